@@ -1,0 +1,40 @@
+import type { Address } from 'viem'
+
+/** The two chains the service runs on; every per-chain map in the code base is keyed by these. */
+export const CHAIN_KEYS = ['base', 'second_chain'] as const
+export type ChainKey = (typeof CHAIN_KEYS)[number]
+
+export const isChainKey = (value: unknown): value is ChainKey =>
+  typeof value === 'string' && (CHAIN_KEYS as readonly string[]).includes(value)
+
+/** Native ETH in balance listings and withdrawals. */
+export const NATIVE_ETH_ADDRESS: Address = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE'
+
+/** Every contract the service talks to on one chain. On devnet they come from deployments.json. */
+export interface ChainAddresses {
+  /** The 6-decimal USD stablecoin orders spend. */
+  stablecoin: Address
+  weth: Address
+  poolManager: Address
+  stateView: Address
+  v4Quoter: Address
+  positionManager: Address
+  universalRouter: Address
+  permit2: Address
+  /** ERC-4337 EntryPoint v0.7. */
+  entryPoint: Address
+  /** Smart account factory (SimpleAccountFactory v0.7 on devnet). */
+  accountFactory: Address
+  multicall3: Address
+  v3Factory: Address
+  /** The v3 WETH/stablecoin 0.05% pool used for the USD price of ETH. */
+  ethUsdPool: Address
+}
+
+export interface ChainConfig {
+  key: ChainKey
+  chainId: number
+  rpcUrl: string
+  wsUrl: string
+  addresses: ChainAddresses
+}
