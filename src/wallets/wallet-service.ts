@@ -1,0 +1,86 @@
+import type { Address, Hash, Hex } from 'viem'
+import type { ChainKey } from '../chain/chain-keys.ts'
+
+/**
+ * The one interface the rest of the service uses for smart wallets. The implementation (src/wallets/) hides the
+ * account type (SimpleAccount on devnet, Kernel on real chains), key custody and the bundler.
+ *
+ * A wallet is identified by the user's index (a small integer the store allocates once per API key); the owner key is
+ * derived from the master secret and that index and never leaves this module.
+ */
+export interface TokenInfo {
+  address: Address
+  symbol: string
+  name: string
+  decimals: number
+}
+
+export interface BalanceEntry extends TokenInfo {
+  /** Integer amount in the token's smallest unit, as a decimal string. */
+  balance: string
+}
+
+export type WalletBalances = Record<ChainKey, BalanceEntry[]>
+
+export interface WithdrawRequest {
+  userIndex: number
+  chain: ChainKey
+  /** ERC-20 address, or NATIVE_ETH_ADDRESS for ETH. */
+  tokenAddress: string
+  /** Destination; validated here (malformed -> PrebuyError bad_request 'invalid_address'). */
+  to: string
+  /** A decimal amount in token units ("1.5"), or "max" for the whole balance. */
+  amount: string
+}
+
+export interface WithdrawResult {
+  txHash: Hash
+  chain: ChainKey
+  tokenAddress: Address
+  to: Address
+  /** Atomic amount sent, decimal string. */
+  amount: string
+}
+
+/** One call made by a smart account. */
+export interface AccountCall {
+  to: Address
+  value?: bigint
+  data: Hex
+}
+
+export interface UserOperationRequest {
+  userIndex: number
+  calls: AccountCall[]
+  /** Caller's correlation id (an order id, a withdrawal id); echoed in the result. */
+  id: string
+}
+
+export interface UserOperationResult {
+  id: string
+  userOpHash: Hash
+  /** The handleOps transaction it was mined in. */
+  txHash: Hash
+  blockNumber: bigint
+  /** From the EntryPoint's UserOperationEvent: false when the account's calls reverted. */
+  success: boolean
+  /** Decoded revert reason when success is false and the EntryPoint emitted one. */
+  revertReason?: string
+}
+
+export interface WalletService {
+  /** Counterfactual smart-account address for a user; the same on both chains. No transaction is sent. */
+  walletAddress(userIndex: number): Promise<Address>
+  /**
+   * Balances per chain: native ETH, then the spend currency first among ERC-20s ("0" when none), then every token in
+   * `indexedTokens` for that chain the wallet holds (zero balances of launched tokens are omitted), WETH.
+   */
+  getBalances(userIndex: number, indexedTokens: Record<ChainKey, TokenInfo[]>): Promise<WalletBalances>
+  /** Refuses with a typed PrebuyError and spends nothing on bad input or insufficient balance. */
+  withdraw(request: WithdrawRequest): Promise<WithdrawResult>
+  /**
+   * Submits many UserOperations on one chain through the service's bundler, packed into as few handleOps
+   * transactions as the block gas limit allows, in the order given. Resolves once every one is mined.
+   */
+  submitUserOperations(chain: ChainKey, requests: UserOperationRequest[]): Promise<UserOperationResult[]>
+}
