@@ -1,0 +1,161 @@
+import { z } from 'zod'
+
+/**
+ * The daemon's configuration, validated once at start-up. Every message is written to be read on one line after the
+ * field's path ("port: expected an integer from 1 to 65535"), so a bad config names what to fix and nothing else.
+ */
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/
+const address = () => z.string({ error: 'expected a 0x-prefixed 20-byte hex address' }).regex(ADDRESS, { error: 'expected a 0x-prefixed 20-byte hex address' }) as z.ZodType<`0x${string}`>
+
+const port = () =>
+  z
+    .number({ error: 'expected an integer from 1 to 65535' })
+    .int({ error: 'expected an integer from 1 to 65535' })
+    .min(1, { error: 'expected an integer from 1 to 65535' })
+    .max(65535, { error: 'expected an integer from 1 to 65535' })
+
+const positiveInt = (max: number) =>
+  z
+    .number({ error: `expected an integer from 1 to ${max}` })
+    .int({ error: `expected an integer from 1 to ${max}` })
+    .min(1, { error: `expected an integer from 1 to ${max}` })
+    .max(max, { error: `expected an integer from 1 to ${max}` })
+
+const url = (schemes: readonly string[]) => {
+  const error = `expected an ${schemes.join(' or ')} URL`
+  return z.string({ error }).refine(
+    (value) => {
+      try {
+        return schemes.includes(new URL(value).protocol.replace(/:$/, ''))
+      } catch {
+        return false
+      }
+    },
+    { error },
+  )
+}
+
+/** Canonical and Uniswap-published addresses on Base (../shared/facts/launchpads.md); every one can be overridden. */
+export const BASE_DEFAULT_ADDRESSES = {
+  stablecoin: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+  weth: '0x4200000000000000000000000000000000000006',
+  poolManager: '0x498581fF718922c3f8e6A244956aF099B2652b2b',
+  stateView: '0xa3c0c9b65bad0b08107aa264b0f3db444b867a71',
+  v4Quoter: '0x0d5e0f971ed27fbff6c2837bf31316121532048d',
+  positionManager: '0x7c5f5a4bbd8fd63184577525326123b519429bdc',
+  universalRouter: '0x6ff5693b99212da76ad316178a184ab56d299b43',
+  permit2: '0x000000000022D473030F116dDEE9F6B43aC78BA3',
+  entryPoint: '0x0000000071727De22E5E9d8BAf0edAc6f37da032',
+  /** Kernel v3.1 factory: the production account kind. */
+  accountFactory: '0xaac5D4240AF87249B3f71BC8E4A2cae074A3E419',
+  multicall3: '0xcA11bde05977b3631167028862bE2a173976CA11',
+  v3Factory: '0x33128a8fC17869897dcE68Ed026d694621f6FDfD',
+  /** v3 WETH/USDC 0.05% pool: the USD price of ETH. */
+  ethUsdPool: '0xd0b53D9277642d899DF5C87A3966A349A798F224',
+} as const
+
+const addressesShape = {
+  stablecoin: address(),
+  weth: address(),
+  poolManager: address(),
+  stateView: address(),
+  v4Quoter: address(),
+  positionManager: address(),
+  universalRouter: address(),
+  permit2: address(),
+  entryPoint: address(),
+  accountFactory: address(),
+  multicall3: address(),
+  v3Factory: address(),
+  ethUsdPool: address(),
+}
+
+const rpcChain = (addresses: z.ZodType<Record<keyof typeof addressesShape, `0x${string}`>>, chainId: z.ZodType<number>) =>
+  z.strictObject({
+    chainId,
+    rpcUrl: url(['http', 'https']),
+    wsUrl: url(['ws', 'wss']).optional(),
+    addresses,
+  })
+
+const baseAddresses = z
+  .strictObject(
+    Object.fromEntries(
+      Object.entries(addressesShape).map(([key, schema]) => [key, schema.default(BASE_DEFAULT_ADDRESSES[key as keyof typeof BASE_DEFAULT_ADDRESSES])]),
+    ) as { [K in keyof typeof addressesShape]: z.ZodDefault<(typeof addressesShape)[K]> },
+  )
+  .prefault({})
+
+/** Devnet: the daemon starts and owns one anvil per chain. */
+export const devnetChainsSchema = z.strictObject({
+  mode: z.literal('devnet'),
+  /** Seconds between blocks; Base produces one every 2 s. */
+  blockTime: z
+    .number({ error: 'expected a number of seconds greater than 0 and at most 60' })
+    .gt(0, { error: 'expected a number of seconds greater than 0 and at most 60' })
+    .max(60, { error: 'expected a number of seconds greater than 0 and at most 60' })
+    .default(2),
+})
+
+/** Real chains reached over RPC. Base defaults to its published addresses; the second chain is configuration only. */
+export const rpcChainsSchema = z.strictObject({
+  mode: z.literal('rpc'),
+  base: rpcChain(baseAddresses, positiveInt(2 ** 31).default(8453)),
+  second_chain: rpcChain(z.strictObject(addressesShape), positiveInt(2 ** 31)),
+  /** Optional external ERC-4337 bundler; without it the service bundles through its own EOA. */
+  bundlerUrl: url(['http', 'https']).optional(),
+})
+
+const chainsSchema = z.discriminatedUnion('mode', [devnetChainsSchema, rpcChainsSchema], {
+  error: "expected mode 'devnet' or 'rpc'",
+})
+
+/**
+ * Fee recipient used on devnet when none is configured: a fixed, easily recognised address nobody holds a key for,
+ * so devnet fee accounting is visible and deterministic. Real chains must configure their own.
+ */
+export const DEVNET_FEE_RECIPIENT = '0x000000000000000000000000000000000000fee1' as const
+
+export const configSchema = z
+  .strictObject({
+    host: z.string({ error: 'expected a host name or IP address' }).min(1, { error: 'expected a host name or IP address' }).default('127.0.0.1'),
+    port: port().default(8787),
+    /** Admin API port (loopback only). Defaults to port + 1. */
+    adminPort: port().optional(),
+    dataDir: z.string({ error: 'expected a directory path' }).min(1, { error: 'expected a directory path' }).default('./data'),
+    logLevel: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+        error: 'expected one of fatal, error, warn, info, debug, trace, silent',
+      })
+      .default('info'),
+    chains: chainsSchema.default({ mode: 'devnet', blockTime: 2 }),
+    rateLimits: z
+      .strictObject({
+        perKeyPerMinute: positiveInt(1_000_000).default(100),
+        apiKeyCreationPerIpPerHour: positiveInt(1_000_000).default(10),
+      })
+      .default({ perKeyPerMinute: 100, apiKeyCreationPerIpPerHour: 10 }),
+    /** Receives the 3% platform fee. Required on real chains. */
+    feeRecipient: address().optional(),
+    wallet: z
+      .strictObject({
+        /** simple: SimpleAccount v0.7 (devnet); kernel: Kernel v3.1 (the production default on real chains). */
+        accountKind: z.enum(['simple', 'kernel'], { error: "expected 'simple' or 'kernel'" }).optional(),
+      })
+      .default({}),
+  })
+  .superRefine((config, ctx) => {
+    if (config.chains.mode === 'rpc' && config.feeRecipient === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['feeRecipient'], message: "required when chains.mode is 'rpc'" })
+    }
+    if (config.chains.mode === 'devnet' && config.wallet.accountKind === 'kernel') {
+      // Kernel bytecode is not published on npm, so the devnet cannot deploy it.
+      ctx.addIssue({ code: 'custom', path: ['wallet', 'accountKind'], message: "'kernel' needs chains.mode 'rpc' (devnet deploys SimpleAccount)" })
+    }
+  })
+
+export type ConfigInput = z.input<typeof configSchema>
+export type ParsedConfig = z.output<typeof configSchema>
+export type RpcChainsConfig = z.output<typeof rpcChainsSchema>
+export type DevnetChainsConfig = z.output<typeof devnetChainsSchema>

@@ -1,0 +1,24 @@
+import type { Address } from 'viem'
+import type { DevnetChainsConfig, RpcChainsConfig } from './config-schema.ts'
+
+/** The validated, fully resolved configuration the daemon is composed from. */
+export interface PrebuyConfig {
+  host: string
+  port: number
+  /** Loopback only. */
+  adminPort: number
+  /** Absolute path. */
+  dataDir: string
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+  chains: DevnetChainsConfig | RpcChainsConfig
+  rateLimits: { perKeyPerMinute: number; apiKeyCreationPerIpPerHour: number }
+  feeRecipient: Address
+  wallet: { accountKind: 'simple' | 'kernel' }
+  /**
+   * Encrypts the wallets' master secret. From PREBUY_PASSPHRASE; on devnet generated once and kept in the data dir.
+   * Secret: never log it (use describeConfig for a printable view).
+   */
+  passphrase: string
+  /** Where the passphrase came from, for logs and status (never the value itself). */
+  passphraseSource: 'env' | 'devnet-file'
+}

@@ -1,0 +1,5 @@
+export type { PrebuyConfig } from './config.ts'
+export { ConfigError, isConfigError } from './config-error.ts'
+export { loadConfig, CONFIG_ENV, type ConfigFlags, type ConfigSources } from './load-config.ts'
+export { describeConfig } from './describe-config.ts'
+export { BASE_DEFAULT_ADDRESSES, DEVNET_FEE_RECIPIENT } from './config-schema.ts'

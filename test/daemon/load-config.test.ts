@@ -1,0 +1,175 @@
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { ConfigError, describeConfig, loadConfig } from '../../src/config/index.ts'
+
+const PASS = { PREBUY_PASSPHRASE: 'correct horse battery' }
+let dir: string
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'prebuy-config-'))
+})
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true })
+})
+
+const writeFileConfig = (value: unknown) => writeFile(join(dir, 'config.json'), typeof value === 'string' ? value : JSON.stringify(value))
+
+async function configErrorOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError)
+    const line = (error as Error).message
+    expect(line).not.toContain('\n')
+    return line
+  }
+  throw new Error('expected a config error')
+}
+
+describe('loadConfig defaults and precedence', () => {
+  it('uses the documented defaults', async () => {
+    const config = await loadConfig({ flags: { dataDir: dir }, env: PASS })
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 8787,
+      adminPort: 8788,
+      dataDir: dir,
+      logLevel: 'info',
+      chains: { mode: 'devnet', blockTime: 2 },
+      rateLimits: { perKeyPerMinute: 100, apiKeyCreationPerIpPerHour: 10 },
+      feeRecipient: '0x000000000000000000000000000000000000fee1',
+      wallet: { accountKind: 'simple' },
+      passphraseSource: 'env',
+    })
+  })
+
+  it('resolves the default data dir ./data against cwd and DATA_DIR over it', async () => {
+    expect((await loadConfig({ env: PASS, cwd: dir })).dataDir).toBe(join(dir, 'data'))
+    expect((await loadConfig({ env: { ...PASS, DATA_DIR: 'other' }, cwd: dir })).dataDir).toBe(join(dir, 'other'))
+    expect((await loadConfig({ flags: { dataDir: 'flagged' }, env: { ...PASS, DATA_DIR: 'other' }, cwd: dir })).dataDir).toBe(join(dir, 'flagged'))
+  })
+
+  it('flag > env > file > default for port and host', async () => {
+    await writeFileConfig({ port: 9000, host: '0.0.0.0', rateLimits: { perKeyPerMinute: 5000 } })
+    const fileOnly = await loadConfig({ flags: { dataDir: dir }, env: PASS })
+    expect(fileOnly).toMatchObject({ port: 9000, adminPort: 9001, host: '0.0.0.0', rateLimits: { perKeyPerMinute: 5000, apiKeyCreationPerIpPerHour: 10 } })
+    const envOverFile = await loadConfig({ flags: { dataDir: dir }, env: { ...PASS, PORT: '9100', HOST: '127.0.0.2' } })
+    expect(envOverFile).toMatchObject({ port: 9100, host: '127.0.0.2' })
+    const flagOverEnv = await loadConfig({ flags: { dataDir: dir, port: '9200', host: 'localhost' }, env: { ...PASS, PORT: '9100', HOST: '127.0.0.2' } })
+    expect(flagOverEnv).toMatchObject({ port: 9200, adminPort: 9201, host: 'localhost' })
+  })
+
+  it('reads rpc chains with Base address defaults and the kernel account default', async () => {
+    const secondAddresses = Object.fromEntries(
+      ['stablecoin', 'weth', 'poolManager', 'stateView', 'v4Quoter', 'positionManager', 'universalRouter', 'permit2', 'entryPoint', 'accountFactory', 'multicall3', 'v3Factory', 'ethUsdPool'].map(
+        (k, i) => [k, `0x${(i + 1).toString(16).padStart(40, '0')}`],
+      ),
+    )
+    await writeFileConfig({
+      chains: {
+        mode: 'rpc',
+        base: { rpcUrl: 'https://base.example', wsUrl: 'wss://base.example' },
+        second_chain: { chainId: 7777, rpcUrl: 'http://second.example', addresses: secondAddresses },
+      },
+      feeRecipient: '0x1111111111111111111111111111111111111111',
+    })
+    const config = await loadConfig({ flags: { dataDir: dir }, env: PASS })
+    expect(config.wallet.accountKind).toBe('kernel')
+    expect(config.chains.mode).toBe('rpc')
+    if (config.chains.mode !== 'rpc') throw new Error('unreachable')
+    expect(config.chains.base.chainId).toBe(8453)
+    expect(config.chains.base.addresses.stablecoin).toBe('0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913')
+    expect(config.chains.second_chain.addresses.weth).toBe(secondAddresses.weth)
+  })
+
+  it('generates a devnet passphrase once, mode 0600, and reuses it', async () => {
+    const first = await loadConfig({ flags: { dataDir: dir }, env: {} })
+    expect(first.passphraseSource).toBe('devnet-file')
+    expect(first.passphrase.length).toBeGreaterThanOrEqual(32)
+    const info = await stat(join(dir, 'devnet-passphrase'))
+    expect(info.mode & 0o777).toBe(0o600)
+    const second = await loadConfig({ flags: { dataDir: dir }, env: {} })
+    expect(second.passphrase).toBe(first.passphrase)
+    expect((await readFile(join(dir, 'devnet-passphrase'), 'utf8')).trim()).toBe(first.passphrase)
+  })
+
+  it('never includes the passphrase in the printable view', async () => {
+    const config = await loadConfig({ flags: { dataDir: dir }, env: PASS })
+    expect(JSON.stringify(describeConfig(config))).not.toContain(PASS.PREBUY_PASSPHRASE)
+  })
+})
+
+describe('loadConfig rejects a bad config with one line naming the field', () => {
+  const fileCases: Array<[string, unknown, string]> = [
+    ['port out of range', { port: 70000 }, 'config error: port: expected an integer from 1 to 65535 (from config.json)'],
+    ['port not a number', { port: 'abc' }, 'config error: port: expected an integer from 1 to 65535 (from config.json)'],
+    ['port not an integer', { port: 80.5 }, 'config error: port: expected an integer from 1 to 65535 (from config.json)'],
+    ['admin port', { adminPort: 0 }, 'config error: adminPort: expected an integer from 1 to 65535 (from config.json)'],
+    ['admin port equal to port', { port: 9000, adminPort: 9000 }, 'config error: adminPort: must differ from port (from config.json)'],
+    ['empty host', { host: '' }, 'config error: host: expected a host name or IP address (from config.json)'],
+    ['log level', { logLevel: 'loud' }, 'config error: logLevel: expected one of fatal, error, warn, info, debug, trace, silent (from config.json)'],
+    ['unknown field', { prot: 1 }, 'config error: prot: unknown field (from config.json)'],
+    ['dataDir in the file', { dataDir: '/x' }, 'config error: dataDir: cannot be set in config.json'],
+    ['chain mode', { chains: { mode: 'mainnet' } }, "config error: chains.mode: expected mode 'devnet' or 'rpc' (from config.json)"],
+    ['block time', { chains: { mode: 'devnet', blockTime: 0 } }, 'config error: chains.blockTime: expected a number of seconds greater than 0 and at most 60 (from config.json)'],
+    ['unknown devnet field', { chains: { mode: 'devnet', blocktime: 1 } }, 'config error: chains.blocktime: unknown field (from config.json)'],
+    ['rpc without chains', { chains: { mode: 'rpc' } }, 'config error: chains.base: required (from config.json)'],
+    ['rpc url scheme', { chains: { mode: 'rpc', base: { rpcUrl: 'ftp://x' } } }, 'config error: chains.base.rpcUrl: expected an http or https URL (from config.json)'],
+    ['ws url scheme', { chains: { mode: 'rpc', base: { rpcUrl: 'http://x', wsUrl: 'http://x' } } }, 'config error: chains.base.wsUrl: expected an ws or wss URL (from config.json)'],
+    [
+      'second chain address',
+      { chains: { mode: 'rpc', base: { rpcUrl: 'http://x' }, second_chain: { chainId: 5, rpcUrl: 'http://y', addresses: { stablecoin: '0x12' } } } },
+      'config error: chains.second_chain.addresses.stablecoin: expected a 0x-prefixed 20-byte hex address (from config.json)',
+    ],
+    ['rate limit', { rateLimits: { perKeyPerMinute: 0 } }, 'config error: rateLimits.perKeyPerMinute: expected an integer from 1 to 1000000 (from config.json)'],
+    ['fee recipient', { feeRecipient: 'me' }, 'config error: feeRecipient: expected a 0x-prefixed 20-byte hex address (from config.json)'],
+    ['account kind', { wallet: { accountKind: 'safe' } }, "config error: wallet.accountKind: expected 'simple' or 'kernel' (from config.json)"],
+    ['kernel on devnet', { wallet: { accountKind: 'kernel' } }, "config error: wallet.accountKind: 'kernel' needs chains.mode 'rpc'"],
+    ['not JSON', '{ "port": ', 'config error: config.json: not valid JSON'],
+    ['not an object', '[1]', 'config error: config.json: expected a JSON object'],
+  ]
+  for (const [name, content, expected] of fileCases) {
+    it(`file: ${name}`, async () => {
+      await writeFileConfig(content)
+      expect(await configErrorOf(loadConfig({ flags: { dataDir: dir }, env: PASS }))).toContain(expected)
+    })
+  }
+
+  it('rpc mode without a fee recipient', async () => {
+    const addresses = Object.fromEntries(
+      ['stablecoin', 'weth', 'poolManager', 'stateView', 'v4Quoter', 'positionManager', 'universalRouter', 'permit2', 'entryPoint', 'accountFactory', 'multicall3', 'v3Factory', 'ethUsdPool'].map((k) => [
+        k,
+        '0x2222222222222222222222222222222222222222',
+      ]),
+    )
+    await writeFileConfig({ chains: { mode: 'rpc', base: { rpcUrl: 'http://x' }, second_chain: { chainId: 5, rpcUrl: 'http://y', addresses } } })
+    expect(await configErrorOf(loadConfig({ flags: { dataDir: dir }, env: PASS }))).toBe(
+      "config error: feeRecipient: required when chains.mode is 'rpc' (not set)",
+    )
+    await writeFileConfig({ chains: { mode: 'rpc', base: { rpcUrl: 'http://x' }, second_chain: { chainId: 5, rpcUrl: 'http://y', addresses } }, feeRecipient: addresses.weth })
+    expect(await configErrorOf(loadConfig({ flags: { dataDir: dir }, env: {} }))).toBe(
+      "config error: PREBUY_PASSPHRASE: required when chains.mode is 'rpc' (from env PREBUY_PASSPHRASE)",
+    )
+  })
+
+  it('names env and flag sources', async () => {
+    expect(await configErrorOf(loadConfig({ flags: { dataDir: dir }, env: { ...PASS, PORT: 'eighty' } }))).toBe(
+      'config error: port: expected an integer from 1 to 65535 (from env PORT)',
+    )
+    expect(await configErrorOf(loadConfig({ flags: { dataDir: dir, port: '0' }, env: { ...PASS, PORT: '80' } }))).toBe(
+      'config error: port: expected an integer from 1 to 65535 (from --port)',
+    )
+    expect(await configErrorOf(loadConfig({ flags: { dataDir: dir }, env: { ...PASS, HOST: '' } }))).toBe(
+      'config error: host: expected a host name or IP address (from env HOST)',
+    )
+    expect(await configErrorOf(loadConfig({ flags: { dataDir: '' }, env: PASS }))).toBe('config error: dataDir: expected a directory path (from --data-dir)')
+  })
+
+  it('rejects a short passphrase without printing it', async () => {
+    const line = await configErrorOf(loadConfig({ flags: { dataDir: dir }, env: { PREBUY_PASSPHRASE: 'sekrit' } }))
+    expect(line).toBe('config error: PREBUY_PASSPHRASE: expected at least 8 characters (from env PREBUY_PASSPHRASE)')
+    expect(line).not.toContain('sekrit')
+  })
+})
