@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createPublicClient, createTestClient, http, webSocket } from 'viem'
+import type { PublicClient, TestClient } from 'viem'
+import { foundry } from 'viem/chains'
+import { silentLogger } from '../../src/common/logger.ts'
+import { createRealtimeSync } from '../../src/sync/realtime-sync.ts'
+import type { RealtimeSync } from '../../src/sync/realtime-sync.ts'
+import type { SyncCheckpoint, SyncEvent } from '../../src/sync/sync-types.ts'
+import { startAnvil } from './anvil-process.ts'
+import type { AnvilProcess } from './anvil-process.ts'
+
+/** Pulls events from a sync until `until` holds (or fails after a timeout). */
+async function collect(iterator: AsyncGenerator<SyncEvent>, until: (events: SyncEvent[]) => boolean, timeoutMs = 15_000) {
+  const events: SyncEvent[] = []
+  const deadline = Date.now() + timeoutMs
+  while (!until(events)) {
+    const next = await Promise.race([
+      iterator.next(),
+      new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), Math.max(1, deadline - Date.now()))),
+    ])
+    if (next === 'timeout') throw new Error(`timed out; got ${events.map((e) => `${e.type}`).join(',')}`)
+    if (next.done) break
+    events.push(next.value)
+  }
+  return events
+}
+
+const blocksOf = (events: SyncEvent[]) => events.flatMap((e) => (e.type === 'block' ? [e.block] : []))
+const lastBlockIs = (n: bigint) => (events: SyncEvent[]) => blocksOf(events).at(-1)?.number === n
+
+describe('realtime sync on anvil', () => {
+  let anvil: AnvilProcess
+  let client: PublicClient
+  let testClient: TestClient
+  const syncs: RealtimeSync[] = []
+
+  beforeAll(async () => {
+    anvil = await startAnvil(['--no-mining'])
+    client = createPublicClient({ chain: foundry, transport: http(anvil.rpcUrl) }) as PublicClient
+    testClient = createTestClient({ chain: foundry, mode: 'anvil', transport: http(anvil.rpcUrl) })
+  })
+  afterAll(async () => {
+    for (const sync of syncs) await sync.stop()
+    await anvil?.stop()
+  })
+
+  const newSync = (options: { resume?: SyncCheckpoint; startBlock?: bigint; ws?: string; confirmations?: number }) => {
+    const sync = createRealtimeSync({
+      client,
+      wsClient: options.ws ? (createPublicClient({ chain: foundry, transport: webSocket(options.ws, { retryCount: 0 }) }) as PublicClient) : undefined,
+      confirmations: options.confirmations ?? 4,
+      pollingIntervalMs: 100,
+      resume: options.resume,
+      startBlock: options.startBlock,
+      logger: silentLogger,
+    })
+    syncs.push(sync)
+    return sync
+  }
+
+  it('delivers every block with its logs over the websocket, reverts on anvil_reorg and finalizes deep blocks', async () => {
+    const start = (await client.getBlockNumber({ cacheTime: 0 })) + 1n
+    const sync = newSync({ startBlock: start, ws: anvil.wsUrl, confirmations: 4 })
+    const iterator = sync.events()
+    // A contract creation whose init code is LOG0(0, 0): one log from a fresh address.
+    await testClient.sendUnsignedTransaction({ from: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', data: '0x60006000a000' })
+    await testClient.mine({ blocks: 6 })
+    const first = await collect(iterator, lastBlockIs(start + 5n))
+    const blocks = blocksOf(first)
+    expect(blocks.map((b) => b.number)).toEqual([0n, 1n, 2n, 3n, 4n, 5n].map((i) => start + i))
+    for (let i = 1; i < blocks.length; i++) expect(blocks[i]!.parentHash).toBe(blocks[i - 1]!.hash)
+    const withLog = first.find((e) => e.type === 'block' && e.block.number === start)
+    expect(withLog?.type === 'block' && withLog.logs.length).toBe(1)
+    // Confirmation depth 4: blocks start..start+1 are final once start+5 is processed.
+    const finalized = first.flatMap((e) => (e.type === 'finalize' ? [e.block.number] : []))
+    expect(finalized).toEqual([start])
+    const lastCheckpoint = first.at(-1)!.checkpoint
+    expect(lastCheckpoint.finalized.number).toBe(start + 1n)
+    expect(lastCheckpoint.unfinalized.map((b) => b.number)).toEqual([2n, 3n, 4n, 5n].map((i) => start + i))
+
+    const oldHashes = new Map(blocks.map((b) => [b.number, b.hash]))
+    await testClient.request({ method: 'anvil_reorg' as never, params: [3, []] as never })
+    const afterReorg = await collect(iterator, (events) => events.some((e) => e.type === 'reorg') && lastBlockIs(start + 5n)(events))
+    const reorg = afterReorg.find((e) => e.type === 'reorg')
+    expect(reorg?.type === 'reorg' && reorg.ancestor.number).toBe(start + 2n)
+    expect(reorg?.type === 'reorg' && reorg.reverted.map((b) => b.number)).toEqual([start + 3n, start + 4n, start + 5n])
+    const replaced = blocksOf(afterReorg)
+    expect(replaced.map((b) => b.number)).toEqual([start + 3n, start + 4n, start + 5n])
+    for (const b of replaced) expect(b.hash).not.toBe(oldHashes.get(b.number))
+    expect(replaced[0]!.parentHash).toBe(oldHashes.get(start + 2n))
+    await sync.stop()
+    const end = await iterator.next()
+    expect(end.done).toBe(true)
+  })
+
+  it('resumes from a checkpoint: blocks mined while stopped are delivered, a reorg while stopped is reverted first', async () => {
+    const start = (await client.getBlockNumber({ cacheTime: 0 })) + 1n
+    const first = newSync({ startBlock: start, confirmations: 10 })
+    const firstIterator = first.events()
+    await testClient.mine({ blocks: 4 })
+    const seen = await collect(firstIterator, lastBlockIs(start + 3n))
+    const checkpoint = seen.at(-1)!.checkpoint
+    const stale = blocksOf(seen)
+    await first.stop()
+
+    // While the consumer is down: two blocks are replaced and three more arrive.
+    await testClient.request({ method: 'anvil_reorg' as never, params: [2, []] as never })
+    await testClient.mine({ blocks: 3 })
+
+    const second = newSync({ resume: checkpoint, confirmations: 10 })
+    const events = await collect(second.events(), lastBlockIs(start + 6n))
+    expect(events[0]?.type).toBe('reorg')
+    expect(events[0]?.type === 'reorg' && events[0].ancestor.hash).toBe(stale[1]!.hash)
+    expect(blocksOf(events).map((b) => b.number)).toEqual([2n, 3n, 4n, 5n, 6n].map((i) => start + i))
+    await second.stop()
+  })
+
+  it('falls back to polling when the websocket cannot connect', async () => {
+    const start = (await client.getBlockNumber({ cacheTime: 0 })) + 1n
+    const sync = newSync({ startBlock: start, ws: 'ws://127.0.0.1:1' })
+    const iterator = sync.events()
+    await testClient.mine({ blocks: 2 })
+    const events = await collect(iterator, lastBlockIs(start + 1n))
+    expect(blocksOf(events).map((b) => b.number)).toEqual([start, start + 1n])
+    await sync.stop()
+  })
+})
