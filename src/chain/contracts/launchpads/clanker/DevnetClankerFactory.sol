@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.26;
+
+import {IPoolManager} from "@uniswap/v4-core/src/interfaces/IPoolManager.sol";
+import {IHooks} from "@uniswap/v4-core/src/interfaces/IHooks.sol";
+import {PoolKey} from "@uniswap/v4-core/src/types/PoolKey.sol";
+import {PoolId} from "@uniswap/v4-core/src/types/PoolId.sol";
+import {LPFeeLibrary} from "@uniswap/v4-core/src/libraries/LPFeeLibrary.sol";
+import {DevnetLaunchpadBase} from "../DevnetLaunchpadBase.sol";
+import {DevnetLaunchToken} from "../DevnetLaunchToken.sol";
+import {DevnetClankerHook} from "./DevnetClankerHook.sol";
+
+/// @notice Devnet Clanker v4 factory: 100B-supply token, dynamic-fee v4 pool against WETH with DevnetClankerHook,
+/// whole supply as single-sided liquidity, and the real factory's TokenCreated event (same signature).
+contract DevnetClankerFactory is DevnetLaunchpadBase {
+    uint256 public constant TOKEN_SUPPLY = 100_000_000_000 ether;
+    int24 public constant TICK_SPACING = 200;
+    int24 public constant STARTING_TICK = -230_400; // ~1e-10 WETH per token: ~10 ETH FDV, like Clanker's default
+
+    DevnetClankerHook public immutable hook;
+    uint24 public immutable defaultStartingFee;
+    uint24 public immutable defaultEndingFee;
+    uint256 public immutable defaultSecondsToDecay;
+    uint24 public immutable defaultPairedFee;
+
+    struct DeploymentConfig {
+        string name;
+        string symbol;
+        address tokenAdmin;
+        string image;
+        string metadata;
+        string context;
+        // all three zero: use the factory defaults
+        uint24 startingFee;
+        uint24 endingFee;
+        uint256 secondsToDecay;
+    }
+
+    event TokenCreated(
+        address msgSender,
+        address indexed tokenAddress,
+        address indexed tokenAdmin,
+        string tokenImage,
+        string tokenName,
+        string tokenSymbol,
+        string tokenMetadata,
+        string tokenContext,
+        int24 startingTick,
+        address poolHook,
+        bytes32 poolId,
+        address pairedToken,
+        address locker,
+        address mevModule,
+        uint256 extensionsSupply,
+        address[] extensions
+    );
+
+    constructor(
+        IPoolManager poolManager_,
+        address weth,
+        DevnetClankerHook hook_,
+        uint24 startingFee,
+        uint24 endingFee,
+        uint256 secondsToDecay,
+        uint24 lpFee
+    ) DevnetLaunchpadBase(poolManager_, weth) {
+        hook = hook_;
+        defaultStartingFee = startingFee;
+        defaultEndingFee = endingFee;
+        defaultSecondsToDecay = secondsToDecay;
+        defaultPairedFee = lpFee;
+    }
+
+    function deployToken(DeploymentConfig calldata cfg) external returns (address tokenAddress) {
+        DevnetLaunchToken token = new DevnetLaunchToken(cfg.name, cfg.symbol, TOKEN_SUPPLY, address(this));
+        tokenAddress = address(token);
+        PoolKey memory key =
+            _poolKeyFor(tokenAddress, LPFeeLibrary.DYNAMIC_FEE_FLAG, TICK_SPACING, IHooks(address(hook)));
+        bool useDefaults = cfg.startingFee == 0 && cfg.endingFee == 0 && cfg.secondsToDecay == 0;
+        // The fee config must exist before the pool can be swapped, and it is keyed by the pool id, so register first.
+        hook.registerPool(
+            key.toId(),
+            pairedToken,
+            defaultPairedFee,
+            DevnetClankerHook.FeeConfig({
+                startingFee: useDefaults ? defaultStartingFee : cfg.startingFee,
+                endingFee: useDefaults ? defaultEndingFee : cfg.endingFee,
+                secondsToDecay: useDefaults ? defaultSecondsToDecay : cfg.secondsToDecay
+            })
+        );
+        _launchPool(key, tokenAddress, TOKEN_SUPPLY, STARTING_TICK);
+        emit TokenCreated(
+            msg.sender,
+            tokenAddress,
+            cfg.tokenAdmin,
+            cfg.image,
+            cfg.name,
+            cfg.symbol,
+            cfg.metadata,
+            cfg.context,
+            STARTING_TICK,
+            address(hook),
+            PoolId.unwrap(key.toId()),
+            pairedToken,
+            address(this),
+            address(hook),
+            0,
+            new address[](0)
+        );
+    }
+}
