@@ -1,0 +1,73 @@
+import { formatDecimal, parseDecimal } from './decimal.ts'
+import { FDV_DECIMALS, USDC_DECIMALS } from './order-bounds.ts'
+import type { OrderRecord } from './records.ts'
+
+/** Orders that still count toward a project's book: placed and not withdrawn, expired or failed. */
+export const isLiveOrder = (order: OrderRecord): boolean => order.status === 'active' || order.status === 'executing'
+
+const usdc = (value: string): bigint => parseDecimal(value, USDC_DECIMALS) ?? 0n
+
+export interface CommittedStats {
+  orderCount: number
+  committedSpendUsdc: string
+}
+
+export function committedStats(orders: readonly OrderRecord[]): CommittedStats {
+  const live = orders.filter(isLiveOrder)
+  const total = live.reduce((sum, order) => sum + usdc(order.maxSpendUsdc), 0n)
+  return { orderCount: live.length, committedSpendUsdc: formatDecimal(total, USDC_DECIMALS) }
+}
+
+/**
+ * Funded spend: per order min(spend cap, the wallet's stablecoin balance on the project's chain), summed. A wallet
+ * with several orders on one project cannot happen (orders are keyed by key and slug), so no balance is counted twice.
+ */
+export function fundedSpend(orders: readonly OrderRecord[], balanceAtomicByKey: ReadonlyMap<string, bigint>): string {
+  let total = 0n
+  for (const order of orders) {
+    if (!isLiveOrder(order)) continue
+    const spend = usdc(order.maxSpendUsdc)
+    const balance = balanceAtomicByKey.get(order.keyId) ?? 0n
+    total += spend < balance ? spend : balance
+  }
+  return formatDecimal(total, USDC_DECIMALS)
+}
+
+export interface DepthLevel {
+  /** Price limit of this level; null = orders without a limit (they buy at any market cap). */
+  maxFdvUsdc: string | null
+  orderCount: number
+  spendUsdc: string
+  /** Spend of every order that would still buy at an effective market cap equal to this limit (limit >= level). */
+  eligibleSpendUsdc: string
+}
+
+/** Order-book depth by price limit, ascending limits, the no-limit level last. */
+export function depthByPriceLimit(orders: readonly OrderRecord[]): DepthLevel[] {
+  const levels = new Map<string, { limit: bigint | null; count: number; spend: bigint }>()
+  for (const order of orders) {
+    if (!isLiveOrder(order)) continue
+    const limit = order.maxFdvUsdc === null ? null : (parseDecimal(order.maxFdvUsdc, FDV_DECIMALS) ?? 0n)
+    const key = limit === null ? 'none' : limit.toString()
+    const level = levels.get(key) ?? { limit, count: 0, spend: 0n }
+    level.count += 1
+    level.spend += usdc(order.maxSpendUsdc)
+    levels.set(key, level)
+  }
+  const sorted = [...levels.values()].sort((a, b) => {
+    if (a.limit === null) return 1
+    if (b.limit === null) return -1
+    return a.limit < b.limit ? -1 : a.limit > b.limit ? 1 : 0
+  })
+  let remaining = sorted.reduce((sum, level) => sum + level.spend, 0n)
+  return sorted.map((level) => {
+    const out: DepthLevel = {
+      maxFdvUsdc: level.limit === null ? null : formatDecimal(level.limit, FDV_DECIMALS),
+      orderCount: level.count,
+      spendUsdc: formatDecimal(level.spend, USDC_DECIMALS),
+      eligibleSpendUsdc: formatDecimal(remaining, USDC_DECIMALS),
+    }
+    remaining -= level.spend
+    return out
+  })
+}

@@ -1,0 +1,204 @@
+import type { ChainKey } from '../chain/chain-keys.ts'
+
+/**
+ * The records the store keeps. They are plain JSON (LevelDB values), shared by the store, the services and the
+ * executor; amounts are decimal strings so no precision is lost in JSON.
+ */
+
+export interface ApiKeyRecord {
+  id: string
+  /** sha256 of the plaintext key, hex. The plaintext is never stored. */
+  keyHash: string
+  label: string
+  /** Wallet index for the WalletService; allocated once, never reused. */
+  userIndex: number
+  walletAddress: string
+  createdAt: number
+  revokedAt: number | null
+}
+
+/** A linked social profile; without one a buyer's follower count is 0. */
+export interface SocialProfile {
+  socialId: number
+  socialUsername: string
+  socialUrl: string
+  followerCount: number
+}
+
+/** The buyer behind a key (one per key). */
+export interface UserRecord {
+  keyId: string
+  userIndex: number
+  social?: SocialProfile
+}
+
+export const LAUNCHPADS = ['clanker', 'doppler', 'zora'] as const
+export type Launchpad = (typeof LAUNCHPADS)[number]
+
+export const LAUNCH_METHODS = ['open_market', 'dev_buy', 'pooled_otc'] as const
+export type LaunchMethod = (typeof LAUNCH_METHODS)[number]
+
+export interface TeamMemberRole {
+  projectName: string
+  title: string
+}
+
+export interface TeamMember {
+  name: string
+  pfpUrl: string
+  followerCount: number
+  socialUrl: string
+  roles: TeamMemberRole[]
+}
+
+/** Section 2.3 of the spec, field for field. */
+export interface ProjectProfile {
+  identity: {
+    slug: string
+    displayName: string
+    socialId: number
+    microblogHandle: string | null
+    socialUsername: string
+  }
+  content: {
+    bannerImageUrl: string
+    pfpUrl: string
+    bio: string[]
+    websiteUrl: string
+    teamMembers: TeamMember[]
+  }
+  status: {
+    isProfileRegistered: boolean
+    isLaunchVerified: boolean
+    hasSniperProtection: boolean
+  }
+}
+
+/** Filled in by the launch indexer; null until the token launches. */
+export interface LaunchInfo {
+  chain: ChainKey
+  tokenAddress: string
+  symbol: string
+  name: string
+  decimals: number
+  launchedAt: number
+  blockNumber?: string
+  txHash?: string
+}
+
+export interface ProjectRecord {
+  slug: string
+  profile: ProjectProfile
+  creatorAddress: string
+  launchpad: Launchpad
+  chain: ChainKey
+  launchMethod: LaunchMethod
+  ownerKeyId: string | null
+  status: 'approved'
+  /** The review item this project came from, when it came from one. */
+  registrationId: string | null
+  launch: LaunchInfo | null
+  createdAt: number
+  updatedAt: number
+}
+
+/**
+ * Order states. `active` and `deleted` are the spec's; the executor moves an order active -> executing ->
+ * filled | failed, or active -> expired once `launchedAt + expiresInMs` has passed.
+ */
+export const ORDER_STATUSES = ['active', 'deleted', 'executing', 'filled', 'expired', 'failed'] as const
+export type OrderStatus = (typeof ORDER_STATUSES)[number]
+
+/** What happened when the order was executed (set by the executor). */
+export interface OrderExecution {
+  /** Stablecoin spent, decimal USDC. */
+  spentUsdc: string
+  /** Tokens received by the buyer after the platform fee, atomic units. */
+  tokensReceived: string
+  /** Platform fee taken in the bought token, atomic units. */
+  feeTokens: string
+  txHash: string
+  executedAt: number
+  /** Why a failed order failed. */
+  failureReason?: string
+}
+
+export interface OrderRecord {
+  keyId: string
+  slug: string
+  status: OrderStatus
+  /** Decimal USDC, at most 6 decimals, normalised (no trailing zeros). */
+  maxSpendUsdc: string
+  /** Decimal USD or null for no price limit. */
+  maxFdvUsdc: string | null
+  expiresInMs: number
+  createdAt: number
+  updatedAt: number
+  execution?: OrderExecution
+}
+
+export const REVIEW_KINDS = ['key_request', 'registration', 'feedback'] as const
+export type ReviewKind = (typeof REVIEW_KINDS)[number]
+export const REVIEW_STATUSES = ['pending', 'approved', 'rejected'] as const
+export type ReviewStatus = (typeof REVIEW_STATUSES)[number]
+
+export interface KeyRequestSubmission {
+  useCases: Array<'buying_pre_launch_tokens' | 'launching_a_token'>
+  projectName: string
+  projectUrls: string[]
+  projectInfo: string
+  contact: string
+  businessSignOff?: string
+}
+
+export interface RegistrationSubmission {
+  projectName: string
+  projectUrls: string[]
+  projectInfo: string
+  contact: string
+  email: string
+  businessSignOff?: string
+}
+
+export interface FeedbackSubmission {
+  message: string
+  name: string
+  contact: string
+}
+
+interface ReviewBase {
+  id: string
+  status: ReviewStatus
+  requesterIp: string
+  createdAt: number
+  decidedAt: number | null
+  /** Operator's note on approval or rejection. */
+  decisionNote?: string
+  /** Key issued on approval (id only; the plaintext is shown once to the operator). */
+  issuedKeyId?: string
+  /** Project created on approval of a registration. */
+  projectSlug?: string
+}
+
+export type ReviewItem =
+  | (ReviewBase & { kind: 'key_request'; submission: KeyRequestSubmission })
+  | (ReviewBase & { kind: 'registration'; submission: RegistrationSubmission })
+  | (ReviewBase & { kind: 'feedback'; submission: FeedbackSubmission })
+
+export const BLOCK_TYPES = ['ip', 'email', 'contact'] as const
+export type BlockType = (typeof BLOCK_TYPES)[number]
+
+export interface BlockEntry {
+  type: BlockType
+  /** Normalised: trimmed and lower-cased. */
+  value: string
+  createdAt: number
+  note?: string
+}
+
+export interface DeskSettings {
+  open: boolean
+  /** Seconds clients are told to wait (Retry-After) while the desk is closed. */
+  retryAfterSeconds: number
+  updatedAt: number
+}

@@ -1,0 +1,151 @@
+import { randomBytes } from 'node:crypto'
+import { PrebuyError } from '../common/errors.ts'
+import { digestsEqual, formatApiKey, hashApiKey, isWellFormedApiKey } from '../domain/api-key.ts'
+import type { ApiKeyRecord, UserRecord } from '../domain/records.ts'
+import { put, type Store, type StoreOperation } from '../store/open-store.ts'
+import type { WalletService } from '../wallets/wallet-service.ts'
+import type { Clock } from './clock.ts'
+
+export const LABEL_MAX_LENGTH = 100
+
+/** A key ready to be written: the caller commits `ops` (possibly with more) in one batch, then calls `release`. */
+export interface PreparedKey {
+  apiKey: string
+  record: ApiKeyRecord
+  ops: StoreOperation[]
+  /** Frees the in-memory label reservation; call after the batch was written or abandoned. */
+  release(): void
+}
+
+export interface IssuedKey {
+  /** Plaintext, returned exactly once. */
+  apiKey: string
+  record: ApiKeyRecord
+}
+
+export interface KeyService {
+  /** Reserves the label, allocates the user index and provisions the wallet address; writes nothing yet. */
+  prepareKey(label: string): Promise<PreparedKey>
+  issueKey(label: string): Promise<IssuedKey>
+  /** The active key behind a plaintext key, or undefined (malformed, unknown or revoked). */
+  authenticate(apiKey: string): Promise<ApiKeyRecord | undefined>
+  getKey(id: string): Promise<ApiKeyRecord | undefined>
+  listKeys(): Promise<ApiKeyRecord[]>
+  revokeKey(id: string): Promise<ApiKeyRecord>
+}
+
+export interface KeyServiceDeps {
+  store: Store
+  wallets: WalletService
+  clock: Clock
+}
+
+const AUTH_CACHE_LIMIT = 10_000
+const LABEL_LOCK = 'keys:labels'
+
+export function validateLabel(label: string): string {
+  const trimmed = label.trim()
+  if (trimmed.length < 1 || trimmed.length > LABEL_MAX_LENGTH) {
+    throw new PrebuyError('bad_request', 'invalid_label', `label must be 1 to ${LABEL_MAX_LENGTH} characters`)
+  }
+  return trimmed
+}
+
+export function createKeyService({ store, wallets, clock }: KeyServiceDeps): KeyService {
+  const { keys, keysByLabel, keysByHash, users, meta } = store.sub
+  /** Labels between the uniqueness check and the write: a second request for one of them gets the 409 at once. */
+  const reserved = new Set<string>()
+  /**
+   * keyHash -> record for keys seen by authenticate. Only this process writes the database, and revocation goes
+   * through this service, so the cache cannot serve a revoked key.
+   */
+  const authCache = new Map<string, ApiKeyRecord>()
+
+  async function prepareKey(rawLabel: string): Promise<PreparedKey> {
+    const label = validateLabel(rawLabel)
+    const userIndex = await store.mutex.run(LABEL_LOCK, async () => {
+      if (reserved.has(label) || (await keysByLabel.get(label)) !== undefined) {
+        throw new PrebuyError('conflict', 'label_taken', 'This label is already taken; choose another one.', {
+          details: { label },
+        })
+      }
+      reserved.add(label)
+      const index = (await meta.get('nextUserIndex')) ?? 0
+      // Allocated for good even if provisioning fails later: an index is never handed to two keys.
+      await meta.put('nextUserIndex', index + 1)
+      return index
+    })
+    const release = () => {
+      reserved.delete(label)
+    }
+    try {
+      const walletAddress = await wallets.walletAddress(userIndex)
+      const apiKey = formatApiKey(randomBytes(32))
+      const record: ApiKeyRecord = {
+        id: `key_${randomBytes(8).toString('hex')}`,
+        keyHash: hashApiKey(apiKey),
+        label,
+        userIndex,
+        walletAddress,
+        createdAt: clock(),
+        revokedAt: null,
+      }
+      const user: UserRecord = { keyId: record.id, userIndex }
+      const ops = [
+        put(keys, record.id, record),
+        put(keysByLabel, label, record.id),
+        put(keysByHash, record.keyHash, record.id),
+        put(users, record.id, user),
+      ]
+      return { apiKey, record, ops, release }
+    } catch (error) {
+      release()
+      throw error
+    }
+  }
+
+  return {
+    prepareKey,
+    async issueKey(label) {
+      const prepared = await prepareKey(label)
+      try {
+        await store.batch(prepared.ops)
+      } finally {
+        prepared.release()
+      }
+      return { apiKey: prepared.apiKey, record: prepared.record }
+    },
+    async authenticate(apiKey) {
+      if (!isWellFormedApiKey(apiKey)) return undefined
+      const hash = hashApiKey(apiKey)
+      let record = authCache.get(hash)
+      if (!record) {
+        const id = await keysByHash.get(hash)
+        record = id === undefined ? undefined : await keys.get(id)
+        if (!record) return undefined
+        if (authCache.size >= AUTH_CACHE_LIMIT) authCache.clear()
+        authCache.set(hash, record)
+      }
+      if (!digestsEqual(record.keyHash, hash) || record.revokedAt !== null) return undefined
+      return record
+    },
+    getKey: (id) => keys.get(id),
+    async listKeys() {
+      const out: ApiKeyRecord[] = []
+      for await (const value of keys.values()) out.push(value as ApiKeyRecord)
+      return out.sort((a, b) => a.createdAt - b.createdAt)
+    },
+    async revokeKey(id) {
+      return store.mutex.run(LABEL_LOCK, async () => {
+        const record = await keys.get(id)
+        if (!record) throw new PrebuyError('not_found', 'key_not_found', 'No key has this id.')
+        authCache.delete(record.keyHash)
+        if (record.revokedAt !== null) return record
+        const revoked = { ...record, revokedAt: clock() }
+        await store.batch([put(keys, id, revoked)])
+        authCache.delete(record.keyHash)
+        return revoked
+      })
+    },
+  }
+}

@@ -1,0 +1,126 @@
+import { mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { Level } from 'level'
+import type { AbstractBatchOperation, AbstractSublevel } from 'abstract-level'
+import type {
+  ApiKeyRecord,
+  BlockEntry,
+  DeskSettings,
+  OrderRecord,
+  ProjectRecord,
+  ReviewItem,
+  UserRecord,
+} from '../domain/records.ts'
+import { createMutex, type Mutex } from './mutex.ts'
+
+export type Sublevel<V> = AbstractSublevel<Level<string, unknown>, string | Buffer | Uint8Array, string, V>
+
+/** Every record kind in its own sublevel; values are JSON. Index sublevels map an ordered key to a record id. */
+export interface Sublevels {
+  /** id -> ApiKeyRecord */
+  keys: Sublevel<ApiKeyRecord>
+  /** label -> key id (unique) */
+  keysByLabel: Sublevel<string>
+  /** sha256 hex -> key id */
+  keysByHash: Sublevel<string>
+  /** key id -> UserRecord (the buyer behind the key) */
+  users: Sublevel<UserRecord>
+  /** slug -> ProjectRecord; key order is the listing order of GET /projects */
+  projects: Sublevel<ProjectRecord>
+  /** `${ownerKeyId}!${slug}` -> slug */
+  projectsByOwner: Sublevel<string>
+  /** `${keyId}!${slug}` -> OrderRecord */
+  orders: Sublevel<OrderRecord>
+  /** `${keyId}!${group}!${descending spend}!${slug}` -> slug; group is `visible` (not deleted) or the status */
+  ordersBySpend: Sublevel<string>
+  /** `${slug}!${status}!${keyId}` -> keyId: the executor's "all active orders of project S" */
+  ordersByProject: Sublevel<string>
+  /** `${slug}!${descending followers}!${keyId}` -> keyId, for every key with a non-deleted order on the project */
+  buyersByProject: Sublevel<string>
+  /** id (time-ordered) -> ReviewItem */
+  reviews: Sublevel<ReviewItem>
+  /** `${type}!${value}` -> BlockEntry */
+  blocklist: Sublevel<BlockEntry>
+  /** 'desk' -> DeskSettings */
+  settings: Sublevel<DeskSettings>
+  /** counters: 'nextUserIndex' -> number */
+  meta: Sublevel<number>
+}
+
+export type StoreOperation =
+  | { type: 'put'; sublevel: Sublevel<unknown>; key: string; value: unknown }
+  | { type: 'del'; sublevel: Sublevel<unknown>; key: string }
+
+export interface Store {
+  readonly path: string
+  readonly sub: Sublevels
+  /** Applies every operation atomically (one LevelDB write batch) or none. */
+  batch(operations: readonly StoreOperation[]): Promise<void>
+  /** Named in-process lock for read-check-write sequences. */
+  readonly mutex: Mutex
+  /** A further JSON sublevel (launches, execution journal, ...) created on demand and cached by name. */
+  sublevel<V>(name: string): Sublevel<V>
+  close(): Promise<void>
+}
+
+const SUBLEVEL_NAMES = [
+  'keys',
+  'keysByLabel',
+  'keysByHash',
+  'users',
+  'projects',
+  'projectsByOwner',
+  'orders',
+  'ordersBySpend',
+  'ordersByProject',
+  'buyersByProject',
+  'reviews',
+  'blocklist',
+  'settings',
+  'meta',
+] as const satisfies ReadonlyArray<keyof Sublevels>
+
+export const put = <V>(sublevel: Sublevel<V>, key: string, value: V): StoreOperation => ({
+  type: 'put',
+  sublevel: sublevel as Sublevel<unknown>,
+  key,
+  value,
+})
+export const del = <V>(sublevel: Sublevel<V>, key: string): StoreOperation => ({
+  type: 'del',
+  sublevel: sublevel as Sublevel<unknown>,
+  key,
+})
+
+/** Opens (creating if needed) the LevelDB database at `<dataDir>/db`. */
+export async function openStore(options: { dataDir: string }): Promise<Store> {
+  const path = join(options.dataDir, 'db')
+  await mkdir(path, { recursive: true })
+  const db = new Level<string, unknown>(path, { valueEncoding: 'json' })
+  await db.open()
+  const cache = new Map<string, Sublevel<unknown>>()
+  const sublevel = <V>(name: string): Sublevel<V> => {
+    let existing = cache.get(name)
+    if (!existing) {
+      existing = db.sublevel<string, unknown>(name, { valueEncoding: 'json' }) as unknown as Sublevel<unknown>
+      cache.set(name, existing)
+    }
+    return existing as Sublevel<V>
+  }
+  const sub = Object.fromEntries(SUBLEVEL_NAMES.map((name) => [name, sublevel(name)])) as unknown as Sublevels
+  return {
+    path,
+    sub,
+    mutex: createMutex(),
+    sublevel,
+    async batch(operations) {
+      if (operations.length === 0) return
+      // The sublevel option makes LevelDB prefix each key: one atomic write across record kinds.
+      type LevelOps = Array<AbstractBatchOperation<Level<string, unknown>, string, unknown>>
+      await db.batch(operations.map((op) => ({ ...op })) as unknown as LevelOps)
+    },
+    async close() {
+      await db.close()
+    },
+  }
+}
