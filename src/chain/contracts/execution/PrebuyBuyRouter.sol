@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.26;
+
+import {IPoolManager} from "@uniswap/v4-core/src/interfaces/IPoolManager.sol";
+import {IUnlockCallback} from "@uniswap/v4-core/src/interfaces/callback/IUnlockCallback.sol";
+import {PoolKey} from "@uniswap/v4-core/src/types/PoolKey.sol";
+import {SwapParams} from "@uniswap/v4-core/src/types/PoolOperation.sol";
+import {Currency} from "@uniswap/v4-core/src/types/Currency.sol";
+import {BalanceDelta} from "@uniswap/v4-core/src/types/BalanceDelta.sol";
+import {TickMath} from "@uniswap/v4-core/src/libraries/TickMath.sol";
+
+interface IPrebuyERC20 {
+    function transfer(address to, uint256 amount) external returns (bool);
+    function transferFrom(address from, address to, uint256 amount) external returns (bool);
+    function balanceOf(address owner) external view returns (uint256);
+}
+
+interface IPrebuyWETH is IPrebuyERC20 {
+    function withdraw(uint256 amount) external;
+}
+
+interface IPrebuyV3Pool {
+    function swap(address recipient, bool zeroForOne, int256 amountSpecified, uint160 sqrtPriceLimitX96, bytes calldata data)
+        external
+        returns (int256 amount0, int256 amount1);
+}
+
+/// @title PrebuyBuyRouter
+/// @notice The one contract a buyer's smart account calls to execute a pre-launch buy order in a single call:
+///         stablecoin -> WETH on the v3 WETH/stablecoin pool, WETH (or ETH) -> token on the launch's v4 pool, then
+///         the buyer's price limit is enforced on the tokens actually received and the platform fee is split off.
+/// @dev Why a helper instead of Universal Router commands: the amount received is only known on-chain, and the platform
+///      fee must be an exact share of it; doing the swap, the minimum-out check and the split in one frame makes the fee
+///      exact and the limit check apply to the gross amount (the fee is not part of the price the buyer accepted).
+///      Stateless and permissionless: it only ever moves the caller's own funds, and holds nothing between calls.
+contract PrebuyBuyRouter is IUnlockCallback {
+    IPoolManager public immutable poolManager;
+
+    uint256 private constant BPS = 10_000;
+    uint256 private constant MAX_FEE_BPS = 1_000;
+
+    struct BuyParams {
+        address stablecoin;
+        address weth;
+        address ethUsdPool;
+        PoolKey poolKey;
+        address token;
+        uint256 amountIn;
+        uint256 minTokensOut;
+        address feeRecipient;
+        uint256 feeBps;
+    }
+
+    event PrebuyBuy(
+        address indexed buyer,
+        address indexed token,
+        uint256 amountIn,
+        uint256 tokensReceived,
+        uint256 fee,
+        address feeRecipient
+    );
+
+    error TooLittleReceived(uint256 received, uint256 minimum);
+    error UnexpectedCallback();
+    error FeeTooHigh();
+    error TokenNotInPool();
+
+    constructor(IPoolManager manager) {
+        poolManager = manager;
+    }
+
+    /// @notice Spends `amountIn` of the caller's stablecoin (approved to this contract) on `token`; reverts unless at
+    ///         least `minTokensOut` tokens come out of the pool; sends `feeBps` of them to `feeRecipient`, the rest and any
+    ///         unspent WETH to the caller.
+    function buy(BuyParams calldata p) external returns (uint256 received, uint256 fee) {
+        if (p.feeBps > MAX_FEE_BPS) revert FeeTooHigh();
+        address pairedAsset = _pairedAsset(p.poolKey, p.token);
+        IPrebuyERC20(p.stablecoin).transferFrom(msg.sender, address(this), p.amountIn);
+
+        uint256 wethOut = _swapV3(p.ethUsdPool, p.stablecoin, p.weth, p.amountIn);
+        if (pairedAsset == address(0)) IPrebuyWETH(p.weth).withdraw(wethOut);
+
+        uint256 before = IPrebuyERC20(p.token).balanceOf(address(this));
+        poolManager.unlock(abi.encode(p.poolKey, pairedAsset, p.token, wethOut));
+        received = IPrebuyERC20(p.token).balanceOf(address(this)) - before;
+        if (received < p.minTokensOut) revert TooLittleReceived(received, p.minTokensOut);
+
+        fee = received * p.feeBps / BPS;
+        if (fee > 0) IPrebuyERC20(p.token).transfer(p.feeRecipient, fee);
+        IPrebuyERC20(p.token).transfer(msg.sender, received - fee);
+        _refund(p.weth, pairedAsset);
+        emit PrebuyBuy(msg.sender, p.token, p.amountIn, received, fee, p.feeRecipient);
+    }
+
+    function _pairedAsset(PoolKey calldata key, address token) private pure returns (address) {
+        address c0 = Currency.unwrap(key.currency0);
+        address c1 = Currency.unwrap(key.currency1);
+        if (c0 == token) return c1;
+        if (c1 == token) return c0;
+        revert TokenNotInPool();
+    }
+
+    // Which pool may call back is kept in transient storage for the one swap in flight.
+    function _swapV3(address pool, address tokenIn, address tokenOut, uint256 amountIn) private returns (uint256) {
+        bool zeroForOne = tokenIn < tokenOut;
+        assembly ("memory-safe") {
+            tstore(0, pool)
+        }
+        (int256 amount0, int256 amount1) = IPrebuyV3Pool(pool).swap(
+            address(this),
+            zeroForOne,
+            int256(amountIn),
+            zeroForOne ? TickMath.MIN_SQRT_PRICE + 1 : TickMath.MAX_SQRT_PRICE - 1,
+            abi.encode(tokenIn)
+        );
+        assembly ("memory-safe") {
+            tstore(0, 0)
+        }
+        return uint256(-(zeroForOne ? amount1 : amount0));
+    }
+
+    function uniswapV3SwapCallback(int256 amount0Delta, int256 amount1Delta, bytes calldata data) external {
+        address expected;
+        assembly ("memory-safe") {
+            expected := tload(0)
+        }
+        if (msg.sender != expected || expected == address(0)) revert UnexpectedCallback();
+        address tokenIn = abi.decode(data, (address));
+        uint256 owed = amount0Delta > 0 ? uint256(amount0Delta) : uint256(amount1Delta);
+        IPrebuyERC20(tokenIn).transfer(msg.sender, owed);
+    }
+
+    function unlockCallback(bytes calldata data) external returns (bytes memory) {
+        if (msg.sender != address(poolManager)) revert UnexpectedCallback();
+        (PoolKey memory key, address assetIn, address token, uint256 amountIn) =
+            abi.decode(data, (PoolKey, address, address, uint256));
+        bool zeroForOne = Currency.unwrap(key.currency0) == assetIn;
+        BalanceDelta delta = poolManager.swap(
+            key,
+            SwapParams({
+                zeroForOne: zeroForOne,
+                amountSpecified: -int256(amountIn),
+                sqrtPriceLimitX96: zeroForOne ? TickMath.MIN_SQRT_PRICE + 1 : TickMath.MAX_SQRT_PRICE - 1
+            }),
+            ""
+        );
+        int128 inDelta = zeroForOne ? delta.amount0() : delta.amount1();
+        int128 outDelta = zeroForOne ? delta.amount1() : delta.amount0();
+        uint256 owed = uint256(uint128(-inDelta));
+        if (assetIn == address(0)) {
+            poolManager.settle{value: owed}();
+        } else {
+            poolManager.sync(Currency.wrap(assetIn));
+            IPrebuyERC20(assetIn).transfer(address(poolManager), owed);
+            poolManager.settle();
+        }
+        poolManager.take(Currency.wrap(token), address(this), uint256(uint128(outDelta)));
+        return "";
+    }
+
+    function _refund(address weth, address pairedAsset) private {
+        if (pairedAsset == address(0) && address(this).balance > 0) {
+            (bool ok,) = msg.sender.call{value: address(this).balance}("");
+            require(ok, "refund failed");
+        }
+        uint256 left = IPrebuyERC20(weth).balanceOf(address(this));
+        if (left > 0) IPrebuyERC20(weth).transfer(msg.sender, left);
+    }
+
+    receive() external payable {}
+}
