@@ -1,0 +1,17 @@
+import type { DaemonStatus } from '../../src/admin-client/admin-types.ts'
+import { OperatorCommand } from '../../src/admin-client/cli/operator-command.ts'
+
+export default class DaemonStatusCommand extends OperatorCommand {
+  static override description = 'Show whether a daemon runs for the data dir, where it listens and its chains'
+  static override examples = ['<%= config.bin %> daemon status', '<%= config.bin %> daemon status --data-dir /srv/prebuy --json']
+
+  async run(): Promise<DaemonStatus> {
+    const { flags } = await this.parse(DaemonStatusCommand)
+    const status = await (await this.adminClient(flags)).status()
+    this.log(`Daemon running (pid ${status.pid}) for ${status.dataDir}, up ${status.uptimeSeconds} s`)
+    this.log(`Public API: ${status.url}/api/public/v1`)
+    this.log(`Admin API:  ${status.adminUrl} (loopback, operator token)`)
+    this.log(`Chains:     ${status.chains.mode} (${Object.entries(status.chains.chainIds).map(([k, id]) => `${k} ${id}`).join(', ')})`)
+    return status
+  }
+}

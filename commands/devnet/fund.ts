@@ -1,0 +1,33 @@
+import { Flags } from '@oclif/core'
+import type { FundResult } from '../../src/admin-client/admin-types.ts'
+import { OperatorCommand } from '../../src/admin-client/cli/operator-command.ts'
+import { CHAIN_KEYS, type ChainKey } from '../../src/chain/chain-keys.ts'
+import { formatTable } from '../../src/admin-client/cli/format.ts'
+
+export default class DevnetFund extends OperatorCommand {
+  static override description = 'Devnet only: mint spend currency (USDC) and/or send ETH to an address (e.g. a serviceWalletAddress)'
+  static override examples = [
+    '<%= config.bin %> devnet fund --address 0xabc... --usdc 1000',
+    '<%= config.bin %> devnet fund --address 0xabc... --usdc 50 --eth 1 --chain second_chain',
+  ]
+  static override flags = {
+    address: Flags.string({ required: true, description: 'address to fund' }),
+    usdc: Flags.string({ description: 'spend currency to mint, decimal (e.g. 1000.5)' }),
+    eth: Flags.string({ description: 'ETH to send, decimal' }),
+    chain: Flags.string({ options: [...CHAIN_KEYS], default: 'base' }),
+  }
+
+  async run(): Promise<{ funded: FundResult[] }> {
+    const { flags } = await this.parse(DevnetFund)
+    if (flags.usdc === undefined && flags.eth === undefined) this.error('give --usdc, --eth or both', { exit: 2 })
+    const client = await this.adminClient(flags)
+    const funded = await client.devnetFund({
+      address: flags.address,
+      chain: flags.chain as ChainKey,
+      ...(flags.usdc === undefined ? {} : { usdc: flags.usdc }),
+      ...(flags.eth === undefined ? {} : { eth: flags.eth }),
+    })
+    this.log(formatTable(funded as unknown as Array<Record<string, unknown>>, ['chain', 'address', 'usdc', 'eth']))
+    return { funded }
+  }
+}

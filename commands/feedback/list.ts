@@ -1,0 +1,22 @@
+import { Flags } from '@oclif/core'
+import type { ReviewItem } from '../../src/admin-client/admin-types.ts'
+import { OperatorCommand } from '../../src/admin-client/cli/operator-command.ts'
+import { formatTable } from '../../src/admin-client/cli/format.ts'
+import { REVIEW_COLUMNS, reviewRow } from '../../src/admin-client/cli/review-rows.ts'
+import { REVIEW_STATUSES } from '../../src/domain/records.ts'
+
+export default class FeedbackList extends OperatorCommand {
+  static override description = 'List feedback sent through POST /feedback'
+  static override examples = ['<%= config.bin %> feedback list', '<%= config.bin %> feedback list --status all --json']
+  static override flags = {
+    status: Flags.string({ options: [...REVIEW_STATUSES, 'all'], default: 'pending', description: 'which review status to list' }),
+  }
+
+  async run(): Promise<{ items: ReviewItem[] }> {
+    const { flags } = await this.parse(FeedbackList)
+    const client = await this.adminClient(flags)
+    const items = await client.listReviews('feedback', flags.status === 'all' ? undefined : (flags.status as ReviewItem['status']))
+    this.log(formatTable(items.map(reviewRow), REVIEW_COLUMNS.feedback))
+    return { items }
+  }
+}

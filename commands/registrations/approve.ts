@@ -1,0 +1,41 @@
+import { Args, Flags } from '@oclif/core'
+import type { ApproveRegistrationResult } from '../../src/admin-client/admin-types.ts'
+import { OperatorCommand } from '../../src/admin-client/cli/operator-command.ts'
+import { CHAIN_KEYS, type ChainKey } from '../../src/chain/chain-keys.ts'
+import { LAUNCH_METHODS, LAUNCHPADS, type LaunchMethod, type Launchpad } from '../../src/domain/records.ts'
+
+export default class RegistrationsApprove extends OperatorCommand {
+  static override description =
+    "Approve a registration: create the project (profile from the submission, verified launch mark set) and issue the owner's API key, shown once"
+  static override examples = [
+    '<%= config.bin %> registrations approve 01J... --slug moonbeam --creator 0x1234... --launchpad clanker --chain base',
+  ]
+  static override args = { id: Args.string({ required: true, description: 'registration id (from registrations list)' }) }
+  static override flags = {
+    slug: Flags.string({ required: true, description: 'project slug (lower-case letters, digits, -)' }),
+    creator: Flags.string({ required: true, description: 'token creator address the launch will come from' }),
+    launchpad: Flags.string({ required: true, options: [...LAUNCHPADS] }),
+    chain: Flags.string({ required: true, options: [...CHAIN_KEYS] }),
+    method: Flags.string({ options: [...LAUNCH_METHODS], default: 'open_market' }),
+    label: Flags.string({ description: "label of the owner's API key (default: the slug)" }),
+  }
+
+  async run(): Promise<ApproveRegistrationResult> {
+    const { args, flags } = await this.parse(RegistrationsApprove)
+    const client = await this.adminClient(flags)
+    const result = await client.approveRegistration(args.id, {
+      slug: flags.slug,
+      creator: flags.creator,
+      launchpad: flags.launchpad as Launchpad,
+      chain: flags.chain as ChainKey,
+      method: flags.method as LaunchMethod,
+      ...(flags.label === undefined ? {} : { label: flags.label }),
+    })
+    this.log(`Approved registration ${args.id}: project ${result.project.slug} (${result.project.launchpad} on ${result.project.chain})`)
+    this.log(`Owner key label:  ${result.key.label}`)
+    this.log(`Owner wallet:     ${result.key.serviceWalletAddress}`)
+    this.log(`Owner API key:    ${result.key.apiKey}`)
+    this.log('The key is shown once: send it to the submitter now; it cannot be recovered.')
+    return result
+  }
+}

@@ -1,0 +1,22 @@
+import { Flags } from '@oclif/core'
+import type { ReviewItem } from '../../src/admin-client/admin-types.ts'
+import { OperatorCommand } from '../../src/admin-client/cli/operator-command.ts'
+import { formatTable } from '../../src/admin-client/cli/format.ts'
+import { REVIEW_COLUMNS, reviewRow } from '../../src/admin-client/cli/review-rows.ts'
+import { REVIEW_STATUSES } from '../../src/domain/records.ts'
+
+export default class RegistrationsList extends OperatorCommand {
+  static override description = 'List project registrations submitted through POST /projects'
+  static override examples = ['<%= config.bin %> registrations list', '<%= config.bin %> registrations list --status all --json']
+  static override flags = {
+    status: Flags.string({ options: [...REVIEW_STATUSES, 'all'], default: 'pending', description: 'which review status to list' }),
+  }
+
+  async run(): Promise<{ items: ReviewItem[] }> {
+    const { flags } = await this.parse(RegistrationsList)
+    const client = await this.adminClient(flags)
+    const items = await client.listReviews('registration', flags.status === 'all' ? undefined : (flags.status as ReviewItem['status']))
+    this.log(formatTable(items.map(reviewRow), REVIEW_COLUMNS.registration))
+    return { items }
+  }
+}

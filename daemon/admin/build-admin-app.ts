@@ -1,0 +1,152 @@
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify'
+import { z } from 'zod'
+import { CHAIN_KEYS } from '../../src/chain/chain-keys.ts'
+import { isPrebuyError, type ErrorKind } from '../../src/common/errors.ts'
+import type { Logger } from '../../src/common/logger.ts'
+import { BLOCK_TYPES, LAUNCH_METHODS, LAUNCHPADS, REVIEW_KINDS, REVIEW_STATUSES } from '../../src/domain/records.ts'
+import type { AdminOperations } from './admin-operations.ts'
+import { isOperatorAuthorized } from './token-guard.ts'
+
+/** Mirrors the public API's mapping (same kinds, same statuses) for the operator's side. */
+const STATUS_OF: Record<ErrorKind, number> = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  rate_limited: 429,
+  unavailable: 503,
+  internal: 500,
+}
+const TITLE_OF: Record<number, string> = {
+  400: 'Bad request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not found',
+  405: 'Method not allowed',
+  409: 'Conflict',
+  413: 'Payload too large',
+  415: 'Unsupported media type',
+  429: 'Too many requests',
+  500: 'Internal server error',
+  503: 'Service unavailable',
+}
+
+export interface AdminAppDeps {
+  operations: AdminOperations
+  operatorToken: string
+  logger: Logger
+}
+
+const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'expected a 0x-prefixed 20-byte hex address')
+const slug = z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/, 'expected a lower-case slug (a-z, 0-9, -; 1 to 64 characters)')
+const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'expected a non-negative decimal amount')
+const idParams = z.object({ id: z.string().min(1) })
+
+const schemas = {
+  reviewsQuery: z.object({ kind: z.enum(REVIEW_KINDS), status: z.enum(REVIEW_STATUSES).optional() }),
+  approveRegistration: z.strictObject({
+    slug,
+    creator: address,
+    launchpad: z.enum(LAUNCHPADS),
+    chain: z.enum(CHAIN_KEYS),
+    method: z.enum(LAUNCH_METHODS).optional(),
+    label: z.string().min(1).max(100).optional(),
+  }),
+  approveKeyRequest: z.strictObject({ label: z.string().min(1).max(100).optional() }),
+  reject: z.strictObject({ note: z.string().min(1).max(500).optional() }),
+  desk: z.strictObject({ open: z.boolean(), retryAfterSeconds: z.number().int().min(1).max(86_400).optional() }),
+  block: z.strictObject({ type: z.enum(BLOCK_TYPES), value: z.string().trim().min(1).max(200), note: z.string().max(500).optional() }),
+  unblock: z.strictObject({ type: z.enum(BLOCK_TYPES), value: z.string().trim().min(1).max(200) }),
+  fund: z
+    .strictObject({ address, chain: z.enum(CHAIN_KEYS).optional(), usdc: decimal.optional(), eth: decimal.optional() })
+    .refine((body) => body.usdc !== undefined || body.eth !== undefined, 'give usdc, eth or both'),
+  mine: z.strictObject({ blocks: z.number().int().min(1).max(10_000).default(1) }),
+}
+
+class AdminBadRequest extends Error {}
+
+function parse<T>(schema: z.ZodType<T>, value: unknown): T {
+  const result = schema.safeParse(value ?? {})
+  if (result.success) return result.data
+  const issue = result.error.issues[0]
+  const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''
+  throw new AdminBadRequest(`${where}${issue?.message ?? 'invalid request'}`)
+}
+
+/**
+ * The operator's API: a separate fastify instance the daemon binds to loopback only. Every route, including unknown
+ * ones, requires the operator token, so nothing about the admin surface is visible without it.
+ */
+export function buildAdminApp(deps: AdminAppDeps): FastifyInstance {
+  const app = Fastify({ loggerInstance: deps.logger.child({ component: 'admin-api' }) as FastifyBaseLogger, bodyLimit: 64 * 1024, return503OnClosing: true })
+  const { operations } = deps
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (!isOperatorAuthorized(request.headers.authorization, deps.operatorToken)) {
+      return reply.code(401).send({ error: 'Unauthorized', message: 'A valid operator token is required.' })
+    }
+  })
+
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'Not found', message: 'No such admin route.' }))
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AdminBadRequest) return reply.code(400).send({ error: 'Bad request', message: error.message })
+    if (isPrebuyError(error)) {
+      const status = STATUS_OF[error.kind]
+      if (status >= 500) request.log.error({ err: error }, 'admin operation failed')
+      return reply.code(status).send({ error: TITLE_OF[status] ?? 'Error', message: error.message, code: error.code })
+    }
+    const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500
+    if (status === 500) {
+      request.log.error({ err: error }, 'admin route failed')
+      return reply.code(500).send({ error: TITLE_OF[500], message: 'The operation failed; see the daemon log.' })
+    }
+    return reply.code(status).send({ error: TITLE_OF[status] ?? 'Bad request', message: error.message })
+  })
+
+  app.get('/admin/v1/status', async () => operations.status())
+
+  app.get('/admin/v1/reviews', async (request) => {
+    const query = parse(schemas.reviewsQuery, request.query)
+    return { items: await operations.listReviews(query.kind, query.status) }
+  })
+  app.post('/admin/v1/registrations/:id/approve', async (request) => {
+    const { id } = parse(idParams, request.params)
+    return operations.approveRegistration(id, parse(schemas.approveRegistration, request.body))
+  })
+  app.post('/admin/v1/registrations/:id/reject', async (request) => {
+    const { id } = parse(idParams, request.params)
+    return { review: await operations.rejectReview('registration', id, parse(schemas.reject, request.body).note) }
+  })
+  app.post('/admin/v1/key-requests/:id/approve', async (request) => {
+    const { id } = parse(idParams, request.params)
+    return operations.approveKeyRequest(id, parse(schemas.approveKeyRequest, request.body))
+  })
+  app.post('/admin/v1/key-requests/:id/reject', async (request) => {
+    const { id } = parse(idParams, request.params)
+    return { review: await operations.rejectReview('key_request', id, parse(schemas.reject, request.body).note) }
+  })
+
+  app.get('/admin/v1/keys', async () => ({ items: await operations.listKeys() }))
+  app.post('/admin/v1/keys/:id/revoke', async (request) => ({ key: await operations.revokeKey(parse(idParams, request.params).id) }))
+
+  app.get('/admin/v1/desk', async () => operations.getDesk())
+  app.put('/admin/v1/desk', async (request) => operations.setDesk(parse(schemas.desk, request.body)))
+
+  app.get('/admin/v1/blocklist', async () => ({ items: await operations.listBlocklist() }))
+  app.post('/admin/v1/blocklist', async (request) => ({ entry: await operations.addBlock(parse(schemas.block, request.body)) }))
+  app.delete('/admin/v1/blocklist', async (request) => {
+    const body = parse(schemas.unblock, request.body)
+    return operations.removeBlock(body.type, body.value)
+  })
+
+  const devnet = () => {
+    if (!operations.devnet) throw new AdminBadRequest('devnet commands need the daemon to run its own devnet chains (chains.mode devnet)')
+    return operations.devnet
+  }
+  app.post('/admin/v1/devnet/fund', async (request) => ({ funded: await devnet().fund(parse(schemas.fund, request.body)) }))
+  app.post('/admin/v1/devnet/mine', async (request) => devnet().mine(parse(schemas.mine, request.body).blocks))
+  app.get('/admin/v1/devnet/deployments', async () => devnet().deployments())
+
+  return app
+}

@@ -1,0 +1,106 @@
+import type {
+  AdminErrorBody,
+  ApproveKeyRequestRequest,
+  ApproveKeyRequestResult,
+  ApproveRegistrationRequest,
+  ApproveRegistrationResult,
+  BlockEntry,
+  BlockRequest,
+  BlockType,
+  DaemonStatus,
+  DeskSettings,
+  DeskUpdate,
+  Deployments,
+  FundRequest,
+  FundResult,
+  KeySummary,
+  MineResult,
+  ReviewItem,
+  ReviewKind,
+  ReviewStatus,
+} from './admin-types.ts'
+
+/** An admin API call that the daemon refused or could not answer; `message` is the daemon's own explanation. */
+export class AdminApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly error: string,
+    message: string,
+  ) {
+    super(message)
+    this.name = 'AdminApiError'
+  }
+}
+
+export interface AdminClient {
+  status(): Promise<DaemonStatus>
+  listReviews(kind: ReviewKind, status?: ReviewStatus): Promise<ReviewItem[]>
+  approveRegistration(id: string, request: ApproveRegistrationRequest): Promise<ApproveRegistrationResult>
+  rejectRegistration(id: string, note?: string): Promise<ReviewItem>
+  approveKeyRequest(id: string, request?: ApproveKeyRequestRequest): Promise<ApproveKeyRequestResult>
+  rejectKeyRequest(id: string, note?: string): Promise<ReviewItem>
+  listKeys(): Promise<KeySummary[]>
+  revokeKey(idOrLabel: string): Promise<KeySummary>
+  getDesk(): Promise<DeskSettings>
+  setDesk(update: DeskUpdate): Promise<DeskSettings>
+  listBlocklist(): Promise<BlockEntry[]>
+  addBlock(request: BlockRequest): Promise<BlockEntry>
+  removeBlock(type: BlockType, value: string): Promise<{ removed: boolean }>
+  devnetFund(request: FundRequest): Promise<FundResult[]>
+  devnetMine(blocks: number): Promise<MineResult>
+  devnetDeployments(): Promise<Deployments>
+}
+
+/** Typed client of the daemon's admin API (daemon/admin). */
+export function createAdminClient(options: { adminUrl: string; operatorToken: string; fetch?: typeof fetch }): AdminClient {
+  const doFetch = options.fetch ?? fetch
+  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    let response: Response
+    try {
+      response = await doFetch(new URL(path, options.adminUrl), {
+        method,
+        headers: {
+          authorization: `Bearer ${options.operatorToken}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      })
+    } catch (error) {
+      throw new AdminApiError(0, 'Unreachable', `cannot reach the daemon's admin API at ${options.adminUrl}: ${(error as Error).message}`)
+    }
+    const text = await response.text()
+    let parsed: unknown
+    try {
+      parsed = text === '' ? undefined : JSON.parse(text)
+    } catch {
+      parsed = undefined
+    }
+    if (!response.ok) {
+      const errorBody = (parsed ?? {}) as Partial<AdminErrorBody>
+      throw new AdminApiError(response.status, errorBody.error ?? `HTTP ${response.status}`, errorBody.message ?? text)
+    }
+    return parsed as T
+  }
+  const enc = encodeURIComponent
+  return {
+    status: () => call('GET', '/admin/v1/status'),
+    listReviews: async (kind, status) =>
+      (await call<{ items: ReviewItem[] }>('GET', `/admin/v1/reviews?kind=${kind}${status ? `&status=${status}` : ''}`)).items,
+    approveRegistration: (id, request) => call('POST', `/admin/v1/registrations/${enc(id)}/approve`, request),
+    rejectRegistration: async (id, note) =>
+      (await call<{ review: ReviewItem }>('POST', `/admin/v1/registrations/${enc(id)}/reject`, note === undefined ? {} : { note })).review,
+    approveKeyRequest: (id, request = {}) => call('POST', `/admin/v1/key-requests/${enc(id)}/approve`, request),
+    rejectKeyRequest: async (id, note) =>
+      (await call<{ review: ReviewItem }>('POST', `/admin/v1/key-requests/${enc(id)}/reject`, note === undefined ? {} : { note })).review,
+    listKeys: async () => (await call<{ items: KeySummary[] }>('GET', '/admin/v1/keys')).items,
+    revokeKey: async (idOrLabel) => (await call<{ key: KeySummary }>('POST', `/admin/v1/keys/${enc(idOrLabel)}/revoke`, {})).key,
+    getDesk: () => call('GET', '/admin/v1/desk'),
+    setDesk: (update) => call('PUT', '/admin/v1/desk', update),
+    listBlocklist: async () => (await call<{ items: BlockEntry[] }>('GET', '/admin/v1/blocklist')).items,
+    addBlock: async (request) => (await call<{ entry: BlockEntry }>('POST', '/admin/v1/blocklist', request)).entry,
+    removeBlock: (type, value) => call('DELETE', '/admin/v1/blocklist', { type, value }),
+    devnetFund: async (request) => (await call<{ funded: FundResult[] }>('POST', '/admin/v1/devnet/fund', request)).funded,
+    devnetMine: (blocks) => call('POST', '/admin/v1/devnet/mine', { blocks }),
+    devnetDeployments: () => call('GET', '/admin/v1/devnet/deployments'),
+  }
+}

@@ -1,0 +1,40 @@
+import { Command, Flags, type Interfaces } from '@oclif/core'
+import { createAdminClient, AdminApiError, type AdminClient } from '../admin-client.ts'
+import { DaemonNotFoundError, locateDaemon } from '../locate-daemon.ts'
+import { resolve } from 'node:path'
+
+/**
+ * Base of every command that talks to a running daemon. It finds the daemon from `--data-dir` (daemon.json and
+ * operator-token), gives the command a typed admin client, and turns admin API errors into one clear line.
+ * Commands return their result, so `--json` prints exactly what the admin API answered.
+ */
+export abstract class OperatorCommand extends Command {
+  static override enableJsonFlag = true
+
+  static override baseFlags = {
+    'data-dir': Flags.string({
+      description: 'data dir of the daemon to talk to',
+      env: 'DATA_DIR',
+      default: './data',
+      helpGroup: 'GLOBAL',
+    }),
+  }
+
+  protected dataDir(flags: { 'data-dir': string }): string {
+    return resolve(flags['data-dir'])
+  }
+
+  protected async adminClient(flags: { 'data-dir': string }): Promise<AdminClient> {
+    const daemon = await locateDaemon(this.dataDir(flags))
+    return createAdminClient({ adminUrl: daemon.adminUrl, operatorToken: daemon.operatorToken })
+  }
+
+  protected override async catch(error: Interfaces.CommandError): Promise<unknown> {
+    if (error instanceof AdminApiError || error instanceof DaemonNotFoundError) {
+      // Drop the stack: the message already says what went wrong and what to do.
+      const clean: Interfaces.CommandError = Object.assign(new Error(error.message), { exitCode: 1, oclif: { exit: 1 } })
+      return super.catch(clean)
+    }
+    return super.catch(error)
+  }
+}
