@@ -31,7 +31,7 @@ export async function readIndexPage<V>(
 }
 
 /** Number of keys under a prefix (keys only; used for page totals of small sets). */
-export async function countPrefix(sublevel: Sublevel<unknown>, prefix: string): Promise<number> {
+export async function countPrefix<V>(sublevel: Sublevel<V>, prefix: string): Promise<number> {
   let count = 0
   for await (const _key of sublevel.keys({ gte: prefix, lt: `${prefix}\xff` })) count += 1
   return count

@@ -1,0 +1,127 @@
+import { PrebuyError } from '../common/errors.ts'
+import { itemFailed, type BatchItemResult } from '../domain/order-codes.ts'
+import type { OrderValues } from '../domain/order-input.ts'
+import { decideCreate, decideDelete, decidePatch, markDuplicates, type Decision } from '../domain/order-transitions.ts'
+import type { OrderExecution, OrderRecord, OrderStatus, ProjectRecord } from '../domain/records.ts'
+import { orderKey, orderWriteOps, spendGroupPrefix, VISIBLE_GROUP } from '../store/order-index.ts'
+import type { Store, StoreOperation } from '../store/open-store.ts'
+import { readIndexPage } from '../store/paginate.ts'
+import type { Clock } from './clock.ts'
+
+export type CreateItem = { slug: string } & OrderValues
+export type PatchItem = { slug: string } & Partial<OrderValues>
+export type DeleteItem = { slug: string }
+
+/** An order as GET /orders returns it. Times are ISO 8601. */
+export interface OrderView {
+  slug: string
+  status: OrderStatus
+  maxSpendUsdc: string
+  maxFdvUsdc: string | null
+  expiresInMs: number
+  createdAt: string
+  updatedAt: string
+  execution?: Omit<OrderExecution, 'executedAt'> & { executedAt: string }
+}
+
+export interface OrderPage {
+  data: OrderView[]
+  meta: { limit: number; nextCursor: string | null }
+}
+
+export interface OrderService {
+  createOrders(keyId: string, items: readonly CreateItem[]): Promise<BatchItemResult[]>
+  patchOrders(keyId: string, items: readonly PatchItem[]): Promise<BatchItemResult[]>
+  deleteOrders(keyId: string, items: readonly DeleteItem[]): Promise<BatchItemResult[]>
+  listOrders(keyId: string, options: { status?: OrderStatus | undefined; cursor?: string | undefined; limit: number }): Promise<OrderPage>
+  getOrder(keyId: string, slug: string): Promise<OrderRecord | undefined>
+}
+
+export interface OrderServiceDeps {
+  store: Store
+  clock: Clock
+}
+
+/**
+ * Every writer of one key's orders (this service, the executor) takes this lock, so a read-decide-write never works
+ * on a stale record.
+ */
+export const orderLockName = (keyId: string): string => `orders:${keyId}`
+
+export function toOrderView(order: OrderRecord): OrderView {
+  const view: OrderView = {
+    slug: order.slug,
+    status: order.status,
+    maxSpendUsdc: order.maxSpendUsdc,
+    maxFdvUsdc: order.maxFdvUsdc,
+    expiresInMs: order.expiresInMs,
+    createdAt: new Date(order.createdAt).toISOString(),
+    updatedAt: new Date(order.updatedAt).toISOString(),
+  }
+  if (order.execution) view.execution = { ...order.execution, executedAt: new Date(order.execution.executedAt).toISOString() }
+  return view
+}
+
+type Decide<T> = (item: T, project: ProjectRecord | undefined, existing: OrderRecord | undefined, now: number) => Decision
+
+export function createOrderService({ store, clock }: OrderServiceDeps): OrderService {
+  const { orders, projects, users } = store.sub
+
+  /** Loads what every item needs in two multi-gets, decides each item, and writes all changes in one batch. */
+  async function runBatch<T extends { slug: string }>(keyId: string, items: readonly T[], decide: Decide<T>) {
+    return store.mutex.run(orderLockName(keyId), async () => {
+      const duplicates = markDuplicates(items)
+      const slugs = items.map((item) => item.slug)
+      const [projectRecords, existingOrders, user] = await Promise.all([
+        projects.getMany(slugs),
+        orders.getMany(slugs.map((slug) => orderKey(keyId, slug))),
+        users.get(keyId),
+      ])
+      const followerCount = user?.social?.followerCount ?? 0
+      const now = clock()
+      const ops: StoreOperation[] = []
+      const results = items.map((item, index): BatchItemResult => {
+        if (duplicates[index]) return itemFailed(item.slug, 'duplicate_slug')
+        const existing = existingOrders[index]
+        const decision = decide(item, projectRecords[index], existing, now)
+        if (decision.next) ops.push(...orderWriteOps(store, existing, decision.next, followerCount))
+        return decision.result
+      })
+      await store.batch(ops)
+      return results
+    })
+  }
+
+  return {
+    createOrders: (keyId, items) =>
+      runBatch(keyId, items, (item, project, existing, now) =>
+        decideCreate({
+          keyId,
+          slug: item.slug,
+          project,
+          existing,
+          values: { maxSpendUsdc: item.maxSpendUsdc, maxFdvUsdc: item.maxFdvUsdc, expiresInMs: item.expiresInMs },
+          now,
+        }),
+      ),
+    patchOrders: (keyId, items) =>
+      runBatch(keyId, items, (item, project, existing, now) => {
+        const { slug, ...values } = item
+        return decidePatch({ slug, project, existing, values, now })
+      }),
+    deleteOrders: (keyId, items) =>
+      runBatch(keyId, items, (item, project, existing, now) => decideDelete({ slug: item.slug, project, existing, now })),
+    async listOrders(keyId, { status, cursor, limit }) {
+      const page = await readIndexPage(store.sub.ordersBySpend, spendGroupPrefix(keyId, status ?? VISIBLE_GROUP), { cursor, limit })
+      const found = await orders.getMany(page.entries.map((entry) => orderKey(keyId, entry.value)))
+      const data: OrderView[] = []
+      for (const order of found) {
+        // An index entry always has its record (same batch); a miss would be a corrupt database, not a user error.
+        if (!order) throw new PrebuyError('internal', 'index_without_record', 'Order index is inconsistent.')
+        data.push(toOrderView(order))
+      }
+      return { data, meta: { limit, nextCursor: page.nextCursor } }
+    },
+    getOrder: (keyId, slug) => orders.get(orderKey(keyId, slug)),
+  }
+}

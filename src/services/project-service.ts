@@ -1,0 +1,264 @@
+import type { ChainKey } from '../chain/chain-keys.ts'
+import { NATIVE_ETH_ADDRESS } from '../chain/chain-keys.ts'
+import { PrebuyError } from '../common/errors.ts'
+import { committedStats, depthByPriceLimit, fundedSpend, type DepthLevel } from '../domain/project-stats.ts'
+import type {
+  LaunchInfo,
+  LaunchMethod,
+  Launchpad,
+  OrderRecord,
+  ProjectProfile,
+  ProjectRecord,
+  RegistrationSubmission,
+} from '../domain/records.ts'
+import { isValidSlug } from '../domain/slug.ts'
+import { countPrefix, readAll, readIndexPage } from '../store/paginate.ts'
+import { buyersPrefix, orderKey, projectStatusPrefix } from '../store/order-index.ts'
+import { put, type Store, type StoreOperation } from '../store/open-store.ts'
+import type { TokenInfo, WalletService } from '../wallets/wallet-service.ts'
+import type { Clock } from './clock.ts'
+
+export interface NewProject {
+  slug: string
+  creatorAddress: string
+  launchpad: Launchpad
+  chain: ChainKey
+  launchMethod: LaunchMethod
+  ownerKeyId: string | null
+  registrationId?: string | null
+  /** Full or partial profile; missing parts come from the registration (or are empty). */
+  profile?: ProfilePatch
+}
+
+export type ProfilePatch = {
+  identity?: Partial<Omit<ProjectProfile['identity'], 'slug'>>
+  content?: Partial<ProjectProfile['content']>
+  status?: Partial<ProjectProfile['status']>
+}
+
+export interface ProjectPage {
+  data: ProjectProfile[]
+  meta: { total: number; limit: number; nextCursor: string | null }
+}
+
+export interface ProjectStats {
+  /** Live orders: active or executing. */
+  orderCount: number
+  committedSpendUsdc: string
+  /** min(order spend, wallet stablecoin balance on the project's chain), summed over live orders; cached briefly. */
+  fundedSpendUsdc: string
+}
+
+export interface OwnerStats {
+  buyersCount: number
+  depthByPriceLimit: DepthLevel[]
+}
+
+export interface ProjectDetail extends ProjectProfile {
+  project: { launchpad: Launchpad; chain: ChainKey; launchMethod: LaunchMethod; creatorAddress: string }
+  launch: { status: 'pending' | 'launched'; chain: ChainKey; tokenAddress: string | null; launchedAt: string | null }
+  stats: ProjectStats
+  /** Present only when the calling key owns the project. */
+  ownerStats?: OwnerStats
+}
+
+export interface ProjectService {
+  /** Record and index operations for a new project; the slug must be free. Caller holds PROJECT_LOCK. */
+  prepareProject(input: NewProject, registration?: RegistrationSubmission): Promise<{ record: ProjectRecord; ops: StoreOperation[] }>
+  createProject(input: NewProject, registration?: RegistrationSubmission): Promise<ProjectRecord>
+  updateProfile(slug: string, patch: ProfilePatch): Promise<ProjectRecord>
+  /** Recorded by the launch indexer. */
+  setLaunch(slug: string, launch: LaunchInfo | null): Promise<ProjectRecord>
+  getProject(slug: string): Promise<ProjectRecord | undefined>
+  listProjects(options: { cursor?: string | undefined; limit: number }): Promise<ProjectPage>
+  listAllProjects(): Promise<ProjectRecord[]>
+  ownedSlugs(keyId: string): Promise<string[]>
+  projectDetail(slug: string, viewerKeyId: string): Promise<ProjectDetail>
+  /** Orders of a project in the given states (the executor asks for 'active'). */
+  ordersOfProject(slug: string, statuses: ReadonlyArray<OrderRecord['status']>): Promise<OrderRecord[]>
+  /** Tokens of launched projects per chain, for wallet balance listings. */
+  indexedTokens(): Promise<Record<ChainKey, TokenInfo[]>>
+}
+
+export interface ProjectServiceDeps {
+  store: Store
+  wallets: WalletService
+  clock: Clock
+  /** How long funded spend is cached per project (ms). */
+  fundedCacheMs?: number
+}
+
+export const PROJECT_LOCK = 'projects'
+
+/** Every launchpad we support charges a decaying launch fee, so launches are sniper-protected. */
+const SNIPER_PROTECTED: Record<Launchpad, boolean> = { clanker: true, doppler: true, zora: true }
+
+function profileFrom(input: NewProject, registration: RegistrationSubmission | undefined): ProjectProfile {
+  const websiteUrl = registration?.projectUrls[0] ?? ''
+  const bio = registration ? registration.projectInfo.split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean) : []
+  const base: ProjectProfile = {
+    identity: {
+      slug: input.slug,
+      displayName: registration?.projectName ?? input.slug,
+      socialId: 0,
+      microblogHandle: null,
+      socialUsername: '',
+    },
+    content: { bannerImageUrl: '', pfpUrl: '', bio, websiteUrl, teamMembers: [] },
+    status: { isProfileRegistered: true, isLaunchVerified: true, hasSniperProtection: SNIPER_PROTECTED[input.launchpad] },
+  }
+  return applyPatch(base, input.profile ?? {})
+}
+
+function applyPatch(profile: ProjectProfile, patch: ProfilePatch): ProjectProfile {
+  return {
+    identity: { ...profile.identity, ...patch.identity, slug: profile.identity.slug },
+    content: { ...profile.content, ...patch.content },
+    status: { ...profile.status, ...patch.status },
+  }
+}
+
+export function createProjectService({ store, wallets, clock, fundedCacheMs = 15_000 }: ProjectServiceDeps): ProjectService {
+  const { projects, projectsByOwner, orders, ordersByProject } = store.sub
+  const fundedCache = new Map<string, { at: number; value: string }>()
+
+  async function mustGet(slug: string): Promise<ProjectRecord> {
+    const record = await projects.get(slug)
+    if (!record) throw new PrebuyError('not_found', 'project_not_found', 'No project has this slug.')
+    return record
+  }
+
+  async function prepareProject(input: NewProject, registration?: RegistrationSubmission) {
+    if (!isValidSlug(input.slug)) {
+      throw new PrebuyError('bad_request', 'invalid_slug', 'slug must be 1 to 64 lower-case letters, digits or dashes')
+    }
+    if ((await projects.get(input.slug)) !== undefined) {
+      throw new PrebuyError('conflict', 'slug_taken', 'A project with this slug already exists.')
+    }
+    const now = clock()
+    const record: ProjectRecord = {
+      slug: input.slug,
+      profile: profileFrom(input, registration),
+      creatorAddress: input.creatorAddress,
+      launchpad: input.launchpad,
+      chain: input.chain,
+      launchMethod: input.launchMethod,
+      ownerKeyId: input.ownerKeyId,
+      status: 'approved',
+      registrationId: input.registrationId ?? null,
+      launch: null,
+      createdAt: now,
+      updatedAt: now,
+    }
+    const ops = [put(projects, record.slug, record)]
+    if (record.ownerKeyId) ops.push(put(projectsByOwner, `${record.ownerKeyId}!${record.slug}`, record.slug))
+    return { record, ops }
+  }
+
+  async function ordersOfProject(slug: string, statuses: ReadonlyArray<OrderRecord['status']>): Promise<OrderRecord[]> {
+    const keyIds: string[] = []
+    for (const status of statuses) {
+      for (const entry of await readAll(ordersByProject, projectStatusPrefix(slug, status))) keyIds.push(entry.value)
+    }
+    if (keyIds.length === 0) return []
+    const found = await orders.getMany(keyIds.map((keyId) => orderKey(keyId, slug)))
+    return found.filter((order): order is OrderRecord => order !== undefined)
+  }
+
+  async function computeFunded(project: ProjectRecord, live: OrderRecord[]): Promise<string> {
+    const cached = fundedCache.get(project.slug)
+    if (cached && clock() - cached.at < fundedCacheMs) return cached.value
+    const keys = await store.sub.keys.getMany(live.map((order) => order.keyId))
+    const noTokens = { base: [], second_chain: [] } as Record<ChainKey, TokenInfo[]>
+    const balances = new Map<string, bigint>()
+    await Promise.all(
+      keys.map(async (key) => {
+        if (!key) return
+        const all = await wallets.getBalances(key.userIndex, noTokens)
+        // The spend currency is the first ERC-20 the wallet service lists for the chain.
+        const stable = all[project.chain].find((entry) => entry.address.toLowerCase() !== NATIVE_ETH_ADDRESS.toLowerCase())
+        balances.set(key.id, stable ? BigInt(stable.balance) : 0n)
+      }),
+    )
+    const value = fundedSpend(live, balances)
+    fundedCache.set(project.slug, { at: clock(), value })
+    return value
+  }
+
+  return {
+    prepareProject,
+    async createProject(input, registration) {
+      return store.mutex.run(PROJECT_LOCK, async () => {
+        const { record, ops } = await prepareProject(input, registration)
+        await store.batch(ops)
+        return record
+      })
+    },
+    async updateProfile(slug, patch) {
+      return store.mutex.run(PROJECT_LOCK, async () => {
+        const record = await mustGet(slug)
+        const next = { ...record, profile: applyPatch(record.profile, patch), updatedAt: clock() }
+        await store.batch([put(projects, slug, next)])
+        return next
+      })
+    },
+    async setLaunch(slug, launch) {
+      return store.mutex.run(PROJECT_LOCK, async () => {
+        const record = await mustGet(slug)
+        const next = { ...record, launch, updatedAt: clock() }
+        await store.batch([put(projects, slug, next)])
+        return next
+      })
+    },
+    getProject: (slug) => projects.get(slug),
+    async listProjects({ cursor, limit }) {
+      const page = await readIndexPage(projects, '', { cursor, limit })
+      return {
+        data: page.entries.map((entry) => entry.value.profile),
+        meta: { total: await countPrefix(projects, ''), limit, nextCursor: page.nextCursor },
+      }
+    },
+    async listAllProjects() {
+      return (await readAll(projects, '')).map((entry) => entry.value)
+    },
+    async ownedSlugs(keyId) {
+      return (await readAll(projectsByOwner, `${keyId}!`)).map((entry) => entry.value)
+    },
+    ordersOfProject,
+    async projectDetail(slug, viewerKeyId) {
+      const project = await mustGet(slug)
+      const live = await ordersOfProject(slug, ['active', 'executing'])
+      const committed = committedStats(live)
+      const detail: ProjectDetail = {
+        ...project.profile,
+        project: {
+          launchpad: project.launchpad,
+          chain: project.chain,
+          launchMethod: project.launchMethod,
+          creatorAddress: project.creatorAddress,
+        },
+        launch: {
+          status: project.launch ? 'launched' : 'pending',
+          chain: project.launch?.chain ?? project.chain,
+          tokenAddress: project.launch?.tokenAddress ?? null,
+          launchedAt: project.launch ? new Date(project.launch.launchedAt).toISOString() : null,
+        },
+        stats: { ...committed, fundedSpendUsdc: await computeFunded(project, live) },
+      }
+      if (project.ownerKeyId !== null && project.ownerKeyId === viewerKeyId) {
+        const buyersCount = await countPrefix(store.sub.buyersByProject, buyersPrefix(slug))
+        detail.ownerStats = { buyersCount, depthByPriceLimit: depthByPriceLimit(live) }
+      }
+      return detail
+    },
+    async indexedTokens() {
+      const out: Record<ChainKey, TokenInfo[]> = { base: [], second_chain: [] }
+      for (const { value } of await readAll(projects, '')) {
+        if (!value.launch) continue
+        const { chain, tokenAddress, symbol, name, decimals } = value.launch
+        out[chain].push({ address: tokenAddress as TokenInfo['address'], symbol, name, decimals })
+      }
+      return out
+    },
+  }
+}

@@ -1,0 +1,45 @@
+import type { Store } from '../store/open-store.ts'
+import type { WalletService } from '../wallets/wallet-service.ts'
+import { createBlocklistService, type BlocklistService } from './blocklist-service.ts'
+import { createBuyerService, type BuyerService } from './buyer-service.ts'
+import { systemClock, type Clock } from './clock.ts'
+import { createDeskService, type DeskService } from './desk-service.ts'
+import { createKeyService, type KeyService } from './key-service.ts'
+import { createOrderService, type OrderService } from './order-service.ts'
+import { createProjectService, type ProjectService } from './project-service.ts'
+import { createReviewService, type ReviewService } from './review-service.ts'
+
+/** Every domain service, wired once; the public routes and the admin API share these instances (and their caches). */
+export interface Services {
+  keys: KeyService
+  projects: ProjectService
+  orders: OrderService
+  buyers: BuyerService
+  reviews: ReviewService
+  blocklist: BlocklistService
+  desk: DeskService
+}
+
+export interface ServicesDeps {
+  store: Store
+  wallets: WalletService
+  clock?: Clock
+  /** Cache lifetime of a project's funded spend (ms); default 15 s. */
+  fundedCacheMs?: number
+}
+
+export function createServices({ store, wallets, clock = systemClock, fundedCacheMs }: ServicesDeps): Services {
+  const keys = createKeyService({ store, wallets, clock })
+  const projects = createProjectService({ store, wallets, clock, ...(fundedCacheMs === undefined ? {} : { fundedCacheMs }) })
+  const blocklist = createBlocklistService({ store, clock })
+  const desk = createDeskService({ store, clock })
+  return {
+    keys,
+    projects,
+    orders: createOrderService({ store, clock }),
+    buyers: createBuyerService({ store }),
+    reviews: createReviewService({ store, clock, keys, projects, blocklist, desk }),
+    blocklist,
+    desk,
+  }
+}
