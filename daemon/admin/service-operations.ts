@@ -1,0 +1,83 @@
+import { PrebuyError } from '../../src/common/errors.ts'
+import type { ApiKeyRecord } from '../../src/domain/records.ts'
+import type { DaemonStatus, IssuedKey, KeySummary } from '../../src/admin-client/admin-types.ts'
+import type { Services } from '../../src/services/services.ts'
+import type { AdminOperations } from './admin-operations.ts'
+
+export interface ServiceOperationsDeps {
+  services: Services
+  status(): Promise<DaemonStatus>
+  devnet?: AdminOperations['devnet']
+}
+
+const issued = (apiKey: string, key: ApiKeyRecord): IssuedKey => ({
+  apiKey,
+  keyId: key.id,
+  label: key.label,
+  serviceWalletAddress: key.walletAddress,
+})
+
+/** The admin API's operations, implemented by the same service instances the public API uses. */
+export function createServiceOperations({ services, status, devnet }: ServiceOperationsDeps): AdminOperations {
+  const summary = async (key: ApiKeyRecord): Promise<KeySummary> => ({
+    keyId: key.id,
+    label: key.label,
+    serviceWalletAddress: key.walletAddress,
+    createdAt: key.createdAt,
+    revokedAt: key.revokedAt,
+    ownedProjectSlugs: await services.projects.ownedSlugs(key.id),
+  })
+
+  /** Reviews of one kind only: approving a feedback item as a registration must be a 404, not a surprise. */
+  const reviewOfKind = async (id: string, kind: 'registration' | 'key_request') => {
+    const review = await services.reviews.get(id)
+    if (!review || review.kind !== kind) {
+      throw new PrebuyError('not_found', 'review_not_found', `no ${kind === 'registration' ? 'registration' : 'key request'} with id ${id}`)
+    }
+    return review
+  }
+
+  const operations: AdminOperations = {
+    status,
+    listReviews: (kind, status) => services.reviews.list({ kind, status }),
+    async approveRegistration(id, request) {
+      await reviewOfKind(id, 'registration')
+      const result = await services.reviews.approveRegistration(id, {
+        slug: request.slug,
+        creatorAddress: request.creator,
+        launchpad: request.launchpad,
+        chain: request.chain,
+        ...(request.method === undefined ? {} : { launchMethod: request.method }),
+        ...(request.label === undefined ? {} : { label: request.label }),
+      })
+      return { review: result.review, project: result.project, key: issued(result.apiKey, result.key) }
+    },
+    async approveKeyRequest(id, request) {
+      await reviewOfKind(id, 'key_request')
+      const result = await services.reviews.approveKeyRequest(id, request.label === undefined ? {} : { label: request.label })
+      return { review: result.review, key: issued(result.apiKey, result.key) }
+    },
+    async rejectReview(kind, id, note) {
+      await reviewOfKind(id, kind)
+      return services.reviews.reject(id, note)
+    },
+    async listKeys() {
+      return Promise.all((await services.keys.listKeys()).map(summary))
+    },
+    async revokeKey(idOrLabel) {
+      const byId = await services.keys.getKey(idOrLabel)
+      const key = byId ?? (await services.keys.listKeys()).find((candidate) => candidate.label === idOrLabel)
+      if (!key) throw new PrebuyError('not_found', 'key_not_found', `no key with id or label ${idOrLabel}`)
+      return summary(await services.keys.revokeKey(key.id))
+    },
+    getDesk: () => services.desk.get(),
+    setDesk: (update) => (update.open ? services.desk.open() : services.desk.close(update.retryAfterSeconds)),
+    listBlocklist: () => services.blocklist.list(),
+    addBlock: (request) => services.blocklist.add(request.type, request.value, request.note),
+    async removeBlock(type, value) {
+      return { removed: await services.blocklist.remove(type, value) }
+    },
+  }
+  if (devnet) operations.devnet = devnet
+  return operations
+}
