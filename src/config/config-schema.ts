@@ -36,24 +36,23 @@ const url = (schemes: readonly string[]) => {
   )
 }
 
-/** Canonical and Uniswap-published addresses on Base (../shared/facts/launchpads.md); every one can be overridden. */
+/**
+ * Addresses on Base from ../shared/facts/launchpads.md plus the canonical Permit2, EntryPoint v0.7 and Multicall3.
+ * The v4 PositionManager, the smart-account factory and the ETH/USD pool are not in the facts, so they have no
+ * default and must be configured for real Base.
+ */
 export const BASE_DEFAULT_ADDRESSES = {
   stablecoin: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
   weth: '0x4200000000000000000000000000000000000006',
   poolManager: '0x498581fF718922c3f8e6A244956aF099B2652b2b',
   stateView: '0xa3c0c9b65bad0b08107aa264b0f3db444b867a71',
   v4Quoter: '0x0d5e0f971ed27fbff6c2837bf31316121532048d',
-  positionManager: '0x7c5f5a4bbd8fd63184577525326123b519429bdc',
   universalRouter: '0x6ff5693b99212da76ad316178a184ab56d299b43',
   permit2: '0x000000000022D473030F116dDEE9F6B43aC78BA3',
   entryPoint: '0x0000000071727De22E5E9d8BAf0edAc6f37da032',
-  /** Kernel v3.1 factory: the production account kind. */
-  accountFactory: '0xaac5D4240AF87249B3f71BC8E4A2cae074A3E419',
   multicall3: '0xcA11bde05977b3631167028862bE2a173976CA11',
   v3Factory: '0x33128a8fC17869897dcE68Ed026d694621f6FDfD',
-  /** v3 WETH/USDC 0.05% pool: the USD price of ETH. */
-  ethUsdPool: '0xd0b53D9277642d899DF5C87A3966A349A798F224',
-} as const
+} as const satisfies Partial<Record<string, `0x${string}`>>
 
 const addressesShape = {
   stablecoin: address(),
@@ -82,10 +81,13 @@ const rpcChain = (addresses: z.ZodType<Record<keyof typeof addressesShape, `0x${
 const baseAddresses = z
   .strictObject(
     Object.fromEntries(
-      Object.entries(addressesShape).map(([key, schema]) => [key, schema.default(BASE_DEFAULT_ADDRESSES[key as keyof typeof BASE_DEFAULT_ADDRESSES])]),
-    ) as { [K in keyof typeof addressesShape]: z.ZodDefault<(typeof addressesShape)[K]> },
+      Object.entries(addressesShape).map(([key, schema]) => {
+        const fallback = (BASE_DEFAULT_ADDRESSES as Record<string, `0x${string}`>)[key]
+        return [key, fallback === undefined ? schema : schema.default(fallback)]
+      }),
+    ) as { [K in keyof typeof addressesShape]: (typeof addressesShape)[K] },
   )
-  .prefault({})
+  .prefault({} as never)
 
 /** Devnet: the daemon starts and owns one anvil per chain. */
 export const devnetChainsSchema = z.strictObject({

@@ -4,6 +4,11 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ConfigError, describeConfig, loadConfig } from '../../src/config/index.ts'
 
+const BASE_EXTRA = {
+  positionManager: '0x3333333333333333333333333333333333333333',
+  accountFactory: '0x4444444444444444444444444444444444444444',
+  ethUsdPool: '0x5555555555555555555555555555555555555555',
+}
 const PASS = { PREBUY_PASSPHRASE: 'correct horse battery' }
 let dir: string
 
@@ -70,7 +75,11 @@ describe('loadConfig defaults and precedence', () => {
     await writeFileConfig({
       chains: {
         mode: 'rpc',
-        base: { rpcUrl: 'https://base.example', wsUrl: 'wss://base.example' },
+        base: {
+          rpcUrl: 'https://base.example',
+          wsUrl: 'wss://base.example',
+          addresses: { positionManager: secondAddresses.positionManager, accountFactory: secondAddresses.accountFactory, ethUsdPool: secondAddresses.ethUsdPool },
+        },
         second_chain: { chainId: 7777, rpcUrl: 'http://second.example', addresses: secondAddresses },
       },
       feeRecipient: '0x1111111111111111111111111111111111111111',
@@ -81,6 +90,7 @@ describe('loadConfig defaults and precedence', () => {
     if (config.chains.mode !== 'rpc') throw new Error('unreachable')
     expect(config.chains.base.chainId).toBe(8453)
     expect(config.chains.base.addresses.stablecoin).toBe('0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913')
+    expect(config.chains.base.addresses.positionManager).toBe(secondAddresses.positionManager)
     expect(config.chains.second_chain.addresses.weth).toBe(secondAddresses.weth)
   })
 
@@ -116,11 +126,12 @@ describe('loadConfig rejects a bad config with one line naming the field', () =>
     ['block time', { chains: { mode: 'devnet', blockTime: 0 } }, 'config error: chains.blockTime: expected a number of seconds greater than 0 and at most 60 (from config.json)'],
     ['unknown devnet field', { chains: { mode: 'devnet', blocktime: 1 } }, 'config error: chains.blocktime: unknown field (from config.json)'],
     ['rpc without chains', { chains: { mode: 'rpc' } }, 'config error: chains.base: required (from config.json)'],
+    ['base address without a default', { chains: { mode: 'rpc', base: { rpcUrl: 'http://x' } } }, 'config error: chains.base.addresses.positionManager: expected a 0x-prefixed 20-byte hex address (from config.json)'],
     ['rpc url scheme', { chains: { mode: 'rpc', base: { rpcUrl: 'ftp://x' } } }, 'config error: chains.base.rpcUrl: expected an http or https URL (from config.json)'],
     ['ws url scheme', { chains: { mode: 'rpc', base: { rpcUrl: 'http://x', wsUrl: 'http://x' } } }, 'config error: chains.base.wsUrl: expected an ws or wss URL (from config.json)'],
     [
       'second chain address',
-      { chains: { mode: 'rpc', base: { rpcUrl: 'http://x' }, second_chain: { chainId: 5, rpcUrl: 'http://y', addresses: { stablecoin: '0x12' } } } },
+      { chains: { mode: 'rpc', base: { rpcUrl: 'http://x', addresses: BASE_EXTRA }, second_chain: { chainId: 5, rpcUrl: 'http://y', addresses: { stablecoin: '0x12' } } } },
       'config error: chains.second_chain.addresses.stablecoin: expected a 0x-prefixed 20-byte hex address (from config.json)',
     ],
     ['rate limit', { rateLimits: { perKeyPerMinute: 0 } }, 'config error: rateLimits.perKeyPerMinute: expected an integer from 1 to 1000000 (from config.json)'],
@@ -144,11 +155,11 @@ describe('loadConfig rejects a bad config with one line naming the field', () =>
         '0x2222222222222222222222222222222222222222',
       ]),
     )
-    await writeFileConfig({ chains: { mode: 'rpc', base: { rpcUrl: 'http://x' }, second_chain: { chainId: 5, rpcUrl: 'http://y', addresses } } })
+    await writeFileConfig({ chains: { mode: 'rpc', base: { rpcUrl: 'http://x', addresses: BASE_EXTRA }, second_chain: { chainId: 5, rpcUrl: 'http://y', addresses } } })
     expect(await configErrorOf(loadConfig({ flags: { dataDir: dir }, env: PASS }))).toBe(
       "config error: feeRecipient: required when chains.mode is 'rpc' (not set)",
     )
-    await writeFileConfig({ chains: { mode: 'rpc', base: { rpcUrl: 'http://x' }, second_chain: { chainId: 5, rpcUrl: 'http://y', addresses } }, feeRecipient: addresses.weth })
+    await writeFileConfig({ chains: { mode: 'rpc', base: { rpcUrl: 'http://x', addresses: BASE_EXTRA }, second_chain: { chainId: 5, rpcUrl: 'http://y', addresses } }, feeRecipient: addresses.weth })
     expect(await configErrorOf(loadConfig({ flags: { dataDir: dir }, env: {} }))).toBe(
       "config error: PREBUY_PASSPHRASE: required when chains.mode is 'rpc' (from env PREBUY_PASSPHRASE)",
     )
