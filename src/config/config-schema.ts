@@ -89,14 +89,22 @@ const baseAddresses = z
   )
   .prefault({} as never)
 
+const BLOCK_TIME_ERROR = "expected whole seconds from 1 to 60, 'manual' or 'auto'"
+
 /** Devnet: the daemon starts and owns one anvil per chain. */
 export const devnetChainsSchema = z.strictObject({
   mode: z.literal('devnet'),
-  /** Seconds between blocks; Base produces one every 2 s. */
+  /** Whole seconds between blocks (Base produces one every 2 s), 'manual' (mined on demand) or 'auto' (one per transaction). */
   blockTime: z
-    .number({ error: 'expected a number of seconds greater than 0 and at most 60' })
-    .gt(0, { error: 'expected a number of seconds greater than 0 and at most 60' })
-    .max(60, { error: 'expected a number of seconds greater than 0 and at most 60' })
+    .union(
+      [
+        // Every check carries the same text: the union reports the number branch's issue for 0 or 1.5.
+        z.number({ error: BLOCK_TIME_ERROR }).int({ error: BLOCK_TIME_ERROR }).min(1, { error: BLOCK_TIME_ERROR }).max(60, { error: BLOCK_TIME_ERROR }),
+        z.literal('manual'),
+        z.literal('auto'),
+      ],
+      { error: BLOCK_TIME_ERROR },
+    )
     .default(2),
 })
 

@@ -3,7 +3,8 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { ConfigError } from './config-error.ts'
 
-export const DEVNET_PASSPHRASE_FILE = 'devnet-passphrase'
+/** The same file the wallet layer uses (src/wallets/keys/secret-files.ts), beside the encrypted master secret. */
+export const DEVNET_PASSPHRASE_FILE = join('secrets', 'passphrase')
 const MIN_LENGTH = 8
 
 /**
@@ -32,7 +33,7 @@ export async function resolvePassphrase(options: {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
   }
-  await mkdir(options.dataDir, { recursive: true })
+  await mkdir(join(options.dataDir, 'secrets'), { recursive: true, mode: 0o700 })
   const generated = randomBytes(32).toString('base64url')
   // flag 'wx': two daemons racing on a fresh dir cannot overwrite each other's passphrase.
   try {

@@ -98,11 +98,16 @@ describe('loadConfig defaults and precedence', () => {
     const first = await loadConfig({ flags: { dataDir: dir }, env: {} })
     expect(first.passphraseSource).toBe('devnet-file')
     expect(first.passphrase.length).toBeGreaterThanOrEqual(32)
-    const info = await stat(join(dir, 'devnet-passphrase'))
+    const info = await stat(join(dir, 'secrets', 'passphrase'))
     expect(info.mode & 0o777).toBe(0o600)
     const second = await loadConfig({ flags: { dataDir: dir }, env: {} })
     expect(second.passphrase).toBe(first.passphrase)
-    expect((await readFile(join(dir, 'devnet-passphrase'), 'utf8')).trim()).toBe(first.passphrase)
+    expect((await readFile(join(dir, 'secrets', 'passphrase'), 'utf8')).trim()).toBe(first.passphrase)
+  })
+
+  it('accepts manual and auto mining on devnet', async () => {
+    await writeFileConfig({ chains: { mode: 'devnet', blockTime: 'manual' } })
+    expect((await loadConfig({ flags: { dataDir: dir }, env: PASS })).chains).toEqual({ mode: 'devnet', blockTime: 'manual' })
   })
 
   it('never includes the passphrase in the printable view', async () => {
@@ -123,7 +128,8 @@ describe('loadConfig rejects a bad config with one line naming the field', () =>
     ['unknown field', { prot: 1 }, 'config error: prot: unknown field (from config.json)'],
     ['dataDir in the file', { dataDir: '/x' }, 'config error: dataDir: cannot be set in config.json'],
     ['chain mode', { chains: { mode: 'mainnet' } }, "config error: chains.mode: expected mode 'devnet' or 'rpc' (from config.json)"],
-    ['block time', { chains: { mode: 'devnet', blockTime: 0 } }, 'config error: chains.blockTime: expected a number of seconds greater than 0 and at most 60 (from config.json)'],
+    ['block time', { chains: { mode: 'devnet', blockTime: 0 } }, "config error: chains.blockTime: expected whole seconds from 1 to 60, 'manual' or 'auto' (from config.json)"],
+    ['block time fraction', { chains: { mode: 'devnet', blockTime: 1.5 } }, "config error: chains.blockTime: expected whole seconds from 1 to 60, 'manual' or 'auto' (from config.json)"],
     ['unknown devnet field', { chains: { mode: 'devnet', blocktime: 1 } }, 'config error: chains.blocktime: unknown field (from config.json)'],
     ['rpc without chains', { chains: { mode: 'rpc' } }, 'config error: chains.base: required (from config.json)'],
     ['base address without a default', { chains: { mode: 'rpc', base: { rpcUrl: 'http://x' } } }, 'config error: chains.base.addresses.positionManager: expected a 0x-prefixed 20-byte hex address (from config.json)'],
