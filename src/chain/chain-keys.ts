@@ -37,4 +37,6 @@ export interface ChainConfig {
   rpcUrl: string
   wsUrl: string
   addresses: ChainAddresses
+  /** True only for the embedded anvil chains; devnet helpers (faucet, mining) refuse any other chain. */
+  devnet?: boolean
 }

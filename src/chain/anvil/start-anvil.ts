@@ -1,0 +1,275 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { PrebuyError } from '../../common/errors.ts'
+import { silentLogger, type Logger } from '../../common/logger.ts'
+import { jsonRpc } from './json-rpc.ts'
+import { applyMiningMode, assertMiningMode, type MiningMode } from './mining-mode.ts'
+import { resolveAnvilBinary } from './resolve-anvil-binary.ts'
+
+export interface StartAnvilOptions {
+  chainId: number
+  /** Label in logs and errors (the chain key). */
+  name?: string
+  /** Chain state file (`anvil --state`): loaded at start when present, dumped every `stateIntervalSeconds` and on exit. */
+  stateFile?: string
+  /** Bounds what a crash loses. Default 2 s. */
+  stateIntervalSeconds?: number
+  /** Block gas limit; large so a bundle of many UserOperations fits one handleOps. Default 150M (Base's order). */
+  gasLimit?: bigint
+  /** Applied after the health check and again after every supervised restart. Default 'auto'. */
+  mining?: MiningMode
+  /** How many times a crashed anvil is restarted before `onFatal`. Default 3. */
+  maxRestarts?: number
+  /** Called once when the chain is down for good (restarts exhausted or failing). */
+  onFatal?: (error: Error) => void
+  logger?: Logger
+  /** Defaults to the binary of the installed `@foundry-rs/anvil-<platform>-<arch>`. */
+  binary?: string
+  startTimeoutMs?: number
+}
+
+export interface AnvilInstance {
+  readonly name: string
+  readonly chainId: number
+  readonly port: number
+  readonly rpcUrl: string
+  /** Anvil serves WebSocket on the same port as HTTP. */
+  readonly wsUrl: string
+  /** The current child's pid (changes after a supervised restart); undefined once stopped. */
+  readonly pid: number | undefined
+  readonly restarts: number
+  readonly miningMode: MiningMode
+  setMiningMode(mode: MiningMode): Promise<void>
+  /** Resolves after the next supervised restart has finished (health check and mining mode applied). For tests. */
+  waitForRestart(): Promise<void>
+  /** SIGTERM, then wait for exit so anvil dumps its state file; SIGKILL if it hangs. Idempotent. */
+  stop(): Promise<void>
+}
+
+const LISTENING = /Listening on ([\d.]+):(\d+)/
+const DEFAULT_GAS_LIMIT = 150_000_000n
+const STOP_GRACE_MS = 10_000
+
+/** Every live child of this process; killed by the 'exit' hook so a crashed or exiting parent leaves no orphan. */
+const liveChildren = new Set<ChildProcess>()
+let exitHookInstalled = false
+function installExitHook(): void {
+  if (exitHookInstalled) return
+  exitHookInstalled = true
+  // 'exit' handlers must be synchronous: SIGTERM is sent (anvil still dumps its state as it exits) but not awaited.
+  process.on('exit', () => {
+    for (const child of liveChildren) child.kill('SIGTERM')
+  })
+}
+
+interface Spawned {
+  child: ChildProcess
+  port: number
+  exited: Promise<number | null>
+}
+
+/**
+ * Starts one anvil child on a free loopback port, waits for it to answer eth_chainId, and supervises it: an
+ * unexpected exit is followed by a restart on the same port (so URLs handed out stay valid) from the state file, up to
+ * `maxRestarts` times; after that, or when a restart fails, `onFatal` is called once.
+ */
+export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInstance> {
+  const name = options.name ?? `anvil-${options.chainId}`
+  const logger = (options.logger ?? silentLogger).child({ component: 'anvil', chain: name })
+  const binary = options.binary ?? resolveAnvilBinary()
+  const maxRestarts = options.maxRestarts ?? 3
+  const startTimeoutMs = options.startTimeoutMs ?? 20_000
+  let miningMode: MiningMode = options.mining ?? 'auto'
+  assertMiningMode(miningMode)
+  if (options.stateFile) mkdirSync(dirname(options.stateFile), { recursive: true })
+  installExitHook()
+
+  const args = (port: number): string[] => {
+    const list = [
+      '--host', '127.0.0.1',
+      '--port', String(port),
+      '--chain-id', String(options.chainId),
+      '--gas-limit', String(options.gasLimit ?? DEFAULT_GAS_LIMIT),
+    ]
+    if (options.stateFile) list.push('--state', options.stateFile, '--state-interval', String(options.stateIntervalSeconds ?? 2))
+    return list
+  }
+
+  /** Keeps anvil's last lines so a failure can say what anvil said. */
+  const recentOutput: string[] = []
+  const remember = (chunk: Buffer): void => {
+    for (const line of chunk.toString('utf8').split('\n')) {
+      if (line.trim() === '') continue
+      recentOutput.push(line)
+      if (recentOutput.length > 40) recentOutput.shift()
+    }
+  }
+
+  const spawnOnce = (port: number): Promise<Spawned> =>
+    new Promise((resolve, reject) => {
+      const child = spawn(binary, args(port), { stdio: ['ignore', 'pipe', 'pipe'] })
+      liveChildren.add(child)
+      const exited = new Promise<number | null>((resolveExit) => {
+        child.once('exit', (code) => {
+          liveChildren.delete(child)
+          resolveExit(code)
+        })
+      })
+      let buffered = ''
+      let settled = false
+      const timer = setTimeout(() => fail(new Error(`anvil did not start listening within ${startTimeoutMs} ms`)), startTimeoutMs)
+      const fail = (error: Error): void => {
+        if (settled) return
+        settled = true
+        clearTimeout(timer)
+        child.kill('SIGKILL')
+        reject(error)
+      }
+      child.stdout?.on('data', (chunk: Buffer) => {
+        remember(chunk)
+        if (settled) return
+        buffered += chunk.toString('utf8')
+        const match = LISTENING.exec(buffered)
+        if (match) {
+          settled = true
+          clearTimeout(timer)
+          buffered = ''
+          resolve({ child, port: Number(match[2]), exited })
+        }
+      })
+      child.stderr?.on('data', remember)
+      child.once('error', (error) => fail(error))
+      void exited.then((code) => fail(new Error(`anvil exited with code ${String(code)} before listening`)))
+    })
+
+  const healthCheck = async (rpcUrl: string): Promise<void> => {
+    const deadline = Date.now() + startTimeoutMs
+    for (;;) {
+      try {
+        const id = await jsonRpc<string>(rpcUrl, 'eth_chainId', [], 2_000)
+        if (Number(id) !== options.chainId) throw new Error(`anvil answered chain id ${Number(id)}, expected ${options.chainId}`)
+        return
+      } catch (error) {
+        if (Date.now() > deadline) throw error
+        await new Promise((r) => setTimeout(r, 50))
+      }
+    }
+  }
+
+  const launch = async (port: number): Promise<Spawned> => {
+    const spawned = await spawnOnce(port)
+    const rpcUrl = `http://127.0.0.1:${spawned.port}`
+    try {
+      await healthCheck(rpcUrl)
+      await applyMiningMode(rpcUrl, miningMode)
+    } catch (error) {
+      spawned.child.kill('SIGKILL')
+      await spawned.exited
+      throw error
+    }
+    return spawned
+  }
+
+  let current: Spawned
+  try {
+    current = await launch(0)
+  } catch (cause) {
+    throw new PrebuyError('unavailable', 'devnet_start_failed', `Could not start the ${name} devnet chain (anvil): ${(cause as Error).message}`, {
+      cause,
+      details: { anvilOutput: recentOutput.slice(-10) },
+    })
+  }
+  const port = current.port
+  const rpcUrl = `http://127.0.0.1:${port}`
+  const wsUrl = `ws://127.0.0.1:${port}`
+  let stopping = false
+  let fatal = false
+  let restarts = 0
+  let restartWaiters: Array<() => void> = []
+  logger.info({ port, pid: current.child.pid, chainId: options.chainId }, 'anvil started')
+
+  const reportFatal = (error: Error): void => {
+    if (fatal || stopping) return
+    fatal = true
+    logger.error({ err: error }, 'devnet chain is down')
+    options.onFatal?.(error)
+  }
+
+  const supervise = (spawned: Spawned): void => {
+    void spawned.exited.then(async (code) => {
+      if (stopping || spawned !== current) return
+      logger.warn({ code, restarts, anvilOutput: recentOutput.slice(-5) }, 'anvil exited unexpectedly')
+      while (!stopping) {
+        if (restarts >= maxRestarts) {
+          reportFatal(
+            new PrebuyError('unavailable', 'devnet_chain_crashed', `The ${name} devnet chain (anvil) crashed and was restarted ${restarts} times; giving up.`, {
+              details: { exitCode: code, anvilOutput: recentOutput.slice(-10) },
+            }),
+          )
+          return
+        }
+        restarts++
+        try {
+          // Same port, so every client built from rpcUrl/wsUrl keeps working after the restart.
+          const next = await launch(port)
+          if (stopping) {
+            next.child.kill('SIGTERM')
+            await next.exited
+            return
+          }
+          current = next
+          logger.warn({ pid: next.child.pid, restarts }, 'anvil restarted from its state file')
+          supervise(next)
+          const waiters = restartWaiters
+          restartWaiters = []
+          for (const wake of waiters) wake()
+          return
+        } catch (error) {
+          logger.warn({ err: error, restarts }, 'anvil restart failed')
+          await new Promise((r) => setTimeout(r, 250 * restarts))
+        }
+      }
+    })
+  }
+  supervise(current)
+
+  let stopped: Promise<void> | undefined
+  return {
+    name,
+    chainId: options.chainId,
+    port,
+    rpcUrl,
+    wsUrl,
+    get pid() {
+      return stopping ? undefined : current.child.pid
+    },
+    get restarts() {
+      return restarts
+    },
+    get miningMode() {
+      return miningMode
+    },
+    async setMiningMode(mode) {
+      assertMiningMode(mode)
+      await applyMiningMode(rpcUrl, mode)
+      miningMode = mode
+    },
+    waitForRestart() {
+      return new Promise((resolve) => restartWaiters.push(resolve))
+    },
+    stop() {
+      stopped ??= (async () => {
+        stopping = true
+        const { child, exited } = current
+        if (child.exitCode !== null || child.signalCode !== null) return
+        child.kill('SIGTERM')
+        const killTimer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS)
+        await exited
+        clearTimeout(killTimer)
+        logger.info('anvil stopped')
+      })()
+      return stopped
+    },
+  }
+}

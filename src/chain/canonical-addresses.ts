@@ -1,0 +1,12 @@
+import type { Address } from 'viem'
+
+/**
+ * Addresses that are the same on every EVM chain because the contracts were deployed deterministically. The devnet
+ * places its copies at these addresses too, so code and SDKs that assume them (viem's multicall, bundlers, Permit2
+ * signatures, ERC-4337 tooling) behave on devnet exactly as on Base.
+ */
+export const PERMIT2_ADDRESS: Address = '0x000000000022D473030F116dDEE9F6B43aC78BA3'
+export const ENTRY_POINT_V07_ADDRESS: Address = '0x0000000071727De22E5E9d8BAf0edAc6f37da032'
+export const MULTICALL3_ADDRESS: Address = '0xcA11bde05977b3631167028862bE2a173976CA11'
+/** Arachnid's deterministic CREATE2 deployer (input: 32-byte salt ++ init code); anvil pre-deploys it. */
+export const CREATE2_DEPLOYER_ADDRESS: Address = '0x4e59b44847b379578588920ca78fbf26c0b4956c'

@@ -1,0 +1,52 @@
+import {
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  http,
+  type Account,
+  type Chain,
+  type HttpTransport,
+  type PublicClient,
+  type WalletClient,
+} from 'viem'
+import type { ChainConfig } from './chain-keys.ts'
+
+export interface ChainClientsOptions {
+  /** How often block and receipt watchers poll. Default 500 ms (a quarter of a Base block). */
+  pollingInterval?: number
+}
+
+export interface ChainClients {
+  chain: Chain
+  /** HTTP, with concurrent reads folded into Multicall3 aggregate3 calls. */
+  publicClient: PublicClient<HttpTransport, Chain>
+  walletClient(account: Account): WalletClient<HttpTransport, Chain, Account>
+}
+
+/** viem chain definition from our config: the multicall address makes viem's `batch.multicall` work on any chain. */
+export function chainFromConfig(config: ChainConfig): Chain {
+  return defineChain({
+    id: config.chainId,
+    name: config.devnet ? `prebuy devnet (${config.key})` : config.key,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [config.rpcUrl], webSocket: [config.wsUrl] } },
+    contracts: { multicall3: { address: config.addresses.multicall3 } },
+    testnet: config.devnet === true,
+  })
+}
+
+export function createChainClients(config: ChainConfig, options: ChainClientsOptions = {}): ChainClients {
+  const chain = chainFromConfig(config)
+  const pollingInterval = options.pollingInterval ?? 500
+  const publicClient = createPublicClient({
+    chain,
+    transport: http(config.rpcUrl),
+    batch: { multicall: true },
+    pollingInterval,
+  })
+  return {
+    chain,
+    publicClient,
+    walletClient: (account) => createWalletClient({ chain, account, transport: http(config.rpcUrl), pollingInterval }),
+  }
+}

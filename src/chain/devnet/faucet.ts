@@ -1,0 +1,111 @@
+import { createPublicClient, createWalletClient, getAddress, http, parseAbi, parseUnits, toHex, type Address } from 'viem'
+import { PrebuyError } from '../../common/errors.ts'
+import { jsonRpc } from '../anvil/json-rpc.ts'
+import type { ChainConfig } from '../chain-keys.ts'
+import { chainFromConfig } from '../clients.ts'
+
+export { readDeployments } from './deployments-file.ts'
+
+export interface FundAmounts {
+  /** Decimal units of the stablecoin ("250.5"), minted to the address. */
+  stablecoin?: string
+  /** Decimal ETH ("1.5"), added to the address's balance. */
+  eth?: string
+}
+
+export interface FundResult {
+  /** Atomic amounts added, as decimal strings. */
+  stablecoin: string
+  eth: string
+}
+
+const STABLECOIN_ABI = parseAbi(['function mint(address to, uint256 amount)', 'function minter() view returns (address)', 'function decimals() view returns (uint8)'])
+
+/**
+ * Refuses anything but an embedded anvil chain: the flag on the config, and the node itself saying it is anvil, so a
+ * misconfigured real RPC URL can never receive cheat-code calls.
+ */
+async function assertDevnet(chain: ChainConfig): Promise<void> {
+  if (chain.devnet !== true) {
+    throw new PrebuyError('forbidden', 'not_a_devnet', `The ${chain.key} chain is not a devnet; faucet and mining helpers only work on the embedded devnet.`)
+  }
+  let version: string
+  try {
+    version = await jsonRpc<string>(chain.rpcUrl, 'web3_clientVersion')
+  } catch (cause) {
+    throw new PrebuyError('unavailable', 'devnet_unreachable', `The ${chain.key} devnet chain does not answer.`, { cause })
+  }
+  if (!version.toLowerCase().startsWith('anvil')) {
+    throw new PrebuyError('forbidden', 'not_a_devnet', `The ${chain.key} chain's node is not anvil; faucet and mining helpers only work on the embedded devnet.`)
+  }
+}
+
+const parseAmount = (value: string, decimals: number, what: string): bigint => {
+  if (!/^\d+(\.\d+)?$/.test(value)) throw new PrebuyError('bad_request', 'invalid_amount', `The ${what} amount must be a non-negative decimal (got "${value}").`)
+  const [, fraction = ''] = value.split('.')
+  if (fraction.length > decimals) throw new PrebuyError('bad_request', 'invalid_amount', `The ${what} amount has more than ${decimals} decimals.`)
+  return parseUnits(value, decimals)
+}
+
+/** Serialises read-modify-write balance updates per chain and address within this process. */
+const ethLocks = new Map<string, Promise<unknown>>()
+const withLock = async <T>(key: string, task: () => Promise<T>): Promise<T> => {
+  const previous = ethLocks.get(key) ?? Promise.resolve()
+  const run = previous.then(task, task)
+  ethLocks.set(key, run.catch(() => undefined))
+  return run
+}
+
+/**
+ * Devnet faucet: mints stablecoin to `address` (a real `mint` transaction from the minter, impersonated, so Transfer
+ * events and totalSupply stay right) and adds ETH to its balance (anvil_setBalance). Waits for the mint's receipt;
+ * with manual mining it mines the block itself.
+ */
+export async function fundAccount(chain: ChainConfig, address: Address, amounts: FundAmounts): Promise<FundResult> {
+  await assertDevnet(chain)
+  let to: Address
+  try {
+    to = getAddress(address)
+  } catch (cause) {
+    throw new PrebuyError('bad_request', 'invalid_address', `"${address}" is not a valid address.`, { cause })
+  }
+  const stablecoinAtomic = amounts.stablecoin === undefined ? 0n : parseAmount(amounts.stablecoin, 6, 'stablecoin')
+  const ethAtomic = amounts.eth === undefined ? 0n : parseAmount(amounts.eth, 18, 'ETH')
+
+  if (ethAtomic > 0n) {
+    await withLock(`${chain.rpcUrl}:${to}`, async () => {
+      const balance = BigInt(await jsonRpc<string>(chain.rpcUrl, 'eth_getBalance', [to, 'latest']))
+      await jsonRpc(chain.rpcUrl, 'anvil_setBalance', [to, toHex(balance + ethAtomic)])
+    })
+  }
+
+  if (stablecoinAtomic > 0n) {
+    const viemChain = chainFromConfig(chain)
+    const publicClient = createPublicClient({ chain: viemChain, transport: http(chain.rpcUrl), pollingInterval: 100 })
+    const minter = await publicClient.readContract({ address: chain.addresses.stablecoin, abi: STABLECOIN_ABI, functionName: 'minter' })
+    await jsonRpc(chain.rpcUrl, 'anvil_impersonateAccount', [minter])
+    const walletClient = createWalletClient({ chain: viemChain, account: minter, transport: http(chain.rpcUrl) })
+    const hash = await walletClient.writeContract({ address: chain.addresses.stablecoin, abi: STABLECOIN_ABI, functionName: 'mint', args: [to, stablecoinAtomic] })
+    const automine = await jsonRpc<boolean>(chain.rpcUrl, 'anvil_getAutomine')
+    const intervalMining = automine ? null : await jsonRpc<number | null>(chain.rpcUrl, 'anvil_getIntervalMining')
+    if (!automine && !intervalMining) await jsonRpc(chain.rpcUrl, 'evm_mine')
+    const receipt = await publicClient.waitForTransactionReceipt({ hash, timeout: 30_000 })
+    if (receipt.status !== 'success') throw new PrebuyError('internal', 'faucet_failed', 'The stablecoin mint reverted.')
+  }
+  return { stablecoin: stablecoinAtomic.toString(), eth: ethAtomic.toString() }
+}
+
+/** Mines `count` blocks at once (anvil_mine), whatever the mining mode. */
+export async function mineBlocks(chain: ChainConfig, count = 1): Promise<void> {
+  await assertDevnet(chain)
+  if (!Number.isInteger(count) || count < 1) throw new PrebuyError('bad_request', 'invalid_count', 'The number of blocks must be a whole number >= 1.')
+  await jsonRpc(chain.rpcUrl, 'anvil_mine', [toHex(count)])
+}
+
+/** Moves the chain's clock forward and mines a block carrying the new time. */
+export async function advanceTime(chain: ChainConfig, seconds: number): Promise<void> {
+  await assertDevnet(chain)
+  if (!Number.isInteger(seconds) || seconds < 1) throw new PrebuyError('bad_request', 'invalid_seconds', 'The number of seconds must be a whole number >= 1.')
+  await jsonRpc(chain.rpcUrl, 'evm_increaseTime', [seconds])
+  await jsonRpc(chain.rpcUrl, 'evm_mine')
+}
