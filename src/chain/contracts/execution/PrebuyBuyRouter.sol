@@ -32,14 +32,20 @@ interface IPrebuyV3Pool {
 /// @dev Why a helper instead of Universal Router commands: the amount received is only known on-chain, and the platform
 ///      fee must be an exact share of it; doing the swap, the minimum-out check and the split in one frame makes the fee
 ///      exact and the limit check apply to the gross amount (the fee is not part of the price the buyer accepted).
-///      Stateless and permissionless: it only ever moves the caller's own funds, and holds nothing between calls.
+///      Permissionless: it only ever moves the caller's own funds and holds nothing between calls. Its one piece of
+///      state makes a buy idempotent: an order id can be bought once per account, ever, so a UserOperation resubmitted
+///      after a crash (or one that lingered in a mempool) can never buy twice; a reverted attempt leaves no mark.
 contract PrebuyBuyRouter is IUnlockCallback {
     IPoolManager public immutable poolManager;
+
+    /// @notice account => order id => bought
+    mapping(address => mapping(bytes32 => bool)) public executed;
 
     uint256 private constant BPS = 10_000;
     uint256 private constant MAX_FEE_BPS = 1_000;
 
     struct BuyParams {
+        bytes32 orderId;
         address stablecoin;
         address weth;
         address ethUsdPool;
@@ -53,6 +59,7 @@ contract PrebuyBuyRouter is IUnlockCallback {
 
     event PrebuyBuy(
         address indexed buyer,
+        bytes32 indexed orderId,
         address indexed token,
         uint256 amountIn,
         uint256 tokensReceived,
@@ -61,6 +68,7 @@ contract PrebuyBuyRouter is IUnlockCallback {
     );
 
     error TooLittleReceived(uint256 received, uint256 minimum);
+    error AlreadyExecuted(bytes32 orderId);
     error UnexpectedCallback();
     error FeeTooHigh();
     error TokenNotInPool();
@@ -74,6 +82,8 @@ contract PrebuyBuyRouter is IUnlockCallback {
     ///         unspent WETH to the caller.
     function buy(BuyParams calldata p) external returns (uint256 received, uint256 fee) {
         if (p.feeBps > MAX_FEE_BPS) revert FeeTooHigh();
+        if (executed[msg.sender][p.orderId]) revert AlreadyExecuted(p.orderId);
+        executed[msg.sender][p.orderId] = true;
         address pairedAsset = _pairedAsset(p.poolKey, p.token);
         IPrebuyERC20(p.stablecoin).transferFrom(msg.sender, address(this), p.amountIn);
 
@@ -89,7 +99,7 @@ contract PrebuyBuyRouter is IUnlockCallback {
         if (fee > 0) IPrebuyERC20(p.token).transfer(p.feeRecipient, fee);
         IPrebuyERC20(p.token).transfer(msg.sender, received - fee);
         _refund(p.weth, pairedAsset);
-        emit PrebuyBuy(msg.sender, p.token, p.amountIn, received, fee, p.feeRecipient);
+        emit PrebuyBuy(msg.sender, p.orderId, p.token, p.amountIn, received, fee, p.feeRecipient);
     }
 
     function _pairedAsset(PoolKey calldata key, address token) private pure returns (address) {

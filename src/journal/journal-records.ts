@@ -1,0 +1,156 @@
+import type { Address, Hash, Hex } from 'viem'
+import type { ChainKey } from '../chain/chain-keys.ts'
+import type { Launchpad, OrderStatus } from '../domain/records.ts'
+import type { StoredBlockRef } from '../sync/sync-types.ts'
+
+/** Uniswap v4 PoolKey as stored (JSON-safe). */
+export interface StoredPoolKey {
+  currency0: Address
+  currency1: Address
+  fee: number
+  tickSpacing: number
+  hooks: Address
+}
+
+/** Per chain: where the indexer resumes (written in the same batch as the effects of the block it names). */
+export interface IndexerCheckpoint {
+  chain: ChainKey
+  finalized: StoredBlockRef
+  unfinalized: StoredBlockRef[]
+  updatedAt: number
+}
+
+/** A registered project's token launch, as the indexer saw it. Reverted (deleted) if a reorg removes its block. */
+export interface LaunchRecord {
+  slug: string
+  chain: ChainKey
+  launchpad: Launchpad
+  token: Address
+  symbol: string
+  name: string
+  decimals: number
+  /** Atomic units, decimal string. */
+  totalSupply: string
+  /** The asset the pool pairs the token with (WETH, or 0x0 for native ETH). */
+  pairedAsset: Address
+  poolKey: StoredPoolKey
+  poolId: Hex
+  /** The adapter's fee schedule, as JSON (bigints as strings); only the adapter interprets it. */
+  feeSchedule: unknown
+  blockNumber: string
+  blockHash: Hash
+  txHash: Hash
+  /** Block time of the launch, epoch ms. */
+  launchedAt: number
+}
+
+export type TickReason = 'launch' | 'swap' | 'block'
+
+/** Pool state and the price orders are compared with, for a swap landing in the next block. */
+export interface PriceTick {
+  slug: string
+  chain: ChainKey
+  token: Address
+  reason: TickReason
+  blockNumber: string
+  blockHash: Hash
+  /** Position in the block (log index of the swap; -1 for a block tick). */
+  logIndex: number
+  sqrtPriceX96: string
+  liquidity: string
+  /** Stablecoin atoms per 1 ETH (from the v3 pool), for display. */
+  ethUsdAtoms: string
+  /** Timestamp (s) a swap in the next block is expected to carry. */
+  nextBlockTimestamp: number
+  /** The LP fee (incl. the sniper fee) a swap in the next block pays, pips; and every fee that reduces the tokens received, as a float. */
+  lpFeePips: number
+  totalFeeFraction: number
+  swapsAllowed: boolean
+  /** Stablecoin atoms (micro-USD): FDV at the pool price, and the effective cap FDV / (1 - fee) (null: fee >= 100%). */
+  fdvUsdAtoms: string
+  effectiveCapAtoms: string | null
+  /** Whether the time-based fee is still above its floor (more block ticks follow). */
+  feeDecaying: boolean
+  at: number
+}
+
+export type OrderVerdict =
+  | 'submitted'
+  | 'limit_below_cap'
+  | 'no_balance'
+  | 'fully_reserved'
+  | 'expired'
+  | 'swaps_not_allowed'
+  | 'in_flight'
+
+/** One order's fate in one tick. */
+export interface OrderDecision {
+  keyId: string
+  slug: string
+  verdict: OrderVerdict
+  /** Spend sized for this tick, stablecoin atoms. */
+  spendAtoms?: string
+  /** Minimum tokens out enforced on-chain, atomic units. */
+  minTokensOut?: string
+  /** Priority rank within the bundle, 0 first. */
+  rank?: number
+  userOpHash?: Hash
+}
+
+/** Every decision the executor made on one tick: the journal GET /orders and the replay command read. */
+export interface TickDecision {
+  slug: string
+  chain: ChainKey
+  tick: PriceTick
+  policy: string
+  orders: OrderDecision[]
+  at: number
+}
+
+/** One order state transition. */
+export interface OrderEvent {
+  keyId: string
+  slug: string
+  from: OrderStatus
+  to: OrderStatus
+  at: number
+  reason?: string
+  userOpHash?: Hash
+  txHash?: Hash
+  blockNumber?: string
+  spendAtoms?: string
+  tokensReceived?: string
+  feeTokens?: string
+}
+
+/**
+ * An order between submission and receipt. Written (with the order's `executing` state) BEFORE the UserOperation is
+ * sent, so a crash leaves a trace the restart reconciles from the chain; and it reserves the spend against the wallet.
+ */
+export interface InFlightExecution {
+  keyId: string
+  slug: string
+  chain: ChainKey
+  userIndex: number
+  wallet: Address
+  /** Known once the wallet service returns; absent while the submission is in flight. */
+  userOpHash?: Hash
+  spendAtoms: string
+  minTokensOut: string
+  token: Address
+  /** The router's idempotency key for this order (see PrebuyBuyRouter.executed). */
+  orderId: Hash
+  submittedAt: number
+  /** Block number when submitted: reconciliation searches the router's PrebuyBuy logs from here. */
+  fromBlock: string
+}
+
+/** A token the service indexed, so balance listings show it. */
+export interface IndexedToken {
+  chain: ChainKey
+  address: Address
+  symbol: string
+  name: string
+  decimals: number
+  slug: string
+}

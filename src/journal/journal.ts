@@ -1,0 +1,156 @@
+import type { ChainKey } from '../chain/chain-keys.ts'
+import { padNumber } from '../store/cursor.ts'
+import { del, put, type Store, type StoreOperation, type Sublevel } from '../store/open-store.ts'
+import { readAll } from '../store/paginate.ts'
+import type {
+  InFlightExecution,
+  IndexedToken,
+  IndexerCheckpoint,
+  LaunchRecord,
+  OrderEvent,
+  PriceTick,
+  TickDecision,
+} from './journal-records.ts'
+
+const BLOCK_WIDTH = 20
+const TIME_WIDTH = 15
+const INDEX_WIDTH = 8
+
+/**
+ * The indexer's and executor's records: their own sublevels on the shared LevelDB, written through the store's batch
+ * so one block's (or one tick's) effects, order transitions included, land in one atomic write.
+ */
+export interface Journal {
+  readonly sub: {
+    /** chain -> IndexerCheckpoint */
+    checkpoints: Sublevel<IndexerCheckpoint>
+    /** `${chain}!${token}` -> LaunchRecord */
+    launches: Sublevel<LaunchRecord>
+    /** slug -> `${chain}!${token}` */
+    launchesBySlug: Sublevel<string>
+    /** `${chain}!${block}!${token}` -> slug: what a reorg above a block must revert */
+    launchesByBlock: Sublevel<string>
+    /** `${slug}!${block}!${logIndex}` -> PriceTick */
+    ticks: Sublevel<PriceTick>
+    /** `${chain}!${block}!${slug}!${logIndex}` -> tick key */
+    ticksByBlock: Sublevel<string>
+    /** `${slug}!${time}!${seq}` -> TickDecision */
+    decisions: Sublevel<TickDecision>
+    /** `${keyId}!${slug}!${time}!${seq}` -> OrderEvent */
+    orderEvents: Sublevel<OrderEvent>
+    /** `${chain}!${keyId}!${slug}` -> InFlightExecution */
+    inFlight: Sublevel<InFlightExecution>
+    /** `${chain}!${address}` -> IndexedToken */
+    tokens: Sublevel<IndexedToken>
+  }
+  putCheckpoint(checkpoint: IndexerCheckpoint): StoreOperation
+  getCheckpoint(chain: ChainKey): Promise<IndexerCheckpoint | undefined>
+  putLaunch(launch: LaunchRecord): StoreOperation[]
+  deleteLaunch(launch: LaunchRecord): StoreOperation[]
+  getLaunchBySlug(slug: string): Promise<LaunchRecord | undefined>
+  /** Launches on a chain whose block is above `blockNumber` (what a reorg to that ancestor invalidates). */
+  launchesAbove(chain: ChainKey, blockNumber: bigint): Promise<LaunchRecord[]>
+  putTick(tick: PriceTick): StoreOperation[]
+  /** Delete ops for every tick on a chain above a block. */
+  ticksAboveOps(chain: ChainKey, blockNumber: bigint): Promise<StoreOperation[]>
+  latestTick(slug: string): Promise<PriceTick | undefined>
+  ticksOf(slug: string): Promise<PriceTick[]>
+  putDecision(decision: TickDecision): StoreOperation
+  decisionsOf(slug: string): Promise<TickDecision[]>
+  putOrderEvent(event: OrderEvent): StoreOperation
+  orderEventsOf(keyId: string, slug?: string): Promise<OrderEvent[]>
+  putInFlight(entry: InFlightExecution): StoreOperation
+  deleteInFlight(entry: Pick<InFlightExecution, 'chain' | 'keyId' | 'slug'>): StoreOperation
+  inFlight(chain?: ChainKey): Promise<InFlightExecution[]>
+  putToken(token: IndexedToken): StoreOperation
+  deleteToken(token: Pick<IndexedToken, 'chain' | 'address'>): StoreOperation
+  /** Indexed tokens per chain, for WalletService.getBalances. */
+  indexedTokens(): Promise<Record<ChainKey, IndexedToken[]>>
+}
+
+export function createJournal(store: Store): Journal {
+  const sub: Journal['sub'] = {
+    checkpoints: store.sublevel('journal.checkpoints'),
+    launches: store.sublevel('journal.launches'),
+    launchesBySlug: store.sublevel('journal.launchesBySlug'),
+    launchesByBlock: store.sublevel('journal.launchesByBlock'),
+    ticks: store.sublevel('journal.ticks'),
+    ticksByBlock: store.sublevel('journal.ticksByBlock'),
+    decisions: store.sublevel('journal.decisions'),
+    orderEvents: store.sublevel('journal.orderEvents'),
+    inFlight: store.sublevel('journal.inFlight'),
+    tokens: store.sublevel('journal.tokens'),
+  }
+  // Several writes in one millisecond keep their order and never overwrite each other.
+  let seq = 0
+  const nextSeq = () => padNumber(BigInt(seq++ % 10 ** INDEX_WIDTH), INDEX_WIDTH)
+  const launchKey = (l: Pick<LaunchRecord, 'chain' | 'token'>) => `${l.chain}!${l.token.toLowerCase()}`
+  const blockPart = (n: bigint | string) => padNumber(BigInt(n), BLOCK_WIDTH)
+  const tickKey = (t: PriceTick) => `${t.slug}!${blockPart(t.blockNumber)}!${padNumber(BigInt(t.logIndex + 1), INDEX_WIDTH)}`
+
+  const getOptional = async <V>(sublevel: Sublevel<V>, key: string): Promise<V | undefined> => {
+    const value = await sublevel.get(key)
+    return value === undefined ? undefined : (value as V)
+  }
+
+  return {
+    sub,
+    putCheckpoint: (checkpoint) => put(sub.checkpoints, checkpoint.chain, checkpoint),
+    getCheckpoint: (chain) => getOptional(sub.checkpoints, chain),
+    putLaunch: (launch) => [
+      put(sub.launches, launchKey(launch), launch),
+      put(sub.launchesBySlug, launch.slug, launchKey(launch)),
+      put(sub.launchesByBlock, `${launch.chain}!${blockPart(launch.blockNumber)}!${launch.token.toLowerCase()}`, launch.slug),
+    ],
+    deleteLaunch: (launch) => [
+      del(sub.launches, launchKey(launch)),
+      del(sub.launchesBySlug, launch.slug),
+      del(sub.launchesByBlock, `${launch.chain}!${blockPart(launch.blockNumber)}!${launch.token.toLowerCase()}`),
+    ],
+    async getLaunchBySlug(slug) {
+      const key = await getOptional(sub.launchesBySlug, slug)
+      return key === undefined ? undefined : getOptional(sub.launches, key)
+    },
+    async launchesAbove(chain, blockNumber) {
+      const out: LaunchRecord[] = []
+      for await (const key of sub.launchesByBlock.keys({ gt: `${chain}!${blockPart(blockNumber)}\xff`, lt: `${chain}!\xff` })) {
+        const token = key.split('!')[2]!
+        const launch = await getOptional(sub.launches, `${chain}!${token}`)
+        if (launch) out.push(launch)
+      }
+      return out
+    },
+    putTick: (tick) => [
+      put(sub.ticks, tickKey(tick), tick),
+      put(sub.ticksByBlock, `${tick.chain}!${blockPart(tick.blockNumber)}!${tick.slug}!${tick.logIndex + 1}`, tickKey(tick)),
+    ],
+    async ticksAboveOps(chain, blockNumber) {
+      const ops: StoreOperation[] = []
+      for await (const [key, value] of sub.ticksByBlock.iterator({ gt: `${chain}!${blockPart(blockNumber)}\xff`, lt: `${chain}!\xff` })) {
+        ops.push(del(sub.ticksByBlock, key), del(sub.ticks, value as string))
+      }
+      return ops
+    },
+    async latestTick(slug) {
+      for await (const value of sub.ticks.values({ gte: `${slug}!`, lt: `${slug}!\xff`, reverse: true, limit: 1 })) return value as PriceTick
+      return undefined
+    },
+    ticksOf: async (slug) => (await readAll(sub.ticks, `${slug}!`)).map((e) => e.value),
+    putDecision: (decision) => put(sub.decisions, `${decision.slug}!${padNumber(BigInt(decision.at), TIME_WIDTH)}!${nextSeq()}`, decision),
+    decisionsOf: async (slug) => (await readAll(sub.decisions, `${slug}!`)).map((e) => e.value),
+    putOrderEvent: (event) =>
+      put(sub.orderEvents, `${event.keyId}!${event.slug}!${padNumber(BigInt(event.at), TIME_WIDTH)}!${nextSeq()}`, event),
+    orderEventsOf: async (keyId, slug) =>
+      (await readAll(sub.orderEvents, slug === undefined ? `${keyId}!` : `${keyId}!${slug}!`)).map((e) => e.value),
+    putInFlight: (entry) => put(sub.inFlight, `${entry.chain}!${entry.keyId}!${entry.slug}`, entry),
+    deleteInFlight: (entry) => del(sub.inFlight, `${entry.chain}!${entry.keyId}!${entry.slug}`),
+    inFlight: async (chain) => (await readAll(sub.inFlight, chain === undefined ? '' : `${chain}!`)).map((e) => e.value),
+    putToken: (token) => put(sub.tokens, `${token.chain}!${token.address.toLowerCase()}`, token),
+    deleteToken: (token) => del(sub.tokens, `${token.chain}!${token.address.toLowerCase()}`),
+    async indexedTokens() {
+      const out: Record<ChainKey, IndexedToken[]> = { base: [], second_chain: [] }
+      for (const { value } of await readAll(sub.tokens, '')) out[value.chain].push(value)
+      return out
+    },
+  }
+}
