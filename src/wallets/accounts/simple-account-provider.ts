@@ -1,0 +1,69 @@
+import { createClient, custom, type Address, type LocalAccount } from 'viem'
+import { toSimpleSmartAccount } from 'permissionless/accounts'
+import type { ChainConfig, ChainKey } from '../../chain/chain-keys.ts'
+import { PrebuyError } from '../../common/errors.ts'
+import type { KeyStore } from '../keys/key-store.ts'
+import type { OperationAccount, SmartAccountProvider } from './operation-account.ts'
+import { simpleAccountAddress } from './simple-account-address.ts'
+
+/** Salt of every account: each user already has its own owner key, so the salt adds nothing. */
+const ACCOUNT_SALT = 0n
+
+/**
+ * A client that refuses every RPC: permissionless needs a client object, but with the address and chain id supplied
+ * the simple account never talks to the chain, and this makes that a guarantee rather than a hope.
+ */
+const offlineClient = (chainId: number) =>
+  createClient({
+    chain: { id: chainId, name: `chain-${chainId}`, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [] } } },
+    transport: custom({
+      request: async ({ method }) => {
+        throw new Error(`offline simple-account client: unexpected RPC ${String(method)}`)
+      },
+    }),
+  })
+
+export function createSimpleAccountProvider(deps: { chains: Record<ChainKey, ChainConfig>; keys: KeyStore }): SmartAccountProvider {
+  const factories = new Set(Object.values(deps.chains).map((chain) => chain.addresses.accountFactory.toLowerCase()))
+  if (factories.size !== 1) {
+    // Different factories would give a user different addresses per chain, breaking the one-wallet promise.
+    throw new PrebuyError('internal', 'account_factory_mismatch', 'Every chain must use the same SimpleAccountFactory address.')
+  }
+  const addressOf = (owner: LocalAccount, chain: ChainConfig): Address => simpleAccountAddress(chain.addresses.accountFactory, owner.address, ACCOUNT_SALT)
+
+  return {
+    kind: 'simple',
+    async address(userIndex) {
+      return addressOf(deps.keys.ownerSigner(userIndex), deps.chains.base)
+    },
+    async account(chainKey, userIndex) {
+      const chain = deps.chains[chainKey]
+      const owner = deps.keys.ownerSigner(userIndex)
+      const address = addressOf(owner, chain)
+      const account = await toSimpleSmartAccount({
+        client: offlineClient(chain.chainId),
+        owner,
+        factoryAddress: chain.addresses.accountFactory,
+        entryPoint: { address: chain.addresses.entryPoint, version: '0.7' },
+        index: ACCOUNT_SALT,
+        address,
+      })
+      const operationAccount: OperationAccount = {
+        address,
+        async factoryArgs() {
+          const args = await account.getFactoryArgs()
+          if (!args.factory || !args.factoryData) throw new PrebuyError('internal', 'no_factory_args', 'The account has no factory data.')
+          return { factory: args.factory, factoryData: args.factoryData }
+        },
+        encodeCalls: (calls) => account.encodeCalls(calls.map((call) => ({ to: call.to, value: call.value ?? 0n, data: call.data }))),
+        // SimpleAccount uses the whole 192-bit key; small integers keep nonce slots reused across operations.
+        nonceKey: (stream) => BigInt(stream),
+        maxStreams: 1_000_000,
+        deploymentGas: 400_000n,
+        validationGas: 100_000n,
+        sign: (userOperation) => account.signUserOperation({ ...userOperation, signature: '0x', chainId: chain.chainId }),
+      }
+      return operationAccount
+    },
+  }
+}

@@ -1,0 +1,111 @@
+import { createPublicClient, http, type Address, type PublicClient } from 'viem'
+import { CHAIN_KEYS, type ChainConfig, type ChainKey } from '../chain/chain-keys.ts'
+import { PrebuyError } from '../common/errors.ts'
+import { silentLogger, type Logger } from '../common/logger.ts'
+import { createAccountProvider } from './accounts/create-account-provider.ts'
+import type { SmartAccountKind, SmartAccountProvider } from './accounts/operation-account.ts'
+import { createBundler, type Bundler, type BundlerOptions } from './bundler/create-bundler.ts'
+import type { KeyStore } from './keys/key-store.ts'
+import { createKeyedMutex } from './keyed-mutex.ts'
+import { createNonceStreams } from './nonce-streams.ts'
+import { createOperationPreparer, type OperationPreparer } from './prepare-user-operations.ts'
+import { createChainBalanceReader, type ChainBalanceReader } from './read-balances.ts'
+import type { UserOperationResult, WalletService } from './wallet-service.ts'
+import { withdraw } from './withdraw.ts'
+
+export interface WalletServiceDeps {
+  chains: Record<ChainKey, ChainConfig>
+  keys: KeyStore
+  /** 'simple' on devnet; 'kernel' is the production default on real chains (chosen by the config layer). */
+  accountKind: SmartAccountKind
+  logger?: Logger
+  /** Receipt wait, polling and block-share tuning of the bundler. */
+  bundler?: Pick<BundlerOptions, 'receiptTimeoutMs' | 'pollingIntervalMs' | 'maxReconcileRounds' | 'blockGasShare'>
+  /** Gas cap for each operation's calls (default 2,000,000: a v4 swap with a hook plus approve and fee transfer). */
+  callGasLimit?: bigint
+  /** Injected clients (tests); by default one HTTP client per chain from its rpcUrl. */
+  clients?: Partial<Record<ChainKey, PublicClient>>
+}
+
+export interface PrebuyWalletService extends WalletService {
+  readonly accountKind: SmartAccountKind
+  /** The bundler EOA of a chain: the one address that needs ETH (fund it on devnet). */
+  bundlerAddress(chain: ChainKey): Address
+}
+
+/** The bundler EOA's address without starting a service: derived from the master secret, one address on every chain. */
+export const bundlerAddress = (keys: KeyStore, _chain: ChainKey): Address => keys.bundlerAddress()
+
+export function createWalletService(deps: WalletServiceDeps): PrebuyWalletService {
+  const logger = (deps.logger ?? silentLogger).child({ component: 'wallets' })
+  const provider: SmartAccountProvider = createAccountProvider({ kind: deps.accountKind, chains: deps.chains, keys: deps.keys })
+  const streams = createNonceStreams()
+  const clients = {} as Record<ChainKey, PublicClient>
+  const readers = {} as Record<ChainKey, ChainBalanceReader>
+  const bundlers = {} as Record<ChainKey, Bundler>
+  const preparers = {} as Record<ChainKey, OperationPreparer>
+  for (const key of CHAIN_KEYS) {
+    const chain = deps.chains[key]
+    const client = deps.clients?.[key] ?? createPublicClient({ transport: http(chain.rpcUrl, { retryCount: 2 }), pollingInterval: 250 })
+    clients[key] = client
+    readers[key] = createChainBalanceReader(chain, client)
+    bundlers[key] = createBundler({ chain, client, signer: deps.keys.bundlerSigner(), logger, ...deps.bundler })
+    preparers[key] = createOperationPreparer({
+      chain,
+      client,
+      provider,
+      streams,
+      callGasLimit: deps.callGasLimit ?? 2_000_000n,
+      preVerificationGas: 60_000n,
+    })
+  }
+
+  const addresses = new Map<number, Promise<Address>>()
+  const walletAddress = (userIndex: number): Promise<Address> => {
+    if (!Number.isSafeInteger(userIndex) || userIndex < 0) {
+      return Promise.reject(new PrebuyError('internal', 'invalid_user_index', 'A user index must be a non-negative integer.'))
+    }
+    let address = addresses.get(userIndex)
+    if (!address) {
+      address = provider.address(userIndex)
+      address.catch(() => addresses.delete(userIndex))
+      addresses.set(userIndex, address)
+    }
+    return address
+  }
+
+  const submitUserOperations = async (chain: ChainKey, requests: Parameters<WalletService['submitUserOperations']>[1]): Promise<UserOperationResult[]> => {
+    if (requests.length === 0) return []
+    const prepared = await preparers[chain].prepare(requests)
+    try {
+      const outcomes = await bundlers[chain].submit(prepared.items)
+      return outcomes.map((outcome): UserOperationResult => ({
+        id: outcome.id,
+        userOpHash: outcome.userOpHash,
+        txHash: outcome.txHash,
+        blockNumber: outcome.blockNumber,
+        success: outcome.success,
+        ...(outcome.revertReason === undefined ? {} : { revertReason: outcome.revertReason }),
+      }))
+    } finally {
+      prepared.finish()
+    }
+  }
+
+  const mutex = createKeyedMutex()
+  const reserved = new Map<string, bigint>()
+
+  return {
+    accountKind: deps.accountKind,
+    bundlerAddress: (chain) => bundlerAddress(deps.keys, chain),
+    walletAddress,
+    async getBalances(userIndex, indexedTokens) {
+      const wallet = await walletAddress(userIndex)
+      const entries = await Promise.all(CHAIN_KEYS.map((key) => readers[key].balances(wallet, indexedTokens[key] ?? [])))
+      return Object.fromEntries(CHAIN_KEYS.map((key, index) => [key, entries[index] ?? []])) as Record<ChainKey, (typeof entries)[number]>
+    },
+    withdraw: (request) =>
+      withdraw({ chains: deps.chains, clients, readers, walletAddress, submit: submitUserOperations, mutex, reserved, logger }, request),
+    submitUserOperations,
+  }
+}

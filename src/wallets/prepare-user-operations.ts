@@ -1,0 +1,130 @@
+import { type Address, type Hash, type PublicClient } from 'viem'
+import { entryPoint07Abi, getUserOperationHash, type UserOperation } from 'viem/account-abstraction'
+import type { ChainConfig } from '../chain/chain-keys.ts'
+import { PrebuyError } from '../common/errors.ts'
+import type { OperationAccount, SmartAccountProvider } from './accounts/operation-account.ts'
+import type { BundleItem } from './bundler/create-bundler.ts'
+import type { NonceStreams } from './nonce-streams.ts'
+import type { UserOperationRequest } from './wallet-service.ts'
+
+export interface PreparedOperations {
+  items: BundleItem[]
+  /** Returns the nonce streams and ends the deployments this batch started; call once the batch is settled. */
+  finish(): void
+}
+
+export interface OperationPreparer {
+  prepare(requests: readonly UserOperationRequest[]): Promise<PreparedOperations>
+}
+
+export interface PreparerOptions {
+  chain: ChainConfig
+  client: PublicClient
+  provider: SmartAccountProvider
+  streams: NonceStreams
+  /** Gas the account's calls may use; the operations are free (zero fee), so a generous cap costs nothing. */
+  callGasLimit: bigint
+  preVerificationGas: bigint
+}
+
+/**
+ * Turns call lists into signed, zero-fee v0.7 UserOperations. Zero maxFeePerGas means the EntryPoint asks the account
+ * for no prefund and pays the beneficiary nothing: the wallet never needs ETH and the bundler EOA carries the gas.
+ *
+ * Deployment: an account without code gets initCode on exactly one operation at a time. Within a batch that is its
+ * first operation (validation runs in order, so the later ones find it deployed); across concurrent batches the later
+ * batch waits for the earlier one's deployment to settle, because two initCodes for one sender would make the second
+ * handleOps revert (AA10) and take every other operation of its bundle down with it.
+ */
+export function createOperationPreparer(options: PreparerOptions): OperationPreparer {
+  const { chain, client, provider, streams } = options
+  const deploying = new Map<string, Promise<void>>()
+
+  async function hasCode(address: Address): Promise<boolean> {
+    const code = await client.getCode({ address })
+    return code !== undefined && code !== '0x'
+  }
+
+  return {
+    async prepare(requests) {
+      const accounts = await Promise.all(requests.map((request) => provider.account(chain.key, request.userIndex)))
+      const held: { account: Address; stream: number }[] = []
+      const ownDeployments: (() => void)[] = []
+      const finish = () => {
+        for (const { account, stream } of held) streams.release(account, stream)
+        for (const end of ownDeployments) end()
+      }
+      try {
+        const keys = accounts.map((account) => {
+          const stream = streams.acquire(account.address, account.maxStreams)
+          held.push({ account: account.address, stream })
+          return account.nonceKey(stream)
+        })
+        const senders = [...new Map(accounts.map((account) => [account.address.toLowerCase(), account])).values()]
+        const deployers = new Set<string>()
+        await Promise.all(senders.map(async (account) => {
+          const key = account.address.toLowerCase()
+          for (;;) {
+            if (await hasCode(account.address)) return
+            const other = deploying.get(key)
+            if (!other) break
+            await other
+          }
+          // Nothing between the last await and here: the check-and-claim is atomic on the event loop.
+          let end: () => void = () => undefined
+          deploying.set(key, new Promise<void>((resolve) => (end = resolve)))
+          ownDeployments.push(() => {
+            deploying.delete(key)
+            end()
+          })
+          deployers.add(key)
+        }))
+
+        const nonceResults = await client.multicall({
+          contracts: accounts.map((account, index) => ({
+            address: chain.addresses.entryPoint,
+            abi: entryPoint07Abi,
+            functionName: 'getNonce' as const,
+            args: [account.address, keys[index] ?? 0n] as const,
+          })),
+          multicallAddress: chain.addresses.multicall3,
+          allowFailure: false,
+          batchSize: 0,
+        })
+
+        const items: BundleItem[] = []
+        for (const [index, request] of requests.entries()) {
+          const account = accounts[index] as OperationAccount
+          const key = account.address.toLowerCase()
+          const deploys = deployers.delete(key)
+          const factoryArgs = deploys ? await account.factoryArgs() : undefined
+          const unsigned = {
+            sender: account.address,
+            nonce: nonceResults[index] as bigint,
+            ...(factoryArgs ?? {}),
+            callData: await account.encodeCalls(request.calls),
+            callGasLimit: options.callGasLimit,
+            verificationGasLimit: account.validationGas + (deploys ? account.deploymentGas : 0n),
+            preVerificationGas: options.preVerificationGas,
+            maxFeePerGas: 0n,
+            maxPriorityFeePerGas: 0n,
+          }
+          const signature = await account.sign(unsigned)
+          const userOperation: UserOperation<'0.7'> = { ...unsigned, signature }
+          const userOpHash: Hash = getUserOperationHash({
+            userOperation,
+            entryPointAddress: chain.addresses.entryPoint,
+            entryPointVersion: '0.7',
+            chainId: chain.chainId,
+          })
+          items.push({ id: request.id, userOperation, userOpHash })
+        }
+        return { items, finish }
+      } catch (error) {
+        finish()
+        if (error instanceof PrebuyError) throw error
+        throw new PrebuyError('unavailable', 'chain_unavailable', `User operations on ${chain.key} could not be prepared.`, { cause: error })
+      }
+    },
+  }
+}

@@ -1,0 +1,110 @@
+import { encodeFunctionData, erc20Abi, getAddress, isAddress, zeroAddress, type Address, type PublicClient } from 'viem'
+import { isChainKey, NATIVE_ETH_ADDRESS, type ChainConfig, type ChainKey } from '../chain/chain-keys.ts'
+import { PrebuyError } from '../common/errors.ts'
+import type { Logger } from '../common/logger.ts'
+import type { KeyedMutex } from './keyed-mutex.ts'
+import { isAmountSyntax, parseTokenAmount } from './parse-token-amount.ts'
+import type { ChainBalanceReader } from './read-balances.ts'
+import { isNativeEth } from './token-metadata.ts'
+import type { AccountCall, UserOperationRequest, UserOperationResult, WithdrawRequest, WithdrawResult } from './wallet-service.ts'
+
+export interface WithdrawDeps {
+  chains: Record<ChainKey, ChainConfig>
+  clients: Record<ChainKey, PublicClient>
+  readers: Record<ChainKey, ChainBalanceReader>
+  walletAddress(userIndex: number): Promise<Address>
+  submit(chain: ChainKey, requests: UserOperationRequest[]): Promise<UserOperationResult[]>
+  mutex: KeyedMutex
+  /** Atomic amounts promised to withdrawals in flight, per wallet+chain+token. */
+  reserved: Map<string, bigint>
+  logger: Logger
+}
+
+const badRequest = (code: string, message: string, details?: Record<string, unknown>) =>
+  new PrebuyError('bad_request', code, message, details ? { details } : {})
+
+/**
+ * One withdrawal: every check that needs no chain first, then the token, then, under a per wallet+chain+token lock,
+ * balance minus what other in-flight withdrawals reserved. The reservation is held until the operation is mined, so
+ * two withdrawals racing for one balance can never both pass the check: the second sees the first's reservation.
+ */
+export async function withdraw(deps: WithdrawDeps, request: WithdrawRequest): Promise<WithdrawResult> {
+  if (!isChainKey(request.chain)) throw badRequest('invalid_chain', 'The chain must be base or second_chain.')
+  if (typeof request.to !== 'string' || !isAddress(request.to) || request.to.toLowerCase() === zeroAddress) {
+    throw badRequest('invalid_address', 'The destination must be a non-zero 20-byte hex address (0x…).', { field: 'to' })
+  }
+  if (typeof request.tokenAddress !== 'string' || !isAddress(request.tokenAddress)) {
+    throw badRequest('invalid_address', 'The token address must be a 20-byte hex address (0x…).', { field: 'tokenAddress' })
+  }
+  if (typeof request.amount !== 'string' || !isAmountSyntax(request.amount)) {
+    throw badRequest('invalid_amount', 'The amount must be a positive decimal number or "max".')
+  }
+  const chain = deps.chains[request.chain]
+  const client = deps.clients[request.chain]
+  const native = isNativeEth(request.tokenAddress)
+  const token: Address = native ? NATIVE_ETH_ADDRESS : getAddress(request.tokenAddress)
+  const to = getAddress(request.to)
+  const wallet = await deps.walletAddress(request.userIndex)
+
+  const decimals = native ? 18 : await tokenDecimals(deps, request.chain, token)
+  const wanted = request.amount === 'max' ? 'max' : parseTokenAmount(request.amount, decimals)
+
+  const readBalance = async (): Promise<bigint> => {
+    try {
+      if (native) return await client.getBalance({ address: wallet })
+      return await client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [wallet] })
+    } catch (error) {
+      throw new PrebuyError('unavailable', 'chain_unavailable', `The balance on ${chain.key} could not be read.`, { cause: error })
+    }
+  }
+
+  const key = `${request.chain}:${wallet.toLowerCase()}:${token.toLowerCase()}`
+  const amount = await deps.mutex.run(key, async () => {
+    const available = (await readBalance()) - (deps.reserved.get(key) ?? 0n)
+    const value = wanted === 'max' ? available : wanted
+    if (value <= 0n || value > available) {
+      throw badRequest('insufficient_balance', 'The wallet does not hold enough of this token for the withdrawal.', {
+        available: (available > 0n ? available : 0n).toString(),
+      })
+    }
+    deps.reserved.set(key, (deps.reserved.get(key) ?? 0n) + value)
+    return value
+  })
+
+  try {
+    const call: AccountCall = native
+      ? { to, value: amount, data: '0x' }
+      : { to: token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] }) }
+    const [result] = await deps.submit(request.chain, [{ userIndex: request.userIndex, calls: [call], id: `withdraw:${key}:${amount}` }])
+    if (!result || !result.success) {
+      deps.logger.warn({ chain: chain.key, wallet, token, reason: result?.revertReason }, 'withdrawal operation failed')
+      throw new PrebuyError('unavailable', 'withdrawal_failed', 'The withdrawal transaction did not succeed; nothing was sent.', {
+        details: { reason: result?.revertReason ?? 'unknown' },
+      })
+    }
+    deps.logger.info({ chain: chain.key, wallet, token, to, amount: amount.toString(), txHash: result.txHash }, 'withdrawal mined')
+    return { txHash: result.txHash, chain: request.chain, tokenAddress: token, to, amount: amount.toString() }
+  } finally {
+    const left = (deps.reserved.get(key) ?? 0n) - amount
+    if (left > 0n) deps.reserved.set(key, left)
+    else deps.reserved.delete(key)
+  }
+}
+
+async function tokenDecimals(deps: WithdrawDeps, chainKey: ChainKey, token: Address): Promise<number> {
+  const client = deps.clients[chainKey]
+  const known = await deps.readers[chainKey].knownTokens()
+  for (const info of [known.stablecoin, known.weth]) if (info.address.toLowerCase() === token.toLowerCase()) return info.decimals
+  let code: string | undefined
+  try {
+    code = await client.getCode({ address: token })
+  } catch (error) {
+    throw new PrebuyError('unavailable', 'chain_unavailable', `The token on ${chainKey} could not be checked.`, { cause: error })
+  }
+  if (!code || code === '0x') throw badRequest('token_not_contract', `The token address is not a contract on ${chainKey}.`)
+  try {
+    return await client.readContract({ address: token, abi: erc20Abi, functionName: 'decimals' })
+  } catch {
+    throw badRequest('token_not_contract', `The token address is not an ERC-20 token contract on ${chainKey}.`)
+  }
+}

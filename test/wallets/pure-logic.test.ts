@@ -1,0 +1,129 @@
+import { encodeErrorResult, type Address } from 'viem'
+import { describe, expect, it } from 'vitest'
+import { PrebuyError } from '../../src/common/errors.ts'
+import { KERNEL_ECDSA_VALIDATOR, kernelNonceKey } from '../../src/wallets/accounts/kernel-account-provider.ts'
+import { simpleAccountImplementation } from '../../src/wallets/accounts/simple-account-address.ts'
+import { decodeRevertReason } from '../../src/wallets/bundler/decode-revert-reason.ts'
+import { createNonceManager } from '../../src/wallets/bundler/nonce-manager.ts'
+import { packBundles } from '../../src/wallets/bundler/pack-bundles.ts'
+import { createKeyedMutex } from '../../src/wallets/keyed-mutex.ts'
+import { createNonceStreams } from '../../src/wallets/nonce-streams.ts'
+import { isAmountSyntax, parseTokenAmount } from '../../src/wallets/parse-token-amount.ts'
+
+const A: Address = '0x00000000000000000000000000000000000000aa'
+
+describe('parseTokenAmount', () => {
+  it('converts decimals to atomic units', () => {
+    expect(parseTokenAmount('1.5', 6)).toBe(1_500_000n)
+    expect(parseTokenAmount('0.000001', 6)).toBe(1n)
+    expect(parseTokenAmount('12', 18)).toBe(12n * 10n ** 18n)
+    expect(parseTokenAmount('7', 0)).toBe(7n)
+  })
+  it.each(['0', '0.000', '-1', '1e6', ' 1', '1.', '.5', 'abc', '', '0x10', '1,5'])('refuses %j as invalid_amount', (amount) => {
+    expect(() => parseTokenAmount(amount, 6)).toThrow(expect.objectContaining({ code: 'invalid_amount', kind: 'bad_request' }))
+  })
+  it('refuses more decimals than the token has', () => {
+    expect(() => parseTokenAmount('0.0000001', 6)).toThrow(PrebuyError)
+    expect(() => parseTokenAmount('1.1', 0)).toThrow(PrebuyError)
+  })
+  it('syntax check accepts max', () => {
+    expect(isAmountSyntax('max')).toBe(true)
+    expect(isAmountSyntax('MAX')).toBe(false)
+  })
+})
+
+describe('packBundles', () => {
+  it('keeps order and fills each chunk up to the limit', () => {
+    const chunks = packBundles([1, 2, 3, 4, 5, 6], (n) => BigInt(n) * 10n, 100n, 10n)
+    expect(chunks).toEqual([[1, 2, 3], [4, 5], [6]])
+    expect(chunks.flat()).toEqual([1, 2, 3, 4, 5, 6])
+  })
+  it('puts everything in one chunk when it fits and gives an oversized item its own', () => {
+    expect(packBundles(Array.from({ length: 50 }, (_, i) => i), () => 1n, 100n)).toHaveLength(1)
+    expect(packBundles([1, 500, 1], (n) => BigInt(n), 100n)).toEqual([[1], [500], [1]])
+    expect(packBundles([], () => 1n, 10n)).toEqual([])
+  })
+})
+
+describe('nonce manager', () => {
+  it('hands out consecutive nonces in order under concurrency and resyncs after a failure', async () => {
+    let chain = 5
+    let reads = 0
+    const manager = createNonceManager(A, { pendingNonce: async () => (reads++, chain) })
+    const used: number[] = []
+    await Promise.all(Array.from({ length: 5 }, () => manager.use(async (nonce) => {
+      await new Promise((r) => setTimeout(r, Math.random() * 5))
+      used.push(nonce)
+    })))
+    expect(used).toEqual([5, 6, 7, 8, 9])
+    expect(reads).toBe(1)
+    await expect(manager.use(async () => { throw new Error('nonce too low') })).rejects.toThrow('nonce too low')
+    chain = 12
+    expect(await manager.use(async (nonce) => nonce)).toBe(12)
+    expect(reads).toBe(2)
+    manager.resync()
+    chain = 20
+    expect(await manager.use(async (nonce) => nonce)).toBe(20)
+  })
+})
+
+describe('nonce streams', () => {
+  it('never gives one account the same stream twice while in flight, and reuses released ones', () => {
+    const streams = createNonceStreams()
+    expect([streams.acquire(A, 10), streams.acquire(A, 10), streams.acquire(A, 10)]).toEqual([0, 1, 2])
+    expect(streams.acquire('0x00000000000000000000000000000000000000bb', 10)).toBe(0)
+    streams.release(A, 1)
+    expect(streams.acquire(A, 10)).toBe(1)
+    expect(() => {
+      for (let i = 0; i < 10; i++) streams.acquire(A, 10)
+    }).toThrow(PrebuyError)
+  })
+})
+
+describe('keyed mutex', () => {
+  it('serialises one key and leaves other keys free', async () => {
+    const mutex = createKeyedMutex()
+    const events: string[] = []
+    const slow = (name: string, ms: number) => async () => {
+      events.push(`${name}:start`)
+      await new Promise((r) => setTimeout(r, ms))
+      events.push(`${name}:end`)
+    }
+    await Promise.all([mutex.run('k', slow('a', 20)), mutex.run('k', slow('b', 1)), mutex.run('other', slow('c', 1))])
+    expect(events.indexOf('a:end')).toBeLessThan(events.indexOf('b:start'))
+    expect(events.indexOf('c:end')).toBeLessThan(events.indexOf('a:end'))
+    await expect(mutex.run('k', async () => { throw new Error('boom') })).rejects.toThrow('boom')
+    expect(await mutex.run('k', async () => 42)).toBe(42)
+  })
+})
+
+describe('kernel nonce key', () => {
+  it('encodes mode, root validator type, validator and the 2-byte stream into 24 bytes', () => {
+    const key = kernelNonceKey(0x1234)
+    const hex = key.toString(16).padStart(48, '0')
+    expect(hex.slice(0, 4)).toBe('0000')
+    expect(`0x${hex.slice(4, 44)}`).toBe(KERNEL_ECDSA_VALIDATOR.toLowerCase())
+    expect(hex.slice(44)).toBe('1234')
+    expect(() => kernelNonceKey(0x10000)).toThrow(PrebuyError)
+  })
+})
+
+describe('revert reasons', () => {
+  it('decodes Error(string), Panic and leaves custom errors raw', () => {
+    const abi = [
+      { type: 'error', name: 'Error', inputs: [{ name: 'm', type: 'string' }] },
+      { type: 'error', name: 'Panic', inputs: [{ name: 'c', type: 'uint256' }] },
+      { type: 'error', name: 'Custom', inputs: [] },
+    ] as const
+    expect(decodeRevertReason(encodeErrorResult({ abi, errorName: 'Error', args: ['ERC20: no'] }))).toBe('ERC20: no')
+    expect(decodeRevertReason(encodeErrorResult({ abi, errorName: 'Panic', args: [0x11n] }))).toBe('panic 0x11')
+    expect(decodeRevertReason(encodeErrorResult({ abi, errorName: 'Custom' }))).toMatch(/^custom error 0x/)
+    expect(decodeRevertReason('0x')).toBe('reverted without a reason')
+  })
+})
+
+describe('simple account implementation address', () => {
+  it('is the factory constructor CREATE at nonce 1', () => {
+    expect(simpleAccountImplementation('0x0000000000000000000000000000000000000001')).toMatch(/^0x[0-9a-fA-F]{40}$/)
+  })
+})
