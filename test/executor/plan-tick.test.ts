@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { Address } from 'viem'
 import type { OrderRecord } from '../../src/domain/records.ts'
-import { limitAdmits, planTick, sizeSpend, type CandidateOrder } from '../../daemon/executor/plan-tick.ts'
-import { largestSpendFirst, prioritiseOrders } from '../../daemon/executor/prioritise-orders.ts'
+import { planExecution, type CandidateOrder } from '../../daemon/executor/plan-tick.ts'
+import { spendThenLimitPolicy } from '../../src/domain/execution/prioritisation.ts'
 
 const order = (keyId: string, maxSpendUsdc: string, maxFdvUsdc: string | null, extra: Partial<OrderRecord> = {}): OrderRecord => ({
   keyId,
@@ -20,43 +20,11 @@ const candidate = (o: OrderRecord, balance: bigint, w = 1): CandidateOrder => ({
 const USDC = 1_000_000n
 const SUPPLY = 100_000_000_000n * 10n ** 18n
 
-describe('prioritisation policy', () => {
-  it('ranks larger spend first, then higher limit, no limit highest', () => {
-    const ranked = prioritiseOrders(
-      [
-        { keyId: 'a', spendAtoms: 10n, limitAtoms: 5n, createdAt: 1 },
-        { keyId: 'b', spendAtoms: 20n, limitAtoms: 1n, createdAt: 1 },
-        { keyId: 'c', spendAtoms: 10n, limitAtoms: null, createdAt: 1 },
-        { keyId: 'd', spendAtoms: 10n, limitAtoms: 9n, createdAt: 1 },
-        { keyId: 'e', spendAtoms: 10n, limitAtoms: 9n, createdAt: 0 },
-      ],
-      largestSpendFirst,
-    )
-    expect(ranked.map((o) => o.keyId)).toEqual(['b', 'c', 'e', 'd', 'a'])
-  })
-})
-
-describe('eligibility and sizing', () => {
-  it('admits limit >= cap, null limit always, and only null limits when the cap is infinite', () => {
-    expect(limitAdmits(400n, 400n)).toBe(true)
-    expect(limitAdmits(399n, 400n)).toBe(false)
-    expect(limitAdmits(null, 10n ** 30n)).toBe(true)
-    expect(limitAdmits(10n ** 30n, null)).toBe(false)
-    expect(limitAdmits(null, null)).toBe(true)
-  })
-  it('sizes spend as min(maxSpend, balance - reserved)', () => {
-    expect(sizeSpend(100n, 1000n, 0n)).toBe(100n)
-    expect(sizeSpend(100n, 60n, 0n)).toBe(60n)
-    expect(sizeSpend(100n, 150n, 100n)).toBe(50n)
-    expect(sizeSpend(100n, 100n, 150n)).toBe(0n)
-  })
-})
-
-describe('planTick', () => {
-  const base = { launchedAt: 1_000_000, now: 1_010_000, totalSupply: SUPPLY, reservedByWallet: new Map<string, bigint>(), policy: largestSpendFirst }
+describe('planExecution (domain policy + min-out + journal verdicts)', () => {
+  const base = { launchedAt: 1_000_000, now: 1_010_000, totalSupply: SUPPLY, reservedByWallet: new Map<string, bigint>(), policy: spendThenLimitPolicy }
 
   it('gives every order a verdict and sizes, ranks and bounds the eligible ones', () => {
-    const plan = planTick({
+    const plan = planExecution({
       ...base,
       tick: { effectiveCapAtoms: (400_000n * USDC).toString(), swapsAllowed: true },
       candidates: [
@@ -89,14 +57,14 @@ describe('planTick', () => {
   })
 
   it('attempts nothing while swaps are not allowed', () => {
-    const plan = planTick({ ...base, tick: { effectiveCapAtoms: '1', swapsAllowed: false }, candidates: [candidate(order('a', '1', null), USDC)] })
+    const plan = planExecution({ ...base, tick: { effectiveCapAtoms: '1', swapsAllowed: false }, candidates: [candidate(order('a', '1', null), USDC)] })
     expect(plan.buys).toEqual([])
     expect(plan.decisions[0]!.verdict).toBe('swaps_not_allowed')
   })
 
-  it('does not expire exactly at launchedAt + expiresInMs, only after', () => {
+  it('expires from launchedAt + expiresInMs on, not before', () => {
     const o = order('a', '1', null, { expiresInMs: 10_000 })
-    expect(planTick({ ...base, now: 1_010_000, tick: { effectiveCapAtoms: '1', swapsAllowed: true }, candidates: [candidate(o, USDC)] }).expired).toEqual([])
-    expect(planTick({ ...base, now: 1_010_001, tick: { effectiveCapAtoms: '1', swapsAllowed: true }, candidates: [candidate(o, USDC)] }).expired).toEqual([o])
+    expect(planExecution({ ...base, now: 1_009_999, tick: { effectiveCapAtoms: '1', swapsAllowed: true }, candidates: [candidate(o, USDC)] }).expired).toEqual([])
+    expect(planExecution({ ...base, now: 1_010_000, tick: { effectiveCapAtoms: '1', swapsAllowed: true }, candidates: [candidate(o, USDC)] }).expired).toEqual([o])
   })
 })
