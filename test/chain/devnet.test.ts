@@ -1,0 +1,314 @@
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Writable } from 'node:stream'
+import { encodeAbiParameters, encodePacked, hashDomain, maxUint256, parseAbi, parseUnits, zeroAddress, type Address, type Hex } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { isPrebuyError } from '../../src/common/errors.ts'
+import { createLogger } from '../../src/common/logger.ts'
+import { CHAIN_KEYS, type ChainConfig } from '../../src/chain/chain-keys.ts'
+import { createChainClients } from '../../src/chain/clients.ts'
+import { ENTRY_POINT_V07_ADDRESS, MULTICALL3_ADDRESS, PERMIT2_ADDRESS } from '../../src/chain/canonical-addresses.ts'
+import { advanceTime, fundAccount, mineBlocks, readDeployments } from '../../src/chain/devnet/faucet.ts'
+import { startDevnet, type Devnet } from '../../src/chain/devnet/start-devnet.ts'
+
+const ERC20 = parseAbi([
+  'function balanceOf(address) view returns (uint256)',
+  'function approve(address,uint256) returns (bool)',
+  'function symbol() view returns (string)',
+  'function name() view returns (string)',
+  'function decimals() view returns (uint8)',
+])
+const V3_POOL = parseAbi([
+  'function slot0() view returns (uint160 sqrtPriceX96, int24 tick, uint16 observationIndex, uint16 observationCardinality, uint16 observationCardinalityNext, uint8 feeProtocol, bool unlocked)',
+  'function token0() view returns (address)',
+  'function liquidity() view returns (uint128)',
+])
+const FACTORY = parseAbi(['function getAddress(address owner, uint256 salt) view returns (address)'])
+const PERMIT2 = parseAbi(['function approve(address token, address spender, uint160 amount, uint48 expiration)', 'function DOMAIN_SEPARATOR() view returns (bytes32)'])
+const UNIVERSAL_ROUTER = parseAbi(['function execute(bytes commands, bytes[] inputs, uint256 deadline) payable'])
+const MULTICALL3 = parseAbi(['function getEthBalance(address) view returns (uint256)'])
+const V3_SWAP_EXACT_IN = '0x00'
+
+/** Captures pino lines so tests can assert on warnings. */
+function captureLogger() {
+  const lines: Array<Record<string, unknown>> = []
+  const destination = new Writable({
+    write(chunk, _encoding, callback) {
+      for (const line of String(chunk).split('\n')) if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>)
+      callback()
+    },
+  })
+  return { logger: createLogger({ level: 'debug', destination }), lines }
+}
+
+describe('startDevnet', () => {
+  let dataDir: string
+  let devnet: Devnet
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'prebuy-devnet-'))
+    devnet = await startDevnet({ dataDir, blockTime: 'auto' })
+  })
+
+  afterAll(async () => {
+    await devnet?.stop()
+    await rm(dataDir, { recursive: true, force: true })
+  })
+
+  it('starts both chains with distinct chain ids on loopback', async () => {
+    const ids = await Promise.all(CHAIN_KEYS.map((key) => createChainClients(devnet.chains[key]).publicClient.getChainId()))
+    expect(ids).toEqual([8453, 7777])
+    for (const key of CHAIN_KEYS) {
+      expect(devnet.chains[key].rpcUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+      expect(devnet.chains[key].wsUrl).toBe(devnet.chains[key].rpcUrl.replace('http', 'ws'))
+      expect(devnet.chains[key].devnet).toBe(true)
+    }
+    expect(devnet.chains.base.rpcUrl).not.toBe(devnet.chains.second_chain.rpcUrl)
+  })
+
+  it('has code at every fixture address and records them in deployments.json', async () => {
+    const recorded = await readDeployments(dataDir)
+    expect(recorded?.version).toBe(1)
+    for (const key of CHAIN_KEYS) {
+      const chain = devnet.chains[key]
+      expect(recorded?.chains[key]).toEqual({ chainId: chain.chainId, addresses: chain.addresses })
+      const { publicClient } = createChainClients(chain)
+      for (const [name, address] of Object.entries(chain.addresses)) {
+        const code = await publicClient.getCode({ address })
+        expect(code?.length ?? 0, `${key}.${name}`).toBeGreaterThan(2)
+      }
+      expect(chain.addresses.permit2).toBe(PERMIT2_ADDRESS)
+      expect(chain.addresses.entryPoint).toBe(ENTRY_POINT_V07_ADDRESS)
+      expect(chain.addresses.multicall3).toBe(MULTICALL3_ADDRESS)
+    }
+  })
+
+  it('deploys the USDC stablecoin with 6 decimals and WETH as token0 of the v3 pool priced at ~3000 USDC', async () => {
+    for (const key of CHAIN_KEYS) {
+      const { addresses } = devnet.chains[key]
+      const { publicClient } = createChainClients(devnet.chains[key])
+      const [symbol, name, decimals] = await Promise.all([
+        publicClient.readContract({ address: addresses.stablecoin, abi: ERC20, functionName: 'symbol' }),
+        publicClient.readContract({ address: addresses.stablecoin, abi: ERC20, functionName: 'name' }),
+        publicClient.readContract({ address: addresses.stablecoin, abi: ERC20, functionName: 'decimals' }),
+      ])
+      expect({ symbol, name, decimals }).toEqual({ symbol: 'USDC', name: 'USD Coin', decimals: 6 })
+      const token0 = await publicClient.readContract({ address: addresses.ethUsdPool, abi: V3_POOL, functionName: 'token0' })
+      expect(token0).toBe(addresses.weth)
+      const [sqrtPriceX96] = await publicClient.readContract({ address: addresses.ethUsdPool, abi: V3_POOL, functionName: 'slot0' })
+      const price = (Number(sqrtPriceX96) / 2 ** 96) ** 2 * 10 ** 12
+      expect(price).toBeGreaterThan(2999)
+      expect(price).toBeLessThan(3001)
+      const liquidity = await publicClient.readContract({ address: addresses.ethUsdPool, abi: V3_POOL, functionName: 'liquidity' })
+      expect(liquidity).toBeGreaterThan(0n)
+      // The pool really holds the seeded reserves.
+      const wethInPool = await publicClient.readContract({ address: addresses.weth, abi: ERC20, functionName: 'balanceOf', args: [addresses.ethUsdPool] })
+      expect(wethInPool).toBeGreaterThan(1_000n * 10n ** 18n)
+    }
+  })
+
+  it('puts the EntryPoint and the account factory at the same addresses on both chains, with equal counterfactual wallets', async () => {
+    const base = devnet.chains.base.addresses
+    const second = devnet.chains.second_chain.addresses
+    expect(base.entryPoint).toBe(second.entryPoint)
+    expect(base.accountFactory).toBe(second.accountFactory)
+    const owner: Address = '0x1234567890123456789012345678901234567890'
+    const [onBase, onSecond] = await Promise.all(
+      CHAIN_KEYS.map((key) =>
+        createChainClients(devnet.chains[key]).publicClient.readContract({
+          address: devnet.chains[key].addresses.accountFactory,
+          abi: FACTORY,
+          functionName: 'getAddress',
+          args: [owner, 7n],
+        }),
+      ),
+    )
+    expect(onBase).toBe(onSecond)
+    expect(onBase).not.toBe(zeroAddress)
+  })
+
+  it('places Permit2 with the domain separator of its canonical address', async () => {
+    const chain = devnet.chains.base
+    const { publicClient } = createChainClients(chain)
+    const separator = await publicClient.readContract({ address: PERMIT2_ADDRESS, abi: PERMIT2, functionName: 'DOMAIN_SEPARATOR' })
+    expect(separator).toBe(
+      hashDomain({
+        domain: { name: 'Permit2', chainId: BigInt(chain.chainId), verifyingContract: PERMIT2_ADDRESS },
+        types: { EIP712Domain: [{ name: 'name', type: 'string' }, { name: 'chainId', type: 'uint256' }, { name: 'verifyingContract', type: 'address' }] },
+      }),
+    )
+  })
+
+  it('batches concurrent reads through the canonical Multicall3 (aggregate3)', async () => {
+    const chain = devnet.chains.second_chain
+    const { publicClient } = createChainClients(chain)
+    const [ethBalance, usdcBalance] = await Promise.all([
+      publicClient.readContract({ address: MULTICALL3_ADDRESS, abi: MULTICALL3, functionName: 'getEthBalance', args: [devnet.deployer.address] }),
+      publicClient.readContract({ address: chain.addresses.stablecoin, abi: ERC20, functionName: 'balanceOf', args: [devnet.deployer.address] }),
+    ])
+    expect(ethBalance).toBe(await publicClient.getBalance({ address: devnet.deployer.address }))
+    expect(usdcBalance).toBeGreaterThan(0n)
+    const results = await publicClient.multicall({
+      contracts: [
+        { address: chain.addresses.stablecoin, abi: ERC20, functionName: 'decimals' },
+        { address: chain.addresses.weth, abi: ERC20, functionName: 'decimals' },
+      ],
+      allowFailure: false,
+    })
+    expect(results).toEqual([6, 18])
+  })
+
+  it('swaps USDC for WETH through the UniversalRouter on the v3 pool with Permit2 approvals', async () => {
+    const chain = devnet.chains.base
+    const trader = devnet.accounts[3]!
+    const { publicClient, walletClient } = createChainClients(chain, { pollingInterval: 50 })
+    const wallet = walletClient(trader.account)
+    const { addresses } = chain
+    await fundAccount(chain, trader.address, { stablecoin: '3000' })
+    const send = async (hash: Hex) => expect((await publicClient.waitForTransactionReceipt({ hash })).status).toBe('success')
+    await send(await wallet.writeContract({ address: addresses.stablecoin, abi: ERC20, functionName: 'approve', args: [PERMIT2_ADDRESS, maxUint256] }))
+    await send(
+      await wallet.writeContract({
+        address: PERMIT2_ADDRESS,
+        abi: PERMIT2,
+        functionName: 'approve',
+        args: [addresses.stablecoin, addresses.universalRouter, 2n ** 160n - 1n, 2 ** 48 - 1],
+      }),
+    )
+    const wethBefore = await publicClient.readContract({ address: addresses.weth, abi: ERC20, functionName: 'balanceOf', args: [trader.address] })
+    const amountIn = parseUnits('3000', 6)
+    const input = encodeAbiParameters(
+      [{ type: 'address' }, { type: 'uint256' }, { type: 'uint256' }, { type: 'bytes' }, { type: 'bool' }],
+      [trader.address, amountIn, parseUnits('0.99', 18), encodePacked(['address', 'uint24', 'address'], [addresses.stablecoin, 500, addresses.weth]), true],
+    )
+    await send(
+      await wallet.writeContract({
+        address: addresses.universalRouter,
+        abi: UNIVERSAL_ROUTER,
+        functionName: 'execute',
+        args: [V3_SWAP_EXACT_IN, [input], BigInt(Math.floor(Date.now() / 1000) + 3600)],
+      }),
+    )
+    const wethAfter = await publicClient.readContract({ address: addresses.weth, abi: ERC20, functionName: 'balanceOf', args: [trader.address] })
+    const received = wethAfter - wethBefore
+    // 3000 USDC at ~3000 USDC/ETH minus the 0.05% fee and a little price impact.
+    expect(received).toBeGreaterThan(parseUnits('0.99', 18))
+    expect(received).toBeLessThan(parseUnits('1', 18))
+    expect(await publicClient.readContract({ address: addresses.stablecoin, abi: ERC20, functionName: 'balanceOf', args: [trader.address] })).toBe(0n)
+  })
+
+  it('funds an address with minted stablecoin and added ETH', async () => {
+    const chain = devnet.chains.second_chain
+    const { publicClient } = createChainClients(chain)
+    const target: Address = '0x00000000000000000000000000000000000f00d5'
+    await fundAccount(chain, target, { eth: '1.5' })
+    const result = await fundAccount(chain, target, { stablecoin: '250.25', eth: '0.5' })
+    expect(result).toEqual({ stablecoin: '250250000', eth: '500000000000000000' })
+    expect(await publicClient.getBalance({ address: target })).toBe(parseUnits('2', 18))
+    expect(await publicClient.readContract({ address: chain.addresses.stablecoin, abi: ERC20, functionName: 'balanceOf', args: [target] })).toBe(250_250_000n)
+  })
+
+  it('rejects malformed faucet input', async () => {
+    const chain = devnet.chains.base
+    await expect(fundAccount(chain, '0x1234' as Address, { eth: '1' })).rejects.toMatchObject({ code: 'invalid_address' })
+    await expect(fundAccount(chain, devnet.accounts[4]!.address, { stablecoin: '1.0000001' })).rejects.toMatchObject({ code: 'invalid_amount' })
+    await expect(fundAccount(chain, devnet.accounts[4]!.address, { eth: '-1' })).rejects.toMatchObject({ code: 'invalid_amount' })
+    await expect(mineBlocks(chain, 0)).rejects.toMatchObject({ code: 'invalid_count' })
+  })
+
+  it('mines blocks and advances time', async () => {
+    const chain = devnet.chains.base
+    const { publicClient } = createChainClients(chain)
+    const before = await publicClient.getBlock()
+    await mineBlocks(chain, 5)
+    expect(await publicClient.getBlockNumber()).toBe(before.number + 5n)
+    await advanceTime(chain, 3600)
+    const after = await publicClient.getBlock()
+    expect(after.number).toBe(before.number + 6n)
+    expect(after.timestamp - before.timestamp).toBeGreaterThanOrEqual(3600n)
+  })
+
+  it('refuses faucet and mining on a chain that is not a devnet', async () => {
+    const notFlagged: ChainConfig = { ...devnet.chains.base, devnet: false }
+    await expect(fundAccount(notFlagged, devnet.accounts[4]!.address, { eth: '1' })).rejects.toMatchObject({ kind: 'forbidden', code: 'not_a_devnet' })
+    await expect(mineBlocks(notFlagged, 1)).rejects.toMatchObject({ code: 'not_a_devnet' })
+    await expect(advanceTime({ ...devnet.chains.base, devnet: undefined }, 10)).rejects.toMatchObject({ code: 'not_a_devnet' })
+
+    // Flagged as devnet but served by something that is not anvil (a misconfigured real RPC URL): still refused.
+    const server: Server = createServer((request, response) => {
+      let body = ''
+      request.on('data', (chunk) => (body += chunk))
+      request.on('end', () => {
+        const { id } = JSON.parse(body) as { id: number }
+        response.setHeader('content-type', 'application/json')
+        response.end(JSON.stringify({ jsonrpc: '2.0', id, result: 'Geth/v1.14.0-stable/linux-amd64/go1.22' }))
+      })
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+      const fake: ChainConfig = { ...devnet.chains.base, rpcUrl: url, devnet: true }
+      const error = await fundAccount(fake, devnet.accounts[4]!.address, { eth: '1' }).catch((e: unknown) => e)
+      expect(isPrebuyError(error) && error.code).toBe('not_a_devnet')
+    } finally {
+      await new Promise((resolve) => server.close(resolve))
+    }
+  })
+
+  it('switches the block time at runtime', async () => {
+    await devnet.setBlockTime('manual')
+    const chain = devnet.chains.second_chain
+    const { publicClient } = createChainClients(chain)
+    const blockNumber = () => publicClient.getBlockNumber({ cacheTime: 0 })
+    const start = await blockNumber()
+    // Under manual mining a faucet mint is mined by the faucet itself rather than hanging.
+    await fundAccount(chain, devnet.accounts[5]!.address, { stablecoin: '1' })
+    expect(await blockNumber()).toBe(start + 1n)
+    await new Promise((resolve) => setTimeout(resolve, 1200))
+    expect(await blockNumber()).toBe(start + 1n)
+    await devnet.setBlockTime(1)
+    await new Promise((resolve) => setTimeout(resolve, 2300))
+    expect(await blockNumber()).toBeGreaterThanOrEqual(start + 2n)
+    await devnet.setBlockTime('auto')
+    expect(devnet.anvils.second_chain.miningMode).toBe('auto')
+  })
+
+  it('restarts from the same data dir without redeploying and keeps balances', async () => {
+    const holder = devnet.accounts[6]!.address
+    await fundAccount(devnet.chains.base, holder, { stablecoin: '42', eth: '3' })
+    const before = createChainClients(devnet.chains.base).publicClient
+    const nonceBefore = await before.getTransactionCount({ address: devnet.deployer.address })
+    const ethBefore = await before.getBalance({ address: holder })
+    const fileBefore = await stat(devnet.deploymentsFile)
+    const addressesBefore = devnet.chains.base.addresses
+    await devnet.stop()
+
+    const { logger, lines } = captureLogger()
+    devnet = await startDevnet({ dataDir, blockTime: 'auto', logger })
+    const after = createChainClients(devnet.chains.base).publicClient
+    expect(devnet.chains.base.addresses).toEqual(addressesBefore)
+    expect(await after.getTransactionCount({ address: devnet.deployer.address })).toBe(nonceBefore)
+    expect(await after.getBalance({ address: holder })).toBe(ethBefore)
+    expect(await after.readContract({ address: addressesBefore.stablecoin, abi: ERC20, functionName: 'balanceOf', args: [holder] })).toBe(42_000_000n)
+    expect((await stat(devnet.deploymentsFile)).mtimeMs).toBe(fileBefore.mtimeMs)
+    expect(lines.some((line) => line.msg === 'devnet fixtures found; not redeploying' && line.chain === 'base')).toBe(true)
+    expect(lines.some((line) => line.msg === 'devnet fixtures deployed')).toBe(false)
+  })
+
+  it('redeploys with a warning when a chain lost its state', async () => {
+    await devnet.stop()
+    await rm(join(dataDir, 'devnet', 'second_chain', 'state.json'))
+    const { logger, lines } = captureLogger()
+    devnet = await startDevnet({ dataDir, blockTime: 'auto', logger })
+    expect(lines.some((line) => line.level === 40 && line.chain === 'second_chain' && String(line.msg).includes('state was lost'))).toBe(true)
+    const { publicClient } = createChainClients(devnet.chains.second_chain)
+    expect(await publicClient.getCode({ address: devnet.chains.second_chain.addresses.universalRouter })).toMatch(/^0x[0-9a-f]{100,}/)
+    // Deterministic deployment: the same addresses come back, so the file stays consistent with both chains.
+    expect(devnet.chains.second_chain.addresses).toEqual(devnet.chains.base.addresses)
+    const recorded = JSON.parse(await readFile(devnet.deploymentsFile, 'utf8')) as { chains: Record<string, unknown> }
+    expect(Object.keys(recorded.chains).sort()).toEqual(['base', 'second_chain'])
+  })
+})
