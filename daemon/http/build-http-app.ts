@@ -1,0 +1,85 @@
+import Fastify, { type FastifyInstance } from 'fastify'
+import { buildOpenApiDocument, API_PREFIX } from '../../src/api/openapi.ts'
+import { renderDocsHtml } from '../../src/api/render-docs.ts'
+import { systemClock } from '../../src/services/clock.ts'
+import { createAuthHook } from './auth.ts'
+import { DEFAULT_BODY_LIMIT, DEFAULT_KEY_CREATION_PER_IP_PER_HOUR, type HttpAppDeps } from './context.ts'
+import { errorBody, sendError } from './error-mapping.ts'
+import { createFixedWindowLimiter } from './rate-limit.ts'
+import { registerKeyRoutes, registerOpenRoutes } from './routes/public-routes.ts'
+
+export type { HttpAppConfig, HttpAppDeps } from './context.ts'
+
+/** Path pattern of a registered route -> its methods; answers "405 or 404?" for unmatched requests. */
+function createRouteTable() {
+  const routes: Array<{ pattern: RegExp; methods: Set<string> }> = []
+  return {
+    add(url: string, methods: string[]) {
+      const source = url.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')
+      const pattern = new RegExp(`^${source}/?$`)
+      const existing = routes.find((route) => route.pattern.source === pattern.source)
+      if (existing) for (const method of methods) existing.methods.add(method)
+      else routes.push({ pattern, methods: new Set(methods) })
+    },
+    allowed(path: string): string[] {
+      return routes.filter((route) => route.pattern.test(path)).flatMap((route) => [...route.methods])
+    },
+  }
+}
+
+/**
+ * The public HTTP app: `/api/public/v1/*`, the OpenAPI document and the `/docs` page. The daemon listens on it (and
+ * may register more routes, e.g. its admin API, on a separate instance). Not yet listening when returned.
+ */
+export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> {
+  const clock = deps.clock ?? systemClock
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    trustProxy: deps.config.trustProxy ?? false,
+    bodyLimit: deps.config.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    return503OnClosing: true,
+  }) as unknown as FastifyInstance
+  app.decorateRequest('prebuyKey', null)
+  // JSON only: a text/plain body is a 415, not a string that fails validation.
+  app.removeContentTypeParser('text/plain')
+
+  const routeTable = createRouteTable()
+  app.addHook('onRoute', (route) => {
+    routeTable.add(route.url, Array.isArray(route.method) ? route.method : [route.method])
+  })
+
+  app.setErrorHandler((error, request, reply) => sendError(reply, error, request.log))
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? request.url
+    const allowed = routeTable.allowed(path)
+    if (allowed.length > 0) {
+      return reply.code(405).header('allow', allowed.join(', ')).send(errorBody(405, `Method ${request.method} is not allowed here.`))
+    }
+    return reply.code(404).send(errorBody(404, 'No such endpoint.'))
+  })
+
+  const keyLimiter = createFixedWindowLimiter({ limit: deps.config.rateLimit.perKeyPerMinute, windowMs: 60_000, clock })
+  const ipLimiter = createFixedWindowLimiter({
+    limit: deps.config.rateLimit.apiKeyCreationPerIpPerHour ?? DEFAULT_KEY_CREATION_PER_IP_PER_HOUR,
+    windowMs: 3_600_000,
+    clock,
+  })
+
+  const openApi = buildOpenApiDocument()
+  const openApiJson = JSON.stringify(openApi)
+  const docsHtml = renderDocsHtml(openApi)
+
+  await app.register(
+    async (scope) => {
+      scope.get('/openapi.json', async (_request, reply) => reply.type('application/json').send(openApiJson))
+      registerOpenRoutes(scope, deps, ipLimiter)
+      await scope.register(async (authed) => {
+        authed.addHook('onRequest', createAuthHook(deps.services.keys, keyLimiter))
+        registerKeyRoutes(authed, deps)
+      })
+    },
+    { prefix: API_PREFIX },
+  )
+  app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(docsHtml))
+  return app
+}

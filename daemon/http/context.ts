@@ -1,0 +1,44 @@
+import type { ApiKeyRecord } from '../../src/domain/records.ts'
+import type { Logger } from '../../src/common/logger.ts'
+import type { Clock } from '../../src/services/clock.ts'
+import type { Services } from '../../src/services/services.ts'
+import type { Store } from '../../src/store/open-store.ts'
+import type { WalletService } from '../../src/wallets/wallet-service.ts'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated key on routes under the auth hook; null elsewhere. */
+    prebuyKey: ApiKeyRecord | null
+  }
+}
+
+export interface HttpAppConfig {
+  rateLimit: {
+    /** Requests per minute per key on authenticated endpoints (spec: 100). */
+    perKeyPerMinute: number
+    /** POST /api-keys per client IP per hour; default 10. */
+    apiKeyCreationPerIpPerHour?: number
+  }
+  /** Passed to fastify: true behind a reverse proxy so request.ip is the client's. */
+  trustProxy?: boolean | string | string[]
+  /** Largest accepted request body in bytes; default 64 KiB (a 50-item batch is a few KiB). */
+  bodyLimit?: number
+}
+
+export interface HttpAppDeps {
+  store: Store
+  services: Services
+  wallets: WalletService
+  logger: Logger
+  config: HttpAppConfig
+  clock?: Clock
+}
+
+export const DEFAULT_KEY_CREATION_PER_IP_PER_HOUR = 10
+export const DEFAULT_BODY_LIMIT = 64 * 1024
+
+/** The authenticated key; routes under the auth hook always have one. */
+export function keyOf(request: { prebuyKey: ApiKeyRecord | null }): ApiKeyRecord {
+  if (!request.prebuyKey) throw new Error('route registered outside the auth scope')
+  return request.prebuyKey
+}

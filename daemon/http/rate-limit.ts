@@ -1,0 +1,45 @@
+import type { Clock } from '../../src/services/clock.ts'
+
+export interface RateLimitVerdict {
+  allowed: boolean
+  limit: number
+  remaining: number
+  /** Epoch ms when the current window ends. */
+  resetAt: number
+  /** Whole seconds until the window ends (at least 1). */
+  retryAfterSeconds: number
+}
+
+export interface RateLimiter {
+  hit(id: string): RateLimitVerdict
+}
+
+/**
+ * Fixed windows aligned to multiples of `windowMs`: cheap (one map entry per caller) and the reset time is the
+ * same for every request in a window, which is what X-RateLimit-Reset promises.
+ */
+export function createFixedWindowLimiter({ limit, windowMs, clock }: { limit: number; windowMs: number; clock: Clock }): RateLimiter {
+  const windows = new Map<string, { start: number; count: number }>()
+  return {
+    hit(id) {
+      const now = clock()
+      const start = Math.floor(now / windowMs) * windowMs
+      let entry = windows.get(id)
+      if (!entry || entry.start !== start) {
+        // Forget stale callers now and then so the map tracks only recent ones.
+        if (windows.size > 50_000) for (const [key, value] of windows) if (value.start !== start) windows.delete(key)
+        entry = { start, count: 0 }
+        windows.set(id, entry)
+      }
+      entry.count += 1
+      const resetAt = start + windowMs
+      return {
+        allowed: entry.count <= limit,
+        limit,
+        remaining: Math.max(0, limit - entry.count),
+        resetAt,
+        retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)),
+      }
+    },
+  }
+}

@@ -1,0 +1,111 @@
+import type { FastifyInstance } from 'fastify'
+import { NATIVE_ETH_ADDRESS, CHAIN_KEYS, type ChainKey } from '../../../src/chain/chain-keys.ts'
+import { PrebuyError } from '../../../src/common/errors.ts'
+import * as S from '../../../src/api/schemas.ts'
+import type { BalanceEntry } from '../../../src/wallets/wallet-service.ts'
+import { enforceRateLimit } from '../auth.ts'
+import { keyOf, type HttpAppDeps } from '../context.ts'
+import type { RateLimiter } from '../rate-limit.ts'
+import { clampLimit, parseBody, parseQuery } from '../validate.ts'
+
+/** POST /api-keys and the three submission endpoints: no credentials. */
+export function registerOpenRoutes(app: FastifyInstance, deps: HttpAppDeps, ipLimiter: RateLimiter): void {
+  const { services } = deps
+
+  app.post('/api-keys', async (request, reply) => {
+    enforceRateLimit(reply, ipLimiter.hit(request.ip))
+    if (await services.blocklist.isBlocked({ ip: request.ip })) throw new PrebuyError('forbidden', 'blocked', 'Request blocked.')
+    const body = parseBody(S.CreateApiKeyBody, request.body)
+    const { apiKey, record } = await services.keys.issueKey(body.label)
+    return reply.code(201).send({ apiKey, serviceWalletAddress: record.walletAddress, label: record.label })
+  })
+
+  app.post('/api-key-requests', async (request) =>
+    services.reviews.submitKeyRequest(parseBody(S.KeyRequestBody, request.body), request.ip),
+  )
+  app.post('/projects', async (request) =>
+    services.reviews.submitRegistration(parseBody(S.RegistrationBody, request.body), request.ip),
+  )
+  app.post('/feedback', async (request) => services.reviews.submitFeedback(parseBody(S.FeedbackBody, request.body), request.ip))
+}
+
+const isNative = (entry: BalanceEntry) => entry.address.toLowerCase() === NATIVE_ETH_ADDRESS.toLowerCase()
+
+/** Spec 2.2 rule 4: the spend currency (the first ERC-20 the wallet service lists) comes first. */
+function spendCurrencyFirst(entries: readonly BalanceEntry[]) {
+  const index = entries.findIndex((entry) => !isNative(entry))
+  const ordered = index <= 0 ? [...entries] : [entries[index]!, ...entries.slice(0, index), ...entries.slice(index + 1)]
+  return ordered.map(({ address, symbol, name, decimals, balance }) => ({ address, symbol, name, decimals, balance }))
+}
+
+/** Everything behind the bearer key. */
+export function registerKeyRoutes(app: FastifyInstance, deps: HttpAppDeps): void {
+  const { services, wallets } = deps
+
+  app.get('/me', async (request) => {
+    const key = keyOf(request)
+    return { serviceWalletAddress: key.walletAddress, label: key.label, ownedProjectSlugs: await services.projects.ownedSlugs(key.id) }
+  })
+
+  app.get('/projects', async (request) => {
+    const query = parseQuery(S.PageQuery, request.query)
+    return services.projects.listProjects({ cursor: query.cursor, limit: clampLimit(query.limit) })
+  })
+
+  app.get<{ Params: { slug: string } }>('/projects/:slug', async (request) =>
+    services.projects.projectDetail(request.params.slug, keyOf(request).id),
+  )
+
+  app.get<{ Params: { slug: string } }>('/projects/:slug/buyers', async (request) => {
+    const query = parseQuery(S.PageQuery, request.query)
+    return services.buyers.listBuyers(request.params.slug, keyOf(request).id, { cursor: query.cursor, limit: clampLimit(query.limit) })
+  })
+
+  app.post('/orders', async (request) => {
+    const body = parseBody(S.CreateOrdersBody, request.body)
+    return { results: await services.orders.createOrders(keyOf(request).id, body.items) }
+  })
+
+  app.get('/orders', async (request) => {
+    const query = parseQuery(S.OrdersQuery, request.query)
+    return services.orders.listOrders(keyOf(request).id, { status: query.status, cursor: query.cursor, limit: clampLimit(query.limit) })
+  })
+
+  app.patch('/orders', async (request) => {
+    const body = parseBody(S.PatchOrdersBody, request.body)
+    const items = body.items.map(({ slug, maxSpendUsdc, maxFdvUsdc, expiresInMs }) => ({
+      slug,
+      ...(maxSpendUsdc === undefined ? {} : { maxSpendUsdc }),
+      ...(maxFdvUsdc === undefined ? {} : { maxFdvUsdc }),
+      ...(expiresInMs === undefined ? {} : { expiresInMs }),
+    }))
+    return { results: await services.orders.patchOrders(keyOf(request).id, items) }
+  })
+
+  app.delete('/orders', async (request) => {
+    const body = parseBody(S.DeleteOrdersBody, request.body)
+    return { results: await services.orders.deleteOrders(keyOf(request).id, body.items) }
+  })
+
+  app.get('/wallet', async (request) => {
+    const key = keyOf(request)
+    const balances = await wallets.getBalances(key.userIndex, await services.projects.indexedTokens())
+    const out = {} as Record<ChainKey, ReturnType<typeof spendCurrencyFirst>>
+    for (const chain of CHAIN_KEYS) out[chain] = spendCurrencyFirst(balances[chain] ?? [])
+    return { serviceWalletAddress: key.walletAddress, balances: out }
+  })
+
+  app.post('/wallet/withdrawals', async (request) => {
+    const key = keyOf(request)
+    const body = parseBody(S.WithdrawalBody, request.body)
+    const chain = body.chain ?? 'base'
+    const result = await wallets.withdraw({
+      userIndex: key.userIndex,
+      chain,
+      tokenAddress: body.tokenAddress,
+      to: body.withdrawAddress,
+      amount: body.amount,
+    })
+    return { txHash: result.txHash, chain: result.chain, tokenAddress: result.tokenAddress, withdrawAddress: result.to, amount: result.amount }
+  })
+}

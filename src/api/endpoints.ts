@@ -1,0 +1,182 @@
+import type { z } from 'zod'
+import * as S from './schemas.ts'
+
+/**
+ * The catalogue of public endpoints: what the OpenAPI document says about each one. Routes import the same schemas,
+ * so the document and the validation share one definition.
+ */
+export interface EndpointResponse {
+  description: string
+  schema?: z.ZodType
+  headers?: string[]
+}
+
+export interface Endpoint {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE'
+  /** OpenAPI style, relative to /api/public/v1. */
+  path: string
+  auth: boolean
+  summary: string
+  description: string
+  body?: z.ZodType
+  query?: z.ZodObject
+  pathParams?: Record<string, string>
+  responses: Record<number, EndpointResponse>
+}
+
+const RATE_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']
+const err = (description: string, headers?: string[]): EndpointResponse => ({ description, schema: S.ErrorBody, ...(headers ? { headers } : {}) })
+
+const authErrors: Record<number, EndpointResponse> = {
+  401: err('Missing, malformed, unknown or revoked key.'),
+  429: err('More than the per-key limit (100 per minute) in the current window. Body: Too many requests / Rate limit exceeded. Retry after the window resets.', ['Retry-After', ...RATE_HEADERS]),
+  500: err('Unexpected failure; the body carries no internals.'),
+}
+const invalid = err('Body or query does not fit the schema: Bad request / Invalid request body (details lists the problems).')
+const submissionErrors: Record<number, EndpointResponse> = {
+  400: invalid,
+  403: err('The requester IP, email or contact is on the operator blocklist: Forbidden / Request blocked.'),
+  503: err('The operators closed the submission desk: Service unavailable, with Retry-After (seconds).', ['Retry-After']),
+  500: err('Unexpected failure.'),
+}
+const ok = (description: string, schema: z.ZodType): EndpointResponse => ({ description, schema, headers: RATE_HEADERS })
+const slugParam = { slug: 'Project slug.' }
+
+export const ENDPOINTS: Endpoint[] = [
+  {
+    method: 'POST',
+    path: '/api-keys',
+    auth: false,
+    summary: 'Create a key with its user and wallet',
+    description:
+      'Creates an API key, its user and its smart wallet (counterfactual; the same address on both chains). The plaintext key is returned once. Rate limited per client IP (default 10 per hour, configurable); a requester IP on the blocklist gets 403.',
+    body: S.CreateApiKeyBody,
+    responses: {
+      201: { description: 'Key created.', schema: S.CreatedApiKey },
+      400: invalid,
+      403: err('Requester IP blocked.'),
+      409: err('The label is taken (code label_taken); retry with another label.'),
+      429: err('Too many keys created from this IP in the current hour.', ['Retry-After', ...RATE_HEADERS]),
+      500: err('Unexpected failure.'),
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api-key-requests',
+    auth: false,
+    summary: 'Request a key for review',
+    description: 'Queues a key request for manual review (status pending). The key is delivered through the contact if approved.',
+    body: S.KeyRequestBody,
+    responses: { 200: { description: 'Received.', schema: S.Receipt }, ...submissionErrors },
+  },
+  {
+    method: 'GET',
+    path: '/me',
+    auth: true,
+    summary: 'Identity behind the key',
+    description: 'The wallet, label and owned projects of the calling key.',
+    responses: { 200: ok('Identity.', S.Me), ...authErrors },
+  },
+  {
+    method: 'GET',
+    path: '/projects',
+    auth: true,
+    summary: 'Approved project profiles',
+    description: 'Cursor-paginated approved projects in slug order.',
+    query: S.PageQuery,
+    responses: { 200: ok('A page of profiles.', S.ProjectPage), 400: invalid, ...authErrors },
+  },
+  {
+    method: 'GET',
+    path: '/projects/{slug}',
+    auth: true,
+    summary: 'One project with current stats',
+    description: 'Profile, launch facts and stats; the owning key also gets ownerStats. Unknown slug: 404.',
+    pathParams: slugParam,
+    responses: { 200: ok('The project.', S.ProjectDetail), 404: err('No project has this slug.'), ...authErrors },
+  },
+  {
+    method: 'GET',
+    path: '/projects/{slug}/buyers',
+    auth: true,
+    summary: 'Buyers of a project',
+    description: 'Cursor-paginated, follower count descending. The owning key also sees maxSpendUsdc and maxFdvUsdc.',
+    pathParams: slugParam,
+    query: S.PageQuery,
+    responses: { 200: ok('A page of buyers.', S.BuyerPage), 400: invalid, 404: err('No project has this slug.'), ...authErrors },
+  },
+  {
+    method: 'POST',
+    path: '/projects',
+    auth: false,
+    summary: 'Submit a project for registration',
+    description: 'Stored as a pending registration; on approval the operators create the project and the submitter receives an API key.',
+    body: S.RegistrationBody,
+    responses: { 200: { description: 'Received.', schema: S.Receipt }, ...submissionErrors },
+  },
+  {
+    method: 'POST',
+    path: '/orders',
+    auth: true,
+    summary: 'Create buy orders in a batch',
+    description:
+      'Each item creates an active order for (key, slug). An existing active order answers unchanged and is not modified (use PATCH). After a deleted, expired or failed order a new order is created. Once the project has launched: project_launched. Always 200 once authenticated and the body is valid.',
+    body: S.CreateOrdersBody,
+    responses: { 200: ok('Index-aligned results.', S.BatchResponse), 400: invalid, ...authErrors },
+  },
+  {
+    method: 'GET',
+    path: '/orders',
+    auth: true,
+    summary: "The key's buy orders",
+    description: 'Cursor-paginated, spend cap descending. Deleted orders are excluded unless status=deleted.',
+    query: S.OrdersQuery,
+    responses: { 200: ok('A page of orders.', S.OrderPage), 400: invalid, ...authErrors },
+  },
+  {
+    method: 'PATCH',
+    path: '/orders',
+    auth: true,
+    summary: 'Update buy orders in a batch',
+    description:
+      'Changes the given fields of active orders (also after launch, while still active). Statuses: updated, unchanged. Codes: no_active_order (none or deleted), order_not_active (executing, filled, expired, failed), plus the value codes.',
+    body: S.PatchOrdersBody,
+    responses: { 200: ok('Index-aligned results.', S.BatchResponse), 400: invalid, ...authErrors },
+  },
+  {
+    method: 'DELETE',
+    path: '/orders',
+    auth: true,
+    summary: 'Delete buy orders in a batch',
+    description:
+      'Idempotent: deleted, or already_deleted when there is no active order (the record keeps its filled/expired/failed state). An executing order cannot be deleted (order_executing).',
+    body: S.DeleteOrdersBody,
+    responses: { 200: ok('Index-aligned results.', S.BatchResponse), 400: invalid, ...authErrors },
+  },
+  {
+    method: 'GET',
+    path: '/wallet',
+    auth: true,
+    summary: 'Wallet address and balances',
+    description: 'Every chain key is present; indexed tokens only.',
+    responses: { 200: ok('The wallet.', S.Wallet), ...authErrors },
+  },
+  {
+    method: 'POST',
+    path: '/wallet/withdrawals',
+    auth: true,
+    summary: 'Withdraw an asset',
+    description: 'Sends an ERC-20 or native ETH to any address, waits for the receipt and returns the transaction hash. Bad address, unknown token or insufficient balance: 400, nothing is spent.',
+    body: S.WithdrawalBody,
+    responses: { 200: ok('Mined.', S.Withdrawal), 400: err('Invalid body, address, token or amount, or insufficient balance.'), 503: err('Chain unavailable.'), ...authErrors },
+  },
+  {
+    method: 'POST',
+    path: '/feedback',
+    auth: false,
+    summary: 'Send feedback',
+    description: 'Stored for the operators.',
+    body: S.FeedbackBody,
+    responses: { 200: { description: 'Received.', schema: S.Receipt }, ...submissionErrors },
+  },
+]

@@ -1,0 +1,137 @@
+import { z } from 'zod'
+import { ORDER_ITEM_CODES, ORDER_ITEM_STATUSES } from '../domain/order-codes.ts'
+import { ENDPOINTS, type Endpoint } from './endpoints.ts'
+import * as S from './schemas.ts'
+
+export const API_VERSION = '0.1.0'
+export const API_PREFIX = '/api/public/v1'
+
+/** Named schemas under components.schemas; everything else is inlined. */
+const COMPONENTS: Record<string, z.ZodType> = {
+  ErrorBody: S.ErrorBody,
+  Receipt: S.Receipt,
+  CreateApiKeyBody: S.CreateApiKeyBody,
+  CreatedApiKey: S.CreatedApiKey,
+  KeyRequestBody: S.KeyRequestBody,
+  RegistrationBody: S.RegistrationBody,
+  FeedbackBody: S.FeedbackBody,
+  Me: S.Me,
+  ProjectProfile: S.ProjectProfile,
+  ProjectPage: S.ProjectPage,
+  ProjectDetail: S.ProjectDetail,
+  Buyer: S.Buyer,
+  BuyerPage: S.BuyerPage,
+  CreateOrderItem: S.CreateOrderItem,
+  PatchOrderItem: S.PatchOrderItem,
+  DeleteOrderItem: S.DeleteOrderItem,
+  CreateOrdersBody: S.CreateOrdersBody,
+  PatchOrdersBody: S.PatchOrdersBody,
+  DeleteOrdersBody: S.DeleteOrdersBody,
+  BatchResult: S.BatchResult,
+  BatchResponse: S.BatchResponse,
+  Order: S.Order,
+  OrderPage: S.OrderPage,
+  Wallet: S.Wallet,
+  WithdrawalBody: S.WithdrawalBody,
+  Withdrawal: S.Withdrawal,
+}
+
+const DESCRIPTION = `Pre-launch buy orders: register projects, place orders that auto-buy a token at launch, manage the smart wallet.
+
+Choices where the specification says "not shown":
+- Keys: \`prebuy_\` + 43 base62 random characters + 6 checksum characters; stored only as sha256. POST /api-keys takes {label} and answers 201 {apiKey, serviceWalletAddress, label}; a taken label is 409 (code label_taken); default per-IP limit 10 keys per hour.
+- Status numbers: invalid body 400, blocked 403, desk closed 503 with Retry-After. Error bodies may add \`code\` and (for 400) \`details\`.
+- Rate limit: fixed 60 s windows per key; X-RateLimit-Limit/Remaining/Reset (epoch ms) on every authenticated response.
+- Orders: POST needs slug, maxSpendUsdc, maxFdvUsdc (null = no price limit) and expiresInMs; PATCH needs slug and at least one other field. Bounds: maxSpendUsdc 0 < x <= 10000000 with at most 6 decimals; maxFdvUsdc 0 < x <= 1e15 with at most 6 decimals; expiresInMs integer 1..31536000000 (365 days).
+- Order states: active, deleted, executing, filled, expired, failed.
+- Batch statuses:\n${Object.entries(ORDER_ITEM_STATUSES).map(([k, v]) => `  - ${k}: ${v}`).join('\n')}
+- Batch codes (full list):\n${Object.entries(ORDER_ITEM_CODES).map(([k, v]) => `  - ${k}: ${v}`).join('\n')}
+- Withdrawals: body {chain?, tokenAddress, withdrawAddress, amount} (amount decimal in token units or "max"); answer {txHash, chain, tokenAddress, withdrawAddress, amount (smallest unit)}.
+- Key revocation and rotation are operator actions (CLI / admin API); no webhooks or push events.
+- Versioning: the path carries v1; no deprecation policy yet.`
+
+type JsonObject = Record<string, unknown>
+
+function buildComponents(): Record<string, JsonObject> {
+  const registry = z.registry<{ id: string }>()
+  for (const [id, schema] of Object.entries(COMPONENTS)) registry.add(schema, { id })
+  const generated = z.toJSONSchema(registry, {
+    io: 'input',
+    uri: (id) => `#/components/schemas/${id}`,
+    unrepresentable: 'any',
+  }) as { schemas: Record<string, JsonObject> }
+  const out: Record<string, JsonObject> = {}
+  for (const [id, schema] of Object.entries(generated.schemas)) {
+    const { $schema: _schema, $id: _id, ...rest } = schema
+    out[id] = rest
+  }
+  return out
+}
+
+const refTo = (schema: z.ZodType): JsonObject => {
+  const id = Object.entries(COMPONENTS).find(([, candidate]) => candidate === schema)?.[0]
+  if (!id) throw new Error('response schemas must be named components')
+  return { $ref: `#/components/schemas/${id}` }
+}
+
+function parameters(endpoint: Endpoint): JsonObject[] {
+  const out: JsonObject[] = []
+  for (const [name, description] of Object.entries(endpoint.pathParams ?? {})) {
+    out.push({ name, in: 'path', required: true, description, schema: { type: 'string' } })
+  }
+  if (endpoint.query) {
+    const json = z.toJSONSchema(endpoint.query, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, JsonObject> }
+    for (const [name, schema] of Object.entries(json.properties ?? {})) {
+      const { description, ...rest } = schema
+      // limit travels as a string in the URL but is an integer for the caller.
+      const shown = name === 'limit' ? { type: 'integer', default: 20 } : rest
+      out.push({ name, in: 'query', required: false, ...(description ? { description } : {}), schema: shown })
+    }
+  }
+  return out
+}
+
+export function buildOpenApiDocument(): JsonObject {
+  const paths: Record<string, Record<string, JsonObject>> = {}
+  for (const endpoint of ENDPOINTS) {
+    const operation: JsonObject = {
+      summary: endpoint.summary,
+      description: endpoint.description,
+      operationId: `${endpoint.method.toLowerCase()}${endpoint.path.replace(/[{}]/g, '').replace(/[/-](\w)/g, (_m, c: string) => c.toUpperCase())}`,
+      security: endpoint.auth ? [{ bearerAuth: [] }] : [],
+      responses: Object.fromEntries(
+        Object.entries(endpoint.responses).map(([status, response]) => [
+          status,
+          {
+            description: response.description,
+            ...(response.headers ? { headers: Object.fromEntries(response.headers.map((h) => [h, { $ref: `#/components/headers/${h}` }])) } : {}),
+            ...(response.schema ? { content: { 'application/json': { schema: refTo(response.schema) } } } : {}),
+          },
+        ]),
+      ),
+    }
+    const params = parameters(endpoint)
+    if (params.length > 0) operation.parameters = params
+    if (endpoint.body) operation.requestBody = { required: true, content: { 'application/json': { schema: refTo(endpoint.body) } } }
+    const methods = (paths[endpoint.path] ??= {})
+    methods[endpoint.method.toLowerCase()] = operation
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'prebuy public API', version: API_VERSION, description: DESCRIPTION },
+    servers: [{ url: API_PREFIX }],
+    paths,
+    components: {
+      schemas: buildComponents(),
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer prebuy_...' },
+      },
+      headers: {
+        'X-RateLimit-Limit': { description: 'Requests allowed per window.', schema: { type: 'integer' } },
+        'X-RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer' } },
+        'X-RateLimit-Reset': { description: 'End of the current window, epoch milliseconds.', schema: { type: 'integer' } },
+        'Retry-After': { description: 'Seconds until the window resets (or the desk reopens).', schema: { type: 'integer' } },
+      },
+    },
+  }
+}

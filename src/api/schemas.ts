@@ -1,0 +1,312 @@
+import { z } from 'zod'
+import { CHAIN_KEYS } from '../chain/chain-keys.ts'
+import { MAX_BATCH_ITEMS, MAX_EXPIRES_IN_MS } from '../domain/order-bounds.ts'
+import { ORDER_ITEM_CODES, ORDER_ITEM_STATUSES } from '../domain/order-codes.ts'
+import { LAUNCH_METHODS, LAUNCHPADS, ORDER_STATUSES } from '../domain/records.ts'
+import { LABEL_MAX_LENGTH } from '../services/key-service.ts'
+
+/**
+ * The one place request and response shapes are defined. Routes validate with these (safeParse) and the OpenAPI
+ * document is generated from them, so the documentation cannot drift from what the server accepts.
+ */
+
+const bullet = (entries: Record<string, string>) =>
+  Object.entries(entries)
+    .map(([name, text]) => `- \`${name}\`: ${text}`)
+    .join('\n')
+
+// ---------- shared ----------
+
+export const ErrorBody = z
+  .object({
+    error: z.string().describe('Short title of the HTTP status, e.g. "Bad request".'),
+    message: z.string().describe('Human-readable explanation.'),
+    code: z.string().optional().describe('Stable machine code (e.g. label_taken, invalid_body, blocked, desk_closed). Not sent on 500.'),
+    details: z.unknown().optional().describe('For invalid bodies: the list of problems ({path, message}).'),
+  })
+  .describe('Every error response has this body.')
+
+export const Receipt = z
+  .object({
+    status: z.literal('received'),
+    message: z.string().describe('Human-readable acknowledgement.'),
+  })
+  .describe('Answer of the three submission endpoints: the submission is stored as a pending review item.')
+
+const Cursor = z
+  .string()
+  .min(1)
+  .optional()
+  .describe('Opaque cursor. Omit for the first page; pass meta.nextCursor verbatim for the next one.')
+
+const Limit = z
+  .string()
+  .regex(/^-?\d+$/, 'limit must be an integer')
+  .optional()
+  .describe('Page size, integer; default 20; values outside 1..100 are clamped to that range.')
+
+export const PageQuery = z.object({ cursor: Cursor, limit: Limit })
+
+// ---------- keys ----------
+
+export const CreateApiKeyBody = z
+  .object({
+    label: z
+      .string()
+      .min(1)
+      .max(LABEL_MAX_LENGTH)
+      .refine((value) => value.trim().length > 0, 'label must not be blank')
+      .describe(`Human-readable name of the key, 1 to ${LABEL_MAX_LENGTH} characters, unique across all keys (trimmed).`),
+  })
+  .describe('Body of POST /api-keys. Only label is accepted; other fields are ignored.')
+
+export const CreatedApiKey = z
+  .object({
+    apiKey: z.string().describe('The key (prebuy_ + 43 base62 random characters + 6 checksum characters). Returned exactly once; only its sha256 is stored.'),
+    serviceWalletAddress: z.string().describe('Counterfactual smart-wallet address of the key, the same on both chains.'),
+    label: z.string(),
+  })
+  .describe('201 answer of POST /api-keys.')
+
+export const KeyRequestBody = z.object({
+  useCases: z.array(z.enum(['buying_pre_launch_tokens', 'launching_a_token'])).min(1).max(2),
+  projectName: z.string().min(1).max(100),
+  projectUrls: z.array(z.url()).min(1).max(10),
+  projectInfo: z.string().min(1).max(2000),
+  contact: z.string().min(1).max(200),
+  businessSignOff: z.string().min(1).max(500).optional(),
+})
+
+export const RegistrationBody = z.object({
+  projectName: z.string().min(1).max(100),
+  projectUrls: z.array(z.string().min(1).max(2000)).min(1).max(10).describe('1 to 10 elements: site, repository, socials (each at most 2000 characters).'),
+  projectInfo: z.string().min(1).max(2000),
+  contact: z.string().min(1).max(200).describe('Where the operators can reach the submitter.'),
+  email: z.email().max(200),
+  businessSignOff: z.string().min(1).max(500).optional(),
+})
+
+export const FeedbackBody = z.object({
+  message: z.string().min(1).max(2000),
+  name: z.string().min(1).max(200).describe('Name of the project or agent.'),
+  contact: z.string().min(1).max(200),
+})
+
+// ---------- identity ----------
+
+export const Me = z.object({
+  serviceWalletAddress: z.string(),
+  label: z.string(),
+  ownedProjectSlugs: z.array(z.string()),
+})
+
+// ---------- projects ----------
+
+const TeamMember = z.object({
+  name: z.string(),
+  pfpUrl: z.string(),
+  followerCount: z.int(),
+  socialUrl: z.string(),
+  roles: z.array(z.object({ projectName: z.string(), title: z.string() })),
+})
+
+export const ProjectProfile = z
+  .object({
+    identity: z.object({
+      slug: z.string(),
+      displayName: z.string(),
+      socialId: z.int(),
+      microblogHandle: z.string().nullable(),
+      socialUsername: z.string(),
+    }),
+    content: z.object({
+      bannerImageUrl: z.string().describe('URL; an empty string until the operators set one.'),
+      pfpUrl: z.string().describe('URL; an empty string until the operators set one.'),
+      bio: z.array(z.string()).describe('Paragraphs.'),
+      websiteUrl: z.string(),
+      teamMembers: z.array(TeamMember),
+    }),
+    status: z.object({
+      isProfileRegistered: z.boolean(),
+      isLaunchVerified: z.boolean(),
+      hasSniperProtection: z.boolean(),
+    }),
+  })
+  .describe('A project profile (spec section 2.3).')
+
+export const ProjectPage = z.object({
+  data: z.array(ProjectProfile),
+  meta: z.object({ total: z.int(), limit: z.int(), nextCursor: z.string().nullable() }),
+})
+
+const DepthLevel = z.object({
+  maxFdvUsdc: z.string().nullable().describe('Price limit of this level; null = orders without a limit.'),
+  orderCount: z.int(),
+  spendUsdc: z.string().describe('Spend cap of the orders at exactly this limit.'),
+  eligibleSpendUsdc: z.string().describe('Spend of all orders that still buy at an effective market cap equal to this limit (limit >= level, no-limit orders included).'),
+})
+
+export const ProjectDetail = ProjectProfile.extend({
+  project: z.object({
+    launchpad: z.enum(LAUNCHPADS),
+    chain: z.enum(CHAIN_KEYS),
+    launchMethod: z.enum(LAUNCH_METHODS),
+    creatorAddress: z.string(),
+  }),
+  launch: z.object({
+    status: z.enum(['pending', 'launched']),
+    chain: z.enum(CHAIN_KEYS),
+    tokenAddress: z.string().nullable(),
+    launchedAt: z.string().nullable().describe('ISO 8601; null before launch.'),
+  }),
+  stats: z.object({
+    orderCount: z.int().describe('Live orders (active or executing).'),
+    committedSpendUsdc: z.string().describe('Sum of the spend caps of live orders.'),
+    fundedSpendUsdc: z
+      .string()
+      .describe("Sum over live orders of min(spend cap, the buyer wallet's stablecoin balance on the project's chain); cached up to 15 s."),
+  }),
+  ownerStats: z
+    .object({
+      buyersCount: z.int().describe('Keys with a non-deleted order on the project.'),
+      depthByPriceLimit: z.array(DepthLevel).describe('Live orders grouped by price limit, ascending; the no-limit level last.'),
+    })
+    .optional()
+    .describe('Present only when the calling key owns the project.'),
+}).describe('GET /projects/{slug}: the profile fields (2.3) at the top level plus launch facts and stats.')
+
+export const Buyer = z
+  .object({
+    serviceWalletAddress: z.string(),
+    socialUsername: z.string().nullable(),
+    socialUrl: z.string().nullable(),
+    followerCount: z.int().describe('0 when the buyer has no linked social profile.'),
+    orderStatus: z.enum(ORDER_STATUSES),
+    orderedAt: z.string().describe('ISO 8601 creation time of the order.'),
+    maxSpendUsdc: z.string().optional().describe('Only for the key that owns the project.'),
+    maxFdvUsdc: z.string().nullable().optional().describe('Only for the key that owns the project; null = no price limit.'),
+  })
+  .describe('A buyer: a key with a non-deleted order on the project.')
+
+export const BuyerPage = z.object({
+  data: z.array(Buyer).describe('Follower count descending; ties in a stable order.'),
+  meta: z.object({ total: z.int(), limit: z.int(), nextCursor: z.string().nullable() }),
+})
+
+// ---------- orders ----------
+
+const Slug = z.string().min(1).max(200).describe('Project slug; the key of the order.')
+const SpendField = z
+  .string()
+  .describe('Positive decimal USDC amount, at most 6 decimals, at most 10000000. Out of range -> item code invalid_amount.')
+const FdvField = z
+  .string()
+  .nullable()
+  .describe('Positive decimal USD, at most 6 decimals, at most 1e15; null = no price limit. Out of range -> invalid_fdv.')
+const ExpiryField = z
+  .number()
+  .describe(`Integer milliseconds, 1 to ${MAX_EXPIRES_IN_MS} (365 days), counted from launch. Out of range -> invalid_expiry.`)
+
+export const CreateOrderItem = z
+  .object({ slug: Slug, maxSpendUsdc: SpendField, maxFdvUsdc: FdvField, expiresInMs: ExpiryField })
+  .describe('POST item: all four fields are required; maxFdvUsdc may be null (no price limit).')
+
+export const PatchOrderItem = z
+  .object({ slug: Slug, maxSpendUsdc: SpendField.optional(), maxFdvUsdc: FdvField.optional(), expiresInMs: ExpiryField.optional() })
+  .refine(
+    (item) => item.maxSpendUsdc !== undefined || item.maxFdvUsdc !== undefined || item.expiresInMs !== undefined,
+    'at least one of maxSpendUsdc, maxFdvUsdc, expiresInMs is required',
+  )
+  .describe('PATCH item: slug and at least one other field (otherwise the whole body is a 400).')
+
+export const DeleteOrderItem = z.object({ slug: Slug })
+
+const batchOf = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item).min(1).max(MAX_BATCH_ITEMS).describe(`1 to ${MAX_BATCH_ITEMS} items.`) })
+
+export const CreateOrdersBody = batchOf(CreateOrderItem)
+export const PatchOrdersBody = batchOf(PatchOrderItem)
+export const DeleteOrdersBody = batchOf(DeleteOrderItem)
+
+export const BatchResult = z
+  .object({
+    slug: z.string(),
+    ok: z.boolean(),
+    status: z.enum(Object.keys(ORDER_ITEM_STATUSES) as [keyof typeof ORDER_ITEM_STATUSES]).optional().describe(`When ok is true:\n${bullet(ORDER_ITEM_STATUSES)}`),
+    code: z.enum(Object.keys(ORDER_ITEM_CODES) as [keyof typeof ORDER_ITEM_CODES]).optional().describe(`When ok is false (the full list):\n${bullet(ORDER_ITEM_CODES)}`),
+    message: z.string().optional().describe('When ok is false.'),
+  })
+  .describe('Outcome of one item; results are index-aligned with the request items. A slug repeated within one batch: the first occurrence is processed, later ones get duplicate_slug.')
+
+export const BatchResponse = z.object({ results: z.array(BatchResult) })
+
+export const OrdersQuery = z.object({
+  status: z
+    .enum(ORDER_STATUSES)
+    .optional()
+    .describe('Only orders in this state. Without it every order except deleted ones is listed.'),
+  cursor: Cursor,
+  limit: Limit,
+})
+
+export const Order = z
+  .object({
+    slug: z.string(),
+    status: z
+      .enum(ORDER_STATUSES)
+      .describe('active; deleted; executing (a buy is in flight); filled (bought); expired (the expiry after launch elapsed without a buy; funds stay); failed (the buy could not be made).'),
+    maxSpendUsdc: z.string(),
+    maxFdvUsdc: z.string().nullable(),
+    expiresInMs: z.int(),
+    createdAt: z.string().describe('ISO 8601.'),
+    updatedAt: z.string().describe('ISO 8601.'),
+    execution: z
+      .object({
+        spentUsdc: z.string().describe('Stablecoin spent (decimal).'),
+        tokensReceived: z.string().describe('Tokens received after the 3% platform fee, smallest unit.'),
+        feeTokens: z.string().describe('Platform fee taken in the bought token, smallest unit.'),
+        txHash: z.string(),
+        executedAt: z.string().describe('ISO 8601.'),
+        failureReason: z.string().optional(),
+      })
+      .optional()
+      .describe('Present once the order was executed (filled or failed).'),
+  })
+  .describe('A buy order of the calling key.')
+
+export const OrderPage = z.object({
+  data: z.array(Order).describe('Spend cap descending; equal spend by slug.'),
+  meta: z.object({ limit: z.int(), nextCursor: z.string().nullable() }),
+})
+
+// ---------- wallet ----------
+
+const BalanceEntry = z.object({
+  address: z.string().describe('Token contract; native ETH is 0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE.'),
+  symbol: z.string(),
+  name: z.string(),
+  decimals: z.int(),
+  balance: z.string().describe('Integer amount in the smallest unit.'),
+})
+
+export const Wallet = z.object({
+  serviceWalletAddress: z.string(),
+  balances: z
+    .object({ base: z.array(BalanceEntry), second_chain: z.array(BalanceEntry) })
+    .describe('Per chain: the spend currency first ("0" when none), then native ETH, then indexed tokens the wallet holds.'),
+})
+
+export const WithdrawalBody = z.object({
+  chain: z.enum(CHAIN_KEYS).optional().describe('Chain to withdraw from; default base.'),
+  tokenAddress: z.string().min(1).describe('ERC-20 contract on that chain, or the native ETH pseudo-address.'),
+  withdrawAddress: z.string().min(1).describe('Destination address.'),
+  amount: z.string().min(1).describe('Decimal amount in token units ("1.5"), or "max" for the whole balance.'),
+})
+
+export const Withdrawal = z.object({
+  txHash: z.string().describe('Hash of the mined transaction (after its receipt).'),
+  chain: z.enum(CHAIN_KEYS),
+  tokenAddress: z.string(),
+  withdrawAddress: z.string(),
+  amount: z.string().describe('Amount sent, integer in the smallest unit.'),
+})
