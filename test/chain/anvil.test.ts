@@ -1,0 +1,155 @@
+import { spawn } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { createPublicClient, webSocket } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
+import { resolveAnvilBinary } from '../../src/chain/anvil/resolve-anvil-binary.ts'
+import { startAnvil, type AnvilInstance } from '../../src/chain/anvil/start-anvil.ts'
+import { PrebuyError } from '../../src/common/errors.ts'
+
+const DEV_ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
+
+const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+async function waitUntil(condition: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (await condition()) return true
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  return condition()
+}
+
+const blockNumber = async (anvil: AnvilInstance): Promise<number> => Number(await jsonRpc<string>(anvil.rpcUrl, 'eth_blockNumber'))
+
+describe('resolveAnvilBinary', () => {
+  it('finds the binary of the installed npm package', () => {
+    expect(resolveAnvilBinary()).toMatch(/@foundry-rs\/anvil-[a-z0-9]+-[a-z0-9]+\/bin\/anvil(\.exe)?$/)
+  })
+
+  it('explains when there is no anvil build for the platform', () => {
+    expect(() => resolveAnvilBinary('aix', 'ppc64')).toThrow(expect.objectContaining({ code: 'anvil_unsupported_platform' }))
+  })
+
+  it('explains when the platform package is not installed', () => {
+    expect(() => resolveAnvilBinary('win32', 'arm64')).toThrow(expect.objectContaining({ code: 'anvil_not_installed' }))
+  })
+})
+
+describe('startAnvil', () => {
+  let dir: string
+  const started: AnvilInstance[] = []
+  const start = async (...args: Parameters<typeof startAnvil>): Promise<AnvilInstance> => {
+    const anvil = await startAnvil(...args)
+    started.push(anvil)
+    return anvil
+  }
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'prebuy-anvil-'))
+  })
+
+  afterAll(async () => {
+    await Promise.all(started.map((anvil) => anvil.stop()))
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  it('refuses an invalid block time before spawning anything', async () => {
+    await expect(startAnvil({ chainId: 1, mining: 0.5 })).rejects.toMatchObject({ code: 'invalid_block_time' })
+    await expect(startAnvil({ chainId: 1, mining: -2 })).rejects.toBeInstanceOf(PrebuyError)
+  })
+
+  it('serves HTTP and WebSocket on one loopback port with the requested chain id', async () => {
+    const anvil = await start({ chainId: 424242, mining: 'manual' })
+    expect(anvil.rpcUrl).toBe(`http://127.0.0.1:${anvil.port}`)
+    const client = createPublicClient({ transport: webSocket(anvil.wsUrl) })
+    try {
+      expect(await client.getChainId()).toBe(424242)
+    } finally {
+      await client.transport.getRpcClient().then((rpc) => rpc.close())
+    }
+    const block = (await jsonRpc<{ gasLimit: string }>(anvil.rpcUrl, 'eth_getBlockByNumber', ['latest', false])).gasLimit
+    expect(BigInt(block)).toBeGreaterThanOrEqual(100_000_000n)
+  })
+
+  it('mines on an interval, by hand, or per transaction', async () => {
+    const anvil = await start({ chainId: 31337, mining: 1 })
+    const first = await blockNumber(anvil)
+    expect(await waitUntil(async () => (await blockNumber(anvil)) >= first + 2, 4_000)).toBe(true)
+
+    await anvil.setMiningMode('manual')
+    const still = await blockNumber(anvil)
+    await new Promise((resolve) => setTimeout(resolve, 1_300))
+    expect(await blockNumber(anvil)).toBe(still)
+    await jsonRpc(anvil.rpcUrl, 'anvil_mine', ['0x3'])
+    expect(await blockNumber(anvil)).toBe(still + 3)
+
+    await anvil.setMiningMode('auto')
+    await jsonRpc(anvil.rpcUrl, 'eth_sendTransaction', [{ from: DEV_ACCOUNT, to: '0x000000000000000000000000000000000000dEaD', value: '0x1' }])
+    expect(await blockNumber(anvil)).toBe(still + 4)
+    expect(anvil.miningMode).toBe('auto')
+  })
+
+  it('restarts a killed anvil on the same port from its state file and re-applies the mining mode', async () => {
+    const anvil = await start({ chainId: 31337, stateFile: join(dir, 'restart', 'state.json'), stateIntervalSeconds: 1, mining: 'auto' })
+    await jsonRpc(anvil.rpcUrl, 'eth_sendTransaction', [{ from: DEV_ACCOUNT, to: '0x000000000000000000000000000000000000dEaD', value: '0x2' }])
+    await new Promise((resolve) => setTimeout(resolve, 2_200)) // let a periodic state dump happen
+    const oldPid = anvil.pid!
+    const restarted = anvil.waitForRestart()
+    process.kill(oldPid, 'SIGKILL')
+    await restarted
+    expect(anvil.restarts).toBe(1)
+    expect(anvil.pid).not.toBe(oldPid)
+    expect(isAlive(oldPid)).toBe(false)
+    expect(Number(await jsonRpc<string>(anvil.rpcUrl, 'eth_chainId'))).toBe(31337)
+    expect(Number(await jsonRpc<string>(anvil.rpcUrl, 'eth_getTransactionCount', [DEV_ACCOUNT, 'latest']))).toBe(1)
+    expect(await jsonRpc<boolean>(anvil.rpcUrl, 'anvil_getAutomine')).toBe(true)
+  })
+
+  it('tells the owner once, with one clear error, when restarts are exhausted', async () => {
+    const fatal: Error[] = []
+    const anvil = await start({ chainId: 31337, maxRestarts: 1, onFatal: (error) => fatal.push(error) })
+    let restarted = anvil.waitForRestart()
+    process.kill(anvil.pid!, 'SIGKILL')
+    await restarted
+    restarted = anvil.waitForRestart()
+    process.kill(anvil.pid!, 'SIGKILL')
+    expect(await waitUntil(() => fatal.length > 0, 5_000)).toBe(true)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(fatal).toHaveLength(1)
+    expect(fatal[0]).toMatchObject({ kind: 'unavailable', code: 'devnet_chain_crashed' })
+    expect(fatal[0]?.message).toContain('restarted 1 times')
+  })
+
+  it('stop() terminates the child and is idempotent', async () => {
+    const anvil = await start({ chainId: 31337, stateFile: join(dir, 'stop', 'state.json') })
+    const pid = anvil.pid!
+    expect(isAlive(pid)).toBe(true)
+    await Promise.all([anvil.stop(), anvil.stop()])
+    expect(isAlive(pid)).toBe(false)
+    expect(anvil.pid).toBeUndefined()
+    await expect(jsonRpc(anvil.rpcUrl, 'eth_chainId', [], 500)).rejects.toThrow()
+  })
+
+  it('takes its anvil child down when the parent process exits without stopping it', async () => {
+    const script = fileURLToPath(new URL('./fixtures/start-anvil-then-exit.ts', import.meta.url))
+    const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'inherit'] })
+    let output = ''
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
+    expect(code).toBe(0)
+    const { pid } = JSON.parse(output.trim()) as { pid: number }
+    expect(pid).toBeGreaterThan(0)
+    expect(await waitUntil(() => !isAlive(pid), 5_000)).toBe(true)
+  })
+})
