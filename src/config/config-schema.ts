@@ -74,7 +74,7 @@ const rpcChain = (addresses: z.ZodType<Record<keyof typeof addressesShape, `0x${
   z.strictObject({
     chainId,
     rpcUrl: url(['http', 'https']),
-    wsUrl: url(['ws', 'wss']).optional(),
+    wsUrl: url(['ws', 'wss']),
     addresses,
   })
 
@@ -146,6 +146,8 @@ export const configSchema = z
         apiKeyCreationPerIpPerHour: positiveInt(1_000_000).default(10),
       })
       .default({ perKeyPerMinute: 100, apiKeyCreationPerIpPerHour: 10 }),
+    /** Set when the daemon sits behind a reverse proxy, so per-IP limits and the blocklist see the client's address. */
+    trustProxy: z.boolean({ error: 'expected true or false' }).default(false),
     /** Receives the 3% platform fee. Required on real chains. */
     feeRecipient: address().optional(),
     wallet: z

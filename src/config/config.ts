@@ -12,6 +12,8 @@ export interface PrebuyConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   chains: DevnetChainsConfig | RpcChainsConfig
   rateLimits: { perKeyPerMinute: number; apiKeyCreationPerIpPerHour: number }
+  /** Trust X-Forwarded-For (behind a reverse proxy). */
+  trustProxy: boolean
   feeRecipient: Address
   wallet: { accountKind: 'simple' | 'kernel' }
   /**

@@ -95,6 +95,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<PrebuyCon
     logLevel: parsed.logLevel,
     chains: parsed.chains,
     rateLimits: parsed.rateLimits,
+    trustProxy: parsed.trustProxy,
     // The schema requires feeRecipient in rpc mode, so the fallback only ever applies to devnet.
     feeRecipient: parsed.feeRecipient ?? DEVNET_FEE_RECIPIENT,
     wallet: { accountKind: parsed.wallet.accountKind ?? (mode === 'devnet' ? 'simple' : 'kernel') },

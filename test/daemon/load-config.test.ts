@@ -80,7 +80,7 @@ describe('loadConfig defaults and precedence', () => {
           wsUrl: 'wss://base.example',
           addresses: { positionManager: secondAddresses.positionManager, accountFactory: secondAddresses.accountFactory, ethUsdPool: secondAddresses.ethUsdPool },
         },
-        second_chain: { chainId: 7777, rpcUrl: 'http://second.example', addresses: secondAddresses },
+        second_chain: { chainId: 7777, rpcUrl: 'http://second.example', wsUrl: 'wss://second.example', addresses: secondAddresses },
       },
       feeRecipient: '0x1111111111111111111111111111111111111111',
     })
@@ -132,12 +132,12 @@ describe('loadConfig rejects a bad config with one line naming the field', () =>
     ['block time fraction', { chains: { mode: 'devnet', blockTime: 1.5 } }, "config error: chains.blockTime: expected whole seconds from 1 to 60, 'manual' or 'auto' (from config.json)"],
     ['unknown devnet field', { chains: { mode: 'devnet', blocktime: 1 } }, 'config error: chains.blocktime: unknown field (from config.json)'],
     ['rpc without chains', { chains: { mode: 'rpc' } }, 'config error: chains.base: required (from config.json)'],
-    ['base address without a default', { chains: { mode: 'rpc', base: { rpcUrl: 'http://x' } } }, 'config error: chains.base.addresses.positionManager: expected a 0x-prefixed 20-byte hex address (from config.json)'],
+    ['base address without a default', { chains: { mode: 'rpc', base: { rpcUrl: 'http://x', wsUrl: 'ws://x' } } }, 'config error: chains.base.addresses.positionManager: expected a 0x-prefixed 20-byte hex address (from config.json)'],
     ['rpc url scheme', { chains: { mode: 'rpc', base: { rpcUrl: 'ftp://x' } } }, 'config error: chains.base.rpcUrl: expected an http or https URL (from config.json)'],
     ['ws url scheme', { chains: { mode: 'rpc', base: { rpcUrl: 'http://x', wsUrl: 'http://x' } } }, 'config error: chains.base.wsUrl: expected an ws or wss URL (from config.json)'],
     [
       'second chain address',
-      { chains: { mode: 'rpc', base: { rpcUrl: 'http://x', addresses: BASE_EXTRA }, second_chain: { chainId: 5, rpcUrl: 'http://y', addresses: { stablecoin: '0x12' } } } },
+      { chains: { mode: 'rpc', base: { rpcUrl: 'http://x', wsUrl: 'ws://x', addresses: BASE_EXTRA }, second_chain: { chainId: 5, rpcUrl: 'http://y', wsUrl: 'ws://y', addresses: { stablecoin: '0x12' } } } },
       'config error: chains.second_chain.addresses.stablecoin: expected a 0x-prefixed 20-byte hex address (from config.json)',
     ],
     ['rate limit', { rateLimits: { perKeyPerMinute: 0 } }, 'config error: rateLimits.perKeyPerMinute: expected an integer from 1 to 1000000 (from config.json)'],
@@ -161,11 +161,11 @@ describe('loadConfig rejects a bad config with one line naming the field', () =>
         '0x2222222222222222222222222222222222222222',
       ]),
     )
-    await writeFileConfig({ chains: { mode: 'rpc', base: { rpcUrl: 'http://x', addresses: BASE_EXTRA }, second_chain: { chainId: 5, rpcUrl: 'http://y', addresses } } })
+    await writeFileConfig({ chains: { mode: 'rpc', base: { rpcUrl: 'http://x', wsUrl: 'ws://x', addresses: BASE_EXTRA }, second_chain: { chainId: 5, rpcUrl: 'http://y', wsUrl: 'ws://y', addresses } } })
     expect(await configErrorOf(loadConfig({ flags: { dataDir: dir }, env: PASS }))).toBe(
       "config error: feeRecipient: required when chains.mode is 'rpc' (not set)",
     )
-    await writeFileConfig({ chains: { mode: 'rpc', base: { rpcUrl: 'http://x', addresses: BASE_EXTRA }, second_chain: { chainId: 5, rpcUrl: 'http://y', addresses } }, feeRecipient: addresses.weth })
+    await writeFileConfig({ chains: { mode: 'rpc', base: { rpcUrl: 'http://x', wsUrl: 'ws://x', addresses: BASE_EXTRA }, second_chain: { chainId: 5, rpcUrl: 'http://y', wsUrl: 'ws://y', addresses } }, feeRecipient: addresses.weth })
     expect(await configErrorOf(loadConfig({ flags: { dataDir: dir }, env: {} }))).toBe(
       "config error: PREBUY_PASSPHRASE: required when chains.mode is 'rpc' (from env PREBUY_PASSPHRASE)",
     )

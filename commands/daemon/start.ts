@@ -1,0 +1,57 @@
+import { Command, Flags } from '@oclif/core'
+import { createLogger } from '../../src/common/logger.ts'
+import { isConfigError, loadConfig } from '../../src/config/index.ts'
+import { handleShutdownSignals } from '../../daemon/lifecycle.ts'
+import { startDaemon } from '../../daemon/start-daemon.ts'
+
+export default class DaemonStart extends Command {
+  static override description =
+    'Start the daemon in the foreground: public REST API, admin API (loopback), devnet chains or RPC chains, indexer and executor. Stop with Ctrl-C or SIGTERM.'
+  static override examples = [
+    '<%= config.bin %> daemon start',
+    '<%= config.bin %> daemon start --port 9000 --data-dir /srv/prebuy',
+    'PORT=9000 DATA_DIR=/srv/prebuy PREBUY_PASSPHRASE=... <%= config.bin %> daemon start',
+  ]
+  // Strings, not integers: the config layer validates every source the same way and names the flag in its one line.
+  static override flags = {
+    host: Flags.string({ description: 'address the public API listens on [env: HOST] (default 127.0.0.1)' }),
+    port: Flags.string({ description: 'public API port [env: PORT] (default 8787)' }),
+    'admin-port': Flags.string({ description: 'admin API port on 127.0.0.1 [env: PREBUY_ADMIN_PORT] (default port + 1)' }),
+    'data-dir': Flags.string({ description: 'data dir: config.json, LevelDB, devnet, secrets [env: DATA_DIR] (default ./data)' }),
+  }
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(DaemonStart)
+    let config
+    try {
+      config = await loadConfig({
+        flags: { host: flags.host, port: flags.port, adminPort: flags['admin-port'], dataDir: flags['data-dir'] },
+        env: process.env,
+      })
+    } catch (error) {
+      if (isConfigError(error)) {
+        process.stderr.write(`${error.message}\n`)
+        return this.exit(1)
+      }
+      throw error
+    }
+    const logger = createLogger({ level: config.logLevel })
+    let daemon
+    try {
+      daemon = await startDaemon(config, {
+        logger,
+        onFatal: () => {
+          process.exitCode = 1
+          process.exit(1)
+        },
+      })
+    } catch (error) {
+      logger.error({ err: error }, 'start-up failed')
+      process.stderr.write(`prebuy: cannot start: ${(error as Error).message}\n`)
+      return this.exit(1)
+    }
+    handleShutdownSignals(daemon, { logger })
+    // Stay in the foreground: the signal handlers end the process.
+    await new Promise<never>(() => undefined)
+  }
+}

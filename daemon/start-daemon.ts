@@ -1,0 +1,225 @@
+import { mkdir } from 'node:fs/promises'
+import { createPublicClient, formatEther, http, type Address } from 'viem'
+import type { FastifyInstance } from 'fastify'
+import { buildAdminApp } from './admin/build-admin-app.ts'
+import { createServiceOperations } from './admin/service-operations.ts'
+import type { AdminOperations } from './admin/admin-operations.ts'
+import { createBackgroundWorkers, type BackgroundWorker } from './background-workers.ts'
+import { removeDaemonFile, writeDaemonFile } from './daemon-file.ts'
+import { ensureOperatorToken } from './operator-token.ts'
+import { assertNoOtherDaemon } from './single-daemon.ts'
+import { buildHttpApp } from './http/build-http-app.ts'
+import { CHAIN_KEYS, type ChainConfig, type ChainKey } from '../src/chain/chain-keys.ts'
+import { startDevnet, type Devnet } from '../src/chain/devnet/start-devnet.ts'
+import { fundAccount, mineBlocks } from '../src/chain/devnet/faucet.ts'
+import { jsonRpc } from '../src/chain/anvil/json-rpc.ts'
+import type { Logger } from '../src/common/logger.ts'
+import type { PrebuyConfig } from '../src/config/config.ts'
+import { describeConfig } from '../src/config/describe-config.ts'
+import { rpcChainConfigs } from '../src/config/rpc-chain-configs.ts'
+import { createServices, type Services } from '../src/services/services.ts'
+import { openStore, type Store } from '../src/store/open-store.ts'
+import { createWalletService, type PrebuyWalletService } from '../src/wallets/create-wallet-service.ts'
+import { openKeyStore } from '../src/wallets/keys/key-store.ts'
+
+export interface RunningDaemon {
+  /** Public API base URL (http://host:port). */
+  url: string
+  /** Admin API base URL (always loopback). */
+  adminUrl: string
+  chains: Record<ChainKey, ChainConfig>
+  /** Graceful: stop accepting, finish in-flight requests, stop workers, close the store, stop the chains. Idempotent. */
+  stop(): Promise<void>
+}
+
+export interface StartDaemonOptions {
+  logger: Logger
+  /**
+   * Called once when the daemon stopped itself because a part it depends on died (a devnet chain that crashed more
+   * often than its supervisor restarts it, a background worker). The daemon is already stopped; the caller exits.
+   */
+  onFatal?: (error: Error) => void
+}
+
+/** The bundler EOA pays every handleOps; on devnet it is topped up from anvil's funded accounts at start. */
+const DEVNET_BUNDLER_MIN_ETH = 10n * 10n ** 18n
+const DEVNET_BUNDLER_TOP_UP = '100'
+
+/**
+ * Composes and starts the daemon: chains (devnet or RPC), wallets, store, services, the public API on host:port, the
+ * admin API on 127.0.0.1:adminPort, background workers; then announces itself in `<data-dir>/daemon.json`.
+ * If any step fails, everything already started is stopped again before the error is rethrown.
+ */
+export async function startDaemon(config: PrebuyConfig, options: StartDaemonOptions): Promise<RunningDaemon> {
+  const logger = options.logger
+  const startedAt = new Date()
+  await mkdir(config.dataDir, { recursive: true })
+  await assertNoOtherDaemon(config.dataDir)
+  logger.info({ config: describeConfig(config) }, 'starting prebuy daemon')
+
+  // Undo stack: each started part pushes its stop; shutdown (or a failed start) pops them in reverse.
+  const undo: Array<{ name: string; stop: () => Promise<void> }> = []
+  let stopping: Promise<void> | undefined
+  let fatalBeforeReady: Error | undefined
+  let ready = false
+
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      while (undo.length > 0) {
+        const part = undo.pop()!
+        try {
+          await part.stop()
+          logger.debug({ part: part.name }, 'stopped')
+        } catch (error) {
+          logger.error({ err: error, part: part.name }, 'failed to stop cleanly')
+        }
+      }
+    })()
+    return stopping
+  }
+
+  const fail = (error: Error): void => {
+    if (!ready) {
+      fatalBeforeReady ??= error
+      return
+    }
+    logger.fatal({ err: error }, `stopping the daemon: ${error.message}`)
+    void stop().then(() => options.onFatal?.(error))
+  }
+
+  try {
+    // Chains.
+    let chains: Record<ChainKey, ChainConfig>
+    let devnet: Devnet | undefined
+    if (config.chains.mode === 'devnet') {
+      devnet = await startDevnet({
+        dataDir: config.dataDir,
+        blockTime: config.chains.blockTime,
+        logger,
+        onFatal: (error) => fail(new Error(`a devnet chain crashed and could not be restarted: ${error.message}`)),
+      })
+      undo.push({ name: 'devnet', stop: () => devnet!.stop() })
+      chains = devnet.chains
+    } else {
+      chains = rpcChainConfigs(config.chains)
+    }
+    if (fatalBeforeReady) throw fatalBeforeReady
+
+    // Wallets: the key store decrypts the master secret with the passphrase; nothing here is logged.
+    const keys = await openKeyStore({ dataDir: config.dataDir, passphrase: config.passphrase })
+    const wallets: PrebuyWalletService = createWalletService({ chains, keys, accountKind: config.wallet.accountKind, logger })
+    if (devnet) await topUpDevnetBundler(chains, wallets, logger)
+
+    // Store and services.
+    const store: Store = await openStore({ dataDir: config.dataDir })
+    undo.push({ name: 'store', stop: () => store.close() })
+    const services: Services = createServices({ store, wallets })
+
+    // Background workers (indexer, executor): see background-workers.ts.
+    const workers: BackgroundWorker[] = createBackgroundWorkers({ config, chains, store, services, wallets, logger, fail })
+    for (const worker of workers) {
+      await worker.start()
+      undo.push({ name: worker.name, stop: () => worker.stop() })
+    }
+
+    // Public API.
+    const publicApp: FastifyInstance = await buildHttpApp({
+      store,
+      services,
+      wallets,
+      logger,
+      config: { rateLimit: config.rateLimits, trustProxy: config.trustProxy },
+    })
+    await listen(publicApp, config.host, config.port, 'public API')
+    undo.push({ name: 'public API', stop: () => publicApp.close() })
+    const url = `http://${urlHost(config.host)}:${config.port}`
+
+    // Admin API, loopback only whatever `host` is: the operator token is the only guard.
+    const adminUrl = `http://127.0.0.1:${config.adminPort}`
+    const operatorToken = await ensureOperatorToken(config.dataDir)
+    const operations: AdminOperations = createServiceOperations({
+      services,
+      status: async () => ({
+        pid: process.pid,
+        url,
+        adminUrl,
+        dataDir: config.dataDir,
+        startedAt: startedAt.toISOString(),
+        uptimeSeconds: Math.round((Date.now() - startedAt.getTime()) / 1000),
+        chains: { mode: config.chains.mode, chainIds: Object.fromEntries(CHAIN_KEYS.map((key) => [key, chains[key].chainId])) as Record<ChainKey, number> },
+      }),
+      ...(devnet ? { devnet: devnetOperations(devnet, wallets) } : {}),
+    })
+    const adminApp = buildAdminApp({ operations, operatorToken, logger })
+    await listen(adminApp, '127.0.0.1', config.adminPort, 'admin API')
+    // Pushed after the public API, so shutdown closes the admin API first and the public API right after.
+    undo.push({ name: 'admin API', stop: () => adminApp.close() })
+
+    await writeDaemonFile(config.dataDir, { pid: process.pid, url, adminUrl, startedAt: startedAt.toISOString() })
+    undo.push({ name: 'daemon.json', stop: () => removeDaemonFile(config.dataDir) })
+    if (fatalBeforeReady) throw fatalBeforeReady
+    ready = true
+    logger.info({ url, adminUrl, chains: config.chains.mode }, 'prebuy daemon ready')
+    return { url, adminUrl, chains, stop }
+  } catch (error) {
+    await stop()
+    throw error
+  }
+}
+
+async function listen(app: FastifyInstance, host: string, port: number, what: string): Promise<void> {
+  try {
+    await app.listen({ host, port })
+  } catch (error) {
+    await app.close().catch(() => undefined)
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'EADDRINUSE') throw new Error(`cannot start the ${what}: ${host}:${port} is already in use`, { cause: error })
+    if (code === 'EADDRNOTAVAIL') throw new Error(`cannot start the ${what}: ${host} is not an address of this machine`, { cause: error })
+    if (code === 'EACCES') throw new Error(`cannot start the ${what}: no permission to listen on ${host}:${port}`, { cause: error })
+    throw error
+  }
+}
+
+const urlHost = (host: string): string => (host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host)
+
+async function topUpDevnetBundler(chains: Record<ChainKey, ChainConfig>, wallets: PrebuyWalletService, logger: Logger): Promise<void> {
+  await Promise.all(
+    CHAIN_KEYS.map(async (key) => {
+      const address = wallets.bundlerAddress(key)
+      const client = createPublicClient({ transport: http(chains[key].rpcUrl) })
+      const balance = await client.getBalance({ address })
+      if (balance >= DEVNET_BUNDLER_MIN_ETH) return
+      await fundAccount(chains[key], address, { eth: DEVNET_BUNDLER_TOP_UP })
+      logger.info({ chain: key, bundler: address, eth: DEVNET_BUNDLER_TOP_UP, had: formatEther(balance) }, 'funded the devnet bundler')
+    }),
+  )
+}
+
+function devnetOperations(devnet: Devnet, wallets: PrebuyWalletService): NonNullable<AdminOperations['devnet']> {
+  return {
+    async fund(request) {
+      const chain = request.chain ?? 'base'
+      const result = await fundAccount(devnet.chains[chain], request.address as Address, {
+        ...(request.usdc === undefined ? {} : { stablecoin: request.usdc }),
+        ...(request.eth === undefined ? {} : { eth: request.eth }),
+      })
+      return [{ chain, address: request.address, usdc: result.stablecoin, eth: result.eth }]
+    },
+    async mine(blocks) {
+      await Promise.all(CHAIN_KEYS.map((key) => mineBlocks(devnet.chains[key], blocks)))
+      const numbers = await Promise.all(CHAIN_KEYS.map((key) => jsonRpc<string>(devnet.chains[key].rpcUrl, 'eth_blockNumber')))
+      return { chain: 'all', blocks, blockNumbers: Object.fromEntries(CHAIN_KEYS.map((key, i) => [key, BigInt(numbers[i]!).toString()])) }
+    },
+    async deployments() {
+      return {
+        deploymentsFile: devnet.deploymentsFile,
+        chains: Object.fromEntries(
+          CHAIN_KEYS.map((key) => {
+            const chain = devnet.chains[key]
+            return [key, { chainId: chain.chainId, rpcUrl: chain.rpcUrl, wsUrl: chain.wsUrl, bundler: wallets.bundlerAddress(key), addresses: chain.addresses }]
+          }),
+        ),
+      }
+    },
+  }
+}
