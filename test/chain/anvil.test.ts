@@ -141,15 +141,25 @@ describe('startAnvil', () => {
     await expect(jsonRpc(anvil.rpcUrl, 'eth_chainId', [], 500)).rejects.toThrow()
   })
 
-  it('takes its anvil child down when the parent process exits without stopping it', async () => {
-    const script = fileURLToPath(new URL('./fixtures/start-anvil-then-exit.ts', import.meta.url))
+  /** Runs a fixture script that starts anvil and then ends without stopping it; returns anvil's pid. */
+  const runParent = async (fixture: string): Promise<number> => {
+    const script = fileURLToPath(new URL(`./fixtures/${fixture}`, import.meta.url))
     const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'inherit'] })
     let output = ''
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
-    expect(code).toBe(0)
+    await new Promise((resolve) => child.once('exit', resolve))
     const { pid } = JSON.parse(output.trim()) as { pid: number }
     expect(pid).toBeGreaterThan(0)
+    return pid
+  }
+
+  it('takes its anvil child down when the parent process exits without stopping it', async () => {
+    const pid = await runParent('start-anvil-then-exit.ts')
     expect(await waitUntil(() => !isAlive(pid), 5_000)).toBe(true)
+  })
+
+  it('takes its anvil child down even when the parent is killed with SIGKILL', async () => {
+    const pid = await runParent('start-anvil-then-die.ts')
+    expect(await waitUntil(() => !isAlive(pid), 6_000)).toBe(true)
   })
 })

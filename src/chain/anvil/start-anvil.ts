@@ -63,6 +63,19 @@ function installExitHook(): void {
   })
 }
 
+/**
+ * The 'exit' hook cannot run when the parent is killed with SIGKILL (an OOM kill, a test runner's hard timeout). A
+ * tiny shell loop per anvil covers that case: while both the parent and anvil live it sleeps; when the parent is gone
+ * it sends anvil SIGTERM (so the state is still dumped); when anvil is gone it simply ends. Not on Windows (no sh).
+ */
+function startOrphanWatchdog(anvilPid: number): void {
+  if (process.platform === 'win32') return
+  const script = 'while kill -0 "$0" 2>/dev/null && kill -0 "$1" 2>/dev/null; do sleep 1; done; kill -0 "$0" 2>/dev/null || kill -TERM "$1" 2>/dev/null'
+  const watchdog = spawn('/bin/sh', ['-c', script, String(process.pid), String(anvilPid)], { stdio: 'ignore' })
+  watchdog.on('error', () => undefined)
+  watchdog.unref()
+}
+
 interface Spawned {
   child: ChildProcess
   port: number
@@ -110,6 +123,7 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
     new Promise((resolve, reject) => {
       const child = spawn(binary, args(port), { stdio: ['ignore', 'pipe', 'pipe'] })
       liveChildren.add(child)
+      if (child.pid !== undefined) startOrphanWatchdog(child.pid)
       const exited = new Promise<number | null>((resolveExit) => {
         child.once('exit', (code) => {
           liveChildren.delete(child)
