@@ -1,4 +1,4 @@
-import { createClient, custom, type Address, type LocalAccount } from 'viem'
+import { createClient, custom, encodeFunctionData, type Address, type LocalAccount } from 'viem'
 import { toSimpleSmartAccount } from 'permissionless/accounts'
 import type { ChainConfig, ChainKey } from '../../chain/chain-keys.ts'
 import { PrebuyError } from '../../common/errors.ts'
@@ -8,6 +8,16 @@ import { simpleAccountAddress } from './simple-account-address.ts'
 
 /** Salt of every account: each user already has its own owner key, so the salt adds nothing. */
 const ACCOUNT_SALT = 0n
+
+const createAccountAbi = [
+  {
+    type: 'function',
+    name: 'createAccount',
+    inputs: [{ name: 'owner', type: 'address' }, { name: 'salt', type: 'uint256' }],
+    outputs: [{ name: 'ret', type: 'address' }],
+    stateMutability: 'nonpayable',
+  },
+] as const
 
 /**
  * A client that refuses every RPC: permissionless needs a client object, but with the address and chain id supplied
@@ -50,11 +60,11 @@ export function createSimpleAccountProvider(deps: { chains: Record<ChainKey, Cha
       })
       const operationAccount: OperationAccount = {
         address,
-        async factoryArgs() {
-          const args = await account.getFactoryArgs()
-          if (!args.factory || !args.factoryData) throw new PrebuyError('internal', 'no_factory_args', 'The account has no factory data.')
-          return { factory: args.factory, factoryData: args.factoryData }
-        },
+        // Encoded here rather than by permissionless, whose getFactoryArgs first asks the chain whether it is deployed.
+        factoryArgs: async () => ({
+          factory: chain.addresses.accountFactory,
+          factoryData: encodeFunctionData({ abi: createAccountAbi, functionName: 'createAccount', args: [owner.address, ACCOUNT_SALT] }),
+        }),
         encodeCalls: (calls) => account.encodeCalls(calls.map((call) => ({ to: call.to, value: call.value ?? 0n, data: call.data }))),
         // SimpleAccount uses the whole 192-bit key; small integers keep nonce slots reused across operations.
         nonceKey: (stream) => BigInt(stream),

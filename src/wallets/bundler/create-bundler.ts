@@ -53,6 +53,7 @@ export interface BundlerOptions {
   blockGasShare?: number
 }
 
+const NONCE_CONFLICT = /nonce too low|nonce too high|already known|replacement transaction underpriced|nonce.*already used/i
 const ZERO_HASH: Hash = `0x${'00'.repeat(32)}`
 /** Per-bundle cost outside the operations: intrinsic gas, calldata, handleOps' own loop. */
 const BUNDLE_OVERHEAD = 60_000n
@@ -133,21 +134,33 @@ export function createBundler(options: BundlerOptions): Bundler {
   async function send(items: readonly BundleItem[], gas: bigint): Promise<SentTransaction> {
     const fees = await client.estimateFeesPerGas()
     const fromBlock = await client.getBlockNumber()
-    return nonces.use(async (nonce) => {
-      const raw = await signer.signTransaction({
-        type: 'eip1559',
-        chainId: chain.chainId,
-        to: entryPoint,
-        data: handleOpsData(items),
-        gas,
-        nonce,
-        maxFeePerGas: fees.maxFeePerGas,
-        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-      })
-      const hash = await client.sendRawTransaction({ serializedTransaction: raw })
-      log.info({ txHash: hash, nonce, operations: items.length }, 'handleOps sent')
-      return { hash, raw, nonce, items, fromBlock }
-    })
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await nonces.use(async (nonce) => {
+          const raw = await signer.signTransaction({
+            type: 'eip1559',
+            chainId: chain.chainId,
+            to: entryPoint,
+            data: handleOpsData(items),
+            gas,
+            nonce,
+            maxFeePerGas: fees.maxFeePerGas,
+            maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+          })
+          const hash = await client.sendRawTransaction({ serializedTransaction: raw })
+          log.info({ txHash: hash, nonce, operations: items.length }, 'handleOps sent')
+          return { hash, raw, nonce, items, fromBlock }
+        })
+      } catch (error) {
+        // The nonce manager already dropped its counter; a nonce conflict (another sender of this EOA, a restart with
+        // transactions still pending) heals by re-reading it, anything else is not ours to retry.
+        const message = error instanceof BaseError ? `${error.shortMessage} ${error.details ?? ''}` : String(error)
+        if (attempt >= 4 || !NONCE_CONFLICT.test(message)) {
+          throw new PrebuyError('unavailable', 'bundle_send_failed', `The handleOps transaction could not be sent on ${chain.key}.`, { cause: error })
+        }
+        log.warn({ attempt, error: message }, 'bundler nonce conflict; resynced from the chain')
+      }
+    }
   }
 
   async function pollReceipt(hash: Hash): Promise<TransactionReceipt | undefined> {
@@ -223,11 +236,13 @@ export function createBundler(options: BundlerOptions): Bundler {
       } else if (estimated.gas <= maxGas) {
         plans.push({ items: estimated.items, gas: min(estimated.gas + estimated.gas / 4n, block.gasLimit) })
       } else {
-        // Too big for one block: split in order by the average measured cost per operation.
+        // Too big for one block: split in order by the average measured cost per operation. Each transaction also
+        // needs headroom for its largest callGasLimit: the EntryPoint refuses (AA95) to start a call with less gas left.
         const perOp = estimated.gas / BigInt(estimated.items.length)
         const largestCall = estimated.items.reduce((max, item) => (item.userOperation.callGasLimit > max ? item.userOperation.callGasLimit : max), 0n)
-        for (const chunk of packBundles(estimated.items, () => perOp, maxGas - largestCall, BUNDLE_OVERHEAD)) {
-          plans.push({ items: chunk, gas: min(perOp * BigInt(chunk.length) + largestCall + BUNDLE_OVERHEAD, maxGas) })
+        const headroom = (largestCall * 64n) / 63n + 50_000n
+        for (const chunk of packBundles(estimated.items, () => perOp, maxGas - headroom, BUNDLE_OVERHEAD)) {
+          plans.push({ items: chunk, gas: min(perOp * BigInt(chunk.length) + headroom + BUNDLE_OVERHEAD, block.gasLimit) })
         }
       }
       // Send every chunk first (nonces in order), then wait for them together: they can share a block.

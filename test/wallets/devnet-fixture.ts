@@ -1,0 +1,92 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Writable } from 'node:stream'
+import type { PrivateKeyAccount } from 'viem/accounts'
+import { createPublicClient, createWalletClient, http, parseUnits, type Address, type Hex, type PublicClient } from 'viem'
+import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
+import { chainFromConfig } from '../../src/chain/clients.ts'
+import { artifacts } from './artifacts.ts'
+import { startDevnet, type Devnet } from '../../src/chain/devnet/start-devnet.ts'
+import { fundAccount } from '../../src/chain/devnet/faucet.ts'
+import { createLogger, type Logger } from '../../src/common/logger.ts'
+import { createWalletService, type PrebuyWalletService, type WalletServiceDeps } from '../../src/wallets/create-wallet-service.ts'
+import { createKeyStore, type KeyStore } from '../../src/wallets/keys/key-store.ts'
+import { loadOrCreateMasterSecret } from '../../src/wallets/keys/secret-files.ts'
+
+export interface WalletFixture {
+  dataDir: string
+  devnet: Devnet
+  chains: Record<ChainKey, ChainConfig>
+  masterSecret: Uint8Array
+  passphrase: string
+  keys: KeyStore
+  logger: Logger
+  /** Every log line the service wrote, for the secrecy test. */
+  logLines: string[]
+  service: PrebuyWalletService
+  clients: Record<ChainKey, PublicClient>
+  /** A funded dev account for test transactions (deploying tokens, wrapping ETH). */
+  trader: PrivateKeyAccount
+  newService(overrides?: Partial<WalletServiceDeps>): PrebuyWalletService
+  deployToken(chain: ChainKey, name: string, symbol: string, supply: string, recipient: Address): Promise<Address>
+  stop(): Promise<void>
+}
+
+export async function startWalletFixture(): Promise<WalletFixture> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'prebuy-wallets-'))
+  const devnet = await startDevnet({ dataDir, blockTime: 'auto' })
+  const passphrase = 'test passphrase, not secret'
+  const masterSecret = await loadOrCreateMasterSecret({ dataDir, passphrase, scryptParams: { N: 2 ** 10, r: 8, p: 1 } })
+  const keys = createKeyStore(masterSecret)
+  const logLines: string[] = []
+  const destination = new Writable({
+    write(chunk, _encoding, callback) {
+      logLines.push(String(chunk))
+      callback()
+    },
+  })
+  const logger = createLogger({ level: 'trace', destination })
+  const newService = (overrides: Partial<WalletServiceDeps> = {}) =>
+    createWalletService({ chains: devnet.chains, keys, accountKind: 'simple', logger, bundler: { pollingIntervalMs: 50 }, ...overrides })
+  const service = newService()
+  for (const chain of Object.values(devnet.chains)) await fundAccount(chain, service.bundlerAddress(chain.key), { eth: '1000' })
+  const clients = {
+    base: createPublicClient({ chain: chainFromConfig(devnet.chains.base), transport: http(devnet.chains.base.rpcUrl), pollingInterval: 50 }),
+    second_chain: createPublicClient({ chain: chainFromConfig(devnet.chains.second_chain), transport: http(devnet.chains.second_chain.rpcUrl), pollingInterval: 50 }),
+  } as Record<ChainKey, PublicClient>
+  const trader = devnet.accounts[3]!.account
+
+  const deployToken = async (chain: ChainKey, name: string, symbol: string, supply: string, recipient: Address): Promise<Address> => {
+    const config = devnet.chains[chain]
+    const wallet = createWalletClient({ chain: chainFromConfig(config), account: trader, transport: http(config.rpcUrl) })
+    const hash = await wallet.deployContract({
+      abi: artifacts.DevnetLaunchToken.abi,
+      bytecode: artifacts.DevnetLaunchToken.bytecode as Hex,
+      args: [name, symbol, parseUnits(supply, 18), recipient],
+    })
+    const receipt = await clients[chain].waitForTransactionReceipt({ hash })
+    if (!receipt.contractAddress) throw new Error('token deployment failed')
+    return receipt.contractAddress
+  }
+
+  return {
+    dataDir,
+    devnet,
+    chains: devnet.chains,
+    masterSecret,
+    passphrase,
+    keys,
+    logger,
+    logLines,
+    service,
+    clients,
+    trader,
+    newService,
+    deployToken,
+    async stop() {
+      await devnet.stop()
+      await rm(dataDir, { recursive: true, force: true })
+    },
+  }
+}

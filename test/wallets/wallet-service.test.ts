@@ -1,0 +1,268 @@
+import { createWalletClient, encodeFunctionData, erc20Abi, http, getAddress, parseEther, parseUnits, type Address } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { NATIVE_ETH_ADDRESS } from '../../src/chain/chain-keys.ts'
+import { chainFromConfig } from '../../src/chain/clients.ts'
+import { fundAccount } from '../../src/chain/devnet/faucet.ts'
+import { PrebuyError } from '../../src/common/errors.ts'
+import { simpleAccountAddress } from '../../src/wallets/accounts/simple-account-address.ts'
+import { deriveBundlerKey, deriveOwnerKey } from '../../src/wallets/keys/derive-key.ts'
+import type { WithdrawRequest } from '../../src/wallets/wallet-service.ts'
+import { artifacts } from './artifacts.ts'
+import { startWalletFixture, type WalletFixture } from './devnet-fixture.ts'
+
+let f: WalletFixture
+beforeAll(async () => {
+  f = await startWalletFixture()
+}, 120_000)
+afterAll(async () => {
+  await f?.stop()
+})
+
+const wethAbi = [{ type: 'function', name: 'deposit', inputs: [], outputs: [], stateMutability: 'payable' }] as const
+const DEST: Address = '0x000000000000000000000000000000000000dEaD'
+const balanceOf = (chain: 'base' | 'second_chain', token: Address, owner: Address) =>
+  f.clients[chain].readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [owner] })
+const bundlerNonce = (chain: 'base' | 'second_chain') => f.clients[chain].getTransactionCount({ address: f.service.bundlerAddress(chain) })
+
+describe('addresses', () => {
+  it('is the same on both chains, equals factory.getAddress, and is where the first operation deploys the account', async () => {
+    const address = await f.service.walletAddress(1)
+    const owner = f.keys.ownerSigner(1).address
+    for (const chain of ['base', 'second_chain'] as const) {
+      const config = f.chains[chain]
+      expect(simpleAccountAddress(config.addresses.accountFactory, owner)).toBe(address)
+      const onChain = await f.clients[chain].readContract({
+        address: config.addresses.accountFactory,
+        abi: artifacts.SimpleAccountFactory.abi,
+        functionName: 'getAddress',
+        args: [owner, 0n],
+      })
+      expect(onChain).toBe(address)
+      expect(await f.clients[chain].getCode({ address })).toBeUndefined()
+    }
+    expect(await f.service.walletAddress(2)).not.toBe(address)
+
+    // Counterfactual -> deployed by its first UserOperation, at the same address, on each chain.
+    for (const chain of ['base', 'second_chain'] as const) {
+      const [result] = await f.service.submitUserOperations(chain, [
+        { userIndex: 1, id: 'deploy', calls: [{ to: f.chains[chain].addresses.stablecoin, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [DEST, 1n] }) }] },
+      ])
+      expect(result?.success).toBe(true)
+      expect((await f.clients[chain].getCode({ address }))?.length).toBeGreaterThan(2)
+      expect(await f.clients[chain].readContract({ address: f.chains[chain].addresses.stablecoin, abi: erc20Abi, functionName: 'allowance', args: [address, DEST] })).toBe(1n)
+    }
+  })
+})
+
+describe('balances', () => {
+  it('lists ETH, the stablecoin first ("0" when none), indexed held tokens, WETH when held; omits unindexed and empty ones', async () => {
+    const wallet = await f.service.walletAddress(10)
+    const indexed = await f.deployToken('base', 'Indexed Token', 'IDX', '1000', wallet)
+    const unindexed = await f.deployToken('base', 'Stray Token', 'STRAY', '1000', wallet)
+    const indexedEmpty = await f.deployToken('base', 'Empty Token', 'EMPTY', '1000', f.trader.address)
+    await fundAccount(f.chains.base, wallet, { eth: '0.5' })
+    // Wrap some ETH into WETH for the wallet.
+    const trader = createWalletClient({ account: f.trader, transport: http(f.chains.base.rpcUrl), chain: chainFromConfig(f.chains.base) })
+    const weth = f.chains.base.addresses.weth
+    await f.clients.base.waitForTransactionReceipt({ hash: await trader.writeContract({ address: weth, abi: wethAbi, functionName: 'deposit', value: parseEther('1') }) })
+    await f.clients.base.waitForTransactionReceipt({ hash: await trader.writeContract({ address: weth, abi: erc20Abi, functionName: 'transfer', args: [wallet, parseEther('0.25')] }) })
+
+    const token = (address: Address) => ({ address, symbol: 'X', name: 'X', decimals: 18 })
+    const balances = await f.service.getBalances(10, {
+      base: [{ address: indexed, symbol: 'IDX', name: 'Indexed Token', decimals: 18 }, token(indexedEmpty)],
+      second_chain: [],
+    })
+    expect(Object.keys(balances).sort()).toEqual(['base', 'second_chain'])
+    const base = balances.base
+    expect(base.map((entry) => entry.address)).toEqual([NATIVE_ETH_ADDRESS, f.chains.base.addresses.stablecoin, getAddress(indexed), weth])
+    expect(base[0]).toMatchObject({ symbol: 'ETH', decimals: 18, balance: parseEther('0.5').toString() })
+    expect(base[1]).toMatchObject({ decimals: 6, balance: '0' })
+    expect(base[1]?.symbol).toMatch(/USD/)
+    expect(base[2]).toMatchObject({ symbol: 'IDX', balance: parseUnits('1000', 18).toString() })
+    expect(base[3]).toMatchObject({ balance: parseEther('0.25').toString(), decimals: 18 })
+    expect(base.some((entry) => entry.address === getAddress(unindexed))).toBe(false)
+    expect(base.some((entry) => entry.address === getAddress(indexedEmpty))).toBe(false)
+
+    await fundAccount(f.chains.second_chain, wallet, { stablecoin: '12.5' })
+    const second = (await f.service.getBalances(10, { base: [], second_chain: [] })).second_chain
+    expect(second.map((entry) => entry.address)).toEqual([NATIVE_ETH_ADDRESS, f.chains.second_chain.addresses.stablecoin])
+    expect(second[0]?.balance).toBe('0')
+    expect(second[1]?.balance).toBe('12500000')
+  })
+})
+
+describe('withdrawals', () => {
+  it('withdraws the stablecoin, another ERC-20 and ETH, with the balances checked on-chain', async () => {
+    const wallet = await f.service.walletAddress(20)
+    const stablecoin = f.chains.base.addresses.stablecoin
+    await fundAccount(f.chains.base, wallet, { stablecoin: '100', eth: '2' })
+    const other = await f.deployToken('base', 'Other', 'OTH', '50', wallet)
+    const to = getAddress('0x1111111111111111111111111111111111111111')
+
+    const usdc = await f.service.withdraw({ userIndex: 20, chain: 'base', tokenAddress: stablecoin, to, amount: '12.345678' })
+    expect(usdc).toMatchObject({ chain: 'base', tokenAddress: getAddress(stablecoin), to, amount: '12345678' })
+    const receipt = await f.clients.base.getTransactionReceipt({ hash: usdc.txHash })
+    expect(receipt.status).toBe('success')
+    expect(await balanceOf('base', stablecoin, to)).toBe(12_345_678n)
+    expect(await balanceOf('base', stablecoin, wallet)).toBe(100_000_000n - 12_345_678n)
+
+    const oth = await f.service.withdraw({ userIndex: 20, chain: 'base', tokenAddress: other.toLowerCase(), to, amount: 'max' })
+    expect(oth.amount).toBe(parseUnits('50', 18).toString())
+    expect(await balanceOf('base', other, to)).toBe(parseUnits('50', 18))
+    expect(await balanceOf('base', other, wallet)).toBe(0n)
+
+    const before = await f.clients.base.getBalance({ address: to })
+    const eth = await f.service.withdraw({ userIndex: 20, chain: 'base', tokenAddress: NATIVE_ETH_ADDRESS, to, amount: '0.75' })
+    expect(eth.amount).toBe(parseEther('0.75').toString())
+    expect(await f.clients.base.getBalance({ address: to })).toBe(before + parseEther('0.75'))
+    // Gas is sponsored: the wallet paid exactly what it sent, nothing for gas.
+    expect(await f.clients.base.getBalance({ address: wallet })).toBe(parseEther('1.25'))
+  })
+
+  it('refuses bad input and insufficient balance with typed errors, spending nothing and sending nothing', async () => {
+    const wallet = await f.service.walletAddress(21)
+    const stablecoin = f.chains.second_chain.addresses.stablecoin
+    await fundAccount(f.chains.second_chain, wallet, { stablecoin: '5', eth: '1' })
+    const nonceBefore = await bundlerNonce('second_chain')
+    const base: WithdrawRequest = { userIndex: 21, chain: 'second_chain', tokenAddress: stablecoin, to: DEST, amount: '1' }
+    const cases: [Partial<WithdrawRequest>, string][] = [
+      [{ tokenAddress: DEST }, 'token_not_contract'],
+      [{ tokenAddress: f.chains.base.addresses.poolManager === f.chains.second_chain.addresses.stablecoin ? DEST : '0x00000000000000000000000000000000000000a1' }, 'token_not_contract'],
+      [{ tokenAddress: 'not-an-address' }, 'invalid_address'],
+      [{ to: '0x1234' }, 'invalid_address'],
+      [{ to: 'hello' }, 'invalid_address'],
+      [{ to: '0x000000000000000000000000000000000000dEaD'.replace('dEaD', 'DEAD').replace('0x0000', '0xAAAA') }, 'invalid_address'],
+      [{ amount: '0' }, 'invalid_amount'],
+      [{ amount: '-1' }, 'invalid_amount'],
+      [{ amount: 'abc' }, 'invalid_amount'],
+      [{ amount: '1.0000001' }, 'invalid_amount'],
+      [{ amount: '5.000001' }, 'insufficient_balance'],
+      [{ tokenAddress: NATIVE_ETH_ADDRESS, amount: '1.000000000000000001' }, 'insufficient_balance'],
+      [{ tokenAddress: NATIVE_ETH_ADDRESS, amount: '0.0000000000000000001' }, 'invalid_amount'],
+    ]
+    for (const [override, code] of cases) {
+      const error = await f.service.withdraw({ ...base, ...override }).catch((e: unknown) => e)
+      expect(error, JSON.stringify(override)).toBeInstanceOf(PrebuyError)
+      expect((error as PrebuyError).code, JSON.stringify(override)).toBe(code)
+      expect((error as PrebuyError).kind).toBe('bad_request')
+    }
+    // A wallet with nothing: "max" is refused.
+    await expect(f.service.withdraw({ ...base, userIndex: 22, amount: 'max' })).rejects.toMatchObject({ code: 'insufficient_balance' })
+    expect(await bundlerNonce('second_chain')).toBe(nonceBefore)
+    expect(await balanceOf('second_chain', stablecoin, wallet)).toBe(5_000_000n)
+    expect(await f.clients.second_chain.getBalance({ address: wallet })).toBe(parseEther('1'))
+  })
+
+  it('two concurrent withdrawals whose sum exceeds the balance: exactly one succeeds', async () => {
+    const wallet = await f.service.walletAddress(23)
+    const stablecoin = f.chains.base.addresses.stablecoin
+    await fundAccount(f.chains.base, wallet, { stablecoin: '10' })
+    const request: WithdrawRequest = { userIndex: 23, chain: 'base', tokenAddress: stablecoin, to: DEST, amount: '6' }
+    const results = await Promise.allSettled([f.service.withdraw(request), f.service.withdraw({ ...request, to: f.trader.address })])
+    const fulfilled = results.filter((r) => r.status === 'fulfilled')
+    const rejected = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected')
+    expect(fulfilled).toHaveLength(1)
+    expect(rejected).toHaveLength(1)
+    expect(rejected[0]?.reason).toMatchObject({ code: 'insufficient_balance' })
+    expect(await balanceOf('base', stablecoin, wallet)).toBe(4_000_000n)
+    // Two "max" at once: one takes everything, the other finds nothing left.
+    const maxes = await Promise.allSettled([f.service.withdraw({ ...request, amount: 'max' }), f.service.withdraw({ ...request, amount: 'max' })])
+    expect(maxes.filter((r) => r.status === 'fulfilled')).toHaveLength(1)
+    expect(await balanceOf('base', stablecoin, wallet)).toBe(0n)
+  })
+})
+
+describe('user operations', () => {
+  it('bundles 50 operations from 50 new wallets into one handleOps transaction', async () => {
+    const stablecoin = f.chains.base.addresses.stablecoin
+    const requests = Array.from({ length: 50 }, (_, i) => ({
+      userIndex: 1000 + i,
+      id: `op-${i}`,
+      calls: [{ to: stablecoin, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [DEST, BigInt(i + 1)] }) }],
+    }))
+    const results = await f.service.submitUserOperations('base', requests)
+    expect(results.map((r) => r.id)).toEqual(requests.map((r) => r.id))
+    expect(new Set(results.map((r) => r.txHash)).size).toBe(1)
+    expect(results.every((r) => r.success)).toBe(true)
+    const receipt = await f.clients.base.getTransactionReceipt({ hash: results[0]!.txHash })
+    const { parseEventLogs } = await import('viem')
+    const { entryPoint07Abi } = await import('viem/account-abstraction')
+    const events = parseEventLogs({ abi: entryPoint07Abi, logs: receipt.logs, eventName: 'UserOperationEvent' })
+    expect(events).toHaveLength(50)
+    expect(events.every((event) => event.args.success)).toBe(true)
+    expect(events.map((e) => e.args.userOpHash)).toEqual(results.map((r) => r.userOpHash))
+    const wallet7 = await f.service.walletAddress(1007)
+    expect(await f.clients.base.readContract({ address: stablecoin, abi: erc20Abi, functionName: 'allowance', args: [wallet7, DEST] })).toBe(8n)
+  })
+
+  it('splits into several transactions, in order, when the gas share of a block is too small for one', async () => {
+    // About three deploying operations per transaction: 150M gas limit * 0.008 = 1.2M gas.
+    const small = f.newService({ bundler: { pollingIntervalMs: 50, blockGasShare: 0.008 }, callGasLimit: 150_000n })
+    const stablecoin = f.chains.base.addresses.stablecoin
+    const requests = Array.from({ length: 8 }, (_, i) => ({
+      userIndex: 2000 + i,
+      id: `split-${i}`,
+      calls: [{ to: stablecoin, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [DEST, 1n] }) }],
+    }))
+    const results = await small.submitUserOperations('base', requests)
+    expect(results.every((r) => r.success)).toBe(true)
+    const hashes = [...new Set(results.map((r) => r.txHash))]
+    expect(hashes.length).toBeGreaterThan(1)
+    expect(hashes.length).toBeLessThan(8)
+    // Order kept: transaction (block, index) never goes backwards along the request order.
+    const positions = await Promise.all(results.map(async (r) => {
+      const receipt = await f.clients.base.getTransactionReceipt({ hash: r.txHash })
+      return Number(receipt.blockNumber) * 1000 + receipt.transactionIndex
+    }))
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions)
+  })
+
+  it('concurrent operations on one wallet never collide (2D nonces), in one batch and across calls', async () => {
+    const stablecoin = f.chains.second_chain.addresses.stablecoin
+    const approve = (spender: Address, amount: bigint) => ({ to: stablecoin, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, amount] }) })
+    const spenders = Array.from({ length: 6 }, (_, i) => getAddress(`0x${(i + 1).toString(16).padStart(40, '0')}`))
+    // Wallet 30 is new: the first batch deploys it once although three of its operations are in it.
+    const inOneBatch = f.service.submitUserOperations('second_chain', spenders.slice(0, 3).map((spender, i) => ({ userIndex: 30, id: `b${i}`, calls: [approve(spender, 1n)] })))
+    const separate = spenders.slice(3).map((spender, i) => f.service.submitUserOperations('second_chain', [{ userIndex: 30, id: `s${i}`, calls: [approve(spender, 2n)] }]))
+    const results = (await Promise.all([inOneBatch, ...separate])).flat()
+    expect(results).toHaveLength(6)
+    expect(results.every((r) => r.success)).toBe(true)
+    expect(new Set(results.map((r) => r.userOpHash)).size).toBe(6)
+    const wallet = await f.service.walletAddress(30)
+    for (const [i, spender] of spenders.entries()) {
+      expect(await f.clients.second_chain.readContract({ address: stablecoin, abi: erc20Abi, functionName: 'allowance', args: [wallet, spender] })).toBe(i < 3 ? 1n : 2n)
+    }
+  })
+
+  it('reports a reverting operation with success false and its revert reason, without failing the others', async () => {
+    const stablecoin = f.chains.base.addresses.stablecoin
+    const results = await f.service.submitUserOperations('base', [
+      { userIndex: 40, id: 'fails', calls: [{ to: stablecoin, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [DEST, 1n] }) }] },
+      { userIndex: 41, id: 'works', calls: [{ to: stablecoin, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [DEST, 1n] }) }] },
+    ])
+    expect(results[0]).toMatchObject({ id: 'fails', success: false })
+    expect(results[0]?.revertReason).toBeTruthy()
+    expect(results[1]).toMatchObject({ id: 'works', success: true })
+    expect(results[0]?.txHash).toBe(results[1]?.txHash)
+  })
+})
+
+describe('secrets', () => {
+  it('never writes an owner key, the bundler key, the master secret or the passphrase to the logs', async () => {
+    const wallet = await f.service.walletAddress(50)
+    await fundAccount(f.chains.base, wallet, { stablecoin: '3' })
+    await f.service.withdraw({ userIndex: 50, chain: 'base', tokenAddress: f.chains.base.addresses.stablecoin, to: DEST, amount: '1' })
+    await f.service.withdraw({ userIndex: 50, chain: 'base', tokenAddress: f.chains.base.addresses.stablecoin, to: DEST, amount: '9' }).catch(() => undefined)
+    const logs = f.logLines.join('\n').toLowerCase()
+    expect(logs).toContain('withdrawal mined')
+    expect(logs).toContain('handleops sent')
+    const secrets = [
+      Buffer.from(f.masterSecret).toString('hex'),
+      Buffer.from(f.masterSecret).toString('base64'),
+      deriveOwnerKey(f.masterSecret, 50).slice(2),
+      deriveBundlerKey(f.masterSecret).slice(2),
+      f.passphrase,
+    ]
+    for (const secret of secrets) expect(logs).not.toContain(secret.toLowerCase())
+  })
+})
