@@ -1,0 +1,24 @@
+import type { LaunchRecord, PriceTick } from '../../src/journal/journal-records.ts'
+
+/** What the indexer tells the executor, in process: a price tick, or that a launch was reverted by a reorg. */
+export type IndexerSignal = { type: 'tick'; tick: PriceTick; launch: LaunchRecord } | { type: 'launch_reverted'; launch: LaunchRecord }
+
+export interface TickBus {
+  publish(signal: IndexerSignal): void
+  /** Returns the unsubscribe function. */
+  subscribe(listener: (signal: IndexerSignal) => void): () => void
+}
+
+/** Synchronous fan-out: the indexer never waits for the executor, the executor queues what it receives. */
+export function createTickBus(): TickBus {
+  const listeners = new Set<(signal: IndexerSignal) => void>()
+  return {
+    publish(signal) {
+      for (const listener of listeners) listener(signal)
+    },
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+  }
+}
