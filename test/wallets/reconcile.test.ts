@@ -1,0 +1,101 @@
+import { encodeFunctionData, erc20Abi, type Address, type Hash } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
+import { applyMiningMode } from '../../src/chain/anvil/mining-mode.ts'
+import type { PrebuyWalletService } from '../../src/wallets/create-wallet-service.ts'
+import { startWalletFixture, type WalletFixture } from './devnet-fixture.ts'
+
+let f: WalletFixture
+let service: PrebuyWalletService
+beforeAll(async () => {
+  f = await startWalletFixture()
+  // Short receipt timeout so a dropped or replaced transaction is noticed within the test.
+  service = f.newService({ bundler: { pollingIntervalMs: 50, receiptTimeoutMs: 400, maxReconcileRounds: 20 } })
+}, 120_000)
+afterAll(async () => {
+  await f?.stop()
+})
+
+const DEST: Address = '0x000000000000000000000000000000000000dEaD'
+const rpc = () => f.chains.second_chain.rpcUrl
+
+/** Waits for a log line with this message written after `from`, and returns it parsed. */
+async function logLine(message: string, from: number): Promise<Record<string, unknown>> {
+  for (let i = 0; i < 200; i++) {
+    for (const line of f.logLines.slice(from)) {
+      const parsed = JSON.parse(line) as Record<string, unknown>
+      if (parsed.msg === message) return parsed
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+  throw new Error(`no "${message}" log line`)
+}
+
+/** Mines a block every 100 ms until stopped (the chain itself is in manual mode). */
+function backgroundMiner(): () => void {
+  const timer = setInterval(() => void jsonRpc(rpc(), 'evm_mine').catch(() => undefined), 100)
+  return () => clearInterval(timer)
+}
+
+const approveOp = (userIndex: number, id: string) => ({
+  userIndex,
+  id,
+  calls: [{ to: f.chains.second_chain.addresses.stablecoin, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [DEST, 5n] }) }],
+})
+
+describe('bundler reconciliation', () => {
+  it('re-broadcasts a handleOps transaction that was dropped from the pool', async () => {
+    await applyMiningMode(rpc(), 'manual')
+    let stopMiner = () => undefined as void
+    try {
+      const mark = f.logLines.length
+      const pending = service.submitUserOperations('second_chain', [approveOp(60, 'dropped')])
+      const sent = await logLine('handleOps sent', mark)
+      await jsonRpc(rpc(), 'anvil_dropTransaction', [sent.txHash])
+      await logLine('bundle transaction dropped; re-broadcasting', mark)
+      stopMiner = backgroundMiner()
+      const [result] = await pending
+      expect(result).toMatchObject({ id: 'dropped', success: true, txHash: sent.txHash })
+    } finally {
+      stopMiner()
+      await applyMiningMode(rpc(), 'auto')
+    }
+  })
+
+  it('sends the operations again when another transaction took the bundle nonce', async () => {
+    await applyMiningMode(rpc(), 'manual')
+    let stopMiner = () => undefined as void
+    try {
+      const mark = f.logLines.length
+      const pending = service.submitUserOperations('second_chain', [approveOp(61, 'replaced'), approveOp(62, 'replaced-2')])
+      const sent = await logLine('handleOps sent', mark)
+      await jsonRpc(rpc(), 'anvil_dropTransaction', [sent.txHash])
+      // Someone else (an operator by hand, a second process) uses the bundler EOA's nonce for another transaction.
+      const bundler = f.keys.bundlerSigner()
+      const replacement = await bundler.signTransaction({
+        type: 'eip1559',
+        chainId: f.chains.second_chain.chainId,
+        to: bundler.address,
+        value: 0n,
+        gas: 21_000n,
+        nonce: sent.nonce as number,
+        maxFeePerGas: 10_000_000_000n,
+        maxPriorityFeePerGas: 1_000_000_000n,
+      })
+      const replacementHash = await jsonRpc<Hash>(rpc(), 'eth_sendRawTransaction', [replacement])
+      await jsonRpc(rpc(), 'evm_mine')
+      stopMiner = backgroundMiner()
+      const results = await pending
+      expect(results.map((r) => r.success)).toEqual([true, true])
+      expect(results[0]?.txHash).not.toBe(sent.txHash)
+      expect(results[0]?.txHash).not.toBe(replacementHash)
+      expect(results[0]?.txHash).toBe(results[1]?.txHash)
+      await logLine('bundle transaction replaced; resending its operations', mark)
+      const wallet = await service.walletAddress(61)
+      expect(await f.clients.second_chain.readContract({ address: f.chains.second_chain.addresses.stablecoin, abi: erc20Abi, functionName: 'allowance', args: [wallet, DEST] })).toBe(5n)
+    } finally {
+      stopMiner()
+      await applyMiningMode(rpc(), 'auto')
+    }
+  })
+})
