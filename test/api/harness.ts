@@ -97,3 +97,15 @@ export async function approvedProject(h: Harness, slug: string, ip = '10.0.0.1')
     label: `owner-${slug}`,
   })
 }
+
+/** An approved project without an owner key (fast; for tests that need many projects). */
+export function plainProject(h: Harness, slug: string) {
+  return h.services.projects.createProject({
+    slug,
+    creatorAddress: '0x00000000000000000000000000000000000000c2',
+    launchpad: 'zora',
+    chain: 'base',
+    launchMethod: 'open_market',
+    ownerKeyId: null,
+  })
+}

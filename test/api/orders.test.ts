@@ -1,0 +1,245 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { approvedProject, plainProject, createHarness, createKey, bearer, PREFIX, type Harness } from './harness.ts'
+
+let h: Harness
+let key: string
+beforeEach(async () => {
+  h = await createHarness()
+  key = (await createKey(h, 'buyer')).apiKey
+  for (const slug of ['alpha', 'beta', 'gamma']) await approvedProject(h, slug)
+})
+afterEach(async () => {
+  await h.destroy()
+})
+
+const item = (slug: string, maxSpendUsdc = '100', maxFdvUsdc: string | null = '400000', expiresInMs = 3_600_000) => ({
+  slug,
+  maxSpendUsdc,
+  maxFdvUsdc,
+  expiresInMs,
+})
+const send = (method: 'POST' | 'PATCH' | 'DELETE', items: unknown, apiKey = key) =>
+  h.app.inject({ method, url: `${PREFIX}/orders`, headers: bearer(apiKey), payload: { items } })
+const list = async (query = '', apiKey = key) => {
+  const res = await h.app.inject({ method: 'GET', url: `${PREFIX}/orders${query}`, headers: bearer(apiKey) })
+  expect(res.statusCode).toBe(200)
+  return res.json()
+}
+
+describe('POST /orders', () => {
+  it('results are index-aligned; per-item failures keep the 200', async () => {
+    const res = await send('POST', [item('alpha'), item('nope'), item('beta', '0'), item('gamma', '5', null), item('alpha'), item('beta', '1', '0'), item('beta', '1', '1', 0)])
+    expect(res.statusCode).toBe(200)
+    expect(res.json().results).toEqual([
+      { slug: 'alpha', ok: true, status: 'created' },
+      { slug: 'nope', ok: false, code: 'unknown_project', message: expect.any(String) },
+      { slug: 'beta', ok: false, code: 'invalid_amount', message: expect.any(String) },
+      { slug: 'gamma', ok: true, status: 'created' },
+      { slug: 'alpha', ok: false, code: 'duplicate_slug', message: expect.any(String) },
+      { slug: 'beta', ok: false, code: 'duplicate_slug', message: expect.any(String) },
+      { slug: 'beta', ok: false, code: 'duplicate_slug', message: expect.any(String) },
+    ])
+  })
+
+  it('per-item value codes: invalid_fdv, invalid_expiry', async () => {
+    const res = await send('POST', [item('alpha', '1', '0'), item('beta', '1', null, 1.5), item('gamma', '1.1234567')])
+    expect(res.json().results.map((r: { code: string }) => r.code)).toEqual(['invalid_fdv', 'invalid_expiry', 'invalid_amount'])
+  })
+
+  it('is idempotent: the same POST again answers unchanged and keeps the values', async () => {
+    await send('POST', [item('alpha', '100')])
+    const again = await send('POST', [item('alpha', '999')])
+    expect(again.json().results).toEqual([{ slug: 'alpha', ok: true, status: 'unchanged' }])
+    expect((await list()).data).toMatchObject([{ slug: 'alpha', maxSpendUsdc: '100' }])
+  })
+
+  it('a slug whose order was deleted gets a new order (created)', async () => {
+    await send('POST', [item('alpha', '100')])
+    await send('DELETE', [{ slug: 'alpha' }])
+    const res = await send('POST', [item('alpha', '7')])
+    expect(res.json().results).toEqual([{ slug: 'alpha', ok: true, status: 'created' }])
+    expect((await list()).data).toMatchObject([{ slug: 'alpha', status: 'active', maxSpendUsdc: '7' }])
+  })
+
+  it('project_launched once the project has launched', async () => {
+    await h.services.projects.setLaunch('beta', { chain: 'base', tokenAddress: '0x00000000000000000000000000000000000000b7', symbol: 'B', name: 'Beta', decimals: 18, launchedAt: h.now.value })
+    const res = await send('POST', [item('beta')])
+    expect(res.json().results[0]).toMatchObject({ ok: false, code: 'project_launched' })
+  })
+
+  it('400 for 0 or 51 items, a wrong shape, a missing field or a missing body', async () => {
+    const bodies: unknown[] = [
+      { items: [] },
+      { items: Array.from({ length: 51 }, (_v, i) => item(`s${i}`)) },
+      { items: 'alpha' },
+      { items: [{ slug: 'alpha', maxSpendUsdc: 100, maxFdvUsdc: null, expiresInMs: 1 }] },
+      { items: [{ slug: 'alpha', maxSpendUsdc: '100', expiresInMs: 1 }] },
+      { items: [{ slug: 'alpha', maxSpendUsdc: '100', maxFdvUsdc: null }] },
+      {},
+      [],
+    ]
+    for (const payload of bodies) {
+      const res = await h.app.inject({ method: 'POST', url: `${PREFIX}/orders`, headers: bearer(key), payload: payload as object })
+      expect(res.statusCode, JSON.stringify(payload).slice(0, 80)).toBe(400)
+      expect(res.json()).toMatchObject({ error: 'Bad request', message: 'Invalid request body' })
+    }
+    const noBody = await h.app.inject({ method: 'POST', url: `${PREFIX}/orders`, headers: bearer(key) })
+    expect(noBody.statusCode).toBe(400)
+    expect(noBody.json()).toMatchObject({ error: 'Bad request', message: 'Invalid request body' })
+  })
+
+  it('accepts exactly 50 items', async () => {
+    for (let i = 0; i < 50; i += 1) await plainProject(h, `x${i}`)
+    const res = await send('POST', Array.from({ length: 50 }, (_v, i) => item(`x${i}`)))
+    expect(res.statusCode).toBe(200)
+    expect(res.json().results).toHaveLength(50)
+    expect(res.json().results.every((r: { status: string }) => r.status === 'created')).toBe(true)
+  })
+})
+
+describe('PATCH /orders', () => {
+  it('updated, unchanged, no_active_order, unknown_project, index-aligned', async () => {
+    await send('POST', [item('alpha', '100', '400000')])
+    const res = await send('PATCH', [
+      { slug: 'alpha', maxFdvUsdc: null },
+      { slug: 'alpha', expiresInMs: 5 },
+      { slug: 'beta', maxSpendUsdc: '1' },
+      { slug: 'zzz', maxSpendUsdc: '1' },
+    ])
+    expect(res.statusCode).toBe(200)
+    expect(res.json().results).toEqual([
+      { slug: 'alpha', ok: true, status: 'updated' },
+      { slug: 'alpha', ok: false, code: 'duplicate_slug', message: expect.any(String) },
+      { slug: 'beta', ok: false, code: 'no_active_order', message: expect.any(String) },
+      { slug: 'zzz', ok: false, code: 'unknown_project', message: expect.any(String) },
+    ])
+    const [order] = (await list()).data
+    expect(order).toMatchObject({ slug: 'alpha', maxFdvUsdc: null, maxSpendUsdc: '100' })
+    const same = await send('PATCH', [{ slug: 'alpha', maxSpendUsdc: '100.00' }])
+    expect(same.json().results).toEqual([{ slug: 'alpha', ok: true, status: 'unchanged' }])
+  })
+
+  it('updatedAt moves, createdAt stays', async () => {
+    await send('POST', [item('alpha')])
+    h.now.value += 5000
+    await send('PATCH', [{ slug: 'alpha', maxSpendUsdc: '5' }])
+    const [order] = (await list()).data
+    expect(Date.parse(order.updatedAt) - Date.parse(order.createdAt)).toBe(5000)
+  })
+
+  it('order_not_active on an order the executor has moved on; no_active_order on a deleted one', async () => {
+    await send('POST', [item('alpha'), item('beta')])
+    const record = await h.services.orders.getOrder((await h.services.keys.listKeys()).find((k) => k.label === 'buyer')!.id, 'alpha')
+    const { orderWriteOps } = await import('../../src/store/order-index.ts')
+    await h.store.batch(orderWriteOps(h.store, record, { ...record!, status: 'filled' }, 0))
+    await send('DELETE', [{ slug: 'beta' }])
+    const res = await send('PATCH', [{ slug: 'alpha', maxSpendUsdc: '1' }, { slug: 'beta', maxSpendUsdc: '1' }])
+    expect(res.json().results.map((r: { code: string }) => r.code)).toEqual(['order_not_active', 'no_active_order'])
+  })
+
+  it('400 when an item has only a slug', async () => {
+    const res = await send('PATCH', [{ slug: 'alpha' }])
+    expect(res.statusCode).toBe(400)
+    expect(res.json()).toMatchObject({ error: 'Bad request', message: 'Invalid request body' })
+  })
+})
+
+describe('DELETE /orders', () => {
+  it('deleted, then already_deleted (idempotent); never-placed is already_deleted; unknown project is reported', async () => {
+    await send('POST', [item('alpha')])
+    const first = await send('DELETE', [{ slug: 'alpha' }, { slug: 'beta' }, { slug: 'nope' }])
+    expect(first.statusCode).toBe(200)
+    expect(first.json().results).toEqual([
+      { slug: 'alpha', ok: true, status: 'deleted' },
+      { slug: 'beta', ok: true, status: 'already_deleted' },
+      { slug: 'nope', ok: false, code: 'unknown_project', message: expect.any(String) },
+    ])
+    const second = await send('DELETE', [{ slug: 'alpha' }])
+    expect(second.json().results).toEqual([{ slug: 'alpha', ok: true, status: 'already_deleted' }])
+  })
+
+  it('400 for an empty batch', async () => {
+    expect((await send('DELETE', [])).statusCode).toBe(400)
+  })
+})
+
+describe('GET /orders', () => {
+  it('spend descending, deleted excluded unless status=deleted, record fields as documented', async () => {
+    await send('POST', [item('alpha', '10'), item('beta', '250.5', null), item('gamma', '99')])
+    await send('DELETE', [{ slug: 'gamma' }])
+    const page = await list()
+    expect(page.data.map((o: { slug: string }) => o.slug)).toEqual(['beta', 'alpha'])
+    expect(page.meta).toEqual({ limit: 20, nextCursor: null })
+    expect(Object.keys(page.data[0]).sort()).toEqual(['createdAt', 'expiresInMs', 'maxFdvUsdc', 'maxSpendUsdc', 'slug', 'status', 'updatedAt'])
+    expect(page.data[0]).toMatchObject({ slug: 'beta', status: 'active', maxSpendUsdc: '250.5', maxFdvUsdc: null, expiresInMs: 3_600_000 })
+    expect((await list('?status=deleted')).data).toMatchObject([{ slug: 'gamma', status: 'deleted' }])
+    expect((await list('?status=active')).data).toHaveLength(2)
+    expect((await list('?status=filled')).data).toHaveLength(0)
+  })
+
+  it('shows what happened once executed', async () => {
+    await send('POST', [item('alpha', '10')])
+    const keyId = (await h.services.keys.listKeys()).find((k) => k.label === 'buyer')!.id
+    const record = await h.services.orders.getOrder(keyId, 'alpha')
+    const { orderWriteOps } = await import('../../src/store/order-index.ts')
+    const execution = { spentUsdc: '10', tokensReceived: '970', feeTokens: '30', txHash: `0x${'12'.repeat(32)}`, executedAt: h.now.value }
+    await h.store.batch(orderWriteOps(h.store, record, { ...record!, status: 'filled', execution }, 0))
+    const [order] = (await list()).data
+    expect(order).toMatchObject({ status: 'filled', execution: { spentUsdc: '10', tokensReceived: '970', feeTokens: '30', txHash: execution.txHash, executedAt: new Date(h.now.value).toISOString() } })
+  })
+
+  it('400 for an unknown status, a bad cursor or a non-integer limit; limits are clamped', async () => {
+    for (const query of ['?status=weird', '?cursor=%21%21', '?limit=abc', '?cursor=']) {
+      const res = await h.app.inject({ method: 'GET', url: `${PREFIX}/orders${query}`, headers: bearer(key) })
+      expect(res.statusCode, query).toBe(400)
+      expect(res.json().error).toBe('Bad request')
+    }
+    await send('POST', [item('alpha'), item('beta')])
+    expect((await list('?limit=0')).meta.limit).toBe(1)
+    expect((await list('?limit=0')).data).toHaveLength(1)
+    expect((await list('?limit=1000')).meta.limit).toBe(100)
+  })
+
+  it('a cursor walk has no duplicates and no gaps, also under concurrent inserts', async () => {
+    const slugs = Array.from({ length: 45 }, (_v, i) => `p${i}`)
+    for (const slug of slugs) await plainProject(h, slug)
+    for (let i = 0; i < 15; i += 1) for (const s of 'abc') await plainProject(h, `q${i}${s}`)
+    await send('POST', slugs.map((slug, i) => item(slug, String(1 + (i % 7)))))
+    const seen: string[] = []
+    let cursor: string | null = null
+    let round = 0
+    do {
+      const page = await list(`?limit=4${cursor ? `&cursor=${cursor}` : ''}`)
+      seen.push(...page.data.map((o: { slug: string }) => o.slug))
+      await send('POST', [item(`q${round}a`, '7'), item(`q${round}b`, '1'), item(`q${round}c`, '3')])
+      round += 1
+      cursor = page.meta.nextCursor
+    } while (cursor)
+    expect(new Set(seen).size).toBe(seen.length)
+    for (const slug of slugs) expect(seen).toContain(slug)
+    // Pages come in spend order.
+    const spends = (await list('?limit=100')).data.map((o: { maxSpendUsdc: string }) => Number(o.maxSpendUsdc))
+    expect([...spends].sort((a, b) => b - a)).toEqual(spends)
+  })
+
+  it('a cursor from one key does not walk another key', async () => {
+    const other = (await createKey(h, 'other')).apiKey
+    await send('POST', [item('alpha'), item('beta')])
+    const page = await list('?limit=1')
+    const res = await h.app.inject({ method: 'GET', url: `${PREFIX}/orders?cursor=${page.meta.nextCursor}`, headers: bearer(other) })
+    expect(res.statusCode).toBe(400)
+  })
+})
+
+describe('key isolation', () => {
+  it('a key only sees and changes its own orders', async () => {
+    const other = (await createKey(h, 'other')).apiKey
+    await send('POST', [item('alpha', '10')])
+    expect((await list('', other)).data).toEqual([])
+    expect((await send('DELETE', [{ slug: 'alpha' }], other)).json().results).toEqual([{ slug: 'alpha', ok: true, status: 'already_deleted' }])
+    expect((await send('PATCH', [{ slug: 'alpha', maxSpendUsdc: '1' }], other)).json().results[0]).toMatchObject({ code: 'no_active_order' })
+    expect((await send('POST', [item('alpha', '20')], other)).json().results[0]).toMatchObject({ status: 'created' })
+    expect((await list()).data).toMatchObject([{ slug: 'alpha', maxSpendUsdc: '10', status: 'active' }])
+    expect((await list('', other)).data).toMatchObject([{ slug: 'alpha', maxSpendUsdc: '20', status: 'active' }])
+  })
+})
