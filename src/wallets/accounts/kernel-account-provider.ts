@@ -26,6 +26,8 @@ export interface KernelProviderOptions {
   factoryAddress?: Address
   metaFactoryAddress?: Address
   accountLogicAddress?: Address
+  /** Injected clients (offline tests); by default one HTTP client per chain from its rpcUrl. */
+  clients?: Partial<Record<ChainKey, Client>>
 }
 
 /**
@@ -36,7 +38,7 @@ export interface KernelProviderOptions {
 export function createKernelAccountProvider(options: KernelProviderOptions): SmartAccountProvider {
   const clients = new Map<ChainKey, Client>()
   const clientFor = (chainKey: ChainKey) => {
-    let client = clients.get(chainKey)
+    let client = clients.get(chainKey) ?? options.clients?.[chainKey]
     if (!client) {
       const chain = options.chains[chainKey]
       client = createClient({ transport: http(chain.rpcUrl) })
