@@ -55,7 +55,7 @@ const FRAMEWORK_MESSAGES: Record<number, string> = {
 export function sendError(reply: FastifyReply, error: unknown, logger: FastifyBaseLogger): FastifyReply {
   if (isPrebuyError(error)) {
     const status = STATUS_BY_KIND[error.kind]
-    if (status >= 500) {
+    if (error.kind === 'internal') {
       logger.error({ err: error }, 'internal error')
       return reply.code(status).send(errorBody(status, INTERNAL_MESSAGE))
     }

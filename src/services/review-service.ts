@@ -106,10 +106,14 @@ export function createReviewService({ store, clock, keys, projects, blocklist, d
     return { status: 'received', message: RECEIPTS[item.kind] }
   }
 
+  let sequence = 0
   const base = (requesterIp: string) => {
     const now = clock()
-    // Time-ordered ids so the operator's list reads oldest first without another index.
-    return { id: `rev_${padNumber(BigInt(now), 15)}_${randomBytes(4).toString('hex')}`, status: 'pending' as const, requesterIp, createdAt: now, decidedAt: null }
+    sequence = (sequence + 1) % 1_000_000
+    // Time-ordered ids (the sequence orders submissions within one millisecond) so the operator's list reads
+    // oldest first without another index.
+    const id = `rev_${padNumber(BigInt(now), 15)}_${padNumber(BigInt(sequence), 6)}_${randomBytes(3).toString('hex')}`
+    return { id, status: 'pending' as const, requesterIp, createdAt: now, decidedAt: null }
   }
 
   async function mustGetPending(id: string, kind: ReviewKind): Promise<ReviewItem> {
