@@ -1,0 +1,281 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createPublicClient, createWalletClient, erc20Abi, http, keccak256, parseUnits, stringToHex, type Address, type PublicClient } from 'viem'
+import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts'
+import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
+import { chainFromConfig } from '../../src/chain/clients.ts'
+import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
+import { fundAccount } from '../../src/chain/devnet/faucet.ts'
+import { startDevnet, type Devnet } from '../../src/chain/devnet/start-devnet.ts'
+import { silentLogger } from '../../src/common/logger.ts'
+import type { Launchpad, OrderRecord } from '../../src/domain/records.ts'
+import { createJournal, type Journal } from '../../src/journal/journal.ts'
+import { createLaunchpadAdapters, type LaunchpadAddresses } from '../../src/launchpads/create-adapters.ts'
+import { deployDevnetLaunchpads } from '../../src/launchpads/devnet/deploy-devnet-launchpads.ts'
+import { launchToken, type LaunchedToken } from '../../src/launchpads/devnet/launch-token.ts'
+import { createServices, type Services } from '../../src/services/services.ts'
+import { openStore, type Store } from '../../src/store/open-store.ts'
+import { createWalletService, type PrebuyWalletService } from '../../src/wallets/create-wallet-service.ts'
+import { createKeyStore } from '../../src/wallets/keys/key-store.ts'
+import { loadOrCreateMasterSecret } from '../../src/wallets/keys/secret-files.ts'
+import type { WalletService } from '../../src/wallets/wallet-service.ts'
+import { buyRouterAbi } from '../../daemon/executor/buy-router-abi.ts'
+import { ensureBuyRouter } from '../../daemon/executor/ensure-buy-router.ts'
+import { startExecutor, type Executor } from '../../daemon/executor/start-executor.ts'
+import { startIndexer, type Indexer } from '../../daemon/indexer/start-indexer.ts'
+import { createTickBus, type IndexerSignal, type TickBus } from '../../daemon/indexer/tick-bus.ts'
+
+/** Seconds between blocks on the harness chain; the miner stamps every block prev + this. */
+export const HARNESS_BLOCK_TIME = 2
+
+export interface Buyer {
+  keyId: string
+  userIndex: number
+  wallet: Address
+}
+
+/**
+ * Every real part of launch execution on the embedded devnet: anvil (manual mining, driven by a miner that stamps
+ * each block +2 s), the devnet launchpads and v4 pools, the real wallet service and bundler, the LevelDB store, the
+ * services, the indexer and the executor.
+ */
+export interface FlowHarness {
+  dataDir: string
+  devnet: Devnet
+  chain: ChainConfig
+  client: PublicClient
+  store: Store
+  journal: Journal
+  services: Services
+  wallets: PrebuyWalletService
+  launchpads: LaunchpadAddresses
+  buyRouter: Address
+  feeRecipient: Address
+  bus: TickBus
+  signals: IndexerSignal[]
+  indexer: Indexer
+  executor: Executor
+  newBuyer(label: string, usdc: string): Promise<Buyer>
+  newProject(slug: string, launchpad: Launchpad, creator?: Address): Promise<{ slug: string; creator: Address }>
+  order(buyer: Buyer, slug: string, maxSpendUsdc: string, maxFdvUsdc: string | null, expiresInMs?: number): Promise<void>
+  launch(slug: string, launchpad: Launchpad, creator: Address, fees?: { startFee?: number; endFee?: number; decaySeconds?: number }): Promise<LaunchedToken>
+  getOrder(buyer: Buyer, slug: string): Promise<OrderRecord | undefined>
+  usdcOf(address: Address): Promise<bigint>
+  tokenBalance(token: Address, address: Address): Promise<bigint>
+  /** A third party's buy through the router (moves the price), from a funded dev account. */
+  thirdPartyBuy(token: Address, poolKey: LaunchedToken['poolKey'], usdc: string): Promise<void>
+  /** Mines blocks in the background every `intervalMs` until stopMining. */
+  startMining(intervalMs?: number): void
+  stopMining(): Promise<void>
+  mine(count?: number): Promise<void>
+  waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs?: number): Promise<T>
+  restartExecutor(wallets?: Pick<WalletService, 'walletAddress' | 'submitUserOperations'>): Promise<Executor>
+  restartIndexer(): Promise<Indexer>
+  stop(): Promise<void>
+}
+
+export async function startFlowHarness(): Promise<FlowHarness> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'prebuy-flow-'))
+  const devnet = await startDevnet({ dataDir, blockTime: 'auto' })
+  const chain = devnet.chains.base
+  const client = createPublicClient({ chain: chainFromConfig(chain), transport: http(chain.rpcUrl), pollingInterval: 50 }) as PublicClient
+  const masterSecret = await loadOrCreateMasterSecret({ dataDir, passphrase: 'flow test', scryptParams: { N: 2 ** 10, r: 8, p: 1 } })
+  const keys = createKeyStore(masterSecret)
+  const wallets = createWalletService({ chains: devnet.chains, keys, accountKind: 'simple', bundler: { pollingIntervalMs: 50 } })
+  await fundAccount(chain, wallets.bundlerAddress('base'), { eth: '1000' })
+  const deployer = devnet.deployer.account
+  const launchpads = await deployDevnetLaunchpads(chain, deployer)
+  const buyRouter = await ensureBuyRouter({
+    publicClient: client,
+    walletClient: createWalletClient({ chain: chainFromConfig(chain), account: deployer, transport: http(chain.rpcUrl) }),
+    poolManager: chain.addresses.poolManager,
+  })
+  // From here on blocks come only from the harness miner, each stamped previous + 2 s (Base-like, but fast).
+  await jsonRpc(chain.rpcUrl, 'evm_setAutomine', [false])
+  await jsonRpc(chain.rpcUrl, 'evm_setIntervalMining', [0])
+  await jsonRpc(chain.rpcUrl, 'anvil_setBlockTimestampInterval', [HARNESS_BLOCK_TIME])
+
+  const store = await openStore({ dataDir })
+  const journal = createJournal(store)
+  const services = createServices({ store, wallets })
+  const feeRecipient = privateKeyToAccount(generatePrivateKey()).address
+  const bus = createTickBus()
+  const signals: IndexerSignal[] = []
+  bus.subscribe((signal) => signals.push(signal))
+  const adapters = Object.values(
+    createLaunchpadAdapters({
+      poolManager: chain.addresses.poolManager,
+      weth: chain.addresses.weth,
+      clanker: { factory: launchpads.clanker.factory },
+      doppler: { airlock: launchpads.doppler.airlock },
+      zora: { factory: launchpads.zora.factory },
+    }),
+  )
+  const startBlock = (await client.getBlockNumber({ cacheTime: 0 })) + 1n
+  const newIndexer = () =>
+    startIndexer({
+      store,
+      journal,
+      chains: [{ chain, client, adapters, startBlock }],
+      ticks: bus,
+      logger: silentLogger,
+      confirmations: 6,
+      pollingIntervalMs: 30,
+      blockTimeSeconds: HARNESS_BLOCK_TIME,
+    })
+  const newExecutor = (w: Pick<WalletService, 'walletAddress' | 'submitUserOperations'> = wallets) =>
+    startExecutor({
+      store,
+      journal,
+      wallets: w,
+      chains: devnet.chains,
+      clients: { base: client, second_chain: client },
+      buyRouters: { base: buyRouter, second_chain: buyRouter },
+      feeRecipient,
+      ticks: bus,
+      logger: silentLogger,
+    })
+  let indexer = await newIndexer()
+  let executor = await newExecutor()
+
+  let mining: { stop: boolean; done: Promise<void> } | undefined
+  const mine = async (count = 1) => {
+    for (let i = 0; i < count; i++) await jsonRpc(chain.rpcUrl, 'evm_mine')
+  }
+  const trader = devnet.accounts[4]!.account
+
+  const harness: FlowHarness = {
+    dataDir,
+    devnet,
+    chain,
+    client,
+    store,
+    journal,
+    services,
+    wallets,
+    launchpads,
+    buyRouter,
+    feeRecipient,
+    bus,
+    signals,
+    get indexer() {
+      return indexer
+    },
+    get executor() {
+      return executor
+    },
+    async newBuyer(label, usdc) {
+      const issued = await services.keys.issueKey(label)
+      const wallet = await wallets.walletAddress(issued.record.userIndex)
+      if (Number(usdc) > 0) await fundWhileMining(() => fundAccount(chain, wallet, { stablecoin: usdc }))
+      return { keyId: issued.record.id, userIndex: issued.record.userIndex, wallet }
+    },
+    async newProject(slug, launchpad, creator) {
+      const who = creator ?? privateKeyToAccount(generatePrivateKey()).address
+      await services.projects.createProject({ slug, creatorAddress: who, launchpad, chain: 'base', launchMethod: 'open_market', ownerKeyId: null })
+      return { slug, creator: who }
+    },
+    async order(buyer, slug, maxSpendUsdc, maxFdvUsdc, expiresInMs = 3_600_000) {
+      const [result] = await services.orders.createOrders(buyer.keyId, [{ slug, maxSpendUsdc, maxFdvUsdc, expiresInMs }])
+      if (!result?.ok) throw new Error(`order failed: ${JSON.stringify(result)}`)
+    },
+    launch: (slug, launchpad, creator, fees = {}) =>
+      launchToken({ chain, addresses: launchpads, launchpad, creator, name: `${slug} token`, symbol: slug.slice(0, 5).toUpperCase(), ...fees }),
+    getOrder: (buyer, slug) => services.orders.getOrder(buyer.keyId, slug),
+    usdcOf: (address) => client.readContract({ address: chain.addresses.stablecoin, abi: erc20Abi, functionName: 'balanceOf', args: [address] }),
+    tokenBalance: (token, address) => client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [address] }),
+    async thirdPartyBuy(token, poolKey, usdc) {
+      const amount = parseUnits(usdc, 6)
+      await fundWhileMining(() => fundAccount(chain, trader.address, { stablecoin: usdc }))
+      const wallet = createWalletClient({ chain: chainFromConfig(chain), account: trader, transport: http(chain.rpcUrl) })
+      const approve = await wallet.writeContract({ address: chain.addresses.stablecoin, abi: erc20Abi, functionName: 'approve', args: [buyRouter, amount] })
+      const buy = await wallet.writeContract({
+        address: buyRouter,
+        abi: buyRouterAbi,
+        functionName: 'buy',
+        args: [
+          {
+            orderId: keccak256(stringToHex(`third-party-${Date.now()}-${Math.random()}`)),
+            stablecoin: chain.addresses.stablecoin,
+            weth: chain.addresses.weth,
+            ethUsdPool: chain.addresses.ethUsdPool,
+            poolKey,
+            token,
+            amountIn: amount,
+            minTokensOut: 0n,
+            feeRecipient: trader.address,
+            feeBps: 0n,
+          },
+        ],
+        gas: 3_000_000n,
+      })
+      if (!mining) await mine()
+      for (const hash of [approve, buy]) {
+        const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 30 })
+        if (receipt.status !== 'success') throw new Error('third-party buy reverted')
+      }
+    },
+    startMining(intervalMs = 150) {
+      if (mining) return
+      const state = { stop: false, done: Promise.resolve() }
+      state.done = (async () => {
+        while (!state.stop) {
+          await mine()
+          await new Promise((r) => setTimeout(r, intervalMs))
+        }
+      })()
+      mining = state
+    },
+    async stopMining() {
+      if (!mining) return
+      mining.stop = true
+      await mining.done
+      mining = undefined
+    },
+    mine,
+    async waitFor(what, probe, timeoutMs = 30_000) {
+      const deadline = Date.now() + timeoutMs
+      for (;;) {
+        const value = await probe()
+        if (value !== undefined && value !== false) return value as never
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+        await new Promise((r) => setTimeout(r, 40))
+      }
+    },
+    async restartExecutor(w) {
+      await executor.stop()
+      executor = await newExecutor(w)
+      return executor
+    },
+    async restartIndexer() {
+      await indexer.stop()
+      indexer = await newIndexer()
+      return indexer
+    },
+    async stop() {
+      await harness.stopMining()
+      await executor.stop()
+      await indexer.stop()
+      await store.close()
+      await devnet.stop()
+      await rm(dataDir, { recursive: true, force: true })
+    },
+  }
+
+  /** Faucet calls wait for their receipt: under manual mining, a block must come. */
+  async function fundWhileMining<T>(fn: () => Promise<T>): Promise<T> {
+    if (mining) return fn()
+    const pending = fn()
+    const ticker = setInterval(() => void mine().catch(() => undefined), 50)
+    try {
+      return await pending
+    } finally {
+      clearInterval(ticker)
+    }
+  }
+
+  return harness
+}
+
+export type { ChainKey }
