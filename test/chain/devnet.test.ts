@@ -13,6 +13,7 @@ import { createChainClients } from '../../src/chain/clients.ts'
 import { ENTRY_POINT_V07_ADDRESS, MULTICALL3_ADDRESS, PERMIT2_ADDRESS } from '../../src/chain/canonical-addresses.ts'
 import { advanceTime, fundAccount, mineBlocks, readDeployments } from '../../src/chain/devnet/faucet.ts'
 import { startDevnet, type Devnet } from '../../src/chain/devnet/start-devnet.ts'
+import { resolveEthUsdPool } from '../../src/chain/resolve-eth-usd-pool.ts'
 
 const ERC20 = parseAbi([
   'function balanceOf(address) view returns (uint256)',
@@ -108,6 +109,13 @@ describe('startDevnet', () => {
       const wethInPool = await publicClient.readContract({ address: addresses.weth, abi: ERC20, functionName: 'balanceOf', args: [addresses.ethUsdPool] })
       expect(wethInPool).toBeGreaterThan(1_000n * 10n ** 18n)
     }
+  })
+
+  it('resolves the ETH/USD pool from the v3 factory, and says so when there is none', async () => {
+    const { addresses } = devnet.chains.base
+    const { publicClient } = createChainClients(devnet.chains.base)
+    expect(await resolveEthUsdPool(publicClient, addresses)).toBe(addresses.ethUsdPool)
+    await expect(resolveEthUsdPool(publicClient, { ...addresses, stablecoin: addresses.v3Factory })).rejects.toMatchObject({ code: 'eth_usd_pool_missing' })
   })
 
   it('puts the EntryPoint and the account factory at the same addresses on both chains, with equal counterfactual wallets', async () => {
