@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { approvedProject, createHarness, PREFIX, type Harness } from './harness.ts'
+
+/** The same app on a real listening socket (port 0), with a real LevelDB; then a restart on the same data dir. */
+let h: Harness
+let base: string
+
+async function listen(harness: Harness): Promise<string> {
+  await harness.app.listen({ host: '127.0.0.1', port: 0 })
+  const address = harness.app.server.address()
+  if (!address || typeof address === 'string') throw new Error('no port')
+  return `http://127.0.0.1:${address.port}`
+}
+
+beforeAll(async () => {
+  h = await createHarness()
+  base = await listen(h)
+})
+afterAll(async () => {
+  await h.destroy()
+})
+
+const call = async (method: string, path: string, options: { key?: string; body?: unknown; headers?: Record<string, string> } = {}) => {
+  const headers: Record<string, string> = { ...options.headers }
+  if (options.key) headers.authorization = `Bearer ${options.key}`
+  if (options.body !== undefined) headers['content-type'] = 'application/json'
+  const res = await fetch(`${base}${path.startsWith('/docs') ? '' : PREFIX}${path}`, {
+    method,
+    headers,
+    ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+  })
+  const text = await res.text()
+  return { status: res.status, headers: res.headers, text, json: () => JSON.parse(text) }
+}
+
+describe('over real HTTP', () => {
+  let apiKey: string
+  let ownerKey: string
+
+  it('walks all 14 endpoints', async () => {
+    const created = await call('POST', '/api-keys', { body: { label: 'http-buyer' } })
+    expect(created.status).toBe(201)
+    apiKey = created.json().apiKey
+    ownerKey = (await approvedProject(h, 'alpha')).apiKey
+
+    expect((await call('POST', '/api-key-requests', { body: { useCases: ['launching_a_token'], projectName: 'P', projectUrls: ['https://p.example'], projectInfo: 'i', contact: 'c' } })).json()).toMatchObject({ status: 'received' })
+    expect((await call('POST', '/projects', { body: { projectName: 'P', projectUrls: ['https://p.example'], projectInfo: 'i', contact: 'c', email: 'p@p.example' } })).json()).toMatchObject({ status: 'received' })
+    expect((await call('POST', '/feedback', { body: { message: 'm', name: 'n', contact: 'c' } })).json()).toMatchObject({ status: 'received' })
+
+    const me = await call('GET', '/me', { key: apiKey })
+    expect(me.status).toBe(200)
+    expect(me.json()).toMatchObject({ label: 'http-buyer', ownedProjectSlugs: [] })
+    expect(me.headers.get('x-ratelimit-limit')).toBe('100')
+    expect(me.headers.get('x-ratelimit-remaining')).toBe('99')
+    expect(Number(me.headers.get('x-ratelimit-reset'))).toBeGreaterThan(0)
+
+    expect((await call('GET', '/projects', { key: apiKey })).json().meta.total).toBe(1)
+    const post = await call('POST', '/orders', { key: apiKey, body: { items: [{ slug: 'alpha', maxSpendUsdc: '25', maxFdvUsdc: '300000', expiresInMs: 600_000 }] } })
+    expect(post.json().results).toEqual([{ slug: 'alpha', ok: true, status: 'created' }])
+    expect((await call('PATCH', '/orders', { key: apiKey, body: { items: [{ slug: 'alpha', maxSpendUsdc: '30' }] } })).json().results[0].status).toBe('updated')
+    expect((await call('GET', '/orders', { key: apiKey })).json().data).toMatchObject([{ slug: 'alpha', maxSpendUsdc: '30' }])
+    expect((await call('GET', '/projects/alpha', { key: ownerKey })).json()).toMatchObject({ stats: { orderCount: 1 }, ownerStats: { buyersCount: 1 } })
+    expect((await call('GET', '/projects/alpha/buyers', { key: ownerKey })).json().data).toMatchObject([{ maxSpendUsdc: '30', maxFdvUsdc: '300000' }])
+    expect((await call('GET', '/wallet', { key: apiKey })).json().balances.base).toHaveLength(2)
+    expect((await call('POST', '/wallet/withdrawals', { key: apiKey, body: { tokenAddress: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', withdrawAddress: '0x000000000000000000000000000000000000dEaD', amount: '1' } })).json()).toMatchObject({ chain: 'base', amount: '1000000' })
+    expect((await call('DELETE', '/orders', { key: apiKey, body: { items: [{ slug: 'alpha' }] } })).json().results[0].status).toBe('deleted')
+    expect((await call('DELETE', '/orders', { key: apiKey, body: { items: [{ slug: 'alpha' }] } })).json().results[0].status).toBe('already_deleted')
+    expect((await call('POST', '/orders', { key: apiKey, body: { items: [{ slug: 'alpha', maxSpendUsdc: '40', maxFdvUsdc: null, expiresInMs: 600_000 }] } })).json().results[0].status).toBe('created')
+  })
+
+  it('errors over the wire', async () => {
+    const unauth = await call('GET', '/me')
+    expect(unauth.status).toBe(401)
+    expect(unauth.json()).toMatchObject({ error: 'Unauthorized' })
+    expect((await call('GET', '/nope')).status).toBe(404)
+    expect((await call('PUT', '/orders', { key: apiKey })).status).toBe(405)
+    const malformed = await call('POST', '/feedback', { headers: { 'content-type': 'application/json' }, body: undefined })
+    expect(malformed.status).toBe(400)
+    const raw = await fetch(`${base}${PREFIX}/feedback`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"message":' })
+    expect(raw.status).toBe(400)
+    expect(await raw.json()).toEqual({ error: 'Bad request', message: 'Invalid request body' })
+    const huge = await fetch(`${base}${PREFIX}/feedback`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'x'.repeat(300_000) }) })
+    expect(huge.status).toBe(413)
+    const form = await fetch(`${base}${PREFIX}/feedback`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=b' })
+    expect(form.status).toBe(415)
+  })
+
+  it('serves the OpenAPI document and the /docs page', async () => {
+    const doc = (await call('GET', '/openapi.json')).json()
+    expect(doc.openapi).toBe('3.1.0')
+    const docs = await call('GET', '/docs')
+    expect(docs.status).toBe(200)
+    expect(docs.headers.get('content-type')).toContain('text/html')
+    expect(docs.text).toContain('/api/public/v1/orders')
+    expect(docs.text).not.toMatch(/<script|https?:\/\/(cdn|unpkg|jsdelivr)/)
+  })
+
+  it('a restart (close and reopen store and app) keeps every record', async () => {
+    const before = {
+      keys: await h.services.keys.listKeys(),
+      projects: await h.services.projects.listAllProjects(),
+      reviews: await h.services.reviews.list(),
+      orders: (await call('GET', '/orders?status=active', { key: apiKey })).json().data,
+    }
+    h = await h.restart()
+    base = await listen(h)
+    expect(await h.services.keys.listKeys()).toEqual(before.keys)
+    expect(await h.services.projects.listAllProjects()).toEqual(before.projects)
+    expect(await h.services.reviews.list()).toEqual(before.reviews)
+    expect((await call('GET', '/orders?status=active', { key: apiKey })).json().data).toEqual(before.orders)
+    expect((await call('GET', '/orders?status=deleted', { key: apiKey })).json().data).toEqual([])
+    expect((await call('GET', '/me', { key: ownerKey })).json().ownedProjectSlugs).toEqual(['alpha'])
+    expect((await call('POST', '/api-keys', { body: { label: 'http-buyer' } })).status).toBe(409)
+    // The user index counter survives too: the next key gets a fresh wallet.
+    const next = (await call('POST', '/api-keys', { body: { label: 'after-restart' } })).json()
+    expect(before.keys.map((k) => k.walletAddress)).not.toContain(next.serviceWalletAddress)
+  })
+})
