@@ -64,7 +64,7 @@ export interface FlowHarness {
   usdcOf(address: Address): Promise<bigint>
   tokenBalance(token: Address, address: Address): Promise<bigint>
   /** A third party's buy through the router (moves the price), from a funded dev account. */
-  thirdPartyBuy(token: Address, poolKey: LaunchedToken['poolKey'], usdc: string): Promise<void>
+  thirdPartyBuy(token: Address, poolKey: LaunchedToken['poolKey'], usdc: string, options?: { wait?: boolean; priorityFeeGwei?: bigint }): Promise<`0x${string}`>
   /** Mines blocks in the background every `intervalMs` until stopMining. */
   startMining(intervalMs?: number): void
   stopMining(): Promise<void>
@@ -185,11 +185,15 @@ export async function startFlowHarness(): Promise<FlowHarness> {
     getOrder: (buyer, slug) => services.orders.getOrder(buyer.keyId, slug),
     usdcOf: (address) => client.readContract({ address: chain.addresses.stablecoin, abi: erc20Abi, functionName: 'balanceOf', args: [address] }),
     tokenBalance: (token, address) => client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [address] }),
-    async thirdPartyBuy(token, poolKey, usdc) {
+    async thirdPartyBuy(token, poolKey, usdc, options = {}) {
       const amount = parseUnits(usdc, 6)
       await fundWhileMining(() => fundAccount(chain, trader.address, { stablecoin: usdc }))
       const wallet = createWalletClient({ chain: chainFromConfig(chain), account: trader, transport: http(chain.rpcUrl) })
-      const approve = await wallet.writeContract({ address: chain.addresses.stablecoin, abi: erc20Abi, functionName: 'approve', args: [buyRouter, amount] })
+      const fees =
+        options.priorityFeeGwei === undefined
+          ? {}
+          : { maxPriorityFeePerGas: options.priorityFeeGwei * 10n ** 9n, maxFeePerGas: options.priorityFeeGwei * 10n ** 9n * 2n }
+      const approve = await wallet.writeContract({ address: chain.addresses.stablecoin, abi: erc20Abi, functionName: 'approve', args: [buyRouter, amount], ...fees })
       const buy = await wallet.writeContract({
         address: buyRouter,
         abi: buyRouterAbi,
@@ -209,12 +213,15 @@ export async function startFlowHarness(): Promise<FlowHarness> {
           },
         ],
         gas: 3_000_000n,
+        ...fees,
       })
+      if (options.wait === false) return buy
       if (!mining) await mine()
       for (const hash of [approve, buy]) {
         const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 30 })
         if (receipt.status !== 'success') throw new Error('third-party buy reverted')
       }
+      return buy
     },
     startMining(intervalMs = 150) {
       if (mining) return

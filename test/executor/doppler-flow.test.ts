@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { formatDecimal } from '../../src/domain/decimal.ts'
+import type { PriceTick } from '../../src/journal/journal-records.ts'
+import { effectiveMarketCap } from '../../src/pricing/effective-market-cap.ts'
+import { feeAt, type FeeSchedule } from '../../src/pricing/fee-schedule.ts'
+import { fraction } from '../../src/pricing/fraction.ts'
+import { HARNESS_BLOCK_TIME, startFlowHarness, type FlowHarness } from './flow-harness.ts'
+
+const USDC = 1_000_000n
+
+describe('open-market execution on a Doppler launch (real devnet, wallets, store)', () => {
+  let h: FlowHarness
+  beforeAll(async () => {
+    h = await startFlowHarness()
+  })
+  afterAll(async () => {
+    await h?.stop()
+  })
+
+  it('full flow: fills with the 3% fee to the recipient and exact balances', async () => {
+    const { slug, creator } = await h.newProject('dopp', 'doppler')
+    const a = await h.newBuyer('doppler-a', '300')
+    const b = await h.newBuyer('doppler-b', '80')
+    await h.order(a, slug, '250', null)
+    await h.order(b, slug, '100', null)
+    h.startMining()
+    const launched = await h.launch(slug, 'doppler', creator)
+    await h.waitFor('fills', async () => (await h.getOrder(a, slug))?.status === 'filled' && (await h.getOrder(b, slug))?.status === 'filled')
+    await h.stopMining()
+    expect(await h.usdcOf(a.wallet)).toBe(50n * USDC)
+    expect(await h.usdcOf(b.wallet)).toBe(0n)
+    const oa = (await h.getOrder(a, slug))!.execution!
+    const ob = (await h.getOrder(b, slug))!.execution!
+    expect([oa.spentUsdc, ob.spentUsdc]).toEqual(['250', '80'])
+    expect(await h.tokenBalance(launched.token, a.wallet)).toBe(BigInt(oa.tokensReceived))
+    expect(await h.tokenBalance(launched.token, b.wallet)).toBe(BigInt(ob.tokensReceived))
+    expect(await h.tokenBalance(launched.token, h.feeRecipient)).toBe(BigInt(oa.feeTokens) + BigInt(ob.feeTokens))
+    for (const e of [oa, ob]) expect(BigInt(e.feeTokens)).toBe(((BigInt(e.tokensReceived) + BigInt(e.feeTokens)) * 3n) / 100n)
+    // GET /wallet lists the bought token once indexed.
+    const indexed = await h.services.projects.indexedTokens()
+    expect(indexed.base.map((t) => t.address)).toContain(launched.token)
+  })
+
+  it('an order whose limit is only met after the fee decays fills in the first block where the cap is within it', async () => {
+    const { slug, creator } = await h.newProject('decay', 'doppler')
+    const buyer = await h.newBuyer('decay-buyer', '100')
+    await h.order(buyer, slug, '20', '1')
+    // Launch with the chain standing still, read the pool's FDV, then set a limit between two blocks' caps.
+    await h.launch(slug, 'doppler', creator, { startFee: 800_000, endFee: 12_000, decaySeconds: 10 })
+    const first = await h.waitFor('launch tick', async () => h.signals.find((s): s is Extract<typeof s, { type: 'tick' }> => s.type === 'tick' && s.tick.slug === slug))
+    const schedule = first.launch.feeSchedule as FeeSchedule
+    const fdv = BigInt(first.tick.fdvUsdAtoms)
+    const launchTime = first.launch.launchedAt / 1000
+    const capAt = (t: number) => effectiveMarketCap(fraction(fdv), feeAt(schedule, t).totalFee)!
+    // Target: the block 3 blocks after the launch; the limit sits halfway between its cap and the previous block's.
+    const target = launchTime + 3 * HARNESS_BLOCK_TIME
+    const limit = (capAt(target) + capAt(target - HARNESS_BLOCK_TIME)) / 2n
+    expect(capAt(target)).toBeLessThan(limit)
+    expect(capAt(target - HARNESS_BLOCK_TIME)).toBeGreaterThan(limit)
+    const [patched] = await h.services.orders.patchOrders(buyer.keyId, [{ slug, maxFdvUsdc: formatDecimal(limit, 6) }])
+    expect(patched?.ok).toBe(true)
+
+    h.startMining(300)
+    await h.waitFor('fill', async () => (await h.getOrder(buyer, slug))?.status === 'filled')
+    await h.stopMining()
+
+    const decisions = await h.journal.decisionsOf(slug)
+    const mine = decisions.map((d) => ({ tick: d.tick as PriceTick, verdict: d.orders.find((o) => o.keyId === buyer.keyId)?.verdict }))
+    const firstSubmitted = mine.findIndex((d) => d.verdict === 'submitted')
+    expect(mine[firstSubmitted]!.tick.nextBlockTimestamp).toBe(target)
+    for (const earlier of mine.slice(0, firstSubmitted)) {
+      expect(earlier.verdict === 'limit_below_cap' || earlier.verdict === 'swaps_not_allowed').toBe(true)
+      expect(earlier.tick.nextBlockTimestamp).toBeLessThan(target)
+    }
+    // Mined in that very block: the target timestamp.
+    const execution = (await h.getOrder(buyer, slug))!.execution!
+    const receipt = await h.client.getTransactionReceipt({ hash: execution.txHash as `0x${string}` })
+    const block = await h.client.getBlock({ blockNumber: receipt.blockNumber })
+    expect(Number(block.timestamp)).toBe(target)
+    expect(await h.usdcOf(buyer.wallet)).toBe(80n * USDC)
+  })
+})
