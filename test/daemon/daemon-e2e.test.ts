@@ -1,0 +1,281 @@
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { api, childPids, freePortPair, isAlive, readJson, runCli, startDaemonProcess, type SpawnedDaemon } from './helpers.ts'
+
+/**
+ * The daemon as operators run it: a child process (`prebuy daemon start`) on a temp data dir with real devnet
+ * chains, real LevelDB and real HTTP; the operator side driven through the CLI (`node bin/run.js ... --json`).
+ */
+const PUBLIC = '/api/public/v1'
+let dataDir: string
+let port: number
+let daemon: SpawnedDaemon | undefined
+let url: string
+let adminUrl: string
+
+const registration = (name: string, email: string) => ({
+  projectName: name,
+  projectUrls: [`https://${name.toLowerCase()}.example`],
+  projectInfo: `${name} launches a token.`,
+  contact: `@${name.toLowerCase()}`,
+  email,
+})
+const keyRequest = (name: string) => ({
+  useCases: ['buying_pre_launch_tokens'],
+  projectName: name,
+  projectUrls: [`https://${name.toLowerCase()}.example`],
+  projectInfo: `${name} wants to buy.`,
+  contact: `@${name.toLowerCase()}`,
+})
+
+async function stopDaemon(): Promise<void> {
+  if (!daemon) return
+  const running = daemon
+  daemon = undefined
+  if (running.process.exitCode === null && running.process.signalCode === null) running.process.kill('SIGTERM')
+  await running.exited
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'prebuy-daemon-'))
+  port = await freePortPair()
+  daemon = await startDaemonProcess(dataDir, port)
+  const file = await readJson<{ url: string; adminUrl: string; pid: number }>(join(dataDir, 'daemon.json'))
+  url = file.url
+  adminUrl = file.adminUrl
+  expect(file.pid).toBe(daemon.process.pid)
+})
+
+afterAll(async () => {
+  await stopDaemon()
+  await rm(dataDir, { recursive: true, force: true })
+})
+
+describe('a started daemon', () => {
+  it('announces itself and keeps the operator token private', async () => {
+    expect(url).toBe(`http://127.0.0.1:${port}`)
+    expect(adminUrl).toBe(`http://127.0.0.1:${port + 1}`)
+    const info = await stat(join(dataDir, 'operator-token'))
+    expect(info.mode & 0o777).toBe(0o600)
+    expect((await readFile(join(dataDir, 'operator-token'), 'utf8')).trim()).toMatch(/^prebuy_op_[A-Za-z0-9_-]{43}$/)
+  })
+
+  it('serves the OpenAPI document', async () => {
+    const response = await api(url, 'GET', `${PUBLIC}/openapi.json`)
+    expect(response.status).toBe(200)
+    expect(response.body.openapi).toMatch(/^3\.1/)
+  })
+
+  it('guards the admin API with the operator token and keeps it off the public port', async () => {
+    const token = (await readFile(join(dataDir, 'operator-token'), 'utf8')).trim()
+    const missing = await api(adminUrl, 'GET', '/admin/v1/status')
+    expect(missing.status).toBe(401)
+    expect(missing.body).toEqual({ error: 'Unauthorized', message: expect.any(String) })
+    expect((await api(adminUrl, 'GET', '/admin/v1/status', { token: `${token}x` })).status).toBe(401)
+    expect((await api(adminUrl, 'GET', '/admin/v1/keys', { token: 'prebuy_op_wrong' })).status).toBe(401)
+    // Unknown admin routes are not even revealed without the token.
+    expect((await api(adminUrl, 'GET', '/admin/v1/nothing')).status).toBe(401)
+    const ok = await api(adminUrl, 'GET', '/admin/v1/status', { token })
+    expect(ok.status).toBe(200)
+    expect(ok.body).toMatchObject({ pid: daemon!.process.pid, url, adminUrl, chains: { mode: 'devnet', chainIds: { base: 8453 } } })
+    const onPublic = await api(url, 'GET', '/admin/v1/status', { token })
+    expect(onPublic.status).toBe(404)
+  })
+
+  it('creates a key over HTTP, and with an approved project places and lists orders', async () => {
+    const created = await api(url, 'POST', `${PUBLIC}/api-keys`, { body: { label: 'buyer-one' } })
+    expect(created.status).toBe(201)
+    expect(created.body.apiKey).toMatch(/^prebuy_/)
+    const key = created.body.apiKey as string
+
+    expect((await api(url, 'POST', `${PUBLIC}/projects`, { body: registration('Alpha', 'team@alpha.example') })).status).toBe(200)
+    const listed = await runCli<{ items: Array<{ id: string; submission: { projectName: string } }> }>(dataDir, ['registrations', 'list'])
+    const id = listed.json.items.find((item) => item.submission.projectName === 'Alpha')!.id
+    const approved = await runCli(dataDir, ['registrations', 'approve', id, '--slug', 'alpha', '--creator', '0x1111111111111111111111111111111111111111', '--launchpad', 'clanker', '--chain', 'base'])
+    expect(approved.code).toBe(0)
+
+    const placed = await api(url, 'POST', `${PUBLIC}/orders`, {
+      key,
+      body: { items: [{ slug: 'alpha', maxSpendUsdc: '100', maxFdvUsdc: null, expiresInMs: 3_600_000 }, { slug: 'nope', maxSpendUsdc: '1', maxFdvUsdc: null, expiresInMs: 1000 }] },
+    })
+    expect(placed.status).toBe(200)
+    expect(placed.body.results).toEqual([
+      { slug: 'alpha', ok: true, status: 'created' },
+      expect.objectContaining({ slug: 'nope', ok: false, code: 'unknown_project' }),
+    ])
+    const orders = await api(url, 'GET', `${PUBLIC}/orders`, { key })
+    expect(orders.status).toBe(200)
+    expect(orders.body.data).toEqual([expect.objectContaining({ slug: 'alpha', status: 'active', maxSpendUsdc: '100', maxFdvUsdc: null, expiresInMs: 3_600_000 })])
+  })
+})
+
+describe('the operator CLI against the running daemon', () => {
+  it('daemon status', async () => {
+    const result = await runCli<{ pid: number; url: string }>(dataDir, ['daemon', 'status'])
+    expect(result.code).toBe(0)
+    expect(result.json).toMatchObject({ pid: daemon!.process.pid, url, adminUrl, dataDir })
+  })
+
+  it('lists, approves a registration: project created, owner key printed once, owner sees the project in GET /me', async () => {
+    expect((await api(url, 'POST', `${PUBLIC}/projects`, { body: registration('Beta', 'team@beta.example') })).status).toBe(200)
+    const listed = await runCli<{ items: Array<{ id: string; status: string; kind: string; submission: { projectName: string } }> }>(dataDir, ['registrations', 'list'])
+    expect(listed.code).toBe(0)
+    const item = listed.json.items.find((entry) => entry.submission.projectName === 'Beta')
+    expect(item).toMatchObject({ status: 'pending', kind: 'registration' })
+
+    const approved = await runCli<{ project: { slug: string; profile: { identity: { displayName: string }; status: { isLaunchVerified: boolean } }; launchpad: string; chain: string; launchMethod: string }; key: { apiKey: string; label: string } }>(
+      dataDir,
+      ['registrations', 'approve', item!.id, '--slug', 'beta', '--creator', '0x2222222222222222222222222222222222222222', '--launchpad', 'zora', '--chain', 'second_chain', '--method', 'open_market'],
+    )
+    expect(approved.code).toBe(0)
+    expect(approved.json.project).toMatchObject({ slug: 'beta', launchpad: 'zora', chain: 'second_chain', launchMethod: 'open_market' })
+    expect(approved.json.project.profile.identity.displayName).toBe('Beta')
+    expect(approved.json.project.profile.status.isLaunchVerified).toBe(true)
+    const ownerKey = approved.json.key.apiKey
+    expect(ownerKey).toMatch(/^prebuy_/)
+
+    const me = await api(url, 'GET', `${PUBLIC}/me`, { key: ownerKey })
+    expect(me.status).toBe(200)
+    expect(me.body.ownedProjectSlugs).toEqual(['beta'])
+    const projects = await api(url, 'GET', `${PUBLIC}/projects`, { key: ownerKey })
+    expect(projects.body.data.map((p: { identity: { slug: string } }) => p.identity.slug)).toContain('beta')
+
+    // Shown once: the key list never carries a plaintext key, and approving again is refused.
+    const keys = await runCli(dataDir, ['keys', 'list'])
+    expect(keys.stdout).not.toContain(ownerKey)
+    const again = await runCli(dataDir, ['registrations', 'approve', item!.id, '--slug', 'beta2', '--creator', '0x2222222222222222222222222222222222222222', '--launchpad', 'zora', '--chain', 'base'])
+    expect(again.code).not.toBe(0)
+    expect(again.stdout + again.stderr).not.toContain('prebuy_')
+  })
+
+  it('approves and rejects key requests; a revoked key gets 401', async () => {
+    expect((await api(url, 'POST', `${PUBLIC}/api-key-requests`, { body: keyRequest('Gamma') })).status).toBe(200)
+    expect((await api(url, 'POST', `${PUBLIC}/api-key-requests`, { body: keyRequest('Delta') })).status).toBe(200)
+    const listed = await runCli<{ items: Array<{ id: string; submission: { projectName: string } }> }>(dataDir, ['key-requests', 'list'])
+    const gamma = listed.json.items.find((entry) => entry.submission.projectName === 'Gamma')!
+    const delta = listed.json.items.find((entry) => entry.submission.projectName === 'Delta')!
+
+    const approved = await runCli<{ key: { apiKey: string; label: string; keyId: string } }>(dataDir, ['key-requests', 'approve', gamma.id, '--label', 'gamma-bot'])
+    expect(approved.code).toBe(0)
+    expect(approved.json.key.label).toBe('gamma-bot')
+    const key = approved.json.key.apiKey
+    expect((await api(url, 'GET', `${PUBLIC}/me`, { key })).body).toMatchObject({ label: 'gamma-bot', ownedProjectSlugs: [] })
+
+    const rejected = await runCli<{ review: { status: string } }>(dataDir, ['key-requests', 'reject', delta.id, '--note', 'not enough information'])
+    expect(rejected.code).toBe(0)
+    expect(rejected.json.review.status).toBe('rejected')
+    const pending = await runCli<{ items: Array<{ id: string }> }>(dataDir, ['key-requests', 'list'])
+    expect(pending.json.items.map((entry) => entry.id)).not.toContain(delta.id)
+    const all = await runCli<{ items: Array<{ id: string; status: string }> }>(dataDir, ['key-requests', 'list', '--status', 'all'])
+    expect(all.json.items.find((entry) => entry.id === delta.id)?.status).toBe('rejected')
+
+    const revoked = await runCli<{ key: { revokedAt: number | null } }>(dataDir, ['keys', 'revoke', 'gamma-bot'])
+    expect(revoked.code).toBe(0)
+    expect(revoked.json.key.revokedAt).toEqual(expect.any(Number))
+    expect((await api(url, 'GET', `${PUBLIC}/me`, { key })).status).toBe(401)
+    const keys = await runCli<{ items: Array<{ label: string; revokedAt: number | null }> }>(dataDir, ['keys', 'list'])
+    expect(keys.json.items.find((entry) => entry.label === 'gamma-bot')?.revokedAt).toEqual(expect.any(Number))
+  })
+
+  it('lists feedback', async () => {
+    expect((await api(url, 'POST', `${PUBLIC}/feedback`, { body: { message: 'Great service', name: 'Epsilon', contact: '@eps' } })).status).toBe(200)
+    const listed = await runCli<{ items: Array<{ kind: string; submission: { message: string } }> }>(dataDir, ['feedback', 'list'])
+    expect(listed.json.items).toEqual([expect.objectContaining({ kind: 'feedback', submission: expect.objectContaining({ message: 'Great service' }) })])
+  })
+
+  it('closes the submission desk (503 with Retry-After) and opens it again', async () => {
+    const closed = await runCli<{ open: boolean; retryAfterSeconds: number }>(dataDir, ['submissions', 'close', '--retry-after', '120'])
+    expect(closed.json).toMatchObject({ open: false, retryAfterSeconds: 120 })
+    const refused = await api(url, 'POST', `${PUBLIC}/feedback`, { body: { message: 'hello', name: 'Zeta', contact: '@zeta' } })
+    expect(refused.status).toBe(503)
+    expect(refused.body.error).toBe('Service unavailable')
+    expect(refused.headers.get('retry-after')).toBe('120')
+    const opened = await runCli<{ open: boolean }>(dataDir, ['submissions', 'open'])
+    expect(opened.json.open).toBe(true)
+    expect((await api(url, 'POST', `${PUBLIC}/feedback`, { body: { message: 'hello', name: 'Zeta', contact: '@zeta' } })).status).toBe(200)
+  })
+
+  it('blocks and unblocks a submitter', async () => {
+    const added = await runCli<{ entry: { type: string; value: string } }>(dataDir, ['blocklist', 'add', '--type', 'email', '--value', 'Spam@Example.com', '--note', 'spam'])
+    expect(added.json.entry).toMatchObject({ type: 'email', value: 'spam@example.com' })
+    const blocked = await api(url, 'POST', `${PUBLIC}/projects`, { body: registration('Spam', 'spam@example.com') })
+    expect(blocked.status).toBe(403)
+    expect(blocked.body).toMatchObject({ error: 'Forbidden', message: 'Request blocked.' })
+    const listed = await runCli<{ items: Array<{ value: string }> }>(dataDir, ['blocklist', 'list'])
+    expect(listed.json.items.map((entry) => entry.value)).toEqual(['spam@example.com'])
+    const removed = await runCli<{ removed: boolean }>(dataDir, ['blocklist', 'remove', '--type', 'email', '--value', 'spam@example.com'])
+    expect(removed.json.removed).toBe(true)
+    expect((await api(url, 'POST', `${PUBLIC}/projects`, { body: registration('Spam', 'spam@example.com') })).status).toBe(200)
+  })
+
+  it('funds a wallet on the devnet; the balance shows in GET /wallet', async () => {
+    const created = await api(url, 'POST', `${PUBLIC}/api-keys`, { body: { label: 'funded-buyer' } })
+    const key = created.body.apiKey as string
+    const wallet = created.body.serviceWalletAddress as string
+    const funded = await runCli<{ funded: Array<{ usdc: string; eth: string }> }>(dataDir, ['devnet', 'fund', '--address', wallet, '--usdc', '250.5', '--eth', '0.5'])
+    expect(funded.code).toBe(0)
+    expect(funded.json.funded).toEqual([{ chain: 'base', address: wallet, usdc: '250500000', eth: '500000000000000000' }])
+    const balances = await api(url, 'GET', `${PUBLIC}/wallet`, { key })
+    expect(balances.status).toBe(200)
+    const base = balances.body.balances.base as Array<{ symbol: string; balance: string; address: string }>
+    const deployments = await runCli<{ chains: { base: { addresses: { stablecoin: string } } } }>(dataDir, ['devnet', 'deployments'])
+    const stablecoin = deployments.json.chains.base.addresses.stablecoin
+    expect(base.find((entry) => entry.address.toLowerCase() === stablecoin.toLowerCase())?.balance).toBe('250500000')
+    expect(base.find((entry) => entry.address === '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE')?.balance).toBe('500000000000000000')
+    expect(balances.body.balances.second_chain.length).toBeGreaterThan(0)
+  })
+
+  it('mines devnet blocks', async () => {
+    const before = await runCli<{ blockNumbers: Record<string, string> }>(dataDir, ['devnet', 'mine'])
+    const after = await runCli<{ blocks: number; blockNumbers: Record<string, string> }>(dataDir, ['devnet', 'mine', '--blocks', '5'])
+    expect(after.json.blocks).toBe(5)
+    expect(BigInt(after.json.blockNumbers.base!) - BigInt(before.json.blockNumbers.base!)).toBeGreaterThanOrEqual(5n)
+  })
+
+  it('answers an unknown id with a clear error and a non-zero exit', async () => {
+    const result = await runCli(dataDir, ['registrations', 'reject', 'rev_missing'])
+    expect(result.code).not.toBe(0)
+    expect(result.stdout + result.stderr).toContain('no registration with id rev_missing')
+  })
+})
+
+describe('restart and shutdown', () => {
+  it('SIGTERM stops cleanly, leaves no child processes, and a restart keeps every record without redeploying', async () => {
+    const deploymentsBefore = await readFile(join(dataDir, 'devnet', 'deployments.json'), 'utf8')
+    const keysBefore = await runCli<{ items: unknown[] }>(dataDir, ['keys', 'list'])
+    const reviewsBefore = await runCli<{ items: unknown[] }>(dataDir, ['registrations', 'list', '--status', 'all'])
+    const pid = daemon!.process.pid!
+    const children = childPids(pid)
+    expect(children.length).toBeGreaterThanOrEqual(2)
+
+    daemon!.process.kill('SIGTERM')
+    const code = await daemon!.exited
+    daemon = undefined
+    expect(code).toBe(0)
+    // The chain layer's orphan watchdogs poll once a second, so give them a moment to notice.
+    const deadline = Date.now() + 5_000
+    while (children.some(isAlive) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(children.filter(isAlive)).toEqual([])
+    await expect(stat(join(dataDir, 'daemon.json'))).rejects.toThrow()
+    const status = await runCli(dataDir, ['daemon', 'status'])
+    expect(status.code).not.toBe(0)
+    expect(status.stdout + status.stderr).toContain('no daemon is running')
+
+    daemon = await startDaemonProcess(dataDir, port)
+    expect(daemon.output()).toContain('not redeploying')
+    expect(await readFile(join(dataDir, 'devnet', 'deployments.json'), 'utf8')).toBe(deploymentsBefore)
+    expect((await runCli<{ items: unknown[] }>(dataDir, ['keys', 'list'])).json.items).toEqual(keysBefore.json.items)
+    expect((await runCli<{ items: unknown[] }>(dataDir, ['registrations', 'list', '--status', 'all'])).json.items).toEqual(reviewsBefore.json.items)
+    // The project and the order placed before the restart are still there.
+    const created = await api(url, 'POST', `${PUBLIC}/api-keys`, { body: { label: 'after-restart' } })
+    const projects = await api(url, 'GET', `${PUBLIC}/projects`, { key: created.body.apiKey })
+    expect(projects.body.data.map((p: { identity: { slug: string } }) => p.identity.slug)).toEqual(expect.arrayContaining(['alpha', 'beta']))
+  })
+
+  it('refuses a second daemon on the same data dir', async () => {
+    const other = await freePortPair()
+    await expect(startDaemonProcess(dataDir, other)).rejects.toThrow(/already running for data dir/)
+  })
+})

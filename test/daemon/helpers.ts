@@ -1,0 +1,133 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { createServer } from 'node:net'
+import { once } from 'node:events'
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+
+export const REPO_ROOT = join(import.meta.dirname, '..', '..')
+const BIN = join(REPO_ROOT, 'bin', 'run.js')
+
+async function isFree(port: number): Promise<boolean> {
+  const server = createServer()
+  try {
+    server.listen(port, '127.0.0.1')
+    await once(server, 'listening')
+    return true
+  } catch {
+    return false
+  } finally {
+    server.close()
+  }
+}
+
+/** A port p with p and p + 1 free (the daemon's public and admin ports). */
+export async function freePortPair(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 40_000)
+    if ((await isFree(port)) && (await isFree(port + 1))) return port
+  }
+  throw new Error('no free port pair')
+}
+
+export interface SpawnedDaemon {
+  process: ChildProcess
+  output(): string
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>
+}
+
+/** Starts a command (the daemon) as a child and collects its output; resolves once `ready` appears in it. */
+export async function spawnAndWait(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; ready: RegExp; timeoutMs?: number; cwd?: string }): Promise<SpawnedDaemon> {
+  const child = spawn(command, args, {
+    cwd: options.cwd ?? REPO_ROOT,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  const deadline = Date.now() + (options.timeoutMs ?? 120_000)
+  let done = false
+  void exited.then(() => (done = true))
+  while (!options.ready.test(output)) {
+    if (done) throw new Error(`process exited before it was ready:\n${output}`)
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL')
+      throw new Error(`process not ready in time:\n${output}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  return { process: child, output: () => output, exited }
+}
+
+export function startDaemonProcess(dataDir: string, port: number, env: NodeJS.ProcessEnv = {}): Promise<SpawnedDaemon> {
+  return spawnAndWait('node', [BIN, 'daemon', 'start', '--data-dir', dataDir, '--port', String(port)], {
+    env: { LOG_LEVEL: 'info', ...env },
+    ready: /prebuy daemon ready/,
+  })
+}
+
+/** Runs `prebuy <args> --json` against a data dir and parses what it printed. */
+export async function runCli<T = unknown>(dataDir: string, args: string[]): Promise<{ code: number | null; json: T; stdout: string; stderr: string }> {
+  const child = spawn('node', [BIN, ...args, '--data-dir', dataDir, '--json'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  const [code] = (await once(child, 'exit')) as [number | null]
+  let json: unknown
+  try {
+    json = JSON.parse(stdout)
+  } catch {
+    json = undefined
+  }
+  return { code, json: json as T, stdout, stderr }
+}
+
+/** Process ids whose parent is `pid` (Linux ps). */
+export function childPids(pid: number): number[] {
+  try {
+    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .map((line) => Number(line.trim()))
+      .filter((value) => Number.isInteger(value) && value > 0)
+  } catch {
+    return []
+  }
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+export async function readJson<T>(path: string): Promise<T> {
+  return JSON.parse(await readFile(path, 'utf8')) as T
+}
+
+export interface HttpResult<T = any> {
+  status: number
+  headers: Headers
+  body: T
+}
+
+export async function api<T = any>(baseUrl: string, method: string, path: string, options: { key?: string; body?: unknown; token?: string } = {}): Promise<HttpResult<T>> {
+  const headers: Record<string, string> = {}
+  if (options.body !== undefined) headers['content-type'] = 'application/json'
+  if (options.key) headers.authorization = `Bearer ${options.key}`
+  if (options.token) headers.authorization = `Bearer ${options.token}`
+  const response = await fetch(`${baseUrl}${path}`, { method, headers, ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }) })
+  const text = await response.text()
+  let body: unknown = text
+  try {
+    body = JSON.parse(text)
+  } catch {
+    // not JSON
+  }
+  return { status: response.status, headers: response.headers, body: body as T }
+}
