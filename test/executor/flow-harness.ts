@@ -71,6 +71,8 @@ export interface FlowHarness {
   mine(count?: number): Promise<void>
   waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs?: number): Promise<T>
   restartExecutor(wallets?: Pick<WalletService, 'walletAddress' | 'submitUserOperations'>): Promise<Executor>
+  /** Abandons the executor as a crash would (no waiting for its in-flight work) and starts a new one. */
+  crashExecutor(wallets?: Pick<WalletService, 'walletAddress' | 'submitUserOperations'>): Promise<Executor>
   restartIndexer(): Promise<Indexer>
   stop(): Promise<void>
 }
@@ -252,6 +254,11 @@ export async function startFlowHarness(): Promise<FlowHarness> {
     },
     async restartExecutor(w) {
       await executor.stop()
+      executor = await newExecutor(w)
+      return executor
+    },
+    async crashExecutor(w) {
+      void executor.stop()
       executor = await newExecutor(w)
       return executor
     },

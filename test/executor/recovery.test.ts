@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Hash } from 'viem'
+import { buyRouterAbi } from '../../daemon/executor/buy-router-abi.ts'
+import { executionOrderId } from '../../daemon/executor/build-buy-calls.ts'
+import type { WalletService } from '../../src/wallets/wallet-service.ts'
+import { startFlowHarness, type Buyer, type FlowHarness } from './flow-harness.ts'
+
+const USDC = 1_000_000n
+
+describe('exactly once and shared balances (real devnet, wallets, store)', () => {
+  let h: FlowHarness
+  beforeAll(async () => {
+    h = await startFlowHarness()
+  })
+  afterAll(async () => {
+    await h?.stop()
+  })
+
+  const buysOf = async (buyer: Buyer, slug: string) => {
+    const order = (await h.getOrder(buyer, slug))!
+    return h.client.getContractEvents({
+      address: h.buyRouter,
+      abi: buyRouterAbi,
+      eventName: 'PrebuyBuy',
+      args: { buyer: buyer.wallet, orderId: executionOrderId(order) },
+      fromBlock: 0n,
+    })
+  }
+
+  it('a crash after the UserOperation was mined but before the receipt was recorded settles from the chain, never buying twice', async () => {
+    const { slug, creator } = await h.newProject('crash-after', 'clanker')
+    const buyer = await h.newBuyer('crash-after', '500')
+    await h.order(buyer, slug, '100', null)
+    // A wallet service that submits for real and then never answers: the process "dies" waiting for the receipt.
+    let submitted: Hash | undefined
+    const hanging: Pick<WalletService, 'walletAddress' | 'submitUserOperations'> = {
+      walletAddress: (i) => h.wallets.walletAddress(i),
+      async submitUserOperations(chain, requests) {
+        const results = await h.wallets.submitUserOperations(chain, requests)
+        submitted = results[0]?.txHash
+        return new Promise(() => undefined)
+      },
+    }
+    await h.crashExecutor(hanging)
+    h.startMining()
+    await h.launch(slug, 'clanker', creator)
+    await h.waitFor('mined buy', async () => submitted)
+    await h.stopMining()
+    expect((await h.getOrder(buyer, slug))?.status).toBe('executing')
+    expect((await h.journal.inFlight('base')).map((e) => e.keyId)).toEqual([buyer.keyId])
+
+    await h.crashExecutor() // the restart: reconciles the in-flight order from the chain
+    const order = (await h.getOrder(buyer, slug))!
+    expect(order.status).toBe('filled')
+    expect(order.execution?.txHash).toBe(submitted)
+    expect(await h.journal.inFlight('base')).toEqual([])
+    h.startMining()
+    await h.mine(3)
+    await h.executor.idle()
+    await h.stopMining()
+    expect(await buysOf(buyer, slug)).toHaveLength(1)
+    expect(await h.usdcOf(buyer.wallet)).toBe(400n * USDC)
+  })
+
+  it('a crash before the UserOperation reached the chain returns the order to active and it buys exactly once', async () => {
+    const { slug, creator } = await h.newProject('crash-before', 'doppler')
+    const buyer = await h.newBuyer('crash-before', '500')
+    await h.order(buyer, slug, '100', null)
+    let called = false
+    const dead: Pick<WalletService, 'walletAddress' | 'submitUserOperations'> = {
+      walletAddress: (i) => h.wallets.walletAddress(i),
+      submitUserOperations() {
+        called = true
+        return new Promise(() => undefined)
+      },
+    }
+    await h.crashExecutor(dead)
+    h.startMining()
+    await h.launch(slug, 'doppler', creator)
+    await h.waitFor('submission attempt', async () => called)
+    await h.stopMining()
+    expect((await h.getOrder(buyer, slug))?.status).toBe('executing')
+    await h.crashExecutor()
+    expect((await h.getOrder(buyer, slug))?.status).toBe('active')
+    h.startMining()
+    await h.waitFor('fill', async () => (await h.getOrder(buyer, slug))?.status === 'filled')
+    await h.stopMining()
+    expect(await buysOf(buyer, slug)).toHaveLength(1)
+    expect(await h.usdcOf(buyer.wallet)).toBe(400n * USDC)
+    const events = await h.journal.orderEventsOf(buyer.keyId, slug)
+    expect(events.map((e) => `${e.from}->${e.to}`)).toEqual(['active->executing', 'executing->active', 'active->executing', 'executing->filled'])
+  })
+
+  it('two orders of one wallet on two simultaneous launches never spend more than the wallet holds', async () => {
+    const one = await h.newProject('twin-one', 'clanker')
+    const two = await h.newProject('twin-two', 'doppler')
+    const buyer = await h.newBuyer('twins', '100')
+    await h.order(buyer, one.slug, '80', null)
+    await h.order(buyer, two.slug, '80', null)
+    // Launch both while no executor listens, then start one: the next block ticks both launches at once.
+    const dead: Pick<WalletService, 'walletAddress' | 'submitUserOperations'> = {
+      walletAddress: (i) => h.wallets.walletAddress(i),
+      submitUserOperations: () => Promise.reject(new Error('no executor yet')),
+    }
+    await h.crashExecutor(dead)
+    void h.executor.stop()
+    await h.launch(one.slug, 'clanker', one.creator, { startFee: 10_000, endFee: 10_000, decaySeconds: 30 })
+    await h.launch(two.slug, 'doppler', two.creator, { startFee: 10_000, endFee: 10_000, decaySeconds: 30 })
+    await h.indexer.caughtUp('base', await h.client.getBlockNumber({ cacheTime: 0 }))
+    await h.crashExecutor()
+    h.startMining()
+    await h.waitFor('both filled', async () => (await h.getOrder(buyer, one.slug))?.status === 'filled' && (await h.getOrder(buyer, two.slug))?.status === 'filled')
+    await h.stopMining()
+    const spent = [(await h.getOrder(buyer, one.slug))!.execution!.spentUsdc, (await h.getOrder(buyer, two.slug))!.execution!.spentUsdc].sort()
+    expect(spent).toEqual(['20', '80'])
+    expect(await h.usdcOf(buyer.wallet)).toBe(0n)
+    // The second launch's decision sized the spend against the first one's reservation.
+    const decisions = [...(await h.journal.decisionsOf(one.slug)), ...(await h.journal.decisionsOf(two.slug))]
+    const sized = decisions.flatMap((d) => d.orders.filter((o) => o.verdict === 'submitted').map((o) => o.spendAtoms))
+    expect(sized.sort()).toEqual([(20n * USDC).toString(), (80n * USDC).toString()])
+  })
+})
