@@ -30,7 +30,7 @@ abstract contract DevnetDecayingFeeHook is BaseHook {
         _;
     }
 
-    /// @dev Linear decay shared by Doppler and Zora; integer maths identical to src/launchpads/fee-schedule.ts.
+    /// @dev Linear decay shared by Doppler and Zora; integer maths identical to src/pricing/fee-schedule.ts.
     function _linearFee(uint256 startFee, uint256 endFee, uint256 startTime, uint256 duration, uint256 nowTs)
         internal
         pure

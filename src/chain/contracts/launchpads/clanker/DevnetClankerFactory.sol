@@ -34,6 +34,8 @@ contract DevnetClankerFactory is DevnetLaunchpadBase {
         uint24 startingFee;
         uint24 endingFee;
         uint256 secondsToDecay;
+        // CREATE2 salt of the token (real Clanker salts for vanity addresses; tests pick which side of WETH it sorts)
+        bytes32 salt;
     }
 
     event TokenCreated(
@@ -72,7 +74,7 @@ contract DevnetClankerFactory is DevnetLaunchpadBase {
     }
 
     function deployToken(DeploymentConfig calldata cfg) external returns (address tokenAddress) {
-        DevnetLaunchToken token = new DevnetLaunchToken(cfg.name, cfg.symbol, TOKEN_SUPPLY, address(this));
+        DevnetLaunchToken token = new DevnetLaunchToken{salt: cfg.salt}(cfg.name, cfg.symbol, TOKEN_SUPPLY, address(this));
         tokenAddress = address(token);
         PoolKey memory key =
             _poolKeyFor(tokenAddress, LPFeeLibrary.DYNAMIC_FEE_FLAG, TICK_SPACING, IHooks(address(hook)));

@@ -41,6 +41,8 @@ contract DevnetDopplerAirlock is DevnetLaunchpadBase {
         uint24 startFee;
         uint24 endFee;
         uint32 durationSeconds;
+        // CREATE2 salt of the asset (Doppler's token factory also deploys with a salt)
+        bytes32 salt;
     }
 
     DevnetDopplerHook public immutable hook;
@@ -67,7 +69,7 @@ contract DevnetDopplerAirlock is DevnetLaunchpadBase {
     }
 
     function create(CreateParams calldata p) external returns (address asset) {
-        asset = address(new DevnetLaunchToken(p.name, p.symbol, TOKEN_SUPPLY, address(this)));
+        asset = address(new DevnetLaunchToken{salt: p.salt}(p.name, p.symbol, TOKEN_SUPPLY, address(this)));
         PoolKey memory key =
             _poolKeyFor(asset, LPFeeLibrary.DYNAMIC_FEE_FLAG, TICK_SPACING, IHooks(address(hook)));
         bool useDefaults = p.startFee == 0 && p.endFee == 0 && p.durationSeconds == 0;

@@ -33,6 +33,8 @@ contract DevnetZoraFactory is DevnetLaunchpadBase {
         uint24 startFee;
         uint24 endFee;
         uint32 durationSeconds;
+        // CREATE2 salt of the coin (Zora deploys coins deterministically too)
+        bytes32 salt;
     }
 
     event CoinCreatedV4(
@@ -64,7 +66,7 @@ contract DevnetZoraFactory is DevnetLaunchpadBase {
     }
 
     function deploy(DeployParams calldata p) external returns (address coin) {
-        coin = address(new DevnetLaunchToken(p.name, p.symbol, TOKEN_SUPPLY, address(this)));
+        coin = address(new DevnetLaunchToken{salt: p.salt}(p.name, p.symbol, TOKEN_SUPPLY, address(this)));
         PoolKey memory key = _poolKeyFor(coin, LPFeeLibrary.DYNAMIC_FEE_FLAG, TICK_SPACING, IHooks(address(hook)));
         bool useDefaults = p.startFee == 0 && p.endFee == 0 && p.durationSeconds == 0;
         hook.registerPool(

@@ -1,0 +1,89 @@
+import { decodeEventLog, getAddress, type Address, type Log, type PublicClient } from 'viem'
+import { PrebuyError } from '../../common/errors.ts'
+import type { ClankerFeeSchedule } from '../../pricing/fee-schedule.ts'
+import { BASE_CLANKER_FACTORY, BASE_POOL_MANAGER, BASE_WETH } from '../base-addresses.ts'
+import type { LaunchCandidate, LaunchContext, LaunchpadAdapter } from '../launchpad-adapter.ts'
+import { creatorList, findInitializedPools, sameAddress } from '../v4-events.ts'
+import { CLANKER_FEE_ABI, CLANKER_TOKEN_CREATED } from './clanker-abi.ts'
+
+export interface ClankerAdapterOptions {
+  factory: Address
+  poolManager: Address
+  weth: Address
+  /** LP fee assumed when the hook has no pairedFee view (Clanker's dynamic-fee hook). Default 1%. */
+  defaultLpFee?: number
+}
+
+export const CLANKER_BASE: ClankerAdapterOptions = { factory: BASE_CLANKER_FACTORY, poolManager: BASE_POOL_MANAGER, weth: BASE_WETH }
+
+/** Clanker's default LP fee on buys (pairedFee), pips. */
+export const CLANKER_DEFAULT_LP_FEE = 10_000
+
+/**
+ * Clanker v4: TokenCreated on the factory; creator = tokenAdmin, also msgSender (a deployer contract or bot may send);
+ * pool key from the PoolManager's Initialize log of the same transaction (tickSpacing is not in the event).
+ */
+export function createClankerAdapter(options: ClankerAdapterOptions): LaunchpadAdapter {
+  const defaultLpFee = options.defaultLpFee ?? CLANKER_DEFAULT_LP_FEE
+  return {
+    id: 'clanker',
+    launchEvent: { address: options.factory, event: CLANKER_TOKEN_CREATED },
+    poolManager: options.poolManager,
+
+    async decodeLaunch(log: Log, ctx: LaunchContext): Promise<LaunchCandidate | null> {
+      if (!sameAddress(log.address, options.factory)) return null
+      let args
+      try {
+        args = decodeEventLog({ abi: [CLANKER_TOKEN_CREATED], data: log.data, topics: log.topics, strict: true }).args
+      } catch {
+        return null
+      }
+      // The buy route is stablecoin -> WETH -> token; launches paired with anything else are not ours to buy.
+      if (!sameAddress(args.pairedToken, options.weth)) return null
+      const pool = findInitializedPools(ctx.txLogs, options.poolManager).find((p) => p.poolId === args.poolId)
+      if (!pool) {
+        throw new PrebuyError('internal', 'launch_pool_not_found', 'The Clanker launch transaction has no matching pool initialisation.', {
+          details: { txHash: ctx.txHash, poolId: args.poolId },
+        })
+      }
+      const token = getAddress(args.tokenAddress)
+      return {
+        launchpad: 'clanker',
+        token,
+        creatorCandidates: creatorList(args.tokenAdmin, args.msgSender),
+        poolKey: pool.poolKey,
+        poolId: pool.poolId,
+        pairedToken: getAddress(args.pairedToken),
+        tokenIsCurrency0: sameAddress(pool.poolKey.currency0, token),
+        initialSqrtPriceX96: pool.sqrtPriceX96,
+        name: args.tokenName,
+        symbol: args.tokenSymbol,
+        txHash: ctx.txHash,
+        blockNumber: ctx.blockNumber,
+        blockHash: ctx.blockHash,
+        launchedAt: ctx.blockTimestamp,
+        logIndex: log.logIndex ?? 0,
+        feeSources: { hook: getAddress(args.poolHook), mevModule: getAddress(args.mevModule) },
+      }
+    },
+
+    async loadFeeSchedule(client: PublicClient, launch: LaunchCandidate): Promise<ClankerFeeSchedule> {
+      const mevModule = launch.feeSources.mevModule ?? launch.feeSources.hook
+      const [config, lpFee] = await Promise.all([
+        client.readContract({ address: mevModule, abi: CLANKER_FEE_ABI, functionName: 'feeConfig', args: [launch.poolId] }),
+        client
+          .readContract({ address: launch.feeSources.hook, abi: CLANKER_FEE_ABI, functionName: 'pairedFee', args: [launch.poolId] })
+          .catch(() => defaultLpFee),
+      ])
+      const [startingFee, endingFee, secondsToDecay] = config
+      return {
+        kind: 'clanker',
+        startTime: launch.launchedAt,
+        startingFee,
+        endingFee,
+        secondsToDecay: Number(secondsToDecay),
+        lpFee,
+      }
+    },
+  }
+}

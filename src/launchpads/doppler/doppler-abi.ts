@@ -1,0 +1,15 @@
+import { parseAbi } from 'viem'
+
+export const DOPPLER_CREATE = parseAbi([
+  'event Create(address asset, address indexed numeraire, address initializer, address poolOrHook)',
+])[0]
+
+/** The real Airlock's public `getAssetData` mapping getter (the devnet Airlock keeps the same layout). */
+export const DOPPLER_AIRLOCK_ABI = parseAbi([
+  'function getAssetData(address asset) view returns (address numeraire, address timelock, address governance, address liquidityMigrator, address poolInitializer, address pool, address migrationPool, uint256 numTokensToSell, uint256 totalSupply, address integrator)',
+])
+
+export const DOPPLER_HOOK_ABI = parseAbi([
+  'event FeeScheduleSet(bytes32 indexed poolId, uint32 startingTime, uint24 startFee, uint24 endFee, uint32 durationSeconds)',
+  'function getFeeScheduleOf(bytes32 poolId) view returns (uint32 startingTime, uint24 startFee, uint24 endFee, uint32 durationSeconds)',
+])

@@ -1,0 +1,104 @@
+import { decodeEventLog, getAddress, type Address, type Log, type PublicClient } from 'viem'
+import type { LinearFeeSchedule } from '../../pricing/fee-schedule.ts'
+import { BASE_DOPPLER_AIRLOCK, BASE_POOL_MANAGER, BASE_WETH } from '../base-addresses.ts'
+import type { LaunchCandidate, LaunchContext, LaunchpadAdapter } from '../launchpad-adapter.ts'
+import { creatorList, findInitializedPools, sameAddress } from '../v4-events.ts'
+import { DOPPLER_AIRLOCK_ABI, DOPPLER_CREATE, DOPPLER_HOOK_ABI } from './doppler-abi.ts'
+
+export interface DopplerAdapterOptions {
+  airlock: Address
+  poolManager: Address
+  weth: Address
+}
+
+export const DOPPLER_BASE: DopplerAdapterOptions = { airlock: BASE_DOPPLER_AIRLOCK, poolManager: BASE_POOL_MANAGER, weth: BASE_WETH }
+
+/** Doppler caps the starting fee at 90%. */
+export const DOPPLER_MAX_START_FEE = 900_000
+
+/**
+ * Doppler (Bankr launches): Create on the Airlock. The pool is the v4 pool initialised in the same transaction whose
+ * hook is `poolOrHook` and which trades the asset. Creators: the Airlock's asset data (timelock, governance) and the
+ * transaction's sender. The fee schedule comes from the hook's FeeScheduleSet in the same transaction.
+ */
+export function createDopplerAdapter(options: DopplerAdapterOptions): LaunchpadAdapter {
+  return {
+    id: 'doppler',
+    launchEvent: { address: options.airlock, event: DOPPLER_CREATE },
+    poolManager: options.poolManager,
+
+    async decodeLaunch(log: Log, ctx: LaunchContext): Promise<LaunchCandidate | null> {
+      if (!sameAddress(log.address, options.airlock)) return null
+      let args
+      try {
+        args = decodeEventLog({ abi: [DOPPLER_CREATE], data: log.data, topics: log.topics, strict: true }).args
+      } catch {
+        return null
+      }
+      // Numeraire ETH (address 0) or anything but WETH needs another route; not supported.
+      if (!sameAddress(args.numeraire, options.weth)) return null
+      const asset = getAddress(args.asset)
+      const pool = findInitializedPools(ctx.txLogs, options.poolManager).find(
+        (p) => sameAddress(p.poolKey.hooks, args.poolOrHook) && (sameAddress(p.poolKey.currency0, asset) || sameAddress(p.poolKey.currency1, asset)),
+      )
+      // Doppler's other initializers (v3 static curve, v4 Dutch auction without a pool in this tx) are not v4 launches.
+      if (!pool) return null
+      const assetData = await ctx.client
+        .readContract({ address: options.airlock, abi: DOPPLER_AIRLOCK_ABI, functionName: 'getAssetData', args: [asset] })
+        .catch(() => null)
+      return {
+        launchpad: 'doppler',
+        token: asset,
+        creatorCandidates: creatorList(assetData?.[1], assetData?.[2], ctx.txFrom),
+        poolKey: pool.poolKey,
+        poolId: pool.poolId,
+        pairedToken: getAddress(args.numeraire),
+        tokenIsCurrency0: sameAddress(pool.poolKey.currency0, asset),
+        initialSqrtPriceX96: pool.sqrtPriceX96,
+        name: null,
+        symbol: null,
+        txHash: ctx.txHash,
+        blockNumber: ctx.blockNumber,
+        blockHash: ctx.blockHash,
+        launchedAt: ctx.blockTimestamp,
+        logIndex: log.logIndex ?? 0,
+        feeSources: { hook: getAddress(args.poolOrHook) },
+        scheduleFromLogs: feeScheduleFromLogs(ctx.txLogs, args.poolOrHook, pool.poolId),
+      }
+    },
+
+    async loadFeeSchedule(client: PublicClient, launch: LaunchCandidate): Promise<LinearFeeSchedule> {
+      if (launch.scheduleFromLogs?.kind === 'linear') return launch.scheduleFromLogs
+      const [startingTime, startFee, endFee, durationSeconds] = await client.readContract({
+        address: launch.feeSources.hook,
+        abi: DOPPLER_HOOK_ABI,
+        functionName: 'getFeeScheduleOf',
+        args: [launch.poolId],
+      })
+      return linear(startingTime, startFee, endFee, durationSeconds)
+    },
+  }
+}
+
+const linear = (startTime: number, startFee: number, endFee: number, durationSeconds: number): LinearFeeSchedule => ({
+  kind: 'linear',
+  startTime,
+  startFee: Math.min(startFee, DOPPLER_MAX_START_FEE),
+  endFee,
+  durationSeconds,
+})
+
+function feeScheduleFromLogs(logs: readonly Log[], hook: string, poolId: string): LinearFeeSchedule | undefined {
+  for (const log of logs) {
+    if (!sameAddress(log.address, hook)) continue
+    try {
+      const { eventName, args } = decodeEventLog({ abi: DOPPLER_HOOK_ABI, data: log.data, topics: log.topics, strict: true })
+      if (eventName === 'FeeScheduleSet' && args.poolId === poolId) {
+        return linear(args.startingTime, args.startFee, args.endFee, args.durationSeconds)
+      }
+    } catch {
+      // another hook event
+    }
+  }
+  return undefined
+}

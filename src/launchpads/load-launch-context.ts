@@ -1,0 +1,26 @@
+import type { Log, PublicClient } from 'viem'
+import { PrebuyError } from '../common/errors.ts'
+import type { LaunchContext } from './launchpad-adapter.ts'
+
+/**
+ * Reads what decodeLaunch needs about a launch log's transaction: its receipt (all logs, sender) and its block's time.
+ * Two round trips; the indexer may build the context itself when it already holds the block.
+ */
+export async function loadLaunchContext(client: PublicClient, log: Log): Promise<LaunchContext> {
+  if (log.transactionHash === null || log.blockNumber === null || log.blockHash === null) {
+    throw new PrebuyError('internal', 'pending_launch_log', 'A launch log without a block cannot be decoded yet.')
+  }
+  const [receipt, block] = await Promise.all([
+    client.getTransactionReceipt({ hash: log.transactionHash }),
+    client.getBlock({ blockHash: log.blockHash }),
+  ])
+  return {
+    client,
+    txHash: log.transactionHash,
+    blockNumber: log.blockNumber,
+    blockHash: log.blockHash,
+    blockTimestamp: Number(block.timestamp),
+    txFrom: receipt.from,
+    txLogs: receipt.logs,
+  }
+}

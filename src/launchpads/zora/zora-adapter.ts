@@ -1,0 +1,80 @@
+import { decodeEventLog, getAddress, type Address, type Log, type PublicClient } from 'viem'
+import type { LinearFeeSchedule } from '../../pricing/fee-schedule.ts'
+import { BASE_POOL_MANAGER, BASE_WETH, BASE_ZORA_FACTORY } from '../base-addresses.ts'
+import type { LaunchCandidate, LaunchContext, LaunchpadAdapter } from '../launchpad-adapter.ts'
+import { creatorList, findInitializedPools, sameAddress } from '../v4-events.ts'
+import { ZORA_COIN_CREATED_V4, ZORA_DEVNET_HOOK_ABI } from './zora-abi.ts'
+
+export interface ZoraAdapterOptions {
+  factory: Address
+  poolManager: Address
+  weth: Address
+}
+
+export const ZORA_BASE: ZoraAdapterOptions = { factory: BASE_ZORA_FACTORY, poolManager: BASE_POOL_MANAGER, weth: BASE_WETH }
+
+/** Zora's documented launch fee: linear 99% -> 1% over 10 seconds, then 1%. */
+export const ZORA_LAUNCH_FEE = { startFee: 990_000, endFee: 10_000, durationSeconds: 10 } as const
+
+/**
+ * Zora coins: CoinCreatedV4 on the factory carries the whole pool key. Creators: the caller and the payout recipient.
+ * The launch fee is Zora's documented constant schedule from the launch block; the devnet hook, whose schedule the
+ * CLI can change, answers `getLaunchFee`, which is preferred when it exists.
+ */
+export function createZoraAdapter(options: ZoraAdapterOptions): LaunchpadAdapter {
+  return {
+    id: 'zora',
+    launchEvent: { address: options.factory, event: ZORA_COIN_CREATED_V4 },
+    poolManager: options.poolManager,
+
+    async decodeLaunch(log: Log, ctx: LaunchContext): Promise<LaunchCandidate | null> {
+      if (!sameAddress(log.address, options.factory)) return null
+      let args
+      try {
+        args = decodeEventLog({ abi: [ZORA_COIN_CREATED_V4], data: log.data, topics: log.topics, strict: true }).args
+      } catch {
+        return null
+      }
+      // Creator coins pair with ZORA and content coins with a creator coin: only WETH pairs have our route.
+      if (!sameAddress(args.currency, options.weth)) return null
+      const coin = getAddress(args.coin)
+      const key = {
+        currency0: getAddress(args.poolKey.currency0),
+        currency1: getAddress(args.poolKey.currency1),
+        fee: args.poolKey.fee,
+        tickSpacing: args.poolKey.tickSpacing,
+        hooks: getAddress(args.poolKey.hooks),
+      }
+      const initialized = findInitializedPools(ctx.txLogs, options.poolManager).find((p) => p.poolId === args.poolKeyHash)
+      return {
+        launchpad: 'zora',
+        token: coin,
+        creatorCandidates: creatorList(args.caller, args.payoutRecipient),
+        poolKey: key,
+        poolId: args.poolKeyHash,
+        pairedToken: getAddress(args.currency),
+        tokenIsCurrency0: sameAddress(key.currency0, coin),
+        initialSqrtPriceX96: initialized?.sqrtPriceX96 ?? 0n,
+        name: args.name,
+        symbol: args.symbol,
+        txHash: ctx.txHash,
+        blockNumber: ctx.blockNumber,
+        blockHash: ctx.blockHash,
+        launchedAt: ctx.blockTimestamp,
+        logIndex: log.logIndex ?? 0,
+        feeSources: { hook: key.hooks },
+      }
+    },
+
+    async loadFeeSchedule(client: PublicClient, launch: LaunchCandidate): Promise<LinearFeeSchedule> {
+      const configured = await client
+        .readContract({ address: launch.feeSources.hook, abi: ZORA_DEVNET_HOOK_ABI, functionName: 'getLaunchFee', args: [launch.poolId] })
+        .catch(() => null)
+      if (configured && configured[3] > 0) {
+        const [startTime, startFee, endFee, durationSeconds] = configured
+        return { kind: 'linear', startTime, startFee, endFee, durationSeconds }
+      }
+      return { kind: 'linear', startTime: launch.launchedAt, ...ZORA_LAUNCH_FEE }
+    },
+  }
+}
