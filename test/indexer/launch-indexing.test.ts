@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { parseAbi } from 'viem'
+import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
+import type { WalletService } from '../../src/wallets/wallet-service.ts'
+import { startFlowHarness, type FlowHarness } from '../executor/flow-harness.ts'
+
+describe('launch indexer (real devnet, launchpads, store)', () => {
+  let h: FlowHarness
+  const noBuys: Pick<WalletService, 'walletAddress' | 'submitUserOperations'> = {
+    walletAddress: () => Promise.reject(new Error('unused')),
+    submitUserOperations: () => Promise.reject(new Error('unused')),
+  }
+  beforeAll(async () => {
+    h = await startFlowHarness()
+    // These tests look at indexing only: an executor without orders to fill.
+    await h.restartExecutor(noBuys)
+  })
+  afterAll(async () => {
+    await h?.stop()
+  })
+
+  it('matches a Clanker launch to the project by tokenAdmin, records it with its fee schedule and marks the project, atomically', async () => {
+    const { slug, creator } = await h.newProject('idx-clanker', 'clanker')
+    const other = await h.newProject('idx-other', 'clanker')
+    const launched = await h.launch(slug, 'clanker', creator)
+    await h.indexer.caughtUp('base', launched.blockNumber)
+    const launch = await h.journal.getLaunchBySlug(slug)
+    expect(launch).toMatchObject({ slug, chain: 'base', launchpad: 'clanker', token: launched.token, poolId: launched.poolId, blockNumber: launched.blockNumber.toString() })
+    expect(launch?.feeSchedule).toMatchObject({ kind: 'clanker' })
+    const project = await h.services.projects.getProject(slug)
+    expect(project?.launch).toMatchObject({ chain: 'base', tokenAddress: launched.token, decimals: 18, launchedAt: launch!.launchedAt })
+    expect((await h.services.projects.getProject(other.slug))?.launch).toBeNull()
+    // A tick at launch carries the pool state and the price for the next block.
+    const tick = await h.journal.latestTick(slug)
+    expect(tick?.reason).toBe('launch')
+    expect(BigInt(tick!.sqrtPriceX96)).toBeGreaterThan(0n)
+    // Active liquidity as the PoolManager reports it (0 when the single-sided range starts exactly at the price).
+    const liquidity = await h.client.readContract({
+      address: h.chain.addresses.stateView,
+      abi: parseAbi(['function getLiquidity(bytes32 poolId) view returns (uint128)']),
+      functionName: 'getLiquidity',
+      args: [launched.poolId],
+      blockNumber: launched.blockNumber,
+    })
+    expect(tick!.liquidity).toBe(liquidity.toString())
+    expect(BigInt(tick!.fdvUsdAtoms)).toBeGreaterThan(0n)
+    expect(BigInt(tick!.effectiveCapAtoms!)).toBeGreaterThan(BigInt(tick!.fdvUsdAtoms))
+  })
+
+  it('ticks on every block while the fee decays, and on swaps only once it is at its floor', async () => {
+    const { slug, creator } = await h.newProject('idx-ticks', 'doppler')
+    const launched = await h.launch(slug, 'doppler', creator, { startFee: 500_000, endFee: 10_000, decaySeconds: 6 })
+    await h.mine(6)
+    const head = await h.client.getBlockNumber({ cacheTime: 0 })
+    await h.indexer.caughtUp('base', head)
+    const ticks = await h.journal.ticksOf(slug)
+    const blockTicks = ticks.filter((t) => t.reason === 'block')
+    // Launch at t0; block ticks while the next block's fee is above the floor: next = t0+4, t0+6 (floor reached at t0+6).
+    expect(blockTicks.map((t) => t.nextBlockTimestamp - ticks[0]!.nextBlockTimestamp)).toEqual([2, 4])
+    for (let i = 1; i < blockTicks.length; i++) expect(BigInt(blockTicks[i]!.effectiveCapAtoms!)).toBeLessThan(BigInt(blockTicks[i - 1]!.effectiveCapAtoms!))
+    await h.thirdPartyBuy(launched.token, launched.poolKey, '1000')
+    await h.indexer.caughtUp('base', await h.client.getBlockNumber({ cacheTime: 0 }))
+    const swapTick = (await h.journal.ticksOf(slug)).at(-1)!
+    expect(swapTick.reason).toBe('swap')
+    expect(BigInt(swapTick.fdvUsdAtoms)).toBeGreaterThan(BigInt(ticks[0]!.fdvUsdAtoms))
+  })
+
+  it('a launch while the indexer was down is found on restart (resume from the checkpoint)', async () => {
+    const { slug, creator } = await h.newProject('idx-down', 'doppler')
+    await h.indexer.stop()
+    const launched = await h.launch(slug, 'doppler', creator)
+    await h.mine(2)
+    await h.restartIndexer()
+    await h.indexer.caughtUp('base', launched.blockNumber + 2n)
+    expect((await h.journal.getLaunchBySlug(slug))?.token).toBe(launched.token)
+    expect((await h.services.projects.getProject(slug))?.launch?.tokenAddress).toBe(launched.token)
+  })
+
+  it('a reorg that removes the launch block reverts the launch record, the project mark and its ticks in one write', async () => {
+    const { slug, creator } = await h.newProject('idx-reorg', 'clanker')
+    const launched = await h.launch(slug, 'clanker', creator)
+    await h.mine(2)
+    const head = await h.client.getBlockNumber({ cacheTime: 0 })
+    await h.indexer.caughtUp('base', head)
+    expect(await h.journal.getLaunchBySlug(slug)).toBeDefined()
+    expect((await h.journal.ticksOf(slug)).length).toBeGreaterThan(0)
+
+    // Replace the launch block and everything after it with empty blocks.
+    const depth = Number(head - launched.blockNumber) + 1
+    await jsonRpc(h.chain.rpcUrl, 'anvil_reorg', [depth, []])
+    await h.mine()
+    await h.waitFor('reverted', async () => h.signals.some((s) => s.type === 'launch_reverted' && s.launch.slug === slug))
+    expect(await h.journal.getLaunchBySlug(slug)).toBeUndefined()
+    expect((await h.services.projects.getProject(slug))?.launch).toBeNull()
+    expect(await h.journal.ticksOf(slug)).toEqual([])
+    const checkpoint = await h.journal.getCheckpoint('base')
+    expect(checkpoint?.unfinalized.every((b) => BigInt(b.number) < launched.blockNumber || b.hash !== launched.launch.blockHash)).toBe(true)
+  })
+})
