@@ -1,4 +1,3 @@
-import { PrebuyError } from '../common/errors.ts'
 import { itemFailed, type BatchItemResult } from '../domain/order-codes.ts'
 import type { OrderValues } from '../domain/order-input.ts'
 import { decideCreate, decideDelete, decidePatch, markDuplicates, type Decision } from '../domain/order-transitions.ts'
@@ -113,14 +112,7 @@ export function createOrderService({ store, clock }: OrderServiceDeps): OrderSer
       runBatch(keyId, items, (item, project, existing, now) => decideDelete({ slug: item.slug, project, existing, now })),
     async listOrders(keyId, { status, cursor, limit }) {
       const page = await readIndexPage(store.sub.ordersBySpend, spendGroupPrefix(keyId, status ?? VISIBLE_GROUP), { cursor, limit })
-      const found = await orders.getMany(page.entries.map((entry) => orderKey(keyId, entry.value)))
-      const data: OrderView[] = []
-      for (const order of found) {
-        // An index entry always has its record (same batch); a miss would be a corrupt database, not a user error.
-        if (!order) throw new PrebuyError('internal', 'index_without_record', 'Order index is inconsistent.')
-        data.push(toOrderView(order))
-      }
-      return { data, meta: { limit, nextCursor: page.nextCursor } }
+      return { data: page.entries.map((entry) => toOrderView(entry.value)), meta: { limit, nextCursor: page.nextCursor } }
     },
     getOrder: (keyId, slug) => orders.get(orderKey(keyId, slug)),
   }

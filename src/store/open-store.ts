@@ -31,8 +31,12 @@ export interface Sublevels {
   projectsByOwner: Sublevel<string>
   /** `${keyId}!${slug}` -> OrderRecord */
   orders: Sublevel<OrderRecord>
-  /** `${keyId}!${group}!${descending spend}!${slug}` -> slug; group is `visible` (not deleted) or the status */
-  ordersBySpend: Sublevel<string>
+  /**
+   * `${keyId}!${group}!${descending spend}!${slug}` -> a copy of the OrderRecord (group is `visible` = not deleted,
+   * or the status). The copy lets GET /orders read one range and nothing else; orderWriteOps rewrites it with the
+   * record in the same batch.
+   */
+  ordersBySpend: Sublevel<OrderRecord>
   /** `${slug}!${status}!${keyId}` -> keyId: the executor's "all active orders of project S" */
   ordersByProject: Sublevel<string>
   /** `${slug}!${descending followers}!${keyId}` -> keyId, for every key with a non-deleted order on the project */

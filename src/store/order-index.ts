@@ -52,7 +52,7 @@ export function orderWriteOps(
     for (const key of spendIndexKeys(previous)) if (!nextSpendKeys.has(key)) ops.push(del(ordersBySpend, key))
     if (projectOrderKey(previous) !== projectOrderKey(next)) ops.push(del(ordersByProject, projectOrderKey(previous)))
   }
-  for (const key of nextSpendKeys) ops.push(put(ordersBySpend, key, next.slug))
+  for (const key of nextSpendKeys) ops.push(put(ordersBySpend, key, next))
   ops.push(put(ordersByProject, projectOrderKey(next), next.keyId))
   const buyerKey = buyerIndexKey(next.slug, followerCount, next.keyId)
   if (next.status === 'deleted') ops.push(del(buyersByProject, buyerKey))

@@ -17,15 +17,10 @@ export async function readIndexPage<V>(
 ): Promise<IndexPage<V>> {
   const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor, prefix)
   const range = after === undefined ? { gte: prefix } : { gt: after }
-  const entries: Array<{ key: string; value: V }> = []
-  let more = false
-  for await (const [key, value] of sublevel.iterator({ ...range, lt: `${prefix}\xff`, limit: options.limit + 1 })) {
-    if (entries.length === options.limit) {
-      more = true
-      break
-    }
-    entries.push({ key, value: value as V })
-  }
+  // One native round trip for the whole page (plus one look-ahead entry that says whether more exist).
+  const rows = await sublevel.iterator({ ...range, lt: `${prefix}\xff`, limit: options.limit + 1 }).all()
+  const more = rows.length > options.limit
+  const entries = rows.slice(0, options.limit).map(([key, value]) => ({ key, value: value as V }))
   const last = entries.at(-1)
   return { entries, nextCursor: more && last ? encodeCursor(last.key) : null }
 }

@@ -36,9 +36,12 @@ describe('GET /projects', () => {
     const seen: string[] = []
     let cursor: string | null = null
     do {
-      const body = (await get(`/projects?limit=10${cursor ? `&cursor=${cursor}` : ''}`)).json()
+      const body = (await get(`/projects?limit=10${cursor ? `&cursor=${cursor}` : ''}`)).json() as {
+        meta: { total: number; nextCursor: string | null }
+        data: Array<{ identity: { slug: string } }>
+      }
       expect(body.meta.total).toBeGreaterThanOrEqual(23)
-      seen.push(...body.data.map((p: { identity: { slug: string } }) => p.identity.slug))
+      seen.push(...body.data.map((p) => p.identity.slug))
       if (cursor === null) await plainProject(h, 'p99-late')
       cursor = body.meta.nextCursor
     } while (cursor)

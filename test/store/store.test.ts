@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { OrderRecord } from '../../src/domain/records.ts'
 import { decodeCursor, descendingKey, encodeCursor } from '../../src/store/cursor.ts'
 import { createMutex } from '../../src/store/mutex.ts'
-import { del, openStore, put, type Store } from '../../src/store/open-store.ts'
+import { del, openStore, put, type Store, type StoreOperation } from '../../src/store/open-store.ts'
 import { orderKey, orderWriteOps, spendGroupPrefix, VISIBLE_GROUP, buyersPrefix, projectStatusPrefix } from '../../src/store/order-index.ts'
 import { readAll, readIndexPage } from '../../src/store/paginate.ts'
 
@@ -41,7 +41,7 @@ describe('openStore', () => {
   })
 
   it('a batch across sublevels is atomic: a failing batch writes nothing', async () => {
-    const bad = { type: 'put' as const, sublevel: store.sub.meta, key: undefined as unknown as string, value: 1 }
+    const bad = { type: 'put', sublevel: store.sub.meta, key: undefined, value: 1 } as unknown as StoreOperation
     await expect(store.batch([put(store.sub.keysByLabel, 'x', 'k'), bad])).rejects.toThrow()
     expect(await store.sub.keysByLabel.get('x')).toBeUndefined()
     await store.batch([put(store.sub.keysByLabel, 'x', 'k'), put(store.sub.meta, 'n', 1)])
@@ -63,7 +63,7 @@ describe('order indexes', () => {
   it('orders list by spend descending (numeric, not lexicographic), ties by slug', async () => {
     for (const [slug, spend] of [['a', '9'], ['b', '10'], ['c', '100.5'], ['d', '10'], ['e', '0.000001']] as const) await writeOrder(order(slug, spend))
     const page = await readIndexPage(store.sub.ordersBySpend, spendGroupPrefix('k1', VISIBLE_GROUP), { limit: 10 })
-    expect(page.entries.map((e) => e.value)).toEqual(['c', 'b', 'd', 'a', 'e'])
+    expect(page.entries.map((e) => e.value.slug)).toEqual(['c', 'b', 'd', 'a', 'e'])
     expect(page.nextCursor).toBeNull()
   })
 
@@ -72,7 +72,7 @@ describe('order indexes', () => {
     await writeOrder(order('a', '50'))
     await writeOrder(order('a', '50', 'deleted'))
     expect(await readAll(store.sub.ordersBySpend, 'k1!')).toHaveLength(1)
-    expect((await readAll(store.sub.ordersBySpend, spendGroupPrefix('k1', 'deleted'))).map((e) => e.value)).toEqual(['a'])
+    expect((await readAll(store.sub.ordersBySpend, spendGroupPrefix('k1', 'deleted'))).map((e) => e.value.slug)).toEqual(['a'])
     expect(await readAll(store.sub.ordersBySpend, spendGroupPrefix('k1', VISIBLE_GROUP))).toHaveLength(0)
     expect(await readAll(store.sub.ordersByProject, projectStatusPrefix('a', 'active'))).toHaveLength(0)
     expect(await readAll(store.sub.ordersByProject, projectStatusPrefix('a', 'deleted'))).toHaveLength(1)
@@ -115,7 +115,7 @@ describe('cursors', () => {
     let inserted = 0
     do {
       const page = await readIndexPage(store.sub.ordersBySpend, spendGroupPrefix('k1', VISIBLE_GROUP), { cursor, limit: 5 })
-      seen.push(...page.entries.map((e) => e.value))
+      seen.push(...page.entries.map((e) => e.value.slug))
       // Concurrent inserts at every spend level, before and after the walk's position.
       await Promise.all([writeOrder(order(`n${inserted}a`, '9')), writeOrder(order(`n${inserted}b`, '1')), writeOrder(order(`n${inserted}c`, '5'))])
       inserted += 1

@@ -1,0 +1,10 @@
+/** One benchmark the runner can execute; the execution benchmark is added later as another module. */
+export interface BenchContext {
+  durationSeconds: number
+  connections: number
+}
+
+export interface BenchModule {
+  name: string
+  run(context: BenchContext): Promise<Record<string, unknown>>
+}
