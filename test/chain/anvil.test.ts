@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -20,6 +20,13 @@ const isAlive = (pid: number): boolean => {
     return false
   }
 }
+
+/** Live anvil processes whose parent is this test process. */
+const anvilChildren = (): number[] =>
+  execFileSync('ps', ['-o', 'pid=,comm=', '--ppid', String(process.pid)], { encoding: 'utf8' }).split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([, comm]) => comm === 'anvil')
+    .map(([pid]) => Number(pid))
 
 async function waitUntil(condition: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs
@@ -152,6 +159,18 @@ describe('startAnvil', () => {
     expect(pid).toBeGreaterThan(0)
     return pid
   }
+
+  it('stop() during a supervised restart waits for the restarting child and leaves none behind', async () => {
+    const before = anvilChildren()
+    const anvil = await start({ chainId: 31337 })
+    const pid = anvil.pid!
+    expect(anvilChildren()).toContain(pid)
+    process.kill(pid, 'SIGKILL')
+    await waitUntil(() => !isAlive(pid), 2_000)
+    await anvil.stop()
+    expect(anvilChildren()).toEqual(before)
+    await expect(jsonRpc(anvil.rpcUrl, 'eth_chainId', [], 500)).rejects.toThrow()
+  })
 
   it('takes its anvil child down when the parent process exits without stopping it', async () => {
     const pid = await runParent('start-anvil-then-exit.ts')

@@ -210,41 +210,46 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
     options.onFatal?.(error)
   }
 
+  /** The restart in progress, so stop() can wait for a child that is still coming up. */
+  let restarting: Promise<void> | undefined
   const supervise = (spawned: Spawned): void => {
-    void spawned.exited.then(async (code) => {
-      if (stopping || spawned !== current) return
-      logger.warn({ code, restarts, anvilOutput: recentOutput.slice(-5) }, 'anvil exited unexpectedly')
-      while (!stopping) {
-        if (restarts >= maxRestarts) {
-          reportFatal(
-            new PrebuyError('unavailable', 'devnet_chain_crashed', `The ${name} devnet chain (anvil) crashed and was restarted ${restarts} times; giving up.`, {
-              details: { exitCode: code, anvilOutput: recentOutput.slice(-10) },
-            }),
-          )
-          return
-        }
-        restarts++
-        try {
-          // Same port, so every client built from rpcUrl/wsUrl keeps working after the restart.
-          const next = await launch(port)
-          if (stopping) {
-            next.child.kill('SIGTERM')
-            await next.exited
-            return
-          }
-          current = next
-          logger.warn({ pid: next.child.pid, restarts }, 'anvil restarted from its state file')
-          supervise(next)
-          const waiters = restartWaiters
-          restartWaiters = []
-          for (const wake of waiters) wake()
-          return
-        } catch (error) {
-          logger.warn({ err: error, restarts }, 'anvil restart failed')
-          await new Promise((r) => setTimeout(r, 250 * restarts))
-        }
-      }
+    void spawned.exited.then((code) => {
+      restarting = restartAfterCrash(code)
     })
+  }
+  const restartAfterCrash = async (code: number | null): Promise<void> => {
+    if (stopping) return
+    logger.warn({ code, restarts, anvilOutput: recentOutput.slice(-5) }, 'anvil exited unexpectedly')
+    while (!stopping) {
+      if (restarts >= maxRestarts) {
+        reportFatal(
+          new PrebuyError('unavailable', 'devnet_chain_crashed', `The ${name} devnet chain (anvil) crashed and was restarted ${restarts} times; giving up.`, {
+            details: { exitCode: code, anvilOutput: recentOutput.slice(-10) },
+          }),
+        )
+        return
+      }
+      restarts++
+      try {
+        // Same port, so every client built from rpcUrl/wsUrl keeps working after the restart.
+        const next = await launch(port)
+        if (stopping) {
+          next.child.kill('SIGTERM')
+          await next.exited
+          return
+        }
+        current = next
+        logger.warn({ pid: next.child.pid, restarts }, 'anvil restarted from its state file')
+        supervise(next)
+        const waiters = restartWaiters
+        restartWaiters = []
+        for (const wake of waiters) wake()
+        return
+      } catch (error) {
+        logger.warn({ err: error, restarts }, 'anvil restart failed')
+        await new Promise((r) => setTimeout(r, 250 * restarts))
+      }
+    }
   }
   supervise(current)
 
@@ -275,6 +280,7 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
     stop() {
       stopped ??= (async () => {
         stopping = true
+        await restarting
         const { child, exited } = current
         if (child.exitCode !== null || child.signalCode !== null) return
         child.kill('SIGTERM')

@@ -31,13 +31,26 @@ async function assertDevnet(chain: ChainConfig): Promise<void> {
   }
   let version: string
   try {
-    version = await jsonRpc<string>(chain.rpcUrl, 'web3_clientVersion')
+    version = await clientVersion(chain.rpcUrl)
   } catch (cause) {
     throw new PrebuyError('unavailable', 'devnet_unreachable', `The ${chain.key} devnet chain does not answer.`, { cause })
   }
   if (!version.toLowerCase().startsWith('anvil')) {
     throw new PrebuyError('forbidden', 'not_a_devnet', `The ${chain.key} chain's node is not anvil; faucet and mining helpers only work on the embedded devnet.`)
   }
+}
+
+/** A node's identity does not change under a URL, so it is asked once per URL (tests fund hundreds of wallets). */
+const versions = new Map<string, Promise<string>>()
+function clientVersion(rpcUrl: string): Promise<string> {
+  let version = versions.get(rpcUrl)
+  if (!version) {
+    version = jsonRpc<string>(rpcUrl, 'web3_clientVersion')
+    versions.set(rpcUrl, version)
+    // A failed lookup is not remembered: the chain may just be restarting.
+    version.catch(() => versions.delete(rpcUrl))
+  }
+  return version
 }
 
 const parseAmount = (value: string, decimals: number, what: string): bigint => {
