@@ -10,6 +10,7 @@ import { isPrebuyError } from '../../src/common/errors.ts'
 import { createLogger } from '../../src/common/logger.ts'
 import { CHAIN_KEYS, type ChainConfig } from '../../src/chain/chain-keys.ts'
 import { createChainClients } from '../../src/chain/clients.ts'
+import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
 import { ENTRY_POINT_V07_ADDRESS, MULTICALL3_ADDRESS, PERMIT2_ADDRESS } from '../../src/chain/canonical-addresses.ts'
 import { advanceTime, fundAccount, mineBlocks, readDeployments } from '../../src/chain/devnet/faucet.ts'
 import { startDevnet, type Devnet } from '../../src/chain/devnet/start-devnet.ts'
@@ -318,5 +319,38 @@ describe('startDevnet', () => {
     expect(devnet.chains.second_chain.addresses).toEqual(devnet.chains.base.addresses)
     const recorded = JSON.parse(await readFile(devnet.deploymentsFile, 'utf8')) as { chains: Record<string, unknown> }
     expect(Object.keys(recorded.chains).sort()).toEqual(['base', 'second_chain'])
+  })
+})
+
+describe('startDevnet supervision', () => {
+  let dataDir: string
+  let devnet: Devnet | undefined
+
+  afterAll(async () => {
+    await devnet?.stop()
+    if (dataDir) await rm(dataDir, { recursive: true, force: true })
+  })
+
+  it('restarts a chain killed right after its first deployment with the fixtures intact, then reports a fatal crash once', async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'prebuy-devnet-crash-'))
+    const fatal: Error[] = []
+    devnet = await startDevnet({ dataDir, blockTime: 'manual', maxRestarts: 1, onFatal: (error) => fatal.push(error) })
+    const anvil = devnet.anvils.base
+    const restarted = anvil.waitForRestart()
+    process.kill(anvil.pid!, 'SIGKILL')
+    await restarted
+    const { publicClient } = createChainClients(devnet.chains.base)
+    // startDevnet waited for a state dump after deploying, so the restarted chain still has every contract.
+    expect((await publicClient.getCode({ address: devnet.chains.base.addresses.universalRouter }))?.length).toBeGreaterThan(2)
+    expect(await publicClient.getChainId()).toBe(8453)
+    expect(await jsonRpc<boolean>(devnet.chains.base.rpcUrl, 'anvil_getAutomine')).toBe(false)
+
+    process.kill(anvil.pid!, 'SIGKILL')
+    const deadline = Date.now() + 5_000
+    while (fatal.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(fatal).toHaveLength(1)
+    expect(fatal[0]).toMatchObject({ code: 'devnet_chain_crashed' })
+    // The other chain is unaffected.
+    expect(await createChainClients(devnet.chains.second_chain).publicClient.getChainId()).toBe(7777)
   })
 })
