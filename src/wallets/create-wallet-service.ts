@@ -46,7 +46,11 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
   const preparers = {} as Record<ChainKey, OperationPreparer>
   for (const key of CHAIN_KEYS) {
     const chain = deps.chains[key]
-    const client = deps.clients?.[key] ?? createPublicClient({ transport: http(chain.rpcUrl, { retryCount: 2 }), pollingInterval: 250 })
+    const client = deps.clients?.[key] ?? createPublicClient({
+        // JSON-RPC batching: the many small reads of one bundle (account code checks) travel in one HTTP request.
+        transport: http(chain.rpcUrl, { retryCount: 2, batch: { batchSize: 1_000, wait: 0 } }),
+        pollingInterval: 250,
+      })
     clients[key] = client
     readers[key] = createChainBalanceReader(chain, client)
     bundlers[key] = createBundler({ chain, client, signer: deps.keys.bundlerSigner(), logger, ...deps.bundler })

@@ -39,10 +39,16 @@ export interface PreparerOptions {
 export function createOperationPreparer(options: PreparerOptions): OperationPreparer {
   const { chain, client, provider, streams } = options
   const deploying = new Map<string, Promise<void>>()
+  // Code never disappears from an account, so a sender seen deployed is never asked about again.
+  const deployed = new Set<string>()
 
   async function hasCode(address: Address): Promise<boolean> {
+    const key = address.toLowerCase()
+    if (deployed.has(key)) return true
     const code = await client.getCode({ address })
-    return code !== undefined && code !== '0x'
+    const has = code !== undefined && code !== '0x'
+    if (has) deployed.add(key)
+    return has
   }
 
   return {

@@ -41,39 +41,53 @@ export function createSimpleAccountProvider(deps: { chains: Record<ChainKey, Cha
   }
   const addressOf = (owner: LocalAccount, chain: ChainConfig): Address => simpleAccountAddress(chain.addresses.accountFactory, owner.address, ACCOUNT_SALT)
 
+  // Building an account costs a permissionless object and an address hash: keep them (bounded, cleared when full).
+  const cache = new Map<string, Promise<OperationAccount>>()
+
   return {
     kind: 'simple',
     async address(userIndex) {
       return addressOf(deps.keys.ownerSigner(userIndex), deps.chains.base)
     },
-    async account(chainKey, userIndex) {
-      const chain = deps.chains[chainKey]
-      const owner = deps.keys.ownerSigner(userIndex)
-      const address = addressOf(owner, chain)
-      const account = await toSimpleSmartAccount({
-        client: offlineClient(chain.chainId),
-        owner,
-        factoryAddress: chain.addresses.accountFactory,
-        entryPoint: { address: chain.addresses.entryPoint, version: '0.7' },
-        index: ACCOUNT_SALT,
-        address,
-      })
-      const operationAccount: OperationAccount = {
-        address,
-        // Encoded here rather than by permissionless, whose getFactoryArgs first asks the chain whether it is deployed.
-        factoryArgs: async () => ({
-          factory: chain.addresses.accountFactory,
-          factoryData: encodeFunctionData({ abi: createAccountAbi, functionName: 'createAccount', args: [owner.address, ACCOUNT_SALT] }),
-        }),
-        encodeCalls: (calls) => account.encodeCalls(calls.map((call) => ({ to: call.to, value: call.value ?? 0n, data: call.data }))),
-        // SimpleAccount uses the whole 192-bit key; small integers keep nonce slots reused across operations.
-        nonceKey: (stream) => BigInt(stream),
-        maxStreams: 1_000_000,
-        deploymentGas: 400_000n,
-        validationGas: 100_000n,
-        sign: (userOperation) => account.signUserOperation({ ...userOperation, signature: '0x', chainId: chain.chainId }),
+    account(chainKey, userIndex) {
+      const cacheKey = `${chainKey}:${userIndex}`
+      let cached = cache.get(cacheKey)
+      if (!cached) {
+        if (cache.size >= 100_000) cache.clear()
+        cached = build(chainKey, userIndex)
+        cache.set(cacheKey, cached)
       }
-      return operationAccount
+      return cached
     },
+  }
+
+  async function build(chainKey: ChainKey, userIndex: number): Promise<OperationAccount> {
+    const chain = deps.chains[chainKey]
+    const owner = deps.keys.ownerSigner(userIndex)
+    const address = addressOf(owner, chain)
+    const account = await toSimpleSmartAccount({
+      client: offlineClient(chain.chainId),
+      owner,
+      factoryAddress: chain.addresses.accountFactory,
+      entryPoint: { address: chain.addresses.entryPoint, version: '0.7' },
+      index: ACCOUNT_SALT,
+      address,
+    })
+    const operationAccount: OperationAccount = {
+      address,
+      // Encoded here rather than by permissionless, whose getFactoryArgs first asks the chain whether it is deployed.
+      factoryArgs: async () => ({
+        factory: chain.addresses.accountFactory,
+        factoryData: encodeFunctionData({ abi: createAccountAbi, functionName: 'createAccount', args: [owner.address, ACCOUNT_SALT] }),
+      }),
+      encodeCalls: (calls) => account.encodeCalls(calls.map((call) => ({ to: call.to, value: call.value ?? 0n, data: call.data }))),
+      // SimpleAccount uses the whole 192-bit key; small integers keep nonce slots reused across operations.
+      nonceKey: (stream) => BigInt(stream),
+      maxStreams: 1_000_000,
+      deploymentGas: 400_000n,
+      validationGas: 100_000n,
+      sign: (userOperation) => account.signUserOperation({ ...userOperation, signature: '0x', chainId: chain.chainId }),
+    }
+    return operationAccount
   }
 }

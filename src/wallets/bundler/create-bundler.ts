@@ -1,6 +1,6 @@
 import {
   BaseError,
-  ContractFunctionRevertedError,
+  decodeErrorResult,
   encodeFunctionData,
   type Address,
   type Hash,
@@ -13,6 +13,7 @@ import { entryPoint07Abi, toPackedUserOperation, type UserOperation } from 'viem
 import type { ChainConfig } from '../../chain/chain-keys.ts'
 import { PrebuyError } from '../../common/errors.ts'
 import type { Logger } from '../../common/logger.ts'
+import { calldataGas, decodeGasMeterOutput, GAS_METER_ADDRESS, GAS_METER_CODE, gasMeterInput } from './gas-meter.ts'
 import { createNonceManager, type NonceManager } from './nonce-manager.ts'
 import { packBundles } from './pack-bundles.ts'
 import { outcomesFromLogs, type UserOperationOutcome } from './user-operation-outcomes.ts'
@@ -68,14 +69,15 @@ interface SentTransaction {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-/** FailedOp / FailedOpWithRevert from a reverted estimate: which op the EntryPoint refused and why. */
-function failedOpOf(error: unknown): { index: number; reason: string } | undefined {
-  if (!(error instanceof BaseError)) return undefined
-  const reverted = error.walk((e) => e instanceof ContractFunctionRevertedError)
-  if (!(reverted instanceof ContractFunctionRevertedError) || !reverted.data) return undefined
-  const { errorName, args } = reverted.data
-  if ((errorName === 'FailedOp' || errorName === 'FailedOpWithRevert') && args) {
-    return { index: Number(args[0] as bigint), reason: String(args[1]) }
+/** FailedOp / FailedOpWithRevert in the EntryPoint's revert data: which op it refused and why. */
+function failedOpOf(data: Hex): { index: number; reason: string } | undefined {
+  try {
+    const decoded = decodeErrorResult({ abi: entryPoint07Abi, data })
+    if (decoded.errorName === 'FailedOp' || decoded.errorName === 'FailedOpWithRevert') {
+      return { index: Number(decoded.args[0]), reason: decoded.args[1] }
+    }
+  } catch {
+    // Not an EntryPoint error: the caller reports the raw data.
   }
   return undefined
 }
@@ -100,40 +102,66 @@ export function createBundler(options: BundlerOptions): Bundler {
       args: [items.map((item) => toPackedUserOperation(item.userOperation)), signer.address],
     })
 
-  /** Estimates a bundle, dropping every op the EntryPoint refuses in validation until the rest passes. */
-  async function estimate(items: readonly BundleItem[], refused: Map<string, string>): Promise<{ items: BundleItem[]; gas: bigint }> {
+  /**
+   * Simulates a bundle in one eth_call through the gas meter, dropping every op the EntryPoint refuses in validation
+   * (FailedOp names its index) until the rest passes; returns the survivors and their execution gas.
+   */
+  async function simulate(items: readonly BundleItem[], refused: Map<Hash, string>, callGas: bigint): Promise<{ items: BundleItem[]; gasUsed: bigint }> {
     let remaining = [...items]
     while (remaining.length > 0) {
+      let output: Hex | undefined
       try {
-        const gas = await client.estimateContractGas({
-          address: entryPoint,
-          abi: entryPoint07Abi,
-          functionName: 'handleOps',
-          args: [remaining.map((item) => toPackedUserOperation(item.userOperation)), signer.address],
-          account: signer.address,
-        })
-        return { items: remaining, gas }
+        output = (
+          await client.call({
+            account: signer.address,
+            to: GAS_METER_ADDRESS,
+            data: gasMeterInput(entryPoint, handleOpsData(remaining)),
+            gas: callGas,
+            stateOverride: [{ address: GAS_METER_ADDRESS, code: GAS_METER_CODE }],
+          })
+        ).data
       } catch (error) {
-        const failed = failedOpOf(error)
-        const item = failed ? remaining[failed.index] : undefined
-        if (!failed || !item) {
-          const message = error instanceof BaseError ? error.shortMessage : String(error)
-          if (/insufficient funds/i.test(message)) {
-            throw new PrebuyError('unavailable', 'bundler_unfunded', `The bundler account on ${chain.key} has too little ETH for gas.`, { cause: error })
-          }
-          throw new PrebuyError('unavailable', 'bundle_estimate_failed', `Could not estimate the bundle on ${chain.key}.`, { cause: error })
-        }
-        log.warn({ userOpHash: item.userOpHash, id: item.id, reason: failed.reason }, 'user operation refused in validation')
-        refused.set(item.userOpHash, failed.reason)
-        remaining = remaining.filter((_, index) => index !== failed.index)
+        throw new PrebuyError('unavailable', 'bundle_simulation_failed', `Could not simulate the bundle on ${chain.key}.`, { cause: error })
       }
+      if (!output) throw new PrebuyError('unavailable', 'bundle_simulation_failed', `The bundle simulation on ${chain.key} returned nothing.`)
+      const measured = decodeGasMeterOutput(output)
+      if (measured.success) return { items: remaining, gasUsed: measured.gasUsed }
+      const failed = failedOpOf(measured.returnData)
+      const item = failed ? remaining[failed.index] : undefined
+      if (!failed || !item) {
+        throw new PrebuyError('unavailable', 'bundle_simulation_failed', `The EntryPoint rejected the bundle on ${chain.key}.`, {
+          details: { revertData: measured.returnData.slice(0, 266) },
+        })
+      }
+      log.warn({ userOpHash: item.userOpHash, id: item.id, reason: failed.reason }, 'user operation refused in validation')
+      refused.set(item.userOpHash, failed.reason)
+      remaining = remaining.filter((_, index) => index !== failed.index)
     }
-    return { items: [], gas: 0n }
+    return { items: [], gasUsed: 0n }
   }
 
-  async function send(items: readonly BundleItem[], gas: bigint): Promise<SentTransaction> {
-    const fees = await client.estimateFeesPerGas()
-    const fromBlock = await client.getBlockNumber()
+  /**
+   * The transaction gas a bundle needs: calldata, measured execution, and headroom for the largest callGasLimit (the
+   * EntryPoint refuses, AA95, to start an account call with less gas left than its limit, seen through two 63/64
+   * forwards: handleOps -> innerHandleOp -> account).
+   */
+  const headroom = (items: readonly BundleItem[]): bigint =>
+    (items.reduce((max, item) => (item.userOperation.callGasLimit > max ? item.userOperation.callGasLimit : max), 0n) * 17n) / 16n + 100_000n
+
+  function bundleGas(items: readonly BundleItem[], gasUsed: bigint): bigint {
+    const { intrinsic, floor } = calldataGas(handleOpsData(items))
+    const needed = intrinsic + gasUsed + headroom(items)
+    return needed > floor ? needed : floor
+  }
+
+  type ChainNow = { fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }; fromBlock: bigint }
+  const chainNow = async (): Promise<ChainNow> => {
+    const [fees, fromBlock] = await Promise.all([client.estimateFeesPerGas(), client.getBlockNumber()])
+    return { fees, fromBlock }
+  }
+
+  async function send(items: readonly BundleItem[], gas: bigint, now?: ChainNow): Promise<SentTransaction> {
+    const { fees, fromBlock } = now ?? (await chainNow())
     for (let attempt = 1; ; attempt++) {
       try {
         return await nonces.use(async (nonce) => {
@@ -155,6 +183,9 @@ export function createBundler(options: BundlerOptions): Bundler {
         // The nonce manager already dropped its counter; a nonce conflict (another sender of this EOA, a restart with
         // transactions still pending) heals by re-reading it, anything else is not ours to retry.
         const message = error instanceof BaseError ? `${error.shortMessage} ${error.details ?? ''}` : String(error)
+        if (/insufficient funds/i.test(message)) {
+          throw new PrebuyError('unavailable', 'bundler_unfunded', `The bundler account on ${chain.key} has too little ETH for gas.`, { cause: error })
+        }
         if (attempt >= 4 || !NONCE_CONFLICT.test(message)) {
           throw new PrebuyError('unavailable', 'bundle_send_failed', `The handleOps transaction could not be sent on ${chain.key}.`, { cause: error })
         }
@@ -208,8 +239,9 @@ export function createBundler(options: BundlerOptions): Bundler {
       nonces.resync()
       const missing = sent.items.filter((item) => !landed.has(item.userOpHash))
       log.warn({ txHash: sent.hash, nonce: sent.nonce, missing: missing.length }, 'bundle transaction replaced; resending its operations')
-      const { items, gas } = await estimate(missing, new Map())
-      const again = await settle(await send(items, gas + gas / 4n), round + 1)
+      const block = await client.getBlock()
+      const { items, gasUsed } = await simulate(missing, new Map(), block.gasLimit)
+      const again = await settle(await send(items, min(bundleGas(items, gasUsed), block.gasLimit)), round + 1)
       return new Map([...landed, ...again])
     }
     const pending = await client.getTransaction({ hash: sent.hash }).catch(() => undefined)
@@ -226,28 +258,28 @@ export function createBundler(options: BundlerOptions): Bundler {
     address: signer.address,
     async submit(items) {
       if (items.length === 0) return []
-      const refused = new Map<string, string>()
+      const refused = new Map<Hash, string>()
       const block = await client.getBlock()
       const maxGas = BigInt(Math.floor(Number(block.gasLimit) * blockGasShare))
-      const estimated = await estimate(items, refused)
+      // Fees and the starting block are fetched while the bundle is simulated: every round trip saved is latency.
+      const [simulated, now] = await Promise.all([simulate(items, refused, block.gasLimit), chainNow()])
       const plans: { items: BundleItem[]; gas: bigint }[] = []
-      if (estimated.items.length === 0) {
+      if (simulated.items.length === 0) {
         // Everything was refused: nothing to send.
-      } else if (estimated.gas <= maxGas) {
-        plans.push({ items: estimated.items, gas: min(estimated.gas + estimated.gas / 4n, block.gasLimit) })
+      } else if (bundleGas(simulated.items, simulated.gasUsed) <= maxGas) {
+        plans.push({ items: simulated.items, gas: bundleGas(simulated.items, simulated.gasUsed) })
       } else {
-        // Too big for one block: split in order by the average measured cost per operation. Each transaction also
-        // needs headroom for its largest callGasLimit: the EntryPoint refuses (AA95) to start a call with less gas left.
-        const perOp = estimated.gas / BigInt(estimated.items.length)
-        const largestCall = estimated.items.reduce((max, item) => (item.userOperation.callGasLimit > max ? item.userOperation.callGasLimit : max), 0n)
-        const headroom = (largestCall * 64n) / 63n + 50_000n
-        for (const chunk of packBundles(estimated.items, () => perOp, maxGas - headroom, BUNDLE_OVERHEAD)) {
-          plans.push({ items: chunk, gas: min(perOp * BigInt(chunk.length) + headroom + BUNDLE_OVERHEAD, block.gasLimit) })
+        // Too big for one block: split in order by the measured average cost per operation (execution + calldata).
+        const all = calldataGas(handleOpsData(simulated.items))
+        const perOp = (simulated.gasUsed + all.intrinsic - 21_000n) / BigInt(simulated.items.length)
+        for (const chunk of packBundles(simulated.items, () => perOp, maxGas - headroom(simulated.items) - 21_000n, BUNDLE_OVERHEAD)) {
+          const gas = bundleGas(chunk, (simulated.gasUsed / BigInt(simulated.items.length)) * BigInt(chunk.length) + BUNDLE_OVERHEAD)
+          plans.push({ items: chunk, gas: gas < block.gasLimit ? gas : block.gasLimit })
         }
       }
       // Send every chunk first (nonces in order), then wait for them together: they can share a block.
       const sent: SentTransaction[] = []
-      for (const plan of plans) sent.push(await send(plan.items, plan.gas))
+      for (const plan of plans) sent.push(await send(plan.items, plan.gas, now))
       const settled = await Promise.all(sent.map((transaction) => settle(transaction)))
       const outcomes = new Map<Hash, UserOperationOutcome>()
       for (const map of settled) for (const [hash, outcome] of map) outcomes.set(hash, outcome)

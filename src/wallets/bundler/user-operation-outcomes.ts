@@ -1,4 +1,4 @@
-import { parseEventLogs, type Hash, type Log } from 'viem'
+import { parseEventLogs, toEventSelector, type Hash, type Log } from 'viem'
 import { entryPoint07Abi } from 'viem/account-abstraction'
 import { decodeRevertReason } from './decode-revert-reason.ts'
 
@@ -15,8 +15,18 @@ export interface UserOperationOutcome {
  * `UserOperationRevertReason` the revert data of a failed call. Logs from other contracts are ignored, so a receipt's
  * whole log list can be passed in.
  */
+const USER_OPERATION_EVENT = toEventSelector(
+  'UserOperationEvent(bytes32 indexed userOpHash, address indexed sender, address indexed paymaster, uint256 nonce, bool success, uint256 actualGasCost, uint256 actualGasUsed)',
+)
+const USER_OPERATION_REVERT_REASON = toEventSelector('UserOperationRevertReason(bytes32 indexed userOpHash, address indexed sender, uint256 nonce, bytes revertReason)')
+
 export function outcomesFromLogs(logs: readonly Log[], entryPoint: string): Map<Hash, UserOperationOutcome> {
-  const ours = logs.filter((log) => log.address.toLowerCase() === entryPoint.toLowerCase())
+  // Filter on address and topic before decoding: a big bundle's receipt is mostly token and account events.
+  const target = entryPoint.toLowerCase()
+  const ours = logs.filter((log) => {
+    const topic = log.topics[0]
+    return log.address.toLowerCase() === target && (topic === USER_OPERATION_EVENT || topic === USER_OPERATION_REVERT_REASON)
+  })
   const parsed = parseEventLogs({ abi: entryPoint07Abi, logs: ours, eventName: ['UserOperationEvent', 'UserOperationRevertReason'] })
   const reasons = new Map<Hash, string>()
   for (const log of parsed) {
