@@ -38,13 +38,11 @@ export async function sendDevnetCall(chain: ChainConfig, from: Account | Address
 /** Sends without waiting (several transactions for one block under manual mining). */
 export async function submitDevnetCall(chain: ChainConfig, from: Account | Address, call: DevnetCall): Promise<Hex> {
   const wallet = createWalletClient({ chain: chainFromConfig(chain), account: from, transport: http(chain.rpcUrl) })
-  return wallet.writeContract({
-    address: call.address,
-    abi: call.abi,
-    functionName: call.functionName,
-    args: call.args ?? [],
-    gas: call.gas,
-  } as Parameters<typeof wallet.writeContract>[0])
+  const request = { address: call.address, abi: call.abi, functionName: call.functionName, args: call.args ?? [], account: from }
+  // The estimate runs against a pending block whose timestamp differs from the one the transaction lands in, and the
+  // launch hooks' work depends on the time: pad it so a swap is never starved of gas by a timestamp change.
+  const gas = call.gas ?? ((await devnetPublicClient(chain).estimateContractGas(request as Parameters<PublicClient['estimateContractGas']>[0])) * 3n) / 2n
+  return wallet.writeContract({ ...request, gas } as Parameters<typeof wallet.writeContract>[0])
 }
 
 export async function confirmDevnetTx(chain: ChainConfig, hash: Hex, options: { allowRevert?: boolean } = {}): Promise<TransactionReceipt> {
