@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -319,6 +319,19 @@ describe('startDevnet', () => {
     expect(devnet.chains.second_chain.addresses).toEqual(devnet.chains.base.addresses)
     const recorded = JSON.parse(await readFile(devnet.deploymentsFile, 'utf8')) as { chains: Record<string, unknown> }
     expect(Object.keys(recorded.chains).sort()).toEqual(['base', 'second_chain'])
+  })
+
+  it('moves an unreadable state file aside and redeploys instead of refusing to start', async () => {
+    await devnet.stop()
+    const stateFile = join(dataDir, 'devnet', 'base', 'state.json')
+    await writeFile(stateFile, '{"block": {"numb') // what a dump cut short by a power loss looks like
+    const { logger, lines } = captureLogger()
+    devnet = await startDevnet({ dataDir, blockTime: 'auto', logger })
+    expect(lines.some((line) => line.level === 40 && String(line.msg).includes('could not read its state file'))).toBe(true)
+    expect(lines.some((line) => line.level === 40 && line.chain === 'base' && String(line.msg).includes('state was lost'))).toBe(true)
+    const { publicClient } = createChainClients(devnet.chains.base)
+    expect((await publicClient.getCode({ address: devnet.chains.base.addresses.poolManager }))?.length).toBeGreaterThan(2)
+    expect((await readdir(join(dataDir, 'devnet', 'base'))).some((name) => name.startsWith('state.json.unreadable-'))).toBe(true)
   })
 })
 

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync, renameSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { PrebuyError } from '../../common/errors.ts'
 import { silentLogger, type Logger } from '../../common/logger.ts'
@@ -185,9 +185,27 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
     return spawned
   }
 
+  /**
+   * At first start an unreadable state file (a crash of the machine in the middle of a dump) would keep the chain
+   * down for good; it is moved aside and the chain starts empty, which the devnet notices and redeploys. A restart
+   * after a crash does not do this: an emptied chain under a running daemon is worse than a clear fatal error.
+   */
+  const launchFirst = async (): Promise<Spawned> => {
+    try {
+      return await launch(0)
+    } catch (error) {
+      const stateFile = options.stateFile
+      if (!stateFile || !existsSync(stateFile) || !recentOutput.some((line) => line.includes("for '--state <PATH>'"))) throw error
+      const aside = `${stateFile}.unreadable-${Date.now()}`
+      renameSync(stateFile, aside)
+      logger.warn({ stateFile, movedTo: aside }, 'anvil could not read its state file; moved it aside and starting an empty chain')
+      return launch(0)
+    }
+  }
+
   let current: Spawned
   try {
-    current = await launch(0)
+    current = await launchFirst()
   } catch (cause) {
     throw new PrebuyError('unavailable', 'devnet_start_failed', `Could not start the ${name} devnet chain (anvil): ${(cause as Error).message}`, {
       cause,
