@@ -63,8 +63,26 @@ export function toOrderView(order: OrderRecord): OrderView {
 
 type Decide<T> = (item: T, project: ProjectRecord | undefined, existing: OrderRecord | undefined, now: number) => Decision
 
+const PAGE_CACHE_LIMIT = 20_000
+
 export function createOrderService({ store, clock }: OrderServiceDeps): OrderService {
-  const { orders, projects, users } = store.sub
+  const { orders, projects, users, ordersBySpend } = store.sub
+
+  /**
+   * Pages of GET /orders, kept until the key's orders change. Every write goes through store.batch, whose listener
+   * bumps the key's version, so a cached page is never served after a write to that key's orders (this service's or
+   * the executor's). A page read while a write was in flight is stored under the old version and so never served.
+   */
+  const versions = new Map<string, number>()
+  const pages = new Map<string, { version: number; page: OrderPage }>()
+  const versionOf = (keyId: string) => versions.get(keyId) ?? 0
+  store.onBatch((operations) => {
+    for (const op of operations) {
+      if (op.sublevel !== (orders as unknown) && op.sublevel !== (ordersBySpend as unknown)) continue
+      const keyId = op.key.slice(0, op.key.indexOf('!'))
+      versions.set(keyId, versionOf(keyId) + 1)
+    }
+  })
 
   /** Loads what every item needs in two multi-gets, decides each item, and writes all changes in one batch. */
   async function runBatch<T extends { slug: string }>(keyId: string, items: readonly T[], decide: Decide<T>) {
@@ -111,8 +129,15 @@ export function createOrderService({ store, clock }: OrderServiceDeps): OrderSer
     deleteOrders: (keyId, items) =>
       runBatch(keyId, items, (item, project, existing, now) => decideDelete({ slug: item.slug, project, existing, now })),
     async listOrders(keyId, { status, cursor, limit }) {
-      const page = await readIndexPage(store.sub.ordersBySpend, spendGroupPrefix(keyId, status ?? VISIBLE_GROUP), { cursor, limit })
-      return { data: page.entries.map((entry) => toOrderView(entry.value)), meta: { limit, nextCursor: page.nextCursor } }
+      const cacheKey = `${keyId}|${status ?? ''}|${cursor ?? ''}|${limit}`
+      const version = versionOf(keyId)
+      const cached = pages.get(cacheKey)
+      if (cached && cached.version === version) return cached.page
+      const page = await readIndexPage(ordersBySpend, spendGroupPrefix(keyId, status ?? VISIBLE_GROUP), { cursor, limit })
+      const result = { data: page.entries.map((entry) => toOrderView(entry.value)), meta: { limit, nextCursor: page.nextCursor } }
+      if (pages.size >= PAGE_CACHE_LIMIT) pages.clear()
+      pages.set(cacheKey, { version, page: result })
+      return result
     },
     getOrder: (keyId, slug) => orders.get(orderKey(keyId, slug)),
   }

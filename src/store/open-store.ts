@@ -58,8 +58,13 @@ export type StoreOperation =
 export interface Store {
   readonly path: string
   readonly sub: Sublevels
-  /** Applies every operation atomically (one LevelDB write batch) or none. */
+  /**
+   * Applies every operation atomically (one LevelDB write batch) or none. Every write of the service goes through
+   * here, which is what lets in-memory read caches stay exact (see onBatch).
+   */
   batch(operations: readonly StoreOperation[]): Promise<void>
+  /** Called synchronously after each successful batch with its operations; returns an unsubscribe function. */
+  onBatch(listener: (operations: readonly StoreOperation[]) => void): () => void
   /** Named in-process lock for read-check-write sequences. */
   readonly mutex: Mutex
   /** A further JSON sublevel (launches, execution journal, ...) created on demand and cached by name. */
@@ -112,6 +117,7 @@ export async function openStore(options: { dataDir: string }): Promise<Store> {
     return existing as Sublevel<V>
   }
   const sub = Object.fromEntries(SUBLEVEL_NAMES.map((name) => [name, sublevel(name)])) as unknown as Sublevels
+  const listeners = new Set<(operations: readonly StoreOperation[]) => void>()
   return {
     path,
     sub,
@@ -122,6 +128,13 @@ export async function openStore(options: { dataDir: string }): Promise<Store> {
       // The sublevel option makes LevelDB prefix each key: one atomic write across record kinds.
       type LevelOps = Array<AbstractBatchOperation<Level<string, unknown>, string, unknown>>
       await db.batch(operations.map((op) => ({ ...op })) as unknown as LevelOps)
+      for (const listener of listeners) listener(operations)
+    },
+    onBatch(listener) {
+      listeners.add(listener)
+      return () => {
+        listeners.delete(listener)
+      }
     },
     async close() {
       await db.close()

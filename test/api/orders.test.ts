@@ -183,6 +183,8 @@ describe('GET /orders', () => {
     const record = await h.services.orders.getOrder(keyId, 'alpha')
     const { orderWriteOps } = await import('../../src/store/order-index.ts')
     const execution = { spentUsdc: '10', tokensReceived: '970', feeTokens: '30', txHash: `0x${'12'.repeat(32)}`, executedAt: h.now.value }
+    expect((await list()).data[0].status).toBe('active')
+    // A write that bypasses the order service (the executor's) is visible at once: the page cache follows store.batch.
     await h.store.batch(orderWriteOps(h.store, record, { ...record!, status: 'filled', execution }, 0))
     const [order] = (await list()).data
     expect(order).toMatchObject({ status: 'filled', execution: { spentUsdc: '10', tokensReceived: '970', feeTokens: '30', txHash: execution.txHash, executedAt: new Date(h.now.value).toISOString() } })
