@@ -275,7 +275,14 @@ describe('restart and shutdown', () => {
   })
 
   it('refuses a second daemon on the same data dir', async () => {
+    expect(daemon).toBeDefined()
     const other = await freePortPair()
-    await expect(startDaemonProcess(dataDir, other)).rejects.toThrow(/already running for data dir/)
+    const second = startDaemonProcess(dataDir, other)
+    // Should it start after all, stop it so the failure leaves no process behind.
+    void second.then(async (spawned) => {
+      spawned.process.kill('SIGTERM')
+      await spawned.exited
+    }, () => undefined)
+    await expect(second).rejects.toThrow(/already running for data dir/)
   })
 })
