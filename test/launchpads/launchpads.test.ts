@@ -224,4 +224,31 @@ describe('devnet launchpads', () => {
     const transferLog = receipt.logs.find((l) => l.address.toLowerCase() === launched.token.toLowerCase())!
     expect(await adapters.zora.decodeLaunch(transferLog, ctx)).toBeNull()
   })
+
+  it('the third-party buy finds the pool by itself and enforces a minimum out on-chain', async () => {
+    const launched = await launchToken({ chain, addresses, launchpad: 'doppler', creator: nextCreator(), name: 'min', symbol: 'MIN' })
+    await setNextTimestamp((await latestTimestamp()) + 30)
+    const ok = (await swapExactUsdcForToken({ chain, token: launched.token, usdc: '5', prepared: true })) as SwapResult
+    expect(ok.tokensOut).toBeGreaterThan(0n)
+    // Asking for more than the pool can give (the buyer's limit) makes the whole buy revert and spend nothing.
+    const before = await client.readContract({ address: chain.addresses.stablecoin, abi: erc20Abi, functionName: 'balanceOf', args: [DEVNET_TRADER] })
+    const tooMuch = (await swapExactUsdcForToken({ chain, token: launched.token, usdc: '5', prepared: true, minTokensOut: ok.tokensOut * 2n, submitOnly: true, gas: 2_000_000n })) as { txHash: Hex }
+    expect((await confirmDevnetTx(chain, tooMuch.txHash, { allowRevert: true })).status).toBe('reverted')
+    const after = await client.readContract({ address: chain.addresses.stablecoin, abi: erc20Abi, functionName: 'balanceOf', args: [DEVNET_TRADER] })
+    expect(after).toBe(before)
+  })
+
+  it('deploys in one or two blocks even with interval mining (all transactions pipelined)', async () => {
+    await devnet.setBlockTime(1)
+    try {
+      const startBlock = await client.getBlockNumber()
+      const second = await deployDevnetLaunchpads(chain, devnet.accounts[7]!.account)
+      const endBlock = await client.getBlockNumber()
+      expect(await devnetLaunchpadsExist(chain, second)).toBe(true)
+      expect(second.clanker.factory).not.toBe(addresses.clanker.factory)
+      expect(endBlock - startBlock).toBeLessThanOrEqual(3n)
+    } finally {
+      await devnet.setBlockTime('manual')
+    }
+  })
 })

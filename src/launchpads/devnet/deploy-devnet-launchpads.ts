@@ -1,11 +1,11 @@
-import { createWalletClient, encodeDeployData, getAddress, http, type Account, type Address, type Hex } from 'viem'
+import { createWalletClient, encodeDeployData, encodeFunctionData, getAddress, getContractAddress, http, type Account, type Address, type Hex } from 'viem'
 import { PrebuyError } from '../../common/errors.ts'
 import type { ChainConfig } from '../../chain/chain-keys.ts'
 import { chainFromConfig } from '../../chain/clients.ts'
 import type { LaunchpadAddresses } from '../create-adapters.ts'
 import { loadLaunchpadArtifact, type LaunchpadArtifactName } from './devnet-artifacts.ts'
 import { BEFORE_SWAP_FLAG, BEFORE_SWAP_RETURNS_DELTA_FLAG, mineHookSalt } from './mine-hook-salt.ts'
-import { confirmDevnetTx, devnetPublicClient, sendDevnetCall } from './send-devnet-tx.ts'
+import { devnetPublicClient, mineIfManual } from './send-devnet-tx.ts'
 
 /** Default launch fees of the devnet launchpads (pips), overridable per launch. */
 export const DEVNET_LAUNCH_DEFAULTS = {
@@ -17,62 +17,71 @@ export const DEVNET_LAUNCH_DEFAULTS = {
   zora: { startFee: 990_000, endFee: 10_000, decaySeconds: 10 },
 } as const
 
+/** Generous fixed limits: the transactions are sent before their predecessors are mined, so nothing can be estimated. */
+const DEPLOY_GAS = 10_000_000n
+const CALL_GAS = 200_000n
+
 /**
  * Deploys the three devnet launchpads on a devnet chain whose fixtures (PoolManager, WETH) exist: a CREATE2 hook
- * deployer, each hook at a mined address carrying its permission bits, each factory, and the hook -> factory link.
- * `deployer` is a funded local account (the devnet deployer or any dev account).
+ * deployer, each hook at a mined address carrying its permission bits, each factory, and the hook -> launchpad link.
+ * Every address is known in advance (CREATE from the deployer's nonces, CREATE2 from mined salts), so all ten
+ * transactions are sent at once with consecutive nonces and land in one or two blocks even with 2-second blocks.
+ * `deployer` is a funded local account that nothing else uses meanwhile.
  */
 export async function deployDevnetLaunchpads(chain: ChainConfig, deployer: Account): Promise<LaunchpadAddresses> {
   const client = devnetPublicClient(chain)
-  const { poolManager, weth } = chain.addresses
   const wallet = createWalletClient({ chain: chainFromConfig(chain), account: deployer, transport: http(chain.rpcUrl) })
+  const { poolManager, weth } = chain.addresses
+  let nonce = await client.getTransactionCount({ address: deployer.address, blockTag: 'pending' })
+  const hashes: Hex[] = []
 
-  const deploy = async (name: LaunchpadArtifactName, args: readonly unknown[]): Promise<Address> => {
+  const create = async (name: LaunchpadArtifactName, args: readonly unknown[]): Promise<Address> => {
     const { abi, bytecode } = loadLaunchpadArtifact(name)
-    const hash = await wallet.deployContract({ abi, bytecode, args } as Parameters<typeof wallet.deployContract>[0])
-    const receipt = await confirmDevnetTx(chain, hash)
-    if (!receipt.contractAddress) throw new PrebuyError('internal', 'devnet_deploy_failed', `Deploying ${name} created no contract.`)
-    return getAddress(receipt.contractAddress)
-  }
-
-  const hookDeployer = await deploy('DevnetHookDeployer', [])
-  const deployHook = async (name: LaunchpadArtifactName, flags: number): Promise<Address> => {
-    const { abi, bytecode } = loadLaunchpadArtifact(name)
-    const initCode: Hex = encodeDeployData({ abi, bytecode, args: [poolManager, deployer.address] })
-    const { salt, address } = mineHookSalt(hookDeployer, initCode, flags)
-    await sendDevnetCall(chain, deployer, {
-      address: hookDeployer,
-      abi: loadLaunchpadArtifact('DevnetHookDeployer').abi,
-      functionName: 'deploy',
-      args: [salt, initCode],
-    })
-    const code = await client.getCode({ address })
-    if (!code || code === '0x') throw new PrebuyError('internal', 'devnet_deploy_failed', `The ${name} hook is not at its mined address.`)
+    const address = getContractAddress({ from: deployer.address, nonce: BigInt(nonce) })
+    const data = encodeDeployData({ abi, bytecode, args } as Parameters<typeof encodeDeployData>[0])
+    hashes.push(await wallet.sendTransaction({ data, gas: DEPLOY_GAS, nonce: nonce++ }))
     return getAddress(address)
   }
-
-  const clankerHook = await deployHook('DevnetClankerHook', BEFORE_SWAP_FLAG | BEFORE_SWAP_RETURNS_DELTA_FLAG)
-  const dopplerHook = await deployHook('DevnetDopplerHook', BEFORE_SWAP_FLAG)
-  const zoraHook = await deployHook('DevnetZoraHook', BEFORE_SWAP_FLAG)
-
-  const c = DEVNET_LAUNCH_DEFAULTS
-  const clankerFactory = await deploy('DevnetClankerFactory', [poolManager, weth, clankerHook, c.clanker.startFee, c.clanker.endFee, BigInt(c.clanker.decaySeconds), c.clanker.lpFee])
-  const dopplerAirlock = await deploy('DevnetDopplerAirlock', [poolManager, weth, dopplerHook, c.doppler.startFee, c.doppler.endFee, c.doppler.decaySeconds])
-  const zoraFactory = await deploy('DevnetZoraFactory', [poolManager, weth, zoraHook, c.zora.startFee, c.zora.endFee, c.zora.decaySeconds])
-
-  for (const [hook, launchpad, name] of [
-    [clankerHook, clankerFactory, 'DevnetClankerHook'],
-    [dopplerHook, dopplerAirlock, 'DevnetDopplerHook'],
-    [zoraHook, zoraFactory, 'DevnetZoraHook'],
-  ] as const) {
-    await sendDevnetCall(chain, deployer, { address: hook, abi: loadLaunchpadArtifact(name).abi, functionName: 'setLaunchpad', args: [launchpad] })
+  const call = async (to: Address, name: LaunchpadArtifactName, functionName: string, args: readonly unknown[], gas = CALL_GAS): Promise<void> => {
+    const data = encodeFunctionData({ abi: loadLaunchpadArtifact(name).abi, functionName, args } as Parameters<typeof encodeFunctionData>[0])
+    hashes.push(await wallet.sendTransaction({ to, data, gas, nonce: nonce++ }))
   }
 
-  return {
+  const hookDeployer = await create('DevnetHookDeployer', [])
+  const hook = async (name: LaunchpadArtifactName, flags: number): Promise<Address> => {
+    const { abi, bytecode } = loadLaunchpadArtifact(name)
+    const initCode = encodeDeployData({ abi, bytecode, args: [poolManager, deployer.address] } as Parameters<typeof encodeDeployData>[0])
+    const { salt, address } = mineHookSalt(hookDeployer, initCode, flags)
+    await call(hookDeployer, 'DevnetHookDeployer', 'deploy', [salt, initCode], DEPLOY_GAS)
+    return getAddress(address)
+  }
+  const clankerHook = await hook('DevnetClankerHook', BEFORE_SWAP_FLAG | BEFORE_SWAP_RETURNS_DELTA_FLAG)
+  const dopplerHook = await hook('DevnetDopplerHook', BEFORE_SWAP_FLAG)
+  const zoraHook = await hook('DevnetZoraHook', BEFORE_SWAP_FLAG)
+
+  const d = DEVNET_LAUNCH_DEFAULTS
+  const clankerFactory = await create('DevnetClankerFactory', [poolManager, weth, clankerHook, d.clanker.startFee, d.clanker.endFee, BigInt(d.clanker.decaySeconds), d.clanker.lpFee])
+  const dopplerAirlock = await create('DevnetDopplerAirlock', [poolManager, weth, dopplerHook, d.doppler.startFee, d.doppler.endFee, d.doppler.decaySeconds])
+  const zoraFactory = await create('DevnetZoraFactory', [poolManager, weth, zoraHook, d.zora.startFee, d.zora.endFee, d.zora.decaySeconds])
+
+  await call(clankerHook, 'DevnetClankerHook', 'setLaunchpad', [clankerFactory])
+  await call(dopplerHook, 'DevnetDopplerHook', 'setLaunchpad', [dopplerAirlock])
+  await call(zoraHook, 'DevnetZoraHook', 'setLaunchpad', [zoraFactory])
+
+  await mineIfManual(chain)
+  for (const hash of hashes) {
+    const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 50, timeout: 60_000 })
+    if (receipt.status !== 'success') throw new PrebuyError('internal', 'devnet_deploy_failed', `A devnet launchpad deployment step reverted (${hash}).`)
+  }
+  const addresses: LaunchpadAddresses = {
     clanker: { factory: clankerFactory, hook: clankerHook },
     doppler: { airlock: dopplerAirlock, hook: dopplerHook },
     zora: { factory: zoraFactory, hook: zoraHook },
   }
+  if (!(await devnetLaunchpadsExist(chain, addresses))) {
+    throw new PrebuyError('internal', 'devnet_deploy_failed', 'A devnet launchpad contract is not at its expected address.')
+  }
+  return addresses
 }
 
 /** Whether every launchpad contract of `addresses` has code on the chain (a restarted devnet keeps them). */
