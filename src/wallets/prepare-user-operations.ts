@@ -68,23 +68,29 @@ export function createOperationPreparer(options: PreparerOptions): OperationPrep
         })
         const senders = [...new Map(accounts.map((account) => [account.address.toLowerCase(), account])).values()]
         const deployers = new Set<string>()
-        await Promise.all(senders.map(async (account) => {
-          const key = account.address.toLowerCase()
-          for (;;) {
-            if (await hasCode(account.address)) return
-            const other = deploying.get(key)
-            if (!other) break
-            await other
+        // All-or-nothing claims: a batch claims its undeployed senders only when none is being deployed by another
+        // batch, and otherwise waits holding nothing. Claiming some and waiting for others could deadlock two batches
+        // that each wait for a wallet the other claimed.
+        for (;;) {
+          const codes = await Promise.all(senders.map((account) => hasCode(account.address)))
+          const undeployed = senders.filter((_, index) => !codes[index]).map((account) => account.address.toLowerCase())
+          const busy = undeployed.map((key) => deploying.get(key)).filter((other) => other !== undefined)
+          if (busy.length > 0) {
+            await Promise.all(busy)
+            continue
           }
           // Nothing between the last await and here: the check-and-claim is atomic on the event loop.
-          let end: () => void = () => undefined
-          deploying.set(key, new Promise<void>((resolve) => (end = resolve)))
-          ownDeployments.push(() => {
-            deploying.delete(key)
-            end()
-          })
-          deployers.add(key)
-        }))
+          for (const key of undeployed) {
+            let end: () => void = () => undefined
+            deploying.set(key, new Promise<void>((resolve) => (end = resolve)))
+            ownDeployments.push(() => {
+              deploying.delete(key)
+              end()
+            })
+            deployers.add(key)
+          }
+          break
+        }
 
         const nonceResults = await client.multicall({
           contracts: accounts.map((account, index) => ({

@@ -234,6 +234,23 @@ describe('user operations', () => {
     }
   })
 
+  it('two concurrent batches sharing two new wallets both complete, each wallet deployed once', async () => {
+    const stablecoin = f.chains.base.addresses.stablecoin
+    const op = (userIndex: number, id: string) => ({ userIndex, id, calls: [{ to: stablecoin, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [DEST, 3n] }) }] })
+    const [a, b] = await Promise.all([
+      f.service.submitUserOperations('base', [op(70, 'a70'), op(71, 'a71')]),
+      f.service.submitUserOperations('base', [op(71, 'b71'), op(70, 'b70')]),
+    ])
+    expect([...(a ?? []), ...(b ?? [])].every((r) => r.success)).toBe(true)
+    const deployedLogs = await f.clients.base.getLogs({
+      address: f.chains.base.addresses.entryPoint,
+      event: { type: 'event', name: 'AccountDeployed', inputs: [{ name: 'userOpHash', type: 'bytes32', indexed: true }, { name: 'sender', type: 'address', indexed: true }, { name: 'factory', type: 'address', indexed: false }, { name: 'paymaster', type: 'address', indexed: false }] },
+      args: { sender: [await f.service.walletAddress(70), await f.service.walletAddress(71)] },
+      fromBlock: 0n,
+    })
+    expect(deployedLogs).toHaveLength(2)
+  }, 30_000)
+
   it('reports a reverting operation with success false and its revert reason, without failing the others', async () => {
     const stablecoin = f.chains.base.addresses.stablecoin
     const results = await f.service.submitUserOperations('base', [
