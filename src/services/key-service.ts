@@ -133,7 +133,7 @@ export function createKeyService({ store, wallets, clock }: KeyServiceDeps): Key
     async listKeys() {
       const out: ApiKeyRecord[] = []
       for await (const value of keys.values()) out.push(value as ApiKeyRecord)
-      return out.sort((a, b) => a.createdAt - b.createdAt)
+      return out.sort((a, b) => a.createdAt - b.createdAt || a.userIndex - b.userIndex)
     },
     async revokeKey(id) {
       return store.mutex.run(LABEL_LOCK, async () => {

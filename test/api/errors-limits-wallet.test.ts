@@ -157,3 +157,34 @@ describe('wallet', () => {
     expect(h.wallets.withdrawals).toHaveLength(0)
   })
 })
+
+describe('logs', () => {
+  it('requests are logged as structured lines without API keys, even on errors', async () => {
+    const { Writable } = await import('node:stream')
+    const { createLogger } = await import('../../src/common/logger.ts')
+    const lines: string[] = []
+    const destination = new Writable({
+      write(chunk, _encoding, callback) {
+        lines.push(String(chunk))
+        callback()
+      },
+    })
+    const logged = await createHarness({ logger: createLogger({ level: 'debug', destination }) })
+    try {
+      const created = await logged.app.inject({ method: 'POST', url: `${PREFIX}/api-keys`, payload: { label: 'logged' } })
+      const apiKey = created.json().apiKey as string
+      await logged.app.inject({ method: 'GET', url: `${PREFIX}/me`, headers: bearer(apiKey) })
+      logged.services.projects.ownedSlugs = async () => {
+        throw new Error('boom')
+      }
+      await logged.app.inject({ method: 'GET', url: `${PREFIX}/me`, headers: bearer(apiKey) })
+      expect(lines.length).toBeGreaterThan(3)
+      for (const line of lines) expect(() => JSON.parse(line)).not.toThrow()
+      expect(lines.join('')).toContain('boom')
+      expect(lines.join('')).not.toContain(apiKey)
+      expect(lines.join('')).not.toContain(apiKey.slice(7, 30))
+    } finally {
+      await logged.destroy()
+    }
+  })
+})

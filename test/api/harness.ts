@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
-import { silentLogger } from '../../src/common/logger.ts'
+import { silentLogger, type Logger } from '../../src/common/logger.ts'
 import { createServices, type Services } from '../../src/services/services.ts'
 import { openStore, type Store } from '../../src/store/open-store.ts'
 import { buildHttpApp, type HttpAppConfig } from '../../daemon/http/build-http-app.ts'
@@ -28,6 +28,7 @@ export interface HarnessOptions {
   config?: Partial<HttpAppConfig['rateLimit']>
   wallets?: FakeWallets
   now?: { value: number }
+  logger?: Logger
 }
 
 /** A real LevelDB in a temp dir, the real services and app, a fake wallet port and a settable clock. */
@@ -42,7 +43,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     store,
     services,
     wallets,
-    logger: silentLogger,
+    logger: options.logger ?? silentLogger,
     clock,
     config: { rateLimit: { perKeyPerMinute: 100, apiKeyCreationPerIpPerHour: 1000, ...options.config } },
   })
