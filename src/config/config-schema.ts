@@ -113,8 +113,6 @@ export const rpcChainsSchema = z.strictObject({
   mode: z.literal('rpc'),
   base: rpcChain(baseAddresses, positiveInt(2 ** 31).default(8453)),
   second_chain: rpcChain(z.strictObject(addressesShape), positiveInt(2 ** 31)),
-  /** Optional external ERC-4337 bundler; without it the service bundles through its own EOA. */
-  bundlerUrl: url(['http', 'https']).optional(),
 })
 
 const chainsSchema = z.discriminatedUnion('mode', [devnetChainsSchema, rpcChainsSchema], {
