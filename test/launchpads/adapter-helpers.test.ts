@@ -1,0 +1,80 @@
+import { decodeAbiParameters, encodeDeployData, encodeEventTopics, encodeAbiParameters, getAddress, getContractAddress, keccak256, type Address, type Hex, type Log } from 'viem'
+import { describe, expect, it } from 'vitest'
+import { loadLaunchpadArtifact } from '../../src/launchpads/devnet/devnet-artifacts.ts'
+import { BEFORE_SWAP_FLAG, BEFORE_SWAP_RETURNS_DELTA_FLAG, HOOK_FLAG_MASK, mineHookSalt } from '../../src/launchpads/devnet/mine-hook-salt.ts'
+import { encodeStablecoinToTokenSwap } from '../../src/launchpads/universal-router-swap.ts'
+import { creatorList, findInitializedPools, POOL_MANAGER_EVENTS } from '../../src/launchpads/v4-events.ts'
+
+const POOL_MANAGER: Address = '0x498581fF718922c3f8e6A244956aF099B2652b2b'
+const A: Address = '0x1111111111111111111111111111111111111111'
+const B: Address = '0x2222222222222222222222222222222222222222'
+const HOOK: Address = '0x00000000000000000000000000000000000000C8'
+
+function initializeLog(address: Address, id: Hex): Log {
+  const event = POOL_MANAGER_EVENTS.find((e) => e.name === 'Initialize')!
+  return {
+    address,
+    topics: encodeEventTopics({ abi: [event], eventName: 'Initialize', args: { id, currency0: A, currency1: B } }) as [Hex, ...Hex[]],
+    data: encodeAbiParameters(
+      [{ type: 'uint24' }, { type: 'int24' }, { type: 'address' }, { type: 'uint160' }, { type: 'int24' }],
+      [0x800000, 200, HOOK, 79228162514264337593543950336n, 0],
+    ),
+    blockHash: null,
+    blockNumber: null,
+    logIndex: null,
+    transactionHash: null,
+    transactionIndex: null,
+    removed: false,
+  }
+}
+
+describe('findInitializedPools', () => {
+  it('decodes the PoolManager Initialize logs of a transaction, only from the given PoolManager', () => {
+    const id = `0x${'12'.repeat(32)}` as Hex
+    const pools = findInitializedPools([initializeLog(POOL_MANAGER, id), initializeLog(A, id)], POOL_MANAGER)
+    expect(pools).toEqual([
+      { poolId: id, poolKey: { currency0: A, currency1: B, fee: 0x800000, tickSpacing: 200, hooks: getAddress(HOOK) }, sqrtPriceX96: 2n ** 96n, tick: 0 },
+    ])
+  })
+})
+
+describe('creatorList', () => {
+  it('checksums, de-duplicates and drops the zero and dead addresses', () => {
+    expect(
+      creatorList(A.toLowerCase(), A, null, undefined, '0x0000000000000000000000000000000000000000', '0x000000000000000000000000000000000000dEaD', B),
+    ).toEqual([A, B])
+  })
+})
+
+describe('mineHookSalt', () => {
+  it.each([BEFORE_SWAP_FLAG, BEFORE_SWAP_FLAG | BEFORE_SWAP_RETURNS_DELTA_FLAG])('finds a CREATE2 address whose low 14 bits are exactly %i', (flags) => {
+    const { abi, bytecode } = loadLaunchpadArtifact('DevnetZoraHook')
+    const initCode = encodeDeployData({ abi, bytecode, args: [POOL_MANAGER, A] })
+    const { salt, address } = mineHookSalt(B, initCode, flags)
+    expect(Number(BigInt(address) & BigInt(HOOK_FLAG_MASK))).toBe(flags)
+    expect(getAddress(address)).toBe(getContractAddress({ opcode: 'CREATE2', from: B, salt, bytecodeHash: keccak256(initCode) }))
+  })
+})
+
+describe('encodeStablecoinToTokenSwap', () => {
+  it('v3 leg into the router, then settle the router balance, swap the open delta, take all with the minimum', () => {
+    const poolKey = { currency0: A, currency1: B, fee: 0x800000, tickSpacing: 200, hooks: HOOK }
+    const { commands, inputs } = encodeStablecoinToTokenSwap({ stablecoin: HOOK, weth: A, v3Fee: 500, poolKey, token: B, amountIn: 10n, minTokensOut: 77n })
+    expect(commands).toBe('0x0010')
+    const [recipient, amountIn, , , payerIsUser] = decodeAbiParameters(
+      [{ type: 'address' }, { type: 'uint256' }, { type: 'uint256' }, { type: 'bytes' }, { type: 'bool' }],
+      inputs[0]!,
+    )
+    expect([recipient, amountIn, payerIsUser]).toEqual(['0x0000000000000000000000000000000000000002', 10n, true])
+    const [actions, params] = decodeAbiParameters([{ type: 'bytes' }, { type: 'bytes[]' }], inputs[1]!)
+    expect(actions).toBe('0x0b060f')
+    const [swap] = decodeAbiParameters(
+      [{ type: 'tuple', components: [{ name: 'poolKey', type: 'tuple', components: [{ name: 'currency0', type: 'address' }, { name: 'currency1', type: 'address' }, { name: 'fee', type: 'uint24' }, { name: 'tickSpacing', type: 'int24' }, { name: 'hooks', type: 'address' }] }, { name: 'zeroForOne', type: 'bool' }, { name: 'amountIn', type: 'uint128' }, { name: 'amountOutMinimum', type: 'uint128' }, { name: 'hookData', type: 'bytes' }] }],
+      params[1]!,
+    )
+    expect(swap.zeroForOne).toBe(true) // WETH (A) is currency0
+    expect(swap.amountIn).toBe(0n)
+    expect(swap.amountOutMinimum).toBe(77n)
+    expect(decodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], params[2]!)).toEqual([B, 77n])
+  })
+})
