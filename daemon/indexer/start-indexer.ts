@@ -97,6 +97,7 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
     const poolManager = config.adapters[0]?.poolManager ?? config.chain.addresses.poolManager
     const launchAddresses = config.adapters.map((a) => a.launchEvent.address.toLowerCase())
     const stored = await journal.getCheckpoint(key)
+    let primed = false
     const sync = createRealtimeSync({
       client,
       wsClient: config.wsClient,
@@ -173,11 +174,14 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
       }
       for (const [poolId, pool] of pools) {
         if (swapped.has(poolId) || newLaunches.includes(pool.launch) || BigInt(pool.launch.blockNumber) > block.number) continue
-        if (!needsBlockTicks(pool.launch, block.timestamp, blockTime)) continue
+        // The first block after a (re)start re-prices every launched pool: orders placed or patched while we were down
+        // are evaluated without waiting for the next swap.
+        if (primed && !needsBlockTicks(pool.launch, block.timestamp, blockTime)) continue
         ticks.push({ launch: pool.launch, tick: computePriceTick({ launch: pool.launch, reason: 'block', pool: pool.state, ethUsd: await getEthUsd(), block, logIndex: -1, blockTimeSeconds: blockTime, at: now() }) })
       }
 
       for (const launch of newLaunches) ops.push(...journal.putLaunch(launch))
+      primed = true
       for (const { tick } of ticks) ops.push(...journal.putTick(tick))
       ops.push(journal.putCheckpoint(toStoredCheckpoint(key, event.checkpoint, now())))
       if (launchProjects.length > 0) {

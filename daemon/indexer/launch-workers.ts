@@ -1,0 +1,117 @@
+import { createPublicClient, createWalletClient, http, webSocket, type Address, type PublicClient } from 'viem'
+import { CHAIN_KEYS, type ChainConfig, type ChainKey } from '../../src/chain/chain-keys.ts'
+import { chainFromConfig } from '../../src/chain/clients.ts'
+import { devAccounts } from '../../src/chain/devnet/devnet-accounts.ts'
+import { PrebuyError } from '../../src/common/errors.ts'
+import { createJournal } from '../../src/journal/journal.ts'
+import { BASE_LAUNCHPADS, createLaunchpadAdapters, type CreateLaunchpadAdaptersOptions } from '../../src/launchpads/create-adapters.ts'
+import type { LaunchpadAdapter } from '../../src/launchpads/launchpad-adapter.ts'
+import type { BackgroundWorker, WorkerContext } from '../background-workers.ts'
+import { buyRouterAddress, ensureBuyRouter } from '../executor/ensure-buy-router.ts'
+import { startExecutor, type Executor } from '../executor/start-executor.ts'
+import { ensureDevnetLaunchpads } from './devnet-launchpads.ts'
+import { startIndexer, type Indexer } from './start-indexer.ts'
+import { createTickBus } from './tick-bus.ts'
+
+/** anvil dev account used for the launch machinery's devnet deployments (index 0 is the fixtures' deployer). */
+const DEVNET_LAUNCH_DEPLOYER_INDEX = 8
+
+/**
+ * The daemon's launch indexer and order executor as background workers, sharing one tick bus. Returned executor
+ * first: it subscribes before the indexer publishes anything, and on shutdown (reverse order) the indexer stops first
+ * while the executor finishes what it has in flight.
+ */
+export function createLaunchWorkers(context: WorkerContext): BackgroundWorker[] {
+  const log = context.logger.child({ component: 'launch-workers' })
+  const bus = createTickBus()
+  const journal = createJournal(context.store)
+  const devnet = context.config.chains.mode === 'devnet'
+  const clients = Object.fromEntries(
+    CHAIN_KEYS.map((key) => [key, createPublicClient({ chain: chainFromConfig(context.chains[key]), transport: http(context.chains[key].rpcUrl), pollingInterval: 250 })]),
+  ) as Record<ChainKey, PublicClient>
+  let executor: Executor | undefined
+  let indexer: Indexer | undefined
+
+  async function adapterOptionsOf(chain: ChainConfig): Promise<CreateLaunchpadAdaptersOptions | undefined> {
+    const { poolManager, weth } = chain.addresses
+    if (devnet) {
+      const a = await ensureDevnetLaunchpads(context.config.dataDir, chain, devAccounts()[DEVNET_LAUNCH_DEPLOYER_INDEX]!.account)
+      return { poolManager, weth, clanker: { factory: a.clanker.factory }, doppler: { airlock: a.doppler.airlock }, zora: { factory: a.zora.factory } }
+    }
+    // Real chains: Base's published launchpads; the second chain has none configured yet.
+    return chain.key === 'base' ? { ...BASE_LAUNCHPADS, poolManager, weth } : undefined
+  }
+
+  async function routerOf(chain: ChainConfig): Promise<Address> {
+    if (devnet) {
+      const account = devAccounts()[DEVNET_LAUNCH_DEPLOYER_INDEX]!.account
+      return ensureBuyRouter({
+        publicClient: clients[chain.key],
+        walletClient: createWalletClient({ chain: chainFromConfig(chain), account, transport: http(chain.rpcUrl) }),
+        poolManager: chain.addresses.poolManager,
+      })
+    }
+    const address = buyRouterAddress(chain.addresses.poolManager)
+    const code = await clients[chain.key].getCode({ address })
+    if (!code || code === '0x') {
+      throw new PrebuyError('unavailable', 'buy_router_missing', `PrebuyBuyRouter is not deployed on ${chain.key} at ${address}; deploy it (see docs/execution.md)`)
+    }
+    return address
+  }
+
+  const executorWorker: BackgroundWorker = {
+    name: 'executor',
+    async start() {
+      const routers = await Promise.all(CHAIN_KEYS.map((key) => routerOf(context.chains[key])))
+      const buyRouters = Object.fromEntries(CHAIN_KEYS.map((key, i) => [key, routers[i]!])) as Record<ChainKey, Address>
+      executor = await startExecutor({
+        store: context.store,
+        journal,
+        wallets: context.wallets,
+        chains: context.chains,
+        clients,
+        buyRouters,
+        feeRecipient: context.config.feeRecipient,
+        ticks: bus,
+        logger: context.logger,
+      })
+      log.info({ buyRouters }, 'executor started')
+    },
+    async stop() {
+      await executor?.stop()
+    },
+  }
+
+  const indexerWorker: BackgroundWorker = {
+    name: 'indexer',
+    async start() {
+      // Both chains at once: on devnet each may first deploy its launchpads (one block per transaction).
+      const prepared = await Promise.all(
+        CHAIN_KEYS.map(async (key) => {
+          const chain = context.chains[key]
+          const options = await adapterOptionsOf(chain)
+          const adapters: LaunchpadAdapter[] = options ? Object.values(createLaunchpadAdapters(options)) : []
+          if (adapters.length === 0) {
+            log.warn({ chain: key }, 'no launchpads configured on this chain; not indexing it')
+            return undefined
+          }
+          return {
+            chain,
+            client: clients[key],
+            wsClient: createPublicClient({ chain: chainFromConfig(chain), transport: webSocket(chain.wsUrl, { retryCount: 3 }) }) as PublicClient,
+            adapters,
+          }
+        }),
+      )
+      const chains = prepared.filter((c): c is NonNullable<typeof c> => c !== undefined)
+      const blockTime = context.config.chains.mode === 'devnet' && typeof context.config.chains.blockTime === 'number' ? context.config.chains.blockTime : 2
+      indexer = await startIndexer({ store: context.store, journal, chains, ticks: bus, logger: context.logger, blockTimeSeconds: blockTime })
+      log.info({ chains: chains.map((c) => c.chain.key) }, 'indexer started')
+    },
+    async stop() {
+      await indexer?.stop()
+    },
+  }
+
+  return [executorWorker, indexerWorker]
+}

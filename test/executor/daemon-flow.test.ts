@@ -1,0 +1,84 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Address } from 'viem'
+import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts'
+import { createAdminClient, type AdminClient } from '../../src/admin-client/admin-client.ts'
+import { silentLogger } from '../../src/common/logger.ts'
+import { loadConfig } from '../../src/config/load-config.ts'
+import { launchToken } from '../../src/launchpads/devnet/launch-token.ts'
+import { startDaemon, type RunningDaemon } from '../../daemon/start-daemon.ts'
+import { readDevnetLaunchpads } from '../../daemon/indexer/devnet-launchpads.ts'
+import { freePort } from '../sync/anvil-process.ts'
+
+const PUBLIC = '/api/public/v1'
+
+/** The product as a user meets it: a started daemon (1 s devnet blocks), keys and orders over HTTP, a devnet launch. */
+describe('daemon: orders placed over the API fill on a devnet launch', () => {
+  let dataDir: string
+  let daemon: RunningDaemon
+  let admin: AdminClient
+  const call = async (method: string, path: string, apiKey?: string, body?: unknown) => {
+    const response = await fetch(`${daemon.url}${PUBLIC}${path}`, {
+      method,
+      headers: { ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    })
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> }
+  }
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'prebuy-daemon-flow-'))
+    await writeFile(join(dataDir, 'config.json'), JSON.stringify({ chains: { mode: 'devnet', blockTime: 1 } }))
+    const port = await freePort()
+    const config = await loadConfig({ flags: { dataDir, port: String(port) }, env: {} } as never)
+    daemon = await startDaemon({ ...config, adminPort: await freePort() }, { logger: silentLogger })
+    admin = createAdminClient({ adminUrl: daemon.adminUrl, operatorToken: (await readFile(join(dataDir, 'operator-token'), 'utf8')).trim() })
+  })
+  afterAll(async () => {
+    await daemon?.stop()
+    if (dataDir) await rm(dataDir, { recursive: true, force: true })
+  })
+
+  it('a buyer orders over HTTP; the launch fills it; GET /orders shows the execution and GET /wallet the token', async () => {
+    const creator = privateKeyToAccount(generatePrivateKey()).address
+    const submitted = await call('POST', '/projects', undefined, {
+      projectName: 'Rocket',
+      projectUrls: ['https://rocket.example'],
+      projectInfo: 'Rocket launches a token.',
+      contact: '@rocket',
+      email: 'team@rocket.example',
+    })
+    expect(submitted.status).toBeLessThan(300)
+    const [registration] = await admin.listReviews('registration', 'pending')
+    await admin.approveRegistration(registration!.id, { slug: 'rocket', creator, launchpad: 'clanker', chain: 'base' })
+
+    const created = await call('POST', '/api-keys', undefined, { label: 'buyer-one' })
+    const apiKey = created.body.apiKey as string
+    const wallet = created.body.serviceWalletAddress as Address
+    await admin.devnetFund({ address: wallet, chain: 'base', usdc: '250' })
+    const placed = await call('POST', '/orders', apiKey, { items: [{ slug: 'rocket', maxSpendUsdc: '200', maxFdvUsdc: null, expiresInMs: 600_000 }] })
+    expect(placed.body.results).toEqual([{ slug: 'rocket', ok: true, status: 'created' }])
+
+    const launchpads = await readDevnetLaunchpads(dataDir)
+    const launched = await launchToken({ chain: daemon.chains.base, addresses: launchpads.base!, launchpad: 'clanker', creator, name: 'Rocket', symbol: 'RKT' })
+
+    let order: Record<string, unknown> | undefined
+    const deadline = Date.now() + 30_000
+    while (Date.now() < deadline) {
+      const listed = await call('GET', '/orders', apiKey)
+      order = (listed.body.data as Array<Record<string, unknown>>)[0]
+      if (order?.status === 'filled') break
+      await new Promise((r) => setTimeout(r, 200))
+    }
+    expect(order?.status).toBe('filled')
+    const walletView = await call('GET', '/wallet', apiKey)
+    const base = (walletView.body.balances as Record<string, Array<{ address: string; balance: string }>>).base ?? []
+    expect(base[0]?.balance).toBe('50000000')
+    const token = base.find((entry) => entry.address.toLowerCase() === launched.token.toLowerCase())
+    expect(BigInt(token?.balance ?? '0')).toBeGreaterThan(0n)
+    const project = await call('GET', '/projects/rocket', apiKey)
+    expect(JSON.stringify(project.body)).toContain(launched.token)
+  })
+})
