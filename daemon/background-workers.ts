@@ -4,6 +4,7 @@ import type { PrebuyConfig } from '../src/config/config.ts'
 import type { Services } from '../src/services/services.ts'
 import type { Store } from '../src/store/open-store.ts'
 import type { PrebuyWalletService } from '../src/wallets/create-wallet-service.ts'
+import { createLaunchWorkers } from './indexer/launch-workers.ts'
 
 /** Everything a long-running part of the daemon may use; the daemon owns all of it and outlives the workers. */
 export interface WorkerContext {
@@ -31,6 +32,6 @@ export interface BackgroundWorker {
  * >>> Issue "Launch detection and open-market execution": create the launch indexer and the order executor here
  * >>> (e.g. `createIndexer(context)`, `createExecutor(context)`), indexer first so the executor sees launches.
  */
-export function createBackgroundWorkers(_context: WorkerContext): BackgroundWorker[] {
-  return []
+export function createBackgroundWorkers(context: WorkerContext): BackgroundWorker[] {
+  return createLaunchWorkers(context)
 }
