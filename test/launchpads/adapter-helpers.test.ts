@@ -78,3 +78,39 @@ describe('encodeStablecoinToTokenSwap', () => {
     expect(decodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], params[2]!)).toEqual([B, 77n])
   })
 })
+
+describe('clanker fee schedule without an MEV module', () => {
+  it('has no sniper fee and reads only the LP fee', async () => {
+    const { createClankerAdapter } = await import('../../src/launchpads/clanker/clanker-adapter.ts')
+    const { feeAt } = await import('../../src/pricing/fee-schedule.ts')
+    const calls: string[] = []
+    const client = {
+      readContract: async ({ functionName }: { functionName: string }) => {
+        calls.push(functionName)
+        return 20_000
+      },
+    } as unknown as import('viem').PublicClient
+    const adapter = createClankerAdapter({ factory: A, poolManager: POOL_MANAGER, weth: B })
+    const schedule = await adapter.loadFeeSchedule(client, {
+      launchpad: 'clanker',
+      token: A,
+      creatorCandidates: [],
+      poolKey: { currency0: A, currency1: B, fee: 0x800000, tickSpacing: 200, hooks: HOOK },
+      poolId: `0x${'00'.repeat(32)}`,
+      pairedToken: B,
+      tokenIsCurrency0: true,
+      initialSqrtPriceX96: 2n ** 96n,
+      name: null,
+      symbol: null,
+      txHash: `0x${'00'.repeat(32)}`,
+      blockNumber: 1n,
+      blockHash: `0x${'00'.repeat(32)}`,
+      launchedAt: 1_000,
+      logIndex: 0,
+      feeSources: { hook: HOOK, mevModule: '0x0000000000000000000000000000000000000000' },
+    })
+    expect(calls).toEqual(['pairedFee'])
+    expect(schedule).toEqual({ kind: 'clanker', startTime: 1_000, startingFee: 0, endingFee: 0, secondsToDecay: 0, lpFee: 20_000 })
+    expect(feeAt(schedule, 1_001)).toMatchObject({ lpFee: 20_000, sniperFee: 0, swapsAllowed: true })
+  })
+})

@@ -1,4 +1,4 @@
-import { decodeEventLog, getAddress, type Address, type Log, type PublicClient } from 'viem'
+import { decodeEventLog, getAddress, zeroAddress, type Address, type Log, type PublicClient } from 'viem'
 import { PrebuyError } from '../../common/errors.ts'
 import type { ClankerFeeSchedule } from '../../pricing/fee-schedule.ts'
 import { BASE_CLANKER_FACTORY, BASE_POOL_MANAGER, BASE_WETH } from '../base-addresses.ts'
@@ -69,8 +69,12 @@ export function createClankerAdapter(options: ClankerAdapterOptions): LaunchpadA
 
     async loadFeeSchedule(client: PublicClient, launch: LaunchCandidate): Promise<ClankerFeeSchedule> {
       const mevModule = launch.feeSources.mevModule ?? launch.feeSources.hook
+      // A launch without an MEV module has no sniper fee: an empty config decays to nothing at once.
+      const noSniperFee = async (): Promise<readonly [number, number, bigint]> => [0, 0, 0n]
       const [config, lpFee] = await Promise.all([
-        client.readContract({ address: mevModule, abi: CLANKER_FEE_ABI, functionName: 'feeConfig', args: [launch.poolId] }),
+        mevModule === zeroAddress
+          ? noSniperFee()
+          : client.readContract({ address: mevModule, abi: CLANKER_FEE_ABI, functionName: 'feeConfig', args: [launch.poolId] }),
         client
           .readContract({ address: launch.feeSources.hook, abi: CLANKER_FEE_ABI, functionName: 'pairedFee', args: [launch.poolId] })
           .catch(() => defaultLpFee),
