@@ -86,3 +86,19 @@ export function markDuplicates<T extends { slug: string }>(items: readonly T[]):
     return false
   })
 }
+
+/**
+ * Moves the executor may make (API moves are decided above). executing -> active is the retry after a reverted
+ * buy; a launch that a reorg removed may also send an executing order back to active.
+ */
+export const EXECUTOR_TRANSITIONS: Readonly<Record<OrderRecord['status'], readonly OrderRecord['status'][]>> = {
+  active: ['executing', 'expired', 'filled', 'failed'],
+  executing: ['active', 'filled', 'failed', 'expired'],
+  filled: [],
+  expired: [],
+  failed: [],
+  deleted: [],
+}
+
+export const canExecutorMove = (from: OrderRecord['status'], to: OrderRecord['status']): boolean =>
+  from === to || EXECUTOR_TRANSITIONS[from].includes(to)

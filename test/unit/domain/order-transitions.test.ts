@@ -113,3 +113,16 @@ describe('decideDelete', () => {
 it('markDuplicates flags every repeat after the first occurrence', () => {
   expect(markDuplicates([{ slug: 'a' }, { slug: 'b' }, { slug: 'a' }, { slug: 'a' }])).toEqual([false, false, true, true])
 })
+
+describe('executor moves', () => {
+  it('allows the executor states and nothing out of a final state', async () => {
+    const { canExecutorMove } = await import('../../../src/domain/order-transitions.ts')
+    expect(canExecutorMove('active', 'executing')).toBe(true)
+    expect(canExecutorMove('executing', 'filled')).toBe(true)
+    expect(canExecutorMove('executing', 'active')).toBe(true)
+    expect(canExecutorMove('active', 'expired')).toBe(true)
+    expect(canExecutorMove('filled', 'filled')).toBe(true)
+    for (const from of ['filled', 'expired', 'failed', 'deleted'] as const) expect(canExecutorMove(from, 'active'), from).toBe(false)
+    expect(canExecutorMove('active', 'deleted')).toBe(false)
+  })
+})
