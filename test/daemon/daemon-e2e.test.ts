@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -14,6 +15,8 @@ let port: number
 let daemon: SpawnedDaemon | undefined
 let url: string
 let adminUrl: string
+/** Every plaintext key the tests saw, to prove none reached the daemon's log. */
+const issuedKeys: string[] = []
 
 const registration = (name: string, email: string) => ({
   projectName: name,
@@ -89,6 +92,7 @@ describe('a started daemon', () => {
     expect(created.status).toBe(201)
     expect(created.body.apiKey).toMatch(/^prebuy_/)
     const key = created.body.apiKey as string
+    issuedKeys.push(key)
 
     expect((await api(url, 'POST', `${PUBLIC}/projects`, { body: registration('Alpha', 'team@alpha.example') })).status).toBe(200)
     const listed = await runCli<{ items: Array<{ id: string; submission: { projectName: string } }> }>(dataDir, ['registrations', 'list'])
@@ -134,6 +138,7 @@ describe('the operator CLI against the running daemon', () => {
     expect(approved.json.project.profile.identity.displayName).toBe('Beta')
     expect(approved.json.project.profile.status.isLaunchVerified).toBe(true)
     const ownerKey = approved.json.key.apiKey
+    issuedKeys.push(ownerKey)
     expect(ownerKey).toMatch(/^prebuy_/)
 
     const me = await api(url, 'GET', `${PUBLIC}/me`, { key: ownerKey })
@@ -161,6 +166,7 @@ describe('the operator CLI against the running daemon', () => {
     expect(approved.code).toBe(0)
     expect(approved.json.key.label).toBe('gamma-bot')
     const key = approved.json.key.apiKey
+    issuedKeys.push(key)
     expect((await api(url, 'GET', `${PUBLIC}/me`, { key })).body).toMatchObject({ label: 'gamma-bot', ownedProjectSlugs: [] })
 
     const rejected = await runCli<{ review: { status: string } }>(dataDir, ['key-requests', 'reject', delta.id, '--note', 'not enough information'])
@@ -250,10 +256,18 @@ describe('restart and shutdown', () => {
     const children = childPids(pid)
     expect(children.length).toBeGreaterThanOrEqual(2)
 
-    daemon!.process.kill('SIGTERM')
-    const code = await daemon!.exited
+    const before = daemon!
+    before.process.kill('SIGTERM')
+    const code = await before.exited
     daemon = undefined
     expect(code).toBe(0)
+    expect(before.output()).toContain('"msg":"stopped"')
+    // Secrets never reach the log: API keys, the operator token, the devnet passphrase.
+    const log = before.output()
+    expect(issuedKeys.length).toBeGreaterThanOrEqual(3)
+    for (const key of issuedKeys) expect(log).not.toContain(key)
+    expect(log).not.toContain((await readFile(join(dataDir, 'operator-token'), 'utf8')).trim())
+    expect(log).not.toContain((await readFile(join(dataDir, 'secrets', 'passphrase'), 'utf8')).trim())
     // The chain layer's orphan watchdogs poll once a second, so give them a moment to notice.
     const deadline = Date.now() + 5_000
     while (children.some(isAlive) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
@@ -284,5 +298,38 @@ describe('restart and shutdown', () => {
       await spawned.exited
     }, () => undefined)
     await expect(second).rejects.toThrow(/already running for data dir/)
+  })
+})
+
+describe('a chain that keeps crashing', () => {
+  it('stops the daemon with a clear message, exit 1, nothing left behind', async () => {
+    expect(daemon).toBeDefined()
+    const running = daemon!
+    const pid = running.process.pid!
+    const anvilOf = () =>
+      childPids(pid).find((child) => {
+        try {
+          return execFileSync('ps', ['-o', 'args=', '-p', String(child)], { encoding: 'utf8' }).includes('--chain-id 8453')
+        } catch {
+          return false
+        }
+      })
+    let exited = false
+    void running.exited.then(() => (exited = true))
+    // The chain layer restarts a crashed anvil a few times, then gives up; kill each new one until it does.
+    for (let kills = 0; kills < 10 && !exited; kills++) {
+      const anvil = anvilOf()
+      if (anvil !== undefined) process.kill(anvil, 'SIGKILL')
+      const deadline = Date.now() + 15_000
+      while (!exited && Date.now() < deadline && (anvilOf() === undefined || anvilOf() === anvil)) await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    const code = await running.exited
+    daemon = undefined
+    expect(code).toBe(1)
+    expect(running.output()).toContain('stopping the daemon: a devnet chain crashed and could not be restarted')
+    await expect(stat(join(dataDir, 'daemon.json'))).rejects.toThrow(/ENOENT/)
+    const deadline = Date.now() + 5_000
+    while (childPids(pid).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(childPids(pid)).toEqual([])
   })
 })
