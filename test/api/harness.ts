@@ -29,6 +29,7 @@ export interface HarnessOptions {
   wallets?: FakeWallets
   now?: { value: number }
   logger?: Logger
+  trustProxy?: boolean
 }
 
 /** A real LevelDB in a temp dir, the real services and app, a fake wallet port and a settable clock. */
@@ -45,7 +46,10 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     wallets,
     logger: options.logger ?? silentLogger,
     clock,
-    config: { rateLimit: { perKeyPerMinute: 100, apiKeyCreationPerIpPerHour: 1000, ...options.config } },
+    config: {
+      rateLimit: { perKeyPerMinute: 100, apiKeyCreationPerIpPerHour: 1000, ...options.config },
+      ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
+    },
   })
   await app.ready()
   const harness: Harness = {

@@ -95,6 +95,24 @@ describe('over real HTTP', () => {
     expect(docs.text).not.toMatch(/<script|https?:\/\/(cdn|unpkg|jsdelivr)/)
   })
 
+  it('the label race over the wire: one 201, one 409', async () => {
+    h.wallets.provisionDelayMs = 30
+    const results = await Promise.all([call('POST', '/api-keys', { body: { label: 'wire-race' } }), call('POST', '/api-keys', { body: { label: 'wire-race' } })])
+    h.wallets.provisionDelayMs = 0
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409])
+  })
+
+  it('a burst over the wire: rate-limit headers on every answer, 429 past the limit', async () => {
+    const { apiKey: burstKey } = (await call('POST', '/api-keys', { body: { label: 'wire-burst' } })).json()
+    const answers = await Promise.all(Array.from({ length: 110 }, () => call('GET', '/orders', { key: burstKey })))
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(100)
+    const limited = answers.filter((a) => a.status === 429)
+    expect(limited).toHaveLength(10)
+    for (const answer of answers) expect(answer.headers.get('x-ratelimit-limit')).toBe('100')
+    expect(limited[0]!.json()).toMatchObject({ error: 'Too many requests', message: 'Rate limit exceeded. Retry after the window resets.' })
+    expect(Number(limited[0]!.headers.get('retry-after'))).toBeGreaterThan(0)
+  })
+
   it('a restart (close and reopen store and app) keeps every record', async () => {
     const before = {
       keys: await h.services.keys.listKeys(),

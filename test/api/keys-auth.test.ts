@@ -91,6 +91,19 @@ describe('per-IP limit on POST /api-keys', () => {
     }
   })
 
+  it('behind a trusted proxy the client IP comes from X-Forwarded-For', async () => {
+    const proxied = await createHarness({ config: { apiKeyCreationPerIpPerHour: 1 }, trustProxy: true })
+    try {
+      const post = (label: string, forwardedFor: string) =>
+        proxied.app.inject({ method: 'POST', url: `${PREFIX}/api-keys`, payload: { label }, headers: { 'x-forwarded-for': forwardedFor } })
+      expect((await post('p1', '198.51.100.1')).statusCode).toBe(201)
+      expect((await post('p2', '198.51.100.1')).statusCode).toBe(429)
+      expect((await post('p3', '198.51.100.2')).statusCode).toBe(201)
+    } finally {
+      await proxied.destroy()
+    }
+  })
+
   it('a blocked IP gets 403 Forbidden / Request blocked.', async () => {
     await h.services.blocklist.add('ip', '198.51.100.9')
     const res = await h.app.inject({ method: 'POST', url: `${PREFIX}/api-keys`, payload: { label: 'x' }, remoteAddress: '198.51.100.9' })
