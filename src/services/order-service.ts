@@ -81,7 +81,8 @@ export function toOrderView(order: OrderRecord): OrderView {
 
 type Decide<T> = (item: T, project: ProjectRecord | undefined, existing: OrderRecord | undefined, now: number) => Decision
 
-const PAGE_CACHE_LIMIT = 20_000
+/** Orders held in cached pages at most (about 30 MB); the cache is dropped whole when full. */
+const PAGE_CACHE_MAX_ORDERS = 100_000
 
 export function createOrderService({ store, clock }: OrderServiceDeps): OrderService {
   const { orders, projects, users, ordersBySpend } = store.sub
@@ -93,6 +94,7 @@ export function createOrderService({ store, clock }: OrderServiceDeps): OrderSer
    */
   const versions = new Map<string, number>()
   const pages = new Map<string, { version: number; page: OrderPage }>()
+  let cachedOrders = 0
   const versionOf = (keyId: string) => versions.get(keyId) ?? 0
   store.onBatch((operations) => {
     for (const op of operations) {
@@ -153,8 +155,14 @@ export function createOrderService({ store, clock }: OrderServiceDeps): OrderSer
       if (cached && cached.version === version) return cached.page
       const page = await readIndexPage(ordersBySpend, spendGroupPrefix(keyId, status ?? VISIBLE_GROUP), { cursor, limit })
       const result = { data: page.entries.map((entry) => toOrderView(entry.value)), meta: { limit, nextCursor: page.nextCursor } }
-      if (pages.size >= PAGE_CACHE_LIMIT) pages.clear()
+      if (cachedOrders + result.data.length > PAGE_CACHE_MAX_ORDERS) {
+        pages.clear()
+        cachedOrders = 0
+      }
+      const replaced = pages.get(cacheKey)
+      if (replaced) cachedOrders -= replaced.page.data.length
       pages.set(cacheKey, { version, page: result })
+      cachedOrders += result.data.length
       return result
     },
     getOrder: (keyId, slug) => orders.get(orderKey(keyId, slug)),
