@@ -191,15 +191,23 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
    * after a crash does not do this: an emptied chain under a running daemon is worse than a clear fatal error.
    */
   const launchFirst = async (): Promise<Spawned> => {
-    try {
-      return await launch(0)
-    } catch (error) {
-      const stateFile = options.stateFile
-      if (!stateFile || !existsSync(stateFile) || !recentOutput.some((line) => line.includes("for '--state <PATH>'"))) throw error
-      const aside = `${stateFile}.unreadable-${Date.now()}`
-      renameSync(stateFile, aside)
-      logger.warn({ stateFile, movedTo: aside }, 'anvil could not read its state file; moved it aside and starting an empty chain')
-      return launch(0)
+    // A start that fails for a passing reason (the machine overloaded past a timeout) is tried again twice.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await launch(0)
+      } catch (error) {
+        const stateFile = options.stateFile
+        if (stateFile && existsSync(stateFile) && recentOutput.some((line) => line.includes("for '--state <PATH>'"))) {
+          const aside = `${stateFile}.unreadable-${Date.now()}`
+          renameSync(stateFile, aside)
+          recentOutput.length = 0
+          logger.warn({ stateFile, movedTo: aside }, 'anvil could not read its state file; moved it aside and starting an empty chain')
+        } else if (attempt >= 3) {
+          throw error
+        } else {
+          logger.warn({ err: error, attempt, anvilOutput: recentOutput.slice(-5) }, 'anvil did not start; trying again')
+        }
+      }
     }
   }
 
