@@ -26,11 +26,20 @@ const EMPTY_WALLET: Eligibility = { eligible: false, reason: 'empty_wallet' }
  * Allocation-free: it runs for every order on every tick.
  */
 export function checkEligibility(order: ExecutableOrder, ctx: EligibilityContext, balance: bigint): Eligibility {
+  const terms = checkOrderTerms(order, ctx)
+  if (!terms.eligible) return terms
+  return balance > 0n ? ELIGIBLE : EMPTY_WALLET
+}
+
+/**
+ * Every check but the wallet's funds: planTick runs it first so orders that fail it never cost a balance lookup
+ * (early in a launch, when the sniper fee is high, that is most of them).
+ */
+export function checkOrderTerms(order: ExecutableOrder, ctx: EligibilityContext): Eligibility {
   if (order.status !== 'active') return NOT_ACTIVE
   if (ctx.launchedAtMs !== null && ctx.nowMs >= ctx.launchedAtMs + order.expiresInMs) return EXPIRED
   if (!ctx.swapsAllowed) return SWAPS_NOT_ALLOWED
   if (!withinLimit(order.limitFdv, ctx.effectiveCap)) return ABOVE_LIMIT
-  if (balance <= 0n) return EMPTY_WALLET
   return ELIGIBLE
 }
 

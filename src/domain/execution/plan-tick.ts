@@ -1,4 +1,4 @@
-import { checkEligibility, type EligibilityContext, type IneligibleReason } from './eligibility.ts'
+import { checkOrderTerms, type EligibilityContext, type IneligibleReason } from './eligibility.ts'
 import type { ExecutableOrder } from './executable-order.ts'
 import { sizeSpend } from './size-spend.ts'
 
@@ -44,11 +44,15 @@ export function planTick<T extends ExecutableOrder>(input: TickInput<T>): TickPl
   const skipped: Array<{ order: T; reason: SkipReason }> = []
 
   for (const order of input.prioritisedOrders) {
-    const balance = input.balances.get(order.wallet) ?? 0n
-    const verdict = checkEligibility(order, input, balance)
+    const verdict = checkOrderTerms(order, input)
     if (!verdict.eligible) {
       if (verdict.reason === 'expired') expired.push(order)
       else skipped.push({ order, reason: verdict.reason })
+      continue
+    }
+    const balance = input.balances.get(order.wallet) ?? 0n
+    if (balance <= 0n) {
+      skipped.push({ order, reason: 'empty_wallet' })
       continue
     }
     const held = reserved.get(order.wallet) ?? 0n
