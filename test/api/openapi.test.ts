@@ -49,3 +49,43 @@ describe('OpenAPI document', () => {
     }
   })
 })
+
+describe('responses match the documented schemas', () => {
+  it('every success body parses with its zod schema and carries no undocumented field', async () => {
+    const S = await import('../../src/api/schemas.ts')
+    const { approvedProject, bearer, createKey } = await import('./harness.ts')
+    const h = await createHarness()
+    try {
+      const conforms = (schema: { safeParse(value: unknown): { success: boolean; data?: unknown; error?: unknown } }, body: unknown) => {
+        const parsed = schema.safeParse(body)
+        expect(parsed.error).toBeUndefined()
+        // zod drops unknown keys: equality means nothing undocumented was sent.
+        expect(parsed.data).toEqual(body)
+      }
+      const created = await h.app.inject({ method: 'POST', url: `${PREFIX}/api-keys`, payload: { label: 'doc' } })
+      conforms(S.CreatedApiKey, created.json())
+      const key = created.json().apiKey as string
+      const owner = await approvedProject(h, 'alpha')
+      await h.services.projects.setLaunch('alpha', { chain: 'base', tokenAddress: '0x00000000000000000000000000000000000000a7', symbol: 'A', name: 'A', decimals: 18, launchedAt: 1 })
+      await createKey(h, 'other')
+      const get = (url: string, apiKey = key) => h.app.inject({ method: 'GET', url: `${PREFIX}${url}`, headers: bearer(apiKey) })
+      const send = (method: 'POST' | 'PATCH' | 'DELETE', items: unknown[]) =>
+        h.app.inject({ method, url: `${PREFIX}/orders`, headers: bearer(key), payload: { items } })
+      conforms(S.BatchResponse, (await send('POST', [{ slug: 'alpha', maxSpendUsdc: '1', maxFdvUsdc: null, expiresInMs: 1 }, { slug: 'x', maxSpendUsdc: '1', maxFdvUsdc: null, expiresInMs: 1 }])).json())
+      conforms(S.BatchResponse, (await send('PATCH', [{ slug: 'alpha', maxSpendUsdc: '2' }])).json())
+      conforms(S.BatchResponse, (await send('DELETE', [{ slug: 'alpha' }])).json())
+      conforms(S.Me, (await get('/me')).json())
+      conforms(S.ProjectPage, (await get('/projects')).json())
+      conforms(S.ProjectDetail, (await get('/projects/alpha', owner.apiKey)).json())
+      conforms(S.BuyerPage, (await get('/projects/alpha/buyers', owner.apiKey)).json())
+      conforms(S.OrderPage, (await get('/orders?status=deleted')).json())
+      conforms(S.Wallet, (await get('/wallet')).json())
+      const withdrawal = await h.app.inject({ method: 'POST', url: `${PREFIX}/wallet/withdrawals`, headers: bearer(key), payload: { tokenAddress: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', withdrawAddress: '0x000000000000000000000000000000000000dEaD', amount: '1' } })
+      conforms(S.Withdrawal, withdrawal.json())
+      conforms(S.Receipt, (await h.app.inject({ method: 'POST', url: `${PREFIX}/feedback`, payload: { message: 'm', name: 'n', contact: 'c' } })).json())
+      conforms(S.ErrorBody, (await get('/projects/none')).json())
+    } finally {
+      await h.destroy()
+    }
+  })
+})
