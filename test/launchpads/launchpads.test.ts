@@ -252,3 +252,17 @@ describe('devnet launchpads', () => {
     }
   })
 })
+
+describe('launchToken input checks', () => {
+  it.each([
+    ['clanker', { startFee: 800_001 }],
+    ['doppler', { startFee: 900_001 }],
+    ['zora', { startFee: 1_000_001 }],
+    ['zora', { startFee: 10_000, endFee: 20_000 }],
+    ['doppler', { decaySeconds: 0 }],
+    ['clanker', { startFee: 1.5 }],
+  ] as const)('%s refuses %o with a typed error before sending anything', async (launchpad, fees) => {
+    const error = await launchToken({ chain, addresses, launchpad, creator: nextCreator(), name: 'x', symbol: 'X', ...fees }).catch((e: unknown) => e)
+    expect(error).toMatchObject({ name: 'PrebuyError', kind: 'bad_request', code: 'invalid_launch_fee' })
+  })
+})

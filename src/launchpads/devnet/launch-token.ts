@@ -9,6 +9,9 @@ import { DEVNET_LAUNCH_DEFAULTS } from './deploy-devnet-launchpads.ts'
 import { loadLaunchpadArtifact } from './devnet-artifacts.ts'
 import { confirmDevnetTx, devnetPublicClient, impersonate, submitDevnetCall, type DevnetCall } from './send-devnet-tx.ts'
 
+/** What each devnet hook accepts as a starting fee, like the real ones: Clanker's MEV cap, Doppler's cap, Zora any. */
+export const MAX_START_FEE: Record<Launchpad, number> = { clanker: 800_000, doppler: 900_000, zora: 1_000_000 }
+
 export interface LaunchTokenOptions {
   chain: ChainConfig
   addresses: LaunchpadAddresses
@@ -52,8 +55,13 @@ export async function submitLaunch(options: LaunchTokenOptions): Promise<Hex> {
   const startFee = options.startFee ?? defaults.startFee
   const endFee = options.endFee ?? defaults.endFee
   const decaySeconds = options.decaySeconds ?? defaults.decaySeconds
-  if (![startFee, endFee, decaySeconds].every((v) => Number.isInteger(v) && v >= 0) || startFee > 1_000_000 || endFee > startFee || decaySeconds < 1) {
-    throw new PrebuyError('bad_request', 'invalid_launch_fee', 'Launch fees are pips (0..1,000,000) with end fee <= start fee and at least 1 second of decay.')
+  const cap = MAX_START_FEE[launchpad]
+  if (![startFee, endFee, decaySeconds].every((v) => Number.isInteger(v) && v >= 0) || startFee > cap || endFee > startFee || decaySeconds < 1 || decaySeconds > 2 ** 32 - 1) {
+    throw new PrebuyError(
+      'bad_request',
+      'invalid_launch_fee',
+      `Launch fees are pips (0..${cap.toLocaleString('en-US')} on ${launchpad}) with end fee <= start fee, and decay is a whole number of seconds >= 1.`,
+    )
   }
 
   const salt = options.salt ?? (await pickSalt(options))
