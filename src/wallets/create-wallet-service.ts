@@ -5,6 +5,8 @@ import { silentLogger, type Logger } from '../common/logger.ts'
 import { createAccountProvider } from './accounts/create-account-provider.ts'
 import type { SmartAccountKind, SmartAccountProvider } from './accounts/operation-account.ts'
 import { createBundler, type Bundler, type BundlerOptions } from './bundler/create-bundler.ts'
+import { createExternalBundler, createExternalBundlerClient, createMarketGasPolicy } from './bundler/create-external-bundler.ts'
+import { createZeroFeeGasPolicy } from './gas-policy.ts'
 import type { KeyStore } from './keys/key-store.ts'
 import { createKeyedMutex } from './keyed-mutex.ts'
 import { createNonceStreams } from './nonce-streams.ts'
@@ -25,6 +27,11 @@ export interface WalletServiceDeps {
   callGasLimit?: bigint
   /** Injected clients (tests); by default one HTTP client per chain from its rpcUrl. */
   clients?: Partial<Record<ChainKey, PublicClient>>
+  /**
+   * Optional: per chain, a third-party ERC-4337 bundler URL to submit through instead of our own bundler EOA. Such
+   * bundlers refuse zero-fee operations, so on that chain operations pay market fees from the wallet's own ETH.
+   */
+  externalBundlerUrls?: Partial<Record<ChainKey, string>>
 }
 
 export interface PrebuyWalletService extends WalletService {
@@ -53,14 +60,26 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
       })
     clients[key] = client
     readers[key] = createChainBalanceReader(chain, client)
+    const externalUrl = deps.externalBundlerUrls?.[key]
+    if (externalUrl) {
+      const timing = { receiptTimeoutMs: deps.bundler?.receiptTimeoutMs, pollingIntervalMs: deps.bundler?.pollingIntervalMs }
+      bundlers[key] = createExternalBundler({ chain, url: externalUrl, logger, ...timing })
+      preparers[key] = createOperationPreparer({
+        chain,
+        client,
+        provider,
+        streams,
+        gasPolicy: createMarketGasPolicy({ client, bundler: createExternalBundlerClient({ url: externalUrl, ...timing }), entryPoint: chain.addresses.entryPoint }),
+      })
+      continue
+    }
     bundlers[key] = createBundler({ chain, client, signer: deps.keys.bundlerSigner(), logger, ...deps.bundler })
     preparers[key] = createOperationPreparer({
       chain,
       client,
       provider,
       streams,
-      callGasLimit: deps.callGasLimit ?? 2_000_000n,
-      preVerificationGas: 60_000n,
+      gasPolicy: createZeroFeeGasPolicy({ callGasLimit: deps.callGasLimit ?? 2_000_000n, preVerificationGas: 60_000n }),
     })
   }
 

@@ -2,8 +2,9 @@ import { type Address, type Hash, type PublicClient } from 'viem'
 import { entryPoint07Abi, getUserOperationHash, type UserOperation } from 'viem/account-abstraction'
 import type { ChainConfig } from '../chain/chain-keys.ts'
 import { PrebuyError } from '../common/errors.ts'
-import type { OperationAccount, SmartAccountProvider } from './accounts/operation-account.ts'
+import type { OperationAccount, SmartAccountProvider, UnsignedUserOperation } from './accounts/operation-account.ts'
 import type { BundleItem } from './bundler/create-bundler.ts'
+import type { GasPolicy, UserOperationDraft } from './gas-policy.ts'
 import type { NonceStreams } from './nonce-streams.ts'
 import type { UserOperationRequest } from './wallet-service.ts'
 
@@ -22,14 +23,13 @@ export interface PreparerOptions {
   client: PublicClient
   provider: SmartAccountProvider
   streams: NonceStreams
-  /** Gas the account's calls may use; the operations are free (zero fee), so a generous cap costs nothing. */
-  callGasLimit: bigint
-  preVerificationGas: bigint
+  /** Fills gas limits and fees: zero-fee for our own bundler, market prices for an external one. */
+  gasPolicy: GasPolicy
 }
 
 /**
- * Turns call lists into signed, zero-fee v0.7 UserOperations. Zero maxFeePerGas means the EntryPoint asks the account
- * for no prefund and pays the beneficiary nothing: the wallet never needs ETH and the bundler EOA carries the gas.
+ * Turns call lists into signed v0.7 UserOperations: nonce (a 2D-nonce stream per operation in flight), initCode when
+ * needed, callData, then gas and fees from the gas policy, then the owner's signature.
  *
  * Deployment: an account without code gets initCode on exactly one operation at a time. Within a batch that is its
  * first operation (validation runs in order, so the later ones find it deployed); across concurrent batches the later
@@ -104,24 +104,28 @@ export function createOperationPreparer(options: PreparerOptions): OperationPrep
           batchSize: 0,
         })
 
-        const items: BundleItem[] = []
+        const drafts: UserOperationDraft[] = []
         for (const [index, request] of requests.entries()) {
           const account = accounts[index] as OperationAccount
-          const key = account.address.toLowerCase()
-          const deploys = deployers.delete(key)
+          const deploys = deployers.delete(account.address.toLowerCase())
           const factoryArgs = deploys ? await account.factoryArgs() : undefined
-          const unsigned = {
-            sender: account.address,
-            nonce: nonceResults[index] as bigint,
-            ...(factoryArgs ?? {}),
-            callData: await account.encodeCalls(request.calls),
-            callGasLimit: options.callGasLimit,
-            verificationGasLimit: account.validationGas + (deploys ? account.deploymentGas : 0n),
-            preVerificationGas: options.preVerificationGas,
-            maxFeePerGas: 0n,
-            maxPriorityFeePerGas: 0n,
-          }
-          const signature = await account.sign(unsigned)
+          drafts.push({
+            account,
+            deploys,
+            fields: {
+              sender: account.address,
+              nonce: nonceResults[index] as bigint,
+              ...(factoryArgs ?? {}),
+              callData: await account.encodeCalls(request.calls),
+            },
+          })
+        }
+        const priced = await options.gasPolicy.price(drafts)
+        const items: BundleItem[] = []
+        for (const [index, request] of requests.entries()) {
+          const draft = drafts[index] as UserOperationDraft
+          const unsigned = priced[index] as UnsignedUserOperation
+          const signature = await draft.account.sign(unsigned)
           const userOperation: UserOperation<'0.7'> = { ...unsigned, signature }
           const userOpHash: Hash = getUserOperationHash({
             userOperation,

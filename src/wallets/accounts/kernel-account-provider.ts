@@ -90,6 +90,7 @@ export function createKernelAccountProvider(options: KernelProviderOptions): Sma
         deploymentGas: 600_000n,
         validationGas: 150_000n,
         sign: (userOperation) => account.signUserOperation({ ...userOperation, signature: '0x', chainId: chain.chainId }),
+        stubSignature: () => account.getStubSignature(),
       }
       return operationAccount
     },

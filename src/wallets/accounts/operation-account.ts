@@ -41,6 +41,8 @@ export interface OperationAccount {
   readonly deploymentGas: bigint
   readonly validationGas: bigint
   sign(userOperation: UnsignedUserOperation): Promise<Hex>
+  /** A signature of the right shape that validation accepts for gas estimation (external bundlers simulate with it). */
+  stubSignature(): Promise<Hex>
 }
 
 /** Builds OperationAccounts for one account kind; the only place that knows which kind it is. */

@@ -87,6 +87,7 @@ export function createSimpleAccountProvider(deps: { chains: Record<ChainKey, Cha
       deploymentGas: 400_000n,
       validationGas: 100_000n,
       sign: (userOperation) => account.signUserOperation({ ...userOperation, signature: '0x', chainId: chain.chainId }),
+      stubSignature: () => account.getStubSignature(),
     }
     return operationAccount
   }

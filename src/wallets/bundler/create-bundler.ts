@@ -30,8 +30,6 @@ export interface BundleOutcome extends UserOperationOutcome {
 }
 
 export interface Bundler {
-  /** The EOA that sends handleOps and pays for it (fund it with ETH). */
-  readonly address: Address
   /**
    * Puts the items into as few handleOps transactions as the block gas limit allows, in the given order, and resolves
    * with one outcome per item (same order) once all are mined. An item the EntryPoint refuses during validation is
@@ -255,7 +253,6 @@ export function createBundler(options: BundlerOptions): Bundler {
   }
 
   return {
-    address: signer.address,
     async submit(items) {
       if (items.length === 0) return []
       const refused = new Map<Hash, string>()
