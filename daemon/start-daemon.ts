@@ -32,8 +32,21 @@ export interface RunningDaemon {
   stop(): Promise<void>
 }
 
+/** Start-up steps in order, with a title for progress displays (`prebuy daemon start` in a terminal). */
+export const START_STEPS = {
+  chains: 'Start the chains',
+  wallets: 'Open the wallet key store',
+  store: 'Open the store',
+  workers: 'Start the indexer and executor',
+  publicApi: 'Listen: public API',
+  adminApi: 'Listen: admin API (loopback)',
+} as const
+export type StartStep = keyof typeof START_STEPS
+
 export interface StartDaemonOptions {
   logger: Logger
+  /** Told when each start-up step begins. */
+  onStep?: (step: StartStep) => void
   /**
    * Called once when the daemon stopped itself because a part it depends on died (a devnet chain that crashed more
    * often than its supervisor restarts it, a background worker). The daemon is already stopped; the caller exits.
@@ -88,7 +101,9 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
   }
 
   try {
+    const step = (name: StartStep) => options.onStep?.(name)
     // Chains.
+    step('chains')
     let chains: Record<ChainKey, ChainConfig>
     let devnet: Devnet | undefined
     if (config.chains.mode === 'devnet') {
@@ -106,16 +121,19 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     if (fatalBeforeReady) throw fatalBeforeReady
 
     // Wallets: the key store decrypts the master secret with the passphrase; nothing here is logged.
+    step('wallets')
     const keys = await openKeyStore({ dataDir: config.dataDir, passphrase: config.passphrase })
     const wallets: PrebuyWalletService = createWalletService({ chains, keys, accountKind: config.wallet.accountKind, logger })
     if (devnet) await topUpDevnetBundler(chains, wallets, logger)
 
     // Store and services.
+    step('store')
     const store: Store = await openStore({ dataDir: config.dataDir })
     undo.push({ name: 'store', stop: () => store.close() })
     const services: Services = createServices({ store, wallets })
 
     // Background workers (indexer, executor): see background-workers.ts.
+    step('workers')
     const workers: BackgroundWorker[] = createBackgroundWorkers({ config, chains, store, services, wallets, logger, fail })
     for (const worker of workers) {
       await worker.start()
@@ -123,6 +141,7 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     }
 
     // Public API.
+    step('publicApi')
     const publicApp: FastifyInstance = await buildHttpApp({
       store,
       services,
@@ -135,6 +154,7 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     const url = `http://${urlHost(config.host)}:${config.port}`
 
     // Admin API, loopback only whatever `host` is: the operator token is the only guard.
+    step('adminApi')
     const adminUrl = `http://127.0.0.1:${config.adminPort}`
     const operatorToken = await ensureOperatorToken(config.dataDir)
     const operations: AdminOperations = createServiceOperations({

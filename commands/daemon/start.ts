@@ -2,7 +2,8 @@ import { Command, Flags } from '@oclif/core'
 import { createLogger } from '../../src/common/logger.ts'
 import { isConfigError, loadConfig } from '../../src/config/index.ts'
 import { handleShutdownSignals } from '../../daemon/lifecycle.ts'
-import { startDaemon } from '../../daemon/start-daemon.ts'
+import { START_STEPS, startDaemon } from '../../daemon/start-daemon.ts'
+import { createStartProgress } from '../../src/admin-client/cli/start-progress.ts'
 
 export default class DaemonStart extends Command {
   static override description =
@@ -36,16 +37,21 @@ export default class DaemonStart extends Command {
       throw error
     }
     const logger = createLogger({ level: config.logLevel })
+    // A checklist for people at a terminal; pipes and CI get only the structured log.
+    const progress = process.stdout.isTTY && !process.env.CI ? createStartProgress(START_STEPS) : undefined
     let daemon
     try {
       daemon = await startDaemon(config, {
         logger,
+        ...(progress ? { onStep: progress.onStep } : {}),
         onFatal: () => {
           process.exitCode = 1
           process.exit(1)
         },
       })
+      await progress?.finish()
     } catch (error) {
+      await progress?.finish(error as Error)
       logger.error({ err: error }, 'start-up failed')
       process.stderr.write(`prebuy: cannot start: ${(error as Error).message}\n`)
       return this.exit(1)
