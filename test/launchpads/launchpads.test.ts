@@ -51,7 +51,7 @@ interface ObservedSwap extends SwapResult {
 async function buyAt(ts: number, poolKey: PoolKey, token: Address, poolId: Hex): Promise<ObservedSwap> {
   const [sqrtBefore] = await client.readContract({ address: chain.addresses.stateView, abi: STATE_VIEW, functionName: 'getSlot0', args: [poolId] })
   await setNextTimestamp(ts)
-  const result = (await swapExactUsdcForToken({ chain, token, usdc: '10', poolKey, prepared: true })) as SwapResult
+  const result = await swapExactUsdcForToken({ chain, token, usdc: '10', poolKey, prepared: true })
   const receipt = await client.getTransactionReceipt({ hash: result.txHash })
   expect(Number((await client.getBlock({ blockNumber: receipt.blockNumber })).timestamp)).toBe(ts)
   let wethIn = 0n
@@ -198,7 +198,7 @@ describe('devnet launchpads', () => {
     await confirmDevnetTx(chain, launchHash)
     // Another block in the same second, as a sniper's transaction landing with the deployment would see it.
     await setNextTimestamp(t0)
-    const snipe = (await swapExactUsdcForToken({ chain, token, usdc: '10', poolKey, prepared: true, submitOnly: true, gas: 2_000_000n })) as { txHash: Hex }
+    const snipe = await swapExactUsdcForToken({ chain, token, usdc: '10', poolKey, prepared: true, submitOnly: true, gas: 2_000_000n })
     const receipt = await confirmDevnetTx(chain, snipe.txHash, { allowRevert: true })
     expect(Number((await client.getBlock({ blockNumber: receipt.blockNumber })).timestamp)).toBe(t0)
     expect(receipt.status).toBe('reverted')
@@ -228,11 +228,11 @@ describe('devnet launchpads', () => {
   it('the third-party buy finds the pool by itself and enforces a minimum out on-chain', async () => {
     const launched = await launchToken({ chain, addresses, launchpad: 'doppler', creator: nextCreator(), name: 'min', symbol: 'MIN' })
     await setNextTimestamp((await latestTimestamp()) + 30)
-    const ok = (await swapExactUsdcForToken({ chain, token: launched.token, usdc: '5', prepared: true })) as SwapResult
+    const ok = await swapExactUsdcForToken({ chain, token: launched.token, usdc: '5', prepared: true })
     expect(ok.tokensOut).toBeGreaterThan(0n)
     // Asking for more than the pool can give (the buyer's limit) makes the whole buy revert and spend nothing.
     const before = await client.readContract({ address: chain.addresses.stablecoin, abi: erc20Abi, functionName: 'balanceOf', args: [DEVNET_TRADER] })
-    const tooMuch = (await swapExactUsdcForToken({ chain, token: launched.token, usdc: '5', prepared: true, minTokensOut: ok.tokensOut * 2n, submitOnly: true, gas: 2_000_000n })) as { txHash: Hex }
+    const tooMuch = await swapExactUsdcForToken({ chain, token: launched.token, usdc: '5', prepared: true, minTokensOut: ok.tokensOut * 2n, submitOnly: true, gas: 2_000_000n })
     expect((await confirmDevnetTx(chain, tooMuch.txHash, { allowRevert: true })).status).toBe('reverted')
     const after = await client.readContract({ address: chain.addresses.stablecoin, abi: erc20Abi, functionName: 'balanceOf', args: [DEVNET_TRADER] })
     expect(after).toBe(before)

@@ -44,6 +44,8 @@ export interface SwapResult {
  * A third-party buy on devnet: mints stablecoin to the trader (impersonated), approves through Permit2, and swaps
  * stablecoin -> WETH -> token through the Universal Router, moving the token's price like any market buy.
  */
+export async function swapExactUsdcForToken(options: SwapExactUsdcForTokenOptions & { submitOnly: true }): Promise<{ txHash: Hex }>
+export async function swapExactUsdcForToken(options: SwapExactUsdcForTokenOptions & { submitOnly?: false }): Promise<SwapResult>
 export async function swapExactUsdcForToken(options: SwapExactUsdcForTokenOptions): Promise<SwapResult | { txHash: Hex }> {
   const { chain } = options
   const trader = getAddress(options.trader ?? DEVNET_TRADER)
