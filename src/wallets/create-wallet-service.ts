@@ -1,5 +1,5 @@
 import { createPublicClient, http, type Address, type PublicClient } from 'viem'
-import { CHAIN_KEYS, type ChainConfig, type ChainKey } from '../chain/chain-keys.ts'
+import { CHAIN_KEYS, isChainKey, type ChainConfig, type ChainKey } from '../chain/chain-keys.ts'
 import { PrebuyError } from '../common/errors.ts'
 import { silentLogger, type Logger } from '../common/logger.ts'
 import { createAccountProvider } from './accounts/create-account-provider.ts'
@@ -98,6 +98,7 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
   }
 
   const submitUserOperations = async (chain: ChainKey, requests: Parameters<WalletService['submitUserOperations']>[1]): Promise<UserOperationResult[]> => {
+    if (!isChainKey(chain)) throw new PrebuyError('bad_request', 'invalid_chain', 'The chain must be base or second_chain.')
     if (requests.length === 0) return []
     const prepared = await preparers[chain].prepare(requests)
     try {

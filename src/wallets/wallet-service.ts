@@ -59,7 +59,11 @@ export interface UserOperationRequest {
 export interface UserOperationResult {
   id: string
   userOpHash: Hash
-  /** The handleOps transaction it was mined in. */
+  /**
+   * The handleOps transaction it was mined in. An operation refused before inclusion (EntryPoint validation, AAxx, or
+   * an external bundler's refusal) was never mined: txHash is the zero hash, blockNumber 0n, success false, and
+   * revertReason starts with "refused by".
+   */
   txHash: Hash
   blockNumber: bigint
   /** From the EntryPoint's UserOperationEvent: false when the account's calls reverted. */

@@ -251,6 +251,11 @@ describe('user operations', () => {
     expect(deployedLogs).toHaveLength(2)
   }, 30_000)
 
+  it('refuses an unknown chain key', async () => {
+    await expect(f.service.submitUserOperations('mainnet' as never, [])).rejects.toMatchObject({ code: 'invalid_chain' })
+    await expect(f.service.withdraw({ userIndex: 1, chain: 'mainnet' as never, tokenAddress: DEST, to: DEST, amount: '1' })).rejects.toMatchObject({ code: 'invalid_chain' })
+  })
+
   it('reports a reverting operation with success false and its revert reason, without failing the others', async () => {
     const stablecoin = f.chains.base.addresses.stablecoin
     const results = await f.service.submitUserOperations('base', [
