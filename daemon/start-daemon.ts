@@ -16,7 +16,7 @@ import { jsonRpc } from '../src/chain/anvil/json-rpc.ts'
 import type { Logger } from '../src/common/logger.ts'
 import type { PrebuyConfig } from '../src/config/config.ts'
 import { describeConfig } from '../src/config/describe-config.ts'
-import { rpcChainConfigs } from '../src/config/rpc-chain-configs.ts'
+import { externalBundlerUrls, rpcChainConfigs } from '../src/config/rpc-chain-configs.ts'
 import { createServices, type Services } from '../src/services/services.ts'
 import { openStore, type Store } from '../src/store/open-store.ts'
 import { createWalletService, type PrebuyWalletService } from '../src/wallets/create-wallet-service.ts'
@@ -123,7 +123,13 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     // Wallets: the key store decrypts the master secret with the passphrase; nothing here is logged.
     step('wallets')
     const keys = await openKeyStore({ dataDir: config.dataDir, passphrase: config.passphrase })
-    const wallets: PrebuyWalletService = createWalletService({ chains, keys, accountKind: config.wallet.accountKind, logger })
+    const wallets: PrebuyWalletService = createWalletService({
+      chains,
+      keys,
+      accountKind: config.wallet.accountKind,
+      logger,
+      ...(config.chains.mode === 'rpc' ? { externalBundlerUrls: externalBundlerUrls(config.chains) } : {}),
+    })
     if (devnet) await topUpDevnetBundler(chains, wallets, logger)
 
     // Store and services.

@@ -75,6 +75,11 @@ const rpcChain = (addresses: z.ZodType<Record<keyof typeof addressesShape, `0x${
     chainId,
     rpcUrl: url(['http', 'https']),
     wsUrl: url(['ws', 'wss']),
+    /**
+     * Optional third-party ERC-4337 bundler for this chain instead of the service's own bundler EOA. Such bundlers
+     * refuse zero-fee operations, so in this mode wallets pay their own gas (docs/chains.md).
+     */
+    bundlerUrl: url(['http', 'https']).optional(),
     addresses,
   })
 

@@ -10,3 +10,13 @@ export function rpcChainConfigs(chains: RpcChainsConfig): Record<ChainKey, Chain
     }),
   ) as Record<ChainKey, ChainConfig>
 }
+
+/** Per-chain external bundler URLs, for the chains that configure one. */
+export function externalBundlerUrls(chains: RpcChainsConfig): Partial<Record<ChainKey, string>> {
+  const urls: Partial<Record<ChainKey, string>> = {}
+  for (const key of CHAIN_KEYS) {
+    const url = chains[key].bundlerUrl
+    if (url !== undefined) urls[key] = url
+  }
+  return urls
+}

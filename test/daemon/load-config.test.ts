@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ConfigError, describeConfig, loadConfig } from '../../src/config/index.ts'
+import { externalBundlerUrls } from '../../src/config/rpc-chain-configs.ts'
 
 const BASE_EXTRA = {
   positionManager: '0x3333333333333333333333333333333333333333',
@@ -78,6 +79,7 @@ describe('loadConfig defaults and precedence', () => {
         base: {
           rpcUrl: 'https://base.example',
           wsUrl: 'wss://base.example',
+          bundlerUrl: 'https://bundler.example/base',
           addresses: { positionManager: secondAddresses.positionManager, accountFactory: secondAddresses.accountFactory, ethUsdPool: secondAddresses.ethUsdPool },
         },
         second_chain: { chainId: 7777, rpcUrl: 'http://second.example', wsUrl: 'wss://second.example', addresses: secondAddresses },
@@ -91,6 +93,7 @@ describe('loadConfig defaults and precedence', () => {
     expect(config.chains.base.chainId).toBe(8453)
     expect(config.chains.base.addresses.stablecoin).toBe('0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913')
     expect(config.chains.base.addresses.positionManager).toBe(secondAddresses.positionManager)
+    expect(externalBundlerUrls(config.chains)).toEqual({ base: 'https://bundler.example/base' })
     expect(config.chains.second_chain.addresses.weth).toBe(secondAddresses.weth)
   })
 
@@ -134,6 +137,7 @@ describe('loadConfig rejects a bad config with one line naming the field', () =>
     ['rpc without chains', { chains: { mode: 'rpc' } }, 'config error: chains.base: required (from config.json)'],
     ['base address without a default', { chains: { mode: 'rpc', base: { rpcUrl: 'http://x', wsUrl: 'ws://x' } } }, 'config error: chains.base.addresses.positionManager: expected a 0x-prefixed 20-byte hex address (from config.json)'],
     ['rpc url scheme', { chains: { mode: 'rpc', base: { rpcUrl: 'ftp://x' } } }, 'config error: chains.base.rpcUrl: expected an http or https URL (from config.json)'],
+    ['bundler url scheme', { chains: { mode: 'rpc', base: { rpcUrl: 'http://x', wsUrl: 'ws://x', bundlerUrl: 'ws://b' } } }, 'config error: chains.base.bundlerUrl: expected an http or https URL (from config.json)'],
     ['ws url scheme', { chains: { mode: 'rpc', base: { rpcUrl: 'http://x', wsUrl: 'http://x' } } }, 'config error: chains.base.wsUrl: expected an ws or wss URL (from config.json)'],
     [
       'second chain address',
