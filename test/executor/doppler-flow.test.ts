@@ -60,9 +60,21 @@ describe('open-market execution on a Doppler launch (real devnet, wallets, store
     const [patched] = await h.services.orders.patchOrders(buyer.keyId, [{ slug, maxFdvUsdc: formatDecimal(limit, 6) }])
     expect(patched?.ok).toBe(true)
 
-    h.startMining(300)
+    // Block by block: after each block, wait until the executor has decided on its tick (and, when it buys, until the
+    // bundle waits in the mempool), so "the next block" is exactly the one the decision priced.
+    for (let i = 0; i < 10 && (await h.getOrder(buyer, slug))?.status !== 'filled'; i++) {
+      await h.mine()
+      const head = await h.client.getBlockNumber({ cacheTime: 0 })
+      await h.indexer.caughtUp('base', head)
+      await h.waitFor('decision', async () => {
+        const latest = (await h.journal.decisionsOf(slug)).at(-1)
+        if ((await h.getOrder(buyer, slug))?.status === 'filled') return true
+        if (latest?.tick.blockNumber !== head.toString()) return false
+        return latest.orders[0]?.verdict !== 'submitted' || (await h.bundlePending())
+      })
+    }
+    await h.mine()
     await h.waitFor('fill', async () => (await h.getOrder(buyer, slug))?.status === 'filled')
-    await h.stopMining()
 
     const decisions = await h.journal.decisionsOf(slug)
     const mine = decisions.map((d) => ({ tick: d.tick as PriceTick, verdict: d.orders.find((o) => o.keyId === buyer.keyId)?.verdict }))

@@ -64,7 +64,11 @@ export interface FlowHarness {
   usdcOf(address: Address): Promise<bigint>
   tokenBalance(token: Address, address: Address): Promise<bigint>
   /** A third party's buy through the router (moves the price), from a funded dev account. */
-  thirdPartyBuy(token: Address, poolKey: LaunchedToken['poolKey'], usdc: string, options?: { wait?: boolean; priorityFeeGwei?: bigint }): Promise<`0x${string}`>
+  thirdPartyBuy(token: Address, poolKey: LaunchedToken['poolKey'], usdc: string, options?: { wait?: boolean; priorityFeeGwei?: bigint; prepared?: boolean }): Promise<`0x${string}`>
+  /** Funds the third-party trader and approves the router ahead of time (mines), for a later `prepared` buy. */
+  prepareThirdParty(usdc: string): Promise<void>
+  /** Whether the bundler has a transaction waiting in the mempool. */
+  bundlePending(): Promise<boolean>
   /** Mines blocks in the background every `intervalMs` until stopMining. */
   startMining(intervalMs?: number): void
   stopMining(): Promise<void>
@@ -187,15 +191,25 @@ export async function startFlowHarness(): Promise<FlowHarness> {
     getOrder: (buyer, slug) => services.orders.getOrder(buyer.keyId, slug),
     usdcOf: (address) => client.readContract({ address: chain.addresses.stablecoin, abi: erc20Abi, functionName: 'balanceOf', args: [address] }),
     tokenBalance: (token, address) => client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [address] }),
-    async thirdPartyBuy(token, poolKey, usdc, options = {}) {
+    async prepareThirdParty(usdc) {
       const amount = parseUnits(usdc, 6)
       await fundWhileMining(() => fundAccount(chain, trader.address, { stablecoin: usdc }))
+      const wallet = createWalletClient({ chain: chainFromConfig(chain), account: trader, transport: http(chain.rpcUrl) })
+      const hash = await wallet.writeContract({ address: chain.addresses.stablecoin, abi: erc20Abi, functionName: 'approve', args: [buyRouter, amount] })
+      await fundWhileMining(() => client.waitForTransactionReceipt({ hash, pollingInterval: 30 }))
+    },
+    async thirdPartyBuy(token, poolKey, usdc, options = {}) {
+      const amount = parseUnits(usdc, 6)
       const wallet = createWalletClient({ chain: chainFromConfig(chain), account: trader, transport: http(chain.rpcUrl) })
       const fees =
         options.priorityFeeGwei === undefined
           ? {}
           : { maxPriorityFeePerGas: options.priorityFeeGwei * 10n ** 9n, maxFeePerGas: options.priorityFeeGwei * 10n ** 9n * 2n }
-      const approve = await wallet.writeContract({ address: chain.addresses.stablecoin, abi: erc20Abi, functionName: 'approve', args: [buyRouter, amount], ...fees })
+      const hashes: Array<`0x${string}`> = []
+      if (!options.prepared) {
+        await fundWhileMining(() => fundAccount(chain, trader.address, { stablecoin: usdc }))
+        hashes.push(await wallet.writeContract({ address: chain.addresses.stablecoin, abi: erc20Abi, functionName: 'approve', args: [buyRouter, amount], ...fees }))
+      }
       const buy = await wallet.writeContract({
         address: buyRouter,
         abi: buyRouterAbi,
@@ -219,11 +233,16 @@ export async function startFlowHarness(): Promise<FlowHarness> {
       })
       if (options.wait === false) return buy
       if (!mining) await mine()
-      for (const hash of [approve, buy]) {
+      for (const hash of [...hashes, buy]) {
         const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 30 })
         if (receipt.status !== 'success') throw new Error('third-party buy reverted')
       }
       return buy
+    },
+    async bundlePending() {
+      const bundler = wallets.bundlerAddress('base').toLowerCase()
+      const pool = await jsonRpc<{ pending: Record<string, unknown> }>(chain.rpcUrl, 'txpool_content')
+      return Object.keys(pool.pending).some((from) => from.toLowerCase() === bundler)
     },
     startMining(intervalMs = 150) {
       if (mining) return

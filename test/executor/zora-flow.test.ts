@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
 import { formatDecimal } from '../../src/domain/decimal.ts'
 import { HARNESS_BLOCK_TIME, startFlowHarness, type FlowHarness } from './flow-harness.ts'
 
@@ -36,7 +37,9 @@ describe('open-market execution on a Zora launch (real devnet, wallets, store)',
     const { slug, creator } = await h.newProject('front', 'zora')
     const buyer = await h.newBuyer('front-buyer', '100')
     await h.order(buyer, slug, '50', '1')
-    const launched = await h.launch(slug, 'zora', creator, { startFee: 10_000, endFee: 10_000, decaySeconds: 1 })
+    await h.prepareThirdParty('20000')
+    // A gentle fee decay keeps block ticks coming (the order is re-evaluated every block).
+    const launched = await h.launch(slug, 'zora', creator, { startFee: 20_000, endFee: 10_000, decaySeconds: 60 })
     const tick = await h.waitFor('launch tick', async () => ticksOf(slug)[0])
     // A limit 5% above the cap: eligible now, but not after a large buy moves the price.
     const cap = BigInt(tick.tick.effectiveCapAtoms!)
@@ -44,10 +47,17 @@ describe('open-market execution on a Zora launch (real devnet, wallets, store)',
     const before = await h.usdcOf(buyer.wallet)
     await h.mine()
     await h.waitFor('executing', async () => (await h.getOrder(buyer, slug))?.status === 'executing')
+    // Wait for the bundle to sit in the mempool, then let the front-runner in ahead of it.
+    const bundler = h.wallets.bundlerAddress('base').toLowerCase()
+    await h.waitFor('bundle in the mempool', async () => {
+      const pool = await jsonRpc<{ pending: Record<string, unknown> }>(h.chain.rpcUrl, 'txpool_content')
+      return Object.keys(pool.pending).some((from) => from.toLowerCase() === bundler)
+    })
     // The front-runner pays a higher tip, so it is sequenced before the bundle in the same block.
-    await h.thirdPartyBuy(launched.token, launched.poolKey, '20000', { wait: false, priorityFeeGwei: 500n })
+    await h.thirdPartyBuy(launched.token, launched.poolKey, '20000', { wait: false, priorityFeeGwei: 500n, prepared: true })
     await h.mine()
-    await h.waitFor('back to active', async () => (await h.getOrder(buyer, slug))?.status === 'active')
+    await h.waitFor('settled', async () => (await h.getOrder(buyer, slug))?.status !== 'executing')
+    expect((await h.getOrder(buyer, slug))?.status).toBe('active')
     const events = await h.journal.orderEventsOf(buyer.keyId, slug)
     expect(events.at(-1)?.reason).toMatch(/TooLittleReceived|0x/)
     expect(await h.usdcOf(buyer.wallet)).toBe(before)
