@@ -62,7 +62,9 @@ export interface UserOperationResult {
   /**
    * The handleOps transaction it was mined in. An operation refused before inclusion (EntryPoint validation, AAxx, or
    * an external bundler's refusal) was never mined: txHash is the zero hash, blockNumber 0n, success false, and
-   * revertReason starts with "refused by".
+   * revertReason starts with "refused by". A bundle transaction that reverted reports its operations with its hash,
+   * success false and "bundle transaction reverted…"; one still unconfirmed after the reconcile rounds reports success
+   * false and "not mined yet…" (it may still land: reconcile by userOpHash before retrying).
    */
   txHash: Hash
   blockNumber: bigint

@@ -76,6 +76,11 @@ export async function withdraw(deps: WithdrawDeps, request: WithdrawRequest): Pr
       ? { to, value: amount, data: '0x' }
       : { to: token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] }) }
     const [result] = await deps.submit(request.chain, [{ userIndex: request.userIndex, calls: [call], id: `withdraw:${key}:${amount}` }])
+    if (result && !result.success && result.revertReason?.startsWith('not mined')) {
+      throw new PrebuyError('unavailable', 'withdrawal_pending', 'The withdrawal was submitted but is not confirmed yet; check the balance before retrying.', {
+        details: { txHash: result.txHash },
+      })
+    }
     if (!result || !result.success) {
       deps.logger.warn({ chain: chain.key, wallet, token, reason: result?.revertReason }, 'withdrawal operation failed')
       throw new PrebuyError('unavailable', 'withdrawal_failed', 'The withdrawal transaction did not succeed; nothing was sent.', {

@@ -98,4 +98,22 @@ describe('bundler reconciliation', () => {
       await applyMiningMode(rpc(), 'auto')
     }
   })
+
+  it('reports operations of a transaction still unconfirmed after the reconcile rounds as "not mined yet", without throwing', async () => {
+    const impatient = f.newService({ bundler: { pollingIntervalMs: 50, receiptTimeoutMs: 200, maxReconcileRounds: 1 } })
+    await applyMiningMode(rpc(), 'manual')
+    try {
+      const [result] = await impatient.submitUserOperations('second_chain', [approveOp(63, 'stuck')])
+      expect(result).toMatchObject({ id: 'stuck', success: false, blockNumber: 0n })
+      expect(result?.revertReason).toMatch(/^not mined yet/)
+      // It was only late: once a block comes, it lands.
+      await jsonRpc(rpc(), 'evm_mine')
+      const receipt = await f.clients.second_chain.getTransactionReceipt({ hash: result!.txHash })
+      expect(receipt.status).toBe('success')
+      const wallet = await impatient.walletAddress(63)
+      expect(await f.clients.second_chain.readContract({ address: f.chains.second_chain.addresses.stablecoin, abi: erc20Abi, functionName: 'allowance', args: [wallet, DEST] })).toBe(5n)
+    } finally {
+      await applyMiningMode(rpc(), 'auto')
+    }
+  })
 })

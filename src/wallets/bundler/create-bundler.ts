@@ -152,6 +152,13 @@ export function createBundler(options: BundlerOptions): Bundler {
     return needed > floor ? needed : floor
   }
 
+  // The block gas limit changes rarely: read it at most once a minute instead of once per bundle.
+  let gasLimitCache: { value: bigint; at: number } | undefined
+  const blockGasLimit = async (): Promise<bigint> => {
+    if (!gasLimitCache || Date.now() - gasLimitCache.at > 60_000) gasLimitCache = { value: (await client.getBlock()).gasLimit, at: Date.now() }
+    return gasLimitCache.value
+  }
+
   type ChainNow = { fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }; fromBlock: bigint }
   const chainNow = async (): Promise<ChainNow> => {
     const [fees, fromBlock] = await Promise.all([client.estimateFeesPerGas(), client.getBlockNumber()])
@@ -215,16 +222,26 @@ export function createBundler(options: BundlerOptions): Bundler {
    * operations are sent again in a new one; if the transaction vanished from the pool it is re-broadcast as signed.
    */
   async function settle(sent: SentTransaction, round = 0): Promise<Map<Hash, UserOperationOutcome>> {
+    // Failures of one transaction are reported per operation, never thrown: a throw would hide the results of the
+    // bundle's other transactions, and a caller that does not learn an operation succeeded might repeat it.
+    const failAll = (outcomes: Map<Hash, UserOperationOutcome>, blockNumber: bigint, revertReason: string) => {
+      for (const item of sent.items) {
+        if (!outcomes.has(item.userOpHash)) outcomes.set(item.userOpHash, { userOpHash: item.userOpHash, txHash: sent.hash, blockNumber, success: false, revertReason })
+      }
+      return outcomes
+    }
     const receipt = await pollReceipt(sent.hash)
     if (receipt) {
       const outcomes = outcomesFromLogs(receipt.logs, entryPoint)
       if (receipt.status === 'reverted') {
-        throw new PrebuyError('unavailable', 'bundle_reverted', `The handleOps transaction reverted on ${chain.key}.`, { details: { txHash: sent.hash } })
+        log.error({ txHash: sent.hash }, 'handleOps transaction reverted')
+        return failAll(outcomes, receipt.blockNumber, 'bundle transaction reverted; the operation did not run')
       }
       return outcomes
     }
     if (round >= maxRounds) {
-      throw new PrebuyError('unavailable', 'bundle_not_mined', `The handleOps transaction was not mined on ${chain.key}.`, { details: { txHash: sent.hash } })
+      log.error({ txHash: sent.hash, nonce: sent.nonce }, 'handleOps transaction not mined; giving up waiting')
+      return failAll(new Map(), 0n, 'not mined yet: the bundle transaction is still unconfirmed and may be included later')
     }
     const landed = await findOutcomes(sent.items, sent.fromBlock)
     if (landed.size === sent.items.length) {
@@ -237,9 +254,10 @@ export function createBundler(options: BundlerOptions): Bundler {
       nonces.resync()
       const missing = sent.items.filter((item) => !landed.has(item.userOpHash))
       log.warn({ txHash: sent.hash, nonce: sent.nonce, missing: missing.length }, 'bundle transaction replaced; resending its operations')
-      const block = await client.getBlock()
-      const { items, gasUsed } = await simulate(missing, new Map(), block.gasLimit)
-      const again = await settle(await send(items, min(bundleGas(items, gasUsed), block.gasLimit)), round + 1)
+      const gasLimit = await blockGasLimit()
+      const { items, gasUsed } = await simulate(missing, new Map(), gasLimit)
+      if (items.length === 0) return landed
+      const again = await settle(await send(items, min(bundleGas(items, gasUsed), gasLimit)), round + 1)
       return new Map([...landed, ...again])
     }
     const pending = await client.getTransaction({ hash: sent.hash }).catch(() => undefined)
@@ -256,10 +274,10 @@ export function createBundler(options: BundlerOptions): Bundler {
     async submit(items) {
       if (items.length === 0) return []
       const refused = new Map<Hash, string>()
-      const block = await client.getBlock()
-      const maxGas = BigInt(Math.floor(Number(block.gasLimit) * blockGasShare))
+      const gasLimit = await blockGasLimit()
+      const maxGas = BigInt(Math.floor(Number(gasLimit) * blockGasShare))
       // Fees and the starting block are fetched while the bundle is simulated: every round trip saved is latency.
-      const [simulated, now] = await Promise.all([simulate(items, refused, block.gasLimit), chainNow()])
+      const [simulated, now] = await Promise.all([simulate(items, refused, gasLimit), chainNow()])
       const plans: { items: BundleItem[]; gas: bigint }[] = []
       if (simulated.items.length === 0) {
         // Everything was refused: nothing to send.
@@ -271,7 +289,7 @@ export function createBundler(options: BundlerOptions): Bundler {
         const perOp = (simulated.gasUsed + all.intrinsic - 21_000n) / BigInt(simulated.items.length)
         for (const chunk of packBundles(simulated.items, () => perOp, maxGas - headroom(simulated.items) - 21_000n, BUNDLE_OVERHEAD)) {
           const gas = bundleGas(chunk, (simulated.gasUsed / BigInt(simulated.items.length)) * BigInt(chunk.length) + BUNDLE_OVERHEAD)
-          plans.push({ items: chunk, gas: gas < block.gasLimit ? gas : block.gasLimit })
+          plans.push({ items: chunk, gas: min(gas, gasLimit) })
         }
       }
       // Send every chunk first (nonces in order), then wait for them together: they can share a block.
