@@ -6,6 +6,7 @@ import { createServiceOperations } from './admin/service-operations.ts'
 import type { AdminOperations } from './admin/admin-operations.ts'
 import { createBackgroundWorkers, type BackgroundWorker } from './background-workers.ts'
 import { removeDaemonFile, writeDaemonFile } from './daemon-file.ts'
+import { assertPortsFree, listenError } from './check-ports.ts'
 import { ensureOperatorToken } from './operator-token.ts'
 import { assertNoOtherDaemon } from './single-daemon.ts'
 import { buildHttpApp } from './http/build-http-app.ts'
@@ -68,6 +69,10 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
   const startedAt = new Date()
   await mkdir(config.dataDir, { recursive: true })
   await assertNoOtherDaemon(config.dataDir)
+  await assertPortsFree([
+    { host: config.host, port: config.port, what: 'public API' },
+    { host: '127.0.0.1', port: config.adminPort, what: 'admin API' },
+  ])
   logger.info({ config: describeConfig(config) }, 'starting prebuy daemon')
 
   // Undo stack: each started part pushes its stop; shutdown (or a failed start) pops them in reverse.
@@ -198,11 +203,7 @@ async function listen(app: FastifyInstance, host: string, port: number, what: st
     await app.listen({ host, port })
   } catch (error) {
     await app.close().catch(() => undefined)
-    const code = (error as NodeJS.ErrnoException).code
-    if (code === 'EADDRINUSE') throw new Error(`cannot start the ${what}: ${host}:${port} is already in use`, { cause: error })
-    if (code === 'EADDRNOTAVAIL') throw new Error(`cannot start the ${what}: ${host} is not an address of this machine`, { cause: error })
-    if (code === 'EACCES') throw new Error(`cannot start the ${what}: no permission to listen on ${host}:${port}`, { cause: error })
-    throw error
+    throw listenError(error as NodeJS.ErrnoException, { host, port, what })
   }
 }
 

@@ -1,36 +1,12 @@
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { CHAIN_KEYS } from '../../src/chain/chain-keys.ts'
-import { isPrebuyError, type ErrorKind } from '../../src/common/errors.ts'
+import { isPrebuyError } from '../../src/common/errors.ts'
+import { STATUS_BY_KIND, STATUS_TITLES } from '../http/error-mapping.ts'
 import type { Logger } from '../../src/common/logger.ts'
 import { BLOCK_TYPES, LAUNCH_METHODS, LAUNCHPADS, REVIEW_KINDS, REVIEW_STATUSES } from '../../src/domain/records.ts'
 import type { AdminOperations } from './admin-operations.ts'
 import { isOperatorAuthorized } from './token-guard.ts'
-
-/** Mirrors the public API's mapping (same kinds, same statuses) for the operator's side. */
-const STATUS_OF: Record<ErrorKind, number> = {
-  bad_request: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  not_found: 404,
-  conflict: 409,
-  rate_limited: 429,
-  unavailable: 503,
-  internal: 500,
-}
-const TITLE_OF: Record<number, string> = {
-  400: 'Bad request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not found',
-  405: 'Method not allowed',
-  409: 'Conflict',
-  413: 'Payload too large',
-  415: 'Unsupported media type',
-  429: 'Too many requests',
-  500: 'Internal server error',
-  503: 'Service unavailable',
-}
 
 export interface AdminAppDeps {
   operations: AdminOperations
@@ -92,16 +68,16 @@ export function buildAdminApp(deps: AdminAppDeps): FastifyInstance {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AdminBadRequest) return reply.code(400).send({ error: 'Bad request', message: error.message })
     if (isPrebuyError(error)) {
-      const status = STATUS_OF[error.kind]
+      const status = STATUS_BY_KIND[error.kind]
       if (status >= 500) request.log.error({ err: error }, 'admin operation failed')
-      return reply.code(status).send({ error: TITLE_OF[status] ?? 'Error', message: error.message, code: error.code })
+      return reply.code(status).send({ error: STATUS_TITLES[status] ?? 'Error', message: error.message, code: error.code })
     }
     const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500
     if (status === 500) {
       request.log.error({ err: error }, 'admin route failed')
-      return reply.code(500).send({ error: TITLE_OF[500], message: 'The operation failed; see the daemon log.' })
+      return reply.code(500).send({ error: STATUS_TITLES[500], message: 'The operation failed; see the daemon log.' })
     }
-    return reply.code(status).send({ error: TITLE_OF[status] ?? 'Bad request', message: error.message })
+    return reply.code(status).send({ error: STATUS_TITLES[status] ?? 'Bad request', message: error.message })
   })
 
   app.get('/admin/v1/status', async () => operations.status())

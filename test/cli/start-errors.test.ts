@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
+import { createServer, type AddressInfo } from 'node:net'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -49,6 +50,23 @@ describe('prebuy daemon start with a bad config', () => {
     expect(result.code).toBe(1)
     expect(result.stderr.trim()).toBe('config error: PREBUY_PASSPHRASE: expected at least 8 characters (from env PREBUY_PASSPHRASE)')
     expect(result.stderr).not.toContain('short\n')
+  })
+})
+
+describe('prebuy daemon start with a port in use', () => {
+  it('fails fast, before starting any chain, with one clear line', async () => {
+    await writeFile(join(dir, 'config.json'), '{}')
+    const blocker = createServer()
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve))
+    const port = (blocker.address() as AddressInfo).port
+    try {
+      const result = await run(['daemon', 'start', '--data-dir', dir, '--port', String(port)])
+      expect(result.code).toBe(1)
+      expect(result.stderr).toContain(`prebuy: cannot start: cannot start the public API: 127.0.0.1:${port} is already in use`)
+      expect(result.stdout).not.toContain('devnet started')
+    } finally {
+      blocker.close()
+    }
   })
 })
 

@@ -244,6 +244,14 @@ describe('the operator CLI against the running daemon', () => {
     const result = await runCli(dataDir, ['registrations', 'reject', 'rev_missing'])
     expect(result.code).not.toBe(0)
     expect(result.stdout + result.stderr).toContain('no registration with id rev_missing')
+    // The admin API validates what the CLI sends and names the field.
+    const bad = await runCli(dataDir, ['registrations', 'approve', 'rev_missing', '--slug', 'x', '--creator', '0x1', '--launchpad', 'zora', '--chain', 'base'])
+    expect(bad.code).toBe(1)
+    expect(bad.stdout + bad.stderr).toContain('creator: expected a 0x-prefixed 20-byte hex address')
+    const token = (await readFile(join(dataDir, 'operator-token'), 'utf8')).trim()
+    const malformed = await api(adminUrl, 'PUT', '/admin/v1/desk', { token, body: { open: 'yes' } })
+    expect(malformed.status).toBe(400)
+    expect(malformed.body).toEqual({ error: 'Bad request', message: expect.stringContaining('open') })
   })
 })
 
