@@ -118,6 +118,8 @@ describe('revert reasons', () => {
     expect(decodeRevertReason(encodeErrorResult({ abi, errorName: 'Error', args: ['ERC20: no'] }))).toBe('ERC20: no')
     expect(decodeRevertReason(encodeErrorResult({ abi, errorName: 'Panic', args: [0x11n] }))).toBe('panic 0x11')
     expect(decodeRevertReason(encodeErrorResult({ abi, errorName: 'Custom' }))).toMatch(/^custom error 0x/)
+    const router = [{ type: 'error', name: 'TooLittleReceived', inputs: [{ name: 'got', type: 'uint256' }, { name: 'min', type: 'uint256' }] }] as const
+    expect(decodeRevertReason(encodeErrorResult({ abi: router, errorName: 'TooLittleReceived', args: [90n, 100n] }))).toBe('TooLittleReceived(90, 100)')
     expect(decodeRevertReason('0x')).toBe('reverted without a reason')
   })
 })

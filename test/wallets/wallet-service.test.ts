@@ -263,7 +263,7 @@ describe('user operations', () => {
       { userIndex: 41, id: 'works', calls: [{ to: stablecoin, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [DEST, 1n] }) }] },
     ])
     expect(results[0]).toMatchObject({ id: 'fails', success: false })
-    expect(results[0]?.revertReason).toBeTruthy()
+    expect(results[0]?.revertReason).toBe('InsufficientBalance()')
     expect(results[1]).toMatchObject({ id: 'works', success: true })
     expect(results[0]?.txHash).toBe(results[1]?.txHash)
   })
