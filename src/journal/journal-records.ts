@@ -144,13 +144,3 @@ export interface InFlightExecution {
   /** Block number when submitted: reconciliation searches the router's PrebuyBuy logs from here. */
   fromBlock: string
 }
-
-/** A token the service indexed, so balance listings show it. */
-export interface IndexedToken {
-  chain: ChainKey
-  address: Address
-  symbol: string
-  name: string
-  decimals: number
-  slug: string
-}

@@ -4,7 +4,6 @@ import { del, put, type Store, type StoreOperation, type Sublevel } from '../sto
 import { readAll } from '../store/paginate.ts'
 import type {
   InFlightExecution,
-  IndexedToken,
   IndexerCheckpoint,
   LaunchRecord,
   OrderEvent,
@@ -40,8 +39,6 @@ export interface Journal {
     orderEvents: Sublevel<OrderEvent>
     /** `${chain}!${keyId}!${slug}` -> InFlightExecution */
     inFlight: Sublevel<InFlightExecution>
-    /** `${chain}!${address}` -> IndexedToken */
-    tokens: Sublevel<IndexedToken>
   }
   putCheckpoint(checkpoint: IndexerCheckpoint): StoreOperation
   getCheckpoint(chain: ChainKey): Promise<IndexerCheckpoint | undefined>
@@ -62,10 +59,6 @@ export interface Journal {
   putInFlight(entry: InFlightExecution): StoreOperation
   deleteInFlight(entry: Pick<InFlightExecution, 'chain' | 'keyId' | 'slug'>): StoreOperation
   inFlight(chain?: ChainKey): Promise<InFlightExecution[]>
-  putToken(token: IndexedToken): StoreOperation
-  deleteToken(token: Pick<IndexedToken, 'chain' | 'address'>): StoreOperation
-  /** Indexed tokens per chain, for WalletService.getBalances. */
-  indexedTokens(): Promise<Record<ChainKey, IndexedToken[]>>
 }
 
 export function createJournal(store: Store): Journal {
@@ -79,7 +72,6 @@ export function createJournal(store: Store): Journal {
     decisions: store.sublevel('journal.decisions'),
     orderEvents: store.sublevel('journal.orderEvents'),
     inFlight: store.sublevel('journal.inFlight'),
-    tokens: store.sublevel('journal.tokens'),
   }
   // Several writes in one millisecond keep their order and never overwrite each other.
   let seq = 0
@@ -145,12 +137,5 @@ export function createJournal(store: Store): Journal {
     putInFlight: (entry) => put(sub.inFlight, `${entry.chain}!${entry.keyId}!${entry.slug}`, entry),
     deleteInFlight: (entry) => del(sub.inFlight, `${entry.chain}!${entry.keyId}!${entry.slug}`),
     inFlight: async (chain) => (await readAll(sub.inFlight, chain === undefined ? '' : `${chain}!`)).map((e) => e.value),
-    putToken: (token) => put(sub.tokens, `${token.chain}!${token.address.toLowerCase()}`, token),
-    deleteToken: (token) => del(sub.tokens, `${token.chain}!${token.address.toLowerCase()}`),
-    async indexedTokens() {
-      const out: Record<ChainKey, IndexedToken[]> = { base: [], second_chain: [] }
-      for (const { value } of await readAll(sub.tokens, '')) out[value.chain].push(value)
-      return out
-    },
   }
 }
