@@ -6,6 +6,8 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks'
 import Fastify from 'fastify'
 import { silentLogger } from '../../src/common/logger.ts'
 import { createServices } from '../../src/services/services.ts'
@@ -38,6 +40,43 @@ await services.orders.createOrders(
 )
 const postBody = JSON.stringify({
   items: slugs.slice(50, 100).map((slug, i) => ({ slug, maxSpendUsdc: String(5 + i), maxFdvUsdc: String(250_000 + i), expiresInMs: 600_000 })),
+})
+
+/**
+ * Server-side timings, to tell the service's own latency from the machine's scheduling: the parent sends "reset" and
+ * "report" lines on stdin around a measurement; "report" answers one JSON line.
+ */
+const serverTimes: number[] = []
+const loopDelay = monitorEventLoopDelay({ resolution: 1 })
+const gcPauses: number[] = []
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) gcPauses.push(entry.duration)
+}).observe({ entryTypes: ['gc'] })
+app.addHook('onResponse', async (_request, reply) => {
+  serverTimes.push(reply.elapsedTime)
+})
+createInterface({ input: process.stdin }).on('line', (command) => {
+  if (command === 'reset') {
+    serverTimes.length = 0
+    gcPauses.length = 0
+    loopDelay.reset()
+    loopDelay.enable()
+  } else if (command === 'report') {
+    const sorted = [...serverTimes].sort((a, b) => a - b)
+    const at = (p: number) => Number((sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0).toFixed(3))
+    process.stdout.write(
+      `${JSON.stringify({
+        responses: sorted.length,
+        handlerP50Ms: at(50),
+        handlerP99Ms: at(99),
+        eventLoopDelayP99Ms: Number((loopDelay.percentile(99) / 1e6).toFixed(2)),
+        eventLoopDelayMaxMs: Number((loopDelay.max / 1e6).toFixed(2)),
+        gcPauses: gcPauses.length,
+        gcPauseMaxMs: Number(Math.max(0, ...gcPauses).toFixed(2)),
+      })}\n`,
+    )
+    loopDelay.disable()
+  }
 })
 
 await app.listen({ host: '127.0.0.1', port: 0 })
