@@ -164,7 +164,8 @@ export const ProjectDetail = ProjectProfile.extend({
     committedSpendUsdc: z.string().describe('Sum of the spend caps of live orders.'),
     fundedSpendUsdc: z
       .string()
-      .describe("Sum over live orders of min(spend cap, the buyer wallet's stablecoin balance on the project's chain); cached up to 15 s."),
+      .nullable()
+      .describe("Sum over live orders of min(spend cap, the buyer wallet's stablecoin balance on the project's chain); cached up to 15 s. null when the balances cannot be read right now."),
   }),
   ownerStats: z
     .object({

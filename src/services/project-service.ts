@@ -45,8 +45,11 @@ export interface ProjectStats {
   /** Live orders: active or executing. */
   orderCount: number
   committedSpendUsdc: string
-  /** min(order spend, wallet stablecoin balance on the project's chain), summed over live orders; cached briefly. */
-  fundedSpendUsdc: string
+  /**
+   * min(order spend, wallet stablecoin balance on the project's chain), summed over live orders; cached briefly.
+   * null when the balances cannot be read right now (a chain outage must not take the project page down).
+   */
+  fundedSpendUsdc: string | null
 }
 
 export interface OwnerStats {
@@ -165,9 +168,17 @@ export function createProjectService({ store, wallets, clock, fundedCacheMs = 15
     return found.filter((order): order is OrderRecord => order !== undefined)
   }
 
-  async function computeFunded(project: ProjectRecord, live: OrderRecord[]): Promise<string> {
+  async function computeFunded(project: ProjectRecord, live: OrderRecord[]): Promise<string | null> {
     const cached = fundedCache.get(project.slug)
     if (cached && clock() - cached.at < fundedCacheMs) return cached.value
+    try {
+      return await readFunded(project, live)
+    } catch {
+      return null
+    }
+  }
+
+  async function readFunded(project: ProjectRecord, live: OrderRecord[]): Promise<string> {
     const keys = await store.sub.keys.getMany(live.map((order) => order.keyId))
     const noTokens = { base: [], second_chain: [] } as Record<ChainKey, TokenInfo[]>
     const balances = new Map<string, bigint>()

@@ -262,3 +262,16 @@ describe('review approvals', () => {
     expect(await h.services.reviews.list({ status: 'pending' })).toHaveLength(0)
   })
 })
+
+describe('funded spend during a chain outage', () => {
+  it('is null instead of failing the project page', async () => {
+    await approvedProject(h, 'alpha')
+    await order('alpha', '100', null, key)
+    h.wallets.getBalances = async () => {
+      throw new Error('rpc down')
+    }
+    const res = await get('/projects/alpha')
+    expect(res.statusCode).toBe(200)
+    expect(res.json().stats).toEqual({ orderCount: 1, committedSpendUsdc: '100', fundedSpendUsdc: null })
+  })
+})
