@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises'
 import { createPublicClient, formatEther, http, type Address } from 'viem'
 import type { FastifyInstance } from 'fastify'
 import { buildAdminApp } from './admin/build-admin-app.ts'
+import { createAdminExtensions } from './admin/admin-extensions.ts'
 import { createServiceOperations } from './admin/service-operations.ts'
 import type { AdminOperations } from './admin/admin-operations.ts'
 import { createBackgroundWorkers, type BackgroundWorker } from './background-workers.ts'
@@ -145,7 +146,8 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
 
     // Background workers (indexer, executor): see background-workers.ts.
     step('workers')
-    const workers: BackgroundWorker[] = createBackgroundWorkers({ config, chains, store, services, wallets, logger, fail })
+    const workerContext = { config, chains, store, services, wallets, logger, fail }
+    const workers: BackgroundWorker[] = createBackgroundWorkers(workerContext)
     for (const worker of workers) {
       await worker.start()
       undo.push({ name: worker.name, stop: () => worker.stop() })
@@ -181,7 +183,7 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
       }),
       ...(devnet ? { devnet: devnetOperations(devnet, wallets) } : {}),
     })
-    const adminApp = buildAdminApp({ operations, operatorToken, logger })
+    const adminApp = buildAdminApp({ operations, operatorToken, logger, extensions: createAdminExtensions(workerContext, workers) })
     await listen(adminApp, '127.0.0.1', config.adminPort, 'admin API')
     // Pushed after the public API, so shutdown closes the admin API first and the public API right after.
     undo.push({ name: 'admin API', stop: () => adminApp.close() })

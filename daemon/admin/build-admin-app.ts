@@ -5,6 +5,7 @@ import { isPrebuyError } from '../../src/common/errors.ts'
 import { STATUS_BY_KIND, STATUS_TITLES } from '../http/error-mapping.ts'
 import type { Logger } from '../../src/common/logger.ts'
 import { BLOCK_TYPES, LAUNCH_METHODS, LAUNCHPADS, REVIEW_KINDS, REVIEW_STATUSES } from '../../src/domain/records.ts'
+import type { AdminExtension } from './admin-extensions.ts'
 import type { AdminOperations } from './admin-operations.ts'
 import { isOperatorAuthorized } from './token-guard.ts'
 
@@ -12,6 +13,8 @@ export interface AdminAppDeps {
   operations: AdminOperations
   operatorToken: string
   logger: Logger
+  /** More routes (see admin-extensions.ts), guarded like the rest. */
+  extensions?: readonly AdminExtension[]
 }
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'expected a 0x-prefixed 20-byte hex address')
@@ -123,6 +126,8 @@ export function buildAdminApp(deps: AdminAppDeps): FastifyInstance {
   app.post('/admin/v1/devnet/fund', async (request) => ({ funded: await devnet().fund(parse(schemas.fund, request.body)) }))
   app.post('/admin/v1/devnet/mine', async (request) => devnet().mine(parse(schemas.mine, request.body).blocks))
   app.get('/admin/v1/devnet/deployments', async () => devnet().deployments())
+
+  for (const extend of deps.extensions ?? []) extend(app)
 
   return app
 }

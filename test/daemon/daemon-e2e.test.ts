@@ -17,6 +17,8 @@ let url: string
 let adminUrl: string
 /** Every plaintext key the tests saw, to prove none reached the daemon's log. */
 const issuedKeys: string[] = []
+/** Records made before the restart, checked after it. */
+const remembered: { buyerKey?: string; fundedKey?: string; fundedBalance?: unknown } = {}
 
 const registration = (name: string, email: string) => ({
   projectName: name,
@@ -93,6 +95,7 @@ describe('a started daemon', () => {
     expect(created.body.apiKey).toMatch(/^prebuy_/)
     const key = created.body.apiKey as string
     issuedKeys.push(key)
+    remembered.buyerKey = key
 
     expect((await api(url, 'POST', `${PUBLIC}/projects`, { body: registration('Alpha', 'team@alpha.example') })).status).toBe(200)
     const listed = await runCli<{ items: Array<{ id: string; submission: { projectName: string } }> }>(dataDir, ['registrations', 'list'])
@@ -231,6 +234,8 @@ describe('the operator CLI against the running daemon', () => {
     expect(base.find((entry) => entry.address.toLowerCase() === stablecoin.toLowerCase())?.balance).toBe('250500000')
     expect(base.find((entry) => entry.address === '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE')?.balance).toBe('500000000000000000')
     expect(balances.body.balances.second_chain.length).toBeGreaterThan(0)
+    remembered.fundedKey = key
+    remembered.fundedBalance = balances.body
   })
 
   it('mines devnet blocks', async () => {
@@ -294,6 +299,11 @@ describe('restart and shutdown', () => {
     const created = await api(url, 'POST', `${PUBLIC}/api-keys`, { body: { label: 'after-restart' } })
     const projects = await api(url, 'GET', `${PUBLIC}/projects`, { key: created.body.apiKey })
     expect(projects.body.data.map((p: { identity: { slug: string } }) => p.identity.slug)).toEqual(expect.arrayContaining(['alpha', 'beta']))
+    // Orders (LevelDB) and balances (the devnet chain state) survive too.
+    const orders = await api(url, 'GET', `${PUBLIC}/orders`, { key: remembered.buyerKey })
+    expect(orders.body.data).toEqual([expect.objectContaining({ slug: 'alpha', status: 'active', maxSpendUsdc: '100' })])
+    const wallet = await api(url, 'GET', `${PUBLIC}/wallet`, { key: remembered.fundedKey })
+    expect(wallet.body).toEqual(remembered.fundedBalance)
   })
 
   it('refuses a second daemon on the same data dir', async () => {
