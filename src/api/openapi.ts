@@ -43,7 +43,12 @@ Choices where the specification says "not shown":
 - Status numbers: invalid body 400, blocked 403, desk closed 503 with Retry-After. Error bodies may add \`code\` and (for 400) \`details\`.
 - Rate limit: fixed 60 s windows per key; X-RateLimit-Limit/Remaining/Reset (epoch ms) on every authenticated response.
 - Orders: POST needs slug, maxSpendUsdc, maxFdvUsdc (null = no price limit) and expiresInMs; PATCH needs slug and at least one other field. Bounds: maxSpendUsdc 0 < x <= 10000000 with at most 6 decimals; maxFdvUsdc 0 < x <= 1e15 with at most 6 decimals; expiresInMs integer 1..31536000000 (365 days).
-- Order states: active, deleted, executing, filled, expired, failed.
+- Order states: active, deleted, executing (a buy in flight), filled, expired (expiry after launch elapsed, funds stay), failed.
+- Transitions: POST on an active order is unchanged and does not modify it; POST after deleted/expired/failed creates a new order; POST after launch is project_launched; PATCH works on active orders only (also after launch); DELETE of an executing order is order_executing; DELETE without an active order is already_deleted and leaves the record as it is. A slug repeated in one batch: the first occurrence is processed, later ones get duplicate_slug. All items of one request are written in one atomic batch.
+- GET /orders: status filter (one state; default every state but deleted), cursor, limit (default 20, clamped 1..100); spend cap descending; page {data, meta {limit, nextCursor}}.
+- Buyers: {serviceWalletAddress, socialUsername, socialUrl, followerCount (0 without a linked profile), orderStatus, orderedAt}, plus maxSpendUsdc and maxFdvUsdc for the owning key; same cursor and limit as /projects.
+- Project detail: the profile plus project, launch, stats (orderCount, committedSpendUsdc, fundedSpendUsdc) and, for the owning key only, ownerStats (buyersCount, depthByPriceLimit).
+- Submissions: 200 receipt; the desk (503, Retry-After default 3600 s) and the blocklist (IP, email, contact) apply to registrations, key requests and feedback.
 - Batch statuses:\n${Object.entries(ORDER_ITEM_STATUSES).map(([k, v]) => `  - ${k}: ${v}`).join('\n')}
 - Batch codes (full list):\n${Object.entries(ORDER_ITEM_CODES).map(([k, v]) => `  - ${k}: ${v}`).join('\n')}
 - Withdrawals: body {chain?, tokenAddress, withdrawAddress, amount} (amount decimal in token units or "max"); answer {txHash, chain, tokenAddress, withdrawAddress, amount (smallest unit)}.
