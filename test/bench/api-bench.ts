@@ -57,7 +57,12 @@ async function startServer(): Promise<{ info: ServerInfo; serverTimes: <T>(work:
   const script = fileURLToPath(new URL('./api-server.ts', import.meta.url))
   const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['pipe', 'pipe', 'inherit'] })
   const lines = createInterface({ input: child.stdout })
-  const [line] = (await once(lines, 'line')) as [string]
+  const line = await Promise.race([
+    once(lines, 'line').then(([first]) => first as string),
+    once(child, 'exit').then(([code]) => {
+      throw new Error(`benchmark server exited early (code ${String(code)})`)
+    }),
+  ])
   return {
     info: JSON.parse(line) as ServerInfo,
     async serverTimes(work) {

@@ -55,7 +55,23 @@ new PerformanceObserver((list) => {
 app.addHook('onResponse', async (_request, reply) => {
   serverTimes.push(reply.elapsedTime)
 })
-createInterface({ input: process.stdin }).on('line', (command) => {
+await app.listen({ host: '127.0.0.1', port: 0 })
+const page = await app.inject({ method: 'GET', url: '/api/public/v1/orders', headers: { authorization: `Bearer ${reader.apiKey}` } })
+const payload = page.json()
+
+const bare = Fastify({ logger: false })
+bare.get('/bare', async () => payload)
+await bare.listen({ host: '127.0.0.1', port: 0 })
+
+const port = (server: typeof app.server) => {
+  const address = server.address()
+  if (!address || typeof address === 'string') throw new Error('no port')
+  return address.port
+}
+const commands = createInterface({ input: process.stdin })
+// The parent holds our stdin: when it goes away (even by a crash) we go too, so no server is left behind.
+commands.on('close', () => void shutdown())
+commands.on('line', (command) => {
   if (command === 'reset') {
     serverTimes.length = 0
     gcPauses.length = 0
@@ -79,19 +95,6 @@ createInterface({ input: process.stdin }).on('line', (command) => {
   }
 })
 
-await app.listen({ host: '127.0.0.1', port: 0 })
-const page = await app.inject({ method: 'GET', url: '/api/public/v1/orders', headers: { authorization: `Bearer ${reader.apiKey}` } })
-const payload = page.json()
-
-const bare = Fastify({ logger: false })
-bare.get('/bare', async () => payload)
-await bare.listen({ host: '127.0.0.1', port: 0 })
-
-const port = (server: typeof app.server) => {
-  const address = server.address()
-  if (!address || typeof address === 'string') throw new Error('no port')
-  return address.port
-}
 process.stdout.write(
   `${JSON.stringify({
     apiUrl: `http://127.0.0.1:${port(app.server)}/api/public/v1`,
@@ -103,7 +106,10 @@ process.stdout.write(
   })}\n`,
 )
 
-const shutdown = async () => {
+let stopping = false
+async function shutdown() {
+  if (stopping) return
+  stopping = true
   await Promise.all([app.close(), bare.close()])
   await store.close()
   await rm(dataDir, { recursive: true, force: true })
