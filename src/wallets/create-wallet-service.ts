@@ -1,4 +1,4 @@
-import { createPublicClient, http, type Address, type PublicClient } from 'viem'
+import { createPublicClient, http, type Address, type Hash, type PublicClient } from 'viem'
 import { CHAIN_KEYS, isChainKey, type ChainConfig, type ChainKey } from '../chain/chain-keys.ts'
 import { PrebuyError } from '../common/errors.ts'
 import { silentLogger, type Logger } from '../common/logger.ts'
@@ -101,8 +101,10 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
     if (!isChainKey(chain)) throw new PrebuyError('bad_request', 'invalid_chain', 'The chain must be base or second_chain.')
     if (requests.length === 0) return []
     const prepared = await preparers[chain].prepare(requests)
+    let stillPending: Set<Hash> | undefined
     try {
       const outcomes = await bundlers[chain].submit(prepared.items)
+      stillPending = new Set(outcomes.filter((outcome) => outcome.revertReason?.startsWith('not mined')).map((outcome) => outcome.userOpHash))
       return outcomes.map((outcome): UserOperationResult => ({
         id: outcome.id,
         userOpHash: outcome.userOpHash,
@@ -112,7 +114,7 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
         ...(outcome.revertReason === undefined ? {} : { revertReason: outcome.revertReason }),
       }))
     } finally {
-      prepared.finish()
+      prepared.finish(stillPending)
     }
   }
 

@@ -8,10 +8,17 @@ import type { GasPolicy, UserOperationDraft } from './gas-policy.ts'
 import type { NonceStreams } from './nonce-streams.ts'
 import type { UserOperationRequest } from './wallet-service.ts'
 
+/** How long an unconfirmed deployment keeps other batches from deploying the same wallet. */
+const DEPLOYMENT_WAIT_MS = 10 * 60_000
+
 export interface PreparedOperations {
   items: BundleItem[]
-  /** Returns the nonce streams and ends the deployments this batch started; call once the batch is settled. */
-  finish(): void
+  /**
+   * Returns the nonce streams and ends the deployments this batch started; call once the batch is settled. Streams of
+   * operations in `stillPending` (sent but unconfirmed) stay held for good: reusing one would sign a second operation
+   * with the same nonce, and whichever lands second would revert its whole bundle.
+   */
+  finish(stillPending?: ReadonlySet<Hash>): void
 }
 
 export interface OperationPreparer {
@@ -51,14 +58,34 @@ export function createOperationPreparer(options: PreparerOptions): OperationPrep
     return has
   }
 
+  async function waitForCode(address: Address): Promise<void> {
+    const deadline = Date.now() + DEPLOYMENT_WAIT_MS
+    while (Date.now() < deadline) {
+      if (await hasCode(address).catch(() => false)) return
+      // unref: a watcher must never keep a stopping daemon alive.
+      await new Promise((resolve) => setTimeout(resolve, 1_000).unref())
+    }
+  }
+
   return {
     async prepare(requests) {
       const accounts = await Promise.all(requests.map((request) => provider.account(chain.key, request.userIndex)))
       const held: { account: Address; stream: number }[] = []
-      const ownDeployments: (() => void)[] = []
-      const finish = () => {
-        for (const { account, stream } of held) streams.release(account, stream)
-        for (const end of ownDeployments) end()
+      const ownDeployments: { key: string; end: () => void }[] = []
+      const items: BundleItem[] = []
+      const finish = (stillPending?: ReadonlySet<Hash>) => {
+        const pendingSenders = new Set<string>()
+        held.forEach(({ account, stream }, index) => {
+          const hash = items[index]?.userOpHash
+          if (hash && stillPending?.has(hash)) pendingSenders.add(account.toLowerCase())
+          else streams.release(account, stream)
+        })
+        for (const { key, end } of ownDeployments) {
+          // A deployment still unconfirmed keeps its claim until the code appears (or a long timeout): a second
+          // initCode for the same wallet would revert the bundle it lands in (AA10).
+          if (pendingSenders.has(key)) void waitForCode(key as Address).finally(end)
+          else end()
+        }
       }
       try {
         const keys = accounts.map((account) => {
@@ -83,9 +110,12 @@ export function createOperationPreparer(options: PreparerOptions): OperationPrep
           for (const key of undeployed) {
             let end: () => void = () => undefined
             deploying.set(key, new Promise<void>((resolve) => (end = resolve)))
-            ownDeployments.push(() => {
-              deploying.delete(key)
-              end()
+            ownDeployments.push({
+              key,
+              end: () => {
+                deploying.delete(key)
+                end()
+              },
             })
             deployers.add(key)
           }
@@ -121,7 +151,6 @@ export function createOperationPreparer(options: PreparerOptions): OperationPrep
           })
         }
         const priced = await options.gasPolicy.price(drafts)
-        const items: BundleItem[] = []
         for (const [index, request] of requests.entries()) {
           const draft = drafts[index] as UserOperationDraft
           const unsigned = priced[index] as UnsignedUserOperation

@@ -99,15 +99,23 @@ describe('bundler reconciliation', () => {
     }
   })
 
-  it('reports operations of a transaction still unconfirmed after the reconcile rounds as "not mined yet", without throwing', async () => {
+  it('reports operations of a transaction still unconfirmed after the reconcile rounds as "not mined yet", and keeps their nonce stream', async () => {
     const impatient = f.newService({ bundler: { pollingIntervalMs: 50, receiptTimeoutMs: 200, maxReconcileRounds: 1 } })
     await applyMiningMode(rpc(), 'manual')
     try {
       const [result] = await impatient.submitUserOperations('second_chain', [approveOp(63, 'stuck')])
       expect(result).toMatchObject({ id: 'stuck', success: false, blockNumber: 0n })
       expect(result?.revertReason).toMatch(/^not mined yet/)
-      // It was only late: once a block comes, it lands.
-      await jsonRpc(rpc(), 'evm_mine')
+      // The next operation of that wallet must not reuse the unconfirmed one's nonce (stream): both land.
+      const stopMiner = backgroundMiner()
+      let next
+      try {
+        ;[next] = await impatient.submitUserOperations('second_chain', [approveOp(63, 'next')])
+      } finally {
+        stopMiner()
+      }
+      expect(next).toMatchObject({ id: 'next', success: true })
+      // The late one was only late: it landed too.
       const receipt = await f.clients.second_chain.getTransactionReceipt({ hash: result!.txHash })
       expect(receipt.status).toBe('success')
       const wallet = await impatient.walletAddress(63)

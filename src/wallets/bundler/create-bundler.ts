@@ -294,7 +294,18 @@ export function createBundler(options: BundlerOptions): Bundler {
       }
       // Send every chunk first (nonces in order), then wait for them together: they can share a block.
       const sent: SentTransaction[] = []
-      for (const plan of plans) sent.push(await send(plan.items, plan.gas, now))
+      const unsent = new Map<Hash, string>()
+      for (const plan of plans) {
+        try {
+          sent.push(await send(plan.items, plan.gas, now))
+        } catch (error) {
+          // Nothing sent yet: the caller gets the error. Otherwise earlier transactions are in flight and their
+          // results must not be lost: this chunk's operations are reported as not sent.
+          if (sent.length === 0) throw error
+          const code = error instanceof PrebuyError ? error.code : 'bundle_send_failed'
+          for (const item of plan.items) unsent.set(item.userOpHash, `not sent (${code}); the operation did not run`)
+        }
+      }
       const settled = await Promise.all(sent.map((transaction) => settle(transaction)))
       const outcomes = new Map<Hash, UserOperationOutcome>()
       for (const map of settled) for (const [hash, outcome] of map) outcomes.set(hash, outcome)
@@ -302,6 +313,8 @@ export function createBundler(options: BundlerOptions): Bundler {
         const reason = refused.get(item.userOpHash)
         const outcome = outcomes.get(item.userOpHash)
         if (outcome) return { ...outcome, id: item.id }
+        const notSent = unsent.get(item.userOpHash)
+        if (notSent) return { id: item.id, userOpHash: item.userOpHash, txHash: ZERO_HASH, blockNumber: 0n, success: false, revertReason: notSent }
         return {
           id: item.id,
           userOpHash: item.userOpHash,
