@@ -45,8 +45,14 @@ export function createChainBalanceReader(chain: ChainConfig, client: PublicClien
     },
     async balances(wallet, indexed) {
       const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase()
-      // The stablecoin and WETH have fixed places in the listing; indexed duplicates of them are dropped.
-      const others = indexed.filter((token) => !same(token.address, stablecoin) && !same(token.address, weth))
+      // The stablecoin and WETH have fixed places in the listing; indexed duplicates (of them or of each other) are dropped.
+      const seen = new Set<string>()
+      const others = indexed.filter((token) => {
+        const key = token.address.toLowerCase()
+        if (same(key, stablecoin) || same(key, weth) || seen.has(key)) return false
+        seen.add(key)
+        return true
+      })
       const metadata = known ? [] : [...metadataCalls(stablecoin), ...metadataCalls(weth)]
       const balanceOf = (token: Address) => ({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [wallet] }) as const
       const results = await multicall([

@@ -74,6 +74,18 @@ describe('master secret file', () => {
     expect(hex(again)).toBe(hex(first))
   })
 
+  it('two concurrent first starts agree on one secret', async () => {
+    const dataDir = await tempDir()
+    const [a, b, c] = await Promise.all([1, 2, 3].map(() => loadOrCreateMasterSecret({ dataDir, passphrase: 'same', scryptParams: FAST })))
+    expect(hex(a!)).toBe(hex(b!))
+    expect(hex(b!)).toBe(hex(c!))
+    expect(hex(await loadOrCreateMasterSecret({ dataDir, passphrase: 'same' }))).toBe(hex(a!))
+    const [p, q] = await Promise.all([loadOrCreateDevnetPassphrase(dataDir), loadOrCreateDevnetPassphrase(dataDir)])
+    expect(p).toBe(q)
+    const { readdir } = await import('node:fs/promises')
+    expect((await readdir(secretsDir(dataDir))).sort()).toEqual(['master-secret.json', 'passphrase'])
+  })
+
   it('refuses a wrong passphrase with a typed error', async () => {
     const dataDir = await tempDir()
     await loadOrCreateMasterSecret({ dataDir, passphrase: 'right', scryptParams: FAST })

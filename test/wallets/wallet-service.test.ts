@@ -69,7 +69,12 @@ describe('balances', () => {
 
     const token = (address: Address) => ({ address, symbol: 'X', name: 'X', decimals: 18 })
     const balances = await f.service.getBalances(10, {
-      base: [{ address: indexed, symbol: 'IDX', name: 'Indexed Token', decimals: 18 }, token(indexedEmpty)],
+      base: [
+        { address: indexed, symbol: 'IDX', name: 'Indexed Token', decimals: 18 },
+        token(indexedEmpty),
+        { ...token(indexed.toUpperCase().replace('0X', '0x') as Address) },
+        { address: f.chains.base.addresses.stablecoin, symbol: 'DUP', name: 'dup', decimals: 6 },
+      ],
       second_chain: [],
     })
     expect(Object.keys(balances).sort()).toEqual(['base', 'second_chain'])

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { chmod, link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { PrebuyError } from '../../common/errors.ts'
 import { decryptSecret, DEFAULT_SCRYPT_PARAMS, encryptSecret, type EncryptedSecret, type ScryptParams } from './encrypt-secret.ts'
@@ -16,12 +16,25 @@ async function ensureSecretsDir(dataDir: string): Promise<string> {
   return dir
 }
 
-/** Write-then-rename so a crash never leaves a half-written secret file, created 0600 from the first byte. */
-async function writeSecretFile(path: string, content: string): Promise<void> {
+/**
+ * Creates a secret file exactly once: written to a temporary file (0600 from the first byte), then hard-linked into
+ * place, which fails if the file already exists. A crash never leaves half a secret, and of two processes starting on
+ * a fresh data dir one wins and the other returns false and must read the winner's file: a rename would let the
+ * second overwrite the first's secret after the first already used it.
+ */
+async function createSecretFile(path: string, content: string): Promise<boolean> {
   const temporary = `${path}.${randomBytes(4).toString('hex')}.tmp`
   await writeFile(temporary, content, { mode: 0o600, flag: 'wx' })
-  await chmod(temporary, 0o600)
-  await rename(temporary, path)
+  try {
+    await chmod(temporary, 0o600)
+    await link(temporary, path)
+    return true
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false
+    throw error
+  } finally {
+    await unlink(temporary).catch(() => undefined)
+  }
 }
 
 async function readIfExists(path: string): Promise<string | undefined> {
@@ -46,21 +59,23 @@ export interface LoadMasterSecretOptions {
  */
 export async function loadOrCreateMasterSecret(options: LoadMasterSecretOptions): Promise<Uint8Array> {
   const path = masterSecretPath(options.dataDir)
-  const existing = await readIfExists(path)
-  if (existing !== undefined) {
+  const open = async (content: string): Promise<Uint8Array> => {
     let parsed: EncryptedSecret
     try {
-      parsed = JSON.parse(existing) as EncryptedSecret
+      parsed = JSON.parse(content) as EncryptedSecret
     } catch {
       throw new PrebuyError('internal', 'unreadable_master_secret', 'The master secret file is not valid JSON.')
     }
     return decryptSecret(parsed, options.passphrase)
   }
+  const existing = await readIfExists(path)
+  if (existing !== undefined) return open(existing)
   await ensureSecretsDir(options.dataDir)
   const secret = new Uint8Array(randomBytes(32))
   const encrypted = await encryptSecret(secret, options.passphrase, options.scryptParams ?? DEFAULT_SCRYPT_PARAMS)
-  await writeSecretFile(path, `${JSON.stringify(encrypted, null, 2)}\n`)
-  return secret
+  if (await createSecretFile(path, `${JSON.stringify(encrypted, null, 2)}\n`)) return secret
+  secret.fill(0)
+  return open(await readFile(path, 'utf8'))
 }
 
 /**
@@ -73,6 +88,6 @@ export async function loadOrCreateDevnetPassphrase(dataDir: string): Promise<str
   if (existing !== undefined && existing.trim().length > 0) return existing.trim()
   await ensureSecretsDir(dataDir)
   const passphrase = randomBytes(32).toString('base64url')
-  await writeSecretFile(path, `${passphrase}\n`)
-  return passphrase
+  if (await createSecretFile(path, `${passphrase}\n`)) return passphrase
+  return (await readFile(path, 'utf8')).trim()
 }
