@@ -7,14 +7,16 @@ import { writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { register } from 'tsx/esm/api'
-import { Config } from '@oclif/core'
+import { Plugin } from '@oclif/core'
 
 register()
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
 export async function buildManifest() {
-  const config = await Config.load({ root, ignoreManifest: true, errorOnManifestCreate: true })
-  const manifest = config.getPluginsList().find((plugin) => plugin.root === root || plugin.isRoot)?.manifest
+  // The root plugin built directly: Config.load() would read the existing manifest instead of scanning commands/.
+  const plugin = new Plugin({ root, isRoot: true, ignoreManifest: true, errorOnManifestCreate: true })
+  await plugin.load()
+  const manifest = plugin.manifest
   if (!manifest) throw new Error('could not build the root plugin manifest')
   return `${JSON.stringify(manifest, null, 2)}\n`
 }

@@ -12,6 +12,8 @@ import type {
   Deployments,
   FundRequest,
   FundResult,
+  ProfileUpdate,
+  ProjectRecord,
   KeySummary,
   MineResult,
   ReviewItem,
@@ -29,6 +31,9 @@ export interface AdminOperations {
   approveRegistration(id: string, request: ApproveRegistrationRequest): Promise<ApproveRegistrationResult>
   approveKeyRequest(id: string, request: ApproveKeyRequestRequest): Promise<ApproveKeyRequestResult>
   rejectReview(kind: 'registration' | 'key_request', id: string, note: string | undefined): Promise<ReviewItem>
+  listProjects(): Promise<ProjectRecord[]>
+  /** Edits an approved project's public profile. */
+  updateProfile(slug: string, update: ProfileUpdate): Promise<ProjectRecord>
   listKeys(): Promise<KeySummary[]>
   /** By key id or label. Idempotent. */
   revokeKey(idOrLabel: string): Promise<KeySummary>

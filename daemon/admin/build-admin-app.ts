@@ -5,6 +5,7 @@ import { isPrebuyError } from '../../src/common/errors.ts'
 import { STATUS_BY_KIND, STATUS_TITLES } from '../http/error-mapping.ts'
 import type { Logger } from '../../src/common/logger.ts'
 import { BLOCK_TYPES, LAUNCH_METHODS, LAUNCHPADS, REVIEW_KINDS, REVIEW_STATUSES } from '../../src/domain/records.ts'
+import type { ProfileUpdate } from '../../src/admin-client/admin-types.ts'
 import type { AdminExtension } from './admin-extensions.ts'
 import type { AdminOperations } from './admin-operations.ts'
 import { isOperatorAuthorized } from './token-guard.ts'
@@ -21,6 +22,7 @@ const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'expected a 0x-prefixed 
 const slug = z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/, 'expected a lower-case slug (a-z, 0-9, -; 1 to 64 characters)')
 const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'expected a non-negative decimal amount')
 const idParams = z.object({ id: z.string().min(1) })
+const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http or https URL' })
 
 const schemas = {
   reviewsQuery: z.object({ kind: z.enum(REVIEW_KINDS), status: z.enum(REVIEW_STATUSES).optional() }),
@@ -40,6 +42,41 @@ const schemas = {
   fund: z
     .strictObject({ address, chain: z.enum(CHAIN_KEYS).optional(), usdc: decimal.optional(), eth: decimal.optional() })
     .refine((body) => body.usdc !== undefined || body.eth !== undefined, 'give usdc, eth or both'),
+  profile: z
+    .strictObject({
+      identity: z
+        .strictObject({
+          displayName: z.string().min(1).max(100).optional(),
+          socialId: z.number().int().min(0).optional(),
+          microblogHandle: z.string().min(1).max(100).nullable().optional(),
+          socialUsername: z.string().max(100).optional(),
+        })
+        .optional(),
+      content: z
+        .strictObject({
+          bannerImageUrl: httpUrl.optional(),
+          pfpUrl: httpUrl.optional(),
+          bio: z.array(z.string().min(1).max(2000)).max(20).optional(),
+          websiteUrl: httpUrl.optional(),
+          teamMembers: z
+            .array(
+              z.strictObject({
+                name: z.string().min(1).max(100),
+                pfpUrl: httpUrl,
+                followerCount: z.number().int().min(0),
+                socialUrl: httpUrl,
+                roles: z.array(z.strictObject({ projectName: z.string().min(1).max(100), title: z.string().min(1).max(100) })).max(10),
+              }),
+            )
+            .max(50)
+            .optional(),
+        })
+        .optional(),
+      status: z
+        .strictObject({ isProfileRegistered: z.boolean().optional(), isLaunchVerified: z.boolean().optional(), hasSniperProtection: z.boolean().optional() })
+        .optional(),
+    })
+    .refine((body) => Object.keys(body).length > 0, 'give at least one profile field'),
   mine: z.strictObject({ blocks: z.number().int().min(1).max(10_000).default(1) }),
 }
 
@@ -104,6 +141,12 @@ export function buildAdminApp(deps: AdminAppDeps): FastifyInstance {
   app.post('/admin/v1/key-requests/:id/reject', async (request) => {
     const { id } = parse(idParams, request.params)
     return { review: await operations.rejectReview('key_request', id, parse(schemas.reject, request.body).note) }
+  })
+
+  app.get('/admin/v1/projects', async () => ({ items: await operations.listProjects() }))
+  app.patch('/admin/v1/projects/:id', async (request) => {
+    const { id } = parse(idParams, request.params)
+    return { project: await operations.updateProfile(id, parse(schemas.profile, request.body) as ProfileUpdate) }
   })
 
   app.get('/admin/v1/keys', async () => ({ items: await operations.listKeys() }))

@@ -61,6 +61,8 @@ export function createServiceOperations({ services, status, devnet }: ServiceOpe
       await reviewOfKind(id, kind)
       return services.reviews.reject(id, note)
     },
+    listProjects: () => services.projects.listAllProjects(),
+    updateProfile: (slug, update) => services.projects.updateProfile(slug, update),
     async listKeys() {
       return Promise.all((await services.keys.listKeys()).map(summary))
     },

@@ -15,6 +15,8 @@ import type {
   FundResult,
   KeySummary,
   MineResult,
+  ProfileUpdate,
+  ProjectRecord,
   ReviewItem,
   ReviewKind,
   ReviewStatus,
@@ -39,6 +41,8 @@ export interface AdminClient {
   rejectRegistration(id: string, note?: string): Promise<ReviewItem>
   approveKeyRequest(id: string, request?: ApproveKeyRequestRequest): Promise<ApproveKeyRequestResult>
   rejectKeyRequest(id: string, note?: string): Promise<ReviewItem>
+  listProjects(): Promise<ProjectRecord[]>
+  updateProfile(slug: string, update: ProfileUpdate): Promise<ProjectRecord>
   listKeys(): Promise<KeySummary[]>
   revokeKey(idOrLabel: string): Promise<KeySummary>
   getDesk(): Promise<DeskSettings>
@@ -92,6 +96,8 @@ export function createAdminClient(options: { adminUrl: string; operatorToken: st
     approveKeyRequest: (id, request = {}) => call('POST', `/admin/v1/key-requests/${enc(id)}/approve`, request),
     rejectKeyRequest: async (id, note) =>
       (await call<{ review: ReviewItem }>('POST', `/admin/v1/key-requests/${enc(id)}/reject`, note === undefined ? {} : { note })).review,
+    listProjects: async () => (await call<{ items: ProjectRecord[] }>('GET', '/admin/v1/projects')).items,
+    updateProfile: async (slug, update) => (await call<{ project: ProjectRecord }>('PATCH', `/admin/v1/projects/${enc(slug)}`, update)).project,
     listKeys: async () => (await call<{ items: KeySummary[] }>('GET', '/admin/v1/keys')).items,
     revokeKey: async (idOrLabel) => (await call<{ key: KeySummary }>('POST', `/admin/v1/keys/${enc(idOrLabel)}/revoke`, {})).key,
     getDesk: () => call('GET', '/admin/v1/desk'),

@@ -61,6 +61,19 @@ export interface KeySummary {
   ownedProjectSlugs: string[]
 }
 
+/** A partial profile (spec section 2.3); given fields replace the stored ones, the slug never changes. */
+export interface ProfileUpdate {
+  identity?: { displayName?: string; socialId?: number; microblogHandle?: string | null; socialUsername?: string }
+  content?: {
+    bannerImageUrl?: string
+    pfpUrl?: string
+    bio?: string[]
+    websiteUrl?: string
+    teamMembers?: Array<{ name: string; pfpUrl: string; followerCount: number; socialUrl: string; roles: Array<{ projectName: string; title: string }> }>
+  }
+  status?: { isProfileRegistered?: boolean; isLaunchVerified?: boolean; hasSniperProtection?: boolean }
+}
+
 export interface BlockRequest {
   type: BlockType
   value: string

@@ -28,6 +28,8 @@ describe('oclif.manifest.json', () => {
         'key-requests:reject',
         'feedback:list',
         'keys:list',
+        'projects:list',
+        'projects:update',
         'keys:revoke',
         'submissions:open',
         'submissions:close',

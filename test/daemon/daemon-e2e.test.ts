@@ -150,6 +150,20 @@ describe('the operator CLI against the running daemon', () => {
     const projects = await api(url, 'GET', `${PUBLIC}/projects`, { key: ownerKey })
     expect(projects.body.data.map((p: { identity: { slug: string } }) => p.identity.slug)).toContain('beta')
 
+    // The profile is editable later.
+    const updated = await runCli<{ project: { profile: { identity: { displayName: string }; content: { bio: string[]; websiteUrl: string } } } }>(dataDir, [
+      'projects', 'update', 'beta', '--display-name', 'Beta Protocol', '--bio', 'First.', '--bio', 'Second.', '--website-url', 'https://beta.example/home',
+    ])
+    expect(updated.code).toBe(0)
+    const listedProjects = await runCli<{ items: Array<{ slug: string; ownerKeyId: string }> }>(dataDir, ['projects', 'list'])
+    expect(listedProjects.json.items.map((project) => project.slug)).toContain('beta')
+    const profile = (await api(url, 'GET', `${PUBLIC}/projects`, { key: ownerKey })).body.data.find((p: { identity: { slug: string } }) => p.identity.slug === 'beta')
+    expect(profile.identity.displayName).toBe('Beta Protocol')
+    expect(profile.content).toMatchObject({ bio: ['First.', 'Second.'], websiteUrl: 'https://beta.example/home' })
+    const badUrl = await runCli(dataDir, ['projects', 'update', 'beta', '--pfp-url', 'not a url'])
+    expect(badUrl.code).toBe(1)
+    expect(badUrl.stdout + badUrl.stderr).toContain('content.pfpUrl: expected an http or https URL')
+
     // Shown once: the key list never carries a plaintext key, and approving again is refused.
     const keys = await runCli(dataDir, ['keys', 'list'])
     expect(keys.stdout).not.toContain(ownerKey)

@@ -1,0 +1,54 @@
+import { readFile } from 'node:fs/promises'
+import { Args, Flags } from '@oclif/core'
+import type { ProfileUpdate, ProjectRecord } from '../../src/admin-client/admin-types.ts'
+import { OperatorCommand } from '../../src/admin-client/cli/operator-command.ts'
+
+export default class ProjectsUpdate extends OperatorCommand {
+  static override description =
+    "Edit an approved project's public profile (GET /projects): only the fields given change; --profile-file takes a partial profile as JSON"
+  static override examples = [
+    '<%= config.bin %> projects update moon --display-name "Moon Protocol" --website-url https://moon.example',
+    '<%= config.bin %> projects update moon --bio "First paragraph." --bio "Second paragraph."',
+    '<%= config.bin %> projects update moon --profile-file moon-profile.json',
+  ]
+  static override args = { slug: Args.string({ required: true, description: 'project slug' }) }
+  static override flags = {
+    'display-name': Flags.string(),
+    'social-id': Flags.integer({ min: 0 }),
+    'social-username': Flags.string(),
+    'microblog-handle': Flags.string({ description: 'use "none" to clear' }),
+    'banner-image-url': Flags.string(),
+    'pfp-url': Flags.string(),
+    'website-url': Flags.string(),
+    bio: Flags.string({ multiple: true, description: 'a paragraph; repeat for several (replaces the whole bio)' }),
+    'profile-file': Flags.string({ description: 'JSON file with a partial profile {identity, content, status}; flags override it' }),
+  }
+
+  async run(): Promise<{ project: ProjectRecord }> {
+    const { args, flags } = await this.parse(ProjectsUpdate)
+    const fromFile: ProfileUpdate = flags['profile-file'] ? (JSON.parse(await readFile(flags['profile-file'], 'utf8')) as ProfileUpdate) : {}
+    const identity = {
+      ...fromFile.identity,
+      ...(flags['display-name'] === undefined ? {} : { displayName: flags['display-name'] }),
+      ...(flags['social-id'] === undefined ? {} : { socialId: flags['social-id'] }),
+      ...(flags['social-username'] === undefined ? {} : { socialUsername: flags['social-username'] }),
+      ...(flags['microblog-handle'] === undefined ? {} : { microblogHandle: flags['microblog-handle'] === 'none' ? null : flags['microblog-handle'] }),
+    }
+    const content = {
+      ...fromFile.content,
+      ...(flags['banner-image-url'] === undefined ? {} : { bannerImageUrl: flags['banner-image-url'] }),
+      ...(flags['pfp-url'] === undefined ? {} : { pfpUrl: flags['pfp-url'] }),
+      ...(flags['website-url'] === undefined ? {} : { websiteUrl: flags['website-url'] }),
+      ...(flags.bio === undefined ? {} : { bio: flags.bio }),
+    }
+    const update: ProfileUpdate = {
+      ...(Object.keys(identity).length > 0 ? { identity } : {}),
+      ...(Object.keys(content).length > 0 ? { content } : {}),
+      ...(fromFile.status ? { status: fromFile.status } : {}),
+    }
+    if (Object.keys(update).length === 0) this.error('give at least one field to change', { exit: 2 })
+    const project = await (await this.adminClient(flags)).updateProfile(args.slug, update)
+    this.log(`Updated the profile of ${project.slug}`)
+    return { project }
+  }
+}
