@@ -35,7 +35,24 @@ export interface WalletFixture {
 
 export async function startWalletFixture(): Promise<WalletFixture> {
   const dataDir = await mkdtemp(join(tmpdir(), 'prebuy-wallets-'))
-  const devnet = await startDevnet({ dataDir, blockTime: 'auto' })
+  let devnet: Devnet
+  try {
+    devnet = await startDevnet({ dataDir, blockTime: 'auto' })
+  } catch (error) {
+    await rm(dataDir, { recursive: true, force: true })
+    throw error
+  }
+  try {
+    return await setUp(dataDir, devnet)
+  } catch (error) {
+    // A failed set-up must not leave chains running or files behind: afterAll only sees a fixture that exists.
+    await devnet.stop()
+    await rm(dataDir, { recursive: true, force: true })
+    throw error
+  }
+}
+
+async function setUp(dataDir: string, devnet: Devnet): Promise<WalletFixture> {
   const passphrase = 'test passphrase, not secret'
   const masterSecret = await loadOrCreateMasterSecret({ dataDir, passphrase, scryptParams: { N: 2 ** 10, r: 8, p: 1 } })
   const keys = createKeyStore(masterSecret)
