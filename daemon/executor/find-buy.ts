@@ -24,17 +24,18 @@ const toOutcome = (log: { args: unknown; transactionHash: Hash | null; blockNumb
   return { txHash: log.transactionHash!, blockNumber: log.blockNumber!, amountIn: args.amountIn, tokensReceived: args.tokensReceived, fee: args.fee }
 }
 
-/** The router's PrebuyBuy event of one order in a known transaction (the normal path, right after the receipt). */
-export async function findBuyInTransaction(client: PublicClient, router: Address, txHash: Hash, buyer: Address, orderId: Hash): Promise<BuyOutcome | undefined> {
+export const buyKey = (buyer: Address, orderId: Hash): string => `${buyer.toLowerCase()}!${orderId}`
+
+/** Every PrebuyBuy of one transaction (a handleOps carrying many buys), by buyer and order id. */
+export async function findBuysInTransaction(client: PublicClient, router: Address, txHash: Hash): Promise<Map<string, BuyOutcome>> {
   const receipt = await client.getTransactionReceipt({ hash: txHash })
-  const logs = parseEventLogs({ abi: buyRouterAbi, logs: receipt.logs, eventName: 'PrebuyBuy' }).filter(
-    (log) => log.address.toLowerCase() === router.toLowerCase(),
-  )
-  const match = logs.find((log) => {
+  const out = new Map<string, BuyOutcome>()
+  for (const log of parseEventLogs({ abi: buyRouterAbi, logs: receipt.logs, eventName: 'PrebuyBuy' })) {
+    if (log.address.toLowerCase() !== router.toLowerCase()) continue
     const args = log.args as unknown as PrebuyBuyArgs
-    return args.buyer.toLowerCase() === buyer.toLowerCase() && args.orderId === orderId
-  })
-  return match ? toOutcome(match as never) : undefined
+    out.set(buyKey(args.buyer, args.orderId), toOutcome(log as never))
+  }
+  return out
 }
 
 /**

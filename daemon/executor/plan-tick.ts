@@ -50,47 +50,64 @@ const VERDICTS: Record<string, OrderVerdict> = {
   balance_reserved: 'fully_reserved',
 }
 
+/** A project's orders parsed and in priority order: rebuilt only when the order set changes, not on every tick. */
+export interface PreparedBook {
+  orders: readonly Tagged[]
+  balances: ReadonlyMap<string, bigint>
+}
+
+export function prepareBook(candidates: readonly CandidateOrder[], policy: PrioritisationPolicy): PreparedBook {
+  const tagged: Tagged[] = new Array(candidates.length)
+  const balances = new Map<string, bigint>()
+  for (let i = 0; i < candidates.length; i++) {
+    const candidate = candidates[i]!
+    const wallet = candidate.wallet.toLowerCase()
+    const order = toExecutableOrder(candidate.order, wallet) as Tagged
+    order.candidate = candidate
+    tagged[i] = order
+    balances.set(wallet, candidate.balanceAtoms)
+  }
+  return { orders: prioritiseOrders(tagged, policy), balances }
+}
+
 /**
  * The executor's side of a tick: the pure domain policy (src/domain/execution: eligibility, sizing, priority) applied
  * to the project's orders, plus what the policy leaves to execution: the on-chain minimum out of every buy and a
  * journal verdict for every order.
  */
 export function planExecution(input: PlanInput): ExecutionPlan {
-  const tagged: Tagged[] = input.candidates.map((candidate) => ({
-    ...toExecutableOrder(candidate.order, candidate.wallet.toLowerCase()),
-    candidate,
-  }))
-  const balances = new Map(input.candidates.map((c) => [c.wallet.toLowerCase(), c.balanceAtoms]))
+  return planPrepared(prepareBook(input.candidates, input.policy), input)
+}
+
+/** The per-tick pass over a prepared book: eligibility, sizing, min-out and a verdict for every order. */
+export function planPrepared(book: PreparedBook, input: Omit<PlanInput, 'candidates' | 'policy'>): ExecutionPlan {
   const plan = planTick({
-    prioritisedOrders: prioritiseOrders(tagged, input.policy),
-    balances,
+    prioritisedOrders: book.orders,
+    balances: book.balances,
     reserved: input.reservedByWallet,
     effectiveCap: input.tick.effectiveCapAtoms === null ? null : BigInt(input.tick.effectiveCapAtoms),
     swapsAllowed: input.tick.swapsAllowed,
     launchedAtMs: input.launchedAt,
     nowMs: input.now,
   })
-  const buys: PlannedBuy[] = plan.buys.map((buy, rank) => ({
-    candidate: buy.order.candidate,
-    spendAtoms: buy.spend,
-    minTokensOut: minTokensOut({ spend: buy.spend, limitFdv: buy.order.limitFdv, totalSupply: input.totalSupply }),
-    rank,
-  }))
-  const decisions: OrderDecision[] = [
-    ...plan.expired.map((o) => ({ keyId: o.candidate.order.keyId, slug: o.candidate.order.slug, verdict: 'expired' as const })),
-    ...plan.skipped.map((s) => ({
-      keyId: s.order.candidate.order.keyId,
-      slug: s.order.candidate.order.slug,
-      verdict: VERDICTS[s.reason] ?? 'limit_below_cap',
-    })),
-    ...buys.map((b) => ({
-      keyId: b.candidate.order.keyId,
-      slug: b.candidate.order.slug,
-      verdict: 'submitted' as const,
-      spendAtoms: b.spendAtoms.toString(),
-      minTokensOut: b.minTokensOut.toString(),
-      rank: b.rank,
-    })),
-  ]
+  const buys: PlannedBuy[] = new Array(plan.buys.length)
+  const decisions: OrderDecision[] = []
+  for (const o of plan.expired) decisions.push({ keyId: o.candidate.order.keyId, slug: o.candidate.order.slug, verdict: 'expired' })
+  for (const s of plan.skipped) {
+    decisions.push({ keyId: s.order.candidate.order.keyId, slug: s.order.candidate.order.slug, verdict: VERDICTS[s.reason] ?? 'limit_below_cap' })
+  }
+  for (let rank = 0; rank < plan.buys.length; rank++) {
+    const buy = plan.buys[rank]!
+    const min = minTokensOut({ spend: buy.spend, limitFdv: buy.order.limitFdv, totalSupply: input.totalSupply })
+    buys[rank] = { candidate: buy.order.candidate, spendAtoms: buy.spend, minTokensOut: min, rank }
+    decisions.push({
+      keyId: buy.order.candidate.order.keyId,
+      slug: buy.order.candidate.order.slug,
+      verdict: 'submitted',
+      spendAtoms: buy.spend.toString(),
+      minTokensOut: min.toString(),
+      rank,
+    })
+  }
   return { decisions, expired: plan.expired.map((o) => o.candidate.order), buys }
 }

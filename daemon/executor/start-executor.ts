@@ -16,7 +16,7 @@ import { readAll } from '../../src/store/paginate.ts'
 import type { UserOperationResult, WalletService } from '../../src/wallets/wallet-service.ts'
 import type { IndexerSignal, TickBus } from '../indexer/tick-bus.ts'
 import { buildBuyCalls, executionOrderId } from './build-buy-calls.ts'
-import { findBuyInTransaction, findBuyOnChain, type BuyOutcome } from './find-buy.ts'
+import { buyKey, findBuyOnChain, findBuysInTransaction, type BuyOutcome } from './find-buy.ts'
 import { planExecution, type CandidateOrder, type PlannedBuy } from './plan-tick.ts'
 import { readStablecoinBalances } from './read-stablecoin-balances.ts'
 
@@ -87,26 +87,21 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
     (await store.sub.orders.get(orderKey(keyId, slug))) as OrderRecord | undefined
   const followersOf = async (keyId: string): Promise<number> => (await store.sub.users.get(keyId))?.social?.followerCount ?? 0
 
-  const transition = async (
-    previous: OrderRecord,
-    status: OrderStatus,
-    at: number,
-    event: Omit<OrderEvent, 'keyId' | 'slug' | 'from' | 'to' | 'at'>,
-    patch: Partial<OrderRecord> = {},
-  ): Promise<{ ops: StoreOperation[]; next: OrderRecord }> => {
+  type TransitionEvent = Omit<OrderEvent, 'keyId' | 'slug' | 'from' | 'to' | 'at'>
+  /** Ops of one transition: the record, its indexes (with the buyer's follower count) and its journal event. */
+  const transitionOps = (previous: OrderRecord, status: OrderStatus, at: number, event: TransitionEvent, followers: number, patch: Partial<OrderRecord> = {}) => {
     const next: OrderRecord = { ...previous, ...patch, status, updatedAt: at }
-    const ops = orderWriteOps(store, previous, next, await followersOf(previous.keyId))
+    const ops = orderWriteOps(store, previous, next, followers)
     ops.push(journal.putOrderEvent({ keyId: previous.keyId, slug: previous.slug, from: previous.status, to: status, at, ...event }))
-    return { ops, next }
+    return ops
   }
-
-  async function loadCandidates(launch: LaunchRecord): Promise<CandidateOrder[]> {
+  async function loadCandidates(launch: LaunchRecord): Promise<Array<CandidateOrder & { followers: number }>> {
     const entries = await readAll(store.sub.ordersByProject, projectStatusPrefix(launch.slug, 'active'))
     const loaded = await Promise.all(
       entries.map(async ({ value: keyId }) => {
         const [order, user] = await Promise.all([readOrder(keyId, launch.slug), store.sub.users.get(keyId)])
         if (!order || order.status !== 'active' || !user) return undefined
-        return { order, userIndex: user.userIndex, wallet: await deps.wallets.walletAddress(user.userIndex) }
+        return { order, userIndex: user.userIndex, followers: user.social?.followerCount ?? 0, wallet: await deps.wallets.walletAddress(user.userIndex) }
       }),
     )
     const present = loaded.filter((c): c is NonNullable<typeof c> => c !== undefined)
@@ -151,24 +146,28 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
     const at = now()
     const fromBlock = tick.blockNumber
     const keyIds = [...plan.expired.map((o) => o.keyId), ...plan.buys.map((b) => b.candidate.order.keyId)]
+    const followers = new Map(candidates.map((c) => [c.order.keyId, c.followers]))
     return withOrderLocks(keyIds, async () => {
       const ops: StoreOperation[] = []
       const submitted: Array<{ buy: PlannedBuy; entry: InFlightExecution }> = []
       const decisions = [...plan.decisions]
-      const changed = (keyId: string) => decisions.find((d) => d.keyId === keyId)
-      for (const order of plan.expired) {
-        const current = await readOrder(order.keyId, order.slug)
-        if (current?.status !== 'active') continue
-        ops.push(...(await transition(current, 'expired', at, { reason: 'expired after launch' })).ops)
-      }
-      for (const buy of plan.buys) {
+      const decisionOf = new Map(decisions.map((d) => [d.keyId, d]))
+      // Re-read under the locks, all at once: a PATCH or DELETE that landed since planning wins.
+      const currentOf = async (orders: readonly OrderRecord[]) =>
+        (await store.sub.orders.getMany(orders.map((o) => orderKey(o.keyId, o.slug)))) as Array<OrderRecord | undefined>
+      const [expiredNow, buyingNow] = await Promise.all([currentOf(plan.expired), currentOf(plan.buys.map((b) => b.candidate.order))])
+      plan.expired.forEach((order, i) => {
+        const current = expiredNow[i]
+        if (current?.status !== 'active') return
+        ops.push(...transitionOps(current, 'expired', at, { reason: 'expired after launch' }, followers.get(order.keyId) ?? 0))
+      })
+      plan.buys.forEach((buy, i) => {
         const { order } = buy.candidate
-        const current = await readOrder(order.keyId, order.slug)
-        // A PATCH or DELETE landed between planning and now: skip this tick, the next tick plans with the new values.
+        const current = buyingNow[i]
         if (!current || current.status !== 'active' || current.updatedAt !== order.updatedAt) {
-          const decision = changed(order.keyId)
+          const decision = decisionOf.get(order.keyId)
           if (decision) decision.verdict = 'in_flight'
-          continue
+          return
         }
         const entry: InFlightExecution = {
           keyId: order.keyId,
@@ -183,39 +182,58 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
           submittedAt: at,
           fromBlock,
         }
-        ops.push(...(await transition(current, 'executing', at, { spendAtoms: entry.spendAtoms, reason: `rank ${buy.rank}` })).ops)
+        ops.push(...transitionOps(current, 'executing', at, { spendAtoms: entry.spendAtoms, reason: `rank ${buy.rank}` }, followers.get(order.keyId) ?? 0))
         ops.push(journal.putInFlight(entry))
         submitted.push({ buy, entry })
-      }
+      })
       ops.push(journal.putDecision({ slug: launch.slug, chain: launch.chain, tick, policy: policy.name, orders: decisions, at }))
       await store.batch(ops)
       return submitted
     })
   }
 
-  /** Settles one in-flight order: filled from a known outcome, else back to active (or failed) — in one batch. */
-  async function settle(entry: InFlightExecution, outcome: BuyOutcome | undefined, failure: { reason: string; priceMoved: boolean } | undefined, extra: { userOpHash?: Hash; txHash?: Hash } = {}) {
-    await withOrderLocks([entry.keyId], async () => {
-      const current = await readOrder(entry.keyId, entry.slug)
-      const ops: StoreOperation[] = [journal.deleteInFlight(entry)]
-      if (current && current.status === 'executing') {
+  interface Settlement {
+    entry: InFlightExecution
+    /** The buy as the chain recorded it; absent when the order did not buy. */
+    outcome?: BuyOutcome | undefined
+    failure?: { reason: string; priceMoved: boolean } | undefined
+    extra?: { userOpHash?: Hash; txHash?: Hash }
+  }
+
+  /**
+   * Settles in-flight orders in one batch: filled from a known outcome, else back to active (or failed after repeated
+   * non-price failures); the in-flight entries go in the same write.
+   */
+  async function settleMany(settlements: readonly Settlement[]): Promise<void> {
+    if (settlements.length === 0) return
+    await withOrderLocks(
+      settlements.map((s) => s.entry.keyId),
+      async () => {
+        const currents = (await store.sub.orders.getMany(settlements.map((s) => orderKey(s.entry.keyId, s.entry.slug)))) as Array<OrderRecord | undefined>
+        const followers = await Promise.all(settlements.map((s) => followersOf(s.entry.keyId)))
+        const ops: StoreOperation[] = []
         const at = now()
-        if (outcome) {
-          const split = splitPlatformFee(outcome.tokensReceived)
-          ops.push(
-            ...(
-              await transition(
+        for (const [i, { entry, outcome, failure, extra = {} }] of settlements.entries()) {
+          ops.push(journal.deleteInFlight(entry))
+          const current = currents[i]
+          if (!current || current.status !== 'executing') continue
+          const hashes = { ...(extra.userOpHash ? { userOpHash: extra.userOpHash } : {}), ...(extra.txHash ? { txHash: extra.txHash } : {}) }
+          if (outcome) {
+            const split = splitPlatformFee(outcome.tokensReceived)
+            ops.push(
+              ...transitionOps(
                 current,
                 'filled',
                 at,
                 {
+                  ...hashes,
                   txHash: outcome.txHash,
                   blockNumber: outcome.blockNumber.toString(),
                   spendAtoms: outcome.amountIn.toString(),
                   tokensReceived: split.buyer.toString(),
                   feeTokens: outcome.fee.toString(),
-                  ...(extra.userOpHash ? { userOpHash: extra.userOpHash } : {}),
                 },
+                followers[i]!,
                 {
                   execution: {
                     spentUsdc: formatDecimal(outcome.amountIn, USDC_DECIMALS),
@@ -225,29 +243,26 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
                     executedAt: at,
                   },
                 },
-              )
-            ).ops,
-          )
-        } else {
+              ),
+            )
+            continue
+          }
           const reason = failure?.reason ?? 'not executed'
-          const attempts = failure?.priceMoved ? 0 : await consecutiveFailures(entry)
-          const giveUp = !failure?.priceMoved && attempts + 1 >= maxFailedAttempts
-          const status: OrderStatus = giveUp ? 'failed' : 'active'
+          const giveUp = !failure?.priceMoved && (await consecutiveFailures(entry)) + 1 >= maxFailedAttempts
           ops.push(
-            ...(
-              await transition(
-                current,
-                status,
-                at,
-                { reason, ...(extra.userOpHash ? { userOpHash: extra.userOpHash } : {}), ...(extra.txHash ? { txHash: extra.txHash } : {}) },
-                giveUp ? { execution: { spentUsdc: '0', tokensReceived: '0', feeTokens: '0', txHash: extra.txHash ?? '', executedAt: at, failureReason: reason } } : {},
-              )
-            ).ops,
+            ...transitionOps(
+              current,
+              giveUp ? 'failed' : 'active',
+              at,
+              { reason, ...hashes },
+              followers[i]!,
+              giveUp ? { execution: { spentUsdc: '0', tokensReceived: '0', feeTokens: '0', txHash: extra.txHash ?? '', executedAt: at, failureReason: reason } } : {},
+            ),
           )
         }
-      }
-      await store.batch(ops)
-    })
+        await store.batch(ops)
+      },
+    )
   }
 
   /** Non-price failures since the order was last placed or filled, from the journal (retry rule: give up after N). */
@@ -267,9 +282,10 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
 
   const router = (chain: ChainKey) => deps.buyRouters[chain]
 
-  async function settleFromChain(entry: InFlightExecution, hint?: { reason: string; priceMoved: boolean }, extra: { userOpHash?: Hash; txHash?: Hash } = {}) {
+  /** What the chain says about an in-flight order (router flag + PrebuyBuy log), as a settlement. */
+  async function fromChain(entry: InFlightExecution, hint?: Settlement['failure'], extra: Settlement['extra'] = {}): Promise<Settlement> {
     const outcome = await findBuyOnChain(deps.clients[entry.chain], router(entry.chain), entry.wallet, entry.orderId, BigInt(entry.fromBlock))
-    await settle(entry, outcome, outcome ? undefined : (hint ?? { reason: 'not found on chain after restart', priceMoved: false }), extra)
+    return { entry, outcome, failure: outcome ? undefined : (hint ?? { reason: 'not found on chain after restart', priceMoved: false }), extra }
   }
 
   async function handleTick(tick: PriceTick, launch: LaunchRecord): Promise<void> {
@@ -299,34 +315,42 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
       results = await deps.wallets.submitUserOperations(launch.chain, requests)
     } catch (error) {
       log.warn({ err: error, slug: launch.slug }, 'submission failed; settling from the chain')
-      for (const { entry } of submitted) await withChainLock(launch.chain, () => settleFromChain(entry, { reason: 'submission failed', priceMoved: false }))
+      const settlements = await Promise.all(submitted.map(({ entry }) => fromChain(entry, { reason: 'submission failed', priceMoved: false })))
+      await withChainLock(launch.chain, () => settleMany(settlements))
       return
     }
     const byId = new Map(results.map((r) => [r.id, r]))
-    await withChainLock(launch.chain, async () => {
-      for (const { entry } of submitted) {
+    // One receipt per handleOps transaction, however many buys it carried.
+    const receipts = new Map<Hash, Promise<Map<string, BuyOutcome>>>()
+    const buysIn = (txHash: Hash) => {
+      let found = receipts.get(txHash)
+      if (!found) {
+        found = findBuysInTransaction(deps.clients[launch.chain], router(launch.chain), txHash)
+        receipts.set(txHash, found)
+      }
+      return found
+    }
+    const settlements = await Promise.all(
+      submitted.map(async ({ entry }): Promise<Settlement> => {
         const result = byId.get(`${entry.keyId}!${entry.slug}`)
-        if (!result) {
-          await settleFromChain(entry, { reason: 'no result from the bundler', priceMoved: false })
-          continue
-        }
+        if (!result) return fromChain(entry, { reason: 'no result from the bundler', priceMoved: false })
         const extra = { userOpHash: result.userOpHash, txHash: result.txHash }
         if (result.success) {
-          const outcome = await findBuyInTransaction(deps.clients[entry.chain], router(entry.chain), result.txHash, entry.wallet, entry.orderId)
-          if (outcome) await settle(entry, outcome, undefined, extra)
-          else await settleFromChain(entry, undefined, extra)
-        } else {
-          const reason = result.revertReason ?? 'reverted'
-          // An AlreadyExecuted revert means an earlier attempt bought: the chain has the amounts.
-          await settleFromChain(entry, { reason, priceMoved: reason.includes(SELECTOR_TOO_LITTLE) }, extra)
+          const outcome = (await buysIn(result.txHash)).get(buyKey(entry.wallet, entry.orderId))
+          return outcome ? { entry, outcome, extra } : fromChain(entry, undefined, extra)
         }
-      }
-    })
+        // Always asked of the chain: an AlreadyExecuted revert means an earlier attempt bought.
+        const reason = result.revertReason ?? 'reverted'
+        return fromChain(entry, { reason, priceMoved: reason.includes(SELECTOR_TOO_LITTLE) }, extra)
+      }),
+    )
+    await withChainLock(launch.chain, () => settleMany(settlements))
   }
 
   async function reconcile(): Promise<void> {
-    for (const entry of await journal.inFlight()) {
-      await withChainLock(entry.chain, () => settleFromChain(entry))
+    const settlements = await Promise.all((await journal.inFlight()).map((entry) => fromChain(entry)))
+    for (const chain of new Set(settlements.map((s) => s.entry.chain))) {
+      await withChainLock(chain, () => settleMany(settlements.filter((s) => s.entry.chain === chain)))
     }
   }
 

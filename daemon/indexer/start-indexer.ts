@@ -37,6 +37,8 @@ export interface IndexerDeps {
   /** Seconds between blocks, to time the NEXT block (default 2, Base). */
   blockTimeSeconds?: number
   now?: () => number
+  /** Metrics hook: a block holding launchpad logs arrived from the sync (before any processing). */
+  onLaunchLogs?: (info: { chain: ChainKey; blockNumber: bigint; arrivedAt: number }) => void
 }
 
 export interface Indexer {
@@ -136,6 +138,9 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
 
     async function onBlock(event: BlockEvent): Promise<void> {
       const { block } = event
+      if (deps.onLaunchLogs && event.logs.some((l) => launchAddresses.includes(l.address.toLowerCase()))) {
+        deps.onLaunchLogs({ chain: key, blockNumber: block.number, arrivedAt: performance.now() })
+      }
       const ops: StoreOperation[] = []
       const ticks: Array<{ tick: PriceTick; launch: LaunchRecord }> = []
       const newLaunches: LaunchRecord[] = []

@@ -6,7 +6,7 @@
  *    indexer to the first handleOps submission (eth_sendRawTransaction), and in which blocks the buys were mined
  *    relative to the first block where swaps are allowed.
  */
-import { createPublicClient, custom, http, parseAbi, parseUnits, type Address, type PublicClient } from 'viem'
+import { createPublicClient, createWalletClient, custom, http, parseAbi, parseUnits, type Address, type PublicClient } from 'viem'
 import { chainFromConfig } from '../../src/chain/clients.ts'
 import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
 import { spendThenLimitPolicy } from '../../src/domain/execution/prioritisation.ts'
@@ -98,7 +98,6 @@ async function benchLaunch(buyerCount: number) {
     }
     const deployer = h.devnet.deployer.account
     const stablecoinAbi = parseAbi(['function mint(address to, uint256 amount)'])
-    const { createWalletClient } = await import('viem')
     const minter = createWalletClient({ chain: chainFromConfig(h.chain), account: deployer, transport: http(h.chain.rpcUrl) })
     let nonce = await h.client.getTransactionCount({ address: deployer.address, blockTag: 'pending' })
     const hashes = []
@@ -122,10 +121,10 @@ async function benchLaunch(buyerCount: number) {
       await new Promise((r) => setTimeout(r, 500))
     }
     const blocks = new Map<string, number>()
-    const txs = new Set<string>()
-    for (const order of filled) txs.add(order.execution!.txHash)
+    const txs = new Set<`0x${string}`>()
+    for (const order of filled) txs.add(order.execution!.txHash as `0x${string}`)
     for (const hash of txs) {
-      const receipt = await h.client.getTransactionReceipt({ hash: hash as `0x${string}` })
+      const receipt = await h.client.getTransactionReceipt({ hash })
       const ops = filled.filter((o) => o.execution!.txHash === hash).length
       const delta = `launch+${receipt.blockNumber - launched.blockNumber}`
       blocks.set(delta, (blocks.get(delta) ?? 0) + ops)

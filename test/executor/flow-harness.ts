@@ -81,14 +81,27 @@ export interface FlowHarness {
   stop(): Promise<void>
 }
 
-export async function startFlowHarness(): Promise<FlowHarness> {
+export interface FlowHarnessOptions {
+  /** The client the wallet service (and its bundler) uses on base: the benchmark instruments its transport. */
+  walletClient?: (rpcUrl: string) => PublicClient
+  /** Passed to the indexer (metrics). */
+  onLaunchLogs?: Parameters<typeof startIndexer>[0]['onLaunchLogs']
+}
+
+export async function startFlowHarness(options: FlowHarnessOptions = {}): Promise<FlowHarness> {
   const dataDir = await mkdtemp(join(tmpdir(), 'prebuy-flow-'))
   const devnet = await startDevnet({ dataDir, blockTime: 'auto' })
   const chain = devnet.chains.base
   const client = createPublicClient({ chain: chainFromConfig(chain), transport: http(chain.rpcUrl), pollingInterval: 50 }) as PublicClient
   const masterSecret = await loadOrCreateMasterSecret({ dataDir, passphrase: 'flow test', scryptParams: { N: 2 ** 10, r: 8, p: 1 } })
   const keys = createKeyStore(masterSecret)
-  const wallets = createWalletService({ chains: devnet.chains, keys, accountKind: 'simple', bundler: { pollingIntervalMs: 50 } })
+  const wallets = createWalletService({
+    chains: devnet.chains,
+    keys,
+    accountKind: 'simple',
+    bundler: { pollingIntervalMs: 50 },
+    ...(options.walletClient ? { clients: { base: options.walletClient(chain.rpcUrl) } } : {}),
+  })
   await fundAccount(chain, wallets.bundlerAddress('base'), { eth: '1000' })
   const deployer = devnet.deployer.account
   const launchpads = await deployDevnetLaunchpads(chain, deployer)
@@ -129,6 +142,7 @@ export async function startFlowHarness(): Promise<FlowHarness> {
       confirmations: 6,
       pollingIntervalMs: 30,
       blockTimeSeconds: HARNESS_BLOCK_TIME,
+      ...(options.onLaunchLogs ? { onLaunchLogs: options.onLaunchLogs } : {}),
     })
   const newExecutor = (w: Pick<WalletService, 'walletAddress' | 'submitUserOperations'> = wallets) =>
     startExecutor({
