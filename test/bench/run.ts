@@ -6,10 +6,11 @@ import { writeFile } from 'node:fs/promises'
 import { cpus } from 'node:os'
 import { parseArgs } from 'node:util'
 import { apiBenchmark } from './api-bench.ts'
+import { executionBenchmark } from './execution-bench.ts'
 import type { BenchModule } from './bench-module.ts'
 
 /** Register further benchmarks (e.g. order execution) here. */
-const MODULES: BenchModule[] = [apiBenchmark]
+const MODULES: BenchModule[] = [apiBenchmark, executionBenchmark]
 
 const { values } = parseArgs({
   options: {
