@@ -37,6 +37,8 @@ export interface IndexerDeps {
   /** Seconds between blocks, to time the NEXT block (default 2, Base). */
   blockTimeSeconds?: number
   now?: () => number
+  /** Pause before re-reading a block whose processing failed (default 1 s). */
+  retryDelayMs?: number
   /** Metrics hook: a block holding launchpad logs arrived from the sync (before any processing). */
   onLaunchLogs?: (info: { chain: ChainKey; blockNumber: bigint; arrivedAt: number }) => void
 }
@@ -98,19 +100,23 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
     const wethIsToken0 = (await client.readContract({ address: config.chain.addresses.ethUsdPool, abi: V3_SLOT0, functionName: 'token0' })).toLowerCase() === config.chain.addresses.weth.toLowerCase()
     const poolManager = config.adapters[0]?.poolManager ?? config.chain.addresses.poolManager
     const launchAddresses = config.adapters.map((a) => a.launchEvent.address.toLowerCase())
-    const stored = await journal.getCheckpoint(key)
     let primed = false
-    const sync = createRealtimeSync({
-      client,
-      wsClient: config.wsClient,
-      addresses: [...new Set([...config.adapters.map((a) => getAddress(a.launchEvent.address)), getAddress(poolManager)])],
-      confirmations: deps.confirmations ?? 12,
-      pollingIntervalMs: deps.pollingIntervalMs ?? 500,
-      resume: stored ? { finalized: loadBlockRef(stored.finalized), unfinalized: stored.unfinalized.map(loadBlockRef) } : undefined,
-      startBlock: config.startBlock,
-      logger: log,
-    })
-    syncs.push(sync)
+    const openSync = async (): Promise<RealtimeSync> => {
+      // Always from the stored checkpoint: after a failed block nothing of it was written, so it is delivered again.
+      const stored = await journal.getCheckpoint(key)
+      const sync = createRealtimeSync({
+        client,
+        wsClient: config.wsClient,
+        addresses: [...new Set([...config.adapters.map((a) => getAddress(a.launchEvent.address)), getAddress(poolManager)])],
+        confirmations: deps.confirmations ?? 12,
+        pollingIntervalMs: deps.pollingIntervalMs ?? 500,
+        resume: stored ? { finalized: loadBlockRef(stored.finalized), unfinalized: stored.unfinalized.map(loadBlockRef) } : undefined,
+        startBlock: config.startBlock,
+        logger: log,
+      })
+      syncs.push(sync)
+      return sync
+    }
 
     async function matchProject(candidate: LaunchCandidate): Promise<ProjectRecord | undefined> {
       const creators = new Set(candidate.creatorCandidates.map((c) => c.toLowerCase()))
@@ -285,19 +291,27 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
 
     loops.push(
       (async () => {
-        try {
-          for await (const event of sync.events()) {
-            if (event.type === 'block') {
-              await onBlock(event)
-              markProcessed(key, event.block.number)
-            } else if (event.type === 'reorg') {
-              await onReorg(event)
-            } else {
-              await store.batch([journal.putCheckpoint(toStoredCheckpoint(key, event.checkpoint, now()))])
+        while (!stopped) {
+          const sync = await openSync()
+          try {
+            for await (const event of sync.events()) {
+              if (event.type === 'block') {
+                await onBlock(event)
+                markProcessed(key, event.block.number)
+              } else if (event.type === 'reorg') {
+                await onReorg(event)
+              } else {
+                await store.batch([journal.putCheckpoint(toStoredCheckpoint(key, event.checkpoint, now()))])
+              }
             }
+          } catch (error) {
+            if (stopped) break
+            // A block that could not be processed (RPC down mid-block, a store error) is retried from the checkpoint.
+            log.error({ err: error, chain: key }, 'indexer failed on a block; retrying from the checkpoint')
+            await sync.stop()
+            syncs.splice(syncs.indexOf(sync), 1)
+            await new Promise((resolve) => setTimeout(resolve, deps.retryDelayMs ?? 1_000))
           }
-        } catch (error) {
-          if (!stopped) log.error({ err: error, chain: key }, 'indexer stopped on an error')
         }
       })(),
     )

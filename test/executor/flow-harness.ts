@@ -77,7 +77,8 @@ export interface FlowHarness {
   restartExecutor(wallets?: Pick<WalletService, 'walletAddress' | 'submitUserOperations'>): Promise<Executor>
   /** Abandons the executor as a crash would (no waiting for its in-flight work) and starts a new one. */
   crashExecutor(wallets?: Pick<WalletService, 'walletAddress' | 'submitUserOperations'>): Promise<Executor>
-  restartIndexer(): Promise<Indexer>
+  /** Restarts the indexer, optionally reading the chain through another client (fault injection). */
+  restartIndexer(client?: PublicClient): Promise<Indexer>
   stop(): Promise<void>
 }
 
@@ -132,11 +133,12 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
     }),
   )
   const startBlock = (await client.getBlockNumber({ cacheTime: 0 })) + 1n
-  const newIndexer = () =>
+  const newIndexer = (indexerClient: PublicClient = client) =>
     startIndexer({
       store,
       journal,
-      chains: [{ chain, client, adapters, startBlock }],
+      chains: [{ chain, client: indexerClient, adapters, startBlock }],
+      retryDelayMs: 100,
       ticks: bus,
       logger: silentLogger,
       confirmations: 6,
@@ -295,9 +297,9 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
       executor = await newExecutor(w)
       return executor
     },
-    async restartIndexer() {
+    async restartIndexer(indexerClient) {
       await indexer.stop()
-      indexer = await newIndexer()
+      indexer = await newIndexer(indexerClient)
       return indexer
     },
     async stop() {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { parseAbi } from 'viem'
+import { createPublicClient, custom, http, parseAbi, type PublicClient } from 'viem'
 import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
 import type { WalletService } from '../../src/wallets/wallet-service.ts'
 import { startFlowHarness, type FlowHarness } from '../executor/flow-harness.ts'
@@ -74,6 +74,31 @@ describe('launch indexer (real devnet, launchpads, store)', () => {
     await h.indexer.caughtUp('base', launched.blockNumber + 2n)
     expect((await h.journal.getLaunchBySlug(slug))?.token).toBe(launched.token)
     expect((await h.services.projects.getProject(slug))?.launch?.tokenAddress).toBe(launched.token)
+  })
+
+  it('a block whose processing fails (RPC error mid-launch) is retried from the checkpoint; the launch is not lost', async () => {
+    const { slug, creator } = await h.newProject('idx-flaky', 'zora')
+    let failures = 0
+    const inner = http(h.chain.rpcUrl)({ retryCount: 0 })
+    const flaky = createPublicClient({
+      transport: custom({
+        async request({ method, params }) {
+          if (method === 'eth_getTransactionReceipt' && failures === 0) {
+            failures++
+            throw new Error('injected RPC failure')
+          }
+          return inner.request({ method, params } as never)
+        },
+      }),
+    }) as PublicClient
+    await h.restartIndexer(flaky)
+    const launched = await h.launch(slug, 'zora', creator)
+    await h.mine()
+    await h.indexer.caughtUp('base', launched.blockNumber + 1n)
+    expect(failures).toBe(1)
+    expect((await h.journal.getLaunchBySlug(slug))?.token).toBe(launched.token)
+    expect((await h.services.projects.getProject(slug))?.launch?.tokenAddress).toBe(launched.token)
+    await h.restartIndexer()
   })
 
   it('a reorg that removes the launch block reverts the launch record, the project mark and its ticks in one write', async () => {
