@@ -8,6 +8,7 @@ import type { AdminOperations } from './admin/admin-operations.ts'
 import { createBackgroundWorkers, type BackgroundWorker } from './background-workers.ts'
 import { removeDaemonFile, writeDaemonFile } from './daemon-file.ts'
 import { assertPortsFree, listenError } from './check-ports.ts'
+import { trackForGracefulClose } from './graceful-close.ts'
 import { ensureOperatorToken } from './operator-token.ts'
 import { assertNoOtherDaemon } from './single-daemon.ts'
 import { buildHttpApp } from './http/build-http-app.ts'
@@ -162,8 +163,10 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
       logger,
       config: { rateLimit: config.rateLimits, trustProxy: config.trustProxy },
     })
+    const publicServer = trackForGracefulClose(publicApp)
     await listen(publicApp, config.host, config.port, 'public API')
-    undo.push({ name: 'public API', stop: () => publicApp.close() })
+    const publicEntry = { name: 'public API', stop: () => publicServer.close() }
+    undo.push(publicEntry)
     const url = `http://${urlHost(config.host)}:${config.port}`
 
     // Admin API, loopback only whatever `host` is: the operator token is the only guard.
@@ -184,9 +187,11 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
       ...(devnet ? { devnet: devnetOperations(devnet, wallets) } : {}),
     })
     const adminApp = buildAdminApp({ operations, operatorToken, logger, extensions: createAdminExtensions(workerContext, workers) })
+    const adminServer = trackForGracefulClose(adminApp)
     await listen(adminApp, '127.0.0.1', config.adminPort, 'admin API')
-    // Pushed after the public API, so shutdown closes the admin API first and the public API right after.
-    undo.push({ name: 'admin API', stop: () => adminApp.close() })
+    // From here both servers stop together: neither accepts new requests while the other drains its in-flight ones.
+    undo.splice(undo.indexOf(publicEntry), 1)
+    undo.push({ name: 'HTTP servers', stop: async () => void (await Promise.all([publicServer.close(), adminServer.close()])) })
 
     await writeDaemonFile(config.dataDir, { pid: process.pid, url, adminUrl, startedAt: startedAt.toISOString() })
     undo.push({ name: 'daemon.json', stop: () => removeDaemonFile(config.dataDir) })

@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process'
+import { once } from 'node:events'
+import { connect } from 'node:net'
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -284,7 +286,22 @@ describe('restart and shutdown', () => {
     expect(children.length).toBeGreaterThanOrEqual(2)
 
     const before = daemon!
+    // A request in flight when the signal arrives (headers sent, body not yet) is finished, not cut off.
+    const body = JSON.stringify({ message: 'sent during shutdown', name: 'Eta', contact: '@eta' })
+    const socket = connect(port, '127.0.0.1')
+    await once(socket, 'connect')
+    let response = ''
+    socket.on('data', (chunk: Buffer) => (response += chunk.toString()))
+    socket.write(`POST ${PUBLIC}/feedback HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`)
+    await new Promise((resolve) => setTimeout(resolve, 300))
     before.process.kill('SIGTERM')
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect(isAlive(pid)).toBe(true)
+    // write, not end: a half-closed socket tells the server the client left.
+    socket.write(body.slice(10))
+    await once(socket, 'close')
+    expect(response).toMatch(/^HTTP\/1\.1 200 /)
+    expect(response).toContain('"status":"received"')
     const code = await before.exited
     daemon = undefined
     expect(code).toBe(0)

@@ -1,0 +1,64 @@
+import { once } from 'node:events'
+import { connect, type AddressInfo } from 'node:net'
+import Fastify from 'fastify'
+import { describe, expect, it } from 'vitest'
+import { trackForGracefulClose } from '../../daemon/graceful-close.ts'
+
+async function startApp(drainMs?: number) {
+  const app = Fastify({ return503OnClosing: true })
+  app.post('/echo', async (request) => ({ got: request.body }))
+  app.post('/slow', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    return { slow: true }
+  })
+  const tracked = trackForGracefulClose(app, drainMs)
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  return { app, tracked, port: (app.server.address() as AddressInfo).port }
+}
+
+describe('trackForGracefulClose', () => {
+  it('finishes a request whose body is still arriving when close begins', async () => {
+    const { tracked, port } = await startApp()
+    const body = JSON.stringify({ a: 'hello world' })
+    const socket = connect(port, '127.0.0.1')
+    await once(socket, 'connect')
+    let response = ''
+    socket.on('data', (chunk: Buffer) => (response += chunk.toString()))
+    socket.write(`POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    let closed = false
+    const closing = tracked.close().then(() => (closed = true))
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(closed).toBe(false)
+    // write, not end: a half-closed socket tells the server the client left.
+    socket.write(body.slice(5))
+    await closing
+    if (!socket.closed) await once(socket, 'close')
+    expect(response).toMatch(/^HTTP\/1\.1 200 /)
+    expect(response).toContain('{"got":{"a":"hello world"}}')
+  })
+
+  it('is not held up by a keep-alive connection once its request is answered', async () => {
+    const { tracked, port } = await startApp()
+    const pending = fetch(`http://127.0.0.1:${port}/slow`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    const started = Date.now()
+    await tracked.close()
+    expect(Date.now() - started).toBeLessThan(2_000)
+    expect((await pending).status).toBe(200)
+  })
+
+  it('cuts a request that does not finish within the drain time', async () => {
+    const { tracked, port } = await startApp(200)
+    const socket = connect(port, '127.0.0.1')
+    await once(socket, 'connect')
+    socket.on('error', () => undefined)
+    socket.write('POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{')
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const started = Date.now()
+    await tracked.close()
+    expect(Date.now() - started).toBeLessThan(1_500)
+    if (!socket.closed) await once(socket, 'close')
+    expect(socket.closed).toBe(true)
+  })
+})
