@@ -37,6 +37,8 @@ export interface IndexerDeps {
   /** Seconds between blocks, to time the NEXT block (default 2, Base). */
   blockTimeSeconds?: number
   now?: () => number
+  /** A launched pool is re-priced at least every this many blocks, swaps or not (default 30). */
+  heartbeatBlocks?: number
   /** Pause before re-reading a block whose processing failed (default 1 s). */
   retryDelayMs?: number
   /** Metrics hook: a block holding launchpad logs arrived from the sync (before any processing). */
@@ -67,6 +69,7 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
   const { store, journal } = deps
   const log = deps.logger.child({ component: 'indexer' })
   const blockTime = deps.blockTimeSeconds ?? 2
+  const heartbeatBlocks = deps.heartbeatBlocks ?? 30
   const now = deps.now ?? Date.now
   const syncs: RealtimeSync[] = []
   const loops: Promise<void>[] = []
@@ -89,12 +92,13 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
     const key = config.chain.key
     const client = config.client
     // Launched pools on this chain by pool id, with the pool state of their latest tick.
-    const pools = new Map<string, { launch: LaunchRecord; state: PoolState }>()
+    const pools = new Map<string, { launch: LaunchRecord; state: PoolState; lastTick: bigint }>()
     for (const { value } of await readAll(journal.sub.launches, `${key}!`)) {
       const latest = await journal.latestTick(value.slug)
       pools.set(value.poolId.toLowerCase(), {
         launch: value,
         state: { sqrtPriceX96: BigInt(latest?.sqrtPriceX96 ?? '0'), liquidity: BigInt(latest?.liquidity ?? '0') },
+        lastTick: BigInt(latest?.blockNumber ?? value.blockNumber),
       })
     }
     const wethIsToken0 = (await client.readContract({ address: config.chain.addresses.ethUsdPool, abi: V3_SLOT0, functionName: 'token0' })).toLowerCase() === config.chain.addresses.weth.toLowerCase()
@@ -162,7 +166,7 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
           if (launch) {
             newLaunches.push(launch.record)
             launchProjects.push(launch.project)
-            pools.set(launch.record.poolId.toLowerCase(), { launch: launch.record, state: launch.state })
+            pools.set(launch.record.poolId.toLowerCase(), { launch: launch.record, state: launch.state, lastTick: block.number })
           }
         }
         if (address === poolManager.toLowerCase()) {
@@ -185,15 +189,21 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
       }
       for (const [poolId, pool] of pools) {
         if (swapped.has(poolId) || newLaunches.includes(pool.launch) || BigInt(pool.launch.blockNumber) > block.number) continue
-        // The first block after a (re)start re-prices every launched pool: orders placed or patched while we were down
-        // are evaluated without waiting for the next swap.
-        if (primed && !needsBlockTicks(pool.launch, block.timestamp, blockTime)) continue
+        // The first block after a (re)start re-prices every launched pool (orders placed or patched while we were down
+        // are evaluated without waiting for a swap), and so does a heartbeat every `heartbeatBlocks` (an order patched
+        // after the launch fee reached its floor is evaluated even in a quiet pool).
+        const quiet = block.number - pool.lastTick < BigInt(heartbeatBlocks)
+        if (primed && quiet && !needsBlockTicks(pool.launch, block.timestamp, blockTime)) continue
         ticks.push({ launch: pool.launch, tick: computePriceTick({ launch: pool.launch, reason: 'block', pool: pool.state, ethUsd: await getEthUsd(), block, logIndex: -1, blockTimeSeconds: blockTime, at: now() }) })
       }
 
       for (const launch of newLaunches) ops.push(...journal.putLaunch(launch))
       primed = true
-      for (const { tick } of ticks) ops.push(...journal.putTick(tick))
+      for (const { tick, launch } of ticks) {
+        ops.push(...journal.putTick(tick))
+        const pool = pools.get(launch.poolId.toLowerCase())
+        if (pool) pool.lastTick = block.number
+      }
       ops.push(journal.putCheckpoint(toStoredCheckpoint(key, event.checkpoint, now())))
       if (launchProjects.length > 0) {
         // The project's launch mark and the launch record land together, under the project service's lock.

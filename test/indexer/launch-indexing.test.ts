@@ -63,6 +63,11 @@ describe('launch indexer (real devnet, launchpads, store)', () => {
     const swapTick = (await h.journal.ticksOf(slug)).at(-1)!
     expect(swapTick.reason).toBe('swap')
     expect(BigInt(swapTick.fdvUsdAtoms)).toBeGreaterThan(BigInt(ticks[0]!.fdvUsdAtoms))
+    // A quiet pool at its fee floor still gets a heartbeat tick every 30 blocks.
+    await h.mine(31)
+    await h.indexer.caughtUp('base', await h.client.getBlockNumber({ cacheTime: 0 }))
+    const heartbeat = (await h.journal.ticksOf(slug)).filter((t) => BigInt(t.blockNumber) > BigInt(swapTick.blockNumber))
+    expect(heartbeat.map((t) => [t.reason, BigInt(t.blockNumber) - BigInt(swapTick.blockNumber)])).toEqual([['block', 30n]])
   })
 
   it('a launch while the indexer was down is found on restart (resume from the checkpoint)', async () => {
