@@ -78,7 +78,7 @@ describe('loadConfig defaults and precedence', () => {
         mode: 'rpc',
         base: {
           rpcUrl: 'https://base.example',
-          wsUrl: 'wss://base.example',
+          wsUrl: 'wss://base.example/',
           bundlerUrl: 'https://bundler.example/base',
           addresses: { positionManager: secondAddresses.positionManager, accountFactory: secondAddresses.accountFactory, ethUsdPool: secondAddresses.ethUsdPool },
         },
@@ -94,6 +94,10 @@ describe('loadConfig defaults and precedence', () => {
     expect(config.chains.base.addresses.stablecoin).toBe('0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913')
     expect(config.chains.base.addresses.positionManager).toBe(secondAddresses.positionManager)
     expect(externalBundlerUrls(config.chains)).toEqual({ base: 'https://bundler.example/base' })
+    // Provider URLs may embed an API key: the printable view keeps only scheme and host.
+    const printable = describeConfig(config)
+    if (printable.chains.mode !== 'rpc') throw new Error('unreachable')
+    expect(printable.chains.base).toMatchObject({ rpcUrl: 'https://base.example', wsUrl: 'wss://base.example', bundlerUrl: 'https://bundler.example/…' })
     expect(config.chains.second_chain.addresses.weth).toBe(secondAddresses.weth)
   })
 
