@@ -50,6 +50,8 @@ export interface StartDaemonOptions {
   logger: Logger
   /** Told when each start-up step begins. */
   onStep?: (step: StartStep) => void
+  /** Aborts start-up between steps (a signal during start-up); what already started is stopped again. */
+  signal?: AbortSignal
   /**
    * Called once when the daemon stopped itself because a part it depends on died (a devnet chain that crashed more
    * often than its supervisor restarts it, a background worker). The daemon is already stopped; the caller exits.
@@ -108,7 +110,10 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
   }
 
   try {
-    const step = (name: StartStep) => options.onStep?.(name)
+    const step = (name: StartStep) => {
+      if (options.signal?.aborted) throw new Error('start-up interrupted')
+      options.onStep?.(name)
+    }
     // Chains.
     step('chains')
     let chains: Record<ChainKey, ChainConfig>
@@ -193,6 +198,7 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     undo.splice(undo.indexOf(publicEntry), 1)
     undo.push({ name: 'HTTP servers', stop: async () => void (await Promise.all([publicServer.close(), adminServer.close()])) })
 
+    if (options.signal?.aborted) throw new Error('start-up interrupted')
     await writeDaemonFile(config.dataDir, { pid: process.pid, url, adminUrl, startedAt: startedAt.toISOString() })
     undo.push({ name: 'daemon.json', stop: () => removeDaemonFile(config.dataDir) })
     if (fatalBeforeReady) throw fatalBeforeReady

@@ -39,10 +39,20 @@ export default class DaemonStart extends Command {
     const logger = createLogger({ level: config.logLevel })
     // A checklist for people at a terminal; pipes and CI get only the structured log.
     const progress = process.stdout.isTTY && !process.env.CI ? createStartProgress(START_STEPS) : undefined
+    // A signal during start-up (the first start deploys contracts for a while) aborts it cleanly; a second one exits.
+    const interrupted = new AbortController()
+    const onEarlySignal = (signal: NodeJS.Signals) => {
+      if (interrupted.signal.aborted) process.exit(1)
+      logger.info({ signal }, 'interrupted during start-up; stopping what started')
+      interrupted.abort()
+    }
+    process.on('SIGINT', onEarlySignal)
+    process.on('SIGTERM', onEarlySignal)
     let daemon
     try {
       daemon = await startDaemon(config, {
         logger,
+        signal: interrupted.signal,
         ...(progress ? { onStep: progress.onStep } : {}),
         onFatal: () => {
           process.exitCode = 1
@@ -52,9 +62,18 @@ export default class DaemonStart extends Command {
       await progress?.finish()
     } catch (error) {
       await progress?.finish(error as Error)
+      if (interrupted.signal.aborted) return this.exit(0)
       logger.error({ err: error }, 'start-up failed')
       process.stderr.write(`prebuy: cannot start: ${(error as Error).message}\n`)
       return this.exit(1)
+    } finally {
+      process.off('SIGINT', onEarlySignal)
+      process.off('SIGTERM', onEarlySignal)
+    }
+    if (interrupted.signal.aborted) {
+      // The signal landed between the last start-up check and here.
+      await daemon.stop()
+      return this.exit(0)
     }
     handleShutdownSignals(daemon, { logger })
     // Stay in the foreground: the signal handlers end the process.

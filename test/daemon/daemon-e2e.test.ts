@@ -1,11 +1,11 @@
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { connect } from 'node:net'
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { api, childPids, freePortPair, isAlive, readJson, runCli, startDaemonProcess, type SpawnedDaemon } from './helpers.ts'
+import { api, childPids, freePortPair, isAlive, readJson, REPO_ROOT, runCli, startDaemonProcess, type SpawnedDaemon } from './helpers.ts'
 
 /**
  * The daemon as operators run it: a child process (`prebuy daemon start`) on a temp data dir with real devnet
@@ -381,4 +381,33 @@ describe('a chain that keeps crashing', () => {
     while (childPids(pid).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
     expect(childPids(pid)).toEqual([])
   })
+})
+
+describe('a signal during start-up', () => {
+  it('stops what already started and exits 0', async () => {
+    await stopDaemon()
+    const starting = spawn('node', [join(REPO_ROOT, 'bin', 'run.js'), 'daemon', 'start', '--data-dir', dataDir, '--port', String(port)], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    starting.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    starting.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    const exited = once(starting, 'exit') as Promise<[number | null]>
+    const deadline = Date.now() + 60_000
+    while (!output.includes('starting prebuy daemon') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
+    starting.kill('SIGTERM')
+    const stopDeadline = setTimeout(() => starting.kill('SIGKILL'), 150_000)
+    const [code] = await exited
+    clearTimeout(stopDeadline)
+    expect(code).toBe(0)
+    expect(output).toContain('interrupted during start-up')
+    expect(output).not.toContain('prebuy daemon ready')
+    await expect(stat(join(dataDir, 'daemon.json'))).rejects.toThrow(/ENOENT/)
+    // The daemon is gone, so look for its chains by their state files in this data dir rather than by parent pid.
+    const anvilsOfDataDir = () => execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' }).split('\n').filter((args) => args.includes('anvil') && args.includes(dataDir))
+    const pidDeadline = Date.now() + 5_000
+    while (anvilsOfDataDir().length > 0 && Date.now() < pidDeadline) await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(anvilsOfDataDir()).toEqual([])
+  }, 180_000)
 })
