@@ -18,7 +18,9 @@ export async function buildManifest() {
   await plugin.load()
   const manifest = plugin.manifest
   if (!manifest) throw new Error('could not build the root plugin manifest')
-  return `${JSON.stringify(manifest, null, 2)}\n`
+  // Commands are discovered concurrently; sort them so the file only changes when a command does.
+  const commands = Object.fromEntries(Object.entries(manifest.commands).sort(([a], [b]) => a.localeCompare(b)))
+  return `${JSON.stringify({ ...manifest, commands }, null, 2)}\n`
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
