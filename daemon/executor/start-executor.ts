@@ -221,6 +221,20 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
           if (outcome) {
             const split = splitPlatformFee(outcome.tokensReceived)
             ops.push(
+              journal.putFill({
+                chain: entry.chain,
+                keyId: entry.keyId,
+                slug: entry.slug,
+                blockNumber: outcome.blockNumber.toString(),
+                txHash: outcome.txHash,
+                wallet: entry.wallet,
+                orderId: entry.orderId,
+                userIndex: entry.userIndex,
+                spendAtoms: outcome.amountIn.toString(),
+                token: entry.token,
+              }),
+            )
+            ops.push(
               ...transitionOps(
                 current,
                 'filled',
@@ -347,6 +361,48 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
     await withChainLock(launch.chain, () => settleMany(settlements))
   }
 
+  /**
+   * After a reorg above `ancestor`: every buy mined above it is checked against the new chain. Still bought (the
+   * transaction was re-included) -> the fill is re-pointed; undone -> the order is active again and buys on a later tick
+   * (the router's order id still guarantees a single buy if the old transaction lands after all).
+   */
+  async function revalidateFills(chain: ChainKey, ancestor: bigint): Promise<void> {
+    const fills = await journal.fillsAbove(chain, ancestor)
+    if (fills.length === 0) return
+    const outcomes = await Promise.all(fills.map((f) => findBuyOnChain(deps.clients[chain], router(chain), f.wallet, f.orderId, ancestor + 1n)))
+    await withOrderLocks(
+      fills.map((f) => f.keyId),
+      async () => {
+        const ops: StoreOperation[] = []
+        const at = now()
+        for (const [i, fill] of fills.entries()) {
+          const outcome = outcomes[i]
+          if (outcome && outcome.txHash === fill.txHash && outcome.blockNumber.toString() === fill.blockNumber) continue
+          const current = await readOrder(fill.keyId, fill.slug)
+          ops.push(journal.deleteFill(fill))
+          if (!current || current.status !== 'filled') continue
+          const followers = await followersOf(fill.keyId)
+          if (outcome) {
+            ops.push(journal.putFill({ ...fill, blockNumber: outcome.blockNumber.toString(), txHash: outcome.txHash, spendAtoms: outcome.amountIn.toString() }))
+            const execution = {
+              spentUsdc: formatDecimal(outcome.amountIn, USDC_DECIMALS),
+              tokensReceived: (outcome.tokensReceived - outcome.fee).toString(),
+              feeTokens: outcome.fee.toString(),
+              txHash: outcome.txHash,
+              executedAt: at,
+            }
+            ops.push(...transitionOps(current, 'filled', at, { reason: 'buy re-mined after a reorg', txHash: outcome.txHash, blockNumber: outcome.blockNumber.toString() }, followers, { execution }))
+          } else {
+            const { execution: _undone, ...rest } = current
+            ops.push(...transitionOps(rest, 'active', at, { reason: 'buy undone by a reorg', txHash: fill.txHash }, followers))
+          }
+        }
+        await store.batch(ops)
+      },
+    )
+    log.warn({ chain, ancestor: ancestor.toString(), fills: fills.length }, 'revalidated fills after a reorg')
+  }
+
   async function reconcile(): Promise<void> {
     const settlements = await Promise.all((await journal.inFlight()).map((entry) => fromChain(entry)))
     for (const chain of new Set(settlements.map((s) => s.entry.chain))) {
@@ -370,8 +426,17 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
     running.set(slug, run)
     return run
   }
+  const background = new Set<Promise<void>>()
   const onSignal = (signal: IndexerSignal) => {
-    if (signal.type !== 'tick' || stopped) return
+    if (stopped) return
+    if (signal.type === 'reorg') {
+      const run = withChainLock(signal.chain, () => revalidateFills(signal.chain, signal.ancestor))
+        .catch((error: unknown) => log.error({ err: error, chain: signal.chain }, 'revalidating fills failed'))
+        .finally(() => background.delete(run))
+      background.add(run)
+      return
+    }
+    if (signal.type !== 'tick') return
     pending.set(signal.launch.slug, { tick: signal.tick, launch: signal.launch })
     if (!running.has(signal.launch.slug)) void drain(signal.launch.slug)
   }
@@ -383,14 +448,14 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
     handleTick,
     reconcile,
     async idle() {
-      while (running.size > 0) await Promise.all([...running.values()])
+      while (running.size > 0 || background.size > 0) await Promise.all([...running.values(), ...background])
     },
     async stop() {
       stopped = true
       unsubscribe()
       pending.clear()
       // In-flight submissions finish (their state is recorded); anything cut off is settled by the next start.
-      await Promise.all([...running.values()])
+      await Promise.all([...running.values(), ...background])
     },
   }
 }

@@ -297,6 +297,7 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
         const latest = await journal.latestTick(pool.launch.slug)
         if (latest) pool.state = { sqrtPriceX96: BigInt(latest.sqrtPriceX96), liquidity: BigInt(latest.liquidity) }
       }
+      deps.ticks.publish({ type: 'reorg', chain: key, ancestor: event.ancestor.number })
     }
 
     loops.push(

@@ -1,7 +1,12 @@
+import type { ChainKey } from '../../src/chain/chain-keys.ts'
 import type { LaunchRecord, PriceTick } from '../../src/journal/journal-records.ts'
 
 /** What the indexer tells the executor, in process: a price tick, or that a launch was reverted by a reorg. */
-export type IndexerSignal = { type: 'tick'; tick: PriceTick; launch: LaunchRecord } | { type: 'launch_reverted'; launch: LaunchRecord }
+export type IndexerSignal =
+  | { type: 'tick'; tick: PriceTick; launch: LaunchRecord }
+  | { type: 'launch_reverted'; launch: LaunchRecord }
+  /** Blocks above `ancestor` on `chain` left the canonical chain (published after the indexer reverted its records). */
+  | { type: 'reorg'; chain: ChainKey; ancestor: bigint }
 
 export interface TickBus {
   publish(signal: IndexerSignal): void

@@ -144,3 +144,17 @@ export interface InFlightExecution {
   /** Block number when submitted: reconciliation searches the router's PrebuyBuy logs from here. */
   fromBlock: string
 }
+
+/** A buy as mined: kept by block so a reorg above that block re-checks it against the new chain. */
+export interface FillRecord {
+  chain: ChainKey
+  keyId: string
+  slug: string
+  blockNumber: string
+  txHash: Hash
+  wallet: Address
+  orderId: Hash
+  userIndex: number
+  spendAtoms: string
+  token: Address
+}

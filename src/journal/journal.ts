@@ -3,6 +3,7 @@ import { padNumber } from '../store/cursor.ts'
 import { del, put, type Store, type StoreOperation, type Sublevel } from '../store/open-store.ts'
 import { readAll } from '../store/paginate.ts'
 import type {
+  FillRecord,
   InFlightExecution,
   IndexerCheckpoint,
   LaunchRecord,
@@ -39,6 +40,8 @@ export interface Journal {
     orderEvents: Sublevel<OrderEvent>
     /** `${chain}!${keyId}!${slug}` -> InFlightExecution */
     inFlight: Sublevel<InFlightExecution>
+    /** `${chain}!${block}!${keyId}!${slug}` -> FillRecord: the buys a reorg above a block may have undone */
+    fillsByBlock: Sublevel<FillRecord>
   }
   putCheckpoint(checkpoint: IndexerCheckpoint): StoreOperation
   getCheckpoint(chain: ChainKey): Promise<IndexerCheckpoint | undefined>
@@ -59,6 +62,10 @@ export interface Journal {
   putInFlight(entry: InFlightExecution): StoreOperation
   deleteInFlight(entry: Pick<InFlightExecution, 'chain' | 'keyId' | 'slug'>): StoreOperation
   inFlight(chain?: ChainKey): Promise<InFlightExecution[]>
+  putFill(fill: FillRecord): StoreOperation
+  deleteFill(fill: FillRecord): StoreOperation
+  /** Fills mined on a chain above a block. */
+  fillsAbove(chain: ChainKey, blockNumber: bigint): Promise<FillRecord[]>
 }
 
 export function createJournal(store: Store): Journal {
@@ -72,12 +79,14 @@ export function createJournal(store: Store): Journal {
     decisions: store.sublevel('journal.decisions'),
     orderEvents: store.sublevel('journal.orderEvents'),
     inFlight: store.sublevel('journal.inFlight'),
+    fillsByBlock: store.sublevel('journal.fillsByBlock'),
   }
   // Several writes in one millisecond keep their order and never overwrite each other.
   let seq = 0
   const nextSeq = () => padNumber(BigInt(seq++ % 10 ** INDEX_WIDTH), INDEX_WIDTH)
   const launchKey = (l: Pick<LaunchRecord, 'chain' | 'token'>) => `${l.chain}!${l.token.toLowerCase()}`
   const blockPart = (n: bigint | string) => padNumber(BigInt(n), BLOCK_WIDTH)
+  const fillKey = (f: FillRecord) => `${f.chain}!${blockPart(f.blockNumber)}!${f.keyId}!${f.slug}`
   const tickKey = (t: PriceTick) => `${t.slug}!${blockPart(t.blockNumber)}!${padNumber(BigInt(t.logIndex + 1), INDEX_WIDTH)}`
 
   const getOptional = async <V>(sublevel: Sublevel<V>, key: string): Promise<V | undefined> => {
@@ -137,5 +146,12 @@ export function createJournal(store: Store): Journal {
     putInFlight: (entry) => put(sub.inFlight, `${entry.chain}!${entry.keyId}!${entry.slug}`, entry),
     deleteInFlight: (entry) => del(sub.inFlight, `${entry.chain}!${entry.keyId}!${entry.slug}`),
     inFlight: async (chain) => (await readAll(sub.inFlight, chain === undefined ? '' : `${chain}!`)).map((e) => e.value),
+    putFill: (fill) => put(sub.fillsByBlock, fillKey(fill), fill),
+    deleteFill: (fill) => del(sub.fillsByBlock, fillKey(fill)),
+    async fillsAbove(chain, blockNumber) {
+      const out: FillRecord[] = []
+      for await (const value of sub.fillsByBlock.values({ gt: `${chain}!${blockPart(blockNumber)}\xff`, lt: `${chain}!\xff` })) out.push(value as FillRecord)
+      return out
+    },
   }
 }

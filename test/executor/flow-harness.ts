@@ -75,6 +75,8 @@ export interface FlowHarness {
   mine(count?: number): Promise<void>
   waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs?: number): Promise<T>
   restartExecutor(wallets?: Pick<WalletService, 'walletAddress' | 'submitUserOperations'>): Promise<Executor>
+  /** A second wallet service over the same keys and chain, with fresh caches (as after a daemon restart). */
+  freshWallets(): PrebuyWalletService
   /** Abandons the executor as a crash would (no waiting for its in-flight work) and starts a new one. */
   crashExecutor(wallets?: Pick<WalletService, 'walletAddress' | 'submitUserOperations'>): Promise<Executor>
   /** Restarts the indexer, optionally reading the chain through another client (fault injection). */
@@ -292,6 +294,14 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
       executor = await newExecutor(w)
       return executor
     },
+    freshWallets: () =>
+      createWalletService({
+        chains: devnet.chains,
+        keys,
+        accountKind: 'simple',
+        bundler: { pollingIntervalMs: 50 },
+        ...(options.walletClient ? { clients: { base: options.walletClient(chain.rpcUrl) } } : {}),
+      }),
     async crashExecutor(w) {
       void executor.stop()
       executor = await newExecutor(w)

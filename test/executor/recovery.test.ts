@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Hash } from 'viem'
+import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
 import { buyRouterAbi } from '../../daemon/executor/buy-router-abi.ts'
 import { executionOrderId } from '../../daemon/executor/build-buy-calls.ts'
 import type { WalletService } from '../../src/wallets/wallet-service.ts'
@@ -118,5 +119,41 @@ describe('exactly once and shared balances (real devnet, wallets, store)', () =>
     const decisions = [...(await h.journal.decisionsOf(one.slug)), ...(await h.journal.decisionsOf(two.slug))]
     const sized = decisions.flatMap((d) => d.orders.filter((o) => o.verdict === 'submitted').map((o) => o.spendAtoms))
     expect(sized.sort()).toEqual([(20n * USDC).toString(), (80n * USDC).toString()])
+  })
+
+  it('a reorg that drops the block of a buy returns the order to active; it buys again, once', async () => {
+    const { slug, creator } = await h.newProject('reorged-buy', 'doppler')
+    const buyer = await h.newBuyer('reorged-buy', '100')
+    await h.order(buyer, slug, '30', null)
+    // A slowly decaying fee keeps block ticks coming after the reorg.
+    const launched = await h.launch(slug, 'doppler', creator, { startFee: 20_000, endFee: 10_000, decaySeconds: 120 })
+    await h.indexer.caughtUp('base', launched.blockNumber)
+    await h.waitFor('bundle', async () => (await h.getOrder(buyer, slug))?.status === 'executing' && (await h.bundlePending()))
+    await h.mine()
+    await h.waitFor('fill', async () => (await h.getOrder(buyer, slug))?.status === 'filled')
+    const firstTx = (await h.getOrder(buyer, slug))!.execution!.txHash as Hash
+    const fillBlock = (await h.client.getTransactionReceipt({ hash: firstTx })).blockNumber
+    expect(fillBlock).toBe(launched.blockNumber + 1n)
+    expect((await h.journal.fillsAbove('base', launched.blockNumber)).map((f) => f.keyId)).toEqual([buyer.keyId])
+
+    // Replace the fill block with an empty one: the buy never happened on the new chain.
+    await jsonRpc(h.chain.rpcUrl, 'anvil_reorg', [1, []])
+    expect(await h.usdcOf(buyer.wallet)).toBe(100n * USDC)
+    await h.mine()
+    await h.waitFor('undone', async () => (await h.journal.orderEventsOf(buyer.keyId, slug)).some((e) => e.reason === 'buy undone by a reorg'))
+    expect(await h.journal.fillsAbove('base', launched.blockNumber)).toEqual([])
+    // The wallet layer's own state (the account deployed in the dropped block, the bundler's nonce) does not survive a
+    // reorg of its transactions: restart the executor over fresh wallet caches, as a daemon restart would.
+    await h.crashExecutor(h.freshWallets())
+    h.startMining()
+    await h.waitFor('filled again', async () => (await h.getOrder(buyer, slug))?.status === 'filled')
+    await h.stopMining()
+    expect(await buysOf(buyer, slug)).toHaveLength(1)
+    expect(await h.usdcOf(buyer.wallet)).toBe(70n * USDC)
+    const events = await h.journal.orderEventsOf(buyer.keyId, slug)
+    const transitions = events.map((e) => `${e.from}->${e.to}`)
+    expect(transitions.slice(0, 3)).toEqual(['active->executing', 'executing->filled', 'filled->active'])
+    expect(transitions.at(-1)).toBe('executing->filled')
+    expect(transitions.filter((t) => t === 'executing->filled')).toHaveLength(2)
   })
 })
