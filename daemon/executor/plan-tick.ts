@@ -25,6 +25,11 @@ export interface PlanInput {
   /** Stablecoin atoms each wallet has committed to in-flight orders (other launches), by lower-cased address. */
   reservedByWallet: ReadonlyMap<string, bigint>
   policy: PrioritisationPolicy
+  /**
+   * Most buys submitted per tick (default 1,000). A block holds a few hundred buys at most; the rest, in priority order,
+   * wait for the next tick (verdict `deferred`) instead of being signed, simulated and queued now.
+   */
+  maxBuys?: number
 }
 
 export interface PlannedBuy {
@@ -41,6 +46,8 @@ export interface ExecutionPlan {
 }
 
 type Tagged = ExecutableOrder & { candidate: CandidateOrder }
+
+export const DEFAULT_MAX_BUYS = 1_000
 
 const VERDICTS: Record<string, OrderVerdict> = {
   not_active: 'in_flight',
@@ -90,13 +97,14 @@ export function planPrepared(book: PreparedBook, input: Omit<PlanInput, 'candida
     launchedAtMs: input.launchedAt,
     nowMs: input.now,
   })
-  const buys: PlannedBuy[] = new Array(plan.buys.length)
+  const limit = Math.min(plan.buys.length, input.maxBuys ?? DEFAULT_MAX_BUYS)
+  const buys: PlannedBuy[] = new Array(limit)
   const decisions: OrderDecision[] = []
   for (const o of plan.expired) decisions.push({ keyId: o.candidate.order.keyId, slug: o.candidate.order.slug, verdict: 'expired' })
   for (const s of plan.skipped) {
     decisions.push({ keyId: s.order.candidate.order.keyId, slug: s.order.candidate.order.slug, verdict: VERDICTS[s.reason] ?? 'limit_below_cap' })
   }
-  for (let rank = 0; rank < plan.buys.length; rank++) {
+  for (let rank = 0; rank < limit; rank++) {
     const buy = plan.buys[rank]!
     const min = minTokensOut({ spend: buy.spend, limitFdv: buy.order.limitFdv, totalSupply: input.totalSupply })
     buys[rank] = { candidate: buy.order.candidate, spendAtoms: buy.spend, minTokensOut: min, rank }
@@ -108,6 +116,10 @@ export function planPrepared(book: PreparedBook, input: Omit<PlanInput, 'candida
       minTokensOut: min.toString(),
       rank,
     })
+  }
+  for (let rank = limit; rank < plan.buys.length; rank++) {
+    const order = plan.buys[rank]!.order.candidate.order
+    decisions.push({ keyId: order.keyId, slug: order.slug, verdict: 'deferred', rank })
   }
   return { decisions, expired: plan.expired.map((o) => o.candidate.order), buys }
 }

@@ -82,6 +82,8 @@ export type OrderVerdict =
   | 'expired'
   | 'swaps_not_allowed'
   | 'in_flight'
+  /** Eligible, but beyond the tick's buy cap: waits for the next tick, in priority order. */
+  | 'deferred'
 
 /** One order's fate in one tick. */
 export interface OrderDecision {

@@ -56,6 +56,17 @@ describe('planExecution (domain policy + min-out + journal verdicts)', () => {
     expect(plan.buys[0]!.minTokensOut).toBe(0n)
   })
 
+  it('submits at most maxBuys per tick, the rest deferred in priority order', () => {
+    const plan = planExecution({
+      ...base,
+      maxBuys: 1,
+      tick: { effectiveCapAtoms: '1', swapsAllowed: true },
+      candidates: [candidate(order('small', '10', null), 100n * USDC, 1), candidate(order('big', '50', null), 100n * USDC, 2)],
+    })
+    expect(plan.buys.map((b) => b.candidate.order.keyId)).toEqual(['big'])
+    expect(plan.decisions.find((d) => d.keyId === 'small')).toMatchObject({ verdict: 'deferred', rank: 1 })
+  })
+
   it('attempts nothing while swaps are not allowed', () => {
     const plan = planExecution({ ...base, tick: { effectiveCapAtoms: '1', swapsAllowed: false }, candidates: [candidate(order('a', '1', null), USDC)] })
     expect(plan.buys).toEqual([])
