@@ -11,7 +11,7 @@ import { chainFromConfig } from '../../src/chain/clients.ts'
 import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
 import { spendThenLimitPolicy } from '../../src/domain/execution/prioritisation.ts'
 import type { OrderRecord } from '../../src/domain/records.ts'
-import { planPrepared, prepareBook, type CandidateOrder } from '../../daemon/executor/plan-tick.ts'
+import { DEFAULT_MAX_BUYS, planPrepared, prepareBook, type CandidateOrder } from '../../daemon/executor/plan-tick.ts'
 import { planTick } from '../../src/domain/execution/plan-tick.ts'
 import { startFlowHarness, type Buyer } from '../executor/flow-harness.ts'
 import type { BenchModule } from './bench-module.ts'
@@ -37,7 +37,7 @@ function syntheticBook(count: number): CandidateOrder[] {
   return out
 }
 
-function benchPlanning(orders: number, runs: number) {
+export function benchPlanning(orders: number, runs: number) {
   const book = syntheticBook(orders)
   const tick = { effectiveCapAtoms: (500_000n * 1_000_000n).toString(), swapsAllowed: true }
   const prepareWall: number[] = []
@@ -62,7 +62,8 @@ function benchPlanning(orders: number, runs: number) {
   }
   return {
     orders,
-    eligibleBuys: buys,
+    submittedBuys: buys,
+    maxBuysPerTick: DEFAULT_MAX_BUYS,
     runs,
     decideMedianMs: round(median(decideWall)),
     fullTickMedianMs: round(median(tickWall)),
@@ -76,7 +77,7 @@ function benchPlanning(orders: number, runs: number) {
   }
 }
 
-async function benchLaunch(buyerCount: number) {
+export async function benchLaunch(buyerCount: number) {
   let firstSubmission: number | undefined
   let launchArrival: number | undefined
   const sendTimes: number[] = []
