@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { Account } from 'viem'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
@@ -28,9 +28,19 @@ export async function ensureDevnetLaunchpads(dataDir: string, chain: ChainConfig
   const previous = recorded[chain.key]
   if (previous && previous.chainId === chain.chainId && (await devnetLaunchpadsExist(chain, previous))) return previous
   const addresses = await deployDevnetLaunchpads(chain, deployer)
-  const latest = await readDevnetLaunchpads(dataDir)
-  latest[chain.key] = { ...addresses, chainId: chain.chainId }
-  await mkdir(dirname(devnetLaunchpadsPath(dataDir)), { recursive: true })
-  await writeFile(devnetLaunchpadsPath(dataDir), `${JSON.stringify(latest, null, 2)}\n`)
+  // Both chains record into one file at the same time on a first start: serialise the read-modify-write and replace
+  // the file atomically, or one chain's entry is lost (or the JSON interleaved) and its launchpads redeployed later.
+  const record = recordQueue.then(async () => {
+    const latest = await readDevnetLaunchpads(dataDir)
+    latest[chain.key] = { ...addresses, chainId: chain.chainId }
+    const path = devnetLaunchpadsPath(dataDir)
+    await mkdir(dirname(path), { recursive: true })
+    await writeFile(`${path}.tmp`, `${JSON.stringify(latest, null, 2)}\n`)
+    await rename(`${path}.tmp`, path)
+  })
+  recordQueue = record.catch(() => undefined)
+  await record
   return addresses
 }
+
+let recordQueue: Promise<void> = Promise.resolve()
