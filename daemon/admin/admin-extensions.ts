@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { BackgroundWorker, WorkerContext } from '../background-workers.ts'
+import { devnetLaunchRoutes } from './devnet-launch-routes.ts'
 
 /**
  * Extra admin routes contributed by other parts of the daemon. They are registered on the admin app behind the same
@@ -7,10 +8,9 @@ import type { BackgroundWorker, WorkerContext } from '../background-workers.ts'
  */
 export type AdminExtension = (app: FastifyInstance) => void
 
-/**
- * >>> Issue "Launch detection and open-market execution": routes for `prebuy devnet launch` / `prebuy devnet swap`
- * >>> (and any executor inspection) go here, built from the context and the running workers.
- */
-export function createAdminExtensions(_context: WorkerContext, _workers: readonly BackgroundWorker[]): AdminExtension[] {
-  return []
+/** Admin routes beyond the built-in ones; add executor or indexer inspection routes here. */
+export function createAdminExtensions(context: WorkerContext, _workers: readonly BackgroundWorker[]): AdminExtension[] {
+  const extensions: AdminExtension[] = []
+  if (context.config.chains.mode === 'devnet') extensions.push(devnetLaunchRoutes({ dataDir: context.config.dataDir, chains: context.chains }))
+  return extensions
 }

@@ -11,6 +11,10 @@ import type {
   DeskSettings,
   DeskUpdate,
   Deployments,
+  DevnetLaunchRequest,
+  DevnetLaunchResult,
+  DevnetSwapRequest,
+  DevnetSwapResult,
   FundRequest,
   FundResult,
   KeySummary,
@@ -53,6 +57,8 @@ export interface AdminClient {
   devnetFund(request: FundRequest): Promise<FundResult[]>
   devnetMine(blocks: number): Promise<MineResult>
   devnetDeployments(): Promise<Deployments>
+  devnetLaunch(request: DevnetLaunchRequest): Promise<DevnetLaunchResult>
+  devnetSwap(request: DevnetSwapRequest): Promise<DevnetSwapResult>
 }
 
 /** Typed client of the daemon's admin API (daemon/admin). */
@@ -108,5 +114,7 @@ export function createAdminClient(options: { adminUrl: string; operatorToken: st
     devnetFund: async (request) => (await call<{ funded: FundResult[] }>('POST', '/admin/v1/devnet/fund', request)).funded,
     devnetMine: (blocks) => call('POST', '/admin/v1/devnet/mine', { blocks }),
     devnetDeployments: () => call('GET', '/admin/v1/devnet/deployments'),
+    devnetLaunch: (request) => call('POST', '/admin/v1/devnet/launch', request),
+    devnetSwap: (request) => call('POST', '/admin/v1/devnet/swap', request),
   }
 }

@@ -110,6 +110,47 @@ export interface MineResult {
 
 export type Deployments = Record<string, unknown>
 
+export interface DevnetLaunchRequest {
+  launchpad: Launchpad
+  creator: string
+  chain?: ChainKey
+  name?: string
+  symbol?: string
+  /** Launch fee in pips (1,000,000 = 100%). */
+  startFee?: number
+  endFee?: number
+  decaySeconds?: number
+}
+
+export interface DevnetLaunchResult {
+  chain: ChainKey
+  launchpad: Launchpad
+  creator: string
+  token: string
+  poolId: string
+  txHash: string
+  blockNumber: string
+}
+
+export interface DevnetSwapRequest {
+  token: string
+  /** Decimal stablecoin amount. */
+  usdc: string
+  chain?: ChainKey
+}
+
+export interface DevnetSwapResult {
+  chain: ChainKey
+  token: string
+  usdc: string
+  txHash: string
+  blockNumber: string
+  /** Tokens received, atomic units. */
+  tokensOut: string
+  /** Fee the pool charged on this swap, pips. */
+  feePips: number
+}
+
 export interface AdminErrorBody {
   error: string
   message: string

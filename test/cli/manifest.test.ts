@@ -39,6 +39,8 @@ describe('oclif.manifest.json', () => {
         'devnet:fund',
         'devnet:mine',
         'devnet:deployments',
+        'devnet:launch',
+        'devnet:swap',
       ]),
     )
   })

@@ -261,6 +261,30 @@ describe('the operator CLI against the running daemon', () => {
     expect(BigInt(after.json.blockNumbers.base!) - BigInt(before.json.blockNumbers.base!)).toBeGreaterThanOrEqual(5n)
   })
 
+  it('launches a token as a registered creator (the indexer sees it) and makes a third-party swap', async () => {
+    const launched = await runCli<{ token: string; chain: string; launchpad: string; blockNumber: string }>(dataDir, [
+      'devnet', 'launch', '--launchpad', 'clanker', '--creator', '0x1111111111111111111111111111111111111111', '--name', 'Alpha', '--symbol', 'ALPHA',
+    ])
+    expect(launched.code, launched.stdout + launched.stderr).toBe(0)
+    expect(launched.json).toMatchObject({ chain: 'base', launchpad: 'clanker', token: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/) })
+    const created = await api(url, 'POST', `${PUBLIC}/api-keys`, { body: { label: 'launch-watcher' } })
+    const deadline = Date.now() + 30_000
+    let detail = await api(url, 'GET', `${PUBLIC}/projects/alpha`, { key: created.body.apiKey })
+    while (detail.body.launch?.tokenAddress !== launched.json.token && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 250))
+      detail = await api(url, 'GET', `${PUBLIC}/projects/alpha`, { key: created.body.apiKey })
+    }
+    expect(detail.body.launch).toMatchObject({ tokenAddress: launched.json.token, chain: 'base' })
+
+    const swapped = await runCli<{ tokensOut: string; feePips: number }>(dataDir, ['devnet', 'swap', '--token', launched.json.token, '--usdc', '250'])
+    expect(swapped.code).toBe(0)
+    expect(BigInt(swapped.json.tokensOut)).toBeGreaterThan(0n)
+    expect(swapped.json.feePips).toBeGreaterThan(0)
+    const refused = await runCli(dataDir, ['devnet', 'launch', '--launchpad', 'zora', '--creator', '0x1111111111111111111111111111111111111111', '--start-fee', '100', '--end-fee', '200'])
+    expect(refused.code).toBe(1)
+    expect(refused.stdout + refused.stderr).toContain('end fee <= start fee')
+  })
+
   it('answers an unknown id with a clear error and a non-zero exit', async () => {
     const result = await runCli(dataDir, ['registrations', 'reject', 'rev_missing'])
     expect(result.code).not.toBe(0)

@@ -1,0 +1,43 @@
+import { Flags } from '@oclif/core'
+import type { DevnetLaunchResult } from '../../src/admin-client/admin-types.ts'
+import { OperatorCommand } from '../../src/admin-client/cli/operator-command.ts'
+import { CHAIN_KEYS, type ChainKey } from '../../src/chain/chain-keys.ts'
+import { LAUNCHPADS, type Launchpad } from '../../src/domain/records.ts'
+
+export default class DevnetLaunch extends OperatorCommand {
+  static override description =
+    "Devnet only: launch a token on a devnet launchpad as the creator (impersonated); a registered project with that creator is detected and its orders execute"
+  static override examples = [
+    '<%= config.bin %> devnet launch --launchpad clanker --creator 0x1111111111111111111111111111111111111111',
+    '<%= config.bin %> devnet launch --launchpad zora --creator 0x1111... --name Moon --symbol MOON --start-fee 500000 --end-fee 10000 --decay-seconds 20',
+  ]
+  static override flags = {
+    launchpad: Flags.string({ required: true, options: [...LAUNCHPADS] }),
+    creator: Flags.string({ required: true, description: 'creator address (the project registered with it)' }),
+    chain: Flags.string({ options: [...CHAIN_KEYS], default: 'base' }),
+    name: Flags.string({ description: 'token name' }),
+    symbol: Flags.string({ description: 'token symbol' }),
+    'start-fee': Flags.integer({ min: 0, max: 1_000_000, description: 'launch (sniper) fee at launch, pips (1,000,000 = 100%)' }),
+    'end-fee': Flags.integer({ min: 0, max: 1_000_000, description: 'fee once the decay is over, pips' }),
+    'decay-seconds': Flags.integer({ min: 1, description: 'seconds over which the fee decays' }),
+  }
+
+  async run(): Promise<DevnetLaunchResult> {
+    const { flags } = await this.parse(DevnetLaunch)
+    const client = await this.adminClient(flags)
+    const result = await client.devnetLaunch({
+      launchpad: flags.launchpad as Launchpad,
+      creator: flags.creator,
+      chain: flags.chain as ChainKey,
+      ...(flags.name === undefined ? {} : { name: flags.name }),
+      ...(flags.symbol === undefined ? {} : { symbol: flags.symbol }),
+      ...(flags['start-fee'] === undefined ? {} : { startFee: flags['start-fee'] }),
+      ...(flags['end-fee'] === undefined ? {} : { endFee: flags['end-fee'] }),
+      ...(flags['decay-seconds'] === undefined ? {} : { decaySeconds: flags['decay-seconds'] }),
+    })
+    this.log(`Launched ${result.token} on ${result.launchpad} (${result.chain}) in block ${result.blockNumber}`)
+    this.log(`Pool id: ${result.poolId}`)
+    this.log(`Tx:      ${result.txHash}`)
+    return result
+  }
+}
