@@ -45,6 +45,8 @@ export interface Executor {
   reconcile(): Promise<void>
   /** Resolves when every queued tick has been processed. */
   idle(): Promise<void>
+  /** Ticks and revalidations queued or in progress (0 = idle). */
+  busy(): number
   stop(): Promise<void>
 }
 
@@ -121,6 +123,8 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
     return present.map((c) => ({ ...c, balanceAtoms: balances.get(c.wallet.toLowerCase()) ?? 0n }))
   }
 
+  const lastQuietSignature = new Map<string, string>()
+
   async function reservations(chain: ChainKey): Promise<Map<string, bigint>> {
     const out = new Map<string, bigint>()
     for (const entry of await journal.inFlight(chain)) {
@@ -145,10 +149,16 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
       reservedByWallet: reserved,
       policy,
     })
-    if (plan.buys.length === 0 && plan.expired.length === 0 && plan.decisions.every((d) => d.verdict !== 'submitted')) {
+    if (plan.buys.length === 0 && plan.expired.length === 0) {
+      // Nothing happens this tick: journal it only when a verdict changed since the last recorded decision, so a quiet
+      // book priced every block (fee decay, heartbeats) does not grow the journal with identical entries.
+      const signature = plan.decisions.map((d) => `${d.keyId}:${d.verdict}`).join(',')
+      if (lastQuietSignature.get(launch.slug) === signature) return []
+      lastQuietSignature.set(launch.slug, signature)
       await store.batch([journal.putDecision({ slug: launch.slug, chain: launch.chain, tick, policy: policy.name, orders: plan.decisions, at: now() })])
       return []
     }
+    lastQuietSignature.delete(launch.slug)
     const at = now()
     const fromBlock = tick.blockNumber
     const keyIds = [...plan.expired.map((o) => o.keyId), ...plan.buys.map((b) => b.candidate.order.keyId)]
@@ -453,6 +463,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
   return {
     handleTick,
     reconcile,
+    busy: () => running.size + pending.size + background.size,
     async idle() {
       while (running.size > 0 || background.size > 0) await Promise.all([...running.values(), ...background])
     },
