@@ -316,8 +316,12 @@ describe('restart and shutdown', () => {
     await once(socket, 'connect')
     let response = ''
     socket.on('data', (chunk: Buffer) => (response += chunk.toString()))
+    const incoming = () => before.output().split('"msg":"incoming request"').length
+    const seen = incoming()
     socket.write(`POST ${PUBLIC}/feedback HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`)
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    // Wait until the daemon logged the request (headers parsed), so it is in flight when the signal lands.
+    const seenDeadline = Date.now() + 10_000
+    while (incoming() === seen && Date.now() < seenDeadline) await new Promise((resolve) => setTimeout(resolve, 20))
     before.process.kill('SIGTERM')
     await new Promise((resolve) => setTimeout(resolve, 500))
     expect(isAlive(pid)).toBe(true)

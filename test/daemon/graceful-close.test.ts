@@ -18,14 +18,15 @@ async function startApp(drainMs?: number) {
 
 describe('trackForGracefulClose', () => {
   it('finishes a request whose body is still arriving when close begins', async () => {
-    const { tracked, port } = await startApp()
+    const { app, tracked, port } = await startApp()
     const body = JSON.stringify({ a: 'hello world' })
+    const received = once(app.server, 'request')
     const socket = connect(port, '127.0.0.1')
     await once(socket, 'connect')
     let response = ''
     socket.on('data', (chunk: Buffer) => (response += chunk.toString()))
     socket.write(`POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    await received
     let closed = false
     const closing = tracked.close().then(() => (closed = true))
     await new Promise((resolve) => setTimeout(resolve, 200))
@@ -39,9 +40,10 @@ describe('trackForGracefulClose', () => {
   })
 
   it('is not held up by a keep-alive connection once its request is answered', async () => {
-    const { tracked, port } = await startApp()
+    const { app, tracked, port } = await startApp()
+    const received = once(app.server, 'request')
     const pending = fetch(`http://127.0.0.1:${port}/slow`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    await received
     const started = Date.now()
     await tracked.close()
     expect(Date.now() - started).toBeLessThan(2_000)
@@ -49,12 +51,13 @@ describe('trackForGracefulClose', () => {
   })
 
   it('cuts a request that does not finish within the drain time', async () => {
-    const { tracked, port } = await startApp(200)
+    const { app, tracked, port } = await startApp(200)
+    const received = once(app.server, 'request')
     const socket = connect(port, '127.0.0.1')
     await once(socket, 'connect')
     socket.on('error', () => undefined)
     socket.write('POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{')
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    await received
     const started = Date.now()
     await tracked.close()
     expect(Date.now() - started).toBeLessThan(1_500)
