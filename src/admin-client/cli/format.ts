@@ -19,5 +19,3 @@ export function formatTable(rows: ReadonlyArray<Record<string, unknown>>, column
       .trimEnd()
   return [line(columns), ...table.map(line)].join('\n')
 }
-
-export const formatDate = (epochMs: number | null | undefined): string => (epochMs ? new Date(epochMs).toISOString() : '-')
