@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createPublicClient, custom, http, parseAbi, type PublicClient } from 'viem'
+import { createPublicClient, custom, http, keccak256, parseAbi, stringToHex, type PublicClient } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { loadLaunchpadArtifact } from '../../src/launchpads/devnet/devnet-artifacts.ts'
+import { impersonate, sendDevnetCall } from '../../src/launchpads/devnet/send-devnet-tx.ts'
 import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
 import type { WalletService } from '../../src/wallets/wallet-service.ts'
 import { startFlowHarness, type FlowHarness } from '../executor/flow-harness.ts'
@@ -45,6 +48,24 @@ describe('launch indexer (real devnet, launchpads, store)', () => {
     expect(tick!.liquidity).toBe(liquidity.toString())
     expect(BigInt(tick!.fdvUsdAtoms)).toBeGreaterThan(0n)
     expect(BigInt(tick!.effectiveCapAtoms!)).toBeGreaterThan(BigInt(tick!.fdvUsdAtoms))
+  })
+
+  it('matches a Clanker launch by msgSender too (a deployer bot sends, someone else is the token admin)', async () => {
+    const bot = privateKeyToAccount(generatePrivateKey()).address
+    const admin = privateKeyToAccount(generatePrivateKey()).address
+    const { slug } = await h.newProject('idx-bot', 'clanker', bot)
+    await impersonate(h.chain, bot)
+    const receipt = await sendDevnetCall(h.chain, bot, {
+      address: h.launchpads.clanker.factory,
+      abi: loadLaunchpadArtifact('DevnetClankerFactory').abi,
+      functionName: 'deployToken',
+      args: [{ name: 'Bot', symbol: 'BOT', tokenAdmin: admin, image: '', metadata: '', context: 'bot', startingFee: 0, endingFee: 0, secondsToDecay: 0n, salt: keccak256(stringToHex(slug)) }],
+    })
+    await h.indexer.caughtUp('base', receipt.blockNumber)
+    const launch = await h.journal.getLaunchBySlug(slug)
+    expect(launch?.launchpad).toBe('clanker')
+    expect(launch?.blockNumber).toBe(receipt.blockNumber.toString())
+    expect((await h.services.projects.getProject(slug))?.launch?.tokenAddress).toBe(launch?.token)
   })
 
   it('ticks on every block while the fee decays, and on swaps only once it is at its floor', async () => {

@@ -115,6 +115,18 @@ describe('realtime sync on anvil', () => {
     await second.stop()
   })
 
+  it('refuses a reorg below the finalized block (a confirmation depth too shallow for the chain) with a typed error', async () => {
+    const start = (await client.getBlockNumber({ cacheTime: 0 })) + 1n
+    const sync = newSync({ startBlock: start, confirmations: 2 })
+    const iterator = sync.events()
+    await testClient.mine({ blocks: 5 })
+    const seen = await collect(iterator, lastBlockIs(start + 4n))
+    expect(seen.at(-1)!.checkpoint.finalized.number).toBe(start + 2n)
+    await testClient.request({ method: 'anvil_reorg' as never, params: [4, []] as never })
+    await expect(collect(iterator, () => false)).rejects.toMatchObject({ code: 'reorg_too_deep' })
+    await sync.stop()
+  })
+
   it('falls back to polling when the websocket cannot connect', async () => {
     const start = (await client.getBlockNumber({ cacheTime: 0 })) + 1n
     const sync = newSync({ startBlock: start, ws: 'ws://127.0.0.1:1' })
