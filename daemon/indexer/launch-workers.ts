@@ -31,6 +31,7 @@ export function createLaunchWorkers(context: WorkerContext): BackgroundWorker[] 
   ) as Record<ChainKey, PublicClient>
   let executor: Executor | undefined
   let indexer: Indexer | undefined
+  const sockets: PublicClient[] = []
 
   async function adapterOptionsOf(chain: ChainConfig): Promise<CreateLaunchpadAdaptersOptions | undefined> {
     const { poolManager, weth } = chain.addresses
@@ -95,12 +96,9 @@ export function createLaunchWorkers(context: WorkerContext): BackgroundWorker[] 
             log.warn({ chain: key }, 'no launchpads configured on this chain; not indexing it')
             return undefined
           }
-          return {
-            chain,
-            client: clients[key],
-            wsClient: createPublicClient({ chain: chainFromConfig(chain), transport: webSocket(chain.wsUrl, { retryCount: 3 }) }) as PublicClient,
-            adapters,
-          }
+          const wsClient = createPublicClient({ chain: chainFromConfig(chain), transport: webSocket(chain.wsUrl, { retryCount: 3 }) }) as PublicClient
+          sockets.push(wsClient)
+          return { chain, client: clients[key], wsClient, adapters }
         }),
       )
       const chains = prepared.filter((c): c is NonNullable<typeof c> => c !== undefined)
@@ -110,6 +108,13 @@ export function createLaunchWorkers(context: WorkerContext): BackgroundWorker[] 
     },
     async stop() {
       await indexer?.stop()
+      // The new-head sockets would otherwise stay open (and reconnect) after the daemon stopped.
+      await Promise.all(
+        sockets.map(async (client) => {
+          const transport = client.transport as { getRpcClient?: () => Promise<{ close(): void }> }
+          await transport.getRpcClient?.().then((rpc) => rpc.close()).catch(() => undefined)
+        }),
+      )
     },
   }
 

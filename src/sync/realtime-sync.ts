@@ -42,18 +42,28 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
   let unwatch: (() => void) | undefined
   let socketHealthy = false
 
+  // A head announced while a round was running must not wait for the next poll: remember it.
+  let headPending = false
   const sleepUntilWoken = (ms: number) =>
     new Promise<void>((resolve) => {
+      if (headPending) {
+        headPending = false
+        return resolve()
+      }
       const timer = setTimeout(done, ms)
       function done() {
         clearTimeout(timer)
         wake = undefined
+        headPending = false
         resolve()
       }
       wake = done
     })
 
-  const notify = () => wake?.()
+  const notify = () => {
+    if (wake) wake()
+    else headPending = true
+  }
 
   function subscribe() {
     if (!wsClient) return

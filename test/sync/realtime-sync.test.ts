@@ -44,12 +44,12 @@ describe('realtime sync on anvil', () => {
     await anvil?.stop()
   })
 
-  const newSync = (options: { resume?: SyncCheckpoint; startBlock?: bigint; ws?: string; confirmations?: number }) => {
+  const newSync = (options: { resume?: SyncCheckpoint; startBlock?: bigint; ws?: string; confirmations?: number; pollingIntervalMs?: number }) => {
     const sync = createRealtimeSync({
       client,
       wsClient: options.ws ? (createPublicClient({ chain: foundry, transport: webSocket(options.ws, { retryCount: 0 }) }) as PublicClient) : undefined,
       confirmations: options.confirmations ?? 4,
-      pollingIntervalMs: 100,
+      pollingIntervalMs: options.pollingIntervalMs ?? 100,
       resume: options.resume,
       startBlock: options.startBlock,
       logger: silentLogger,
@@ -60,7 +60,8 @@ describe('realtime sync on anvil', () => {
 
   it('delivers every block with its logs over the websocket, reverts on anvil_reorg and finalizes deep blocks', async () => {
     const start = (await client.getBlockNumber({ cacheTime: 0 })) + 1n
-    const sync = newSync({ startBlock: start, ws: anvil.wsUrl, confirmations: 4 })
+    // Polling is slowed to a minute: every block here arrives because the socket announced a new head.
+    const sync = newSync({ startBlock: start, ws: anvil.wsUrl, confirmations: 4, pollingIntervalMs: 60_000 })
     const iterator = sync.events()
     // A contract creation whose init code is LOG0(0, 0): one log from a fresh address.
     await testClient.sendUnsignedTransaction({ from: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', data: '0x60006000a000' })
