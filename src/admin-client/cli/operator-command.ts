@@ -29,9 +29,19 @@ export abstract class OperatorCommand extends Command {
     return createAdminClient({ adminUrl: daemon.adminUrl, operatorToken: daemon.operatorToken })
   }
 
+  /** `--json` errors: just the message (and the admin API's status), not oclif's internals. */
+  protected override toErrorJson(error: unknown): { error: { message: string; status?: number } } {
+    const message = error instanceof Error ? error.message : String(error)
+    return { error: { message, ...(error instanceof AdminApiError && error.status > 0 ? { status: error.status } : {}) } }
+  }
+
   protected override async catch(error: Interfaces.CommandError): Promise<unknown> {
     if (error instanceof AdminApiError || error instanceof DaemonNotFoundError) {
       // Drop the stack: the message already says what went wrong and what to do.
+      if (this.jsonEnabled()) {
+        this.logJson(this.toErrorJson(error))
+        return this.exit(1)
+      }
       const clean: Interfaces.CommandError = Object.assign(new Error(error.message), { exitCode: 1, oclif: { exit: 1 } })
       return super.catch(clean)
     }
