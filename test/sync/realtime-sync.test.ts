@@ -60,8 +60,7 @@ describe('realtime sync on anvil', () => {
 
   it('delivers every block with its logs over the websocket, reverts on anvil_reorg and finalizes deep blocks', async () => {
     const start = (await client.getBlockNumber({ cacheTime: 0 })) + 1n
-    // Polling is slowed to a minute: every block here arrives because the socket announced a new head.
-    const sync = newSync({ startBlock: start, ws: anvil.wsUrl, confirmations: 4, pollingIntervalMs: 60_000 })
+    const sync = newSync({ startBlock: start, ws: anvil.wsUrl, confirmations: 4 })
     const iterator = sync.events()
     // A contract creation whose init code is LOG0(0, 0): one log from a fresh address.
     await testClient.sendUnsignedTransaction({ from: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', data: '0x60006000a000' })
@@ -92,6 +91,23 @@ describe('realtime sync on anvil', () => {
     await sync.stop()
     const end = await iterator.next()
     expect(end.done).toBe(true)
+  })
+
+  it('is woken by the websocket newHeads subscription (polling slowed to a minute)', async () => {
+    const start = (await client.getBlockNumber({ cacheTime: 0 })) + 1n
+    const sync = newSync({ startBlock: start, ws: anvil.wsUrl, pollingIntervalMs: 60_000 })
+    const iterator = sync.events()
+    // The first pull runs one round (nothing new yet) and then waits; the socket must wake it for each new block.
+    const pulled = iterator.next()
+    await new Promise((r) => setTimeout(r, 300))
+    await testClient.mine({ blocks: 1 })
+    const first = await Promise.race([pulled, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 5_000))])
+    expect(first !== 'timeout' && first.value?.type === 'block' && first.value.block.number).toBe(start)
+    await new Promise((r) => setTimeout(r, 300))
+    await testClient.mine({ blocks: 1 })
+    const events = await collect(iterator, lastBlockIs(start + 1n), 5_000)
+    expect(blocksOf(events).map((b) => b.number)).toEqual([start + 1n])
+    await sync.stop()
   })
 
   it('resumes from a checkpoint: blocks mined while stopped are delivered, a reorg while stopped is reverted first', async () => {
