@@ -1,6 +1,5 @@
 import type { Address, Hash, PublicClient } from 'viem'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
-import { PrebuyError } from '../../src/common/errors.ts'
 import type { Logger } from '../../src/common/logger.ts'
 import { formatDecimal } from '../../src/domain/decimal.ts'
 import { splitPlatformFee } from '../../src/domain/execution/platform-fee.ts'
@@ -35,6 +34,8 @@ export interface ExecutorDeps {
   policy?: PrioritisationPolicy
   /** Consecutive non-price reverts after which an order is `failed` (default 3). Price reverts retry until expiry. */
   maxFailedAttempts?: number
+  /** Most buys submitted per tick (default DEFAULT_MAX_BUYS); the rest are deferred to the next tick. */
+  maxBuysPerTick?: number
   now?: () => number
 }
 
@@ -148,6 +149,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
       candidates,
       reservedByWallet: reserved,
       policy,
+      ...(deps.maxBuysPerTick === undefined ? {} : { maxBuys: deps.maxBuysPerTick }),
     })
     if (plan.buys.length === 0 && plan.expired.length === 0) {
       // Nothing happens this tick: journal it only when a verdict changed since the last recorded decision, so a quiet
@@ -475,10 +477,4 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
       await Promise.all([...running.values(), ...background])
     },
   }
-}
-
-export const assertRouterConfigured = (routers: Partial<Record<ChainKey, Address>>, chain: ChainKey): Address => {
-  const address = routers[chain]
-  if (!address) throw new PrebuyError('internal', 'buy_router_missing', `No buy router configured for ${chain}`)
-  return address
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Hash } from 'viem'
+import { encodeFunctionData, erc20Abi, type Hash } from 'viem'
 import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
 import { buyRouterAbi } from '../../daemon/executor/buy-router-abi.ts'
 import { executionOrderId } from '../../daemon/executor/build-buy-calls.ts'
@@ -155,5 +155,37 @@ describe('exactly once and shared balances (real devnet, wallets, store)', () =>
     expect(transitions.slice(0, 3)).toEqual(['active->executing', 'executing->filled', 'filled->active'])
     expect(transitions.at(-1)).toBe('executing->filled')
     expect(transitions.filter((t) => t === 'executing->filled')).toHaveLength(2)
+  })
+
+  it('a buy that keeps reverting for a reason other than the price fails after 3 attempts; funds stay', async () => {
+    const { slug, creator } = await h.newProject('doomed', 'doppler')
+    const buyer = await h.newBuyer('doomed', '100')
+    await h.order(buyer, slug, '10', null)
+    // Every buy of this wallet also tries to move more stablecoin than the wallet holds: the operation reverts.
+    const sabotaged: Pick<WalletService, 'walletAddress' | 'submitUserOperations'> = {
+      walletAddress: (i) => h.wallets.walletAddress(i),
+      submitUserOperations: (chain, requests) =>
+        h.wallets.submitUserOperations(
+          chain,
+          requests.map((r) => ({
+            ...r,
+            calls: [
+              ...r.calls,
+              { to: h.chain.addresses.stablecoin, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [h.feeRecipient, 10n ** 30n] }) },
+            ],
+          })),
+        ),
+    }
+    await h.crashExecutor(sabotaged)
+    h.startMining()
+    await h.launch(slug, 'doppler', creator, { startFee: 20_000, endFee: 10_000, decaySeconds: 120 })
+    await h.waitFor('failed', async () => (await h.getOrder(buyer, slug))?.status === 'failed')
+    await h.stopMining()
+    const order = (await h.getOrder(buyer, slug))!
+    expect(order.execution?.failureReason).toBeTruthy()
+    const transitions = (await h.journal.orderEventsOf(buyer.keyId, slug)).map((e) => `${e.from}->${e.to}`)
+    expect(transitions).toEqual(['active->executing', 'executing->active', 'active->executing', 'executing->active', 'active->executing', 'executing->failed'])
+    expect(await h.usdcOf(buyer.wallet)).toBe(100n * USDC)
+    await h.crashExecutor()
   })
 })
