@@ -131,6 +131,14 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
       return undefined
     }
 
+    async function pendingLaunchpads(): Promise<Set<string>> {
+      const out = new Set<string>()
+      for (const { value } of await readAll(store.sub.projects, '')) {
+        if (value.chain === key && value.launch === null) out.add(value.launchpad)
+      }
+      return out
+    }
+
     async function readTokenMeta(token: Address) {
       const [name, symbol, decimals, totalSupply] = await Promise.all([
         client.readContract({ address: token, abi: erc20Abi, functionName: 'name' }),
@@ -159,9 +167,14 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
       const getEthUsd = async () => (ethUsd ??= await ethUsdAt(block.number))
       const swapped = new Set<string>()
 
+      // Launchpads with a registered project still waiting to launch on this chain: launch logs of the others (most
+      // launches on a busy chain are not ours) are skipped without fetching their receipts.
+      let waiting: Set<string> | undefined
+      const waitingLaunchpads = async () => (waiting ??= await pendingLaunchpads())
       for (const entry of event.logs) {
         const address = entry.address.toLowerCase()
-        if (launchAddresses.includes(address)) {
+        const adapter = config.adapters.find((a) => a.launchEvent.address.toLowerCase() === address)
+        if (adapter && (await waitingLaunchpads()).has(adapter.id)) {
           const launch = await detectLaunch(entry)
           if (launch) {
             newLaunches.push(launch.record)
@@ -304,6 +317,11 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
       (async () => {
         while (!stopped) {
           const sync = await openSync()
+          // stop() may have run while the checkpoint was read, before this sync was registered.
+          if (stopped) {
+            await sync.stop()
+            break
+          }
           try {
             for await (const event of sync.events()) {
               if (event.type === 'block') {

@@ -127,6 +127,28 @@ describe('launch indexer (real devnet, launchpads, store)', () => {
     await h.restartIndexer()
   })
 
+  it('skips launches on a launchpad with no project waiting to launch, without fetching their receipts', async () => {
+    const calls: string[] = []
+    const inner = http(h.chain.rpcUrl)({ retryCount: 0 })
+    const counting = createPublicClient({
+      transport: custom({
+        request({ method, params }) {
+          calls.push(method)
+          return inner.request({ method, params } as never)
+        },
+      }),
+    }) as PublicClient
+    await h.restartIndexer(counting)
+    // Every zora project of this file has launched: a stranger's zora launch is not ours.
+    const stranger = privateKeyToAccount(generatePrivateKey()).address
+    const launched = await h.launch('stranger', 'zora', stranger)
+    await h.mine()
+    await h.indexer.caughtUp('base', launched.blockNumber + 1n)
+    expect(calls.filter((m) => m === 'eth_getTransactionReceipt')).toEqual([])
+    expect(await h.journal.launchesAbove('base', launched.blockNumber - 1n)).toEqual([])
+    await h.restartIndexer()
+  })
+
   it('a reorg that removes the launch block reverts the launch record, the project mark and its ticks in one write', async () => {
     const { slug, creator } = await h.newProject('idx-reorg', 'clanker')
     const launched = await h.launch(slug, 'clanker', creator)
