@@ -47,7 +47,7 @@ Choices where the specification says "not shown":
 - Transitions: POST on an active order is unchanged and does not modify it; POST after deleted/expired/failed creates a new order; POST after launch is project_launched; PATCH works on active orders only (also after launch); DELETE of an executing order is order_executing; DELETE without an active order is already_deleted and leaves the record as it is. A slug repeated in one batch: the first occurrence is processed, later ones get duplicate_slug. All items of one request are written in one atomic batch.
 - GET /orders: status filter (one state; default every state but deleted), cursor, limit (default 20, clamped 1..100); spend cap descending; page {data, meta {limit, nextCursor}}.
 - Buyers: {serviceWalletAddress, socialUsername, socialUrl, followerCount (0 without a linked profile), orderStatus, orderedAt}, plus maxSpendUsdc and maxFdvUsdc for the owning key; same cursor and limit as /projects.
-- Project detail: the profile plus project, launch, stats (orderCount, committedSpendUsdc, fundedSpendUsdc) and, for the owning key only, ownerStats (buyersCount, depthByPriceLimit).
+- Project detail: the profile plus project, launch, stats (orderCount, committedSpendUsdc, fundedSpendUsdc, filledOrderCount, filledSpendUsdc) and, for the owning key only, ownerStats (buyersCount, depthByPriceLimit).
 - Submissions: 200 receipt; the desk (503, Retry-After default 3600 s) and the blocklist (IP, email, contact) apply to registrations, key requests and feedback.
 - Batch statuses:\n${Object.entries(ORDER_ITEM_STATUSES).map(([k, v]) => `  - ${k}: ${v}`).join('\n')}
 - Batch codes (full list):\n${Object.entries(ORDER_ITEM_CODES).map(([k, v]) => `  - ${k}: ${v}`).join('\n')}

@@ -166,6 +166,8 @@ export const ProjectDetail = ProjectProfile.extend({
       .string()
       .nullable()
       .describe("Sum over live orders of min(spend cap, the buyer wallet's stablecoin balance on the project's chain); cached up to 15 s. null when the balances cannot be read right now."),
+    filledOrderCount: z.int().describe('Orders the launch execution filled.'),
+    filledSpendUsdc: z.string().describe('Stablecoin actually spent by the filled orders (decimal USDC).'),
   }),
   ownerStats: z
     .object({

@@ -18,6 +18,18 @@ export function committedStats(orders: readonly OrderRecord[]): CommittedStats {
   return { orderCount: live.length, committedSpendUsdc: formatDecimal(total, USDC_DECIMALS) }
 }
 
+export interface FilledStats {
+  filledOrderCount: number
+  filledSpendUsdc: string
+}
+
+/** What launch execution bought so far: filled orders and the stablecoin they actually spent. */
+export function filledStats(orders: readonly OrderRecord[]): FilledStats {
+  const filled = orders.filter((order) => order.status === 'filled')
+  const total = filled.reduce((sum, order) => sum + usdc(order.execution?.spentUsdc ?? '0'), 0n)
+  return { filledOrderCount: filled.length, filledSpendUsdc: formatDecimal(total, USDC_DECIMALS) }
+}
+
 /**
  * Funded spend: per order min(spend cap, the wallet's stablecoin balance on the project's chain), summed. A wallet
  * with several orders on one project cannot happen (orders are keyed by key and slug), so no balance is counted twice.

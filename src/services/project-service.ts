@@ -1,7 +1,7 @@
 import type { ChainKey } from '../chain/chain-keys.ts'
 import { NATIVE_ETH_ADDRESS } from '../chain/chain-keys.ts'
 import { PrebuyError } from '../common/errors.ts'
-import { committedStats, depthByPriceLimit, fundedSpend, type DepthLevel } from '../domain/project-stats.ts'
+import { committedStats, depthByPriceLimit, filledStats, fundedSpend, type DepthLevel } from '../domain/project-stats.ts'
 import type {
   LaunchInfo,
   LaunchMethod,
@@ -50,6 +50,9 @@ export interface ProjectStats {
    * null when the balances cannot be read right now (a chain outage must not take the project page down).
    */
   fundedSpendUsdc: string | null
+  /** Orders filled at launch and the stablecoin they spent. */
+  filledOrderCount: number
+  filledSpendUsdc: string
 }
 
 export interface OwnerStats {
@@ -240,6 +243,7 @@ export function createProjectService({ store, wallets, clock, fundedCacheMs = 15
       const project = await mustGet(slug)
       const live = await ordersOfProject(slug, ['active', 'executing'])
       const committed = committedStats(live)
+      const filled = filledStats(await ordersOfProject(slug, ['filled']))
       const detail: ProjectDetail = {
         ...project.profile,
         project: {
@@ -254,7 +258,7 @@ export function createProjectService({ store, wallets, clock, fundedCacheMs = 15
           tokenAddress: project.launch?.tokenAddress ?? null,
           launchedAt: project.launch ? new Date(project.launch.launchedAt).toISOString() : null,
         },
-        stats: { ...committed, fundedSpendUsdc: await computeFunded(project, live) },
+        stats: { ...committed, fundedSpendUsdc: await computeFunded(project, live), ...filled },
       }
       if (project.ownerKeyId !== null && project.ownerKeyId === viewerKeyId) {
         const buyersCount = await countPrefix(store.sub.buyersByProject, buyersPrefix(slug))

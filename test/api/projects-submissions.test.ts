@@ -68,7 +68,7 @@ describe('GET /projects/{slug}', () => {
 
     const asViewer = (await get('/projects/alpha')).json()
     expect(asViewer.identity.slug).toBe('alpha')
-    expect(asViewer.stats).toEqual({ orderCount: 2, committedSpendUsdc: '150', fundedSpendUsdc: '80' })
+    expect(asViewer.stats).toEqual({ orderCount: 2, committedSpendUsdc: '150', fundedSpendUsdc: '80', filledOrderCount: 0, filledSpendUsdc: '0' })
     expect(asViewer.launch).toEqual({ status: 'pending', chain: 'base', tokenAddress: null, launchedAt: null })
     expect(asViewer.project).toMatchObject({ launchpad: 'clanker', chain: 'base', launchMethod: 'open_market' })
     expect(asViewer.ownerStats).toBeUndefined()
@@ -272,6 +272,6 @@ describe('funded spend during a chain outage', () => {
     }
     const res = await get('/projects/alpha')
     expect(res.statusCode).toBe(200)
-    expect(res.json().stats).toEqual({ orderCount: 1, committedSpendUsdc: '100', fundedSpendUsdc: null })
+    expect(res.json().stats).toEqual({ orderCount: 1, committedSpendUsdc: '100', fundedSpendUsdc: null, filledOrderCount: 0, filledSpendUsdc: '0' })
   })
 })
