@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core'
 import type { FundResult } from '../../src/admin-client/admin-types.ts'
 import { OperatorCommand } from '../../src/admin-client/cli/operator-command.ts'
 import { CHAIN_KEYS, type ChainKey } from '../../src/chain/chain-keys.ts'
+import { formatUnits } from 'viem'
 import { formatTable } from '../../src/admin-client/cli/format.ts'
 
 export default class DevnetFund extends OperatorCommand {
@@ -27,7 +28,9 @@ export default class DevnetFund extends OperatorCommand {
       ...(flags.usdc === undefined ? {} : { usdc: flags.usdc }),
       ...(flags.eth === undefined ? {} : { eth: flags.eth }),
     })
-    this.log(formatTable(funded as unknown as Array<Record<string, unknown>>, ['chain', 'address', 'usdc', 'eth']))
+    // --json keeps the atomic amounts; the table shows token units like the flags take them.
+    const rows = funded.map((row) => ({ ...row, usdc: formatUnits(BigInt(row.usdc), 6), eth: formatUnits(BigInt(row.eth), 18) }))
+    this.log(formatTable(rows, ['chain', 'address', 'usdc', 'eth']))
     return { funded }
   }
 }
