@@ -313,9 +313,11 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
       return indexer
     },
     async stop() {
-      await harness.stopMining()
-      await executor.stop()
-      await indexer.stop()
+      // Teardown never hangs on a submission a failed test left waiting for a block: the chains stop regardless.
+      const bounded = (work: Promise<unknown>) => Promise.race([work, new Promise((r) => setTimeout(r, 5_000))])
+      await bounded(harness.stopMining())
+      await bounded(executor.stop())
+      await bounded(indexer.stop())
       await store.close()
       await devnet.stop()
       await rm(dataDir, { recursive: true, force: true })
