@@ -146,7 +146,7 @@ describe('exactly once and shared balances (real devnet, wallets, store)', () =>
     // reorg of its transactions: restart the executor over fresh wallet caches, as a daemon restart would.
     await h.crashExecutor(h.freshWallets())
     h.startMining()
-    await h.waitFor('filled again', async () => (await h.getOrder(buyer, slug))?.status === 'filled', 60_000)
+    await h.waitFor('filled again', async () => (await h.getOrder(buyer, slug))?.status === 'filled', 45_000)
     await h.stopMining()
     expect(await buysOf(buyer, slug)).toHaveLength(1)
     expect(await h.usdcOf(buyer.wallet)).toBe(70n * USDC)
