@@ -2,10 +2,9 @@ import { encodeFunctionData, erc20Abi, keccak256, stringToHex } from 'viem'
 import type { Address, Hash } from 'viem'
 import type { StoredPoolKey } from '../../src/journal/journal-records.ts'
 import type { AccountCall } from '../../src/wallets/wallet-service.ts'
+import { PLATFORM_FEE_BPS } from '../../src/domain/execution/platform-fee.ts'
 import { buyRouterAbi } from './buy-router-abi.ts'
 
-/** 3% platform fee, in basis points; taken in the bought token by the router. */
-export const PLATFORM_FEE_BPS = 300n
 
 /**
  * The router's idempotency key for an order: one buy per order, ever. Includes createdAt, so an order deleted and placed
