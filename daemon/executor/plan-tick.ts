@@ -1,8 +1,9 @@
 import type { Address } from 'viem'
 import type { OrderRecord } from '../../src/domain/records.ts'
 import { toExecutableOrder, type ExecutableOrder } from '../../src/domain/execution/executable-order.ts'
-import { planTick } from '../../src/domain/execution/plan-tick.ts'
-import { prioritiseOrders, type PrioritisationPolicy } from '../../src/domain/execution/prioritisation.ts'
+import { bookBalances, prepareOrderBook, type BookBalances, type OrderBook } from '../../src/domain/execution/order-book.ts'
+import { BookVerdict, planBookTick, spendAt } from '../../src/domain/execution/plan-book-tick.ts'
+import type { PrioritisationPolicy } from '../../src/domain/execution/prioritisation.ts'
 import type { OrderDecision, OrderVerdict, PriceTick } from '../../src/journal/journal-records.ts'
 import { minTokensOut } from '../../src/pricing/min-tokens-out.ts'
 
@@ -45,36 +46,54 @@ export interface ExecutionPlan {
   buys: PlannedBuy[]
 }
 
-type Tagged = ExecutableOrder & { candidate: CandidateOrder }
+/** An order of the book with the candidate it came from (refreshed in place when a reloaded book is reused). */
+export type Tagged = ExecutableOrder & { candidate: CandidateOrder }
 
 export const DEFAULT_MAX_BUYS = 1_000
 
-const VERDICTS: Record<string, OrderVerdict> = {
-  not_active: 'in_flight',
-  swaps_not_allowed: 'swaps_not_allowed',
-  above_limit: 'limit_below_cap',
-  empty_wallet: 'no_balance',
-  balance_reserved: 'fully_reserved',
-}
+/** Journal verdict per BookVerdict code (buy and expired are handled apart). */
+const VERDICTS: OrderVerdict[] = []
+VERDICTS[BookVerdict.notActive] = 'in_flight'
+VERDICTS[BookVerdict.swapsNotAllowed] = 'swaps_not_allowed'
+VERDICTS[BookVerdict.aboveLimit] = 'limit_below_cap'
+VERDICTS[BookVerdict.emptyWallet] = 'no_balance'
+VERDICTS[BookVerdict.balanceReserved] = 'fully_reserved'
 
-/** A project's orders parsed and in priority order: rebuilt only when the order set changes, not on every tick. */
+/**
+ * A project's orders parsed and in priority order (rebuilt only when the order set changes, see plan-book-cache.ts),
+ * with the wallets' balances as last read (refreshed every tick with withCandidateBalances).
+ */
 export interface PreparedBook {
-  orders: readonly Tagged[]
-  balances: ReadonlyMap<string, bigint>
+  book: OrderBook<Tagged>
+  balances: BookBalances
+  /**
+   * Shared (never to be mutated) skip/expiry decisions per verdict code and priority position, made on first use: a book priced every block
+   * mostly repeats the same verdicts, so a tick reuses them instead of allocating one object per order.
+   */
+  decisions?: Array<Array<Readonly<OrderDecision>> | undefined>
 }
 
 export function prepareBook(candidates: readonly CandidateOrder[], policy: PrioritisationPolicy): PreparedBook {
   const tagged: Tagged[] = new Array(candidates.length)
-  const balances = new Map<string, bigint>()
   for (let i = 0; i < candidates.length; i++) {
     const candidate = candidates[i]!
-    const wallet = candidate.wallet.toLowerCase()
-    const order = toExecutableOrder(candidate.order, wallet) as Tagged
+    const order = toExecutableOrder(candidate.order, candidate.wallet.toLowerCase()) as Tagged
     order.candidate = candidate
     tagged[i] = order
-    balances.set(wallet, candidate.balanceAtoms)
   }
-  return { orders: prioritiseOrders(tagged, policy), balances }
+  const book = prepareOrderBook(tagged, policy)
+  return { book, balances: candidateBalances(book) }
+}
+
+/**
+ * The wallets' balances from the book's candidates (the executor reads them every tick): by wallet index, no address
+ * normalising or map lookups. Orders of one wallet carry the same balance (one read per tick).
+ */
+export function candidateBalances(book: OrderBook<Tagged>): BookBalances {
+  const balanceOf: bigint[] = new Array<bigint>(book.wallets.length).fill(0n)
+  const { orders, walletOf } = book
+  for (let p = 0; p < orders.length; p++) balanceOf[walletOf[p]!] = orders[p]!.candidate.balanceAtoms
+  return bookBalances(book, (_wallet, w) => balanceOf[w]!)
 }
 
 /**
@@ -87,39 +106,65 @@ export function planExecution(input: PlanInput): ExecutionPlan {
 }
 
 /** The per-tick pass over a prepared book: eligibility, sizing, min-out and a verdict for every order. */
-export function planPrepared(book: PreparedBook, input: Omit<PlanInput, 'candidates' | 'policy'>): ExecutionPlan {
-  const plan = planTick({
-    prioritisedOrders: book.orders,
-    balances: book.balances,
+export function planPrepared(prepared: PreparedBook, input: Omit<PlanInput, 'candidates' | 'policy'>): ExecutionPlan {
+  const { book } = prepared
+  const plan = planBookTick({
+    book,
+    balances: prepared.balances,
     reserved: input.reservedByWallet,
     effectiveCap: input.tick.effectiveCapAtoms === null ? null : BigInt(input.tick.effectiveCapAtoms),
     swapsAllowed: input.tick.swapsAllowed,
     launchedAtMs: input.launchedAt,
     nowMs: input.now,
   })
-  const limit = Math.min(plan.buys.length, input.maxBuys ?? DEFAULT_MAX_BUYS)
+  const orders = book.orders
+  const n = orders.length
+  const buyCount = plan.buys.length
+  const limit = Math.min(buyCount, input.maxBuys ?? DEFAULT_MAX_BUYS)
   const buys: PlannedBuy[] = new Array(limit)
-  const decisions: OrderDecision[] = []
-  for (const o of plan.expired) decisions.push({ keyId: o.candidate.order.keyId, slug: o.candidate.order.slug, verdict: 'expired' })
-  for (const s of plan.skipped) {
-    decisions.push({ keyId: s.order.candidate.order.keyId, slug: s.order.candidate.order.slug, verdict: VERDICTS[s.reason] ?? 'limit_below_cap' })
+  const decisions: OrderDecision[] = new Array(n)
+  let d = 0
+  const cache = (prepared.decisions ??= [])
+  const decisionFor = (p: number, code: number): OrderDecision => {
+    const byPosition = (cache[code] ??= new Array(n))
+    let decision = byPosition[p]
+    if (decision === undefined) {
+      const record = orders[p]!.candidate.order
+      decision = { keyId: record.keyId, slug: record.slug, verdict: code === BookVerdict.expired ? 'expired' : VERDICTS[code]! }
+      byPosition[p] = decision
+    }
+    return decision as OrderDecision
+  }
+  const expired: OrderRecord[] = new Array(plan.expired.length)
+  for (let i = 0; i < plan.expired.length; i++) {
+    const p = plan.expired[i]!
+    expired[i] = orders[p]!.candidate.order
+    decisions[d++] = decisionFor(p, BookVerdict.expired)
+  }
+  const verdict = plan.verdict
+  for (let p = 0; p < n; p++) {
+    const code = verdict[p]!
+    if (code === BookVerdict.buy || code === BookVerdict.expired) continue
+    decisions[d++] = decisionFor(p, code)
   }
   for (let rank = 0; rank < limit; rank++) {
-    const buy = plan.buys[rank]!
-    const min = minTokensOut({ spend: buy.spend, limitFdv: buy.order.limitFdv, totalSupply: input.totalSupply })
-    buys[rank] = { candidate: buy.order.candidate, spendAtoms: buy.spend, minTokensOut: min, rank }
-    decisions.push({
-      keyId: buy.order.candidate.order.keyId,
-      slug: buy.order.candidate.order.slug,
+    const p = plan.buys[rank]!
+    const order = orders[p]!
+    const spend = spendAt(plan, p)
+    const min = minTokensOut({ spend, limitFdv: order.limitFdv, totalSupply: input.totalSupply })
+    buys[rank] = { candidate: order.candidate, spendAtoms: spend, minTokensOut: min, rank }
+    decisions[d++] = {
+      keyId: order.candidate.order.keyId,
+      slug: order.candidate.order.slug,
       verdict: 'submitted',
-      spendAtoms: buy.spend.toString(),
+      spendAtoms: spend.toString(),
       minTokensOut: min.toString(),
       rank,
-    })
+    }
   }
-  for (let rank = limit; rank < plan.buys.length; rank++) {
-    const order = plan.buys[rank]!.order.candidate.order
-    decisions.push({ keyId: order.keyId, slug: order.slug, verdict: 'deferred', rank })
+  for (let rank = limit; rank < buyCount; rank++) {
+    const record = orders[plan.buys[rank]!]!.candidate.order
+    decisions[d++] = { keyId: record.keyId, slug: record.slug, verdict: 'deferred', rank }
   }
-  return { decisions, expired: plan.expired.map((o) => o.candidate.order), buys }
+  return { decisions, expired, buys }
 }

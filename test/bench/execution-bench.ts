@@ -11,7 +11,8 @@ import { chainFromConfig } from '../../src/chain/clients.ts'
 import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
 import { spendThenLimitPolicy } from '../../src/domain/execution/prioritisation.ts'
 import type { OrderRecord } from '../../src/domain/records.ts'
-import { DEFAULT_MAX_BUYS, planPrepared, prepareBook, type CandidateOrder } from '../../daemon/executor/plan-tick.ts'
+import { DEFAULT_MAX_BUYS, candidateBalances, planPrepared, prepareBook, type CandidateOrder } from '../../daemon/executor/plan-tick.ts'
+import { planBookTick } from '../../src/domain/execution/plan-book-tick.ts'
 import { planTick } from '../../src/domain/execution/plan-tick.ts'
 import { startFlowHarness, type Buyer } from '../executor/flow-harness.ts'
 import type { BenchModule } from './bench-module.ts'
@@ -42,7 +43,10 @@ export function benchPlanning(orders: number, runs: number) {
   const tick = { effectiveCapAtoms: (500_000n * 1_000_000n).toString(), swapsAllowed: true }
   const prepareWall: number[] = []
   const decideWall: number[] = []
+  const referenceWall: number[] = []
+  const balancesWall: number[] = []
   const tickWall: number[] = []
+  const firstTickWall: number[] = []
   const tickCpu: number[] = []
   let buys = 0
   for (let run = 0; run < runs; run++) {
@@ -50,8 +54,20 @@ export function benchPlanning(orders: number, runs: number) {
     const prepared = prepareBook(book, spendThenLimitPolicy)
     prepareWall.push(performance.now() - t0)
     t0 = performance.now()
-    planTick({ prioritisedOrders: prepared.orders, balances: prepared.balances, reserved: new Map(), effectiveCap: BigInt(tick.effectiveCapAtoms), swapsAllowed: true, launchedAtMs: 0, nowMs: 1_000 })
+    prepared.balances = candidateBalances(prepared.book)
+    balancesWall.push(performance.now() - t0)
+    t0 = performance.now()
+    planBookTick({ book: prepared.book, balances: prepared.balances, reserved: new Map(), effectiveCap: BigInt(tick.effectiveCapAtoms), swapsAllowed: true, launchedAtMs: 0, nowMs: 1_000 })
     decideWall.push(performance.now() - t0)
+    // The bigint reference planner over the same prioritised orders, for comparison.
+    const balanceMap = new Map(prepared.book.wallets.map((w, i) => [w, prepared.balances.big[i]!]))
+    t0 = performance.now()
+    planTick({ prioritisedOrders: prepared.book.orders, balances: balanceMap, reserved: new Map(), effectiveCap: BigInt(tick.effectiveCapAtoms), swapsAllowed: true, launchedAtMs: 0, nowMs: 1_000 })
+    referenceWall.push(performance.now() - t0)
+    // The first tick after (re)preparing builds the book's shared verdict records; later ticks on the same book reuse them.
+    t0 = performance.now()
+    planPrepared(prepared, { tick, launchedAt: 0, now: 1_000, totalSupply: 10n ** 29n, reservedByWallet: new Map() })
+    firstTickWall.push(performance.now() - t0)
     const cpu0 = process.cpuUsage()
     t0 = performance.now()
     const plan = planPrepared(prepared, { tick, launchedAt: 0, now: 1_000, totalSupply: 10n ** 29n, reservedByWallet: new Map() })
@@ -66,13 +82,18 @@ export function benchPlanning(orders: number, runs: number) {
     maxBuysPerTick: DEFAULT_MAX_BUYS,
     runs,
     decideMedianMs: round(median(decideWall)),
+    referenceDecideMedianMs: round(median(referenceWall)),
+    balanceRefreshMedianMs: round(median(balancesWall)),
     fullTickMedianMs: round(median(tickWall)),
     fullTickMedianCpuMs: round(median(tickCpu)),
+    firstTickAfterPrepareMedianMs: round(median(firstTickWall)),
     prepareBookMedianMs: round(median(prepareWall)),
     targetMs: 20,
     note:
-      'decide = eligibility, spend sizing against balances and reservations, priority order (the domain pass over a prepared book); ' +
-      'fullTick = decide + on-chain min-out and a journal verdict for every order; prepareBook = parse + priority sort, once per order-set change. ' +
+      'decide = eligibility, spend sizing against balances and reservations, priority order (planBookTick: the domain pass over a prepared book); ' +
+      'referenceDecide = the bigint reference planTick over the same prioritised orders; balanceRefresh = the per-tick conversion of freshly read balances into the book; ' +
+      'fullTick = decide + on-chain min-out and a journal verdict for every order, on a book already ticked once (the steady state); ' +
+      'firstTickAfterPrepare = the same right after prepareBook (verdict records built); prepareBook = parse + priority sort, once per order-set change. ' +
       'Wall times on the shared 2-core machine (other sessions running); CPU time for the full tick alongside.',
   }
 }
@@ -81,6 +102,8 @@ export async function benchLaunch(buyerCount: number) {
   let firstSubmission: number | undefined
   let launchArrival: number | undefined
   const sendTimes: number[] = []
+  // Finer timings: every wallet-service RPC by method (count, first and last start, summed latency) for the report.
+  const rpcLog: { method: string; start: number; ms: number }[] = []
   const instrumented = (rpcUrl: string): PublicClient => {
     const inner = http(rpcUrl)({ retryCount: 2 })
     return createPublicClient({
@@ -91,7 +114,12 @@ export async function benchLaunch(buyerCount: number) {
             sendTimes.push(now)
             firstSubmission ??= now
           }
-          return inner.request({ method, params } as never)
+          const start = performance.now()
+          try {
+            return await inner.request({ method, params } as never)
+          } finally {
+            rpcLog.push({ method, start, ms: performance.now() - start })
+          }
         },
       }),
       pollingInterval: 100,
@@ -140,10 +168,21 @@ export async function benchLaunch(buyerCount: number) {
       blocks.set(delta, (blocks.get(delta) ?? 0) + ops)
     }
     await jsonRpc(h.chain.rpcUrl, 'evm_setIntervalMining', [0])
+    const walletRpcAfterLaunch: Record<string, { calls: number; firstAtMs: number; lastAtMs: number; totalMs: number }> = {}
+    for (const entry of rpcLog) {
+      if (launchArrival === undefined || entry.start < launchArrival) continue
+      const at = round(entry.start - launchArrival)
+      const row = (walletRpcAfterLaunch[entry.method] ??= { calls: 0, firstAtMs: at, lastAtMs: at, totalMs: 0 })
+      row.calls++
+      row.lastAtMs = at
+      row.totalMs = round(row.totalMs + entry.ms)
+    }
     return {
       buyers: buyerCount,
       filled: filled.length,
       handleOpsTransactions: txs.size,
+      handleOpsSentAtMs: launchArrival === undefined ? [] : sendTimes.map((t) => round(t - launchArrival!)),
+      walletRpcAfterLaunch,
       launchLogToFirstHandleOpsMs: launchArrival !== undefined && firstSubmission !== undefined ? round(firstSubmission - launchArrival) : null,
       targetLaunchToSubmissionMs: 100,
       firstBlockSwapsAllowed: 'launch+1 (Doppler: swaps open at launch; the launch block itself holds only the launch)',

@@ -1,0 +1,126 @@
+import type { ExecutableOrder } from './executable-order.ts'
+import { prioritiseOrders, spendThenLimitPolicy, type PrioritisationPolicy } from './prioritisation.ts'
+
+/**
+ * A launch's orders prepared for many ticks: in priority order (priority depends only on the orders, never on the
+ * price) and flattened into typed arrays, so a tick over 100,000 orders is one allocation-light pass over numbers.
+ *
+ * Exactness: spends are micro-USD integers; the API caps a spend at 10,000,000 USD = 1e13 micro-USD, far below
+ * 2^53 (≈ 9e15), so spends, sums of one wallet's spends and balances up to 2^53 - 1 are exact doubles. FDV limits may
+ * exceed 2^53 (up to 1e21), so they are never turned into numbers: each order keeps the rank of its limit among the
+ * book's distinct limits, and a tick finds the cap's rank with one binary search over the bigints. When an order
+ * does not fit these bounds (a spend above 2^53, or one wallet's spends summing above it) the book is marked
+ * `exact: false` and ticks use the bigint reference planner instead.
+ */
+export interface OrderBook<T extends ExecutableOrder = ExecutableOrder> {
+  /** The orders in priority order. */
+  readonly orders: readonly T[]
+  /** maxSpend per priority position, as an exact integer number. */
+  readonly spend: Float64Array
+  /** Rank of the order's limit among `limits` (ascending); orders with no limit rank `limits.length`. */
+  readonly limitRank: Uint32Array
+  /** The book's distinct finite FDV limits, ascending. */
+  readonly limits: readonly bigint[]
+  readonly expiresInMs: Float64Array
+  /** 1 when the order's status is `active`. */
+  readonly active: Uint8Array
+  /** Wallet index per priority position (into `wallets`). */
+  readonly walletOf: Uint32Array
+  /** Distinct wallets (the orders' `wallet` strings) by index. */
+  readonly wallets: readonly string[]
+  readonly walletIndex: ReadonlyMap<string, number>
+  /** False when some amount is outside the exact-number bounds above: plan with the reference planner. */
+  readonly exact: boolean
+  /** Priority policy the book was sorted by. */
+  readonly policy: PrioritisationPolicy
+}
+
+const MAX_SAFE = Number.MAX_SAFE_INTEGER
+const MAX_SAFE_BIG = BigInt(MAX_SAFE)
+
+/** Parses nothing (orders are already ExecutableOrder) and sorts once: O(n) radix sort plus one sort of distinct limits. */
+export function prepareOrderBook<T extends ExecutableOrder>(orders: readonly T[], policy: PrioritisationPolicy = spendThenLimitPolicy): OrderBook<T> {
+  const n = orders.length
+  const sorted = prioritiseOrders(orders, policy)
+
+  const distinct = new Set<bigint>()
+  for (let i = 0; i < n; i++) {
+    const limit = (orders[i] as T).limitFdv
+    if (limit !== null) distinct.add(limit)
+  }
+  const limits = [...distinct].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  const rankOf = new Map<bigint, number>()
+  for (let r = 0; r < limits.length; r++) rankOf.set(limits[r]!, r)
+
+  const spend = new Float64Array(n)
+  const limitRank = new Uint32Array(n)
+  const expiresInMs = new Float64Array(n)
+  const active = new Uint8Array(n)
+  const walletOf = new Uint32Array(n)
+  const wallets: string[] = []
+  const walletIndex = new Map<string, number>()
+  const walletSum: number[] = []
+  let exact = true
+  for (let p = 0; p < n; p++) {
+    const order = sorted[p] as T
+    if (order.maxSpend < 0n || order.maxSpend > MAX_SAFE_BIG) exact = false
+    spend[p] = Number(order.maxSpend)
+    limitRank[p] = order.limitFdv === null ? limits.length : rankOf.get(order.limitFdv)!
+    expiresInMs[p] = order.expiresInMs
+    active[p] = order.status === 'active' ? 1 : 0
+    let w = walletIndex.get(order.wallet)
+    if (w === undefined) {
+      w = wallets.length
+      wallets.push(order.wallet)
+      walletIndex.set(order.wallet, w)
+      walletSum.push(0)
+    }
+    walletOf[p] = w
+    walletSum[w]! += spend[p]!
+    if (walletSum[w]! > MAX_SAFE) exact = false
+  }
+  return { orders: sorted, spend, limitRank, limits, expiresInMs, active, walletOf, wallets, walletIndex, exact, policy }
+}
+
+/**
+ * Wallet balances in the book's wallet order, as numbers the tick can use directly. A balance above 2^53 - 1 is
+ * clamped to it: exact for sizing, because the book guarantees a wallet's orders together never ask for more.
+ * `big` keeps the exact values for subtracting reservations.
+ */
+export interface BookBalances {
+  readonly value: Float64Array
+  readonly big: readonly bigint[]
+}
+
+/** One pass over the wallets; call when balances are re-read, not per decision. */
+export function bookBalances(book: OrderBook, balanceOf: (wallet: string, index: number) => bigint): BookBalances {
+  const count = book.wallets.length
+  const value = new Float64Array(count)
+  const big: bigint[] = new Array(count)
+  for (let w = 0; w < count; w++) {
+    const balance = balanceOf(book.wallets[w]!, w)
+    big[w] = balance
+    value[w] = toSafeNumber(balance)
+  }
+  return { value, big }
+}
+
+/** Non-positive to 0, above 2^53 - 1 clamped (see BookBalances), otherwise exact. */
+export function toSafeNumber(value: bigint): number {
+  // One conversion: Number(bigint) is exact below 2^53 and monotone above, so the bounds can be checked on the double.
+  const n = Number(value)
+  return n <= 0 ? 0 : n >= MAX_SAFE ? MAX_SAFE : n
+}
+
+/** Index of the first limit >= cap (so an order passes iff its rank >= this); null cap: nothing finite passes. */
+export function limitThreshold(limits: readonly bigint[], effectiveCap: bigint | null): number {
+  if (effectiveCap === null) return limits.length
+  let lo = 0
+  let hi = limits.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (limits[mid]! < effectiveCap) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}

@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest'
+import type { ExecutableOrder } from '../../../src/domain/execution/executable-order.ts'
+import { bookBalances, limitThreshold, prepareOrderBook, toSafeNumber } from '../../../src/domain/execution/order-book.ts'
+import { BookVerdict, SKIP_REASON, planBookTick, reservedAfter, spendAt, type BookTickPlan } from '../../../src/domain/execution/plan-book-tick.ts'
+import { planTick, type TickPlan } from '../../../src/domain/execution/plan-tick.ts'
+import { prioritiseOrders, spendThenLimitPolicy } from '../../../src/domain/execution/prioritisation.ts'
+import type { OrderStatus } from '../../../src/domain/records.ts'
+
+/** mulberry32: a small seeded PRNG so the property test is reproducible. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+const USD = 1_000_000n
+const STATUSES: OrderStatus[] = ['active', 'active', 'active', 'active', 'executing', 'filled']
+
+interface Scenario {
+  orders: ExecutableOrder[]
+  balances: Map<string, bigint>
+  reserved: Map<string, bigint>
+  effectiveCap: bigint | null
+  swapsAllowed: boolean
+  launchedAtMs: number | null
+  nowMs: number
+}
+
+function scenario(random: () => number, size: number): Scenario {
+  const int = (max: number) => Math.floor(random() * max)
+  const walletCount = 1 + int(size)
+  // Few distinct values so ties (equal spend, equal limit) and shared wallets are common.
+  const spends = [1n, 5n * USD, 10n * USD, 10n * USD + 1n, 250n * USD, 10_000_000n * USD]
+  const limits = [null, 1n, 400_000n * USD, 500_000n * USD, 500_000n * USD + 1n, 10n ** 21n, 2n ** 60n + 1n, 2n ** 60n]
+  const orders: ExecutableOrder[] = []
+  for (let i = 0; i < size; i++) {
+    orders.push({
+      id: `o${i}`,
+      wallet: `w${int(walletCount)}`,
+      status: STATUSES[int(STATUSES.length)]!,
+      maxSpend: spends[int(spends.length)]!,
+      limitFdv: limits[int(limits.length)]!,
+      expiresInMs: [1, 5_000, 10_000, 3_600_000][int(4)]!,
+    })
+  }
+  const balances = new Map<string, bigint>()
+  const balanceChoices = [0n, 1n, 7n * USD, 100n * USD, 20_000_000n * USD, 2n ** 53n - 1n, 2n ** 53n, 2n ** 70n]
+  for (let w = 0; w < walletCount; w++) if (random() < 0.9) balances.set(`w${w}`, balanceChoices[int(balanceChoices.length)]!)
+  const reserved = new Map<string, bigint>()
+  for (let w = 0; w < walletCount; w++) if (random() < 0.3) reserved.set(`w${w}`, [1n, 5n * USD, 100n * USD, 2n ** 70n - 3n][int(4)]!)
+  reserved.set('not-in-book', 5n * USD)
+  const caps = [null, 0n, 1n, 400_000n * USD, 500_000n * USD, 10n ** 21n, 2n ** 60n, 2n ** 61n]
+  return {
+    orders,
+    balances,
+    reserved,
+    effectiveCap: caps[int(caps.length)]!,
+    swapsAllowed: random() < 0.85,
+    launchedAtMs: random() < 0.2 ? null : 1_000_000,
+    nowMs: 1_000_000 + [0, 4_999, 5_000, 9_999, 10_000][int(5)]!,
+  }
+}
+
+/** The book plan in planTick's shape, to compare with the reference decision by decision. */
+function asTickPlan(plan: BookTickPlan, orders: readonly ExecutableOrder[]): Omit<TickPlan, 'reserved'> {
+  const skipped: TickPlan['skipped'] = []
+  for (let p = 0; p < orders.length; p++) {
+    const code = plan.verdict[p]!
+    if (code !== BookVerdict.buy && code !== BookVerdict.expired) skipped.push({ order: orders[p]!, reason: SKIP_REASON[code]! })
+  }
+  return {
+    buys: Array.from(plan.buys, (p) => ({ order: orders[p]!, spend: spendAt(plan, p) })),
+    expired: Array.from(plan.expired, (p) => orders[p]!),
+    skipped,
+  }
+}
+
+describe('planBookTick (prepared book, numbers) agrees with planTick (bigint reference)', () => {
+  it('on 400 random books with a fixed seed: same buys, spends, expiries, skip reasons and reservations', () => {
+    const random = rng(20261122)
+    let buys = 0
+    for (let round = 0; round < 400; round++) {
+      const s = scenario(random, 1 + Math.floor(random() * 60))
+      const book = prepareOrderBook(s.orders, spendThenLimitPolicy)
+      const ctx = { effectiveCap: s.effectiveCap, swapsAllowed: s.swapsAllowed, launchedAtMs: s.launchedAtMs, nowMs: s.nowMs }
+      const reference = planTick({ ...ctx, prioritisedOrders: prioritiseOrders(s.orders, spendThenLimitPolicy), balances: s.balances, reserved: s.reserved })
+      const fast = planBookTick({ ...ctx, book, balances: bookBalances(book, (w) => s.balances.get(w) ?? 0n), reserved: s.reserved })
+      expect(book.orders).toEqual(prioritiseOrders(s.orders, spendThenLimitPolicy))
+      expect(asTickPlan(fast, book.orders)).toEqual({ buys: reference.buys, expired: reference.expired, skipped: reference.skipped })
+      expect(reservedAfter(book, fast, s.reserved)).toEqual(reference.reserved)
+      buys += reference.buys.length
+    }
+    // The generator must actually exercise buying, not only skips.
+    expect(buys).toBeGreaterThan(1_000)
+  })
+
+  it('takes the exact number path for API-bounded books and the reference path beyond 2^53', () => {
+    const order = (id: string, wallet: string, maxSpend: bigint): ExecutableOrder => ({ id, wallet, status: 'active', maxSpend, limitFdv: null, expiresInMs: 60_000 })
+    const ctx = { effectiveCap: 1n, swapsAllowed: true, launchedAtMs: 0, nowMs: 1 }
+    expect(prepareOrderBook([order('a', 'w', 10_000_000n * USD)]).exact).toBe(true)
+    // One wallet's orders together above 2^53: not exact as numbers.
+    const many = Array.from({ length: 1_000 }, (_, i) => order(`o${i}`, 'w', 10_000_000n * USD))
+    const huge = prepareOrderBook(many)
+    expect(huge.exact).toBe(false)
+    const balance = 2n ** 80n
+    const plan = planBookTick({ ...ctx, book: huge, balances: bookBalances(huge, () => balance) })
+    expect(plan.buys.length).toBe(1_000)
+    expect(spendAt(plan, plan.buys[0]!)).toBe(10_000_000n * USD)
+    // A single spend above 2^53 keeps its exact value through the reference path.
+    const odd = prepareOrderBook([order('x', 'w', 2n ** 60n + 1n)])
+    expect(odd.exact).toBe(false)
+    const oddPlan = planBookTick({ ...ctx, book: odd, balances: bookBalances(odd, () => balance) })
+    expect(spendAt(oddPlan, 0)).toBe(2n ** 60n + 1n)
+  })
+
+  it('finds the cap among the limits by binary search (limits beyond 2^53 stay exact)', () => {
+    const limits = [1n, 2n ** 60n, 2n ** 60n + 1n, 10n ** 21n]
+    expect(limitThreshold(limits, null)).toBe(4)
+    expect(limitThreshold(limits, 0n)).toBe(0)
+    expect(limitThreshold(limits, 1n)).toBe(0)
+    expect(limitThreshold(limits, 2n)).toBe(1)
+    expect(limitThreshold(limits, 2n ** 60n + 1n)).toBe(2)
+    expect(limitThreshold(limits, 10n ** 21n + 1n)).toBe(4)
+    expect(limitThreshold([], 5n)).toBe(0)
+  })
+
+  it('converts balances to safe numbers: non-positive to 0, above 2^53 - 1 clamped', () => {
+    expect(toSafeNumber(-5n)).toBe(0)
+    expect(toSafeNumber(0n)).toBe(0)
+    expect(toSafeNumber(123_456_789n)).toBe(123_456_789)
+    expect(toSafeNumber(2n ** 53n - 2n)).toBe(2 ** 53 - 2)
+    expect(toSafeNumber(2n ** 53n + 10n)).toBe(Number.MAX_SAFE_INTEGER)
+  })
+
+  it('100,000 orders: one tick stays well within the budget once the book is prepared', () => {
+    const orders: ExecutableOrder[] = Array.from({ length: 100_000 }, (_, i) => ({
+      id: `o${i}`,
+      wallet: `w${i}`,
+      status: 'active',
+      maxSpend: BigInt(1 + (i % 500)) * USD,
+      limitFdv: i % 7 === 0 ? null : BigInt(100_000 + ((i * 37) % 900_000)) * USD,
+      expiresInMs: 3_600_000,
+    }))
+    const book = prepareOrderBook(orders)
+    const balances = bookBalances(book, (_w, i) => BigInt(i % 10) * 100n * USD)
+    const ctx = { effectiveCap: 500_000n * USD, swapsAllowed: true, launchedAtMs: 0, nowMs: 1_000 }
+    planBookTick({ ...ctx, book, balances })
+    const t0 = performance.now()
+    const plan = planBookTick({ ...ctx, book, balances })
+    // Generous for a shared CI machine; the benchmark measures ~1-3 ms.
+    expect(performance.now() - t0).toBeLessThan(100)
+    expect(plan.verdict.length).toBe(100_000)
+  })
+})
