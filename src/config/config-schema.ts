@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { BASE_DEFAULT_ADDRESSES } from '../chain/real-chains.ts'
 
 /**
  * The daemon's configuration, validated once at start-up. Every message is written to be read on one line after the
@@ -37,22 +38,11 @@ const url = (schemes: readonly string[]) => {
 }
 
 /**
- * Addresses on Base from ../shared/facts/launchpads.md plus the canonical Permit2, EntryPoint v0.7 and Multicall3.
- * The v4 PositionManager, the smart-account factory and the ETH/USD pool are not in the facts, so they have no
- * default and must be configured for real Base.
+ * Real Base defaults live with the chain layer (src/chain/real-chains.ts) so there is one list. The v4
+ * PositionManager, the smart-account factory and the ETH/USD pool are not in the facts, so they have no default and
+ * must be configured for real Base.
  */
-export const BASE_DEFAULT_ADDRESSES = {
-  stablecoin: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
-  weth: '0x4200000000000000000000000000000000000006',
-  poolManager: '0x498581fF718922c3f8e6A244956aF099B2652b2b',
-  stateView: '0xa3c0c9b65bad0b08107aa264b0f3db444b867a71',
-  v4Quoter: '0x0d5e0f971ed27fbff6c2837bf31316121532048d',
-  universalRouter: '0x6ff5693b99212da76ad316178a184ab56d299b43',
-  permit2: '0x000000000022D473030F116dDEE9F6B43aC78BA3',
-  entryPoint: '0x0000000071727De22E5E9d8BAf0edAc6f37da032',
-  multicall3: '0xcA11bde05977b3631167028862bE2a173976CA11',
-  v3Factory: '0x33128a8fC17869897dcE68Ed026d694621f6FDfD',
-} as const satisfies Partial<Record<string, `0x${string}`>>
+export { BASE_DEFAULT_ADDRESSES }
 
 const addressesShape = {
   stablecoin: address(),
