@@ -47,7 +47,7 @@ export interface ExecutionPlan {
 }
 
 /** An order of the book with the candidate it came from (refreshed in place when a reloaded book is reused). */
-export type Tagged = ExecutableOrder & { candidate: CandidateOrder }
+export type Tagged = ExecutableOrder & { candidate: CandidateOrder; /** Position in the candidates it was last refreshed from. */ input: number }
 
 export const DEFAULT_MAX_BUYS = 1_000
 
@@ -70,7 +70,7 @@ export interface PreparedBook {
    * Shared (never to be mutated) skip/expiry decisions per verdict code and priority position, made on first use: a book priced every block
    * mostly repeats the same verdicts, so a tick reuses them instead of allocating one object per order.
    */
-  decisions?: Array<Array<Readonly<OrderDecision>> | undefined>
+  decisions?: Array<Array<OrderDecision | undefined> | undefined>
 }
 
 export function prepareBook(candidates: readonly CandidateOrder[], policy: PrioritisationPolicy): PreparedBook {
@@ -79,6 +79,7 @@ export function prepareBook(candidates: readonly CandidateOrder[], policy: Prior
     const candidate = candidates[i]!
     const order = toExecutableOrder(candidate.order, candidate.wallet.toLowerCase()) as Tagged
     order.candidate = candidate
+    order.input = i
     tagged[i] = order
   }
   const book = prepareOrderBook(tagged, policy)
@@ -126,14 +127,14 @@ export function planPrepared(prepared: PreparedBook, input: Omit<PlanInput, 'can
   let d = 0
   const cache = (prepared.decisions ??= [])
   const decisionFor = (p: number, code: number): OrderDecision => {
-    const byPosition = (cache[code] ??= new Array(n))
+    const byPosition = (cache[code] ??= new Array<OrderDecision | undefined>(n))
     let decision = byPosition[p]
     if (decision === undefined) {
       const record = orders[p]!.candidate.order
       decision = { keyId: record.keyId, slug: record.slug, verdict: code === BookVerdict.expired ? 'expired' : VERDICTS[code]! }
       byPosition[p] = decision
     }
-    return decision as OrderDecision
+    return decision
   }
   const expired: OrderRecord[] = new Array(plan.expired.length)
   for (let i = 0; i < plan.expired.length; i++) {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { Address } from 'viem'
 import type { OrderRecord } from '../../src/domain/records.ts'
-import { planExecution, type CandidateOrder } from '../../daemon/executor/plan-tick.ts'
+import { createBookCache } from '../../daemon/executor/plan-book-cache.ts'
+import { planExecution, type CandidateOrder, type PlanInput } from '../../daemon/executor/plan-tick.ts'
 import { spendThenLimitPolicy } from '../../src/domain/execution/prioritisation.ts'
 
 const order = (keyId: string, maxSpendUsdc: string, maxFdvUsdc: string | null, extra: Partial<OrderRecord> = {}): OrderRecord => ({
@@ -77,5 +78,101 @@ describe('planExecution (domain policy + min-out + journal verdicts)', () => {
     const o = order('a', '1', null, { expiresInMs: 10_000 })
     expect(planExecution({ ...base, now: 1_009_999, tick: { effectiveCapAtoms: '1', swapsAllowed: true }, candidates: [candidate(o, USDC)] }).expired).toEqual([])
     expect(planExecution({ ...base, now: 1_010_000, tick: { effectiveCapAtoms: '1', swapsAllowed: true }, candidates: [candidate(o, USDC)] }).expired).toEqual([o])
+  })
+})
+
+describe('createBookCache (prepared books kept between ticks)', () => {
+  const input = (candidates: CandidateOrder[], extra: Partial<PlanInput> = {}): PlanInput => ({
+    tick: { effectiveCapAtoms: (400_000n * USDC).toString(), swapsAllowed: true },
+    launchedAt: 1_000_000,
+    now: 1_010_000,
+    totalSupply: SUPPLY,
+    reservedByWallet: new Map(),
+    policy: spendThenLimitPolicy,
+    candidates,
+    ...extra,
+  })
+  // What a reload from the store yields: fresh objects with the same content.
+  const reload = (candidates: CandidateOrder[]): CandidateOrder[] => candidates.map((c) => ({ ...c, order: { ...c.order } }))
+  const book = (): CandidateOrder[] => [
+    candidate(order('a', '10', null), 100n * USDC, 1),
+    candidate(order('b', '20', '500000'), 100n * USDC, 2),
+    candidate(order('c', '30', '300000'), 100n * USDC, 3),
+    candidate(order('d', '40', null), 15n * USDC, 4),
+  ]
+  const summary = (plan: ReturnType<typeof planExecution>) => ({
+    decisions: plan.decisions,
+    expired: plan.expired,
+    buys: plan.buys.map((b) => ({ ...b, candidate: b.candidate.order.keyId })),
+  })
+
+  it('reuses the book for an unchanged reload, with the fresh candidates and balances', () => {
+    const cache = createBookCache()
+    const first = book()
+    cache.plan('proj', input(first))
+    expect(cache.lastUse('proj')).toBe('rebuilt')
+    const second = reload(first)
+    second[3] = { ...second[3]!, balanceAtoms: 40n * USDC }
+    const plan = cache.plan('proj', input(second))
+    expect(cache.lastUse('proj')).toBe('reused')
+    expect(summary(plan)).toEqual(summary(planExecution(input(second))))
+    expect(plan.buys[0]!.candidate).toBe(second[3])
+    expect(plan.buys[0]!.spendAtoms).toBe(40n * USDC)
+  })
+
+  it('drops bought or cancelled orders without re-sorting, and picks up a PATCH edit (even with an unchanged updatedAt)', () => {
+    const cache = createBookCache()
+    const first = book()
+    cache.plan('proj', input(first))
+    const fewer = reload(first).filter((c) => c.order.keyId !== 'b')
+    expect(summary(cache.plan('proj', input(fewer)))).toEqual(summary(planExecution(input(fewer))))
+    expect(cache.lastUse('proj')).toBe('filtered')
+
+    const edited = reload(fewer)
+    edited[0] = { ...edited[0]!, order: { ...edited[0]!.order, maxSpendUsdc: '90' } }
+    const plan = cache.plan('proj', input(edited))
+    expect(cache.lastUse('proj')).toBe('rebuilt')
+    expect(plan.buys.map((b) => b.candidate.order.keyId)).toEqual(['a', 'd'])
+    expect(summary(plan)).toEqual(summary(planExecution(input(edited))))
+
+    const added = [...reload(edited), candidate(order('e', '50', null), 100n * USDC, 5)]
+    expect(summary(cache.plan('proj', input(added)))).toEqual(summary(planExecution(input(added))))
+    expect(cache.lastUse('proj')).toBe('rebuilt')
+  })
+
+  it('agrees with a fresh plan through a seeded random sequence of reloads, edits, removals, additions and balance moves', () => {
+    let seed = 7
+    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648)
+    const int = (max: number) => Math.floor(random() * max)
+    let next = 0
+    const fresh = (): CandidateOrder =>
+      candidate(
+        order(`k${String(next++).padStart(4, '0')}`, String(1 + int(5) * 10), [null, '300000', '400000', '500000'][int(4)]!, { expiresInMs: [5_000, 60_000][int(2)]! }),
+        BigInt(int(4) * 20) * USDC,
+        1 + int(12),
+      )
+    let candidates = Array.from({ length: 40 }, fresh)
+    const cache = createBookCache()
+    const uses = new Set<string>()
+    for (let step = 0; step < 300; step++) {
+      candidates = reload(candidates)
+      const action = int(5)
+      if (action === 0) candidates = candidates.filter(() => random() < 0.9)
+      if (action === 1 && candidates.length > 0) {
+        const i = int(candidates.length)
+        candidates[i] = { ...candidates[i]!, order: { ...candidates[i]!.order, maxSpendUsdc: String(1 + int(60)), updatedAt: step } }
+      }
+      if (action === 2) candidates.push(fresh())
+      if (action === 3) candidates = candidates.map((c) => ({ ...c, balanceAtoms: BigInt(int(4) * 20) * USDC }))
+      const extra: Partial<PlanInput> = {
+        now: 1_000_000 + int(70_000),
+        tick: { effectiveCapAtoms: random() < 0.1 ? null : (BigInt(250_000 + int(300_000)) * USDC).toString(), swapsAllowed: random() < 0.9 },
+        reservedByWallet: new Map([[wallet(1 + int(12)).toLowerCase(), BigInt(int(40)) * USDC]]),
+        maxBuys: 1 + int(10),
+      }
+      expect(summary(cache.plan('proj', input(candidates, extra)))).toEqual(summary(planExecution(input(candidates, extra))))
+      uses.add(cache.lastUse('proj')!)
+    }
+    expect([...uses].sort()).toEqual(['filtered', 'rebuilt', 'reused'])
   })
 })

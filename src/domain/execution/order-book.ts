@@ -124,3 +124,32 @@ export function limitThreshold(limits: readonly bigint[], effectiveCap: bigint |
   }
   return lo
 }
+
+/**
+ * The book without some orders, in the same priority order, in linear time with no re-sort: removing orders from a
+ * stable sort's input removes them from its output and leaves the rest in place. (Wallets and limits that no order
+ * uses any more stay listed; they change no decision.) `keep` gets each priority position.
+ */
+export function filterOrderBook<T extends ExecutableOrder>(book: OrderBook<T>, keep: (position: number) => boolean): { book: OrderBook<T>; kept: Uint32Array } {
+  const n = book.orders.length
+  const kept = new Uint32Array(n)
+  let m = 0
+  for (let p = 0; p < n; p++) if (keep(p)) kept[m++] = p
+  const positions = kept.subarray(0, m)
+  const orders: T[] = new Array(m)
+  const spend = new Float64Array(m)
+  const limitRank = new Uint32Array(m)
+  const expiresInMs = new Float64Array(m)
+  const active = new Uint8Array(m)
+  const walletOf = new Uint32Array(m)
+  for (let q = 0; q < m; q++) {
+    const p = positions[q]!
+    orders[q] = book.orders[p] as T
+    spend[q] = book.spend[p]!
+    limitRank[q] = book.limitRank[p]!
+    expiresInMs[q] = book.expiresInMs[p]!
+    active[q] = book.active[p]!
+    walletOf[q] = book.walletOf[p]!
+  }
+  return { book: { ...book, orders, spend, limitRank, expiresInMs, active, walletOf }, kept: positions }
+}

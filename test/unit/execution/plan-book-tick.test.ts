@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ExecutableOrder } from '../../../src/domain/execution/executable-order.ts'
-import { bookBalances, limitThreshold, prepareOrderBook, toSafeNumber } from '../../../src/domain/execution/order-book.ts'
+import { bookBalances, filterOrderBook, limitThreshold, prepareOrderBook, toSafeNumber } from '../../../src/domain/execution/order-book.ts'
 import { BookVerdict, SKIP_REASON, planBookTick, reservedAfter, spendAt, type BookTickPlan } from '../../../src/domain/execution/plan-book-tick.ts'
 import { planTick, type TickPlan } from '../../../src/domain/execution/plan-tick.ts'
 import { prioritiseOrders, spendThenLimitPolicy } from '../../../src/domain/execution/prioritisation.ts'
@@ -116,6 +116,23 @@ describe('planBookTick (prepared book, numbers) agrees with planTick (bigint ref
     expect(odd.exact).toBe(false)
     const oddPlan = planBookTick({ ...ctx, book: odd, balances: bookBalances(odd, () => balance) })
     expect(spendAt(oddPlan, 0)).toBe(2n ** 60n + 1n)
+  })
+
+  it('filtering a book equals preparing the remaining orders (same priority, same decisions)', () => {
+    const random = rng(99)
+    for (let round = 0; round < 100; round++) {
+      const s = scenario(random, 1 + Math.floor(random() * 40))
+      const full = prepareOrderBook(s.orders)
+      const gone = new Set(s.orders.filter(() => random() < 0.3))
+      const { book, kept } = filterOrderBook(full, (p) => !gone.has(full.orders[p]!))
+      const rest = prepareOrderBook(s.orders.filter((o) => !gone.has(o)))
+      expect(book.orders).toEqual(rest.orders)
+      expect(Array.from(kept, (p) => full.orders[p])).toEqual(rest.orders)
+      const ctx = { effectiveCap: s.effectiveCap, swapsAllowed: s.swapsAllowed, launchedAtMs: s.launchedAtMs, nowMs: s.nowMs, reserved: s.reserved }
+      const a = planBookTick({ ...ctx, book, balances: bookBalances(book, (w) => s.balances.get(w) ?? 0n) })
+      const b = planBookTick({ ...ctx, book: rest, balances: bookBalances(rest, (w) => s.balances.get(w) ?? 0n) })
+      expect(asTickPlan(a, book.orders)).toEqual(asTickPlan(b, rest.orders))
+    }
   })
 
   it('finds the cap among the limits by binary search (limits beyond 2^53 stay exact)', () => {
