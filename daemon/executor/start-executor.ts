@@ -16,7 +16,8 @@ import type { UserOperationResult, WalletService } from '../../src/wallets/walle
 import type { IndexerSignal, TickBus } from '../indexer/tick-bus.ts'
 import { buildBuyCalls, executionOrderId } from './build-buy-calls.ts'
 import { buyKey, findBuyOnChain, findBuysInTransaction, type BuyOutcome } from './find-buy.ts'
-import { planExecution, type CandidateOrder, type PlannedBuy } from './plan-tick.ts'
+import { createBookCache } from './plan-book-cache.ts'
+import type { CandidateOrder, PlannedBuy } from './plan-tick.ts'
 import { readStablecoinBalances } from './read-stablecoin-balances.ts'
 
 export interface ExecutorDeps {
@@ -125,6 +126,8 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
   }
 
   const lastQuietSignature = new Map<string, string>()
+  // Prepared order books between ticks: parsed and sorted again only when a project's orders change.
+  const books = createBookCache()
 
   async function reservations(chain: ChainKey): Promise<Map<string, bigint>> {
     const out = new Map<string, bigint>()
@@ -140,7 +143,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
     const candidates = await loadCandidates(launch)
     if (candidates.length === 0) return []
     const reserved = await reservations(launch.chain)
-    const plan = planExecution({
+    const plan = books.plan(launch.slug, {
       tick,
       launchedAt: launch.launchedAt,
       // A buy lands in the next block: an order whose expiry falls before that block may not buy any more.
