@@ -22,7 +22,6 @@ export type BookUse = 'rebuilt' | 'reused' | 'filtered'
 
 interface Entry {
   prepared: PreparedBook
-  candidates: readonly CandidateOrder[]
   policy: PlanInput['policy']
   use: BookUse
 }
@@ -55,33 +54,35 @@ export function createBookCache(): BookCache {
     return newIndexOfOld
   }
 
-  function refresh(prepared: PreparedBook, candidates: readonly CandidateOrder[], newIndexOfOld?: Int32Array): void {
-    for (const order of prepared.book.orders) {
-      if (newIndexOfOld) order.input = newIndexOfOld[order.input]!
-      order.candidate = candidates[order.input]!
-    }
-    prepared.balances = candidateBalances(prepared.book)
-  }
-
   function bookFor(slug: string, input: PlanInput): Entry {
     const entry = entries.get(slug)
     const { candidates, policy } = input
     if (entry && entry.policy === policy) {
-      const newIndexOfOld = survivors(entry.candidates, candidates)
-      if (newIndexOfOld && candidates.length === entry.candidates.length) {
-        refresh(entry.prepared, candidates)
-        return { ...entry, candidates, use: 'reused' }
+      const previous = entry.prepared
+      const newIndexOfOld = survivors(previous.candidates, candidates)
+      if (newIndexOfOld && candidates.length === previous.candidates.length) {
+        // Same orders, same places: only the candidates (fresh records and balances) change.
+        const prepared: PreparedBook = { ...previous, candidates }
+        prepared.balances = candidateBalances(prepared)
+        return { prepared, policy, use: 'reused' }
       }
       if (newIndexOfOld) {
-        const { book, kept } = filterOrderBook(entry.prepared.book, (p) => newIndexOfOld[entry.prepared.book.orders[p]!.input]! >= 0)
+        const { book, kept } = filterOrderBook(previous.book, (p) => newIndexOfOld[previous.inputOf[p]!]! >= 0)
+        const inputOf = new Uint32Array(kept.length)
+        const walletOfInput = new Uint32Array(kept.length)
+        for (let q = 0; q < kept.length; q++) {
+          const i = newIndexOfOld[previous.inputOf[kept[q]!]!]!
+          inputOf[q] = i
+          walletOfInput[i] = book.walletOf[q]!
+        }
         // The shared verdict records follow their orders to the new positions.
-        const decisions = entry.prepared.decisions?.map((byPosition) => (byPosition ? Array.from(kept, (p) => byPosition[p]) : undefined))
-        const prepared: PreparedBook = { book, balances: entry.prepared.balances, ...(decisions ? { decisions } : {}) }
-        refresh(prepared, candidates, newIndexOfOld)
-        return { prepared, candidates, policy, use: 'filtered' }
+        const decisions = previous.decisions?.map((byPosition) => (byPosition ? Array.from(kept, (p) => byPosition[p]) : undefined))
+        const prepared: PreparedBook = { book, candidates, inputOf, walletOfInput, balances: previous.balances, ...(decisions ? { decisions } : {}) }
+        prepared.balances = candidateBalances(prepared)
+        return { prepared, policy, use: 'filtered' }
       }
     }
-    return { prepared: prepareBook(candidates, policy), candidates, policy, use: 'rebuilt' }
+    return { prepared: prepareBook(candidates, policy), policy, use: 'rebuilt' }
   }
 
   return {

@@ -1,7 +1,7 @@
 import type { Address } from 'viem'
 import type { OrderRecord } from '../../src/domain/records.ts'
 import { toExecutableOrder, type ExecutableOrder } from '../../src/domain/execution/executable-order.ts'
-import { bookBalances, prepareOrderBook, type BookBalances, type OrderBook } from '../../src/domain/execution/order-book.ts'
+import { prepareOrderBook, toSafeNumber, type BookBalances, type OrderBook } from '../../src/domain/execution/order-book.ts'
 import { BookVerdict, planBookTick, spendAt } from '../../src/domain/execution/plan-book-tick.ts'
 import type { PrioritisationPolicy } from '../../src/domain/execution/prioritisation.ts'
 import type { OrderDecision, OrderVerdict, PriceTick } from '../../src/journal/journal-records.ts'
@@ -46,8 +46,8 @@ export interface ExecutionPlan {
   buys: PlannedBuy[]
 }
 
-/** An order of the book with the candidate it came from (refreshed in place when a reloaded book is reused). */
-export type Tagged = ExecutableOrder & { candidate: CandidateOrder; /** Position in the candidates it was last refreshed from. */ input: number }
+/** An order of the book with its position in the candidates it was parsed from. */
+type Indexed = ExecutableOrder & { input: number }
 
 export const DEFAULT_MAX_BUYS = 1_000
 
@@ -61,40 +61,63 @@ VERDICTS[BookVerdict.balanceReserved] = 'fully_reserved'
 
 /**
  * A project's orders parsed and in priority order (rebuilt only when the order set changes, see plan-book-cache.ts),
- * with the wallets' balances as last read (refreshed every tick with withCandidateBalances).
+ * with the candidates they came from and the wallets' balances as last read. Per-candidate data is kept in the
+ * candidates' own order (`inputOf` maps a priority position to it): a reload then only swaps the candidates array and
+ * reads balances sequentially; walking 100,000 objects in priority order is a cache miss per order.
  */
 export interface PreparedBook {
-  book: OrderBook<Tagged>
+  book: OrderBook
+  candidates: readonly CandidateOrder[]
+  /** Candidate index per priority position. */
+  inputOf: Uint32Array
+  /** The book's wallet index per candidate index. */
+  walletOfInput: Uint32Array
   balances: BookBalances
   /**
-   * Shared (never to be mutated) skip/expiry decisions per verdict code and priority position, made on first use: a book priced every block
-   * mostly repeats the same verdicts, so a tick reuses them instead of allocating one object per order.
+   * Shared (never to be mutated) skip/expiry decisions per verdict code and priority position, made on first use: a
+   * book priced every block mostly repeats the same verdicts, so a tick reuses them instead of allocating one object
+   * per order.
    */
   decisions?: Array<Array<OrderDecision | undefined> | undefined>
 }
 
 export function prepareBook(candidates: readonly CandidateOrder[], policy: PrioritisationPolicy): PreparedBook {
-  const tagged: Tagged[] = new Array(candidates.length)
+  const indexed: Indexed[] = new Array(candidates.length)
   for (let i = 0; i < candidates.length; i++) {
     const candidate = candidates[i]!
-    const order = toExecutableOrder(candidate.order, candidate.wallet.toLowerCase()) as Tagged
-    order.candidate = candidate
+    const order = toExecutableOrder(candidate.order, candidate.wallet.toLowerCase()) as Indexed
     order.input = i
-    tagged[i] = order
+    indexed[i] = order
   }
-  const book = prepareOrderBook(tagged, policy)
-  return { book, balances: candidateBalances(book) }
+  const book = prepareOrderBook(indexed, policy)
+  const inputOf = new Uint32Array(book.orders.length)
+  const walletOfInput = new Uint32Array(book.orders.length)
+  for (let p = 0; p < inputOf.length; p++) {
+    const i = (book.orders[p] as Indexed).input
+    inputOf[p] = i
+    walletOfInput[i] = book.walletOf[p]!
+  }
+  const prepared: PreparedBook = { book, candidates, inputOf, walletOfInput, balances: { value: new Float64Array(0), big: [] } }
+  prepared.balances = candidateBalances(prepared)
+  return prepared
 }
 
 /**
- * The wallets' balances from the book's candidates (the executor reads them every tick): by wallet index, no address
- * normalising or map lookups. Orders of one wallet carry the same balance (one read per tick).
+ * The wallets' balances from the book's candidates (the executor reads them every tick): one sequential pass, by
+ * wallet index, no address normalising or map lookups. Orders of one wallet carry the same balance (one read per tick).
  */
-export function candidateBalances(book: OrderBook<Tagged>): BookBalances {
-  const balanceOf: bigint[] = new Array<bigint>(book.wallets.length).fill(0n)
-  const { orders, walletOf } = book
-  for (let p = 0; p < orders.length; p++) balanceOf[walletOf[p]!] = orders[p]!.candidate.balanceAtoms
-  return bookBalances(book, (_wallet, w) => balanceOf[w]!)
+export function candidateBalances(prepared: Pick<PreparedBook, 'book' | 'candidates' | 'walletOfInput'>): BookBalances {
+  const count = prepared.book.wallets.length
+  const value = new Float64Array(count)
+  const big: bigint[] = new Array<bigint>(count).fill(0n)
+  const { candidates, walletOfInput } = prepared
+  for (let i = 0; i < candidates.length; i++) {
+    const w = walletOfInput[i]!
+    const balance = candidates[i]!.balanceAtoms
+    big[w] = balance
+    value[w] = toSafeNumber(balance)
+  }
+  return { value, big }
 }
 
 /**
@@ -108,7 +131,7 @@ export function planExecution(input: PlanInput): ExecutionPlan {
 
 /** The per-tick pass over a prepared book: eligibility, sizing, min-out and a verdict for every order. */
 export function planPrepared(prepared: PreparedBook, input: Omit<PlanInput, 'candidates' | 'policy'>): ExecutionPlan {
-  const { book } = prepared
+  const { book, candidates, inputOf } = prepared
   const plan = planBookTick({
     book,
     balances: prepared.balances,
@@ -130,7 +153,7 @@ export function planPrepared(prepared: PreparedBook, input: Omit<PlanInput, 'can
     const byPosition = (cache[code] ??= new Array<OrderDecision | undefined>(n))
     let decision = byPosition[p]
     if (decision === undefined) {
-      const record = orders[p]!.candidate.order
+      const record = candidates[inputOf[p]!]!.order
       decision = { keyId: record.keyId, slug: record.slug, verdict: code === BookVerdict.expired ? 'expired' : VERDICTS[code]! }
       byPosition[p] = decision
     }
@@ -139,7 +162,7 @@ export function planPrepared(prepared: PreparedBook, input: Omit<PlanInput, 'can
   const expired: OrderRecord[] = new Array(plan.expired.length)
   for (let i = 0; i < plan.expired.length; i++) {
     const p = plan.expired[i]!
-    expired[i] = orders[p]!.candidate.order
+    expired[i] = candidates[inputOf[p]!]!.order
     decisions[d++] = decisionFor(p, BookVerdict.expired)
   }
   const verdict = plan.verdict
@@ -150,13 +173,13 @@ export function planPrepared(prepared: PreparedBook, input: Omit<PlanInput, 'can
   }
   for (let rank = 0; rank < limit; rank++) {
     const p = plan.buys[rank]!
-    const order = orders[p]!
+    const candidate = candidates[inputOf[p]!]!
     const spend = spendAt(plan, p)
-    const min = minTokensOut({ spend, limitFdv: order.limitFdv, totalSupply: input.totalSupply })
-    buys[rank] = { candidate: order.candidate, spendAtoms: spend, minTokensOut: min, rank }
+    const min = minTokensOut({ spend, limitFdv: orders[p]!.limitFdv, totalSupply: input.totalSupply })
+    buys[rank] = { candidate, spendAtoms: spend, minTokensOut: min, rank }
     decisions[d++] = {
-      keyId: order.candidate.order.keyId,
-      slug: order.candidate.order.slug,
+      keyId: candidate.order.keyId,
+      slug: candidate.order.slug,
       verdict: 'submitted',
       spendAtoms: spend.toString(),
       minTokensOut: min.toString(),
@@ -164,7 +187,7 @@ export function planPrepared(prepared: PreparedBook, input: Omit<PlanInput, 'can
     }
   }
   for (let rank = limit; rank < buyCount; rank++) {
-    const record = orders[plan.buys[rank]!]!.candidate.order
+    const record = candidates[inputOf[plan.buys[rank]!]!]!.order
     decisions[d++] = { keyId: record.keyId, slug: record.slug, verdict: 'deferred', rank }
   }
   return { decisions, expired, buys }

@@ -12,6 +12,7 @@ import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
 import { spendThenLimitPolicy } from '../../src/domain/execution/prioritisation.ts'
 import type { OrderRecord } from '../../src/domain/records.ts'
 import { DEFAULT_MAX_BUYS, candidateBalances, planPrepared, prepareBook, type CandidateOrder } from '../../daemon/executor/plan-tick.ts'
+import { createBookCache } from '../../daemon/executor/plan-book-cache.ts'
 import { planBookTick } from '../../src/domain/execution/plan-book-tick.ts'
 import { planTick } from '../../src/domain/execution/plan-tick.ts'
 import { startFlowHarness, type Buyer } from '../executor/flow-harness.ts'
@@ -48,13 +49,30 @@ export function benchPlanning(orders: number, runs: number) {
   const tickWall: number[] = []
   const firstTickWall: number[] = []
   const tickCpu: number[] = []
+  const reloadWall: number[] = []
+  const afterBuysWall: number[] = []
   let buys = 0
+  const cacheInput = { tick, launchedAt: 0, now: 1_000, totalSupply: 10n ** 29n, reservedByWallet: new Map<string, bigint>(), policy: spendThenLimitPolicy }
   for (let run = 0; run < runs; run++) {
+    // The executor's path: every tick reloads the project's orders (fresh objects) and goes through the book cache.
+    const cache = createBookCache()
+    cache.plan('bench', { ...cacheInput, candidates: book })
+    const reloaded = book.map((c) => ({ ...c, order: { ...c.order } }))
+    let t1 = performance.now()
+    cache.plan('bench', { ...cacheInput, candidates: reloaded })
+    reloadWall.push(performance.now() - t1)
+    // The tick after 1,000 buys: those orders are executing, no longer in the reload.
+    const remaining = reloaded.filter((_, i) => i % 100 !== 0)
+    t1 = performance.now()
+    cache.plan('bench', { ...cacheInput, candidates: remaining })
+    afterBuysWall.push(performance.now() - t1)
+    if (cache.lastUse('bench') !== 'filtered') throw new Error('bench: expected the filtered path')
+
     let t0 = performance.now()
     const prepared = prepareBook(book, spendThenLimitPolicy)
     prepareWall.push(performance.now() - t0)
     t0 = performance.now()
-    prepared.balances = candidateBalances(prepared.book)
+    prepared.balances = candidateBalances(prepared)
     balancesWall.push(performance.now() - t0)
     t0 = performance.now()
     planBookTick({ book: prepared.book, balances: prepared.balances, reserved: new Map(), effectiveCap: BigInt(tick.effectiveCapAtoms), swapsAllowed: true, launchedAtMs: 0, nowMs: 1_000 })
@@ -88,12 +106,16 @@ export function benchPlanning(orders: number, runs: number) {
     fullTickMedianCpuMs: round(median(tickCpu)),
     firstTickAfterPrepareMedianMs: round(median(firstTickWall)),
     prepareBookMedianMs: round(median(prepareWall)),
+    executorReloadTickMedianMs: round(median(reloadWall)),
+    executorTickAfterBuysMedianMs: round(median(afterBuysWall)),
     targetMs: 20,
     note:
       'decide = eligibility, spend sizing against balances and reservations, priority order (planBookTick: the domain pass over a prepared book); ' +
       'referenceDecide = the bigint reference planTick over the same prioritised orders; balanceRefresh = the per-tick conversion of freshly read balances into the book; ' +
       'fullTick = decide + on-chain min-out and a journal verdict for every order, on a book already ticked once (the steady state); ' +
-      'firstTickAfterPrepare = the same right after prepareBook (verdict records built); prepareBook = parse + priority sort, once per order-set change. ' +
+      'firstTickAfterPrepare = the same right after prepareBook (verdict records built); prepareBook = parse + priority sort, once per order-set change; ' +
+      'executorReloadTick = the executor path through the book cache for a reload of the same 100,000 orders (compare terms, refresh candidates and balances, full tick); ' +
+      'executorTickAfterBuys = the same when 1,000 orders left the book (linear filter instead of a re-sort). ' +
       'Wall times on the shared 2-core machine (other sessions running); CPU time for the full tick alongside.',
   }
 }
