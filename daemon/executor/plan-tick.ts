@@ -59,6 +59,9 @@ VERDICTS[BookVerdict.aboveLimit] = 'limit_below_cap'
 VERDICTS[BookVerdict.emptyWallet] = 'no_balance'
 VERDICTS[BookVerdict.balanceReserved] = 'fully_reserved'
 
+/** Slot of the shared deferred records in PreparedBook.decisions (after the BookVerdict codes). */
+const DEFERRED = 7
+
 /**
  * A project's orders parsed and in priority order (rebuilt only when the order set changes, see plan-book-cache.ts),
  * with the candidates they came from and the wallets' balances as last read. Per-candidate data is kept in the
@@ -186,9 +189,17 @@ export function planPrepared(prepared: PreparedBook, input: Omit<PlanInput, 'can
       rank,
     }
   }
+  // Deferred records carry a rank, so they are shared only while the order keeps its rank (the usual steady state).
+  const deferred = (cache[DEFERRED] ??= new Array<OrderDecision | undefined>(n))
   for (let rank = limit; rank < buyCount; rank++) {
-    const record = candidates[inputOf[plan.buys[rank]!]!]!.order
-    decisions[d++] = { keyId: record.keyId, slug: record.slug, verdict: 'deferred', rank }
+    const p = plan.buys[rank]!
+    let decision = deferred[p]
+    if (decision === undefined || decision.rank !== rank) {
+      const record = candidates[inputOf[p]!]!.order
+      decision = { keyId: record.keyId, slug: record.slug, verdict: 'deferred', rank }
+      deferred[p] = decision
+    }
+    decisions[d++] = decision
   }
   return { decisions, expired, buys }
 }
