@@ -4,7 +4,7 @@ import { PrebuyError } from '../common/errors.ts'
 import { silentLogger, type Logger } from '../common/logger.ts'
 import { createAccountProvider } from './accounts/create-account-provider.ts'
 import type { SmartAccountKind, SmartAccountProvider } from './accounts/operation-account.ts'
-import { createBundler, type Bundler, type BundlerOptions } from './bundler/create-bundler.ts'
+import { createBundler, type BundleItem, type BundleOutcome, type Bundler, type BundlerOptions } from './bundler/create-bundler.ts'
 import { createExternalBundler, createExternalBundlerClient, createMarketGasPolicy } from './bundler/create-external-bundler.ts'
 import { createZeroFeeGasPolicy } from './gas-policy.ts'
 import type { KeyStore } from './keys/key-store.ts'
@@ -12,8 +12,10 @@ import { createKeyedMutex } from './keyed-mutex.ts'
 import { createNonceStreams } from './nonce-streams.ts'
 import { createOperationPreparer, type OperationPreparer } from './prepare-user-operations.ts'
 import { createChainBalanceReader, type ChainBalanceReader } from './read-balances.ts'
-import type { UserOperationResult, WalletService } from './wallet-service.ts'
+import type { UserOperationRequest, UserOperationResult, WalletService } from './wallet-service.ts'
 import { withdraw } from './withdraw.ts'
+
+const ZERO_HASH: Hash = `0x${'00'.repeat(32)}`
 
 export interface WalletServiceDeps {
   chains: Record<ChainKey, ChainConfig>
@@ -97,25 +99,64 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
     return address
   }
 
-  const submitUserOperations = async (chain: ChainKey, requests: Parameters<WalletService['submitUserOperations']>[1]): Promise<UserOperationResult[]> => {
-    if (!isChainKey(chain)) throw new PrebuyError('bad_request', 'invalid_chain', 'The chain must be base or second_chain.')
-    if (requests.length === 0) return []
-    const prepared = await preparers[chain].prepare(requests)
+  /**
+   * One pass: every chunk the preparer signs goes to the bundler at once (pipelined; the bundler sends them in this
+   * order), and the results come back in request order. A chunk the bundler could not send at all is reported per
+   * operation unless nothing at all was sent, in which case the error is thrown as before.
+   */
+  const submitOnce = async (chain: ChainKey, requests: readonly UserOperationRequest[]): Promise<UserOperationResult[]> => {
+    const bundler = bundlers[chain]
+    const preparer = preparers[chain]
+    const chunks: { items: BundleItem[]; outcome: Promise<BundleOutcome[]> }[] = []
+    const prepared = await preparer.prepare(requests, {
+      onChunk: (items) => {
+        const outcome = bundler.submit(items)
+        outcome.catch(() => undefined)
+        chunks.push({ items, outcome })
+      },
+    })
     let stillPending: Set<Hash> | undefined
     try {
-      const outcomes = await bundlers[chain].submit(prepared.items)
-      stillPending = new Set(outcomes.filter((outcome) => outcome.revertReason?.startsWith('not mined')).map((outcome) => outcome.userOpHash))
-      return outcomes.map((outcome): UserOperationResult => ({
-        id: outcome.id,
-        userOpHash: outcome.userOpHash,
-        txHash: outcome.txHash,
-        blockNumber: outcome.blockNumber,
-        success: outcome.success,
-        ...(outcome.revertReason === undefined ? {} : { revertReason: outcome.revertReason }),
-      }))
+      const settled = await Promise.allSettled(chunks.map((chunk) => chunk.outcome))
+      const firstError = settled.find((result) => result.status === 'rejected')
+      if (firstError && settled.every((result) => result.status === 'rejected')) throw firstError.reason
+      const byHash = new Map<Hash, BundleOutcome>()
+      settled.forEach((result, index) => {
+        if (result.status === 'fulfilled') {
+          for (const outcome of result.value) byHash.set(outcome.userOpHash, outcome)
+          return
+        }
+        const code = result.reason instanceof PrebuyError ? result.reason.code : 'bundle_send_failed'
+        for (const item of chunks[index]?.items ?? []) {
+          byHash.set(item.userOpHash, { id: item.id, userOpHash: item.userOpHash, txHash: ZERO_HASH, blockNumber: 0n, success: false, revertReason: `not sent (${code}); the operation did not run` })
+        }
+      })
+      stillPending = new Set([...byHash.values()].filter((outcome) => outcome.revertReason?.startsWith('not mined')).map((outcome) => outcome.userOpHash))
+      const results = requests.map((request, index): UserOperationResult => {
+        const item = prepared.items[index]
+        const outcome = item ? byHash.get(item.userOpHash) : undefined
+        if (!item || !outcome) {
+          return { id: request.id, userOpHash: item?.userOpHash ?? ZERO_HASH, txHash: ZERO_HASH, blockNumber: 0n, success: false, revertReason: prepared.unprepared.get(index) ?? 'not included in any bundle' }
+        }
+        return {
+          id: outcome.id,
+          userOpHash: outcome.userOpHash,
+          txHash: outcome.txHash,
+          blockNumber: outcome.blockNumber,
+          success: outcome.success,
+          ...(outcome.revertReason === undefined ? {} : { revertReason: outcome.revertReason }),
+        }
+      })
+      return results
     } finally {
       prepared.finish(stillPending)
     }
+  }
+
+  const submitUserOperations = async (chain: ChainKey, requests: Parameters<WalletService['submitUserOperations']>[1]): Promise<UserOperationResult[]> => {
+    if (!isChainKey(chain)) throw new PrebuyError('bad_request', 'invalid_chain', 'The chain must be base or second_chain.')
+    if (requests.length === 0) return []
+    return submitOnce(chain, requests)
   }
 
   const mutex = createKeyedMutex()

@@ -3,6 +3,7 @@ import { entryPoint07Abi, getUserOperationHash, type UserOperation } from 'viem/
 import type { ChainConfig } from '../chain/chain-keys.ts'
 import { PrebuyError } from '../common/errors.ts'
 import type { OperationAccount, SmartAccountProvider, UnsignedUserOperation } from './accounts/operation-account.ts'
+import { readCodeSizes } from './bundler/code-sizes.ts'
 import type { BundleItem } from './bundler/create-bundler.ts'
 import type { GasPolicy, UserOperationDraft } from './gas-policy.ts'
 import type { NonceStreams } from './nonce-streams.ts'
@@ -11,8 +12,25 @@ import type { UserOperationRequest } from './wallet-service.ts'
 /** How long an unconfirmed deployment keeps other batches from deploying the same wallet. */
 const DEPLOYMENT_WAIT_MS = 10 * 60_000
 
+/**
+ * Sizes of the signed chunks handed to the bundler as soon as each is ready (each becomes at least one handleOps):
+ * the first handleOps of a large batch goes out after 16 signatures (~10-20 ms of signing) instead of after all of
+ * them (0.5-1 ms each), later chunks grow so the batch is not split into many transactions. A batch of at most
+ * SINGLE_CHUNK_MAX operations stays one chunk: splitting it would save little and cost transactions.
+ */
+export const DEFAULT_CHUNK_SIZES: readonly number[] = [16, 48, 128, 256]
+export const SINGLE_CHUNK_MAX = 64
+/** Signatures between two yields to the event loop, so replies for chunks already sent are handled promptly. */
+const SIGNATURES_PER_SLICE = 8
+
 export interface PreparedOperations {
-  items: BundleItem[]
+  /** One entry per request, in request order; undefined for a request that could not be prepared (see `unprepared`). */
+  items: (BundleItem | undefined)[]
+  /**
+   * Requests that failed to prepare after earlier chunks were already handed to the bundler (those are in flight and
+   * must not be abandoned, so prepare resolves instead of throwing): request index -> reason.
+   */
+  unprepared: Map<number, string>
   /**
    * Returns the nonce streams and ends the deployments this batch started; call once the batch is settled. Streams of
    * operations in `stillPending` (sent but unconfirmed) stay held for good: reusing one would sign a second operation
@@ -21,8 +39,15 @@ export interface PreparedOperations {
   finish(stillPending?: ReadonlySet<Hash>): void
 }
 
+export interface PrepareOptions {
+  /** Called with each signed chunk, in priority order, as soon as it is ready (before the next one is signed). */
+  onChunk?: (chunk: BundleItem[]) => void
+  /** Chunk sizes (the last repeats); default DEFAULT_CHUNK_SIZES. Without onChunk everything is one chunk. */
+  chunkSizes?: readonly number[]
+}
+
 export interface OperationPreparer {
-  prepare(requests: readonly UserOperationRequest[]): Promise<PreparedOperations>
+  prepare(requests: readonly UserOperationRequest[], options?: PrepareOptions): Promise<PreparedOperations>
 }
 
 export interface PreparerOptions {
@@ -34,45 +59,56 @@ export interface PreparerOptions {
   gasPolicy: GasPolicy
 }
 
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
+
 /**
  * Turns call lists into signed v0.7 UserOperations: nonce (a 2D-nonce stream per operation in flight), initCode when
  * needed, callData, then gas and fees from the gas policy, then the owner's signature.
  *
+ * Chain reads are batched: the deployment status of every account is one eth_call (a code-size reader placed by
+ * state override) and every nonce is one Multicall3 of EntryPoint.getNonce; both travel
+ * concurrently. Then operations are signed chunk by chunk and each chunk is handed on at once, so the first handleOps
+ * goes out while later chunks are still being signed.
+ *
  * Deployment: an account without code gets initCode on exactly one operation at a time. Within a batch that is its
- * first operation (validation runs in order, so the later ones find it deployed); across concurrent batches the later
- * batch waits for the earlier one's deployment to settle, because two initCodes for one sender would make the second
- * handleOps revert (AA10) and take every other operation of its bundle down with it.
+ * first operation (validation runs in order, so the later ones find it deployed; they are kept in the same chunk,
+ * whose simulation would otherwise not see the deployment); across concurrent batches the later batch waits for the
+ * earlier one's deployment to settle, because two initCodes for one sender would make the second handleOps revert
+ * (AA10) and take every other operation of its bundle down with it.
  */
 export function createOperationPreparer(options: PreparerOptions): OperationPreparer {
   const { chain, client, provider, streams } = options
   const deploying = new Map<string, Promise<void>>()
-  // Code never disappears from an account, so a sender seen deployed is never asked about again.
-  const deployed = new Set<string>()
 
-  async function hasCode(address: Address): Promise<boolean> {
-    const key = address.toLowerCase()
-    if (deployed.has(key)) return true
-    const code = await client.getCode({ address })
-    const has = code !== undefined && code !== '0x'
-    if (has) deployed.add(key)
-    return has
+  /**
+   * Deployment status of many accounts in one eth_call. Deliberately not cached: the call travels together with the
+   * nonce multicall (no extra latency), and a cached "deployed" goes stale when a reorg drops the deploying block. The
+   * operation would then carry no initCode and the EntryPoint rejects its whole bundle with empty revert data (the
+   * call to a codeless sender), which no retry by the caller could fix.
+   */
+  async function deploymentStatus(addresses: readonly Address[]): Promise<boolean[]> {
+    const sizes = await readCodeSizes(client, addresses)
+    return sizes.map((size) => size > 0)
   }
 
   async function waitForCode(address: Address): Promise<void> {
     const deadline = Date.now() + DEPLOYMENT_WAIT_MS
     while (Date.now() < deadline) {
-      if (await hasCode(address).catch(() => false)) return
+      const [has] = await deploymentStatus([address]).catch(() => [false])
+      if (has) return
       // unref: a watcher must never keep a stopping daemon alive.
       await new Promise((resolve) => setTimeout(resolve, 1_000).unref())
     }
   }
 
   return {
-    async prepare(requests) {
+    async prepare(requests, prepareOptions = {}) {
       const accounts = await Promise.all(requests.map((request) => provider.account(chain.key, request.userIndex)))
       const held: { account: Address; stream: number }[] = []
       const ownDeployments: { key: string; end: () => void }[] = []
-      const items: BundleItem[] = []
+      const items: (BundleItem | undefined)[] = new Array(requests.length).fill(undefined)
+      const unprepared = new Map<number, string>()
+      let dispatched = false
       const finish = (stillPending?: ReadonlySet<Hash>) => {
         const pendingSenders = new Set<string>()
         held.forEach(({ account, stream }, index) => {
@@ -93,13 +129,27 @@ export function createOperationPreparer(options: PreparerOptions): OperationPrep
           held.push({ account: account.address, stream })
           return account.nonceKey(stream)
         })
+        // Nonces do not depend on the deployment claims below (each stream is held by this batch alone): read them
+        // concurrently with the code sizes, one round trip for both.
+        const nonceRead = client.multicall({
+          contracts: accounts.map((account, index) => ({
+            address: chain.addresses.entryPoint,
+            abi: entryPoint07Abi,
+            functionName: 'getNonce' as const,
+            args: [account.address, keys[index] ?? 0n] as const,
+          })),
+          multicallAddress: chain.addresses.multicall3,
+          allowFailure: false,
+          batchSize: 0,
+        })
+        nonceRead.catch(() => undefined)
         const senders = [...new Map(accounts.map((account) => [account.address.toLowerCase(), account])).values()]
         const deployers = new Set<string>()
         // All-or-nothing claims: a batch claims its undeployed senders only when none is being deployed by another
         // batch, and otherwise waits holding nothing. Claiming some and waiting for others could deadlock two batches
         // that each wait for a wallet the other claimed.
         for (;;) {
-          const codes = await Promise.all(senders.map((account) => hasCode(account.address)))
+          const codes = await deploymentStatus(senders.map((account) => account.address))
           const undeployed = senders.filter((_, index) => !codes[index]).map((account) => account.address.toLowerCase())
           const busy = undeployed.map((key) => deploying.get(key)).filter((other) => other !== undefined)
           if (busy.length > 0) {
@@ -121,55 +171,93 @@ export function createOperationPreparer(options: PreparerOptions): OperationPrep
           }
           break
         }
+        const nonces = await nonceRead
 
-        const nonceResults = await client.multicall({
-          contracts: accounts.map((account, index) => ({
-            address: chain.addresses.entryPoint,
-            abi: entryPoint07Abi,
-            functionName: 'getNonce' as const,
-            args: [account.address, keys[index] ?? 0n] as const,
-          })),
-          multicallAddress: chain.addresses.multicall3,
-          allowFailure: false,
-          batchSize: 0,
-        })
+        // Chunks in request order; a wallet deployed by this batch keeps all its operations in the chunk of its first.
+        const sizes =
+          prepareOptions.onChunk && requests.length > SINGLE_CHUNK_MAX ? (prepareOptions.chunkSizes ?? DEFAULT_CHUNK_SIZES) : [Number.MAX_SAFE_INTEGER]
+        const chunks: number[][] = []
+        const deployChunk = new Map<string, number>()
+        const deploys: boolean[] = []
+        for (const [index, account] of accounts.entries()) {
+          const key = account.address.toLowerCase()
+          const first = deployers.delete(key)
+          deploys.push(first)
+          const joined = deployChunk.get(key)
+          if (joined !== undefined) {
+            chunks[joined]?.push(index)
+            continue
+          }
+          const last = chunks[chunks.length - 1]
+          const limit = sizes[Math.min(chunks.length - 1, sizes.length - 1)] ?? 1
+          if (!last || last.length >= limit) chunks.push([index])
+          else last.push(index)
+          if (first) deployChunk.set(key, chunks.length - 1)
+        }
 
-        const drafts: UserOperationDraft[] = []
-        for (const [index, request] of requests.entries()) {
-          const account = accounts[index] as OperationAccount
-          const deploys = deployers.delete(account.address.toLowerCase())
-          const factoryArgs = deploys ? await account.factoryArgs() : undefined
-          drafts.push({
-            account,
-            deploys,
-            fields: {
-              sender: account.address,
-              nonce: nonceResults[index] as bigint,
-              ...(factoryArgs ?? {}),
-              callData: await account.encodeCalls(request.calls),
-            },
-          })
+        for (const chunk of chunks) {
+          try {
+            const signed = await signChunk(chunk, requests, accounts, nonces, deploys)
+            chunk.forEach((requestIndex, position) => (items[requestIndex] = signed[position]))
+          } catch (error) {
+            // Before anything was handed on, the whole batch fails as one; after, the chunks in flight must finish.
+            if (!dispatched) throw error
+            const reason = `not prepared (${error instanceof PrebuyError ? error.code : 'chain_unavailable'}); the operation did not run`
+            for (const requestIndex of chunk) unprepared.set(requestIndex, reason)
+            continue
+          }
+          if (prepareOptions.onChunk) {
+            prepareOptions.onChunk(chunk.map((requestIndex) => items[requestIndex] as BundleItem))
+            dispatched = true
+            // Let the bundler issue this chunk's simulation before the next chunk's signatures occupy the thread.
+            await yieldToEventLoop()
+          }
         }
-        const priced = await options.gasPolicy.price(drafts)
-        for (const [index, request] of requests.entries()) {
-          const draft = drafts[index] as UserOperationDraft
-          const unsigned = priced[index] as UnsignedUserOperation
-          const signature = await draft.account.sign(unsigned)
-          const userOperation: UserOperation<'0.7'> = { ...unsigned, signature }
-          const userOpHash: Hash = getUserOperationHash({
-            userOperation,
-            entryPointAddress: chain.addresses.entryPoint,
-            entryPointVersion: '0.7',
-            chainId: chain.chainId,
-          })
-          items.push({ id: request.id, userOperation, userOpHash })
-        }
-        return { items, finish }
+        return { items, unprepared, finish }
       } catch (error) {
         finish()
         if (error instanceof PrebuyError) throw error
         throw new PrebuyError('unavailable', 'chain_unavailable', `User operations on ${chain.key} could not be prepared.`, { cause: error })
       }
     },
+  }
+
+  async function signChunk(
+    chunk: readonly number[],
+    requests: readonly UserOperationRequest[],
+    accounts: readonly OperationAccount[],
+    nonces: readonly bigint[],
+    deploys: readonly boolean[],
+  ): Promise<BundleItem[]> {
+    const drafts = await Promise.all(
+      chunk.map(async (index): Promise<UserOperationDraft> => {
+        const account = accounts[index] as OperationAccount
+        const request = requests[index] as UserOperationRequest
+        const deploying = deploys[index] === true
+        const [factoryArgs, callData] = await Promise.all([deploying ? account.factoryArgs() : undefined, account.encodeCalls(request.calls)])
+        return { account, deploys: deploying, fields: { sender: account.address, nonce: nonces[index] as bigint, ...(factoryArgs ?? {}), callData } }
+      }),
+    )
+    const priced = await options.gasPolicy.price(drafts)
+    // Signing is CPU-bound: a slice's signatures start together (none waits on another's await), and between slices
+    // the event loop handles I/O (a simulation reply, a send) of chunks already handed on.
+    const signed: BundleItem[] = []
+    for (let start = 0; start < chunk.length; start += SIGNATURES_PER_SLICE) {
+      if (start > 0) await yieldToEventLoop()
+      const slice = chunk.slice(start, start + SIGNATURES_PER_SLICE)
+      signed.push(
+        ...(await Promise.all(
+          slice.map(async (index, offset): Promise<BundleItem> => {
+            const draft = drafts[start + offset] as UserOperationDraft
+            const unsigned = priced[start + offset] as UnsignedUserOperation
+            const userOperation = { ...unsigned, signature: '0x' } as UserOperation<'0.7'>
+            const userOpHash: Hash = getUserOperationHash({ userOperation, entryPointAddress: chain.addresses.entryPoint, entryPointVersion: '0.7', chainId: chain.chainId })
+            const signature = draft.account.signHash ? await draft.account.signHash(userOpHash) : await draft.account.sign(unsigned)
+            return { id: (requests[index] as UserOperationRequest).id, userOperation: { ...unsigned, signature }, userOpHash }
+          }),
+        )),
+      )
+    }
+    return signed
   }
 }

@@ -85,8 +85,10 @@ export interface WalletService {
   /** Refuses with a typed PrebuyError and spends nothing on bad input or insufficient balance. */
   withdraw(request: WithdrawRequest): Promise<WithdrawResult>
   /**
-   * Submits many UserOperations on one chain through the service's bundler, packed into as few handleOps
-   * transactions as the block gas limit allows, in the order given. Resolves once every one is mined.
+   * Submits many UserOperations on one chain through the service's bundler, in the order given. They are signed and
+   * sent in growing chunks (the first handleOps leaves before the last operation is signed), each chunk packed into as
+   * few handleOps transactions as the block gas limit allows; transactions go out in order. Resolves once every one
+   * is mined.
    */
   submitUserOperations(chain: ChainKey, requests: UserOperationRequest[]): Promise<UserOperationResult[]>
 }

@@ -182,12 +182,14 @@ export async function benchLaunch(buyerCount: number) {
     }
     const blocks = new Map<string, number>()
     const txs = new Set<`0x${string}`>()
+    const handleOpsGas: { block: string; operations: number; gasUsed: number }[] = []
     for (const order of filled) txs.add(order.execution!.txHash as `0x${string}`)
     for (const hash of txs) {
       const receipt = await h.client.getTransactionReceipt({ hash })
       const ops = filled.filter((o) => o.execution!.txHash === hash).length
       const delta = `launch+${receipt.blockNumber - launched.blockNumber}`
       blocks.set(delta, (blocks.get(delta) ?? 0) + ops)
+      handleOpsGas.push({ block: delta, operations: ops, gasUsed: Number(receipt.gasUsed) })
     }
     await jsonRpc(h.chain.rpcUrl, 'evm_setIntervalMining', [0])
     const walletRpcAfterLaunch: Record<string, { calls: number; firstAtMs: number; lastAtMs: number; totalMs: number }> = {}
@@ -205,6 +207,8 @@ export async function benchLaunch(buyerCount: number) {
       handleOpsTransactions: txs.size,
       handleOpsSentAtMs: launchArrival === undefined ? [] : sendTimes.map((t) => round(t - launchArrival!)),
       walletRpcAfterLaunch,
+      handleOpsGas,
+      blockGasLimit: Number((await h.client.getBlock()).gasLimit),
       launchLogToFirstHandleOpsMs: launchArrival !== undefined && firstSubmission !== undefined ? round(firstSubmission - launchArrival) : null,
       targetLaunchToSubmissionMs: 100,
       firstBlockSwapsAllowed: 'launch+1 (Doppler: swaps open at launch; the launch block itself holds only the launch)',

@@ -1,4 +1,4 @@
-import type { Address, Hex } from 'viem'
+import type { Address, Hash, Hex } from 'viem'
 import type { ChainKey } from '../../chain/chain-keys.ts'
 import type { AccountCall } from '../wallet-service.ts'
 
@@ -41,6 +41,11 @@ export interface OperationAccount {
   readonly deploymentGas: bigint
   readonly validationGas: bigint
   sign(userOperation: UnsignedUserOperation): Promise<Hex>
+  /**
+   * Optional fast path: the signature from the userOpHash the caller already computed (SimpleAccount signs exactly
+   * that hash as an EIP-191 message), saving a second hash of the operation per signature.
+   */
+  signHash?(userOpHash: Hash): Promise<Hex>
   /** A signature of the right shape that validation accepts for gas estimation (external bundlers simulate with it). */
   stubSignature(): Promise<Hex>
 }

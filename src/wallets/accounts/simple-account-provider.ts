@@ -87,6 +87,8 @@ export function createSimpleAccountProvider(deps: { chains: Record<ChainKey, Cha
       deploymentGas: 400_000n,
       validationGas: 100_000n,
       sign: (userOperation) => account.signUserOperation({ ...userOperation, signature: '0x', chainId: chain.chainId }),
+      // SimpleAccount v0.7 validates ECDSA.recover(toEthSignedMessageHash(userOpHash)): what permissionless signs too.
+      signHash: (userOpHash) => owner.signMessage({ message: { raw: userOpHash } }),
       stubSignature: () => account.getStubSignature(),
     }
     return operationAccount

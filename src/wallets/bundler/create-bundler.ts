@@ -65,6 +65,9 @@ interface SentTransaction {
   fromBlock: bigint
 }
 
+/** How often a transaction waiting for its receipt is checked for having left the node's pool. */
+const DROP_CHECK_MS = 1_000
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** FailedOp / FailedOpWithRevert in the EntryPoint's revert data: which op it refused and why. */
@@ -125,6 +128,13 @@ export function createBundler(options: BundlerOptions): Bundler {
       const measured = decodeGasMeterOutput(output)
       if (measured.success) return { items: remaining, gasUsed: measured.gasUsed }
       const failed = failedOpOf(measured.returnData)
+      if (failed?.reason.startsWith('AA95') && remaining.length > 1) {
+        // Out of gas for the whole bundle, not a fault of that operation: measure the halves separately (each is
+        // validated against the same state; the bundle is split into transactions by the measured cost anyway).
+        const half = Math.ceil(remaining.length / 2)
+        const [head, tail] = [await simulate(remaining.slice(0, half), refused, callGas), await simulate(remaining.slice(half), refused, callGas)]
+        return { items: [...head.items, ...tail.items], gasUsed: head.gasUsed + tail.gasUsed }
+      }
       const item = failed ? remaining[failed.index] : undefined
       if (!failed || !item) {
         throw new PrebuyError('unavailable', 'bundle_simulation_failed', `The EntryPoint rejected the bundle on ${chain.key}.`, {
@@ -161,7 +171,14 @@ export function createBundler(options: BundlerOptions): Bundler {
 
   type ChainNow = { fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }; fromBlock: bigint }
   const chainNow = async (): Promise<ChainNow> => {
-    const [fees, fromBlock] = await Promise.all([client.estimateFeesPerGas(), client.getBlockNumber()])
+    const [fees, fromBlock, pendingNonce] = await Promise.all([
+      client.estimateFeesPerGas(),
+      client.getBlockNumber({ cacheTime: 0 }),
+      client.getTransactionCount({ address: signer.address, blockTag: 'pending' }),
+    ])
+    // Our transactions the node no longer knows (a reorg dropped their block, the pool evicted them) would leave the
+    // local counter ahead of the chain and the next transaction stuck behind a nonce gap.
+    nonces.observe(pendingNonce)
     return { fees, fromBlock }
   }
 
@@ -199,11 +216,28 @@ export function createBundler(options: BundlerOptions): Bundler {
     }
   }
 
+  /**
+   * Polls for the receipt until the timeout, or until the node no longer knows the transaction (checked about once a
+   * second): a node drops a transaction whose gas limit no longer fits the block it was meant for, and waiting out
+   * the whole timeout for it would cost many blocks; the reconcile step then re-broadcasts it.
+   */
   async function pollReceipt(hash: Hash): Promise<TransactionReceipt | undefined> {
     const deadline = Date.now() + receiptTimeoutMs
+    let nextPresenceCheck = Date.now() + DROP_CHECK_MS
     while (Date.now() < deadline) {
       const receipt = await client.getTransactionReceipt({ hash }).catch(() => undefined)
       if (receipt) return receipt
+      if (Date.now() >= nextPresenceCheck) {
+        nextPresenceCheck = Date.now() + DROP_CHECK_MS
+        const known = await client.getTransaction({ hash }).then(
+          () => true,
+          (error: unknown) => !(error instanceof BaseError && error.name === 'TransactionNotFoundError'),
+        )
+        if (!known) {
+          // Mined between the two reads? Then the receipt is there now.
+          return client.getTransactionReceipt({ hash }).catch(() => undefined)
+        }
+      }
       await sleep(pollingIntervalMs)
     }
     return undefined
@@ -260,6 +294,20 @@ export function createBundler(options: BundlerOptions): Bundler {
       const again = await settle(await send(items, min(bundleGas(items, gasUsed), gasLimit)), round + 1)
       return new Map([...landed, ...again])
     }
+    const pendingNonce = await client.getTransactionCount({ address: signer.address, blockTag: 'pending' })
+    if (pendingNonce <= sent.nonce && confirmedNonce < sent.nonce) {
+      // Not executable: an earlier nonce of ours is missing (a reorg dropped its transaction). The transaction would
+      // wait behind the gap for ever; send the operations again with a nonce read from the chain. Should the old one
+      // run after all, its operations' nonces are spent by then and it reverts without running any of them twice.
+      nonces.resync()
+      log.warn({ txHash: sent.hash, nonce: sent.nonce, chainNonce: pendingNonce }, 'bundle transaction behind a nonce gap; resending its operations')
+      const missing = sent.items.filter((item) => !landed.has(item.userOpHash))
+      const gasLimit = await blockGasLimit()
+      const { items, gasUsed } = await simulate(missing, new Map(), gasLimit)
+      if (items.length === 0) return landed
+      const again = await settle(await send(items, min(bundleGas(items, gasUsed), gasLimit)), round + 1)
+      return new Map([...landed, ...again])
+    }
     const pending = await client.getTransaction({ hash: sent.hash }).catch(() => undefined)
     if (!pending) {
       log.warn({ txHash: sent.hash, nonce: sent.nonce }, 'bundle transaction dropped; re-broadcasting')
@@ -270,9 +318,26 @@ export function createBundler(options: BundlerOptions): Bundler {
     return settle(sent, round + 1)
   }
 
+  // Transactions go out in the order submit was called, whatever order the simulations finish in: the caller's
+  // chunks are in priority order, and one EOA's transactions are mined in nonce order.
+  let sendTurn: Promise<void> = Promise.resolve()
+
   return {
     async submit(items) {
       if (items.length === 0) return []
+      const previousTurn = sendTurn
+      let endTurn: () => void = () => undefined
+      sendTurn = new Promise<void>((resolve) => (endTurn = resolve))
+      try {
+        return await submitInTurn(items, previousTurn, endTurn)
+      } finally {
+        endTurn()
+      }
+    },
+  }
+
+  async function submitInTurn(items: readonly BundleItem[], previousTurn: Promise<void>, endTurn: () => void): Promise<BundleOutcome[]> {
+    {
       const refused = new Map<Hash, string>()
       const gasLimit = await blockGasLimit()
       const maxGas = BigInt(Math.floor(Number(gasLimit) * blockGasShare))
@@ -293,6 +358,7 @@ export function createBundler(options: BundlerOptions): Bundler {
         }
       }
       // Send every chunk first (nonces in order), then wait for them together: they can share a block.
+      await previousTurn
       const sent: SentTransaction[] = []
       const unsent = new Map<Hash, string>()
       for (const plan of plans) {
@@ -306,6 +372,7 @@ export function createBundler(options: BundlerOptions): Bundler {
           for (const item of plan.items) unsent.set(item.userOpHash, `not sent (${code}); the operation did not run`)
         }
       }
+      endTurn()
       const settled = await Promise.all(sent.map((transaction) => settle(transaction)))
       const outcomes = new Map<Hash, UserOperationOutcome>()
       for (const map of settled) for (const [hash, outcome] of map) outcomes.set(hash, outcome)
@@ -324,7 +391,7 @@ export function createBundler(options: BundlerOptions): Bundler {
           revertReason: reason ? `refused by the EntryPoint: ${reason}` : 'not included in any bundle',
         }
       })
-    },
+    }
   }
 }
 

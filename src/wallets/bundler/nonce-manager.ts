@@ -14,6 +14,11 @@ export interface NonceSource {
 export interface NonceManager {
   use<T>(send: (nonce: number) => Promise<T>): Promise<T>
   resync(): void
+  /**
+   * The chain's pending nonce as just read: lower than the local counter means transactions we sent are gone (a reorg
+   * dropped their block, the pool evicted them), so the counter is dropped and re-read at the next send.
+   */
+  observe(pendingNonce: number): void
 }
 
 export function createNonceManager(address: Address, source: NonceSource): NonceManager {
@@ -39,6 +44,10 @@ export function createNonceManager(address: Address, source: NonceSource): Nonce
     },
     resync() {
       next = undefined
+    },
+    observe(pendingNonce) {
+      // A send in progress may not be counted yet: re-reading under the lock then is merely one extra request.
+      if (next !== undefined && pendingNonce < next) next = undefined
     },
   }
 }
