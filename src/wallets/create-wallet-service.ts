@@ -115,6 +115,12 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
         chunks.push({ items, outcome })
       },
     })
+    const round = (ms: number) => Math.round(ms * 10) / 10
+    const { readsMs, firstChunkMs, signedMs, chunks: chunkCount } = prepared.timings
+    logger.info(
+      { chain, operations: requests.length, chunks: chunkCount, readsMs: round(readsMs), firstChunkMs: round(firstChunkMs), signedMs: round(signedMs) },
+      'user operations prepared',
+    )
     let stillPending: Set<Hash> | undefined
     try {
       const settled = await Promise.allSettled(chunks.map((chunk) => chunk.outcome))

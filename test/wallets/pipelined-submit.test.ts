@@ -1,0 +1,81 @@
+import { createPublicClient, custom, encodeFunctionData, erc20Abi, http, type Address, type PublicClient } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CODE_SIZE_READER_ADDRESS } from '../../src/wallets/bundler/code-sizes.ts'
+import { GAS_METER_ADDRESS } from '../../src/wallets/bundler/gas-meter.ts'
+import { DEFAULT_CHUNK_SIZES } from '../../src/wallets/prepare-user-operations.ts'
+import { startWalletFixture, type WalletFixture } from './devnet-fixture.ts'
+
+let f: WalletFixture
+beforeAll(async () => {
+  f = await startWalletFixture()
+}, 120_000)
+afterAll(async () => {
+  await f?.stop()
+})
+
+const DEST: Address = '0x000000000000000000000000000000000000dEaD'
+
+describe('a large batch', () => {
+  it('reads every deployment status and nonce in one call each, simulates once per chunk, and sends the first chunk before the last is signed, in priority order', async () => {
+    const calls: { method: string; to?: string; at: number }[] = []
+    const inner = http(f.chains.base.rpcUrl)({ retryCount: 0 })
+    const client = createPublicClient({
+      transport: custom({
+        async request({ method, params }) {
+          const to = method === 'eth_call' ? String((params as [{ to: string }])[0].to).toLowerCase() : undefined
+          calls.push({ method, ...(to ? { to } : {}), at: performance.now() })
+          return inner.request({ method, params } as never)
+        },
+      }),
+      pollingInterval: 50,
+    }) as PublicClient
+    const service = f.newService({ clients: { base: client } })
+    const stablecoin = f.chains.base.addresses.stablecoin
+    const count = 150
+    // New wallets, plus one wallet already deployed by an earlier operation.
+    const [warm] = await service.submitUserOperations('base', [
+      { userIndex: 5000, id: 'warm', calls: [{ to: stablecoin, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [DEST, 1n] }) }] },
+    ])
+    expect(warm?.success).toBe(true)
+    calls.length = 0
+    const mark = f.logLines.length
+    const requests = Array.from({ length: count }, (_, i) => ({
+      userIndex: 5000 + i,
+      id: `big-${i}`,
+      calls: [{ to: stablecoin, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [DEST, BigInt(i + 1)] }) }],
+    }))
+    const results = await service.submitUserOperations('base', requests)
+    expect(results.map((r) => r.id)).toEqual(requests.map((r) => r.id))
+    expect(results.every((r) => r.success)).toBe(true)
+
+    const expectedChunks = 3 // 16 + 48 + 64 of the 150, then the last 22
+    expect(DEFAULT_CHUNK_SIZES.slice(0, 3)).toEqual([16, 48, 64])
+    const ethCalls = calls.filter((c) => c.method === 'eth_call')
+    expect(calls.filter((c) => c.method === 'eth_getCode')).toHaveLength(0)
+    expect(ethCalls.filter((c) => c.to === CODE_SIZE_READER_ADDRESS.toLowerCase())).toHaveLength(1)
+    expect(ethCalls.filter((c) => c.to === f.chains.base.addresses.multicall3.toLowerCase())).toHaveLength(1)
+    expect(ethCalls.filter((c) => c.to === GAS_METER_ADDRESS.toLowerCase())).toHaveLength(expectedChunks + 1)
+    expect(ethCalls).toHaveLength(expectedChunks + 3)
+
+    // Pipelined: the first handleOps left before the batch was fully signed.
+    const lines = f.logLines.slice(mark).map((line) => JSON.parse(line) as Record<string, unknown>)
+    const prepared = lines.find((line) => line.msg === 'user operations prepared')
+    expect(prepared).toMatchObject({ operations: count, chunks: expectedChunks + 1 })
+    const sends = calls.filter((c) => c.method === 'eth_sendRawTransaction')
+    expect(sends).toHaveLength(expectedChunks + 1)
+    expect(Number(prepared?.firstChunkMs)).toBeLessThan(Number(prepared?.signedMs))
+    // The last chunk is simulated only once it is signed; the first handleOps was sent before that.
+    const simulations = ethCalls.filter((c) => c.to === GAS_METER_ADDRESS.toLowerCase())
+    expect(sends[0]!.at).toBeLessThan(simulations[simulations.length - 1]!.at)
+
+    // Priority order across chunks: (block, index) of the operations never goes backwards.
+    const positions = await Promise.all(
+      results.map(async (r) => {
+        const receipt = await f.clients.base.getTransactionReceipt({ hash: r.txHash })
+        return Number(receipt.blockNumber) * 1000 + receipt.transactionIndex
+      }),
+    )
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions)
+    expect(new Set(positions).size).toBe(expectedChunks + 1)
+  }, 60_000)
+})
