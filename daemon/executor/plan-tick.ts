@@ -100,7 +100,7 @@ export function prepareBook(candidates: readonly CandidateOrder[], policy: Prior
     inputOf[p] = i
     walletOfInput[i] = book.walletOf[p]!
   }
-  const prepared: PreparedBook = { book, candidates, inputOf, walletOfInput, balances: { value: new Float64Array(0), big: [] } }
+  const prepared: PreparedBook = { book, candidates, inputOf, walletOfInput, balances: { value: new Float64Array(0), exact: () => 0n } }
   prepared.balances = candidateBalances(prepared)
   return prepared
 }
@@ -112,15 +112,16 @@ export function prepareBook(candidates: readonly CandidateOrder[], policy: Prior
 export function candidateBalances(prepared: Pick<PreparedBook, 'book' | 'candidates' | 'walletOfInput'>): BookBalances {
   const count = prepared.book.wallets.length
   const value = new Float64Array(count)
-  const big: bigint[] = new Array<bigint>(count).fill(0n)
+  // One candidate per wallet stands for its exact balance: no per-tick array of 100,000 bigints.
+  const source = new Uint32Array(count)
   const { candidates, walletOfInput } = prepared
   for (let i = 0; i < candidates.length; i++) {
     const w = walletOfInput[i]!
-    const balance = candidates[i]!.balanceAtoms
-    big[w] = balance
-    value[w] = toSafeNumber(balance)
+    source[w] = i
+    value[w] = toSafeNumber(candidates[i]!.balanceAtoms)
   }
-  return { value, big }
+  // A wallet whose orders all left the book (possible after filtering) holds nothing this book can spend.
+  return { value, exact: (w) => (value[w] === 0 ? 0n : candidates[source[w]!]!.balanceAtoms) }
 }
 
 /**

@@ -50,6 +50,7 @@ export function benchPlanning(orders: number, runs: number) {
   const firstTickWall: number[] = []
   const tickCpu: number[] = []
   const reloadWall: number[] = []
+  const reloadCpu: number[] = []
   const afterBuysWall: number[] = []
   let buys = 0
   const cacheInput = { tick, launchedAt: 0, now: 1_000, totalSupply: 10n ** 29n, reservedByWallet: new Map<string, bigint>(), policy: spendThenLimitPolicy }
@@ -58,9 +59,12 @@ export function benchPlanning(orders: number, runs: number) {
     const cache = createBookCache()
     cache.plan('bench', { ...cacheInput, candidates: book })
     const reloaded = book.map((c) => ({ ...c, order: { ...c.order } }))
+    const reloadCpu0 = process.cpuUsage()
     let t1 = performance.now()
     cache.plan('bench', { ...cacheInput, candidates: reloaded })
     reloadWall.push(performance.now() - t1)
+    const reloadCpuUsed = process.cpuUsage(reloadCpu0)
+    reloadCpu.push((reloadCpuUsed.user + reloadCpuUsed.system) / 1000)
     // The tick after 1,000 buys: those orders are executing, no longer in the reload.
     const remaining = reloaded.filter((_, i) => i % 100 !== 0)
     t1 = performance.now()
@@ -78,7 +82,7 @@ export function benchPlanning(orders: number, runs: number) {
     planBookTick({ book: prepared.book, balances: prepared.balances, reserved: new Map(), effectiveCap: BigInt(tick.effectiveCapAtoms), swapsAllowed: true, launchedAtMs: 0, nowMs: 1_000 })
     decideWall.push(performance.now() - t0)
     // The bigint reference planner over the same prioritised orders, for comparison.
-    const balanceMap = new Map(prepared.book.wallets.map((w, i) => [w, prepared.balances.big[i]!]))
+    const balanceMap = new Map(prepared.book.wallets.map((w, i) => [w, prepared.balances.exact(i)]))
     t0 = performance.now()
     planTick({ prioritisedOrders: prepared.book.orders, balances: balanceMap, reserved: new Map(), effectiveCap: BigInt(tick.effectiveCapAtoms), swapsAllowed: true, launchedAtMs: 0, nowMs: 1_000 })
     referenceWall.push(performance.now() - t0)
@@ -107,6 +111,7 @@ export function benchPlanning(orders: number, runs: number) {
     firstTickAfterPrepareMedianMs: round(median(firstTickWall)),
     prepareBookMedianMs: round(median(prepareWall)),
     executorReloadTickMedianMs: round(median(reloadWall)),
+    executorReloadTickMedianCpuMs: round(median(reloadCpu)),
     executorTickAfterBuysMedianMs: round(median(afterBuysWall)),
     targetMs: 20,
     note:

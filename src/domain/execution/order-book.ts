@@ -85,11 +85,11 @@ export function prepareOrderBook<T extends ExecutableOrder>(orders: readonly T[]
 /**
  * Wallet balances in the book's wallet order, as numbers the tick can use directly. A balance above 2^53 - 1 is
  * clamped to it: exact for sizing, because the book guarantees a wallet's orders together never ask for more.
- * `big` keeps the exact values for subtracting reservations.
+ * `exact` gives the exact balance of a wallet index, asked only for wallets with reservations (a handful per tick).
  */
 export interface BookBalances {
   readonly value: Float64Array
-  readonly big: readonly bigint[]
+  exact(wallet: number): bigint
 }
 
 /** One pass over the wallets; call when balances are re-read, not per decision. */
@@ -102,7 +102,7 @@ export function bookBalances(book: OrderBook, balanceOf: (wallet: string, index:
     big[w] = balance
     value[w] = toSafeNumber(balance)
   }
-  return { value, big }
+  return { value, exact: (w) => big[w] ?? 0n }
 }
 
 /** Non-positive to 0, above 2^53 - 1 clamped (see BookBalances), otherwise exact. */

@@ -68,7 +68,7 @@ export function planBookTick<T extends ExecutableOrder>(input: BookTickInput<T>)
   if (input.reserved) {
     for (const [wallet, held] of input.reserved) {
       const w = book.walletIndex.get(wallet)
-      if (w !== undefined) available[w] = toSafeNumber(balances.big[w]! - held)
+      if (w !== undefined) available[w] = toSafeNumber(balances.exact(w) - held)
     }
   }
   const balance = balances.value
@@ -127,7 +127,7 @@ function referencePlan<T extends ExecutableOrder>(input: BookTickInput<T>): Book
   const positionOf = new Map<T, number>()
   for (let p = 0; p < n; p++) positionOf.set(book.orders[p] as T, p)
   const balanceMap = new Map<string, bigint>()
-  for (let w = 0; w < book.wallets.length; w++) balanceMap.set(book.wallets[w]!, input.balances.big[w]!)
+  for (let w = 0; w < book.wallets.length; w++) balanceMap.set(book.wallets[w]!, input.balances.exact(w))
   const plan = planTick({ ...input, prioritisedOrders: book.orders, balances: balanceMap })
   const verdict = new Uint8Array(n)
   const spend = new Float64Array(n)
