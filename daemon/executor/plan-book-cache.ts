@@ -75,9 +75,18 @@ export function createBookCache(): BookCache {
           inputOf[q] = i
           walletOfInput[i] = book.walletOf[q]!
         }
-        // The shared verdict records follow their orders to the new positions.
-        const decisions = previous.decisions?.map((byPosition) => (byPosition ? Array.from(kept, (p) => byPosition[p]) : undefined))
-        const prepared: PreparedBook = { book, candidates, inputOf, walletOfInput, balances: previous.balances, ...(decisions ? { decisions } : {}) }
+        // The shared verdict records stay in their slots; the surviving positions keep their slot numbers.
+        const slotOf = new Uint32Array(kept.length)
+        for (let q = 0; q < kept.length; q++) slotOf[q] = previous.slotOf[kept[q]!]!
+        const prepared: PreparedBook = {
+          book,
+          candidates,
+          inputOf,
+          walletOfInput,
+          slotOf,
+          balances: previous.balances,
+          ...(previous.decisions ? { decisions: previous.decisions } : {}),
+        }
         prepared.balances = candidateBalances(prepared)
         return { prepared, policy, use: 'filtered' }
       }

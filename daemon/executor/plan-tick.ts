@@ -77,11 +77,16 @@ export interface PreparedBook {
   walletOfInput: Uint32Array
   balances: BookBalances
   /**
-   * Shared (never to be mutated) skip/expiry decisions per verdict code and priority position, made on first use: a
+   * Shared (never to be mutated) skip/expiry decisions per verdict code and `slotOf` slot, made on first use: a
    * book priced every block mostly repeats the same verdicts, so a tick reuses them instead of allocating one object
    * per order.
    */
   decisions?: Array<Array<OrderDecision | undefined> | undefined>
+  /**
+   * Slot of each priority position in `decisions`: the position at the last full preparation. Filtering the book
+   * carries it along, so the shared records stay where they are instead of being moved.
+   */
+  slotOf: Uint32Array
 }
 
 export function prepareBook(candidates: readonly CandidateOrder[], policy: PrioritisationPolicy): PreparedBook {
@@ -100,7 +105,9 @@ export function prepareBook(candidates: readonly CandidateOrder[], policy: Prior
     inputOf[p] = i
     walletOfInput[i] = book.walletOf[p]!
   }
-  const prepared: PreparedBook = { book, candidates, inputOf, walletOfInput, balances: { value: new Float64Array(0), exact: () => 0n } }
+  const slotOf = new Uint32Array(inputOf.length)
+  for (let p = 0; p < slotOf.length; p++) slotOf[p] = p
+  const prepared: PreparedBook = { book, candidates, inputOf, walletOfInput, slotOf, balances: { value: new Float64Array(0), exact: () => 0n } }
   prepared.balances = candidateBalances(prepared)
   return prepared
 }
@@ -153,13 +160,18 @@ export function planPrepared(prepared: PreparedBook, input: Omit<PlanInput, 'can
   const decisions: OrderDecision[] = new Array(n)
   let d = 0
   const cache = (prepared.decisions ??= [])
+  const { slotOf } = prepared
+  // Slots number the positions of the last full preparation; a filtered book has fewer positions, never more slots.
+  let slots = 0
+  for (let p = 0; p < n; p++) if (slotOf[p]! >= slots) slots = slotOf[p]! + 1
   const decisionFor = (p: number, code: number): OrderDecision => {
-    const byPosition = (cache[code] ??= new Array<OrderDecision | undefined>(n))
-    let decision = byPosition[p]
+    const byPosition = (cache[code] ??= new Array<OrderDecision | undefined>(slots))
+    const slot = slotOf[p]!
+    let decision = byPosition[slot]
     if (decision === undefined) {
       const record = candidates[inputOf[p]!]!.order
       decision = { keyId: record.keyId, slug: record.slug, verdict: code === BookVerdict.expired ? 'expired' : VERDICTS[code]! }
-      byPosition[p] = decision
+      byPosition[slot] = decision
     }
     return decision
   }
@@ -191,14 +203,15 @@ export function planPrepared(prepared: PreparedBook, input: Omit<PlanInput, 'can
     }
   }
   // Deferred records carry a rank, so they are shared only while the order keeps its rank (the usual steady state).
-  const deferred = (cache[DEFERRED] ??= new Array<OrderDecision | undefined>(n))
+  const deferred = (cache[DEFERRED] ??= new Array<OrderDecision | undefined>(slots))
   for (let rank = limit; rank < buyCount; rank++) {
     const p = plan.buys[rank]!
-    let decision = deferred[p]
+    const slot = slotOf[p]!
+    let decision = deferred[slot]
     if (decision === undefined || decision.rank !== rank) {
       const record = candidates[inputOf[p]!]!.order
       decision = { keyId: record.keyId, slug: record.slug, verdict: 'deferred', rank }
-      deferred[p] = decision
+      deferred[slot] = decision
     }
     decisions[d++] = decision
   }
