@@ -162,10 +162,23 @@ export function createBundler(options: BundlerOptions): Bundler {
     return needed > floor ? needed : floor
   }
 
-  // The block gas limit changes rarely: read it at most once a minute instead of once per bundle.
+  // The block gas limit changes rarely: read it at most once a minute instead of once per bundle, and a stale value is
+  // used while it is refreshed in the background (a launch after a quiet minute must not wait for that read).
   let gasLimitCache: { value: bigint; at: number } | undefined
+  let gasLimitRead: Promise<bigint> | undefined
+  const readGasLimit = (): Promise<bigint> => {
+    gasLimitRead ??= client
+      .getBlock()
+      .then((block) => {
+        gasLimitCache = { value: block.gasLimit, at: Date.now() }
+        return block.gasLimit
+      })
+      .finally(() => (gasLimitRead = undefined))
+    return gasLimitRead
+  }
   const blockGasLimit = async (): Promise<bigint> => {
-    if (!gasLimitCache || Date.now() - gasLimitCache.at > 60_000) gasLimitCache = { value: (await client.getBlock()).gasLimit, at: Date.now() }
+    if (!gasLimitCache) return readGasLimit()
+    if (Date.now() - gasLimitCache.at > 60_000) readGasLimit().catch(() => undefined)
     return gasLimitCache.value
   }
 
