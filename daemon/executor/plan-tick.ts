@@ -46,9 +46,6 @@ export interface ExecutionPlan {
   buys: PlannedBuy[]
 }
 
-/** An order of the book with its position in the candidates it was parsed from. */
-type Indexed = ExecutableOrder & { input: number }
-
 export const DEFAULT_MAX_BUYS = 1_000
 
 /** Journal verdict per BookVerdict code (buy and expired are handled apart). */
@@ -90,21 +87,15 @@ export interface PreparedBook {
 }
 
 export function prepareBook(candidates: readonly CandidateOrder[], policy: PrioritisationPolicy): PreparedBook {
-  const indexed: Indexed[] = new Array(candidates.length)
+  const parsed: ExecutableOrder[] = new Array(candidates.length)
   for (let i = 0; i < candidates.length; i++) {
     const candidate = candidates[i]!
-    const order = toExecutableOrder(candidate.order, candidate.wallet.toLowerCase()) as Indexed
-    order.input = i
-    indexed[i] = order
+    parsed[i] = toExecutableOrder(candidate.order, candidate.wallet.toLowerCase())
   }
-  const book = prepareOrderBook(indexed, policy)
-  const inputOf = new Uint32Array(book.orders.length)
+  const book = prepareOrderBook(parsed, policy)
+  const inputOf = book.permutation
   const walletOfInput = new Uint32Array(book.orders.length)
-  for (let p = 0; p < inputOf.length; p++) {
-    const i = (book.orders[p] as Indexed).input
-    inputOf[p] = i
-    walletOfInput[i] = book.walletOf[p]!
-  }
+  for (let p = 0; p < inputOf.length; p++) walletOfInput[inputOf[p]!] = book.walletOf[p]!
   const slotOf = new Uint32Array(inputOf.length)
   for (let p = 0; p < slotOf.length; p++) slotOf[p] = p
   const prepared: PreparedBook = { book, candidates, inputOf, walletOfInput, slotOf, balances: { value: new Float64Array(0), exact: () => 0n } }

@@ -1,5 +1,5 @@
 import type { ExecutableOrder } from './executable-order.ts'
-import { prioritiseOrders, spendThenLimitPolicy, type PrioritisationPolicy } from './prioritisation.ts'
+import { priorityPermutation, spendThenLimitPolicy, type PrioritisationPolicy } from './prioritisation.ts'
 
 /**
  * A launch's orders prepared for many ticks: in priority order (priority depends only on the orders, never on the
@@ -15,6 +15,8 @@ import { prioritiseOrders, spendThenLimitPolicy, type PrioritisationPolicy } fro
 export interface OrderBook<T extends ExecutableOrder = ExecutableOrder> {
   /** The orders in priority order. */
   readonly orders: readonly T[]
+  /** The input index of each priority position, as given to prepareOrderBook (filterOrderBook keeps it aligned). */
+  readonly permutation: Uint32Array
   /** maxSpend per priority position, as an exact integer number. */
   readonly spend: Float64Array
   /** Rank of the order's limit among `limits` (ascending); orders with no limit rank `limits.length`. */
@@ -38,36 +40,40 @@ export interface OrderBook<T extends ExecutableOrder = ExecutableOrder> {
 const MAX_SAFE = Number.MAX_SAFE_INTEGER
 const MAX_SAFE_BIG = BigInt(MAX_SAFE)
 
-/** Parses nothing (orders are already ExecutableOrder) and sorts once: O(n) radix sort plus one sort of distinct limits. */
+/**
+ * Parses nothing (orders are already ExecutableOrder) and sorts once: O(n) radix sort plus one sort of the distinct
+ * limits. Per-order data is read in input order (sequential memory) and then gathered into priority order.
+ */
 export function prepareOrderBook<T extends ExecutableOrder>(orders: readonly T[], policy: PrioritisationPolicy = spendThenLimitPolicy): OrderBook<T> {
   const n = orders.length
-  const sorted = prioritiseOrders(orders, policy)
+  const permutation = priorityPermutation(orders, policy)
 
   const distinct = new Set<bigint>()
   for (let i = 0; i < n; i++) {
-    const limit = (orders[i] as T).limitFdv
+    const limit = orders[i]!.limitFdv
     if (limit !== null) distinct.add(limit)
   }
   const limits = [...distinct].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
   const rankOf = new Map<bigint, number>()
   for (let r = 0; r < limits.length; r++) rankOf.set(limits[r]!, r)
 
-  const spend = new Float64Array(n)
-  const limitRank = new Uint32Array(n)
-  const expiresInMs = new Float64Array(n)
-  const active = new Uint8Array(n)
-  const walletOf = new Uint32Array(n)
+  const spendIn = new Float64Array(n)
+  const rankIn = new Uint32Array(n)
+  const expiresIn = new Float64Array(n)
+  const activeIn = new Uint8Array(n)
+  const walletIn = new Uint32Array(n)
   const wallets: string[] = []
   const walletIndex = new Map<string, number>()
   const walletSum: number[] = []
   let exact = true
-  for (let p = 0; p < n; p++) {
-    const order = sorted[p] as T
+  for (let i = 0; i < n; i++) {
+    const order = orders[i]!
     if (order.maxSpend < 0n || order.maxSpend > MAX_SAFE_BIG) exact = false
-    spend[p] = Number(order.maxSpend)
-    limitRank[p] = order.limitFdv === null ? limits.length : rankOf.get(order.limitFdv)!
-    expiresInMs[p] = order.expiresInMs
-    active[p] = order.status === 'active' ? 1 : 0
+    const spend = Number(order.maxSpend)
+    spendIn[i] = spend
+    rankIn[i] = order.limitFdv === null ? limits.length : rankOf.get(order.limitFdv)!
+    expiresIn[i] = order.expiresInMs
+    activeIn[i] = order.status === 'active' ? 1 : 0
     let w = walletIndex.get(order.wallet)
     if (w === undefined) {
       w = wallets.length
@@ -75,11 +81,28 @@ export function prepareOrderBook<T extends ExecutableOrder>(orders: readonly T[]
       walletIndex.set(order.wallet, w)
       walletSum.push(0)
     }
-    walletOf[p] = w
-    walletSum[w]! += spend[p]!
+    walletIn[i] = w
+    // Float sums only grow, so a sum beyond 2^53 is noticed even though it is no longer exact.
+    walletSum[w]! += spend
     if (walletSum[w]! > MAX_SAFE) exact = false
   }
-  return { orders: sorted, spend, limitRank, limits, expiresInMs, active, walletOf, wallets, walletIndex, exact, policy }
+
+  const sorted: T[] = new Array(n)
+  const spend = new Float64Array(n)
+  const limitRank = new Uint32Array(n)
+  const expiresInMs = new Float64Array(n)
+  const active = new Uint8Array(n)
+  const walletOf = new Uint32Array(n)
+  for (let p = 0; p < n; p++) {
+    const i = permutation[p]!
+    sorted[p] = orders[i] as T
+    spend[p] = spendIn[i]!
+    limitRank[p] = rankIn[i]!
+    expiresInMs[p] = expiresIn[i]!
+    active[p] = activeIn[i]!
+    walletOf[p] = walletIn[i]!
+  }
+  return { orders: sorted, permutation, spend, limitRank, limits, expiresInMs, active, walletOf, wallets, walletIndex, exact, policy }
 }
 
 /**
@@ -142,14 +165,16 @@ export function filterOrderBook<T extends ExecutableOrder>(book: OrderBook<T>, k
   const expiresInMs = new Float64Array(m)
   const active = new Uint8Array(m)
   const walletOf = new Uint32Array(m)
+  const permutation = new Uint32Array(m)
   for (let q = 0; q < m; q++) {
     const p = positions[q]!
     orders[q] = book.orders[p] as T
+    permutation[q] = book.permutation[p]!
     spend[q] = book.spend[p]!
     limitRank[q] = book.limitRank[p]!
     expiresInMs[q] = book.expiresInMs[p]!
     active[q] = book.active[p]!
     walletOf[q] = book.walletOf[p]!
   }
-  return { book: { ...book, orders, spend, limitRank, expiresInMs, active, walletOf }, kept: positions }
+  return { book: { ...book, orders, permutation, spend, limitRank, expiresInMs, active, walletOf }, kept: positions }
 }

@@ -42,20 +42,30 @@ export function prioritiseOrders<T extends ExecutableOrder>(
   orders: readonly T[],
   policy: PrioritisationPolicy = spendThenLimitPolicy,
 ): T[] {
-  const keys = policy.keys
-  if (!keys) return [...orders].sort((a, b) => policy.compare(a, b))
+  const order = priorityPermutation(orders, policy)
+  const sorted: T[] = new Array(order.length)
+  for (let i = 0; i < order.length; i++) sorted[i] = orders[order[i]!] as T
+  return sorted
+}
+
+/** The input index at each priority position (what prioritiseOrders returns, as indices). Stable. */
+export function priorityPermutation(orders: readonly ExecutableOrder[], policy: PrioritisationPolicy = spendThenLimitPolicy): Uint32Array {
   const n = orders.length
+  const keys = policy.keys
+  if (!keys) {
+    const indices = Array.from({ length: n }, (_, i) => i)
+    indices.sort((a, b) => policy.compare(orders[a]!, orders[b]!) || a - b)
+    return Uint32Array.from(indices)
+  }
   const primary = new Float64Array(n)
   const secondary = new Float64Array(n)
   for (let i = 0; i < n; i++) {
-    const [p, s] = keys(orders[i] as T)
+    const [p, s] = keys(orders[i]!)
     if (!(p >= 0) || !(s >= 0)) throw new RangeError(`policy ${policy.name} produced a negative or NaN key`)
     primary[i] = p
     secondary[i] = s
   }
   const order = radixOrderDescending(primary, secondary)
-  const sorted: T[] = new Array(n)
-  for (let i = 0; i < n; i++) sorted[i] = orders[order[i]!] as T
 
   // Keys above 2^53 are rounded doubles: equal keys may hide different exact values. Let `compare` settle such runs.
   for (let start = 0; start < n; ) {
@@ -63,12 +73,12 @@ export function prioritiseOrders<T extends ExecutableOrder>(
     let end = start + 1
     while (end < n && primary[order[end]!] === primary[first] && secondary[order[end]!] === secondary[first]) end++
     if (end - start > 1 && !(exact(primary[first]!) && exact(secondary[first]!))) {
-      const run = sorted.slice(start, end).sort((a, b) => policy.compare(a, b))
-      for (let i = 0; i < run.length; i++) sorted[start + i] = run[i] as T
+      const run = Array.from(order.subarray(start, end)).sort((a, b) => policy.compare(orders[a]!, orders[b]!) || a - b)
+      for (let i = 0; i < run.length; i++) order[start + i] = run[i]!
     }
     start = end
   }
-  return sorted
+  return order
 }
 
 const exact = (key: number): boolean => key === Number.POSITIVE_INFINITY || Number.isSafeInteger(key)

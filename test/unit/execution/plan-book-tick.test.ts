@@ -91,6 +91,7 @@ describe('planBookTick (prepared book, numbers) agrees with planTick (bigint ref
       const reference = planTick({ ...ctx, prioritisedOrders: prioritiseOrders(s.orders, spendThenLimitPolicy), balances: s.balances, reserved: s.reserved })
       const fast = planBookTick({ ...ctx, book, balances: bookBalances(book, (w) => s.balances.get(w) ?? 0n), reserved: s.reserved })
       expect(book.orders).toEqual(prioritiseOrders(s.orders, spendThenLimitPolicy))
+      expect(Array.from(book.permutation, (i) => s.orders[i])).toEqual(book.orders)
       expect(asTickPlan(fast, book.orders)).toEqual({ buys: reference.buys, expired: reference.expired, skipped: reference.skipped })
       expect(reservedAfter(book, fast, s.reserved)).toEqual(reference.reserved)
       buys += reference.buys.length
