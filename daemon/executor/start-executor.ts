@@ -141,7 +141,10 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
   /** Phase 1 (under the chain lock): decide, and write decision + transitions + in-flight entries in one batch. */
   async function decide(tick: PriceTick, launch: LaunchRecord): Promise<Array<{ buy: PlannedBuy; entry: InFlightExecution }>> {
     const candidates = await loadCandidates(launch)
-    if (candidates.length === 0) return []
+    if (candidates.length === 0) {
+      books.forget(launch.slug)
+      return []
+    }
     const reserved = await reservations(launch.chain)
     const plan = books.plan(launch.slug, {
       tick,
