@@ -67,6 +67,36 @@ describe('nonce manager', () => {
   })
 })
 
+describe('nonce manager: chain nonce observations', () => {
+  it('drops the counter when the chain lost our transactions, but not on a read that overlapped a send', async () => {
+    let chain = 5
+    let reads = 0
+    const manager = createNonceManager(A, { pendingNonce: async () => (reads++, chain) })
+    expect(await manager.use(async (nonce) => nonce)).toBe(5)
+    expect(await manager.use(async (nonce) => nonce)).toBe(6)
+    // A read that a send overlapped may predate it: ignored.
+    let release: () => void = () => undefined
+    const mark = manager.mark()
+    const sending = manager.use((nonce) => new Promise<number>((resolve) => (release = () => resolve(nonce))))
+    await new Promise((r) => setTimeout(r, 0))
+    manager.observe(5, mark)
+    release()
+    expect(await sending).toBe(7)
+    const during = manager.mark()
+    expect(await manager.use(async (nonce) => nonce)).toBe(8)
+    manager.observe(3, during)
+    expect(await manager.use(async (nonce) => nonce)).toBe(9)
+    expect(reads).toBe(1)
+    // A quiet read at or above the counter changes nothing; below it (a reorg dropped 9 and 10), the chain wins.
+    manager.observe(10, manager.mark())
+    expect(await manager.use(async (nonce) => nonce)).toBe(10)
+    chain = 9
+    manager.observe(9, manager.mark())
+    expect(await manager.use(async (nonce) => nonce)).toBe(9)
+    expect(reads).toBe(2)
+  })
+})
+
 describe('nonce streams', () => {
   it('never gives one account the same stream twice while in flight, and reuses released ones', () => {
     const streams = createNonceStreams()

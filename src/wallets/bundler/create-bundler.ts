@@ -184,6 +184,7 @@ export function createBundler(options: BundlerOptions): Bundler {
 
   type ChainNow = { fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }; fromBlock: bigint }
   const chainNow = async (): Promise<ChainNow> => {
+    const mark = nonces.mark()
     const [fees, fromBlock, pendingNonce] = await Promise.all([
       client.estimateFeesPerGas(),
       client.getBlockNumber({ cacheTime: 0 }),
@@ -191,7 +192,7 @@ export function createBundler(options: BundlerOptions): Bundler {
     ])
     // Our transactions the node no longer knows (a reorg dropped their block, the pool evicted them) would leave the
     // local counter ahead of the chain and the next transaction stuck behind a nonce gap.
-    nonces.observe(pendingNonce)
+    nonces.observe(pendingNonce, mark)
     return { fees, fromBlock }
   }
 

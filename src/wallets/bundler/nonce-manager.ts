@@ -14,21 +14,30 @@ export interface NonceSource {
 export interface NonceManager {
   use<T>(send: (nonce: number) => Promise<T>): Promise<T>
   resync(): void
+  /** A mark to take just before reading the chain's pending nonce for `observe`. */
+  mark(): number
   /**
-   * The chain's pending nonce as just read: lower than the local counter means transactions we sent are gone (a reorg
-   * dropped their block, the pool evicted them), so the counter is dropped and re-read at the next send.
+   * The chain's pending nonce, read after `mark()`: lower than the local counter means transactions we sent are gone
+   * (a reorg dropped their block, the pool evicted them), so the counter is dropped and re-read at the next send.
+   * Ignored when a send was in progress or completed since the mark: the read may predate that transaction, and a
+   * counter re-read from a lagging node could reuse its nonce (and replace it).
    */
-  observe(pendingNonce: number): void
+  observe(pendingNonce: number, mark: number): void
 }
 
 export function createNonceManager(address: Address, source: NonceSource): NonceManager {
   let next: number | undefined
   let queue: Promise<unknown> = Promise.resolve()
+  // Sends started: a mark taken before a read tells whether any send overlapped it.
+  let started = 0
+  let inFlight = 0
   return {
     use<T>(send: (nonce: number) => Promise<T>): Promise<T> {
       const run = async (): Promise<T> => {
         if (next === undefined) next = await source.pendingNonce(address)
         const nonce = next
+        started++
+        inFlight++
         try {
           const result = await send(nonce)
           next = nonce + 1
@@ -36,6 +45,8 @@ export function createNonceManager(address: Address, source: NonceSource): Nonce
         } catch (error) {
           next = undefined
           throw error
+        } finally {
+          inFlight--
         }
       }
       const result = queue.then(run, run)
@@ -45,8 +56,9 @@ export function createNonceManager(address: Address, source: NonceSource): Nonce
     resync() {
       next = undefined
     },
-    observe(pendingNonce) {
-      // A send in progress may not be counted yet: re-reading under the lock then is merely one extra request.
+    mark: () => (inFlight > 0 ? -1 : started),
+    observe(pendingNonce, mark) {
+      if (mark < 0 || mark !== started || inFlight > 0) return
       if (next !== undefined && pendingNonce < next) next = undefined
     },
   }
