@@ -59,3 +59,56 @@ export function buildBuyCalls(input: BuyCallInput): AccountCall[] {
     },
   ]
 }
+
+/** What every buy of one launch shares (all of BuyCallInput but the per-order words). */
+export type BuyCallTemplate = Omit<BuyCallInput, 'orderId' | 'spendAtoms' | 'minTokensOut'>
+
+const word = (value: bigint): string => value.toString(16).padStart(64, '0')
+// Distinct sentinels locate the per-order words in one template encoding (the buy argument is a static tuple).
+const SENTINEL_ORDER = `0x${'a1'.repeat(32)}` as Hash
+const SENTINEL_SPEND = BigInt(`0x${'b2'.repeat(31)}`)
+const SENTINEL_MIN = BigInt(`0x${'c3'.repeat(31)}`)
+
+/**
+ * buildBuyCalls for many buys of one launch: the router call is ABI-encoded once with sentinel values and each buy
+ * only splices its three 32-byte words (order id, spend, min-out) into a copy; the approve call is a fixed layout.
+ * Same bytes as buildBuyCalls (tested), ~100x cheaper: the launch tick encodes hundreds of buys on its critical path.
+ */
+export function createBuyCallEncoder(template: BuyCallTemplate): (orderId: Hash, spendAtoms: bigint, minTokensOut: bigint) => AccountCall[] {
+  const [, buy] = buildBuyCalls({ ...template, orderId: SENTINEL_ORDER, spendAtoms: SENTINEL_SPEND, minTokensOut: SENTINEL_MIN })
+  const data = buy!.data
+  // Word offsets, in hex characters after the 0x and the 4-byte selector.
+  const body = data.slice(10)
+  const at = (hex: string): number => {
+    const index = body.indexOf(hex)
+    if (index < 0 || index % 64 !== 0 || body.indexOf(hex, index + 1) >= 0) throw new Error('buy call template: sentinel not found once on a word boundary')
+    return index
+  }
+  const orderAt = at(SENTINEL_ORDER.slice(2))
+  const spendAt = at(word(SENTINEL_SPEND))
+  const minAt = at(word(SENTINEL_MIN))
+  const slots = [
+    { at: orderAt, value: 0 },
+    { at: spendAt, value: 1 },
+    { at: minAt, value: 2 },
+  ].sort((a, b) => a.at - b.at)
+  const prefix = data.slice(0, 10)
+  const pieces: string[] = []
+  let cursor = 0
+  for (const slot of slots) {
+    pieces.push(body.slice(cursor, slot.at))
+    cursor = slot.at + 64
+  }
+  const tail = body.slice(cursor)
+  const approvePrefix = `0x095ea7b3${template.buyRouter.slice(2).toLowerCase().padStart(64, '0')}`
+  if (approvePrefix.length !== 10 + 64) throw new Error('buy call template: bad router address')
+  return (orderId, spendAtoms, minTokensOut) => {
+    const values = [orderId.slice(2).toLowerCase(), word(spendAtoms), word(minTokensOut)]
+    let out = prefix
+    for (let i = 0; i < slots.length; i++) out += pieces[i]! + values[slots[i]!.value]!
+    return [
+      { to: template.stablecoin, data: `${approvePrefix}${word(spendAtoms)}` as Hash },
+      { to: template.buyRouter, data: `${out}${tail}` as Hash },
+    ]
+  }
+}

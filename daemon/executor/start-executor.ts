@@ -14,7 +14,7 @@ import type { Store, StoreOperation } from '../../src/store/open-store.ts'
 import { readAll } from '../../src/store/paginate.ts'
 import type { UserOperationResult, WalletService } from '../../src/wallets/wallet-service.ts'
 import type { IndexerSignal, TickBus } from '../indexer/tick-bus.ts'
-import { buildBuyCalls, executionOrderId } from './build-buy-calls.ts'
+import { createBuyCallEncoder, executionOrderId } from './build-buy-calls.ts'
 import { buyKey, findBuyOnChain, findBuysInTransaction, type BuyOutcome } from './find-buy.ts'
 import { createBookCache } from './plan-book-cache.ts'
 import type { CandidateOrder, PlannedBuy } from './plan-tick.ts'
@@ -38,6 +38,8 @@ export interface ExecutorDeps {
   /** Most buys submitted per tick (default DEFAULT_MAX_BUYS); the rest are deferred to the next tick. */
   maxBuysPerTick?: number
   now?: () => number
+  /** Metrics hook: a stage of a tick finished (performance.now() time), for the launch-latency benchmark. */
+  onStage?: (stage: string, at: number) => void
 }
 
 export interface Executor {
@@ -68,6 +70,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
   const maxFailedAttempts = deps.maxFailedAttempts ?? 3
   const now = deps.now ?? Date.now
   const log = logger.child({ component: 'executor' })
+  const stage = (name: string) => deps.onStage?.(name, performance.now())
   let stopped = false
 
   // Planning (balances, reservations, state writes) is serialised per chain so two launches never size one wallet's
@@ -100,7 +103,9 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
     return ops
   }
   async function loadCandidates(launch: LaunchRecord): Promise<Array<CandidateOrder & { followers: number }>> {
+    stage('executor.tickStart')
     const keyIds = (await readAll(store.sub.ordersByProject, projectStatusPrefix(launch.slug, 'active'))).map((e) => e.value)
+    stage('executor.orderIndex')
     // Two multi-gets instead of two reads per order: the launch tick is latency-critical.
     const [orders, users] = await Promise.all([
       store.sub.orders.getMany(keyIds.map((keyId) => orderKey(keyId, launch.slug))) as Promise<Array<OrderRecord | undefined>>,
@@ -115,6 +120,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
       }),
     )
     const present = loaded.filter((c): c is NonNullable<typeof c> => c !== undefined)
+    stage('executor.ordersUsersWallets')
     const chain = deps.chains[launch.chain]
     const balances = await readStablecoinBalances(
       deps.clients[launch.chain],
@@ -122,6 +128,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
       chain.addresses.stablecoin,
       present.map((c) => c.wallet),
     )
+    stage('executor.balances')
     return present.map((c) => ({ ...c, balanceAtoms: balances.get(c.wallet.toLowerCase()) ?? 0n }))
   }
 
@@ -146,6 +153,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
       return []
     }
     const reserved = await reservations(launch.chain)
+    stage('executor.reservations')
     const plan = books.plan(launch.slug, {
       tick,
       launchedAt: launch.launchedAt,
@@ -157,6 +165,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
       policy,
       ...(deps.maxBuysPerTick === undefined ? {} : { maxBuys: deps.maxBuysPerTick }),
     })
+    stage('executor.planned')
     if (plan.buys.length === 0 && plan.expired.length === 0) {
       // Nothing happens this tick: journal it only when a verdict changed since the last recorded decision, so a quiet
       // book priced every block (fee decay, heartbeats) does not grow the journal with identical entries.
@@ -172,6 +181,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
     const keyIds = [...plan.expired.map((o) => o.keyId), ...plan.buys.map((b) => b.candidate.order.keyId)]
     const followers = new Map(candidates.map((c) => [c.order.keyId, c.followers]))
     return withOrderLocks(keyIds, async () => {
+      stage('executor.locked')
       const ops: StoreOperation[] = []
       const submitted: Array<{ buy: PlannedBuy; entry: InFlightExecution }> = []
       const decisions = [...plan.decisions]
@@ -180,6 +190,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
       const currentOf = async (orders: readonly OrderRecord[]) =>
         (await store.sub.orders.getMany(orders.map((o) => orderKey(o.keyId, o.slug)))) as Array<OrderRecord | undefined>
       const [expiredNow, buyingNow] = await Promise.all([currentOf(plan.expired), currentOf(plan.buys.map((b) => b.candidate.order))])
+      stage('executor.reread')
       plan.expired.forEach((order, i) => {
         const current = expiredNow[i]
         if (current?.status !== 'active') return
@@ -212,6 +223,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
       })
       ops.push(journal.putDecision({ slug: launch.slug, chain: launch.chain, tick, policy: policy.name, orders: decisions, at }))
       await store.batch(ops)
+      stage('executor.executingWritten')
       return submitted
     })
   }
@@ -331,23 +343,22 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
     const submitted = await withChainLock(launch.chain, () => decide(tick, launch))
     if (submitted.length === 0) return
     const chain = deps.chains[launch.chain]
+    const encode = createBuyCallEncoder({
+      buyRouter: router(launch.chain),
+      stablecoin: chain.addresses.stablecoin,
+      weth: chain.addresses.weth,
+      ethUsdPool: chain.addresses.ethUsdPool,
+      poolKey: launch.poolKey,
+      token: launch.token,
+      feeRecipient: deps.feeRecipient,
+    })
     const requests = submitted.map(({ buy, entry }) => ({
       id: `${entry.keyId}!${entry.slug}`,
       userIndex: entry.userIndex,
-      calls: buildBuyCalls({
-        orderId: entry.orderId,
-        buyRouter: router(launch.chain),
-        stablecoin: chain.addresses.stablecoin,
-        weth: chain.addresses.weth,
-        ethUsdPool: chain.addresses.ethUsdPool,
-        poolKey: launch.poolKey,
-        token: launch.token,
-        spendAtoms: buy.spendAtoms,
-        minTokensOut: buy.minTokensOut,
-        feeRecipient: deps.feeRecipient,
-      }),
+      calls: encode(entry.orderId, buy.spendAtoms, buy.minTokensOut),
     }))
     log.info({ slug: launch.slug, chain: launch.chain, block: tick.blockNumber, buys: requests.length }, 'submitting buys')
+    stage('executor.submitCall')
     let results: UserOperationResult[]
     try {
       results = await deps.wallets.submitUserOperations(launch.chain, requests)

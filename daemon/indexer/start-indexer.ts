@@ -43,6 +43,8 @@ export interface IndexerDeps {
   retryDelayMs?: number
   /** Metrics hook: a block holding launchpad logs arrived from the sync (before any processing). */
   onLaunchLogs?: (info: { chain: ChainKey; blockNumber: bigint; arrivedAt: number }) => void
+  /** Metrics hook: a stage of a launch block finished (performance.now() time), for the launch-latency benchmark. */
+  onStage?: (stage: string, at: number) => void
 }
 
 export interface Indexer {
@@ -71,6 +73,7 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
   const blockTime = deps.blockTimeSeconds ?? 2
   const heartbeatBlocks = deps.heartbeatBlocks ?? 30
   const now = deps.now ?? Date.now
+  const stage = (name: string) => deps.onStage?.(name, performance.now())
   const syncs: RealtimeSync[] = []
   const loops: Promise<void>[] = []
   const processed = new Map<ChainKey, bigint>()
@@ -210,6 +213,7 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
         ticks.push({ launch: pool.launch, tick: computePriceTick({ launch: pool.launch, reason: 'block', pool: pool.state, ethUsd: await getEthUsd(), block, logIndex: -1, blockTimeSeconds: blockTime, at: now() }) })
       }
 
+      if (newLaunches.length > 0) stage('indexer.ticksComputed')
       for (const launch of newLaunches) ops.push(...journal.putLaunch(launch))
       primed = true
       for (const { tick, launch } of ticks) {
@@ -247,6 +251,7 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
       } else {
         await store.batch(ops)
       }
+      if (newLaunches.length > 0) stage('indexer.blockWritten')
       for (const entry of ticks) deps.ticks.publish({ type: 'tick', tick: entry.tick, launch: entry.launch })
     }
 
@@ -254,14 +259,18 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
       const adapter = config.adapters.find((a) => a.launchEvent.address.toLowerCase() === entry.address.toLowerCase())
       if (!adapter) return undefined
       const ctx = await loadLaunchContext(client, entry)
+      stage('indexer.launchContext')
       const candidate = await adapter.decodeLaunch(entry, ctx)
+      stage('indexer.decodeLaunch')
       if (!candidate) return undefined
       const project = await matchProject(candidate)
+      stage('indexer.matchProject')
       if (!project) {
         log.debug({ token: candidate.token, launchpad: candidate.launchpad }, 'launch of an unregistered creator')
         return undefined
       }
       const [schedule, meta] = await Promise.all([adapter.loadFeeSchedule(client, candidate), readTokenMeta(candidate.token)])
+      stage('indexer.feeScheduleAndMeta')
       const record: LaunchRecord = {
         slug: project.slug,
         chain: key,
@@ -283,6 +292,7 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
       const liquidity = await client
         .readContract({ address: config.chain.addresses.stateView, abi: STATE_VIEW, functionName: 'getLiquidity', args: [candidate.poolId], blockNumber: candidate.blockNumber })
         .catch(() => 0n)
+      stage('indexer.liquidity')
       return { record, project, state: { sqrtPriceX96: candidate.initialSqrtPriceX96, liquidity } }
     }
 

@@ -152,7 +152,13 @@ export async function benchLaunch(buyerCount: number) {
       pollingInterval: 100,
     }) as PublicClient
   }
-  const h = await startFlowHarness({ walletClient: instrumented, onLaunchLogs: (info) => (launchArrival ??= info.arrivedAt) })
+  // First time each stage finished after the launch log arrived (indexer and executor hooks).
+  const stages: Array<[string, number]> = []
+  const onStage = (name: string, at: number) => {
+    if (launchArrival === undefined || firstSubmission !== undefined) return
+    if (!stages.some(([n]) => n === name)) stages.push([name, at])
+  }
+  const h = await startFlowHarness({ walletClient: instrumented, onLaunchLogs: (info) => (launchArrival ??= info.arrivedAt), onStage })
   try {
     const { slug, creator } = await h.newProject('bench', 'doppler')
     // Buyers: keys, wallets funded with one mint each (sent together, mined in one block), orders with no limit.
@@ -214,6 +220,7 @@ export async function benchLaunch(buyerCount: number) {
       walletRpcAfterLaunch,
       handleOpsGas,
       blockGasLimit: Number((await h.client.getBlock()).gasLimit),
+      stagesAfterLaunchLogMs: launchArrival === undefined ? {} : Object.fromEntries(stages.map(([n, at]) => [n, round(at - launchArrival!)])),
       launchLogToFirstHandleOpsMs: launchArrival !== undefined && firstSubmission !== undefined ? round(firstSubmission - launchArrival) : null,
       targetLaunchToSubmissionMs: 100,
       firstBlockSwapsAllowed: 'launch+1 (Doppler: swaps open at launch; the launch block itself holds only the launch)',

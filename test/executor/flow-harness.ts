@@ -89,6 +89,8 @@ export interface FlowHarnessOptions {
   walletClient?: (rpcUrl: string) => PublicClient
   /** Passed to the indexer (metrics). */
   onLaunchLogs?: Parameters<typeof startIndexer>[0]['onLaunchLogs']
+  /** Passed to the indexer and the executor (per-stage launch timings). */
+  onStage?: (stage: string, at: number) => void
 }
 
 export async function startFlowHarness(options: FlowHarnessOptions = {}): Promise<FlowHarness> {
@@ -147,6 +149,7 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
       pollingIntervalMs: 30,
       blockTimeSeconds: HARNESS_BLOCK_TIME,
       ...(options.onLaunchLogs ? { onLaunchLogs: options.onLaunchLogs } : {}),
+      ...(options.onStage ? { onStage: options.onStage } : {}),
     })
   const newExecutor = (w: Pick<WalletService, 'walletAddress' | 'submitUserOperations'> = wallets) =>
     startExecutor({
@@ -159,6 +162,7 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
       feeRecipient,
       ticks: bus,
       logger: silentLogger,
+      ...(options.onStage ? { onStage: options.onStage } : {}),
     })
   let indexer = await newIndexer()
   let executor = await newExecutor()
