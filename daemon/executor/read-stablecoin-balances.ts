@@ -6,12 +6,15 @@ export async function readStablecoinBalances(
   multicall3: Address,
   stablecoin: Address,
   wallets: readonly Address[],
+  /** Read at this block (default: latest). */
+  blockNumber?: bigint,
 ): Promise<Map<string, bigint>> {
   const out = new Map<string, bigint>()
   if (wallets.length === 0) return out
   const results = await client.multicall({
     multicallAddress: multicall3,
     allowFailure: false,
+    ...(blockNumber === undefined ? {} : { blockNumber }),
     contracts: wallets.map((wallet) => ({ address: stablecoin, abi: erc20Abi, functionName: 'balanceOf' as const, args: [wallet] as const })),
   })
   wallets.forEach((wallet, i) => out.set(wallet.toLowerCase(), results[i] as bigint))

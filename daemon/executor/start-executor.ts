@@ -19,6 +19,7 @@ import { buyKey, findBuyOnChain, findBuysInTransaction, type BuyOutcome } from '
 import { createBookCache } from './plan-book-cache.ts'
 import type { CandidateOrder, PlannedBuy } from './plan-tick.ts'
 import { readStablecoinBalances } from './read-stablecoin-balances.ts'
+import { createWarmBooks, type LoadedOrder } from './warm-books.ts'
 
 export interface ExecutorDeps {
   store: Store
@@ -102,13 +103,11 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
     ops.push(journal.putOrderEvent({ keyId: previous.keyId, slug: previous.slug, from: previous.status, to: status, at, ...event }))
     return ops
   }
-  async function loadCandidates(launch: LaunchRecord): Promise<Array<CandidateOrder & { followers: number }>> {
-    stage('executor.tickStart')
-    const keyIds = (await readAll(store.sub.ordersByProject, projectStatusPrefix(launch.slug, 'active'))).map((e) => e.value)
-    stage('executor.orderIndex')
+  async function loadOrders(slug: string): Promise<LoadedOrder[]> {
+    const keyIds = (await readAll(store.sub.ordersByProject, projectStatusPrefix(slug, 'active'))).map((e) => e.value)
     // Two multi-gets instead of two reads per order: the launch tick is latency-critical.
     const [orders, users] = await Promise.all([
-      store.sub.orders.getMany(keyIds.map((keyId) => orderKey(keyId, launch.slug))) as Promise<Array<OrderRecord | undefined>>,
+      store.sub.orders.getMany(keyIds.map((keyId) => orderKey(keyId, slug))) as Promise<Array<OrderRecord | undefined>>,
       store.sub.users.getMany(keyIds),
     ])
     const loaded = await Promise.all(
@@ -119,17 +118,42 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
         return { order, userIndex: user.userIndex, followers: user.social?.followerCount ?? 0, wallet: await deps.wallets.walletAddress(user.userIndex) }
       }),
     )
-    const present = loaded.filter((c): c is NonNullable<typeof c> => c !== undefined)
+    return loaded.filter((c): c is NonNullable<typeof c> => c !== undefined)
+  }
+
+  const readBalances = (chain: ChainKey, wallets: readonly Address[], blockNumber?: bigint) =>
+    readStablecoinBalances(deps.clients[chain], deps.chains[chain].addresses.multicall3, deps.chains[chain].addresses.stablecoin, wallets, blockNumber)
+
+  // Launched projects being ticked (they have a prepared book), kept warm alongside the ones waiting to launch.
+  const ticking = new Map<string, ChainKey>()
+  const warm = createWarmBooks({
+    store,
+    async slugsOf(chain) {
+      const out = new Set<string>()
+      for (const { value } of await readAll(store.sub.projects, '')) if (value.chain === chain && value.launch === null) out.add(value.slug)
+      for (const [slug, c] of ticking) if (c === chain) out.add(slug)
+      return [...out]
+    },
+    loadOrders,
+    readBalances,
+    onError: (error) => log.debug({ err: error }, 'warm refresh failed; ticks read fresh'),
+  })
+
+  /** The tick's orders and balances: from the warm snapshot of the tick's block when exact, else from the store/chain. */
+  async function loadCandidates(launch: LaunchRecord, tick: PriceTick): Promise<Array<CandidateOrder & { followers: number }>> {
+    stage('executor.tickStart')
+    const snapshot = await warm.take(launch.chain, launch.slug, BigInt(tick.blockNumber))
+    stage('executor.warmSnapshot')
+    const present = snapshot?.orders ?? (await loadOrders(launch.slug))
     stage('executor.ordersUsersWallets')
-    const chain = deps.chains[launch.chain]
-    const balances = await readStablecoinBalances(
-      deps.clients[launch.chain],
-      chain.addresses.multicall3,
-      chain.addresses.stablecoin,
-      present.map((c) => c.wallet),
-    )
+    const known = snapshot?.balances
+    const missing = known ? present.filter((c) => !known.has(c.wallet.toLowerCase())).map((c) => c.wallet) : present.map((c) => c.wallet)
+    const fresh = missing.length > 0 ? await readBalances(launch.chain, missing) : new Map<string, bigint>()
     stage('executor.balances')
-    return present.map((c) => ({ ...c, balanceAtoms: balances.get(c.wallet.toLowerCase()) ?? 0n }))
+    return present.map((c) => {
+      const key = c.wallet.toLowerCase()
+      return { ...c, balanceAtoms: fresh.get(key) ?? known?.get(key) ?? 0n }
+    })
   }
 
   const lastQuietSignature = new Map<string, string>()
@@ -147,11 +171,13 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
 
   /** Phase 1 (under the chain lock): decide, and write decision + transitions + in-flight entries in one batch. */
   async function decide(tick: PriceTick, launch: LaunchRecord): Promise<Array<{ buy: PlannedBuy; entry: InFlightExecution }>> {
-    const candidates = await loadCandidates(launch)
+    const candidates = await loadCandidates(launch, tick)
     if (candidates.length === 0) {
       books.forget(launch.slug)
+      ticking.delete(launch.slug)
       return []
     }
+    ticking.set(launch.slug, launch.chain)
     const reserved = await reservations(launch.chain)
     stage('executor.reservations')
     const plan = books.plan(launch.slug, {
@@ -471,6 +497,8 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
       background.add(run)
       return
     }
+    if (signal.type === 'block') return warm.refresh(signal.chain, signal.blockNumber)
+    if (signal.type === 'launch_reverted') ticking.delete(signal.launch.slug)
     if (signal.type !== 'tick') return
     pending.set(signal.launch.slug, { tick: signal.tick, launch: signal.launch })
     if (!running.has(signal.launch.slug)) void drain(signal.launch.slug)
@@ -489,6 +517,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
     async stop() {
       stopped = true
       unsubscribe()
+      warm.stop()
       pending.clear()
       // In-flight submissions finish (their state is recorded); anything cut off is settled by the next start.
       await Promise.all([...running.values(), ...background])

@@ -159,6 +159,7 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
 
     async function onBlock(event: BlockEvent): Promise<void> {
       const { block } = event
+      deps.ticks.publish({ type: 'block', chain: key, blockNumber: block.number })
       if (deps.onLaunchLogs && event.logs.some((l) => launchAddresses.includes(l.address.toLowerCase()))) {
         deps.onLaunchLogs({ chain: key, blockNumber: block.number, arrivedAt: performance.now() })
       }

@@ -1,12 +1,17 @@
 import type { ChainKey } from '../../src/chain/chain-keys.ts'
 import type { LaunchRecord, PriceTick } from '../../src/journal/journal-records.ts'
 
-/** What the indexer tells the executor, in process: a price tick, or that a launch was reverted by a reorg. */
+/** What the indexer tells the executor, in process: a price tick, a new block, a launch reverted, a reorg. */
 export type IndexerSignal =
   | { type: 'tick'; tick: PriceTick; launch: LaunchRecord }
   | { type: 'launch_reverted'; launch: LaunchRecord }
   /** Blocks above `ancestor` on `chain` left the canonical chain (published after the indexer reverted its records). */
   | { type: 'reorg'; chain: ChainKey; ancestor: bigint }
+  /**
+   * A block arrived (published before it is processed): the executor reads its warm projects' balances at it while the
+   * indexer decodes the block, so a launch tick of this block finds them ready.
+   */
+  | { type: 'block'; chain: ChainKey; blockNumber: bigint }
 
 export interface TickBus {
   publish(signal: IndexerSignal): void

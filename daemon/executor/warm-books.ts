@@ -1,0 +1,127 @@
+import type { Address } from 'viem'
+import type { ChainKey } from '../../src/chain/chain-keys.ts'
+import type { OrderRecord } from '../../src/domain/records.ts'
+import type { Store } from '../../src/store/open-store.ts'
+
+/** An active order with its buyer, as the executor loads it (no balance yet). */
+export interface LoadedOrder {
+  order: OrderRecord
+  userIndex: number
+  followers: number
+  wallet: Address
+}
+
+export interface WarmBooksDeps {
+  store: Store
+  /** The projects to keep warm on a chain: registered ones waiting to launch, and launched ones being ticked. */
+  slugsOf(chain: ChainKey): Promise<readonly string[]>
+  /** A project's active orders with their buyers, from the store. */
+  loadOrders(slug: string): Promise<LoadedOrder[]>
+  /** Stablecoin balances of the wallets at a block, by lower-cased address. */
+  readBalances(chain: ChainKey, wallets: readonly Address[], blockNumber: bigint): Promise<Map<string, bigint>>
+  onError?: (error: unknown) => void
+}
+
+export interface WarmSnapshot {
+  /** The project's active orders, when no order or user write landed since they were read; else undefined (reload). */
+  orders: LoadedOrder[] | undefined
+  /** Balances at the snapshot's block, by lower-cased wallet (the wallets of every warm project of the chain). */
+  balances: ReadonlyMap<string, bigint>
+}
+
+export interface WarmBooks {
+  /** A new block on the chain: read the warm projects' orders (store) and their wallets' balances at that block. */
+  refresh(chain: ChainKey, blockNumber: bigint): void
+  /** What the refresh of exactly this block holds for the project (awaits it if still running); undefined if none. */
+  take(chain: ChainKey, slug: string, blockNumber: bigint): Promise<WarmSnapshot | undefined>
+  stop(): void
+}
+
+interface Refresh {
+  block: bigint
+  /** Order-write versions per project (and of the users) when the refresh started reading. */
+  versions: Map<string, number>
+  usersVersion: number
+  done: Promise<{ orders: Map<string, LoadedOrder[]>; balances: Map<string, bigint> } | undefined>
+}
+
+/**
+ * Keeps the launch tick off LevelDB and off the balance RPC: on every block the active orders of every project waiting
+ * to launch (and of launched projects being ticked) are read, with their wallets' balances at that block, in the
+ * background. The launch (or any) tick of block N then uses the snapshot of block N, which started when the block
+ * arrived, while the indexer was still decoding the launch.
+ *
+ * Exact, not just warm: every store write goes through `store.batch`, whose listener bumps a version per project for
+ * any order write (and a global one for user writes); a snapshot whose project was written since it started reading
+ * hands back only its balances, and the caller reloads the orders. Balances are those of the tick's own block.
+ */
+export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
+  const { store } = deps
+  const versions = new Map<string, number>()
+  let usersVersion = 0
+  const unsubscribe = store.onBatch((operations) => {
+    for (const op of operations) {
+      if (op.sublevel === store.sub.orders) {
+        const slug = op.key.slice(op.key.indexOf('!') + 1)
+        versions.set(slug, (versions.get(slug) ?? 0) + 1)
+      } else if (op.sublevel === store.sub.users) usersVersion++
+    }
+  })
+  const latest = new Map<ChainKey, Refresh>()
+  // One refresh at a time per chain; a block arriving meanwhile waits, and only the newest waiting one runs.
+  const running = new Map<ChainKey, Promise<unknown>>()
+  const waiting = new Map<ChainKey, bigint>()
+  let stopped = false
+
+  function start(chain: ChainKey, block: bigint): Promise<unknown> {
+    const refresh: Refresh = { block, versions: new Map(), usersVersion, done: Promise.resolve(undefined) }
+    refresh.done = (async () => {
+      const slugs = await deps.slugsOf(chain)
+      if (slugs.length === 0) return undefined
+      for (const slug of slugs) refresh.versions.set(slug, versions.get(slug) ?? 0)
+      refresh.usersVersion = usersVersion
+      const loaded = await Promise.all(slugs.map((slug) => deps.loadOrders(slug)))
+      const orders = new Map(slugs.map((slug, i) => [slug, loaded[i]!]))
+      const wallets = [...new Set(loaded.flat().map((o) => o.wallet))]
+      const balances = wallets.length === 0 ? new Map<string, bigint>() : await deps.readBalances(chain, wallets, block)
+      return { orders, balances }
+    })().catch((error: unknown) => {
+      deps.onError?.(error)
+      return undefined
+    })
+    latest.set(chain, refresh)
+    return refresh.done
+  }
+
+  const pump = (chain: ChainKey) => {
+    const block = waiting.get(chain)
+    if (block === undefined || stopped) {
+      running.delete(chain)
+      return
+    }
+    waiting.delete(chain)
+    running.set(chain, start(chain, block).then(() => pump(chain)))
+  }
+
+  return {
+    refresh(chain, blockNumber) {
+      if (stopped) return
+      waiting.set(chain, blockNumber)
+      if (!running.has(chain)) pump(chain)
+    },
+    async take(chain, slug, blockNumber) {
+      const refresh = latest.get(chain)
+      if (!refresh || refresh.block !== blockNumber) return undefined
+      const result = await refresh.done
+      const orders = result?.orders.get(slug)
+      if (!result || !orders) return undefined
+      const exact = refresh.versions.get(slug) === (versions.get(slug) ?? 0) && refresh.usersVersion === usersVersion
+      return { orders: exact ? orders : undefined, balances: result.balances }
+    },
+    stop() {
+      stopped = true
+      waiting.clear()
+      unsubscribe()
+    },
+  }
+}

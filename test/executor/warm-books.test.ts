@@ -1,0 +1,111 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Address } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createWarmBooks, type LoadedOrder } from '../../daemon/executor/warm-books.ts'
+import type { OrderRecord } from '../../src/domain/records.ts'
+import { orderKey } from '../../src/store/order-index.ts'
+import { del, openStore, put, type Store } from '../../src/store/open-store.ts'
+import { readAll } from '../../src/store/paginate.ts'
+
+const wallet = (i: number) => `0x${(i + 1).toString(16).padStart(40, '0')}` as Address
+const order = (i: number, maxSpendUsdc: string, updatedAt = i): OrderRecord => ({
+  keyId: `key_${i}`,
+  slug: 'warm',
+  status: 'active',
+  maxSpendUsdc,
+  maxFdvUsdc: null,
+  expiresInMs: 3_600_000,
+  createdAt: i,
+  updatedAt,
+})
+
+describe('warm books (pre-launch orders and balances kept ready for the launch tick)', () => {
+  let dir: string
+  let store: Store
+  // Chain state the fake balance reader serves, per wallet; reads record the block they were made at.
+  const chainBalances = new Map<string, bigint>()
+  const balanceReads: bigint[] = []
+  let storeLoads = 0
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'prebuy-warm-'))
+    store = await openStore({ dataDir: dir })
+  })
+  afterAll(async () => {
+    await store.close()
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  const warmBooks = () =>
+    createWarmBooks({
+      store,
+      slugsOf: async () => ['warm'],
+      async loadOrders(slug): Promise<LoadedOrder[]> {
+        storeLoads++
+        const all = await readAll(store.sub.orders, '')
+        return all
+          .map((e) => e.value as OrderRecord)
+          .filter((o) => o.slug === slug && o.status === 'active')
+          .map((o) => {
+            const i = Number(o.keyId.slice(4))
+            return { order: o, userIndex: i, followers: 0, wallet: wallet(i) }
+          })
+      },
+      async readBalances(_chain, wallets, blockNumber) {
+        balanceReads.push(blockNumber)
+        return new Map(wallets.map((w) => [w.toLowerCase(), chainBalances.get(w.toLowerCase()) ?? 0n]))
+      },
+    })
+
+  it('serves the snapshot of exactly the ticked block, and sees placements, edits, deletions and balance changes', async () => {
+    await store.batch([put(store.sub.orders, orderKey('key_1', 'warm'), order(1, '10'))])
+    chainBalances.set(wallet(1).toLowerCase(), 100n)
+    const warm = warmBooks()
+    try {
+      warm.refresh('base', 5n)
+      const first = await warm.take('base', 'warm', 5n)
+      expect(first?.orders?.map((o) => [o.order.keyId, o.order.maxSpendUsdc])).toEqual([['key_1', '10']])
+      expect(first?.balances.get(wallet(1).toLowerCase())).toBe(100n)
+      expect(balanceReads).toContain(5n)
+      // Another block's tick never gets this block's balances.
+      expect(await warm.take('base', 'warm', 6n)).toBeUndefined()
+
+      // An order placed after the snapshot was read: the orders are no longer exact (the caller reloads them).
+      await store.batch([put(store.sub.orders, orderKey('key_2', 'warm'), order(2, '20'))])
+      const stale = await warm.take('base', 'warm', 5n)
+      expect(stale?.orders).toBeUndefined()
+      expect(stale?.balances.get(wallet(1).toLowerCase())).toBe(100n)
+
+      // The next block's refresh holds the new order, an edit, and the new balance.
+      chainBalances.set(wallet(1).toLowerCase(), 40n)
+      chainBalances.set(wallet(2).toLowerCase(), 7n)
+      await store.batch([put(store.sub.orders, orderKey('key_1', 'warm'), order(1, '15', 99))])
+      warm.refresh('base', 6n)
+      const second = await warm.take('base', 'warm', 6n)
+      expect(second?.orders?.map((o) => [o.order.keyId, o.order.maxSpendUsdc]).sort()).toEqual([
+        ['key_1', '15'],
+        ['key_2', '20'],
+      ])
+      expect(second?.balances.get(wallet(1).toLowerCase())).toBe(40n)
+      expect(second?.balances.get(wallet(2).toLowerCase())).toBe(7n)
+
+      // A deletion, then a refresh: gone.
+      await store.batch([del(store.sub.orders, orderKey('key_2', 'warm'))])
+      expect((await warm.take('base', 'warm', 6n))?.orders).toBeUndefined()
+      warm.refresh('base', 7n)
+      expect((await warm.take('base', 'warm', 7n))?.orders?.map((o) => o.order.keyId)).toEqual(['key_1'])
+
+      // An unrelated project's write leaves this snapshot exact; a user write does not.
+      const loads = storeLoads
+      await store.batch([put(store.sub.orders, orderKey('key_9', 'other'), { ...order(9, '1'), slug: 'other' })])
+      expect((await warm.take('base', 'warm', 7n))?.orders?.map((o) => o.order.keyId)).toEqual(['key_1'])
+      expect(storeLoads).toBe(loads)
+      await store.batch([put(store.sub.users, 'key_1', { keyId: 'key_1', userIndex: 1 })])
+      expect((await warm.take('base', 'warm', 7n))?.orders).toBeUndefined()
+    } finally {
+      warm.stop()
+    }
+  })
+})
