@@ -74,13 +74,19 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
   let stopped = false
 
   function start(chain: ChainKey, block: bigint): Promise<unknown> {
+    const previous = latest.get(chain)
     const refresh: Refresh = { block, versions: new Map(), usersVersion, done: Promise.resolve(undefined) }
     refresh.done = (async () => {
       const slugs = await deps.slugsOf(chain)
       if (slugs.length === 0) return undefined
       for (const slug of slugs) refresh.versions.set(slug, versions.get(slug) ?? 0)
       refresh.usersVersion = usersVersion
-      const loaded = await Promise.all(slugs.map((slug) => deps.loadOrders(slug)))
+      // A project with no order or user write since the previous refresh keeps its orders: only balances are read again
+      // (the launch block's refresh then competes as little as possible with the indexer's own reads).
+      const before = previous && (await previous.done)
+      const unchanged = (slug: string) =>
+        before !== undefined && previous!.usersVersion === refresh.usersVersion && previous!.versions.get(slug) === refresh.versions.get(slug)
+      const loaded = await Promise.all(slugs.map((slug) => (unchanged(slug) && before!.orders.get(slug)) || deps.loadOrders(slug)))
       const orders = new Map(slugs.map((slug, i) => [slug, loaded[i]!]))
       const wallets = [...new Set(loaded.flat().map((o) => o.wallet))]
       const balances = wallets.length === 0 ? new Map<string, bigint>() : await deps.readBalances(chain, wallets, block)

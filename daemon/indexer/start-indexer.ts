@@ -4,7 +4,7 @@ import type { Logger } from '../../src/common/logger.ts'
 import type { ProjectRecord } from '../../src/domain/records.ts'
 import type { Journal } from '../../src/journal/journal.ts'
 import type { IndexerCheckpoint, LaunchRecord, PriceTick } from '../../src/journal/journal-records.ts'
-import type { LaunchCandidate, LaunchpadAdapter } from '../../src/launchpads/launchpad-adapter.ts'
+import type { LaunchCandidate, LaunchContext, LaunchpadAdapter } from '../../src/launchpads/launchpad-adapter.ts'
 import { loadLaunchContext } from '../../src/launchpads/load-launch-context.ts'
 import { POOL_MANAGER_EVENTS } from '../../src/launchpads/v4-events.ts'
 import { PROJECT_LOCK } from '../../src/services/project-service.ts'
@@ -152,6 +152,21 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
       return { name, symbol, decimals, totalSupply }
     }
 
+    /** decodeLaunch's context: the transaction's receipt; the block's time is already known from the sync. */
+    async function launchContext(entry: Log, blockTimestamp: bigint): Promise<LaunchContext> {
+      if (entry.transactionHash === null || entry.blockNumber === null || entry.blockHash === null) return loadLaunchContext(client, entry)
+      const receipt = await client.getTransactionReceipt({ hash: entry.transactionHash })
+      return {
+        client,
+        txHash: entry.transactionHash,
+        blockNumber: entry.blockNumber,
+        blockHash: entry.blockHash,
+        blockTimestamp: Number(blockTimestamp),
+        txFrom: receipt.from,
+        txLogs: receipt.logs,
+      }
+    }
+
     async function ethUsdAt(blockNumber: bigint) {
       const slot0 = await client.readContract({ address: config.chain.addresses.ethUsdPool, abi: V3_SLOT0, functionName: 'slot0', blockNumber })
       return { sqrtPriceX96: slot0[0], wethIsToken0 }
@@ -167,8 +182,9 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
       const ticks: Array<{ tick: PriceTick; launch: LaunchRecord }> = []
       const newLaunches: LaunchRecord[] = []
       const launchProjects: ProjectRecord[] = []
-      let ethUsd: Awaited<ReturnType<typeof ethUsdAt>> | undefined
-      const getEthUsd = async () => (ethUsd ??= await ethUsdAt(block.number))
+      // One read per block, started by the first need (a launch starts it early, alongside its own reads).
+      let ethUsd: ReturnType<typeof ethUsdAt> | undefined
+      const getEthUsd = () => (ethUsd ??= ethUsdAt(block.number))
       const swapped = new Set<string>()
 
       // Launchpads with a registered project still waiting to launch on this chain: launch logs of the others (most
@@ -179,7 +195,7 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
         const address = entry.address.toLowerCase()
         const adapter = config.adapters.find((a) => a.launchEvent.address.toLowerCase() === address)
         if (adapter && (await waitingLaunchpads()).has(adapter.id)) {
-          const launch = await detectLaunch(entry)
+          const launch = await detectLaunch(entry, block.timestamp, getEthUsd)
           if (launch) {
             newLaunches.push(launch.record)
             launchProjects.push(launch.project)
@@ -256,10 +272,14 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
       for (const entry of ticks) deps.ticks.publish({ type: 'tick', tick: entry.tick, launch: entry.launch })
     }
 
-    async function detectLaunch(entry: Log): Promise<{ record: LaunchRecord; project: ProjectRecord; state: PoolState } | undefined> {
+    async function detectLaunch(
+      entry: Log,
+      blockTimestamp: bigint,
+      prefetchEthUsd: () => Promise<unknown>,
+    ): Promise<{ record: LaunchRecord; project: ProjectRecord; state: PoolState } | undefined> {
       const adapter = config.adapters.find((a) => a.launchEvent.address.toLowerCase() === entry.address.toLowerCase())
       if (!adapter) return undefined
-      const ctx = await loadLaunchContext(client, entry)
+      const ctx = await launchContext(entry, blockTimestamp)
       stage('indexer.launchContext')
       const candidate = await adapter.decodeLaunch(entry, ctx)
       stage('indexer.decodeLaunch')
@@ -270,8 +290,17 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
         log.debug({ token: candidate.token, launchpad: candidate.launchpad }, 'launch of an unregistered creator')
         return undefined
       }
-      const [schedule, meta] = await Promise.all([adapter.loadFeeSchedule(client, candidate), readTokenMeta(candidate.token)])
-      stage('indexer.feeScheduleAndMeta')
+      // Every read the launch needs in one round: fee schedule, token metadata, pool liquidity, and the block's ETH/USD
+      // (the launch tick's), all independent.
+      void prefetchEthUsd().catch(() => undefined)
+      const [schedule, meta, liquidity] = await Promise.all([
+        adapter.loadFeeSchedule(client, candidate),
+        readTokenMeta(candidate.token),
+        client
+          .readContract({ address: config.chain.addresses.stateView, abi: STATE_VIEW, functionName: 'getLiquidity', args: [candidate.poolId], blockNumber: candidate.blockNumber })
+          .catch(() => 0n),
+      ])
+      stage('indexer.feeScheduleMetaLiquidity')
       const record: LaunchRecord = {
         slug: project.slug,
         chain: key,
@@ -290,10 +319,6 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
         txHash: candidate.txHash,
         launchedAt: candidate.launchedAt * 1000,
       }
-      const liquidity = await client
-        .readContract({ address: config.chain.addresses.stateView, abi: STATE_VIEW, functionName: 'getLiquidity', args: [candidate.poolId], blockNumber: candidate.blockNumber })
-        .catch(() => 0n)
-      stage('indexer.liquidity')
       return { record, project, state: { sqrtPriceX96: candidate.initialSqrtPriceX96, liquidity } }
     }
 

@@ -104,6 +104,18 @@ describe('warm books (pre-launch orders and balances kept ready for the launch t
       expect(storeLoads).toBe(loads)
       await store.batch([put(store.sub.users, 'key_1', { keyId: 'key_1', userIndex: 1 })])
       expect((await warm.take('base', 'warm', 7n))?.orders).toBeUndefined()
+
+      // Blocks without writes re-read only balances: the orders are carried over, not loaded from the store again.
+      warm.refresh('base', 8n)
+      expect((await warm.take('base', 'warm', 8n))?.orders?.map((o) => o.order.keyId)).toEqual(['key_1'])
+      const afterWrite = storeLoads
+      chainBalances.set(wallet(1).toLowerCase(), 3n)
+      warm.refresh('base', 9n)
+      const quiet = await warm.take('base', 'warm', 9n)
+      expect(quiet?.orders?.map((o) => o.order.keyId)).toEqual(['key_1'])
+      expect(quiet?.balances.get(wallet(1).toLowerCase())).toBe(3n)
+      expect(storeLoads).toBe(afterWrite)
+      expect(balanceReads.at(-1)).toBe(9n)
     } finally {
       warm.stop()
     }
