@@ -1,4 +1,4 @@
-import type { Address, Hash, PublicClient } from 'viem'
+import { parseAbiItem, type Address, type Hash, type PublicClient } from 'viem'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
 import type { Logger } from '../../src/common/logger.ts'
 import { formatDecimal } from '../../src/domain/decimal.ts'
@@ -56,6 +56,7 @@ export interface Executor {
 }
 
 const SELECTOR_TOO_LITTLE = 'TooLittleReceived'
+const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)')
 
 /**
  * The order executor: on each tick of a launched project, decides (pure planner), records the decision and every
@@ -136,6 +137,15 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
     },
     loadOrders,
     readBalances,
+    async changedWallets(chain, blockNumber) {
+      const logs = await deps.clients[chain].getLogs({ address: deps.chains[chain].addresses.stablecoin, event: TRANSFER, fromBlock: blockNumber, toBlock: blockNumber })
+      const out = new Set<string>()
+      for (const entry of logs) {
+        if (entry.args.from) out.add(entry.args.from.toLowerCase())
+        if (entry.args.to) out.add(entry.args.to.toLowerCase())
+      }
+      return out
+    },
     onError: (error) => log.debug({ err: error }, 'warm refresh failed; ticks read fresh'),
   })
 
@@ -248,6 +258,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
         submitted.push({ buy, entry })
       })
       ops.push(journal.putDecision({ slug: launch.slug, chain: launch.chain, tick, policy: policy.name, orders: decisions, at }))
+      stage('executor.executingOpsBuilt')
       await store.batch(ops)
       stage('executor.executingWritten')
       return submitted
@@ -491,6 +502,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
   const onSignal = (signal: IndexerSignal) => {
     if (stopped) return
     if (signal.type === 'reorg') {
+      warm.reset(signal.chain)
       const run = withChainLock(signal.chain, () => revalidateFills(signal.chain, signal.ancestor))
         .catch((error: unknown) => log.error({ err: error, chain: signal.chain }, 'revalidating fills failed'))
         .finally(() => background.delete(run))

@@ -19,6 +19,12 @@ export interface WarmBooksDeps {
   loadOrders(slug: string): Promise<LoadedOrder[]>
   /** Stablecoin balances of the wallets at a block, by lower-cased address. */
   readBalances(chain: ChainKey, wallets: readonly Address[], blockNumber: bigint): Promise<Map<string, bigint>>
+  /**
+   * Lower-cased addresses whose stablecoin balance may have changed in this block (the token's Transfer logs). When
+   * given, a refresh following the previous block's re-reads only those wallets (and ones it never read): one small
+   * log query instead of a balance read of every wallet, which would compete with the indexer's launch reads.
+   */
+  changedWallets?(chain: ChainKey, blockNumber: bigint): Promise<ReadonlySet<string>>
   onError?: (error: unknown) => void
 }
 
@@ -34,6 +40,8 @@ export interface WarmBooks {
   refresh(chain: ChainKey, blockNumber: bigint): void
   /** What the refresh of exactly this block holds for the project (awaits it if still running); undefined if none. */
   take(chain: ChainKey, slug: string, blockNumber: bigint): Promise<WarmSnapshot | undefined>
+  /** A reorg on the chain: forget the snapshots (the next refresh reads every balance again). */
+  reset(chain: ChainKey): void
   stop(): void
 }
 
@@ -89,7 +97,13 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
       const loaded = await Promise.all(slugs.map((slug) => (unchanged(slug) && before!.orders.get(slug)) || deps.loadOrders(slug)))
       const orders = new Map(slugs.map((slug, i) => [slug, loaded[i]!]))
       const wallets = [...new Set(loaded.flat().map((o) => o.wallet))]
-      const balances = wallets.length === 0 ? new Map<string, bigint>() : await deps.readBalances(chain, wallets, block)
+      if (wallets.length === 0) return { orders, balances: new Map<string, bigint>() }
+      const known = before !== undefined && previous!.block === block - 1n && deps.changedWallets ? before.balances : undefined
+      if (!known) return { orders, balances: await deps.readBalances(chain, wallets, block) }
+      const changed = await deps.changedWallets!(chain, block)
+      const stale = wallets.filter((w) => changed.has(w.toLowerCase()) || !known.has(w.toLowerCase()))
+      const balances = new Map(known)
+      if (stale.length > 0) for (const [w, v] of await deps.readBalances(chain, stale, block)) balances.set(w, v)
       return { orders, balances }
     })().catch((error: unknown) => {
       deps.onError?.(error)
@@ -123,6 +137,9 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
       if (!result || !orders) return undefined
       const exact = refresh.versions.get(slug) === (versions.get(slug) ?? 0) && refresh.usersVersion === usersVersion
       return { orders: exact ? orders : undefined, balances: result.balances }
+    },
+    reset(chain) {
+      latest.delete(chain)
     },
     stop() {
       stopped = true

@@ -59,6 +59,61 @@ describe('warm books (pre-launch orders and balances kept ready for the launch t
       },
     })
 
+  it('after the previous block, re-reads only the wallets the block transferred (and any new one); a gap or a reorg reads all', async () => {
+    const slug = 'transfers'
+    await store.batch([
+      put(store.sub.orders, orderKey('key_31', slug), { ...order(31, '5'), slug }),
+      put(store.sub.orders, orderKey('key_32', slug), { ...order(32, '5'), slug }),
+    ])
+    const chain = new Map([
+      [wallet(31).toLowerCase(), 10n],
+      [wallet(32).toLowerCase(), 20n],
+    ])
+    const reads: string[][] = []
+    let transferred = new Set<string>()
+    const warm = createWarmBooks({
+      store,
+      slugsOf: async () => [slug],
+      loadOrders: async () =>
+        [31, 32].map((i) => ({ order: { ...order(i, '5'), slug }, userIndex: i, followers: 0, wallet: wallet(i) })),
+      async readBalances(_chain, wallets) {
+        reads.push(wallets.map((w) => w.toLowerCase()))
+        return new Map(wallets.map((w) => [w.toLowerCase(), chain.get(w.toLowerCase()) ?? 0n]))
+      },
+      changedWallets: async () => transferred,
+    })
+    try {
+      warm.refresh('base', 10n)
+      expect((await warm.take('base', slug, 10n))?.balances.get(wallet(32).toLowerCase())).toBe(20n)
+      expect(reads.at(-1)?.length).toBe(2)
+      // Block 11 moved wallet 31's funds only: one wallet read, the other carried over.
+      chain.set(wallet(31).toLowerCase(), 1n)
+      transferred = new Set([wallet(31).toLowerCase(), '0x000000000000000000000000000000000000dead'])
+      warm.refresh('base', 11n)
+      const next = await warm.take('base', slug, 11n)
+      expect(reads.at(-1)).toEqual([wallet(31).toLowerCase()])
+      expect(next?.balances.get(wallet(31).toLowerCase())).toBe(1n)
+      expect(next?.balances.get(wallet(32).toLowerCase())).toBe(20n)
+      // Block 12 with no transfer: no balance read at all.
+      transferred = new Set()
+      const count = reads.length
+      warm.refresh('base', 12n)
+      expect((await warm.take('base', slug, 12n))?.balances.get(wallet(31).toLowerCase())).toBe(1n)
+      expect(reads.length).toBe(count)
+      // A gap (block 14 after 12) reads every wallet again; so does the first block after a reorg.
+      warm.refresh('base', 14n)
+      await warm.take('base', slug, 14n)
+      expect(reads.at(-1)?.length).toBe(2)
+      warm.reset('base')
+      expect(await warm.take('base', slug, 14n)).toBeUndefined()
+      warm.refresh('base', 15n)
+      await warm.take('base', slug, 15n)
+      expect(reads.at(-1)?.length).toBe(2)
+    } finally {
+      warm.stop()
+    }
+  })
+
   it('serves the snapshot of exactly the ticked block, and sees placements, edits, deletions and balance changes', async () => {
     await store.batch([put(store.sub.orders, orderKey('key_1', 'warm'), order(1, '10'))])
     chainBalances.set(wallet(1).toLowerCase(), 100n)
