@@ -104,6 +104,21 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
     ops.push(journal.putOrderEvent({ keyId: previous.keyId, slug: previous.slug, from: previous.status, to: status, at, ...event }))
     return ops
   }
+  // Order ids (a keccak each) computed when orders are loaded, mostly by the warm refresh before launch, so the launch
+  // tick's executing batch does not hash hundreds of them. Keyed by everything the id hashes.
+  const orderIds = new Map<string, Hash>()
+  const orderIdOf = (order: OrderRecord): Hash => {
+    const key = `${order.keyId}!${order.slug}!${order.createdAt}`
+    let id = orderIds.get(key)
+    if (id === undefined) {
+      id = executionOrderId(order)
+      // A bound, not an eviction policy: the ids are recomputed on demand.
+      if (orderIds.size >= 500_000) orderIds.clear()
+      orderIds.set(key, id)
+    }
+    return id
+  }
+
   async function loadOrders(slug: string): Promise<LoadedOrder[]> {
     const keyIds = (await readAll(store.sub.ordersByProject, projectStatusPrefix(slug, 'active'))).map((e) => e.value)
     // Two multi-gets instead of two reads per order: the launch tick is latency-critical.
@@ -116,6 +131,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
         const order = orders[i]
         const user = users[i]
         if (!order || order.status !== 'active' || !user) return undefined
+        orderIdOf(order)
         return { order, userIndex: user.userIndex, followers: user.social?.followerCount ?? 0, wallet: await deps.wallets.walletAddress(user.userIndex) }
       }),
     )
@@ -130,15 +146,18 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
   const warm = createWarmBooks({
     store,
     async slugsOf(chain) {
+      stage('warm.refreshStart')
       const out = new Set<string>()
       for (const { value } of await readAll(store.sub.projects, '')) if (value.chain === chain && value.launch === null) out.add(value.slug)
       for (const [slug, c] of ticking) if (c === chain) out.add(slug)
+      stage('warm.slugs')
       return [...out]
     },
     loadOrders,
     readBalances,
     async changedWallets(chain, blockNumber) {
       const logs = await deps.clients[chain].getLogs({ address: deps.chains[chain].addresses.stablecoin, event: TRANSFER, fromBlock: blockNumber, toBlock: blockNumber })
+      stage('warm.transferLogs')
       const out = new Set<string>()
       for (const entry of logs) {
         if (entry.args.from) out.add(entry.args.from.toLowerCase())
@@ -249,7 +268,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
           spendAtoms: buy.spendAtoms.toString(),
           minTokensOut: buy.minTokensOut.toString(),
           token: launch.token,
-          orderId: executionOrderId(order),
+          orderId: orderIdOf(order),
           submittedAt: at,
           fromBlock,
         }
