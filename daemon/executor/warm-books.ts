@@ -26,6 +26,11 @@ export interface WarmBooksDeps {
    */
   changedWallets?(chain: ChainKey, blockNumber: bigint): Promise<ReadonlySet<string>>
   onError?: (error: unknown) => void
+  /**
+   * After an order or user write touching a warm project, its orders are reloaded this much later (debounced, default
+   * 50 ms), so orders placed or edited in the last seconds before a launch are loaded before the launch block arrives.
+   */
+  reloadDelayMs?: number
 }
 
 export interface WarmSnapshot {
@@ -67,12 +72,44 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
   const { store } = deps
   const versions = new Map<string, number>()
   let usersVersion = 0
+  // Orders per project with the write versions they were read at (captured before the read started).
+  const cached = new Map<string, { version: number; usersVersion: number; orders: Promise<LoadedOrder[]> }>()
+  const ordersOf = (slug: string): Promise<LoadedOrder[]> => {
+    const version = versions.get(slug) ?? 0
+    const hit = cached.get(slug)
+    if (hit && hit.version === version && hit.usersVersion === usersVersion) return hit.orders
+    const entry = { version, usersVersion, orders: deps.loadOrders(slug) }
+    cached.set(slug, entry)
+    entry.orders.catch(() => {
+      if (cached.get(slug) === entry) cached.delete(slug)
+    })
+    return entry.orders
+  }
+  // Projects of the last refreshes: a write to one of them schedules a reload of its orders.
+  const warmSlugs = new Set<string>()
+  const dirty = new Set<string>()
+  let reloadTimer: NodeJS.Timeout | undefined
+  const scheduleReload = () => {
+    if (reloadTimer || stopped) return
+    reloadTimer = setTimeout(() => {
+      reloadTimer = undefined
+      for (const slug of dirty) if (warmSlugs.has(slug)) ordersOf(slug).catch((error: unknown) => deps.onError?.(error))
+      dirty.clear()
+    }, deps.reloadDelayMs ?? 50)
+    reloadTimer.unref()
+  }
   const unsubscribe = store.onBatch((operations) => {
     for (const op of operations) {
       if (op.sublevel === store.sub.orders) {
         const slug = op.key.slice(op.key.indexOf('!') + 1)
         versions.set(slug, (versions.get(slug) ?? 0) + 1)
-      } else if (op.sublevel === store.sub.users) usersVersion++
+        dirty.add(slug)
+        scheduleReload()
+      } else if (op.sublevel === store.sub.users) {
+        usersVersion++
+        for (const slug of warmSlugs) dirty.add(slug)
+        scheduleReload()
+      }
     }
   })
   const latest = new Map<ChainKey, Refresh>()
@@ -89,12 +126,12 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
       if (slugs.length === 0) return undefined
       for (const slug of slugs) refresh.versions.set(slug, versions.get(slug) ?? 0)
       refresh.usersVersion = usersVersion
-      // A project with no order or user write since the previous refresh keeps its orders: only balances are read again
-      // (the launch block's refresh then competes as little as possible with the indexer's own reads).
+      warmSlugs.clear()
+      for (const slug of slugs) warmSlugs.add(slug)
+      // A project with no order or user write since its orders were last read keeps them: only balances are read
+      // again (the launch block's refresh then competes as little as possible with the indexer's own reads).
+      const loaded = await Promise.all(slugs.map((slug) => ordersOf(slug)))
       const before = previous && (await previous.done)
-      const unchanged = (slug: string) =>
-        before !== undefined && previous!.usersVersion === refresh.usersVersion && previous!.versions.get(slug) === refresh.versions.get(slug)
-      const loaded = await Promise.all(slugs.map((slug) => (unchanged(slug) && before!.orders.get(slug)) || deps.loadOrders(slug)))
       const orders = new Map(slugs.map((slug, i) => [slug, loaded[i]!]))
       const wallets = [...new Set(loaded.flat().map((o) => o.wallet))]
       if (wallets.length === 0) return { orders, balances: new Map<string, bigint>() }
@@ -143,6 +180,7 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
     },
     stop() {
       stopped = true
+      if (reloadTimer) clearTimeout(reloadTimer)
       waiting.clear()
       unsubscribe()
     },

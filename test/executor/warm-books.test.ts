@@ -114,6 +114,38 @@ describe('warm books (pre-launch orders and balances kept ready for the launch t
     }
   })
 
+  it('reloads a warm project shortly after an order write, so the next block (the launch) finds its orders loaded', async () => {
+    const slug = 'late'
+    let loads = 0
+    const warm = createWarmBooks({
+      store,
+      slugsOf: async () => [slug],
+      async loadOrders() {
+        loads++
+        const all = await readAll(store.sub.orders, '')
+        return all
+          .map((e) => e.value as OrderRecord)
+          .filter((o) => o.slug === slug && o.status === 'active')
+          .map((o) => ({ order: o, userIndex: 0, followers: 0, wallet: wallet(Number(o.keyId.slice(4))) }))
+      },
+      readBalances: async (_chain, wallets) => new Map(wallets.map((w) => [w.toLowerCase(), 1n])),
+      reloadDelayMs: 10,
+    })
+    try {
+      warm.refresh('base', 20n)
+      expect((await warm.take('base', slug, 20n))?.orders).toEqual([])
+      expect(loads).toBe(1)
+      await store.batch([put(store.sub.orders, orderKey('key_41', slug), { ...order(41, '3'), slug })])
+      await new Promise((r) => setTimeout(r, 60))
+      expect(loads).toBe(2)
+      warm.refresh('base', 21n)
+      expect((await warm.take('base', slug, 21n))?.orders?.map((o) => o.order.keyId)).toEqual(['key_41'])
+      expect(loads).toBe(2)
+    } finally {
+      warm.stop()
+    }
+  })
+
   it('serves the snapshot of exactly the ticked block, and sees placements, edits, deletions and balance changes', async () => {
     await store.batch([put(store.sub.orders, orderKey('key_1', 'warm'), order(1, '10'))])
     chainBalances.set(wallet(1).toLowerCase(), 100n)
