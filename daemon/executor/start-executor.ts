@@ -138,8 +138,10 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
     return loaded.filter((c): c is NonNullable<typeof c> => c !== undefined)
   }
 
-  const readBalances = (chain: ChainKey, wallets: readonly Address[], blockNumber?: bigint) =>
-    readStablecoinBalances(deps.clients[chain], deps.chains[chain].addresses.multicall3, deps.chains[chain].addresses.stablecoin, wallets, blockNumber)
+  const readBalances = (chain: ChainKey, wallets: readonly Address[], blockNumber?: bigint) => {
+    stage(`balances.read${blockNumber === undefined ? '' : '.warm'}.${wallets.length}`)
+    return readStablecoinBalances(deps.clients[chain], deps.chains[chain].addresses.multicall3, deps.chains[chain].addresses.stablecoin, wallets, blockNumber)
+  }
 
   // Launched projects being ticked (they have a prepared book), kept warm alongside the ones waiting to launch.
   const ticking = new Map<string, ChainKey>()

@@ -85,15 +85,31 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
     })
     return entry.orders
   }
-  // Projects of the last refreshes: a write to one of them schedules a reload of its orders.
-  const warmSlugs = new Set<string>()
+  // Projects of the last refreshes, with their chain: a write to one of them schedules a reload of its orders.
+  const warmSlugs = new Map<string, ChainKey>()
+  /**
+   * Reloads a project's orders after a write, and reads the balances of wallets the latest snapshot does not hold yet
+   * at that snapshot's block (merged into it): the next block's refresh then needs only the Transfer logs.
+   */
+  async function reload(chain: ChainKey, slug: string): Promise<void> {
+    const orders = await ordersOf(slug)
+    const refresh = latest.get(chain)
+    const result = refresh && (await refresh.done)
+    if (!refresh || !result) return
+    const missing = [...new Set(orders.map((o) => o.wallet))].filter((w) => !result.balances.has(w.toLowerCase()))
+    if (missing.length === 0) return
+    for (const [w, v] of await deps.readBalances(chain, missing, refresh.block)) result.balances.set(w, v)
+  }
   const dirty = new Set<string>()
   let reloadTimer: NodeJS.Timeout | undefined
   const scheduleReload = () => {
     if (reloadTimer || stopped) return
     reloadTimer = setTimeout(() => {
       reloadTimer = undefined
-      for (const slug of dirty) if (warmSlugs.has(slug)) ordersOf(slug).catch((error: unknown) => deps.onError?.(error))
+      for (const slug of dirty) {
+        const chain = warmSlugs.get(slug)
+        if (chain !== undefined) void reload(chain, slug).catch((error: unknown) => deps.onError?.(error))
+      }
       dirty.clear()
     }, deps.reloadDelayMs ?? 50)
     reloadTimer.unref()
@@ -107,7 +123,7 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
         scheduleReload()
       } else if (op.sublevel === store.sub.users) {
         usersVersion++
-        for (const slug of warmSlugs) dirty.add(slug)
+        for (const slug of warmSlugs.keys()) dirty.add(slug)
         scheduleReload()
       }
     }
@@ -126,8 +142,8 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
       if (slugs.length === 0) return undefined
       for (const slug of slugs) refresh.versions.set(slug, versions.get(slug) ?? 0)
       refresh.usersVersion = usersVersion
-      warmSlugs.clear()
-      for (const slug of slugs) warmSlugs.add(slug)
+      for (const [slug, c] of warmSlugs) if (c === chain) warmSlugs.delete(slug)
+      for (const slug of slugs) warmSlugs.set(slug, chain)
       // A project with no order or user write since its orders were last read keeps them: only balances are read
       // again (the launch block's refresh then competes as little as possible with the indexer's own reads).
       const loaded = await Promise.all(slugs.map((slug) => ordersOf(slug)))

@@ -185,6 +185,8 @@ export async function benchLaunch(buyerCount: number) {
     await jsonRpc(h.chain.rpcUrl, 'evm_setIntervalMining', [2])
     const launched = await h.launch(slug, 'doppler', creator)
     const deadline = Date.now() + 120_000
+    // Polling 500 orders competes with the indexer and executor for the event loop: start only after the first submission.
+    while (firstSubmission === undefined && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
     let filled: OrderRecord[] = []
     while (Date.now() < deadline) {
       filled = (await Promise.all(buyers.map((b) => h.getOrder(b, slug)))).filter((o): o is OrderRecord => o?.status === 'filled')

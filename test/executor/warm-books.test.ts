@@ -138,6 +138,8 @@ describe('warm books (pre-launch orders and balances kept ready for the launch t
       await store.batch([put(store.sub.orders, orderKey('key_41', slug), { ...order(41, '3'), slug })])
       await new Promise((r) => setTimeout(r, 60))
       expect(loads).toBe(2)
+      // The new order's wallet got its balance at the snapshot's block, merged into that snapshot.
+      expect((await warm.take('base', slug, 20n))?.balances.get(wallet(41).toLowerCase())).toBe(1n)
       warm.refresh('base', 21n)
       expect((await warm.take('base', slug, 21n))?.orders?.map((o) => o.order.keyId)).toEqual(['key_41'])
       expect(loads).toBe(2)
