@@ -14,6 +14,7 @@ import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
 import { ENTRY_POINT_V07_ADDRESS, MULTICALL3_ADDRESS, PERMIT2_ADDRESS } from '../../src/chain/canonical-addresses.ts'
 import { advanceTime, fundAccount, mineBlocks, readDeployments } from '../../src/chain/devnet/faucet.ts'
 import { startDevnet, type Devnet } from '../../src/chain/devnet/start-devnet.ts'
+import { deployFixtures } from '../../src/chain/devnet/deploy-fixtures.ts'
 import { resolveEthUsdPool } from '../../src/chain/resolve-eth-usd-pool.ts'
 
 const ERC20 = parseAbi([
@@ -365,5 +366,42 @@ describe('startDevnet supervision', () => {
     expect(fatal[0]).toMatchObject({ code: 'devnet_chain_crashed' })
     // The other chain is unaffected.
     expect(await createChainClients(devnet.chains.second_chain).publicClient.getChainId()).toBe(7777)
+  })
+})
+
+describe('startDevnet deployment retry', () => {
+  const MARKER: Address = '0x000000000000000000000000000000000000bEEF'
+  it('retries a failed first deployment once on a clean chain, logging why; a second failure stops start-up', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'prebuy-devnet-retry-'))
+    const { logger, lines } = captureLogger()
+    const attempts: Record<string, string[]> = { 8453: [], 7777: [] }
+    // Fails base's first attempt after sending a transaction, so the retry must really start from a clean chain.
+    const flaky: typeof deployFixtures = async (options) => {
+      attempts[options.chainId]!.push(options.rpcUrl)
+      if (options.chainId === 8453 && attempts[8453]!.length === 1) {
+        await jsonRpc(options.rpcUrl, 'anvil_setBalance', [MARKER, '0x1'])
+        throw new Error('step reverted')
+      }
+      return deployFixtures(options)
+    }
+    const devnet = await startDevnet({ dataDir, blockTime: 'auto', logger, deploy: flaky })
+    try {
+      expect(attempts[8453]).toHaveLength(2)
+      expect(attempts[7777]).toHaveLength(1)
+      expect(lines.some((line) => line.level === 40 && line.chain === 'base' && line.msg === 'devnet deployment failed; retrying on a clean chain')).toBe(true)
+      const { publicClient } = createChainClients(devnet.chains.base)
+      expect((await publicClient.getCode({ address: devnet.chains.base.addresses.universalRouter }))?.length).toBeGreaterThan(2)
+      expect(await publicClient.getBalance({ address: MARKER })).toBe(0n)
+    } finally {
+      await devnet.stop()
+    }
+
+    const alwaysFails: typeof deployFixtures = async () => {
+      throw new Error('always reverts')
+    }
+    const otherDir = await mkdtemp(join(tmpdir(), 'prebuy-devnet-retry-'))
+    await expect(startDevnet({ dataDir: otherDir, blockTime: 'auto', deploy: alwaysFails })).rejects.toThrow('always reverts')
+    await rm(dataDir, { recursive: true, force: true })
+    await rm(otherDir, { recursive: true, force: true })
   })
 })

@@ -80,7 +80,11 @@ export async function deployFixtures(options: DeployFixturesOptions): Promise<Ch
 
   const confirm = async (hash: Hash, what: string) => {
     const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20, timeout: 30_000 })
-    if (receipt.status !== 'success') throw new PrebuyError('internal', 'devnet_deploy_failed', `Devnet deployment step reverted: ${what}.`)
+    if (receipt.status !== 'success') {
+      throw new PrebuyError('internal', 'devnet_deploy_failed', `Devnet deployment step reverted: ${what}.`, {
+        details: { txHash: hash, blockNumber: receipt.blockNumber.toString(), to: receipt.to, gasUsed: receipt.gasUsed.toString() },
+      })
+    }
     return receipt
   }
   const deploy = async (name: ArtifactName, args: readonly unknown[] = []): Promise<Address> => {
@@ -93,7 +97,7 @@ export async function deployFixtures(options: DeployFixturesOptions): Promise<Ch
   }
   const write = async (address: Address, abi: Abi, functionName: string, args: readonly unknown[], value?: bigint): Promise<void> => {
     const hash = await walletClient.writeContract({ address, abi, functionName, args, value } as Parameters<typeof walletClient.writeContract>[0])
-    await confirm(hash, functionName)
+    await confirm(hash, `${functionName} on ${address}`)
   }
   const codeAt = async (address: Address): Promise<Hex> => (await publicClient.getCode({ address })) ?? '0x'
   /** Copies runtime code (and constructor-written storage) from a normal deployment to a canonical address. */
