@@ -8,6 +8,7 @@ import {LPFeeLibrary} from "@uniswap/v4-core/src/libraries/LPFeeLibrary.sol";
 import {DevnetLaunchpadBase} from "../DevnetLaunchpadBase.sol";
 import {DevnetLaunchToken} from "../DevnetLaunchToken.sol";
 import {DevnetDopplerHook} from "./DevnetDopplerHook.sol";
+import {DevnetLinearFeeHook} from "../DevnetLinearFeeHook.sol";
 
 /// @notice Devnet Doppler Airlock: one call creates the asset, a dynamic-fee v4 pool against the numeraire (WETH) with
 /// DevnetDopplerHook and the supply as liquidity, and emits the real Airlock's Create event. The Airlock is its own
@@ -75,7 +76,7 @@ contract DevnetDopplerAirlock is DevnetLaunchpadBase {
         bool useDefaults = p.startFee == 0 && p.endFee == 0 && p.durationSeconds == 0;
         hook.registerPool(
             key.toId(),
-            DevnetDopplerHook.FeeSchedule({
+            DevnetLinearFeeHook.LinearFee({
                 startingTime: uint32(block.timestamp),
                 startFee: useDefaults ? defaultStartFee : p.startFee,
                 endFee: useDefaults ? defaultEndFee : p.endFee,

@@ -9,6 +9,7 @@ import {LPFeeLibrary} from "@uniswap/v4-core/src/libraries/LPFeeLibrary.sol";
 import {DevnetLaunchpadBase} from "../DevnetLaunchpadBase.sol";
 import {DevnetLaunchToken} from "../DevnetLaunchToken.sol";
 import {DevnetZoraHook} from "./DevnetZoraHook.sol";
+import {DevnetLinearFeeHook} from "../DevnetLinearFeeHook.sol";
 
 /// @notice Devnet Zora coin factory: 1B-supply coin paired with WETH (real creator coins pair with ZORA and content
 /// coins with their creator coin), a dynamic-fee v4 pool with DevnetZoraHook, and the real CoinCreatedV4 event.
@@ -71,7 +72,7 @@ contract DevnetZoraFactory is DevnetLaunchpadBase {
         bool useDefaults = p.startFee == 0 && p.endFee == 0 && p.durationSeconds == 0;
         hook.registerPool(
             key.toId(),
-            DevnetZoraHook.LaunchFee({
+            DevnetLinearFeeHook.LinearFee({
                 startingTime: uint32(block.timestamp),
                 startFee: useDefaults ? defaultStartFee : p.startFee,
                 endFee: useDefaults ? defaultEndFee : p.endFee,
