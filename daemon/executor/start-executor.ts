@@ -200,8 +200,13 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
     return out
   }
 
-  /** Phase 1 (under the chain lock): decide, and write decision + transitions + in-flight entries in one batch. */
-  async function decide(tick: PriceTick, launch: LaunchRecord): Promise<Array<{ buy: PlannedBuy; entry: InFlightExecution }>> {
+  type Submitted = Array<{ buy: PlannedBuy; entry: InFlightExecution }>
+  /**
+   * Phase 1 (under the chain lock): decide, and write decision + transitions + in-flight entries in one batch.
+   * `submit` is called with the buys as soon as the batch is built, together with the batch write's promise: the
+   * wallet layer signs and simulates while the write runs and broadcasts nothing before it succeeded.
+   */
+  async function decide(tick: PriceTick, launch: LaunchRecord, submit: (buys: Submitted, written: Promise<void>) => void): Promise<Submitted> {
     const candidates = await loadCandidates(launch, tick)
     if (candidates.length === 0) {
       books.forget(launch.slug)
@@ -280,7 +285,9 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
       })
       ops.push(journal.putDecision({ slug: launch.slug, chain: launch.chain, tick, policy: policy.name, orders: decisions, at }))
       stage('executor.executingOpsBuilt')
-      await store.batch(ops)
+      const written = store.batch(ops)
+      if (submitted.length > 0) submit(submitted, written)
+      await written
       stage('executor.executingWritten')
       return submitted
     })
@@ -398,28 +405,35 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
 
   async function handleTick(tick: PriceTick, launch: LaunchRecord): Promise<void> {
     if (stopped) return
-    const submitted = await withChainLock(launch.chain, () => decide(tick, launch))
-    if (submitted.length === 0) return
-    const chain = deps.chains[launch.chain]
-    const encode = createBuyCallEncoder({
-      buyRouter: router(launch.chain),
-      stablecoin: chain.addresses.stablecoin,
-      weth: chain.addresses.weth,
-      ethUsdPool: chain.addresses.ethUsdPool,
-      poolKey: launch.poolKey,
-      token: launch.token,
-      feeRecipient: deps.feeRecipient,
-    })
-    const requests = submitted.map(({ buy, entry }) => ({
-      id: `${entry.keyId}!${entry.slug}`,
-      userIndex: entry.userIndex,
-      calls: encode(entry.orderId, buy.spendAtoms, buy.minTokensOut),
-    }))
-    log.info({ slug: launch.slug, chain: launch.chain, block: tick.blockNumber, buys: requests.length }, 'submitting buys')
-    stage('executor.submitCall')
+    let submission: Promise<UserOperationResult[]> | undefined
+    const submitted = await withChainLock(launch.chain, () =>
+      decide(tick, launch, (buys, written) => {
+        const chain = deps.chains[launch.chain]
+        const encode = createBuyCallEncoder({
+          buyRouter: router(launch.chain),
+          stablecoin: chain.addresses.stablecoin,
+          weth: chain.addresses.weth,
+          ethUsdPool: chain.addresses.ethUsdPool,
+          poolKey: launch.poolKey,
+          token: launch.token,
+          feeRecipient: deps.feeRecipient,
+        })
+        const requests = buys.map(({ buy, entry }) => ({
+          id: `${entry.keyId}!${entry.slug}`,
+          userIndex: entry.userIndex,
+          calls: encode(entry.orderId, buy.spendAtoms, buy.minTokensOut),
+        }))
+        log.info({ slug: launch.slug, chain: launch.chain, block: tick.blockNumber, buys: requests.length }, 'submitting buys')
+        stage('executor.submitCall')
+        submission = deps.wallets.submitUserOperations(launch.chain, requests, { sendAfter: written })
+        // A failed batch write rejects decide (below) and this submission, which then sent nothing.
+        submission.catch(() => undefined)
+      }),
+    )
+    if (submitted.length === 0 || !submission) return
     let results: UserOperationResult[]
     try {
-      results = await deps.wallets.submitUserOperations(launch.chain, requests)
+      results = await submission
     } catch (error) {
       log.warn({ err: error, slug: launch.slug }, 'submission failed; settling from the chain')
       const settlements = await Promise.all(submitted.map(({ entry }) => fromChain(entry, { reason: 'submission failed', priceMoved: false })))

@@ -12,7 +12,7 @@ import { createKeyedMutex } from './keyed-mutex.ts'
 import { createNonceStreams } from './nonce-streams.ts'
 import { createOperationPreparer, type OperationPreparer } from './prepare-user-operations.ts'
 import { createChainBalanceReader, type ChainBalanceReader } from './read-balances.ts'
-import type { UserOperationRequest, UserOperationResult, WalletService } from './wallet-service.ts'
+import type { SubmitOptions, UserOperationRequest, UserOperationResult, WalletService } from './wallet-service.ts'
 import { withdraw } from './withdraw.ts'
 
 const ZERO_HASH: Hash = `0x${'00'.repeat(32)}`
@@ -107,16 +107,20 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
    * order), and the results come back in request order. A chunk the bundler could not send at all is reported per
    * operation unless nothing at all was sent, in which case the error is thrown as before.
    */
-  const submitOnce = async (chain: ChainKey, requests: readonly UserOperationRequest[]): Promise<UserOperationResult[]> => {
+  const submitOnce = async (chain: ChainKey, requests: readonly UserOperationRequest[], options: SubmitOptions): Promise<UserOperationResult[]> => {
     const bundler = bundlers[chain]
     const preparer = preparers[chain]
     const chunks: { items: BundleItem[]; outcome: Promise<BundleOutcome[]> }[] = []
+    // A rejected sendAfter means nothing may be sent: stop signing chunks nobody will broadcast.
+    let gateFailed = false
+    options.sendAfter?.catch(() => (gateFailed = true))
     const prepared = await preparer.prepare(requests, {
       onChunk: (items) => {
-        const outcome = bundler.submit(items)
+        const outcome = bundler.submit(items, { sendAfter: options.sendAfter })
         outcome.catch(() => undefined)
         chunks.push({ items, outcome })
       },
+      stop: () => gateFailed,
     })
     const round = (ms: number) => Math.round(ms * 10) / 10
     const { readsMs, firstChunkMs, signedMs, chunks: chunkCount } = prepared.timings
@@ -162,10 +166,10 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
     }
   }
 
-  const submitUserOperations = async (chain: ChainKey, requests: Parameters<WalletService['submitUserOperations']>[1]): Promise<UserOperationResult[]> => {
+  const submitUserOperations = async (chain: ChainKey, requests: UserOperationRequest[], options: SubmitOptions = {}): Promise<UserOperationResult[]> => {
     if (!isChainKey(chain)) throw new PrebuyError('bad_request', 'invalid_chain', 'The chain must be base or second_chain.')
     if (requests.length === 0) return []
-    return submitOnce(chain, requests)
+    return submitOnce(chain, requests, options)
   }
 
   const mutex = createKeyedMutex()

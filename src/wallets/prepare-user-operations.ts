@@ -48,6 +48,8 @@ export interface PrepareOptions {
   onChunk?: (chunk: BundleItem[]) => void
   /** Chunk sizes (the last repeats); default DEFAULT_CHUNK_SIZES. Without onChunk everything is one chunk. */
   chunkSizes?: readonly number[]
+  /** Checked before each chunk after the first: true ends signing (the remaining requests are reported unprepared). */
+  stop?: () => boolean
 }
 
 export interface OperationPreparer {
@@ -203,6 +205,10 @@ export function createOperationPreparer(options: PreparerOptions): OperationPrep
         }
 
         for (const chunk of chunks) {
+          if (dispatched && prepareOptions.stop?.()) {
+            for (const requestIndex of chunk) unprepared.set(requestIndex, 'not prepared (submission abandoned); the operation did not run')
+            continue
+          }
           try {
             const signed = await signChunk(chunk, requests, accounts, nonces, deploys)
             chunk.forEach((requestIndex, position) => (items[requestIndex] = signed[position]))

@@ -74,6 +74,15 @@ export interface UserOperationResult {
   revertReason?: string
 }
 
+export interface SubmitOptions {
+  /**
+   * Nothing is broadcast before this settles: operations are prepared, signed and simulated meanwhile, so a caller
+   * that must make something durable first (the executor's `executing` batch) overlaps that write with the signing.
+   * When it rejects nothing is sent and the call rejects with its reason.
+   */
+  sendAfter?: Promise<unknown>
+}
+
 export interface WalletService {
   /** Counterfactual smart-account address for a user; the same on both chains. No transaction is sent. */
   walletAddress(userIndex: number): Promise<Address>
@@ -90,5 +99,5 @@ export interface WalletService {
    * few handleOps transactions as the block gas limit allows; transactions go out in order. Resolves once every one
    * is mined.
    */
-  submitUserOperations(chain: ChainKey, requests: UserOperationRequest[]): Promise<UserOperationResult[]>
+  submitUserOperations(chain: ChainKey, requests: UserOperationRequest[], options?: SubmitOptions): Promise<UserOperationResult[]>
 }

@@ -36,8 +36,8 @@ describe('exactly once and shared balances (real devnet, wallets, store)', () =>
     let submitted: Hash | undefined
     const hanging: Pick<WalletService, 'walletAddress' | 'submitUserOperations'> = {
       walletAddress: (i) => h.wallets.walletAddress(i),
-      async submitUserOperations(chain, requests) {
-        const results = await h.wallets.submitUserOperations(chain, requests)
+      async submitUserOperations(chain, requests, options) {
+        const results = await h.wallets.submitUserOperations(chain, requests, options)
         submitted = results[0]?.txHash
         return new Promise(() => undefined)
       },
@@ -90,6 +90,40 @@ describe('exactly once and shared balances (real devnet, wallets, store)', () =>
     expect(await h.usdcOf(buyer.wallet)).toBe(400n * USDC)
     const events = await h.journal.orderEventsOf(buyer.keyId, slug)
     expect(events.map((e) => `${e.from}->${e.to}`)).toEqual(['active->executing', 'executing->active', 'active->executing', 'executing->filled'])
+  })
+
+  it('an executing batch that fails to write broadcasts nothing (signing overlapped it); the order buys once later', async () => {
+    const { slug, creator } = await h.newProject('write-fails', 'doppler')
+    const buyer = await h.newBuyer('write-fails', '500')
+    await h.order(buyer, slug, '100', null)
+    const bundler = h.wallets.bundlerAddress('base')
+    const sentBefore = await h.client.getTransactionCount({ address: bundler, blockTag: 'pending' })
+    const batch = h.store.batch
+    let refused = 0
+    h.store.batch = async (ops) => {
+      if (refused === 0 && ops.some((op) => op.sublevel === h.store.sublevel('journal.inFlight'))) {
+        refused++
+        throw new Error('disk full')
+      }
+      return batch(ops)
+    }
+    try {
+      // A slowly decaying fee keeps a tick coming every block.
+      await h.launch(slug, 'doppler', creator, { startFee: 20_000, endFee: 10_000, decaySeconds: 120 })
+      await h.waitFor('refused write', async () => refused === 1)
+      await h.executor.idle()
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      expect(await h.client.getTransactionCount({ address: bundler, blockTag: 'pending' })).toBe(sentBefore)
+      expect((await h.getOrder(buyer, slug))?.status).toBe('active')
+      expect(await h.journal.inFlight('base')).toEqual([])
+    } finally {
+      h.store.batch = batch
+    }
+    h.startMining()
+    await h.waitFor('fill', async () => (await h.getOrder(buyer, slug))?.status === 'filled')
+    await h.stopMining()
+    expect(await buysOf(buyer, slug)).toHaveLength(1)
+    expect(await h.usdcOf(buyer.wallet)).toBe(400n * USDC)
   })
 
   it('two orders of one wallet on two simultaneous launches never spend more than the wallet holds', async () => {

@@ -33,9 +33,10 @@ export interface Bundler {
   /**
    * Puts the items into as few handleOps transactions as the block gas limit allows, in the given order, and resolves
    * with one outcome per item (same order) once all are mined. An item the EntryPoint refuses during validation is
-   * taken out of the bundle (the rest still go) and reported with success false and a zero tx hash.
+   * taken out of the bundle (the rest still go) and reported with success false and a zero tx hash. With `sendAfter`
+   * the bundle is simulated at once but broadcast only after it resolves (rejects: nothing sent, the call rejects).
    */
-  submit(items: readonly BundleItem[]): Promise<BundleOutcome[]>
+  submit(items: readonly BundleItem[], options?: { sendAfter?: Promise<unknown> | undefined }): Promise<BundleOutcome[]>
 }
 
 export interface BundlerOptions {
@@ -337,20 +338,23 @@ export function createBundler(options: BundlerOptions): Bundler {
   let sendTurn: Promise<void> = Promise.resolve()
 
   return {
-    async submit(items) {
+    async submit(items, submitOptions = {}) {
       if (items.length === 0) return []
       const previousTurn = sendTurn
       let endTurn: () => void = () => undefined
       sendTurn = new Promise<void>((resolve) => (endTurn = resolve))
       try {
-        return await submitInTurn(items, previousTurn, endTurn)
+        const gate = Promise.all([previousTurn, submitOptions.sendAfter])
+        // Awaited only after the simulation: a rejection meanwhile must not count as unhandled.
+        gate.catch(() => undefined)
+        return await submitInTurn(items, gate, endTurn)
       } finally {
         endTurn()
       }
     },
   }
 
-  async function submitInTurn(items: readonly BundleItem[], previousTurn: Promise<void>, endTurn: () => void): Promise<BundleOutcome[]> {
+  async function submitInTurn(items: readonly BundleItem[], previousTurn: Promise<unknown>, endTurn: () => void): Promise<BundleOutcome[]> {
     {
       const refused = new Map<Hash, string>()
       const gasLimit = await blockGasLimit()

@@ -34,7 +34,8 @@ export function createExternalBundler(options: ExternalBundlerOptions): Bundler 
   const log = options.logger.child({ component: 'external-bundler', chain: options.chain.key })
   const entryPoint = options.chain.addresses.entryPoint
   return {
-    async submit(items) {
+    async submit(items, submitOptions = {}) {
+      await submitOptions.sendAfter
       const accepted: (Hash | undefined)[] = []
       const refusals = new Map<number, string>()
       for (const [index, item] of items.entries()) {
