@@ -1,9 +1,20 @@
 import type { Address } from 'viem'
 import type { OrderRecord } from '../../src/domain/records.ts'
-import { toExecutableOrder, type ExecutableOrder } from '../../src/domain/execution/executable-order.ts'
-import { prepareOrderBook, toSafeNumber, type BookBalances, type OrderBook } from '../../src/domain/execution/order-book.ts'
-import { BookVerdict, planBookTick, spendAt } from '../../src/domain/execution/plan-book-tick.ts'
-import type { PrioritisationPolicy } from '../../src/domain/execution/prioritisation.ts'
+import { atomsNumber } from '../../src/domain/execution/atoms-number.ts'
+import { toExecutableOrder } from '../../src/domain/execution/executable-order.ts'
+import {
+  orderBookFromColumns,
+  prepareOrderBook,
+  spendLimitPermutation,
+  toSafeNumber,
+  type BookBalances,
+  type OrderBook,
+  type OrderColumns,
+} from '../../src/domain/execution/order-book.ts'
+import { BookVerdict, TickWorkspace, planBookTick, spendAt } from '../../src/domain/execution/plan-book-tick.ts'
+import { spendThenLimitPolicy, type PrioritisationPolicy } from '../../src/domain/execution/prioritisation.ts'
+import { createWalletIndex, type WalletIndex } from '../../src/domain/execution/wallet-index.ts'
+import { FDV_DECIMALS, USDC_DECIMALS } from '../../src/domain/order-bounds.ts'
 import type { OrderDecision, OrderVerdict, PriceTick } from '../../src/journal/journal-records.ts'
 import { minTokensOut } from '../../src/pricing/min-tokens-out.ts'
 
@@ -56,70 +67,164 @@ VERDICTS[BookVerdict.aboveLimit] = 'limit_below_cap'
 VERDICTS[BookVerdict.emptyWallet] = 'no_balance'
 VERDICTS[BookVerdict.balanceReserved] = 'fully_reserved'
 
-/** Slot of the shared deferred records in PreparedBook.decisions (after the BookVerdict codes). */
-const DEFERRED = 7
-
 /**
- * A project's orders parsed and in priority order (rebuilt only when the order set changes, see plan-book-cache.ts),
- * with the candidates they came from and the wallets' balances as last read. Per-candidate data is kept in the
- * candidates' own order (`inputOf` maps a priority position to it): a reload then only swaps the candidates array and
- * reads balances sequentially; walking 100,000 objects in priority order is a cache miss per order.
+ * A project's orders as a priority-sorted columnar book (rebuilt only when the order set changes, see
+ * plan-book-cache.ts), with the candidates they came from and the wallets' balances as last read. Per-candidate data
+ * is kept in the candidates' own order (`inputOf` maps a priority position to it): a reload then only swaps the
+ * candidates array and reads balances sequentially; walking 100,000 objects in priority order is a cache miss per order.
  */
 export interface PreparedBook {
   book: OrderBook
   candidates: readonly CandidateOrder[]
-  /** Candidate index per priority position. */
+  /** Candidate index per priority position (the book's permutation). */
   inputOf: Uint32Array
   /** The book's wallet index per candidate index. */
   walletOfInput: Uint32Array
   balances: BookBalances
   /**
-   * Shared (never to be mutated) skip/expiry decisions per verdict code and `slotOf` slot, made on first use: a
-   * book priced every block mostly repeats the same verdicts, so a tick reuses them instead of allocating one object
-   * per order.
+   * Journal records shared between ticks: a book priced every block mostly repeats the same verdicts, so a tick reuses
+   * them instead of allocating one object per order. Shared (append-only) by the books derived from this one.
    */
-  decisions?: Array<Array<OrderDecision | undefined> | undefined>
-  /**
-   * Slot of each priority position in `decisions`: the position at the last full preparation. Filtering the book
-   * carries it along, so the shared records stay where they are instead of being moved.
-   */
+  records: DecisionRecords
+  /** Slot of each priority position in `records`: survives filtering and merging, so the records stay put. */
   slotOf: Uint32Array
 }
 
-export function prepareBook(candidates: readonly CandidateOrder[], policy: PrioritisationPolicy): PreparedBook {
-  const parsed: ExecutableOrder[] = new Array(candidates.length)
-  for (let i = 0; i < candidates.length; i++) {
-    const candidate = candidates[i]!
-    parsed[i] = toExecutableOrder(candidate.order, candidate.wallet.toLowerCase())
+/**
+ * Per slot: the order's keyId and slug (so records are built without touching the order objects, which sit in
+ * memory in input order, not priority order) and, made on first use, its shared (never to be mutated) decision per
+ * verdict code. Deferred records carry a rank, so they are shared only while the order keeps its rank.
+ */
+export interface DecisionRecords {
+  readonly keyId: string[]
+  readonly slug: string[]
+  readonly byCode: Array<Array<OrderDecision | undefined> | undefined>
+  readonly deferred: Array<OrderDecision | undefined>
+}
+
+const MAX_SAFE = Number.MAX_SAFE_INTEGER
+
+/**
+ * Columns of the candidates at `indices` (all of them when absent), parsing the decimal amounts straight into numbers
+ * (atomsNumber; the exact bigint only for an amount beyond 2^53) and interning wallets (lower-cased) in `wallets`.
+ * A malformed amount throws the RangeError toExecutableOrder throws.
+ */
+export function candidateColumns(
+  candidates: readonly CandidateOrder[],
+  wallets: WalletIndex,
+  indices?: Uint32Array,
+): OrderColumns & { keyId: string[]; slug: string[] } {
+  const n = indices ? indices.length : candidates.length
+  const spend = new Float64Array(n)
+  const limit = new Float64Array(n)
+  const expiresInMs = new Float64Array(n)
+  const active = new Uint8Array(n)
+  const walletOf = new Uint32Array(n)
+  const keyId: string[] = new Array(n)
+  const slug: string[] = new Array(n)
+  let spendExact: bigint[] | undefined
+  let limitExact: Array<bigint | null> | undefined
+  for (let k = 0; k < n; k++) {
+    const candidate = candidates[indices ? indices[k]! : k]!
+    const order = candidate.order
+    keyId[k] = order.keyId
+    slug[k] = order.slug
+    const fdv = order.maxFdvUsdc
+    let s = atomsNumber(order.maxSpendUsdc, USDC_DECIMALS)
+    let l = fdv === null ? Number.POSITIVE_INFINITY : atomsNumber(fdv, FDV_DECIMALS)
+    if (!(s <= MAX_SAFE) || (fdv !== null && !(l <= MAX_SAFE))) {
+      // Malformed (throws here, as before) or beyond 2^53: the exact bigints, kept alongside the rounded numbers.
+      const exact = toExecutableOrder(order, '')
+      s = Number(exact.maxSpend)
+      l = exact.limitFdv === null ? Number.POSITIVE_INFINITY : Number(exact.limitFdv)
+      if (exact.maxSpend > BigInt(MAX_SAFE)) {
+        spendExact ??= backfill(k, (j) => BigInt(spend[j]!))
+        spendExact[k] = exact.maxSpend
+      }
+      if (exact.limitFdv !== null && exact.limitFdv > BigInt(MAX_SAFE)) {
+        limitExact ??= backfill(k, (j) => (limit[j] === Number.POSITIVE_INFINITY ? null : BigInt(limit[j]!)))
+        limitExact[k] = exact.limitFdv
+      }
+    }
+    spend[k] = s
+    limit[k] = l
+    if (spendExact && spendExact.length === k) spendExact.push(BigInt(s))
+    if (limitExact && limitExact.length === k) limitExact.push(l === Number.POSITIVE_INFINITY ? null : BigInt(l))
+    expiresInMs[k] = order.expiresInMs
+    active[k] = order.status === 'active' ? 1 : 0
+    walletOf[k] = wallets.intern(candidate.wallet.toLowerCase())
   }
-  const book = prepareOrderBook(parsed, policy)
+  return { spend, limit, spendExact, limitExact, expiresInMs, active, walletOf, wallets, keyId, slug }
+}
+
+function backfill<T>(count: number, valueAt: (j: number) => T): T[] {
+  const out: T[] = []
+  for (let j = 0; j < count; j++) out.push(valueAt(j))
+  return out
+}
+
+export function prepareBook(candidates: readonly CandidateOrder[], policy: PrioritisationPolicy): PreparedBook {
+  let book: OrderBook
+  let keyIdIn: readonly string[]
+  let slugIn: readonly string[]
+  if (policy === spendThenLimitPolicy) {
+    const columns = candidateColumns(candidates, createWalletIndex(candidates.length))
+    book = orderBookFromColumns(columns, spendLimitPermutation(columns), policy)
+    keyIdIn = columns.keyId
+    slugIn = columns.slug
+  } else {
+    // Another policy ranks ExecutableOrders: parse them (the slow, general path).
+    const parsed = candidates.map((c) => toExecutableOrder(c.order, c.wallet.toLowerCase()))
+    book = prepareOrderBook(parsed, policy)
+    keyIdIn = candidates.map((c) => c.order.keyId)
+    slugIn = candidates.map((c) => c.order.slug)
+  }
+  const n = book.size
   const inputOf = book.permutation
-  const walletOfInput = new Uint32Array(book.orders.length)
-  for (let p = 0; p < inputOf.length; p++) walletOfInput[inputOf[p]!] = book.walletOf[p]!
-  const slotOf = new Uint32Array(inputOf.length)
-  for (let p = 0; p < slotOf.length; p++) slotOf[p] = p
-  const prepared: PreparedBook = { book, candidates, inputOf, walletOfInput, slotOf, balances: { value: new Float64Array(0), exact: () => 0n } }
+  const walletOfInput = new Uint32Array(n)
+  const slotOf = new Uint32Array(n)
+  const keyId: string[] = new Array(n)
+  const slug: string[] = new Array(n)
+  for (let p = 0; p < n; p++) {
+    const i = inputOf[p]!
+    walletOfInput[i] = book.walletOf[p]!
+    slotOf[p] = p
+    keyId[p] = keyIdIn[i]!
+    slug[p] = slugIn[i]!
+  }
+  const records: DecisionRecords = { keyId, slug, byCode: [], deferred: [] }
+  const prepared: PreparedBook = { book, candidates, inputOf, walletOfInput, slotOf, records, balances: NO_BALANCES }
   prepared.balances = candidateBalances(prepared)
   return prepared
 }
 
+const NO_BALANCES: BookBalances = { value: new Float64Array(0), exact: () => 0n }
+
 /**
  * The wallets' balances from the book's candidates (the executor reads them every tick): one sequential pass, by
- * wallet index, no address normalising or map lookups. Orders of one wallet carry the same balance (one read per tick).
+ * wallet index, no address normalising or map lookups. Orders of one wallet carry the same balance (one read per tick);
+ * the last one in input order stands for it.
  */
 export function candidateBalances(prepared: Pick<PreparedBook, 'book' | 'candidates' | 'walletOfInput'>): BookBalances {
-  const count = prepared.book.wallets.length
+  const count = prepared.book.wallets.names.length
   const value = new Float64Array(count)
-  // One candidate per wallet stands for its exact balance: no per-tick array of 100,000 bigints.
-  const source = new Uint32Array(count)
+  const source = new Int32Array(count).fill(-1)
   const { candidates, walletOfInput } = prepared
   for (let i = 0; i < candidates.length; i++) {
     const w = walletOfInput[i]!
     source[w] = i
     value[w] = toSafeNumber(candidates[i]!.balanceAtoms)
   }
-  // A wallet whose orders all left the book (possible after filtering) holds nothing this book can spend.
-  return { value, exact: (w) => (value[w] === 0 ? 0n : candidates[source[w]!]!.balanceAtoms) }
+  return balancesOf(value, source, candidates)
+}
+
+/**
+ * Balances as numbers per wallet index, with the candidate index that carries each one, for the exact value (asked only
+ * for wallets with reservations): no per-tick array of 100,000 bigints. A wallet none of whose orders is in the book
+ * (source -1, value 0) holds nothing this book can spend.
+ */
+export function balancesOf(value: Float64Array, source: Int32Array, candidates: readonly CandidateOrder[]): BookBalances {
+  return { value, exact: (w) => (value[w] === 0 || source[w]! < 0 ? 0n : candidates[source[w]!]!.balanceAtoms) }
 }
 
 /**
@@ -131,10 +236,18 @@ export function planExecution(input: PlanInput): ExecutionPlan {
   return planPrepared(prepareBook(input.candidates, input.policy), input)
 }
 
+/** Verdict strings per BookVerdict code, expired included. */
+const VERDICT_OF: OrderVerdict[] = [...VERDICTS]
+VERDICT_OF[BookVerdict.expired] = 'expired'
+
+// One workspace for every tick: planPrepared consumes the book plan before it returns (JS runs one tick at a time).
+const workspace = new TickWorkspace()
+
 /** The per-tick pass over a prepared book: eligibility, sizing, min-out and a verdict for every order. */
 export function planPrepared(prepared: PreparedBook, input: Omit<PlanInput, 'candidates' | 'policy'>): ExecutionPlan {
-  const { book, candidates, inputOf } = prepared
+  const { book, candidates, inputOf, slotOf, records } = prepared
   const plan = planBookTick({
+    workspace,
     book,
     balances: prepared.balances,
     reserved: input.reservedByWallet,
@@ -143,46 +256,51 @@ export function planPrepared(prepared: PreparedBook, input: Omit<PlanInput, 'can
     launchedAtMs: input.launchedAt,
     nowMs: input.now,
   })
-  const orders = book.orders
-  const n = orders.length
+  const n = book.size
   const buyCount = plan.buys.length
   const limit = Math.min(buyCount, input.maxBuys ?? DEFAULT_MAX_BUYS)
   const buys: PlannedBuy[] = new Array(limit)
   const decisions: OrderDecision[] = new Array(n)
   let d = 0
-  const cache = (prepared.decisions ??= [])
-  const { slotOf } = prepared
-  // Slots number the positions of the last full preparation; a filtered book has fewer positions, never more slots.
-  let slots = 0
-  for (let p = 0; p < n; p++) if (slotOf[p]! >= slots) slots = slotOf[p]! + 1
-  const decisionFor = (p: number, code: number): OrderDecision => {
-    const byPosition = (cache[code] ??= new Array<OrderDecision | undefined>(slots))
-    const slot = slotOf[p]!
-    let decision = byPosition[slot]
-    if (decision === undefined) {
-      const record = candidates[inputOf[p]!]!.order
-      decision = { keyId: record.keyId, slug: record.slug, verdict: code === BookVerdict.expired ? 'expired' : VERDICTS[code]! }
-      byPosition[slot] = decision
+  const { keyId, slug, byCode } = records
+  const recordsOf = (code: number): Array<OrderDecision | undefined> => (byCode[code] ??= new Array<OrderDecision | undefined>(keyId.length))
+
+  const expiredCount = plan.expired.length
+  const expired: OrderRecord[] = new Array(expiredCount)
+  if (expiredCount > 0) {
+    const shared = recordsOf(BookVerdict.expired)
+    for (let e = 0; e < expiredCount; e++) {
+      const p = plan.expired[e]!
+      expired[e] = candidates[inputOf[p]!]!.order
+      const slot = slotOf[p]!
+      decisions[d++] = shared[slot] ??= { keyId: keyId[slot]!, slug: slug[slot]!, verdict: 'expired' }
     }
-    return decision
-  }
-  const expired: OrderRecord[] = new Array(plan.expired.length)
-  for (let i = 0; i < plan.expired.length; i++) {
-    const p = plan.expired[i]!
-    expired[i] = candidates[inputOf[p]!]!.order
-    decisions[d++] = decisionFor(p, BookVerdict.expired)
   }
   const verdict = plan.verdict
+  let code = -1
+  let shared: Array<OrderDecision | undefined> = []
   for (let p = 0; p < n; p++) {
-    const code = verdict[p]!
-    if (code === BookVerdict.buy || code === BookVerdict.expired) continue
-    decisions[d++] = decisionFor(p, code)
+    const c = verdict[p]!
+    if (c === BookVerdict.buy || c === BookVerdict.expired) continue
+    // Neighbours mostly share a verdict: look the code's records up once per run.
+    if (c !== code) {
+      code = c
+      shared = recordsOf(c)
+    }
+    const slot = slotOf[p]!
+    let decision = shared[slot]
+    if (decision === undefined) {
+      decision = { keyId: keyId[slot]!, slug: slug[slot]!, verdict: VERDICT_OF[c]! }
+      shared[slot] = decision
+    }
+    decisions[d++] = decision
   }
   for (let rank = 0; rank < limit; rank++) {
     const p = plan.buys[rank]!
     const candidate = candidates[inputOf[p]!]!
     const spend = spendAt(plan, p)
-    const min = minTokensOut({ spend, limitFdv: orders[p]!.limitFdv, totalSupply: input.totalSupply })
+    const limitFdv = book.limitExact ? book.limitExact[p]! : book.limit[p] === Number.POSITIVE_INFINITY ? null : BigInt(book.limit[p]!)
+    const min = minTokensOut({ spend, limitFdv, totalSupply: input.totalSupply })
     buys[rank] = { candidate, spendAtoms: spend, minTokensOut: min, rank }
     decisions[d++] = {
       keyId: candidate.order.keyId,
@@ -193,15 +311,12 @@ export function planPrepared(prepared: PreparedBook, input: Omit<PlanInput, 'can
       rank,
     }
   }
-  // Deferred records carry a rank, so they are shared only while the order keeps its rank (the usual steady state).
-  const deferred = (cache[DEFERRED] ??= new Array<OrderDecision | undefined>(slots))
+  const deferred = records.deferred
   for (let rank = limit; rank < buyCount; rank++) {
-    const p = plan.buys[rank]!
-    const slot = slotOf[p]!
+    const slot = slotOf[plan.buys[rank]!]!
     let decision = deferred[slot]
     if (decision === undefined || decision.rank !== rank) {
-      const record = candidates[inputOf[p]!]!.order
-      decision = { keyId: record.keyId, slug: record.slug, verdict: 'deferred', rank }
+      decision = { keyId: keyId[slot]!, slug: slug[slot]!, verdict: 'deferred', rank }
       deferred[slot] = decision
     }
     decisions[d++] = decision

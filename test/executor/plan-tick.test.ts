@@ -131,12 +131,17 @@ describe('createBookCache (prepared books kept between ticks)', () => {
     const edited = reload(fewer)
     edited[0] = { ...edited[0]!, order: { ...edited[0]!.order, maxSpendUsdc: '90' } }
     const plan = cache.plan('proj', input(edited))
-    expect(cache.lastUse('proj')).toBe('rebuilt')
+    // The edited order is parsed again and merged into the book, not the whole book re-sorted.
+    expect(cache.lastUse('proj')).toBe('incremental')
     expect(plan.buys.map((b) => b.candidate.order.keyId)).toEqual(['a', 'd'])
     expect(summary(plan)).toEqual(summary(planExecution(input(edited))))
 
     const added = [...reload(edited), candidate(order('e', '50', null), 100n * USDC, 5)]
     expect(summary(cache.plan('proj', input(added)))).toEqual(summary(planExecution(input(added))))
+    expect(cache.lastUse('proj')).toBe('incremental')
+    // Another policy: rebuilt.
+    const otherPolicy = { ...spendThenLimitPolicy, name: 'other' }
+    expect(summary(cache.plan('proj', input(added, { policy: otherPolicy })))).toEqual(summary(planExecution(input(added, { policy: otherPolicy }))))
     expect(cache.lastUse('proj')).toBe('rebuilt')
   })
 
@@ -173,6 +178,6 @@ describe('createBookCache (prepared books kept between ticks)', () => {
       expect(summary(cache.plan('proj', input(candidates, extra)))).toEqual(summary(planExecution(input(candidates, extra))))
       uses.add(cache.lastUse('proj')!)
     }
-    expect([...uses].sort()).toEqual(['filtered', 'rebuilt', 'reused'])
+    expect([...uses].sort()).toEqual(['filtered', 'incremental', 'rebuilt', 'reused'])
   })
 })

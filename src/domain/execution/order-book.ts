@@ -1,36 +1,45 @@
 import type { ExecutableOrder } from './executable-order.ts'
 import { priorityPermutation, spendThenLimitPolicy, type PrioritisationPolicy } from './prioritisation.ts'
+import { radixOrderDescending } from './radix-order.ts'
+import { createWalletIndex, type WalletIndex } from './wallet-index.ts'
 
 /**
- * A launch's orders prepared for many ticks: in priority order (priority depends only on the orders, never on the
- * price) and flattened into typed arrays, so a tick over 100,000 orders is one allocation-light pass over numbers.
+ * A launch's orders as columns of numbers (struct of arrays): what a tick over 100,000 orders reads, one linear pass
+ * with no objects, strings or bigints.
  *
- * Exactness: spends are micro-USD integers; the API caps a spend at 10,000,000 USD = 1e13 micro-USD, far below
+ * Exactness: amounts are micro-USD integers. The API caps a spend at 10,000,000 USD = 1e13 micro-USD, far below
  * 2^53 (≈ 9e15), so spends, sums of one wallet's spends and balances up to 2^53 - 1 are exact doubles. FDV limits may
- * exceed 2^53 (up to 1e21), so they are never turned into numbers: each order keeps the rank of its limit among the
- * book's distinct limits, and a tick finds the cap's rank with one binary search over the bigints. When an order
- * does not fit these bounds (a spend above 2^53, or one wallet's spends summing above it) the book is marked
- * `exact: false` and ticks use the bigint reference planner instead.
+ * exceed 2^53 (up to 1e21): they are kept as doubles too, rounded beyond 2^53 (monotone, so two different doubles
+ * always compare like the exact values) with the exact bigints alongside in `limitExact`, consulted only when two
+ * doubles are equal. A spend beyond 2^53 (not possible through the API) keeps its exact value in `spendExact` and
+ * marks the book `exact: false`: ticks then use the bigint reference planner.
  */
-export interface OrderBook<T extends ExecutableOrder = ExecutableOrder> {
-  /** The orders in priority order. */
-  readonly orders: readonly T[]
-  /** The input index of each priority position, as given to prepareOrderBook (filterOrderBook keeps it aligned). */
-  readonly permutation: Uint32Array
-  /** maxSpend per priority position, as an exact integer number. */
+export interface OrderColumns {
+  /** maxSpend (micro-USD); exact when a safe integer, else rounded with the exact value in `spendExact`. */
   readonly spend: Float64Array
-  /** Rank of the order's limit among `limits` (ascending); orders with no limit rank `limits.length`. */
-  readonly limitRank: Uint32Array
-  /** The book's distinct finite FDV limits, ascending. */
-  readonly limits: readonly bigint[]
+  /** limitFdv (micro-USD), +Infinity for no limit; exact when a safe integer, else rounded (see `limitExact`). */
+  readonly limit: Float64Array
+  /** Exact maxSpend per order, present only when some spend is not a safe integer. */
+  readonly spendExact?: readonly bigint[] | undefined
+  /** Exact limitFdv per order (null: no limit), present only when some limit is not a safe integer. */
+  readonly limitExact?: readonly (bigint | null)[] | undefined
   readonly expiresInMs: Float64Array
   /** 1 when the order's status is `active`. */
   readonly active: Uint8Array
-  /** Wallet index per priority position (into `wallets`). */
+  /** Wallet index per order (into `wallets`). */
   readonly walletOf: Uint32Array
-  /** Distinct wallets (the orders' `wallet` strings) by index. */
-  readonly wallets: readonly string[]
-  readonly walletIndex: ReadonlyMap<string, number>
+  /** The orders' wallets (as the orders spell them). */
+  readonly wallets: WalletIndex
+}
+
+/**
+ * Orders prepared for many ticks: the columns in priority order (priority depends only on the orders, never on the
+ * price), sorted once when the order set changes.
+ */
+export interface OrderBook extends OrderColumns {
+  readonly size: number
+  /** The input index of each priority position (filterOrderBook keeps it, mergeOrderBook renumbers it). */
+  readonly permutation: Uint32Array
   /** False when some amount is outside the exact-number bounds above: plan with the reference planner. */
   readonly exact: boolean
   /** Priority policy the book was sorted by. */
@@ -40,69 +49,137 @@ export interface OrderBook<T extends ExecutableOrder = ExecutableOrder> {
 const MAX_SAFE = Number.MAX_SAFE_INTEGER
 const MAX_SAFE_BIG = BigInt(MAX_SAFE)
 
-/**
- * Parses nothing (orders are already ExecutableOrder) and sorts once: O(n) radix sort plus one sort of the distinct
- * limits. Per-order data is read in input order (sequential memory) and then gathered into priority order.
- */
-export function prepareOrderBook<T extends ExecutableOrder>(orders: readonly T[], policy: PrioritisationPolicy = spendThenLimitPolicy): OrderBook<T> {
+/** Columns of parsed orders, in their order. */
+export function columnsOf(orders: readonly ExecutableOrder[], wallets: WalletIndex = createWalletIndex(orders.length)): OrderColumns {
   const n = orders.length
-  const permutation = priorityPermutation(orders, policy)
-
-  const distinct = new Set<bigint>()
-  for (let i = 0; i < n; i++) {
-    const limit = orders[i]!.limitFdv
-    if (limit !== null) distinct.add(limit)
-  }
-  const limits = [...distinct].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-  const rankOf = new Map<bigint, number>()
-  for (let r = 0; r < limits.length; r++) rankOf.set(limits[r]!, r)
-
-  const spendIn = new Float64Array(n)
-  const rankIn = new Uint32Array(n)
-  const expiresIn = new Float64Array(n)
-  const activeIn = new Uint8Array(n)
-  const walletIn = new Uint32Array(n)
-  const wallets: string[] = []
-  const walletIndex = new Map<string, number>()
-  const walletSum: number[] = []
-  let exact = true
-  for (let i = 0; i < n; i++) {
-    const order = orders[i]!
-    if (order.maxSpend < 0n || order.maxSpend > MAX_SAFE_BIG) exact = false
-    const spend = Number(order.maxSpend)
-    spendIn[i] = spend
-    rankIn[i] = order.limitFdv === null ? limits.length : rankOf.get(order.limitFdv)!
-    expiresIn[i] = order.expiresInMs
-    activeIn[i] = order.status === 'active' ? 1 : 0
-    let w = walletIndex.get(order.wallet)
-    if (w === undefined) {
-      w = wallets.length
-      wallets.push(order.wallet)
-      walletIndex.set(order.wallet, w)
-      walletSum.push(0)
-    }
-    walletIn[i] = w
-    // Float sums only grow, so a sum beyond 2^53 is noticed even though it is no longer exact.
-    walletSum[w]! += spend
-    if (walletSum[w]! > MAX_SAFE) exact = false
-  }
-
-  const sorted: T[] = new Array(n)
   const spend = new Float64Array(n)
-  const limitRank = new Uint32Array(n)
+  const limit = new Float64Array(n)
   const expiresInMs = new Float64Array(n)
   const active = new Uint8Array(n)
   const walletOf = new Uint32Array(n)
-  for (let p = 0; p < n; p++) {
-    const i = permutation[p]!
-    sorted[p] = orders[i] as T
-    spend[p] = spendIn[i]!
-    limitRank[p] = rankIn[i]!
-    expiresInMs[p] = expiresIn[i]!
-    active[p] = activeIn[i]!
-    walletOf[p] = walletIn[i]!
+  let spendExact: bigint[] | undefined
+  let limitExact: Array<bigint | null> | undefined
+  for (let i = 0; i < n; i++) {
+    const order = orders[i]!
+    if (order.maxSpend < 0n) throw new RangeError(`order ${order.id} has a negative spend`)
+    spend[i] = Number(order.maxSpend)
+    if (order.maxSpend > MAX_SAFE_BIG) spendExact ??= orders.map((o) => o.maxSpend)
+    const limitFdv = order.limitFdv
+    limit[i] = limitFdv === null ? Number.POSITIVE_INFINITY : Number(limitFdv)
+    if (limitFdv !== null && limitFdv < 0n) throw new RangeError(`order ${order.id} has a negative limit`)
+    if (limitFdv !== null && limitFdv > MAX_SAFE_BIG) limitExact ??= orders.map((o) => o.limitFdv)
+    expiresInMs[i] = order.expiresInMs
+    active[i] = order.status === 'active' ? 1 : 0
+    walletOf[i] = wallets.intern(order.wallet)
   }
-  return { orders: sorted, permutation, spend, limitRank, limits, expiresInMs, active, walletOf, wallets, walletIndex, exact, policy }
+  return { spend, limit, spendExact, limitExact, expiresInMs, active, walletOf, wallets }
+}
+
+/**
+ * Parses nothing (orders are already ExecutableOrder) and sorts once. The spec's policy sorts on the columns in
+ * linear time (spendLimitPermutation); another policy sorts the orders (priorityPermutation).
+ */
+export function prepareOrderBook(orders: readonly ExecutableOrder[], policy: PrioritisationPolicy = spendThenLimitPolicy): OrderBook {
+  const columns = columnsOf(orders)
+  const permutation = policy === spendThenLimitPolicy ? spendLimitPermutation(columns) : priorityPermutation(orders, policy)
+  return orderBookFromColumns(columns, permutation, policy)
+}
+
+/**
+ * The spendThenLimitPolicy order of columns, as input indices: larger spend first; equal spend: higher limit first, no
+ * limit highest; then input order. One radix sort over the numbers (no limit sorts just above the largest finite limit,
+ * which keeps the sorted bit range, and so the passes, few); only runs of equal doubles that hide unequal exact
+ * values (amounts beyond 2^53) are then settled with the bigints.
+ */
+export function spendLimitPermutation(columns: Pick<OrderColumns, 'spend' | 'limit' | 'spendExact' | 'limitExact'>): Uint32Array {
+  const { spend, limit, spendExact, limitExact } = columns
+  const n = spend.length
+  let maxFinite = -1
+  let unlimited = false
+  for (let i = 0; i < n; i++) {
+    const l = limit[i]!
+    if (l === Number.POSITIVE_INFINITY) unlimited = true
+    else if (l > maxFinite) maxFinite = l
+  }
+  let limitKey = limit
+  if (unlimited && maxFinite >= 0) {
+    const above = nextUp(maxFinite)
+    limitKey = new Float64Array(n)
+    for (let i = 0; i < n; i++) {
+      const l = limit[i]!
+      limitKey[i] = l === Number.POSITIVE_INFINITY ? above : l
+    }
+  }
+  const order = radixOrderDescending(spend, limitKey)
+  if (spendExact === undefined && limitExact === undefined) return order
+
+  const spendOf = (i: number): bigint => (spendExact ? spendExact[i]! : BigInt(spend[i]!))
+  const limitOf = (i: number): bigint | null => (limitExact ? limitExact[i]! : limit[i] === Number.POSITIVE_INFINITY ? null : BigInt(limit[i]!))
+  const compare = (a: number, b: number): number => {
+    const sa = spendOf(a)
+    const sb = spendOf(b)
+    if (sa !== sb) return sa > sb ? -1 : 1
+    const la = limitOf(a)
+    const lb = limitOf(b)
+    if (la !== lb) {
+      if (la === null) return -1
+      if (lb === null) return 1
+      return la > lb ? -1 : 1
+    }
+    return a - b
+  }
+  for (let start = 0; start < n; ) {
+    const first = order[start]!
+    let end = start + 1
+    while (end < n && spend[order[end]!] === spend[first] && limit[order[end]!] === limit[first]) end++
+    if (end - start > 1) {
+      const run = Array.from(order.subarray(start, end)).sort(compare)
+      for (let i = 0; i < run.length; i++) order[start + i] = run[i]!
+    }
+    start = end
+  }
+  return order
+}
+
+/** The book of `columns` in the order `permutation` gives (input index per priority position). */
+export function orderBookFromColumns(columns: OrderColumns, permutation: Uint32Array, policy: PrioritisationPolicy = spendThenLimitPolicy): OrderBook {
+  const book = gather(columns, permutation, permutation)
+  return { ...book, policy, exact: exactNumbers(book) }
+}
+
+/**
+ * Per-position columns picked from `source` at `positions` (`permutation`: the book's input index per new position).
+ * Reads are random into typed arrays, writes sequential.
+ */
+function gather(source: OrderColumns, positions: Uint32Array, permutation: Uint32Array): OrderColumns & { size: number; permutation: Uint32Array } {
+  const m = positions.length
+  const spend = new Float64Array(m)
+  const limit = new Float64Array(m)
+  const expiresInMs = new Float64Array(m)
+  const active = new Uint8Array(m)
+  const walletOf = new Uint32Array(m)
+  for (let q = 0; q < m; q++) {
+    const p = positions[q]!
+    spend[q] = source.spend[p]!
+    limit[q] = source.limit[p]!
+    expiresInMs[q] = source.expiresInMs[p]!
+    active[q] = source.active[p]!
+    walletOf[q] = source.walletOf[p]!
+  }
+  const spendExact = source.spendExact && Array.from(positions, (p) => source.spendExact![p]!)
+  const limitExact = source.limitExact && Array.from(positions, (p) => source.limitExact![p]!)
+  return { size: m, permutation, spend, limit, spendExact, limitExact, expiresInMs, active, walletOf, wallets: source.wallets }
+}
+
+/** Every spend a safe integer and no wallet's orders together asking for more than 2^53 - 1. */
+function exactNumbers(columns: OrderColumns): boolean {
+  if (columns.spendExact !== undefined) return false
+  const { spend, walletOf } = columns
+  const sum = new Float64Array(columns.wallets.names.length)
+  // Float sums only grow, so a sum beyond 2^53 is noticed even though it is no longer exact.
+  for (let i = 0; i < spend.length; i++) sum[walletOf[i]!]! += spend[i]!
+  for (let w = 0; w < sum.length; w++) if (sum[w]! > MAX_SAFE) return false
+  return true
 }
 
 /**
@@ -117,11 +194,12 @@ export interface BookBalances {
 
 /** One pass over the wallets; call when balances are re-read, not per decision. */
 export function bookBalances(book: OrderBook, balanceOf: (wallet: string, index: number) => bigint): BookBalances {
-  const count = book.wallets.length
+  const names = book.wallets.names
+  const count = names.length
   const value = new Float64Array(count)
   const big: bigint[] = new Array(count)
   for (let w = 0; w < count; w++) {
-    const balance = balanceOf(book.wallets[w]!, w)
+    const balance = balanceOf(names[w]!, w)
     big[w] = balance
     value[w] = toSafeNumber(balance)
   }
@@ -135,46 +213,150 @@ export function toSafeNumber(value: bigint): number {
   return n <= 0 ? 0 : n >= MAX_SAFE ? MAX_SAFE : n
 }
 
-/** Index of the first limit >= cap (so an order passes iff its rank >= this); null cap: nothing finite passes. */
-export function limitThreshold(limits: readonly bigint[], effectiveCap: bigint | null): number {
-  if (effectiveCap === null) return limits.length
-  let lo = 0
-  let hi = limits.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (limits[mid]! < effectiveCap) lo = mid + 1
-    else hi = mid
-  }
-  return lo
+/**
+ * The book without some orders, in the same priority order, in linear time with no re-sort: removing orders from a
+ * stable sort's input removes them from its output and leaves the rest in place. (Wallets that no order uses any more
+ * stay listed; they change no decision.) `keep` gets each priority position; `kept` lists the kept positions.
+ */
+export function filterOrderBook(book: OrderBook, keep: (position: number) => boolean): { book: OrderBook; kept: Uint32Array } {
+  const n = book.size
+  const all = new Uint32Array(n)
+  let m = 0
+  for (let p = 0; p < n; p++) if (keep(p)) all[m++] = p
+  const kept = all.subarray(0, m)
+  const permutation = new Uint32Array(m)
+  for (let q = 0; q < m; q++) permutation[q] = book.permutation[kept[q]!]!
+  const columns = gather(book, kept, permutation)
+  // Fewer orders never make an exact book inexact.
+  return { book: { ...columns, policy: book.policy, exact: book.exact || exactNumbers(columns) }, kept }
+}
+
+/** Orders to insert into a book: columns sharing the book's WalletIndex, with their input index in the new order list. */
+export interface InsertedOrders extends OrderColumns {
+  readonly inputIndex: Uint32Array
 }
 
 /**
- * The book without some orders, in the same priority order, in linear time with no re-sort: removing orders from a
- * stable sort's input removes them from its output and leaves the rest in place. (Wallets and limits that no order
- * uses any more stay listed; they change no decision.) `keep` gets each priority position.
+ * The book after some orders left and others arrived (a new order, a PATCHed one), equal to preparing the new order
+ * list from scratch, without re-sorting it: the surviving positions are already in priority order, the few new orders
+ * are sorted among themselves and merged in, one linear pass. Correct when the survivors keep their relative input
+ * order (`newIndexOf` increasing along the old input order), which is how the executor reloads a project's orders.
+ *
+ * `newIndexOf[p]`: the new input index of old position p, or -1 when it left. Returns the book and, per new position,
+ * its old position or -(k + 1) for the k-th inserted order; undefined when the book cannot be merged (another policy, or
+ * amounts beyond 2^53 involved): prepare it anew.
  */
-export function filterOrderBook<T extends ExecutableOrder>(book: OrderBook<T>, keep: (position: number) => boolean): { book: OrderBook<T>; kept: Uint32Array } {
-  const n = book.orders.length
-  const kept = new Uint32Array(n)
-  let m = 0
-  for (let p = 0; p < n; p++) if (keep(p)) kept[m++] = p
-  const positions = kept.subarray(0, m)
-  const orders: T[] = new Array(m)
-  const spend = new Float64Array(m)
-  const limitRank = new Uint32Array(m)
-  const expiresInMs = new Float64Array(m)
-  const active = new Uint8Array(m)
-  const walletOf = new Uint32Array(m)
-  const permutation = new Uint32Array(m)
-  for (let q = 0; q < m; q++) {
-    const p = positions[q]!
-    orders[q] = book.orders[p] as T
-    permutation[q] = book.permutation[p]!
-    spend[q] = book.spend[p]!
-    limitRank[q] = book.limitRank[p]!
-    expiresInMs[q] = book.expiresInMs[p]!
-    active[q] = book.active[p]!
-    walletOf[q] = book.walletOf[p]!
+export function mergeOrderBook(book: OrderBook, newIndexOf: Int32Array, inserted: InsertedOrders): { book: OrderBook; source: Int32Array } | undefined {
+  const k = inserted.spend.length
+  // Removals only keep any policy's order; arrivals are merged by the spec's policy, on numbers.
+  if (k > 0) {
+    if (book.policy !== spendThenLimitPolicy || book.spendExact !== undefined || inserted.spendExact !== undefined) return undefined
+    if (inserted.limitExact !== undefined && book.limitExact === undefined) return undefined
+    if (inserted.wallets !== book.wallets) throw new Error('mergeOrderBook: inserted orders must use the book wallet index')
   }
-  return { book: { ...book, orders, permutation, spend, limitRank, expiresInMs, active, walletOf }, kept: positions }
+  // The arrivals in priority order (a handful: a comparator sort is fine).
+  const arrivals = Array.from({ length: k }, (_, x) => x)
+  const insertedLimit = (x: number): bigint | null => (inserted.limitExact ? inserted.limitExact[x]! : exactLimitOf(inserted.limit[x]!))
+  arrivals.sort((a, b) => {
+    const sa = inserted.spend[a]!
+    const sb = inserted.spend[b]!
+    if (sa !== sb) return sb - sa
+    const la = inserted.limit[a]!
+    const lb = inserted.limit[b]!
+    const c = la !== lb ? (la > lb ? -1 : 1) : Number.isSafeInteger(la) ? 0 : compareExact(insertedLimit(a), insertedLimit(b))
+    return c !== 0 ? c : inserted.inputIndex[a]! - inserted.inputIndex[b]!
+  })
+
+  const n = book.size
+  let m = k
+  for (let p = 0; p < n; p++) if (newIndexOf[p]! >= 0) m++
+  // First the merged order (old position, or -(x + 1) for arrival x), then each column in its own tight loop.
+  const source = new Int32Array(m)
+  const bookSpend = book.spend
+  const bookLimit = book.limit
+  const bookLimitExact = book.limitExact
+  const arrivalSpend = inserted.spend
+  const arrivalLimit = inserted.limit
+  const arrivalInput = inserted.inputIndex
+  let q = 0
+  let a = 0
+  for (let p = 0; p < n; p++) {
+    const index = newIndexOf[p]!
+    if (index < 0) continue
+    if (a < k) {
+      const s = bookSpend[p]!
+      const l = bookLimit[p]!
+      // Arrivals that go before position p: larger spend, or equal spend and higher limit, or both equal and earlier input.
+      while (a < k) {
+        const x = arrivals[a]!
+        const sx = arrivalSpend[x]!
+        if (sx < s) break
+        if (sx === s) {
+          const lx = arrivalLimit[x]!
+          if (lx < l) break
+          if (lx === l) {
+            const c = Number.isSafeInteger(l) ? 0 : compareExact(insertedLimit(x), bookLimitExact ? bookLimitExact[p]! : exactLimitOf(l))
+            if (c > 0 || (c === 0 && arrivalInput[x]! > index)) break
+          }
+        }
+        source[q++] = -(x + 1)
+        a++
+      }
+    }
+    source[q++] = p
+  }
+  while (a < k) source[q++] = -(arrivals[a++]! + 1)
+
+  const permutation = new Uint32Array(m)
+  for (let r = 0; r < m; r++) {
+    const from = source[r]!
+    permutation[r] = from >= 0 ? newIndexOf[from]! : arrivalInput[-from - 1]!
+  }
+  const spend = pick(source, bookSpend, arrivalSpend, new Float64Array(m))
+  const limit = pick(source, bookLimit, arrivalLimit, new Float64Array(m))
+  const expiresInMs = pick(source, book.expiresInMs, inserted.expiresInMs, new Float64Array(m))
+  const active = pick(source, book.active, inserted.active, new Uint8Array(m))
+  const walletOf = pick(source, book.walletOf, inserted.walletOf, new Uint32Array(m))
+  const limitExact = bookLimitExact && Array.from(source, (from) => (from >= 0 ? bookLimitExact[from]! : insertedLimit(-from - 1)))
+  const bookSpendExact = book.spendExact
+  // Only without arrivals (see above).
+  const spendExact = bookSpendExact && Array.from(source, (from) => bookSpendExact[from]!)
+  const columns: OrderColumns = { spend, limit, spendExact, limitExact, expiresInMs, active, walletOf, wallets: book.wallets }
+  return { book: { ...columns, size: m, permutation, policy: book.policy, exact: exactNumbers(columns) }, source }
 }
+
+const exactLimitOf = (limit: number): bigint | null => (limit === Number.POSITIVE_INFINITY ? null : BigInt(limit))
+
+/** out[r] = the old column at source[r] (>= 0) or the arrivals' column at -source[r] - 1. */
+function pick<A extends Float64Array | Uint32Array | Uint8Array>(source: Int32Array, old: A, arrived: A, out: A): A {
+  for (let r = 0; r < source.length; r++) {
+    const from = source[r]!
+    out[r] = from >= 0 ? old[from]! : arrived[-from - 1]!
+  }
+  return out
+}
+
+/** Descending exact limit order (negative: `a` first), no limit highest. */
+function compareExact(a: bigint | null, b: bigint | null): number {
+  if (a === b) return 0
+  if (a === null) return -1
+  if (b === null) return 1
+  return a > b ? -1 : a < b ? 1 : 0
+}
+
+/** The next double above a finite non-negative one. */
+function nextUp(value: number): number {
+  const f = new Float64Array([value])
+  const words = new Uint32Array(f.buffer)
+  const lo = LITTLE_ENDIAN ? 0 : 1
+  const hi = 1 - lo
+  if (words[lo] === 0xffffffff) {
+    words[lo] = 0
+    words[hi]!++
+  } else {
+    words[lo]!++
+  }
+  return f[0]!
+}
+
+const LITTLE_ENDIAN = new Uint32Array(Float64Array.of(1).buffer)[1] === 0x3ff00000

@@ -1,6 +1,6 @@
 import type { EligibilityContext } from './eligibility.ts'
 import type { ExecutableOrder } from './executable-order.ts'
-import { limitThreshold, toSafeNumber, type BookBalances, type OrderBook } from './order-book.ts'
+import { toSafeNumber, type BookBalances, type OrderBook } from './order-book.ts'
 import { planTick, type SkipReason } from './plan-tick.ts'
 
 /** Per-order outcome codes of a book tick (a Uint8Array per tick instead of an object per order). */
@@ -24,11 +24,50 @@ export const SKIP_REASON: Readonly<Record<number, SkipReason>> = {
   [BookVerdict.balanceReserved]: 'balance_reserved',
 }
 
-export interface BookTickInput<T extends ExecutableOrder = ExecutableOrder> extends EligibilityContext {
-  book: OrderBook<T>
+export interface BookTickInput extends EligibilityContext {
+  book: OrderBook
   balances: BookBalances
   /** Already reserved per wallet by in-flight orders from earlier ticks (keys as the orders' `wallet`). */
   reserved?: ReadonlyMap<string, bigint>
+  /**
+   * Reusable arrays for the plan (see TickWorkspace): the plan's arrays are then views into it, valid until the next
+   * tick planned with the same workspace. Without it every tick allocates its own.
+   */
+  workspace?: TickWorkspace
+}
+
+/**
+ * Scratch memory for book ticks. A tick over 100,000 orders needs ~2.5 MB of typed arrays; allocating them fresh every
+ * tick costs more than the tick's arithmetic (page faults, zeroing, and the GC pressure ArrayBuffers add), so the
+ * executor keeps one workspace and plans every tick into it.
+ */
+export class TickWorkspace {
+  private verdicts = new Uint8Array(0)
+  private spends = new Float64Array(0)
+  private buyList = new Uint32Array(0)
+  private expiredList = new Uint32Array(0)
+  private availableList = new Float64Array(0)
+
+  /** Arrays for a book of `size` orders and `wallets` wallets; spend zeroed, the rest to be overwritten. */
+  take(size: number, wallets: number): { verdict: Uint8Array; spend: Float64Array; buys: Uint32Array; expired: Uint32Array; available: Float64Array } {
+    if (this.verdicts.length < size) {
+      const capacity = Math.ceil(size * 1.25)
+      this.verdicts = new Uint8Array(capacity)
+      this.spends = new Float64Array(capacity)
+      this.buyList = new Uint32Array(capacity)
+      this.expiredList = new Uint32Array(capacity)
+    }
+    if (this.availableList.length < wallets) this.availableList = new Float64Array(Math.ceil(wallets * 1.25))
+    const spend = this.spends.subarray(0, size)
+    spend.fill(0)
+    return {
+      verdict: this.verdicts.subarray(0, size),
+      spend,
+      buys: this.buyList.subarray(0, size),
+      expired: this.expiredList.subarray(0, size),
+      available: this.availableList.subarray(0, wallets),
+    }
+  }
 }
 
 export interface BookTickPlan {
@@ -53,31 +92,37 @@ export const spendAt = (plan: BookTickPlan, p: number): bigint => (plan.exactSpe
  * no decimal parsing, no sorting, no bigint arithmetic per order, no per-order allocation. Books outside the
  * exact-number bounds (see OrderBook) are planned by the bigint reference planTick.
  */
-export function planBookTick<T extends ExecutableOrder>(input: BookTickInput<T>): BookTickPlan {
+export function planBookTick(input: BookTickInput): BookTickPlan {
   const { book, balances } = input
   if (!book.exact) return referencePlan(input)
-  const n = book.orders.length
-  const verdict = new Uint8Array(n)
-  const spendOut = new Float64Array(n)
-  const buys = new Uint32Array(n)
-  const expired = new Uint32Array(n)
+  const n = book.size
+  const wallets = balances.value.length
+  const arrays = input.workspace
+    ? input.workspace.take(n, wallets)
+    : { verdict: new Uint8Array(n), spend: new Float64Array(n), buys: new Uint32Array(n), expired: new Uint32Array(n), available: new Float64Array(wallets) }
+  const { verdict, buys, expired, available } = arrays
+  const spendOut = arrays.spend
   let buyCount = 0
   let expiredCount = 0
 
-  const available = balances.value.slice()
+  available.set(balances.value)
   if (input.reserved) {
     for (const [wallet, held] of input.reserved) {
-      const w = book.walletIndex.get(wallet)
-      if (w !== undefined) available[w] = toSafeNumber(balances.exact(w) - held)
+      const w = book.wallets.indexOf(wallet)
+      if (w !== -1 && w < available.length) available[w] = toSafeNumber(balances.exact(w) - held)
     }
   }
   const balance = balances.value
-  const threshold = limitThreshold(book.limits, input.effectiveCap)
+  // Limits are doubles (see OrderBook): a different double compares like the exact value, and an equal one is exact
+  // unless the book keeps exact limits beyond 2^53 (then the bigints settle it).
+  const cap = input.effectiveCap
+  const capNumber = cap === null ? Number.POSITIVE_INFINITY : Number(cap)
+  const limitExact = book.limitExact
   const launched = input.launchedAtMs !== null
   const launchedAt = input.launchedAtMs ?? 0
   const now = input.nowMs
   const swaps = input.swapsAllowed
-  const { active, expiresInMs, limitRank, walletOf, spend } = book
+  const { active, expiresInMs, limit, walletOf, spend } = book
 
   for (let p = 0; p < n; p++) {
     if (active[p] === 0) {
@@ -87,7 +132,7 @@ export function planBookTick<T extends ExecutableOrder>(input: BookTickInput<T>)
       expired[expiredCount++] = p
     } else if (!swaps) {
       verdict[p] = BookVerdict.swapsNotAllowed
-    } else if (limitRank[p]! < threshold) {
+    } else if (limit[p]! < capNumber || (limit[p] === capNumber && limitExact !== undefined && belowCap(limitExact[p]!, cap))) {
       verdict[p] = BookVerdict.aboveLimit
     } else {
       const w = walletOf[p]!
@@ -110,25 +155,49 @@ export function planBookTick<T extends ExecutableOrder>(input: BookTickInput<T>)
   return { verdict, spend: spendOut, buys: buys.subarray(0, buyCount), expired: expired.subarray(0, expiredCount) }
 }
 
+const belowCap = (limit: bigint | null, cap: bigint | null): boolean => limit !== null && (cap === null || limit < cap)
+
 /** What each wallet has reserved after the tick: earlier reservations plus this tick's buys (as planTick reports). */
 export function reservedAfter(book: OrderBook, plan: BookTickPlan, reserved: ReadonlyMap<string, bigint> = new Map()): Map<string, bigint> {
   const out = new Map(reserved)
   for (const p of plan.buys) {
-    const wallet = book.wallets[book.walletOf[p]!]!
+    const wallet = book.wallets.names[book.walletOf[p]!]!
     out.set(wallet, (out.get(wallet) ?? 0n) + spendAt(plan, p))
   }
   return out
 }
 
+/**
+ * The book's orders as ExecutableOrders in priority order (ids are the positions). Status is only `active` or not: all
+ * a plan looks at. For the reference planner and tests; a tick never builds them.
+ */
+export function bookOrders(book: OrderBook): ExecutableOrder[] {
+  const orders: ExecutableOrder[] = new Array(book.size)
+  for (let p = 0; p < book.size; p++) {
+    const limit = book.limit[p]!
+    orders[p] = {
+      id: String(p),
+      wallet: book.wallets.names[book.walletOf[p]!]!,
+      status: book.active[p] === 1 ? 'active' : 'executing',
+      maxSpend: book.spendExact ? book.spendExact[p]! : BigInt(book.spend[p]!),
+      limitFdv: book.limitExact ? book.limitExact[p]! : limit === Number.POSITIVE_INFINITY ? null : BigInt(limit),
+      expiresInMs: book.expiresInMs[p]!,
+    }
+  }
+  return orders
+}
+
 /** The bigint reference planner, its result laid out like a book tick (for books outside the number bounds). */
-function referencePlan<T extends ExecutableOrder>(input: BookTickInput<T>): BookTickPlan {
+function referencePlan(input: BookTickInput): BookTickPlan {
   const { book } = input
-  const n = book.orders.length
-  const positionOf = new Map<T, number>()
-  for (let p = 0; p < n; p++) positionOf.set(book.orders[p] as T, p)
+  const n = book.size
+  const orders = bookOrders(book)
+  const positionOf = new Map<ExecutableOrder, number>()
+  for (let p = 0; p < n; p++) positionOf.set(orders[p]!, p)
   const balanceMap = new Map<string, bigint>()
-  for (let w = 0; w < book.wallets.length; w++) balanceMap.set(book.wallets[w]!, input.balances.exact(w))
-  const plan = planTick({ ...input, prioritisedOrders: book.orders, balances: balanceMap })
+  const names = book.wallets.names
+  for (let w = 0; w < input.balances.value.length; w++) balanceMap.set(names[w]!, input.balances.exact(w))
+  const plan = planTick({ ...input, prioritisedOrders: orders, balances: balanceMap })
   const verdict = new Uint8Array(n)
   const spend = new Float64Array(n)
   const codeOf: Record<SkipReason, BookVerdictCode> = {

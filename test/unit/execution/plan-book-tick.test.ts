@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ExecutableOrder } from '../../../src/domain/execution/executable-order.ts'
-import { bookBalances, filterOrderBook, limitThreshold, prepareOrderBook, toSafeNumber } from '../../../src/domain/execution/order-book.ts'
+import { bookBalances, filterOrderBook, prepareOrderBook, toSafeNumber, type OrderBook } from '../../../src/domain/execution/order-book.ts'
 import { BookVerdict, SKIP_REASON, planBookTick, reservedAfter, spendAt, type BookTickPlan } from '../../../src/domain/execution/plan-book-tick.ts'
 import { planTick, type TickPlan } from '../../../src/domain/execution/plan-tick.ts'
 import { prioritiseOrders, spendThenLimitPolicy } from '../../../src/domain/execution/prioritisation.ts'
@@ -66,6 +66,9 @@ function scenario(random: () => number, size: number): Scenario {
   }
 }
 
+/** The input orders in the book's priority order. */
+const inBookOrder = <T,>(book: OrderBook, orders: readonly T[]): T[] => Array.from(book.permutation, (i) => orders[i]!)
+
 /** The book plan in planTick's shape, to compare with the reference decision by decision. */
 function asTickPlan(plan: BookTickPlan, orders: readonly ExecutableOrder[]): Omit<TickPlan, 'reserved'> {
   const skipped: TickPlan['skipped'] = []
@@ -90,9 +93,9 @@ describe('planBookTick (prepared book, numbers) agrees with planTick (bigint ref
       const ctx = { effectiveCap: s.effectiveCap, swapsAllowed: s.swapsAllowed, launchedAtMs: s.launchedAtMs, nowMs: s.nowMs }
       const reference = planTick({ ...ctx, prioritisedOrders: prioritiseOrders(s.orders, spendThenLimitPolicy), balances: s.balances, reserved: s.reserved })
       const fast = planBookTick({ ...ctx, book, balances: bookBalances(book, (w) => s.balances.get(w) ?? 0n), reserved: s.reserved })
-      expect(book.orders).toEqual(prioritiseOrders(s.orders, spendThenLimitPolicy))
-      expect(Array.from(book.permutation, (i) => s.orders[i])).toEqual(book.orders)
-      expect(asTickPlan(fast, book.orders)).toEqual({ buys: reference.buys, expired: reference.expired, skipped: reference.skipped })
+      const ordered = inBookOrder(book, s.orders)
+      expect(ordered).toEqual(prioritiseOrders(s.orders, spendThenLimitPolicy))
+      expect(asTickPlan(fast, ordered)).toEqual({ buys: reference.buys, expired: reference.expired, skipped: reference.skipped })
       expect(reservedAfter(book, fast, s.reserved)).toEqual(reference.reserved)
       buys += reference.buys.length
     }
@@ -125,26 +128,40 @@ describe('planBookTick (prepared book, numbers) agrees with planTick (bigint ref
       const s = scenario(random, 1 + Math.floor(random() * 40))
       const full = prepareOrderBook(s.orders)
       const gone = new Set(s.orders.filter(() => random() < 0.3))
-      const { book, kept } = filterOrderBook(full, (p) => !gone.has(full.orders[p]!))
-      const rest = prepareOrderBook(s.orders.filter((o) => !gone.has(o)))
-      expect(book.orders).toEqual(rest.orders)
-      expect(Array.from(kept, (p) => full.orders[p])).toEqual(rest.orders)
+      const fullOrdered = inBookOrder(full, s.orders)
+      const { book, kept } = filterOrderBook(full, (p) => !gone.has(fullOrdered[p]!))
+      const remaining = s.orders.filter((o) => !gone.has(o))
+      const rest = prepareOrderBook(remaining)
+      const restOrdered = inBookOrder(rest, remaining)
+      // The filtered book keeps the full book's input indices.
+      expect(inBookOrder(book, s.orders)).toEqual(restOrdered)
+      expect(Array.from(kept, (p) => fullOrdered[p])).toEqual(restOrdered)
       const ctx = { effectiveCap: s.effectiveCap, swapsAllowed: s.swapsAllowed, launchedAtMs: s.launchedAtMs, nowMs: s.nowMs, reserved: s.reserved }
       const a = planBookTick({ ...ctx, book, balances: bookBalances(book, (w) => s.balances.get(w) ?? 0n) })
       const b = planBookTick({ ...ctx, book: rest, balances: bookBalances(rest, (w) => s.balances.get(w) ?? 0n) })
-      expect(asTickPlan(a, book.orders)).toEqual(asTickPlan(b, rest.orders))
+      expect(asTickPlan(a, inBookOrder(book, s.orders))).toEqual(asTickPlan(b, restOrdered))
     }
   })
 
-  it('finds the cap among the limits by binary search (limits beyond 2^53 stay exact)', () => {
-    const limits = [1n, 2n ** 60n, 2n ** 60n + 1n, 10n ** 21n]
-    expect(limitThreshold(limits, null)).toBe(4)
-    expect(limitThreshold(limits, 0n)).toBe(0)
-    expect(limitThreshold(limits, 1n)).toBe(0)
-    expect(limitThreshold(limits, 2n)).toBe(1)
-    expect(limitThreshold(limits, 2n ** 60n + 1n)).toBe(2)
-    expect(limitThreshold(limits, 10n ** 21n + 1n)).toBe(4)
-    expect(limitThreshold([], 5n)).toBe(0)
+  it('compares limits beyond 2^53 with the cap exactly (equal doubles, different bigints)', () => {
+    const big = 2n ** 60n
+    const orders: ExecutableOrder[] = [big - 1n, big, big + 1n, null].map((limitFdv, i) => ({
+      id: `o${i}`,
+      wallet: `w${i}`,
+      status: 'active',
+      maxSpend: USD,
+      limitFdv,
+      expiresInMs: 60_000,
+    }))
+    expect(Number(big - 1n)).toBe(Number(big + 1n))
+    const book = prepareOrderBook(orders)
+    const balances = bookBalances(book, () => 10n * USD)
+    for (const effectiveCap of [big - 2n, big - 1n, big, big + 1n, big + 2n, null]) {
+      const ctx = { effectiveCap, swapsAllowed: true, launchedAtMs: 0, nowMs: 1 }
+      const fast = asTickPlan(planBookTick({ ...ctx, book, balances }), inBookOrder(book, orders))
+      const reference = planTick({ ...ctx, prioritisedOrders: prioritiseOrders(orders), balances: new Map(orders.map((o) => [o.wallet, 10n * USD])) })
+      expect(fast).toEqual({ buys: reference.buys, expired: reference.expired, skipped: reference.skipped })
+    }
   })
 
   it('converts balances to safe numbers: non-positive to 0, above 2^53 - 1 clamped', () => {
