@@ -1,4 +1,4 @@
-import { mergeOrderBook, toSafeNumber } from '../../src/domain/execution/order-book.ts'
+import { BookStorage, mergeOrderBook, toSafeNumber } from '../../src/domain/execution/order-book.ts'
 import {
   balancesOf,
   candidateColumns,
@@ -36,6 +36,23 @@ interface Entry {
   policy: PlanInput['policy']
   use: BookUse
   buffers: Buffers
+  /** Storage of the prepared book's arrays when it was merged (see Storage). */
+  storage?: Storage | undefined
+  /** A storage no live book uses: the next merge writes into it. */
+  spare?: Storage | undefined
+}
+
+/** A merged book's arrays: the domain columns plus the executor's per-position and per-candidate arrays. */
+interface Storage {
+  book: BookStorage
+  slotOf: Uint32Array
+  walletOfInput: Uint32Array
+}
+
+function fitStorage(storage: Storage | undefined, size: number): Storage {
+  const book = BookStorage.fit(storage?.book, size)
+  if (storage && book === storage.book) return storage
+  return { book, slotOf: new Uint32Array(book.capacity), walletOfInput: new Uint32Array(book.capacity) }
 }
 
 const sameTerms = (a: CandidateOrder, b: CandidateOrder): boolean =>
@@ -179,12 +196,19 @@ export function createBookCache(): BookCache {
       if (diff && diff.arrived.length === 0 && candidates.length === previous.candidates.length) {
         // Same orders, same places: only the candidates (fresh records and balances) change.
         const prepared: PreparedBook = { ...previous, candidates, balances: balancesOf(diff.value, diff.source, candidates) }
-        return { prepared, policy, use: 'reused', buffers: entry.buffers }
+        return { ...entry, prepared, use: 'reused' }
       }
-      const merged = diff && mergeInto(previous, candidates, diff, entry.buffers)
-      if (merged) return { prepared: merged, policy, use: diff.arrived.length === 0 ? 'filtered' : 'incremental', buffers: entry.buffers }
+      if (diff) {
+        // Two storages alternate: the book being replaced frees its own for the merge after this one.
+        const storage = fitStorage(entry.spare, candidates.length)
+        const merged = mergeInto(previous, candidates, diff, entry.buffers, storage)
+        if (merged) {
+          const use = diff.arrived.length === 0 ? 'filtered' : 'incremental'
+          return { prepared: merged, policy, use, buffers: entry.buffers, storage, spare: entry.storage }
+        }
+      }
     }
-    return { prepared: prepareBook(candidates, policy), policy, use: 'rebuilt', buffers: entry?.buffers ?? new Buffers() }
+    return { prepared: prepareBook(candidates, policy), policy, use: 'rebuilt', buffers: entry?.buffers ?? new Buffers(), spare: entry?.storage ?? entry?.spare }
   }
 
   return {
@@ -199,13 +223,13 @@ export function createBookCache(): BookCache {
 }
 
 /** The previous book minus the orders that left, plus the arrivals, in priority order; undefined: rebuild instead. */
-function mergeInto(previous: PreparedBook, candidates: readonly CandidateOrder[], diff: Refresh, buffers: Buffers): PreparedBook | undefined {
+function mergeInto(previous: PreparedBook, candidates: readonly CandidateOrder[], diff: Refresh, buffers: Buffers, storage: Storage): PreparedBook | undefined {
   const { book: old, inputOf: oldInputOf } = previous
   const newIndexOf = buffers.positions(old.size)
   for (let p = 0; p < old.size; p++) newIndexOf[p] = diff.newIndexOfOld[oldInputOf[p]!]!
   const arrivedIndices = Uint32Array.from(diff.arrived)
   const columns = candidateColumns(candidates, old.wallets, arrivedIndices)
-  const merged = mergeOrderBook(old, newIndexOf, { ...columns, inputIndex: arrivedIndices })
+  const merged = mergeOrderBook(old, newIndexOf, { ...columns, inputIndex: arrivedIndices }, storage.book)
   if (!merged) return undefined
   const { book, source } = merged
   const m = book.size
@@ -213,8 +237,8 @@ function mergeInto(previous: PreparedBook, candidates: readonly CandidateOrder[]
   // Too many dead slots (orders long gone): start the shared records afresh.
   const fresh = records.keyId.length + columns.keyId.length > 2 * m + 1_024
   const target = fresh ? { keyId: [] as string[], slug: [] as string[], byCode: [], deferred: [] } : records
-  const slotOf = new Uint32Array(m)
-  const walletOfInput = new Uint32Array(m)
+  const slotOf = storage.slotOf.subarray(0, m)
+  const walletOfInput = storage.walletOfInput.subarray(0, m)
   let { value, source: balanceSource } = diff
   if (value.length < book.wallets.names.length) {
     // Arrivals brought new wallets.

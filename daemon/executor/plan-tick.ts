@@ -13,7 +13,7 @@ import {
 } from '../../src/domain/execution/order-book.ts'
 import { BookVerdict, TickWorkspace, planBookTick, spendAt } from '../../src/domain/execution/plan-book-tick.ts'
 import { spendThenLimitPolicy, type PrioritisationPolicy } from '../../src/domain/execution/prioritisation.ts'
-import { createWalletIndex, type WalletIndex } from '../../src/domain/execution/wallet-index.ts'
+import { indexWallets, type WalletIndex } from '../../src/domain/execution/wallet-index.ts'
 import { FDV_DECIMALS, USDC_DECIMALS } from '../../src/domain/order-bounds.ts'
 import type { OrderDecision, OrderVerdict, PriceTick } from '../../src/journal/journal-records.ts'
 import { minTokensOut } from '../../src/pricing/min-tokens-out.ts'
@@ -106,12 +106,12 @@ const MAX_SAFE = Number.MAX_SAFE_INTEGER
 
 /**
  * Columns of the candidates at `indices` (all of them when absent), parsing the decimal amounts straight into numbers
- * (atomsNumber; the exact bigint only for an amount beyond 2^53) and interning wallets (lower-cased) in `wallets`.
- * A malformed amount throws the RangeError toExecutableOrder throws.
+ * (atomsNumber; the exact bigint only for an amount beyond 2^53), with their wallets (lower-cased) added to `wallets`
+ * (or, without it, indexed anew in one go). A malformed amount throws the RangeError toExecutableOrder throws.
  */
 export function candidateColumns(
   candidates: readonly CandidateOrder[],
-  wallets: WalletIndex,
+  wallets?: WalletIndex,
   indices?: Uint32Array,
 ): OrderColumns & { keyId: string[]; slug: string[] } {
   const n = indices ? indices.length : candidates.length
@@ -119,7 +119,8 @@ export function candidateColumns(
   const limit = new Float64Array(n)
   const expiresInMs = new Float64Array(n)
   const active = new Uint8Array(n)
-  const walletOf = new Uint32Array(n)
+  let walletOf: Uint32Array = new Uint32Array(n)
+  const lowered: string[] = new Array(n)
   const keyId: string[] = new Array(n)
   const slug: string[] = new Array(n)
   let spendExact: bigint[] | undefined
@@ -152,9 +153,17 @@ export function candidateColumns(
     if (limitExact && limitExact.length === k) limitExact.push(l === Number.POSITIVE_INFINITY ? null : BigInt(l))
     expiresInMs[k] = order.expiresInMs
     active[k] = order.status === 'active' ? 1 : 0
-    walletOf[k] = wallets.intern(candidate.wallet.toLowerCase())
+    lowered[k] = candidate.wallet.toLowerCase()
   }
-  return { spend, limit, spendExact, limitExact, expiresInMs, active, walletOf, wallets, keyId, slug }
+  let index = wallets
+  if (index === undefined) {
+    const indexed = indexWallets(lowered)
+    index = indexed.index
+    walletOf = indexed.walletOf
+  } else {
+    for (let k = 0; k < n; k++) walletOf[k] = index.intern(lowered[k]!)
+  }
+  return { spend, limit, spendExact, limitExact, expiresInMs, active, walletOf, wallets: index, keyId, slug }
 }
 
 function backfill<T>(count: number, valueAt: (j: number) => T): T[] {
@@ -168,7 +177,7 @@ export function prepareBook(candidates: readonly CandidateOrder[], policy: Prior
   let keyIdIn: readonly string[]
   let slugIn: readonly string[]
   if (policy === spendThenLimitPolicy) {
-    const columns = candidateColumns(candidates, createWalletIndex(candidates.length))
+    const columns = candidateColumns(candidates)
     book = orderBookFromColumns(columns, spendLimitPermutation(columns), policy)
     keyIdIn = columns.keyId
     slugIn = columns.slug

@@ -1,7 +1,7 @@
 import type { ExecutableOrder } from './executable-order.ts'
 import { priorityPermutation, spendThenLimitPolicy, type PrioritisationPolicy } from './prioritisation.ts'
 import { radixOrderDescending } from './radix-order.ts'
-import { createWalletIndex, type WalletIndex } from './wallet-index.ts'
+import { indexWallets, type WalletIndex } from './wallet-index.ts'
 
 /**
  * A launch's orders as columns of numbers (struct of arrays): what a tick over 100,000 orders reads, one linear pass
@@ -50,13 +50,13 @@ const MAX_SAFE = Number.MAX_SAFE_INTEGER
 const MAX_SAFE_BIG = BigInt(MAX_SAFE)
 
 /** Columns of parsed orders, in their order. */
-export function columnsOf(orders: readonly ExecutableOrder[], wallets: WalletIndex = createWalletIndex(orders.length)): OrderColumns {
+export function columnsOf(orders: readonly ExecutableOrder[]): OrderColumns {
+  const { index: wallets, walletOf } = indexWallets(orders.map((o) => o.wallet))
   const n = orders.length
   const spend = new Float64Array(n)
   const limit = new Float64Array(n)
   const expiresInMs = new Float64Array(n)
   const active = new Uint8Array(n)
-  const walletOf = new Uint32Array(n)
   let spendExact: bigint[] | undefined
   let limitExact: Array<bigint | null> | undefined
   for (let i = 0; i < n; i++) {
@@ -70,7 +70,6 @@ export function columnsOf(orders: readonly ExecutableOrder[], wallets: WalletInd
     if (limitFdv !== null && limitFdv > MAX_SAFE_BIG) limitExact ??= orders.map((o) => o.limitFdv)
     expiresInMs[i] = order.expiresInMs
     active[i] = order.status === 'active' ? 1 : 0
-    walletOf[i] = wallets.intern(order.wallet)
   }
   return { spend, limit, spendExact, limitExact, expiresInMs, active, walletOf, wallets }
 }
@@ -246,7 +245,12 @@ export interface InsertedOrders extends OrderColumns {
  * its old position or -(k + 1) for the k-th inserted order; undefined when the book cannot be merged (another policy, or
  * amounts beyond 2^53 involved): prepare it anew.
  */
-export function mergeOrderBook(book: OrderBook, newIndexOf: Int32Array, inserted: InsertedOrders): { book: OrderBook; source: Int32Array } | undefined {
+export function mergeOrderBook(
+  book: OrderBook,
+  newIndexOf: Int32Array,
+  inserted: InsertedOrders,
+  storage?: BookStorage,
+): { book: OrderBook; source: Int32Array } | undefined {
   const k = inserted.spend.length
   // Removals only keep any policy's order; arrivals are merged by the spec's policy, on numbers.
   if (k > 0) {
@@ -270,8 +274,9 @@ export function mergeOrderBook(book: OrderBook, newIndexOf: Int32Array, inserted
   const n = book.size
   let m = k
   for (let p = 0; p < n; p++) if (newIndexOf[p]! >= 0) m++
+  const into = storage && storage.capacity >= m ? storage : undefined
   // First the merged order (old position, or -(x + 1) for arrival x), then each column in its own tight loop.
-  const source = new Int32Array(m)
+  const source = into ? into.source.subarray(0, m) : new Int32Array(m)
   const bookSpend = book.spend
   const bookLimit = book.limit
   const bookLimitExact = book.limitExact
@@ -307,16 +312,16 @@ export function mergeOrderBook(book: OrderBook, newIndexOf: Int32Array, inserted
   }
   while (a < k) source[q++] = -(arrivals[a++]! + 1)
 
-  const permutation = new Uint32Array(m)
+  const permutation = into ? into.permutation.subarray(0, m) : new Uint32Array(m)
   for (let r = 0; r < m; r++) {
     const from = source[r]!
     permutation[r] = from >= 0 ? newIndexOf[from]! : arrivalInput[-from - 1]!
   }
-  const spend = pick(source, bookSpend, arrivalSpend, new Float64Array(m))
-  const limit = pick(source, bookLimit, arrivalLimit, new Float64Array(m))
-  const expiresInMs = pick(source, book.expiresInMs, inserted.expiresInMs, new Float64Array(m))
-  const active = pick(source, book.active, inserted.active, new Uint8Array(m))
-  const walletOf = pick(source, book.walletOf, inserted.walletOf, new Uint32Array(m))
+  const spend = pickFloat(source, bookSpend, arrivalSpend, into ? into.spend.subarray(0, m) : new Float64Array(m))
+  const limit = pickFloat(source, bookLimit, arrivalLimit, into ? into.limit.subarray(0, m) : new Float64Array(m))
+  const expiresInMs = pickFloat(source, book.expiresInMs, inserted.expiresInMs, into ? into.expiresInMs.subarray(0, m) : new Float64Array(m))
+  const active = pickByte(source, book.active, inserted.active, into ? into.active.subarray(0, m) : new Uint8Array(m))
+  const walletOf = pickWord(source, book.walletOf, inserted.walletOf, into ? into.walletOf.subarray(0, m) : new Uint32Array(m))
   const limitExact = bookLimitExact && Array.from(source, (from) => (from >= 0 ? bookLimitExact[from]! : insertedLimit(-from - 1)))
   const bookSpendExact = book.spendExact
   // Only without arrivals (see above).
@@ -327,8 +332,54 @@ export function mergeOrderBook(book: OrderBook, newIndexOf: Int32Array, inserted
 
 const exactLimitOf = (limit: number): bigint | null => (limit === Number.POSITIVE_INFINITY ? null : BigInt(limit))
 
-/** out[r] = the old column at source[r] (>= 0) or the arrivals' column at -source[r] - 1. */
-function pick<A extends Float64Array | Uint32Array | Uint8Array>(source: Int32Array, old: A, arrived: A, out: A): A {
+/**
+ * Arrays a merged book is written into instead of fresh ones: a caller that merges often (the executor, every tick
+ * after buys) alternates two storages, so a merge allocates nothing (fresh ArrayBuffers of ~4 MB per tick cost page
+ * faults, zeroing and GC pressure). The book written into a storage is valid until the storage is used again.
+ */
+export class BookStorage {
+  readonly source: Int32Array
+  readonly permutation: Uint32Array
+  readonly spend: Float64Array
+  readonly limit: Float64Array
+  readonly expiresInMs: Float64Array
+  readonly active: Uint8Array
+  readonly walletOf: Uint32Array
+  constructor(readonly capacity: number) {
+    this.source = new Int32Array(capacity)
+    this.permutation = new Uint32Array(capacity)
+    this.spend = new Float64Array(capacity)
+    this.limit = new Float64Array(capacity)
+    this.expiresInMs = new Float64Array(capacity)
+    this.active = new Uint8Array(capacity)
+    this.walletOf = new Uint32Array(capacity)
+  }
+
+  /** `storage` when it holds `size` orders, else a new one with room to grow. */
+  static fit(storage: BookStorage | undefined, size: number): BookStorage {
+    return storage && storage.capacity >= size ? storage : new BookStorage(Math.ceil(size * 1.25) + 16)
+  }
+}
+
+// out[r] = the old column at source[r] (>= 0) or the arrivals' column at -source[r] - 1. One function per array type
+// keeps each loop monomorphic.
+function pickFloat(source: Int32Array, old: Float64Array, arrived: Float64Array, out: Float64Array): Float64Array {
+  for (let r = 0; r < source.length; r++) {
+    const from = source[r]!
+    out[r] = from >= 0 ? old[from]! : arrived[-from - 1]!
+  }
+  return out
+}
+
+function pickWord(source: Int32Array, old: Uint32Array, arrived: Uint32Array, out: Uint32Array): Uint32Array {
+  for (let r = 0; r < source.length; r++) {
+    const from = source[r]!
+    out[r] = from >= 0 ? old[from]! : arrived[-from - 1]!
+  }
+  return out
+}
+
+function pickByte(source: Int32Array, old: Uint8Array, arrived: Uint8Array, out: Uint8Array): Uint8Array {
   for (let r = 0; r < source.length; r++) {
     const from = source[r]!
     out[r] = from >= 0 ? old[from]! : arrived[-from - 1]!
