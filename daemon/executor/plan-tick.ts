@@ -93,13 +93,12 @@ export interface PreparedBook {
 /**
  * Per slot: the order's keyId and slug (so records are built without touching the order objects, which sit in
  * memory in input order, not priority order) and, made on first use, its shared (never to be mutated) decision per
- * verdict code. Deferred records carry a rank, so they are shared only while the order keeps its rank.
+ * verdict code.
  */
 export interface DecisionRecords {
   readonly keyId: string[]
   readonly slug: string[]
   readonly byCode: Array<Array<OrderDecision | undefined> | undefined>
-  readonly deferred: Array<OrderDecision | undefined>
 }
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER
@@ -201,7 +200,7 @@ export function prepareBook(candidates: readonly CandidateOrder[], policy: Prior
     keyId[p] = keyIdIn[i]!
     slug[p] = slugIn[i]!
   }
-  const records: DecisionRecords = { keyId, slug, byCode: [], deferred: [] }
+  const records: DecisionRecords = { keyId, slug, byCode: [] }
   const prepared: PreparedBook = { book, candidates, inputOf, walletOfInput, slotOf, records, balances: NO_BALANCES }
   prepared.balances = candidateBalances(prepared)
   return prepared
@@ -320,15 +319,11 @@ export function planPrepared(prepared: PreparedBook, input: Omit<PlanInput, 'can
       rank,
     }
   }
-  const deferred = records.deferred
+  // Deferred records carry their rank, which moves by the number of buys ahead whenever the book changes (every tick
+  // after buys): built fresh, not kept (keeping them costs more in GC than rebuilding them).
   for (let rank = limit; rank < buyCount; rank++) {
     const slot = slotOf[plan.buys[rank]!]!
-    let decision = deferred[slot]
-    if (decision === undefined || decision.rank !== rank) {
-      decision = { keyId: keyId[slot]!, slug: slug[slot]!, verdict: 'deferred', rank }
-      deferred[slot] = decision
-    }
-    decisions[d++] = decision
+    decisions[d++] = { keyId: keyId[slot]!, slug: slug[slot]!, verdict: 'deferred', rank }
   }
   return { decisions, expired, buys }
 }

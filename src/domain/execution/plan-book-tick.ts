@@ -146,6 +146,7 @@ export function planBookTick(input: BookTickInput): BookTickPlan {
           const want = spend[p]!
           const s = want < left ? want : left
           available[w] = left - s
+          verdict[p] = BookVerdict.buy
           spendOut[p] = s
           buys[buyCount++] = p
         }
