@@ -24,7 +24,7 @@ import { createWarmBooks, type LoadedOrder } from './warm-books.ts'
 export interface ExecutorDeps {
   store: Store
   journal: Journal
-  wallets: Pick<WalletService, 'walletAddress' | 'submitUserOperations'>
+  wallets: Pick<WalletService, 'walletAddress' | 'submitUserOperations'> & Partial<Pick<WalletService, 'prepareAhead' | 'forgetAhead'>>
   chains: Record<ChainKey, ChainConfig>
   clients: Record<ChainKey, PublicClient>
   /** The PrebuyBuyRouter on each chain (ensureBuyRouter deploys it on devnet). */
@@ -170,6 +170,48 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
     onError: (error) => log.debug({ err: error }, 'warm refresh failed; ticks read fresh'),
   })
 
+  /**
+   * Wallets that could buy at a coming launch (an active order in a project waiting to launch, stablecoin on the
+   * chain) are readied by the wallet layer once the indexer has processed a block: their nonces and deployment read
+   * ahead, and the undeployed ones deployed by the service, so a launch buy carries no initCode (less gas: more buys
+   * fit the first block) and reads nothing first. Only after the block is processed, so a deployment is never sent
+   * for a launch of that block; and never for a wallet with an order in a launched project (a tick may be buying
+   * for it right now, and must not wait for a deployment). A wallet is deployed only once it was already waiting at
+   * an earlier processed block: a deployment sent for a wallet funded or ordered in the very block before a launch
+   * could still be pending when the launch buys, and that buy would wait for it. One readying at a time per chain; a
+   * block arriving meanwhile skips it.
+   */
+  const readying = new Set<ChainKey>()
+  const waitingBefore = new Map<ChainKey, Set<number>>()
+  async function readyWallets(chain: ChainKey, blockNumber: bigint, launchedNow: readonly string[]): Promise<void> {
+    const { prepareAhead } = deps.wallets
+    if (!prepareAhead || readying.has(chain) || stopped) return
+    const snapshot = await warm.snapshot(chain, blockNumber)
+    if (!snapshot) return
+    const launched = new Set(launchedNow)
+    for (const [slug, c] of ticking) if (c === chain) launched.add(slug)
+    const waiting = new Set<number>()
+    const buying = new Set<number>()
+    for (const [slug, orders] of snapshot.orders) {
+      for (const loaded of orders) {
+        if (launched.has(slug)) buying.add(loaded.userIndex)
+        else if ((snapshot.balances.get(loaded.wallet.toLowerCase()) ?? 0n) > 0n) waiting.add(loaded.userIndex)
+      }
+    }
+    for (const userIndex of buying) waiting.delete(userIndex)
+    const before = waitingBefore.get(chain) ?? new Set<number>()
+    waitingBefore.set(chain, waiting)
+    if (waiting.size === 0) return
+    readying.add(chain)
+    try {
+      await prepareAhead.call(deps.wallets, chain, [...waiting], { deploy: [...waiting].filter((userIndex) => before.has(userIndex)) })
+    } catch (error) {
+      log.debug({ err: error, chain }, 'readying wallets ahead failed; a launch reads their state itself')
+    } finally {
+      readying.delete(chain)
+    }
+  }
+
   /** The tick's orders and balances: from the warm snapshot of the tick's block when exact, else from the store/chain. */
   async function loadCandidates(launch: LaunchRecord, tick: PriceTick): Promise<Array<CandidateOrder & { followers: number }>> {
     stage('executor.tickStart')
@@ -285,9 +327,23 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
       })
       ops.push(journal.putDecision({ slug: launch.slug, chain: launch.chain, tick, policy: policy.name, orders: decisions, at }))
       stage('executor.executingOpsBuilt')
-      const written = store.batch(ops)
-      if (submitted.length > 0) submit(submitted, written)
-      await written
+      let release: () => void = () => undefined
+      let refuse: (error: unknown) => void = () => undefined
+      const written = new Promise<void>((resolve, reject) => ((release = resolve), (refuse = reject)))
+      written.catch(() => undefined)
+      if (submitted.length > 0) {
+        submit(submitted, written)
+        // The batch's encoding is synchronous (~20 ms for a 500-buy launch): let the wallet layer sign its first
+        // chunk and start simulating it on the node before the write takes the thread.
+        await new Promise((resolve) => setImmediate(resolve))
+      }
+      try {
+        await store.batch(ops)
+        release()
+      } catch (error) {
+        refuse(error)
+        throw error
+      }
       stage('executor.executingWritten')
       return submitted
     })
@@ -538,6 +594,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
     if (stopped) return
     if (signal.type === 'reorg') {
       warm.reset(signal.chain)
+      deps.wallets.forgetAhead?.(signal.chain)
       const run = withChainLock(signal.chain, () => revalidateFills(signal.chain, signal.ancestor))
         .catch((error: unknown) => log.error({ err: error, chain: signal.chain }, 'revalidating fills failed'))
         .finally(() => background.delete(run))
@@ -545,6 +602,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
       return
     }
     if (signal.type === 'block') return warm.refresh(signal.chain, signal.blockNumber)
+    if (signal.type === 'processed') return void readyWallets(signal.chain, signal.blockNumber, signal.launched)
     if (signal.type === 'launch_reverted') ticking.delete(signal.launch.slug)
     if (signal.type !== 'tick') return
     pending.set(signal.launch.slug, { tick: signal.tick, launch: signal.launch })

@@ -45,6 +45,11 @@ export interface WarmBooks {
   refresh(chain: ChainKey, blockNumber: bigint): void
   /** What the refresh of exactly this block holds for the project (awaits it if still running); undefined if none. */
   take(chain: ChainKey, slug: string, blockNumber: bigint): Promise<WarmSnapshot | undefined>
+  /**
+   * Everything the refresh of exactly this block read (awaits it if still running), whether or not a write landed
+   * since: for work ahead of launches, not for sizing buys. Undefined if that block's refresh is gone or failed.
+   */
+  snapshot(chain: ChainKey, blockNumber: bigint): Promise<{ orders: ReadonlyMap<string, LoadedOrder[]>; balances: ReadonlyMap<string, bigint> } | undefined>
   /** A reorg on the chain: forget the snapshots (the next refresh reads every balance again). */
   reset(chain: ChainKey): void
   stop(): void
@@ -190,6 +195,11 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
       if (!result || !orders) return undefined
       const exact = refresh.versions.get(slug) === (versions.get(slug) ?? 0) && refresh.usersVersion === usersVersion
       return { orders: exact ? orders : undefined, balances: result.balances }
+    },
+    async snapshot(chain, blockNumber) {
+      const refresh = latest.get(chain)
+      if (!refresh || refresh.block !== blockNumber) return undefined
+      return refresh.done
     },
     reset(chain) {
       latest.delete(chain)

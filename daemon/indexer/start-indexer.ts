@@ -270,6 +270,7 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
       }
       if (newLaunches.length > 0) stage('indexer.blockWritten')
       for (const entry of ticks) deps.ticks.publish({ type: 'tick', tick: entry.tick, launch: entry.launch })
+      deps.ticks.publish({ type: 'processed', chain: key, blockNumber: block.number, launched: newLaunches.map((launch) => launch.slug) })
     }
 
     async function detectLaunch(

@@ -12,6 +12,11 @@ export type IndexerSignal =
    * indexer decodes the block, so a launch tick of this block finds them ready.
    */
   | { type: 'block'; chain: ChainKey; blockNumber: bigint }
+  /**
+   * The block is processed: its launches are recorded and its ticks published (`launched`: the projects that launched
+   * in it). Work ahead of launches that must not race one in this block (deploying wallets) starts here.
+   */
+  | { type: 'processed'; chain: ChainKey; blockNumber: bigint; launched: readonly string[] }
 
 export interface TickBus {
   publish(signal: IndexerSignal): void

@@ -34,6 +34,11 @@ export interface WalletServiceDeps {
    * bundlers refuse zero-fee operations, so on that chain operations pay market fees from the wallet's own ETH.
    */
   externalBundlerUrls?: Partial<Record<ChainKey, string>>
+  /**
+   * prepareAhead also deploys the wallets it finds undeployed, from the bundler EOA (default true): a launch's buys
+   * then carry no initCode, need ~100k less gas each, and more of them fit the first block.
+   */
+  deployAhead?: boolean
 }
 
 export interface PrebuyWalletService extends WalletService {
@@ -121,11 +126,12 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
         chunks.push({ items, outcome })
       },
       stop: () => gateFailed,
+      holdAfterFirst: options.sendAfter,
     })
     const round = (ms: number) => Math.round(ms * 10) / 10
-    const { readsMs, firstChunkMs, signedMs, chunks: chunkCount } = prepared.timings
+    const { readsMs, firstChunkMs, signedMs, chunks: chunkCount, warmHits } = prepared.timings
     logger.info(
-      { chain, operations: requests.length, chunks: chunkCount, readsMs: round(readsMs), firstChunkMs: round(firstChunkMs), signedMs: round(signedMs) },
+      { chain, operations: requests.length, chunks: chunkCount, warmHits, readsMs: round(readsMs), firstChunkMs: round(firstChunkMs), signedMs: round(signedMs) },
       'user operations prepared',
     )
     let stillPending: Set<Hash> | undefined
@@ -187,5 +193,19 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
     withdraw: (request) =>
       withdraw({ chains: deps.chains, clients, readers, walletAddress, submit: submitUserOperations, mutex, reserved, logger }, request),
     submitUserOperations,
+    async prepareAhead(chain, userIndexes, options = {}) {
+      if (!isChainKey(chain)) throw new PrebuyError('bad_request', 'invalid_chain', 'The chain must be base or second_chain.')
+      const bundler = bundlers[chain]
+      const [warmed] = await Promise.all([preparers[chain].warm(userIndexes), bundler.warm?.()])
+      // Deploying ahead needs our own bundler EOA (an external bundler deploys with the first operation).
+      const deployAccounts = deps.deployAhead === false ? undefined : bundler.deployAccounts
+      const allowed = options.deploy ? new Set(options.deploy) : undefined
+      const toDeploy = [...warmed.undeployed.keys()].filter((userIndex) => !allowed || allowed.has(userIndex))
+      const deploying = toDeploy.length > 0 && deployAccounts ? await preparers[chain].deployAhead(toDeploy, deployAccounts) : 0
+      return { read: warmed.read, undeployed: warmed.undeployed.size, deployed: deploying }
+    },
+    forgetAhead(chain) {
+      preparers[chain]?.forgetWarm()
+    },
   }
 }

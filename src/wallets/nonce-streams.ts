@@ -10,6 +10,8 @@ import { PrebuyError } from '../common/errors.ts'
 export interface NonceStreams {
   acquire(account: Address, maxStreams: number): number
   release(account: Address, stream: number): void
+  /** Whether any operation of the account holds a stream (is being prepared, sent or awaited). */
+  busy(account: Address): boolean
 }
 
 export function createNonceStreams(): NonceStreams {
@@ -36,5 +38,6 @@ export function createNonceStreams(): NonceStreams {
       held?.delete(stream)
       if (held?.size === 0) inFlight.delete(key)
     },
+    busy: (account) => (inFlight.get(account.toLowerCase())?.size ?? 0) > 0,
   }
 }

@@ -3,8 +3,9 @@ import { entryPoint07Abi, getUserOperationHash, type UserOperation } from 'viem/
 import type { ChainConfig } from '../chain/chain-keys.ts'
 import { PrebuyError } from '../common/errors.ts'
 import type { OperationAccount, SmartAccountProvider, UnsignedUserOperation } from './accounts/operation-account.ts'
+import { createAccountStateCache, type AccountState, type AccountStateCache } from './account-state-cache.ts'
 import { readCodeSizes } from './bundler/code-sizes.ts'
-import type { BundleItem } from './bundler/create-bundler.ts'
+import type { AccountDeployment, BundleItem } from './bundler/create-bundler.ts'
 import type { GasPolicy, UserOperationDraft } from './gas-policy.ts'
 import type { NonceStreams } from './nonce-streams.ts'
 import type { UserOperationRequest } from './wallet-service.ts'
@@ -14,13 +15,13 @@ const DEPLOYMENT_WAIT_MS = 10 * 60_000
 
 /**
  * Sizes of the signed chunks handed to the bundler as soon as each is ready (each becomes at least one handleOps; the
- * last size repeats): the first handleOps of a large batch goes out after 16 signatures (~10-20 ms of signing)
- * instead of after all of them (0.5-1 ms each). Later chunks stay at 64 because a block is filled transaction by
+ * last size repeats): the first handleOps of a large batch goes out after 8 signatures (one slice, ~5-10 ms of signing)
+ * instead of after all of them (0.5-1.5 ms each). Later chunks stay at 64 because a block is filled transaction by
  * transaction: a big one that does not fit in what is left of the block waits for the next block with all its
  * operations (measured: a 256-operation handleOps of 90M gas missed a 150M block that still had 82M free).
  * A batch of at most SINGLE_CHUNK_MAX operations stays one chunk: splitting it would save little and cost transactions.
  */
-export const DEFAULT_CHUNK_SIZES: readonly number[] = [16, 48, 64]
+export const DEFAULT_CHUNK_SIZES: readonly number[] = [8, 56, 64]
 export const SINGLE_CHUNK_MAX = 64
 /** Signatures between two yields to the event loop, so replies for chunks already sent are handled promptly. */
 const SIGNATURES_PER_SLICE = 8
@@ -33,8 +34,11 @@ export interface PreparedOperations {
    * must not be abandoned, so prepare resolves instead of throwing): request index -> reason.
    */
   unprepared: Map<number, string>
-  /** Milliseconds from the start of prepare: chain reads done, first chunk handed on, last chunk signed. */
-  timings: { readsMs: number; firstChunkMs: number; signedMs: number; chunks: number }
+  /**
+   * Milliseconds from the start of prepare: chain reads done, first chunk handed on, last chunk signed; and how many
+   * operations took their account's state from the warm cache instead of a read.
+   */
+  timings: { readsMs: number; firstChunkMs: number; signedMs: number; chunks: number; warmHits: number }
   /**
    * Returns the nonce streams and ends the deployments this batch started; call once the batch is settled. Streams of
    * operations in `stillPending` (sent but unconfirmed) stay held for good: reusing one would sign a second operation
@@ -50,11 +54,38 @@ export interface PrepareOptions {
   chunkSizes?: readonly number[]
   /** Checked before each chunk after the first: true ends signing (the remaining requests are reported unprepared). */
   stop?: () => boolean
+  /**
+   * Signing of the chunks after the first waits for this to settle: while the caller's own work (the executor's
+   * write before anything may be sent) runs, signing the rest would only take the thread from it and delay the first
+   * send; the later chunks still go out long before the block closes.
+   */
+  holdAfterFirst?: Promise<unknown> | undefined
 }
 
 export interface OperationPreparer {
   prepare(requests: readonly UserOperationRequest[], options?: PrepareOptions): Promise<PreparedOperations>
+  /**
+   * Off the hot path: reads the deployment status and first-stream nonce of every account that has no exact state in
+   * the cache yet (busy ones are skipped), so a later prepare of them needs no chain read. Returns the addresses, by
+   * user index, of those known not to be deployed.
+   */
+  warm(userIndexes: readonly number[]): Promise<{ read: number; undeployed: Map<number, Address> }>
+  /** Forgets every state read ahead (a reorg may have undone operations they counted). */
+  forgetWarm(): void
+  /**
+   * Deploys, through `deploy`, the accounts the warm cache knows are not deployed and no operation or other
+   * deployment is busy with. They are claimed like an operation's initCode meanwhile: a batch that needs one of them
+   * waits for the deployment instead of sending a second initCode (which would revert its whole bundle). Returns how
+   * many deployments were sent.
+   */
+  deployAhead(userIndexes: readonly number[], deploy: DeployAccounts): Promise<number>
 }
+
+/** Sends the factory calls of accounts to deploy; resolves with whether they were mined (false: maybe pending). */
+export type DeployAccounts = (deployments: AccountDeployment[]) => Promise<{ mined: boolean }>
+
+/** Most account deployments per transaction (each allowed its account type's deployment gas: 20-30M in all). */
+const DEPLOY_SLICE = 50
 
 export interface PreparerOptions {
   chain: ChainConfig
@@ -63,8 +94,14 @@ export interface PreparerOptions {
   streams: NonceStreams
   /** Fills gas limits and fees: zero-fee for our own bundler, market prices for an external one. */
   gasPolicy: GasPolicy
+  /** States read ahead by `warm` (default: a cache whose entries live 10 minutes). */
+  accountStates?: AccountStateCache
 }
 
+/** Accounts per chain read of `warm` (one code-size call and one nonce multicall each). */
+const WARM_SLICE = 2_000
+
+const noop = () => undefined
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 /**
@@ -85,6 +122,22 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 export function createOperationPreparer(options: PreparerOptions): OperationPreparer {
   const { chain, client, provider, streams } = options
   const deploying = new Map<string, Promise<void>>()
+  const states = options.accountStates ?? createAccountStateCache({ maxAgeMs: 10 * 60_000 })
+
+  const readNonces = (accounts: readonly OperationAccount[], keys: readonly bigint[]): Promise<readonly bigint[]> =>
+    accounts.length === 0
+      ? Promise.resolve([])
+      : client.multicall({
+          contracts: accounts.map((account, index) => ({
+            address: chain.addresses.entryPoint,
+            abi: entryPoint07Abi,
+            functionName: 'getNonce' as const,
+            args: [account.address, keys[index] ?? 0n] as const,
+          })),
+          multicallAddress: chain.addresses.multicall3,
+          allowFailure: false,
+          batchSize: 0,
+        })
 
   /**
    * Deployment status of many accounts in one eth_call. Deliberately not cached: the call travels together with the
@@ -108,9 +161,76 @@ export function createOperationPreparer(options: PreparerOptions): OperationPrep
   }
 
   return {
+    async warm(userIndexes) {
+      const accounts = await Promise.all([...new Set(userIndexes)].map(async (userIndex) => ({ userIndex, account: await provider.account(chain.key, userIndex) })))
+      const undeployed = new Map<number, Address>()
+      const toRead: typeof accounts = []
+      for (const entry of accounts) {
+        const known = states.get(entry.account.address)
+        if (known) {
+          if (!known.deployed) undeployed.set(entry.userIndex, entry.account.address)
+        } else if (!streams.busy(entry.account.address)) toRead.push(entry)
+      }
+      for (let start = 0; start < toRead.length; start += WARM_SLICE) {
+        const slice = toRead.slice(start, start + WARM_SLICE)
+        const readSeq = states.beginRead()
+        const [sizes, nonces] = await Promise.all([
+          readCodeSizes(client, slice.map(({ account }) => account.address)),
+          readNonces(
+            slice.map(({ account }) => account),
+            slice.map(({ account }) => account.nonceKey(0)),
+          ),
+        ])
+        slice.forEach(({ userIndex, account }, index) => {
+          const deployed = (sizes[index] ?? 0) > 0
+          states.record(readSeq, account.address, { deployed, nonce: nonces[index] ?? 0n })
+          if (!deployed) undeployed.set(userIndex, account.address)
+        })
+      }
+      return { read: toRead.length, undeployed }
+    },
+    forgetWarm: () => states.clear(),
+    async deployAhead(userIndexes, deploy) {
+      const accounts = await Promise.all([...new Set(userIndexes)].map((userIndex) => provider.account(chain.key, userIndex)))
+      const claimed: { account: OperationAccount; end: () => void }[] = []
+      for (const account of accounts) {
+        const key = account.address.toLowerCase()
+        if (states.get(account.address)?.deployed !== false || deploying.has(key) || streams.busy(account.address)) continue
+        let end: () => void = () => undefined
+        deploying.set(key, new Promise<void>((resolve) => (end = resolve)))
+        states.touch(account.address)
+        claimed.push({
+          account,
+          end: () => {
+            deploying.delete(key)
+            end()
+          },
+        })
+      }
+      const slices: (typeof claimed)[] = []
+      for (let start = 0; start < claimed.length; start += DEPLOY_SLICE) slices.push(claimed.slice(start, start + DEPLOY_SLICE))
+      await Promise.all(
+        slices.map(async (slice) => {
+          // A throw means nothing was sent; sent but no receipt yet means it may still land.
+          let pending = false
+          try {
+            const deployments = await Promise.all(slice.map(async ({ account }) => ({ ...(await account.factoryArgs()), gas: account.deploymentGas })))
+            pending = !(await deploy(deployments)).mined
+          } finally {
+            // A pending deployment keeps its claim until the code appears (or the wait gives up): a batch's initCode
+            // for a wallet whose deployment lands first would revert that batch's whole bundle.
+            for (const { account, end } of slice) {
+              if (pending) void waitForCode(account.address).finally(end)
+              else end()
+            }
+          }
+        }),
+      )
+      return claimed.length
+    },
     async prepare(requests, prepareOptions = {}) {
       const started = performance.now()
-      const timings = { readsMs: 0, firstChunkMs: 0, signedMs: 0, chunks: 0 }
+      const timings = { readsMs: 0, firstChunkMs: 0, signedMs: 0, chunks: 0, warmHits: 0 }
       const accounts = await Promise.all(requests.map((request) => provider.account(chain.key, request.userIndex)))
       const held: { account: Address; stream: number }[] = []
       const ownDeployments: { key: string; end: () => void }[] = []
@@ -137,19 +257,20 @@ export function createOperationPreparer(options: PreparerOptions): OperationPrep
           held.push({ account: account.address, stream })
           return account.nonceKey(stream)
         })
+        // States read ahead serve an account's first-stream operation; then every account is touched, because this
+        // batch is about to change what was read.
+        const warmStates: (AccountState | undefined)[] = accounts.map((account, index) => (held[index]?.stream === 0 ? states.get(account.address) : undefined))
+        for (const account of accounts) states.touch(account.address)
+        const knownDeployed = new Map<string, boolean>()
+        warmStates.forEach((state, index) => state && knownDeployed.set((accounts[index] as OperationAccount).address.toLowerCase(), state.deployed))
+        timings.warmHits = warmStates.filter((state) => state !== undefined).length
         // Nonces do not depend on the deployment claims below (each stream is held by this batch alone): read them
         // concurrently with the code sizes, one round trip for both.
-        const nonceRead = client.multicall({
-          contracts: accounts.map((account, index) => ({
-            address: chain.addresses.entryPoint,
-            abi: entryPoint07Abi,
-            functionName: 'getNonce' as const,
-            args: [account.address, keys[index] ?? 0n] as const,
-          })),
-          multicallAddress: chain.addresses.multicall3,
-          allowFailure: false,
-          batchSize: 0,
-        })
+        const unread = accounts.map((_, index) => index).filter((index) => warmStates[index] === undefined)
+        const nonceRead = readNonces(
+          unread.map((index) => accounts[index] as OperationAccount),
+          unread.map((index) => keys[index] ?? 0n),
+        )
         nonceRead.catch(() => undefined)
         const senders = [...new Map(accounts.map((account) => [account.address.toLowerCase(), account])).values()]
         const deployers = new Set<string>()
@@ -157,7 +278,12 @@ export function createOperationPreparer(options: PreparerOptions): OperationPrep
         // batch, and otherwise waits holding nothing. Claiming some and waiting for others could deadlock two batches
         // that each wait for a wallet the other claimed.
         for (;;) {
-          const codes = await deploymentStatus(senders.map((account) => account.address))
+          const unknown = senders.filter((account) => !knownDeployed.has(account.address.toLowerCase()))
+          const read = await deploymentStatus(unknown.map((account) => account.address))
+          const readOf = new Map(unknown.map((account, index) => [account.address.toLowerCase(), read[index] === true]))
+          const codes = senders.map((account) => knownDeployed.get(account.address.toLowerCase()) ?? readOf.get(account.address.toLowerCase()) === true)
+          // A wait below means another batch was deploying: read everything again afterwards.
+          knownDeployed.clear()
           const undeployed = senders.filter((_, index) => !codes[index]).map((account) => account.address.toLowerCase())
           const busy = undeployed.map((key) => deploying.get(key)).filter((other) => other !== undefined)
           if (busy.length > 0) {
@@ -179,7 +305,9 @@ export function createOperationPreparer(options: PreparerOptions): OperationPrep
           }
           break
         }
-        const nonces = await nonceRead
+        const readNoncesOf = await nonceRead
+        const nonces = warmStates.map((state) => state?.nonce ?? 0n)
+        unread.forEach((requestIndex, position) => (nonces[requestIndex] = readNoncesOf[position] ?? 0n))
         timings.readsMs = performance.now() - started
 
         // Chunks in request order; a wallet deployed by this batch keeps all its operations in the chunk of its first.
@@ -205,6 +333,7 @@ export function createOperationPreparer(options: PreparerOptions): OperationPrep
         }
 
         for (const chunk of chunks) {
+          if (dispatched && prepareOptions.holdAfterFirst) await prepareOptions.holdAfterFirst.then(noop, noop)
           if (dispatched && prepareOptions.stop?.()) {
             for (const requestIndex of chunk) unprepared.set(requestIndex, 'not prepared (submission abandoned); the operation did not run')
             continue

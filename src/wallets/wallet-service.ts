@@ -100,4 +100,28 @@ export interface WalletService {
    * is mined.
    */
   submitUserOperations(chain: ChainKey, requests: UserOperationRequest[], options?: SubmitOptions): Promise<UserOperationResult[]>
+  /**
+   * Optional, off the hot path (the executor calls it on every block for the wallets of projects about to launch):
+   * gets these wallets ready for a burst of operations on a chain, so that submitting them later starts signing at
+   * once. Reads what each operation would otherwise read first (deployment status, nonce; kept until one of the
+   * wallet's own operations or a reorg could change it) and the bundler's fees and nonce, and deploys the wallets
+   * that are not deployed yet (gas paid by the service, as their first operation would have). Resolves when done.
+   */
+  prepareAhead?(chain: ChainKey, userIndexes: readonly number[], options?: PrepareAheadOptions): Promise<PrepareAheadResult>
+  /** Forgets what prepareAhead read on a chain (call on a reorg). */
+  forgetAhead?(chain: ChainKey): void
+}
+
+export interface PrepareAheadOptions {
+  /** Which of the wallets may be deployed now if they are not (default: all of them). */
+  deploy?: readonly number[]
+}
+
+export interface PrepareAheadResult {
+  /** Wallets whose state was read now (the others were still known). */
+  read: number
+  /** Wallets not deployed yet on the chain (when the call began). */
+  undeployed: number
+  /** Of those, how many this call deployed (mined when it resolves, unless its transaction is still pending). */
+  deployed: number
 }

@@ -9,6 +9,7 @@
 import { createPublicClient, createWalletClient, custom, http, parseAbi, parseUnits, type Address, type PublicClient } from 'viem'
 import { chainFromConfig } from '../../src/chain/clients.ts'
 import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
+import { readCodeSizes } from '../../src/wallets/bundler/code-sizes.ts'
 import { spendThenLimitPolicy } from '../../src/domain/execution/prioritisation.ts'
 import type { OrderRecord } from '../../src/domain/records.ts'
 import { DEFAULT_MAX_BUYS, candidateBalances, planPrepared, prepareBook, type CandidateOrder } from '../../daemon/executor/plan-tick.ts'
@@ -185,7 +186,8 @@ export async function benchLaunch(buyerCount: number) {
           if (method === 'eth_sendRawTransaction') {
             const now = performance.now()
             sendTimes.push(now)
-            firstSubmission ??= now
+            // Transactions before the launch (wallets deployed ahead) are not the launch's submissions.
+            if (launchArrival !== undefined) firstSubmission ??= now
           }
           const start = performance.now()
           try {
@@ -226,6 +228,16 @@ export async function benchLaunch(buyerCount: number) {
     await h.mine()
     for (const hash of hashes) await h.client.waitForTransactionReceipt({ hash, pollingInterval: 50 })
     for (const buyer of buyers) await h.order(buyer, slug, '50', null)
+    // Orders wait for their launch: blocks pass meanwhile, and on each the executor readies the buyers' wallets (state
+    // read ahead; a wallet still waiting at the next block is deployed by the service; the block after re-reads it).
+    const walletsReady = async () => (await readCodeSizes(h.client, buyers.map((b) => b.wallet))).every((size) => size > 0)
+    const readyBy = Date.now() + 60_000
+    while (!(await walletsReady()) && Date.now() < readyBy) {
+      await h.mine()
+      await new Promise((r) => setTimeout(r, 500))
+    }
+    await h.mine()
+    await new Promise((r) => setTimeout(r, 1_000))
 
     // Base-like: a block every 2 s of real time from here on.
     await jsonRpc(h.chain.rpcUrl, 'evm_setIntervalMining', [2])
@@ -264,7 +276,7 @@ export async function benchLaunch(buyerCount: number) {
       buyers: buyerCount,
       filled: filled.length,
       handleOpsTransactions: txs.size,
-      handleOpsSentAtMs: launchArrival === undefined ? [] : sendTimes.map((t) => round(t - launchArrival!)),
+      handleOpsSentAtMs: launchArrival === undefined ? [] : sendTimes.filter((t) => t >= launchArrival!).map((t) => round(t - launchArrival!)),
       walletRpcAfterLaunch,
       handleOpsGas,
       blockGasLimit: Number((await h.client.getBlock()).gasLimit),

@@ -96,6 +96,12 @@ describe('exactly once and shared balances (real devnet, wallets, store)', () =>
     const { slug, creator } = await h.newProject('write-fails', 'doppler')
     const buyer = await h.newBuyer('write-fails', '500')
     await h.order(buyer, slug, '100', null)
+    // Blocks while the order waits: the executor has the wallet deployed ahead (a transaction of the bundler).
+    await h.waitFor('wallet deployed ahead', async () => {
+      await h.mine()
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      return (await h.client.getCode({ address: buyer.wallet })) !== undefined
+    })
     const bundler = h.wallets.bundlerAddress('base')
     const sentBefore = await h.client.getTransactionCount({ address: bundler, blockTag: 'pending' })
     const batch = h.store.batch

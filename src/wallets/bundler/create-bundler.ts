@@ -2,6 +2,7 @@ import {
   BaseError,
   decodeErrorResult,
   encodeFunctionData,
+  multicall3Abi,
   type Address,
   type Hash,
   type Hex,
@@ -25,6 +26,13 @@ export interface BundleItem {
   userOpHash: Hash
 }
 
+/** A factory call that deploys one smart account, with the gas it may take. */
+export interface AccountDeployment {
+  factory: Address
+  factoryData: Hex
+  gas: bigint
+}
+
 export interface BundleOutcome extends UserOperationOutcome {
   id: string
 }
@@ -37,6 +45,17 @@ export interface Bundler {
    * the bundle is simulated at once but broadcast only after it resolves (rejects: nothing sent, the call rejects).
    */
   submit(items: readonly BundleItem[], options?: { sendAfter?: Promise<unknown> | undefined }): Promise<BundleOutcome[]>
+  /**
+   * Optional, off the hot path: reads what a send needs from the chain (fees, current block, the EOA's pending nonce)
+   * so that a submission within the next second or so does not wait for those reads.
+   */
+  warm?(): Promise<void>
+  /**
+   * Optional: deploys smart accounts ahead of their first operation, in one transaction of the bundler EOA to
+   * Multicall3 (each factory call may fail alone: an account deployed meanwhile does not sink the others). Resolves
+   * with whether the transaction was mined (false: it may still be pending).
+   */
+  deployAccounts?(deployments: readonly AccountDeployment[]): Promise<{ mined: boolean }>
 }
 
 export interface BundlerOptions {
@@ -197,7 +216,36 @@ export function createBundler(options: BundlerOptions): Bundler {
     return { fees, fromBlock }
   }
 
+  // What the last chainNow read, for a submission soon after (a warm-up before a launch): the fees then hold for
+  // the next block (maxFeePerGas carries viem's 1.2x of the base fee; a base fee rises at most 12.5% a block), and
+  // an older starting block only widens the reconcile log search.
+  const CHAIN_NOW_TTL_MS = 1_500
+  let chainNowCache: { value: ChainNow; at: number } | undefined
+  const readChainNow = async (): Promise<ChainNow> => {
+    const at = Date.now()
+    const value = await chainNow()
+    chainNowCache = { value, at }
+    return value
+  }
+  /**
+   * Fees and block from the cache when recent; the pending-nonce check is always made (it travels alongside the
+   * bundle's simulation): after a reorg dropped our transactions it is what moves the local counter back.
+   */
+  const recentChainNow = async (): Promise<ChainNow> => {
+    const cached = chainNowCache
+    if (!cached || Date.now() - cached.at > CHAIN_NOW_TTL_MS) return readChainNow()
+    const mark = nonces.mark()
+    nonces.observe(await client.getTransactionCount({ address: signer.address, blockTag: 'pending' }), mark)
+    return cached.value
+  }
+
   async function send(items: readonly BundleItem[], gas: bigint, now?: ChainNow): Promise<SentTransaction> {
+    const sent = await sendTransaction(entryPoint, handleOpsData(items), gas, now, { operations: items.length })
+    return { ...sent, items }
+  }
+
+  /** Signs and broadcasts one transaction of the bundler EOA (the nonce manager hands out its nonce). */
+  async function sendTransaction(to: Address, data: Hex, gas: bigint, now: ChainNow | undefined, logFields: Record<string, unknown>): Promise<Omit<SentTransaction, 'items'>> {
     const { fees, fromBlock } = now ?? (await chainNow())
     for (let attempt = 1; ; attempt++) {
       try {
@@ -205,16 +253,16 @@ export function createBundler(options: BundlerOptions): Bundler {
           const raw = await signer.signTransaction({
             type: 'eip1559',
             chainId: chain.chainId,
-            to: entryPoint,
-            data: handleOpsData(items),
+            to,
+            data,
             gas,
             nonce,
             maxFeePerGas: fees.maxFeePerGas,
             maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
           })
           const hash = await client.sendRawTransaction({ serializedTransaction: raw })
-          log.info({ txHash: hash, nonce, operations: items.length }, 'handleOps sent')
-          return { hash, raw, nonce, items, fromBlock }
+          log.info({ txHash: hash, nonce, ...logFields }, to === entryPoint ? 'handleOps sent' : 'transaction sent')
+          return { hash, raw, nonce, fromBlock }
         })
       } catch (error) {
         // The nonce manager already dropped its counter; a nonce conflict (another sender of this EOA, a restart with
@@ -224,7 +272,7 @@ export function createBundler(options: BundlerOptions): Bundler {
           throw new PrebuyError('unavailable', 'bundler_unfunded', `The bundler account on ${chain.key} has too little ETH for gas.`, { cause: error })
         }
         if (attempt >= 4 || !NONCE_CONFLICT.test(message)) {
-          throw new PrebuyError('unavailable', 'bundle_send_failed', `The handleOps transaction could not be sent on ${chain.key}.`, { cause: error })
+          throw new PrebuyError('unavailable', 'bundle_send_failed', `The bundler's transaction could not be sent on ${chain.key}.`, { cause: error })
         }
         log.warn({ attempt, error: message }, 'bundler nonce conflict; resynced from the chain')
       }
@@ -338,6 +386,24 @@ export function createBundler(options: BundlerOptions): Bundler {
   let sendTurn: Promise<void> = Promise.resolve()
 
   return {
+    async warm() {
+      await Promise.all([readChainNow(), blockGasLimit()])
+    },
+    async deployAccounts(deployments) {
+      if (deployments.length === 0) return { mined: true }
+      const data = encodeFunctionData({
+        abi: multicall3Abi,
+        functionName: 'aggregate3',
+        args: [deployments.map(({ factory, factoryData }) => ({ target: factory, allowFailure: true, callData: factoryData }))],
+      })
+      // A fixed limit from the account type, not eth_estimateGas: with failures allowed the transaction never reverts,
+      // so an estimate would find the gas at which every deployment runs out of gas and is skipped.
+      const gas = deployments.reduce((sum, deployment) => sum + deployment.gas, 100_000n)
+      const sent = await sendTransaction(chain.addresses.multicall3, data, gas, await recentChainNow(), { deployments: deployments.length })
+      const receipt = await pollReceipt(sent.hash)
+      if (receipt?.status === 'reverted') log.warn({ txHash: sent.hash }, 'account deployment transaction reverted')
+      return { mined: receipt !== undefined }
+    },
     async submit(items, submitOptions = {}) {
       if (items.length === 0) return []
       const previousTurn = sendTurn
@@ -360,7 +426,7 @@ export function createBundler(options: BundlerOptions): Bundler {
       const gasLimit = await blockGasLimit()
       const maxGas = BigInt(Math.floor(Number(gasLimit) * blockGasShare))
       // Fees and the starting block are fetched while the bundle is simulated: every round trip saved is latency.
-      const [simulated, now] = await Promise.all([simulate(items, refused, gasLimit), chainNow()])
+      const [simulated, now] = await Promise.all([simulate(items, refused, gasLimit), recentChainNow()])
       const plans: { items: BundleItem[]; gas: bigint }[] = []
       if (simulated.items.length === 0) {
         // Everything was refused: nothing to send.

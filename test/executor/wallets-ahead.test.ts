@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { parseEventLogs } from 'viem'
+import { entryPoint07Abi } from 'viem/account-abstraction'
+import { startFlowHarness, type FlowHarness } from './flow-harness.ts'
+
+const USDC = 1_000_000n
+
+describe('wallets readied ahead of a launch (real devnet, wallets, store)', () => {
+  let h: FlowHarness
+  beforeAll(async () => {
+    h = await startFlowHarness()
+  })
+  afterAll(async () => {
+    await h?.stop()
+  })
+
+  const deployed = async (address: `0x${string}`) => (await h.client.getCode({ address })) !== undefined
+  /** Mines a block and lets the executor finish readying wallets for it (reads, maybe a deployment sent). */
+  const block = async () => {
+    await h.mine()
+    await h.indexer.caughtUp('base', await h.client.getBlockNumber({ cacheTime: 0 }))
+    await new Promise((resolve) => setTimeout(resolve, 300))
+  }
+
+  it('deploys a funded waiting buyer’s wallet once it waited a block, never an empty one; the launch buy carries no initCode', async () => {
+    const { slug, creator } = await h.newProject('ahead', 'doppler')
+    const funded = await h.newBuyer('ahead-funded', '200')
+    const empty = await h.newBuyer('ahead-empty', '0')
+    await h.order(funded, slug, '50', null)
+    await h.order(empty, slug, '50', null)
+
+    // First processed block with the order: its state is read, but a deployment would race a launch in the next one.
+    await block()
+    expect(await deployed(funded.wallet)).toBe(false)
+    // Second: the deployment is sent; the next block mines it.
+    await block()
+    await block()
+    expect(await deployed(funded.wallet)).toBe(true)
+    expect(await deployed(empty.wallet)).toBe(false)
+
+    h.startMining()
+    await h.launch(slug, 'doppler', creator)
+    await h.waitFor('fill', async () => (await h.getOrder(funded, slug))?.status === 'filled')
+    await h.stopMining()
+    const order = (await h.getOrder(funded, slug))!
+    const receipt = await h.client.getTransactionReceipt({ hash: order.execution!.txHash as `0x${string}` })
+    expect(parseEventLogs({ abi: entryPoint07Abi, eventName: 'AccountDeployed', logs: receipt.logs })).toHaveLength(0)
+    expect(await h.usdcOf(funded.wallet)).toBe(150n * USDC)
+    // The empty wallet never got an attempt, nor a deployment.
+    expect((await h.getOrder(empty, slug))?.status).toBe('active')
+    expect(await deployed(empty.wallet)).toBe(false)
+  })
+
+  it('a buyer funded right before the launch is not deployed ahead: the launch buy deploys it, in the first block', async () => {
+    const { slug, creator } = await h.newProject('late', 'clanker')
+    const late = await h.newBuyer('late-funded', '100')
+    await h.order(late, slug, '40', null)
+    const launched = await h.launch(slug, 'clanker', creator)
+    await h.waitFor('bundle', async () => (await h.getOrder(late, slug))?.status === 'executing' && (await h.bundlePending()))
+    await h.mine()
+    await h.waitFor('fill', async () => (await h.getOrder(late, slug))?.status === 'filled')
+    const order = (await h.getOrder(late, slug))!
+    const receipt = await h.client.getTransactionReceipt({ hash: order.execution!.txHash as `0x${string}` })
+    expect(parseEventLogs({ abi: entryPoint07Abi, eventName: 'AccountDeployed', logs: receipt.logs })).toHaveLength(1)
+    expect(receipt.blockNumber).toBe(launched.blockNumber + 1n)
+  })
+})

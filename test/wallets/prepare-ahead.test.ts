@@ -1,0 +1,138 @@
+import { createPublicClient, custom, encodeFunctionData, erc20Abi, http, parseEventLogs, type Address, type PublicClient } from 'viem'
+import { entryPoint07Abi } from 'viem/account-abstraction'
+import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { WalletServiceDeps } from '../../src/wallets/create-wallet-service.ts'
+import { CODE_SIZE_READER_ADDRESS } from '../../src/wallets/bundler/code-sizes.ts'
+import { startWalletFixture, type WalletFixture } from './devnet-fixture.ts'
+
+let f: WalletFixture
+beforeAll(async () => {
+  f = await startWalletFixture()
+}, 120_000)
+afterAll(async () => {
+  await f?.stop()
+})
+
+const DEST: Address = '0x000000000000000000000000000000000000dEaD'
+
+function recordingService(overrides: Partial<WalletServiceDeps> = {}) {
+  const calls: { method: string; to?: string }[] = []
+  const inner = http(f.chains.base.rpcUrl)({ retryCount: 0 })
+  const client = createPublicClient({
+    transport: custom({
+      async request({ method, params }) {
+        const to = method === 'eth_call' ? String((params as [{ to: string }])[0].to).toLowerCase() : undefined
+        calls.push({ method, ...(to ? { to } : {}) })
+        return inner.request({ method, params } as never)
+      },
+    }),
+    pollingInterval: 50,
+  }) as PublicClient
+  return { calls, service: f.newService({ clients: { base: client }, ...overrides }) }
+}
+
+const approveOp = (userIndex: number, id: string, amount: bigint) => ({
+  userIndex,
+  id,
+  calls: [{ to: f.chains.base.addresses.stablecoin, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [DEST, amount] }) }],
+})
+
+/** The chain reads a prepare makes for its accounts: code sizes and the nonce multicall. */
+const stateReads = (calls: { method: string; to?: string }[]) =>
+  calls.filter((c) => c.to === CODE_SIZE_READER_ADDRESS.toLowerCase() || c.to === f.chains.base.addresses.multicall3.toLowerCase()).length
+const rpcMethods = (calls: { method: string }[]) => calls.map((c) => c.method)
+/** AccountDeployed events in a transaction: wallets deployed by an operation's initCode. */
+const deploymentsIn = async (hash: `0x${string}`) =>
+  parseEventLogs({ abi: entryPoint07Abi, eventName: 'AccountDeployed', logs: (await f.clients.base.getTransactionReceipt({ hash })).logs }).length
+
+describe('prepareAhead (wallets readied before a launch)', () => {
+  it('reads deployment and nonces once ahead; the submission then reads neither, deploys the new wallets and bumps the deployed ones', async () => {
+    const { calls, service } = recordingService()
+    // Wallet 7000 is deployed (an earlier operation, nonce 1); 7001-7003 are not.
+    const [first] = await service.submitUserOperations('base', [approveOp(7000, 'earlier', 1n)])
+    expect(first?.success).toBe(true)
+    const ahead = await service.prepareAhead!('base', [7000, 7001, 7002, 7003, 7001])
+    expect(ahead).toEqual({ read: 4, undeployed: 3, deployed: 3 })
+    for (const i of [7001, 7002, 7003]) expect(await f.clients.base.getCode({ address: await service.walletAddress(i) })).toBeTruthy()
+    // The deployed ones are read again on the next block (their deployment changed them); then nothing is read.
+    expect(await service.prepareAhead!('base', [7000, 7001, 7002, 7003])).toEqual({ read: 3, undeployed: 0, deployed: 0 })
+    expect(await service.prepareAhead!('base', [7000, 7001, 7002, 7003])).toEqual({ read: 0, undeployed: 0, deployed: 0 })
+
+    calls.length = 0
+    const results = await service.submitUserOperations('base', [7000, 7001, 7002, 7003].map((i) => approveOp(i, `launch-${i}`, 5n)))
+    expect(results.map((r) => r.success)).toEqual([true, true, true, true])
+    expect(stateReads(calls)).toBe(0)
+    expect(await deploymentsIn(results[0]!.txHash)).toBe(0)
+    // Fees and the block were read ahead too: before the send only the simulation and the bundler's pending-nonce
+    // check (it travels alongside the simulation) remain.
+    const beforeSend = rpcMethods(calls).slice(0, rpcMethods(calls).indexOf('eth_sendRawTransaction'))
+    expect(beforeSend.sort()).toEqual(['eth_call', 'eth_getTransactionCount'])
+    const owner = await service.walletAddress(7000)
+    expect(await f.clients.base.readContract({ address: f.chains.base.addresses.stablecoin, abi: erc20Abi, functionName: 'allowance', args: [owner, DEST] })).toBe(5n)
+  }, 60_000)
+
+  it('never serves a state its own later operation changed: the next operation reads again and succeeds', async () => {
+    // Without deploying ahead: the wallet is deployed by its first operation's initCode.
+    const { calls, service } = recordingService({ deployAhead: false })
+    expect(await service.prepareAhead!('base', [7100])).toEqual({ read: 1, undeployed: 1, deployed: 0 })
+    const [deploying] = await service.submitUserOperations('base', [approveOp(7100, 'deploys', 1n)])
+    expect(deploying?.success).toBe(true)
+    calls.length = 0
+    // The cached "not deployed, nonce 0" is stale now: using it would send initCode again (AA10) with nonce 0 (AA25).
+    const [next] = await service.submitUserOperations('base', [approveOp(7100, 'after', 2n)])
+    expect(next).toMatchObject({ id: 'after', success: true })
+    expect(stateReads(calls)).toBe(2)
+    // Readied again after its operation: a read, then served.
+    expect(await service.prepareAhead!('base', [7100])).toEqual({ read: 1, undeployed: 0, deployed: 0 })
+    calls.length = 0
+    const [third] = await service.submitUserOperations('base', [approveOp(7100, 'third', 3n)])
+    expect(third?.success).toBe(true)
+    expect(stateReads(calls)).toBe(0)
+  }, 60_000)
+
+  it('forgets what it read on forgetAhead (a reorg): the next submission reads the chain', async () => {
+    const { calls, service } = recordingService()
+    await service.prepareAhead!('base', [7200])
+    service.forgetAhead!('base')
+    calls.length = 0
+    const [result] = await service.submitUserOperations('base', [approveOp(7200, 'after-reorg', 1n)])
+    expect(result?.success).toBe(true)
+    expect(stateReads(calls)).toBe(2)
+  }, 60_000)
+
+  it('a batch that needs a wallet whose deployment ahead is still pending waits for it instead of deploying it twice', async () => {
+    const { service } = recordingService()
+    const chain = f.chains.second_chain
+    const client = f.clients.second_chain
+    const wallet = await service.walletAddress(7300)
+    await jsonRpc(chain.rpcUrl, 'evm_setAutomine', [false])
+    try {
+      const ahead = service.prepareAhead!('second_chain', [7300])
+      // The deployment transaction is in the pool, not mined.
+      const deadline = Date.now() + 10_000
+      while (Date.now() < deadline && Number(await jsonRpc(chain.rpcUrl, 'eth_getBlockTransactionCountByNumber', ['pending'])) === 0) {
+        await new Promise((r) => setTimeout(r, 20))
+      }
+      const operation = service.submitUserOperations('second_chain', [
+        { userIndex: 7300, id: 'waits', calls: [{ to: chain.addresses.stablecoin, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [DEST, 3n] }) }] },
+      ])
+      await new Promise((r) => setTimeout(r, 300))
+      await jsonRpc(chain.rpcUrl, 'evm_mine')
+      expect(await ahead).toEqual({ read: 1, undeployed: 1, deployed: 1 })
+      expect(await client.getCode({ address: wallet })).toBeTruthy()
+      const mining = setInterval(() => void jsonRpc(chain.rpcUrl, 'evm_mine').catch(() => undefined), 100)
+      try {
+        const [result] = await operation
+        expect(result).toMatchObject({ id: 'waits', success: true })
+        const receipt = await client.getTransactionReceipt({ hash: result!.txHash })
+        expect(parseEventLogs({ abi: entryPoint07Abi, eventName: 'AccountDeployed', logs: receipt.logs })).toHaveLength(0)
+      } finally {
+        clearInterval(mining)
+      }
+    } finally {
+      await jsonRpc(chain.rpcUrl, 'evm_setAutomine', [true])
+    }
+    expect(await client.readContract({ address: chain.addresses.stablecoin, abi: erc20Abi, functionName: 'allowance', args: [wallet, DEST] })).toBe(3n)
+  }, 60_000)
+})
