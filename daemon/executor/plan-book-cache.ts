@@ -236,7 +236,7 @@ function mergeInto(previous: PreparedBook, candidates: readonly CandidateOrder[]
   const records = previous.records
   // Too many dead slots (orders long gone): start the shared records afresh.
   const fresh = records.keyId.length + columns.keyId.length > 2 * m + 1_024
-  const target = fresh ? { keyId: [] as string[], slug: [] as string[], byCode: [] } : records
+  const target = fresh ? { keyId: [] as string[], slug: [] as string[], byCode: [], deferred: [] } : records
   const slotOf = storage.slotOf.subarray(0, m)
   const walletOfInput = storage.walletOfInput.subarray(0, m)
   let { value, source: balanceSource } = diff

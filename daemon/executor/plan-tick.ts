@@ -93,12 +93,13 @@ export interface PreparedBook {
 /**
  * Per slot: the order's keyId and slug (so records are built without touching the order objects, which sit in
  * memory in input order, not priority order) and, made on first use, its shared (never to be mutated) decision per
- * verdict code.
+ * verdict code. Deferred records carry a rank, so they are shared only while the order keeps its rank.
  */
 export interface DecisionRecords {
   readonly keyId: string[]
   readonly slug: string[]
   readonly byCode: Array<Array<OrderDecision | undefined> | undefined>
+  readonly deferred: Array<OrderDecision | undefined>
 }
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER
@@ -112,7 +113,7 @@ export function candidateColumns(
   candidates: readonly CandidateOrder[],
   wallets?: WalletIndex,
   indices?: Uint32Array,
-): OrderColumns & { keyId: string[]; slug: string[] } {
+): OrderColumns & { keyId: string[]; slug: string[]; balance: Float64Array } {
   const n = indices ? indices.length : candidates.length
   const spend = new Float64Array(n)
   const limit = new Float64Array(n)
@@ -122,6 +123,8 @@ export function candidateColumns(
   const lowered: string[] = new Array(n)
   const keyId: string[] = new Array(n)
   const slug: string[] = new Array(n)
+  // Read while the candidate is at hand: a second pass over 100,000 objects costs more than the numbers.
+  const balance = new Float64Array(n)
   let spendExact: bigint[] | undefined
   let limitExact: Array<bigint | null> | undefined
   for (let k = 0; k < n; k++) {
@@ -153,6 +156,7 @@ export function candidateColumns(
     expiresInMs[k] = order.expiresInMs
     active[k] = order.status === 'active' ? 1 : 0
     lowered[k] = candidate.wallet.toLowerCase()
+    balance[k] = toSafeNumber(candidate.balanceAtoms)
   }
   let index = wallets
   if (index === undefined) {
@@ -162,7 +166,7 @@ export function candidateColumns(
   } else {
     for (let k = 0; k < n; k++) walletOf[k] = index.intern(lowered[k]!)
   }
-  return { spend, limit, spendExact, limitExact, expiresInMs, active, walletOf, wallets: index, keyId, slug }
+  return { spend, limit, spendExact, limitExact, expiresInMs, active, walletOf, wallets: index, keyId, slug, balance }
 }
 
 function backfill<T>(count: number, valueAt: (j: number) => T): T[] {
@@ -175,11 +179,13 @@ export function prepareBook(candidates: readonly CandidateOrder[], policy: Prior
   let book: OrderBook
   let keyIdIn: readonly string[]
   let slugIn: readonly string[]
+  let balanceIn: Float64Array | undefined
   if (policy === spendThenLimitPolicy) {
     const columns = candidateColumns(candidates)
     book = orderBookFromColumns(columns, spendLimitPermutation(columns), policy)
     keyIdIn = columns.keyId
     slugIn = columns.slug
+    balanceIn = columns.balance
   } else {
     // Another policy ranks ExecutableOrders: parse them (the slow, general path).
     const parsed = candidates.map((c) => toExecutableOrder(c.order, c.wallet.toLowerCase()))
@@ -200,9 +206,22 @@ export function prepareBook(candidates: readonly CandidateOrder[], policy: Prior
     keyId[p] = keyIdIn[i]!
     slug[p] = slugIn[i]!
   }
-  const records: DecisionRecords = { keyId, slug, byCode: [] }
+  const records: DecisionRecords = { keyId, slug, byCode: [], deferred: [] }
   const prepared: PreparedBook = { book, candidates, inputOf, walletOfInput, slotOf, records, balances: NO_BALANCES }
-  prepared.balances = candidateBalances(prepared)
+  if (balanceIn) {
+    // The balances read with the columns, by wallet (the last candidate of a wallet stands for it, as in candidateBalances).
+    const count = book.wallets.names.length
+    const value = new Float64Array(count)
+    const source = new Int32Array(count).fill(-1)
+    for (let i = 0; i < n; i++) {
+      const w = walletOfInput[i]!
+      value[w] = balanceIn[i]!
+      source[w] = i
+    }
+    prepared.balances = balancesOf(value, source, candidates)
+  } else {
+    prepared.balances = candidateBalances(prepared)
+  }
   return prepared
 }
 
@@ -319,11 +338,16 @@ export function planPrepared(prepared: PreparedBook, input: Omit<PlanInput, 'can
       rank,
     }
   }
-  // Deferred records carry their rank, which moves by the number of buys ahead whenever the book changes (every tick
-  // after buys): built fresh, not kept (keeping them costs more in GC than rebuilding them).
+  // Deferred records carry a rank, so they are shared only while the order keeps its rank (a tick that bought nothing).
+  const deferred = records.deferred
   for (let rank = limit; rank < buyCount; rank++) {
     const slot = slotOf[plan.buys[rank]!]!
-    decisions[d++] = { keyId: keyId[slot]!, slug: slug[slot]!, verdict: 'deferred', rank }
+    let decision = deferred[slot]
+    if (decision === undefined || decision.rank !== rank) {
+      decision = { keyId: keyId[slot]!, slug: slug[slot]!, verdict: 'deferred', rank }
+      deferred[slot] = decision
+    }
+    decisions[d++] = decision
   }
   return { decisions, expired, buys }
 }

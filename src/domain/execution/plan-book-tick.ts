@@ -105,14 +105,19 @@ export function planBookTick(input: BookTickInput): BookTickPlan {
   let buyCount = 0
   let expiredCount = 0
 
-  available.set(balances.value)
+  // What each wallet may still spend, one array read per order: -1 marks an empty wallet (its orders are
+  // `empty_wallet`), 0 a wallet whose balance is all reserved or spent (`balance_reserved`).
+  const balance = balances.value
+  for (let w = 0; w < wallets; w++) {
+    const b = balance[w]!
+    available[w] = b > 0 ? b : -1
+  }
   if (input.reserved) {
     for (const [wallet, held] of input.reserved) {
       const w = book.wallets.indexOf(wallet)
-      if (w !== -1 && w < available.length) available[w] = toSafeNumber(balances.exact(w) - held)
+      if (w !== -1 && w < wallets && balance[w]! > 0) available[w] = toSafeNumber(balances.exact(w) - held)
     }
   }
-  const balance = balances.value
   // Limits are doubles (see OrderBook): a different double compares like the exact value, and an equal one is exact
   // unless the book keeps exact limits beyond 2^53 (then the bigints settle it).
   const cap = input.effectiveCap
@@ -136,15 +141,16 @@ export function planBookTick(input: BookTickInput): BookTickPlan {
       verdict[p] = BookVerdict.aboveLimit
     } else {
       const w = walletOf[p]!
-      if (!(balance[w]! > 0)) {
+      const left = available[w]!
+      if (left < 0) {
         verdict[p] = BookVerdict.emptyWallet
       } else {
-        const left = available[w]!
-        if (left <= 0) {
+        const want = spend[p]!
+        const s = want < left ? want : left
+        if (s === 0) {
+          // Nothing left (or a zero spend, which the API refuses): as sizeSpend's 0, no attempt.
           verdict[p] = BookVerdict.balanceReserved
         } else {
-          const want = spend[p]!
-          const s = want < left ? want : left
           available[w] = left - s
           verdict[p] = BookVerdict.buy
           spendOut[p] = s

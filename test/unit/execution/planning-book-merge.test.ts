@@ -36,7 +36,7 @@ const BIG = 2n ** 60n
 function randomOrders(random: () => number, size: number, prefix = 'o'): ExecutableOrder[] {
   const int = (max: number) => Math.floor(random() * max)
   const wallets = 1 + int(size)
-  const spends = [1n, 5n * USD, 10n * USD, 10n * USD + 1n, 250n * USD, 10_000_000n * USD]
+  const spends = [1n, 5n * USD, 10n * USD, 10n * USD + 1n, 250n * USD, 10_000_000n * USD, 0n]
   const limits = [null, 1n, 400_000n * USD, 500_000n * USD, 500_000n * USD + 1n, 10n ** 21n, BIG - 1n, BIG, BIG + 1n]
   return Array.from({ length: size }, (_, i) => ({
     id: `${prefix}${i}`,
