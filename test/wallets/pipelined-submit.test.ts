@@ -48,8 +48,8 @@ describe('a large batch', () => {
     expect(results.map((r) => r.id)).toEqual(requests.map((r) => r.id))
     expect(results.every((r) => r.success)).toBe(true)
 
-    const expectedChunks = 3 // 8 + 56 + 64 of the 150, then the last 22
-    expect(DEFAULT_CHUNK_SIZES.slice(0, 3)).toEqual([8, 56, 64])
+    const expectedChunks = 3 // 4 + 60 + 64 of the 150, then the last 22
+    expect(DEFAULT_CHUNK_SIZES.slice(0, 3)).toEqual([4, 60, 64])
     const ethCalls = calls.filter((c) => c.method === 'eth_call')
     expect(calls.filter((c) => c.method === 'eth_getCode')).toHaveLength(0)
     expect(ethCalls.filter((c) => c.to === CODE_SIZE_READER_ADDRESS.toLowerCase())).toHaveLength(1)

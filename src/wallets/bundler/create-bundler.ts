@@ -115,13 +115,21 @@ export function createBundler(options: BundlerOptions): Bundler {
     pendingNonce: (address) => client.getTransactionCount({ address, blockTag: 'pending' }),
   })
 
-  const handleOpsData = (items: readonly BundleItem[]): Hex =>
-    encodeFunctionData({
-      abi: entryPoint07Abi,
-      functionName: 'handleOps',
-      // Zero-fee operations pay the beneficiary nothing; the bundler EOA is named anyway.
-      args: [items.map((item) => toPackedUserOperation(item.userOperation)), signer.address],
-    })
+  // A bundle is encoded for its simulation, its gas and its transaction: once per bundle array.
+  const encodedBundles = new WeakMap<readonly BundleItem[], Hex>()
+  const handleOpsData = (items: readonly BundleItem[]): Hex => {
+    let data = encodedBundles.get(items)
+    if (data === undefined) {
+      data = encodeFunctionData({
+        abi: entryPoint07Abi,
+        functionName: 'handleOps',
+        // Zero-fee operations pay the beneficiary nothing; the bundler EOA is named anyway.
+        args: [items.map((item) => toPackedUserOperation(item.userOperation)), signer.address],
+      })
+      encodedBundles.set(items, data)
+    }
+    return data
+  }
 
   /**
    * Simulates a bundle in one eth_call through the gas meter, dropping every op the EntryPoint refuses in validation
@@ -216,10 +224,11 @@ export function createBundler(options: BundlerOptions): Bundler {
     return { fees, fromBlock }
   }
 
-  // What the last chainNow read, for a submission soon after (a warm-up before a launch): the fees then hold for
-  // the next block (maxFeePerGas carries viem's 1.2x of the base fee; a base fee rises at most 12.5% a block), and
-  // an older starting block only widens the reconcile log search.
-  const CHAIN_NOW_TTL_MS = 1_500
+  // What the last chainNow read, for a submission soon after (a warm-up on the block before a launch). An older
+  // starting block only widens the reconcile log search. The fees may be a few blocks old: a base fee rises at most
+  // 12.5% a block, so the fee cap is doubled (a cap, not a price: a transaction pays the base fee of its block plus
+  // the tip), which covers the ~4 blocks the cache lives on a 2 s chain.
+  const CHAIN_NOW_TTL_MS = 8_000
   let chainNowCache: { value: ChainNow; at: number } | undefined
   const readChainNow = async (): Promise<ChainNow> => {
     const at = Date.now()
@@ -236,7 +245,8 @@ export function createBundler(options: BundlerOptions): Bundler {
     if (!cached || Date.now() - cached.at > CHAIN_NOW_TTL_MS) return readChainNow()
     const mark = nonces.mark()
     nonces.observe(await client.getTransactionCount({ address: signer.address, blockTag: 'pending' }), mark)
-    return cached.value
+    const { fees, fromBlock } = cached.value
+    return { fees: { maxFeePerGas: fees.maxFeePerGas * 2n, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }, fromBlock }
   }
 
   async function send(items: readonly BundleItem[], gas: bigint, now?: ChainNow): Promise<SentTransaction> {
