@@ -170,14 +170,29 @@ function gather(source: OrderColumns, positions: Uint32Array, permutation: Uint3
   return { size: m, permutation, spend, limit, spendExact, limitExact, expiresInMs, active, walletOf, wallets: source.wallets }
 }
 
-/** Every spend a safe integer and no wallet's orders together asking for more than 2^53 - 1. */
-function exactNumbers(columns: OrderColumns): boolean {
+/**
+ * Every spend a safe integer and no wallet's orders together asking for more than 2^53 - 1 (only the wallets in
+ * `onlyWallets` checked, when given: the others are known to be within bounds).
+ */
+function exactNumbers(columns: OrderColumns, onlyWallets?: Uint32Array): boolean {
   if (columns.spendExact !== undefined) return false
   const { spend, walletOf } = columns
-  const sum = new Float64Array(columns.wallets.names.length)
+  const count = columns.wallets.names.length
+  let wanted: Uint8Array | undefined
+  if (onlyWallets) {
+    wanted = new Uint8Array(count)
+    for (let i = 0; i < onlyWallets.length; i++) wanted[onlyWallets[i]!] = 1
+  }
+  const sum = new Float64Array(onlyWallets ? 0 : count)
+  const sums = new Map<number, number>()
   // Float sums only grow, so a sum beyond 2^53 is noticed even though it is no longer exact.
-  for (let i = 0; i < spend.length; i++) sum[walletOf[i]!]! += spend[i]!
+  for (let i = 0; i < spend.length; i++) {
+    const w = walletOf[i]!
+    if (wanted === undefined) sum[w]! += spend[i]!
+    else if (wanted[w] === 1) sums.set(w, (sums.get(w) ?? 0) + spend[i]!)
+  }
   for (let w = 0; w < sum.length; w++) if (sum[w]! > MAX_SAFE) return false
+  for (const total of sums.values()) if (total > MAX_SAFE) return false
   return true
 }
 
@@ -327,7 +342,9 @@ export function mergeOrderBook(
   // Only without arrivals (see above).
   const spendExact = bookSpendExact && Array.from(source, (from) => bookSpendExact[from]!)
   const columns: OrderColumns = { spend, limit, spendExact, limitExact, expiresInMs, active, walletOf, wallets: book.wallets }
-  return { book: { ...columns, size: m, permutation, policy: book.policy, exact: exactNumbers(columns) }, source }
+  // Fewer orders never make an exact book inexact; arrivals can only add to their own wallets' sums.
+  const exact = k === 0 ? book.exact || exactNumbers(columns) : book.exact ? exactNumbers(columns, inserted.walletOf) : exactNumbers(columns)
+  return { book: { ...columns, size: m, permutation, policy: book.policy, exact }, source }
 }
 
 const exactLimitOf = (limit: number): bigint | null => (limit === Number.POSITIVE_INFINITY ? null : BigInt(limit))
