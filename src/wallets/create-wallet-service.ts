@@ -196,7 +196,10 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
     async prepareAhead(chain, userIndexes, options = {}) {
       if (!isChainKey(chain)) throw new PrebuyError('bad_request', 'invalid_chain', 'The chain must be base or second_chain.')
       const bundler = bundlers[chain]
-      const [warmed] = await Promise.all([preparers[chain].warm(userIndexes), bundler.warm?.()])
+      const first = userIndexes[0]
+      // A stand-in operation (an empty call to the stablecoin), signed and dropped: warms the signing path.
+      const rehearsal = first === undefined ? undefined : preparers[chain].rehearse(first, [{ to: deps.chains[chain].addresses.stablecoin, data: '0x' }])
+      const [warmed] = await Promise.all([preparers[chain].warm(userIndexes), bundler.warm?.(), rehearsal])
       // Deploying ahead needs our own bundler EOA (an external bundler deploys with the first operation).
       const deployAccounts = deps.deployAhead === false ? undefined : bundler.deployAccounts
       const allowed = options.deploy ? new Set(options.deploy) : undefined

@@ -44,10 +44,29 @@ describe('openStore', () => {
     const bad = { type: 'put', sublevel: store.sub.meta, key: undefined, value: 1 } as unknown as StoreOperation
     await expect(store.batch([put(store.sub.keysByLabel, 'x', 'k'), bad])).rejects.toThrow()
     expect(await store.sub.keysByLabel.get('x')).toBeUndefined()
+    const noValue = { type: 'put', sublevel: store.sub.meta, key: 'v', value: undefined } as unknown as StoreOperation
+    await expect(store.batch([put(store.sub.keysByLabel, 'x', 'k'), noValue])).rejects.toThrow()
+    expect(await store.sub.keysByLabel.get('x')).toBeUndefined()
+    expect(await store.sub.meta.get('v')).toBeUndefined()
     await store.batch([put(store.sub.keysByLabel, 'x', 'k'), put(store.sub.meta, 'n', 1)])
     await store.batch([del(store.sub.keysByLabel, 'x'), put(store.sub.meta, 'n', 2)])
     expect(await store.sub.keysByLabel.get('x')).toBeUndefined()
     expect(await store.sub.meta.get('n')).toBe(2)
+  })
+
+  it('a batch writes exactly what the sublevels read back: values, keys with separators, and key order', async () => {
+    const records = store.sublevel<{ n: number; text: string; nested: { list: number[] } | null }>('encoded')
+    const keys = ['b!2', 'a', 'b!10', 'ü-unicode', 'a!']
+    await store.batch(keys.map((key, n) => put(records, key, { n, text: `${key} "quoted" \\ ✓`, nested: n % 2 ? null : { list: [n, n + 1] } })))
+    for (const [n, key] of keys.entries()) expect(await records.get(key)).toEqual({ n, text: `${key} "quoted" \\ ✓`, nested: n % 2 ? null : { list: [n, n + 1] } })
+    const listed: string[] = []
+    for await (const key of records.keys()) listed.push(key)
+    expect(listed).toEqual([...keys].sort())
+    // Nothing leaked into another sublevel or the root's key space of another sublevel.
+    expect(await store.sub.meta.get('a')).toBeUndefined()
+    await store.batch([del(records, 'a'), del(records, 'b!2')])
+    expect(await records.get('a')).toBeUndefined()
+    expect(await records.get('a!')).toMatchObject({ n: 4 })
   })
 
   it('sublevels are isolated and extra sublevels can be added later', async () => {
