@@ -4,7 +4,9 @@ import {
   candidateColumns,
   planPrepared,
   prepareBook,
+  preparedBookOf,
   type CandidateOrder,
+  type DecisionRecords,
   type ExecutionPlan,
   type PlanInput,
   type PreparedBook,
@@ -195,8 +197,9 @@ export function createBookCache(): BookCache {
       const diff = refresh(previous, candidates, Math.max(64, Math.floor(candidates.length * MAX_ARRIVED_SHARE)), entry.buffers)
       if (diff && diff.arrived.length === 0 && candidates.length === previous.candidates.length) {
         // Same orders, same places: only the candidates (fresh records and balances) change.
-        const prepared: PreparedBook = { ...previous, candidates, balances: balancesOf(diff.value, diff.source, candidates) }
-        return { ...entry, prepared, use: 'reused' }
+        const balances = balancesOf(diff.value, diff.source, candidates)
+        const prepared = preparedBookOf(previous.book, candidates, previous.inputOf, previous.walletOfInput, balances, previous.records, previous.slotOf)
+        return { prepared, policy, use: 'reused', buffers: entry.buffers, storage: entry.storage, spare: entry.spare }
       }
       if (diff) {
         // Two storages alternate: the book being replaced frees its own for the merge after this one.
@@ -208,7 +211,7 @@ export function createBookCache(): BookCache {
         }
       }
     }
-    return { prepared: prepareBook(candidates, policy), policy, use: 'rebuilt', buffers: entry?.buffers ?? new Buffers(), spare: entry?.storage ?? entry?.spare }
+    return { prepared: prepareBook(candidates, policy), policy, use: 'rebuilt', buffers: entry?.buffers ?? new Buffers(), storage: undefined, spare: entry?.storage ?? entry?.spare }
   }
 
   return {
@@ -225,8 +228,7 @@ export function createBookCache(): BookCache {
 /** The previous book minus the orders that left, plus the arrivals, in priority order; undefined: rebuild instead. */
 function mergeInto(previous: PreparedBook, candidates: readonly CandidateOrder[], diff: Refresh, buffers: Buffers, storage: Storage): PreparedBook | undefined {
   const { book: old, inputOf: oldInputOf } = previous
-  const newIndexOf = buffers.positions(old.size)
-  for (let p = 0; p < old.size; p++) newIndexOf[p] = diff.newIndexOfOld[oldInputOf[p]!]!
+  const newIndexOf = mapPositions(oldInputOf, diff.newIndexOfOld, buffers.positions(old.size))
   const arrivedIndices = Uint32Array.from(diff.arrived)
   const columns = candidateColumns(candidates, old.wallets, arrivedIndices)
   const merged = mergeOrderBook(old, newIndexOf, { ...columns, inputIndex: arrivedIndices }, storage.book)
@@ -236,9 +238,9 @@ function mergeInto(previous: PreparedBook, candidates: readonly CandidateOrder[]
   const records = previous.records
   // Too many dead slots (orders long gone): start the shared records afresh.
   const fresh = records.keyId.length + columns.keyId.length > 2 * m + 1_024
-  const target = fresh ? { keyId: [] as string[], slug: [] as string[], byCode: [], deferred: [] } : records
+  const target: DecisionRecords = fresh ? { keyId: [], slug: [], byCode: [], deferred: [] } : records
   const slotOf = storage.slotOf.subarray(0, m)
-  const walletOfInput = storage.walletOfInput.subarray(0, m)
+  const walletOfInput = scatterWallets(book.permutation, book.walletOf, storage.walletOfInput.subarray(0, m))
   let { value, source: balanceSource } = diff
   if (value.length < book.wallets.names.length) {
     // Arrivals brought new wallets.
@@ -250,37 +252,70 @@ function mergeInto(previous: PreparedBook, candidates: readonly CandidateOrder[]
     value = grownValue
     balanceSource = grownSource
   }
-  const { permutation, walletOf } = book
-  const previousSlotOf = previous.slotOf
-  for (let q = 0; q < m; q++) walletOfInput[permutation[q]!] = walletOf[q]!
-  if (!fresh) {
-    for (let q = 0; q < m; q++) {
-      const from = source[q]!
-      if (from >= 0) slotOf[q] = previousSlotOf[from]!
+  if (fresh) freshSlots(source, previous.slotOf, records, columns, target, slotOf)
+  else carrySlots(source, previous.slotOf, slotOf)
+  const arrivals = arrivalPositions(source, diff.arrived.length)
+  for (const q of arrivals) {
+    const input = book.permutation[q]!
+    const w = book.walletOf[q]!
+    // The last candidate of a wallet (in input order) stands for its balance, as in candidateBalances.
+    if (balanceSource[w]! < input) {
+      value[w] = toSafeNumber(candidates[input]!.balanceAtoms)
+      balanceSource[w] = input
+    }
+    if (!fresh) {
+      const x = -source[q]! - 1
+      slotOf[q] = target.keyId.length
+      target.keyId.push(columns.keyId[x]!)
+      target.slug.push(columns.slug[x]!)
     }
   }
-  for (let q = 0; q < m; q++) {
+  return preparedBookOf(book, candidates, book.permutation, walletOfInput, balancesOf(value, balanceSource, candidates), target, slotOf)
+}
+
+// mergeInto's loops are small functions with nothing after their loop (see the same note in order-book.ts).
+
+function mapPositions(oldInputOf: Uint32Array, newIndexOfOld: Int32Array, out: Int32Array): Int32Array {
+  for (let p = 0; p < out.length; p++) out[p] = newIndexOfOld[oldInputOf[p]!]!
+  return out
+}
+
+function scatterWallets(permutation: Uint32Array, walletOf: Uint32Array, out: Uint32Array): Uint32Array {
+  for (let q = 0; q < permutation.length; q++) out[permutation[q]!] = walletOf[q]!
+  return out
+}
+
+/** Surviving positions keep their slot (arrivals get theirs after). */
+function carrySlots(source: Int32Array, previousSlotOf: Uint32Array, slotOf: Uint32Array): Uint32Array {
+  for (let q = 0; q < source.length; q++) {
     const from = source[q]!
-    if (from < 0) {
-      const input = permutation[q]!
-      const w = walletOf[q]!
-      // The last candidate of a wallet (in input order) stands for its balance, as in candidateBalances.
-      if (balanceSource[w]! < input) {
-        value[w] = toSafeNumber(candidates[input]!.balanceAtoms)
-        balanceSource[w] = input
-      }
-    }
-    if (fresh || from < 0) {
-      const slot = target.keyId.length
-      slotOf[q] = slot
-      if (from >= 0) {
-        target.keyId.push(records.keyId[previousSlotOf[from]!]!)
-        target.slug.push(records.slug[previousSlotOf[from]!]!)
-      } else {
-        target.keyId.push(columns.keyId[-from - 1]!)
-        target.slug.push(columns.slug[-from - 1]!)
-      }
-    }
+    if (from >= 0) slotOf[q] = previousSlotOf[from]!
   }
-  return { book, candidates, inputOf: book.permutation, walletOfInput, slotOf, records: target, balances: balancesOf(value, balanceSource, candidates) }
+  return slotOf
+}
+
+/** Every position a new slot, numbered in priority order, with its keyId and slug. */
+function freshSlots(
+  source: Int32Array,
+  previousSlotOf: Uint32Array,
+  records: DecisionRecords,
+  columns: { keyId: readonly string[]; slug: readonly string[] },
+  target: DecisionRecords,
+  slotOf: Uint32Array,
+): Uint32Array {
+  for (let q = 0; q < source.length; q++) {
+    const from = source[q]!
+    slotOf[q] = q
+    target.keyId.push(from >= 0 ? records.keyId[previousSlotOf[from]!]! : columns.keyId[-from - 1]!)
+    target.slug.push(from >= 0 ? records.slug[previousSlotOf[from]!]! : columns.slug[-from - 1]!)
+  }
+  return slotOf
+}
+
+/** Positions of the arrivals (negative sources). */
+function arrivalPositions(source: Int32Array, count: number): number[] {
+  const out: number[] = []
+  if (count === 0) return out
+  for (let q = 0; q < source.length; q++) if (source[q]! < 0) out.push(q)
+  return out
 }

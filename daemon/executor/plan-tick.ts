@@ -105,6 +105,22 @@ export interface DecisionRecords {
 const MAX_SAFE = Number.MAX_SAFE_INTEGER
 
 /**
+ * Every PreparedBook is made here, properties in one order: one hidden class for rebuilt, reused and merged books keeps
+ * the tick's loads monomorphic (spread copies of several shapes made TurboFan deoptimise the per-tick code repeatedly).
+ */
+export function preparedBookOf(
+  book: OrderBook,
+  candidates: readonly CandidateOrder[],
+  inputOf: Uint32Array,
+  walletOfInput: Uint32Array,
+  balances: BookBalances,
+  records: DecisionRecords,
+  slotOf: Uint32Array,
+): PreparedBook {
+  return { book, candidates, inputOf, walletOfInput, balances, records, slotOf }
+}
+
+/**
  * Columns of the candidates at `indices` (all of them when absent), parsing the decimal amounts straight into numbers
  * (atomsNumber; the exact bigint only for an amount beyond 2^53), with their wallets (lower-cased) added to `wallets`
  * (or, without it, indexed anew in one go). A malformed amount throws the RangeError toExecutableOrder throws.
@@ -207,7 +223,7 @@ export function prepareBook(candidates: readonly CandidateOrder[], policy: Prior
     slug[p] = slugIn[i]!
   }
   const records: DecisionRecords = { keyId, slug, byCode: [], deferred: [] }
-  const prepared: PreparedBook = { book, candidates, inputOf, walletOfInput, slotOf, records, balances: NO_BALANCES }
+  const prepared = preparedBookOf(book, candidates, inputOf, walletOfInput, NO_BALANCES, records, slotOf)
   if (balanceIn) {
     // The balances read with the columns, by wallet (the last candidate of a wallet stands for it, as in candidateBalances).
     const count = book.wallets.names.length
@@ -303,25 +319,7 @@ export function planPrepared(prepared: PreparedBook, input: Omit<PlanInput, 'can
       decisions[d++] = shared[slot] ??= { keyId: keyId[slot]!, slug: slug[slot]!, verdict: 'expired' }
     }
   }
-  const verdict = plan.verdict
-  let code = -1
-  let shared: Array<OrderDecision | undefined> = []
-  for (let p = 0; p < n; p++) {
-    const c = verdict[p]!
-    if (c === BookVerdict.buy || c === BookVerdict.expired) continue
-    // Neighbours mostly share a verdict: look the code's records up once per run.
-    if (c !== code) {
-      code = c
-      shared = recordsOf(c)
-    }
-    const slot = slotOf[p]!
-    let decision = shared[slot]
-    if (decision === undefined) {
-      decision = { keyId: keyId[slot]!, slug: slug[slot]!, verdict: VERDICT_OF[c]! }
-      shared[slot] = decision
-    }
-    decisions[d++] = decision
-  }
+  d = skipDecisions(plan.verdict, slotOf, records, decisions, d)
   for (let rank = 0; rank < limit; rank++) {
     const p = plan.buys[rank]!
     const candidate = candidates[inputOf[p]!]!
@@ -338,10 +336,45 @@ export function planPrepared(prepared: PreparedBook, input: Omit<PlanInput, 'can
       rank,
     }
   }
-  // Deferred records carry a rank, so they are shared only while the order keeps its rank (a tick that bought nothing).
-  const deferred = records.deferred
-  for (let rank = limit; rank < buyCount; rank++) {
-    const slot = slotOf[plan.buys[rank]!]!
+  deferredDecisions(plan.buys, limit, slotOf, records, decisions, d)
+  return { decisions, expired, buys }
+}
+
+// planPrepared's loops over every order are small functions returning right after their loop: V8 compiles a hot loop
+// on the stack, mid-call, and such code deoptimised at the first later statement it had not seen run.
+
+/** The shared record of every order that neither buys nor expires, in priority order, from `decisions[d]` on. */
+function skipDecisions(verdict: Uint8Array, slotOf: Uint32Array, records: DecisionRecords, decisions: OrderDecision[], d: number): number {
+  const { keyId, slug, byCode } = records
+  let code = -1
+  let shared: Array<OrderDecision | undefined> = []
+  for (let p = 0; p < verdict.length; p++) {
+    const c = verdict[p]!
+    if (c === BookVerdict.buy || c === BookVerdict.expired) continue
+    // Neighbours mostly share a verdict: look the code's records up once per run.
+    if (c !== code) {
+      code = c
+      shared = byCode[c] ??= new Array<OrderDecision | undefined>(keyId.length)
+    }
+    const slot = slotOf[p]!
+    let decision = shared[slot]
+    if (decision === undefined) {
+      decision = { keyId: keyId[slot]!, slug: slug[slot]!, verdict: VERDICT_OF[c]! }
+      shared[slot] = decision
+    }
+    decisions[d++] = decision
+  }
+  return d
+}
+
+/**
+ * The deferred buys' records (rank `limit` on), from `decisions[d]` on. They carry a rank, so they are shared only
+ * while the order keeps its rank (a tick that bought nothing).
+ */
+function deferredDecisions(buys: Uint32Array, limit: number, slotOf: Uint32Array, records: DecisionRecords, decisions: OrderDecision[], d: number): number {
+  const { keyId, slug, deferred } = records
+  for (let rank = limit; rank < buys.length; rank++) {
+    const slot = slotOf[buys[rank]!]!
     let decision = deferred[slot]
     if (decision === undefined || decision.rank !== rank) {
       decision = { keyId: keyId[slot]!, slug: slug[slot]!, verdict: 'deferred', rank }
@@ -349,5 +382,5 @@ export function planPrepared(prepared: PreparedBook, input: Omit<PlanInput, 'can
     }
     decisions[d++] = decision
   }
-  return { decisions, expired, buys }
+  return d
 }

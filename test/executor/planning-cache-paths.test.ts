@@ -154,6 +154,45 @@ describe('createBookCache: every path agrees with the bigint reference planner',
     expect(buys).toBeGreaterThan(1_000)
   })
 
+  it('keeps agreeing over many merges of a small book (the shared verdict records are compacted on the way)', () => {
+    const random = rng(11)
+    const make = (i: number, step: number): CandidateOrder => ({
+      order: {
+        keyId: `k${String(i).padStart(3, '0')}`,
+        slug: 'proj',
+        status: 'active',
+        maxSpendUsdc: String(1 + ((i * 7 + step) % 13)),
+        maxFdvUsdc: (i + step) % 3 === 0 ? null : String(300_000 + ((i * 31 + step) % 5) * 50_000),
+        expiresInMs: 60_000,
+        createdAt: i,
+        updatedAt: step,
+      },
+      userIndex: i % 6,
+      wallet: wallet(i % 6),
+      balanceAtoms: BigInt(Math.floor(random() * 50)) * USDC,
+    })
+    let candidates = Array.from({ length: 20 }, (_, i) => make(i, 0))
+    const cache = createBookCache()
+    const uses = new Set<BookUse>()
+    for (let step = 1; step <= 150; step++) {
+      // Ten PATCHes per step: ten arrivals, ten new slots.
+      candidates = candidates.map((c, i) => (i % 2 === step % 2 ? make(i, step) : { ...c }))
+      const input: PlanInput = {
+        tick: { effectiveCapAtoms: (400_000n * USDC).toString(), swapsAllowed: true },
+        launchedAt: 0,
+        now: 1,
+        totalSupply: 10n ** 27n,
+        candidates,
+        reservedByWallet: new Map(),
+        policy: spendThenLimitPolicy,
+        maxBuys: 5,
+      }
+      expect(summary(cache.plan('proj', input)), `step ${step}`).toEqual(summary(referencePlan(input)))
+      uses.add(cache.lastUse('proj')!)
+    }
+    expect([...uses]).toEqual(['rebuilt', 'incremental'])
+  })
+
   it('planExecution (fresh book) agrees with the reference too, including amounts beyond 2^53 and equal terms', () => {
     const random = rng(7)
     for (let round = 0; round < 200; round++) {

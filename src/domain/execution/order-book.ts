@@ -143,7 +143,7 @@ export function spendLimitPermutation(columns: Pick<OrderColumns, 'spend' | 'lim
 /** The book of `columns` in the order `permutation` gives (input index per priority position). */
 export function orderBookFromColumns(columns: OrderColumns, permutation: Uint32Array, policy: PrioritisationPolicy = spendThenLimitPolicy): OrderBook {
   const book = gather(columns, permutation, permutation)
-  return { ...book, policy, exact: exactNumbers(book) }
+  return bookOf(book, book.size, permutation, policy, exactNumbers(book))
 }
 
 /**
@@ -168,6 +168,28 @@ function gather(source: OrderColumns, positions: Uint32Array, permutation: Uint3
   const spendExact = source.spendExact && Array.from(positions, (p) => source.spendExact![p]!)
   const limitExact = source.limitExact && Array.from(positions, (p) => source.limitExact![p]!)
   return { size: m, permutation, spend, limit, spendExact, limitExact, expiresInMs, active, walletOf, wallets: source.wallets }
+}
+
+/**
+ * Every book is made here, with its properties in one order: books from a rebuild, a filter and a merge then share one
+ * hidden class, so the tick's loads stay monomorphic (objects of several shapes made TurboFan deoptimise planBookTick
+ * again and again).
+ */
+function bookOf(columns: OrderColumns, size: number, permutation: Uint32Array, policy: PrioritisationPolicy, exact: boolean): OrderBook {
+  return {
+    size,
+    permutation,
+    spend: columns.spend,
+    limit: columns.limit,
+    spendExact: columns.spendExact,
+    limitExact: columns.limitExact,
+    expiresInMs: columns.expiresInMs,
+    active: columns.active,
+    walletOf: columns.walletOf,
+    wallets: columns.wallets,
+    exact,
+    policy,
+  }
 }
 
 /**
@@ -242,7 +264,7 @@ export function filterOrderBook(book: OrderBook, keep: (position: number) => boo
   for (let q = 0; q < m; q++) permutation[q] = book.permutation[kept[q]!]!
   const columns = gather(book, kept, permutation)
   // Fewer orders never make an exact book inexact.
-  return { book: { ...columns, policy: book.policy, exact: book.exact || exactNumbers(columns) }, kept }
+  return { book: bookOf(columns, m, permutation, book.policy, book.exact || exactNumbers(columns)), kept }
 }
 
 /** Orders to insert into a book: columns sharing the book's WalletIndex, with their input index in the new order list. */
@@ -286,9 +308,7 @@ export function mergeOrderBook(
     return c !== 0 ? c : inserted.inputIndex[a]! - inserted.inputIndex[b]!
   })
 
-  const n = book.size
-  let m = k
-  for (let p = 0; p < n; p++) if (newIndexOf[p]! >= 0) m++
+  const m = k + countKept(newIndexOf)
   const into = storage && storage.capacity >= m ? storage : undefined
   // First the merged order (old position, or -(x + 1) for arrival x), then each column in its own tight loop.
   const source = into ? into.source.subarray(0, m) : new Int32Array(m)
@@ -298,40 +318,21 @@ export function mergeOrderBook(
   const arrivalSpend = inserted.spend
   const arrivalLimit = inserted.limit
   const arrivalInput = inserted.inputIndex
-  let q = 0
-  let a = 0
-  for (let p = 0; p < n; p++) {
-    const index = newIndexOf[p]!
-    if (index < 0) continue
-    if (a < k) {
+  if (k === 0) keptOrder(newIndexOf, source)
+  else {
+    const arrivalGoesFirst = (x: number, p: number, index: number): boolean => {
+      const sx = arrivalSpend[x]!
       const s = bookSpend[p]!
+      if (sx !== s) return sx > s
+      const lx = arrivalLimit[x]!
       const l = bookLimit[p]!
-      // Arrivals that go before position p: larger spend, or equal spend and higher limit, or both equal and earlier input.
-      while (a < k) {
-        const x = arrivals[a]!
-        const sx = arrivalSpend[x]!
-        if (sx < s) break
-        if (sx === s) {
-          const lx = arrivalLimit[x]!
-          if (lx < l) break
-          if (lx === l) {
-            const c = Number.isSafeInteger(l) ? 0 : compareExact(insertedLimit(x), bookLimitExact ? bookLimitExact[p]! : exactLimitOf(l))
-            if (c > 0 || (c === 0 && arrivalInput[x]! > index)) break
-          }
-        }
-        source[q++] = -(x + 1)
-        a++
-      }
+      if (lx !== l) return lx > l
+      const c = Number.isSafeInteger(l) ? 0 : compareExact(insertedLimit(x), bookLimitExact ? bookLimitExact[p]! : exactLimitOf(l))
+      return c < 0 || (c === 0 && arrivalInput[x]! < index)
     }
-    source[q++] = p
+    mergedOrder(newIndexOf, arrivals, arrivalGoesFirst, source)
   }
-  while (a < k) source[q++] = -(arrivals[a++]! + 1)
-
-  const permutation = into ? into.permutation.subarray(0, m) : new Uint32Array(m)
-  for (let r = 0; r < m; r++) {
-    const from = source[r]!
-    permutation[r] = from >= 0 ? newIndexOf[from]! : arrivalInput[-from - 1]!
-  }
+  const permutation = permutationOf(source, newIndexOf, arrivalInput, into ? into.permutation.subarray(0, m) : new Uint32Array(m))
   const spend = pickFloat(source, bookSpend, arrivalSpend, into ? into.spend.subarray(0, m) : new Float64Array(m))
   const limit = pickFloat(source, bookLimit, arrivalLimit, into ? into.limit.subarray(0, m) : new Float64Array(m))
   const expiresInMs = pickFloat(source, book.expiresInMs, inserted.expiresInMs, into ? into.expiresInMs.subarray(0, m) : new Float64Array(m))
@@ -344,10 +345,47 @@ export function mergeOrderBook(
   const columns: OrderColumns = { spend, limit, spendExact, limitExact, expiresInMs, active, walletOf, wallets: book.wallets }
   // Fewer orders never make an exact book inexact; arrivals can only add to their own wallets' sums.
   const exact = k === 0 ? book.exact || exactNumbers(columns) : book.exact ? exactNumbers(columns, inserted.walletOf) : exactNumbers(columns)
-  return { book: { ...columns, size: m, permutation, policy: book.policy, exact }, source }
+  return { book: bookOf(columns, m, permutation, book.policy, exact), source }
 }
 
 const exactLimitOf = (limit: number): bigint | null => (limit === Number.POSITIVE_INFINITY ? null : BigInt(limit))
+
+// The merge's loops are small functions with nothing after their loop: V8 compiles a hot loop on the stack, mid-call,
+// and such code deoptimised at the first later statement it had not seen run, leaving the next loops to the interpreter.
+
+function countKept(newIndexOf: Int32Array): number {
+  let m = 0
+  for (let p = 0; p < newIndexOf.length; p++) if (newIndexOf[p]! >= 0) m++
+  return m
+}
+
+/** Removals only: the kept positions in order. */
+function keptOrder(newIndexOf: Int32Array, source: Int32Array): void {
+  let q = 0
+  for (let p = 0; p < newIndexOf.length; p++) if (newIndexOf[p]! >= 0) source[q++] = p
+}
+
+/** Kept positions and arrivals (in their priority order) merged; `first(x, p, index)`: arrival x goes before position p. */
+function mergedOrder(newIndexOf: Int32Array, arrivals: readonly number[], first: (x: number, p: number, index: number) => boolean, source: Int32Array): void {
+  const k = arrivals.length
+  let q = 0
+  let a = 0
+  for (let p = 0; p < newIndexOf.length; p++) {
+    const index = newIndexOf[p]!
+    if (index < 0) continue
+    while (a < k && first(arrivals[a]!, p, index)) source[q++] = -(arrivals[a++]! + 1)
+    source[q++] = p
+  }
+  while (a < k) source[q++] = -(arrivals[a++]! + 1)
+}
+
+function permutationOf(source: Int32Array, newIndexOf: Int32Array, arrivalInput: Uint32Array, out: Uint32Array): Uint32Array {
+  for (let r = 0; r < source.length; r++) {
+    const from = source[r]!
+    out[r] = from >= 0 ? newIndexOf[from]! : arrivalInput[-from - 1]!
+  }
+  return out
+}
 
 /**
  * Arrays a merged book is written into instead of fresh ones: a caller that merges often (the executor, every tick
