@@ -26,6 +26,12 @@ import {
  */
 export interface BookCache {
   plan(slug: string, input: PlanInput): ExecutionPlan
+  /**
+   * Brings the project's book up to date with these candidates without planning a tick, e.g. from the warm snapshot of
+   * each block before a launch: the launch tick then finds the book built (the reused or incremental path, ~10-15 ms at
+   * 100,000 orders) instead of building it (~50 ms), and the planning code already compiled. Returns the path taken.
+   */
+  prepare(slug: string, input: Pick<PlanInput, 'candidates' | 'policy'>): BookUse
   forget(slug: string): void
   /** How the last plan(slug) got its book (for tests and metrics). */
   lastUse(slug: string): BookUse | undefined
@@ -190,7 +196,7 @@ function refresh(previous: PreparedBook, next: readonly CandidateOrder[], maxArr
 export function createBookCache(): BookCache {
   const entries = new Map<string, Entry>()
 
-  function bookFor(slug: string, entry: Entry | undefined, input: PlanInput): Entry {
+  function bookFor(slug: string, entry: Entry | undefined, input: Pick<PlanInput, 'candidates' | 'policy'>): Entry {
     const { candidates, policy } = input
     if (entry && entry.policy === policy) {
       const previous = entry.prepared
@@ -219,6 +225,11 @@ export function createBookCache(): BookCache {
       const entry = bookFor(slug, entries.get(slug), input)
       entries.set(slug, entry)
       return planPrepared(entry.prepared, input)
+    },
+    prepare(slug, input) {
+      const entry = bookFor(slug, entries.get(slug), input)
+      entries.set(slug, entry)
+      return entry.use
     },
     forget: (slug) => void entries.delete(slug),
     lastUse: (slug) => entries.get(slug)?.use,

@@ -286,5 +286,12 @@ describe('createBookCache: every path agrees with the bigint reference planner',
       expect(summary(cache.plan('proj', input(candidates)))).toEqual(summary(referencePlan(input(candidates))))
       expect(cache.lastUse('proj')).toBe(use)
     }
+    // Prepared ahead (the warm path before a launch): the tick then reuses the book.
+    const ahead = createBookCache()
+    expect(ahead.prepare('proj', { candidates: book, policy: spendThenLimitPolicy })).toBe('rebuilt')
+    expect(ahead.prepare('proj', { candidates: withNew, policy: spendThenLimitPolicy })).toBe('incremental')
+    const launchTick = withNew.map((c) => ({ ...c, balanceAtoms: c.balanceAtoms + USDC }))
+    expect(summary(ahead.plan('proj', input(launchTick)))).toEqual(summary(referencePlan(input(launchTick))))
+    expect(ahead.lastUse('proj')).toBe('reused')
   })
 })
