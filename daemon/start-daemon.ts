@@ -139,6 +139,7 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
       chains,
       keys,
       accountKind: config.wallet.accountKind,
+      deployAhead: config.wallet.deployAhead,
       logger,
       ...(config.chains.mode === 'rpc' ? { externalBundlerUrls: externalBundlerUrls(config.chains) } : {}),
     })

@@ -147,8 +147,13 @@ export const configSchema = z
       .strictObject({
         /** simple: SimpleAccount v0.7 (devnet); kernel: Kernel v3.1 (the production default on real chains). */
         accountKind: z.enum(['simple', 'kernel'], { error: "expected 'simple' or 'kernel'" }).optional(),
+        /**
+         * Deploy the funded wallets of buyers waiting for a launch before it (gas paid by the service, as their first
+         * buy would have): launch buys then need less gas and more of them fit the first block.
+         */
+        deployAhead: z.boolean({ error: 'expected true or false' }).default(true),
       })
-      .default({}),
+      .default({ deployAhead: true }),
   })
   .superRefine((config, ctx) => {
     if (config.chains.mode === 'rpc' && config.feeRecipient === undefined) {

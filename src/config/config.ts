@@ -15,7 +15,7 @@ export interface PrebuyConfig {
   /** Trust X-Forwarded-For (behind a reverse proxy). */
   trustProxy: boolean
   feeRecipient: Address
-  wallet: { accountKind: 'simple' | 'kernel' }
+  wallet: { accountKind: 'simple' | 'kernel'; deployAhead: boolean }
   /**
    * Encrypts the wallets' master secret. From PREBUY_PASSPHRASE; on devnet generated once and kept in the data dir.
    * Secret: never log it (use describeConfig for a printable view).

@@ -98,7 +98,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<PrebuyCon
     trustProxy: parsed.trustProxy,
     // The schema requires feeRecipient in rpc mode, so the fallback only ever applies to devnet.
     feeRecipient: parsed.feeRecipient ?? DEVNET_FEE_RECIPIENT,
-    wallet: { accountKind: parsed.wallet.accountKind ?? (mode === 'devnet' ? 'simple' : 'kernel') },
+    wallet: { accountKind: parsed.wallet.accountKind ?? (mode === 'devnet' ? 'simple' : 'kernel'), deployAhead: parsed.wallet.deployAhead },
     passphrase,
     passphraseSource: source,
   }

@@ -46,7 +46,7 @@ describe('loadConfig defaults and precedence', () => {
       chains: { mode: 'devnet', blockTime: 2 },
       rateLimits: { perKeyPerMinute: 100, apiKeyCreationPerIpPerHour: 10 },
       feeRecipient: '0x000000000000000000000000000000000000fee1',
-      wallet: { accountKind: 'simple' },
+      wallet: { accountKind: 'simple', deployAhead: true },
       passphraseSource: 'env',
     })
   })
@@ -87,7 +87,7 @@ describe('loadConfig defaults and precedence', () => {
       feeRecipient: '0x1111111111111111111111111111111111111111',
     })
     const config = await loadConfig({ flags: { dataDir: dir }, env: PASS })
-    expect(config.wallet.accountKind).toBe('kernel')
+    expect(config.wallet).toEqual({ accountKind: 'kernel', deployAhead: true })
     expect(config.chains.mode).toBe('rpc')
     if (config.chains.mode !== 'rpc') throw new Error('unreachable')
     expect(config.chains.base.chainId).toBe(8453)
@@ -152,6 +152,7 @@ describe('loadConfig rejects a bad config with one line naming the field', () =>
     ['fee recipient', { feeRecipient: 'me' }, 'config error: feeRecipient: expected a 0x-prefixed 20-byte hex address (from config.json)'],
     ['account kind', { wallet: { accountKind: 'safe' } }, "config error: wallet.accountKind: expected 'simple' or 'kernel' (from config.json)"],
     ['kernel on devnet', { wallet: { accountKind: 'kernel' } }, "config error: wallet.accountKind: 'kernel' needs chains.mode 'rpc'"],
+    ['deploy ahead', { wallet: { deployAhead: 'yes' } }, 'config error: wallet.deployAhead: expected true or false (from config.json)'],
     ['not JSON', '{ "port": ', 'config error: config.json: not valid JSON'],
     ['not an object', '[1]', 'config error: config.json: expected a JSON object'],
   ]
