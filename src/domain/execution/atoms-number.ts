@@ -32,9 +32,11 @@ export function atomsNumber(value: string, decimals: number): number {
   if (scale === undefined) throw new RangeError(`unsupported decimals: ${decimals}`)
   // Every partial sum of the whole part is at most its final value, so a final value within the bound was computed
   // exactly; whole * scale and the sum below are then exact or land at/above 2^53 (caught by the last check).
-  if (whole > Math.floor(Number.MAX_SAFE_INTEGER / scale)) return Number.POSITIVE_INFINITY
-  const atoms = whole * scale + fraction * POW10[decimals - fractionDigits]!
+  if (whole > MAX_WHOLE[decimals]!) return Number.POSITIVE_INFINITY
+  const atoms = fractionDigits === 0 ? whole * scale : whole * scale + fraction * POW10[decimals - fractionDigits]!
   return atoms > Number.MAX_SAFE_INTEGER ? Number.POSITIVE_INFINITY : atoms
 }
 
 const POW10 = Array.from({ length: 16 }, (_, k) => 10 ** k)
+/** The largest whole part whose atoms (whole * 10^decimals) stay a safe integer, per decimals. */
+const MAX_WHOLE = POW10.map((scale) => Math.floor(Number.MAX_SAFE_INTEGER / scale))

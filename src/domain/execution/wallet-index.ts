@@ -98,11 +98,14 @@ export function indexWallets(wallets: readonly string[]): { index: WalletIndex; 
   return { index, walletOf }
 }
 
-/** The last (up to) 12 characters and the length: an address's tail is random hex, enough to spread 100,000 of them. */
+/**
+ * The last (up to) 10 characters and the length: an address's tail is random hex (40 bits), enough to spread 100,000
+ * of them (equal hashes only cost a string comparison).
+ */
 function hashOf(wallet: string): number {
   const length = wallet.length
   let h = length
-  for (let i = length > 12 ? length - 12 : 0; i < length; i++) h = Math.imul(h ^ wallet.charCodeAt(i), 0x01000193)
+  for (let i = length > 10 ? length - 10 : 0; i < length; i++) h = Math.imul(h ^ wallet.charCodeAt(i), 0x01000193)
   h ^= h >>> 15
   h = Math.imul(h, 0x2c1b3c6d)
   return (h ^ (h >>> 13)) >>> 0
