@@ -17,9 +17,6 @@ export interface WalletIndex {
   intern(wallet: string): number
 }
 
-/** An empty index (wallets are added one by one). */
-export const createWalletIndex = (): WalletIndex => indexWallets([]).index
-
 /** The index of `wallets` (indices in order of first appearance) and each input's wallet index. */
 export function indexWallets(wallets: readonly string[]): { index: WalletIndex; walletOf: Uint32Array } {
   const n = wallets.length
