@@ -384,3 +384,18 @@ function deferredDecisions(buys: Uint32Array, limit: number, slotOf: Uint32Array
   }
   return d
 }
+
+/**
+ * Whether two ticks' decisions carry the same verdict for the same orders in the same order (what a quiet tick's
+ * journal check needs), without building a 100,000-entry signature string: decisions of a book the cache kept are the
+ * same shared record objects tick after tick, so this is mostly pointer comparisons.
+ */
+export function sameVerdicts(a: readonly OrderDecision[], b: readonly OrderDecision[]): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!
+    const y = b[i]!
+    if (x !== y && (x.keyId !== y.keyId || x.verdict !== y.verdict)) return false
+  }
+  return true
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Address } from 'viem'
 import { createBookCache, type BookUse } from '../../daemon/executor/plan-book-cache.ts'
-import { DEFAULT_MAX_BUYS, planExecution, type CandidateOrder, type ExecutionPlan, type PlanInput } from '../../daemon/executor/plan-tick.ts'
+import { DEFAULT_MAX_BUYS, planExecution, sameVerdicts, type CandidateOrder, type ExecutionPlan, type PlanInput } from '../../daemon/executor/plan-tick.ts'
 import { toExecutableOrder, type ExecutableOrder } from '../../src/domain/execution/executable-order.ts'
 import { planTick } from '../../src/domain/execution/plan-tick.ts'
 import { prioritiseOrders, spendThenLimitPolicy } from '../../src/domain/execution/prioritisation.ts'
@@ -222,6 +222,37 @@ describe('createBookCache: every path agrees with the bigint reference planner',
       }
       expect(summary(planExecution(input))).toEqual(summary(referencePlan(input)))
     }
+  })
+
+  it('sameVerdicts: equal to comparing keyId:verdict signatures, mostly by identity on a kept book', () => {
+    const random = rng(12)
+    const signature = (plan: ExecutionPlan) => plan.decisions.map((d) => `${d.keyId}:${d.verdict}`).join(',')
+    const candidates: CandidateOrder[] = Array.from({ length: 300 }, (_, i) => ({
+      order: { keyId: `k${i}`, slug: 'proj', status: 'active', maxSpendUsdc: String(1 + (i % 7)), maxFdvUsdc: i % 3 ? '400000' : null, expiresInMs: 60_000, createdAt: i, updatedAt: i },
+      userIndex: i % 50,
+      wallet: wallet(i % 50),
+      balanceAtoms: BigInt(i % 4) * USDC,
+    }))
+    const cache = createBookCache()
+    const input = (caps: string): PlanInput => ({
+      tick: { effectiveCapAtoms: caps, swapsAllowed: true },
+      launchedAt: 0,
+      now: 1,
+      totalSupply: 10n ** 27n,
+      candidates: candidates.map((c) => ({ ...c })),
+      reservedByWallet: new Map(),
+      policy: spendThenLimitPolicy,
+      maxBuys: 0,
+    })
+    let previous = cache.plan('proj', input('500000000000'))
+    for (let step = 0; step < 40; step++) {
+      const next = cache.plan('proj', input(random() < 0.5 ? '500000000000' : '300000000000'))
+      expect(sameVerdicts(previous.decisions, next.decisions)).toBe(signature(previous) === signature(next))
+      previous = next
+    }
+    const fresh = planExecution(input('500000000000'))
+    expect(sameVerdicts(cache.plan('proj', input('500000000000')).decisions, fresh.decisions)).toBe(true)
+    expect(sameVerdicts(fresh.decisions, fresh.decisions.slice(1))).toBe(false)
   })
 
   it('reports a malformed amount as before (RangeError), on a rebuild and on a merge', () => {
