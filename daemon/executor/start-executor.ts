@@ -7,7 +7,7 @@ import { spendThenLimitPolicy, type PrioritisationPolicy } from '../../src/domai
 import { USDC_DECIMALS } from '../../src/domain/order-bounds.ts'
 import type { OrderRecord, OrderStatus } from '../../src/domain/records.ts'
 import type { Journal } from '../../src/journal/journal.ts'
-import type { InFlightExecution, LaunchRecord, OrderEvent, PriceTick } from '../../src/journal/journal-records.ts'
+import type { InFlightExecution, LaunchRecord, OrderDecision, OrderEvent, PriceTick } from '../../src/journal/journal-records.ts'
 import { orderLockName } from '../../src/services/order-service.ts'
 import { orderKey, orderWriteOps, projectStatusPrefix } from '../../src/store/order-index.ts'
 import type { Store, StoreOperation } from '../../src/store/open-store.ts'
@@ -17,7 +17,7 @@ import type { IndexerSignal, TickBus } from '../indexer/tick-bus.ts'
 import { createBuyCallEncoder, executionOrderId } from './build-buy-calls.ts'
 import { buyKey, findBuyOnChain, findBuysInTransaction, type BuyOutcome } from './find-buy.ts'
 import { createBookCache } from './plan-book-cache.ts'
-import type { CandidateOrder, PlannedBuy } from './plan-tick.ts'
+import { sameVerdicts, type CandidateOrder, type PlannedBuy } from './plan-tick.ts'
 import { readStablecoinBalances } from './read-stablecoin-balances.ts'
 import { createWarmBooks, type LoadedOrder } from './warm-books.ts'
 
@@ -171,8 +171,10 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
   })
 
   /**
-   * Wallets that could buy at a coming launch (an active order in a project waiting to launch, stablecoin on the
-   * chain) are readied by the wallet layer once the indexer has processed a block: their nonces and deployment read
+   * Work ahead of launches, once the indexer has processed a block (and not in a block where something launched: that
+   * launch is being bought, readying waits for the next block). Waiting projects' order books are brought up to date
+   * from the warm snapshot. Wallets that could buy at a coming launch (an active order in a project waiting to launch,
+   * stablecoin on the chain) are readied by the wallet layer: their nonces and deployment read
    * ahead, and the undeployed ones deployed by the service, so a launch buy carries no initCode (less gas: more buys
    * fit the first block) and reads nothing first. Only after the block is processed, so a deployment is never sent
    * for a launch of that block; and never for a wallet with an order in a launched project (a tick may be buying
@@ -183,21 +185,24 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
    */
   const readying = new Set<ChainKey>()
   const waitingBefore = new Map<ChainKey, Set<number>>()
-  async function readyWallets(chain: ChainKey, blockNumber: bigint, launchedNow: readonly string[]): Promise<void> {
-    const { prepareAhead } = deps.wallets
-    if (!prepareAhead || readying.has(chain) || stopped) return
+  async function readyAhead(chain: ChainKey, blockNumber: bigint, launchedNow: readonly string[]): Promise<void> {
+    // A launch in this block is being bought right now: readying others waits for the next block.
+    if (launchedNow.length > 0 || readying.has(chain) || stopped) return
     const snapshot = await warm.snapshot(chain, blockNumber)
     if (!snapshot) return
-    const launched = new Set(launchedNow)
+    const launched = new Set<string>()
     for (const [slug, c] of ticking) if (c === chain) launched.add(slug)
     const waiting = new Set<number>()
     const buying = new Set<number>()
     for (const [slug, orders] of snapshot.orders) {
+      if (!launched.has(slug)) prepareBook(slug, orders, snapshot.balances)
       for (const loaded of orders) {
         if (launched.has(slug)) buying.add(loaded.userIndex)
         else if ((snapshot.balances.get(loaded.wallet.toLowerCase()) ?? 0n) > 0n) waiting.add(loaded.userIndex)
       }
     }
+    const { prepareAhead } = deps.wallets
+    if (!prepareAhead) return
     for (const userIndex of buying) waiting.delete(userIndex)
     const before = waitingBefore.get(chain) ?? new Set<number>()
     waitingBefore.set(chain, waiting)
@@ -209,6 +214,20 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
       log.debug({ err: error, chain }, 'readying wallets ahead failed; a launch reads their state itself')
     } finally {
       readying.delete(chain)
+    }
+  }
+
+  /**
+   * A waiting project's order book, built (or brought up to date) from the warm snapshot before its launch: the launch
+   * tick then plans on a book it already holds, with the planning code compiled.
+   */
+  function prepareBook(slug: string, orders: readonly LoadedOrder[], balances: ReadonlyMap<string, bigint>): void {
+    if (orders.length === 0) return
+    const candidates = orders.map((c) => ({ ...c, balanceAtoms: balances.get(c.wallet.toLowerCase()) ?? 0n }))
+    try {
+      books.prepare(slug, { candidates, policy })
+    } catch (error) {
+      log.debug({ err: error, slug }, 'preparing an order book ahead failed; the launch tick builds it')
     }
   }
 
@@ -229,7 +248,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
     })
   }
 
-  const lastQuietSignature = new Map<string, string>()
+  const lastQuietDecisions = new Map<string, readonly OrderDecision[]>()
   // Prepared order books between ticks: parsed and sorted again only when a project's orders change.
   const books = createBookCache()
 
@@ -270,16 +289,17 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
       ...(deps.maxBuysPerTick === undefined ? {} : { maxBuys: deps.maxBuysPerTick }),
     })
     stage('executor.planned')
+    stage(`executor.book.${books.lastUse(launch.slug) ?? 'none'}`)
     if (plan.buys.length === 0 && plan.expired.length === 0) {
       // Nothing happens this tick: journal it only when a verdict changed since the last recorded decision, so a quiet
       // book priced every block (fee decay, heartbeats) does not grow the journal with identical entries.
-      const signature = plan.decisions.map((d) => `${d.keyId}:${d.verdict}`).join(',')
-      if (lastQuietSignature.get(launch.slug) === signature) return []
-      lastQuietSignature.set(launch.slug, signature)
+      const previous = lastQuietDecisions.get(launch.slug)
+      if (previous && sameVerdicts(previous, plan.decisions)) return []
+      lastQuietDecisions.set(launch.slug, plan.decisions)
       await store.batch([journal.putDecision({ slug: launch.slug, chain: launch.chain, tick, policy: policy.name, orders: plan.decisions, at: now() })])
       return []
     }
-    lastQuietSignature.delete(launch.slug)
+    lastQuietDecisions.delete(launch.slug)
     const at = now()
     const fromBlock = tick.blockNumber
     const keyIds = [...plan.expired.map((o) => o.keyId), ...plan.buys.map((b) => b.candidate.order.keyId)]
@@ -602,7 +622,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
       return
     }
     if (signal.type === 'block') return warm.refresh(signal.chain, signal.blockNumber)
-    if (signal.type === 'processed') return void readyWallets(signal.chain, signal.blockNumber, signal.launched)
+    if (signal.type === 'processed') return void readyAhead(signal.chain, signal.blockNumber, signal.launched)
     if (signal.type === 'launch_reverted') ticking.delete(signal.launch.slug)
     if (signal.type !== 'tick') return
     pending.set(signal.launch.slug, { tick: signal.tick, launch: signal.launch })

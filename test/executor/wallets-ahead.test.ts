@@ -7,8 +7,9 @@ const USDC = 1_000_000n
 
 describe('wallets readied ahead of a launch (real devnet, wallets, store)', () => {
   let h: FlowHarness
+  const stages: string[] = []
   beforeAll(async () => {
-    h = await startFlowHarness()
+    h = await startFlowHarness({ onStage: (name) => stages.push(name) })
   })
   afterAll(async () => {
     await h?.stop()
@@ -22,7 +23,7 @@ describe('wallets readied ahead of a launch (real devnet, wallets, store)', () =
     await new Promise((resolve) => setTimeout(resolve, 300))
   }
 
-  it('deploys a funded waiting buyer’s wallet once it waited a block, never an empty one; the launch buy carries no initCode', async () => {
+  it('deploys a funded waiting buyer’s wallet once it waited a block, never an empty one; the launch buy carries no initCode and plans on a book prepared ahead', async () => {
     const { slug, creator } = await h.newProject('ahead', 'doppler')
     const funded = await h.newBuyer('ahead-funded', '200')
     const empty = await h.newBuyer('ahead-empty', '0')
@@ -38,10 +39,14 @@ describe('wallets readied ahead of a launch (real devnet, wallets, store)', () =
     expect(await deployed(funded.wallet)).toBe(true)
     expect(await deployed(empty.wallet)).toBe(false)
 
+    stages.length = 0
     h.startMining()
     await h.launch(slug, 'doppler', creator)
     await h.waitFor('fill', async () => (await h.getOrder(funded, slug))?.status === 'filled')
     await h.stopMining()
+    // The launch tick planned on the order book prepared while the orders waited, not one built on the spot.
+    const books = stages.filter((name) => name.startsWith('executor.book.'))
+    expect(books[0]).toBe('executor.book.reused')
     const order = (await h.getOrder(funded, slug))!
     const receipt = await h.client.getTransactionReceipt({ hash: order.execution!.txHash as `0x${string}` })
     expect(parseEventLogs({ abi: entryPoint07Abi, eventName: 'AccountDeployed', logs: receipt.logs })).toHaveLength(0)
