@@ -69,6 +69,16 @@ describe('openStore', () => {
     expect(await records.get('a!')).toMatchObject({ n: 4 })
   })
 
+  it('a batch on a closed store is refused with level’s error and no listener hears of it', async () => {
+    const heard: number[] = []
+    store.onBatch((operations) => heard.push(operations.length))
+    await store.close()
+    await expect(store.batch([put(store.sub.meta, 'late', 1)])).rejects.toMatchObject({ code: 'LEVEL_DATABASE_NOT_OPEN' })
+    expect(heard).toEqual([])
+    store = await openStore({ dataDir: dir })
+    expect(await store.sub.meta.get('late')).toBeUndefined()
+  })
+
   it('sublevels are isolated and extra sublevels can be added later', async () => {
     const launches = store.sublevel<{ block: number }>('launches')
     expect(store.sublevel('launches')).toBe(launches)
