@@ -303,11 +303,27 @@ export async function benchLaunch(buyerCount: number) {
   }
 }
 
+const LAUNCH_RUNS = 3
+
 export const executionBenchmark: BenchModule = {
   name: 'execution',
   async run() {
     const planning = benchPlanning(100_000, 7)
-    const launch = await benchLaunch(500)
+    // Three launches, each on a fresh devnet: one run on a shared machine says little; the median and the spread do.
+    const launches = []
+    for (let run = 0; run < LAUNCH_RUNS; run++) launches.push(await benchLaunch(500))
+    const latencies = launches.map((l) => l.launchLogToFirstHandleOpsMs ?? Number.POSITIVE_INFINITY)
+    const medianLatency = median(latencies)
+    const launch = {
+      ...launches[0]!,
+      runs: launches.map((l) => ({ launchLogToFirstHandleOpsMs: l.launchLogToFirstHandleOpsMs, ordersMinedByBlock: l.ordersMinedByBlock, filled: l.filled })),
+      launchLogToFirstHandleOpsMedianMs: medianLatency,
+      targets: {
+        everyOrderInTheFirstSwapBlock: { target: 'launch+1 in every run', met: launches.every((l) => l.zeroBlocksOfDelay && l.filled === l.buyers) },
+        launchLogToFirstHandleOpsUnder100ms: { targetMs: 100, medianMs: medianLatency, maxMs: Math.max(...latencies), met: medianLatency < 100 },
+      },
+      note: 'runs: three launches of 500 buyers; the detailed fields above them are the first run’s.',
+    }
     return { planning, launch, peerReference: 'the peer lands swaps 4 to 6 seconds after deployment' }
   },
 }
