@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import type { PrivateKeyAccount } from 'viem/accounts'
-import { createPublicClient, createWalletClient, http, parseUnits, type Address, type Hex, type PublicClient } from 'viem'
+import { createPublicClient, createWalletClient, custom, http, parseUnits, type Address, type Hex, type PublicClient } from 'viem'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
 import { chainFromConfig } from '../../src/chain/clients.ts'
 import { artifacts } from './artifacts.ts'
@@ -13,6 +13,13 @@ import { createLogger, type Logger } from '../../src/common/logger.ts'
 import { createWalletService, type PrebuyWalletService, type WalletServiceDeps } from '../../src/wallets/create-wallet-service.ts'
 import { createKeyStore, type KeyStore } from '../../src/wallets/keys/key-store.ts'
 import { loadOrCreateMasterSecret } from '../../src/wallets/keys/secret-files.ts'
+
+export interface RecordedCall {
+  method: string
+  /** Lower-cased target of an eth_call. */
+  to?: string
+  at: number
+}
 
 export interface WalletFixture {
   dataDir: string
@@ -29,6 +36,8 @@ export interface WalletFixture {
   /** A funded dev account for test transactions (deploying tokens, wrapping ETH). */
   trader: PrivateKeyAccount
   newService(overrides?: Partial<WalletServiceDeps>): PrebuyWalletService
+  /** A service whose base client records every RPC it makes (method, eth_call target, start time), in order. */
+  recordingService(overrides?: Partial<WalletServiceDeps>): { calls: RecordedCall[]; service: PrebuyWalletService }
   deployToken(chain: ChainKey, name: string, symbol: string, supply: string, recipient: Address): Promise<Address>
   stop(): Promise<void>
 }
@@ -87,10 +96,27 @@ async function setUp(dataDir: string, devnet: Devnet): Promise<WalletFixture> {
     return receipt.contractAddress
   }
 
+  const recordingService = (overrides: Partial<WalletServiceDeps> = {}) => {
+    const calls: RecordedCall[] = []
+    const inner = http(devnet.chains.base.rpcUrl)({ retryCount: 0 })
+    const client = createPublicClient({
+      transport: custom({
+        async request({ method, params }) {
+          const to = method === 'eth_call' ? String((params as [{ to: string }])[0].to).toLowerCase() : undefined
+          calls.push({ method, ...(to ? { to } : {}), at: performance.now() })
+          return inner.request({ method, params } as never)
+        },
+      }),
+      pollingInterval: 50,
+    }) as PublicClient
+    return { calls, service: newService({ clients: { base: client }, ...overrides }) }
+  }
+
   return {
     dataDir,
     devnet,
     chains: devnet.chains,
+    recordingService,
     masterSecret,
     passphrase,
     keys,

@@ -1,4 +1,4 @@
-import { createPublicClient, custom, encodeFunctionData, erc20Abi, http, type Address, type PublicClient } from 'viem'
+import { encodeFunctionData, erc20Abi, type Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CODE_SIZE_READER_ADDRESS } from '../../src/wallets/bundler/code-sizes.ts'
 import { GAS_METER_ADDRESS } from '../../src/wallets/bundler/gas-meter.ts'
@@ -17,19 +17,7 @@ const DEST: Address = '0x000000000000000000000000000000000000dEaD'
 
 describe('a large batch', () => {
   it('reads every deployment status and nonce in one call each, simulates once per chunk, and sends the first chunk before the last is signed, in priority order', async () => {
-    const calls: { method: string; to?: string; at: number }[] = []
-    const inner = http(f.chains.base.rpcUrl)({ retryCount: 0 })
-    const client = createPublicClient({
-      transport: custom({
-        async request({ method, params }) {
-          const to = method === 'eth_call' ? String((params as [{ to: string }])[0].to).toLowerCase() : undefined
-          calls.push({ method, ...(to ? { to } : {}), at: performance.now() })
-          return inner.request({ method, params } as never)
-        },
-      }),
-      pollingInterval: 50,
-    }) as PublicClient
-    const service = f.newService({ clients: { base: client } })
+    const { calls, service } = f.recordingService()
     const stablecoin = f.chains.base.addresses.stablecoin
     const count = 150
     // New wallets, plus one wallet already deployed by an earlier operation.

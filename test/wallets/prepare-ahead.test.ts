@@ -1,8 +1,7 @@
-import { createPublicClient, custom, encodeFunctionData, erc20Abi, http, parseEventLogs, type Address, type PublicClient } from 'viem'
+import { encodeFunctionData, erc20Abi, parseEventLogs, type Address } from 'viem'
 import { entryPoint07Abi } from 'viem/account-abstraction'
 import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { WalletServiceDeps } from '../../src/wallets/create-wallet-service.ts'
 import { CODE_SIZE_READER_ADDRESS } from '../../src/wallets/bundler/code-sizes.ts'
 import { startWalletFixture, type WalletFixture } from './devnet-fixture.ts'
 
@@ -15,22 +14,6 @@ afterAll(async () => {
 })
 
 const DEST: Address = '0x000000000000000000000000000000000000dEaD'
-
-function recordingService(overrides: Partial<WalletServiceDeps> = {}) {
-  const calls: { method: string; to?: string }[] = []
-  const inner = http(f.chains.base.rpcUrl)({ retryCount: 0 })
-  const client = createPublicClient({
-    transport: custom({
-      async request({ method, params }) {
-        const to = method === 'eth_call' ? String((params as [{ to: string }])[0].to).toLowerCase() : undefined
-        calls.push({ method, ...(to ? { to } : {}) })
-        return inner.request({ method, params } as never)
-      },
-    }),
-    pollingInterval: 50,
-  }) as PublicClient
-  return { calls, service: f.newService({ clients: { base: client }, ...overrides }) }
-}
 
 const approveOp = (userIndex: number, id: string, amount: bigint) => ({
   userIndex,
@@ -48,7 +31,7 @@ const deploymentsIn = async (hash: `0x${string}`) =>
 
 describe('prepareAhead (wallets readied before a launch)', () => {
   it('reads deployment and nonces once ahead; the submission then reads neither, deploys the new wallets and bumps the deployed ones', async () => {
-    const { calls, service } = recordingService()
+    const { calls, service } = f.recordingService()
     // Wallet 7000 is deployed (an earlier operation, nonce 1); 7001-7003 are not.
     const [first] = await service.submitUserOperations('base', [approveOp(7000, 'earlier', 1n)])
     expect(first?.success).toBe(true)
@@ -74,7 +57,7 @@ describe('prepareAhead (wallets readied before a launch)', () => {
 
   it('never serves a state its own later operation changed: the next operation reads again and succeeds', async () => {
     // Without deploying ahead: the wallet is deployed by its first operation's initCode.
-    const { calls, service } = recordingService({ deployAhead: false })
+    const { calls, service } = f.recordingService({ deployAhead: false })
     expect(await service.prepareAhead!('base', [7100])).toEqual({ read: 1, undeployed: 1, deployed: 0 })
     const [deploying] = await service.submitUserOperations('base', [approveOp(7100, 'deploys', 1n)])
     expect(deploying?.success).toBe(true)
@@ -92,7 +75,7 @@ describe('prepareAhead (wallets readied before a launch)', () => {
   }, 60_000)
 
   it('forgets what it read on forgetAhead (a reorg): the next submission reads the chain', async () => {
-    const { calls, service } = recordingService()
+    const { calls, service } = f.recordingService()
     await service.prepareAhead!('base', [7200])
     service.forgetAhead!('base')
     calls.length = 0
@@ -102,7 +85,7 @@ describe('prepareAhead (wallets readied before a launch)', () => {
   }, 60_000)
 
   it('a batch that needs a wallet whose deployment ahead is still pending waits for it instead of deploying it twice', async () => {
-    const { service } = recordingService()
+    const { service } = f.recordingService()
     const chain = f.chains.second_chain
     const client = f.clients.second_chain
     const wallet = await service.walletAddress(7300)

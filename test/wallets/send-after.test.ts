@@ -1,4 +1,4 @@
-import { createPublicClient, custom, encodeFunctionData, erc20Abi, http, type Address, type PublicClient } from 'viem'
+import { encodeFunctionData, erc20Abi, type Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { GAS_METER_ADDRESS } from '../../src/wallets/bundler/gas-meter.ts'
 import { startWalletFixture, type WalletFixture } from './devnet-fixture.ts'
@@ -13,23 +13,6 @@ afterAll(async () => {
 
 const DEST: Address = '0x000000000000000000000000000000000000dEaD'
 
-/** A wallet service whose base client records every RPC method (and eth_call target) in order. */
-function recordingService() {
-  const calls: { method: string; to?: string }[] = []
-  const inner = http(f.chains.base.rpcUrl)({ retryCount: 0 })
-  const client = createPublicClient({
-    transport: custom({
-      async request({ method, params }) {
-        const to = method === 'eth_call' ? String((params as [{ to: string }])[0].to).toLowerCase() : undefined
-        calls.push({ method, ...(to ? { to } : {}) })
-        return inner.request({ method, params } as never)
-      },
-    }),
-    pollingInterval: 50,
-  }) as PublicClient
-  return { calls, service: f.newService({ clients: { base: client } }) }
-}
-
 const approveOp = (userIndex: number, id: string, amount: bigint) => ({
   userIndex,
   id,
@@ -41,7 +24,7 @@ const sent = (calls: { method: string }[]) => calls.filter((c) => c.method === '
 
 describe('submitUserOperations with sendAfter', () => {
   it('signs and simulates at once but broadcasts only after the gate resolves', async () => {
-    const { calls, service } = recordingService()
+    const { calls, service } = f.recordingService()
     let open: () => void = () => undefined
     const gate = new Promise<void>((resolve) => (open = resolve))
     const pending = service.submitUserOperations('base', [approveOp(6100, 'gated', 7n)], { sendAfter: gate })
@@ -60,7 +43,7 @@ describe('submitUserOperations with sendAfter', () => {
   }, 60_000)
 
   it('sends nothing when the gate rejects, rejects with its reason, and leaves the wallet free for the next operation', async () => {
-    const { calls, service } = recordingService()
+    const { calls, service } = f.recordingService()
     const failure = new Error('executing batch not written')
     let fail: (error: Error) => void = () => undefined
     const gate = new Promise<void>((_, reject) => (fail = reject))
