@@ -8,6 +8,7 @@ import { prioritiseOrders, spendThenLimitPolicy } from '../../src/domain/executi
 import type { OrderRecord } from '../../src/domain/records.ts'
 import type { OrderDecision, OrderVerdict } from '../../src/journal/journal-records.ts'
 import { minTokensOut } from '../../src/pricing/min-tokens-out.ts'
+import { seededRandom } from '../support/seeded-random.ts'
 
 /**
  * The oracle: the bigint reference planner (toExecutableOrder, prioritiseOrders, planTick) and the journal layout
@@ -55,17 +56,7 @@ function referencePlan(input: PlanInput): ExecutionPlan {
   return { decisions, expired: plan.expired.map(record), buys }
 }
 
-/** mulberry32: a small seeded PRNG so the property test is reproducible. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+const rng = seededRandom
 
 const USDC = 1_000_000n
 const wallet = (n: number, upper = false) => {

@@ -5,18 +5,9 @@ import { BookVerdict, SKIP_REASON, planBookTick, reservedAfter, spendAt, type Bo
 import { planTick, type TickPlan } from '../../../src/domain/execution/plan-tick.ts'
 import { prioritiseOrders, spendThenLimitPolicy } from '../../../src/domain/execution/prioritisation.ts'
 import type { OrderStatus } from '../../../src/domain/records.ts'
+import { seededRandom } from '../../support/seeded-random.ts'
 
-/** mulberry32: a small seeded PRNG so the property test is reproducible. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+const rng = seededRandom
 
 const USD = 1_000_000n
 const STATUSES: OrderStatus[] = ['active', 'active', 'active', 'active', 'executing', 'filled']

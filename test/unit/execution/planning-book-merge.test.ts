@@ -16,18 +16,9 @@ import { BookVerdict, SKIP_REASON, TickWorkspace, planBookTick, reservedAfter, s
 import { planTick, type TickPlan } from '../../../src/domain/execution/plan-tick.ts'
 import { priorityPermutation, prioritiseOrders, spendThenLimitPolicy } from '../../../src/domain/execution/prioritisation.ts'
 import { indexWallets } from '../../../src/domain/execution/wallet-index.ts'
+import { seededRandom } from '../../support/seeded-random.ts'
 
-/** mulberry32: a small seeded PRNG so the properties are reproducible. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+const rng = seededRandom
 
 const USD = 1_000_000n
 const BIG = 2n ** 60n
