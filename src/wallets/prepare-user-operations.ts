@@ -146,10 +146,10 @@ export function createOperationPreparer(options: PreparerOptions): OperationPrep
         })
 
   /**
-   * Deployment status of many accounts in one eth_call. Deliberately not cached: the call travels together with the
-   * nonce multicall (no extra latency), and a cached "deployed" goes stale when a reorg drops the deploying block. The
-   * operation would then carry no initCode and the EntryPoint rejects its whole bundle with empty revert data (the
-   * call to a codeless sender), which no retry by the caller could fix.
+   * Deployment status of many accounts in one eth_call. Only the states read ahead (`warm`) are kept, and only while
+   * exact: a plain "deployed" memo would go stale when a reorg drops the deploying block, the operation would then
+   * carry no initCode and the EntryPoint reject its whole bundle with empty revert data (the call to a codeless
+   * sender). The warm cache is cleared on a reorg and voided by the account's own next operation.
    */
   async function deploymentStatus(addresses: readonly Address[]): Promise<boolean[]> {
     const sizes = await readCodeSizes(client, addresses)
