@@ -630,8 +630,24 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
     if (!running.has(signal.launch.slug)) void drain(signal.launch.slug)
   }
 
+  /**
+   * After a (re)start, the order books of launched projects that still have active orders are built before their
+   * first tick (the first block re-prices every launched pool): that tick then plans on a book it holds. Balances are
+   * left at zero here; the tick brings its own (the cache's reuse path refreshes them without a rebuild).
+   */
+  async function prepareLaunchedBooks(): Promise<void> {
+    for (const { value: project } of await readAll(store.sub.projects, '')) {
+      if (stopped) return
+      if (project.launch === null || books.lastUse(project.slug) !== undefined) continue
+      const orders = await loadOrders(project.slug)
+      // A tick may have built the book while the orders were read.
+      if (books.lastUse(project.slug) === undefined) prepareBook(project.slug, orders, new Map())
+    }
+  }
+
   await reconcile()
   const unsubscribe = deps.ticks.subscribe(onSignal)
+  const startupBooks = prepareLaunchedBooks().catch((error: unknown) => log.debug({ err: error }, 'preparing launched books at start failed; ticks build them'))
 
   return {
     handleTick,
@@ -646,7 +662,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
       warm.stop()
       pending.clear()
       // In-flight submissions finish (their state is recorded); anything cut off is settled by the next start.
-      await Promise.all([...running.values(), ...background])
+      await Promise.all([...running.values(), ...background, startupBooks])
     },
   }
 }

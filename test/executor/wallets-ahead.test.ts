@@ -69,4 +69,21 @@ describe('wallets readied ahead of a launch (real devnet, wallets, store)', () =
     expect(parseEventLogs({ abi: entryPoint07Abi, eventName: 'AccountDeployed', logs: receipt.logs })).toHaveLength(1)
     expect(receipt.blockNumber).toBe(launched.blockNumber + 1n)
   })
+
+  it('after a restart, the first tick of a launched project plans on a book built at start, not on the spot', async () => {
+    const { slug, creator } = await h.newProject('restarted', 'doppler')
+    const patient = await h.newBuyer('restarted-buyer', '100')
+    // A limit no launch meets: the order stays active and is priced on every block while the fee decays.
+    await h.order(patient, slug, '10', '1')
+    await h.launch(slug, 'doppler', creator, { startFee: 20_000, endFee: 10_000, decaySeconds: 120 })
+    await block()
+    await h.crashExecutor()
+    // Let the start-up preparation finish before the next block's tick.
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    stages.length = 0
+    await block()
+    await h.waitFor('a tick after the restart', async () => stages.some((name) => name.startsWith('executor.book.')))
+    expect(stages.find((name) => name.startsWith('executor.book.'))).toBe('executor.book.reused')
+    expect((await h.getOrder(patient, slug))?.status).toBe('active')
+  })
 })
