@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { CHAIN_KEYS } from '../../src/chain/chain-keys.ts'
 import { isPrebuyError } from '../../src/common/errors.ts'
 import { STATUS_BY_KIND, STATUS_TITLES } from '../http/error-mapping.ts'
+import { refuseWhileClosing } from '../http/refuse-while-closing.ts'
 import type { Logger } from '../../src/common/logger.ts'
 import { BLOCK_TYPES, LAUNCH_METHODS, LAUNCHPADS, REVIEW_KINDS, REVIEW_STATUSES } from '../../src/domain/records.ts'
 import type { ProfileUpdate } from '../../src/admin-client/admin-types.ts'
@@ -95,7 +96,8 @@ function parse<T>(schema: z.ZodType<T>, value: unknown): T {
  * ones, requires the operator token, so nothing about the admin surface is visible without it.
  */
 export function buildAdminApp(deps: AdminAppDeps): FastifyInstance {
-  const app = Fastify({ loggerInstance: deps.logger.child({ component: 'admin-api' }) as FastifyBaseLogger, bodyLimit: 64 * 1024, return503OnClosing: true })
+  const app = Fastify({ loggerInstance: deps.logger.child({ component: 'admin-api' }) as FastifyBaseLogger, bodyLimit: 64 * 1024, return503OnClosing: false }) as unknown as FastifyInstance
+  refuseWhileClosing(app)
   const { operations } = deps
 
   app.addHook('onRequest', async (request, reply) => {

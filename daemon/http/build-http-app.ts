@@ -7,6 +7,7 @@ import { DEFAULT_BODY_LIMIT, DEFAULT_KEY_CREATION_PER_IP_PER_HOUR, type HttpAppD
 import { errorBody, sendError } from './error-mapping.ts'
 import { createFixedWindowLimiter } from './rate-limit.ts'
 import { registerKeyRoutes, registerOpenRoutes } from './routes/public-routes.ts'
+import { refuseWhileClosing } from './refuse-while-closing.ts'
 
 export type { HttpAppConfig, HttpAppDeps } from './context.ts'
 
@@ -37,8 +38,10 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     loggerInstance: deps.logger,
     trustProxy: deps.config.trustProxy ?? false,
     bodyLimit: deps.config.bodyLimit ?? DEFAULT_BODY_LIMIT,
-    return503OnClosing: true,
+    // Our own 503 while closing (refuseWhileClosing), in the error shape of every other answer.
+    return503OnClosing: false,
   }) as unknown as FastifyInstance
+  refuseWhileClosing(app)
   app.decorateRequest('prebuyKey', null)
   // JSON only: a text/plain body is a 415, not a string that fails validation.
   app.removeContentTypeParser('text/plain')

@@ -3,6 +3,7 @@ import { connect, type AddressInfo } from 'node:net'
 import Fastify from 'fastify'
 import { describe, expect, it } from 'vitest'
 import { trackForGracefulClose } from '../../daemon/graceful-close.ts'
+import { refuseWhileClosing } from '../../daemon/http/refuse-while-closing.ts'
 
 async function startApp(drainMs?: number) {
   const app = Fastify({ return503OnClosing: true })
@@ -63,5 +64,36 @@ describe('trackForGracefulClose', () => {
     expect(Date.now() - started).toBeLessThan(1_500)
     if (!socket.closed) await once(socket, 'close')
     expect(socket.closed).toBe(true)
+  })
+
+  it('answers a request arriving on a kept-alive connection during close with a 503 in the service’s error shape', async () => {
+    const app = Fastify({ return503OnClosing: false })
+    refuseWhileClosing(app)
+    app.post('/slow', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      return { slow: true }
+    })
+    app.get('/late', async () => ({ late: true }))
+    const tracked = trackForGracefulClose(app)
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    const port = (app.server.address() as AddressInfo).port
+    const received = once(app.server, 'request')
+    const socket = connect(port, '127.0.0.1')
+    await once(socket, 'connect')
+    let response = ''
+    socket.on('data', (chunk: Buffer) => (response += chunk.toString()))
+    socket.write('POST /slow HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}')
+    await received
+    const closing = tracked.close()
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    socket.write('GET /late HTTP/1.1\r\nHost: x\r\n\r\n')
+    await closing
+    if (!socket.closed) await once(socket, 'close')
+    expect(response).toMatch(/^HTTP\/1\.1 200 /)
+    expect(response).toContain('{"slow":true}')
+    expect(response).toContain('HTTP/1.1 503 ')
+    expect(response).toContain('{"error":"Service unavailable","message":"The service is shutting down; retry in a few seconds."}')
+    expect(response).not.toContain('statusCode')
+    expect(response).not.toContain('{"late":true}')
   })
 })
