@@ -40,7 +40,7 @@ const DESCRIPTION = `Pre-launch buy orders: register projects, place orders that
 
 Choices where the specification says "not shown":
 - Keys: \`prebuy_\` + 43 base62 random characters + 6 checksum characters; stored only as sha256. POST /api-keys takes {label} and answers 201 {apiKey, serviceWalletAddress, label}; a taken label is 409 (code label_taken); default per-IP limit 10 keys per hour.
-- Status numbers: invalid body 400, blocked 403, desk closed 503 with Retry-After. Error bodies may add \`code\` and (for 400) \`details\`.
+- Status numbers: invalid body 400, blocked 403, desk closed 503 with Retry-After; while the daemon shuts down, a request on a kept-alive connection gets 503 with Retry-After: 5. Error bodies may add \`code\` and (for 400) \`details\`.
 - Rate limit: fixed 60 s windows per key; X-RateLimit-Limit/Remaining/Reset (epoch ms) on every authenticated response.
 - Orders: POST needs slug, maxSpendUsdc, maxFdvUsdc (null = no price limit) and expiresInMs; PATCH needs slug and at least one other field. Bounds: maxSpendUsdc 0 < x <= 10000000 with at most 6 decimals; maxFdvUsdc 0 < x <= 1e15 with at most 6 decimals; expiresInMs integer 1..31536000000 (365 days).
 - Order states: active, deleted, executing (a buy in flight), filled, expired (expiry after launch elapsed, funds stay), failed.
