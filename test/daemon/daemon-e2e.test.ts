@@ -252,6 +252,13 @@ describe('the operator CLI against the running daemon', () => {
     expect(balances.body.balances.second_chain.length).toBeGreaterThan(0)
     remembered.fundedKey = key
     remembered.fundedBalance = balances.body
+    // Without --json the table shows token units, as the flags take them.
+    const other = '0x000000000000000000000000000000000000f00d'
+    const table = await runCli(dataDir, ['devnet', 'fund', '--address', other, '--usdc', '12.25', '--eth', '0.001', '--chain', 'second_chain'], { human: true })
+    expect(table.code).toBe(0)
+    const lines = table.stdout.trim().split('\n')
+    expect(lines[0]?.split(/\s+/)).toEqual(['chain', 'address', 'usdc', 'eth'])
+    expect(lines[1]?.split(/\s+/)).toEqual(['second_chain', other, '12.25', '0.001'])
   })
 
   it('mines devnet blocks', async () => {

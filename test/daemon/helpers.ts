@@ -69,8 +69,12 @@ export function startDaemonProcess(dataDir: string, port: number, env: NodeJS.Pr
 }
 
 /** Runs `prebuy <args> --json` against a data dir and parses what it printed. */
-export async function runCli<T = unknown>(dataDir: string, args: string[]): Promise<{ code: number | null; json: T; stdout: string; stderr: string }> {
-  const child = spawn('node', [BIN, ...args, '--data-dir', dataDir, '--json'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+export async function runCli<T = unknown>(
+  dataDir: string,
+  args: string[],
+  options: { human?: boolean } = {},
+): Promise<{ code: number | null; json: T; stdout: string; stderr: string }> {
+  const child = spawn('node', [BIN, ...args, '--data-dir', dataDir, ...(options.human ? [] : ['--json'])], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
