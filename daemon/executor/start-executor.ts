@@ -647,7 +647,10 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
 
   await reconcile()
   const unsubscribe = deps.ticks.subscribe(onSignal)
-  const startupBooks = prepareLaunchedBooks().catch((error: unknown) => log.debug({ err: error }, 'preparing launched books at start failed; ticks build them'))
+  const startupBooks: Promise<void> = prepareLaunchedBooks()
+    .catch((error: unknown) => log.debug({ err: error }, 'preparing launched books at start failed; ticks build them'))
+    .finally(() => background.delete(startupBooks))
+  background.add(startupBooks)
 
   return {
     handleTick,
@@ -662,7 +665,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
       warm.stop()
       pending.clear()
       // In-flight submissions finish (their state is recorded); anything cut off is settled by the next start.
-      await Promise.all([...running.values(), ...background, startupBooks])
+      await Promise.all([...running.values(), ...background])
     },
   }
 }

@@ -33,10 +33,11 @@ describe('wallets readied ahead of a launch (real devnet, wallets, store)', () =
     // First processed block with the order: its state is read, but a deployment would race a launch in the next one.
     await block()
     expect(await deployed(funded.wallet)).toBe(false)
-    // Second: the deployment is sent; the next block mines it.
-    await block()
-    await block()
-    expect(await deployed(funded.wallet)).toBe(true)
+    // From the second on the deployment is sent; a later block mines it.
+    await h.waitFor('deployed ahead', async () => {
+      await block()
+      return deployed(funded.wallet)
+    })
     expect(await deployed(empty.wallet)).toBe(false)
 
     stages.length = 0
@@ -78,8 +79,8 @@ describe('wallets readied ahead of a launch (real devnet, wallets, store)', () =
     await h.launch(slug, 'doppler', creator, { startFee: 20_000, endFee: 10_000, decaySeconds: 120 })
     await block()
     await h.crashExecutor()
-    // Let the start-up preparation finish before the next block's tick.
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    // The start-up preparation is background work of the executor: idle() waits for it.
+    await h.executor.idle()
     stages.length = 0
     await block()
     await h.waitFor('a tick after the restart', async () => stages.some((name) => name.startsWith('executor.book.')))
