@@ -94,7 +94,11 @@ describe('per-key rate limit', () => {
     )
     const statuses = burst.map((r) => r.statusCode)
     expect(statuses.filter((s) => s === 429)).toHaveLength(5)
-    expect(statuses.filter((s) => s === 400)).toHaveLength(33)
+    // Which five are limited depends on the order the concurrent requests reach the hook; every other one gets its
+    // normal answer (an empty POST batch is a 400).
+    burst.forEach((res, i) => {
+      if (res.statusCode !== 429) expect(res.statusCode).toBe(i % 3 === 2 ? 400 : 200)
+    })
     for (const res of burst) {
       expect(res.headers['x-ratelimit-limit']).toBe('100')
       expect(res.headers['x-ratelimit-reset']).toBe(String(resetAt))

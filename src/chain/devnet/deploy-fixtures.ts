@@ -96,7 +96,12 @@ export async function deployFixtures(options: DeployFixturesOptions): Promise<Ch
     return receipt.contractAddress
   }
   const write = async (address: Address, abi: Abi, functionName: string, args: readonly unknown[], value?: bigint): Promise<void> => {
-    const hash = await walletClient.writeContract({ address, abi, functionName, args, value } as Parameters<typeof walletClient.writeContract>[0])
+    const call = { address, abi, functionName, args, value, account: deployer } as Parameters<typeof publicClient.estimateContractGas>[0]
+    // A margin over the estimate: gas can depend on the block the transaction lands in. The v3 pool's mint writes an
+    // oracle observation only when the block's timestamp moved since the pool's initialize; estimated in the same
+    // second and mined in the next, an exact estimate ran out of gas ("step reverted: mint", now and then).
+    const gas = ((await publicClient.estimateContractGas(call)) * 3n) / 2n
+    const hash = await walletClient.writeContract({ ...call, gas } as Parameters<typeof walletClient.writeContract>[0])
     await confirm(hash, `${functionName} on ${address}`)
   }
   const codeAt = async (address: Address): Promise<Hex> => (await publicClient.getCode({ address })) ?? '0x'
