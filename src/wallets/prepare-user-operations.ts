@@ -86,8 +86,8 @@ export interface OperationPreparer {
   deployAhead(userIndexes: readonly number[], deploy: DeployAccounts): Promise<number>
 }
 
-/** Sends the factory calls of accounts to deploy; resolves with whether they were mined (false: maybe pending). */
-export type DeployAccounts = (deployments: AccountDeployment[]) => Promise<{ mined: boolean }>
+/** Sends the factory calls of accounts to deploy; resolves when mined, or with `pending` if it may still land. */
+export type DeployAccounts = (deployments: AccountDeployment[]) => Promise<{ mined: boolean; pending: boolean }>
 
 /** Most account deployments per transaction (each allowed its account type's deployment gas: 20-30M in all). */
 const DEPLOY_SLICE = 50
@@ -224,11 +224,11 @@ export function createOperationPreparer(options: PreparerOptions): OperationPrep
       for (let start = 0; start < claimed.length; start += DEPLOY_SLICE) slices.push(claimed.slice(start, start + DEPLOY_SLICE))
       await Promise.all(
         slices.map(async (slice) => {
-          // A throw means nothing was sent; sent but no receipt yet means it may still land.
+          // A throw means nothing was sent; a transaction the node dropped will not land either.
           let pending = false
           try {
             const deployments = await Promise.all(slice.map(async ({ account }) => ({ ...(await account.factoryArgs()), gas: account.deploymentGas })))
-            pending = !(await deploy(deployments)).mined
+            pending = (await deploy(deployments)).pending
           } finally {
             // A pending deployment keeps its claim until the code appears (or the wait gives up): a batch's initCode
             // for a wallet whose deployment lands first would revert that batch's whole bundle.

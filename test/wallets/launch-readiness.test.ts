@@ -86,6 +86,42 @@ describe('prepareAhead (wallets readied before a launch)', () => {
     expect(stateReads(calls)).toBe(2)
   }, 60_000)
 
+  it('a deployment ahead that the node dropped releases its wallets at once: the next operation deploys the wallet itself', async () => {
+    const { service } = f.recordingService()
+    const chain = f.chains.second_chain
+    const client = f.clients.second_chain
+    const wallet = await service.walletAddress(7400)
+    await jsonRpc(chain.rpcUrl, 'evm_setAutomine', [false])
+    let ahead: Promise<unknown> | undefined
+    try {
+      ahead = service.prepareAhead!('second_chain', [7400])
+      const bundler = service.bundlerAddress('second_chain')
+      const deadline = Date.now() + 10_000
+      let hash: `0x${string}` | undefined
+      while (!hash && Date.now() < deadline) {
+        const pool = (await jsonRpc(chain.rpcUrl, 'txpool_content', [])) as { pending: Record<string, Record<string, { hash: `0x${string}` }>> }
+        const mine = Object.entries(pool.pending).find(([from]) => from.toLowerCase() === bundler.toLowerCase())?.[1]
+        hash = mine ? Object.values(mine)[0]?.hash : undefined
+        if (!hash) await new Promise((r) => setTimeout(r, 20))
+      }
+      expect(hash).toBeDefined()
+      await jsonRpc(chain.rpcUrl, 'anvil_dropTransaction', [hash])
+      expect(await ahead).toEqual({ read: 1, undeployed: 1, deployed: 1 })
+    } finally {
+      await jsonRpc(chain.rpcUrl, 'evm_setAutomine', [true])
+    }
+    expect(await client.getCode({ address: wallet })).toBeUndefined()
+    const started = Date.now()
+    const [result] = await service.submitUserOperations('second_chain', [
+      { userIndex: 7400, id: 'after-drop', calls: [{ to: chain.addresses.stablecoin, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [DEST, 4n] }) }] },
+    ])
+    expect(result).toMatchObject({ id: 'after-drop', success: true })
+    // Not held by the dropped deployment's claim (which would last until a 10-minute timeout), nor behind its nonce.
+    expect(Date.now() - started).toBeLessThan(5_000)
+    const receipt = await client.getTransactionReceipt({ hash: result!.txHash })
+    expect(parseEventLogs({ abi: entryPoint07Abi, eventName: 'AccountDeployed', logs: receipt.logs })).toHaveLength(1)
+  }, 60_000)
+
   it('a batch that needs a wallet whose deployment ahead is still pending waits for it instead of deploying it twice', async () => {
     const { service } = f.recordingService()
     const chain = f.chains.second_chain

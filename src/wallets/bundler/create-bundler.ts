@@ -46,16 +46,17 @@ export interface Bundler {
    */
   submit(items: readonly BundleItem[], options?: { sendAfter?: Promise<unknown> | undefined }): Promise<BundleOutcome[]>
   /**
-   * Optional, off the hot path: reads what a send needs from the chain (fees, current block, the EOA's pending nonce)
-   * so that a submission within the next second or so does not wait for those reads.
+   * Optional, off the hot path: reads what a send needs from the chain (fees, current block) so that a submission in
+   * the next few seconds does not wait for those reads (the pending-nonce check is still made, alongside simulation).
    */
   warm?(): Promise<void>
   /**
    * Optional: deploys smart accounts ahead of their first operation, in one transaction of the bundler EOA to
    * Multicall3 (each factory call may fail alone: an account deployed meanwhile does not sink the others). Resolves
-   * with whether the transaction was mined (false: it may still be pending).
+   * once it is mined, or with `pending` when no receipt came but the node still holds the transaction (it may land
+   * later); neither means it was dropped.
    */
-  deployAccounts?(deployments: readonly AccountDeployment[]): Promise<{ mined: boolean }>
+  deployAccounts?(deployments: readonly AccountDeployment[]): Promise<{ mined: boolean; pending: boolean }>
 }
 
 export interface BundlerOptions {
@@ -400,7 +401,7 @@ export function createBundler(options: BundlerOptions): Bundler {
       await Promise.all([readChainNow(), blockGasLimit()])
     },
     async deployAccounts(deployments) {
-      if (deployments.length === 0) return { mined: true }
+      if (deployments.length === 0) return { mined: true, pending: false }
       const data = encodeFunctionData({
         abi: multicall3Abi,
         functionName: 'aggregate3',
@@ -412,7 +413,15 @@ export function createBundler(options: BundlerOptions): Bundler {
       const sent = await sendTransaction(chain.addresses.multicall3, data, gas, await recentChainNow(), { deployments: deployments.length })
       const receipt = await pollReceipt(sent.hash)
       if (receipt?.status === 'reverted') log.warn({ txHash: sent.hash }, 'account deployment transaction reverted')
-      return { mined: receipt !== undefined }
+      if (receipt) return { mined: true, pending: false }
+      const pending = await client.getTransaction({ hash: sent.hash }).then(
+        () => true,
+        (error: unknown) => !(error instanceof BaseError && error.name === 'TransactionNotFoundError'),
+      )
+      // A dropped transaction leaves its nonce unused: the next send re-reads the counter instead of leaving a gap.
+      if (!pending) nonces.resync()
+      log.warn({ txHash: sent.hash, pending }, pending ? 'account deployment not mined yet' : 'account deployment dropped')
+      return { mined: false, pending }
     },
     async submit(items, submitOptions = {}) {
       if (items.length === 0) return []
