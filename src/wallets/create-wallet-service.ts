@@ -16,6 +16,12 @@ import type { SubmitOptions, UserOperationRequest, UserOperationResult, WalletSe
 import { withdraw } from './withdraw.ts'
 
 const ZERO_HASH: Hash = `0x${'00'.repeat(32)}`
+/**
+ * Most wallets one prepareAhead deploys (the rest on later calls, one per block): ~40M gas, well inside one block, so
+ * the deployments sent after a block are mined in the next one and never queue a launch's handleOps (same EOA, so
+ * later nonces) behind them.
+ */
+export const MAX_DEPLOYS_AHEAD = 200
 
 export interface WalletServiceDeps {
   chains: Record<ChainKey, ChainConfig>
@@ -203,7 +209,7 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
       // Deploying ahead needs our own bundler EOA (an external bundler deploys with the first operation).
       const deployAccounts = deps.deployAhead === false ? undefined : bundler.deployAccounts
       const allowed = options.deploy ? new Set(options.deploy) : undefined
-      const toDeploy = [...warmed.undeployed.keys()].filter((userIndex) => !allowed || allowed.has(userIndex))
+      const toDeploy = [...warmed.undeployed.keys()].filter((userIndex) => !allowed || allowed.has(userIndex)).slice(0, MAX_DEPLOYS_AHEAD)
       const deploying = toDeploy.length > 0 && deployAccounts ? await preparers[chain].deployAhead(toDeploy, deployAccounts) : 0
       return { read: warmed.read, undeployed: warmed.undeployed.size, deployed: deploying }
     },

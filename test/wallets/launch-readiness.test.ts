@@ -3,7 +3,8 @@ import { encodeFunctionData, erc20Abi, parseEventLogs, type Address } from 'viem
 import { entryPoint07Abi } from 'viem/account-abstraction'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
-import { CODE_SIZE_READER_ADDRESS } from '../../src/wallets/bundler/code-sizes.ts'
+import { CODE_SIZE_READER_ADDRESS, readCodeSizes } from '../../src/wallets/bundler/code-sizes.ts'
+import { MAX_DEPLOYS_AHEAD } from '../../src/wallets/create-wallet-service.ts'
 import { GAS_METER_ADDRESS } from '../../src/wallets/bundler/gas-meter.ts'
 import { startWalletFixture, type WalletFixture } from './devnet-fixture.ts'
 
@@ -84,6 +85,16 @@ describe('prepareAhead (wallets readied before a launch)', () => {
     const [result] = await service.submitUserOperations('base', [approveOp(7200, 'after-reorg', 1n)])
     expect(result?.success).toBe(true)
     expect(stateReads(calls)).toBe(2)
+  }, 60_000)
+
+  it('deploys at most MAX_DEPLOYS_AHEAD wallets per call (a block’s worth), the rest on the next call', async () => {
+    const service = f.newService()
+    const users = Array.from({ length: MAX_DEPLOYS_AHEAD + 5 }, (_, i) => 8000 + i)
+    expect(await service.prepareAhead!('base', users)).toEqual({ read: users.length, undeployed: users.length, deployed: MAX_DEPLOYS_AHEAD })
+    // The deployed ones are read again (their deployment touched them); the five left are deployed now.
+    expect(await service.prepareAhead!('base', users)).toEqual({ read: MAX_DEPLOYS_AHEAD, undeployed: 5, deployed: 5 })
+    const sizes = await readCodeSizes(f.clients.base, await Promise.all(users.map((i) => service.walletAddress(i))))
+    expect(sizes.every((size) => size > 0)).toBe(true)
   }, 60_000)
 
   it('a deployment ahead that the node dropped releases its wallets at once: the next operation deploys the wallet itself', async () => {
