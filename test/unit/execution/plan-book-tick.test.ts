@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import type { ExecutableOrder } from '../../../src/domain/execution/executable-order.ts'
-import { bookBalances, filterOrderBook, prepareOrderBook, toSafeNumber, type OrderBook } from '../../../src/domain/execution/order-book.ts'
-import { BookVerdict, SKIP_REASON, planBookTick, reservedAfter, spendAt, type BookTickPlan } from '../../../src/domain/execution/plan-book-tick.ts'
-import { planTick, type TickPlan } from '../../../src/domain/execution/plan-tick.ts'
+import { bookBalances, filterOrderBook, prepareOrderBook, toSafeNumber } from '../../../src/domain/execution/order-book.ts'
+import { planBookTick, reservedAfter, spendAt } from '../../../src/domain/execution/plan-book-tick.ts'
+import { planTick } from '../../../src/domain/execution/plan-tick.ts'
 import { prioritiseOrders, spendThenLimitPolicy } from '../../../src/domain/execution/prioritisation.ts'
 import type { OrderStatus } from '../../../src/domain/records.ts'
 import { seededRandom } from '../../support/seeded-random.ts'
+import { asTickPlan, inBookOrder } from '../../support/book-plan.ts'
 
 const rng = seededRandom
 
@@ -54,23 +55,6 @@ function scenario(random: () => number, size: number): Scenario {
     swapsAllowed: random() < 0.85,
     launchedAtMs: random() < 0.2 ? null : 1_000_000,
     nowMs: 1_000_000 + [0, 4_999, 5_000, 9_999, 10_000][int(5)]!,
-  }
-}
-
-/** The input orders in the book's priority order. */
-const inBookOrder = <T,>(book: OrderBook, orders: readonly T[]): T[] => Array.from(book.permutation, (i) => orders[i]!)
-
-/** The book plan in planTick's shape, to compare with the reference decision by decision. */
-function asTickPlan(plan: BookTickPlan, orders: readonly ExecutableOrder[]): Omit<TickPlan, 'reserved'> {
-  const skipped: TickPlan['skipped'] = []
-  for (let p = 0; p < orders.length; p++) {
-    const code = plan.verdict[p]!
-    if (code !== BookVerdict.buy && code !== BookVerdict.expired) skipped.push({ order: orders[p]!, reason: SKIP_REASON[code]! })
-  }
-  return {
-    buys: Array.from(plan.buys, (p) => ({ order: orders[p]!, spend: spendAt(plan, p) })),
-    expired: Array.from(plan.expired, (p) => orders[p]!),
-    skipped,
   }
 }
 

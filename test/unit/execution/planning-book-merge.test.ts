@@ -12,11 +12,12 @@ import {
   type InsertedOrders,
   type OrderBook,
 } from '../../../src/domain/execution/order-book.ts'
-import { BookVerdict, SKIP_REASON, TickWorkspace, planBookTick, reservedAfter, spendAt, type BookTickPlan } from '../../../src/domain/execution/plan-book-tick.ts'
-import { planTick, type TickPlan } from '../../../src/domain/execution/plan-tick.ts'
+import { TickWorkspace, planBookTick, reservedAfter } from '../../../src/domain/execution/plan-book-tick.ts'
+import { planTick } from '../../../src/domain/execution/plan-tick.ts'
 import { priorityPermutation, prioritiseOrders, spendThenLimitPolicy } from '../../../src/domain/execution/prioritisation.ts'
 import { indexWallets } from '../../../src/domain/execution/wallet-index.ts'
 import { seededRandom } from '../../support/seeded-random.ts'
+import { asTickPlan, inBookOrder } from '../../support/book-plan.ts'
 
 const rng = seededRandom
 
@@ -37,21 +38,6 @@ function randomOrders(random: () => number, size: number, prefix = 'o'): Executa
     limitFdv: random() < 0.7 ? limits[int(3)]! : limits[int(limits.length)]!,
     expiresInMs: [1, 5_000, 10_000, 3_600_000][int(4)]!,
   }))
-}
-
-const inBookOrder = <T,>(book: OrderBook, orders: readonly T[]): T[] => Array.from(book.permutation, (i) => orders[i]!)
-
-function asTickPlan(plan: BookTickPlan, orders: readonly ExecutableOrder[]): Omit<TickPlan, 'reserved'> {
-  const skipped: TickPlan['skipped'] = []
-  for (let p = 0; p < orders.length; p++) {
-    const code = plan.verdict[p]!
-    if (code !== BookVerdict.buy && code !== BookVerdict.expired) skipped.push({ order: orders[p]!, reason: SKIP_REASON[code]! })
-  }
-  return {
-    buys: Array.from(plan.buys, (p) => ({ order: orders[p]!, spend: spendAt(plan, p) })),
-    expired: Array.from(plan.expired, (p) => orders[p]!),
-    skipped,
-  }
 }
 
 /** A random tick on `orders` planned from the book and by the reference planner, compared decision by decision. */
