@@ -24,6 +24,9 @@ abstract contract DevnetLinearFeeHook is DevnetDecayingFeeHook {
 
     constructor(IPoolManager poolManager_, address admin_) DevnetDecayingFeeHook(poolManager_, admin_) {}
 
+    /// @notice Sets a launched pool's schedule (the launchpad only); each launchpad's hook validates it its own way.
+    function registerPool(PoolId poolId, LinearFee calldata schedule) external virtual;
+
     function getHookPermissions() public pure override returns (Hooks.Permissions memory p) {
         p.beforeSwap = true;
     }

@@ -2,13 +2,8 @@
 pragma solidity ^0.8.26;
 
 import {IPoolManager} from "@uniswap/v4-core/src/interfaces/IPoolManager.sol";
-import {IHooks} from "@uniswap/v4-core/src/interfaces/IHooks.sol";
-import {PoolKey} from "@uniswap/v4-core/src/types/PoolKey.sol";
-import {LPFeeLibrary} from "@uniswap/v4-core/src/libraries/LPFeeLibrary.sol";
-import {DevnetLaunchpadBase} from "../DevnetLaunchpadBase.sol";
-import {DevnetLaunchToken} from "../DevnetLaunchToken.sol";
+import {DevnetLinearFeeLaunchpad} from "../DevnetLinearFeeLaunchpad.sol";
 import {DevnetDopplerHook} from "./DevnetDopplerHook.sol";
-import {DevnetLinearFeeHook} from "../DevnetLinearFeeHook.sol";
 
 /// @notice Devnet Doppler Airlock: one call creates the asset, a dynamic-fee v4 pool against the numeraire (WETH) with
 /// DevnetDopplerHook and the supply as liquidity, and emits the real Airlock's Create event. The Airlock is its own
@@ -16,8 +11,7 @@ import {DevnetLinearFeeHook} from "../DevnetLinearFeeHook.sol";
 ///
 /// getAssetData(asset) keeps the real Airlock's field layout so one ABI reads both; on devnet there is no governance
 /// or migration, so `timelock` and `governance` hold the creator and `integrator` the caller that launched for them.
-contract DevnetDopplerAirlock is DevnetLaunchpadBase {
-    uint256 public constant TOKEN_SUPPLY = 1_000_000_000 ether;
+contract DevnetDopplerAirlock is DevnetLinearFeeLaunchpad {
     int24 public constant TICK_SPACING = 60;
     int24 public constant STARTING_TICK = -207_360; // ~1e-9 WETH per token: ~1 ETH FDV
 
@@ -46,11 +40,6 @@ contract DevnetDopplerAirlock is DevnetLaunchpadBase {
         bytes32 salt;
     }
 
-    DevnetDopplerHook public immutable hook;
-    uint24 public immutable defaultStartFee;
-    uint24 public immutable defaultEndFee;
-    uint32 public immutable defaultDurationSeconds;
-
     mapping(address => AssetData) public getAssetData;
 
     event Create(address asset, address indexed numeraire, address initializer, address poolOrHook);
@@ -62,28 +51,10 @@ contract DevnetDopplerAirlock is DevnetLaunchpadBase {
         uint24 startFee,
         uint24 endFee,
         uint32 durationSeconds
-    ) DevnetLaunchpadBase(poolManager_, weth) {
-        hook = hook_;
-        defaultStartFee = startFee;
-        defaultEndFee = endFee;
-        defaultDurationSeconds = durationSeconds;
-    }
+    ) DevnetLinearFeeLaunchpad(poolManager_, weth, hook_, startFee, endFee, durationSeconds) {}
 
     function create(CreateParams calldata p) external returns (address asset) {
-        asset = address(new DevnetLaunchToken{salt: p.salt}(p.name, p.symbol, TOKEN_SUPPLY, address(this)));
-        PoolKey memory key =
-            _poolKeyFor(asset, LPFeeLibrary.DYNAMIC_FEE_FLAG, TICK_SPACING, IHooks(address(hook)));
-        bool useDefaults = p.startFee == 0 && p.endFee == 0 && p.durationSeconds == 0;
-        hook.registerPool(
-            key.toId(),
-            DevnetLinearFeeHook.LinearFee({
-                startingTime: uint32(block.timestamp),
-                startFee: useDefaults ? defaultStartFee : p.startFee,
-                endFee: useDefaults ? defaultEndFee : p.endFee,
-                durationSeconds: useDefaults ? defaultDurationSeconds : p.durationSeconds
-            })
-        );
-        _launchPool(key, asset, TOKEN_SUPPLY, STARTING_TICK);
+        (asset,) = _launchLinear(p.name, p.symbol, p.salt, p.startFee, p.endFee, p.durationSeconds, TICK_SPACING, STARTING_TICK);
         getAssetData[asset] = AssetData({
             numeraire: pairedToken,
             timelock: p.creator,

@@ -18,7 +18,7 @@ contract DevnetDopplerHook is DevnetLinearFeeHook {
 
     constructor(IPoolManager poolManager_, address admin_) DevnetLinearFeeHook(poolManager_, admin_) {}
 
-    function registerPool(PoolId poolId, LinearFee calldata schedule) external onlyLaunchpad {
+    function registerPool(PoolId poolId, LinearFee calldata schedule) external override onlyLaunchpad {
         if (
             schedule.startFee > MAX_START_FEE || schedule.startFee < schedule.endFee || schedule.durationSeconds == 0
         ) revert InvalidFeeSchedule();

@@ -14,7 +14,7 @@ contract DevnetZoraHook is DevnetLinearFeeHook {
 
     constructor(IPoolManager poolManager_, address admin_) DevnetLinearFeeHook(poolManager_, admin_) {}
 
-    function registerPool(PoolId poolId, LinearFee calldata fee) external onlyLaunchpad {
+    function registerPool(PoolId poolId, LinearFee calldata fee) external override onlyLaunchpad {
         if (fee.startFee > LPFeeLibrary.MAX_LP_FEE || fee.startFee < fee.endFee || fee.durationSeconds == 0) {
             revert InvalidLaunchFee();
         }
