@@ -92,7 +92,7 @@ describe('startAnvil', () => {
   it('mines on an interval, by hand, or per transaction', async () => {
     const anvil = await start({ chainId: 31337, mining: 1 })
     const first = await blockNumber(anvil)
-    expect(await waitUntil(async () => (await blockNumber(anvil)) >= first + 2, 4_000)).toBe(true)
+    expect(await waitUntil(async () => (await blockNumber(anvil)) >= first + 2, 10_000)).toBe(true)
 
     await anvil.setMiningMode('manual')
     const still = await blockNumber(anvil)
@@ -102,7 +102,13 @@ describe('startAnvil', () => {
     expect(await blockNumber(anvil)).toBe(still + 3)
 
     await anvil.setMiningMode('auto')
-    await jsonRpc(anvil.rpcUrl, 'eth_sendTransaction', [{ from: DEV_ACCOUNT, to: '0x000000000000000000000000000000000000dEaD', value: '0x1' }])
+    const hash = await jsonRpc<string>(anvil.rpcUrl, 'eth_sendTransaction', [{ from: DEV_ACCOUNT, to: '0x000000000000000000000000000000000000dEaD', value: '0x1' }])
+    // anvil answers eth_sendTransaction once the transaction is in its pool and mines the block right after, not
+    // before answering: wait for the receipt instead of reading the head at once (that read lost the race under load).
+    const receipt = () => jsonRpc<{ blockNumber: string } | null>(anvil.rpcUrl, 'eth_getTransactionReceipt', [hash])
+    expect(await waitUntil(async () => (await receipt()) !== null, 10_000)).toBe(true)
+    // One transaction, one block: mined in the block right after the hand-mined ones, and nothing mined besides.
+    expect(Number((await receipt())?.blockNumber)).toBe(still + 4)
     expect(await blockNumber(anvil)).toBe(still + 4)
     expect(anvil.miningMode).toBe('auto')
   })
