@@ -5,7 +5,10 @@ import { BLOCK_TYPES } from '../../src/domain/records.ts'
 
 export default class BlocklistAdd extends OperatorCommand {
   static override description = 'Block an IP, email or contact: its key requests, registrations and feedback get 403'
-  static override examples = ['<%= config.bin %> blocklist add --type ip --value 203.0.113.7', '<%= config.bin %> blocklist add --type email --value spam@example.com --note "spam"']
+  static override examples = [
+    '<%= config.bin %> blocklist add --type ip --value 203.0.113.7',
+    '<%= config.bin %> blocklist add --type email --value spam@example.com --note "spam"',
+  ]
   static override flags = {
     type: Flags.string({ required: true, options: [...BLOCK_TYPES] }),
     value: Flags.string({ required: true, description: 'the IP, email or contact to block (matched case-insensitively)' }),

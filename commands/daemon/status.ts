@@ -11,7 +11,11 @@ export default class DaemonStatusCommand extends OperatorCommand {
     this.log(`Daemon running (pid ${status.pid}) for ${status.dataDir}, up ${status.uptimeSeconds} s`)
     this.log(`Public API: ${status.url}/api/public/v1`)
     this.log(`Admin API:  ${status.adminUrl} (loopback, operator token)`)
-    this.log(`Chains:     ${status.chains.mode} (${Object.entries(status.chains.chainIds).map(([k, id]) => `${k} ${id}`).join(', ')})`)
+    this.log(
+      `Chains:     ${status.chains.mode} (${Object.entries(status.chains.chainIds)
+        .map(([k, id]) => `${k} ${id}`)
+        .join(', ')})`,
+    )
     return status
   }
 }

@@ -6,7 +6,7 @@ import { LAUNCHPADS, type Launchpad } from '../../src/domain/records.ts'
 
 export default class DevnetLaunch extends OperatorCommand {
   static override description =
-    "Devnet only: launch a token on a devnet launchpad as the creator (impersonated); a registered project with that creator is detected and its orders execute"
+    'Devnet only: launch a token on a devnet launchpad as the creator (impersonated); a registered project with that creator is detected and its orders execute'
   static override examples = [
     '<%= config.bin %> devnet launch --launchpad clanker --creator 0x1111111111111111111111111111111111111111',
     '<%= config.bin %> devnet launch --launchpad zora --creator 0x1111... --name Moon --symbol MOON --start-fee 500000 --end-fee 10000 --decay-seconds 20',

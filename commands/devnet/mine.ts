@@ -10,7 +10,11 @@ export default class DevnetMine extends OperatorCommand {
   async run(): Promise<MineResult> {
     const { flags } = await this.parse(DevnetMine)
     const result = await (await this.adminClient(flags)).devnetMine(flags.blocks)
-    this.log(`Mined ${result.blocks} block(s): ${Object.entries(result.blockNumbers).map(([chain, n]) => `${chain} at ${n}`).join(', ')}`)
+    this.log(
+      `Mined ${result.blocks} block(s): ${Object.entries(result.blockNumbers)
+        .map(([chain, n]) => `${chain} at ${n}`)
+        .join(', ')}`,
+    )
     return result
   }
 }

@@ -4,7 +4,7 @@ import { OperatorCommand } from '../../src/admin-client/cli/operator-command.ts'
 import { CHAIN_KEYS, type ChainKey } from '../../src/chain/chain-keys.ts'
 
 export default class DevnetSwap extends OperatorCommand {
-  static override description = "Devnet only: a third party buys a launched token with stablecoin, moving its price"
+  static override description = 'Devnet only: a third party buys a launched token with stablecoin, moving its price'
   static override examples = ['<%= config.bin %> devnet swap --token 0xabc... --usdc 5000']
   static override flags = {
     token: Flags.string({ required: true, description: 'launched token address' }),

@@ -16,7 +16,7 @@ export default class KeyRequestsApprove extends OperatorCommand {
     this.log(`Key label:  ${result.key.label}`)
     this.log(`Wallet:     ${result.key.serviceWalletAddress}`)
     this.log(`API key:    ${result.key.apiKey}`)
-    this.log('The key is shown once: deliver it through the requester\'s contact now; it cannot be recovered.')
+    this.log("The key is shown once: deliver it through the requester's contact now; it cannot be recovered.")
     return result
   }
 }

@@ -7,9 +7,7 @@ import { LAUNCH_METHODS, LAUNCHPADS, type LaunchMethod, type Launchpad } from '.
 export default class RegistrationsApprove extends OperatorCommand {
   static override description =
     "Approve a registration: create the project (profile from the submission, verified launch mark set) and issue the owner's API key, shown once"
-  static override examples = [
-    '<%= config.bin %> registrations approve 01J... --slug moonbeam --creator 0x1234... --launchpad clanker --chain base',
-  ]
+  static override examples = ['<%= config.bin %> registrations approve 01J... --slug moonbeam --creator 0x1234... --launchpad clanker --chain base']
   static override args = { id: Args.string({ required: true, description: 'registration id (from registrations list)' }) }
   static override flags = {
     slug: Flags.string({ required: true, description: 'project slug (lower-case letters, digits, -)' }),

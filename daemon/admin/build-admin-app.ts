@@ -96,7 +96,11 @@ function parse<T>(schema: z.ZodType<T>, value: unknown): T {
  * ones, requires the operator token, so nothing about the admin surface is visible without it.
  */
 export function buildAdminApp(deps: AdminAppDeps): FastifyInstance {
-  const app = Fastify({ loggerInstance: deps.logger.child({ component: 'admin-api' }) as FastifyBaseLogger, bodyLimit: 64 * 1024, return503OnClosing: false }) as unknown as FastifyInstance
+  const app = Fastify({
+    loggerInstance: deps.logger.child({ component: 'admin-api' }) as FastifyBaseLogger,
+    bodyLimit: 64 * 1024,
+    return503OnClosing: false,
+  }) as unknown as FastifyInstance
   refuseWhileClosing(app)
   const { operations } = deps
 

@@ -34,7 +34,11 @@ function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value ?? {})
   if (result.success) return result.data
   const issue = result.error.issues[0]
-  throw new PrebuyError('bad_request', 'invalid_request', `${issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''}${issue?.message ?? 'invalid request'}`)
+  throw new PrebuyError(
+    'bad_request',
+    'invalid_request',
+    `${issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''}${issue?.message ?? 'invalid request'}`,
+  )
 }
 
 /**
@@ -49,7 +53,11 @@ export function devnetLaunchRoutes(options: { dataDir: string; chains: Record<Ch
       const chain = options.chains[body.chain]
       const addresses = (await readDevnetLaunchpads(options.dataDir))[body.chain]
       if (!addresses || addresses.chainId !== chain.chainId) {
-        throw new PrebuyError('unavailable', 'devnet_launchpads_missing', `The devnet launchpads on ${body.chain} are not deployed yet; wait for the daemon to finish starting.`)
+        throw new PrebuyError(
+          'unavailable',
+          'devnet_launchpads_missing',
+          `The devnet launchpads on ${body.chain} are not deployed yet; wait for the daemon to finish starting.`,
+        )
       }
       const suffix = Date.now().toString(36).slice(-4).toUpperCase()
       const launched = await launchToken({

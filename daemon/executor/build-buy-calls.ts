@@ -5,7 +5,6 @@ import type { AccountCall } from '../../src/wallets/wallet-service.ts'
 import { PLATFORM_FEE_BPS } from '../../src/domain/execution/platform-fee.ts'
 import { buyRouterAbi } from './buy-router-abi.ts'
 
-
 /**
  * The router's idempotency key for an order: one buy per order, ever. Includes createdAt, so an order deleted and placed
  * again is a new order.

@@ -1,4 +1,16 @@
-import { concat, encodeAbiParameters, getContractAddress, keccak256, type Account, type Address, type Chain, type Hex, type PublicClient, type Transport, type WalletClient } from 'viem'
+import {
+  concat,
+  encodeAbiParameters,
+  getContractAddress,
+  keccak256,
+  type Account,
+  type Address,
+  type Chain,
+  type Hex,
+  type PublicClient,
+  type Transport,
+  type WalletClient,
+} from 'viem'
 import { PrebuyError } from '../../src/common/errors.ts'
 import { buyRouterBytecode } from './buy-router-abi.ts'
 

@@ -217,7 +217,14 @@ export function createBookCache(): BookCache {
         }
       }
     }
-    return { prepared: prepareBook(candidates, policy), policy, use: 'rebuilt', buffers: entry?.buffers ?? new Buffers(), storage: undefined, spare: entry?.storage ?? entry?.spare }
+    return {
+      prepared: prepareBook(candidates, policy),
+      policy,
+      use: 'rebuilt',
+      buffers: entry?.buffers ?? new Buffers(),
+      storage: undefined,
+      spare: entry?.storage ?? entry?.spare,
+    }
   }
 
   return {

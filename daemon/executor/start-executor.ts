@@ -81,7 +81,10 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
   const withChainLock = <T>(chain: ChainKey, fn: () => Promise<T>): Promise<T> => {
     const previous = chainLocks.get(chain) ?? Promise.resolve()
     const run = previous.then(fn, fn)
-    chainLocks.set(chain, run.catch(() => undefined))
+    chainLocks.set(
+      chain,
+      run.catch(() => undefined),
+    )
     return run
   }
 
@@ -98,7 +101,14 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
 
   type TransitionEvent = Omit<OrderEvent, 'keyId' | 'slug' | 'from' | 'to' | 'at'>
   /** Ops of one transition: the record, its indexes (with the buyer's follower count) and its journal event. */
-  const transitionOps = (previous: OrderRecord, status: OrderStatus, at: number, event: TransitionEvent, followers: number, patch: Partial<OrderRecord> = {}) => {
+  const transitionOps = (
+    previous: OrderRecord,
+    status: OrderStatus,
+    at: number,
+    event: TransitionEvent,
+    followers: number,
+    patch: Partial<OrderRecord> = {},
+  ) => {
     const next: OrderRecord = { ...previous, ...patch, status, updatedAt: at }
     const ops = orderWriteOps(store, previous, next, followers)
     ops.push(journal.putOrderEvent({ keyId: previous.keyId, slug: previous.slug, from: previous.status, to: status, at, ...event }))
@@ -158,7 +168,12 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
     loadOrders,
     readBalances,
     async changedWallets(chain, blockNumber) {
-      const logs = await deps.clients[chain].getLogs({ address: deps.chains[chain].addresses.stablecoin, event: TRANSFER, fromBlock: blockNumber, toBlock: blockNumber })
+      const logs = await deps.clients[chain].getLogs({
+        address: deps.chains[chain].addresses.stablecoin,
+        event: TRANSFER,
+        fromBlock: blockNumber,
+        toBlock: blockNumber,
+      })
       stage('warm.transferLogs')
       const out = new Set<string>()
       for (const entry of logs) {
@@ -448,7 +463,9 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
               at,
               { reason, ...hashes },
               followers[i]!,
-              giveUp ? { execution: { spentUsdc: '0', tokensReceived: '0', feeTokens: '0', txHash: extra.txHash ?? '', executedAt: at, failureReason: reason } } : {},
+              giveUp
+                ? { execution: { spentUsdc: '0', tokensReceived: '0', feeTokens: '0', txHash: extra.txHash ?? '', executedAt: at, failureReason: reason } }
+                : {},
             ),
           )
         }
@@ -575,7 +592,16 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
               txHash: outcome.txHash,
               executedAt: at,
             }
-            ops.push(...transitionOps(current, 'filled', at, { reason: 'buy re-mined after a reorg', txHash: outcome.txHash, blockNumber: outcome.blockNumber.toString() }, followers, { execution }))
+            ops.push(
+              ...transitionOps(
+                current,
+                'filled',
+                at,
+                { reason: 'buy re-mined after a reorg', txHash: outcome.txHash, blockNumber: outcome.blockNumber.toString() },
+                followers,
+                { execution },
+              ),
+            )
           } else {
             const { execution: _undone, ...rest } = current
             ops.push(...transitionOps(rest, 'active', at, { reason: 'buy undone by a reorg', txHash: fill.txHash }, followers))

@@ -178,7 +178,10 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
       return
     }
     waiting.delete(chain)
-    running.set(chain, start(chain, block).then(() => pump(chain)))
+    running.set(
+      chain,
+      start(chain, block).then(() => pump(chain)),
+    )
   }
 
   return {

@@ -16,7 +16,10 @@ function createRouteTable() {
   const routes: Array<{ pattern: RegExp; methods: Set<string> }> = []
   return {
     add(url: string, methods: string[]) {
-      const source = url.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')
+      const source = url
+        .split('/')
+        .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+        .join('/')
       const pattern = new RegExp(`^${source}/?$`)
       const existing = routes.find((route) => route.pattern.source === pattern.source)
       if (existing) for (const method of methods) existing.methods.add(method)
@@ -56,7 +59,10 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     const path = request.url.split('?')[0] ?? request.url
     const allowed = routeTable.allowed(path)
     if (allowed.length > 0) {
-      return reply.code(405).header('allow', allowed.join(', ')).send(errorBody(405, `Method ${request.method} is not allowed here.`))
+      return reply
+        .code(405)
+        .header('allow', allowed.join(', '))
+        .send(errorBody(405, `Method ${request.method} is not allowed here.`))
     }
     return reply.code(404).send(errorBody(404, 'No such endpoint.'))
   })

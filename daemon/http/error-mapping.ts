@@ -68,7 +68,7 @@ export function sendError(reply: FastifyReply, error: unknown, logger: FastifyBa
   }
   const statusCode = (error as { statusCode?: unknown } | null)?.statusCode
   if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
-    const message = FRAMEWORK_MESSAGES[statusCode] ?? (STATUS_TITLES[statusCode] ?? 'Bad request')
+    const message = FRAMEWORK_MESSAGES[statusCode] ?? STATUS_TITLES[statusCode] ?? 'Bad request'
     return reply.code(statusCode).send(errorBody(statusCode, message))
   }
   logger.error({ err: error }, 'unhandled error')

@@ -13,6 +13,10 @@ export function refuseWhileClosing(app: FastifyInstance): void {
   })
   app.addHook('onRequest', async (_request, reply) => {
     if (!closing) return
-    return reply.code(503).header('connection', 'close').header('retry-after', '5').send(errorBody(503, 'The service is shutting down; retry in a few seconds.'))
+    return reply
+      .code(503)
+      .header('connection', 'close')
+      .header('retry-after', '5')
+      .send(errorBody(503, 'The service is shutting down; retry in a few seconds.'))
   })
 }

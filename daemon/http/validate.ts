@@ -1,8 +1,7 @@
 import type { z } from 'zod'
 import { PrebuyError } from '../../src/common/errors.ts'
 
-const issuesOf = (error: z.ZodError) =>
-  error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }))
+const issuesOf = (error: z.ZodError) => error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }))
 
 /** safeParse of a body: anything that does not fit is 400 Bad request / Invalid request body. */
 export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {

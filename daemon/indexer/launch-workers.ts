@@ -27,7 +27,10 @@ export function createLaunchWorkers(context: WorkerContext): BackgroundWorker[] 
   const journal = createJournal(context.store)
   const devnet = context.config.chains.mode === 'devnet'
   const clients = Object.fromEntries(
-    CHAIN_KEYS.map((key) => [key, createPublicClient({ chain: chainFromConfig(context.chains[key]), transport: http(context.chains[key].rpcUrl), pollingInterval: 250 })]),
+    CHAIN_KEYS.map((key) => [
+      key,
+      createPublicClient({ chain: chainFromConfig(context.chains[key]), transport: http(context.chains[key].rpcUrl), pollingInterval: 250 }),
+    ]),
   ) as Record<ChainKey, PublicClient>
   let executor: Executor | undefined
   let indexer: Indexer | undefined
@@ -55,7 +58,11 @@ export function createLaunchWorkers(context: WorkerContext): BackgroundWorker[] 
     const address = buyRouterAddress(chain.addresses.poolManager)
     const code = await clients[chain.key].getCode({ address })
     if (!code || code === '0x') {
-      throw new PrebuyError('unavailable', 'buy_router_missing', `PrebuyBuyRouter is not deployed on ${chain.key} at ${address}; deploy it (see docs/execution.md)`)
+      throw new PrebuyError(
+        'unavailable',
+        'buy_router_missing',
+        `PrebuyBuyRouter is not deployed on ${chain.key} at ${address}; deploy it (see docs/execution.md)`,
+      )
     }
     return address
   }
@@ -112,7 +119,10 @@ export function createLaunchWorkers(context: WorkerContext): BackgroundWorker[] 
       await Promise.all(
         sockets.map(async (client) => {
           const transport = client.transport as { getRpcClient?: () => Promise<{ close(): void }> }
-          await transport.getRpcClient?.().then((rpc) => rpc.close()).catch(() => undefined)
+          await transport
+            .getRpcClient?.()
+            .then((rpc) => rpc.close())
+            .catch(() => undefined)
         }),
       )
     },

@@ -53,7 +53,10 @@ export interface Indexer {
   stop(): Promise<void>
 }
 
-const V3_SLOT0 = parseAbi(['function slot0() view returns (uint160 sqrtPriceX96, int24 tick, uint16 observationIndex, uint16 observationCardinality, uint16 observationCardinalityNext, uint8 feeProtocol, bool unlocked)', 'function token0() view returns (address)'])
+const V3_SLOT0 = parseAbi([
+  'function slot0() view returns (uint160 sqrtPriceX96, int24 tick, uint16 observationIndex, uint16 observationCardinality, uint16 observationCardinalityNext, uint8 feeProtocol, bool unlocked)',
+  'function token0() view returns (address)',
+])
 
 const toStoredCheckpoint = (chain: ChainKey, checkpoint: SyncCheckpoint, at: number): IndexerCheckpoint => ({
   chain,
@@ -104,7 +107,9 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
         lastTick: BigInt(latest?.blockNumber ?? value.blockNumber),
       })
     }
-    const wethIsToken0 = (await client.readContract({ address: config.chain.addresses.ethUsdPool, abi: V3_SLOT0, functionName: 'token0' })).toLowerCase() === config.chain.addresses.weth.toLowerCase()
+    const wethIsToken0 =
+      (await client.readContract({ address: config.chain.addresses.ethUsdPool, abi: V3_SLOT0, functionName: 'token0' })).toLowerCase() ===
+      config.chain.addresses.weth.toLowerCase()
     const poolManager = config.adapters[0]?.poolManager ?? config.chain.addresses.poolManager
     const launchAddresses = config.adapters.map((a) => a.launchEvent.address.toLowerCase())
     let primed = false
@@ -210,7 +215,16 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
             swapped.add(swap.poolId.toLowerCase())
             ticks.push({
               launch: pool.launch,
-              tick: computePriceTick({ launch: pool.launch, reason: 'swap', pool: pool.state, ethUsd: await getEthUsd(), block, logIndex: entry.logIndex ?? 0, blockTimeSeconds: blockTime, at: now() }),
+              tick: computePriceTick({
+                launch: pool.launch,
+                reason: 'swap',
+                pool: pool.state,
+                ethUsd: await getEthUsd(),
+                block,
+                logIndex: entry.logIndex ?? 0,
+                blockTimeSeconds: blockTime,
+                at: now(),
+              }),
             })
           }
         }
@@ -218,7 +232,19 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
       for (const launch of newLaunches) {
         const pool = pools.get(launch.poolId.toLowerCase())!
         if (swapped.has(launch.poolId.toLowerCase())) continue
-        ticks.push({ launch, tick: computePriceTick({ launch, reason: 'launch', pool: pool.state, ethUsd: await getEthUsd(), block, logIndex: -1, blockTimeSeconds: blockTime, at: now() }) })
+        ticks.push({
+          launch,
+          tick: computePriceTick({
+            launch,
+            reason: 'launch',
+            pool: pool.state,
+            ethUsd: await getEthUsd(),
+            block,
+            logIndex: -1,
+            blockTimeSeconds: blockTime,
+            at: now(),
+          }),
+        })
       }
       for (const [poolId, pool] of pools) {
         if (swapped.has(poolId) || newLaunches.includes(pool.launch) || BigInt(pool.launch.blockNumber) > block.number) continue
@@ -227,7 +253,19 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
         // after the launch fee reached its floor is evaluated even in a quiet pool).
         const quiet = block.number - pool.lastTick < BigInt(heartbeatBlocks)
         if (primed && quiet && !needsBlockTicks(pool.launch, block.timestamp, blockTime)) continue
-        ticks.push({ launch: pool.launch, tick: computePriceTick({ launch: pool.launch, reason: 'block', pool: pool.state, ethUsd: await getEthUsd(), block, logIndex: -1, blockTimeSeconds: blockTime, at: now() }) })
+        ticks.push({
+          launch: pool.launch,
+          tick: computePriceTick({
+            launch: pool.launch,
+            reason: 'block',
+            pool: pool.state,
+            ethUsd: await getEthUsd(),
+            block,
+            logIndex: -1,
+            blockTimeSeconds: blockTime,
+            at: now(),
+          }),
+        })
       }
 
       if (newLaunches.length > 0) stage('indexer.ticksComputed')
@@ -298,7 +336,13 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
         adapter.loadFeeSchedule(client, candidate),
         readTokenMeta(candidate.token),
         client
-          .readContract({ address: config.chain.addresses.stateView, abi: STATE_VIEW, functionName: 'getLiquidity', args: [candidate.poolId], blockNumber: candidate.blockNumber })
+          .readContract({
+            address: config.chain.addresses.stateView,
+            abi: STATE_VIEW,
+            functionName: 'getLiquidity',
+            args: [candidate.poolId],
+            blockNumber: candidate.blockNumber,
+          })
           .catch(() => 0n),
       ])
       stage('indexer.feeScheduleMetaLiquidity')

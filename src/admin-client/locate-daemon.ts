@@ -35,13 +35,17 @@ export async function locateDaemon(dataDir: string): Promise<LocatedDaemon> {
     throw new DaemonNotFoundError(`cannot read ${daemonFilePath(dataDir)}: ${(error as Error).message}`)
   }
   if (!isAlive(file.pid)) {
-    throw new DaemonNotFoundError(`the daemon for data dir ${dataDir} (pid ${file.pid}) is not running; start it with: prebuy daemon start --data-dir ${dataDir}`)
+    throw new DaemonNotFoundError(
+      `the daemon for data dir ${dataDir} (pid ${file.pid}) is not running; start it with: prebuy daemon start --data-dir ${dataDir}`,
+    )
   }
   let operatorToken: string
   try {
     operatorToken = (await readFile(operatorTokenPath(dataDir), 'utf8')).trim()
   } catch (error) {
-    throw new DaemonNotFoundError(`cannot read the operator token ${operatorTokenPath(dataDir)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
+    throw new DaemonNotFoundError(
+      `cannot read the operator token ${operatorTokenPath(dataDir)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    )
   }
   return { ...file, operatorToken }
 }

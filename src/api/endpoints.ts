@@ -29,7 +29,10 @@ const err = (description: string, headers?: string[]): EndpointResponse => ({ de
 
 const authErrors: Record<number, EndpointResponse> = {
   401: err('Missing, malformed, unknown or revoked key.'),
-  429: err('More than the per-key limit (100 per minute) in the current window. Body: Too many requests / Rate limit exceeded. Retry after the window resets.', ['Retry-After', ...RATE_HEADERS]),
+  429: err(
+    'More than the per-key limit (100 per minute) in the current window. Body: Too many requests / Rate limit exceeded. Retry after the window resets.',
+    ['Retry-After', ...RATE_HEADERS],
+  ),
   500: err('Unexpected failure; the body carries no internals.'),
 }
 const invalid = err('Body or query does not fit the schema: Bad request / Invalid request body (details lists the problems).')
@@ -166,9 +169,15 @@ export const ENDPOINTS: Endpoint[] = [
     path: '/wallet/withdrawals',
     auth: true,
     summary: 'Withdraw an asset',
-    description: 'Sends an ERC-20 or native ETH to any address, waits for the receipt and returns the transaction hash. Bad address, unknown token or insufficient balance: 400, nothing is spent.',
+    description:
+      'Sends an ERC-20 or native ETH to any address, waits for the receipt and returns the transaction hash. Bad address, unknown token or insufficient balance: 400, nothing is spent.',
     body: S.WithdrawalBody,
-    responses: { 200: ok('Mined.', S.Withdrawal), 400: err('Invalid body, address, token or amount, or insufficient balance.'), 503: err('Chain unavailable.'), ...authErrors },
+    responses: {
+      200: ok('Mined.', S.Withdrawal),
+      400: err('Invalid body, address, token or amount, or insufficient balance.'),
+      503: err('Chain unavailable.'),
+      ...authErrors,
+    },
   },
   {
     method: 'POST',

@@ -49,8 +49,12 @@ Choices where the specification says "not shown":
 - Buyers: {serviceWalletAddress, socialUsername, socialUrl, followerCount (0 without a linked profile), orderStatus, orderedAt}, plus maxSpendUsdc and maxFdvUsdc for the owning key; same cursor and limit as /projects.
 - Project detail: the profile plus project, launch, stats (orderCount, committedSpendUsdc, fundedSpendUsdc, filledOrderCount, filledSpendUsdc) and, for the owning key only, ownerStats (buyersCount, depthByPriceLimit).
 - Submissions: 200 receipt; the desk (503, Retry-After default 3600 s) and the blocklist (IP, email, contact) apply to registrations, key requests and feedback.
-- Batch statuses:\n${Object.entries(ORDER_ITEM_STATUSES).map(([k, v]) => `  - ${k}: ${v}`).join('\n')}
-- Batch codes (full list):\n${Object.entries(ORDER_ITEM_CODES).map(([k, v]) => `  - ${k}: ${v}`).join('\n')}
+- Batch statuses:\n${Object.entries(ORDER_ITEM_STATUSES)
+  .map(([k, v]) => `  - ${k}: ${v}`)
+  .join('\n')}
+- Batch codes (full list):\n${Object.entries(ORDER_ITEM_CODES)
+  .map(([k, v]) => `  - ${k}: ${v}`)
+  .join('\n')}
 - Withdrawals: body {chain?, tokenAddress, withdrawAddress, amount} (amount decimal in token units or "max"); answer {txHash, chain, tokenAddress, withdrawAddress, amount (smallest unit)}.
 - Key revocation and rotation are operator actions (CLI / admin API); no webhooks or push events.
 - Versioning: the path carries v1; no deprecation policy yet.`

@@ -60,12 +60,18 @@ export function renderDocsHtml(document: Json): string {
 ${prose(op.description)}
 ${params.length ? `<h4>Parameters</h4><table><tr><th>name</th><th>in</th><th>schema</th><th>description</th></tr>${params.map((p) => `<tr><td><code>${escape(p.name)}</code></td><td>${escape(p.in)}</td><td><code>${escape(JSON.stringify(p.schema))}</code></td><td>${prose(p.description)}</td></tr>`).join('')}</table>` : ''}
 ${body ? `<h4>Request body</h4><p>application/json: ${schemaLink(body['application/json']?.schema)}</p>` : ''}
-<h4>Responses</h4><table><tr><th>status</th><th>description</th><th>body</th></tr>${Object.entries(responses).map(([status, r]) => `<tr><td>${escape(status)}</td><td>${prose(r.description)}</td><td>${r.content ? schemaLink((r.content as Record<string, Json>)['application/json']?.schema) : ''}</td></tr>`).join('')}</table>
+<h4>Responses</h4><table><tr><th>status</th><th>description</th><th>body</th></tr>${Object.entries(responses)
+        .map(
+          ([status, r]) =>
+            `<tr><td>${escape(status)}</td><td>${prose(r.description)}</td><td>${r.content ? schemaLink((r.content as Record<string, Json>)['application/json']?.schema) : ''}</td></tr>`,
+        )
+        .join('')}</table>
 </section>`)
     }
   }
   const schemas = Object.entries(components.schemas).map(
-    ([name, schema]) => `<section id="schema-${escape(name)}"><h3>${escape(name)}</h3>${prose(schema.description)}<pre>${escape(JSON.stringify(schema, null, 2))}</pre></section>`,
+    ([name, schema]) =>
+      `<section id="schema-${escape(name)}"><h3>${escape(name)}</h3>${prose(schema.description)}<pre>${escape(JSON.stringify(schema, null, 2))}</pre></section>`,
   )
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

@@ -33,11 +33,7 @@ export const Receipt = z
   })
   .describe('Answer of the three submission endpoints: the submission is stored as a pending review item.')
 
-const Cursor = z
-  .string()
-  .min(1)
-  .optional()
-  .describe('Opaque cursor. Omit for the first page; pass meta.nextCursor verbatim for the next one.')
+const Cursor = z.string().min(1).optional().describe('Opaque cursor. Omit for the first page; pass meta.nextCursor verbatim for the next one.')
 
 const Limit = z
   .string()
@@ -69,7 +65,10 @@ export const CreatedApiKey = z
   .describe('201 answer of POST /api-keys.')
 
 export const KeyRequestBody = z.object({
-  useCases: z.array(z.enum(['buying_pre_launch_tokens', 'launching_a_token'])).min(1).max(2),
+  useCases: z
+    .array(z.enum(['buying_pre_launch_tokens', 'launching_a_token']))
+    .min(1)
+    .max(2),
   projectName: z.string().min(1).max(100),
   projectUrls: z.array(z.url()).min(1).max(10),
   projectInfo: z.string().min(1).max(2000),
@@ -143,7 +142,9 @@ const DepthLevel = z.object({
   maxFdvUsdc: z.string().nullable().describe('Price limit of this level; null = orders without a limit.'),
   orderCount: z.int(),
   spendUsdc: z.string().describe('Spend cap of the orders at exactly this limit.'),
-  eligibleSpendUsdc: z.string().describe('Spend of all orders that still buy at an effective market cap equal to this limit (limit >= level, no-limit orders included).'),
+  eligibleSpendUsdc: z
+    .string()
+    .describe('Spend of all orders that still buy at an effective market cap equal to this limit (limit >= level, no-limit orders included).'),
 })
 
 export const ProjectDetail = ProjectProfile.extend({
@@ -165,7 +166,9 @@ export const ProjectDetail = ProjectProfile.extend({
     fundedSpendUsdc: z
       .string()
       .nullable()
-      .describe("Sum over live orders of min(spend cap, the buyer wallet's stablecoin balance on the project's chain); cached up to 15 s. null when the balances cannot be read right now."),
+      .describe(
+        "Sum over live orders of min(spend cap, the buyer wallet's stablecoin balance on the project's chain); cached up to 15 s. null when the balances cannot be read right now.",
+      ),
     filledOrderCount: z.int().describe('Orders the launch execution filled.'),
     filledSpendUsdc: z.string().describe('Stablecoin actually spent by the filled orders (decimal USDC).'),
   }),
@@ -199,16 +202,9 @@ export const BuyerPage = z.object({
 // ---------- orders ----------
 
 const Slug = z.string().min(1).max(200).describe('Project slug; the key of the order.')
-const SpendField = z
-  .string()
-  .describe('Positive decimal USDC amount, at most 6 decimals, at most 10000000. Out of range -> item code invalid_amount.')
-const FdvField = z
-  .string()
-  .nullable()
-  .describe('Positive decimal USD, at most 6 decimals, at most 1e15; null = no price limit. Out of range -> invalid_fdv.')
-const ExpiryField = z
-  .number()
-  .describe(`Integer milliseconds, 1 to ${MAX_EXPIRES_IN_MS} (365 days), counted from launch. Out of range -> invalid_expiry.`)
+const SpendField = z.string().describe('Positive decimal USDC amount, at most 6 decimals, at most 10000000. Out of range -> item code invalid_amount.')
+const FdvField = z.string().nullable().describe('Positive decimal USD, at most 6 decimals, at most 1e15; null = no price limit. Out of range -> invalid_fdv.')
+const ExpiryField = z.number().describe(`Integer milliseconds, 1 to ${MAX_EXPIRES_IN_MS} (365 days), counted from launch. Out of range -> invalid_expiry.`)
 
 export const CreateOrderItem = z
   .object({ slug: Slug, maxSpendUsdc: SpendField, maxFdvUsdc: FdvField, expiresInMs: ExpiryField })
@@ -224,8 +220,7 @@ export const PatchOrderItem = z
 
 export const DeleteOrderItem = z.object({ slug: Slug })
 
-const batchOf = <T extends z.ZodType>(item: T) =>
-  z.object({ items: z.array(item).min(1).max(MAX_BATCH_ITEMS).describe(`1 to ${MAX_BATCH_ITEMS} items.`) })
+const batchOf = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item).min(1).max(MAX_BATCH_ITEMS).describe(`1 to ${MAX_BATCH_ITEMS} items.`) })
 
 export const CreateOrdersBody = batchOf(CreateOrderItem)
 export const PatchOrdersBody = batchOf(PatchOrderItem)
@@ -235,19 +230,24 @@ export const BatchResult = z
   .object({
     slug: z.string(),
     ok: z.boolean(),
-    status: z.enum(Object.keys(ORDER_ITEM_STATUSES) as [keyof typeof ORDER_ITEM_STATUSES]).optional().describe(`When ok is true:\n${bullet(ORDER_ITEM_STATUSES)}`),
-    code: z.enum(Object.keys(ORDER_ITEM_CODES) as [keyof typeof ORDER_ITEM_CODES]).optional().describe(`When ok is false (the full list):\n${bullet(ORDER_ITEM_CODES)}`),
+    status: z
+      .enum(Object.keys(ORDER_ITEM_STATUSES) as [keyof typeof ORDER_ITEM_STATUSES])
+      .optional()
+      .describe(`When ok is true:\n${bullet(ORDER_ITEM_STATUSES)}`),
+    code: z
+      .enum(Object.keys(ORDER_ITEM_CODES) as [keyof typeof ORDER_ITEM_CODES])
+      .optional()
+      .describe(`When ok is false (the full list):\n${bullet(ORDER_ITEM_CODES)}`),
     message: z.string().optional().describe('When ok is false.'),
   })
-  .describe('Outcome of one item; results are index-aligned with the request items. A slug repeated within one batch: the first occurrence is processed, later ones get duplicate_slug.')
+  .describe(
+    'Outcome of one item; results are index-aligned with the request items. A slug repeated within one batch: the first occurrence is processed, later ones get duplicate_slug.',
+  )
 
 export const BatchResponse = z.object({ results: z.array(BatchResult) })
 
 export const OrdersQuery = z.object({
-  status: z
-    .enum(ORDER_STATUSES)
-    .optional()
-    .describe('Only orders in this state. Without it every order except deleted ones is listed.'),
+  status: z.enum(ORDER_STATUSES).optional().describe('Only orders in this state. Without it every order except deleted ones is listed.'),
   cursor: Cursor,
   limit: Limit,
 })
@@ -257,7 +257,9 @@ export const Order = z
     slug: z.string(),
     status: z
       .enum(ORDER_STATUSES)
-      .describe('active; deleted; executing (a buy is in flight); filled (bought); expired (the expiry after launch elapsed without a buy; funds stay); failed (the buy could not be made).'),
+      .describe(
+        'active; deleted; executing (a buy is in flight); filled (bought); expired (the expiry after launch elapsed without a buy; funds stay); failed (the buy could not be made).',
+      ),
     maxSpendUsdc: z.string(),
     maxFdvUsdc: z.string().nullable(),
     expiresInMs: z.int(),

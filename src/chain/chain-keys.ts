@@ -4,8 +4,7 @@ import type { Address } from 'viem'
 export const CHAIN_KEYS = ['base', 'second_chain'] as const
 export type ChainKey = (typeof CHAIN_KEYS)[number]
 
-export const isChainKey = (value: unknown): value is ChainKey =>
-  typeof value === 'string' && (CHAIN_KEYS as readonly string[]).includes(value)
+export const isChainKey = (value: unknown): value is ChainKey => typeof value === 'string' && (CHAIN_KEYS as readonly string[]).includes(value)
 
 /** Native ETH in balance listings and withdrawals. */
 export const NATIVE_ETH_ADDRESS: Address = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE'

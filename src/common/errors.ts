@@ -4,15 +4,7 @@
  * (daemon/http/error-mapping.ts) and never inspects messages. Messages are written for the API caller: they must
  * never carry secrets, stack traces or internal paths.
  */
-export type ErrorKind =
-  | 'bad_request'
-  | 'unauthorized'
-  | 'forbidden'
-  | 'not_found'
-  | 'conflict'
-  | 'rate_limited'
-  | 'unavailable'
-  | 'internal'
+export type ErrorKind = 'bad_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'rate_limited' | 'unavailable' | 'internal'
 
 export class PrebuyError extends Error {
   readonly kind: ErrorKind

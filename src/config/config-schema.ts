@@ -7,7 +7,10 @@ import { BASE_DEFAULT_ADDRESSES } from '../chain/real-chains.ts'
  */
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/
-const address = () => z.string({ error: 'expected a 0x-prefixed 20-byte hex address' }).regex(ADDRESS, { error: 'expected a 0x-prefixed 20-byte hex address' }) as z.ZodType<`0x${string}`>
+const address = () =>
+  z
+    .string({ error: 'expected a 0x-prefixed 20-byte hex address' })
+    .regex(ADDRESS, { error: 'expected a 0x-prefixed 20-byte hex address' }) as z.ZodType<`0x${string}`>
 
 const port = () =>
   z

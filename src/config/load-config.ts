@@ -57,7 +57,11 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<PrebuyCon
   const filePath = join(dataDir, CONFIG_FILE_NAME)
   const file = await readConfigFile(filePath)
   if ('dataDir' in file) {
-    throw new ConfigError('dataDir', `cannot be set in ${CONFIG_FILE_NAME}, which lives in the data dir; use --data-dir or ${CONFIG_ENV.dataDir}`, `from ${CONFIG_FILE_NAME}`)
+    throw new ConfigError(
+      'dataDir',
+      `cannot be set in ${CONFIG_FILE_NAME}, which lives in the data dir; use --data-dir or ${CONFIG_ENV.dataDir}`,
+      `from ${CONFIG_FILE_NAME}`,
+    )
   }
 
   const merged: Record<string, unknown> = { ...file }

@@ -23,9 +23,7 @@ export const ORDER_ITEM_CODES = {
 } as const
 export type OrderItemCode = keyof typeof ORDER_ITEM_CODES
 
-export type BatchItemResult =
-  | { slug: string; ok: true; status: OrderItemStatus }
-  | { slug: string; ok: false; code: OrderItemCode; message: string }
+export type BatchItemResult = { slug: string; ok: true; status: OrderItemStatus } | { slug: string; ok: false; code: OrderItemCode; message: string }
 
 export const itemOk = (slug: string, status: OrderItemStatus): BatchItemResult => ({ slug, ok: true, status })
 export const itemFailed = (slug: string, code: OrderItemCode): BatchItemResult => ({

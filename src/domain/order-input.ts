@@ -1,12 +1,5 @@
 import { formatDecimal, parseDecimal } from './decimal.ts'
-import {
-  FDV_DECIMALS,
-  MAX_EXPIRES_IN_MS,
-  MAX_FDV_USDC,
-  MAX_SPEND_USDC,
-  MIN_EXPIRES_IN_MS,
-  USDC_DECIMALS,
-} from './order-bounds.ts'
+import { FDV_DECIMALS, MAX_EXPIRES_IN_MS, MAX_FDV_USDC, MAX_SPEND_USDC, MIN_EXPIRES_IN_MS, USDC_DECIMALS } from './order-bounds.ts'
 import type { OrderItemCode } from './order-codes.ts'
 
 /** Order values after validation: decimals normalised ("010.50" -> "10.5") so equal amounts compare equal. */

@@ -55,10 +55,7 @@ export function decidePatch({ slug, project, existing, values, now }: PatchArgs)
   if (!existing || existing.status === 'deleted') return { result: itemFailed(slug, 'no_active_order') }
   if (existing.status !== 'active') return { result: itemFailed(slug, 'order_not_active') }
   const merged: OrderRecord = { ...existing, ...checked.value }
-  const same =
-    merged.maxSpendUsdc === existing.maxSpendUsdc &&
-    merged.maxFdvUsdc === existing.maxFdvUsdc &&
-    merged.expiresInMs === existing.expiresInMs
+  const same = merged.maxSpendUsdc === existing.maxSpendUsdc && merged.maxFdvUsdc === existing.maxFdvUsdc && merged.expiresInMs === existing.expiresInMs
   if (same) return { result: itemOk(slug, 'unchanged') }
   return { result: itemOk(slug, 'updated'), next: { ...merged, updatedAt: now } }
 }
@@ -100,5 +97,4 @@ export const EXECUTOR_TRANSITIONS: Readonly<Record<OrderRecord['status'], readon
   deleted: [],
 }
 
-export const canExecutorMove = (from: OrderRecord['status'], to: OrderRecord['status']): boolean =>
-  from === to || EXECUTOR_TRANSITIONS[from].includes(to)
+export const canExecutorMove = (from: OrderRecord['status'], to: OrderRecord['status']): boolean => from === to || EXECUTOR_TRANSITIONS[from].includes(to)

@@ -2,15 +2,7 @@ import type { ChainKey } from '../chain/chain-keys.ts'
 import { padNumber } from '../store/cursor.ts'
 import { del, put, type Store, type StoreOperation, type Sublevel } from '../store/open-store.ts'
 import { readAll } from '../store/paginate.ts'
-import type {
-  FillRecord,
-  InFlightExecution,
-  IndexerCheckpoint,
-  LaunchRecord,
-  OrderEvent,
-  PriceTick,
-  TickDecision,
-} from './journal-records.ts'
+import type { FillRecord, InFlightExecution, IndexerCheckpoint, LaunchRecord, OrderEvent, PriceTick, TickDecision } from './journal-records.ts'
 
 const BLOCK_WIDTH = 20
 const TIME_WIDTH = 15
@@ -139,10 +131,8 @@ export function createJournal(store: Store): Journal {
     ticksOf: async (slug) => (await readAll(sub.ticks, `${slug}!`)).map((e) => e.value),
     putDecision: (decision) => put(sub.decisions, `${decision.slug}!${padNumber(BigInt(decision.at), TIME_WIDTH)}!${nextSeq()}`, decision),
     decisionsOf: async (slug) => (await readAll(sub.decisions, `${slug}!`)).map((e) => e.value),
-    putOrderEvent: (event) =>
-      put(sub.orderEvents, `${event.keyId}!${event.slug}!${padNumber(BigInt(event.at), TIME_WIDTH)}!${nextSeq()}`, event),
-    orderEventsOf: async (keyId, slug) =>
-      (await readAll(sub.orderEvents, slug === undefined ? `${keyId}!` : `${keyId}!${slug}!`)).map((e) => e.value),
+    putOrderEvent: (event) => put(sub.orderEvents, `${event.keyId}!${event.slug}!${padNumber(BigInt(event.at), TIME_WIDTH)}!${nextSeq()}`, event),
+    orderEventsOf: async (keyId, slug) => (await readAll(sub.orderEvents, slug === undefined ? `${keyId}!` : `${keyId}!${slug}!`)).map((e) => e.value),
     putInFlight: (entry) => put(sub.inFlight, `${entry.chain}!${entry.keyId}!${entry.slug}`, entry),
     deleteInFlight: (entry) => del(sub.inFlight, `${entry.chain}!${entry.keyId}!${entry.slug}`),
     inFlight: async (chain) => (await readAll(sub.inFlight, chain === undefined ? '' : `${chain}!`)).map((e) => e.value),

@@ -10,10 +10,7 @@ export async function loadLaunchContext(client: PublicClient, log: Log): Promise
   if (log.transactionHash === null || log.blockNumber === null || log.blockHash === null) {
     throw new PrebuyError('internal', 'pending_launch_log', 'A launch log without a block cannot be decoded yet.')
   }
-  const [receipt, block] = await Promise.all([
-    client.getTransactionReceipt({ hash: log.transactionHash }),
-    client.getBlock({ blockHash: log.blockHash }),
-  ])
+  const [receipt, block] = await Promise.all([client.getTransactionReceipt({ hash: log.transactionHash }), client.getBlock({ blockHash: log.blockHash })])
   return {
     client,
     txHash: log.transactionHash,

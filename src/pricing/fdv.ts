@@ -13,8 +13,7 @@ export interface FdvInput {
  * Fully diluted value in stablecoin smallest units (micro-USD for a 6-decimal stablecoin), exact:
  * supply x token price in WETH x ETH/USD. Decimals cancel because every factor is in raw units.
  */
-export const fdvUsd = (input: FdvInput): Fraction =>
-  multiply(multiply(fraction(input.totalSupply), input.tokenPriceInWeth), input.ethUsd)
+export const fdvUsd = (input: FdvInput): Fraction => multiply(multiply(fraction(input.totalSupply), input.tokenPriceInWeth), input.ethUsd)
 
 /** fdvUsd rounded down to whole stablecoin units. */
 export const fdvUsdAtomic = (input: FdvInput): bigint => floorOf(fdvUsd(input))

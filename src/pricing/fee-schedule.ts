@@ -62,8 +62,7 @@ export function linearFeeAt(s: LinearFeeSchedule, timestamp: number): number {
 export const swapsAllowedAt = (s: FeeSchedule): number => (s.kind === 'clanker' ? s.startTime + 1 : s.startTime)
 
 /** The first timestamp at which the fee stops changing with time (the indexer stops per-block ticks from then on). */
-export const feeFloorAt = (s: FeeSchedule): number =>
-  s.kind === 'clanker' ? s.startTime + s.secondsToDecay : s.startTime + s.durationSeconds
+export const feeFloorAt = (s: FeeSchedule): number => (s.kind === 'clanker' ? s.startTime + s.secondsToDecay : s.startTime + s.durationSeconds)
 
 /** The fee a swap whose block has `timestamp` pays. */
 export function feeAt(s: FeeSchedule, timestamp: number): FeeQuote {

@@ -15,8 +15,7 @@ export const fraction = (numerator: bigint, denominator: bigint = 1n): Fraction 
 export const ZERO: Fraction = { numerator: 0n, denominator: 1n }
 export const ONE: Fraction = { numerator: 1n, denominator: 1n }
 
-export const multiply = (a: Fraction, b: Fraction): Fraction =>
-  fraction(a.numerator * b.numerator, a.denominator * b.denominator)
+export const multiply = (a: Fraction, b: Fraction): Fraction => fraction(a.numerator * b.numerator, a.denominator * b.denominator)
 
 export const invert = (a: Fraction): Fraction => fraction(a.denominator, a.numerator)
 

@@ -78,7 +78,9 @@ export function createBuyerService({ store }: { store: Store }): BuyerService {
         if (social) next.social = social
         const ops: StoreOperation[] = [put(users, keyId, next)]
         if (before !== after) {
-          for (const { value: { slug } } of await readAll(store.sub.ordersBySpend, spendGroupPrefix(keyId, VISIBLE_GROUP))) {
+          for (const {
+            value: { slug },
+          } of await readAll(store.sub.ordersBySpend, spendGroupPrefix(keyId, VISIBLE_GROUP))) {
             ops.push(del(buyersByProject, buyerIndexKey(slug, before, keyId)))
             ops.push(put(buyersByProject, buyerIndexKey(slug, after, keyId), keyId))
           }

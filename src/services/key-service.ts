@@ -91,12 +91,7 @@ export function createKeyService({ store, wallets, clock }: KeyServiceDeps): Key
         revokedAt: null,
       }
       const user: UserRecord = { keyId: record.id, userIndex }
-      const ops = [
-        put(keys, record.id, record),
-        put(keysByLabel, label, record.id),
-        put(keysByHash, record.keyHash, record.id),
-        put(users, record.id, user),
-      ]
+      const ops = [put(keys, record.id, record), put(keysByLabel, label, record.id), put(keysByHash, record.keyHash, record.id), put(users, record.id, user)]
       return { apiKey, record, ops, release }
     } catch (error) {
       release()

@@ -1,14 +1,7 @@
 import { itemFailed, type BatchItemResult } from '../domain/order-codes.ts'
 import type { OrderValues } from '../domain/order-input.ts'
 import { PrebuyError } from '../common/errors.ts'
-import {
-  canExecutorMove,
-  decideCreate,
-  decideDelete,
-  decidePatch,
-  markDuplicates,
-  type Decision,
-} from '../domain/order-transitions.ts'
+import { canExecutorMove, decideCreate, decideDelete, decidePatch, markDuplicates, type Decision } from '../domain/order-transitions.ts'
 import type { OrderExecution, OrderRecord, OrderStatus, ProjectRecord } from '../domain/records.ts'
 import { orderKey, orderWriteOps, spendGroupPrefix, VISIBLE_GROUP } from '../store/order-index.ts'
 import type { Store, StoreOperation } from '../store/open-store.ts'
@@ -146,8 +139,7 @@ export function createOrderService({ store, clock }: OrderServiceDeps): OrderSer
         const { slug, ...values } = item
         return decidePatch({ slug, project, existing, values, now })
       }),
-    deleteOrders: (keyId, items) =>
-      runBatch(keyId, items, (item, project, existing, now) => decideDelete({ slug: item.slug, project, existing, now })),
+    deleteOrders: (keyId, items) => runBatch(keyId, items, (item, project, existing, now) => decideDelete({ slug: item.slug, project, existing, now })),
     async listOrders(keyId, { status, cursor, limit }) {
       const cacheKey = `${keyId}|${status ?? ''}|${cursor ?? ''}|${limit}`
       const version = versionOf(keyId)

@@ -2,15 +2,7 @@ import type { ChainKey } from '../chain/chain-keys.ts'
 import { NATIVE_ETH_ADDRESS } from '../chain/chain-keys.ts'
 import { PrebuyError } from '../common/errors.ts'
 import { committedStats, depthByPriceLimit, filledStats, fundedSpend, type DepthLevel } from '../domain/project-stats.ts'
-import type {
-  LaunchInfo,
-  LaunchMethod,
-  Launchpad,
-  OrderRecord,
-  ProjectProfile,
-  ProjectRecord,
-  RegistrationSubmission,
-} from '../domain/records.ts'
+import type { LaunchInfo, LaunchMethod, Launchpad, OrderRecord, ProjectProfile, ProjectRecord, RegistrationSubmission } from '../domain/records.ts'
 import { isValidSlug } from '../domain/slug.ts'
 import { countPrefix, readAll, readIndexPage } from '../store/paginate.ts'
 import { buyersPrefix, orderKey, projectStatusPrefix } from '../store/order-index.ts'
@@ -101,7 +93,12 @@ const SNIPER_PROTECTED: Record<Launchpad, boolean> = { clanker: true, doppler: t
 
 function profileFrom(input: NewProject, registration: RegistrationSubmission | undefined): ProjectProfile {
   const websiteUrl = registration?.projectUrls[0] ?? ''
-  const bio = registration ? registration.projectInfo.split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean) : []
+  const bio = registration
+    ? registration.projectInfo
+        .split(/\n\s*\n/)
+        .map((p) => p.trim())
+        .filter(Boolean)
+    : []
   const base: ProjectProfile = {
     identity: {
       slug: input.slug,

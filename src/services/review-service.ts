@@ -130,9 +130,9 @@ export function createReviewService({ store, clock, keys, projects, blocklist, d
     submitRegistration: (submission, ip) => submit({ ...base(ip), kind: 'registration', submission }),
     submitFeedback: (submission, ip) => submit({ ...base(ip), kind: 'feedback', submission }),
     async list(filter = {}) {
-      return (await readAll(reviews, '')).map((entry) => entry.value).filter(
-        (item) => (!filter.kind || item.kind === filter.kind) && (!filter.status || item.status === filter.status),
-      )
+      return (await readAll(reviews, ''))
+        .map((entry) => entry.value)
+        .filter((item) => (!filter.kind || item.kind === filter.kind) && (!filter.status || item.status === filter.status))
     },
     get: (id) => reviews.get(id),
     async approveRegistration(id, input) {

@@ -2,15 +2,7 @@ import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Level } from 'level'
 import type { AbstractBatchOperation, AbstractSublevel } from 'abstract-level'
-import type {
-  ApiKeyRecord,
-  BlockEntry,
-  DeskSettings,
-  OrderRecord,
-  ProjectRecord,
-  ReviewItem,
-  UserRecord,
-} from '../domain/records.ts'
+import type { ApiKeyRecord, BlockEntry, DeskSettings, OrderRecord, ProjectRecord, ReviewItem, UserRecord } from '../domain/records.ts'
 import { createMutex, type Mutex } from './mutex.ts'
 
 export type Sublevel<V> = AbstractSublevel<Level<string, unknown>, string | Buffer | Uint8Array, string, V>

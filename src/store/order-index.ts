@@ -13,8 +13,7 @@ export const VISIBLE_GROUP = 'visible'
 
 export const orderKey = (keyId: string, slug: string): string => `${keyId}!${slug}`
 
-const spendPart = (order: OrderRecord): string =>
-  descendingKey(parseDecimal(order.maxSpendUsdc, USDC_DECIMALS) ?? 0n, SPEND_WIDTH)
+const spendPart = (order: OrderRecord): string => descendingKey(parseDecimal(order.maxSpendUsdc, USDC_DECIMALS) ?? 0n, SPEND_WIDTH)
 
 /** Index keys of one order in ordersBySpend: its status group and, unless deleted, the visible group. */
 export function spendIndexKeys(order: OrderRecord): string[] {
@@ -26,8 +25,7 @@ export function spendIndexKeys(order: OrderRecord): string[] {
 
 export const spendGroupPrefix = (keyId: string, group: OrderStatus | typeof VISIBLE_GROUP): string => `${keyId}!${group}!`
 
-export const projectOrderKey = (order: Pick<OrderRecord, 'slug' | 'status' | 'keyId'>): string =>
-  `${order.slug}!${order.status}!${order.keyId}`
+export const projectOrderKey = (order: Pick<OrderRecord, 'slug' | 'status' | 'keyId'>): string => `${order.slug}!${order.status}!${order.keyId}`
 export const projectStatusPrefix = (slug: string, status: OrderStatus): string => `${slug}!${status}!`
 
 export const buyerIndexKey = (slug: string, followerCount: number, keyId: string): string =>
@@ -39,12 +37,7 @@ export const buyersPrefix = (slug: string): string => `${slug}!`
  * atomic batch. The executor uses this too, so indexes can never drift from records. `followerCount` is the buyer's
  * current follower count (0 without a linked social profile).
  */
-export function orderWriteOps(
-  store: Store,
-  previous: OrderRecord | undefined,
-  next: OrderRecord,
-  followerCount: number,
-): StoreOperation[] {
+export function orderWriteOps(store: Store, previous: OrderRecord | undefined, next: OrderRecord, followerCount: number): StoreOperation[] {
   const { orders, ordersBySpend, ordersByProject, buyersByProject } = store.sub
   const ops: StoreOperation[] = [put(orders, orderKey(next.keyId, next.slug), next)]
   const nextSpendKeys = new Set(spendIndexKeys(next))

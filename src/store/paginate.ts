@@ -10,11 +10,7 @@ export interface IndexPage<V> {
  * One page of an index walk over the keys starting with `prefix`. The next walk starts strictly after the last key
  * returned, so records that existed when the walk began are seen exactly once even while others are inserted.
  */
-export async function readIndexPage<V>(
-  sublevel: Sublevel<V>,
-  prefix: string,
-  options: { cursor?: string | undefined; limit: number },
-): Promise<IndexPage<V>> {
+export async function readIndexPage<V>(sublevel: Sublevel<V>, prefix: string, options: { cursor?: string | undefined; limit: number }): Promise<IndexPage<V>> {
   const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor, prefix)
   const range = after === undefined ? { gte: prefix } : { gt: after }
   // One native round trip for the whole page (plus one look-ahead entry that says whether more exist).

@@ -66,7 +66,9 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
   const preparers = {} as Record<ChainKey, OperationPreparer>
   for (const key of CHAIN_KEYS) {
     const chain = deps.chains[key]
-    const client = deps.clients?.[key] ?? createPublicClient({
+    const client =
+      deps.clients?.[key] ??
+      createPublicClient({
         // JSON-RPC batching: the many small reads of one bundle (account code checks) travel in one HTTP request.
         transport: http(chain.rpcUrl, { retryCount: 2, batch: { batchSize: 1_000, wait: 0 } }),
         pollingInterval: 250,
@@ -82,7 +84,11 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
         client,
         provider,
         streams,
-        gasPolicy: createMarketGasPolicy({ client, bundler: createExternalBundlerClient({ url: externalUrl, ...timing }), entryPoint: chain.addresses.entryPoint }),
+        gasPolicy: createMarketGasPolicy({
+          client,
+          bundler: createExternalBundlerClient({ url: externalUrl, ...timing }),
+          entryPoint: chain.addresses.entryPoint,
+        }),
       })
       continue
     }
@@ -137,7 +143,15 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
     const round = (ms: number) => Math.round(ms * 10) / 10
     const { readsMs, firstChunkMs, signedMs, chunks: chunkCount, warmHits } = prepared.timings
     logger.info(
-      { chain, operations: requests.length, chunks: chunkCount, warmHits, readsMs: round(readsMs), firstChunkMs: round(firstChunkMs), signedMs: round(signedMs) },
+      {
+        chain,
+        operations: requests.length,
+        chunks: chunkCount,
+        warmHits,
+        readsMs: round(readsMs),
+        firstChunkMs: round(firstChunkMs),
+        signedMs: round(signedMs),
+      },
       'user operations prepared',
     )
     let stillPending: Set<Hash> | undefined
@@ -153,7 +167,14 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
         }
         const code = result.reason instanceof PrebuyError ? result.reason.code : 'bundle_send_failed'
         for (const item of chunks[index]?.items ?? []) {
-          byHash.set(item.userOpHash, { id: item.id, userOpHash: item.userOpHash, txHash: ZERO_HASH, blockNumber: 0n, success: false, revertReason: `not sent (${code}); the operation did not run` })
+          byHash.set(item.userOpHash, {
+            id: item.id,
+            userOpHash: item.userOpHash,
+            txHash: ZERO_HASH,
+            blockNumber: 0n,
+            success: false,
+            revertReason: `not sent (${code}); the operation did not run`,
+          })
         }
       })
       stillPending = new Set([...byHash.values()].filter((outcome) => outcome.revertReason?.startsWith('not mined')).map((outcome) => outcome.userOpHash))
@@ -161,7 +182,14 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
         const item = prepared.items[index]
         const outcome = item ? byHash.get(item.userOpHash) : undefined
         if (!item || !outcome) {
-          return { id: request.id, userOpHash: item?.userOpHash ?? ZERO_HASH, txHash: ZERO_HASH, blockNumber: 0n, success: false, revertReason: prepared.unprepared.get(index) ?? 'not included in any bundle' }
+          return {
+            id: request.id,
+            userOpHash: item?.userOpHash ?? ZERO_HASH,
+            txHash: ZERO_HASH,
+            blockNumber: 0n,
+            success: false,
+            revertReason: prepared.unprepared.get(index) ?? 'not included in any bundle',
+          }
         }
         return {
           id: outcome.id,
@@ -196,8 +224,7 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
       const entries = await Promise.all(CHAIN_KEYS.map((key) => readers[key].balances(wallet, indexedTokens[key] ?? [])))
       return Object.fromEntries(CHAIN_KEYS.map((key, index) => [key, entries[index] ?? []])) as Record<ChainKey, (typeof entries)[number]>
     },
-    withdraw: (request) =>
-      withdraw({ chains: deps.chains, clients, readers, walletAddress, submit: submitUserOperations, mutex, reserved, logger }, request),
+    withdraw: (request) => withdraw({ chains: deps.chains, clients, readers, walletAddress, submit: submitUserOperations, mutex, reserved, logger }, request),
     submitUserOperations,
     async prepareAhead(chain, userIndexes, options = {}) {
       if (!isChainKey(chain)) throw new PrebuyError('bad_request', 'invalid_chain', 'The chain must be base or second_chain.')

@@ -168,7 +168,9 @@ export function createOperationPreparer(options: PreparerOptions): OperationPrep
 
   return {
     async warm(userIndexes) {
-      const accounts = await Promise.all([...new Set(userIndexes)].map(async (userIndex) => ({ userIndex, account: await provider.account(chain.key, userIndex) })))
+      const accounts = await Promise.all(
+        [...new Set(userIndexes)].map(async (userIndex) => ({ userIndex, account: await provider.account(chain.key, userIndex) })),
+      )
       const undeployed = new Map<number, Address>()
       const toRead: typeof accounts = []
       for (const entry of accounts) {
@@ -181,7 +183,10 @@ export function createOperationPreparer(options: PreparerOptions): OperationPrep
         const slice = toRead.slice(start, start + WARM_SLICE)
         const readSeq = states.beginRead()
         const [sizes, nonces] = await Promise.all([
-          readCodeSizes(client, slice.map(({ account }) => account.address)),
+          readCodeSizes(
+            client,
+            slice.map(({ account }) => account.address),
+          ),
           readNonces(
             slice.map(({ account }) => account),
             slice.map(({ account }) => account.nonceKey(0)),
@@ -413,7 +418,12 @@ export function createOperationPreparer(options: PreparerOptions): OperationPrep
             const draft = drafts[start + offset] as UserOperationDraft
             const unsigned = priced[start + offset] as UnsignedUserOperation
             const userOperation = { ...unsigned, signature: '0x' } as UserOperation<'0.7'>
-            const userOpHash: Hash = getUserOperationHash({ userOperation, entryPointAddress: chain.addresses.entryPoint, entryPointVersion: '0.7', chainId: chain.chainId })
+            const userOpHash: Hash = getUserOperationHash({
+              userOperation,
+              entryPointAddress: chain.addresses.entryPoint,
+              entryPointVersion: '0.7',
+              chainId: chain.chainId,
+            })
             const signature = draft.account.signHash ? await draft.account.signHash(userOpHash) : await draft.account.sign(unsigned)
             return { id: (requests[index] as UserOperationRequest).id, userOperation: { ...unsigned, signature }, userOpHash }
           }),

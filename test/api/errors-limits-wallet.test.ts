@@ -49,7 +49,12 @@ describe('errors everywhere are {error, message}', () => {
       expect(res.statusCode, payload).toBe(400)
       expect(res.json()).toEqual({ error: 'Bad request', message: 'Invalid request body' })
     }
-    const proto = await h.app.inject({ method: 'POST', url: `${PREFIX}/feedback`, headers: { 'content-type': 'application/json' }, payload: '{"__proto__": {"x": 1}}' })
+    const proto = await h.app.inject({
+      method: 'POST',
+      url: `${PREFIX}/feedback`,
+      headers: { 'content-type': 'application/json' },
+      payload: '{"__proto__": {"x": 1}}',
+    })
     expect(proto.statusCode).toBe(400)
   })
 
@@ -104,7 +109,10 @@ describe('per-key rate limit', () => {
       expect(res.headers['x-ratelimit-reset']).toBe(String(resetAt))
       expect(Number(res.headers['x-ratelimit-remaining'])).toBeGreaterThanOrEqual(0)
     }
-    const remaining = burst.filter((r) => r.statusCode !== 429).map((r) => Number(r.headers['x-ratelimit-remaining'])).sort((a, b) => b - a)
+    const remaining = burst
+      .filter((r) => r.statusCode !== 429)
+      .map((r) => Number(r.headers['x-ratelimit-remaining']))
+      .sort((a, b) => b - a)
     expect(remaining).toEqual(Array.from({ length: 100 }, (_v, i) => 99 - i))
     const limited = burst.find((r) => r.statusCode === 429)!
     expect(limited.json()).toMatchObject({ error: 'Too many requests', message: 'Rate limit exceeded. Retry after the window resets.' })
@@ -122,7 +130,14 @@ describe('per-key rate limit', () => {
 describe('wallet', () => {
   it('GET /wallet: every chain, spend currency first, native ETH, tokens of launched projects', async () => {
     await approvedProject(h, 'alpha')
-    await h.services.projects.setLaunch('alpha', { chain: 'base', tokenAddress: '0x00000000000000000000000000000000000000a7', symbol: 'ALP', name: 'Alpha', decimals: 18, launchedAt: 1 })
+    await h.services.projects.setLaunch('alpha', {
+      chain: 'base',
+      tokenAddress: '0x00000000000000000000000000000000000000a7',
+      symbol: 'ALP',
+      name: 'Alpha',
+      decimals: 18,
+      launchedAt: 1,
+    })
     const [record] = await h.services.keys.listKeys()
     h.wallets.setStable(record!.userIndex, 'base', 1_500_000n)
     const res = await h.app.inject({ method: 'GET', url: `${PREFIX}/wallet`, headers: bearer(key) })
@@ -130,7 +145,11 @@ describe('wallet', () => {
     const body = res.json()
     expect(body.serviceWalletAddress).toBe(record!.walletAddress)
     expect(Object.keys(body.balances).sort()).toEqual(['base', 'second_chain'])
-    expect(body.balances.base.map((e: { address: string }) => e.address)).toEqual([FAKE_STABLE.base, NATIVE_ETH_ADDRESS, '0x00000000000000000000000000000000000000a7'])
+    expect(body.balances.base.map((e: { address: string }) => e.address)).toEqual([
+      FAKE_STABLE.base,
+      NATIVE_ETH_ADDRESS,
+      '0x00000000000000000000000000000000000000a7',
+    ])
     expect(body.balances.base[0]).toEqual({ address: FAKE_STABLE.base, symbol: 'USDC', name: 'USD Coin', decimals: 6, balance: '1500000' })
     expect(body.balances.second_chain[0]).toMatchObject({ address: FAKE_STABLE.second_chain, balance: '0' })
     expect(res.headers['x-ratelimit-remaining']).toBeDefined()
@@ -139,22 +158,41 @@ describe('wallet', () => {
   it('POST /wallet/withdrawals: defaults to base, returns {txHash, chain, tokenAddress, withdrawAddress, amount}', async () => {
     const [record] = await h.services.keys.listKeys()
     const to = '0x000000000000000000000000000000000000dEaD'
-    const res = await h.app.inject({ method: 'POST', url: `${PREFIX}/wallet/withdrawals`, headers: bearer(key), payload: { tokenAddress: FAKE_STABLE.base, withdrawAddress: to, amount: '1.5' } })
+    const res = await h.app.inject({
+      method: 'POST',
+      url: `${PREFIX}/wallet/withdrawals`,
+      headers: bearer(key),
+      payload: { tokenAddress: FAKE_STABLE.base, withdrawAddress: to, amount: '1.5' },
+    })
     expect(res.statusCode).toBe(200)
     expect(res.json()).toEqual({ txHash: `0x${'ab'.repeat(32)}`, chain: 'base', tokenAddress: FAKE_STABLE.base, withdrawAddress: to, amount: '1500000' })
     expect(h.wallets.withdrawals).toEqual([{ userIndex: record!.userIndex, chain: 'base', tokenAddress: FAKE_STABLE.base, to, amount: '1.5' }])
-    const max = await h.app.inject({ method: 'POST', url: `${PREFIX}/wallet/withdrawals`, headers: bearer(key), payload: { chain: 'second_chain', tokenAddress: NATIVE_ETH_ADDRESS, withdrawAddress: to, amount: 'max' } })
+    const max = await h.app.inject({
+      method: 'POST',
+      url: `${PREFIX}/wallet/withdrawals`,
+      headers: bearer(key),
+      payload: { chain: 'second_chain', tokenAddress: NATIVE_ETH_ADDRESS, withdrawAddress: to, amount: 'max' },
+    })
     expect(max.json()).toMatchObject({ chain: 'second_chain', amount: '42' })
   })
 
   it('400 for a bad body or a refusal of the wallet service (nothing spent)', async () => {
-    const bodies = [{}, { tokenAddress: FAKE_STABLE.base, withdrawAddress: '0x01', amount: 5 }, { chain: 'mainnet', tokenAddress: 'x', withdrawAddress: 'y', amount: '1' }]
+    const bodies = [
+      {},
+      { tokenAddress: FAKE_STABLE.base, withdrawAddress: '0x01', amount: 5 },
+      { chain: 'mainnet', tokenAddress: 'x', withdrawAddress: 'y', amount: '1' },
+    ]
     for (const payload of bodies) {
       const res = await h.app.inject({ method: 'POST', url: `${PREFIX}/wallet/withdrawals`, headers: bearer(key), payload })
       expect(res.statusCode).toBe(400)
       expect(res.json()).toMatchObject({ error: 'Bad request', message: 'Invalid request body' })
     }
-    const refused = await h.app.inject({ method: 'POST', url: `${PREFIX}/wallet/withdrawals`, headers: bearer(key), payload: { tokenAddress: FAKE_STABLE.base, withdrawAddress: 'nope', amount: '1' } })
+    const refused = await h.app.inject({
+      method: 'POST',
+      url: `${PREFIX}/wallet/withdrawals`,
+      headers: bearer(key),
+      payload: { tokenAddress: FAKE_STABLE.base, withdrawAddress: 'nope', amount: '1' },
+    })
     expect(refused.statusCode).toBe(400)
     expect(refused.json()).toMatchObject({ error: 'Bad request', code: 'invalid_address' })
     expectErrorBody(refused.json())

@@ -88,7 +88,13 @@ export async function createKey(h: Harness, label: string): Promise<{ apiKey: st
 /** An approved project owned by a fresh key, through the review flow (registration -> approval). */
 export async function approvedProject(h: Harness, slug: string, ip = '10.0.0.1') {
   const receipt = await h.services.reviews.submitRegistration(
-    { projectName: `Project ${slug}`, projectUrls: [`https://${slug}.example`], projectInfo: `About ${slug}.\n\nSecond paragraph.`, contact: `@${slug}`, email: `${slug}@example.com` },
+    {
+      projectName: `Project ${slug}`,
+      projectUrls: [`https://${slug}.example`],
+      projectInfo: `About ${slug}.\n\nSecond paragraph.`,
+      contact: `@${slug}`,
+      email: `${slug}@example.com`,
+    },
     ip,
   )
   if (receipt.status !== 'received') throw new Error('registration not received')

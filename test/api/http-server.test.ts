@@ -43,8 +43,20 @@ describe('over real HTTP', () => {
     apiKey = created.json().apiKey
     ownerKey = (await approvedProject(h, 'alpha')).apiKey
 
-    expect((await call('POST', '/api-key-requests', { body: { useCases: ['launching_a_token'], projectName: 'P', projectUrls: ['https://p.example'], projectInfo: 'i', contact: 'c' } })).json()).toMatchObject({ status: 'received' })
-    expect((await call('POST', '/projects', { body: { projectName: 'P', projectUrls: ['https://p.example'], projectInfo: 'i', contact: 'c', email: 'p@p.example' } })).json()).toMatchObject({ status: 'received' })
+    expect(
+      (
+        await call('POST', '/api-key-requests', {
+          body: { useCases: ['launching_a_token'], projectName: 'P', projectUrls: ['https://p.example'], projectInfo: 'i', contact: 'c' },
+        })
+      ).json(),
+    ).toMatchObject({ status: 'received' })
+    expect(
+      (
+        await call('POST', '/projects', {
+          body: { projectName: 'P', projectUrls: ['https://p.example'], projectInfo: 'i', contact: 'c', email: 'p@p.example' },
+        })
+      ).json(),
+    ).toMatchObject({ status: 'received' })
     expect((await call('POST', '/feedback', { body: { message: 'm', name: 'n', contact: 'c' } })).json()).toMatchObject({ status: 'received' })
 
     const me = await call('GET', '/me', { key: apiKey })
@@ -55,17 +67,30 @@ describe('over real HTTP', () => {
     expect(Number(me.headers.get('x-ratelimit-reset'))).toBeGreaterThan(0)
 
     expect((await call('GET', '/projects', { key: apiKey })).json().meta.total).toBe(1)
-    const post = await call('POST', '/orders', { key: apiKey, body: { items: [{ slug: 'alpha', maxSpendUsdc: '25', maxFdvUsdc: '300000', expiresInMs: 600_000 }] } })
+    const post = await call('POST', '/orders', {
+      key: apiKey,
+      body: { items: [{ slug: 'alpha', maxSpendUsdc: '25', maxFdvUsdc: '300000', expiresInMs: 600_000 }] },
+    })
     expect(post.json().results).toEqual([{ slug: 'alpha', ok: true, status: 'created' }])
     expect((await call('PATCH', '/orders', { key: apiKey, body: { items: [{ slug: 'alpha', maxSpendUsdc: '30' }] } })).json().results[0].status).toBe('updated')
     expect((await call('GET', '/orders', { key: apiKey })).json().data).toMatchObject([{ slug: 'alpha', maxSpendUsdc: '30' }])
     expect((await call('GET', '/projects/alpha', { key: ownerKey })).json()).toMatchObject({ stats: { orderCount: 1 }, ownerStats: { buyersCount: 1 } })
     expect((await call('GET', '/projects/alpha/buyers', { key: ownerKey })).json().data).toMatchObject([{ maxSpendUsdc: '30', maxFdvUsdc: '300000' }])
     expect((await call('GET', '/wallet', { key: apiKey })).json().balances.base).toHaveLength(2)
-    expect((await call('POST', '/wallet/withdrawals', { key: apiKey, body: { tokenAddress: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', withdrawAddress: '0x000000000000000000000000000000000000dEaD', amount: '1' } })).json()).toMatchObject({ chain: 'base', amount: '1000000' })
+    expect(
+      (
+        await call('POST', '/wallet/withdrawals', {
+          key: apiKey,
+          body: { tokenAddress: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', withdrawAddress: '0x000000000000000000000000000000000000dEaD', amount: '1' },
+        })
+      ).json(),
+    ).toMatchObject({ chain: 'base', amount: '1000000' })
     expect((await call('DELETE', '/orders', { key: apiKey, body: { items: [{ slug: 'alpha' }] } })).json().results[0].status).toBe('deleted')
     expect((await call('DELETE', '/orders', { key: apiKey, body: { items: [{ slug: 'alpha' }] } })).json().results[0].status).toBe('already_deleted')
-    expect((await call('POST', '/orders', { key: apiKey, body: { items: [{ slug: 'alpha', maxSpendUsdc: '40', maxFdvUsdc: null, expiresInMs: 600_000 }] } })).json().results[0].status).toBe('created')
+    expect(
+      (await call('POST', '/orders', { key: apiKey, body: { items: [{ slug: 'alpha', maxSpendUsdc: '40', maxFdvUsdc: null, expiresInMs: 600_000 }] } })).json()
+        .results[0].status,
+    ).toBe('created')
   })
 
   it('errors over the wire', async () => {
@@ -79,7 +104,11 @@ describe('over real HTTP', () => {
     const raw = await fetch(`${base}${PREFIX}/feedback`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"message":' })
     expect(raw.status).toBe(400)
     expect(await raw.json()).toEqual({ error: 'Bad request', message: 'Invalid request body' })
-    const huge = await fetch(`${base}${PREFIX}/feedback`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'x'.repeat(300_000) }) })
+    const huge = await fetch(`${base}${PREFIX}/feedback`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'x'.repeat(300_000) }),
+    })
     expect(huge.status).toBe(413)
     const form = await fetch(`${base}${PREFIX}/feedback`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=b' })
     expect(form.status).toBe(415)
@@ -97,7 +126,10 @@ describe('over real HTTP', () => {
 
   it('the label race over the wire: one 201, one 409', async () => {
     h.wallets.provisionDelayMs = 30
-    const results = await Promise.all([call('POST', '/api-keys', { body: { label: 'wire-race' } }), call('POST', '/api-keys', { body: { label: 'wire-race' } })])
+    const results = await Promise.all([
+      call('POST', '/api-keys', { body: { label: 'wire-race' } }),
+      call('POST', '/api-keys', { body: { label: 'wire-race' } }),
+    ])
     h.wallets.provisionDelayMs = 0
     expect(results.map((r) => r.status).sort()).toEqual([201, 409])
   })

@@ -17,8 +17,20 @@ describe('OpenAPI document', () => {
     const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`))
     expect(operations.sort()).toEqual(
       [
-        'POST /api-keys', 'POST /api-key-requests', 'GET /me', 'GET /projects', 'GET /projects/{slug}', 'GET /projects/{slug}/buyers',
-        'POST /projects', 'POST /orders', 'GET /orders', 'PATCH /orders', 'DELETE /orders', 'GET /wallet', 'POST /wallet/withdrawals', 'POST /feedback',
+        'POST /api-keys',
+        'POST /api-key-requests',
+        'GET /me',
+        'GET /projects',
+        'GET /projects/{slug}',
+        'GET /projects/{slug}/buyers',
+        'POST /projects',
+        'POST /orders',
+        'GET /orders',
+        'PATCH /orders',
+        'DELETE /orders',
+        'GET /wallet',
+        'POST /wallet/withdrawals',
+        'POST /feedback',
       ].sort(),
     )
     expect(doc.paths['/me']!.get!.security).toEqual([{ bearerAuth: [] }])
@@ -26,7 +38,10 @@ describe('OpenAPI document', () => {
   })
 
   it('is generated from the validating zod schemas and documents the "not shown" choices', () => {
-    const registration = doc.components.schemas.RegistrationBody as { required: string[]; properties: Record<string, { maxLength?: number; minItems?: number }> }
+    const registration = doc.components.schemas.RegistrationBody as {
+      required: string[]
+      properties: Record<string, { maxLength?: number; minItems?: number }>
+    }
     expect([...registration.required].sort()).toEqual(['contact', 'email', 'projectInfo', 'projectName', 'projectUrls'])
     expect(registration.properties.projectName!.maxLength).toBe(100)
     const batchResult = doc.components.schemas.BatchResult!
@@ -66,12 +81,27 @@ describe('responses match the documented schemas', () => {
       conforms(S.CreatedApiKey, created.json())
       const key = created.json().apiKey as string
       const owner = await approvedProject(h, 'alpha')
-      await h.services.projects.setLaunch('alpha', { chain: 'base', tokenAddress: '0x00000000000000000000000000000000000000a7', symbol: 'A', name: 'A', decimals: 18, launchedAt: 1 })
+      await h.services.projects.setLaunch('alpha', {
+        chain: 'base',
+        tokenAddress: '0x00000000000000000000000000000000000000a7',
+        symbol: 'A',
+        name: 'A',
+        decimals: 18,
+        launchedAt: 1,
+      })
       await createKey(h, 'other')
       const get = (url: string, apiKey = key) => h.app.inject({ method: 'GET', url: `${PREFIX}${url}`, headers: bearer(apiKey) })
       const send = (method: 'POST' | 'PATCH' | 'DELETE', items: unknown[]) =>
         h.app.inject({ method, url: `${PREFIX}/orders`, headers: bearer(key), payload: { items } })
-      conforms(S.BatchResponse, (await send('POST', [{ slug: 'alpha', maxSpendUsdc: '1', maxFdvUsdc: null, expiresInMs: 1 }, { slug: 'x', maxSpendUsdc: '1', maxFdvUsdc: null, expiresInMs: 1 }])).json())
+      conforms(
+        S.BatchResponse,
+        (
+          await send('POST', [
+            { slug: 'alpha', maxSpendUsdc: '1', maxFdvUsdc: null, expiresInMs: 1 },
+            { slug: 'x', maxSpendUsdc: '1', maxFdvUsdc: null, expiresInMs: 1 },
+          ])
+        ).json(),
+      )
       conforms(S.BatchResponse, (await send('PATCH', [{ slug: 'alpha', maxSpendUsdc: '2' }])).json())
       conforms(S.BatchResponse, (await send('DELETE', [{ slug: 'alpha' }])).json())
       conforms(S.Me, (await get('/me')).json())
@@ -80,7 +110,12 @@ describe('responses match the documented schemas', () => {
       conforms(S.BuyerPage, (await get('/projects/alpha/buyers', owner.apiKey)).json())
       conforms(S.OrderPage, (await get('/orders?status=deleted')).json())
       conforms(S.Wallet, (await get('/wallet')).json())
-      const withdrawal = await h.app.inject({ method: 'POST', url: `${PREFIX}/wallet/withdrawals`, headers: bearer(key), payload: { tokenAddress: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', withdrawAddress: '0x000000000000000000000000000000000000dEaD', amount: '1' } })
+      const withdrawal = await h.app.inject({
+        method: 'POST',
+        url: `${PREFIX}/wallet/withdrawals`,
+        headers: bearer(key),
+        payload: { tokenAddress: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', withdrawAddress: '0x000000000000000000000000000000000000dEaD', amount: '1' },
+      })
       conforms(S.Withdrawal, withdrawal.json())
       conforms(S.Receipt, (await h.app.inject({ method: 'POST', url: `${PREFIX}/feedback`, payload: { message: 'm', name: 'n', contact: 'c' } })).json())
       conforms(S.ErrorBody, (await get('/projects/none')).json())

@@ -28,7 +28,15 @@ const list = async (query = '', apiKey = key) => {
 
 describe('POST /orders', () => {
   it('results are index-aligned; per-item failures keep the 200', async () => {
-    const res = await send('POST', [item('alpha'), item('nope'), item('beta', '0'), item('gamma', '5', null), item('alpha'), item('beta', '1', '0'), item('beta', '1', '1', 0)])
+    const res = await send('POST', [
+      item('alpha'),
+      item('nope'),
+      item('beta', '0'),
+      item('gamma', '5', null),
+      item('alpha'),
+      item('beta', '1', '0'),
+      item('beta', '1', '1', 0),
+    ])
     expect(res.statusCode).toBe(200)
     expect(res.json().results).toEqual([
       { slug: 'alpha', ok: true, status: 'created' },
@@ -62,7 +70,14 @@ describe('POST /orders', () => {
   })
 
   it('project_launched once the project has launched', async () => {
-    await h.services.projects.setLaunch('beta', { chain: 'base', tokenAddress: '0x00000000000000000000000000000000000000b7', symbol: 'B', name: 'Beta', decimals: 18, launchedAt: h.now.value })
+    await h.services.projects.setLaunch('beta', {
+      chain: 'base',
+      tokenAddress: '0x00000000000000000000000000000000000000b7',
+      symbol: 'B',
+      name: 'Beta',
+      decimals: 18,
+      launchedAt: h.now.value,
+    })
     const res = await send('POST', [item('beta')])
     expect(res.json().results[0]).toMatchObject({ ok: false, code: 'project_launched' })
   })
@@ -90,7 +105,10 @@ describe('POST /orders', () => {
 
   it('accepts exactly 50 items', async () => {
     for (let i = 0; i < 50; i += 1) await plainProject(h, `x${i}`)
-    const res = await send('POST', Array.from({ length: 50 }, (_v, i) => item(`x${i}`)))
+    const res = await send(
+      'POST',
+      Array.from({ length: 50 }, (_v, i) => item(`x${i}`)),
+    )
     expect(res.statusCode).toBe(200)
     expect(res.json().results).toHaveLength(50)
     expect(res.json().results.every((r: { status: string }) => r.status === 'created')).toBe(true)
@@ -133,7 +151,10 @@ describe('PATCH /orders', () => {
     const { orderWriteOps } = await import('../../src/store/order-index.ts')
     await h.store.batch(orderWriteOps(h.store, record, { ...record!, status: 'filled' }, 0))
     await send('DELETE', [{ slug: 'beta' }])
-    const res = await send('PATCH', [{ slug: 'alpha', maxSpendUsdc: '1' }, { slug: 'beta', maxSpendUsdc: '1' }])
+    const res = await send('PATCH', [
+      { slug: 'alpha', maxSpendUsdc: '1' },
+      { slug: 'beta', maxSpendUsdc: '1' },
+    ])
     expect(res.json().results.map((r: { code: string }) => r.code)).toEqual(['order_not_active', 'no_active_order'])
   })
 
@@ -187,7 +208,10 @@ describe('GET /orders', () => {
     // A write that bypasses the order service (the executor's) is visible at once: the page cache follows store.batch.
     await h.store.batch(orderWriteOps(h.store, record, { ...record!, status: 'filled', execution }, 0))
     const [order] = (await list()).data
-    expect(order).toMatchObject({ status: 'filled', execution: { spentUsdc: '10', tokensReceived: '970', feeTokens: '30', txHash: execution.txHash, executedAt: new Date(h.now.value).toISOString() } })
+    expect(order).toMatchObject({
+      status: 'filled',
+      execution: { spentUsdc: '10', tokensReceived: '970', feeTokens: '30', txHash: execution.txHash, executedAt: new Date(h.now.value).toISOString() },
+    })
   })
 
   it('400 for an unknown status, a bad cursor or a non-integer limit; limits are clamped', async () => {
@@ -206,7 +230,10 @@ describe('GET /orders', () => {
     const slugs = Array.from({ length: 45 }, (_v, i) => `p${i}`)
     for (const slug of slugs) await plainProject(h, slug)
     for (let i = 0; i < 15; i += 1) for (const s of 'abc') await plainProject(h, `q${i}${s}`)
-    await send('POST', slugs.map((slug, i) => item(slug, String(1 + (i % 7)))))
+    await send(
+      'POST',
+      slugs.map((slug, i) => item(slug, String(1 + (i % 7)))),
+    )
     const seen: string[] = []
     let cursor: string | null = null
     let round = 0

@@ -13,7 +13,12 @@ afterEach(async () => {
 
 const get = (url: string, apiKey = key) => h.app.inject({ method: 'GET', url: `${PREFIX}${url}`, headers: bearer(apiKey) })
 const order = (slug: string, maxSpendUsdc: string, maxFdvUsdc: string | null, apiKey: string) =>
-  h.app.inject({ method: 'POST', url: `${PREFIX}/orders`, headers: bearer(apiKey), payload: { items: [{ slug, maxSpendUsdc, maxFdvUsdc, expiresInMs: 60_000 }] } })
+  h.app.inject({
+    method: 'POST',
+    url: `${PREFIX}/orders`,
+    headers: bearer(apiKey),
+    payload: { items: [{ slug, maxSpendUsdc, maxFdvUsdc, expiresInMs: 60_000 }] },
+  })
 
 describe('GET /projects', () => {
   it('pages of profiles (spec 2.3 fields exactly) with meta {total, limit, nextCursor}', async () => {
@@ -97,7 +102,14 @@ describe('GET /projects/{slug}', () => {
 
   it('shows the launch once recorded', async () => {
     await approvedProject(h, 'alpha')
-    await h.services.projects.setLaunch('alpha', { chain: 'base', tokenAddress: '0x00000000000000000000000000000000000000a7', symbol: 'ALP', name: 'Alpha', decimals: 18, launchedAt: Date.UTC(2026, 0, 2) })
+    await h.services.projects.setLaunch('alpha', {
+      chain: 'base',
+      tokenAddress: '0x00000000000000000000000000000000000000a7',
+      symbol: 'ALP',
+      name: 'Alpha',
+      decimals: 18,
+      launchedAt: Date.UTC(2026, 0, 2),
+    })
     expect((await get('/projects/alpha')).json().launch).toEqual({
       status: 'launched',
       chain: 'base',
@@ -121,7 +133,12 @@ describe('GET /projects/{slug}/buyers', () => {
     const keys = await h.services.keys.listKeys()
     const followers: Record<string, number> = { b1: 500, b3: 20_000, b4: 7 }
     for (const [label, count] of Object.entries(followers)) {
-      await h.services.buyers.setSocialProfile(keys.find((k) => k.label === label)!.id, { socialId: 1, socialUsername: label, socialUrl: `https://social.example/${label}`, followerCount: count })
+      await h.services.buyers.setSocialProfile(keys.find((k) => k.label === label)!.id, {
+        socialId: 1,
+        socialUsername: label,
+        socialUrl: `https://social.example/${label}`,
+        followerCount: count,
+      })
     }
     const first = (await get('/projects/alpha/buyers?limit=3')).json()
     expect(first.meta).toMatchObject({ total: 5, limit: 3 })
@@ -129,7 +146,10 @@ describe('GET /projects/{slug}/buyers', () => {
     expect(first.data[0]).toMatchObject({ followerCount: 20_000, orderStatus: 'active', socialUrl: 'https://social.example/b3' })
     expect(first.data[0].maxSpendUsdc).toBeUndefined()
     const second = (await get(`/projects/alpha/buyers?limit=3&cursor=${first.meta.nextCursor}`)).json()
-    expect(second.data.map((b: { followerCount: number; socialUsername: null }) => [b.followerCount, b.socialUsername])).toEqual([[0, null], [0, null]])
+    expect(second.data.map((b: { followerCount: number; socialUsername: null }) => [b.followerCount, b.socialUsername])).toEqual([
+      [0, null],
+      [0, null],
+    ])
     expect(second.meta.nextCursor).toBeNull()
     const asOwner = (await get('/projects/alpha/buyers', owner.apiKey)).json()
     expect(asOwner.data[0]).toMatchObject({ maxSpendUsdc: '10', maxFdvUsdc: '5000' })
@@ -146,7 +166,13 @@ describe('GET /projects/{slug}/buyers', () => {
 
 describe('submissions', () => {
   const registration = { projectName: 'Alpha', projectUrls: ['https://alpha.example'], projectInfo: 'A token.', contact: '@alpha', email: 'team@alpha.example' }
-  const keyRequest = { useCases: ['buying_pre_launch_tokens'], projectName: 'Agent', projectUrls: ['https://agent.example'], projectInfo: 'Buys.', contact: '@agent' }
+  const keyRequest = {
+    useCases: ['buying_pre_launch_tokens'],
+    projectName: 'Agent',
+    projectUrls: ['https://agent.example'],
+    projectInfo: 'Buys.',
+    contact: '@agent',
+  }
   const feedback = { message: 'Nice', name: 'Agent', contact: '@agent' }
   const cases = [
     ['/projects', registration, 'registration'],
@@ -251,8 +277,14 @@ describe('review approvals', () => {
   })
 
   it('approving a key request issues a key; rejecting records the decision', async () => {
-    await h.services.reviews.submitKeyRequest({ useCases: ['launching_a_token'], projectName: 'Req', projectUrls: ['https://r.example'], projectInfo: 'i', contact: 'c' }, '1.1.1.1')
-    await h.services.reviews.submitKeyRequest({ useCases: ['launching_a_token'], projectName: 'Req2', projectUrls: ['https://r.example'], projectInfo: 'i', contact: 'c' }, '1.1.1.1')
+    await h.services.reviews.submitKeyRequest(
+      { useCases: ['launching_a_token'], projectName: 'Req', projectUrls: ['https://r.example'], projectInfo: 'i', contact: 'c' },
+      '1.1.1.1',
+    )
+    await h.services.reviews.submitKeyRequest(
+      { useCases: ['launching_a_token'], projectName: 'Req2', projectUrls: ['https://r.example'], projectInfo: 'i', contact: 'c' },
+      '1.1.1.1',
+    )
     const [first, second] = await h.services.reviews.list({ kind: 'key_request' })
     const approved = await h.services.reviews.approveKeyRequest(first!.id)
     expect(approved.key.label).toBe('Req')

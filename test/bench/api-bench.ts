@@ -53,7 +53,11 @@ interface ServerSideTimes {
   gcPauseMaxMs: number
 }
 
-async function startServer(): Promise<{ info: ServerInfo; serverTimes: <T>(work: () => Promise<T>) => Promise<[T, ServerSideTimes]>; stop: () => Promise<void> }> {
+async function startServer(): Promise<{
+  info: ServerInfo
+  serverTimes: <T>(work: () => Promise<T>) => Promise<[T, ServerSideTimes]>
+  stop: () => Promise<void>
+}> {
   const script = fileURLToPath(new URL('./api-server.ts', import.meta.url))
   const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['pipe', 'pipe', 'inherit'] })
   const lines = createInterface({ input: child.stdout })

@@ -29,14 +29,23 @@ const app = await buildHttpApp({
 
 const slugs = Array.from({ length: 100 }, (_v, i) => `bench-${String(i).padStart(3, '0')}`)
 for (const slug of slugs) {
-  await services.projects.createProject({ slug, creatorAddress: '0x00000000000000000000000000000000000000b1', launchpad: 'clanker', chain: 'base', launchMethod: 'open_market', ownerKeyId: null })
+  await services.projects.createProject({
+    slug,
+    creatorAddress: '0x00000000000000000000000000000000000000b1',
+    launchpad: 'clanker',
+    chain: 'base',
+    launchMethod: 'open_market',
+    ownerKeyId: null,
+  })
 }
 const reader = await services.keys.issueKey('bench-reader')
 const writer = await services.keys.issueKey('bench-writer')
 // The reader holds 50 orders with varied spends: GET /orders returns a full first page of 20.
 await services.orders.createOrders(
   reader.record.id,
-  slugs.slice(0, 50).map((slug, i) => ({ slug, maxSpendUsdc: String(10 + (i % 13)), maxFdvUsdc: i % 4 === 0 ? null : String(100_000 * (i + 1)), expiresInMs: 3_600_000 })),
+  slugs
+    .slice(0, 50)
+    .map((slug, i) => ({ slug, maxSpendUsdc: String(10 + (i % 13)), maxFdvUsdc: i % 4 === 0 ? null : String(100_000 * (i + 1)), expiresInMs: 3_600_000 })),
 )
 const postBody = JSON.stringify({
   items: slugs.slice(50, 100).map((slug, i) => ({ slug, maxSpendUsdc: String(5 + i), maxFdvUsdc: String(250_000 + i), expiresInMs: 600_000 })),

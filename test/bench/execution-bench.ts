@@ -111,7 +111,15 @@ export function benchPlanning(orders: number, runs: number) {
     prepared.balances = candidateBalances(prepared)
     balancesWall.push(performance.now() - t0)
     t0 = performance.now()
-    planBookTick({ book: prepared.book, balances: prepared.balances, reserved: new Map(), effectiveCap: BigInt(tick.effectiveCapAtoms), swapsAllowed: true, launchedAtMs: 0, nowMs: 1_000 })
+    planBookTick({
+      book: prepared.book,
+      balances: prepared.balances,
+      reserved: new Map(),
+      effectiveCap: BigInt(tick.effectiveCapAtoms),
+      swapsAllowed: true,
+      launchedAtMs: 0,
+      nowMs: 1_000,
+    })
     decideWall.push(performance.now() - t0)
     // The first tick after (re)preparing builds the book's shared verdict records; later ticks on the same book reuse them.
     t0 = performance.now()
@@ -128,7 +136,15 @@ export function benchPlanning(orders: number, runs: number) {
     const balanceMap = new Map(prepared.book.wallets.names.map((w, i) => [w, prepared.balances.exact(i)]))
     const prioritisedOrders = bookOrders(prepared.book)
     t0 = performance.now()
-    planTick({ prioritisedOrders, balances: balanceMap, reserved: new Map(), effectiveCap: BigInt(tick.effectiveCapAtoms), swapsAllowed: true, launchedAtMs: 0, nowMs: 1_000 })
+    planTick({
+      prioritisedOrders,
+      balances: balanceMap,
+      reserved: new Map(),
+      effectiveCap: BigInt(tick.effectiveCapAtoms),
+      swapsAllowed: true,
+      launchedAtMs: 0,
+      nowMs: 1_000,
+    })
     referenceWall.push(performance.now() - t0)
   }
   const targetMs = 20
@@ -232,7 +248,14 @@ export async function benchLaunch(buyerCount: number) {
     const hashes: Array<`0x${string}`> = []
     for (const buyer of buyers) {
       hashes.push(
-        await minter.writeContract({ address: h.chain.addresses.stablecoin, abi: stablecoinAbi, functionName: 'mint', args: [buyer.wallet, parseUnits('100', 6)], nonce: nonce++, gas: 100_000n }),
+        await minter.writeContract({
+          address: h.chain.addresses.stablecoin,
+          abi: stablecoinAbi,
+          functionName: 'mint',
+          args: [buyer.wallet, parseUnits('100', 6)],
+          nonce: nonce++,
+          gas: 100_000n,
+        }),
       )
     }
     await h.mine()
@@ -240,7 +263,13 @@ export async function benchLaunch(buyerCount: number) {
     for (const buyer of buyers) await h.order(buyer, slug, '50', null)
     // Orders wait for their launch: blocks pass meanwhile, and on each the executor readies the buyers' wallets (state
     // read ahead; a wallet still waiting at the next block is deployed by the service; the block after re-reads it).
-    const walletsReady = async () => (await readCodeSizes(h.client, buyers.map((b) => b.wallet))).every((size) => size > 0)
+    const walletsReady = async () =>
+      (
+        await readCodeSizes(
+          h.client,
+          buyers.map((b) => b.wallet),
+        )
+      ).every((size) => size > 0)
     const readyBy = Date.now() + 60_000
     while (!(await walletsReady()) && Date.now() < readyBy) {
       await h.mine()

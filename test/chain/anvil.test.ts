@@ -23,7 +23,8 @@ const isAlive = (pid: number): boolean => {
 
 /** Live anvil processes whose parent is this test process. */
 const anvilChildren = (): number[] =>
-  execFileSync('ps', ['-o', 'pid=,comm=', '--ppid', String(process.pid)], { encoding: 'utf8' }).split('\n')
+  execFileSync('ps', ['-o', 'pid=,comm=', '--ppid', String(process.pid)], { encoding: 'utf8' })
+    .split('\n')
     .map((line) => line.trim().split(/\s+/))
     .filter(([, comm]) => comm === 'anvil')
     .map(([pid]) => Number(pid))
@@ -102,7 +103,9 @@ describe('startAnvil', () => {
     expect(await blockNumber(anvil)).toBe(still + 3)
 
     await anvil.setMiningMode('auto')
-    const hash = await jsonRpc<string>(anvil.rpcUrl, 'eth_sendTransaction', [{ from: DEV_ACCOUNT, to: '0x000000000000000000000000000000000000dEaD', value: '0x1' }])
+    const hash = await jsonRpc<string>(anvil.rpcUrl, 'eth_sendTransaction', [
+      { from: DEV_ACCOUNT, to: '0x000000000000000000000000000000000000dEaD', value: '0x1' },
+    ])
     // anvil answers eth_sendTransaction once the transaction is in its pool and mines the block right after, not
     // before answering: wait for the receipt instead of reading the head at once (that read lost the race under load).
     const receipt = () => jsonRpc<{ blockNumber: string } | null>(anvil.rpcUrl, 'eth_getTransactionReceipt', [hash])

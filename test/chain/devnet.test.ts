@@ -30,7 +30,10 @@ const V3_POOL = parseAbi([
   'function liquidity() view returns (uint128)',
 ])
 const FACTORY = parseAbi(['function getAddress(address owner, uint256 salt) view returns (address)'])
-const PERMIT2 = parseAbi(['function approve(address token, address spender, uint160 amount, uint48 expiration)', 'function DOMAIN_SEPARATOR() view returns (bytes32)'])
+const PERMIT2 = parseAbi([
+  'function approve(address token, address spender, uint160 amount, uint48 expiration)',
+  'function DOMAIN_SEPARATOR() view returns (bytes32)',
+])
 const UNIVERSAL_ROUTER = parseAbi(['function execute(bytes commands, bytes[] inputs, uint256 deadline) payable'])
 const MULTICALL3 = parseAbi(['function getEthBalance(address) view returns (uint256)'])
 const V3_SWAP_EXACT_IN = '0x00'
@@ -147,7 +150,13 @@ describe('startDevnet', () => {
     expect(separator).toBe(
       hashDomain({
         domain: { name: 'Permit2', chainId: BigInt(chain.chainId), verifyingContract: PERMIT2_ADDRESS },
-        types: { EIP712Domain: [{ name: 'name', type: 'string' }, { name: 'chainId', type: 'uint256' }, { name: 'verifyingContract', type: 'address' }] },
+        types: {
+          EIP712Domain: [
+            { name: 'name', type: 'string' },
+            { name: 'chainId', type: 'uint256' },
+            { name: 'verifyingContract', type: 'address' },
+          ],
+        },
       }),
     )
   })

@@ -27,11 +27,23 @@ describe('real chain configuration', () => {
   })
 
   it('checksums addresses and rejects malformed ones, wrong URL schemes and a wrong Base chain id', () => {
-    const parsed = chainConfigSchema.parse({ rpcUrl: 'http://127.0.0.1:8545', wsUrl: 'ws://127.0.0.1:8545', chainId: 10, addresses: { ...fullAddresses, weth: '0x4200000000000000000000000000000000000006'.toLowerCase() } })
+    const parsed = chainConfigSchema.parse({
+      rpcUrl: 'http://127.0.0.1:8545',
+      wsUrl: 'ws://127.0.0.1:8545',
+      chainId: 10,
+      addresses: { ...fullAddresses, weth: '0x4200000000000000000000000000000000000006'.toLowerCase() },
+    })
     expect(parsed.addresses.weth).toBe('0x4200000000000000000000000000000000000006')
     const bad = chainConfigSchema.safeParse({ rpcUrl: 'ws://x', wsUrl: 'http://x', chainId: 0, addresses: { ...fullAddresses, weth: '0x1234' } })
     expect(bad.error?.issues.map((issue) => issue.path.join('.')).sort()).toEqual(['addresses.weth', 'chainId', 'rpcUrl', 'wsUrl'])
-    expect(baseChainConfigSchema.safeParse({ rpcUrl: 'https://x', wsUrl: 'wss://x', chainId: 1, addresses: { positionManager: someAddress(1), accountFactory: someAddress(2) } }).success).toBe(false)
+    expect(
+      baseChainConfigSchema.safeParse({
+        rpcUrl: 'https://x',
+        wsUrl: 'wss://x',
+        chainId: 1,
+        addresses: { positionManager: someAddress(1), accountFactory: someAddress(2) },
+      }).success,
+    ).toBe(false)
   })
 
   it('builds a viem chain whose multicall address comes from the config', () => {

@@ -10,7 +10,10 @@ let started: SpawnedDaemon | undefined
 afterAll(async () => {
   // Whatever failed above, leave no daemon behind: npm may be gone while its child still runs.
   if (dataDir) {
-    const pid = await readJson<{ pid: number }>(join(dataDir, 'daemon.json')).then((file) => file.pid, () => undefined)
+    const pid = await readJson<{ pid: number }>(join(dataDir, 'daemon.json')).then(
+      (file) => file.pid,
+      () => undefined,
+    )
     if (pid !== undefined && isAlive(pid)) process.kill(pid, 'SIGTERM')
   }
   if (started && started.process.exitCode === null && started.process.signalCode === null) {

@@ -81,7 +81,21 @@ describe('operator commands without a daemon', () => {
   })
 
   it('reject bad flags before calling the daemon', async () => {
-    const result = await run(['registrations', 'approve', 'rev_1', '--slug', 's', '--creator', '0x1', '--launchpad', 'pumpfun', '--chain', 'base', '--data-dir', dir])
+    const result = await run([
+      'registrations',
+      'approve',
+      'rev_1',
+      '--slug',
+      's',
+      '--creator',
+      '0x1',
+      '--launchpad',
+      'pumpfun',
+      '--chain',
+      'base',
+      '--data-dir',
+      dir,
+    ])
     expect(result.code).not.toBe(0)
     expect(result.stderr).toContain('Expected --launchpad=pumpfun to be one of: clanker, doppler, zora')
   })

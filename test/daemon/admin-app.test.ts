@@ -10,7 +10,11 @@ const TOKEN = 'prebuy_op_test-token'
 const unused = () => Promise.reject(new Error('not used in this test'))
 const operations = new Proxy({} as AdminOperations, {
   get: (_target, name) =>
-    name === 'revokeKey' ? () => Promise.reject(new PrebuyError('not_found', 'key_not_found', 'no key with id or label k')) : name === 'devnet' ? undefined : unused,
+    name === 'revokeKey'
+      ? () => Promise.reject(new PrebuyError('not_found', 'key_not_found', 'no key with id or label k'))
+      : name === 'devnet'
+        ? undefined
+        : unused,
 })
 const app = buildAdminApp({
   operations,
@@ -61,7 +65,12 @@ describe('admin app', () => {
     const surprise = await app.inject({ url: '/admin/v1/keys', headers })
     expect(surprise.statusCode).toBe(500)
     expect(surprise.json()).toEqual({ error: 'Internal server error', message: 'The operation failed; see the daemon log.' })
-    const malformed = await app.inject({ method: 'PUT', url: '/admin/v1/desk', headers: { ...headers, 'content-type': 'application/json' }, payload: '{"open":' })
+    const malformed = await app.inject({
+      method: 'PUT',
+      url: '/admin/v1/desk',
+      headers: { ...headers, 'content-type': 'application/json' },
+      payload: '{"open":',
+    })
     expect(malformed.statusCode).toBe(400)
     expect(malformed.json().error).toBe('Bad request')
   })

@@ -102,12 +102,29 @@ describe('a started daemon', () => {
     expect((await api(url, 'POST', `${PUBLIC}/projects`, { body: registration('Alpha', 'team@alpha.example') })).status).toBe(200)
     const listed = await runCli<{ items: Array<{ id: string; submission: { projectName: string } }> }>(dataDir, ['registrations', 'list'])
     const id = listed.json.items.find((item) => item.submission.projectName === 'Alpha')!.id
-    const approved = await runCli(dataDir, ['registrations', 'approve', id, '--slug', 'alpha', '--creator', '0x1111111111111111111111111111111111111111', '--launchpad', 'clanker', '--chain', 'base'])
+    const approved = await runCli(dataDir, [
+      'registrations',
+      'approve',
+      id,
+      '--slug',
+      'alpha',
+      '--creator',
+      '0x1111111111111111111111111111111111111111',
+      '--launchpad',
+      'clanker',
+      '--chain',
+      'base',
+    ])
     expect(approved.code).toBe(0)
 
     const placed = await api(url, 'POST', `${PUBLIC}/orders`, {
       key,
-      body: { items: [{ slug: 'alpha', maxSpendUsdc: '100', maxFdvUsdc: null, expiresInMs: 3_600_000 }, { slug: 'nope', maxSpendUsdc: '1', maxFdvUsdc: null, expiresInMs: 1000 }] },
+      body: {
+        items: [
+          { slug: 'alpha', maxSpendUsdc: '100', maxFdvUsdc: null, expiresInMs: 3_600_000 },
+          { slug: 'nope', maxSpendUsdc: '1', maxFdvUsdc: null, expiresInMs: 1000 },
+        ],
+      },
     })
     expect(placed.status).toBe(200)
     expect(placed.body.results).toEqual([
@@ -116,7 +133,9 @@ describe('a started daemon', () => {
     ])
     const orders = await api(url, 'GET', `${PUBLIC}/orders`, { key })
     expect(orders.status).toBe(200)
-    expect(orders.body.data).toEqual([expect.objectContaining({ slug: 'alpha', status: 'active', maxSpendUsdc: '100', maxFdvUsdc: null, expiresInMs: 3_600_000 })])
+    expect(orders.body.data).toEqual([
+      expect.objectContaining({ slug: 'alpha', status: 'active', maxSpendUsdc: '100', maxFdvUsdc: null, expiresInMs: 3_600_000 }),
+    ])
   })
 })
 
@@ -129,15 +148,38 @@ describe('the operator CLI against the running daemon', () => {
 
   it('lists, approves a registration: project created, owner key printed once, owner sees the project in GET /me', async () => {
     expect((await api(url, 'POST', `${PUBLIC}/projects`, { body: registration('Beta', 'team@beta.example') })).status).toBe(200)
-    const listed = await runCli<{ items: Array<{ id: string; status: string; kind: string; submission: { projectName: string } }> }>(dataDir, ['registrations', 'list'])
+    const listed = await runCli<{ items: Array<{ id: string; status: string; kind: string; submission: { projectName: string } }> }>(dataDir, [
+      'registrations',
+      'list',
+    ])
     expect(listed.code).toBe(0)
     const item = listed.json.items.find((entry) => entry.submission.projectName === 'Beta')
     expect(item).toMatchObject({ status: 'pending', kind: 'registration' })
 
-    const approved = await runCli<{ project: { slug: string; profile: { identity: { displayName: string }; status: { isLaunchVerified: boolean } }; launchpad: string; chain: string; launchMethod: string }; key: { apiKey: string; label: string } }>(
-      dataDir,
-      ['registrations', 'approve', item!.id, '--slug', 'beta', '--creator', '0x2222222222222222222222222222222222222222', '--launchpad', 'zora', '--chain', 'second_chain', '--method', 'open_market'],
-    )
+    const approved = await runCli<{
+      project: {
+        slug: string
+        profile: { identity: { displayName: string }; status: { isLaunchVerified: boolean } }
+        launchpad: string
+        chain: string
+        launchMethod: string
+      }
+      key: { apiKey: string; label: string }
+    }>(dataDir, [
+      'registrations',
+      'approve',
+      item!.id,
+      '--slug',
+      'beta',
+      '--creator',
+      '0x2222222222222222222222222222222222222222',
+      '--launchpad',
+      'zora',
+      '--chain',
+      'second_chain',
+      '--method',
+      'open_market',
+    ])
     expect(approved.code).toBe(0)
     expect(approved.json.project).toMatchObject({ slug: 'beta', launchpad: 'zora', chain: 'second_chain', launchMethod: 'open_market' })
     expect(approved.json.project.profile.identity.displayName).toBe('Beta')
@@ -154,12 +196,24 @@ describe('the operator CLI against the running daemon', () => {
 
     // The profile is editable later.
     const updated = await runCli<{ project: { profile: { identity: { displayName: string }; content: { bio: string[]; websiteUrl: string } } } }>(dataDir, [
-      'projects', 'update', 'beta', '--display-name', 'Beta Protocol', '--bio', 'First.', '--bio', 'Second.', '--website-url', 'https://beta.example/home',
+      'projects',
+      'update',
+      'beta',
+      '--display-name',
+      'Beta Protocol',
+      '--bio',
+      'First.',
+      '--bio',
+      'Second.',
+      '--website-url',
+      'https://beta.example/home',
     ])
     expect(updated.code).toBe(0)
     const listedProjects = await runCli<{ items: Array<{ slug: string; ownerKeyId: string }> }>(dataDir, ['projects', 'list'])
     expect(listedProjects.json.items.map((project) => project.slug)).toContain('beta')
-    const profile = (await api(url, 'GET', `${PUBLIC}/projects`, { key: ownerKey })).body.data.find((p: { identity: { slug: string } }) => p.identity.slug === 'beta')
+    const profile = (await api(url, 'GET', `${PUBLIC}/projects`, { key: ownerKey })).body.data.find(
+      (p: { identity: { slug: string } }) => p.identity.slug === 'beta',
+    )
     expect(profile.identity.displayName).toBe('Beta Protocol')
     expect(profile.content).toMatchObject({ bio: ['First.', 'Second.'], websiteUrl: 'https://beta.example/home' })
     const badUrl = await runCli(dataDir, ['projects', 'update', 'beta', '--pfp-url', 'not a url'])
@@ -169,7 +223,19 @@ describe('the operator CLI against the running daemon', () => {
     // Shown once: the key list never carries a plaintext key, and approving again is refused.
     const keys = await runCli(dataDir, ['keys', 'list'])
     expect(keys.stdout).not.toContain(ownerKey)
-    const again = await runCli(dataDir, ['registrations', 'approve', item!.id, '--slug', 'beta2', '--creator', '0x2222222222222222222222222222222222222222', '--launchpad', 'zora', '--chain', 'base'])
+    const again = await runCli(dataDir, [
+      'registrations',
+      'approve',
+      item!.id,
+      '--slug',
+      'beta2',
+      '--creator',
+      '0x2222222222222222222222222222222222222222',
+      '--launchpad',
+      'zora',
+      '--chain',
+      'base',
+    ])
     expect(again.code).not.toBe(0)
     expect(again.stdout + again.stderr).not.toContain('prebuy_')
   })
@@ -181,7 +247,13 @@ describe('the operator CLI against the running daemon', () => {
     const gamma = listed.json.items.find((entry) => entry.submission.projectName === 'Gamma')!
     const delta = listed.json.items.find((entry) => entry.submission.projectName === 'Delta')!
 
-    const approved = await runCli<{ key: { apiKey: string; label: string; keyId: string } }>(dataDir, ['key-requests', 'approve', gamma.id, '--label', 'gamma-bot'])
+    const approved = await runCli<{ key: { apiKey: string; label: string; keyId: string } }>(dataDir, [
+      'key-requests',
+      'approve',
+      gamma.id,
+      '--label',
+      'gamma-bot',
+    ])
     expect(approved.code).toBe(0)
     expect(approved.json.key.label).toBe('gamma-bot')
     const key = approved.json.key.apiKey
@@ -223,7 +295,16 @@ describe('the operator CLI against the running daemon', () => {
   })
 
   it('blocks and unblocks a submitter', async () => {
-    const added = await runCli<{ entry: { type: string; value: string } }>(dataDir, ['blocklist', 'add', '--type', 'email', '--value', 'Spam@Example.com', '--note', 'spam'])
+    const added = await runCli<{ entry: { type: string; value: string } }>(dataDir, [
+      'blocklist',
+      'add',
+      '--type',
+      'email',
+      '--value',
+      'Spam@Example.com',
+      '--note',
+      'spam',
+    ])
     expect(added.json.entry).toMatchObject({ type: 'email', value: 'spam@example.com' })
     const blocked = await api(url, 'POST', `${PUBLIC}/projects`, { body: registration('Spam', 'spam@example.com') })
     expect(blocked.status).toBe(403)
@@ -239,7 +320,16 @@ describe('the operator CLI against the running daemon', () => {
     const created = await api(url, 'POST', `${PUBLIC}/api-keys`, { body: { label: 'funded-buyer' } })
     const key = created.body.apiKey as string
     const wallet = created.body.serviceWalletAddress as string
-    const funded = await runCli<{ funded: Array<{ usdc: string; eth: string }> }>(dataDir, ['devnet', 'fund', '--address', wallet, '--usdc', '250.5', '--eth', '0.5'])
+    const funded = await runCli<{ funded: Array<{ usdc: string; eth: string }> }>(dataDir, [
+      'devnet',
+      'fund',
+      '--address',
+      wallet,
+      '--usdc',
+      '250.5',
+      '--eth',
+      '0.5',
+    ])
     expect(funded.code).toBe(0)
     expect(funded.json.funded).toEqual([{ chain: 'base', address: wallet, usdc: '250500000', eth: '500000000000000000' }])
     const balances = await api(url, 'GET', `${PUBLIC}/wallet`, { key })
@@ -270,7 +360,16 @@ describe('the operator CLI against the running daemon', () => {
 
   it('launches a token as a registered creator (the indexer sees it) and makes a third-party swap', async () => {
     const launched = await runCli<{ token: string; chain: string; launchpad: string; blockNumber: string }>(dataDir, [
-      'devnet', 'launch', '--launchpad', 'clanker', '--creator', '0x1111111111111111111111111111111111111111', '--name', 'Alpha', '--symbol', 'ALPHA',
+      'devnet',
+      'launch',
+      '--launchpad',
+      'clanker',
+      '--creator',
+      '0x1111111111111111111111111111111111111111',
+      '--name',
+      'Alpha',
+      '--symbol',
+      'ALPHA',
     ])
     expect(launched.code, launched.stdout + launched.stderr).toBe(0)
     expect(launched.json).toMatchObject({ chain: 'base', launchpad: 'clanker', token: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/) })
@@ -287,7 +386,18 @@ describe('the operator CLI against the running daemon', () => {
     expect(swapped.code).toBe(0)
     expect(BigInt(swapped.json.tokensOut)).toBeGreaterThan(0n)
     expect(swapped.json.feePips).toBeGreaterThan(0)
-    const refused = await runCli(dataDir, ['devnet', 'launch', '--launchpad', 'zora', '--creator', '0x1111111111111111111111111111111111111111', '--start-fee', '100', '--end-fee', '200'])
+    const refused = await runCli(dataDir, [
+      'devnet',
+      'launch',
+      '--launchpad',
+      'zora',
+      '--creator',
+      '0x1111111111111111111111111111111111111111',
+      '--start-fee',
+      '100',
+      '--end-fee',
+      '200',
+    ])
     expect(refused.code).toBe(1)
     expect(refused.stdout + refused.stderr).toContain('end fee <= start fee')
   })
@@ -325,7 +435,9 @@ describe('restart and shutdown', () => {
     socket.on('data', (chunk: Buffer) => (response += chunk.toString()))
     const incoming = () => before.output().split('"msg":"incoming request"').length
     const seen = incoming()
-    socket.write(`POST ${PUBLIC}/feedback HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`)
+    socket.write(
+      `POST ${PUBLIC}/feedback HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`,
+    )
     // Wait until the daemon logged the request (headers parsed), so it is in flight when the signal lands.
     const seenDeadline = Date.now() + 10_000
     while (incoming() === seen && Date.now() < seenDeadline) await new Promise((resolve) => setTimeout(resolve, 20))
@@ -377,10 +489,13 @@ describe('restart and shutdown', () => {
     const other = await freePortPair()
     const second = startDaemonProcess(dataDir, other)
     // Should it start after all, stop it so the failure leaves no process behind.
-    void second.then(async (spawned) => {
-      spawned.process.kill('SIGTERM')
-      await spawned.exited
-    }, () => undefined)
+    void second.then(
+      async (spawned) => {
+        spawned.process.kill('SIGTERM')
+        await spawned.exited
+      },
+      () => undefined,
+    )
     await expect(second).rejects.toThrow(/already running for data dir/)
   })
 })
@@ -440,7 +555,10 @@ describe('a signal during start-up', () => {
     expect(output).not.toContain('prebuy daemon ready')
     await expect(stat(join(dataDir, 'daemon.json'))).rejects.toThrow(/ENOENT/)
     // The daemon is gone, so look for its chains by their state files in this data dir rather than by parent pid.
-    const anvilsOfDataDir = () => execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' }).split('\n').filter((args) => args.includes('anvil') && args.includes(dataDir))
+    const anvilsOfDataDir = () =>
+      execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' })
+        .split('\n')
+        .filter((args) => args.includes('anvil') && args.includes(dataDir))
     const pidDeadline = Date.now() + 5_000
     while (anvilsOfDataDir().length > 0 && Date.now() < pidDeadline) await new Promise((resolve) => setTimeout(resolve, 100))
     expect(anvilsOfDataDir()).toEqual([])

@@ -37,7 +37,11 @@ export interface SpawnedDaemon {
 }
 
 /** Starts a command (the daemon) as a child and collects its output; resolves once `ready` appears in it. */
-export async function spawnAndWait(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; ready: RegExp; timeoutMs?: number; cwd?: string }): Promise<SpawnedDaemon> {
+export async function spawnAndWait(
+  command: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; ready: RegExp; timeoutMs?: number; cwd?: string },
+): Promise<SpawnedDaemon> {
   const child = spawn(command, args, {
     cwd: options.cwd ?? REPO_ROOT,
     env: { ...process.env, ...options.env },
@@ -74,7 +78,10 @@ export async function runCli<T = unknown>(
   args: string[],
   options: { human?: boolean } = {},
 ): Promise<{ code: number | null; json: T; stdout: string; stderr: string }> {
-  const child = spawn('node', [BIN, ...args, '--data-dir', dataDir, ...(options.human ? [] : ['--json'])], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn('node', [BIN, ...args, '--data-dir', dataDir, ...(options.human ? [] : ['--json'])], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let stdout = ''
   let stderr = ''
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
@@ -120,7 +127,12 @@ export interface HttpResult<T = any> {
   body: T
 }
 
-export async function api<T = any>(baseUrl: string, method: string, path: string, options: { key?: string; body?: unknown; token?: string } = {}): Promise<HttpResult<T>> {
+export async function api<T = any>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { key?: string; body?: unknown; token?: string } = {},
+): Promise<HttpResult<T>> {
   const headers: Record<string, string> = {}
   if (options.body !== undefined) headers['content-type'] = 'application/json'
   if (options.key) headers.authorization = `Bearer ${options.key}`

@@ -7,10 +7,7 @@ describe('handleShutdownSignals', () => {
   it('stops gracefully on the first signal and exits 0', async () => {
     const exits: number[] = []
     let stops = 0
-    const dispose = handleShutdownSignals(
-      { stop: async () => void stops++ },
-      { logger: silentLogger, exit: (code) => exits.push(code), signals: ['SIGUSR2'] },
-    )
+    const dispose = handleShutdownSignals({ stop: async () => void stops++ }, { logger: silentLogger, exit: (code) => exits.push(code), signals: ['SIGUSR2'] })
     process.emit('SIGUSR2', 'SIGUSR2')
     await new Promise((resolve) => setTimeout(resolve, 10))
     dispose()

@@ -69,9 +69,21 @@ describe('loadConfig defaults and precedence', () => {
 
   it('reads rpc chains with Base address defaults and the kernel account default', async () => {
     const secondAddresses = Object.fromEntries(
-      ['stablecoin', 'weth', 'poolManager', 'stateView', 'v4Quoter', 'positionManager', 'universalRouter', 'permit2', 'entryPoint', 'accountFactory', 'multicall3', 'v3Factory', 'ethUsdPool'].map(
-        (k, i) => [k, `0x${(i + 1).toString(16).padStart(40, '0')}`],
-      ),
+      [
+        'stablecoin',
+        'weth',
+        'poolManager',
+        'stateView',
+        'v4Quoter',
+        'positionManager',
+        'universalRouter',
+        'permit2',
+        'entryPoint',
+        'accountFactory',
+        'multicall3',
+        'v3Factory',
+        'ethUsdPool',
+      ].map((k, i) => [k, `0x${(i + 1).toString(16).padStart(40, '0')}`]),
     )
     await writeFileConfig({
       chains: {
@@ -80,7 +92,11 @@ describe('loadConfig defaults and precedence', () => {
           rpcUrl: 'https://base.example',
           wsUrl: 'wss://base.example/',
           bundlerUrl: 'https://bundler.example/base',
-          addresses: { positionManager: secondAddresses.positionManager, accountFactory: secondAddresses.accountFactory, ethUsdPool: secondAddresses.ethUsdPool },
+          addresses: {
+            positionManager: secondAddresses.positionManager,
+            accountFactory: secondAddresses.accountFactory,
+            ethUsdPool: secondAddresses.ethUsdPool,
+          },
         },
         second_chain: { chainId: 7777, rpcUrl: 'http://second.example', wsUrl: 'wss://second.example', addresses: secondAddresses },
       },
@@ -135,20 +151,54 @@ describe('loadConfig rejects a bad config with one line naming the field', () =>
     ['unknown field', { prot: 1 }, 'config error: prot: unknown field (from config.json)'],
     ['dataDir in the file', { dataDir: '/x' }, 'config error: dataDir: cannot be set in config.json'],
     ['chain mode', { chains: { mode: 'mainnet' } }, "config error: chains.mode: expected mode 'devnet' or 'rpc' (from config.json)"],
-    ['block time', { chains: { mode: 'devnet', blockTime: 0 } }, "config error: chains.blockTime: expected whole seconds from 1 to 60, 'manual' or 'auto' (from config.json)"],
-    ['block time fraction', { chains: { mode: 'devnet', blockTime: 1.5 } }, "config error: chains.blockTime: expected whole seconds from 1 to 60, 'manual' or 'auto' (from config.json)"],
+    [
+      'block time',
+      { chains: { mode: 'devnet', blockTime: 0 } },
+      "config error: chains.blockTime: expected whole seconds from 1 to 60, 'manual' or 'auto' (from config.json)",
+    ],
+    [
+      'block time fraction',
+      { chains: { mode: 'devnet', blockTime: 1.5 } },
+      "config error: chains.blockTime: expected whole seconds from 1 to 60, 'manual' or 'auto' (from config.json)",
+    ],
     ['unknown devnet field', { chains: { mode: 'devnet', blocktime: 1 } }, 'config error: chains.blocktime: unknown field (from config.json)'],
     ['rpc without chains', { chains: { mode: 'rpc' } }, 'config error: chains.base: required (from config.json)'],
-    ['base address without a default', { chains: { mode: 'rpc', base: { rpcUrl: 'http://x', wsUrl: 'ws://x' } } }, 'config error: chains.base.addresses.positionManager: expected a 0x-prefixed 20-byte hex address (from config.json)'],
-    ['rpc url scheme', { chains: { mode: 'rpc', base: { rpcUrl: 'ftp://x' } } }, 'config error: chains.base.rpcUrl: expected an http or https URL (from config.json)'],
-    ['bundler url scheme', { chains: { mode: 'rpc', base: { rpcUrl: 'http://x', wsUrl: 'ws://x', bundlerUrl: 'ws://b' } } }, 'config error: chains.base.bundlerUrl: expected an http or https URL (from config.json)'],
-    ['ws url scheme', { chains: { mode: 'rpc', base: { rpcUrl: 'http://x', wsUrl: 'http://x' } } }, 'config error: chains.base.wsUrl: expected an ws or wss URL (from config.json)'],
+    [
+      'base address without a default',
+      { chains: { mode: 'rpc', base: { rpcUrl: 'http://x', wsUrl: 'ws://x' } } },
+      'config error: chains.base.addresses.positionManager: expected a 0x-prefixed 20-byte hex address (from config.json)',
+    ],
+    [
+      'rpc url scheme',
+      { chains: { mode: 'rpc', base: { rpcUrl: 'ftp://x' } } },
+      'config error: chains.base.rpcUrl: expected an http or https URL (from config.json)',
+    ],
+    [
+      'bundler url scheme',
+      { chains: { mode: 'rpc', base: { rpcUrl: 'http://x', wsUrl: 'ws://x', bundlerUrl: 'ws://b' } } },
+      'config error: chains.base.bundlerUrl: expected an http or https URL (from config.json)',
+    ],
+    [
+      'ws url scheme',
+      { chains: { mode: 'rpc', base: { rpcUrl: 'http://x', wsUrl: 'http://x' } } },
+      'config error: chains.base.wsUrl: expected an ws or wss URL (from config.json)',
+    ],
     [
       'second chain address',
-      { chains: { mode: 'rpc', base: { rpcUrl: 'http://x', wsUrl: 'ws://x', addresses: BASE_EXTRA }, second_chain: { chainId: 5, rpcUrl: 'http://y', wsUrl: 'ws://y', addresses: { stablecoin: '0x12' } } } },
+      {
+        chains: {
+          mode: 'rpc',
+          base: { rpcUrl: 'http://x', wsUrl: 'ws://x', addresses: BASE_EXTRA },
+          second_chain: { chainId: 5, rpcUrl: 'http://y', wsUrl: 'ws://y', addresses: { stablecoin: '0x12' } },
+        },
+      },
       'config error: chains.second_chain.addresses.stablecoin: expected a 0x-prefixed 20-byte hex address (from config.json)',
     ],
-    ['rate limit', { rateLimits: { perKeyPerMinute: 0 } }, 'config error: rateLimits.perKeyPerMinute: expected an integer from 1 to 1000000 (from config.json)'],
+    [
+      'rate limit',
+      { rateLimits: { perKeyPerMinute: 0 } },
+      'config error: rateLimits.perKeyPerMinute: expected an integer from 1 to 1000000 (from config.json)',
+    ],
     ['fee recipient', { feeRecipient: 'me' }, 'config error: feeRecipient: expected a 0x-prefixed 20-byte hex address (from config.json)'],
     ['account kind', { wallet: { accountKind: 'safe' } }, "config error: wallet.accountKind: expected 'simple' or 'kernel' (from config.json)"],
     ['kernel on devnet', { wallet: { accountKind: 'kernel' } }, "config error: wallet.accountKind: 'kernel' needs chains.mode 'rpc'"],
@@ -165,16 +215,40 @@ describe('loadConfig rejects a bad config with one line naming the field', () =>
 
   it('rpc mode without a fee recipient', async () => {
     const addresses = Object.fromEntries(
-      ['stablecoin', 'weth', 'poolManager', 'stateView', 'v4Quoter', 'positionManager', 'universalRouter', 'permit2', 'entryPoint', 'accountFactory', 'multicall3', 'v3Factory', 'ethUsdPool'].map((k) => [
-        k,
-        '0x2222222222222222222222222222222222222222',
-      ]),
+      [
+        'stablecoin',
+        'weth',
+        'poolManager',
+        'stateView',
+        'v4Quoter',
+        'positionManager',
+        'universalRouter',
+        'permit2',
+        'entryPoint',
+        'accountFactory',
+        'multicall3',
+        'v3Factory',
+        'ethUsdPool',
+      ].map((k) => [k, '0x2222222222222222222222222222222222222222']),
     )
-    await writeFileConfig({ chains: { mode: 'rpc', base: { rpcUrl: 'http://x', wsUrl: 'ws://x', addresses: BASE_EXTRA }, second_chain: { chainId: 5, rpcUrl: 'http://y', wsUrl: 'ws://y', addresses } } })
+    await writeFileConfig({
+      chains: {
+        mode: 'rpc',
+        base: { rpcUrl: 'http://x', wsUrl: 'ws://x', addresses: BASE_EXTRA },
+        second_chain: { chainId: 5, rpcUrl: 'http://y', wsUrl: 'ws://y', addresses },
+      },
+    })
     expect(await configErrorOf(loadConfig({ flags: { dataDir: dir }, env: PASS }))).toBe(
       "config error: feeRecipient: required when chains.mode is 'rpc' (not set)",
     )
-    await writeFileConfig({ chains: { mode: 'rpc', base: { rpcUrl: 'http://x', wsUrl: 'ws://x', addresses: BASE_EXTRA }, second_chain: { chainId: 5, rpcUrl: 'http://y', wsUrl: 'ws://y', addresses } }, feeRecipient: addresses.weth })
+    await writeFileConfig({
+      chains: {
+        mode: 'rpc',
+        base: { rpcUrl: 'http://x', wsUrl: 'ws://x', addresses: BASE_EXTRA },
+        second_chain: { chainId: 5, rpcUrl: 'http://y', wsUrl: 'ws://y', addresses },
+      },
+      feeRecipient: addresses.weth,
+    })
     expect(await configErrorOf(loadConfig({ flags: { dataDir: dir }, env: {} }))).toBe(
       "config error: PREBUY_PASSPHRASE: required when chains.mode is 'rpc' (from env PREBUY_PASSPHRASE)",
     )

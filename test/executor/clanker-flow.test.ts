@@ -65,7 +65,10 @@ describe('open-market execution on a Clanker launch (real devnet, wallets, store
 
     // Priority: larger spend first, equal spend: no limit before a limit; the bundle kept that order on-chain.
     const submitted = decisions.find((d) => d.orders.some((o) => o.verdict === 'submitted'))!
-    const ranked = submitted.orders.filter((o) => o.verdict === 'submitted').sort((a, b) => a.rank! - b.rank!).map((o) => o.keyId)
+    const ranked = submitted.orders
+      .filter((o) => o.verdict === 'submitted')
+      .sort((a, b) => a.rank! - b.rank!)
+      .map((o) => o.keyId)
     expect(ranked).toEqual([whale.keyId, partial.keyId, second.keyId])
     const txHash = order(await h.getOrder(whale, slug)).txHash as `0x${string}`
     const receipt = await h.client.getTransactionReceipt({ hash: txHash })

@@ -47,7 +47,9 @@ describe('open-market execution on a Doppler launch (real devnet, wallets, store
     await h.order(buyer, slug, '20', '1')
     // Launch with the chain standing still, read the pool's FDV, then set a limit between two blocks' caps.
     await h.launch(slug, 'doppler', creator, { startFee: 800_000, endFee: 12_000, decaySeconds: 10 })
-    const first = await h.waitFor('launch tick', async () => h.signals.find((s): s is Extract<typeof s, { type: 'tick' }> => s.type === 'tick' && s.tick.slug === slug))
+    const first = await h.waitFor('launch tick', async () =>
+      h.signals.find((s): s is Extract<typeof s, { type: 'tick' }> => s.type === 'tick' && s.tick.slug === slug),
+    )
     const schedule = first.launch.feeSchedule as FeeSchedule
     const fdv = BigInt(first.tick.fdvUsdAtoms)
     const launchTime = first.launch.launchedAt / 1000

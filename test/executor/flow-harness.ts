@@ -64,7 +64,12 @@ export interface FlowHarness {
   usdcOf(address: Address): Promise<bigint>
   tokenBalance(token: Address, address: Address): Promise<bigint>
   /** A third party's buy through the router (moves the price), from a funded dev account. */
-  thirdPartyBuy(token: Address, poolKey: LaunchedToken['poolKey'], usdc: string, options?: { wait?: boolean; priorityFeeGwei?: bigint; prepared?: boolean }): Promise<`0x${string}`>
+  thirdPartyBuy(
+    token: Address,
+    poolKey: LaunchedToken['poolKey'],
+    usdc: string,
+    options?: { wait?: boolean; priorityFeeGwei?: bigint; prepared?: boolean },
+  ): Promise<`0x${string}`>
   /** Funds the third-party trader and approves the router ahead of time (mines), for a later `prepared` buy. */
   prepareThirdParty(usdc: string): Promise<void>
   /** Whether the bundler has a transaction waiting in the mempool. */
@@ -230,7 +235,9 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
       const hashes: Array<`0x${string}`> = []
       if (!options.prepared) {
         await fundWhileMining(() => fundAccount(chain, trader.address, { stablecoin: usdc }))
-        hashes.push(await wallet.writeContract({ address: chain.addresses.stablecoin, abi: erc20Abi, functionName: 'approve', args: [buyRouter, amount], ...fees }))
+        hashes.push(
+          await wallet.writeContract({ address: chain.addresses.stablecoin, abi: erc20Abi, functionName: 'approve', args: [buyRouter, amount], ...fees }),
+        )
       }
       const buy = await wallet.writeContract({
         address: buyRouter,

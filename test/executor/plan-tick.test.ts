@@ -76,8 +76,12 @@ describe('planExecution (domain policy + min-out + journal verdicts)', () => {
 
   it('expires from launchedAt + expiresInMs on, not before', () => {
     const o = order('a', '1', null, { expiresInMs: 10_000 })
-    expect(planExecution({ ...base, now: 1_009_999, tick: { effectiveCapAtoms: '1', swapsAllowed: true }, candidates: [candidate(o, USDC)] }).expired).toEqual([])
-    expect(planExecution({ ...base, now: 1_010_000, tick: { effectiveCapAtoms: '1', swapsAllowed: true }, candidates: [candidate(o, USDC)] }).expired).toEqual([o])
+    expect(planExecution({ ...base, now: 1_009_999, tick: { effectiveCapAtoms: '1', swapsAllowed: true }, candidates: [candidate(o, USDC)] }).expired).toEqual(
+      [],
+    )
+    expect(planExecution({ ...base, now: 1_010_000, tick: { effectiveCapAtoms: '1', swapsAllowed: true }, candidates: [candidate(o, USDC)] }).expired).toEqual([
+      o,
+    ])
   })
 })
 
@@ -147,12 +151,14 @@ describe('createBookCache (prepared books kept between ticks)', () => {
 
   it('agrees with a fresh plan through a seeded random sequence of reloads, edits, removals, additions and balance moves', () => {
     let seed = 7
-    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648)
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648
     const int = (max: number) => Math.floor(random() * max)
     let next = 0
     const fresh = (): CandidateOrder =>
       candidate(
-        order(`k${String(next++).padStart(4, '0')}`, String(1 + int(5) * 10), [null, '300000', '400000', '500000'][int(4)]!, { expiresInMs: [5_000, 60_000][int(2)]! }),
+        order(`k${String(next++).padStart(4, '0')}`, String(1 + int(5) * 10), [null, '300000', '400000', '500000'][int(4)]!, {
+          expiresInMs: [5_000, 60_000][int(2)]!,
+        }),
         BigInt(int(4) * 20) * USDC,
         1 + int(12),
       )

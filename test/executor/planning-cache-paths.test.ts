@@ -108,7 +108,10 @@ describe('createBookCache: every path agrees with the bigint reference planner',
           // A PATCH, sometimes without moving updatedAt.
           const i = int(candidates.length)
           const c = candidates[i]!
-          candidates[i] = { ...c, order: { ...c.order, maxSpendUsdc: String(1 + int(300)), maxFdvUsdc: limits[int(limits.length)]!, updatedAt: c.order.updatedAt + int(2) } }
+          candidates[i] = {
+            ...c,
+            order: { ...c.order, maxSpendUsdc: String(1 + int(300)), maxFdvUsdc: limits[int(limits.length)]!, updatedAt: c.order.updatedAt + int(2) },
+          }
         }
         if (action === 2) for (let k = int(4); k >= 0; k--) candidates.splice(int(candidates.length + 1), 0, fresh()) // placements
         if (action === 3) candidates = candidates.map((c) => ({ ...c, balanceAtoms: BigInt([0, 1, 7, 20, 400][int(5)]!) * USDC }))
@@ -125,7 +128,10 @@ describe('createBookCache: every path agrees with the bigint reference planner',
         }
         if (action === 6) candidates = [...candidates.slice(0, int(candidates.length)), ...Array.from({ length: 80 }, fresh)] // many new
         const input: PlanInput = {
-          tick: { effectiveCapAtoms: random() < 0.1 ? null : (BigInt([250_000, 300_000, 400_000, 500_000, 10_000_000_000][int(5)]!) * USDC).toString(), swapsAllowed: random() < 0.9 },
+          tick: {
+            effectiveCapAtoms: random() < 0.1 ? null : (BigInt([250_000, 300_000, 400_000, 500_000, 10_000_000_000][int(5)]!) * USDC).toString(),
+            swapsAllowed: random() < 0.9,
+          },
           launchedAt: 1_000_000,
           now: 1_000_000 + [0, 4_999, 5_000, 59_999, 60_000][int(5)]!,
           totalSupply: 10n ** 27n,
@@ -219,7 +225,16 @@ describe('createBookCache: every path agrees with the bigint reference planner',
     const random = rng(12)
     const signature = (plan: ExecutionPlan) => plan.decisions.map((d) => `${d.keyId}:${d.verdict}`).join(',')
     const candidates: CandidateOrder[] = Array.from({ length: 300 }, (_, i) => ({
-      order: { keyId: `k${i}`, slug: 'proj', status: 'active', maxSpendUsdc: String(1 + (i % 7)), maxFdvUsdc: i % 3 ? '400000' : null, expiresInMs: 60_000, createdAt: i, updatedAt: i },
+      order: {
+        keyId: `k${i}`,
+        slug: 'proj',
+        status: 'active',
+        maxSpendUsdc: String(1 + (i % 7)),
+        maxFdvUsdc: i % 3 ? '400000' : null,
+        expiresInMs: 60_000,
+        createdAt: i,
+        updatedAt: i,
+      },
       userIndex: i % 50,
       wallet: wallet(i % 50),
       balanceAtoms: BigInt(i % 4) * USDC,

@@ -150,7 +150,10 @@ describe('exactly once and shared balances (real devnet, wallets, store)', () =>
     await h.indexer.caughtUp('base', await h.client.getBlockNumber({ cacheTime: 0 }))
     await h.crashExecutor()
     h.startMining()
-    await h.waitFor('both filled', async () => (await h.getOrder(buyer, one.slug))?.status === 'filled' && (await h.getOrder(buyer, two.slug))?.status === 'filled')
+    await h.waitFor(
+      'both filled',
+      async () => (await h.getOrder(buyer, one.slug))?.status === 'filled' && (await h.getOrder(buyer, two.slug))?.status === 'filled',
+    )
     await h.stopMining()
     const spent = [(await h.getOrder(buyer, one.slug))!.execution!.spentUsdc, (await h.getOrder(buyer, two.slug))!.execution!.spentUsdc].sort()
     expect(spent).toEqual(['20', '80'])

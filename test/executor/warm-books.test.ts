@@ -74,8 +74,7 @@ describe('warm books (pre-launch orders and balances kept ready for the launch t
     const warm = createWarmBooks({
       store,
       slugsOf: async () => [slug],
-      loadOrders: async () =>
-        [31, 32].map((i) => ({ order: { ...order(i, '5'), slug }, userIndex: i, followers: 0, wallet: wallet(i) })),
+      loadOrders: async () => [31, 32].map((i) => ({ order: { ...order(i, '5'), slug }, userIndex: i, followers: 0, wallet: wallet(i) })),
       async readBalances(_chain, wallets) {
         reads.push(wallets.map((w) => w.toLowerCase()))
         return new Map(wallets.map((w) => [w.toLowerCase(), chain.get(w.toLowerCase()) ?? 0n]))

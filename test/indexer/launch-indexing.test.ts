@@ -28,7 +28,14 @@ describe('launch indexer (real devnet, launchpads, store)', () => {
     const launched = await h.launch(slug, 'clanker', creator)
     await h.indexer.caughtUp('base', launched.blockNumber)
     const launch = await h.journal.getLaunchBySlug(slug)
-    expect(launch).toMatchObject({ slug, chain: 'base', launchpad: 'clanker', token: launched.token, poolId: launched.poolId, blockNumber: launched.blockNumber.toString() })
+    expect(launch).toMatchObject({
+      slug,
+      chain: 'base',
+      launchpad: 'clanker',
+      token: launched.token,
+      poolId: launched.poolId,
+      blockNumber: launched.blockNumber.toString(),
+    })
     expect(launch?.feeSchedule).toMatchObject({ kind: 'clanker' })
     const project = await h.services.projects.getProject(slug)
     expect(project?.launch).toMatchObject({ chain: 'base', tokenAddress: launched.token, decimals: 18, launchedAt: launch!.launchedAt })
@@ -59,7 +66,20 @@ describe('launch indexer (real devnet, launchpads, store)', () => {
       address: h.launchpads.clanker.factory,
       abi: loadLaunchpadArtifact('DevnetClankerFactory').abi,
       functionName: 'deployToken',
-      args: [{ name: 'Bot', symbol: 'BOT', tokenAdmin: admin, image: '', metadata: '', context: 'bot', startingFee: 0, endingFee: 0, secondsToDecay: 0n, salt: keccak256(stringToHex(slug)) }],
+      args: [
+        {
+          name: 'Bot',
+          symbol: 'BOT',
+          tokenAdmin: admin,
+          image: '',
+          metadata: '',
+          context: 'bot',
+          startingFee: 0,
+          endingFee: 0,
+          secondsToDecay: 0n,
+          salt: keccak256(stringToHex(slug)),
+        },
+      ],
     })
     await h.indexer.caughtUp('base', receipt.blockNumber)
     const launch = await h.journal.getLaunchBySlug(slug)

@@ -1,4 +1,15 @@
-import { decodeAbiParameters, encodeDeployData, encodeEventTopics, encodeAbiParameters, getAddress, getContractAddress, keccak256, type Address, type Hex, type Log } from 'viem'
+import {
+  decodeAbiParameters,
+  encodeDeployData,
+  encodeEventTopics,
+  encodeAbiParameters,
+  getAddress,
+  getContractAddress,
+  keccak256,
+  type Address,
+  type Hex,
+  type Log,
+} from 'viem'
 import { describe, expect, it } from 'vitest'
 import { loadLaunchpadArtifact } from '../../src/launchpads/devnet/devnet-artifacts.ts'
 import { BEFORE_SWAP_FLAG, BEFORE_SWAP_RETURNS_DELTA_FLAG, HOOK_FLAG_MASK, mineHookSalt } from '../../src/launchpads/devnet/mine-hook-salt.ts'
@@ -69,7 +80,28 @@ describe('encodeStablecoinToTokenSwap', () => {
     const [actions, params] = decodeAbiParameters([{ type: 'bytes' }, { type: 'bytes[]' }], inputs[1]!)
     expect(actions).toBe('0x0b060f')
     const [swap] = decodeAbiParameters(
-      [{ type: 'tuple', components: [{ name: 'poolKey', type: 'tuple', components: [{ name: 'currency0', type: 'address' }, { name: 'currency1', type: 'address' }, { name: 'fee', type: 'uint24' }, { name: 'tickSpacing', type: 'int24' }, { name: 'hooks', type: 'address' }] }, { name: 'zeroForOne', type: 'bool' }, { name: 'amountIn', type: 'uint128' }, { name: 'amountOutMinimum', type: 'uint128' }, { name: 'hookData', type: 'bytes' }] }],
+      [
+        {
+          type: 'tuple',
+          components: [
+            {
+              name: 'poolKey',
+              type: 'tuple',
+              components: [
+                { name: 'currency0', type: 'address' },
+                { name: 'currency1', type: 'address' },
+                { name: 'fee', type: 'uint24' },
+                { name: 'tickSpacing', type: 'int24' },
+                { name: 'hooks', type: 'address' },
+              ],
+            },
+            { name: 'zeroForOne', type: 'bool' },
+            { name: 'amountIn', type: 'uint128' },
+            { name: 'amountOutMinimum', type: 'uint128' },
+            { name: 'hookData', type: 'bytes' },
+          ],
+        },
+      ],
       params[1]!,
     )
     expect(swap.zeroForOne).toBe(true) // WETH (A) is currency0

@@ -81,7 +81,13 @@ async function expectSwapPaysSchedule(swap: ObservedSwap, schedule: FeeSchedule,
   })
   expect(swap.tokensOut).toBe(expectedOut)
   // The effective fee fraction: tokens received vs a zero-fee swap of the whole input (tiny price impact at 10 USDC).
-  const zeroFeeOut = exactInputSingleRange({ sqrtPriceX96: swap.sqrtBefore, liquidity: swap.poolSwap.liquidity, amountIn: swap.wethIn, feePips: 0, zeroForOne: wethIs0 })
+  const zeroFeeOut = exactInputSingleRange({
+    sqrtPriceX96: swap.sqrtBefore,
+    liquidity: swap.poolSwap.liquidity,
+    amountIn: swap.wethIn,
+    feePips: 0,
+    zeroForOne: wethIs0,
+  })
   const effective = 1 - Number((swap.tokensOut * 10n ** 12n) / zeroFeeOut) / 1e12
   expect(Math.abs(effective - quote.totalFraction)).toBeLessThan(2e-3)
 }
@@ -124,58 +130,95 @@ describe('devnet launchpads', () => {
     { launchpad: 'zora', side: 'currency1', fees: { startFee: 600_000, endFee: 20_000, decaySeconds: 8 } },
   ]
 
-  it.each(cases)('$launchpad (token as $side): launch decoded from the real log, schedule loaded, real swaps pay it until the floor', async ({ launchpad, side, fees }) => {
-    const creator = nextCreator()
-    const t0 = (await latestTimestamp()) + 100
-    await setNextTimestamp(t0)
-    const launched = await launchToken({ chain, addresses, launchpad, creator, name: `${launchpad} coin`, symbol: 'LC', tokenSide: side, ...(fees ?? {}) })
+  it.each(cases)(
+    '$launchpad (token as $side): launch decoded from the real log, schedule loaded, real swaps pay it until the floor',
+    async ({ launchpad, side, fees }) => {
+      const creator = nextCreator()
+      const t0 = (await latestTimestamp()) + 100
+      await setNextTimestamp(t0)
+      const launched = await launchToken({ chain, addresses, launchpad, creator, name: `${launchpad} coin`, symbol: 'LC', tokenSide: side, ...(fees ?? {}) })
 
-    // The indexer's path: the raw log from getLogs, its transaction's context, the adapter.
-    const adapter = adapters[launchpad]
-    const logs = await client.getLogs({ address: adapter.launchEvent.address, event: adapter.launchEvent.event, fromBlock: launched.blockNumber, toBlock: launched.blockNumber })
-    expect(logs).toHaveLength(1)
-    const launch = await adapter.decodeLaunch(logs[0]!, await loadLaunchContext(client, logs[0]!))
-    expect(launch).not.toBeNull()
-    expect(launch).toEqual(launched.launch)
-    expect(launch!.token).toBe(launched.token)
-    expect(launch!.creatorCandidates).toContain(creator)
-    expect(launch!.launchedAt).toBe(t0)
-    expect(launch!.tokenIsCurrency0).toBe(side === 'currency0')
-    const hook = launchpad === 'clanker' ? addresses.clanker.hook : launchpad === 'doppler' ? addresses.doppler.hook : addresses.zora.hook
-    const [currency0, currency1] = side === 'currency0' ? [launched.token, chain.addresses.weth] : [chain.addresses.weth, launched.token]
-    expect(launch!.poolKey).toEqual({ currency0: getAddress(currency0), currency1: getAddress(currency1), fee: DYNAMIC_FEE_FLAG, tickSpacing: launchpad === 'doppler' ? 60 : 200, hooks: hook })
-    if (launchpad === 'clanker') expect(launch!.name).toBe('clanker coin')
+      // The indexer's path: the raw log from getLogs, its transaction's context, the adapter.
+      const adapter = adapters[launchpad]
+      const logs = await client.getLogs({
+        address: adapter.launchEvent.address,
+        event: adapter.launchEvent.event,
+        fromBlock: launched.blockNumber,
+        toBlock: launched.blockNumber,
+      })
+      expect(logs).toHaveLength(1)
+      const launch = await adapter.decodeLaunch(logs[0]!, await loadLaunchContext(client, logs[0]!))
+      expect(launch).not.toBeNull()
+      expect(launch).toEqual(launched.launch)
+      expect(launch!.token).toBe(launched.token)
+      expect(launch!.creatorCandidates).toContain(creator)
+      expect(launch!.launchedAt).toBe(t0)
+      expect(launch!.tokenIsCurrency0).toBe(side === 'currency0')
+      const hook = launchpad === 'clanker' ? addresses.clanker.hook : launchpad === 'doppler' ? addresses.doppler.hook : addresses.zora.hook
+      const [currency0, currency1] = side === 'currency0' ? [launched.token, chain.addresses.weth] : [chain.addresses.weth, launched.token]
+      expect(launch!.poolKey).toEqual({
+        currency0: getAddress(currency0),
+        currency1: getAddress(currency1),
+        fee: DYNAMIC_FEE_FLAG,
+        tickSpacing: launchpad === 'doppler' ? 60 : 200,
+        hooks: hook,
+      })
+      if (launchpad === 'clanker') expect(launch!.name).toBe('clanker coin')
 
-    const schedule = await adapter.loadFeeSchedule(client, launch!)
-    const expected = fees ?? DEVNET_LAUNCH_DEFAULTS[launchpad]
-    if (schedule.kind === 'clanker') {
-      expect(schedule).toEqual({ kind: 'clanker', startTime: t0, startingFee: expected.startFee, endingFee: expected.endFee, secondsToDecay: expected.decaySeconds, lpFee: 10_000 })
-    } else {
-      expect(schedule).toEqual({ kind: 'linear', startTime: t0, startFee: expected.startFee, endFee: expected.endFee, durationSeconds: expected.decaySeconds })
-    }
+      const schedule = await adapter.loadFeeSchedule(client, launch!)
+      const expected = fees ?? DEVNET_LAUNCH_DEFAULTS[launchpad]
+      if (schedule.kind === 'clanker') {
+        expect(schedule).toEqual({
+          kind: 'clanker',
+          startTime: t0,
+          startingFee: expected.startFee,
+          endingFee: expected.endFee,
+          secondsToDecay: expected.decaySeconds,
+          lpFee: 10_000,
+        })
+      } else {
+        expect(schedule).toEqual({
+          kind: 'linear',
+          startTime: t0,
+          startFee: expected.startFee,
+          endFee: expected.endFee,
+          durationSeconds: expected.decaySeconds,
+        })
+      }
 
-    // Two swaps while the fee decays, one past the floor.
-    const early = await buyAt(t0 + 1, launch!.poolKey, launch!.token, launch!.poolId)
-    await expectSwapPaysSchedule(early, schedule, launch!.poolKey, launchpad)
-    expect(feeAt(schedule, t0 + 1).sniperFee).toBeGreaterThan(0)
-    const mid = await buyAt(t0 + Math.floor(expected.decaySeconds / 2), launch!.poolKey, launch!.token, launch!.poolId)
-    await expectSwapPaysSchedule(mid, schedule, launch!.poolKey, launchpad)
-    expect(mid.poolSwap.fee).toBeLessThan(early.poolSwap.fee)
-    const late = await buyAt(feeFloorAt(schedule) + 3, launch!.poolKey, launch!.token, launch!.poolId)
-    await expectSwapPaysSchedule(late, schedule, launch!.poolKey, launchpad)
-    expect(late.poolSwap.fee).toBe(launchpad === 'clanker' ? 10_000 : expected.endFee)
-    expect(feeAt(schedule, late.timestamp).sniperFee).toBe(0)
+      // Two swaps while the fee decays, one past the floor.
+      const early = await buyAt(t0 + 1, launch!.poolKey, launch!.token, launch!.poolId)
+      await expectSwapPaysSchedule(early, schedule, launch!.poolKey, launchpad)
+      expect(feeAt(schedule, t0 + 1).sniperFee).toBeGreaterThan(0)
+      const mid = await buyAt(t0 + Math.floor(expected.decaySeconds / 2), launch!.poolKey, launch!.token, launch!.poolId)
+      await expectSwapPaysSchedule(mid, schedule, launch!.poolKey, launchpad)
+      expect(mid.poolSwap.fee).toBeLessThan(early.poolSwap.fee)
+      const late = await buyAt(feeFloorAt(schedule) + 3, launch!.poolKey, launch!.token, launch!.poolId)
+      await expectSwapPaysSchedule(late, schedule, launch!.poolKey, launchpad)
+      expect(late.poolSwap.fee).toBe(launchpad === 'clanker' ? 10_000 : expected.endFee)
+      expect(feeAt(schedule, late.timestamp).sniperFee).toBe(0)
 
-    const held = await client.readContract({ address: launch!.token, abi: erc20Abi, functionName: 'balanceOf', args: [DEVNET_TRADER] })
-    expect(held).toBe(early.tokensOut + mid.tokensOut + late.tokensOut)
-  })
+      const held = await client.readContract({ address: launch!.token, abi: erc20Abi, functionName: 'balanceOf', args: [DEVNET_TRADER] })
+      expect(held).toBe(early.tokensOut + mid.tokensOut + late.tokensOut)
+    },
+  )
 
   it('clanker: the hook keeps 20% of the LP fee as protocol fee claims', async () => {
     const launched = await launchToken({ chain, addresses, launchpad: 'clanker', creator: nextCreator(), name: 'fee', symbol: 'FEE' })
     const id = BigInt(chain.addresses.weth)
-    const before = await client.readContract({ address: chain.addresses.poolManager, abi: ERC6909, functionName: 'balanceOf', args: [addresses.clanker.hook, id] })
+    const before = await client.readContract({
+      address: chain.addresses.poolManager,
+      abi: ERC6909,
+      functionName: 'balanceOf',
+      args: [addresses.clanker.hook, id],
+    })
     const swap = await buyAt((await latestTimestamp()) + 2, launched.poolKey, launched.token, launched.poolId)
-    const after = await client.readContract({ address: chain.addresses.poolManager, abi: ERC6909, functionName: 'balanceOf', args: [addresses.clanker.hook, id] })
+    const after = await client.readContract({
+      address: chain.addresses.poolManager,
+      abi: ERC6909,
+      functionName: 'balanceOf',
+      args: [addresses.clanker.hook, id],
+    })
     expect(after - before).toBe(clankerProtocolFeeOf(swap.wethIn, swap.poolSwap.fee))
     expect(after - before).toBeGreaterThan(0n)
   })
@@ -205,7 +248,9 @@ describe('devnet launchpads', () => {
     const trace = await jsonRpc<{ output?: string }>(chain.rpcUrl, 'debug_traceTransaction', [snipe.txHash, { tracer: 'callTracer' }])
     expect(trace.output ?? '').toContain(toFunctionSelector('SameSecondAsDeployment()').slice(2))
 
-    const launchLog = (await client.getTransactionReceipt({ hash: launchHash })).logs.find((l) => l.address.toLowerCase() === addresses.clanker.factory.toLowerCase())!
+    const launchLog = (await client.getTransactionReceipt({ hash: launchHash })).logs.find(
+      (l) => l.address.toLowerCase() === addresses.clanker.factory.toLowerCase(),
+    )!
     const launch = await adapters.clanker.decodeLaunch(launchLog, await loadLaunchContext(client, launchLog))
     const schedule = await adapters.clanker.loadFeeSchedule(client, launch!)
     expect(feeAt(schedule, t0).swapsAllowed).toBe(false)
@@ -232,7 +277,15 @@ describe('devnet launchpads', () => {
     expect(ok.tokensOut).toBeGreaterThan(0n)
     // Asking for more than the pool can give (the buyer's limit) makes the whole buy revert and spend nothing.
     const before = await client.readContract({ address: chain.addresses.stablecoin, abi: erc20Abi, functionName: 'balanceOf', args: [DEVNET_TRADER] })
-    const tooMuch = await swapExactUsdcForToken({ chain, token: launched.token, usdc: '5', prepared: true, minTokensOut: ok.tokensOut * 2n, submitOnly: true, gas: 2_000_000n })
+    const tooMuch = await swapExactUsdcForToken({
+      chain,
+      token: launched.token,
+      usdc: '5',
+      prepared: true,
+      minTokensOut: ok.tokensOut * 2n,
+      submitOnly: true,
+      gas: 2_000_000n,
+    })
     expect((await confirmDevnetTx(chain, tooMuch.txHash, { allowRevert: true })).status).toBe('reverted')
     const after = await client.readContract({ address: chain.addresses.stablecoin, abi: erc20Abi, functionName: 'balanceOf', args: [DEVNET_TRADER] })
     expect(after).toBe(before)

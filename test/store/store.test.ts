@@ -22,7 +22,14 @@ afterEach(async () => {
 })
 
 const order = (slug: string, spend: string, status: OrderRecord['status'] = 'active', keyId = 'k1'): OrderRecord => ({
-  keyId, slug, status, maxSpendUsdc: spend, maxFdvUsdc: null, expiresInMs: 1000, createdAt: 1, updatedAt: 1,
+  keyId,
+  slug,
+  status,
+  maxSpendUsdc: spend,
+  maxFdvUsdc: null,
+  expiresInMs: 1000,
+  createdAt: 1,
+  updatedAt: 1,
 })
 
 async function writeOrder(next: OrderRecord, followers = 0) {
@@ -58,7 +65,8 @@ describe('openStore', () => {
     const records = store.sublevel<{ n: number; text: string; nested: { list: number[] } | null }>('encoded')
     const keys = ['b!2', 'a', 'b!10', 'ü-unicode', 'a!']
     await store.batch(keys.map((key, n) => put(records, key, { n, text: `${key} "quoted" \\ ✓`, nested: n % 2 ? null : { list: [n, n + 1] } })))
-    for (const [n, key] of keys.entries()) expect(await records.get(key)).toEqual({ n, text: `${key} "quoted" \\ ✓`, nested: n % 2 ? null : { list: [n, n + 1] } })
+    for (const [n, key] of keys.entries())
+      expect(await records.get(key)).toEqual({ n, text: `${key} "quoted" \\ ✓`, nested: n % 2 ? null : { list: [n, n + 1] } })
     const listed: string[] = []
     for await (const key of records.keys()) listed.push(key)
     expect(listed).toEqual([...keys].sort())
@@ -90,7 +98,14 @@ describe('openStore', () => {
 
 describe('order indexes', () => {
   it('orders list by spend descending (numeric, not lexicographic), ties by slug', async () => {
-    for (const [slug, spend] of [['a', '9'], ['b', '10'], ['c', '100.5'], ['d', '10'], ['e', '0.000001']] as const) await writeOrder(order(slug, spend))
+    for (const [slug, spend] of [
+      ['a', '9'],
+      ['b', '10'],
+      ['c', '100.5'],
+      ['d', '10'],
+      ['e', '0.000001'],
+    ] as const)
+      await writeOrder(order(slug, spend))
     const page = await readIndexPage(store.sub.ordersBySpend, spendGroupPrefix('k1', VISIBLE_GROUP), { limit: 10 })
     expect(page.entries.map((e) => e.value.slug)).toEqual(['c', 'b', 'd', 'a', 'e'])
     expect(page.nextCursor).toBeNull()

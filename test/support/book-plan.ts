@@ -4,7 +4,7 @@ import { BookVerdict, SKIP_REASON, spendAt, type BookTickPlan } from '../../src/
 import type { TickPlan } from '../../src/domain/execution/plan-tick.ts'
 
 /** The input orders in the book's priority order. */
-export const inBookOrder = <T,>(book: OrderBook, orders: readonly T[]): T[] => Array.from(book.permutation, (i) => orders[i]!)
+export const inBookOrder = <T>(book: OrderBook, orders: readonly T[]): T[] => Array.from(book.permutation, (i) => orders[i]!)
 
 /** The book plan in planTick's shape, to compare with the reference decision by decision. */
 export function asTickPlan(plan: BookTickPlan, orders: readonly ExecutableOrder[]): Omit<TickPlan, 'reserved'> {

@@ -79,7 +79,11 @@ async function setUp(dataDir: string, devnet: Devnet): Promise<WalletFixture> {
   for (const chain of Object.values(devnet.chains)) await fundAccount(chain, service.bundlerAddress(chain.key), { eth: '1000' })
   const clients = {
     base: createPublicClient({ chain: chainFromConfig(devnet.chains.base), transport: http(devnet.chains.base.rpcUrl), pollingInterval: 50 }),
-    second_chain: createPublicClient({ chain: chainFromConfig(devnet.chains.second_chain), transport: http(devnet.chains.second_chain.rpcUrl), pollingInterval: 50 }),
+    second_chain: createPublicClient({
+      chain: chainFromConfig(devnet.chains.second_chain),
+      transport: http(devnet.chains.second_chain.rpcUrl),
+      pollingInterval: 50,
+    }),
   } as Record<ChainKey, PublicClient>
   const trader = devnet.accounts[3]!.account
 

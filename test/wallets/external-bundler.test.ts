@@ -38,7 +38,12 @@ function startFakeBundler(f: WalletFixture): Promise<{ url: string; received: Us
         if (userOperation.maxFeePerGas === 0n) throw new Error('maxFeePerGas must be at least the base fee')
         if (refuseSender.has(userOperation.sender.toLowerCase())) throw new Error('sender is banned')
         received.push(userOperation)
-        const userOpHash = getUserOperationHash({ userOperation, entryPointAddress: chain.addresses.entryPoint, entryPointVersion: '0.7', chainId: chain.chainId })
+        const userOpHash = getUserOperationHash({
+          userOperation,
+          entryPointAddress: chain.addresses.entryPoint,
+          entryPointVersion: '0.7',
+          chainId: chain.chainId,
+        })
         queue.push({ id: userOpHash, userOperation, userOpHash })
         setTimeout(flush, 20)
         return userOpHash

@@ -1,4 +1,15 @@
-import { createClient, custom, decodeFunctionData, getAddress, encodeAbiParameters, erc20Abi, encodeFunctionData, hashMessage, recoverAddress, type Address } from 'viem'
+import {
+  createClient,
+  custom,
+  decodeFunctionData,
+  getAddress,
+  encodeAbiParameters,
+  erc20Abi,
+  encodeFunctionData,
+  hashMessage,
+  recoverAddress,
+  type Address,
+} from 'viem'
 import { getUserOperationHash } from 'viem/account-abstraction'
 import { describe, expect, it } from 'vitest'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
@@ -60,7 +71,18 @@ describe('kernel account provider (offline)', () => {
 
     const transfer = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [COUNTERFACTUAL, 5n] })
     const callData = await account.encodeCalls([{ to: '0x00000000000000000000000000000000000000aa', data: transfer }])
-    const executeAbi = [{ type: 'function', name: 'execute', inputs: [{ name: 'mode', type: 'bytes32' }, { name: 'executionCalldata', type: 'bytes' }], outputs: [], stateMutability: 'payable' }] as const
+    const executeAbi = [
+      {
+        type: 'function',
+        name: 'execute',
+        inputs: [
+          { name: 'mode', type: 'bytes32' },
+          { name: 'executionCalldata', type: 'bytes' },
+        ],
+        outputs: [],
+        stateMutability: 'payable',
+      },
+    ] as const
     const decoded = decodeFunctionData({ abi: executeAbi, data: callData })
     expect(decoded.functionName).toBe('execute')
     expect(decoded.args[1].toLowerCase()).toContain(transfer.slice(10))
@@ -80,7 +102,12 @@ describe('kernel account provider (offline)', () => {
       maxPriorityFeePerGas: 0n,
     }
     const signature = await account.sign(unsigned)
-    const userOpHash = getUserOperationHash({ userOperation: { ...unsigned, signature: '0x' }, entryPointAddress: ENTRY_POINT, entryPointVersion: '0.7', chainId: 7777 })
+    const userOpHash = getUserOperationHash({
+      userOperation: { ...unsigned, signature: '0x' },
+      entryPointAddress: ENTRY_POINT,
+      entryPointVersion: '0.7',
+      chainId: 7777,
+    })
     expect(await recoverAddress({ hash: hashMessage({ raw: userOpHash }), signature })).toBe(owner)
   })
 })

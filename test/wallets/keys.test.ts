@@ -46,7 +46,9 @@ describe('secret encryption', () => {
   it('detects a tampered ciphertext', async () => {
     const encrypted = await encryptSecret(new Uint8Array(32).fill(1), 'pass', FAST)
     const flipped = (Number.parseInt(encrypted.ciphertext.slice(0, 2), 16) ^ 1).toString(16).padStart(2, '0')
-    await expect(decryptSecret({ ...encrypted, ciphertext: flipped + encrypted.ciphertext.slice(2) }, 'pass')).rejects.toMatchObject({ code: 'wrong_passphrase' })
+    await expect(decryptSecret({ ...encrypted, ciphertext: flipped + encrypted.ciphertext.slice(2) }, 'pass')).rejects.toMatchObject({
+      code: 'wrong_passphrase',
+    })
   })
 
   it('uses a fresh salt and iv each time', async () => {

@@ -46,7 +46,10 @@ describe('prepareAhead (wallets readied before a launch)', () => {
     expect(await service.prepareAhead!('base', [7000, 7001, 7002, 7003])).toEqual({ read: 0, undeployed: 0, deployed: 0 })
 
     calls.length = 0
-    const results = await service.submitUserOperations('base', [7000, 7001, 7002, 7003].map((i) => approveOp(i, `launch-${i}`, 5n)))
+    const results = await service.submitUserOperations(
+      'base',
+      [7000, 7001, 7002, 7003].map((i) => approveOp(i, `launch-${i}`, 5n)),
+    )
     expect(results.map((r) => r.success)).toEqual([true, true, true, true])
     expect(stateReads(calls)).toBe(0)
     expect(await deploymentsIn(results[0]!.txHash)).toBe(0)
@@ -55,7 +58,9 @@ describe('prepareAhead (wallets readied before a launch)', () => {
     const beforeSend = rpcMethods(calls).slice(0, rpcMethods(calls).indexOf('eth_sendRawTransaction'))
     expect(beforeSend.sort()).toEqual(['eth_call', 'eth_getTransactionCount'])
     const owner = await service.walletAddress(7000)
-    expect(await f.clients.base.readContract({ address: f.chains.base.addresses.stablecoin, abi: erc20Abi, functionName: 'allowance', args: [owner, DEST] })).toBe(5n)
+    expect(
+      await f.clients.base.readContract({ address: f.chains.base.addresses.stablecoin, abi: erc20Abi, functionName: 'allowance', args: [owner, DEST] }),
+    ).toBe(5n)
   }, 60_000)
 
   it('never serves a state its own later operation changed: the next operation reads again and succeeds', async () => {
@@ -124,7 +129,11 @@ describe('prepareAhead (wallets readied before a launch)', () => {
     expect(await client.getCode({ address: wallet })).toBeUndefined()
     const started = Date.now()
     const [result] = await service.submitUserOperations('second_chain', [
-      { userIndex: 7400, id: 'after-drop', calls: [{ to: chain.addresses.stablecoin, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [DEST, 4n] }) }] },
+      {
+        userIndex: 7400,
+        id: 'after-drop',
+        calls: [{ to: chain.addresses.stablecoin, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [DEST, 4n] }) }],
+      },
     ])
     expect(result).toMatchObject({ id: 'after-drop', success: true })
     // Not held by the dropped deployment's claim (which would last until a 10-minute timeout), nor behind its nonce.
@@ -147,7 +156,11 @@ describe('prepareAhead (wallets readied before a launch)', () => {
         await new Promise((r) => setTimeout(r, 20))
       }
       const operation = service.submitUserOperations('second_chain', [
-        { userIndex: 7300, id: 'waits', calls: [{ to: chain.addresses.stablecoin, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [DEST, 3n] }) }] },
+        {
+          userIndex: 7300,
+          id: 'waits',
+          calls: [{ to: chain.addresses.stablecoin, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [DEST, 3n] }) }],
+        },
       ])
       await new Promise((r) => setTimeout(r, 300))
       await jsonRpc(chain.rpcUrl, 'evm_mine')
@@ -189,7 +202,9 @@ describe('submitUserOperations with sendAfter', () => {
     expect(result).toMatchObject({ id: 'gated', success: true })
     expect(sent(calls)).toBe(1)
     const wallet = await service.walletAddress(6100)
-    expect(await f.clients.base.readContract({ address: f.chains.base.addresses.stablecoin, abi: erc20Abi, functionName: 'allowance', args: [wallet, DEST] })).toBe(7n)
+    expect(
+      await f.clients.base.readContract({ address: f.chains.base.addresses.stablecoin, abi: erc20Abi, functionName: 'allowance', args: [wallet, DEST] }),
+    ).toBe(7n)
   }, 60_000)
 
   it('sends nothing when the gate rejects, rejects with its reason, and leaves the wallet free for the next operation', async () => {
@@ -210,6 +225,24 @@ describe('submitUserOperations with sendAfter', () => {
     const [next] = await service.submitUserOperations('base', [approveOp(6200, 'after', 9n)])
     expect(next).toMatchObject({ id: 'after', success: true })
     const wallet = await service.walletAddress(6200)
-    expect(await f.clients.base.readContract({ address: f.chains.base.addresses.entryPoint, abi: [{ type: 'function', name: 'getNonce', stateMutability: 'view', inputs: [{ name: 'sender', type: 'address' }, { name: 'key', type: 'uint192' }], outputs: [{ type: 'uint256' }] }], functionName: 'getNonce', args: [wallet, 0n] })).toBe(1n)
+    expect(
+      await f.clients.base.readContract({
+        address: f.chains.base.addresses.entryPoint,
+        abi: [
+          {
+            type: 'function',
+            name: 'getNonce',
+            stateMutability: 'view',
+            inputs: [
+              { name: 'sender', type: 'address' },
+              { name: 'key', type: 'uint192' },
+            ],
+            outputs: [{ type: 'uint256' }],
+          },
+        ],
+        functionName: 'getNonce',
+        args: [wallet, 0n],
+      }),
+    ).toBe(1n)
   }, 60_000)
 })

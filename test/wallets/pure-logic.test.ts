@@ -39,7 +39,13 @@ describe('packBundles', () => {
     expect(chunks.flat()).toEqual([1, 2, 3, 4, 5, 6])
   })
   it('puts everything in one chunk when it fits and gives an oversized item its own', () => {
-    expect(packBundles(Array.from({ length: 50 }, (_, i) => i), () => 1n, 100n)).toHaveLength(1)
+    expect(
+      packBundles(
+        Array.from({ length: 50 }, (_, i) => i),
+        () => 1n,
+        100n,
+      ),
+    ).toHaveLength(1)
     expect(packBundles([1, 500, 1], (n) => BigInt(n), 100n)).toEqual([[1], [500], [1]])
     expect(packBundles([], () => 1n, 10n)).toEqual([])
   })
@@ -51,13 +57,21 @@ describe('nonce manager', () => {
     let reads = 0
     const manager = createNonceManager(A, { pendingNonce: async () => (reads++, chain) })
     const used: number[] = []
-    await Promise.all(Array.from({ length: 5 }, () => manager.use(async (nonce) => {
-      await new Promise((r) => setTimeout(r, Math.random() * 5))
-      used.push(nonce)
-    })))
+    await Promise.all(
+      Array.from({ length: 5 }, () =>
+        manager.use(async (nonce) => {
+          await new Promise((r) => setTimeout(r, Math.random() * 5))
+          used.push(nonce)
+        }),
+      ),
+    )
     expect(used).toEqual([5, 6, 7, 8, 9])
     expect(reads).toBe(1)
-    await expect(manager.use(async () => { throw new Error('nonce too low') })).rejects.toThrow('nonce too low')
+    await expect(
+      manager.use(async () => {
+        throw new Error('nonce too low')
+      }),
+    ).rejects.toThrow('nonce too low')
     chain = 12
     expect(await manager.use(async (nonce) => nonce)).toBe(12)
     expect(reads).toBe(2)
@@ -122,7 +136,11 @@ describe('keyed mutex', () => {
     await Promise.all([mutex.run('k', slow('a', 20)), mutex.run('k', slow('b', 1)), mutex.run('other', slow('c', 1))])
     expect(events.indexOf('a:end')).toBeLessThan(events.indexOf('b:start'))
     expect(events.indexOf('c:end')).toBeLessThan(events.indexOf('a:end'))
-    await expect(mutex.run('k', async () => { throw new Error('boom') })).rejects.toThrow('boom')
+    await expect(
+      mutex.run('k', async () => {
+        throw new Error('boom')
+      }),
+    ).rejects.toThrow('boom')
     expect(await mutex.run('k', async () => 42)).toBe(42)
   })
 })
@@ -148,7 +166,16 @@ describe('revert reasons', () => {
     expect(decodeRevertReason(encodeErrorResult({ abi, errorName: 'Error', args: ['ERC20: no'] }))).toBe('ERC20: no')
     expect(decodeRevertReason(encodeErrorResult({ abi, errorName: 'Panic', args: [0x11n] }))).toBe('panic 0x11')
     expect(decodeRevertReason(encodeErrorResult({ abi, errorName: 'Custom' }))).toMatch(/^custom error 0x/)
-    const router = [{ type: 'error', name: 'TooLittleReceived', inputs: [{ name: 'got', type: 'uint256' }, { name: 'min', type: 'uint256' }] }] as const
+    const router = [
+      {
+        type: 'error',
+        name: 'TooLittleReceived',
+        inputs: [
+          { name: 'got', type: 'uint256' },
+          { name: 'min', type: 'uint256' },
+        ],
+      },
+    ] as const
     expect(decodeRevertReason(encodeErrorResult({ abi: router, errorName: 'TooLittleReceived', args: [90n, 100n] }))).toBe('TooLittleReceived(90, 100)')
     expect(decodeRevertReason('0x')).toBe('reverted without a reason')
   })

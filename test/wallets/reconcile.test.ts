@@ -92,7 +92,14 @@ describe('bundler reconciliation', () => {
       expect(results[0]?.txHash).toBe(results[1]?.txHash)
       await logLine('bundle transaction replaced; resending its operations', mark)
       const wallet = await service.walletAddress(61)
-      expect(await f.clients.second_chain.readContract({ address: f.chains.second_chain.addresses.stablecoin, abi: erc20Abi, functionName: 'allowance', args: [wallet, DEST] })).toBe(5n)
+      expect(
+        await f.clients.second_chain.readContract({
+          address: f.chains.second_chain.addresses.stablecoin,
+          abi: erc20Abi,
+          functionName: 'allowance',
+          args: [wallet, DEST],
+        }),
+      ).toBe(5n)
     } finally {
       stopMiner()
       await applyMiningMode(rpc(), 'auto')
@@ -119,7 +126,14 @@ describe('bundler reconciliation', () => {
       const receipt = await f.clients.second_chain.getTransactionReceipt({ hash: result!.txHash })
       expect(receipt.status).toBe('success')
       const wallet = await impatient.walletAddress(63)
-      expect(await f.clients.second_chain.readContract({ address: f.chains.second_chain.addresses.stablecoin, abi: erc20Abi, functionName: 'allowance', args: [wallet, DEST] })).toBe(5n)
+      expect(
+        await f.clients.second_chain.readContract({
+          address: f.chains.second_chain.addresses.stablecoin,
+          abi: erc20Abi,
+          functionName: 'allowance',
+          args: [wallet, DEST],
+        }),
+      ).toBe(5n)
     } finally {
       await applyMiningMode(rpc(), 'auto')
     }

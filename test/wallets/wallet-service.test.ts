@@ -45,11 +45,17 @@ describe('addresses', () => {
     // Counterfactual -> deployed by its first UserOperation, at the same address, on each chain.
     for (const chain of ['base', 'second_chain'] as const) {
       const [result] = await f.service.submitUserOperations(chain, [
-        { userIndex: 1, id: 'deploy', calls: [{ to: f.chains[chain].addresses.stablecoin, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [DEST, 1n] }) }] },
+        {
+          userIndex: 1,
+          id: 'deploy',
+          calls: [{ to: f.chains[chain].addresses.stablecoin, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [DEST, 1n] }) }],
+        },
       ])
       expect(result?.success).toBe(true)
       expect((await f.clients[chain].getCode({ address }))?.length).toBeGreaterThan(2)
-      expect(await f.clients[chain].readContract({ address: f.chains[chain].addresses.stablecoin, abi: erc20Abi, functionName: 'allowance', args: [address, DEST] })).toBe(1n)
+      expect(
+        await f.clients[chain].readContract({ address: f.chains[chain].addresses.stablecoin, abi: erc20Abi, functionName: 'allowance', args: [address, DEST] }),
+      ).toBe(1n)
     }
   })
 })
@@ -64,8 +70,12 @@ describe('balances', () => {
     // Wrap some ETH into WETH for the wallet.
     const trader = createWalletClient({ account: f.trader, transport: http(f.chains.base.rpcUrl), chain: chainFromConfig(f.chains.base) })
     const weth = f.chains.base.addresses.weth
-    await f.clients.base.waitForTransactionReceipt({ hash: await trader.writeContract({ address: weth, abi: wethAbi, functionName: 'deposit', value: parseEther('1') }) })
-    await f.clients.base.waitForTransactionReceipt({ hash: await trader.writeContract({ address: weth, abi: erc20Abi, functionName: 'transfer', args: [wallet, parseEther('0.25')] }) })
+    await f.clients.base.waitForTransactionReceipt({
+      hash: await trader.writeContract({ address: weth, abi: wethAbi, functionName: 'deposit', value: parseEther('1') }),
+    })
+    await f.clients.base.waitForTransactionReceipt({
+      hash: await trader.writeContract({ address: weth, abi: erc20Abi, functionName: 'transfer', args: [wallet, parseEther('0.25')] }),
+    })
 
     const token = (address: Address) => ({ address, symbol: 'X', name: 'X', decimals: 18 })
     const balances = await f.service.getBalances(10, {
@@ -132,7 +142,13 @@ describe('withdrawals', () => {
     const base: WithdrawRequest = { userIndex: 21, chain: 'second_chain', tokenAddress: stablecoin, to: DEST, amount: '1' }
     const cases: [Partial<WithdrawRequest>, string][] = [
       [{ tokenAddress: DEST }, 'token_not_contract'],
-      [{ tokenAddress: f.chains.base.addresses.poolManager === f.chains.second_chain.addresses.stablecoin ? DEST : '0x00000000000000000000000000000000000000a1' }, 'token_not_contract'],
+      [
+        {
+          tokenAddress:
+            f.chains.base.addresses.poolManager === f.chains.second_chain.addresses.stablecoin ? DEST : '0x00000000000000000000000000000000000000a1',
+        },
+        'token_not_contract',
+      ],
       [{ tokenAddress: 'not-an-address' }, 'invalid_address'],
       [{ to: '0x1234' }, 'invalid_address'],
       [{ to: 'hello' }, 'invalid_address'],
@@ -215,33 +231,49 @@ describe('user operations', () => {
     expect(hashes.length).toBeGreaterThan(1)
     expect(hashes.length).toBeLessThan(8)
     // Order kept: transaction (block, index) never goes backwards along the request order.
-    const positions = await Promise.all(results.map(async (r) => {
-      const receipt = await f.clients.base.getTransactionReceipt({ hash: r.txHash })
-      return Number(receipt.blockNumber) * 1000 + receipt.transactionIndex
-    }))
+    const positions = await Promise.all(
+      results.map(async (r) => {
+        const receipt = await f.clients.base.getTransactionReceipt({ hash: r.txHash })
+        return Number(receipt.blockNumber) * 1000 + receipt.transactionIndex
+      }),
+    )
     expect([...positions].sort((a, b) => a - b)).toEqual(positions)
   })
 
   it('concurrent operations on one wallet never collide (2D nonces), in one batch and across calls', async () => {
     const stablecoin = f.chains.second_chain.addresses.stablecoin
-    const approve = (spender: Address, amount: bigint) => ({ to: stablecoin, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, amount] }) })
+    const approve = (spender: Address, amount: bigint) => ({
+      to: stablecoin,
+      data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, amount] }),
+    })
     const spenders = Array.from({ length: 6 }, (_, i) => getAddress(`0x${(i + 1).toString(16).padStart(40, '0')}`))
     // Wallet 30 is new: the first batch deploys it once although three of its operations are in it.
-    const inOneBatch = f.service.submitUserOperations('second_chain', spenders.slice(0, 3).map((spender, i) => ({ userIndex: 30, id: `b${i}`, calls: [approve(spender, 1n)] })))
-    const separate = spenders.slice(3).map((spender, i) => f.service.submitUserOperations('second_chain', [{ userIndex: 30, id: `s${i}`, calls: [approve(spender, 2n)] }]))
+    const inOneBatch = f.service.submitUserOperations(
+      'second_chain',
+      spenders.slice(0, 3).map((spender, i) => ({ userIndex: 30, id: `b${i}`, calls: [approve(spender, 1n)] })),
+    )
+    const separate = spenders
+      .slice(3)
+      .map((spender, i) => f.service.submitUserOperations('second_chain', [{ userIndex: 30, id: `s${i}`, calls: [approve(spender, 2n)] }]))
     const results = (await Promise.all([inOneBatch, ...separate])).flat()
     expect(results).toHaveLength(6)
     expect(results.every((r) => r.success)).toBe(true)
     expect(new Set(results.map((r) => r.userOpHash)).size).toBe(6)
     const wallet = await f.service.walletAddress(30)
     for (const [i, spender] of spenders.entries()) {
-      expect(await f.clients.second_chain.readContract({ address: stablecoin, abi: erc20Abi, functionName: 'allowance', args: [wallet, spender] })).toBe(i < 3 ? 1n : 2n)
+      expect(await f.clients.second_chain.readContract({ address: stablecoin, abi: erc20Abi, functionName: 'allowance', args: [wallet, spender] })).toBe(
+        i < 3 ? 1n : 2n,
+      )
     }
   })
 
   it('two concurrent batches sharing two new wallets both complete, each wallet deployed once', async () => {
     const stablecoin = f.chains.base.addresses.stablecoin
-    const op = (userIndex: number, id: string) => ({ userIndex, id, calls: [{ to: stablecoin, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [DEST, 3n] }) }] })
+    const op = (userIndex: number, id: string) => ({
+      userIndex,
+      id,
+      calls: [{ to: stablecoin, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [DEST, 3n] }) }],
+    })
     const [a, b] = await Promise.all([
       f.service.submitUserOperations('base', [op(70, 'a70'), op(71, 'a71')]),
       f.service.submitUserOperations('base', [op(71, 'b71'), op(70, 'b70')]),
@@ -249,7 +281,16 @@ describe('user operations', () => {
     expect([...(a ?? []), ...(b ?? [])].every((r) => r.success)).toBe(true)
     const deployedLogs = await f.clients.base.getLogs({
       address: f.chains.base.addresses.entryPoint,
-      event: { type: 'event', name: 'AccountDeployed', inputs: [{ name: 'userOpHash', type: 'bytes32', indexed: true }, { name: 'sender', type: 'address', indexed: true }, { name: 'factory', type: 'address', indexed: false }, { name: 'paymaster', type: 'address', indexed: false }] },
+      event: {
+        type: 'event',
+        name: 'AccountDeployed',
+        inputs: [
+          { name: 'userOpHash', type: 'bytes32', indexed: true },
+          { name: 'sender', type: 'address', indexed: true },
+          { name: 'factory', type: 'address', indexed: false },
+          { name: 'paymaster', type: 'address', indexed: false },
+        ],
+      },
       args: { sender: [await f.service.walletAddress(70), await f.service.walletAddress(71)] },
       fromBlock: 0n,
     })
@@ -258,7 +299,9 @@ describe('user operations', () => {
 
   it('refuses an unknown chain key', async () => {
     await expect(f.service.submitUserOperations('mainnet' as never, [])).rejects.toMatchObject({ code: 'invalid_chain' })
-    await expect(f.service.withdraw({ userIndex: 1, chain: 'mainnet' as never, tokenAddress: DEST, to: DEST, amount: '1' })).rejects.toMatchObject({ code: 'invalid_chain' })
+    await expect(f.service.withdraw({ userIndex: 1, chain: 'mainnet' as never, tokenAddress: DEST, to: DEST, amount: '1' })).rejects.toMatchObject({
+      code: 'invalid_chain',
+    })
   })
 
   it('reports a reverting operation with success false and its revert reason, without failing the others', async () => {

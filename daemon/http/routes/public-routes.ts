@@ -20,12 +20,8 @@ export function registerOpenRoutes(app: FastifyInstance, deps: HttpAppDeps, ipLi
     return reply.code(201).send({ apiKey, serviceWalletAddress: record.walletAddress, label: record.label })
   })
 
-  app.post('/api-key-requests', async (request) =>
-    services.reviews.submitKeyRequest(parseBody(S.KeyRequestBody, request.body), request.ip),
-  )
-  app.post('/projects', async (request) =>
-    services.reviews.submitRegistration(parseBody(S.RegistrationBody, request.body), request.ip),
-  )
+  app.post('/api-key-requests', async (request) => services.reviews.submitKeyRequest(parseBody(S.KeyRequestBody, request.body), request.ip))
+  app.post('/projects', async (request) => services.reviews.submitRegistration(parseBody(S.RegistrationBody, request.body), request.ip))
   app.post('/feedback', async (request) => services.reviews.submitFeedback(parseBody(S.FeedbackBody, request.body), request.ip))
 }
 
@@ -52,9 +48,7 @@ export function registerKeyRoutes(app: FastifyInstance, deps: HttpAppDeps): void
     return services.projects.listProjects({ cursor: query.cursor, limit: clampLimit(query.limit) })
   })
 
-  app.get<{ Params: { slug: string } }>('/projects/:slug', async (request) =>
-    services.projects.projectDetail(request.params.slug, keyOf(request).id),
-  )
+  app.get<{ Params: { slug: string } }>('/projects/:slug', async (request) => services.projects.projectDetail(request.params.slug, keyOf(request).id))
 
   app.get<{ Params: { slug: string } }>('/projects/:slug/buyers', async (request) => {
     const query = parseQuery(S.PageQuery, request.query)

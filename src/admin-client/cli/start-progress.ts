@@ -5,7 +5,9 @@ import { Listr, PRESET_TIMER } from 'listr2'
  * step is done when the next one begins (or start-up finishes). The `simple` renderer prints one line per step
  * instead of redrawing, so it interleaves cleanly with the daemon's log lines.
  */
-export function createStartProgress<Step extends string>(titles: Record<Step, string>): {
+export function createStartProgress<Step extends string>(
+  titles: Record<Step, string>,
+): {
   onStep(step: Step): void
   finish(error?: Error): Promise<void>
 } {

@@ -100,10 +100,14 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
 
   const args = (port: number): string[] => {
     const list = [
-      '--host', '127.0.0.1',
-      '--port', String(port),
-      '--chain-id', String(options.chainId),
-      '--gas-limit', String(options.gasLimit ?? DEFAULT_GAS_LIMIT),
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--chain-id',
+      String(options.chainId),
+      '--gas-limit',
+      String(options.gasLimit ?? DEFAULT_GAS_LIMIT),
     ]
     if (options.stateFile) list.push('--state', options.stateFile, '--state-interval', String(options.stateIntervalSeconds ?? 2))
     return list

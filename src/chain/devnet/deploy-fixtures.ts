@@ -31,7 +31,7 @@ import { loadArtifact, type ArtifactName } from './artifacts.ts'
 export const DEVNET_ETH_PRICE_USDC = 3_000n
 /** Liquidity seeded into the v3 pool: deep enough that hundreds of test buys barely move the price. */
 export const DEVNET_POOL_WETH = 2_000n * 10n ** 18n
-export const DEVNET_POOL_USDC = DEVNET_POOL_WETH * DEVNET_ETH_PRICE_USDC / 10n ** 12n
+export const DEVNET_POOL_USDC = (DEVNET_POOL_WETH * DEVNET_ETH_PRICE_USDC) / 10n ** 12n
 export const V3_POOL_FEE = 500
 /** Full range for tick spacing 10 (the 0.05% tier). */
 const V3_MIN_TICK = -887_270
@@ -131,8 +131,7 @@ export async function deployFixtures(options: DeployFixturesOptions): Promise<Ch
   const multicallImpl = await deploy('Multicall3')
   await placeAt(MULTICALL3_ADDRESS, multicallImpl)
 
-  const readDomainSeparator = (address: Address): Promise<Hex> =>
-    publicClient.readContract({ address, abi: PERMIT2_ABI, functionName: 'DOMAIN_SEPARATOR' })
+  const readDomainSeparator = (address: Address): Promise<Hex> => publicClient.readContract({ address, abi: PERMIT2_ABI, functionName: 'DOMAIN_SEPARATOR' })
   await placePermit2(rpcUrl, chainId, await deploy('Permit2'), codeAt, readDomainSeparator)
 
   // EntryPoint v0.7's only immutable is its SenderCreator (deployed by its constructor, callable by anyone), so the
@@ -152,7 +151,12 @@ export async function deployFixtures(options: DeployFixturesOptions): Promise<Ch
   const v3Factory = await deploy('UniswapV3Factory')
   const factoryAbi = loadArtifact('UniswapV3Factory').abi
   await write(v3Factory, factoryAbi, 'createPool', [weth, stablecoin, V3_POOL_FEE])
-  const ethUsdPool = (await publicClient.readContract({ address: v3Factory, abi: factoryAbi, functionName: 'getPool', args: [weth, stablecoin, V3_POOL_FEE] })) as Address
+  const ethUsdPool = (await publicClient.readContract({
+    address: v3Factory,
+    abi: factoryAbi,
+    functionName: 'getPool',
+    args: [weth, stablecoin, V3_POOL_FEE],
+  })) as Address
   const poolInitCodeHash = keccak256(loadArtifact('UniswapV3Pool').bytecode)
   // The UniversalRouter derives pool addresses from this hash; a mismatch would make every v3 swap revert.
   const [token0, token1] = BigInt(weth) < BigInt(stablecoin) ? [weth, stablecoin] : [stablecoin, weth]
@@ -233,7 +237,12 @@ async function placePermit2(
     keccak256(
       encodeAbiParameters(
         [{ type: 'bytes32' }, { type: 'bytes32' }, { type: 'uint256' }, { type: 'address' }],
-        [keccak256(toHex('EIP712Domain(string name,uint256 chainId,address verifyingContract)')), keccak256(toHex('Permit2')), BigInt(chainId), verifyingContract],
+        [
+          keccak256(toHex('EIP712Domain(string name,uint256 chainId,address verifyingContract)')),
+          keccak256(toHex('Permit2')),
+          BigInt(chainId),
+          verifyingContract,
+        ],
       ),
     )
   const cached = await readDomainSeparator(deployed)
@@ -266,6 +275,7 @@ async function deployAccountFactory(
   // Already there when the chain kept its state but deployments.json was lost: CREATE2 would revert.
   if ((await codeAt(address)) !== '0x') return address
   await sendCall(CREATE2_DEPLOYER_ADDRESS, concat([ACCOUNT_FACTORY_SALT, initCode]), 'deploy SimpleAccountFactory through CREATE2')
-  if ((await codeAt(address)) === '0x') throw new PrebuyError('internal', 'devnet_deploy_failed', 'SimpleAccountFactory was not created at its CREATE2 address.')
+  if ((await codeAt(address)) === '0x')
+    throw new PrebuyError('internal', 'devnet_deploy_failed', 'SimpleAccountFactory was not created at its CREATE2 address.')
   return address
 }

@@ -19,7 +19,11 @@ export interface FundResult {
   eth: string
 }
 
-const STABLECOIN_ABI = parseAbi(['function mint(address to, uint256 amount)', 'function minter() view returns (address)', 'function decimals() view returns (uint8)'])
+const STABLECOIN_ABI = parseAbi([
+  'function mint(address to, uint256 amount)',
+  'function minter() view returns (address)',
+  'function decimals() view returns (uint8)',
+])
 
 /**
  * Refuses anything but an embedded anvil chain: the flag on the config, and the node itself saying it is anvil, so a
@@ -36,7 +40,11 @@ async function assertDevnet(chain: ChainConfig): Promise<void> {
     throw new PrebuyError('unavailable', 'devnet_unreachable', `The ${chain.key} devnet chain does not answer.`, { cause })
   }
   if (!version.toLowerCase().startsWith('anvil')) {
-    throw new PrebuyError('forbidden', 'not_a_devnet', `The ${chain.key} chain's node is not anvil; faucet and mining helpers only work on the embedded devnet.`)
+    throw new PrebuyError(
+      'forbidden',
+      'not_a_devnet',
+      `The ${chain.key} chain's node is not anvil; faucet and mining helpers only work on the embedded devnet.`,
+    )
   }
 }
 
@@ -54,7 +62,8 @@ function clientVersion(rpcUrl: string): Promise<string> {
 }
 
 const parseAmount = (value: string, decimals: number, what: string): bigint => {
-  if (!/^\d+(\.\d+)?$/.test(value)) throw new PrebuyError('bad_request', 'invalid_amount', `The ${what} amount must be a non-negative decimal (got "${value}").`)
+  if (!/^\d+(\.\d+)?$/.test(value))
+    throw new PrebuyError('bad_request', 'invalid_amount', `The ${what} amount must be a non-negative decimal (got "${value}").`)
   const [, fraction = ''] = value.split('.')
   if (fraction.length > decimals) throw new PrebuyError('bad_request', 'invalid_amount', `The ${what} amount has more than ${decimals} decimals.`)
   return parseUnits(value, decimals)
@@ -65,7 +74,10 @@ const ethLocks = new Map<string, Promise<unknown>>()
 const withLock = async <T>(key: string, task: () => Promise<T>): Promise<T> => {
   const previous = ethLocks.get(key) ?? Promise.resolve()
   const run = previous.then(task, task)
-  ethLocks.set(key, run.catch(() => undefined))
+  ethLocks.set(
+    key,
+    run.catch(() => undefined),
+  )
   return run
 }
 
@@ -98,7 +110,12 @@ export async function fundAccount(chain: ChainConfig, address: Address, amounts:
     const minter = await publicClient.readContract({ address: chain.addresses.stablecoin, abi: STABLECOIN_ABI, functionName: 'minter' })
     await jsonRpc(chain.rpcUrl, 'anvil_impersonateAccount', [minter])
     const walletClient = createWalletClient({ chain: viemChain, account: minter, transport: http(chain.rpcUrl) })
-    const hash = await walletClient.writeContract({ address: chain.addresses.stablecoin, abi: STABLECOIN_ABI, functionName: 'mint', args: [to, stablecoinAtomic] })
+    const hash = await walletClient.writeContract({
+      address: chain.addresses.stablecoin,
+      abi: STABLECOIN_ABI,
+      functionName: 'mint',
+      args: [to, stablecoinAtomic],
+    })
     const automine = await jsonRpc<boolean>(chain.rpcUrl, 'anvil_getAutomine')
     const intervalMining = automine ? null : await jsonRpc<number | null>(chain.rpcUrl, 'anvil_getIntervalMining')
     if (!automine && !intervalMining) await jsonRpc(chain.rpcUrl, 'evm_mine')

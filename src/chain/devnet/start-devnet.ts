@@ -6,7 +6,15 @@ import { startAnvil, type AnvilInstance } from '../anvil/start-anvil.ts'
 import type { MiningMode } from '../anvil/mining-mode.ts'
 import { CHAIN_KEYS, type ChainAddresses, type ChainConfig, type ChainKey } from '../chain-keys.ts'
 import { deployFixtures } from './deploy-fixtures.ts'
-import { DEPLOYMENTS_VERSION, deploymentsPath, devnetDir, readDeployments, writeDeployments, type ChainDeployment, type DevnetDeployments } from './deployments-file.ts'
+import {
+  DEPLOYMENTS_VERSION,
+  deploymentsPath,
+  devnetDir,
+  readDeployments,
+  writeDeployments,
+  type ChainDeployment,
+  type DevnetDeployments,
+} from './deployments-file.ts'
 import { devAccounts, type DevAccount } from './devnet-accounts.ts'
 
 /** Chain ids of the embedded chains: Base's real id, and an unused one for the second chain. */

@@ -108,7 +108,20 @@ export function planBookTick(input: BookTickInput): BookTickPlan {
   const cap = input.effectiveCap
   const capNumber = cap === null ? Number.POSITIVE_INFINITY : Number(cap)
   const launched = input.launchedAtMs !== null
-  const packed = decideAll(book, cap, capNumber, launched, input.launchedAtMs ?? 0, input.nowMs, input.swapsAllowed, available, verdict, arrays.spend, buys, expired)
+  const packed = decideAll(
+    book,
+    cap,
+    capNumber,
+    launched,
+    input.launchedAtMs ?? 0,
+    input.nowMs,
+    input.swapsAllowed,
+    available,
+    verdict,
+    arrays.spend,
+    buys,
+    expired,
+  )
   const buyCount = Math.floor(packed / COUNT_BASE)
   return { verdict, spend: arrays.spend, buys: buys.subarray(0, buyCount), expired: expired.subarray(0, packed - buyCount * COUNT_BASE) }
 }

@@ -38,10 +38,7 @@ export const spendThenLimitPolicy: PrioritisationPolicy = {
 }
 
 /** A new array in priority order; the input is left alone. Stable. */
-export function prioritiseOrders<T extends ExecutableOrder>(
-  orders: readonly T[],
-  policy: PrioritisationPolicy = spendThenLimitPolicy,
-): T[] {
+export function prioritiseOrders<T extends ExecutableOrder>(orders: readonly T[], policy: PrioritisationPolicy = spendThenLimitPolicy): T[] {
   const order = priorityPermutation(orders, policy)
   const sorted: T[] = new Array(order.length)
   for (let i = 0; i < order.length; i++) sorted[i] = orders[order[i]!] as T

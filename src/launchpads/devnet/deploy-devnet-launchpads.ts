@@ -60,7 +60,15 @@ export async function deployDevnetLaunchpads(chain: ChainConfig, deployer: Accou
   const zoraHook = await hook('DevnetZoraHook', BEFORE_SWAP_FLAG)
 
   const d = DEVNET_LAUNCH_DEFAULTS
-  const clankerFactory = await create('DevnetClankerFactory', [poolManager, weth, clankerHook, d.clanker.startFee, d.clanker.endFee, BigInt(d.clanker.decaySeconds), d.clanker.lpFee])
+  const clankerFactory = await create('DevnetClankerFactory', [
+    poolManager,
+    weth,
+    clankerHook,
+    d.clanker.startFee,
+    d.clanker.endFee,
+    BigInt(d.clanker.decaySeconds),
+    d.clanker.lpFee,
+  ])
   const dopplerAirlock = await create('DevnetDopplerAirlock', [poolManager, weth, dopplerHook, d.doppler.startFee, d.doppler.endFee, d.doppler.decaySeconds])
   const zoraFactory = await create('DevnetZoraFactory', [poolManager, weth, zoraHook, d.zora.startFee, d.zora.endFee, d.zora.decaySeconds])
 
@@ -87,7 +95,14 @@ export async function deployDevnetLaunchpads(chain: ChainConfig, deployer: Accou
 /** Whether every launchpad contract of `addresses` has code on the chain (a restarted devnet keeps them). */
 export async function devnetLaunchpadsExist(chain: ChainConfig, addresses: LaunchpadAddresses): Promise<boolean> {
   const client = devnetPublicClient(chain)
-  const all = [addresses.clanker.factory, addresses.clanker.hook, addresses.doppler.airlock, addresses.doppler.hook, addresses.zora.factory, addresses.zora.hook]
+  const all = [
+    addresses.clanker.factory,
+    addresses.clanker.hook,
+    addresses.doppler.airlock,
+    addresses.doppler.hook,
+    addresses.zora.factory,
+    addresses.zora.hook,
+  ]
   const codes = await Promise.all(all.map((address) => client.getCode({ address })))
   return codes.every((code) => code !== undefined && code !== '0x')
 }

@@ -1,5 +1,16 @@
 import { randomBytes } from 'node:crypto'
-import { bytesToHex, encodeDeployData, getAddress, getContractAddress, keccak256, parseAbi, zeroAddress, type Address, type Hex, type TransactionReceipt } from 'viem'
+import {
+  bytesToHex,
+  encodeDeployData,
+  getAddress,
+  getContractAddress,
+  keccak256,
+  parseAbi,
+  zeroAddress,
+  type Address,
+  type Hex,
+  type TransactionReceipt,
+} from 'viem'
 import { PrebuyError } from '../../common/errors.ts'
 import type { ChainConfig } from '../../chain/chain-keys.ts'
 import type { Launchpad } from '../../domain/records.ts'
@@ -56,7 +67,13 @@ export async function submitLaunch(options: LaunchTokenOptions): Promise<Hex> {
   const endFee = options.endFee ?? defaults.endFee
   const decaySeconds = options.decaySeconds ?? defaults.decaySeconds
   const cap = MAX_START_FEE[launchpad]
-  if (![startFee, endFee, decaySeconds].every((v) => Number.isInteger(v) && v >= 0) || startFee > cap || endFee > startFee || decaySeconds < 1 || decaySeconds > 2 ** 32 - 1) {
+  if (
+    ![startFee, endFee, decaySeconds].every((v) => Number.isInteger(v) && v >= 0) ||
+    startFee > cap ||
+    endFee > startFee ||
+    decaySeconds < 1 ||
+    decaySeconds > 2 ** 32 - 1
+  ) {
     throw new PrebuyError(
       'bad_request',
       'invalid_launch_fee',
@@ -101,7 +118,20 @@ function launchCall(o: LaunchTokenOptions, startFee: number, endFee: number, dec
         address: o.addresses.clanker.factory,
         abi: loadLaunchpadArtifact('DevnetClankerFactory').abi,
         functionName: 'deployToken',
-        args: [{ name: o.name, symbol: o.symbol, tokenAdmin: o.creator, image: '', metadata: '', context: 'prebuy devnet', startingFee: startFee, endingFee: endFee, secondsToDecay: BigInt(decaySeconds), salt }],
+        args: [
+          {
+            name: o.name,
+            symbol: o.symbol,
+            tokenAdmin: o.creator,
+            image: '',
+            metadata: '',
+            context: 'prebuy devnet',
+            startingFee: startFee,
+            endingFee: endFee,
+            secondsToDecay: BigInt(decaySeconds),
+            salt,
+          },
+        ],
       }
     case 'doppler':
       return {
@@ -115,7 +145,19 @@ function launchCall(o: LaunchTokenOptions, startFee: number, endFee: number, dec
         address: o.addresses.zora.factory,
         abi: loadLaunchpadArtifact('DevnetZoraFactory').abi,
         functionName: 'deploy',
-        args: [{ payoutRecipient: o.creator, platformReferrer: zeroAddress, uri: '', name: o.name, symbol: o.symbol, startFee, endFee, durationSeconds: decaySeconds, salt }],
+        args: [
+          {
+            payoutRecipient: o.creator,
+            platformReferrer: zeroAddress,
+            uri: '',
+            name: o.name,
+            symbol: o.symbol,
+            startFee,
+            endFee,
+            durationSeconds: decaySeconds,
+            salt,
+          },
+        ],
       }
   }
 }

@@ -85,7 +85,12 @@ export async function prepareDevnetTrader(chain: ChainConfig, trader: Address, u
   const allowance = await client.readContract({ address: stablecoin, abi: ERC20, functionName: 'allowance', args: [trader, permit2] })
   if (allowance < maxUint160) {
     await sendDevnetCall(chain, trader, { address: stablecoin, abi: ERC20, functionName: 'approve', args: [permit2, maxUint256] })
-    await sendDevnetCall(chain, trader, { address: permit2, abi: PERMIT2, functionName: 'approve', args: [stablecoin, universalRouter, maxUint160, 2n ** 48n - 1n] })
+    await sendDevnetCall(chain, trader, {
+      address: permit2,
+      abi: PERMIT2,
+      functionName: 'approve',
+      args: [stablecoin, universalRouter, maxUint160, 2n ** 48n - 1n],
+    })
   }
 }
 
@@ -95,7 +100,8 @@ export function findPoolSwap(logs: readonly Log[], poolManager: Address): SwapRe
     if (!sameAddress(log.address, poolManager)) continue
     try {
       const { eventName, args } = decodeEventLog({ abi: POOL_MANAGER_EVENTS, data: log.data, topics: log.topics, strict: true })
-      if (eventName === 'Swap') return { fee: args.fee, amount0: args.amount0, amount1: args.amount1, sqrtPriceX96: args.sqrtPriceX96, liquidity: args.liquidity }
+      if (eventName === 'Swap')
+        return { fee: args.fee, amount0: args.amount0, amount1: args.amount1, sqrtPriceX96: args.sqrtPriceX96, liquidity: args.liquidity }
     } catch {
       // not a Swap
     }

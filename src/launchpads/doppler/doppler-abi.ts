@@ -1,8 +1,6 @@
 import { parseAbi } from 'viem'
 
-export const DOPPLER_CREATE = parseAbi([
-  'event Create(address asset, address indexed numeraire, address initializer, address poolOrHook)',
-])[0]
+export const DOPPLER_CREATE = parseAbi(['event Create(address asset, address indexed numeraire, address initializer, address poolOrHook)'])[0]
 
 /** The real Airlock's public `getAssetData` mapping getter (the devnet Airlock keeps the same layout). */
 export const DOPPLER_AIRLOCK_ABI = parseAbi([

@@ -1,13 +1,4 @@
-import {
-  concatHex,
-  encodeAbiParameters,
-  encodeFunctionData,
-  getContractAddress,
-  keccak256,
-  numberToHex,
-  type Address,
-  type Hex,
-} from 'viem'
+import { concatHex, encodeAbiParameters, encodeFunctionData, getContractAddress, keccak256, numberToHex, type Address, type Hex } from 'viem'
 import simpleAccountFactoryArtifact from '@account-abstraction/contracts/artifacts/SimpleAccountFactory.json' with { type: 'json' }
 
 /**

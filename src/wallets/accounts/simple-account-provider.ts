@@ -13,7 +13,10 @@ const createAccountAbi = [
   {
     type: 'function',
     name: 'createAccount',
-    inputs: [{ name: 'owner', type: 'address' }, { name: 'salt', type: 'uint256' }],
+    inputs: [
+      { name: 'owner', type: 'address' },
+      { name: 'salt', type: 'uint256' },
+    ],
     outputs: [{ name: 'ret', type: 'address' }],
     stateMutability: 'nonpayable',
   },

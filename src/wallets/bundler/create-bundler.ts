@@ -256,7 +256,13 @@ export function createBundler(options: BundlerOptions): Bundler {
   }
 
   /** Signs and broadcasts one transaction of the bundler EOA (the nonce manager hands out its nonce). */
-  async function sendTransaction(to: Address, data: Hex, gas: bigint, now: ChainNow | undefined, logFields: Record<string, unknown>): Promise<Omit<SentTransaction, 'items'>> {
+  async function sendTransaction(
+    to: Address,
+    data: Hex,
+    gas: bigint,
+    now: ChainNow | undefined,
+    logFields: Record<string, unknown>,
+  ): Promise<Omit<SentTransaction, 'items'>> {
     const { fees, fromBlock } = now ?? (await chainNow())
     for (let attempt = 1; ; attempt++) {
       try {
@@ -334,7 +340,8 @@ export function createBundler(options: BundlerOptions): Bundler {
     // bundle's other transactions, and a caller that does not learn an operation succeeded might repeat it.
     const failAll = (outcomes: Map<Hash, UserOperationOutcome>, blockNumber: bigint, revertReason: string) => {
       for (const item of sent.items) {
-        if (!outcomes.has(item.userOpHash)) outcomes.set(item.userOpHash, { userOpHash: item.userOpHash, txHash: sent.hash, blockNumber, success: false, revertReason })
+        if (!outcomes.has(item.userOpHash))
+          outcomes.set(item.userOpHash, { userOpHash: item.userOpHash, txHash: sent.hash, blockNumber, success: false, revertReason })
       }
       return outcomes
     }

@@ -58,7 +58,14 @@ export function createExternalBundler(options: ExternalBundlerOptions): Bundler 
         items.map(async (item, index): Promise<BundleOutcome> => {
           const hash = accepted[index]
           if (!hash) {
-            return { id: item.id, userOpHash: item.userOpHash, txHash: ZERO_HASH, blockNumber: 0n, success: false, revertReason: `refused by the bundler: ${refusals.get(index)}` }
+            return {
+              id: item.id,
+              userOpHash: item.userOpHash,
+              txHash: ZERO_HASH,
+              blockNumber: 0n,
+              success: false,
+              revertReason: `refused by the bundler: ${refusals.get(index)}`,
+            }
           }
           try {
             const receipt = await bundler.waitForUserOperationReceipt({

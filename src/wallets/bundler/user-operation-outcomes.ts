@@ -18,7 +18,9 @@ export interface UserOperationOutcome {
 const USER_OPERATION_EVENT = toEventSelector(
   'UserOperationEvent(bytes32 indexed userOpHash, address indexed sender, address indexed paymaster, uint256 nonce, bool success, uint256 actualGasCost, uint256 actualGasUsed)',
 )
-const USER_OPERATION_REVERT_REASON = toEventSelector('UserOperationRevertReason(bytes32 indexed userOpHash, address indexed sender, uint256 nonce, bytes revertReason)')
+const USER_OPERATION_REVERT_REASON = toEventSelector(
+  'UserOperationRevertReason(bytes32 indexed userOpHash, address indexed sender, uint256 nonce, bytes revertReason)',
+)
 
 export function outcomesFromLogs(logs: readonly Log[], entryPoint: string): Map<Hash, UserOperationOutcome> {
   // Filter on address and topic before decoding: a big bundle's receipt is mostly token and account events.

@@ -24,8 +24,7 @@ export function deriveChildKey(masterSecret: Uint8Array, tag: string, index: num
   return `0x${scalar.toString(16).padStart(64, '0')}`
 }
 
-export const deriveOwnerKey = (masterSecret: Uint8Array, userIndex: number): Hex =>
-  deriveChildKey(masterSecret, OWNER_KEY_TAG, userIndex)
+export const deriveOwnerKey = (masterSecret: Uint8Array, userIndex: number): Hex => deriveChildKey(masterSecret, OWNER_KEY_TAG, userIndex)
 
 /** One bundler EOA for every chain: the same address is funded on each. */
 export const deriveBundlerKey = (masterSecret: Uint8Array): Hex => deriveChildKey(masterSecret, BUNDLER_KEY_TAG, 0)

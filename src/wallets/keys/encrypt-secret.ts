@@ -33,11 +33,7 @@ function deriveKey(passphrase: string, salt: Buffer, params: ScryptParams): Prom
   })
 }
 
-export async function encryptSecret(
-  secret: Uint8Array,
-  passphrase: string,
-  params: ScryptParams = DEFAULT_SCRYPT_PARAMS,
-): Promise<EncryptedSecret> {
+export async function encryptSecret(secret: Uint8Array, passphrase: string, params: ScryptParams = DEFAULT_SCRYPT_PARAMS): Promise<EncryptedSecret> {
   if (passphrase.length === 0) throw new PrebuyError('bad_request', 'empty_passphrase', 'The passphrase must not be empty.')
   const salt = randomBytes(16)
   const iv = randomBytes(12)

@@ -43,20 +43,42 @@ it('slugs', () => {
 
 describe('project stats', () => {
   const o = (keyId: string, spend: string, fdv: string | null, status: OrderRecord['status'] = 'active'): OrderRecord => ({
-    keyId, slug: 's', status, maxSpendUsdc: spend, maxFdvUsdc: fdv, expiresInMs: 1, createdAt: 0, updatedAt: 0,
+    keyId,
+    slug: 's',
+    status,
+    maxSpendUsdc: spend,
+    maxFdvUsdc: fdv,
+    expiresInMs: 1,
+    createdAt: 0,
+    updatedAt: 0,
   })
-  const orders = [o('a', '100', '400000'), o('b', '50.5', null), o('c', '25', '200000'), o('d', '10', '400000', 'executing'), o('e', '999', null, 'deleted'), o('f', '7', '1', 'filled')]
+  const orders = [
+    o('a', '100', '400000'),
+    o('b', '50.5', null),
+    o('c', '25', '200000'),
+    o('d', '10', '400000', 'executing'),
+    o('e', '999', null, 'deleted'),
+    o('f', '7', '1', 'filled'),
+  ]
   it('committed: live (active, executing) orders only', () => {
     expect(committedStats(orders)).toEqual({ orderCount: 4, committedSpendUsdc: '185.5' })
   })
   it('filled: filled orders and the stablecoin they actually spent', () => {
     const execution = (spentUsdc: string) => ({ spentUsdc, tokensReceived: '1', feeTokens: '0', txHash: '0x1', executedAt: 1 })
-    const withFills = [...orders, { ...o('g', '100', null, 'filled'), execution: execution('60.25') }, { ...o('h', '5', null, 'filled'), execution: execution('5') }]
+    const withFills = [
+      ...orders,
+      { ...o('g', '100', null, 'filled'), execution: execution('60.25') },
+      { ...o('h', '5', null, 'filled'), execution: execution('5') },
+    ]
     expect(filledStats(withFills)).toEqual({ filledOrderCount: 3, filledSpendUsdc: '65.25' })
     expect(filledStats([])).toEqual({ filledOrderCount: 0, filledSpendUsdc: '0' })
   })
   it('funded: min(spend, balance) per order', () => {
-    const balances = new Map([['a', 40_000_000n], ['b', 100_000_000n], ['e', 1_000_000_000n]])
+    const balances = new Map([
+      ['a', 40_000_000n],
+      ['b', 100_000_000n],
+      ['e', 1_000_000_000n],
+    ])
     expect(fundedSpend(orders, balances)).toBe('90.5')
   })
   it('depth by price limit, ascending, no-limit last, eligible spend cumulative from above', () => {

@@ -60,9 +60,11 @@ describe('decideCreate', () => {
     expect(decideCreate({ ...base, project: project(true), existing: order('active') }).result).toMatchObject({ status: 'unchanged' })
   })
   it('reports invalid values before idempotency', () => {
-    expect(
-      decideCreate({ ...base, values: { ...values, maxSpendUsdc: '0' }, project: project(), existing: order('active') }).result,
-    ).toMatchObject({ ok: false, code: 'invalid_amount', message: ORDER_ITEM_CODES.invalid_amount })
+    expect(decideCreate({ ...base, values: { ...values, maxSpendUsdc: '0' }, project: project(), existing: order('active') }).result).toMatchObject({
+      ok: false,
+      code: 'invalid_amount',
+      message: ORDER_ITEM_CODES.invalid_amount,
+    })
   })
 })
 
@@ -80,9 +82,13 @@ describe('decidePatch', () => {
   })
   it('no_active_order for none or deleted; order_not_active for the executor states', () => {
     expect(decidePatch({ ...base, project: project(), existing: undefined, values: { expiresInMs: 5 } }).result).toMatchObject({ code: 'no_active_order' })
-    expect(decidePatch({ ...base, project: project(), existing: order('deleted'), values: { expiresInMs: 5 } }).result).toMatchObject({ code: 'no_active_order' })
+    expect(decidePatch({ ...base, project: project(), existing: order('deleted'), values: { expiresInMs: 5 } }).result).toMatchObject({
+      code: 'no_active_order',
+    })
     for (const status of ['executing', 'filled', 'expired', 'failed'] as const) {
-      expect(decidePatch({ ...base, project: project(), existing: order(status), values: { expiresInMs: 5 } }).result, status).toMatchObject({ code: 'order_not_active' })
+      expect(decidePatch({ ...base, project: project(), existing: order(status), values: { expiresInMs: 5 } }).result, status).toMatchObject({
+        code: 'order_not_active',
+      })
     }
   })
   it('allowed after launch while still active; unknown project; invalid values', () => {

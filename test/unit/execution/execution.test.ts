@@ -4,11 +4,7 @@ import { toExecutableOrder, type ExecutableOrder } from '../../../src/domain/exe
 import { expiresAt, isExpired } from '../../../src/domain/execution/expiry.ts'
 import { planTick } from '../../../src/domain/execution/plan-tick.ts'
 import { splitPlatformFee } from '../../../src/domain/execution/platform-fee.ts'
-import {
-  prioritiseOrders,
-  spendThenLimitPolicy,
-  type PrioritisationPolicy,
-} from '../../../src/domain/execution/prioritisation.ts'
+import { prioritiseOrders, spendThenLimitPolicy, type PrioritisationPolicy } from '../../../src/domain/execution/prioritisation.ts'
 import { sizeSpend } from '../../../src/domain/execution/size-spend.ts'
 import type { OrderRecord } from '../../../src/domain/records.ts'
 
@@ -94,15 +90,7 @@ describe('prioritisation', () => {
       order({ id: 'biggest', maxSpend: 51n, limitFdv: 1n }),
       order({ id: 'big-high-2', maxSpend: 50n, limitFdv: 900n }),
     ]
-    expect(prioritiseOrders(orders).map((o) => o.id)).toEqual([
-      'biggest',
-      'big-none-1',
-      'big-none-2',
-      'big-high',
-      'big-high-2',
-      'big-low',
-      'small',
-    ])
+    expect(prioritiseOrders(orders).map((o) => o.id)).toEqual(['biggest', 'big-none-1', 'big-none-2', 'big-high', 'big-high-2', 'big-low', 'small'])
     expect(orders[0]?.id).toBe('small') // input untouched
   })
 
@@ -133,10 +121,7 @@ describe('planTick', () => {
   const base = { effectiveCap: 400_000n * USD, swapsAllowed: true, launchedAtMs: 1_000, nowMs: 2_000 }
 
   it('two orders of one wallet never together spend more than it holds; priority gets the funds first', () => {
-    const orders = prioritiseOrders([
-      order({ id: 'second', maxSpend: 60n * USD }),
-      order({ id: 'first', maxSpend: 80n * USD }),
-    ])
+    const orders = prioritiseOrders([order({ id: 'second', maxSpend: 60n * USD }), order({ id: 'first', maxSpend: 80n * USD })])
     const plan = planTick({ ...base, prioritisedOrders: orders, balances: new Map([['w1', 100n * USD]]) })
     expect(plan.buys.map((b) => [b.order.id, b.spend])).toEqual([
       ['first', 80n * USD],

@@ -79,7 +79,14 @@ describe('planBookTick (prepared book, numbers) agrees with planTick (bigint ref
   })
 
   it('takes the exact number path for API-bounded books and the reference path beyond 2^53', () => {
-    const order = (id: string, wallet: string, maxSpend: bigint): ExecutableOrder => ({ id, wallet, status: 'active', maxSpend, limitFdv: null, expiresInMs: 60_000 })
+    const order = (id: string, wallet: string, maxSpend: bigint): ExecutableOrder => ({
+      id,
+      wallet,
+      status: 'active',
+      maxSpend,
+      limitFdv: null,
+      expiresInMs: 60_000,
+    })
     const ctx = { effectiveCap: 1n, swapsAllowed: true, launchedAtMs: 0, nowMs: 1 }
     expect(prepareOrderBook([order('a', 'w', 10_000_000n * USD)]).exact).toBe(true)
     // One wallet's orders together above 2^53: not exact as numbers.

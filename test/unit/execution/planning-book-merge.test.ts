@@ -211,11 +211,21 @@ describe('mergeOrderBook (incremental book)', () => {
 
   it('an arrival that takes one wallet beyond 2^53 of spends makes the book inexact (reference planner); elsewhere it stays exact', () => {
     const max = 10_000_000n * USD
-    const old: ExecutableOrder[] = Array.from({ length: 900 }, (_, i) => ({ id: `o${i}`, wallet: 'w', status: 'active', maxSpend: max, limitFdv: null, expiresInMs: 60_000 }))
+    const old: ExecutableOrder[] = Array.from({ length: 900 }, (_, i) => ({
+      id: `o${i}`,
+      wallet: 'w',
+      status: 'active',
+      maxSpend: max,
+      limitFdv: null,
+      expiresInMs: 60_000,
+    }))
     const book = prepareOrderBook(old)
     expect(book.exact).toBe(true)
     const newIndexOfOld = Int32Array.from(old, (_, i) => i)
-    for (const [wallet, exact] of [['other', true], ['w', false]] as const) {
+    for (const [wallet, exact] of [
+      ['other', true],
+      ['w', false],
+    ] as const) {
       const next = [...old, { id: 'late', wallet, status: 'active', maxSpend: max, limitFdv: null, expiresInMs: 60_000 } as ExecutableOrder]
       const result = merge(book, newIndexOfOld, next, [old.length])!
       expect(result.book.exact).toBe(exact)
@@ -226,7 +236,10 @@ describe('mergeOrderBook (incremental book)', () => {
 
   it('removals alone keep any policy; arrivals need the spec policy', () => {
     const random = rng(6)
-    const smallestFirst = { name: 'smallest-first', compare: (a: ExecutableOrder, b: ExecutableOrder) => (a.maxSpend < b.maxSpend ? -1 : a.maxSpend > b.maxSpend ? 1 : 0) }
+    const smallestFirst = {
+      name: 'smallest-first',
+      compare: (a: ExecutableOrder, b: ExecutableOrder) => (a.maxSpend < b.maxSpend ? -1 : a.maxSpend > b.maxSpend ? 1 : 0),
+    }
     const orders = randomOrders(random, 40)
     const book = prepareOrderBook(orders, smallestFirst)
     const keep = orders.map((_, i) => i % 3 !== 0)

@@ -4,12 +4,12 @@ import { prioritiseOrders } from '../../../src/domain/execution/prioritisation.t
 
 /** The reference: a stable comparator sort, descending by primary then secondary. */
 const reference = (p: number[], s: number[]): number[] =>
-  p.map((_, i) => i).sort((a, b) => (p[b]! - p[a]! || (s[b]! > s[a]! ? 1 : s[b]! < s[a]! ? -1 : 0)) || a - b)
+  p.map((_, i) => i).sort((a, b) => p[b]! - p[a]! || (s[b]! > s[a]! ? 1 : s[b]! < s[a]! ? -1 : 0) || a - b)
 
 describe('radixOrderDescending', () => {
   it('matches a stable comparator sort on random keys with many ties, zeros and infinities', () => {
     let seed = 42
-    const rand = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31)
+    const rand = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31
     const n = 5_000
     const p = Array.from({ length: n }, () => Math.floor(rand() * 50) * 1e6)
     const s = Array.from({ length: n }, () => {
@@ -35,8 +35,6 @@ describe('radixOrderDescending', () => {
 describe('prioritiseOrders with a keyed policy', () => {
   it('refuses negative keys (the bit-pattern order only holds for non-negative doubles)', () => {
     const bad = { name: 'bad', compare: () => 0, keys: () => [-1, 0] as const }
-    expect(() =>
-      prioritiseOrders([{ id: 'a', wallet: 'w', status: 'active', maxSpend: 1n, limitFdv: null, expiresInMs: 1 }], bad),
-    ).toThrow(RangeError)
+    expect(() => prioritiseOrders([{ id: 'a', wallet: 'w', status: 'active', maxSpend: 1n, limitFdv: null, expiresInMs: 1 }], bad)).toThrow(RangeError)
   })
 })

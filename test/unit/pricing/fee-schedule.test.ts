@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { clankerTotalFeeFraction } from '../../../src/pricing/fee-fraction.ts'
-import {
-  feeAt,
-  feeFloorAt,
-  swapsAllowedAt,
-  type ClankerFeeSchedule,
-  type LinearFeeSchedule,
-} from '../../../src/pricing/fee-schedule.ts'
+import { feeAt, feeFloorAt, swapsAllowedAt, type ClankerFeeSchedule, type LinearFeeSchedule } from '../../../src/pricing/fee-schedule.ts'
 
 const clanker: ClankerFeeSchedule = {
   kind: 'clanker',

@@ -4,12 +4,7 @@ import { fdvUsd, fdvUsdAtomic } from '../../../src/pricing/fdv.ts'
 import { clankerProtocolFeeOf, clankerTotalFeeFraction, feeFractionFromPips } from '../../../src/pricing/fee-fraction.ts'
 import { ceilOf, floorOf, fraction, toNumber } from '../../../src/pricing/fraction.ts'
 import { minTokensOut } from '../../../src/pricing/min-tokens-out.ts'
-import {
-  ethUsdFromV3Slot0,
-  humanPriceFromSqrtPriceX96,
-  priceFromSqrtPriceX96,
-  tokenPriceInWeth,
-} from '../../../src/pricing/sqrt-price.ts'
+import { ethUsdFromV3Slot0, humanPriceFromSqrtPriceX96, priceFromSqrtPriceX96, tokenPriceInWeth } from '../../../src/pricing/sqrt-price.ts'
 
 const Q96 = 1n << 96n
 const USD = 1_000_000n // stablecoin units per dollar
@@ -132,9 +127,7 @@ describe('Clanker total fee: 1 - (1 - f)/(1 + 0.2 f)', () => {
 describe('minTokensOut', () => {
   it('spend / (limit / supply)', () => {
     // 100 USD at a 1M USD FDV limit of a 100B supply: 1e-5 USD per token -> 10M tokens
-    expect(minTokensOut({ spend: 100n * USD, limitFdv: 1_000_000n * USD, totalSupply: 100_000_000_000n * 10n ** 18n })).toBe(
-      10_000_000n * 10n ** 18n,
-    )
+    expect(minTokensOut({ spend: 100n * USD, limitFdv: 1_000_000n * USD, totalSupply: 100_000_000_000n * 10n ** 18n })).toBe(10_000_000n * 10n ** 18n)
   })
 
   it('rounds up so the buyer never pays above the limit', () => {
