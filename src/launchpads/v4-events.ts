@@ -1,4 +1,7 @@
-import { decodeEventLog, getAddress, parseAbi, type Address, type Hex, type Log } from 'viem'
+import { decodeEventLog, getAddress, parseAbi, zeroAddress, type Address, type Hex, type Log } from 'viem'
+
+/** The conventional burn address: never a creator. */
+const DEAD_ADDRESS = '0x000000000000000000000000000000000000dead'
 import type { PoolKey } from './launchpad-adapter.ts'
 
 export const POOL_MANAGER_EVENTS = parseAbi([
@@ -41,8 +44,6 @@ export function findInitializedPools(logs: readonly Log[], poolManager: Address)
   return pools
 }
 
-export const sameAddress = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase()
-
 /** Distinct, checksummed, without the zero and dead addresses (never a creator). */
 export function creatorList(...candidates: Array<string | null | undefined>): Address[] {
   const seen = new Set<string>()
@@ -50,7 +51,7 @@ export function creatorList(...candidates: Array<string | null | undefined>): Ad
   for (const c of candidates) {
     if (!c) continue
     const lower = c.toLowerCase()
-    if (lower === '0x0000000000000000000000000000000000000000' || lower === '0x000000000000000000000000000000000000dead') continue
+    if (lower === zeroAddress || lower === DEAD_ADDRESS) continue
     if (seen.has(lower)) continue
     seen.add(lower)
     out.push(getAddress(c))

@@ -1,4 +1,4 @@
-import { createPublicClient, http, type Address, type Hash, type PublicClient } from 'viem'
+import { createPublicClient, http, type Address, type Hash, type PublicClient, zeroHash } from 'viem'
 import { CHAIN_KEYS, isChainKey, type ChainConfig, type ChainKey } from '../chain/chain-keys.ts'
 import { PrebuyError } from '../common/errors.ts'
 import { silentLogger, type Logger } from '../common/logger.ts'
@@ -15,7 +15,6 @@ import { createChainBalanceReader, type ChainBalanceReader } from './read-balanc
 import type { SubmitOptions, UserOperationRequest, UserOperationResult, WalletService } from './wallet-service.ts'
 import { withdraw } from './withdraw.ts'
 
-const ZERO_HASH: Hash = `0x${'00'.repeat(32)}`
 /**
  * Most wallets one prepareAhead deploys (the rest on later calls, one per block): ~40M gas, well inside one block, so
  * the deployments sent after a block are mined in the next one and never queue a launch's handleOps (same EOA, so
@@ -170,7 +169,7 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
           byHash.set(item.userOpHash, {
             id: item.id,
             userOpHash: item.userOpHash,
-            txHash: ZERO_HASH,
+            txHash: zeroHash,
             blockNumber: 0n,
             success: false,
             revertReason: `not sent (${code}); the operation did not run`,
@@ -184,8 +183,8 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
         if (!item || !outcome) {
           return {
             id: request.id,
-            userOpHash: item?.userOpHash ?? ZERO_HASH,
-            txHash: ZERO_HASH,
+            userOpHash: item?.userOpHash ?? zeroHash,
+            txHash: zeroHash,
             blockNumber: 0n,
             success: false,
             revertReason: prepared.unprepared.get(index) ?? 'not included in any bundle',

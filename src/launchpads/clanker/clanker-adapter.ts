@@ -1,9 +1,10 @@
-import { decodeEventLog, getAddress, zeroAddress, type Address, type Log, type PublicClient } from 'viem'
+import { getAddress, isAddressEqual, zeroAddress, type Address, type Log, type PublicClient } from 'viem'
 import { PrebuyError } from '../../common/errors.ts'
 import type { ClankerFeeSchedule } from '../../pricing/fee-schedule.ts'
 import { BASE_CLANKER_FACTORY, BASE_POOL_MANAGER, BASE_WETH } from '../base-addresses.ts'
+import { decodeLaunchLog, launchOrigin } from '../decode-launch-log.ts'
 import type { LaunchCandidate, LaunchContext, LaunchpadAdapter } from '../launchpad-adapter.ts'
-import { creatorList, findInitializedPools, sameAddress } from '../v4-events.ts'
+import { creatorList, findInitializedPools } from '../v4-events.ts'
 import { CLANKER_FEE_ABI, CLANKER_TOKEN_CREATED } from './clanker-abi.ts'
 
 export interface ClankerAdapterOptions {
@@ -31,15 +32,10 @@ export function createClankerAdapter(options: ClankerAdapterOptions): LaunchpadA
     poolManager: options.poolManager,
 
     async decodeLaunch(log: Log, ctx: LaunchContext): Promise<LaunchCandidate | null> {
-      if (!sameAddress(log.address, options.factory)) return null
-      let args
-      try {
-        args = decodeEventLog({ abi: [CLANKER_TOKEN_CREATED], data: log.data, topics: log.topics, strict: true }).args
-      } catch {
-        return null
-      }
+      const args = decodeLaunchLog(log, options.factory, CLANKER_TOKEN_CREATED)
+      if (!args) return null
       // The buy route is stablecoin -> WETH -> token; launches paired with anything else are not ours to buy.
-      if (!sameAddress(args.pairedToken, options.weth)) return null
+      if (!isAddressEqual(args.pairedToken, options.weth)) return null
       const pool = findInitializedPools(ctx.txLogs, options.poolManager).find((p) => p.poolId === args.poolId)
       if (!pool) {
         throw new PrebuyError('internal', 'launch_pool_not_found', 'The Clanker launch transaction has no matching pool initialisation.', {
@@ -54,15 +50,11 @@ export function createClankerAdapter(options: ClankerAdapterOptions): LaunchpadA
         poolKey: pool.poolKey,
         poolId: pool.poolId,
         pairedToken: getAddress(args.pairedToken),
-        tokenIsCurrency0: sameAddress(pool.poolKey.currency0, token),
+        tokenIsCurrency0: isAddressEqual(pool.poolKey.currency0, token),
         initialSqrtPriceX96: pool.sqrtPriceX96,
         name: args.tokenName,
         symbol: args.tokenSymbol,
-        txHash: ctx.txHash,
-        blockNumber: ctx.blockNumber,
-        blockHash: ctx.blockHash,
-        launchedAt: ctx.blockTimestamp,
-        logIndex: log.logIndex ?? 0,
+        ...launchOrigin(log, ctx),
         feeSources: { hook: getAddress(args.poolHook), mevModule: getAddress(args.mevModule) },
       }
     },

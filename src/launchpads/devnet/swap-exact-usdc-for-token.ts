@@ -1,10 +1,10 @@
-import { decodeEventLog, getAddress, maxUint160, maxUint256, parseAbi, parseUnits, type Address, type Hex, type Log } from 'viem'
+import { decodeEventLog, getAddress, isAddressEqual, maxUint160, maxUint256, parseAbi, parseUnits, type Address, type Hex, type Log } from 'viem'
 import { PrebuyError } from '../../common/errors.ts'
 import type { ChainConfig } from '../../chain/chain-keys.ts'
 import { fundAccount } from '../../chain/devnet/faucet.ts'
 import type { PoolKey } from '../launchpad-adapter.ts'
 import { encodeStablecoinToTokenSwap } from '../universal-router-swap.ts'
-import { POOL_MANAGER_EVENTS, sameAddress } from '../v4-events.ts'
+import { POOL_MANAGER_EVENTS } from '../v4-events.ts'
 import { confirmDevnetTx, devnetPublicClient, impersonate, sendDevnetCall, submitDevnetCall } from './send-devnet-tx.ts'
 
 const ERC20 = parseAbi(['function approve(address spender, uint256 amount) returns (bool)', 'function allowance(address, address) view returns (uint256)'])
@@ -49,7 +49,7 @@ export async function swapExactUsdcForToken(options: SwapExactUsdcForTokenOption
 export async function swapExactUsdcForToken(options: SwapExactUsdcForTokenOptions): Promise<SwapResult | { txHash: Hex }> {
   const { chain } = options
   const trader = getAddress(options.trader ?? DEVNET_TRADER)
-  const { stablecoin, weth, permit2, universalRouter } = chain.addresses
+  const { stablecoin, weth, universalRouter } = chain.addresses
   const amountIn = parseUnits(options.usdc, 6)
   if (amountIn <= 0n) throw new PrebuyError('bad_request', 'invalid_amount', 'The stablecoin amount must be positive.')
   const poolKey = options.poolKey ?? (await findTokenPoolKey(chain, options.token))
@@ -72,7 +72,7 @@ export async function swapExactUsdcForToken(options: SwapExactUsdcForTokenOption
   const receipt = await confirmDevnetTx(chain, hash)
   const poolSwap = findPoolSwap(receipt.logs, chain.addresses.poolManager)
   if (!poolSwap) throw new PrebuyError('internal', 'swap_not_found', 'The swap transaction has no v4 Swap event.')
-  const tokenIs0 = sameAddress(poolKey.currency0, options.token)
+  const tokenIs0 = isAddressEqual(poolKey.currency0, options.token)
   return { txHash: hash, blockNumber: receipt.blockNumber, poolSwap, tokensOut: tokenIs0 ? poolSwap.amount0 : poolSwap.amount1 }
 }
 
@@ -97,7 +97,7 @@ export async function prepareDevnetTrader(chain: ChainConfig, trader: Address, u
 /** The v4 Swap event of a transaction (the first one). */
 export function findPoolSwap(logs: readonly Log[], poolManager: Address): SwapResult['poolSwap'] | undefined {
   for (const log of logs) {
-    if (!sameAddress(log.address, poolManager)) continue
+    if (!isAddressEqual(log.address, poolManager)) continue
     try {
       const { eventName, args } = decodeEventLog({ abi: POOL_MANAGER_EVENTS, data: log.data, topics: log.topics, strict: true })
       if (eventName === 'Swap')

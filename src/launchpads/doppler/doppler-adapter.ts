@@ -1,8 +1,9 @@
-import { decodeEventLog, getAddress, type Address, type Log, type PublicClient } from 'viem'
+import { decodeEventLog, getAddress, isAddressEqual, type Address, type Hex, type Log, type PublicClient } from 'viem'
 import type { LinearFeeSchedule } from '../../pricing/fee-schedule.ts'
 import { BASE_DOPPLER_AIRLOCK, BASE_POOL_MANAGER, BASE_WETH } from '../base-addresses.ts'
+import { decodeLaunchLog, launchOrigin } from '../decode-launch-log.ts'
 import type { LaunchCandidate, LaunchContext, LaunchpadAdapter } from '../launchpad-adapter.ts'
-import { creatorList, findInitializedPools, sameAddress } from '../v4-events.ts'
+import { creatorList, findInitializedPools } from '../v4-events.ts'
 import { DOPPLER_AIRLOCK_ABI, DOPPLER_CREATE, DOPPLER_HOOK_ABI } from './doppler-abi.ts'
 
 export interface DopplerAdapterOptions {
@@ -28,18 +29,13 @@ export function createDopplerAdapter(options: DopplerAdapterOptions): LaunchpadA
     poolManager: options.poolManager,
 
     async decodeLaunch(log: Log, ctx: LaunchContext): Promise<LaunchCandidate | null> {
-      if (!sameAddress(log.address, options.airlock)) return null
-      let args
-      try {
-        args = decodeEventLog({ abi: [DOPPLER_CREATE], data: log.data, topics: log.topics, strict: true }).args
-      } catch {
-        return null
-      }
+      const args = decodeLaunchLog(log, options.airlock, DOPPLER_CREATE)
+      if (!args) return null
       // Numeraire ETH (address 0) or anything but WETH needs another route; not supported.
-      if (!sameAddress(args.numeraire, options.weth)) return null
+      if (!isAddressEqual(args.numeraire, options.weth)) return null
       const asset = getAddress(args.asset)
       const pool = findInitializedPools(ctx.txLogs, options.poolManager).find(
-        (p) => sameAddress(p.poolKey.hooks, args.poolOrHook) && (sameAddress(p.poolKey.currency0, asset) || sameAddress(p.poolKey.currency1, asset)),
+        (p) => isAddressEqual(p.poolKey.hooks, args.poolOrHook) && (isAddressEqual(p.poolKey.currency0, asset) || isAddressEqual(p.poolKey.currency1, asset)),
       )
       // Doppler's other initializers (v3 static curve, v4 Dutch auction without a pool in this tx) are not v4 launches.
       if (!pool) return null
@@ -53,15 +49,11 @@ export function createDopplerAdapter(options: DopplerAdapterOptions): LaunchpadA
         poolKey: pool.poolKey,
         poolId: pool.poolId,
         pairedToken: getAddress(args.numeraire),
-        tokenIsCurrency0: sameAddress(pool.poolKey.currency0, asset),
+        tokenIsCurrency0: isAddressEqual(pool.poolKey.currency0, asset),
         initialSqrtPriceX96: pool.sqrtPriceX96,
         name: null,
         symbol: null,
-        txHash: ctx.txHash,
-        blockNumber: ctx.blockNumber,
-        blockHash: ctx.blockHash,
-        launchedAt: ctx.blockTimestamp,
-        logIndex: log.logIndex ?? 0,
+        ...launchOrigin(log, ctx),
         feeSources: { hook: getAddress(args.poolOrHook) },
         scheduleFromLogs: feeScheduleFromLogs(ctx.txLogs, args.poolOrHook, pool.poolId),
       }
@@ -88,9 +80,9 @@ const linear = (startTime: number, startFee: number, endFee: number, durationSec
   durationSeconds,
 })
 
-function feeScheduleFromLogs(logs: readonly Log[], hook: string, poolId: string): LinearFeeSchedule | undefined {
+function feeScheduleFromLogs(logs: readonly Log[], hook: Address, poolId: Hex): LinearFeeSchedule | undefined {
   for (const log of logs) {
-    if (!sameAddress(log.address, hook)) continue
+    if (!isAddressEqual(log.address, hook)) continue
     try {
       const { eventName, args } = decodeEventLog({ abi: DOPPLER_HOOK_ABI, data: log.data, topics: log.topics, strict: true })
       if (eventName === 'FeeScheduleSet' && args.poolId === poolId) {

@@ -1,8 +1,9 @@
-import { decodeEventLog, getAddress, type Address, type Log, type PublicClient } from 'viem'
+import { getAddress, isAddressEqual, type Address, type Log, type PublicClient } from 'viem'
 import type { LinearFeeSchedule } from '../../pricing/fee-schedule.ts'
 import { BASE_POOL_MANAGER, BASE_WETH, BASE_ZORA_FACTORY } from '../base-addresses.ts'
+import { decodeLaunchLog, launchOrigin } from '../decode-launch-log.ts'
 import type { LaunchCandidate, LaunchContext, LaunchpadAdapter } from '../launchpad-adapter.ts'
-import { creatorList, findInitializedPools, sameAddress } from '../v4-events.ts'
+import { creatorList, findInitializedPools } from '../v4-events.ts'
 import { ZORA_COIN_CREATED_V4, ZORA_DEVNET_HOOK_ABI } from './zora-abi.ts'
 
 export interface ZoraAdapterOptions {
@@ -28,15 +29,10 @@ export function createZoraAdapter(options: ZoraAdapterOptions): LaunchpadAdapter
     poolManager: options.poolManager,
 
     async decodeLaunch(log: Log, ctx: LaunchContext): Promise<LaunchCandidate | null> {
-      if (!sameAddress(log.address, options.factory)) return null
-      let args
-      try {
-        args = decodeEventLog({ abi: [ZORA_COIN_CREATED_V4], data: log.data, topics: log.topics, strict: true }).args
-      } catch {
-        return null
-      }
+      const args = decodeLaunchLog(log, options.factory, ZORA_COIN_CREATED_V4)
+      if (!args) return null
       // Creator coins pair with ZORA and content coins with a creator coin: only WETH pairs have our route.
-      if (!sameAddress(args.currency, options.weth)) return null
+      if (!isAddressEqual(args.currency, options.weth)) return null
       const coin = getAddress(args.coin)
       const key = {
         currency0: getAddress(args.poolKey.currency0),
@@ -53,15 +49,11 @@ export function createZoraAdapter(options: ZoraAdapterOptions): LaunchpadAdapter
         poolKey: key,
         poolId: args.poolKeyHash,
         pairedToken: getAddress(args.currency),
-        tokenIsCurrency0: sameAddress(key.currency0, coin),
+        tokenIsCurrency0: isAddressEqual(key.currency0, coin),
         initialSqrtPriceX96: initialized?.sqrtPriceX96 ?? 0n,
         name: args.name,
         symbol: args.symbol,
-        txHash: ctx.txHash,
-        blockNumber: ctx.blockNumber,
-        blockHash: ctx.blockHash,
-        launchedAt: ctx.blockTimestamp,
-        logIndex: log.logIndex ?? 0,
+        ...launchOrigin(log, ctx),
         feeSources: { hook: key.hooks },
       }
     },

@@ -9,6 +9,7 @@ import {
   type LocalAccount,
   type PublicClient,
   type TransactionReceipt,
+  zeroHash,
 } from 'viem'
 import { entryPoint07Abi, toPackedUserOperation, type UserOperation } from 'viem/account-abstraction'
 import type { ChainConfig } from '../../chain/chain-keys.ts'
@@ -74,7 +75,6 @@ export interface BundlerOptions {
 }
 
 const NONCE_CONFLICT = /nonce too low|nonce too high|already known|replacement transaction underpriced|nonce.*already used/i
-const ZERO_HASH: Hash = `0x${'00'.repeat(32)}`
 /** Per-bundle cost outside the operations: intrinsic gas, calldata, handleOps' own loop. */
 const BUNDLE_OVERHEAD = 60_000n
 
@@ -491,11 +491,11 @@ export function createBundler(options: BundlerOptions): Bundler {
         const outcome = outcomes.get(item.userOpHash)
         if (outcome) return { ...outcome, id: item.id }
         const notSent = unsent.get(item.userOpHash)
-        if (notSent) return { id: item.id, userOpHash: item.userOpHash, txHash: ZERO_HASH, blockNumber: 0n, success: false, revertReason: notSent }
+        if (notSent) return { id: item.id, userOpHash: item.userOpHash, txHash: zeroHash, blockNumber: 0n, success: false, revertReason: notSent }
         return {
           id: item.id,
           userOpHash: item.userOpHash,
-          txHash: ZERO_HASH,
+          txHash: zeroHash,
           blockNumber: 0n,
           success: false,
           revertReason: reason ? `refused by the EntryPoint: ${reason}` : 'not included in any bundle',

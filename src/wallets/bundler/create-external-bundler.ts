@@ -1,4 +1,4 @@
-import { BaseError, type Address, type Hash, type Hex, type PublicClient } from 'viem'
+import { BaseError, type Address, type Hash, type Hex, type PublicClient, zeroHash } from 'viem'
 import { createBundlerClient, formatUserOperationRequest, type BundlerClient, type UserOperation } from 'viem/account-abstraction'
 import { http } from 'viem'
 import type { ChainConfig } from '../../chain/chain-keys.ts'
@@ -7,8 +7,6 @@ import type { Logger } from '../../common/logger.ts'
 import type { UnsignedUserOperation } from '../accounts/operation-account.ts'
 import type { GasPolicy } from '../gas-policy.ts'
 import type { Bundler, BundleOutcome } from './create-bundler.ts'
-
-const ZERO_HASH: Hash = `0x${'00'.repeat(32)}`
 
 export interface ExternalBundlerOptions {
   chain: ChainConfig
@@ -61,7 +59,7 @@ export function createExternalBundler(options: ExternalBundlerOptions): Bundler 
             return {
               id: item.id,
               userOpHash: item.userOpHash,
-              txHash: ZERO_HASH,
+              txHash: zeroHash,
               blockNumber: 0n,
               success: false,
               revertReason: `refused by the bundler: ${refusals.get(index)}`,
