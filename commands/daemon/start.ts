@@ -1,8 +1,8 @@
 import { Command, Flags } from '@oclif/core'
 import { createLogger } from '../../src/common/logger.ts'
-import { isConfigError, loadConfig } from '../../src/config/index.ts'
+import { isConfigError, loadConfig, type PrebuyConfig } from '../../src/config/index.ts'
 import { handleShutdownSignals } from '../../daemon/lifecycle.ts'
-import { START_STEPS, startDaemon } from '../../daemon/start-daemon.ts'
+import { type RunningDaemon, START_STEPS, startDaemon } from '../../daemon/start-daemon.ts'
 import { createStartProgress } from '../../src/admin-client/cli/start-progress.ts'
 
 export default class DaemonStart extends Command {
@@ -23,7 +23,7 @@ export default class DaemonStart extends Command {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(DaemonStart)
-    let config
+    let config: PrebuyConfig
     try {
       config = await loadConfig({
         flags: { host: flags.host, port: flags.port, adminPort: flags['admin-port'], dataDir: flags['data-dir'] },
@@ -48,7 +48,7 @@ export default class DaemonStart extends Command {
     }
     process.on('SIGINT', onEarlySignal)
     process.on('SIGTERM', onEarlySignal)
-    let daemon
+    let daemon: RunningDaemon
     try {
       daemon = await startDaemon(config, {
         logger,

@@ -196,7 +196,7 @@ function refresh(previous: PreparedBook, next: readonly CandidateOrder[], maxArr
 export function createBookCache(): BookCache {
   const entries = new Map<string, Entry>()
 
-  function bookFor(slug: string, entry: Entry | undefined, input: Pick<PlanInput, 'candidates' | 'policy'>): Entry {
+  function bookFor(entry: Entry | undefined, input: Pick<PlanInput, 'candidates' | 'policy'>): Entry {
     const { candidates, policy } = input
     if (entry && entry.policy === policy) {
       const previous = entry.prepared
@@ -229,12 +229,12 @@ export function createBookCache(): BookCache {
 
   return {
     plan(slug, input) {
-      const entry = bookFor(slug, entries.get(slug), input)
+      const entry = bookFor(entries.get(slug), input)
       entries.set(slug, entry)
       return planPrepared(entry.prepared, input)
     },
     prepare(slug, input) {
-      const entry = bookFor(slug, entries.get(slug), input)
+      const entry = bookFor(entries.get(slug), input)
       entries.set(slug, entry)
       return entry.use
     },

@@ -17,6 +17,6 @@ export async function readStablecoinBalances(
     ...(blockNumber === undefined ? {} : { blockNumber }),
     contracts: wallets.map((wallet) => ({ address: stablecoin, abi: erc20Abi, functionName: 'balanceOf' as const, args: [wallet] as const })),
   })
-  wallets.forEach((wallet, i) => out.set(wallet.toLowerCase(), results[i] as bigint))
+  for (const [i, wallet] of wallets.entries()) out.set(wallet.toLowerCase(), results[i] as bigint)
   return out
 }

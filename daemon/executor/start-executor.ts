@@ -12,6 +12,7 @@ import { orderLockName } from '../../src/services/order-service.ts'
 import { orderKey, orderWriteOps, projectStatusPrefix } from '../../src/store/order-index.ts'
 import type { Store, StoreOperation } from '../../src/store/open-store.ts'
 import { readAll } from '../../src/store/paginate.ts'
+import { withResolvers } from '../../src/common/with-resolvers.ts'
 import type { UserOperationResult, WalletService } from '../../src/wallets/wallet-service.ts'
 import type { IndexerSignal, TickBus } from '../indexer/tick-bus.ts'
 import { createBuyCallEncoder, executionOrderId } from './build-buy-calls.ts'
@@ -140,7 +141,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
       keyIds.map(async (_keyId, i) => {
         const order = orders[i]
         const user = users[i]
-        if (!order || order.status !== 'active' || !user) return undefined
+        if (order?.status !== 'active' || !user) return undefined
         orderIdOf(order)
         return { order, userIndex: user.userIndex, followers: user.social?.followerCount ?? 0, wallet: await deps.wallets.walletAddress(user.userIndex) }
       }),
@@ -339,7 +340,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
       plan.buys.forEach((buy, i) => {
         const { order } = buy.candidate
         const current = buyingNow[i]
-        if (!current || current.status !== 'active' || current.updatedAt !== order.updatedAt) {
+        if (current?.status !== 'active' || current.updatedAt !== order.updatedAt) {
           const decision = decisionOf.get(order.keyId)
           if (decision) decision.verdict = 'in_flight'
           return
@@ -363,9 +364,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
       })
       ops.push(journal.putDecision({ slug: launch.slug, chain: launch.chain, tick, policy: policy.name, orders: decisions, at }))
       stage('executor.executingOpsBuilt')
-      let release: () => void = () => undefined
-      let refuse: (error: unknown) => void = () => undefined
-      const written = new Promise<void>((resolve, reject) => ((release = resolve), (refuse = reject)))
+      const { promise: written, resolve: release, reject: refuse } = withResolvers<void>()
       written.catch(() => undefined)
       if (submitted.length > 0) {
         submit(submitted, written)
@@ -409,7 +408,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
         for (const [i, { entry, outcome, failure, extra = {} }] of settlements.entries()) {
           ops.push(journal.deleteInFlight(entry))
           const current = currents[i]
-          if (!current || current.status !== 'executing') continue
+          if (current?.status !== 'executing') continue
           const hashes = { ...(extra.userOpHash ? { userOpHash: extra.userOpHash } : {}), ...(extra.txHash ? { txHash: extra.txHash } : {}) }
           if (outcome) {
             const split = splitPlatformFee(outcome.tokensReceived)
@@ -581,7 +580,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
           if (outcome && outcome.txHash === fill.txHash && outcome.blockNumber.toString() === fill.blockNumber) continue
           const current = await readOrder(fill.keyId, fill.slug)
           ops.push(journal.deleteFill(fill))
-          if (!current || current.status !== 'filled') continue
+          if (current?.status !== 'filled') continue
           const followers = await followersOf(fill.keyId)
           if (outcome) {
             ops.push(journal.putFill({ ...fill, blockNumber: outcome.blockNumber.toString(), txHash: outcome.txHash, spendAtoms: outcome.amountIn.toString() }))

@@ -122,8 +122,7 @@ export function buildOpenApiDocument(): JsonObject {
     const params = parameters(endpoint)
     if (params.length > 0) operation.parameters = params
     if (endpoint.body) operation.requestBody = { required: true, content: { 'application/json': { schema: refTo(endpoint.body) } } }
-    const methods = (paths[endpoint.path] ??= {})
-    methods[endpoint.method.toLowerCase()] = operation
+    paths[endpoint.path] = { ...paths[endpoint.path], [endpoint.method.toLowerCase()]: operation }
   }
   return {
     openapi: '3.1.0',

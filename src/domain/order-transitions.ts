@@ -70,7 +70,7 @@ export interface DeleteArgs {
 export function decideDelete({ slug, project, existing, now }: DeleteArgs): Decision {
   if (!project) return { result: itemFailed(slug, 'unknown_project') }
   if (existing?.status === 'executing') return { result: itemFailed(slug, 'order_executing') }
-  if (!existing || existing.status !== 'active') return { result: itemOk(slug, 'already_deleted') }
+  if (existing?.status !== 'active') return { result: itemOk(slug, 'already_deleted') }
   return { result: itemOk(slug, 'deleted'), next: { ...existing, status: 'deleted', updatedAt: now } }
 }
 

@@ -1,4 +1,4 @@
-import { type Address, type Hash, type PublicClient } from 'viem'
+import type { Address, Hash, PublicClient } from 'viem'
 import { entryPoint07Abi, getUserOperationHash, type UserOperation } from 'viem/account-abstraction'
 import type { ChainConfig } from '../chain/chain-keys.ts'
 import { PrebuyError } from '../common/errors.ts'
@@ -280,7 +280,8 @@ export function createOperationPreparer(options: PreparerOptions): OperationPrep
         const warmStates: (AccountState | undefined)[] = accounts.map((account, index) => (held[index]?.stream === 0 ? states.get(account.address) : undefined))
         for (const account of accounts) states.touch(account.address)
         const knownDeployed = new Map<string, boolean>()
-        warmStates.forEach((state, index) => state && knownDeployed.set((accounts[index] as OperationAccount).address.toLowerCase(), state.deployed))
+        for (const [index, state] of warmStates.entries())
+          if (state) knownDeployed.set((accounts[index] as OperationAccount).address.toLowerCase(), state.deployed)
         timings.warmHits = warmStates.filter((state) => state !== undefined).length
         // Nonces do not depend on the deployment claims below (each stream is held by this batch alone): read them
         // concurrently with the code sizes, one round trip for both.
@@ -325,7 +326,7 @@ export function createOperationPreparer(options: PreparerOptions): OperationPrep
         }
         const readNoncesOf = await nonceRead
         const nonces = warmStates.map((state) => state?.nonce ?? 0n)
-        unread.forEach((requestIndex, position) => (nonces[requestIndex] = readNoncesOf[position] ?? 0n))
+        for (const [position, requestIndex] of unread.entries()) nonces[requestIndex] = readNoncesOf[position] ?? 0n
         timings.readsMs = performance.now() - started
 
         // Chunks in request order; a wallet deployed by this batch keeps all its operations in the chunk of its first.
@@ -362,7 +363,7 @@ export function createOperationPreparer(options: PreparerOptions): OperationPrep
           }
           try {
             const signed = await signChunk(chunk, requests, accounts, nonces, deploys)
-            chunk.forEach((requestIndex, position) => (items[requestIndex] = signed[position]))
+            for (const [position, requestIndex] of chunk.entries()) items[requestIndex] = signed[position]
           } catch (error) {
             // Before anything was handed on, the whole batch fails as one; after, the chunks in flight must finish.
             if (!dispatched) throw error

@@ -81,7 +81,7 @@ export async function withdraw(deps: WithdrawDeps, request: WithdrawRequest): Pr
         details: { txHash: result.txHash },
       })
     }
-    if (!result || !result.success) {
+    if (!result?.success) {
       deps.logger.warn({ chain: chain.key, wallet, token, reason: result?.revertReason }, 'withdrawal operation failed')
       throw new PrebuyError('unavailable', 'withdrawal_failed', 'The withdrawal transaction did not succeed; nothing was sent.', {
         details: { reason: result?.revertReason ?? 'unknown' },

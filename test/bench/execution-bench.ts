@@ -306,7 +306,8 @@ export async function benchLaunch(buyerCount: number) {
     for (const entry of rpcLog) {
       if (launchArrival === undefined || entry.start < launchArrival) continue
       const at = round(entry.start - launchArrival)
-      const row = (walletRpcAfterLaunch[entry.method] ??= { calls: 0, firstAtMs: at, lastAtMs: at, totalMs: 0 })
+      const row = walletRpcAfterLaunch[entry.method] ?? { calls: 0, firstAtMs: at, lastAtMs: at, totalMs: 0 }
+      walletRpcAfterLaunch[entry.method] = row
       row.calls++
       row.lastAtMs = at
       row.totalMs = round(row.totalMs + entry.ms)

@@ -121,12 +121,14 @@ export async function readJson<T>(path: string): Promise<T> {
   return JSON.parse(await readFile(path, 'utf8')) as T
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: a test reads whatever JSON the daemon answered; each test narrows it by its assertions.
 export interface HttpResult<T = any> {
   status: number
   headers: Headers
   body: T
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: see HttpResult.
 export async function api<T = any>(
   baseUrl: string,
   method: string,

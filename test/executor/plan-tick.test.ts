@@ -4,6 +4,7 @@ import type { OrderRecord } from '../../src/domain/records.ts'
 import { createBookCache } from '../../daemon/executor/plan-book-cache.ts'
 import { planExecution, type CandidateOrder, type PlanInput } from '../../daemon/executor/plan-tick.ts'
 import { spendThenLimitPolicy } from '../../src/domain/execution/prioritisation.ts'
+import { seededRandom } from '../support/seeded-random.ts'
 
 const order = (keyId: string, maxSpendUsdc: string, maxFdvUsdc: string | null, extra: Partial<OrderRecord> = {}): OrderRecord => ({
   keyId,
@@ -150,8 +151,7 @@ describe('createBookCache (prepared books kept between ticks)', () => {
   })
 
   it('agrees with a fresh plan through a seeded random sequence of reloads, edits, removals, additions and balance moves', () => {
-    let seed = 7
-    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648
+    const random = seededRandom(7)
     const int = (max: number) => Math.floor(random() * max)
     let next = 0
     const fresh = (): CandidateOrder =>

@@ -52,7 +52,8 @@ function referencePlan(input: PlanInput): ExecutionPlan {
     decisions.push({ keyId: r.keyId, slug: r.slug, verdict: 'submitted', spendAtoms: b.spend.toString(), minTokensOut: min.toString(), rank })
     return { candidate: byOrder.get(b.order)!, spendAtoms: b.spend, minTokensOut: min, rank }
   })
-  plan.buys.slice(limit).forEach((b, i) => decisions.push({ keyId: record(b.order).keyId, slug: record(b.order).slug, verdict: 'deferred', rank: limit + i }))
+  for (const [i, b] of plan.buys.slice(limit).entries())
+    decisions.push({ keyId: record(b.order).keyId, slug: record(b.order).slug, verdict: 'deferred', rank: limit + i })
   return { decisions, expired: plan.expired.map(record), buys }
 }
 

@@ -25,7 +25,10 @@ function startFakeBundler(f: WalletFixture): Promise<{ url: string; received: Us
   const flush = () => {
     const items = queue
     queue = []
-    if (items.length > 0) void inner.submit(items).then((results) => results.forEach((r) => outcomes.set(r.userOpHash, r)))
+    if (items.length > 0)
+      void inner.submit(items).then((results) => {
+        for (const r of results) outcomes.set(r.userOpHash, r)
+      })
   }
   const handle = async (method: string, params: unknown[]): Promise<unknown> => {
     switch (method) {

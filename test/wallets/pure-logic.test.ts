@@ -55,7 +55,12 @@ describe('nonce manager', () => {
   it('hands out consecutive nonces in order under concurrency and resyncs after a failure', async () => {
     let chain = 5
     let reads = 0
-    const manager = createNonceManager(A, { pendingNonce: async () => (reads++, chain) })
+    const manager = createNonceManager(A, {
+      pendingNonce: async () => {
+        reads++
+        return chain
+      },
+    })
     const used: number[] = []
     await Promise.all(
       Array.from({ length: 5 }, () =>
@@ -85,7 +90,12 @@ describe('nonce manager: chain nonce observations', () => {
   it('drops the counter when the chain lost our transactions, but not on a read that overlapped a send', async () => {
     let chain = 5
     let reads = 0
-    const manager = createNonceManager(A, { pendingNonce: async () => (reads++, chain) })
+    const manager = createNonceManager(A, {
+      pendingNonce: async () => {
+        reads++
+        return chain
+      },
+    })
     expect(await manager.use(async (nonce) => nonce)).toBe(5)
     expect(await manager.use(async (nonce) => nonce)).toBe(6)
     // A read that a send overlapped may predate it: ignored.

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
 import { applyMiningMode } from '../../src/chain/anvil/mining-mode.ts'
 import type { PrebuyWalletService } from '../../src/wallets/create-wallet-service.ts'
+import type { UserOperationResult } from '../../src/wallets/wallet-service.ts'
 import { startWalletFixture, type WalletFixture } from './devnet-fixture.ts'
 
 let f: WalletFixture
@@ -46,7 +47,7 @@ const approveOp = (userIndex: number, id: string) => ({
 describe('bundler reconciliation', () => {
   it('re-broadcasts a handleOps transaction that was dropped from the pool', async () => {
     await applyMiningMode(rpc(), 'manual')
-    let stopMiner = () => undefined as void
+    let stopMiner: () => void = () => undefined
     try {
       const mark = f.logLines.length
       const pending = service.submitUserOperations('second_chain', [approveOp(60, 'dropped')])
@@ -64,7 +65,7 @@ describe('bundler reconciliation', () => {
 
   it('sends the operations again when another transaction took the bundle nonce', async () => {
     await applyMiningMode(rpc(), 'manual')
-    let stopMiner = () => undefined as void
+    let stopMiner: () => void = () => undefined
     try {
       const mark = f.logLines.length
       const pending = service.submitUserOperations('second_chain', [approveOp(61, 'replaced'), approveOp(62, 'replaced-2')])
@@ -115,7 +116,7 @@ describe('bundler reconciliation', () => {
       expect(result?.revertReason).toMatch(/^not mined yet/)
       // The next operation of that wallet must not reuse the unconfirmed one's nonce (stream): both land.
       const stopMiner = backgroundMiner()
-      let next
+      let next: UserOperationResult | undefined
       try {
         ;[next] = await impatient.submitUserOperations('second_chain', [approveOp(63, 'next')])
       } finally {

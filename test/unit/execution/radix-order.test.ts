@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { radixOrderDescending } from '../../../src/domain/execution/radix-order.ts'
 import { prioritiseOrders } from '../../../src/domain/execution/prioritisation.ts'
+import { seededRandom } from '../../support/seeded-random.ts'
 
 /** The reference: a stable comparator sort, descending by primary then secondary. */
 const reference = (p: number[], s: number[]): number[] =>
@@ -8,8 +9,7 @@ const reference = (p: number[], s: number[]): number[] =>
 
 describe('radixOrderDescending', () => {
   it('matches a stable comparator sort on random keys with many ties, zeros and infinities', () => {
-    let seed = 42
-    const rand = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31
+    const rand = seededRandom(42)
     const n = 5_000
     const p = Array.from({ length: n }, () => Math.floor(rand() * 50) * 1e6)
     const s = Array.from({ length: n }, () => {
