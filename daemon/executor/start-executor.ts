@@ -1,6 +1,7 @@
 import { parseAbiItem, type Address, type Hash, type PublicClient } from 'viem'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
 import type { Logger } from '../../src/common/logger.ts'
+import { createKeyedMutex } from '../../src/common/keyed-mutex.ts'
 import { formatDecimal } from '../../src/domain/decimal.ts'
 import { splitPlatformFee } from '../../src/domain/execution/platform-fee.ts'
 import { spendThenLimitPolicy, type PrioritisationPolicy } from '../../src/domain/execution/prioritisation.ts'
@@ -78,23 +79,11 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
 
   // Planning (balances, reservations, state writes) is serialised per chain so two launches never size one wallet's
   // balance twice; submissions run concurrently.
-  const chainLocks = new Map<ChainKey, Promise<unknown>>()
-  const withChainLock = <T>(chain: ChainKey, fn: () => Promise<T>): Promise<T> => {
-    const previous = chainLocks.get(chain) ?? Promise.resolve()
-    const run = previous.then(fn, fn)
-    chainLocks.set(
-      chain,
-      run.catch(() => undefined),
-    )
-    return run
-  }
+  const chainLocks = createKeyedMutex()
+  const withChainLock = <T>(chain: ChainKey, fn: () => Promise<T>): Promise<T> => chainLocks.run(chain, fn)
 
-  /** Runs fn holding the order-service locks of every key, in a fixed order (no deadlock with single-key holders). */
-  const withOrderLocks = async <T>(keyIds: readonly string[], fn: () => Promise<T>): Promise<T> => {
-    const sorted = [...new Set(keyIds)].sort()
-    const acquire = (i: number): Promise<T> => (i === sorted.length ? fn() : store.mutex.run(orderLockName(sorted[i]!), () => acquire(i + 1)))
-    return acquire(0)
-  }
+  /** Runs fn holding the order-service locks of every key (the same locks the order service takes for one key). */
+  const withOrderLocks = <T>(keyIds: readonly string[], fn: () => Promise<T>): Promise<T> => store.mutex.runAll(keyIds.map(orderLockName), fn)
 
   const readOrder = async (keyId: string, slug: string): Promise<OrderRecord | undefined> =>
     (await store.sub.orders.get(orderKey(keyId, slug))) as OrderRecord | undefined

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { Level } from 'level'
 import type { AbstractBatchOperation, AbstractSublevel } from 'abstract-level'
 import type { ApiKeyRecord, BlockEntry, DeskSettings, OrderRecord, ProjectRecord, ReviewItem, UserRecord } from '../domain/records.ts'
-import { createMutex, type Mutex } from './mutex.ts'
+import { createKeyedMutex, type KeyedMutex } from '../common/keyed-mutex.ts'
 
 export type Sublevel<V> = AbstractSublevel<Level<string, unknown>, string | Buffer | Uint8Array, string, V>
 
@@ -58,7 +58,7 @@ export interface Store {
   /** Called synchronously after each successful batch with its operations; returns an unsubscribe function. */
   onBatch(listener: (operations: readonly StoreOperation[]) => void): () => void
   /** Named in-process lock for read-check-write sequences. */
-  readonly mutex: Mutex
+  readonly mutex: KeyedMutex
   /** A further JSON sublevel (launches, execution journal, ...) created on demand and cached by name. */
   sublevel<V>(name: string): Sublevel<V>
   close(): Promise<void>
@@ -122,7 +122,7 @@ export async function openStore(options: { dataDir: string }): Promise<Store> {
   return {
     path,
     sub,
-    mutex: createMutex(),
+    mutex: createKeyedMutex(),
     sublevel,
     async batch(operations) {
       if (operations.length === 0) return

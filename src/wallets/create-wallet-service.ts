@@ -8,7 +8,7 @@ import { createBundler, type BundleItem, type BundleOutcome, type Bundler, type 
 import { createExternalBundler, createExternalBundlerClient, createMarketGasPolicy } from './bundler/create-external-bundler.ts'
 import { createZeroFeeGasPolicy } from './gas-policy.ts'
 import type { KeyStore } from './keys/key-store.ts'
-import { createKeyedMutex } from './keyed-mutex.ts'
+import { createKeyedMutex } from '../common/keyed-mutex.ts'
 import { createNonceStreams } from './nonce-streams.ts'
 import { createOperationPreparer, type OperationPreparer } from './prepare-user-operations.ts'
 import { createChainBalanceReader, type ChainBalanceReader } from './read-balances.ts'

@@ -2,7 +2,7 @@ import { encodeFunctionData, erc20Abi, getAddress, isAddress, zeroAddress, type 
 import { isChainKey, NATIVE_ETH_ADDRESS, type ChainConfig, type ChainKey } from '../chain/chain-keys.ts'
 import { PrebuyError } from '../common/errors.ts'
 import type { Logger } from '../common/logger.ts'
-import type { KeyedMutex } from './keyed-mutex.ts'
+import type { KeyedMutex } from '../common/keyed-mutex.ts'
 import { isAmountSyntax, parseTokenAmount } from './parse-token-amount.ts'
 import type { ChainBalanceReader } from './read-balances.ts'
 import { isNativeEth } from './token-metadata.ts'

@@ -4,7 +4,6 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { OrderRecord } from '../../src/domain/records.ts'
 import { decodeCursor, descendingKey, encodeCursor } from '../../src/store/cursor.ts'
-import { createMutex } from '../../src/store/mutex.ts'
 import { del, openStore, put, type Store, type StoreOperation } from '../../src/store/open-store.ts'
 import { orderKey, orderWriteOps, spendGroupPrefix, VISIBLE_GROUP, buyersPrefix, projectStatusPrefix } from '../../src/store/order-index.ts'
 import { readAll, readIndexPage } from '../../src/store/paginate.ts'
@@ -167,26 +166,5 @@ describe('cursors', () => {
     } while (cursor)
     expect(new Set(seen).size).toBe(seen.length)
     for (const slug of initial) expect(seen).toContain(slug)
-  })
-})
-
-describe('mutex', () => {
-  it('serialises work under one name and lets other names run', async () => {
-    const mutex = createMutex()
-    const log: string[] = []
-    const slow = (name: string, tag: string, ms: number) =>
-      mutex.run(name, async () => {
-        log.push(`${tag}:start`)
-        await new Promise((resolve) => setTimeout(resolve, ms))
-        log.push(`${tag}:end`)
-      })
-    await Promise.all([slow('a', 'a1', 30), slow('a', 'a2', 1), slow('b', 'b1', 5)])
-    expect(log.indexOf('a1:end')).toBeLessThan(log.indexOf('a2:start'))
-    expect(log.indexOf('b1:end')).toBeLessThan(log.indexOf('a1:end'))
-  })
-  it('releases the lock when the work throws', async () => {
-    const mutex = createMutex()
-    await expect(mutex.run('a', async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom')
-    await expect(mutex.run('a', async () => 'ok')).resolves.toBe('ok')
   })
 })

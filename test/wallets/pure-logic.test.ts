@@ -6,7 +6,6 @@ import { simpleAccountImplementation } from '../../src/wallets/accounts/simple-a
 import { decodeRevertReason } from '../../src/wallets/bundler/decode-revert-reason.ts'
 import { createNonceManager } from '../../src/wallets/bundler/nonce-manager.ts'
 import { packBundles } from '../../src/wallets/bundler/pack-bundles.ts'
-import { createKeyedMutex } from '../../src/wallets/keyed-mutex.ts'
 import { createNonceStreams } from '../../src/wallets/nonce-streams.ts'
 import { isAmountSyntax, parseTokenAmount } from '../../src/wallets/parse-token-amount.ts'
 
@@ -131,27 +130,6 @@ describe('nonce streams', () => {
     expect(() => {
       for (let i = 0; i < 10; i++) streams.acquire(A, 10)
     }).toThrow(PrebuyError)
-  })
-})
-
-describe('keyed mutex', () => {
-  it('serialises one key and leaves other keys free', async () => {
-    const mutex = createKeyedMutex()
-    const events: string[] = []
-    const slow = (name: string, ms: number) => async () => {
-      events.push(`${name}:start`)
-      await new Promise((r) => setTimeout(r, ms))
-      events.push(`${name}:end`)
-    }
-    await Promise.all([mutex.run('k', slow('a', 20)), mutex.run('k', slow('b', 1)), mutex.run('other', slow('c', 1))])
-    expect(events.indexOf('a:end')).toBeLessThan(events.indexOf('b:start'))
-    expect(events.indexOf('c:end')).toBeLessThan(events.indexOf('a:end'))
-    await expect(
-      mutex.run('k', async () => {
-        throw new Error('boom')
-      }),
-    ).rejects.toThrow('boom')
-    expect(await mutex.run('k', async () => 42)).toBe(42)
   })
 })
 

@@ -1,5 +1,6 @@
 import { createPublicClient, createWalletClient, getAddress, http, parseAbi, parseUnits, toHex, type Address } from 'viem'
 import { PrebuyError } from '../../common/errors.ts'
+import { createKeyedMutex } from '../../common/keyed-mutex.ts'
 import { jsonRpc } from '../anvil/json-rpc.ts'
 import type { ChainConfig } from '../chain-keys.ts'
 import { chainFromConfig } from '../clients.ts'
@@ -70,16 +71,7 @@ const parseAmount = (value: string, decimals: number, what: string): bigint => {
 }
 
 /** Serialises read-modify-write balance updates per chain and address within this process. */
-const ethLocks = new Map<string, Promise<unknown>>()
-const withLock = async <T>(key: string, task: () => Promise<T>): Promise<T> => {
-  const previous = ethLocks.get(key) ?? Promise.resolve()
-  const run = previous.then(task, task)
-  ethLocks.set(
-    key,
-    run.catch(() => undefined),
-  )
-  return run
-}
+const ethLocks = createKeyedMutex()
 
 /**
  * Devnet faucet: mints stablecoin to `address` (a real `mint` transaction from the minter, impersonated, so Transfer
@@ -98,7 +90,7 @@ export async function fundAccount(chain: ChainConfig, address: Address, amounts:
   const ethAtomic = amounts.eth === undefined ? 0n : parseAmount(amounts.eth, 18, 'ETH')
 
   if (ethAtomic > 0n) {
-    await withLock(`${chain.rpcUrl}:${to}`, async () => {
+    await ethLocks.run(`${chain.rpcUrl}:${to}`, async () => {
       const balance = BigInt(await jsonRpc<string>(chain.rpcUrl, 'eth_getBalance', [to, 'latest']))
       await jsonRpc(chain.rpcUrl, 'anvil_setBalance', [to, toHex(balance + ethAtomic)])
     })
