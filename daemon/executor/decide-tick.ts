@@ -1,0 +1,187 @@
+import type { ChainKey } from '../../src/chain/chain-keys.ts'
+import { withResolvers } from '../../src/common/with-resolvers.ts'
+import type { OrderRecord } from '../../src/domain/records.ts'
+import type { InFlightExecution, LaunchRecord, OrderDecision, PriceTick } from '../../src/journal/journal-records.ts'
+import { orderKey } from '../../src/store/order-index.ts'
+import type { StoreOperation } from '../../src/store/open-store.ts'
+import type { ExecutorContext } from './executor-context.ts'
+import { transitionOps } from './order-transition-ops.ts'
+import { type CandidateOrder, type ExecutionPlan, type PlannedBuy, sameVerdicts } from './plan-tick.ts'
+
+/** A buy written as `executing` with its in-flight entry, ready to be submitted. */
+export interface SubmittedBuy {
+  buy: PlannedBuy
+  entry: InFlightExecution
+}
+
+/**
+ * Called once the executing batch is built, with its buys and the write's promise: the wallet layer signs and
+ * simulates while the write runs, and broadcasts nothing before it succeeded (nothing at all if it fails).
+ */
+export type SubmitBuys = (buys: SubmittedBuy[], written: Promise<void>) => void
+
+export interface TickDecider {
+  /**
+   * Decides one tick of a launched project and records it: the plan over the project's active orders, then (when
+   * something buys or expires) every transition, the in-flight entries and the decision in one atomic batch, under
+   * the orders' locks. Call under the chain lock. Returns the buys handed to `submit`.
+   */
+  decide(tick: PriceTick, launch: LaunchRecord, submit: SubmitBuys): Promise<SubmittedBuy[]>
+}
+
+type Candidate = CandidateOrder & { followers: number }
+
+export type TickDeciderContext = Pick<
+  ExecutorContext,
+  'store' | 'journal' | 'policy' | 'maxBuysPerTick' | 'now' | 'stage' | 'reads' | 'withOrderLocks' | 'orders' | 'books' | 'warm' | 'ticking'
+>
+
+export function createTickDecider(ctx: TickDeciderContext): TickDecider {
+  const { store, journal, stage } = ctx
+  const lastQuietDecisions = new Map<string, readonly OrderDecision[]>()
+
+  /** The tick's orders and balances: from the warm snapshot of the tick's block when exact, else from the store/chain. */
+  async function loadCandidates(launch: LaunchRecord, tick: PriceTick): Promise<Candidate[]> {
+    stage('executor.tickStart')
+    const snapshot = await ctx.warm.take(launch.chain, launch.slug, BigInt(tick.blockNumber))
+    stage('executor.warmSnapshot')
+    const present = snapshot?.orders ?? (await ctx.orders.load(launch.slug))
+    stage('executor.ordersUsersWallets')
+    const known = snapshot?.balances
+    const missing = known ? present.filter((c) => !known.has(c.wallet.toLowerCase())).map((c) => c.wallet) : present.map((c) => c.wallet)
+    const fresh = missing.length > 0 ? await ctx.reads.balances(launch.chain, missing) : new Map<string, bigint>()
+    stage('executor.balances')
+    return present.map((c) => {
+      const key = c.wallet.toLowerCase()
+      return { ...c, balanceAtoms: fresh.get(key) ?? known?.get(key) ?? 0n }
+    })
+  }
+
+  /** Stablecoin each wallet has committed to in-flight buys on the chain (any launch), by lower-cased address. */
+  async function reservations(chain: ChainKey): Promise<Map<string, bigint>> {
+    const out = new Map<string, bigint>()
+    for (const entry of await journal.inFlight(chain)) {
+      const key = entry.wallet.toLowerCase()
+      out.set(key, (out.get(key) ?? 0n) + BigInt(entry.spendAtoms))
+    }
+    return out
+  }
+
+  /**
+   * Nothing happens this tick: journal it only when a verdict changed since the last recorded decision, so a quiet
+   * book priced every block (fee decay, heartbeats) does not grow the journal with identical entries.
+   */
+  async function recordQuietTick(tick: PriceTick, launch: LaunchRecord, plan: ExecutionPlan): Promise<void> {
+    const previous = lastQuietDecisions.get(launch.slug)
+    if (previous && sameVerdicts(previous, plan.decisions)) return
+    lastQuietDecisions.set(launch.slug, plan.decisions)
+    await store.batch([journal.putDecision({ slug: launch.slug, chain: launch.chain, tick, policy: ctx.policy.name, orders: plan.decisions, at: ctx.now() })])
+  }
+
+  /** The executing batch, under the orders' locks: re-read, then expiries, executing moves, in-flight entries, decision. */
+  async function recordExecuting(tick: PriceTick, launch: LaunchRecord, plan: ExecutionPlan, candidates: readonly Candidate[], submit: SubmitBuys) {
+    const at = ctx.now()
+    const keyIds = [...plan.expired.map((o) => o.keyId), ...plan.buys.map((b) => b.candidate.order.keyId)]
+    const followers = new Map(candidates.map((c) => [c.order.keyId, c.followers]))
+    return ctx.withOrderLocks(keyIds, async () => {
+      stage('executor.locked')
+      const ops: StoreOperation[] = []
+      const submitted: SubmittedBuy[] = []
+      const decisions = [...plan.decisions]
+      const decisionOf = new Map(decisions.map((d) => [d.keyId, d]))
+      // Re-read under the locks, all at once: a PATCH or DELETE that landed since planning wins.
+      const currentOf = async (orders: readonly OrderRecord[]) =>
+        (await store.sub.orders.getMany(orders.map((o) => orderKey(o.keyId, o.slug)))) as Array<OrderRecord | undefined>
+      const [expiredNow, buyingNow] = await Promise.all([currentOf(plan.expired), currentOf(plan.buys.map((b) => b.candidate.order))])
+      stage('executor.reread')
+      for (const [i, order] of plan.expired.entries()) {
+        const current = expiredNow[i]
+        if (current?.status !== 'active') continue
+        ops.push(...transitionOps(ctx, current, 'expired', at, { reason: 'expired after launch' }, followers.get(order.keyId) ?? 0))
+      }
+      for (const [i, buy] of plan.buys.entries()) {
+        const { order } = buy.candidate
+        const current = buyingNow[i]
+        if (current?.status !== 'active' || current.updatedAt !== order.updatedAt) {
+          // Planned on a record that changed since: not bought this tick (the next tick sees the new record).
+          const decision = decisionOf.get(order.keyId)
+          if (decision) decision.verdict = 'in_flight'
+          continue
+        }
+        const entry: InFlightExecution = {
+          keyId: order.keyId,
+          slug: order.slug,
+          chain: launch.chain,
+          userIndex: buy.candidate.userIndex,
+          wallet: buy.candidate.wallet,
+          spendAtoms: buy.spendAtoms.toString(),
+          minTokensOut: buy.minTokensOut.toString(),
+          token: launch.token,
+          orderId: ctx.orders.idOf(order),
+          submittedAt: at,
+          fromBlock: tick.blockNumber,
+        }
+        ops.push(...transitionOps(ctx, current, 'executing', at, { spendAtoms: entry.spendAtoms, reason: `rank ${buy.rank}` }, followers.get(order.keyId) ?? 0))
+        ops.push(journal.putInFlight(entry))
+        submitted.push({ buy, entry })
+      }
+      ops.push(journal.putDecision({ slug: launch.slug, chain: launch.chain, tick, policy: ctx.policy.name, orders: decisions, at }))
+      stage('executor.executingOpsBuilt')
+      await writeThenRelease(ops, submitted, submit)
+      stage('executor.executingWritten')
+      return submitted
+    })
+  }
+
+  /** Hands the buys on with the write's promise before writing, so signing overlaps the write; settles the gate after. */
+  async function writeThenRelease(ops: StoreOperation[], submitted: SubmittedBuy[], submit: SubmitBuys): Promise<void> {
+    const written = withResolvers<void>()
+    written.promise.catch(() => undefined)
+    if (submitted.length > 0) {
+      submit(submitted, written.promise)
+      // Handing the batch to LevelDB is synchronous (~10 ms for a 500-buy launch): let the wallet layer sign its
+      // first chunk and start simulating it on the node before the write takes the thread.
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+    try {
+      await store.batch(ops)
+      written.resolve()
+    } catch (error) {
+      written.reject(error)
+      throw error
+    }
+  }
+
+  return {
+    async decide(tick, launch, submit) {
+      const candidates = await loadCandidates(launch, tick)
+      if (candidates.length === 0) {
+        ctx.books.forget(launch.slug)
+        ctx.ticking.delete(launch.slug)
+        return []
+      }
+      ctx.ticking.set(launch.slug, launch.chain)
+      const reserved = await reservations(launch.chain)
+      stage('executor.reservations')
+      const plan = ctx.books.plan(launch.slug, {
+        tick,
+        launchedAt: launch.launchedAt,
+        // A buy lands in the next block: an order whose expiry falls before that block may not buy any more.
+        now: tick.nextBlockTimestamp * 1000,
+        totalSupply: BigInt(launch.totalSupply),
+        candidates,
+        reservedByWallet: reserved,
+        policy: ctx.policy,
+        ...(ctx.maxBuysPerTick === undefined ? {} : { maxBuys: ctx.maxBuysPerTick }),
+      })
+      stage('executor.planned')
+      stage(`executor.book.${ctx.books.lastUse(launch.slug) ?? 'none'}`)
+      if (plan.buys.length === 0 && plan.expired.length === 0) {
+        await recordQuietTick(tick, launch, plan)
+        return []
+      }
+      lastQuietDecisions.delete(launch.slug)
+      return recordExecuting(tick, launch, plan, candidates, submit)
+    },
+  }
+}

@@ -1,0 +1,49 @@
+import { type Address, type Hash, parseAbiItem, type PublicClient } from 'viem'
+import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
+import { type BuyOutcome, findBuyOnChain, findBuysInTransaction } from './find-buy.ts'
+import { readStablecoinBalances } from './read-stablecoin-balances.ts'
+
+const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)')
+
+/** Every chain read the executor makes, behind one interface: its parts are tested with a fake of this. */
+export interface ExecutorChainReads {
+  /** Stablecoin balances of the wallets (at a block; default latest), by lower-cased address. */
+  balances(chain: ChainKey, wallets: readonly Address[], blockNumber?: bigint): Promise<Map<string, bigint>>
+  /** Lower-cased addresses whose stablecoin balance may have changed in this block (the token's Transfer logs). */
+  changedWallets(chain: ChainKey, blockNumber: bigint): Promise<ReadonlySet<string>>
+  /**
+   * The chain's answer to "did this order buy?": the router's executed flag and its PrebuyBuy log, searched from
+   * `fromBlock`; undefined when it did not buy.
+   */
+  buyOf(chain: ChainKey, wallet: Address, orderId: Hash, fromBlock: bigint): Promise<BuyOutcome | undefined>
+  /** Every router buy in one transaction (a handleOps carrying many), by buyKey(wallet, orderId). */
+  buysInTransaction(chain: ChainKey, txHash: Hash): Promise<Map<string, BuyOutcome>>
+}
+
+export function createExecutorChainReads(deps: {
+  chains: Record<ChainKey, ChainConfig>
+  clients: Record<ChainKey, PublicClient>
+  buyRouters: Record<ChainKey, Address>
+  stage: (name: string) => void
+}): ExecutorChainReads {
+  const { chains, clients, buyRouters, stage } = deps
+  return {
+    balances(chain, wallets, blockNumber) {
+      stage(`balances.read${blockNumber === undefined ? '' : '.warm'}.${wallets.length}`)
+      const { multicall3, stablecoin } = chains[chain].addresses
+      return readStablecoinBalances(clients[chain], multicall3, stablecoin, wallets, blockNumber)
+    },
+    async changedWallets(chain, blockNumber) {
+      const logs = await clients[chain].getLogs({ address: chains[chain].addresses.stablecoin, event: TRANSFER, fromBlock: blockNumber, toBlock: blockNumber })
+      stage('warm.transferLogs')
+      const out = new Set<string>()
+      for (const entry of logs) {
+        if (entry.args.from) out.add(entry.args.from.toLowerCase())
+        if (entry.args.to) out.add(entry.args.to.toLowerCase())
+      }
+      return out
+    },
+    buyOf: (chain, wallet, orderId, fromBlock) => findBuyOnChain(clients[chain], buyRouters[chain], wallet, orderId, fromBlock),
+    buysInTransaction: (chain, txHash) => findBuysInTransaction(clients[chain], buyRouters[chain], txHash),
+  }
+}

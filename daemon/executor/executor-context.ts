@@ -1,0 +1,124 @@
+import type { Address, PublicClient } from 'viem'
+import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
+import { createKeyedMutex } from '../../src/common/keyed-mutex.ts'
+import type { Logger } from '../../src/common/logger.ts'
+import { type PrioritisationPolicy, spendThenLimitPolicy } from '../../src/domain/execution/prioritisation.ts'
+import type { Journal } from '../../src/journal/journal.ts'
+import { orderLockName } from '../../src/services/order-service.ts'
+import type { Store } from '../../src/store/open-store.ts'
+import { readAll } from '../../src/store/paginate.ts'
+import type { WalletService } from '../../src/wallets/wallet-service.ts'
+import type { TickBus } from '../indexer/tick-bus.ts'
+import { createExecutorChainReads, type ExecutorChainReads } from './executor-chain-reads.ts'
+import { createOrderLoader, type OrderLoader } from './load-orders.ts'
+import { type BookCache, createBookCache } from './plan-book-cache.ts'
+import { createWarmBooks, type WarmBooks } from './warm-books.ts'
+
+export interface ExecutorDeps {
+  store: Store
+  journal: Journal
+  wallets: ExecutorWallets
+  chains: Record<ChainKey, ChainConfig>
+  clients: Record<ChainKey, PublicClient>
+  /** The PrebuyBuyRouter on each chain (ensureBuyRouter deploys it on devnet). */
+  buyRouters: Record<ChainKey, Address>
+  /** Receives the 3% platform fee in the bought token. */
+  feeRecipient: Address
+  ticks: TickBus
+  logger: Logger
+  policy?: PrioritisationPolicy
+  /** Consecutive non-price reverts after which an order is `failed` (default 3). Price reverts retry until expiry. */
+  maxFailedAttempts?: number
+  /** Most buys submitted per tick (default DEFAULT_MAX_BUYS); the rest are deferred to the next tick. */
+  maxBuysPerTick?: number
+  now?: () => number
+  /** Metrics hook: a stage of a tick finished (performance.now() time), for the launch-latency benchmark. */
+  onStage?: (stage: string, at: number) => void
+}
+
+/** What the executor asks of the wallet layer. */
+export type ExecutorWallets = Pick<WalletService, 'walletAddress' | 'submitUserOperations'> & Partial<Pick<WalletService, 'prepareAhead' | 'forgetAhead'>>
+
+/**
+ * What the executor's parts share: its dependencies, the settings with their defaults applied, and the state that
+ * outlives one tick (locks, prepared order books, the warm snapshots, the projects being ticked). Each part takes the
+ * slice it needs (a Pick of this), so it can be built and tested alone with fakes.
+ */
+export interface ExecutorContext {
+  store: Store
+  journal: Journal
+  wallets: ExecutorWallets
+  chains: Record<ChainKey, ChainConfig>
+  buyRouters: Record<ChainKey, Address>
+  feeRecipient: Address
+  policy: PrioritisationPolicy
+  maxFailedAttempts: number
+  maxBuysPerTick: number | undefined
+  now: () => number
+  log: Logger
+  /** Marks the end of a stage of a tick (the launch-latency benchmark's hook). */
+  stage(name: string): void
+  reads: ExecutorChainReads
+  /**
+   * Planning (balances, reservations, state writes) runs one at a time per chain, so two launches never size one
+   * wallet's balance twice; submissions and receipts run concurrently.
+   */
+  withChainLock<T>(chain: ChainKey, fn: () => Promise<T>): Promise<T>
+  /** Runs fn holding the order-service locks of every key (the same lock the order service takes for one key). */
+  withOrderLocks<T>(keyIds: readonly string[], fn: () => Promise<T>): Promise<T>
+  orders: OrderLoader
+  /** Prepared order books between ticks: parsed and sorted again only when a project's orders change. */
+  books: BookCache
+  warm: WarmBooks
+  /** Launched projects being ticked (they have a prepared book), with their chain; kept warm like waiting ones. */
+  ticking: Map<string, ChainKey>
+  /** True once the executor is stopping: no new work starts. */
+  stopped(): boolean
+}
+
+export function createExecutorContext(deps: ExecutorDeps, stopped: () => boolean): ExecutorContext {
+  const { store } = deps
+  const log = deps.logger.child({ component: 'executor' })
+  const stage = (name: string) => deps.onStage?.(name, performance.now())
+  const reads = createExecutorChainReads({ chains: deps.chains, clients: deps.clients, buyRouters: deps.buyRouters, stage })
+  const chainLocks = createKeyedMutex()
+  const orders = createOrderLoader({ store, wallets: deps.wallets })
+  const ticking = new Map<string, ChainKey>()
+  const warm = createWarmBooks({
+    store,
+    async slugsOf(chain) {
+      stage('warm.refreshStart')
+      const out = new Set<string>()
+      for (const { value } of await readAll(store.sub.projects, '')) if (value.chain === chain && value.launch === null) out.add(value.slug)
+      for (const [slug, c] of ticking) if (c === chain) out.add(slug)
+      stage('warm.slugs')
+      return [...out]
+    },
+    loadOrders: orders.load,
+    readBalances: reads.balances,
+    changedWallets: reads.changedWallets,
+    onError: (error) => log.debug({ err: error }, 'warm refresh failed; ticks read fresh'),
+  })
+  return {
+    store,
+    journal: deps.journal,
+    wallets: deps.wallets,
+    chains: deps.chains,
+    buyRouters: deps.buyRouters,
+    feeRecipient: deps.feeRecipient,
+    policy: deps.policy ?? spendThenLimitPolicy,
+    maxFailedAttempts: deps.maxFailedAttempts ?? 3,
+    maxBuysPerTick: deps.maxBuysPerTick,
+    now: deps.now ?? Date.now,
+    log,
+    stage,
+    reads,
+    withChainLock: (chain, fn) => chainLocks.run(chain, fn),
+    withOrderLocks: (keyIds, fn) => store.mutex.runAll(keyIds.map(orderLockName), fn),
+    orders,
+    books: createBookCache(),
+    warm,
+    ticking,
+    stopped,
+  }
+}

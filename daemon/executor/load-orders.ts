@@ -1,0 +1,56 @@
+import type { Hash } from 'viem'
+import type { OrderRecord } from '../../src/domain/records.ts'
+import { orderKey, projectStatusPrefix } from '../../src/store/order-index.ts'
+import type { Store } from '../../src/store/open-store.ts'
+import { readAll } from '../../src/store/paginate.ts'
+import type { WalletService } from '../../src/wallets/wallet-service.ts'
+import { executionOrderId } from './build-buy-calls.ts'
+import type { LoadedOrder } from './warm-books.ts'
+
+export interface OrderLoader {
+  /** A project's active orders with their buyers (user index, follower count, wallet), from the store. */
+  load(slug: string): Promise<LoadedOrder[]>
+  /** The order's router id (executionOrderId), computed once: when the order was loaded, mostly ahead of the launch. */
+  idOf(order: Pick<OrderRecord, 'keyId' | 'slug' | 'createdAt'>): Hash
+}
+
+/** Most order ids kept: a bound, not an eviction policy (an id is recomputed on demand). */
+const MAX_CACHED_IDS = 500_000
+
+export function createOrderLoader(deps: { store: Store; wallets: Pick<WalletService, 'walletAddress'> }): OrderLoader {
+  const { store } = deps
+  // Order ids (a keccak each) computed when orders are loaded, mostly by the warm refresh before launch, so the launch
+  // tick's executing batch does not hash hundreds of them. Keyed by everything the id hashes.
+  const ids = new Map<string, Hash>()
+  const idOf = (order: Pick<OrderRecord, 'keyId' | 'slug' | 'createdAt'>): Hash => {
+    const key = `${order.keyId}!${order.slug}!${order.createdAt}`
+    let id = ids.get(key)
+    if (id === undefined) {
+      id = executionOrderId(order)
+      if (ids.size >= MAX_CACHED_IDS) ids.clear()
+      ids.set(key, id)
+    }
+    return id
+  }
+
+  async function load(slug: string): Promise<LoadedOrder[]> {
+    const keyIds = (await readAll(store.sub.ordersByProject, projectStatusPrefix(slug, 'active'))).map((e) => e.value)
+    // Two multi-gets instead of two reads per order: the launch tick is latency-critical.
+    const [orders, users] = await Promise.all([
+      store.sub.orders.getMany(keyIds.map((keyId) => orderKey(keyId, slug))) as Promise<Array<OrderRecord | undefined>>,
+      store.sub.users.getMany(keyIds),
+    ])
+    const loaded = await Promise.all(
+      keyIds.map(async (_keyId, i) => {
+        const order = orders[i]
+        const user = users[i]
+        if (order?.status !== 'active' || !user) return undefined
+        idOf(order)
+        return { order, userIndex: user.userIndex, followers: user.social?.followerCount ?? 0, wallet: await deps.wallets.walletAddress(user.userIndex) }
+      }),
+    )
+    return loaded.filter((c): c is NonNullable<typeof c> => c !== undefined)
+  }
+
+  return { load, idOf }
+}

@@ -1,0 +1,97 @@
+import type { ChainKey } from '../../src/chain/chain-keys.ts'
+import { readAll } from '../../src/store/paginate.ts'
+import type { ExecutorContext } from './executor-context.ts'
+import type { LoadedOrder } from './warm-books.ts'
+
+export interface LaunchReadiness {
+  /**
+   * Work ahead of launches, once the indexer has processed a block (`launched`: the projects that launched in it).
+   * Waiting projects' order books are brought up to date from the warm snapshot. Wallets that could buy at a coming
+   * launch (an active order in a project waiting to launch, stablecoin on the chain) are readied by the wallet layer:
+   * their nonces and deployment read ahead, and the undeployed ones deployed by the service, so a launch buy carries
+   * no initCode (less gas: more buys fit the first block) and reads nothing first.
+   *
+   * Nothing is readied in a block where something launched (that launch is being bought; readying waits for the next
+   * block), so a deployment is never sent for a launch of that block; and never for a wallet with an order in a
+   * launched project (a tick may be buying for it right now, and must not wait for a deployment). A wallet is
+   * deployed only once it was already waiting at an earlier processed block: a deployment sent for a wallet funded or
+   * ordered in the very block before a launch could still be pending when the launch buys, and that buy would wait
+   * for it. One readying at a time per chain; a block arriving meanwhile skips it (its books are still prepared).
+   */
+  onProcessed(chain: ChainKey, blockNumber: bigint, launched: readonly string[]): Promise<void>
+  /**
+   * After a (re)start, the order books of launched projects that still have active orders are built before their
+   * first tick (the first block re-prices every launched pool): that tick then plans on a book it holds. Balances
+   * are left at zero here; the tick brings its own (the cache's reuse path refreshes them without a rebuild).
+   */
+  prepareLaunchedBooks(): Promise<void>
+}
+
+export type LaunchReadinessContext = Pick<ExecutorContext, 'store' | 'wallets' | 'warm' | 'books' | 'orders' | 'ticking' | 'policy' | 'log' | 'stopped'>
+
+export function createLaunchReadiness(ctx: LaunchReadinessContext): LaunchReadiness {
+  const { log } = ctx
+  const readying = new Set<ChainKey>()
+  const waitingBefore = new Map<ChainKey, Set<number>>()
+
+  /**
+   * A waiting project's order book, built (or brought up to date) from the warm snapshot before its launch: the launch
+   * tick then plans on a book it already holds, with the planning code compiled.
+   */
+  function prepareBook(slug: string, orders: readonly LoadedOrder[], balances: ReadonlyMap<string, bigint>): void {
+    if (orders.length === 0) return
+    const candidates = orders.map((c) => ({ ...c, balanceAtoms: balances.get(c.wallet.toLowerCase()) ?? 0n }))
+    try {
+      ctx.books.prepare(slug, { candidates, policy: ctx.policy })
+    } catch (error) {
+      log.debug({ err: error, slug }, 'preparing an order book ahead failed; the launch tick builds it')
+    }
+  }
+
+  /** Deploys and reads ahead the wallets waiting for a launch; skipped while the previous block's readying runs. */
+  async function readyWallets(chain: ChainKey, waiting: Set<number>): Promise<void> {
+    const { prepareAhead } = ctx.wallets
+    if (!prepareAhead || readying.has(chain)) return
+    const before = waitingBefore.get(chain) ?? new Set<number>()
+    waitingBefore.set(chain, waiting)
+    if (waiting.size === 0) return
+    readying.add(chain)
+    try {
+      await prepareAhead.call(ctx.wallets, chain, [...waiting], { deploy: [...waiting].filter((userIndex) => before.has(userIndex)) })
+    } catch (error) {
+      log.debug({ err: error, chain }, 'readying wallets ahead failed; a launch reads their state itself')
+    } finally {
+      readying.delete(chain)
+    }
+  }
+
+  return {
+    async onProcessed(chain, blockNumber, launchedNow) {
+      if (launchedNow.length > 0 || ctx.stopped()) return
+      const snapshot = await ctx.warm.snapshot(chain, blockNumber)
+      if (!snapshot) return
+      const launched = new Set<string>()
+      for (const [slug, c] of ctx.ticking) if (c === chain) launched.add(slug)
+      const waiting = new Set<number>()
+      const buying = new Set<number>()
+      for (const [slug, orders] of snapshot.orders) {
+        if (!launched.has(slug)) prepareBook(slug, orders, snapshot.balances)
+        for (const loaded of orders) {
+          if (launched.has(slug)) buying.add(loaded.userIndex)
+          else if ((snapshot.balances.get(loaded.wallet.toLowerCase()) ?? 0n) > 0n) waiting.add(loaded.userIndex)
+        }
+      }
+      for (const userIndex of buying) waiting.delete(userIndex)
+      await readyWallets(chain, waiting)
+    },
+    async prepareLaunchedBooks() {
+      for (const { value: project } of await readAll(ctx.store.sub.projects, '')) {
+        if (ctx.stopped()) return
+        if (project.launch === null || ctx.books.lastUse(project.slug) !== undefined) continue
+        const orders = await ctx.orders.load(project.slug)
+        // A tick may have built the book while the orders were read.
+        if (ctx.books.lastUse(project.slug) === undefined) prepareBook(project.slug, orders, new Map())
+      }
+    },
+  }
+}

@@ -1,0 +1,41 @@
+import type { LaunchRecord, PriceTick } from '../../src/journal/journal-records.ts'
+import type { UserOperationResult } from '../../src/wallets/wallet-service.ts'
+import type { SubmittedBuy, TickDecider } from './decide-tick.ts'
+import type { ExecutorContext } from './executor-context.ts'
+import type { BuySettler } from './settle-buys.ts'
+import { type BuySubmitterContext, submitBuys } from './submit-buys.ts'
+
+export type TickRunnerContext = BuySubmitterContext & Pick<ExecutorContext, 'withChainLock' | 'stopped'>
+
+/**
+ * One tick from decision to recorded outcome: decide and write the executing batch under the chain lock (the buys are
+ * submitted as soon as the batch is built, broadcast once it is written), wait for the results outside the lock, then
+ * settle them under the chain lock again. A submission that failed as a whole is settled from the chain: some of its
+ * operations may have been sent.
+ */
+export function createTickRunner(ctx: TickRunnerContext, parts: { decider: TickDecider; settler: BuySettler }) {
+  const { decider, settler } = parts
+  return async function runTick(tick: PriceTick, launch: LaunchRecord): Promise<void> {
+    if (ctx.stopped()) return
+    let submission: Promise<UserOperationResult[]> | undefined
+    const submitted: SubmittedBuy[] = await ctx.withChainLock(launch.chain, () =>
+      decider.decide(tick, launch, (buys, written) => {
+        submission = submitBuys(ctx, launch, tick, buys, written)
+        // A failed batch write rejects decide (above) and this submission, which then sent nothing.
+        submission.catch(() => undefined)
+      }),
+    )
+    if (submitted.length === 0 || !submission) return
+    let results: UserOperationResult[]
+    try {
+      results = await submission
+    } catch (error) {
+      ctx.log.warn({ err: error, slug: launch.slug }, 'submission failed; settling from the chain')
+      const settlements = await Promise.all(submitted.map(({ entry }) => settler.fromChain(entry, { reason: 'submission failed', priceMoved: false })))
+      await ctx.withChainLock(launch.chain, () => settler.settle(settlements))
+      return
+    }
+    const settlements = await settler.fromResults(submitted, results)
+    await ctx.withChainLock(launch.chain, () => settler.settle(settlements))
+  }
+}

@@ -1,0 +1,166 @@
+import type { Hash } from 'viem'
+import { formatDecimal } from '../../src/domain/decimal.ts'
+import { splitPlatformFee } from '../../src/domain/execution/platform-fee.ts'
+import { USDC_DECIMALS } from '../../src/domain/order-bounds.ts'
+import type { OrderRecord } from '../../src/domain/records.ts'
+import type { InFlightExecution } from '../../src/journal/journal-records.ts'
+import { orderKey } from '../../src/store/order-index.ts'
+import type { StoreOperation } from '../../src/store/open-store.ts'
+import type { UserOperationResult } from '../../src/wallets/wallet-service.ts'
+import type { SubmittedBuy } from './decide-tick.ts'
+import type { ExecutorContext } from './executor-context.ts'
+import { type BuyOutcome, buyKey } from './find-buy.ts'
+import { transitionOps } from './order-transition-ops.ts'
+import { buyRequestId } from './submit-buys.ts'
+
+const SELECTOR_TOO_LITTLE = 'TooLittleReceived'
+
+/** Why an in-flight order did not buy; a price move (the on-chain minimum out) never counts towards giving up. */
+export interface BuyFailure {
+  reason: string
+  priceMoved: boolean
+}
+
+/** What became of one in-flight order: bought (the outcome the chain recorded) or not (with why). */
+export interface Settlement {
+  entry: InFlightExecution
+  /** The buy as the chain recorded it; absent when the order did not buy. */
+  outcome?: BuyOutcome | undefined
+  failure?: BuyFailure | undefined
+  extra?: { userOpHash?: Hash; txHash?: Hash }
+}
+
+export interface BuySettler {
+  /** What the chain says about an in-flight order (the router's flag and PrebuyBuy log), as a settlement. */
+  fromChain(entry: InFlightExecution, hint?: BuyFailure, extra?: Settlement['extra']): Promise<Settlement>
+  /** The settlements of a submission's results: one receipt read per handleOps, the chain asked where a result is unclear. */
+  fromResults(submitted: readonly SubmittedBuy[], results: readonly UserOperationResult[]): Promise<Settlement[]>
+  /**
+   * Records settlements in one batch under the orders' locks: filled from a known outcome, else back to active (or
+   * failed after repeated non-price failures); the in-flight entries are deleted in the same write. Call under the
+   * chain lock.
+   */
+  settle(settlements: readonly Settlement[]): Promise<void>
+}
+
+export type BuySettlerContext = Pick<ExecutorContext, 'store' | 'journal' | 'reads' | 'withOrderLocks' | 'now' | 'maxFailedAttempts'>
+
+export function createBuySettler(ctx: BuySettlerContext): BuySettler {
+  const { store, journal } = ctx
+
+  const fromChain: BuySettler['fromChain'] = async (entry, hint, extra = {}) => {
+    const outcome = await ctx.reads.buyOf(entry.chain, entry.wallet, entry.orderId, BigInt(entry.fromBlock))
+    return { entry, outcome, failure: outcome ? undefined : (hint ?? { reason: 'not found on chain after restart', priceMoved: false }), extra }
+  }
+
+  async function fromResults(submitted: readonly SubmittedBuy[], results: readonly UserOperationResult[]): Promise<Settlement[]> {
+    const byId = new Map(results.map((r) => [r.id, r]))
+    // One receipt per handleOps transaction, however many buys it carried.
+    const receipts = new Map<Hash, Promise<Map<string, BuyOutcome>>>()
+    const buysIn = (entry: InFlightExecution, txHash: Hash) => {
+      let found = receipts.get(txHash)
+      if (!found) {
+        found = ctx.reads.buysInTransaction(entry.chain, txHash)
+        receipts.set(txHash, found)
+      }
+      return found
+    }
+    return Promise.all(
+      submitted.map(async ({ entry }): Promise<Settlement> => {
+        const result = byId.get(buyRequestId(entry))
+        if (!result) return fromChain(entry, { reason: 'no result from the bundler', priceMoved: false })
+        const extra = { userOpHash: result.userOpHash, txHash: result.txHash }
+        if (result.success) {
+          const outcome = (await buysIn(entry, result.txHash)).get(buyKey(entry.wallet, entry.orderId))
+          return outcome ? { entry, outcome, extra } : fromChain(entry, undefined, extra)
+        }
+        // Always asked of the chain: an AlreadyExecuted revert means an earlier attempt bought.
+        const reason = result.revertReason ?? 'reverted'
+        return fromChain(entry, { reason, priceMoved: reason.includes(SELECTOR_TOO_LITTLE) }, extra)
+      }),
+    )
+  }
+
+  /** Non-price failures since the order was last placed or filled, from the journal (retry rule: give up after N). */
+  async function consecutiveFailures(entry: InFlightExecution): Promise<number> {
+    const events = await journal.orderEventsOf(entry.keyId, entry.slug)
+    let count = 0
+    for (let i = events.length - 1; i >= 0; i--) {
+      const e = events[i]!
+      if (e.from === 'executing' && e.to === 'active') {
+        if (e.reason?.includes(SELECTOR_TOO_LITTLE)) break
+        count++
+      } else if (e.from === 'active' && e.to === 'executing') continue
+      else break
+    }
+    return count
+  }
+
+  const followersOf = async (keyId: string): Promise<number> => (await store.sub.users.get(keyId))?.social?.followerCount ?? 0
+
+  /** The ops that record one settlement of an order still `executing`. */
+  async function settlementOps({ entry, outcome, failure, extra = {} }: Settlement, current: OrderRecord, followers: number, at: number) {
+    const hashes = { ...(extra.userOpHash ? { userOpHash: extra.userOpHash } : {}), ...(extra.txHash ? { txHash: extra.txHash } : {}) }
+    if (outcome) {
+      const split = splitPlatformFee(outcome.tokensReceived)
+      const fill = journal.putFill({
+        chain: entry.chain,
+        keyId: entry.keyId,
+        slug: entry.slug,
+        blockNumber: outcome.blockNumber.toString(),
+        txHash: outcome.txHash,
+        wallet: entry.wallet,
+        orderId: entry.orderId,
+        userIndex: entry.userIndex,
+        spendAtoms: outcome.amountIn.toString(),
+        token: entry.token,
+      })
+      const event = {
+        ...hashes,
+        txHash: outcome.txHash,
+        blockNumber: outcome.blockNumber.toString(),
+        spendAtoms: outcome.amountIn.toString(),
+        tokensReceived: split.buyer.toString(),
+        feeTokens: outcome.fee.toString(),
+      }
+      return [fill, ...transitionOps(ctx, current, 'filled', at, event, followers, { execution: executionOf(outcome, at) })]
+    }
+    const reason = failure?.reason ?? 'not executed'
+    const giveUp = !failure?.priceMoved && (await consecutiveFailures(entry)) + 1 >= ctx.maxFailedAttempts
+    const failed = { execution: { spentUsdc: '0', tokensReceived: '0', feeTokens: '0', txHash: extra.txHash ?? '', executedAt: at, failureReason: reason } }
+    return transitionOps(ctx, current, giveUp ? 'failed' : 'active', at, { reason, ...hashes }, followers, giveUp ? failed : {})
+  }
+
+  return {
+    fromChain,
+    fromResults,
+    async settle(settlements) {
+      if (settlements.length === 0) return
+      await ctx.withOrderLocks(
+        settlements.map((s) => s.entry.keyId),
+        async () => {
+          const currents = (await store.sub.orders.getMany(settlements.map((s) => orderKey(s.entry.keyId, s.entry.slug)))) as Array<OrderRecord | undefined>
+          const followers = await Promise.all(settlements.map((s) => followersOf(s.entry.keyId)))
+          const ops: StoreOperation[] = []
+          const at = ctx.now()
+          for (const [i, settlement] of settlements.entries()) {
+            ops.push(journal.deleteInFlight(settlement.entry))
+            const current = currents[i]
+            if (current?.status !== 'executing') continue
+            ops.push(...(await settlementOps(settlement, current, followers[i]!, at)))
+          }
+          await store.batch(ops)
+        },
+      )
+    },
+  }
+}
+
+/** The order's execution summary from the buy the chain recorded (the buyer's tokens net of the platform fee). */
+export const executionOf = (outcome: BuyOutcome, at: number): NonNullable<OrderRecord['execution']> => ({
+  spentUsdc: formatDecimal(outcome.amountIn, USDC_DECIMALS),
+  tokensReceived: (outcome.tokensReceived - outcome.fee).toString(),
+  feeTokens: outcome.fee.toString(),
+  txHash: outcome.txHash,
+  executedAt: at,
+})

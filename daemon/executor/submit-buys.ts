@@ -1,0 +1,41 @@
+import type { LaunchRecord, PriceTick } from '../../src/journal/journal-records.ts'
+import type { UserOperationResult } from '../../src/wallets/wallet-service.ts'
+import { createBuyCallEncoder } from './build-buy-calls.ts'
+import type { SubmittedBuy } from './decide-tick.ts'
+import type { ExecutorContext } from './executor-context.ts'
+
+/** The wallet layer's correlation id of one order's buy (echoed in its result). */
+export const buyRequestId = (entry: { keyId: string; slug: string }): string => `${entry.keyId}!${entry.slug}`
+
+export type BuySubmitterContext = Pick<ExecutorContext, 'chains' | 'buyRouters' | 'feeRecipient' | 'wallets' | 'log' | 'stage'>
+
+/**
+ * Turns a tick's buys into one UserOperation each (approve the exact spend, then the router's swap with its on-chain
+ * minimum out and fee split) and submits them in priority order. Nothing is broadcast before `written` resolves.
+ */
+export function submitBuys(
+  ctx: BuySubmitterContext,
+  launch: LaunchRecord,
+  tick: PriceTick,
+  buys: readonly SubmittedBuy[],
+  written: Promise<void>,
+): Promise<UserOperationResult[]> {
+  const chain = ctx.chains[launch.chain]
+  const encode = createBuyCallEncoder({
+    buyRouter: ctx.buyRouters[launch.chain],
+    stablecoin: chain.addresses.stablecoin,
+    weth: chain.addresses.weth,
+    ethUsdPool: chain.addresses.ethUsdPool,
+    poolKey: launch.poolKey,
+    token: launch.token,
+    feeRecipient: ctx.feeRecipient,
+  })
+  const requests = buys.map(({ buy, entry }) => ({
+    id: buyRequestId(entry),
+    userIndex: entry.userIndex,
+    calls: encode(entry.orderId, buy.spendAtoms, buy.minTokensOut),
+  }))
+  ctx.log.info({ slug: launch.slug, chain: launch.chain, block: tick.blockNumber, buys: requests.length }, 'submitting buys')
+  ctx.stage('executor.submitCall')
+  return ctx.wallets.submitUserOperations(launch.chain, requests, { sendAfter: written })
+}
