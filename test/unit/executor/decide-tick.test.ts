@@ -1,0 +1,154 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createTickDecider, type SubmittedBuy } from '../../../daemon/executor/decide-tick.ts'
+import type { StoreOperation } from '../../../src/store/open-store.ts'
+import { orderWriteOps } from '../../../src/store/order-index.ts'
+import { type ExecutorFixture, keyIdOf, launch, SLUG, startExecutorFixture, tickAt, walletOf } from './executor-fixture.ts'
+
+const USDC = 1_000_000n
+
+describe('deciding a tick (decide-tick.ts)', () => {
+  let f: ExecutorFixture
+  beforeEach(async () => {
+    f = await startExecutorFixture()
+  })
+  afterEach(() => f.close())
+
+  /** Submissions as the decider hands them on, and the order of hand-offs and writes. */
+  function recorder() {
+    const events: string[] = []
+    const handed: Array<{ buys: SubmittedBuy[]; written: Promise<void> }> = []
+    const { store } = f
+    f.ctx.store = {
+      ...store,
+      batch: async (ops: readonly StoreOperation[]) => {
+        events.push(`batch:${ops.length}`)
+        await store.batch(ops)
+      },
+    }
+    const submit = (buys: SubmittedBuy[], written: Promise<void>) => {
+      events.push('submit')
+      handed.push({ buys, written })
+    }
+    return { events, handed, submit }
+  }
+
+  it('writes the executing moves, in-flight entries and the decision in one batch, handing the buys on before the write', async () => {
+    await f.addOrder(1, 100, 2_000)
+    await f.addOrder(2, 50, 500)
+    f.chain.balanceOf.set(walletOf(1), 1_000n * USDC)
+    f.chain.balanceOf.set(walletOf(2), 1_000n * USDC)
+    const { events, handed, submit } = recorder()
+    const submitted = await createTickDecider(f.ctx).decide(tickAt(11, 1_000), launch, submit)
+
+    expect(submitted.map((s) => s.entry.keyId)).toEqual([keyIdOf(1)])
+    expect(submitted[0]?.entry).toMatchObject({ spendAtoms: (100n * USDC).toString(), wallet: walletOf(1), fromBlock: '11', token: launch.token })
+    // One hand-off, before the one write; its gate opens once the write is done.
+    expect(events).toEqual(['submit', expect.stringMatching(/^batch:/)])
+    await expect(handed[0]?.written).resolves.toBeUndefined()
+    expect((await f.order(1))?.status).toBe('executing')
+    expect((await f.order(2))?.status).toBe('active')
+    expect((await f.journal.inFlight('base')).map((e) => e.keyId)).toEqual([keyIdOf(1)])
+    const [decision] = await f.journal.decisionsOf(SLUG)
+    // Every order has its verdict (skipped ones first, then the buys in rank order: the planner's order).
+    expect(decision?.orders.map((o) => [o.keyId, o.verdict, o.rank])).toEqual([
+      [keyIdOf(2), 'limit_below_cap', undefined],
+      [keyIdOf(1), 'submitted', 0],
+    ])
+    expect(f.ctx.ticking.get(SLUG)).toBe('base')
+  })
+
+  it('journals a quiet tick only when a verdict changed since the last one it recorded', async () => {
+    await f.addOrder(2, 50, 500)
+    f.chain.balanceOf.set(walletOf(2), 1_000n * USDC)
+    const decider = createTickDecider(f.ctx)
+    const submit = () => expect.unreachable('nothing buys')
+    await decider.decide(tickAt(11, 1_000), launch, submit)
+    await decider.decide(tickAt(12, 900), launch, submit)
+    expect(await f.journal.decisionsOf(SLUG)).toHaveLength(1)
+    await decider.decide(tickAt(13, 900, { swapsAllowed: false }), launch, submit)
+    const decisions = await f.journal.decisionsOf(SLUG)
+    expect(decisions.map((d) => d.orders[0]?.verdict)).toEqual(['limit_below_cap', 'swaps_not_allowed'])
+  })
+
+  it('does not buy an order edited between planning and the executing batch (its verdict reads in_flight)', async () => {
+    const planned = await f.addOrder(1, 100, null)
+    f.chain.balanceOf.set(walletOf(1), 1_000n * USDC)
+    const { store } = f
+    const withOrderLocks = f.ctx.withOrderLocks
+    // A PATCH lands right before the decider takes the orders' locks.
+    f.ctx.withOrderLocks = async (keyIds, fn) => {
+      const edited = { ...planned, maxSpendUsdc: '60', updatedAt: planned.updatedAt + 1 }
+      await store.batch(orderWriteOps(store, planned, edited, 0))
+      return withOrderLocks(keyIds, fn)
+    }
+    const { handed, submit } = recorder()
+    expect(await createTickDecider(f.ctx).decide(tickAt(11, 1_000), launch, submit)).toEqual([])
+    expect(handed).toEqual([])
+    expect(await f.order(1)).toMatchObject({ status: 'active', maxSpendUsdc: '60' })
+    expect((await f.journal.decisionsOf(SLUG))[0]?.orders[0]?.verdict).toBe('in_flight')
+  })
+
+  it('a failed executing batch rejects the decision and the gate it handed on; nothing is recorded', async () => {
+    await f.addOrder(1, 100, null)
+    f.chain.balanceOf.set(walletOf(1), 1_000n * USDC)
+    const handed: Promise<void>[] = []
+    f.ctx.store = {
+      ...f.store,
+      batch: async () => {
+        throw new Error('disk full')
+      },
+    }
+    await expect(createTickDecider(f.ctx).decide(tickAt(11, 1_000), launch, (_buys, written) => handed.push(written))).rejects.toThrow('disk full')
+    expect(handed).toHaveLength(1)
+    await expect(handed[0]).rejects.toThrow('disk full')
+    expect((await f.order(1))?.status).toBe('active')
+    expect(await f.journal.inFlight()).toEqual([])
+  })
+
+  it('moves orders past their validity to expired, in chain time counted from the launch', async () => {
+    // Launched at 1,000 s; the tick's next block is at 1,004 s: valid for 3 s means expired.
+    await f.addOrder(1, 100, null, { expiresInMs: 3_000 })
+    await f.addOrder(2, 100, null, { expiresInMs: 10_000 })
+    f.chain.balanceOf.set(walletOf(1), 1_000n * USDC)
+    f.chain.balanceOf.set(walletOf(2), 1_000n * USDC)
+    const submitted = await createTickDecider(f.ctx).decide(tickAt(11, 1_000), launch, () => undefined)
+    expect(submitted.map((s) => s.entry.keyId)).toEqual([keyIdOf(2)])
+    expect((await f.order(1))?.status).toBe('expired')
+    expect((await f.journal.orderEventsOf(keyIdOf(1), SLUG)).map((e) => [e.from, e.to, e.reason])).toEqual([['active', 'expired', 'expired after launch']])
+  })
+
+  it('sizes a buy with what other in-flight buys of the wallet have not reserved', async () => {
+    await f.addOrder(1, 100, null)
+    f.chain.balanceOf.set(walletOf(1), 100n * USDC)
+    // An earlier buy of the same wallet (another launch on the chain) still in flight for 80 USDC.
+    await f.store.batch([
+      f.journal.putInFlight({
+        keyId: keyIdOf(1),
+        slug: 'other',
+        chain: 'base',
+        userIndex: 1,
+        wallet: walletOf(1),
+        spendAtoms: (80n * USDC).toString(),
+        minTokensOut: '0',
+        token: launch.token,
+        orderId: launch.txHash,
+        submittedAt: 0,
+        fromBlock: '5',
+      }),
+    ])
+    const [buy] = await createTickDecider(f.ctx).decide(tickAt(11, 1_000), launch, () => undefined)
+    expect(buy?.entry.spendAtoms).toBe((20n * USDC).toString())
+  })
+
+  it('a project without active orders leaves the ticking set and forgets its book', async () => {
+    await f.addOrder(1, 100, null)
+    f.chain.balanceOf.set(walletOf(1), 1_000n * USDC)
+    const decider = createTickDecider(f.ctx)
+    await decider.decide(tickAt(11, 1_000), launch, () => undefined)
+    expect(f.ctx.books.lastUse(SLUG)).toBeDefined()
+    // The order is executing now: nothing active is left.
+    expect(await decider.decide(tickAt(12, 1_000), launch, () => undefined)).toEqual([])
+    expect(f.ctx.ticking.has(SLUG)).toBe(false)
+    expect(f.ctx.books.lastUse(SLUG)).toBeUndefined()
+  })
+})

@@ -1,0 +1,185 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type Address, type Hash, zeroAddress } from 'viem'
+import type { ChainConfig, ChainKey } from '../../../src/chain/chain-keys.ts'
+import { createKeyedMutex } from '../../../src/common/keyed-mutex.ts'
+import { silentLogger } from '../../../src/common/logger.ts'
+import { spendThenLimitPolicy } from '../../../src/domain/execution/prioritisation.ts'
+import type { OrderRecord, UserRecord } from '../../../src/domain/records.ts'
+import { createJournal, type Journal } from '../../../src/journal/journal.ts'
+import type { LaunchRecord, PriceTick } from '../../../src/journal/journal-records.ts'
+import { orderLockName } from '../../../src/services/order-service.ts'
+import { orderWriteOps } from '../../../src/store/order-index.ts'
+import { openStore, put, type Store } from '../../../src/store/open-store.ts'
+import type { ExecutorContext } from '../../../daemon/executor/executor-context.ts'
+import type { ExecutorChainReads } from '../../../daemon/executor/executor-chain-reads.ts'
+import type { BuyOutcome } from '../../../daemon/executor/find-buy.ts'
+import { createOrderLoader } from '../../../daemon/executor/load-orders.ts'
+import { createBookCache } from '../../../daemon/executor/plan-book-cache.ts'
+import type { WarmBooks } from '../../../daemon/executor/warm-books.ts'
+
+export const SLUG = 'unit'
+export const TOKEN = '0x00000000000000000000000000000000000000aa' as Address
+export const walletOf = (userIndex: number) => `0x${(userIndex + 1).toString(16).padStart(40, '0')}` as Address
+export const keyIdOf = (userIndex: number) => `key_${userIndex}`
+export const txHash = (n: number) => `0x${n.toString(16).padStart(64, '0')}` as Hash
+
+/** A launch of SLUG on base at block 10 (time 1,000 s), 1,000,000 tokens of 18 decimals. */
+export const launch: LaunchRecord = {
+  slug: SLUG,
+  chain: 'base',
+  launchpad: 'clanker',
+  token: TOKEN,
+  symbol: 'UNIT',
+  name: 'Unit',
+  decimals: 18,
+  totalSupply: (10n ** 24n).toString(),
+  pairedAsset: zeroAddress,
+  poolKey: { currency0: zeroAddress, currency1: TOKEN, fee: 0, tickSpacing: 60, hooks: zeroAddress },
+  poolId: txHash(1),
+  feeSchedule: null,
+  blockNumber: '10',
+  blockHash: txHash(2),
+  txHash: txHash(3),
+  launchedAt: 1_000_000,
+}
+
+/** A tick of the launch at `blockNumber`, with the effective cap (micro-USD) orders are compared with. */
+export const tickAt = (blockNumber: number, effectiveCapUsd: number, options: { swapsAllowed?: boolean } = {}): PriceTick => ({
+  slug: SLUG,
+  chain: 'base',
+  token: TOKEN,
+  reason: 'block',
+  blockNumber: String(blockNumber),
+  blockHash: txHash(1_000 + blockNumber),
+  logIndex: -1,
+  sqrtPriceX96: '1',
+  liquidity: '1',
+  ethUsdAtoms: '3000000000',
+  nextBlockTimestamp: 1_000 + 2 * (blockNumber - 9),
+  lpFeePips: 10_000,
+  totalFeeFraction: 0.01,
+  swapsAllowed: options.swapsAllowed ?? true,
+  fdvUsdAtoms: String(effectiveCapUsd * 1_000_000),
+  effectiveCapAtoms: String(effectiveCapUsd * 1_000_000),
+  feeDecaying: false,
+  at: 0,
+})
+
+/** A fake of every chain read, served from maps the test fills. */
+export interface FakeChain extends ExecutorChainReads {
+  balanceOf: Map<string, bigint>
+  /** Buys the router recorded, by `${wallet lower-cased}!${orderId}`. */
+  bought: Map<string, BuyOutcome>
+  /** Router buys per transaction. */
+  transactions: Map<Hash, Map<string, BuyOutcome>>
+  receiptReads: Hash[]
+}
+
+export function fakeChain(): FakeChain {
+  const balanceOf = new Map<string, bigint>()
+  const bought = new Map<string, BuyOutcome>()
+  const transactions = new Map<Hash, Map<string, BuyOutcome>>()
+  const receiptReads: Hash[] = []
+  return {
+    balanceOf,
+    bought,
+    transactions,
+    receiptReads,
+    balances: async (_chain, wallets) => new Map(wallets.map((w) => [w.toLowerCase(), balanceOf.get(w.toLowerCase()) ?? 0n])),
+    changedWallets: async () => new Set(),
+    buyOf: async (_chain, wallet, orderId) => bought.get(`${wallet.toLowerCase()}!${orderId}`),
+    async buysInTransaction(_chain, hash) {
+      receiptReads.push(hash)
+      return transactions.get(hash) ?? new Map()
+    },
+  }
+}
+
+/** Warm books that never hold a snapshot: the decider then reads the store and the (fake) chain itself. */
+export const coldWarmBooks: WarmBooks = {
+  refresh: () => undefined,
+  take: async () => undefined,
+  snapshot: async () => undefined,
+  reset: () => undefined,
+  stop: () => undefined,
+}
+
+export interface ExecutorFixture {
+  dir: string
+  store: Store
+  journal: Journal
+  chain: FakeChain
+  ctx: ExecutorContext
+  /** A buyer with an active order on SLUG (spend and limit in whole USD; null limit = any price). */
+  addOrder(userIndex: number, spendUsd: number, limitUsd: number | null, patch?: Partial<OrderRecord>): Promise<OrderRecord>
+  order(userIndex: number): Promise<OrderRecord | undefined>
+  close(): Promise<void>
+}
+
+export async function startExecutorFixture(overrides: Partial<ExecutorContext> = {}): Promise<ExecutorFixture> {
+  const dir = await mkdtemp(join(tmpdir(), 'prebuy-executor-unit-'))
+  const store = await openStore({ dataDir: dir })
+  const journal = createJournal(store)
+  const chain = fakeChain()
+  const wallets = {
+    walletAddress: async (userIndex: number) => walletOf(userIndex),
+    submitUserOperations: async () => [],
+  }
+  const chainLocks = createKeyedMutex()
+  let clock = 5_000_000
+  const ctx: ExecutorContext = {
+    store,
+    journal,
+    wallets,
+    chains: {} as Record<ChainKey, ChainConfig>,
+    buyRouters: { base: zeroAddress, second_chain: zeroAddress },
+    feeRecipient: zeroAddress,
+    policy: spendThenLimitPolicy,
+    maxFailedAttempts: 3,
+    maxBuysPerTick: undefined,
+    now: () => clock++,
+    log: silentLogger,
+    stage: () => undefined,
+    reads: chain,
+    withChainLock: (key, fn) => chainLocks.run(key, fn),
+    withOrderLocks: (keyIds, fn) => store.mutex.runAll(keyIds.map(orderLockName), fn),
+    orders: createOrderLoader({ store, wallets }),
+    books: createBookCache(),
+    warm: coldWarmBooks,
+    ticking: new Map(),
+    stopped: () => false,
+    ...overrides,
+  }
+  return {
+    dir,
+    store,
+    journal,
+    chain,
+    ctx,
+    async addOrder(userIndex, spendUsd, limitUsd, patch = {}) {
+      const keyId = keyIdOf(userIndex)
+      const user: UserRecord = { keyId, userIndex }
+      const order: OrderRecord = {
+        keyId,
+        slug: SLUG,
+        status: 'active',
+        maxSpendUsdc: String(spendUsd),
+        maxFdvUsdc: limitUsd === null ? null : String(limitUsd),
+        expiresInMs: 3_600_000,
+        createdAt: userIndex,
+        updatedAt: userIndex,
+        ...patch,
+      }
+      const previous = await store.sub.orders.get(`${keyId}!${SLUG}`)
+      await store.batch([put(store.sub.users, keyId, user), ...orderWriteOps(store, previous, order, 0)])
+      return order
+    },
+    order: (userIndex) => store.sub.orders.get(`${keyIdOf(userIndex)}!${SLUG}`),
+    async close() {
+      await store.close()
+      await rm(dir, { recursive: true, force: true })
+    },
+  }
+}

@@ -1,0 +1,110 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createLaunchReadiness } from '../../../daemon/executor/ready-ahead.ts'
+import type { LoadedOrder, WarmBooks } from '../../../daemon/executor/warm-books.ts'
+import { withResolvers } from '../../../src/common/with-resolvers.ts'
+import type { ProjectRecord } from '../../../src/domain/records.ts'
+import { put } from '../../../src/store/open-store.ts'
+import { coldWarmBooks, type ExecutorFixture, keyIdOf, SLUG, startExecutorFixture, walletOf } from './executor-fixture.ts'
+
+const USDC = 1_000_000n
+
+describe('readying wallets and books ahead of launches (ready-ahead.ts)', () => {
+  let f: ExecutorFixture
+  let calls: Array<{ chain: string; userIndexes: readonly number[]; deploy: readonly number[] | undefined }>
+  let snapshot: { orders: Map<string, LoadedOrder[]>; balances: Map<string, bigint> }
+  beforeEach(async () => {
+    f = await startExecutorFixture()
+    calls = []
+    snapshot = { orders: new Map(), balances: new Map() }
+    const warm: WarmBooks = { ...coldWarmBooks, snapshot: async () => snapshot }
+    f.ctx.warm = warm
+    f.ctx.wallets = {
+      ...f.ctx.wallets,
+      async prepareAhead(chain, userIndexes, options) {
+        calls.push({ chain, userIndexes, deploy: options?.deploy })
+        return { read: userIndexes.length, undeployed: 0, deployed: 0 }
+      },
+    }
+  })
+  afterEach(() => f.close())
+
+  const loaded = (userIndex: number, slug = SLUG): LoadedOrder => ({
+    order: { keyId: keyIdOf(userIndex), slug, status: 'active', maxSpendUsdc: '10', maxFdvUsdc: null, expiresInMs: 60_000, createdAt: 1, updatedAt: 1 },
+    userIndex,
+    followers: 0,
+    wallet: walletOf(userIndex),
+  })
+
+  it("prepares a waiting project's book and readies its funded buyers, deploying only those already waiting a block earlier", async () => {
+    snapshot.orders.set(SLUG, [loaded(1), loaded(2)])
+    snapshot.balances.set(walletOf(1).toLowerCase(), 5n * USDC)
+    const readiness = createLaunchReadiness(f.ctx)
+    await readiness.onProcessed('base', 20n, [])
+    expect(f.ctx.books.lastUse(SLUG)).toBe('rebuilt')
+    snapshot.orders.set(SLUG, [loaded(1), loaded(2), loaded(3)])
+    snapshot.balances.set(walletOf(3).toLowerCase(), 5n * USDC)
+    await readiness.onProcessed('base', 21n, [])
+    expect(calls).toEqual([
+      { chain: 'base', userIndexes: [1], deploy: [] },
+      { chain: 'base', userIndexes: [1, 3], deploy: [1] },
+    ])
+    expect(f.ctx.books.lastUse(SLUG)).toBe('incremental')
+  })
+
+  it('does nothing in a block where something launched', async () => {
+    snapshot.orders.set(SLUG, [loaded(1)])
+    snapshot.balances.set(walletOf(1).toLowerCase(), 5n * USDC)
+    await createLaunchReadiness(f.ctx).onProcessed('base', 20n, ['elsewhere'])
+    expect(calls).toEqual([])
+    expect(f.ctx.books.lastUse(SLUG)).toBeUndefined()
+  })
+
+  it('never readies a wallet that may be buying in a launched project right now, nor rebuilds that book from the snapshot', async () => {
+    f.ctx.ticking.set('launched', 'base')
+    snapshot.orders.set(SLUG, [loaded(1), loaded(2)])
+    snapshot.orders.set('launched', [loaded(1, 'launched')])
+    snapshot.balances.set(walletOf(1).toLowerCase(), 5n * USDC)
+    snapshot.balances.set(walletOf(2).toLowerCase(), 5n * USDC)
+    await createLaunchReadiness(f.ctx).onProcessed('base', 20n, [])
+    expect(calls).toEqual([{ chain: 'base', userIndexes: [2], deploy: [] }])
+    expect(f.ctx.books.lastUse('launched')).toBeUndefined()
+  })
+
+  it('skips readying wallets while the previous block’s readying is still running; books are prepared anyway', async () => {
+    const slow = withResolvers<void>()
+    let started = 0
+    f.ctx.wallets = {
+      ...f.ctx.wallets,
+      async prepareAhead() {
+        started++
+        await slow.promise
+        return { read: 0, undeployed: 0, deployed: 0 }
+      },
+    }
+    snapshot.orders.set(SLUG, [loaded(1)])
+    snapshot.balances.set(walletOf(1).toLowerCase(), 5n * USDC)
+    const readiness = createLaunchReadiness(f.ctx)
+    const first = readiness.onProcessed('base', 20n, [])
+    await new Promise((resolve) => setImmediate(resolve))
+    snapshot.orders.set('second', [loaded(4, 'second')])
+    await readiness.onProcessed('base', 21n, [])
+    expect(started).toBe(1)
+    expect(f.ctx.books.lastUse('second')).toBe('rebuilt')
+    slow.resolve()
+    await first
+  })
+
+  it('prepareLaunchedBooks builds the books of launched projects with active orders, not of waiting ones', async () => {
+    const project = (slug: string, launched: boolean) =>
+      ({
+        slug,
+        chain: 'base',
+        launch: launched ? { chain: 'base', tokenAddress: walletOf(99), symbol: 'X', name: 'X', decimals: 18, launchedAt: 1 } : null,
+      }) as ProjectRecord
+    await f.store.batch([put(f.store.sub.projects, SLUG, project(SLUG, true)), put(f.store.sub.projects, 'waiting', project('waiting', false))])
+    await f.addOrder(1, 10, null)
+    await createLaunchReadiness(f.ctx).prepareLaunchedBooks()
+    expect(f.ctx.books.lastUse(SLUG)).toBe('rebuilt')
+    expect(f.ctx.books.lastUse('waiting')).toBeUndefined()
+  })
+})

@@ -1,0 +1,68 @@
+import type { Hash } from 'viem'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { revalidateFills } from '../../../daemon/executor/revalidate-fills.ts'
+import { type ExecutorFixture, keyIdOf, launch, SLUG, startExecutorFixture, txHash, walletOf } from './executor-fixture.ts'
+
+const orderIdOf = (userIndex: number) => `0x${(0xfe00 + userIndex).toString(16).padStart(64, '0')}` as Hash
+
+describe('revalidating fills after a reorg (revalidate-fills.ts)', () => {
+  let f: ExecutorFixture
+  beforeEach(async () => {
+    f = await startExecutorFixture()
+  })
+  afterEach(() => f.close())
+
+  /** A filled order whose buy was mined in `block` by `hash`, with its fill record. */
+  async function filled(userIndex: number, block: number, hash: Hash) {
+    await f.addOrder(userIndex, 100, null, {
+      status: 'filled',
+      execution: { spentUsdc: '100', tokensReceived: '970', feeTokens: '30', txHash: hash, executedAt: 1 },
+    })
+    await f.store.batch([
+      f.journal.putFill({
+        chain: 'base',
+        keyId: keyIdOf(userIndex),
+        slug: SLUG,
+        blockNumber: String(block),
+        txHash: hash,
+        wallet: walletOf(userIndex),
+        orderId: orderIdOf(userIndex),
+        userIndex,
+        spendAtoms: '100000000',
+        token: launch.token,
+      }),
+    ])
+  }
+  const chainSays = (userIndex: number, hash: Hash, block: bigint) =>
+    f.chain.bought.set(`${walletOf(userIndex).toLowerCase()}!${orderIdOf(userIndex)}`, {
+      txHash: hash,
+      blockNumber: block,
+      amountIn: 100_000_000n,
+      tokensReceived: 2_000n,
+      fee: 60n,
+    })
+
+  it('keeps a buy still on the new chain, re-points one mined again elsewhere, and reopens one the reorg undid', async () => {
+    await filled(1, 20, txHash(1))
+    await filled(2, 21, txHash(2))
+    await filled(3, 22, txHash(3))
+    await filled(4, 15, txHash(4)) // below the ancestor: not checked
+    chainSays(1, txHash(1), 20n)
+    chainSays(2, txHash(22), 23n)
+    await revalidateFills(f.ctx, 'base', 18n)
+
+    expect(await f.order(1)).toMatchObject({ status: 'filled', execution: { txHash: txHash(1) } })
+    expect(await f.order(2)).toMatchObject({ status: 'filled', execution: { txHash: txHash(22), tokensReceived: '1940' } })
+    const reopened = await f.order(3)
+    expect(reopened?.status).toBe('active')
+    expect(reopened?.execution).toBeUndefined()
+    expect((await f.journal.orderEventsOf(keyIdOf(3), SLUG)).at(-1)).toMatchObject({ from: 'filled', to: 'active', reason: 'buy undone by a reorg' })
+    expect((await f.order(4))?.status).toBe('filled')
+    const fills = await f.journal.fillsAbove('base', 0n)
+    expect(fills.map((fill) => [fill.keyId, fill.blockNumber, fill.txHash])).toEqual([
+      [keyIdOf(4), '15', txHash(4)],
+      [keyIdOf(1), '20', txHash(1)],
+      [keyIdOf(2), '23', txHash(22)],
+    ])
+  })
+})
