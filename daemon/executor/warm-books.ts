@@ -2,6 +2,7 @@ import type { Address } from 'viem'
 import type { ChainKey } from '../../src/chain/chain-keys.ts'
 import type { OrderRecord } from '../../src/domain/records.ts'
 import type { Store } from '../../src/store/open-store.ts'
+import { orderWrittenBy } from '../../src/store/order-writes.ts'
 
 /** An active order with its buyer, as the executor loads it (no balance yet). */
 export interface LoadedOrder {
@@ -121,8 +122,9 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
   }
   const unsubscribe = store.onBatch((operations) => {
     for (const op of operations) {
-      if (op.sublevel === store.sub.orders) {
-        const slug = op.key.slice(op.key.indexOf('!') + 1)
+      const written = orderWrittenBy(store, op)
+      if (written) {
+        const { slug } = written
         versions.set(slug, (versions.get(slug) ?? 0) + 1)
         dirty.add(slug)
         scheduleReload()

@@ -1,4 +1,4 @@
-import type { OrderRecord, ProjectRecord } from './records.ts'
+import type { OrderRecord, OrderStatus, ProjectRecord } from './records.ts'
 import { itemFailed, itemOk, type BatchItemResult } from './order-codes.ts'
 import { checkCreateValues, checkPatchValues, type OrderValues } from './order-input.ts'
 
@@ -84,17 +84,40 @@ export function markDuplicates<T extends { slug: string }>(items: readonly T[]):
   })
 }
 
+/** Who writes an order: the public API (through the order service) or the executor. */
+export type OrderWriter = 'api' | 'executor'
+
+/** An order's state before its first write. */
+export type OrderOrigin = OrderStatus | 'none'
+
 /**
- * Moves the executor may make (API moves are decided above). executing -> active is the retry after a reverted
- * buy; a launch that a reorg removed may also send an executing order back to active.
+ * Every move an order makes, by who makes it; orderWriteOps (src/store/order-writes.ts) refuses any other.
+ * - The API places an order, edits it (active -> active), cancels it, and places it again once it is over: a new
+ *   active order replaces a deleted, expired, failed or filled one (decideCreate; a filled one only while the project
+ *   is not launched, which after a launch happens only when a reorg removed the launch).
+ * - The executor buys (active -> executing), expires an order past its validity, settles a buy (executing -> filled,
+ *   back to active to retry, or failed after repeated non-price failures), and after a reorg undoes a fill
+ *   (filled -> active) or re-points it to the transaction that mined it again (filled -> filled).
  */
-export const EXECUTOR_TRANSITIONS: Readonly<Record<OrderRecord['status'], readonly OrderRecord['status'][]>> = {
-  active: ['executing', 'expired', 'filled', 'failed'],
-  executing: ['active', 'filled', 'failed', 'expired'],
-  filled: [],
-  expired: [],
-  failed: [],
-  deleted: [],
+export const ORDER_TRANSITIONS: Readonly<Record<OrderWriter, Readonly<Record<OrderOrigin, readonly OrderStatus[]>>>> = {
+  api: {
+    none: ['active'],
+    active: ['active', 'deleted'],
+    deleted: ['active'],
+    expired: ['active'],
+    failed: ['active'],
+    filled: ['active'],
+    executing: [],
+  },
+  executor: {
+    none: [],
+    active: ['executing', 'expired'],
+    executing: ['active', 'filled', 'failed'],
+    filled: ['active', 'filled'],
+    expired: [],
+    failed: [],
+    deleted: [],
+  },
 }
 
-export const canExecutorMove = (from: OrderRecord['status'], to: OrderRecord['status']): boolean => from === to || EXECUTOR_TRANSITIONS[from].includes(to)
+export const canMoveOrder = (by: OrderWriter, from: OrderOrigin, to: OrderStatus): boolean => ORDER_TRANSITIONS[by][from].includes(to)

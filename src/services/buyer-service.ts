@@ -1,7 +1,8 @@
 import { PrebuyError } from '../common/errors.ts'
 import type { SocialProfile, UserRecord } from '../domain/records.ts'
-import { buyerIndexKey, buyersPrefix, orderKey, spendGroupPrefix, VISIBLE_GROUP } from '../store/order-index.ts'
-import { del, put, type Store, type StoreOperation } from '../store/open-store.ts'
+import { buyersPrefix, orderKey, spendGroupPrefix, VISIBLE_GROUP } from '../store/order-index.ts'
+import { put, type Store } from '../store/open-store.ts'
+import { followerCountOps } from '../store/order-writes.ts'
 import { countPrefix, readAll, readIndexPage } from '../store/paginate.ts'
 import { orderLockName } from './order-service.ts'
 
@@ -76,16 +77,8 @@ export function createBuyerService({ store }: { store: Store }): BuyerService {
         const after = social?.followerCount ?? 0
         const next: UserRecord = { keyId, userIndex: user.userIndex }
         if (social) next.social = social
-        const ops: StoreOperation[] = [put(users, keyId, next)]
-        if (before !== after) {
-          for (const {
-            value: { slug },
-          } of await readAll(store.sub.ordersBySpend, spendGroupPrefix(keyId, VISIBLE_GROUP))) {
-            ops.push(del(buyersByProject, buyerIndexKey(slug, before, keyId)))
-            ops.push(put(buyersByProject, buyerIndexKey(slug, after, keyId), keyId))
-          }
-        }
-        await store.batch(ops)
+        const slugs = before === after ? [] : (await readAll(store.sub.ordersBySpend, spendGroupPrefix(keyId, VISIBLE_GROUP))).map((e) => e.value.slug)
+        await store.batch([put(users, keyId, next), ...followerCountOps(store, keyId, slugs, before, after)])
         return next
       })
     },

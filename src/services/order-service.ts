@@ -1,9 +1,9 @@
 import { itemFailed, type BatchItemResult } from '../domain/order-codes.ts'
 import type { OrderValues } from '../domain/order-input.ts'
-import { PrebuyError } from '../common/errors.ts'
-import { canExecutorMove, decideCreate, decideDelete, decidePatch, markDuplicates, type Decision } from '../domain/order-transitions.ts'
+import { decideCreate, decideDelete, decidePatch, markDuplicates, type Decision } from '../domain/order-transitions.ts'
 import type { OrderExecution, OrderRecord, OrderStatus, ProjectRecord } from '../domain/records.ts'
-import { orderKey, orderWriteOps, spendGroupPrefix, VISIBLE_GROUP } from '../store/order-index.ts'
+import { orderKey, spendGroupPrefix, VISIBLE_GROUP } from '../store/order-index.ts'
+import { orderWriteOps, orderWrittenBy } from '../store/order-writes.ts'
 import type { Store, StoreOperation } from '../store/open-store.ts'
 import { readIndexPage } from '../store/paginate.ts'
 import type { Clock } from './clock.ts'
@@ -35,16 +35,6 @@ export interface OrderService {
   deleteOrders(keyId: string, items: readonly DeleteItem[]): Promise<BatchItemResult[]>
   listOrders(keyId: string, options: { status?: OrderStatus | undefined; cursor?: string | undefined; limit: number }): Promise<OrderPage>
   getOrder(keyId: string, slug: string): Promise<OrderRecord | undefined>
-  /**
-   * For the executor: under the key's order lock, reads the order, lets `decide` return the next record (undefined:
-   * no change) and extra operations (journal entries), and writes the record, its indexes and the extras in one
-   * batch. Refuses moves EXECUTOR_TRANSITIONS does not allow. Returns the record as it now is.
-   */
-  updateOrder(
-    keyId: string,
-    slug: string,
-    decide: (current: OrderRecord) => { next?: OrderRecord; extraOps?: StoreOperation[] } | undefined,
-  ): Promise<OrderRecord>
 }
 
 export interface OrderServiceDeps {
@@ -91,9 +81,8 @@ export function createOrderService({ store, clock }: OrderServiceDeps): OrderSer
   const versionOf = (keyId: string) => versions.get(keyId) ?? 0
   store.onBatch((operations) => {
     for (const op of operations) {
-      if (op.sublevel !== (orders as unknown) && op.sublevel !== (ordersBySpend as unknown)) continue
-      const keyId = op.key.slice(0, op.key.indexOf('!'))
-      versions.set(keyId, versionOf(keyId) + 1)
+      const written = orderWrittenBy(store, op)
+      if (written) versions.set(written.keyId, versionOf(written.keyId) + 1)
     }
   })
 
@@ -114,7 +103,7 @@ export function createOrderService({ store, clock }: OrderServiceDeps): OrderSer
         if (duplicates[index]) return itemFailed(item.slug, 'duplicate_slug')
         const existing = existingOrders[index]
         const decision = decide(item, projectRecords[index], existing, now)
-        if (decision.next) ops.push(...orderWriteOps(store, existing, decision.next, followerCount))
+        if (decision.next) ops.push(...orderWriteOps(store, existing, decision.next, { writer: 'api', followers: followerCount }))
         return decision.result
       })
       await store.batch(ops)
@@ -158,25 +147,5 @@ export function createOrderService({ store, clock }: OrderServiceDeps): OrderSer
       return result
     },
     getOrder: (keyId, slug) => orders.get(orderKey(keyId, slug)),
-    async updateOrder(keyId, slug, decide) {
-      return store.mutex.run(orderLockName(keyId), async () => {
-        const [current, user] = await Promise.all([orders.get(orderKey(keyId, slug)), users.get(keyId)])
-        if (!current) throw new PrebuyError('not_found', 'order_not_found', 'No order for this key and slug.')
-        const outcome = decide(current)
-        if (!outcome) return current
-        const ops: StoreOperation[] = [...(outcome.extraOps ?? [])]
-        let result = current
-        if (outcome.next) {
-          const next = outcome.next
-          if (next.keyId !== keyId || next.slug !== slug || !canExecutorMove(current.status, next.status)) {
-            throw new PrebuyError('internal', 'invalid_order_transition', `Order cannot move from ${current.status} to ${next.status}.`)
-          }
-          ops.push(...orderWriteOps(store, current, next, user?.social?.followerCount ?? 0))
-          result = next
-        }
-        await store.batch(ops)
-        return result
-      })
-    },
   }
 }

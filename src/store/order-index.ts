@@ -2,7 +2,6 @@ import { parseDecimal } from '../domain/decimal.ts'
 import { USDC_DECIMALS } from '../domain/order-bounds.ts'
 import type { OrderRecord, OrderStatus } from '../domain/records.ts'
 import { descendingKey } from './cursor.ts'
-import { del, put, type Store, type StoreOperation } from './open-store.ts'
 
 /** Spend atoms fit in 16 digits (the cap is 10^13 atoms); follower counts in 12. */
 const SPEND_WIDTH = 16
@@ -31,24 +30,3 @@ export const projectStatusPrefix = (slug: string, status: OrderStatus): string =
 export const buyerIndexKey = (slug: string, followerCount: number, keyId: string): string =>
   `${slug}!${descendingKey(BigInt(followerCount), FOLLOWER_WIDTH)}!${keyId}`
 export const buyersPrefix = (slug: string): string => `${slug}!`
-
-/**
- * Every operation that moves an order from `previous` to `next`: the record and all its index entries, for one
- * atomic batch. The executor uses this too, so indexes can never drift from records. `followerCount` is the buyer's
- * current follower count (0 without a linked social profile).
- */
-export function orderWriteOps(store: Store, previous: OrderRecord | undefined, next: OrderRecord, followerCount: number): StoreOperation[] {
-  const { orders, ordersBySpend, ordersByProject, buyersByProject } = store.sub
-  const ops: StoreOperation[] = [put(orders, orderKey(next.keyId, next.slug), next)]
-  const nextSpendKeys = new Set(spendIndexKeys(next))
-  if (previous) {
-    for (const key of spendIndexKeys(previous)) if (!nextSpendKeys.has(key)) ops.push(del(ordersBySpend, key))
-    if (projectOrderKey(previous) !== projectOrderKey(next)) ops.push(del(ordersByProject, projectOrderKey(previous)))
-  }
-  for (const key of nextSpendKeys) ops.push(put(ordersBySpend, key, next))
-  ops.push(put(ordersByProject, projectOrderKey(next), next.keyId))
-  const buyerKey = buyerIndexKey(next.slug, followerCount, next.keyId)
-  if (next.status === 'deleted') ops.push(del(buyersByProject, buyerKey))
-  else ops.push(put(buyersByProject, buyerKey, next.keyId))
-  return ops
-}

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { writeOrderAs } from '../support/write-order-as.ts'
 import { approvedProject, plainProject, createHarness, createKey, bearer, PREFIX, type Harness } from './harness.ts'
 
 let h: Harness
@@ -148,8 +149,7 @@ describe('PATCH /orders', () => {
   it('order_not_active on an order the executor has moved on; no_active_order on a deleted one', async () => {
     await send('POST', [item('alpha'), item('beta')])
     const record = await h.services.orders.getOrder((await h.services.keys.listKeys()).find((k) => k.label === 'buyer')!.id, 'alpha')
-    const { orderWriteOps } = await import('../../src/store/order-index.ts')
-    await h.store.batch(orderWriteOps(h.store, record, { ...record!, status: 'filled' }, 0))
+    await writeOrderAs(h.store, { ...record!, status: 'filled' })
     await send('DELETE', [{ slug: 'beta' }])
     const res = await send('PATCH', [
       { slug: 'alpha', maxSpendUsdc: '1' },
@@ -202,11 +202,10 @@ describe('GET /orders', () => {
     await send('POST', [item('alpha', '10')])
     const keyId = (await h.services.keys.listKeys()).find((k) => k.label === 'buyer')!.id
     const record = await h.services.orders.getOrder(keyId, 'alpha')
-    const { orderWriteOps } = await import('../../src/store/order-index.ts')
     const execution = { spentUsdc: '10', tokensReceived: '970', feeTokens: '30', txHash: `0x${'12'.repeat(32)}`, executedAt: h.now.value }
     expect((await list()).data[0].status).toBe('active')
     // A write that bypasses the order service (the executor's) is visible at once: the page cache follows store.batch.
-    await h.store.batch(orderWriteOps(h.store, record, { ...record!, status: 'filled', execution }, 0))
+    await writeOrderAs(h.store, { ...record!, status: 'filled', execution })
     const [order] = (await list()).data
     expect(order).toMatchObject({
       status: 'filled',

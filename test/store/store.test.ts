@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { OrderRecord } from '../../src/domain/records.ts'
 import { decodeCursor, descendingKey, encodeCursor } from '../../src/store/cursor.ts'
 import { del, openStore, put, type Store, type StoreOperation } from '../../src/store/open-store.ts'
-import { orderKey, orderWriteOps, spendGroupPrefix, VISIBLE_GROUP, buyersPrefix, projectStatusPrefix } from '../../src/store/order-index.ts'
+import { spendGroupPrefix, VISIBLE_GROUP, buyersPrefix, projectStatusPrefix } from '../../src/store/order-index.ts'
+import { writeOrderAs } from '../support/write-order-as.ts'
 import { readAll, readIndexPage } from '../../src/store/paginate.ts'
 
 let dir: string
@@ -31,10 +32,7 @@ const order = (slug: string, spend: string, status: OrderRecord['status'] = 'act
   updatedAt: 1,
 })
 
-async function writeOrder(next: OrderRecord, followers = 0) {
-  const previous = await store.sub.orders.get(orderKey(next.keyId, next.slug))
-  await store.batch(orderWriteOps(store, previous, next, followers))
-}
+const writeOrder = (next: OrderRecord, followers = 0) => writeOrderAs(store, next, followers)
 
 describe('openStore', () => {
   it('lives in <dataDir>/db and keeps records across close and reopen', async () => {

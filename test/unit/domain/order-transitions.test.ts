@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ORDER_ITEM_CODES } from '../../../src/domain/order-codes.ts'
-import { decideCreate, decideDelete, decidePatch, markDuplicates } from '../../../src/domain/order-transitions.ts'
-import type { OrderRecord, OrderStatus, ProjectRecord } from '../../../src/domain/records.ts'
+import { canMoveOrder, decideCreate, decideDelete, decidePatch, markDuplicates, type OrderOrigin } from '../../../src/domain/order-transitions.ts'
+import { ORDER_STATUSES, type OrderRecord, type OrderStatus, type ProjectRecord } from '../../../src/domain/records.ts'
 
 const project = (launched = false): ProjectRecord => ({
   slug: 'alpha',
@@ -120,15 +120,36 @@ it('markDuplicates flags every repeat after the first occurrence', () => {
   expect(markDuplicates([{ slug: 'a' }, { slug: 'b' }, { slug: 'a' }, { slug: 'a' }])).toEqual([false, false, true, true])
 })
 
-describe('executor moves', () => {
-  it('allows the executor states and nothing out of a final state', async () => {
-    const { canExecutorMove } = await import('../../../src/domain/order-transitions.ts')
-    expect(canExecutorMove('active', 'executing')).toBe(true)
-    expect(canExecutorMove('executing', 'filled')).toBe(true)
-    expect(canExecutorMove('executing', 'active')).toBe(true)
-    expect(canExecutorMove('active', 'expired')).toBe(true)
-    expect(canExecutorMove('filled', 'filled')).toBe(true)
-    for (const from of ['filled', 'expired', 'failed', 'deleted'] as const) expect(canExecutorMove(from, 'active'), from).toBe(false)
-    expect(canExecutorMove('active', 'deleted')).toBe(false)
+describe('the order state machine', () => {
+  it('lets the executor buy, settle, expire and undo or re-point a fill, and nothing else', () => {
+    const allowed = (from: OrderOrigin) => ORDER_STATUSES.filter((to) => canMoveOrder('executor', from, to))
+    expect(allowed('none')).toEqual([])
+    expect(allowed('active')).toEqual(['executing', 'expired'])
+    expect(allowed('executing')).toEqual(['active', 'filled', 'failed'])
+    expect(allowed('filled')).toEqual(['active', 'filled'])
+    for (const from of ['expired', 'failed', 'deleted'] as const) expect(allowed(from), from).toEqual([])
+  })
+
+  it('lets the API place, edit, cancel and re-place orders, never touching one being bought', () => {
+    const allowed = (from: OrderOrigin) => ORDER_STATUSES.filter((to) => canMoveOrder('api', from, to))
+    expect(allowed('none')).toEqual(['active'])
+    expect(allowed('active')).toEqual(['active', 'deleted'])
+    expect(allowed('executing')).toEqual([])
+    for (const from of ['deleted', 'expired', 'failed', 'filled'] as const) expect(allowed(from), from).toEqual(['active'])
+  })
+
+  it('every move the decide functions make is one the API may make', () => {
+    const unlaunched = project()
+    const values = { maxSpendUsdc: '10', maxFdvUsdc: null, expiresInMs: 60_000 }
+    for (const from of [undefined, ...ORDER_STATUSES]) {
+      const existing: OrderRecord | undefined =
+        from === undefined ? undefined : { keyId: 'k', slug: 'alpha', status: from, ...values, maxSpendUsdc: '5', createdAt: 1, updatedAt: 1 }
+      const decisions = [
+        decideCreate({ keyId: 'k', slug: 'alpha', project: unlaunched, existing, values, now: 2 }),
+        decidePatch({ slug: 'alpha', project: unlaunched, existing, values: { maxSpendUsdc: '7' }, now: 2 }),
+        decideDelete({ slug: 'alpha', project: unlaunched, existing, now: 2 }),
+      ]
+      for (const { next } of decisions) if (next) expect(canMoveOrder('api', from ?? 'none', next.status), `${from} -> ${next.status}`).toBe(true)
+    }
   })
 })

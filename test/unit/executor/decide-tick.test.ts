@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createTickDecider, type SubmittedBuy } from '../../../daemon/executor/decide-tick.ts'
 import type { StoreOperation } from '../../../src/store/open-store.ts'
-import { orderWriteOps } from '../../../src/store/order-index.ts'
+import { orderWriteOps } from '../../../src/store/order-writes.ts'
 import { type ExecutorFixture, keyIdOf, launch, SLUG, startExecutorFixture, tickAt, walletOf } from './executor-fixture.ts'
 
 const USDC = 1_000_000n
@@ -78,7 +78,7 @@ describe('deciding a tick (decide-tick.ts)', () => {
     // A PATCH lands right before the decider takes the orders' locks.
     f.ctx.withOrderLocks = async (keyIds, fn) => {
       const edited = { ...planned, maxSpendUsdc: '60', updatedAt: planned.updatedAt + 1 }
-      await store.batch(orderWriteOps(store, planned, edited, 0))
+      await store.batch(orderWriteOps(store, planned, edited, { writer: 'api', followers: 0 }))
       return withOrderLocks(keyIds, fn)
     }
     const { handed, submit } = recorder()

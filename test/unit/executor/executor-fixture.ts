@@ -10,7 +10,6 @@ import type { OrderRecord, UserRecord } from '../../../src/domain/records.ts'
 import { createJournal, type Journal } from '../../../src/journal/journal.ts'
 import type { LaunchRecord, PriceTick } from '../../../src/journal/journal-records.ts'
 import { orderLockName } from '../../../src/services/order-service.ts'
-import { orderWriteOps } from '../../../src/store/order-index.ts'
 import { openStore, put, type Store } from '../../../src/store/open-store.ts'
 import type { ExecutorContext } from '../../../daemon/executor/executor-context.ts'
 import type { ExecutorChainReads } from '../../../daemon/executor/executor-chain-reads.ts'
@@ -18,6 +17,7 @@ import type { BuyOutcome } from '../../../daemon/executor/find-buy.ts'
 import { createOrderLoader } from '../../../daemon/executor/load-orders.ts'
 import { createBookCache } from '../../../daemon/executor/plan-book-cache.ts'
 import type { WarmBooks } from '../../../daemon/executor/warm-books.ts'
+import { writeOrderAs } from '../../support/write-order-as.ts'
 
 export const SLUG = 'unit'
 export const TOKEN = '0x00000000000000000000000000000000000000aa' as Address
@@ -172,8 +172,8 @@ export async function startExecutorFixture(overrides: Partial<ExecutorContext> =
         updatedAt: userIndex,
         ...patch,
       }
-      const previous = await store.sub.orders.get(`${keyId}!${SLUG}`)
-      await store.batch([put(store.sub.users, keyId, user), ...orderWriteOps(store, previous, order, 0)])
+      await store.batch([put(store.sub.users, keyId, user)])
+      await writeOrderAs(store, order)
       return order
     },
     order: (userIndex) => store.sub.orders.get(`${keyIdOf(userIndex)}!${SLUG}`),
