@@ -21,6 +21,7 @@ import type { PrebuyConfig } from '../src/config/config.ts'
 import { describeConfig } from '../src/config/describe-config.ts'
 import { externalBundlerUrls, rpcChainConfigs } from '../src/config/rpc-chain-configs.ts'
 import { createServices, type Services } from '../src/services/services.ts'
+import { migrateStore } from '../src/store/migrate-store.ts'
 import { openStore, type Store } from '../src/store/open-store.ts'
 import { createWalletService, type PrebuyWalletService } from '../src/wallets/create-wallet-service.ts'
 import { openKeyStore } from '../src/wallets/keys/key-store.ts'
@@ -149,6 +150,7 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     step('store')
     const store: Store = await openStore({ dataDir: config.dataDir })
     undo.push({ name: 'store', stop: () => store.close() })
+    await migrateStore(store)
     const services: Services = createServices({ store, wallets })
 
     // Background workers (indexer, executor): see background-workers.ts.

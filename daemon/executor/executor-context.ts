@@ -6,7 +6,7 @@ import { type PrioritisationPolicy, spendThenLimitPolicy } from '../../src/domai
 import type { Journal } from '../../src/journal/journal.ts'
 import { orderLockName } from '../../src/services/order-service.ts'
 import type { Store } from '../../src/store/open-store.ts'
-import { readAll } from '../../src/store/paginate.ts'
+import { projectSlugs } from '../../src/store/project-index.ts'
 import type { WalletService } from '../../src/wallets/wallet-service.ts'
 import type { TickBus } from '../indexer/tick-bus.ts'
 import { createExecutorChainReads, type ExecutorChainReads } from './executor-chain-reads.ts'
@@ -88,8 +88,7 @@ export function createExecutorContext(deps: ExecutorDeps, stopped: () => boolean
     store,
     async slugsOf(chain) {
       stage('warm.refreshStart')
-      const out = new Set<string>()
-      for (const { value } of await readAll(store.sub.projects, '')) if (value.chain === chain && value.launch === null) out.add(value.slug)
+      const out = new Set(await projectSlugs(store, chain, 'waiting'))
       for (const [slug, c] of ticking) if (c === chain) out.add(slug)
       stage('warm.slugs')
       return [...out]

@@ -1,5 +1,5 @@
-import type { ChainKey } from '../../src/chain/chain-keys.ts'
-import { readAll } from '../../src/store/paginate.ts'
+import { CHAIN_KEYS, type ChainKey } from '../../src/chain/chain-keys.ts'
+import { projectSlugs } from '../../src/store/project-index.ts'
 import type { ExecutorContext } from './executor-context.ts'
 import type { LoadedOrder } from './warm-books.ts'
 
@@ -85,12 +85,14 @@ export function createLaunchReadiness(ctx: LaunchReadinessContext): LaunchReadin
       await readyWallets(chain, waiting)
     },
     async prepareLaunchedBooks() {
-      for (const { value: project } of await readAll(ctx.store.sub.projects, '')) {
-        if (ctx.stopped()) return
-        if (project.launch === null || ctx.books.lastUse(project.slug) !== undefined) continue
-        const orders = await ctx.orders.load(project.slug)
-        // A tick may have built the book while the orders were read.
-        if (ctx.books.lastUse(project.slug) === undefined) prepareBook(project.slug, orders, new Map())
+      for (const chain of CHAIN_KEYS) {
+        for (const slug of await projectSlugs(ctx.store, chain, 'launched')) {
+          if (ctx.stopped()) return
+          if (ctx.books.lastUse(slug) !== undefined) continue
+          const orders = await ctx.orders.load(slug)
+          // A tick may have built the book while the orders were read.
+          if (ctx.books.lastUse(slug) === undefined) prepareBook(slug, orders, new Map())
+        }
       }
     },
   }

@@ -1,12 +1,14 @@
-import type { ChainKey } from '../chain/chain-keys.ts'
+import { CHAIN_KEYS, type ChainKey } from '../chain/chain-keys.ts'
 import { NATIVE_ETH_ADDRESS } from '../chain/chain-keys.ts'
 import { PrebuyError } from '../common/errors.ts'
 import { committedStats, depthByPriceLimit, filledStats, fundedSpend, type DepthLevel } from '../domain/project-stats.ts'
-import type { LaunchInfo, LaunchMethod, Launchpad, OrderRecord, ProjectProfile, ProjectRecord, RegistrationSubmission } from '../domain/records.ts'
+import type { LaunchMethod, Launchpad, OrderRecord, ProjectProfile, ProjectRecord, RegistrationSubmission } from '../domain/records.ts'
 import { isValidSlug } from '../domain/slug.ts'
 import { countPrefix, readAll, readIndexPage } from '../store/paginate.ts'
 import { buyersPrefix, orderKey, projectStatusPrefix } from '../store/order-index.ts'
-import { put, type Store, type StoreOperation } from '../store/open-store.ts'
+import type { Store, StoreOperation } from '../store/open-store.ts'
+import { projectsIn } from '../store/project-index.ts'
+import { projectWriteOps } from '../store/project-writes.ts'
 import type { TokenInfo, WalletService } from '../wallets/wallet-service.ts'
 import type { Clock } from './clock.ts'
 
@@ -65,8 +67,6 @@ export interface ProjectService {
   prepareProject(input: NewProject, registration?: RegistrationSubmission): Promise<{ record: ProjectRecord; ops: StoreOperation[] }>
   createProject(input: NewProject, registration?: RegistrationSubmission): Promise<ProjectRecord>
   updateProfile(slug: string, patch: ProfilePatch): Promise<ProjectRecord>
-  /** Recorded by the launch indexer. */
-  setLaunch(slug: string, launch: LaunchInfo | null): Promise<ProjectRecord>
   getProject(slug: string): Promise<ProjectRecord | undefined>
   listProjects(options: { cursor?: string | undefined; limit: number }): Promise<ProjectPage>
   listAllProjects(): Promise<ProjectRecord[]>
@@ -153,9 +153,7 @@ export function createProjectService({ store, wallets, clock, fundedCacheMs = 15
       createdAt: now,
       updatedAt: now,
     }
-    const ops = [put(projects, record.slug, record)]
-    if (record.ownerKeyId) ops.push(put(projectsByOwner, `${record.ownerKeyId}!${record.slug}`, record.slug))
-    return { record, ops }
+    return { record, ops: projectWriteOps(store, undefined, record) }
   }
 
   async function ordersOfProject(slug: string, statuses: ReadonlyArray<OrderRecord['status']>): Promise<OrderRecord[]> {
@@ -209,15 +207,7 @@ export function createProjectService({ store, wallets, clock, fundedCacheMs = 15
       return store.mutex.run(PROJECT_LOCK, async () => {
         const record = await mustGet(slug)
         const next = { ...record, profile: applyPatch(record.profile, patch), updatedAt: clock() }
-        await store.batch([put(projects, slug, next)])
-        return next
-      })
-    },
-    async setLaunch(slug, launch) {
-      return store.mutex.run(PROJECT_LOCK, async () => {
-        const record = await mustGet(slug)
-        const next = { ...record, launch, updatedAt: clock() }
-        await store.batch([put(projects, slug, next)])
+        await store.batch(projectWriteOps(store, record, next))
         return next
       })
     },
@@ -265,10 +255,11 @@ export function createProjectService({ store, wallets, clock, fundedCacheMs = 15
     },
     async indexedTokens() {
       const out: Record<ChainKey, TokenInfo[]> = { base: [], second_chain: [] }
-      for (const { value } of await readAll(projects, '')) {
-        if (!value.launch) continue
-        const { chain, tokenAddress, symbol, name, decimals } = value.launch
-        out[chain].push({ address: tokenAddress as TokenInfo['address'], symbol, name, decimals })
+      for (const chain of CHAIN_KEYS) {
+        for (const { launch } of await projectsIn(store, chain, 'launched')) {
+          if (!launch) continue
+          out[chain].push({ address: launch.tokenAddress as TokenInfo['address'], symbol: launch.symbol, name: launch.name, decimals: launch.decimals })
+        }
       }
       return out
     },

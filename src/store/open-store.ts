@@ -21,6 +21,8 @@ export interface Sublevels {
   projects: Sublevel<ProjectRecord>
   /** `${ownerKeyId}!${slug}` -> slug */
   projectsByOwner: Sublevel<string>
+  /** `${chain}!${waiting|launched}!${launchpad}!${slug}` -> slug (project-index.ts) */
+  projectsByChain: Sublevel<string>
   /** `${keyId}!${slug}` -> OrderRecord */
   orders: Sublevel<OrderRecord>
   /**
@@ -71,6 +73,7 @@ const SUBLEVEL_NAMES = [
   'users',
   'projects',
   'projectsByOwner',
+  'projectsByChain',
   'orders',
   'ordersBySpend',
   'ordersByProject',
@@ -102,7 +105,7 @@ interface ImplementerBatch {
 /** The key prefix abstract-level gives a sublevel of the root database ("!name!"). */
 const prefixOf = (sublevel: Sublevel<unknown>): string => (sublevel as unknown as { prefix: string }).prefix
 
-/** Opens (creating if needed) the LevelDB database at `<dataDir>/db`. */
+/** Opens (creating if needed) the LevelDB database at `<dataDir>/db` (the daemon then migrates it: migrate-store.ts). */
 export async function openStore(options: { dataDir: string }): Promise<Store> {
   const path = join(options.dataDir, 'db')
   await mkdir(path, { recursive: true })
@@ -119,7 +122,7 @@ export async function openStore(options: { dataDir: string }): Promise<Store> {
   }
   const sub = Object.fromEntries(SUBLEVEL_NAMES.map((name) => [name, sublevel(name)])) as unknown as Sublevels
   const listeners = new Set<(operations: readonly StoreOperation[]) => void>()
-  return {
+  const store: Store = {
     path,
     sub,
     mutex: createKeyedMutex(),
@@ -160,4 +163,5 @@ export async function openStore(options: { dataDir: string }): Promise<Store> {
       await db.close()
     },
   }
+  return store
 }

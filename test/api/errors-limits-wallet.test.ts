@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { NATIVE_ETH_ADDRESS } from '../../src/chain/chain-keys.ts'
 import { PrebuyError } from '../../src/common/errors.ts'
 import { FAKE_STABLE } from './fake-wallets.ts'
-import { approvedProject, createHarness, createKey, bearer, PREFIX, type Harness } from './harness.ts'
+import { approvedProject, createHarness, createKey, bearer, PREFIX, type Harness, markLaunched } from './harness.ts'
 
 let h: Harness
 let key: string
@@ -130,7 +130,7 @@ describe('per-key rate limit', () => {
 describe('wallet', () => {
   it('GET /wallet: every chain, spend currency first, native ETH, tokens of launched projects', async () => {
     await approvedProject(h, 'alpha')
-    await h.services.projects.setLaunch('alpha', {
+    await markLaunched(h, 'alpha', {
       chain: 'base',
       tokenAddress: '0x00000000000000000000000000000000000000a7',
       symbol: 'ALP',

@@ -6,6 +6,8 @@ import { silentLogger, type Logger } from '../../src/common/logger.ts'
 import { createServices, type Services } from '../../src/services/services.ts'
 import { openStore, type Store } from '../../src/store/open-store.ts'
 import { buildHttpApp, type HttpAppConfig } from '../../daemon/http/build-http-app.ts'
+import type { LaunchInfo } from '../../src/domain/records.ts'
+import { projectLaunchOps } from '../../src/store/project-writes.ts'
 import { createFakeWallets, type FakeWallets } from './fake-wallets.ts'
 
 export interface Harness {
@@ -119,4 +121,11 @@ export function plainProject(h: Harness, slug: string) {
     launchMethod: 'open_market',
     ownerKeyId: null,
   })
+}
+
+/** Marks a project launched as the indexer does (the same project write), for API tests without a chain. */
+export async function markLaunched(h: Harness, slug: string, launch: LaunchInfo): Promise<void> {
+  const project = await h.store.sub.projects.get(slug)
+  if (!project) throw new Error(`no project ${slug}`)
+  await h.store.batch(projectLaunchOps(h.store, project, launch, h.now.value))
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { buildOpenApiDocument } from '../../src/api/openapi.ts'
 import { ORDER_ITEM_CODES } from '../../src/domain/order-codes.ts'
-import { createHarness, PREFIX } from './harness.ts'
+import { createHarness, PREFIX, markLaunched } from './harness.ts'
 
 describe('OpenAPI document', () => {
   const doc = buildOpenApiDocument() as {
@@ -81,7 +81,7 @@ describe('responses match the documented schemas', () => {
       conforms(S.CreatedApiKey, created.json())
       const key = created.json().apiKey as string
       const owner = await approvedProject(h, 'alpha')
-      await h.services.projects.setLaunch('alpha', {
+      await markLaunched(h, 'alpha', {
         chain: 'base',
         tokenAddress: '0x00000000000000000000000000000000000000a7',
         symbol: 'A',

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { writeOrderAs } from '../support/write-order-as.ts'
-import { approvedProject, plainProject, createHarness, createKey, bearer, PREFIX, type Harness } from './harness.ts'
+import { approvedProject, plainProject, createHarness, createKey, bearer, PREFIX, type Harness, markLaunched } from './harness.ts'
 
 let h: Harness
 let key: string
@@ -71,7 +71,7 @@ describe('POST /orders', () => {
   })
 
   it('project_launched once the project has launched', async () => {
-    await h.services.projects.setLaunch('beta', {
+    await markLaunched(h, 'beta', {
       chain: 'base',
       tokenAddress: '0x00000000000000000000000000000000000000b7',
       symbol: 'B',

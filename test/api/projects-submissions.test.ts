@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { approvedProject, createHarness, createKey, plainProject, bearer, PREFIX, type Harness } from './harness.ts'
+import { approvedProject, createHarness, createKey, plainProject, bearer, PREFIX, type Harness, markLaunched } from './harness.ts'
 
 let h: Harness
 let key: string
@@ -102,7 +102,7 @@ describe('GET /projects/{slug}', () => {
 
   it('shows the launch once recorded', async () => {
     await approvedProject(h, 'alpha')
-    await h.services.projects.setLaunch('alpha', {
+    await markLaunched(h, 'alpha', {
       chain: 'base',
       tokenAddress: '0x00000000000000000000000000000000000000a7',
       symbol: 'ALP',

@@ -6,7 +6,8 @@ import type { ChainConfig, ChainKey } from '../../../src/chain/chain-keys.ts'
 import { createKeyedMutex } from '../../../src/common/keyed-mutex.ts'
 import { silentLogger } from '../../../src/common/logger.ts'
 import { spendThenLimitPolicy } from '../../../src/domain/execution/prioritisation.ts'
-import type { OrderRecord, UserRecord } from '../../../src/domain/records.ts'
+import type { LaunchInfo, OrderRecord, ProjectRecord, UserRecord } from '../../../src/domain/records.ts'
+import { projectLaunchOps, projectWriteOps } from '../../../src/store/project-writes.ts'
 import { createJournal, type Journal } from '../../../src/journal/journal.ts'
 import type { LaunchRecord, PriceTick } from '../../../src/journal/journal-records.ts'
 import { orderLockName } from '../../../src/services/order-service.ts'
@@ -115,6 +116,8 @@ export interface ExecutorFixture {
   /** A buyer with an active order on SLUG (spend and limit in whole USD; null limit = any price). */
   addOrder(userIndex: number, spendUsd: number, limitUsd: number | null, patch?: Partial<OrderRecord>): Promise<OrderRecord>
   order(userIndex: number): Promise<OrderRecord | undefined>
+  /** An approved clanker project on base, launched (`launch` given) or waiting, written as the services and indexer do. */
+  addProject(slug: string, launch: LaunchInfo | null): Promise<void>
   close(): Promise<void>
 }
 
@@ -177,6 +180,28 @@ export async function startExecutorFixture(overrides: Partial<ExecutorContext> =
       return order
     },
     order: (userIndex) => store.sub.orders.get(`${keyIdOf(userIndex)}!${SLUG}`),
+    async addProject(slug, launch) {
+      const project: ProjectRecord = {
+        slug,
+        profile: {
+          identity: { slug, displayName: slug, socialId: 0, microblogHandle: null, socialUsername: '' },
+          content: { bannerImageUrl: '', pfpUrl: '', bio: [], websiteUrl: '', teamMembers: [] },
+          status: { isProfileRegistered: true, isLaunchVerified: true, hasSniperProtection: true },
+        },
+        creatorAddress: walletOf(98),
+        launchpad: 'clanker',
+        chain: 'base',
+        launchMethod: 'open_market',
+        ownerKeyId: null,
+        status: 'approved',
+        registrationId: null,
+        launch: null,
+        createdAt: 1,
+        updatedAt: 1,
+      }
+      await store.batch(projectWriteOps(store, undefined, project))
+      if (launch) await store.batch(projectLaunchOps(store, project, launch, 2))
+    },
     async close() {
       await store.close()
       await rm(dir, { recursive: true, force: true })

@@ -2,8 +2,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createLaunchReadiness } from '../../../daemon/executor/ready-ahead.ts'
 import type { LoadedOrder, WarmBooks } from '../../../daemon/executor/warm-books.ts'
 import { withResolvers } from '../../../src/common/with-resolvers.ts'
-import type { ProjectRecord } from '../../../src/domain/records.ts'
-import { put } from '../../../src/store/open-store.ts'
 import { coldWarmBooks, type ExecutorFixture, keyIdOf, SLUG, startExecutorFixture, walletOf } from './executor-fixture.ts'
 
 const USDC = 1_000_000n
@@ -95,13 +93,8 @@ describe('readying wallets and books ahead of launches (ready-ahead.ts)', () => 
   })
 
   it('prepareLaunchedBooks builds the books of launched projects with active orders, not of waiting ones', async () => {
-    const project = (slug: string, launched: boolean) =>
-      ({
-        slug,
-        chain: 'base',
-        launch: launched ? { chain: 'base', tokenAddress: walletOf(99), symbol: 'X', name: 'X', decimals: 18, launchedAt: 1 } : null,
-      }) as ProjectRecord
-    await f.store.batch([put(f.store.sub.projects, SLUG, project(SLUG, true)), put(f.store.sub.projects, 'waiting', project('waiting', false))])
+    await f.addProject(SLUG, { chain: 'base', tokenAddress: walletOf(99), symbol: 'X', name: 'X', decimals: 18, launchedAt: 1 })
+    await f.addProject('waiting', null)
     await f.addOrder(1, 10, null)
     await createLaunchReadiness(f.ctx).prepareLaunchedBooks()
     expect(f.ctx.books.lastUse(SLUG)).toBe('rebuilt')

@@ -1,0 +1,226 @@
+import { type Address, decodeEventLog, isAddressEqual, type Log, type PublicClient, parseAbi } from 'viem'
+import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
+import type { Logger } from '../../src/common/logger.ts'
+import type { ProjectRecord } from '../../src/domain/records.ts'
+import type { Journal } from '../../src/journal/journal.ts'
+import type { IndexerCheckpoint, LaunchRecord, PriceTick } from '../../src/journal/journal-records.ts'
+import type { LaunchpadAdapter } from '../../src/launchpads/launchpad-adapter.ts'
+import { POOL_MANAGER_EVENTS } from '../../src/launchpads/v4-events.ts'
+import { PROJECT_LOCK } from '../../src/services/project-service.ts'
+import type { Store, StoreOperation } from '../../src/store/open-store.ts'
+import { projectLaunchOps } from '../../src/store/project-writes.ts'
+import { type BlockEvent, type ReorgEvent, type SyncCheckpoint, storeBlockRef } from '../../src/sync/sync-types.ts'
+import { computePriceTick, needsBlockTicks, type TickInput } from './compute-price-tick.ts'
+import { createLaunchDetector, type DetectedLaunch } from './detect-launch.ts'
+import { type LaunchedPools, loadLaunchedPools, poolKeyOf, restorePoolStates } from './launched-pools.ts'
+import type { TickBus } from './tick-bus.ts'
+
+const V3_SLOT0 = parseAbi([
+  'function slot0() view returns (uint160 sqrtPriceX96, int24 tick, uint16 observationIndex, uint16 observationCardinality, uint16 observationCardinalityNext, uint8 feeProtocol, bool unlocked)',
+  'function token0() view returns (address)',
+])
+
+export const toStoredCheckpoint = (chain: ChainKey, checkpoint: SyncCheckpoint, at: number): IndexerCheckpoint => ({
+  chain,
+  finalized: storeBlockRef(checkpoint.finalized),
+  unfinalized: checkpoint.unfinalized.map(storeBlockRef),
+  updatedAt: at,
+})
+
+export interface ChainIndexerDeps {
+  store: Store
+  journal: Journal
+  chain: ChainConfig
+  client: PublicClient
+  adapters: readonly LaunchpadAdapter[]
+  ticks: TickBus
+  log: Logger
+  now: () => number
+  stage(name: string): void
+  blockTimeSeconds: number
+  heartbeatBlocks: number
+  onLaunchLogs?: ((info: { chain: ChainKey; blockNumber: bigint; arrivedAt: number }) => void) | undefined
+}
+
+export interface ChainIndexer {
+  /** The contracts whose logs the sync delivers: the launchpads' launch emitters and the PoolManager. */
+  addresses: readonly Address[]
+  /**
+   * One block's effects in one atomic write: launch records with their projects' launch marks, price ticks (per swap
+   * of a launched pool, the launch itself, and per block while a fee decays or at a heartbeat), the checkpoint. The
+   * ticks are published after the write.
+   */
+  onBlock(event: BlockEvent): Promise<void>
+  /** Reverts what the removed blocks wrote (launches, their marks, ticks) with the new checkpoint, in one write. */
+  onReorg(event: ReorgEvent): Promise<void>
+}
+
+type PricedTick = { tick: PriceTick; launch: LaunchRecord }
+/** What a tick is computed from, beyond the block and its ETH/USD price. */
+type TickRequest = Pick<TickInput, 'launch' | 'reason' | 'pool' | 'logIndex'>
+type Price = (request: TickRequest) => Promise<PricedTick>
+
+/** The indexer's work on one chain: deciding what each block and reorg means, and recording it. */
+export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainIndexer> {
+  const { store, journal, chain, client, log, now, stage } = deps
+  const key = chain.key
+  const pools: LaunchedPools = await loadLaunchedPools(journal, key)
+  const detector = createLaunchDetector({ store, chain, client, adapters: deps.adapters, log, stage })
+  const wethIsToken0 = isAddressEqual(
+    await client.readContract({ address: chain.addresses.ethUsdPool, abi: V3_SLOT0, functionName: 'token0' }),
+    chain.addresses.weth,
+  )
+  const poolManager = deps.adapters[0]?.poolManager ?? chain.addresses.poolManager
+  const launchAddresses = deps.adapters.map((a) => a.launchEvent.address)
+  // The first block after a (re)start re-prices every launched pool.
+  let primed = false
+
+  async function ethUsdAt(blockNumber: bigint): Promise<TickInput['ethUsd']> {
+    const slot0 = await client.readContract({ address: chain.addresses.ethUsdPool, abi: V3_SLOT0, functionName: 'slot0', blockNumber })
+    return { sqrtPriceX96: slot0[0], wethIsToken0 }
+  }
+
+  /** The launches a block holds and the ticks its swaps of launched pools make, in log order. */
+  async function scanLogs(event: BlockEvent, ethUsd: () => Promise<TickInput['ethUsd']>, priced: Price) {
+    const launches: DetectedLaunch[] = []
+    const ticks: PricedTick[] = []
+    const swapped = new Set<string>()
+    let waiting: Promise<Set<string>> | undefined
+    for (const entry of event.logs) {
+      const adapter = detector.adapterOf(entry)
+      waiting ??= adapter && detector.waitingLaunchpads()
+      if (adapter && (await waiting)?.has(adapter.id)) {
+        const launch = await detector.detect(entry, event.block.timestamp, ethUsd)
+        if (launch) {
+          launches.push(launch)
+          pools.set(poolKeyOf(launch.record.poolId), { launch: launch.record, state: launch.state, lastTick: event.block.number })
+        }
+      }
+      if (!isAddressEqual(entry.address, poolManager)) continue
+      const swap = decodeSwap(entry)
+      const pool = swap && pools.get(poolKeyOf(swap.poolId))
+      if (!swap || !pool) continue
+      pool.state = { sqrtPriceX96: swap.sqrtPriceX96, liquidity: swap.liquidity }
+      swapped.add(poolKeyOf(swap.poolId))
+      ticks.push(await priced({ launch: pool.launch, reason: 'swap', pool: pool.state, logIndex: entry.logIndex ?? 0 }))
+    }
+    return { launches, ticks, swapped }
+  }
+
+  /**
+   * Ticks of pools no swap priced in this block: a launch tick for each new launch, and a block tick for each launched
+   * pool while its fee decays, on the first block after a (re)start (orders placed or patched while we were down are
+   * evaluated without waiting for a swap), and at a heartbeat every `heartbeatBlocks` (an order patched after the
+   * launch fee reached its floor is evaluated even in a quiet pool).
+   */
+  async function quietTicks(event: BlockEvent, launches: readonly LaunchRecord[], swapped: ReadonlySet<string>, priced: Price) {
+    const { block } = event
+    const ticks: PricedTick[] = []
+    for (const launch of launches) {
+      if (swapped.has(poolKeyOf(launch.poolId))) continue
+      ticks.push(await priced({ launch, reason: 'launch', pool: pools.get(poolKeyOf(launch.poolId))!.state, logIndex: -1 }))
+    }
+    for (const [poolId, pool] of pools) {
+      if (swapped.has(poolId) || launches.includes(pool.launch) || BigInt(pool.launch.blockNumber) > block.number) continue
+      const quiet = block.number - pool.lastTick < BigInt(deps.heartbeatBlocks)
+      if (primed && quiet && !needsBlockTicks(pool.launch, block.timestamp, deps.blockTimeSeconds)) continue
+      ticks.push(await priced({ launch: pool.launch, reason: 'block', pool: pool.state, logIndex: -1 }))
+    }
+    return ticks
+  }
+
+  /** The block's write; the projects' launch marks land with their launch records, under the project service's lock. */
+  async function recordBlock(event: BlockEvent, launches: readonly DetectedLaunch[], ticks: readonly PricedTick[]): Promise<void> {
+    const ops: StoreOperation[] = []
+    for (const { record } of launches) ops.push(...journal.putLaunch(record))
+    for (const { tick, launch } of ticks) {
+      ops.push(...journal.putTick(tick))
+      const pool = pools.get(poolKeyOf(launch.poolId))
+      if (pool) pool.lastTick = event.block.number
+    }
+    ops.push(journal.putCheckpoint(toStoredCheckpoint(key, event.checkpoint, now())))
+    if (launches.length === 0) return store.batch(ops)
+    await store.mutex.run(PROJECT_LOCK, async () => {
+      for (const { record, project } of launches) {
+        const current: ProjectRecord = (await store.sub.projects.get(project.slug)) ?? project
+        const mark = {
+          chain: key,
+          tokenAddress: record.token,
+          symbol: record.symbol,
+          name: record.name,
+          decimals: record.decimals,
+          launchedAt: record.launchedAt,
+          blockNumber: record.blockNumber,
+          txHash: record.txHash,
+        }
+        ops.push(...projectLaunchOps(store, current, mark, now()))
+      }
+      await store.batch(ops)
+    })
+    for (const { record } of launches) log.info({ slug: record.slug, chain: key, token: record.token, block: record.blockNumber }, 'launch detected')
+  }
+
+  return {
+    addresses: [...new Set([...launchAddresses, poolManager])],
+    async onBlock(event) {
+      const { block } = event
+      deps.ticks.publish({ type: 'block', chain: key, blockNumber: block.number })
+      if (deps.onLaunchLogs && event.logs.some((l) => launchAddresses.some((address) => isAddressEqual(address, l.address)))) {
+        deps.onLaunchLogs({ chain: key, blockNumber: block.number, arrivedAt: performance.now() })
+      }
+      // One ETH/USD read per block, started by the first need (a launch starts it early, alongside its own reads).
+      let ethUsd: Promise<TickInput['ethUsd']> | undefined
+      const getEthUsd = () => (ethUsd ??= ethUsdAt(block.number))
+      const priced: Price = async (input) => ({
+        launch: input.launch,
+        tick: computePriceTick({ ...input, ethUsd: await getEthUsd(), block, blockTimeSeconds: deps.blockTimeSeconds, at: now() }),
+      })
+      const { launches, ticks, swapped } = await scanLogs(event, getEthUsd, priced)
+      ticks.push(
+        ...(await quietTicks(
+          event,
+          launches.map((l) => l.record),
+          swapped,
+          priced,
+        )),
+      )
+      if (launches.length > 0) stage('indexer.ticksComputed')
+      primed = true
+      await recordBlock(event, launches, ticks)
+      if (launches.length > 0) stage('indexer.blockWritten')
+      for (const entry of ticks) deps.ticks.publish({ type: 'tick', tick: entry.tick, launch: entry.launch })
+      deps.ticks.publish({ type: 'processed', chain: key, blockNumber: block.number, launched: launches.map((l) => l.record.slug) })
+    },
+    async onReorg(event) {
+      const reverted = await journal.launchesAbove(key, event.ancestor.number)
+      const ops: StoreOperation[] = [...(await journal.ticksAboveOps(key, event.ancestor.number))]
+      for (const launch of reverted) ops.push(...journal.deleteLaunch(launch))
+      ops.push(journal.putCheckpoint(toStoredCheckpoint(key, event.checkpoint, now())))
+      await store.mutex.run(PROJECT_LOCK, async () => {
+        for (const launch of reverted) {
+          const project = await store.sub.projects.get(launch.slug)
+          if (project?.launch && isAddressEqual(project.launch.tokenAddress as Address, launch.token))
+            ops.push(...projectLaunchOps(store, project, null, now()))
+        }
+        await store.batch(ops)
+      })
+      for (const launch of reverted) {
+        pools.delete(poolKeyOf(launch.poolId))
+        log.warn({ slug: launch.slug, chain: key, block: launch.blockNumber }, 'launch reverted by a reorg')
+        deps.ticks.publish({ type: 'launch_reverted', launch })
+      }
+      await restorePoolStates(journal, pools)
+      deps.ticks.publish({ type: 'reorg', chain: key, ancestor: event.ancestor.number })
+    },
+  }
+}
+
+function decodeSwap(entry: Log): { poolId: string; sqrtPriceX96: bigint; liquidity: bigint } | undefined {
+  try {
+    const { eventName, args } = decodeEventLog({ abi: POOL_MANAGER_EVENTS, data: entry.data, topics: entry.topics, strict: true })
+    if (eventName !== 'Swap') return undefined
+    return { poolId: args.id, sqrtPriceX96: args.sqrtPriceX96, liquidity: args.liquidity }
+  } catch {
+    return undefined // another PoolManager event
+  }
+}

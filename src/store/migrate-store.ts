@@ -1,0 +1,34 @@
+import { PrebuyError } from '../common/errors.ts'
+import { put, type Store, type StoreOperation } from './open-store.ts'
+import { readAll } from './paginate.ts'
+import { projectChainKey } from './project-index.ts'
+
+/** The layout this code reads and writes, recorded in meta 'storeVersion' (a store without one is version 1). */
+export const STORE_VERSION = 2
+
+/** The operations that bring a store from version `to - 1` to `to`, written in one batch with the new version. */
+const MIGRATIONS: Record<number, (store: Store) => Promise<StoreOperation[]>> = {
+  // 2: projectsByChain, the index of projects per chain and launch state (it replaced scans of every project).
+  2: async (store) => (await readAll(store.sub.projects, '')).map(({ value }) => put(store.sub.projectsByChain, projectChainKey(value), value.slug)),
+}
+
+/**
+ * Brings an opened store up to STORE_VERSION, one atomic batch per version (a crash between two leaves a store at a
+ * version it can resume from). A store written by a newer version is refused: this code would misread it.
+ */
+export async function migrateStore(store: Store): Promise<void> {
+  let version = (await store.sub.meta.get('storeVersion')) ?? 1
+  if (version > STORE_VERSION) {
+    throw new PrebuyError(
+      'unavailable',
+      'store_too_new',
+      `The data dir's database is at layout version ${version}, newer than this prebuy reads (${STORE_VERSION}); run the newer version.`,
+    )
+  }
+  while (version < STORE_VERSION) {
+    version++
+    const migrate = MIGRATIONS[version]
+    if (!migrate) throw new PrebuyError('internal', 'store_migration_missing', `No migration to store layout version ${version}.`)
+    await store.batch([...(await migrate(store)), put(store.sub.meta, 'storeVersion', version)])
+  }
+}
