@@ -18,8 +18,8 @@ import type { UserOperationResult, WalletService } from '../../src/wallets/walle
 import type { IndexerSignal, TickBus } from '../indexer/tick-bus.ts'
 import { createBuyCallEncoder, executionOrderId } from './build-buy-calls.ts'
 import { buyKey, findBuyOnChain, findBuysInTransaction, type BuyOutcome } from './find-buy.ts'
-import { createBookCache } from './plan-book-cache.ts'
-import { sameVerdicts, type CandidateOrder, type PlannedBuy } from './plan-tick.ts'
+import { createBookCache } from '../../src/domain/execution/book-cache.ts'
+import { sameVerdicts, type BuyToSubmit, type CandidateOrder } from '../../src/domain/execution/executor-plan.ts'
 import { readStablecoinBalances } from './read-stablecoin-balances.ts'
 import { createWarmBooks, type LoadedOrder } from './warm-books.ts'
 
@@ -267,7 +267,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
     return out
   }
 
-  type Submitted = Array<{ buy: PlannedBuy; entry: InFlightExecution }>
+  type Submitted = Array<{ buy: BuyToSubmit; entry: InFlightExecution }>
   /**
    * Phase 1 (under the chain lock): decide, and write decision + transitions + in-flight entries in one batch.
    * `submit` is called with the buys as soon as the batch is built, together with the batch write's promise: the
@@ -313,7 +313,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
     return withOrderLocks(keyIds, async () => {
       stage('executor.locked')
       const ops: StoreOperation[] = []
-      const submitted: Array<{ buy: PlannedBuy; entry: InFlightExecution }> = []
+      const submitted: Array<{ buy: BuyToSubmit; entry: InFlightExecution }> = []
       const decisions = [...plan.decisions]
       const decisionOf = new Map(decisions.map((d) => [d.keyId, d]))
       // Re-read under the locks, all at once: a PATCH or DELETE that landed since planning wins.

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { Address } from 'viem'
 import type { OrderRecord } from '../../src/domain/records.ts'
-import { createBookCache } from '../../daemon/executor/plan-book-cache.ts'
-import { planExecution, type CandidateOrder, type PlanInput } from '../../daemon/executor/plan-tick.ts'
+import { createBookCache } from '../../src/domain/execution/book-cache.ts'
+import { planExecution, type CandidateOrder, type PlanInput } from '../../src/domain/execution/executor-plan.ts'
 import { spendThenLimitPolicy } from '../../src/domain/execution/prioritisation.ts'
 import { seededRandom } from '../support/seeded-random.ts'
 

@@ -1,9 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import type { Address } from 'viem'
-import { createBookCache, type BookUse } from '../../daemon/executor/plan-book-cache.ts'
-import { DEFAULT_MAX_BUYS, planExecution, sameVerdicts, type CandidateOrder, type ExecutionPlan, type PlanInput } from '../../daemon/executor/plan-tick.ts'
+import { createBookCache, type BookUse } from '../../src/domain/execution/book-cache.ts'
+import {
+  DEFAULT_MAX_BUYS,
+  planExecution,
+  sameVerdicts,
+  type CandidateOrder,
+  type ExecutionPlan,
+  type PlanInput,
+} from '../../src/domain/execution/executor-plan.ts'
 import { toExecutableOrder, type ExecutableOrder } from '../../src/domain/execution/executable-order.ts'
-import { planTick } from '../../src/domain/execution/plan-tick.ts'
+import { planTick } from '../../src/domain/execution/reference-planner.ts'
 import { prioritiseOrders, spendThenLimitPolicy } from '../../src/domain/execution/prioritisation.ts'
 import type { OrderRecord } from '../../src/domain/records.ts'
 import type { OrderDecision, OrderVerdict } from '../../src/journal/journal-records.ts'

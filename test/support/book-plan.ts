@@ -1,7 +1,7 @@
 import type { ExecutableOrder } from '../../src/domain/execution/executable-order.ts'
 import type { OrderBook } from '../../src/domain/execution/order-book.ts'
-import { BookVerdict, SKIP_REASON, spendAt, type BookTickPlan } from '../../src/domain/execution/plan-book-tick.ts'
-import type { TickPlan } from '../../src/domain/execution/plan-tick.ts'
+import { BookVerdict, SKIP_REASON, spendAt, type BookTickPlan } from '../../src/domain/execution/columnar-planner.ts'
+import type { TickPlan } from '../../src/domain/execution/reference-planner.ts'
 
 /** The input orders in the book's priority order. */
 export const inBookOrder = <T>(book: OrderBook, orders: readonly T[]): T[] => Array.from(book.permutation, (i) => orders[i]!)

@@ -14,7 +14,8 @@ export interface TickInput<T extends ExecutableOrder = ExecutableOrder> extends 
   reserved?: ReadonlyMap<string, bigint>
 }
 
-export interface PlannedBuy<T extends ExecutableOrder = ExecutableOrder> {
+/** An order that buys this tick, with its spend sized (the reference planner's buy; the executor's is BuyToSubmit). */
+export interface SizedBuy<T extends ExecutableOrder = ExecutableOrder> {
   order: T
   /** Stablecoin to spend, smallest units. The on-chain minimum out comes from minTokensOut(spend, limit, supply). */
   spend: bigint
@@ -24,7 +25,7 @@ export type SkipReason = Exclude<IneligibleReason, 'expired'> | 'balance_reserve
 
 export interface TickPlan<T extends ExecutableOrder = ExecutableOrder> {
   /** In priority order: submit in this order. */
-  buys: PlannedBuy<T>[]
+  buys: SizedBuy<T>[]
   /** Past their expiry: move to `expired`, no more attempts. */
   expired: T[]
   /** Not bought this tick, still active. */
@@ -39,7 +40,7 @@ export interface TickPlan<T extends ExecutableOrder = ExecutableOrder> {
  */
 export function planTick<T extends ExecutableOrder>(input: TickInput<T>): TickPlan<T> {
   const reserved = new Map(input.reserved ?? [])
-  const buys: PlannedBuy<T>[] = []
+  const buys: SizedBuy<T>[] = []
   const expired: T[] = []
   const skipped: Array<{ order: T; reason: SkipReason }> = []
 

@@ -1,7 +1,7 @@
 import type { Address } from 'viem'
-import type { OrderRecord } from '../../src/domain/records.ts'
-import { atomsNumber } from '../../src/domain/execution/atoms-number.ts'
-import { toExecutableOrder } from '../../src/domain/execution/executable-order.ts'
+import type { OrderRecord } from '../records.ts'
+import { atomsNumber } from './atoms-number.ts'
+import { toExecutableOrder } from './executable-order.ts'
 import {
   orderBookFromColumns,
   prepareOrderBook,
@@ -10,13 +10,13 @@ import {
   type BookBalances,
   type OrderBook,
   type OrderColumns,
-} from '../../src/domain/execution/order-book.ts'
-import { BookVerdict, TickWorkspace, planBookTick, spendAt } from '../../src/domain/execution/plan-book-tick.ts'
-import { spendThenLimitPolicy, type PrioritisationPolicy } from '../../src/domain/execution/prioritisation.ts'
-import { indexWallets, type WalletIndex } from '../../src/domain/execution/wallet-index.ts'
-import { FDV_DECIMALS, USDC_DECIMALS } from '../../src/domain/order-bounds.ts'
-import type { OrderDecision, OrderVerdict, PriceTick } from '../../src/journal/journal-records.ts'
-import { minTokensOut } from '../../src/pricing/min-tokens-out.ts'
+} from './order-book.ts'
+import { BookVerdict, TickWorkspace, planBookTick, spendAt } from './columnar-planner.ts'
+import { spendThenLimitPolicy, type PrioritisationPolicy } from './prioritisation.ts'
+import { indexWallets, type WalletIndex } from './wallet-index.ts'
+import { FDV_DECIMALS, USDC_DECIMALS } from '../order-bounds.ts'
+import type { OrderDecision, OrderVerdict, PriceTick } from '../../journal/journal-records.ts'
+import { minTokensOut } from '../../pricing/min-tokens-out.ts'
 
 /** One active order of the ticking project with what the executor read about its wallet. */
 export interface CandidateOrder {
@@ -44,7 +44,8 @@ export interface PlanInput {
   maxBuys?: number
 }
 
-export interface PlannedBuy {
+/** A buy the executor submits this tick: the candidate with its spend, on-chain minimum out and rank in the bundle. */
+export interface BuyToSubmit {
   candidate: CandidateOrder
   spendAtoms: bigint
   minTokensOut: bigint
@@ -54,7 +55,7 @@ export interface PlannedBuy {
 export interface ExecutionPlan {
   decisions: OrderDecision[]
   expired: OrderRecord[]
-  buys: PlannedBuy[]
+  buys: BuyToSubmit[]
 }
 
 export const DEFAULT_MAX_BUYS = 1_000
@@ -69,7 +70,7 @@ VERDICTS[BookVerdict.balanceReserved] = 'fully_reserved'
 
 /**
  * A project's orders as a priority-sorted columnar book (rebuilt only when the order set changes, see
- * plan-book-cache.ts), with the candidates they came from and the wallets' balances as last read. Per-candidate data
+ * book-cache.ts), with the candidates they came from and the wallets' balances as last read. Per-candidate data
  * is kept in the candidates' own order (`inputOf` maps a priority position to it): a reload then only swaps the
  * candidates array and reads balances sequentially; walking 100,000 objects in priority order is a cache miss per order.
  */
@@ -302,7 +303,7 @@ export function planPrepared(prepared: PreparedBook, input: Omit<PlanInput, 'can
   const n = book.size
   const buyCount = plan.buys.length
   const limit = Math.min(buyCount, input.maxBuys ?? DEFAULT_MAX_BUYS)
-  const buys: PlannedBuy[] = new Array(limit)
+  const buys: BuyToSubmit[] = new Array(limit)
   const decisions: OrderDecision[] = new Array(n)
   let d = 0
   const { keyId, slug, byCode } = records

@@ -1,7 +1,7 @@
 import type { EligibilityContext } from './eligibility.ts'
 import type { ExecutableOrder } from './executable-order.ts'
 import { toSafeNumber, type BookBalances, type OrderBook } from './order-book.ts'
-import { planTick, type SkipReason } from './plan-tick.ts'
+import { planTick, type SkipReason } from './reference-planner.ts'
 
 /** Per-order outcome codes of a book tick (a Uint8Array per tick instead of an object per order). */
 export const BookVerdict = {

@@ -1,4 +1,4 @@
-import { BookStorage, mergeOrderBook, toSafeNumber } from '../../src/domain/execution/order-book.ts'
+import { BookStorage, mergeOrderBook, toSafeNumber } from './order-book.ts'
 import {
   balancesOf,
   candidateColumns,
@@ -10,7 +10,7 @@ import {
   type ExecutionPlan,
   type PlanInput,
   type PreparedBook,
-} from './plan-tick.ts'
+} from './executor-plan.ts'
 
 /**
  * Prepared order books kept between ticks, one per project. The executor reloads a project's active orders (and the
