@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { Address } from 'viem'
 import { createBookCache, type BookUse } from '../../src/domain/execution/book-cache.ts'
-import {
-  DEFAULT_MAX_BUYS,
-  planExecution,
-  sameVerdicts,
-  type CandidateOrder,
-  type ExecutionPlan,
-  type PlanInput,
-} from '../../src/domain/execution/executor-plan.ts'
+import { DEFAULT_MAX_BUYS, planExecution, sameVerdicts, type ExecutionPlan, type PlanInput } from '../../src/domain/execution/executor-plan.ts'
+import type { CandidateOrder } from '../../src/domain/execution/prepared-book.ts'
 import { toExecutableOrder, type ExecutableOrder } from '../../src/domain/execution/executable-order.ts'
 import { planTick } from '../../src/domain/execution/reference-planner.ts'
 import { prioritiseOrders, spendThenLimitPolicy } from '../../src/domain/execution/prioritisation.ts'
