@@ -1,8 +1,9 @@
 import type { OrderRecord } from '../records.ts'
-import { BookVerdict, TickWorkspace, planBookTick, spendAt } from './columnar-planner.ts'
+import { TickWorkspace, planBookTick, spendAt } from './columnar-planner.ts'
 import { prepareBook, type CandidateOrder, type DecisionRecords, type PreparedBook } from './prepared-book.ts'
 import type { PrioritisationPolicy } from './prioritisation.ts'
-import type { OrderDecision, OrderVerdict, PriceTick } from '../../journal/journal-records.ts'
+import { ORDER_VERDICTS, VerdictCode } from './verdicts.ts'
+import type { OrderDecision, PriceTick } from '../../journal/journal-records.ts'
 import { minTokensOut } from '../../pricing/min-tokens-out.ts'
 
 export interface PlanInput {
@@ -38,14 +39,6 @@ export interface ExecutionPlan {
 
 export const DEFAULT_MAX_BUYS = 1_000
 
-/** Journal verdict per BookVerdict code (buy and expired are handled apart). */
-const VERDICTS: OrderVerdict[] = []
-VERDICTS[BookVerdict.notActive] = 'in_flight'
-VERDICTS[BookVerdict.swapsNotAllowed] = 'swaps_not_allowed'
-VERDICTS[BookVerdict.aboveLimit] = 'limit_below_cap'
-VERDICTS[BookVerdict.emptyWallet] = 'no_balance'
-VERDICTS[BookVerdict.balanceReserved] = 'fully_reserved'
-
 /**
  * The executor's side of a tick: the pure domain policy (src/domain/execution: eligibility, sizing, priority) applied
  * to the project's orders, plus what the policy leaves to execution: the on-chain minimum out of every buy and a
@@ -54,10 +47,6 @@ VERDICTS[BookVerdict.balanceReserved] = 'fully_reserved'
 export function planExecution(input: PlanInput): ExecutionPlan {
   return planPrepared(prepareBook(input.candidates, input.policy), input)
 }
-
-/** Verdict strings per BookVerdict code, expired included. */
-const VERDICT_OF: OrderVerdict[] = [...VERDICTS]
-VERDICT_OF[BookVerdict.expired] = 'expired'
 
 // One workspace for every tick: planPrepared consumes the book plan before it returns (JS runs one tick at a time).
 const workspace = new TickWorkspace()
@@ -87,7 +76,7 @@ export function planPrepared(prepared: PreparedBook, input: Omit<PlanInput, 'can
   const expiredCount = plan.expired.length
   const expired: OrderRecord[] = new Array(expiredCount)
   if (expiredCount > 0) {
-    const shared = recordsOf(BookVerdict.expired)
+    const shared = recordsOf(VerdictCode.expired)
     for (let e = 0; e < expiredCount; e++) {
       const p = plan.expired[e]!
       expired[e] = candidates[inputOf[p]!]!.order
@@ -126,7 +115,7 @@ function skipDecisions(verdict: Uint8Array, slotOf: Uint32Array, records: Decisi
   let shared: Array<OrderDecision | undefined> = []
   for (let p = 0; p < verdict.length; p++) {
     const c = verdict[p]!
-    if (c === BookVerdict.buy || c === BookVerdict.expired) continue
+    if (c === VerdictCode.submitted || c === VerdictCode.expired) continue
     // Neighbours mostly share a verdict: look the code's records up once per run.
     if (c !== code) {
       code = c
@@ -135,7 +124,7 @@ function skipDecisions(verdict: Uint8Array, slotOf: Uint32Array, records: Decisi
     const slot = slotOf[p]!
     let decision = shared[slot]
     if (decision === undefined) {
-      decision = { keyId: keyId[slot]!, slug: slug[slot]!, verdict: VERDICT_OF[c]! }
+      decision = { keyId: keyId[slot]!, slug: slug[slot]!, verdict: ORDER_VERDICTS[c]! }
       shared[slot] = decision
     }
     decisions[d++] = decision
