@@ -2,7 +2,7 @@
 // Writes oclif.manifest.json (the `oclif manifest` command is not installed). With the manifest, a CLI call imports
 // only the command it runs instead of every command file: faster, and one broken command cannot break the others.
 // Run it after adding, removing or changing the flags of a command: `node bin/generate-manifest.js`
-// (test/cli/manifest.test.ts fails while the committed manifest is stale).
+// (test/unit/cli/manifest.test.ts fails while the committed manifest is stale).
 import { writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'

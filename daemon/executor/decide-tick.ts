@@ -6,11 +6,12 @@ import { orderKey } from '../../src/store/order-index.ts'
 import type { StoreOperation } from '../../src/store/open-store.ts'
 import type { ExecutorContext } from './executor-context.ts'
 import { transitionOps } from './order-transition-ops.ts'
-import { type CandidateOrder, type ExecutionPlan, type PlannedBuy, sameVerdicts } from './plan-tick.ts'
+import { type BuyToSubmit, type ExecutionPlan, sameVerdicts } from '../../src/domain/execution/executor-plan.ts'
+import type { CandidateOrder } from '../../src/domain/execution/prepared-book.ts'
 
 /** A buy written as `executing` with its in-flight entry, ready to be submitted. */
 export interface SubmittedBuy {
-  buy: PlannedBuy
+  buy: BuyToSubmit
   entry: InFlightExecution
 }
 

@@ -11,7 +11,7 @@ import type { WalletService } from '../../src/wallets/wallet-service.ts'
 import type { TickBus } from '../indexer/tick-bus.ts'
 import { createExecutorChainReads, type ExecutorChainReads } from './executor-chain-reads.ts'
 import { createOrderLoader, type OrderLoader } from './load-orders.ts'
-import { type BookCache, createBookCache } from './plan-book-cache.ts'
+import { type BookCache, createBookCache } from '../../src/domain/execution/book-cache.ts'
 import { createWarmBooks, type WarmBooks } from './warm-books.ts'
 
 export interface ExecutorDeps {

@@ -1,6 +1,7 @@
 import type { Address, Hash, Hex } from 'viem'
 import type { ChainKey } from '../chain/chain-keys.ts'
 import type { Launchpad, OrderStatus } from '../domain/records.ts'
+import type { OrderVerdict } from '../domain/execution/verdicts.ts'
 import type { StoredBlockRef } from '../sync/sync-types.ts'
 
 /** Uniswap v4 PoolKey as stored (JSON-safe). */
@@ -74,16 +75,8 @@ export interface PriceTick {
   at: number
 }
 
-export type OrderVerdict =
-  | 'submitted'
-  | 'limit_below_cap'
-  | 'no_balance'
-  | 'fully_reserved'
-  | 'expired'
-  | 'swaps_not_allowed'
-  | 'in_flight'
-  /** Eligible, but beyond the tick's buy cap: waits for the next tick, in priority order. */
-  | 'deferred'
+/** The verdict names, with what each one covers, are defined once with the planners that give them. */
+export type { OrderVerdict }
 
 /** One order's fate in one tick. */
 export interface OrderDecision {

@@ -1,6 +1,8 @@
 import type { ExecutableOrder } from './executable-order.ts'
+import type { OrderVerdict } from './verdicts.ts'
 
-export type IneligibleReason = 'not_active' | 'expired' | 'swaps_not_allowed' | 'above_limit' | 'empty_wallet'
+/** Why an order may not buy now, in the journal's words (see verdicts.ts). */
+export type IneligibleReason = Extract<OrderVerdict, 'in_flight' | 'expired' | 'swaps_not_allowed' | 'limit_below_cap' | 'no_balance'>
 
 export type Eligibility = { eligible: true } | { eligible: false; reason: IneligibleReason }
 
@@ -14,11 +16,12 @@ export interface EligibilityContext {
 }
 
 const ELIGIBLE: Eligibility = { eligible: true }
-const NOT_ACTIVE: Eligibility = { eligible: false, reason: 'not_active' }
+// Any status but `active` (executing, filled, expired, failed, deleted): the journal's `in_flight` (see verdicts.ts).
+const IN_FLIGHT: Eligibility = { eligible: false, reason: 'in_flight' }
 const EXPIRED: Eligibility = { eligible: false, reason: 'expired' }
 const SWAPS_NOT_ALLOWED: Eligibility = { eligible: false, reason: 'swaps_not_allowed' }
-const ABOVE_LIMIT: Eligibility = { eligible: false, reason: 'above_limit' }
-const EMPTY_WALLET: Eligibility = { eligible: false, reason: 'empty_wallet' }
+const LIMIT_BELOW_CAP: Eligibility = { eligible: false, reason: 'limit_below_cap' }
+const NO_BALANCE: Eligibility = { eligible: false, reason: 'no_balance' }
 
 /**
  * Whether an order may be bought now (`balance`: the wallet's spend-currency balance on the project's chain).
@@ -28,7 +31,7 @@ const EMPTY_WALLET: Eligibility = { eligible: false, reason: 'empty_wallet' }
 export function checkEligibility(order: ExecutableOrder, ctx: EligibilityContext, balance: bigint): Eligibility {
   const terms = checkOrderTerms(order, ctx)
   if (!terms.eligible) return terms
-  return balance > 0n ? ELIGIBLE : EMPTY_WALLET
+  return balance > 0n ? ELIGIBLE : NO_BALANCE
 }
 
 /**
@@ -36,10 +39,10 @@ export function checkEligibility(order: ExecutableOrder, ctx: EligibilityContext
  * (early in a launch, when the sniper fee is high, that is most of them).
  */
 export function checkOrderTerms(order: ExecutableOrder, ctx: EligibilityContext): Eligibility {
-  if (order.status !== 'active') return NOT_ACTIVE
+  if (order.status !== 'active') return IN_FLIGHT
   if (ctx.launchedAtMs !== null && ctx.nowMs >= ctx.launchedAtMs + order.expiresInMs) return EXPIRED
   if (!ctx.swapsAllowed) return SWAPS_NOT_ALLOWED
-  if (!withinLimit(order.limitFdv, ctx.effectiveCap)) return ABOVE_LIMIT
+  if (!withinLimit(order.limitFdv, ctx.effectiveCap)) return LIMIT_BELOW_CAP
   return ELIGIBLE
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { checkEligibility, withinLimit, type EligibilityContext } from '../../../src/domain/execution/eligibility.ts'
 import { toExecutableOrder, type ExecutableOrder } from '../../../src/domain/execution/executable-order.ts'
 import { expiresAt, isExpired } from '../../../src/domain/execution/expiry.ts'
-import { planTick } from '../../../src/domain/execution/plan-tick.ts'
+import { planTick } from '../../../src/domain/execution/reference-planner.ts'
 import { splitPlatformFee } from '../../../src/domain/execution/platform-fee.ts'
 import { prioritiseOrders, spendThenLimitPolicy, type PrioritisationPolicy } from '../../../src/domain/execution/prioritisation.ts'
 import { sizeSpend } from '../../../src/domain/execution/size-spend.ts'
@@ -27,7 +27,7 @@ describe('eligibility', () => {
     expect(checkEligibility(order({ id: 'b', limitFdv: 500_000n * USD }), ctx, 1n)).toEqual({ eligible: true })
     expect(checkEligibility(order({ id: 'c', limitFdv: 399_999_999_999n }), ctx, 1n)).toEqual({
       eligible: false,
-      reason: 'above_limit',
+      reason: 'limit_below_cap',
     })
   })
 
@@ -38,12 +38,12 @@ describe('eligibility', () => {
   })
 
   it.each([
-    ['deleted', { status: 'deleted' as const }, ctx, 1n, 'not_active'],
-    ['filled', { status: 'filled' as const }, ctx, 1n, 'not_active'],
-    ['executing', { status: 'executing' as const }, ctx, 1n, 'not_active'],
+    ['deleted', { status: 'deleted' as const }, ctx, 1n, 'in_flight'],
+    ['filled', { status: 'filled' as const }, ctx, 1n, 'in_flight'],
+    ['executing', { status: 'executing' as const }, ctx, 1n, 'in_flight'],
     ['expired', { expiresInMs: 1_000 }, ctx, 1n, 'expired'],
     ['pool refuses swaps', {}, { ...ctx, swapsAllowed: false }, 1n, 'swaps_not_allowed'],
-    ['empty wallet', {}, ctx, 0n, 'empty_wallet'],
+    ['empty wallet', {}, ctx, 0n, 'no_balance'],
   ])('%s', (_name, overrides, context, balance, reason) => {
     expect(checkEligibility(order({ id: 'x', ...overrides }), context, balance)).toEqual({ eligible: false, reason })
   })
@@ -138,7 +138,7 @@ describe('planTick', () => {
       reserved: new Map([['w1', 100n * USD]]),
     })
     expect(plan.buys).toEqual([])
-    expect(plan.skipped).toEqual([{ order: expect.objectContaining({ id: 'a' }), reason: 'balance_reserved' }])
+    expect(plan.skipped).toEqual([{ order: expect.objectContaining({ id: 'a' }), reason: 'fully_reserved' }])
   })
 
   it('sorts out expired, above-limit and empty wallets', () => {
@@ -152,8 +152,8 @@ describe('planTick', () => {
     expect(plan.buys.map((b) => b.order.id)).toEqual(['ok'])
     expect(plan.expired.map((o) => o.id)).toEqual(['late'])
     expect(plan.skipped.map((s) => [s.order.id, s.reason])).toEqual([
-      ['broke', 'empty_wallet'],
-      ['cheap', 'above_limit'],
+      ['broke', 'no_balance'],
+      ['cheap', 'limit_below_cap'],
     ])
   })
 

@@ -12,8 +12,8 @@ import {
   type InsertedOrders,
   type OrderBook,
 } from '../../../src/domain/execution/order-book.ts'
-import { TickWorkspace, planBookTick, reservedAfter } from '../../../src/domain/execution/plan-book-tick.ts'
-import { planTick } from '../../../src/domain/execution/plan-tick.ts'
+import { TickWorkspace, planBookTick, reservedAfter } from '../../../src/domain/execution/columnar-planner.ts'
+import { planTick } from '../../../src/domain/execution/reference-planner.ts'
 import { priorityPermutation, prioritiseOrders, spendThenLimitPolicy } from '../../../src/domain/execution/prioritisation.ts'
 import { indexWallets } from '../../../src/domain/execution/wallet-index.ts'
 import { seededRandom } from '../../support/seeded-random.ts'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createTickQueue } from '../../../daemon/executor/tick-queue.ts'
 import { withResolvers } from '../../../src/common/with-resolvers.ts'
-import { launch, tickAt } from './executor-fixture.ts'
+import { launch, tickAt } from '../../executor/parts/executor-fixture.ts'
 
 const other = { ...launch, slug: 'other' }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { createStartProgress } from '../../src/admin-client/cli/start-progress.ts'
+import { createStartProgress } from '../../../src/admin-client/cli/start-progress.ts'
 
 const titles = { one: 'Step one', two: 'Step two', three: 'Step three' }
 

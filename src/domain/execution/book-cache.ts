@@ -1,16 +1,6 @@
-import { BookStorage, mergeOrderBook, toSafeNumber } from '../../src/domain/execution/order-book.ts'
-import {
-  balancesOf,
-  candidateColumns,
-  planPrepared,
-  prepareBook,
-  preparedBookOf,
-  type CandidateOrder,
-  type DecisionRecords,
-  type ExecutionPlan,
-  type PlanInput,
-  type PreparedBook,
-} from './plan-tick.ts'
+import { BookStorage, mergeOrderBook, toSafeNumber } from './order-book.ts'
+import { planPrepared, type ExecutionPlan, type PlanInput } from './executor-plan.ts'
+import { balancesOf, candidateColumns, prepareBook, preparedBookOf, type CandidateOrder, type DecisionRecords, type PreparedBook } from './prepared-book.ts'
 
 /**
  * Prepared order books kept between ticks, one per project. The executor reloads a project's active orders (and the

@@ -1,28 +1,8 @@
 import type { EligibilityContext } from './eligibility.ts'
 import type { ExecutableOrder } from './executable-order.ts'
 import { toSafeNumber, type BookBalances, type OrderBook } from './order-book.ts'
-import { planTick, type SkipReason } from './plan-tick.ts'
-
-/** Per-order outcome codes of a book tick (a Uint8Array per tick instead of an object per order). */
-export const BookVerdict = {
-  buy: 0,
-  notActive: 1,
-  expired: 2,
-  swapsNotAllowed: 3,
-  aboveLimit: 4,
-  emptyWallet: 5,
-  balanceReserved: 6,
-} as const
-export type BookVerdictCode = (typeof BookVerdict)[keyof typeof BookVerdict]
-
-/** The SkipReason of each non-buy, non-expired code, as planTick names it. */
-export const SKIP_REASON: Readonly<Record<number, SkipReason>> = {
-  [BookVerdict.notActive]: 'not_active',
-  [BookVerdict.swapsNotAllowed]: 'swaps_not_allowed',
-  [BookVerdict.aboveLimit]: 'above_limit',
-  [BookVerdict.emptyWallet]: 'empty_wallet',
-  [BookVerdict.balanceReserved]: 'balance_reserved',
-}
+import { planTick } from './reference-planner.ts'
+import { VerdictCode } from './verdicts.ts'
 
 export interface BookTickInput extends EligibilityContext {
   book: OrderBook
@@ -71,7 +51,7 @@ export class TickWorkspace {
 }
 
 export interface BookTickPlan {
-  /** BookVerdictCode per priority position. */
+  /** VerdictCode per priority position (`submitted` for a buy). */
   verdict: Uint8Array
   /** Spend per priority position (micro-USD, exact integer; 0 unless bought). */
   spend: Float64Array
@@ -134,8 +114,8 @@ export function planBookTick(input: BookTickInput): BookTickPlan {
 const COUNT_BASE = 2 ** 26
 
 /**
- * What each wallet may still spend, one array read per order: -1 marks an empty wallet (its orders are `empty_wallet`),
- * 0 a wallet whose balance is all reserved or spent (`balance_reserved`).
+ * What each wallet may still spend, one array read per order: -1 marks an empty wallet (its orders are `no_balance`),
+ * 0 a wallet whose balance is all reserved or spent (`fully_reserved`).
  */
 function initialAvailable(balance: Float64Array, available: Float64Array): void {
   for (let w = 0; w < available.length; w++) {
@@ -171,28 +151,28 @@ function decideAll(
   let expiredCount = 0
   for (let p = 0; p < n; p++) {
     if (active[p] === 0) {
-      verdict[p] = BookVerdict.notActive
+      verdict[p] = VerdictCode.in_flight
     } else if (launched && now >= launchedAt + expiresInMs[p]!) {
-      verdict[p] = BookVerdict.expired
+      verdict[p] = VerdictCode.expired
       expired[expiredCount++] = p
     } else if (!swaps) {
-      verdict[p] = BookVerdict.swapsNotAllowed
+      verdict[p] = VerdictCode.swaps_not_allowed
     } else if (limit[p]! < capNumber || (limit[p] === capNumber && limitExact !== undefined && belowCap(limitExact[p]!, cap))) {
-      verdict[p] = BookVerdict.aboveLimit
+      verdict[p] = VerdictCode.limit_below_cap
     } else {
       const w = walletOf[p]!
       const left = available[w]!
       if (left < 0) {
-        verdict[p] = BookVerdict.emptyWallet
+        verdict[p] = VerdictCode.no_balance
       } else {
         const want = spend[p]!
         const s = want < left ? want : left
         if (s === 0) {
           // Nothing left (or a zero spend, which the API refuses): as sizeSpend's 0, no attempt.
-          verdict[p] = BookVerdict.balanceReserved
+          verdict[p] = VerdictCode.fully_reserved
         } else {
           available[w] = left - s
-          verdict[p] = BookVerdict.buy
+          verdict[p] = VerdictCode.submitted
           spendOut[p] = s
           buys[buyCount++] = p
         }
@@ -247,16 +227,9 @@ function referencePlan(input: BookTickInput): BookTickPlan {
   const plan = planTick({ ...input, prioritisedOrders: orders, balances: balanceMap })
   const verdict = new Uint8Array(n)
   const spend = new Float64Array(n)
-  const codeOf: Record<SkipReason, BookVerdictCode> = {
-    not_active: BookVerdict.notActive,
-    swaps_not_allowed: BookVerdict.swapsNotAllowed,
-    above_limit: BookVerdict.aboveLimit,
-    empty_wallet: BookVerdict.emptyWallet,
-    balance_reserved: BookVerdict.balanceReserved,
-  }
-  for (const s of plan.skipped) verdict[positionOf.get(s.order)!] = codeOf[s.reason]
+  for (const s of plan.skipped) verdict[positionOf.get(s.order)!] = VerdictCode[s.reason]
   const expired = Uint32Array.from(plan.expired, (o) => positionOf.get(o)!)
-  for (const p of expired) verdict[p] = BookVerdict.expired
+  for (const p of expired) verdict[p] = VerdictCode.expired
   const exactSpend: bigint[] = new Array<bigint>(n).fill(0n)
   const buys = Uint32Array.from(plan.buys, (b) => {
     const p = positionOf.get(b.order)!

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import type { Address } from 'viem'
-import { createBookCache, type BookUse } from '../../daemon/executor/plan-book-cache.ts'
-import { DEFAULT_MAX_BUYS, planExecution, sameVerdicts, type CandidateOrder, type ExecutionPlan, type PlanInput } from '../../daemon/executor/plan-tick.ts'
-import { toExecutableOrder, type ExecutableOrder } from '../../src/domain/execution/executable-order.ts'
-import { planTick } from '../../src/domain/execution/plan-tick.ts'
-import { prioritiseOrders, spendThenLimitPolicy } from '../../src/domain/execution/prioritisation.ts'
-import type { OrderRecord } from '../../src/domain/records.ts'
-import type { OrderDecision, OrderVerdict } from '../../src/journal/journal-records.ts'
-import { minTokensOut } from '../../src/pricing/min-tokens-out.ts'
-import { seededRandom } from '../support/seeded-random.ts'
+import { createBookCache, type BookUse } from '../../../src/domain/execution/book-cache.ts'
+import { DEFAULT_MAX_BUYS, planExecution, sameVerdicts, type ExecutionPlan, type PlanInput } from '../../../src/domain/execution/executor-plan.ts'
+import type { CandidateOrder } from '../../../src/domain/execution/prepared-book.ts'
+import { toExecutableOrder, type ExecutableOrder } from '../../../src/domain/execution/executable-order.ts'
+import { planTick } from '../../../src/domain/execution/reference-planner.ts'
+import { prioritiseOrders, spendThenLimitPolicy } from '../../../src/domain/execution/prioritisation.ts'
+import type { OrderRecord } from '../../../src/domain/records.ts'
+import type { OrderDecision } from '../../../src/journal/journal-records.ts'
+import { minTokensOut } from '../../../src/pricing/min-tokens-out.ts'
+import { seededRandom } from '../../support/seeded-random.ts'
 
 /**
  * The oracle: the bigint reference planner (toExecutableOrder, prioritiseOrders, planTick) and the journal layout
@@ -34,17 +35,10 @@ function referencePlan(input: PlanInput): ExecutionPlan {
     launchedAtMs: input.launchedAt,
     nowMs: input.now,
   })
-  const verdictOf: Record<string, OrderVerdict> = {
-    not_active: 'in_flight',
-    swaps_not_allowed: 'swaps_not_allowed',
-    above_limit: 'limit_below_cap',
-    empty_wallet: 'no_balance',
-    balance_reserved: 'fully_reserved',
-  }
   const record = (o: ExecutableOrder) => byOrder.get(o)!.order
   const decisions: OrderDecision[] = []
   for (const o of plan.expired) decisions.push({ keyId: record(o).keyId, slug: record(o).slug, verdict: 'expired' })
-  for (const s of plan.skipped) decisions.push({ keyId: record(s.order).keyId, slug: record(s.order).slug, verdict: verdictOf[s.reason]! })
+  for (const s of plan.skipped) decisions.push({ keyId: record(s.order).keyId, slug: record(s.order).slug, verdict: s.reason })
   const limit = Math.min(plan.buys.length, input.maxBuys ?? DEFAULT_MAX_BUYS)
   const buys = plan.buys.slice(0, limit).map((b, rank) => {
     const min = minTokensOut({ spend: b.spend, limitFdv: b.order.limitFdv, totalSupply: input.totalSupply })

@@ -1,6 +1,7 @@
 import { checkOrderTerms, type EligibilityContext, type IneligibleReason } from './eligibility.ts'
 import type { ExecutableOrder } from './executable-order.ts'
 import { sizeSpend } from './size-spend.ts'
+import type { OrderVerdict } from './verdicts.ts'
 
 export interface TickInput<T extends ExecutableOrder = ExecutableOrder> extends EligibilityContext {
   /**
@@ -14,20 +15,22 @@ export interface TickInput<T extends ExecutableOrder = ExecutableOrder> extends 
   reserved?: ReadonlyMap<string, bigint>
 }
 
-export interface PlannedBuy<T extends ExecutableOrder = ExecutableOrder> {
+/** An order that buys this tick, with its spend sized (the reference planner's buy; the executor's is BuyToSubmit). */
+export interface SizedBuy<T extends ExecutableOrder = ExecutableOrder> {
   order: T
   /** Stablecoin to spend, smallest units. The on-chain minimum out comes from minTokensOut(spend, limit, supply). */
   spend: bigint
 }
 
-export type SkipReason = Exclude<IneligibleReason, 'expired'> | 'balance_reserved'
+/** Why an order neither buys nor expires this tick, in the journal's words (see verdicts.ts). */
+export type SkipReason = Exclude<IneligibleReason, 'expired'> | Extract<OrderVerdict, 'fully_reserved'>
 
 export interface TickPlan<T extends ExecutableOrder = ExecutableOrder> {
   /** In priority order: submit in this order. */
-  buys: PlannedBuy<T>[]
+  buys: SizedBuy<T>[]
   /** Past their expiry: move to `expired`, no more attempts. */
   expired: T[]
-  /** Not bought this tick, still active. */
+  /** Neither bought nor expired this tick: left as they are. */
   skipped: Array<{ order: T; reason: SkipReason }>
   /** What each wallet has reserved after this tick (earlier reservations plus this tick's buys). */
   reserved: Map<string, bigint>
@@ -39,7 +42,7 @@ export interface TickPlan<T extends ExecutableOrder = ExecutableOrder> {
  */
 export function planTick<T extends ExecutableOrder>(input: TickInput<T>): TickPlan<T> {
   const reserved = new Map(input.reserved ?? [])
-  const buys: PlannedBuy<T>[] = []
+  const buys: SizedBuy<T>[] = []
   const expired: T[] = []
   const skipped: Array<{ order: T; reason: SkipReason }> = []
 
@@ -52,13 +55,13 @@ export function planTick<T extends ExecutableOrder>(input: TickInput<T>): TickPl
     }
     const balance = input.balances.get(order.wallet) ?? 0n
     if (balance <= 0n) {
-      skipped.push({ order, reason: 'empty_wallet' })
+      skipped.push({ order, reason: 'no_balance' })
       continue
     }
     const held = reserved.get(order.wallet) ?? 0n
     const spend = sizeSpend(order.maxSpend, balance, held)
     if (spend === 0n) {
-      skipped.push({ order, reason: 'balance_reserved' })
+      skipped.push({ order, reason: 'fully_reserved' })
       continue
     }
     reserved.set(order.wallet, held + spend)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { silentLogger } from '../../src/common/logger.ts'
-import { handleShutdownSignals } from '../../daemon/lifecycle.ts'
+import { silentLogger } from '../../../src/common/logger.ts'
+import { handleShutdownSignals } from '../../../daemon/lifecycle.ts'
 
 // SIGUSR2 stands in for SIGINT/SIGTERM so the test process itself is never asked to stop.
 describe('handleShutdownSignals', () => {

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import type { Address } from 'viem'
-import type { OrderRecord } from '../../src/domain/records.ts'
-import { createBookCache } from '../../daemon/executor/plan-book-cache.ts'
-import { planExecution, type CandidateOrder, type PlanInput } from '../../daemon/executor/plan-tick.ts'
-import { spendThenLimitPolicy } from '../../src/domain/execution/prioritisation.ts'
-import { seededRandom } from '../support/seeded-random.ts'
+import type { OrderRecord } from '../../../src/domain/records.ts'
+import { createBookCache } from '../../../src/domain/execution/book-cache.ts'
+import { planExecution, type PlanInput } from '../../../src/domain/execution/executor-plan.ts'
+import type { CandidateOrder } from '../../../src/domain/execution/prepared-book.ts'
+import { spendThenLimitPolicy } from '../../../src/domain/execution/prioritisation.ts'
+import { seededRandom } from '../../support/seeded-random.ts'
 
 const order = (keyId: string, maxSpendUsdc: string, maxFdvUsdc: string | null, extra: Partial<OrderRecord> = {}): OrderRecord => ({
   keyId,

@@ -16,7 +16,7 @@ import type { ExecutorContext } from '../../../daemon/executor/executor-context.
 import type { ExecutorChainReads } from '../../../daemon/executor/executor-chain-reads.ts'
 import type { BuyOutcome } from '../../../daemon/executor/find-buy.ts'
 import { createOrderLoader } from '../../../daemon/executor/load-orders.ts'
-import { createBookCache } from '../../../daemon/executor/plan-book-cache.ts'
+import { createBookCache } from '../../../src/domain/execution/book-cache.ts'
 import type { WarmBooks } from '../../../daemon/executor/warm-books.ts'
 import { writeOrderAs } from '../../support/write-order-as.ts'
 

@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 // @ts-expect-error: a plain ESM script without type declarations
-import { buildManifest } from '../../bin/generate-manifest.js'
+import { buildManifest } from '../../../bin/generate-manifest.js'
 
-const root = join(import.meta.dirname, '..', '..')
+const root = join(import.meta.dirname, '..', '..', '..')
 
 describe('oclif.manifest.json', () => {
   it('matches the commands on disk (regenerate with: node bin/generate-manifest.js)', async () => {

@@ -1,7 +1,7 @@
 import type { Address } from 'viem'
-import type { OrderRecord } from '../../src/domain/records.ts'
-import { atomsNumber } from '../../src/domain/execution/atoms-number.ts'
-import { toExecutableOrder } from '../../src/domain/execution/executable-order.ts'
+import type { OrderRecord } from '../records.ts'
+import { atomsNumber } from './atoms-number.ts'
+import { toExecutableOrder } from './executable-order.ts'
 import {
   orderBookFromColumns,
   prepareOrderBook,
@@ -10,13 +10,11 @@ import {
   type BookBalances,
   type OrderBook,
   type OrderColumns,
-} from '../../src/domain/execution/order-book.ts'
-import { BookVerdict, TickWorkspace, planBookTick, spendAt } from '../../src/domain/execution/plan-book-tick.ts'
-import { spendThenLimitPolicy, type PrioritisationPolicy } from '../../src/domain/execution/prioritisation.ts'
-import { indexWallets, type WalletIndex } from '../../src/domain/execution/wallet-index.ts'
-import { FDV_DECIMALS, USDC_DECIMALS } from '../../src/domain/order-bounds.ts'
-import type { OrderDecision, OrderVerdict, PriceTick } from '../../src/journal/journal-records.ts'
-import { minTokensOut } from '../../src/pricing/min-tokens-out.ts'
+} from './order-book.ts'
+import { spendThenLimitPolicy, type PrioritisationPolicy } from './prioritisation.ts'
+import { indexWallets, type WalletIndex } from './wallet-index.ts'
+import { FDV_DECIMALS, USDC_DECIMALS } from '../order-bounds.ts'
+import type { OrderDecision } from '../../journal/journal-records.ts'
 
 /** One active order of the ticking project with what the executor read about its wallet. */
 export interface CandidateOrder {
@@ -27,49 +25,9 @@ export interface CandidateOrder {
   balanceAtoms: bigint
 }
 
-export interface PlanInput {
-  tick: Pick<PriceTick, 'effectiveCapAtoms' | 'swapsAllowed'>
-  /** Launch time and chain time of the tick, epoch ms: expiry counts from launch, in chain time. */
-  launchedAt: number
-  now: number
-  totalSupply: bigint
-  candidates: readonly CandidateOrder[]
-  /** Stablecoin atoms each wallet has committed to in-flight orders (other launches), by lower-cased address. */
-  reservedByWallet: ReadonlyMap<string, bigint>
-  policy: PrioritisationPolicy
-  /**
-   * Most buys submitted per tick (default 1,000). A block holds a few hundred buys at most; the rest, in priority order,
-   * wait for the next tick (verdict `deferred`) instead of being signed, simulated and queued now.
-   */
-  maxBuys?: number
-}
-
-export interface PlannedBuy {
-  candidate: CandidateOrder
-  spendAtoms: bigint
-  minTokensOut: bigint
-  rank: number
-}
-
-export interface ExecutionPlan {
-  decisions: OrderDecision[]
-  expired: OrderRecord[]
-  buys: PlannedBuy[]
-}
-
-export const DEFAULT_MAX_BUYS = 1_000
-
-/** Journal verdict per BookVerdict code (buy and expired are handled apart). */
-const VERDICTS: OrderVerdict[] = []
-VERDICTS[BookVerdict.notActive] = 'in_flight'
-VERDICTS[BookVerdict.swapsNotAllowed] = 'swaps_not_allowed'
-VERDICTS[BookVerdict.aboveLimit] = 'limit_below_cap'
-VERDICTS[BookVerdict.emptyWallet] = 'no_balance'
-VERDICTS[BookVerdict.balanceReserved] = 'fully_reserved'
-
 /**
  * A project's orders as a priority-sorted columnar book (rebuilt only when the order set changes, see
- * plan-book-cache.ts), with the candidates they came from and the wallets' balances as last read. Per-candidate data
+ * book-cache.ts), with the candidates they came from and the wallets' balances as last read. Per-candidate data
  * is kept in the candidates' own order (`inputOf` maps a priority position to it): a reload then only swaps the
  * candidates array and reads balances sequentially; walking 100,000 objects in priority order is a cache miss per order.
  */
@@ -268,134 +226,4 @@ export function candidateBalances(prepared: Pick<PreparedBook, 'book' | 'candida
  */
 export function balancesOf(value: Float64Array, source: Int32Array, candidates: readonly CandidateOrder[]): BookBalances {
   return { value, exact: (w) => (value[w] === 0 || source[w]! < 0 ? 0n : candidates[source[w]!]!.balanceAtoms) }
-}
-
-/**
- * The executor's side of a tick: the pure domain policy (src/domain/execution: eligibility, sizing, priority) applied
- * to the project's orders, plus what the policy leaves to execution: the on-chain minimum out of every buy and a
- * journal verdict for every order.
- */
-export function planExecution(input: PlanInput): ExecutionPlan {
-  return planPrepared(prepareBook(input.candidates, input.policy), input)
-}
-
-/** Verdict strings per BookVerdict code, expired included. */
-const VERDICT_OF: OrderVerdict[] = [...VERDICTS]
-VERDICT_OF[BookVerdict.expired] = 'expired'
-
-// One workspace for every tick: planPrepared consumes the book plan before it returns (JS runs one tick at a time).
-const workspace = new TickWorkspace()
-
-/** The per-tick pass over a prepared book: eligibility, sizing, min-out and a verdict for every order. */
-export function planPrepared(prepared: PreparedBook, input: Omit<PlanInput, 'candidates' | 'policy'>): ExecutionPlan {
-  const { book, candidates, inputOf, slotOf, records } = prepared
-  const plan = planBookTick({
-    workspace,
-    book,
-    balances: prepared.balances,
-    reserved: input.reservedByWallet,
-    effectiveCap: input.tick.effectiveCapAtoms === null ? null : BigInt(input.tick.effectiveCapAtoms),
-    swapsAllowed: input.tick.swapsAllowed,
-    launchedAtMs: input.launchedAt,
-    nowMs: input.now,
-  })
-  const n = book.size
-  const buyCount = plan.buys.length
-  const limit = Math.min(buyCount, input.maxBuys ?? DEFAULT_MAX_BUYS)
-  const buys: PlannedBuy[] = new Array(limit)
-  const decisions: OrderDecision[] = new Array(n)
-  let d = 0
-  const { keyId, slug, byCode } = records
-  const recordsOf = (code: number): Array<OrderDecision | undefined> => (byCode[code] ??= new Array<OrderDecision | undefined>(keyId.length))
-
-  const expiredCount = plan.expired.length
-  const expired: OrderRecord[] = new Array(expiredCount)
-  if (expiredCount > 0) {
-    const shared = recordsOf(BookVerdict.expired)
-    for (let e = 0; e < expiredCount; e++) {
-      const p = plan.expired[e]!
-      expired[e] = candidates[inputOf[p]!]!.order
-      const slot = slotOf[p]!
-      decisions[d++] = shared[slot] ??= { keyId: keyId[slot]!, slug: slug[slot]!, verdict: 'expired' }
-    }
-  }
-  d = skipDecisions(plan.verdict, slotOf, records, decisions, d)
-  for (let rank = 0; rank < limit; rank++) {
-    const p = plan.buys[rank]!
-    const candidate = candidates[inputOf[p]!]!
-    const spend = spendAt(plan, p)
-    const limitFdv = book.limitExact ? book.limitExact[p]! : book.limit[p] === Number.POSITIVE_INFINITY ? null : BigInt(book.limit[p]!)
-    const min = minTokensOut({ spend, limitFdv, totalSupply: input.totalSupply })
-    buys[rank] = { candidate, spendAtoms: spend, minTokensOut: min, rank }
-    decisions[d++] = {
-      keyId: candidate.order.keyId,
-      slug: candidate.order.slug,
-      verdict: 'submitted',
-      spendAtoms: spend.toString(),
-      minTokensOut: min.toString(),
-      rank,
-    }
-  }
-  deferredDecisions(plan.buys, limit, slotOf, records, decisions, d)
-  return { decisions, expired, buys }
-}
-
-// planPrepared's loops over every order are small functions returning right after their loop: V8 compiles a hot loop
-// on the stack, mid-call, and such code deoptimised at the first later statement it had not seen run.
-
-/** The shared record of every order that neither buys nor expires, in priority order, from `decisions[d]` on. */
-function skipDecisions(verdict: Uint8Array, slotOf: Uint32Array, records: DecisionRecords, decisions: OrderDecision[], d: number): number {
-  const { keyId, slug, byCode } = records
-  let code = -1
-  let shared: Array<OrderDecision | undefined> = []
-  for (let p = 0; p < verdict.length; p++) {
-    const c = verdict[p]!
-    if (c === BookVerdict.buy || c === BookVerdict.expired) continue
-    // Neighbours mostly share a verdict: look the code's records up once per run.
-    if (c !== code) {
-      code = c
-      shared = byCode[c] ??= new Array<OrderDecision | undefined>(keyId.length)
-    }
-    const slot = slotOf[p]!
-    let decision = shared[slot]
-    if (decision === undefined) {
-      decision = { keyId: keyId[slot]!, slug: slug[slot]!, verdict: VERDICT_OF[c]! }
-      shared[slot] = decision
-    }
-    decisions[d++] = decision
-  }
-  return d
-}
-
-/**
- * The deferred buys' records (rank `limit` on), from `decisions[d]` on. They carry a rank, so they are shared only
- * while the order keeps its rank (a tick that bought nothing).
- */
-function deferredDecisions(buys: Uint32Array, limit: number, slotOf: Uint32Array, records: DecisionRecords, decisions: OrderDecision[], d: number): number {
-  const { keyId, slug, deferred } = records
-  for (let rank = limit; rank < buys.length; rank++) {
-    const slot = slotOf[buys[rank]!]!
-    let decision = deferred[slot]
-    if (decision === undefined || decision.rank !== rank) {
-      decision = { keyId: keyId[slot]!, slug: slug[slot]!, verdict: 'deferred', rank }
-      deferred[slot] = decision
-    }
-    decisions[d++] = decision
-  }
-  return d
-}
-
-/**
- * Whether two ticks' decisions carry the same verdict for the same orders in the same order (what a quiet tick's
- * journal check needs), without building a 100,000-entry signature string: decisions of a book the cache kept are the
- * same shared record objects tick after tick, so this is mostly pointer comparisons.
- */
-export function sameVerdicts(a: readonly OrderDecision[], b: readonly OrderDecision[]): boolean {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i]!
-    const y = b[i]!
-    if (x !== y && (x.keyId !== y.keyId || x.verdict !== y.verdict)) return false
-  }
-  return true
 }

@@ -1,6 +1,6 @@
 import { getAddress, keccak256, toHex } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { buildBuyCalls, createBuyCallEncoder, type BuyCallTemplate } from '../../daemon/executor/build-buy-calls.ts'
+import { buildBuyCalls, createBuyCallEncoder, type BuyCallTemplate } from '../../../daemon/executor/build-buy-calls.ts'
 
 const address = (n: number) => getAddress(`0x${n.toString(16).padStart(40, '0')}`)
 

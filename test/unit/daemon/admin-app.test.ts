@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { buildAdminApp } from '../../daemon/admin/build-admin-app.ts'
-import type { AdminOperations } from '../../daemon/admin/admin-operations.ts'
-import { isOperatorAuthorized } from '../../daemon/admin/token-guard.ts'
-import { PrebuyError } from '../../src/common/errors.ts'
-import { silentLogger } from '../../src/common/logger.ts'
+import { buildAdminApp } from '../../../daemon/admin/build-admin-app.ts'
+import type { AdminOperations } from '../../../daemon/admin/admin-operations.ts'
+import { isOperatorAuthorized } from '../../../daemon/admin/token-guard.ts'
+import { PrebuyError } from '../../../src/common/errors.ts'
+import { silentLogger } from '../../../src/common/logger.ts'
 
 // The HTTP guard and error shape only; the operations behind it run for real in daemon-e2e.test.ts.
 const TOKEN = 'prebuy_op_test-token'

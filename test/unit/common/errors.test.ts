@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { PrebuyError, isPrebuyError } from '../../src/common/errors.ts'
+import { PrebuyError, isPrebuyError } from '../../../src/common/errors.ts'
 
 describe('PrebuyError', () => {
   it('carries kind, code, details and cause', () => {

@@ -11,10 +11,10 @@ import {
   type Log,
 } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { loadLaunchpadArtifact } from '../../src/launchpads/devnet/devnet-artifacts.ts'
-import { BEFORE_SWAP_FLAG, BEFORE_SWAP_RETURNS_DELTA_FLAG, HOOK_FLAG_MASK, mineHookSalt } from '../../src/launchpads/devnet/mine-hook-salt.ts'
-import { encodeStablecoinToTokenSwap } from '../../src/launchpads/universal-router-swap.ts'
-import { creatorList, findInitializedPools, POOL_MANAGER_EVENTS } from '../../src/launchpads/v4-events.ts'
+import { loadLaunchpadArtifact } from '../../../src/launchpads/devnet/devnet-artifacts.ts'
+import { BEFORE_SWAP_FLAG, BEFORE_SWAP_RETURNS_DELTA_FLAG, HOOK_FLAG_MASK, mineHookSalt } from '../../../src/launchpads/devnet/mine-hook-salt.ts'
+import { encodeStablecoinToTokenSwap } from '../../../src/launchpads/universal-router-swap.ts'
+import { creatorList, findInitializedPools, POOL_MANAGER_EVENTS } from '../../../src/launchpads/v4-events.ts'
 
 const POOL_MANAGER: Address = '0x498581fF718922c3f8e6A244956aF099B2652b2b'
 const A: Address = '0x1111111111111111111111111111111111111111'
@@ -113,8 +113,8 @@ describe('encodeStablecoinToTokenSwap', () => {
 
 describe('clanker fee schedule without an MEV module', () => {
   it('has no sniper fee and reads only the LP fee', async () => {
-    const { createClankerAdapter } = await import('../../src/launchpads/clanker/clanker-adapter.ts')
-    const { feeAt } = await import('../../src/pricing/fee-schedule.ts')
+    const { createClankerAdapter } = await import('../../../src/launchpads/clanker/clanker-adapter.ts')
+    const { feeAt } = await import('../../../src/pricing/fee-schedule.ts')
     const calls: string[] = []
     const client = {
       readContract: async ({ functionName }: { functionName: string }) => {

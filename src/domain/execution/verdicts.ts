@@ -1,0 +1,46 @@
+/**
+ * What happened to an order in one tick: the one vocabulary of the planners (reference, columnar, executor) and of the
+ * journal (`OrderDecision.verdict`). The names are persisted in existing journals and read back (GET /orders, replay):
+ * never rename one. A name's position in this list is its numeric code (VerdictCode), so the list is also the
+ * code -> name table.
+ *
+ * - `submitted`: buys this tick. The planners' buys; the executor submits up to `maxBuys` of them, the rest are `deferred`.
+ * - `in_flight`: not `active` when planned, so never bought now. The planners give it to every other status: `executing`
+ *   (its buy is in flight, between submission and receipt) as well as `filled`, `expired`, `failed` and `deleted`, which
+ *   the executor never loads (it plans only `active` orders). The executor also records it for a planned buy whose
+ *   order changed under it before submission (re-read under the order locks: executing already, PATCHed or deleted).
+ * - `expired`: past its expiry (counted from launch): moves to `expired`, no more attempts.
+ * - `swaps_not_allowed`: the pool does not allow a swap in the next block.
+ * - `limit_below_cap`: the order's FDV limit is below the effective market cap.
+ * - `no_balance`: the wallet holds no spend currency (no attempt).
+ * - `fully_reserved`: nothing left to spend: the wallet's balance is reserved by in-flight buys or taken by this tick's
+ *   higher-priority buys of the same wallet.
+ * - `deferred`: would buy, but beyond the tick's buy cap: waits for the next tick, in priority order (executor only).
+ */
+export const ORDER_VERDICTS = ['submitted', 'in_flight', 'expired', 'swaps_not_allowed', 'limit_below_cap', 'no_balance', 'fully_reserved', 'deferred'] as const
+
+export type OrderVerdict = (typeof ORDER_VERDICTS)[number]
+
+/** The position of `V` in ORDER_VERDICTS (a compile-time check that every code below is its name's position). */
+type PositionOf<V, List extends readonly unknown[] = typeof ORDER_VERDICTS, Before extends unknown[] = []> = List extends readonly [infer Head, ...infer Rest]
+  ? Head extends V
+    ? Before['length']
+    : PositionOf<V, Rest, [...Before, Head]>
+  : never
+
+/**
+ * The numeric code of each verdict, as the columnar planner writes them (one byte per order per tick instead of an
+ * object): its position in ORDER_VERDICTS, so `ORDER_VERDICTS[code]` is the name.
+ */
+export const VerdictCode = {
+  submitted: 0,
+  in_flight: 1,
+  expired: 2,
+  swaps_not_allowed: 3,
+  limit_below_cap: 4,
+  no_balance: 5,
+  fully_reserved: 6,
+  deferred: 7,
+} as const satisfies { readonly [V in OrderVerdict]: PositionOf<V> }
+
+export type VerdictCode = (typeof VerdictCode)[OrderVerdict]
