@@ -5,7 +5,8 @@ import { buildAdminApp } from './admin/build-admin-app.ts'
 import { createAdminExtensions } from './admin/admin-extensions.ts'
 import { createServiceOperations } from './admin/service-operations.ts'
 import type { AdminOperations } from './admin/admin-operations.ts'
-import { createBackgroundWorkers, type BackgroundWorker } from './background-workers.ts'
+import type { BackgroundWorker } from './workers/background-worker.ts'
+import { createLaunchWorkers } from './workers/launch-workers.ts'
 import { removeDaemonFile, writeDaemonFile } from './daemon-file.ts'
 import { assertPortsFree, listenError } from './check-ports.ts'
 import { trackForGracefulClose } from './graceful-close.ts'
@@ -151,10 +152,10 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     undo.push({ name: 'store', stop: () => store.close() })
     const services: Services = createServices({ store, wallets })
 
-    // Background workers (indexer, executor): see background-workers.ts.
+    // Background workers, in start order (stopped in reverse): the executor, then the launch indexer that feeds it.
     step('workers')
     const workerContext = { config, chains, store, services, wallets, logger, fail }
-    const workers: BackgroundWorker[] = createBackgroundWorkers(workerContext)
+    const workers: BackgroundWorker[] = createLaunchWorkers(workerContext)
     for (const worker of workers) {
       await worker.start()
       undo.push({ name: worker.name, stop: () => worker.stop() })
@@ -192,7 +193,7 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
       }),
       ...(devnet ? { devnet: devnetOperations(devnet, wallets) } : {}),
     })
-    const adminApp = buildAdminApp({ operations, operatorToken, logger, extensions: createAdminExtensions(workerContext, workers) })
+    const adminApp = buildAdminApp({ operations, operatorToken, logger, extensions: createAdminExtensions(workerContext) })
     const adminServer = trackForGracefulClose(adminApp)
     await listen(adminApp, '127.0.0.1', config.adminPort, 'admin API')
     // From here both servers stop together: neither accepts new requests while the other drains its in-flight ones.

@@ -7,7 +7,7 @@ import { refuseWhileClosing } from '../http/refuse-while-closing.ts'
 import type { Logger } from '../../src/common/logger.ts'
 import { BLOCK_TYPES, LAUNCH_METHODS, LAUNCHPADS, REVIEW_KINDS, REVIEW_STATUSES } from '../../src/domain/records.ts'
 import type { ProfileUpdate } from '../../src/admin-client/admin-types.ts'
-import type { AdminExtension } from './admin-extensions.ts'
+import type { AdminExtension } from './admin-extension.ts'
 import type { AdminOperations } from './admin-operations.ts'
 import { isOperatorAuthorized } from './token-guard.ts'
 
@@ -15,7 +15,7 @@ export interface AdminAppDeps {
   operations: AdminOperations
   operatorToken: string
   logger: Logger
-  /** More routes (see admin-extensions.ts), guarded like the rest. */
+  /** More routes (see admin-extension.ts), guarded like the rest. */
   extensions?: readonly AdminExtension[]
 }
 

@@ -7,8 +7,8 @@ import { LAUNCHPADS } from '../../src/domain/records.ts'
 import { launchToken } from '../../src/launchpads/devnet/launch-token.ts'
 import { swapExactUsdcForToken } from '../../src/launchpads/devnet/swap-exact-usdc-for-token.ts'
 import type { DevnetLaunchResult, DevnetSwapResult } from '../../src/admin-client/admin-types.ts'
-import { readDevnetLaunchpads } from '../indexer/devnet-launchpads.ts'
-import type { AdminExtension } from './admin-extensions.ts'
+import { readDevnetLaunchpads } from '../workers/devnet-launchpads.ts'
+import type { AdminExtension } from './admin-extension.ts'
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'expected a 0x-prefixed 20-byte hex address')
 const pips = z.number().int().min(0).max(1_000_000)
