@@ -9,21 +9,18 @@ import type {
   DaemonStatus,
   DeskSettings,
   DeskUpdate,
-  Deployments,
-  FundRequest,
-  FundResult,
   ProfileUpdate,
   ProjectRecord,
   KeySummary,
-  MineResult,
   ReviewItem,
   ReviewKind,
   ReviewStatus,
 } from '../../src/admin-client/admin-types.ts'
 
 /**
- * What the admin API can do, as one port. start-daemon.ts implements it with the services (keys, projects, reviews,
- * blocklist, desk) and the devnet helpers; the routes only validate, call and serialise.
+ * What the operator's core admin routes can do, as one port. service-operations.ts implements it with the services
+ * (keys, projects, reviews, blocklist, desk); the routes only validate, call and serialise. The devnet helpers are
+ * a port of their own (devnet-operations.ts).
  */
 export interface AdminOperations {
   status(): Promise<DaemonStatus>
@@ -42,10 +39,4 @@ export interface AdminOperations {
   listBlocklist(): Promise<BlockEntry[]>
   addBlock(request: BlockRequest): Promise<BlockEntry>
   removeBlock(type: BlockType, value: string): Promise<{ removed: boolean }>
-  /** Present only when the daemon runs its own devnet chains. */
-  devnet?: {
-    fund(request: FundRequest): Promise<FundResult[]>
-    mine(blocks: number): Promise<MineResult>
-    deployments(): Promise<Deployments>
-  }
 }

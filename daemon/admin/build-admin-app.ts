@@ -7,21 +7,21 @@ import { refuseWhileClosing } from '../http/refuse-while-closing.ts'
 import type { Logger } from '../../src/common/logger.ts'
 import { BLOCK_TYPES, LAUNCH_METHODS, LAUNCHPADS, REVIEW_KINDS, REVIEW_STATUSES } from '../../src/domain/records.ts'
 import type { ProfileUpdate } from '../../src/admin-client/admin-types.ts'
-import type { AdminExtension } from './admin-extension.ts'
 import type { AdminOperations } from './admin-operations.ts'
+import type { DevnetOperations } from './devnet-operations.ts'
+import { devnetRoutes } from './devnet-routes.ts'
 import { isOperatorAuthorized } from './token-guard.ts'
 
 export interface AdminAppDeps {
   operations: AdminOperations
   operatorToken: string
   logger: Logger
-  /** More routes (see admin-extension.ts), guarded like the rest. */
-  extensions?: readonly AdminExtension[]
+  /** Present only when the daemon runs its own devnet chains (see devnet-routes.ts). */
+  devnet?: DevnetOperations
 }
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'expected a 0x-prefixed 20-byte hex address')
 const slug = z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/, 'expected a lower-case slug (a-z, 0-9, -; 1 to 64 characters)')
-const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'expected a non-negative decimal amount')
 const idParams = z.object({ id: z.string().min(1) })
 const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http or https URL' })
 
@@ -40,9 +40,6 @@ const schemas = {
   desk: z.strictObject({ open: z.boolean(), retryAfterSeconds: z.number().int().min(1).max(86_400).optional() }),
   block: z.strictObject({ type: z.enum(BLOCK_TYPES), value: z.string().trim().min(1).max(200), note: z.string().max(500).optional() }),
   unblock: z.strictObject({ type: z.enum(BLOCK_TYPES), value: z.string().trim().min(1).max(200) }),
-  fund: z
-    .strictObject({ address, chain: z.enum(CHAIN_KEYS).optional(), usdc: decimal.optional(), eth: decimal.optional() })
-    .refine((body) => body.usdc !== undefined || body.eth !== undefined, 'give usdc, eth or both'),
   profile: z
     .strictObject({
       identity: z
@@ -78,7 +75,6 @@ const schemas = {
         .optional(),
     })
     .refine((body) => Object.keys(body).length > 0, 'give at least one profile field'),
-  mine: z.strictObject({ blocks: z.number().int().min(1).max(10_000).default(1) }),
 }
 
 class AdminBadRequest extends Error {}
@@ -168,15 +164,7 @@ export function buildAdminApp(deps: AdminAppDeps): FastifyInstance {
     return operations.removeBlock(body.type, body.value)
   })
 
-  const devnet = () => {
-    if (!operations.devnet) throw new AdminBadRequest('devnet commands need the daemon to run its own devnet chains (chains.mode devnet)')
-    return operations.devnet
-  }
-  app.post('/admin/v1/devnet/fund', async (request) => ({ funded: await devnet().fund(parse(schemas.fund, request.body)) }))
-  app.post('/admin/v1/devnet/mine', async (request) => devnet().mine(parse(schemas.mine, request.body).blocks))
-  app.get('/admin/v1/devnet/deployments', async () => devnet().deployments())
-
-  for (const extend of deps.extensions ?? []) extend(app)
+  devnetRoutes(app, deps.devnet)
 
   return app
 }

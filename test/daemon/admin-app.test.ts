@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { buildAdminApp } from '../../daemon/admin/build-admin-app.ts'
 import type { AdminOperations } from '../../daemon/admin/admin-operations.ts'
+import type { DevnetOperations } from '../../daemon/admin/devnet-operations.ts'
 import { isOperatorAuthorized } from '../../daemon/admin/token-guard.ts'
 import { PrebuyError } from '../../src/common/errors.ts'
 import { silentLogger } from '../../src/common/logger.ts'
@@ -9,20 +10,15 @@ import { silentLogger } from '../../src/common/logger.ts'
 const TOKEN = 'prebuy_op_test-token'
 const unused = () => Promise.reject(new Error('not used in this test'))
 const operations = new Proxy({} as AdminOperations, {
-  get: (_target, name) =>
-    name === 'revokeKey'
-      ? () => Promise.reject(new PrebuyError('not_found', 'key_not_found', 'no key with id or label k'))
-      : name === 'devnet'
-        ? undefined
-        : unused,
+  get: (_target, name) => (name === 'revokeKey' ? () => Promise.reject(new PrebuyError('not_found', 'key_not_found', 'no key with id or label k')) : unused),
 })
-const app = buildAdminApp({
-  operations,
-  operatorToken: TOKEN,
-  logger: silentLogger,
-  extensions: [(instance) => instance.get('/admin/v1/extension', async () => ({ extended: true }))],
+const devnet = new Proxy({} as DevnetOperations, {
+  get: (_target, name) => (name === 'mine' ? (blocks: number) => Promise.resolve({ chain: 'all', blocks, blockNumbers: { base: '7' } }) : unused),
 })
-afterAll(() => app.close())
+// The daemon on real chains (no devnet routes) and on its own devnet.
+const app = buildAdminApp({ operations, operatorToken: TOKEN, logger: silentLogger })
+const devnetApp = buildAdminApp({ operations, devnet, operatorToken: TOKEN, logger: silentLogger })
+afterAll(() => Promise.all([app.close(), devnetApp.close()]))
 
 describe('isOperatorAuthorized', () => {
   it('accepts only the exact bearer token', () => {
@@ -39,10 +35,10 @@ describe('isOperatorAuthorized', () => {
 })
 
 describe('admin app', () => {
-  it('guards extension routes and unknown routes like the built-in ones', async () => {
-    expect((await app.inject({ url: '/admin/v1/extension' })).statusCode).toBe(401)
-    const ok = await app.inject({ url: '/admin/v1/extension', headers: { authorization: `Bearer ${TOKEN}` } })
-    expect(ok.json()).toEqual({ extended: true })
+  it('guards the devnet routes and unknown routes like the core ones', async () => {
+    expect((await devnetApp.inject({ method: 'POST', url: '/admin/v1/devnet/mine', payload: { blocks: 2 } })).statusCode).toBe(401)
+    const ok = await devnetApp.inject({ method: 'POST', url: '/admin/v1/devnet/mine', headers: { authorization: `Bearer ${TOKEN}` }, payload: { blocks: 2 } })
+    expect(ok.json()).toEqual({ chain: 'all', blocks: 2, blockNumbers: { base: '7' } })
     const unknownWithoutToken = await app.inject({ url: '/admin/v1/what' })
     expect(unknownWithoutToken.statusCode).toBe(401)
     expect(unknownWithoutToken.json()).toEqual({ error: 'Unauthorized', message: 'A valid operator token is required.' })
@@ -62,6 +58,12 @@ describe('admin app', () => {
     const devnetOnly = await app.inject({ method: 'POST', url: '/admin/v1/devnet/mine', headers, payload: {} })
     expect(devnetOnly.statusCode).toBe(400)
     expect(devnetOnly.json().message).toContain('devnet')
+    // Every devnet path gives the same reason on real chains, launch and swap included.
+    for (const path of ['launch', 'swap']) {
+      const refused = await app.inject({ method: 'POST', url: `/admin/v1/devnet/${path}`, headers, payload: {} })
+      expect(refused.statusCode).toBe(400)
+      expect(refused.json().message).toBe(devnetOnly.json().message)
+    }
     const surprise = await app.inject({ url: '/admin/v1/keys', headers })
     expect(surprise.statusCode).toBe(500)
     expect(surprise.json()).toEqual({ error: 'Internal server error', message: 'The operation failed; see the daemon log.' })

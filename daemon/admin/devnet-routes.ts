@@ -1,0 +1,61 @@
+import type { FastifyInstance } from 'fastify'
+import { z } from 'zod'
+import { CHAIN_KEYS } from '../../src/chain/chain-keys.ts'
+import { PrebuyError } from '../../src/common/errors.ts'
+import { LAUNCHPADS } from '../../src/domain/records.ts'
+import type { DevnetOperations } from './devnet-operations.ts'
+
+const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'expected a 0x-prefixed 20-byte hex address')
+const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'expected a non-negative decimal amount')
+const pips = z.number().int().min(0).max(1_000_000)
+
+const schemas = {
+  fund: z
+    .strictObject({ address, chain: z.enum(CHAIN_KEYS).optional(), usdc: decimal.optional(), eth: decimal.optional() })
+    .refine((body) => body.usdc !== undefined || body.eth !== undefined, 'give usdc, eth or both'),
+  mine: z.strictObject({ blocks: z.number().int().min(1).max(10_000).default(1) }),
+  launch: z.strictObject({
+    launchpad: z.enum(LAUNCHPADS),
+    creator: address,
+    chain: z.enum(CHAIN_KEYS).default('base'),
+    name: z.string().min(1).max(64).optional(),
+    symbol: z.string().min(1).max(16).optional(),
+    startFee: pips.optional(),
+    endFee: pips.optional(),
+    decaySeconds: z.number().int().min(1).max(86_400).optional(),
+  }),
+  swap: z.strictObject({
+    token: address,
+    usdc: z.string().regex(/^\d+(\.\d{1,6})?$/, 'expected a positive decimal amount with at most 6 decimals'),
+    chain: z.enum(CHAIN_KEYS).default('base'),
+  }),
+}
+
+function parse<T>(schema: z.ZodType<T>, value: unknown): T {
+  const result = schema.safeParse(value ?? {})
+  if (result.success) return result.data
+  const issue = result.error.issues[0]
+  throw new PrebuyError(
+    'bad_request',
+    'invalid_request',
+    `${issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''}${issue?.message ?? 'invalid request'}`,
+  )
+}
+
+/**
+ * `prebuy devnet ...`: every admin route that drives the daemon's own devnet chains, registered only when it runs
+ * them. On real chains the same paths answer 400 with the reason, so the CLI says why rather than "no such route".
+ */
+export function devnetRoutes(app: FastifyInstance, devnet: DevnetOperations | undefined): void {
+  if (!devnet) {
+    app.all('/admin/v1/devnet/*', async () => {
+      throw new PrebuyError('bad_request', 'devnet_only', 'devnet commands need the daemon to run its own devnet chains (chains.mode devnet)')
+    })
+    return
+  }
+  app.post('/admin/v1/devnet/fund', async (request) => ({ funded: await devnet.fund(parse(schemas.fund, request.body)) }))
+  app.post('/admin/v1/devnet/mine', async (request) => devnet.mine(parse(schemas.mine, request.body).blocks))
+  app.get('/admin/v1/devnet/deployments', async () => devnet.deployments())
+  app.post('/admin/v1/devnet/launch', async (request) => devnet.launch(parse(schemas.launch, request.body)))
+  app.post('/admin/v1/devnet/swap', async (request) => devnet.swap(parse(schemas.swap, request.body)))
+}
