@@ -1,15 +1,15 @@
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { CHAIN_KEYS } from '../../src/chain/chain-keys.ts'
-import { isPrebuyError } from '../../src/common/errors.ts'
-import { STATUS_BY_KIND, STATUS_TITLES } from '../http/error-mapping.ts'
 import { refuseWhileClosing } from '../http/refuse-while-closing.ts'
 import type { Logger } from '../../src/common/logger.ts'
 import { BLOCK_TYPES, LAUNCH_METHODS, LAUNCHPADS, REVIEW_KINDS, REVIEW_STATUSES } from '../../src/domain/records.ts'
 import type { ProfileUpdate } from '../../src/admin-client/admin-types.ts'
+import { ROUTE_NOT_FOUND, sendAdminError, UNAUTHORIZED } from './admin-errors.ts'
 import type { AdminOperations } from './admin-operations.ts'
 import type { DevnetOperations } from './devnet-operations.ts'
 import { devnetRoutes } from './devnet-routes.ts'
+import { parseRequest } from './parse-request.ts'
 import { isOperatorAuthorized } from './token-guard.ts'
 
 export interface AdminAppDeps {
@@ -77,16 +77,6 @@ const schemas = {
     .refine((body) => Object.keys(body).length > 0, 'give at least one profile field'),
 }
 
-class AdminBadRequest extends Error {}
-
-function parse<T>(schema: z.ZodType<T>, value: unknown): T {
-  const result = schema.safeParse(value ?? {})
-  if (result.success) return result.data
-  const issue = result.error.issues[0]
-  const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''
-  throw new AdminBadRequest(`${where}${issue?.message ?? 'invalid request'}`)
-}
-
 /**
  * The operator's API: a separate fastify instance the daemon binds to loopback only. Every route, including unknown
  * ones, requires the operator token, so nothing about the admin surface is visible without it.
@@ -102,65 +92,52 @@ export function buildAdminApp(deps: AdminAppDeps): FastifyInstance {
 
   app.addHook('onRequest', async (request, reply) => {
     if (!isOperatorAuthorized(request.headers.authorization, deps.operatorToken)) {
-      return reply.code(401).send({ error: 'Unauthorized', message: 'A valid operator token is required.' })
+      return reply.code(401).send(UNAUTHORIZED)
     }
   })
 
-  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'Not found', message: 'No such admin route.' }))
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof AdminBadRequest) return reply.code(400).send({ error: 'Bad request', message: error.message })
-    if (isPrebuyError(error)) {
-      const status = STATUS_BY_KIND[error.kind]
-      if (status >= 500) request.log.error({ err: error }, 'admin operation failed')
-      return reply.code(status).send({ error: STATUS_TITLES[status] ?? 'Error', message: error.message, code: error.code })
-    }
-    const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500
-    if (status === 500) {
-      request.log.error({ err: error }, 'admin route failed')
-      return reply.code(500).send({ error: STATUS_TITLES[500], message: 'The operation failed; see the daemon log.' })
-    }
-    return reply.code(status).send({ error: STATUS_TITLES[status] ?? 'Bad request', message: error.message })
-  })
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send(ROUTE_NOT_FOUND))
+  app.setErrorHandler((error: FastifyError, request, reply) => sendAdminError(reply, error, request.log))
 
   app.get('/admin/v1/status', async () => operations.status())
 
   app.get('/admin/v1/reviews', async (request) => {
-    const query = parse(schemas.reviewsQuery, request.query)
+    const query = parseRequest(schemas.reviewsQuery, request.query)
     return { items: await operations.listReviews(query.kind, query.status) }
   })
   app.post('/admin/v1/registrations/:id/approve', async (request) => {
-    const { id } = parse(idParams, request.params)
-    return operations.approveRegistration(id, parse(schemas.approveRegistration, request.body))
+    const { id } = parseRequest(idParams, request.params)
+    return operations.approveRegistration(id, parseRequest(schemas.approveRegistration, request.body))
   })
   app.post('/admin/v1/registrations/:id/reject', async (request) => {
-    const { id } = parse(idParams, request.params)
-    return { review: await operations.rejectReview('registration', id, parse(schemas.reject, request.body).note) }
+    const { id } = parseRequest(idParams, request.params)
+    return { review: await operations.rejectReview('registration', id, parseRequest(schemas.reject, request.body).note) }
   })
   app.post('/admin/v1/key-requests/:id/approve', async (request) => {
-    const { id } = parse(idParams, request.params)
-    return operations.approveKeyRequest(id, parse(schemas.approveKeyRequest, request.body))
+    const { id } = parseRequest(idParams, request.params)
+    return operations.approveKeyRequest(id, parseRequest(schemas.approveKeyRequest, request.body))
   })
   app.post('/admin/v1/key-requests/:id/reject', async (request) => {
-    const { id } = parse(idParams, request.params)
-    return { review: await operations.rejectReview('key_request', id, parse(schemas.reject, request.body).note) }
+    const { id } = parseRequest(idParams, request.params)
+    return { review: await operations.rejectReview('key_request', id, parseRequest(schemas.reject, request.body).note) }
   })
 
   app.get('/admin/v1/projects', async () => ({ items: await operations.listProjects() }))
   app.patch('/admin/v1/projects/:id', async (request) => {
-    const { id } = parse(idParams, request.params)
-    return { project: await operations.updateProfile(id, parse(schemas.profile, request.body) as ProfileUpdate) }
+    const { id } = parseRequest(idParams, request.params)
+    return { project: await operations.updateProfile(id, parseRequest(schemas.profile, request.body) as ProfileUpdate) }
   })
 
   app.get('/admin/v1/keys', async () => ({ items: await operations.listKeys() }))
-  app.post('/admin/v1/keys/:id/revoke', async (request) => ({ key: await operations.revokeKey(parse(idParams, request.params).id) }))
+  app.post('/admin/v1/keys/:id/revoke', async (request) => ({ key: await operations.revokeKey(parseRequest(idParams, request.params).id) }))
 
   app.get('/admin/v1/desk', async () => operations.getDesk())
-  app.put('/admin/v1/desk', async (request) => operations.setDesk(parse(schemas.desk, request.body)))
+  app.put('/admin/v1/desk', async (request) => operations.setDesk(parseRequest(schemas.desk, request.body)))
 
   app.get('/admin/v1/blocklist', async () => ({ items: await operations.listBlocklist() }))
-  app.post('/admin/v1/blocklist', async (request) => ({ entry: await operations.addBlock(parse(schemas.block, request.body)) }))
+  app.post('/admin/v1/blocklist', async (request) => ({ entry: await operations.addBlock(parseRequest(schemas.block, request.body)) }))
   app.delete('/admin/v1/blocklist', async (request) => {
-    const body = parse(schemas.unblock, request.body)
+    const body = parseRequest(schemas.unblock, request.body)
     return operations.removeBlock(body.type, body.value)
   })
 

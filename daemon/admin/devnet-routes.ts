@@ -4,6 +4,7 @@ import { CHAIN_KEYS } from '../../src/chain/chain-keys.ts'
 import { PrebuyError } from '../../src/common/errors.ts'
 import { LAUNCHPADS } from '../../src/domain/records.ts'
 import type { DevnetOperations } from './devnet-operations.ts'
+import { parseRequest } from './parse-request.ts'
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'expected a 0x-prefixed 20-byte hex address')
 const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'expected a non-negative decimal amount')
@@ -31,17 +32,6 @@ const schemas = {
   }),
 }
 
-function parse<T>(schema: z.ZodType<T>, value: unknown): T {
-  const result = schema.safeParse(value ?? {})
-  if (result.success) return result.data
-  const issue = result.error.issues[0]
-  throw new PrebuyError(
-    'bad_request',
-    'invalid_request',
-    `${issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''}${issue?.message ?? 'invalid request'}`,
-  )
-}
-
 /**
  * `prebuy devnet ...`: every admin route that drives the daemon's own devnet chains, registered only when it runs
  * them. On real chains the same paths answer 400 with the reason, so the CLI says why rather than "no such route".
@@ -53,9 +43,9 @@ export function devnetRoutes(app: FastifyInstance, devnet: DevnetOperations | un
     })
     return
   }
-  app.post('/admin/v1/devnet/fund', async (request) => ({ funded: await devnet.fund(parse(schemas.fund, request.body)) }))
-  app.post('/admin/v1/devnet/mine', async (request) => devnet.mine(parse(schemas.mine, request.body).blocks))
+  app.post('/admin/v1/devnet/fund', async (request) => ({ funded: await devnet.fund(parseRequest(schemas.fund, request.body)) }))
+  app.post('/admin/v1/devnet/mine', async (request) => devnet.mine(parseRequest(schemas.mine, request.body).blocks))
   app.get('/admin/v1/devnet/deployments', async () => devnet.deployments())
-  app.post('/admin/v1/devnet/launch', async (request) => devnet.launch(parse(schemas.launch, request.body)))
-  app.post('/admin/v1/devnet/swap', async (request) => devnet.swap(parse(schemas.swap, request.body)))
+  app.post('/admin/v1/devnet/launch', async (request) => devnet.launch(parseRequest(schemas.launch, request.body)))
+  app.post('/admin/v1/devnet/swap', async (request) => devnet.swap(parseRequest(schemas.swap, request.body)))
 }

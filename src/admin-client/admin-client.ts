@@ -32,6 +32,8 @@ export class AdminApiError extends Error {
     readonly status: number,
     readonly error: string,
     message: string,
+    /** The daemon's machine code (AdminErrorBody); absent when it did not answer with one. */
+    readonly code?: string,
   ) {
     super(message)
     this.name = 'AdminApiError'
@@ -87,7 +89,7 @@ export function createAdminClient(options: { adminUrl: string; operatorToken: st
     }
     if (!response.ok) {
       const errorBody = (parsed ?? {}) as Partial<AdminErrorBody>
-      throw new AdminApiError(response.status, errorBody.error ?? `HTTP ${response.status}`, errorBody.message ?? text)
+      throw new AdminApiError(response.status, errorBody.error ?? `HTTP ${response.status}`, errorBody.message ?? text, errorBody.code)
     }
     return parsed as T
   }

@@ -151,7 +151,9 @@ export interface DevnetSwapResult {
   feePips: number
 }
 
+/** Every admin API error: the status title, a message for the operator and a stable machine code. */
 export interface AdminErrorBody {
   error: string
   message: string
+  code: string
 }

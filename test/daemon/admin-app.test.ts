@@ -41,23 +41,42 @@ describe('admin app', () => {
     expect(ok.json()).toEqual({ chain: 'all', blocks: 2, blockNumbers: { base: '7' } })
     const unknownWithoutToken = await app.inject({ url: '/admin/v1/what' })
     expect(unknownWithoutToken.statusCode).toBe(401)
-    expect(unknownWithoutToken.json()).toEqual({ error: 'Unauthorized', message: 'A valid operator token is required.' })
+    expect(unknownWithoutToken.json()).toEqual({ error: 'Unauthorized', message: 'A valid operator token is required.', code: 'invalid_operator_token' })
     const unknown = await app.inject({ url: '/admin/v1/what', headers: { authorization: `Bearer ${TOKEN}` } })
     expect(unknown.statusCode).toBe(404)
-    expect(unknown.json()).toEqual({ error: 'Not found', message: 'No such admin route.' })
+    expect(unknown.json()).toEqual({ error: 'Not found', message: 'No such admin route.', code: 'route_not_found' })
   })
 
-  it('maps typed errors, validation failures and surprises to {error, message}', async () => {
+  it('answers every invalid request, core or devnet, with one 400 {error, message, code}', async () => {
+    const headers = { authorization: `Bearer ${TOKEN}` }
+    const core = await devnetApp.inject({
+      method: 'POST',
+      url: '/admin/v1/registrations/rev_1/approve',
+      headers,
+      payload: { slug: 'moon', creator: '0x1', launchpad: 'zora', chain: 'base' },
+    })
+    expect(core.statusCode).toBe(400)
+    expect(core.json()).toEqual({ error: 'Bad request', message: 'creator: expected a 0x-prefixed 20-byte hex address', code: 'invalid_request' })
+    const devnetRoute = await devnetApp.inject({ method: 'POST', url: '/admin/v1/devnet/swap', headers, payload: { token: '0x1', usdc: '5' } })
+    expect(devnetRoute.statusCode).toBe(400)
+    expect(devnetRoute.json()).toEqual({ error: 'Bad request', message: 'token: expected a 0x-prefixed 20-byte hex address', code: 'invalid_request' })
+    const noAmount = await devnetApp.inject({ method: 'POST', url: '/admin/v1/devnet/fund', headers, payload: { address: `0x${'ab'.repeat(20)}` } })
+    expect(noAmount.json()).toEqual({ error: 'Bad request', message: 'give usdc, eth or both', code: 'invalid_request' })
+    const unknownField = await devnetApp.inject({ method: 'PUT', url: '/admin/v1/desk', headers, payload: { open: true, later: 1 } })
+    expect(unknownField.json()).toEqual({ error: 'Bad request', message: expect.stringContaining('later'), code: 'invalid_request' })
+  })
+
+  it('maps typed errors, validation failures and surprises to {error, message, code}', async () => {
     const headers = { authorization: `Bearer ${TOKEN}` }
     const notFound = await app.inject({ method: 'POST', url: '/admin/v1/keys/k/revoke', headers, payload: {} })
     expect(notFound.statusCode).toBe(404)
     expect(notFound.json()).toEqual({ error: 'Not found', message: 'no key with id or label k', code: 'key_not_found' })
     const invalid = await app.inject({ method: 'POST', url: '/admin/v1/blocklist', headers, payload: { type: 'phone', value: 'x' } })
     expect(invalid.statusCode).toBe(400)
-    expect(invalid.json().message).toMatch(/^type: /)
+    expect(invalid.json()).toEqual({ error: 'Bad request', message: expect.stringMatching(/^type: /), code: 'invalid_request' })
     const devnetOnly = await app.inject({ method: 'POST', url: '/admin/v1/devnet/mine', headers, payload: {} })
     expect(devnetOnly.statusCode).toBe(400)
-    expect(devnetOnly.json().message).toContain('devnet')
+    expect(devnetOnly.json()).toEqual({ error: 'Bad request', message: expect.stringContaining('devnet'), code: 'devnet_only' })
     // Every devnet path gives the same reason on real chains, launch and swap included.
     for (const path of ['launch', 'swap']) {
       const refused = await app.inject({ method: 'POST', url: `/admin/v1/devnet/${path}`, headers, payload: {} })
@@ -66,7 +85,7 @@ describe('admin app', () => {
     }
     const surprise = await app.inject({ url: '/admin/v1/keys', headers })
     expect(surprise.statusCode).toBe(500)
-    expect(surprise.json()).toEqual({ error: 'Internal server error', message: 'The operation failed; see the daemon log.' })
+    expect(surprise.json()).toEqual({ error: 'Internal server error', message: 'The operation failed; see the daemon log.', code: 'internal_error' })
     const malformed = await app.inject({
       method: 'PUT',
       url: '/admin/v1/desk',
@@ -74,6 +93,6 @@ describe('admin app', () => {
       payload: '{"open":',
     })
     expect(malformed.statusCode).toBe(400)
-    expect(malformed.json().error).toBe('Bad request')
+    expect(malformed.json()).toEqual({ error: 'Bad request', message: expect.any(String), code: 'invalid_body' })
   })
 })
