@@ -1,6 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { CHAIN_KEYS } from '../../src/chain/chain-keys.ts'
+import { addressSchema, slugSchema } from '../../src/common/schemas.ts'
 import { refuseWhileClosing } from '../http/refuse-while-closing.ts'
 import type { Logger } from '../../src/common/logger.ts'
 import { BLOCK_TYPES, LAUNCH_METHODS, LAUNCHPADS, REVIEW_KINDS, REVIEW_STATUSES } from '../../src/domain/records.ts'
@@ -20,16 +21,14 @@ export interface AdminAppDeps {
   devnet?: DevnetOperations
 }
 
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'expected a 0x-prefixed 20-byte hex address')
-const slug = z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/, 'expected a lower-case slug (a-z, 0-9, -; 1 to 64 characters)')
 const idParams = z.object({ id: z.string().min(1) })
 const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http or https URL' })
 
 const schemas = {
   reviewsQuery: z.object({ kind: z.enum(REVIEW_KINDS), status: z.enum(REVIEW_STATUSES).optional() }),
   approveRegistration: z.strictObject({
-    slug,
-    creator: address,
+    slug: slugSchema,
+    creator: addressSchema,
     launchpad: z.enum(LAUNCHPADS),
     chain: z.enum(CHAIN_KEYS),
     method: z.enum(LAUNCH_METHODS).optional(),

@@ -2,22 +2,21 @@ import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { CHAIN_KEYS } from '../../src/chain/chain-keys.ts'
 import { PrebuyError } from '../../src/common/errors.ts'
+import { addressSchema, decimalSchema } from '../../src/common/schemas.ts'
 import { LAUNCHPADS } from '../../src/domain/records.ts'
 import type { DevnetOperations } from './devnet-operations.ts'
 import { parseRequest } from './parse-request.ts'
 
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'expected a 0x-prefixed 20-byte hex address')
-const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'expected a non-negative decimal amount')
 const pips = z.number().int().min(0).max(1_000_000)
 
 const schemas = {
   fund: z
-    .strictObject({ address, chain: z.enum(CHAIN_KEYS).optional(), usdc: decimal.optional(), eth: decimal.optional() })
+    .strictObject({ address: addressSchema, chain: z.enum(CHAIN_KEYS).optional(), usdc: decimalSchema().optional(), eth: decimalSchema().optional() })
     .refine((body) => body.usdc !== undefined || body.eth !== undefined, 'give usdc, eth or both'),
   mine: z.strictObject({ blocks: z.number().int().min(1).max(10_000).default(1) }),
   launch: z.strictObject({
     launchpad: z.enum(LAUNCHPADS),
-    creator: address,
+    creator: addressSchema,
     chain: z.enum(CHAIN_KEYS).default('base'),
     name: z.string().min(1).max(64).optional(),
     symbol: z.string().min(1).max(16).optional(),
@@ -26,8 +25,8 @@ const schemas = {
     decaySeconds: z.number().int().min(1).max(86_400).optional(),
   }),
   swap: z.strictObject({
-    token: address,
-    usdc: z.string().regex(/^\d+(\.\d{1,6})?$/, 'expected a positive decimal amount with at most 6 decimals'),
+    token: addressSchema,
+    usdc: decimalSchema(6),
     chain: z.enum(CHAIN_KEYS).default('base'),
   }),
 }
