@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger, FastifyError, FastifyReply } from 'fastify'
-import type { AdminErrorBody } from '../../src/admin-client/admin-types.ts'
+import type { AdminErrorBody } from '../../src/admin-api/contract.ts'
 import { isPrebuyError } from '../../src/common/errors.ts'
 import { STATUS_BY_KIND, STATUS_TITLES } from '../http/error-mapping.ts'
 

@@ -1,16 +1,7 @@
-import { getAddress, type Address } from 'viem'
-import type {
-  Deployments,
-  DevnetLaunchRequest,
-  DevnetLaunchResult,
-  DevnetSwapRequest,
-  DevnetSwapResult,
-  FundRequest,
-  FundResult,
-  MineResult,
-} from '../../src/admin-client/admin-types.ts'
+import { getAddress } from 'viem'
+import type { Deployments, DevnetLaunchResult, DevnetSwapResult, FundResult, MineResult, ValidAdminRequest } from '../../src/admin-api/contract.ts'
 import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
-import { CHAIN_KEYS, type ChainKey } from '../../src/chain/chain-keys.ts'
+import { CHAIN_KEYS } from '../../src/chain/chain-keys.ts'
 import { fundAccount, mineBlocks } from '../../src/chain/devnet/faucet.ts'
 import type { Devnet } from '../../src/chain/devnet/start-devnet.ts'
 import { PrebuyError } from '../../src/common/errors.ts'
@@ -21,11 +12,11 @@ import { readDevnetLaunchpads } from '../workers/devnet-launchpads.ts'
 
 /** What `prebuy devnet ...` can do on the daemon's own devnet chains; the devnet admin routes only validate and call. */
 export interface DevnetOperations {
-  fund(request: FundRequest): Promise<FundResult[]>
+  fund(request: ValidAdminRequest<'devnetFund'>): Promise<FundResult[]>
   mine(blocks: number): Promise<MineResult>
   deployments(): Promise<Deployments>
-  launch(request: DevnetLaunchRequest & { chain: ChainKey }): Promise<DevnetLaunchResult>
-  swap(request: DevnetSwapRequest & { chain: ChainKey }): Promise<DevnetSwapResult>
+  launch(request: ValidAdminRequest<'devnetLaunch'>): Promise<DevnetLaunchResult>
+  swap(request: ValidAdminRequest<'devnetSwap'>): Promise<DevnetSwapResult>
 }
 
 export interface DevnetOperationsDeps {
@@ -38,8 +29,8 @@ export interface DevnetOperationsDeps {
 export function createDevnetOperations({ devnet, wallets, dataDir }: DevnetOperationsDeps): DevnetOperations {
   return {
     async fund(request) {
-      const chain = request.chain ?? 'base'
-      const result = await fundAccount(devnet.chains[chain], request.address as Address, {
+      const { chain } = request
+      const result = await fundAccount(devnet.chains[chain], request.address, {
         ...(request.usdc === undefined ? {} : { stablecoin: request.usdc }),
         ...(request.eth === undefined ? {} : { eth: request.eth }),
       })

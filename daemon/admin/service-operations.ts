@@ -1,6 +1,6 @@
 import { PrebuyError } from '../../src/common/errors.ts'
 import type { ApiKeyRecord } from '../../src/domain/records.ts'
-import type { DaemonStatus, IssuedKey, KeySummary } from '../../src/admin-client/admin-types.ts'
+import type { DaemonStatus, IssuedKey, KeySummary } from '../../src/admin-api/contract.ts'
 import type { Services } from '../../src/services/services.ts'
 import type { AdminOperations } from './admin-operations.ts'
 

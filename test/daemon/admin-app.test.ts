@@ -3,6 +3,7 @@ import { buildAdminApp } from '../../daemon/admin/build-admin-app.ts'
 import type { AdminOperations } from '../../daemon/admin/admin-operations.ts'
 import type { DevnetOperations } from '../../daemon/admin/devnet-operations.ts'
 import { isOperatorAuthorized } from '../../daemon/admin/token-guard.ts'
+import { AdminApiError, createAdminClient } from '../../src/admin-client/admin-client.ts'
 import { PrebuyError } from '../../src/common/errors.ts'
 import { silentLogger } from '../../src/common/logger.ts'
 
@@ -94,5 +95,25 @@ describe('admin app', () => {
     })
     expect(malformed.statusCode).toBe(400)
     expect(malformed.json()).toEqual({ error: 'Bad request', message: expect.any(String), code: 'invalid_body' })
+  })
+
+  it('is what the admin client speaks: contract requests in, contract results or AdminApiError with the code out', async () => {
+    // The client's fetch, served by the app in process.
+    const fetchFromApp = (async (input: URL, init: RequestInit) => {
+      const response = await devnetApp.inject({
+        method: init.method as 'GET',
+        url: `${input.pathname}${input.search}`,
+        headers: init.headers as Record<string, string>,
+        ...(init.body === undefined ? {} : { payload: init.body as string }),
+      })
+      return new Response(response.body, { status: response.statusCode })
+    }) as typeof fetch
+    const client = createAdminClient({ adminUrl: 'http://127.0.0.1:1', operatorToken: TOKEN, fetch: fetchFromApp })
+    expect(await client.devnetMine(3)).toEqual({ chain: 'all', blocks: 3, blockNumbers: { base: '7' } })
+    const refused = await client.revokeKey('k').catch((error: unknown) => error)
+    expect(refused).toBeInstanceOf(AdminApiError)
+    expect(refused).toMatchObject({ status: 404, error: 'Not found', message: 'no key with id or label k', code: 'key_not_found' })
+    const invalid = await client.devnetSwap({ token: '0x1', usdc: '1' }).catch((error: unknown) => error)
+    expect(invalid).toMatchObject({ status: 400, code: 'invalid_request', message: 'token: expected a 0x-prefixed 20-byte hex address' })
   })
 })
