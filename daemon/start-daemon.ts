@@ -1,11 +1,12 @@
 import { mkdir } from 'node:fs/promises'
-import { createPublicClient, formatEther, http, type Address } from 'viem'
+import { createPublicClient, formatEther, http } from 'viem'
 import type { FastifyInstance } from 'fastify'
 import { buildAdminApp } from './admin/build-admin-app.ts'
-import { createAdminExtensions } from './admin/admin-extensions.ts'
 import { createServiceOperations } from './admin/service-operations.ts'
 import type { AdminOperations } from './admin/admin-operations.ts'
-import { createBackgroundWorkers, type BackgroundWorker } from './background-workers.ts'
+import { createDevnetOperations } from './admin/devnet-operations.ts'
+import type { BackgroundWorker } from './workers/background-worker.ts'
+import { createLaunchWorkers } from './workers/launch-workers.ts'
 import { removeDaemonFile, writeDaemonFile } from './daemon-file.ts'
 import { assertPortsFree, listenError } from './check-ports.ts'
 import { trackForGracefulClose } from './graceful-close.ts'
@@ -14,8 +15,7 @@ import { assertNoOtherDaemon } from './single-daemon.ts'
 import { buildHttpApp } from './http/build-http-app.ts'
 import { CHAIN_KEYS, type ChainConfig, type ChainKey } from '../src/chain/chain-keys.ts'
 import { startDevnet, type Devnet } from '../src/chain/devnet/start-devnet.ts'
-import { fundAccount, mineBlocks } from '../src/chain/devnet/faucet.ts'
-import { jsonRpc } from '../src/chain/anvil/json-rpc.ts'
+import { fundAccount } from '../src/chain/devnet/faucet.ts'
 import type { Logger } from '../src/common/logger.ts'
 import type { PrebuyConfig } from '../src/config/config.ts'
 import { describeConfig } from '../src/config/describe-config.ts'
@@ -153,10 +153,10 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     await migrateStore(store)
     const services: Services = createServices({ store, wallets })
 
-    // Background workers (indexer, executor): see background-workers.ts.
+    // Background workers, in start order (stopped in reverse): the executor, then the launch indexer that feeds it.
     step('workers')
     const workerContext = { config, chains, store, services, wallets, logger, fail }
-    const workers: BackgroundWorker[] = createBackgroundWorkers(workerContext)
+    const workers: BackgroundWorker[] = createLaunchWorkers(workerContext)
     for (const worker of workers) {
       await worker.start()
       undo.push({ name: worker.name, stop: () => worker.stop() })
@@ -192,9 +192,13 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
         uptimeSeconds: Math.round((Date.now() - startedAt.getTime()) / 1000),
         chains: { mode: config.chains.mode, chainIds: Object.fromEntries(CHAIN_KEYS.map((key) => [key, chains[key].chainId])) as Record<ChainKey, number> },
       }),
-      ...(devnet ? { devnet: devnetOperations(devnet, wallets) } : {}),
     })
-    const adminApp = buildAdminApp({ operations, operatorToken, logger, extensions: createAdminExtensions(workerContext, workers) })
+    const adminApp = buildAdminApp({
+      operations,
+      operatorToken,
+      logger,
+      ...(devnet ? { devnet: createDevnetOperations({ devnet, wallets, dataDir: config.dataDir }) } : {}),
+    })
     const adminServer = trackForGracefulClose(adminApp)
     await listen(adminApp, '127.0.0.1', config.adminPort, 'admin API')
     // From here both servers stop together: neither accepts new requests while the other drains its in-flight ones.
@@ -236,33 +240,4 @@ async function topUpDevnetBundler(chains: Record<ChainKey, ChainConfig>, wallets
       logger.info({ chain: key, bundler: address, eth: DEVNET_BUNDLER_TOP_UP, had: formatEther(balance) }, 'funded the devnet bundler')
     }),
   )
-}
-
-function devnetOperations(devnet: Devnet, wallets: PrebuyWalletService): NonNullable<AdminOperations['devnet']> {
-  return {
-    async fund(request) {
-      const chain = request.chain ?? 'base'
-      const result = await fundAccount(devnet.chains[chain], request.address as Address, {
-        ...(request.usdc === undefined ? {} : { stablecoin: request.usdc }),
-        ...(request.eth === undefined ? {} : { eth: request.eth }),
-      })
-      return [{ chain, address: request.address, usdc: result.stablecoin, eth: result.eth }]
-    },
-    async mine(blocks) {
-      await Promise.all(CHAIN_KEYS.map((key) => mineBlocks(devnet.chains[key], blocks)))
-      const numbers = await Promise.all(CHAIN_KEYS.map((key) => jsonRpc<string>(devnet.chains[key].rpcUrl, 'eth_blockNumber')))
-      return { chain: 'all', blocks, blockNumbers: Object.fromEntries(CHAIN_KEYS.map((key, i) => [key, BigInt(numbers[i]!).toString()])) }
-    },
-    async deployments() {
-      return {
-        deploymentsFile: devnet.deploymentsFile,
-        chains: Object.fromEntries(
-          CHAIN_KEYS.map((key) => {
-            const chain = devnet.chains[key]
-            return [key, { chainId: chain.chainId, rpcUrl: chain.rpcUrl, wsUrl: chain.wsUrl, bundler: wallets.bundlerAddress(key), addresses: chain.addresses }]
-          }),
-        ),
-      }
-    },
-  }
 }

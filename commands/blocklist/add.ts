@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core'
-import type { BlockEntry, BlockType } from '../../src/admin-client/admin-types.ts'
+import type { AddBlockResult, BlockType } from '../../src/admin-api/contract.ts'
 import { OperatorCommand } from '../../src/admin-client/cli/operator-command.ts'
 import { BLOCK_TYPES } from '../../src/domain/records.ts'
 
@@ -15,7 +15,7 @@ export default class BlocklistAdd extends OperatorCommand {
     note: Flags.string({ description: 'why' }),
   }
 
-  async run(): Promise<{ entry: BlockEntry }> {
+  async run(): Promise<AddBlockResult> {
     const { flags } = await this.parse(BlocklistAdd)
     const client = await this.adminClient(flags)
     const entry = await client.addBlock({ type: flags.type as BlockType, value: flags.value, ...(flags.note === undefined ? {} : { note: flags.note }) })

@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core'
-import type { BlockType } from '../../src/admin-client/admin-types.ts'
+import type { BlockType, RemoveBlockResult } from '../../src/admin-api/contract.ts'
 import { OperatorCommand } from '../../src/admin-client/cli/operator-command.ts'
 import { BLOCK_TYPES } from '../../src/domain/records.ts'
 
@@ -11,7 +11,7 @@ export default class BlocklistRemove extends OperatorCommand {
     value: Flags.string({ required: true }),
   }
 
-  async run(): Promise<{ removed: boolean }> {
+  async run(): Promise<RemoveBlockResult> {
     const { flags } = await this.parse(BlocklistRemove)
     const result = await (await this.adminClient(flags)).removeBlock(flags.type as BlockType, flags.value)
     this.log(result.removed ? `Unblocked ${flags.type} ${flags.value}` : `${flags.type} ${flags.value} was not blocked`)

@@ -1,4 +1,4 @@
-import type { Deployments } from '../../src/admin-client/admin-types.ts'
+import type { Deployments } from '../../src/admin-api/contract.ts'
 import { OperatorCommand } from '../../src/admin-client/cli/operator-command.ts'
 
 export default class DevnetDeployments extends OperatorCommand {

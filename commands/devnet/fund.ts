@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core'
-import type { FundResult } from '../../src/admin-client/admin-types.ts'
+import type { DevnetFundResult } from '../../src/admin-api/contract.ts'
 import { OperatorCommand } from '../../src/admin-client/cli/operator-command.ts'
 import { CHAIN_KEYS, type ChainKey } from '../../src/chain/chain-keys.ts'
 import { formatUnits } from 'viem'
@@ -18,7 +18,7 @@ export default class DevnetFund extends OperatorCommand {
     chain: Flags.string({ options: [...CHAIN_KEYS], default: 'base' }),
   }
 
-  async run(): Promise<{ funded: FundResult[] }> {
+  async run(): Promise<DevnetFundResult> {
     const { flags } = await this.parse(DevnetFund)
     if (flags.usdc === undefined && flags.eth === undefined) this.error('give --usdc, --eth or both', { exit: 2 })
     const client = await this.adminClient(flags)

@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core'
-import type { DevnetLaunchResult } from '../../src/admin-client/admin-types.ts'
+import type { DevnetLaunchResult } from '../../src/admin-api/contract.ts'
 import { OperatorCommand } from '../../src/admin-client/cli/operator-command.ts'
 import { CHAIN_KEYS, type ChainKey } from '../../src/chain/chain-keys.ts'
 import { LAUNCHPADS, type Launchpad } from '../../src/domain/records.ts'

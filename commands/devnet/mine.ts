@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core'
-import type { MineResult } from '../../src/admin-client/admin-types.ts'
+import type { MineResult } from '../../src/admin-api/contract.ts'
 import { OperatorCommand } from '../../src/admin-client/cli/operator-command.ts'
 
 export default class DevnetMine extends OperatorCommand {

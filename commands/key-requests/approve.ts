@@ -1,5 +1,5 @@
 import { Args, Flags } from '@oclif/core'
-import type { ApproveKeyRequestResult } from '../../src/admin-client/admin-types.ts'
+import type { ApproveKeyRequestResult } from '../../src/admin-api/contract.ts'
 import { OperatorCommand } from '../../src/admin-client/cli/operator-command.ts'
 
 export default class KeyRequestsApprove extends OperatorCommand {

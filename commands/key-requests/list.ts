@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core'
-import type { ReviewItem } from '../../src/admin-client/admin-types.ts'
+import type { ListResponse, ReviewItem } from '../../src/admin-api/contract.ts'
 import { OperatorCommand } from '../../src/admin-client/cli/operator-command.ts'
 import { formatTable } from '../../src/admin-client/cli/format.ts'
 import { REVIEW_COLUMNS, reviewRow } from '../../src/admin-client/cli/review-rows.ts'
@@ -12,7 +12,7 @@ export default class KeyRequestsList extends OperatorCommand {
     status: Flags.string({ options: [...REVIEW_STATUSES, 'all'], default: 'pending', description: 'which review status to list' }),
   }
 
-  async run(): Promise<{ items: ReviewItem[] }> {
+  async run(): Promise<ListResponse<ReviewItem>> {
     const { flags } = await this.parse(KeyRequestsList)
     const client = await this.adminClient(flags)
     const items = await client.listReviews('key_request', flags.status === 'all' ? undefined : (flags.status as ReviewItem['status']))

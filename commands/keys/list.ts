@@ -1,4 +1,4 @@
-import type { KeySummary } from '../../src/admin-client/admin-types.ts'
+import type { KeySummary, ListResponse } from '../../src/admin-api/contract.ts'
 import { OperatorCommand } from '../../src/admin-client/cli/operator-command.ts'
 import { formatTable } from '../../src/admin-client/cli/format.ts'
 
@@ -6,7 +6,7 @@ export default class KeysList extends OperatorCommand {
   static override description = 'List API keys (labels, wallets, owned projects; never the keys themselves)'
   static override examples = ['<%= config.bin %> keys list', '<%= config.bin %> keys list --json']
 
-  async run(): Promise<{ items: KeySummary[] }> {
+  async run(): Promise<ListResponse<KeySummary>> {
     const { flags } = await this.parse(KeysList)
     const items = await (await this.adminClient(flags)).listKeys()
     this.log(

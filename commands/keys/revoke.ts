@@ -1,5 +1,5 @@
 import { Args } from '@oclif/core'
-import type { KeySummary } from '../../src/admin-client/admin-types.ts'
+import type { RevokeKeyResult } from '../../src/admin-api/contract.ts'
 import { OperatorCommand } from '../../src/admin-client/cli/operator-command.ts'
 
 export default class KeysRevoke extends OperatorCommand {
@@ -7,7 +7,7 @@ export default class KeysRevoke extends OperatorCommand {
   static override examples = ['<%= config.bin %> keys revoke my-bot', '<%= config.bin %> keys revoke 01J...']
   static override args = { key: Args.string({ required: true, description: 'key id or label' }) }
 
-  async run(): Promise<{ key: KeySummary }> {
+  async run(): Promise<RevokeKeyResult> {
     const { args, flags } = await this.parse(KeysRevoke)
     const key = await (await this.adminClient(flags)).revokeKey(args.key)
     this.log(`Revoked key ${key.label} (${key.keyId})`)

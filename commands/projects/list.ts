@@ -1,4 +1,4 @@
-import type { ProjectRecord } from '../../src/admin-client/admin-types.ts'
+import type { ListResponse, ProjectRecord } from '../../src/admin-api/contract.ts'
 import { OperatorCommand } from '../../src/admin-client/cli/operator-command.ts'
 import { formatTable } from '../../src/admin-client/cli/format.ts'
 
@@ -6,7 +6,7 @@ export default class ProjectsList extends OperatorCommand {
   static override description = 'List approved projects: slug, launchpad, chain, creator, owner key, launch'
   static override examples = ['<%= config.bin %> projects list', '<%= config.bin %> projects list --json']
 
-  async run(): Promise<{ items: ProjectRecord[] }> {
+  async run(): Promise<ListResponse<ProjectRecord>> {
     const { flags } = await this.parse(ProjectsList)
     const items = await (await this.adminClient(flags)).listProjects()
     this.log(

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { Args, Flags } from '@oclif/core'
-import type { ProfileUpdate, ProjectRecord } from '../../src/admin-client/admin-types.ts'
+import type { ProfileUpdate, UpdateProfileResult } from '../../src/admin-api/contract.ts'
 import { OperatorCommand } from '../../src/admin-client/cli/operator-command.ts'
 
 export default class ProjectsUpdate extends OperatorCommand {
@@ -24,7 +24,7 @@ export default class ProjectsUpdate extends OperatorCommand {
     'profile-file': Flags.string({ description: 'JSON file with a partial profile {identity, content, status}; flags override it' }),
   }
 
-  async run(): Promise<{ project: ProjectRecord }> {
+  async run(): Promise<UpdateProfileResult> {
     const { args, flags } = await this.parse(ProjectsUpdate)
     const fromFile: ProfileUpdate = flags['profile-file'] ? (JSON.parse(await readFile(flags['profile-file'], 'utf8')) as ProfileUpdate) : {}
     const identity = {

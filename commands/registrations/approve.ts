@@ -1,5 +1,5 @@
 import { Args, Flags } from '@oclif/core'
-import type { ApproveRegistrationResult } from '../../src/admin-client/admin-types.ts'
+import type { ApproveRegistrationResult } from '../../src/admin-api/contract.ts'
 import { OperatorCommand } from '../../src/admin-client/cli/operator-command.ts'
 import { CHAIN_KEYS, type ChainKey } from '../../src/chain/chain-keys.ts'
 import { LAUNCH_METHODS, LAUNCHPADS, type LaunchMethod, type Launchpad } from '../../src/domain/records.ts'

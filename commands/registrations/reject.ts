@@ -1,5 +1,5 @@
 import { Args, Flags } from '@oclif/core'
-import type { ReviewItem } from '../../src/admin-client/admin-types.ts'
+import type { RejectResult } from '../../src/admin-api/contract.ts'
 import { OperatorCommand } from '../../src/admin-client/cli/operator-command.ts'
 
 export default class RegistrationsReject extends OperatorCommand {
@@ -8,7 +8,7 @@ export default class RegistrationsReject extends OperatorCommand {
   static override args = { id: Args.string({ required: true, description: 'registration id' }) }
   static override flags = { note: Flags.string({ description: 'reason, kept with the review item' }) }
 
-  async run(): Promise<{ review: ReviewItem }> {
+  async run(): Promise<RejectResult> {
     const { args, flags } = await this.parse(RegistrationsReject)
     const client = await this.adminClient(flags)
     const review = await client.rejectRegistration(args.id, flags.note)

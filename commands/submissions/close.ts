@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core'
-import type { DeskSettings } from '../../src/admin-client/admin-types.ts'
+import type { DeskSettings } from '../../src/admin-api/contract.ts'
 import { OperatorCommand } from '../../src/admin-client/cli/operator-command.ts'
 
 export default class SubmissionsClose extends OperatorCommand {

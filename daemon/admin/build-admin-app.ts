@@ -1,94 +1,36 @@
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify'
-import { z } from 'zod'
-import { CHAIN_KEYS } from '../../src/chain/chain-keys.ts'
-import { isPrebuyError } from '../../src/common/errors.ts'
-import { STATUS_BY_KIND, STATUS_TITLES } from '../http/error-mapping.ts'
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify'
+import {
+  adminRequests,
+  type AddBlockResult,
+  type ApproveKeyRequestResult,
+  type ApproveRegistrationResult,
+  type BlockEntry,
+  type DaemonStatus,
+  type DeskSettings,
+  type KeySummary,
+  type ListResponse,
+  type ProjectRecord,
+  type RejectResult,
+  type RemoveBlockResult,
+  type ReviewItem,
+  type RevokeKeyResult,
+  type UpdateProfileResult,
+} from '../../src/admin-api/contract.ts'
 import { refuseWhileClosing } from '../http/refuse-while-closing.ts'
 import type { Logger } from '../../src/common/logger.ts'
-import { BLOCK_TYPES, LAUNCH_METHODS, LAUNCHPADS, REVIEW_KINDS, REVIEW_STATUSES } from '../../src/domain/records.ts'
-import type { ProfileUpdate } from '../../src/admin-client/admin-types.ts'
-import type { AdminExtension } from './admin-extensions.ts'
+import { ROUTE_NOT_FOUND, sendAdminError, UNAUTHORIZED } from './admin-errors.ts'
 import type { AdminOperations } from './admin-operations.ts'
+import type { DevnetOperations } from './devnet-operations.ts'
+import { devnetRoutes } from './devnet-routes.ts'
+import { parseRequest } from './parse-request.ts'
 import { isOperatorAuthorized } from './token-guard.ts'
 
 export interface AdminAppDeps {
   operations: AdminOperations
   operatorToken: string
   logger: Logger
-  /** More routes (see admin-extensions.ts), guarded like the rest. */
-  extensions?: readonly AdminExtension[]
-}
-
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'expected a 0x-prefixed 20-byte hex address')
-const slug = z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/, 'expected a lower-case slug (a-z, 0-9, -; 1 to 64 characters)')
-const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'expected a non-negative decimal amount')
-const idParams = z.object({ id: z.string().min(1) })
-const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http or https URL' })
-
-const schemas = {
-  reviewsQuery: z.object({ kind: z.enum(REVIEW_KINDS), status: z.enum(REVIEW_STATUSES).optional() }),
-  approveRegistration: z.strictObject({
-    slug,
-    creator: address,
-    launchpad: z.enum(LAUNCHPADS),
-    chain: z.enum(CHAIN_KEYS),
-    method: z.enum(LAUNCH_METHODS).optional(),
-    label: z.string().min(1).max(100).optional(),
-  }),
-  approveKeyRequest: z.strictObject({ label: z.string().min(1).max(100).optional() }),
-  reject: z.strictObject({ note: z.string().min(1).max(500).optional() }),
-  desk: z.strictObject({ open: z.boolean(), retryAfterSeconds: z.number().int().min(1).max(86_400).optional() }),
-  block: z.strictObject({ type: z.enum(BLOCK_TYPES), value: z.string().trim().min(1).max(200), note: z.string().max(500).optional() }),
-  unblock: z.strictObject({ type: z.enum(BLOCK_TYPES), value: z.string().trim().min(1).max(200) }),
-  fund: z
-    .strictObject({ address, chain: z.enum(CHAIN_KEYS).optional(), usdc: decimal.optional(), eth: decimal.optional() })
-    .refine((body) => body.usdc !== undefined || body.eth !== undefined, 'give usdc, eth or both'),
-  profile: z
-    .strictObject({
-      identity: z
-        .strictObject({
-          displayName: z.string().min(1).max(100).optional(),
-          socialId: z.number().int().min(0).optional(),
-          microblogHandle: z.string().min(1).max(100).nullable().optional(),
-          socialUsername: z.string().max(100).optional(),
-        })
-        .optional(),
-      content: z
-        .strictObject({
-          bannerImageUrl: httpUrl.optional(),
-          pfpUrl: httpUrl.optional(),
-          bio: z.array(z.string().min(1).max(2000)).max(20).optional(),
-          websiteUrl: httpUrl.optional(),
-          teamMembers: z
-            .array(
-              z.strictObject({
-                name: z.string().min(1).max(100),
-                pfpUrl: httpUrl,
-                followerCount: z.number().int().min(0),
-                socialUrl: httpUrl,
-                roles: z.array(z.strictObject({ projectName: z.string().min(1).max(100), title: z.string().min(1).max(100) })).max(10),
-              }),
-            )
-            .max(50)
-            .optional(),
-        })
-        .optional(),
-      status: z
-        .strictObject({ isProfileRegistered: z.boolean().optional(), isLaunchVerified: z.boolean().optional(), hasSniperProtection: z.boolean().optional() })
-        .optional(),
-    })
-    .refine((body) => Object.keys(body).length > 0, 'give at least one profile field'),
-  mine: z.strictObject({ blocks: z.number().int().min(1).max(10_000).default(1) }),
-}
-
-class AdminBadRequest extends Error {}
-
-function parse<T>(schema: z.ZodType<T>, value: unknown): T {
-  const result = schema.safeParse(value ?? {})
-  if (result.success) return result.data
-  const issue = result.error.issues[0]
-  const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''
-  throw new AdminBadRequest(`${where}${issue?.message ?? 'invalid request'}`)
+  /** Present only when the daemon runs its own devnet chains (see devnet-routes.ts). */
+  devnet?: DevnetOperations
 }
 
 /**
@@ -106,77 +48,70 @@ export function buildAdminApp(deps: AdminAppDeps): FastifyInstance {
 
   app.addHook('onRequest', async (request, reply) => {
     if (!isOperatorAuthorized(request.headers.authorization, deps.operatorToken)) {
-      return reply.code(401).send({ error: 'Unauthorized', message: 'A valid operator token is required.' })
+      return reply.code(401).send(UNAUTHORIZED)
     }
   })
 
-  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'Not found', message: 'No such admin route.' }))
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof AdminBadRequest) return reply.code(400).send({ error: 'Bad request', message: error.message })
-    if (isPrebuyError(error)) {
-      const status = STATUS_BY_KIND[error.kind]
-      if (status >= 500) request.log.error({ err: error }, 'admin operation failed')
-      return reply.code(status).send({ error: STATUS_TITLES[status] ?? 'Error', message: error.message, code: error.code })
-    }
-    const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500
-    if (status === 500) {
-      request.log.error({ err: error }, 'admin route failed')
-      return reply.code(500).send({ error: STATUS_TITLES[500], message: 'The operation failed; see the daemon log.' })
-    }
-    return reply.code(status).send({ error: STATUS_TITLES[status] ?? 'Bad request', message: error.message })
-  })
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send(ROUTE_NOT_FOUND))
+  app.setErrorHandler((error: FastifyError, request, reply) => sendAdminError(reply, error, request.log))
 
-  app.get('/admin/v1/status', async () => operations.status())
+  const id = (request: FastifyRequest): string => parseRequest(adminRequests.idParams, request.params).id
 
-  app.get('/admin/v1/reviews', async (request) => {
-    const query = parse(schemas.reviewsQuery, request.query)
+  app.get('/admin/v1/status', async (): Promise<DaemonStatus> => operations.status())
+
+  app.get('/admin/v1/reviews', async (request): Promise<ListResponse<ReviewItem>> => {
+    const query = parseRequest(adminRequests.reviewsQuery, request.query)
     return { items: await operations.listReviews(query.kind, query.status) }
   })
-  app.post('/admin/v1/registrations/:id/approve', async (request) => {
-    const { id } = parse(idParams, request.params)
-    return operations.approveRegistration(id, parse(schemas.approveRegistration, request.body))
-  })
-  app.post('/admin/v1/registrations/:id/reject', async (request) => {
-    const { id } = parse(idParams, request.params)
-    return { review: await operations.rejectReview('registration', id, parse(schemas.reject, request.body).note) }
-  })
-  app.post('/admin/v1/key-requests/:id/approve', async (request) => {
-    const { id } = parse(idParams, request.params)
-    return operations.approveKeyRequest(id, parse(schemas.approveKeyRequest, request.body))
-  })
-  app.post('/admin/v1/key-requests/:id/reject', async (request) => {
-    const { id } = parse(idParams, request.params)
-    return { review: await operations.rejectReview('key_request', id, parse(schemas.reject, request.body).note) }
-  })
+  app.post(
+    '/admin/v1/registrations/:id/approve',
+    async (request): Promise<ApproveRegistrationResult> =>
+      operations.approveRegistration(id(request), parseRequest(adminRequests.approveRegistration, request.body)),
+  )
+  app.post(
+    '/admin/v1/registrations/:id/reject',
+    async (request): Promise<RejectResult> => ({
+      review: await operations.rejectReview('registration', id(request), parseRequest(adminRequests.reject, request.body).note),
+    }),
+  )
+  app.post(
+    '/admin/v1/key-requests/:id/approve',
+    async (request): Promise<ApproveKeyRequestResult> => operations.approveKeyRequest(id(request), parseRequest(adminRequests.approveKeyRequest, request.body)),
+  )
+  app.post(
+    '/admin/v1/key-requests/:id/reject',
+    async (request): Promise<RejectResult> => ({
+      review: await operations.rejectReview('key_request', id(request), parseRequest(adminRequests.reject, request.body).note),
+    }),
+  )
 
-  app.get('/admin/v1/projects', async () => ({ items: await operations.listProjects() }))
-  app.patch('/admin/v1/projects/:id', async (request) => {
-    const { id } = parse(idParams, request.params)
-    return { project: await operations.updateProfile(id, parse(schemas.profile, request.body) as ProfileUpdate) }
-  })
+  app.get('/admin/v1/projects', async (): Promise<ListResponse<ProjectRecord>> => ({ items: await operations.listProjects() }))
+  app.patch(
+    '/admin/v1/projects/:id',
+    async (request): Promise<UpdateProfileResult> => ({
+      project: await operations.updateProfile(id(request), parseRequest(adminRequests.profileUpdate, request.body)),
+    }),
+  )
 
-  app.get('/admin/v1/keys', async () => ({ items: await operations.listKeys() }))
-  app.post('/admin/v1/keys/:id/revoke', async (request) => ({ key: await operations.revokeKey(parse(idParams, request.params).id) }))
+  app.get('/admin/v1/keys', async (): Promise<ListResponse<KeySummary>> => ({ items: await operations.listKeys() }))
+  app.post('/admin/v1/keys/:id/revoke', async (request): Promise<RevokeKeyResult> => ({ key: await operations.revokeKey(id(request)) }))
 
-  app.get('/admin/v1/desk', async () => operations.getDesk())
-  app.put('/admin/v1/desk', async (request) => operations.setDesk(parse(schemas.desk, request.body)))
+  app.get('/admin/v1/desk', async (): Promise<DeskSettings> => operations.getDesk())
+  app.put('/admin/v1/desk', async (request): Promise<DeskSettings> => operations.setDesk(parseRequest(adminRequests.deskUpdate, request.body)))
 
-  app.get('/admin/v1/blocklist', async () => ({ items: await operations.listBlocklist() }))
-  app.post('/admin/v1/blocklist', async (request) => ({ entry: await operations.addBlock(parse(schemas.block, request.body)) }))
-  app.delete('/admin/v1/blocklist', async (request) => {
-    const body = parse(schemas.unblock, request.body)
+  app.get('/admin/v1/blocklist', async (): Promise<ListResponse<BlockEntry>> => ({ items: await operations.listBlocklist() }))
+  app.post(
+    '/admin/v1/blocklist',
+    async (request): Promise<AddBlockResult> => ({
+      entry: await operations.addBlock(parseRequest(adminRequests.block, request.body)),
+    }),
+  )
+  app.delete('/admin/v1/blocklist', async (request): Promise<RemoveBlockResult> => {
+    const body = parseRequest(adminRequests.unblock, request.body)
     return operations.removeBlock(body.type, body.value)
   })
 
-  const devnet = () => {
-    if (!operations.devnet) throw new AdminBadRequest('devnet commands need the daemon to run its own devnet chains (chains.mode devnet)')
-    return operations.devnet
-  }
-  app.post('/admin/v1/devnet/fund', async (request) => ({ funded: await devnet().fund(parse(schemas.fund, request.body)) }))
-  app.post('/admin/v1/devnet/mine', async (request) => devnet().mine(parse(schemas.mine, request.body).blocks))
-  app.get('/admin/v1/devnet/deployments', async () => devnet().deployments())
-
-  for (const extend of deps.extensions ?? []) extend(app)
+  devnetRoutes(app, deps.devnet)
 
   return app
 }

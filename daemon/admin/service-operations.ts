@@ -1,13 +1,12 @@
 import { PrebuyError } from '../../src/common/errors.ts'
 import type { ApiKeyRecord } from '../../src/domain/records.ts'
-import type { DaemonStatus, IssuedKey, KeySummary } from '../../src/admin-client/admin-types.ts'
+import type { DaemonStatus, IssuedKey, KeySummary } from '../../src/admin-api/contract.ts'
 import type { Services } from '../../src/services/services.ts'
 import type { AdminOperations } from './admin-operations.ts'
 
 export interface ServiceOperationsDeps {
   services: Services
   status(): Promise<DaemonStatus>
-  devnet?: AdminOperations['devnet']
 }
 
 const issued = (apiKey: string, key: ApiKeyRecord): IssuedKey => ({
@@ -18,7 +17,7 @@ const issued = (apiKey: string, key: ApiKeyRecord): IssuedKey => ({
 })
 
 /** The admin API's operations, implemented by the same service instances the public API uses. */
-export function createServiceOperations({ services, status, devnet }: ServiceOperationsDeps): AdminOperations {
+export function createServiceOperations({ services, status }: ServiceOperationsDeps): AdminOperations {
   const summary = async (key: ApiKeyRecord): Promise<KeySummary> => ({
     keyId: key.id,
     label: key.label,
@@ -37,7 +36,7 @@ export function createServiceOperations({ services, status, devnet }: ServiceOpe
     return review
   }
 
-  const operations: AdminOperations = {
+  return {
     status,
     listReviews: (kind, status) => services.reviews.list({ kind, status }),
     async approveRegistration(id, request) {
@@ -80,6 +79,4 @@ export function createServiceOperations({ services, status, devnet }: ServiceOpe
       return { removed: await services.blocklist.remove(type, value) }
     },
   }
-  if (devnet) operations.devnet = devnet
-  return operations
 }

@@ -1,4 +1,5 @@
 import type {
+  AddBlockResult,
   AdminErrorBody,
   ApproveKeyRequestRequest,
   ApproveKeyRequestResult,
@@ -11,6 +12,7 @@ import type {
   DeskSettings,
   DeskUpdate,
   Deployments,
+  DevnetFundResult,
   DevnetLaunchRequest,
   DevnetLaunchResult,
   DevnetSwapRequest,
@@ -18,13 +20,18 @@ import type {
   FundRequest,
   FundResult,
   KeySummary,
+  ListResponse,
   MineResult,
   ProfileUpdate,
   ProjectRecord,
+  RejectResult,
+  RemoveBlockResult,
   ReviewItem,
   ReviewKind,
   ReviewStatus,
-} from './admin-types.ts'
+  RevokeKeyResult,
+  UpdateProfileResult,
+} from '../admin-api/contract.ts'
 
 /** An admin API call that the daemon refused or could not answer; `message` is the daemon's own explanation. */
 export class AdminApiError extends Error {
@@ -32,6 +39,8 @@ export class AdminApiError extends Error {
     readonly status: number,
     readonly error: string,
     message: string,
+    /** The daemon's machine code (AdminErrorBody); absent when it did not answer with one. */
+    readonly code?: string,
   ) {
     super(message)
     this.name = 'AdminApiError'
@@ -53,7 +62,7 @@ export interface AdminClient {
   setDesk(update: DeskUpdate): Promise<DeskSettings>
   listBlocklist(): Promise<BlockEntry[]>
   addBlock(request: BlockRequest): Promise<BlockEntry>
-  removeBlock(type: BlockType, value: string): Promise<{ removed: boolean }>
+  removeBlock(type: BlockType, value: string): Promise<RemoveBlockResult>
   devnetFund(request: FundRequest): Promise<FundResult[]>
   devnetMine(blocks: number): Promise<MineResult>
   devnetDeployments(): Promise<Deployments>
@@ -87,7 +96,7 @@ export function createAdminClient(options: { adminUrl: string; operatorToken: st
     }
     if (!response.ok) {
       const errorBody = (parsed ?? {}) as Partial<AdminErrorBody>
-      throw new AdminApiError(response.status, errorBody.error ?? `HTTP ${response.status}`, errorBody.message ?? text)
+      throw new AdminApiError(response.status, errorBody.error ?? `HTTP ${response.status}`, errorBody.message ?? text, errorBody.code)
     }
     return parsed as T
   }
@@ -95,23 +104,23 @@ export function createAdminClient(options: { adminUrl: string; operatorToken: st
   return {
     status: () => call('GET', '/admin/v1/status'),
     listReviews: async (kind, status) =>
-      (await call<{ items: ReviewItem[] }>('GET', `/admin/v1/reviews?kind=${kind}${status ? `&status=${status}` : ''}`)).items,
+      (await call<ListResponse<ReviewItem>>('GET', `/admin/v1/reviews?kind=${kind}${status ? `&status=${status}` : ''}`)).items,
     approveRegistration: (id, request) => call('POST', `/admin/v1/registrations/${enc(id)}/approve`, request),
     rejectRegistration: async (id, note) =>
-      (await call<{ review: ReviewItem }>('POST', `/admin/v1/registrations/${enc(id)}/reject`, note === undefined ? {} : { note })).review,
+      (await call<RejectResult>('POST', `/admin/v1/registrations/${enc(id)}/reject`, note === undefined ? {} : { note })).review,
     approveKeyRequest: (id, request = {}) => call('POST', `/admin/v1/key-requests/${enc(id)}/approve`, request),
     rejectKeyRequest: async (id, note) =>
-      (await call<{ review: ReviewItem }>('POST', `/admin/v1/key-requests/${enc(id)}/reject`, note === undefined ? {} : { note })).review,
-    listProjects: async () => (await call<{ items: ProjectRecord[] }>('GET', '/admin/v1/projects')).items,
-    updateProfile: async (slug, update) => (await call<{ project: ProjectRecord }>('PATCH', `/admin/v1/projects/${enc(slug)}`, update)).project,
-    listKeys: async () => (await call<{ items: KeySummary[] }>('GET', '/admin/v1/keys')).items,
-    revokeKey: async (idOrLabel) => (await call<{ key: KeySummary }>('POST', `/admin/v1/keys/${enc(idOrLabel)}/revoke`, {})).key,
+      (await call<RejectResult>('POST', `/admin/v1/key-requests/${enc(id)}/reject`, note === undefined ? {} : { note })).review,
+    listProjects: async () => (await call<ListResponse<ProjectRecord>>('GET', '/admin/v1/projects')).items,
+    updateProfile: async (slug, update) => (await call<UpdateProfileResult>('PATCH', `/admin/v1/projects/${enc(slug)}`, update)).project,
+    listKeys: async () => (await call<ListResponse<KeySummary>>('GET', '/admin/v1/keys')).items,
+    revokeKey: async (idOrLabel) => (await call<RevokeKeyResult>('POST', `/admin/v1/keys/${enc(idOrLabel)}/revoke`, {})).key,
     getDesk: () => call('GET', '/admin/v1/desk'),
     setDesk: (update) => call('PUT', '/admin/v1/desk', update),
-    listBlocklist: async () => (await call<{ items: BlockEntry[] }>('GET', '/admin/v1/blocklist')).items,
-    addBlock: async (request) => (await call<{ entry: BlockEntry }>('POST', '/admin/v1/blocklist', request)).entry,
+    listBlocklist: async () => (await call<ListResponse<BlockEntry>>('GET', '/admin/v1/blocklist')).items,
+    addBlock: async (request) => (await call<AddBlockResult>('POST', '/admin/v1/blocklist', request)).entry,
     removeBlock: (type, value) => call('DELETE', '/admin/v1/blocklist', { type, value }),
-    devnetFund: async (request) => (await call<{ funded: FundResult[] }>('POST', '/admin/v1/devnet/fund', request)).funded,
+    devnetFund: async (request) => (await call<DevnetFundResult>('POST', '/admin/v1/devnet/fund', request)).funded,
     devnetMine: (blocks) => call('POST', '/admin/v1/devnet/mine', { blocks }),
     devnetDeployments: () => call('GET', '/admin/v1/devnet/deployments'),
     devnetLaunch: (request) => call('POST', '/admin/v1/devnet/launch', request),

@@ -1,5 +1,5 @@
-import { getAddress, isAddress, type Address } from 'viem'
 import { z } from 'zod'
+import { checksumAddressSchema } from '../common/schemas.ts'
 import type { ChainAddresses } from './chain-keys.ts'
 import { ENTRY_POINT_V07_ADDRESS, MULTICALL3_ADDRESS, PERMIT2_ADDRESS } from './canonical-addresses.ts'
 
@@ -24,26 +24,20 @@ export const BASE_DEFAULT_ADDRESSES = {
   multicall3: MULTICALL3_ADDRESS,
 } as const satisfies Partial<ChainAddresses>
 
-/** A 0x address in any case; normalised to its checksum form. */
-export const addressSchema = z
-  .string()
-  .refine((value) => isAddress(value, { strict: false }), { message: 'must be a 0x-prefixed 20-byte hex address' })
-  .transform((value): Address => getAddress(value))
-
 export const chainAddressesSchema = z.object({
-  stablecoin: addressSchema,
-  weth: addressSchema,
-  poolManager: addressSchema,
-  stateView: addressSchema,
-  v4Quoter: addressSchema,
-  positionManager: addressSchema,
-  universalRouter: addressSchema,
-  permit2: addressSchema,
-  entryPoint: addressSchema,
-  accountFactory: addressSchema,
-  multicall3: addressSchema,
-  v3Factory: addressSchema,
-  ethUsdPool: addressSchema,
+  stablecoin: checksumAddressSchema,
+  weth: checksumAddressSchema,
+  poolManager: checksumAddressSchema,
+  stateView: checksumAddressSchema,
+  v4Quoter: checksumAddressSchema,
+  positionManager: checksumAddressSchema,
+  universalRouter: checksumAddressSchema,
+  permit2: checksumAddressSchema,
+  entryPoint: checksumAddressSchema,
+  accountFactory: checksumAddressSchema,
+  multicall3: checksumAddressSchema,
+  v3Factory: checksumAddressSchema,
+  ethUsdPool: checksumAddressSchema,
 }) satisfies z.ZodType<ChainAddresses, unknown>
 
 const httpUrl = z.url({ protocol: /^https?$/ })
@@ -68,18 +62,18 @@ export const baseChainConfigSchema = z.object({
   wsUrl: wsUrl,
   chainId: z.literal(BASE_CHAIN_ID).default(BASE_CHAIN_ID),
   addresses: z.object({
-    stablecoin: addressSchema.default(BASE_DEFAULT_ADDRESSES.stablecoin),
-    weth: addressSchema.default(BASE_DEFAULT_ADDRESSES.weth),
-    poolManager: addressSchema.default(BASE_DEFAULT_ADDRESSES.poolManager),
-    stateView: addressSchema.default(BASE_DEFAULT_ADDRESSES.stateView),
-    v4Quoter: addressSchema.default(BASE_DEFAULT_ADDRESSES.v4Quoter),
-    positionManager: addressSchema,
-    universalRouter: addressSchema.default(BASE_DEFAULT_ADDRESSES.universalRouter),
-    permit2: addressSchema.default(BASE_DEFAULT_ADDRESSES.permit2),
-    entryPoint: addressSchema.default(BASE_DEFAULT_ADDRESSES.entryPoint),
-    accountFactory: addressSchema,
-    multicall3: addressSchema.default(BASE_DEFAULT_ADDRESSES.multicall3),
-    v3Factory: addressSchema.default(BASE_DEFAULT_ADDRESSES.v3Factory),
-    ethUsdPool: addressSchema.optional(),
+    stablecoin: checksumAddressSchema.default(BASE_DEFAULT_ADDRESSES.stablecoin),
+    weth: checksumAddressSchema.default(BASE_DEFAULT_ADDRESSES.weth),
+    poolManager: checksumAddressSchema.default(BASE_DEFAULT_ADDRESSES.poolManager),
+    stateView: checksumAddressSchema.default(BASE_DEFAULT_ADDRESSES.stateView),
+    v4Quoter: checksumAddressSchema.default(BASE_DEFAULT_ADDRESSES.v4Quoter),
+    positionManager: checksumAddressSchema,
+    universalRouter: checksumAddressSchema.default(BASE_DEFAULT_ADDRESSES.universalRouter),
+    permit2: checksumAddressSchema.default(BASE_DEFAULT_ADDRESSES.permit2),
+    entryPoint: checksumAddressSchema.default(BASE_DEFAULT_ADDRESSES.entryPoint),
+    accountFactory: checksumAddressSchema,
+    multicall3: checksumAddressSchema.default(BASE_DEFAULT_ADDRESSES.multicall3),
+    v3Factory: checksumAddressSchema.default(BASE_DEFAULT_ADDRESSES.v3Factory),
+    ethUsdPool: checksumAddressSchema.optional(),
   }),
 })

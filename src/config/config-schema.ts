@@ -1,16 +1,11 @@
 import { z } from 'zod'
 import { BASE_DEFAULT_ADDRESSES } from '../chain/real-chains.ts'
+import { addressSchema } from '../common/schemas.ts'
 
 /**
  * The daemon's configuration, validated once at start-up. Every message is written to be read on one line after the
  * field's path ("port: expected an integer from 1 to 65535"), so a bad config names what to fix and nothing else.
  */
-
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/
-const address = () =>
-  z
-    .string({ error: 'expected a 0x-prefixed 20-byte hex address' })
-    .regex(ADDRESS, { error: 'expected a 0x-prefixed 20-byte hex address' }) as z.ZodType<`0x${string}`>
 
 const port = () =>
   z
@@ -48,19 +43,19 @@ const url = (schemes: readonly string[]) => {
 export { BASE_DEFAULT_ADDRESSES }
 
 const addressesShape = {
-  stablecoin: address(),
-  weth: address(),
-  poolManager: address(),
-  stateView: address(),
-  v4Quoter: address(),
-  positionManager: address(),
-  universalRouter: address(),
-  permit2: address(),
-  entryPoint: address(),
-  accountFactory: address(),
-  multicall3: address(),
-  v3Factory: address(),
-  ethUsdPool: address(),
+  stablecoin: addressSchema,
+  weth: addressSchema,
+  poolManager: addressSchema,
+  stateView: addressSchema,
+  v4Quoter: addressSchema,
+  positionManager: addressSchema,
+  universalRouter: addressSchema,
+  permit2: addressSchema,
+  entryPoint: addressSchema,
+  accountFactory: addressSchema,
+  multicall3: addressSchema,
+  v3Factory: addressSchema,
+  ethUsdPool: addressSchema,
 }
 
 const rpcChain = (addresses: z.ZodType<Record<keyof typeof addressesShape, `0x${string}`>>, chainId: z.ZodType<number>) =>
@@ -145,7 +140,7 @@ export const configSchema = z
     /** Set when the daemon sits behind a reverse proxy, so per-IP limits and the blocklist see the client's address. */
     trustProxy: z.boolean({ error: 'expected true or false' }).default(false),
     /** Receives the 3% platform fee. Required on real chains. */
-    feeRecipient: address().optional(),
+    feeRecipient: addressSchema.optional(),
     wallet: z
       .strictObject({
         /** simple: SimpleAccount v0.7 (devnet); kernel: Kernel v3.1 (the production default on real chains). */

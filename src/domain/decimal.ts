@@ -2,7 +2,7 @@
  * Decimal strings <-> integer atomic amounts. Amounts travel as strings so JSON never rounds them; every comparison
  * and index key uses the bigint atomic value.
  */
-const DECIMAL_PATTERN = /^(\d+)(?:\.(\d+))?$/
+export const DECIMAL_PATTERN = /^(\d+)(?:\.(\d+))?$/
 
 /** Parses "12.5" with `decimals` fraction digits allowed into atomic units; undefined when not a plain decimal. */
 export function parseDecimal(value: string, decimals: number): bigint | undefined {

@@ -79,7 +79,7 @@ describe('a started daemon', () => {
     const token = (await readFile(join(dataDir, 'operator-token'), 'utf8')).trim()
     const missing = await api(adminUrl, 'GET', '/admin/v1/status')
     expect(missing.status).toBe(401)
-    expect(missing.body).toEqual({ error: 'Unauthorized', message: expect.any(String) })
+    expect(missing.body).toEqual({ error: 'Unauthorized', message: expect.any(String), code: 'invalid_operator_token' })
     expect((await api(adminUrl, 'GET', '/admin/v1/status', { token: `${token}x` })).status).toBe(401)
     expect((await api(adminUrl, 'GET', '/admin/v1/keys', { token: 'prebuy_op_wrong' })).status).toBe(401)
     // Unknown admin routes are not even revealed without the token.
@@ -413,7 +413,7 @@ describe('the operator CLI against the running daemon', () => {
     const token = (await readFile(join(dataDir, 'operator-token'), 'utf8')).trim()
     const malformed = await api(adminUrl, 'PUT', '/admin/v1/desk', { token, body: { open: 'yes' } })
     expect(malformed.status).toBe(400)
-    expect(malformed.body).toEqual({ error: 'Bad request', message: expect.stringContaining('open') })
+    expect(malformed.body).toEqual({ error: 'Bad request', message: expect.stringContaining('open'), code: 'invalid_request' })
   })
 })
 

@@ -9,7 +9,7 @@ import { silentLogger } from '../../src/common/logger.ts'
 import { loadConfig } from '../../src/config/load-config.ts'
 import { launchToken } from '../../src/launchpads/devnet/launch-token.ts'
 import { startDaemon, type RunningDaemon } from '../../daemon/start-daemon.ts'
-import { readDevnetLaunchpads } from '../../daemon/indexer/devnet-launchpads.ts'
+import { readDevnetLaunchpads } from '../../daemon/workers/devnet-launchpads.ts'
 import { freePort } from '../sync/anvil-process.ts'
 
 const PUBLIC = '/api/public/v1'

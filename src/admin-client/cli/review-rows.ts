@@ -1,4 +1,4 @@
-import type { ReviewItem } from '../admin-types.ts'
+import type { ReviewItem } from '../../admin-api/contract.ts'
 
 /** One line per review item for the plain-text listing. */
 export function reviewRow(item: ReviewItem): Record<string, unknown> {

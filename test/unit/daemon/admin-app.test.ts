@@ -1,7 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { buildAdminApp } from '../../../daemon/admin/build-admin-app.ts'
 import type { AdminOperations } from '../../../daemon/admin/admin-operations.ts'
+import type { DevnetOperations } from '../../../daemon/admin/devnet-operations.ts'
 import { isOperatorAuthorized } from '../../../daemon/admin/token-guard.ts'
+import { AdminApiError, createAdminClient } from '../../../src/admin-client/admin-client.ts'
 import { PrebuyError } from '../../../src/common/errors.ts'
 import { silentLogger } from '../../../src/common/logger.ts'
 
@@ -9,20 +11,15 @@ import { silentLogger } from '../../../src/common/logger.ts'
 const TOKEN = 'prebuy_op_test-token'
 const unused = () => Promise.reject(new Error('not used in this test'))
 const operations = new Proxy({} as AdminOperations, {
-  get: (_target, name) =>
-    name === 'revokeKey'
-      ? () => Promise.reject(new PrebuyError('not_found', 'key_not_found', 'no key with id or label k'))
-      : name === 'devnet'
-        ? undefined
-        : unused,
+  get: (_target, name) => (name === 'revokeKey' ? () => Promise.reject(new PrebuyError('not_found', 'key_not_found', 'no key with id or label k')) : unused),
 })
-const app = buildAdminApp({
-  operations,
-  operatorToken: TOKEN,
-  logger: silentLogger,
-  extensions: [(instance) => instance.get('/admin/v1/extension', async () => ({ extended: true }))],
+const devnet = new Proxy({} as DevnetOperations, {
+  get: (_target, name) => (name === 'mine' ? (blocks: number) => Promise.resolve({ chain: 'all', blocks, blockNumbers: { base: '7' } }) : unused),
 })
-afterAll(() => app.close())
+// The daemon on real chains (no devnet routes) and on its own devnet.
+const app = buildAdminApp({ operations, operatorToken: TOKEN, logger: silentLogger })
+const devnetApp = buildAdminApp({ operations, devnet, operatorToken: TOKEN, logger: silentLogger })
+afterAll(() => Promise.all([app.close(), devnetApp.close()]))
 
 describe('isOperatorAuthorized', () => {
   it('accepts only the exact bearer token', () => {
@@ -39,32 +36,57 @@ describe('isOperatorAuthorized', () => {
 })
 
 describe('admin app', () => {
-  it('guards extension routes and unknown routes like the built-in ones', async () => {
-    expect((await app.inject({ url: '/admin/v1/extension' })).statusCode).toBe(401)
-    const ok = await app.inject({ url: '/admin/v1/extension', headers: { authorization: `Bearer ${TOKEN}` } })
-    expect(ok.json()).toEqual({ extended: true })
+  it('guards the devnet routes and unknown routes like the core ones', async () => {
+    expect((await devnetApp.inject({ method: 'POST', url: '/admin/v1/devnet/mine', payload: { blocks: 2 } })).statusCode).toBe(401)
+    const ok = await devnetApp.inject({ method: 'POST', url: '/admin/v1/devnet/mine', headers: { authorization: `Bearer ${TOKEN}` }, payload: { blocks: 2 } })
+    expect(ok.json()).toEqual({ chain: 'all', blocks: 2, blockNumbers: { base: '7' } })
     const unknownWithoutToken = await app.inject({ url: '/admin/v1/what' })
     expect(unknownWithoutToken.statusCode).toBe(401)
-    expect(unknownWithoutToken.json()).toEqual({ error: 'Unauthorized', message: 'A valid operator token is required.' })
+    expect(unknownWithoutToken.json()).toEqual({ error: 'Unauthorized', message: 'A valid operator token is required.', code: 'invalid_operator_token' })
     const unknown = await app.inject({ url: '/admin/v1/what', headers: { authorization: `Bearer ${TOKEN}` } })
     expect(unknown.statusCode).toBe(404)
-    expect(unknown.json()).toEqual({ error: 'Not found', message: 'No such admin route.' })
+    expect(unknown.json()).toEqual({ error: 'Not found', message: 'No such admin route.', code: 'route_not_found' })
   })
 
-  it('maps typed errors, validation failures and surprises to {error, message}', async () => {
+  it('answers every invalid request, core or devnet, with one 400 {error, message, code}', async () => {
+    const headers = { authorization: `Bearer ${TOKEN}` }
+    const core = await devnetApp.inject({
+      method: 'POST',
+      url: '/admin/v1/registrations/rev_1/approve',
+      headers,
+      payload: { slug: 'moon', creator: '0x1', launchpad: 'zora', chain: 'base' },
+    })
+    expect(core.statusCode).toBe(400)
+    expect(core.json()).toEqual({ error: 'Bad request', message: 'creator: expected a 0x-prefixed 20-byte hex address', code: 'invalid_request' })
+    const devnetRoute = await devnetApp.inject({ method: 'POST', url: '/admin/v1/devnet/swap', headers, payload: { token: '0x1', usdc: '5' } })
+    expect(devnetRoute.statusCode).toBe(400)
+    expect(devnetRoute.json()).toEqual({ error: 'Bad request', message: 'token: expected a 0x-prefixed 20-byte hex address', code: 'invalid_request' })
+    const noAmount = await devnetApp.inject({ method: 'POST', url: '/admin/v1/devnet/fund', headers, payload: { address: `0x${'ab'.repeat(20)}` } })
+    expect(noAmount.json()).toEqual({ error: 'Bad request', message: 'give usdc, eth or both', code: 'invalid_request' })
+    const unknownField = await devnetApp.inject({ method: 'PUT', url: '/admin/v1/desk', headers, payload: { open: true, later: 1 } })
+    expect(unknownField.json()).toEqual({ error: 'Bad request', message: expect.stringContaining('later'), code: 'invalid_request' })
+  })
+
+  it('maps typed errors, validation failures and surprises to {error, message, code}', async () => {
     const headers = { authorization: `Bearer ${TOKEN}` }
     const notFound = await app.inject({ method: 'POST', url: '/admin/v1/keys/k/revoke', headers, payload: {} })
     expect(notFound.statusCode).toBe(404)
     expect(notFound.json()).toEqual({ error: 'Not found', message: 'no key with id or label k', code: 'key_not_found' })
     const invalid = await app.inject({ method: 'POST', url: '/admin/v1/blocklist', headers, payload: { type: 'phone', value: 'x' } })
     expect(invalid.statusCode).toBe(400)
-    expect(invalid.json().message).toMatch(/^type: /)
+    expect(invalid.json()).toEqual({ error: 'Bad request', message: expect.stringMatching(/^type: /), code: 'invalid_request' })
     const devnetOnly = await app.inject({ method: 'POST', url: '/admin/v1/devnet/mine', headers, payload: {} })
     expect(devnetOnly.statusCode).toBe(400)
-    expect(devnetOnly.json().message).toContain('devnet')
+    expect(devnetOnly.json()).toEqual({ error: 'Bad request', message: expect.stringContaining('devnet'), code: 'devnet_only' })
+    // Every devnet path gives the same reason on real chains, launch and swap included.
+    for (const path of ['launch', 'swap']) {
+      const refused = await app.inject({ method: 'POST', url: `/admin/v1/devnet/${path}`, headers, payload: {} })
+      expect(refused.statusCode).toBe(400)
+      expect(refused.json().message).toBe(devnetOnly.json().message)
+    }
     const surprise = await app.inject({ url: '/admin/v1/keys', headers })
     expect(surprise.statusCode).toBe(500)
-    expect(surprise.json()).toEqual({ error: 'Internal server error', message: 'The operation failed; see the daemon log.' })
+    expect(surprise.json()).toEqual({ error: 'Internal server error', message: 'The operation failed; see the daemon log.', code: 'internal_error' })
     const malformed = await app.inject({
       method: 'PUT',
       url: '/admin/v1/desk',
@@ -72,6 +94,26 @@ describe('admin app', () => {
       payload: '{"open":',
     })
     expect(malformed.statusCode).toBe(400)
-    expect(malformed.json().error).toBe('Bad request')
+    expect(malformed.json()).toEqual({ error: 'Bad request', message: expect.any(String), code: 'invalid_body' })
+  })
+
+  it('is what the admin client speaks: contract requests in, contract results or AdminApiError with the code out', async () => {
+    // The client's fetch, served by the app in process.
+    const fetchFromApp = (async (input: URL, init: RequestInit) => {
+      const response = await devnetApp.inject({
+        method: init.method as 'GET',
+        url: `${input.pathname}${input.search}`,
+        headers: init.headers as Record<string, string>,
+        ...(init.body === undefined ? {} : { payload: init.body as string }),
+      })
+      return new Response(response.body, { status: response.statusCode })
+    }) as typeof fetch
+    const client = createAdminClient({ adminUrl: 'http://127.0.0.1:1', operatorToken: TOKEN, fetch: fetchFromApp })
+    expect(await client.devnetMine(3)).toEqual({ chain: 'all', blocks: 3, blockNumbers: { base: '7' } })
+    const refused = await client.revokeKey('k').catch((error: unknown) => error)
+    expect(refused).toBeInstanceOf(AdminApiError)
+    expect(refused).toMatchObject({ status: 404, error: 'Not found', message: 'no key with id or label k', code: 'key_not_found' })
+    const invalid = await client.devnetSwap({ token: '0x1', usdc: '1' }).catch((error: unknown) => error)
+    expect(invalid).toMatchObject({ status: 400, code: 'invalid_request', message: 'token: expected a 0x-prefixed 20-byte hex address' })
   })
 })

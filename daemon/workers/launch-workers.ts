@@ -6,12 +6,12 @@ import { PrebuyError } from '../../src/common/errors.ts'
 import { createJournal } from '../../src/journal/journal.ts'
 import { BASE_LAUNCHPADS, createLaunchpadAdapters, type CreateLaunchpadAdaptersOptions } from '../../src/launchpads/create-adapters.ts'
 import type { LaunchpadAdapter } from '../../src/launchpads/launchpad-adapter.ts'
-import type { BackgroundWorker, WorkerContext } from '../background-workers.ts'
 import { buyRouterAddress, ensureBuyRouter } from '../executor/ensure-buy-router.ts'
 import { startExecutor, type Executor } from '../executor/start-executor.ts'
 import { ensureDevnetLaunchpads } from './devnet-launchpads.ts'
-import { startIndexer, type Indexer } from './start-indexer.ts'
-import { createTickBus } from './tick-bus.ts'
+import { startIndexer, type Indexer } from '../indexer/start-indexer.ts'
+import { createTickBus } from '../indexer/tick-bus.ts'
+import type { BackgroundWorker, WorkerContext } from './background-worker.ts'
 
 /** anvil dev account used for the launch machinery's devnet deployments (index 0 is the fixtures' deployer). */
 const DEVNET_LAUNCH_DEPLOYER_INDEX = 8

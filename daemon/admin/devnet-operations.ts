@@ -1,0 +1,108 @@
+import { getAddress } from 'viem'
+import type { Deployments, DevnetLaunchResult, DevnetSwapResult, FundResult, MineResult, ValidAdminRequest } from '../../src/admin-api/contract.ts'
+import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
+import { CHAIN_KEYS } from '../../src/chain/chain-keys.ts'
+import { fundAccount, mineBlocks } from '../../src/chain/devnet/faucet.ts'
+import type { Devnet } from '../../src/chain/devnet/start-devnet.ts'
+import { PrebuyError } from '../../src/common/errors.ts'
+import { launchToken } from '../../src/launchpads/devnet/launch-token.ts'
+import { swapExactUsdcForToken } from '../../src/launchpads/devnet/swap-exact-usdc-for-token.ts'
+import type { PrebuyWalletService } from '../../src/wallets/create-wallet-service.ts'
+import { readDevnetLaunchpads } from '../workers/devnet-launchpads.ts'
+
+/** What `prebuy devnet ...` can do on the daemon's own devnet chains; the devnet admin routes only validate and call. */
+export interface DevnetOperations {
+  fund(request: ValidAdminRequest<'devnetFund'>): Promise<FundResult[]>
+  mine(blocks: number): Promise<MineResult>
+  deployments(): Promise<Deployments>
+  launch(request: ValidAdminRequest<'devnetLaunch'>): Promise<DevnetLaunchResult>
+  swap(request: ValidAdminRequest<'devnetSwap'>): Promise<DevnetSwapResult>
+}
+
+export interface DevnetOperationsDeps {
+  devnet: Devnet
+  wallets: Pick<PrebuyWalletService, 'bundlerAddress'>
+  /** Where the launch workers record the devnet launchpads (devnet/launchpads.json). */
+  dataDir: string
+}
+
+export function createDevnetOperations({ devnet, wallets, dataDir }: DevnetOperationsDeps): DevnetOperations {
+  return {
+    async fund(request) {
+      const { chain } = request
+      const result = await fundAccount(devnet.chains[chain], request.address, {
+        ...(request.usdc === undefined ? {} : { stablecoin: request.usdc }),
+        ...(request.eth === undefined ? {} : { eth: request.eth }),
+      })
+      return [{ chain, address: request.address, usdc: result.stablecoin, eth: result.eth }]
+    },
+
+    async mine(blocks) {
+      await Promise.all(CHAIN_KEYS.map((key) => mineBlocks(devnet.chains[key], blocks)))
+      const numbers = await Promise.all(CHAIN_KEYS.map((key) => jsonRpc<string>(devnet.chains[key].rpcUrl, 'eth_blockNumber')))
+      return { chain: 'all', blocks, blockNumbers: Object.fromEntries(CHAIN_KEYS.map((key, i) => [key, BigInt(numbers[i]!).toString()])) }
+    },
+
+    async deployments() {
+      return {
+        deploymentsFile: devnet.deploymentsFile,
+        chains: Object.fromEntries(
+          CHAIN_KEYS.map((key) => {
+            const chain = devnet.chains[key]
+            return [key, { chainId: chain.chainId, rpcUrl: chain.rpcUrl, wsUrl: chain.wsUrl, bundler: wallets.bundlerAddress(key), addresses: chain.addresses }]
+          }),
+        ),
+      }
+    },
+
+    /** Launches a token as its creator (impersonated) on the launchpads the launch workers deployed and recorded. */
+    async launch(request) {
+      const chain = devnet.chains[request.chain]
+      const addresses = (await readDevnetLaunchpads(dataDir))[request.chain]
+      if (!addresses || addresses.chainId !== chain.chainId) {
+        throw new PrebuyError(
+          'unavailable',
+          'devnet_launchpads_missing',
+          `The devnet launchpads on ${request.chain} are not deployed yet; wait for the daemon to finish starting.`,
+        )
+      }
+      const suffix = Date.now().toString(36).slice(-4).toUpperCase()
+      const creator = getAddress(request.creator)
+      const launched = await launchToken({
+        chain,
+        addresses,
+        launchpad: request.launchpad,
+        creator,
+        name: request.name ?? `Devnet ${request.launchpad} ${suffix}`,
+        symbol: request.symbol ?? `D${suffix}`,
+        ...(request.startFee === undefined ? {} : { startFee: request.startFee }),
+        ...(request.endFee === undefined ? {} : { endFee: request.endFee }),
+        ...(request.decaySeconds === undefined ? {} : { decaySeconds: request.decaySeconds }),
+      })
+      return {
+        chain: request.chain,
+        launchpad: request.launchpad,
+        creator,
+        token: launched.token,
+        poolId: launched.poolId,
+        txHash: launched.txHash,
+        blockNumber: launched.blockNumber.toString(),
+      }
+    },
+
+    /** A third-party buy that moves the token's price. */
+    async swap(request) {
+      const token = getAddress(request.token)
+      const result = await swapExactUsdcForToken({ chain: devnet.chains[request.chain], token, usdc: request.usdc })
+      return {
+        chain: request.chain,
+        token,
+        usdc: request.usdc,
+        txHash: result.txHash,
+        blockNumber: result.blockNumber.toString(),
+        tokensOut: result.tokensOut.toString(),
+        feePips: result.poolSwap.fee,
+      }
+    },
+  }
+}

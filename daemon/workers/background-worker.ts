@@ -1,0 +1,26 @@
+import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
+import type { Logger } from '../../src/common/logger.ts'
+import type { PrebuyConfig } from '../../src/config/config.ts'
+import type { Services } from '../../src/services/services.ts'
+import type { Store } from '../../src/store/open-store.ts'
+import type { PrebuyWalletService } from '../../src/wallets/create-wallet-service.ts'
+
+/** Everything a long-running part of the daemon may use; the daemon owns all of it and outlives the workers. */
+export interface WorkerContext {
+  config: PrebuyConfig
+  chains: Record<ChainKey, ChainConfig>
+  store: Store
+  services: Services
+  wallets: PrebuyWalletService
+  logger: Logger
+  /** A worker that cannot go on calls this; the daemon stops with the message. */
+  fail(error: Error): void
+}
+
+/** A part of the daemon that runs beside the HTTP servers: started after the store opens, stopped before it closes. */
+export interface BackgroundWorker {
+  name: string
+  start(): Promise<void>
+  /** Finish or abandon in-flight work safely; called once during shutdown. */
+  stop(): Promise<void>
+}

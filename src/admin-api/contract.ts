@@ -1,0 +1,250 @@
+import { z } from 'zod'
+import { CHAIN_KEYS, type ChainKey } from '../chain/chain-keys.ts'
+import { addressSchema, decimalSchema, slugSchema } from '../common/schemas.ts'
+import {
+  BLOCK_TYPES,
+  LAUNCH_METHODS,
+  LAUNCHPADS,
+  REVIEW_KINDS,
+  REVIEW_STATUSES,
+  type BlockEntry,
+  type BlockType,
+  type DeskSettings,
+  type LaunchMethod,
+  type Launchpad,
+  type ProjectRecord,
+  type ReviewItem,
+  type ReviewKind,
+  type ReviewStatus,
+} from '../domain/records.ts'
+
+/**
+ * The admin API's contract (routes under `/admin/v1`, served by daemon/admin, called by src/admin-client and the CLI
+ * commands): the zod schemas the daemon validates requests with, the request types inferred from them and the
+ * response types, so both sides are checked by the compiler against one definition.
+ */
+
+export type { BlockEntry, BlockType, DeskSettings, LaunchMethod, Launchpad, ProjectRecord, ReviewItem, ReviewKind, ReviewStatus }
+
+// Requests.
+
+const label = z.string().min(1).max(100)
+const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http or https URL' })
+/** Launch fees in pips (1,000,000 = 100%). */
+const pips = z.number().int().min(0).max(1_000_000)
+
+export const adminRequests = {
+  /** `:id` of the registration, key request or key routes (and the slug of `PATCH projects/:id`). */
+  idParams: z.object({ id: z.string().min(1) }),
+  reviewsQuery: z.object({ kind: z.enum(REVIEW_KINDS), status: z.enum(REVIEW_STATUSES).optional() }),
+  approveRegistration: z.strictObject({
+    slug: slugSchema,
+    creator: addressSchema,
+    launchpad: z.enum(LAUNCHPADS),
+    chain: z.enum(CHAIN_KEYS),
+    method: z.enum(LAUNCH_METHODS).optional(),
+    /** Label of the owner's key; defaults to the slug. */
+    label: label.optional(),
+  }),
+  /** `label` defaults to the request's project name (made unique). */
+  approveKeyRequest: z.strictObject({ label: label.optional() }),
+  reject: z.strictObject({ note: z.string().min(1).max(500).optional() }),
+  /** A partial profile (spec section 2.3); given fields replace the stored ones, the slug never changes. */
+  profileUpdate: z
+    .strictObject({
+      identity: z
+        .strictObject({
+          displayName: z.string().min(1).max(100).optional(),
+          socialId: z.number().int().min(0).optional(),
+          microblogHandle: z.string().min(1).max(100).nullable().optional(),
+          socialUsername: z.string().max(100).optional(),
+        })
+        .optional(),
+      content: z
+        .strictObject({
+          bannerImageUrl: httpUrl.optional(),
+          pfpUrl: httpUrl.optional(),
+          bio: z.array(z.string().min(1).max(2000)).max(20).optional(),
+          websiteUrl: httpUrl.optional(),
+          teamMembers: z
+            .array(
+              z.strictObject({
+                name: z.string().min(1).max(100),
+                pfpUrl: httpUrl,
+                followerCount: z.number().int().min(0),
+                socialUrl: httpUrl,
+                roles: z.array(z.strictObject({ projectName: z.string().min(1).max(100), title: z.string().min(1).max(100) })).max(10),
+              }),
+            )
+            .max(50)
+            .optional(),
+        })
+        .optional(),
+      status: z
+        .strictObject({ isProfileRegistered: z.boolean().optional(), isLaunchVerified: z.boolean().optional(), hasSniperProtection: z.boolean().optional() })
+        .optional(),
+    })
+    .refine((body) => Object.keys(body).length > 0, 'give at least one profile field'),
+  deskUpdate: z.strictObject({ open: z.boolean(), retryAfterSeconds: z.number().int().min(1).max(86_400).optional() }),
+  block: z.strictObject({ type: z.enum(BLOCK_TYPES), value: z.string().trim().min(1).max(200), note: z.string().max(500).optional() }),
+  unblock: z.strictObject({ type: z.enum(BLOCK_TYPES), value: z.string().trim().min(1).max(200) }),
+  /** `usdc` in stablecoin units, `eth` in ETH, both decimal; the faucet checks each token's precision. */
+  devnetFund: z
+    .strictObject({ address: addressSchema, chain: z.enum(CHAIN_KEYS).default('base'), usdc: decimalSchema().optional(), eth: decimalSchema().optional() })
+    .refine((body) => body.usdc !== undefined || body.eth !== undefined, 'give usdc, eth or both'),
+  devnetMine: z.strictObject({ blocks: z.number().int().min(1).max(10_000).default(1) }),
+  devnetLaunch: z.strictObject({
+    launchpad: z.enum(LAUNCHPADS),
+    creator: addressSchema,
+    chain: z.enum(CHAIN_KEYS).default('base'),
+    name: z.string().min(1).max(64).optional(),
+    symbol: z.string().min(1).max(16).optional(),
+    startFee: pips.optional(),
+    endFee: pips.optional(),
+    decaySeconds: z.number().int().min(1).max(86_400).optional(),
+  }),
+  /** `usdc`: the stablecoin the devnet trader spends, decimal. */
+  devnetSwap: z.strictObject({ token: addressSchema, usdc: decimalSchema(6), chain: z.enum(CHAIN_KEYS).default('base') }),
+}
+
+export type AdminRequestName = keyof typeof adminRequests
+/** A request as a client sends it: fields with a default may be left out. */
+export type AdminRequest<Name extends AdminRequestName> = z.input<(typeof adminRequests)[Name]>
+/** A request as a route hands it to its operation once parseRequest accepted it: defaults applied, addresses typed. */
+export type ValidAdminRequest<Name extends AdminRequestName> = z.output<(typeof adminRequests)[Name]>
+
+export type ApproveRegistrationRequest = AdminRequest<'approveRegistration'>
+export type ApproveKeyRequestRequest = AdminRequest<'approveKeyRequest'>
+export type ProfileUpdate = AdminRequest<'profileUpdate'>
+export type DeskUpdate = AdminRequest<'deskUpdate'>
+export type BlockRequest = AdminRequest<'block'>
+export type FundRequest = AdminRequest<'devnetFund'>
+export type DevnetLaunchRequest = AdminRequest<'devnetLaunch'>
+export type DevnetSwapRequest = AdminRequest<'devnetSwap'>
+
+// Responses.
+
+/** `GET status`. */
+export interface DaemonStatus {
+  pid: number
+  url: string
+  adminUrl: string
+  dataDir: string
+  startedAt: string
+  uptimeSeconds: number
+  chains: { mode: 'devnet' | 'rpc'; chainIds: Record<ChainKey, number> }
+}
+
+/** `GET reviews`, `GET projects`, `GET keys`, `GET blocklist`. */
+export interface ListResponse<Item> {
+  items: Item[]
+}
+
+/** A newly issued key: the plaintext appears here once and is never stored or shown again. */
+export interface IssuedKey {
+  apiKey: string
+  keyId: string
+  label: string
+  serviceWalletAddress: string
+}
+
+/** `POST registrations/:id/approve`. */
+export interface ApproveRegistrationResult {
+  review: ReviewItem
+  project: ProjectRecord
+  key: IssuedKey
+}
+
+/** `POST key-requests/:id/approve`. */
+export interface ApproveKeyRequestResult {
+  review: ReviewItem
+  key: IssuedKey
+}
+
+/** `POST registrations/:id/reject`, `POST key-requests/:id/reject`. */
+export interface RejectResult {
+  review: ReviewItem
+}
+
+/** `PATCH projects/:slug`. */
+export interface UpdateProfileResult {
+  project: ProjectRecord
+}
+
+export interface KeySummary {
+  keyId: string
+  label: string
+  serviceWalletAddress: string
+  createdAt: number
+  revokedAt: number | null
+  ownedProjectSlugs: string[]
+}
+
+/** `POST keys/:idOrLabel/revoke`. */
+export interface RevokeKeyResult {
+  key: KeySummary
+}
+
+/** `POST blocklist`. */
+export interface AddBlockResult {
+  entry: BlockEntry
+}
+
+/** `DELETE blocklist`. */
+export interface RemoveBlockResult {
+  removed: boolean
+}
+
+export interface FundResult {
+  chain: ChainKey
+  address: string
+  /** Atomic amounts credited. */
+  usdc: string
+  eth: string
+}
+
+/** `POST devnet/fund`. */
+export interface DevnetFundResult {
+  funded: FundResult[]
+}
+
+/** `POST devnet/mine`. */
+export interface MineResult {
+  chain: ChainKey | 'all'
+  blocks: number
+  blockNumbers: Record<string, string>
+}
+
+/** `GET devnet/deployments`. */
+export type Deployments = Record<string, unknown>
+
+/** `POST devnet/launch`. */
+export interface DevnetLaunchResult {
+  chain: ChainKey
+  launchpad: Launchpad
+  creator: string
+  token: string
+  poolId: string
+  txHash: string
+  blockNumber: string
+}
+
+/** `POST devnet/swap`. */
+export interface DevnetSwapResult {
+  chain: ChainKey
+  token: string
+  usdc: string
+  txHash: string
+  blockNumber: string
+  /** Tokens received, atomic units. */
+  tokensOut: string
+  /** Fee the pool charged on this swap, pips. */
+  feePips: number
+}
+
+/** Every admin API error: the status title, a message for the operator and a stable machine code. */
+export interface AdminErrorBody {
+  error: string
+  message: string
+  code: string
+}
