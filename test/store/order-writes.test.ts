@@ -1,12 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { OrderRecord } from '../../src/domain/records.ts'
-import { openStore, put, type Store, type Sublevel } from '../../src/store/open-store.ts'
+import { put, type Store, type Sublevel } from '../../src/store/open-store.ts'
 import { buyersPrefix, projectStatusPrefix, spendGroupPrefix } from '../../src/store/order-index.ts'
 import { followerCountOps, orderWriteOps, orderWrittenBy } from '../../src/store/order-writes.ts'
 import { readAll } from '../../src/store/paginate.ts'
+import { openTempStore } from '../support/temp-store.ts'
 
 const order = (status: OrderRecord['status'], patch: Partial<OrderRecord> = {}): OrderRecord => ({
   keyId: 'k1',
@@ -21,16 +19,12 @@ const order = (status: OrderRecord['status'], patch: Partial<OrderRecord> = {}):
 })
 
 describe('the order writer (order-writes.ts)', () => {
-  let dir: string
   let store: Store
+  let remove: () => Promise<void>
   beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'prebuy-order-writes-'))
-    store = await openStore({ dataDir: dir })
+    ;({ store, remove } = await openTempStore('order-writes'))
   })
-  afterEach(async () => {
-    await store.close()
-    await rm(dir, { recursive: true, force: true })
-  })
+  afterEach(() => remove())
 
   const keysOf = async <V>(sublevel: Sublevel<V>, prefix: string) => (await readAll(sublevel, prefix)).map((e) => e.key)
 

@@ -1,46 +1,23 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { LaunchInfo, ProjectRecord } from '../../src/domain/records.ts'
 import { migrateStore, STORE_VERSION } from '../../src/store/migrate-store.ts'
-import { openStore, put, type Store } from '../../src/store/open-store.ts'
+import { put, type Store } from '../../src/store/open-store.ts'
 import { readAll } from '../../src/store/paginate.ts'
 import { projectSlugs, projectsIn, waitingLaunchpads } from '../../src/store/project-index.ts'
 import { projectLaunchOps, projectWriteOps } from '../../src/store/project-writes.ts'
+import { projectRecord } from '../support/records.ts'
+import { openTempStore } from '../support/temp-store.ts'
 
-const project = (slug: string, patch: Partial<ProjectRecord> = {}): ProjectRecord => ({
-  slug,
-  profile: {
-    identity: { slug, displayName: slug, socialId: 0, microblogHandle: null, socialUsername: '' },
-    content: { bannerImageUrl: '', pfpUrl: '', bio: [], websiteUrl: '', teamMembers: [] },
-    status: { isProfileRegistered: true, isLaunchVerified: true, hasSniperProtection: true },
-  },
-  creatorAddress: '0x00000000000000000000000000000000000000c1',
-  launchpad: 'clanker',
-  chain: 'base',
-  launchMethod: 'open_market',
-  ownerKeyId: 'owner1',
-  status: 'approved',
-  registrationId: null,
-  launch: null,
-  createdAt: 1,
-  updatedAt: 1,
-  ...patch,
-})
+const project = (slug: string, patch: Partial<ProjectRecord> = {}) => projectRecord(slug, { ownerKeyId: 'owner1', ...patch })
 const launch = (token: string): LaunchInfo => ({ chain: 'base', tokenAddress: token, symbol: 'A', name: 'A', decimals: 18, launchedAt: 5 })
 
 describe('the project writer and its per-chain index', () => {
-  let dir: string
   let store: Store
+  let remove: () => Promise<void>
   beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'prebuy-project-writes-'))
-    store = await openStore({ dataDir: dir })
+    ;({ store, remove } = await openTempStore('project-writes'))
   })
-  afterEach(async () => {
-    await store.close()
-    await rm(dir, { recursive: true, force: true })
-  })
+  afterEach(() => remove())
 
   it('indexes projects by chain, launch state and launchpad; a launch mark and its undoing move the entry', async () => {
     const alpha = project('alpha')

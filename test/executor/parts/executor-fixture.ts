@@ -1,23 +1,22 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { type Address, type Hash, zeroAddress } from 'viem'
 import type { ChainConfig, ChainKey } from '../../../src/chain/chain-keys.ts'
 import { createKeyedMutex } from '../../../src/common/keyed-mutex.ts'
 import { silentLogger } from '../../../src/common/logger.ts'
 import { spendThenLimitPolicy } from '../../../src/domain/execution/prioritisation.ts'
-import type { LaunchInfo, OrderRecord, ProjectRecord, UserRecord } from '../../../src/domain/records.ts'
+import type { LaunchInfo, OrderRecord, UserRecord } from '../../../src/domain/records.ts'
 import { projectLaunchOps, projectWriteOps } from '../../../src/store/project-writes.ts'
 import { createJournal, type Journal } from '../../../src/journal/journal.ts'
 import type { LaunchRecord, PriceTick } from '../../../src/journal/journal-records.ts'
 import { orderLockName } from '../../../src/services/order-service.ts'
-import { openStore, put, type Store } from '../../../src/store/open-store.ts'
+import { put, type Store } from '../../../src/store/open-store.ts'
 import type { ExecutorContext } from '../../../daemon/executor/executor-context.ts'
 import type { ExecutorChainReads } from '../../../daemon/executor/executor-chain-reads.ts'
 import type { BuyOutcome } from '../../../daemon/executor/find-buy.ts'
 import { createOrderLoader } from '../../../daemon/executor/load-orders.ts'
 import { createBookCache } from '../../../src/domain/execution/book-cache.ts'
 import type { WarmBooks } from '../../../daemon/executor/warm-books.ts'
+import { projectRecord } from '../../support/records.ts'
+import { openTempStore } from '../../support/temp-store.ts'
 import { writeOrderAs } from '../../support/write-order-as.ts'
 
 export const SLUG = 'unit'
@@ -122,8 +121,7 @@ export interface ExecutorFixture {
 }
 
 export async function startExecutorFixture(overrides: Partial<ExecutorContext> = {}): Promise<ExecutorFixture> {
-  const dir = await mkdtemp(join(tmpdir(), 'prebuy-executor-unit-'))
-  const store = await openStore({ dataDir: dir })
+  const { dir, store, remove } = await openTempStore('executor-parts')
   const journal = createJournal(store)
   const chain = fakeChain()
   const wallets = {
@@ -181,30 +179,10 @@ export async function startExecutorFixture(overrides: Partial<ExecutorContext> =
     },
     order: (userIndex) => store.sub.orders.get(`${keyIdOf(userIndex)}!${SLUG}`),
     async addProject(slug, launch) {
-      const project: ProjectRecord = {
-        slug,
-        profile: {
-          identity: { slug, displayName: slug, socialId: 0, microblogHandle: null, socialUsername: '' },
-          content: { bannerImageUrl: '', pfpUrl: '', bio: [], websiteUrl: '', teamMembers: [] },
-          status: { isProfileRegistered: true, isLaunchVerified: true, hasSniperProtection: true },
-        },
-        creatorAddress: walletOf(98),
-        launchpad: 'clanker',
-        chain: 'base',
-        launchMethod: 'open_market',
-        ownerKeyId: null,
-        status: 'approved',
-        registrationId: null,
-        launch: null,
-        createdAt: 1,
-        updatedAt: 1,
-      }
+      const project = projectRecord(slug, { creatorAddress: walletOf(98) })
       await store.batch(projectWriteOps(store, undefined, project))
       if (launch) await store.batch(projectLaunchOps(store, project, launch, 2))
     },
-    async close() {
-      await store.close()
-      await rm(dir, { recursive: true, force: true })
-    },
+    close: remove,
   }
 }

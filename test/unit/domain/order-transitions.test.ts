@@ -2,25 +2,10 @@ import { describe, expect, it } from 'vitest'
 import { ORDER_ITEM_CODES } from '../../../src/domain/order-codes.ts'
 import { canMoveOrder, decideCreate, decideDelete, decidePatch, markDuplicates, type OrderOrigin } from '../../../src/domain/order-transitions.ts'
 import { ORDER_STATUSES, type OrderRecord, type OrderStatus, type ProjectRecord } from '../../../src/domain/records.ts'
+import { projectRecord } from '../../support/records.ts'
 
-const project = (launched = false): ProjectRecord => ({
-  slug: 'alpha',
-  profile: {
-    identity: { slug: 'alpha', displayName: 'Alpha', socialId: 0, microblogHandle: null, socialUsername: '' },
-    content: { bannerImageUrl: '', pfpUrl: '', bio: [], websiteUrl: '', teamMembers: [] },
-    status: { isProfileRegistered: true, isLaunchVerified: true, hasSniperProtection: true },
-  },
-  creatorAddress: '0x01',
-  launchpad: 'clanker',
-  chain: 'base',
-  launchMethod: 'open_market',
-  ownerKeyId: null,
-  status: 'approved',
-  registrationId: null,
-  launch: launched ? { chain: 'base', tokenAddress: '0x02', symbol: 'A', name: 'A', decimals: 18, launchedAt: 1 } : null,
-  createdAt: 0,
-  updatedAt: 0,
-})
+const project = (launched = false): ProjectRecord =>
+  projectRecord('alpha', { launch: launched ? { chain: 'base', tokenAddress: '0x02', symbol: 'A', name: 'A', decimals: 18, launchedAt: 1 } : null })
 const order = (status: OrderStatus): OrderRecord => ({
   keyId: 'k',
   slug: 'alpha',

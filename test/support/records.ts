@@ -1,0 +1,22 @@
+import type { ProjectRecord } from '../../src/domain/records.ts'
+
+/** An approved, waiting clanker project on base with an empty profile (override any field). */
+export const projectRecord = (slug: string, patch: Partial<ProjectRecord> = {}): ProjectRecord => ({
+  slug,
+  profile: {
+    identity: { slug, displayName: slug, socialId: 0, microblogHandle: null, socialUsername: '' },
+    content: { bannerImageUrl: '', pfpUrl: '', bio: [], websiteUrl: '', teamMembers: [] },
+    status: { isProfileRegistered: true, isLaunchVerified: true, hasSniperProtection: true },
+  },
+  creatorAddress: '0x00000000000000000000000000000000000000c1',
+  launchpad: 'clanker',
+  chain: 'base',
+  launchMethod: 'open_market',
+  ownerKeyId: null,
+  status: 'approved',
+  registrationId: null,
+  launch: null,
+  createdAt: 1,
+  updatedAt: 1,
+  ...patch,
+})
