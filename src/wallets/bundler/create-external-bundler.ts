@@ -6,7 +6,7 @@ import { PrebuyError } from '../../common/errors.ts'
 import type { Logger } from '../../common/logger.ts'
 import type { UnsignedUserOperation } from '../accounts/operation-account.ts'
 import type { GasPolicy } from '../gas-policy.ts'
-import type { Bundler, BundleOutcome } from './create-bundler.ts'
+import type { Bundler, BundleOutcome } from './bundler.ts'
 
 export interface ExternalBundlerOptions {
   chain: ChainConfig
