@@ -2,7 +2,7 @@ import { encodeFunctionData, erc20Abi, type Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CODE_SIZE_READER_ADDRESS } from '../../src/wallets/bundler/code-sizes.ts'
 import { GAS_METER_ADDRESS } from '../../src/wallets/bundler/gas-meter.ts'
-import { DEFAULT_CHUNK_SIZES } from '../../src/wallets/prepare-user-operations.ts'
+import { DEFAULT_CHUNK_SIZES } from '../../src/wallets/prepare/plan-chunks.ts'
 import { startWalletFixture, type WalletFixture } from './devnet-fixture.ts'
 
 let f: WalletFixture
