@@ -1,4 +1,4 @@
-import { parseAbiItem, type Address, type Hash, type PublicClient } from 'viem'
+import { parseAbiItem, zeroHash, type Address, type Hash, type PublicClient } from 'viem'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
 import type { Logger } from '../../src/common/logger.ts'
 import { createKeyedMutex } from '../../src/common/keyed-mutex.ts'
@@ -14,6 +14,7 @@ import { orderKey, orderWriteOps, projectStatusPrefix } from '../../src/store/or
 import type { Store, StoreOperation } from '../../src/store/open-store.ts'
 import { readAll } from '../../src/store/paginate.ts'
 import { withResolvers } from '../../src/common/with-resolvers.ts'
+import { failureReason } from '../../src/wallets/failure-reason.ts'
 import type { UserOperationResult, WalletService } from '../../src/wallets/wallet-service.ts'
 import type { IndexerSignal, TickBus } from '../indexer/tick-bus.ts'
 import { createBuyCallEncoder, executionOrderId } from './build-buy-calls.ts'
@@ -537,14 +538,15 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
       submitted.map(async ({ entry }): Promise<Settlement> => {
         const result = byId.get(`${entry.keyId}!${entry.slug}`)
         if (!result) return fromChain(entry, { reason: 'no result from the bundler', priceMoved: false })
-        const extra = { userOpHash: result.userOpHash, txHash: result.txHash }
-        if (result.success) {
+        // Zero hashes where the operation has none, as the journal has always recorded them.
+        const extra = { userOpHash: result.userOpHash ?? zeroHash, txHash: 'txHash' in result ? result.txHash : zeroHash }
+        if (result.status === 'included') {
           const outcome = (await buysIn(result.txHash)).get(buyKey(entry.wallet, entry.orderId))
           return outcome ? { entry, outcome, extra } : fromChain(entry, undefined, extra)
         }
         // Always asked of the chain: an AlreadyExecuted revert means an earlier attempt bought.
-        const reason = result.revertReason ?? 'reverted'
-        return fromChain(entry, { reason, priceMoved: reason.includes(SELECTOR_TOO_LITTLE) }, extra)
+        const priceMoved = result.status === 'reverted' && result.revert.name === SELECTOR_TOO_LITTLE
+        return fromChain(entry, { reason: failureReason(result), priceMoved }, extra)
       }),
     )
     await withChainLock(launch.chain, () => settleMany(settlements))

@@ -1,4 +1,4 @@
-import { createPublicClient, http, type Address, type Hash, type PublicClient, zeroHash } from 'viem'
+import { createPublicClient, http, type Address, type Hash, type PublicClient } from 'viem'
 import { CHAIN_KEYS, isChainKey, type ChainConfig, type ChainKey } from '../chain/chain-keys.ts'
 import { PrebuyError } from '../common/errors.ts'
 import { silentLogger, type Logger } from '../common/logger.ts'
@@ -168,38 +168,14 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
         }
         const code = result.reason instanceof PrebuyError ? result.reason.code : 'bundle_send_failed'
         for (const item of chunks[index]?.items ?? []) {
-          byHash.set(item.userOpHash, {
-            id: item.id,
-            userOpHash: item.userOpHash,
-            txHash: zeroHash,
-            blockNumber: 0n,
-            success: false,
-            revertReason: `not sent (${code}); the operation did not run`,
-          })
+          byHash.set(item.userOpHash, { status: 'not_sent', id: item.id, userOpHash: item.userOpHash, reason: `not sent (${code}); the operation did not run` })
         }
       })
-      stillPending = new Set([...byHash.values()].filter((outcome) => outcome.revertReason?.startsWith('not mined')).map((outcome) => outcome.userOpHash))
+      stillPending = new Set([...byHash.values()].filter((outcome) => outcome.status === 'not_mined').map((outcome) => outcome.userOpHash))
       const results = requests.map((request, index): UserOperationResult => {
         const item = prepared.items[index]
-        const outcome = item ? byHash.get(item.userOpHash) : undefined
-        if (!item || !outcome) {
-          return {
-            id: request.id,
-            userOpHash: item?.userOpHash ?? zeroHash,
-            txHash: zeroHash,
-            blockNumber: 0n,
-            success: false,
-            revertReason: prepared.unprepared.get(index) ?? 'not included in any bundle',
-          }
-        }
-        return {
-          id: outcome.id,
-          userOpHash: outcome.userOpHash,
-          txHash: outcome.txHash,
-          blockNumber: outcome.blockNumber,
-          success: outcome.success,
-          ...(outcome.revertReason === undefined ? {} : { revertReason: outcome.revertReason }),
-        }
+        if (!item) return { status: 'not_sent', id: request.id, reason: prepared.unprepared.get(index) ?? 'not included in any bundle' }
+        return byHash.get(item.userOpHash) ?? { status: 'refused', id: request.id, userOpHash: item.userOpHash, reason: 'not included in any bundle' }
       })
       return results
     } finally {

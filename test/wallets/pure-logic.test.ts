@@ -151,9 +151,15 @@ describe('revert reasons', () => {
       { type: 'error', name: 'Panic', inputs: [{ name: 'c', type: 'uint256' }] },
       { type: 'error', name: 'Custom', inputs: [] },
     ] as const
-    expect(decodeRevertReason(encodeErrorResult({ abi, errorName: 'Error', args: ['ERC20: no'] }))).toBe('ERC20: no')
-    expect(decodeRevertReason(encodeErrorResult({ abi, errorName: 'Panic', args: [0x11n] }))).toBe('panic 0x11')
-    expect(decodeRevertReason(encodeErrorResult({ abi, errorName: 'Custom' }))).toMatch(/^custom error 0x/)
+    expect(decodeRevertReason(encodeErrorResult({ abi, errorName: 'Error', args: ['ERC20: no'] }))).toEqual({
+      name: 'Error',
+      args: ['ERC20: no'],
+      message: 'ERC20: no',
+    })
+    expect(decodeRevertReason(encodeErrorResult({ abi, errorName: 'Panic', args: [0x11n] }))).toEqual({ name: 'Panic', args: [0x11n], message: 'panic 0x11' })
+    const custom = encodeErrorResult({ abi, errorName: 'Custom' })
+    expect(decodeRevertReason(custom)).toEqual({ name: 'unknown', args: [], message: `custom error ${custom}` })
+    expect(decodeRevertReason(custom).message).toMatch(/^custom error 0x/)
     const router = [
       {
         type: 'error',
@@ -164,8 +170,12 @@ describe('revert reasons', () => {
         ],
       },
     ] as const
-    expect(decodeRevertReason(encodeErrorResult({ abi: router, errorName: 'TooLittleReceived', args: [90n, 100n] }))).toBe('TooLittleReceived(90, 100)')
-    expect(decodeRevertReason('0x')).toBe('reverted without a reason')
+    expect(decodeRevertReason(encodeErrorResult({ abi: router, errorName: 'TooLittleReceived', args: [90n, 100n] }))).toEqual({
+      name: 'TooLittleReceived',
+      args: [90n, 100n],
+      message: 'TooLittleReceived(90, 100)',
+    })
+    expect(decodeRevertReason('0x')).toEqual({ name: 'unknown', args: [], message: 'reverted without a reason' })
   })
 })
 

@@ -1,6 +1,6 @@
 import type { Address, Hash, Hex } from 'viem'
 import type { UserOperation } from 'viem/account-abstraction'
-import type { UserOperationOutcome } from './user-operation-outcomes.ts'
+import type { UserOperationResult } from '../wallet-service.ts'
 
 /** A signed v0.7 UserOperation ready for handleOps, with the caller's correlation id. */
 export interface BundleItem {
@@ -16,9 +16,11 @@ export interface AccountDeployment {
   gas: bigint
 }
 
-export interface BundleOutcome extends UserOperationOutcome {
-  id: string
-}
+/** What became of a bundle item: a UserOperationResult, which always names its userOpHash here. */
+export type BundleOutcome = UserOperationResult & { userOpHash: Hash }
+
+/** An outcome before the item's id is attached: the chain knows operations by userOpHash only. */
+export type UserOperationOutcome = BundleOutcome extends infer Outcome ? (Outcome extends unknown ? Omit<Outcome, 'id'> : never) : never
 
 /** What became of a deployment transaction: mined, or not mined but still held by the node (it may land later). */
 export interface DeploymentOutcome {
@@ -30,7 +32,7 @@ export interface Bundler {
   /**
    * Puts the items into as few handleOps transactions as the block gas limit allows, in the given order, and resolves
    * with one outcome per item (same order) once all are mined. An item the EntryPoint refuses during validation is
-   * taken out of the bundle (the rest still go) and reported with success false and a zero tx hash. With `sendAfter`
+   * taken out of the bundle (the rest still go) and reported as `refused`. With `sendAfter`
    * the bundle is simulated at once but broadcast only after it resolves (rejects: nothing sent, the call rejects).
    */
   submit(items: readonly BundleItem[], options?: { sendAfter?: Promise<unknown> | undefined }): Promise<BundleOutcome[]>

@@ -1,12 +1,12 @@
 import { BaseError, type Hash } from 'viem'
 import type { BlockGasLimit } from './block-gas-limit.ts'
 import { bundleGas, minGas } from './bundle-gas.ts'
-import type { BundleItem } from './bundler.ts'
+import type { BundleItem, UserOperationOutcome } from './bundler.ts'
 import type { BundlerContext } from './bundler-context.ts'
 import type { ReceiptPoller } from './poll-receipt.ts'
 import type { SentBundle, TransactionSender } from './send-transaction.ts'
 import type { BundleSimulator } from './simulate-bundle.ts'
-import { outcomesFromLogs, type UserOperationOutcome } from './user-operation-outcomes.ts'
+import { outcomesFromLogs } from './user-operation-outcomes.ts'
 
 export interface BundleSettler {
   /**
@@ -54,10 +54,9 @@ export function createBundleSettler(
   async function settle(sent: SentBundle, round = 0): Promise<Map<Hash, UserOperationOutcome>> {
     // Failures of one transaction are reported per operation, never thrown: a throw would hide the results of the
     // bundle's other transactions, and a caller that does not learn an operation succeeded might repeat it.
-    const failAll = (outcomes: Map<Hash, UserOperationOutcome>, blockNumber: bigint, revertReason: string) => {
+    const failAll = (outcomes: Map<Hash, UserOperationOutcome>, failure: (item: BundleItem) => UserOperationOutcome) => {
       for (const item of sent.items) {
-        if (!outcomes.has(item.userOpHash))
-          outcomes.set(item.userOpHash, { userOpHash: item.userOpHash, txHash: sent.hash, blockNumber, success: false, revertReason })
+        if (!outcomes.has(item.userOpHash)) outcomes.set(item.userOpHash, failure(item))
       }
       return outcomes
     }
@@ -66,13 +65,13 @@ export function createBundleSettler(
       const outcomes = outcomesFromLogs(receipt.logs, entryPoint)
       if (receipt.status === 'reverted') {
         log.error({ txHash: sent.hash }, 'handleOps transaction reverted')
-        return failAll(outcomes, receipt.blockNumber, 'bundle transaction reverted; the operation did not run')
+        return failAll(outcomes, ({ userOpHash }) => ({ status: 'bundle_reverted', userOpHash, txHash: sent.hash, blockNumber: receipt.blockNumber }))
       }
       return outcomes
     }
     if (round >= maxRounds) {
       log.error({ txHash: sent.hash, nonce: sent.nonce }, 'handleOps transaction not mined; giving up waiting')
-      return failAll(new Map(), 0n, 'not mined yet: the bundle transaction is still unconfirmed and may be included later')
+      return failAll(new Map(), ({ userOpHash }) => ({ status: 'not_mined', userOpHash, txHash: sent.hash }))
     }
     const landed = await findOutcomes(sent.items, sent.fromBlock)
     if (landed.size === sent.items.length) {

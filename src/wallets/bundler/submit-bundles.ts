@@ -1,14 +1,13 @@
-import { zeroHash, type Hash } from 'viem'
+import type { Hash } from 'viem'
 import { PrebuyError } from '../../common/errors.ts'
 import type { BlockGasLimit } from './block-gas-limit.ts'
 import { planBundles } from './bundle-gas.ts'
-import type { BundleItem, BundleOutcome, Bundler } from './bundler.ts'
+import type { BundleItem, BundleOutcome, Bundler, UserOperationOutcome } from './bundler.ts'
 import type { BundlerContext } from './bundler-context.ts'
 import type { ChainNowReader } from './chain-now.ts'
 import type { SentBundle, TransactionSender } from './send-transaction.ts'
 import type { BundleSettler } from './settle-bundle.ts'
 import type { BundleSimulator } from './simulate-bundle.ts'
-import type { UserOperationOutcome } from './user-operation-outcomes.ts'
 
 export interface BundleSubmitter {
   submit: Bundler['submit']
@@ -39,14 +38,12 @@ export function outcomesInOrder(
     const outcome = outcomes.get(item.userOpHash)
     if (outcome) return { ...outcome, id: item.id }
     const notSent = unsent.get(item.userOpHash)
-    if (notSent) return { id: item.id, userOpHash: item.userOpHash, txHash: zeroHash, blockNumber: 0n, success: false, revertReason: notSent }
+    if (notSent) return { status: 'not_sent', id: item.id, userOpHash: item.userOpHash, reason: notSent }
     return {
+      status: 'refused',
       id: item.id,
       userOpHash: item.userOpHash,
-      txHash: zeroHash,
-      blockNumber: 0n,
-      success: false,
-      revertReason: reason ? `refused by the EntryPoint: ${reason}` : 'not included in any bundle',
+      reason: reason ? `refused by the EntryPoint: ${reason}` : 'not included in any bundle',
     }
   })
 }
