@@ -1,4 +1,4 @@
-import { encodeErrorResult } from 'viem'
+import { encodeErrorResult, parseAbi } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { decodeRevertReason } from '../../../../src/wallets/bundler/decode-revert-reason.ts'
 
@@ -34,5 +34,18 @@ describe('revert reasons', () => {
       message: 'TooLittleReceived(90, 100)',
     })
     expect(decodeRevertReason('0x')).toEqual({ name: 'unknown', args: [], message: 'reverted without a reason' })
+  })
+})
+
+describe('revert reasons: names', () => {
+  it('names the known errors by default, and calls data too short for a selector a revert without a reason', () => {
+    const erc20 = parseAbi(['error ERC20InsufficientBalance(address sender, uint256 balance, uint256 needed)'])
+    const sender = '0x000000000000000000000000000000000000dEaD'
+    expect(decodeRevertReason(encodeErrorResult({ abi: erc20, errorName: 'ERC20InsufficientBalance', args: [sender, 1n, 2n] }))).toEqual({
+      name: 'ERC20InsufficientBalance',
+      args: [sender, 1n, 2n],
+      message: `ERC20InsufficientBalance(${sender}, 1, 2)`,
+    })
+    expect(decodeRevertReason('0x1234')).toEqual({ name: 'unknown', args: [], message: 'reverted without a reason' })
   })
 })
