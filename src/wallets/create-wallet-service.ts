@@ -55,7 +55,7 @@ export interface PrebuyWalletService extends WalletService {
 }
 
 /** The bundler EOA's address without starting a service: derived from the master secret, one address on every chain. */
-export const bundlerAddress = (keys: KeyStore, _chain: ChainKey): Address => keys.bundlerAddress()
+export const bundlerAddress = (keys: KeyStore): Address => keys.bundlerAddress()
 
 export function createWalletService(deps: WalletServiceDeps): PrebuyWalletService {
   const logger = (deps.logger ?? silentLogger).child({ component: 'wallets' })
@@ -194,7 +194,7 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
 
   return {
     accountKind: deps.accountKind,
-    bundlerAddress: (chain) => bundlerAddress(deps.keys, chain),
+    bundlerAddress: () => bundlerAddress(deps.keys),
     walletAddress,
     async getBalances(userIndex, indexedTokens) {
       const wallet = await walletAddress(userIndex)
