@@ -31,7 +31,7 @@ export function createTickRunner(ctx: TickRunnerContext, parts: { decider: TickD
       results = await submission
     } catch (error) {
       ctx.log.warn({ err: error, slug: launch.slug }, 'submission failed; settling from the chain')
-      const settlements = await Promise.all(submitted.map(({ entry }) => settler.fromChain(entry, { reason: 'submission failed', priceMoved: false })))
+      const settlements = await Promise.all(submitted.map(({ entry }) => settler.fromChain(entry, { reason: 'submission failed' })))
       await ctx.withChainLock(launch.chain, () => settler.settle(settlements))
       return
     }

@@ -6,6 +6,7 @@ import type { OrderRecord } from '../../src/domain/records.ts'
 import type { InFlightExecution } from '../../src/journal/journal-records.ts'
 import { orderKey } from '../../src/store/order-index.ts'
 import type { StoreOperation } from '../../src/store/open-store.ts'
+import { failureReason } from '../../src/wallets/failure-reason.ts'
 import type { UserOperationResult } from '../../src/wallets/wallet-service.ts'
 import type { SubmittedBuy } from './decide-tick.ts'
 import type { ExecutorContext } from './executor-context.ts'
@@ -13,13 +14,19 @@ import { type BuyOutcome, buyKey } from './find-buy.ts'
 import { transitionOps } from './order-transition-ops.ts'
 import { buyRequestId } from './submit-buys.ts'
 
-const SELECTOR_TOO_LITTLE = 'TooLittleReceived'
+/** PrebuyBuyRouter's minimum-out check: the price moved past the order's limit before the buy landed. */
+export const PRICE_MOVED_ERROR = 'TooLittleReceived'
 
-/** Why an in-flight order did not buy; a price move (the on-chain minimum out) never counts towards giving up. */
+/**
+ * Why an in-flight order did not buy: the readable reason, and the decoded error name when the account's call
+ * reverted (stored in the order's event). A price move never counts towards giving up.
+ */
 export interface BuyFailure {
   reason: string
-  priceMoved: boolean
+  errorName?: string | undefined
 }
+
+export const isPriceMove = (failure: Pick<BuyFailure, 'errorName'> | undefined): boolean => failure?.errorName === PRICE_MOVED_ERROR
 
 /** What became of one in-flight order: bought (the outcome the chain recorded) or not (with why). */
 export interface Settlement {
@@ -50,7 +57,7 @@ export function createBuySettler(ctx: BuySettlerContext): BuySettler {
 
   const fromChain: BuySettler['fromChain'] = async (entry, hint, extra = {}) => {
     const outcome = await ctx.reads.buyOf(entry.chain, entry.wallet, entry.orderId, BigInt(entry.fromBlock))
-    return { entry, outcome, failure: outcome ? undefined : (hint ?? { reason: 'not found on chain after restart', priceMoved: false }), extra }
+    return { entry, outcome, failure: outcome ? undefined : (hint ?? { reason: 'not found on chain after restart' }), extra }
   }
 
   async function fromResults(submitted: readonly SubmittedBuy[], results: readonly UserOperationResult[]): Promise<Settlement[]> {
@@ -68,15 +75,16 @@ export function createBuySettler(ctx: BuySettlerContext): BuySettler {
     return Promise.all(
       submitted.map(async ({ entry }): Promise<Settlement> => {
         const result = byId.get(buyRequestId(entry))
-        if (!result) return fromChain(entry, { reason: 'no result from the bundler', priceMoved: false })
-        const extra = { userOpHash: result.userOpHash, txHash: result.txHash }
-        if (result.success) {
+        if (!result) return fromChain(entry, { reason: 'no result from the bundler' })
+        const extra = { ...(result.userOpHash ? { userOpHash: result.userOpHash } : {}), ...('txHash' in result ? { txHash: result.txHash } : {}) }
+        if (result.status === 'included') {
           const outcome = (await buysIn(entry, result.txHash)).get(buyKey(entry.wallet, entry.orderId))
           return outcome ? { entry, outcome, extra } : fromChain(entry, undefined, extra)
         }
-        // Always asked of the chain: an AlreadyExecuted revert means an earlier attempt bought.
-        const reason = result.revertReason ?? 'reverted'
-        return fromChain(entry, { reason, priceMoved: reason.includes(SELECTOR_TOO_LITTLE) }, extra)
+        // Anything else is asked of the chain too: an AlreadyExecuted revert means an earlier attempt bought, and an
+        // operation not mined yet may have landed meanwhile.
+        const failure = result.status === 'reverted' ? { reason: result.revert.message, errorName: result.revert.name } : { reason: failureReason(result) }
+        return fromChain(entry, failure, extra)
       }),
     )
   }
@@ -88,7 +96,7 @@ export function createBuySettler(ctx: BuySettlerContext): BuySettler {
     for (let i = events.length - 1; i >= 0; i--) {
       const e = events[i]!
       if (e.from === 'executing' && e.to === 'active') {
-        if (e.reason?.includes(SELECTOR_TOO_LITTLE)) break
+        if (isPriceMove(e)) break
         count++
       } else if (e.from === 'active' && e.to === 'executing') continue
       else break
@@ -126,9 +134,10 @@ export function createBuySettler(ctx: BuySettlerContext): BuySettler {
       return [fill, ...transitionOps(ctx, current, 'filled', at, event, followers, { execution: executionOf(outcome, at) })]
     }
     const reason = failure?.reason ?? 'not executed'
-    const giveUp = !failure?.priceMoved && (await consecutiveFailures(entry)) + 1 >= ctx.maxFailedAttempts
+    const errorName = failure?.errorName === undefined ? {} : { errorName: failure.errorName }
+    const giveUp = !isPriceMove(failure) && (await consecutiveFailures(entry)) + 1 >= ctx.maxFailedAttempts
     const failed = { execution: { spentUsdc: '0', tokensReceived: '0', feeTokens: '0', txHash: extra.txHash ?? '', executedAt: at, failureReason: reason } }
-    return transitionOps(ctx, current, giveUp ? 'failed' : 'active', at, { reason, ...hashes }, followers, giveUp ? failed : {})
+    return transitionOps(ctx, current, giveUp ? 'failed' : 'active', at, { reason, ...errorName, ...hashes }, followers, giveUp ? failed : {})
   }
 
   return {

@@ -110,6 +110,8 @@ export interface OrderEvent {
   to: OrderStatus
   at: number
   reason?: string
+  /** The decoded error name when a buy's call reverted (e.g. TooLittleReceived: the price moved past the limit). */
+  errorName?: string
   userOpHash?: Hash
   txHash?: Hash
   blockNumber?: string

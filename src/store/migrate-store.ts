@@ -1,15 +1,27 @@
 import { PrebuyError } from '../common/errors.ts'
+import { createJournal } from '../journal/journal.ts'
 import { put, type Store, type StoreOperation } from './open-store.ts'
 import { readAll } from './paginate.ts'
 import { projectChainKey } from './project-index.ts'
 
 /** The layout this code reads and writes, recorded in meta 'storeVersion' (a store without one is version 1). */
-export const STORE_VERSION = 2
+export const STORE_VERSION = 3
 
 /** The operations that bring a store from version `to - 1` to `to`, written in one batch with the new version. */
 const MIGRATIONS: Record<number, (store: Store) => Promise<StoreOperation[]>> = {
   // 2: projectsByChain, the index of projects per chain and launch state (it replaced scans of every project).
   2: async (store) => (await readAll(store.sub.projects, '')).map(({ value }) => put(store.sub.projectsByChain, projectChainKey(value), value.slug)),
+  // 3: an order event of a reverted buy carries the decoded error's name (errorName), which the executor's failure count
+  // reads; events recorded before kept it only at the start of their reason text, `TooLittleReceived(90, 100)`.
+  3: async (store) => {
+    const { orderEvents } = createJournal(store).sub
+    const ops: StoreOperation[] = []
+    for (const { key, value } of await readAll(orderEvents, '')) {
+      const named = value.from === 'executing' && value.to === 'active' && value.errorName === undefined && /^([A-Za-z_]\w*)\(/.exec(value.reason ?? '')
+      if (named) ops.push(put(orderEvents, key, { ...value, errorName: named[1]! }))
+    }
+    return ops
+  },
 }
 
 /**

@@ -1,16 +1,18 @@
-import { createPublicClient, http, type Address, type Hash, type PublicClient, zeroHash } from 'viem'
+import { createPublicClient, http, type Address, type Hash, type PublicClient } from 'viem'
 import { CHAIN_KEYS, isChainKey, type ChainConfig, type ChainKey } from '../chain/chain-keys.ts'
 import { PrebuyError } from '../common/errors.ts'
 import { silentLogger, type Logger } from '../common/logger.ts'
 import { createAccountProvider } from './accounts/create-account-provider.ts'
 import type { SmartAccountKind, SmartAccountProvider } from './accounts/operation-account.ts'
-import { createBundler, type BundleItem, type BundleOutcome, type Bundler, type BundlerOptions } from './bundler/create-bundler.ts'
+import type { BundleItem, BundleOutcome, Bundler } from './bundler/bundler.ts'
+import { createBundler, type BundlerOptions } from './bundler/create-bundler.ts'
 import { createExternalBundler, createExternalBundlerClient, createMarketGasPolicy } from './bundler/create-external-bundler.ts'
 import { createZeroFeeGasPolicy } from './gas-policy.ts'
 import type { KeyStore } from './keys/key-store.ts'
 import { createKeyedMutex } from '../common/keyed-mutex.ts'
 import { createNonceStreams } from './nonce-streams.ts'
-import { createOperationPreparer, type OperationPreparer } from './prepare-user-operations.ts'
+import type { OperationPreparer } from './prepare/operation-preparer.ts'
+import { createOperationPreparer } from './prepare-user-operations.ts'
 import { createChainBalanceReader, type ChainBalanceReader } from './read-balances.ts'
 import type { SubmitOptions, UserOperationRequest, UserOperationResult, WalletService } from './wallet-service.ts'
 import { withdraw } from './withdraw.ts'
@@ -53,7 +55,7 @@ export interface PrebuyWalletService extends WalletService {
 }
 
 /** The bundler EOA's address without starting a service: derived from the master secret, one address on every chain. */
-export const bundlerAddress = (keys: KeyStore, _chain: ChainKey): Address => keys.bundlerAddress()
+export const bundlerAddress = (keys: KeyStore): Address => keys.bundlerAddress()
 
 export function createWalletService(deps: WalletServiceDeps): PrebuyWalletService {
   const logger = (deps.logger ?? silentLogger).child({ component: 'wallets' })
@@ -166,38 +168,14 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
         }
         const code = result.reason instanceof PrebuyError ? result.reason.code : 'bundle_send_failed'
         for (const item of chunks[index]?.items ?? []) {
-          byHash.set(item.userOpHash, {
-            id: item.id,
-            userOpHash: item.userOpHash,
-            txHash: zeroHash,
-            blockNumber: 0n,
-            success: false,
-            revertReason: `not sent (${code}); the operation did not run`,
-          })
+          byHash.set(item.userOpHash, { status: 'not_sent', id: item.id, userOpHash: item.userOpHash, reason: `not sent (${code}); the operation did not run` })
         }
       })
-      stillPending = new Set([...byHash.values()].filter((outcome) => outcome.revertReason?.startsWith('not mined')).map((outcome) => outcome.userOpHash))
+      stillPending = new Set([...byHash.values()].filter((outcome) => outcome.status === 'not_mined').map((outcome) => outcome.userOpHash))
       const results = requests.map((request, index): UserOperationResult => {
         const item = prepared.items[index]
-        const outcome = item ? byHash.get(item.userOpHash) : undefined
-        if (!item || !outcome) {
-          return {
-            id: request.id,
-            userOpHash: item?.userOpHash ?? zeroHash,
-            txHash: zeroHash,
-            blockNumber: 0n,
-            success: false,
-            revertReason: prepared.unprepared.get(index) ?? 'not included in any bundle',
-          }
-        }
-        return {
-          id: outcome.id,
-          userOpHash: outcome.userOpHash,
-          txHash: outcome.txHash,
-          blockNumber: outcome.blockNumber,
-          success: outcome.success,
-          ...(outcome.revertReason === undefined ? {} : { revertReason: outcome.revertReason }),
-        }
+        if (!item) return { status: 'not_sent', id: request.id, reason: prepared.unprepared.get(index) ?? 'not included in any bundle' }
+        return byHash.get(item.userOpHash) ?? { status: 'refused', id: request.id, userOpHash: item.userOpHash, reason: 'not included in any bundle' }
       })
       return results
     } finally {
@@ -216,7 +194,7 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
 
   return {
     accountKind: deps.accountKind,
-    bundlerAddress: (chain) => bundlerAddress(deps.keys, chain),
+    bundlerAddress: () => bundlerAddress(deps.keys),
     walletAddress,
     async getBalances(userIndex, indexedTokens) {
       const wallet = await walletAddress(userIndex)

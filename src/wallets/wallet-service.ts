@@ -56,23 +56,38 @@ export interface UserOperationRequest {
   id: string
 }
 
-export interface UserOperationResult {
-  id: string
-  userOpHash: Hash
-  /**
-   * The handleOps transaction it was mined in. An operation refused before inclusion (EntryPoint validation, AAxx, or
-   * an external bundler's refusal) was never mined: txHash is the zero hash, blockNumber 0n, success false, and
-   * revertReason starts with "refused by". A bundle transaction that reverted reports its operations with its hash,
-   * success false and "bundle transaction reverted…"; one still unconfirmed after the reconcile rounds reports success
-   * false and "not mined yet…" (it may still land: reconcile by userOpHash before retrying).
-   */
-  txHash: Hash
-  blockNumber: bigint
-  /** From the EntryPoint's UserOperationEvent: false when the account's calls reverted. */
-  success: boolean
-  /** Decoded revert reason when success is false and the EntryPoint emitted one. */
-  revertReason?: string
+/**
+ * A revert decoded from its data: `name` is the error's name (a known custom error such as 'TooLittleReceived',
+ * 'Error' for a require message, 'Panic', or 'unknown' when it cannot be decoded), `args` its decoded arguments, and
+ * `message` the human-readable form logs and journals show (`TooLittleReceived(90, 100)`, the Error's text, `panic 0x11`,
+ * `custom error 0x…` with the raw data, `reverted without a reason`).
+ */
+export interface DecodedRevert {
+  name: string
+  args: readonly unknown[]
+  message: string
 }
+
+/**
+ * What became of one UserOperation, by `status`:
+ * - `included`: mined in `txHash`, and the account's calls succeeded.
+ * - `reverted`: mined (its nonce is spent), but the account's call reverted with `revert`.
+ * - `bundle_reverted`: the handleOps transaction itself reverted: the operation did not run.
+ * - `refused`: refused before inclusion (EntryPoint validation, AAxx; an external bundler's refusal; or never included
+ *   in any bundle): it did not run.
+ * - `not_sent`: could not be prepared, or its transaction could not be broadcast: it did not run. A request that was
+ *   never signed has no `userOpHash`.
+ * - `not_mined`: sent in `txHash` but still unconfirmed after the reconcile rounds. It may still land: reconcile by
+ *   userOpHash before retrying.
+ * `reason` texts are for people (logs, journals); decisions are made on `status` and `revert.name`.
+ */
+export type UserOperationResult =
+  | { status: 'included'; id: string; userOpHash: Hash; txHash: Hash; blockNumber: bigint }
+  | { status: 'reverted'; id: string; userOpHash: Hash; txHash: Hash; blockNumber: bigint; revert: DecodedRevert }
+  | { status: 'bundle_reverted'; id: string; userOpHash: Hash; txHash: Hash; blockNumber: bigint }
+  | { status: 'refused'; id: string; userOpHash: Hash; reason: string }
+  | { status: 'not_sent'; id: string; userOpHash?: Hash; reason: string }
+  | { status: 'not_mined'; id: string; userOpHash: Hash; txHash: Hash }
 
 export interface SubmitOptions {
   /**

@@ -3,6 +3,7 @@ import { isChainKey, NATIVE_ETH_ADDRESS, type ChainConfig, type ChainKey } from 
 import { PrebuyError } from '../common/errors.ts'
 import type { Logger } from '../common/logger.ts'
 import type { KeyedMutex } from '../common/keyed-mutex.ts'
+import { failureReason } from './failure-reason.ts'
 import { isAmountSyntax, parseTokenAmount } from './parse-token-amount.ts'
 import type { ChainBalanceReader } from './read-balances.ts'
 import { isNativeEth } from './token-metadata.ts'
@@ -76,15 +77,16 @@ export async function withdraw(deps: WithdrawDeps, request: WithdrawRequest): Pr
       ? { to, value: amount, data: '0x' }
       : { to: token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] }) }
     const [result] = await deps.submit(request.chain, [{ userIndex: request.userIndex, calls: [call], id: `withdraw:${key}:${amount}` }])
-    if (result && !result.success && result.revertReason?.startsWith('not mined')) {
+    if (result?.status === 'not_mined') {
       throw new PrebuyError('unavailable', 'withdrawal_pending', 'The withdrawal was submitted but is not confirmed yet; check the balance before retrying.', {
         details: { txHash: result.txHash },
       })
     }
-    if (!result?.success) {
-      deps.logger.warn({ chain: chain.key, wallet, token, reason: result?.revertReason }, 'withdrawal operation failed')
+    if (result?.status !== 'included') {
+      const reason = result ? failureReason(result) : undefined
+      deps.logger.warn({ chain: chain.key, wallet, token, reason }, 'withdrawal operation failed')
       throw new PrebuyError('unavailable', 'withdrawal_failed', 'The withdrawal transaction did not succeed; nothing was sent.', {
-        details: { reason: result?.revertReason ?? 'unknown' },
+        details: { reason: reason ?? 'unknown' },
       })
     }
     deps.logger.info({ chain: chain.key, wallet, token, to, amount: amount.toString(), txHash: result.txHash }, 'withdrawal mined')

@@ -38,7 +38,8 @@ describe('exactly once and shared balances (real devnet, wallets, store)', () =>
       walletAddress: (i) => h.wallets.walletAddress(i),
       async submitUserOperations(chain, requests, options) {
         const results = await h.wallets.submitUserOperations(chain, requests, options)
-        submitted = results[0]?.txHash
+        const first = results[0]
+        submitted = first && 'txHash' in first ? first.txHash : undefined
         return new Promise(() => undefined)
       },
     }

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { LaunchInfo, ProjectRecord } from '../../src/domain/records.ts'
+import { createJournal } from '../../src/journal/journal.ts'
 import { migrateStore, STORE_VERSION } from '../../src/store/migrate-store.ts'
 import { put, type Store } from '../../src/store/open-store.ts'
 import { readAll } from '../../src/store/paginate.ts'
@@ -74,6 +75,34 @@ describe('the project writer and its per-chain index', () => {
     expect(await store.sub.meta.get('storeVersion')).toBe(STORE_VERSION)
     await migrateStore(store)
     expect(await readAll(store.sub.projectsByChain, '')).toHaveLength(2)
+  })
+
+  it('migrating to version 3 names the reverted buy in order events recorded before, from their reason text', async () => {
+    const { orderEvents } = createJournal(store).sub
+    const event = (reason: string | undefined, to: 'active' | 'filled' = 'active') => ({
+      keyId: 'k1',
+      slug: 'alpha',
+      from: 'executing' as const,
+      to,
+      at: 1,
+      ...(reason ? { reason } : {}),
+    })
+    await store.batch([
+      put(store.sub.meta, 'storeVersion', 2),
+      put(orderEvents, 'k1!alpha!1', event('TooLittleReceived(90, 100)')),
+      put(orderEvents, 'k1!alpha!2', event('ERC20InsufficientBalance(0x1, 1, 2)')),
+      put(orderEvents, 'k1!alpha!3', event('not sent (bundle_send_failed); the operation did not run')),
+      put(orderEvents, 'k1!alpha!4', event('submission failed')),
+      put(orderEvents, 'k1!alpha!5', event(undefined, 'filled')),
+    ])
+    await migrateStore(store)
+    expect((await readAll(orderEvents, '')).map((e) => e.value.errorName)).toEqual([
+      'TooLittleReceived',
+      'ERC20InsufficientBalance',
+      undefined,
+      undefined,
+      undefined,
+    ])
   })
 
   it('refuses a store written by a newer version', async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import type { PrivateKeyAccount } from 'viem/accounts'
-import { createPublicClient, createWalletClient, custom, http, parseUnits, type Address, type Hex, type PublicClient } from 'viem'
+import { createPublicClient, createWalletClient, custom, http, parseUnits, type Address, type Hash, type Hex, type PublicClient } from 'viem'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
 import { chainFromConfig } from '../../src/chain/clients.ts'
 import { artifacts } from './artifacts.ts'
@@ -13,6 +13,13 @@ import { createLogger, type Logger } from '../../src/common/logger.ts'
 import { createWalletService, type PrebuyWalletService, type WalletServiceDeps } from '../../src/wallets/create-wallet-service.ts'
 import { createKeyStore, type KeyStore } from '../../src/wallets/keys/key-store.ts'
 import { loadOrCreateMasterSecret } from '../../src/wallets/keys/secret-files.ts'
+import type { UserOperationResult } from '../../src/wallets/wallet-service.ts'
+
+/** The transaction a result names (mined, or sent and not mined yet); throws when it names none. */
+export function txHashOf(result: UserOperationResult | undefined): Hash {
+  if (!result || !('txHash' in result)) throw new Error(`no transaction for this operation (${result?.status ?? 'no result'})`)
+  return result.txHash
+}
 
 export interface RecordedCall {
   method: string

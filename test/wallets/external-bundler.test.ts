@@ -6,8 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
 import { fundAccount } from '../../src/chain/devnet/faucet.ts'
 import { silentLogger } from '../../src/common/logger.ts'
-import { createBundler, type BundleItem, type BundleOutcome } from '../../src/wallets/bundler/create-bundler.ts'
+import type { BundleItem, BundleOutcome } from '../../src/wallets/bundler/bundler.ts'
+import { createBundler } from '../../src/wallets/bundler/create-bundler.ts'
 import type { PrebuyWalletService } from '../../src/wallets/create-wallet-service.ts'
+import { failureReason } from '../../src/wallets/failure-reason.ts'
 import { startWalletFixture, type WalletFixture } from './devnet-fixture.ts'
 
 /**
@@ -53,7 +55,7 @@ function startFakeBundler(f: WalletFixture): Promise<{ url: string; received: Us
       }
       case 'eth_getUserOperationReceipt': {
         const outcome = outcomes.get(params[0] as Hash)
-        if (!outcome) return null
+        if (!outcome || !('txHash' in outcome)) return null
         const receipt = await jsonRpc(chain.rpcUrl, 'eth_getTransactionReceipt', [outcome.txHash])
         return {
           userOpHash: outcome.userOpHash,
@@ -63,8 +65,8 @@ function startFakeBundler(f: WalletFixture): Promise<{ url: string; received: Us
           paymaster: zeroAddress,
           actualGasCost: '0x0',
           actualGasUsed: '0x0',
-          success: outcome.success,
-          ...(outcome.revertReason ? { reason: outcome.revertReason } : {}),
+          success: outcome.status === 'included',
+          ...(outcome.status === 'included' ? {} : { reason: failureReason(outcome) }),
           logs: [],
           receipt,
         }
@@ -130,8 +132,7 @@ describe('external bundler mode', () => {
       { userIndex: 81, id: 'refused', calls: [approve] },
       { userIndex: 82, id: 'ok', calls: [approve] },
     ])
-    expect(results[0]).toMatchObject({ id: 'refused', success: false })
-    expect(results[0]?.revertReason).toContain('sender is banned')
-    expect(results[1]).toMatchObject({ id: 'ok', success: true })
+    expect(results[0]).toMatchObject({ id: 'refused', status: 'refused', reason: expect.stringContaining('sender is banned') })
+    expect(results[1]).toMatchObject({ id: 'ok', status: 'included' })
   })
 })

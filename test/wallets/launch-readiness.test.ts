@@ -6,7 +6,7 @@ import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
 import { CODE_SIZE_READER_ADDRESS, readCodeSizes } from '../../src/wallets/bundler/code-sizes.ts'
 import { MAX_DEPLOYS_AHEAD } from '../../src/wallets/create-wallet-service.ts'
 import { GAS_METER_ADDRESS } from '../../src/wallets/bundler/gas-meter.ts'
-import { startWalletFixture, type WalletFixture } from './devnet-fixture.ts'
+import { startWalletFixture, txHashOf, type WalletFixture } from './devnet-fixture.ts'
 
 let f: WalletFixture
 beforeAll(async () => {
@@ -37,7 +37,7 @@ describe('prepareAhead (wallets readied before a launch)', () => {
     const { calls, service } = f.recordingService()
     // Wallet 7000 is deployed (an earlier operation, nonce 1); 7001-7003 are not.
     const [first] = await service.submitUserOperations('base', [approveOp(7000, 'earlier', 1n)])
-    expect(first?.success).toBe(true)
+    expect(first?.status).toBe('included')
     const ahead = await service.prepareAhead!('base', [7000, 7001, 7002, 7003, 7001])
     expect(ahead).toEqual({ read: 4, undeployed: 3, deployed: 3 })
     for (const i of [7001, 7002, 7003]) expect(await f.clients.base.getCode({ address: await service.walletAddress(i) })).toBeTruthy()
@@ -50,9 +50,9 @@ describe('prepareAhead (wallets readied before a launch)', () => {
       'base',
       [7000, 7001, 7002, 7003].map((i) => approveOp(i, `launch-${i}`, 5n)),
     )
-    expect(results.map((r) => r.success)).toEqual([true, true, true, true])
+    expect(results.map((r) => r.status)).toEqual(['included', 'included', 'included', 'included'])
     expect(stateReads(calls)).toBe(0)
-    expect(await deploymentsIn(results[0]!.txHash)).toBe(0)
+    expect(await deploymentsIn(txHashOf(results[0]))).toBe(0)
     // Fees and the block were read ahead too: before the send only the simulation and the bundler's pending-nonce
     // check (it travels alongside the simulation) remain.
     const beforeSend = rpcMethods(calls).slice(0, rpcMethods(calls).indexOf('eth_sendRawTransaction'))
@@ -68,17 +68,17 @@ describe('prepareAhead (wallets readied before a launch)', () => {
     const { calls, service } = f.recordingService({ deployAhead: false })
     expect(await service.prepareAhead!('base', [7100])).toEqual({ read: 1, undeployed: 1, deployed: 0 })
     const [deploying] = await service.submitUserOperations('base', [approveOp(7100, 'deploys', 1n)])
-    expect(deploying?.success).toBe(true)
+    expect(deploying?.status).toBe('included')
     calls.length = 0
     // The cached "not deployed, nonce 0" is stale now: using it would send initCode again (AA10) with nonce 0 (AA25).
     const [next] = await service.submitUserOperations('base', [approveOp(7100, 'after', 2n)])
-    expect(next).toMatchObject({ id: 'after', success: true })
+    expect(next).toMatchObject({ id: 'after', status: 'included' })
     expect(stateReads(calls)).toBe(2)
     // Readied again after its operation: a read, then served.
     expect(await service.prepareAhead!('base', [7100])).toEqual({ read: 1, undeployed: 0, deployed: 0 })
     calls.length = 0
     const [third] = await service.submitUserOperations('base', [approveOp(7100, 'third', 3n)])
-    expect(third?.success).toBe(true)
+    expect(third?.status).toBe('included')
     expect(stateReads(calls)).toBe(0)
   }, 60_000)
 
@@ -88,7 +88,7 @@ describe('prepareAhead (wallets readied before a launch)', () => {
     service.forgetAhead!('base')
     calls.length = 0
     const [result] = await service.submitUserOperations('base', [approveOp(7200, 'after-reorg', 1n)])
-    expect(result?.success).toBe(true)
+    expect(result?.status).toBe('included')
     expect(stateReads(calls)).toBe(2)
   }, 60_000)
 
@@ -135,10 +135,10 @@ describe('prepareAhead (wallets readied before a launch)', () => {
         calls: [{ to: chain.addresses.stablecoin, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [DEST, 4n] }) }],
       },
     ])
-    expect(result).toMatchObject({ id: 'after-drop', success: true })
+    expect(result).toMatchObject({ id: 'after-drop', status: 'included' })
     // Not held by the dropped deployment's claim (which would last until a 10-minute timeout), nor behind its nonce.
     expect(Date.now() - started).toBeLessThan(5_000)
-    const receipt = await client.getTransactionReceipt({ hash: result!.txHash })
+    const receipt = await client.getTransactionReceipt({ hash: txHashOf(result) })
     expect(parseEventLogs({ abi: entryPoint07Abi, eventName: 'AccountDeployed', logs: receipt.logs })).toHaveLength(1)
   }, 60_000)
 
@@ -169,8 +169,8 @@ describe('prepareAhead (wallets readied before a launch)', () => {
       const mining = setInterval(() => void jsonRpc(chain.rpcUrl, 'evm_mine').catch(() => undefined), 100)
       try {
         const [result] = await operation
-        expect(result).toMatchObject({ id: 'waits', success: true })
-        const receipt = await client.getTransactionReceipt({ hash: result!.txHash })
+        expect(result).toMatchObject({ id: 'waits', status: 'included' })
+        const receipt = await client.getTransactionReceipt({ hash: txHashOf(result) })
         expect(parseEventLogs({ abi: entryPoint07Abi, eventName: 'AccountDeployed', logs: receipt.logs })).toHaveLength(0)
       } finally {
         clearInterval(mining)
@@ -199,7 +199,7 @@ describe('submitUserOperations with sendAfter', () => {
     expect(sent(calls)).toBe(0)
     open()
     const [result] = await pending
-    expect(result).toMatchObject({ id: 'gated', success: true })
+    expect(result).toMatchObject({ id: 'gated', status: 'included' })
     expect(sent(calls)).toBe(1)
     const wallet = await service.walletAddress(6100)
     expect(
@@ -223,7 +223,7 @@ describe('submitUserOperations with sendAfter', () => {
     expect(sent(calls)).toBe(0)
     // The nonce stream was released and its nonce never used: the same wallet's next operation goes through.
     const [next] = await service.submitUserOperations('base', [approveOp(6200, 'after', 9n)])
-    expect(next).toMatchObject({ id: 'after', success: true })
+    expect(next).toMatchObject({ id: 'after', status: 'included' })
     const wallet = await service.walletAddress(6200)
     expect(
       await f.clients.base.readContract({

@@ -2,8 +2,8 @@ import { encodeFunctionData, erc20Abi, type Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CODE_SIZE_READER_ADDRESS } from '../../src/wallets/bundler/code-sizes.ts'
 import { GAS_METER_ADDRESS } from '../../src/wallets/bundler/gas-meter.ts'
-import { DEFAULT_CHUNK_SIZES } from '../../src/wallets/prepare-user-operations.ts'
-import { startWalletFixture, type WalletFixture } from './devnet-fixture.ts'
+import { DEFAULT_CHUNK_SIZES } from '../../src/wallets/prepare/plan-chunks.ts'
+import { startWalletFixture, txHashOf, type WalletFixture } from './devnet-fixture.ts'
 
 let f: WalletFixture
 beforeAll(async () => {
@@ -24,7 +24,7 @@ describe('a large batch', () => {
     const [warm] = await service.submitUserOperations('base', [
       { userIndex: 5000, id: 'warm', calls: [{ to: stablecoin, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [DEST, 1n] }) }] },
     ])
-    expect(warm?.success).toBe(true)
+    expect(warm?.status).toBe('included')
     calls.length = 0
     const mark = f.logLines.length
     const requests = Array.from({ length: count }, (_, i) => ({
@@ -34,7 +34,7 @@ describe('a large batch', () => {
     }))
     const results = await service.submitUserOperations('base', requests)
     expect(results.map((r) => r.id)).toEqual(requests.map((r) => r.id))
-    expect(results.every((r) => r.success)).toBe(true)
+    expect(results.every((r) => r.status === 'included')).toBe(true)
 
     const expectedChunks = 3 // 4 + 60 + 64 of the 150, then the last 22
     expect(DEFAULT_CHUNK_SIZES.slice(0, 3)).toEqual([4, 60, 64])
@@ -59,7 +59,7 @@ describe('a large batch', () => {
     // Priority order across chunks: (block, index) of the operations never goes backwards.
     const positions = await Promise.all(
       results.map(async (r) => {
-        const receipt = await f.clients.base.getTransactionReceipt({ hash: r.txHash })
+        const receipt = await f.clients.base.getTransactionReceipt({ hash: txHashOf(r) })
         return Number(receipt.blockNumber) * 1000 + receipt.transactionIndex
       }),
     )

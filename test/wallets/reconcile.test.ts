@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
 import { applyMiningMode } from '../../src/chain/anvil/mining-mode.ts'
 import type { PrebuyWalletService } from '../../src/wallets/create-wallet-service.ts'
+import { failureReason } from '../../src/wallets/failure-reason.ts'
 import type { UserOperationResult } from '../../src/wallets/wallet-service.ts'
-import { startWalletFixture, type WalletFixture } from './devnet-fixture.ts'
+import { startWalletFixture, txHashOf, type WalletFixture } from './devnet-fixture.ts'
 
 let f: WalletFixture
 let service: PrebuyWalletService
@@ -56,7 +57,7 @@ describe('bundler reconciliation', () => {
       await logLine('bundle transaction dropped; re-broadcasting', mark)
       stopMiner = backgroundMiner()
       const [result] = await pending
-      expect(result).toMatchObject({ id: 'dropped', success: true, txHash: sent.txHash })
+      expect(result).toMatchObject({ id: 'dropped', status: 'included', txHash: sent.txHash })
     } finally {
       stopMiner()
       await applyMiningMode(rpc(), 'auto')
@@ -87,10 +88,10 @@ describe('bundler reconciliation', () => {
       await jsonRpc(rpc(), 'evm_mine')
       stopMiner = backgroundMiner()
       const results = await pending
-      expect(results.map((r) => r.success)).toEqual([true, true])
-      expect(results[0]?.txHash).not.toBe(sent.txHash)
-      expect(results[0]?.txHash).not.toBe(replacementHash)
-      expect(results[0]?.txHash).toBe(results[1]?.txHash)
+      expect(results.map((r) => r.status)).toEqual(['included', 'included'])
+      expect(txHashOf(results[0])).not.toBe(sent.txHash)
+      expect(txHashOf(results[0])).not.toBe(replacementHash)
+      expect(txHashOf(results[0])).toBe(txHashOf(results[1]))
       await logLine('bundle transaction replaced; resending its operations', mark)
       const wallet = await service.walletAddress(61)
       expect(
@@ -112,8 +113,9 @@ describe('bundler reconciliation', () => {
     await applyMiningMode(rpc(), 'manual')
     try {
       const [result] = await impatient.submitUserOperations('second_chain', [approveOp(63, 'stuck')])
-      expect(result).toMatchObject({ id: 'stuck', success: false, blockNumber: 0n })
-      expect(result?.revertReason).toMatch(/^not mined yet/)
+      expect(result).toMatchObject({ id: 'stuck', status: 'not_mined' })
+      expect(result).not.toHaveProperty('blockNumber')
+      expect(result?.status === 'not_mined' && failureReason(result)).toMatch(/^not mined yet/)
       // The next operation of that wallet must not reuse the unconfirmed one's nonce (stream): both land.
       const stopMiner = backgroundMiner()
       let next: UserOperationResult | undefined
@@ -122,9 +124,9 @@ describe('bundler reconciliation', () => {
       } finally {
         stopMiner()
       }
-      expect(next).toMatchObject({ id: 'next', success: true })
+      expect(next).toMatchObject({ id: 'next', status: 'included' })
       // The late one was only late: it landed too.
-      const receipt = await f.clients.second_chain.getTransactionReceipt({ hash: result!.txHash })
+      const receipt = await f.clients.second_chain.getTransactionReceipt({ hash: txHashOf(result) })
       expect(receipt.status).toBe('success')
       const wallet = await impatient.walletAddress(63)
       expect(

@@ -2,7 +2,7 @@ import { encodeFunctionData, erc20Abi, type Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
 import type { PrebuyWalletService } from '../../src/wallets/create-wallet-service.ts'
-import { startWalletFixture, type WalletFixture } from './devnet-fixture.ts'
+import { startWalletFixture, txHashOf, type WalletFixture } from './devnet-fixture.ts'
 
 let f: WalletFixture
 let service: PrebuyWalletService
@@ -29,11 +29,11 @@ describe('after a reorg that dropped the block of a bundle', () => {
     const bundler = service.bundlerAddress('base')
     const wallet = await service.walletAddress(80)
     const [first] = await service.submitUserOperations('base', [approveOp(80, 'deploys')])
-    expect(first).toMatchObject({ success: true })
+    expect(first).toMatchObject({ status: 'included' })
     expect(await client.getCode({ address: wallet })).not.toBeUndefined()
     // The second operation finds the wallet deployed: the service remembers that.
     const [second] = await service.submitUserOperations('base', [approveOp(80, 'deployed')])
-    expect(second).toMatchObject({ success: true })
+    expect(second).toMatchObject({ status: 'included' })
     const nonceBefore = await client.getTransactionCount({ address: bundler })
 
     // Both blocks (the deployment and the bundler's two transactions) are replaced by empty ones.
@@ -43,12 +43,12 @@ describe('after a reorg that dropped the block of a bundle', () => {
 
     const started = Date.now()
     const [again] = await service.submitUserOperations('base', [approveOp(80, 'after-reorg')])
-    expect(again).toMatchObject({ id: 'after-reorg', success: true })
+    expect(again).toMatchObject({ id: 'after-reorg', status: 'included' })
     // Within the receipt timeout: not a stall behind a gap followed by a resend.
     expect(Date.now() - started).toBeLessThan(2_000)
     expect(await client.getCode({ address: wallet })).not.toBeUndefined()
-    const receipt = await client.getTransactionReceipt({ hash: again!.txHash })
-    const transaction = await client.getTransaction({ hash: again!.txHash })
+    const receipt = await client.getTransactionReceipt({ hash: txHashOf(again) })
+    const transaction = await client.getTransaction({ hash: txHashOf(again) })
     expect(receipt.status).toBe('success')
     expect(transaction.nonce).toBe(nonceBefore - 2)
   }, 60_000)

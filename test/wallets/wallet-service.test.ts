@@ -8,7 +8,7 @@ import { simpleAccountAddress } from '../../src/wallets/accounts/simple-account-
 import { deriveBundlerKey, deriveOwnerKey } from '../../src/wallets/keys/derive-key.ts'
 import type { WithdrawRequest } from '../../src/wallets/wallet-service.ts'
 import { artifacts } from './artifacts.ts'
-import { startWalletFixture, type WalletFixture } from './devnet-fixture.ts'
+import { startWalletFixture, txHashOf, type WalletFixture } from './devnet-fixture.ts'
 
 let f: WalletFixture
 beforeAll(async () => {
@@ -51,7 +51,7 @@ describe('addresses', () => {
           calls: [{ to: f.chains[chain].addresses.stablecoin, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [DEST, 1n] }) }],
         },
       ])
-      expect(result?.success).toBe(true)
+      expect(result?.status).toBe('included')
       expect((await f.clients[chain].getCode({ address }))?.length).toBeGreaterThan(2)
       expect(
         await f.clients[chain].readContract({ address: f.chains[chain].addresses.stablecoin, abi: erc20Abi, functionName: 'allowance', args: [address, DEST] }),
@@ -203,9 +203,9 @@ describe('user operations', () => {
     }))
     const results = await f.service.submitUserOperations('base', requests)
     expect(results.map((r) => r.id)).toEqual(requests.map((r) => r.id))
-    expect(new Set(results.map((r) => r.txHash)).size).toBe(1)
-    expect(results.every((r) => r.success)).toBe(true)
-    const receipt = await f.clients.base.getTransactionReceipt({ hash: results[0]!.txHash })
+    expect(new Set(results.map((r) => txHashOf(r))).size).toBe(1)
+    expect(results.every((r) => r.status === 'included')).toBe(true)
+    const receipt = await f.clients.base.getTransactionReceipt({ hash: txHashOf(results[0]) })
     const { parseEventLogs } = await import('viem')
     const { entryPoint07Abi } = await import('viem/account-abstraction')
     const events = parseEventLogs({ abi: entryPoint07Abi, logs: receipt.logs, eventName: 'UserOperationEvent' })
@@ -226,14 +226,14 @@ describe('user operations', () => {
       calls: [{ to: stablecoin, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [DEST, 1n] }) }],
     }))
     const results = await small.submitUserOperations('base', requests)
-    expect(results.every((r) => r.success)).toBe(true)
-    const hashes = [...new Set(results.map((r) => r.txHash))]
+    expect(results.every((r) => r.status === 'included')).toBe(true)
+    const hashes = [...new Set(results.map((r) => txHashOf(r)))]
     expect(hashes.length).toBeGreaterThan(1)
     expect(hashes.length).toBeLessThan(8)
     // Order kept: transaction (block, index) never goes backwards along the request order.
     const positions = await Promise.all(
       results.map(async (r) => {
-        const receipt = await f.clients.base.getTransactionReceipt({ hash: r.txHash })
+        const receipt = await f.clients.base.getTransactionReceipt({ hash: txHashOf(r) })
         return Number(receipt.blockNumber) * 1000 + receipt.transactionIndex
       }),
     )
@@ -257,7 +257,7 @@ describe('user operations', () => {
       .map((spender, i) => f.service.submitUserOperations('second_chain', [{ userIndex: 30, id: `s${i}`, calls: [approve(spender, 2n)] }]))
     const results = (await Promise.all([inOneBatch, ...separate])).flat()
     expect(results).toHaveLength(6)
-    expect(results.every((r) => r.success)).toBe(true)
+    expect(results.every((r) => r.status === 'included')).toBe(true)
     expect(new Set(results.map((r) => r.userOpHash)).size).toBe(6)
     const wallet = await f.service.walletAddress(30)
     for (const [i, spender] of spenders.entries()) {
@@ -278,7 +278,7 @@ describe('user operations', () => {
       f.service.submitUserOperations('base', [op(70, 'a70'), op(71, 'a71')]),
       f.service.submitUserOperations('base', [op(71, 'b71'), op(70, 'b70')]),
     ])
-    expect([...(a ?? []), ...(b ?? [])].every((r) => r.success)).toBe(true)
+    expect([...(a ?? []), ...(b ?? [])].every((r) => r.status === 'included')).toBe(true)
     const deployedLogs = await f.clients.base.getLogs({
       address: f.chains.base.addresses.entryPoint,
       event: {
@@ -304,16 +304,15 @@ describe('user operations', () => {
     })
   })
 
-  it('reports a reverting operation with success false and its revert reason, without failing the others', async () => {
+  it('reports a reverting operation as reverted with its decoded revert, without failing the others', async () => {
     const stablecoin = f.chains.base.addresses.stablecoin
     const results = await f.service.submitUserOperations('base', [
       { userIndex: 40, id: 'fails', calls: [{ to: stablecoin, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [DEST, 1n] }) }] },
       { userIndex: 41, id: 'works', calls: [{ to: stablecoin, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [DEST, 1n] }) }] },
     ])
-    expect(results[0]).toMatchObject({ id: 'fails', success: false })
-    expect(results[0]?.revertReason).toBe('InsufficientBalance()')
-    expect(results[1]).toMatchObject({ id: 'works', success: true })
-    expect(results[0]?.txHash).toBe(results[1]?.txHash)
+    expect(results[0]).toMatchObject({ id: 'fails', status: 'reverted', revert: { name: 'InsufficientBalance', args: [], message: 'InsufficientBalance()' } })
+    expect(results[1]).toMatchObject({ id: 'works', status: 'included' })
+    expect(txHashOf(results[0])).toBe(txHashOf(results[1]))
   })
 })
 

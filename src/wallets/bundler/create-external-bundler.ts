@@ -1,4 +1,4 @@
-import { BaseError, type Address, type Hash, type Hex, type PublicClient, zeroHash } from 'viem'
+import { BaseError, type Address, type Hash, type Hex, type PublicClient } from 'viem'
 import { createBundlerClient, formatUserOperationRequest, type BundlerClient, type UserOperation } from 'viem/account-abstraction'
 import { http } from 'viem'
 import type { ChainConfig } from '../../chain/chain-keys.ts'
@@ -6,7 +6,8 @@ import { PrebuyError } from '../../common/errors.ts'
 import type { Logger } from '../../common/logger.ts'
 import type { UnsignedUserOperation } from '../accounts/operation-account.ts'
 import type { GasPolicy } from '../gas-policy.ts'
-import type { Bundler, BundleOutcome } from './create-bundler.ts'
+import type { Bundler, BundleOutcome } from './bundler.ts'
+import { revertWithoutReason } from './decode-revert-reason.ts'
 
 export interface ExternalBundlerOptions {
   chain: ChainConfig
@@ -55,30 +56,18 @@ export function createExternalBundler(options: ExternalBundlerOptions): Bundler 
       return Promise.all(
         items.map(async (item, index): Promise<BundleOutcome> => {
           const hash = accepted[index]
-          if (!hash) {
-            return {
-              id: item.id,
-              userOpHash: item.userOpHash,
-              txHash: zeroHash,
-              blockNumber: 0n,
-              success: false,
-              revertReason: `refused by the bundler: ${refusals.get(index)}`,
-            }
-          }
+          if (!hash) return { status: 'refused', id: item.id, userOpHash: item.userOpHash, reason: `refused by the bundler: ${refusals.get(index)}` }
           try {
             const receipt = await bundler.waitForUserOperationReceipt({
               hash,
               timeout: options.receiptTimeoutMs ?? 60_000,
               pollingInterval: options.pollingIntervalMs ?? 1_000,
             })
-            return {
-              id: item.id,
-              userOpHash: hash,
-              txHash: receipt.receipt.transactionHash,
-              blockNumber: receipt.receipt.blockNumber,
-              success: receipt.success,
-              ...(receipt.success ? {} : { revertReason: receipt.reason ?? 'reverted without a reason' }),
-            }
+            const mined = { id: item.id, userOpHash: hash, txHash: receipt.receipt.transactionHash, blockNumber: receipt.receipt.blockNumber }
+            if (receipt.success) return { status: 'included', ...mined }
+            // The bundler's reason as it gave it: not decoded here, so its error is not named.
+            const reason = receipt.reason ?? null
+            return { status: 'reverted', ...mined, revert: reason === null ? revertWithoutReason() : { name: 'unknown', args: [], message: reason } }
           } catch (error) {
             throw new PrebuyError('unavailable', 'user_operation_not_mined', `A UserOperation was not mined on ${options.chain.key}.`, {
               details: { userOpHash: hash },

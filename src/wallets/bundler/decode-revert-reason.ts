@@ -1,4 +1,5 @@
 import { decodeErrorResult, type Abi, type Hex } from 'viem'
+import type { DecodedRevert } from '../wallet-service.ts'
 import { KNOWN_ERRORS } from './known-errors.ts'
 
 const standardErrors = [
@@ -6,24 +7,28 @@ const standardErrors = [
   { type: 'error', name: 'Panic', inputs: [{ name: 'code', type: 'uint256' }] },
 ] as const
 
+/** A failed call that left no revert data (or none the EntryPoint reported). */
+export const revertWithoutReason = (): DecodedRevert => ({ name: 'unknown', args: [], message: 'reverted without a reason' })
+
 /**
- * Human-readable form of revert data from UserOperationRevertReason: `Error(string)` gives its message, `Panic(uint)`
- * its code, a known custom error `Name(arg, ...)` (see known-errors.ts), anything else the raw data, whose selector the
- * caller can still match on.
+ * Decodes revert data from UserOperationRevertReason: `Error(string)` gives its message, `Panic(uint)` its code, a
+ * known custom error `Name(arg, ...)` (see known-errors.ts); anything else is named 'unknown' and its message holds
+ * the raw data.
  */
-export function decodeRevertReason(data: Hex, knownErrors: Abi = KNOWN_ERRORS): string {
-  if (data === '0x' || data.length < 10) return 'reverted without a reason'
+export function decodeRevertReason(data: Hex, knownErrors: Abi = KNOWN_ERRORS): DecodedRevert {
+  if (data === '0x' || data.length < 10) return revertWithoutReason()
   try {
     const decoded = decodeErrorResult({ abi: standardErrors, data })
-    if (decoded.errorName === 'Error') return decoded.args[0]
-    return `panic 0x${decoded.args[0].toString(16)}`
+    if (decoded.errorName === 'Error') return { name: 'Error', args: decoded.args, message: decoded.args[0] }
+    return { name: 'Panic', args: decoded.args, message: `panic 0x${decoded.args[0].toString(16)}` }
   } catch {
     // Not a standard error.
   }
   try {
     const decoded = decodeErrorResult({ abi: knownErrors, data })
-    return `${decoded.errorName}(${(decoded.args ?? []).map((arg) => String(arg)).join(', ')})`
+    const args = decoded.args ?? []
+    return { name: decoded.errorName, args, message: `${decoded.errorName}(${args.map((arg) => String(arg)).join(', ')})` }
   } catch {
-    return `custom error ${data.length > 138 ? `${data.slice(0, 138)}…` : data}`
+    return { name: 'unknown', args: [], message: `custom error ${data.length > 138 ? `${data.slice(0, 138)}…` : data}` }
   }
 }

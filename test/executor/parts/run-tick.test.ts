@@ -58,7 +58,7 @@ describe('running a tick (run-tick.ts)', () => {
       ...f.ctx.wallets,
       async submitUserOperations(_chain, given): Promise<UserOperationResult[]> {
         requests.push(...given)
-        return given.map((r) => ({ id: r.id, userOpHash: txHash(5), txHash: txHash(6), blockNumber: 12n, success: true }))
+        return given.map((r) => ({ status: 'included' as const, id: r.id, userOpHash: txHash(5), txHash: txHash(6), blockNumber: 12n }))
       },
     }
     await createTickRunner(f.ctx, { decider, settler })(tickAt(11, 1), launch)

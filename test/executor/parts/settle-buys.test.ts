@@ -45,13 +45,14 @@ describe('settling buys (settle-buys.ts)', () => {
     return outcome
   }
 
-  const result = (userIndex: number, fields: Partial<UserOperationResult>): UserOperationResult => ({
-    id: `${keyIdOf(userIndex)}!${SLUG}`,
-    userOpHash: txHash(500 + userIndex),
+  const ids = (userIndex: number) => ({ id: `${keyIdOf(userIndex)}!${SLUG}`, userOpHash: txHash(500 + userIndex) })
+  const included = (userIndex: number): UserOperationResult => ({ status: 'included', ...ids(userIndex), txHash: txHash(900), blockNumber: 12n })
+  const reverted = (userIndex: number, name: string, message: string): UserOperationResult => ({
+    status: 'reverted',
+    ...ids(userIndex),
     txHash: txHash(900),
     blockNumber: 12n,
-    success: true,
-    ...fields,
+    revert: { name, args: [], message },
   })
 
   it('fills the orders a mined handleOps bought, reading its receipt once, and deletes their in-flight entries', async () => {
@@ -59,7 +60,7 @@ describe('settling buys (settle-buys.ts)', () => {
     const buys = [await executing(1), await executing(2)]
     boughtIn(txHash(900), 1, 1_000n)
     boughtIn(txHash(900), 2, 2_000n)
-    await settler.settle(await settler.fromResults(buys, [result(1, {}), result(2, {})]))
+    await settler.settle(await settler.fromResults(buys, [included(1), included(2)]))
     expect(f.chain.receiptReads).toEqual([txHash(900)])
     expect(await f.order(1)).toMatchObject({ status: 'filled', execution: { spentUsdc: '100', tokensReceived: '970', feeTokens: '30', txHash: txHash(900) } })
     expect(await f.order(2)).toMatchObject({ status: 'filled', execution: { tokensReceived: '1940', feeTokens: '60' } })
@@ -71,16 +72,21 @@ describe('settling buys (settle-buys.ts)', () => {
     const settler = createBuySettler(f.ctx)
     for (let attempt = 0; attempt < 4; attempt++) {
       const buy = await executing(1)
-      await settler.settle(await settler.fromResults([buy], [result(1, { success: false, revertReason: 'TooLittleReceived(90, 100)' })]))
+      await settler.settle(await settler.fromResults([buy], [reverted(1, 'TooLittleReceived', 'TooLittleReceived(90, 100)')]))
       expect((await f.order(1))?.status).toBe('active')
     }
+    // The decoded name is what the failure count reads, and it is in the order's events.
+    const events = await f.journal.orderEventsOf(keyIdOf(1), SLUG)
+    expect(events.filter((e) => e.to === 'active').map((e) => [e.errorName, e.reason])).toEqual(
+      Array(4).fill(['TooLittleReceived', 'TooLittleReceived(90, 100)']),
+    )
   })
 
   it('gives up after the third non-price failure in a row: failed, with the reason, funds untouched', async () => {
     const settler = createBuySettler(f.ctx)
     for (let attempt = 1; attempt <= 3; attempt++) {
       const buy = await executing(1)
-      await settler.settle(await settler.fromResults([buy], [result(1, { success: false, revertReason: 'ERC20InsufficientBalance(a, 1, 2)' })]))
+      await settler.settle(await settler.fromResults([buy], [reverted(1, 'ERC20InsufficientBalance', 'ERC20InsufficientBalance(a, 1, 2)')]))
       expect((await f.order(1))?.status).toBe(attempt < 3 ? 'active' : 'failed')
     }
     expect((await f.order(1))?.execution).toMatchObject({ spentUsdc: '0', failureReason: 'ERC20InsufficientBalance(a, 1, 2)' })
@@ -92,17 +98,38 @@ describe('settling buys (settle-buys.ts)', () => {
     // Order 1's operation reverted with AlreadyExecuted: an earlier attempt bought it. Order 2 has no result at all.
     const earlier = boughtIn(txHash(700), 1)
     boughtIn(txHash(701), 2)
-    const settlements = await settler.fromResults(buys, [result(1, { success: false, revertReason: 'AlreadyExecuted()' })])
+    const settlements = await settler.fromResults(buys, [reverted(1, 'AlreadyExecuted', 'AlreadyExecuted()')])
     expect(settlements.map((s) => s.outcome?.txHash)).toEqual([earlier.txHash, txHash(701)])
     await settler.settle(settlements)
     expect((await f.order(1))?.status).toBe('filled')
     expect((await f.order(2))?.status).toBe('filled')
   })
 
+  it('an operation that never ran (refused, not sent, not mined) is asked of the chain; its readable reason and hashes go in the event', async () => {
+    const settler = createBuySettler(f.ctx)
+    const buys = [await executing(1), await executing(2), await executing(3)]
+    boughtIn(txHash(702), 3) // the unconfirmed one landed after all
+    const settlements = await settler.fromResults(buys, [
+      { status: 'refused', ...ids(1), reason: 'refused by the EntryPoint: AA25 invalid account nonce' },
+      { status: 'not_sent', id: ids(2).id, reason: 'not sent (bundle_send_failed); the operation did not run' },
+      { status: 'not_mined', ...ids(3), txHash: txHash(901) },
+    ])
+    await settler.settle(settlements)
+    expect((await f.order(1))?.status).toBe('active')
+    expect((await f.order(2))?.status).toBe('active')
+    expect((await f.order(3))?.status).toBe('filled')
+    const last = async (userIndex: number) => (await f.journal.orderEventsOf(keyIdOf(userIndex), SLUG)).at(-1)
+    expect(await last(1)).toMatchObject({ reason: 'refused by the EntryPoint: AA25 invalid account nonce', userOpHash: ids(1).userOpHash })
+    expect((await last(1))?.txHash).toBeUndefined()
+    expect((await last(1))?.errorName).toBeUndefined()
+    expect(await last(2)).toMatchObject({ reason: 'not sent (bundle_send_failed); the operation did not run' })
+    expect((await last(2))?.userOpHash).toBeUndefined()
+  })
+
   it('fromChain: an order the chain never saw buying goes back to active with the reason given', async () => {
     const settler = createBuySettler(f.ctx)
     const { entry } = await executing(1)
-    await settler.settle([await settler.fromChain(entry, { reason: 'submission failed', priceMoved: false })])
+    await settler.settle([await settler.fromChain(entry, { reason: 'submission failed' })])
     expect((await f.order(1))?.status).toBe('active')
     expect((await f.journal.orderEventsOf(keyIdOf(1), SLUG)).at(-1)).toMatchObject({ from: 'executing', to: 'active', reason: 'submission failed' })
   })
@@ -111,7 +138,7 @@ describe('settling buys (settle-buys.ts)', () => {
     const settler = createBuySettler(f.ctx)
     const { entry } = await executing(1)
     await f.addOrder(1, 100, null, { status: 'filled' })
-    await settler.settle([{ entry, failure: { reason: 'late', priceMoved: false } }])
+    await settler.settle([{ entry, failure: { reason: 'late' } }])
     expect((await f.order(1))?.status).toBe('filled')
     expect(await f.journal.inFlight()).toEqual([])
   })

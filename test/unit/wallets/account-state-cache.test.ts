@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createAccountStateCache } from '../../src/wallets/account-state-cache.ts'
+import { createAccountStateCache } from '../../../src/wallets/account-state-cache.ts'
 
 const A = '0x00000000000000000000000000000000000000aA'
 const B = '0x00000000000000000000000000000000000000bb'

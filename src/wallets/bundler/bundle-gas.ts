@@ -1,0 +1,52 @@
+import type { BundleItem } from './bundler.ts'
+import type { HandleOpsEncoder } from './encode-handle-ops.ts'
+import { calldataGas } from './gas-meter.ts'
+import { packBundles } from './pack-bundles.ts'
+import type { SimulatedBundle } from './simulate-bundle.ts'
+
+/** Per-bundle cost outside the operations: intrinsic gas, calldata, handleOps' own loop. */
+export const BUNDLE_OVERHEAD = 60_000n
+
+export const minGas = (a: bigint, b: bigint): bigint => (a < b ? a : b)
+
+/**
+ * The transaction gas a bundle needs: calldata, measured execution, and headroom for the largest callGasLimit (the
+ * EntryPoint refuses, AA95, to start an account call with less gas left than its limit, seen through two 63/64
+ * forwards: handleOps -> innerHandleOp -> account).
+ */
+export const headroom = (items: readonly BundleItem[]): bigint =>
+  (items.reduce((max, item) => (item.userOperation.callGasLimit > max ? item.userOperation.callGasLimit : max), 0n) * 17n) / 16n + 100_000n
+
+export function bundleGas(handleOpsData: HandleOpsEncoder, items: readonly BundleItem[], gasUsed: bigint): bigint {
+  const { intrinsic, floor } = calldataGas(handleOpsData(items))
+  const needed = intrinsic + gasUsed + headroom(items)
+  return needed > floor ? needed : floor
+}
+
+/** One handleOps transaction to send: its operations and its gas limit. */
+export interface BundlePlan {
+  items: BundleItem[]
+  gas: bigint
+}
+
+/**
+ * The transactions a simulated bundle goes out in: one when it fits the share of the block one handleOps may use
+ * (`maxGas`), otherwise consecutive chunks in the given order, none over the block gas limit.
+ */
+export function planBundles(handleOpsData: HandleOpsEncoder, simulated: SimulatedBundle, gasLimit: bigint, maxGas: bigint): BundlePlan[] {
+  const plans: BundlePlan[] = []
+  if (simulated.items.length === 0) {
+    // Everything was refused: nothing to send.
+  } else if (bundleGas(handleOpsData, simulated.items, simulated.gasUsed) <= maxGas) {
+    plans.push({ items: simulated.items, gas: bundleGas(handleOpsData, simulated.items, simulated.gasUsed) })
+  } else {
+    // Too big for one block: split in order by the measured average cost per operation (execution + calldata).
+    const all = calldataGas(handleOpsData(simulated.items))
+    const perOp = (simulated.gasUsed + all.intrinsic - 21_000n) / BigInt(simulated.items.length)
+    for (const chunk of packBundles(simulated.items, () => perOp, maxGas - headroom(simulated.items) - 21_000n, BUNDLE_OVERHEAD)) {
+      const gas = bundleGas(handleOpsData, chunk, (simulated.gasUsed / BigInt(simulated.items.length)) * BigInt(chunk.length) + BUNDLE_OVERHEAD)
+      plans.push({ items: chunk, gas: minGas(gas, gasLimit) })
+    }
+  }
+  return plans
+}

@@ -1,0 +1,51 @@
+import type { Address, Hash, Hex } from 'viem'
+import type { UserOperation } from 'viem/account-abstraction'
+import type { UserOperationResult } from '../wallet-service.ts'
+
+/** A signed v0.7 UserOperation ready for handleOps, with the caller's correlation id. */
+export interface BundleItem {
+  id: string
+  userOperation: UserOperation<'0.7'>
+  userOpHash: Hash
+}
+
+/** A factory call that deploys one smart account, with the gas it may take. */
+export interface AccountDeployment {
+  factory: Address
+  factoryData: Hex
+  gas: bigint
+}
+
+/** What became of a bundle item: a UserOperationResult, which always names its userOpHash here. */
+export type BundleOutcome = UserOperationResult & { userOpHash: Hash }
+
+/** An outcome before the item's id is attached: the chain knows operations by userOpHash only. */
+export type UserOperationOutcome = BundleOutcome extends infer Outcome ? (Outcome extends unknown ? Omit<Outcome, 'id'> : never) : never
+
+/** What became of a deployment transaction: mined, or not mined but still held by the node (it may land later). */
+export interface DeploymentOutcome {
+  mined: boolean
+  pending: boolean
+}
+
+export interface Bundler {
+  /**
+   * Puts the items into as few handleOps transactions as the block gas limit allows, in the given order, and resolves
+   * with one outcome per item (same order) once all are mined. An item the EntryPoint refuses during validation is
+   * taken out of the bundle (the rest still go) and reported as `refused`. With `sendAfter`
+   * the bundle is simulated at once but broadcast only after it resolves (rejects: nothing sent, the call rejects).
+   */
+  submit(items: readonly BundleItem[], options?: { sendAfter?: Promise<unknown> | undefined }): Promise<BundleOutcome[]>
+  /**
+   * Optional, off the hot path: reads what a send needs from the chain (fees, current block) so that a submission in
+   * the next few seconds does not wait for those reads (the pending-nonce check is still made, alongside simulation).
+   */
+  warm?(): Promise<void>
+  /**
+   * Optional: deploys smart accounts ahead of their first operation, in one transaction of the bundler EOA to
+   * Multicall3 (each factory call may fail alone: an account deployed meanwhile does not sink the others). Resolves
+   * once it is mined, or with `pending` when no receipt came but the node still holds the transaction (it may land
+   * later); neither means it was dropped.
+   */
+  deployAccounts?(deployments: readonly AccountDeployment[]): Promise<DeploymentOutcome>
+}

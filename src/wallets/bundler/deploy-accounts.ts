@@ -1,0 +1,41 @@
+import { encodeFunctionData, multicall3Abi } from 'viem'
+import type { AccountDeployment, DeploymentOutcome } from './bundler.ts'
+import type { BundlerContext } from './bundler-context.ts'
+import type { ChainNowReader } from './chain-now.ts'
+import { nodeKnowsTransaction, type ReceiptPoller } from './poll-receipt.ts'
+import type { TransactionSender } from './send-transaction.ts'
+
+export interface AccountDeployer {
+  /** See Bundler.deployAccounts: one Multicall3 transaction of the bundler EOA, each factory call allowed to fail. */
+  deploy(deployments: readonly AccountDeployment[]): Promise<DeploymentOutcome>
+}
+
+export function createAccountDeployer(
+  ctx: Pick<BundlerContext, 'chain' | 'client' | 'log' | 'nonces'>,
+  parts: { sender: Pick<TransactionSender, 'send'>; chainNow: Pick<ChainNowReader, 'recent'>; receipts: ReceiptPoller },
+): AccountDeployer {
+  const { chain, client, log, nonces } = ctx
+  const { sender, chainNow, receipts } = parts
+  return {
+    async deploy(deployments) {
+      if (deployments.length === 0) return { mined: true, pending: false }
+      const data = encodeFunctionData({
+        abi: multicall3Abi,
+        functionName: 'aggregate3',
+        args: [deployments.map(({ factory, factoryData }) => ({ target: factory, allowFailure: true, callData: factoryData }))],
+      })
+      // A fixed limit from the account type, not eth_estimateGas: with failures allowed the transaction never reverts,
+      // so an estimate would find the gas at which every deployment runs out of gas and is skipped.
+      const gas = deployments.reduce((sum, deployment) => sum + deployment.gas, 100_000n)
+      const sent = await sender.send(chain.addresses.multicall3, data, gas, await chainNow.recent(), { deployments: deployments.length })
+      const receipt = await receipts.poll(sent.hash)
+      if (receipt?.status === 'reverted') log.warn({ txHash: sent.hash }, 'account deployment transaction reverted')
+      if (receipt) return { mined: true, pending: false }
+      const pending = await nodeKnowsTransaction(client, sent.hash)
+      // A dropped transaction leaves its nonce unused: the next send re-reads the counter instead of leaving a gap.
+      if (!pending) nonces.resync()
+      log.warn({ txHash: sent.hash, pending }, pending ? 'account deployment not mined yet' : 'account deployment dropped')
+      return { mined: false, pending }
+    },
+  }
+}

@@ -1,0 +1,109 @@
+import { BaseError, type Hash } from 'viem'
+import type { BlockGasLimit } from './block-gas-limit.ts'
+import { bundleGas, minGas } from './bundle-gas.ts'
+import type { BundleItem, UserOperationOutcome } from './bundler.ts'
+import type { BundlerContext } from './bundler-context.ts'
+import type { ReceiptPoller } from './poll-receipt.ts'
+import type { SentBundle, TransactionSender } from './send-transaction.ts'
+import type { BundleSimulator } from './simulate-bundle.ts'
+import { outcomesFromLogs } from './user-operation-outcomes.ts'
+
+export interface BundleSettler {
+  /**
+   * Waits for a sent bundle and reconciles when its receipt does not come: if the operations landed anyway (a
+   * replacement carried them) their events are the answer; if the nonce was used by another transaction the missing
+   * operations are sent again in a new one; if the transaction vanished from the pool it is re-broadcast as signed.
+   */
+  settle(sent: SentBundle): Promise<Map<Hash, UserOperationOutcome>>
+}
+
+export interface BundleSettlerParts {
+  receipts: ReceiptPoller
+  simulator: BundleSimulator
+  sender: Pick<TransactionSender, 'sendBundle'>
+  blockGasLimit: BlockGasLimit
+  /** How many dropped/replaced rounds to reconcile before giving up. */
+  maxRounds: number
+}
+
+export function createBundleSettler(
+  ctx: Pick<BundlerContext, 'client' | 'signer' | 'log' | 'entryPoint' | 'nonces' | 'handleOpsData'>,
+  parts: BundleSettlerParts,
+): BundleSettler {
+  const { client, signer, log, entryPoint, nonces, handleOpsData } = ctx
+  const { receipts, simulator, sender, blockGasLimit, maxRounds } = parts
+
+  async function findOutcomes(items: readonly BundleItem[], fromBlock: bigint): Promise<Map<Hash, UserOperationOutcome>> {
+    const logs = await client.getLogs({ address: entryPoint, fromBlock, toBlock: 'latest' })
+    const wanted = new Set(items.map((item) => item.userOpHash))
+    const all = outcomesFromLogs(logs, entryPoint)
+    return new Map([...all].filter(([hash]) => wanted.has(hash)))
+  }
+
+  const missingOf = (sent: SentBundle, landed: Map<Hash, UserOperationOutcome>) => sent.items.filter((item) => !landed.has(item.userOpHash))
+
+  /** Simulates operations of a bundle that did not land and sends the survivors in a new transaction. */
+  async function resend(missing: BundleItem[], landed: Map<Hash, UserOperationOutcome>, round: number): Promise<Map<Hash, UserOperationOutcome>> {
+    const gasLimit = await blockGasLimit.get()
+    const { items, gasUsed } = await simulator.simulate(missing, new Map(), gasLimit)
+    if (items.length === 0) return landed
+    const again = await settle(await sender.sendBundle(items, minGas(bundleGas(handleOpsData, items, gasUsed), gasLimit)), round + 1)
+    return new Map([...landed, ...again])
+  }
+
+  async function settle(sent: SentBundle, round = 0): Promise<Map<Hash, UserOperationOutcome>> {
+    // Failures of one transaction are reported per operation, never thrown: a throw would hide the results of the
+    // bundle's other transactions, and a caller that does not learn an operation succeeded might repeat it.
+    const failAll = (outcomes: Map<Hash, UserOperationOutcome>, failure: (item: BundleItem) => UserOperationOutcome) => {
+      for (const item of sent.items) {
+        if (!outcomes.has(item.userOpHash)) outcomes.set(item.userOpHash, failure(item))
+      }
+      return outcomes
+    }
+    const receipt = await receipts.poll(sent.hash)
+    if (receipt) {
+      const outcomes = outcomesFromLogs(receipt.logs, entryPoint)
+      if (receipt.status === 'reverted') {
+        log.error({ txHash: sent.hash }, 'handleOps transaction reverted')
+        return failAll(outcomes, ({ userOpHash }) => ({ status: 'bundle_reverted', userOpHash, txHash: sent.hash, blockNumber: receipt.blockNumber }))
+      }
+      return outcomes
+    }
+    if (round >= maxRounds) {
+      log.error({ txHash: sent.hash, nonce: sent.nonce }, 'handleOps transaction not mined; giving up waiting')
+      return failAll(new Map(), ({ userOpHash }) => ({ status: 'not_mined', userOpHash, txHash: sent.hash }))
+    }
+    const landed = await findOutcomes(sent.items, sent.fromBlock)
+    if (landed.size === sent.items.length) {
+      log.warn({ txHash: sent.hash }, 'bundle operations landed in another transaction')
+      return landed
+    }
+    const confirmedNonce = await client.getTransactionCount({ address: signer.address, blockTag: 'latest' })
+    if (confirmedNonce > sent.nonce) {
+      // Our nonce is spent, by a transaction that is not ours: the missing operations never ran; send them anew.
+      nonces.resync()
+      const missing = missingOf(sent, landed)
+      log.warn({ txHash: sent.hash, nonce: sent.nonce, missing: missing.length }, 'bundle transaction replaced; resending its operations')
+      return resend(missing, landed, round)
+    }
+    const pendingNonce = await client.getTransactionCount({ address: signer.address, blockTag: 'pending' })
+    if (pendingNonce <= sent.nonce && confirmedNonce < sent.nonce) {
+      // Not executable: an earlier nonce of ours is missing (a reorg dropped its transaction). The transaction would
+      // wait behind the gap for ever; send the operations again with a nonce read from the chain. Should the old one
+      // run after all, its operations' nonces are spent by then and it reverts without running any of them twice.
+      nonces.resync()
+      log.warn({ txHash: sent.hash, nonce: sent.nonce, chainNonce: pendingNonce }, 'bundle transaction behind a nonce gap; resending its operations')
+      return resend(missingOf(sent, landed), landed, round)
+    }
+    const pending = await client.getTransaction({ hash: sent.hash }).catch(() => undefined)
+    if (!pending) {
+      log.warn({ txHash: sent.hash, nonce: sent.nonce }, 'bundle transaction dropped; re-broadcasting')
+      await client.sendRawTransaction({ serializedTransaction: sent.raw }).catch((error: unknown) => {
+        log.warn({ txHash: sent.hash, error: error instanceof BaseError ? error.shortMessage : String(error) }, 're-broadcast refused')
+      })
+    }
+    return settle(sent, round + 1)
+  }
+
+  return { settle: (sent) => settle(sent) }
+}

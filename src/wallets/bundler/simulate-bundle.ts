@@ -1,0 +1,81 @@
+import { decodeErrorResult, type Hash, type Hex } from 'viem'
+import { entryPoint07Abi } from 'viem/account-abstraction'
+import { PrebuyError } from '../../common/errors.ts'
+import type { BundleItem } from './bundler.ts'
+import type { BundlerContext } from './bundler-context.ts'
+import { decodeGasMeterOutput, GAS_METER_ADDRESS, GAS_METER_CODE, gasMeterInput } from './gas-meter.ts'
+
+/** The operations of a bundle the EntryPoint accepts, and the execution gas they used together. */
+export interface SimulatedBundle {
+  items: BundleItem[]
+  gasUsed: bigint
+}
+
+export interface BundleSimulator {
+  /**
+   * Simulates a bundle in one eth_call through the gas meter, dropping every op the EntryPoint refuses in validation
+   * (FailedOp names its index) until the rest passes; returns the survivors and their execution gas. Each refusal is
+   * added to `refused` (userOpHash -> the EntryPoint's reason).
+   */
+  simulate(items: readonly BundleItem[], refused: Map<Hash, string>, callGas: bigint): Promise<SimulatedBundle>
+}
+
+/** FailedOp / FailedOpWithRevert in the EntryPoint's revert data: which op it refused and why. */
+export function failedOpOf(data: Hex): { index: number; reason: string } | undefined {
+  try {
+    const decoded = decodeErrorResult({ abi: entryPoint07Abi, data })
+    if (decoded.errorName === 'FailedOp' || decoded.errorName === 'FailedOpWithRevert') {
+      return { index: Number(decoded.args[0]), reason: decoded.args[1] }
+    }
+  } catch {
+    // Not an EntryPoint error: the caller reports the raw data.
+  }
+  return undefined
+}
+
+export function createBundleSimulator(ctx: Pick<BundlerContext, 'chain' | 'client' | 'signer' | 'log' | 'entryPoint' | 'handleOpsData'>): BundleSimulator {
+  const { chain, client, signer, log, entryPoint, handleOpsData } = ctx
+
+  async function simulate(items: readonly BundleItem[], refused: Map<Hash, string>, callGas: bigint): Promise<SimulatedBundle> {
+    let remaining = [...items]
+    while (remaining.length > 0) {
+      let output: Hex | undefined
+      try {
+        output = (
+          await client.call({
+            account: signer.address,
+            to: GAS_METER_ADDRESS,
+            data: gasMeterInput(entryPoint, handleOpsData(remaining)),
+            gas: callGas,
+            stateOverride: [{ address: GAS_METER_ADDRESS, code: GAS_METER_CODE }],
+          })
+        ).data
+      } catch (error) {
+        throw new PrebuyError('unavailable', 'bundle_simulation_failed', `Could not simulate the bundle on ${chain.key}.`, { cause: error })
+      }
+      if (!output) throw new PrebuyError('unavailable', 'bundle_simulation_failed', `The bundle simulation on ${chain.key} returned nothing.`)
+      const measured = decodeGasMeterOutput(output)
+      if (measured.success) return { items: remaining, gasUsed: measured.gasUsed }
+      const failed = failedOpOf(measured.returnData)
+      if (failed?.reason.startsWith('AA95') && remaining.length > 1) {
+        // Out of gas for the whole bundle, not a fault of that operation: measure the halves separately (each is
+        // validated against the same state; the bundle is split into transactions by the measured cost anyway).
+        const half = Math.ceil(remaining.length / 2)
+        const [head, tail] = [await simulate(remaining.slice(0, half), refused, callGas), await simulate(remaining.slice(half), refused, callGas)]
+        return { items: [...head.items, ...tail.items], gasUsed: head.gasUsed + tail.gasUsed }
+      }
+      const item = failed ? remaining[failed.index] : undefined
+      if (!failed || !item) {
+        throw new PrebuyError('unavailable', 'bundle_simulation_failed', `The EntryPoint rejected the bundle on ${chain.key}.`, {
+          details: { revertData: measured.returnData.slice(0, 266) },
+        })
+      }
+      log.warn({ userOpHash: item.userOpHash, id: item.id, reason: failed.reason }, 'user operation refused in validation')
+      refused.set(item.userOpHash, failed.reason)
+      remaining = remaining.filter((_, index) => index !== failed.index)
+    }
+    return { items: [], gasUsed: 0n }
+  }
+
+  return { simulate }
+}

@@ -1,0 +1,78 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { createBlockGasLimit } from '../../../../src/wallets/bundler/block-gas-limit.ts'
+import { createChainNowReader } from '../../../../src/wallets/bundler/chain-now.ts'
+import { fakeContext } from './bundle-fixtures.ts'
+
+const settle = () => new Promise((resolve) => setImmediate(resolve))
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date'] })
+  vi.setSystemTime(1_000_000)
+})
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+describe('block gas limit', () => {
+  it('is read once, then served from the cache; after a minute the stale value is served while it is read again', async () => {
+    let limit = 30_000_000n
+    let reads = 0
+    const gasLimit = createBlockGasLimit({
+      getBlock: async () => {
+        reads++
+        return { gasLimit: limit }
+      },
+    } as never)
+    expect(await gasLimit.get()).toBe(30_000_000n)
+    expect(await gasLimit.get()).toBe(30_000_000n)
+    expect(reads).toBe(1)
+    limit = 60_000_000n
+    vi.setSystemTime(1_000_000 + 60_001)
+    expect(await gasLimit.get()).toBe(30_000_000n)
+    await settle()
+    expect(reads).toBe(2)
+    expect(await gasLimit.get()).toBe(60_000_000n)
+  })
+})
+
+describe('chain now', () => {
+  const client = () => {
+    const calls: string[] = []
+    return {
+      calls,
+      client: {
+        estimateFeesPerGas: async () => {
+          calls.push('fees')
+          return { maxFeePerGas: 10n, maxPriorityFeePerGas: 1n }
+        },
+        getBlockNumber: async () => {
+          calls.push('block')
+          return 77n
+        },
+        getTransactionCount: async () => {
+          calls.push('nonce')
+          return 5
+        },
+      },
+    }
+  }
+
+  it('reads fees, block and the pending nonce together', async () => {
+    const { calls, client: fake } = client()
+    expect(await createChainNowReader(fakeContext(fake as never)).read()).toEqual({ fees: { maxFeePerGas: 10n, maxPriorityFeePerGas: 1n }, fromBlock: 77n })
+    expect(calls.sort()).toEqual(['block', 'fees', 'nonce'])
+  })
+
+  it('serves a recent read with the fee cap doubled, still checking the pending nonce; reads again after 8 s', async () => {
+    const { calls, client: fake } = client()
+    const reader = createChainNowReader(fakeContext(fake as never))
+    await reader.refresh()
+    calls.length = 0
+    expect(await reader.recent()).toEqual({ fees: { maxFeePerGas: 20n, maxPriorityFeePerGas: 1n }, fromBlock: 77n })
+    expect(calls).toEqual(['nonce'])
+    calls.length = 0
+    vi.setSystemTime(1_000_000 + 8_001)
+    expect(await reader.recent()).toEqual({ fees: { maxFeePerGas: 10n, maxPriorityFeePerGas: 1n }, fromBlock: 77n })
+    expect(calls.sort()).toEqual(['block', 'fees', 'nonce'])
+  })
+})
