@@ -61,7 +61,6 @@ export function createDevnetOperations({ devnet, wallets, dataDir }: DevnetOpera
       const addresses = (await readDevnetLaunchpads(dataDir))[request.chain]
       if (!addresses || addresses.chainId !== chain.chainId) {
         throw new PrebuyError(
-          'unavailable',
           'devnet_launchpads_missing',
           `The devnet launchpads on ${request.chain} are not deployed yet; wait for the daemon to finish starting.`,
         )

@@ -18,7 +18,7 @@ import { parseRequest } from './parse-request.ts'
 export function devnetRoutes(app: FastifyInstance, devnet: DevnetOperations | undefined): void {
   if (!devnet) {
     app.all('/admin/v1/devnet/*', async () => {
-      throw new PrebuyError('bad_request', 'devnet_only', 'devnet commands need the daemon to run its own devnet chains (chains.mode devnet)')
+      throw new PrebuyError('devnet_only', 'devnet commands need the daemon to run its own devnet chains (chains.mode devnet)')
     })
     return
   }

@@ -11,5 +11,5 @@ export function parseRequest<T extends z.ZodType>(schema: T, value: unknown): z.
   if (result.success) return result.data
   const issue = result.error.issues[0]
   const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''
-  throw new PrebuyError('bad_request', 'invalid_request', `${where}${issue?.message ?? 'invalid request'}`)
+  throw new PrebuyError('invalid_request', `${where}${issue?.message ?? 'invalid request'}`)
 }

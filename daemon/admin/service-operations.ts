@@ -31,7 +31,7 @@ export function createServiceOperations({ services, status }: ServiceOperationsD
   const reviewOfKind = async (id: string, kind: 'registration' | 'key_request') => {
     const review = await services.reviews.get(id)
     if (!review || review.kind !== kind) {
-      throw new PrebuyError('not_found', 'review_not_found', `no ${kind === 'registration' ? 'registration' : 'key request'} with id ${id}`)
+      throw new PrebuyError('review_not_found', `no ${kind === 'registration' ? 'registration' : 'key request'} with id ${id}`)
     }
     return review
   }
@@ -68,7 +68,7 @@ export function createServiceOperations({ services, status }: ServiceOperationsD
     async revokeKey(idOrLabel) {
       const byId = await services.keys.getKey(idOrLabel)
       const key = byId ?? (await services.keys.listKeys()).find((candidate) => candidate.label === idOrLabel)
-      if (!key) throw new PrebuyError('not_found', 'key_not_found', `no key with id or label ${idOrLabel}`)
+      if (!key) throw new PrebuyError('key_not_found', `no key with id or label ${idOrLabel}`)
       return summary(await services.keys.revokeKey(key.id))
     },
     getDesk: () => services.desk.get(),

@@ -38,13 +38,13 @@ export async function ensureBuyRouter(options: {
   if (existing && existing !== '0x') return address
   const deployerCode = await options.publicClient.getCode({ address: CREATE2_DEPLOYER })
   if (!deployerCode || deployerCode === '0x') {
-    throw new PrebuyError('internal', 'create2_deployer_missing', 'The deterministic CREATE2 deployer is not on this chain')
+    throw new PrebuyError('create2_deployer_missing', 'The deterministic CREATE2 deployer is not on this chain')
   }
   const hash = await options.walletClient.sendTransaction({ to: CREATE2_DEPLOYER, data: concat([SALT, initCode(options.poolManager)]) })
   const receipt = await options.publicClient.waitForTransactionReceipt({ hash })
   const code = await options.publicClient.getCode({ address })
   if (receipt.status !== 'success' || !code || code === '0x') {
-    throw new PrebuyError('internal', 'buy_router_deploy_failed', 'PrebuyBuyRouter deployment failed')
+    throw new PrebuyError('buy_router_deploy_failed', 'PrebuyBuyRouter deployment failed')
   }
   return address
 }

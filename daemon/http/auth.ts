@@ -15,7 +15,7 @@ export function setRateLimitHeaders(reply: FastifyReply, verdict: RateLimitVerdi
 
 export function enforceRateLimit(reply: FastifyReply, verdict: RateLimitVerdict): void {
   setRateLimitHeaders(reply, verdict)
-  if (!verdict.allowed) throw new PrebuyError('rate_limited', 'rate_limited', RATE_LIMIT_MESSAGE)
+  if (!verdict.allowed) throw new PrebuyError('rate_limited', RATE_LIMIT_MESSAGE)
 }
 
 /**
@@ -28,12 +28,12 @@ export function createAuthHook(keys: KeyService, limiter: RateLimiter) {
     const match = header === undefined ? null : BEARER.exec(header)
     if (!match?.[1]) {
       reply.header('www-authenticate', 'Bearer')
-      throw new PrebuyError('unauthorized', 'missing_key', 'An API key is required: Authorization: Bearer <API_KEY>.')
+      throw new PrebuyError('missing_key', 'An API key is required: Authorization: Bearer <API_KEY>.')
     }
     const key = await keys.authenticate(match[1])
     if (!key) {
       reply.header('www-authenticate', 'Bearer error="invalid_token"')
-      throw new PrebuyError('unauthorized', 'invalid_key', 'The API key is invalid or revoked.')
+      throw new PrebuyError('invalid_key', 'The API key is invalid or revoked.')
     }
     request.prebuyKey = key
     enforceRateLimit(reply, limiter.hit(key.id))

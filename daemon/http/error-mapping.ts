@@ -1,32 +1,6 @@
 import type { FastifyBaseLogger, FastifyReply } from 'fastify'
-import type { ErrorKind } from '../../src/common/errors.ts'
+import { STATUS_BY_KIND, STATUS_TITLES } from '../../src/api/http-status.ts'
 import { isPrebuyError } from '../../src/common/errors.ts'
-
-/** The one place where error kinds become HTTP statuses. */
-export const STATUS_BY_KIND: Record<ErrorKind, number> = {
-  bad_request: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  not_found: 404,
-  conflict: 409,
-  rate_limited: 429,
-  unavailable: 503,
-  internal: 500,
-}
-
-export const STATUS_TITLES: Record<number, string> = {
-  400: 'Bad request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not found',
-  405: 'Method not allowed',
-  409: 'Conflict',
-  413: 'Payload too large',
-  415: 'Unsupported media type',
-  429: 'Too many requests',
-  500: 'Internal server error',
-  503: 'Service unavailable',
-}
 
 export const RATE_LIMIT_MESSAGE = 'Rate limit exceeded. Retry after the window resets.'
 const INTERNAL_MESSAGE = 'An unexpected error occurred.'

@@ -7,7 +7,7 @@ const issuesOf = (error: z.ZodError) => error.issues.map((issue) => ({ path: iss
 export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
   const result = schema.safeParse(body)
   if (!result.success) {
-    throw new PrebuyError('bad_request', 'invalid_body', 'Invalid request body', { details: { issues: issuesOf(result.error) } })
+    throw new PrebuyError('invalid_body', 'Invalid request body', { details: { issues: issuesOf(result.error) } })
   }
   return result.data
 }
@@ -15,7 +15,7 @@ export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.outp
 export function parseQuery<T extends z.ZodType>(schema: T, query: unknown): z.output<T> {
   const result = schema.safeParse(query)
   if (!result.success) {
-    throw new PrebuyError('bad_request', 'invalid_query', 'Invalid query parameters', { details: { issues: issuesOf(result.error) } })
+    throw new PrebuyError('invalid_query', 'Invalid query parameters', { details: { issues: issuesOf(result.error) } })
   }
   return result.data
 }

@@ -58,11 +58,7 @@ export function createLaunchWorkers(context: WorkerContext): BackgroundWorker[] 
     const address = buyRouterAddress(chain.addresses.poolManager)
     const code = await clients[chain.key].getCode({ address })
     if (!code || code === '0x') {
-      throw new PrebuyError(
-        'unavailable',
-        'buy_router_missing',
-        `PrebuyBuyRouter is not deployed on ${chain.key} at ${address}; deploy it (see docs/execution.md)`,
-      )
+      throw new PrebuyError('buy_router_missing', `PrebuyBuyRouter is not deployed on ${chain.key} at ${address}; deploy it (see docs/execution.md)`)
     }
     return address
   }

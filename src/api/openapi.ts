@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import { API_ERROR_CODES, ERROR_CODES } from '../common/error-codes.ts'
+import { STATUS_BY_KIND } from './http-status.ts'
 import { ORDER_ITEM_CODES, ORDER_ITEM_STATUSES } from '../domain/order-codes.ts'
 import { ENDPOINTS, type Endpoint } from './endpoints.ts'
 import * as S from './schemas.ts'
@@ -55,6 +57,7 @@ Choices where the specification says "not shown":
 - Batch codes (full list):\n${Object.entries(ORDER_ITEM_CODES)
   .map(([k, v]) => `  - ${k}: ${v}`)
   .join('\n')}
+- Error codes (full list; the status follows from the code):\n${API_ERROR_CODES.map((code) => `  - ${code} (${STATUS_BY_KIND[ERROR_CODES[code].kind]}): ${ERROR_CODES[code].meaning}`).join('\n')}
 - Withdrawals: body {chain?, tokenAddress, withdrawAddress, amount} (amount decimal in token units or "max"); answer {txHash, chain, tokenAddress, withdrawAddress, amount (smallest unit)}.
 - Key revocation and rotation are operator actions (CLI / admin API); no webhooks or push events.
 - Versioning: the path carries v1; no deprecation policy yet.`

@@ -3,6 +3,7 @@ import { CHAIN_KEYS } from '../chain/chain-keys.ts'
 import { MAX_BATCH_ITEMS, MAX_EXPIRES_IN_MS } from '../domain/order-bounds.ts'
 import { ORDER_ITEM_CODES, ORDER_ITEM_STATUSES } from '../domain/order-codes.ts'
 import { LAUNCH_METHODS, LAUNCHPADS, ORDER_STATUSES } from '../domain/records.ts'
+import { API_ERROR_CODES } from '../common/error-codes.ts'
 import { LABEL_MAX_LENGTH } from '../services/key-service.ts'
 
 /**
@@ -21,7 +22,7 @@ export const ErrorBody = z
   .object({
     error: z.string().describe('Short title of the HTTP status, e.g. "Bad request".'),
     message: z.string().describe('Human-readable explanation.'),
-    code: z.string().optional().describe('Stable machine code (e.g. label_taken, invalid_body, blocked, desk_closed). Not sent on 500.'),
+    code: z.enum(API_ERROR_CODES).optional().describe('Stable machine code (the list with meanings is in the API description). Not sent on 500.'),
     details: z.unknown().optional().describe('For invalid bodies: the list of problems ({path, message}).'),
   })
   .describe('Every error response has this body.')

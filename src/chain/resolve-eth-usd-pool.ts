@@ -17,7 +17,7 @@ export async function resolveEthUsdPool(
     args: [addresses.weth, addresses.stablecoin, ETH_USD_POOL_FEE],
   })
   if (pool === zeroAddress) {
-    throw new PrebuyError('unavailable', 'eth_usd_pool_missing', 'The v3 factory has no WETH/stablecoin 0.05% pool; configure addresses.ethUsdPool.')
+    throw new PrebuyError('eth_usd_pool_missing', 'The v3 factory has no WETH/stablecoin 0.05% pool; configure addresses.ethUsdPool.')
   }
   return pool
 }

@@ -8,7 +8,7 @@ import type { LaunchContext } from './launchpad-adapter.ts'
  */
 export async function loadLaunchContext(client: PublicClient, log: Log): Promise<LaunchContext> {
   if (log.transactionHash === null || log.blockNumber === null || log.blockHash === null) {
-    throw new PrebuyError('internal', 'pending_launch_log', 'A launch log without a block cannot be decoded yet.')
+    throw new PrebuyError('pending_launch_log', 'A launch log without a block cannot be decoded yet.')
   }
   const [receipt, block] = await Promise.all([client.getTransactionReceipt({ hash: log.transactionHash }), client.getBlock({ blockHash: log.blockHash })])
   return {

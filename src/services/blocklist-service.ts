@@ -20,9 +20,9 @@ export function createBlocklistService({ store, clock }: { store: Store; clock: 
   const { blocklist } = store.sub
   return {
     async add(type, value, note) {
-      if (!BLOCK_TYPES.includes(type)) throw new PrebuyError('bad_request', 'invalid_block_type', 'type must be ip, email or contact')
+      if (!BLOCK_TYPES.includes(type)) throw new PrebuyError('invalid_block_type', 'type must be ip, email or contact')
       const normalised = normaliseBlockValue(value)
-      if (!normalised) throw new PrebuyError('bad_request', 'invalid_block_value', 'value must not be empty')
+      if (!normalised) throw new PrebuyError('invalid_block_value', 'value must not be empty')
       const entry: BlockEntry = { type, value: normalised, createdAt: clock(), ...(note ? { note } : {}) }
       await store.batch([put(blocklist, entryKey(type, value), entry)])
       return entry

@@ -36,7 +36,7 @@ export function createBuyerService({ store }: { store: Store }): BuyerService {
   return {
     async listBuyers(slug, viewerKeyId, { cursor, limit }) {
       const project = await projects.get(slug)
-      if (!project) throw new PrebuyError('not_found', 'project_not_found', 'No project has this slug.')
+      if (!project) throw new PrebuyError('project_not_found', 'No project has this slug.')
       const isOwner = project.ownerKeyId !== null && project.ownerKeyId === viewerKeyId
       const prefix = buyersPrefix(slug)
       const page = await readIndexPage(buyersByProject, prefix, { cursor, limit })
@@ -50,7 +50,7 @@ export function createBuyerService({ store }: { store: Store }): BuyerService {
       const data = keyIds.map((_keyId, index): BuyerView => {
         const key = keyRecords[index]
         const order = orderRecords[index]
-        if (!key || !order) throw new PrebuyError('internal', 'index_without_record', 'Buyer index is inconsistent.')
+        if (!key || !order) throw new PrebuyError('index_without_record', 'Buyer index is inconsistent.')
         const social = userRecords[index]?.social
         const view: BuyerView = {
           serviceWalletAddress: key.walletAddress,
@@ -72,7 +72,7 @@ export function createBuyerService({ store }: { store: Store }): BuyerService {
       // The order lock keeps order writes (which index with the current follower count) out while we move entries.
       return store.mutex.run(orderLockName(keyId), async () => {
         const user = await users.get(keyId)
-        if (!user) throw new PrebuyError('not_found', 'key_not_found', 'No key has this id.')
+        if (!user) throw new PrebuyError('key_not_found', 'No key has this id.')
         const before = user.social?.followerCount ?? 0
         const after = social?.followerCount ?? 0
         const next: UserRecord = { keyId, userIndex: user.userIndex }

@@ -46,7 +46,7 @@ const LABEL_LOCK = 'keys:labels'
 export function validateLabel(label: string): string {
   const trimmed = label.trim()
   if (trimmed.length < 1 || trimmed.length > LABEL_MAX_LENGTH) {
-    throw new PrebuyError('bad_request', 'invalid_label', `label must be 1 to ${LABEL_MAX_LENGTH} characters`)
+    throw new PrebuyError('invalid_label', `label must be 1 to ${LABEL_MAX_LENGTH} characters`)
   }
   return trimmed
 }
@@ -65,7 +65,7 @@ export function createKeyService({ store, wallets, clock }: KeyServiceDeps): Key
     const label = validateLabel(rawLabel)
     const userIndex = await store.mutex.run(LABEL_LOCK, async () => {
       if (reserved.has(label) || (await keysByLabel.get(label)) !== undefined) {
-        throw new PrebuyError('conflict', 'label_taken', 'This label is already taken; choose another one.', {
+        throw new PrebuyError('label_taken', 'This label is already taken; choose another one.', {
           details: { label },
         })
       }
@@ -133,7 +133,7 @@ export function createKeyService({ store, wallets, clock }: KeyServiceDeps): Key
     async revokeKey(id) {
       return store.mutex.run(LABEL_LOCK, async () => {
         const record = await keys.get(id)
-        if (!record) throw new PrebuyError('not_found', 'key_not_found', 'No key has this id.')
+        if (!record) throw new PrebuyError('key_not_found', 'No key has this id.')
         authCache.delete(record.keyHash)
         if (record.revokedAt !== null) return record
         const revoked = { ...record, revokedAt: clock() }

@@ -127,16 +127,16 @@ export function createProjectService({ store, wallets, clock, fundedCacheMs = 15
 
   async function mustGet(slug: string): Promise<ProjectRecord> {
     const record = await projects.get(slug)
-    if (!record) throw new PrebuyError('not_found', 'project_not_found', 'No project has this slug.')
+    if (!record) throw new PrebuyError('project_not_found', 'No project has this slug.')
     return record
   }
 
   async function prepareProject(input: NewProject, registration?: RegistrationSubmission) {
     if (!isValidSlug(input.slug)) {
-      throw new PrebuyError('bad_request', 'invalid_slug', 'slug must be 1 to 64 lower-case letters, digits or dashes')
+      throw new PrebuyError('invalid_slug', 'slug must be 1 to 64 lower-case letters, digits or dashes')
     }
     if ((await projects.get(input.slug)) !== undefined) {
-      throw new PrebuyError('conflict', 'slug_taken', 'A project with this slug already exists.')
+      throw new PrebuyError('slug_taken', 'A project with this slug already exists.')
     }
     const now = clock()
     const record: ProjectRecord = {

@@ -90,12 +90,12 @@ export function createReviewService({ store, clock, keys, projects, blocklist, d
   async function admit(requesterIp: string, email: string | undefined, contact: string) {
     const settings = await desk.get()
     if (!settings.open) {
-      throw new PrebuyError('unavailable', 'desk_closed', 'Submissions are temporarily closed. Please try again later.', {
+      throw new PrebuyError('desk_closed', 'Submissions are temporarily closed. Please try again later.', {
         details: { retryAfterSeconds: settings.retryAfterSeconds },
       })
     }
     if (await blocklist.isBlocked({ ip: requesterIp, email, contact })) {
-      throw new PrebuyError('forbidden', 'blocked', 'Request blocked.')
+      throw new PrebuyError('blocked', 'Request blocked.')
     }
   }
 
@@ -118,9 +118,9 @@ export function createReviewService({ store, clock, keys, projects, blocklist, d
 
   async function mustGetPending(id: string, kind: ReviewKind): Promise<ReviewItem> {
     const item = await reviews.get(id)
-    if (!item || item.kind !== kind) throw new PrebuyError('not_found', 'review_not_found', `No ${kind.replace('_', ' ')} has this id.`)
+    if (!item || item.kind !== kind) throw new PrebuyError('review_not_found', `No ${kind.replace('_', ' ')} has this id.`)
     if (item.status !== 'pending') {
-      throw new PrebuyError('conflict', 'review_already_decided', `This ${kind.replace('_', ' ')} was already ${item.status}.`)
+      throw new PrebuyError('review_already_decided', `This ${kind.replace('_', ' ')} was already ${item.status}.`)
     }
     return item
   }
@@ -139,7 +139,7 @@ export function createReviewService({ store, clock, keys, projects, blocklist, d
       return store.mutex.run(REVIEW_LOCK, () =>
         store.mutex.run(PROJECT_LOCK, async () => {
           const item = await mustGetPending(id, 'registration')
-          if (item.kind !== 'registration') throw new PrebuyError('internal', 'review_kind', 'unexpected review kind')
+          if (item.kind !== 'registration') throw new PrebuyError('review_kind', 'unexpected review kind')
           const prepared = await keys.prepareKey(input.label ?? input.slug)
           try {
             const { record: project, ops: projectOps } = await projects.prepareProject(
@@ -174,7 +174,7 @@ export function createReviewService({ store, clock, keys, projects, blocklist, d
     async approveKeyRequest(id, input = {}) {
       return store.mutex.run(REVIEW_LOCK, async () => {
         const item = await mustGetPending(id, 'key_request')
-        if (item.kind !== 'key_request') throw new PrebuyError('internal', 'review_kind', 'unexpected review kind')
+        if (item.kind !== 'key_request') throw new PrebuyError('review_kind', 'unexpected review kind')
         const prepared = await keys.prepareKey(input.label ?? item.submission.projectName)
         try {
           const review: ReviewItem = {
@@ -194,9 +194,9 @@ export function createReviewService({ store, clock, keys, projects, blocklist, d
     async reject(id, note) {
       return store.mutex.run(REVIEW_LOCK, async () => {
         const item = await reviews.get(id)
-        if (!item) throw new PrebuyError('not_found', 'review_not_found', 'No review item has this id.')
-        if (item.kind === 'feedback') throw new PrebuyError('bad_request', 'feedback_not_reviewable', 'Feedback is not approved or rejected.')
-        if (item.status !== 'pending') throw new PrebuyError('conflict', 'review_already_decided', `This item was already ${item.status}.`)
+        if (!item) throw new PrebuyError('review_not_found', 'No review item has this id.')
+        if (item.kind === 'feedback') throw new PrebuyError('feedback_not_reviewable', 'Feedback is not approved or rejected.')
+        if (item.status !== 'pending') throw new PrebuyError('review_already_decided', `This item was already ${item.status}.`)
         const review: ReviewItem = { ...item, status: 'rejected', decidedAt: clock(), ...(note ? { decisionNote: note } : {}) }
         await store.batch([put(reviews, id, review)])
         return review

@@ -7,7 +7,7 @@ export const encodeCursor = (indexKey: string): string => Buffer.from(indexKey, 
 export function decodeCursor(cursor: string, prefix: string): string {
   const decoded = /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : ''
   if (!decoded.startsWith(prefix) || decoded.length === prefix.length) {
-    throw new PrebuyError('bad_request', 'invalid_cursor', 'Invalid cursor')
+    throw new PrebuyError('invalid_cursor', 'Invalid cursor')
   }
   return decoded
 }

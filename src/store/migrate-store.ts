@@ -32,7 +32,6 @@ export async function migrateStore(store: Store): Promise<void> {
   let version = (await store.sub.meta.get('storeVersion')) ?? 1
   if (version > STORE_VERSION) {
     throw new PrebuyError(
-      'unavailable',
       'store_too_new',
       `The data dir's database is at layout version ${version}, newer than this prebuy reads (${STORE_VERSION}); run the newer version.`,
     )
@@ -40,7 +39,7 @@ export async function migrateStore(store: Store): Promise<void> {
   while (version < STORE_VERSION) {
     version++
     const migrate = MIGRATIONS[version]
-    if (!migrate) throw new PrebuyError('internal', 'store_migration_missing', `No migration to store layout version ${version}.`)
+    if (!migrate) throw new PrebuyError('store_migration_missing', `No migration to store layout version ${version}.`)
     await store.batch([...(await migrate(store)), put(store.sub.meta, 'storeVersion', version)])
   }
 }

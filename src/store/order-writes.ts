@@ -17,11 +17,11 @@ export function orderWriteOps(
   by: { writer: OrderWriter; followers: number },
 ): StoreOperation[] {
   if (previous && (previous.keyId !== next.keyId || previous.slug !== next.slug)) {
-    throw new PrebuyError('internal', 'invalid_order_transition', `An order's key and project never change (${previous.keyId}/${previous.slug}).`)
+    throw new PrebuyError('invalid_order_transition', `An order's key and project never change (${previous.keyId}/${previous.slug}).`)
   }
   const from = previous?.status ?? 'none'
   if (!canMoveOrder(by.writer, from, next.status)) {
-    throw new PrebuyError('internal', 'invalid_order_transition', `The ${by.writer} may not move an order from ${from} to ${next.status}.`)
+    throw new PrebuyError('invalid_order_transition', `The ${by.writer} may not move an order from ${from} to ${next.status}.`)
   }
   const { orders, ordersBySpend, ordersByProject, buyersByProject } = store.sub
   const ops: StoreOperation[] = [put(orders, orderKey(next.keyId, next.slug), next)]

@@ -16,7 +16,7 @@ const BINDING = ['launchpad', 'creatorAddress', 'launchMethod'] as const satisfi
  */
 export function projectWriteOps(store: Store, previous: ProjectRecord | undefined, next: ProjectRecord): StoreOperation[] {
   const refuse = (why: string) => {
-    throw new PrebuyError('internal', 'invalid_project_change', `Project ${next.slug}: ${why}.`)
+    throw new PrebuyError('invalid_project_change', `Project ${next.slug}: ${why}.`)
   }
   if (!previous) {
     if (next.launch !== null) refuse('a new project has not launched')

@@ -105,7 +105,7 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
     const start = options.startBlock ?? (await client.getBlockNumber({ cacheTime: 0 }))
     // The block before the start counts as processed, so the start block itself is delivered.
     const before = await fetchBlock(start > 0n ? start - 1n : 0n)
-    if (!before) throw new PrebuyError('internal', 'sync_start_missing', `start block ${start} not found`)
+    if (!before) throw new PrebuyError('sync_start_missing', `start block ${start} not found`)
     return { finalized: before, unfinalized: [] }
   }
 
@@ -122,7 +122,7 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
       }
       const remote = await fetchBlock(state.finalized.number)
       if (remote && remote.hash === state.finalized.hash) return state.finalized
-      throw new PrebuyError('internal', 'reorg_too_deep', `reorg below the finalized block ${state.finalized.number}`, {
+      throw new PrebuyError('reorg_too_deep', `reorg below the finalized block ${state.finalized.number}`, {
         details: { finalized: state.finalized.number.toString(), confirmations },
       })
     }
@@ -173,7 +173,7 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
   let started = false
   return {
     events() {
-      if (started) throw new PrebuyError('internal', 'sync_already_started', 'a realtime sync has one event stream')
+      if (started) throw new PrebuyError('sync_already_started', 'a realtime sync has one event stream')
       started = true
       return stream()
     },

@@ -106,7 +106,7 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
   const addresses = new Map<number, Promise<Address>>()
   const walletAddress = (userIndex: number): Promise<Address> => {
     if (!Number.isSafeInteger(userIndex) || userIndex < 0) {
-      return Promise.reject(new PrebuyError('internal', 'invalid_user_index', 'A user index must be a non-negative integer.'))
+      return Promise.reject(new PrebuyError('invalid_user_index', 'A user index must be a non-negative integer.'))
     }
     let address = addresses.get(userIndex)
     if (!address) {
@@ -184,7 +184,7 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
   }
 
   const submitUserOperations = async (chain: ChainKey, requests: UserOperationRequest[], options: SubmitOptions = {}): Promise<UserOperationResult[]> => {
-    if (!isChainKey(chain)) throw new PrebuyError('bad_request', 'invalid_chain', 'The chain must be base or second_chain.')
+    if (!isChainKey(chain)) throw new PrebuyError('invalid_chain', 'The chain must be base or second_chain.')
     if (requests.length === 0) return []
     return submitOnce(chain, requests, options)
   }
@@ -204,7 +204,7 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
     withdraw: (request) => withdraw({ chains: deps.chains, clients, readers, walletAddress, submit: submitUserOperations, mutex, reserved, logger }, request),
     submitUserOperations,
     async prepareAhead(chain, userIndexes, options = {}) {
-      if (!isChainKey(chain)) throw new PrebuyError('bad_request', 'invalid_chain', 'The chain must be base or second_chain.')
+      if (!isChainKey(chain)) throw new PrebuyError('invalid_chain', 'The chain must be base or second_chain.')
       const bundler = bundlers[chain]
       const first = userIndexes[0]
       // A stand-in operation (an empty call to the stablecoin), signed and dropped: warms the signing path.

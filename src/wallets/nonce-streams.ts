@@ -30,7 +30,7 @@ export function createNonceStreams(): NonceStreams {
           return stream
         }
       }
-      throw new PrebuyError('rate_limited', 'too_many_operations', 'Too many operations are in flight for this wallet.')
+      throw new PrebuyError('too_many_operations', 'Too many operations are in flight for this wallet.')
     },
     release(account, stream) {
       const key = account.toLowerCase()

@@ -23,4 +23,4 @@ export function isAmountSyntax(amount: string): boolean {
   return amount === 'max' || DECIMAL.test(amount)
 }
 
-const invalidAmount = (message: string) => new PrebuyError('bad_request', 'invalid_amount', message)
+const invalidAmount = (message: string) => new PrebuyError('invalid_amount', message)

@@ -27,14 +27,14 @@ export function createChainBalanceReader(chain: ChainConfig, client: PublicClien
       // batchSize 0: never split into several eth_calls, whatever the number of tokens.
       return (await client.multicall({ contracts: contracts as never, allowFailure: true, multicallAddress: multicall3, batchSize: 0 })) as Result[]
     } catch (error) {
-      throw new PrebuyError('unavailable', 'chain_unavailable', `Balances on ${chain.key} could not be read.`, { cause: error })
+      throw new PrebuyError('chain_unavailable', `Balances on ${chain.key} could not be read.`, { cause: error })
     }
   }
 
   const rememberKnown = (results: readonly Result[]): KnownTokens => {
     const stable = tokenInfoFrom(stablecoin, results.slice(0, 3))
     const wrapped = tokenInfoFrom(weth, results.slice(3, 6))
-    if (!stable || !wrapped) throw new PrebuyError('unavailable', 'chain_unavailable', `Token metadata on ${chain.key} could not be read.`)
+    if (!stable || !wrapped) throw new PrebuyError('chain_unavailable', `Token metadata on ${chain.key} could not be read.`)
     known = { stablecoin: stable, weth: wrapped }
     return known
   }

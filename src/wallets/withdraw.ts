@@ -1,5 +1,6 @@
 import { encodeFunctionData, erc20Abi, getAddress, isAddress, zeroAddress, type Address, type PublicClient } from 'viem'
 import { isChainKey, NATIVE_ETH_ADDRESS, type ChainConfig, type ChainKey } from '../chain/chain-keys.ts'
+import type { ErrorCode } from '../common/error-codes.ts'
 import { PrebuyError } from '../common/errors.ts'
 import type { Logger } from '../common/logger.ts'
 import type { KeyedMutex } from '../common/keyed-mutex.ts'
@@ -21,8 +22,7 @@ export interface WithdrawDeps {
   logger: Logger
 }
 
-const badRequest = (code: string, message: string, details?: Record<string, unknown>) =>
-  new PrebuyError('bad_request', code, message, details ? { details } : {})
+const badRequest = (code: ErrorCode, message: string, details?: Record<string, unknown>) => new PrebuyError(code, message, details ? { details } : {})
 
 /**
  * One withdrawal: every check that needs no chain first, then the token, then, under a per wallet+chain+token lock,
@@ -55,7 +55,7 @@ export async function withdraw(deps: WithdrawDeps, request: WithdrawRequest): Pr
       if (native) return await client.getBalance({ address: wallet })
       return await client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [wallet] })
     } catch (error) {
-      throw new PrebuyError('unavailable', 'chain_unavailable', `The balance on ${chain.key} could not be read.`, { cause: error })
+      throw new PrebuyError('chain_unavailable', `The balance on ${chain.key} could not be read.`, { cause: error })
     }
   }
 
@@ -78,14 +78,14 @@ export async function withdraw(deps: WithdrawDeps, request: WithdrawRequest): Pr
       : { to: token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] }) }
     const [result] = await deps.submit(request.chain, [{ userIndex: request.userIndex, calls: [call], id: `withdraw:${key}:${amount}` }])
     if (result?.status === 'not_mined') {
-      throw new PrebuyError('unavailable', 'withdrawal_pending', 'The withdrawal was submitted but is not confirmed yet; check the balance before retrying.', {
+      throw new PrebuyError('withdrawal_pending', 'The withdrawal was submitted but is not confirmed yet; check the balance before retrying.', {
         details: { txHash: result.txHash },
       })
     }
     if (result?.status !== 'included') {
       const reason = result ? failureReason(result) : undefined
       deps.logger.warn({ chain: chain.key, wallet, token, reason }, 'withdrawal operation failed')
-      throw new PrebuyError('unavailable', 'withdrawal_failed', 'The withdrawal transaction did not succeed; nothing was sent.', {
+      throw new PrebuyError('withdrawal_failed', 'The withdrawal transaction did not succeed; nothing was sent.', {
         details: { reason: reason ?? 'unknown' },
       })
     }
@@ -106,7 +106,7 @@ async function tokenDecimals(deps: WithdrawDeps, chainKey: ChainKey, token: Addr
   try {
     code = await client.getCode({ address: token })
   } catch (error) {
-    throw new PrebuyError('unavailable', 'chain_unavailable', `The token on ${chainKey} could not be checked.`, { cause: error })
+    throw new PrebuyError('chain_unavailable', `The token on ${chainKey} could not be checked.`, { cause: error })
   }
   if (!code || code === '0x') throw badRequest('token_not_contract', `The token address is not a contract on ${chainKey}.`)
   try {

@@ -70,7 +70,7 @@ describe('errors everywhere are {error, message}', () => {
       expect(res.body).not.toMatch(/secret|LEVEL|stack|at Object/)
       // An internal PrebuyError is hidden the same way.
       h.services.projects.ownedSlugs = async () => {
-        throw new PrebuyError('internal', 'db', 'db at /var/secret failed')
+        throw new PrebuyError('index_without_record', 'db at /var/secret failed')
       }
       const again = await h.app.inject({ method: 'GET', url: `${PREFIX}/me`, headers: bearer(key) })
       expect(again.json()).toEqual({ error: 'Internal server error', message: 'An unexpected error occurred.' })

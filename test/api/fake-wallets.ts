@@ -44,8 +44,8 @@ export function createFakeWallets(): FakeWallets {
       return { base: list('base'), second_chain: list('second_chain') }
     },
     async withdraw(request): Promise<WithdrawResult> {
-      if (!/^0x[0-9a-fA-F]{40}$/.test(request.to)) throw new PrebuyError('bad_request', 'invalid_address', 'withdrawAddress is not an address')
-      if (request.amount !== 'max' && !/^\d+(\.\d+)?$/.test(request.amount)) throw new PrebuyError('bad_request', 'invalid_amount', 'amount is not a decimal')
+      if (!/^0x[0-9a-fA-F]{40}$/.test(request.to)) throw new PrebuyError('invalid_address', 'withdrawAddress is not an address')
+      if (request.amount !== 'max' && !/^\d+(\.\d+)?$/.test(request.amount)) throw new PrebuyError('invalid_amount', 'amount is not a decimal')
       fake.withdrawals.push(request)
       return {
         txHash: `0x${'ab'.repeat(32)}` as Hash,

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { STATUS_BY_KIND } from '../../src/api/http-status.ts'
 import { buildOpenApiDocument } from '../../src/api/openapi.ts'
+import { API_ERROR_CODES, ERROR_CODES, type ErrorCode } from '../../src/common/error-codes.ts'
 import { ORDER_ITEM_CODES } from '../../src/domain/order-codes.ts'
 import { createHarness, PREFIX, markLaunched } from './harness.ts'
 
@@ -51,6 +53,18 @@ describe('OpenAPI document', () => {
     expect(doc.components.schemas.Withdrawal!.properties).toHaveProperty('withdrawAddress')
     expect(doc.paths['/api-keys']!.post!.responses).toHaveProperty('409')
     expect(JSON.stringify(doc)).not.toContain('$schema')
+  })
+
+  it('lists every public error code from the one catalogue, with its status and meaning, and only those', () => {
+    const errorBody = doc.components.schemas.ErrorBody as { properties: { code: { enum?: string[] } } }
+    expect(errorBody.properties.code.enum).toEqual(API_ERROR_CODES)
+    for (const code of API_ERROR_CODES) {
+      expect(doc.info.description).toContain(`  - ${code} (${STATUS_BY_KIND[ERROR_CODES[code].kind]}): ${ERROR_CODES[code].meaning}`)
+    }
+    for (const code of Object.keys(ERROR_CODES) as ErrorCode[]) {
+      if (ERROR_CODES[code].surface !== 'api') expect(doc.info.description, code).not.toContain(`  - ${code} (`)
+    }
+    expect(doc.info.description).toContain('  - label_taken (409): ')
   })
 
   it('is served at /api/public/v1/openapi.json without a key', async () => {

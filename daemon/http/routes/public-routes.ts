@@ -14,7 +14,7 @@ export function registerOpenRoutes(app: FastifyInstance, deps: HttpAppDeps, ipLi
 
   app.post('/api-keys', async (request, reply) => {
     enforceRateLimit(reply, ipLimiter.hit(request.ip))
-    if (await services.blocklist.isBlocked({ ip: request.ip })) throw new PrebuyError('forbidden', 'blocked', 'Request blocked.')
+    if (await services.blocklist.isBlocked({ ip: request.ip })) throw new PrebuyError('blocked', 'Request blocked.')
     const body = parseBody(S.CreateApiKeyBody, request.body)
     const { apiKey, record } = await services.keys.issueKey(body.label)
     return reply.code(201).send({ apiKey, serviceWalletAddress: record.walletAddress, label: record.label })

@@ -12,11 +12,11 @@ export async function jsonRpc<T = unknown>(url: string, method: string, params: 
     signal: AbortSignal.timeout(timeoutMs),
   })
   if (!response.ok) {
-    throw new PrebuyError('unavailable', 'rpc_http_error', `JSON-RPC ${method} failed with HTTP ${response.status}.`)
+    throw new PrebuyError('rpc_http_error', `JSON-RPC ${method} failed with HTTP ${response.status}.`)
   }
   const body = (await response.json()) as { result?: T; error?: { code: number; message: string } }
   if (body.error) {
-    throw new PrebuyError('unavailable', 'rpc_error', `JSON-RPC ${method} failed: ${body.error.message}`, {
+    throw new PrebuyError('rpc_error', `JSON-RPC ${method} failed: ${body.error.message}`, {
       details: { code: body.error.code },
     })
   }

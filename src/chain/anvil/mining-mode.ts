@@ -10,7 +10,7 @@ export type MiningMode = number | 'manual' | 'auto'
 export function assertMiningMode(mode: MiningMode): void {
   if (mode === 'manual' || mode === 'auto') return
   if (!Number.isInteger(mode) || mode < 1) {
-    throw new PrebuyError('bad_request', 'invalid_block_time', `Block time must be a whole number of seconds >= 1, 'manual' or 'auto' (got ${String(mode)}).`)
+    throw new PrebuyError('invalid_block_time', `Block time must be a whole number of seconds >= 1, 'manual' or 'auto' (got ${String(mode)}).`)
   }
 }
 

@@ -16,7 +16,7 @@ export function resolveAnvilBinary(platform: NodeJS.Platform = process.platform,
   const cpu = ARCHES[arch]
   const packageName = os && cpu ? `@foundry-rs/anvil-${os}-${cpu}` : undefined
   if (!packageName) {
-    throw new PrebuyError('unavailable', 'anvil_unsupported_platform', `The devnet needs anvil, which has no npm build for ${platform}/${arch}.`)
+    throw new PrebuyError('anvil_unsupported_platform', `The devnet needs anvil, which has no npm build for ${platform}/${arch}.`)
   }
   const require = createRequire(import.meta.url)
   let packageDir: string
@@ -24,7 +24,6 @@ export function resolveAnvilBinary(platform: NodeJS.Platform = process.platform,
     packageDir = dirname(require.resolve(`${packageName}/package.json`))
   } catch (cause) {
     throw new PrebuyError(
-      'unavailable',
       'anvil_not_installed',
       `The devnet needs anvil from the npm package ${packageName}, which is not installed. Run \`npm install\` (optional dependencies must not be omitted).`,
       { cause },
@@ -32,7 +31,7 @@ export function resolveAnvilBinary(platform: NodeJS.Platform = process.platform,
   }
   const binary = join(packageDir, 'bin', platform === 'win32' ? 'anvil.exe' : 'anvil')
   if (!existsSync(binary)) {
-    throw new PrebuyError('unavailable', 'anvil_not_installed', `The npm package ${packageName} has no anvil binary at bin/; reinstall it.`)
+    throw new PrebuyError('anvil_not_installed', `The npm package ${packageName} has no anvil binary at bin/; reinstall it.`)
   }
   return binary
 }

@@ -219,7 +219,7 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
   try {
     current = await launchFirst()
   } catch (cause) {
-    throw new PrebuyError('unavailable', 'devnet_start_failed', `Could not start the ${name} devnet chain (anvil): ${(cause as Error).message}`, {
+    throw new PrebuyError('devnet_start_failed', `Could not start the ${name} devnet chain (anvil): ${(cause as Error).message}`, {
       cause,
       details: { anvilOutput: recentOutput.slice(-10) },
     })
@@ -253,7 +253,7 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
     while (!stopping) {
       if (restarts >= maxRestarts) {
         reportFatal(
-          new PrebuyError('unavailable', 'devnet_chain_crashed', `The ${name} devnet chain (anvil) crashed and was restarted ${restarts} times; giving up.`, {
+          new PrebuyError('devnet_chain_crashed', `The ${name} devnet chain (anvil) crashed and was restarted ${restarts} times; giving up.`, {
             details: { exitCode: code, anvilOutput: recentOutput.slice(-10) },
           }),
         )

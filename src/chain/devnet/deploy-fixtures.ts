@@ -81,7 +81,7 @@ export async function deployFixtures(options: DeployFixturesOptions): Promise<Ch
   const confirm = async (hash: Hash, what: string) => {
     const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20, timeout: 30_000 })
     if (receipt.status !== 'success') {
-      throw new PrebuyError('internal', 'devnet_deploy_failed', `Devnet deployment step reverted: ${what}.`, {
+      throw new PrebuyError('devnet_deploy_failed', `Devnet deployment step reverted: ${what}.`, {
         details: { txHash: hash, blockNumber: receipt.blockNumber.toString(), to: receipt.to, gasUsed: receipt.gasUsed.toString() },
       })
     }
@@ -91,7 +91,7 @@ export async function deployFixtures(options: DeployFixturesOptions): Promise<Ch
     const { abi, bytecode } = loadArtifact(name)
     const hash = await walletClient.deployContract({ abi, bytecode, args } as Parameters<typeof walletClient.deployContract>[0])
     const receipt = await confirm(hash, `deploy ${name}`)
-    if (!receipt.contractAddress) throw new PrebuyError('internal', 'devnet_deploy_failed', `Devnet deployment of ${name} created no contract.`)
+    if (!receipt.contractAddress) throw new PrebuyError('devnet_deploy_failed', `Devnet deployment of ${name} created no contract.`)
     logger.debug({ name, address: receipt.contractAddress }, 'deployed')
     return receipt.contractAddress
   }
@@ -167,7 +167,7 @@ export async function deployFixtures(options: DeployFixturesOptions): Promise<Ch
     bytecodeHash: poolInitCodeHash,
   })
   if (expectedPool.toLowerCase() !== ethUsdPool.toLowerCase()) {
-    throw new PrebuyError('internal', 'devnet_deploy_failed', 'The v3 pool init code hash does not match the deployed factory.')
+    throw new PrebuyError('devnet_deploy_failed', 'The v3 pool init code hash does not match the deployed factory.')
   }
   const [amount0, amount1] = token0 === weth ? [DEVNET_POOL_WETH, DEVNET_POOL_USDC] : [DEVNET_POOL_USDC, DEVNET_POOL_WETH]
   const sqrtPriceX96 = isqrt((amount1 << 192n) / amount0)
@@ -247,15 +247,15 @@ async function placePermit2(
     )
   const cached = await readDomainSeparator(deployed)
   if (cached.toLowerCase() !== separatorFor(deployed).toLowerCase()) {
-    throw new PrebuyError('internal', 'devnet_deploy_failed', 'Permit2 domain separator layout is not the one expected.')
+    throw new PrebuyError('devnet_deploy_failed', 'Permit2 domain separator layout is not the one expected.')
   }
   const code = await codeAt(deployed)
   const patched = code.split(cached.slice(2)).join(separatorFor(PERMIT2_ADDRESS).slice(2)) as Hex
-  if (patched === code) throw new PrebuyError('internal', 'devnet_deploy_failed', 'Permit2 domain separator not found in its runtime code.')
+  if (patched === code) throw new PrebuyError('devnet_deploy_failed', 'Permit2 domain separator not found in its runtime code.')
   await jsonRpc(rpcUrl, 'anvil_setCode', [PERMIT2_ADDRESS, patched])
   const placed = await readDomainSeparator(PERMIT2_ADDRESS)
   if (placed.toLowerCase() !== separatorFor(PERMIT2_ADDRESS).toLowerCase()) {
-    throw new PrebuyError('internal', 'devnet_deploy_failed', 'Permit2 at the canonical address reports a wrong domain separator.')
+    throw new PrebuyError('devnet_deploy_failed', 'Permit2 at the canonical address reports a wrong domain separator.')
   }
 }
 
@@ -275,7 +275,6 @@ async function deployAccountFactory(
   // Already there when the chain kept its state but deployments.json was lost: CREATE2 would revert.
   if ((await codeAt(address)) !== '0x') return address
   await sendCall(CREATE2_DEPLOYER_ADDRESS, concat([ACCOUNT_FACTORY_SALT, initCode]), 'deploy SimpleAccountFactory through CREATE2')
-  if ((await codeAt(address)) === '0x')
-    throw new PrebuyError('internal', 'devnet_deploy_failed', 'SimpleAccountFactory was not created at its CREATE2 address.')
+  if ((await codeAt(address)) === '0x') throw new PrebuyError('devnet_deploy_failed', 'SimpleAccountFactory was not created at its CREATE2 address.')
   return address
 }

@@ -39,14 +39,9 @@ export async function readDeployments(dataDir: string): Promise<DevnetDeployment
   }
   const parsed = deploymentsSchema.safeParse(JSON.parse(text))
   if (!parsed.success) {
-    throw new PrebuyError(
-      'internal',
-      'devnet_deployments_invalid',
-      `The devnet deployments file is not valid: ${parsed.error.issues[0]?.message ?? 'unknown'}.`,
-      {
-        details: { file },
-      },
-    )
+    throw new PrebuyError('devnet_deployments_invalid', `The devnet deployments file is not valid: ${parsed.error.issues[0]?.message ?? 'unknown'}.`, {
+      details: { file },
+    })
   }
   return parsed.data
 }

@@ -32,20 +32,16 @@ const STABLECOIN_ABI = parseAbi([
  */
 async function assertDevnet(chain: ChainConfig): Promise<void> {
   if (chain.devnet !== true) {
-    throw new PrebuyError('forbidden', 'not_a_devnet', `The ${chain.key} chain is not a devnet; faucet and mining helpers only work on the embedded devnet.`)
+    throw new PrebuyError('not_a_devnet', `The ${chain.key} chain is not a devnet; faucet and mining helpers only work on the embedded devnet.`)
   }
   let version: string
   try {
     version = await clientVersion(chain.rpcUrl)
   } catch (cause) {
-    throw new PrebuyError('unavailable', 'devnet_unreachable', `The ${chain.key} devnet chain does not answer.`, { cause })
+    throw new PrebuyError('devnet_unreachable', `The ${chain.key} devnet chain does not answer.`, { cause })
   }
   if (!version.toLowerCase().startsWith('anvil')) {
-    throw new PrebuyError(
-      'forbidden',
-      'not_a_devnet',
-      `The ${chain.key} chain's node is not anvil; faucet and mining helpers only work on the embedded devnet.`,
-    )
+    throw new PrebuyError('not_a_devnet', `The ${chain.key} chain's node is not anvil; faucet and mining helpers only work on the embedded devnet.`)
   }
 }
 
@@ -63,10 +59,9 @@ function clientVersion(rpcUrl: string): Promise<string> {
 }
 
 const parseAmount = (value: string, decimals: number, what: string): bigint => {
-  if (!/^\d+(\.\d+)?$/.test(value))
-    throw new PrebuyError('bad_request', 'invalid_amount', `The ${what} amount must be a non-negative decimal (got "${value}").`)
+  if (!/^\d+(\.\d+)?$/.test(value)) throw new PrebuyError('invalid_amount', `The ${what} amount must be a non-negative decimal (got "${value}").`)
   const [, fraction = ''] = value.split('.')
-  if (fraction.length > decimals) throw new PrebuyError('bad_request', 'invalid_amount', `The ${what} amount has more than ${decimals} decimals.`)
+  if (fraction.length > decimals) throw new PrebuyError('invalid_amount', `The ${what} amount has more than ${decimals} decimals.`)
   return parseUnits(value, decimals)
 }
 
@@ -84,7 +79,7 @@ export async function fundAccount(chain: ChainConfig, address: Address, amounts:
   try {
     to = getAddress(address)
   } catch (cause) {
-    throw new PrebuyError('bad_request', 'invalid_address', `"${address}" is not a valid address.`, { cause })
+    throw new PrebuyError('invalid_address', `"${address}" is not a valid address.`, { cause })
   }
   const stablecoinAtomic = amounts.stablecoin === undefined ? 0n : parseAmount(amounts.stablecoin, 6, 'stablecoin')
   const ethAtomic = amounts.eth === undefined ? 0n : parseAmount(amounts.eth, 18, 'ETH')
@@ -112,7 +107,7 @@ export async function fundAccount(chain: ChainConfig, address: Address, amounts:
     const intervalMining = automine ? null : await jsonRpc<number | null>(chain.rpcUrl, 'anvil_getIntervalMining')
     if (!automine && !intervalMining) await jsonRpc(chain.rpcUrl, 'evm_mine')
     const receipt = await publicClient.waitForTransactionReceipt({ hash, timeout: 30_000 })
-    if (receipt.status !== 'success') throw new PrebuyError('internal', 'faucet_failed', 'The stablecoin mint reverted.')
+    if (receipt.status !== 'success') throw new PrebuyError('faucet_failed', 'The stablecoin mint reverted.')
   }
   return { stablecoin: stablecoinAtomic.toString(), eth: ethAtomic.toString() }
 }
@@ -120,14 +115,14 @@ export async function fundAccount(chain: ChainConfig, address: Address, amounts:
 /** Mines `count` blocks at once (anvil_mine), whatever the mining mode. */
 export async function mineBlocks(chain: ChainConfig, count = 1): Promise<void> {
   await assertDevnet(chain)
-  if (!Number.isInteger(count) || count < 1) throw new PrebuyError('bad_request', 'invalid_count', 'The number of blocks must be a whole number >= 1.')
+  if (!Number.isInteger(count) || count < 1) throw new PrebuyError('invalid_count', 'The number of blocks must be a whole number >= 1.')
   await jsonRpc(chain.rpcUrl, 'anvil_mine', [toHex(count)])
 }
 
 /** Moves the chain's clock forward and mines a block carrying the new time. */
 export async function advanceTime(chain: ChainConfig, seconds: number): Promise<void> {
   await assertDevnet(chain)
-  if (!Number.isInteger(seconds) || seconds < 1) throw new PrebuyError('bad_request', 'invalid_seconds', 'The number of seconds must be a whole number >= 1.')
+  if (!Number.isInteger(seconds) || seconds < 1) throw new PrebuyError('invalid_seconds', 'The number of seconds must be a whole number >= 1.')
   await jsonRpc(chain.rpcUrl, 'evm_increaseTime', [seconds])
   await jsonRpc(chain.rpcUrl, 'evm_mine')
 }

@@ -38,7 +38,7 @@ export function createClankerAdapter(options: ClankerAdapterOptions): LaunchpadA
       if (!isAddressEqual(args.pairedToken, options.weth)) return null
       const pool = findInitializedPools(ctx.txLogs, options.poolManager).find((p) => p.poolId === args.poolId)
       if (!pool) {
-        throw new PrebuyError('internal', 'launch_pool_not_found', 'The Clanker launch transaction has no matching pool initialisation.', {
+        throw new PrebuyError('launch_pool_not_found', 'The Clanker launch transaction has no matching pool initialisation.', {
           details: { txHash: ctx.txHash, poolId: args.poolId },
         })
       }

@@ -79,7 +79,7 @@ export async function deployDevnetLaunchpads(chain: ChainConfig, deployer: Accou
   await mineIfManual(chain)
   for (const hash of hashes) {
     const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 50, timeout: 60_000 })
-    if (receipt.status !== 'success') throw new PrebuyError('internal', 'devnet_deploy_failed', `A devnet launchpad deployment step reverted (${hash}).`)
+    if (receipt.status !== 'success') throw new PrebuyError('devnet_deploy_failed', `A devnet launchpad deployment step reverted (${hash}).`)
   }
   const addresses: LaunchpadAddresses = {
     clanker: { factory: clankerFactory, hook: clankerHook },
@@ -87,7 +87,7 @@ export async function deployDevnetLaunchpads(chain: ChainConfig, deployer: Accou
     zora: { factory: zoraFactory, hook: zoraHook },
   }
   if (!(await devnetLaunchpadsExist(chain, addresses))) {
-    throw new PrebuyError('internal', 'devnet_deploy_failed', 'A devnet launchpad contract is not at its expected address.')
+    throw new PrebuyError('devnet_deploy_failed', 'A devnet launchpad contract is not at its expected address.')
   }
   return addresses
 }

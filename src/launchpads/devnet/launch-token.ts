@@ -75,7 +75,6 @@ export async function submitLaunch(options: LaunchTokenOptions): Promise<Hex> {
     decaySeconds > 2 ** 32 - 1
   ) {
     throw new PrebuyError(
-      'bad_request',
       'invalid_launch_fee',
       `Launch fees are pips (0..${cap.toLocaleString('en-US')} on ${launchpad}) with end fee <= start fee, and decay is a whole number of seconds >= 1.`,
     )
@@ -108,7 +107,7 @@ async function pickSalt(o: LaunchTokenOptions): Promise<Hex> {
     const before = token.toLowerCase() < o.chain.addresses.weth.toLowerCase()
     if (before === (o.tokenSide === 'currency0')) return salt
   }
-  throw new PrebuyError('internal', 'no_token_salt', `No salt puts the token on the ${o.tokenSide} side of WETH.`)
+  throw new PrebuyError('no_token_salt', `No salt puts the token on the ${o.tokenSide} side of WETH.`)
 }
 
 function launchCall(o: LaunchTokenOptions, startFee: number, endFee: number, decaySeconds: number, salt: Hex): DevnetCall {
@@ -187,5 +186,5 @@ async function decodeOwnLaunch(chain: ChainConfig, addresses: LaunchpadAddresses
     const launch = await adapter.decodeLaunch(log, ctx)
     if (launch) return launch
   }
-  throw new PrebuyError('internal', 'launch_not_decoded', `The ${launchpad} launch transaction carries no launch event the adapter understands.`)
+  throw new PrebuyError('launch_not_decoded', `The ${launchpad} launch transaction carries no launch event the adapter understands.`)
 }

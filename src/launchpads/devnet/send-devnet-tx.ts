@@ -39,7 +39,7 @@ export async function confirmDevnetTx(chain: ChainConfig, hash: Hex, options: { 
   await mineIfManual(chain)
   const receipt = await devnetPublicClient(chain).waitForTransactionReceipt({ hash, pollingInterval: 50, timeout: 30_000 })
   if (receipt.status !== 'success' && !options.allowRevert) {
-    throw new PrebuyError('internal', 'devnet_tx_reverted', `A devnet transaction reverted (${hash}).`, { details: { hash } })
+    throw new PrebuyError('devnet_tx_reverted', `A devnet transaction reverted (${hash}).`, { details: { hash } })
   }
   return receipt
 }

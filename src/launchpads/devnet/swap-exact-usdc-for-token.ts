@@ -51,7 +51,7 @@ export async function swapExactUsdcForToken(options: SwapExactUsdcForTokenOption
   const trader = getAddress(options.trader ?? DEVNET_TRADER)
   const { stablecoin, weth, universalRouter } = chain.addresses
   const amountIn = parseUnits(options.usdc, 6)
-  if (amountIn <= 0n) throw new PrebuyError('bad_request', 'invalid_amount', 'The stablecoin amount must be positive.')
+  if (amountIn <= 0n) throw new PrebuyError('invalid_amount', 'The stablecoin amount must be positive.')
   const poolKey = options.poolKey ?? (await findTokenPoolKey(chain, options.token))
 
   if (options.prepared) await impersonate(chain, trader)
@@ -71,7 +71,7 @@ export async function swapExactUsdcForToken(options: SwapExactUsdcForTokenOption
   if (options.submitOnly) return { txHash: hash }
   const receipt = await confirmDevnetTx(chain, hash)
   const poolSwap = findPoolSwap(receipt.logs, chain.addresses.poolManager)
-  if (!poolSwap) throw new PrebuyError('internal', 'swap_not_found', 'The swap transaction has no v4 Swap event.')
+  if (!poolSwap) throw new PrebuyError('swap_not_found', 'The swap transaction has no v4 Swap event.')
   const tokenIs0 = isAddressEqual(poolKey.currency0, options.token)
   return { txHash: hash, blockNumber: receipt.blockNumber, poolSwap, tokensOut: tokenIs0 ? poolSwap.amount0 : poolSwap.amount1 }
 }
@@ -117,7 +117,7 @@ export async function findTokenPoolKey(chain: ChainConfig, token: Address): Prom
   const [low, high] = token.toLowerCase() < weth.toLowerCase() ? [token, weth] : [weth, token]
   const logs = await client.getLogs({ address: poolManager, event, args: { currency0: low, currency1: high }, fromBlock: 0n })
   const last = logs.at(-1)
-  if (!last) throw new PrebuyError('not_found', 'pool_not_found', `No WETH pool found for token ${token}.`)
+  if (!last) throw new PrebuyError('pool_not_found', `No WETH pool found for token ${token}.`)
   return {
     currency0: getAddress(last.args.currency0!),
     currency1: getAddress(last.args.currency1!),

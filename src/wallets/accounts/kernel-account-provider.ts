@@ -15,8 +15,7 @@ export const KERNEL_ECDSA_VALIDATOR: Address = '0x845ADb2C711129d4f3966735eD98a9
  * we encode it ourselves per stream.
  */
 export function kernelNonceKey(stream: number, validator: Address = KERNEL_ECDSA_VALIDATOR): bigint {
-  if (!Number.isInteger(stream) || stream < 0 || stream > 0xffff)
-    throw new PrebuyError('internal', 'nonce_stream_out_of_range', 'Kernel nonce streams are 0..65535.')
+  if (!Number.isInteger(stream) || stream < 0 || stream > 0xffff) throw new PrebuyError('nonce_stream_out_of_range', 'Kernel nonce streams are 0..65535.')
   return BigInt(pad(concatHex(['0x00', '0x00', validator, toHex(stream, { size: 2 })]), { size: 24 }))
 }
 
@@ -82,7 +81,7 @@ export function createKernelAccountProvider(options: KernelProviderOptions): Sma
         address: account.address,
         async factoryArgs() {
           const args = await account.getFactoryArgs()
-          if (!args.factory || !args.factoryData) throw new PrebuyError('internal', 'no_factory_args', 'The account has no factory data.')
+          if (!args.factory || !args.factoryData) throw new PrebuyError('no_factory_args', 'The account has no factory data.')
           return { factory: args.factory, factoryData: args.factoryData as Hex }
         },
         encodeCalls: (calls) => account.encodeCalls(calls.map((call) => ({ to: call.to, value: call.value ?? 0n, data: call.data }))),

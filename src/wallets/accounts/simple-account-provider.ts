@@ -40,7 +40,7 @@ export function createSimpleAccountProvider(deps: { chains: Record<ChainKey, Cha
   const factories = new Set(Object.values(deps.chains).map((chain) => chain.addresses.accountFactory.toLowerCase()))
   if (factories.size !== 1) {
     // Different factories would give a user different addresses per chain, breaking the one-wallet promise.
-    throw new PrebuyError('internal', 'account_factory_mismatch', 'Every chain must use the same SimpleAccountFactory address.')
+    throw new PrebuyError('account_factory_mismatch', 'Every chain must use the same SimpleAccountFactory address.')
   }
   // ~0.2 ms of hashing per address: computed once per owner (the factory is the same on every chain, checked above),
   // so building 500 accounts for a launch does not spend 100 ms re-deriving addresses walletAddress already knew.

@@ -44,7 +44,7 @@ export function createExternalBundler(options: ExternalBundlerOptions): Bundler 
             params: [formatUserOperationRequest(item.userOperation), entryPoint],
           })) as Hash
           if (hash.toLowerCase() !== item.userOpHash.toLowerCase()) {
-            throw new PrebuyError('internal', 'user_operation_hash_mismatch', 'The bundler returned another UserOperation hash than ours.')
+            throw new PrebuyError('user_operation_hash_mismatch', 'The bundler returned another UserOperation hash than ours.')
           }
           accepted.push(hash)
         } catch (error) {
@@ -69,7 +69,7 @@ export function createExternalBundler(options: ExternalBundlerOptions): Bundler 
             const reason = receipt.reason ?? null
             return { status: 'reverted', ...mined, revert: reason === null ? revertWithoutReason() : { name: 'unknown', args: [], message: reason } }
           } catch (error) {
-            throw new PrebuyError('unavailable', 'user_operation_not_mined', `A UserOperation was not mined on ${options.chain.key}.`, {
+            throw new PrebuyError('user_operation_not_mined', `A UserOperation was not mined on ${options.chain.key}.`, {
               details: { userOpHash: hash },
               cause: error,
             })
@@ -107,7 +107,7 @@ export function createMarketGasPolicy(options: { client: PublicClient; bundler: 
               params: [formatUserOperationRequest(stub), options.entryPoint],
             })) as typeof estimate
           } catch (error) {
-            throw new PrebuyError('unavailable', 'user_operation_estimate_failed', 'The bundler could not estimate a UserOperation.', { cause: error })
+            throw new PrebuyError('user_operation_estimate_failed', 'The bundler could not estimate a UserOperation.', { cause: error })
           }
           return {
             ...draft.fields,

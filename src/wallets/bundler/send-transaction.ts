@@ -56,10 +56,10 @@ export function createTransactionSender(
         // transactions still pending) heals by re-reading it, anything else is not ours to retry.
         const message = error instanceof BaseError ? `${error.shortMessage} ${error.details ?? ''}` : String(error)
         if (/insufficient funds/i.test(message)) {
-          throw new PrebuyError('unavailable', 'bundler_unfunded', `The bundler account on ${chain.key} has too little ETH for gas.`, { cause: error })
+          throw new PrebuyError('bundler_unfunded', `The bundler account on ${chain.key} has too little ETH for gas.`, { cause: error })
         }
         if (attempt >= 4 || !NONCE_CONFLICT.test(message)) {
-          throw new PrebuyError('unavailable', 'bundle_send_failed', `The bundler's transaction could not be sent on ${chain.key}.`, { cause: error })
+          throw new PrebuyError('bundle_send_failed', `The bundler's transaction could not be sent on ${chain.key}.`, { cause: error })
         }
         log.warn({ attempt, error: message }, 'bundler nonce conflict; resynced from the chain')
       }

@@ -51,9 +51,9 @@ export function createBundleSimulator(ctx: Pick<BundlerContext, 'chain' | 'clien
           })
         ).data
       } catch (error) {
-        throw new PrebuyError('unavailable', 'bundle_simulation_failed', `Could not simulate the bundle on ${chain.key}.`, { cause: error })
+        throw new PrebuyError('bundle_simulation_failed', `Could not simulate the bundle on ${chain.key}.`, { cause: error })
       }
-      if (!output) throw new PrebuyError('unavailable', 'bundle_simulation_failed', `The bundle simulation on ${chain.key} returned nothing.`)
+      if (!output) throw new PrebuyError('bundle_simulation_failed', `The bundle simulation on ${chain.key} returned nothing.`)
       const measured = decodeGasMeterOutput(output)
       if (measured.success) return { items: remaining, gasUsed: measured.gasUsed }
       const failed = failedOpOf(measured.returnData)
@@ -66,7 +66,7 @@ export function createBundleSimulator(ctx: Pick<BundlerContext, 'chain' | 'clien
       }
       const item = failed ? remaining[failed.index] : undefined
       if (!failed || !item) {
-        throw new PrebuyError('unavailable', 'bundle_simulation_failed', `The EntryPoint rejected the bundle on ${chain.key}.`, {
+        throw new PrebuyError('bundle_simulation_failed', `The EntryPoint rejected the bundle on ${chain.key}.`, {
           details: { revertData: measured.returnData.slice(0, 266) },
         })
       }

@@ -16,9 +16,9 @@ export const BUNDLER_KEY_TAG = 'prebuy/bundler-key/v1'
  */
 export function deriveChildKey(masterSecret: Uint8Array, tag: string, index: number): Hex {
   if (!Number.isSafeInteger(index) || index < 0) {
-    throw new PrebuyError('internal', 'invalid_key_index', 'A key index must be a non-negative integer.')
+    throw new PrebuyError('invalid_key_index', 'A key index must be a non-negative integer.')
   }
-  if (masterSecret.length !== 32) throw new PrebuyError('internal', 'invalid_master_secret', 'The master secret must be 32 bytes.')
+  if (masterSecret.length !== 32) throw new PrebuyError('invalid_master_secret', 'The master secret must be 32 bytes.')
   const digest = createHmac('sha256', masterSecret).update(`${tag}:${index}`).digest()
   const scalar = (BigInt(`0x${digest.toString('hex')}`) % (SECP256K1_N - 1n)) + 1n
   return `0x${scalar.toString(16).padStart(64, '0')}`

@@ -34,7 +34,7 @@ function deriveKey(passphrase: string, salt: Buffer, params: ScryptParams): Prom
 }
 
 export async function encryptSecret(secret: Uint8Array, passphrase: string, params: ScryptParams = DEFAULT_SCRYPT_PARAMS): Promise<EncryptedSecret> {
-  if (passphrase.length === 0) throw new PrebuyError('bad_request', 'empty_passphrase', 'The passphrase must not be empty.')
+  if (passphrase.length === 0) throw new PrebuyError('empty_passphrase', 'The passphrase must not be empty.')
   const salt = randomBytes(16)
   const iv = randomBytes(12)
   const key = await deriveKey(passphrase, salt, params)
@@ -60,7 +60,7 @@ export async function encryptSecret(secret: Uint8Array, passphrase: string, para
  */
 export async function decryptSecret(encrypted: EncryptedSecret, passphrase: string): Promise<Uint8Array> {
   if (encrypted.version !== 1 || encrypted.kdf !== 'scrypt' || encrypted.cipher !== 'aes-256-gcm') {
-    throw new PrebuyError('internal', 'unsupported_secret_format', 'The master secret file has an unsupported format.')
+    throw new PrebuyError('unsupported_secret_format', 'The master secret file has an unsupported format.')
   }
   const key = await deriveKey(passphrase, Buffer.from(encrypted.salt, 'hex'), encrypted.kdfParams)
   try {
@@ -71,11 +71,7 @@ export async function decryptSecret(encrypted: EncryptedSecret, passphrase: stri
     return new Uint8Array(plain)
   } catch {
     // The cause is deliberately dropped: crypto errors add nothing and must not drag buffers into logs.
-    throw new PrebuyError(
-      'unauthorized',
-      'wrong_passphrase',
-      'The master secret could not be decrypted: the passphrase is wrong or the secret file is damaged.',
-    )
+    throw new PrebuyError('wrong_passphrase', 'The master secret could not be decrypted: the passphrase is wrong or the secret file is damaged.')
   } finally {
     key.fill(0)
   }

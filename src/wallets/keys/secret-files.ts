@@ -64,7 +64,7 @@ export async function loadOrCreateMasterSecret(options: LoadMasterSecretOptions)
     try {
       parsed = JSON.parse(content) as EncryptedSecret
     } catch {
-      throw new PrebuyError('internal', 'unreadable_master_secret', 'The master secret file is not valid JSON.')
+      throw new PrebuyError('unreadable_master_secret', 'The master secret file is not valid JSON.')
     }
     return decryptSecret(parsed, options.passphrase)
   }

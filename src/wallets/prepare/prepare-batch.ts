@@ -81,6 +81,6 @@ export async function prepareBatch(
   } catch (error) {
     finish()
     if (error instanceof PrebuyError) throw error
-    throw new PrebuyError('unavailable', 'chain_unavailable', `User operations on ${chain.key} could not be prepared.`, { cause: error })
+    throw new PrebuyError('chain_unavailable', `User operations on ${chain.key} could not be prepared.`, { cause: error })
   }
 }

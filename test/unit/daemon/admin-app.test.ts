@@ -11,7 +11,7 @@ import { silentLogger } from '../../../src/common/logger.ts'
 const TOKEN = 'prebuy_op_test-token'
 const unused = () => Promise.reject(new Error('not used in this test'))
 const operations = new Proxy({} as AdminOperations, {
-  get: (_target, name) => (name === 'revokeKey' ? () => Promise.reject(new PrebuyError('not_found', 'key_not_found', 'no key with id or label k')) : unused),
+  get: (_target, name) => (name === 'revokeKey' ? () => Promise.reject(new PrebuyError('key_not_found', 'no key with id or label k')) : unused),
 })
 const devnet = new Proxy({} as DevnetOperations, {
   get: (_target, name) => (name === 'mine' ? (blocks: number) => Promise.resolve({ chain: 'all', blocks, blockNumbers: { base: '7' } }) : unused),

@@ -1,0 +1,123 @@
+/** What class of failure an error is; the HTTP layers map a kind to a status in one place (error-mapping.ts). */
+export type ErrorKind = 'bad_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'rate_limited' | 'unavailable' | 'internal'
+
+/**
+ * Who can read a code in an error body: `api` the public REST API (and the operator's too, when its operations
+ * share the cause), `admin` only the operator's admin API and CLI, `daemon` nobody over HTTP (start-up, devnet
+ * helpers and internal errors: an internal error's body never carries its code).
+ */
+export type ErrorSurface = 'api' | 'admin' | 'daemon'
+
+interface ErrorCodeEntry {
+  kind: ErrorKind
+  surface: ErrorSurface
+  /** What it means for the caller, published in the OpenAPI description (api codes) and docs. */
+  meaning: string
+}
+
+/**
+ * Every machine code an error can carry: its kind (which fixes the HTTP status), who can see it, what it means. A
+ * PrebuyError is made from a code of this catalogue, so a new code is added here, once, with its meaning.
+ */
+export const ERROR_CODES = {
+  // Public API: authentication, limits, request shape.
+  missing_key: { kind: 'unauthorized', surface: 'api', meaning: 'No API key was sent (Authorization: Bearer <key>).' },
+  invalid_key: { kind: 'unauthorized', surface: 'api', meaning: 'The API key is malformed, unknown or revoked.' },
+  rate_limited: { kind: 'rate_limited', surface: 'api', meaning: 'Too many requests for this key or address in the current window.' },
+  blocked: { kind: 'forbidden', surface: 'api', meaning: 'The requester (IP address, email or contact) is blocked from submitting.' },
+  desk_closed: { kind: 'unavailable', surface: 'api', meaning: 'Submissions are closed for now; Retry-After says when to try again.' },
+  invalid_body: { kind: 'bad_request', surface: 'api', meaning: 'The request body does not match its schema; `details` lists the problems.' },
+  invalid_query: { kind: 'bad_request', surface: 'api', meaning: 'A query parameter does not match its schema; `details` lists the problems.' },
+  invalid_cursor: { kind: 'bad_request', surface: 'api', meaning: 'The cursor was not issued by this listing.' },
+  // Public API: keys, projects, wallets.
+  label_taken: { kind: 'conflict', surface: 'api', meaning: 'Another key already has this label.' },
+  invalid_label: { kind: 'bad_request', surface: 'api', meaning: 'The label is empty, too long or has characters a label may not have.' },
+  key_not_found: { kind: 'not_found', surface: 'api', meaning: 'No key has this id (or label, for the operator).' },
+  project_not_found: { kind: 'not_found', surface: 'api', meaning: 'No approved project has this slug.' },
+  invalid_chain: { kind: 'bad_request', surface: 'api', meaning: 'The chain must be base or second_chain.' },
+  invalid_address: { kind: 'bad_request', surface: 'api', meaning: 'An address is not a valid (non-zero, where required) 20-byte hex address.' },
+  invalid_amount: { kind: 'bad_request', surface: 'api', meaning: 'An amount is not a positive decimal (or "max") within its token’s decimals.' },
+  insufficient_balance: { kind: 'bad_request', surface: 'api', meaning: 'The wallet does not hold enough of the token for the withdrawal.' },
+  token_not_contract: { kind: 'bad_request', surface: 'api', meaning: 'The token address is not an ERC-20 contract on that chain.' },
+  chain_unavailable: { kind: 'unavailable', surface: 'api', meaning: 'The chain could not be read right now; try again shortly.' },
+  withdrawal_failed: { kind: 'unavailable', surface: 'api', meaning: 'The withdrawal did not succeed on chain; nothing was sent.' },
+  withdrawal_pending: { kind: 'unavailable', surface: 'api', meaning: 'The withdrawal was sent but is not confirmed yet; check the balance before retrying.' },
+  too_many_operations: { kind: 'rate_limited', surface: 'api', meaning: 'The wallet has too many operations in flight; retry once they are mined.' },
+  bundle_send_failed: { kind: 'unavailable', surface: 'api', meaning: 'The service’s bundler could not send the transaction.' },
+  bundle_simulation_failed: { kind: 'unavailable', surface: 'api', meaning: 'The service’s bundler could not simulate the operation.' },
+  bundler_unfunded: { kind: 'unavailable', surface: 'api', meaning: 'The service’s bundler account has too little ETH for gas; the operator must fund it.' },
+  user_operation_estimate_failed: { kind: 'unavailable', surface: 'api', meaning: 'The external bundler could not estimate the operation.' },
+  user_operation_not_mined: { kind: 'unavailable', surface: 'api', meaning: 'The external bundler did not get the operation mined in time.' },
+  // Operator (admin API and CLI).
+  invalid_request: { kind: 'bad_request', surface: 'admin', meaning: 'An admin request’s parameters or body do not match its schema.' },
+  invalid_operator_token: { kind: 'unauthorized', surface: 'admin', meaning: 'A valid operator token is required.' },
+  route_not_found: { kind: 'not_found', surface: 'admin', meaning: 'No such admin route.' },
+  body_too_large: { kind: 'bad_request', surface: 'admin', meaning: 'The request body is too large.' },
+  unsupported_media_type: { kind: 'bad_request', surface: 'admin', meaning: 'The request body must be JSON.' },
+  internal_error: { kind: 'internal', surface: 'admin', meaning: 'The operation failed; the daemon log says why.' },
+  review_not_found: { kind: 'not_found', surface: 'admin', meaning: 'No submission of that kind has this id.' },
+  review_already_decided: { kind: 'conflict', surface: 'admin', meaning: 'The submission was already approved or rejected.' },
+  feedback_not_reviewable: { kind: 'bad_request', surface: 'admin', meaning: 'Feedback is read, not approved or rejected.' },
+  invalid_slug: { kind: 'bad_request', surface: 'admin', meaning: 'A slug is 1 to 64 lower-case letters, digits or dashes.' },
+  slug_taken: { kind: 'conflict', surface: 'admin', meaning: 'A project with this slug already exists.' },
+  invalid_block_type: { kind: 'bad_request', surface: 'admin', meaning: 'A blocklist entry is an ip, an email or a contact.' },
+  invalid_block_value: { kind: 'bad_request', surface: 'admin', meaning: 'The blocklist value is not a valid entry of its type.' },
+  devnet_only: { kind: 'bad_request', surface: 'admin', meaning: 'Devnet commands need the daemon to run its own devnet chains.' },
+  devnet_launchpads_missing: {
+    kind: 'unavailable',
+    surface: 'admin',
+    meaning: 'The devnet launchpads are not deployed yet; wait for the daemon to finish starting.',
+  },
+  not_a_devnet: { kind: 'forbidden', surface: 'admin', meaning: 'A devnet helper was pointed at a chain that is not a local devnet.' },
+  devnet_unreachable: { kind: 'unavailable', surface: 'admin', meaning: 'The devnet chain does not answer.' },
+  invalid_count: { kind: 'bad_request', surface: 'admin', meaning: 'A count (blocks to mine) is not a positive whole number.' },
+  invalid_seconds: { kind: 'bad_request', surface: 'admin', meaning: 'A duration is not a positive whole number of seconds.' },
+  invalid_launch_fee: { kind: 'bad_request', surface: 'admin', meaning: 'A devnet launch fee schedule is out of range.' },
+  pool_not_found: { kind: 'not_found', surface: 'admin', meaning: 'No devnet launchpad pool trades this token.' },
+  // The daemon itself: start-up, chains, keys, and internal errors (never in a body).
+  invalid_block_time: { kind: 'bad_request', surface: 'daemon', meaning: 'The devnet block time must be whole seconds >= 1, "manual" or "auto".' },
+  empty_passphrase: { kind: 'bad_request', surface: 'daemon', meaning: 'The passphrase is empty.' },
+  wrong_passphrase: { kind: 'unauthorized', surface: 'daemon', meaning: 'The passphrase does not open the master secret.' },
+  anvil_not_installed: { kind: 'unavailable', surface: 'daemon', meaning: 'The anvil package for this platform is not installed.' },
+  anvil_unsupported_platform: { kind: 'unavailable', surface: 'daemon', meaning: 'No anvil build exists for this platform.' },
+  devnet_start_failed: { kind: 'unavailable', surface: 'daemon', meaning: 'A devnet chain did not start.' },
+  devnet_chain_crashed: { kind: 'unavailable', surface: 'daemon', meaning: 'A devnet chain crashed more often than its supervisor restarts it.' },
+  eth_usd_pool_missing: { kind: 'unavailable', surface: 'daemon', meaning: 'The chain has no WETH/stablecoin pool to price ETH in USD.' },
+  buy_router_missing: { kind: 'unavailable', surface: 'daemon', meaning: 'PrebuyBuyRouter is not deployed on the chain.' },
+  store_too_new: { kind: 'unavailable', surface: 'daemon', meaning: 'The database was written by a newer version of prebuy.' },
+  rpc_error: { kind: 'unavailable', surface: 'daemon', meaning: 'A JSON-RPC call returned an error.' },
+  rpc_http_error: { kind: 'unavailable', surface: 'daemon', meaning: 'A JSON-RPC call failed at the HTTP level.' },
+  account_factory_mismatch: { kind: 'internal', surface: 'daemon', meaning: 'The smart-account factory does not derive the expected addresses.' },
+  buy_router_deploy_failed: { kind: 'internal', surface: 'daemon', meaning: 'PrebuyBuyRouter could not be deployed on the devnet.' },
+  create2_deployer_missing: { kind: 'internal', surface: 'daemon', meaning: 'The CREATE2 deployer is missing on the chain.' },
+  devnet_deploy_failed: { kind: 'internal', surface: 'daemon', meaning: 'A devnet deployment step failed.' },
+  devnet_deployments_invalid: { kind: 'internal', surface: 'daemon', meaning: 'devnet/deployments.json does not describe the running chains.' },
+  devnet_tx_reverted: { kind: 'internal', surface: 'daemon', meaning: 'A devnet helper transaction reverted.' },
+  faucet_failed: { kind: 'internal', surface: 'daemon', meaning: 'The devnet faucet could not fund the address.' },
+  index_without_record: { kind: 'internal', surface: 'daemon', meaning: 'An index entry points at a record that does not exist.' },
+  invalid_key_index: { kind: 'internal', surface: 'daemon', meaning: 'A key derivation index is out of range.' },
+  invalid_master_secret: { kind: 'internal', surface: 'daemon', meaning: 'The master secret has the wrong length.' },
+  invalid_order_transition: { kind: 'internal', surface: 'daemon', meaning: 'A writer tried an order move the state machine does not allow.' },
+  invalid_project_change: { kind: 'internal', surface: 'daemon', meaning: 'A writer tried a project change the rules do not allow.' },
+  invalid_user_index: { kind: 'internal', surface: 'daemon', meaning: 'A wallet was asked for with an invalid user index.' },
+  launch_not_decoded: { kind: 'internal', surface: 'daemon', meaning: 'A devnet launch transaction emitted no launch event.' },
+  launch_pool_not_found: { kind: 'internal', surface: 'daemon', meaning: 'A launch transaction has no matching pool initialisation.' },
+  no_factory_args: { kind: 'internal', surface: 'daemon', meaning: 'The smart account gave no factory arguments.' },
+  no_token_salt: { kind: 'internal', surface: 'daemon', meaning: 'No salt was found for a devnet token.' },
+  nonce_stream_out_of_range: { kind: 'internal', surface: 'daemon', meaning: 'A nonce stream does not fit the account’s nonce key.' },
+  pending_launch_log: { kind: 'internal', surface: 'daemon', meaning: 'A launch log without its block or transaction was handed on.' },
+  reorg_too_deep: { kind: 'internal', surface: 'daemon', meaning: 'A reorg reached below the finalized block.' },
+  review_kind: { kind: 'internal', surface: 'daemon', meaning: 'A submission is of an unexpected kind.' },
+  store_migration_missing: { kind: 'internal', surface: 'daemon', meaning: 'No migration leads to a store layout version.' },
+  swap_not_found: { kind: 'internal', surface: 'daemon', meaning: 'A devnet swap transaction has no Swap log.' },
+  sync_already_started: { kind: 'internal', surface: 'daemon', meaning: 'A realtime sync was started twice.' },
+  sync_start_missing: { kind: 'internal', surface: 'daemon', meaning: 'A realtime sync has no start block.' },
+  unreadable_master_secret: { kind: 'internal', surface: 'daemon', meaning: 'The master secret file could not be read.' },
+  unsupported_secret_format: { kind: 'internal', surface: 'daemon', meaning: 'The master secret file has an unknown format.' },
+  user_operation_hash_mismatch: { kind: 'internal', surface: 'daemon', meaning: 'An external bundler answered another operation hash than ours.' },
+} as const satisfies Record<string, ErrorCodeEntry>
+
+export type ErrorCode = keyof typeof ERROR_CODES
+
+/** The codes a public API error body can carry (the OpenAPI document lists them). */
+export const API_ERROR_CODES = (Object.keys(ERROR_CODES) as ErrorCode[]).filter((code) => ERROR_CODES[code].surface === 'api')
