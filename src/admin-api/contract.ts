@@ -1,6 +1,8 @@
 import { z } from 'zod'
 import { CHAIN_KEYS, type ChainKey } from '../chain/chain-keys.ts'
-import { addressSchema, decimalSchema, slugSchema } from '../common/schemas.ts'
+import { addressSchema } from '../common/schemas.ts'
+import { decimalSchema } from '../domain/decimal.ts'
+import { slugSchema } from '../domain/slug.ts'
 import {
   BLOCK_TYPES,
   LAUNCH_METHODS,

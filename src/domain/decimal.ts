@@ -1,3 +1,5 @@
+import { z } from 'zod'
+
 /**
  * Decimal strings <-> integer atomic amounts. Amounts travel as strings so JSON never rounds them; every comparison
  * and index key uses the bigint atomic value.
@@ -22,4 +24,12 @@ export function formatDecimal(atomic: bigint, decimals: number): string {
   const whole = abs / base
   const fraction = (abs % base).toString().padStart(decimals, '0').replace(/0+$/, '')
   return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`
+}
+
+/** A non-negative decimal amount as a string ("12.5"), as parseDecimal reads it; at most `maxDecimals` fraction digits when given. */
+export function decimalSchema(maxDecimals?: number) {
+  const error =
+    maxDecimals === undefined ? 'expected a non-negative decimal amount' : `expected a non-negative decimal amount with at most ${maxDecimals} decimals`
+  const amount = z.string({ error }).regex(DECIMAL_PATTERN, { error })
+  return maxDecimals === undefined ? amount : amount.refine((value) => (value.split('.')[1] ?? '').length <= maxDecimals, { error })
 }

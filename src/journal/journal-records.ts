@@ -1,7 +1,7 @@
 import type { Address, Hash, Hex } from 'viem'
 import type { ChainKey } from '../chain/chain-keys.ts'
 import type { Launchpad, OrderStatus } from '../domain/records.ts'
-import type { OrderVerdict } from '../domain/execution/verdicts.ts'
+import type { OrderDecision, OrderVerdict } from '../domain/execution/verdicts.ts'
 import type { StoredBlockRef } from '../sync/sync-types.ts'
 
 /** Uniswap v4 PoolKey as stored (JSON-safe). */
@@ -76,21 +76,7 @@ export interface PriceTick {
 }
 
 /** The verdict names, with what each one covers, are defined once with the planners that give them. */
-export type { OrderVerdict }
-
-/** One order's fate in one tick. */
-export interface OrderDecision {
-  keyId: string
-  slug: string
-  verdict: OrderVerdict
-  /** Spend sized for this tick, stablecoin atoms. */
-  spendAtoms?: string
-  /** Minimum tokens out enforced on-chain, atomic units. */
-  minTokensOut?: string
-  /** Priority rank within the bundle, 0 first. */
-  rank?: number
-  userOpHash?: Hash
-}
+export type { OrderDecision, OrderVerdict }
 
 /** Every decision the executor made on one tick: the journal GET /orders and the replay command read. */
 export interface TickDecision {

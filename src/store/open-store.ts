@@ -105,7 +105,7 @@ interface ImplementerBatch {
 /** The key prefix abstract-level gives a sublevel of the root database ("!name!"). */
 const prefixOf = (sublevel: Sublevel<unknown>): string => (sublevel as unknown as { prefix: string }).prefix
 
-/** Opens (creating if needed) the LevelDB database at `<dataDir>/db` (the daemon then migrates it: migrate-store.ts). */
+/** Opens (creating if needed) the LevelDB database at `<dataDir>/db` (the daemon then migrates it: daemon/migrate-store.ts). */
 export async function openStore(options: { dataDir: string }): Promise<Store> {
   const path = join(options.dataDir, 'db')
   await mkdir(path, { recursive: true })

@@ -3,11 +3,12 @@ import { TickWorkspace, planBookTick, spendAt } from './columnar-planner.ts'
 import { prepareBook, type CandidateOrder, type DecisionRecords, type PreparedBook } from './prepared-book.ts'
 import type { PrioritisationPolicy } from './prioritisation.ts'
 import { ORDER_VERDICTS, VerdictCode } from './verdicts.ts'
-import type { OrderDecision, PriceTick } from '../../journal/journal-records.ts'
+import type { OrderDecision } from './verdicts.ts'
 import { minTokensOut } from '../../pricing/min-tokens-out.ts'
 
 export interface PlanInput {
-  tick: Pick<PriceTick, 'effectiveCapAtoms' | 'swapsAllowed'>
+  /** The tick's effective cap (stablecoin atoms, null: infinite) and whether a swap in the next block is allowed. */
+  tick: { effectiveCapAtoms: string | null; swapsAllowed: boolean }
   /** Launch time and chain time of the tick, epoch ms: expiry counts from launch, in chain time. */
   launchedAt: number
   now: number

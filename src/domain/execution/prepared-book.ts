@@ -14,7 +14,7 @@ import {
 import { spendThenLimitPolicy, type PrioritisationPolicy } from './prioritisation.ts'
 import { indexWallets, type WalletIndex } from './wallet-index.ts'
 import { FDV_DECIMALS, USDC_DECIMALS } from '../order-bounds.ts'
-import type { OrderDecision } from '../../journal/journal-records.ts'
+import type { OrderDecision } from './verdicts.ts'
 
 /** One active order of the ticking project with what the executor read about its wallet. */
 export interface CandidateOrder {

@@ -1,3 +1,4 @@
+import type { Hash } from 'viem'
 /**
  * What happened to an order in one tick: the one vocabulary of the planners (reference, columnar, executor) and of the
  * journal (`OrderDecision.verdict`). The names are persisted in existing journals and read back (GET /orders, replay):
@@ -44,3 +45,17 @@ export const VerdictCode = {
 } as const satisfies { readonly [V in OrderVerdict]: PositionOf<V> }
 
 export type VerdictCode = (typeof VerdictCode)[OrderVerdict]
+
+/** One order's fate in one tick. */
+export interface OrderDecision {
+  keyId: string
+  slug: string
+  verdict: OrderVerdict
+  /** Spend sized for this tick, stablecoin atoms. */
+  spendAtoms?: string
+  /** Minimum tokens out enforced on-chain, atomic units. */
+  minTokensOut?: string
+  /** Priority rank within the bundle, 0 first. */
+  rank?: number
+  userOpHash?: Hash
+}

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { addressSchema, checksumAddressSchema, decimalSchema, slugSchema } from '../../../src/common/schemas.ts'
+import { addressSchema, checksumAddressSchema } from '../../../src/common/schemas.ts'
+import { decimalSchema } from '../../../src/domain/decimal.ts'
+import { slugSchema } from '../../../src/domain/slug.ts'
 import { isValidSlug } from '../../../src/domain/slug.ts'
 
 const ADDRESS_MESSAGE = 'expected a 0x-prefixed 20-byte hex address'
