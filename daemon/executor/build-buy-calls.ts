@@ -1,6 +1,7 @@
 import { encodeFunctionData, erc20Abi, keccak256, stringToHex } from 'viem'
 import type { Address, Hash } from 'viem'
 import type { StoredPoolKey } from '../../src/journal/journal-records.ts'
+import type { PairedAsset } from '../../src/launchpads/launchpad-adapter.ts'
 import type { AccountCall } from '../../src/wallets/wallet-service.ts'
 import { PLATFORM_FEE_BPS } from '../../src/domain/execution/platform-fee.ts'
 import { buyRouterAbi } from './buy-router-abi.ts'
@@ -20,6 +21,8 @@ export interface BuyCallInput {
   ethUsdPool: Address
   poolKey: StoredPoolKey
   token: Address
+  /** What the token pairs with: picks the route (today USDC -v3-> WETH -v4-> token for WETH pairs). */
+  paired: PairedAsset
   spendAtoms: bigint
   minTokensOut: bigint
   feeRecipient: Address
@@ -30,6 +33,8 @@ export interface BuyCallInput {
  * checks the minimum out on-chain and splits the fee. Approving the exact amount leaves no standing allowance.
  */
 export function buildBuyCalls(input: BuyCallInput): AccountCall[] {
+  // The adapters report launches of other pairs as unsupported until their route exists, so this is a programming error.
+  if (input.paired.kind !== 'weth') throw new Error(`no buy route for ${input.paired.kind} pairs`)
   return [
     {
       to: input.stablecoin,

@@ -28,6 +28,7 @@ export function submitBuys(
     ethUsdPool: chain.addresses.ethUsdPool,
     poolKey: launch.poolKey,
     token: launch.token,
+    paired: launch.paired,
     feeRecipient: ctx.feeRecipient,
   })
   const requests = buys.map(({ buy, entry }) => ({

@@ -1,24 +1,22 @@
-import { type Address, decodeEventLog, isAddressEqual, type Log, type PublicClient, parseAbi } from 'viem'
+import { type Address, decodeEventLog, isAddressEqual, type Log, type PublicClient } from 'viem'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
 import type { Logger } from '../../src/common/logger.ts'
 import type { ProjectRecord } from '../../src/domain/records.ts'
 import type { Journal } from '../../src/journal/journal.ts'
 import type { IndexerCheckpoint, LaunchRecord, PriceTick } from '../../src/journal/journal-records.ts'
-import type { LaunchpadAdapter } from '../../src/launchpads/launchpad-adapter.ts'
+import type { LaunchpadAdapter, PairedAsset } from '../../src/launchpads/launchpad-adapter.ts'
+import { type FeeSchedule, scheduleNeedsRefresh } from '../../src/pricing/fee-schedule.ts'
+import type { Fraction } from '../../src/pricing/fraction.ts'
 import { POOL_MANAGER_EVENTS } from '../../src/launchpads/v4-events.ts'
 import { PROJECT_LOCK } from '../../src/services/project-service.ts'
 import type { Store, StoreOperation } from '../../src/store/open-store.ts'
 import { projectLaunchOps } from '../../src/store/project-writes.ts'
 import { type BlockEvent, type ReorgEvent, type SyncCheckpoint, storeBlockRef } from '../../src/sync/sync-types.ts'
-import { computePriceTick, needsBlockTicks, type TickInput } from './compute-price-tick.ts'
+import { computePriceTick, needsBlockTicks, nextBlockAfter, type TickInput } from './compute-price-tick.ts'
+import { createPairedPrices } from './paired-prices.ts'
 import { createLaunchDetector, type DetectedLaunch } from './detect-launch.ts'
 import { type LaunchedPools, loadLaunchedPools, poolKeyOf, restorePoolStates } from './launched-pools.ts'
 import type { TickBus } from './tick-bus.ts'
-
-const V3_SLOT0 = parseAbi([
-  'function slot0() view returns (uint160 sqrtPriceX96, int24 tick, uint16 observationIndex, uint16 observationCardinality, uint16 observationCardinalityNext, uint8 feeProtocol, bool unlocked)',
-  'function token0() view returns (address)',
-])
 
 export const toStoredCheckpoint = (chain: ChainKey, checkpoint: SyncCheckpoint, at: number): IndexerCheckpoint => ({
   chain,
@@ -66,22 +64,33 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
   const key = chain.key
   const pools: LaunchedPools = await loadLaunchedPools(journal, key)
   const detector = createLaunchDetector({ store, chain, client, adapters: deps.adapters, log, stage })
-  const wethIsToken0 = isAddressEqual(
-    await client.readContract({ address: chain.addresses.ethUsdPool, abi: V3_SLOT0, functionName: 'token0' }),
-    chain.addresses.weth,
-  )
+  const pairedPrices = await createPairedPrices(chain, client)
   const poolManager = deps.adapters[0]?.poolManager ?? chain.addresses.poolManager
   const launchAddresses = deps.adapters.map((a) => a.launchEvent.address)
   // The first block after a (re)start re-prices every launched pool.
   let primed = false
 
-  async function ethUsdAt(blockNumber: bigint): Promise<TickInput['ethUsd']> {
-    const slot0 = await client.readContract({ address: chain.addresses.ethUsdPool, abi: V3_SLOT0, functionName: 'slot0', blockNumber })
-    return { sqrtPriceX96: slot0[0], wethIsToken0 }
+  /**
+   * Launched pools whose schedule follows chain state (auction rounds): read again before this block is priced, so
+   * its ticks know the gating and decay of the next block. Returns the launches whose record changed.
+   */
+  async function refreshSchedules(block: BlockEvent['block']): Promise<LaunchRecord[]> {
+    const next = nextBlockAfter(block, deps.blockTimeSeconds)
+    const changed: LaunchRecord[] = []
+    for (const pool of pools.values()) {
+      const adapter = deps.adapters.find((a) => a.id === pool.launch.launchpad)
+      const schedule = pool.launch.feeSchedule as FeeSchedule
+      if (!adapter?.refreshFeeSchedule || BigInt(pool.launch.blockNumber) > block.number || !scheduleNeedsRefresh(schedule, next)) continue
+      const fresh = await adapter.refreshFeeSchedule(client, pool.launch, block)
+      if (JSON.stringify(fresh) === JSON.stringify(schedule)) continue
+      pool.launch = { ...pool.launch, feeSchedule: fresh }
+      changed.push(pool.launch)
+    }
+    return changed
   }
 
   /** The launches a block holds and the ticks its swaps of launched pools make, in log order. */
-  async function scanLogs(event: BlockEvent, ethUsd: () => Promise<TickInput['ethUsd']>, priced: Price) {
+  async function scanLogs(event: BlockEvent, pairedPrice: (paired: PairedAsset) => Promise<Fraction>, priced: Price) {
     const launches: DetectedLaunch[] = []
     const ticks: PricedTick[] = []
     const swapped = new Set<string>()
@@ -90,7 +99,7 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
       const adapter = detector.adapterOf(entry)
       waiting ??= adapter && detector.waitingLaunchpads()
       if (adapter && (await waiting)?.has(adapter.id)) {
-        const launch = await detector.detect(entry, event.block.timestamp, ethUsd)
+        const launch = await detector.detect(entry, event.block.timestamp, pairedPrice)
         if (launch) {
           launches.push(launch)
           pools.set(poolKeyOf(launch.record.poolId), { launch: launch.record, state: launch.state, lastTick: event.block.number })
@@ -123,15 +132,21 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
     for (const [poolId, pool] of pools) {
       if (swapped.has(poolId) || launches.includes(pool.launch) || BigInt(pool.launch.blockNumber) > block.number) continue
       const quiet = block.number - pool.lastTick < BigInt(deps.heartbeatBlocks)
-      if (primed && quiet && !needsBlockTicks(pool.launch, block.timestamp, deps.blockTimeSeconds)) continue
+      if (primed && quiet && !needsBlockTicks(pool.launch, block, deps.blockTimeSeconds)) continue
       ticks.push(await priced({ launch: pool.launch, reason: 'block', pool: pool.state, logIndex: -1 }))
     }
     return ticks
   }
 
   /** The block's write; the projects' launch marks land with their launch records, under the project service's lock. */
-  async function recordBlock(event: BlockEvent, launches: readonly DetectedLaunch[], ticks: readonly PricedTick[]): Promise<void> {
+  async function recordBlock(
+    event: BlockEvent,
+    launches: readonly DetectedLaunch[],
+    refreshed: readonly LaunchRecord[],
+    ticks: readonly PricedTick[],
+  ): Promise<void> {
     const ops: StoreOperation[] = []
+    for (const record of refreshed) ops.push(...journal.putLaunch(record))
     for (const { record } of launches) ops.push(...journal.putLaunch(record))
     for (const { tick, launch } of ticks) {
       ops.push(...journal.putTick(tick))
@@ -168,14 +183,24 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
       if (deps.onLaunchLogs && event.logs.some((l) => launchAddresses.some((address) => isAddressEqual(address, l.address)))) {
         deps.onLaunchLogs({ chain: key, blockNumber: block.number, arrivedAt: performance.now() })
       }
-      // One ETH/USD read per block, started by the first need (a launch starts it early, alongside its own reads).
-      let ethUsd: Promise<TickInput['ethUsd']> | undefined
-      const getEthUsd = () => (ethUsd ??= ethUsdAt(block.number))
+      // One price read per paired asset per block, started by the first need (a launch starts it early, alongside its
+      // own reads).
+      const prices = new Map<string, Promise<Fraction>>()
+      const pairedPrice = (paired: PairedAsset): Promise<Fraction> => {
+        const id = `${paired.kind}:${paired.address.toLowerCase()}`
+        let price = prices.get(id)
+        if (!price) {
+          price = pairedPrices.usd(paired, block.number)
+          prices.set(id, price)
+        }
+        return price
+      }
       const priced: Price = async (input) => ({
         launch: input.launch,
-        tick: computePriceTick({ ...input, ethUsd: await getEthUsd(), block, blockTimeSeconds: deps.blockTimeSeconds, at: now() }),
+        tick: computePriceTick({ ...input, pairedUsd: await pairedPrice(input.launch.paired), block, blockTimeSeconds: deps.blockTimeSeconds, at: now() }),
       })
-      const { launches, ticks, swapped } = await scanLogs(event, getEthUsd, priced)
+      const refreshed = await refreshSchedules(block)
+      const { launches, ticks, swapped } = await scanLogs(event, pairedPrice, priced)
       ticks.push(
         ...(await quietTicks(
           event,
@@ -186,7 +211,7 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
       )
       if (launches.length > 0) stage('indexer.ticksComputed')
       primed = true
-      await recordBlock(event, launches, ticks)
+      await recordBlock(event, launches, refreshed, ticks)
       if (launches.length > 0) stage('indexer.blockWritten')
       for (const entry of ticks) deps.ticks.publish({ type: 'tick', tick: entry.tick, launch: entry.launch })
       deps.ticks.publish({ type: 'processed', chain: key, blockNumber: block.number, launched: launches.map((l) => l.record.slug) })

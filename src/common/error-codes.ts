@@ -100,6 +100,7 @@ export const ERROR_CODES = {
   invalid_order_transition: { kind: 'internal', surface: 'daemon', meaning: 'A writer tried an order move the state machine does not allow.' },
   invalid_project_change: { kind: 'internal', surface: 'daemon', meaning: 'A writer tried a project change the rules do not allow.' },
   invalid_user_index: { kind: 'internal', surface: 'daemon', meaning: 'A wallet was asked for with an invalid user index.' },
+  launch_unsupported: { kind: 'bad_request', surface: 'admin', meaning: 'A devnet launch succeeded but is not one prebuy can buy (the reason says why).' },
   launch_not_decoded: { kind: 'internal', surface: 'daemon', meaning: 'A devnet launch transaction emitted no launch event.' },
   launch_pool_not_found: { kind: 'internal', surface: 'daemon', meaning: 'A launch transaction has no matching pool initialisation.' },
   no_factory_args: { kind: 'internal', surface: 'daemon', meaning: 'The smart account gave no factory arguments.' },

@@ -2,6 +2,7 @@ import type { Address, Hash, Hex } from 'viem'
 import type { ChainKey } from '../chain/chain-keys.ts'
 import type { Launchpad, OrderStatus } from '../domain/records.ts'
 import type { OrderDecision, OrderVerdict } from '../domain/execution/verdicts.ts'
+import type { PairedAsset } from '../launchpads/launchpad-adapter.ts'
 import type { StoredBlockRef } from '../sync/sync-types.ts'
 
 /** Uniswap v4 PoolKey as stored (JSON-safe). */
@@ -32,10 +33,12 @@ export interface LaunchRecord {
   decimals: number
   /** Atomic units, decimal string. */
   totalSupply: string
-  /** The asset the pool pairs the token with (WETH, or 0x0 for native ETH). */
-  pairedAsset: Address
+  /** The asset the pool pairs the token with: it picks the buy route and the USD price source. */
+  paired: PairedAsset
   poolKey: StoredPoolKey
   poolId: Hex
+  /** Launchpad-specific addresses the fee schedule is read from (hook, MEV module, ...), for refreshes. */
+  feeSources: Record<string, Address>
   /** The adapter's fee schedule, as JSON (bigints as strings); only the adapter interprets it. */
   feeSchedule: unknown
   blockNumber: string
@@ -59,8 +62,8 @@ export interface PriceTick {
   logIndex: number
   sqrtPriceX96: string
   liquidity: string
-  /** Stablecoin atoms per 1 ETH (from the v3 pool), for display. */
-  ethUsdAtoms: string
+  /** Stablecoin atoms per 10^18 smallest units of the paired asset (1 ETH or WETH), for display. */
+  pairedUsdAtoms: string
   /** Timestamp (s) a swap in the next block is expected to carry. */
   nextBlockTimestamp: number
   /** The LP fee (incl. the sniper fee) a swap in the next block pays, pips; and every fee that reduces the tokens received, as a float. */

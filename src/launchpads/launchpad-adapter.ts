@@ -11,6 +11,15 @@ export interface PoolKey {
   hooks: Address
 }
 
+/**
+ * What a launched token trades against in its pool: `weth`, native `eth` (address(0) in the pool key), Zora's `zora`,
+ * or a Zora creator `coin`. The kind picks the buy route and the USD price source.
+ */
+export interface PairedAsset {
+  kind: 'weth' | 'eth' | 'zora' | 'coin'
+  address: Address
+}
+
 /** What the indexer knows about the transaction that emitted a launch log (loadLaunchContext reads it). */
 export interface LaunchContext {
   client: PublicClient
@@ -19,25 +28,31 @@ export interface LaunchContext {
   blockHash: Hex
   /** The launch block's timestamp, unix seconds: every fee schedule starts here. */
   blockTimestamp: number
-  /** The transaction's sender (a candidate creator on every launchpad). */
+  /** The transaction's sender. */
   txFrom: Address
+  /**
+   * Who sent the launch, as nobody else can forge it: the transaction's sender, or, when the transaction went through an
+   * ERC-4337 EntryPoint, the smart account whose operation emitted the launch log (the bundler sending it is shared).
+   */
+  deployer: Address
   /** Every log of the same transaction, in order: the PoolManager's Initialize and the hooks' fee events are there. */
   txLogs: readonly Log[]
 }
 
-/** A recognised launch: enough to match a project, price the pool and load the fee schedule. */
-export interface LaunchCandidate {
+/** Who and what launched: enough to match a registered project, whether or not the launch can be bought. */
+export interface LaunchIdentity {
   launchpad: Launchpad
   token: Address
-  /** Addresses that may be a registered project's creator, most specific first; match any of them. */
-  creatorCandidates: Address[]
-  poolKey: PoolKey
-  poolId: Hex
-  /** The currency the token trades against in its pool (WETH for all three on Base and on devnet). */
-  pairedToken: Address
-  tokenIsCurrency0: boolean
-  /** Pool price at initialisation (from the Initialize log). */
-  initialSqrtPriceX96: bigint
+  /**
+   * The unforgeable deployer: the factory's msg.sender when the launch event carries it (Clanker `msgSender`, Zora
+   * `caller`), else the context's deployer. A shared platform contract here launches for many people.
+   */
+  deployer: Address
+  /**
+   * Fields a caller chooses freely that name a creator (Clanker `tokenAdmin`, Zora `payoutRecipient`, Doppler's
+   * timelock or fee beneficiaries): shown to the operator, never enough to match a project.
+   */
+  claimedCreators: Address[]
   name: string | null
   symbol: string | null
   txHash: Hex
@@ -45,15 +60,37 @@ export interface LaunchCandidate {
   blockHash: Hex
   launchedAt: number
   logIndex: number
-  /** Launchpad-specific addresses the fee schedule is read from (hook, MEV module). */
-  feeSources: { hook: Address; mevModule?: Address }
+}
+
+/** A launch we can price and buy: its pool, its paired asset and where its fee schedule is read from. */
+export interface LaunchCandidate extends LaunchIdentity {
+  poolKey: PoolKey
+  poolId: Hex
+  paired: PairedAsset
+  tokenIsCurrency0: boolean
+  /** Launchpad-specific addresses the fee schedule is read from (hook, MEV module, ...). */
+  feeSources: Record<string, Address>
   /** The schedule as the launch transaction's own logs announced it, when the launchpad emits one (Doppler). */
   scheduleFromLogs?: FeeSchedule
 }
 
 /**
- * One launchpad: how to recognise its launches and what its pool's fee will be. The same code serves the devnet
- * contracts and the real Base ones; only the addresses given to the factory differ.
+ * A launch log, decoded: a launch we can buy, or a genuine launch we cannot price or buy (an unsupported module, pair
+ * or pool shape), with the reason. Both are matched against projects; only a project's own unsupported launch is
+ * quarantined, so an unrelated one costs nothing.
+ */
+export type DecodedLaunch = { kind: 'launch'; candidate: LaunchCandidate } | { kind: 'unsupported'; launch: LaunchIdentity; reason: string }
+
+/** What a refresh needs of a recorded launch (the indexer's LaunchRecord carries these). */
+export interface RecordedLaunch {
+  poolId: Hex
+  feeSchedule: unknown
+  feeSources: Record<string, Address>
+}
+
+/**
+ * One launchpad: how to recognise its launches and what its pool's fee and gating will be. The same code serves the
+ * devnet contracts and the real Base ones; only the addresses given to the factory differ.
  */
 export interface LaunchpadAdapter {
   id: Launchpad
@@ -61,8 +98,23 @@ export interface LaunchpadAdapter {
   launchEvent: { address: Address; event: AbiEvent }
   /** The v4 PoolManager whose Initialize log (same transaction) carries the pool key. */
   poolManager: Address
-  /** null when the log is not a launch this adapter understands (another event, a non-WETH pair, ...). */
-  decodeLaunch(log: Log, ctx: LaunchContext): Promise<LaunchCandidate | null>
-  /** The launch's fee schedule: pure data for feeAt(schedule, timestamp). */
+  /**
+   * null when the log is not a launch event this adapter understands. Throws only when a read it needs failed: the
+   * indexer then quarantines the log with the error and retries it, while every other launch and block goes on.
+   */
+  decodeLaunch(log: Log, ctx: LaunchContext): Promise<DecodedLaunch | null>
+  /** The launch's fee schedule: pure data for feeAt(schedule, nextBlock). Throwing quarantines the launch. */
   loadFeeSchedule(client: PublicClient, launch: LaunchCandidate): Promise<FeeSchedule>
+  /**
+   * For a schedule that follows chain state (auction rounds): the schedule as of `block`, read from the chain. The
+   * indexer calls it on every block while scheduleNeedsRefresh(schedule, next block) holds, before pricing the block.
+   */
+  refreshFeeSchedule?(client: PublicClient, launch: RecordedLaunch, block: { number: bigint; timestamp: bigint }): Promise<FeeSchedule>
+}
+
+/** A named fee source of a launch (its adapter recorded it at decode time); missing is a programming error. */
+export function feeSource(launch: { feeSources: Record<string, Address> }, name: string): Address {
+  const address = launch.feeSources[name]
+  if (!address) throw new Error(`the launch has no '${name}' fee source`)
+  return address
 }

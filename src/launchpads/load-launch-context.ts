@@ -1,5 +1,6 @@
 import type { Log, PublicClient } from 'viem'
 import { PrebuyError } from '../common/errors.ts'
+import { launchDeployer } from './launch-deployer.ts'
 import type { LaunchContext } from './launchpad-adapter.ts'
 
 /**
@@ -18,6 +19,7 @@ export async function loadLaunchContext(client: PublicClient, log: Log): Promise
     blockHash: log.blockHash,
     blockTimestamp: Number(block.timestamp),
     txFrom: receipt.from,
+    deployer: launchDeployer(receipt.from, receipt.logs, log),
     txLogs: receipt.logs,
   }
 }

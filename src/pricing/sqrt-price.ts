@@ -30,5 +30,5 @@ export function rawPriceOf(sqrtPriceX96: bigint, baseIsCurrency0: boolean): Frac
 /** Stablecoin smallest units per wei, from the v3 WETH/stablecoin pool's slot0 (token0 is WETH on Base; either works). */
 export const ethUsdFromV3Slot0 = (sqrtPriceX96: bigint, wethIsToken0: boolean): Fraction => rawPriceOf(sqrtPriceX96, wethIsToken0)
 
-/** Wei per smallest token unit from the token's v4 pool against WETH. */
-export const tokenPriceInWeth = (sqrtPriceX96: bigint, tokenIsCurrency0: boolean): Fraction => rawPriceOf(sqrtPriceX96, tokenIsCurrency0)
+/** Smallest units of the paired asset (wei for WETH or ETH) per smallest token unit, from the token's v4 pool. */
+export const tokenPriceInPaired = (sqrtPriceX96: bigint, tokenIsCurrency0: boolean): Fraction => rawPriceOf(sqrtPriceX96, tokenIsCurrency0)

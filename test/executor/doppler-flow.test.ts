@@ -53,7 +53,7 @@ describe('open-market execution on a Doppler launch (real devnet, wallets, store
     const schedule = first.launch.feeSchedule as FeeSchedule
     const fdv = BigInt(first.tick.fdvUsdAtoms)
     const launchTime = first.launch.launchedAt / 1000
-    const capAt = (t: number) => effectiveMarketCap(fraction(fdv), feeAt(schedule, t).totalFee)!
+    const capAt = (t: number) => effectiveMarketCap(fraction(fdv), feeAt(schedule, { timestamp: t, number: 0n }).totalFee)!
     // Target: the block 3 blocks after the launch; the limit sits halfway between its cap and the previous block's.
     const target = launchTime + 3 * HARNESS_BLOCK_TIME
     const limit = (capAt(target) + capAt(target - HARNESS_BLOCK_TIME)) / 2n

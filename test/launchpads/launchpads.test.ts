@@ -15,7 +15,12 @@ import { DEVNET_TRADER, prepareDevnetTrader, swapExactUsdcForToken, type SwapRes
 import type { LaunchpadAdapter, PoolKey } from '../../src/launchpads/launchpad-adapter.ts'
 import { loadLaunchContext } from '../../src/launchpads/load-launch-context.ts'
 import { clankerProtocolFeeOf } from '../../src/pricing/fee-fraction.ts'
-import { feeAt, feeFloorAt, type FeeSchedule } from '../../src/pricing/fee-schedule.ts'
+import { feeAt, type FeeSchedule } from '../../src/pricing/fee-schedule.ts'
+
+/** The next block at a timestamp (these schedules depend on time only). */
+const at = (timestamp: number) => ({ timestamp, number: 0n })
+/** When a schedule's launch fee reaches its floor. */
+const floorOf = (s: FeeSchedule): number => (s.kind === 'clanker' ? s.startTime + s.secondsToDecay : s.startTime + s.durationSeconds)
 import { exactInputSingleRange } from './single-range-swap.ts'
 
 const STATE_VIEW = parseAbi(['function getSlot0(bytes32 poolId) view returns (uint160 sqrtPriceX96, int24 tick, uint24 protocolFee, uint24 lpFee)'])
@@ -66,7 +71,7 @@ async function buyAt(ts: number, poolKey: PoolKey, token: Address, poolId: Hex):
 
 /** Checks a real swap against the schedule: the LP fee the pool charged, the protocol fee, and the exact tokens out. */
 async function expectSwapPaysSchedule(swap: ObservedSwap, schedule: FeeSchedule, poolKey: PoolKey, launchpad: Launchpad): Promise<void> {
-  const quote = feeAt(schedule, swap.timestamp)
+  const quote = feeAt(schedule, at(swap.timestamp))
   expect(swap.poolSwap.fee).toBe(quote.lpFee)
   const wethIs0 = poolKey.currency0.toLowerCase() === chain.addresses.weth.toLowerCase()
   const poolInput = -(wethIs0 ? swap.poolSwap.amount0 : swap.poolSwap.amount1)
@@ -147,11 +152,13 @@ describe('devnet launchpads', () => {
         toBlock: launched.blockNumber,
       })
       expect(logs).toHaveLength(1)
-      const launch = await adapter.decodeLaunch(logs[0]!, await loadLaunchContext(client, logs[0]!))
-      expect(launch).not.toBeNull()
+      const decoded = await adapter.decodeLaunch(logs[0]!, await loadLaunchContext(client, logs[0]!))
+      expect(decoded?.kind).toBe('launch')
+      const launch = decoded?.kind === 'launch' ? decoded.candidate : undefined
       expect(launch).toEqual(launched.launch)
       expect(launch!.token).toBe(launched.token)
-      expect(launch!.creatorCandidates).toContain(creator)
+      // Sent by the creator: the deployer the project is registered with.
+      expect(launch!.deployer).toBe(getAddress(creator))
       expect(launch!.launchedAt).toBe(t0)
       expect(launch!.tokenIsCurrency0).toBe(side === 'currency0')
       const hook = launchpad === 'clanker' ? addresses.clanker.hook : launchpad === 'doppler' ? addresses.doppler.hook : addresses.zora.hook
@@ -189,14 +196,14 @@ describe('devnet launchpads', () => {
       // Two swaps while the fee decays, one past the floor.
       const early = await buyAt(t0 + 1, launch!.poolKey, launch!.token, launch!.poolId)
       await expectSwapPaysSchedule(early, schedule, launch!.poolKey, launchpad)
-      expect(feeAt(schedule, t0 + 1).sniperFee).toBeGreaterThan(0)
+      expect(feeAt(schedule, at(t0 + 1)).sniperFee).toBeGreaterThan(0)
       const mid = await buyAt(t0 + Math.floor(expected.decaySeconds / 2), launch!.poolKey, launch!.token, launch!.poolId)
       await expectSwapPaysSchedule(mid, schedule, launch!.poolKey, launchpad)
       expect(mid.poolSwap.fee).toBeLessThan(early.poolSwap.fee)
-      const late = await buyAt(feeFloorAt(schedule) + 3, launch!.poolKey, launch!.token, launch!.poolId)
+      const late = await buyAt(floorOf(schedule) + 3, launch!.poolKey, launch!.token, launch!.poolId)
       await expectSwapPaysSchedule(late, schedule, launch!.poolKey, launchpad)
       expect(late.poolSwap.fee).toBe(launchpad === 'clanker' ? 10_000 : expected.endFee)
-      expect(feeAt(schedule, late.timestamp).sniperFee).toBe(0)
+      expect(feeAt(schedule, at(late.timestamp)).sniperFee).toBe(0)
 
       const held = await client.readContract({ address: launch!.token, abi: erc20Abi, functionName: 'balanceOf', args: [DEVNET_TRADER] })
       expect(held).toBe(early.tokensOut + mid.tokensOut + late.tokensOut)
@@ -251,12 +258,13 @@ describe('devnet launchpads', () => {
     const launchLog = (await client.getTransactionReceipt({ hash: launchHash })).logs.find(
       (l) => l.address.toLowerCase() === addresses.clanker.factory.toLowerCase(),
     )!
-    const launch = await adapters.clanker.decodeLaunch(launchLog, await loadLaunchContext(client, launchLog))
+    const decoded = await adapters.clanker.decodeLaunch(launchLog, await loadLaunchContext(client, launchLog))
+    const launch = decoded?.kind === 'launch' ? decoded.candidate : undefined
     const schedule = await adapters.clanker.loadFeeSchedule(client, launch!)
-    expect(feeAt(schedule, t0).swapsAllowed).toBe(false)
-    expect(feeAt(schedule, t0 + 1).swapsAllowed).toBe(true)
+    expect(feeAt(schedule, at(t0)).swapsAllowed).toBe(false)
+    expect(feeAt(schedule, at(t0 + 1)).swapsAllowed).toBe(true)
     const next = await buyAt(t0 + 1, poolKey, token, launch!.poolId)
-    expect(next.poolSwap.fee).toBe(feeAt(schedule, t0 + 1).lpFee)
+    expect(next.poolSwap.fee).toBe(feeAt(schedule, at(t0 + 1)).lpFee)
   })
 
   it('adapters ignore logs that are not their launches', async () => {

@@ -15,7 +15,8 @@ import { PrebuyError } from '../../common/errors.ts'
 import type { ChainConfig } from '../../chain/chain-keys.ts'
 import type { Launchpad } from '../../domain/records.ts'
 import { createLaunchpadAdapters, type LaunchpadAddresses } from '../create-adapters.ts'
-import type { LaunchCandidate, PoolKey } from '../launchpad-adapter.ts'
+import { launchDeployer } from '../launch-deployer.ts'
+import type { DecodedLaunch, LaunchCandidate, PoolKey } from '../launchpad-adapter.ts'
 import { DEVNET_LAUNCH_DEFAULTS } from './deploy-devnet-launchpads.ts'
 import { loadLaunchpadArtifact } from './devnet-artifacts.ts'
 import { confirmDevnetTx, devnetPublicClient, impersonate, submitDevnetCall, type DevnetCall } from './send-devnet-tx.ts'
@@ -55,7 +56,11 @@ export interface LaunchedToken {
 export async function launchToken(options: LaunchTokenOptions): Promise<LaunchedToken> {
   const hash = await submitLaunch(options)
   const receipt = await confirmDevnetTx(options.chain, hash)
-  const launch = await decodeOwnLaunch(options.chain, options.addresses, options.launchpad, receipt)
+  const decoded = await decodeOwnLaunch(options.chain, options.addresses, options.launchpad, receipt)
+  if (decoded.kind === 'unsupported') {
+    throw new PrebuyError('launch_unsupported', `The ${options.launchpad} launch is not one prebuy can buy: ${decoded.reason}.`)
+  }
+  const launch = decoded.candidate
   return { token: launch.token, poolKey: launch.poolKey, poolId: launch.poolId, txHash: receipt.transactionHash, blockNumber: receipt.blockNumber, launch }
 }
 
@@ -162,7 +167,12 @@ function launchCall(o: LaunchTokenOptions, startFee: number, endFee: number, dec
 }
 
 /** Decodes the launch with the production adapter, from the receipt's real log: the devnet proves the adapter. */
-async function decodeOwnLaunch(chain: ChainConfig, addresses: LaunchpadAddresses, launchpad: Launchpad, receipt: TransactionReceipt): Promise<LaunchCandidate> {
+export async function decodeOwnLaunch(
+  chain: ChainConfig,
+  addresses: LaunchpadAddresses,
+  launchpad: Launchpad,
+  receipt: TransactionReceipt,
+): Promise<DecodedLaunch> {
   const client = devnetPublicClient(chain)
   const adapter = createLaunchpadAdapters({
     poolManager: chain.addresses.poolManager,
@@ -183,7 +193,7 @@ async function decodeOwnLaunch(chain: ChainConfig, addresses: LaunchpadAddresses
   }
   for (const log of receipt.logs) {
     if (log.address.toLowerCase() !== adapter.launchEvent.address.toLowerCase()) continue
-    const launch = await adapter.decodeLaunch(log, ctx)
+    const launch = await adapter.decodeLaunch(log, { ...ctx, deployer: launchDeployer(ctx.txFrom, receipt.logs, log) })
     if (launch) return launch
   }
   throw new PrebuyError('launch_not_decoded', `The ${launchpad} launch transaction carries no launch event the adapter understands.`)

@@ -2,7 +2,7 @@ import { decodeEventLog, getAddress, isAddressEqual, type Address, type Hex, typ
 import type { LinearFeeSchedule } from '../../pricing/fee-schedule.ts'
 import { BASE_DOPPLER_AIRLOCK, BASE_POOL_MANAGER, BASE_WETH } from '../base-addresses.ts'
 import { decodeLaunchLog, launchOrigin } from '../decode-launch-log.ts'
-import type { LaunchCandidate, LaunchContext, LaunchpadAdapter } from '../launchpad-adapter.ts'
+import { type DecodedLaunch, feeSource, type LaunchCandidate, type LaunchContext, type LaunchIdentity, type LaunchpadAdapter } from '../launchpad-adapter.ts'
 import { creatorList, findInitializedPools } from '../v4-events.ts'
 import { DOPPLER_AIRLOCK_ABI, DOPPLER_CREATE, DOPPLER_HOOK_ABI } from './doppler-abi.ts'
 
@@ -28,41 +28,47 @@ export function createDopplerAdapter(options: DopplerAdapterOptions): LaunchpadA
     launchEvent: { address: options.airlock, event: DOPPLER_CREATE },
     poolManager: options.poolManager,
 
-    async decodeLaunch(log: Log, ctx: LaunchContext): Promise<LaunchCandidate | null> {
+    async decodeLaunch(log: Log, ctx: LaunchContext): Promise<DecodedLaunch | null> {
       const args = decodeLaunchLog(log, options.airlock, DOPPLER_CREATE)
       if (!args) return null
-      // Numeraire ETH (address 0) or anything but WETH needs another route; not supported.
-      if (!isAddressEqual(args.numeraire, options.weth)) return null
       const asset = getAddress(args.asset)
+      const assetData = await ctx.client
+        .readContract({ address: options.airlock, abi: DOPPLER_AIRLOCK_ABI, functionName: 'getAssetData', args: [asset] })
+        .catch(() => null)
+      // Create carries no sender: the deployer is the transaction's (or its smart account's). The asset data's
+      // timelock and governance are whatever the launch passed (0xdead under NoOp governance).
+      const identity: LaunchIdentity = {
+        launchpad: 'doppler',
+        token: asset,
+        deployer: ctx.deployer,
+        claimedCreators: creatorList(assetData?.[1], assetData?.[2]),
+        name: null,
+        symbol: null,
+        ...launchOrigin(log, ctx),
+      }
+      // Numeraire ETH (address 0) or anything but WETH needs another route; not supported.
+      if (!isAddressEqual(args.numeraire, options.weth)) return { kind: 'unsupported', launch: identity, reason: `numeraire ${args.numeraire}, not WETH` }
       const pool = findInitializedPools(ctx.txLogs, options.poolManager).find(
         (p) => isAddressEqual(p.poolKey.hooks, args.poolOrHook) && (isAddressEqual(p.poolKey.currency0, asset) || isAddressEqual(p.poolKey.currency1, asset)),
       )
       // Doppler's other initializers (v3 static curve, v4 Dutch auction without a pool in this tx) are not v4 launches.
-      if (!pool) return null
-      const assetData = await ctx.client
-        .readContract({ address: options.airlock, abi: DOPPLER_AIRLOCK_ABI, functionName: 'getAssetData', args: [asset] })
-        .catch(() => null)
-      return {
-        launchpad: 'doppler',
-        token: asset,
-        creatorCandidates: creatorList(assetData?.[1], assetData?.[2], ctx.txFrom),
+      if (!pool) return { kind: 'unsupported', launch: identity, reason: 'no v4 pool of the asset is initialised in the launch transaction' }
+      const candidate: LaunchCandidate = {
+        ...identity,
         poolKey: pool.poolKey,
         poolId: pool.poolId,
-        pairedToken: getAddress(args.numeraire),
+        paired: { kind: 'weth', address: getAddress(args.numeraire) },
         tokenIsCurrency0: isAddressEqual(pool.poolKey.currency0, asset),
-        initialSqrtPriceX96: pool.sqrtPriceX96,
-        name: null,
-        symbol: null,
-        ...launchOrigin(log, ctx),
         feeSources: { hook: getAddress(args.poolOrHook) },
         scheduleFromLogs: feeScheduleFromLogs(ctx.txLogs, args.poolOrHook, pool.poolId),
       }
+      return { kind: 'launch', candidate }
     },
 
     async loadFeeSchedule(client: PublicClient, launch: LaunchCandidate): Promise<LinearFeeSchedule> {
       if (launch.scheduleFromLogs?.kind === 'linear') return launch.scheduleFromLogs
       const [startingTime, startFee, endFee, durationSeconds] = await client.readContract({
-        address: launch.feeSources.hook,
+        address: feeSource(launch, 'hook'),
         abi: DOPPLER_HOOK_ABI,
         functionName: 'getFeeScheduleOf',
         args: [launch.poolId],

@@ -13,6 +13,7 @@ describe('createBuyCallEncoder', () => {
       ethUsdPool: address(0x3333),
       poolKey: { currency0: address(0x4444), currency1: address(0x5555), fee: 8_388_608, tickSpacing: 60, hooks: address(0x6666) },
       token: address(0x5555),
+      paired: { kind: 'weth', address: address(0x2222) },
       feeRecipient: address(0x7777),
     }
     const encode = createBuyCallEncoder(template)
@@ -25,5 +26,11 @@ describe('createBuyCallEncoder', () => {
       const orderId = keccak256(toHex(`order-${i}`))
       expect(encode(orderId, spend, min)).toEqual(buildBuyCalls({ ...template, orderId, spendAtoms: spend, minTokensOut: min }))
     }
+  })
+  it('refuses a pair it has no route for (adapters report such launches as unsupported before they get here)', () => {
+    const base = { buyRouter: address(1), stablecoin: address(2), weth: address(3), ethUsdPool: address(4), token: address(5), feeRecipient: address(6) }
+    const poolKey = { currency0: address(0), currency1: address(5), fee: 0, tickSpacing: 60, hooks: address(7) }
+    const input = { ...base, poolKey, orderId: keccak256(toHex('x')), spendAtoms: 1n, minTokensOut: 1n }
+    expect(() => buildBuyCalls({ ...input, paired: { kind: 'zora', address: address(8) } })).toThrow(/no buy route for zora pairs/)
   })
 })

@@ -126,12 +126,12 @@ describe('clanker fee schedule without an MEV module', () => {
     const schedule = await adapter.loadFeeSchedule(client, {
       launchpad: 'clanker',
       token: A,
-      creatorCandidates: [],
+      deployer: A,
+      claimedCreators: [],
       poolKey: { currency0: A, currency1: B, fee: 0x800000, tickSpacing: 200, hooks: HOOK },
       poolId: `0x${'00'.repeat(32)}`,
-      pairedToken: B,
+      paired: { kind: 'weth', address: B },
       tokenIsCurrency0: true,
-      initialSqrtPriceX96: 2n ** 96n,
       name: null,
       symbol: null,
       txHash: `0x${'00'.repeat(32)}`,
@@ -143,6 +143,6 @@ describe('clanker fee schedule without an MEV module', () => {
     })
     expect(calls).toEqual(['pairedFee'])
     expect(schedule).toEqual({ kind: 'clanker', startTime: 1_000, startingFee: 0, endingFee: 0, secondsToDecay: 0, lpFee: 20_000 })
-    expect(feeAt(schedule, 1_001)).toMatchObject({ lpFee: 20_000, sniperFee: 0, swapsAllowed: true })
+    expect(feeAt(schedule, { timestamp: 1_001, number: 0n })).toMatchObject({ lpFee: 20_000, sniperFee: 0, swapsAllowed: true })
   })
 })

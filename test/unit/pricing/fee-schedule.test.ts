@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { clankerTotalFeeFraction } from '../../../src/pricing/fee-fraction.ts'
-import { feeAt, feeFloorAt, swapsAllowedAt, type ClankerFeeSchedule, type LinearFeeSchedule } from '../../../src/pricing/fee-schedule.ts'
+import { type ClankerFeeSchedule, feeAt as feeAtBlock, type FeeSchedule, type LinearFeeSchedule, scheduleSettled } from '../../../src/pricing/fee-schedule.ts'
+
+/** These schedules depend on the next block's time only. */
+const at = (timestamp: number) => ({ timestamp, number: 0n })
+const feeAt = (schedule: FeeSchedule, timestamp: number) => feeAtBlock(schedule, at(timestamp))
 
 const clanker: ClankerFeeSchedule = {
   kind: 'clanker',
@@ -29,7 +33,8 @@ describe('Clanker quadratic sniper fee', () => {
   })
 
   it('a swap in the deployment second is not allowed; the next second is', () => {
-    expect(swapsAllowedAt(clanker)).toBe(1_001)
+    expect(feeAt(clanker, 1_000).swapsAllowed).toBe(false)
+    expect(feeAt(clanker, 1_001).swapsAllowed).toBe(true)
     expect(feeAt(clanker, 999).swapsAllowed).toBe(false)
   })
 
@@ -40,7 +45,9 @@ describe('Clanker quadratic sniper fee', () => {
       expect(q.lpFee).toBe(10_000)
       expect(q.totalFraction).toBeCloseTo(1 - 0.99 / 1.002, 12)
     }
-    expect(feeFloorAt(clanker)).toBe(1_015)
+    // The block at the floor is still ticked (its fee is the floor's); from the next one nothing changes.
+    expect(scheduleSettled(clanker, at(1_015))).toBe(false)
+    expect(scheduleSettled(clanker, at(1_016))).toBe(true)
   })
 
   it('the sniper fee replaces the LP fee only when higher', () => {
@@ -86,11 +93,12 @@ describe('linear decay (Doppler, Zora)', () => {
   })
 
   it('swaps are allowed from the launch; sniper fee is 0 at the floor', () => {
-    expect(swapsAllowedAt(linear)).toBe(1_000)
+    expect(feeAt(linear, 999).swapsAllowed).toBe(false)
     expect(feeAt(linear, 1_000).swapsAllowed).toBe(true)
     expect(feeAt(linear, 1_009).sniperFee).toBe(90_800)
     expect(feeAt(linear, 1_010).sniperFee).toBe(0)
-    expect(feeFloorAt(linear)).toBe(1_010)
+    expect(scheduleSettled(linear, at(1_010))).toBe(false)
+    expect(scheduleSettled(linear, at(1_011))).toBe(true)
   })
 
   it('spec: a 50% tax doubles the effective cap', () => {

@@ -4,7 +4,7 @@ import { fdvUsd, fdvUsdAtomic } from '../../../src/pricing/fdv.ts'
 import { clankerProtocolFeeOf, clankerTotalFeeFraction, feeFractionFromPips } from '../../../src/pricing/fee-fraction.ts'
 import { ceilOf, floorOf, fraction, toNumber } from '../../../src/pricing/fraction.ts'
 import { minTokensOut } from '../../../src/pricing/min-tokens-out.ts'
-import { ethUsdFromV3Slot0, humanPriceFromSqrtPriceX96, priceFromSqrtPriceX96, tokenPriceInWeth } from '../../../src/pricing/sqrt-price.ts'
+import { ethUsdFromV3Slot0, humanPriceFromSqrtPriceX96, priceFromSqrtPriceX96, tokenPriceInPaired } from '../../../src/pricing/sqrt-price.ts'
 
 const Q96 = 1n << 96n
 const USD = 1_000_000n // stablecoin units per dollar
@@ -47,10 +47,10 @@ describe('ETH/USD from the v3 pool, both token orders', () => {
     expect(Number(floorOf({ numerator: ethUsd.numerator * 10n ** 18n, denominator: ethUsd.denominator })) / 1e6).toBeCloseTo(3000, 4)
   })
 
-  it('tokenPriceInWeth inverts when the token is currency1', () => {
+  it('tokenPriceInPaired inverts when the token is currency1', () => {
     const s = 5n * Q96
-    expect(tokenPriceInWeth(s, true)).toEqual(fraction(25n * Q96 * Q96, Q96 * Q96))
-    const inv = tokenPriceInWeth(s, false)
+    expect(tokenPriceInPaired(s, true)).toEqual(fraction(25n * Q96 * Q96, Q96 * Q96))
+    const inv = tokenPriceInPaired(s, false)
     expect(inv.numerator * 25n).toBe(inv.denominator)
   })
 })
@@ -58,8 +58,8 @@ describe('ETH/USD from the v3 pool, both token orders', () => {
 describe('fdvUsd', () => {
   it('exact: 100B tokens at 1e-10 WETH and 3000 USD/ETH is 30,000 USD', () => {
     const fdv = fdvUsdAtomic({
-      tokenPriceInWeth: fraction(1n, 10n ** 10n),
-      ethUsd: fraction(3000n * USD, 10n ** 18n),
+      tokenPriceInPaired: fraction(1n, 10n ** 10n),
+      pairedUsd: fraction(3000n * USD, 10n ** 18n),
       totalSupply: 100_000_000_000n * 10n ** 18n,
     })
     expect(fdv).toBe(30_000n * USD)
@@ -68,15 +68,15 @@ describe('fdvUsd', () => {
   it('from real pool prices, token on either side', () => {
     const ethUsd = ethUsdFromV3Slot0(sqrtX96(3000e6 / 1e18), true)
     const supply = 1_000_000_000n * 10n ** 18n
-    const asCurrency0 = fdvUsd({ tokenPriceInWeth: tokenPriceInWeth(sqrtX96(1e-9), true), ethUsd, totalSupply: supply })
-    const asCurrency1 = fdvUsd({ tokenPriceInWeth: tokenPriceInWeth(sqrtX96(1e9), false), ethUsd, totalSupply: supply })
+    const asCurrency0 = fdvUsd({ tokenPriceInPaired: tokenPriceInPaired(sqrtX96(1e-9), true), pairedUsd: ethUsd, totalSupply: supply })
+    const asCurrency1 = fdvUsd({ tokenPriceInPaired: tokenPriceInPaired(sqrtX96(1e9), false), pairedUsd: ethUsd, totalSupply: supply })
     // 1e9 tokens x 1e-9 ETH x 3000 = 3000 USD
     expect(toNumber(asCurrency0) / 1e6).toBeCloseTo(3000, 3)
     expect(toNumber(asCurrency1) / 1e6).toBeCloseTo(3000, 3)
   })
 
   it('keeps precision for huge supplies and tiny prices (no float anywhere)', () => {
-    const fdv = fdvUsdAtomic({ tokenPriceInWeth: fraction(7n, 10n ** 30n), ethUsd: fraction(3n, 10n ** 9n), totalSupply: 10n ** 40n })
+    const fdv = fdvUsdAtomic({ tokenPriceInPaired: fraction(7n, 10n ** 30n), pairedUsd: fraction(3n, 10n ** 9n), totalSupply: 10n ** 40n })
     expect(fdv).toBe(210n) // 1e40 * 7e-30 * 3e-9 = 210
   })
 })

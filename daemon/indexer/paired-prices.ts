@@ -1,0 +1,41 @@
+import { isAddressEqual, type PublicClient, parseAbi } from 'viem'
+import type { ChainConfig } from '../../src/chain/chain-keys.ts'
+import type { PairedAsset } from '../../src/launchpads/launchpad-adapter.ts'
+import type { Fraction } from '../../src/pricing/fraction.ts'
+import { ethUsdFromV3Slot0 } from '../../src/pricing/sqrt-price.ts'
+
+const V3_POOL = parseAbi([
+  'function slot0() view returns (uint160 sqrtPriceX96, int24 tick, uint16 observationIndex, uint16 observationCardinality, uint16 observationCardinalityNext, uint8 feeProtocol, bool unlocked)',
+  'function token0() view returns (address)',
+])
+
+/** USD prices of the assets launched tokens pair with, read at a block. */
+export interface PairedPrices {
+  /** Stablecoin smallest units per smallest unit of the paired asset at `blockNumber`. */
+  usd(paired: PairedAsset, blockNumber: bigint): Promise<Fraction>
+}
+
+/** A source for one kind of paired asset (ETH and WETH share the v3 WETH/stablecoin pool). */
+type PriceSource = (paired: PairedAsset, blockNumber: bigint) => Promise<Fraction>
+
+/**
+ * The paired assets' USD prices on one chain. WETH and native ETH (one price: 1 wei of either) come from the v3
+ * WETH/stablecoin pool's slot0 at the block. Other kinds are priced by the sources added to SOURCES; a kind without a
+ * source cannot be priced (the adapter reports such launches as unsupported, so this is never reached for them).
+ */
+export async function createPairedPrices(chain: ChainConfig, client: PublicClient): Promise<PairedPrices> {
+  const { ethUsdPool, weth } = chain.addresses
+  const wethIsToken0 = isAddressEqual(await client.readContract({ address: ethUsdPool, abi: V3_POOL, functionName: 'token0' }), weth)
+  const ethUsd: PriceSource = async (_paired, blockNumber) => {
+    const slot0 = await client.readContract({ address: ethUsdPool, abi: V3_POOL, functionName: 'slot0', blockNumber })
+    return ethUsdFromV3Slot0(slot0[0], wethIsToken0)
+  }
+  const sources: Partial<Record<PairedAsset['kind'], PriceSource>> = { weth: ethUsd, eth: ethUsd }
+  return {
+    usd(paired, blockNumber) {
+      const source = sources[paired.kind]
+      if (!source) throw new Error(`no USD price source for ${paired.kind} pairs on ${chain.key}`)
+      return source(paired, blockNumber)
+    },
+  }
+}
