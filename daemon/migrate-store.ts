@@ -5,7 +5,7 @@ import { readAll } from '../src/store/paginate.ts'
 import { projectChainKey } from '../src/store/project-index.ts'
 
 /** The layout this code reads and writes, recorded in meta 'storeVersion' (a store without one is version 1). */
-export const STORE_VERSION = 3
+export const STORE_VERSION = 4
 
 /** The operations that bring a store from version `to - 1` to `to`, written in one batch with the new version. */
 const MIGRATIONS: Record<number, (store: Store) => Promise<StoreOperation[]>> = {
@@ -22,6 +22,11 @@ const MIGRATIONS: Record<number, (store: Store) => Promise<StoreOperation[]>> = 
     }
     return ops
   },
+  // 4: a project carries its expected token address (null until recorded).
+  4: async (store) =>
+    (await readAll(store.sub.projects, ''))
+      .filter(({ value }) => value.expectedTokenAddress === undefined)
+      .map(({ key, value }) => put(store.sub.projects, key, { ...value, expectedTokenAddress: null })),
 }
 
 /**

@@ -10,10 +10,12 @@ export default class DevnetLaunch extends OperatorCommand {
   static override examples = [
     '<%= config.bin %> devnet launch --launchpad clanker --creator 0x1111111111111111111111111111111111111111',
     '<%= config.bin %> devnet launch --launchpad zora --creator 0x1111... --name Moon --symbol MOON --start-fee 500000 --end-fee 10000 --decay-seconds 20',
+    '<%= config.bin %> devnet launch --launchpad clanker --creator 0x1111... --sender 0x2222...   # a forged launch: rejected',
   ]
   static override flags = {
     launchpad: Flags.string({ required: true, options: [...LAUNCHPADS] }),
-    creator: Flags.string({ required: true, description: 'creator address (the project registered with it)' }),
+    creator: Flags.string({ required: true, description: 'the creator the launch names (token admin / payout recipient)' }),
+    sender: Flags.string({ description: 'who sends the launch, impersonated (default: the creator); the project binds only to its registered deployer' }),
     chain: Flags.string({ options: [...CHAIN_KEYS], default: 'base' }),
     name: Flags.string({ description: 'token name' }),
     symbol: Flags.string({ description: 'token symbol' }),
@@ -28,6 +30,7 @@ export default class DevnetLaunch extends OperatorCommand {
     const result = await client.devnetLaunch({
       launchpad: flags.launchpad as Launchpad,
       creator: flags.creator,
+      ...(flags.sender === undefined ? {} : { sender: flags.sender }),
       chain: flags.chain as ChainKey,
       ...(flags.name === undefined ? {} : { name: flags.name }),
       ...(flags.symbol === undefined ? {} : { symbol: flags.symbol }),
@@ -35,7 +38,7 @@ export default class DevnetLaunch extends OperatorCommand {
       ...(flags['end-fee'] === undefined ? {} : { endFee: flags['end-fee'] }),
       ...(flags['decay-seconds'] === undefined ? {} : { decaySeconds: flags['decay-seconds'] }),
     })
-    this.log(`Launched ${result.token} on ${result.launchpad} (${result.chain}) in block ${result.blockNumber}`)
+    this.log(`Launched ${result.token} on ${result.launchpad} (${result.chain}) in block ${result.blockNumber}, sent by ${result.sender}`)
     this.log(`Pool id: ${result.poolId}`)
     this.log(`Tx:      ${result.txHash}`)
     return result

@@ -5,11 +5,12 @@ import { OperatorCommand } from '../../src/admin-client/cli/operator-command.ts'
 
 export default class ProjectsUpdate extends OperatorCommand {
   static override description =
-    "Edit an approved project's public profile (GET /projects): only the fields given change; --profile-file takes a partial profile as JSON"
+    "Edit an approved project's public profile (GET /projects) and, while it waits to launch, what binds it to its launch (--creator, --expected-token): only the fields given change; --profile-file takes a partial profile as JSON"
   static override examples = [
     '<%= config.bin %> projects update moon --display-name "Moon Protocol" --website-url https://moon.example',
     '<%= config.bin %> projects update moon --bio "First paragraph." --bio "Second paragraph."',
     '<%= config.bin %> projects update moon --profile-file moon-profile.json',
+    '<%= config.bin %> projects update moon --expected-token 0xabcd...',
   ]
   static override args = { slug: Args.string({ required: true, description: 'project slug' }) }
   static override flags = {
@@ -22,6 +23,9 @@ export default class ProjectsUpdate extends OperatorCommand {
     'website-url': Flags.string(),
     bio: Flags.string({ multiple: true, description: 'a paragraph; repeat for several (replaces the whole bio)' }),
     'profile-file': Flags.string({ description: 'JSON file with a partial profile {identity, content, status}; flags override it' }),
+    creator: Flags.string({ description: 'the registered deployer a launch must be sent by (before launch only)' }),
+    'expected-token': Flags.string({ description: 'the token address expected at launch (before launch only)', exclusive: ['clear-expected-token'] }),
+    'clear-expected-token': Flags.boolean({ description: 'forget the expected token address' }),
   }
 
   async run(): Promise<UpdateProfileResult> {
@@ -46,9 +50,19 @@ export default class ProjectsUpdate extends OperatorCommand {
       ...(Object.keys(content).length > 0 ? { content } : {}),
       ...(fromFile.status ? { status: fromFile.status } : {}),
     }
-    if (Object.keys(update).length === 0) this.error('give at least one field to change', { exit: 2 })
-    const project = await (await this.adminClient(flags)).updateProfile(args.slug, update)
-    this.log(`Updated the profile of ${project.slug}`)
-    return { project }
+    const binding = {
+      ...(flags.creator === undefined ? {} : { creator: flags.creator }),
+      ...(flags['expected-token'] === undefined ? {} : { expectedToken: flags['expected-token'] }),
+      ...(flags['clear-expected-token'] ? { expectedToken: null } : {}),
+    }
+    if (Object.keys(update).length === 0 && Object.keys(binding).length === 0) this.error('give at least one field to change', { exit: 2 })
+    const client = await this.adminClient(flags)
+    let project = Object.keys(update).length > 0 ? await client.updateProfile(args.slug, update) : undefined
+    if (project) this.log(`Updated the profile of ${project.slug}`)
+    if (Object.keys(binding).length > 0) {
+      project = await client.updateBinding(args.slug, binding)
+      this.log(`Updated the launch binding of ${project.slug}: deployer ${project.creatorAddress}, expected token ${project.expectedTokenAddress ?? '(none)'}`)
+    }
+    return { project: project! }
   }
 }

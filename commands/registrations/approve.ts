@@ -7,11 +7,18 @@ import { LAUNCH_METHODS, LAUNCHPADS, type LaunchMethod, type Launchpad } from '.
 export default class RegistrationsApprove extends OperatorCommand {
   static override description =
     "Approve a registration: create the project (profile from the submission, verified launch mark set) and issue the owner's API key, shown once"
-  static override examples = ['<%= config.bin %> registrations approve 01J... --slug moonbeam --creator 0x1234... --launchpad clanker --chain base']
+  static override examples = [
+    '<%= config.bin %> registrations approve 01J... --slug moonbeam --creator 0x1234... --launchpad clanker --chain base',
+    '<%= config.bin %> registrations approve 01J... --slug moonbeam --creator 0x1234... --expected-token 0xabcd... --launchpad zora --chain base',
+  ]
   static override args = { id: Args.string({ required: true, description: 'registration id (from registrations list)' }) }
   static override flags = {
     slug: Flags.string({ required: true, description: 'project slug (lower-case letters, digits, -)' }),
-    creator: Flags.string({ required: true, description: 'token creator address the launch will come from' }),
+    creator: Flags.string({
+      required: true,
+      description: 'the deployer the launch will be sent by (the factory caller / transaction sender): only a launch it sends binds the project',
+    }),
+    'expected-token': Flags.string({ description: 'the token address expected at launch, when known (then only that address binds)' }),
     launchpad: Flags.string({ required: true, options: [...LAUNCHPADS] }),
     chain: Flags.string({ required: true, options: [...CHAIN_KEYS] }),
     method: Flags.string({ options: [...LAUNCH_METHODS], default: 'open_market' }),
@@ -27,6 +34,7 @@ export default class RegistrationsApprove extends OperatorCommand {
       launchpad: flags.launchpad as Launchpad,
       chain: flags.chain as ChainKey,
       method: flags.method as LaunchMethod,
+      ...(flags['expected-token'] === undefined ? {} : { expectedToken: flags['expected-token'] }),
       ...(flags.label === undefined ? {} : { label: flags.label }),
     })
     this.log(`Approved registration ${args.id}: project ${result.project.slug} (${result.project.launchpad} on ${result.project.chain})`)

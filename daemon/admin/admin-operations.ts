@@ -12,6 +12,8 @@ import type {
   ReviewKind,
   ReviewStatus,
   ValidAdminRequest,
+  LaunchCandidatesResult,
+  LaunchCandidateView,
 } from '../../src/admin-api/contract.ts'
 
 /**
@@ -36,4 +38,8 @@ export interface AdminOperations {
   listBlocklist(): Promise<BlockEntry[]>
   addBlock(request: ValidAdminRequest<'block'>): Promise<BlockEntry>
   removeBlock(type: BlockType, value: string): Promise<RemoveBlockResult>
+  /** Edits what binds a waiting project to its launch (deployer, expected token). */
+  updateBinding(slug: string, request: ValidAdminRequest<'projectBinding'>): Promise<ProjectRecord>
+  launchCandidates(query: ValidAdminRequest<'launchCandidatesQuery'>): Promise<LaunchCandidatesResult>
+  confirmLaunch(slug: string, token: string): Promise<LaunchCandidateView>
 }

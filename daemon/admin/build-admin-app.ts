@@ -15,6 +15,9 @@ import {
   type ReviewItem,
   type RevokeKeyResult,
   type UpdateProfileResult,
+  type ConfirmLaunchResult,
+  type LaunchCandidatesResult,
+  type UpdateBindingResult,
 } from '../../src/admin-api/contract.ts'
 import { refuseWhileClosing } from '../http/refuse-while-closing.ts'
 import type { Logger } from '../../src/common/logger.ts'
@@ -90,6 +93,23 @@ export function buildAdminApp(deps: AdminAppDeps): FastifyInstance {
     '/admin/v1/projects/:id',
     async (request): Promise<UpdateProfileResult> => ({
       project: await operations.updateProfile(id(request), parseRequest(adminRequests.profileUpdate, request.body)),
+    }),
+  )
+
+  app.patch(
+    '/admin/v1/projects/:id/binding',
+    async (request): Promise<UpdateBindingResult> => ({
+      project: await operations.updateBinding(id(request), parseRequest(adminRequests.projectBinding, request.body)),
+    }),
+  )
+  app.get(
+    '/admin/v1/launches/candidates',
+    async (request): Promise<LaunchCandidatesResult> => operations.launchCandidates(parseRequest(adminRequests.launchCandidatesQuery, request.query)),
+  )
+  app.post(
+    '/admin/v1/launches/:id/confirm',
+    async (request): Promise<ConfirmLaunchResult> => ({
+      candidate: await operations.confirmLaunch(id(request), parseRequest(adminRequests.confirmLaunch, request.body).token),
     }),
   )
 

@@ -55,7 +55,7 @@ export function createDevnetOperations({ devnet, wallets, dataDir }: DevnetOpera
       }
     },
 
-    /** Launches a token as its creator (impersonated) on the launchpads the launch workers deployed and recorded. */
+    /** Launches a token naming its creator, sent by `sender` (impersonated; default the creator), on the recorded devnet launchpads. */
     async launch(request) {
       const chain = devnet.chains[request.chain]
       const addresses = (await readDevnetLaunchpads(dataDir))[request.chain]
@@ -67,11 +67,13 @@ export function createDevnetOperations({ devnet, wallets, dataDir }: DevnetOpera
       }
       const suffix = Date.now().toString(36).slice(-4).toUpperCase()
       const creator = getAddress(request.creator)
+      const sender = getAddress(request.sender ?? request.creator)
       const launched = await launchToken({
         chain,
         addresses,
         launchpad: request.launchpad,
         creator,
+        sender,
         name: request.name ?? `Devnet ${request.launchpad} ${suffix}`,
         symbol: request.symbol ?? `D${suffix}`,
         ...(request.startFee === undefined ? {} : { startFee: request.startFee }),
@@ -82,6 +84,7 @@ export function createDevnetOperations({ devnet, wallets, dataDir }: DevnetOpera
         chain: request.chain,
         launchpad: request.launchpad,
         creator,
+        sender,
         token: launched.token,
         poolId: launched.poolId,
         txHash: launched.txHash,

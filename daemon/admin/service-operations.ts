@@ -44,6 +44,7 @@ export function createServiceOperations({ services, status }: ServiceOperationsD
       const result = await services.reviews.approveRegistration(id, {
         slug: request.slug,
         creatorAddress: request.creator,
+        ...(request.expectedToken === undefined ? {} : { expectedTokenAddress: request.expectedToken }),
         launchpad: request.launchpad,
         chain: request.chain,
         ...(request.method === undefined ? {} : { launchMethod: request.method }),
@@ -75,6 +76,13 @@ export function createServiceOperations({ services, status }: ServiceOperationsD
     setDesk: (update) => (update.open ? services.desk.open() : services.desk.close(update.retryAfterSeconds)),
     listBlocklist: () => services.blocklist.list(),
     addBlock: (request) => services.blocklist.add(request.type, request.value, request.note),
+    updateBinding: (slug, request) =>
+      services.launches.updateBinding(slug, {
+        ...(request.creator === undefined ? {} : { creatorAddress: request.creator }),
+        ...(request.expectedToken === undefined ? {} : { expectedTokenAddress: request.expectedToken }),
+      }),
+    launchCandidates: (query) => services.launches.candidates(query),
+    confirmLaunch: (slug, token) => services.launches.confirm(slug, token),
     async removeBlock(type, value) {
       return { removed: await services.blocklist.remove(type, value) }
     },

@@ -6,6 +6,7 @@ import type { OrderRecord } from '../../src/domain/records.ts'
 import type { InFlightExecution } from '../../src/journal/journal-records.ts'
 import { orderKey } from '../../src/store/order-index.ts'
 import type { StoreOperation } from '../../src/store/open-store.ts'
+import { LAUNCH_GATING_ERRORS } from '../../src/wallets/bundler/known-errors.ts'
 import { failureReason } from '../../src/wallets/failure-reason.ts'
 import type { UserOperationResult } from '../../src/wallets/wallet-service.ts'
 import type { SubmittedBuy } from './decide-tick.ts'
@@ -26,7 +27,11 @@ export interface BuyFailure {
   errorName?: string | undefined
 }
 
-export const isPriceMove = (failure: Pick<BuyFailure, 'errorName'> | undefined): boolean => failure?.errorName === PRICE_MOVED_ERROR
+/** Reverts that are not the order's fault: the price moved past its limit, or the launchpad still gated the block. */
+const NOT_A_FAULT: ReadonlySet<string> = new Set([PRICE_MOVED_ERROR, ...LAUNCH_GATING_ERRORS])
+
+/** Whether a failure counts towards giving up on the order (maxFailedAttempts): never a price move or a gated block. */
+export const countsAsFailure = (failure: Pick<BuyFailure, 'errorName'> | undefined): boolean => !NOT_A_FAULT.has(failure?.errorName ?? '')
 
 /** What became of one in-flight order: bought (the outcome the chain recorded) or not (with why). */
 export interface Settlement {
@@ -96,7 +101,7 @@ export function createBuySettler(ctx: BuySettlerContext): BuySettler {
     for (let i = events.length - 1; i >= 0; i--) {
       const e = events[i]!
       if (e.from === 'executing' && e.to === 'active') {
-        if (isPriceMove(e)) break
+        if (!countsAsFailure(e)) break
         count++
       } else if (e.from === 'active' && e.to === 'executing') continue
       else break
@@ -135,7 +140,7 @@ export function createBuySettler(ctx: BuySettlerContext): BuySettler {
     }
     const reason = failure?.reason ?? 'not executed'
     const errorName = failure?.errorName === undefined ? {} : { errorName: failure.errorName }
-    const giveUp = !isPriceMove(failure) && (await consecutiveFailures(entry)) + 1 >= ctx.maxFailedAttempts
+    const giveUp = countsAsFailure(failure) && (await consecutiveFailures(entry)) + 1 >= ctx.maxFailedAttempts
     const failed = { execution: { spentUsdc: '0', tokensReceived: '0', feeTokens: '0', txHash: extra.txHash ?? '', executedAt: at, failureReason: reason } }
     return transitionOps(ctx, current, giveUp ? 'failed' : 'active', at, { reason, ...errorName, ...hashes }, followers, giveUp ? failed : {})
   }

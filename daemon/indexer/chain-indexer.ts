@@ -15,6 +15,7 @@ import { type BlockEvent, type ReorgEvent, type SyncCheckpoint, storeBlockRef } 
 import { computePriceTick, needsBlockTicks, nextBlockAfter, type TickInput } from './compute-price-tick.ts'
 import { createPairedPrices } from './paired-prices.ts'
 import { createLaunchDetector, type DetectedLaunch } from './detect-launch.ts'
+import { createLaunchIntake, type IntakeSession } from './launch-intake.ts'
 import { type LaunchedPools, loadLaunchedPools, poolKeyOf, restorePoolStates } from './launched-pools.ts'
 import type { TickBus } from './tick-bus.ts'
 
@@ -37,6 +38,8 @@ export interface ChainIndexerDeps {
   stage(name: string): void
   blockTimeSeconds: number
   heartbeatBlocks: number
+  /** Lower-cased deployers shared by many creators (config `launches.sharedDeployers`). */
+  sharedDeployers: ReadonlySet<string>
   onLaunchLogs?: ((info: { chain: ChainKey; blockNumber: bigint; arrivedAt: number }) => void) | undefined
 }
 
@@ -63,7 +66,8 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
   const { store, journal, chain, client, log, now, stage } = deps
   const key = chain.key
   const pools: LaunchedPools = await loadLaunchedPools(journal, key)
-  const detector = createLaunchDetector({ store, chain, client, adapters: deps.adapters, log, stage })
+  const detector = createLaunchDetector({ store, chain, client, adapters: deps.adapters, stage })
+  const intake = createLaunchIntake({ store, journal, chain, client, detector, sharedDeployers: deps.sharedDeployers, log, now })
   const pairedPrices = await createPairedPrices(chain, client)
   const poolManager = deps.adapters[0]?.poolManager ?? chain.addresses.poolManager
   const launchAddresses = deps.adapters.map((a) => a.launchEvent.address)
@@ -90,21 +94,22 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
   }
 
   /** The launches a block holds and the ticks its swaps of launched pools make, in log order. */
-  async function scanLogs(event: BlockEvent, pairedPrice: (paired: PairedAsset) => Promise<Fraction>, priced: Price) {
+  async function scanLogs(event: BlockEvent, session: IntakeSession, priced: Price) {
     const launches: DetectedLaunch[] = []
     const ticks: PricedTick[] = []
     const swapped = new Set<string>()
+    const addLaunches = (bound: readonly DetectedLaunch[]) => {
+      for (const launch of bound) {
+        launches.push(launch)
+        pools.set(poolKeyOf(launch.record.poolId), { launch: launch.record, state: launch.state, lastTick: event.block.number })
+      }
+    }
+    addLaunches(await session.due())
     let waiting: Promise<Set<string>> | undefined
     for (const entry of event.logs) {
       const adapter = detector.adapterOf(entry)
       waiting ??= adapter && detector.waitingLaunchpads()
-      if (adapter && (await waiting)?.has(adapter.id)) {
-        const launch = await detector.detect(entry, event.block.timestamp, pairedPrice)
-        if (launch) {
-          launches.push(launch)
-          pools.set(poolKeyOf(launch.record.poolId), { launch: launch.record, state: launch.state, lastTick: event.block.number })
-        }
-      }
+      if (adapter && (await waiting)?.has(adapter.id)) addLaunches(await session.scan(entry))
       if (!isAddressEqual(entry.address, poolManager)) continue
       const swap = decodeSwap(entry)
       const pool = swap && pools.get(poolKeyOf(swap.poolId))
@@ -144,8 +149,9 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
     launches: readonly DetectedLaunch[],
     refreshed: readonly LaunchRecord[],
     ticks: readonly PricedTick[],
+    intakeOps: readonly StoreOperation[],
   ): Promise<void> {
-    const ops: StoreOperation[] = []
+    const ops: StoreOperation[] = [...intakeOps]
     for (const record of refreshed) ops.push(...journal.putLaunch(record))
     for (const { record } of launches) ops.push(...journal.putLaunch(record))
     for (const { tick, launch } of ticks) {
@@ -200,7 +206,8 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
         tick: computePriceTick({ ...input, pairedUsd: await pairedPrice(input.launch.paired), block, blockTimeSeconds: deps.blockTimeSeconds, at: now() }),
       })
       const refreshed = await refreshSchedules(block)
-      const { launches, ticks, swapped } = await scanLogs(event, pairedPrice, priced)
+      const session = intake(block, pairedPrice)
+      const { launches, ticks, swapped } = await scanLogs(event, session, priced)
       ticks.push(
         ...(await quietTicks(
           event,
@@ -211,7 +218,7 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
       )
       if (launches.length > 0) stage('indexer.ticksComputed')
       primed = true
-      await recordBlock(event, launches, refreshed, ticks)
+      await recordBlock(event, launches, refreshed, ticks, session.result().ops)
       if (launches.length > 0) stage('indexer.blockWritten')
       for (const entry of ticks) deps.ticks.publish({ type: 'tick', tick: entry.tick, launch: entry.launch })
       deps.ticks.publish({ type: 'processed', chain: key, blockNumber: block.number, launched: launches.map((l) => l.record.slug) })
@@ -220,6 +227,11 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
       const reverted = await journal.launchesAbove(key, event.ancestor.number)
       const ops: StoreOperation[] = [...(await journal.ticksAboveOps(key, event.ancestor.number))]
       for (const launch of reverted) ops.push(...journal.deleteLaunch(launch))
+      // Candidates and quarantined logs of removed blocks are gone with them (the new blocks bring their own).
+      for (const candidate of await journal.candidates(key))
+        if (BigInt(candidate.blockNumber) > event.ancestor.number) ops.push(journal.deleteCandidate(candidate))
+      for (const entry of await journal.quarantinedLogs(key))
+        if (BigInt(entry.blockNumber) > event.ancestor.number) ops.push(journal.deleteQuarantinedLog(entry))
       ops.push(journal.putCheckpoint(toStoredCheckpoint(key, event.checkpoint, now())))
       await store.mutex.run(PROJECT_LOCK, async () => {
         for (const launch of reverted) {

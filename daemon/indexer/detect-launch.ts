@@ -1,13 +1,12 @@
 import { type Address, erc20Abi, isAddressEqual, type Log, type PublicClient, parseAbi } from 'viem'
 import type { ChainConfig } from '../../src/chain/chain-keys.ts'
-import type { Logger } from '../../src/common/logger.ts'
 import type { Launchpad, ProjectRecord } from '../../src/domain/records.ts'
 import type { LaunchRecord } from '../../src/journal/journal-records.ts'
 import { launchDeployer } from '../../src/launchpads/launch-deployer.ts'
-import type { LaunchCandidate, LaunchContext, LaunchIdentity, LaunchpadAdapter, PairedAsset } from '../../src/launchpads/launchpad-adapter.ts'
+import type { DecodedLaunch, LaunchCandidate, LaunchContext, LaunchpadAdapter, PairedAsset } from '../../src/launchpads/launchpad-adapter.ts'
 import { loadLaunchContext } from '../../src/launchpads/load-launch-context.ts'
 import type { Store } from '../../src/store/open-store.ts'
-import { projectsIn, waitingLaunchpads } from '../../src/store/project-index.ts'
+import { waitingLaunchpads } from '../../src/store/project-index.ts'
 import type { PoolState } from './compute-price-tick.ts'
 
 const STATE_VIEW = parseAbi([
@@ -15,7 +14,7 @@ const STATE_VIEW = parseAbi([
   'function getLiquidity(bytes32 poolId) view returns (uint128)',
 ])
 
-/** A registered project's launch, recognised in a block: its record, the project and the pool's state at launch. */
+/** A registered project's launch, bound and read: its record, the project and the pool's state. */
 export interface DetectedLaunch {
   record: LaunchRecord
   project: ProjectRecord
@@ -24,18 +23,28 @@ export interface DetectedLaunch {
 
 export interface LaunchDetector {
   /** The adapter whose launch event `log` may be (by emitter). */
-  adapterOf(log: Log): LaunchpadAdapter | undefined
+  adapterOf(log: Pick<Log, 'address'>): LaunchpadAdapter | undefined
   /**
    * Launchpads with a registered project still waiting to launch on this chain: launch logs of the others (most
    * launches on a busy chain are not ours) are skipped without fetching their receipts.
    */
   waitingLaunchpads(): Promise<Set<Launchpad>>
   /**
-   * Decodes a launch log, matches it with a project waiting to launch, and reads what its launch record needs (fee
-   * schedule, token metadata, pool liquidity at the launch block), all in one round. Undefined when the log is not a
-   * launch this chain's adapters understand or no waiting project matches it.
+   * A launch log decoded by its adapter, with its transaction's receipt (the deployer, the pool's Initialize). Null when
+   * the log is not a launch event; throws when a read failed (the caller quarantines the log).
    */
-  detect(log: Log, blockTimestamp: bigint, prefetchPrice: (paired: PairedAsset) => Promise<unknown>): Promise<DetectedLaunch | undefined>
+  decode(log: Log, blockTimestamp: bigint): Promise<DecodedLaunch | null>
+  /**
+   * Reads what a bound launch's record needs, all in one round: fee schedule, token metadata, the pool's state at
+   * `stateAt` (the launch block, so a dev buy or initial purchase in it is priced in; a later block for a launch bound
+   * later), and the paired asset's price (prefetched for the launch tick). Throws when a read failed.
+   */
+  complete(
+    project: ProjectRecord,
+    candidate: LaunchCandidate,
+    stateAt: bigint,
+    prefetchPrice: (paired: PairedAsset) => Promise<unknown>,
+  ): Promise<DetectedLaunch>
 }
 
 export interface LaunchDetectorDeps {
@@ -43,13 +52,12 @@ export interface LaunchDetectorDeps {
   chain: ChainConfig
   client: PublicClient
   adapters: readonly LaunchpadAdapter[]
-  log: Logger
   stage(name: string): void
 }
 
 export function createLaunchDetector(deps: LaunchDetectorDeps): LaunchDetector {
-  const { store, chain, client, adapters, log, stage } = deps
-  const adapterOf = (entry: Log) => adapters.find((a) => isAddressEqual(a.launchEvent.address, entry.address))
+  const { store, chain, client, adapters, stage } = deps
+  const adapterOf = (entry: Pick<Log, 'address'>) => adapters.find((a) => isAddressEqual(a.launchEvent.address, entry.address))
 
   /** decodeLaunch's context: the transaction's receipt; the block's time is already known from the sync. */
   async function launchContext(entry: Log, blockTimestamp: bigint): Promise<LaunchContext> {
@@ -67,30 +75,11 @@ export function createLaunchDetector(deps: LaunchDetectorDeps): LaunchDetector {
     }
   }
 
-  /** The waiting project a launch belongs to: the one whose registered deployer sent it (nobody else can forge that). */
-  async function matchProject(launch: LaunchIdentity): Promise<ProjectRecord | undefined> {
-    return (await projectsIn(store, chain.key, 'waiting', launch.launchpad)).find((project) =>
-      isAddressEqual(project.creatorAddress as Address, launch.deployer),
-    )
-  }
-
-  /** The pool's price and liquidity at the end of the launch block: after any dev buy or initial purchase in it. */
-  async function poolStateAt(candidate: LaunchCandidate): Promise<PoolState> {
+  async function poolStateAt(candidate: LaunchCandidate, blockNumber: bigint): Promise<PoolState> {
+    const at = { address: chain.addresses.stateView, abi: STATE_VIEW, args: [candidate.poolId], blockNumber } as const
     const [slot0, liquidity] = await Promise.all([
-      client.readContract({
-        address: chain.addresses.stateView,
-        abi: STATE_VIEW,
-        functionName: 'getSlot0',
-        args: [candidate.poolId],
-        blockNumber: candidate.blockNumber,
-      }),
-      client.readContract({
-        address: chain.addresses.stateView,
-        abi: STATE_VIEW,
-        functionName: 'getLiquidity',
-        args: [candidate.poolId],
-        blockNumber: candidate.blockNumber,
-      }),
+      client.readContract({ ...at, functionName: 'getSlot0' }),
+      client.readContract({ ...at, functionName: 'getLiquidity' }),
     ])
     return { sqrtPriceX96: slot0[0], liquidity }
   }
@@ -108,30 +97,24 @@ export function createLaunchDetector(deps: LaunchDetectorDeps): LaunchDetector {
   return {
     adapterOf,
     waitingLaunchpads: () => waitingLaunchpads(store, chain.key),
-    async detect(entry, blockTimestamp, prefetchPrice) {
+    async decode(entry, blockTimestamp) {
       const adapter = adapterOf(entry)
-      if (!adapter) return undefined
+      if (!adapter) return null
       const ctx = await launchContext(entry, blockTimestamp)
       stage('indexer.launchContext')
       const decoded = await adapter.decodeLaunch(entry, ctx)
       stage('indexer.decodeLaunch')
-      if (!decoded) return undefined
-      const identity = decoded.kind === 'launch' ? decoded.candidate : decoded.launch
-      const project = await matchProject(identity)
-      stage('indexer.matchProject')
-      if (!project) {
-        log.debug({ token: identity.token, launchpad: identity.launchpad, deployer: identity.deployer }, 'launch of an unregistered deployer')
-        return undefined
-      }
-      if (decoded.kind === 'unsupported') {
-        log.warn({ slug: project.slug, token: identity.token, reason: decoded.reason }, 'the project launched in a way prebuy cannot buy')
-        return undefined
-      }
-      const candidate = decoded.candidate
-      // Every read the launch needs in one round: fee schedule, token metadata, pool state, and the block's paired price
-      // (the launch tick's), all independent.
+      return decoded
+    },
+    async complete(project, candidate, stateAt, prefetchPrice) {
+      const adapter = adapters.find((a) => a.id === candidate.launchpad)
+      if (!adapter) throw new Error(`no ${candidate.launchpad} adapter on ${chain.key}`)
       void prefetchPrice(candidate.paired).catch(() => undefined)
-      const [schedule, meta, state] = await Promise.all([adapter.loadFeeSchedule(client, candidate), readTokenMeta(candidate.token), poolStateAt(candidate)])
+      const [schedule, meta, state] = await Promise.all([
+        adapter.loadFeeSchedule(client, candidate),
+        readTokenMeta(candidate.token),
+        poolStateAt(candidate, stateAt),
+      ])
       stage('indexer.feeScheduleMetaLiquidity')
       const record: LaunchRecord = {
         slug: project.slug,

@@ -33,6 +33,8 @@ export interface IndexerDeps {
   now?: () => number
   /** A launched pool is re-priced at least every this many blocks, swaps or not (default 30). */
   heartbeatBlocks?: number
+  /** Deployers shared by many creators: a project registered with one binds only by expected token or confirmation. */
+  sharedDeployers?: readonly string[]
   /** Pause before re-reading a block whose processing failed (default 1 s). */
   retryDelayMs?: number
   /** Metrics hook: a block holding launchpad logs arrived from the sync (before any processing). */
@@ -136,6 +138,7 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
       stage: (name) => deps.onStage?.(name, performance.now()),
       blockTimeSeconds: deps.blockTimeSeconds ?? 2,
       heartbeatBlocks: deps.heartbeatBlocks ?? 30,
+      sharedDeployers: new Set((deps.sharedDeployers ?? []).map((address) => address.toLowerCase())),
       onLaunchLogs: deps.onLaunchLogs,
     })
     loops.push(run(config, indexer))

@@ -106,7 +106,15 @@ export function createLaunchWorkers(context: WorkerContext): BackgroundWorker[] 
       )
       const chains = prepared.filter((c): c is NonNullable<typeof c> => c !== undefined)
       const blockTime = context.config.chains.mode === 'devnet' && typeof context.config.chains.blockTime === 'number' ? context.config.chains.blockTime : 2
-      indexer = await startIndexer({ store: context.store, journal, chains, ticks: bus, logger: context.logger, blockTimeSeconds: blockTime })
+      indexer = await startIndexer({
+        store: context.store,
+        journal,
+        chains,
+        ticks: bus,
+        logger: context.logger,
+        blockTimeSeconds: blockTime,
+        sharedDeployers: context.config.launches.sharedDeployers,
+      })
       log.info({ chains: chains.map((c) => c.chain.key) }, 'indexer started')
     },
     async stop() {

@@ -45,9 +45,18 @@ export const adminRequests = {
     launchpad: z.enum(LAUNCHPADS),
     chain: z.enum(CHAIN_KEYS),
     method: z.enum(LAUNCH_METHODS).optional(),
+    /** The token address expected at launch (Clanker salt, Zora coinAddress, Doppler CREATE2): then only it binds. */
+    expectedToken: addressSchema.optional(),
     /** Label of the owner's key; defaults to the slug. */
     label: label.optional(),
   }),
+  /** What binds a waiting project to its launch: the registered deployer and the expected token (null clears it). */
+  projectBinding: z
+    .strictObject({ creator: addressSchema.optional(), expectedToken: addressSchema.nullable().optional() })
+    .refine((body) => body.creator !== undefined || body.expectedToken !== undefined, 'give creator, expectedToken or both'),
+  launchCandidatesQuery: z.object({ slug: slugSchema.optional(), chain: z.enum(CHAIN_KEYS).optional() }),
+  /** The candidate's token address (the project is the route's `:id`). */
+  confirmLaunch: z.strictObject({ token: addressSchema }),
   /** `label` defaults to the request's project name (made unique). */
   approveKeyRequest: z.strictObject({ label: label.optional() }),
   reject: z.strictObject({ note: z.string().min(1).max(500).optional() }),
@@ -98,6 +107,8 @@ export const adminRequests = {
   devnetLaunch: z.strictObject({
     launchpad: z.enum(LAUNCHPADS),
     creator: addressSchema,
+    /** Who sends the launch (default: the creator); another sender makes a forged-looking launch. */
+    sender: addressSchema.optional(),
     chain: z.enum(CHAIN_KEYS).default('base'),
     name: z.string().min(1).max(64).optional(),
     symbol: z.string().min(1).max(16).optional(),
@@ -116,6 +127,8 @@ export type AdminRequest<Name extends AdminRequestName> = z.input<(typeof adminR
 export type ValidAdminRequest<Name extends AdminRequestName> = z.output<(typeof adminRequests)[Name]>
 
 export type ApproveRegistrationRequest = AdminRequest<'approveRegistration'>
+export type ProjectBindingRequest = AdminRequest<'projectBinding'>
+export type LaunchCandidatesQuery = AdminRequest<'launchCandidatesQuery'>
 export type ApproveKeyRequestRequest = AdminRequest<'approveKeyRequest'>
 export type ProfileUpdate = AdminRequest<'profileUpdate'>
 export type DeskUpdate = AdminRequest<'deskUpdate'>
@@ -220,11 +233,63 @@ export interface MineResult {
 /** `GET devnet/deployments`. */
 export type Deployments = Record<string, unknown>
 
+/**
+ * A launch that touched a project without binding it: rejected (forged-looking, or not the expected token), awaiting
+ * the operator's confirmation (a shared deployer's), confirmed (bound on the indexer's next block), quarantined (bound
+ * but its reads failed: retried with backoff) or unsupported (bound, but not a launch prebuy can buy).
+ */
+export interface LaunchCandidateView {
+  slug: string
+  chain: ChainKey
+  launchpad: Launchpad
+  token: string
+  deployer: string
+  claimedCreators: string[]
+  txHash: string
+  blockNumber: string
+  status: 'rejected' | 'awaiting_confirmation' | 'confirmed' | 'quarantined' | 'unsupported'
+  reason: string
+  attempts: number
+  retryAtBlock?: string
+  seenAt: number
+  updatedAt: number
+}
+
+/** A launch log whose decoding failed (a read failed): decoded again with backoff. */
+export interface QuarantinedLogView {
+  chain: ChainKey
+  txHash: string
+  logIndex: number
+  blockNumber: string
+  error: string
+  attempts: number
+  retryAtBlock: string
+  seenAt: number
+}
+
+/** `GET launches/candidates`, newest first. */
+export interface LaunchCandidatesResult {
+  candidates: LaunchCandidateView[]
+  quarantinedLogs: QuarantinedLogView[]
+}
+
+/** `POST launches/:slug/confirm`. */
+export interface ConfirmLaunchResult {
+  candidate: LaunchCandidateView
+}
+
+/** `PATCH projects/:slug/binding`. */
+export interface UpdateBindingResult {
+  project: ProjectRecord
+}
+
 /** `POST devnet/launch`. */
 export interface DevnetLaunchResult {
   chain: ChainKey
   launchpad: Launchpad
   creator: string
+  /** Who sent the launch transaction. */
+  sender: string
   token: string
   poolId: string
   txHash: string

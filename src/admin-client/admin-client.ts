@@ -31,6 +31,12 @@ import type {
   ReviewStatus,
   RevokeKeyResult,
   UpdateProfileResult,
+  ConfirmLaunchResult,
+  LaunchCandidatesQuery,
+  LaunchCandidatesResult,
+  LaunchCandidateView,
+  ProjectBindingRequest,
+  UpdateBindingResult,
 } from '../admin-api/contract.ts'
 
 /** An admin API call that the daemon refused or could not answer; `message` is the daemon's own explanation. */
@@ -56,6 +62,9 @@ export interface AdminClient {
   rejectKeyRequest(id: string, note?: string): Promise<ReviewItem>
   listProjects(): Promise<ProjectRecord[]>
   updateProfile(slug: string, update: ProfileUpdate): Promise<ProjectRecord>
+  updateBinding(slug: string, request: ProjectBindingRequest): Promise<ProjectRecord>
+  launchCandidates(query?: LaunchCandidatesQuery): Promise<LaunchCandidatesResult>
+  confirmLaunch(slug: string, token: string): Promise<LaunchCandidateView>
   listKeys(): Promise<KeySummary[]>
   revokeKey(idOrLabel: string): Promise<KeySummary>
   getDesk(): Promise<DeskSettings>
@@ -113,6 +122,12 @@ export function createAdminClient(options: { adminUrl: string; operatorToken: st
       (await call<RejectResult>('POST', `/admin/v1/key-requests/${enc(id)}/reject`, note === undefined ? {} : { note })).review,
     listProjects: async () => (await call<ListResponse<ProjectRecord>>('GET', '/admin/v1/projects')).items,
     updateProfile: async (slug, update) => (await call<UpdateProfileResult>('PATCH', `/admin/v1/projects/${enc(slug)}`, update)).project,
+    updateBinding: async (slug, request) => (await call<UpdateBindingResult>('PATCH', `/admin/v1/projects/${enc(slug)}/binding`, request)).project,
+    launchCandidates: (query = {}) => {
+      const params = new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined))
+      return call('GET', `/admin/v1/launches/candidates${params.size > 0 ? `?${params}` : ''}`)
+    },
+    confirmLaunch: async (slug, token) => (await call<ConfirmLaunchResult>('POST', `/admin/v1/launches/${enc(slug)}/confirm`, { token })).candidate,
     listKeys: async () => (await call<ListResponse<KeySummary>>('GET', '/admin/v1/keys')).items,
     revokeKey: async (idOrLabel) => (await call<RevokeKeyResult>('POST', `/admin/v1/keys/${enc(idOrLabel)}/revoke`, {})).key,
     getDesk: () => call('GET', '/admin/v1/desk'),

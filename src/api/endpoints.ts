@@ -99,6 +99,24 @@ export const ENDPOINTS: Endpoint[] = [
     responses: { 200: ok('The project.', S.ProjectDetail), 404: err('No project has this slug.'), ...authErrors },
   },
   {
+    method: 'PATCH',
+    path: '/projects/{slug}/launch-binding',
+    auth: true,
+    summary: "Record the project's expected token address (owner only)",
+    description:
+      "The owning key records (or clears, with null) the address its token will have at launch. From then on only a launch of that exact token binds the project, whoever sends it: a look-alike token, or a launch naming the project's deployer in a field anyone can set, is rejected and buys nothing. Refused once the project has launched (409) and for any key but the owner's (403).",
+    pathParams: slugParam,
+    body: S.LaunchBindingBody,
+    responses: {
+      200: ok('The binding now in force.', S.LaunchBinding),
+      400: invalid,
+      403: err('The key does not own the project (code not_project_owner).'),
+      404: err('No project has this slug.'),
+      409: err('The project has launched; its binding no longer changes (code binding_fixed).'),
+      ...authErrors,
+    },
+  },
+  {
     method: 'GET',
     path: '/projects/{slug}/buyers',
     auth: true,

@@ -21,6 +21,8 @@ const COMPONENTS: Record<string, z.ZodType> = {
   ProjectProfile: S.ProjectProfile,
   ProjectPage: S.ProjectPage,
   ProjectDetail: S.ProjectDetail,
+  LaunchBindingBody: S.LaunchBindingBody,
+  LaunchBinding: S.LaunchBinding,
   Buyer: S.Buyer,
   BuyerPage: S.BuyerPage,
   CreateOrderItem: S.CreateOrderItem,

@@ -4,6 +4,7 @@ import { MAX_BATCH_ITEMS, MAX_EXPIRES_IN_MS } from '../domain/order-bounds.ts'
 import { ORDER_ITEM_CODES, ORDER_ITEM_STATUSES } from '../domain/order-codes.ts'
 import { LAUNCH_METHODS, LAUNCHPADS, ORDER_STATUSES } from '../domain/records.ts'
 import { API_ERROR_CODES } from '../common/error-codes.ts'
+import { addressSchema } from '../common/schemas.ts'
 import { LABEL_MAX_LENGTH } from '../services/key-service.ts'
 
 /**
@@ -177,6 +178,10 @@ export const ProjectDetail = ProjectProfile.extend({
     .object({
       buyersCount: z.int().describe('Keys with a non-deleted order on the project.'),
       depthByPriceLimit: z.array(DepthLevel).describe('Live orders grouped by price limit, ascending; the no-limit level last.'),
+      expectedTokenAddress: z
+        .string()
+        .nullable()
+        .describe('The token address recorded as expected at launch (PATCH /projects/{slug}/launch-binding); null when none.'),
     })
     .optional()
     .describe('Present only when the calling key owns the project.'),
@@ -316,3 +321,21 @@ export const Withdrawal = z.object({
   withdrawAddress: z.string(),
   amount: z.string().describe('Amount sent, integer in the smallest unit.'),
 })
+
+export const LaunchBindingBody = z
+  .strictObject({
+    expectedTokenAddress: addressSchema
+      .nullable()
+      .describe(
+        'The address the token will have at launch (Clanker: from the deployment salt; Zora: coinAddress; Doppler: the CREATE2 asset address), or null to clear it. Once set, only a launch of that token binds the project.',
+      ),
+  })
+  .describe('PATCH /projects/{slug}/launch-binding body.')
+
+export const LaunchBinding = z
+  .object({
+    slug: z.string(),
+    creatorAddress: z.string().describe('The registered deployer: a launch binds the project when sent by it (unless an expected token is set).'),
+    expectedTokenAddress: z.string().nullable(),
+  })
+  .describe('What binds a project to its launch.')

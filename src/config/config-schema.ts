@@ -152,6 +152,15 @@ export const configSchema = z
         deployAhead: z.boolean({ error: 'expected true or false' }).default(true),
       })
       .default({ deployAhead: true }),
+    launches: z
+      .strictObject({
+        /**
+         * Deployers that launch for many people (platform contracts, Bankr's deployer, bots): a project registered with
+         * one of them binds to a launch only through its expected token address or an operator's confirmation.
+         */
+        sharedDeployers: z.array(addressSchema).max(1_000).default([]),
+      })
+      .default({ sharedDeployers: [] }),
   })
   .superRefine((config, ctx) => {
     if (config.chains.mode === 'rpc' && config.feeRecipient === undefined) {

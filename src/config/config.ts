@@ -16,6 +16,8 @@ export interface PrebuyConfig {
   trustProxy: boolean
   feeRecipient: Address
   wallet: { accountKind: 'simple' | 'kernel'; deployAhead: boolean }
+  /** Launch authenticity: deployers shared by many creators (see src/domain/launches/judge-launch.ts). */
+  launches: { sharedDeployers: readonly Address[] }
   /**
    * Encrypts the wallets' master secret. From PREBUY_PASSPHRASE; on devnet generated once and kept in the data dir.
    * Secret: never log it (use describeConfig for a printable view).

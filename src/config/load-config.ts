@@ -103,6 +103,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<PrebuyCon
     // The schema requires feeRecipient in rpc mode, so the fallback only ever applies to devnet.
     feeRecipient: parsed.feeRecipient ?? DEVNET_FEE_RECIPIENT,
     wallet: { accountKind: parsed.wallet.accountKind ?? (mode === 'devnet' ? 'simple' : 'kernel'), deployAhead: parsed.wallet.deployAhead },
+    launches: { sharedDeployers: parsed.launches.sharedDeployers },
     passphrase,
     passphraseSource: source,
   }

@@ -89,7 +89,10 @@ export interface LaunchInfo {
 export interface ProjectRecord {
   slug: string
   profile: ProjectProfile
+  /** The registered deployer: a launch binds the project only when sent by it (see judge-launch.ts). */
   creatorAddress: string
+  /** The token address recorded before launch (null: not recorded); when set, only that address binds. */
+  expectedTokenAddress: string | null
   launchpad: Launchpad
   chain: ChainKey
   launchMethod: LaunchMethod

@@ -2,7 +2,7 @@ import type { Address, Hash, Hex } from 'viem'
 import type { ChainKey } from '../chain/chain-keys.ts'
 import type { Launchpad, OrderStatus } from '../domain/records.ts'
 import type { OrderDecision, OrderVerdict } from '../domain/execution/verdicts.ts'
-import type { PairedAsset } from '../launchpads/launchpad-adapter.ts'
+import type { LaunchCandidate, PairedAsset } from '../launchpads/launchpad-adapter.ts'
 import type { StoredBlockRef } from '../sync/sync-types.ts'
 
 /** Uniswap v4 PoolKey as stored (JSON-safe). */
@@ -143,4 +143,58 @@ export interface FillRecord {
   userIndex: number
   spendAtoms: string
   token: Address
+}
+
+/**
+ * A launch that touched a registered project without binding it (launch authenticity, quarantine), kept for the
+ * operator: `rejected` (it names the project's deployer in a field anyone can set, or is not the expected token),
+ * `awaiting_confirmation` (sent by a shared deployer: the operator confirms it or not), `confirmed` (the indexer binds
+ * it on its next block), `quarantined` (bound, but a read it needs failed: retried with backoff), `unsupported` (bound,
+ * but not a launch prebuy can price or buy).
+ */
+export interface CandidateRecord {
+  slug: string
+  chain: ChainKey
+  launchpad: Launchpad
+  token: Address
+  deployer: Address
+  claimedCreators: Address[]
+  name: string | null
+  symbol: string | null
+  txHash: Hash
+  blockNumber: string
+  blockHash: Hash
+  logIndex: number
+  /** Block time of the launch, epoch ms. */
+  launchedAt: number
+  status: CandidateStatus
+  reason: string
+  /** The decoded launch, JSON-safe, when prebuy can buy it: what a confirmation or a retry completes. */
+  launch?: StoredLaunch
+  /** Completion attempts made (quarantine) and the first block of the next one. */
+  attempts: number
+  retryAtBlock?: string
+  seenAt: number
+  updatedAt: number
+}
+
+export type CandidateStatus = 'rejected' | 'awaiting_confirmation' | 'confirmed' | 'quarantined' | 'unsupported'
+
+/** A LaunchCandidate as JSON (its block number a decimal string). */
+export type StoredLaunch = Omit<LaunchCandidate, 'blockNumber'> & { blockNumber: string }
+
+/** A launch log that could not be decoded (a read failed): decoded again with backoff, while everything else goes on. */
+export interface QuarantinedLog {
+  chain: ChainKey
+  address: Address
+  txHash: Hash
+  logIndex: number
+  blockNumber: string
+  blockHash: Hash
+  /** Block time, unix seconds. */
+  blockTimestamp: number
+  error: string
+  attempts: number
+  retryAtBlock: string
+  seenAt: number
 }

@@ -2,7 +2,17 @@ import type { ChainKey } from '../chain/chain-keys.ts'
 import { padNumber } from '../store/cursor.ts'
 import { del, put, type Store, type StoreOperation, type Sublevel } from '../store/open-store.ts'
 import { readAll } from '../store/paginate.ts'
-import type { FillRecord, InFlightExecution, IndexerCheckpoint, LaunchRecord, OrderEvent, PriceTick, TickDecision } from './journal-records.ts'
+import type {
+  CandidateRecord,
+  FillRecord,
+  InFlightExecution,
+  IndexerCheckpoint,
+  LaunchRecord,
+  OrderEvent,
+  PriceTick,
+  QuarantinedLog,
+  TickDecision,
+} from './journal-records.ts'
 
 const BLOCK_WIDTH = 20
 const TIME_WIDTH = 15
@@ -34,6 +44,10 @@ export interface Journal {
     inFlight: Sublevel<InFlightExecution>
     /** `${chain}!${block}!${keyId}!${slug}` -> FillRecord: the buys a reorg above a block may have undone */
     fillsByBlock: Sublevel<FillRecord>
+    /** `${chain}!${slug}!${token}` -> CandidateRecord: launches that touched a project without binding it */
+    candidates: Sublevel<CandidateRecord>
+    /** `${chain}!${block}!${txHash}!${logIndex}` -> QuarantinedLog: launch logs that could not be decoded yet */
+    quarantinedLogs: Sublevel<QuarantinedLog>
   }
   putCheckpoint(checkpoint: IndexerCheckpoint): StoreOperation
   getCheckpoint(chain: ChainKey): Promise<IndexerCheckpoint | undefined>
@@ -58,6 +72,15 @@ export interface Journal {
   deleteFill(fill: FillRecord): StoreOperation
   /** Fills mined on a chain above a block. */
   fillsAbove(chain: ChainKey, blockNumber: bigint): Promise<FillRecord[]>
+  putCandidate(candidate: CandidateRecord): StoreOperation
+  deleteCandidate(candidate: { chain: ChainKey; slug: string; token: string }): StoreOperation
+  getCandidate(chain: ChainKey, slug: string, token: string): Promise<CandidateRecord | undefined>
+  /** Every candidate (of a chain). */
+  candidates(chain?: ChainKey): Promise<CandidateRecord[]>
+  putQuarantinedLog(entry: QuarantinedLog): StoreOperation
+  deleteQuarantinedLog(entry: QuarantinedLog): StoreOperation
+  /** Every quarantined launch log (of a chain), oldest block first. */
+  quarantinedLogs(chain?: ChainKey): Promise<QuarantinedLog[]>
 }
 
 export function createJournal(store: Store): Journal {
@@ -72,6 +95,8 @@ export function createJournal(store: Store): Journal {
     orderEvents: store.sublevel('journal.orderEvents'),
     inFlight: store.sublevel('journal.inFlight'),
     fillsByBlock: store.sublevel('journal.fillsByBlock'),
+    candidates: store.sublevel('journal.candidates'),
+    quarantinedLogs: store.sublevel('journal.quarantinedLogs'),
   }
   // Several writes in one millisecond keep their order and never overwrite each other.
   let seq = 0
@@ -79,6 +104,8 @@ export function createJournal(store: Store): Journal {
   const launchKey = (l: Pick<LaunchRecord, 'chain' | 'token'>) => `${l.chain}!${l.token.toLowerCase()}`
   const blockPart = (n: bigint | string) => padNumber(BigInt(n), BLOCK_WIDTH)
   const fillKey = (f: FillRecord) => `${f.chain}!${blockPart(f.blockNumber)}!${f.keyId}!${f.slug}`
+  const candidateKey = (c: { chain: ChainKey; slug: string; token: string }) => `${c.chain}!${c.slug}!${c.token.toLowerCase()}`
+  const quarantinedKey = (q: QuarantinedLog) => `${q.chain}!${blockPart(q.blockNumber)}!${q.txHash}!${padNumber(BigInt(q.logIndex), INDEX_WIDTH)}`
   const tickKey = (t: PriceTick) => `${t.slug}!${blockPart(t.blockNumber)}!${padNumber(BigInt(t.logIndex + 1), INDEX_WIDTH)}`
 
   const getOptional = async <V>(sublevel: Sublevel<V>, key: string): Promise<V | undefined> => {
@@ -138,6 +165,13 @@ export function createJournal(store: Store): Journal {
     inFlight: async (chain) => (await readAll(sub.inFlight, chain === undefined ? '' : `${chain}!`)).map((e) => e.value),
     putFill: (fill) => put(sub.fillsByBlock, fillKey(fill), fill),
     deleteFill: (fill) => del(sub.fillsByBlock, fillKey(fill)),
+    putCandidate: (candidate) => put(sub.candidates, candidateKey(candidate), candidate),
+    deleteCandidate: (candidate) => del(sub.candidates, candidateKey(candidate)),
+    getCandidate: (chain, slug, token) => getOptional(sub.candidates, candidateKey({ chain, slug, token })),
+    candidates: async (chain) => (await readAll(sub.candidates, chain === undefined ? '' : `${chain}!`)).map((e) => e.value),
+    putQuarantinedLog: (entry) => put(sub.quarantinedLogs, quarantinedKey(entry), entry),
+    deleteQuarantinedLog: (entry) => del(sub.quarantinedLogs, quarantinedKey(entry)),
+    quarantinedLogs: async (chain) => (await readAll(sub.quarantinedLogs, chain === undefined ? '' : `${chain}!`)).map((e) => e.value),
     async fillsAbove(chain, blockNumber) {
       const out: FillRecord[] = []
       for await (const value of sub.fillsByBlock.values({ gt: `${chain}!${blockPart(blockNumber)}\xff`, lt: `${chain}!\xff` })) out.push(value as FillRecord)

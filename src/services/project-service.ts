@@ -1,3 +1,4 @@
+import { getAddress } from 'viem'
 import { CHAIN_KEYS, type ChainKey } from '../chain/chain-keys.ts'
 import { NATIVE_ETH_ADDRESS } from '../chain/chain-keys.ts'
 import { PrebuyError } from '../common/errors.ts'
@@ -15,6 +16,8 @@ import type { Clock } from './clock.ts'
 export interface NewProject {
   slug: string
   creatorAddress: string
+  /** The token address recorded before launch, if known at approval. */
+  expectedTokenAddress?: string | null
   launchpad: Launchpad
   chain: ChainKey
   launchMethod: LaunchMethod
@@ -52,6 +55,8 @@ export interface ProjectStats {
 export interface OwnerStats {
   buyersCount: number
   depthByPriceLimit: DepthLevel[]
+  /** The token address the owner (or the operator) recorded as expected at launch; null when none. */
+  expectedTokenAddress: string | null
 }
 
 export interface ProjectDetail extends ProjectProfile {
@@ -143,6 +148,7 @@ export function createProjectService({ store, wallets, clock, fundedCacheMs = 15
       slug: input.slug,
       profile: profileFrom(input, registration),
       creatorAddress: input.creatorAddress,
+      expectedTokenAddress: input.expectedTokenAddress ? getAddress(input.expectedTokenAddress) : null,
       launchpad: input.launchpad,
       chain: input.chain,
       launchMethod: input.launchMethod,
@@ -249,7 +255,7 @@ export function createProjectService({ store, wallets, clock, fundedCacheMs = 15
       }
       if (project.ownerKeyId !== null && project.ownerKeyId === viewerKeyId) {
         const buyersCount = await countPrefix(store.sub.buyersByProject, buyersPrefix(slug))
-        detail.ownerStats = { buyersCount, depthByPriceLimit: depthByPriceLimit(live) }
+        detail.ownerStats = { buyersCount, depthByPriceLimit: depthByPriceLimit(live), expectedTokenAddress: project.expectedTokenAddress ?? null }
       }
       return detail
     },

@@ -30,6 +30,8 @@ export interface Receipt {
 export interface ApproveRegistrationInput {
   slug: string
   creatorAddress: string
+  /** The token address expected at launch, when known at approval. */
+  expectedTokenAddress?: string
   launchpad: Launchpad
   chain: ChainKey
   launchMethod?: LaunchMethod
@@ -146,6 +148,7 @@ export function createReviewService({ store, clock, keys, projects, blocklist, d
               {
                 slug: input.slug,
                 creatorAddress: input.creatorAddress,
+                ...(input.expectedTokenAddress === undefined ? {} : { expectedTokenAddress: input.expectedTokenAddress }),
                 launchpad: input.launchpad,
                 chain: input.chain,
                 launchMethod: input.launchMethod ?? 'open_market',

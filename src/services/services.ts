@@ -4,7 +4,9 @@ import { createBlocklistService, type BlocklistService } from './blocklist-servi
 import { createBuyerService, type BuyerService } from './buyer-service.ts'
 import { systemClock, type Clock } from './clock.ts'
 import { createDeskService, type DeskService } from './desk-service.ts'
+import { createJournal } from '../journal/journal.ts'
 import { createKeyService, type KeyService } from './key-service.ts'
+import { createLaunchBindingService, type LaunchBindingService } from './launch-binding-service.ts'
 import { createOrderService, type OrderService } from './order-service.ts'
 import { createProjectService, type ProjectService } from './project-service.ts'
 import { createReviewService, type ReviewService } from './review-service.ts'
@@ -18,6 +20,8 @@ export interface Services {
   reviews: ReviewService
   blocklist: BlocklistService
   desk: DeskService
+  /** Launch authenticity for people: candidates, confirmations, binding edits. */
+  launches: LaunchBindingService
 }
 
 export interface ServicesDeps {
@@ -41,5 +45,6 @@ export function createServices({ store, wallets, clock = systemClock, fundedCach
     reviews: createReviewService({ store, clock, keys, projects, blocklist, desk }),
     blocklist,
     desk,
+    launches: createLaunchBindingService({ store, journal: createJournal(store), clock }),
   }
 }

@@ -13,7 +13,7 @@ describe('OpenAPI document', () => {
     components: { schemas: Record<string, { properties?: Record<string, { description?: string }> }> }
   }
 
-  it('is OpenAPI 3.1, version 0.1.0, with all 14 operations', () => {
+  it('is OpenAPI 3.1, version 0.1.0, with the 14 operations of the spec and the owner’s launch binding', () => {
     expect(doc.openapi).toBe('3.1.0')
     expect(doc.info.version).toBe('0.1.0')
     const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`))
@@ -25,6 +25,7 @@ describe('OpenAPI document', () => {
         'GET /projects',
         'GET /projects/{slug}',
         'GET /projects/{slug}/buyers',
+        'PATCH /projects/{slug}/launch-binding',
         'POST /projects',
         'POST /orders',
         'GET /orders',

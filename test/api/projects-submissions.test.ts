@@ -85,6 +85,7 @@ describe('GET /projects/{slug}', () => {
         { maxFdvUsdc: '400000', orderCount: 1, spendUsdc: '100', eligibleSpendUsdc: '150' },
         { maxFdvUsdc: null, orderCount: 1, spendUsdc: '50', eligibleSpendUsdc: '50' },
       ],
+      expectedTokenAddress: null,
     })
   })
 

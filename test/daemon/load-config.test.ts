@@ -47,8 +47,14 @@ describe('loadConfig defaults and precedence', () => {
       rateLimits: { perKeyPerMinute: 100, apiKeyCreationPerIpPerHour: 10 },
       feeRecipient: '0x000000000000000000000000000000000000fee1',
       wallet: { accountKind: 'simple', deployAhead: true },
+      launches: { sharedDeployers: [] },
       passphraseSource: 'env',
     })
+  })
+
+  it('takes the shared deployers of launch authenticity from config.json', async () => {
+    await writeFileConfig({ launches: { sharedDeployers: ['0x1111111111111111111111111111111111111111'] } })
+    expect((await loadConfig({ flags: { dataDir: dir }, env: PASS })).launches).toEqual({ sharedDeployers: ['0x1111111111111111111111111111111111111111'] })
   })
 
   it('resolves the default data dir ./data against cwd and DATA_DIR over it', async () => {
@@ -203,6 +209,11 @@ describe('loadConfig rejects a bad config with one line naming the field', () =>
     ['account kind', { wallet: { accountKind: 'safe' } }, "config error: wallet.accountKind: expected 'simple' or 'kernel' (from config.json)"],
     ['kernel on devnet', { wallet: { accountKind: 'kernel' } }, "config error: wallet.accountKind: 'kernel' needs chains.mode 'rpc'"],
     ['deploy ahead', { wallet: { deployAhead: 'yes' } }, 'config error: wallet.deployAhead: expected true or false (from config.json)'],
+    [
+      'shared deployer',
+      { launches: { sharedDeployers: ['bankr'] } },
+      'config error: launches.sharedDeployers.0: expected a 0x-prefixed 20-byte hex address (from config.json)',
+    ],
     ['not JSON', '{ "port": ', 'config error: config.json: not valid JSON'],
     ['not an object', '[1]', 'config error: config.json: expected a JSON object'],
   ]

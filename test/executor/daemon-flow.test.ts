@@ -10,6 +10,7 @@ import { loadConfig } from '../../src/config/load-config.ts'
 import { launchToken } from '../../src/launchpads/devnet/launch-token.ts'
 import { startDaemon, type RunningDaemon } from '../../daemon/start-daemon.ts'
 import { readDevnetLaunchpads } from '../../daemon/workers/devnet-launchpads.ts'
+import { runCli } from '../daemon/helpers.ts'
 import { freePort } from '../sync/anvil-process.ts'
 
 const PUBLIC = '/api/public/v1'
@@ -81,4 +82,61 @@ describe('daemon: orders placed over the API fill on a devnet launch', () => {
     const project = await call('GET', '/projects/rocket', apiKey)
     expect(JSON.stringify(project.body)).toContain(launched.token)
   })
+
+  it('the operator sees a forged launch rejected (CLI), confirms a genuine one sent by another wallet, and its orders fill', async () => {
+    const creator = privateKeyToAccount(generatePrivateKey()).address
+    await call('POST', '/projects', undefined, {
+      projectName: 'Comet',
+      projectUrls: ['https://comet.example'],
+      projectInfo: 'Comet launches a token.',
+      contact: '@comet',
+      email: 'team@comet.example',
+    })
+    const [registration] = await admin.listReviews('registration', 'pending')
+    const approved = await admin.approveRegistration(registration!.id, { slug: 'comet', creator, launchpad: 'zora', chain: 'base' })
+    const buyer = await call('POST', '/api-keys', undefined, { label: 'buyer-comet' })
+    await admin.devnetFund({ address: buyer.body.serviceWalletAddress as string, chain: 'base', usdc: '100' })
+    await call('POST', '/orders', buyer.body.apiKey as string, { items: [{ slug: 'comet', maxSpendUsdc: '25', maxFdvUsdc: null, expiresInMs: 600_000 }] })
+
+    // Someone else launches a look-alike naming the creator: the operator sees it rejected.
+    const forger = privateKeyToAccount(generatePrivateKey()).address
+    const forged = await admin.devnetLaunch({ launchpad: 'zora', creator, sender: forger, name: 'Comet', symbol: 'CMT' })
+    expect(forged.sender).toBe(forger)
+    const listed = await waitFor(async () => {
+      const result = await runCli<{ candidates: Array<{ slug: string; token: string; status: string; reason: string }> }>(dataDir, [
+        'launches',
+        'candidates',
+        '--slug',
+        'comet',
+      ])
+      return result.json?.candidates.find((c) => c.token === forged.token)
+    })
+    expect(listed).toMatchObject({ slug: 'comet', status: 'rejected' })
+    expect((await call('GET', '/projects/comet', buyer.body.apiKey as string)).body.launch).toMatchObject({ status: 'pending' })
+
+    // The creator launched from a wallet other than the registered one: the operator vouches for it.
+    const otherWallet = privateKeyToAccount(generatePrivateKey()).address
+    const genuine = await admin.devnetLaunch({ launchpad: 'zora', creator, sender: otherWallet, name: 'Comet', symbol: 'CMT' })
+    await waitFor(async () => (await admin.launchCandidates({ slug: 'comet' })).candidates.some((c) => c.token === genuine.token && c.status === 'rejected'))
+    const confirmed = await runCli<{ candidate: { status: string } }>(dataDir, ['launches', 'confirm', 'comet', '--token', genuine.token])
+    expect(confirmed.json?.candidate.status).toBe('confirmed')
+    const filled = await waitFor(async () => {
+      const order = ((await call('GET', '/orders', buyer.body.apiKey as string)).body.data as Array<Record<string, unknown>>)[0]
+      return order?.status === 'filled' && order
+    })
+    expect(filled).toMatchObject({ status: 'filled' })
+    const project = await call('GET', '/projects/comet', approved.key.apiKey)
+    expect((project.body.launch as { tokenAddress: string }).tokenAddress).toBe(genuine.token)
+  })
 })
+
+/** Polls until `probe` returns something truthy (30 s at most). */
+async function waitFor<T>(probe: () => Promise<T | undefined | false>): Promise<T> {
+  const deadline = Date.now() + 30_000
+  for (;;) {
+    const value = await probe()
+    if (value) return value
+    if (Date.now() > deadline) throw new Error('timed out')
+    await new Promise((r) => setTimeout(r, 200))
+  }
+}

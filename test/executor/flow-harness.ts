@@ -57,9 +57,16 @@ export interface FlowHarness {
   indexer: Indexer
   executor: Executor
   newBuyer(label: string, usdc: string): Promise<Buyer>
-  newProject(slug: string, launchpad: Launchpad, creator?: Address): Promise<{ slug: string; creator: Address }>
+  /** A waiting project bound to `creator` (its deployer; random when omitted), optionally with an expected token address. */
+  newProject(slug: string, launchpad: Launchpad, creator?: Address, binding?: { expectedTokenAddress?: Address }): Promise<{ slug: string; creator: Address }>
   order(buyer: Buyer, slug: string, maxSpendUsdc: string, maxFdvUsdc: string | null, expiresInMs?: number): Promise<void>
-  launch(slug: string, launchpad: Launchpad, creator: Address, fees?: { startFee?: number; endFee?: number; decaySeconds?: number }): Promise<LaunchedToken>
+  /** Launches a token naming `creator`; `sender` sends it (default the creator), `salt` fixes its address. */
+  launch(
+    slug: string,
+    launchpad: Launchpad,
+    creator: Address,
+    options?: { startFee?: number; endFee?: number; decaySeconds?: number; sender?: Address; salt?: `0x${string}` },
+  ): Promise<LaunchedToken>
   getOrder(buyer: Buyer, slug: string): Promise<OrderRecord | undefined>
   usdcOf(address: Address): Promise<bigint>
   tokenBalance(token: Address, address: Address): Promise<bigint>
@@ -96,6 +103,8 @@ export interface FlowHarnessOptions {
   onLaunchLogs?: Parameters<typeof startIndexer>[0]['onLaunchLogs']
   /** Passed to the indexer and the executor (per-stage launch timings). */
   onStage?: (stage: string, at: number) => void
+  /** Deployers shared by many creators (config launches.sharedDeployers). */
+  sharedDeployers?: readonly Address[]
 }
 
 export async function startFlowHarness(options: FlowHarnessOptions = {}): Promise<FlowHarness> {
@@ -153,6 +162,7 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
       confirmations: 6,
       pollingIntervalMs: 30,
       blockTimeSeconds: HARNESS_BLOCK_TIME,
+      ...(options.sharedDeployers ? { sharedDeployers: options.sharedDeployers } : {}),
       ...(options.onLaunchLogs ? { onLaunchLogs: options.onLaunchLogs } : {}),
       ...(options.onStage ? { onStage: options.onStage } : {}),
     })
@@ -204,17 +214,17 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
       if (Number(usdc) > 0) await fundWhileMining(() => fundAccount(chain, wallet, { stablecoin: usdc }))
       return { keyId: issued.record.id, userIndex: issued.record.userIndex, wallet }
     },
-    async newProject(slug, launchpad, creator) {
+    async newProject(slug, launchpad, creator, binding = {}) {
       const who = creator ?? privateKeyToAccount(generatePrivateKey()).address
-      await services.projects.createProject({ slug, creatorAddress: who, launchpad, chain: 'base', launchMethod: 'open_market', ownerKeyId: null })
+      await services.projects.createProject({ slug, creatorAddress: who, launchpad, chain: 'base', launchMethod: 'open_market', ownerKeyId: null, ...binding })
       return { slug, creator: who }
     },
     async order(buyer, slug, maxSpendUsdc, maxFdvUsdc, expiresInMs = 3_600_000) {
       const [result] = await services.orders.createOrders(buyer.keyId, [{ slug, maxSpendUsdc, maxFdvUsdc, expiresInMs }])
       if (!result?.ok) throw new Error(`order failed: ${JSON.stringify(result)}`)
     },
-    launch: (slug, launchpad, creator, fees = {}) =>
-      launchToken({ chain, addresses: launchpads, launchpad, creator, name: `${slug} token`, symbol: slug.slice(0, 5).toUpperCase(), ...fees }),
+    launch: (slug, launchpad, creator, launchOptions = {}) =>
+      launchToken({ chain, addresses: launchpads, launchpad, creator, name: `${slug} token`, symbol: slug.slice(0, 5).toUpperCase(), ...launchOptions }),
     getOrder: (buyer, slug) => services.orders.getOrder(buyer.keyId, slug),
     usdcOf: (address) => client.readContract({ address: chain.addresses.stablecoin, abi: erc20Abi, functionName: 'balanceOf', args: [address] }),
     tokenBalance: (token, address) => client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [address] }),

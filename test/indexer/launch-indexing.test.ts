@@ -122,7 +122,7 @@ describe('launch indexer (real devnet, launchpads, store)', () => {
     expect((await h.services.projects.getProject(slug))?.launch?.tokenAddress).toBe(launched.token)
   })
 
-  it('a block whose processing fails (RPC error mid-launch) is retried from the checkpoint; the launch is not lost', async () => {
+  it('a launch log whose receipt cannot be read (RPC error mid-launch) is quarantined and decoded again a block later; the launch is not lost', async () => {
     const { slug, creator } = await h.newProject('idx-flaky', 'zora')
     let failures = 0
     const inner = http(h.chain.rpcUrl)({ retryCount: 0 })
@@ -142,6 +142,9 @@ describe('launch indexer (real devnet, launchpads, store)', () => {
     await h.mine()
     await h.indexer.caughtUp('base', launched.blockNumber + 1n)
     expect(failures).toBe(1)
+    // The block itself went on (its checkpoint moved); the log was decoded again at the next block and bound then.
+    expect((await h.journal.getCheckpoint('base'))?.unfinalized.at(-1)?.number).toBe((launched.blockNumber + 1n).toString())
+    expect(await h.journal.quarantinedLogs('base')).toEqual([])
     expect((await h.journal.getLaunchBySlug(slug))?.token).toBe(launched.token)
     expect((await h.services.projects.getProject(slug))?.launch?.tokenAddress).toBe(launched.token)
     await h.restartIndexer()

@@ -9,6 +9,7 @@ export const projectRecord = (slug: string, patch: Partial<ProjectRecord> = {}):
     status: { isProfileRegistered: true, isLaunchVerified: true, hasSniperProtection: true },
   },
   creatorAddress: '0x00000000000000000000000000000000000000c1',
+  expectedTokenAddress: null,
   launchpad: 'clanker',
   chain: 'base',
   launchMethod: 'open_market',

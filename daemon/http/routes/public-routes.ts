@@ -50,6 +50,12 @@ export function registerKeyRoutes(app: FastifyInstance, deps: HttpAppDeps): void
 
   app.get<{ Params: { slug: string } }>('/projects/:slug', async (request) => services.projects.projectDetail(request.params.slug, keyOf(request).id))
 
+  app.patch<{ Params: { slug: string } }>('/projects/:slug/launch-binding', async (request) => {
+    const body = parseBody(S.LaunchBindingBody, request.body)
+    const project = await services.launches.setExpectedToken(request.params.slug, keyOf(request).id, body.expectedTokenAddress)
+    return { slug: project.slug, creatorAddress: project.creatorAddress, expectedTokenAddress: project.expectedTokenAddress }
+  })
+
   app.get<{ Params: { slug: string } }>('/projects/:slug/buyers', async (request) => {
     const query = parseQuery(S.PageQuery, request.query)
     return services.buyers.listBuyers(request.params.slug, keyOf(request).id, { cursor: query.cursor, limit: clampLimit(query.limit) })

@@ -1,5 +1,5 @@
 /** Plain-text rendering for people (and pipes): fixed columns, no colours, no box drawing. */
-export function formatTable(rows: ReadonlyArray<Record<string, unknown>>, columns: readonly string[]): string {
+export function formatTable<Row extends object>(rows: readonly Row[], columns: ReadonlyArray<keyof Row & string>): string {
   if (rows.length === 0) return '(none)'
   const cell = (value: unknown): string => {
     if (value === null || value === undefined) return '-'

@@ -28,8 +28,13 @@ export interface LaunchTokenOptions {
   chain: ChainConfig
   addresses: LaunchpadAddresses
   launchpad: Launchpad
-  /** Impersonated: the launch is sent from this address, and it is the token admin / creator / payout recipient. */
+  /** The token admin / creator / payout recipient the launch names (a field its sender chooses freely). */
   creator: Address
+  /**
+   * Impersonated: who sends the launch transaction, i.e. the factory's caller (default: the creator). A sender other
+   * than the creator is how a forged launch looks: anyone can name anyone as the creator.
+   */
+  sender?: Address
   name: string
   symbol: string
   /** Launch fee in pips; omitted values take the launchpad's devnet default. */
@@ -86,8 +91,9 @@ export async function submitLaunch(options: LaunchTokenOptions): Promise<Hex> {
   }
 
   const salt = options.salt ?? (await pickSalt(options))
-  await impersonate(chain, creator)
-  return submitDevnetCall(chain, creator, launchCall(options, startFee, endFee, decaySeconds, salt))
+  const sender = options.sender ?? creator
+  await impersonate(chain, sender)
+  return submitDevnetCall(chain, sender, launchCall(options, startFee, endFee, decaySeconds, salt))
 }
 
 const SUPPLY_ABI = parseAbi(['function TOKEN_SUPPLY() view returns (uint256)'])

@@ -27,6 +27,12 @@ export function decodeRevertReason(data: Hex, knownErrors: Abi = KNOWN_ERRORS): 
   try {
     const decoded = decodeErrorResult({ abi: knownErrors, data })
     const args = decoded.args ?? []
+    if (decoded.errorName === 'WrappedError') {
+      // A hook's revert wrapped by the PoolManager: the hook's own error is what happened (its name decides).
+      const [target, , reason] = args as readonly [string, Hex, Hex, Hex]
+      const inner = decodeRevertReason(reason, knownErrors)
+      return { ...inner, message: `${inner.message} (in ${target})` }
+    }
     return { name: decoded.errorName, args, message: `${decoded.errorName}(${args.map((arg) => String(arg)).join(', ')})` }
   } catch {
     return { name: 'unknown', args: [], message: `custom error ${data.length > 138 ? `${data.slice(0, 138)}…` : data}` }

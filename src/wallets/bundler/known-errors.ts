@@ -3,6 +3,16 @@ import { parseAbi } from 'viem'
 import prebuyBuyRouter from '../../chain/contracts/artifacts/PrebuyBuyRouter.json' with { type: 'json' }
 import testStablecoin from '../../chain/contracts/artifacts/TestStablecoin.json' with { type: 'json' }
 
+/**
+ * What launchpads revert a plain swap with while it is not allowed yet (launch gating): Clanker's SniperAuctionV2
+ * outside an open block (clanker-devco/v4-contracts src/mev-modules/interfaces/IClankerSniperAuctionV0.sol) and the
+ * v4.0 block-delay module (src/interfaces/IClankerMevModule.sol), Doppler's scheduled multicurve before its start
+ * (whetstoneresearch/doppler legacy/src/initializers/UniswapV4ScheduledMulticurveInitializerHook.sol) and the
+ * Dutch-auction hook (src/initializers/Doppler.sol). A buy reverted by one of them met a gated block, not a fault.
+ */
+export const LAUNCH_GATING_ERRORS = ['NotAuctionBlock', 'PoolLocked', 'CannotSwapBeforeStartingTime', 'CannotSwapBeforeStartTime'] as const
+const LAUNCH_GATING_ABI = parseAbi(LAUNCH_GATING_ERRORS.map((name) => `error ${name}()`))
+
 const errorsOf = (abi: readonly { type: string }[]): Abi => abi.filter((item) => item.type === 'error') as unknown as Abi
 
 /**
@@ -21,4 +31,7 @@ export const KNOWN_ERRORS: Abi = [
     'error ERC20InvalidApprover(address approver)',
     'error ERC20InvalidSpender(address spender)',
   ]),
+  // Uniswap v4 wraps a hook's revert (v4-core src/libraries/CustomRevert.sol); decodeRevertReason unwraps it.
+  ...parseAbi(['error WrappedError(address target, bytes4 selector, bytes reason, bytes details)']),
+  ...LAUNCH_GATING_ABI,
 ]

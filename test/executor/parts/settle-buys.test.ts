@@ -82,6 +82,21 @@ describe('settling buys (settle-buys.ts)', () => {
     )
   })
 
+  it('a launch gating revert (a block the launchpad still closes) never counts towards giving up either', async () => {
+    const settler = createBuySettler(f.ctx)
+    for (let attempt = 0; attempt < 4; attempt++) {
+      const buy = await executing(1)
+      await settler.settle(await settler.fromResults([buy], [reverted(1, 'NotAuctionBlock', 'NotAuctionBlock() (in 0xhook)')]))
+      expect((await f.order(1))?.status).toBe('active')
+    }
+    // Two real failures after gating reverts are two, not six: the gating reverts broke the chain.
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      const buy = await executing(1)
+      await settler.settle(await settler.fromResults([buy], [reverted(1, 'ERC20InsufficientBalance', 'ERC20InsufficientBalance(a, 1, 2)')]))
+    }
+    expect((await f.order(1))?.status).toBe('active')
+  })
+
   it('gives up after the third non-price failure in a row: failed, with the reason, funds untouched', async () => {
     const settler = createBuySettler(f.ctx)
     for (let attempt = 1; attempt <= 3; attempt++) {

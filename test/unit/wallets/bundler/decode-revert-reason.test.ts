@@ -1,4 +1,4 @@
-import { encodeErrorResult, parseAbi } from 'viem'
+import { encodeErrorResult, getAddress, parseAbi } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { decodeRevertReason } from '../../../../src/wallets/bundler/decode-revert-reason.ts'
 
@@ -47,5 +47,13 @@ describe('revert reasons: names', () => {
       message: `ERC20InsufficientBalance(${sender}, 1, 2)`,
     })
     expect(decodeRevertReason('0x1234')).toEqual({ name: 'unknown', args: [], message: 'reverted without a reason' })
+  })
+
+  it('sees through the PoolManager’s WrappedError to the hook’s own error (a launch gating revert keeps its name)', () => {
+    const hook = '0x00000000000000000000000000000000000000a1'
+    const abi = parseAbi(['error WrappedError(address target, bytes4 selector, bytes reason, bytes details)', 'error NotAuctionBlock()'])
+    const inner = encodeErrorResult({ abi, errorName: 'NotAuctionBlock' })
+    const wrapped = encodeErrorResult({ abi, errorName: 'WrappedError', args: [hook, '0x575e24b4', inner, '0x'] })
+    expect(decodeRevertReason(wrapped)).toEqual({ name: 'NotAuctionBlock', args: [], message: `NotAuctionBlock() (in ${getAddress(hook)})` })
   })
 })

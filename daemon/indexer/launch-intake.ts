@@ -1,0 +1,229 @@
+import { getAddress, type Log, type PublicClient } from 'viem'
+import type { ChainConfig } from '../../src/chain/chain-keys.ts'
+import type { Logger } from '../../src/common/logger.ts'
+import { judgeLaunch } from '../../src/domain/launches/judge-launch.ts'
+import type { Launchpad, ProjectRecord } from '../../src/domain/records.ts'
+import type { Journal } from '../../src/journal/journal.ts'
+import type { CandidateRecord, CandidateStatus, QuarantinedLog, StoredLaunch } from '../../src/journal/journal-records.ts'
+import type { DecodedLaunch, LaunchCandidate, LaunchIdentity, PairedAsset } from '../../src/launchpads/launchpad-adapter.ts'
+import type { Store, StoreOperation } from '../../src/store/open-store.ts'
+import { projectsIn } from '../../src/store/project-index.ts'
+import type { DetectedLaunch, LaunchDetector } from './detect-launch.ts'
+
+/** Most blocks between two attempts of a quarantined launch (~8.5 minutes of 2-second blocks). */
+const MAX_BACKOFF_BLOCKS = 256
+
+/** The next attempt after `attempts` failed ones: 1, 2, 4, ... blocks later, capped. */
+export const retryBlockAfter = (block: bigint, attempts: number): bigint => block + BigInt(Math.min(2 ** Math.max(0, attempts - 1), MAX_BACKOFF_BLOCKS))
+
+export interface IntakeBlock {
+  number: bigint
+  hash: `0x${string}`
+  timestamp: bigint
+}
+
+/** One block's launch work: call `due()`, then `scan()` each launch log in order, then `result()`. */
+export interface IntakeSession {
+  /** Confirmed candidates, and quarantined launches and logs whose retry is due at this block; returns what it bound. */
+  due(): Promise<DetectedLaunch[]>
+  /** A log from a launchpad with a project waiting to launch on this chain; returns what it bound. */
+  scan(entry: Log): Promise<DetectedLaunch[]>
+  /** The launches bound in this block and the candidate and quarantine records to write with it. */
+  result(): { launches: DetectedLaunch[]; ops: StoreOperation[] }
+}
+
+export interface LaunchIntakeDeps {
+  store: Store
+  journal: Journal
+  chain: ChainConfig
+  client: PublicClient
+  detector: LaunchDetector
+  /** Lower-cased addresses of deployers shared by many creators (config `launches.sharedDeployers`). */
+  sharedDeployers: ReadonlySet<string>
+  log: Logger
+  now: () => number
+}
+
+const storeLaunch = (candidate: LaunchCandidate): StoredLaunch => ({ ...candidate, blockNumber: candidate.blockNumber.toString() })
+const restoreLaunch = (stored: StoredLaunch): LaunchCandidate => ({ ...stored, blockNumber: BigInt(stored.blockNumber) })
+const message = (error: unknown): string => (error instanceof Error ? error.message.split('\n')[0]! : String(error)).slice(0, 500)
+
+/**
+ * What launches mean for registered projects (launch authenticity, judge-launch.ts), and everything that must not stop
+ * the chain's indexing: a launch log whose reads fail is quarantined and decoded again later; a bound launch whose
+ * reads fail is quarantined and completed again later (backoff 1, 2, 4, ... blocks); a launch that only touches a
+ * project (rejected, awaiting confirmation, unsupported) is recorded for the operator. Every other launch, block and
+ * tick goes on meanwhile.
+ */
+export function createLaunchIntake(deps: LaunchIntakeDeps) {
+  const { store, journal, chain, client, detector, log, now } = deps
+
+  return function begin(block: IntakeBlock, prefetchPrice: (paired: PairedAsset) => Promise<unknown>): IntakeSession {
+    const launches: DetectedLaunch[] = []
+    const ops: StoreOperation[] = []
+    const bound = new Set<string>()
+    const waiting = new Map<Launchpad, Promise<ProjectRecord[]>>()
+    const waitingOn = async (launchpad: Launchpad) => {
+      let projects = waiting.get(launchpad)
+      if (!projects) {
+        projects = projectsIn(store, chain.key, 'waiting', launchpad)
+        waiting.set(launchpad, projects)
+      }
+      return (await projects).filter((project) => !bound.has(project.slug))
+    }
+
+    const candidateRecord = (
+      project: ProjectRecord,
+      launch: LaunchIdentity,
+      status: CandidateStatus,
+      reason: string,
+      extra: Partial<CandidateRecord> = {},
+    ): CandidateRecord => ({
+      slug: project.slug,
+      chain: chain.key,
+      launchpad: launch.launchpad,
+      token: launch.token,
+      deployer: launch.deployer,
+      claimedCreators: launch.claimedCreators,
+      name: launch.name,
+      symbol: launch.symbol,
+      txHash: launch.txHash,
+      blockNumber: launch.blockNumber.toString(),
+      blockHash: launch.blockHash,
+      logIndex: launch.logIndex,
+      launchedAt: launch.launchedAt * 1000,
+      status,
+      reason,
+      attempts: 0,
+      seenAt: now(),
+      updatedAt: now(),
+      ...extra,
+    })
+
+    /** Completes a bound launch; a failed read quarantines it with the launch kept for the retry. */
+    async function bind(project: ProjectRecord, candidate: LaunchCandidate, stateAt: bigint, attempts: number): Promise<void> {
+      bound.add(project.slug)
+      try {
+        launches.push(await detector.complete(project, candidate, stateAt, prefetchPrice))
+        if (attempts > 0 || (await journal.getCandidate(chain.key, project.slug, candidate.token)))
+          ops.push(journal.deleteCandidate({ chain: chain.key, slug: project.slug, token: candidate.token }))
+      } catch (error) {
+        bound.delete(project.slug)
+        const tries = attempts + 1
+        const reason = `reads failed (attempt ${tries}): ${message(error)}`
+        log.warn({ slug: project.slug, token: candidate.token, err: error }, 'launch quarantined; retried with backoff')
+        ops.push(
+          journal.putCandidate(
+            candidateRecord(project, candidate, 'quarantined', reason, {
+              launch: storeLaunch(candidate),
+              attempts: tries,
+              retryAtBlock: retryBlockAfter(block.number, tries).toString(),
+            }),
+          ),
+        )
+      }
+    }
+
+    /** Judges a decoded launch against every project waiting on its chain and launchpad. */
+    async function judge(decoded: DecodedLaunch): Promise<void> {
+      const identity = decoded.kind === 'launch' ? decoded.candidate : decoded.launch
+      let boundTo: string | undefined
+      for (const project of await waitingOn(identity.launchpad)) {
+        const judged = judgeLaunch({ deployer: project.creatorAddress, expectedToken: project.expectedTokenAddress ?? null }, identity, deps.sharedDeployers)
+        if (judged.verdict === 'unrelated') continue
+        const stored = decoded.kind === 'launch' ? { launch: storeLaunch(decoded.candidate) } : {}
+        if (judged.verdict === 'bound' && boundTo !== undefined) {
+          ops.push(journal.putCandidate(candidateRecord(project, identity, 'rejected', `the launch already bound project ${boundTo}`, stored)))
+        } else if (judged.verdict === 'bound' && decoded.kind === 'unsupported') {
+          log.warn({ slug: project.slug, token: identity.token, reason: decoded.reason }, 'the project launched in a way prebuy cannot buy')
+          ops.push(journal.putCandidate(candidateRecord(project, identity, 'unsupported', decoded.reason)))
+          boundTo = project.slug
+        } else if (judged.verdict === 'bound' && decoded.kind === 'launch') {
+          boundTo = project.slug
+          await bind(project, decoded.candidate, decoded.candidate.blockNumber, 0)
+        } else if (judged.verdict !== 'bound') {
+          log.warn({ slug: project.slug, token: identity.token, verdict: judged.verdict, reason: judged.reason }, 'launch candidate not bound')
+          ops.push(journal.putCandidate(candidateRecord(project, identity, judged.verdict, judged.reason, stored)))
+        }
+      }
+    }
+
+    /** Decodes a log; a failed read quarantines the log itself (its project is not known yet). */
+    async function decodeOrQuarantine(entry: Log, blockTimestamp: bigint, previous?: QuarantinedLog): Promise<DecodedLaunch | null | undefined> {
+      try {
+        return await detector.decode(entry, blockTimestamp)
+      } catch (error) {
+        const attempts = (previous?.attempts ?? 0) + 1
+        log.warn({ txHash: entry.transactionHash, logIndex: entry.logIndex, err: error }, 'launch log quarantined; decoded again with backoff')
+        ops.push(
+          journal.putQuarantinedLog({
+            chain: chain.key,
+            address: getAddress(entry.address),
+            txHash: entry.transactionHash!,
+            logIndex: entry.logIndex ?? 0,
+            blockNumber: (entry.blockNumber ?? block.number).toString(),
+            blockHash: entry.blockHash ?? block.hash,
+            blockTimestamp: Number(blockTimestamp),
+            error: message(error),
+            attempts,
+            retryAtBlock: retryBlockAfter(block.number, attempts).toString(),
+            seenAt: previous?.seenAt ?? now(),
+          }),
+        )
+        return undefined
+      }
+    }
+
+    async function retryLog(entry: QuarantinedLog): Promise<void> {
+      const receipt = await client.getTransactionReceipt({ hash: entry.txHash }).catch(() => undefined)
+      const found = receipt?.logs.find((l) => l.logIndex === entry.logIndex)
+      if (!found) {
+        // A receipt the node cannot serve yet is retried; one whose block left the chain is dropped by the reorg handling.
+        ops.push(
+          journal.putQuarantinedLog({ ...entry, attempts: entry.attempts + 1, retryAtBlock: retryBlockAfter(block.number, entry.attempts + 1).toString() }),
+        )
+        return
+      }
+      ops.push(journal.deleteQuarantinedLog(entry))
+      const decoded = await decodeOrQuarantine(found, BigInt(entry.blockTimestamp), entry)
+      if (decoded) await judge(decoded)
+    }
+
+    async function retryCandidate(candidate: CandidateRecord): Promise<void> {
+      const project = await store.sub.projects.get(candidate.slug)
+      if (!project || project.launch !== null || bound.has(project.slug)) {
+        ops.push(journal.putCandidate({ ...candidate, status: 'rejected', reason: 'the project launched (or left) meanwhile', updatedAt: now() }))
+        return
+      }
+      if (!candidate.launch) {
+        ops.push(journal.putCandidate({ ...candidate, status: 'unsupported', reason: `${candidate.reason}; nothing prebuy can buy`, updatedAt: now() }))
+        return
+      }
+      // A launch bound later than its block is priced at this block's pool state: that is what a buy meets now.
+      await bind(project, restoreLaunch(candidate.launch), block.number, candidate.attempts)
+    }
+
+    return {
+      async due() {
+        const before = launches.length
+        for (const candidate of await journal.candidates(chain.key)) {
+          const retry = candidate.status === 'quarantined' && BigInt(candidate.retryAtBlock ?? '0') <= block.number
+          if (candidate.status === 'confirmed' || retry) await retryCandidate(candidate)
+        }
+        for (const entry of await journal.quarantinedLogs(chain.key)) {
+          if (BigInt(entry.retryAtBlock) <= block.number) await retryLog(entry)
+        }
+        return launches.slice(before)
+      },
+      async scan(entry) {
+        const before = launches.length
+        const decoded = await decodeOrQuarantine(entry, block.timestamp)
+        if (decoded) await judge(decoded)
+        return launches.slice(before)
+      },
+      result: () => ({ launches, ops }),
+    }
+  }
+}
+
+export type LaunchIntake = ReturnType<typeof createLaunchIntake>

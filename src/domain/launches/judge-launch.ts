@@ -1,0 +1,64 @@
+/**
+ * Launch authenticity: whether a launch belongs to a registered project, decided only from facts nobody else can forge.
+ *
+ * On every supported launchpad a launch can name anyone as its creator in a field the caller chooses (Clanker
+ * `tokenAdmin`, Zora `payoutRecipient`, Doppler's timelock), and the project's registered address is public. So a
+ * project is bound by:
+ * - its registered deployer: the launch's deployer (the factory's msg.sender, or the transaction's sender, or the
+ *   smart account of an ERC-4337 operation) must be it;
+ * - or, when recorded before launch, its expected token address: then only that address binds, whoever sent it (the
+ *   address commits to the token's deployment parameters, so a look-alike cannot have it);
+ * - a registered deployer that launches for many people (a platform contract, Bankr's deployer: the configured shared
+ *   deployers) binds only through an expected token address or an operator's confirmation of the candidate.
+ * Anything else that touches the project (its deployer launching another token, a launch naming it in a free field)
+ * is recorded as a rejected candidate with the reason, for the operator, and buys nothing.
+ */
+
+export interface LaunchBinding {
+  /** The registered deployer (the project's `creatorAddress`). */
+  deployer: string
+  /** The token address recorded before launch, if any. */
+  expectedToken: string | null
+}
+
+export interface LaunchFacts {
+  token: string
+  deployer: string
+  claimedCreators: readonly string[]
+}
+
+export type LaunchJudgement =
+  | { verdict: 'bound' }
+  | { verdict: 'awaiting_confirmation'; reason: string }
+  | { verdict: 'rejected'; reason: string }
+  | { verdict: 'unrelated' }
+
+const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase()
+
+export function judgeLaunch(binding: LaunchBinding, launch: LaunchFacts, sharedDeployers: ReadonlySet<string>): LaunchJudgement {
+  const sentByDeployer = same(launch.deployer, binding.deployer)
+  const namesDeployer = launch.claimedCreators.some((claimed) => same(claimed, binding.deployer))
+  if (binding.expectedToken !== null) {
+    if (same(launch.token, binding.expectedToken)) return { verdict: 'bound' }
+    if (sentByDeployer || namesDeployer) {
+      return { verdict: 'rejected', reason: `not the expected token ${binding.expectedToken} (launched ${launch.token}, sent by ${launch.deployer})` }
+    }
+    return { verdict: 'unrelated' }
+  }
+  if (sentByDeployer) {
+    if (sharedDeployers.has(binding.deployer.toLowerCase())) {
+      return {
+        verdict: 'awaiting_confirmation',
+        reason: `sent by ${launch.deployer}, a shared deployer that launches for many: confirm it (prebuy launches confirm) or record the expected token address`,
+      }
+    }
+    return { verdict: 'bound' }
+  }
+  if (namesDeployer) {
+    return {
+      verdict: 'rejected',
+      reason: `names the registered deployer only in a field anyone can set; sent by ${launch.deployer}, not by ${binding.deployer}`,
+    }
+  }
+  return { verdict: 'unrelated' }
+}

@@ -1,0 +1,85 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createJournal, type Journal } from '../../src/journal/journal.ts'
+import type { CandidateRecord } from '../../src/journal/journal-records.ts'
+import { createLaunchBindingService, type LaunchBindingService } from '../../src/services/launch-binding-service.ts'
+import type { Store } from '../../src/store/open-store.ts'
+import { projectLaunchOps, projectWriteOps } from '../../src/store/project-writes.ts'
+import { projectRecord } from '../support/records.ts'
+import { openTempStore } from '../support/temp-store.ts'
+
+const TOKEN = '0x00000000000000000000000000000000000000A7'
+const candidate = (status: CandidateRecord['status'], patch: Partial<CandidateRecord> = {}): CandidateRecord => ({
+  slug: 'alpha',
+  chain: 'base',
+  launchpad: 'clanker',
+  token: TOKEN,
+  deployer: '0x00000000000000000000000000000000000000f1',
+  claimedCreators: [],
+  name: 'A',
+  symbol: 'A',
+  txHash: `0x${'11'.repeat(32)}`,
+  blockNumber: '10',
+  blockHash: `0x${'22'.repeat(32)}`,
+  logIndex: 0,
+  launchedAt: 1,
+  status,
+  reason: 'why',
+  attempts: 0,
+  seenAt: 1,
+  updatedAt: 1,
+  launch: { launchpad: 'clanker', token: TOKEN } as unknown as CandidateRecord['launch'],
+  ...patch,
+})
+
+describe('launch binding service (operator and owner)', () => {
+  let store: Store
+  let journal: Journal
+  let remove: () => Promise<void>
+  let service: LaunchBindingService
+  beforeEach(async () => {
+    ;({ store, remove } = await openTempStore('launch-binding'))
+    journal = createJournal(store)
+    service = createLaunchBindingService({ store, journal, clock: () => 42 })
+    await store.batch(projectWriteOps(store, undefined, projectRecord('alpha', { ownerKeyId: 'owner' })))
+  })
+  afterEach(() => remove())
+
+  it('confirms a candidate awaiting confirmation (or a rejected one the operator vouches for), not others', async () => {
+    await store.batch([journal.putCandidate(candidate('awaiting_confirmation'))])
+    expect(await service.confirm('alpha', TOKEN.toLowerCase())).toMatchObject({
+      status: 'confirmed',
+      reason: 'confirmed by the operator (was: why)',
+      updatedAt: 42,
+    })
+    await expect(service.confirm('alpha', TOKEN)).rejects.toMatchObject({ code: 'candidate_not_confirmable' })
+    await store.batch([journal.putCandidate(candidate('rejected'))])
+    expect((await service.confirm('alpha', TOKEN)).status).toBe('confirmed')
+    await store.batch([journal.putCandidate(candidate('awaiting_confirmation', { launch: undefined }))])
+    await expect(service.confirm('alpha', TOKEN)).rejects.toMatchObject({ code: 'candidate_not_confirmable' })
+    await expect(service.confirm('alpha', `0x${'99'.repeat(20)}`)).rejects.toMatchObject({ code: 'candidate_not_found' })
+    await expect(service.confirm('nope', TOKEN)).rejects.toMatchObject({ code: 'project_not_found' })
+  })
+
+  it('lists candidates and quarantined logs newest first, by project', async () => {
+    await store.batch([
+      journal.putCandidate(candidate('rejected', { seenAt: 1 })),
+      journal.putCandidate(candidate('quarantined', { token: `0x${'bb'.repeat(20)}`, seenAt: 5 })),
+      journal.putCandidate(candidate('rejected', { slug: 'beta', seenAt: 3 })),
+    ])
+    expect((await service.candidates({ slug: 'alpha' })).candidates.map((c) => c.status)).toEqual(['quarantined', 'rejected'])
+    expect((await service.candidates()).candidates).toHaveLength(3)
+  })
+
+  it('edits the binding of a waiting project; the owner may set the expected token; nothing changes once launched', async () => {
+    expect(await service.updateBinding('alpha', { creatorAddress: '0x00000000000000000000000000000000000000c9' })).toMatchObject({
+      creatorAddress: '0x00000000000000000000000000000000000000C9',
+    })
+    expect((await service.setExpectedToken('alpha', 'owner', TOKEN.toLowerCase())).expectedTokenAddress).toBe(TOKEN)
+    await expect(service.setExpectedToken('alpha', 'someone', TOKEN)).rejects.toMatchObject({ code: 'not_project_owner' })
+    const waiting = (await store.sub.projects.get('alpha'))!
+    await store.batch(projectLaunchOps(store, waiting, { chain: 'base', tokenAddress: TOKEN, symbol: 'A', name: 'A', decimals: 18, launchedAt: 1 }, 5))
+    await expect(service.updateBinding('alpha', { expectedTokenAddress: null })).rejects.toMatchObject({ code: 'binding_fixed' })
+    await store.batch([journal.putCandidate(candidate('awaiting_confirmation'))])
+    await expect(service.confirm('alpha', TOKEN)).rejects.toMatchObject({ code: 'binding_fixed' })
+  })
+})

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest'
+import { judgeLaunch } from '../../../src/domain/launches/judge-launch.ts'
+
+const CREATOR = '0x00000000000000000000000000000000000000c1'
+const ATTACKER = '0x00000000000000000000000000000000000000ba'
+const PLATFORM = '0x00000000000000000000000000000000000000f1'
+const TOKEN = '0x00000000000000000000000000000000000000a1'
+const OTHER_TOKEN = '0x00000000000000000000000000000000000000a2'
+const none = new Set<string>()
+
+describe('judgeLaunch (launch authenticity)', () => {
+  it('binds a launch sent by the registered deployer, in any letter case', () => {
+    expect(
+      judgeLaunch({ deployer: CREATOR, expectedToken: null }, { token: TOKEN, deployer: CREATOR.toUpperCase().replace('0X', '0x'), claimedCreators: [] }, none),
+    ).toEqual({
+      verdict: 'bound',
+    })
+  })
+
+  it('rejects a forged launch naming the creator in a free field but sent by someone else', () => {
+    const judged = judgeLaunch({ deployer: CREATOR, expectedToken: null }, { token: TOKEN, deployer: ATTACKER, claimedCreators: [CREATOR] }, none)
+    expect(judged).toMatchObject({ verdict: 'rejected' })
+    expect(judged.verdict === 'rejected' && judged.reason).toContain(ATTACKER)
+  })
+
+  it('ignores launches that have nothing to do with the project', () => {
+    expect(judgeLaunch({ deployer: CREATOR, expectedToken: null }, { token: TOKEN, deployer: ATTACKER, claimedCreators: [ATTACKER] }, none)).toEqual({
+      verdict: 'unrelated',
+    })
+  })
+
+  it('with an expected token address, only that address binds, whoever sent it', () => {
+    const binding = { deployer: CREATOR, expectedToken: TOKEN }
+    expect(judgeLaunch(binding, { token: TOKEN, deployer: PLATFORM, claimedCreators: [] }, none)).toEqual({ verdict: 'bound' })
+    expect(judgeLaunch(binding, { token: OTHER_TOKEN, deployer: CREATOR, claimedCreators: [] }, none)).toMatchObject({ verdict: 'rejected' })
+    expect(judgeLaunch(binding, { token: OTHER_TOKEN, deployer: ATTACKER, claimedCreators: [CREATOR] }, none)).toMatchObject({ verdict: 'rejected' })
+    expect(judgeLaunch(binding, { token: OTHER_TOKEN, deployer: ATTACKER, claimedCreators: [] }, none)).toEqual({ verdict: 'unrelated' })
+  })
+
+  it('a shared deployer never binds by itself: it waits for a confirmation unless the expected address is recorded', () => {
+    const shared = new Set([PLATFORM])
+    expect(judgeLaunch({ deployer: PLATFORM, expectedToken: null }, { token: TOKEN, deployer: PLATFORM, claimedCreators: [CREATOR] }, shared)).toMatchObject({
+      verdict: 'awaiting_confirmation',
+    })
+    expect(judgeLaunch({ deployer: PLATFORM, expectedToken: TOKEN }, { token: TOKEN, deployer: PLATFORM, claimedCreators: [] }, shared)).toEqual({
+      verdict: 'bound',
+    })
+    expect(judgeLaunch({ deployer: PLATFORM, expectedToken: TOKEN }, { token: OTHER_TOKEN, deployer: PLATFORM, claimedCreators: [] }, shared)).toMatchObject({
+      verdict: 'rejected',
+    })
+  })
+})
