@@ -23,6 +23,7 @@ export const toStoredCheckpoint = (chain: ChainKey, checkpoint: SyncCheckpoint, 
   chain,
   finalized: storeBlockRef(checkpoint.finalized),
   unfinalized: checkpoint.unfinalized.map(storeBlockRef),
+  history: checkpoint.history.map(storeBlockRef),
   updatedAt: at,
 })
 

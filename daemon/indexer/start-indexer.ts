@@ -1,5 +1,6 @@
 import type { PublicClient } from 'viem'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
+import { PrebuyError } from '../../src/common/errors.ts'
 import type { Logger } from '../../src/common/logger.ts'
 import type { Journal } from '../../src/journal/journal.ts'
 import type { LaunchpadAdapter } from '../../src/launchpads/launchpad-adapter.ts'
@@ -8,6 +9,12 @@ import { createRealtimeSync, type RealtimeSync } from '../../src/sync/realtime-s
 import { loadBlockRef } from '../../src/sync/sync-types.ts'
 import { type ChainIndexer, createChainIndexer, toStoredCheckpoint } from './chain-indexer.ts'
 import type { TickBus } from './tick-bus.ts'
+
+/** The longest wait between retries of a chain that keeps failing. */
+export const MAX_RETRY_DELAY_MS = 30_000
+
+/** The wait before retrying after `failures` consecutive failures: base, 2 x base, 4 x base ... at most 30 s. */
+export const retryDelayMs = (failures: number, baseMs: number): number => Math.min(baseMs * 2 ** Math.min(Math.max(failures - 1, 0), 16), MAX_RETRY_DELAY_MS)
 
 export interface ChainIndexerConfig {
   chain: ChainConfig
@@ -64,6 +71,17 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
   const processed = new Map<ChainKey, bigint>()
   const waiters: Array<{ chain: ChainKey; block: bigint; resolve: () => void }> = []
   let stopped = false
+  const stopping = new AbortController()
+  const sleepUnlessStopped = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer)
+        stopping.signal.removeEventListener('abort', done)
+        resolve()
+      }
+      const timer = setTimeout(done, ms)
+      stopping.signal.addEventListener('abort', done)
+    })
 
   const markProcessed = (chain: ChainKey, block: bigint) => {
     processed.set(chain, block)
@@ -85,7 +103,9 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
       addresses: [...indexer.addresses],
       confirmations: deps.confirmations ?? 12,
       pollingIntervalMs: deps.pollingIntervalMs ?? 500,
-      resume: stored ? { finalized: loadBlockRef(stored.finalized), unfinalized: stored.unfinalized.map(loadBlockRef) } : undefined,
+      resume: stored
+        ? { finalized: loadBlockRef(stored.finalized), unfinalized: stored.unfinalized.map(loadBlockRef), history: (stored.history ?? []).map(loadBlockRef) }
+        : undefined,
       startBlock: config.startBlock,
       logger: log,
     })
@@ -96,6 +116,8 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
   /** One chain's loop: events from a sync to the chain indexer; a failure reopens the sync from the checkpoint. */
   async function run(config: ChainIndexerConfig, indexer: ChainIndexer): Promise<void> {
     const key = config.chain.key
+    // Consecutive failures without a processed block: the retry waits longer each time (1 s, 2 s, 4 s ... 30 s).
+    let failures = 0
     while (!stopped) {
       const sync = await openSync(config, indexer)
       // stop() may have run while the checkpoint was read, before this sync was registered.
@@ -108,6 +130,7 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
           if (event.type === 'block') {
             await indexer.onBlock(event)
             markProcessed(key, event.block.number)
+            failures = 0
           } else if (event.type === 'reorg') {
             await indexer.onReorg(event)
           } else {
@@ -117,10 +140,18 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
       } catch (error) {
         if (stopped) break
         // A block that could not be processed (RPC down mid-block, a store error) is retried from the checkpoint.
-        log.error({ err: error, chain: key }, 'indexer failed on a block; retrying from the checkpoint')
+        failures++
+        const delayMs = retryDelayMs(failures, deps.retryDelayMs ?? 1_000)
+        const foreign = error instanceof PrebuyError && error.code === 'reorg_too_deep'
+        log.error(
+          { err: error, chain: key, failures, retryInMs: delayMs },
+          foreign
+            ? 'the chain has none of the blocks the indexer processed: check the RPC URL points at the same chain (or reset the data dir of a reset devnet)'
+            : 'indexer failed on a block; retrying from the checkpoint',
+        )
         await sync.stop()
         syncs.splice(syncs.indexOf(sync), 1)
-        await new Promise((resolve) => setTimeout(resolve, deps.retryDelayMs ?? 1_000))
+        await sleepUnlessStopped(delayMs)
       }
     }
   }
@@ -152,6 +183,7 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
       }),
     async stop() {
       stopped = true
+      stopping.abort()
       await Promise.all(syncs.map((s) => s.stop()))
       await Promise.all(loops)
     },

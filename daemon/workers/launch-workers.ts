@@ -1,6 +1,6 @@
 import { createPublicClient, createWalletClient, http, webSocket, type Address, type PublicClient } from 'viem'
 import { CHAIN_KEYS, type ChainConfig, type ChainKey } from '../../src/chain/chain-keys.ts'
-import { chainFromConfig } from '../../src/chain/clients.ts'
+import { chainFromConfig, createReadClient } from '../../src/chain/clients.ts'
 import { devAccounts } from '../../src/chain/devnet/devnet-accounts.ts'
 import { PrebuyError } from '../../src/common/errors.ts'
 import { createJournal } from '../../src/journal/journal.ts'
@@ -12,6 +12,8 @@ import { ensureDevnetLaunchpads } from './devnet-launchpads.ts'
 import { startIndexer, type Indexer } from '../indexer/start-indexer.ts'
 import { createTickBus } from '../indexer/tick-bus.ts'
 import type { BackgroundWorker, WorkerContext } from './background-worker.ts'
+import type { StateFallback } from '../../src/chain/latest-state-fallback.ts'
+import type { Logger } from '../../src/common/logger.ts'
 
 /** anvil dev account used for the launch machinery's devnet deployments (index 0 is the fixtures' deployer). */
 const DEVNET_LAUNCH_DEPLOYER_INDEX = 8
@@ -27,10 +29,7 @@ export function createLaunchWorkers(context: WorkerContext): BackgroundWorker[] 
   const journal = createJournal(context.store)
   const devnet = context.config.chains.mode === 'devnet'
   const clients = Object.fromEntries(
-    CHAIN_KEYS.map((key) => [
-      key,
-      createPublicClient({ chain: chainFromConfig(context.chains[key]), transport: http(context.chains[key].rpcUrl), pollingInterval: 250 }),
-    ]),
+    CHAIN_KEYS.map((key) => [key, createReadClient(context.chains[key], { onStateFallback: stateFallbackLog(log, key) })]),
   ) as Record<ChainKey, PublicClient>
   let executor: Executor | undefined
   let indexer: Indexer | undefined
@@ -133,4 +132,20 @@ export function createLaunchWorkers(context: WorkerContext): BackgroundWorker[] 
   }
 
   return [executorWorker, indexerWorker]
+}
+
+/** A warning the first time (and then at most once a minute) a chain's reads fall back to the latest state. */
+function stateFallbackLog(log: Logger, chain: ChainKey): (fallback: StateFallback) => void {
+  let lastWarned = Number.NEGATIVE_INFINITY
+  let since = 0
+  return (fallback) => {
+    since++
+    if (Date.now() - lastWarned < 60_000) return
+    lastWarned = Date.now()
+    log.warn(
+      { chain, method: fallback.method, block: fallback.requested, reads: since },
+      'the node cannot serve the state of an older block (catching up after downtime, or a pruned node): reading the latest state instead',
+    )
+    since = 0
+  }
 }

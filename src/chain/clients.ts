@@ -10,6 +10,7 @@ import {
   type WalletClient,
 } from 'viem'
 import type { ChainConfig } from './chain-keys.ts'
+import { type StateFallback, withLatestStateFallback } from './latest-state-fallback.ts'
 
 export interface ChainClientsOptions {
   /** How often block and receipt watchers poll. Default 500 ms (a quarter of a Base block). */
@@ -33,6 +34,25 @@ export function chainFromConfig(config: ChainConfig): Chain {
     contracts: { multicall3: { address: config.addresses.multicall3 } },
     testnet: config.devnet === true,
   })
+}
+
+export interface ReadClientOptions {
+  pollingInterval?: number
+  /** Told when a read at a block the node cannot serve was answered from the latest state. */
+  onStateFallback?: (fallback: StateFallback) => void
+}
+
+/**
+ * The indexer's and executor's client: HTTP, and a state read at a block whose state the node cannot serve (a full
+ * node's pruned history, a devnet chain restarted from its dump) is answered from the latest state instead of failing
+ * forever (see latest-state-fallback.ts).
+ */
+export function createReadClient(config: ChainConfig, options: ReadClientOptions = {}): PublicClient {
+  return createPublicClient({
+    chain: chainFromConfig(config),
+    transport: withLatestStateFallback(http(config.rpcUrl), options.onStateFallback),
+    pollingInterval: options.pollingInterval ?? 250,
+  }) as PublicClient
 }
 
 export function createChainClients(config: ChainConfig, options: ChainClientsOptions = {}): ChainClients {

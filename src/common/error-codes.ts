@@ -94,6 +94,7 @@ export const ERROR_CODES = {
   anvil_unsupported_platform: { kind: 'unavailable', surface: 'daemon', meaning: 'No anvil build exists for this platform.' },
   devnet_start_failed: { kind: 'unavailable', surface: 'daemon', meaning: 'A devnet chain did not start.' },
   devnet_chain_crashed: { kind: 'unavailable', surface: 'daemon', meaning: 'A devnet chain crashed more often than its supervisor restarts it.' },
+  devnet_no_state_file: { kind: 'internal', surface: 'daemon', meaning: 'A devnet chain was asked to dump its state but runs without a state file.' },
   eth_usd_pool_missing: { kind: 'unavailable', surface: 'daemon', meaning: 'The chain has no WETH/stablecoin pool to price ETH in USD.' },
   buy_router_missing: { kind: 'unavailable', surface: 'daemon', meaning: 'PrebuyBuyRouter is not deployed on the chain.' },
   store_too_new: { kind: 'unavailable', surface: 'daemon', meaning: 'The database was written by a newer version of prebuy.' },

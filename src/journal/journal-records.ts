@@ -19,6 +19,8 @@ export interface IndexerCheckpoint {
   chain: ChainKey
   finalized: StoredBlockRef
   unfinalized: StoredBlockRef[]
+  /** Older finalized blocks, sparse (src/sync/finalized-history.ts); absent in checkpoints written before it existed. */
+  history?: StoredBlockRef[]
   updatedAt: number
 }
 

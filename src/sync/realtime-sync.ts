@@ -1,6 +1,7 @@
 import type { Address, Log, PublicClient } from 'viem'
 import type { Logger } from 'pino'
 import { PrebuyError } from '../common/errors.ts'
+import { rememberFinalized } from './finalized-history.ts'
 import { toBlockRef } from './sync-types.ts'
 import type { BlockRef, SyncCheckpoint, SyncEvent } from './sync-types.ts'
 
@@ -101,44 +102,81 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
   }
 
   async function initialCheckpoint(): Promise<SyncCheckpoint> {
-    if (options.resume) return { finalized: options.resume.finalized, unfinalized: [...options.resume.unfinalized] }
+    if (options.resume) return { finalized: options.resume.finalized, unfinalized: [...options.resume.unfinalized], history: [...options.resume.history] }
     const start = options.startBlock ?? (await client.getBlockNumber({ cacheTime: 0 }))
     // The block before the start counts as processed, so the start block itself is delivered.
     const before = await fetchBlock(start > 0n ? start - 1n : 0n)
     if (!before) throw new PrebuyError('sync_start_missing', `start block ${start} not found`)
-    return { finalized: before, unfinalized: [] }
+    return { finalized: before, unfinalized: [], history: [] }
   }
 
   async function* stream(): AsyncGenerator<SyncEvent, void, undefined> {
     let state = await initialCheckpoint()
     const tip = () => state.unfinalized.at(-1) ?? state.finalized
-    const snapshot = (): SyncCheckpoint => ({ finalized: state.finalized, unfinalized: [...state.unfinalized] })
+    const snapshot = (): SyncCheckpoint => ({ finalized: state.finalized, unfinalized: [...state.unfinalized], history: [...state.history] })
+    /** Every block we processed and still remember, newest first. */
+    const remembered = (): BlockRef[] => [...state.unfinalized].reverse().concat(state.finalized, state.history)
+    // Set while the node's head is below our tip, so that is logged once per episode, not every poll.
+    let behind: bigint | undefined
 
+    /** The newest remembered block the node still has; below the finalized block when the node lost more than that. */
     async function findAncestor(): Promise<BlockRef> {
-      for (let i = state.unfinalized.length - 1; i >= 0; i--) {
-        const local = state.unfinalized[i]!
+      for (const local of remembered()) {
         const remote = await fetchBlock(local.number)
         if (remote && remote.hash === local.hash) return local
       }
-      const remote = await fetchBlock(state.finalized.number)
-      if (remote && remote.hash === state.finalized.hash) return state.finalized
-      throw new PrebuyError('reorg_too_deep', `reorg below the finalized block ${state.finalized.number}`, {
-        details: { finalized: state.finalized.number.toString(), confirmations },
+      const oldest = remembered().at(-1)!
+      throw new PrebuyError('reorg_too_deep', `the chain has none of the blocks we processed and remember (down to block ${oldest.number}): another chain?`, {
+        details: { finalized: state.finalized.number.toString(), oldest: oldest.number.toString(), confirmations },
       })
+    }
+
+    /**
+     * With the node's head below our tip: whether the node proves a reorg, i.e. holds a different block at a number we
+     * processed. A node that is merely behind (a lagging node behind a load balancer) or lost its newest blocks (a
+     * chain restarted from an older state) shows the same blocks up to its head: we wait, and if it then builds other
+     * blocks on top, the first of them at a number we processed is the proof.
+     */
+    async function contradicted(head: BlockRef): Promise<boolean> {
+      const local = remembered().find((b) => b.number <= head.number)
+      if (!local) return false
+      const remote = local.number === head.number ? head : await fetchBlock(local.number)
+      return remote !== undefined && remote.hash !== local.hash
+    }
+
+    async function* revertTo(ancestor: BlockRef): AsyncGenerator<SyncEvent, void, undefined> {
+      const reverted = remembered()
+        .filter((b) => b.number > ancestor.number)
+        .reverse()
+      const belowFinalized = ancestor.number < state.finalized.number
+      state = belowFinalized
+        ? { finalized: ancestor, unfinalized: [], history: state.history.filter((b) => b.number < ancestor.number) }
+        : { ...state, unfinalized: state.unfinalized.filter((b) => b.number <= ancestor.number) }
+      const context = { ancestor: ancestor.number.toString(), depth: reverted.length }
+      if (belowFinalized) logger.warn(context, 'realtime sync: the chain lost blocks below our finalized block; resuming from the deepest block it still has')
+      else logger.info(context, 'realtime sync: reorg')
+      yield { type: 'reorg', ancestor, reverted, checkpoint: snapshot() }
     }
 
     async function* reconcile(): AsyncGenerator<SyncEvent, boolean, undefined> {
       const head = toBlockRef(await client.getBlock({ blockTag: 'latest' }))
       if (head.hash === tip().hash) return false
       const current = tip()
-      const remoteAtTip = head.number === current.number ? head : head.number > current.number ? await fetchBlock(current.number) : undefined
-      if (!remoteAtTip || remoteAtTip.hash !== current.hash) {
-        const ancestor = await findAncestor()
-        const reverted = state.unfinalized.filter((b) => b.number > ancestor.number)
-        state = { finalized: state.finalized, unfinalized: state.unfinalized.filter((b) => b.number <= ancestor.number) }
-        logger.info({ ancestor: ancestor.number.toString(), depth: reverted.length }, 'realtime sync: reorg')
-        yield { type: 'reorg', ancestor, reverted, checkpoint: snapshot() }
+      if (head.number < current.number) {
+        if (!(await contradicted(head))) {
+          if (behind === undefined)
+            logger.warn({ head: head.number.toString(), tip: current.number.toString() }, 'realtime sync: the node is behind our last processed block; waiting')
+          behind = head.number
+          return false
+        }
+        yield* revertTo(await findAncestor())
+      } else {
+        const remoteAtTip = head.number === current.number ? head : await fetchBlock(current.number)
+        // A node that announces a head it cannot serve below it (an inconsistent load balancer): ask again next round.
+        if (!remoteAtTip) return false
+        if (remoteAtTip.hash !== current.hash) yield* revertTo(await findAncestor())
       }
+      behind = undefined
       for (let n = tip().number + 1n; n <= head.number && !stopped; n++) {
         const block = await fetchBlock(n)
         // The chain moved under us (a reorg mid-walk): the next round finds the new ancestor.
@@ -148,9 +186,11 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
         // Finality moves before the block is delivered, so the block's checkpoint is already the one to persist.
         let finalized: BlockRef | undefined
         while (state.unfinalized.length > 1 && block.number - state.unfinalized[0]!.number >= BigInt(confirmations)) {
+          const superseded = state.finalized
           finalized = state.unfinalized.shift()!
+          state.finalized = finalized
+          state.history = rememberFinalized(state.history, superseded, finalized.number)
         }
-        if (finalized) state.finalized = finalized
         yield { type: 'block', block, logs, checkpoint: snapshot() }
         if (finalized) yield { type: 'finalize', block: finalized, checkpoint: snapshot() }
       }

@@ -16,6 +16,8 @@ export interface BlockRef {
 export interface SyncCheckpoint {
   finalized: BlockRef
   unfinalized: BlockRef[]
+  /** Older finalized blocks, sparse (see finalized-history.ts): where to resume when a node lost more than that. */
+  history: BlockRef[]
 }
 
 /** A new canonical block with the logs of the watched addresses it holds, in log order. */

@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -118,8 +118,11 @@ describe('startAnvil', () => {
 
   it('restarts a killed anvil on the same port from its state file and re-applies the mining mode', async () => {
     const anvil = await start({ chainId: 31337, stateFile: join(dir, 'restart', 'state.json'), stateIntervalSeconds: 1, mining: 'auto' })
-    await jsonRpc(anvil.rpcUrl, 'eth_sendTransaction', [{ from: DEV_ACCOUNT, to: '0x000000000000000000000000000000000000dEaD', value: '0x2' }])
-    await new Promise((resolve) => setTimeout(resolve, 2_200)) // let a periodic state dump happen
+    const hash = await jsonRpc<string>(anvil.rpcUrl, 'eth_sendTransaction', [
+      { from: DEV_ACCOUNT, to: '0x000000000000000000000000000000000000dEaD', value: '0x2' },
+    ])
+    expect(await waitUntil(async () => (await jsonRpc(anvil.rpcUrl, 'eth_getTransactionReceipt', [hash])) !== null, 10_000)).toBe(true)
+    await anvil.dumpState()
     const oldPid = anvil.pid!
     const restarted = anvil.waitForRestart()
     process.kill(oldPid, 'SIGKILL')
@@ -130,6 +133,52 @@ describe('startAnvil', () => {
     expect(Number(await jsonRpc<string>(anvil.rpcUrl, 'eth_chainId'))).toBe(31337)
     expect(Number(await jsonRpc<string>(anvil.rpcUrl, 'eth_getTransactionCount', [DEV_ACCOUNT, 'latest']))).toBe(1)
     expect(await jsonRpc<boolean>(anvil.rpcUrl, 'anvil_getAutomine')).toBe(true)
+  })
+
+  it('survives kill -9 at any moment of its state dumps: every restart loads a whole state file', async () => {
+    const stateFile = join(dir, 'dumps', 'state.json')
+    const anvil = await start({ chainId: 31337, stateFile, stateIntervalSeconds: 1, mining: 'auto', maxRestarts: 20 })
+    let sent = 0
+    for (let round = 0; round < 12; round++) {
+      const hash = await jsonRpc<string>(anvil.rpcUrl, 'eth_sendTransaction', [
+        { from: DEV_ACCOUNT, to: '0x000000000000000000000000000000000000dEaD', value: '0x1' },
+      ])
+      expect(await waitUntil(async () => (await jsonRpc(anvil.rpcUrl, 'eth_getTransactionReceipt', [hash])) !== null, 10_000)).toBe(true)
+      sent++
+      await anvil.dumpState()
+      // A dump starts and is killed somewhere in its middle, or right after: 0..30 ms later.
+      const dumping = anvil.dumpState().catch(() => undefined)
+      await new Promise((resolve) => setTimeout(resolve, (round * 7) % 31))
+      const restarted = anvil.waitForRestart()
+      process.kill(anvil.pid!, 'SIGKILL')
+      await restarted
+      await dumping
+      // Nothing dumped before the kill is lost: the transaction count is at least what the last whole dump held.
+      expect(Number(await jsonRpc<string>(anvil.rpcUrl, 'eth_getTransactionCount', [DEV_ACCOUNT, 'latest']))).toBe(sent)
+    }
+    expect(anvil.restarts).toBe(12)
+    await anvil.stop()
+  })
+
+  it("a graceful stop keeps anvil's exit dump; a torn exit dump is set aside and the last whole state file is loaded", async () => {
+    const stateFile = join(dir, 'exit', 'state.json')
+    let anvil = await start({ chainId: 31337, stateFile, mining: 'manual' })
+    await jsonRpc(anvil.rpcUrl, 'anvil_mine', ['0x5'])
+    await anvil.dumpState()
+    await jsonRpc(anvil.rpcUrl, 'anvil_mine', ['0x2'])
+    await anvil.stop()
+    // The two blocks after the last periodic dump are in anvil's exit dump, promoted to the state file.
+    expect(await readdir(join(dir, 'exit'))).toEqual(['state.json'])
+    anvil = await start({ chainId: 31337, stateFile, mining: 'manual' })
+    expect(await blockNumber(anvil)).toBe(7)
+    await anvil.stop()
+
+    // anvil killed half way through its exit dump: the torn file goes aside, the whole one is loaded.
+    await writeFile(join(dir, 'exit', 'state.exit.json'), '{"block": {"number": "0x9", "be')
+    anvil = await start({ chainId: 31337, stateFile, mining: 'manual' })
+    expect(await blockNumber(anvil)).toBe(7)
+    expect((await readdir(join(dir, 'exit'))).some((name) => name.startsWith('state.exit.json.unreadable-'))).toBe(true)
+    await anvil.stop()
   })
 
   it('tells the owner once, with one clear error, when restarts are exhausted', async () => {

@@ -1,10 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createPublicClient, createWalletClient, erc20Abi, http, keccak256, parseUnits, stringToHex, type Address, type PublicClient } from 'viem'
+import { createWalletClient, erc20Abi, http, keccak256, parseUnits, stringToHex, type Address, type PublicClient } from 'viem'
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
-import { chainFromConfig } from '../../src/chain/clients.ts'
+import { chainFromConfig, createReadClient } from '../../src/chain/clients.ts'
 import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
 import { fundAccount } from '../../src/chain/devnet/faucet.ts'
 import { startDevnet, type Devnet } from '../../src/chain/devnet/start-devnet.ts'
@@ -93,6 +93,13 @@ export interface FlowHarness {
   crashExecutor(wallets?: Pick<WalletService, 'walletAddress' | 'submitUserOperations'>): Promise<Executor>
   /** Restarts the indexer, optionally reading the chain through another client (fault injection). */
   restartIndexer(client?: PublicClient): Promise<Indexer>
+  /** Writes the chain's state file now: a crash from then on keeps every block so far. */
+  chainDumped(): Promise<void>
+  /**
+   * kill -9 of the chain's anvil: its supervisor restarts it on the same port from the last state dump (so it has the
+   * blocks up to that dump, but only its head's state), and the harness's manual mining is applied again.
+   */
+  crashChain(): Promise<void>
   stop(): Promise<void>
 }
 
@@ -111,7 +118,8 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
   const dataDir = await mkdtemp(join(tmpdir(), 'prebuy-flow-'))
   const devnet = await startDevnet({ dataDir, blockTime: 'auto' })
   const chain = devnet.chains.base
-  const client = createPublicClient({ chain: chainFromConfig(chain), transport: http(chain.rpcUrl), pollingInterval: 50 }) as PublicClient
+  // The daemon's read client (state reads the node cannot serve fall back to the latest state).
+  const client = createReadClient(chain, { pollingInterval: 50 })
   const masterSecret = await loadOrCreateMasterSecret({ dataDir, passphrase: 'flow test', scryptParams: { N: 2 ** 10, r: 8, p: 1 } })
   const keys = createKeyStore(masterSecret)
   const wallets = createWalletService({
@@ -130,9 +138,12 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
     poolManager: chain.addresses.poolManager,
   })
   // From here on blocks come only from the harness miner, each stamped previous + 2 s (Base-like, but fast).
-  await jsonRpc(chain.rpcUrl, 'evm_setAutomine', [false])
-  await jsonRpc(chain.rpcUrl, 'evm_setIntervalMining', [0])
-  await jsonRpc(chain.rpcUrl, 'anvil_setBlockTimestampInterval', [HARNESS_BLOCK_TIME])
+  const manualMining = async () => {
+    await jsonRpc(chain.rpcUrl, 'evm_setAutomine', [false])
+    await jsonRpc(chain.rpcUrl, 'evm_setIntervalMining', [0])
+    await jsonRpc(chain.rpcUrl, 'anvil_setBlockTimestampInterval', [HARNESS_BLOCK_TIME])
+  }
+  await manualMining()
 
   const store = await openStore({ dataDir })
   const journal = createJournal(store)
@@ -332,6 +343,14 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
       await indexer.stop()
       indexer = await newIndexer(indexerClient)
       return indexer
+    },
+    chainDumped: () => devnet.anvils.base.dumpState(),
+    async crashChain() {
+      const anvil = devnet.anvils.base
+      const restarted = anvil.waitForRestart()
+      process.kill(anvil.pid!, 'SIGKILL')
+      await restarted
+      await manualMining()
     },
     async stop() {
       // Teardown never hangs on a submission a failed test left waiting for a block: the chains stop regardless.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createPublicClient, custom, http, keccak256, parseAbi, stringToHex, type PublicClient } from 'viem'
+import { createPublicClient, custom, http, keccak256, parseAbi, stringToHex, toHex, type PublicClient } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { loadLaunchpadArtifact } from '../../src/launchpads/devnet/devnet-artifacts.ts'
 import { impersonate, sendDevnetCall } from '../../src/launchpads/devnet/send-devnet-tx.ts'
@@ -191,5 +191,31 @@ describe('launch indexer (real devnet, launchpads, store)', () => {
     expect(await h.journal.ticksOf(slug)).toEqual([])
     const checkpoint = await h.journal.getCheckpoint('base')
     expect(checkpoint?.unfinalized.every((b) => BigInt(b.number) < launched.blockNumber || b.hash !== launched.launch.blockHash)).toBe(true)
+  })
+
+  it('after kill -9 of its chain, catches up through blocks whose state the restarted node cannot serve, and sees the next launch', async () => {
+    const a = await h.newProject('idx-crash-a', 'clanker')
+    const first = await h.launch(a.slug, 'clanker', a.creator)
+    await h.indexer.caughtUp('base', first.blockNumber)
+    // The indexer falls behind the chain (three blocks it has not processed)...
+    await h.indexer.stop()
+    await h.mine(3)
+    const gapEnd = await h.client.getBlockNumber({ cacheTime: 0 })
+    // ...which are in anvil's state dump when it is killed: the restarted node has those blocks, but only the newest's state.
+    await h.chainDumped()
+    await h.crashChain()
+    expect(await h.client.getBlockNumber({ cacheTime: 0 })).toBe(gapEnd)
+    await expect(jsonRpc(h.chain.rpcUrl, 'eth_getBalance', [h.feeRecipient, toHex(first.blockNumber + 1n)])).rejects.toThrow(/BlockOutOfRange/)
+    await h.restartIndexer()
+    await h.indexer.caughtUp('base', gapEnd)
+    // The gap was priced (from the latest state) instead of being retried for ever: the first block after the restart
+    // re-prices every launched pool.
+    const ticks = await h.journal.ticksOf(a.slug)
+    expect(ticks.some((t) => BigInt(t.blockNumber) > first.blockNumber && BigInt(t.blockNumber) <= gapEnd)).toBe(true)
+    // And the next launch is seen.
+    const b = await h.newProject('idx-crash-b', 'clanker')
+    const next = await h.launch(b.slug, 'clanker', b.creator)
+    await h.indexer.caughtUp('base', next.blockNumber)
+    expect((await h.journal.getLaunchBySlug(b.slug))?.token).toBe(next.token)
   })
 })

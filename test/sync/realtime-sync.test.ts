@@ -132,15 +132,68 @@ describe('realtime sync on anvil', () => {
     await second.stop()
   })
 
-  it('refuses a reorg below the finalized block (a confirmation depth too shallow for the chain) with a typed error', async () => {
+  it('follows a reorg below the finalized block (a confirmation depth too shallow for the chain) back to a remembered block', async () => {
     const start = (await client.getBlockNumber({ cacheTime: 0 })) + 1n
     const sync = newSync({ startBlock: start, confirmations: 2 })
     const iterator = sync.events()
-    await testClient.mine({ blocks: 5 })
-    const seen = await collect(iterator, lastBlockIs(start + 4n))
-    expect(seen.at(-1)!.checkpoint.finalized.number).toBe(start + 2n)
-    await testClient.request({ method: 'anvil_reorg' as never, params: [4, []] as never })
-    await expect(collect(iterator, () => false)).rejects.toMatchObject({ code: 'reorg_too_deep' })
+    await testClient.mine({ blocks: 8 })
+    const seen = await collect(iterator, lastBlockIs(start + 7n))
+    const checkpoint = seen.at(-1)!.checkpoint
+    expect(checkpoint.finalized.number).toBe(start + 5n)
+    // Older finalized blocks are remembered, one per power-of-two distance.
+    // (start-1, the block before the first, was the first finalized one: 6 back, the oldest of the 4..7 bucket.)
+    expect(checkpoint.history.map((b) => start + 5n - b.number)).toEqual([1n, 2n, 6n])
+    // Five blocks replaced: start+3 .. start+7, three of them final by our depth.
+    await testClient.request({ method: 'anvil_reorg' as never, params: [5, []] as never })
+    await testClient.mine({ blocks: 1 })
+    const events = await collect(iterator, lastBlockIs(start + 8n))
+    const reorg = events.find((e) => e.type === 'reorg')
+    // The newest remembered block the chain still has (start-1; the true ancestor is start+2): from there every block
+    // is delivered again, the replaced ones with their new hashes.
+    expect(reorg?.type === 'reorg' && reorg.ancestor.number).toBe(start - 1n)
+    expect(reorg?.checkpoint.finalized.number).toBe(start - 1n)
+    expect(blocksOf(events).map((b) => b.number)).toEqual([0n, 1n, 2n, 3n, 4n, 5n, 6n, 7n, 8n].map((i) => start + i))
+    const replaced = blocksOf(events).find((b) => b.number === start + 3n)!
+    expect(replaced.hash).not.toBe(blocksOf(seen).find((b) => b.number === start + 3n)!.hash)
+    await sync.stop()
+  })
+
+  it('refuses a chain that has none of the blocks it remembers (another chain) with a typed error', async () => {
+    const head = await client.getBlock({ blockTag: 'latest' })
+    const foreign = (n: bigint) => ({
+      number: n,
+      hash: `0x${'ab'.repeat(31)}${n.toString(16).padStart(2, '0')}` as const,
+      parentHash: head.hash,
+      timestamp: 1n,
+    })
+    const sync = newSync({ resume: { finalized: foreign(head.number - 1n), unfinalized: [foreign(head.number)], history: [foreign(head.number - 2n)] } })
+    await testClient.mine({ blocks: 1 })
+    await expect(collect(sync.events(), () => false)).rejects.toMatchObject({ code: 'reorg_too_deep' })
+    await sync.stop()
+  })
+
+  it('waits while the node is behind its tip with the same blocks; a different block at a processed number is a reorg', async () => {
+    const start = (await client.getBlockNumber({ cacheTime: 0 })) + 1n
+    const snapshot = await testClient.snapshot()
+    const sync = newSync({ startBlock: start, confirmations: 10 })
+    const iterator = sync.events()
+    await testClient.mine({ blocks: 4 })
+    const seen = await collect(iterator, lastBlockIs(start + 3n))
+    // The node loses its four newest blocks (as a chain restarted from an older state dump does): same blocks below.
+    await testClient.revert({ id: snapshot })
+    expect(await client.getBlockNumber({ cacheTime: 0 })).toBe(start - 1n)
+    // Polls go by (every 100 ms) with the node behind: nothing is reverted on its word alone. (A wrong sync would
+    // emit within one poll; a slow machine can only make this pass, never fail.)
+    const pending = iterator.next()
+    const quiet = await Promise.race([pending.then(() => 'event' as const), new Promise<'quiet'>((resolve) => setTimeout(() => resolve('quiet'), 800))])
+    expect(quiet).toBe('quiet')
+    // The node builds on its head: block `start` is now another block at a number we processed.
+    await testClient.mine({ blocks: 2 })
+    const first = await pending
+    const events = [...(first.done ? [] : [first.value]), ...(await collect(iterator, lastBlockIs(start + 1n)))]
+    const reorg = events.find((e) => e.type === 'reorg')
+    expect(reorg?.type === 'reorg' && reorg.ancestor.number).toBe(start - 1n)
+    expect(reorg?.type === 'reorg' && reorg.reverted.map((b) => b.hash)).toEqual(blocksOf(seen).map((b) => b.hash))
     await sync.stop()
   })
 

@@ -6,12 +6,17 @@ import { silentLogger, type Logger } from '../../common/logger.ts'
 import { jsonRpc } from './json-rpc.ts'
 import { applyMiningMode, assertMiningMode, type MiningMode } from './mining-mode.ts'
 import { resolveAnvilBinary } from './resolve-anvil-binary.ts'
+import { startStateDumper, type StateDumper } from './state-dumper.ts'
+import { exitDumpPath, settleStateFiles } from './state-files.ts'
 
 export interface StartAnvilOptions {
   chainId: number
   /** Label in logs and errors (the chain key). */
   name?: string
-  /** Chain state file (`anvil --state`): loaded at start when present, dumped every `stateIntervalSeconds` and on exit. */
+  /**
+   * Chain state file: loaded at start when present, written whole every `stateIntervalSeconds` and after a graceful
+   * stop, so a kill -9 at any moment leaves a loadable file (state-files.ts).
+   */
   stateFile?: string
   /** Bounds what a crash loses. Default 2 s. */
   stateIntervalSeconds?: number
@@ -43,12 +48,16 @@ export interface AnvilInstance {
   setMiningMode(mode: MiningMode): Promise<void>
   /** Resolves after the next supervised restart has finished (health check and mining mode applied). For tests. */
   waitForRestart(): Promise<void>
+  /** Writes the state file now (whole): a crash from then on loses nothing before this call. */
+  dumpState(): Promise<void>
   /** SIGTERM, then wait for exit so anvil dumps its state file; SIGKILL if it hangs. Idempotent. */
   stop(): Promise<void>
 }
 
 const LISTENING = /Listening on ([\d.]+):(\d+)/
 const DEFAULT_GAS_LIMIT = 150_000_000n
+/** anvil's own periodic dump (in place, not crash-safe) is pushed out of the way: a day. */
+const ANVIL_OWN_DUMP_INTERVAL_SECONDS = 86_400
 const STOP_GRACE_MS = 10_000
 
 /** Every live child of this process; killed by the 'exit' hook so a crashed or exiting parent leaves no orphan. */
@@ -98,7 +107,7 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
   if (options.stateFile) mkdirSync(dirname(options.stateFile), { recursive: true })
   installExitHook()
 
-  const args = (port: number): string[] => {
+  const args = (port: number, load: string | undefined): string[] => {
     const list = [
       '--host',
       '127.0.0.1',
@@ -109,7 +118,9 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
       '--gas-limit',
       String(options.gasLimit ?? DEFAULT_GAS_LIMIT),
     ]
-    if (options.stateFile) list.push('--state', options.stateFile, '--state-interval', String(options.stateIntervalSeconds ?? 2))
+    if (load) list.push('--load-state', load)
+    // anvil's own dump only on exit (its periodic one, every day here, is replaced by ours, which writes whole files).
+    if (options.stateFile) list.push('--dump-state', exitDumpPath(options.stateFile), '--state-interval', String(ANVIL_OWN_DUMP_INTERVAL_SECONDS))
     return list
   }
 
@@ -123,9 +134,9 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
     }
   }
 
-  const spawnOnce = (port: number): Promise<Spawned> =>
+  const spawnOnce = (port: number, load: string | undefined): Promise<Spawned> =>
     new Promise((resolve, reject) => {
-      const child = spawn(binary, args(port), { stdio: ['ignore', 'pipe', 'pipe'] })
+      const child = spawn(binary, args(port, load), { stdio: ['ignore', 'pipe', 'pipe'] })
       liveChildren.add(child)
       if (child.pid !== undefined) startOrphanWatchdog(child.pid)
       const exited = new Promise<number | null>((resolveExit) => {
@@ -175,8 +186,18 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
     }
   }
 
-  const launch = async (port: number): Promise<Spawned> => {
-    const spawned = await spawnOnce(port)
+  /** First start: unreadable state files are moved aside (the chain starts empty); on a restart they are fatal. */
+  const settle = async (first: boolean): Promise<string | undefined> => {
+    if (!options.stateFile) return undefined
+    const settled = await settleStateFiles(options.stateFile, { moveAsideUnreadable: first })
+    for (const moved of settled.movedAside) {
+      logger.warn({ stateFile: moved.file, movedTo: moved.movedTo, reason: moved.reason }, 'anvil could not read its state file; moved it aside')
+    }
+    return settled.load
+  }
+
+  const launch = async (port: number, first: boolean): Promise<Spawned> => {
+    const spawned = await spawnOnce(port, await settle(first))
     const rpcUrl = `http://127.0.0.1:${spawned.port}`
     try {
       await healthCheck(rpcUrl)
@@ -198,10 +219,11 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
     // A start that fails for a passing reason (the machine overloaded past a timeout) is tried again twice.
     for (let attempt = 1; ; attempt++) {
       try {
-        return await launch(0)
+        return await launch(0, true)
       } catch (error) {
         const stateFile = options.stateFile
-        if (stateFile && existsSync(stateFile) && recentOutput.some((line) => line.includes("for '--state <PATH>'"))) {
+        // A file that parses but anvil still refuses (another anvil version's layout).
+        if (stateFile && existsSync(stateFile) && recentOutput.some((line) => line.includes("for '--load-state <PATH>'"))) {
           const aside = `${stateFile}.unreadable-${Date.now()}`
           renameSync(stateFile, aside)
           recentOutput.length = 0
@@ -262,7 +284,7 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
       restarts++
       try {
         // Same port, so every client built from rpcUrl/wsUrl keeps working after the restart.
-        const next = await launch(port)
+        const next = await launch(port, false)
         if (stopping) {
           next.child.kill('SIGTERM')
           await next.exited
@@ -282,6 +304,9 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
     }
   }
   supervise(current)
+  const dumper: StateDumper | undefined = options.stateFile
+    ? startStateDumper({ rpcUrl: () => rpcUrl, stateFile: options.stateFile, intervalMs: (options.stateIntervalSeconds ?? 2) * 1000, logger })
+    : undefined
 
   let stopped: Promise<void> | undefined
   return {
@@ -307,16 +332,24 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
     waitForRestart() {
       return new Promise((resolve) => restartWaiters.push(resolve))
     },
+    async dumpState() {
+      if (!dumper) throw new PrebuyError('devnet_no_state_file', `The ${name} devnet chain has no state file to dump to.`)
+      await dumper.dumpNow()
+    },
     stop() {
       stopped ??= (async () => {
         stopping = true
         await restarting
+        await dumper?.stop()
         const { child, exited } = current
-        if (child.exitCode !== null || child.signalCode !== null) return
-        child.kill('SIGTERM')
-        const killTimer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS)
-        await exited
-        clearTimeout(killTimer)
+        if (child.exitCode === null && child.signalCode === null) {
+          child.kill('SIGTERM')
+          const killTimer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS)
+          await exited
+          clearTimeout(killTimer)
+        }
+        // anvil's exit dump becomes the state file once it is known to be whole (a SIGKILL mid-dump leaves ours).
+        if (options.stateFile) await settle(true).catch((error: unknown) => logger.warn({ err: error }, 'could not settle the state files'))
         logger.info('anvil stopped')
       })()
       return stopped

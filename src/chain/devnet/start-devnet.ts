@@ -1,4 +1,4 @@
-import { rm, stat } from 'node:fs/promises'
+import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createPublicClient, http, type Address } from 'viem'
 import { silentLogger, type Logger } from '../../common/logger.ts'
@@ -108,8 +108,8 @@ export async function startDevnet(options: StartDevnetOptions): Promise<Devnet> 
       for (let attempt = 1; ; attempt++) {
         try {
           const addresses = await deploy({ rpcUrl: anvil.rpcUrl, chainId, deployer: deployer.account, logger: options.logger })
-          // A crash before anvil's next periodic dump would otherwise restart the chain without its fixtures.
-          await waitForStateDump(stateFile, Date.now(), (STATE_INTERVAL_SECONDS + 5) * 1000)
+          // A crash before the next periodic dump would otherwise restart the chain without its fixtures.
+          await anvil.dumpState()
           return { anvil, deployment: { chainId, addresses }, deployed: true }
         } catch (error) {
           if (attempt >= DEPLOY_ATTEMPTS) throw error
@@ -177,16 +177,4 @@ async function allHaveCode(rpcUrl: string, addresses: ChainAddresses): Promise<b
   const client = createPublicClient({ transport: http(rpcUrl, { batch: true }) })
   const codes = await Promise.all(Object.values(addresses).map((address: Address) => client.getCode({ address })))
   return codes.every((code) => code !== undefined && code !== '0x')
-}
-
-async function waitForStateDump(stateFile: string, sinceMs: number, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    try {
-      if ((await stat(stateFile)).mtimeMs > sinceMs) return
-    } catch {
-      // Not written yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
 }
