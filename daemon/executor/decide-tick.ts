@@ -122,7 +122,9 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
           submittedAt: at,
           fromBlock: tick.blockNumber,
         }
-        ops.push(...transitionOps(ctx, current, 'executing', at, { spendAtoms: entry.spendAtoms, reason: `rank ${buy.rank}` }, followers.get(order.keyId) ?? 0))
+        // The event keeps the attempt's block: a later attempt's chain lookup starts at the first one (settle-buys.ts).
+        const event = { spendAtoms: entry.spendAtoms, reason: `rank ${buy.rank}`, blockNumber: entry.fromBlock }
+        ops.push(...transitionOps(ctx, current, 'executing', at, event, followers.get(order.keyId) ?? 0))
         ops.push(journal.putInFlight(entry))
         submitted.push({ buy, entry })
       }

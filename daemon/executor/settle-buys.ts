@@ -60,8 +60,23 @@ export type BuySettlerContext = Pick<ExecutorContext, 'store' | 'journal' | 'rea
 export function createBuySettler(ctx: BuySettlerContext): BuySettler {
   const { store, journal } = ctx
 
+  /**
+   * Where to look for this order's buy: from its first attempt, not this one. An attempt whose result was unclear (not
+   * mined yet) goes back to active and may land later; the next attempt then meets the router's AlreadyExecuted, and a
+   * search from its own block missed the earlier buy: the order ended failed with its stablecoin spent. Every attempt's
+   * block is in the order's events (active -> executing); an order id belongs to one placement, so an older placement's
+   * events only make the search start earlier.
+   */
+  async function firstAttemptBlock(entry: InFlightExecution): Promise<bigint> {
+    let first = BigInt(entry.fromBlock)
+    for (const event of await journal.orderEventsOf(entry.keyId, entry.slug)) {
+      if (event.to === 'executing' && event.blockNumber !== undefined && BigInt(event.blockNumber) < first) first = BigInt(event.blockNumber)
+    }
+    return first
+  }
+
   const fromChain: BuySettler['fromChain'] = async (entry, hint, extra = {}) => {
-    const outcome = await ctx.reads.buyOf(entry.chain, entry.wallet, entry.orderId, BigInt(entry.fromBlock))
+    const outcome = await ctx.reads.buyOf(entry.chain, entry.wallet, entry.orderId, await firstAttemptBlock(entry))
     return { entry, outcome, failure: outcome ? undefined : (hint ?? { reason: 'not found on chain after restart' }), extra }
   }
 

@@ -47,6 +47,8 @@ describe('deciding a tick (decide-tick.ts)', () => {
     await expect(handed[0]?.written).resolves.toBeUndefined()
     expect((await f.order(1))?.status).toBe('executing')
     expect((await f.order(2))?.status).toBe('active')
+    // The executing event keeps the attempt's block (where a later attempt's chain lookup starts).
+    expect((await f.journal.orderEventsOf(keyIdOf(1), SLUG)).at(-1)).toMatchObject({ from: 'active', to: 'executing', blockNumber: '11' })
     expect((await f.journal.inFlight('base')).map((e) => e.keyId)).toEqual([keyIdOf(1)])
     const [decision] = await f.journal.decisionsOf(SLUG)
     // Every order has its verdict (skipped ones first, then the buys in rank order: the planner's order).

@@ -90,7 +90,11 @@ export function fakeChain(): FakeChain {
     receiptReads,
     balances: async (_chain, wallets) => new Map(wallets.map((w) => [w.toLowerCase(), balanceOf.get(w.toLowerCase()) ?? 0n])),
     changedWallets: async () => new Set(),
-    buyOf: async (_chain, wallet, orderId) => bought.get(`${wallet.toLowerCase()}!${orderId}`),
+    // Like the router's PrebuyBuy log search: only a buy at or after `fromBlock` is found.
+    buyOf: async (_chain, wallet, orderId, fromBlock) => {
+      const outcome = bought.get(`${wallet.toLowerCase()}!${orderId}`)
+      return outcome && outcome.blockNumber >= fromBlock ? outcome : undefined
+    },
     async buysInTransaction(_chain, hash) {
       receiptReads.push(hash)
       return transactions.get(hash) ?? new Map()

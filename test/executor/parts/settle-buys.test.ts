@@ -17,7 +17,7 @@ describe('settling buys (settle-buys.ts)', () => {
   afterEach(() => f.close())
 
   /** An order of `userIndex` in `executing` with its in-flight entry, as the decider leaves it. */
-  async function executing(userIndex: number): Promise<SubmittedBuy> {
+  async function executing(userIndex: number, fromBlock = '11'): Promise<SubmittedBuy> {
     await f.addOrder(userIndex, 100, null, { status: 'executing' })
     const entry: InFlightExecution = {
       keyId: keyIdOf(userIndex),
@@ -30,14 +30,14 @@ describe('settling buys (settle-buys.ts)', () => {
       token: launch.token,
       orderId: orderIdOf(userIndex),
       submittedAt: 0,
-      fromBlock: '11',
+      fromBlock,
     }
     await f.store.batch([f.journal.putInFlight(entry)])
     return { buy: { candidate: undefined as never, spendAtoms: 100_000_000n, minTokensOut: 1n, rank: 0 }, entry }
   }
 
-  const boughtIn = (hash: Hash, userIndex: number, tokens = 1_000n) => {
-    const outcome = { txHash: hash, blockNumber: 12n, amountIn: 100_000_000n, tokensReceived: tokens, fee: (tokens * 3n) / 100n }
+  const boughtIn = (hash: Hash, userIndex: number, tokens = 1_000n, blockNumber = 12n) => {
+    const outcome = { txHash: hash, blockNumber, amountIn: 100_000_000n, tokensReceived: tokens, fee: (tokens * 3n) / 100n }
     const inTx = f.chain.transactions.get(hash) ?? new Map()
     inTx.set(buyKey(walletOf(userIndex), orderIdOf(userIndex)), outcome)
     f.chain.transactions.set(hash, inTx)
@@ -118,6 +118,20 @@ describe('settling buys (settle-buys.ts)', () => {
     await settler.settle(settlements)
     expect((await f.order(1))?.status).toBe('filled')
     expect((await f.order(2))?.status).toBe('filled')
+  })
+
+  it('a retry that meets its own earlier buy (AlreadyExecuted) finds it from the first attempt, not from its own block', async () => {
+    const settler = createBuySettler(f.ctx)
+    // Attempt 1 was submitted at block 5 and went back to active unmined; it landed at block 8; attempt 2 at block 20.
+    const event = (from: 'active' | 'executing', to: 'active' | 'executing', blockNumber?: string) =>
+      f.journal.putOrderEvent({ keyId: keyIdOf(1), slug: SLUG, from, to, at: 1, ...(blockNumber ? { blockNumber } : {}), reason: 'test' })
+    await f.store.batch([event('active', 'executing', '5'), event('executing', 'active'), event('active', 'executing', '20')])
+    const buy = await executing(1, '20')
+    const earlier = boughtIn(txHash(702), 1, 1_000n, 8n)
+    const [settlement] = await settler.fromResults([buy], [reverted(1, 'AlreadyExecuted', 'AlreadyExecuted()')])
+    expect(settlement?.outcome?.txHash).toBe(earlier.txHash)
+    await settler.settle([settlement!])
+    expect(await f.order(1)).toMatchObject({ status: 'filled', execution: { txHash: earlier.txHash, tokensReceived: '970' } })
   })
 
   it('an operation that never ran (refused, not sent, not mined) is asked of the chain; its readable reason and hashes go in the event', async () => {
