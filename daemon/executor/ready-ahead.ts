@@ -16,7 +16,7 @@ export interface LaunchReadiness {
    * launched project (a tick may be buying for it right now, and must not wait for a deployment). A wallet is
    * deployed only once it was already waiting at an earlier processed block: a deployment sent for a wallet funded or
    * ordered in the very block before a launch could still be pending when the launch buys, and that buy would wait
-   * for it. One readying at a time per chain; a block arriving meanwhile skips it (its books are still prepared).
+   * for it; nor once a block with a launch on the chain was processed while the wallets were being read. One readying at a time per chain; a block arriving meanwhile skips it (its books are still prepared).
    */
   onProcessed(chain: ChainKey, blockNumber: bigint, launched: readonly string[]): Promise<void>
   /**
@@ -33,6 +33,8 @@ export function createLaunchReadiness(ctx: LaunchReadinessContext): LaunchReadin
   const { log } = ctx
   const readying = new Set<ChainKey>()
   const waitingBefore = new Map<ChainKey, Set<number>>()
+  /** Blocks with a launch processed so far, per chain. */
+  const launchesSeen = new Map<ChainKey, number>()
 
   /**
    * A waiting project's order book, built (or brought up to date) from the warm snapshot before its launch: the launch
@@ -56,8 +58,11 @@ export function createLaunchReadiness(ctx: LaunchReadinessContext): LaunchReadin
     waitingBefore.set(chain, waiting)
     if (waiting.size === 0) return
     readying.add(chain)
+    // A launch processed while the wallets are read is being bought: a deployment sent now would delay its buys.
+    const launchesBefore = launchesSeen.get(chain) ?? 0
+    const stillWanted = () => !ctx.stopped() && (launchesSeen.get(chain) ?? 0) === launchesBefore
     try {
-      await prepareAhead.call(ctx.wallets, chain, [...waiting], { deploy: [...waiting].filter((userIndex) => before.has(userIndex)) })
+      await prepareAhead.call(ctx.wallets, chain, [...waiting], { deploy: [...waiting].filter((userIndex) => before.has(userIndex)), stillWanted })
     } catch (error) {
       log.debug({ err: error, chain }, 'readying wallets ahead failed; a launch reads their state itself')
     } finally {
@@ -67,6 +72,7 @@ export function createLaunchReadiness(ctx: LaunchReadinessContext): LaunchReadin
 
   return {
     async onProcessed(chain, blockNumber, launchedNow) {
+      if (launchedNow.length > 0) launchesSeen.set(chain, (launchesSeen.get(chain) ?? 0) + 1)
       if (launchedNow.length > 0 || ctx.stopped()) return
       const snapshot = await ctx.warm.snapshot(chain, blockNumber)
       if (!snapshot) return

@@ -68,7 +68,10 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
         ctx.warm.refresh(signal.chain, signal.blockNumber)
         return
       case 'processed':
-        void readiness.onProcessed(signal.chain, signal.blockNumber, signal.launched)
+        // Tracked: idle() and stop() wait for a readying (a deployment ahead may be being sent).
+        inBackground(readiness.onProcessed(signal.chain, signal.blockNumber, signal.launched), (error) =>
+          ctx.log.debug({ err: error, chain: signal.chain }, 'readying ahead of launches failed'),
+        )
         return
       case 'launch_reverted':
         ctx.ticking.delete(signal.launch.slug)

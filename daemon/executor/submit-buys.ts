@@ -38,5 +38,8 @@ export function submitBuys(
   }))
   ctx.log.info({ slug: launch.slug, chain: launch.chain, block: tick.blockNumber, buys: requests.length }, 'submitting buys')
   ctx.stage('executor.submitCall')
-  return ctx.wallets.submitUserOperations(launch.chain, requests, { sendAfter: written })
+  // The tick priced the next block: the bundle is simulated in that block's context too (a decaying fee changes the
+  // amounts, the ticks crossed and so the gas; sized on the last block's context the first bundle ran out of gas).
+  const landsIn = { number: BigInt(tick.blockNumber) + 1n, timestamp: BigInt(tick.nextBlockTimestamp) }
+  return ctx.wallets.submitUserOperations(launch.chain, requests, { sendAfter: written, landsIn })
 }

@@ -134,7 +134,7 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
     options.sendAfter?.catch(() => (gateFailed = true))
     const prepared = await preparer.prepare(requests, {
       onChunk: (items) => {
-        const outcome = bundler.submit(items, { sendAfter: options.sendAfter })
+        const outcome = bundler.submit(items, { sendAfter: options.sendAfter, landsIn: options.landsIn })
         outcome.catch(() => undefined)
         chunks.push({ items, outcome })
       },
@@ -214,7 +214,8 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
       const deployAccounts = deps.deployAhead === false ? undefined : bundler.deployAccounts
       const allowed = options.deploy ? new Set(options.deploy) : undefined
       const toDeploy = [...warmed.undeployed.keys()].filter((userIndex) => !allowed || allowed.has(userIndex)).slice(0, MAX_DEPLOYS_AHEAD)
-      const deploying = toDeploy.length > 0 && deployAccounts ? await preparers[chain].deployAhead(toDeploy, deployAccounts) : 0
+      const send = toDeploy.length > 0 && deployAccounts !== undefined && (options.stillWanted?.() ?? true)
+      const deploying = send && deployAccounts ? await preparers[chain].deployAhead(toDeploy, deployAccounts) : 0
       return { read: warmed.read, undeployed: warmed.undeployed.size, deployed: deploying }
     },
     forgetAhead(chain) {

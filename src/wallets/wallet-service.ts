@@ -89,6 +89,12 @@ export type UserOperationResult =
   | { status: 'not_sent'; id: string; userOpHash?: Hash; reason: string }
   | { status: 'not_mined'; id: string; userOpHash: Hash; txHash: Hash }
 
+/** The block a submission is meant for: its number and time (Unix seconds). */
+export interface LandingBlock {
+  number: bigint
+  timestamp: bigint
+}
+
 export interface SubmitOptions {
   /**
    * Nothing is broadcast before this settles: operations are prepared, signed and simulated meanwhile, so a caller
@@ -96,6 +102,12 @@ export interface SubmitOptions {
    * When it rejects nothing is sent and the call rejects with its reason.
    */
   sendAfter?: Promise<unknown>
+  /**
+   * The block the caller expects these operations to land in. Simulations (what is refused, how much gas the bundle
+   * gets) run in that block's context: a swap through a hook whose fee decays with time costs different gas, and
+   * moves the price through a different number of ticks, in the next block than in the last one.
+   */
+  landsIn?: LandingBlock
 }
 
 export interface WalletService {
@@ -130,6 +142,11 @@ export interface WalletService {
 export interface PrepareAheadOptions {
   /** Which of the wallets may be deployed now if they are not (default: all of them). */
   deploy?: readonly number[]
+  /**
+   * Asked right before deployments are sent (the reads before them take a while): false sends none. A launch seen
+   * meanwhile is being bought, and a deployment pending then would make that launch's buy wait for it.
+   */
+  stillWanted?: () => boolean
 }
 
 export interface PrepareAheadResult {

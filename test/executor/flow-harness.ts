@@ -1,8 +1,22 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createWalletClient, erc20Abi, http, keccak256, parseUnits, stringToHex, type Address, type PublicClient } from 'viem'
+import {
+  createWalletClient,
+  decodeFunctionData,
+  erc20Abi,
+  getAbiItem,
+  http,
+  toFunctionSelector,
+  type Hex,
+  keccak256,
+  parseUnits,
+  stringToHex,
+  type Address,
+  type PublicClient,
+} from 'viem'
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts'
+import { entryPoint07Abi } from 'viem/account-abstraction'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
 import { chainFromConfig, createReadClient } from '../../src/chain/clients.ts'
 import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
@@ -28,6 +42,7 @@ import { createTickBus, type IndexerSignal, type TickBus } from '../../daemon/in
 
 /** Seconds between blocks on the harness chain; the miner stamps every block prev + this. */
 export const HARNESS_BLOCK_TIME = 2
+const HANDLE_OPS = toFunctionSelector(getAbiItem({ abi: entryPoint07Abi, name: 'handleOps' }))
 
 export interface Buyer {
   keyId: string
@@ -81,6 +96,8 @@ export interface FlowHarness {
   prepareThirdParty(usdc: string): Promise<void>
   /** Whether the bundler has a transaction waiting in the mempool. */
   bundlePending(): Promise<boolean>
+  /** The smart accounts whose operations wait in the bundler's pending handleOps transactions. */
+  pendingSenders(): Promise<Set<string>>
   /** Mines blocks in the background every `intervalMs` until stopMining. */
   startMining(intervalMs?: number): void
   stopMining(): Promise<void>
@@ -293,6 +310,21 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
       const bundler = wallets.bundlerAddress('base').toLowerCase()
       const pool = await jsonRpc<{ pending: Record<string, unknown> }>(chain.rpcUrl, 'txpool_content')
       return Object.keys(pool.pending).some((from) => from.toLowerCase() === bundler)
+    },
+    async pendingSenders() {
+      const bundler = wallets.bundlerAddress('base').toLowerCase()
+      const pool = await jsonRpc<{ pending: Record<string, Record<string, { input: Hex }>> }>(chain.rpcUrl, 'txpool_content')
+      const senders = new Set<string>()
+      for (const [from, byNonce] of Object.entries(pool.pending)) {
+        if (from.toLowerCase() !== bundler) continue
+        for (const tx of Object.values(byNonce)) {
+          // Deployments ahead go through a multicall: only handleOps carries operations.
+          const call = tx.input.startsWith(HANDLE_OPS) ? decodeFunctionData({ abi: entryPoint07Abi, data: tx.input }) : undefined
+          if (call?.functionName !== 'handleOps') continue
+          for (const op of call.args[0]) senders.add(op.sender.toLowerCase())
+        }
+      }
+      return senders
     },
     startMining(intervalMs = 150) {
       if (mining) return

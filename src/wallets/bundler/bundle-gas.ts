@@ -10,7 +10,15 @@ export const BUNDLE_OVERHEAD = 60_000n
 export const minGas = (a: bigint, b: bigint): bigint => (a < b ? a : b)
 
 /**
- * The transaction gas a bundle needs: calldata, measured execution, and headroom for the largest callGasLimit (the
+ * Measured execution gas plus an eighth. The simulation runs in the context of the block the bundle is meant for, but
+ * a bundle can land a block later (a fee decayed further, other swaps first: a different price path, other ticks
+ * crossed), and the EntryPoint refuses (AA95) to start an operation with less gas left than its limits: a bundle
+ * sized on the last block's context ran out of gas at its last operation, by 10%.
+ */
+export const withMargin = (gas: bigint): bigint => gas + gas / 8n
+
+/**
+ * The transaction gas a bundle needs: calldata, measured execution with a margin, and headroom for the largest callGasLimit (the
  * EntryPoint refuses, AA95, to start an account call with less gas left than its limit, seen through two 63/64
  * forwards: handleOps -> innerHandleOp -> account).
  */
@@ -19,7 +27,7 @@ export const headroom = (items: readonly BundleItem[]): bigint =>
 
 export function bundleGas(handleOpsData: HandleOpsEncoder, items: readonly BundleItem[], gasUsed: bigint): bigint {
   const { intrinsic, floor } = calldataGas(handleOpsData(items))
-  const needed = intrinsic + gasUsed + headroom(items)
+  const needed = intrinsic + withMargin(gasUsed) + headroom(items)
   return needed > floor ? needed : floor
 }
 
@@ -43,7 +51,7 @@ export function planBundles(handleOpsData: HandleOpsEncoder, simulated: Simulate
     // Too big for one block: split in order by the measured average cost per operation (execution + calldata).
     const all = calldataGas(handleOpsData(simulated.items))
     const perOp = (simulated.gasUsed + all.intrinsic - 21_000n) / BigInt(simulated.items.length)
-    for (const chunk of packBundles(simulated.items, () => perOp, maxGas - headroom(simulated.items) - 21_000n, BUNDLE_OVERHEAD)) {
+    for (const chunk of packBundles(simulated.items, () => withMargin(perOp), maxGas - headroom(simulated.items) - 21_000n, withMargin(BUNDLE_OVERHEAD))) {
       const gas = bundleGas(handleOpsData, chunk, (simulated.gasUsed / BigInt(simulated.items.length)) * BigInt(chunk.length) + BUNDLE_OVERHEAD)
       plans.push({ items: chunk, gas: minGas(gas, gasLimit) })
     }

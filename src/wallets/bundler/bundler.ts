@@ -1,6 +1,6 @@
 import type { Address, Hash, Hex } from 'viem'
 import type { UserOperation } from 'viem/account-abstraction'
-import type { UserOperationResult } from '../wallet-service.ts'
+import type { LandingBlock, UserOperationResult } from '../wallet-service.ts'
 
 /** A signed v0.7 UserOperation ready for handleOps, with the caller's correlation id. */
 export interface BundleItem {
@@ -28,6 +28,12 @@ export interface DeploymentOutcome {
   pending: boolean
 }
 
+/** A deployment transaction the node accepted; `landed` settles with its outcome (it never rejects). */
+export interface SentDeployment {
+  hash: Hash
+  landed: Promise<DeploymentOutcome>
+}
+
 export interface Bundler {
   /**
    * Puts the items into as few handleOps transactions as the block gas limit allows, in the given order, and resolves
@@ -35,7 +41,7 @@ export interface Bundler {
    * taken out of the bundle (the rest still go) and reported as `refused`. With `sendAfter`
    * the bundle is simulated at once but broadcast only after it resolves (rejects: nothing sent, the call rejects).
    */
-  submit(items: readonly BundleItem[], options?: { sendAfter?: Promise<unknown> | undefined }): Promise<BundleOutcome[]>
+  submit(items: readonly BundleItem[], options?: { sendAfter?: Promise<unknown> | undefined; landsIn?: LandingBlock | undefined }): Promise<BundleOutcome[]>
   /**
    * Optional, off the hot path: reads what a send needs from the chain (fees, current block) so that a submission in
    * the next few seconds does not wait for those reads (the pending-nonce check is still made, alongside simulation).
@@ -44,8 +50,8 @@ export interface Bundler {
   /**
    * Optional: deploys smart accounts ahead of their first operation, in one transaction of the bundler EOA to
    * Multicall3 (each factory call may fail alone: an account deployed meanwhile does not sink the others). Resolves
-   * once it is mined, or with `pending` when no receipt came but the node still holds the transaction (it may land
-   * later); neither means it was dropped.
+   * once the transaction is sent (rejects: nothing was sent); its `landed` settles once it is mined, or with
+   * `pending` when no receipt came but the node still holds the transaction (it may land later).
    */
-  deployAccounts?(deployments: readonly AccountDeployment[]): Promise<DeploymentOutcome>
+  deployAccounts?(deployments: readonly AccountDeployment[]): Promise<SentDeployment>
 }

@@ -1,5 +1,5 @@
 import { encodeFunctionData, multicall3Abi } from 'viem'
-import type { AccountDeployment, DeploymentOutcome } from './bundler.ts'
+import type { AccountDeployment, DeploymentOutcome, SentDeployment } from './bundler.ts'
 import type { BundlerContext } from './bundler-context.ts'
 import type { ChainNowReader } from './chain-now.ts'
 import { nodeKnowsTransaction, type ReceiptPoller } from './poll-receipt.ts'
@@ -7,7 +7,7 @@ import type { TransactionSender } from './send-transaction.ts'
 
 export interface AccountDeployer {
   /** See Bundler.deployAccounts: one Multicall3 transaction of the bundler EOA, each factory call allowed to fail. */
-  deploy(deployments: readonly AccountDeployment[]): Promise<DeploymentOutcome>
+  deploy(deployments: readonly AccountDeployment[]): Promise<SentDeployment>
 }
 
 export function createAccountDeployer(
@@ -16,9 +16,25 @@ export function createAccountDeployer(
 ): AccountDeployer {
   const { chain, client, log, nonces } = ctx
   const { sender, chainNow, receipts } = parts
+  async function landing(hash: SentDeployment['hash']): Promise<DeploymentOutcome> {
+    try {
+      const receipt = await receipts.poll(hash)
+      if (receipt?.status === 'reverted') log.warn({ txHash: hash }, 'account deployment transaction reverted')
+      if (receipt) return { mined: true, pending: false }
+      const pending = await nodeKnowsTransaction(client, hash)
+      // A dropped transaction leaves its nonce unused: the next send re-reads the counter instead of leaving a gap.
+      if (!pending) nonces.resync()
+      log.warn({ txHash: hash, pending }, pending ? 'account deployment not mined yet' : 'account deployment dropped')
+      return { mined: false, pending }
+    } catch (error) {
+      // Not known to be mined nor dropped: treated as pending (whoever waits on it waits for the code instead).
+      log.warn({ err: error, txHash: hash }, 'could not follow an account deployment')
+      return { mined: false, pending: true }
+    }
+  }
+
   return {
     async deploy(deployments) {
-      if (deployments.length === 0) return { mined: true, pending: false }
       const data = encodeFunctionData({
         abi: multicall3Abi,
         functionName: 'aggregate3',
@@ -28,14 +44,7 @@ export function createAccountDeployer(
       // so an estimate would find the gas at which every deployment runs out of gas and is skipped.
       const gas = deployments.reduce((sum, deployment) => sum + deployment.gas, 100_000n)
       const sent = await sender.send(chain.addresses.multicall3, data, gas, await chainNow.recent(), { deployments: deployments.length })
-      const receipt = await receipts.poll(sent.hash)
-      if (receipt?.status === 'reverted') log.warn({ txHash: sent.hash }, 'account deployment transaction reverted')
-      if (receipt) return { mined: true, pending: false }
-      const pending = await nodeKnowsTransaction(client, sent.hash)
-      // A dropped transaction leaves its nonce unused: the next send re-reads the counter instead of leaving a gap.
-      if (!pending) nonces.resync()
-      log.warn({ txHash: sent.hash, pending }, pending ? 'account deployment not mined yet' : 'account deployment dropped')
-      return { mined: false, pending }
+      return { hash: sent.hash, landed: landing(sent.hash) }
     },
   }
 }

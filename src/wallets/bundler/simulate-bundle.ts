@@ -2,6 +2,7 @@ import { decodeErrorResult, type Hash, type Hex } from 'viem'
 import { entryPoint07Abi } from 'viem/account-abstraction'
 import { PrebuyError } from '../../common/errors.ts'
 import type { BundleItem } from './bundler.ts'
+import type { LandingBlock } from '../wallet-service.ts'
 import type { BundlerContext } from './bundler-context.ts'
 import { decodeGasMeterOutput, GAS_METER_ADDRESS, GAS_METER_CODE, gasMeterInput } from './gas-meter.ts'
 
@@ -15,9 +16,19 @@ export interface BundleSimulator {
   /**
    * Simulates a bundle in one eth_call through the gas meter, dropping every op the EntryPoint refuses in validation
    * (FailedOp names its index) until the rest passes; returns the survivors and their execution gas. Each refusal is
-   * added to `refused` (userOpHash -> the EntryPoint's reason).
+   * added to `refused` (userOpHash -> the EntryPoint's reason). With `landsIn` the call runs in that block's context
+   * (number and time as eth_call block overrides), where the node supports them.
    */
-  simulate(items: readonly BundleItem[], refused: Map<Hash, string>, callGas: bigint): Promise<SimulatedBundle>
+  simulate(items: readonly BundleItem[], refused: Map<Hash, string>, callGas: bigint, landsIn?: LandingBlock): Promise<SimulatedBundle>
+}
+
+/** A node's answer to eth_call's fourth parameter it does not take (invalid params, or a message naming it). */
+function refusesOverrides(error: unknown): boolean {
+  for (let e: unknown = error; e instanceof Error; e = (e as Error & { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === -32602) return true
+    if (/override|too many (arguments|params)|invalid params/i.test(e.message)) return true
+  }
+  return false
 }
 
 /** FailedOp / FailedOpWithRevert in the EntryPoint's revert data: which op it refused and why. */
@@ -36,20 +47,35 @@ export function failedOpOf(data: Hex): { index: number; reason: string } | undef
 export function createBundleSimulator(ctx: Pick<BundlerContext, 'chain' | 'client' | 'signer' | 'log' | 'entryPoint' | 'handleOpsData'>): BundleSimulator {
   const { chain, client, signer, log, entryPoint, handleOpsData } = ctx
 
-  async function simulate(items: readonly BundleItem[], refused: Map<Hash, string>, callGas: bigint): Promise<SimulatedBundle> {
+  // A node that refuses eth_call block overrides (an older RPC) is asked without them from then on.
+  let overridesRefused = false
+
+  async function callMeter(remaining: readonly BundleItem[], callGas: bigint, landsIn: LandingBlock | undefined): Promise<Hex | undefined> {
+    const request = {
+      account: signer.address,
+      to: GAS_METER_ADDRESS,
+      data: gasMeterInput(entryPoint, handleOpsData(remaining)),
+      gas: callGas,
+      stateOverride: [{ address: GAS_METER_ADDRESS, code: GAS_METER_CODE }],
+    }
+    if (landsIn && !overridesRefused) {
+      try {
+        return (await client.call({ ...request, blockOverrides: { number: landsIn.number, time: landsIn.timestamp } })).data
+      } catch (error) {
+        if (!refusesOverrides(error)) throw error
+        overridesRefused = true
+        log.warn({ err: error }, 'the node refuses eth_call block overrides: bundles are simulated in the latest block context')
+      }
+    }
+    return (await client.call(request)).data
+  }
+
+  async function simulate(items: readonly BundleItem[], refused: Map<Hash, string>, callGas: bigint, landsIn?: LandingBlock): Promise<SimulatedBundle> {
     let remaining = [...items]
     while (remaining.length > 0) {
       let output: Hex | undefined
       try {
-        output = (
-          await client.call({
-            account: signer.address,
-            to: GAS_METER_ADDRESS,
-            data: gasMeterInput(entryPoint, handleOpsData(remaining)),
-            gas: callGas,
-            stateOverride: [{ address: GAS_METER_ADDRESS, code: GAS_METER_CODE }],
-          })
-        ).data
+        output = await callMeter(remaining, callGas, landsIn)
       } catch (error) {
         throw new PrebuyError('bundle_simulation_failed', `Could not simulate the bundle on ${chain.key}.`, { cause: error })
       }
@@ -61,7 +87,10 @@ export function createBundleSimulator(ctx: Pick<BundlerContext, 'chain' | 'clien
         // Out of gas for the whole bundle, not a fault of that operation: measure the halves separately (each is
         // validated against the same state; the bundle is split into transactions by the measured cost anyway).
         const half = Math.ceil(remaining.length / 2)
-        const [head, tail] = [await simulate(remaining.slice(0, half), refused, callGas), await simulate(remaining.slice(half), refused, callGas)]
+        const [head, tail] = [
+          await simulate(remaining.slice(0, half), refused, callGas, landsIn),
+          await simulate(remaining.slice(half), refused, callGas, landsIn),
+        ]
         return { items: [...head.items, ...tail.items], gasUsed: head.gasUsed + tail.gasUsed }
       }
       const item = failed ? remaining[failed.index] : undefined

@@ -8,6 +8,7 @@ import type { ChainNowReader } from './chain-now.ts'
 import type { SentBundle, TransactionSender } from './send-transaction.ts'
 import type { BundleSettler } from './settle-bundle.ts'
 import type { BundleSimulator } from './simulate-bundle.ts'
+import type { LandingBlock } from '../wallet-service.ts'
 
 export interface BundleSubmitter {
   submit: Bundler['submit']
@@ -55,12 +56,17 @@ export function createBundleSubmitter(ctx: Pick<BundlerContext, 'handleOpsData'>
   // chunks are in priority order, and one EOA's transactions are mined in nonce order.
   let sendTurn: Promise<void> = Promise.resolve()
 
-  async function submitInTurn(items: readonly BundleItem[], previousTurn: Promise<unknown>, endTurn: () => void): Promise<BundleOutcome[]> {
+  async function submitInTurn(
+    items: readonly BundleItem[],
+    previousTurn: Promise<unknown>,
+    endTurn: () => void,
+    landsIn: LandingBlock | undefined,
+  ): Promise<BundleOutcome[]> {
     const refused = new Map<Hash, string>()
     const gasLimit = await blockGasLimit.get()
     const maxGas = BigInt(Math.floor(Number(gasLimit) * blockGasShare))
     // Fees and the starting block are fetched while the bundle is simulated: every round trip saved is latency.
-    const [simulated, now] = await Promise.all([simulator.simulate(items, refused, gasLimit), chainNow.recent()])
+    const [simulated, now] = await Promise.all([simulator.simulate(items, refused, gasLimit, landsIn), chainNow.recent()])
     const plans = planBundles(ctx.handleOpsData, simulated, gasLimit, maxGas)
     // Send every chunk first (nonces in order), then wait for them together: they can share a block.
     await previousTurn
@@ -94,7 +100,7 @@ export function createBundleSubmitter(ctx: Pick<BundlerContext, 'handleOpsData'>
         const gate = Promise.all([previousTurn, submitOptions.sendAfter])
         // Awaited only after the simulation: a rejection meanwhile must not count as unhandled.
         gate.catch(() => undefined)
-        return await submitInTurn(items, gate, endTurn)
+        return await submitInTurn(items, gate, endTurn, submitOptions.landsIn)
       } finally {
         endTurn()
       }

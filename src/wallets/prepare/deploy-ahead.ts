@@ -1,4 +1,5 @@
 import type { OperationAccount } from '../accounts/operation-account.ts'
+import type { SentDeployment } from '../bundler/bundler.ts'
 import type { DeploymentClaim } from './deployment-claims.ts'
 import type { DeployAccounts } from './operation-preparer.ts'
 import type { PreparerContext } from './preparer-context.ts'
@@ -26,19 +27,29 @@ export async function deployAhead(
   for (let start = 0; start < claimed.length; start += DEPLOY_SLICE) slices.push(claimed.slice(start, start + DEPLOY_SLICE))
   await Promise.all(
     slices.map(async (slice) => {
-      // A throw means nothing was sent; a transaction the node dropped will not land either.
-      let pending = false
+      // Returns once sent (a throw: nothing was sent, the claims end). The claims are held until the transaction
+      // lands, and a pending one's until the code appears (or the wait gives up): a batch's initCode for a wallet
+      // whose deployment lands first would revert that batch's whole bundle. A dropped one will not land.
+      let sent: SentDeployment
       try {
         const deployments = await Promise.all(slice.map(async ({ account }) => ({ ...(await account.factoryArgs()), gas: account.deploymentGas })))
-        pending = (await deploy(deployments)).pending
-      } finally {
-        // A pending deployment keeps its claim until the code appears (or the wait gives up): a batch's initCode
-        // for a wallet whose deployment lands first would revert that batch's whole bundle.
-        for (const { account, claim } of slice) {
-          if (pending) void reads.waitForCode(account.address).finally(claim.end)
-          else claim.end()
-        }
+        sent = await deploy(deployments)
+      } catch (error) {
+        for (const { claim } of slice) claim.end()
+        throw error
       }
+      void sent.landed.then(({ pending }) => {
+        for (const { account, claim } of slice) {
+          // Touched again as the claim ends: a warm read made while the deployment was pending (not deployed yet)
+          // must not give the next batch initCode for a wallet that now has code (AA10, the whole bundle refused).
+          const end = () => {
+            states.touch(account.address)
+            claim.end()
+          }
+          if (pending) void reads.waitForCode(account.address).finally(end)
+          else end()
+        }
+      })
     }),
   )
   return claimed.length

@@ -1,5 +1,5 @@
 import type { Address, Hash } from 'viem'
-import type { AccountDeployment, BundleItem, DeploymentOutcome } from '../bundler/bundler.ts'
+import type { AccountDeployment, BundleItem, SentDeployment } from '../bundler/bundler.ts'
 import type { UserOperationRequest } from '../wallet-service.ts'
 
 export interface PreparedOperations {
@@ -62,5 +62,5 @@ export interface OperationPreparer {
   deployAhead(userIndexes: readonly number[], deploy: DeployAccounts): Promise<number>
 }
 
-/** Sends the factory calls of accounts to deploy; resolves when mined, or with `pending` if it may still land. */
-export type DeployAccounts = (deployments: AccountDeployment[]) => Promise<DeploymentOutcome>
+/** Sends the factory calls of accounts to deploy; resolves once sent, its `landed` once mined (or `pending`: it may still land). */
+export type DeployAccounts = (deployments: AccountDeployment[]) => Promise<SentDeployment>

@@ -92,6 +92,33 @@ describe('readying wallets and books ahead of launches (ready-ahead.ts)', () => 
     await first
   })
 
+  it('sends no deployment once a launch on the chain was processed while the wallets were read', async () => {
+    const reading = withResolvers<void>()
+    const wanted: boolean[] = []
+    f.ctx.wallets = {
+      ...f.ctx.wallets,
+      async prepareAhead(_chain, _userIndexes, options) {
+        wanted.push(options?.stillWanted?.() ?? true)
+        await reading.promise
+        wanted.push(options?.stillWanted?.() ?? true)
+        return { read: 0, undeployed: 0, deployed: 0 }
+      },
+    }
+    snapshot.orders.set(SLUG, [loaded(1)])
+    snapshot.balances.set(walletOf(1).toLowerCase(), 5n * USDC)
+    const readiness = createLaunchReadiness(f.ctx)
+    await readiness.onProcessed('base', 19n, ['old-launch'])
+    const readying = readiness.onProcessed('base', 20n, [])
+    await new Promise((resolve) => setImmediate(resolve))
+    // A launch on the other chain does not matter; one on this chain does.
+    await readiness.onProcessed('second_chain', 7n, ['elsewhere'])
+    expect(wanted).toEqual([true])
+    await readiness.onProcessed('base', 21n, ['new-launch'])
+    reading.resolve()
+    await readying
+    expect(wanted).toEqual([true, false])
+  })
+
   it('prepareLaunchedBooks builds the books of launched projects with active orders, not of waiting ones', async () => {
     await f.addProject(SLUG, { chain: 'base', tokenAddress: walletOf(99), symbol: 'X', name: 'X', decimals: 18, launchedAt: 1 })
     await f.addProject('waiting', null)

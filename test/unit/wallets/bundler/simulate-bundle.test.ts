@@ -44,6 +44,39 @@ describe('bundle simulation', () => {
     })
   })
 
+  it("runs in the landing block's context (number and time as block overrides); a node that refuses them is asked without, from then on", async () => {
+    const seen: Array<Record<string, unknown>> = []
+    let refuses = false
+    const call = async (request: Record<string, unknown>) => {
+      seen.push(request)
+      if (refuses && request.blockOverrides) throw Object.assign(new Error('invalid params: too many arguments'), { code: -32602 })
+      return { data: meterOutput(true, 1_000n) }
+    }
+    const simulator = createBundleSimulator(fakeContext({ call } as never))
+    const landsIn = { number: 43n, timestamp: 1_700_000_086n }
+    await simulator.simulate([item(0)], new Map(), 30_000_000n, landsIn)
+    expect(seen[0]?.blockOverrides).toEqual({ number: 43n, time: 1_700_000_086n })
+    // Without a landing block: the latest block's context.
+    await simulator.simulate([item(0)], new Map(), 30_000_000n)
+    expect(seen[1]?.blockOverrides).toBeUndefined()
+
+    refuses = true
+    expect((await simulator.simulate([item(0)], new Map(), 30_000_000n, landsIn)).gasUsed).toBe(1_000n)
+    expect(seen.slice(2).map((r) => r.blockOverrides !== undefined)).toEqual([true, false])
+    await simulator.simulate([item(0)], new Map(), 30_000_000n, landsIn)
+    expect(seen.slice(4).map((r) => r.blockOverrides !== undefined)).toEqual([false])
+  })
+
+  it('a failure with block overrides that is not about them fails the simulation as before', async () => {
+    const call = async () => {
+      throw new Error('connection reset')
+    }
+    const simulator = createBundleSimulator(fakeContext({ call } as never))
+    await expect(simulator.simulate([item(0)], new Map(), 30_000_000n, { number: 2n, timestamp: 4n })).rejects.toMatchObject({
+      code: 'bundle_simulation_failed',
+    })
+  })
+
   it('drops each operation the EntryPoint refuses in validation and measures the rest again', async () => {
     const { calls, simulator } = simulatorAnswering((ids) =>
       ids.includes('op-1') ? meterOutput(false, 0n, failedOp(ids.indexOf('op-1'), 'AA25 invalid account nonce')) : meterOutput(true, 70_000n),
