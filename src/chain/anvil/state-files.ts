@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
 import { readFile, rename, rm, writeFile } from 'node:fs/promises'
 
 /**
@@ -66,7 +67,8 @@ export async function settleStateFiles(stateFile: string, options: { moveAsideUn
     if (!options.moveAsideUnreadable && file === stateFile && exit.kind !== 'readable') {
       throw new Error(`the chain's state file ${stateFile} cannot be read (${head.reason})`)
     }
-    const movedTo = `${file}.unreadable-${Date.now()}`
+    // Unique even for two files moved in one millisecond (a second rename to the same name would erase the first).
+    const movedTo = `${file}.unreadable-${Date.now()}-${randomBytes(4).toString('hex')}`
     await rename(file, movedTo)
     movedAside.push({ file, movedTo, reason: head.reason })
   }
