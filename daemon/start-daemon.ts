@@ -141,6 +141,7 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
       keys,
       accountKind: config.wallet.accountKind,
       deployAhead: config.wallet.deployAhead,
+      withdrawals: config.withdrawals,
       logger,
       ...(config.chains.mode === 'rpc' ? { externalBundlerUrls: externalBundlerUrls(config.chains) } : {}),
     })

@@ -33,7 +33,7 @@ export function sendError(reply: FastifyReply, error: unknown, logger: FastifyBa
       logger.error({ err: error }, 'internal error')
       return reply.code(status).send(errorBody(status, INTERNAL_MESSAGE))
     }
-    if (error.kind === 'unavailable' && typeof error.details?.retryAfterSeconds === 'number') {
+    if ((error.kind === 'unavailable' || error.kind === 'rate_limited') && typeof error.details?.retryAfterSeconds === 'number') {
       reply.header('retry-after', String(error.details.retryAfterSeconds))
     }
     const message = error.kind === 'rate_limited' ? RATE_LIMIT_MESSAGE : error.message

@@ -45,6 +45,27 @@ export const ERROR_CODES = {
   invalid_amount: { kind: 'bad_request', surface: 'api', meaning: 'An amount is not a positive decimal (or "max") within its token’s decimals.' },
   insufficient_balance: { kind: 'bad_request', surface: 'api', meaning: 'The wallet does not hold enough of the token for the withdrawal.' },
   token_not_contract: { kind: 'bad_request', surface: 'api', meaning: 'The token address is not an ERC-20 contract on that chain.' },
+  invalid_destination: {
+    kind: 'bad_request',
+    surface: 'api',
+    meaning: 'The destination is the token contract itself or the wallet itself: the withdrawal would lose the tokens or do nothing.',
+  },
+  destination_cannot_receive: {
+    kind: 'bad_request',
+    surface: 'api',
+    meaning: 'The transfer to this destination reverts when simulated (a contract that cannot receive ETH, or a token refusing it).',
+  },
+  amount_below_minimum: {
+    kind: 'bad_request',
+    surface: 'api',
+    meaning: 'The amount is below the minimum withdrawal of this token (`details.minimum`); withdrawing the whole balance is always allowed.',
+  },
+  withdrawal_rate_limited: { kind: 'rate_limited', surface: 'api', meaning: 'This key made too many withdrawals in the last hour; Retry-After says when.' },
+  gas_reserved_for_launches: {
+    kind: 'unavailable',
+    surface: 'api',
+    meaning: 'The service’s gas is low and kept for launch buys; withdrawals resume once the operator funds it (Retry-After).',
+  },
   chain_unavailable: { kind: 'unavailable', surface: 'api', meaning: 'The chain could not be read right now; try again shortly.' },
   withdrawal_failed: { kind: 'unavailable', surface: 'api', meaning: 'The withdrawal did not succeed on chain; nothing was sent.' },
   withdrawal_pending: { kind: 'unavailable', surface: 'api', meaning: 'The withdrawal was sent but is not confirmed yet; check the balance before retrying.' },

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { BASE_DEFAULT_ADDRESSES } from '../chain/real-chains.ts'
 import { addressSchema } from '../common/schemas.ts'
+import { DEFAULT_WITHDRAWAL_POLICY } from '../wallets/withdrawal-policy.ts'
 
 /**
  * The daemon's configuration, validated once at start-up. Every message is written to be read on one line after the
@@ -20,6 +21,12 @@ const positiveInt = (max: number) =>
     .int({ error: `expected an integer from 1 to ${max}` })
     .min(1, { error: `expected an integer from 1 to ${max}` })
     .max(max, { error: `expected an integer from 1 to ${max}` })
+
+/** A decimal token amount as a string ("1", "0.0005"): exact, never a float. */
+const decimalAmount = () =>
+  z
+    .string({ error: 'expected a decimal amount as a string, e.g. "0.5"' })
+    .regex(/^\d{1,30}(\.\d{1,18})?$/, { error: 'expected a decimal amount as a string, e.g. "0.5"' })
 
 const url = (schemes: readonly string[]) => {
   const error = `expected an ${schemes.join(' or ')} URL`
@@ -152,6 +159,15 @@ export const configSchema = z
         deployAhead: z.boolean({ error: 'expected true or false' }).default(true),
       })
       .default({ deployAhead: true }),
+    /** Limits on withdrawals, whose gas the service pays (see src/wallets/withdrawal-policy.ts). */
+    withdrawals: z
+      .strictObject({
+        minStablecoin: decimalAmount().default(DEFAULT_WITHDRAWAL_POLICY.minStablecoin),
+        minEth: decimalAmount().default(DEFAULT_WITHDRAWAL_POLICY.minEth),
+        perKeyPerHour: positiveInt(1_000_000).default(DEFAULT_WITHDRAWAL_POLICY.perKeyPerHour),
+        bundlerReserveEth: decimalAmount().default(DEFAULT_WITHDRAWAL_POLICY.bundlerReserveEth),
+      })
+      .default(DEFAULT_WITHDRAWAL_POLICY),
     launches: z
       .strictObject({
         /**

@@ -1,4 +1,5 @@
 import type { Address } from 'viem'
+import type { WithdrawalPolicy } from '../wallets/withdrawal-policy.ts'
 import type { DevnetChainsConfig, RpcChainsConfig } from './config-schema.ts'
 
 /** The validated, fully resolved configuration the daemon is composed from. */
@@ -18,6 +19,8 @@ export interface PrebuyConfig {
   wallet: { accountKind: 'simple' | 'kernel'; deployAhead: boolean }
   /** Launch authenticity: deployers shared by many creators (see src/domain/launches/judge-launch.ts). */
   launches: { sharedDeployers: readonly Address[] }
+  /** Withdrawal limits (the service pays their gas). */
+  withdrawals: WithdrawalPolicy
   /**
    * Encrypts the wallets' master secret. From PREBUY_PASSPHRASE; on devnet generated once and kept in the data dir.
    * Secret: never log it (use describeConfig for a printable view).

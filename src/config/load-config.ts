@@ -104,6 +104,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<PrebuyCon
     feeRecipient: parsed.feeRecipient ?? DEVNET_FEE_RECIPIENT,
     wallet: { accountKind: parsed.wallet.accountKind ?? (mode === 'devnet' ? 'simple' : 'kernel'), deployAhead: parsed.wallet.deployAhead },
     launches: { sharedDeployers: parsed.launches.sharedDeployers },
+    withdrawals: parsed.withdrawals,
     passphrase,
     passphraseSource: source,
   }

@@ -16,6 +16,7 @@ import { createOperationPreparer } from './prepare-user-operations.ts'
 import { createChainBalanceReader, type ChainBalanceReader } from './read-balances.ts'
 import type { SubmitOptions, UserOperationRequest, UserOperationResult, WalletService } from './wallet-service.ts'
 import { withdraw } from './withdraw.ts'
+import { createWithdrawalCounter, DEFAULT_WITHDRAWAL_POLICY, type WithdrawalPolicy } from './withdrawal-policy.ts'
 
 /**
  * Most wallets one prepareAhead deploys (the rest on later calls, one per block): ~40M gas, well inside one block, so
@@ -46,6 +47,8 @@ export interface WalletServiceDeps {
    * then carry no initCode, need ~100k less gas each, and more of them fit the first block.
    */
   deployAhead?: boolean
+  /** Minimums, rate and gas reserve of withdrawals (default DEFAULT_WITHDRAWAL_POLICY). */
+  withdrawals?: WithdrawalPolicy
 }
 
 export interface PrebuyWalletService extends WalletService {
@@ -191,6 +194,8 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
 
   const mutex = createKeyedMutex()
   const reserved = new Map<string, bigint>()
+  const withdrawalPolicy = deps.withdrawals ?? DEFAULT_WITHDRAWAL_POLICY
+  const withdrawals = createWithdrawalCounter(withdrawalPolicy.perKeyPerHour, 3_600_000)
 
   return {
     accountKind: deps.accountKind,
@@ -201,7 +206,23 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
       const entries = await Promise.all(CHAIN_KEYS.map((key) => readers[key].balances(wallet, indexedTokens[key] ?? [])))
       return Object.fromEntries(CHAIN_KEYS.map((key, index) => [key, entries[index] ?? []])) as Record<ChainKey, (typeof entries)[number]>
     },
-    withdraw: (request) => withdraw({ chains: deps.chains, clients, readers, walletAddress, submit: submitUserOperations, mutex, reserved, logger }, request),
+    withdraw: (request) =>
+      withdraw(
+        {
+          chains: deps.chains,
+          clients,
+          readers,
+          walletAddress,
+          submit: submitUserOperations,
+          mutex,
+          reserved,
+          logger,
+          policy: withdrawalPolicy,
+          counter: withdrawals,
+          gasPayer: (chain) => (deps.externalBundlerUrls?.[chain] ? undefined : bundlerAddress(deps.keys)),
+        },
+        request,
+      ),
     submitUserOperations,
     async prepareAhead(chain, userIndexes, options = {}) {
       if (!isChainKey(chain)) throw new PrebuyError('invalid_chain', 'The chain must be base or second_chain.')

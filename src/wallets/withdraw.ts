@@ -1,4 +1,15 @@
-import { encodeFunctionData, erc20Abi, getAddress, isAddress, zeroAddress, type Address, type PublicClient } from 'viem'
+import {
+  BaseError,
+  encodeFunctionData,
+  erc20Abi,
+  ExecutionRevertedError,
+  getAddress,
+  isAddress,
+  RawContractError,
+  zeroAddress,
+  type Address,
+  type PublicClient,
+} from 'viem'
 import { isChainKey, NATIVE_ETH_ADDRESS, type ChainConfig, type ChainKey } from '../chain/chain-keys.ts'
 import type { ErrorCode } from '../common/error-codes.ts'
 import { PrebuyError } from '../common/errors.ts'
@@ -9,6 +20,7 @@ import { isAmountSyntax, parseTokenAmount } from './parse-token-amount.ts'
 import type { ChainBalanceReader } from './read-balances.ts'
 import { isNativeEth } from './token-metadata.ts'
 import type { AccountCall, UserOperationRequest, UserOperationResult, WithdrawRequest, WithdrawResult } from './wallet-service.ts'
+import type { WithdrawalCounter, WithdrawalPolicy } from './withdrawal-policy.ts'
 
 export interface WithdrawDeps {
   chains: Record<ChainKey, ChainConfig>
@@ -20,6 +32,11 @@ export interface WithdrawDeps {
   /** Atomic amounts promised to withdrawals in flight, per wallet+chain+token. */
   reserved: Map<string, bigint>
   logger: Logger
+  policy: WithdrawalPolicy
+  /** Withdrawals per wallet in the last hour (policy.perKeyPerHour). */
+  counter: WithdrawalCounter
+  /** The EOA paying the gas on each chain; undefined where an external bundler serves (the wallet pays its own). */
+  gasPayer(chain: ChainKey): Address | undefined
 }
 
 const badRequest = (code: ErrorCode, message: string, details?: Record<string, unknown>) => new PrebuyError(code, message, details ? { details } : {})
@@ -49,6 +66,11 @@ export async function withdraw(deps: WithdrawDeps, request: WithdrawRequest): Pr
 
   const decimals = native ? 18 : await tokenDecimals(deps, request.chain, token)
   const wanted = request.amount === 'max' ? 'max' : parseTokenAmount(request.amount, decimals)
+  if (!native && to === token) {
+    throw badRequest('invalid_destination', 'The destination is the token contract itself: tokens sent there are lost.', { field: 'withdrawAddress' })
+  }
+  if (to === wallet) throw badRequest('invalid_destination', 'The destination is the wallet itself.', { field: 'withdrawAddress' })
+  await keepGasForLaunches(deps, request.chain)
 
   const readBalance = async (): Promise<bigint> => {
     try {
@@ -68,6 +90,19 @@ export async function withdraw(deps: WithdrawDeps, request: WithdrawRequest): Pr
         available: (available > 0n ? available : 0n).toString(),
       })
     }
+    const minimum = minimumOf(deps.policy, chain, token, decimals)
+    if (value < minimum && value !== available) {
+      throw badRequest('amount_below_minimum', 'The amount is below the minimum withdrawal of this token; the whole balance can always be withdrawn.', {
+        minimum: minimum.toString(),
+      })
+    }
+    // Counted here, once the withdrawal will be sent: a refused request costs the service nothing.
+    const quota = deps.counter.take(wallet.toLowerCase())
+    if (!quota.allowed) {
+      throw new PrebuyError('withdrawal_rate_limited', 'Too many withdrawals from this wallet in the last hour.', {
+        details: { retryAfterSeconds: quota.retryAfterSeconds },
+      })
+    }
     deps.reserved.set(key, (deps.reserved.get(key) ?? 0n) + value)
     return value
   })
@@ -76,6 +111,7 @@ export async function withdraw(deps: WithdrawDeps, request: WithdrawRequest): Pr
     const call: AccountCall = native
       ? { to, value: amount, data: '0x' }
       : { to: token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] }) }
+    await checkReceivable(client, wallet, call, chain.key)
     const [result] = await deps.submit(request.chain, [{ userIndex: request.userIndex, calls: [call], id: `withdraw:${key}:${amount}` }])
     if (result?.status === 'not_mined') {
       throw new PrebuyError('withdrawal_pending', 'The withdrawal was submitted but is not confirmed yet; check the balance before retrying.', {
@@ -95,6 +131,51 @@ export async function withdraw(deps: WithdrawDeps, request: WithdrawRequest): Pr
     const left = (deps.reserved.get(key) ?? 0n) - amount
     if (left > 0n) deps.reserved.set(key, left)
     else deps.reserved.delete(key)
+  }
+}
+
+/** The policy's minimum for the stablecoin and native ETH, atomic units; 0 for any other token. */
+function minimumOf(policy: WithdrawalPolicy, chain: ChainConfig, token: Address, decimals: number): bigint {
+  if (token === NATIVE_ETH_ADDRESS) return parseTokenAmount(policy.minEth, 18)
+  if (token.toLowerCase() === chain.addresses.stablecoin.toLowerCase()) return parseTokenAmount(policy.minStablecoin, decimals)
+  return 0n
+}
+
+/** Refuses (503) while the gas payer's ETH is below the reserve kept for launch buys. */
+async function keepGasForLaunches(deps: WithdrawDeps, chain: ChainKey): Promise<void> {
+  const payer = deps.gasPayer(chain)
+  if (!payer) return
+  let balance: bigint
+  try {
+    balance = await deps.clients[chain].getBalance({ address: payer })
+  } catch (error) {
+    throw new PrebuyError('chain_unavailable', `The balance on ${chain} could not be read.`, { cause: error })
+  }
+  if (balance < parseTokenAmount(deps.policy.bundlerReserveEth, 18)) {
+    deps.logger.warn({ chain, balance: balance.toString() }, 'withdrawal refused: the bundler’s gas is kept for launch buys')
+    throw new PrebuyError('gas_reserved_for_launches', 'Withdrawals are paused while the service’s gas is low; try again later.', {
+      details: { retryAfterSeconds: 600 },
+    })
+  }
+}
+
+/** Whether a revert (not a transport failure) ended the call. */
+const isRevert = (error: unknown): boolean =>
+  error instanceof BaseError && error.walk((e) => e instanceof ExecutionRevertedError || e instanceof RawContractError) !== null
+
+/**
+ * Simulates the wallet's transfer (eth_call from the wallet's address, which holds the balance): a destination that
+ * cannot receive (a contract with no payable receive, a token refusing the recipient) is refused now with a 400,
+ * instead of an operation whose gas the service pays and that sends nothing.
+ */
+async function checkReceivable(client: PublicClient, wallet: Address, call: AccountCall, chain: ChainKey): Promise<void> {
+  try {
+    await client.call({ account: wallet, to: call.to, data: call.data, ...(call.value ? { value: call.value } : {}) })
+  } catch (error) {
+    if (isRevert(error)) {
+      throw badRequest('destination_cannot_receive', 'The transfer to this destination reverts: it cannot receive this asset.', { field: 'withdrawAddress' })
+    }
+    throw new PrebuyError('chain_unavailable', `The transfer could not be checked on ${chain}.`, { cause: error })
   }
 }
 

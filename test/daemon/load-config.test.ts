@@ -210,6 +210,16 @@ describe('loadConfig rejects a bad config with one line naming the field', () =>
     ['kernel on devnet', { wallet: { accountKind: 'kernel' } }, "config error: wallet.accountKind: 'kernel' needs chains.mode 'rpc'"],
     ['deploy ahead', { wallet: { deployAhead: 'yes' } }, 'config error: wallet.deployAhead: expected true or false (from config.json)'],
     [
+      'withdrawal minimum',
+      { withdrawals: { minStablecoin: 0.5 } },
+      'config error: withdrawals.minStablecoin: expected a decimal amount as a string, e.g. "0.5" (from config.json)',
+    ],
+    [
+      'withdrawal rate',
+      { withdrawals: { perKeyPerHour: 0 } },
+      'config error: withdrawals.perKeyPerHour: expected an integer from 1 to 1000000 (from config.json)',
+    ],
+    [
       'shared deployer',
       { launches: { sharedDeployers: ['bankr'] } },
       'config error: launches.sharedDeployers.0: expected a 0x-prefixed 20-byte hex address (from config.json)',

@@ -1,5 +1,6 @@
-import { createWalletClient, encodeFunctionData, erc20Abi, http, getAddress, parseEther, parseUnits, type Address } from 'viem'
+import { createWalletClient, encodeFunctionData, erc20Abi, http, getAddress, parseEther, parseUnits, toHex, type Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
 import { NATIVE_ETH_ADDRESS } from '../../src/chain/chain-keys.ts'
 import { chainFromConfig } from '../../src/chain/clients.ts'
 import { fundAccount } from '../../src/chain/devnet/faucet.ts'
@@ -190,6 +191,84 @@ describe('withdrawals', () => {
     const maxes = await Promise.allSettled([f.service.withdraw({ ...request, amount: 'max' }), f.service.withdraw({ ...request, amount: 'max' })])
     expect(maxes.filter((r) => r.status === 'fulfilled')).toHaveLength(1)
     expect(await balanceOf('base', stablecoin, wallet)).toBe(0n)
+  })
+})
+
+describe('withdrawal limits (the service pays their gas)', () => {
+  const stablecoinOf = () => f.chains.base.addresses.stablecoin
+  const codeOf = (error: unknown) => (error instanceof PrebuyError ? error.code : String(error))
+
+  it('refuses the token contract itself, the wallet itself and a destination that cannot receive, sending nothing', async () => {
+    const wallet = await f.service.walletAddress(60)
+    await fundAccount(f.chains.base, wallet, { stablecoin: '10', eth: '1' })
+    const nonceBefore = await bundlerNonce('base')
+    const stablecoin = stablecoinOf()
+    const request: WithdrawRequest = { userIndex: 60, chain: 'base', tokenAddress: stablecoin, to: DEST, amount: '2' }
+    expect(codeOf(await f.service.withdraw({ ...request, to: stablecoin }).catch((e: unknown) => e))).toBe('invalid_destination')
+    expect(codeOf(await f.service.withdraw({ ...request, to: wallet }).catch((e: unknown) => e))).toBe('invalid_destination')
+    // ETH to a contract with no payable receive (the stablecoin) reverts: refused before any operation.
+    const eth = { ...request, tokenAddress: NATIVE_ETH_ADDRESS, to: stablecoin, amount: '0.1' }
+    const refused = await f.service.withdraw(eth).catch((e: unknown) => e)
+    expect(codeOf(refused)).toBe('destination_cannot_receive')
+    expect((refused as PrebuyError).kind).toBe('bad_request')
+    expect(await bundlerNonce('base')).toBe(nonceBefore)
+    expect(await balanceOf('base', stablecoin, wallet)).toBe(10_000_000n)
+  })
+
+  it('refuses a stablecoin or ETH amount below the minimum, unless it is the whole balance', async () => {
+    const wallet = await f.service.walletAddress(61)
+    await fundAccount(f.chains.base, wallet, { stablecoin: '0.5', eth: '1' })
+    const request: WithdrawRequest = { userIndex: 61, chain: 'base', tokenAddress: stablecoinOf(), to: DEST, amount: '0.2' }
+    const below = await f.service.withdraw(request).catch((e: unknown) => e)
+    expect(codeOf(below)).toBe('amount_below_minimum')
+    expect((below as PrebuyError).details).toMatchObject({ minimum: '1000000' })
+    expect(codeOf(await f.service.withdraw({ ...request, tokenAddress: NATIVE_ETH_ADDRESS, amount: '0.0001' }).catch((e: unknown) => e))).toBe(
+      'amount_below_minimum',
+    )
+    // The whole balance, however small, can always leave.
+    const all = await f.service.withdraw({ ...request, amount: 'max' })
+    expect(all.amount).toBe('500000')
+    expect(await balanceOf('base', stablecoinOf(), wallet)).toBe(0n)
+  })
+
+  it('counts withdrawals per wallet and hour: past the quota a 429 with Retry-After, nothing sent', async () => {
+    const limited = f.newService({ withdrawals: { minStablecoin: '1', minEth: '0.0005', perKeyPerHour: 2, bundlerReserveEth: '0.002' } })
+    const wallet = await limited.walletAddress(62)
+    await fundAccount(f.chains.base, wallet, { stablecoin: '10' })
+    const request: WithdrawRequest = { userIndex: 62, chain: 'base', tokenAddress: stablecoinOf(), to: DEST, amount: '1' }
+    await limited.withdraw(request)
+    // A refused request (below the minimum) does not use the quota.
+    await expect(limited.withdraw({ ...request, amount: '0.1' })).rejects.toMatchObject({ code: 'amount_below_minimum' })
+    await limited.withdraw(request)
+    const nonceBefore = await bundlerNonce('base')
+    const third = await limited.withdraw(request).catch((e: unknown) => e)
+    expect(codeOf(third)).toBe('withdrawal_rate_limited')
+    expect((third as PrebuyError).kind).toBe('rate_limited')
+    expect((third as PrebuyError).details?.retryAfterSeconds).toBeGreaterThan(3_000)
+    expect(await bundlerNonce('base')).toBe(nonceBefore)
+    // Another wallet has its own quota.
+    const other = await limited.walletAddress(63)
+    await fundAccount(f.chains.base, other, { stablecoin: '10' })
+    await limited.withdraw({ ...request, userIndex: 63 })
+    expect(await balanceOf('base', stablecoinOf(), wallet)).toBe(8_000_000n)
+  })
+
+  it('keeps the last of the bundler’s gas for launch buys: withdrawals get a 503 while it is below the reserve', async () => {
+    const wallet = await f.service.walletAddress(64)
+    await fundAccount(f.chains.base, wallet, { stablecoin: '10' })
+    const bundler = f.service.bundlerAddress('base')
+    const balance = await f.clients.base.getBalance({ address: bundler })
+    await jsonRpc(f.chains.base.rpcUrl, 'anvil_setBalance', [bundler, toHex(parseEther('0.001'))])
+    try {
+      const refused = await f.service.withdraw({ userIndex: 64, chain: 'base', tokenAddress: stablecoinOf(), to: DEST, amount: '1' }).catch((e: unknown) => e)
+      expect(codeOf(refused)).toBe('gas_reserved_for_launches')
+      expect((refused as PrebuyError).kind).toBe('unavailable')
+      expect(await f.clients.base.getBalance({ address: bundler })).toBe(parseEther('0.001'))
+    } finally {
+      await jsonRpc(f.chains.base.rpcUrl, 'anvil_setBalance', [bundler, toHex(balance)])
+    }
+    await f.service.withdraw({ userIndex: 64, chain: 'base', tokenAddress: stablecoinOf(), to: DEST, amount: '1' })
+    expect(await balanceOf('base', stablecoinOf(), wallet)).toBe(9_000_000n)
   })
 })
 
