@@ -1,11 +1,14 @@
+import { terminalSafeLine } from '../../common/terminal-safe.ts'
+
 /** Plain-text rendering for people (and pipes): fixed columns, no colours, no box drawing. */
 export function formatTable<Row extends object>(rows: readonly Row[], columns: ReadonlyArray<keyof Row & string>): string {
   if (rows.length === 0) return '(none)'
   const cell = (value: unknown): string => {
     if (value === null || value === undefined) return '-'
     if (typeof value === 'number' && value > 1_000_000_000_000) return new Date(value).toISOString()
-    if (typeof value === 'object') return JSON.stringify(value)
-    return String(value).replace(/\s+/g, ' ')
+    if (typeof value === 'object') return terminalSafeLine(JSON.stringify(value))
+    // Whitespace runs become one space (the row stays one line); every other control character is shown escaped.
+    return terminalSafeLine(String(value).replace(/\s+/g, ' '))
   }
   const table = rows.map((row) => columns.map((column) => cell(row[column])))
   const widths = columns.map((column, i) => Math.min(60, Math.max(column.length, ...table.map((cells) => cells[i]?.length ?? 0))))

@@ -1,4 +1,6 @@
-import { Command, Flags, type Interfaces } from '@oclif/core'
+import { format } from 'node:util'
+import { Command, Flags, type Interfaces, ux } from '@oclif/core'
+import { terminalSafe, terminalSafeJson } from '../../common/terminal-safe.ts'
 import { createAdminClient, AdminApiError, type AdminClient } from '../admin-client.ts'
 import { DaemonNotFoundError, locateDaemon } from '../locate-daemon.ts'
 import { resolve } from 'node:path'
@@ -18,6 +20,18 @@ export abstract class OperatorCommand extends Command {
       default: './data',
       helpGroup: 'GLOBAL',
     }),
+  }
+
+  /**
+   * Everything a command prints goes through here or logJson: fields anyone can set (labels, project names, feedback)
+   * must not reach the operator's terminal as control sequences (see terminal-safe.ts).
+   */
+  override log(message = '', ...args: unknown[]): void {
+    super.log(terminalSafe(format(message, ...args)))
+  }
+
+  protected override logJson(json: unknown): void {
+    ux.stdout(terminalSafeJson(JSON.stringify(json, null, 2)))
   }
 
   protected dataDir(flags: { 'data-dir': string }): string {
@@ -42,7 +56,7 @@ export abstract class OperatorCommand extends Command {
         this.logJson(this.toErrorJson(error))
         return this.exit(1)
       }
-      const clean: Interfaces.CommandError = Object.assign(new Error(error.message), { exitCode: 1, oclif: { exit: 1 } })
+      const clean: Interfaces.CommandError = Object.assign(new Error(terminalSafe(error.message)), { exitCode: 1, oclif: { exit: 1 } })
       return super.catch(clean)
     }
     return super.catch(error)
