@@ -9,7 +9,9 @@
  * one-character CSI in terminals that take 8-bit controls), the bidi embedding/override/isolate controls
  * (U+202A-U+202E, U+2066-U+2069), the line and paragraph separators (U+2028, U+2029).
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const UNSAFE_EXCEPT_NEWLINE_TAB = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g
 
 const escapeChar = (char: string): string => {

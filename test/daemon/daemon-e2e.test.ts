@@ -288,6 +288,7 @@ describe('the operator CLI against the running daemon', () => {
       body: { message: hostile, name: '\u001b]8;;https://evil.example\u0007Zeta', contact: '@zeta' },
     })
     expect(sent.status).toBe(200)
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
     const active = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/
     const human = await runCli(dataDir, ['feedback', 'list'], { human: true })
     expect(human.code).toBe(0)

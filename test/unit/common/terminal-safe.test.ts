@@ -4,6 +4,7 @@ import { formatTable } from '../../../src/admin-client/cli/format.ts'
 import { terminalSafe, terminalSafeJson, terminalSafeLine } from '../../../src/common/terminal-safe.ts'
 
 /** Anything a terminal would act on: C0 but newline/tab, DEL, C1, bidi controls, line/paragraph separators. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const ACTIVE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/
 
 describe('terminal-safe text (what operators see of public fields)', () => {
