@@ -18,9 +18,9 @@ const EXAMPLES: Record<string, Record<string, unknown>> = {
   'POST /api-key-requests': { useCases: ['launching_a_token'], projectName: 'P', projectUrls: ['https://p.example'], projectInfo: 'i', contact: 'c' },
   'POST /projects': { projectName: 'P', projectUrls: ['https://p.example'], projectInfo: 'i', contact: 'c', email: 'p@p.example' },
   'POST /feedback': { message: 'm', name: 'n', contact: 'c' },
-  'POST /orders': { orders: [{ slug: 'fuzz', maxSpendUsdc: '10', maxFdvUsdc: '1000000', expiresInMs: 3_600_000 }] },
-  'PATCH /orders': { orders: [{ slug: 'fuzz', maxSpendUsdc: '5' }] },
-  'DELETE /orders': { slugs: ['fuzz'] },
+  'POST /orders': { items: [{ slug: 'fuzz', maxSpendUsdc: '10', maxFdvUsdc: '1000000', expiresInMs: 3_600_000 }] },
+  'PATCH /orders': { items: [{ slug: 'fuzz', maxSpendUsdc: '5' }] },
+  'DELETE /orders': { items: [{ slug: 'fuzz' }] },
   'POST /wallet/withdrawals': {
     chain: 'base',
     tokenAddress: '0x0000000000000000000000000000000000000001',
@@ -127,7 +127,7 @@ describe('fuzzing every public endpoint (fast-check, real HTTP, real LevelDB)', 
 
   it('raw bodies that are not JSON at all (truncated, binary, deeply nested) get a 400 in the error shape', async () => {
     const post = ENDPOINTS.find((e) => e.method === 'POST' && e.path === '/orders')!
-    const raws = ['{', '{"orders": [', '\u0000\u0001', '['.repeat(10_000), `{"a":${'['.repeat(5_000)}`, 'null', '"string"', '1e999999']
+    const raws = ['{', '{"items": [', '\u0000\u0001', '['.repeat(10_000), `{"a":${'['.repeat(5_000)}`, 'null', '"string"', '1e999999']
     for (const raw of raws) expectWellFormed(await send(post, '/orders', raw, '', 'application/json'), raw.slice(0, 30))
   })
 })
