@@ -1,0 +1,136 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createPublicClient, http, parseAbiItem, type Address, type Hex } from 'viem'
+import { afterAll, describe, expect, it } from 'vitest'
+import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
+import { createAdminClient } from '../../src/admin-client/admin-client.ts'
+import { locateDaemon } from '../../src/admin-client/locate-daemon.ts'
+import { api, freePortPair, startDaemonProcess, type SpawnedDaemon } from '../daemon/helpers.ts'
+import { recordFigures } from './report.ts'
+
+/**
+ * Reorgs of depth 1 to 5 right after a launch's buys, on a real daemon process (interval-mined devnet): the blocks
+ * holding the buys are replaced by empty ones. The daemon, without a restart, must notice, return the orders to
+ * active and buy each once on the new chain, its records pointing at the canonical transactions.
+ */
+const BUYERS = Number(process.env.FAULT_REORG_BUYERS ?? 20)
+const DEPTHS = [1, 2, 3, 4, 5]
+const PUBLIC = '/api/public/v1'
+const PREBUY_BUY = parseAbiItem(
+  'event PrebuyBuy(address indexed buyer, bytes32 indexed orderId, address indexed token, uint256 amountIn, uint256 tokensReceived, uint256 fee, address feeRecipient)',
+)
+
+let dataDir: string
+let daemon: SpawnedDaemon | undefined
+
+afterAll(async () => {
+  daemon?.process.kill('SIGTERM')
+  await daemon?.exited
+  if (dataDir) await rm(dataDir, { recursive: true, force: true })
+})
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 120_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await probe()
+    if (value !== undefined && value !== false) return value
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+}
+
+interface OrderView {
+  slug: string
+  status: string
+  execution?: { txHash: string } | null
+}
+
+describe('reorgs of depth 1 to 5 during launches (a real daemon, no restart)', () => {
+  it('records follow the canonical chain: every order bought exactly once there, its record on the canonical transaction', async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'prebuy-reorg-'))
+    const port = await freePortPair()
+    await writeFile(
+      join(dataDir, 'config.json'),
+      JSON.stringify({ chains: { mode: 'devnet', blockTime: 1 }, rateLimits: { perKeyPerMinute: 100_000, apiKeyCreationPerIpPerHour: 100_000 } }),
+    )
+    daemon = await startDaemonProcess(dataDir, port)
+    const located = await locateDaemon(dataDir)
+    const admin = createAdminClient({ adminUrl: located.adminUrl, operatorToken: located.operatorToken })
+    const url = `http://127.0.0.1:${port}`
+    const rpcUrl = ((await admin.devnetDeployments()) as { chains: { base: { rpcUrl: string } } }).chains.base.rpcUrl
+    const client = createPublicClient({ transport: http(rpcUrl) })
+
+    const keys: { apiKey: string; wallet: Address }[] = []
+    for (let i = 0; i < BUYERS; i++) {
+      const created = await api(url, 'POST', `${PUBLIC}/api-keys`, { body: { label: `reorg-buyer-${i}` } })
+      keys.push({ apiKey: created.body.apiKey as string, wallet: created.body.serviceWalletAddress as Address })
+    }
+    for (const key of keys) await admin.devnetFund({ address: key.wallet, usdc: '100', chain: 'base' })
+    const ordersOf = async (slug: string) =>
+      Promise.all(
+        keys.map(async (key) => ((await api(url, 'GET', `${PUBLIC}/orders`, { key: key.apiKey })).body.data as OrderView[]).find((o) => o.slug === slug)),
+      )
+    const allFilled = (slug: string) => async () => {
+      const orders = await ordersOf(slug)
+      return orders.every((o) => o?.status === 'filled') ? orders : undefined
+    }
+
+    const rounds: Array<{ depth: number; fillBlocks: number; rebought: number; doubleBuys: number; recordsOffCanonical: number; recoverMs: number }> = []
+    for (const depth of DEPTHS) {
+      const slug = `reorg-${depth}`
+      const creator = `0x${(0x2000 + depth).toString(16).padStart(40, '0')}` as Address
+      await api(url, 'POST', `${PUBLIC}/projects`, {
+        body: { projectName: slug, projectUrls: [`https://${slug}.example`], projectInfo: 'reorg round', contact: `@${slug}`, email: `${slug}@example.com` },
+      })
+      const pending = (await admin.listReviews('registration', 'pending')).find((r) => (r.submission as { projectName?: string }).projectName === slug)!
+      await admin.approveRegistration(pending.id, { slug, creator, launchpad: 'doppler', chain: 'base' })
+      for (const key of keys) {
+        await api(url, 'POST', `${PUBLIC}/orders`, {
+          key: key.apiKey,
+          body: { items: [{ slug, maxSpendUsdc: '10', maxFdvUsdc: null, expiresInMs: 3_600_000 }] },
+        })
+      }
+      const launched = await admin.devnetLaunch({ launchpad: 'doppler', creator, name: `${slug} token`, symbol: `R${depth}` })
+      const first = await waitFor('first fills', allFilled(slug))
+      // Stop the clock, make the buys exactly `depth` blocks deep (or deeper, if more were mined meanwhile), reorg.
+      await jsonRpc(rpcUrl, 'evm_setIntervalMining', [0])
+      const fillBlocks = await Promise.all(first.map(async (o) => (await client.getTransactionReceipt({ hash: o!.execution!.txHash as Hex })).blockNumber))
+      const lowest = fillBlocks.reduce((a, b) => (a < b ? a : b))
+      let head = await client.getBlockNumber({ cacheTime: 0 })
+      while (head - lowest + 1n < BigInt(depth)) {
+        await jsonRpc(rpcUrl, 'evm_mine')
+        head = await client.getBlockNumber({ cacheTime: 0 })
+      }
+      const actualDepth = Number(head - lowest + 1n)
+      expect(lowest).toBeGreaterThan(BigInt(launched.blockNumber))
+      await jsonRpc(rpcUrl, 'anvil_reorg', [actualDepth, []])
+      const reorgedAt = Date.now()
+      await jsonRpc(rpcUrl, 'evm_setIntervalMining', [1])
+
+      // The buys are gone from the chain; the daemon must buy every order again, once.
+      const again = await waitFor('fills on the new chain', async () => {
+        const orders = await allFilled(slug)()
+        if (!orders) return undefined
+        const canonical = await Promise.all(orders.map((o) => client.getTransactionReceipt({ hash: o!.execution!.txHash as Hex }).catch(() => undefined)))
+        return canonical.every((r) => r?.status === 'success') ? orders : undefined
+      })
+      const recoverMs = Date.now() - reorgedAt
+      const token = (await admin.listProjects()).find((p) => p.slug === slug)!.launch!.tokenAddress as Address
+      const logs = await client.getLogs({ event: PREBUY_BUY, args: { token }, fromBlock: 0n })
+      const perOrder = new Map<Hex, number>()
+      for (const log of logs) perOrder.set(log.args.orderId!, (perOrder.get(log.args.orderId!) ?? 0) + 1)
+      const recorded = new Set(again.map((o) => o!.execution!.txHash.toLowerCase()))
+      rounds.push({
+        depth: actualDepth,
+        fillBlocks: new Set(fillBlocks).size,
+        rebought: logs.length,
+        doubleBuys: [...perOrder.values()].filter((n) => n > 1).length,
+        recordsOffCanonical: logs.filter((log) => !recorded.has(log.transactionHash.toLowerCase())).length,
+        recoverMs,
+      })
+    }
+    recordFigures('reorg', { buyers: BUYERS, rounds })
+    for (const round of rounds) expect(round).toMatchObject({ rebought: BUYERS, doubleBuys: 0, recordsOffCanonical: 0 })
+  }, 3_600_000)
+})
