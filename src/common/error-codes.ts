@@ -66,6 +66,11 @@ export const ERROR_CODES = {
     surface: 'api',
     meaning: 'The service’s gas is low and kept for launch buys; withdrawals resume once the operator funds it (Retry-After).',
   },
+  storage_unavailable: {
+    kind: 'unavailable',
+    surface: 'api',
+    meaning: 'The service could not write to its disk (full or read-only); nothing was changed. Retry later (Retry-After).',
+  },
   chain_unavailable: { kind: 'unavailable', surface: 'api', meaning: 'The chain could not be read right now; try again shortly.' },
   withdrawal_failed: { kind: 'unavailable', surface: 'api', meaning: 'The withdrawal did not succeed on chain; nothing was sent.' },
   withdrawal_pending: { kind: 'unavailable', surface: 'api', meaning: 'The withdrawal was sent but is not confirmed yet; check the balance before retrying.' },

@@ -72,7 +72,7 @@ export function createKeyService({ store, wallets, clock }: KeyServiceDeps): Key
       reserved.add(label)
       const index = (await meta.get('nextUserIndex')) ?? 0
       // Allocated for good even if provisioning fails later: an index is never handed to two keys.
-      await meta.put('nextUserIndex', index + 1)
+      await store.batch([put(meta, 'nextUserIndex', index + 1)])
       return index
     })
     const release = () => {

@@ -4,6 +4,7 @@ import { Level } from 'level'
 import type { AbstractBatchOperation, AbstractSublevel } from 'abstract-level'
 import type { ApiKeyRecord, BlockEntry, DeskSettings, OrderRecord, ProjectRecord, ReviewItem, UserRecord } from '../domain/records.ts'
 import { createKeyedMutex, type KeyedMutex } from '../common/keyed-mutex.ts'
+import { PrebuyError } from '../common/errors.ts'
 
 export type Sublevel<V> = AbstractSublevel<Level<string, unknown>, string | Buffer | Uint8Array, string, V>
 
@@ -105,12 +106,33 @@ interface ImplementerBatch {
 /** The key prefix abstract-level gives a sublevel of the root database ("!name!"). */
 const prefixOf = (sublevel: Sublevel<unknown>): string => (sublevel as unknown as { prefix: string }).prefix
 
+/**
+ * A write the disk refused (full, read-only, I/O error) as the typed 503 every caller can show: nothing of the batch
+ * was written (LevelDB batches are atomic). LevelDB then refuses every later write until it is reopened, so the
+ * message says what the operator does: free space or fix the mount, then restart the daemon.
+ */
+function storageError(error: unknown): unknown {
+  const text = error instanceof Error ? `${(error as { code?: unknown }).code ?? ''} ${error.message}` : String(error)
+  if (!/ENOSPC|EROFS|EDQUOT|EIO|No space left|Read-only file system|IO error|Disk quota/i.test(text)) return error
+  return new PrebuyError('storage_unavailable', 'The service cannot write its data right now; nothing was changed. Try again later.', {
+    cause: error,
+    details: { retryAfterSeconds: 60 },
+  })
+}
+
 /** Opens (creating if needed) the LevelDB database at `<dataDir>/db` (the daemon then migrates it: daemon/migrate-store.ts). */
 export async function openStore(options: { dataDir: string }): Promise<Store> {
   const path = join(options.dataDir, 'db')
   await mkdir(path, { recursive: true })
   const db = new Level<string, unknown>(path, { valueEncoding: 'json' })
-  await db.open()
+  try {
+    await db.open()
+  } catch (error) {
+    // level says only "Database failed to open"; the cause (read-only file system, locked, corrupt) is what helps.
+    const cause = (error as { cause?: unknown }).cause
+    const reason = cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error)
+    throw new Error(`cannot open the database at ${path}: ${reason}`, { cause: error })
+  }
   const cache = new Map<string, Sublevel<unknown>>()
   const sublevel = <V>(name: string): Sublevel<V> => {
     let existing = cache.get(name)
@@ -146,10 +168,18 @@ export async function openStore(options: { dataDir: string }): Promise<Store> {
         // operations are already validated and encoded, and the public batch's per-operation cloning and encoding
         // lookups cost ~5 µs each, 20-40 ms for a launch's batch against ~5 ms here. Hooks and 'write' events, which
         // this service does not use, are what it skips.
-        await (db as unknown as ImplementerBatch)._batch(encoded, {})
+        try {
+          await (db as unknown as ImplementerBatch)._batch(encoded, {})
+        } catch (error) {
+          throw storageError(error)
+        }
       } else {
         // Not open (closing, closed): the public path reports it with level's own error.
-        await db.batch(encoded as unknown as Array<AbstractBatchOperation<Level<string, unknown>, string, unknown>>, RAW)
+        try {
+          await db.batch(encoded as unknown as Array<AbstractBatchOperation<Level<string, unknown>, string, unknown>>, RAW)
+        } catch (error) {
+          throw storageError(error)
+        }
       }
       for (const listener of listeners) listener(operations)
     },
