@@ -1,6 +1,7 @@
 import { erc20Abi, getAddress, multicall3Abi, type Address, type PublicClient } from 'viem'
 import type { ChainConfig } from '../chain/chain-keys.ts'
 import { PrebuyError } from '../common/errors.ts'
+import { withDeadline } from '../common/with-deadline.ts'
 import { metadataCalls, NATIVE_ETH, tokenInfoFrom } from './token-metadata.ts'
 import type { BalanceEntry, TokenInfo } from './wallet-service.ts'
 
@@ -18,16 +19,21 @@ export interface ChainBalanceReader {
 
 type Result = { status: 'success'; result: unknown } | { status: 'failure'; error: Error }
 
-export function createChainBalanceReader(chain: ChainConfig, client: PublicClient): ChainBalanceReader {
+/** How long a balance read may take before the caller is told the chain is unavailable. */
+export const READ_DEADLINE_MS = 5_000
+
+export function createChainBalanceReader(chain: ChainConfig, client: PublicClient, options: { deadlineMs?: number } = {}): ChainBalanceReader {
   const { stablecoin, weth, multicall3 } = chain.addresses
   let known: KnownTokens | undefined
 
   const multicall = async (contracts: readonly unknown[]): Promise<Result[]> => {
+    // batchSize 0: never split into several eth_calls, whatever the number of tokens.
+    const read = client.multicall({ contracts: contracts as never, allowFailure: true, multicallAddress: multicall3, batchSize: 0 }) as Promise<Result[]>
     try {
-      // batchSize 0: never split into several eth_calls, whatever the number of tokens.
-      return (await client.multicall({ contracts: contracts as never, allowFailure: true, multicallAddress: multicall3, batchSize: 0 })) as Result[]
+      // A node that stopped answering must not hold an API request for the transport's retries (~30 s): a clear 503.
+      return await withDeadline(read, options.deadlineMs ?? READ_DEADLINE_MS, () => new Error(`no answer from ${chain.key} in time`))
     } catch (error) {
-      throw new PrebuyError('chain_unavailable', `Balances on ${chain.key} could not be read.`, { cause: error })
+      throw new PrebuyError('chain_unavailable', `Balances on ${chain.key} could not be read.`, { cause: error, details: { retryAfterSeconds: 5 } })
     }
   }
 
