@@ -267,6 +267,39 @@ describe('devnet launchpads', () => {
     expect(next.poolSwap.fee).toBe(feeAt(schedule, at(t0 + 1)).lpFee)
   })
 
+  it('Doppler as on Base: Create names the asset as poolOrHook, NoOp governance, a five-field schedule getter; a Dutch-auction Create is unsupported', async () => {
+    const creator = nextCreator()
+    const launched = await launchToken({ chain, addresses, launchpad: 'doppler', creator, name: 'multicurve', symbol: 'MC' })
+    const receipt = await client.getTransactionReceipt({ hash: launched.txHash })
+    const createLog = receipt.logs.find((l) => l.address.toLowerCase() === addresses.doppler.airlock.toLowerCase())!
+    const create = decodeEventLog({ abi: [adapters.doppler.launchEvent.event], data: createLog.data, topics: createLog.topics })
+    expect((create.args as { poolOrHook: Address }).poolOrHook).toBe(launched.token)
+    // NoOp governance: the asset data names nobody, so the launch claims no creator; the sender is the deployer.
+    const assetData = await client.readContract({
+      address: addresses.doppler.airlock,
+      abi: parseAbi(['function getAssetData(address) view returns (address, address, address, address, address, address, address, uint256, uint256, address)']),
+      functionName: 'getAssetData',
+      args: [launched.token],
+    })
+    expect([assetData[1], assetData[2], assetData[5]]).toEqual([
+      '0x000000000000000000000000000000000000dEaD',
+      '0x000000000000000000000000000000000000dEaD',
+      launched.token,
+    ])
+    expect(launched.launch.claimedCreators).toEqual([])
+    expect(launched.launch.deployer).toBe(getAddress(creator))
+    // The getter (five values) gives the schedule the launch log announced.
+    const { scheduleFromLogs, ...withoutLog } = launched.launch
+    expect(scheduleFromLogs).toBeDefined()
+    expect(await adapters.doppler.loadFeeSchedule(client, withoutLog)).toEqual(scheduleFromLogs)
+    // The Dutch-auction initializer returns its hook as poolOrHook: recognised as Doppler's, not bought.
+    // Create's data: asset, initializer, poolOrHook (32-byte words); the last word becomes the hook.
+    const dutch = { ...createLog, data: `${createLog.data.slice(0, -40)}${addresses.doppler.hook.slice(2).toLowerCase()}` as Hex }
+    expect(dutch.data).not.toBe(createLog.data)
+    const decoded = await adapters.doppler.decodeLaunch(dutch, await loadLaunchContext(client, createLog))
+    expect(decoded).toMatchObject({ kind: 'unsupported', launch: { token: launched.token }, reason: expect.stringContaining('Dutch-auction') })
+  })
+
   it('adapters ignore logs that are not their launches', async () => {
     const launched = await launchToken({ chain, addresses, launchpad: 'zora', creator: nextCreator(), name: 'z', symbol: 'Z' })
     const receipt = await client.getTransactionReceipt({ hash: launched.txHash })

@@ -9,5 +9,6 @@ export const DOPPLER_AIRLOCK_ABI = parseAbi([
 
 export const DOPPLER_HOOK_ABI = parseAbi([
   'event FeeScheduleSet(bytes32 indexed poolId, uint32 startingTime, uint24 startFee, uint24 endFee, uint32 durationSeconds)',
-  'function getFeeScheduleOf(bytes32 poolId) view returns (uint32 startingTime, uint24 startFee, uint24 endFee, uint32 durationSeconds)',
+  // The decay-multicurve hook's public mapping getter: five values (legacy/src/initializers/DecayMulticurveInitializerHook.sol).
+  'function getFeeScheduleOf(bytes32 poolId) view returns (uint32 startingTime, uint24 startFee, uint24 endFee, uint24 lastFee, uint32 durationSeconds)',
 ])

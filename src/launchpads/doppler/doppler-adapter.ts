@@ -18,9 +18,15 @@ export const DOPPLER_BASE: DopplerAdapterOptions = { airlock: BASE_DOPPLER_AIRLO
 export const DOPPLER_MAX_START_FEE = 900_000
 
 /**
- * Doppler (Bankr launches): Create on the Airlock. The pool is the v4 pool initialised in the same transaction whose
- * hook is `poolOrHook` and which trades the asset. Creators: the Airlock's asset data (timelock, governance) and the
- * transaction's sender. The fee schedule comes from the hook's FeeScheduleSet in the same transaction.
+ * Doppler (Bankr launches): Create on the Airlock (whetstoneresearch/doppler src/Airlock.sol). `poolOrHook` is what
+ * the pool initializer returned: the ASSET for every v4 multicurve initializer (decay multicurve, scheduled multicurve,
+ * DopplerHookInitializer/rehype: "Uniswap V4 pools don't have addresses"), a hook only for the Dutch-auction
+ * UniswapV4Initializer, which is not supported (no FeeScheduleSet; its price moves by epochs). The pool is the v4 pool
+ * initialised in the same transaction between the asset and the numeraire. Creators: the Airlock's asset data
+ * (timelock, governance; 0xdead under NoOp governance) are claims; the deployer is the transaction's sender (or its
+ * smart account). The fee schedule: FeeScheduleSet in the launch transaction, from the pool's hook (decay multicurve)
+ * or from another contract of the same launch (rehype's Doppler hook emits it, not `poolKey.hooks`), else the hook's
+ * five-field getFeeScheduleOf. The decay runs from max(startingTime, the pool's initialisation time).
  */
 export function createDopplerAdapter(options: DopplerAdapterOptions): LaunchpadAdapter {
   return {
@@ -48,32 +54,37 @@ export function createDopplerAdapter(options: DopplerAdapterOptions): LaunchpadA
       }
       // Numeraire ETH (address 0) or anything but WETH needs another route; not supported.
       if (!isAddressEqual(args.numeraire, options.weth)) return { kind: 'unsupported', launch: identity, reason: `numeraire ${args.numeraire}, not WETH` }
-      const pool = findInitializedPools(ctx.txLogs, options.poolManager).find(
-        (p) => isAddressEqual(p.poolKey.hooks, args.poolOrHook) && (isAddressEqual(p.poolKey.currency0, asset) || isAddressEqual(p.poolKey.currency1, asset)),
-      )
-      // Doppler's other initializers (v3 static curve, v4 Dutch auction without a pool in this tx) are not v4 launches.
-      if (!pool) return { kind: 'unsupported', launch: identity, reason: 'no v4 pool of the asset is initialised in the launch transaction' }
+      if (!isAddressEqual(args.poolOrHook, asset)) {
+        return { kind: 'unsupported', launch: identity, reason: 'a Dutch-auction Doppler pool (poolOrHook is a hook, not the asset): not supported' }
+      }
+      const trades = (p: { poolKey: { currency0: Address; currency1: Address } }, a: Address, b: Address) =>
+        (isAddressEqual(p.poolKey.currency0, a) && isAddressEqual(p.poolKey.currency1, b)) ||
+        (isAddressEqual(p.poolKey.currency0, b) && isAddressEqual(p.poolKey.currency1, a))
+      const pool = findInitializedPools(ctx.txLogs, options.poolManager).find((p) => trades(p, asset, args.numeraire))
+      // Doppler's v3 static-curve initializer has no v4 pool in the launch transaction: not a v4 launch.
+      if (!pool) return { kind: 'unsupported', launch: identity, reason: 'no v4 pool of the asset and its numeraire is initialised in the launch transaction' }
       const candidate: LaunchCandidate = {
         ...identity,
         poolKey: pool.poolKey,
         poolId: pool.poolId,
         paired: { kind: 'weth', address: getAddress(args.numeraire) },
         tokenIsCurrency0: isAddressEqual(pool.poolKey.currency0, asset),
-        feeSources: { hook: getAddress(args.poolOrHook) },
-        scheduleFromLogs: feeScheduleFromLogs(ctx.txLogs, args.poolOrHook, pool.poolId),
+        feeSources: { hook: getAddress(pool.poolKey.hooks) },
+        scheduleFromLogs: feeScheduleFromLogs(ctx.txLogs, pool.poolKey.hooks, pool.poolId, ctx.blockTimestamp),
       }
       return { kind: 'launch', candidate }
     },
 
     async loadFeeSchedule(client: PublicClient, launch: LaunchCandidate): Promise<LinearFeeSchedule> {
       if (launch.scheduleFromLogs?.kind === 'linear') return launch.scheduleFromLogs
-      const [startingTime, startFee, endFee, durationSeconds] = await client.readContract({
+      // The public mapping getter: startingTime, startFee, endFee, lastFee, durationSeconds (lastFee is not needed).
+      const [startingTime, startFee, endFee, , durationSeconds] = await client.readContract({
         address: feeSource(launch, 'hook'),
         abi: DOPPLER_HOOK_ABI,
         functionName: 'getFeeScheduleOf',
         args: [launch.poolId],
       })
-      return linear(startingTime, startFee, endFee, durationSeconds)
+      return linear(Math.max(startingTime, launch.launchedAt), startFee, endFee, durationSeconds)
     },
   }
 }
@@ -86,17 +97,23 @@ const linear = (startTime: number, startFee: number, endFee: number, durationSec
   durationSeconds,
 })
 
-function feeScheduleFromLogs(logs: readonly Log[], hook: Address, poolId: Hex): LinearFeeSchedule | undefined {
-  for (const log of logs) {
-    if (!isAddressEqual(log.address, hook)) continue
+/**
+ * The pool's FeeScheduleSet in the launch transaction: the pool's hook's first (decay multicurve), else another
+ * contract's of the same transaction (rehype's Doppler hook). The launch transaction is the deployer's own, so a
+ * schedule it announces can only misprice its own launch; an underestimated fee makes a buy revert on its minimum
+ * output, never overpay.
+ */
+function feeScheduleFromLogs(logs: readonly Log[], hook: Address, poolId: Hex, initTime: number): LinearFeeSchedule | undefined {
+  const decoded = logs.flatMap((log) => {
     try {
       const { eventName, args } = decodeEventLog({ abi: DOPPLER_HOOK_ABI, data: log.data, topics: log.topics, strict: true })
-      if (eventName === 'FeeScheduleSet' && args.poolId === poolId) {
-        return linear(args.startingTime, args.startFee, args.endFee, args.durationSeconds)
-      }
+      return eventName === 'FeeScheduleSet' && args.poolId === poolId ? [{ emitter: log.address, args }] : []
     } catch {
-      // another hook event
+      return []
     }
-  }
-  return undefined
+  })
+  const found = decoded.find((d) => isAddressEqual(d.emitter, hook)) ?? decoded[0]
+  if (!found) return undefined
+  const { startingTime, startFee, endFee, durationSeconds } = found.args
+  return linear(Math.max(startingTime, initTime), startFee, endFee, durationSeconds)
 }

@@ -9,10 +9,16 @@ import {DevnetDopplerHook} from "./DevnetDopplerHook.sol";
 /// DevnetDopplerHook and the supply as liquidity, and emits the real Airlock's Create event. The Airlock is its own
 /// pool initializer here (real Doppler uses a separate initializer contract).
 ///
-/// getAssetData(asset) keeps the real Airlock's field layout so one ABI reads both; on devnet there is no governance
-/// or migration, so `timelock` and `governance` hold the creator and `integrator` the caller that launched for them.
+/// Imitates whetstoneresearch/doppler src/Airlock.sol with a v4 multicurve initializer
+/// (legacy/src/initializers/DecayMulticurveInitializer*.sol): `Create`'s `poolOrHook` is what the initializer returns,
+/// and every v4 multicurve initializer returns the ASSET ("Uniswap V4 pools don't have addresses"); the pool is found
+/// from the PoolManager's Initialize in the same transaction. getAssetData(asset) keeps the real field layout, with
+/// the NoOp governance Bankr launches use: `timelock` and `governance` are 0xdead, `pool` the asset.
+/// `creator` names nobody on chain (the real Create has no creator field either): the deployer is the sender.
 contract DevnetDopplerAirlock is DevnetLinearFeeLaunchpad {
     int24 public constant TICK_SPACING = 60;
+    /// NoOpGovernanceFactory's marker (src/governance/NoOpGovernanceFactory.sol): no timelock, no governance.
+    address internal constant NO_OP_GOVERNANCE = 0x000000000000000000000000000000000000dEaD;
     int24 public constant STARTING_TICK = -207_360; // ~1e-9 WETH per token: ~1 ETH FDV
 
     struct AssetData {
@@ -57,16 +63,16 @@ contract DevnetDopplerAirlock is DevnetLinearFeeLaunchpad {
         (asset,) = _launchLinear(p.name, p.symbol, p.salt, p.startFee, p.endFee, p.durationSeconds, TICK_SPACING, STARTING_TICK);
         getAssetData[asset] = AssetData({
             numeraire: pairedToken,
-            timelock: p.creator,
-            governance: p.creator,
+            timelock: NO_OP_GOVERNANCE,
+            governance: NO_OP_GOVERNANCE,
             liquidityMigrator: address(0),
             poolInitializer: address(this),
-            pool: address(hook),
+            pool: asset,
             migrationPool: address(0),
             numTokensToSell: TOKEN_SUPPLY,
             totalSupply: TOKEN_SUPPLY,
             integrator: msg.sender
         });
-        emit Create(asset, pairedToken, address(this), address(hook));
+        emit Create(asset, pairedToken, address(this), asset);
     }
 }

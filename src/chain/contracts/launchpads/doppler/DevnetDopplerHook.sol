@@ -28,7 +28,15 @@ contract DevnetDopplerHook is DevnetLinearFeeHook {
         );
     }
 
-    function getFeeScheduleOf(PoolId poolId) external view returns (LinearFee memory) {
-        return linearFees[poolId];
+    /// The real hook's public mapping getter of {uint32 startingTime; uint24 startFee; uint24 endFee; uint24 lastFee;
+    /// uint32 durationSeconds}: five values (legacy/src/initializers/DecayMulticurveInitializerHook.sol). The real
+    /// `lastFee` is the fee its last swap paid (written in beforeSwap); this view-only hook reports the fee in force.
+    function getFeeScheduleOf(PoolId poolId)
+        external
+        view
+        returns (uint32 startingTime, uint24 startFee, uint24 endFee, uint24 lastFee, uint32 durationSeconds)
+    {
+        LinearFee memory f = linearFees[poolId];
+        return (f.startingTime, f.startFee, f.endFee, feeAt(poolId, block.timestamp), f.durationSeconds);
     }
 }
