@@ -114,7 +114,7 @@ describe('crash rounds (kill -9 of the daemon and its chains during executions)'
         expect(placed.status, JSON.stringify(placed.body)).toBeLessThan(300)
       }
       const launch = async () => admin.devnetLaunch({ launchpad: 'clanker', creator, name: `${slug} token`, symbol: `C${round}` })
-      await launch()
+      const launched = await launch()
       // The last round is the "next launch": no crash, it must be detected and bought.
       if (round < ROUNDS) {
         const delay = Math.floor(Math.random() * 2_500)
@@ -122,17 +122,29 @@ describe('crash rounds (kill -9 of the daemon and its chains during executions)'
         await new Promise((resolve) => setTimeout(resolve, delay))
         await killAll(daemon!)
         ;({ admin, url, rpcUrl } = await start())
-        // The chain may have lost the launch block with its last dump: then the project is launched again.
-        const launched = async () => (await admin.listProjects()).find((p) => p.slug === slug)?.launch ?? undefined
-        const seen = await waitFor('the launch seen again', launched, 15_000).catch(() => undefined)
-        if (!seen) {
+        // The chain may have lost the launch block with its last dump: once the daemon has undone that launch too,
+        // the project launches again (a new token).
+        const restarted = createPublicClient({ transport: http(rpcUrl) })
+        const kept = await restarted.getTransactionReceipt({ hash: launched.txHash as Hex }).catch(() => undefined)
+        if (!kept) {
           figures.lostLaunches++
+          await waitFor('the lost launch undone', async () => ((await admin.listProjects()).find((p) => p.slug === slug)?.launch ? undefined : true))
           await launch()
         }
       }
+      // Settled: every order filled by a transaction the chain has now. Right after a restart the records may still
+      // show fills the restarted chain lost with its last blocks, until the daemon sees the chain differ and undoes them.
+      const chainNow = createPublicClient({ transport: http(rpcUrl) })
+      let last: (OrderView | undefined)[] = []
       const settled = await waitFor(`round ${round} settled`, async () => {
-        const orders = await ordersOf(slug)
-        return orders.every((o) => o?.status === 'filled') ? orders : undefined
+        last = await ordersOf(slug)
+        if (!last.every((o) => o?.status === 'filled')) return undefined
+        const receipts = await Promise.all(last.map((o) => chainNow.getTransactionReceipt({ hash: o!.execution!.txHash as Hex }).catch(() => undefined)))
+        return receipts.every((r) => r?.status === 'success') ? last : undefined
+      }).catch((error: unknown) => {
+        // What the orders and the daemon say, to diagnose a stuck round.
+        const statuses = last.map((o) => `${o?.status}${o?.execution ? ` ${JSON.stringify(o.execution)}` : ''}`)
+        throw new Error(`${String(error)}\norders: ${statuses.join('\n')}\ndaemon: ${daemon?.output().split('\n').slice(-60).join('\n')}`)
       })
       figures.rounds++
 
