@@ -9,7 +9,7 @@ export default class DevnetLaunch extends OperatorCommand {
     'Devnet only: launch a token on a devnet launchpad as the creator (impersonated); a registered project with that creator is detected and its orders execute'
   static override examples = [
     '<%= config.bin %> devnet launch --launchpad clanker --creator 0x1111111111111111111111111111111111111111',
-    '<%= config.bin %> devnet launch --launchpad zora --creator 0x1111... --name Moon --symbol MOON --start-fee 500000 --end-fee 10000 --decay-seconds 20',
+    '<%= config.bin %> devnet launch --launchpad doppler --creator 0x1111... --name Moon --symbol MOON --start-fee 500000 --end-fee 10000 --decay-seconds 20',
     '<%= config.bin %> devnet launch --launchpad clanker --creator 0x1111... --sender 0x2222...   # a forged launch: rejected',
   ]
   static override flags = {
@@ -19,7 +19,11 @@ export default class DevnetLaunch extends OperatorCommand {
     chain: Flags.string({ options: [...CHAIN_KEYS], default: 'base' }),
     name: Flags.string({ description: 'token name' }),
     symbol: Flags.string({ description: 'token symbol' }),
-    'start-fee': Flags.integer({ min: 0, max: 1_000_000, description: 'launch (sniper) fee at launch, pips (1,000,000 = 100%)' }),
+    'start-fee': Flags.integer({
+      min: 0,
+      max: 1_000_000,
+      description: "launch (sniper) fee at launch, pips (1,000,000 = 100%); clanker and doppler only (Zora's is fixed by its hook)",
+    }),
     'end-fee': Flags.integer({ min: 0, max: 1_000_000, description: 'fee once the decay is over, pips' }),
     'decay-seconds': Flags.integer({ min: 1, description: 'seconds over which the fee decays' }),
   }

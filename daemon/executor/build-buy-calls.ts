@@ -21,7 +21,7 @@ export interface BuyCallInput {
   ethUsdPool: Address
   poolKey: StoredPoolKey
   token: Address
-  /** What the token pairs with: picks the route (today USDC -v3-> WETH -v4-> token for WETH pairs). */
+  /** What the token pairs with: picks the route (USDC -v3-> WETH -v4-> token; for native ETH the router unwraps first). */
   paired: PairedAsset
   spendAtoms: bigint
   minTokensOut: bigint
@@ -34,7 +34,8 @@ export interface BuyCallInput {
  */
 export function buildBuyCalls(input: BuyCallInput): AccountCall[] {
   // The adapters report launches of other pairs as unsupported until their route exists, so this is a programming error.
-  if (input.paired.kind !== 'weth') throw new Error(`no buy route for ${input.paired.kind} pairs`)
+  // The router unwraps its WETH and settles native ETH when the pool's paired currency is address(0).
+  if (input.paired.kind !== 'weth' && input.paired.kind !== 'eth') throw new Error(`no buy route for ${input.paired.kind} pairs`)
   return [
     {
       to: input.stablecoin,

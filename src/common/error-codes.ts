@@ -110,7 +110,11 @@ export const ERROR_CODES = {
   devnet_unreachable: { kind: 'unavailable', surface: 'admin', meaning: 'The devnet chain does not answer.' },
   invalid_count: { kind: 'bad_request', surface: 'admin', meaning: 'A count (blocks to mine) is not a positive whole number.' },
   invalid_seconds: { kind: 'bad_request', surface: 'admin', meaning: 'A duration is not a positive whole number of seconds.' },
-  invalid_launch_fee: { kind: 'bad_request', surface: 'admin', meaning: 'A devnet launch fee schedule is out of range.' },
+  invalid_launch_fee: {
+    kind: 'bad_request',
+    surface: 'admin',
+    meaning: 'A devnet launch fee schedule is out of range, or given for a launchpad whose fee is fixed (Zora).',
+  },
   pool_not_found: { kind: 'not_found', surface: 'admin', meaning: 'No devnet launchpad pool trades this token.' },
   // The daemon itself: start-up, chains, keys, and internal errors (never in a body).
   invalid_block_time: { kind: 'bad_request', surface: 'daemon', meaning: 'The devnet block time must be whole seconds >= 1, "manual" or "auto".' },

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
 import { formatDecimal } from '../../src/domain/decimal.ts'
 import type { PriceTick } from '../../src/journal/journal-records.ts'
 import { effectiveMarketCap } from '../../src/pricing/effective-market-cap.ts'
@@ -7,6 +8,7 @@ import { fraction } from '../../src/pricing/fraction.ts'
 import { HARNESS_BLOCK_TIME, startFlowHarness, type FlowHarness } from './flow-harness.ts'
 
 const USDC = 1_000_000n
+type TickSignal = Extract<FlowHarness['signals'][number], { type: 'tick' }>
 
 describe('open-market execution on a Doppler launch (real devnet, wallets, store)', () => {
   let h: FlowHarness
@@ -16,6 +18,8 @@ describe('open-market execution on a Doppler launch (real devnet, wallets, store
   afterAll(async () => {
     await h?.stop()
   })
+
+  const ticksOf = (slug: string) => h.signals.filter((s): s is TickSignal => s.type === 'tick' && s.tick.slug === slug)
 
   it('full flow: fills with the 3% fee to the recipient and exact balances', async () => {
     const { slug, creator } = await h.newProject('dopp', 'doppler')
@@ -94,5 +98,44 @@ describe('open-market execution on a Doppler launch (real devnet, wallets, store
     const block = await h.client.getBlock({ blockNumber: receipt.blockNumber })
     expect(Number(block.timestamp)).toBe(target)
     expect(await h.usdcOf(buyer.wallet)).toBe(80n * USDC)
+  })
+
+  it('a third-party buy that lands first and pushes the price past the limit reverts the buy on-chain; the order stays active', async () => {
+    const { slug, creator } = await h.newProject('front', 'doppler')
+    const buyer = await h.newBuyer('front-buyer', '100')
+    await h.order(buyer, slug, '50', '1')
+    await h.prepareThirdParty('20000')
+    // A gentle fee decay keeps block ticks coming (the order is re-evaluated every block).
+    const launched = await h.launch(slug, 'doppler', creator, { startFee: 20_000, endFee: 10_000, decaySeconds: 60 })
+    const tick = await h.waitFor('launch tick', async () => ticksOf(slug)[0])
+    // A limit 5% above the cap: eligible now, but not after a large buy moves the price.
+    const cap = BigInt(tick.tick.effectiveCapAtoms!)
+    await h.services.orders.patchOrders(buyer.keyId, [{ slug, maxFdvUsdc: formatDecimal((cap * 105n) / 100n, 6) }])
+    const before = await h.usdcOf(buyer.wallet)
+    await h.mine()
+    await h.waitFor('executing', async () => (await h.getOrder(buyer, slug))?.status === 'executing')
+    // Wait for the bundle to sit in the mempool, then let the front-runner in ahead of it.
+    const bundler = h.wallets.bundlerAddress('base').toLowerCase()
+    await h.waitFor('bundle in the mempool', async () => {
+      const pool = await jsonRpc<{ pending: Record<string, unknown> }>(h.chain.rpcUrl, 'txpool_content')
+      return Object.keys(pool.pending).some((from) => from.toLowerCase() === bundler)
+    })
+    // The front-runner pays a higher tip, so it is sequenced before the bundle in the same block.
+    await h.thirdPartyBuy(launched.token, launched.poolKey, '20000', { wait: false, priorityFeeGwei: 500n, prepared: true })
+    await h.mine()
+    await h.waitFor('settled', async () => (await h.getOrder(buyer, slug))?.status !== 'executing')
+    expect((await h.getOrder(buyer, slug))?.status).toBe('active')
+    const events = await h.journal.orderEventsOf(buyer.keyId, slug)
+    expect(events.at(-1)?.reason).toMatch(/TooLittleReceived|0x/)
+    expect(await h.usdcOf(buyer.wallet)).toBe(before)
+    expect(await h.tokenBalance(launched.token, buyer.wallet)).toBe(0n)
+    // Later ticks see the moved price: the cap is above the limit, the order is not attempted again.
+    await h.mine(2)
+    await h.indexer.caughtUp('base', await h.client.getBlockNumber({ cacheTime: 0 }))
+    await h.waitFor('executor idle', async () => h.executor.busy() === 0)
+    const last = (await h.journal.decisionsOf(slug)).at(-1)!
+    expect(last.orders.find((o) => o.keyId === buyer.keyId)?.verdict).toBe('limit_below_cap')
+    expect(BigInt(last.tick.effectiveCapAtoms!)).toBeGreaterThan((cap * 105n) / 100n)
+    expect((await h.getOrder(buyer, slug))?.status).toBe('active')
   })
 })

@@ -70,7 +70,8 @@ export async function deployDevnetLaunchpads(chain: ChainConfig, deployer: Accou
     d.clanker.lpFee,
   ])
   const dopplerAirlock = await create('DevnetDopplerAirlock', [poolManager, weth, dopplerHook, d.doppler.startFee, d.doppler.endFee, d.doppler.decaySeconds])
-  const zoraFactory = await create('DevnetZoraFactory', [poolManager, weth, zoraHook, d.zora.startFee, d.zora.endFee, d.zora.decaySeconds])
+  // Zora coins pair with native ETH; the launch fee is Zora's fixed one (ZORA_LAUNCH_FEE).
+  const zoraFactory = await create('DevnetZoraFactory', [poolManager, zoraHook, d.zora.startFee, d.zora.endFee, d.zora.decaySeconds])
 
   await call(clankerHook, 'DevnetClankerHook', 'setLaunchpad', [clankerFactory])
   await call(dopplerHook, 'DevnetDopplerHook', 'setLaunchpad', [dopplerAirlock])

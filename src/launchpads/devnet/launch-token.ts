@@ -43,7 +43,7 @@ export interface LaunchTokenOptions {
   decaySeconds?: number
   /** CREATE2 salt of the token; random when omitted. */
   salt?: Hex
-  /** Which side of WETH the token must sort on (a salt is searched for); either when omitted. */
+  /** Which side of its paired asset the token must sort on (a salt is searched for); either when omitted. */
   tokenSide?: 'currency0' | 'currency1'
 }
 
@@ -90,6 +90,9 @@ export async function submitLaunch(options: LaunchTokenOptions): Promise<Hex> {
     )
   }
 
+  if (launchpad === 'zora' && (options.startFee !== undefined || options.endFee !== undefined || options.decaySeconds !== undefined)) {
+    throw new PrebuyError('invalid_launch_fee', "Zora's launch fee is fixed by its coin hook (99% to 1% over 10 s): no fee options on zora.")
+  }
   const salt = options.salt ?? (await pickSalt(options))
   const sender = options.sender ?? creator
   await impersonate(chain, sender)
@@ -115,10 +118,12 @@ async function pickSalt(o: LaunchTokenOptions): Promise<Hex> {
     const salt = bytesToHex(randomBytes(32))
     if (!o.tokenSide) return salt
     const token = await predictTokenAddress(o, salt)
-    const before = token.toLowerCase() < o.chain.addresses.weth.toLowerCase()
+    // Zora coins pair with native ETH (address 0): always currency1.
+    const paired = o.launchpad === 'zora' ? zeroAddress : o.chain.addresses.weth
+    const before = token.toLowerCase() < paired.toLowerCase()
     if (before === (o.tokenSide === 'currency0')) return salt
   }
-  throw new PrebuyError('no_token_salt', `No salt puts the token on the ${o.tokenSide} side of WETH.`)
+  throw new PrebuyError('no_token_salt', `No salt puts the token on the ${o.tokenSide} side of its paired asset.`)
 }
 
 function launchCall(o: LaunchTokenOptions, startFee: number, endFee: number, decaySeconds: number, salt: Hex): DevnetCall {
@@ -162,9 +167,6 @@ function launchCall(o: LaunchTokenOptions, startFee: number, endFee: number, dec
             uri: '',
             name: o.name,
             symbol: o.symbol,
-            startFee,
-            endFee,
-            durationSeconds: decaySeconds,
             salt,
           },
         ],

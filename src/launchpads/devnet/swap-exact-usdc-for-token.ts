@@ -1,4 +1,4 @@
-import { decodeEventLog, getAddress, isAddressEqual, maxUint160, maxUint256, parseAbi, parseUnits, type Address, type Hex, type Log } from 'viem'
+import { decodeEventLog, getAddress, isAddressEqual, maxUint160, maxUint256, parseAbi, parseUnits, zeroAddress, type Address, type Hex, type Log } from 'viem'
 import { PrebuyError } from '../../common/errors.ts'
 import type { ChainConfig } from '../../chain/chain-keys.ts'
 import { fundAccount } from '../../chain/devnet/faucet.ts'
@@ -109,15 +109,19 @@ export function findPoolSwap(logs: readonly Log[], poolManager: Address): SwapRe
   return undefined
 }
 
-/** The WETH pool of a token, from the PoolManager's Initialize logs (currencies are indexed). */
+/** The WETH or native-ETH pool of a token, from the PoolManager's Initialize logs (currencies are indexed). */
 export async function findTokenPoolKey(chain: ChainConfig, token: Address): Promise<PoolKey> {
   const client = devnetPublicClient(chain)
   const event = POOL_MANAGER_EVENTS.find((e) => e.name === 'Initialize')!
   const { weth, poolManager } = chain.addresses
   const [low, high] = token.toLowerCase() < weth.toLowerCase() ? [token, weth] : [weth, token]
-  const logs = await client.getLogs({ address: poolManager, event, args: { currency0: low, currency1: high }, fromBlock: 0n })
-  const last = logs.at(-1)
-  if (!last) throw new PrebuyError('pool_not_found', `No WETH pool found for token ${token}.`)
+  const [wethPools, ethPools] = await Promise.all([
+    client.getLogs({ address: poolManager, event, args: { currency0: low, currency1: high }, fromBlock: 0n }),
+    // Native ETH (address 0) always sorts first.
+    client.getLogs({ address: poolManager, event, args: { currency0: zeroAddress, currency1: token }, fromBlock: 0n }),
+  ])
+  const last = [...wethPools, ...ethPools].sort((a, b) => Number((a.blockNumber ?? 0n) - (b.blockNumber ?? 0n))).at(-1)
+  if (!last) throw new PrebuyError('pool_not_found', `No WETH or ETH pool found for token ${token}.`)
   return {
     currency0: getAddress(last.args.currency0!),
     currency1: getAddress(last.args.currency1!),

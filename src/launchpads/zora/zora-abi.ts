@@ -6,8 +6,3 @@ const ABI = parseAbi([
 ])
 
 export const ZORA_COIN_CREATED_V4 = ABI.find((item) => item.type === 'event' && item.name === 'CoinCreatedV4')!
-
-/** Devnet-only extension of the hook: the launch fee it was configured with (real Zora hooks have no such view). */
-export const ZORA_DEVNET_HOOK_ABI = parseAbi([
-  'function getLaunchFee(bytes32 poolId) view returns (uint32 startingTime, uint24 startFee, uint24 endFee, uint32 durationSeconds)',
-])

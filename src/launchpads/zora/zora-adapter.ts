@@ -1,10 +1,10 @@
-import { getAddress, isAddressEqual, type Address, type Log, type PublicClient } from 'viem'
+import { getAddress, isAddressEqual, zeroAddress, type Address, type Log, type PublicClient } from 'viem'
 import type { LinearFeeSchedule } from '../../pricing/fee-schedule.ts'
 import { BASE_POOL_MANAGER, BASE_WETH, BASE_ZORA_FACTORY } from '../base-addresses.ts'
 import { decodeLaunchLog, launchOrigin } from '../decode-launch-log.ts'
-import { type DecodedLaunch, feeSource, type LaunchCandidate, type LaunchContext, type LaunchIdentity, type LaunchpadAdapter } from '../launchpad-adapter.ts'
+import type { DecodedLaunch, LaunchCandidate, LaunchContext, LaunchIdentity, LaunchpadAdapter, PairedAsset } from '../launchpad-adapter.ts'
 import { creatorList } from '../v4-events.ts'
-import { ZORA_COIN_CREATED_V4, ZORA_DEVNET_HOOK_ABI } from './zora-abi.ts'
+import { ZORA_COIN_CREATED_V4 } from './zora-abi.ts'
 
 export interface ZoraAdapterOptions {
   factory: Address
@@ -19,9 +19,10 @@ export const ZORA_LAUNCH_FEE = { startFee: 990_000, endFee: 10_000, durationSeco
 
 /**
  * Zora coins: CoinCreatedV4 on the factory carries the whole pool key. Deployer: the caller; the payout recipient is
- * only claimed.
- * The launch fee is Zora's documented constant schedule from the launch block; the devnet hook, whose schedule the
- * CLI can change, answers `getLaunchFee`, which is preferred when it exists.
+ * only claimed. ETH-backed coins pair with native ETH (`currency = address(0)`, bought through the router's unwrap
+ * path); ZORA- and creator-coin-paired coins are unsupported until their route and USD price exist.
+ * The launch fee is Zora's documented constant schedule from the coin's creation (the launch block): the hook has no
+ * view of it (ourzora/zora-protocol packages/coins/src/libs/CoinConstants.sol, hooks/ZoraV4CoinHook.sol).
  */
 export function createZoraAdapter(options: ZoraAdapterOptions): LaunchpadAdapter {
   return {
@@ -43,8 +44,13 @@ export function createZoraAdapter(options: ZoraAdapterOptions): LaunchpadAdapter
         symbol: args.symbol,
         ...launchOrigin(log, ctx),
       }
-      // Coins pair with native ETH, ZORA or a creator coin: only WETH pairs have a route today.
-      if (!isAddressEqual(args.currency, options.weth)) return { kind: 'unsupported', launch: identity, reason: `pairs with ${args.currency}, not WETH` }
+      // Coins pair with native ETH, ZORA or a creator coin: ETH (and WETH) pairs have a route today.
+      const paired: PairedAsset | undefined = isAddressEqual(args.currency, zeroAddress)
+        ? { kind: 'eth', address: zeroAddress }
+        : isAddressEqual(args.currency, options.weth)
+          ? { kind: 'weth', address: getAddress(args.currency) }
+          : undefined
+      if (!paired) return { kind: 'unsupported', launch: identity, reason: `pairs with ${args.currency} (ZORA or a creator coin): no route yet` }
       const key = {
         currency0: getAddress(args.poolKey.currency0),
         currency1: getAddress(args.poolKey.currency1),
@@ -56,21 +62,14 @@ export function createZoraAdapter(options: ZoraAdapterOptions): LaunchpadAdapter
         ...identity,
         poolKey: key,
         poolId: args.poolKeyHash,
-        paired: { kind: 'weth', address: getAddress(args.currency) },
+        paired,
         tokenIsCurrency0: isAddressEqual(key.currency0, coin),
         feeSources: { hook: key.hooks },
       }
       return { kind: 'launch', candidate }
     },
 
-    async loadFeeSchedule(client: PublicClient, launch: LaunchCandidate): Promise<LinearFeeSchedule> {
-      const configured = await client
-        .readContract({ address: feeSource(launch, 'hook'), abi: ZORA_DEVNET_HOOK_ABI, functionName: 'getLaunchFee', args: [launch.poolId] })
-        .catch(() => null)
-      if (configured && configured[3] > 0) {
-        const [startTime, startFee, endFee, durationSeconds] = configured
-        return { kind: 'linear', startTime, startFee, endFee, durationSeconds }
-      }
+    async loadFeeSchedule(_client: PublicClient, launch: LaunchCandidate): Promise<LinearFeeSchedule> {
       return { kind: 'linear', startTime: launch.launchedAt, ...ZORA_LAUNCH_FEE }
     },
   }

@@ -13,7 +13,8 @@ import {LiquidityAmounts} from "@uniswap/v4-periphery/src/libraries/LiquidityAmo
 import {DevnetLaunchToken} from "./DevnetLaunchToken.sol";
 
 /// @notice What the three devnet launchpads share: create the token, initialise a real v4 pool against the paired
-/// token (WETH) and put the whole supply into it as single-sided liquidity, in one transaction, like the real ones.
+/// asset (WETH; native ETH when `pairedToken` is address(0), which always sorts first) and put the whole supply into
+/// it as single-sided liquidity, in one transaction, like the real ones.
 abstract contract DevnetLaunchpadBase is IUnlockCallback {
     IPoolManager public immutable poolManager;
     address public immutable pairedToken;

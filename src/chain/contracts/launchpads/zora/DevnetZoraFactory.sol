@@ -7,11 +7,14 @@ import {PoolId} from "@uniswap/v4-core/src/types/PoolId.sol";
 import {DevnetLinearFeeLaunchpad} from "../DevnetLinearFeeLaunchpad.sol";
 import {DevnetZoraHook} from "./DevnetZoraHook.sol";
 
-/// @notice Devnet Zora coin factory: 1B-supply coin paired with WETH (real creator coins pair with ZORA and content
-/// coins with their creator coin), a dynamic-fee v4 pool with DevnetZoraHook, and the real CoinCreatedV4 event.
+/// @notice Devnet Zora coin factory: a 1B-supply content coin paired with native ETH (`currency = address(0)`, as the
+/// ETH-backed coins on Base: ourzora/zora-protocol packages/coins), a dynamic-fee v4 pool with DevnetZoraHook, the
+/// pool initialised before the real CoinCreatedV4 event (caller = msg.sender, poolKeyHash = the PoolId).
+/// Simplified: no ZORA or creator-coin pairs, no initial-supply purchase after the event, no reward split; the launch
+/// fee is the hook's fixed schedule (99% -> 1% over 10 s, libs/CoinConstants.sol), as on Base.
 contract DevnetZoraFactory is DevnetLinearFeeLaunchpad {
     int24 public constant TICK_SPACING = 200;
-    int24 public constant STARTING_TICK = -207_400; // ~1e-9 WETH per coin: ~1 ETH FDV
+    int24 public constant STARTING_TICK = -207_400; // ~1e-9 ETH per coin: ~1 ETH FDV
     string public constant VERSION = "devnet-1";
 
     struct DeployParams {
@@ -20,10 +23,6 @@ contract DevnetZoraFactory is DevnetLinearFeeLaunchpad {
         string uri;
         string name;
         string symbol;
-        // all three zero: use the factory defaults
-        uint24 startFee;
-        uint24 endFee;
-        uint32 durationSeconds;
         // CREATE2 salt of the coin (Zora deploys coins deterministically too)
         bytes32 salt;
     }
@@ -44,16 +43,16 @@ contract DevnetZoraFactory is DevnetLinearFeeLaunchpad {
 
     constructor(
         IPoolManager poolManager_,
-        address weth,
         DevnetZoraHook hook_,
         uint24 startFee,
         uint24 endFee,
         uint32 durationSeconds
-    ) DevnetLinearFeeLaunchpad(poolManager_, weth, hook_, startFee, endFee, durationSeconds) {}
+    ) DevnetLinearFeeLaunchpad(poolManager_, address(0), hook_, startFee, endFee, durationSeconds) {}
 
     function deploy(DeployParams calldata p) external returns (address coin) {
         PoolKey memory key;
-        (coin, key) = _launchLinear(p.name, p.symbol, p.salt, p.startFee, p.endFee, p.durationSeconds, TICK_SPACING, STARTING_TICK);
+        // Zero fees: the factory's schedule, Zora's fixed launch fee (no caller chooses it).
+        (coin, key) = _launchLinear(p.name, p.symbol, p.salt, 0, 0, 0, TICK_SPACING, STARTING_TICK);
         emit CoinCreatedV4(
             msg.sender,
             p.payoutRecipient,

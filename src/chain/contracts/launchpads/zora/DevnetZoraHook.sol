@@ -6,9 +6,9 @@ import {PoolId} from "@uniswap/v4-core/src/types/PoolId.sol";
 import {LPFeeLibrary} from "@uniswap/v4-core/src/libraries/LPFeeLibrary.sol";
 import {DevnetLinearFeeHook} from "../DevnetLinearFeeHook.sol";
 
-/// @notice Devnet stand-in for Zora's coin hook launch fee: linear from startFee to endFee over durationSeconds, then
-/// endFee (Zora on Base: 99% -> 1% over 10 s). Real Zora exposes no schedule view; `getLaunchFee` is a devnet
-/// extension so the CLI's --start-fee/--end-fee/--decay-seconds can be honoured and read back.
+/// @notice Devnet stand-in for Zora's coin hook launch fee (hooks/ZoraV4CoinHook.sol): linear from startFee to endFee
+/// over durationSeconds from the coin's creation, then endFee (on Base 99% -> 1% over 10 s). Like the real hook it
+/// exposes no schedule view: the adapter prices Zora's documented constant schedule.
 contract DevnetZoraHook is DevnetLinearFeeHook {
     error InvalidLaunchFee();
 
@@ -21,7 +21,4 @@ contract DevnetZoraHook is DevnetLinearFeeHook {
         linearFees[poolId] = fee;
     }
 
-    function getLaunchFee(PoolId poolId) external view returns (LinearFee memory) {
-        return linearFees[poolId];
-    }
 }
