@@ -34,6 +34,8 @@ export interface StablecoinToTokenRoute {
   amountIn: bigint
   /** Fewest tokens accepted (the buyer's limit); 0 for none. */
   minTokensOut: bigint
+  /** Passed to the pool's hook with the swap; empty when omitted. */
+  hookData?: Hex
 }
 
 /**
@@ -66,7 +68,7 @@ export function encodeStablecoinToTokenSwap(route: StablecoinToTokenRoute): { co
           ],
         },
       ],
-      [{ poolKey: route.poolKey, zeroForOne, amountIn: OPEN_DELTA, amountOutMinimum: route.minTokensOut, hookData: '0x' }],
+      [{ poolKey: route.poolKey, zeroForOne, amountIn: OPEN_DELTA, amountOutMinimum: route.minTokensOut, hookData: route.hookData ?? '0x' }],
     ),
     encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [route.token, route.minTokensOut]),
   ]

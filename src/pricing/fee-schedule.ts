@@ -1,8 +1,10 @@
 import { type ClankerFeeSchedule, clankerSchedule } from './schedules/clanker.ts'
+import { type ClankerAuctionSchedule, clankerAuctionSchedule } from './schedules/clanker-auction.ts'
 import { type LinearFeeSchedule, linearSchedule } from './schedules/linear.ts'
 import type { FeeQuote, NextBlock, ScheduleKind } from './schedules/schedule-kind.ts'
 
 export type { ClankerFeeSchedule } from './schedules/clanker.ts'
+export type { ClankerAuctionSchedule } from './schedules/clanker-auction.ts'
 export type { LinearFeeSchedule } from './schedules/linear.ts'
 export type { FeeQuote, NextBlock } from './schedules/schedule-kind.ts'
 
@@ -11,13 +13,14 @@ export type { FeeQuote, NextBlock } from './schedules/schedule-kind.ts'
  * the schedule follows it) and evaluated for every price tick. One union member per kind; each kind's maths lives in
  * src/pricing/schedules/<kind>.ts and is registered below.
  */
-export type FeeSchedule = ClankerFeeSchedule | LinearFeeSchedule
+export type FeeSchedule = ClankerFeeSchedule | ClankerAuctionSchedule | LinearFeeSchedule
 
 type KindTable = { [K in FeeSchedule['kind']]: ScheduleKind<Extract<FeeSchedule, { kind: K }>> }
 
 /** Every schedule kind's maths, by kind (one line per kind). */
 const SCHEDULE_KINDS: KindTable = {
   clanker: clankerSchedule,
+  clanker_auction: clankerAuctionSchedule,
   linear: linearSchedule,
 }
 

@@ -75,7 +75,20 @@ describe('open-market execution on a Clanker launch (real devnet, wallets, store
     const buyers = parseEventLogs({ abi: buyRouterAbi, logs: receipt.logs, eventName: 'PrebuyBuy' }).map((l) => (l.args as { buyer: string }).buyer)
     expect(buyers).toEqual([whale.wallet, partial.wallet, second.wallet])
 
-    // Transitions are journaled: active -> executing -> filled.
+    // SniperAuctionV2 gating: the ticks of the launch block and of the block before the first auction (launch + 1, + 2)
+    // allow no swap, nothing was planned into them, and the bundle landed in an open block (launch + 3 or later).
+    const launchBlock = launched.blockNumber
+    const gatedTicks = decisions.filter((d) => BigInt(d.tick.blockNumber) < launchBlock + 2n)
+    expect(gatedTicks.length).toBeGreaterThan(0)
+    for (const d of gatedTicks) {
+      expect(d.tick.swapsAllowed).toBe(false)
+      expect(d.orders.filter((o) => o.verdict === 'submitted')).toEqual([])
+    }
+    for (const d of decisions.filter((d) => d.orders.some((o) => o.verdict === 'submitted'))) expect(d.tick.swapsAllowed).toBe(true)
+    expect(receipt.blockNumber).toBeGreaterThanOrEqual(launchBlock + 3n)
+    expect(launch?.feeSchedule).toMatchObject({ kind: 'clanker_auction', nextAuctionBlock: String(launchBlock + 2n) })
+
+    // Transitions are journaled: active -> executing -> filled (no reverted attempt into a gated block).
     const events = await h.journal.orderEventsOf(whale.keyId, slug)
     expect(events.map((e) => `${e.from}->${e.to}`)).toEqual(['active->executing', 'executing->filled'])
   })

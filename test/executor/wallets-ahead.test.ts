@@ -59,7 +59,7 @@ describe('wallets readied ahead of a launch (real devnet, wallets, store)', () =
   })
 
   it('a deployment ahead that lands in the launch block does not cost the launch bundle: it buys in the first block, without reverting', async () => {
-    const { slug, creator } = await h.newProject('joined-late', 'clanker')
+    const { slug, creator } = await h.newProject('joined-late', 'doppler')
     const buyer = await h.newBuyer('joined-late-buyer', '100')
     await h.order(buyer, slug, '40', null)
     // From the second processed block with the order the wallet's deployment is sent; it waits in the mempool
@@ -67,7 +67,7 @@ describe('wallets readied ahead of a launch (real devnet, wallets, store)', () =
     await h.waitFor('the deployment ahead pending', async () => (await h.bundlePending()) || void (await block()))
     expect(await deployed(buyer.wallet)).toBe(false)
     // ...and is mined in the launch block itself.
-    const launchTx = await submitLaunch({ chain: h.chain, addresses: h.launchpads, launchpad: 'clanker', creator, name: 'late token', symbol: 'LATE' })
+    const launchTx = await submitLaunch({ chain: h.chain, addresses: h.launchpads, launchpad: 'doppler', creator, name: 'late token', symbol: 'LATE' })
     await h.mine()
     const launchReceipt = await h.client.getTransactionReceipt({ hash: launchTx })
     expect(await deployed(buyer.wallet)).toBe(true)
@@ -89,7 +89,7 @@ describe('wallets readied ahead of a launch (real devnet, wallets, store)', () =
   })
 
   it('buyers joining right before a launch (wallets deployed ahead and not): the first bundle is sized for the block it lands in and buys in it', async () => {
-    const { slug, creator } = await h.newProject('joined-mixed', 'clanker')
+    const { slug, creator } = await h.newProject('joined-mixed', 'doppler')
     // All funded now (funding mines blocks); only the early ones order, and wait until their wallets are deployed.
     const early: Buyer[] = []
     const late: Buyer[] = []
@@ -102,7 +102,7 @@ describe('wallets readied ahead of a launch (real devnet, wallets, store)', () =
     })
     // Fifteen more order in the last block before the launch: their buys deploy their wallets (initCode).
     for (const buyer of late) await h.order(buyer, slug, '50', null)
-    const launched = await h.launch(slug, 'clanker', creator)
+    const launched = await h.launch(slug, 'doppler', creator)
     const all = [...early, ...late]
     expect((await Promise.all(late.map((b) => deployed(b.wallet)))).some(Boolean)).toBe(false)
     await h.waitFor('every buy in a pending bundle', async () => {
@@ -123,10 +123,10 @@ describe('wallets readied ahead of a launch (real devnet, wallets, store)', () =
   })
 
   it('a buyer funded right before the launch is not deployed ahead: the launch buy deploys it, in the first block', async () => {
-    const { slug, creator } = await h.newProject('late', 'clanker')
+    const { slug, creator } = await h.newProject('late', 'doppler')
     const late = await h.newBuyer('late-funded', '100')
     await h.order(late, slug, '40', null)
-    const launched = await h.launch(slug, 'clanker', creator)
+    const launched = await h.launch(slug, 'doppler', creator)
     await h.waitFor('bundle', async () => (await h.getOrder(late, slug))?.status === 'executing' && (await h.bundlePending()))
     await h.mine()
     await h.waitFor('fill', async () => (await h.getOrder(late, slug))?.status === 'filled')

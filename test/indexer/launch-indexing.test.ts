@@ -36,7 +36,7 @@ describe('launch indexer (real devnet, launchpads, store)', () => {
       poolId: launched.poolId,
       blockNumber: launched.blockNumber.toString(),
     })
-    expect(launch?.feeSchedule).toMatchObject({ kind: 'clanker' })
+    expect(launch?.feeSchedule).toMatchObject({ kind: 'clanker_auction' })
     const project = await h.services.projects.getProject(slug)
     expect(project?.launch).toMatchObject({ chain: 'base', tokenAddress: launched.token, decimals: 18, launchedAt: launch!.launchedAt })
     expect((await h.services.projects.getProject(other.slug))?.launch).toBeNull()

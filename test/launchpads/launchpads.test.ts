@@ -1,7 +1,20 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { decodeEventLog, erc20Abi, getAddress, parseAbi, toFunctionSelector, zeroAddress, type Address, type Hex, type PublicClient } from 'viem'
+import {
+  decodeEventLog,
+  encodeAbiParameters,
+  erc20Abi,
+  getAddress,
+  maxUint256,
+  parseAbi,
+  parseEventLogs,
+  toFunctionSelector,
+  zeroAddress,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
 import type { ChainConfig } from '../../src/chain/chain-keys.ts'
@@ -10,17 +23,25 @@ import type { Launchpad } from '../../src/domain/records.ts'
 import { createLaunchpadAdapters, type LaunchpadAddresses } from '../../src/launchpads/create-adapters.ts'
 import { DEVNET_LAUNCH_DEFAULTS, deployDevnetLaunchpads, devnetLaunchpadsExist } from '../../src/launchpads/devnet/deploy-devnet-launchpads.ts'
 import { launchToken, predictTokenAddress, submitLaunch } from '../../src/launchpads/devnet/launch-token.ts'
-import { confirmDevnetTx, devnetPublicClient } from '../../src/launchpads/devnet/send-devnet-tx.ts'
-import { DEVNET_TRADER, prepareDevnetTrader, swapExactUsdcForToken, type SwapResult } from '../../src/launchpads/devnet/swap-exact-usdc-for-token.ts'
+import { confirmDevnetTx, devnetPublicClient, submitDevnetCall } from '../../src/launchpads/devnet/send-devnet-tx.ts'
+import {
+  DEVNET_TRADER,
+  findPoolSwap,
+  prepareDevnetTrader,
+  swapExactUsdcForToken,
+  type SwapResult,
+} from '../../src/launchpads/devnet/swap-exact-usdc-for-token.ts'
 import type { LaunchpadAdapter, PoolKey } from '../../src/launchpads/launchpad-adapter.ts'
 import { loadLaunchContext } from '../../src/launchpads/load-launch-context.ts'
 import { clankerProtocolFeeOf } from '../../src/pricing/fee-fraction.ts'
-import { feeAt, type FeeSchedule } from '../../src/pricing/fee-schedule.ts'
+import { type ClankerAuctionSchedule, feeAt, type FeeSchedule, scheduleNeedsRefresh } from '../../src/pricing/fee-schedule.ts'
+import { clankerAuctionDecayFeeAt } from '../../src/pricing/schedules/clanker-auction.ts'
 
-/** The next block at a timestamp (these schedules depend on time only). */
-const at = (timestamp: number) => ({ timestamp, number: 0n })
+/** The next block: its timestamp and number (only Clanker's auction gating depends on the number). */
+const at = (timestamp: number, number = 0n) => ({ timestamp, number })
 /** When a schedule's launch fee reaches its floor. */
-const floorOf = (s: FeeSchedule): number => (s.kind === 'clanker' ? s.startTime + s.secondsToDecay : s.startTime + s.durationSeconds)
+const floorOf = (s: FeeSchedule): number =>
+  s.kind === 'clanker' ? s.startTime + s.secondsToDecay : s.kind === 'clanker_auction' ? s.decayFrom + s.secondsToDecay : s.startTime + s.durationSeconds
 import { exactInputSingleRange } from './single-range-swap.ts'
 
 const STATE_VIEW = parseAbi(['function getSlot0(bytes32 poolId) view returns (uint160 sqrtPriceX96, int24 tick, uint24 protocolFee, uint24 lpFee)'])
@@ -48,6 +69,7 @@ async function latestTimestamp(): Promise<number> {
 
 interface ObservedSwap extends SwapResult {
   timestamp: number
+  blockNumber: bigint
   wethIn: bigint
   sqrtBefore: bigint
 }
@@ -73,12 +95,12 @@ async function buyAt(ts: number, poolKey: PoolKey, token: Address, poolId: Hex):
     if (decoded && decoded.args.from.toLowerCase() === chain.addresses.ethUsdPool.toLowerCase()) wethIn = decoded.args.value
   }
   expect(wethIn).toBeGreaterThan(0n)
-  return { ...result, timestamp: ts, wethIn, sqrtBefore }
+  return { ...result, timestamp: ts, blockNumber: receipt.blockNumber, wethIn, sqrtBefore }
 }
 
 /** Checks a real swap against the schedule: the LP fee the pool charged, the protocol fee, and the exact tokens out. */
 async function expectSwapPaysSchedule(swap: ObservedSwap, schedule: FeeSchedule, poolKey: PoolKey, launchpad: Launchpad): Promise<void> {
-  const quote = feeAt(schedule, at(swap.timestamp))
+  const quote = feeAt(schedule, at(swap.timestamp, swap.blockNumber))
   expect(swap.poolSwap.fee).toBe(quote.lpFee)
   // The paired asset (WETH, or native ETH: address 0, always currency0) is what the pool takes in.
   const wethIs0 = poolKey.currency0.toLowerCase() === chain.addresses.weth.toLowerCase() || poolKey.currency0 === zeroAddress
@@ -183,15 +205,23 @@ describe('devnet launchpads', () => {
 
       const schedule = await adapter.loadFeeSchedule(client, launch!)
       const expected = fees ?? DEVNET_LAUNCH_DEFAULTS[launchpad]
-      if (schedule.kind === 'clanker') {
+      if (launchpad === 'clanker') {
+        // SniperAuctionV2, as on Base: auctions from launch + 2; unbid, the decay counts from the launch.
         expect(schedule).toEqual({
-          kind: 'clanker',
-          startTime: t0,
+          kind: 'clanker_auction',
           startingFee: expected.startFee,
           endingFee: expected.endFee,
           secondsToDecay: expected.decaySeconds,
           lpFee: 10_000,
+          nextAuctionBlock: (launched.blockNumber + 2n).toString(),
+          decayFrom: t0,
+          moduleEndsAt: t0 + 120,
         })
+        // The first auction block passes unbid (two blocks in the launch's second): plain swaps are allowed after it.
+        for (const _ of [1, 2]) {
+          await setNextTimestamp(t0)
+          await jsonRpc(chain.rpcUrl, 'evm_mine')
+        }
       } else {
         expect(schedule).toEqual({
           kind: 'linear',
@@ -205,14 +235,14 @@ describe('devnet launchpads', () => {
       // Two swaps while the fee decays, one past the floor.
       const early = await buyAt(t0 + 1, launch!.poolKey, launch!.token, launch!.poolId)
       await expectSwapPaysSchedule(early, schedule, launch!.poolKey, launchpad)
-      expect(feeAt(schedule, at(t0 + 1)).sniperFee).toBeGreaterThan(0)
+      expect(feeAt(schedule, at(t0 + 1, early.blockNumber)).sniperFee).toBeGreaterThan(0)
       const mid = await buyAt(t0 + Math.floor(expected.decaySeconds / 2), launch!.poolKey, launch!.token, launch!.poolId)
       await expectSwapPaysSchedule(mid, schedule, launch!.poolKey, launchpad)
       expect(mid.poolSwap.fee).toBeLessThan(early.poolSwap.fee)
       const late = await buyAt(floorOf(schedule) + 3, launch!.poolKey, launch!.token, launch!.poolId)
       await expectSwapPaysSchedule(late, schedule, launch!.poolKey, launchpad)
       expect(late.poolSwap.fee).toBe(launchpad === 'clanker' ? 10_000 : expected.endFee)
-      expect(feeAt(schedule, at(late.timestamp)).sniperFee).toBe(0)
+      expect(feeAt(schedule, at(late.timestamp, late.blockNumber)).sniperFee).toBe(0)
 
       const held = await client.readContract({ address: launch!.token, abi: erc20Abi, functionName: 'balanceOf', args: [DEVNET_TRADER] })
       expect(held).toBe(early.tokensOut + mid.tokensOut + late.tokensOut)
@@ -221,6 +251,9 @@ describe('devnet launchpads', () => {
 
   it('clanker: the hook keeps 20% of the LP fee as protocol fee claims', async () => {
     const launched = await launchToken({ chain, addresses, launchpad: 'clanker', creator: nextCreator(), name: 'fee', symbol: 'FEE' })
+    // Past the first auction block (launch + 2), unbid: plain swaps are allowed.
+    await jsonRpc(chain.rpcUrl, 'evm_mine')
+    await jsonRpc(chain.rpcUrl, 'evm_mine')
     const id = BigInt(chain.addresses.weth)
     const before = await client.readContract({
       address: chain.addresses.poolManager,
@@ -239,8 +272,7 @@ describe('devnet launchpads', () => {
     expect(after - before).toBeGreaterThan(0n)
   })
 
-  it('clanker: a swap in the deployment second reverts; the next second it goes through', async () => {
-    const t0 = (await latestTimestamp()) + 50
+  it('clanker: SniperAuctionV2 as on Base: plain swaps revert up to and in the auction block, a bid wins the round at the starting fee and moves the next, the decay counts from the last won round', async () => {
     const salt = `0x${'ab'.repeat(32)}` as Hex
     const options = { chain, addresses, launchpad: 'clanker' as const, creator: nextCreator(), name: 'snipe', symbol: 'SNP', salt }
     const token = await predictTokenAddress(options, salt)
@@ -252,28 +284,116 @@ describe('devnet launchpads', () => {
       tickSpacing: 200,
       hooks: addresses.clanker.hook,
     }
-    await setNextTimestamp(t0)
-    const launchHash = await submitLaunch(options)
-    await confirmDevnetTx(chain, launchHash)
-    // Another block in the same second, as a sniper's transaction landing with the deployment would see it.
-    await setNextTimestamp(t0)
-    const snipe = await swapExactUsdcForToken({ chain, token, usdc: '10', poolKey, prepared: true, submitOnly: true, gas: 2_000_000n })
-    const receipt = await confirmDevnetTx(chain, snipe.txHash, { allowRevert: true })
-    expect(Number((await client.getBlock({ blockNumber: receipt.blockNumber })).timestamp)).toBe(t0)
-    expect(receipt.status).toBe('reverted')
-    const trace = await jsonRpc<{ output?: string }>(chain.rpcUrl, 'debug_traceTransaction', [snipe.txHash, { tracer: 'callTracer' }])
-    expect(trace.output ?? '').toContain(toFunctionSelector('SameSecondAsDeployment()').slice(2))
+    // A bidder (its own account: anvil drops a same-sender transaction ordered before its predecessor) pays the module
+    // in WETH: it holds some and approves the module before the launch.
+    const bidder: Address = '0xb1dde00000000000000000000000000000000b1d'
+    const mevModule = await client.readContract({
+      address: addresses.clanker.factory,
+      abi: parseAbi(['function mevModule() view returns (address)']),
+      functionName: 'mevModule',
+    })
+    await prepareDevnetTrader(chain, bidder, '100')
+    await jsonRpc(chain.rpcUrl, 'eth_sendTransaction', [{ from: bidder, to: weth, value: '0x2386f26fc10000', data: toFunctionSelector('deposit()') }])
+    await confirmDevnetTx(
+      chain,
+      await submitDevnetCall(chain, bidder, { address: weth, abi: erc20Abi, functionName: 'approve', args: [mevModule, maxUint256] }),
+    )
 
-    const launchLog = (await client.getTransactionReceipt({ hash: launchHash })).logs.find(
-      (l) => l.address.toLowerCase() === addresses.clanker.factory.toLowerCase(),
-    )!
+    const t0 = (await latestTimestamp()) + 50
+    await setNextTimestamp(t0)
+    const launchReceipt = await confirmDevnetTx(chain, await submitLaunch(options))
+    const n = launchReceipt.blockNumber
+    const launchLog = launchReceipt.logs.find((l) => l.address.toLowerCase() === addresses.clanker.factory.toLowerCase())!
     const decoded = await adapters.clanker.decodeLaunch(launchLog, await loadLaunchContext(client, launchLog))
     const launch = decoded?.kind === 'launch' ? decoded.candidate : undefined
+    expect(launch!.feeSources).toEqual({ hook: addresses.clanker.hook, mevModule })
     const schedule = await adapters.clanker.loadFeeSchedule(client, launch!)
-    expect(feeAt(schedule, at(t0)).swapsAllowed).toBe(false)
-    expect(feeAt(schedule, at(t0 + 1)).swapsAllowed).toBe(true)
-    const next = await buyAt(t0 + 1, poolKey, token, launch!.poolId)
-    expect(next.poolSwap.fee).toBe(feeAt(schedule, at(t0 + 1)).lpFee)
+    expect(schedule).toMatchObject({ kind: 'clanker_auction', nextAuctionBlock: String(n + 2n), decayFrom: t0, moduleEndsAt: t0 + 120 })
+    expect(feeAt(schedule, at(t0, n + 1n)).swapsAllowed).toBe(false)
+    expect(feeAt(schedule, at(t0 + 1, n + 2n)).swapsAllowed).toBe(false)
+    expect(feeAt(schedule, at(t0 + 1, n + 3n)).swapsAllowed).toBe(true)
+
+    const plainSwap = (fees?: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }) =>
+      swapExactUsdcForToken({ chain, token, usdc: '10', poolKey, prepared: true, submitOnly: true, gas: 2_000_000n, ...(fees ? { fees } : {}) })
+    const revertedWith = async (hash: Hex, error: string) => {
+      const trace = await jsonRpc<{ output?: string }>(chain.rpcUrl, 'debug_traceTransaction', [hash, { tracer: 'callTracer' }])
+      return (trace.output ?? '').includes(toFunctionSelector(error).slice(2))
+    }
+    // Launch + 1, in the launch's second (a sniper landing with the deployment): NotAuctionBlock.
+    await setNextTimestamp(t0)
+    const snipe = await plainSwap()
+    expect((await confirmDevnetTx(chain, snipe.txHash, { allowRevert: true })).status).toBe('reverted')
+    expect(await revertedWith(snipe.txHash, 'NotAuctionBlock()')).toBe(true)
+
+    // Launch + 2, the auction block: a plain swap reverts (no payer in its hook data; its higher tip orders it first); a
+    // bid naming its payer, with a gas price above the round's peg, wins the round and swaps at the starting fee.
+    const bidData = encodeAbiParameters(
+      [
+        {
+          type: 'tuple',
+          components: [
+            { name: 'mevModuleSwapData', type: 'bytes' },
+            { name: 'poolExtensionSwapData', type: 'bytes' },
+          ],
+        },
+      ],
+      [{ mevModuleSwapData: encodeAbiParameters([{ type: 'address' }], [bidder]), poolExtensionSwapData: '0x' }],
+    )
+    await setNextTimestamp(t0 + 1)
+    const plainInAuction = await plainSwap({ maxFeePerGas: 300_000_000_000n, maxPriorityFeePerGas: 100_000_000_000n })
+    const bid = await swapExactUsdcForToken({
+      chain,
+      token,
+      trader: bidder,
+      usdc: '10',
+      poolKey,
+      prepared: true,
+      submitOnly: true,
+      gas: 2_000_000n,
+      hookData: bidData,
+      fees: { maxFeePerGas: 200_000_000_000n, maxPriorityFeePerGas: 50_000_000_000n },
+    })
+    const plainReceipt = await confirmDevnetTx(chain, plainInAuction.txHash, { allowRevert: true })
+    expect(plainReceipt.blockNumber).toBe(n + 2n)
+    expect(plainReceipt.status).toBe('reverted')
+    expect(await revertedWith(plainInAuction.txHash, 'NotAuctionBlock()')).toBe(false)
+    // Mined with it (confirming it again would mine another block).
+    const bidReceipt = await client.getTransactionReceipt({ hash: bid.txHash })
+    expect(bidReceipt.status).toBe('success')
+    expect(bidReceipt.blockNumber).toBe(n + 2n)
+    expect(findPoolSwap(bidReceipt.logs, chain.addresses.poolManager)?.fee).toBe(DEVNET_LAUNCH_DEFAULTS.clanker.startFee)
+    const won = parseEventLogs({
+      abi: parseAbi(['event AuctionWon(bytes32 indexed poolId, address indexed payee, uint256 paymentAmount, uint256 round)']),
+      logs: bidReceipt.logs.filter((l) => l.address.toLowerCase() === mevModule.toLowerCase()),
+    })
+    expect(won).toHaveLength(1)
+    expect(won[0]!.args).toMatchObject({ poolId: launch!.poolId, payee: getAddress(bidder), round: 1n })
+    expect(won[0]!.args.paymentAmount).toBeGreaterThan(0n)
+
+    // The schedule read again as of that block: the next auction is 2 blocks on; unbid, the decay counts from the won round.
+    const refresh = adapters.clanker.refreshFeeSchedule!
+    const recorded = { poolId: launch!.poolId, feeSources: launch!.feeSources, feeSchedule: schedule }
+    const afterWin = await refresh(client, recorded, { number: n + 2n, timestamp: BigInt(t0 + 1) })
+    expect(afterWin).toEqual({ ...schedule, nextAuctionBlock: String(n + 4n), decayFrom: t0 + 1 })
+    expect(feeAt(afterWin, at(t0 + 2, n + 3n)).swapsAllowed).toBe(false)
+    expect(scheduleNeedsRefresh(afterWin, at(t0 + 2, n + 3n))).toBe(true)
+    await setNextTimestamp(t0 + 2)
+    const between = await plainSwap()
+    expect((await confirmDevnetTx(chain, between.txHash, { allowRevert: true })).status).toBe('reverted')
+    expect(await revertedWith(between.txHash, 'NotAuctionBlock()')).toBe(true)
+
+    // Launch + 4 passes unbid; launch + 5 buys at the fee decayed from the won round's time.
+    await setNextTimestamp(t0 + 3)
+    await jsonRpc(chain.rpcUrl, 'evm_mine')
+    const unbid = await refresh(client, { ...recorded, feeSchedule: afterWin }, { number: n + 4n, timestamp: BigInt(t0 + 3) })
+    expect(unbid).toEqual(afterWin)
+    expect(scheduleNeedsRefresh(unbid, at(t0 + 4, n + 5n))).toBe(true)
+    expect(scheduleNeedsRefresh(unbid, at(t0 + 5, n + 6n))).toBe(false)
+    const open = await buyAt(t0 + 4, poolKey, token, launch!.poolId)
+    expect(open.blockNumber).toBe(n + 5n)
+    await expectSwapPaysSchedule(open, unbid, poolKey, 'clanker')
+    expect(open.poolSwap.fee).toBe(clankerAuctionDecayFeeAt(unbid as ClankerAuctionSchedule, t0 + 4))
+    expect(open.poolSwap.fee).toBeGreaterThan(clankerAuctionDecayFeeAt(schedule as ClankerAuctionSchedule, t0 + 4))
   })
 
   it('Doppler as on Base: Create names the asset as poolOrHook, NoOp governance, a five-field schedule getter; a Dutch-auction Create is unsupported', async () => {

@@ -9,3 +9,18 @@ export const CLANKER_FEE_ABI = parseAbi([
   'function feeConfig(bytes32 poolId) view returns (uint24 startingFee, uint24 endingFee, uint256 secondsToDecay)',
   'function pairedFee(bytes32 poolId) view returns (uint24)',
 ])
+
+/**
+ * ClankerSniperAuctionV2's per-pool state (clanker-devco/v4-contracts src/mev-modules/ClankerSniperAuctionV2.sol and
+ * interfaces/IClankerSniperAuctionV0.sol; PoolId is bytes32 in the ABI) and the hook's pool creation time
+ * (src/hooks/ClankerHookV2.sol), from which the module stops after MAX_MEV_MODULE_DELAY.
+ */
+export const CLANKER_AUCTION_ABI = parseAbi([
+  'function nextAuctionBlock(bytes32 poolId) view returns (uint256)',
+  'function round(bytes32 poolId) view returns (uint256)',
+  'function poolDecayStartTime(bytes32 poolId) view returns (uint256)',
+  'function maxRounds() view returns (uint256)',
+  'function blocksBetweenAuction() view returns (uint256)',
+  'function poolCreationTimestamp(bytes32 poolId) view returns (uint256)',
+  'function MAX_MEV_MODULE_DELAY() view returns (uint256)',
+])

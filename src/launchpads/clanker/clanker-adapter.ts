@@ -1,9 +1,11 @@
 import { getAddress, isAddressEqual, zeroAddress, type Address, type Log, type PublicClient } from 'viem'
-import type { ClankerFeeSchedule } from '../../pricing/fee-schedule.ts'
+import type { ClankerAuctionSchedule, ClankerFeeSchedule } from '../../pricing/fee-schedule.ts'
+import { CLANKER_MAX_MEV_MODULE_DELAY } from '../../pricing/schedules/clanker-auction.ts'
 import { BASE_CLANKER_FACTORY, BASE_POOL_MANAGER, BASE_WETH } from '../base-addresses.ts'
 import { decodeLaunchLog, launchOrigin } from '../decode-launch-log.ts'
 import { type DecodedLaunch, feeSource, type LaunchCandidate, type LaunchContext, type LaunchIdentity, type LaunchpadAdapter } from '../launchpad-adapter.ts'
 import { creatorList, findInitializedPools } from '../v4-events.ts'
+import { readAuctionSchedule } from './read-auction-schedule.ts'
 import { CLANKER_FEE_ABI, CLANKER_TOKEN_CREATED } from './clanker-abi.ts'
 
 export interface ClankerAdapterOptions {
@@ -60,27 +62,32 @@ export function createClankerAdapter(options: ClankerAdapterOptions): LaunchpadA
       return { kind: 'launch', candidate }
     },
 
-    async loadFeeSchedule(client: PublicClient, launch: LaunchCandidate): Promise<ClankerFeeSchedule> {
+    async loadFeeSchedule(client: PublicClient, launch: LaunchCandidate): Promise<ClankerFeeSchedule | ClankerAuctionSchedule> {
       const mevModule = launch.feeSources.mevModule ?? feeSource(launch, 'hook')
+      const lpFee = client
+        .readContract({ address: feeSource(launch, 'hook'), abi: CLANKER_FEE_ABI, functionName: 'pairedFee', args: [launch.poolId] })
+        .catch(() => defaultLpFee)
       // A launch without an MEV module has no sniper fee: an empty config decays to nothing at once.
-      const noSniperFee = async (): Promise<readonly [number, number, bigint]> => [0, 0, 0n]
-      const [config, lpFee] = await Promise.all([
-        mevModule === zeroAddress
-          ? noSniperFee()
-          : client.readContract({ address: mevModule, abi: CLANKER_FEE_ABI, functionName: 'feeConfig', args: [launch.poolId] }),
-        client
-          .readContract({ address: feeSource(launch, 'hook'), abi: CLANKER_FEE_ABI, functionName: 'pairedFee', args: [launch.poolId] })
-          .catch(() => defaultLpFee),
+      if (mevModule === zeroAddress)
+        return { kind: 'clanker', startTime: launch.launchedAt, startingFee: 0, endingFee: 0, secondsToDecay: 0, lpFee: await lpFee }
+      const [config, auction] = await Promise.all([
+        client.readContract({ address: mevModule, abi: CLANKER_FEE_ABI, functionName: 'feeConfig', args: [launch.poolId] }),
+        readAuctionSchedule(client, launch, mevModule),
       ])
       const [startingFee, endingFee, secondsToDecay] = config
-      return {
-        kind: 'clanker',
-        startTime: launch.launchedAt,
-        startingFee,
-        endingFee,
-        secondsToDecay: Number(secondsToDecay),
-        lpFee,
-      }
+      const fees = { startingFee, endingFee, secondsToDecay: Number(secondsToDecay), lpFee: await lpFee }
+      // SniperAuctionV2 (Base v4.1) gates blocks by auction rounds; a module without its getters is the descending-fee one.
+      if (auction) return { kind: 'clanker_auction', ...fees, ...auction }
+      return { kind: 'clanker', startTime: launch.launchedAt, ...fees }
+    },
+
+    async refreshFeeSchedule(client, launch, block) {
+      const schedule = launch.feeSchedule as ClankerAuctionSchedule
+      if (schedule.kind !== 'clanker_auction') return schedule
+      // The hook's creation time was read at launch: moduleEndsAt - the module's lifetime.
+      const launchedAt = schedule.moduleEndsAt - CLANKER_MAX_MEV_MODULE_DELAY
+      const auction = await readAuctionSchedule(client, { ...launch, launchedAt }, feeSource(launch, 'mevModule'), block.number)
+      return auction ? { ...schedule, ...auction } : schedule
     },
   }
 }

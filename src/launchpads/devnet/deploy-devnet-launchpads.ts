@@ -17,6 +17,12 @@ export const DEVNET_LAUNCH_DEFAULTS = {
   zora: { startFee: 990_000, endFee: 10_000, decaySeconds: 10 },
 } as const
 
+/**
+ * WETH wei a devnet Clanker auction winner pays per wei of gas price above the round's gas peg (Base's module starts at
+ * 0.0001 ether; the devnet's is small so a test's bid costs little).
+ */
+export const DEVNET_AUCTION_PAYMENT_PER_GAS_UNIT = 1_000n
+
 /** Generous fixed limits: the transactions are sent before their predecessors are mined, so nothing can be estimated. */
 const DEPLOY_GAS = 10_000_000n
 const CALL_GAS = 200_000n
@@ -24,7 +30,7 @@ const CALL_GAS = 200_000n
 /**
  * Deploys the three devnet launchpads on a devnet chain whose fixtures (PoolManager, WETH) exist: a CREATE2 hook
  * deployer, each hook at a mined address carrying its permission bits, each factory, and the hook -> launchpad link.
- * Every address is known in advance (CREATE from the deployer's nonces, CREATE2 from mined salts), so all ten
+ * Every address is known in advance (CREATE from the deployer's nonces, CREATE2 from mined salts), so all eleven
  * transactions are sent at once with consecutive nonces and land in one or two blocks even with 2-second blocks.
  * `deployer` is a funded local account that nothing else uses meanwhile.
  */
@@ -60,10 +66,13 @@ export async function deployDevnetLaunchpads(chain: ChainConfig, deployer: Accou
   const zoraHook = await hook('DevnetZoraHook', BEFORE_SWAP_FLAG)
 
   const d = DEVNET_LAUNCH_DEFAULTS
+  // Clanker's MEV module is its own contract, as on Base (SniperAuctionV2); bids pay DEVNET_AUCTION_PAYMENT_PER_GAS_UNIT.
+  const clankerMevModule = await create('DevnetClankerSniperAuction', [weth, DEVNET_AUCTION_PAYMENT_PER_GAS_UNIT])
   const clankerFactory = await create('DevnetClankerFactory', [
     poolManager,
     weth,
     clankerHook,
+    clankerMevModule,
     d.clanker.startFee,
     d.clanker.endFee,
     BigInt(d.clanker.decaySeconds),

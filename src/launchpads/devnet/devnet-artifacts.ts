@@ -8,6 +8,7 @@ export type LaunchpadArtifactName =
   | 'DevnetHookDeployer'
   | 'DevnetClankerHook'
   | 'DevnetClankerFactory'
+  | 'DevnetClankerSniperAuction'
   | 'DevnetDopplerHook'
   | 'DevnetDopplerAirlock'
   | 'DevnetZoraHook'

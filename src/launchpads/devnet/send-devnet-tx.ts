@@ -14,6 +14,8 @@ export interface DevnetCall {
   args?: readonly unknown[]
   /** Skip gas estimation (a call expected to revert, or one that depends on a transaction in the same block). */
   gas?: bigint
+  /** EIP-1559 fees instead of the node's suggestion (a bid that must beat a gas peg, a front-runner's tip). */
+  fees?: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
 }
 
 /**
@@ -32,7 +34,7 @@ export async function submitDevnetCall(chain: ChainConfig, from: Account | Addre
   // The estimate runs against a pending block whose timestamp differs from the one the transaction lands in, and the
   // launch hooks' work depends on the time: pad it so a swap is never starved of gas by a timestamp change.
   const gas = call.gas ?? ((await devnetPublicClient(chain).estimateContractGas(request as Parameters<PublicClient['estimateContractGas']>[0])) * 3n) / 2n
-  return wallet.writeContract({ ...request, gas } as Parameters<typeof wallet.writeContract>[0])
+  return wallet.writeContract({ ...request, gas, ...(call.fees ?? {}) } as Parameters<typeof wallet.writeContract>[0])
 }
 
 export async function confirmDevnetTx(chain: ChainConfig, hash: Hex, options: { allowRevert?: boolean } = {}): Promise<TransactionReceipt> {

@@ -30,6 +30,9 @@ export interface SwapExactUsdcForTokenOptions {
   submitOnly?: boolean
   /** Skip gas estimation (a swap that depends on a transaction in the same block). */
   gas?: bigint
+  /** The v4 swap's hook data (a Clanker auction bid names its payer there). */
+  hookData?: Hex
+  fees?: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
 }
 
 export interface SwapResult {
@@ -65,8 +68,16 @@ export async function swapExactUsdcForToken(options: SwapExactUsdcForTokenOption
     token: getAddress(options.token),
     amountIn,
     minTokensOut: options.minTokensOut ?? 0n,
+    ...(options.hookData ? { hookData: options.hookData } : {}),
   })
-  const call = { address: universalRouter, abi: UNIVERSAL_ROUTER, functionName: 'execute', args: [commands, inputs, 2n ** 48n], gas: options.gas }
+  const call = {
+    address: universalRouter,
+    abi: UNIVERSAL_ROUTER,
+    functionName: 'execute',
+    args: [commands, inputs, 2n ** 48n],
+    gas: options.gas,
+    ...(options.fees ? { fees: options.fees } : {}),
+  }
   const hash = await submitDevnetCall(chain, trader, call)
   if (options.submitOnly) return { txHash: hash }
   const receipt = await confirmDevnetTx(chain, hash)

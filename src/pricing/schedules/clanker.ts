@@ -2,7 +2,11 @@ import { clankerTotalFeeFraction } from '../fee-fraction.ts'
 import { toNumber } from '../fraction.ts'
 import type { ScheduleKind } from './schedule-kind.ts'
 
-/** Clanker v4: quadratic per-second sniper fee replacing the LP fee when higher, 20% protocol fee on top. */
+/**
+ * Clanker v4 with a descending-fee MEV module (ClankerMevDescendingFees, not the one Base's v4.1 factory uses: that is
+ * SniperAuctionV2, kind `clanker_auction`): quadratic per-second sniper fee replacing the LP fee when higher, 20%
+ * protocol fee on top.
+ */
 export interface ClankerFeeSchedule {
   kind: 'clanker'
   /** Pool start (the launch block's timestamp), unix seconds. */

@@ -146,3 +146,54 @@ describe('clanker fee schedule without an MEV module', () => {
     expect(feeAt(schedule, { timestamp: 1_001, number: 0n })).toMatchObject({ lpFee: 20_000, sniperFee: 0, swapsAllowed: true })
   })
 })
+
+describe('clanker MEV module kinds', () => {
+  const MODULE: Address = '0x4444444444444444444444444444444444444444'
+  const candidate = {
+    launchpad: 'clanker' as const,
+    token: A,
+    deployer: A,
+    claimedCreators: [],
+    poolKey: { currency0: A, currency1: B, fee: 0x800000, tickSpacing: 200, hooks: HOOK },
+    poolId: `0x${'00'.repeat(32)}` as Hex,
+    paired: { kind: 'weth' as const, address: B },
+    tokenIsCurrency0: true,
+    name: null,
+    symbol: null,
+    txHash: `0x${'00'.repeat(32)}` as Hex,
+    blockNumber: 10n,
+    blockHash: `0x${'00'.repeat(32)}` as Hex,
+    launchedAt: 1_000,
+    logIndex: 0,
+    feeSources: { hook: HOOK, mevModule: MODULE },
+  }
+  /** A client whose module answers `feeConfig` and `pairedFee`; `nextAuctionBlock` as `auction` says. */
+  async function scheduleWith(auction: 'missing' | 'rpc_down') {
+    const { ContractFunctionExecutionError, ContractFunctionRevertedError, HttpRequestError } = await import('viem')
+    const { createClankerAdapter } = await import('../../../src/launchpads/clanker/clanker-adapter.ts')
+    const client = {
+      readContract: async ({ functionName }: { functionName: string }) => {
+        if (functionName === 'feeConfig') return [500_000, 50_000, 20n]
+        if (functionName === 'pairedFee') return 10_000
+        if (auction === 'rpc_down') throw new HttpRequestError({ url: 'http://node', status: 502 })
+        throw new ContractFunctionExecutionError(new ContractFunctionRevertedError({ abi: [], functionName }), { abi: [], functionName })
+      },
+    } as unknown as import('viem').PublicClient
+    return createClankerAdapter({ factory: A, poolManager: POOL_MANAGER, weth: B }).loadFeeSchedule(client, candidate)
+  }
+
+  it('a module without the auction getters is the descending-fee one (kind clanker, from the launch)', async () => {
+    expect(await scheduleWith('missing')).toEqual({
+      kind: 'clanker',
+      startTime: 1_000,
+      startingFee: 500_000,
+      endingFee: 50_000,
+      secondsToDecay: 20,
+      lpFee: 10_000,
+    })
+  })
+
+  it('a failed RPC read is not mistaken for a missing getter: it throws (the launch is quarantined and retried)', async () => {
+    await expect(scheduleWith('rpc_down')).rejects.toThrow(/HTTP request failed/)
+  })
+})

@@ -9,15 +9,19 @@ import {LPFeeLibrary} from "@uniswap/v4-core/src/libraries/LPFeeLibrary.sol";
 import {DevnetLaunchpadBase} from "../DevnetLaunchpadBase.sol";
 import {DevnetLaunchToken} from "../DevnetLaunchToken.sol";
 import {DevnetClankerHook} from "./DevnetClankerHook.sol";
+import {DevnetClankerSniperAuction} from "./DevnetClankerSniperAuction.sol";
 
 /// @notice Devnet Clanker v4 factory: 100B-supply token, dynamic-fee v4 pool against WETH with DevnetClankerHook,
-/// whole supply as single-sided liquidity, and the real factory's TokenCreated event (same signature).
+/// whole supply as single-sided liquidity, the MEV module (DevnetClankerSniperAuction) initialised with the descending
+/// fee config once the liquidity is in (as the real factory's `initializeMevModule` step), and the real factory's
+/// TokenCreated event (same signature), with the hook as `poolHook` and the module as `mevModule`.
 contract DevnetClankerFactory is DevnetLaunchpadBase {
     uint256 public constant TOKEN_SUPPLY = 100_000_000_000 ether;
     int24 public constant TICK_SPACING = 200;
     int24 public constant STARTING_TICK = -230_400; // ~1e-10 WETH per token: ~10 ETH FDV, like Clanker's default
 
     DevnetClankerHook public immutable hook;
+    DevnetClankerSniperAuction public immutable mevModule;
     uint24 public immutable defaultStartingFee;
     uint24 public immutable defaultEndingFee;
     uint256 public immutable defaultSecondsToDecay;
@@ -61,12 +65,14 @@ contract DevnetClankerFactory is DevnetLaunchpadBase {
         IPoolManager poolManager_,
         address weth,
         DevnetClankerHook hook_,
+        DevnetClankerSniperAuction mevModule_,
         uint24 startingFee,
         uint24 endingFee,
         uint256 secondsToDecay,
         uint24 lpFee
     ) DevnetLaunchpadBase(poolManager_, weth) {
         hook = hook_;
+        mevModule = mevModule_;
         defaultStartingFee = startingFee;
         defaultEndingFee = endingFee;
         defaultSecondsToDecay = secondsToDecay;
@@ -79,18 +85,18 @@ contract DevnetClankerFactory is DevnetLaunchpadBase {
         PoolKey memory key =
             _poolKeyFor(tokenAddress, LPFeeLibrary.DYNAMIC_FEE_FLAG, TICK_SPACING, IHooks(address(hook)));
         bool useDefaults = cfg.startingFee == 0 && cfg.endingFee == 0 && cfg.secondsToDecay == 0;
-        // The fee config must exist before the pool can be swapped, and it is keyed by the pool id, so register first.
-        hook.registerPool(
-            key.toId(),
-            pairedToken,
-            defaultPairedFee,
-            DevnetClankerHook.FeeConfig({
-                startingFee: useDefaults ? defaultStartingFee : cfg.startingFee,
-                endingFee: useDefaults ? defaultEndingFee : cfg.endingFee,
-                secondsToDecay: useDefaults ? defaultSecondsToDecay : cfg.secondsToDecay
-            })
-        );
+        hook.registerPool(key, tokenAddress, pairedToken, defaultPairedFee, address(mevModule));
         _launchPool(key, tokenAddress, TOKEN_SUPPLY, STARTING_TICK);
+        hook.initializeMevModule(
+            key,
+            abi.encode(
+                DevnetClankerSniperAuction.FeeConfig({
+                    startingFee: useDefaults ? defaultStartingFee : cfg.startingFee,
+                    endingFee: useDefaults ? defaultEndingFee : cfg.endingFee,
+                    secondsToDecay: useDefaults ? defaultSecondsToDecay : cfg.secondsToDecay
+                })
+            )
+        );
         emit TokenCreated(
             msg.sender,
             tokenAddress,
@@ -105,7 +111,7 @@ contract DevnetClankerFactory is DevnetLaunchpadBase {
             PoolId.unwrap(key.toId()),
             pairedToken,
             address(this),
-            address(hook),
+            address(mevModule),
             0,
             new address[](0)
         );

@@ -11,33 +11,49 @@ import {SwapParams} from "@uniswap/v4-core/src/types/PoolOperation.sol";
 import {LPFeeLibrary} from "@uniswap/v4-core/src/libraries/LPFeeLibrary.sol";
 import {DevnetDecayingFeeHook} from "../DevnetDecayingFeeHook.sol";
 
-/// @notice Devnet stand-in for Clanker v4's hook and its descending-fee MEV module in one contract (the real ones are
-/// two: the hook at `poolHook` and the module at `mevModule`; the devnet factory reports this contract as both).
+interface IDevnetClankerMevModule {
+    function initialize(PoolKey calldata poolKey, bytes calldata mevModuleData) external;
+    function beforeSwap(PoolKey calldata poolKey, SwapParams calldata swapParams, bool clankerIsToken0, bytes calldata data)
+        external
+        returns (bool disableMevModule);
+}
+
+/// @notice Devnet stand-in for Clanker v4.1's static-fee hook (clanker-devco/v4-contracts, src/hooks/ClankerHookV2.sol
+/// and ClankerHookStaticFeeV2): the hook at TokenCreated's `poolHook`, its MEV module a separate contract
+/// (DevnetClankerSniperAuction, at `mevModule`), as on Base.
 /// - LP fee `pairedFee(poolId)` (default 1%); a protocol fee of 20% of the charged LP fee on top, taken from the input
 ///   of exact-input buys, so the buyer's effective fee is f_total = 1 - (1 - f) / (1 + 0.2 f).
-/// - Sniper fee: quadratic per-second decay from startingFee to endingFee over secondsToDecay from the pool's start;
-///   it replaces the LP fee only when higher; after the decay window the module is off and the LP fee alone applies.
-/// - A swap in the deployment second reverts. No auction rounds (SniperAuctionV2 has them on Base).
+/// - The MEV module runs in every swap while it is operational (enabled, and less than MAX_MEV_MODULE_DELAY = 2 minutes
+///   after the pool's creation); it may revert the swap (auction gating) or set a higher fee for it through
+///   `mevModuleSetFee` (ignored above MAX_MEV_LP_FEE or when not above the LP fee); it switches itself off when its
+///   decay is over. The swap's hookData, when not empty, is the real PoolSwapData (module data, extension data).
+/// Simplified: the factory registers the pool (the real hook initialises it), no pool extensions, no LP locker claims;
+/// the protocol fee stays in the PoolManager as ERC-6909 claims of this hook.
 contract DevnetClankerHook is DevnetDecayingFeeHook {
-    struct FeeConfig {
-        uint24 startingFee;
-        uint24 endingFee;
-        uint256 secondsToDecay;
+    struct PoolSwapData {
+        bytes mevModuleSwapData;
+        bytes poolExtensionSwapData;
     }
 
     uint24 public constant MAX_LP_FEE = 100_000;
-    uint24 public constant MAX_MEV_FEE = 800_000;
+    uint24 public constant MAX_MEV_LP_FEE = 800_000;
+    uint256 public constant MAX_MEV_MODULE_DELAY = 2 minutes;
     uint256 public constant PROTOCOL_FEE_NUMERATOR = 200_000; // 20% of the LP fee, in millionths
 
-    mapping(PoolId => FeeConfig) public feeConfig;
     mapping(PoolId => uint24) public pairedFee;
-    mapping(PoolId => uint256) public poolStartTime;
     mapping(PoolId => address) public pairedTokenOf;
+    mapping(PoolId => bool) public clankerIsToken0;
+    mapping(PoolId => address) public mevModule;
+    mapping(PoolId => bool) public mevModuleEnabled;
+    mapping(PoolId => uint256) public poolCreationTimestamp;
+    /// @dev The fee the MEV module set for the swap in progress (0: none), read back in _beforeSwap.
+    uint24 private mevFeeOfSwap;
 
-    event FeeConfigSet(bytes32 poolId, uint24 startingFee, uint24 endingFee, uint256 secondsToDecay);
+    event MevModuleDisabled(PoolId indexed poolId);
+    event MevModuleSetFee(PoolId indexed poolId, uint24 fee);
 
-    error SameSecondAsDeployment();
     error InvalidFeeConfig();
+    error Unauthorized();
 
     constructor(IPoolManager poolManager_, address admin_) DevnetDecayingFeeHook(poolManager_, admin_) {}
 
@@ -46,50 +62,62 @@ contract DevnetClankerHook is DevnetDecayingFeeHook {
         p.beforeSwapReturnDelta = true;
     }
 
-    function registerPool(PoolId poolId, address pairedToken, uint24 lpFee, FeeConfig calldata config)
+    function registerPool(PoolKey calldata key, address clanker, address pairedToken, uint24 lpFee, address mevModule_)
         external
         onlyLaunchpad
     {
-        if (
-            lpFee > MAX_LP_FEE || config.startingFee > MAX_MEV_FEE || config.startingFee < config.endingFee
-                || config.secondsToDecay == 0
-        ) revert InvalidFeeConfig();
-        feeConfig[poolId] = config;
+        if (lpFee > MAX_LP_FEE) revert InvalidFeeConfig();
+        PoolId poolId = key.toId();
         pairedFee[poolId] = lpFee;
-        poolStartTime[poolId] = block.timestamp;
         pairedTokenOf[poolId] = pairedToken;
-        emit FeeConfigSet(PoolId.unwrap(poolId), config.startingFee, config.endingFee, config.secondsToDecay);
+        clankerIsToken0[poolId] = clanker < pairedToken;
+        mevModule[poolId] = mevModule_;
+        poolCreationTimestamp[poolId] = block.timestamp;
     }
 
-    /// @notice The sniper (MEV) fee at a timestamp, 0 once the decay window is over.
-    function mevFeeAt(PoolId poolId, uint256 timestamp) public view returns (uint24) {
-        FeeConfig memory c = feeConfig[poolId];
-        uint256 start = poolStartTime[poolId];
-        if (timestamp < start) return c.startingFee;
-        uint256 elapsed = timestamp - start;
-        if (elapsed >= c.secondsToDecay) return 0;
-        uint256 remaining = c.secondsToDecay - elapsed;
-        uint256 range = c.startingFee - c.endingFee;
-        return uint24(c.endingFee + (range * remaining * remaining) / (c.secondsToDecay * c.secondsToDecay));
+    /// @notice As the real hook's: called by the factory once the pool holds its liquidity.
+    function initializeMevModule(PoolKey calldata key, bytes calldata mevModuleData) external onlyLaunchpad {
+        IDevnetClankerMevModule(mevModule[key.toId()]).initialize(key, mevModuleData);
+        mevModuleEnabled[key.toId()] = true;
     }
 
-    /// @notice The LP fee a swap at `timestamp` is charged (the larger of the LP fee and the sniper fee).
-    function lpFeeAt(PoolId poolId, uint256 timestamp) public view returns (uint24) {
-        uint24 lp = pairedFee[poolId];
-        uint24 mev = mevFeeAt(poolId, timestamp);
-        return mev > lp ? mev : lp;
+    function mevModuleOperational(PoolId poolId) public returns (bool) {
+        if (!mevModuleEnabled[poolId]) return false;
+        if (block.timestamp >= poolCreationTimestamp[poolId] + MAX_MEV_MODULE_DELAY) {
+            mevModuleEnabled[poolId] = false;
+            emit MevModuleDisabled(poolId);
+            return false;
+        }
+        return true;
     }
 
-    function _beforeSwap(address, PoolKey calldata key, SwapParams calldata params, bytes calldata)
+    function mevModuleSetFee(PoolKey calldata key, uint24 fee) external {
+        PoolId poolId = key.toId();
+        if (mevModule[poolId] != msg.sender) revert Unauthorized();
+        if (fee > MAX_MEV_LP_FEE || fee <= pairedFee[poolId]) return;
+        mevFeeOfSwap = fee;
+        emit MevModuleSetFee(poolId, fee);
+    }
+
+    function _beforeSwap(address, PoolKey calldata key, SwapParams calldata params, bytes calldata hookData)
         internal
         override
         returns (bytes4, BeforeSwapDelta, uint24)
     {
         PoolId poolId = key.toId();
-        uint256 start = poolStartTime[poolId];
-        if (start == 0) revert PoolNotRegistered();
-        if (block.timestamp == start) revert SameSecondAsDeployment();
-        uint24 fee = lpFeeAt(poolId, block.timestamp);
+        if (poolCreationTimestamp[poolId] == 0) revert PoolNotRegistered();
+        mevFeeOfSwap = 0;
+        if (mevModuleOperational(poolId)) {
+            bytes memory moduleData;
+            if (hookData.length > 0) moduleData = abi.decode(hookData, (PoolSwapData)).mevModuleSwapData;
+            bool disable =
+                IDevnetClankerMevModule(mevModule[poolId]).beforeSwap(key, params, clankerIsToken0[poolId], moduleData);
+            if (disable) {
+                mevModuleEnabled[poolId] = false;
+                emit MevModuleDisabled(poolId);
+            }
+        }
+        uint24 fee = mevFeeOfSwap > 0 ? mevFeeOfSwap : pairedFee[poolId];
 
         int128 protocolFee = 0;
         Currency paired = Currency.wrap(pairedTokenOf[poolId]);
