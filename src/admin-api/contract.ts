@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { CHAIN_KEYS, type ChainKey } from '../chain/chain-keys.ts'
-import { addressSchema } from '../common/schemas.ts'
+import { addressSchema, httpUrlSchema } from '../common/schemas.ts'
 import { decimalSchema } from '../domain/decimal.ts'
 import { slugSchema } from '../domain/slug.ts'
 import {
@@ -31,7 +31,7 @@ export type { BlockEntry, BlockType, DeskSettings, LaunchMethod, Launchpad, Proj
 // Requests.
 
 const label = z.string().min(1).max(100)
-const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http or https URL' })
+const httpUrl = httpUrlSchema
 /** Launch fees in pips (1,000,000 = 100%). */
 const pips = z.number().int().min(0).max(1_000_000)
 

@@ -4,7 +4,7 @@ import { MAX_BATCH_ITEMS, MAX_EXPIRES_IN_MS } from '../domain/order-bounds.ts'
 import { ORDER_ITEM_CODES, ORDER_ITEM_STATUSES } from '../domain/order-codes.ts'
 import { LAUNCH_METHODS, LAUNCHPADS, ORDER_STATUSES } from '../domain/records.ts'
 import { API_ERROR_CODES } from '../common/error-codes.ts'
-import { addressSchema } from '../common/schemas.ts'
+import { addressSchema, httpUrlSchema } from '../common/schemas.ts'
 import { LABEL_MAX_LENGTH } from '../services/key-service.ts'
 
 /**
@@ -72,7 +72,7 @@ export const KeyRequestBody = z.object({
     .min(1)
     .max(2),
   projectName: z.string().min(1).max(100),
-  projectUrls: z.array(z.url()).min(1).max(10),
+  projectUrls: z.array(httpUrlSchema.max(2000)).min(1).max(10),
   projectInfo: z.string().min(1).max(2000),
   contact: z.string().min(1).max(200),
   businessSignOff: z.string().min(1).max(500).optional(),
@@ -80,7 +80,11 @@ export const KeyRequestBody = z.object({
 
 export const RegistrationBody = z.object({
   projectName: z.string().min(1).max(100),
-  projectUrls: z.array(z.string().min(1).max(2000)).min(1).max(10).describe('1 to 10 elements: site, repository, socials (each at most 2000 characters).'),
+  projectUrls: z
+    .array(httpUrlSchema.max(2000))
+    .min(1)
+    .max(10)
+    .describe('1 to 10 http or https URLs: site, repository, socials (each at most 2000 characters); the first becomes the public website URL.'),
   projectInfo: z.string().min(1).max(2000),
   contact: z.string().min(1).max(200).describe('Where the operators can reach the submitter.'),
   email: z.email().max(200),

@@ -19,3 +19,10 @@ export const addressSchema = z.string({ error: ADDRESS_MESSAGE }).regex(/^0x[0-9
 
 /** The same rule, normalised to the checksum form (for addresses compared or shown later). */
 export const checksumAddressSchema = addressSchema.transform((value) => getAddress(value))
+
+/**
+ * A web URL: http or https only. Every URL the service accepts and may later show (registration project URLs, which
+ * become the public website URL; the operator's profile edits) goes through it, so `javascript:`, `data:` or `file:`
+ * never reach a page or a terminal as a link.
+ */
+export const httpUrlSchema = z.url({ protocol: /^https?$/, error: 'expected an http or https URL' })

@@ -4,7 +4,7 @@ import { NATIVE_ETH_ADDRESS } from '../chain/chain-keys.ts'
 import { PrebuyError } from '../common/errors.ts'
 import { committedStats, depthByPriceLimit, filledStats, fundedSpend, type DepthLevel } from '../domain/project-stats.ts'
 import type { LaunchMethod, Launchpad, OrderRecord, ProjectProfile, ProjectRecord, RegistrationSubmission } from '../domain/records.ts'
-import { isValidSlug } from '../domain/slug.ts'
+import { isValidSlug, SLUG_PATTERN } from '../domain/slug.ts'
 import { countPrefix, readAll, readIndexPage } from '../store/paginate.ts'
 import { buyersPrefix, orderKey, projectStatusPrefix } from '../store/order-index.ts'
 import type { Store, StoreOperation } from '../store/open-store.ts'
@@ -219,7 +219,8 @@ export function createProjectService({ store, wallets, clock, fundedCacheMs = 15
     },
     getProject: (slug) => projects.get(slug),
     async listProjects({ cursor, limit }) {
-      const page = await readIndexPage(projects, '', { cursor, limit })
+      // Projects are keyed by slug: a cursor must name one.
+      const page = await readIndexPage(projects, '', { cursor, limit, keyPattern: SLUG_PATTERN })
       return {
         data: page.entries.map((entry) => entry.value.profile),
         meta: { total: await countPrefix(projects, ''), limit, nextCursor: page.nextCursor },

@@ -3,10 +3,15 @@ import { PrebuyError } from '../common/errors.ts'
 /** Opaque cursors: base64url of the last index key returned. Walking on with `gt` never repeats or skips a key. */
 export const encodeCursor = (indexKey: string): string => Buffer.from(indexKey, 'utf8').toString('base64url')
 
-/** Decodes a cursor and checks it belongs to the walk (same prefix); anything else is a 400. */
-export function decodeCursor(cursor: string, prefix: string): string {
+/**
+ * Decodes a cursor and checks it is one this walk could have issued: the canonical encoding of a key under `prefix`
+ * whose rest matches `rest` when given (a listing keyed by slugs: a slug). Anything else is a 400: a garbage cursor is
+ * never silently read as "start after this string".
+ */
+export function decodeCursor(cursor: string, prefix: string, rest?: RegExp): string {
   const decoded = /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : ''
-  if (!decoded.startsWith(prefix) || decoded.length === prefix.length) {
+  const issued = decoded !== '' && encodeCursor(decoded) === cursor && (rest === undefined || rest.test(decoded.slice(prefix.length)))
+  if (!issued || !decoded.startsWith(prefix) || decoded.length === prefix.length) {
     throw new PrebuyError('invalid_cursor', 'Invalid cursor')
   }
   return decoded

@@ -9,9 +9,14 @@ export interface IndexPage<V> {
 /**
  * One page of an index walk over the keys starting with `prefix`. The next walk starts strictly after the last key
  * returned, so records that existed when the walk began are seen exactly once even while others are inserted.
+ * `keyPattern`: what the part of a key after `prefix` looks like, so a cursor naming anything else is refused.
  */
-export async function readIndexPage<V>(sublevel: Sublevel<V>, prefix: string, options: { cursor?: string | undefined; limit: number }): Promise<IndexPage<V>> {
-  const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor, prefix)
+export async function readIndexPage<V>(
+  sublevel: Sublevel<V>,
+  prefix: string,
+  options: { cursor?: string | undefined; limit: number; keyPattern?: RegExp },
+): Promise<IndexPage<V>> {
+  const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor, prefix, options.keyPattern)
   const range = after === undefined ? { gte: prefix } : { gt: after }
   // One native round trip for the whole page (plus one look-ahead entry that says whether more exist).
   const rows = await sublevel.iterator({ ...range, lt: `${prefix}\xff`, limit: options.limit + 1 }).all()

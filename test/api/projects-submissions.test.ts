@@ -56,6 +56,24 @@ describe('GET /projects', () => {
     expect((await get('/projects?limit=-3')).json().data).toHaveLength(1)
     expect((await get('/projects?cursor=')).statusCode).toBe(400)
   })
+
+  it('refuses a cursor it could not have issued with 400 invalid_cursor, in the error shape', async () => {
+    const notASlug = Buffer.from('Not A Slug!', 'utf8').toString('base64url')
+    const binary = Buffer.from([0xff, 0xfe, 0x00, 0x41]).toString('base64url')
+    // 'cDAx' is p01; 'cDAx_' decodes to the same bytes but is not how a cursor is written.
+    for (const cursor of ['garbage', notASlug, binary, 'cDAx_', '%21%21', '....']) {
+      const res = await get(`/projects?cursor=${cursor}`)
+      expect(res.statusCode, cursor).toBe(400)
+      expect(res.json(), cursor).toEqual({ error: 'Bad request', code: 'invalid_cursor', message: 'Invalid cursor' })
+    }
+    // A cursor naming a slug (issued or not) walks on after it.
+    for (const slug of ['cur-a', 'cur-b', 'cur-c']) await plainProject(h, slug)
+    type Page = { data: Array<{ identity: { slug: string } }> }
+    const first = ((await get('/projects?limit=3')).json() as Page).data.map((p) => p.identity.slug)
+    expect(first).toHaveLength(3)
+    const after = (await get(`/projects?limit=2&cursor=${Buffer.from(first[0]!).toString('base64url')}`)).json() as Page
+    expect(after.data.map((p) => p.identity.slug)).toEqual(first.slice(1))
+  })
 })
 
 describe('GET /projects/{slug}', () => {
@@ -190,6 +208,22 @@ describe('submissions', () => {
       const [item] = await h.services.reviews.list({ kind })
       expect(item).toMatchObject({ status: 'pending', requesterIp: '192.0.2.1', submission: body })
     }
+  })
+
+  it('project URLs must be http or https: javascript:, data:, file: and bare text are refused and nothing is stored', async () => {
+    for (const url of ['javascript:alert(1)', 'data:text/html,<b>x</b>', 'file:///etc/passwd', 'not a url', 'ftp://alpha.example']) {
+      for (const [path, body] of [
+        ['/projects', registration],
+        ['/api-key-requests', keyRequest],
+      ] as const) {
+        const res = await post(path, { ...body, projectUrls: ['https://ok.example', url] })
+        expect(res.statusCode, `${path} ${url}`).toBe(400)
+        expect(res.json()).toMatchObject({ error: 'Bad request' })
+      }
+    }
+    expect(await h.services.reviews.list({ kind: 'registration' })).toEqual([])
+    expect(await h.services.reviews.list({ kind: 'key_request' })).toEqual([])
+    expect((await post('/projects', { ...registration, projectUrls: ['http://alpha.example/x?y=1'] })).statusCode).toBe(200)
   })
 
   it('400 Bad request / Invalid request body for bodies outside the constraints', async () => {

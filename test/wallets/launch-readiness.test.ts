@@ -1,7 +1,7 @@
 /** The wallet layer's side of a launch's latency: wallets readied ahead, and signing overlapped with the caller's write. */
 import { encodeFunctionData, erc20Abi, parseEventLogs, type Address } from 'viem'
 import { entryPoint07Abi } from 'viem/account-abstraction'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
 import { CODE_SIZE_READER_ADDRESS, readCodeSizes } from '../../src/wallets/bundler/code-sizes.ts'
 import { MAX_DEPLOYS_AHEAD } from '../../src/wallets/create-wallet-service.ts'
@@ -96,10 +96,18 @@ describe('prepareAhead (wallets readied before a launch)', () => {
     const service = f.newService()
     const users = Array.from({ length: MAX_DEPLOYS_AHEAD + 5 }, (_, i) => 8000 + i)
     expect(await service.prepareAhead!('base', users)).toEqual({ read: users.length, undeployed: users.length, deployed: MAX_DEPLOYS_AHEAD })
+    // prepareAhead returns once the deployments are sent (several transactions): wait until all of them landed.
+    const addresses = await Promise.all(users.map((i) => service.walletAddress(i)))
+    await vi.waitFor(async () => expect((await readCodeSizes(f.clients.base, addresses)).filter((size) => size > 0)).toHaveLength(MAX_DEPLOYS_AHEAD), {
+      timeout: 30_000,
+      interval: 100,
+    })
     // The deployed ones are read again (their deployment touched them); the five left are deployed now.
     expect(await service.prepareAhead!('base', users)).toEqual({ read: MAX_DEPLOYS_AHEAD, undeployed: 5, deployed: 5 })
-    const sizes = await readCodeSizes(f.clients.base, await Promise.all(users.map((i) => service.walletAddress(i))))
-    expect(sizes.every((size) => size > 0)).toBe(true)
+    await vi.waitFor(async () => expect((await readCodeSizes(f.clients.base, addresses)).every((size) => size > 0)).toBe(true), {
+      timeout: 30_000,
+      interval: 100,
+    })
   }, 60_000)
 
   it('a deployment ahead that the node dropped releases its wallets at once: the next operation deploys the wallet itself', async () => {
