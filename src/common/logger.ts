@@ -23,6 +23,35 @@ export const REDACTED_PATHS = [
   'headers.authorization',
 ]
 
+/** Longest request path a log line keeps. */
+export const LOGGED_PATH_MAX = 200
+
+/**
+ * What a log line says of a request URL: its path, cut at LOGGED_PATH_MAX characters, and only the length of its query
+ * string. A key sent as `?api_key=` (the API takes keys only in the Authorization header, but clients get it wrong) or
+ * any other secret in a query never reaches the log, and a client cannot fill the disk with long URLs.
+ */
+export function loggableUrl(url: string): string {
+  const q = url.indexOf('?')
+  const path = q === -1 ? url : url.slice(0, q)
+  const cut = path.length > LOGGED_PATH_MAX ? `${path.slice(0, LOGGED_PATH_MAX)}...(${path.length} chars)` : path
+  return q === -1 ? cut : `${cut}?(query: ${url.length - q - 1} chars)`
+}
+
+interface LoggedRequest {
+  method?: string
+  url?: string
+  ip?: string
+  socket?: { remoteAddress?: string | undefined }
+}
+
+/** The `req` of fastify's request log lines: method, bounded path, client address; never headers or the query. */
+const requestSerializer = (req: LoggedRequest) => ({
+  method: req.method,
+  url: typeof req.url === 'string' ? loggableUrl(req.url) : undefined,
+  remoteAddress: req.ip ?? req.socket?.remoteAddress,
+})
+
 export interface LoggerOptions {
   level?: string
   /** Where lines go; tests pass a stream to capture them. Defaults to stdout. */
@@ -30,7 +59,7 @@ export interface LoggerOptions {
 }
 
 export function createLogger(options: LoggerOptions = {}): Logger {
-  const base = { level: options.level ?? 'info', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }
+  const base = { level: options.level ?? 'info', redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, serializers: { req: requestSerializer } }
   return options.destination ? pino(base, options.destination) : pino(base)
 }
 

@@ -225,6 +225,15 @@ describe('logs', () => {
       expect(lines.join('')).toContain('boom')
       expect(lines.join('')).not.toContain(apiKey)
       expect(lines.join('')).not.toContain(apiKey.slice(7, 30))
+
+      // A key sent in the query (wrongly) is never logged, nor is any query (a client cannot fill the disk with URLs).
+      lines.length = 0
+      await logged.app.inject({ method: 'GET', url: `${PREFIX}/me?api_key=${apiKey}&pad=${'x'.repeat(5_000)}` })
+      const text = lines.join('')
+      expect(text).not.toContain(apiKey.slice(7, 30))
+      expect(text).not.toContain('xxxxxxxxxx')
+      expect(text).toContain(`"url":"${PREFIX}/me?(query: `)
+      for (const line of lines) expect(line.length).toBeLessThan(1_000)
     } finally {
       await logged.destroy()
     }
