@@ -3,7 +3,7 @@ import { buildOpenApiDocument, API_PREFIX } from '../../src/api/openapi.ts'
 import { renderDocsHtml } from '../../src/api/render-docs.ts'
 import { systemClock } from '../../src/services/clock.ts'
 import { createAuthHook } from './auth.ts'
-import { DEFAULT_BODY_LIMIT, DEFAULT_KEY_CREATION_PER_IP_PER_HOUR, type HttpAppDeps } from './context.ts'
+import { DEFAULT_BODY_LIMIT, DEFAULT_KEY_CREATION_PER_IP_PER_HOUR, DEFAULT_SUBMISSIONS_PER_IP_PER_HOUR, type HttpAppDeps } from './context.ts'
 import { errorBody, sendError } from './error-mapping.ts'
 import { createFixedWindowLimiter } from './rate-limit.ts'
 import { registerKeyRoutes, registerOpenRoutes } from './routes/public-routes.ts'
@@ -39,7 +39,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   const clock = deps.clock ?? systemClock
   const app = Fastify({
     loggerInstance: deps.logger,
-    trustProxy: deps.config.trustProxy ?? false,
+    trustProxy: deps.config.trustProxy ? [...deps.config.trustProxy] : false,
     bodyLimit: deps.config.bodyLimit ?? DEFAULT_BODY_LIMIT,
     // Our own 503 while closing (refuseWhileClosing), in the error shape of every other answer.
     return503OnClosing: false,
@@ -74,6 +74,13 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     clock,
   })
 
+  // One budget for the three review submissions (each stored for the operators to read: a flood fills their queue and the disk).
+  const submissionLimiter = createFixedWindowLimiter({
+    limit: deps.config.rateLimit.submissionsPerIpPerHour ?? DEFAULT_SUBMISSIONS_PER_IP_PER_HOUR,
+    windowMs: 3_600_000,
+    clock,
+  })
+
   const openApi = buildOpenApiDocument()
   const openApiJson = JSON.stringify(openApi)
   const docsHtml = renderDocsHtml(openApi)
@@ -81,7 +88,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   await app.register(
     async (scope) => {
       scope.get('/openapi.json', async (_request, reply) => reply.type('application/json').send(openApiJson))
-      registerOpenRoutes(scope, deps, ipLimiter)
+      registerOpenRoutes(scope, deps, { keyCreation: ipLimiter, submissions: submissionLimiter })
       await scope.register(async (authed) => {
         authed.addHook('onRequest', createAuthHook(deps.services.keys, keyLimiter))
         registerKeyRoutes(authed, deps)

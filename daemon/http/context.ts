@@ -18,9 +18,14 @@ export interface HttpAppConfig {
     perKeyPerMinute: number
     /** POST /api-keys per client IP per hour; default 10. */
     apiKeyCreationPerIpPerHour?: number
+    /** POST /projects, /api-key-requests and /feedback together, per client IP per hour; default 20. */
+    submissionsPerIpPerHour?: number
   }
-  /** Passed to fastify: true behind a reverse proxy so request.ip is the client's. */
-  trustProxy?: boolean | string | string[]
+  /**
+   * Passed to fastify (proxy-addr): the proxies whose X-Forwarded-For is believed, so request.ip is the client's.
+   * Never `true` (any client could then choose its IP).
+   */
+  trustProxy?: false | readonly string[]
   /** Largest accepted request body in bytes; default 64 KiB (a 50-item batch is a few KiB). */
   bodyLimit?: number
 }
@@ -35,6 +40,8 @@ export interface HttpAppDeps {
 }
 
 export const DEFAULT_KEY_CREATION_PER_IP_PER_HOUR = 10
+/** Review submissions (POST /projects, /api-key-requests, /feedback together) per client IP per hour. */
+export const DEFAULT_SUBMISSIONS_PER_IP_PER_HOUR = 20
 export const DEFAULT_BODY_LIMIT = 64 * 1024
 
 /** The authenticated key; routes under the auth hook always have one. */

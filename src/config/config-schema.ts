@@ -1,3 +1,4 @@
+import { isIP } from 'node:net'
 import { z } from 'zod'
 import { BASE_DEFAULT_ADDRESSES } from '../chain/real-chains.ts'
 import { addressSchema } from '../common/schemas.ts'
@@ -14,6 +15,31 @@ const port = () =>
     .int({ error: 'expected an integer from 1 to 65535' })
     .min(1, { error: 'expected an integer from 1 to 65535' })
     .max(65535, { error: 'expected an integer from 1 to 65535' })
+
+/** An IPv4/IPv6 address, or a CIDR block of one (`10.0.0.0/8`, `fd00::/8`). */
+export function isAddressOrCidr(value: string): boolean {
+  const [address, prefix, ...rest] = value.split('/')
+  const family = isIP(address ?? '')
+  if (family === 0 || rest.length > 0) return false
+  if (prefix === undefined) return true
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128)
+}
+
+const TRUST_PROXY_MESSAGE = 'expected false or a list of proxy addresses or CIDRs, e.g. ["127.0.0.1", "10.0.0.0/8"]'
+const trustProxySchema = z.union(
+  [
+    z.literal(false, { error: TRUST_PROXY_MESSAGE }),
+    z
+      .array(z.string().refine(isAddressOrCidr, { error: 'expected an IP address or a CIDR such as 10.0.0.0/8' }), { error: TRUST_PROXY_MESSAGE })
+      .min(1, { error: TRUST_PROXY_MESSAGE }),
+  ],
+  {
+    error: (issue) =>
+      issue.input === true
+        ? 'true would believe any client\'s X-Forwarded-For (per-IP limits and the blocklist bypassed): list your proxies\' addresses, e.g. ["127.0.0.1"]'
+        : TRUST_PROXY_MESSAGE,
+  },
+)
 
 const positiveInt = (max: number) =>
   z
@@ -142,10 +168,14 @@ export const configSchema = z
       .strictObject({
         perKeyPerMinute: positiveInt(1_000_000).default(100),
         apiKeyCreationPerIpPerHour: positiveInt(1_000_000).default(10),
+        submissionsPerIpPerHour: positiveInt(1_000_000).default(20),
       })
-      .default({ perKeyPerMinute: 100, apiKeyCreationPerIpPerHour: 10 }),
-    /** Set when the daemon sits behind a reverse proxy, so per-IP limits and the blocklist see the client's address. */
-    trustProxy: z.boolean({ error: 'expected true or false' }).default(false),
+      .default({ perKeyPerMinute: 100, apiKeyCreationPerIpPerHour: 10, submissionsPerIpPerHour: 20 }),
+    /**
+     * The reverse proxies whose X-Forwarded-For is believed (addresses or CIDRs), so per-IP limits and the blocklist see
+     * the client's address; false (the default): none. `true` (every client's header believed) is refused.
+     */
+    trustProxy: trustProxySchema.default(false),
     /** Receives the 3% platform fee. Required on real chains. */
     feeRecipient: addressSchema.optional(),
     wallet: z

@@ -12,9 +12,9 @@ export interface PrebuyConfig {
   dataDir: string
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   chains: DevnetChainsConfig | RpcChainsConfig
-  rateLimits: { perKeyPerMinute: number; apiKeyCreationPerIpPerHour: number }
-  /** Trust X-Forwarded-For (behind a reverse proxy). */
-  trustProxy: boolean
+  rateLimits: { perKeyPerMinute: number; apiKeyCreationPerIpPerHour: number; submissionsPerIpPerHour: number }
+  /** The reverse proxies (addresses or CIDRs) whose X-Forwarded-For is believed; false: none. */
+  trustProxy: false | readonly string[]
   feeRecipient: Address
   wallet: { accountKind: 'simple' | 'kernel'; deployAhead: boolean }
   /** Launch authenticity: deployers shared by many creators (see src/domain/launches/judge-launch.ts). */

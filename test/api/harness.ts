@@ -31,7 +31,7 @@ export interface HarnessOptions {
   wallets?: FakeWallets
   now?: { value: number }
   logger?: Logger
-  trustProxy?: boolean
+  trustProxy?: false | readonly string[]
 }
 
 /** A real LevelDB in a temp dir, the real services and app, a fake wallet port and a settable clock. */
@@ -49,7 +49,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     logger: options.logger ?? silentLogger,
     clock,
     config: {
-      rateLimit: { perKeyPerMinute: 100, apiKeyCreationPerIpPerHour: 1000, ...options.config },
+      rateLimit: { perKeyPerMinute: 100, apiKeyCreationPerIpPerHour: 1000, submissionsPerIpPerHour: 1000, ...options.config },
       ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
     },
   })

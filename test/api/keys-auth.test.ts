@@ -91,14 +91,19 @@ describe('per-IP limit on POST /api-keys', () => {
     }
   })
 
-  it('behind a trusted proxy the client IP comes from X-Forwarded-For', async () => {
-    const proxied = await createHarness({ config: { apiKeyCreationPerIpPerHour: 1 }, trustProxy: true })
+  it('behind a trusted proxy the client IP comes from X-Forwarded-For; from anyone else the header is ignored', async () => {
+    const proxied = await createHarness({ config: { apiKeyCreationPerIpPerHour: 1 }, trustProxy: ['10.0.0.0/8'] })
     try {
-      const post = (label: string, forwardedFor: string) =>
-        proxied.app.inject({ method: 'POST', url: `${PREFIX}/api-keys`, payload: { label }, headers: { 'x-forwarded-for': forwardedFor } })
+      const post = (label: string, forwardedFor: string, remoteAddress = '10.1.2.3') =>
+        proxied.app.inject({ method: 'POST', url: `${PREFIX}/api-keys`, payload: { label }, remoteAddress, headers: { 'x-forwarded-for': forwardedFor } })
       expect((await post('p1', '198.51.100.1')).statusCode).toBe(201)
       expect((await post('p2', '198.51.100.1')).statusCode).toBe(429)
       expect((await post('p3', '198.51.100.2')).statusCode).toBe(201)
+      // A client that is not a listed proxy cannot choose its address with the header: its own address counts.
+      expect((await post('d1', '198.51.100.7', '203.0.113.50')).statusCode).toBe(201)
+      expect((await post('d2', '198.51.100.8', '203.0.113.50')).statusCode).toBe(429)
+      await proxied.services.blocklist.add('ip', '203.0.113.60')
+      expect((await post('d3', '198.51.100.9', '203.0.113.60')).statusCode).toBe(403)
     } finally {
       await proxied.destroy()
     }

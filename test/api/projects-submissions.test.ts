@@ -275,6 +275,32 @@ describe('submissions', () => {
     expect((await post('/feedback', feedback, '192.0.2.66')).statusCode).toBe(200)
   })
 
+  it('per client IP, the three submission endpoints share an hourly budget: past it a 429 with Retry-After, nothing stored', async () => {
+    const now = { value: Date.parse('2026-11-24T10:00:00Z') }
+    const limited = await createHarness({ config: { submissionsPerIpPerHour: 3 }, now })
+    try {
+      const send = (url: string, payload: object, ip: string) => limited.app.inject({ method: 'POST', url: `${PREFIX}${url}`, payload, remoteAddress: ip })
+      for (const [url, body] of cases) expect((await send(url, body, '192.0.2.20')).statusCode, url).toBe(200)
+      for (const [url, body] of cases) {
+        const refused = await send(url, body, '192.0.2.20')
+        expect(refused.statusCode, url).toBe(429)
+        expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0)
+        expect(refused.json()).toMatchObject({ error: 'Too many requests' })
+      }
+      // Counted before the body is read: even a malformed body is refused with 429, not 400.
+      expect((await send('/feedback', { nonsense: true }, '192.0.2.20')).statusCode).toBe(429)
+      // Another client has its own budget; the stored items are the three accepted ones.
+      expect((await send('/feedback', feedback, '192.0.2.21')).statusCode).toBe(200)
+      const stored = await Promise.all(['registration', 'key_request', 'feedback'].map((kind) => limited.services.reviews.list({ kind: kind as 'feedback' })))
+      expect(stored.flat().filter((item) => item.requesterIp === '192.0.2.20')).toHaveLength(3)
+      // The next hour opens a new window.
+      now.value += 3_600_000
+      expect((await send('/feedback', feedback, '192.0.2.20')).statusCode).toBe(200)
+    } finally {
+      await limited.destroy()
+    }
+  })
+
   it('503 Service unavailable with Retry-After while the desk is closed', async () => {
     await h.services.desk.close(120)
     for (const [url, body] of cases) {

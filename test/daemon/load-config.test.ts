@@ -44,7 +44,8 @@ describe('loadConfig defaults and precedence', () => {
       dataDir: dir,
       logLevel: 'info',
       chains: { mode: 'devnet', blockTime: 2 },
-      rateLimits: { perKeyPerMinute: 100, apiKeyCreationPerIpPerHour: 10 },
+      rateLimits: { perKeyPerMinute: 100, apiKeyCreationPerIpPerHour: 10, submissionsPerIpPerHour: 20 },
+      trustProxy: false,
       feeRecipient: '0x000000000000000000000000000000000000fee1',
       wallet: { accountKind: 'simple', deployAhead: true },
       launches: { sharedDeployers: [] },
@@ -55,6 +56,11 @@ describe('loadConfig defaults and precedence', () => {
   it('takes the shared deployers of launch authenticity from config.json', async () => {
     await writeFileConfig({ launches: { sharedDeployers: ['0x1111111111111111111111111111111111111111'] } })
     expect((await loadConfig({ flags: { dataDir: dir }, env: PASS })).launches).toEqual({ sharedDeployers: ['0x1111111111111111111111111111111111111111'] })
+  })
+
+  it('trusts only the listed proxies (addresses or CIDRs)', async () => {
+    await writeFileConfig({ trustProxy: ['127.0.0.1', '10.0.0.0/8', 'fd00::/8'] })
+    expect((await loadConfig({ flags: { dataDir: dir }, env: PASS })).trustProxy).toEqual(['127.0.0.1', '10.0.0.0/8', 'fd00::/8'])
   })
 
   it('resolves the default data dir ./data against cwd and DATA_DIR over it', async () => {
@@ -205,6 +211,18 @@ describe('loadConfig rejects a bad config with one line naming the field', () =>
       { rateLimits: { perKeyPerMinute: 0 } },
       'config error: rateLimits.perKeyPerMinute: expected an integer from 1 to 1000000 (from config.json)',
     ],
+    ['trust any proxy', { trustProxy: true }, "config error: trustProxy: true would believe any client's X-Forwarded-For"],
+    [
+      'trust proxy not an address',
+      { trustProxy: ['proxy.example'] },
+      'config error: trustProxy.0: expected an IP address or a CIDR such as 10.0.0.0/8 (from config.json)',
+    ],
+    [
+      'trust proxy bad prefix',
+      { trustProxy: ['10.0.0.0/33'] },
+      'config error: trustProxy.0: expected an IP address or a CIDR such as 10.0.0.0/8 (from config.json)',
+    ],
+    ['trust proxy empty list', { trustProxy: [] }, 'config error: trustProxy: expected false or a list of proxy addresses or CIDRs'],
     ['fee recipient', { feeRecipient: 'me' }, 'config error: feeRecipient: expected a 0x-prefixed 20-byte hex address (from config.json)'],
     ['account kind', { wallet: { accountKind: 'safe' } }, "config error: wallet.accountKind: expected 'simple' or 'kernel' (from config.json)"],
     ['kernel on devnet', { wallet: { accountKind: 'kernel' } }, "config error: wallet.accountKind: 'kernel' needs chains.mode 'rpc'"],

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { NATIVE_ETH_ADDRESS, CHAIN_KEYS, type ChainKey } from '../../../src/chain/chain-keys.ts'
 import { PrebuyError } from '../../../src/common/errors.ts'
 import * as S from '../../../src/api/schemas.ts'
@@ -9,20 +9,36 @@ import type { RateLimiter } from '../rate-limit.ts'
 import { clampLimit, parseBody, parseQuery } from '../validate.ts'
 
 /** POST /api-keys and the three submission endpoints: no credentials. */
-export function registerOpenRoutes(app: FastifyInstance, deps: HttpAppDeps, ipLimiter: RateLimiter): void {
+export function registerOpenRoutes(app: FastifyInstance, deps: HttpAppDeps, limiters: { keyCreation: RateLimiter; submissions: RateLimiter }): void {
   const { services } = deps
 
   app.post('/api-keys', async (request, reply) => {
-    enforceRateLimit(reply, ipLimiter.hit(request.ip))
+    enforceRateLimit(reply, limiters.keyCreation.hit(request.ip))
     if (await services.blocklist.isBlocked({ ip: request.ip })) throw new PrebuyError('blocked', 'Request blocked.')
     const body = parseBody(S.CreateApiKeyBody, request.body)
     const { apiKey, record } = await services.keys.issueKey(body.label)
     return reply.code(201).send({ apiKey, serviceWalletAddress: record.walletAddress, label: record.label })
   })
 
-  app.post('/api-key-requests', async (request) => services.reviews.submitKeyRequest(parseBody(S.KeyRequestBody, request.body), request.ip))
-  app.post('/projects', async (request) => services.reviews.submitRegistration(parseBody(S.RegistrationBody, request.body), request.ip))
-  app.post('/feedback', async (request) => services.reviews.submitFeedback(parseBody(S.FeedbackBody, request.body), request.ip))
+  // Counted before the body is read: a flood costs no parsing and no storage.
+  const submit =
+    <T>(run: (request: FastifyRequest) => Promise<T>) =>
+    async (request: FastifyRequest, reply: FastifyReply) => {
+      enforceRateLimit(reply, limiters.submissions.hit(request.ip))
+      return run(request)
+    }
+  app.post(
+    '/api-key-requests',
+    submit((request) => services.reviews.submitKeyRequest(parseBody(S.KeyRequestBody, request.body), request.ip)),
+  )
+  app.post(
+    '/projects',
+    submit((request) => services.reviews.submitRegistration(parseBody(S.RegistrationBody, request.body), request.ip)),
+  )
+  app.post(
+    '/feedback',
+    submit((request) => services.reviews.submitFeedback(parseBody(S.FeedbackBody, request.body), request.ip)),
+  )
 }
 
 const isNative = (entry: BalanceEntry) => entry.address.toLowerCase() === NATIVE_ETH_ADDRESS.toLowerCase()
