@@ -35,6 +35,8 @@ export interface OrderService {
   deleteOrders(keyId: string, items: readonly DeleteItem[]): Promise<BatchItemResult[]>
   listOrders(keyId: string, options: { status?: OrderStatus | undefined; cursor?: string | undefined; limit: number }): Promise<OrderPage>
   getOrder(keyId: string, slug: string): Promise<OrderRecord | undefined>
+  /** What the GET /orders page cache holds now (for metrics and tests): pages and the orders in them. */
+  pageCacheSize(): { pages: number; orders: number }
 }
 
 export interface OrderServiceDeps {
@@ -65,7 +67,12 @@ export function toOrderView(order: OrderRecord): OrderView {
 type Decide<T> = (item: T, project: ProjectRecord | undefined, existing: OrderRecord | undefined, now: number) => Decision
 
 /** Orders held in cached pages at most (about 30 MB); the cache is dropped whole when full. */
-const PAGE_CACHE_MAX_ORDERS = 100_000
+export const PAGE_CACHE_MAX_ORDERS = 100_000
+/**
+ * Pages held at most, whatever they contain: a client can ask for any number of distinct cursors under its own prefix
+ * (and statuses and limits), each an entry even when empty (~4 KB each before this bound).
+ */
+export const PAGE_CACHE_MAX_PAGES = 10_000
 
 export function createOrderService({ store, clock }: OrderServiceDeps): OrderService {
   const { orders, projects, users, ordersBySpend } = store.sub
@@ -136,7 +143,7 @@ export function createOrderService({ store, clock }: OrderServiceDeps): OrderSer
       if (cached && cached.version === version) return cached.page
       const page = await readIndexPage(ordersBySpend, spendGroupPrefix(keyId, status ?? VISIBLE_GROUP), { cursor, limit })
       const result = { data: page.entries.map((entry) => toOrderView(entry.value)), meta: { limit, nextCursor: page.nextCursor } }
-      if (cachedOrders + result.data.length > PAGE_CACHE_MAX_ORDERS) {
+      if (cachedOrders + result.data.length > PAGE_CACHE_MAX_ORDERS || pages.size >= PAGE_CACHE_MAX_PAGES) {
         pages.clear()
         cachedOrders = 0
       }
@@ -147,5 +154,6 @@ export function createOrderService({ store, clock }: OrderServiceDeps): OrderSer
       return result
     },
     getOrder: (keyId, slug) => orders.get(orderKey(keyId, slug)),
+    pageCacheSize: () => ({ pages: pages.size, orders: cachedOrders }),
   }
 }

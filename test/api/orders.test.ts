@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { PAGE_CACHE_MAX_ORDERS, PAGE_CACHE_MAX_PAGES } from '../../src/services/order-service.ts'
 import { writeOrderAs } from '../support/write-order-as.ts'
 import { approvedProject, plainProject, createHarness, createKey, bearer, PREFIX, type Harness, markLaunched } from './harness.ts'
 
@@ -249,6 +250,22 @@ describe('GET /orders', () => {
     const spends = (await list('?limit=100')).data.map((o: { maxSpendUsdc: string }) => Number(o.maxSpendUsdc))
     expect([...spends].sort((a, b) => b - a)).toEqual(spends)
   })
+
+  it('the page cache is bounded: distinct cursors, even of empty pages, never grow it past PAGE_CACHE_MAX_PAGES', async () => {
+    await send('POST', [item('alpha'), item('beta')])
+    const issued = (await list('?limit=1')).meta.nextCursor as string
+    const lastKey = Buffer.from(issued, 'base64url').toString('utf8')
+    const keyId = (await h.services.keys.listKeys()).find((k) => k.label === 'buyer')!.id
+    // Cursors a client may craft under its own prefix: valid, distinct, each page empty or one order.
+    for (let i = 0; i < PAGE_CACHE_MAX_PAGES + 500; i += 1) {
+      const cursor = Buffer.from(`${lastKey}~${i}`, 'utf8').toString('base64url')
+      await h.services.orders.listOrders(keyId, { cursor, limit: 20 })
+      expect(h.services.orders.pageCacheSize().pages).toBeLessThanOrEqual(PAGE_CACHE_MAX_PAGES)
+    }
+    expect(h.services.orders.pageCacheSize().orders).toBeLessThanOrEqual(PAGE_CACHE_MAX_ORDERS)
+    // Still correct afterwards: the first page is the real one.
+    expect((await list('?limit=1')).meta.nextCursor).toBe(issued)
+  }, 60_000)
 
   it('a cursor from one key does not walk another key', async () => {
     const other = (await createKey(h, 'other')).apiKey
