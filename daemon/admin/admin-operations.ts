@@ -9,6 +9,7 @@ import type {
   ProjectRecord,
   RemoveBlockResult,
   ReviewItem,
+  RevokeKeyResult,
   ReviewKind,
   ReviewStatus,
   ValidAdminRequest,
@@ -32,7 +33,7 @@ export interface AdminOperations {
   updateProfile(slug: string, update: ValidAdminRequest<'profileUpdate'>): Promise<ProjectRecord>
   listKeys(): Promise<KeySummary[]>
   /** By key id or label. Idempotent. */
-  revokeKey(idOrLabel: string): Promise<KeySummary>
+  revokeKey(idOrLabel: string): Promise<RevokeKeyResult>
   getDesk(): Promise<DeskSettings>
   setDesk(update: ValidAdminRequest<'deskUpdate'>): Promise<DeskSettings>
   listBlocklist(): Promise<BlockEntry[]>

@@ -114,7 +114,7 @@ export function buildAdminApp(deps: AdminAppDeps): FastifyInstance {
   )
 
   app.get('/admin/v1/keys', async (): Promise<ListResponse<KeySummary>> => ({ items: await operations.listKeys() }))
-  app.post('/admin/v1/keys/:id/revoke', async (request): Promise<RevokeKeyResult> => ({ key: await operations.revokeKey(id(request)) }))
+  app.post('/admin/v1/keys/:id/revoke', async (request): Promise<RevokeKeyResult> => operations.revokeKey(id(request)))
 
   app.get('/admin/v1/desk', async (): Promise<DeskSettings> => operations.getDesk())
   app.put('/admin/v1/desk', async (request): Promise<DeskSettings> => operations.setDesk(parseRequest(adminRequests.deskUpdate, request.body)))

@@ -70,7 +70,10 @@ export function createServiceOperations({ services, status }: ServiceOperationsD
       const byId = await services.keys.getKey(idOrLabel)
       const key = byId ?? (await services.keys.listKeys()).find((candidate) => candidate.label === idOrLabel)
       if (!key) throw new PrebuyError('key_not_found', `no key with id or label ${idOrLabel}`)
-      return summary(await services.keys.revokeKey(key.id))
+      // Its active orders are cancelled in the revocation's own batch (a revoked key's orders must not buy).
+      if (key.revokedAt !== null) return { key: await summary(key), cancelledOrders: 0 }
+      const { result, cancelled } = await services.orders.cancelActiveOrdersWith(key.id, (ops) => services.keys.revokeKey(key.id, ops))
+      return { key: await summary(result), cancelledOrders: cancelled }
     },
     getDesk: () => services.desk.get(),
     setDesk: (update) => (update.open ? services.desk.open() : services.desk.close(update.retryAfterSeconds)),

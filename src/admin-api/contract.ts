@@ -198,6 +198,8 @@ export interface KeySummary {
 /** `POST keys/:idOrLabel/revoke`. */
 export interface RevokeKeyResult {
   key: KeySummary
+  /** Active orders of the key cancelled with the revocation (active -> deleted); executing ones settle as usual. */
+  cancelledOrders: number
 }
 
 /** `POST blocklist`. */

@@ -66,7 +66,7 @@ export interface AdminClient {
   launchCandidates(query?: LaunchCandidatesQuery): Promise<LaunchCandidatesResult>
   confirmLaunch(slug: string, token: string): Promise<LaunchCandidateView>
   listKeys(): Promise<KeySummary[]>
-  revokeKey(idOrLabel: string): Promise<KeySummary>
+  revokeKey(idOrLabel: string): Promise<RevokeKeyResult>
   getDesk(): Promise<DeskSettings>
   setDesk(update: DeskUpdate): Promise<DeskSettings>
   listBlocklist(): Promise<BlockEntry[]>
@@ -129,7 +129,7 @@ export function createAdminClient(options: { adminUrl: string; operatorToken: st
     },
     confirmLaunch: async (slug, token) => (await call<ConfirmLaunchResult>('POST', `/admin/v1/launches/${enc(slug)}/confirm`, { token })).candidate,
     listKeys: async () => (await call<ListResponse<KeySummary>>('GET', '/admin/v1/keys')).items,
-    revokeKey: async (idOrLabel) => (await call<RevokeKeyResult>('POST', `/admin/v1/keys/${enc(idOrLabel)}/revoke`, {})).key,
+    revokeKey: (idOrLabel) => call<RevokeKeyResult>('POST', `/admin/v1/keys/${enc(idOrLabel)}/revoke`, {}),
     getDesk: () => call('GET', '/admin/v1/desk'),
     setDesk: (update) => call('PUT', '/admin/v1/desk', update),
     listBlocklist: async () => (await call<ListResponse<BlockEntry>>('GET', '/admin/v1/blocklist')).items,

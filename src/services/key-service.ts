@@ -31,7 +31,8 @@ export interface KeyService {
   authenticate(apiKey: string): Promise<ApiKeyRecord | undefined>
   getKey(id: string): Promise<ApiKeyRecord | undefined>
   listKeys(): Promise<ApiKeyRecord[]>
-  revokeKey(id: string): Promise<ApiKeyRecord>
+  /** Revokes a key; `alsoWrite` goes into the same batch (the cancellation of its active orders). */
+  revokeKey(id: string, alsoWrite?: readonly StoreOperation[]): Promise<ApiKeyRecord>
 }
 
 export interface KeyServiceDeps {
@@ -130,14 +131,14 @@ export function createKeyService({ store, wallets, clock }: KeyServiceDeps): Key
       for await (const value of keys.values()) out.push(value as ApiKeyRecord)
       return out.sort((a, b) => a.createdAt - b.createdAt || a.userIndex - b.userIndex)
     },
-    async revokeKey(id) {
+    async revokeKey(id, alsoWrite = []) {
       return store.mutex.run(LABEL_LOCK, async () => {
         const record = await keys.get(id)
         if (!record) throw new PrebuyError('key_not_found', 'No key has this id.')
         authCache.delete(record.keyHash)
         if (record.revokedAt !== null) return record
         const revoked = { ...record, revokedAt: clock() }
-        await store.batch([put(keys, id, revoked)])
+        await store.batch([put(keys, id, revoked), ...alsoWrite])
         authCache.delete(record.keyHash)
         return revoked
       })

@@ -5,7 +5,7 @@ import type { OrderExecution, OrderRecord, OrderStatus, ProjectRecord } from '..
 import { orderKey, spendGroupPrefix, VISIBLE_GROUP } from '../store/order-index.ts'
 import { orderWriteOps, orderWrittenBy } from '../store/order-writes.ts'
 import type { Store, StoreOperation } from '../store/open-store.ts'
-import { readIndexPage } from '../store/paginate.ts'
+import { readAll, readIndexPage } from '../store/paginate.ts'
 import type { Clock } from './clock.ts'
 
 export type CreateItem = { slug: string } & OrderValues
@@ -35,6 +35,13 @@ export interface OrderService {
   deleteOrders(keyId: string, items: readonly DeleteItem[]): Promise<BatchItemResult[]>
   listOrders(keyId: string, options: { status?: OrderStatus | undefined; cursor?: string | undefined; limit: number }): Promise<OrderPage>
   getOrder(keyId: string, slug: string): Promise<OrderRecord | undefined>
+  /**
+   * Cancels every active order of a key (active -> deleted, as its owner's DELETE would) inside the caller's own
+   * write: under the key's order lock (the executor takes it too, so none is marked executing in between) the writes
+   * are handed to `commit`, which puts them in its batch (a key's revocation). An order already executing settles as
+   * usual.
+   */
+  cancelActiveOrdersWith<T>(keyId: string, commit: (ops: readonly StoreOperation[]) => Promise<T>): Promise<{ result: T; cancelled: number }>
   /** What the GET /orders page cache holds now (for metrics and tests): pages and the orders in them. */
   pageCacheSize(): { pages: number; orders: number }
 }
@@ -155,5 +162,14 @@ export function createOrderService({ store, clock }: OrderServiceDeps): OrderSer
     },
     getOrder: (keyId, slug) => orders.get(orderKey(keyId, slug)),
     pageCacheSize: () => ({ pages: pages.size, orders: cachedOrders }),
+    cancelActiveOrdersWith: (keyId, commit) =>
+      store.mutex.run(orderLockName(keyId), async () => {
+        const [all, user] = await Promise.all([readAll(orders, orderKey(keyId, '')), users.get(keyId)])
+        const followers = user?.social?.followerCount ?? 0
+        const now = clock()
+        const active = all.map((entry) => entry.value).filter((order) => order.status === 'active')
+        const ops = active.flatMap((order) => orderWriteOps(store, order, { ...order, status: 'deleted', updatedAt: now }, { writer: 'api', followers }))
+        return { result: await commit(ops), cancelled: active.length }
+      }),
   }
 }

@@ -288,3 +288,28 @@ describe('key isolation', () => {
     expect((await list('', other)).data).toMatchObject([{ slug: 'alpha', maxSpendUsdc: '20', status: 'active' }])
   })
 })
+
+describe('revoking a key', () => {
+  it("cancels the key's active orders in the revocation's batch; an executing one settles as usual; other keys are untouched", async () => {
+    const { createServiceOperations } = await import('../../daemon/admin/service-operations.ts')
+    const operations = createServiceOperations({ services: h.services, status: () => Promise.reject(new Error('unused')) })
+    const other = (await createKey(h, 'other')).apiKey
+    await send('POST', [item('alpha'), item('beta'), item('gamma')])
+    await send('POST', [item('alpha')], other)
+    const keyId = (await h.services.keys.listKeys()).find((k) => k.label === 'buyer')!.id
+    // One order is in flight (the executor marked it executing).
+    await writeOrderAs(h.store, { ...(await h.services.orders.getOrder(keyId, 'gamma'))!, status: 'executing' })
+
+    const result = await operations.revokeKey('buyer')
+    expect(result).toMatchObject({ key: { label: 'buyer' }, cancelledOrders: 2 })
+    expect(result.key.revokedAt).not.toBeNull()
+    expect((await h.services.orders.getOrder(keyId, 'alpha'))?.status).toBe('deleted')
+    expect((await h.services.orders.getOrder(keyId, 'beta'))?.status).toBe('deleted')
+    expect((await h.services.orders.getOrder(keyId, 'gamma'))?.status).toBe('executing')
+    // The key is refused at once; the other key's order is untouched.
+    expect((await h.app.inject({ method: 'GET', url: `${PREFIX}/orders`, headers: bearer(key) })).statusCode).toBe(401)
+    expect((await list('', other)).data).toMatchObject([{ slug: 'alpha', status: 'active' }])
+    // Revoking again changes nothing.
+    expect(await operations.revokeKey('buyer')).toMatchObject({ cancelledOrders: 0 })
+  })
+})
