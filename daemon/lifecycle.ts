@@ -1,4 +1,5 @@
 import type { Logger } from '../src/common/logger.ts'
+import { createSignalGate } from './signal-gate.ts'
 
 export interface Stoppable {
   stop(): Promise<void>
@@ -9,24 +10,31 @@ export interface ShutdownOptions {
   /** Injected so tests can observe the exit instead of ending the test process. */
   exit?: (code: number) => void
   signals?: readonly NodeJS.Signals[]
+  /** Clock of the repeated-signal window (tests). */
+  now?: () => number
 }
 
 /**
  * First SIGINT/SIGTERM: graceful stop (stop accepting, finish in-flight requests, stop the executor and indexer,
- * close the store, stop the chains), then exit 0. A second signal while that runs forces exit 1, for an operator
- * whose shutdown is stuck. Returns a function that removes the handlers.
+ * close the store, stop the chains), then exit 0. A signal repeated within a second is the same request (a terminal's
+ * Ctrl-C and systemd both deliver twice); one later, while the stop still runs, forces exit 1, for an operator whose
+ * shutdown is stuck. Returns a function that removes the handlers.
  */
 export function handleShutdownSignals(daemon: Stoppable, options: ShutdownOptions): () => void {
   const exit = options.exit ?? ((code: number) => process.exit(code))
   const signals = options.signals ?? (['SIGINT', 'SIGTERM'] as const)
-  let stopping = false
+  const gate = createSignalGate(options.now ? { now: options.now } : {})
   const onSignal = (signal: NodeJS.Signals) => {
-    if (stopping) {
+    const meaning = gate()
+    if (meaning === 'repeat') {
+      options.logger.info({ signal }, 'signal repeated: already shutting down (send it again in a second to force)')
+      return
+    }
+    if (meaning === 'force') {
       options.logger.warn({ signal }, 'second signal: forcing exit')
       exit(1)
       return
     }
-    stopping = true
     options.logger.info({ signal }, 'shutting down')
     daemon.stop().then(
       () => {

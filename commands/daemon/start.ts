@@ -2,6 +2,7 @@ import { Command, Flags } from '@oclif/core'
 import { createLogger } from '../../src/common/logger.ts'
 import { isConfigError, loadConfig, type PrebuyConfig } from '../../src/config/index.ts'
 import { handleShutdownSignals } from '../../daemon/lifecycle.ts'
+import { createSignalGate } from '../../daemon/signal-gate.ts'
 import { type RunningDaemon, START_STEPS, startDaemon } from '../../daemon/start-daemon.ts'
 import { createStartProgress } from '../../src/admin-client/cli/start-progress.ts'
 
@@ -39,10 +40,14 @@ export default class DaemonStart extends Command {
     const logger = createLogger({ level: config.logLevel })
     // A checklist for people at a terminal; pipes and CI get only the structured log.
     const progress = process.stdout.isTTY && !process.env.CI ? createStartProgress(START_STEPS) : undefined
-    // A signal during start-up (the first start deploys contracts for a while) aborts it cleanly; a second one exits.
+    // A signal during start-up (the first start deploys contracts for a while) aborts it cleanly; a repeated one within
+    // a second is the same request, a later one exits.
     const interrupted = new AbortController()
+    const gate = createSignalGate()
     const onEarlySignal = (signal: NodeJS.Signals) => {
-      if (interrupted.signal.aborted) process.exit(1)
+      const meaning = gate()
+      if (meaning === 'repeat') return
+      if (meaning === 'force') process.exit(1)
       logger.info({ signal }, 'interrupted during start-up; stopping what started')
       interrupted.abort()
     }

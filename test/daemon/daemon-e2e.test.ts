@@ -459,6 +459,8 @@ describe('restart and shutdown', () => {
     // Wait until the daemon logged the request (headers parsed), so it is in flight when the signal lands.
     const seenDeadline = Date.now() + 10_000
     while (incoming() === seen && Date.now() < seenDeadline) await new Promise((resolve) => setTimeout(resolve, 20))
+    // Twice within milliseconds, as a terminal's Ctrl-C under npm or systemd delivers it: the same request, not a forced exit.
+    before.process.kill('SIGTERM')
     before.process.kill('SIGTERM')
     await new Promise((resolve) => setTimeout(resolve, 500))
     expect(isAlive(pid)).toBe(true)

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { silentLogger } from '../../../src/common/logger.ts'
 import { handleShutdownSignals } from '../../../daemon/lifecycle.ts'
+import { createSignalGate, REPEATED_SIGNAL_WINDOW_MS } from '../../../daemon/signal-gate.ts'
 
 // SIGUSR2 stands in for SIGINT/SIGTERM so the test process itself is never asked to stop.
 describe('handleShutdownSignals', () => {
@@ -15,14 +16,28 @@ describe('handleShutdownSignals', () => {
     expect(exits).toEqual([0])
   })
 
-  it('forces exit 1 on a second signal while stopping', async () => {
+  it('a signal repeated within a second is the same request (Ctrl-C reaches npm and the daemon); a later one forces exit 1', async () => {
     const exits: number[] = []
+    let stops = 0
+    const clock = { now: 1_000_000 }
     let release!: () => void
     const dispose = handleShutdownSignals(
-      { stop: () => new Promise<void>((resolve) => (release = resolve)) },
-      { logger: silentLogger, exit: (code) => exits.push(code), signals: ['SIGUSR2'] },
+      {
+        stop: () => {
+          stops += 1
+          return new Promise<void>((resolve) => (release = resolve))
+        },
+      },
+      { logger: silentLogger, exit: (code) => exits.push(code), signals: ['SIGUSR2'], now: () => clock.now },
     )
     process.emit('SIGUSR2', 'SIGUSR2')
+    clock.now += 3
+    process.emit('SIGUSR2', 'SIGUSR2')
+    clock.now += REPEATED_SIGNAL_WINDOW_MS - 10
+    process.emit('SIGUSR2', 'SIGUSR2')
+    expect(exits).toEqual([])
+    expect(stops).toBe(1)
+    clock.now += 10
     process.emit('SIGUSR2', 'SIGUSR2')
     expect(exits).toEqual([1])
     release()
@@ -42,5 +57,15 @@ describe('handleShutdownSignals', () => {
     dispose()
     expect(exits).toEqual([1])
     expect(process.listenerCount('SIGUSR2')).toBe(0)
+  })
+
+  it('the signal gate: stop, then repeat inside the window, force after it', () => {
+    let now = 0
+    const gate = createSignalGate({ windowMs: 1_000, now: () => now })
+    expect(gate()).toBe('stop')
+    now = 999
+    expect(gate()).toBe('repeat')
+    now = 1_000
+    expect(gate()).toBe('force')
   })
 })
