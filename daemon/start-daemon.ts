@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises'
 import { createPublicClient, formatEther, http } from 'viem'
 import type { FastifyInstance } from 'fastify'
 import { buildAdminApp } from './admin/build-admin-app.ts'
@@ -8,6 +7,7 @@ import { createDevnetOperations } from './admin/devnet-operations.ts'
 import type { BackgroundWorker } from './workers/background-worker.ts'
 import { createLaunchWorkers } from './workers/launch-workers.ts'
 import { removeDaemonFile, writeDaemonFile } from './daemon-file.ts'
+import { makeDataDirPrivate } from './private-data-dir.ts'
 import { assertPortsFree, listenError } from './check-ports.ts'
 import { trackForGracefulClose } from './graceful-close.ts'
 import { ensureOperatorToken } from './operator-token.ts'
@@ -72,7 +72,7 @@ const DEVNET_BUNDLER_TOP_UP = '100'
 export async function startDaemon(config: PrebuyConfig, options: StartDaemonOptions): Promise<RunningDaemon> {
   const logger = options.logger
   const startedAt = new Date()
-  await mkdir(config.dataDir, { recursive: true })
+  await makeDataDirPrivate(config.dataDir)
   await assertNoOtherDaemon(config.dataDir)
   await assertPortsFree([
     { host: config.host, port: config.port, what: 'public API' },

@@ -1,7 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { connect } from 'node:net'
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
+import { chmod, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -47,6 +47,9 @@ async function stopDaemon(): Promise<void> {
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'prebuy-daemon-'))
+  // As an operator's `mkdir` with a 022 umask leaves it, with a file already in it: the daemon makes both private.
+  await chmod(dataDir, 0o755)
+  await writeFile(join(dataDir, 'notes.txt'), 'operator notes', { mode: 0o644 })
   port = await freePortPair()
   daemon = await startDaemonProcess(dataDir, port)
   const file = await readJson<{ url: string; adminUrl: string; pid: number }>(join(dataDir, 'daemon.json'))
@@ -61,6 +64,16 @@ afterAll(async () => {
 })
 
 describe('a started daemon', () => {
+  it('keeps its data dir private: 0700 directories, 0600 files, also what was there before', async () => {
+    expect((await stat(dataDir)).mode & 0o777).toBe(0o700)
+    expect((await stat(join(dataDir, 'notes.txt'))).mode & 0o777).toBe(0o600)
+    const db = join(dataDir, 'db')
+    expect((await stat(db)).mode & 0o077).toBe(0)
+    const files = await readdir(db)
+    expect(files.length).toBeGreaterThan(0)
+    for (const file of files) expect((await stat(join(db, file))).mode & 0o077, file).toBe(0)
+  })
+
   it('announces itself and keeps the operator token private', async () => {
     expect(url).toBe(`http://127.0.0.1:${port}`)
     expect(adminUrl).toBe(`http://127.0.0.1:${port + 1}`)
