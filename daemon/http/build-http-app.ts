@@ -4,7 +4,7 @@ import { renderDocsHtml } from '../../src/api/render-docs.ts'
 import { systemClock } from '../../src/services/clock.ts'
 import { createAuthHook } from './auth.ts'
 import { DEFAULT_BODY_LIMIT, DEFAULT_KEY_CREATION_PER_IP_PER_HOUR, DEFAULT_SUBMISSIONS_PER_IP_PER_HOUR, type HttpAppDeps } from './context.ts'
-import { errorBody, sendError } from './error-mapping.ts'
+import { errorBody, handleClientError, handleFrameworkError, sendError } from './error-mapping.ts'
 import { createFixedWindowLimiter } from './rate-limit.ts'
 import { registerKeyRoutes, registerOpenRoutes } from './routes/public-routes.ts'
 import { refuseWhileClosing } from './refuse-while-closing.ts'
@@ -43,6 +43,9 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     bodyLimit: deps.config.bodyLimit ?? DEFAULT_BODY_LIMIT,
     // Our own 503 while closing (refuseWhileClosing), in the error shape of every other answer.
     return503OnClosing: false,
+    // Requests fastify never routes (malformed HTTP, oversized headers, undecodable URLs) in the same shape.
+    clientErrorHandler: handleClientError,
+    frameworkErrors: handleFrameworkError,
   }) as unknown as FastifyInstance
   refuseWhileClosing(app)
   app.decorateRequest('prebuyKey', null)
@@ -58,7 +61,9 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? request.url
     const allowed = routeTable.allowed(path)
-    if (allowed.length > 0) {
+    // `/orders/` is not `/orders`: the table matches it loosely, but a method it allows is then simply not here (a 405
+    // whose Allow lists the method asked for would contradict itself).
+    if (allowed.length > 0 && !allowed.includes(request.method)) {
       return reply
         .code(405)
         .header('allow', allowed.join(', '))

@@ -1,4 +1,5 @@
-import type { FastifyBaseLogger, FastifyReply } from 'fastify'
+import type { Socket } from 'node:net'
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify'
 import { STATUS_BY_KIND, STATUS_TITLES } from '../../src/api/http-status.ts'
 import { isPrebuyError } from '../../src/common/errors.ts'
 
@@ -47,4 +48,37 @@ export function sendError(reply: FastifyReply, error: unknown, logger: FastifyBa
   }
   logger.error({ err: error }, 'unhandled error')
   return reply.code(500).send(errorBody(500, INTERNAL_MESSAGE))
+}
+
+/**
+ * What Node's HTTP parser refused before fastify saw a request (a malformed request line, headers over the limit, a
+ * request that timed out), answered in the error shape instead of fastify's own `{error: 'Bad Request', message:
+ * 'Client Error', statusCode}`; the connection is closed.
+ */
+export function clientErrorResponse(error: { code?: string }): { status: number; body: ErrorBody } {
+  if (error.code === 'HPE_HEADER_OVERFLOW') return { status: 431, body: errorBody(431, 'The request headers are too large.') }
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, body: errorBody(408, 'The request took too long to arrive.') }
+  return { status: 400, body: errorBody(400, 'Malformed HTTP request.') }
+}
+
+/** fastify's clientErrorHandler: the response above, written on the raw socket (when it can still be written). */
+export function handleClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy()
+    return
+  }
+  const { status, body } = clientErrorResponse(error)
+  const json = JSON.stringify(body)
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_TITLES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`,
+  )
+}
+
+/**
+ * fastify's frameworkErrors: a URL its router cannot decode (`%zz`) or a path segment over the router's length limit.
+ * Answered in the error shape without echoing the URL back (fastify's own message quotes it whole).
+ */
+export function handleFrameworkError(error: Error & { code?: string }, _request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return reply.code(414).send(errorBody(414, 'A path segment is too long.'))
+  return reply.code(400).send(errorBody(400, 'Malformed URL.'))
 }

@@ -1,3 +1,5 @@
+import { once } from 'node:events'
+import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { approvedProject, createHarness, PREFIX, type Harness } from './harness.ts'
 
@@ -112,6 +114,36 @@ describe('over real HTTP', () => {
     expect(huge.status).toBe(413)
     const form = await fetch(`${base}${PREFIX}/feedback`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=b' })
     expect(form.status).toBe(415)
+  })
+
+  it('requests fastify never routes answer in the error shape too, without echoing the URL: malformed HTTP, 431, a bad URL, 414', async () => {
+    const port = new URL(base).port
+    /** One raw request on its own connection; the whole answer once the server closes it (or after 5 s). */
+    const raw = async (text: string) => {
+      const socket = connect(Number(port), '127.0.0.1')
+      await once(socket, 'connect')
+      let out = ''
+      socket.on('data', (chunk: Buffer) => (out += chunk.toString()))
+      socket.write(text)
+      await Promise.race([once(socket, 'close'), new Promise((resolve) => setTimeout(resolve, 5_000))])
+      socket.destroy()
+      const [head = '', body = ''] = out.split('\r\n\r\n')
+      return { status: Number(head.split(' ')[1]), body: JSON.parse(body) as Record<string, unknown> }
+    }
+    const get = (path: string, extra = '') => `GET ${path} HTTP/1.1\r\nHost: x\r\n${extra}Connection: close\r\n\r\n`
+    expect(await raw('GARBAGE\r\n\r\n')).toEqual({ status: 400, body: { error: 'Bad request', message: 'Malformed HTTP request.' } })
+    expect(await raw(get(`${PREFIX}/projects`, `X-Big: ${'a'.repeat(20_000)}\r\n`))).toEqual({
+      status: 431,
+      body: { error: 'Request header fields too large', message: 'The request headers are too large.' },
+    })
+    expect(await raw(get(`${PREFIX}/projects/%zz`))).toEqual({ status: 400, body: { error: 'Bad request', message: 'Malformed URL.' } })
+    const long = await raw(get(`${PREFIX}/projects/${'a'.repeat(300)}`))
+    expect(long).toEqual({ status: 414, body: { error: 'URI too long', message: 'A path segment is too long.' } })
+    // A path with a trailing slash is not the endpoint: 404, not a 405 whose Allow lists the method asked for.
+    const slash = await call('GET', '/orders/', { key: apiKey })
+    expect(slash.status).toBe(404)
+    expect(slash.json()).toEqual({ error: 'Not found', message: 'No such endpoint.' })
+    expect((await call('PUT', '/orders/', { key: apiKey })).headers.get('allow')).toContain('GET')
   })
 
   it('serves the OpenAPI document and the /docs page', async () => {
