@@ -1,9 +1,10 @@
+import { createServer } from 'node:http'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { buildOpenApiDocument, API_PREFIX } from '../../src/api/openapi.ts'
 import { renderDocsHtml } from '../../src/api/render-docs.ts'
 import { systemClock } from '../../src/services/clock.ts'
 import { createAuthHook } from './auth.ts'
-import { DEFAULT_BODY_LIMIT, DEFAULT_KEY_CREATION_PER_IP_PER_HOUR, DEFAULT_SUBMISSIONS_PER_IP_PER_HOUR, type HttpAppDeps } from './context.ts'
+import { DEFAULT_BODY_LIMIT, DEFAULT_KEY_CREATION_PER_IP_PER_HOUR, DEFAULT_SUBMISSIONS_PER_IP_PER_HOUR, DEFAULT_TIMEOUTS, type HttpAppDeps } from './context.ts'
 import { errorBody, handleClientError, handleFrameworkError, sendError } from './error-mapping.ts'
 import { createFixedWindowLimiter } from './rate-limit.ts'
 import { registerKeyRoutes, registerOpenRoutes } from './routes/public-routes.ts'
@@ -37,7 +38,19 @@ function createRouteTable() {
  */
 export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> {
   const clock = deps.clock ?? systemClock
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...deps.config.timeouts }
   const app = Fastify({
+    // Slow clients are cut off (slow headers, slow bodies, idle keep-alives): Node enforces these on its server.
+    serverFactory: (handler) =>
+      createServer(
+        {
+          headersTimeout: timeouts.headersMs,
+          requestTimeout: timeouts.requestMs,
+          keepAliveTimeout: timeouts.keepAliveMs,
+          connectionsCheckingInterval: timeouts.checkIntervalMs,
+        },
+        handler,
+      ),
     loggerInstance: deps.logger,
     trustProxy: deps.config.trustProxy ? [...deps.config.trustProxy] : false,
     bodyLimit: deps.config.bodyLimit ?? DEFAULT_BODY_LIMIT,

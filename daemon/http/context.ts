@@ -28,7 +28,23 @@ export interface HttpAppConfig {
   trustProxy?: false | readonly string[]
   /** Largest accepted request body in bytes; default 64 KiB (a 50-item batch is a few KiB). */
   bodyLimit?: number
+  /** Slow-client limits (defaults in DEFAULT_TIMEOUTS); tests shorten them. */
+  timeouts?: Partial<HttpTimeouts>
 }
+
+/** How long a client may take, ms: a connection that exceeds one is answered 408 (or closed) and freed. */
+export interface HttpTimeouts {
+  /** From connection to the end of the request headers (slow headers, Slowloris). */
+  headersMs: number
+  /** From connection to the end of the whole request, body included (slow bodies). */
+  requestMs: number
+  /** An idle kept-alive connection between requests. */
+  keepAliveMs: number
+  /** How often Node checks the two limits above (its default is 30 s, which would let them run over by that much). */
+  checkIntervalMs: number
+}
+
+export const DEFAULT_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000, checkIntervalMs: 1_000 }
 
 export interface HttpAppDeps {
   store: Store

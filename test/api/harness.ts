@@ -32,6 +32,7 @@ export interface HarnessOptions {
   now?: { value: number }
   logger?: Logger
   trustProxy?: false | readonly string[]
+  timeouts?: HttpAppConfig['timeouts']
 }
 
 /** A real LevelDB in a temp dir, the real services and app, a fake wallet port and a settable clock. */
@@ -51,6 +52,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     config: {
       rateLimit: { perKeyPerMinute: 100, apiKeyCreationPerIpPerHour: 1000, submissionsPerIpPerHour: 1000, ...options.config },
       ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
+      ...(options.timeouts === undefined ? {} : { timeouts: options.timeouts }),
     },
   })
   await app.ready()

@@ -198,3 +198,31 @@ describe('over real HTTP', () => {
     expect(before.keys.map((k) => k.walletAddress)).not.toContain(next.serviceWalletAddress)
   })
 })
+
+describe('slow clients', () => {
+  it('are cut off: slow headers and slow bodies get a 408 in the error shape and their connection closed; the server keeps serving', async () => {
+    const slow = await createHarness({ timeouts: { headersMs: 300, requestMs: 600, checkIntervalMs: 50 } })
+    try {
+      const address = await listen(slow)
+      const port = Number(new URL(address).port)
+      /** Sends `text` and never finishes the request; resolves with what the server said once it closed the connection. */
+      const stall = async (text: string) => {
+        const socket = connect(port, '127.0.0.1')
+        await once(socket, 'connect')
+        let out = ''
+        socket.on('data', (chunk: Buffer) => (out += chunk.toString()))
+        socket.write(text)
+        await once(socket, 'close')
+        return out
+      }
+      const headers = await stall(`GET ${PREFIX}/projects HTTP/1.1\r\nHost: x\r\nX-Slow: `)
+      expect(headers).toMatch(/^HTTP\/1\.1 408 /)
+      expect(JSON.parse(headers.split('\r\n\r\n')[1]!)).toEqual({ error: 'Request timeout', message: 'The request took too long to arrive.' })
+      const body = await stall(`POST ${PREFIX}/feedback HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"mess`)
+      expect(body).toMatch(/^HTTP\/1\.1 408 /)
+      expect((await fetch(`${address}${PREFIX}/openapi.json`)).status).toBe(200)
+    } finally {
+      await slow.destroy()
+    }
+  }, 30_000)
+})
