@@ -8,6 +8,7 @@ import type { BackgroundWorker } from './workers/background-worker.ts'
 import { createLaunchWorkers } from './workers/launch-workers.ts'
 import { removeDaemonFile, writeDaemonFile } from './daemon-file.ts'
 import { makeDataDirPrivate } from './private-data-dir.ts'
+import { createReadinessProbe } from './readiness-probe.ts'
 import { assertPortsFree, listenError } from './check-ports.ts'
 import { trackForGracefulClose } from './graceful-close.ts'
 import { ensureOperatorToken } from './operator-token.ts'
@@ -171,6 +172,7 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
       wallets,
       logger,
       config: { rateLimit: config.rateLimits, trustProxy: config.trustProxy },
+      readiness: createReadinessProbe({ store, chains }),
     })
     const publicServer = trackForGracefulClose(publicApp)
     await listen(publicApp, config.host, config.port, 'public API')

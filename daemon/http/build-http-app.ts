@@ -5,6 +5,7 @@ import { renderDocsHtml } from '../../src/api/render-docs.ts'
 import { systemClock } from '../../src/services/clock.ts'
 import { createAuthHook } from './auth.ts'
 import { DEFAULT_BODY_LIMIT, DEFAULT_KEY_CREATION_PER_IP_PER_HOUR, DEFAULT_SUBMISSIONS_PER_IP_PER_HOUR, DEFAULT_TIMEOUTS, type HttpAppDeps } from './context.ts'
+import { registerHealthRoutes } from './health-routes.ts'
 import { errorBody, handleClientError, handleFrameworkError, sendError } from './error-mapping.ts'
 import { createFixedWindowLimiter } from './rate-limit.ts'
 import { registerKeyRoutes, registerOpenRoutes } from './routes/public-routes.ts'
@@ -115,5 +116,6 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     { prefix: API_PREFIX },
   )
   app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(docsHtml))
+  registerHealthRoutes(app, deps)
   return app
 }

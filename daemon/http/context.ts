@@ -1,3 +1,4 @@
+import type { ReadinessReport } from '../../src/domain/health/readiness.ts'
 import type { ApiKeyRecord } from '../../src/domain/records.ts'
 import type { Logger } from '../../src/common/logger.ts'
 import type { Clock } from '../../src/services/clock.ts'
@@ -53,6 +54,8 @@ export interface HttpAppDeps {
   logger: Logger
   config: HttpAppConfig
   clock?: Clock
+  /** GET /readyz's check (the daemon's: store, chains, indexer lag); without it only the store is checked. */
+  readiness?: () => Promise<ReadinessReport>
 }
 
 export const DEFAULT_KEY_CREATION_PER_IP_PER_HOUR = 10

@@ -64,6 +64,8 @@ export interface Store {
   readonly mutex: KeyedMutex
   /** A further JSON sublevel (launches, execution journal, ...) created on demand and cached by name. */
   sublevel<V>(name: string): Sublevel<V>
+  /** Open, and whether the last write succeeded (LevelDB refuses every write after a failed one until reopened). */
+  health(): { open: boolean; writable: boolean }
   close(): Promise<void>
 }
 
@@ -144,6 +146,7 @@ export async function openStore(options: { dataDir: string }): Promise<Store> {
   }
   const sub = Object.fromEntries(SUBLEVEL_NAMES.map((name) => [name, sublevel(name)])) as unknown as Sublevels
   const listeners = new Set<(operations: readonly StoreOperation[]) => void>()
+  let writable = true
   const store: Store = {
     path,
     sub,
@@ -170,7 +173,9 @@ export async function openStore(options: { dataDir: string }): Promise<Store> {
         // this service does not use, are what it skips.
         try {
           await (db as unknown as ImplementerBatch)._batch(encoded, {})
+          writable = true
         } catch (error) {
+          writable = false
           throw storageError(error)
         }
       } else {
@@ -183,6 +188,7 @@ export async function openStore(options: { dataDir: string }): Promise<Store> {
       }
       for (const listener of listeners) listener(operations)
     },
+    health: () => ({ open: db.status === 'open', writable }),
     onBatch(listener) {
       listeners.add(listener)
       return () => {

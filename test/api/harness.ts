@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify'
 import { silentLogger, type Logger } from '../../src/common/logger.ts'
 import { createServices, type Services } from '../../src/services/services.ts'
 import { openStore, type Store } from '../../src/store/open-store.ts'
-import { buildHttpApp, type HttpAppConfig } from '../../daemon/http/build-http-app.ts'
+import { buildHttpApp, type HttpAppConfig, type HttpAppDeps } from '../../daemon/http/build-http-app.ts'
 import type { LaunchInfo } from '../../src/domain/records.ts'
 import { projectLaunchOps } from '../../src/store/project-writes.ts'
 import { createFakeWallets, type FakeWallets } from './fake-wallets.ts'
@@ -33,6 +33,7 @@ export interface HarnessOptions {
   logger?: Logger
   trustProxy?: false | readonly string[]
   timeouts?: HttpAppConfig['timeouts']
+  readiness?: HttpAppDeps['readiness']
 }
 
 /** A real LevelDB in a temp dir, the real services and app, a fake wallet port and a settable clock. */
@@ -49,6 +50,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     wallets,
     logger: options.logger ?? silentLogger,
     clock,
+    ...(options.readiness ? { readiness: options.readiness } : {}),
     config: {
       rateLimit: { perKeyPerMinute: 100, apiKeyCreationPerIpPerHour: 1000, submissionsPerIpPerHour: 1000, ...options.config },
       ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),

@@ -1,6 +1,7 @@
 import { once } from 'node:events'
 import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { judgeReadiness } from '../../src/domain/health/readiness.ts'
 import { approvedProject, createHarness, PREFIX, type Harness } from './harness.ts'
 
 /** The same app on a real listening socket (port 0), with a real LevelDB; then a restart on the same data dir. */
@@ -225,4 +226,42 @@ describe('slow clients', () => {
       await slow.destroy()
     }
   }, 30_000)
+})
+
+describe('health probes', () => {
+  it('GET /healthz answers while serving; GET /readyz says ready, or 503 in the error shape with the failing checks', async () => {
+    let report = judgeReadiness({ store: { open: true, writable: true }, chains: [{ chain: 'base', head: 10n, indexed: 10n }], maxLagBlocks: 5 })
+    const probed = await createHarness({ readiness: async () => report })
+    try {
+      const address = await listen(probed)
+      const health = await fetch(`${address}/healthz`)
+      expect(health.status).toBe(200)
+      expect(await health.json()).toEqual({ status: 'ok' })
+      const ready = await fetch(`${address}/readyz`)
+      expect(ready.status).toBe(200)
+      expect(await ready.json()).toEqual({ status: 'ready', checks: report.checks })
+      report = judgeReadiness({ store: { open: true, writable: false }, chains: [{ chain: 'base', head: null, indexed: 10n }], maxLagBlocks: 5 })
+      const notReady = await fetch(`${address}/readyz`)
+      expect(notReady.status).toBe(503)
+      expect(notReady.headers.get('retry-after')).toBe('5')
+      expect(await notReady.json()).toEqual({
+        error: 'Service unavailable',
+        message: 'Not ready: the store refused a write (disk full or read-only?): restart the daemon once fixed; base: the chain does not answer.',
+        checks: report.checks,
+      })
+    } finally {
+      await probed.destroy()
+    }
+  })
+
+  it('without the daemon probe, /readyz checks the store: not ready once it is closed', async () => {
+    const alone = await createHarness()
+    const address = await listen(alone)
+    expect((await fetch(`${address}/readyz`)).status).toBe(200)
+    await alone.store.close()
+    const closed = await fetch(`${address}/readyz`)
+    expect(closed.status).toBe(503)
+    expect(((await closed.json()) as { checks: unknown }).checks).toEqual({ store: 'closed', chains: {} })
+    await alone.destroy().catch(() => undefined)
+  })
 })

@@ -82,6 +82,23 @@ describe('a started daemon', () => {
     expect((await readFile(join(dataDir, 'operator-token'), 'utf8')).trim()).toMatch(/^prebuy_op_[A-Za-z0-9_-]{43}$/)
   })
 
+  it('answers the health probes: /healthz at once, /readyz once both chains are indexed within the lag', async () => {
+    expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ status: 'ok' })
+    // Ready as soon as the indexer has processed a block of each chain (a condition, polled).
+    const deadline = Date.now() + 60_000
+    let last: Response | undefined
+    while (Date.now() < deadline) {
+      last = await fetch(`${url}/readyz`)
+      if (last.status === 200) break
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    }
+    expect(last?.status).toBe(200)
+    const body = (await last!.json()) as { status: string; checks: { store: string; chains: Record<string, { status: string }> } }
+    expect(body.status).toBe('ready')
+    expect(body.checks.store).toBe('ok')
+    expect(Object.fromEntries(Object.entries(body.checks.chains).map(([chain, check]) => [chain, check.status]))).toEqual({ base: 'ok', second_chain: 'ok' })
+  })
+
   it('serves the OpenAPI document', async () => {
     const response = await api(url, 'GET', `${PUBLIC}/openapi.json`)
     expect(response.status).toBe(200)
