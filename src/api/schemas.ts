@@ -168,15 +168,19 @@ export const ProjectDetail = ProjectProfile.extend({
   }),
   stats: z.object({
     orderCount: z.int().describe('Live orders (active or executing).'),
-    committedSpendUsdc: z.string().describe('Sum of the spend caps of live orders.'),
+    committedSpendUsdc: z
+      .string()
+      .describe(
+        "Sum of the spend caps of live orders, in whole USDC rounded down to 2 significant figures (spend caps are owner-only: an exact sum would reveal a new buyer's).",
+      ),
     fundedSpendUsdc: z
       .string()
       .nullable()
       .describe(
-        "Sum over live orders of min(spend cap, the buyer wallet's stablecoin balance on the project's chain); cached up to 15 s. null when the balances cannot be read right now.",
+        "Sum over live orders of min(spend cap, the buyer wallet's stablecoin balance on the project's chain), in whole USDC rounded down to 2 significant figures; cached up to 15 s. null when the balances cannot be read right now.",
       ),
     filledOrderCount: z.int().describe('Orders the launch execution filled.'),
-    filledSpendUsdc: z.string().describe('Stablecoin actually spent by the filled orders (decimal USDC).'),
+    filledSpendUsdc: z.string().describe('Stablecoin actually spent by the filled orders, in whole USDC rounded down to 2 significant figures.'),
   }),
   ownerStats: z
     .object({

@@ -7,6 +7,23 @@ export const isLiveOrder = (order: OrderRecord): boolean => order.status === 'ac
 
 const usdc = (value: string): bigint => parseDecimal(value, USDC_DECIMALS) ?? 0n
 
+/** Significant figures a public spend aggregate keeps. */
+export const PUBLIC_AMOUNT_DIGITS = 2
+
+/**
+ * A spend aggregate as anyone may see it: whole USDC rounded down to PUBLIC_AMOUNT_DIGITS significant figures
+ * (185.5 -> 180, 1,037.5 -> 1,000, 123,456.78 -> 120,000). A buyer's spend cap is owner-only, and an exact public sum
+ * would give it away to anyone comparing the sum before and after the buyer appears in the public buyers list: rounded,
+ * an order moves the figure only when the sum crosses a step, and the step grows with the sum (1% to 10% of it).
+ */
+export function publicAmount(decimal: string): string {
+  const whole = (parseDecimal(decimal, USDC_DECIMALS) ?? 0n) / 10n ** BigInt(USDC_DECIMALS)
+  const digits = whole.toString().length
+  if (digits <= PUBLIC_AMOUNT_DIGITS) return whole.toString()
+  const step = 10n ** BigInt(digits - PUBLIC_AMOUNT_DIGITS)
+  return ((whole / step) * step).toString()
+}
+
 export interface CommittedStats {
   orderCount: number
   committedSpendUsdc: string

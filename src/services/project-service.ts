@@ -2,7 +2,7 @@ import { getAddress } from 'viem'
 import { CHAIN_KEYS, type ChainKey } from '../chain/chain-keys.ts'
 import { NATIVE_ETH_ADDRESS } from '../chain/chain-keys.ts'
 import { PrebuyError } from '../common/errors.ts'
-import { committedStats, depthByPriceLimit, filledStats, fundedSpend, type DepthLevel } from '../domain/project-stats.ts'
+import { committedStats, depthByPriceLimit, filledStats, fundedSpend, publicAmount, type DepthLevel } from '../domain/project-stats.ts'
 import type { LaunchMethod, Launchpad, OrderRecord, ProjectProfile, ProjectRecord, RegistrationSubmission } from '../domain/records.ts'
 import { isValidSlug, SLUG_PATTERN } from '../domain/slug.ts'
 import { countPrefix, readAll, readIndexPage } from '../store/paginate.ts'
@@ -123,6 +123,17 @@ function applyPatch(profile: ProjectProfile, patch: ProfilePatch): ProjectProfil
     identity: { ...profile.identity, ...patch.identity, slug: profile.identity.slug },
     content: { ...profile.content, ...patch.content },
     status: { ...profile.status, ...patch.status },
+  }
+}
+
+/** The stats anyone with a key sees: counts exact, spend sums rounded down (publicAmount). */
+function publicStats(committed: ReturnType<typeof committedStats>, funded: string | null, filled: ReturnType<typeof filledStats>) {
+  return {
+    orderCount: committed.orderCount,
+    committedSpendUsdc: publicAmount(committed.committedSpendUsdc),
+    fundedSpendUsdc: funded === null ? null : publicAmount(funded),
+    filledOrderCount: filled.filledOrderCount,
+    filledSpendUsdc: publicAmount(filled.filledSpendUsdc),
   }
 }
 
@@ -252,7 +263,8 @@ export function createProjectService({ store, wallets, clock, fundedCacheMs = 15
           tokenAddress: project.launch?.tokenAddress ?? null,
           launchedAt: project.launch ? new Date(project.launch.launchedAt).toISOString() : null,
         },
-        stats: { ...committed, fundedSpendUsdc: await computeFunded(project, live), ...filled },
+        // Spend sums are public rounded (publicAmount): exact ones would reveal a new buyer's owner-only spend cap.
+        stats: publicStats(committed, await computeFunded(project, live), filled),
       }
       if (project.ownerKeyId !== null && project.ownerKeyId === viewerKeyId) {
         const buyersCount = await countPrefix(store.sub.buyersByProject, buyersPrefix(slug))

@@ -77,6 +77,21 @@ describe('GET /projects', () => {
 })
 
 describe('GET /projects/{slug}', () => {
+  it("public spend sums are rounded: a new buyer's owner-only spend cap cannot be read by diffing them", async () => {
+    const owner = await approvedProject(h, 'rounded')
+    const whale = await createKey(h, 'whale')
+    await order('rounded', '1000', null, whale.apiKey)
+    const before = (await get('/projects/rounded')).json().stats
+    const newcomer = await createKey(h, 'newcomer')
+    await order('rounded', '37.5', '400000', newcomer.apiKey)
+    const after = (await get('/projects/rounded')).json().stats
+    expect(after.orderCount).toBe(before.orderCount + 1)
+    expect([before.committedSpendUsdc, after.committedSpendUsdc]).toEqual(['1000', '1000'])
+    // The owner still sees the exact book, by price level.
+    const levels = (await get('/projects/rounded', owner.apiKey)).json().ownerStats.depthByPriceLimit as Array<{ spendUsdc: string }>
+    expect(levels.map((level) => level.spendUsdc)).toEqual(['37.5', '1000'])
+  })
+
   it('profile plus stats; owner-only stats only for the owner; funded spend from wallet balances', async () => {
     const owner = await approvedProject(h, 'alpha')
     const buyerA = await createKey(h, 'a')

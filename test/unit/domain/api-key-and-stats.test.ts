@@ -89,3 +89,21 @@ describe('project stats', () => {
     ])
   })
 })
+
+describe('publicAmount', () => {
+  it('keeps whole USDC, rounded down to two significant figures', async () => {
+    const { publicAmount } = await import('../../../src/domain/project-stats.ts')
+    const cases: Array<[string, string]> = [
+      ['0', '0'],
+      ['0.999999', '0'],
+      ['9.99', '9'],
+      ['80', '80'],
+      ['150', '150'],
+      ['185.5', '180'],
+      ['1037.5', '1000'],
+      ['123456.78', '120000'],
+      ['99999999', '99000000'],
+    ]
+    for (const [exact, shown] of cases) expect(publicAmount(exact), exact).toBe(shown)
+  })
+})
