@@ -9,6 +9,7 @@ import { createLaunchWorkers } from './workers/launch-workers.ts'
 import { removeDaemonFile, writeDaemonFile } from './daemon-file.ts'
 import { makeDataDirPrivate } from './private-data-dir.ts'
 import { createReadinessProbe } from './readiness-probe.ts'
+import { startBundlerWatch } from './bundler-watch.ts'
 import { assertPortsFree, listenError } from './check-ports.ts'
 import { trackForGracefulClose } from './graceful-close.ts'
 import { ensureOperatorToken } from './operator-token.ts'
@@ -184,6 +185,8 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     step('adminApi')
     const adminUrl = `http://127.0.0.1:${config.adminPort}`
     const operatorToken = await ensureOperatorToken(config.dataDir)
+    const bundlerWatch = startBundlerWatch({ chains, bundlerAddress: (chain) => wallets.bundlerAddress(chain), lowEth: config.wallet.bundlerLowEth, logger })
+    undo.push({ name: 'bundler watch', stop: async () => bundlerWatch.stop() })
     const operations: AdminOperations = createServiceOperations({
       services,
       status: async () => ({
@@ -194,6 +197,7 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
         startedAt: startedAt.toISOString(),
         uptimeSeconds: Math.round((Date.now() - startedAt.getTime()) / 1000),
         chains: { mode: config.chains.mode, chainIds: Object.fromEntries(CHAIN_KEYS.map((key) => [key, chains[key].chainId])) as Record<ChainKey, number> },
+        bundlers: await bundlerWatch.check(),
       }),
     })
     const adminApp = buildAdminApp({

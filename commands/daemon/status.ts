@@ -16,6 +16,11 @@ export default class DaemonStatusCommand extends OperatorCommand {
         .map(([k, id]) => `${k} ${id}`)
         .join(', ')})`,
     )
+    this.log(
+      `Bundlers:   ${Object.entries(status.bundlers)
+        .map(([chain, b]) => `${chain} ${b.balanceEth ?? '?'} ETH${b.level === 'ok' ? '' : ` (${b.level.toUpperCase()})`}`)
+        .join(', ')}`,
+    )
     return status
   }
 }

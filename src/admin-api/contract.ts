@@ -148,6 +148,8 @@ export interface DaemonStatus {
   startedAt: string
   uptimeSeconds: number
   chains: { mode: 'devnet' | 'rpc'; chainIds: Record<ChainKey, number> }
+  /** The bundler EOA of each chain (it pays every buy's gas): its ETH now (null: no answer) and whether it is low. */
+  bundlers: Record<ChainKey, { address: string; balanceEth: string | null; level: 'ok' | 'low' | 'unknown' }>
 }
 
 /** `GET reviews`, `GET projects`, `GET keys`, `GET blocklist`. */

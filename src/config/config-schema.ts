@@ -187,8 +187,10 @@ export const configSchema = z
          * buy would have): launch buys then need less gas and more of them fit the first block.
          */
         deployAhead: z.boolean({ error: 'expected true or false' }).default(true),
+        /** Under this much ETH the bundler EOA (it pays every buy's gas) is low: logged as a warning, shown by `daemon status`. */
+        bundlerLowEth: decimalAmount().default('0.01'),
       })
-      .default({ deployAhead: true }),
+      .default({ deployAhead: true, bundlerLowEth: '0.01' }),
     /** Limits on withdrawals, whose gas the service pays (see src/wallets/withdrawal-policy.ts). */
     withdrawals: z
       .strictObject({

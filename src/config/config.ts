@@ -16,7 +16,7 @@ export interface PrebuyConfig {
   /** The reverse proxies (addresses or CIDRs) whose X-Forwarded-For is believed; false: none. */
   trustProxy: false | readonly string[]
   feeRecipient: Address
-  wallet: { accountKind: 'simple' | 'kernel'; deployAhead: boolean }
+  wallet: { accountKind: 'simple' | 'kernel'; deployAhead: boolean; bundlerLowEth: string }
   /** Launch authenticity: deployers shared by many creators (see src/domain/launches/judge-launch.ts). */
   launches: { sharedDeployers: readonly Address[] }
   /** Withdrawal limits (the service pays their gas). */

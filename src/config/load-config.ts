@@ -102,7 +102,11 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<PrebuyCon
     trustProxy: parsed.trustProxy,
     // The schema requires feeRecipient in rpc mode, so the fallback only ever applies to devnet.
     feeRecipient: parsed.feeRecipient ?? DEVNET_FEE_RECIPIENT,
-    wallet: { accountKind: parsed.wallet.accountKind ?? (mode === 'devnet' ? 'simple' : 'kernel'), deployAhead: parsed.wallet.deployAhead },
+    wallet: {
+      accountKind: parsed.wallet.accountKind ?? (mode === 'devnet' ? 'simple' : 'kernel'),
+      deployAhead: parsed.wallet.deployAhead,
+      bundlerLowEth: parsed.wallet.bundlerLowEth,
+    },
     launches: { sharedDeployers: parsed.launches.sharedDeployers },
     withdrawals: parsed.withdrawals,
     passphrase,

@@ -171,9 +171,21 @@ describe('a started daemon', () => {
 
 describe('the operator CLI against the running daemon', () => {
   it('daemon status', async () => {
-    const result = await runCli<{ pid: number; url: string }>(dataDir, ['daemon', 'status'])
+    const result = await runCli<{ pid: number; url: string; bundlers: Record<string, { address: string; balanceEth: string | null; level: string }> }>(
+      dataDir,
+      ['daemon', 'status'],
+    )
     expect(result.code).toBe(0)
     expect(result.json).toMatchObject({ pid: daemon!.process.pid, url, adminUrl, dataDir })
+    // The bundler EOAs (funded on devnet) and their ETH, watched against wallet.bundlerLowEth.
+    for (const chain of ['base', 'second_chain']) {
+      const bundler = result.json.bundlers[chain]!
+      expect(bundler.address).toMatch(/^0x[0-9a-fA-F]{40}$/)
+      expect(Number(bundler.balanceEth)).toBeGreaterThan(0.01)
+      expect(bundler.level).toBe('ok')
+    }
+    const human = await runCli(dataDir, ['daemon', 'status'], { human: true })
+    expect(human.stdout).toMatch(/Bundlers: {3}base [0-9.]+ ETH, second_chain [0-9.]+ ETH/)
   })
 
   it('lists, approves a registration: project created, owner key printed once, owner sees the project in GET /me', async () => {

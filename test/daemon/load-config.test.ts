@@ -115,7 +115,7 @@ describe('loadConfig defaults and precedence', () => {
       feeRecipient: '0x1111111111111111111111111111111111111111',
     })
     const config = await loadConfig({ flags: { dataDir: dir }, env: PASS })
-    expect(config.wallet).toEqual({ accountKind: 'kernel', deployAhead: true })
+    expect(config.wallet).toEqual({ accountKind: 'kernel', deployAhead: true, bundlerLowEth: '0.01' })
     expect(config.chains.mode).toBe('rpc')
     if (config.chains.mode !== 'rpc') throw new Error('unreachable')
     expect(config.chains.base.chainId).toBe(8453)
@@ -227,6 +227,7 @@ describe('loadConfig rejects a bad config with one line naming the field', () =>
     ['account kind', { wallet: { accountKind: 'safe' } }, "config error: wallet.accountKind: expected 'simple' or 'kernel' (from config.json)"],
     ['kernel on devnet', { wallet: { accountKind: 'kernel' } }, "config error: wallet.accountKind: 'kernel' needs chains.mode 'rpc'"],
     ['deploy ahead', { wallet: { deployAhead: 'yes' } }, 'config error: wallet.deployAhead: expected true or false (from config.json)'],
+    ['bundler low mark', { wallet: { bundlerLowEth: 0.01 } }, 'config error: wallet.bundlerLowEth: expected a decimal amount as a string'],
     [
       'withdrawal minimum',
       { withdrawals: { minStablecoin: 0.5 } },

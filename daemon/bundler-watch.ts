@@ -1,0 +1,68 @@
+import { type Address, createPublicClient, formatEther, http, parseEther } from 'viem'
+import { CHAIN_KEYS, type ChainConfig, type ChainKey } from '../src/chain/chain-keys.ts'
+import type { Logger } from '../src/common/logger.ts'
+import { withDeadline } from '../src/common/with-deadline.ts'
+import { type BundlerBalanceLevel, bundlerAlert, bundlerLevel } from '../src/domain/health/bundler-balance.ts'
+
+export interface BundlerBalance {
+  address: Address
+  /** ETH, decimal; null when the chain did not answer. */
+  balanceEth: string | null
+  level: BundlerBalanceLevel
+}
+
+export interface BundlerWatch {
+  /** Reads every bundler's balance now (within a few seconds), logs what changed, and returns them. */
+  check(): Promise<Record<ChainKey, BundlerBalance>>
+  stop(): void
+}
+
+export interface BundlerWatchDeps {
+  chains: Record<ChainKey, ChainConfig>
+  bundlerAddress(chain: ChainKey): Address
+  /** Under this the bundler is low (config wallet.bundlerLowEth). */
+  lowEth: string
+  logger: Logger
+  intervalMs?: number
+  /** While low, the warning is repeated this often. */
+  repeatMs?: number
+  now?: () => number
+}
+
+/**
+ * Watches the ETH of the service's bundler EOA on each chain (it pays the gas of every buy): a warning in the logs when
+ * it falls under `lowEth` (again every 10 minutes while low), a note when it recovers; `daemon status` shows the
+ * balances. Withdrawals already refuse to spend below the reserve (withdrawals.bundlerReserveEth), so launch buys keep
+ * priority.
+ */
+export function startBundlerWatch(deps: BundlerWatchDeps): BundlerWatch {
+  const lowWei = parseEther(deps.lowEth)
+  const now = deps.now ?? Date.now
+  const repeatMs = deps.repeatMs ?? 600_000
+  const clients = Object.fromEntries(
+    CHAIN_KEYS.map((key) => [key, createPublicClient({ transport: http(deps.chains[key].rpcUrl, { retryCount: 0 }) })]),
+  ) as Record<ChainKey, ReturnType<typeof createPublicClient>>
+  const previous = new Map<ChainKey, { level: BundlerBalanceLevel; warnedAt: number | null }>()
+
+  async function checkChain(chain: ChainKey): Promise<BundlerBalance> {
+    const address = deps.bundlerAddress(chain)
+    const balance = await withDeadline(clients[chain].getBalance({ address }), 5_000, () => new Error('no answer')).catch(() => null)
+    const level = bundlerLevel(balance, lowWei)
+    const before = previous.get(chain) ?? { level: 'unknown' as const, warnedAt: null }
+    const alert = bundlerAlert(before.level, level, before.warnedAt, now(), repeatMs)
+    const balanceEth = balance === null ? null : formatEther(balance)
+    if (alert === 'warn_low') {
+      deps.logger.warn({ chain, bundler: address, balanceEth, lowEth: deps.lowEth }, 'bundler ETH is low: launch buys may fail to send; fund it')
+    }
+    if (alert === 'recovered') deps.logger.info({ chain, bundler: address, balanceEth }, 'bundler ETH is back above the low mark')
+    previous.set(chain, { level: level === 'unknown' ? before.level : level, warnedAt: alert === 'warn_low' ? now() : before.warnedAt })
+    return { address, balanceEth, level }
+  }
+
+  const check = async () =>
+    Object.fromEntries(await Promise.all(CHAIN_KEYS.map(async (chain) => [chain, await checkChain(chain)] as const))) as Record<ChainKey, BundlerBalance>
+  const timer = setInterval(() => void check().catch(() => undefined), deps.intervalMs ?? 60_000)
+  timer.unref()
+  void check().catch(() => undefined)
+  return { check, stop: () => clearInterval(timer) }
+}
