@@ -37,7 +37,8 @@ export default class DaemonStart extends Command {
       }
       throw error
     }
-    const logger = createLogger({ level: config.logLevel })
+    // Human-readable (and terminal-safe) lines when a person watches; JSON lines for pipes, journald and CI.
+    const logger = createLogger({ level: config.logLevel, pretty: process.stdout.isTTY === true && !process.env.CI })
     // A checklist for people at a terminal; pipes and CI get only the structured log.
     const progress = process.stdout.isTTY && !process.env.CI ? createStartProgress(START_STEPS) : undefined
     // A signal during start-up (the first start deploys contracts for a while) aborts it cleanly; a repeated one within

@@ -1,4 +1,6 @@
 import { pino, type Logger, type DestinationStream } from 'pino'
+import { prettyFactory } from 'pino-pretty'
+import { terminalSafe } from './terminal-safe.ts'
 
 export type { Logger }
 
@@ -56,11 +58,23 @@ export interface LoggerOptions {
   level?: string
   /** Where lines go; tests pass a stream to capture them. Defaults to stdout. */
   destination?: DestinationStream
+  /**
+   * Human-readable lines (for a terminal: the daemon started by hand) instead of JSON (pipes, journald, CI). Escaped
+   * like every operator output: a label or a project name logged with control characters cannot drive the terminal.
+   */
+  pretty?: boolean
+}
+
+/** pino-pretty's text for each JSON line, uncoloured and terminal-safe, written to `out`. */
+export function prettyDestination(out: { write(text: string): unknown }): DestinationStream {
+  const format = prettyFactory({ colorize: false, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' })
+  return { write: (line: string) => void out.write(terminalSafe(format(line))) }
 }
 
 export function createLogger(options: LoggerOptions = {}): Logger {
   const base = { level: options.level ?? 'info', redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, serializers: { req: requestSerializer } }
-  return options.destination ? pino(base, options.destination) : pino(base)
+  const destination = options.pretty ? prettyDestination(options.destination ?? process.stdout) : options.destination
+  return destination ? pino(base, destination) : pino(base)
 }
 
 /** A logger that writes nothing: for library code called without one, and for quiet tests. */
