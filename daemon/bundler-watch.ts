@@ -14,6 +14,8 @@ export interface BundlerBalance {
 export interface BundlerWatch {
   /** Reads every bundler's balance now (within a few seconds), logs what changed, and returns them. */
   check(): Promise<Record<ChainKey, BundlerBalance>>
+  /** The balances of the latest check (each chain's once it has been read): metrics read these without an RPC call. */
+  latest(): Partial<Record<ChainKey, BundlerBalance>>
   stop(): void
 }
 
@@ -43,6 +45,7 @@ export function startBundlerWatch(deps: BundlerWatchDeps): BundlerWatch {
     CHAIN_KEYS.map((key) => [key, createPublicClient({ transport: http(deps.chains[key].rpcUrl, { retryCount: 0 }) })]),
   ) as Record<ChainKey, ReturnType<typeof createPublicClient>>
   const previous = new Map<ChainKey, { level: BundlerBalanceLevel; warnedAt: number | null }>()
+  const latest: Partial<Record<ChainKey, BundlerBalance>> = {}
 
   async function checkChain(chain: ChainKey): Promise<BundlerBalance> {
     const address = deps.bundlerAddress(chain)
@@ -56,7 +59,8 @@ export function startBundlerWatch(deps: BundlerWatchDeps): BundlerWatch {
     }
     if (alert === 'recovered') deps.logger.info({ chain, bundler: address, balanceEth }, 'bundler ETH is back above the low mark')
     previous.set(chain, { level: level === 'unknown' ? before.level : level, warnedAt: alert === 'warn_low' ? now() : before.warnedAt })
-    return { address, balanceEth, level }
+    latest[chain] = { address, balanceEth, level }
+    return latest[chain]
   }
 
   const check = async () =>
@@ -64,5 +68,5 @@ export function startBundlerWatch(deps: BundlerWatchDeps): BundlerWatch {
   const timer = setInterval(() => void check().catch(() => undefined), deps.intervalMs ?? 60_000)
   timer.unref()
   void check().catch(() => undefined)
-  return { check, stop: () => clearInterval(timer) }
+  return { check, latest: () => ({ ...latest }), stop: () => clearInterval(timer) }
 }

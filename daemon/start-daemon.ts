@@ -10,6 +10,7 @@ import { removeDaemonFile, writeDaemonFile } from './daemon-file.ts'
 import { makeDataDirPrivate } from './private-data-dir.ts'
 import { createReadinessProbe } from './readiness-probe.ts'
 import { startBundlerWatch } from './bundler-watch.ts'
+import { createDaemonMetrics } from './metrics/daemon-metrics.ts'
 import { assertPortsFree, listenError } from './check-ports.ts'
 import { trackForGracefulClose } from './graceful-close.ts'
 import { ensureOperatorToken } from './operator-token.ts'
@@ -165,6 +166,13 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
       undo.push({ name: worker.name, stop: () => worker.stop() })
     }
 
+    // Metrics (served on the admin listener), then the public API they time.
+    const readiness = createReadinessProbe({ store, chains })
+    const bundlerWatch = startBundlerWatch({ chains, bundlerAddress: (chain) => wallets.bundlerAddress(chain), lowEth: config.wallet.bundlerLowEth, logger })
+    undo.push({ name: 'bundler watch', stop: async () => bundlerWatch.stop() })
+    const metrics = createDaemonMetrics({ store, readiness, bundlers: () => bundlerWatch.latest() })
+    undo.push({ name: 'metrics', stop: async () => metrics.stop() })
+
     // Public API.
     step('publicApi')
     const publicApp: FastifyInstance = await buildHttpApp({
@@ -172,8 +180,9 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
       services,
       wallets,
       logger,
-      config: { rateLimit: config.rateLimits, trustProxy: config.trustProxy },
-      readiness: createReadinessProbe({ store, chains }),
+      config: { rateLimit: config.rateLimits, trustProxy: config.trustProxy, requestLogPerMinute: config.requestLogPerMinute },
+      readiness,
+      metrics: metrics.http,
     })
     const publicServer = trackForGracefulClose(publicApp)
     await listen(publicApp, config.host, config.port, 'public API')
@@ -185,8 +194,6 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     step('adminApi')
     const adminUrl = `http://127.0.0.1:${config.adminPort}`
     const operatorToken = await ensureOperatorToken(config.dataDir)
-    const bundlerWatch = startBundlerWatch({ chains, bundlerAddress: (chain) => wallets.bundlerAddress(chain), lowEth: config.wallet.bundlerLowEth, logger })
-    undo.push({ name: 'bundler watch', stop: async () => bundlerWatch.stop() })
     const operations: AdminOperations = createServiceOperations({
       services,
       status: async () => ({
@@ -204,6 +211,7 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
       operations,
       operatorToken,
       logger,
+      metrics: metrics.registry,
       ...(devnet ? { devnet: createDevnetOperations({ devnet, wallets, dataDir: config.dataDir }) } : {}),
     })
     const adminServer = trackForGracefulClose(adminApp)

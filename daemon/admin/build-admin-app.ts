@@ -1,3 +1,4 @@
+import type { Registry } from 'prom-client'
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify'
 import {
   adminRequests,
@@ -34,6 +35,8 @@ export interface AdminAppDeps {
   logger: Logger
   /** Present only when the daemon runs its own devnet chains (see devnet-routes.ts). */
   devnet?: DevnetOperations
+  /** Served as GET /metrics (Prometheus text format), behind the operator token like every admin route. */
+  metrics?: Registry
 }
 
 /**
@@ -61,6 +64,8 @@ export function buildAdminApp(deps: AdminAppDeps): FastifyInstance {
   const id = (request: FastifyRequest): string => parseRequest(adminRequests.idParams, request.params).id
 
   app.get('/admin/v1/status', async (): Promise<DaemonStatus> => operations.status())
+  const { metrics } = deps
+  if (metrics) app.get('/metrics', async (_request, reply) => reply.type(metrics.contentType).send(await metrics.metrics()))
 
   app.get('/admin/v1/reviews', async (request): Promise<ListResponse<ReviewItem>> => {
     const query = parseRequest(adminRequests.reviewsQuery, request.query)

@@ -1,13 +1,21 @@
 import { createServer } from 'node:http'
-import Fastify, { type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyInstance, LogController } from 'fastify'
 import { buildOpenApiDocument, API_PREFIX } from '../../src/api/openapi.ts'
 import { renderDocsHtml } from '../../src/api/render-docs.ts'
 import { systemClock } from '../../src/services/clock.ts'
 import { createAuthHook } from './auth.ts'
-import { DEFAULT_BODY_LIMIT, DEFAULT_KEY_CREATION_PER_IP_PER_HOUR, DEFAULT_SUBMISSIONS_PER_IP_PER_HOUR, DEFAULT_TIMEOUTS, type HttpAppDeps } from './context.ts'
+import {
+  DEFAULT_BODY_LIMIT,
+  DEFAULT_REQUEST_LOG_PER_MINUTE,
+  DEFAULT_KEY_CREATION_PER_IP_PER_HOUR,
+  DEFAULT_SUBMISSIONS_PER_IP_PER_HOUR,
+  DEFAULT_TIMEOUTS,
+  type HttpAppDeps,
+} from './context.ts'
 import { registerHealthRoutes } from './health-routes.ts'
 import { errorBody, handleClientError, handleFrameworkError, sendError } from './error-mapping.ts'
 import { createFixedWindowLimiter } from './rate-limit.ts'
+import { logRequests } from './request-log.ts'
 import { registerKeyRoutes, registerOpenRoutes } from './routes/public-routes.ts'
 import { refuseWhileClosing } from './refuse-while-closing.ts'
 
@@ -53,6 +61,8 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
         handler,
       ),
     loggerInstance: deps.logger,
+    // Replaced by a bounded request log (logRequests): a flood of requests cannot fill the disk.
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: deps.config.trustProxy ? [...deps.config.trustProxy] : false,
     bodyLimit: deps.config.bodyLimit ?? DEFAULT_BODY_LIMIT,
     // Our own 503 while closing (refuseWhileClosing), in the error shape of every other answer.
@@ -62,6 +72,8 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     frameworkErrors: handleFrameworkError,
   }) as unknown as FastifyInstance
   refuseWhileClosing(app)
+  deps.metrics?.instrument(app)
+  logRequests(app, { perMinute: deps.config.requestLogPerMinute ?? DEFAULT_REQUEST_LOG_PER_MINUTE, clock })
   app.decorateRequest('prebuyKey', null)
   // JSON only: a text/plain body is a 415, not a string that fails validation.
   app.removeContentTypeParser('text/plain')

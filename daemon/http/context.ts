@@ -1,3 +1,4 @@
+import type { HttpMetrics } from '../metrics/http-metrics.ts'
 import type { ReadinessReport } from '../../src/domain/health/readiness.ts'
 import type { ApiKeyRecord } from '../../src/domain/records.ts'
 import type { Logger } from '../../src/common/logger.ts'
@@ -29,6 +30,8 @@ export interface HttpAppConfig {
   trustProxy?: false | readonly string[]
   /** Largest accepted request body in bytes; default 64 KiB (a 50-item batch is a few KiB). */
   bodyLimit?: number
+  /** Requests whose lines the request log keeps per minute (the rest are counted in one summary line); default 300. */
+  requestLogPerMinute?: number
   /** Slow-client limits (defaults in DEFAULT_TIMEOUTS); tests shorten them. */
   timeouts?: Partial<HttpTimeouts>
 }
@@ -45,6 +48,8 @@ export interface HttpTimeouts {
   checkIntervalMs: number
 }
 
+export const DEFAULT_REQUEST_LOG_PER_MINUTE = 300
+
 export const DEFAULT_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000, checkIntervalMs: 1_000 }
 
 export interface HttpAppDeps {
@@ -56,6 +61,8 @@ export interface HttpAppDeps {
   clock?: Clock
   /** GET /readyz's check (the daemon's: store, chains, indexer lag); without it only the store is checked. */
   readiness?: () => Promise<ReadinessReport>
+  /** Counts and times every answer (Prometheus, served on the admin listener). */
+  metrics?: HttpMetrics
 }
 
 export const DEFAULT_KEY_CREATION_PER_IP_PER_HOUR = 10

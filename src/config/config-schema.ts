@@ -163,6 +163,8 @@ export const configSchema = z
         error: 'expected one of fatal, error, warn, info, debug, trace, silent',
       })
       .default('info'),
+    /** Public API requests whose two log lines are kept per minute; the others are counted in one summary line. */
+    requestLogPerMinute: positiveInt(1_000_000).default(300),
     chains: chainsSchema.default({ mode: 'devnet', blockTime: 2 }),
     rateLimits: z
       .strictObject({

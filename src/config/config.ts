@@ -12,6 +12,8 @@ export interface PrebuyConfig {
   dataDir: string
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   chains: DevnetChainsConfig | RpcChainsConfig
+  /** Public API requests logged per minute; the rest are counted in one summary line. */
+  requestLogPerMinute: number
   rateLimits: { perKeyPerMinute: number; apiKeyCreationPerIpPerHour: number; submissionsPerIpPerHour: number }
   /** The reverse proxies (addresses or CIDRs) whose X-Forwarded-For is believed; false: none. */
   trustProxy: false | readonly string[]

@@ -97,6 +97,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<PrebuyCon
     adminPort,
     dataDir,
     logLevel: parsed.logLevel,
+    requestLogPerMinute: parsed.requestLogPerMinute,
     chains: parsed.chains,
     rateLimits: parsed.rateLimits,
     trustProxy: parsed.trustProxy,

@@ -238,4 +238,42 @@ describe('logs', () => {
       await logged.destroy()
     }
   })
+
+  it('a flood of requests cannot fill the disk: the request log keeps a budget per minute and counts the rest in one line', async () => {
+    const { Writable } = await import('node:stream')
+    const { createLogger } = await import('../../src/common/logger.ts')
+    const lines: Array<{ msg: string; level: number; notLogged?: Record<string, number>; res?: { statusCode: number } }> = []
+    const destination = new Writable({
+      write(chunk, _encoding, callback) {
+        lines.push(JSON.parse(String(chunk)))
+        callback()
+      },
+    })
+    const flooded = await createHarness({ logger: createLogger({ level: 'info', destination }), requestLogPerMinute: 5 })
+    try {
+      for (let i = 0; i < 300; i++) await flooded.app.inject({ method: 'GET', url: `${PREFIX}/no-such-thing-${i}` })
+      await flooded.app.inject({ method: 'GET', url: `${PREFIX}/me`, headers: bearer('prebuy_sk_wrong') })
+      expect(lines.filter((line) => line.msg === 'incoming request')).toHaveLength(5)
+      expect(lines.filter((line) => line.msg === 'request completed')).toHaveLength(5)
+      expect(lines).toHaveLength(10)
+
+      // A 5xx is always logged, budget or not.
+      flooded.services.projects.ownedSlugs = async () => {
+        throw new Error('store exploded')
+      }
+      const key = await createKey(flooded, 'five-hundred')
+      await flooded.app.inject({ method: 'GET', url: `${PREFIX}/me`, headers: bearer(key.apiKey) })
+      expect(lines.some((line) => line.msg === 'request completed' && line.res?.statusCode === 500)).toBe(true)
+
+      // The next minute's first request says how many were not logged, by status class.
+      lines.length = 0
+      flooded.now.value += 60_000
+      await flooded.app.inject({ method: 'GET', url: `${PREFIX}/openapi.json` })
+      const summary = lines.find((line) => line.msg === 'requests not logged (over the request log budget)')
+      expect(summary?.notLogged).toEqual({ '4xx': 296, '2xx': 1 })
+      expect(lines.filter((line) => line.msg === 'incoming request')).toHaveLength(1)
+    } finally {
+      await flooded.destroy()
+    }
+  })
 })

@@ -34,6 +34,8 @@ export interface HarnessOptions {
   trustProxy?: false | readonly string[]
   timeouts?: HttpAppConfig['timeouts']
   readiness?: HttpAppDeps['readiness']
+  metrics?: HttpAppDeps['metrics']
+  requestLogPerMinute?: number
 }
 
 /** A real LevelDB in a temp dir, the real services and app, a fake wallet port and a settable clock. */
@@ -51,10 +53,12 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     logger: options.logger ?? silentLogger,
     clock,
     ...(options.readiness ? { readiness: options.readiness } : {}),
+    ...(options.metrics ? { metrics: options.metrics } : {}),
     config: {
       rateLimit: { perKeyPerMinute: 100, apiKeyCreationPerIpPerHour: 1000, submissionsPerIpPerHour: 1000, ...options.config },
       ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
       ...(options.timeouts === undefined ? {} : { timeouts: options.timeouts }),
+      ...(options.requestLogPerMinute === undefined ? {} : { requestLogPerMinute: options.requestLogPerMinute }),
     },
   })
   await app.ready()

@@ -99,6 +99,31 @@ describe('a started daemon', () => {
     expect(Object.fromEntries(Object.entries(body.checks.chains).map(([chain, check]) => [chain, check.status]))).toEqual({ base: 'ok', second_chain: 'ok' })
   })
 
+  it('serves Prometheus metrics on the admin listener, behind the operator token', async () => {
+    const token = (await readFile(join(dataDir, 'operator-token'), 'utf8')).trim()
+    expect((await fetch(`${adminUrl}/metrics`)).status).toBe(401)
+    expect((await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(404)
+    await fetch(`${url}/healthz`)
+    // The bundler watch reads the balances once at start: poll until its first reading is in.
+    const deadline = Date.now() + 30_000
+    let text = ''
+    while (Date.now() < deadline) {
+      const response = await fetch(`${adminUrl}/metrics`, { headers: { authorization: `Bearer ${token}` } })
+      expect(response.status).toBe(200)
+      expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/)
+      text = await response.text()
+      if (/^prebuy_bundler_balance_eth\{chain="second_chain"\} /m.test(text)) break
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    }
+    expect(text).toMatch(/^prebuy_bundler_balance_eth\{chain="base"\} \d/m)
+    expect(text).toMatch(/^prebuy_http_requests_total\{route="\/healthz",method="GET",status="200"\} [1-9]/m)
+    expect(text).toMatch(/^prebuy_indexer_lag_blocks\{chain="base"\} \d+$/m)
+    expect(text).toMatch(/^prebuy_chain_up\{chain="second_chain"\} 1$/m)
+    expect(text).toMatch(/^prebuy_store_writable 1$/m)
+    expect(text).toMatch(/^process_resident_memory_bytes \d+/m)
+    expect(text).toMatch(/^nodejs_eventloop_lag_p99_seconds /m)
+  })
+
   it('serves the OpenAPI document', async () => {
     const response = await api(url, 'GET', `${PUBLIC}/openapi.json`)
     expect(response.status).toBe(200)

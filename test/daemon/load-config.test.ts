@@ -43,6 +43,7 @@ describe('loadConfig defaults and precedence', () => {
       adminPort: 8788,
       dataDir: dir,
       logLevel: 'info',
+      requestLogPerMinute: 300,
       chains: { mode: 'devnet', blockTime: 2 },
       rateLimits: { perKeyPerMinute: 100, apiKeyCreationPerIpPerHour: 10, submissionsPerIpPerHour: 20 },
       trustProxy: false,
@@ -161,6 +162,7 @@ describe('loadConfig rejects a bad config with one line naming the field', () =>
     ['empty host', { host: '' }, 'config error: host: expected a host name or IP address (from config.json)'],
     ['log level', { logLevel: 'loud' }, 'config error: logLevel: expected one of fatal, error, warn, info, debug, trace, silent (from config.json)'],
     ['unknown field', { prot: 1 }, 'config error: prot: unknown field (from config.json)'],
+    ['request log budget', { requestLogPerMinute: 0 }, 'config error: requestLogPerMinute: expected an integer from 1 to 1000000 (from config.json)'],
     ['dataDir in the file', { dataDir: '/x' }, 'config error: dataDir: cannot be set in config.json'],
     ['chain mode', { chains: { mode: 'mainnet' } }, "config error: chains.mode: expected mode 'devnet' or 'rpc' (from config.json)"],
     [
