@@ -26,6 +26,7 @@ import { externalBundlerUrls, rpcChainConfigs } from '../src/config/rpc-chain-co
 import { createServices, type Services } from '../src/services/services.ts'
 import { migrateStore } from './migrate-store.ts'
 import { openStore, type Store } from '../src/store/open-store.ts'
+import { backupStream } from '../src/store/backup/backup-stream.ts'
 import { createWalletService, type PrebuyWalletService } from '../src/wallets/create-wallet-service.ts'
 import { openKeyStore } from '../src/wallets/keys/key-store.ts'
 
@@ -206,6 +207,7 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
         chains: { mode: config.chains.mode, chainIds: Object.fromEntries(CHAIN_KEYS.map((key) => [key, chains[key].chainId])) as Record<ChainKey, number> },
         bundlers: await bundlerWatch.check(),
       }),
+      backup: () => backupStream(store, config.dataDir),
     })
     const adminApp = buildAdminApp({
       operations,

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream'
 import type {
   ApproveKeyRequestResult,
   ApproveRegistrationResult,
@@ -24,6 +25,8 @@ import type {
  */
 export interface AdminOperations {
   status(): Promise<DaemonStatus>
+  /** A consistent backup of the store and the data dir files a restore needs, as a gzip stream (src/store/backup). */
+  backup(): Readable
   listReviews(kind: ReviewKind, status: ReviewStatus | undefined): Promise<ReviewItem[]>
   approveRegistration(id: string, request: ValidAdminRequest<'approveRegistration'>): Promise<ApproveRegistrationResult>
   approveKeyRequest(id: string, request: ValidAdminRequest<'approveKeyRequest'>): Promise<ApproveKeyRequestResult>

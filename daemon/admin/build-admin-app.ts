@@ -65,6 +65,9 @@ export function buildAdminApp(deps: AdminAppDeps): FastifyInstance {
 
   app.get('/admin/v1/status', async (): Promise<DaemonStatus> => operations.status())
   const { metrics } = deps
+  app.get('/admin/v1/backup', async (_request, reply) =>
+    reply.type('application/gzip').header('content-disposition', 'attachment; filename="prebuy-backup.jsonl.gz"').send(operations.backup()),
+  )
   if (metrics) app.get('/metrics', async (_request, reply) => reply.type(metrics.contentType).send(await metrics.metrics()))
 
   app.get('/admin/v1/reviews', async (request): Promise<ListResponse<ReviewItem>> => {

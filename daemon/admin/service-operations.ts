@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream'
 import { PrebuyError } from '../../src/common/errors.ts'
 import type { ApiKeyRecord } from '../../src/domain/records.ts'
 import type { DaemonStatus, IssuedKey, KeySummary } from '../../src/admin-api/contract.ts'
@@ -7,6 +8,7 @@ import type { AdminOperations } from './admin-operations.ts'
 export interface ServiceOperationsDeps {
   services: Services
   status(): Promise<DaemonStatus>
+  backup(): Readable
 }
 
 const issued = (apiKey: string, key: ApiKeyRecord): IssuedKey => ({
@@ -17,7 +19,7 @@ const issued = (apiKey: string, key: ApiKeyRecord): IssuedKey => ({
 })
 
 /** The admin API's operations, implemented by the same service instances the public API uses. */
-export function createServiceOperations({ services, status }: ServiceOperationsDeps): AdminOperations {
+export function createServiceOperations({ services, status, backup }: ServiceOperationsDeps): AdminOperations {
   const summary = async (key: ApiKeyRecord): Promise<KeySummary> => ({
     keyId: key.id,
     label: key.label,
@@ -38,6 +40,7 @@ export function createServiceOperations({ services, status }: ServiceOperationsD
 
   return {
     status,
+    backup,
     listReviews: (kind, status) => services.reviews.list({ kind, status }),
     async approveRegistration(id, request) {
       await reviewOfKind(id, 'registration')

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream'
 import type {
   AddBlockResult,
   AdminErrorBody,
@@ -55,6 +56,8 @@ export class AdminApiError extends Error {
 
 export interface AdminClient {
   status(): Promise<DaemonStatus>
+  /** A consistent backup of the daemon's store and data dir secrets, as the gzip stream the daemon sends. */
+  backup(): Promise<Readable>
   listReviews(kind: ReviewKind, status?: ReviewStatus): Promise<ReviewItem[]>
   approveRegistration(id: string, request: ApproveRegistrationRequest): Promise<ApproveRegistrationResult>
   rejectRegistration(id: string, note?: string): Promise<ReviewItem>
@@ -79,10 +82,19 @@ export interface AdminClient {
   devnetSwap(request: DevnetSwapRequest): Promise<DevnetSwapResult>
 }
 
+const parseJson = (text: string): unknown => {
+  try {
+    return text === '' ? undefined : JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
 /** Typed client of the daemon's admin API (daemon/admin). */
 export function createAdminClient(options: { adminUrl: string; operatorToken: string; fetch?: typeof fetch }): AdminClient {
   const doFetch = options.fetch ?? fetch
-  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+  /** Sends a request; answers an error status with the daemon's error as an AdminApiError. */
+  const send = async (method: string, path: string, body?: unknown): Promise<Response> => {
     let response: Response
     try {
       response = await doFetch(new URL(path, options.adminUrl), {
@@ -96,22 +108,22 @@ export function createAdminClient(options: { adminUrl: string; operatorToken: st
     } catch (error) {
       throw new AdminApiError(0, 'Unreachable', `cannot reach the daemon's admin API at ${options.adminUrl}: ${(error as Error).message}`)
     }
-    const text = await response.text()
-    let parsed: unknown
-    try {
-      parsed = text === '' ? undefined : JSON.parse(text)
-    } catch {
-      parsed = undefined
-    }
     if (!response.ok) {
-      const errorBody = (parsed ?? {}) as Partial<AdminErrorBody>
+      const text = await response.text()
+      const errorBody = (parseJson(text) ?? {}) as Partial<AdminErrorBody>
       throw new AdminApiError(response.status, errorBody.error ?? `HTTP ${response.status}`, errorBody.message ?? text, errorBody.code)
     }
-    return parsed as T
+    return response
   }
+  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => parseJson(await (await send(method, path, body)).text()) as T
   const enc = encodeURIComponent
   return {
     status: () => call('GET', '/admin/v1/status'),
+    backup: async () => {
+      const response = await send('GET', '/admin/v1/backup')
+      if (!response.body) throw new AdminApiError(response.status, 'Empty', 'the daemon sent an empty backup')
+      return Readable.fromWeb(response.body as import('node:stream/web').ReadableStream)
+    },
     listReviews: async (kind, status) =>
       (await call<ListResponse<ReviewItem>>('GET', `/admin/v1/reviews?kind=${kind}${status ? `&status=${status}` : ''}`)).items,
     approveRegistration: (id, request) => call('POST', `/admin/v1/registrations/${enc(id)}/approve`, request),

@@ -66,6 +66,12 @@ export interface Store {
   sublevel<V>(name: string): Sublevel<V>
   /** Open, and whether the last write succeeded (LevelDB refuses every write after a failed one until reopened). */
   health(): { open: boolean; writable: boolean }
+  /**
+   * Every entry of the database, raw (sublevel prefixes included), as it was when this is called: LevelDB iterators
+   * read from a snapshot taken synchronously when they are created (classic-level README, "snapshot guarantees"), so
+   * writes landing while the caller reads are not seen. What a backup is made of.
+   */
+  snapshotEntries(): AsyncIterable<[string, string]>
   close(): Promise<void>
 }
 
@@ -189,6 +195,18 @@ export async function openStore(options: { dataDir: string }): Promise<Store> {
       for (const listener of listeners) listener(operations)
     },
     health: () => ({ open: db.status === 'open', writable }),
+    snapshotEntries() {
+      const iterator = db.iterator<string, string>({ keyEncoding: 'utf8', valueEncoding: 'utf8' })
+      return {
+        async *[Symbol.asyncIterator]() {
+          try {
+            for await (const entry of iterator) yield entry
+          } finally {
+            await iterator.close()
+          }
+        },
+      }
+    },
     onBatch(listener) {
       listeners.add(listener)
       return () => {

@@ -292,7 +292,13 @@ describe('key isolation', () => {
 describe('revoking a key', () => {
   it("cancels the key's active orders in the revocation's batch; an executing one settles as usual; other keys are untouched", async () => {
     const { createServiceOperations } = await import('../../daemon/admin/service-operations.ts')
-    const operations = createServiceOperations({ services: h.services, status: () => Promise.reject(new Error('unused')) })
+    const operations = createServiceOperations({
+      services: h.services,
+      status: () => Promise.reject(new Error('unused')),
+      backup: () => {
+        throw new Error('unused')
+      },
+    })
     const other = (await createKey(h, 'other')).apiKey
     await send('POST', [item('alpha'), item('beta'), item('gamma')])
     await send('POST', [item('alpha')], other)

@@ -503,6 +503,40 @@ describe('the operator CLI against the running daemon', () => {
 })
 
 describe('restart and shutdown', () => {
+  it('backs up the running daemon (prebuy backup) and restores only into a data dir no daemon runs on (prebuy restore)', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'prebuy-e2e-backup-'))
+    try {
+      const file = join(out, 'backup.jsonl.gz')
+      const backup = await runCli<{ file: string; entries: number; files: string[]; source: string }>(dataDir, ['backup', file])
+      expect(backup.code, backup.stdout + backup.stderr).toBe(0)
+      expect(backup.json).toMatchObject({ file, source: 'daemon', files: expect.arrayContaining(['secrets/master-secret.json', 'secrets/passphrase']) })
+      expect(backup.json.entries).toBeGreaterThan(10)
+      expect((await stat(file)).mode & 0o777).toBe(0o600)
+      const again = await runCli(dataDir, ['backup', file])
+      expect(again.code).toBe(1)
+      expect(again.stdout + again.stderr).toContain('already exists')
+
+      // Never over a live daemon's data, even forced.
+      const live = await runCli(dataDir, ['restore', file, '--force'])
+      expect(live.code).toBe(1)
+      expect(live.stdout + live.stderr).toMatch(/a daemon \(pid \d+\) is running/)
+
+      const target = join(out, 'restored')
+      const restored = await runCli<{ entries: number; movedAside: string[] }>(target, ['restore', file])
+      expect(restored.code, restored.stdout + restored.stderr).toBe(0)
+      expect(restored.json).toMatchObject({ entries: backup.json.entries, movedAside: [] })
+      expect(await readFile(join(target, 'secrets', 'master-secret.json'), 'utf8')).toBe(await readFile(join(dataDir, 'secrets', 'master-secret.json'), 'utf8'))
+      // The restored data dir answers offline: the same keys as the live daemon.
+      const offline = await runCli<{ entries: number; source: string }>(target, ['backup', join(out, 'second.jsonl.gz')])
+      expect(offline.json).toMatchObject({ source: 'offline', entries: backup.json.entries })
+      const refused = await runCli(target, ['restore', file])
+      expect(refused.code).toBe(1)
+      expect(refused.stdout + refused.stderr).toContain('already holds db')
+    } finally {
+      await rm(out, { recursive: true, force: true })
+    }
+  })
+
   it('SIGTERM stops cleanly, leaves no child processes, and a restart keeps every record without redeploying', async () => {
     const deploymentsBefore = await readFile(join(dataDir, 'devnet', 'deployments.json'), 'utf8')
     const keysBefore = await runCli<{ items: unknown[] }>(dataDir, ['keys', 'list'])
