@@ -125,6 +125,9 @@ describe('wallets readied ahead of a launch (real devnet, wallets, store)', () =
   it('a buyer funded right before the launch is not deployed ahead: the launch buy deploys it, in the first block', async () => {
     const { slug, creator } = await h.newProject('late', 'doppler')
     const late = await h.newBuyer('late-funded', '100')
+    // Funding mined blocks: once the indexer has processed them all, the launch block is the only one after the order.
+    await h.indexer.caughtUp('base', await h.client.getBlockNumber({ cacheTime: 0 }))
+    await h.executor.idle()
     await h.order(late, slug, '40', null)
     const launched = await h.launch(slug, 'doppler', creator)
     await h.waitFor('bundle', async () => (await h.getOrder(late, slug))?.status === 'executing' && (await h.bundlePending()))
