@@ -11,6 +11,7 @@ export default class DevnetLaunch extends OperatorCommand {
     '<%= config.bin %> devnet launch --launchpad clanker --creator 0x1111111111111111111111111111111111111111',
     '<%= config.bin %> devnet launch --launchpad doppler --creator 0x1111... --name Moon --symbol MOON --start-fee 500000 --end-fee 10000 --decay-seconds 20',
     '<%= config.bin %> devnet launch --launchpad clanker --creator 0x1111... --sender 0x2222...   # a forged launch: rejected',
+    '<%= config.bin %> devnet launch --launchpad clanker --creator 0x1111... --auction-bid-eth 0.001   # a sniper wins the first auction round',
   ]
   static override flags = {
     launchpad: Flags.string({ required: true, options: [...LAUNCHPADS] }),
@@ -26,6 +27,10 @@ export default class DevnetLaunch extends OperatorCommand {
     }),
     'end-fee': Flags.integer({ min: 0, max: 1_000_000, description: 'fee once the decay is over, pips' }),
     'decay-seconds': Flags.integer({ min: 1, description: 'seconds over which the fee decays' }),
+    'auction-bid-eth': Flags.string({
+      description:
+        'clanker only: a third party bids this much ETH and wins the first SniperAuctionV2 round (launch + 2); the fee decay then starts at that round',
+    }),
   }
 
   async run(): Promise<DevnetLaunchResult> {
@@ -41,10 +46,16 @@ export default class DevnetLaunch extends OperatorCommand {
       ...(flags['start-fee'] === undefined ? {} : { startFee: flags['start-fee'] }),
       ...(flags['end-fee'] === undefined ? {} : { endFee: flags['end-fee'] }),
       ...(flags['decay-seconds'] === undefined ? {} : { decaySeconds: flags['decay-seconds'] }),
+      ...(flags['auction-bid-eth'] === undefined ? {} : { auctionBidEth: flags['auction-bid-eth'] }),
     })
     this.log(`Launched ${result.token} on ${result.launchpad} (${result.chain}) in block ${result.blockNumber}, sent by ${result.sender}`)
     this.log(`Pool id: ${result.poolId}`)
     this.log(`Tx:      ${result.txHash}`)
+    if (result.auctionBid) {
+      this.log(
+        `Auction: round ${result.auctionBid.round} won by ${result.auctionBid.bidder} in block ${result.auctionBid.blockNumber} for ${result.auctionBid.paymentEth} ETH`,
+      )
+    }
     return result
   }
 }

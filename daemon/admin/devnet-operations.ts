@@ -5,6 +5,7 @@ import { CHAIN_KEYS } from '../../src/chain/chain-keys.ts'
 import { fundAccount, mineBlocks } from '../../src/chain/devnet/faucet.ts'
 import type { Devnet } from '../../src/chain/devnet/start-devnet.ts'
 import { PrebuyError } from '../../src/common/errors.ts'
+import { bidInAuctionBlock, prepareAuctionBidder, type WonAuction } from '../../src/launchpads/devnet/auction-bid.ts'
 import { launchToken } from '../../src/launchpads/devnet/launch-token.ts'
 import { swapExactUsdcForToken } from '../../src/launchpads/devnet/swap-exact-usdc-for-token.ts'
 import type { PrebuyWalletService } from '../../src/wallets/create-wallet-service.ts'
@@ -65,21 +66,44 @@ export function createDevnetOperations({ devnet, wallets, dataDir }: DevnetOpera
           `The devnet launchpads on ${request.chain} are not deployed yet; wait for the daemon to finish starting.`,
         )
       }
+      if (request.auctionBidEth !== undefined && request.launchpad !== 'clanker') {
+        throw new PrebuyError('invalid_auction_bid', `Only Clanker launches have an auction (SniperAuctionV2); ${request.launchpad} has none to bid in.`)
+      }
       const suffix = Date.now().toString(36).slice(-4).toUpperCase()
       const creator = getAddress(request.creator)
       const sender = getAddress(request.sender ?? request.creator)
-      const launched = await launchToken({
-        chain,
-        addresses,
-        launchpad: request.launchpad,
-        creator,
-        sender,
-        name: request.name ?? `Devnet ${request.launchpad} ${suffix}`,
-        symbol: request.symbol ?? `D${suffix}`,
-        ...(request.startFee === undefined ? {} : { startFee: request.startFee }),
-        ...(request.endFee === undefined ? {} : { endFee: request.endFee }),
-        ...(request.decaySeconds === undefined ? {} : { decaySeconds: request.decaySeconds }),
-      })
+      const launch = () =>
+        launchToken({
+          chain,
+          addresses,
+          launchpad: request.launchpad,
+          creator,
+          sender,
+          name: request.name ?? `Devnet ${request.launchpad} ${suffix}`,
+          symbol: request.symbol ?? `D${suffix}`,
+          ...(request.startFee === undefined ? {} : { startFee: request.startFee }),
+          ...(request.endFee === undefined ? {} : { endFee: request.endFee }),
+          ...(request.decaySeconds === undefined ? {} : { decaySeconds: request.decaySeconds }),
+        })
+      let launched: Awaited<ReturnType<typeof launch>>
+      let auctionBid: WonAuction | undefined
+      if (request.auctionBidEth === undefined) {
+        launched = await launch()
+      } else {
+        // The bid must land in the auction block (launch + 2) whatever the block time: the chain mines by hand for the
+        // launch, the block after it and the bid's block, then goes back to its block time.
+        const prepared = await prepareAuctionBidder(chain, addresses.clanker.factory, request.auctionBidEth)
+        const anvil = devnet.anvils[request.chain]
+        const mode = anvil.miningMode
+        await anvil.setMiningMode('manual')
+        try {
+          launched = await launch()
+          await jsonRpc(chain.rpcUrl, 'evm_mine')
+          auctionBid = await bidInAuctionBlock(chain, launched, prepared)
+        } finally {
+          await anvil.setMiningMode(mode)
+        }
+      }
       return {
         chain: request.chain,
         launchpad: request.launchpad,
@@ -89,6 +113,7 @@ export function createDevnetOperations({ devnet, wallets, dataDir }: DevnetOpera
         poolId: launched.poolId,
         txHash: launched.txHash,
         blockNumber: launched.blockNumber.toString(),
+        ...(auctionBid ? { auctionBid: { ...auctionBid, blockNumber: auctionBid.blockNumber.toString() } } : {}),
       }
     },
 

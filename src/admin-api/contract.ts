@@ -115,6 +115,8 @@ export const adminRequests = {
     startFee: pips.optional(),
     endFee: pips.optional(),
     decaySeconds: z.number().int().min(1).max(86_400).optional(),
+    /** Clanker: a third party bids this much ETH (paid in WETH) and wins the first auction round (launch + 2). */
+    auctionBidEth: decimalSchema(18).optional(),
   }),
   /** `usdc`: the stablecoin the devnet trader spends, decimal. */
   devnetSwap: z.strictObject({ token: addressSchema, usdc: decimalSchema(6), chain: z.enum(CHAIN_KEYS).default('base') }),
@@ -298,6 +300,8 @@ export interface DevnetLaunchResult {
   poolId: string
   txHash: string
   blockNumber: string
+  /** With auctionBidEth: the bid that won the first auction round. */
+  auctionBid?: { bidder: string; txHash: string; blockNumber: string; paymentEth: string; round: number }
 }
 
 /** `POST devnet/swap`. */

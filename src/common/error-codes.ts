@@ -116,6 +116,11 @@ export const ERROR_CODES = {
     meaning: 'A devnet launch fee schedule is out of range, or given for a launchpad whose fee is fixed (Zora).',
   },
   pool_not_found: { kind: 'not_found', surface: 'admin', meaning: 'No devnet launchpad pool trades this token.' },
+  invalid_auction_bid: {
+    kind: 'bad_request',
+    surface: 'admin',
+    meaning: 'A devnet auction bid is given for a launchpad without an auction (only Clanker has SniperAuctionV2).',
+  },
   // The daemon itself: start-up, chains, keys, and internal errors (never in a body).
   invalid_block_time: { kind: 'bad_request', surface: 'daemon', meaning: 'The devnet block time must be whole seconds >= 1, "manual" or "auto".' },
   empty_passphrase: { kind: 'bad_request', surface: 'daemon', meaning: 'The passphrase is empty.' },

@@ -485,6 +485,32 @@ describe('the operator CLI against the running daemon', () => {
     ])
     expect(refused.code).toBe(1)
     expect(refused.stdout + refused.stderr).toContain('end fee <= start fee')
+
+    // A sniper wins the first auction round of a Clanker launch: its bid lands in launch + 2 whatever the block time.
+    const sniped = await runCli<{ blockNumber: string; auctionBid: { round: number; blockNumber: string; paymentEth: string; bidder: string } }>(dataDir, [
+      'devnet',
+      'launch',
+      '--launchpad',
+      'clanker',
+      '--creator',
+      '0x2222222222222222222222222222222222222222',
+      '--auction-bid-eth',
+      '0.001',
+    ])
+    expect(sniped.code, sniped.stdout + sniped.stderr).toBe(0)
+    expect(sniped.json.auctionBid).toMatchObject({ round: 1, blockNumber: String(BigInt(sniped.json.blockNumber) + 2n), paymentEth: '0.001' })
+    const noAuction = await runCli(dataDir, [
+      'devnet',
+      'launch',
+      '--launchpad',
+      'zora',
+      '--creator',
+      '0x2222222222222222222222222222222222222222',
+      '--auction-bid-eth',
+      '0.001',
+    ])
+    expect(noAuction.code).toBe(1)
+    expect(noAuction.stdout + noAuction.stderr).toContain('Only Clanker launches have an auction')
   })
 
   it('answers an unknown id with a clear error and a non-zero exit', async () => {

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { parseEventLogs } from 'viem'
+import { type Address, encodeAbiParameters, erc20Abi, maxUint256, parseAbi, parseEventLogs, toFunctionSelector } from 'viem'
 import { buyRouterAbi } from '../../daemon/executor/buy-router-abi.ts'
+import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
+import { confirmDevnetTx, submitDevnetCall } from '../../src/launchpads/devnet/send-devnet-tx.ts'
+import { findPoolSwap, prepareDevnetTrader, swapExactUsdcForToken } from '../../src/launchpads/devnet/swap-exact-usdc-for-token.ts'
+import type { ClankerAuctionSchedule } from '../../src/pricing/fee-schedule.ts'
+import { clankerAuctionDecayFeeAt } from '../../src/pricing/schedules/clanker-auction.ts'
 import { startFlowHarness, type FlowHarness } from './flow-harness.ts'
 
 const USDC = 1_000_000n
@@ -91,6 +96,119 @@ describe('open-market execution on a Clanker launch (real devnet, wallets, store
     // Transitions are journaled: active -> executing -> filled (no reverted attempt into a gated block).
     const events = await h.journal.orderEventsOf(whale.keyId, slug)
     expect(events.map((e) => `${e.from}->${e.to}`)).toEqual(['active->executing', 'executing->filled'])
+  })
+
+  it('a third party wins the first auction round: nothing is sent into the blocks the win gates, the fills pay the fee decayed from the won round, no order fails', async () => {
+    const { slug, creator } = await h.newProject('bidwar', 'clanker')
+    const big = await h.newBuyer('bid-big', '300')
+    const small = await h.newBuyer('bid-small', '300')
+    await h.order(big, slug, '100', null)
+    await h.order(small, slug, '50', null)
+    // A bidder pays SniperAuctionV2 in WETH: it holds some and approved the module before the launch (as in
+    // test/launchpads/launchpads.test.ts, where the module's gating itself is checked swap by swap).
+    const bidder: Address = '0xb1dde00000000000000000000000000000000b1e'
+    const mevModule = await h.client.readContract({
+      address: h.launchpads.clanker.factory,
+      abi: parseAbi(['function mevModule() view returns (address)']),
+      functionName: 'mevModule',
+    })
+    const weth = h.chain.addresses.weth
+    h.startMining(50)
+    await prepareDevnetTrader(h.chain, bidder, '100')
+    await jsonRpc(h.chain.rpcUrl, 'eth_sendTransaction', [{ from: bidder, to: weth, value: '0x2386f26fc10000', data: toFunctionSelector('deposit()') }])
+    await confirmDevnetTx(
+      h.chain,
+      await submitDevnetCall(h.chain, bidder, { address: weth, abi: erc20Abi, functionName: 'approve', args: [mevModule, maxUint256] }),
+    )
+    await h.stopMining()
+
+    // Block by block, each one processed (its tick priced, then decided by an idle executor) before the next is mined.
+    // (A quiet tick's decision is journaled only when a verdict changes, so the indexer's signal is what is waited for.)
+    const decided = async (block: bigint, options = { idle: true }) => {
+      await h.waitFor(`block ${block} processed`, async () =>
+        h.signals.some((signal) => signal.type === 'processed' && signal.chain === 'base' && signal.blockNumber >= block),
+      )
+      if (options.idle) await h.executor.idle()
+    }
+    const timestampOf = async (block: bigint) => Number((await h.client.getBlock({ blockNumber: block })).timestamp)
+    const launched = await h.launch(slug, 'clanker', creator)
+    const n = launched.blockNumber
+    await decided(n)
+    await h.mine()
+    await decided(n + 1n)
+
+    // Launch + 2, the first auction block: the bid (its payer in the hook data, a gas price above the peg) wins it.
+    const bidData = encodeAbiParameters(
+      [
+        {
+          type: 'tuple',
+          components: [
+            { name: 'mevModuleSwapData', type: 'bytes' },
+            { name: 'poolExtensionSwapData', type: 'bytes' },
+          ],
+        },
+      ],
+      [{ mevModuleSwapData: encodeAbiParameters([{ type: 'address' }], [bidder]), poolExtensionSwapData: '0x' }],
+    )
+    const bid = await swapExactUsdcForToken({
+      chain: h.chain,
+      token: launched.token,
+      trader: bidder,
+      usdc: '10',
+      poolKey: launched.poolKey,
+      prepared: true,
+      submitOnly: true,
+      gas: 2_000_000n,
+      hookData: bidData,
+      fees: { maxFeePerGas: 200_000_000_000n, maxPriorityFeePerGas: 50_000_000_000n },
+    })
+    await h.mine()
+    const bidReceipt = await h.client.getTransactionReceipt({ hash: bid.txHash })
+    expect(bidReceipt).toMatchObject({ status: 'success', blockNumber: n + 2n })
+    const won = parseEventLogs({
+      abi: parseAbi(['event AuctionWon(bytes32 indexed poolId, address indexed payee, uint256 paymentAmount, uint256 round)']),
+      logs: bidReceipt.logs.filter((l) => l.address.toLowerCase() === mevModule.toLowerCase()),
+    })
+    expect(won.map((w) => w.args.round)).toEqual([1n])
+    await decided(n + 2n)
+
+    // The indexer read the module again: the next auction is 2 blocks on and the decay counts from the won round.
+    const recorded = (await h.journal.getLaunchBySlug(slug))!.feeSchedule as ClankerAuctionSchedule
+    expect(recorded).toMatchObject({ kind: 'clanker_auction', nextAuctionBlock: String(n + 4n), decayFrom: await timestampOf(n + 2n) })
+    // Launch + 3 and + 4 are gated now (a plain swap reverts with NotAuctionBlock): nothing is sent for them.
+    await h.mine()
+    await decided(n + 3n)
+    await h.mine()
+    // (Not idle after it: an executor with a bundle in flight is idle only once a block mines it.)
+    await decided(n + 4n, { idle: false })
+    // The tick of n + 4 prices a swap in n + 5, which is open: the bundle goes out for it.
+    await h.waitFor('the bundle for launch + 5', () => h.bundlePending())
+    h.startMining()
+    await h.waitFor('fills', async () => (await Promise.all([big, small].map((b) => h.getOrder(b, slug)))).every((o) => o?.status === 'filled'))
+    await h.stopMining()
+
+    const decisions = await h.journal.decisionsOf(slug)
+    for (const d of decisions.filter((d) => BigInt(d.tick.blockNumber) < n + 4n)) {
+      expect(d.tick.swapsAllowed, `tick of block ${d.tick.blockNumber}`).toBe(false)
+      expect(d.orders.filter((o) => o.verdict === 'submitted')).toEqual([])
+    }
+    const fill = (await h.getOrder(big, slug))!.execution!
+    const receipt = await h.client.getTransactionReceipt({ hash: fill.txHash as `0x${string}` })
+    expect(receipt.blockNumber).toBe(n + 5n)
+    // The pool charged the fee decayed from the won round, as the executor priced it; unbid, it would be lower.
+    const t5 = await timestampOf(n + 5n)
+    const paid = findPoolSwap(receipt.logs, h.chain.addresses.poolManager)?.fee
+    expect(paid).toBe(clankerAuctionDecayFeeAt(recorded, t5))
+    expect(paid).toBeGreaterThan(clankerAuctionDecayFeeAt({ ...recorded, decayFrom: await timestampOf(n) }, t5))
+    const planned = decisions.filter((d) => d.orders.some((o) => o.verdict === 'submitted'))
+    expect(planned.map((d) => d.tick.blockNumber)).toEqual([String(n + 4n)])
+    expect(planned[0]!.tick.lpFeePips).toBe(paid)
+    for (const t of (await h.journal.ticksOf(slug)).filter((t) => BigInt(t.blockNumber) < n + 4n))
+      expect(t.swapsAllowed, `tick of ${t.blockNumber}`).toBe(false)
+    for (const buyer of [big, small]) {
+      const events = await h.journal.orderEventsOf(buyer.keyId, slug)
+      expect(events.map((e) => `${e.from}->${e.to}`)).toEqual(['active->executing', 'executing->filled'])
+    }
   })
 })
 
