@@ -78,7 +78,10 @@ describe('crash rounds (kill -9 of the daemon and its chains during executions)'
     port = await freePortPair()
     await writeFile(
       join(dataDir, 'config.json'),
-      JSON.stringify({ chains: { mode: 'devnet', blockTime: 1 }, rateLimits: { perKeyPerMinute: 100_000, apiKeyCreationPerIpPerHour: 100_000 } }),
+      JSON.stringify({
+        chains: { mode: 'devnet', blockTime: 1 },
+        rateLimits: { perKeyPerMinute: 100_000, apiKeyCreationPerIpPerHour: 100_000, submissionsPerIpPerHour: 100_000 },
+      }),
     )
     let { admin, url, rpcUrl } = await start()
     const keys: { apiKey: string; wallet: Address }[] = []

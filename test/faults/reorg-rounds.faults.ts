@@ -52,7 +52,10 @@ describe('reorgs of depth 1 to 5 during launches (a real daemon, no restart)', (
     const port = await freePortPair()
     await writeFile(
       join(dataDir, 'config.json'),
-      JSON.stringify({ chains: { mode: 'devnet', blockTime: 1 }, rateLimits: { perKeyPerMinute: 100_000, apiKeyCreationPerIpPerHour: 100_000 } }),
+      JSON.stringify({
+        chains: { mode: 'devnet', blockTime: 1 },
+        rateLimits: { perKeyPerMinute: 100_000, apiKeyCreationPerIpPerHour: 100_000, submissionsPerIpPerHour: 100_000 },
+      }),
     )
     daemon = await startDaemonProcess(dataDir, port)
     const located = await locateDaemon(dataDir)
