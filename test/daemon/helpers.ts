@@ -20,10 +20,13 @@ async function isFree(port: number): Promise<boolean> {
   }
 }
 
-/** A port p with p and p + 1 free (the daemon's public and admin ports). */
+/**
+ * A port p with p and p + 1 free (the daemon's public and admin ports), below Linux's ephemeral range (32768-60999):
+ * a port there that is free now can be taken by any outgoing connection of a parallel test before the daemon binds it.
+ */
 export async function freePortPair(): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const port = 20_000 + Math.floor(Math.random() * 40_000)
+    const port = 20_000 + Math.floor(Math.random() * 12_000)
     if ((await isFree(port)) && (await isFree(port + 1))) return port
   }
   throw new Error('no free port pair')

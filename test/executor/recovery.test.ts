@@ -168,26 +168,24 @@ describe('exactly once and shared balances (real devnet, wallets, store)', () =>
   it('a reorg that drops the block of a buy returns the order to active; it buys again, once', async () => {
     const { slug, creator } = await h.newProject('reorged-buy', 'doppler')
     const buyer = await h.newBuyer('reorged-buy', '100')
+    // Funding mined blocks: once the indexer has processed them all, the launch block is the only one after the order,
+    // so no deployment ahead is sent and the launch bundle (which deploys the wallet) is the only bundler transaction.
+    await h.indexer.caughtUp('base', await h.client.getBlockNumber({ cacheTime: 0 }))
+    await h.executor.idle()
     await h.order(buyer, slug, '30', null)
     // A slowly decaying fee keeps block ticks coming after the reorg.
     const launched = await h.launch(slug, 'doppler', creator, { startFee: 20_000, endFee: 10_000, decaySeconds: 120 })
     await h.indexer.caughtUp('base', launched.blockNumber)
-    // Blocks are mined by hand, one while the order is executing, until it is filled: under load a bundler transaction
-    // sent just before the launch (the wallet's deployment ahead) can be ahead of the buy's, or the buy be resubmitted.
-    await h.waitFor('fill', async () => {
-      const status = (await h.getOrder(buyer, slug))?.status
-      if (status === 'filled') return true
-      if (status === 'executing') await h.mine()
-      return false
-    })
+    await h.waitFor('bundle', async () => (await h.getOrder(buyer, slug))?.status === 'executing' && (await h.bundlePending()))
+    await h.mine()
+    await h.waitFor('fill', async () => (await h.getOrder(buyer, slug))?.status === 'filled')
     const firstTx = (await h.getOrder(buyer, slug))!.execution!.txHash as Hash
     const fillBlock = (await h.client.getTransactionReceipt({ hash: firstTx })).blockNumber
-    expect(fillBlock).toBeGreaterThan(launched.blockNumber)
+    expect(fillBlock).toBe(launched.blockNumber + 1n)
     expect((await h.journal.fillsAbove('base', launched.blockNumber)).map((f) => f.keyId)).toEqual([buyer.keyId])
 
-    // Replace the fill block (and any after it) with empty ones: the buy never happened on the new chain.
-    const depth = Number((await h.client.getBlockNumber({ cacheTime: 0 })) - fillBlock + 1n)
-    await jsonRpc(h.chain.rpcUrl, 'anvil_reorg', [depth, []])
+    // Replace the fill block with an empty one: the buy never happened on the new chain.
+    await jsonRpc(h.chain.rpcUrl, 'anvil_reorg', [1, []])
     expect(await h.usdcOf(buyer.wallet)).toBe(100n * USDC)
     await h.mine()
     await h.waitFor('undone', async () => (await h.journal.orderEventsOf(buyer.keyId, slug)).some((e) => e.reason === 'buy undone by a reorg'))

@@ -85,6 +85,10 @@ describe('prepareAhead (wallets readied before a launch)', () => {
   it('forgets what it read on forgetAhead (a reorg): the next submission reads the chain', async () => {
     const { calls, service } = f.recordingService()
     await service.prepareAhead!('base', [7200])
+    // prepareAhead returns once the deployment is sent: let it land first (its landing voids the cache by itself, which
+    // would add a read of its own to the count below).
+    const wallet = await service.walletAddress(7200)
+    await vi.waitFor(async () => expect((await readCodeSizes(f.clients.base, [wallet]))[0]).toBeGreaterThan(0), { timeout: 30_000, interval: 100 })
     service.forgetAhead!('base')
     calls.length = 0
     const [result] = await service.submitUserOperations('base', [approveOp(7200, 'after-reorg', 1n)])
