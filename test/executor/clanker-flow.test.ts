@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Address, encodeAbiParameters, erc20Abi, maxUint256, parseAbi, parseEventLogs, toFunctionSelector } from 'viem'
+import { type Address, erc20Abi, maxUint256, parseAbi, parseEventLogs, toFunctionSelector } from 'viem'
 import { buyRouterAbi } from '../../daemon/executor/buy-router-abi.ts'
 import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
 import { confirmDevnetTx, submitDevnetCall } from '../../src/launchpads/devnet/send-devnet-tx.ts'
+import { auctionHookData } from '../../src/launchpads/devnet/auction-bid.ts'
 import { findPoolSwap, prepareDevnetTrader, swapExactUsdcForToken } from '../../src/launchpads/devnet/swap-exact-usdc-for-token.ts'
 import type { ClankerAuctionSchedule } from '../../src/pricing/fee-schedule.ts'
 import { clankerAuctionDecayFeeAt } from '../../src/pricing/schedules/clanker-auction.ts'
@@ -138,18 +139,7 @@ describe('open-market execution on a Clanker launch (real devnet, wallets, store
     await decided(n + 1n)
 
     // Launch + 2, the first auction block: the bid (its payer in the hook data, a gas price above the peg) wins it.
-    const bidData = encodeAbiParameters(
-      [
-        {
-          type: 'tuple',
-          components: [
-            { name: 'mevModuleSwapData', type: 'bytes' },
-            { name: 'poolExtensionSwapData', type: 'bytes' },
-          ],
-        },
-      ],
-      [{ mevModuleSwapData: encodeAbiParameters([{ type: 'address' }], [bidder]), poolExtensionSwapData: '0x' }],
-    )
+    const bidData = auctionHookData(bidder)
     const bid = await swapExactUsdcForToken({
       chain: h.chain,
       token: launched.token,

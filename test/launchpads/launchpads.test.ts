@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import {
   decodeEventLog,
-  encodeAbiParameters,
   erc20Abi,
   getAddress,
   maxUint256,
@@ -22,6 +21,7 @@ import { startDevnet, type Devnet } from '../../src/chain/devnet/start-devnet.ts
 import type { Launchpad } from '../../src/domain/records.ts'
 import { createLaunchpadAdapters, type LaunchpadAddresses } from '../../src/launchpads/create-adapters.ts'
 import { DEVNET_LAUNCH_DEFAULTS, deployDevnetLaunchpads, devnetLaunchpadsExist } from '../../src/launchpads/devnet/deploy-devnet-launchpads.ts'
+import { auctionHookData } from '../../src/launchpads/devnet/auction-bid.ts'
 import { launchToken, predictTokenAddress, submitLaunch } from '../../src/launchpads/devnet/launch-token.ts'
 import { confirmDevnetTx, devnetPublicClient, submitDevnetCall } from '../../src/launchpads/devnet/send-devnet-tx.ts'
 import {
@@ -327,18 +327,7 @@ describe('devnet launchpads', () => {
 
     // Launch + 2, the auction block: a plain swap reverts (no payer in its hook data; its higher tip orders it first); a
     // bid naming its payer, with a gas price above the round's peg, wins the round and swaps at the starting fee.
-    const bidData = encodeAbiParameters(
-      [
-        {
-          type: 'tuple',
-          components: [
-            { name: 'mevModuleSwapData', type: 'bytes' },
-            { name: 'poolExtensionSwapData', type: 'bytes' },
-          ],
-        },
-      ],
-      [{ mevModuleSwapData: encodeAbiParameters([{ type: 'address' }], [bidder]), poolExtensionSwapData: '0x' }],
-    )
+    const bidData = auctionHookData(bidder)
     await setNextTimestamp(t0 + 1)
     const plainInAuction = await plainSwap({ maxFeePerGas: 300_000_000_000n, maxPriorityFeePerGas: 100_000_000_000n })
     const bid = await swapExactUsdcForToken({

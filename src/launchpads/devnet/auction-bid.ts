@@ -18,6 +18,24 @@ const MODULE_ABI = parseAbi([
   'event AuctionWon(bytes32 indexed poolId, address indexed payee, uint256 paymentAmount, uint256 round)',
 ])
 
+/**
+ * The hook data of a bid: SniperAuctionV2 decodes {mevModuleSwapData: abi.encode(payee), poolExtensionSwapData} from it
+ * (clanker-devco/v4-contracts, SniperAuctionV2.sol); a plain swap without it reverts in an auction block.
+ */
+export const auctionHookData = (payer: Address): Hex =>
+  encodeAbiParameters(
+    [
+      {
+        type: 'tuple',
+        components: [
+          { name: 'mevModuleSwapData', type: 'bytes' },
+          { name: 'poolExtensionSwapData', type: 'bytes' },
+        ],
+      },
+    ],
+    [{ mevModuleSwapData: encodeAbiParameters([{ type: 'address' }], [payer]), poolExtensionSwapData: '0x' }],
+  )
+
 export interface PreparedBidder {
   bidder: Address
   mevModule: Address
@@ -67,18 +85,7 @@ export async function bidInAuctionBlock(chain: ChainConfig, launched: LaunchedTo
     client.readContract({ address: prepared.mevModule, abi: MODULE_ABI, functionName: 'paymentPerGasUnit' }),
   ])
   const gasPrice = peg + (prepared.bidWei + perGas - 1n) / perGas
-  const hookData = encodeAbiParameters(
-    [
-      {
-        type: 'tuple',
-        components: [
-          { name: 'mevModuleSwapData', type: 'bytes' },
-          { name: 'poolExtensionSwapData', type: 'bytes' },
-        ],
-      },
-    ],
-    [{ mevModuleSwapData: encodeAbiParameters([{ type: 'address' }], [prepared.bidder]), poolExtensionSwapData: '0x' }],
-  )
+  const hookData = auctionHookData(prepared.bidder)
   const { txHash } = await swapExactUsdcForToken({
     chain,
     token: launched.token,
