@@ -541,6 +541,15 @@ describe('restart and shutdown', () => {
       const again = await runCli(dataDir, ['backup', file])
       expect(again.code).toBe(1)
       expect(again.stdout + again.stderr).toContain('already exists')
+      const replaced = await runCli<{ source: string }>(dataDir, ['backup', file, '--force'])
+      expect(replaced.code, replaced.stdout + replaced.stderr).toBe(0)
+      expect(replaced.json.source).toBe('daemon')
+      // A data dir with neither a daemon nor a database (a wrong --data-dir) is refused, and none is created.
+      const wrongDir = join(out, 'nothing-here')
+      const wrong = await runCli(wrongDir, ['backup', join(out, 'wrong.jsonl.gz')])
+      expect(wrong.code).toBe(1)
+      expect(wrong.stdout + wrong.stderr).toContain('holds no database')
+      await expect(stat(join(wrongDir, 'db'))).rejects.toThrow()
 
       // Never over a live daemon's data, even forced.
       const live = await runCli(dataDir, ['restore', file, '--force'])

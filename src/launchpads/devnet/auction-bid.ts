@@ -3,7 +3,7 @@ import { jsonRpc } from '../../chain/anvil/json-rpc.ts'
 import type { ChainConfig } from '../../chain/chain-keys.ts'
 import { PrebuyError } from '../../common/errors.ts'
 import type { LaunchedToken } from './launch-token.ts'
-import { confirmDevnetTx, devnetPublicClient, impersonate, submitDevnetCall } from './send-devnet-tx.ts'
+import { confirmDevnetTx, devnetPublicClient, submitDevnetCall } from './send-devnet-tx.ts'
 import { prepareDevnetTrader, swapExactUsdcForToken } from './swap-exact-usdc-for-token.ts'
 
 /** The third party that bids in devnet auctions (a fixed address, impersonated: no nonce shared with anyone). */
@@ -58,8 +58,7 @@ export async function prepareAuctionBidder(chain: ChainConfig, factory: Address,
   const client = devnetPublicClient(chain)
   const mevModule = await client.readContract({ address: factory, abi: MODULE_ABI, functionName: 'mevModule' })
   const bidWei = parseEther(bidEth)
-  await prepareDevnetTrader(chain, DEVNET_BIDDER, BID_SWAP_USDC)
-  await impersonate(chain, DEVNET_BIDDER)
+  await prepareDevnetTrader(chain, DEVNET_BIDDER, BID_SWAP_USDC) // impersonates it too
   const weth = chain.addresses.weth
   const deposit = await jsonRpc<Hex>(chain.rpcUrl, 'eth_sendTransaction', [
     { from: DEVNET_BIDDER, to: weth, value: `0x${bidWei.toString(16)}`, data: toFunctionSelector('deposit()') },

@@ -6,6 +6,12 @@ import { pipeline } from 'node:stream/promises'
 import { createGunzip } from 'node:zlib'
 import { BackupFormatError, type ParsedBackup, readBackupLines } from './backup-format.ts'
 
+export const pathExists = (path: string): Promise<boolean> =>
+  stat(path).then(
+    () => true,
+    () => false,
+  )
+
 /** Reads and checks a backup file (gzip of JSON lines) from start to end; `onEntry` sees each database entry. */
 export async function readBackupFile(file: string, onEntry?: (key: string, value: string) => Promise<void> | void): Promise<ParsedBackup> {
   const input = createReadStream(file).pipe(createGunzip())
@@ -31,13 +37,7 @@ export async function readBackupFile(file: string, onEntry?: (key: string, value
  * file is refused unless `overwrite`.
  */
 export async function writeBackupFile(stream: Readable, file: string, options: { overwrite: boolean }): Promise<ParsedBackup & { bytes: number }> {
-  if (!options.overwrite) {
-    const exists = await stat(file).then(
-      () => true,
-      () => false,
-    )
-    if (exists) throw new BackupFormatError(`${file} already exists (pass --force to replace it)`)
-  }
+  if (!options.overwrite && (await pathExists(file))) throw new BackupFormatError(`${file} already exists (pass --force to replace it)`)
   const partial = `${file}.partial-${process.pid}`
   try {
     await pipeline(stream, createWriteStream(partial, { mode: 0o600 }))

@@ -1,8 +1,7 @@
-import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { Level } from 'level'
-import { BackupFormatError } from './backup-format.ts'
-import { readBackupFile } from './backup-file.ts'
+import { pathExists, readBackupFile } from './backup-file.ts'
 
 export interface RestoreResult {
   dataDir: string
@@ -28,15 +27,10 @@ const openRaw = async (path: string): Promise<RawDb> => {
   await db.open()
   return db
 }
-const exists = (path: string) =>
-  stat(path).then(
-    () => true,
-    () => false,
-  )
 
 /** Whether the data dir's database holds anything; refuses a database another process has open (a live daemon). */
 async function databaseInUse(dbPath: string): Promise<boolean> {
-  if (!(await exists(dbPath))) return false
+  if (!(await pathExists(dbPath))) return false
   let db: RawDb
   try {
     db = await openRaw(dbPath)
@@ -108,7 +102,7 @@ export async function restoreBackup(options: { file: string; dataDir: string; fo
     await rename(join(dataDir, path), join(dataDir, target))
     movedAside.push(target)
   }
-  if (await exists(dbPath)) await rm(dbPath, { recursive: true, force: true }) // an empty database (checked above)
+  if (await pathExists(dbPath)) await rm(dbPath, { recursive: true, force: true }) // an empty database (checked above)
   await rename(staging, dbPath)
   for (const backupFile of parsed.files) {
     const path = join(dataDir, backupFile.path)
@@ -125,5 +119,3 @@ export async function restoreBackup(options: { file: string; dataDir: string; fo
     movedAside,
   }
 }
-
-export { BackupFormatError }
