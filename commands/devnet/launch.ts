@@ -12,6 +12,9 @@ export default class DevnetLaunch extends OperatorCommand {
     '<%= config.bin %> devnet launch --launchpad doppler --creator 0x1111... --name Moon --symbol MOON --start-fee 500000 --end-fee 10000 --decay-seconds 20',
     '<%= config.bin %> devnet launch --launchpad clanker --creator 0x1111... --sender 0x2222...   # a forged launch: rejected',
     '<%= config.bin %> devnet launch --launchpad clanker --creator 0x1111... --auction-bid-eth 0.001   # a sniper wins the first auction round',
+    '<%= config.bin %> devnet launch --launchpad zora --creator 0x1111... --paired zora   # a content coin paired with ZORA',
+    '<%= config.bin %> devnet launch --launchpad zora --creator 0x1111... --creator-coin   # a creator coin (pairs with ZORA)',
+    '<%= config.bin %> devnet launch --launchpad clanker --creator 0x1111... --dev-buy-usdc 500   # the creator buys in the deployment',
   ]
   static override flags = {
     launchpad: Flags.string({ required: true, options: [...LAUNCHPADS] }),
@@ -31,6 +34,18 @@ export default class DevnetLaunch extends OperatorCommand {
       description:
         'clanker only: a third party bids this much ETH and wins the first SniperAuctionV2 round (launch + 2); the fee decay then starts at that round',
     }),
+    paired: Flags.string({
+      options: ['weth', 'eth', 'zora'],
+      description: 'what the token pairs with: clanker weth; doppler weth (default, as Bankr) or eth (a native-ETH numeraire); zora eth (default) or zora',
+    }),
+    'dev-buy-usdc': Flags.string({
+      description: 'clanker only: a dev buy worth this much stablecoin (paid in ETH) in the deployment, for the creator; the launch is priced after it',
+    }),
+    'dynamic-fee': Flags.boolean({ description: "clanker only: the dynamic-fee hook (clanker-sdk's Dynamic3: 1% base, up to 3%) instead of the static 1%" }),
+    rehype: Flags.boolean({
+      description: "doppler only: a rehype pool as Bankr's current ones (0.7% LP fee, the decaying fee taken from the output by the Doppler hook)",
+    }),
+    'creator-coin': Flags.boolean({ description: 'zora only: launch a creator coin (paired with ZORA, announced by CreatorCoinCreated)' }),
   }
 
   async run(): Promise<DevnetLaunchResult> {
@@ -47,8 +62,15 @@ export default class DevnetLaunch extends OperatorCommand {
       ...(flags['end-fee'] === undefined ? {} : { endFee: flags['end-fee'] }),
       ...(flags['decay-seconds'] === undefined ? {} : { decaySeconds: flags['decay-seconds'] }),
       ...(flags['auction-bid-eth'] === undefined ? {} : { auctionBidEth: flags['auction-bid-eth'] }),
+      ...(flags.paired === undefined ? {} : { paired: flags.paired as 'weth' | 'eth' | 'zora' }),
+      ...(flags['creator-coin'] ? { creatorCoin: true } : {}),
+      ...(flags['dev-buy-usdc'] === undefined ? {} : { devBuyUsdc: flags['dev-buy-usdc'] }),
+      ...(flags['dynamic-fee'] ? { dynamicFee: true } : {}),
+      ...(flags.rehype ? { rehype: true } : {}),
     })
     this.log(`Launched ${result.token} on ${result.launchpad} (${result.chain}) in block ${result.blockNumber}, sent by ${result.sender}`)
+    this.log(`Paired:  ${result.paired.kind} (${result.paired.address})`)
+    if (result.devBuyEth !== undefined) this.log(`Dev buy: ${result.devBuyEth} ETH`)
     this.log(`Pool id: ${result.poolId}`)
     this.log(`Tx:      ${result.txHash}`)
     if (result.auctionBid) {

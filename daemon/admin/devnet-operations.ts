@@ -7,6 +7,7 @@ import type { Devnet } from '../../src/chain/devnet/start-devnet.ts'
 import { PrebuyError } from '../../src/common/errors.ts'
 import { bidInAuctionBlock, prepareAuctionBidder, type WonAuction } from '../../src/launchpads/devnet/auction-bid.ts'
 import { launchToken } from '../../src/launchpads/devnet/launch-token.ts'
+import { devBuyWeiForUsdc } from '../../src/launchpads/devnet/dev-buy-amount.ts'
 import { swapExactUsdcForToken } from '../../src/launchpads/devnet/swap-exact-usdc-for-token.ts'
 import type { PrebuyWalletService } from '../../src/wallets/create-wallet-service.ts'
 import { readDevnetLaunchpads } from '../workers/devnet-launchpads.ts'
@@ -69,6 +70,10 @@ export function createDevnetOperations({ devnet, wallets, dataDir }: DevnetOpera
       if (request.auctionBidEth !== undefined && request.launchpad !== 'clanker') {
         throw new PrebuyError('invalid_auction_bid', `Only Clanker launches have an auction (SniperAuctionV2); ${request.launchpad} has none to bid in.`)
       }
+      if (request.devBuyUsdc !== undefined && request.launchpad !== 'clanker') {
+        throw new PrebuyError('invalid_dev_buy', `Only Clanker launches have a dev buy (its DevBuy extension); ${request.launchpad} has none.`)
+      }
+      const devBuy = request.devBuyUsdc === undefined ? undefined : await devBuyWeiForUsdc(chain, request.devBuyUsdc)
       const suffix = Date.now().toString(36).slice(-4).toUpperCase()
       const creator = getAddress(request.creator)
       const sender = getAddress(request.sender ?? request.creator)
@@ -84,6 +89,11 @@ export function createDevnetOperations({ devnet, wallets, dataDir }: DevnetOpera
           ...(request.startFee === undefined ? {} : { startFee: request.startFee }),
           ...(request.endFee === undefined ? {} : { endFee: request.endFee }),
           ...(request.decaySeconds === undefined ? {} : { decaySeconds: request.decaySeconds }),
+          ...(request.paired === undefined ? {} : { paired: request.paired }),
+          ...(request.creatorCoin === undefined ? {} : { creatorCoin: request.creatorCoin }),
+          ...(devBuy ? { devBuyWei: devBuy.wei } : {}),
+          ...(request.dynamicFee === undefined ? {} : { dynamicFee: request.dynamicFee }),
+          ...(request.rehype === undefined ? {} : { rehype: request.rehype }),
         })
       let launched: Awaited<ReturnType<typeof launch>>
       let auctionBid: WonAuction | undefined
@@ -110,6 +120,8 @@ export function createDevnetOperations({ devnet, wallets, dataDir }: DevnetOpera
         creator,
         sender,
         token: launched.token,
+        paired: { kind: launched.launch.paired.kind, address: launched.launch.paired.address },
+        ...(devBuy ? { devBuyEth: devBuy.eth } : {}),
         poolId: launched.poolId,
         txHash: launched.txHash,
         blockNumber: launched.blockNumber.toString(),

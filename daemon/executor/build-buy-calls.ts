@@ -21,7 +21,10 @@ export interface BuyCallInput {
   ethUsdPool: Address
   poolKey: StoredPoolKey
   token: Address
-  /** What the token pairs with: picks the route (USDC -v3-> WETH -v4-> token; for native ETH the router unwraps first). */
+  /**
+   * What the token pairs with: picks the route (USDC -v3-> WETH -v4-> token; for native ETH the router unwraps first; a
+   * bridged pair goes through its bridge pools first: WETH -> ETH -> ZORA -> coin).
+   */
   paired: PairedAsset
   spendAtoms: bigint
   minTokensOut: bigint
@@ -34,8 +37,10 @@ export interface BuyCallInput {
  */
 export function buildBuyCalls(input: BuyCallInput): AccountCall[] {
   // The adapters report launches of other pairs as unsupported until their route exists, so this is a programming error.
-  // The router unwraps its WETH and settles native ETH when the pool's paired currency is address(0).
-  if (input.paired.kind !== 'weth' && input.paired.kind !== 'eth') throw new Error(`no buy route for ${input.paired.kind} pairs`)
+  // The router unwraps its WETH and settles native ETH when the first v4 pool holds address(0).
+  const bridge = input.paired.bridge ?? []
+  const direct = input.paired.kind === 'weth' || input.paired.kind === 'eth'
+  if (direct === bridge.length > 0) throw new Error(`no buy route for ${input.paired.kind} pairs${direct ? ' with a bridge' : ' without a bridge'}`)
   return [
     {
       to: input.stablecoin,
@@ -52,6 +57,7 @@ export function buildBuyCalls(input: BuyCallInput): AccountCall[] {
             stablecoin: input.stablecoin,
             weth: input.weth,
             ethUsdPool: input.ethUsdPool,
+            bridge,
             poolKey: input.poolKey,
             token: input.token,
             amountIn: input.spendAtoms,
@@ -69,7 +75,8 @@ export function buildBuyCalls(input: BuyCallInput): AccountCall[] {
 export type BuyCallTemplate = Omit<BuyCallInput, 'orderId' | 'spendAtoms' | 'minTokensOut'>
 
 const word = (value: bigint): string => value.toString(16).padStart(64, '0')
-// Distinct sentinels locate the per-order words in one template encoding (the buy argument is a static tuple).
+// Distinct sentinels locate the per-order words in one template encoding (each is a whole word, found exactly once; the
+// bridge array's words are keys of the launch, the same for every buy).
 const SENTINEL_ORDER = `0x${'a1'.repeat(32)}` as Hash
 const SENTINEL_SPEND = BigInt(`0x${'b2'.repeat(31)}`)
 const SENTINEL_MIN = BigInt(`0x${'c3'.repeat(31)}`)

@@ -3,7 +3,8 @@ import type { LaunchRecord, PriceTick, TickReason } from '../../src/journal/jour
 import { effectiveMarketCap } from '../../src/pricing/effective-market-cap.ts'
 import { fdvUsd } from '../../src/pricing/fdv.ts'
 import { type FeeSchedule, feeAt, type NextBlock, scheduleSettled } from '../../src/pricing/fee-schedule.ts'
-import { type Fraction, floorOf } from '../../src/pricing/fraction.ts'
+import { type Fraction, floorOf, toNumber } from '../../src/pricing/fraction.ts'
+import { compoundFees, routeFee } from '../../src/pricing/route-price.ts'
 import { tokenPriceInPaired } from '../../src/pricing/sqrt-price.ts'
 
 export interface PoolState {
@@ -32,8 +33,8 @@ export const nextBlockAfter = (block: { number: bigint; timestamp: bigint }, blo
 
 /**
  * A price tick, pure: the pool's FDV in stablecoin atoms and the effective market cap for a swap landing in the NEXT
- * block (the fee schedule evaluated for that block's number and expected timestamp). Exact until the final rounding
- * (cap up).
+ * block (the fee schedule evaluated for that block's number and expected timestamp, compounded with the static fees of
+ * the pools a bridged pair is bought through: ETH -> ZORA). Exact until the final rounding (cap up).
  */
 export function computePriceTick(input: TickInput): PriceTick {
   const { launch } = input
@@ -43,7 +44,8 @@ export function computePriceTick(input: TickInput): PriceTick {
   const tokenIsCurrency0 = launch.poolKey.currency0.toLowerCase() === launch.token.toLowerCase()
   const tokenPrice = tokenPriceInPaired(input.pool.sqrtPriceX96, tokenIsCurrency0)
   const fdv = fdvUsd({ tokenPriceInPaired: tokenPrice, pairedUsd: input.pairedUsd, totalSupply: BigInt(launch.totalSupply) })
-  const cap = effectiveMarketCap(fdv, quote.totalFee)
+  const totalFee = compoundFees(quote.totalFee, routeFee(launch.paired.bridge ?? []))
+  const cap = effectiveMarketCap(fdv, totalFee)
   return {
     slug: launch.slug,
     chain: launch.chain,
@@ -57,7 +59,7 @@ export function computePriceTick(input: TickInput): PriceTick {
     pairedUsdAtoms: floorOf({ numerator: input.pairedUsd.numerator * 10n ** 18n, denominator: input.pairedUsd.denominator }).toString(),
     nextBlockTimestamp: next.timestamp,
     lpFeePips: quote.lpFee,
-    totalFeeFraction: quote.totalFraction,
+    totalFeeFraction: toNumber(totalFee),
     swapsAllowed: quote.swapsAllowed,
     fdvUsdAtoms: floorOf(fdv).toString(),
     effectiveCapAtoms: cap === null ? null : cap.toString(),

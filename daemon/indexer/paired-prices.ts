@@ -1,8 +1,12 @@
 import { isAddressEqual, type PublicClient, parseAbi } from 'viem'
 import type { ChainConfig } from '../../src/chain/chain-keys.ts'
 import type { PairedAsset } from '../../src/launchpads/launchpad-adapter.ts'
-import type { Fraction } from '../../src/pricing/fraction.ts'
+import { poolIdOf } from '../../src/launchpads/pool-id.ts'
+import { type Fraction, multiply } from '../../src/pricing/fraction.ts'
+import { priceThroughRoute } from '../../src/pricing/route-price.ts'
 import { ethUsdFromV3Slot0 } from '../../src/pricing/sqrt-price.ts'
+
+const STATE_VIEW = parseAbi(['function getSlot0(bytes32 poolId) view returns (uint160 sqrtPriceX96, int24 tick, uint24 protocolFee, uint24 lpFee)'])
 
 const V3_POOL = parseAbi([
   'function slot0() view returns (uint160 sqrtPriceX96, int24 tick, uint16 observationIndex, uint16 observationCardinality, uint16 observationCardinalityNext, uint8 feeProtocol, bool unlocked)',
@@ -15,13 +19,15 @@ export interface PairedPrices {
   usd(paired: PairedAsset, blockNumber: bigint): Promise<Fraction>
 }
 
-/** A source for one kind of paired asset (ETH and WETH share the v3 WETH/stablecoin pool). */
+/** A source for one kind of paired asset (ETH and WETH share the v3 WETH/stablecoin pool; ZORA adds its bridge). */
 type PriceSource = (paired: PairedAsset, blockNumber: bigint) => Promise<Fraction>
 
 /**
  * The paired assets' USD prices on one chain. WETH and native ETH (one price: 1 wei of either) come from the v3
- * WETH/stablecoin pool's slot0 at the block. Other kinds are priced by the sources added to SOURCES; a kind without a
- * source cannot be priced (the adapter reports such launches as unsupported, so this is never reached for them).
+ * WETH/stablecoin pool's slot0 at the block. ZORA is priced through its bridge (the v4 ETH/ZORA pool's slot0, read
+ * from the StateView at the block) times that ETH price: mid prices; the bridge's fee is counted with the launch fee
+ * (computePriceTick). A kind without a source cannot be priced (the adapter reports such launches as unsupported, so
+ * this is never reached for them).
  */
 export async function createPairedPrices(chain: ChainConfig, client: PublicClient): Promise<PairedPrices> {
   const { ethUsdPool, weth } = chain.addresses
@@ -30,7 +36,19 @@ export async function createPairedPrices(chain: ChainConfig, client: PublicClien
     const slot0 = await client.readContract({ address: ethUsdPool, abi: V3_POOL, functionName: 'slot0', blockNumber })
     return ethUsdFromV3Slot0(slot0[0], wethIsToken0)
   }
-  const sources: Partial<Record<PairedAsset['kind'], PriceSource>> = { weth: ethUsd, eth: ethUsd }
+  const bridged: PriceSource = async (paired, blockNumber) => {
+    const bridge = paired.bridge ?? []
+    if (bridge.length === 0) throw new Error(`the ${paired.kind} pair ${paired.address} has no bridge to price it through`)
+    const [eth, ...slots] = await Promise.all([
+      ethUsd(paired, blockNumber),
+      ...bridge.map((key) =>
+        client.readContract({ address: chain.addresses.stateView, abi: STATE_VIEW, functionName: 'getSlot0', args: [poolIdOf(key)], blockNumber }),
+      ),
+    ])
+    const sqrtPrices = slots.map((slot) => (slot as readonly [bigint, ...unknown[]])[0])
+    return multiply(eth as Fraction, priceThroughRoute(bridge, sqrtPrices, weth))
+  }
+  const sources: Partial<Record<PairedAsset['kind'], PriceSource>> = { weth: ethUsd, eth: ethUsd, zora: bridged }
   return {
     usd(paired, blockNumber) {
       const source = sources[paired.kind]

@@ -26,7 +26,10 @@ export async function readDevnetLaunchpads(dataDir: string): Promise<Recorded> {
 export async function ensureDevnetLaunchpads(dataDir: string, chain: ChainConfig, deployer: Account): Promise<LaunchpadAddresses> {
   const recorded = await readDevnetLaunchpads(dataDir)
   const previous = recorded[chain.key]
-  if (previous && previous.chainId === chain.chainId && (await devnetLaunchpadsExist(chain, previous))) return previous
+  // A record from before the devnet had ZORA, Clanker's dynamic-fee hook or Doppler's rehype pools is redeployed: its
+  // factories cannot launch those.
+  const current = previous?.zora.route !== undefined && previous.clanker.dynamicHook !== undefined && previous.doppler.rehypeHook !== undefined
+  if (previous && current && previous.chainId === chain.chainId && (await devnetLaunchpadsExist(chain, previous))) return previous
   const addresses = await deployDevnetLaunchpads(chain, deployer)
   // Both chains record into one file at the same time on a first start: serialise the read-modify-write and replace
   // the file atomically, or one chain's entry is lost (or the JSON interleaved) and its launchpads redeployed later.

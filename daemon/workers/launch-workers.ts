@@ -4,8 +4,9 @@ import { chainFromConfig, createReadClient } from '../../src/chain/clients.ts'
 import { devAccounts } from '../../src/chain/devnet/devnet-accounts.ts'
 import { PrebuyError } from '../../src/common/errors.ts'
 import { createJournal } from '../../src/journal/journal.ts'
-import { BASE_LAUNCHPADS, createLaunchpadAdapters, type CreateLaunchpadAdaptersOptions } from '../../src/launchpads/create-adapters.ts'
+import { BASE_LAUNCHPADS, createLaunchpadAdapters, devnetAdapterOptions, type CreateLaunchpadAdaptersOptions } from '../../src/launchpads/create-adapters.ts'
 import type { LaunchpadAdapter } from '../../src/launchpads/launchpad-adapter.ts'
+import { BASE_ZORA_TOKEN } from '../../src/launchpads/zora/zora-route.ts'
 import { buyRouterAddress, ensureBuyRouter } from '../executor/ensure-buy-router.ts'
 import { startExecutor, type Executor } from '../executor/start-executor.ts'
 import { ensureDevnetLaunchpads } from './devnet-launchpads.ts'
@@ -39,10 +40,13 @@ export function createLaunchWorkers(context: WorkerContext): BackgroundWorker[] 
     const { poolManager, weth } = chain.addresses
     if (devnet) {
       const a = await ensureDevnetLaunchpads(context.config.dataDir, chain, devAccounts()[DEVNET_LAUNCH_DEPLOYER_INDEX]!.account)
-      return { poolManager, weth, clanker: { factory: a.clanker.factory }, doppler: { airlock: a.doppler.airlock }, zora: { factory: a.zora.factory } }
+      return devnetAdapterOptions(chain.addresses, a)
     }
-    // Real chains: Base's published launchpads; the second chain has none configured yet.
-    return chain.key === 'base' ? { ...BASE_LAUNCHPADS, poolManager, weth } : undefined
+    // Real chains: Base's published launchpads (and the operator's ZORA route); the second chain has none configured yet.
+    if (chain.key !== 'base') return undefined
+    const zoraEthPool = context.config.launches.zoraEthPool
+    const zora = { ...BASE_LAUNCHPADS.zora, ...(zoraEthPool ? { route: { zora: BASE_ZORA_TOKEN, ethPool: zoraEthPool } } : {}) }
+    return { ...BASE_LAUNCHPADS, poolManager, weth, zora }
   }
 
   async function routerOf(chain: ChainConfig): Promise<Address> {

@@ -117,6 +117,16 @@ export const adminRequests = {
     decaySeconds: z.number().int().min(1).max(86_400).optional(),
     /** Clanker: a third party bids this much ETH (paid in WETH) and wins the first auction round (launch + 2). */
     auctionBidEth: decimalSchema(18).optional(),
+    /** What the token pairs with where the launchpad allows a choice (Zora: eth, the default, or zora). */
+    paired: z.enum(['weth', 'eth', 'zora']).optional(),
+    /** Zora: a creator coin (paired with ZORA, CreatorCoinCreated) instead of a content coin. */
+    creatorCoin: z.boolean().optional(),
+    /** Clanker: a dev buy worth this much stablecoin (paid in ETH at the devnet price) in the deployment, for the creator. */
+    devBuyUsdc: decimalSchema(6).optional(),
+    /** Clanker: the dynamic-fee hook (clanker-sdk's Dynamic3, 1% to 3%) instead of the static 1%. */
+    dynamicFee: z.boolean().optional(),
+    /** Doppler: a rehype pool (0.7% LP fee + the decaying hook fee taken from the output), as Bankr's current ones. */
+    rehype: z.boolean().optional(),
   }),
   /** `usdc`: the stablecoin the devnet trader spends, decimal. */
   devnetSwap: z.strictObject({ token: addressSchema, usdc: decimalSchema(6), chain: z.enum(CHAIN_KEYS).default('base') }),
@@ -297,6 +307,10 @@ export interface DevnetLaunchResult {
   /** Who sent the launch transaction. */
   sender: string
   token: string
+  /** What the token pairs with (kind weth, eth or zora) and that asset's address (native ETH: the zero address). */
+  paired: { kind: string; address: string }
+  /** With devBuyUsdc: the ETH the dev buy paid (decimal). */
+  devBuyEth?: string
   poolId: string
   txHash: string
   blockNumber: string

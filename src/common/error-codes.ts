@@ -115,6 +115,16 @@ export const ERROR_CODES = {
     surface: 'admin',
     meaning: 'A devnet launch fee schedule is out of range, or given for a launchpad whose fee is fixed (Zora).',
   },
+  invalid_launch_pair: {
+    kind: 'bad_request',
+    surface: 'admin',
+    meaning: 'A devnet launch asks for a paired asset (or a creator coin) its launchpad does not launch with.',
+  },
+  invalid_dev_buy: {
+    kind: 'bad_request',
+    surface: 'admin',
+    meaning: 'A devnet dev buy is not a positive amount, or is asked of a launchpad without one (Clanker only).',
+  },
   pool_not_found: { kind: 'not_found', surface: 'admin', meaning: 'No devnet launchpad pool trades this token.' },
   invalid_auction_bid: {
     kind: 'bad_request',

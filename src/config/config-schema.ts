@@ -1,7 +1,9 @@
 import { isIP } from 'node:net'
 import { z } from 'zod'
 import { BASE_DEFAULT_ADDRESSES } from '../chain/real-chains.ts'
-import { addressSchema } from '../common/schemas.ts'
+import { addressSchema, checksumAddressSchema } from '../common/schemas.ts'
+import { BASE_ZORA_TOKEN } from '../launchpads/zora/zora-route.ts'
+import { routeProblem } from '../pricing/route-price.ts'
 import { DEFAULT_WITHDRAWAL_POLICY } from '../wallets/withdrawal-policy.ts'
 
 /**
@@ -141,6 +143,15 @@ export const rpcChainsSchema = z.strictObject({
   second_chain: rpcChain(z.strictObject(addressesShape), positiveInt(2 ** 31)),
 })
 
+/** A Uniswap v4 pool key with a static fee (pips) and no more than the PoolManager accepts. */
+const poolKeySchema = z.strictObject({
+  currency0: checksumAddressSchema,
+  currency1: checksumAddressSchema,
+  fee: z.number().int().min(0).max(1_000_000, { error: 'a static fee in pips, at most 1,000,000 (no dynamic-fee flag)' }),
+  tickSpacing: z.number().int().min(1).max(32_767),
+  hooks: checksumAddressSchema,
+})
+
 const chainsSchema = z.discriminatedUnion('mode', [devnetChainsSchema, rpcChainsSchema], {
   error: "expected mode 'devnet' or 'rpc'",
 })
@@ -209,12 +220,26 @@ export const configSchema = z
          * one of them binds to a launch only through its expected token address or an operator's confirmation.
          */
         sharedDeployers: z.array(addressSchema).max(1_000).default([]),
+        /**
+         * Real Base: the v4 pool ZORA is bought through and priced by (ZORA with native ETH or WETH, a static fee), for
+         * Zora coins paired with ZORA (every creator coin). Not set: those coins are reported unsupported. The devnet
+         * deploys its own.
+         */
+        zoraEthPool: poolKeySchema.optional(),
       })
       .default({ sharedDeployers: [] }),
   })
   .superRefine((config, ctx) => {
     if (config.chains.mode === 'rpc' && config.feeRecipient === undefined) {
       ctx.addIssue({ code: 'custom', path: ['feeRecipient'], message: "required when chains.mode is 'rpc'" })
+    }
+    const zoraEthPool = config.launches.zoraEthPool
+    if (zoraEthPool) {
+      // Checked once here, so the indexer never meets a route that does not lead from WETH/ETH to ZORA.
+      const weth = config.chains.mode === 'rpc' ? config.chains.base.addresses.weth : BASE_DEFAULT_ADDRESSES.weth
+      const problem =
+        config.chains.mode === 'devnet' ? 'only for real chains (the devnet deploys its own ZORA pool)' : routeProblem([zoraEthPool], weth, BASE_ZORA_TOKEN)
+      if (problem) ctx.addIssue({ code: 'custom', path: ['launches', 'zoraEthPool'], message: problem })
     }
     if (config.chains.mode === 'devnet' && config.wallet.accountKind === 'kernel') {
       // Kernel bytecode is not published on npm, so the devnet cannot deploy it.

@@ -1,4 +1,5 @@
 import type { Address } from 'viem'
+import type { PoolKey } from '../launchpads/launchpad-adapter.ts'
 import type { WithdrawalPolicy } from '../wallets/withdrawal-policy.ts'
 import type { DevnetChainsConfig, RpcChainsConfig } from './config-schema.ts'
 
@@ -20,7 +21,8 @@ export interface PrebuyConfig {
   feeRecipient: Address
   wallet: { accountKind: 'simple' | 'kernel'; deployAhead: boolean; bundlerLowEth: string }
   /** Launch authenticity: deployers shared by many creators (see src/domain/launches/judge-launch.ts). */
-  launches: { sharedDeployers: readonly Address[] }
+  /** zoraEthPool: the ZORA route's pool on real Base (launches.zoraEthPool), checked when the config was read. */
+  launches: { sharedDeployers: readonly Address[]; zoraEthPool?: PoolKey }
   /** Withdrawal limits (the service pays their gas). */
   withdrawals: WithdrawalPolicy
   /**

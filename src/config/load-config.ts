@@ -108,7 +108,10 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<PrebuyCon
       deployAhead: parsed.wallet.deployAhead,
       bundlerLowEth: parsed.wallet.bundlerLowEth,
     },
-    launches: { sharedDeployers: parsed.launches.sharedDeployers },
+    launches: {
+      sharedDeployers: parsed.launches.sharedDeployers,
+      ...(parsed.launches.zoraEthPool ? { zoraEthPool: parsed.launches.zoraEthPool } : {}),
+    },
     withdrawals: parsed.withdrawals,
     passphrase,
     passphraseSource: source,

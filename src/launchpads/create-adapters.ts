@@ -4,12 +4,15 @@ import { CLANKER_BASE, createClankerAdapter } from './clanker/clanker-adapter.ts
 import { createDopplerAdapter, DOPPLER_BASE } from './doppler/doppler-adapter.ts'
 import type { LaunchpadAdapter } from './launchpad-adapter.ts'
 import { createZoraAdapter, ZORA_BASE } from './zora/zora-adapter.ts'
+import type { ZoraRoute } from './zora/zora-route.ts'
 
 /** Where each launchpad lives on one chain: the factory (Clanker, Zora) or Airlock (Doppler) emitting launches. */
 export interface LaunchpadAddresses {
-  clanker: { factory: Address; hook: Address }
-  doppler: { airlock: Address; hook: Address }
-  zora: { factory: Address; hook: Address }
+  clanker: { factory: Address; hook: Address; dynamicHook: Address }
+  /** rehypeInitializer/rehypeHook: the pool hook and the fee-schedule contract of rehype launches (devnet). */
+  doppler: { airlock: Address; hook: Address; rehypeInitializer: Address; rehypeHook: Address }
+  /** The devnet also deploys ZORA and its ETH pool beside the factory. */
+  zora: { factory: Address; hook: Address; route: ZoraRoute }
 }
 
 export interface CreateLaunchpadAdaptersOptions {
@@ -17,7 +20,8 @@ export interface CreateLaunchpadAdaptersOptions {
   weth: Address
   clanker: { factory: Address }
   doppler: { airlock: Address }
-  zora: { factory: Address }
+  /** `route`: how ZORA is bought and priced (Base: configured by the operator; absent, ZORA pairs are unsupported). */
+  zora: { factory: Address; route?: ZoraRoute }
 }
 
 /** The three adapters for one chain. */
@@ -26,9 +30,18 @@ export function createLaunchpadAdapters(options: CreateLaunchpadAdaptersOptions)
   return {
     clanker: createClankerAdapter({ factory: options.clanker.factory, poolManager, weth }),
     doppler: createDopplerAdapter({ airlock: options.doppler.airlock, poolManager, weth }),
-    zora: createZoraAdapter({ factory: options.zora.factory, poolManager, weth }),
+    zora: createZoraAdapter({ factory: options.zora.factory, poolManager, weth, zoraRoute: options.zora.route }),
   }
 }
+
+/** The adapter options for launchpads deployed on a devnet (deployDevnetLaunchpads), ZORA route included. */
+export const devnetAdapterOptions = (chain: { poolManager: Address; weth: Address }, a: LaunchpadAddresses): CreateLaunchpadAdaptersOptions => ({
+  poolManager: chain.poolManager,
+  weth: chain.weth,
+  clanker: { factory: a.clanker.factory },
+  doppler: { airlock: a.doppler.airlock },
+  zora: { factory: a.zora.factory, route: a.zora.route },
+})
 
 /** The real Base deployments (facts file). */
 export const BASE_LAUNCHPADS: CreateLaunchpadAdaptersOptions = {

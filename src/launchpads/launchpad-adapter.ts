@@ -13,11 +13,16 @@ export interface PoolKey {
 
 /**
  * What a launched token trades against in its pool: `weth`, native `eth` (address(0) in the pool key), Zora's `zora`,
- * or a Zora creator `coin`. The kind picks the buy route and the USD price source.
+ * or a Zora creator `coin`. The kind and the bridge pick the buy route and the USD price source.
  */
 export interface PairedAsset {
   kind: 'weth' | 'eth' | 'zora' | 'coin'
   address: Address
+  /**
+   * v4 pools from WETH or native ETH to this asset, in swap order, for an asset bought and priced through them (ZORA:
+   * the configured ETH/ZORA pool). Absent for WETH and ETH.
+   */
+  bridge?: PoolKey[]
 }
 
 /** What the indexer knows about the transaction that emitted a launch log (loadLaunchContext reads it). */
@@ -94,8 +99,8 @@ export interface RecordedLaunch {
  */
 export interface LaunchpadAdapter {
   id: Launchpad
-  /** The launch event and who emits it: subscribe to logs of `address` with `event`. */
-  launchEvent: { address: Address; event: AbiEvent }
+  /** Who emits launches and their events (Zora: content coins and creator coins each have their own). */
+  launchEvent: { address: Address; events: readonly AbiEvent[] }
   /** The v4 PoolManager whose Initialize log (same transaction) carries the pool key. */
   poolManager: Address
   /**

@@ -511,6 +511,67 @@ describe('the operator CLI against the running daemon', () => {
     ])
     expect(noAuction.code).toBe(1)
     expect(noAuction.stdout + noAuction.stderr).toContain('Only Clanker launches have an auction')
+
+    // Zora: a creator coin pairs with the devnet's ZORA; a Clanker launch cannot pair with ZORA.
+    const creatorCoin = await runCli<{ paired: { kind: string; address: string } }>(dataDir, [
+      'devnet',
+      'launch',
+      '--launchpad',
+      'zora',
+      '--creator',
+      '0x3333333333333333333333333333333333333333',
+      '--creator-coin',
+    ])
+    expect(creatorCoin.code, creatorCoin.stdout + creatorCoin.stderr).toBe(0)
+    expect(creatorCoin.json.paired.kind).toBe('zora')
+    const zoraPaired = await runCli(
+      dataDir,
+      ['devnet', 'launch', '--launchpad', 'zora', '--creator', '0x3333333333333333333333333333333333333333', '--paired', 'zora'],
+      { human: true },
+    )
+    expect(zoraPaired.code, zoraPaired.stdout + zoraPaired.stderr).toBe(0)
+    expect(zoraPaired.stdout).toContain(`Paired:  zora (${creatorCoin.json.paired.address})`)
+    const badPair = await runCli(dataDir, [
+      'devnet',
+      'launch',
+      '--launchpad',
+      'clanker',
+      '--creator',
+      '0x3333333333333333333333333333333333333333',
+      '--paired',
+      'zora',
+    ])
+    expect(badPair.code).toBe(1)
+    expect(badPair.stdout + badPair.stderr).toContain('A clanker launch pairs with weth, not zora')
+
+    // A Clanker dev buy: paid in ETH at the devnet price (3,000 USD per ETH); no other launchpad has one.
+    const devBuy = await runCli<{ devBuyEth: string }>(dataDir, [
+      'devnet',
+      'launch',
+      '--launchpad',
+      'clanker',
+      '--creator',
+      '0x4444444444444444444444444444444444444444',
+      '--dev-buy-usdc',
+      '300',
+      '--dynamic-fee',
+    ])
+    expect(devBuy.code, devBuy.stdout + devBuy.stderr).toBe(0)
+    expect(Number(devBuy.json.devBuyEth)).toBeCloseTo(0.1, 3)
+    const rehype = await runCli(dataDir, ['devnet', 'launch', '--launchpad', 'doppler', '--creator', '0x4444444444444444444444444444444444444444', '--rehype'])
+    expect(rehype.code, rehype.stdout + rehype.stderr).toBe(0)
+    const noDevBuy = await runCli(dataDir, [
+      'devnet',
+      'launch',
+      '--launchpad',
+      'doppler',
+      '--creator',
+      '0x4444444444444444444444444444444444444444',
+      '--dev-buy-usdc',
+      '300',
+    ])
+    expect(noDevBuy.code).toBe(1)
+    expect(noDevBuy.stdout + noDevBuy.stderr).toContain('Only Clanker launches have a dev buy')
   })
 
   it('answers an unknown id with a clear error and a non-zero exit', async () => {

@@ -22,6 +22,32 @@ afterEach(async () => {
 
 const writeFileConfig = (value: unknown) => writeFile(join(dir, 'config.json'), typeof value === 'string' ? value : JSON.stringify(value))
 
+/** An rpc-mode chains section: Base with its undocumented addresses, the second chain with every address. */
+function rpcChains() {
+  const names = [
+    'stablecoin',
+    'weth',
+    'poolManager',
+    'stateView',
+    'v4Quoter',
+    'positionManager',
+    'universalRouter',
+    'permit2',
+    'entryPoint',
+    'accountFactory',
+    'multicall3',
+    'v3Factory',
+    'ethUsdPool',
+  ]
+  const addresses = Object.fromEntries(names.map((k) => [k, '0x2222222222222222222222222222222222222222'])) as Record<string, string>
+  const chains = {
+    mode: 'rpc',
+    base: { rpcUrl: 'http://x', wsUrl: 'ws://x', addresses: BASE_EXTRA },
+    second_chain: { chainId: 5, rpcUrl: 'http://y', wsUrl: 'ws://y', addresses },
+  }
+  return { chains, addresses }
+}
+
 async function configErrorOf(promise: Promise<unknown>): Promise<string> {
   try {
     await promise
@@ -256,44 +282,47 @@ describe('loadConfig rejects a bad config with one line naming the field', () =>
   }
 
   it('rpc mode without a fee recipient', async () => {
-    const addresses = Object.fromEntries(
-      [
-        'stablecoin',
-        'weth',
-        'poolManager',
-        'stateView',
-        'v4Quoter',
-        'positionManager',
-        'universalRouter',
-        'permit2',
-        'entryPoint',
-        'accountFactory',
-        'multicall3',
-        'v3Factory',
-        'ethUsdPool',
-      ].map((k) => [k, '0x2222222222222222222222222222222222222222']),
-    )
-    await writeFileConfig({
-      chains: {
-        mode: 'rpc',
-        base: { rpcUrl: 'http://x', wsUrl: 'ws://x', addresses: BASE_EXTRA },
-        second_chain: { chainId: 5, rpcUrl: 'http://y', wsUrl: 'ws://y', addresses },
-      },
-    })
+    const { chains, addresses } = rpcChains()
+    await writeFileConfig({ chains })
     expect(await configErrorOf(loadConfig({ flags: { dataDir: dir }, env: PASS }))).toBe(
       "config error: feeRecipient: required when chains.mode is 'rpc' (not set)",
     )
-    await writeFileConfig({
-      chains: {
-        mode: 'rpc',
-        base: { rpcUrl: 'http://x', wsUrl: 'ws://x', addresses: BASE_EXTRA },
-        second_chain: { chainId: 5, rpcUrl: 'http://y', wsUrl: 'ws://y', addresses },
-      },
-      feeRecipient: addresses.weth,
-    })
+    await writeFileConfig({ chains, feeRecipient: addresses.weth })
     expect(await configErrorOf(loadConfig({ flags: { dataDir: dir }, env: {} }))).toBe(
       "config error: PREBUY_PASSPHRASE: required when chains.mode is 'rpc' (from env PREBUY_PASSPHRASE)",
     )
+  })
+
+  it('takes the ZORA route pool on real Base, checked once: it must lead from ETH or WETH to ZORA with a static fee', async () => {
+    const { chains, addresses } = rpcChains()
+    const ZORA = '0x1111111111166b7FE7bd91427724B487980aFc69'
+    const pool = {
+      currency0: '0x0000000000000000000000000000000000000000',
+      currency1: ZORA,
+      fee: 3000,
+      tickSpacing: 60,
+      hooks: '0x0000000000000000000000000000000000000000',
+    }
+    await writeFileConfig({ chains, feeRecipient: addresses.weth, launches: { zoraEthPool: pool } })
+    expect((await loadConfig({ flags: { dataDir: dir }, env: PASS })).launches).toEqual({ sharedDeployers: [], zoraEthPool: pool })
+    const cases: Array<[unknown, string]> = [
+      [
+        { ...pool, currency1: '0x3333333333333333333333333333333333333333' },
+        'launches.zoraEthPool: the route ends at 0x3333333333333333333333333333333333333333',
+      ],
+      [
+        { ...pool, currency0: ZORA, currency1: '0x3333333333333333333333333333333333333333' },
+        'launches.zoraEthPool: the first pool must pair native ETH or WETH',
+      ],
+      [{ ...pool, fee: 0x800000 }, 'launches.zoraEthPool.fee: a static fee in pips'],
+    ]
+    for (const [zoraEthPool, expected] of cases) {
+      await writeFileConfig({ chains, feeRecipient: addresses.weth, launches: { zoraEthPool } })
+      expect(await configErrorOf(loadConfig({ flags: { dataDir: dir }, env: PASS }))).toContain(expected)
+    }
+    // The devnet deploys its own ZORA market: a configured one would be ignored, so it is refused.
+    await writeFileConfig({ launches: { zoraEthPool: pool } })
+    expect(await configErrorOf(loadConfig({ flags: { dataDir: dir }, env: PASS }))).toContain('launches.zoraEthPool: only for real chains')
   })
 
   it('names env and flag sources', async () => {

@@ -5,6 +5,8 @@ import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
 import { confirmDevnetTx, submitDevnetCall } from '../../src/launchpads/devnet/send-devnet-tx.ts'
 import { auctionHookData } from '../../src/launchpads/devnet/auction-bid.ts'
 import { findPoolSwap, prepareDevnetTrader, swapExactUsdcForToken } from '../../src/launchpads/devnet/swap-exact-usdc-for-token.ts'
+import { CLANKER_TOKEN_CREATED } from '../../src/launchpads/clanker/clanker-abi.ts'
+import { POOL_MANAGER_EVENTS } from '../../src/launchpads/v4-events.ts'
 import type { ClankerAuctionSchedule } from '../../src/pricing/fee-schedule.ts'
 import { clankerAuctionDecayFeeAt } from '../../src/pricing/schedules/clanker-auction.ts'
 import { startFlowHarness, type FlowHarness } from './flow-harness.ts'
@@ -97,6 +99,75 @@ describe('open-market execution on a Clanker launch (real devnet, wallets, store
     // Transitions are journaled: active -> executing -> filled (no reverted attempt into a gated block).
     const events = await h.journal.orderEventsOf(whale.keyId, slug)
     expect(events.map((e) => `${e.from}->${e.to}`)).toEqual(['active->executing', 'executing->filled'])
+  })
+
+  // A DevBuy extension swaps inside the deployment, before TokenCreated (../shared/facts/launchpads.md, "Clanker v4.1
+  // on Base"): the launch is priced at the pool after it, and it paid the LP fee, not the sniper fee.
+  it('a launch with a dev buy is priced after the dev buy; its orders fill with no failure', async () => {
+    const { slug, creator } = await h.newProject('devbuy', 'clanker')
+    const buyer = await h.newBuyer('devbuy-buyer', '100')
+    await h.order(buyer, slug, '50', null)
+    h.startMining()
+    // 1 ETH into a ~10 ETH FDV pool: the price moves a lot.
+    const devBuyWei = 10n ** 18n
+    const launched = await h.launch(slug, 'clanker', creator, { devBuyWei })
+    await h.waitFor('fill', async () => (await h.getOrder(buyer, slug))?.status === 'filled')
+    await h.stopMining()
+
+    const receipt = await h.client.getTransactionReceipt({ hash: launched.txHash })
+    const swaps = parseEventLogs({ abi: POOL_MANAGER_EVENTS, logs: receipt.logs, eventName: 'Swap' }).filter((l) => l.args.id === launched.poolId)
+    expect(swaps).toHaveLength(1)
+    const created = parseEventLogs({ abi: [CLANKER_TOKEN_CREATED], logs: receipt.logs })[0]!
+    expect(swaps[0]!.logIndex).toBeLessThan(created.logIndex)
+    expect(swaps[0]!.args.fee).toBe(10_000)
+    const devBuyExtension = await h.client.readContract({
+      address: h.launchpads.clanker.factory,
+      abi: parseAbi(['function devBuy() view returns (address)']),
+      functionName: 'devBuy',
+    })
+    expect(created.args.extensions).toEqual([devBuyExtension])
+    const [devBuy] = parseEventLogs({
+      abi: parseAbi(['event EthDevBuy(address indexed token, address indexed user, uint256 ethAmount, uint256 tokenAmount)']),
+      logs: receipt.logs,
+    })
+    expect(devBuy!.address.toLowerCase()).toBe(devBuyExtension.toLowerCase())
+    expect(devBuy!.args).toMatchObject({ token: launched.token, user: creator, ethAmount: devBuyWei })
+    expect(await h.tokenBalance(launched.token, creator)).toBe(devBuy!.args.tokenAmount)
+
+    // Every tick, the launch's first included, prices the pool after the dev buy, never the initial price.
+    const initialize = parseEventLogs({ abi: POOL_MANAGER_EVENTS, logs: receipt.logs, eventName: 'Initialize' }).find((l) => l.args.id === launched.poolId)!
+    expect(initialize.args.sqrtPriceX96).not.toBe(swaps[0]!.args.sqrtPriceX96)
+    const ticks = (await h.journal.decisionsOf(slug)).map((d) => d.tick)
+    expect(ticks[0]?.reason).toBe('launch')
+    expect(ticks[0]!.sqrtPriceX96).toBe(swaps[0]!.args.sqrtPriceX96.toString())
+    const events = await h.journal.orderEventsOf(buyer.keyId, slug)
+    expect(events.map((e) => e.to)).not.toContain('failed')
+    expect(await h.usdcOf(buyer.wallet)).toBe(50n * USDC)
+  })
+
+  it("a launch on the dynamic-fee hook is priced at the hook's maximum LP fee: its buys never meet a fee above the price, no order fails", async () => {
+    const { slug, creator } = await h.newProject('dynamic', 'clanker')
+    const buyers = [await h.newBuyer('dyn-a', '100'), await h.newBuyer('dyn-b', '100')]
+    for (const buyer of buyers) await h.order(buyer, slug, '80', null)
+    h.startMining()
+    const launched = await h.launch(slug, 'clanker', creator, { dynamicFee: true })
+    await h.waitFor('fills', async () => (await Promise.all(buyers.map((b) => h.getOrder(b, slug)))).every((o) => o?.status === 'filled'))
+    await h.stopMining()
+    expect(launched.poolKey.hooks).toBe(h.launchpads.clanker.dynamicHook)
+    const record = await h.journal.getLaunchBySlug(slug)
+    expect(record?.feeSchedule).toMatchObject({ lpFee: 30_000 })
+    for (const buyer of buyers) {
+      const events = await h.journal.orderEventsOf(buyer.keyId, slug)
+      expect(events.map((e) => e.to)).not.toContain('failed')
+      const receipt = await h.client.getTransactionReceipt({ hash: order(await h.getOrder(buyer, slug)).txHash as `0x${string}` })
+      const swap = parseEventLogs({ abi: POOL_MANAGER_EVENTS, logs: receipt.logs, eventName: 'Swap' }).find((l) => l.args.id === launched.poolId)!
+      // The LP fee charged (the MEV fee replaces it while higher): never above what the ticks priced.
+      // The tick that decided the buy priced the block it was meant for; a later block's fee has only decayed further.
+      const decided = (await h.journal.decisionsOf(slug)).find((d) => d.orders.some((o) => o.keyId === buyer.keyId && o.verdict === 'submitted'))!
+      expect(decided.tick.lpFeePips).toBeGreaterThanOrEqual(30_000)
+      expect(swap.args.fee).toBeLessThanOrEqual(decided.tick.lpFeePips)
+      expect(swap.args.fee).toBeGreaterThanOrEqual(10_000)
+    }
   })
 
   it('a third party wins the first auction round: nothing is sent into the blocks the win gates, the fills pay the fee decayed from the won round, no order fails', async () => {

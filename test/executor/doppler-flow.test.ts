@@ -1,3 +1,4 @@
+import { zeroAddress } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
 import { formatDecimal } from '../../src/domain/decimal.ts'
@@ -43,6 +44,53 @@ describe('open-market execution on a Doppler launch (real devnet, wallets, store
     // GET /wallet lists the bought token once indexed.
     const indexed = await h.services.projects.indexedTokens()
     expect(indexed.base.map((t) => t.address)).toContain(launched.token)
+  })
+
+  // Bankr's pools since about March 2026 (../shared/facts/launchpads.md, "Doppler ... and Bankr"): the pool's 0.7% LP
+  // fee on the input, the rehype hook's decaying fee on the output. Every tick counts both; the buy gets what they leave.
+  it('a rehype launch fills with exact balances, priced with the LP fee and the hook fee compounded', async () => {
+    const { slug, creator } = await h.newProject('rehype', 'doppler')
+    const buyer = await h.newBuyer('rehype-buyer', '100')
+    await h.order(buyer, slug, '40', null)
+    h.startMining()
+    const launched = await h.launch(slug, 'doppler', creator, { rehype: true, startFee: 300_000, endFee: 10_000, decaySeconds: 10 })
+    await h.waitFor('fill', async () => (await h.getOrder(buyer, slug))?.status === 'filled')
+    await h.stopMining()
+    expect(launched.poolKey.hooks).toBe(h.launchpads.doppler.rehypeInitializer)
+    const record = (await h.journal.getLaunchBySlug(slug))!
+    expect(record.feeSchedule).toMatchObject({ kind: 'linear', startFee: 300_000, endFee: 10_000, poolLpFee: 7_000 })
+    const e = (await h.getOrder(buyer, slug))!.execution!
+    expect(await h.usdcOf(buyer.wallet)).toBe(60n * USDC)
+    expect(await h.tokenBalance(launched.token, buyer.wallet)).toBe(BigInt(e.tokensReceived))
+    expect(await h.tokenBalance(launched.token, h.feeRecipient)).toBe(BigInt(e.feeTokens))
+    const decisions = await h.journal.decisionsOf(slug)
+    expect(decisions.length).toBeGreaterThan(0)
+    const schedule = record.feeSchedule as FeeSchedule & { startTime: number }
+    for (const { tick } of decisions) {
+      const elapsed = Math.min(Math.max(tick.nextBlockTimestamp - schedule.startTime, 0), 10)
+      const hookFee = (300_000 - Math.floor((elapsed * 290_000) / 10)) / 1e6
+      expect(tick.lpFeePips).toBe(7_000)
+      expect(tick.totalFeeFraction).toBeCloseTo(1 - (1 - 0.007) * (1 - hookFee), 9)
+    }
+  })
+
+  // Doppler's numeraire may be native ETH (address 0) as well as WETH: the router unwraps, as for Zora's ETH coins.
+  it('a launch with a native-ETH numeraire fills with exact balances', async () => {
+    const { slug, creator } = await h.newProject('eth-numeraire', 'doppler')
+    const buyer = await h.newBuyer('eth-numeraire-buyer', '100')
+    await h.order(buyer, slug, '25', null)
+    h.startMining()
+    const launched = await h.launch(slug, 'doppler', creator, { paired: 'eth' })
+    await h.waitFor('fill', async () => (await h.getOrder(buyer, slug))?.status === 'filled')
+    await h.stopMining()
+    expect(launched.poolKey.currency0).toBe(zeroAddress)
+    expect(launched.launch.paired).toEqual({ kind: 'eth', address: zeroAddress })
+    const e = (await h.getOrder(buyer, slug))!.execution!
+    expect(await h.usdcOf(buyer.wallet)).toBe(75n * USDC)
+    expect(await h.tokenBalance(launched.token, buyer.wallet)).toBe(BigInt(e.tokensReceived))
+    expect(await h.tokenBalance(launched.token, h.feeRecipient)).toBe(BigInt(e.feeTokens))
+    expect(BigInt(e.feeTokens)).toBe(((BigInt(e.tokensReceived) + BigInt(e.feeTokens)) * 3n) / 100n)
+    expect(await h.client.getBalance({ address: h.buyRouter })).toBe(0n)
   })
 
   it('an order whose limit is only met after the fee decays fills in the first block where the cap is within it', async () => {

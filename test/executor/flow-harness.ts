@@ -25,9 +25,9 @@ import { startDevnet, type Devnet } from '../../src/chain/devnet/start-devnet.ts
 import { silentLogger } from '../../src/common/logger.ts'
 import type { Launchpad, OrderRecord } from '../../src/domain/records.ts'
 import { createJournal, type Journal } from '../../src/journal/journal.ts'
-import { createLaunchpadAdapters, type LaunchpadAddresses } from '../../src/launchpads/create-adapters.ts'
+import { createLaunchpadAdapters, devnetAdapterOptions, type LaunchpadAddresses } from '../../src/launchpads/create-adapters.ts'
 import { deployDevnetLaunchpads } from '../../src/launchpads/devnet/deploy-devnet-launchpads.ts'
-import { launchToken, type LaunchedToken } from '../../src/launchpads/devnet/launch-token.ts'
+import { launchToken, type LaunchedToken, type LaunchTokenOptions } from '../../src/launchpads/devnet/launch-token.ts'
 import { createServices, type Services } from '../../src/services/services.ts'
 import { openStore, type Store } from '../../src/store/open-store.ts'
 import { createWalletService, type PrebuyWalletService } from '../../src/wallets/create-wallet-service.ts'
@@ -80,7 +80,7 @@ export interface FlowHarness {
     slug: string,
     launchpad: Launchpad,
     creator: Address,
-    options?: { startFee?: number; endFee?: number; decaySeconds?: number; sender?: Address; salt?: `0x${string}` },
+    options?: Partial<Omit<LaunchTokenOptions, 'chain' | 'addresses' | 'launchpad' | 'creator' | 'name' | 'symbol'>>,
   ): Promise<LaunchedToken>
   getOrder(buyer: Buyer, slug: string): Promise<OrderRecord | undefined>
   usdcOf(address: Address): Promise<bigint>
@@ -169,15 +169,7 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
   const bus = createTickBus()
   const signals: IndexerSignal[] = []
   bus.subscribe((signal) => signals.push(signal))
-  const adapters = Object.values(
-    createLaunchpadAdapters({
-      poolManager: chain.addresses.poolManager,
-      weth: chain.addresses.weth,
-      clanker: { factory: launchpads.clanker.factory },
-      doppler: { airlock: launchpads.doppler.airlock },
-      zora: { factory: launchpads.zora.factory },
-    }),
-  )
+  const adapters = Object.values(createLaunchpadAdapters(devnetAdapterOptions(chain.addresses, launchpads)))
   const startBlock = (await client.getBlockNumber({ cacheTime: 0 })) + 1n
   const newIndexer = (indexerClient: PublicClient = client) =>
     startIndexer({
@@ -287,6 +279,7 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
             stablecoin: chain.addresses.stablecoin,
             weth: chain.addresses.weth,
             ethUsdPool: chain.addresses.ethUsdPool,
+            bridge: [],
             poolKey,
             token,
             amountIn: amount,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { zeroAddress } from 'viem'
+import { parseEventLogs, zeroAddress } from 'viem'
+import { POOL_MANAGER_EVENTS } from '../../src/launchpads/v4-events.ts'
 import { HARNESS_BLOCK_TIME, startFlowHarness, type FlowHarness } from './flow-harness.ts'
 
 const USDC = 1_000_000n
@@ -29,6 +30,58 @@ describe('open-market execution on a Zora launch (real devnet, wallets, store)',
     expect(await h.tokenBalance(launched.token, a.wallet)).toBe(BigInt(e.tokensReceived))
     expect(await h.tokenBalance(launched.token, h.feeRecipient)).toBe(BigInt(e.feeTokens))
     expect(BigInt(e.feeTokens)).toBe(((BigInt(e.tokensReceived) + BigInt(e.feeTokens)) * 3n) / 100n)
+  })
+
+  // Creator coins and some content coins pair with ZORA (../shared/facts/launchpads.md, "Zora coins v4"): the router
+  // buys USDC -> WETH (v3) -> ETH -> ZORA (the ETH/ZORA pool) -> coin, and the cap counts that pool's 0.3% fee.
+  it.each([
+    { kind: 'a content coin paired with ZORA', options: { paired: 'zora' as const } },
+    { kind: 'a creator coin (CreatorCoinCreated)', options: { creatorCoin: true } },
+  ])('$kind: fills through the ZORA route with exact balances, priced with the route fee', async ({ options }) => {
+    const slug = options.creatorCoin ? 'creator' : 'zorapair'
+    const { creator } = await h.newProject(slug, 'zora')
+    const buyer = await h.newBuyer(`${slug}-buyer`, '20')
+    // Small against the coin's ~3,000 USD FDV, so price impact stays under 1% (checked below).
+    await h.order(buyer, slug, '5', null)
+    h.startMining()
+    const launched = await h.launch(slug, 'zora', creator, options)
+    const route = h.launchpads.zora.route
+    expect(launched.launch.paired).toEqual({ kind: 'zora', address: route.zora, bridge: [route.ethPool] })
+    expect([launched.poolKey.currency0, launched.poolKey.currency1]).toContain(route.zora)
+    await h.waitFor('fill', async () => (await h.getOrder(buyer, slug))?.status === 'filled')
+    await h.stopMining()
+
+    const record = await h.journal.getLaunchBySlug(slug)
+    expect(record?.paired.kind).toBe('zora')
+    const e = (await h.getOrder(buyer, slug))!.execution!
+    expect(e.spentUsdc).toBe('5')
+    expect(await h.usdcOf(buyer.wallet)).toBe(15n * USDC)
+    expect(await h.tokenBalance(launched.token, buyer.wallet)).toBe(BigInt(e.tokensReceived))
+    expect(await h.tokenBalance(launched.token, h.feeRecipient)).toBe(BigInt(e.feeTokens))
+    expect(BigInt(e.feeTokens)).toBe(((BigInt(e.tokensReceived) + BigInt(e.feeTokens)) * 3n) / 100n)
+    // Nothing left in the router: no ETH, WETH, ZORA or coin.
+    expect(await h.client.getBalance({ address: h.buyRouter })).toBe(0n)
+    for (const token of [h.chain.addresses.weth, route.zora, launched.token]) expect(await h.tokenBalance(token, h.buyRouter)).toBe(0n)
+
+    // Every tick of the launch counts the ETH/ZORA pool's 0.3% on top of Zora's launch fee (linear 99% -> 1% over 10 s).
+    const decisions = await h.journal.decisionsOf(slug)
+    expect(decisions.length).toBeGreaterThan(0)
+    for (const { tick } of decisions) {
+      const elapsed = Math.min(Math.max(tick.nextBlockTimestamp - record!.launchedAt / 1000, 0), 10)
+      const launchFee = (990_000 - Math.floor((elapsed * 980_000) / 10)) / 1e6
+      expect(tick.totalFeeFraction).toBeCloseTo(1 - (1 - launchFee) * (1 - 0.003), 9)
+    }
+    // What the buy really paid per token (spend x supply / tokens out) is the FDV through the ZORA price with every
+    // fee it met (the coin pool's LP fee as its Swap log reports it, the ETH/ZORA pool's 0.3%), give or take the v3
+    // USDC/WETH fee (0.05%) and price impact: the coin/ZORA, ZORA/ETH and ETH/USD prices are all in the FDV.
+    const receipt = await h.client.getTransactionReceipt({ hash: e.txHash as `0x${string}` })
+    const coinSwap = parseEventLogs({ abi: POOL_MANAGER_EVENTS, logs: receipt.logs, eventName: 'Swap' }).find((l) => l.args.id === launched.poolId)!
+    const charged = 1 - (1 - coinSwap.args.fee / 1e6) * (1 - 0.003)
+    const gross = BigInt(e.tokensReceived) + BigInt(e.feeTokens)
+    const paidCap = Number((5n * USDC * BigInt(record!.totalSupply)) / gross) / 1e6
+    const expectedCap = Number(decisions[0]!.tick.fdvUsdAtoms) / 1e6 / (1 - charged)
+    expect(paidCap / expectedCap).toBeGreaterThan(0.999)
+    expect(paidCap / expectedCap).toBeLessThan(1.01)
   })
 
   it('an order past launchedAt + expiresInMs expires: no more attempts, funds stay', async () => {

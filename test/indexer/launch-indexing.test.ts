@@ -78,6 +78,8 @@ describe('launch indexer (real devnet, launchpads, store)', () => {
           endingFee: 0,
           secondsToDecay: 0n,
           salt: keccak256(stringToHex(slug)),
+          devBuyRecipient: admin,
+          dynamicFee: false,
         },
       ],
     })

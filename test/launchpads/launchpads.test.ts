@@ -5,6 +5,7 @@ import {
   decodeEventLog,
   erc20Abi,
   getAddress,
+  isAddressEqual,
   maxUint256,
   parseAbi,
   parseEventLogs,
@@ -19,8 +20,13 @@ import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
 import type { ChainConfig } from '../../src/chain/chain-keys.ts'
 import { startDevnet, type Devnet } from '../../src/chain/devnet/start-devnet.ts'
 import type { Launchpad } from '../../src/domain/records.ts'
-import { createLaunchpadAdapters, type LaunchpadAddresses } from '../../src/launchpads/create-adapters.ts'
-import { DEVNET_LAUNCH_DEFAULTS, deployDevnetLaunchpads, devnetLaunchpadsExist } from '../../src/launchpads/devnet/deploy-devnet-launchpads.ts'
+import { createLaunchpadAdapters, devnetAdapterOptions, type LaunchpadAddresses } from '../../src/launchpads/create-adapters.ts'
+import {
+  DEVNET_LAUNCH_DEFAULTS,
+  DEVNET_ZORA_PER_ETH,
+  deployDevnetLaunchpads,
+  devnetLaunchpadsExist,
+} from '../../src/launchpads/devnet/deploy-devnet-launchpads.ts'
 import { auctionHookData } from '../../src/launchpads/devnet/auction-bid.ts'
 import { launchToken, predictTokenAddress, submitLaunch } from '../../src/launchpads/devnet/launch-token.ts'
 import { confirmDevnetTx, devnetPublicClient, submitDevnetCall } from '../../src/launchpads/devnet/send-devnet-tx.ts'
@@ -33,9 +39,11 @@ import {
 } from '../../src/launchpads/devnet/swap-exact-usdc-for-token.ts'
 import type { LaunchpadAdapter, PoolKey } from '../../src/launchpads/launchpad-adapter.ts'
 import { loadLaunchContext } from '../../src/launchpads/load-launch-context.ts'
+import { poolIdOf } from '../../src/launchpads/pool-id.ts'
 import { clankerProtocolFeeOf } from '../../src/pricing/fee-fraction.ts'
 import { type ClankerAuctionSchedule, feeAt, type FeeSchedule, scheduleNeedsRefresh } from '../../src/pricing/fee-schedule.ts'
 import { clankerAuctionDecayFeeAt } from '../../src/pricing/schedules/clanker-auction.ts'
+import { type LinearFeeSchedule as LinearSchedule, linearFeeAt } from '../../src/pricing/schedules/linear.ts'
 
 /** The next block: its timestamp and number (only Clanker's auction gating depends on the number). */
 const at = (timestamp: number, number = 0n) => ({ timestamp, number })
@@ -133,13 +141,7 @@ beforeAll(async () => {
   chain = devnet.chains.base
   client = devnetPublicClient(chain)
   addresses = await deployDevnetLaunchpads(chain, devnet.deployer.account)
-  adapters = createLaunchpadAdapters({
-    poolManager: chain.addresses.poolManager,
-    weth: chain.addresses.weth,
-    clanker: { factory: addresses.clanker.factory },
-    doppler: { airlock: addresses.doppler.airlock },
-    zora: { factory: addresses.zora.factory },
-  })
+  adapters = createLaunchpadAdapters(devnetAdapterOptions(chain.addresses, addresses))
   await prepareDevnetTrader(chain, DEVNET_TRADER, '1000000')
 })
 
@@ -177,7 +179,7 @@ describe('devnet launchpads', () => {
       const adapter = adapters[launchpad]
       const logs = await client.getLogs({
         address: adapter.launchEvent.address,
-        event: adapter.launchEvent.event,
+        events: adapter.launchEvent.events,
         fromBlock: launched.blockNumber,
         toBlock: launched.blockNumber,
       })
@@ -270,6 +272,37 @@ describe('devnet launchpads', () => {
     })
     expect(after - before).toBe(clankerProtocolFeeOf(swap.wethIn, swap.poolSwap.fee))
     expect(after - before).toBeGreaterThan(0n)
+  })
+
+  it("clanker: the dynamic-fee hook as on Base (no pairedFee; the fee grows with the swap's own tick move up to maxLpFee): priced at its maximum, never below what a swap pays", async () => {
+    const launched = await launchToken({ chain, addresses, launchpad: 'clanker', creator: nextCreator(), name: 'dyn', symbol: 'DYN', dynamicFee: true })
+    expect(launched.poolKey.hooks).toBe(addresses.clanker.dynamicHook)
+    const hookAbi = parseAbi([
+      'function pairedFee(bytes32) view returns (uint24)',
+      'struct C { uint24 baseFee; uint24 maxLpFee; uint256 referenceTickFilterPeriod; uint256 resetPeriod; int24 resetTickFilter; uint256 feeControlNumerator; uint24 decayFilterBps; }',
+      'function poolConfigVars(bytes32) view returns (C)',
+    ])
+    await expect(
+      client.readContract({ address: addresses.clanker.dynamicHook, abi: hookAbi, functionName: 'pairedFee', args: [launched.poolId] }),
+    ).rejects.toThrow()
+    const config = await client.readContract({ address: addresses.clanker.dynamicHook, abi: hookAbi, functionName: 'poolConfigVars', args: [launched.poolId] })
+    // clanker-sdk's Dynamic3.
+    expect([config.baseFee, config.maxLpFee, config.feeControlNumerator]).toEqual([10_000, 30_000, 250_000_000n])
+    const schedule = await adapters.clanker.loadFeeSchedule(client, launched.launch)
+    expect(schedule).toMatchObject({ lpFee: 30_000 })
+
+    // Past the auction blocks and the MEV module's life (120 s): only the dynamic LP fee is left.
+    await jsonRpc(chain.rpcUrl, 'evm_mine')
+    await jsonRpc(chain.rpcUrl, 'evm_mine')
+    const t = (await latestTimestamp()) + 200
+    const small = await buyAt(t, launched.poolKey, launched.token, launched.poolId)
+    // A big buy moves the tick far from the reference (reset 30 s after the last swap): a higher fee, capped.
+    await setNextTimestamp(t + 40)
+    const big = await swapExactUsdcForToken({ chain, token: launched.token, usdc: '20000', poolKey: launched.poolKey, prepared: false })
+    expect(small.poolSwap.fee).toBeGreaterThanOrEqual(10_000)
+    expect(big.poolSwap.fee).toBeGreaterThan(small.poolSwap.fee)
+    for (const swap of [small.poolSwap, big.poolSwap]) expect(swap.fee).toBeLessThanOrEqual(30_000)
+    expect(feeAt(schedule as FeeSchedule, { number: 0n, timestamp: t + 40 })).toMatchObject({ sniperFee: 0, lpFee: 30_000 })
   })
 
   it('clanker: SniperAuctionV2 as on Base: plain swaps revert up to and in the auction block, a bid wins the round at the starting fee and moves the next, the decay counts from the last won round', async () => {
@@ -390,7 +423,7 @@ describe('devnet launchpads', () => {
     const launched = await launchToken({ chain, addresses, launchpad: 'doppler', creator, name: 'multicurve', symbol: 'MC' })
     const receipt = await client.getTransactionReceipt({ hash: launched.txHash })
     const createLog = receipt.logs.find((l) => l.address.toLowerCase() === addresses.doppler.airlock.toLowerCase())!
-    const create = decodeEventLog({ abi: [adapters.doppler.launchEvent.event], data: createLog.data, topics: createLog.topics })
+    const create = decodeEventLog({ abi: adapters.doppler.launchEvent.events, data: createLog.data, topics: createLog.topics })
     expect((create.args as { poolOrHook: Address }).poolOrHook).toBe(launched.token)
     // NoOp governance: the asset data names nobody, so the launch claims no creator; the sender is the deployer.
     const assetData = await client.readContract({
@@ -416,6 +449,92 @@ describe('devnet launchpads', () => {
     expect(dutch.data).not.toBe(createLog.data)
     const decoded = await adapters.doppler.decodeLaunch(dutch, await loadLaunchContext(client, createLog))
     expect(decoded).toMatchObject({ kind: 'unsupported', launch: { token: launched.token }, reason: expect.stringContaining('Dutch-auction') })
+  })
+
+  it('Zora as on Base: a content coin pairs with native ETH or ZORA (CoinCreatedV4), a creator coin with ZORA (CreatorCoinCreated); without a ZORA route they are unsupported', async () => {
+    const route = addresses.zora.route
+    // The devnet's ZORA market: ETH/ZORA, 0.3%, priced at DEVNET_ZORA_PER_ETH.
+    const slot0 = await client.readContract({
+      address: chain.addresses.stateView,
+      abi: parseAbi(['function getSlot0(bytes32) view returns (uint160, int24, uint24, uint24)']),
+      functionName: 'getSlot0',
+      args: [poolIdOf(route.ethPool)],
+    })
+    expect(Number(slot0[0]) ** 2 / 2 ** 192).toBeCloseTo(Number(DEVNET_ZORA_PER_ETH), -2)
+    for (const [options, eventName] of [
+      [{ paired: 'zora' as const }, 'CoinCreatedV4'],
+      [{ creatorCoin: true }, 'CreatorCoinCreated'],
+    ] as const) {
+      const creator = nextCreator()
+      const launched = await launchToken({ chain, addresses, launchpad: 'zora', creator, name: eventName, symbol: 'ZC', ...options })
+      expect(launched.launch.paired).toEqual({ kind: 'zora', address: route.zora, bridge: [route.ethPool] })
+      expect(launched.launch.deployer).toBe(getAddress(creator))
+      expect(launched.launch.claimedCreators).toEqual([getAddress(creator)])
+      const receipt = await client.getTransactionReceipt({ hash: launched.txHash })
+      const log = receipt.logs.find((l) => isAddressEqual(l.address, addresses.zora.factory))!
+      expect(decodeEventLog({ abi: adapters.zora.launchEvent.events, data: log.data, topics: log.topics }).eventName).toBe(eventName)
+      // A daemon with no ZORA route (Base without launches.zoraEthPool) sees the launch and says why it cannot buy it.
+      const withoutRoute = createLaunchpadAdapters({ ...devnetAdapterOptions(chain.addresses, addresses), zora: { factory: addresses.zora.factory } }).zora
+      expect(await withoutRoute.decodeLaunch(log, await loadLaunchContext(client, log))).toMatchObject({
+        kind: 'unsupported',
+        launch: { token: launched.token },
+        reason: expect.stringContaining('no ZORA route is configured'),
+      })
+    }
+    // The factory refuses any other currency, as the real one's pool configuration does.
+    const error = await launchToken({ chain, addresses, launchpad: 'zora', creator: nextCreator(), name: 'w', symbol: 'W', paired: 'weth' }).catch(
+      (e: unknown) => e,
+    )
+    expect(error).toMatchObject({ code: 'invalid_launch_pair' })
+  })
+
+  it("Doppler rehype as on Base: the schedule comes from the Doppler hook (not the pool's hook) and is taken from the output, on top of the pool's LP fee", async () => {
+    const creator = nextCreator()
+    const launched = await launchToken({
+      chain,
+      addresses,
+      launchpad: 'doppler',
+      creator,
+      name: 'rehype',
+      symbol: 'RH',
+      rehype: true,
+      startFee: 500_000,
+      endFee: 10_000,
+      decaySeconds: 20,
+    })
+    const receipt = await client.getTransactionReceipt({ hash: launched.txHash })
+    const createLog = receipt.logs.find((l) => isAddressEqual(l.address, addresses.doppler.airlock))!
+    const create = decodeEventLog({ abi: adapters.doppler.launchEvent.events, data: createLog.data, topics: createLog.topics }).args as {
+      initializer: Address
+      poolOrHook: Address
+    }
+    expect([create.initializer, create.poolOrHook]).toEqual([addresses.doppler.rehypeInitializer, launched.token])
+    expect(launched.poolKey.hooks).toBe(addresses.doppler.rehypeInitializer)
+    const announced = parseEventLogs({
+      abi: parseAbi(['event FeeScheduleSet(bytes32 indexed poolId, uint32 startingTime, uint24 startFee, uint24 endFee, uint32 durationSeconds)']),
+      logs: receipt.logs,
+    })
+    expect(announced.map((l) => getAddress(l.address))).toEqual([addresses.doppler.rehypeHook])
+    expect(launched.launch.feeSources).toEqual({ hook: addresses.doppler.rehypeInitializer, dopplerHook: addresses.doppler.rehypeHook })
+    const schedule = (await adapters.doppler.loadFeeSchedule(client, launched.launch)) as LinearSchedule
+    expect(schedule).toMatchObject({ kind: 'linear', startFee: 500_000, endFee: 10_000, durationSeconds: 20, poolLpFee: 7_000 })
+    // Without the launch logs the adapter reads the rehype getter (five fields) and gets the same schedule.
+    const { scheduleFromLogs: _announced, ...withoutLog } = launched.launch
+    expect(await adapters.doppler.loadFeeSchedule(client, withoutLog)).toEqual(schedule)
+
+    // Swaps during and after the decay: the pool charges 0.7% on the input, the hook takes its fee from the output.
+    for (const offset of [5, 30]) {
+      const ts = schedule.startTime + offset
+      const before = await client.readContract({ address: launched.token, abi: erc20Abi, functionName: 'balanceOf', args: [DEVNET_TRADER] })
+      const swap = await buyAt(ts, launched.poolKey, launched.token, launched.poolId)
+      const received = (await client.readContract({ address: launched.token, abi: erc20Abi, functionName: 'balanceOf', args: [DEVNET_TRADER] })) - before
+      expect(swap.poolSwap.fee).toBe(7_000)
+      const gross = launched.launch.tokenIsCurrency0 ? swap.poolSwap.amount0 : swap.poolSwap.amount1
+      const quote = feeAt(schedule, { number: swap.blockNumber, timestamp: ts })
+      expect(quote).toMatchObject({ lpFee: 7_000, sniperFee: offset < 20 ? linearFeeAt(schedule, ts) : 0 })
+      expect(received).toBe(gross - (gross * BigInt(linearFeeAt(schedule, ts))) / 1_000_000n)
+      expect(quote.totalFraction).toBeCloseTo(1 - (1 - 0.007) * (1 - linearFeeAt(schedule, ts) / 1e6), 12)
+    }
   })
 
   it('adapters ignore logs that are not their launches', async () => {
@@ -478,5 +597,26 @@ describe('launchToken input checks', () => {
   ] as const)('%s refuses %o with a typed error before sending anything', async (launchpad, fees) => {
     const error = await launchToken({ chain, addresses, launchpad, creator: nextCreator(), name: 'x', symbol: 'X', ...fees }).catch((e: unknown) => e)
     expect(error).toMatchObject({ name: 'PrebuyError', kind: 'bad_request', code: 'invalid_launch_fee' })
+  })
+
+  it.each([
+    ['clanker', { paired: 'eth' }],
+    ['clanker', { paired: 'zora' }],
+    ['doppler', { paired: 'zora' }],
+    ['zora', { paired: 'weth' }],
+    ['clanker', { creatorCoin: true }],
+    ['zora', { creatorCoin: true, paired: 'eth' }],
+  ] as const)('%s refuses %o (a pair or coin kind it does not launch) before sending anything', async (launchpad, options) => {
+    const error = await launchToken({ chain, addresses, launchpad, creator: nextCreator(), name: 'x', symbol: 'X', ...options }).catch((e: unknown) => e)
+    expect(error).toMatchObject({ name: 'PrebuyError', kind: 'bad_request', code: 'invalid_launch_pair' })
+  })
+
+  it.each([
+    ['doppler', 1n],
+    ['zora', 1n],
+    ['clanker', 0n],
+  ] as const)('%s refuses a dev buy of %s wei (Clanker only, positive) before sending anything', async (launchpad, devBuyWei) => {
+    const error = await launchToken({ chain, addresses, launchpad, creator: nextCreator(), name: 'x', symbol: 'X', devBuyWei }).catch((e: unknown) => e)
+    expect(error).toMatchObject({ name: 'PrebuyError', kind: 'bad_request', code: 'invalid_dev_buy' })
   })
 })

@@ -26,6 +26,7 @@ import { jsonRpc } from '../anvil/json-rpc.ts'
 import { PrebuyError } from '../../common/errors.ts'
 import { silentLogger, type Logger } from '../../common/logger.ts'
 import { loadArtifact, type ArtifactName } from './artifacts.ts'
+import { isqrt } from '../../pricing/isqrt.ts'
 
 /** The devnet ETH price the v3 WETH/USDC pool starts at. */
 export const DEVNET_ETH_PRICE_USDC = 3_000n
@@ -47,17 +48,6 @@ export interface DeployFixturesOptions {
   /** Funded anvil account that deploys and owns everything (and is the stablecoin's minter). */
   deployer: LocalAccount
   logger?: Logger
-}
-
-const isqrt = (value: bigint): bigint => {
-  if (value < 2n) return value
-  let x = value
-  let y = (x + 1n) / 2n
-  while (y < x) {
-    x = y
-    y = (x + value / x) / 2n
-  }
-  return x
 }
 
 /**

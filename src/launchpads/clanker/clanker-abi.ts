@@ -11,6 +11,15 @@ export const CLANKER_FEE_ABI = parseAbi([
 ])
 
 /**
+ * ClankerHookDynamicFeeV2's per-pool configuration (clanker-devco/v4-contracts src/hooks/interfaces/
+ * IClankerHookDynamicFee.sol PoolDynamicConfigVars, seven fields; PoolId is bytes32 in the ABI). It has no pairedFee.
+ */
+export const CLANKER_DYNAMIC_FEE_ABI = parseAbi([
+  'struct PoolDynamicConfigVars { uint24 baseFee; uint24 maxLpFee; uint256 referenceTickFilterPeriod; uint256 resetPeriod; int24 resetTickFilter; uint256 feeControlNumerator; uint24 decayFilterBps; }',
+  'function poolConfigVars(bytes32 poolId) view returns (PoolDynamicConfigVars)',
+])
+
+/**
  * ClankerSniperAuctionV2's per-pool state (clanker-devco/v4-contracts src/mev-modules/ClankerSniperAuctionV2.sol and
  * interfaces/IClankerSniperAuctionV0.sol; PoolId is bytes32 in the ABI) and the hook's pool creation time
  * (src/hooks/ClankerHookV2.sol), from which the module stops after MAX_MEV_MODULE_DELAY.

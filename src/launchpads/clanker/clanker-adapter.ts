@@ -6,30 +6,25 @@ import { decodeLaunchLog, launchOrigin } from '../decode-launch-log.ts'
 import { type DecodedLaunch, feeSource, type LaunchCandidate, type LaunchContext, type LaunchIdentity, type LaunchpadAdapter } from '../launchpad-adapter.ts'
 import { creatorList, findInitializedPools } from '../v4-events.ts'
 import { readAuctionSchedule } from './read-auction-schedule.ts'
+import { readClankerLpFee } from './read-lp-fee.ts'
 import { CLANKER_FEE_ABI, CLANKER_TOKEN_CREATED } from './clanker-abi.ts'
 
 export interface ClankerAdapterOptions {
   factory: Address
   poolManager: Address
   weth: Address
-  /** LP fee assumed when the hook has no pairedFee view (Clanker's dynamic-fee hook). Default 1%. */
-  defaultLpFee?: number
 }
 
 export const CLANKER_BASE: ClankerAdapterOptions = { factory: BASE_CLANKER_FACTORY, poolManager: BASE_POOL_MANAGER, weth: BASE_WETH }
-
-/** Clanker's default LP fee on buys (pairedFee), pips. */
-export const CLANKER_DEFAULT_LP_FEE = 10_000
 
 /**
  * Clanker v4: TokenCreated on the factory; deployer = msgSender (the factory's caller), tokenAdmin only claimed;
  * pool key from the PoolManager's Initialize log of the same transaction (tickSpacing is not in the event).
  */
 export function createClankerAdapter(options: ClankerAdapterOptions): LaunchpadAdapter {
-  const defaultLpFee = options.defaultLpFee ?? CLANKER_DEFAULT_LP_FEE
   return {
     id: 'clanker',
-    launchEvent: { address: options.factory, event: CLANKER_TOKEN_CREATED },
+    launchEvent: { address: options.factory, events: [CLANKER_TOKEN_CREATED] },
     poolManager: options.poolManager,
 
     async decodeLaunch(log: Log, ctx: LaunchContext): Promise<DecodedLaunch | null> {
@@ -64,18 +59,18 @@ export function createClankerAdapter(options: ClankerAdapterOptions): LaunchpadA
 
     async loadFeeSchedule(client: PublicClient, launch: LaunchCandidate): Promise<ClankerFeeSchedule | ClankerAuctionSchedule> {
       const mevModule = launch.feeSources.mevModule ?? feeSource(launch, 'hook')
-      const lpFee = client
-        .readContract({ address: feeSource(launch, 'hook'), abi: CLANKER_FEE_ABI, functionName: 'pairedFee', args: [launch.poolId] })
-        .catch(() => defaultLpFee)
+      // Static hook: pairedFee; dynamic hook: its maxLpFee, an upper bound (read-lp-fee.ts).
+      const lpFeeRead = readClankerLpFee(client, feeSource(launch, 'hook'), launch.poolId)
       // A launch without an MEV module has no sniper fee: an empty config decays to nothing at once.
       if (mevModule === zeroAddress)
-        return { kind: 'clanker', startTime: launch.launchedAt, startingFee: 0, endingFee: 0, secondsToDecay: 0, lpFee: await lpFee }
-      const [config, auction] = await Promise.all([
+        return { kind: 'clanker', startTime: launch.launchedAt, startingFee: 0, endingFee: 0, secondsToDecay: 0, lpFee: (await lpFeeRead).lpFee }
+      const [config, auction, lp] = await Promise.all([
         client.readContract({ address: mevModule, abi: CLANKER_FEE_ABI, functionName: 'feeConfig', args: [launch.poolId] }),
         readAuctionSchedule(client, launch, mevModule),
+        lpFeeRead,
       ])
       const [startingFee, endingFee, secondsToDecay] = config
-      const fees = { startingFee, endingFee, secondsToDecay: Number(secondsToDecay), lpFee: await lpFee }
+      const fees = { startingFee, endingFee, secondsToDecay: Number(secondsToDecay), lpFee: lp.lpFee }
       // SniperAuctionV2 (Base v4.1) gates blocks by auction rounds; a module without its getters is the descending-fee one.
       if (auction) return { kind: 'clanker_auction', ...fees, ...auction }
       return { kind: 'clanker', startTime: launch.launchedAt, ...fees }

@@ -1,4 +1,5 @@
-import { type Address, BaseError, ContractFunctionRevertedError, ContractFunctionZeroDataError, type PublicClient } from 'viem'
+import type { Address, PublicClient } from 'viem'
+import { notAnswered } from '../../chain/not-answered.ts'
 import { CLANKER_MAX_MEV_MODULE_DELAY, type ClankerAuctionSchedule } from '../../pricing/schedules/clanker-auction.ts'
 import { feeSource } from '../launchpad-adapter.ts'
 import { CLANKER_AUCTION_ABI } from './clanker-abi.ts'
@@ -11,10 +12,6 @@ interface AuctionLaunch {
   launchedAt: number
   feeSources: Record<string, Address>
 }
-
-/** A call the contract does not answer (no such getter): a revert or no data, as opposed to a failed RPC. */
-const notAnswered = (error: unknown): boolean =>
-  error instanceof BaseError && error.walk((e) => e instanceof ContractFunctionRevertedError || e instanceof ContractFunctionZeroDataError) !== null
 
 /**
  * A SniperAuctionV2 module's state for a pool as of `blockNumber` (latest when omitted), or null when `mevModule` is not

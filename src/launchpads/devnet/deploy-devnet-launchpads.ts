@@ -1,10 +1,23 @@
-import { createWalletClient, encodeDeployData, encodeFunctionData, getAddress, getContractAddress, http, type Account, type Address, type Hex } from 'viem'
+import {
+  createWalletClient,
+  encodeDeployData,
+  encodeFunctionData,
+  getAddress,
+  getContractAddress,
+  http,
+  zeroAddress,
+  type Account,
+  type Address,
+  type Hex,
+} from 'viem'
 import { PrebuyError } from '../../common/errors.ts'
 import type { ChainConfig } from '../../chain/chain-keys.ts'
 import { chainFromConfig } from '../../chain/clients.ts'
 import type { LaunchpadAddresses } from '../create-adapters.ts'
+import type { ZoraRoute } from '../zora/zora-route.ts'
+import { isqrt } from '../../pricing/isqrt.ts'
 import { loadLaunchpadArtifact, type LaunchpadArtifactName } from './devnet-artifacts.ts'
-import { BEFORE_SWAP_FLAG, BEFORE_SWAP_RETURNS_DELTA_FLAG, mineHookSalt } from './mine-hook-salt.ts'
+import { AFTER_SWAP_FLAG, AFTER_SWAP_RETURNS_DELTA_FLAG, BEFORE_SWAP_FLAG, BEFORE_SWAP_RETURNS_DELTA_FLAG, mineHookSalt } from './mine-hook-salt.ts'
 import { devnetPublicClient, mineIfManual } from './send-devnet-tx.ts'
 
 /** Default launch fees of the devnet launchpads (pips), overridable per launch. */
@@ -23,6 +36,11 @@ export const DEVNET_LAUNCH_DEFAULTS = {
  */
 export const DEVNET_AUCTION_PAYMENT_PER_GAS_UNIT = 1_000n
 
+/** The devnet ZORA price: 100,000 ZORA per ETH (~0.03 USD at the devnet's 3,000 USD per ETH). */
+export const DEVNET_ZORA_PER_ETH = 100_000n
+/** ETH put into the devnet ETH/ZORA pool (full range, with the ZORA that price asks for). */
+export const DEVNET_ZORA_POOL_ETH = 100n * 10n ** 18n
+
 /** Generous fixed limits: the transactions are sent before their predecessors are mined, so nothing can be estimated. */
 const DEPLOY_GAS = 10_000_000n
 const CALL_GAS = 200_000n
@@ -30,7 +48,7 @@ const CALL_GAS = 200_000n
 /**
  * Deploys the three devnet launchpads on a devnet chain whose fixtures (PoolManager, WETH) exist: a CREATE2 hook
  * deployer, each hook at a mined address carrying its permission bits, each factory, and the hook -> launchpad link.
- * Every address is known in advance (CREATE from the deployer's nonces, CREATE2 from mined salts), so all eleven
+ * Every address is known in advance (CREATE from the deployer's nonces, CREATE2 from mined salts), so all nineteen
  * transactions are sent at once with consecutive nonces and land in one or two blocks even with 2-second blocks.
  * `deployer` is a funded local account that nothing else uses meanwhile.
  */
@@ -48,22 +66,48 @@ export async function deployDevnetLaunchpads(chain: ChainConfig, deployer: Accou
     hashes.push(await wallet.sendTransaction({ data, gas: DEPLOY_GAS, nonce: nonce++ }))
     return getAddress(address)
   }
-  const call = async (to: Address, name: LaunchpadArtifactName, functionName: string, args: readonly unknown[], gas = CALL_GAS): Promise<void> => {
+  const call = async (
+    to: Address,
+    name: LaunchpadArtifactName,
+    functionName: string,
+    args: readonly unknown[],
+    gas = CALL_GAS,
+    value?: bigint,
+  ): Promise<void> => {
     const data = encodeFunctionData({ abi: loadLaunchpadArtifact(name).abi, functionName, args } as Parameters<typeof encodeFunctionData>[0])
-    hashes.push(await wallet.sendTransaction({ to, data, gas, nonce: nonce++ }))
+    hashes.push(await wallet.sendTransaction({ to, data, gas, nonce: nonce++, value }))
   }
 
-  const hookDeployer = await create('DevnetHookDeployer', [])
-  const hook = async (name: LaunchpadArtifactName, flags: number): Promise<Address> => {
+  // Every hook salt is mined (CPU only) before the first transaction is sent, so the transactions go out back to back
+  // and land in one or two blocks whatever the block time: the hook deployer and the rehype hook (a constructor
+  // argument of its pool hook) are the deployer's next two CREATEs.
+  const hookDeployer = getAddress(getContractAddress({ from: deployer.address, nonce: BigInt(nonce) }))
+  const rehypeHookAddress = getAddress(getContractAddress({ from: deployer.address, nonce: BigInt(nonce + 1) }))
+  const mined = (name: LaunchpadArtifactName, flags: number, extraArgs: readonly unknown[] = []) => {
     const { abi, bytecode } = loadLaunchpadArtifact(name)
-    const initCode = encodeDeployData({ abi, bytecode, args: [poolManager, deployer.address] } as Parameters<typeof encodeDeployData>[0])
-    const { salt, address } = mineHookSalt(hookDeployer, initCode, flags)
-    await call(hookDeployer, 'DevnetHookDeployer', 'deploy', [salt, initCode], DEPLOY_GAS)
-    return getAddress(address)
+    const initCode = encodeDeployData({ abi, bytecode, args: [poolManager, deployer.address, ...extraArgs] } as Parameters<typeof encodeDeployData>[0])
+    return { initCode, ...mineHookSalt(hookDeployer, initCode, flags) }
   }
-  const clankerHook = await hook('DevnetClankerHook', BEFORE_SWAP_FLAG | BEFORE_SWAP_RETURNS_DELTA_FLAG)
-  const dopplerHook = await hook('DevnetDopplerHook', BEFORE_SWAP_FLAG)
-  const zoraHook = await hook('DevnetZoraHook', BEFORE_SWAP_FLAG)
+  const hookPlans = {
+    clanker: mined('DevnetClankerHook', BEFORE_SWAP_FLAG | BEFORE_SWAP_RETURNS_DELTA_FLAG),
+    clankerDynamic: mined('DevnetClankerDynamicHook', BEFORE_SWAP_FLAG | BEFORE_SWAP_RETURNS_DELTA_FLAG),
+    doppler: mined('DevnetDopplerHook', BEFORE_SWAP_FLAG),
+    // Rehype (Bankr's current pools): the pool hook that takes the schedule contract's fee from the output.
+    rehypeInitializer: mined('DevnetDopplerHookInitializer', AFTER_SWAP_FLAG | AFTER_SWAP_RETURNS_DELTA_FLAG, [rehypeHookAddress]),
+    zora: mined('DevnetZoraHook', BEFORE_SWAP_FLAG),
+  }
+  if ((await create('DevnetHookDeployer', [])) !== hookDeployer) throw new Error('the hook deployer is not at its predicted address')
+  const rehypeHook = await create('DevnetRehypeDopplerHook', [deployer.address])
+  if (rehypeHook !== rehypeHookAddress) throw new Error('the rehype hook is not at its predicted address')
+  const hook = async (plan: { initCode: Hex; salt: Hex; address: Address }): Promise<Address> => {
+    await call(hookDeployer, 'DevnetHookDeployer', 'deploy', [plan.salt, plan.initCode], DEPLOY_GAS)
+    return getAddress(plan.address)
+  }
+  const clankerHook = await hook(hookPlans.clanker)
+  const clankerDynamicHook = await hook(hookPlans.clankerDynamic)
+  const dopplerHook = await hook(hookPlans.doppler)
+  const rehypeInitializer = await hook(hookPlans.rehypeInitializer)
+  const zoraHook = await hook(hookPlans.zora)
 
   const d = DEVNET_LAUNCH_DEFAULTS
   // Clanker's MEV module is its own contract, as on Base (SniperAuctionV2); bids pay DEVNET_AUCTION_PAYMENT_PER_GAS_UNIT.
@@ -72,18 +116,35 @@ export async function deployDevnetLaunchpads(chain: ChainConfig, deployer: Accou
     poolManager,
     weth,
     clankerHook,
+    clankerDynamicHook,
     clankerMevModule,
     d.clanker.startFee,
     d.clanker.endFee,
     BigInt(d.clanker.decaySeconds),
     d.clanker.lpFee,
   ])
-  const dopplerAirlock = await create('DevnetDopplerAirlock', [poolManager, weth, dopplerHook, d.doppler.startFee, d.doppler.endFee, d.doppler.decaySeconds])
-  // Zora coins pair with native ETH; the launch fee is Zora's fixed one (ZORA_LAUNCH_FEE).
-  const zoraFactory = await create('DevnetZoraFactory', [poolManager, zoraHook, d.zora.startFee, d.zora.endFee, d.zora.decaySeconds])
+  const dopplerAirlock = await create('DevnetDopplerAirlock', [
+    poolManager,
+    weth,
+    dopplerHook,
+    rehypeInitializer,
+    rehypeHook,
+    d.doppler.startFee,
+    d.doppler.endFee,
+    d.doppler.decaySeconds,
+  ])
+  // ZORA and its ETH market (the pool contract creates the token first: its nonce 1), then the Zora factory: coins pair
+  // with native ETH or ZORA; the launch fee is Zora's fixed one (ZORA_LAUNCH_FEE).
+  const zoraEthPool = await create('DevnetZoraEthPool', [poolManager])
+  const zoraToken = getAddress(getContractAddress({ from: zoraEthPool, nonce: 1n }))
+  await call(zoraEthPool, 'DevnetZoraEthPool', 'open', [sqrtPriceX96Of(DEVNET_ZORA_PER_ETH), deployer.address], DEPLOY_GAS, DEVNET_ZORA_POOL_ETH)
+  const zoraFactory = await create('DevnetZoraFactory', [poolManager, zoraToken, zoraHook, d.zora.startFee, d.zora.endFee, d.zora.decaySeconds])
 
   await call(clankerHook, 'DevnetClankerHook', 'setLaunchpad', [clankerFactory])
+  await call(clankerDynamicHook, 'DevnetClankerDynamicHook', 'setLaunchpad', [clankerFactory])
   await call(dopplerHook, 'DevnetDopplerHook', 'setLaunchpad', [dopplerAirlock])
+  await call(rehypeInitializer, 'DevnetDopplerHookInitializer', 'setLaunchpad', [dopplerAirlock])
+  await call(rehypeHook, 'DevnetRehypeDopplerHook', 'setCallers', [dopplerAirlock, rehypeInitializer])
   await call(zoraHook, 'DevnetZoraHook', 'setLaunchpad', [zoraFactory])
 
   await mineIfManual(chain)
@@ -92,9 +153,9 @@ export async function deployDevnetLaunchpads(chain: ChainConfig, deployer: Accou
     if (receipt.status !== 'success') throw new PrebuyError('devnet_deploy_failed', `A devnet launchpad deployment step reverted (${hash}).`)
   }
   const addresses: LaunchpadAddresses = {
-    clanker: { factory: clankerFactory, hook: clankerHook },
-    doppler: { airlock: dopplerAirlock, hook: dopplerHook },
-    zora: { factory: zoraFactory, hook: zoraHook },
+    clanker: { factory: clankerFactory, hook: clankerHook, dynamicHook: clankerDynamicHook },
+    doppler: { airlock: dopplerAirlock, hook: dopplerHook, rehypeInitializer, rehypeHook },
+    zora: { factory: zoraFactory, hook: zoraHook, route: devnetZoraRoute(zoraToken) },
   }
   if (!(await devnetLaunchpadsExist(chain, addresses))) {
     throw new PrebuyError('devnet_deploy_failed', 'A devnet launchpad contract is not at its expected address.')
@@ -108,11 +169,24 @@ export async function devnetLaunchpadsExist(chain: ChainConfig, addresses: Launc
   const all = [
     addresses.clanker.factory,
     addresses.clanker.hook,
+    addresses.clanker.dynamicHook,
     addresses.doppler.airlock,
     addresses.doppler.hook,
+    addresses.doppler.rehypeInitializer,
+    addresses.doppler.rehypeHook,
     addresses.zora.factory,
     addresses.zora.hook,
+    addresses.zora.route.zora,
   ]
   const codes = await Promise.all(all.map((address) => client.getCode({ address })))
   return codes.every((code) => code !== undefined && code !== '0x')
 }
+
+/** sqrtPriceX96 of a pool whose currency1 is worth 1/`price` of currency0: floor(sqrt(price) * 2^96). */
+const sqrtPriceX96Of = (price: bigint): bigint => isqrt(price << 192n)
+
+/** The devnet ETH/ZORA pool's key (DevnetZoraEthPool.poolKey: native ETH, 0.3%, tick spacing 60, no hook). */
+export const devnetZoraRoute = (zora: Address): ZoraRoute => ({
+  zora,
+  ethPool: { currency0: zeroAddress, currency1: zora, fee: 3_000, tickSpacing: 60, hooks: zeroAddress },
+})

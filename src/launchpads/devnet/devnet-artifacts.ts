@@ -7,12 +7,16 @@ import type { Abi, Hex } from 'viem'
 export type LaunchpadArtifactName =
   | 'DevnetHookDeployer'
   | 'DevnetClankerHook'
+  | 'DevnetClankerDynamicHook'
   | 'DevnetClankerFactory'
   | 'DevnetClankerSniperAuction'
   | 'DevnetDopplerHook'
   | 'DevnetDopplerAirlock'
+  | 'DevnetDopplerHookInitializer'
+  | 'DevnetRehypeDopplerHook'
   | 'DevnetZoraHook'
   | 'DevnetZoraFactory'
+  | 'DevnetZoraEthPool'
   | 'DevnetLaunchToken'
 
 export interface LaunchpadArtifact {

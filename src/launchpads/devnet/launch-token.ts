@@ -14,7 +14,7 @@ import {
 import { PrebuyError } from '../../common/errors.ts'
 import type { ChainConfig } from '../../chain/chain-keys.ts'
 import type { Launchpad } from '../../domain/records.ts'
-import { createLaunchpadAdapters, type LaunchpadAddresses } from '../create-adapters.ts'
+import { createLaunchpadAdapters, devnetAdapterOptions, type LaunchpadAddresses } from '../create-adapters.ts'
 import { launchDeployer } from '../launch-deployer.ts'
 import type { DecodedLaunch, LaunchCandidate, PoolKey } from '../launchpad-adapter.ts'
 import { DEVNET_LAUNCH_DEFAULTS } from './deploy-devnet-launchpads.ts'
@@ -45,7 +45,47 @@ export interface LaunchTokenOptions {
   salt?: Hex
   /** Which side of its paired asset the token must sort on (a salt is searched for); either when omitted. */
   tokenSide?: 'currency0' | 'currency1'
+  /**
+   * What the token pairs with, where the launchpad allows a choice (DEVNET_PAIRS): Clanker and Doppler WETH (Base's
+   * defaults: the SDK's and Bankr's); Zora native ETH (default) or ZORA. Default: the launchpad's first.
+   */
+  paired?: DevnetPair
+  /** Zora only: a creator coin (paired with ZORA, announced by CreatorCoinCreated) instead of a content coin. */
+  creatorCoin?: boolean
+  /**
+   * Clanker only: a dev buy of this much ETH (wei) in the deployment, through the DevBuy extension, for the creator: the
+   * pool's price at launch is the price after it. devBuyWeiForUsdc converts a stablecoin amount at the devnet price.
+   */
+  devBuyWei?: bigint
+  /** Clanker only: the dynamic-fee hook (clanker-sdk's Dynamic3: 1% base, up to 3%) instead of the static 1%. */
+  dynamicFee?: boolean
+  /** Doppler only: a rehype pool (0.7% LP fee + the decaying fee taken from the output) instead of decay multicurve. */
+  rehype?: boolean
 }
+
+export type DevnetPair = 'weth' | 'eth' | 'zora'
+
+/**
+ * The pairs each devnet launchpad launches with, default first: Clanker WETH (the SDK's default; any ERC-20 on Base,
+ * never native ETH), Doppler a WETH (Bankr's) or native-ETH numeraire, Zora native ETH or ZORA.
+ */
+export const DEVNET_PAIRS: Record<Launchpad, readonly DevnetPair[]> = { clanker: ['weth'], doppler: ['weth', 'eth'], zora: ['eth', 'zora'] }
+
+/** The launch's paired asset, checked against the launchpad (creator coins always pair with ZORA, as on Base). */
+export function devnetPairOf(o: Pick<LaunchTokenOptions, 'launchpad' | 'paired' | 'creatorCoin'>): DevnetPair {
+  const allowed = DEVNET_PAIRS[o.launchpad]
+  if (o.creatorCoin && o.launchpad !== 'zora') throw new PrebuyError('invalid_launch_pair', 'Only Zora launches creator coins.')
+  const paired = o.paired ?? (o.creatorCoin ? 'zora' : allowed[0]!)
+  if (!allowed.includes(paired)) {
+    throw new PrebuyError('invalid_launch_pair', `A ${o.launchpad} launch pairs with ${allowed.join(' or ')}, not ${paired}.`)
+  }
+  if (o.creatorCoin && paired !== 'zora') throw new PrebuyError('invalid_launch_pair', 'A Zora creator coin pairs with ZORA.')
+  return paired
+}
+
+/** The paired asset's address on the devnet (native ETH: address(0)). */
+const pairedAddress = (o: Pick<LaunchTokenOptions, 'chain' | 'addresses'>, pair: DevnetPair): Address =>
+  pair === 'eth' ? zeroAddress : pair === 'zora' ? o.addresses.zora.route.zora : o.chain.addresses.weth
 
 export interface LaunchedToken {
   token: Address
@@ -93,9 +133,19 @@ export async function submitLaunch(options: LaunchTokenOptions): Promise<Hex> {
   if (launchpad === 'zora' && (options.startFee !== undefined || options.endFee !== undefined || options.decaySeconds !== undefined)) {
     throw new PrebuyError('invalid_launch_fee', "Zora's launch fee is fixed by its coin hook (99% to 1% over 10 s): no fee options on zora.")
   }
+  devnetPairOf(options)
+  if (options.dynamicFee && launchpad !== 'clanker') {
+    throw new PrebuyError('invalid_launch_fee', 'Only Clanker launches choose a dynamic-fee hook.')
+  }
+  if (options.rehype && launchpad !== 'doppler') throw new PrebuyError('invalid_launch_fee', 'Only Doppler launches choose a rehype pool.')
+  // The rehype hook caps its fee at 80% (RehypeTypes.sol MAX_SWAP_FEE), below the decay-multicurve hook's 90%.
+  if (options.rehype && startFee > 800_000) throw new PrebuyError('invalid_launch_fee', "A rehype pool's fee is at most 800,000 pips (80%).")
+  if (options.devBuyWei !== undefined && (launchpad !== 'clanker' || options.devBuyWei <= 0n)) {
+    throw new PrebuyError('invalid_dev_buy', 'A dev buy is a positive ETH amount, on Clanker only (its DevBuy extension).')
+  }
   const salt = options.salt ?? (await pickSalt(options))
   const sender = options.sender ?? creator
-  await impersonate(chain, sender)
+  await impersonate(chain, sender, options.devBuyWei ?? 0n)
   return submitDevnetCall(chain, sender, launchCall(options, startFee, endFee, decaySeconds, salt))
 }
 
@@ -118,8 +168,7 @@ async function pickSalt(o: LaunchTokenOptions): Promise<Hex> {
     const salt = bytesToHex(randomBytes(32))
     if (!o.tokenSide) return salt
     const token = await predictTokenAddress(o, salt)
-    // Zora coins pair with native ETH (address 0): always currency1.
-    const paired = o.launchpad === 'zora' ? zeroAddress : o.chain.addresses.weth
+    const paired = pairedAddress(o, devnetPairOf(o))
     const before = token.toLowerCase() < paired.toLowerCase()
     if (before === (o.tokenSide === 'currency0')) return salt
   }
@@ -145,21 +194,36 @@ function launchCall(o: LaunchTokenOptions, startFee: number, endFee: number, dec
             endingFee: endFee,
             secondsToDecay: BigInt(decaySeconds),
             salt,
+            devBuyRecipient: o.creator,
+            dynamicFee: o.dynamicFee ?? false,
           },
         ],
+        ...(o.devBuyWei ? { value: o.devBuyWei } : {}),
       }
     case 'doppler':
       return {
         address: o.addresses.doppler.airlock,
         abi: loadLaunchpadArtifact('DevnetDopplerAirlock').abi,
         functionName: 'create',
-        args: [{ name: o.name, symbol: o.symbol, creator: o.creator, startFee, endFee, durationSeconds: decaySeconds, salt }],
+        args: [
+          {
+            name: o.name,
+            symbol: o.symbol,
+            creator: o.creator,
+            startFee,
+            endFee,
+            durationSeconds: decaySeconds,
+            salt,
+            rehype: o.rehype ?? false,
+            numeraire: pairedAddress(o, devnetPairOf(o)),
+          },
+        ],
       }
     case 'zora':
       return {
         address: o.addresses.zora.factory,
         abi: loadLaunchpadArtifact('DevnetZoraFactory').abi,
-        functionName: 'deploy',
+        functionName: o.creatorCoin ? 'deployCreatorCoin' : 'deploy',
         args: [
           {
             payoutRecipient: o.creator,
@@ -167,6 +231,7 @@ function launchCall(o: LaunchTokenOptions, startFee: number, endFee: number, dec
             uri: '',
             name: o.name,
             symbol: o.symbol,
+            currency: pairedAddress(o, devnetPairOf(o)),
             salt,
           },
         ],
@@ -182,13 +247,7 @@ export async function decodeOwnLaunch(
   receipt: TransactionReceipt,
 ): Promise<DecodedLaunch> {
   const client = devnetPublicClient(chain)
-  const adapter = createLaunchpadAdapters({
-    poolManager: chain.addresses.poolManager,
-    weth: chain.addresses.weth,
-    clanker: { factory: addresses.clanker.factory },
-    doppler: { airlock: addresses.doppler.airlock },
-    zora: { factory: addresses.zora.factory },
-  })[launchpad]
+  const adapter = createLaunchpadAdapters(devnetAdapterOptions(chain.addresses, addresses))[launchpad]
   const block = await client.getBlock({ blockHash: receipt.blockHash })
   const ctx = {
     client,

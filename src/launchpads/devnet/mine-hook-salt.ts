@@ -4,6 +4,8 @@ import { bytesToHex, concatBytes, hexToBytes, keccak256, numberToBytes, type Add
 export const HOOK_FLAG_MASK = 0x3fff
 export const BEFORE_SWAP_FLAG = 1 << 7
 export const BEFORE_SWAP_RETURNS_DELTA_FLAG = 1 << 3
+export const AFTER_SWAP_FLAG = 1 << 6
+export const AFTER_SWAP_RETURNS_DELTA_FLAG = 1 << 2
 
 /**
  * Finds a CREATE2 salt for which `deployer` places `initCode` at an address whose low 14 bits are exactly `flags`.

@@ -16,6 +16,8 @@ export interface DevnetCall {
   gas?: bigint
   /** EIP-1559 fees instead of the node's suggestion (a bid that must beat a gas peg, a front-runner's tip). */
   fees?: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
+  /** ETH sent with the call, wei (a dev buy). */
+  value?: bigint
 }
 
 /**
@@ -30,7 +32,14 @@ export async function sendDevnetCall(chain: ChainConfig, from: Account | Address
 /** Sends without waiting (several transactions for one block under manual mining). */
 export async function submitDevnetCall(chain: ChainConfig, from: Account | Address, call: DevnetCall): Promise<Hex> {
   const wallet = createWalletClient({ chain: chainFromConfig(chain), account: from, transport: http(chain.rpcUrl) })
-  const request = { address: call.address, abi: call.abi, functionName: call.functionName, args: call.args ?? [], account: from }
+  const request = {
+    address: call.address,
+    abi: call.abi,
+    functionName: call.functionName,
+    args: call.args ?? [],
+    account: from,
+    ...(call.value ? { value: call.value } : {}),
+  }
   // The estimate runs against a pending block whose timestamp differs from the one the transaction lands in, and the
   // launch hooks' work depends on the time: pad it so a swap is never starved of gas by a timestamp change.
   const gas = call.gas ?? ((await devnetPublicClient(chain).estimateContractGas(request as Parameters<PublicClient['estimateContractGas']>[0])) * 3n) / 2n
@@ -53,10 +62,10 @@ export async function mineIfManual(chain: ChainConfig): Promise<void> {
   if (!interval) await jsonRpc(chain.rpcUrl, 'evm_mine')
 }
 
-/** Lets `address` send transactions on anvil and gives it gas money when it has little. */
-export async function impersonate(chain: ChainConfig, address: Address): Promise<void> {
+/** Lets `address` send transactions on anvil and gives it gas money (plus `spendWei` it is about to send) when it has little. */
+export async function impersonate(chain: ChainConfig, address: Address, spendWei = 0n): Promise<void> {
   await jsonRpc(chain.rpcUrl, 'anvil_impersonateAccount', [address])
   const balance = BigInt(await jsonRpc<string>(chain.rpcUrl, 'eth_getBalance', [address, 'latest']))
-  const enough = 10n ** 19n
+  const enough = 10n ** 19n + spendWei
   if (balance < enough) await jsonRpc(chain.rpcUrl, 'anvil_setBalance', [address, `0x${enough.toString(16)}`])
 }

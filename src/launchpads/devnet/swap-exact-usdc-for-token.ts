@@ -132,7 +132,7 @@ export async function findTokenPoolKey(chain: ChainConfig, token: Address): Prom
     client.getLogs({ address: poolManager, event, args: { currency0: zeroAddress, currency1: token }, fromBlock: 0n }),
   ])
   const last = [...wethPools, ...ethPools].sort((a, b) => Number((a.blockNumber ?? 0n) - (b.blockNumber ?? 0n))).at(-1)
-  if (!last) throw new PrebuyError('pool_not_found', `No WETH or ETH pool found for token ${token}.`)
+  if (!last) throw new PrebuyError('pool_not_found', `No WETH or ETH pool found for token ${token} (this helper does not swap through ZORA).`)
   return {
     currency0: getAddress(last.args.currency0!),
     currency1: getAddress(last.args.currency1!),

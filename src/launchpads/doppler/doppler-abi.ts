@@ -12,3 +12,11 @@ export const DOPPLER_HOOK_ABI = parseAbi([
   // The decay-multicurve hook's public mapping getter: five values (legacy/src/initializers/DecayMulticurveInitializerHook.sol).
   'function getFeeScheduleOf(bytes32 poolId) view returns (uint32 startingTime, uint24 startFee, uint24 endFee, uint24 lastFee, uint32 durationSeconds)',
 ])
+
+/**
+ * The rehype Doppler hook's schedule getter (src/dopplerHooks/RehypeDopplerHookInitializer.sol `getFeeSchedule`, the
+ * same five-field FeeSchedule struct of src/types/RehypeTypes.sol); its FeeScheduleSet has DOPPLER_HOOK_ABI's layout.
+ */
+export const DOPPLER_REHYPE_ABI = parseAbi([
+  'function getFeeSchedule(bytes32 poolId) view returns (uint32 startingTime, uint24 startFee, uint24 endFee, uint24 lastFee, uint32 durationSeconds)',
+])

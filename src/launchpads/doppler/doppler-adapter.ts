@@ -1,10 +1,19 @@
-import { decodeEventLog, getAddress, isAddressEqual, type Address, type Hex, type Log, type PublicClient } from 'viem'
+import { decodeEventLog, getAddress, isAddressEqual, zeroAddress, type Address, type Hex, type Log, type PublicClient } from 'viem'
 import type { LinearFeeSchedule } from '../../pricing/fee-schedule.ts'
 import { BASE_DOPPLER_AIRLOCK, BASE_POOL_MANAGER, BASE_WETH } from '../base-addresses.ts'
 import { decodeLaunchLog, launchOrigin } from '../decode-launch-log.ts'
-import { type DecodedLaunch, feeSource, type LaunchCandidate, type LaunchContext, type LaunchIdentity, type LaunchpadAdapter } from '../launchpad-adapter.ts'
+import {
+  type DecodedLaunch,
+  feeSource,
+  type LaunchCandidate,
+  type LaunchContext,
+  type LaunchIdentity,
+  type LaunchpadAdapter,
+  type PairedAsset,
+} from '../launchpad-adapter.ts'
 import { creatorList, findInitializedPools } from '../v4-events.ts'
-import { DOPPLER_AIRLOCK_ABI, DOPPLER_CREATE, DOPPLER_HOOK_ABI } from './doppler-abi.ts'
+import { DOPPLER_AIRLOCK_ABI, DOPPLER_CREATE, DOPPLER_HOOK_ABI, DOPPLER_REHYPE_ABI } from './doppler-abi.ts'
+import { readPoolLpFee } from '../read-pool-lp-fee.ts'
 
 export interface DopplerAdapterOptions {
   airlock: Address
@@ -22,7 +31,7 @@ export const DOPPLER_MAX_START_FEE = 900_000
  * the pool initializer returned: the ASSET for every v4 multicurve initializer (decay multicurve, scheduled multicurve,
  * DopplerHookInitializer/rehype: "Uniswap V4 pools don't have addresses"), a hook only for the Dutch-auction
  * UniswapV4Initializer, which is not supported (no FeeScheduleSet; its price moves by epochs). The pool is the v4 pool
- * initialised in the same transaction between the asset and the numeraire. Creators: the Airlock's asset data
+ * initialised in the same transaction between the asset and the numeraire (WETH, or native ETH as address 0). Creators: the Airlock's asset data
  * (timelock, governance; 0xdead under NoOp governance) are claims; the deployer is the transaction's sender (or its
  * smart account). The fee schedule: FeeScheduleSet in the launch transaction, from the pool's hook (decay multicurve)
  * or from another contract of the same launch (rehype's Doppler hook emits it, not `poolKey.hooks`), else the hook's
@@ -31,7 +40,7 @@ export const DOPPLER_MAX_START_FEE = 900_000
 export function createDopplerAdapter(options: DopplerAdapterOptions): LaunchpadAdapter {
   return {
     id: 'doppler',
-    launchEvent: { address: options.airlock, event: DOPPLER_CREATE },
+    launchEvent: { address: options.airlock, events: [DOPPLER_CREATE] },
     poolManager: options.poolManager,
 
     async decodeLaunch(log: Log, ctx: LaunchContext): Promise<DecodedLaunch | null> {
@@ -52,8 +61,13 @@ export function createDopplerAdapter(options: DopplerAdapterOptions): LaunchpadA
         symbol: null,
         ...launchOrigin(log, ctx),
       }
-      // Numeraire ETH (address 0) or anything but WETH needs another route; not supported.
-      if (!isAddressEqual(args.numeraire, options.weth)) return { kind: 'unsupported', launch: identity, reason: `numeraire ${args.numeraire}, not WETH` }
+      // WETH (Bankr's) or native ETH (address 0: the router unwraps, as for Zora's ETH coins); anything else has no route.
+      const paired: PairedAsset | undefined = isAddressEqual(args.numeraire, options.weth)
+        ? { kind: 'weth', address: getAddress(args.numeraire) }
+        : isAddressEqual(args.numeraire, zeroAddress)
+          ? { kind: 'eth', address: zeroAddress }
+          : undefined
+      if (!paired) return { kind: 'unsupported', launch: identity, reason: `numeraire ${args.numeraire}, neither WETH nor native ETH: no route` }
       if (!isAddressEqual(args.poolOrHook, asset)) {
         return { kind: 'unsupported', launch: identity, reason: 'a Dutch-auction Doppler pool (poolOrHook is a hook, not the asset): not supported' }
       }
@@ -63,19 +77,40 @@ export function createDopplerAdapter(options: DopplerAdapterOptions): LaunchpadA
       const pool = findInitializedPools(ctx.txLogs, options.poolManager).find((p) => trades(p, asset, args.numeraire))
       // Doppler's v3 static-curve initializer has no v4 pool in the launch transaction: not a v4 launch.
       if (!pool) return { kind: 'unsupported', launch: identity, reason: 'no v4 pool of the asset and its numeraire is initialised in the launch transaction' }
+      const announced = feeScheduleFromLogs(ctx.txLogs, pool.poolKey.hooks, pool.poolId, ctx.blockTimestamp)
+      // A schedule announced by a contract other than the pool's hook is a rehype Doppler hook's: its fee is taken from
+      // the output, on top of the pool's own LP fee.
+      const rehype: Record<string, Address> =
+        announced && !isAddressEqual(announced.emitter, pool.poolKey.hooks) ? { dopplerHook: getAddress(announced.emitter) } : {}
       const candidate: LaunchCandidate = {
         ...identity,
         poolKey: pool.poolKey,
         poolId: pool.poolId,
-        paired: { kind: 'weth', address: getAddress(args.numeraire) },
+        paired,
         tokenIsCurrency0: isAddressEqual(pool.poolKey.currency0, asset),
-        feeSources: { hook: getAddress(pool.poolKey.hooks) },
-        scheduleFromLogs: feeScheduleFromLogs(ctx.txLogs, pool.poolKey.hooks, pool.poolId, ctx.blockTimestamp),
+        feeSources: { hook: getAddress(pool.poolKey.hooks), ...rehype },
+        ...(announced ? { scheduleFromLogs: announced.schedule } : {}),
       }
       return { kind: 'launch', candidate }
     },
 
     async loadFeeSchedule(client: PublicClient, launch: LaunchCandidate): Promise<LinearFeeSchedule> {
+      const dopplerHook = launch.feeSources.dopplerHook
+      if (dopplerHook) {
+        // Rehype: the pool's stored LP fee as of the launch block (set by the initializer, never overridden per swap),
+        // and the Doppler hook's decaying fee on the output.
+        const [poolLpFee, schedule] = await Promise.all([
+          readPoolLpFee(client, options.poolManager, launch.poolId, launch.blockNumber),
+          launch.scheduleFromLogs?.kind === 'linear'
+            ? launch.scheduleFromLogs
+            : client
+                .readContract({ address: dopplerHook, abi: DOPPLER_REHYPE_ABI, functionName: 'getFeeSchedule', args: [launch.poolId] })
+                .then(([startingTime, startFee, endFee, , durationSeconds]) =>
+                  linear(Math.max(startingTime, launch.launchedAt), startFee, endFee, durationSeconds),
+                ),
+        ])
+        return { ...schedule, poolLpFee }
+      }
       if (launch.scheduleFromLogs?.kind === 'linear') return launch.scheduleFromLogs
       // The public mapping getter: startingTime, startFee, endFee, lastFee, durationSeconds (lastFee is not needed).
       const [startingTime, startFee, endFee, , durationSeconds] = await client.readContract({
@@ -103,7 +138,12 @@ const linear = (startTime: number, startFee: number, endFee: number, durationSec
  * schedule it announces can only misprice its own launch; an underestimated fee makes a buy revert on its minimum
  * output, never overpay.
  */
-function feeScheduleFromLogs(logs: readonly Log[], hook: Address, poolId: Hex, initTime: number): LinearFeeSchedule | undefined {
+function feeScheduleFromLogs(
+  logs: readonly Log[],
+  hook: Address,
+  poolId: Hex,
+  initTime: number,
+): { schedule: LinearFeeSchedule; emitter: Address } | undefined {
   const decoded = logs.flatMap((log) => {
     try {
       const { eventName, args } = decodeEventLog({ abi: DOPPLER_HOOK_ABI, data: log.data, topics: log.topics, strict: true })
@@ -115,5 +155,5 @@ function feeScheduleFromLogs(logs: readonly Log[], hook: Address, poolId: Hex, i
   const found = decoded.find((d) => isAddressEqual(d.emitter, hook)) ?? decoded[0]
   if (!found) return undefined
   const { startingTime, startFee, endFee, durationSeconds } = found.args
-  return linear(Math.max(startingTime, initTime), startFee, endFee, durationSeconds)
+  return { schedule: linear(Math.max(startingTime, initTime), startFee, endFee, durationSeconds), emitter: found.emitter }
 }

@@ -3,6 +3,10 @@ import { parseAbi } from 'viem'
 const ABI = parseAbi([
   'struct PoolKey { address currency0; address currency1; uint24 fee; int24 tickSpacing; address hooks; }',
   'event CoinCreatedV4(address indexed caller, address indexed payoutRecipient, address indexed platformReferrer, address currency, string uri, string name, string symbol, address coin, PoolKey poolKey, bytes32 poolKeyHash, string version)',
+  'event CreatorCoinCreated(address indexed caller, address indexed payoutRecipient, address indexed platformReferrer, address currency, string uri, string name, string symbol, address coin, PoolKey poolKey, bytes32 poolKeyHash, string version)',
 ])
 
+/** A content coin (ourzora/zora-protocol packages/coins/src/interfaces/IZoraFactory.sol). */
 export const ZORA_COIN_CREATED_V4 = ABI.find((item) => item.type === 'event' && item.name === 'CoinCreatedV4')!
+/** A creator coin: the same fields under its own name (ZoraFactoryImpl._createAndInitializeCreatorCoin emits only this). */
+export const ZORA_CREATOR_COIN_CREATED = ABI.find((item) => item.type === 'event' && item.name === 'CreatorCoinCreated')!

@@ -1,15 +1,19 @@
 import { getAddress, isAddressEqual, zeroAddress, type Address, type Log, type PublicClient } from 'viem'
 import type { LinearFeeSchedule } from '../../pricing/fee-schedule.ts'
+import { routeProblem } from '../../pricing/route-price.ts'
 import { BASE_POOL_MANAGER, BASE_WETH, BASE_ZORA_FACTORY } from '../base-addresses.ts'
 import { decodeLaunchLog, launchOrigin } from '../decode-launch-log.ts'
 import type { DecodedLaunch, LaunchCandidate, LaunchContext, LaunchIdentity, LaunchpadAdapter, PairedAsset } from '../launchpad-adapter.ts'
 import { creatorList } from '../v4-events.ts'
-import { ZORA_COIN_CREATED_V4 } from './zora-abi.ts'
+import { ZORA_COIN_CREATED_V4, ZORA_CREATOR_COIN_CREATED } from './zora-abi.ts'
+import type { ZoraRoute } from './zora-route.ts'
 
 export interface ZoraAdapterOptions {
   factory: Address
   poolManager: Address
   weth: Address
+  /** How ZORA is bought and priced; without it ZORA-paired coins are reported unsupported. */
+  zoraRoute?: ZoraRoute
 }
 
 export const ZORA_BASE: ZoraAdapterOptions = { factory: BASE_ZORA_FACTORY, poolManager: BASE_POOL_MANAGER, weth: BASE_WETH }
@@ -18,20 +22,39 @@ export const ZORA_BASE: ZoraAdapterOptions = { factory: BASE_ZORA_FACTORY, poolM
 export const ZORA_LAUNCH_FEE = { startFee: 990_000, endFee: 10_000, durationSeconds: 10 } as const
 
 /**
- * Zora coins: CoinCreatedV4 on the factory carries the whole pool key. Deployer: the caller; the payout recipient is
- * only claimed. ETH-backed coins pair with native ETH (`currency = address(0)`, bought through the router's unwrap
- * path); ZORA- and creator-coin-paired coins are unsupported until their route and USD price exist.
- * The launch fee is Zora's documented constant schedule from the coin's creation (the launch block): the hook has no
- * view of it (ourzora/zora-protocol packages/coins/src/libs/CoinConstants.sol, hooks/ZoraV4CoinHook.sol).
+ * Zora coins: CoinCreatedV4 (content coins) and CreatorCoinCreated (creator coins, same fields) on the factory carry
+ * the whole pool key. Deployer: the caller; the payout recipient is only claimed. ETH-backed coins pair with native ETH
+ * (`currency = address(0)`, bought through the router's unwrap path); ZORA-paired coins (every creator coin) are bought
+ * and priced through the ZORA route (zora-route.ts); content coins paired with a creator coin are unsupported (no
+ * route through a creator coin's pool yet).
+ * The launch fee is Zora's documented constant schedule from the coin's creation (the launch block), the same for
+ * creator coins: the hook has no view of it (ourzora/zora-protocol packages/coins/src/libs/CoinConstants.sol,
+ * hooks/ZoraV4CoinHook.sol `_calculateLaunchFee`).
  */
 export function createZoraAdapter(options: ZoraAdapterOptions): LaunchpadAdapter {
+  const route = options.zoraRoute
+  // Checked once: a route that does not chain WETH/ETH to ZORA is a configuration error, refused at start.
+  const problem = route ? routeProblem([route.ethPool], options.weth, route.zora) : undefined
+  if (problem) throw new Error(`the ZORA route is not usable: ${problem}`)
+
+  const pairedOf = (currency: Address): { paired: PairedAsset } | { unsupported: string } => {
+    if (isAddressEqual(currency, zeroAddress)) return { paired: { kind: 'eth', address: zeroAddress } }
+    if (isAddressEqual(currency, options.weth)) return { paired: { kind: 'weth', address: getAddress(currency) } }
+    if (route && isAddressEqual(currency, route.zora)) return { paired: { kind: 'zora', address: route.zora, bridge: [route.ethPool] } }
+    return {
+      unsupported: route
+        ? `pairs with ${currency} (a creator coin): no route through a creator coin's pool yet`
+        : `pairs with ${currency} (ZORA or a creator coin): no ZORA route is configured`,
+    }
+  }
+
   return {
     id: 'zora',
-    launchEvent: { address: options.factory, event: ZORA_COIN_CREATED_V4 },
+    launchEvent: { address: options.factory, events: [ZORA_COIN_CREATED_V4, ZORA_CREATOR_COIN_CREATED] },
     poolManager: options.poolManager,
 
     async decodeLaunch(log: Log, ctx: LaunchContext): Promise<DecodedLaunch | null> {
-      const args = decodeLaunchLog(log, options.factory, ZORA_COIN_CREATED_V4)
+      const args = decodeLaunchLog(log, options.factory, ZORA_COIN_CREATED_V4) ?? decodeLaunchLog(log, options.factory, ZORA_CREATOR_COIN_CREATED)
       if (!args) return null
       const coin = getAddress(args.coin)
       // caller is the factory's msg.sender; payoutRecipient is a free parameter (and can be changed later).
@@ -44,13 +67,9 @@ export function createZoraAdapter(options: ZoraAdapterOptions): LaunchpadAdapter
         symbol: args.symbol,
         ...launchOrigin(log, ctx),
       }
-      // Coins pair with native ETH, ZORA or a creator coin: ETH (and WETH) pairs have a route today.
-      const paired: PairedAsset | undefined = isAddressEqual(args.currency, zeroAddress)
-        ? { kind: 'eth', address: zeroAddress }
-        : isAddressEqual(args.currency, options.weth)
-          ? { kind: 'weth', address: getAddress(args.currency) }
-          : undefined
-      if (!paired) return { kind: 'unsupported', launch: identity, reason: `pairs with ${args.currency} (ZORA or a creator coin): no route yet` }
+      const pair = pairedOf(args.currency)
+      if ('unsupported' in pair) return { kind: 'unsupported', launch: identity, reason: pair.unsupported }
+      const { paired } = pair
       const key = {
         currency0: getAddress(args.poolKey.currency0),
         currency1: getAddress(args.poolKey.currency1),

@@ -1,14 +1,21 @@
 import { feeFractionFromPips } from '../fee-fraction.ts'
 import { toNumber } from '../fraction.ts'
+import { compoundFees } from '../route-price.ts'
 import type { ScheduleKind } from './schedule-kind.ts'
 
-/** An LP fee that decays linearly per second from startFee to endFee over durationSeconds, nothing on top. */
+/**
+ * A fee that decays linearly per second from startFee to endFee over durationSeconds. Without `poolLpFee` it is the
+ * pool's LP fee and nothing is on top (Doppler decay multicurve, Zora). With it (Doppler rehype pools), the pool charges
+ * that static LP fee on the input and the decaying fee is the Doppler hook's, taken from the output: a buyer keeps
+ * (1 - lp)(1 - hook(t)) (whetstoneresearch/doppler src/dopplerHooks/RehypeDopplerHookInitializer.sol _collectSwapFees).
+ */
 export interface LinearFeeSchedule {
   kind: 'linear'
   startTime: number
   startFee: number
   endFee: number
   durationSeconds: number
+  poolLpFee?: number
 }
 
 export function linearFeeAt(s: LinearFeeSchedule, timestamp: number): number {
@@ -20,9 +27,10 @@ export function linearFeeAt(s: LinearFeeSchedule, timestamp: number): number {
 
 export const linearSchedule: ScheduleKind<LinearFeeSchedule> = {
   feeAt(s, next) {
-    const lpFee = linearFeeAt(s, next.timestamp)
-    const totalFee = feeFractionFromPips(lpFee)
-    const sniperFee = next.timestamp >= s.startTime + s.durationSeconds ? 0 : lpFee
+    const decaying = linearFeeAt(s, next.timestamp)
+    const lpFee = s.poolLpFee ?? decaying
+    const totalFee = s.poolLpFee === undefined ? feeFractionFromPips(decaying) : compoundFees(feeFractionFromPips(s.poolLpFee), feeFractionFromPips(decaying))
+    const sniperFee = next.timestamp >= s.startTime + s.durationSeconds ? 0 : decaying
     return { lpFee, sniperFee, totalFee, totalFraction: toNumber(totalFee), swapsAllowed: next.timestamp >= s.startTime }
   },
   settled: (s, next) => next.timestamp > s.startTime + s.durationSeconds,

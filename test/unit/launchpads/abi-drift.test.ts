@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { BASE_CLANKER_FACTORY, BASE_DOPPLER_AIRLOCK, BASE_ZORA_FACTORY } from '../../../src/launchpads/base-addresses.ts'
 import { CLANKER_TOKEN_CREATED } from '../../../src/launchpads/clanker/clanker-abi.ts'
 import { DOPPLER_AIRLOCK_ABI, DOPPLER_CREATE, DOPPLER_HOOK_ABI } from '../../../src/launchpads/doppler/doppler-abi.ts'
-import { ZORA_COIN_CREATED_V4 } from '../../../src/launchpads/zora/zora-abi.ts'
+import { ZORA_COIN_CREATED_V4, ZORA_CREATOR_COIN_CREATED } from '../../../src/launchpads/zora/zora-abi.ts'
 
 /**
  * The ABI fragments the adapters decode and call, compared with the ABIs the protocols publish on npm (clanker-sdk,
@@ -52,10 +52,11 @@ describe('launchpad ABIs match what the protocols publish', () => {
     expectSame(CLANKER_TOKEN_CREATED, v4.abi as Abi)
   })
 
-  it('Zora coins on Base: CoinCreatedV4 (the whole PoolKey) and the factory address', () => {
+  it('Zora coins on Base: CoinCreatedV4 and CreatorCoinCreated (the whole PoolKey) and the factory address', () => {
     const factory = coinFactoryAddress[8453]
     expect(factory && isAddressEqual(factory, BASE_ZORA_FACTORY)).toBe(true)
     expectSame(ZORA_COIN_CREATED_V4, coinFactoryABI)
+    expectSame(ZORA_CREATOR_COIN_CREATED, coinFactoryABI)
   })
 
   it('Doppler on Base: the Airlock (Create, the 10-field getAssetData) and the decay-multicurve hook (the 5-field getFeeScheduleOf)', () => {

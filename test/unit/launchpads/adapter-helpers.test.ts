@@ -115,10 +115,14 @@ describe('clanker fee schedule without an MEV module', () => {
   it('has no sniper fee and reads only the LP fee', async () => {
     const { createClankerAdapter } = await import('../../../src/launchpads/clanker/clanker-adapter.ts')
     const { feeAt } = await import('../../../src/pricing/fee-schedule.ts')
+    const { ContractFunctionExecutionError, ContractFunctionRevertedError } = await import('viem')
     const calls: string[] = []
     const client = {
       readContract: async ({ functionName }: { functionName: string }) => {
         calls.push(functionName)
+        // The static hook has no dynamic configuration.
+        if (functionName === 'poolConfigVars')
+          throw new ContractFunctionExecutionError(new ContractFunctionRevertedError({ abi: [], functionName }), { abi: [], functionName })
         return 20_000
       },
     } as unknown as import('viem').PublicClient
@@ -141,9 +145,50 @@ describe('clanker fee schedule without an MEV module', () => {
       logIndex: 0,
       feeSources: { hook: HOOK, mevModule: '0x0000000000000000000000000000000000000000' },
     })
-    expect(calls).toEqual(['pairedFee'])
+    expect(calls).toEqual(['poolConfigVars', 'pairedFee'])
     expect(schedule).toEqual({ kind: 'clanker', startTime: 1_000, startingFee: 0, endingFee: 0, secondsToDecay: 0, lpFee: 20_000 })
     expect(feeAt(schedule, { timestamp: 1_001, number: 0n })).toMatchObject({ lpFee: 20_000, sniperFee: 0, swapsAllowed: true })
+  })
+})
+
+describe('clanker LP fee: static hook exact, dynamic hook at its maximum, anything else refused', () => {
+  const reverted = async (functionName: string) => {
+    const { ContractFunctionExecutionError, ContractFunctionRevertedError } = await import('viem')
+    return new ContractFunctionExecutionError(new ContractFunctionRevertedError({ abi: [], functionName }), { abi: [], functionName })
+  }
+  const clientAnswering = (answers: Record<string, unknown>) =>
+    ({
+      readContract: async ({ functionName }: { functionName: string }) => {
+        const answer = answers[functionName]
+        if (answer instanceof Error) throw answer
+        if (answer === undefined) throw await reverted(functionName)
+        return answer
+      },
+    }) as unknown as import('viem').PublicClient
+  const poolId = `0x${'00'.repeat(32)}` as Hex
+
+  it('reads pairedFee from a static hook and maxLpFee from a dynamic one (which has no pairedFee)', async () => {
+    const { readClankerLpFee } = await import('../../../src/launchpads/clanker/read-lp-fee.ts')
+    expect(await readClankerLpFee(clientAnswering({ pairedFee: 10_000 }), HOOK, poolId)).toEqual({ lpFee: 10_000, source: 'static' })
+    const dynamic3 = {
+      baseFee: 10_000,
+      maxLpFee: 30_000,
+      referenceTickFilterPeriod: 30n,
+      resetPeriod: 120n,
+      resetTickFilter: 200,
+      feeControlNumerator: 250_000_000n,
+      decayFilterBps: 7_500,
+    }
+    expect(await readClankerLpFee(clientAnswering({ poolConfigVars: dynamic3 }), HOOK, poolId)).toEqual({ lpFee: 30_000, source: 'dynamic' })
+  })
+
+  it('refuses a hook that answers neither (quarantined, never a guessed fee) and lets a failed RPC through', async () => {
+    const { HttpRequestError } = await import('viem')
+    const { readClankerLpFee } = await import('../../../src/launchpads/clanker/read-lp-fee.ts')
+    await expect(readClankerLpFee(clientAnswering({}), HOOK, poolId)).rejects.toThrow(/answers neither pairedFee nor poolConfigVars/)
+    const down = new HttpRequestError({ url: 'http://node', status: 502 })
+    await expect(readClankerLpFee(clientAnswering({ poolConfigVars: down }), HOOK, poolId)).rejects.toBe(down)
+    await expect(readClankerLpFee(clientAnswering({ pairedFee: down }), HOOK, poolId)).rejects.toBe(down)
   })
 })
 

@@ -27,8 +27,10 @@ interface IPrebuyV3Pool {
 
 /// @title PrebuyBuyRouter
 /// @notice The one contract a buyer's smart account calls to execute a pre-launch buy order in a single call:
-///         stablecoin -> WETH on the v3 WETH/stablecoin pool, WETH (or ETH) -> token on the launch's v4 pool, then
-///         the buyer's price limit is enforced on the tokens actually received and the platform fee is split off.
+///         stablecoin -> WETH on the v3 WETH/stablecoin pool, then WETH (or ETH) through the `bridge` v4 pools to the
+///         launch's paired asset (none for WETH/ETH pairs; ETH -> ZORA for a Zora coin paired with ZORA), then that
+///         asset -> token on the launch's v4 pool, all v4 hops in one unlock; then the buyer's price limit is enforced
+///         on the tokens actually received and the platform fee is split off.
 /// @dev Why a helper instead of Universal Router commands: the amount received is only known on-chain, and the platform
 ///      fee must be an exact share of it; doing the swap, the minimum-out check and the split in one frame makes the fee
 ///      exact and the limit check apply to the gross amount (the fee is not part of the price the buyer accepted).
@@ -49,6 +51,8 @@ contract PrebuyBuyRouter is IUnlockCallback {
         address stablecoin;
         address weth;
         address ethUsdPool;
+        /// v4 pools from WETH or native ETH to the launch pool's paired asset, in swap order (empty: it pairs with them).
+        PoolKey[] bridge;
         PoolKey poolKey;
         address token;
         uint256 amountIn;
@@ -72,6 +76,7 @@ contract PrebuyBuyRouter is IUnlockCallback {
     error UnexpectedCallback();
     error FeeTooHigh();
     error TokenNotInPool();
+    error BrokenRoute();
 
     constructor(IPoolManager manager) {
         poolManager = manager;
@@ -85,20 +90,27 @@ contract PrebuyBuyRouter is IUnlockCallback {
         if (executed[msg.sender][p.orderId]) revert AlreadyExecuted(p.orderId);
         executed[msg.sender][p.orderId] = true;
         address pairedAsset = _pairedAsset(p.poolKey, p.token);
+        // The first v4 input: WETH or native ETH, whichever the first pool holds (native ETH is address(0), currency0).
+        address firstAsset = p.bridge.length == 0 ? pairedAsset : _ethSide(p.bridge[0], p.weth);
+        PoolKey[] memory hops = new PoolKey[](p.bridge.length + 1);
+        for (uint256 i = 0; i < p.bridge.length; i++) {
+            hops[i] = p.bridge[i];
+        }
+        hops[p.bridge.length] = p.poolKey;
         IPrebuyERC20(p.stablecoin).transferFrom(msg.sender, address(this), p.amountIn);
 
         uint256 wethOut = _swapV3(p.ethUsdPool, p.stablecoin, p.weth, p.amountIn);
-        if (pairedAsset == address(0)) IPrebuyWETH(p.weth).withdraw(wethOut);
+        if (firstAsset == address(0)) IPrebuyWETH(p.weth).withdraw(wethOut);
 
         uint256 before = IPrebuyERC20(p.token).balanceOf(address(this));
-        poolManager.unlock(abi.encode(p.poolKey, pairedAsset, p.token, wethOut));
+        poolManager.unlock(abi.encode(hops, firstAsset, p.token, wethOut));
         received = IPrebuyERC20(p.token).balanceOf(address(this)) - before;
         if (received < p.minTokensOut) revert TooLittleReceived(received, p.minTokensOut);
 
         fee = received * p.feeBps / BPS;
         if (fee > 0) IPrebuyERC20(p.token).transfer(p.feeRecipient, fee);
         IPrebuyERC20(p.token).transfer(msg.sender, received - fee);
-        _refund(p.weth, pairedAsset);
+        _refund(p.weth, firstAsset);
         emit PrebuyBuy(msg.sender, p.orderId, p.token, p.amountIn, received, fee, p.feeRecipient);
     }
 
@@ -108,6 +120,13 @@ contract PrebuyBuyRouter is IUnlockCallback {
         if (c0 == token) return c1;
         if (c1 == token) return c0;
         revert TokenNotInPool();
+    }
+
+    function _ethSide(PoolKey calldata key, address weth) private pure returns (address) {
+        address c0 = Currency.unwrap(key.currency0);
+        if (c0 == address(0)) return address(0);
+        if (c0 == weth || Currency.unwrap(key.currency1) == weth) return weth;
+        revert BrokenRoute();
     }
 
     // Which pool may call back is kept in transient storage for the one swap in flight.
@@ -142,34 +161,48 @@ contract PrebuyBuyRouter is IUnlockCallback {
 
     function unlockCallback(bytes calldata data) external returns (bytes memory) {
         if (msg.sender != address(poolManager)) revert UnexpectedCallback();
-        (PoolKey memory key, address assetIn, address token, uint256 amountIn) =
-            abi.decode(data, (PoolKey, address, address, uint256));
-        bool zeroForOne = Currency.unwrap(key.currency0) == assetIn;
-        BalanceDelta delta = poolManager.swap(
-            key,
-            SwapParams({
-                zeroForOne: zeroForOne,
-                amountSpecified: -int256(amountIn),
-                sqrtPriceLimitX96: zeroForOne ? TickMath.MIN_SQRT_PRICE + 1 : TickMath.MAX_SQRT_PRICE - 1
-            }),
-            ""
-        );
-        int128 inDelta = zeroForOne ? delta.amount0() : delta.amount1();
-        int128 outDelta = zeroForOne ? delta.amount1() : delta.amount0();
-        uint256 owed = uint256(uint128(-inDelta));
-        if (assetIn == address(0)) {
+        (PoolKey[] memory hops, address firstAsset, address token, uint256 amountIn) =
+            abi.decode(data, (PoolKey[], address, address, uint256));
+        // Exact input through every hop: each hop's output is the next one's input, so the intermediate assets' deltas
+        // net to zero inside this unlock; only the first input is paid and the token taken.
+        address assetIn = firstAsset;
+        uint256 amount = amountIn;
+        uint256 owed;
+        for (uint256 i = 0; i < hops.length; i++) {
+            PoolKey memory key = hops[i];
+            address c0 = Currency.unwrap(key.currency0);
+            address c1 = Currency.unwrap(key.currency1);
+            if (assetIn != c0 && assetIn != c1) revert BrokenRoute();
+            bool zeroForOne = c0 == assetIn;
+            BalanceDelta delta = poolManager.swap(
+                key,
+                SwapParams({
+                    zeroForOne: zeroForOne,
+                    amountSpecified: -int256(amount),
+                    sqrtPriceLimitX96: zeroForOne ? TickMath.MIN_SQRT_PRICE + 1 : TickMath.MAX_SQRT_PRICE - 1
+                }),
+                ""
+            );
+            int128 inDelta = zeroForOne ? delta.amount0() : delta.amount1();
+            int128 outDelta = zeroForOne ? delta.amount1() : delta.amount0();
+            if (i == 0) owed = uint256(uint128(-inDelta));
+            amount = uint256(uint128(outDelta));
+            assetIn = zeroForOne ? c1 : c0;
+        }
+        if (assetIn != token) revert BrokenRoute();
+        if (firstAsset == address(0)) {
             poolManager.settle{value: owed}();
         } else {
-            poolManager.sync(Currency.wrap(assetIn));
-            IPrebuyERC20(assetIn).transfer(address(poolManager), owed);
+            poolManager.sync(Currency.wrap(firstAsset));
+            IPrebuyERC20(firstAsset).transfer(address(poolManager), owed);
             poolManager.settle();
         }
-        poolManager.take(Currency.wrap(token), address(this), uint256(uint128(outDelta)));
+        poolManager.take(Currency.wrap(token), address(this), amount);
         return "";
     }
 
-    function _refund(address weth, address pairedAsset) private {
-        if (pairedAsset == address(0) && address(this).balance > 0) {
+    function _refund(address weth, address firstAsset) private {
+        if (firstAsset == address(0) && address(this).balance > 0) {
             (bool ok,) = msg.sender.call{value: address(this).balance}("");
             require(ok, "refund failed");
         }

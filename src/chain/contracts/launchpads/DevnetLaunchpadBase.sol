@@ -13,8 +13,8 @@ import {LiquidityAmounts} from "@uniswap/v4-periphery/src/libraries/LiquidityAmo
 import {DevnetLaunchToken} from "./DevnetLaunchToken.sol";
 
 /// @notice What the three devnet launchpads share: create the token, initialise a real v4 pool against the paired
-/// asset (WETH; native ETH when `pairedToken` is address(0), which always sorts first) and put the whole supply into
-/// it as single-sided liquidity, in one transaction, like the real ones.
+/// asset (the launchpad's `pairedToken`, WETH or native ETH = address(0), which always sorts first; a Zora launch may
+/// name another one) and put the whole supply into it as single-sided liquidity, in one transaction, like the real ones.
 abstract contract DevnetLaunchpadBase is IUnlockCallback {
     IPoolManager public immutable poolManager;
     address public immutable pairedToken;
@@ -31,10 +31,18 @@ abstract contract DevnetLaunchpadBase is IUnlockCallback {
         view
         returns (PoolKey memory key)
     {
-        bool tokenIs0 = token < pairedToken;
+        key = _poolKeyWith(token, pairedToken, fee, tickSpacing, hook);
+    }
+
+    function _poolKeyWith(address token, address paired, uint24 fee, int24 tickSpacing, IHooks hook)
+        internal
+        pure
+        returns (PoolKey memory key)
+    {
+        bool tokenIs0 = token < paired;
         key = PoolKey({
-            currency0: Currency.wrap(tokenIs0 ? token : pairedToken),
-            currency1: Currency.wrap(tokenIs0 ? pairedToken : token),
+            currency0: Currency.wrap(tokenIs0 ? token : paired),
+            currency1: Currency.wrap(tokenIs0 ? paired : token),
             fee: fee,
             tickSpacing: tickSpacing,
             hooks: hook
@@ -48,10 +56,17 @@ abstract contract DevnetLaunchpadBase is IUnlockCallback {
         returns (int24 tick)
     {
         bool tokenIs0 = Currency.unwrap(key.currency0) == token;
-        int24 tickSpacing = key.tickSpacing;
         tick = tokenIs0 ? startingTick : -startingTick;
+        poolManager.initialize(key, TickMath.getSqrtPriceAtTick(tick));
+        _addLiquidity(key, token, amount, startingTick);
+    }
+
+    /// @dev The whole `amount` of the token into an initialised pool at `startingTick` (same convention as _launchPool).
+    function _addLiquidity(PoolKey memory key, address token, uint256 amount, int24 startingTick) internal {
+        bool tokenIs0 = Currency.unwrap(key.currency0) == token;
+        int24 tickSpacing = key.tickSpacing;
+        int24 tick = tokenIs0 ? startingTick : -startingTick;
         uint160 sqrtPrice = TickMath.getSqrtPriceAtTick(tick);
-        poolManager.initialize(key, sqrtPrice);
 
         // Single-sided: the range starts at the current price and extends away from it in the direction buys move it.
         int24 lower;

@@ -34,8 +34,9 @@ abstract contract DevnetLinearFeeLaunchpad is DevnetLaunchpadBase {
         defaultDurationSeconds = durationSeconds;
     }
 
-    /// @dev All three fee fields zero: the defaults.
+    /// @dev All three fee fields zero: the defaults. `paired` is the asset the pool pairs the token with.
     function _launchLinear(
+        address paired,
         string calldata name,
         string calldata symbol,
         bytes32 salt,
@@ -46,7 +47,7 @@ abstract contract DevnetLinearFeeLaunchpad is DevnetLaunchpadBase {
         int24 startingTick
     ) internal returns (address token, PoolKey memory key) {
         token = address(new DevnetLaunchToken{salt: salt}(name, symbol, TOKEN_SUPPLY, address(this)));
-        key = _poolKeyFor(token, LPFeeLibrary.DYNAMIC_FEE_FLAG, tickSpacing, IHooks(address(hook)));
+        key = _poolKeyWith(token, paired, LPFeeLibrary.DYNAMIC_FEE_FLAG, tickSpacing, IHooks(address(hook)));
         bool useDefaults = startFee == 0 && endFee == 0 && durationSeconds == 0;
         hook.registerPool(
             key.toId(),

@@ -40,7 +40,8 @@ contract DevnetClankerHook is DevnetDecayingFeeHook {
     uint256 public constant MAX_MEV_MODULE_DELAY = 2 minutes;
     uint256 public constant PROTOCOL_FEE_NUMERATOR = 200_000; // 20% of the LP fee, in millionths
 
-    mapping(PoolId => uint24) public pairedFee;
+    /// @dev The static LP fee (the dynamic hook stores its base fee here, for the MEV fee comparison only).
+    mapping(PoolId => uint24) internal _pairedFee;
     mapping(PoolId => address) public pairedTokenOf;
     mapping(PoolId => bool) public clankerIsToken0;
     mapping(PoolId => address) public mevModule;
@@ -68,7 +69,7 @@ contract DevnetClankerHook is DevnetDecayingFeeHook {
     {
         if (lpFee > MAX_LP_FEE) revert InvalidFeeConfig();
         PoolId poolId = key.toId();
-        pairedFee[poolId] = lpFee;
+        _pairedFee[poolId] = lpFee;
         pairedTokenOf[poolId] = pairedToken;
         clankerIsToken0[poolId] = clanker < pairedToken;
         mevModule[poolId] = mevModule_;
@@ -91,10 +92,20 @@ contract DevnetClankerHook is DevnetDecayingFeeHook {
         return true;
     }
 
+    /// @notice The static hook's LP fee on buys (ClankerHookStaticFeeV2.pairedFee).
+    function pairedFee(PoolId poolId) external view virtual returns (uint24) {
+        return _pairedFee[poolId];
+    }
+
+    /// @dev The LP fee of a swap without an MEV fee: the static `pairedFee` here; the dynamic hook computes it.
+    function _lpFee(PoolKey calldata key, SwapParams calldata) internal virtual returns (uint24) {
+        return _pairedFee[key.toId()];
+    }
+
     function mevModuleSetFee(PoolKey calldata key, uint24 fee) external {
         PoolId poolId = key.toId();
         if (mevModule[poolId] != msg.sender) revert Unauthorized();
-        if (fee > MAX_MEV_LP_FEE || fee <= pairedFee[poolId]) return;
+        if (fee > MAX_MEV_LP_FEE || fee <= _pairedFee[poolId]) return;
         mevFeeOfSwap = fee;
         emit MevModuleSetFee(poolId, fee);
     }
@@ -117,7 +128,7 @@ contract DevnetClankerHook is DevnetDecayingFeeHook {
                 emit MevModuleDisabled(poolId);
             }
         }
-        uint24 fee = mevFeeOfSwap > 0 ? mevFeeOfSwap : pairedFee[poolId];
+        uint24 fee = mevFeeOfSwap > 0 ? mevFeeOfSwap : _lpFee(key, params);
 
         int128 protocolFee = 0;
         Currency paired = Currency.wrap(pairedTokenOf[poolId]);

@@ -7,14 +7,24 @@ import {PoolId} from "@uniswap/v4-core/src/types/PoolId.sol";
 import {DevnetLinearFeeLaunchpad} from "../DevnetLinearFeeLaunchpad.sol";
 import {DevnetZoraHook} from "./DevnetZoraHook.sol";
 
-/// @notice Devnet Zora coin factory: a 1B-supply content coin paired with native ETH (`currency = address(0)`, as the
-/// ETH-backed coins on Base: ourzora/zora-protocol packages/coins), a dynamic-fee v4 pool with DevnetZoraHook, the
-/// pool initialised before the real CoinCreatedV4 event (caller = msg.sender, poolKeyHash = the PoolId).
-/// Simplified: no ZORA or creator-coin pairs, no initial-supply purchase after the event, no reward split; the launch
-/// fee is the hook's fixed schedule (99% -> 1% over 10 s, libs/CoinConstants.sol), as on Base.
+/// @notice Devnet Zora coin factory: a 1B-supply coin in a dynamic-fee v4 pool with DevnetZoraHook, the pool
+/// initialised before the launch event (caller = msg.sender, poolKeyHash = the PoolId), as on Base
+/// (ourzora/zora-protocol packages/coins/src/ZoraFactoryImpl.sol): a content coin (`deploy`) pairs with native ETH
+/// (`currency = address(0)`) or ZORA and emits CoinCreatedV4; a creator coin (`deployCreatorCoin`) pairs with ZORA and
+/// emits CreatorCoinCreated instead (same fields). ZORA here is the devnet's stand-in token, traded against ETH in a
+/// plain v4 pool the devnet deploys beside this factory.
+/// Simplified: no content coins paired with a creator coin, no initial-supply purchase after the event, no reward
+/// split, no vesting of a creator coin's share; the launch fee is the hook's fixed schedule (99% -> 1% over 10 s,
+/// libs/CoinConstants.sol), as on Base. The entry points take a struct instead of the real parameter lists.
 contract DevnetZoraFactory is DevnetLinearFeeLaunchpad {
     int24 public constant TICK_SPACING = 200;
     int24 public constant STARTING_TICK = -207_400; // ~1e-9 ETH per coin: ~1 ETH FDV
+    int24 public constant ZORA_STARTING_TICK = -92_200; // ~1e-4 ZORA per coin: ~100k ZORA FDV
+
+    /// @notice The ZORA token (on Base 0x1111111111166b7FE7bd91427724B487980aFc69).
+    address public immutable zora;
+
+    error UnsupportedCurrency(address currency);
     string public constant VERSION = "devnet-1";
 
     struct DeployParams {
@@ -23,6 +33,8 @@ contract DevnetZoraFactory is DevnetLinearFeeLaunchpad {
         string uri;
         string name;
         string symbol;
+        // address(0) (native ETH) or ZORA; a creator coin always pairs with ZORA
+        address currency;
         // CREATE2 salt of the coin (Zora deploys coins deterministically too)
         bytes32 salt;
     }
@@ -41,23 +53,41 @@ contract DevnetZoraFactory is DevnetLinearFeeLaunchpad {
         string version
     );
 
+    event CreatorCoinCreated(
+        address indexed caller,
+        address indexed payoutRecipient,
+        address indexed platformReferrer,
+        address currency,
+        string uri,
+        string name,
+        string symbol,
+        address coin,
+        PoolKey poolKey,
+        bytes32 poolKeyHash,
+        string version
+    );
+
     constructor(
         IPoolManager poolManager_,
+        address zora_,
         DevnetZoraHook hook_,
         uint24 startFee,
         uint24 endFee,
         uint32 durationSeconds
-    ) DevnetLinearFeeLaunchpad(poolManager_, address(0), hook_, startFee, endFee, durationSeconds) {}
+    ) DevnetLinearFeeLaunchpad(poolManager_, address(0), hook_, startFee, endFee, durationSeconds) {
+        zora = zora_;
+    }
 
+    /// @notice A content coin paired with native ETH or ZORA.
     function deploy(DeployParams calldata p) external returns (address coin) {
+        if (p.currency != address(0) && p.currency != zora) revert UnsupportedCurrency(p.currency);
         PoolKey memory key;
-        // Zero fees: the factory's schedule, Zora's fixed launch fee (no caller chooses it).
-        (coin, key) = _launchLinear(p.name, p.symbol, p.salt, 0, 0, 0, TICK_SPACING, STARTING_TICK);
+        (coin, key) = _launchCoin(p);
         emit CoinCreatedV4(
             msg.sender,
             p.payoutRecipient,
             p.platformReferrer,
-            pairedToken,
+            p.currency,
             p.uri,
             p.name,
             p.symbol,
@@ -66,5 +96,31 @@ contract DevnetZoraFactory is DevnetLinearFeeLaunchpad {
             PoolId.unwrap(key.toId()),
             VERSION
         );
+    }
+
+    /// @notice A creator coin: paired with ZORA, announced by CreatorCoinCreated.
+    function deployCreatorCoin(DeployParams calldata p) external returns (address coin) {
+        if (p.currency != zora) revert UnsupportedCurrency(p.currency);
+        PoolKey memory key;
+        (coin, key) = _launchCoin(p);
+        emit CreatorCoinCreated(
+            msg.sender,
+            p.payoutRecipient,
+            p.platformReferrer,
+            p.currency,
+            p.uri,
+            p.name,
+            p.symbol,
+            coin,
+            key,
+            PoolId.unwrap(key.toId()),
+            VERSION
+        );
+    }
+
+    // Zero fees: the factory's schedule, Zora's fixed launch fee (no caller chooses it).
+    function _launchCoin(DeployParams calldata p) private returns (address coin, PoolKey memory key) {
+        int24 startingTick = p.currency == address(0) ? STARTING_TICK : ZORA_STARTING_TICK;
+        (coin, key) = _launchLinear(p.currency, p.name, p.symbol, p.salt, 0, 0, 0, TICK_SPACING, startingTick);
     }
 }
