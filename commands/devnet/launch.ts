@@ -35,9 +35,11 @@ export default class DevnetLaunch extends OperatorCommand {
         'clanker only: a third party bids this much ETH and wins the first SniperAuctionV2 round (launch + 2); the fee decay then starts at that round',
     }),
     paired: Flags.string({
-      options: ['weth', 'eth', 'zora'],
-      description: 'what the token pairs with: clanker weth; doppler weth (default, as Bankr) or eth (a native-ETH numeraire); zora eth (default) or zora',
+      options: ['weth', 'eth', 'zora', 'coin'],
+      description:
+        'what the token pairs with: clanker weth; doppler weth (default, as Bankr) or eth (a native-ETH numeraire); zora eth (default), zora or coin (a creator coin: --paired-coin)',
     }),
+    'paired-coin': Flags.string({ description: 'with --paired coin (zora): the creator coin the content coin pairs with' }),
     'dev-buy-usdc': Flags.string({
       description: 'clanker only: a dev buy worth this much stablecoin (paid in ETH) in the deployment, for the creator; the launch is priced after it',
     }),
@@ -62,7 +64,8 @@ export default class DevnetLaunch extends OperatorCommand {
       ...(flags['end-fee'] === undefined ? {} : { endFee: flags['end-fee'] }),
       ...(flags['decay-seconds'] === undefined ? {} : { decaySeconds: flags['decay-seconds'] }),
       ...(flags['auction-bid-eth'] === undefined ? {} : { auctionBidEth: flags['auction-bid-eth'] }),
-      ...(flags.paired === undefined ? {} : { paired: flags.paired as 'weth' | 'eth' | 'zora' }),
+      ...(flags.paired === undefined ? {} : { paired: flags.paired as 'weth' | 'eth' | 'zora' | 'coin' }),
+      ...(flags['paired-coin'] === undefined ? {} : { pairedCoin: flags['paired-coin'] }),
       ...(flags['creator-coin'] ? { creatorCoin: true } : {}),
       ...(flags['dev-buy-usdc'] === undefined ? {} : { devBuyUsdc: flags['dev-buy-usdc'] }),
       ...(flags['dynamic-fee'] ? { dynamicFee: true } : {}),

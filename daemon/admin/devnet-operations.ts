@@ -90,6 +90,7 @@ export function createDevnetOperations({ devnet, wallets, dataDir }: DevnetOpera
           ...(request.endFee === undefined ? {} : { endFee: request.endFee }),
           ...(request.decaySeconds === undefined ? {} : { decaySeconds: request.decaySeconds }),
           ...(request.paired === undefined ? {} : { paired: request.paired }),
+          ...(request.pairedCoin === undefined ? {} : { pairedCoin: getAddress(request.pairedCoin) }),
           ...(request.creatorCoin === undefined ? {} : { creatorCoin: request.creatorCoin }),
           ...(devBuy ? { devBuyWei: devBuy.wei } : {}),
           ...(request.dynamicFee === undefined ? {} : { dynamicFee: request.dynamicFee }),

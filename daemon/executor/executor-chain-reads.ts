@@ -2,6 +2,8 @@ import { type Address, type Hash, parseAbiItem, type PublicClient } from 'viem'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
 import { type BuyOutcome, findBuyOnChain, findBuysInTransaction } from './find-buy.ts'
 import { readStablecoinBalances } from './read-stablecoin-balances.ts'
+import { notAnswered } from '../../src/chain/not-answered.ts'
+import { CLANKER_AUCTION_ABI } from '../../src/launchpads/clanker/clanker-abi.ts'
 
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)')
 
@@ -18,6 +20,11 @@ export interface ExecutorChainReads {
   buyOf(chain: ChainKey, wallet: Address, orderId: Hash, fromBlock: bigint): Promise<BuyOutcome | undefined>
   /** Every router buy in one transaction (a handleOps carrying many), by buyKey(wallet, orderId). */
   buysInTransaction(chain: ChainKey, txHash: Hash): Promise<Map<string, BuyOutcome>>
+  /**
+   * Whether `blockNumber` was (up to and including) the next auction block of a Clanker SniperAuctionV2 pool, from the
+   * module's state at the block before it: a plain swap reverts there. False for a module without that getter.
+   */
+  auctionBlock(chain: ChainKey, mevModule: Address, poolId: Hash, blockNumber: bigint): Promise<boolean>
 }
 
 export function createExecutorChainReads(deps: {
@@ -45,5 +52,20 @@ export function createExecutorChainReads(deps: {
     },
     buyOf: (chain, wallet, orderId, fromBlock) => findBuyOnChain(clients[chain], buyRouters[chain], wallet, orderId, fromBlock),
     buysInTransaction: (chain, txHash) => findBuysInTransaction(clients[chain], buyRouters[chain], txHash),
+    async auctionBlock(chain, mevModule, poolId, blockNumber) {
+      try {
+        const next = await clients[chain].readContract({
+          address: mevModule,
+          abi: CLANKER_AUCTION_ABI,
+          functionName: 'nextAuctionBlock',
+          args: [poolId],
+          blockNumber: blockNumber - 1n,
+        })
+        return next > 0n && blockNumber <= next
+      } catch (error) {
+        if (notAnswered(error)) return false
+        throw error
+      }
+    },
   }
 }

@@ -6,7 +6,8 @@ import type { OrderRecord } from '../../src/domain/records.ts'
 import type { InFlightExecution } from '../../src/journal/journal-records.ts'
 import { orderKey } from '../../src/store/order-index.ts'
 import type { StoreOperation } from '../../src/store/open-store.ts'
-import { LAUNCH_GATING_ERRORS } from '../../src/wallets/bundler/known-errors.ts'
+import { WITHOUT_REASON } from '../../src/wallets/bundler/decode-revert-reason.ts'
+import { AUCTION_BLOCK_REVERT, LAUNCH_GATING_ERRORS } from '../../src/wallets/bundler/known-errors.ts'
 import { failureReason } from '../../src/wallets/failure-reason.ts'
 import type { UserOperationResult } from '../../src/wallets/wallet-service.ts'
 import type { SubmittedBuy } from './decide-tick.ts'
@@ -28,7 +29,7 @@ export interface BuyFailure {
 }
 
 /** Reverts that are not the order's fault: the price moved past its limit, or the launchpad still gated the block. */
-const NOT_A_FAULT: ReadonlySet<string> = new Set([PRICE_MOVED_ERROR, ...LAUNCH_GATING_ERRORS])
+const NOT_A_FAULT: ReadonlySet<string> = new Set([PRICE_MOVED_ERROR, ...LAUNCH_GATING_ERRORS, AUCTION_BLOCK_REVERT])
 
 /** Whether a failure counts towards giving up on the order (maxFailedAttempts): never a price move or a gated block. */
 export const countsAsFailure = (failure: Pick<BuyFailure, 'errorName'> | undefined): boolean => !NOT_A_FAULT.has(failure?.errorName ?? '')
@@ -103,10 +104,24 @@ export function createBuySettler(ctx: BuySettlerContext): BuySettler {
         }
         // Anything else is asked of the chain too: an AlreadyExecuted revert means an earlier attempt bought, and an
         // operation not mined yet may have landed meanwhile.
-        const failure = result.status === 'reverted' ? { reason: result.revert.message, errorName: result.revert.name } : { reason: failureReason(result) }
+        const failure = result.status === 'reverted' ? await revertFailure(entry, result) : { reason: failureReason(result) }
         return fromChain(entry, failure, extra)
       }),
     )
+  }
+
+  /**
+   * A reverted buy's failure. A revert without any reason in a Clanker auction block is gating (the module's
+   * decode of a plain swap's empty hook data), named AUCTION_BLOCK_REVERT so it never counts towards giving up.
+   */
+  async function revertFailure(entry: InFlightExecution, result: Extract<UserOperationResult, { status: 'reverted' }>): Promise<BuyFailure> {
+    const failure = { reason: result.revert.message, errorName: result.revert.name }
+    if (result.revert.name !== WITHOUT_REASON) return failure
+    const launch = await journal.getLaunchBySlug(entry.slug)
+    const mevModule = launch?.feeSources.mevModule
+    if (!launch || (launch.feeSchedule as { kind?: string } | null)?.kind !== 'clanker_auction' || !mevModule) return failure
+    if (!(await ctx.reads.auctionBlock(entry.chain, mevModule, launch.poolId, result.blockNumber))) return failure
+    return { reason: `${result.revert.message}: block ${result.blockNumber} was a Clanker auction block`, errorName: AUCTION_BLOCK_REVERT }
   }
 
   /** Non-price failures since the order was last placed or filled, from the journal (retry rule: give up after N). */

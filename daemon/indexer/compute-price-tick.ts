@@ -44,7 +44,7 @@ export function computePriceTick(input: TickInput): PriceTick {
   const tokenIsCurrency0 = launch.poolKey.currency0.toLowerCase() === launch.token.toLowerCase()
   const tokenPrice = tokenPriceInPaired(input.pool.sqrtPriceX96, tokenIsCurrency0)
   const fdv = fdvUsd({ tokenPriceInPaired: tokenPrice, pairedUsd: input.pairedUsd, totalSupply: BigInt(launch.totalSupply) })
-  const totalFee = compoundFees(quote.totalFee, routeFee(launch.paired.bridge ?? []))
+  const totalFee = compoundFees(quote.totalFee, routeFee(launch.paired.bridge ?? [], launch.paired.bridgeFeePips))
   const cap = effectiveMarketCap(fdv, totalFee)
   return {
     slug: launch.slug,

@@ -24,8 +24,8 @@ type PriceSource = (paired: PairedAsset, blockNumber: bigint) => Promise<Fractio
 
 /**
  * The paired assets' USD prices on one chain. WETH and native ETH (one price: 1 wei of either) come from the v3
- * WETH/stablecoin pool's slot0 at the block. ZORA is priced through its bridge (the v4 ETH/ZORA pool's slot0, read
- * from the StateView at the block) times that ETH price: mid prices; the bridge's fee is counted with the launch fee
+ * WETH/stablecoin pool's slot0 at the block. ZORA and a Zora creator coin are priced through their bridge (each v4
+ * pool's slot0, read from the StateView at the block: ETH/ZORA, then ZORA/creator coin) times that ETH price: mid prices; the bridge's fee is counted with the launch fee
  * (computePriceTick). A kind without a source cannot be priced (the adapter reports such launches as unsupported, so
  * this is never reached for them).
  */
@@ -48,7 +48,7 @@ export async function createPairedPrices(chain: ChainConfig, client: PublicClien
     const sqrtPrices = slots.map((slot) => (slot as readonly [bigint, ...unknown[]])[0])
     return multiply(eth as Fraction, priceThroughRoute(bridge, sqrtPrices, weth))
   }
-  const sources: Partial<Record<PairedAsset['kind'], PriceSource>> = { weth: ethUsd, eth: ethUsd, zora: bridged }
+  const sources: Partial<Record<PairedAsset['kind'], PriceSource>> = { weth: ethUsd, eth: ethUsd, zora: bridged, coin: bridged }
   return {
     usd(paired, blockNumber) {
       const source = sources[paired.kind]

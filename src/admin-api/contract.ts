@@ -118,7 +118,9 @@ export const adminRequests = {
     /** Clanker: a third party bids this much ETH (paid in WETH) and wins the first auction round (launch + 2). */
     auctionBidEth: decimalSchema(18).optional(),
     /** What the token pairs with where the launchpad allows a choice (Zora: eth, the default, or zora). */
-    paired: z.enum(['weth', 'eth', 'zora']).optional(),
+    paired: z.enum(['weth', 'eth', 'zora', 'coin']).optional(),
+    /** With paired 'coin' (Zora): the creator coin the content coin pairs with. */
+    pairedCoin: addressSchema.optional(),
     /** Zora: a creator coin (paired with ZORA, CreatorCoinCreated) instead of a content coin. */
     creatorCoin: z.boolean().optional(),
     /** Clanker: a dev buy worth this much stablecoin (paid in ETH at the devnet price) in the deployment, for the creator. */

@@ -23,6 +23,11 @@ export interface PairedAsset {
    * the configured ETH/ZORA pool). Absent for WETH and ETH.
    */
   bridge?: PoolKey[]
+  /**
+   * The fee priced for each bridge pool, pips, where its key's fee is the dynamic-fee flag (a Zora creator coin's pool:
+   * its hook's 1% once its launch fee is over); absent: each key's static fee.
+   */
+  bridgeFeePips?: number[]
 }
 
 /** What the indexer knows about the transaction that emitted a launch log (loadLaunchContext reads it). */

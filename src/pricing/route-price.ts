@@ -33,14 +33,19 @@ export function routeAssets(hops: readonly RouteHop[], weth: Address): Address[]
   return assets
 }
 
-/** Why a route cannot be used (undefined: it can): it must start at WETH or native ETH, chain, and end at `end`. */
-export function routeProblem(hops: readonly RouteHop[], weth: Address, end: Address): string | undefined {
+/**
+ * Why a route cannot be used (undefined: it can): it must start at WETH or native ETH, chain, and end at `end`; a pool
+ * with a dynamic fee needs the fee it is priced at (`feePips`, by hop).
+ */
+export function routeProblem(hops: readonly RouteHop[], weth: Address, end: Address, feePips?: readonly number[]): string | undefined {
   if (hops.length === 0) return 'the route has no pool'
   const first = hops[0]!
   if (!isAddressEqual(first.currency0, zeroAddress) && !isAddressEqual(first.currency0, weth) && !isAddressEqual(first.currency1, weth)) {
     return 'the first pool must pair native ETH or WETH'
   }
-  if (hops.some((hop) => hop.fee & DYNAMIC_FEE_FLAG)) return 'a route pool has a dynamic fee (its hook sets it per swap): it cannot be priced in advance'
+  if (hops.some((hop, i) => hop.fee & DYNAMIC_FEE_FLAG && feePips?.[i] === undefined)) {
+    return 'a route pool has a dynamic fee (its hook sets it per swap): it cannot be priced in advance'
+  }
   let assets: Address[]
   try {
     assets = routeAssets(hops, weth)
@@ -64,9 +69,9 @@ export function priceThroughRoute(hops: readonly RouteHop[], sqrtPricesX96: read
   return price
 }
 
-/** The fee an exact-input swap pays across the route's pools: 1 - prod(1 - fee_i), exact. */
-export const routeFee = (hops: readonly RouteHop[]): Fraction =>
-  oneMinus(hops.reduce((kept, hop) => multiply(kept, oneMinus(feeFractionFromPips(hop.fee))), ONE))
+/** The fee an exact-input swap pays across the route's pools: 1 - prod(1 - fee_i), exact; `feePips` overrides by hop. */
+export const routeFee = (hops: readonly RouteHop[], feePips?: readonly number[]): Fraction =>
+  oneMinus(hops.reduce((kept, hop, i) => multiply(kept, oneMinus(feeFractionFromPips(feePips?.[i] ?? hop.fee))), ONE))
 
 /** Two fees paid one after the other on the same amount: 1 - (1 - a)(1 - b). */
 export const compoundFees = (a: Fraction, b: Fraction): Fraction => oneMinus(multiply(oneMinus(a), oneMinus(b)))

@@ -513,7 +513,7 @@ describe('the operator CLI against the running daemon', () => {
     expect(noAuction.stdout + noAuction.stderr).toContain('Only Clanker launches have an auction')
 
     // Zora: a creator coin pairs with the devnet's ZORA; a Clanker launch cannot pair with ZORA.
-    const creatorCoin = await runCli<{ paired: { kind: string; address: string } }>(dataDir, [
+    const creatorCoin = await runCli<{ token: string; paired: { kind: string; address: string } }>(dataDir, [
       'devnet',
       'launch',
       '--launchpad',
@@ -531,6 +531,20 @@ describe('the operator CLI against the running daemon', () => {
     )
     expect(zoraPaired.code, zoraPaired.stdout + zoraPaired.stderr).toBe(0)
     expect(zoraPaired.stdout).toContain(`Paired:  zora (${creatorCoin.json.paired.address})`)
+    const coinPaired = await runCli<{ paired: { kind: string; address: string } }>(dataDir, [
+      'devnet',
+      'launch',
+      '--launchpad',
+      'zora',
+      '--creator',
+      '0x3333333333333333333333333333333333333333',
+      '--paired',
+      'coin',
+      '--paired-coin',
+      creatorCoin.json.token,
+    ])
+    expect(coinPaired.code, coinPaired.stdout + coinPaired.stderr).toBe(0)
+    expect(coinPaired.json.paired).toEqual({ kind: 'coin', address: creatorCoin.json.token })
     const badPair = await runCli(dataDir, [
       'devnet',
       'launch',

@@ -84,6 +84,52 @@ describe('open-market execution on a Zora launch (real devnet, wallets, store)',
     expect(paidCap / expectedCap).toBeLessThan(1.01)
   })
 
+  // Most content coins on Base pair with their creator's coin: USDC -> WETH -> ETH -> ZORA -> creator coin -> coin, the
+  // creator coin's pool read from the coin itself (getPoolKey, currency), its Zora hook fee (1%) priced with the route.
+  it('a content coin paired with a creator coin fills through ZORA and the creator coin, exact balances, every hop priced', async () => {
+    const creatorCoin = await h.launch('creator-coin-base', 'zora', (await h.newProject('creator-coin-base', 'zora')).creator, { creatorCoin: true })
+    // Past the creator coin's own launch fee (10 s): its pool charges 1%.
+    await h.mine(6)
+    const { slug, creator } = await h.newProject('coinpair', 'zora')
+    const buyer = await h.newBuyer('coinpair-buyer', '20')
+    await h.order(buyer, slug, '5', null)
+    h.startMining()
+    const launched = await h.launch(slug, 'zora', creator, { paired: 'coin', pairedCoin: creatorCoin.token })
+    await h.waitFor('fill', async () => (await h.getOrder(buyer, slug))?.status === 'filled')
+    await h.stopMining()
+    const route = h.launchpads.zora.route
+    expect(launched.launch.paired).toEqual({
+      kind: 'coin',
+      address: creatorCoin.token,
+      bridge: [route.ethPool, creatorCoin.poolKey],
+      bridgeFeePips: [3_000, 10_000],
+    })
+    const e = (await h.getOrder(buyer, slug))!.execution!
+    expect(await h.usdcOf(buyer.wallet)).toBe(15n * USDC)
+    expect(await h.tokenBalance(launched.token, buyer.wallet)).toBe(BigInt(e.tokensReceived))
+    expect(await h.tokenBalance(launched.token, h.feeRecipient)).toBe(BigInt(e.feeTokens))
+    for (const token of [h.chain.addresses.weth, route.zora, creatorCoin.token, launched.token]) expect(await h.tokenBalance(token, h.buyRouter)).toBe(0n)
+    const record = (await h.journal.getLaunchBySlug(slug))!
+    const decisions = await h.journal.decisionsOf(slug)
+    for (const { tick } of decisions) {
+      const elapsed = Math.min(Math.max(tick.nextBlockTimestamp - record.launchedAt / 1000, 0), 10)
+      const launchFee = (990_000 - Math.floor((elapsed * 980_000) / 10)) / 1e6
+      expect(tick.totalFeeFraction).toBeCloseTo(1 - (1 - launchFee) * (1 - 0.003) * (1 - 0.01), 9)
+    }
+    // What the buy paid per token matches the FDV through ZORA and the creator coin with every fee charged, within the
+    // v3 fee and price impact.
+    const receipt = await h.client.getTransactionReceipt({ hash: e.txHash as `0x${string}` })
+    const swaps = parseEventLogs({ abi: POOL_MANAGER_EVENTS, logs: receipt.logs, eventName: 'Swap' })
+    const charged = swaps.find((l) => l.args.id === launched.poolId)!.args.fee / 1e6
+    expect(swaps.find((l) => l.args.id === creatorCoin.poolId)!.args.fee).toBe(10_000)
+    const kept = (1 - charged) * (1 - 0.003) * (1 - 0.01)
+    const gross = BigInt(e.tokensReceived) + BigInt(e.feeTokens)
+    const paidCap = Number((5n * USDC * BigInt(record.totalSupply)) / gross) / 1e6
+    const expectedCap = Number(decisions[0]!.tick.fdvUsdAtoms) / 1e6 / kept
+    expect(paidCap / expectedCap).toBeGreaterThan(0.999)
+    expect(paidCap / expectedCap).toBeLessThan(1.01)
+  })
+
   it('an order past launchedAt + expiresInMs expires: no more attempts, funds stay', async () => {
     const { slug, creator } = await h.newProject('expiry', 'zora')
     const buyer = await h.newBuyer('expiry-buyer', '100')

@@ -28,6 +28,7 @@ import {
   devnetLaunchpadsExist,
 } from '../../src/launchpads/devnet/deploy-devnet-launchpads.ts'
 import { auctionHookData } from '../../src/launchpads/devnet/auction-bid.ts'
+import { createExecutorChainReads } from '../../daemon/executor/executor-chain-reads.ts'
 import { launchToken, predictTokenAddress, submitLaunch } from '../../src/launchpads/devnet/launch-token.ts'
 import { confirmDevnetTx, devnetPublicClient, submitDevnetCall } from '../../src/launchpads/devnet/send-devnet-tx.ts'
 import {
@@ -379,6 +380,12 @@ describe('devnet launchpads', () => {
     expect(plainReceipt.blockNumber).toBe(n + 2n)
     expect(plainReceipt.status).toBe('reverted')
     expect(await revertedWith(plainInAuction.txHash, 'NotAuctionBlock()')).toBe(false)
+    // The executor names such a silent revert gating from the module's state before the block (settle-buys.ts): the
+    // auction block and the one before it are gated; a contract without the module's getter gates nothing.
+    const reads = createExecutorChainReads({ chains: { base: chain } as never, clients: { base: client } as never, buyRouters: {} as never, stage: () => {} })
+    expect(await reads.auctionBlock('base', mevModule, launch!.poolId, n + 1n)).toBe(true)
+    expect(await reads.auctionBlock('base', mevModule, launch!.poolId, n + 2n)).toBe(true)
+    expect(await reads.auctionBlock('base', addresses.clanker.hook, launch!.poolId, n + 2n)).toBe(false)
     // Mined with it (confirming it again would mine another block).
     const bidReceipt = await client.getTransactionReceipt({ hash: bid.txHash })
     expect(bidReceipt.status).toBe('success')
@@ -416,6 +423,9 @@ describe('devnet launchpads', () => {
     await expectSwapPaysSchedule(open, unbid, poolKey, 'clanker')
     expect(open.poolSwap.fee).toBe(clankerAuctionDecayFeeAt(unbid as ClankerAuctionSchedule, t0 + 4))
     expect(open.poolSwap.fee).toBeGreaterThan(clankerAuctionDecayFeeAt(schedule as ClankerAuctionSchedule, t0 + 4))
+    // The won round moved the gating to n + 4; the block after it is open.
+    expect(await reads.auctionBlock('base', mevModule, launch!.poolId, n + 4n)).toBe(true)
+    expect(await reads.auctionBlock('base', mevModule, launch!.poolId, n + 5n)).toBe(false)
   })
 
   it('Doppler as on Base: Create names the asset as poolOrHook, NoOp governance, a five-field schedule getter; a Dutch-auction Create is unsupported', async () => {
@@ -481,6 +491,16 @@ describe('devnet launchpads', () => {
         reason: expect.stringContaining('no ZORA route is configured'),
       })
     }
+    // A coin whose currency is no Zora coin (it answers neither getPoolKey nor currency: here the stablecoin, patched
+    // into a real log's first data word) has no route: unsupported, with the reason.
+    const ethCoin = await launchToken({ chain, addresses, launchpad: 'zora', creator: nextCreator(), name: 'plain', symbol: 'PL' })
+    const ethReceipt = await client.getTransactionReceipt({ hash: ethCoin.txHash })
+    const ethLog = ethReceipt.logs.find((l) => isAddressEqual(l.address, addresses.zora.factory))!
+    const patched = { ...ethLog, data: `0x${chain.addresses.stablecoin.slice(2).toLowerCase().padStart(64, '0')}${ethLog.data.slice(66)}` as Hex }
+    expect(await adapters.zora.decodeLaunch(patched, await loadLaunchContext(client, ethLog))).toMatchObject({
+      kind: 'unsupported',
+      reason: expect.stringContaining('neither ETH, ZORA nor a ZORA-paired coin'),
+    })
     // The factory refuses any other currency, as the real one's pool configuration does.
     const error = await launchToken({ chain, addresses, launchpad: 'zora', creator: nextCreator(), name: 'w', symbol: 'W', paired: 'weth' }).catch(
       (e: unknown) => e,

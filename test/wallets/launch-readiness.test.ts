@@ -40,7 +40,12 @@ describe('prepareAhead (wallets readied before a launch)', () => {
     expect(first?.status).toBe('included')
     const ahead = await service.prepareAhead!('base', [7000, 7001, 7002, 7003, 7001])
     expect(ahead).toEqual({ read: 4, undeployed: 3, deployed: 3 })
-    for (const i of [7001, 7002, 7003]) expect(await f.clients.base.getCode({ address: await service.walletAddress(i) })).toBeTruthy()
+    // prepareAhead returns once the deployments are sent: wait until they landed (a busy machine mines them later).
+    const undeployed = await Promise.all([7001, 7002, 7003].map((i) => service.walletAddress(i)))
+    await vi.waitFor(async () => expect((await readCodeSizes(f.clients.base, undeployed)).every((size) => size > 0)).toBe(true), {
+      timeout: 30_000,
+      interval: 100,
+    })
     // The deployed ones are read again on the next block (their deployment changed them); then nothing is read.
     expect(await service.prepareAhead!('base', [7000, 7001, 7002, 7003])).toEqual({ read: 3, undeployed: 0, deployed: 0 })
     expect(await service.prepareAhead!('base', [7000, 7001, 7002, 7003])).toEqual({ read: 0, undeployed: 0, deployed: 0 })

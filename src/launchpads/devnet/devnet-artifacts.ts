@@ -17,6 +17,7 @@ export type LaunchpadArtifactName =
   | 'DevnetZoraHook'
   | 'DevnetZoraFactory'
   | 'DevnetZoraEthPool'
+  | 'DevnetZoraCoin'
   | 'DevnetLaunchToken'
 
 export interface LaunchpadArtifact {

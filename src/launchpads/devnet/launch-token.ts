@@ -46,10 +46,11 @@ export interface LaunchTokenOptions {
   /** Which side of its paired asset the token must sort on (a salt is searched for); either when omitted. */
   tokenSide?: 'currency0' | 'currency1'
   /**
-   * What the token pairs with, where the launchpad allows a choice (DEVNET_PAIRS): Clanker and Doppler WETH (Base's
-   * defaults: the SDK's and Bankr's); Zora native ETH (default) or ZORA. Default: the launchpad's first.
+   * What the token pairs with, where the launchpad allows a choice (DEVNET_PAIRS). Default: the launchpad's first.
    */
   paired?: DevnetPair
+  /** With `paired: 'coin'` (Zora): the creator coin the content coin pairs with (launched before on this factory). */
+  pairedCoin?: Address
   /** Zora only: a creator coin (paired with ZORA, announced by CreatorCoinCreated) instead of a content coin. */
   creatorCoin?: boolean
   /**
@@ -63,16 +64,16 @@ export interface LaunchTokenOptions {
   rehype?: boolean
 }
 
-export type DevnetPair = 'weth' | 'eth' | 'zora'
+export type DevnetPair = 'weth' | 'eth' | 'zora' | 'coin'
 
 /**
  * The pairs each devnet launchpad launches with, default first: Clanker WETH (the SDK's default; any ERC-20 on Base,
- * never native ETH), Doppler a WETH (Bankr's) or native-ETH numeraire, Zora native ETH or ZORA.
+ * never native ETH), Doppler a WETH (Bankr's) or native-ETH numeraire, Zora native ETH, ZORA or a creator coin.
  */
-export const DEVNET_PAIRS: Record<Launchpad, readonly DevnetPair[]> = { clanker: ['weth'], doppler: ['weth', 'eth'], zora: ['eth', 'zora'] }
+export const DEVNET_PAIRS: Record<Launchpad, readonly DevnetPair[]> = { clanker: ['weth'], doppler: ['weth', 'eth'], zora: ['eth', 'zora', 'coin'] }
 
 /** The launch's paired asset, checked against the launchpad (creator coins always pair with ZORA, as on Base). */
-export function devnetPairOf(o: Pick<LaunchTokenOptions, 'launchpad' | 'paired' | 'creatorCoin'>): DevnetPair {
+export function devnetPairOf(o: Pick<LaunchTokenOptions, 'launchpad' | 'paired' | 'creatorCoin' | 'pairedCoin'>): DevnetPair {
   const allowed = DEVNET_PAIRS[o.launchpad]
   if (o.creatorCoin && o.launchpad !== 'zora') throw new PrebuyError('invalid_launch_pair', 'Only Zora launches creator coins.')
   const paired = o.paired ?? (o.creatorCoin ? 'zora' : allowed[0]!)
@@ -80,12 +81,15 @@ export function devnetPairOf(o: Pick<LaunchTokenOptions, 'launchpad' | 'paired' 
     throw new PrebuyError('invalid_launch_pair', `A ${o.launchpad} launch pairs with ${allowed.join(' or ')}, not ${paired}.`)
   }
   if (o.creatorCoin && paired !== 'zora') throw new PrebuyError('invalid_launch_pair', 'A Zora creator coin pairs with ZORA.')
+  if ((paired === 'coin') !== (o.pairedCoin !== undefined)) {
+    throw new PrebuyError('invalid_launch_pair', 'A coin paired with a creator coin names it (pairedCoin), and only such a coin does.')
+  }
   return paired
 }
 
 /** The paired asset's address on the devnet (native ETH: address(0)). */
-const pairedAddress = (o: Pick<LaunchTokenOptions, 'chain' | 'addresses'>, pair: DevnetPair): Address =>
-  pair === 'eth' ? zeroAddress : pair === 'zora' ? o.addresses.zora.route.zora : o.chain.addresses.weth
+const pairedAddress = (o: Pick<LaunchTokenOptions, 'chain' | 'addresses' | 'pairedCoin'>, pair: DevnetPair): Address =>
+  pair === 'eth' ? zeroAddress : pair === 'zora' ? o.addresses.zora.route.zora : pair === 'coin' ? o.pairedCoin! : o.chain.addresses.weth
 
 export interface LaunchedToken {
   token: Address
@@ -158,7 +162,8 @@ const launchpadAddress = (o: Pick<LaunchTokenOptions, 'addresses' | 'launchpad'>
 export async function predictTokenAddress(o: Pick<LaunchTokenOptions, 'chain' | 'addresses' | 'launchpad' | 'name' | 'symbol'>, salt: Hex): Promise<Address> {
   const from = launchpadAddress(o)
   const supply = await devnetPublicClient(o.chain).readContract({ address: from, abi: SUPPLY_ABI, functionName: 'TOKEN_SUPPLY' })
-  const { abi, bytecode } = loadLaunchpadArtifact('DevnetLaunchToken')
+  // Zora coins carry the real coin getters (DevnetZoraCoin): another bytecode, another address.
+  const { abi, bytecode } = loadLaunchpadArtifact(o.launchpad === 'zora' ? 'DevnetZoraCoin' : 'DevnetLaunchToken')
   const initCode = encodeDeployData({ abi, bytecode, args: [o.name, o.symbol, supply, from] })
   return getContractAddress({ opcode: 'CREATE2', from, salt, bytecodeHash: keccak256(initCode) })
 }

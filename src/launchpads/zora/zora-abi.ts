@@ -6,6 +6,16 @@ const ABI = parseAbi([
   'event CreatorCoinCreated(address indexed caller, address indexed payoutRecipient, address indexed platformReferrer, address currency, string uri, string name, string symbol, address coin, PoolKey poolKey, bytes32 poolKeyHash, string version)',
 ])
 
+/**
+ * The coin getters a coin paired with it is routed through (ourzora/zora-protocol packages/coins/src/interfaces/
+ * ICoin.sol: `getPoolKey()` returns the whole PoolKey, `currency()` the asset the coin trades against).
+ */
+export const ZORA_COIN_ABI = parseAbi([
+  'struct PoolKey { address currency0; address currency1; uint24 fee; int24 tickSpacing; address hooks; }',
+  'function getPoolKey() view returns (PoolKey)',
+  'function currency() view returns (address)',
+])
+
 /** A content coin (ourzora/zora-protocol packages/coins/src/interfaces/IZoraFactory.sol). */
 export const ZORA_COIN_CREATED_V4 = ABI.find((item) => item.type === 'event' && item.name === 'CoinCreatedV4')!
 /** A creator coin: the same fields under its own name (ZoraFactoryImpl._createAndInitializeCreatorCoin emits only this). */

@@ -3,9 +3,10 @@ import type { LinearFeeSchedule } from '../../pricing/fee-schedule.ts'
 import { routeProblem } from '../../pricing/route-price.ts'
 import { BASE_POOL_MANAGER, BASE_WETH, BASE_ZORA_FACTORY } from '../base-addresses.ts'
 import { decodeLaunchLog, launchOrigin } from '../decode-launch-log.ts'
-import type { DecodedLaunch, LaunchCandidate, LaunchContext, LaunchIdentity, LaunchpadAdapter, PairedAsset } from '../launchpad-adapter.ts'
+import type { DecodedLaunch, LaunchCandidate, LaunchContext, LaunchIdentity, LaunchpadAdapter, PairedAsset, PoolKey } from '../launchpad-adapter.ts'
 import { creatorList } from '../v4-events.ts'
-import { ZORA_COIN_CREATED_V4, ZORA_CREATOR_COIN_CREATED } from './zora-abi.ts'
+import { ZORA_COIN_ABI, ZORA_COIN_CREATED_V4, ZORA_CREATOR_COIN_CREATED } from './zora-abi.ts'
+import { notAnswered } from '../../chain/not-answered.ts'
 import type { ZoraRoute } from './zora-route.ts'
 
 export interface ZoraAdapterOptions {
@@ -22,11 +23,40 @@ export const ZORA_BASE: ZoraAdapterOptions = { factory: BASE_ZORA_FACTORY, poolM
 export const ZORA_LAUNCH_FEE = { startFee: 990_000, endFee: 10_000, durationSeconds: 10 } as const
 
 /**
+ * The pool of a coin another coin pairs with, when it is a Zora coin paired with ZORA under the same hook (a creator
+ * coin): read from the coin itself (`getPoolKey()`, `currency()`). Undefined when the currency answers neither (not a
+ * coin) or is not such a coin; a failed read throws (the launch is quarantined and retried).
+ */
+async function creatorCoinPool(client: PublicClient, coin: Address, zora: Address, hook: Address): Promise<PoolKey | undefined> {
+  let key: { currency0: Address; currency1: Address; fee: number; tickSpacing: number; hooks: Address }
+  let currency: Address
+  try {
+    ;[key, currency] = await Promise.all([
+      client.readContract({ address: coin, abi: ZORA_COIN_ABI, functionName: 'getPoolKey' }),
+      client.readContract({ address: coin, abi: ZORA_COIN_ABI, functionName: 'currency' }),
+    ])
+  } catch (error) {
+    if (notAnswered(error)) return undefined
+    throw error
+  }
+  const pool = {
+    currency0: getAddress(key.currency0),
+    currency1: getAddress(key.currency1),
+    fee: key.fee,
+    tickSpacing: key.tickSpacing,
+    hooks: getAddress(key.hooks),
+  }
+  const holds = (a: Address) => isAddressEqual(pool.currency0, a) || isAddressEqual(pool.currency1, a)
+  if (!isAddressEqual(currency, zora) || !holds(coin) || !holds(zora) || !isAddressEqual(pool.hooks, hook)) return undefined
+  return pool
+}
+
+/**
  * Zora coins: CoinCreatedV4 (content coins) and CreatorCoinCreated (creator coins, same fields) on the factory carry
  * the whole pool key. Deployer: the caller; the payout recipient is only claimed. ETH-backed coins pair with native ETH
  * (`currency = address(0)`, bought through the router's unwrap path); ZORA-paired coins (every creator coin) are bought
- * and priced through the ZORA route (zora-route.ts); content coins paired with a creator coin are unsupported (no
- * route through a creator coin's pool yet).
+ * and priced through the ZORA route (zora-route.ts); a content coin paired with a creator coin goes one pool further:
+ * ETH -> ZORA -> creator coin (its pool read from the coin) -> content coin.
  * The launch fee is Zora's documented constant schedule from the coin's creation (the launch block), the same for
  * creator coins: the hook has no view of it (ourzora/zora-protocol packages/coins/src/libs/CoinConstants.sol,
  * hooks/ZoraV4CoinHook.sol `_calculateLaunchFee`).
@@ -37,14 +67,17 @@ export function createZoraAdapter(options: ZoraAdapterOptions): LaunchpadAdapter
   const problem = route ? routeProblem([route.ethPool], options.weth, route.zora) : undefined
   if (problem) throw new Error(`the ZORA route is not usable: ${problem}`)
 
-  const pairedOf = (currency: Address): { paired: PairedAsset } | { unsupported: string } => {
+  const pairedOf = async (client: PublicClient, currency: Address, hook: Address): Promise<{ paired: PairedAsset } | { unsupported: string }> => {
     if (isAddressEqual(currency, zeroAddress)) return { paired: { kind: 'eth', address: zeroAddress } }
     if (isAddressEqual(currency, options.weth)) return { paired: { kind: 'weth', address: getAddress(currency) } }
-    if (route && isAddressEqual(currency, route.zora)) return { paired: { kind: 'zora', address: route.zora, bridge: [route.ethPool] } }
+    if (!route) return { unsupported: `pairs with ${currency} (ZORA or a creator coin): no ZORA route is configured` }
+    if (isAddressEqual(currency, route.zora)) return { paired: { kind: 'zora', address: route.zora, bridge: [route.ethPool] } }
+    const coinPool = await creatorCoinPool(client, currency, route.zora, hook)
+    if (!coinPool) return { unsupported: `pairs with ${currency}, neither ETH, ZORA nor a ZORA-paired coin of this factory's hook` }
+    // The creator coin's pool charges the Zora hook's fee: 1% once its own launch fee is over (a creator coin younger
+    // than 10 s charges more: the buy's minimum out then reverts it, it never overpays).
     return {
-      unsupported: route
-        ? `pairs with ${currency} (a creator coin): no route through a creator coin's pool yet`
-        : `pairs with ${currency} (ZORA or a creator coin): no ZORA route is configured`,
+      paired: { kind: 'coin', address: getAddress(currency), bridge: [route.ethPool, coinPool], bridgeFeePips: [route.ethPool.fee, ZORA_LAUNCH_FEE.endFee] },
     }
   }
 
@@ -67,7 +100,7 @@ export function createZoraAdapter(options: ZoraAdapterOptions): LaunchpadAdapter
         symbol: args.symbol,
         ...launchOrigin(log, ctx),
       }
-      const pair = pairedOf(args.currency)
+      const pair = await pairedOf(ctx.client, args.currency, getAddress(args.poolKey.hooks))
       if ('unsupported' in pair) return { kind: 'unsupported', launch: identity, reason: pair.unsupported }
       const { paired } = pair
       const key = {

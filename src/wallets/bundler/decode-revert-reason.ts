@@ -7,8 +7,11 @@ const standardErrors = [
   { type: 'error', name: 'Panic', inputs: [{ name: 'code', type: 'uint256' }] },
 ] as const
 
+/** The name of a revert that left no data at all (told apart from 'unknown': data that is no error we know). */
+export const WITHOUT_REASON = 'without_reason'
+
 /** A failed call that left no revert data (or none the EntryPoint reported). */
-export const revertWithoutReason = (): DecodedRevert => ({ name: 'unknown', args: [], message: 'reverted without a reason' })
+export const revertWithoutReason = (): DecodedRevert => ({ name: WITHOUT_REASON, args: [], message: 'reverted without a reason' })
 
 /**
  * Decodes revert data from UserOperationRevertReason: `Error(string)` gives its message, `Panic(uint)` its code, a

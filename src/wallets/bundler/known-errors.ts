@@ -13,6 +13,14 @@ import testStablecoin from '../../chain/contracts/artifacts/TestStablecoin.json'
 export const LAUNCH_GATING_ERRORS = ['NotAuctionBlock', 'PoolLocked', 'CannotSwapBeforeStartingTime', 'CannotSwapBeforeStartTime'] as const
 const LAUNCH_GATING_ABI = parseAbi(LAUNCH_GATING_ERRORS.map((name) => `error ${name}()`))
 
+/**
+ * Not an error the chain names: the name the executor gives a revert WITHOUT a reason that landed in a Clanker auction
+ * block. In that block SniperAuctionV2 decodes the swap's hook data as a bid, and a plain swap's empty hook data makes
+ * that decode revert with no data (src/mev-modules/ClankerSniperAuctionV2.sol): gating, not a fault. Settle-buys checks
+ * the module's state before the block (ExecutorChainReads.auctionBlock) before naming a revert so.
+ */
+export const AUCTION_BLOCK_REVERT = 'AuctionBlock'
+
 const errorsOf = (abi: readonly { type: string }[]): Abi => abi.filter((item) => item.type === 'error') as unknown as Abi
 
 /**

@@ -76,6 +76,8 @@ export interface FakeChain extends ExecutorChainReads {
   /** Router buys per transaction. */
   transactions: Map<Hash, Map<string, BuyOutcome>>
   receiptReads: Hash[]
+  /** Blocks the fake Clanker auction module gates, as `${mevModule lower-cased}!${blockNumber}`. */
+  auctionBlocks: Set<string>
 }
 
 export function fakeChain(): FakeChain {
@@ -83,7 +85,10 @@ export function fakeChain(): FakeChain {
   const bought = new Map<string, BuyOutcome>()
   const transactions = new Map<Hash, Map<string, BuyOutcome>>()
   const receiptReads: Hash[] = []
+  const auctionBlocks = new Set<string>()
   return {
+    auctionBlocks,
+    auctionBlock: async (_chain, mevModule, _poolId, blockNumber) => auctionBlocks.has(`${mevModule.toLowerCase()}!${blockNumber}`),
     balanceOf,
     bought,
     transactions,

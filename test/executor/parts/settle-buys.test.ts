@@ -97,6 +97,34 @@ describe('settling buys (settle-buys.ts)', () => {
     expect((await f.order(1))?.status).toBe('active')
   })
 
+  it('a revert without a reason in a Clanker auction block (the module decoding a plain swap as a bid) is gating; elsewhere it counts', async () => {
+    const settler = createBuySettler(f.ctx)
+    const mevModule = walletOf(77)
+    await f.store.batch(f.journal.putLaunch({ ...launch, feeSources: { hook: walletOf(76), mevModule }, feeSchedule: { kind: 'clanker_auction' } }))
+    const silent = (userIndex: number, blockNumber: bigint): UserOperationResult => ({
+      status: 'reverted',
+      ...ids(userIndex),
+      txHash: txHash(900),
+      blockNumber,
+      revert: { name: 'without_reason', args: [], message: 'reverted without a reason (in 0xhook)' },
+    })
+    f.chain.auctionBlocks.add(`${mevModule.toLowerCase()}!12`)
+    for (let attempt = 0; attempt < 4; attempt++) {
+      const buy = await executing(1)
+      await settler.settle(await settler.fromResults([buy], [silent(1, 12n)]))
+      expect((await f.order(1))?.status).toBe('active')
+    }
+    const events = await f.journal.orderEventsOf(keyIdOf(1), SLUG)
+    expect(events.filter((e) => e.to === 'active').map((e) => e.errorName)).toEqual(Array(4).fill('AuctionBlock'))
+    expect(events.at(-1)?.reason).toBe('reverted without a reason (in 0xhook): block 12 was a Clanker auction block')
+    // The same silent revert in an open block is a fault: the third in a row gives up.
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const buy = await executing(1)
+      await settler.settle(await settler.fromResults([buy], [silent(1, 13n)]))
+    }
+    expect((await f.order(1))?.status).toBe('failed')
+  })
+
   it('gives up after the third non-price failure in a row: failed, with the reason, funds untouched', async () => {
     const settler = createBuySettler(f.ctx)
     for (let attempt = 1; attempt <= 3; attempt++) {

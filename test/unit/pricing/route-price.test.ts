@@ -28,6 +28,8 @@ describe('routes through v4 pools (ZORA and beyond)', () => {
     expect(routeProblem([zoraCoin], WETH, ZORA)).toMatch(/native ETH or WETH/)
     expect(routeProblem([ethZora], WETH, COIN)).toMatch(/ends at/)
     expect(routeProblem([{ ...ethZora, fee: 0x800000 }], WETH, ZORA)).toMatch(/dynamic fee/)
+    // A dynamic-fee pool is usable once the fee it is priced at is given (a Zora creator coin's pool: 1%).
+    expect(routeProblem([ethZora, { ...zoraCoin, fee: 0x800000 }], WETH, COIN, [3_000, 10_000])).toBeUndefined()
     expect(routeProblem([ethZora, { currency0: COIN, currency1: address(0x2), fee: 0 }], WETH, COIN)).toMatch(/does not hold/)
   })
 
@@ -46,6 +48,7 @@ describe('routes through v4 pools (ZORA and beyond)', () => {
     expect(compare(routeFee([ethZora]), fraction(3n, 1_000n))).toBe(0)
     // 1 - 0.997 x 0.99
     expect(compare(routeFee([ethZora, zoraCoin]), fraction(1_000_000n - (997_000n * 990n) / 1_000n, 1_000_000n))).toBe(0)
+    expect(compare(routeFee([ethZora, { ...zoraCoin, fee: 0x800000 }], [3_000, 10_000]), routeFee([ethZora, zoraCoin]))).toBe(0)
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 1_000_000 }), fc.integer({ min: 0, max: 1_000_000 }), (a, b) => {
         const fa = fraction(BigInt(a), 1_000_000n)

@@ -34,6 +34,11 @@ abstract contract DevnetLinearFeeLaunchpad is DevnetLaunchpadBase {
         defaultDurationSeconds = durationSeconds;
     }
 
+    /// @dev The launched token (a Zora coin adds its getters).
+    function _createToken(string calldata name, string calldata symbol, bytes32 salt) internal virtual returns (address) {
+        return address(new DevnetLaunchToken{salt: salt}(name, symbol, TOKEN_SUPPLY, address(this)));
+    }
+
     /// @dev All three fee fields zero: the defaults. `paired` is the asset the pool pairs the token with.
     function _launchLinear(
         address paired,
@@ -46,7 +51,7 @@ abstract contract DevnetLinearFeeLaunchpad is DevnetLaunchpadBase {
         int24 tickSpacing,
         int24 startingTick
     ) internal returns (address token, PoolKey memory key) {
-        token = address(new DevnetLaunchToken{salt: salt}(name, symbol, TOKEN_SUPPLY, address(this)));
+        token = _createToken(name, symbol, salt);
         key = _poolKeyWith(token, paired, LPFeeLibrary.DYNAMIC_FEE_FLAG, tickSpacing, IHooks(address(hook)));
         bool useDefaults = startFee == 0 && endFee == 0 && durationSeconds == 0;
         hook.registerPool(

@@ -33,7 +33,7 @@ describe('revert reasons', () => {
       args: [90n, 100n],
       message: 'TooLittleReceived(90, 100)',
     })
-    expect(decodeRevertReason('0x')).toEqual({ name: 'unknown', args: [], message: 'reverted without a reason' })
+    expect(decodeRevertReason('0x')).toEqual({ name: 'without_reason', args: [], message: 'reverted without a reason' })
   })
 })
 
@@ -46,7 +46,7 @@ describe('revert reasons: names', () => {
       args: [sender, 1n, 2n],
       message: `ERC20InsufficientBalance(${sender}, 1, 2)`,
     })
-    expect(decodeRevertReason('0x1234')).toEqual({ name: 'unknown', args: [], message: 'reverted without a reason' })
+    expect(decodeRevertReason('0x1234')).toEqual({ name: 'without_reason', args: [], message: 'reverted without a reason' })
   })
 
   it('sees through the PoolManager’s WrappedError to the hook’s own error (a launch gating revert keeps its name)', () => {

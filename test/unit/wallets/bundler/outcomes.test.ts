@@ -31,7 +31,7 @@ describe('outcomes from the EntryPoint events', () => {
       blockNumber: 9n,
       revert: { name: 'TooLittleReceived', args: [90n, 100n], message: 'TooLittleReceived(90, 100)' },
     })
-    expect(outcomes.get(silent)).toMatchObject({ status: 'reverted', revert: { name: 'unknown', args: [], message: 'reverted without a reason' } })
+    expect(outcomes.get(silent)).toMatchObject({ status: 'reverted', revert: { name: 'without_reason', args: [], message: 'reverted without a reason' } })
   })
 })
 
