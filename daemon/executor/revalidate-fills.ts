@@ -8,6 +8,33 @@ import { executionOf } from './settle-buys.ts'
 
 export type FillRevalidatorContext = Pick<ExecutorContext, 'store' | 'journal' | 'reads' | 'withOrderLocks' | 'now' | 'log'>
 
+/** Waits between attempts after a failed revalidation: 250 ms doubling, at most 5 s (a stop is noticed within it). */
+export const revalidationRetryDelayMs = (failures: number): number => Math.min(250 * 2 ** Math.min(failures - 1, 5), 5_000)
+
+/**
+ * revalidateFills (under the chain lock) until it succeeds or the executor stops: a chain read failing right after a
+ * reorg must not leave a buy the reorg undid recorded as filled (its order would never buy again). Each failure is
+ * logged and retried after revalidationRetryDelayMs.
+ */
+export async function revalidateFillsUntilDone(
+  ctx: FillRevalidatorContext & Pick<ExecutorContext, 'withChainLock' | 'stopped'>,
+  chain: ChainKey,
+  ancestor: bigint,
+  sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+): Promise<void> {
+  for (let failures = 1; ; failures++) {
+    try {
+      await ctx.withChainLock(chain, () => revalidateFills(ctx, chain, ancestor))
+      return
+    } catch (error) {
+      if (ctx.stopped()) throw error
+      ctx.log.warn({ err: error, chain, ancestor: ancestor.toString(), failures }, 'revalidating fills after a reorg failed; retrying')
+      await sleep(revalidationRetryDelayMs(failures))
+      if (ctx.stopped()) return
+    }
+  }
+}
+
 /**
  * After a reorg above `ancestor`: every buy mined above it is checked against the new chain. Still bought in the same
  * transaction and block -> unchanged; bought elsewhere (re-included) -> the fill is re-pointed; undone -> the order is

@@ -3,7 +3,7 @@ import type { IndexerSignal } from '../indexer/tick-bus.ts'
 import { createTickDecider } from './decide-tick.ts'
 import { createExecutorContext, type ExecutorDeps } from './executor-context.ts'
 import { createLaunchReadiness } from './ready-ahead.ts'
-import { revalidateFills } from './revalidate-fills.ts'
+import { revalidateFillsUntilDone } from './revalidate-fills.ts'
 import { createTickRunner } from './run-tick.ts'
 import { createBuySettler } from './settle-buys.ts'
 import { createTickQueue } from './tick-queue.ts'
@@ -59,9 +59,8 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
       case 'reorg':
         ctx.warm.reset(signal.chain)
         deps.wallets.forgetAhead?.(signal.chain)
-        inBackground(
-          ctx.withChainLock(signal.chain, () => revalidateFills(ctx, signal.chain, signal.ancestor)),
-          (error) => ctx.log.error({ err: error, chain: signal.chain }, 'revalidating fills failed'),
+        inBackground(revalidateFillsUntilDone(ctx, signal.chain, signal.ancestor), (error) =>
+          ctx.log.error({ err: error, chain: signal.chain }, 'revalidating fills failed'),
         )
         return
       case 'block':

@@ -1,6 +1,6 @@
 import type { Hash } from 'viem'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { revalidateFills } from '../../../daemon/executor/revalidate-fills.ts'
+import { revalidateFills, revalidateFillsUntilDone, revalidationRetryDelayMs } from '../../../daemon/executor/revalidate-fills.ts'
 import { type ExecutorFixture, keyIdOf, launch, SLUG, startExecutorFixture, txHash, walletOf } from './executor-fixture.ts'
 
 const orderIdOf = (userIndex: number) => `0x${(0xfe00 + userIndex).toString(16).padStart(64, '0')}` as Hash
@@ -64,5 +64,37 @@ describe('revalidating fills after a reorg (revalidate-fills.ts)', () => {
       [keyIdOf(1), '20', txHash(1)],
       [keyIdOf(2), '23', txHash(22)],
     ])
+  })
+
+  it('a chain read failing after the reorg is retried until the undone buy is reopened (never left filled)', async () => {
+    await filled(3, 22, txHash(3))
+    const buyOf = f.chain.buyOf
+    let failing = 2
+    f.chain.buyOf = async (...args) => {
+      if (failing-- > 0) throw new Error('HTTP request failed (502)')
+      return buyOf(...args)
+    }
+    const waits: number[] = []
+    await revalidateFillsUntilDone(f.ctx, 'base', 18n, async (ms) => {
+      waits.push(ms)
+    })
+    expect(waits).toEqual([revalidationRetryDelayMs(1), revalidationRetryDelayMs(2)])
+    expect(revalidationRetryDelayMs(1)).toBe(250)
+    expect(revalidationRetryDelayMs(20)).toBe(5_000)
+    expect((await f.order(3))?.status).toBe('active')
+    expect(await f.journal.fillsAbove('base', 18n)).toEqual([])
+  })
+
+  it('stops retrying once the executor stops', async () => {
+    await filled(3, 22, txHash(3))
+    f.chain.buyOf = async () => {
+      throw new Error('HTTP request failed (502)')
+    }
+    let stopped = false
+    const ctx = { ...f.ctx, stopped: () => stopped }
+    await revalidateFillsUntilDone(ctx, 'base', 18n, async () => {
+      stopped = true
+    })
+    expect((await f.order(3))?.status).toBe('filled')
   })
 })
