@@ -1,7 +1,7 @@
 import { type Address, type Hash, parseAbiItem, type PublicClient } from 'viem'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
 import { type BuyOutcome, findBuyOnChain, findBuysInTransaction } from './find-buy.ts'
-import { readStablecoinBalances } from './read-stablecoin-balances.ts'
+import { readStablecoinBalances } from '../../src/chain/read-stablecoin-balances.ts'
 import { notAnswered } from '../../src/chain/not-answered.ts'
 import { CLANKER_AUCTION_ABI } from '../../src/launchpads/clanker/clanker-abi.ts'
 

@@ -1,6 +1,5 @@
 import { getAddress } from 'viem'
 import { CHAIN_KEYS, type ChainKey } from '../chain/chain-keys.ts'
-import { NATIVE_ETH_ADDRESS } from '../chain/chain-keys.ts'
 import { PrebuyError } from '../common/errors.ts'
 import { committedStats, depthByPriceLimit, filledStats, fundedSpend, publicAmount, type DepthLevel } from '../domain/project-stats.ts'
 import type { LaunchMethod, Launchpad, OrderRecord, ProjectProfile, ProjectRecord, RegistrationSubmission } from '../domain/records.ts'
@@ -194,18 +193,11 @@ export function createProjectService({ store, wallets, clock, fundedCacheMs = 15
   }
 
   async function readFunded(project: ProjectRecord, live: OrderRecord[]): Promise<string> {
-    const keys = await store.sub.keys.getMany(live.map((order) => order.keyId))
-    const noTokens = { base: [], second_chain: [] } as Record<ChainKey, TokenInfo[]>
-    const balances = new Map<string, bigint>()
-    await Promise.all(
-      keys.map(async (key) => {
-        if (!key) return
-        const all = await wallets.getBalances(key.userIndex, noTokens)
-        // The spend currency is the first ERC-20 the wallet service lists for the chain.
-        const stable = all[project.chain].find((entry) => entry.address.toLowerCase() !== NATIVE_ETH_ADDRESS.toLowerCase())
-        balances.set(key.id, stable ? BigInt(stable.balance) : 0n)
-      }),
-    )
+    const keys = (await store.sub.keys.getMany(live.map((order) => order.keyId))).filter((key) => key !== undefined)
+    // One multicall for every buyer's wallet on the project's chain (a read per buyer made a popular project's page
+    // take seconds to compute under load).
+    const byIndex = await wallets.stablecoinBalances(project.chain, [...new Set(keys.map((key) => key.userIndex))])
+    const balances = new Map(keys.map((key) => [key.id, byIndex.get(key.userIndex) ?? 0n]))
     const value = fundedSpend(live, balances)
     fundedCache.set(project.slug, { at: clock(), value })
     return value

@@ -1,3 +1,4 @@
+import { readStablecoinBalances } from '../chain/read-stablecoin-balances.ts'
 import { createPublicClient, http, type Address, type Hash, type PublicClient } from 'viem'
 import { CHAIN_KEYS, isChainKey, type ChainConfig, type ChainKey } from '../chain/chain-keys.ts'
 import { PrebuyError } from '../common/errors.ts'
@@ -205,6 +206,12 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
       const wallet = await walletAddress(userIndex)
       const entries = await Promise.all(CHAIN_KEYS.map((key) => readers[key].balances(wallet, indexedTokens[key] ?? [])))
       return Object.fromEntries(CHAIN_KEYS.map((key, index) => [key, entries[index] ?? []])) as Record<ChainKey, (typeof entries)[number]>
+    },
+    async stablecoinBalances(chain, userIndexes) {
+      const { multicall3, stablecoin } = deps.chains[chain].addresses
+      const wallets = await Promise.all(userIndexes.map((i) => walletAddress(i)))
+      const byWallet = await readStablecoinBalances(clients[chain], multicall3, stablecoin, wallets)
+      return new Map(userIndexes.map((i, n) => [i, byWallet.get(wallets[n]!.toLowerCase()) ?? 0n]))
     },
     withdraw: (request) =>
       withdraw(

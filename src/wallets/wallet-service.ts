@@ -118,6 +118,8 @@ export interface WalletService {
    * `indexedTokens` for that chain the wallet holds (zero balances of launched tokens are omitted), WETH.
    */
   getBalances(userIndex: number, indexedTokens: Record<ChainKey, TokenInfo[]>): Promise<WalletBalances>
+  /** The spend currency's balance of many users' wallets on one chain, atomic, in one multicall: by user index. */
+  stablecoinBalances(chain: ChainKey, userIndexes: readonly number[]): Promise<Map<number, bigint>>
   /** Refuses with a typed PrebuyError and spends nothing on bad input or insufficient balance. */
   withdraw(request: WithdrawRequest): Promise<WithdrawResult>
   /**

@@ -12,6 +12,8 @@ export interface FakeWallets extends WalletService {
   setStable(userIndex: number, chain: ChainKey, atomic: bigint): void
   withdrawals: WithdrawRequest[]
   getBalancesCalls: number
+  /** Calls of stablecoinBalances (the batch read of a project's buyers). */
+  stablecoinBalancesCalls: number
   /** Delay of walletAddress in ms (provisioning takes time in the real service). */
   provisionDelayMs: number
 }
@@ -26,6 +28,7 @@ export function createFakeWallets(): FakeWallets {
   const fake: FakeWallets = {
     withdrawals: [],
     getBalancesCalls: 0,
+    stablecoinBalancesCalls: 0,
     provisionDelayMs: 0,
     setStable(userIndex, chain, atomic) {
       stable.set(`${userIndex}:${chain}`, atomic)
@@ -42,6 +45,10 @@ export function createFakeWallets(): FakeWallets {
         ...indexed[chain].map((token) => ({ ...token, balance: '5' })),
       ]
       return { base: list('base'), second_chain: list('second_chain') }
+    },
+    async stablecoinBalances(chain, userIndexes) {
+      fake.stablecoinBalancesCalls += 1
+      return new Map(userIndexes.map((i) => [i, stable.get(`${i}:${chain}`) ?? 0n]))
     },
     async withdraw(request): Promise<WithdrawResult> {
       if (!/^0x[0-9a-fA-F]{40}$/.test(request.to)) throw new PrebuyError('invalid_address', 'withdrawAddress is not an address')

@@ -68,11 +68,28 @@ export async function spawnAndWait(
   return { process: child, output: () => output, exited }
 }
 
+/**
+ * A daemon process on `dataDir`, resolved once it says it is ready. With PREBUY_CPU_PROF_DIR set (fault suites, by hand),
+ * the daemon writes a V8 CPU profile there when it stops (NODE_OPTIONS may not carry --cpu-prof).
+ */
 export function startDaemonProcess(dataDir: string, port: number, env: NodeJS.ProcessEnv = {}): Promise<SpawnedDaemon> {
-  return spawnAndWait('node', [BIN, 'daemon', 'start', '--data-dir', dataDir, '--port', String(port)], {
-    env: { LOG_LEVEL: 'info', ...env },
-    ready: /prebuy daemon ready/,
-  })
+  return spawnAndWait(
+    'node',
+    [
+      ...(process.env.PREBUY_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PREBUY_CPU_PROF_DIR}`] : []),
+      BIN,
+      'daemon',
+      'start',
+      '--data-dir',
+      dataDir,
+      '--port',
+      String(port),
+    ],
+    {
+      env: { LOG_LEVEL: 'info', ...env },
+      ready: /prebuy daemon ready/,
+    },
+  )
 }
 
 /** Runs `prebuy <args> --json` against a data dir and parses what it printed. */

@@ -22,24 +22,26 @@ afterEach(async () => {
 
 const writeFileConfig = (value: unknown) => writeFile(join(dir, 'config.json'), typeof value === 'string' ? value : JSON.stringify(value))
 
+/** Every address a real chain's configuration names. */
+const ADDRESS_NAMES = [
+  'stablecoin',
+  'weth',
+  'poolManager',
+  'stateView',
+  'v4Quoter',
+  'positionManager',
+  'universalRouter',
+  'permit2',
+  'entryPoint',
+  'accountFactory',
+  'multicall3',
+  'v3Factory',
+  'ethUsdPool',
+]
+
 /** An rpc-mode chains section: Base with its undocumented addresses, the second chain with every address. */
 function rpcChains() {
-  const names = [
-    'stablecoin',
-    'weth',
-    'poolManager',
-    'stateView',
-    'v4Quoter',
-    'positionManager',
-    'universalRouter',
-    'permit2',
-    'entryPoint',
-    'accountFactory',
-    'multicall3',
-    'v3Factory',
-    'ethUsdPool',
-  ]
-  const addresses = Object.fromEntries(names.map((k) => [k, '0x2222222222222222222222222222222222222222'])) as Record<string, string>
+  const addresses = Object.fromEntries(ADDRESS_NAMES.map((k) => [k, '0x2222222222222222222222222222222222222222'])) as Record<string, string>
   const chains = {
     mode: 'rpc',
     base: { rpcUrl: 'http://x', wsUrl: 'ws://x', addresses: BASE_EXTRA },
@@ -107,23 +109,7 @@ describe('loadConfig defaults and precedence', () => {
   })
 
   it('reads rpc chains with Base address defaults and the kernel account default', async () => {
-    const secondAddresses = Object.fromEntries(
-      [
-        'stablecoin',
-        'weth',
-        'poolManager',
-        'stateView',
-        'v4Quoter',
-        'positionManager',
-        'universalRouter',
-        'permit2',
-        'entryPoint',
-        'accountFactory',
-        'multicall3',
-        'v3Factory',
-        'ethUsdPool',
-      ].map((k, i) => [k, `0x${(i + 1).toString(16).padStart(40, '0')}`]),
-    )
+    const secondAddresses = Object.fromEntries(ADDRESS_NAMES.map((k, i) => [k, `0x${(i + 1).toString(16).padStart(40, '0')}`]))
     await writeFileConfig({
       chains: {
         mode: 'rpc',

@@ -47,6 +47,38 @@ async function pool<T>(items: readonly T[], limit: number, work: (item: T, index
   )
 }
 
+/**
+ * Per route and method, from the daemon's own histogram (prebuy_http_request_duration_seconds): requests, mean latency
+ * and the share slower than 1 s. Where the time goes, to guide the next optimisation.
+ */
+function routeLatencies(metrics: string): Record<string, { requests: number; meanMs: number; over1sPct: number }> {
+  const out: Record<string, { requests: number; meanMs: number; over1sPct: number }> = {}
+  const series = (suffix: string, extra = '') =>
+    new Map(
+      metrics
+        .split('\n')
+        .filter((l) => l.startsWith(`prebuy_http_request_duration_seconds_${suffix}{`) && l.includes(extra))
+        .map((l) => {
+          const labels = l.slice(l.indexOf('{') + 1, l.indexOf('}'))
+          const route = /route="([^"]*)"/.exec(labels)?.[1] ?? '?'
+          const method = /method="([^"]*)"/.exec(labels)?.[1] ?? '?'
+          return [`${method} ${route}`, Number(l.slice(l.lastIndexOf(' ') + 1))] as const
+        }),
+    )
+  const counts = series('count')
+  const sums = series('sum')
+  const underOne = series('bucket', 'le="1"')
+  for (const [key, count] of counts) {
+    if (count === 0) continue
+    out[key] = {
+      requests: count,
+      meanMs: Math.round(((sums.get(key) ?? 0) / count) * 1000),
+      over1sPct: Number((((count - (underOne.get(key) ?? count)) / count) * 100).toFixed(1)),
+    }
+  }
+  return out
+}
+
 /** Least-squares slope of (t, y), y per minute. */
 function slopePerMinute(samples: ReadonlyArray<{ t: number; y: number }>): number {
   const n = samples.length
@@ -137,6 +169,8 @@ describe('load: 10 minutes of mixed traffic from 200 keys over 100,000 orders wh
     }
     await scrape()
     const sampler = setInterval(() => void scrape().catch(() => undefined), 5_000)
+    const latencyByRoute = async () =>
+      routeLatencies(await (await fetch(`${located.adminUrl}/metrics`, { headers: { authorization: `Bearer ${located.operatorToken}` } })).text())
 
     // The launch, a third of the way in; its orders are checked every 5 s (12 more requests a minute for 20 keys).
     const liveFills = async () => {
@@ -240,6 +274,7 @@ describe('load: 10 minutes of mixed traffic from 200 keys over 100,000 orders wh
         slopeMbPerMinuteAfterFirstThird: Number((slopePerMinute(warm.map((s) => ({ t: s.t, y: s.rss / MB }))) || 0).toFixed(2)),
       },
       heapUsedMb: { thirds: thirds.map((part) => Math.round(mean(part.map((s) => s.heap)) / MB)) },
+      byRoute: await latencyByRoute(),
       launch: { fills, of: BUYERS, allFilledWithinMs: launch.allFilledAfterMs ?? null, statuses: lastLiveStatuses },
     }
     recordFigures('load', figures)

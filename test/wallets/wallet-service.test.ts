@@ -108,6 +108,21 @@ describe('balances', () => {
 })
 
 describe('withdrawals', () => {
+  it("reads many wallets' stablecoin balances on one chain in one multicall, by user index", async () => {
+    await fundAccount(f.chains.second_chain, await f.service.walletAddress(31), { stablecoin: '7.25' })
+    await fundAccount(f.chains.second_chain, await f.service.walletAddress(32), { stablecoin: '0.000001' })
+    const balances = await f.service.stablecoinBalances('second_chain', [31, 32, 33])
+    expect(balances).toEqual(
+      new Map([
+        [31, 7_250_000n],
+        [32, 1n],
+        [33, 0n],
+      ]),
+    )
+    // The other chain's balances are its own.
+    expect((await f.service.stablecoinBalances('base', [31])).get(31)).toBe(0n)
+  })
+
   it('withdraws the stablecoin, another ERC-20 and ETH, with the balances checked on-chain', async () => {
     const wallet = await f.service.walletAddress(20)
     const stablecoin = f.chains.base.addresses.stablecoin

@@ -49,6 +49,31 @@ describe('readying wallets and books ahead of launches (ready-ahead.ts)', () => 
     expect(f.ctx.books.lastUse(SLUG)).toBe('incremental')
   })
 
+  it("prepares a waiting book again only when its orders or its wallets' balances changed", async () => {
+    const orders = [loaded(1), loaded(2)]
+    snapshot.orders.set(SLUG, orders)
+    snapshot.balances.set(walletOf(1).toLowerCase(), 5n * USDC)
+    const prepared: string[] = []
+    const prepare = f.ctx.books.prepare.bind(f.ctx.books)
+    f.ctx.books.prepare = (slug, input) => {
+      prepared.push(slug)
+      return prepare(slug, input)
+    }
+    const readiness = createLaunchReadiness(f.ctx)
+    await readiness.onProcessed('base', 20n, [])
+    // Same orders (the warm snapshot hands back the same array until a write), same balances: nothing to do.
+    snapshot.balances = new Map(snapshot.balances)
+    await readiness.onProcessed('base', 21n, [])
+    expect(prepared).toEqual([SLUG])
+    // A balance of one of its wallets moved: prepared again (the book's balances are the tick's).
+    snapshot.balances.set(walletOf(2).toLowerCase(), 1n)
+    await readiness.onProcessed('base', 22n, [])
+    // An order was written: the snapshot's array is a new one.
+    snapshot.orders.set(SLUG, [...orders])
+    await readiness.onProcessed('base', 23n, [])
+    expect(prepared).toEqual([SLUG, SLUG, SLUG])
+  })
+
   it('does nothing in a block where something launched', async () => {
     snapshot.orders.set(SLUG, [loaded(1)])
     snapshot.balances.set(walletOf(1).toLowerCase(), 5n * USDC)
