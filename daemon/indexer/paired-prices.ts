@@ -25,9 +25,9 @@ type PriceSource = (paired: PairedAsset, blockNumber: bigint) => Promise<Fractio
 /**
  * The paired assets' USD prices on one chain. WETH and native ETH (one price: 1 wei of either) come from the v3
  * WETH/stablecoin pool's slot0 at the block. ZORA and a Zora creator coin are priced through their bridge (each v4
- * pool's slot0, read from the StateView at the block: ETH/ZORA, then ZORA/creator coin) times that ETH price: mid prices; the bridge's fee is counted with the launch fee
- * (computePriceTick). A kind without a source cannot be priced (the adapter reports such launches as unsupported, so
- * this is never reached for them).
+ * pool's slot0, read from the StateView at the block: ETH/ZORA, then ZORA/creator coin) times that ETH price: mid
+ * prices; the bridge's fees are counted with the launch fee (computePriceTick). A kind without a source cannot be
+ * priced (the adapter reports such launches as unsupported, so this is never reached for them).
  */
 export async function createPairedPrices(chain: ChainConfig, client: PublicClient): Promise<PairedPrices> {
   const { ethUsdPool, weth } = chain.addresses

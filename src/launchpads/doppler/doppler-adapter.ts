@@ -31,11 +31,12 @@ export const DOPPLER_MAX_START_FEE = 900_000
  * the pool initializer returned: the ASSET for every v4 multicurve initializer (decay multicurve, scheduled multicurve,
  * DopplerHookInitializer/rehype: "Uniswap V4 pools don't have addresses"), a hook only for the Dutch-auction
  * UniswapV4Initializer, which is not supported (no FeeScheduleSet; its price moves by epochs). The pool is the v4 pool
- * initialised in the same transaction between the asset and the numeraire (WETH, or native ETH as address 0). Creators: the Airlock's asset data
- * (timelock, governance; 0xdead under NoOp governance) are claims; the deployer is the transaction's sender (or its
- * smart account). The fee schedule: FeeScheduleSet in the launch transaction, from the pool's hook (decay multicurve)
- * or from another contract of the same launch (rehype's Doppler hook emits it, not `poolKey.hooks`), else the hook's
- * five-field getFeeScheduleOf. The decay runs from max(startingTime, the pool's initialisation time).
+ * initialised in the same transaction between the asset and the numeraire (WETH, or native ETH as address 0).
+ * Creators: the Airlock's asset data (timelock, governance; 0xdead under NoOp governance) are claims; the deployer is
+ * the transaction's sender (or its smart account). The fee schedule: FeeScheduleSet in the launch transaction, from
+ * the pool's hook (decay multicurve) or from another contract of the same launch (rehype's Doppler hook emits it, not
+ * `poolKey.hooks`: its fee is taken from the output on top of the pool's LP fee), else the hook's five-field
+ * getFeeScheduleOf (rehype: getFeeSchedule). The decay runs from max(startingTime, the pool's initialisation time).
  */
 export function createDopplerAdapter(options: DopplerAdapterOptions): LaunchpadAdapter {
   return {
