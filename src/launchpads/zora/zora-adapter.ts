@@ -23,11 +23,13 @@ export const ZORA_BASE: ZoraAdapterOptions = { factory: BASE_ZORA_FACTORY, poolM
 export const ZORA_LAUNCH_FEE = { startFee: 990_000, endFee: 10_000, durationSeconds: 10 } as const
 
 /**
- * The pool of a coin another coin pairs with, when it is a Zora coin paired with ZORA under the same hook (a creator
- * coin): read from the coin itself (`getPoolKey()`, `currency()`). Undefined when the currency answers neither (not a
+ * The pool of a coin another coin pairs with, when it is a Zora coin paired with ZORA (a creator coin): read from the
+ * coin itself (`getPoolKey()`, `currency()`). Its hook may be an older Zora hook than the launch's (creator coins
+ * outlive hook upgrades), so it is not compared: the fee it charges is priced at Zora's 1%, and a hook charging more
+ * makes the buy revert on its minimum out, never overpay. Undefined when the currency answers neither getter (not a
  * coin) or is not such a coin; a failed read throws (the launch is quarantined and retried).
  */
-async function creatorCoinPool(client: PublicClient, coin: Address, zora: Address, hook: Address): Promise<PoolKey | undefined> {
+async function creatorCoinPool(client: PublicClient, coin: Address, zora: Address): Promise<PoolKey | undefined> {
   let key: { currency0: Address; currency1: Address; fee: number; tickSpacing: number; hooks: Address }
   let currency: Address
   try {
@@ -47,7 +49,7 @@ async function creatorCoinPool(client: PublicClient, coin: Address, zora: Addres
     hooks: getAddress(key.hooks),
   }
   const holds = (a: Address) => isAddressEqual(pool.currency0, a) || isAddressEqual(pool.currency1, a)
-  if (!isAddressEqual(currency, zora) || !holds(coin) || !holds(zora) || !isAddressEqual(pool.hooks, hook)) return undefined
+  if (!isAddressEqual(currency, zora) || !holds(coin) || !holds(zora)) return undefined
   return pool
 }
 
@@ -67,13 +69,13 @@ export function createZoraAdapter(options: ZoraAdapterOptions): LaunchpadAdapter
   const problem = route ? routeProblem([route.ethPool], options.weth, route.zora) : undefined
   if (problem) throw new Error(`the ZORA route is not usable: ${problem}`)
 
-  const pairedOf = async (client: PublicClient, currency: Address, hook: Address): Promise<{ paired: PairedAsset } | { unsupported: string }> => {
+  const pairedOf = async (client: PublicClient, currency: Address): Promise<{ paired: PairedAsset } | { unsupported: string }> => {
     if (isAddressEqual(currency, zeroAddress)) return { paired: { kind: 'eth', address: zeroAddress } }
     if (isAddressEqual(currency, options.weth)) return { paired: { kind: 'weth', address: getAddress(currency) } }
     if (!route) return { unsupported: `pairs with ${currency} (ZORA or a creator coin): no ZORA route is configured` }
     if (isAddressEqual(currency, route.zora)) return { paired: { kind: 'zora', address: route.zora, bridge: [route.ethPool] } }
-    const coinPool = await creatorCoinPool(client, currency, route.zora, hook)
-    if (!coinPool) return { unsupported: `pairs with ${currency}, neither ETH, ZORA nor a ZORA-paired coin of this factory's hook` }
+    const coinPool = await creatorCoinPool(client, currency, route.zora)
+    if (!coinPool) return { unsupported: `pairs with ${currency}, neither ETH, ZORA nor a ZORA-paired coin` }
     // The creator coin's pool charges the Zora hook's fee: 1% once its own launch fee is over (a creator coin younger
     // than 10 s charges more: the buy's minimum out then reverts it, it never overpays).
     return {
@@ -100,7 +102,7 @@ export function createZoraAdapter(options: ZoraAdapterOptions): LaunchpadAdapter
         symbol: args.symbol,
         ...launchOrigin(log, ctx),
       }
-      const pair = await pairedOf(ctx.client, args.currency, getAddress(args.poolKey.hooks))
+      const pair = await pairedOf(ctx.client, args.currency)
       if ('unsupported' in pair) return { kind: 'unsupported', launch: identity, reason: pair.unsupported }
       const { paired } = pair
       const key = {
