@@ -157,6 +157,10 @@ describe('devnet launchpads', () => {
     expect(Number(BigInt(addresses.clanker.hook) & 0x3fffn)).toBe(0x88) // beforeSwap | beforeSwapReturnsDelta
     expect(Number(BigInt(addresses.doppler.hook) & 0x3fffn)).toBe(0x80)
     expect(Number(BigInt(addresses.zora.hook) & 0x3fffn)).toBe(0x80)
+    // Clanker's dynamic-fee hook has the static one's permissions; Doppler's DopplerHookInitializer the real one's:
+    // beforeInitialize | afterAddLiquidity | afterRemoveLiquidity | afterSwap | afterSwapReturnsDelta.
+    expect(Number(BigInt(addresses.clanker.dynamicHook) & 0x3fffn)).toBe(0x88)
+    expect(Number(BigInt(addresses.doppler.rehypeInitializer) & 0x3fffn)).toBe(0x2544)
   })
 
   const cases: Array<{ launchpad: Launchpad; side: 'currency0' | 'currency1'; fees: { startFee: number; endFee: number; decaySeconds: number } | null }> = [
@@ -303,6 +307,14 @@ describe('devnet launchpads', () => {
     expect(small.poolSwap.fee).toBeGreaterThanOrEqual(10_000)
     expect(big.poolSwap.fee).toBeGreaterThan(small.poolSwap.fee)
     for (const swap of [small.poolSwap, big.poolSwap]) expect(swap.fee).toBeLessThanOrEqual(30_000)
+    // As the real hooks, the fee is written to the pool (updateDynamicLPFee), not overridden per swap: StateView reports it.
+    const [, , , lpFeeNow] = await client.readContract({
+      address: chain.addresses.stateView,
+      abi: STATE_VIEW,
+      functionName: 'getSlot0',
+      args: [launched.poolId],
+    })
+    expect(lpFeeNow).toBe(big.poolSwap.fee)
     expect(feeAt(schedule as FeeSchedule, { number: 0n, timestamp: t + 40 })).toMatchObject({ sniperFee: 0, lpFee: 30_000 })
   })
 
@@ -536,6 +548,16 @@ describe('devnet launchpads', () => {
     })
     expect(announced.map((l) => getAddress(l.address))).toEqual([addresses.doppler.rehypeHook])
     expect(launched.launch.feeSources).toEqual({ hook: addresses.doppler.rehypeInitializer, dopplerHook: addresses.doppler.rehypeHook })
+    // The initializer's own ModifyLiquidity for the launch's liquidity, as the real one's afterAddLiquidity emits.
+    const modified = parseEventLogs({
+      abi: parseAbi([
+        'struct PoolKey { address currency0; address currency1; uint24 fee; int24 tickSpacing; address hooks; }',
+        'struct ModifyLiquidityParams { int24 tickLower; int24 tickUpper; int256 liquidityDelta; bytes32 salt; }',
+        'event ModifyLiquidity(PoolKey key, ModifyLiquidityParams params)',
+      ]),
+      logs: receipt.logs,
+    })
+    expect(modified.map((l) => getAddress(l.address))).toEqual([addresses.doppler.rehypeInitializer])
     const schedule = (await adapters.doppler.loadFeeSchedule(client, launched.launch)) as LinearSchedule
     expect(schedule).toMatchObject({ kind: 'linear', startFee: 500_000, endFee: 10_000, durationSeconds: 20, poolLpFee: 7_000 })
     // Without the launch logs the adapter reads the rehype getter (five fields) and gets the same schedule.
@@ -549,6 +571,9 @@ describe('devnet launchpads', () => {
       const swap = await buyAt(ts, launched.poolKey, launched.token, launched.poolId)
       const received = (await client.readContract({ address: launched.token, abi: erc20Abi, functionName: 'balanceOf', args: [DEVNET_TRADER] })) - before
       expect(swap.poolSwap.fee).toBe(7_000)
+      // The initializer reports every swap with its own Swap event, as the real one.
+      const swapReceipt = await client.getTransactionReceipt({ hash: swap.txHash })
+      expect(swapReceipt.logs.filter((l) => isAddressEqual(l.address, addresses.doppler.rehypeInitializer))).toHaveLength(1)
       const gross = launched.launch.tokenIsCurrency0 ? swap.poolSwap.amount0 : swap.poolSwap.amount1
       const quote = feeAt(schedule, { number: swap.blockNumber, timestamp: ts })
       expect(quote).toMatchObject({ lpFee: 7_000, sniperFee: offset < 20 ? linearFeeAt(schedule, ts) : 0 })

@@ -17,7 +17,16 @@ import type { LaunchpadAddresses } from '../create-adapters.ts'
 import type { ZoraRoute } from '../zora/zora-route.ts'
 import { isqrt } from '../../pricing/isqrt.ts'
 import { loadLaunchpadArtifact, type LaunchpadArtifactName } from './devnet-artifacts.ts'
-import { AFTER_SWAP_FLAG, AFTER_SWAP_RETURNS_DELTA_FLAG, BEFORE_SWAP_FLAG, BEFORE_SWAP_RETURNS_DELTA_FLAG, mineHookSalt } from './mine-hook-salt.ts'
+import {
+  AFTER_ADD_LIQUIDITY_FLAG,
+  AFTER_REMOVE_LIQUIDITY_FLAG,
+  AFTER_SWAP_FLAG,
+  AFTER_SWAP_RETURNS_DELTA_FLAG,
+  BEFORE_INITIALIZE_FLAG,
+  BEFORE_SWAP_FLAG,
+  BEFORE_SWAP_RETURNS_DELTA_FLAG,
+  mineHookSalt,
+} from './mine-hook-salt.ts'
 import { devnetPublicClient, mineIfManual } from './send-devnet-tx.ts'
 
 /** Default launch fees of the devnet launchpads (pips), overridable per launch. */
@@ -93,7 +102,12 @@ export async function deployDevnetLaunchpads(chain: ChainConfig, deployer: Accou
     clankerDynamic: mined('DevnetClankerDynamicHook', BEFORE_SWAP_FLAG | BEFORE_SWAP_RETURNS_DELTA_FLAG),
     doppler: mined('DevnetDopplerHook', BEFORE_SWAP_FLAG),
     // Rehype (Bankr's current pools): the pool hook that takes the schedule contract's fee from the output.
-    rehypeInitializer: mined('DevnetDopplerHookInitializer', AFTER_SWAP_FLAG | AFTER_SWAP_RETURNS_DELTA_FLAG, [rehypeHookAddress]),
+    // The real DopplerHookInitializer's permissions (src/initializers/DopplerHookInitializer.sol getHookPermissions).
+    rehypeInitializer: mined(
+      'DevnetDopplerHookInitializer',
+      BEFORE_INITIALIZE_FLAG | AFTER_ADD_LIQUIDITY_FLAG | AFTER_REMOVE_LIQUIDITY_FLAG | AFTER_SWAP_FLAG | AFTER_SWAP_RETURNS_DELTA_FLAG,
+      [rehypeHookAddress],
+    ),
     zora: mined('DevnetZoraHook', BEFORE_SWAP_FLAG),
   }
   if ((await create('DevnetHookDeployer', [])) !== hookDeployer) throw new Error('the hook deployer is not at its predicted address')

@@ -4,6 +4,9 @@ import { bytesToHex, concatBytes, hexToBytes, keccak256, numberToBytes, type Add
 export const HOOK_FLAG_MASK = 0x3fff
 export const BEFORE_SWAP_FLAG = 1 << 7
 export const BEFORE_SWAP_RETURNS_DELTA_FLAG = 1 << 3
+export const BEFORE_INITIALIZE_FLAG = 1 << 13
+export const AFTER_ADD_LIQUIDITY_FLAG = 1 << 10
+export const AFTER_REMOVE_LIQUIDITY_FLAG = 1 << 8
 export const AFTER_SWAP_FLAG = 1 << 6
 export const AFTER_SWAP_RETURNS_DELTA_FLAG = 1 << 2
 

@@ -21,6 +21,7 @@ import {DevnetClankerHook} from "./DevnetClankerHook.sol";
 contract DevnetClankerDynamicHook is DevnetClankerHook {
     using StateLibrary for IPoolManager;
 
+
     struct PoolDynamicConfigVars {
         uint24 baseFee;
         uint24 maxLpFee;
@@ -89,7 +90,6 @@ contract DevnetClankerDynamicHook is DevnetClankerHook {
         if (config.baseFee > config.maxLpFee) revert BaseFeeGreaterThanMaxLpFee();
         PoolId poolId = key.toId();
         _poolConfigVars[poolId] = config;
-        _pairedFee[poolId] = config.baseFee;
         emit PoolInitialized(
             poolId,
             config.baseFee,

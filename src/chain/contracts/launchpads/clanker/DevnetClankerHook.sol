@@ -8,7 +8,7 @@ import {PoolId} from "@uniswap/v4-core/src/types/PoolId.sol";
 import {Currency} from "@uniswap/v4-core/src/types/Currency.sol";
 import {BeforeSwapDelta, toBeforeSwapDelta} from "@uniswap/v4-core/src/types/BeforeSwapDelta.sol";
 import {SwapParams} from "@uniswap/v4-core/src/types/PoolOperation.sol";
-import {LPFeeLibrary} from "@uniswap/v4-core/src/libraries/LPFeeLibrary.sol";
+import {StateLibrary} from "@uniswap/v4-core/src/libraries/StateLibrary.sol";
 import {DevnetDecayingFeeHook} from "../DevnetDecayingFeeHook.sol";
 
 interface IDevnetClankerMevModule {
@@ -21,7 +21,8 @@ interface IDevnetClankerMevModule {
 /// @notice Devnet stand-in for Clanker v4.1's static-fee hook (clanker-devco/v4-contracts, src/hooks/ClankerHookV2.sol
 /// and ClankerHookStaticFeeV2): the hook at TokenCreated's `poolHook`, its MEV module a separate contract
 /// (DevnetClankerSniperAuction, at `mevModule`), as on Base.
-/// - LP fee `pairedFee(poolId)` (default 1%); a protocol fee of 20% of the charged LP fee on top, taken from the input
+/// - LP fee `pairedFee(poolId)` (default 1%), written to the pool before each swap with `updateDynamicLPFee` (slot0's
+///   lpFee is the last fee charged, no per-swap override), as the real `_setFee`; a protocol fee of 20% of the charged LP fee on top, taken from the input
 ///   of exact-input buys, so the buyer's effective fee is f_total = 1 - (1 - f) / (1 + 0.2 f).
 /// - The MEV module runs in every swap while it is operational (enabled, and less than MAX_MEV_MODULE_DELAY = 2 minutes
 ///   after the pool's creation); it may revert the swap (auction gating) or set a higher fee for it through
@@ -30,6 +31,8 @@ interface IDevnetClankerMevModule {
 /// Simplified: the factory registers the pool (the real hook initialises it), no pool extensions, no LP locker claims;
 /// the protocol fee stays in the PoolManager as ERC-6909 claims of this hook.
 contract DevnetClankerHook is DevnetDecayingFeeHook {
+    using StateLibrary for IPoolManager;
+
     struct PoolSwapData {
         bytes mevModuleSwapData;
         bytes poolExtensionSwapData;
@@ -40,15 +43,13 @@ contract DevnetClankerHook is DevnetDecayingFeeHook {
     uint256 public constant MAX_MEV_MODULE_DELAY = 2 minutes;
     uint256 public constant PROTOCOL_FEE_NUMERATOR = 200_000; // 20% of the LP fee, in millionths
 
-    /// @dev The static LP fee (the dynamic hook stores its base fee here, for the MEV fee comparison only).
+    /// @dev The static LP fee on buys (unused by the dynamic hook, which computes its fee per swap).
     mapping(PoolId => uint24) internal _pairedFee;
     mapping(PoolId => address) public pairedTokenOf;
     mapping(PoolId => bool) public clankerIsToken0;
     mapping(PoolId => address) public mevModule;
     mapping(PoolId => bool) public mevModuleEnabled;
     mapping(PoolId => uint256) public poolCreationTimestamp;
-    /// @dev The fee the MEV module set for the swap in progress (0: none), read back in _beforeSwap.
-    uint24 private mevFeeOfSwap;
 
     event MevModuleDisabled(PoolId indexed poolId);
     event MevModuleSetFee(PoolId indexed poolId, uint24 fee);
@@ -102,11 +103,14 @@ contract DevnetClankerHook is DevnetDecayingFeeHook {
         return _pairedFee[key.toId()];
     }
 
+    /// @notice As the real one: a fee above the swap's LP fee (the pool's current one, set by _beforeSwap) replaces it.
     function mevModuleSetFee(PoolKey calldata key, uint24 fee) external {
         PoolId poolId = key.toId();
         if (mevModule[poolId] != msg.sender) revert Unauthorized();
-        if (fee > MAX_MEV_LP_FEE || fee <= _pairedFee[poolId]) return;
-        mevFeeOfSwap = fee;
+        if (fee > MAX_MEV_LP_FEE) return;
+        (,,, uint24 currentLpFee) = poolManager.getSlot0(poolId);
+        if (fee <= currentLpFee) return;
+        poolManager.updateDynamicLPFee(key, fee);
         emit MevModuleSetFee(poolId, fee);
     }
 
@@ -117,7 +121,9 @@ contract DevnetClankerHook is DevnetDecayingFeeHook {
     {
         PoolId poolId = key.toId();
         if (poolCreationTimestamp[poolId] == 0) revert PoolNotRegistered();
-        mevFeeOfSwap = 0;
+        // As the real hooks' _setFee: the swap's LP fee is written to the pool (slot0's lpFee, the fee the swap pays and
+        // StateView reports), then the MEV module may raise it through mevModuleSetFee.
+        poolManager.updateDynamicLPFee(key, _lpFee(key, params));
         if (mevModuleOperational(poolId)) {
             bytes memory moduleData;
             if (hookData.length > 0) moduleData = abi.decode(hookData, (PoolSwapData)).mevModuleSwapData;
@@ -128,7 +134,7 @@ contract DevnetClankerHook is DevnetDecayingFeeHook {
                 emit MevModuleDisabled(poolId);
             }
         }
-        uint24 fee = mevFeeOfSwap > 0 ? mevFeeOfSwap : _lpFee(key, params);
+        (,,, uint24 fee) = poolManager.getSlot0(poolId);
 
         int128 protocolFee = 0;
         Currency paired = Currency.wrap(pairedTokenOf[poolId]);
@@ -143,6 +149,6 @@ contract DevnetClankerHook is DevnetDecayingFeeHook {
                 protocolFee = int128(int256(taken));
             }
         }
-        return (this.beforeSwap.selector, toBeforeSwapDelta(protocolFee, 0), fee | LPFeeLibrary.OVERRIDE_FEE_FLAG);
+        return (this.beforeSwap.selector, toBeforeSwapDelta(protocolFee, 0), 0);
     }
 }

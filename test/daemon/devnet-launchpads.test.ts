@@ -1,0 +1,37 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { devnetLaunchpadsPath, ensureDevnetLaunchpads } from '../../daemon/workers/devnet-launchpads.ts'
+import { startDevnet, type Devnet } from '../../src/chain/devnet/start-devnet.ts'
+import { devnetLaunchpadsExist } from '../../src/launchpads/devnet/deploy-devnet-launchpads.ts'
+
+let dataDir: string
+let devnet: Devnet
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'prebuy-devnet-launchpads-'))
+  devnet = await startDevnet({ dataDir, blockTime: 'manual' })
+})
+afterAll(async () => {
+  await devnet?.stop()
+  if (dataDir) await rm(dataDir, { recursive: true, force: true })
+})
+
+describe('the devnet launchpads record (ensureDevnetLaunchpads)', () => {
+  it('reuses recorded launchpads still on the chain; a record from before ZORA, the dynamic hook or rehype is redeployed', async () => {
+    const chain = devnet.chains.base
+    const deployer = devnet.accounts[8]!.account
+    const first = await ensureDevnetLaunchpads(dataDir, chain, deployer)
+    expect(await ensureDevnetLaunchpads(dataDir, chain, deployer)).toMatchObject(first)
+
+    // An older data dir's record (its Zora launchpad had no ZORA route): its factories cannot launch the new pairs.
+    const recorded = JSON.parse(await readFile(devnetLaunchpadsPath(dataDir), 'utf8'))
+    delete recorded.base.zora.route
+    await writeFile(devnetLaunchpadsPath(dataDir), JSON.stringify(recorded))
+    const redeployed = await ensureDevnetLaunchpads(dataDir, chain, deployer)
+    expect(redeployed.zora.factory).not.toBe(first.zora.factory)
+    expect(redeployed.zora.route.zora).not.toBe(first.zora.route.zora)
+    expect(await devnetLaunchpadsExist(chain, redeployed)).toBe(true)
+    expect(JSON.parse(await readFile(devnetLaunchpadsPath(dataDir), 'utf8')).base.zora.factory).toBe(redeployed.zora.factory)
+  })
+})
