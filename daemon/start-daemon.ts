@@ -1,6 +1,8 @@
 import { createPublicClient, formatEther, http } from 'viem'
 import type { FastifyInstance } from 'fastify'
 import { buildAdminApp } from './admin/build-admin-app.ts'
+import { createConsoleFeed } from './events/console-feed.ts'
+import { createJournal } from '../src/journal/journal.ts'
 import { createServiceOperations } from './admin/service-operations.ts'
 import type { AdminOperations } from './admin/admin-operations.ts'
 import { createDevnetOperations } from './admin/devnet-operations.ts'
@@ -209,11 +211,13 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
       }),
       backup: () => backupStream(store, config.dataDir),
     })
+    const events = createConsoleFeed({ store, journal: createJournal(store) })
     const adminApp = buildAdminApp({
       operations,
       operatorToken,
       logger,
       metrics: metrics.registry,
+      events,
       ...(devnet ? { devnet: createDevnetOperations({ devnet, wallets, dataDir: config.dataDir }) } : {}),
     })
     const adminServer = trackForGracefulClose(adminApp)
@@ -221,6 +225,8 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     // From here both servers stop together: neither accepts new requests while the other drains its in-flight ones.
     undo.splice(undo.indexOf(publicEntry), 1)
     undo.push({ name: 'HTTP servers', stop: async () => void (await Promise.all([publicServer.close(), adminServer.close()])) })
+    // Event streams never finish on their own: ended first, so the servers' drain does not wait for them.
+    undo.push({ name: 'event streams', stop: async () => events.close() })
 
     if (options.signal?.aborted) throw new Error('start-up interrupted')
     await writeDaemonFile(config.dataDir, { pid: process.pid, url, adminUrl, startedAt: startedAt.toISOString() })

@@ -26,6 +26,8 @@ import { ROUTE_NOT_FOUND, sendAdminError, UNAUTHORIZED } from './admin-errors.ts
 import type { AdminOperations } from './admin-operations.ts'
 import type { DevnetOperations } from './devnet-operations.ts'
 import { devnetRoutes } from './devnet-routes.ts'
+import { eventRoutes } from './event-routes.ts'
+import type { ConsoleFeed } from '../events/console-feed.ts'
 import { parseRequest } from './parse-request.ts'
 import { isOperatorAuthorized } from './token-guard.ts'
 
@@ -35,6 +37,8 @@ export interface AdminAppDeps {
   logger: Logger
   /** Present only when the daemon runs its own devnet chains (see devnet-routes.ts). */
   devnet?: DevnetOperations
+  /** Served as GET /admin/v1/events (the operator console's live stream). */
+  events?: ConsoleFeed
   /** Served as GET /metrics (Prometheus text format), behind the operator token like every admin route. */
   metrics?: Registry
 }
@@ -140,6 +144,7 @@ export function buildAdminApp(deps: AdminAppDeps): FastifyInstance {
   })
 
   devnetRoutes(app, deps.devnet)
+  if (deps.events) eventRoutes(app, deps.events)
 
   return app
 }

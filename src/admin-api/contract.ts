@@ -3,6 +3,7 @@ import { CHAIN_KEYS, type ChainKey } from '../chain/chain-keys.ts'
 import { addressSchema, httpUrlSchema } from '../common/schemas.ts'
 import { decimalSchema } from '../domain/decimal.ts'
 import { slugSchema } from '../domain/slug.ts'
+import { EVENT_SCOPES } from './console-events.ts'
 import {
   BLOCK_TYPES,
   LAUNCH_METHODS,
@@ -54,6 +55,12 @@ export const adminRequests = {
   projectBinding: z
     .strictObject({ creator: addressSchema.optional(), expectedToken: addressSchema.nullable().optional() })
     .refine((body) => body.creator !== undefined || body.expectedToken !== undefined, 'give creator, expectedToken or both'),
+  /** GET /admin/v1/events: the stream's scope, the project (launches), and where to resume when no header says it. */
+  eventsQuery: z.object({
+    scope: z.enum(EVENT_SCOPES).default('launches'),
+    slug: slugSchema.optional(),
+    lastEventId: z.string().max(64).optional(),
+  }),
   launchCandidatesQuery: z.object({ slug: slugSchema.optional(), chain: z.enum(CHAIN_KEYS).optional() }),
   /** The candidate's token address (the project is the route's `:id`). */
   confirmLaunch: z.strictObject({ token: addressSchema }),

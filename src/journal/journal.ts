@@ -61,8 +61,11 @@ export interface Journal {
   ticksAboveOps(chain: ChainKey, blockNumber: bigint): Promise<StoreOperation[]>
   latestTick(slug: string): Promise<PriceTick | undefined>
   ticksOf(slug: string): Promise<PriceTick[]>
+  /** A project's latest `limit` ticks, oldest first. */
+  recentTicks(slug: string, limit: number): Promise<PriceTick[]>
   putDecision(decision: TickDecision): StoreOperation
   decisionsOf(slug: string): Promise<TickDecision[]>
+  latestDecision(slug: string): Promise<TickDecision | undefined>
   putOrderEvent(event: OrderEvent): StoreOperation
   orderEventsOf(keyId: string, slug?: string): Promise<OrderEvent[]>
   putInFlight(entry: InFlightExecution): StoreOperation
@@ -156,8 +159,17 @@ export function createJournal(store: Store): Journal {
       return undefined
     },
     ticksOf: async (slug) => (await readAll(sub.ticks, `${slug}!`)).map((e) => e.value),
+    async recentTicks(slug, limit) {
+      const out: PriceTick[] = []
+      for await (const value of sub.ticks.values({ gte: `${slug}!`, lt: `${slug}!\xff`, reverse: true, limit })) out.push(value as PriceTick)
+      return out.reverse()
+    },
     putDecision: (decision) => put(sub.decisions, `${decision.slug}!${padNumber(BigInt(decision.at), TIME_WIDTH)}!${nextSeq()}`, decision),
     decisionsOf: async (slug) => (await readAll(sub.decisions, `${slug}!`)).map((e) => e.value),
+    async latestDecision(slug) {
+      for await (const value of sub.decisions.values({ gte: `${slug}!`, lt: `${slug}!\xff`, reverse: true, limit: 1 })) return value as TickDecision
+      return undefined
+    },
     putOrderEvent: (event) => put(sub.orderEvents, `${event.keyId}!${event.slug}!${padNumber(BigInt(event.at), TIME_WIDTH)}!${nextSeq()}`, event),
     orderEventsOf: async (keyId, slug) => (await readAll(sub.orderEvents, slug === undefined ? `${keyId}!` : `${keyId}!${slug}!`)).map((e) => e.value),
     putInFlight: (entry) => put(sub.inFlight, `${entry.chain}!${entry.keyId}!${entry.slug}`, entry),

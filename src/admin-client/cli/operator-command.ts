@@ -3,6 +3,7 @@ import { Command, Flags, type Interfaces, ux } from '@oclif/core'
 import { terminalSafe, terminalSafeJson } from '../../common/terminal-safe.ts'
 import { createAdminClient, AdminApiError, type AdminClient } from '../admin-client.ts'
 import { DaemonNotFoundError, locateDaemon } from '../locate-daemon.ts'
+import { StreamUnavailableError } from '../../console/take-snapshot.ts'
 import { resolve } from 'node:path'
 
 /**
@@ -50,7 +51,7 @@ export abstract class OperatorCommand extends Command {
   }
 
   protected override async catch(error: Interfaces.CommandError): Promise<unknown> {
-    if (error instanceof AdminApiError || error instanceof DaemonNotFoundError) {
+    if (error instanceof AdminApiError || error instanceof DaemonNotFoundError || error instanceof StreamUnavailableError) {
       // Drop the stack: the message already says what went wrong and what to do.
       if (this.jsonEnabled()) {
         this.logJson(this.toErrorJson(error))

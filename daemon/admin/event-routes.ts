@@ -1,0 +1,59 @@
+import type { FastifyInstance } from 'fastify'
+import { adminRequests } from '../../src/admin-api/contract.ts'
+import type { ConsoleFeed } from '../events/console-feed.ts'
+import { parseRequest } from './parse-request.ts'
+
+/** A comment line every 15 s: proxies keep the stream open and a client notices a dead daemon within a read timeout. */
+export const HEARTBEAT_MS = 15_000
+/** A client this far behind (bytes queued on its socket) is cut off: it reconnects with Last-Event-ID and catches up. */
+const MAX_QUEUED_BYTES = 16 * 1024 * 1024
+
+/**
+ * `GET /admin/v1/events`: the console feed as server-sent events (`id`, `event` = the event's type, `data` = its JSON).
+ * `Last-Event-ID` (header, or `lastEventId` in the query for clients that cannot set it) resumes a stream.
+ */
+export function eventRoutes(app: FastifyInstance, feed: ConsoleFeed): void {
+  app.get('/admin/v1/events', async (request, reply) => {
+    const query = parseRequest(adminRequests.eventsQuery, request.query)
+    const header = request.headers['last-event-id']
+    const lastEventId = (Array.isArray(header) ? header[0] : header) ?? query.lastEventId
+    reply.hijack()
+    const raw = reply.raw
+    raw.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    })
+    raw.write('retry: 1000\n\n')
+    let open = true
+    const end = () => {
+      if (!open) return
+      open = false
+      clearInterval(heartbeat)
+      unsubscribe?.()
+      raw.end()
+    }
+    const heartbeat = setInterval(() => raw.write(': ping\n\n'), HEARTBEAT_MS)
+    heartbeat.unref()
+    let unsubscribe: (() => void) | undefined
+    raw.on('close', end)
+    try {
+      unsubscribe = await feed.subscribe({
+        scope: query.scope,
+        ...(query.slug === undefined ? {} : { slug: query.slug }),
+        ...(lastEventId === undefined ? {} : { lastEventId }),
+        send(id, event) {
+          if (!open) return
+          if (raw.writableLength > MAX_QUEUED_BYTES) return end()
+          raw.write(`id: ${id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`)
+        },
+        end,
+      })
+      if (!open) unsubscribe()
+    } catch (error) {
+      request.log.error({ err: error }, 'event stream failed to start')
+      end()
+    }
+  })
+}

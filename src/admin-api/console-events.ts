@@ -1,0 +1,102 @@
+import type { OrderStatus, ProjectRecord, ReviewItem } from '../domain/records.ts'
+import type { OrderVerdict } from '../domain/execution/verdicts.ts'
+import type { CandidateRecord, LaunchRecord, OrderEvent, PriceTick } from '../journal/journal-records.ts'
+
+/**
+ * The admin event stream (`GET /admin/v1/events`, server-sent events, operator token): what the indexer and the
+ * executor commit, as they commit it (daemon/events/console-feed.ts reads every store batch), for the operator console.
+ * Each message's `id` is `<boot>-<seq>`: a client reconnecting with `Last-Event-ID` gets what it missed when the daemon
+ * still holds it, else (a restart, or too far behind) a fresh `snapshot` that replaces everything it knew.
+ */
+
+/** What a stream carries: `launches` (the dashboard, optionally one project: `slug`) or `reviews` (the review queue). */
+export const EVENT_SCOPES = ['launches', 'reviews'] as const
+export type EventScope = (typeof EVENT_SCOPES)[number]
+
+/** An order as the dashboard counts it. */
+export interface OrderBrief {
+  keyId: string
+  slug: string
+  status: OrderStatus
+  maxSpendUsdc: string
+  maxFdvUsdc: string | null
+  updatedAt: number
+  /** Filled or failed orders: what was spent and the transaction. */
+  spentUsdc?: string
+  txHash?: string
+}
+
+/** The verdict of every active order in the latest recorded decision of a project. */
+export interface DecisionBrief {
+  slug: string
+  blockNumber: string
+  at: number
+  verdicts: Record<string, OrderVerdict>
+}
+
+export interface LaunchesSnapshot {
+  type: 'snapshot'
+  scope: 'launches'
+  at: number
+  projects: ProjectRecord[]
+  launches: LaunchRecord[]
+  /** Per launched project, its latest ticks (oldest first, at most SNAPSHOT_TICKS). */
+  ticks: PriceTick[]
+  orders: OrderBrief[]
+  decisions: DecisionBrief[]
+  candidates: CandidateRecord[]
+  /** The executor's order events (oldest first) of every order it moved: what latencies and the action log start from. */
+  actions: OrderEvent[]
+}
+
+export interface ReviewsSnapshot {
+  type: 'snapshot'
+  scope: 'reviews'
+  at: number
+  /** Every review item (all kinds and statuses), newest first. */
+  reviews: ReviewItem[]
+}
+
+export type ConsoleEvent =
+  | LaunchesSnapshot
+  | ReviewsSnapshot
+  | { type: 'project'; project: ProjectRecord }
+  | { type: 'launch'; launch: LaunchRecord }
+  /** A reorg removed the launch's block: the project waits for its launch again. */
+  | { type: 'launch_reverted'; slug: string }
+  | { type: 'tick'; tick: PriceTick }
+  | { type: 'decision'; decision: DecisionBrief }
+  | { type: 'order'; order: OrderBrief }
+  | { type: 'order_event'; event: OrderEvent }
+  | { type: 'candidate'; candidate: CandidateRecord }
+  | { type: 'review'; item: ReviewItem }
+
+export const SNAPSHOT_TICKS = 240
+
+/** The project an event is about (undefined: snapshots, reviews). */
+export function eventSlug(event: ConsoleEvent): string | undefined {
+  switch (event.type) {
+    case 'project':
+      return event.project.slug
+    case 'launch':
+      return event.launch.slug
+    case 'launch_reverted':
+      return event.slug
+    case 'tick':
+      return event.tick.slug
+    case 'decision':
+      return event.decision.slug
+    case 'order':
+      return event.order.slug
+    case 'order_event':
+      return event.event.slug
+    case 'candidate':
+      return event.candidate.slug
+    default:
+      return undefined
+  }
+}
+
+/** Which stream scope an event belongs to. */
+export const scopeOf = (event: ConsoleEvent): EventScope =>
+  event.type === 'review' || (event.type === 'snapshot' && event.scope === 'reviews') ? 'reviews' : 'launches'

@@ -1,0 +1,84 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Address } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { createAdminClient, type AdminClient } from '../../src/admin-client/admin-client.ts'
+import { silentLogger } from '../../src/common/logger.ts'
+import type { PrebuyConfig } from '../../src/config/config.ts'
+import { loadConfig } from '../../src/config/load-config.ts'
+import { startDaemon, type RunningDaemon } from '../../daemon/start-daemon.ts'
+import { freePort } from '../sync/anvil-process.ts'
+
+const PUBLIC = '/api/public/v1'
+
+/** An in-process daemon on its own devnet (1-s blocks) that can be stopped and started again on the same data dir. */
+export class ConsoleHarness {
+  daemon!: RunningDaemon
+  admin!: AdminClient
+  private config!: PrebuyConfig
+
+  private constructor(readonly dataDir: string) {}
+
+  static async start(label: string): Promise<ConsoleHarness> {
+    const harness = new ConsoleHarness(await mkdtemp(join(tmpdir(), `prebuy-${label}-`)))
+    await writeFile(join(harness.dataDir, 'config.json'), JSON.stringify({ chains: { mode: 'devnet', blockTime: 1 } }))
+    const config = await loadConfig({ flags: { dataDir: harness.dataDir, port: String(await freePort()) }, env: {} } as never)
+    harness.config = { ...config, adminPort: await freePort() }
+    await harness.restart()
+    return harness
+  }
+
+  /** Starts the daemon (again, after stop). */
+  async restart(): Promise<void> {
+    this.daemon = await startDaemon(this.config, { logger: silentLogger })
+    this.admin = createAdminClient({ adminUrl: this.daemon.adminUrl, operatorToken: (await readFile(join(this.dataDir, 'operator-token'), 'utf8')).trim() })
+  }
+
+  async stop(): Promise<void> {
+    await this.daemon?.stop()
+  }
+
+  async remove(): Promise<void> {
+    await this.stop()
+    await rm(this.dataDir, { recursive: true, force: true })
+  }
+
+  // biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON the public API answered
+  async call(method: string, path: string, apiKey?: string, body?: unknown): Promise<{ status: number; body: any }> {
+    const response = await fetch(`${this.daemon.url}${PUBLIC}${path}`, {
+      method,
+      headers: { ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    })
+    return { status: response.status, body: await response.json() }
+  }
+
+  /** Submits a registration (POST /projects) and returns its review id. */
+  async submitRegistration(name: string): Promise<string> {
+    const submitted = await this.call('POST', '/projects', undefined, {
+      projectName: name,
+      projectUrls: [`https://${name.toLowerCase()}.example`],
+      projectInfo: `${name} launches a token.`,
+      contact: `@${name.toLowerCase()}`,
+      email: `team@${name.toLowerCase()}.example`,
+    })
+    if (submitted.status >= 300) throw new Error(`registration refused: ${JSON.stringify(submitted.body)}`)
+    const pending = await this.admin.listReviews('registration', 'pending')
+    return pending.find((item) => item.kind === 'registration' && item.submission.projectName === name)!.id
+  }
+
+  /** An approved clanker project on base with `buyers` funded buyers, each with one order; returns its creator. */
+  async projectWithOrders(slug: string, buyers: number, order: (i: number) => { maxSpendUsdc: string; maxFdvUsdc: string | null }): Promise<Address> {
+    const creator = privateKeyToAccount(generatePrivateKey()).address
+    const id = await this.submitRegistration(slug[0]!.toUpperCase() + slug.slice(1))
+    await this.admin.approveRegistration(id, { slug, creator, launchpad: 'clanker', chain: 'base' })
+    for (let i = 0; i < buyers; i++) {
+      const created = await this.call('POST', '/api-keys', undefined, { label: `${slug}-buyer-${i}` })
+      await this.admin.devnetFund({ address: created.body.serviceWalletAddress, chain: 'base', usdc: '1000' })
+      const placed = await this.call('POST', '/orders', created.body.apiKey, { items: [{ slug, ...order(i), expiresInMs: 3_600_000 }] })
+      if (placed.body.results?.[0]?.ok !== true) throw new Error(`order refused: ${JSON.stringify(placed.body)}`)
+    }
+    return creator
+  }
+}

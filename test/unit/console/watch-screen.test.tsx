@@ -1,0 +1,71 @@
+import { render } from 'ink-testing-library'
+import { describe, expect, it } from 'vitest'
+import { initialWatchState, reduceWatch, type WatchState } from '../../../src/console/watch/watch-state.ts'
+import { WatchScreen } from '../../../src/console/watch/watch-screen.tsx'
+import { watchView } from '../../../src/console/watch/watch-view.ts'
+import { projectRecord } from '../../support/records.ts'
+import { events, launchRecord, orderBrief, orderEvent, priceTick } from '../../support/console-fixtures.ts'
+
+const frame = (state: WatchState): string => {
+  const { lastFrame, unmount } = render(<WatchScreen view={watchView(state)} />)
+  const text = lastFrame() ?? ''
+  unmount()
+  return text
+}
+const live = (...list: Parameters<typeof events>) => reduceWatch(initialWatchState(), { type: 'signals', signals: [{ type: 'connected' }, ...events(...list)] })
+const snapshot = {
+  type: 'snapshot' as const,
+  scope: 'launches' as const,
+  at: 1,
+  projects: [],
+  launches: [],
+  ticks: [],
+  orders: [],
+  decisions: [],
+  candidates: [],
+  actions: [],
+}
+
+describe('launches watch: Ink frames', () => {
+  it('empty states: connecting, then no projects', () => {
+    expect(frame(initialWatchState())).toContain('connecting to the daemon…')
+    const text = frame(live(snapshot))
+    expect(text).toContain('prebuy · launches watch · live')
+    expect(text).toContain('No projects yet.')
+    expect(text).toContain('q quit')
+  })
+
+  it('a daemon that went away: the reason and the retry on the header line, the last known figures kept', () => {
+    const state = reduceWatch(live({ ...snapshot, projects: [projectRecord('rocket')] }), {
+      type: 'signals',
+      signals: [{ type: 'disconnected', message: 'cannot reach the daemon (ECONNREFUSED)', retryInMs: 1000 }],
+    })
+    const text = frame(state)
+    // ink-testing-library's terminal is 100 columns wide: the header wraps.
+    expect(text.replace(/\n/g, ' ')).toContain('prebuy · launches watch · daemon unreachable: cannot reach the daemon (ECONNREFUSED); retrying in 1 s')
+    expect(text).toContain('Waiting to launch')
+    expect(text).toContain('rocket · base · clanker · open_market · 0 orders')
+  })
+
+  it('a launch with 1,000 orders: the panel with every figure, in a bounded number of lines', () => {
+    const orders = Array.from({ length: 1000 }, (_, i) => orderBrief('rocket', `k${i}`, { status: i < 600 ? 'filled' : 'active', spentUsdc: '100' }))
+    const tx = `0x${'ab'.repeat(32)}` as const
+    const state = live(
+      { ...snapshot, projects: [projectRecord('rocket'), projectRecord('later')], launches: [launchRecord('rocket')], orders },
+      { type: 'tick', tick: priceTick('rocket', 100, { reason: 'launch', logIndex: 2, totalFeeFraction: 0.6 }) },
+      { type: 'tick', tick: priceTick('rocket', 101, { totalFeeFraction: 0.3 }) },
+      ...orders
+        .slice(0, 600)
+        .map((o) => ({ type: 'order_event' as const, event: orderEvent('rocket', o.keyId, 'filled', { blockNumber: '102', txHash: tx }) })),
+    )
+    const text = frame(state)
+    expect(text).toContain('rocket · RKT · base · clanker · token 0x8399…8630 · pool 0x6121…a4b1')
+    expect(text).toContain('block 101 · spot FDV $30k · fee now 60% · next block 30% · effective cap $42.9k')
+    expect(text).toContain('cap since launch █▁')
+    expect(text).toContain('waiting for the price 400 ($40k) · eligible 0 · executing 0 · filled 600 ($60k)')
+    expect(text).toContain('latency median 2 blocks / 2.0 s · max 2 blocks / 2.0 s (600 fills)')
+    expect(text).toContain('block 102 mined 600 buys tx 0xabab…abab')
+    expect(text).toContain('later · base · clanker · open_market · 0 orders')
+    expect(text.split('\n').length).toBeLessThan(30)
+  })
+})
