@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream'
 import type {
+  ExecutionJournal,
   ApproveKeyRequestResult,
   ApproveRegistrationResult,
   BlockEntry,
@@ -46,4 +47,5 @@ export interface AdminOperations {
   updateBinding(slug: string, request: ValidAdminRequest<'projectBinding'>): Promise<ProjectRecord>
   launchCandidates(query: ValidAdminRequest<'launchCandidatesQuery'>): Promise<LaunchCandidatesResult>
   confirmLaunch(slug: string, token: string): Promise<LaunchCandidateView>
+  executionJournal(slug: string): Promise<ExecutionJournal>
 }

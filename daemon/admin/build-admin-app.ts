@@ -19,6 +19,7 @@ import {
   type ConfirmLaunchResult,
   type LaunchCandidatesResult,
   type UpdateBindingResult,
+  type ExecutionJournal,
 } from '../../src/admin-api/contract.ts'
 import { refuseWhileClosing } from '../http/refuse-while-closing.ts'
 import type { Logger } from '../../src/common/logger.ts'
@@ -118,6 +119,7 @@ export function buildAdminApp(deps: AdminAppDeps): FastifyInstance {
     '/admin/v1/launches/candidates',
     async (request): Promise<LaunchCandidatesResult> => operations.launchCandidates(parseRequest(adminRequests.launchCandidatesQuery, request.query)),
   )
+  app.get('/admin/v1/launches/:id/journal', async (request): Promise<ExecutionJournal> => operations.executionJournal(id(request)))
   app.post(
     '/admin/v1/launches/:id/confirm',
     async (request): Promise<ConfirmLaunchResult> => ({

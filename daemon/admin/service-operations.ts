@@ -89,6 +89,7 @@ export function createServiceOperations({ services, status, backup }: ServiceOpe
       }),
     launchCandidates: (query) => services.launches.candidates(query),
     confirmLaunch: (slug, token) => services.launches.confirm(slug, token),
+    executionJournal: (slug) => services.executions.journalOf(slug),
     async removeBlock(type, value) {
       return { removed: await services.blocklist.remove(type, value) }
     },

@@ -1,13 +1,35 @@
 import type { ChainKey } from '../../src/chain/chain-keys.ts'
 import { withResolvers } from '../../src/common/with-resolvers.ts'
 import type { OrderRecord } from '../../src/domain/records.ts'
-import type { InFlightExecution, LaunchRecord, OrderDecision, PriceTick } from '../../src/journal/journal-records.ts'
+import type { DecisionInputs, InFlightExecution, LaunchRecord, OrderDecision, PriceTick } from '../../src/journal/journal-records.ts'
 import { orderKey } from '../../src/store/order-index.ts'
 import type { StoreOperation } from '../../src/store/open-store.ts'
 import type { ExecutorContext } from './executor-context.ts'
 import { transitionOps } from './order-transition-ops.ts'
-import { type BuyToSubmit, type ExecutionPlan, sameVerdicts } from '../../src/domain/execution/executor-plan.ts'
+import { type BuyToSubmit, DEFAULT_MAX_BUYS, type ExecutionPlan, type PlanInput, sameVerdicts } from '../../src/domain/execution/executor-plan.ts'
 import type { CandidateOrder } from '../../src/domain/execution/prepared-book.ts'
+
+/** The planner's inputs as the journal records them, the candidates in the priority order the plan used. */
+export function decisionInputs(input: Omit<PlanInput, 'candidates' | 'policy' | 'tick'>, inPriority: readonly CandidateOrder[]): DecisionInputs {
+  return {
+    launchedAt: input.launchedAt,
+    now: input.now,
+    totalSupply: input.totalSupply.toString(),
+    maxBuys: input.maxBuys ?? DEFAULT_MAX_BUYS,
+    orders: inPriority.map((c) => [
+      c.order.keyId,
+      c.wallet,
+      c.order.maxSpendUsdc,
+      c.order.maxFdvUsdc,
+      c.order.expiresInMs,
+      c.balanceAtoms.toString(),
+      c.userIndex,
+      c.order.createdAt,
+      c.order.updatedAt,
+    ]),
+    reserved: [...input.reservedByWallet].map(([wallet, atoms]) => [wallet, atoms.toString()]),
+  }
+}
 
 /** A buy written as `executing` with its in-flight entry, ready to be submitted. */
 export interface SubmittedBuy {
@@ -72,15 +94,23 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
    * Nothing happens this tick: journal it only when a verdict changed since the last recorded decision, so a quiet
    * book priced every block (fee decay, heartbeats) does not grow the journal with identical entries.
    */
-  async function recordQuietTick(tick: PriceTick, launch: LaunchRecord, plan: ExecutionPlan): Promise<void> {
+  async function recordQuietTick(tick: PriceTick, launch: LaunchRecord, plan: ExecutionPlan, inputs: () => DecisionInputs): Promise<void> {
     const previous = lastQuietDecisions.get(launch.slug)
     if (previous && sameVerdicts(previous, plan.decisions)) return
     lastQuietDecisions.set(launch.slug, plan.decisions)
-    await store.batch([journal.putDecision({ slug: launch.slug, chain: launch.chain, tick, policy: ctx.policy.name, orders: plan.decisions, at: ctx.now() })])
+    const decision = { slug: launch.slug, chain: launch.chain, tick, policy: ctx.policy.name, orders: plan.decisions, at: ctx.now(), inputs: inputs() }
+    await store.batch([journal.putDecision(decision)])
   }
 
   /** The executing batch, under the orders' locks: re-read, then expiries, executing moves, in-flight entries, decision. */
-  async function recordExecuting(tick: PriceTick, launch: LaunchRecord, plan: ExecutionPlan, candidates: readonly Candidate[], submit: SubmitBuys) {
+  async function recordExecuting(
+    tick: PriceTick,
+    launch: LaunchRecord,
+    plan: ExecutionPlan,
+    candidates: readonly Candidate[],
+    inputs: DecisionInputs,
+    submit: SubmitBuys,
+  ) {
     const at = ctx.now()
     const keyIds = [...plan.expired.map((o) => o.keyId), ...plan.buys.map((b) => b.candidate.order.keyId)]
     const followers = new Map(candidates.map((c) => [c.order.keyId, c.followers]))
@@ -128,7 +158,7 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
         ops.push(journal.putInFlight(entry))
         submitted.push({ buy, entry })
       }
-      ops.push(journal.putDecision({ slug: launch.slug, chain: launch.chain, tick, policy: ctx.policy.name, orders: decisions, at }))
+      ops.push(journal.putDecision({ slug: launch.slug, chain: launch.chain, tick, policy: ctx.policy.name, orders: decisions, at, inputs }))
       stage('executor.executingOpsBuilt')
       await writeThenRelease(ops, submitted, submit)
       stage('executor.executingWritten')
@@ -166,7 +196,7 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       ctx.ticking.set(launch.slug, launch.chain)
       const reserved = await reservations(launch.chain)
       stage('executor.reservations')
-      const plan = ctx.books.plan(launch.slug, {
+      const input = {
         tick,
         launchedAt: launch.launchedAt,
         // A buy lands in the next block: an order whose expiry falls before that block may not buy any more.
@@ -176,15 +206,18 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
         reservedByWallet: reserved,
         policy: ctx.policy,
         ...(ctx.maxBuysPerTick === undefined ? {} : { maxBuys: ctx.maxBuysPerTick }),
-      })
+      }
+      const plan = ctx.books.plan(launch.slug, input)
       stage('executor.planned')
       stage(`executor.book.${ctx.books.lastUse(launch.slug) ?? 'none'}`)
+      // Read now, before another tick of the project re-plans its book (see candidatesInPriority).
+      const inputs = () => decisionInputs(input, plan.candidatesInPriority())
       if (plan.buys.length === 0 && plan.expired.length === 0) {
-        await recordQuietTick(tick, launch, plan)
+        await recordQuietTick(tick, launch, plan, inputs)
         return []
       }
       lastQuietDecisions.delete(launch.slug)
-      return recordExecuting(tick, launch, plan, candidates, submit)
+      return recordExecuting(tick, launch, plan, candidates, inputs(), submit)
     },
   }
 }

@@ -7,7 +7,7 @@ import type { DecodedLaunch, LaunchCandidate, LaunchContext, LaunchpadAdapter, P
 import { loadLaunchContext } from '../../src/launchpads/load-launch-context.ts'
 import type { Store } from '../../src/store/open-store.ts'
 import { waitingLaunchpads } from '../../src/store/project-index.ts'
-import type { PoolState } from './compute-price-tick.ts'
+import type { PoolState } from '../../src/pricing/price-tick.ts'
 
 const STATE_VIEW = parseAbi([
   'function getSlot0(bytes32 poolId) view returns (uint160 sqrtPriceX96, int24 tick, uint24 protocolFee, uint24 lpFee)',

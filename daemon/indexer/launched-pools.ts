@@ -2,7 +2,7 @@ import type { ChainKey } from '../../src/chain/chain-keys.ts'
 import type { Journal } from '../../src/journal/journal.ts'
 import type { LaunchRecord } from '../../src/journal/journal-records.ts'
 import { readAll } from '../../src/store/paginate.ts'
-import type { PoolState } from './compute-price-tick.ts'
+import type { PoolState } from '../../src/pricing/price-tick.ts'
 
 /** A launched project's pool on the indexed chain: its launch, the pool state of its latest tick, and that tick's block. */
 export interface LaunchedPool {

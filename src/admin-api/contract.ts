@@ -298,6 +298,9 @@ export interface LaunchCandidatesResult {
   quarantinedLogs: QuarantinedLogView[]
 }
 
+/** `GET launches/:slug/journal`: what the executor recorded about a launch (`prebuy executions replay`). */
+export type { ExecutionJournal } from '../services/execution-journal-service.ts'
+
 /** `POST launches/:slug/confirm`. */
 export interface ConfirmLaunchResult {
   candidate: LaunchCandidateView

@@ -38,6 +38,7 @@ import type {
   LaunchCandidateView,
   ProjectBindingRequest,
   UpdateBindingResult,
+  ExecutionJournal,
 } from '../admin-api/contract.ts'
 
 /** An admin API call that the daemon refused or could not answer; `message` is the daemon's own explanation. */
@@ -68,6 +69,7 @@ export interface AdminClient {
   updateBinding(slug: string, request: ProjectBindingRequest): Promise<ProjectRecord>
   launchCandidates(query?: LaunchCandidatesQuery): Promise<LaunchCandidatesResult>
   confirmLaunch(slug: string, token: string): Promise<LaunchCandidateView>
+  executionJournal(slug: string): Promise<ExecutionJournal>
   listKeys(): Promise<KeySummary[]>
   revokeKey(idOrLabel: string): Promise<RevokeKeyResult>
   getDesk(): Promise<DeskSettings>
@@ -139,6 +141,7 @@ export function createAdminClient(options: { adminUrl: string; operatorToken: st
       const params = new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined))
       return call('GET', `/admin/v1/launches/candidates${params.size > 0 ? `?${params}` : ''}`)
     },
+    executionJournal: (slug) => call('GET', `/admin/v1/launches/${enc(slug)}/journal`),
     confirmLaunch: async (slug, token) => (await call<ConfirmLaunchResult>('POST', `/admin/v1/launches/${enc(slug)}/confirm`, { token })).candidate,
     listKeys: async () => (await call<ListResponse<KeySummary>>('GET', '/admin/v1/keys')).items,
     revokeKey: (idOrLabel) => call<RevokeKeyResult>('POST', `/admin/v1/keys/${enc(idOrLabel)}/revoke`, {}),

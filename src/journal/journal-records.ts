@@ -91,6 +91,36 @@ export interface TickDecision {
   policy: string
   orders: OrderDecision[]
   at: number
+  /** What the planner was given, so `prebuy executions replay` can plan the tick again; absent in older journals. */
+  inputs?: DecisionInputs
+}
+
+/**
+ * One order as the planner saw it: keyId, wallet, max spend (decimal USDC), FDV limit (decimal USD, null: none), expiry
+ * (ms after launch), the wallet's stablecoin balance (atoms), the buyer's user index, createdAt and updatedAt.
+ */
+export type DecisionInputOrder = [
+  keyId: string,
+  wallet: Address,
+  maxSpendUsdc: string,
+  maxFdvUsdc: string | null,
+  expiresInMs: number,
+  balanceAtoms: string,
+  userIndex: number,
+  createdAt: number,
+  updatedAt: number,
+]
+
+/** The planner's inputs of one tick (see planExecution), compact: orders as tuples, in the priority order it used. */
+export interface DecisionInputs {
+  launchedAt: number
+  /** Chain time of the tick, epoch ms. */
+  now: number
+  totalSupply: string
+  maxBuys: number
+  orders: DecisionInputOrder[]
+  /** Stablecoin atoms reserved by in-flight buys before the tick, by lower-cased wallet. */
+  reserved: Array<[wallet: string, atoms: string]>
 }
 
 /** One order state transition. */

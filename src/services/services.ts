@@ -1,4 +1,5 @@
 import type { Store } from '../store/open-store.ts'
+import { createExecutionJournalService, type ExecutionJournalService } from './execution-journal-service.ts'
 import type { WalletService } from '../wallets/wallet-service.ts'
 import { createBlocklistService, type BlocklistService } from './blocklist-service.ts'
 import { createBuyerService, type BuyerService } from './buyer-service.ts'
@@ -22,6 +23,8 @@ export interface Services {
   desk: DeskService
   /** Launch authenticity for people: candidates, confirmations, binding edits. */
   launches: LaunchBindingService
+  /** What the executor recorded per launch (replay). */
+  executions: ExecutionJournalService
 }
 
 export interface ServicesDeps {
@@ -46,5 +49,6 @@ export function createServices({ store, wallets, clock = systemClock, fundedCach
     blocklist,
     desk,
     launches: createLaunchBindingService({ store, journal: createJournal(store), clock }),
+    executions: createExecutionJournalService({ store, journal: createJournal(store) }),
   }
 }

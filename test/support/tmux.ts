@@ -36,7 +36,8 @@ export class TmuxTerminal {
       '-c',
       options.cwd,
       ...env,
-      command,
+      // The exit status is printed by the shell: tmux 3.3 does not always report #{pane_dead_status}.
+      `${command}; echo "[exit $?]"`,
     ])
   }
 
@@ -56,8 +57,9 @@ export class TmuxTerminal {
 
   /** Whether the command has exited (its pane is dead), and with what status. */
   exited(): { dead: boolean; status: number | null } {
-    const [dead, status] = this.tmux('display-message', '-p', '-t', 'main', '#{pane_dead} #{pane_dead_status}').trim().split(' ')
-    return { dead: dead === '1', status: status === undefined || status === '' ? null : Number(status) }
+    const dead = this.tmux('display-message', '-p', '-t', 'main', '#{pane_dead}').trim() === '1'
+    const status = /\[exit (\d+)\]/.exec(this.screen())
+    return { dead, status: status ? Number(status[1]) : null }
   }
 
   /** Polls the screen until `check` passes (returns the screen) or the deadline ends (throws with the last screen). */

@@ -1,5 +1,5 @@
 import { format } from 'node:util'
-import { Command, Flags, type Interfaces, ux } from '@oclif/core'
+import { Command, Errors, Flags, type Interfaces, ux } from '@oclif/core'
 import { terminalSafe, terminalSafeJson } from '../../common/terminal-safe.ts'
 import { createAdminClient, AdminApiError, type AdminClient } from '../admin-client.ts'
 import { DaemonNotFoundError, locateDaemon } from '../locate-daemon.ts'
@@ -51,6 +51,8 @@ export abstract class OperatorCommand extends Command {
   }
 
   protected override async catch(error: Interfaces.CommandError): Promise<unknown> {
+    // `this.exit(code)` after the command printed its own result (e.g. `--check --json`): exit with it, print nothing more.
+    if (error instanceof Errors.ExitError) throw error
     if (error instanceof AdminApiError || error instanceof DaemonNotFoundError || error instanceof StreamUnavailableError) {
       // Drop the stack: the message already says what went wrong and what to do.
       if (this.jsonEnabled()) {

@@ -36,6 +36,11 @@ export interface ExecutionPlan {
   decisions: OrderDecision[]
   expired: OrderRecord[]
   buys: BuyToSubmit[]
+  /**
+   * Every candidate in the priority order this tick used (what the journal records for a replay). Call it before the
+   * project's next plan: a later merge may write into the book's arrays.
+   */
+  candidatesInPriority(): CandidateOrder[]
 }
 
 export const DEFAULT_MAX_BUYS = 1_000
@@ -103,7 +108,7 @@ export function planPrepared(prepared: PreparedBook, input: Omit<PlanInput, 'can
     }
   }
   deferredDecisions(plan.buys, limit, slotOf, records, decisions, d)
-  return { decisions, expired, buys }
+  return { decisions, expired, buys, candidatesInPriority: () => Array.from(inputOf, (i) => candidates[i]!) }
 }
 
 // planPrepared's loops over every order are small functions returning right after their loop: V8 compiles a hot loop

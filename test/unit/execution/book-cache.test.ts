@@ -26,8 +26,9 @@ function referencePlan(input: PlanInput): ExecutionPlan {
   // Last candidate of a wallet carries its balance (one read per wallet per tick, so they agree in practice).
   const balances = new Map<string, bigint>()
   for (const c of input.candidates) balances.set(c.wallet.toLowerCase(), c.balanceAtoms)
+  const prioritised = prioritiseOrders(parsed, input.policy)
   const plan = planTick({
-    prioritisedOrders: prioritiseOrders(parsed, input.policy),
+    prioritisedOrders: prioritised,
     balances,
     reserved: input.reservedByWallet,
     effectiveCap: input.tick.effectiveCapAtoms === null ? null : BigInt(input.tick.effectiveCapAtoms),
@@ -48,7 +49,7 @@ function referencePlan(input: PlanInput): ExecutionPlan {
   })
   for (const [i, b] of plan.buys.slice(limit).entries())
     decisions.push({ keyId: record(b.order).keyId, slug: record(b.order).slug, verdict: 'deferred', rank: limit + i })
-  return { decisions, expired: plan.expired.map(record), buys }
+  return { decisions, expired: plan.expired.map(record), buys, candidatesInPriority: () => prioritised.map((o) => byOrder.get(o)!) }
 }
 
 const rng = seededRandom
@@ -64,6 +65,8 @@ describe('createBookCache: every path agrees with the bigint reference planner',
     decisions: plan.decisions,
     expired: plan.expired,
     buys: plan.buys.map((b) => ({ ...b, candidate: b.candidate.order.keyId })),
+    // What the journal records for a replay: every path's priority order is the reference's.
+    priority: plan.candidatesInPriority().map((c) => c.order.keyId),
   })
 
   it('through random sequences of reloads, buys, cancellations, placements, PATCHes, balance moves and reorders', () => {

@@ -1,11 +1,11 @@
 import type { Hash } from 'viem'
-import type { LaunchRecord, PriceTick, TickReason } from '../../src/journal/journal-records.ts'
-import { effectiveMarketCap } from '../../src/pricing/effective-market-cap.ts'
-import { fdvUsd } from '../../src/pricing/fdv.ts'
-import { type FeeSchedule, feeAt, type NextBlock, scheduleSettled } from '../../src/pricing/fee-schedule.ts'
-import { type Fraction, floorOf, toNumber } from '../../src/pricing/fraction.ts'
-import { compoundFees, routeFee } from '../../src/pricing/route-price.ts'
-import { tokenPriceInPaired } from '../../src/pricing/sqrt-price.ts'
+import type { LaunchRecord, PriceTick, TickReason } from '../journal/journal-records.ts'
+import { effectiveMarketCap } from './effective-market-cap.ts'
+import { fdvUsd } from './fdv.ts'
+import { type FeeSchedule, feeAt, type NextBlock, scheduleSettled } from './fee-schedule.ts'
+import { type Fraction, floorOf, toNumber } from './fraction.ts'
+import { compoundFees, routeFee } from './route-price.ts'
+import { tokenPriceInPaired } from './sqrt-price.ts'
 
 export interface PoolState {
   sqrtPriceX96: bigint

@@ -1,0 +1,39 @@
+import { PrebuyError } from '../common/errors.ts'
+import type { Journal } from '../journal/journal.ts'
+import type { LaunchRecord, OrderEvent, TickDecision } from '../journal/journal-records.ts'
+import { projectStatusPrefix } from '../store/order-index.ts'
+import { ORDER_STATUSES } from '../domain/records.ts'
+import type { Store } from '../store/open-store.ts'
+import { readAll } from '../store/paginate.ts'
+
+/** What the executor recorded about one launch: every journaled tick decision and every order transition. */
+export interface ExecutionJournal {
+  launch: LaunchRecord
+  /** Oldest first. */
+  decisions: TickDecision[]
+  /** Every executor transition of the project's orders (executing, filled, failed, expired), oldest first. */
+  events: OrderEvent[]
+}
+
+export interface ExecutionJournalService {
+  /** The journal of a launched project (`prebuy executions replay`). */
+  journalOf(slug: string): Promise<ExecutionJournal>
+}
+
+export function createExecutionJournalService(deps: { store: Store; journal: Journal }): ExecutionJournalService {
+  const { store, journal } = deps
+  return {
+    async journalOf(slug) {
+      const project = await store.sub.projects.get(slug)
+      if (!project) throw new PrebuyError('project_not_found', 'No project has this slug.')
+      const launch = await journal.getLaunchBySlug(slug)
+      if (!launch) throw new PrebuyError('not_launched', `Project ${slug} has not launched: nothing was executed yet.`)
+      // The project's buyers, whatever their orders' status, then their events on this project.
+      const keyIds = new Set<string>()
+      for (const status of ORDER_STATUSES)
+        for (const entry of await readAll(store.sub.ordersByProject, projectStatusPrefix(slug, status))) keyIds.add(entry.value)
+      const [decisions, perKey] = await Promise.all([journal.decisionsOf(slug), Promise.all([...keyIds].map((keyId) => journal.orderEventsOf(keyId, slug)))])
+      return { launch, decisions, events: perKey.flat().sort((a, b) => a.at - b.at) }
+    },
+  }
+}

@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runCli, REPO_ROOT } from '../daemon/helpers.ts'
+import { TmuxTerminal } from '../support/tmux.ts'
+import { ConsoleHarness } from './console-harness.ts'
+import type { WatchView } from '../../src/console/watch/watch-view.ts'
+import type { ReplayCheck } from '../../src/console/replay/replay-check.ts'
+import { createJournal } from '../../src/journal/journal.ts'
+import { openStore, put } from '../../src/store/open-store.ts'
+
+/** The operator console's screens in a real terminal (tmux) against a running daemon on devnet. */
+describe('operator console, end to end', () => {
+  let h: ConsoleHarness
+  let terminal: TmuxTerminal | undefined
+  beforeAll(async () => {
+    h = await ConsoleHarness.start('console-watch')
+  })
+  afterAll(async () => {
+    terminal?.close()
+    await h?.remove()
+  })
+
+  it('shows the waiting book, a devnet launch filling its orders, survives a daemon restart and quits on q', async () => {
+    const creator = await h.projectWithOrders('rocket', 3, (i) => ({ maxSpendUsdc: String(100 + i * 10), maxFdvUsdc: i === 2 ? '1' : null }))
+    terminal = new TmuxTerminal(`node bin/run.js launches watch --data-dir ${h.dataDir}`, { cwd: REPO_ROOT })
+    await terminal.waitFor('the waiting book', (s) => s.includes('Waiting to launch') && s.includes('rocket · base · clanker · open_market · 3 orders · $330'))
+
+    await h.admin.devnetLaunch({ launchpad: 'clanker', creator, chain: 'base', name: 'Rocket', symbol: 'RKT' })
+    const filled = await terminal.waitFor('two fills', (s) => /filled 2 \(\$2\d\d(\.\d+)?\)/.test(s) && s.includes('waiting for the price 1 ($120)'))
+    expect(filled).toMatch(/rocket · RKT · base · clanker · token 0x[0-9a-f]{4}…[0-9a-f]{4} · pool 0x[0-9a-f]{4}…[0-9a-f]{4}/i)
+    expect(filled).toMatch(/spot FDV \$[\d.]+k · fee now [\d.]+% · next block [\d.]+% · effective cap \$[\d.]+k/)
+    expect(filled).toMatch(/block \d+ mined 2 buys tx 0x/)
+    expect(filled).toMatch(/block \d+ sent 2 buys/)
+    expect(filled).toMatch(/latency median \d+ blocks? \/ [\d.]+ s · max \d+ blocks? \/ [\d.]+ s \(2 fills\)/)
+    expect(filled).toContain('cap since launch ')
+
+    await h.stop()
+    await terminal.waitFor('the daemon gone', (s) => s.includes('daemon unreachable'))
+    await h.restart()
+    const back = await terminal.waitFor('the reconnection', (s) => s.includes('launches watch · live') && /filled 2 \(/.test(s), 90_000)
+    expect(back).toContain('waiting for the price 1 ($120)')
+
+    terminal.press('q')
+    await terminal.waitFor('the exit', () => terminal!.exited().dead)
+    expect(terminal.exited().status).toBe(0)
+  })
+
+  it('--json prints the dashboard once, as the view model', async () => {
+    const result = await runCli<WatchView>(h.dataDir, ['launches', 'watch', 'rocket'])
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.json.title).toBe('prebuy · launches watch rocket')
+    expect(result.json.launched.map((p) => p.slug)).toEqual(['rocket'])
+    expect(result.json.launched[0]!.orders.find((o) => o.label === 'filled')!.count).toBe(2)
+    const human = await runCli(h.dataDir, ['launches', 'watch'], { human: true })
+    expect(human.stdout).toContain('prebuy · launches watch · live')
+    expect(human.stdout).toMatch(/orders {2}waiting for the price 1 \(\$120\) · eligible 0 · executing 0 · filled 2/)
+  })
+
+  it('executions replay --check passes on the recorded launch; the screen steps through it in a terminal', async () => {
+    const check = await runCli<ReplayCheck>(h.dataDir, ['executions', 'replay', 'rocket', '--check'])
+    expect(check.code, check.stdout + check.stderr).toBe(0)
+    expect(check.json).toMatchObject({ slug: 'rocket', differing: [] })
+    expect(check.json.checkable).toBe(check.json.ticks)
+    expect(check.json.ticks).toBeGreaterThan(0)
+
+    const screen = new TmuxTerminal(`node bin/run.js executions replay rocket --data-dir ${h.dataDir}`, { cwd: REPO_ROOT })
+    try {
+      await screen.waitFor('the first tick', (s) => s.includes(`tick 1/${check.json.ticks}`) && s.includes('today’s code agrees'))
+      screen.press('End')
+      const last = await screen.waitFor('the last tick', (s) => s.includes(`tick ${check.json.ticks}/${check.json.ticks}`))
+      expect(last).toMatch(/effective cap \$[\d.]+k · policy spend-desc-then-limit-desc/)
+      screen.press('Home')
+      await screen.waitFor('the first tick again', (s) => s.includes(`tick 1/${check.json.ticks}`))
+      // Find the tick that bought: its rows show each buy's outcome and transaction.
+      let bought = ''
+      for (let i = 0; i < check.json.ticks && !bought; i++) {
+        const now = screen.screen()
+        if (/submitted\s+\$\d+\s+filled in block \d+ 0x[0-9a-f]{4}…/.test(now)) bought = now
+        else {
+          screen.press('Right')
+          await screen.waitFor(`tick ${i + 2}`, (s) => s.includes(`tick ${Math.min(i + 2, check.json.ticks)}/`))
+        }
+      }
+      expect(bought).not.toBe('')
+      screen.press('q')
+      await screen.waitFor('the exit', () => screen.exited().dead)
+      expect(screen.exited().status).toBe(0)
+    } finally {
+      screen.close()
+    }
+  })
+
+  it('executions replay --check fails on a journal altered behind the daemon’s back, naming the tick and the order', async () => {
+    await h.stop()
+    const store = await openStore({ dataDir: h.dataDir })
+    let altered = ''
+    try {
+      const journal = createJournal(store)
+      for await (const [key, decision] of journal.sub.decisions.iterator({ gte: 'rocket!', lt: 'rocket!\xff' })) {
+        const buy = decision.orders.find((o) => o.verdict === 'submitted')
+        if (!buy || !decision.inputs) continue
+        buy.verdict = 'limit_below_cap'
+        altered = buy.keyId
+        await store.batch([put(journal.sub.decisions, key, decision)])
+        break
+      }
+    } finally {
+      await store.close()
+    }
+    expect(altered).not.toBe('')
+    await h.restart()
+    const check = await runCli<ReplayCheck>(h.dataDir, ['executions', 'replay', 'rocket', '--check'])
+    expect(check.code).toBe(1)
+    expect(check.json?.differing, check.stdout + check.stderr).toHaveLength(1)
+    expect(check.json.differing[0]!.differences).toEqual([`order ${altered}: verdict limit_below_cap, today submitted`])
+    const human = await runCli(h.dataDir, ['executions', 'replay', 'rocket', '--check'], { human: true })
+    expect(human.code).toBe(1)
+    expect(human.stdout).toContain(`  order ${altered}: verdict limit_below_cap, today submitted`)
+    const missing = await runCli(h.dataDir, ['executions', 'replay', 'nosuch', '--check'], { human: true })
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toContain('No project has this slug.')
+    await h.admin.approveRegistration(await h.submitRegistration('Later'), { slug: 'later', creator: `0x${'1'.repeat(40)}`, launchpad: 'zora', chain: 'base' })
+    const waiting = await runCli(h.dataDir, ['executions', 'replay', 'later'], { human: true })
+    expect(waiting.code).toBe(1)
+    expect(waiting.stderr).toContain('Project later has not launched: nothing was executed yet.')
+  })
+
+  it('a daemon that is not running: one clear line and exit 1', async () => {
+    const result = await runCli(`${h.dataDir}-missing`, ['launches', 'watch'], { human: true })
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain('no daemon is running for data dir')
+  })
+})
