@@ -19,6 +19,9 @@ const escapeChar = (char: string): string => {
   return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`
 }
 
+/** Text typed into a field: every character terminal-safe would escape, removed (a field holds no control character). */
+export const withoutControls = (text: string): string => text.replace(UNSAFE, '')
+
 /** One line of text (a table cell, a value): every control character escaped, newlines and tabs included. */
 export const terminalSafeLine = (text: string): string => text.replace(UNSAFE, escapeChar)
 

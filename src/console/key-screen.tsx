@@ -16,7 +16,7 @@ export interface KeyScreen<S> {
 function KeyApp<S>({ screen }: { screen: KeyScreen<S> }): ReactElement {
   const { exit } = useApp()
   const [state, setState] = useState(screen.initial)
-  useInput((input, key) => setState((current) => screen.reduceKey(current, fromInkKey(input, key))))
+  useInput((input, key) => setState((current) => fromInkKey(input, key).reduce(screen.reduceKey, current)))
   useEffect(() => {
     const timer = screen.timer
     if (!timer) return

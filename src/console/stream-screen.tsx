@@ -38,7 +38,7 @@ function StreamApp<S>(props: { screen: StreamScreen<S>; follow(onSignal: (signal
       stop()
     }
   }, [props.follow, screen])
-  useInput((input, key) => setState((current) => screen.reduceKey(current, fromInkKey(input, key))))
+  useInput((input, key) => setState((current) => fromInkKey(input, key).reduce(screen.reduceKey, current)))
   useEffect(() => {
     if (screen.quit(state)) exit()
   }, [state, screen, exit])

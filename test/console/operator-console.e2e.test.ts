@@ -124,6 +124,45 @@ describe('operator console, end to end', () => {
     expect(waiting.stderr).toContain('Project later has not launched: nothing was executed yet.')
   })
 
+  it('review: the queue updates live; approving a registration in the form creates the project (GET /projects) and shows its key once', async () => {
+    await h.submitRegistration('Saturn')
+    const screen = new TmuxTerminal(`node bin/run.js review --data-dir ${h.dataDir}`, { cwd: REPO_ROOT })
+    try {
+      await screen.waitFor('the queue', (s) => s.includes('1 registration ') && s.includes('Saturn · @saturn'))
+      await h.submitRegistration('Venus')
+      await screen.waitFor('the new submission', (s) => s.includes('2 registrations') && s.includes('Venus · @venus'))
+      screen.press('Down')
+      screen.press('Enter')
+      await screen.waitFor('the detail', (s) => s.includes('registration from Saturn') && s.includes('team@saturn.example') && s.includes('IP 127.0.0.1'))
+      screen.press('a')
+      await screen.waitFor('the form', (s) => /› slug\s+saturn/.test(s))
+      screen.press('Tab')
+      screen.type('0x12')
+      await screen.waitFor('the field error', (s) => s.includes('0x12 expected a 0x-prefixed 20-byte hex address'))
+      screen.type('34567890123456789012345678901234567890')
+      screen.press('Enter')
+      const shown = await screen.waitFor('the key', (s) => s.includes("Project saturn created. Its owner's API key:"))
+      const apiKey = /prebuy_[A-Za-z0-9_-]+/.exec(shown)?.[0]
+      expect(apiKey).toBeDefined()
+      expect(shown).toContain('cannot be recovered')
+      screen.press('Enter')
+      await screen.waitFor('the queue again', (s) => s.includes('0 registrations') === false && s.includes('1 registration ') && !s.includes(apiKey!))
+      // The key shown is the owner's working key: it lists the new project.
+      const projects = await h.call('GET', '/projects', apiKey)
+      expect(projects.status).toBe(200)
+      expect(JSON.stringify(projects.body.data)).toContain('"saturn"')
+      screen.press('q')
+      await screen.waitFor('the exit', () => screen.exited().dead)
+      expect(screen.exited().status).toBe(0)
+    } finally {
+      screen.close()
+    }
+    const queue = await runCli<{ counts: string; rows: Array<{ name: string }> }>(h.dataDir, ['review'])
+    expect(queue.code, queue.stderr).toBe(0)
+    expect(queue.json.counts).toBe('0 key requests · 1 registration · 0 feedback pending')
+    expect(queue.json.rows.map((r) => r.name)).toEqual(['Venus'])
+  })
+
   it('a daemon that is not running: one clear line and exit 1', async () => {
     const result = await runCli(`${h.dataDir}-missing`, ['launches', 'watch'], { human: true })
     expect(result.code).toBe(1)
