@@ -2,6 +2,8 @@ import { createPublicClient, formatEther, http } from 'viem'
 import type { FastifyInstance } from 'fastify'
 import { buildAdminApp } from './admin/build-admin-app.ts'
 import { createConsoleFeed } from './events/console-feed.ts'
+import { createQueueSizes } from './queue-sizes.ts'
+import { PREBUY_VERSION } from '../src/common/version.ts'
 import { createJournal } from '../src/journal/journal.ts'
 import { createServiceOperations } from './admin/service-operations.ts'
 import type { AdminOperations } from './admin/admin-operations.ts'
@@ -197,9 +199,11 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     step('adminApi')
     const adminUrl = `http://127.0.0.1:${config.adminPort}`
     const operatorToken = await ensureOperatorToken(config.dataDir)
+    const queueSizes = createQueueSizes(store)
     const operations: AdminOperations = createServiceOperations({
       services,
       status: async () => ({
+        version: PREBUY_VERSION,
         pid: process.pid,
         url,
         adminUrl,
@@ -208,6 +212,8 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
         uptimeSeconds: Math.round((Date.now() - startedAt.getTime()) / 1000),
         chains: { mode: config.chains.mode, chainIds: Object.fromEntries(CHAIN_KEYS.map((key) => [key, chains[key].chainId])) as Record<ChainKey, number> },
         bundlers: await bundlerWatch.check(),
+        readiness: await readiness(),
+        queues: await queueSizes(),
       }),
       backup: () => backupStream(store, config.dataDir),
     })

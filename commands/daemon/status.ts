@@ -8,7 +8,7 @@ export default class DaemonStatusCommand extends OperatorCommand {
   async run(): Promise<DaemonStatus> {
     const { flags } = await this.parse(DaemonStatusCommand)
     const status = await (await this.adminClient(flags)).status()
-    this.log(`Daemon running (pid ${status.pid}) for ${status.dataDir}, up ${status.uptimeSeconds} s`)
+    this.log(`prebuy ${status.version}: daemon running (pid ${status.pid}) for ${status.dataDir}, up ${status.uptimeSeconds} s`)
     this.log(`Public API: ${status.url}/api/public/v1`)
     this.log(`Admin API:  ${status.adminUrl} (loopback, operator token)`)
     this.log(
@@ -20,6 +20,16 @@ export default class DaemonStatusCommand extends OperatorCommand {
       `Bundlers:   ${Object.entries(status.bundlers)
         .map(([chain, b]) => `${chain} ${b.balanceEth ?? '?'} ETH${b.level === 'ok' ? '' : ` (${b.level.toUpperCase()})`}`)
         .join(', ')}`,
+    )
+    this.log(
+      `Indexer:    ${Object.entries(status.readiness.checks.chains)
+        .map(([chain, c]) => `${chain} head ${c.head ?? '?'} indexed ${c.indexed ?? '-'} lag ${c.lagBlocks ?? '?'} (${c.status})`)
+        .join(', ')}`,
+    )
+    this.log(`Ready:      ${status.readiness.ready ? 'yes' : `no: ${status.readiness.problems.join('; ')}`}`)
+    const q = status.queues
+    this.log(
+      `Queues:     ${q.inFlightBuys} buys in flight · ${q.activeOrders} active orders · ${q.pendingReviews} submissions to review · ${q.candidatesAwaitingConfirmation} launches awaiting confirmation · ${q.quarantinedLaunches} quarantined`,
     )
     return status
   }

@@ -12,6 +12,7 @@ export default class ProjectsUpdate extends OperatorCommand {
     '<%= config.bin %> projects update moon --profile-file moon-profile.json',
     '<%= config.bin %> projects update moon --expected-token 0xabcd...',
   ]
+  static override aliases = ['projects:edit']
   static override args = { slug: Args.string({ required: true, description: 'project slug' }) }
   static override flags = {
     'display-name': Flags.string(),

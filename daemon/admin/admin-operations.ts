@@ -1,6 +1,12 @@
 import type { Readable } from 'node:stream'
 import type {
   ExecutionJournal,
+  LaunchDetail,
+  LaunchSummary,
+  LinkSocialResult,
+  OrderView,
+  ProjectDetail,
+  RotateKeyResult,
   ApproveKeyRequestResult,
   ApproveRegistrationResult,
   BlockEntry,
@@ -48,4 +54,10 @@ export interface AdminOperations {
   launchCandidates(query: ValidAdminRequest<'launchCandidatesQuery'>): Promise<LaunchCandidatesResult>
   confirmLaunch(slug: string, token: string): Promise<LaunchCandidateView>
   executionJournal(slug: string): Promise<ExecutionJournal>
+  rotateKey(idOrLabel: string): Promise<RotateKeyResult>
+  linkSocial(idOrLabel: string, request: ValidAdminRequest<'linkSocial'>): Promise<LinkSocialResult>
+  listOrders(query: ValidAdminRequest<'ordersQuery'>): Promise<OrderView[]>
+  listLaunches(): Promise<LaunchSummary[]>
+  getLaunch(slug: string): Promise<LaunchDetail>
+  getProject(slug: string): Promise<ProjectDetail>
 }

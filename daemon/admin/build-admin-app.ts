@@ -20,6 +20,12 @@ import {
   type LaunchCandidatesResult,
   type UpdateBindingResult,
   type ExecutionJournal,
+  type LaunchDetail,
+  type LaunchSummary,
+  type LinkSocialResult,
+  type OrderView,
+  type ProjectDetail,
+  type RotateKeyResult,
 } from '../../src/admin-api/contract.ts'
 import { refuseWhileClosing } from '../http/refuse-while-closing.ts'
 import type { Logger } from '../../src/common/logger.ts'
@@ -102,6 +108,7 @@ export function buildAdminApp(deps: AdminAppDeps): FastifyInstance {
   )
 
   app.get('/admin/v1/projects', async (): Promise<ListResponse<ProjectRecord>> => ({ items: await operations.listProjects() }))
+  app.get('/admin/v1/projects/:id', async (request): Promise<ProjectDetail> => operations.getProject(id(request)))
   app.patch(
     '/admin/v1/projects/:id',
     async (request): Promise<UpdateProfileResult> => ({
@@ -119,6 +126,7 @@ export function buildAdminApp(deps: AdminAppDeps): FastifyInstance {
     '/admin/v1/launches/candidates',
     async (request): Promise<LaunchCandidatesResult> => operations.launchCandidates(parseRequest(adminRequests.launchCandidatesQuery, request.query)),
   )
+  app.get('/admin/v1/launches/:id', async (request): Promise<LaunchDetail> => operations.getLaunch(id(request)))
   app.get('/admin/v1/launches/:id/journal', async (request): Promise<ExecutionJournal> => operations.executionJournal(id(request)))
   app.post(
     '/admin/v1/launches/:id/confirm',
@@ -129,6 +137,16 @@ export function buildAdminApp(deps: AdminAppDeps): FastifyInstance {
 
   app.get('/admin/v1/keys', async (): Promise<ListResponse<KeySummary>> => ({ items: await operations.listKeys() }))
   app.post('/admin/v1/keys/:id/revoke', async (request): Promise<RevokeKeyResult> => operations.revokeKey(id(request)))
+  app.post('/admin/v1/keys/:id/rotate', async (request): Promise<RotateKeyResult> => operations.rotateKey(id(request)))
+  app.put(
+    '/admin/v1/keys/:id/social',
+    async (request): Promise<LinkSocialResult> => operations.linkSocial(id(request), parseRequest(adminRequests.linkSocial, request.body)),
+  )
+  app.get(
+    '/admin/v1/orders',
+    async (request): Promise<ListResponse<OrderView>> => ({ items: await operations.listOrders(parseRequest(adminRequests.ordersQuery, request.query)) }),
+  )
+  app.get('/admin/v1/launches', async (): Promise<ListResponse<LaunchSummary>> => ({ items: await operations.listLaunches() }))
 
   app.get('/admin/v1/desk', async (): Promise<DeskSettings> => operations.getDesk())
   app.put('/admin/v1/desk', async (request): Promise<DeskSettings> => operations.setDesk(parseRequest(adminRequests.deskUpdate, request.body)))

@@ -29,6 +29,13 @@ export function createServiceOperations({ services, status, backup }: ServiceOpe
     ownedProjectSlugs: await services.projects.ownedSlugs(key.id),
   })
 
+  /** A key by its id or, failing that, its label. */
+  const keyOf = async (idOrLabel: string): Promise<ApiKeyRecord> => {
+    const key = (await services.keys.getKey(idOrLabel)) ?? (await services.keys.listKeys()).find((candidate) => candidate.label === idOrLabel)
+    if (!key) throw new PrebuyError('key_not_found', `no key with id or label ${idOrLabel}`)
+    return key
+  }
+
   /** Reviews of one kind only: approving a feedback item as a registration must be a 404, not a surprise. */
   const reviewOfKind = async (id: string, kind: 'registration' | 'key_request') => {
     const review = await services.reviews.get(id)
@@ -70,9 +77,7 @@ export function createServiceOperations({ services, status, backup }: ServiceOpe
       return Promise.all((await services.keys.listKeys()).map(summary))
     },
     async revokeKey(idOrLabel) {
-      const byId = await services.keys.getKey(idOrLabel)
-      const key = byId ?? (await services.keys.listKeys()).find((candidate) => candidate.label === idOrLabel)
-      if (!key) throw new PrebuyError('key_not_found', `no key with id or label ${idOrLabel}`)
+      const key = await keyOf(idOrLabel)
       // Its active orders are cancelled in the revocation's own batch (a revoked key's orders must not buy).
       if (key.revokedAt !== null) return { key: await summary(key), cancelledOrders: 0 }
       const { result, cancelled } = await services.orders.cancelActiveOrdersWith(key.id, (ops) => services.keys.revokeKey(key.id, ops))
@@ -90,6 +95,27 @@ export function createServiceOperations({ services, status, backup }: ServiceOpe
     launchCandidates: (query) => services.launches.candidates(query),
     confirmLaunch: (slug, token) => services.launches.confirm(slug, token),
     executionJournal: (slug) => services.executions.journalOf(slug),
+    async rotateKey(idOrLabel) {
+      const rotated = await services.keys.rotateKey((await keyOf(idOrLabel)).id)
+      return { key: issued(rotated.apiKey, rotated.record), rotatedAt: rotated.record.rotatedAt ?? Date.now() }
+    },
+    async linkSocial(idOrLabel, request) {
+      const key = await keyOf(idOrLabel)
+      if (key.revokedAt !== null) throw new PrebuyError('key_revoked', 'The key is revoked: its buyer no longer orders.')
+      const social =
+        'unlink' in request
+          ? null
+          : { socialId: request.socialId ?? 0, socialUsername: request.username, socialUrl: request.url, followerCount: request.followers }
+      await services.buyers.setSocialProfile(key.id, social)
+      return { key: await summary(key), social }
+    },
+    async listOrders(query) {
+      if (query.project !== undefined) return services.views.ordersOfProject(query.project)
+      return services.views.ordersOfKey((await keyOf(query.key!)).id)
+    },
+    listLaunches: () => services.views.launches(),
+    getLaunch: (slug) => services.views.launch(slug),
+    getProject: (slug) => services.views.project(slug),
     async removeBlock(type, value) {
       return { removed: await services.blocklist.remove(type, value) }
     },

@@ -4,6 +4,7 @@ import { addressSchema, httpUrlSchema } from '../common/schemas.ts'
 import { decimalSchema } from '../domain/decimal.ts'
 import { slugSchema } from '../domain/slug.ts'
 import { EVENT_SCOPES } from './console-events.ts'
+import type { ReadinessReport } from '../domain/health/readiness.ts'
 import {
   BLOCK_TYPES,
   LAUNCH_METHODS,
@@ -19,6 +20,7 @@ import {
   type ReviewItem,
   type ReviewKind,
   type ReviewStatus,
+  type SocialProfile,
 } from '../domain/records.ts'
 
 /**
@@ -55,6 +57,20 @@ export const adminRequests = {
   projectBinding: z
     .strictObject({ creator: addressSchema.optional(), expectedToken: addressSchema.nullable().optional() })
     .refine((body) => body.creator !== undefined || body.expectedToken !== undefined, 'give creator, expectedToken or both'),
+  /** GET /admin/v1/orders: the orders of one project or of one key (id or label). */
+  ordersQuery: z
+    .object({ project: slugSchema.optional(), key: z.string().min(1).max(100).optional() })
+    .refine((query) => (query.project === undefined) !== (query.key === undefined), 'give project or key (one of them)'),
+  /** PUT /admin/v1/keys/:id/social: the buyer's social profile (it orders GET /projects/{slug}/buyers), or unlink. */
+  linkSocial: z.union([
+    z.strictObject({ unlink: z.literal(true) }),
+    z.strictObject({
+      username: z.string().trim().min(1).max(100),
+      url: httpUrlSchema,
+      followers: z.number().int().min(0).max(10_000_000_000),
+      socialId: z.number().int().min(0).optional(),
+    }),
+  ]),
   /** GET /admin/v1/events: the stream's scope, the project (launches), and where to resume when no header says it. */
   eventsQuery: z.object({
     scope: z.enum(EVENT_SCOPES).default('launches'),
@@ -154,14 +170,28 @@ export type ApproveKeyRequestRequest = AdminRequest<'approveKeyRequest'>
 export type ProfileUpdate = AdminRequest<'profileUpdate'>
 export type DeskUpdate = AdminRequest<'deskUpdate'>
 export type BlockRequest = AdminRequest<'block'>
+export type LinkSocialRequest = AdminRequest<'linkSocial'>
 export type FundRequest = AdminRequest<'devnetFund'>
 export type DevnetLaunchRequest = AdminRequest<'devnetLaunch'>
 export type DevnetSwapRequest = AdminRequest<'devnetSwap'>
 
 // Responses.
 
+/** Work waiting in the daemon (`GET status`). */
+export interface QueueSizes {
+  /** Buys submitted and not yet settled. */
+  inFlightBuys: number
+  pendingReviews: number
+  activeOrders: number
+  candidatesAwaitingConfirmation: number
+  /** Launches bound but not completed (a read failed) plus launch logs not decoded yet; both retried with backoff. */
+  quarantinedLaunches: number
+}
+
 /** `GET status`. */
 export interface DaemonStatus {
+  /** prebuy's version (package.json). */
+  version: string
   pid: number
   url: string
   adminUrl: string
@@ -171,6 +201,9 @@ export interface DaemonStatus {
   chains: { mode: 'devnet' | 'rpc'; chainIds: Record<ChainKey, number> }
   /** The bundler EOA of each chain (it pays every buy's gas): its ETH now (null: no answer) and whether it is low. */
   bundlers: Record<ChainKey, { address: string; balanceEth: string | null; level: 'ok' | 'low' | 'unknown' }>
+  /** Each chain's head, the indexer's newest block and the lag, and whether the daemon is ready (GET /readyz). */
+  readiness: ReadinessReport
+  queues: QueueSizes
 }
 
 /** `GET reviews`, `GET projects`, `GET keys`, `GET blocklist`. */
@@ -297,6 +330,20 @@ export interface LaunchCandidatesResult {
   candidates: LaunchCandidateView[]
   quarantinedLogs: QuarantinedLogView[]
 }
+
+/** `POST keys/:idOrLabel/rotate`: the key's new secret, shown once; the old one stopped working in the same write. */
+export interface RotateKeyResult {
+  key: IssuedKey
+  rotatedAt: number
+}
+
+/** `PUT keys/:idOrLabel/social`. */
+export interface LinkSocialResult {
+  key: KeySummary
+  social: SocialProfile | null
+}
+
+export type { LaunchDetail, LaunchSummary, OrderTallies, OrderView, ProjectDetail } from '../services/operator-views-service.ts'
 
 /** `GET launches/:slug/journal`: what the executor recorded about a launch (`prebuy executions replay`). */
 export type { ExecutionJournal } from '../services/execution-journal-service.ts'

@@ -39,6 +39,13 @@ import type {
   ProjectBindingRequest,
   UpdateBindingResult,
   ExecutionJournal,
+  LaunchDetail,
+  LaunchSummary,
+  LinkSocialRequest,
+  LinkSocialResult,
+  OrderView,
+  ProjectDetail,
+  RotateKeyResult,
 } from '../admin-api/contract.ts'
 
 /** An admin API call that the daemon refused or could not answer; `message` is the daemon's own explanation. */
@@ -70,6 +77,12 @@ export interface AdminClient {
   launchCandidates(query?: LaunchCandidatesQuery): Promise<LaunchCandidatesResult>
   confirmLaunch(slug: string, token: string): Promise<LaunchCandidateView>
   executionJournal(slug: string): Promise<ExecutionJournal>
+  rotateKey(idOrLabel: string): Promise<RotateKeyResult>
+  linkSocial(idOrLabel: string, request: LinkSocialRequest): Promise<LinkSocialResult>
+  listOrders(query: { project: string } | { key: string }): Promise<OrderView[]>
+  listLaunches(): Promise<LaunchSummary[]>
+  getLaunch(slug: string): Promise<LaunchDetail>
+  getProject(slug: string): Promise<ProjectDetail>
   listKeys(): Promise<KeySummary[]>
   revokeKey(idOrLabel: string): Promise<RevokeKeyResult>
   getDesk(): Promise<DeskSettings>
@@ -142,6 +155,13 @@ export function createAdminClient(options: { adminUrl: string; operatorToken: st
       return call('GET', `/admin/v1/launches/candidates${params.size > 0 ? `?${params}` : ''}`)
     },
     executionJournal: (slug) => call('GET', `/admin/v1/launches/${enc(slug)}/journal`),
+    rotateKey: (idOrLabel) => call('POST', `/admin/v1/keys/${enc(idOrLabel)}/rotate`, {}),
+    linkSocial: (idOrLabel, request) => call('PUT', `/admin/v1/keys/${enc(idOrLabel)}/social`, request),
+    listOrders: async (query) =>
+      (await call<ListResponse<OrderView>>('GET', `/admin/v1/orders?${'project' in query ? `project=${enc(query.project)}` : `key=${enc(query.key)}`}`)).items,
+    listLaunches: async () => (await call<ListResponse<LaunchSummary>>('GET', '/admin/v1/launches')).items,
+    getLaunch: (slug) => call('GET', `/admin/v1/launches/${enc(slug)}`),
+    getProject: (slug) => call('GET', `/admin/v1/projects/${enc(slug)}`),
     confirmLaunch: async (slug, token) => (await call<ConfirmLaunchResult>('POST', `/admin/v1/launches/${enc(slug)}/confirm`, { token })).candidate,
     listKeys: async () => (await call<ListResponse<KeySummary>>('GET', '/admin/v1/keys')).items,
     revokeKey: (idOrLabel) => call<RevokeKeyResult>('POST', `/admin/v1/keys/${enc(idOrLabel)}/revoke`, {}),

@@ -93,6 +93,7 @@ export const ERROR_CODES = {
     surface: 'admin',
     meaning: 'The candidate is not awaiting confirmation or rejected, or is not a launch prebuy can buy.',
   },
+  key_revoked: { kind: 'conflict', surface: 'admin', meaning: 'The key is revoked: it cannot be rotated or linked; issue a new one.' },
   not_launched: { kind: 'not_found', surface: 'admin', meaning: 'The project has not launched: there is no execution journal to read yet.' },
   review_not_found: { kind: 'not_found', surface: 'admin', meaning: 'No submission of that kind has this id.' },
   review_already_decided: { kind: 'conflict', surface: 'admin', meaning: 'The submission was already approved or rejected.' },

@@ -15,6 +15,8 @@ export interface ApiKeyRecord {
   walletAddress: string
   createdAt: number
   revokedAt: number | null
+  /** When the secret was last replaced (`prebuy keys rotate`); absent: never. */
+  rotatedAt?: number
 }
 
 /** A linked social profile; without one a buyer's follower count is 0. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { PrebuyError } from '../common/errors.ts'
 import { digestsEqual, formatApiKey, hashApiKey, isWellFormedApiKey } from '../domain/api-key.ts'
 import type { ApiKeyRecord, UserRecord } from '../domain/records.ts'
-import { put, type Store, type StoreOperation } from '../store/open-store.ts'
+import { del, put, type Store, type StoreOperation } from '../store/open-store.ts'
 import type { WalletService } from '../wallets/wallet-service.ts'
 import type { Clock } from './clock.ts'
 
@@ -33,6 +33,11 @@ export interface KeyService {
   listKeys(): Promise<ApiKeyRecord[]>
   /** Revokes a key; `alsoWrite` goes into the same batch (the cancellation of its active orders). */
   revokeKey(id: string, alsoWrite?: readonly StoreOperation[]): Promise<ApiKeyRecord>
+  /**
+   * A new secret for the same key record (same id, label, user, wallet and orders); the old secret stops working in the
+   * same write. Refused for a revoked key.
+   */
+  rotateKey(id: string): Promise<IssuedKey>
 }
 
 export interface KeyServiceDeps {
@@ -130,6 +135,19 @@ export function createKeyService({ store, wallets, clock }: KeyServiceDeps): Key
       const out: ApiKeyRecord[] = []
       for await (const value of keys.values()) out.push(value as ApiKeyRecord)
       return out.sort((a, b) => a.createdAt - b.createdAt || a.userIndex - b.userIndex)
+    },
+    async rotateKey(id) {
+      return store.mutex.run(LABEL_LOCK, async () => {
+        const record = await keys.get(id)
+        if (!record) throw new PrebuyError('key_not_found', 'No key has this id.')
+        if (record.revokedAt !== null) throw new PrebuyError('key_revoked', 'The key is revoked: issue a new one instead of rotating it.')
+        const apiKey = formatApiKey(randomBytes(32))
+        const rotated: ApiKeyRecord = { ...record, keyHash: hashApiKey(apiKey), rotatedAt: clock() }
+        authCache.delete(record.keyHash)
+        await store.batch([put(keys, id, rotated), del(keysByHash, record.keyHash), put(keysByHash, rotated.keyHash, id)])
+        authCache.delete(record.keyHash)
+        return { apiKey, record: rotated }
+      })
     },
     async revokeKey(id, alsoWrite = []) {
       return store.mutex.run(LABEL_LOCK, async () => {

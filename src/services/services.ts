@@ -1,5 +1,6 @@
 import type { Store } from '../store/open-store.ts'
 import { createExecutionJournalService, type ExecutionJournalService } from './execution-journal-service.ts'
+import { createOperatorViewsService, type OperatorViewsService } from './operator-views-service.ts'
 import type { WalletService } from '../wallets/wallet-service.ts'
 import { createBlocklistService, type BlocklistService } from './blocklist-service.ts'
 import { createBuyerService, type BuyerService } from './buyer-service.ts'
@@ -25,6 +26,8 @@ export interface Services {
   launches: LaunchBindingService
   /** What the executor recorded per launch (replay). */
   executions: ExecutionJournalService
+  /** Read-only views for the operator's commands (orders by project or key, launches, one project). */
+  views: OperatorViewsService
 }
 
 export interface ServicesDeps {
@@ -50,5 +53,6 @@ export function createServices({ store, wallets, clock = systemClock, fundedCach
     desk,
     launches: createLaunchBindingService({ store, journal: createJournal(store), clock }),
     executions: createExecutionJournalService({ store, journal: createJournal(store) }),
+    views: createOperatorViewsService({ store, journal: createJournal(store) }),
   }
 }

@@ -174,3 +174,27 @@ describe('GET /me', () => {
     expect(res.json()).toEqual({ serviceWalletAddress, label: 'me', ownedProjectSlugs: [] })
   })
 })
+
+describe('key rotation (prebuy keys rotate)', () => {
+  it('a new secret for the same record: the old one is refused at once (even cached), the new one authenticates', async () => {
+    const created = await createKey(h, 'alice')
+    const old = await h.services.keys.authenticate(created.apiKey)
+    expect(old).toBeDefined()
+    const rotated = await h.services.keys.rotateKey(old!.id)
+    expect(rotated.record).toMatchObject({ id: old!.id, label: 'alice', userIndex: old!.userIndex, walletAddress: old!.walletAddress, revokedAt: null })
+    expect(rotated.record.rotatedAt).toEqual(expect.any(Number))
+    expect(await h.services.keys.authenticate(created.apiKey)).toBeUndefined()
+    expect((await h.services.keys.authenticate(rotated.apiKey))?.id).toBe(old!.id)
+    const res = await h.app.inject({ method: 'GET', url: `${PREFIX}/orders`, headers: bearer(created.apiKey) })
+    expect(res.statusCode).toBe(401)
+    expect((await h.app.inject({ method: 'GET', url: `${PREFIX}/orders`, headers: bearer(rotated.apiKey) })).statusCode).toBe(200)
+  })
+
+  it('refuses a revoked or unknown key with a code', async () => {
+    const created = await createKey(h, 'bob')
+    const record = (await h.services.keys.authenticate(created.apiKey))!
+    await h.services.keys.revokeKey(record.id)
+    await expect(h.services.keys.rotateKey(record.id)).rejects.toMatchObject({ code: 'key_revoked' })
+    await expect(h.services.keys.rotateKey('key_nope')).rejects.toMatchObject({ code: 'key_not_found' })
+  })
+})

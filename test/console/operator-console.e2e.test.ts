@@ -4,6 +4,7 @@ import { TmuxTerminal } from '../support/tmux.ts'
 import { ConsoleHarness } from './console-harness.ts'
 import type { WatchView } from '../../src/console/watch/watch-view.ts'
 import type { ReplayCheck } from '../../src/console/replay/replay-check.ts'
+import type { LaunchDetail, LaunchSummary, OrderView, ProjectDetail } from '../../src/admin-api/contract.ts'
 import { createJournal } from '../../src/journal/journal.ts'
 import { openStore, put } from '../../src/store/open-store.ts'
 
@@ -161,6 +162,92 @@ describe('operator console, end to end', () => {
     expect(queue.code, queue.stderr).toBe(0)
     expect(queue.json.counts).toBe('0 key requests · 1 registration · 0 feedback pending')
     expect(queue.json.rows.map((r) => r.name)).toEqual(['Venus'])
+  })
+
+  it('the one-shot commands: launches list/show, projects show/verify/edit, orders list, keys rotate and link-social', async () => {
+    const launches = await runCli<{ items: LaunchSummary[] }>(h.dataDir, ['launches', 'list'])
+    expect(launches.code, launches.stderr).toBe(0)
+    const rocket = launches.json.items.find((l) => l.slug === 'rocket')!
+    expect(rocket).toMatchObject({ symbol: 'RKT', chain: 'base', launchpad: 'clanker' })
+    expect(rocket.orders.filled.count).toBe(2)
+    expect(rocket.orders.active).toEqual({ count: 1, spendUsdc: '120' })
+    expect(rocket.latestTick?.effectiveCapAtoms).toMatch(/^\d+$/)
+    const shown = await runCli<LaunchDetail>(h.dataDir, ['launches', 'show', 'rocket'])
+    expect(shown.json.launch.slug).toBe('rocket')
+    expect(shown.json.summary.orders.filled.count).toBe(2)
+    const humanShow = await runCli(h.dataDir, ['launches', 'show', 'rocket'], { human: true })
+    expect(humanShow.stdout).toMatch(/^rocket: Rocket \(RKT\) on base via clanker$/m)
+    expect(humanShow.stdout).toMatch(/^Latest: {3}block \d+ · FDV \$/m)
+    const notLaunched = await runCli(h.dataDir, ['launches', 'show', 'later'], { human: true })
+    expect(notLaunched.code).toBe(1)
+    expect(notLaunched.stderr).toContain('Project later has not launched yet.')
+
+    const project = await runCli<ProjectDetail>(h.dataDir, ['projects', 'show', 'rocket'])
+    expect(project.json.project.slug).toBe('rocket')
+    expect(project.json.orders.filled.count).toBe(2)
+    expect(project.json.launch?.symbol).toBe('RKT')
+    const unverified = await runCli<{ project: { profile: { status: { isLaunchVerified: boolean } } } }>(h.dataDir, ['projects', 'verify', 'rocket', '--unset'])
+    expect(unverified.json.project.profile.status.isLaunchVerified).toBe(false)
+    await runCli(h.dataDir, ['projects', 'verify', 'rocket'])
+    expect((await runCli<ProjectDetail>(h.dataDir, ['projects', 'show', 'rocket'])).json.project.profile.status.isLaunchVerified).toBe(true)
+    const edited = await runCli(h.dataDir, ['projects', 'edit', 'rocket', '--display-name', 'Rocket Two'])
+    expect(edited.code, edited.stderr).toBe(0)
+    expect((await runCli<ProjectDetail>(h.dataDir, ['projects', 'show', 'rocket'])).json.project.profile.identity.displayName).toBe('Rocket Two')
+
+    const orders = await runCli<{ items: OrderView[] }>(h.dataDir, ['orders', 'list', '--project', 'rocket'])
+    expect(orders.json.items.map((o) => [o.label, o.status])).toEqual([
+      ['rocket-buyer-0', 'filled'],
+      ['rocket-buyer-1', 'filled'],
+      ['rocket-buyer-2', 'active'],
+    ])
+    expect(orders.json.items[0]!.execution?.txHash).toMatch(/^0x/)
+    const byKey = await runCli<{ items: OrderView[] }>(h.dataDir, ['orders', 'list', '--key', 'rocket-buyer-2'])
+    expect(byKey.json.items.map((o) => o.slug)).toEqual(['rocket'])
+    const neither = await runCli(h.dataDir, ['orders', 'list'], { human: true })
+    expect(neither.code).toBe(2)
+    expect(neither.stderr).toMatch(/Exactly one of the following must be provided: --key, --project/)
+
+    // Rotation: same key id, label and wallet; the new secret works, the old one is refused at once.
+    const before = (
+      await runCli<{ items: Array<{ keyId: string; label: string; serviceWalletAddress: string }> }>(h.dataDir, ['keys', 'list'])
+    ).json.items.find((k) => k.label === 'rocket-buyer-2')!
+    const rotated = await runCli<{ key: { apiKey: string; keyId: string; label: string; serviceWalletAddress: string } }>(h.dataDir, [
+      'keys',
+      'rotate',
+      'rocket-buyer-2',
+    ])
+    expect(rotated.code, rotated.stderr).toBe(0)
+    expect(rotated.json.key).toMatchObject({ keyId: before.keyId, label: 'rocket-buyer-2', serviceWalletAddress: before.serviceWalletAddress })
+    const withNew = await h.call('GET', '/orders', rotated.json.key.apiKey)
+    expect(withNew.status).toBe(200)
+    expect(withNew.body.data).toEqual([expect.objectContaining({ slug: 'rocket', status: 'active' })])
+    const humanRotate = await runCli(h.dataDir, ['keys', 'rotate', 'rocket-buyer-2'], { human: true })
+    expect(humanRotate.stdout).toContain('the old API key no longer works')
+    expect((await h.call('GET', '/orders', rotated.json.key.apiKey)).status).toBe(401)
+
+    const linked = await runCli<{ social: { followerCount: number } }>(h.dataDir, [
+      'keys',
+      'link-social',
+      'rocket-buyer-1',
+      '--username',
+      'starwatcher',
+      '--url',
+      'https://social.example/starwatcher',
+      '--followers',
+      '4200',
+    ])
+    expect(linked.code, linked.stderr).toBe(0)
+    expect(linked.json.social.followerCount).toBe(4200)
+    // The owner's key (its plaintext was never kept): rotated to read the buyers as the owner.
+    const ownerKey = (await runCli<{ key: { apiKey: string } }>(h.dataDir, ['keys', 'rotate', 'rocket'])).json.key.apiKey
+    const buyers = await h.call('GET', '/projects/rocket/buyers', ownerKey)
+    expect(buyers.status).toBe(200)
+    expect(buyers.body.data[0]).toMatchObject({ socialUsername: 'starwatcher', followerCount: 4200 })
+    const missingFlags = await runCli(h.dataDir, ['keys', 'link-social', 'rocket-buyer-1', '--username', 'x'], { human: true })
+    expect(missingFlags.code).toBe(2)
+    expect(missingFlags.stderr).toContain('give --username, --url and --followers (or --unlink)')
+    const unlinked = await runCli<{ social: null }>(h.dataDir, ['keys', 'link-social', 'rocket-buyer-1', '--unlink'])
+    expect(unlinked.json.social).toBeNull()
   })
 
   it('a daemon that is not running: one clear line and exit 1', async () => {

@@ -4,6 +4,8 @@ import { connect } from 'node:net'
 import { chmod, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { DaemonStatus } from '../../src/admin-api/contract.ts'
+import type { ChainKey } from '../../src/chain/chain-keys.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, childPids, freePortPair, isAlive, readJson, REPO_ROOT, runCli, startDaemonProcess, type SpawnedDaemon } from './helpers.ts'
 
@@ -196,21 +198,36 @@ describe('a started daemon', () => {
 
 describe('the operator CLI against the running daemon', () => {
   it('daemon status', async () => {
-    const result = await runCli<{ pid: number; url: string; bundlers: Record<string, { address: string; balanceEth: string | null; level: string }> }>(
-      dataDir,
-      ['daemon', 'status'],
-    )
+    const result = await runCli<DaemonStatus>(dataDir, ['daemon', 'status'])
     expect(result.code).toBe(0)
     expect(result.json).toMatchObject({ pid: daemon!.process.pid, url, adminUrl, dataDir })
     // The bundler EOAs (funded on devnet) and their ETH, watched against wallet.bundlerLowEth.
     for (const chain of ['base', 'second_chain']) {
-      const bundler = result.json.bundlers[chain]!
+      const bundler = result.json.bundlers[chain as ChainKey]!
       expect(bundler.address).toMatch(/^0x[0-9a-fA-F]{40}$/)
       expect(Number(bundler.balanceEth)).toBeGreaterThan(0.01)
       expect(bundler.level).toBe('ok')
     }
+    // Version, each chain's head and the indexer's lag, and the work waiting.
+    expect(result.json.version).toBe(JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')).version)
+    for (const chain of ['base', 'second_chain']) {
+      const check = result.json.readiness.checks.chains[chain]!
+      expect(check.status).toBe('ok')
+      expect(BigInt(check.head!)).toBeGreaterThan(0n)
+      expect(BigInt(check.lagBlocks!)).toBeLessThanOrEqual(30n)
+    }
+    expect(result.json.queues).toEqual({
+      inFlightBuys: 0,
+      pendingReviews: expect.any(Number),
+      activeOrders: expect.any(Number),
+      candidatesAwaitingConfirmation: 0,
+      quarantinedLaunches: 0,
+    })
     const human = await runCli(dataDir, ['daemon', 'status'], { human: true })
     expect(human.stdout).toMatch(/Bundlers: {3}base [0-9.]+ ETH, second_chain [0-9.]+ ETH/)
+    expect(human.stdout).toMatch(/^prebuy \d+\.\d+\.\d+: daemon running/m)
+    expect(human.stdout).toMatch(/Indexer: {4}base head \d+ indexed \d+ lag \d+ \(ok\), second_chain head \d+ indexed \d+ lag \d+ \(ok\)/)
+    expect(human.stdout).toMatch(/Queues: {5}0 buys in flight · \d+ active orders · \d+ submissions to review/)
   })
 
   it('lists, approves a registration: project created, owner key printed once, owner sees the project in GET /me', async () => {
@@ -728,6 +745,19 @@ describe('restart and shutdown', () => {
       () => undefined,
     )
     await expect(second).rejects.toThrow(/already running for data dir/)
+  })
+
+  it('prebuy daemon stop stops it gracefully and waits for the exit; a second stop says nothing runs', async () => {
+    const running = daemon!
+    const stopped = await runCli<{ pid: number; stopped: boolean }>(dataDir, ['daemon', 'stop'])
+    expect(stopped.code, stopped.stdout + stopped.stderr).toBe(0)
+    expect(stopped.json).toEqual({ pid: running.process.pid, stopped: true })
+    expect(await running.exited).toBe(0)
+    await expect(stat(join(dataDir, 'daemon.json'))).rejects.toThrow(/ENOENT/)
+    const again = await runCli(dataDir, ['daemon', 'stop'], { human: true })
+    expect(again.code).toBe(1)
+    expect(again.stderr).toContain('no daemon is running for data dir')
+    daemon = await startDaemonProcess(dataDir, port)
   })
 })
 
