@@ -93,6 +93,11 @@ export const ERROR_CODES = {
     surface: 'admin',
     meaning: 'The candidate is not awaiting confirmation or rejected, or is not a launch prebuy can buy.',
   },
+  launch_method_unsupported: {
+    kind: 'bad_request',
+    surface: 'admin',
+    meaning: 'Only the open_market launch method executes today; a dev_buy or pooled_otc project is refused until it does.',
+  },
   key_revoked: { kind: 'conflict', surface: 'admin', meaning: 'The key is revoked: it cannot be rotated or linked; issue a new one.' },
   not_launched: { kind: 'not_found', surface: 'admin', meaning: 'The project has not launched: there is no execution journal to read yet.' },
   review_not_found: { kind: 'not_found', surface: 'admin', meaning: 'No submission of that kind has this id.' },

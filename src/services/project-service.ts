@@ -153,6 +153,14 @@ export function createProjectService({ store, wallets, clock, fundedCacheMs = 15
     if ((await projects.get(input.slug)) !== undefined) {
       throw new PrebuyError('slug_taken', 'A project with this slug already exists.')
     }
+    // Only open-market buys work end to end: a dev_buy or pooled_otc project's orders would otherwise be bought on the
+    // open market, silently, against what the project announced.
+    if (input.launchMethod !== 'open_market') {
+      throw new PrebuyError(
+        'launch_method_unsupported',
+        `The ${input.launchMethod} launch method is not supported yet: approve the project as open_market, or wait for the release that executes ${input.launchMethod}.`,
+      )
+    }
     const now = clock()
     const record: ProjectRecord = {
       slug: input.slug,

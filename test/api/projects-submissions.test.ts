@@ -353,6 +353,30 @@ describe('review approvals', () => {
     expect((await h.app.inject({ method: 'POST', url: `${PREFIX}/api-keys`, payload: { label: 'owner-t' } })).statusCode).toBe(201)
   })
 
+  it('a dev_buy or pooled_otc approval is refused until those methods execute (their orders would buy on the open market); nothing is written', async () => {
+    await h.services.reviews.submitRegistration({ projectName: 'D', projectUrls: ['x'], projectInfo: 'i', contact: 'c', email: 'd@e.co' }, '1.1.1.1')
+    const [item] = await h.services.reviews.list({ kind: 'registration' })
+    for (const launchMethod of ['dev_buy', 'pooled_otc'] as const) {
+      await expect(
+        h.services.reviews.approveRegistration(item!.id, {
+          slug: 'devbuy',
+          creatorAddress: '0x01',
+          launchpad: 'clanker',
+          chain: 'base',
+          launchMethod,
+          label: 'owner-d',
+        }),
+      ).rejects.toMatchObject({
+        code: 'launch_method_unsupported',
+        kind: 'bad_request',
+        message: expect.stringContaining(`The ${launchMethod} launch method is not supported yet`),
+      })
+    }
+    expect((await h.services.reviews.get(item!.id))?.status).toBe('pending')
+    expect(await h.services.projects.getProject('devbuy')).toBeUndefined()
+    expect((await h.services.keys.listKeys()).map((k) => k.label)).not.toContain('owner-d')
+  })
+
   it('approving a key request issues a key; rejecting records the decision', async () => {
     await h.services.reviews.submitKeyRequest(
       { useCases: ['launching_a_token'], projectName: 'Req', projectUrls: ['https://r.example'], projectInfo: 'i', contact: 'c' },
