@@ -3,6 +3,7 @@ import { createServer } from 'node:net'
 import { once } from 'node:events'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { resultSchemaOf } from '../../src/admin-api/command-results.ts'
 
 export const REPO_ROOT = join(import.meta.dirname, '..', '..')
 const BIN = join(REPO_ROOT, 'bin', 'run.js')
@@ -112,6 +113,14 @@ export async function runCli<T = unknown>(
     json = JSON.parse(stdout)
   } catch {
     json = undefined
+  }
+  // Every successful `--json` result is checked against the command's documented schema (command-results.ts).
+  if (!options.human && code === 0) {
+    const result = resultSchemaOf(args)
+    if (!result) throw new Error(`no result schema for prebuy ${args.join(' ')}`)
+    const parsed = result.schema.safeParse(json)
+    if (!parsed.success)
+      throw new Error(`prebuy ${result.id} --json does not match its schema: ${JSON.stringify(parsed.error.issues.slice(0, 3))}\n${stdout.slice(0, 2000)}`)
   }
   return { code, json: json as T, stdout, stderr }
 }
