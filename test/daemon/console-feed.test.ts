@@ -1,4 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { AddressInfo } from 'node:net'
+import { buildAdminApp } from '../../daemon/admin/build-admin-app.ts'
+import type { AdminOperations } from '../../daemon/admin/admin-operations.ts'
+import { createSseParser, followEventStream, type StreamSignal } from '../../src/admin-client/event-stream.ts'
+import { silentLogger } from '../../src/common/logger.ts'
 import type { ConsoleEvent } from '../../src/admin-api/console-events.ts'
 import { createConsoleFeed, type ConsoleFeed } from '../../daemon/events/console-feed.ts'
 import type { OrderRecord, ReviewItem } from '../../src/domain/records.ts'
@@ -183,5 +188,105 @@ describe('console feed: the admin event stream from committed store batches', ()
     expect(c.ended()).toBe(true)
     await store.batch([put(store.sub.orders, 'k1!rocket', order('rocket', 'k1'))])
     expect(c.types()).toEqual(['snapshot'])
+  })
+})
+
+describe('GET /admin/v1/events over HTTP', () => {
+  const TOKEN = 'prebuy_op_events-test'
+  let temp: Awaited<ReturnType<typeof openTempStore>>
+  let feed: ConsoleFeed
+  let app: ReturnType<typeof buildAdminApp>
+  let adminUrl: string
+  beforeEach(async () => {
+    temp = await openTempStore('events-http')
+    feed = createConsoleFeed({ store: temp.store, journal: createJournal(temp.store) })
+    app = buildAdminApp({ operations: {} as AdminOperations, operatorToken: TOKEN, logger: silentLogger, events: feed })
+    await app.listen({ host: '127.0.0.1', port: 0 })
+    adminUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
+  })
+  afterEach(async () => {
+    feed.close()
+    await app.close()
+    await temp.remove()
+  })
+
+  /** Reads a stream's messages until `count` arrived. */
+  async function read(response: Response, count: number) {
+    const parse = createSseParser()
+    const decoder = new TextDecoder()
+    const out: Array<{ id?: string; event: string; data: string }> = []
+    const reader = response.body!.getReader()
+    while (out.length < count) {
+      const { value, done } = await reader.read()
+      if (done) break
+      out.push(...parse(decoder.decode(value, { stream: true })))
+    }
+    await reader.cancel()
+    return out
+  }
+
+  it('needs the operator token; a stream is text/event-stream with ids, types and JSON data; a bad scope is a 400', async () => {
+    expect((await fetch(`${adminUrl}/admin/v1/events`)).status).toBe(401)
+    const bad = await fetch(`${adminUrl}/admin/v1/events?scope=everything`, { headers: { authorization: `Bearer ${TOKEN}` } })
+    expect(bad.status).toBe(400)
+    expect(await bad.json()).toMatchObject({ code: 'invalid_request' })
+    const response = await fetch(`${adminUrl}/admin/v1/events?scope=reviews`, { headers: { authorization: `Bearer ${TOKEN}` } })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8')
+    const [snapshot] = await read(response, 1)
+    expect(snapshot).toMatchObject({ event: 'snapshot', id: expect.stringMatching(/^[0-9a-f]{8}-0$/) })
+    expect(JSON.parse(snapshot!.data)).toMatchObject({ type: 'snapshot', scope: 'reviews', reviews: [] })
+  })
+
+  it('Last-Event-ID (header) resumes with the missed events only', async () => {
+    const first = await fetch(`${adminUrl}/admin/v1/events?scope=launches`, { headers: { authorization: `Bearer ${TOKEN}` } })
+    const [snapshot] = await read(first, 1)
+    await temp.store.batch([put(temp.store.sub.orders, 'k1!rocket', order('rocket', 'k1'))])
+    await temp.store.batch([put(temp.store.sub.orders, 'k2!rocket', order('rocket', 'k2'))])
+    const resumed = await fetch(`${adminUrl}/admin/v1/events?scope=launches`, { headers: { authorization: `Bearer ${TOKEN}`, 'last-event-id': snapshot!.id! } })
+    const messages = await read(resumed, 2)
+    expect(messages.map((m) => [m.event, JSON.parse(m.data).order.keyId])).toEqual([
+      ['order', 'k1'],
+      ['order', 'k2'],
+    ])
+  })
+
+  it('the client follows the stream, says when the daemon goes away and resumes where it left off when it is back', async () => {
+    const signals: StreamSignal[] = []
+    const controller = new AbortController()
+    const port = (app.server.address() as AddressInfo).port
+    const following = followEventStream({
+      locate: async () => ({ adminUrl, operatorToken: TOKEN }),
+      scope: 'launches',
+      onSignal: (signal) => signals.push(signal),
+      signal: controller.signal,
+      minDelayMs: 50,
+      maxDelayMs: 200,
+    })
+    const waitFor = async (what: string, check: () => boolean) => {
+      const deadline = Date.now() + 10_000
+      while (!check()) {
+        if (Date.now() > deadline) throw new Error(`never saw ${what}: ${JSON.stringify(signals.map((s) => s.type))}`)
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+    }
+    const events = () => signals.flatMap((s) => (s.type === 'event' ? [s.event] : []))
+    await waitFor('the snapshot', () => events().some((e) => e.type === 'snapshot'))
+    await temp.store.batch([put(temp.store.sub.orders, 'k1!rocket', order('rocket', 'k1'))])
+    await waitFor('the first order', () => events().some((e) => e.type === 'order'))
+    // The admin server goes away, connections cut (the feed and its history stay, as across a network outage).
+    const closing = app.close()
+    app.server.closeAllConnections()
+    await closing
+    await waitFor('the disconnection', () => signals.some((s) => s.type === 'disconnected'))
+    await temp.store.batch([put(temp.store.sub.orders, 'k2!rocket', order('rocket', 'k2'))])
+    app = buildAdminApp({ operations: {} as AdminOperations, operatorToken: TOKEN, logger: silentLogger, events: feed })
+    await app.listen({ host: '127.0.0.1', port })
+    await waitFor('the missed order', () => events().some((e) => e.type === 'order' && e.order.keyId === 'k2'))
+    controller.abort()
+    await following
+    // Resumed, not restarted: one snapshot in all, each order once.
+    expect(events().map((e) => (e.type === 'order' ? e.order.keyId : e.type))).toEqual(['snapshot', 'k1', 'k2'])
+    expect(signals.filter((s) => s.type === 'connected')).toHaveLength(2)
   })
 })
