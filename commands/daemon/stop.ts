@@ -1,17 +1,6 @@
-import { readFile } from 'node:fs/promises'
 import { Flags } from '@oclif/core'
 import { OperatorCommand } from '../../src/admin-client/cli/operator-command.ts'
-import { daemonFilePath, type DaemonFile } from '../../src/admin-client/daemon-files.ts'
-import { DaemonNotFoundError } from '../../src/admin-client/locate-daemon.ts'
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
+import { isAlive, runningDaemonFile } from '../../src/admin-client/locate-daemon.ts'
 
 export default class DaemonStop extends OperatorCommand {
   static override description =
@@ -21,17 +10,10 @@ export default class DaemonStop extends OperatorCommand {
 
   async run(): Promise<{ pid: number; stopped: boolean }> {
     const { flags } = await this.parse(DaemonStop)
-    const dataDir = this.dataDir(flags)
-    let file: DaemonFile
-    try {
-      file = JSON.parse(await readFile(daemonFilePath(dataDir), 'utf8')) as DaemonFile
-    } catch {
-      throw new DaemonNotFoundError(`no daemon is running for data dir ${dataDir}`)
-    }
-    if (!alive(file.pid)) throw new DaemonNotFoundError(`the daemon for data dir ${dataDir} (pid ${file.pid}) is not running`)
+    const file = await runningDaemonFile(this.dataDir(flags))
     process.kill(file.pid, 'SIGTERM')
     const deadline = Date.now() + flags.timeout * 1000
-    while (alive(file.pid)) {
+    while (isAlive(file.pid)) {
       if (Date.now() > deadline) this.error(`the daemon (pid ${file.pid}) is still stopping after ${flags.timeout} s; check its log`, { exit: 1 })
       await new Promise((resolve) => setTimeout(resolve, 200))
     }

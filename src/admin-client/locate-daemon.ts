@@ -13,7 +13,8 @@ export interface LocatedDaemon extends DaemonFile {
   operatorToken: string
 }
 
-const isAlive = (pid: number): boolean => {
+/** Whether a process with this id exists (EPERM: it does, owned by someone else). */
+export const isAlive = (pid: number): boolean => {
   try {
     process.kill(pid, 0)
     return true
@@ -23,8 +24,8 @@ const isAlive = (pid: number): boolean => {
   }
 }
 
-/** Finds the daemon serving a data dir from `<data-dir>/daemon.json` and `<data-dir>/operator-token`. */
-export async function locateDaemon(dataDir: string): Promise<LocatedDaemon> {
+/** The running daemon's `<data-dir>/daemon.json`; a missing file or a dead process is a DaemonNotFoundError. */
+export async function runningDaemonFile(dataDir: string): Promise<DaemonFile> {
   let file: DaemonFile
   try {
     file = JSON.parse(await readFile(daemonFilePath(dataDir), 'utf8')) as DaemonFile
@@ -39,6 +40,12 @@ export async function locateDaemon(dataDir: string): Promise<LocatedDaemon> {
       `the daemon for data dir ${dataDir} (pid ${file.pid}) is not running; start it with: prebuy daemon start --data-dir ${dataDir}`,
     )
   }
+  return file
+}
+
+/** Finds the daemon serving a data dir from `<data-dir>/daemon.json` and `<data-dir>/operator-token`. */
+export async function locateDaemon(dataDir: string): Promise<LocatedDaemon> {
+  const file = await runningDaemonFile(dataDir)
   let operatorToken: string
   try {
     operatorToken = (await readFile(operatorTokenPath(dataDir), 'utf8')).trim()

@@ -1,3 +1,5 @@
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli, REPO_ROOT } from '../daemon/helpers.ts'
 import { TmuxTerminal } from '../support/tmux.ts'
@@ -249,6 +251,36 @@ describe('operator console, end to end', () => {
     expect(missingFlags.stderr).toContain('give --username, --url and --followers (or --unlink)')
     const unlinked = await runCli<{ social: null }>(h.dataDir, ['keys', 'link-social', 'rocket-buyer-1', '--unlink'])
     expect(unlinked.json.social).toBeNull()
+  })
+
+  it('a wrong operator token: one clear line and exit 1, for one-shot commands and screens alike', async () => {
+    const tokenFile = join(h.dataDir, 'operator-token')
+    const token = await readFile(tokenFile, 'utf8')
+    await writeFile(tokenFile, 'prebuy_op_wrong')
+    try {
+      const list = await runCli(h.dataDir, ['launches', 'list'], { human: true })
+      expect(list.code).toBe(1)
+      expect(list.stderr.trim().split('\n')).toEqual([expect.stringContaining('A valid operator token is required.')])
+      const watch = await runCli(h.dataDir, ['launches', 'watch'], { human: true })
+      expect(watch.code).toBe(1)
+      // oclif wraps the error line at the terminal width.
+      expect(watch.stderr.replace(/\s+/g, ' ')).toContain('Error: the daemon refused the event stream (401): A valid operator token is required.')
+    } finally {
+      await writeFile(tokenFile, token)
+    }
+  })
+
+  it('keys rotate shows its steps in a terminal (listr2) and the new key once', async () => {
+    const screen = new TmuxTerminal(`node bin/run.js keys rotate rocket-buyer-0 --data-dir ${h.dataDir}`, { cwd: REPO_ROOT })
+    try {
+      const done = await screen.waitFor('the exit', (s) => /\[exit \d+\]/.test(s))
+      expect(screen.exited().status).toBe(0)
+      expect(done).toMatch(/✔ Found key rocket-buyer-0 \(key_[0-9a-f]+, wallet 0x[0-9a-fA-F]{40}\)/)
+      expect(done).toContain('✔ Issue the new secret and revoke the old one (one write)')
+      expect(done).toMatch(/New API key: {2}prebuy_\S+/)
+    } finally {
+      screen.close()
+    }
   })
 
   it('a daemon that is not running: one clear line and exit 1', async () => {

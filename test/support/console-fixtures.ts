@@ -1,6 +1,6 @@
 import type { OrderBrief } from '../../src/admin-api/console-events.ts'
 import type { StreamSignal } from '../../src/admin-client/event-stream.ts'
-import type { ConsoleEvent } from '../../src/admin-api/console-events.ts'
+import type { ConsoleEvent, LaunchesSnapshot } from '../../src/admin-api/console-events.ts'
 import type { LaunchRecord, OrderEvent, PriceTick } from '../../src/journal/journal-records.ts'
 
 const TOKEN = '0x8399000000000000000000000000000000008630'
@@ -70,6 +70,21 @@ export const orderEvent = (slug: string, keyId: string, to: OrderEvent['to'], pa
   from: to === 'executing' ? 'active' : 'executing',
   to,
   at: 1_002_000,
+  ...patch,
+})
+
+/** A launches-scope snapshot with nothing in it (override any list). */
+export const launchesSnapshot = (patch: Partial<LaunchesSnapshot> = {}): LaunchesSnapshot => ({
+  type: 'snapshot',
+  scope: 'launches',
+  at: 1,
+  projects: [],
+  launches: [],
+  ticks: [],
+  orders: [],
+  decisions: [],
+  candidates: [],
+  actions: [],
   ...patch,
 })
 

@@ -4,7 +4,7 @@ import { initialWatchState, reduceWatch, type WatchState } from '../../../src/co
 import { WatchScreen } from '../../../src/console/watch/watch-screen.tsx'
 import { watchView } from '../../../src/console/watch/watch-view.ts'
 import { projectRecord } from '../../support/records.ts'
-import { events, launchRecord, orderBrief, orderEvent, priceTick } from '../../support/console-fixtures.ts'
+import { events, launchesSnapshot, launchRecord, orderBrief, orderEvent, priceTick } from '../../support/console-fixtures.ts'
 
 const frame = (state: WatchState): string => {
   const { lastFrame, unmount } = render(<WatchScreen view={watchView(state)} />)
@@ -13,18 +13,7 @@ const frame = (state: WatchState): string => {
   return text
 }
 const live = (...list: Parameters<typeof events>) => reduceWatch(initialWatchState(), { type: 'signals', signals: [{ type: 'connected' }, ...events(...list)] })
-const snapshot = {
-  type: 'snapshot' as const,
-  scope: 'launches' as const,
-  at: 1,
-  projects: [],
-  launches: [],
-  ticks: [],
-  orders: [],
-  decisions: [],
-  candidates: [],
-  actions: [],
-}
+const snapshot = launchesSnapshot()
 
 describe('launches watch: Ink frames', () => {
   it('empty states: connecting, then no projects', () => {

@@ -1,24 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import type { LaunchesSnapshot } from '../../../src/admin-api/console-events.ts'
 import { key } from '../../../src/console/key-press.ts'
 import { initialWatchState, reduceWatch, type WatchState } from '../../../src/console/watch/watch-state.ts'
 import { watchText, watchView } from '../../../src/console/watch/watch-view.ts'
 import { projectRecord } from '../../support/records.ts'
-import { events, launchRecord, orderBrief, orderEvent, priceTick } from '../../support/console-fixtures.ts'
+import { events, launchesSnapshot, launchRecord, orderBrief, orderEvent, priceTick } from '../../support/console-fixtures.ts'
 
-const snapshot = (patch: Partial<LaunchesSnapshot> = {}): LaunchesSnapshot => ({
-  type: 'snapshot',
-  scope: 'launches',
-  at: 1,
-  projects: [],
-  launches: [],
-  ticks: [],
-  orders: [],
-  decisions: [],
-  candidates: [],
-  actions: [],
-  ...patch,
-})
+const snapshot = launchesSnapshot
 
 const feed = (state: WatchState, ...list: Parameters<typeof events>) => reduceWatch(state, { type: 'signals', signals: events(...list) })
 const connected = (): WatchState => reduceWatch(initialWatchState(), { type: 'signals', signals: [{ type: 'connected' }] })
