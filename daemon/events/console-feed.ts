@@ -18,9 +18,11 @@ import type { Store, StoreOperation } from '../../src/store/open-store.ts'
 
 /**
  * How much the feed keeps for clients reconnecting with Last-Event-ID (older ones get a snapshot), in units: one per
- * event plus one per order verdict of a decision (a 1,000-order decision weighs as much as 1,000 small events).
+ * event plus one per order verdict of a decision (a 1,000-order decision weighs as much as 1,000 small events). Enough
+ * for a reconnection after a network blip, even during a launch (a 500-buy launch is ~3,000 units); kept small because
+ * the history is rewritten by every write the daemon makes (200 requests/s under load), listened to or not.
  */
-export const FEED_HISTORY = 50_000
+export const FEED_HISTORY = 10_000
 
 export interface FeedSubscription {
   scope: EventScope
