@@ -617,12 +617,21 @@ describe('devnet launchpads', () => {
   it('deploys in one or two blocks even with interval mining (all transactions pipelined)', async () => {
     await devnet.setBlockTime(1)
     try {
+      const deployer = devnet.accounts[7]!.account.address.toLowerCase()
       const startBlock = await client.getBlockNumber()
       const second = await deployDevnetLaunchpads(chain, devnet.accounts[7]!.account)
       const endBlock = await client.getBlockNumber()
       expect(await devnetLaunchpadsExist(chain, second)).toBe(true)
       expect(second.clanker.factory).not.toBe(addresses.clanker.factory)
-      expect(endBlock - startBlock).toBeLessThanOrEqual(3n)
+      // The blocks the deployer's transactions landed in (not the wall-clock blocks the whole call took: mining the hook
+      // salts first takes seconds of CPU on a busy machine, while interval mining goes on).
+      const landed: bigint[] = []
+      for (let n = startBlock + 1n; n <= endBlock; n++) {
+        const block = await client.getBlock({ blockNumber: n, includeTransactions: true })
+        if (block.transactions.some((tx) => tx.from.toLowerCase() === deployer)) landed.push(n)
+      }
+      expect(landed.length).toBeGreaterThan(0)
+      expect(landed[landed.length - 1]! - landed[0]!).toBeLessThanOrEqual(1n)
     } finally {
       await devnet.setBlockTime('manual')
     }
