@@ -1,10 +1,9 @@
 import { PrebuyError } from '../common/errors.ts'
 import type { Journal } from '../journal/journal.ts'
 import type { LaunchRecord, OrderEvent, TickDecision } from '../journal/journal-records.ts'
-import { projectStatusPrefix } from '../store/order-index.ts'
 import { ORDER_STATUSES } from '../domain/records.ts'
 import type { Store } from '../store/open-store.ts'
-import { readAll } from '../store/paginate.ts'
+import type { ProjectService } from './project-service.ts'
 
 /** What the executor recorded about one launch: every journaled tick decision and every order transition. */
 export interface ExecutionJournal {
@@ -20,7 +19,11 @@ export interface ExecutionJournalService {
   journalOf(slug: string): Promise<ExecutionJournal>
 }
 
-export function createExecutionJournalService(deps: { store: Store; journal: Journal }): ExecutionJournalService {
+export function createExecutionJournalService(deps: {
+  store: Store
+  journal: Journal
+  projects: Pick<ProjectService, 'ordersOfProject'>
+}): ExecutionJournalService {
   const { store, journal } = deps
   return {
     async journalOf(slug) {
@@ -29,9 +32,7 @@ export function createExecutionJournalService(deps: { store: Store; journal: Jou
       const launch = await journal.getLaunchBySlug(slug)
       if (!launch) throw new PrebuyError('not_launched', `Project ${slug} has not launched: nothing was executed yet.`)
       // The project's buyers, whatever their orders' status, then their events on this project.
-      const keyIds = new Set<string>()
-      for (const status of ORDER_STATUSES)
-        for (const entry of await readAll(store.sub.ordersByProject, projectStatusPrefix(slug, status))) keyIds.add(entry.value)
+      const keyIds = new Set((await deps.projects.ordersOfProject(slug, ORDER_STATUSES)).map((o) => o.keyId))
       const [decisions, perKey] = await Promise.all([journal.decisionsOf(slug), Promise.all([...keyIds].map((keyId) => journal.orderEventsOf(keyId, slug)))])
       return { launch, decisions, events: perKey.flat().sort((a, b) => a.at - b.at) }
     },

@@ -4,8 +4,8 @@ import { USDC_DECIMALS } from '../domain/order-bounds.ts'
 import { ORDER_STATUSES, type OrderRecord, type OrderStatus, type ProjectRecord } from '../domain/records.ts'
 import type { Journal } from '../journal/journal.ts'
 import type { CandidateRecord, LaunchRecord, PriceTick } from '../journal/journal-records.ts'
-import { projectStatusPrefix } from '../store/order-index.ts'
 import type { Store } from '../store/open-store.ts'
+import type { ProjectService } from './project-service.ts'
 import { readAll } from '../store/paginate.ts'
 
 /** Orders of one status: how many and their max spend (filled: what was spent), decimal USDC. */
@@ -58,7 +58,7 @@ export interface OperatorViewsService {
 }
 
 /** Read-only views the operator's commands show: orders by project or key, launches, one project. */
-export function createOperatorViewsService(deps: { store: Store; journal: Journal }): OperatorViewsService {
+export function createOperatorViewsService(deps: { store: Store; journal: Journal; projects: Pick<ProjectService, 'ordersOfProject'> }): OperatorViewsService {
   const { store, journal } = deps
   const mustGetProject = async (slug: string): Promise<ProjectRecord> => {
     const project = await store.sub.projects.get(slug)
@@ -70,13 +70,8 @@ export function createOperatorViewsService(deps: { store: Store; journal: Journa
     const labels = new Map(keys.filter((k) => k !== undefined).map((k) => [k!.id, k!.label]))
     return orders.map((o) => ({ ...o, label: labels.get(o.keyId) ?? o.keyId }))
   }
-  const ordersOfProject = async (slug: string): Promise<OrderRecord[]> => {
-    const keyIds: string[] = []
-    for (const status of ORDER_STATUSES)
-      for (const entry of await readAll(store.sub.ordersByProject, projectStatusPrefix(slug, status))) keyIds.push(entry.value)
-    const orders = await store.sub.orders.getMany(keyIds.map((keyId) => `${keyId}!${slug}`))
-    return orders.filter((o): o is OrderRecord => o !== undefined).sort((a, b) => a.createdAt - b.createdAt)
-  }
+  const ordersOfProject = async (slug: string): Promise<OrderRecord[]> =>
+    (await deps.projects.ordersOfProject(slug, ORDER_STATUSES)).sort((a, b) => a.createdAt - b.createdAt)
   const tallies = (orders: readonly OrderRecord[]): OrderTallies => {
     const atoms = Object.fromEntries(ORDER_STATUSES.map((s) => [s, { count: 0, atoms: 0n }])) as Record<OrderStatus, { count: number; atoms: bigint }>
     for (const order of orders) {

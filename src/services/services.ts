@@ -52,7 +52,7 @@ export function createServices({ store, wallets, clock = systemClock, fundedCach
     blocklist,
     desk,
     launches: createLaunchBindingService({ store, journal: createJournal(store), clock }),
-    executions: createExecutionJournalService({ store, journal: createJournal(store) }),
-    views: createOperatorViewsService({ store, journal: createJournal(store) }),
+    executions: createExecutionJournalService({ store, journal: createJournal(store), projects }),
+    views: createOperatorViewsService({ store, journal: createJournal(store), projects }),
   }
 }
