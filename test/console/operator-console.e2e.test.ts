@@ -10,7 +10,11 @@ import type { LaunchDetail, LaunchSummary, OrderView, ProjectDetail } from '../.
 import { createJournal } from '../../src/journal/journal.ts'
 import { openStore, put } from '../../src/store/open-store.ts'
 
-/** The operator console's screens in a real terminal (tmux) against a running daemon on devnet. */
+/**
+ * The operator console's screens in a real terminal (tmux) against a running daemon on devnet. A screen that never
+ * shows what a step waits for fails with that step's name and the last screen (60 s per wait, 90 s for the
+ * reconnection), well inside the suite's 5-minute test budget (vitest.config.ts).
+ */
 describe('operator console, end to end', () => {
   let h: ConsoleHarness
   let terminal: TmuxTerminal | undefined
