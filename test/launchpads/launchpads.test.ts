@@ -41,7 +41,10 @@ import {
 import type { LaunchpadAdapter, PoolKey } from '../../src/launchpads/launchpad-adapter.ts'
 import { loadLaunchContext } from '../../src/launchpads/load-launch-context.ts'
 import { poolIdOf } from '../../src/launchpads/pool-id.ts'
-import { clankerProtocolFeeOf } from '../../src/pricing/fee-fraction.ts'
+import { POOL_MANAGER_EVENTS } from '../../src/launchpads/v4-events.ts'
+import { quoteDevBuy } from '../../src/domain/launch-methods/dev-buy-eligibility.ts'
+import { clankerProtocolFeeOf, clankerTotalFeeFraction } from '../../src/pricing/fee-fraction.ts'
+import { fraction } from '../../src/pricing/fraction.ts'
 import { type ClankerAuctionSchedule, feeAt, type FeeSchedule, scheduleNeedsRefresh } from '../../src/pricing/fee-schedule.ts'
 import { clankerAuctionDecayFeeAt } from '../../src/pricing/schedules/clanker-auction.ts'
 import { type LinearFeeSchedule as LinearSchedule, linearFeeAt } from '../../src/pricing/schedules/linear.ts'
@@ -635,6 +638,53 @@ describe('devnet launchpads', () => {
     } finally {
       await devnet.setBlockTime('manual')
     }
+  })
+})
+
+describe('dev-buy pricing against the devnet Clanker DevBuy extension', () => {
+  // The service's dev buy is priced before the deployment from the positions it will place; the buy the extension makes
+  // inside the deployment must get exactly what quoteDevBuy said, to the wei, and leave the pool at the same price.
+  it('quoteDevBuy over the launch pool equals the tokens and the price of the dev buy made inside the deployment', async () => {
+    const devBuyWei = 3n * 10n ** 17n
+    const launched = await launchToken({ chain, addresses, launchpad: 'clanker', creator: nextCreator(), name: 'quoted', symbol: 'QTD', devBuyWei })
+    const receipt = await client.getTransactionReceipt({ hash: launched.txHash })
+    const poolEvents = parseEventLogs({
+      abi: [
+        ...POOL_MANAGER_EVENTS,
+        ...parseAbi([
+          'event ModifyLiquidity(bytes32 indexed id, address indexed sender, int24 tickLower, int24 tickUpper, int256 liquidityDelta, bytes32 salt)',
+        ]),
+      ],
+      logs: receipt.logs.filter((l) => isAddressEqual(l.address, chain.addresses.poolManager)),
+    }).filter((l) => l.args.id === launched.poolId)
+    const init = poolEvents.find((l) => l.eventName === 'Initialize')!.args as { sqrtPriceX96: bigint; tick: number; tickSpacing: number }
+    const positions = poolEvents.flatMap((l) =>
+      l.eventName === 'ModifyLiquidity' ? [{ tickLower: l.args.tickLower, tickUpper: l.args.tickUpper, liquidity: l.args.liquidityDelta as bigint }] : [],
+    )
+    const swap = poolEvents.find((l) => l.eventName === 'Swap')!.args as { sqrtPriceX96: bigint; fee: number }
+    const [devBuy] = parseEventLogs({
+      abi: parseAbi(['event EthDevBuy(address indexed token, address indexed user, uint256 ethAmount, uint256 tokenAmount)']),
+      logs: receipt.logs,
+    })
+    expect(positions.length).toBeGreaterThan(0)
+
+    const quote = quoteDevBuy(
+      {
+        pool: { sqrtPriceX96: init.sqrtPriceX96, tick: init.tick, tickSpacing: init.tickSpacing, positions },
+        tokenIsCurrency0: isAddressEqual(launched.poolKey.currency0, launched.token),
+        lpFeePips: swap.fee,
+        hookInputFee: (paired) => clankerProtocolFeeOf(paired, swap.fee),
+        totalFee: clankerTotalFeeFraction(swap.fee),
+        totalSupply: await client.readContract({ address: launched.token, abi: erc20Abi, functionName: 'totalSupply' }),
+        // Priced in wei here: the paired asset is the input, at 1 "stablecoin atom" per wei.
+        stableToPaired: (wei) => wei,
+        pairedUsd: fraction(1n),
+      },
+      devBuyWei,
+    )!
+    expect(swap.fee).toBe(10_000) // the LP fee: MEV modules start after extensions run
+    expect(quote.tokensOut).toBe(devBuy!.args.tokenAmount)
+    expect(quote.sqrtPriceX96After).toBe(swap.sqrtPriceX96)
   })
 })
 
