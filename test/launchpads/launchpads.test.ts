@@ -43,6 +43,9 @@ import { loadLaunchContext } from '../../src/launchpads/load-launch-context.ts'
 import { poolIdOf } from '../../src/launchpads/pool-id.ts'
 import { POOL_MANAGER_EVENTS } from '../../src/launchpads/v4-events.ts'
 import { quoteDevBuy } from '../../src/domain/launch-methods/dev-buy-eligibility.ts'
+import { CLANKER_TOKEN_CREATED } from '../../src/launchpads/clanker/clanker-abi.ts'
+import { clankerLaunchPool } from '../../src/launchpads/clanker/clanker-launch-pool.ts'
+import { maxUsableTick } from '../../src/pricing/v4/tick-math.ts'
 import { clankerProtocolFeeOf, clankerTotalFeeFraction } from '../../src/pricing/fee-fraction.ts'
 import { fraction } from '../../src/pricing/fraction.ts'
 import { type ClankerAuctionSchedule, feeAt, type FeeSchedule, scheduleNeedsRefresh } from '../../src/pricing/fee-schedule.ts'
@@ -667,15 +670,28 @@ describe('dev-buy pricing against the devnet Clanker DevBuy extension', () => {
       logs: receipt.logs,
     })
     expect(positions.length).toBeGreaterThan(0)
+    // The pool the service computes from the deployment's config (before deploying) is the pool the chain got.
+    const created = parseEventLogs({ abi: [CLANKER_TOKEN_CREATED], logs: receipt.logs })[0]!.args
+    const tokenIsCurrency0 = isAddressEqual(launched.poolKey.currency0, launched.token)
+    const totalSupply = await client.readContract({ address: launched.token, abi: erc20Abi, functionName: 'totalSupply' })
+    const computed = clankerLaunchPool({
+      tickIfToken0IsClanker: created.startingTick,
+      tickSpacing: init.tickSpacing,
+      // The devnet factory's locker config: one position from the start to the last usable tick, the whole supply.
+      positions: [{ tickLower: created.startingTick, tickUpper: maxUsableTick(init.tickSpacing), bps: 10_000 }],
+      poolSupply: totalSupply - created.extensionsSupply,
+      tokenIsCurrency0,
+    })
+    expect(computed).toEqual({ sqrtPriceX96: init.sqrtPriceX96, tick: init.tick, tickSpacing: init.tickSpacing, positions })
 
     const quote = quoteDevBuy(
       {
-        pool: { sqrtPriceX96: init.sqrtPriceX96, tick: init.tick, tickSpacing: init.tickSpacing, positions },
-        tokenIsCurrency0: isAddressEqual(launched.poolKey.currency0, launched.token),
+        pool: computed,
+        tokenIsCurrency0,
         lpFeePips: swap.fee,
         hookInputFee: (paired) => clankerProtocolFeeOf(paired, swap.fee),
         totalFee: clankerTotalFeeFraction(swap.fee),
-        totalSupply: await client.readContract({ address: launched.token, abi: erc20Abi, functionName: 'totalSupply' }),
+        totalSupply,
         // Priced in wei here: the paired asset is the input, at 1 "stablecoin atom" per wei.
         stableToPaired: (wei) => wei,
         pairedUsd: fraction(1n),
