@@ -1,0 +1,254 @@
+import {
+  BaseError,
+  ContractFunctionRevertedError,
+  createWalletClient,
+  encodeFunctionData,
+  erc20Abi,
+  http,
+  keccak256,
+  parseAbi,
+  toHex,
+  type Abi,
+  type Address,
+  type Hex,
+} from 'viem'
+import { entryPoint07Abi, toPackedUserOperation } from 'viem/account-abstraction'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import settlementArtifact from '../../src/chain/contracts/artifacts/PrebuyOtcSettlement.json' with { type: 'json' }
+import { chainFromConfig } from '../../src/chain/clients.ts'
+import { fundAccount } from '../../src/chain/devnet/faucet.ts'
+import { settleOtc } from '../../src/domain/launch-methods/otc-fill.ts'
+import { createAccountProvider } from '../../src/wallets/accounts/create-account-provider.ts'
+import type { SmartAccountProvider } from '../../src/wallets/accounts/operation-account.ts'
+import { startWalletFixture, type WalletFixture } from '../wallets/devnet-fixture.ts'
+
+/**
+ * The pooled OTC settlement contract on a real devnet: the real EntryPoint v0.7, the buyers' real SimpleAccount
+ * wallets (the service's own account provider signs their UserOperations), the devnet stablecoin. `settle` runs the
+ * wallets' operations itself, so the whole settlement is one transaction that moves everything or nothing.
+ */
+const settlement = settlementArtifact as unknown as { abi: Abi; bytecode: Hex }
+const USDC = 10n ** 6n
+const TOKEN = 10n ** 18n
+const SUPPLY = 1_000_000_000n * TOKEN
+
+describe('PrebuyOtcSettlement', () => {
+  let f: WalletFixture
+  let provider: SmartAccountProvider
+  let stablecoin: Address
+  let entryPoint: Address
+  const operator = () => f.devnet.accounts[3]!.account
+  const project = () => f.devnet.accounts[4]!.account
+  const feeRecipient: Address = '0x00000000000000000000000000000000000fee01'
+  const client = () => f.clients.base
+  const send = async (account: ReturnType<typeof operator>, address: Address, abi: Abi, functionName: string, args: unknown[]) => {
+    const wallet = createWalletClient({ chain: chainFromConfig(f.chains.base), account, transport: http(f.chains.base.rpcUrl) })
+    const hash = await wallet.writeContract({ address, abi, functionName, args, gas: 5_000_000n } as never)
+    return client().waitForTransactionReceipt({ hash })
+  }
+  /** The revert a call would hit (simulated from `account`), by error name. */
+  const revertOf = async (account: Address, address: Address, functionName: string, args: unknown[]): Promise<string | undefined> => {
+    try {
+      await client().simulateContract({ account, address, abi: settlement.abi, functionName, args, gas: 5_000_000n } as never)
+      return undefined
+    } catch (error) {
+      const reverted = error instanceof BaseError ? error.walk((e) => e instanceof ContractFunctionRevertedError) : undefined
+      return reverted instanceof ContractFunctionRevertedError ? reverted.data?.errorName : String(error)
+    }
+  }
+  const usdcOf = (address: Address) => client().readContract({ address: stablecoin, abi: erc20Abi, functionName: 'balanceOf', args: [address] })
+  const tokenOf = (token: Address, address: Address) => client().readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [address] })
+
+  /** A contract deployed by the operator (the service) for one test: a fresh settlement each time. */
+  const deploySettlement = async (): Promise<Address> => {
+    const wallet = createWalletClient({ chain: chainFromConfig(f.chains.base), account: operator(), transport: http(f.chains.base.rpcUrl) })
+    const hash = await wallet.deployContract({
+      abi: settlement.abi,
+      bytecode: settlement.bytecode,
+      args: [entryPoint, stablecoin, operator().address, feeRecipient],
+    })
+    return (await client().waitForTransactionReceipt({ hash })).contractAddress!
+  }
+
+  /** The project's offer: `offered` tokens at `fdvUsd`, deposited into `contract`. */
+  const offer = async (contract: Address, offered: bigint, fdvUsd: bigint) => {
+    const token = await f.deployToken('base', 'Otc Coin', 'OTC', (SUPPLY / TOKEN).toString(), project().address)
+    await send(project(), token, erc20Abi as Abi, 'approve', [contract, offered])
+    const offerId = keccak256(toHex(`otc-${token}`))
+    const receipt = await send(project(), contract, settlement.abi, 'deposit', [offerId, token, offered, fdvUsd * USDC, SUPPLY, 0n])
+    expect(receipt.status).toBe('success')
+    return { token, offerId, terms: { fdv: fdvUsd * USDC, totalSupply: SUPPLY, offered } }
+  }
+
+  /** Wallet `userIndex`'s signed UserOperation: approve exactly `spend` to the settlement and contribute it. */
+  const contributionOp = async (contract: Address, offerId: Hex, userIndex: number, spend: bigint) => {
+    const account = await provider.account('base', userIndex)
+    const deployed = ((await client().getCode({ address: account.address })) ?? '0x') !== '0x'
+    const nonce = await client().readContract({ address: entryPoint, abi: entryPoint07Abi, functionName: 'getNonce', args: [account.address, 0n] })
+    const callData = await account.encodeCalls([
+      { to: stablecoin, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [contract, spend] }) },
+      { to: contract, data: encodeFunctionData({ abi: settlement.abi, functionName: 'contribute', args: [offerId, spend] }) },
+    ])
+    const unsigned = {
+      sender: account.address,
+      nonce,
+      ...(deployed ? {} : await account.factoryArgs()),
+      callData,
+      callGasLimit: 300_000n,
+      verificationGasLimit: account.validationGas + (deployed ? 0n : account.deploymentGas),
+      preVerificationGas: 60_000n,
+      // The service pays the gas: zero-fee operations, as its own bundler sends them.
+      maxFeePerGas: 0n,
+      maxPriorityFeePerGas: 0n,
+    }
+    return toPackedUserOperation({ ...unsigned, signature: await account.sign(unsigned) })
+  }
+
+  /** Fresh wallets of this test, funded with the given stablecoin amounts (one after another: the faucet is one account). */
+  let nextUser = 100
+  const buyers = async (usdc: readonly bigint[]) => {
+    const out: { userIndex: number; address: Address }[] = []
+    for (const amount of usdc) {
+      const userIndex = nextUser++
+      const address = await provider.address(userIndex)
+      if (amount > 0n) await fundAccount(f.chains.base, address, { stablecoin: (amount / USDC).toString() })
+      out.push({ userIndex, address })
+    }
+    return out
+  }
+
+  beforeAll(async () => {
+    f = await startWalletFixture()
+    provider = createAccountProvider({ kind: 'simple', chains: f.chains, keys: f.keys })
+    stablecoin = f.chains.base.addresses.stablecoin
+    entryPoint = f.chains.base.addresses.entryPoint
+  })
+  afterAll(async () => {
+    await f?.stop()
+  })
+
+  it('settles an oversubscribed offer in one transaction: stablecoin to the project, tokens less 3% to the buyers, the rest back; no allowance left; a second settle moves nothing', async () => {
+    const contract = await deploySettlement()
+    // 10M tokens at a $1M FDV: $10,000 of tokens for $16,000 of eligible demand.
+    const { token, offerId, terms } = await offer(contract, 10_000_000n * TOKEN, 1_000_000n)
+    const wallets = await buyers([8_000n * USDC, 6_000n * USDC, 5_000n * USDC, 3_000n * USDC, 0n])
+    const orders = [
+      { id: '0', limitFdv: null, maxSpend: 8_000n * USDC, balance: 8_000n * USDC },
+      { id: '1', limitFdv: 2_000_000n * USDC, maxSpend: 6_000n * USDC, balance: 6_000n * USDC },
+      { id: '2', limitFdv: 1_000_000n * USDC, maxSpend: 2_000n * USDC, balance: 5_000n * USDC }, // spends its cap, not its balance
+      { id: '3', limitFdv: 900_000n * USDC, maxSpend: 3_000n * USDC, balance: 3_000n * USDC }, // limit below the OTC FDV
+      { id: '4', limitFdv: null, maxSpend: 1_000n * USDC, balance: 0n }, // empty wallet
+    ]
+    const plan = settleOtc(terms, orders)
+    expect(plan.oversubscribed).toBe(true)
+    expect(plan.skipped).toEqual([
+      { id: '3', reason: 'limit_below_otc' },
+      { id: '4', reason: 'no_balance' },
+    ])
+    const fills = plan.fills.map((fill) => ({ wallet: wallets[Number(fill.id)]!.address, spend: fill.spend, tokens: fill.tokens }))
+    const ops = await Promise.all(plan.fills.map((fill) => contributionOp(contract, offerId, wallets[Number(fill.id)]!.userIndex, fill.spend)))
+    const before = await Promise.all(wallets.map((w) => usdcOf(w.address)))
+    const projectUsdcBefore = await usdcOf(project().address)
+
+    const receipt = await send(operator(), contract, settlement.abi, 'settle', [offerId, ops, fills])
+    expect(receipt.status).toBe('success')
+
+    const proceeds = plan.fills.reduce((sum, fill) => sum + fill.spend, 0n)
+    expect(await usdcOf(project().address)).toBe(projectUsdcBefore + proceeds)
+    for (const fill of plan.fills) {
+      const w = wallets[Number(fill.id)]!
+      expect(await usdcOf(w.address)).toBe(before[Number(fill.id)]! - fill.spend)
+      expect(await tokenOf(token, w.address)).toBe(fill.credited)
+      expect(await client().readContract({ address: stablecoin, abi: erc20Abi, functionName: 'allowance', args: [w.address, contract] })).toBe(0n)
+    }
+    // The skipped wallets are untouched; the fee and the unsold tokens (the floors' leftovers) went where they belong.
+    expect(await usdcOf(wallets[3]!.address)).toBe(before[3])
+    expect(await tokenOf(token, feeRecipient)).toBe(plan.fills.reduce((sum, fill) => sum + fill.fee, 0n))
+    expect(await tokenOf(token, project().address)).toBe(SUPPLY - terms.offered + plan.unsold)
+    expect(await tokenOf(token, contract)).toBe(0n)
+    expect(await usdcOf(contract)).toBe(0n)
+
+    // Idempotent: the same settlement again is refused before anything runs.
+    expect(await revertOf(operator().address, contract, 'settle', [offerId, [], fills])).toBe('OfferClosed')
+  })
+
+  it('a buyer who withdrew after the plan makes the whole settlement revert: every balance is unchanged, the offer stays open', async () => {
+    const contract = await deploySettlement()
+    const { token, offerId, terms } = await offer(contract, 1_000_000n * TOKEN, 1_000_000n)
+    const wallets = await buyers([500n * USDC, 400n * USDC])
+    const plan = settleOtc(terms, [
+      { id: '0', limitFdv: null, maxSpend: 500n * USDC, balance: 500n * USDC },
+      { id: '1', limitFdv: null, maxSpend: 400n * USDC, balance: 400n * USDC },
+    ])
+    expect(plan.fills).toHaveLength(2)
+    // Buyer 1 withdraws most of its stablecoin between the plan and the settlement (a normal wallet withdrawal); the
+    // operations are signed from the stale plan (signed before the withdrawal they would fail validation instead, on
+    // the nonce the withdrawal used: handleOps reverts then too, which is the same outcome).
+    await f.service.withdraw({ userIndex: wallets[1]!.userIndex, chain: 'base', tokenAddress: stablecoin, to: project().address, amount: '300' })
+    const ops = await Promise.all(plan.fills.map((fill) => contributionOp(contract, offerId, wallets[Number(fill.id)]!.userIndex, fill.spend)))
+    const snapshot = async () => ({
+      buyers: await Promise.all(wallets.map((w) => usdcOf(w.address))),
+      project: await usdcOf(project().address),
+      projectTokens: await tokenOf(token, project().address),
+      held: await tokenOf(token, contract),
+    })
+    const before = await snapshot()
+    const fills = plan.fills.map((fill) => ({ wallet: wallets[Number(fill.id)]!.address, spend: fill.spend, tokens: fill.tokens }))
+
+    // Buyer 1's operation fails inside handleOps; settle sees its contribution missing and reverts everything.
+    expect(await revertOf(operator().address, contract, 'settle', [offerId, ops, fills])).toBe('ContributionMismatch')
+    const receipt = await send(operator(), contract, settlement.abi, 'settle', [offerId, ops, fills]).catch((e: unknown) => e)
+    expect(receipt instanceof Error || (receipt as { status: string }).status === 'reverted').toBe(true)
+    expect(await snapshot()).toEqual(before)
+    expect(before.held).toBe(terms.offered)
+    for (const w of wallets)
+      expect(await client().readContract({ address: stablecoin, abi: erc20Abi, functionName: 'allowance', args: [w.address, contract] })).toBe(0n)
+
+    // Re-planned from the balances now, the settlement goes through.
+    const replanned = settleOtc(terms, [
+      { id: '0', limitFdv: null, maxSpend: 500n * USDC, balance: before.buyers[0]! },
+      { id: '1', limitFdv: null, maxSpend: 400n * USDC, balance: before.buyers[1]! },
+    ])
+    const again = await Promise.all(replanned.fills.map((fill) => contributionOp(contract, offerId, wallets[Number(fill.id)]!.userIndex, fill.spend)))
+    const refills = replanned.fills.map((fill) => ({ wallet: wallets[Number(fill.id)]!.address, spend: fill.spend, tokens: fill.tokens }))
+    expect((await send(operator(), contract, settlement.abi, 'settle', [offerId, again, refills])).status).toBe('success')
+    expect(await usdcOf(wallets[1]!.address)).toBe(0n)
+  })
+
+  it('refuses what it must: settle by anyone but the operator, a price other than the offer’s, contributions outside a settlement, a second deposit; the project can cancel', async () => {
+    const contract = await deploySettlement()
+    const { token, offerId, terms } = await offer(contract, 1_000n * TOKEN, 1_000_000n)
+    const [wallet] = await buyers([100n * USDC])
+    const plan = settleOtc(terms, [{ id: '0', limitFdv: null, maxSpend: 1n * USDC, balance: 100n * USDC }])
+    const fill = plan.fills[0]!
+    const ops = [await contributionOp(contract, offerId, wallet!.userIndex, fill.spend)]
+    expect(await revertOf(project().address, contract, 'settle', [offerId, ops, [{ wallet: wallet!.address, spend: fill.spend, tokens: fill.tokens }]])).toBe(
+      'OnlyOperator',
+    )
+    // One atom of token more than the spend pays for at the offer's price.
+    expect(
+      await revertOf(operator().address, contract, 'settle', [
+        offerId,
+        ops,
+        [{ wallet: wallet!.address, spend: fill.spend, tokens: fill.tokens + 10n ** 12n }],
+      ]),
+    ).toBe('PriceMismatch')
+    expect(await revertOf(wallet!.address, contract, 'contribute', [offerId, 1n])).toBe('NotCollecting')
+    expect(await revertOf(project().address, contract, 'deposit', [offerId, token, 1n, 1n, 1n, 0n])).toBe('OfferExists')
+    expect(await revertOf(operator().address, contract, 'cancel', [offerId])).toBe('OnlyProject')
+
+    const projectTokens = await tokenOf(token, project().address)
+    expect((await send(project(), contract, settlement.abi, 'cancel', [offerId])).status).toBe('success')
+    expect(await tokenOf(token, project().address)).toBe(projectTokens + terms.offered)
+    expect(await revertOf(operator().address, contract, 'settle', [offerId, ops, []])).toBe('OfferClosed')
+    // The contract's cost function is the one the plan used.
+    expect(
+      await client().readContract({
+        address: contract,
+        abi: parseAbi(['function costOf(bytes32, uint256) view returns (uint256)']),
+        functionName: 'costOf',
+        args: [offerId, fill.tokens],
+      }),
+    ).toBe(fill.spend)
+  })
+})
