@@ -16,6 +16,7 @@ import type { OperationPreparer } from './prepare/operation-preparer.ts'
 import { createOperationPreparer } from './prepare-user-operations.ts'
 import { createChainBalanceReader, type ChainBalanceReader } from './read-balances.ts'
 import type { SubmitOptions, UserOperationRequest, UserOperationResult, WalletService } from './wallet-service.ts'
+import { runOperationsInCall } from './run-operations-in-call.ts'
 import { withdraw } from './withdraw.ts'
 import { createWithdrawalCounter, DEFAULT_WITHDRAWAL_POLICY, type WithdrawalPolicy } from './withdrawal-policy.ts'
 
@@ -248,6 +249,10 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
     },
     forgetAhead(chain) {
       preparers[chain]?.forgetWarm()
+    },
+    runOperationsInCall(chain, request) {
+      if (!isChainKey(chain)) throw new PrebuyError('invalid_chain', 'The chain must be base or second_chain.')
+      return runOperationsInCall({ preparer: preparers[chain], bundler: bundlers[chain], client: clients[chain], from: bundlerAddress(deps.keys) }, request)
     },
   }
 }

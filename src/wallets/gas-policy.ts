@@ -5,6 +5,8 @@ import type { OperationAccount, UnsignedUserOperation } from './accounts/operati
 export interface UserOperationDraft {
   account: OperationAccount
   deploys: boolean
+  /** The request's own call gas limit, if it set one. */
+  callGasLimit?: bigint | undefined
   fields: { sender: Address; nonce: bigint; factory?: Address; factoryData?: Hex; callData: Hex }
 }
 
@@ -23,7 +25,7 @@ export function createZeroFeeGasPolicy(options: { callGasLimit: bigint; preVerif
     async price(drafts) {
       return drafts.map((draft) => ({
         ...draft.fields,
-        callGasLimit: options.callGasLimit,
+        callGasLimit: draft.callGasLimit ?? options.callGasLimit,
         verificationGasLimit: draft.account.validationGas + (draft.deploys ? draft.account.deploymentGas : 0n),
         preVerificationGas: options.preVerificationGas,
         maxFeePerGas: 0n,

@@ -1,4 +1,5 @@
-import type { Address, Hash, Hex } from 'viem'
+import type { Abi, Address, Hash, Hex } from 'viem'
+import type { PackedUserOperation } from 'viem/account-abstraction'
 import type { ChainKey } from '../chain/chain-keys.ts'
 
 /**
@@ -54,6 +55,11 @@ export interface UserOperationRequest {
   calls: AccountCall[]
   /** Caller's correlation id (an order id, a withdrawal id); echoed in the result. */
   id: string
+  /**
+   * Gas for this operation's calls instead of the service's default (2,000,000, sized for a swap): small operations
+   * that many of must fit one transaction (an OTC settlement) declare less. Estimated instead by an external bundler.
+   */
+  callGasLimit?: bigint
 }
 
 /**
@@ -139,7 +145,36 @@ export interface WalletService {
   prepareAhead?(chain: ChainKey, userIndexes: readonly number[], options?: PrepareAheadOptions): Promise<PrepareAheadResult>
   /** Forgets what prepareAhead read on a chain (call on a reorg). */
   forgetAhead?(chain: ChainKey): void
+  /**
+   * Optional (our own bundler only): signs one operation per request without sending them, and sends ONE transaction
+   * of the bundler EOA whose calldata `build` makes from them (a contract of ours that calls handleOps itself and
+   * checks what the operations did, so that they all count or none does: the OTC settlement). The transaction is
+   * simulated first; a revert there sends nothing. Never throws for a revert: the outcome says what happened.
+   */
+  runOperationsInCall?(chain: ChainKey, request: OperationsCallRequest): Promise<OperationsCallOutcome>
 }
+
+export interface OperationsCallRequest {
+  requests: UserOperationRequest[]
+  /** The call carrying the signed operations, packed for handleOps, in request order. */
+  build(operations: PackedUserOperation[]): { to: Address; data: Hex }
+  /** Gas of the call's own work; each operation's declared limits (verification, call, pre-verification) are added. */
+  gas: bigint
+  /** Errors of the called contract, to name its reverts. */
+  errors?: Abi
+}
+
+export type OperationsCallOutcome =
+  /** Mined and successful. */
+  | { status: 'mined'; txHash: Hash; blockNumber: bigint }
+  /** Mined and reverted: nothing the operations did stands. */
+  | { status: 'reverted'; txHash: Hash; blockNumber: bigint }
+  /** The simulation reverted: nothing was sent. */
+  | { status: 'refused'; revert: DecodedRevert }
+  /** An operation could not be signed: nothing was sent. */
+  | { status: 'not_prepared'; reason: string }
+  /** Sent, no receipt in time; `pending`: the node still holds it (it may land later: reconcile from the chain). */
+  | { status: 'not_mined'; txHash: Hash; pending: boolean }
 
 export interface PrepareAheadOptions {
   /** Which of the wallets may be deployed now if they are not (default: all of them). */

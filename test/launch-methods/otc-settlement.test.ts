@@ -18,6 +18,7 @@ import settlementArtifact from '../../src/chain/contracts/artifacts/PrebuyOtcSet
 import { chainFromConfig } from '../../src/chain/clients.ts'
 import { fundAccount } from '../../src/chain/devnet/faucet.ts'
 import { settleOtc } from '../../src/domain/launch-methods/otc-fill.ts'
+import { settleOffer } from '../../src/launch-methods/otc/settle-offer.ts'
 import { createAccountProvider } from '../../src/wallets/accounts/create-account-provider.ts'
 import type { SmartAccountProvider } from '../../src/wallets/accounts/operation-account.ts'
 import { startWalletFixture, type WalletFixture } from '../wallets/devnet-fixture.ts'
@@ -250,5 +251,100 @@ describe('PrebuyOtcSettlement', () => {
         args: [offerId, fill.tokens],
       }),
     ).toBe(fill.spend)
+  })
+})
+
+describe('settleOffer (the service side: plan from live balances, operations signed by the wallet service, one settle)', () => {
+  let f: WalletFixture
+  let stablecoin: Address
+  const project = () => f.devnet.accounts[4]!.account
+  const usdcOf = (address: Address) => f.clients.base.readContract({ address: stablecoin, abi: erc20Abi, functionName: 'balanceOf', args: [address] })
+  const send = async (address: Address, abi: Abi, functionName: string, args: unknown[]) => {
+    const wallet = createWalletClient({ chain: chainFromConfig(f.chains.base), account: project(), transport: http(f.chains.base.rpcUrl) })
+    const hash = await wallet.writeContract({ address, abi, functionName, args, gas: 5_000_000n } as never)
+    return f.clients.base.waitForTransactionReceipt({ hash })
+  }
+
+  beforeAll(async () => {
+    f = await startWalletFixture()
+    stablecoin = f.chains.base.addresses.stablecoin
+  })
+  afterAll(async () => {
+    await f?.stop()
+  })
+
+  /** A settlement whose operator is the service's bundler EOA, and an offer of `offered` tokens at `fdvUsd`. */
+  const setUp = async (offered: bigint, fdvUsd: bigint, settleAfter = 0n, operator?: Address) => {
+    const deployer = createWalletClient({
+      chain: chainFromConfig(f.chains.base),
+      account: f.devnet.accounts[5]!.account,
+      transport: http(f.chains.base.rpcUrl),
+    })
+    const hash = await deployer.deployContract({
+      abi: settlement.abi,
+      bytecode: settlement.bytecode,
+      args: [f.chains.base.addresses.entryPoint, stablecoin, operator ?? f.service.bundlerAddress('base'), '0x00000000000000000000000000000000000fee02'],
+    })
+    const contract = (await f.clients.base.waitForTransactionReceipt({ hash })).contractAddress!
+    const token = await f.deployToken('base', 'Otc Two', 'OT2', (SUPPLY / TOKEN).toString(), project().address)
+    await send(token, erc20Abi as Abi, 'approve', [contract, offered])
+    const offerId = keccak256(toHex(`offer-${contract}`))
+    expect((await send(contract, settlement.abi, 'deposit', [offerId, token, offered, fdvUsd * USDC, SUPPLY, settleAfter])).status).toBe('success')
+    return { contract, token, offerId }
+  }
+
+  it('settles from the balances of now, once: a second call finds the offer closed and names the settling transaction', async () => {
+    const { contract, token, offerId } = await setUp(1_000_000n * TOKEN, 1_000_000n)
+    const buyers = [
+      { id: 'a', userIndex: 500, limitFdv: null, maxSpend: 600n * USDC },
+      { id: 'b', userIndex: 501, limitFdv: 2_000_000n * USDC, maxSpend: 900n * USDC }, // only 300 in its wallet
+      { id: 'c', userIndex: 502, limitFdv: 500_000n * USDC, maxSpend: 100n * USDC }, // limit below the OTC FDV
+    ]
+    const addresses = await Promise.all(buyers.map((b) => f.service.walletAddress(b.userIndex)))
+    await fundAccount(f.chains.base, addresses[0]!, { stablecoin: '600' })
+    await fundAccount(f.chains.base, addresses[1]!, { stablecoin: '300' })
+    await fundAccount(f.chains.base, addresses[2]!, { stablecoin: '100' })
+    const projectBefore = await usdcOf(project().address)
+
+    const outcome = await settleOffer({ wallets: f.service, client: f.clients.base }, { chain: f.chains.base, contract, offerId, buyers })
+    if (outcome.status !== 'settled') throw new Error(`not settled: ${JSON.stringify(outcome, (_, v) => (typeof v === 'bigint' ? String(v) : v))}`)
+    // $900 of demand for $1,000 of tokens: not oversubscribed; b spends its balance, c is left out.
+    expect(outcome.plan.oversubscribed).toBe(false)
+    expect(outcome.plan.skipped).toEqual([{ id: 'c', reason: 'limit_below_otc' }])
+    expect(await usdcOf(project().address)).toBe(projectBefore + 900n * USDC)
+    expect(await usdcOf(addresses[0]!)).toBe(0n)
+    expect(await usdcOf(addresses[1]!)).toBe(0n)
+    expect(await usdcOf(addresses[2]!)).toBe(100n * USDC)
+    const fillA = outcome.plan.fills.find((fill) => fill.id === 'a')!
+    expect(await f.clients.base.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [addresses[0]!] })).toBe(fillA.credited)
+
+    const again = await settleOffer({ wallets: f.service, client: f.clients.base }, { chain: f.chains.base, contract, offerId, buyers })
+    expect(again).toEqual({ status: 'closed', settledIn: outcome.txHash })
+  })
+
+  it('a settlement that would revert is not sent: the outcome names the contract’s error and nothing moves', async () => {
+    // A contract whose operator is someone else: the simulation from the bundler EOA reverts OnlyOperator.
+    const { contract, offerId } = await setUp(1_000n * TOKEN, 1_000_000n, 0n, project().address)
+    const wallet = await f.service.walletAddress(510)
+    await fundAccount(f.chains.base, wallet, { stablecoin: '50' })
+    const nonceBefore = await f.clients.base.getTransactionCount({ address: f.service.bundlerAddress('base') })
+    const outcome = await settleOffer(
+      { wallets: f.service, client: f.clients.base },
+      { chain: f.chains.base, contract, offerId, buyers: [{ id: 'x', userIndex: 510, limitFdv: null, maxSpend: 50n * USDC }] },
+    )
+    expect(outcome).toMatchObject({ status: 'refused', revert: { name: 'OnlyOperator' } })
+    expect(await usdcOf(wallet)).toBe(50n * USDC)
+    expect(await f.clients.base.getTransactionCount({ address: f.service.bundlerAddress('base') })).toBe(nonceBefore)
+  })
+
+  it('does not settle before the offer’s time, nor an offer that does not exist', async () => {
+    const { contract, offerId } = await setUp(1_000n * TOKEN, 1_000_000n, 2n ** 40n)
+    const early = await settleOffer({ wallets: f.service, client: f.clients.base }, { chain: f.chains.base, contract, offerId, buyers: [] })
+    expect(early).toEqual({ status: 'too_early', settleAfter: 2n ** 40n })
+    const unknown = await settleOffer(
+      { wallets: f.service, client: f.clients.base },
+      { chain: f.chains.base, contract, offerId: keccak256(toHex('nothing')), buyers: [] },
+    )
+    expect(unknown).toEqual({ status: 'no_offer' })
   })
 })

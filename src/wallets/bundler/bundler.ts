@@ -1,4 +1,4 @@
-import type { Address, Hash, Hex } from 'viem'
+import type { Address, Hash, Hex, TransactionReceipt } from 'viem'
 import type { UserOperation } from 'viem/account-abstraction'
 import type { LandingBlock, UserOperationResult } from '../wallet-service.ts'
 
@@ -54,4 +54,17 @@ export interface Bundler {
    * `pending` when no receipt came but the node still holds the transaction (it may land later).
    */
   deployAccounts?(deployments: readonly AccountDeployment[]): Promise<SentDeployment>
+  /**
+   * Optional: one transaction of the bundler EOA to `to` (a contract of ours that runs operations itself, such as the
+   * OTC settlement calling handleOps), through the same nonce manager as the bundles so the two never collide.
+   * Resolves once sent (rejects: nothing was sent); `landed` settles with the receipt, or undefined when none came in
+   * time (then `pending` says whether the node still holds the transaction).
+   */
+  sendCall?(call: { to: Address; data: Hex; gas: bigint }, logFields?: Record<string, unknown>): Promise<SentCall>
+}
+
+/** A transaction sent by Bundler.sendCall; `landed` never rejects. */
+export interface SentCall {
+  hash: Hash
+  landed: Promise<{ receipt: TransactionReceipt | undefined; pending: boolean }>
 }

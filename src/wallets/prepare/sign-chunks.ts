@@ -38,7 +38,12 @@ export function createChunkSigner(options: { chain: ChainConfig; gasPolicy: GasP
           const request = requests[index] as UserOperationRequest
           const deploying = deploys[index] === true
           const [factoryArgs, callData] = await Promise.all([deploying ? account.factoryArgs() : undefined, account.encodeCalls(request.calls)])
-          return { account, deploys: deploying, fields: { sender: account.address, nonce: nonces[index] as bigint, ...(factoryArgs ?? {}), callData } }
+          return {
+            account,
+            deploys: deploying,
+            callGasLimit: request.callGasLimit,
+            fields: { sender: account.address, nonce: nonces[index] as bigint, ...(factoryArgs ?? {}), callData },
+          }
         }),
       )
       const priced = await gasPolicy.price(drafts)

@@ -1,0 +1,117 @@
+import { encodeFunctionData, erc20Abi, parseAbiItem, type Address, type Hash, type Hex, type PublicClient } from 'viem'
+import type { ChainConfig } from '../../chain/chain-keys.ts'
+import { type OtcOrder, type OtcSettlement, settleOtc } from '../../domain/launch-methods/otc-fill.ts'
+import type { DecodedRevert, WalletService } from '../../wallets/wallet-service.ts'
+import { type OnChainOffer, OTC_SETTLEMENT_ABI } from './otc-settlement-contract.ts'
+
+/** An order taking part in an OTC settlement: its identity, its wallet (by user index) and its limits. */
+export interface OtcBuyer extends Omit<OtcOrder, 'balance'> {
+  userIndex: number
+}
+
+export interface SettleOfferInput {
+  chain: ChainConfig
+  /** The PrebuyOtcSettlement deployed with this service's bundler EOA as its operator. */
+  contract: Address
+  offerId: Hex
+  buyers: readonly OtcBuyer[]
+  /** The block the offer was deposited in: where to look for its settlement log when it is already closed (default 0). */
+  depositBlock?: bigint
+}
+
+export type SettleOfferOutcome =
+  /** Settled now, by this call. */
+  | { status: 'settled'; plan: OtcSettlement; txHash: Hash; blockNumber: bigint }
+  /** Already closed on chain (settled by an earlier call, perhaps one a crash interrupted, or cancelled): nothing sent. */
+  | { status: 'closed'; settledIn: Hash | null }
+  | { status: 'no_offer' }
+  | { status: 'too_early'; settleAfter: bigint }
+  /** The settlement would revert (simulated; nothing sent), or reverted on chain (nothing moved either way). */
+  | { status: 'refused'; plan: OtcSettlement; revert: DecodedRevert }
+  | { status: 'reverted'; plan: OtcSettlement; txHash: Hash }
+  /** Sent with no receipt yet: settle again later, which reconciles from the chain (`closed`). */
+  | { status: 'not_mined'; plan: OtcSettlement; txHash: Hash; pending: boolean }
+  | { status: 'not_prepared'; plan: OtcSettlement; reason: string }
+
+const OFFER_SETTLED = parseAbiItem('event OfferSettled(bytes32 indexed offerId, uint256 sold, uint256 unsold, uint256 proceeds, uint256 fee)')
+
+/** Call gas of one buyer's operation: approve and contribute (a transferFrom), with room for a proxy stablecoin. */
+const CONTRIBUTION_CALL_GAS = 200_000n
+
+/** Gas of the settlement's own work: the checks and transfers (each operation's declared limits are added to it). */
+const settleGas = (operations: number): bigint => 300_000n + BigInt(operations) * 120_000n
+
+/**
+ * Settles one pooled OTC offer, idempotently: reads the offer (closed already: says so, with the settling transaction
+ * when there was one), reads every buyer's stablecoin balance now, plans the fills with the pure rule (`settleOtc`),
+ * and sends one `settle` that runs each buyer's operation (approve exactly + contribute) inside it, so the whole
+ * settlement moves everything or nothing. Running it twice never settles twice: the contract closes the offer.
+ */
+export async function settleOffer(deps: { wallets: WalletService; client: PublicClient }, input: SettleOfferInput): Promise<SettleOfferOutcome> {
+  const { wallets, client } = deps
+  const offer = await readOffer(client, input.contract, input.offerId)
+  if (offer.project === '0x0000000000000000000000000000000000000000') return { status: 'no_offer' }
+  if (offer.closed) return { status: 'closed', settledIn: await settlingTransaction(client, input.contract, input.offerId, input.depositBlock ?? 0n) }
+  const now = (await client.getBlock()).timestamp
+  if (now < offer.settleAfter) return { status: 'too_early', settleAfter: offer.settleAfter }
+  if (!wallets.runOperationsInCall) throw new Error('the wallet service cannot run operations inside a call')
+
+  const balances = await wallets.stablecoinBalances(
+    input.chain.key,
+    input.buyers.map((b) => b.userIndex),
+  )
+  const plan = settleOtc(
+    { fdv: offer.fdv, totalSupply: offer.totalSupply, offered: offer.offered },
+    input.buyers.map((b) => ({ id: b.id, limitFdv: b.limitFdv, maxSpend: b.maxSpend, balance: balances.get(b.userIndex) ?? 0n })),
+  )
+  const byId = new Map(input.buyers.map((b) => [b.id, b]))
+  const requests = plan.fills.map((fill) => ({
+    id: fill.id,
+    userIndex: byId.get(fill.id)!.userIndex,
+    // approve + contribute (two token transfers' worth): far below the swap-sized default, so hundreds fit one settle.
+    callGasLimit: CONTRIBUTION_CALL_GAS,
+    calls: [
+      { to: input.chain.addresses.stablecoin, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [input.contract, fill.spend] }) },
+      { to: input.contract, data: encodeFunctionData({ abi: OTC_SETTLEMENT_ABI, functionName: 'contribute', args: [input.offerId, fill.spend] }) },
+    ],
+  }))
+  const walletsOf = await Promise.all(requests.map((r) => wallets.walletAddress(r.userIndex)))
+  const fills = plan.fills.map((fill, i) => ({ wallet: walletsOf[i]!, spend: fill.spend, tokens: fill.tokens }))
+  const outcome = await wallets.runOperationsInCall(input.chain.key, {
+    requests,
+    build: (operations) => ({
+      to: input.contract,
+      data: encodeFunctionData({ abi: OTC_SETTLEMENT_ABI, functionName: 'settle', args: [input.offerId, operations, fills] }),
+    }),
+    gas: settleGas(requests.length),
+    errors: OTC_SETTLEMENT_ABI,
+  })
+  switch (outcome.status) {
+    case 'mined':
+      return { status: 'settled', plan, txHash: outcome.txHash, blockNumber: outcome.blockNumber }
+    case 'reverted':
+      return { status: 'reverted', plan, txHash: outcome.txHash }
+    case 'refused':
+      return { status: 'refused', plan, revert: outcome.revert }
+    case 'not_mined':
+      return { status: 'not_mined', plan, txHash: outcome.txHash, pending: outcome.pending }
+    case 'not_prepared':
+      return { status: 'not_prepared', plan, reason: outcome.reason }
+  }
+}
+
+export async function readOffer(client: PublicClient, contract: Address, offerId: Hex): Promise<OnChainOffer> {
+  const [project, token, offered, fdv, totalSupply, settleAfter, closed] = (await client.readContract({
+    address: contract,
+    abi: OTC_SETTLEMENT_ABI,
+    functionName: 'offers',
+    args: [offerId],
+  })) as [Address, Address, bigint, bigint, bigint, bigint, boolean]
+  return { project, token, offered, fdv, totalSupply, settleAfter, closed }
+}
+
+/** The transaction that settled an offer (null: it was cancelled, or the log is out of the node's reach). */
+async function settlingTransaction(client: PublicClient, contract: Address, offerId: Hex, fromBlock: bigint): Promise<Hash | null> {
+  const logs = await client.getLogs({ address: contract, event: OFFER_SETTLED, args: { offerId }, fromBlock })
+  return logs[0]?.transactionHash ?? null
+}

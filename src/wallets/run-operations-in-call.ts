@@ -1,0 +1,60 @@
+import { BaseError, type Address, type Hex, type PublicClient } from 'viem'
+import { toPackedUserOperation } from 'viem/account-abstraction'
+import type { Bundler } from './bundler/bundler.ts'
+import { decodeRevertReason, revertWithoutReason } from './bundler/decode-revert-reason.ts'
+import type { OperationPreparer } from './prepare/operation-preparer.ts'
+import type { OperationsCallOutcome, OperationsCallRequest } from './wallet-service.ts'
+
+const hexOf = (value: unknown): Hex | undefined =>
+  typeof value === 'string' && value.startsWith('0x')
+    ? (value as Hex)
+    : typeof value === 'object' && value !== null
+      ? hexOf((value as { data?: unknown }).data)
+      : undefined
+
+/** The revert data of a failed eth_call, if the node returned any: on whichever error in the chain carries it. */
+const revertDataOf = (error: unknown): Hex | undefined => {
+  if (!(error instanceof BaseError)) return undefined
+  const carrier = error.walk((e) => hexOf((e as { data?: unknown }).data) !== undefined)
+  return carrier ? hexOf((carrier as { data?: unknown }).data) : undefined
+}
+
+/**
+ * WalletService.runOperationsInCall: the operations are signed as one chunk (the same preparer as bundles: nonce
+ * streams, initCode for undeployed wallets, zero fees), packed, handed to `build`, the resulting transaction simulated
+ * from the bundler EOA and, if it passes, sent through the bundler's own nonce manager. The nonce streams are held
+ * while the transaction may still land (a second operation on the same nonce would collide with it).
+ */
+export async function runOperationsInCall(
+  parts: { preparer: OperationPreparer; bundler: Bundler; client: PublicClient; from: Address },
+  request: OperationsCallRequest,
+): Promise<OperationsCallOutcome> {
+  const { preparer, bundler, client, from } = parts
+  if (!bundler.sendCall) return { status: 'not_prepared', reason: 'this chain submits through an external bundler, which cannot run operations inside a call' }
+  const prepared = await preparer.prepare(request.requests)
+  let stillPending: Set<`0x${string}`> | undefined
+  try {
+    const missing = prepared.items.findIndex((item) => item === undefined)
+    if (missing >= 0) return { status: 'not_prepared', reason: prepared.unprepared.get(missing) ?? 'an operation could not be signed' }
+    const items = prepared.items.map((item) => item!)
+    const call = request.build(items.map((item) => toPackedUserOperation(item.userOperation)))
+    // handleOps refuses to start an operation with less gas left than it declared (AA95), so the declared limits go on top.
+    const gas = items.reduce((sum, { userOperation: op }) => sum + op.verificationGasLimit + op.callGasLimit + op.preVerificationGas, request.gas)
+    try {
+      await client.call({ account: from, to: call.to, data: call.data, gas })
+    } catch (error) {
+      const data = revertDataOf(error)
+      return { status: 'refused', revert: data ? decodeRevertReason(data, request.errors) : revertWithoutReason() }
+    }
+    const sent = await bundler.sendCall({ ...call, gas }, { operations: items.length })
+    const landed = await sent.landed
+    if (!landed.receipt) {
+      if (landed.pending) stillPending = new Set(items.map((item) => item.userOpHash))
+      return { status: 'not_mined', txHash: sent.hash, pending: landed.pending }
+    }
+    const { status, blockNumber } = landed.receipt
+    return status === 'success' ? { status: 'mined', txHash: sent.hash, blockNumber } : { status: 'reverted', txHash: sent.hash, blockNumber }
+  } finally {
+    prepared.finish(stillPending)
+  }
+}
