@@ -33,8 +33,16 @@ const USDC = 10n ** 6n
 const TOKEN = 10n ** 18n
 const SUPPLY = 1_000_000_000n * TOKEN
 
+/** One devnet and wallet service for the file (its wallets are told apart by user index). */
+let f: WalletFixture
+beforeAll(async () => {
+  f = await startWalletFixture()
+})
+afterAll(async () => {
+  await f?.stop()
+})
+
 describe('PrebuyOtcSettlement', () => {
-  let f: WalletFixture
   let provider: SmartAccountProvider
   let stablecoin: Address
   let entryPoint: Address
@@ -118,14 +126,10 @@ describe('PrebuyOtcSettlement', () => {
     return out
   }
 
-  beforeAll(async () => {
-    f = await startWalletFixture()
+  beforeAll(() => {
     provider = createAccountProvider({ kind: 'simple', chains: f.chains, keys: f.keys })
     stablecoin = f.chains.base.addresses.stablecoin
     entryPoint = f.chains.base.addresses.entryPoint
-  })
-  afterAll(async () => {
-    await f?.stop()
   })
 
   it('settles an oversubscribed offer in one transaction: stablecoin to the project, tokens less 3% to the buyers, the rest back; no allowance left; a second settle moves nothing', async () => {
@@ -255,7 +259,6 @@ describe('PrebuyOtcSettlement', () => {
 })
 
 describe('settleOffer (the service side: plan from live balances, operations signed by the wallet service, one settle)', () => {
-  let f: WalletFixture
   let stablecoin: Address
   const project = () => f.devnet.accounts[4]!.account
   const usdcOf = (address: Address) => f.clients.base.readContract({ address: stablecoin, abi: erc20Abi, functionName: 'balanceOf', args: [address] })
@@ -265,12 +268,8 @@ describe('settleOffer (the service side: plan from live balances, operations sig
     return f.clients.base.waitForTransactionReceipt({ hash })
   }
 
-  beforeAll(async () => {
-    f = await startWalletFixture()
+  beforeAll(() => {
     stablecoin = f.chains.base.addresses.stablecoin
-  })
-  afterAll(async () => {
-    await f?.stop()
   })
 
   /** A settlement whose operator is the service's bundler EOA, and an offer of `offered` tokens at `fdvUsd`. */
