@@ -1,4 +1,4 @@
-import { createPublicClient, formatEther, http } from 'viem'
+import { createPublicClient, formatEther, http, type PublicClient } from 'viem'
 import type { FastifyInstance } from 'fastify'
 import { buildAdminApp } from './admin/build-admin-app.ts'
 import { createConsoleFeed } from './events/console-feed.ts'
@@ -10,6 +10,9 @@ import type { AdminOperations } from './admin/admin-operations.ts'
 import { createDevnetOperations } from './admin/devnet-operations.ts'
 import type { BackgroundWorker } from './workers/background-worker.ts'
 import { createLaunchWorkers } from './workers/launch-workers.ts'
+import { createOtcSettlementWorker } from './launch-methods/otc-settlement-worker.ts'
+import { resolveOtcSettlements } from './launch-methods/otc-settlements.ts'
+import { createOtcChain } from '../src/launch-methods/otc/otc-chain.ts'
 import { removeDaemonFile, writeDaemonFile } from './daemon-file.ts'
 import { makeDataDirPrivate } from './private-data-dir.ts'
 import { createReadinessProbe } from './readiness-probe.ts'
@@ -160,12 +163,28 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     const store: Store = await openStore({ dataDir: config.dataDir })
     undo.push({ name: 'store', stop: () => store.close() })
     await migrateStore(store)
-    const services: Services = createServices({ store, wallets })
+    // Pooled OTC: this service's settlement contract per chain (deployed on devnet), read through one client per chain.
+    const otcClients = Object.fromEntries(
+      CHAIN_KEYS.map((key) => [key, createPublicClient({ transport: http(chains[key].rpcUrl, { retryCount: 2 }), pollingInterval: 250 })]),
+    ) as Record<ChainKey, PublicClient>
+    const otcSettlements = await resolveOtcSettlements({
+      chains,
+      clients: otcClients,
+      operator: wallets.bundlerAddress('base'),
+      feeRecipient: config.feeRecipient,
+      devnet: devnet !== undefined,
+      logger,
+    })
+    const otcChain = createOtcChain({ clients: otcClients, settlements: otcSettlements })
+    const services: Services = createServices({ store, wallets, otcChain })
 
     // Background workers, in start order (stopped in reverse): the executor, then the launch indexer that feeds it.
     step('workers')
     const workerContext = { config, chains, store, services, wallets, logger, fail }
-    const workers: BackgroundWorker[] = createLaunchWorkers(workerContext)
+    const workers: BackgroundWorker[] = [
+      ...createLaunchWorkers(workerContext),
+      createOtcSettlementWorker({ store, services, wallets, chains, otcChain, logger }),
+    ]
     for (const worker of workers) {
       await worker.start()
       undo.push({ name: worker.name, stop: () => worker.stop() })

@@ -117,6 +117,47 @@ export const ENDPOINTS: Endpoint[] = [
     },
   },
   {
+    method: 'PATCH',
+    path: '/projects/{slug}/otc',
+    auth: true,
+    summary: 'Set the pooled OTC offer (owner only)',
+    description:
+      'For a project whose launch method is pooled_otc: the owning key sets (or, until the tokens are deposited, replaces) the offer: a fixed token amount at a fixed FDV, settled at or after settleAt. At settlement, orders whose limit is at or above the OTC FDV contribute min(spend cap, wallet balance), scaled down pro rata when demand exceeds the offer; one transaction pays the project and delivers the tokens less the 3% fee; unsold tokens return to the project (docs/launch-methods.md).',
+    pathParams: slugParam,
+    body: S.OtcOfferBody,
+    responses: {
+      200: ok('The offer now in force.', S.OtcOffer),
+      400: err(
+        'Invalid FDV, token, amount or time (codes invalid_otc_fdv, invalid_otc_token, invalid_otc_amount, invalid_settle_at, invalid_address), or an invalid body.',
+      ),
+      403: err('The key does not own the project (code not_project_owner).'),
+      404: err('No project has this slug.'),
+      409: err('The project is not pooled_otc (not_otc_project), or its tokens are deposited (otc_deposited).'),
+      503: err('This service has no OTC settlement contract on the project’s chain (otc_unavailable).'),
+      ...authErrors,
+    },
+  },
+  {
+    method: 'POST',
+    path: '/projects/{slug}/otc/deposit',
+    auth: true,
+    summary: 'Deposit the offered tokens (owner only)',
+    description:
+      "The owning key's smart wallet deposits the offered tokens into the settlement contract, in one wallet operation (approve and deposit); transfer the tokens to that wallet (GET /wallet shows its address) first. The stablecoin of the settlement is paid to the same wallet. Idempotent: an offer already deposited is returned as it is.",
+    pathParams: slugParam,
+    responses: {
+      200: ok('The offer, deposited.', S.OtcOffer),
+      400: err("The owner's wallet does not hold the offered tokens (insufficient_token_balance)."),
+      403: err('The key does not own the project (code not_project_owner).'),
+      404: err('No project has this slug.'),
+      409: err(
+        'Not a pooled_otc project (not_otc_project), no offer set (otc_no_offer), or the deposit operation failed (otc_deposit_failed; nothing was deposited).',
+      ),
+      503: err('This service has no OTC settlement contract on the project’s chain (otc_unavailable).'),
+      ...authErrors,
+    },
+  },
+  {
     method: 'GET',
     path: '/projects/{slug}/buyers',
     auth: true,

@@ -23,6 +23,8 @@ const COMPONENTS: Record<string, z.ZodType> = {
   ProjectDetail: S.ProjectDetail,
   LaunchBindingBody: S.LaunchBindingBody,
   LaunchBinding: S.LaunchBinding,
+  OtcOfferBody: S.OtcOfferBody,
+  OtcOffer: S.OtcOffer,
   Buyer: S.Buyer,
   BuyerPage: S.BuyerPage,
   CreateOrderItem: S.CreateOrderItem,
@@ -51,7 +53,8 @@ Choices where the specification says "not shown":
 - Transitions: POST on an active order is unchanged and does not modify it; POST after deleted/expired/failed creates a new order; POST after launch is project_launched; PATCH works on active orders only (also after launch); DELETE of an executing order is order_executing; DELETE without an active order is already_deleted and leaves the record as it is. A slug repeated in one batch: the first occurrence is processed, later ones get duplicate_slug. All items of one request are written in one atomic batch.
 - GET /orders: status filter (one state; default every state but deleted), cursor, limit (default 20, clamped 1..100); spend cap descending; page {data, meta {limit, nextCursor}}.
 - Buyers: {serviceWalletAddress, socialUsername, socialUrl, followerCount (0 without a linked profile), orderStatus, orderedAt}, plus maxSpendUsdc and maxFdvUsdc for the owning key; same cursor and limit as /projects.
-- Project detail: the profile plus project, launch, stats (orderCount, committedSpendUsdc, fundedSpendUsdc, filledOrderCount, filledSpendUsdc) and, for the owning key only, ownerStats (buyersCount, depthByPriceLimit).
+- Project detail: the profile plus project, launch, stats (orderCount, committedSpendUsdc, fundedSpendUsdc, filledOrderCount, filledSpendUsdc), otc (a pooled_otc project's offer and settlement, else null) and, for the owning key only, ownerStats (buyersCount, depthByPriceLimit).
+- Pooled OTC (launch method pooled_otc): the owner sets the offer with PATCH /projects/{slug}/otc and deposits the tokens from its wallet with POST /projects/{slug}/otc/deposit; at settleAt the service settles every eligible order in one transaction (docs/launch-methods.md). Orders left out stay active.
 - Submissions: 200 receipt; the desk (503, Retry-After default 3600 s) and the blocklist (IP, email, contact) apply to registrations, key requests and feedback.
 - Batch statuses:\n${Object.entries(ORDER_ITEM_STATUSES)
   .map(([k, v]) => `  - ${k}: ${v}`)

@@ -153,6 +153,44 @@ const DepthLevel = z.object({
     .describe('Spend of all orders that still buy at an effective market cap equal to this limit (limit >= level, no-limit orders included).'),
 })
 
+export const OtcOffer = z
+  .object({
+    offerId: z.string().describe('The offer’s id on the settlement contract (bytes32 hex), fixed per project.'),
+    fdvUsdc: z.string().describe('The OTC price as a fully diluted value, decimal USD: one token costs fdv / total supply.'),
+    tokenAddress: z.string(),
+    tokenSymbol: z.string(),
+    tokenAmount: z.string().describe('Tokens offered, decimal in token units.'),
+    settleAt: z.string().describe('ISO 8601: the settlement runs at or after this time (on the chain’s clock).'),
+    deposited: z.boolean().describe('Whether the owner’s wallet deposited the offered tokens into the settlement contract.'),
+    depositTxHash: z.string().nullable(),
+    settlement: z
+      .object({
+        status: z
+          .enum(['settling', 'settled', 'retrying', 'cancelled'])
+          .describe(
+            'settling: in progress; settled: done (orders filled); retrying: the last attempt moved nothing and is retried; cancelled: withdrawn on chain.',
+          ),
+        txHash: z.string().nullable(),
+        soldTokens: z.string().nullable().describe('Tokens sold (before the 3% fee), token units.'),
+        unsoldTokens: z.string().nullable().describe('Tokens returned to the project, token units.'),
+        proceedsUsdc: z.string().nullable().describe('Stablecoin paid to the project’s wallet, decimal USDC.'),
+        filledOrders: z.int().nullable(),
+        reason: z.string().nullable().describe('Why the last attempt failed (retrying).'),
+        at: z.string().describe('ISO 8601 time of the state.'),
+      })
+      .nullable(),
+  })
+  .describe('A pooled OTC offer (docs/launch-methods.md).')
+
+export const OtcOfferBody = z
+  .strictObject({
+    fdvUsdc: z.string().describe('The OTC price as an FDV, decimal USD (at most 6 decimals).'),
+    tokenAddress: addressSchema.describe('The token sold, an ERC-20 on the project’s chain.'),
+    tokenAmount: z.string().describe('Tokens offered, decimal in token units (at most the token’s decimals).'),
+    settleAt: z.string().describe('ISO 8601 time in the future: the earliest settlement.'),
+  })
+  .describe('PATCH /projects/{slug}/otc body.')
+
 export const ProjectDetail = ProjectProfile.extend({
   project: z.object({
     launchpad: z.enum(LAUNCHPADS),
@@ -182,6 +220,7 @@ export const ProjectDetail = ProjectProfile.extend({
     filledOrderCount: z.int().describe('Orders the launch execution filled.'),
     filledSpendUsdc: z.string().describe('Stablecoin actually spent by the filled orders, in whole USDC rounded down to 2 significant figures.'),
   }),
+  otc: OtcOffer.nullable().describe('A pooled_otc project’s offer; null for other projects and until its owner sets one.'),
   ownerStats: z
     .object({
       buyersCount: z.int().describe('Keys with a non-deleted order on the project.'),

@@ -103,9 +103,50 @@ export interface ProjectRecord {
   /** The review item this project came from, when it came from one. */
   registrationId: string | null
   launch: LaunchInfo | null
+  /** A pooled_otc project's offer (set by its owner, deposited from its wallet, settled by the daemon); absent: none. */
+  otc?: OtcOffer
   createdAt: number
   updatedAt: number
 }
+
+/** A pooled OTC offer (docs/launch-methods.md): a fixed token amount at a fixed FDV, settled in one transaction. */
+export interface OtcOffer {
+  /** The offer's id on the settlement contract (bytes32 hex), fixed per project. */
+  offerId: string
+  /** The OTC price as an FDV, decimal USDC. */
+  fdvUsdc: string
+  tokenAddress: string
+  tokenSymbol: string
+  tokenDecimals: number
+  /** The token's total supply, atomic units (the price of one atom is fdv / totalSupply). */
+  totalSupply: string
+  /** Tokens offered, atomic units. */
+  tokenAmount: string
+  /** Earliest settlement, ms since epoch. */
+  settleAt: number
+  /** The owner's wallet deposited the tokens into the settlement contract (txHash null: found on chain, its record lost); null: not yet. */
+  deposit: { txHash: string | null; at: number } | null
+  settlement: OtcSettlementState | null
+}
+
+export type OtcSettlementState =
+  /** Orders moved to executing; the settlement transaction is being prepared, sent or awaited. */
+  | { status: 'settling'; since: number }
+  | {
+      status: 'settled'
+      txHash: string
+      blockNumber: string
+      /** Tokens sold (before the fee) and returned to the project, atomic units; stablecoin paid to the project, atoms. */
+      sold: string
+      unsold: string
+      proceedsAtoms: string
+      filledOrders: number
+      at: number
+    }
+  /** The last attempt failed without moving anything; retried after a pause. */
+  | { status: 'retrying'; reason: string; attempts: number; since: number }
+  /** The project cancelled the offer on chain: nothing was sold. */
+  | { status: 'cancelled'; at: number }
 
 /**
  * Order states. `active` and `deleted` are the spec's; the executor moves an order active -> executing ->

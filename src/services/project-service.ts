@@ -11,6 +11,7 @@ import { projectsIn } from '../store/project-index.ts'
 import { projectWriteOps } from '../store/project-writes.ts'
 import type { TokenInfo, WalletService } from '../wallets/wallet-service.ts'
 import type { Clock } from './clock.ts'
+import { otcOfferView, type OtcOfferView } from '../domain/launch-methods/otc-view.ts'
 
 export interface NewProject {
   slug: string
@@ -62,6 +63,8 @@ export interface ProjectDetail extends ProjectProfile {
   project: { launchpad: Launchpad; chain: ChainKey; launchMethod: LaunchMethod; creatorAddress: string }
   launch: { status: 'pending' | 'launched'; chain: ChainKey; tokenAddress: string | null; launchedAt: string | null }
   stats: ProjectStats
+  /** A pooled_otc project's offer (terms, deposit, settlement); null for other projects and before the owner sets it. */
+  otc: OtcOfferView | null
   /** Present only when the calling key owns the project. */
   ownerStats?: OwnerStats
 }
@@ -153,9 +156,9 @@ export function createProjectService({ store, wallets, clock, fundedCacheMs = 15
     if ((await projects.get(input.slug)) !== undefined) {
       throw new PrebuyError('slug_taken', 'A project with this slug already exists.')
     }
-    // Only open-market buys work end to end: a dev_buy or pooled_otc project's orders would otherwise be bought on the
-    // open market, silently, against what the project announced.
-    if (input.launchMethod !== 'open_market') {
+    // Open market and pooled OTC work end to end (docs/launch-methods.md); a dev_buy project's orders would otherwise be
+    // bought on the open market, silently, against what the project announced.
+    if (input.launchMethod === 'dev_buy') {
       throw new PrebuyError(
         'launch_method_unsupported',
         `The ${input.launchMethod} launch method is not supported yet: approve the project as open_market, or wait for the release that executes ${input.launchMethod}.`,
@@ -265,6 +268,7 @@ export function createProjectService({ store, wallets, clock, fundedCacheMs = 15
         },
         // Spend sums are public rounded (publicAmount): exact ones would reveal a new buyer's owner-only spend cap.
         stats: publicStats(committed, await computeFunded(project, live), filled),
+        otc: project.otc ? otcOfferView(project.otc) : null,
       }
       if (project.ownerKeyId !== null && project.ownerKeyId === viewerKeyId) {
         const buyersCount = await countPrefix(store.sub.buyersByProject, buyersPrefix(slug))

@@ -10,6 +10,8 @@ import { createJournal } from '../journal/journal.ts'
 import { createKeyService, type KeyService } from './key-service.ts'
 import { createLaunchBindingService, type LaunchBindingService } from './launch-binding-service.ts'
 import { createOrderService, type OrderService } from './order-service.ts'
+import { createOtcService, type OtcService } from './otc-service.ts'
+import type { OtcChain } from '../launch-methods/otc/otc-chain.ts'
 import { createProjectService, type ProjectService } from './project-service.ts'
 import { createReviewService, type ReviewService } from './review-service.ts'
 
@@ -28,6 +30,8 @@ export interface Services {
   executions: ExecutionJournalService
   /** Read-only views for the operator's commands (orders by project or key, launches, one project). */
   views: OperatorViewsService
+  /** Pooled OTC offers: the owner's terms and deposit (the daemon's worker settles them). */
+  otc: OtcService
 }
 
 export interface ServicesDeps {
@@ -36,9 +40,11 @@ export interface ServicesDeps {
   clock?: Clock
   /** Cache lifetime of a project's funded spend (ms); default 15 s. */
   fundedCacheMs?: number
+  /** Chain access for OTC offers; absent: OTC calls are refused (otc_unavailable). */
+  otcChain?: OtcChain
 }
 
-export function createServices({ store, wallets, clock = systemClock, fundedCacheMs }: ServicesDeps): Services {
+export function createServices({ store, wallets, clock = systemClock, fundedCacheMs, otcChain }: ServicesDeps): Services {
   const keys = createKeyService({ store, wallets, clock })
   const projects = createProjectService({ store, wallets, clock, ...(fundedCacheMs === undefined ? {} : { fundedCacheMs }) })
   const blocklist = createBlocklistService({ store, clock })
@@ -54,5 +60,6 @@ export function createServices({ store, wallets, clock = systemClock, fundedCach
     launches: createLaunchBindingService({ store, journal: createJournal(store), clock }),
     executions: createExecutionJournalService({ store, journal: createJournal(store), projects }),
     views: createOperatorViewsService({ store, journal: createJournal(store), projects }),
+    otc: createOtcService({ store, wallets, clock, ...(otcChain ? { chain: otcChain } : {}) }),
   }
 }

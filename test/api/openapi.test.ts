@@ -13,7 +13,7 @@ describe('OpenAPI document', () => {
     components: { schemas: Record<string, { properties?: Record<string, { description?: string }> }> }
   }
 
-  it('is OpenAPI 3.1, version 0.1.0, with the 14 operations of the spec and the owner’s launch binding', () => {
+  it('is OpenAPI 3.1, version 0.1.0, with the 14 operations of the spec, the owner’s launch binding and OTC offer', () => {
     expect(doc.openapi).toBe('3.1.0')
     expect(doc.info.version).toBe('0.1.0')
     const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`))
@@ -26,6 +26,8 @@ describe('OpenAPI document', () => {
         'GET /projects/{slug}',
         'GET /projects/{slug}/buyers',
         'PATCH /projects/{slug}/launch-binding',
+        'PATCH /projects/{slug}/otc',
+        'POST /projects/{slug}/otc/deposit',
         'POST /projects',
         'POST /orders',
         'GET /orders',

@@ -353,10 +353,10 @@ describe('review approvals', () => {
     expect((await h.app.inject({ method: 'POST', url: `${PREFIX}/api-keys`, payload: { label: 'owner-t' } })).statusCode).toBe(201)
   })
 
-  it('a dev_buy or pooled_otc approval is refused until those methods execute (their orders would buy on the open market); nothing is written', async () => {
+  it('a dev_buy approval is refused until that method executes (its orders would buy on the open market); nothing is written', async () => {
     await h.services.reviews.submitRegistration({ projectName: 'D', projectUrls: ['x'], projectInfo: 'i', contact: 'c', email: 'd@e.co' }, '1.1.1.1')
     const [item] = await h.services.reviews.list({ kind: 'registration' })
-    for (const launchMethod of ['dev_buy', 'pooled_otc'] as const) {
+    for (const launchMethod of ['dev_buy'] as const) {
       await expect(
         h.services.reviews.approveRegistration(item!.id, {
           slug: 'devbuy',

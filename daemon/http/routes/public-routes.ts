@@ -3,6 +3,7 @@ import { NATIVE_ETH_ADDRESS, CHAIN_KEYS, type ChainKey } from '../../../src/chai
 import { PrebuyError } from '../../../src/common/errors.ts'
 import * as S from '../../../src/api/schemas.ts'
 import type { BalanceEntry } from '../../../src/wallets/wallet-service.ts'
+import { otcOfferView } from '../../../src/domain/launch-methods/otc-view.ts'
 import { enforceRateLimit } from '../auth.ts'
 import { keyOf, type HttpAppDeps } from '../context.ts'
 import type { RateLimiter } from '../rate-limit.ts'
@@ -70,6 +71,15 @@ export function registerKeyRoutes(app: FastifyInstance, deps: HttpAppDeps): void
     const body = parseBody(S.LaunchBindingBody, request.body)
     const project = await services.launches.setExpectedToken(request.params.slug, keyOf(request).id, body.expectedTokenAddress)
     return { slug: project.slug, creatorAddress: project.creatorAddress, expectedTokenAddress: project.expectedTokenAddress }
+  })
+
+  app.patch<{ Params: { slug: string } }>('/projects/:slug/otc', async (request) => {
+    const body = parseBody(S.OtcOfferBody, request.body)
+    return otcOfferView((await services.otc.setOffer(request.params.slug, keyOf(request).id, body)).otc!)
+  })
+
+  app.post<{ Params: { slug: string } }>('/projects/:slug/otc/deposit', async (request) => {
+    return otcOfferView((await services.otc.deposit(request.params.slug, keyOf(request).id)).otc!)
   })
 
   app.get<{ Params: { slug: string } }>('/projects/:slug/buyers', async (request) => {

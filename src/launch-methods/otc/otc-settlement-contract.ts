@@ -1,4 +1,4 @@
-import type { Abi, Hex } from 'viem'
+import { concat, encodeAbiParameters, keccak256, type Abi, type Address, type Hex } from 'viem'
 import artifact from '../../chain/contracts/artifacts/PrebuyOtcSettlement.json' with { type: 'json' }
 
 /** PrebuyOtcSettlement (src/chain/contracts/launch-methods/PrebuyOtcSettlement.sol), compiled and checked in. */
@@ -15,3 +15,16 @@ export interface OnChainOffer {
   settleAfter: bigint
   closed: boolean
 }
+
+/** CREATE2 salt of the settlement contract (bump the version when the contract changes: a new address). */
+export const OTC_SETTLEMENT_SALT: Hex = keccak256(new TextEncoder().encode('prebuy.PrebuyOtcSettlement.v1'))
+
+/** Init code of the settlement contract for this service: its EntryPoint and stablecoin, its operator and fee recipient. */
+export const otcSettlementInitCode = (args: { entryPoint: Address; stablecoin: Address; operator: Address; feeRecipient: Address }): Hex =>
+  concat([
+    OTC_SETTLEMENT_BYTECODE,
+    encodeAbiParameters(
+      [{ type: 'address' }, { type: 'address' }, { type: 'address' }, { type: 'address' }],
+      [args.entryPoint, args.stablecoin, args.operator, args.feeRecipient],
+    ),
+  ])

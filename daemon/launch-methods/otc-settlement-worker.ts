@@ -1,0 +1,245 @@
+import { getAddress, parseEventLogs, type Address, type Hash, type Hex } from 'viem'
+import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
+import type { Logger } from '../../src/common/logger.ts'
+import { formatDecimal, parseDecimal } from '../../src/domain/decimal.ts'
+import { FDV_DECIMALS, USDC_DECIMALS } from '../../src/domain/order-bounds.ts'
+import type { OrderRecord, OtcOffer, OtcSettlementState, ProjectRecord } from '../../src/domain/records.ts'
+import { createJournal } from '../../src/journal/journal.ts'
+import type { OtcChain } from '../../src/launch-methods/otc/otc-chain.ts'
+import { OTC_SETTLEMENT_ABI } from '../../src/launch-methods/otc/otc-settlement-contract.ts'
+import { type OtcBuyer, settleOffer, type SettleOfferOutcome } from '../../src/launch-methods/otc/settle-offer.ts'
+import { orderLockName } from '../../src/services/order-service.ts'
+import { PROJECT_LOCK } from '../../src/services/project-service.ts'
+import type { Services } from '../../src/services/services.ts'
+import { orderKey } from '../../src/store/order-index.ts'
+import type { Store, StoreOperation } from '../../src/store/open-store.ts'
+import { projectWriteOps } from '../../src/store/project-writes.ts'
+import type { WalletService } from '../../src/wallets/wallet-service.ts'
+import { transitionOps } from '../executor/order-transition-ops.ts'
+import type { BackgroundWorker } from '../workers/background-worker.ts'
+
+export interface OtcWorkerDeps {
+  store: Store
+  services: Services
+  wallets: WalletService
+  chains: Record<ChainKey, ChainConfig>
+  otcChain: OtcChain
+  logger: Logger
+  now?: () => number
+  /** How often due offers are looked for (default 2 s). */
+  intervalMs?: number
+  /** Pause after a failed attempt before the next one (default 30 s). */
+  retryMs?: number
+}
+
+/**
+ * Settles the pooled OTC offers that are due: deposited, past their settlement time, not settled. For one offer:
+ * its live orders move to `executing` together with the offer's `settling` state (one batch, under the orders' locks,
+ * so a PATCH or DELETE in between is refused rather than paid for), then settleOffer plans from the wallets' balances
+ * and sends the one settlement transaction; what it did is read back from the chain (the contract's BuyerFilled logs),
+ * the filled orders recorded with their execution and the others returned to `active`. A crash in between leaves
+ * `settling`: the next round settles again, and the contract (an offer settles once) answers `closed` with the
+ * settling transaction, whose logs are applied the same way. Nothing is ever paid twice.
+ */
+export function createOtcSettlementWorker(deps: OtcWorkerDeps): BackgroundWorker & { runOnce(): Promise<void> } {
+  const { store, services, wallets, otcChain } = deps
+  const log = deps.logger.child({ component: 'otc' })
+  const now = deps.now ?? Date.now
+  const journal = createJournal(store)
+  const intervalMs = deps.intervalMs ?? 2_000
+  const retryMs = deps.retryMs ?? 30_000
+  let timer: NodeJS.Timeout | undefined
+  let running: Promise<void> | undefined
+  let stopped = false
+
+  const followersOf = async (keyId: string) => (await store.sub.users.get(keyId))?.social?.followerCount ?? 0
+
+  /** Writes the offer's settlement state and moves orders, in one batch, under the project and order locks. */
+  async function record(
+    slug: string,
+    settlement: OtcSettlementState | null,
+    moves: Array<{ order: OrderRecord; to: OrderRecord['status']; patch?: Partial<OrderRecord>; reason: string; txHash?: Hash }>,
+  ) {
+    const keyIds = moves.map((m) => m.order.keyId)
+    await store.mutex.runAll([PROJECT_LOCK, ...keyIds.map(orderLockName)], async () => {
+      const project = (await store.sub.projects.get(slug))!
+      const ops: StoreOperation[] = []
+      const at = now()
+      for (const move of moves) {
+        const current = await store.sub.orders.get(orderKey(move.order.keyId, move.order.slug))
+        // Re-read under the lock: an order an API call changed since (only possible before `executing`) is left alone.
+        if (!current || current.status !== move.order.status) continue
+        const event = { reason: move.reason, ...(move.txHash ? { txHash: move.txHash } : {}) }
+        ops.push(...transitionOps({ store, journal }, current, move.to, at, event, await followersOf(current.keyId), move.patch))
+      }
+      ops.push(...projectWriteOps(store, project, { ...project, otc: { ...project.otc!, settlement }, updatedAt: at }))
+      await store.batch(ops)
+    })
+  }
+
+  async function buyersOf(orders: readonly OrderRecord[]): Promise<OtcBuyer[]> {
+    const out: OtcBuyer[] = []
+    for (const order of orders) {
+      const key = await store.sub.keys.get(order.keyId)
+      if (!key || key.revokedAt !== null) continue
+      out.push({
+        id: order.keyId,
+        userIndex: key.userIndex,
+        maxSpend: parseDecimal(order.maxSpendUsdc, USDC_DECIMALS)!,
+        limitFdv: order.maxFdvUsdc === null ? null : parseDecimal(order.maxFdvUsdc, FDV_DECIMALS)!,
+      })
+    }
+    return out
+  }
+
+  /** The fills a settling transaction made (BuyerFilled logs), by wallet, and its totals (OfferSettled). */
+  async function readSettlement(chain: ChainKey, txHash: Hash) {
+    const receipt = await otcChain.client(chain).getTransactionReceipt({ hash: txHash })
+    const logs = parseEventLogs({ abi: OTC_SETTLEMENT_ABI, logs: receipt.logs })
+    const fills = new Map<string, { spend: bigint; tokens: bigint; fee: bigint }>()
+    let totals: { sold: bigint; unsold: bigint; proceeds: bigint } | undefined
+    for (const entry of logs) {
+      const args = entry.args as Record<string, unknown>
+      if (entry.eventName === 'BuyerFilled') {
+        fills.set(getAddress(args.wallet as Address), { spend: args.spend as bigint, tokens: args.tokens as bigint, fee: args.fee as bigint })
+      } else if (entry.eventName === 'OfferSettled') {
+        totals = { sold: args.sold as bigint, unsold: args.unsold as bigint, proceeds: args.proceeds as bigint }
+      }
+    }
+    return { fills, totals, blockNumber: receipt.blockNumber }
+  }
+
+  async function applySettled(project: ProjectRecord, executing: readonly OrderRecord[], txHash: Hash) {
+    const { fills, totals, blockNumber } = await readSettlement(project.chain, txHash)
+    const at = now()
+    const moves = []
+    let filledOrders = 0
+    for (const order of executing) {
+      const key = await store.sub.keys.get(order.keyId)
+      const fill = key ? fills.get(getAddress(key.walletAddress as Address)) : undefined
+      if (!fill) {
+        moves.push({ order, to: 'active' as const, reason: 'not part of the OTC settlement (limit below the OTC FDV, or nothing to spend)' })
+        continue
+      }
+      filledOrders += 1
+      moves.push({
+        order,
+        to: 'filled' as const,
+        reason: 'OTC settlement',
+        txHash,
+        patch: {
+          execution: {
+            spentUsdc: formatDecimal(fill.spend, USDC_DECIMALS),
+            tokensReceived: (fill.tokens - fill.fee).toString(),
+            feeTokens: fill.fee.toString(),
+            txHash,
+            executedAt: at,
+          },
+        },
+      })
+    }
+    await record(
+      project.slug,
+      {
+        status: 'settled',
+        txHash,
+        blockNumber: blockNumber.toString(),
+        sold: (totals?.sold ?? 0n).toString(),
+        unsold: (totals?.unsold ?? 0n).toString(),
+        proceedsAtoms: (totals?.proceeds ?? 0n).toString(),
+        filledOrders,
+        at,
+      },
+      moves,
+    )
+    log.info({ slug: project.slug, txHash, filledOrders }, 'OTC offer settled')
+  }
+
+  async function settle(project: ProjectRecord, offer: OtcOffer) {
+    const wasSettling = offer.settlement?.status === 'settling'
+    // Orders left executing by an interrupted settlement are this offer's; otherwise only active orders take part.
+    const orders = await services.projects.ordersOfProject(project.slug, wasSettling ? ['active', 'executing'] : ['active'])
+    const active = orders.filter((o) => o.status === 'active')
+    await record(
+      project.slug,
+      { status: 'settling', since: now() },
+      active.map((order) => ({ order, to: 'executing' as const, reason: 'OTC settlement' })),
+    )
+    const executing = (await services.projects.ordersOfProject(project.slug, ['executing'])).filter((o) => orders.some((x) => x.keyId === o.keyId))
+    const outcome: SettleOfferOutcome = await settleOffer(
+      { wallets, client: otcChain.client(project.chain) },
+      { chain: deps.chains[project.chain], contract: otcChain.settlement(project.chain)!, offerId: offer.offerId as Hex, buyers: await buyersOf(executing) },
+    )
+    const backToActive = (reason: string) => executing.map((order) => ({ order, to: 'active' as const, reason }))
+    switch (outcome.status) {
+      case 'settled':
+        return applySettled(project, executing, outcome.txHash)
+      case 'closed':
+        if (outcome.settledIn) return applySettled(project, executing, outcome.settledIn)
+        log.warn({ slug: project.slug }, 'OTC offer cancelled on chain by the project')
+        return record(project.slug, { status: 'cancelled', at: now() }, backToActive('the OTC offer was cancelled'))
+      case 'not_mined':
+        // Still `settling`: the next round settles again, and the contract tells whether this one landed.
+        log.warn({ slug: project.slug, txHash: outcome.txHash, pending: outcome.pending }, 'OTC settlement not mined yet')
+        return
+      case 'too_early':
+        return record(project.slug, null, backToActive('the chain has not reached the settlement time'))
+      default: {
+        const reason =
+          outcome.status === 'refused'
+            ? `the settlement would revert: ${outcome.revert.message}`
+            : outcome.status === 'reverted'
+              ? `the settlement reverted in ${outcome.txHash}`
+              : outcome.status === 'not_prepared'
+                ? outcome.reason
+                : 'the offer is not on chain'
+        const attempts = (offer.settlement?.status === 'retrying' ? offer.settlement.attempts : 0) + 1
+        log.warn({ slug: project.slug, reason, attempts }, 'OTC settlement failed; nothing moved, retried later')
+        return record(project.slug, { status: 'retrying', reason, attempts, since: now() }, backToActive(reason))
+      }
+    }
+  }
+
+  const due = (offer: OtcOffer | undefined): offer is OtcOffer => {
+    if (!offer?.deposit || now() < offer.settleAt) return false
+    const s = offer.settlement
+    if (s === null || s.status === 'settling') return true
+    return s.status === 'retrying' && now() >= s.since + retryMs
+  }
+
+  async function runOnce(): Promise<void> {
+    const projects = await services.projects.listAllProjects()
+    for (const project of projects) {
+      if (stopped) return
+      if (project.launchMethod !== 'pooled_otc' || !due(project.otc) || !otcChain.settlement(project.chain)) continue
+      try {
+        await settle(project, project.otc)
+      } catch (error) {
+        log.error({ err: error, slug: project.slug }, 'OTC settlement round failed; retried on the next round')
+      }
+    }
+  }
+
+  const schedule = () => {
+    if (stopped) return
+    timer = setTimeout(() => {
+      running = runOnce().finally(() => {
+        running = undefined
+        schedule()
+      })
+    }, intervalMs)
+  }
+
+  return {
+    name: 'otc settlement',
+    runOnce,
+    async start() {
+      schedule()
+    },
+    async stop() {
+      stopped = true
+      if (timer) clearTimeout(timer)
+      await running
+    },
+  }
+}

@@ -1,0 +1,68 @@
+import { formatDecimal } from '../decimal.ts'
+import { USDC_DECIMALS } from '../order-bounds.ts'
+import type { OtcOffer } from '../records.ts'
+
+/** A project's OTC offer as the API shows it (GET /projects/{slug}, the owner endpoints): amounts in token units. */
+export interface OtcOfferView {
+  offerId: string
+  fdvUsdc: string
+  tokenAddress: string
+  tokenSymbol: string
+  tokenAmount: string
+  settleAt: string
+  deposited: boolean
+  depositTxHash: string | null
+  settlement: OtcSettlementView | null
+}
+
+export interface OtcSettlementView {
+  status: 'settling' | 'settled' | 'retrying' | 'cancelled'
+  txHash: string | null
+  soldTokens: string | null
+  unsoldTokens: string | null
+  proceedsUsdc: string | null
+  filledOrders: number | null
+  /** Why the last attempt failed (retrying only). */
+  reason: string | null
+  at: string
+}
+
+export function otcOfferView(offer: OtcOffer): OtcOfferView {
+  const tokens = (atoms: string) => formatDecimal(BigInt(atoms), offer.tokenDecimals)
+  const s = offer.settlement
+  const settlement: OtcSettlementView | null =
+    s === null
+      ? null
+      : s.status === 'settled'
+        ? {
+            status: 'settled',
+            txHash: s.txHash,
+            soldTokens: tokens(s.sold),
+            unsoldTokens: tokens(s.unsold),
+            proceedsUsdc: formatDecimal(BigInt(s.proceedsAtoms), USDC_DECIMALS),
+            filledOrders: s.filledOrders,
+            reason: null,
+            at: new Date(s.at).toISOString(),
+          }
+        : {
+            status: s.status,
+            txHash: null,
+            soldTokens: null,
+            unsoldTokens: null,
+            proceedsUsdc: null,
+            filledOrders: null,
+            reason: s.status === 'retrying' ? s.reason : null,
+            at: new Date(s.status === 'cancelled' ? s.at : s.since).toISOString(),
+          }
+  return {
+    offerId: offer.offerId,
+    fdvUsdc: offer.fdvUsdc,
+    tokenAddress: offer.tokenAddress,
+    tokenSymbol: offer.tokenSymbol,
+    tokenAmount: tokens(offer.tokenAmount),
+    settleAt: new Date(offer.settleAt).toISOString(),
+    deposited: offer.deposit !== null,
+    depositTxHash: offer.deposit?.txHash ?? null,
+    settlement,
+  }
+}

@@ -1,0 +1,163 @@
+import { encodeFunctionData, erc20Abi, getAddress, keccak256, toHex, type Address, type Hex } from 'viem'
+import { PrebuyError } from '../common/errors.ts'
+import { formatDecimal, parseDecimal } from '../domain/decimal.ts'
+import { FDV_DECIMALS, MAX_FDV_USDC } from '../domain/order-bounds.ts'
+import type { OtcOffer, ProjectRecord } from '../domain/records.ts'
+import type { OtcChain } from '../launch-methods/otc/otc-chain.ts'
+import { OTC_SETTLEMENT_ABI } from '../launch-methods/otc/otc-settlement-contract.ts'
+import type { Store } from '../store/open-store.ts'
+import { projectWriteOps } from '../store/project-writes.ts'
+import type { WalletService } from '../wallets/wallet-service.ts'
+import type { Clock } from './clock.ts'
+import { PROJECT_LOCK } from './project-service.ts'
+
+/** PATCH /projects/{slug}/otc: the offer's terms, as the owner sends them. */
+export interface OtcOfferInput {
+  /** The OTC price as an FDV, decimal USD. */
+  fdvUsdc: string
+  tokenAddress: string
+  /** Tokens offered, decimal in token units ("1000000" or "2500.5"). */
+  tokenAmount: string
+  /** Earliest settlement, ISO 8601. */
+  settleAt: string
+}
+
+export interface OtcService {
+  /** The owner sets (or, until the deposit, replaces) the offer of a pooled_otc project. */
+  setOffer(slug: string, ownerKeyId: string, input: OtcOfferInput): Promise<ProjectRecord>
+  /**
+   * The owner's wallet deposits the offered tokens into the settlement contract (approve + deposit, one wallet
+   * operation; the proceeds are paid to that wallet at settlement). Idempotent: an offer already on chain is recorded.
+   */
+  deposit(slug: string, ownerKeyId: string): Promise<ProjectRecord>
+}
+
+export interface OtcServiceDeps {
+  store: Store
+  wallets: WalletService
+  clock: Clock
+  /** Absent: this daemon has no chain access for OTC (tests of other parts); every OTC call is refused. */
+  chain?: OtcChain
+}
+
+/** The offer's id on the settlement contract: one per project, derived from its slug. */
+export const otcOfferId = (slug: string): Hex => keccak256(toHex(`prebuy-otc:${slug}`))
+
+export function createOtcService({ store, wallets, clock, chain }: OtcServiceDeps): OtcService {
+  const ownedOtcProject = async (slug: string, ownerKeyId: string): Promise<ProjectRecord> => {
+    const project = await store.sub.projects.get(slug)
+    if (!project) throw new PrebuyError('project_not_found', 'No project has this slug.')
+    if (project.ownerKeyId === null || project.ownerKeyId !== ownerKeyId) {
+      throw new PrebuyError('not_project_owner', 'Only the key that owns the project may manage its OTC offer.')
+    }
+    if (project.launchMethod !== 'pooled_otc') {
+      throw new PrebuyError('not_otc_project', `The project's launch method is ${project.launchMethod}, not pooled_otc.`)
+    }
+    return project
+  }
+  const settlementOf = (project: ProjectRecord): Address => {
+    const address = chain?.settlement(project.chain)
+    if (!chain || !address) throw new PrebuyError('otc_unavailable', `This service has no OTC settlement contract on ${project.chain}.`)
+    return address
+  }
+  const write = async (project: ProjectRecord, otc: OtcOffer): Promise<ProjectRecord> => {
+    const next: ProjectRecord = { ...project, otc, updatedAt: clock() }
+    await store.batch(projectWriteOps(store, project, next))
+    return next
+  }
+
+  return {
+    async setOffer(slug, ownerKeyId, input) {
+      return store.mutex.run(PROJECT_LOCK, async () => {
+        const project = await ownedOtcProject(slug, ownerKeyId)
+        settlementOf(project)
+        if (project.otc?.deposit) throw new PrebuyError('otc_deposited', 'The tokens are deposited: the offer no longer changes.')
+        const fdv = parseDecimal(input.fdvUsdc, FDV_DECIMALS)
+        if (fdv === undefined || fdv <= 0n || fdv > MAX_FDV_USDC * 10n ** BigInt(FDV_DECIMALS)) {
+          throw new PrebuyError('invalid_otc_fdv', `fdvUsdc must be a positive decimal USD amount up to ${MAX_FDV_USDC}.`)
+        }
+        const settleAt = Date.parse(input.settleAt)
+        if (!Number.isFinite(settleAt) || settleAt <= clock()) throw new PrebuyError('invalid_settle_at', 'settleAt must be an ISO 8601 time in the future.')
+        let token: Address
+        try {
+          token = getAddress(input.tokenAddress)
+        } catch {
+          throw new PrebuyError('invalid_address', `"${input.tokenAddress}" is not a valid address.`)
+        }
+        const info = await chain!.readToken(project.chain, token).catch((cause: unknown) => {
+          throw new PrebuyError('invalid_otc_token', `No ERC-20 token answers at ${token} on ${project.chain}.`, { cause })
+        })
+        const amount = parseDecimal(input.tokenAmount, info.decimals)
+        if (amount === undefined || amount <= 0n || amount > info.totalSupply) {
+          throw new PrebuyError('invalid_otc_amount', `tokenAmount must be positive, at most the total supply, with at most ${info.decimals} decimals.`)
+        }
+        return write(project, {
+          offerId: otcOfferId(slug),
+          fdvUsdc: formatDecimal(fdv, FDV_DECIMALS),
+          tokenAddress: token,
+          tokenSymbol: info.symbol,
+          tokenDecimals: info.decimals,
+          totalSupply: info.totalSupply.toString(),
+          tokenAmount: amount.toString(),
+          settleAt,
+          deposit: null,
+          settlement: null,
+        })
+      })
+    },
+
+    async deposit(slug, ownerKeyId) {
+      return store.mutex.run(`otc-deposit:${slug}`, async () => {
+        const project = await ownedOtcProject(slug, ownerKeyId)
+        const contract = settlementOf(project)
+        const offer = project.otc
+        if (!offer) throw new PrebuyError('otc_no_offer', 'Set the offer first (PATCH /projects/{slug}/otc).')
+        if (offer.deposit) return project
+        const offerId = offer.offerId as Hex
+        const recordDeposit = (txHash: string | null) =>
+          store.mutex.run(PROJECT_LOCK, async () => {
+            const current = (await store.sub.projects.get(slug))!
+            return write(current, { ...current.otc!, deposit: { txHash, at: clock() } })
+          })
+        // Already on chain (a deposit whose record a crash lost): recorded, not sent again.
+        if ((await chain!.readOffer(project.chain, offerId)).project !== '0x0000000000000000000000000000000000000000') return recordDeposit(null)
+
+        const key = await store.sub.keys.get(ownerKeyId)
+        if (!key) throw new PrebuyError('not_project_owner', 'The owning key no longer exists.')
+        const token = offer.tokenAddress as Address
+        const amount = BigInt(offer.tokenAmount)
+        const held = await chain!.tokenBalance(project.chain, token, key.walletAddress as Address)
+        if (held < amount) {
+          throw new PrebuyError(
+            'insufficient_token_balance',
+            `The owner's wallet ${key.walletAddress} holds ${formatDecimal(held, offer.tokenDecimals)} ${offer.tokenSymbol} on ${project.chain}; the offer needs ${formatDecimal(amount, offer.tokenDecimals)}.`,
+          )
+        }
+        const fdvAtoms = parseDecimal(offer.fdvUsdc, FDV_DECIMALS)!
+        const [result] = await wallets.submitUserOperations(project.chain, [
+          {
+            id: `otc-deposit:${slug}`,
+            userIndex: key.userIndex,
+            callGasLimit: 400_000n,
+            calls: [
+              { to: token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [contract, amount] }) },
+              {
+                to: contract,
+                data: encodeFunctionData({
+                  abi: OTC_SETTLEMENT_ABI,
+                  functionName: 'deposit',
+                  args: [offerId, token, amount, fdvAtoms, BigInt(offer.totalSupply), BigInt(Math.ceil(offer.settleAt / 1000))],
+                }),
+              },
+            ],
+          },
+        ])
+        if (result?.status !== 'included') {
+          const why = result && 'revert' in result ? result.revert.message : result && 'reason' in result ? result.reason : (result?.status ?? 'not sent')
+          throw new PrebuyError('otc_deposit_failed', `The deposit did not go through: ${why}. Nothing was deposited.`)
+        }
+        return recordDeposit(result.txHash)
+      })
+    },
+  }
+}

@@ -1,0 +1,205 @@
+import { createPublicClient, createWalletClient, erc20Abi, http, parseUnits, type Abi, type Address, type Hex } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import tokenArtifact from '../../src/chain/contracts/artifacts/DevnetLaunchToken.json' with { type: 'json' }
+import { chainFromConfig } from '../../src/chain/clients.ts'
+import { devAccounts } from '../../src/chain/devnet/devnet-accounts.ts'
+import type { OrderRecord, ProjectRecord } from '../../src/domain/records.ts'
+import { formatDecimal } from '../../src/domain/decimal.ts'
+import { settleOtc } from '../../src/domain/launch-methods/otc-fill.ts'
+import { otcOfferId } from '../../src/services/otc-service.ts'
+import { openStore } from '../../src/store/open-store.ts'
+import { orderWriteOps } from '../../src/store/order-writes.ts'
+import { projectWriteOps } from '../../src/store/project-writes.ts'
+import { ConsoleHarness } from '../console/console-harness.ts'
+
+/**
+ * Pooled OTC end to end on a running daemon (devnet, real HTTP, real LevelDB, the daemon's own settlement contract and
+ * worker): a pooled_otc project is approved, its owner sets the offer and deposits from its wallet through the API,
+ * buyers' orders settle in one transaction at the settlement time, and a crash between submission and the record of
+ * the outcome is reconciled from the chain without paying twice.
+ */
+const token = tokenArtifact as unknown as { abi: Abi; bytecode: Hex }
+const USDC = 10n ** 6n
+const TOKEN = 10n ** 18n
+
+describe('pooled OTC through the API', () => {
+  let h: ConsoleHarness
+  let ownerKey: string
+  let ownerWallet: Address
+  let tokenAddress: Address
+  const client = () => createPublicClient({ transport: http(h.daemon.chains.base.rpcUrl) })
+  const balance = (of: Address, asset: Address) => client().readContract({ address: asset, abi: erc20Abi, functionName: 'balanceOf', args: [of] })
+  const waitFor = async <T>(what: string, read: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> => {
+    const deadline = Date.now() + timeoutMs
+    for (;;) {
+      const value = await read()
+      if (value !== undefined) return value
+      if (Date.now() > deadline) throw new Error(`never saw ${what}`)
+      await new Promise((resolve) => setTimeout(resolve, 250))
+    }
+  }
+  const buyer = async (label: string, fund: string, order: { maxSpendUsdc: string; maxFdvUsdc: string | null }) => {
+    const created = await h.call('POST', '/api-keys', undefined, { label })
+    if (fund !== '0') await h.admin.devnetFund({ address: created.body.serviceWalletAddress, chain: 'base', usdc: fund })
+    const placed = await h.call('POST', '/orders', created.body.apiKey, { items: [{ slug: 'otc', ...order, expiresInMs: 3_600_000 }] })
+    expect(placed.body.results[0].ok).toBe(true)
+    return { apiKey: created.body.apiKey as string, wallet: created.body.serviceWalletAddress as Address }
+  }
+
+  beforeAll(async () => {
+    h = await ConsoleHarness.start('otc')
+    const id = await h.submitRegistration('Otc')
+    const approved = await h.admin.approveRegistration(id, {
+      slug: 'otc',
+      creator: '0x00000000000000000000000000000000000c0de1',
+      launchpad: 'clanker',
+      chain: 'base',
+      method: 'pooled_otc',
+    })
+    ownerKey = approved.key.apiKey
+    ownerWallet = approved.key.serviceWalletAddress as Address
+    // The project's token, minted to the owner's service wallet (the owner transfers it there on a real chain).
+    const chain = h.daemon.chains.base
+    const deployer = createWalletClient({ chain: chainFromConfig(chain), account: devAccounts()[7]!.account, transport: http(chain.rpcUrl) })
+    const hash = await deployer.deployContract({
+      abi: token.abi,
+      bytecode: token.bytecode,
+      args: ['Otc Coin', 'OTC', parseUnits('1000000000', 18), ownerWallet],
+    })
+    tokenAddress = (await client().waitForTransactionReceipt({ hash })).contractAddress!
+  })
+  afterAll(async () => {
+    await h?.remove()
+  })
+
+  it('the owner sets the offer and deposits; at the settlement time the orders fill in one transaction; the project is paid', async () => {
+    const offer = { fdvUsdc: '1000000', tokenAddress, tokenAmount: '10000000', settleAt: new Date(Date.now() + 600_000).toISOString() }
+    // Only the owner, only valid terms.
+    const stranger = await h.call('POST', '/api-keys', undefined, { label: 'stranger' })
+    expect((await h.call('PATCH', '/projects/otc/otc', stranger.body.apiKey, offer)).body).toMatchObject({ error: 'Forbidden' })
+    expect((await h.call('PATCH', '/projects/otc/otc', ownerKey, { ...offer, tokenAmount: '2000000000' })).status).toBe(400)
+    expect((await h.call('PATCH', '/projects/otc/otc', ownerKey, { ...offer, settleAt: '2001-01-01T00:00:00Z' })).status).toBe(400)
+    expect((await h.call('POST', '/projects/otc/otc/deposit', ownerKey)).status).toBe(409) // no offer yet
+
+    // Settling 15 s from now: room for the buyers and the deposit before it on a busy machine (a late deposit only
+    // delays the settlement: it runs once both the time has come and the tokens are in).
+    const set = await h.call('PATCH', '/projects/otc/otc', ownerKey, { ...offer, settleAt: new Date(Date.now() + 15_000).toISOString() })
+    expect(set.status).toBe(200)
+    expect(set.body).toMatchObject({
+      offerId: otcOfferId('otc'),
+      fdvUsdc: '1000000',
+      tokenSymbol: 'OTC',
+      tokenAmount: '10000000',
+      deposited: false,
+      settlement: null,
+    })
+
+    // $10,000 of tokens offered; $11,000 of eligible demand: oversubscribed, scaled down.
+    const a = await buyer('otc-a', '8000', { maxSpendUsdc: '8000', maxFdvUsdc: null })
+    const b = await buyer('otc-b', '3000', { maxSpendUsdc: '5000', maxFdvUsdc: '2000000' }) // spends its balance
+    const c = await buyer('otc-c', '1000', { maxSpendUsdc: '1000', maxFdvUsdc: '500000' }) // limit below the OTC FDV
+    const usdcBefore = { owner: await balance(ownerWallet, h.daemon.chains.base.addresses.stablecoin) }
+
+    const deposited = await h.call('POST', '/projects/otc/otc/deposit', ownerKey)
+    expect(deposited.status).toBe(200)
+    expect(deposited.body.deposited).toBe(true)
+    expect(await balance(ownerWallet, tokenAddress)).toBe(1_000_000_000n * TOKEN - 10_000_000n * TOKEN)
+    expect((await h.call('PATCH', '/projects/otc/otc', ownerKey, offer)).body).toMatchObject({ error: 'Conflict' })
+    // Idempotent: a second deposit call returns the offer as it is.
+    expect((await h.call('POST', '/projects/otc/otc/deposit', ownerKey)).body.deposited).toBe(true)
+
+    const settled = await waitFor('the settlement', async () => {
+      const detail = await h.call('GET', '/projects/otc', ownerKey)
+      return detail.body.otc?.settlement?.status === 'settled' ? detail.body.otc : undefined
+    })
+    // The pure rule is the reference: each buyer pays its tokens at the OTC price, rounded up by less than one atom.
+    const plan = settleOtc({ fdv: 1_000_000n * USDC, totalSupply: 1_000_000_000n * TOKEN, offered: 10_000_000n * TOKEN }, [
+      { id: 'a', limitFdv: null, maxSpend: 8_000n * USDC, balance: 8_000n * USDC },
+      { id: 'b', limitFdv: 2_000_000n * USDC, maxSpend: 5_000n * USDC, balance: 3_000n * USDC },
+      { id: 'c', limitFdv: 500_000n * USDC, maxSpend: 1_000n * USDC, balance: 1_000n * USDC },
+    ])
+    const proceeds = plan.fills.reduce((sum, fill) => sum + fill.spend, 0n)
+    expect(settled.settlement).toMatchObject({ proceedsUsdc: formatDecimal(proceeds, 6), filledOrders: 2, txHash: expect.stringMatching(/^0x/) })
+
+    const orderOf = async (apiKey: string) => (await h.call('GET', '/orders', apiKey)).body.data[0]
+    const [orderA, orderB, orderC] = [await orderOf(a.apiKey), await orderOf(b.apiKey), await orderOf(c.apiKey)]
+    expect(orderA.status).toBe('filled')
+    expect(orderB.status).toBe('filled')
+    expect(orderC.status).toBe('active')
+    // Pro rata: a gets 8/11 of the 10M tokens, b 3/11, each less 3% of its tokens as the fee.
+    for (const [fill, wallet] of [
+      [plan.fills[0]!, a.wallet],
+      [plan.fills[1]!, b.wallet],
+    ] as const) {
+      expect(await balance(wallet, tokenAddress)).toBe(fill.credited)
+    }
+    expect(orderA.execution).toMatchObject({ spentUsdc: formatDecimal(plan.fills[0]!.spend, 6), tokensReceived: plan.fills[0]!.credited.toString() })
+    expect(await balance(c.wallet, tokenAddress)).toBe(0n)
+    expect(await balance(c.wallet, h.daemon.chains.base.addresses.stablecoin)).toBe(1_000n * USDC)
+    expect(await balance(ownerWallet, h.daemon.chains.base.addresses.stablecoin)).toBe(usdcBefore.owner + proceeds)
+  })
+
+  it('refuses an offer on a project that is not pooled_otc, and a deposit from an owner wallet without the tokens (nothing sent)', async () => {
+    const open = await h.admin.approveRegistration(await h.submitRegistration('Plain'), {
+      slug: 'plain',
+      creator: '0x00000000000000000000000000000000000c0de2',
+      launchpad: 'clanker',
+      chain: 'base',
+    })
+    const offer = { fdvUsdc: '1000000', tokenAddress, tokenAmount: '1000', settleAt: new Date(Date.now() + 600_000).toISOString() }
+    const refused = await h.call('PATCH', '/projects/plain/otc', open.key.apiKey, offer)
+    expect(refused.status).toBe(409)
+    expect(refused.body).toMatchObject({ code: 'not_otc_project' })
+
+    const empty = await h.admin.approveRegistration(await h.submitRegistration('Empty'), {
+      slug: 'empty',
+      creator: '0x00000000000000000000000000000000000c0de3',
+      launchpad: 'clanker',
+      chain: 'base',
+      method: 'pooled_otc',
+    })
+    expect((await h.call('PATCH', '/projects/empty/otc', empty.key.apiKey, offer)).status).toBe(200)
+    const deposit = await h.call('POST', '/projects/empty/otc/deposit', empty.key.apiKey)
+    expect(deposit.status).toBe(400)
+    expect(deposit.body).toMatchObject({ code: 'insufficient_token_balance', message: expect.stringContaining('holds 0 OTC on base; the offer needs 1000') })
+    expect((await h.call('GET', '/projects/empty', empty.key.apiKey)).body.otc).toMatchObject({ deposited: false, settlement: null })
+  })
+
+  it('a crash between submission and the record of its outcome is reconciled from the chain: the orders filled once, nothing paid twice', async () => {
+    // Put the store back to the state a crash right after sending the settlement leaves: the offer `settling`, the
+    // filled orders `executing` again with no execution record.
+    const tokensBefore = await balance(ownerWallet, tokenAddress)
+    await h.stop()
+    const store = await openStore({ dataDir: h.dataDir })
+    let txHash: string
+    try {
+      const project = (await store.sub.projects.get('otc')) as ProjectRecord
+      txHash = (project.otc!.settlement as { txHash: string }).txHash
+      await store.batch(projectWriteOps(store, project, { ...project, otc: { ...project.otc!, settlement: { status: 'settling', since: Date.now() } } }))
+      const filled: OrderRecord[] = []
+      for await (const order of store.sub.orders.values()) if (order.slug === 'otc' && order.status === 'filled') filled.push(order)
+      expect(filled).toHaveLength(2)
+      // Through the one write path, by moves it allows (filled -> active is a reorg's undo, then active -> executing).
+      for (const order of filled) {
+        const { execution: _dropped, ...unfilled } = order
+        const active: OrderRecord = { ...unfilled, status: 'active' }
+        await store.batch(orderWriteOps(store, order, active, { writer: 'executor', followers: 0 }))
+        await store.batch(orderWriteOps(store, active, { ...active, status: 'executing' }, { writer: 'executor', followers: 0 }))
+      }
+    } finally {
+      await store.close()
+    }
+    await h.restart()
+    const settled = await waitFor('the reconciliation', async () => {
+      const detail = await h.call('GET', '/projects/otc', ownerKey)
+      return detail.body.otc?.settlement?.status === 'settled' ? detail.body.otc : undefined
+    })
+    expect(settled.settlement.txHash).toBe(txHash!)
+    expect(settled.settlement.filledOrders).toBe(2)
+    const filled = (await h.admin.listOrders({ project: 'otc' })).filter((o: OrderRecord) => o.status === 'filled')
+    expect(filled).toHaveLength(2)
+    for (const order of filled) expect(order.execution?.txHash).toBe(txHash!)
+    // Nothing moved again: the project's tokens are where the first settlement left them.
+    expect(await balance(ownerWallet, tokenAddress)).toBe(tokensBefore)
+  })
+})
