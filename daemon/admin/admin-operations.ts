@@ -22,6 +22,7 @@ import type {
   ReviewStatus,
   ValidAdminRequest,
   LaunchCandidatesResult,
+  OtcResult,
   LaunchCandidateView,
 } from '../../src/admin-api/contract.ts'
 
@@ -49,6 +50,10 @@ export interface AdminOperations {
   listBlocklist(): Promise<BlockEntry[]>
   addBlock(request: ValidAdminRequest<'block'>): Promise<BlockEntry>
   removeBlock(type: BlockType, value: string): Promise<RemoveBlockResult>
+  /** A pooled_otc project's offer; set it, or have the owner's wallet deposit it, on the owner's behalf. */
+  getOtc(slug: string): Promise<OtcResult>
+  setOtc(slug: string, request: ValidAdminRequest<'otcOffer'>): Promise<OtcResult>
+  depositOtc(slug: string): Promise<OtcResult>
   /** Edits what binds a waiting project to its launch (deployer, expected token). */
   updateBinding(slug: string, request: ValidAdminRequest<'projectBinding'>): Promise<ProjectRecord>
   launchCandidates(query: ValidAdminRequest<'launchCandidatesQuery'>): Promise<LaunchCandidatesResult>

@@ -19,6 +19,7 @@ import {
   type ConfirmLaunchResult,
   type LaunchCandidatesResult,
   type UpdateBindingResult,
+  type OtcResult,
   type ExecutionJournal,
   type LaunchDetail,
   type LaunchSummary,
@@ -116,6 +117,12 @@ export function buildAdminApp(deps: AdminAppDeps): FastifyInstance {
     }),
   )
 
+  app.get('/admin/v1/projects/:id/otc', async (request): Promise<OtcResult> => operations.getOtc(id(request)))
+  app.patch(
+    '/admin/v1/projects/:id/otc',
+    async (request): Promise<OtcResult> => operations.setOtc(id(request), parseRequest(adminRequests.otcOffer, request.body)),
+  )
+  app.post('/admin/v1/projects/:id/otc/deposit', async (request): Promise<OtcResult> => operations.depositOtc(id(request)))
   app.patch(
     '/admin/v1/projects/:id/binding',
     async (request): Promise<UpdateBindingResult> => ({

@@ -3,6 +3,7 @@ import { PrebuyError } from '../../src/common/errors.ts'
 import type { ApiKeyRecord } from '../../src/domain/records.ts'
 import type { DaemonStatus, IssuedKey, KeySummary } from '../../src/admin-api/contract.ts'
 import type { Services } from '../../src/services/services.ts'
+import { otcOfferView } from '../../src/domain/launch-methods/otc-view.ts'
 import type { AdminOperations } from './admin-operations.ts'
 
 export interface ServiceOperationsDeps {
@@ -87,6 +88,13 @@ export function createServiceOperations({ services, status, backup }: ServiceOpe
     setDesk: (update) => (update.open ? services.desk.open() : services.desk.close(update.retryAfterSeconds)),
     listBlocklist: () => services.blocklist.list(),
     addBlock: (request) => services.blocklist.add(request.type, request.value, request.note),
+    async getOtc(slug) {
+      const project = await services.projects.getProject(slug)
+      if (!project) throw new PrebuyError('project_not_found', 'No project has this slug.')
+      return { slug, otc: project.otc ? otcOfferView(project.otc) : null }
+    },
+    setOtc: async (slug, request) => ({ slug, otc: otcOfferView((await services.otc.setOffer(slug, 'operator', request)).otc!) }),
+    depositOtc: async (slug) => ({ slug, otc: otcOfferView((await services.otc.deposit(slug, 'operator')).otc!) }),
     updateBinding: (slug, request) =>
       services.launches.updateBinding(slug, {
         ...(request.creator === undefined ? {} : { creatorAddress: request.creator }),

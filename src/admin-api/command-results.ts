@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { CHAIN_KEYS } from '../chain/chain-keys.ts'
+import { OtcOffer } from '../api/schemas.ts'
 import { BLOCK_TYPES, LAUNCH_METHODS, LAUNCHPADS, ORDER_STATUSES, REVIEW_STATUSES } from '../domain/records.ts'
 
 /**
@@ -16,6 +17,9 @@ const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/)
 const decimal = z.string().regex(/^\d+(\.\d+)?$/)
 const integerString = z.string().regex(/^\d+$/)
 const time = z.number().int().nonnegative()
+
+/** A project's pooled OTC offer (the public API's OtcOffer schema). */
+const otcResult = z.strictObject({ slug: z.string(), otc: OtcOffer.nullable() })
 
 const projectRecord = z.object({
   slug: z.string(),
@@ -266,6 +270,9 @@ export const COMMAND_RESULTS = {
   /** An alias of projects:update. */
   'projects:edit': z.strictObject({ project: projectRecord }),
   'projects:verify': z.strictObject({ project: projectRecord }),
+  'otc:show': otcResult,
+  'otc:set': otcResult,
+  'otc:deposit': otcResult,
   'registrations:approve': z.strictObject({ review: reviewItem, project: projectRecord, key: issuedKey }),
   'registrations:list': list(reviewItem),
   'registrations:reject': z.strictObject({ review: reviewItem }),

@@ -4,6 +4,8 @@ import { addressSchema, httpUrlSchema } from '../common/schemas.ts'
 import { decimalSchema } from '../domain/decimal.ts'
 import { slugSchema } from '../domain/slug.ts'
 import { EVENT_SCOPES } from './console-events.ts'
+import { OtcOfferBody } from '../api/schemas.ts'
+import type { OtcOfferView } from '../domain/launch-methods/otc-view.ts'
 import type { ReadinessReport } from '../domain/health/readiness.ts'
 import {
   BLOCK_TYPES,
@@ -53,6 +55,8 @@ export const adminRequests = {
     /** Label of the owner's key; defaults to the slug. */
     label: label.optional(),
   }),
+  /** A pooled OTC offer set by the operator for the project's owner: the public API's PATCH /projects/{slug}/otc body. */
+  otcOffer: OtcOfferBody,
   /** What binds a waiting project to its launch: the registered deployer and the expected token (null clears it). */
   projectBinding: z
     .strictObject({ creator: addressSchema.optional(), expectedToken: addressSchema.nullable().optional() })
@@ -165,6 +169,7 @@ export type ValidAdminRequest<Name extends AdminRequestName> = z.output<(typeof 
 
 export type ApproveRegistrationRequest = AdminRequest<'approveRegistration'>
 export type ProjectBindingRequest = AdminRequest<'projectBinding'>
+export type OtcOfferRequest = AdminRequest<'otcOffer'>
 export type LaunchCandidatesQuery = AdminRequest<'launchCandidatesQuery'>
 export type ApproveKeyRequestRequest = AdminRequest<'approveKeyRequest'>
 export type ProfileUpdate = AdminRequest<'profileUpdate'>
@@ -356,6 +361,12 @@ export interface ConfirmLaunchResult {
 /** `PATCH projects/:slug/binding`. */
 export interface UpdateBindingResult {
   project: ProjectRecord
+}
+
+/** `GET|PATCH projects/:slug/otc`, `POST projects/:slug/otc/deposit`: the project's offer as the public API shows it. */
+export interface OtcResult {
+  slug: string
+  otc: OtcOfferView | null
 }
 
 /** `POST devnet/launch`. */

@@ -38,6 +38,8 @@ import type {
   LaunchCandidateView,
   ProjectBindingRequest,
   UpdateBindingResult,
+  OtcResult,
+  OtcOfferRequest,
   ExecutionJournal,
   LaunchDetail,
   LaunchSummary,
@@ -74,6 +76,9 @@ export interface AdminClient {
   listProjects(): Promise<ProjectRecord[]>
   updateProfile(slug: string, update: ProfileUpdate): Promise<ProjectRecord>
   updateBinding(slug: string, request: ProjectBindingRequest): Promise<ProjectRecord>
+  getOtc(slug: string): Promise<OtcResult>
+  setOtc(slug: string, request: OtcOfferRequest): Promise<OtcResult>
+  depositOtc(slug: string): Promise<OtcResult>
   launchCandidates(query?: LaunchCandidatesQuery): Promise<LaunchCandidatesResult>
   confirmLaunch(slug: string, token: string): Promise<LaunchCandidateView>
   executionJournal(slug: string): Promise<ExecutionJournal>
@@ -149,6 +154,9 @@ export function createAdminClient(options: { adminUrl: string; operatorToken: st
       (await call<RejectResult>('POST', `/admin/v1/key-requests/${enc(id)}/reject`, note === undefined ? {} : { note })).review,
     listProjects: async () => (await call<ListResponse<ProjectRecord>>('GET', '/admin/v1/projects')).items,
     updateProfile: async (slug, update) => (await call<UpdateProfileResult>('PATCH', `/admin/v1/projects/${enc(slug)}`, update)).project,
+    getOtc: (slug) => call('GET', `/admin/v1/projects/${enc(slug)}/otc`),
+    setOtc: (slug, request) => call('PATCH', `/admin/v1/projects/${enc(slug)}/otc`, request),
+    depositOtc: (slug) => call('POST', `/admin/v1/projects/${enc(slug)}/otc/deposit`, {}),
     updateBinding: async (slug, request) => (await call<UpdateBindingResult>('PATCH', `/admin/v1/projects/${enc(slug)}/binding`, request)).project,
     launchCandidates: (query = {}) => {
       const params = new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined))

@@ -55,6 +55,7 @@ export const ERROR_CODES = {
   otc_deposited: { kind: 'conflict', surface: 'api', meaning: 'The offered tokens are deposited: the offer no longer changes.' },
   otc_no_offer: { kind: 'conflict', surface: 'api', meaning: 'The project has no OTC offer yet: set it first.' },
   insufficient_token_balance: { kind: 'bad_request', surface: 'api', meaning: 'The owner’s wallet does not hold the tokens the offer needs.' },
+  otc_no_owner_wallet: { kind: 'conflict', surface: 'api', meaning: 'The project has no (unrevoked) owner key, so no wallet to deposit from.' },
   otc_deposit_failed: { kind: 'conflict', surface: 'api', meaning: 'The deposit operation did not go through; nothing was deposited.' },
   invalid_address: { kind: 'bad_request', surface: 'api', meaning: 'An address is not a valid (non-zero, where required) 20-byte hex address.' },
   invalid_amount: { kind: 'bad_request', surface: 'api', meaning: 'An amount is not a positive decimal (or "max") within its token’s decimals.' },

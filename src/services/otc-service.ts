@@ -22,14 +22,17 @@ export interface OtcOfferInput {
   settleAt: string
 }
 
+/** Who acts on an offer: the project's owner key (public API), or the operator on its behalf (admin API, CLI). */
+export type OtcActor = { ownerKeyId: string } | 'operator'
+
 export interface OtcService {
   /** The owner sets (or, until the deposit, replaces) the offer of a pooled_otc project. */
-  setOffer(slug: string, ownerKeyId: string, input: OtcOfferInput): Promise<ProjectRecord>
+  setOffer(slug: string, actor: OtcActor, input: OtcOfferInput): Promise<ProjectRecord>
   /**
    * The owner's wallet deposits the offered tokens into the settlement contract (approve + deposit, one wallet
    * operation; the proceeds are paid to that wallet at settlement). Idempotent: an offer already on chain is recorded.
    */
-  deposit(slug: string, ownerKeyId: string): Promise<ProjectRecord>
+  deposit(slug: string, actor: OtcActor): Promise<ProjectRecord>
 }
 
 export interface OtcServiceDeps {
@@ -44,10 +47,10 @@ export interface OtcServiceDeps {
 export const otcOfferId = (slug: string): Hex => keccak256(toHex(`prebuy-otc:${slug}`))
 
 export function createOtcService({ store, wallets, clock, chain }: OtcServiceDeps): OtcService {
-  const ownedOtcProject = async (slug: string, ownerKeyId: string): Promise<ProjectRecord> => {
+  const ownedOtcProject = async (slug: string, actor: OtcActor): Promise<ProjectRecord> => {
     const project = await store.sub.projects.get(slug)
     if (!project) throw new PrebuyError('project_not_found', 'No project has this slug.')
-    if (project.ownerKeyId === null || project.ownerKeyId !== ownerKeyId) {
+    if (actor !== 'operator' && (project.ownerKeyId === null || project.ownerKeyId !== actor.ownerKeyId)) {
       throw new PrebuyError('not_project_owner', 'Only the key that owns the project may manage its OTC offer.')
     }
     if (project.launchMethod !== 'pooled_otc') {
@@ -67,9 +70,9 @@ export function createOtcService({ store, wallets, clock, chain }: OtcServiceDep
   }
 
   return {
-    async setOffer(slug, ownerKeyId, input) {
+    async setOffer(slug, actor, input) {
       return store.mutex.run(PROJECT_LOCK, async () => {
-        const project = await ownedOtcProject(slug, ownerKeyId)
+        const project = await ownedOtcProject(slug, actor)
         settlementOf(project)
         if (project.otc?.deposit) throw new PrebuyError('otc_deposited', 'The tokens are deposited: the offer no longer changes.')
         const fdv = parseDecimal(input.fdvUsdc, FDV_DECIMALS)
@@ -106,9 +109,9 @@ export function createOtcService({ store, wallets, clock, chain }: OtcServiceDep
       })
     },
 
-    async deposit(slug, ownerKeyId) {
+    async deposit(slug, actor) {
       return store.mutex.run(`otc-deposit:${slug}`, async () => {
-        const project = await ownedOtcProject(slug, ownerKeyId)
+        const project = await ownedOtcProject(slug, actor)
         const contract = settlementOf(project)
         const offer = project.otc
         if (!offer) throw new PrebuyError('otc_no_offer', 'Set the offer first (PATCH /projects/{slug}/otc).')
@@ -122,8 +125,9 @@ export function createOtcService({ store, wallets, clock, chain }: OtcServiceDep
         // Already on chain (a deposit whose record a crash lost): recorded, not sent again.
         if ((await chain!.readOffer(project.chain, offerId)).project !== '0x0000000000000000000000000000000000000000') return recordDeposit(null)
 
-        const key = await store.sub.keys.get(ownerKeyId)
-        if (!key) throw new PrebuyError('not_project_owner', 'The owning key no longer exists.')
+        const key = project.ownerKeyId === null ? undefined : await store.sub.keys.get(project.ownerKeyId)
+        if (!key || key.revokedAt !== null)
+          throw new PrebuyError('otc_no_owner_wallet', 'The project has no owner key (or it is revoked): no wallet to deposit from.')
         const token = offer.tokenAddress as Address
         const amount = BigInt(offer.tokenAmount)
         const held = await chain!.tokenBalance(project.chain, token, key.walletAddress as Address)

@@ -1,4 +1,4 @@
-import { createPublicClient, createWalletClient, erc20Abi, http, parseUnits, type Abi, type Address, type Hex } from 'viem'
+import { createPublicClient, createWalletClient, erc20Abi, getAddress, http, parseUnits, type Abi, type Address, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import tokenArtifact from '../../src/chain/contracts/artifacts/DevnetLaunchToken.json' with { type: 'json' }
 import { chainFromConfig } from '../../src/chain/clients.ts'
@@ -11,6 +11,7 @@ import { openStore } from '../../src/store/open-store.ts'
 import { orderWriteOps } from '../../src/store/order-writes.ts'
 import { projectWriteOps } from '../../src/store/project-writes.ts'
 import { ConsoleHarness } from '../console/console-harness.ts'
+import { runCli } from '../daemon/helpers.ts'
 
 /**
  * Pooled OTC end to end on a running daemon (devnet, real HTTP, real LevelDB, the daemon's own settlement contract and
@@ -137,6 +138,14 @@ describe('pooled OTC through the API', () => {
     expect(await balance(c.wallet, tokenAddress)).toBe(0n)
     expect(await balance(c.wallet, h.daemon.chains.base.addresses.stablecoin)).toBe(1_000n * USDC)
     expect(await balance(ownerWallet, h.daemon.chains.base.addresses.stablecoin)).toBe(usdcBefore.owner + proceeds)
+
+    // The operator sees the same in the terminal.
+    const shown = await runCli<{ otc: { settlement: { status: string } } }>(h.dataDir, ['otc', 'show', 'otc'])
+    expect(shown.code, shown.stderr).toBe(0)
+    expect(shown.json.otc.settlement.status).toBe('settled')
+    const human = await runCli(h.dataDir, ['otc', 'show', 'otc'], { human: true })
+    expect(human.stdout).toContain(`otc: 10000000 OTC (${getAddress(tokenAddress)}) at an FDV of $1000000`)
+    expect(human.stdout).toMatch(/Settlement: {2}settled in 0x[0-9a-f]{64}: [\d.]+ OTC sold to 2 orders for \$[\d.]+, [\d.]+ returned/)
   })
 
   it('refuses an offer on a project that is not pooled_otc, and a deposit from an owner wallet without the tokens (nothing sent)', async () => {
@@ -158,7 +167,13 @@ describe('pooled OTC through the API', () => {
       chain: 'base',
       method: 'pooled_otc',
     })
-    expect((await h.call('PATCH', '/projects/empty/otc', empty.key.apiKey, offer)).status).toBe(200)
+    // Set by the operator from the CLI, on the owner's behalf; the deposit is refused the same way both ways.
+    const set = await runCli(h.dataDir, ['otc', 'set', 'empty', '--token', tokenAddress, '--amount', '1000', '--fdv', '1000000', '--settle-at', offer.settleAt])
+    expect(set.code, set.stderr).toBe(0)
+    const cliDeposit = await runCli(h.dataDir, ['otc', 'deposit', 'empty'], { human: true })
+    expect(cliDeposit.code).toBe(1)
+    // One error (oclif wraps it at the terminal width).
+    expect(cliDeposit.stderr.trim().replace(/\s+/g, ' ')).toMatch(/^Error: The owner's wallet 0x[0-9a-fA-F]{40} holds 0 OTC on base; the offer needs 1000\.$/)
     const deposit = await h.call('POST', '/projects/empty/otc/deposit', empty.key.apiKey)
     expect(deposit.status).toBe(400)
     expect(deposit.body).toMatchObject({ code: 'insufficient_token_balance', message: expect.stringContaining('holds 0 OTC on base; the offer needs 1000') })

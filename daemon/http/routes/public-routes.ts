@@ -75,11 +75,11 @@ export function registerKeyRoutes(app: FastifyInstance, deps: HttpAppDeps): void
 
   app.patch<{ Params: { slug: string } }>('/projects/:slug/otc', async (request) => {
     const body = parseBody(S.OtcOfferBody, request.body)
-    return otcOfferView((await services.otc.setOffer(request.params.slug, keyOf(request).id, body)).otc!)
+    return otcOfferView((await services.otc.setOffer(request.params.slug, { ownerKeyId: keyOf(request).id }, body)).otc!)
   })
 
   app.post<{ Params: { slug: string } }>('/projects/:slug/otc/deposit', async (request) => {
-    return otcOfferView((await services.otc.deposit(request.params.slug, keyOf(request).id)).otc!)
+    return otcOfferView((await services.otc.deposit(request.params.slug, { ownerKeyId: keyOf(request).id })).otc!)
   })
 
   app.get<{ Params: { slug: string } }>('/projects/:slug/buyers', async (request) => {

@@ -1,0 +1,19 @@
+import type { OtcResult } from '../../admin-api/contract.ts'
+
+/** The lines `prebuy otc show|set|deposit` print for a project's offer (terminal-safe output is the command's job). */
+export function otcLines({ slug, otc }: OtcResult): string[] {
+  if (!otc) return [`${slug}: no OTC offer yet (prebuy otc set ${slug} ...)`]
+  const lines = [
+    `${slug}: ${otc.tokenAmount} ${otc.tokenSymbol} (${otc.tokenAddress}) at an FDV of $${otc.fdvUsdc}, settling at or after ${otc.settleAt}`,
+    `Offer id:    ${otc.offerId}`,
+    `Deposit:     ${otc.deposited ? `deposited${otc.depositTxHash ? ` in ${otc.depositTxHash}` : ''}` : 'not yet (prebuy otc deposit)'}`,
+  ]
+  const s = otc.settlement
+  if (!s) lines.push('Settlement:  not started')
+  else if (s.status === 'settled')
+    lines.push(
+      `Settlement:  settled in ${s.txHash}: ${s.soldTokens} ${otc.tokenSymbol} sold to ${s.filledOrders} orders for $${s.proceedsUsdc}, ${s.unsoldTokens} returned`,
+    )
+  else lines.push(`Settlement:  ${s.status} since ${s.at}${s.reason ? `: ${s.reason}` : ''}`)
+  return lines
+}
