@@ -23,6 +23,7 @@ import type {
   ValidAdminRequest,
   LaunchCandidatesResult,
   OtcResult,
+  LaunchSimulation,
   LaunchCandidateView,
 } from '../../src/admin-api/contract.ts'
 
@@ -52,6 +53,7 @@ export interface AdminOperations {
   removeBlock(type: BlockType, value: string): Promise<RemoveBlockResult>
   /** A pooled_otc project's offer; set it, or have the owner's wallet deposit it, on the owner's behalf. */
   getOtc(slug: string): Promise<OtcResult>
+  simulateLaunch(slug: string): Promise<LaunchSimulation>
   setOtc(slug: string, request: ValidAdminRequest<'otcOffer'>): Promise<OtcResult>
   depositOtc(slug: string): Promise<OtcResult>
   /** Edits what binds a waiting project to its launch (deployer, expected token). */

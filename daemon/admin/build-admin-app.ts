@@ -20,6 +20,7 @@ import {
   type LaunchCandidatesResult,
   type UpdateBindingResult,
   type OtcResult,
+  type LaunchSimulation,
   type ExecutionJournal,
   type LaunchDetail,
   type LaunchSummary,
@@ -118,6 +119,7 @@ export function buildAdminApp(deps: AdminAppDeps): FastifyInstance {
   )
 
   app.get('/admin/v1/projects/:id/otc', async (request): Promise<OtcResult> => operations.getOtc(id(request)))
+  app.get('/admin/v1/projects/:id/simulation', async (request): Promise<LaunchSimulation> => operations.simulateLaunch(id(request)))
   app.patch(
     '/admin/v1/projects/:id/otc',
     async (request): Promise<OtcResult> => operations.setOtc(id(request), parseRequest(adminRequests.otcOffer, request.body)),

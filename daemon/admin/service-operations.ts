@@ -93,6 +93,7 @@ export function createServiceOperations({ services, status, backup }: ServiceOpe
       if (!project) throw new PrebuyError('project_not_found', 'No project has this slug.')
       return { slug, otc: project.otc ? otcOfferView(project.otc) : null }
     },
+    simulateLaunch: (slug) => services.simulations.simulate(slug, 'operator'),
     setOtc: async (slug, request) => ({ slug, otc: otcOfferView((await services.otc.setOffer(slug, 'operator', request)).otc!) }),
     depositOtc: async (slug) => ({ slug, otc: otcOfferView((await services.otc.deposit(slug, 'operator')).otc!) }),
     updateBinding: (slug, request) =>

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { CHAIN_KEYS } from '../chain/chain-keys.ts'
-import { OtcOffer } from '../api/schemas.ts'
+import { LaunchSimulation, OtcOffer } from '../api/schemas.ts'
 import { BLOCK_TYPES, LAUNCH_METHODS, LAUNCHPADS, ORDER_STATUSES, REVIEW_STATUSES } from '../domain/records.ts'
 
 /**
@@ -271,6 +271,7 @@ export const COMMAND_RESULTS = {
   'projects:edit': z.strictObject({ project: projectRecord }),
   'projects:verify': z.strictObject({ project: projectRecord }),
   'otc:show': otcResult,
+  'launches:simulate': LaunchSimulation.strict(),
   'otc:set': otcResult,
   'otc:deposit': otcResult,
   'registrations:approve': z.strictObject({ review: reviewItem, project: projectRecord, key: issuedKey }),

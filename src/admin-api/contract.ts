@@ -6,6 +6,7 @@ import { slugSchema } from '../domain/slug.ts'
 import { EVENT_SCOPES } from './console-events.ts'
 import { OtcOfferBody } from '../api/schemas.ts'
 import type { OtcOfferView } from '../domain/launch-methods/otc-view.ts'
+export type { LaunchSimulation } from '../services/launch-simulation-service.ts'
 import type { ReadinessReport } from '../domain/health/readiness.ts'
 import {
   BLOCK_TYPES,

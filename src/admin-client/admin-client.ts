@@ -39,6 +39,7 @@ import type {
   ProjectBindingRequest,
   UpdateBindingResult,
   OtcResult,
+  LaunchSimulation,
   OtcOfferRequest,
   ExecutionJournal,
   LaunchDetail,
@@ -77,6 +78,7 @@ export interface AdminClient {
   updateProfile(slug: string, update: ProfileUpdate): Promise<ProjectRecord>
   updateBinding(slug: string, request: ProjectBindingRequest): Promise<ProjectRecord>
   getOtc(slug: string): Promise<OtcResult>
+  simulateLaunch(slug: string): Promise<LaunchSimulation>
   setOtc(slug: string, request: OtcOfferRequest): Promise<OtcResult>
   depositOtc(slug: string): Promise<OtcResult>
   launchCandidates(query?: LaunchCandidatesQuery): Promise<LaunchCandidatesResult>
@@ -155,6 +157,7 @@ export function createAdminClient(options: { adminUrl: string; operatorToken: st
     listProjects: async () => (await call<ListResponse<ProjectRecord>>('GET', '/admin/v1/projects')).items,
     updateProfile: async (slug, update) => (await call<UpdateProfileResult>('PATCH', `/admin/v1/projects/${enc(slug)}`, update)).project,
     getOtc: (slug) => call('GET', `/admin/v1/projects/${enc(slug)}/otc`),
+    simulateLaunch: (slug) => call('GET', `/admin/v1/projects/${enc(slug)}/simulation`),
     setOtc: (slug, request) => call('PATCH', `/admin/v1/projects/${enc(slug)}/otc`, request),
     depositOtc: (slug) => call('POST', `/admin/v1/projects/${enc(slug)}/otc/deposit`, {}),
     updateBinding: async (slug, request) => (await call<UpdateBindingResult>('PATCH', `/admin/v1/projects/${enc(slug)}/binding`, request)).project,

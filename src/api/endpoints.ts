@@ -117,6 +117,21 @@ export const ENDPOINTS: Endpoint[] = [
     },
   },
   {
+    method: 'GET',
+    path: '/projects/{slug}/simulation',
+    auth: true,
+    summary: "Simulate the project's launch (owner only)",
+    description:
+      "What the launch would do with the live order book and the buyers' wallet balances now: open-market demand by price limit (each slice buys once the effective market cap is at or below its limit) and, for a pooled_otc project with an offer, the settlement it would make (fill ratio, each order's spend and tokens). The dev-buy simulation comes with the dev_buy method.",
+    pathParams: slugParam,
+    responses: {
+      200: ok('The simulation.', S.LaunchSimulation),
+      403: err('The key does not own the project (code not_project_owner).'),
+      404: err('No project has this slug.'),
+      ...authErrors,
+    },
+  },
+  {
     method: 'PATCH',
     path: '/projects/{slug}/otc',
     auth: true,

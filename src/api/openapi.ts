@@ -25,6 +25,7 @@ const COMPONENTS: Record<string, z.ZodType> = {
   LaunchBinding: S.LaunchBinding,
   OtcOfferBody: S.OtcOfferBody,
   OtcOffer: S.OtcOffer,
+  LaunchSimulation: S.LaunchSimulation,
   Buyer: S.Buyer,
   BuyerPage: S.BuyerPage,
   CreateOrderItem: S.CreateOrderItem,

@@ -182,6 +182,38 @@ export const OtcOffer = z
   })
   .describe('A pooled OTC offer (docs/launch-methods.md).')
 
+export const LaunchSimulation = z
+  .object({
+    slug: z.string(),
+    launchMethod: z.enum(LAUNCH_METHODS),
+    generatedAt: z.string().describe('ISO 8601.'),
+    demand: z
+      .array(
+        z.object({
+          maxFdvUsdc: z.string().nullable().describe('The slice’s price limit (effective market cap), USD; null: no limit.'),
+          orderCount: z.int(),
+          fundedSpendUsdc: z.string().describe('Sum over these orders of min(spend cap, wallet balance now), decimal USDC.'),
+          eligibleFundedSpendUsdc: z.string().describe('Funded spend that buys once the effective market cap is at or below this limit.'),
+        }),
+      )
+      .describe('Open-market demand by price limit: no limit first, then highest first.'),
+    otc: z
+      .object({
+        fdvUsdc: z.string(),
+        offeredTokens: z.string(),
+        demandUsdc: z.string().describe('What the eligible orders can spend now.'),
+        oversubscribed: z.boolean(),
+        fillRatio: z.number().describe('Tokens sold / tokens offered.'),
+        soldTokens: z.string(),
+        unsoldTokens: z.string(),
+        fills: z.array(z.object({ keyId: z.string(), spendUsdc: z.string(), tokens: z.string(), creditedTokens: z.string() })),
+        skipped: z.array(z.object({ keyId: z.string(), reason: z.enum(['limit_below_otc', 'no_balance']) })),
+      })
+      .nullable()
+      .describe('A pooled OTC settlement run now on the project’s offer; null without an offer or for other methods.'),
+  })
+  .describe('GET /projects/{slug}/simulation: what the launch would do with the live order book and balances now.')
+
 export const OtcOfferBody = z
   .strictObject({
     fdvUsdc: z.string().describe('The OTC price as an FDV, decimal USD (at most 6 decimals).'),

@@ -11,6 +11,7 @@ import { createKeyService, type KeyService } from './key-service.ts'
 import { createLaunchBindingService, type LaunchBindingService } from './launch-binding-service.ts'
 import { createOrderService, type OrderService } from './order-service.ts'
 import { createOtcService, type OtcService } from './otc-service.ts'
+import { createLaunchSimulationService, type LaunchSimulationService } from './launch-simulation-service.ts'
 import type { OtcChain } from '../launch-methods/otc/otc-chain.ts'
 import { createProjectService, type ProjectService } from './project-service.ts'
 import { createReviewService, type ReviewService } from './review-service.ts'
@@ -32,6 +33,8 @@ export interface Services {
   views: OperatorViewsService
   /** Pooled OTC offers: the owner's terms and deposit (the daemon's worker settles them). */
   otc: OtcService
+  /** What a project's launch would do with its order book now (owner and operator). */
+  simulations: LaunchSimulationService
 }
 
 export interface ServicesDeps {
@@ -61,5 +64,6 @@ export function createServices({ store, wallets, clock = systemClock, fundedCach
     executions: createExecutionJournalService({ store, journal: createJournal(store), projects }),
     views: createOperatorViewsService({ store, journal: createJournal(store), projects }),
     otc: createOtcService({ store, wallets, clock, ...(otcChain ? { chain: otcChain } : {}) }),
+    simulations: createLaunchSimulationService({ store, wallets, projects, clock }),
   }
 }

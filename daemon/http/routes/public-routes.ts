@@ -73,6 +73,10 @@ export function registerKeyRoutes(app: FastifyInstance, deps: HttpAppDeps): void
     return { slug: project.slug, creatorAddress: project.creatorAddress, expectedTokenAddress: project.expectedTokenAddress }
   })
 
+  app.get<{ Params: { slug: string } }>('/projects/:slug/simulation', async (request) =>
+    services.simulations.simulate(request.params.slug, { keyId: keyOf(request).id }),
+  )
+
   app.patch<{ Params: { slug: string } }>('/projects/:slug/otc', async (request) => {
     const body = parseBody(S.OtcOfferBody, request.body)
     return otcOfferView((await services.otc.setOffer(request.params.slug, { ownerKeyId: keyOf(request).id }, body)).otc!)

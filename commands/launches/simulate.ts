@@ -1,0 +1,46 @@
+import { Args } from '@oclif/core'
+import type { LaunchSimulation } from '../../src/admin-api/contract.ts'
+import { formatTable } from '../../src/admin-client/cli/format.ts'
+import { OperatorCommand } from '../../src/admin-client/cli/operator-command.ts'
+
+export default class LaunchesSimulate extends OperatorCommand {
+  static override description =
+    "What a project's launch would do with its live order book and the buyers' balances now: open-market demand by price limit and, for a pooled_otc offer, the settlement (fill ratio, each order's spend and tokens)"
+  static override examples = ['<%= config.bin %> launches simulate moon', '<%= config.bin %> launches simulate moon --json']
+  static override args = { slug: Args.string({ required: true, description: 'project slug' }) }
+
+  async run(): Promise<LaunchSimulation> {
+    const { args, flags } = await this.parse(LaunchesSimulate)
+    const simulation = await (await this.adminClient(flags)).simulateLaunch(args.slug)
+    this.log(`${simulation.slug} (${simulation.launchMethod}), from the order book and balances at ${simulation.generatedAt}`)
+    this.log('Open-market demand (a slice buys once the effective market cap is at or below its limit):')
+    this.log(
+      simulation.demand.length === 0
+        ? '  no active orders'
+        : formatTable(
+            simulation.demand.map((s) => ({
+              limit: s.maxFdvUsdc === null ? 'none' : `$${s.maxFdvUsdc}`,
+              orders: s.orderCount,
+              funded: s.fundedSpendUsdc,
+              eligible: s.eligibleFundedSpendUsdc,
+            })),
+            ['limit', 'orders', 'funded', 'eligible'],
+          ),
+    )
+    const otc = simulation.otc
+    if (otc) {
+      this.log(
+        `OTC at an FDV of $${otc.fdvUsdc}: demand $${otc.demandUsdc} for ${otc.offeredTokens} tokens${otc.oversubscribed ? ' (oversubscribed: scaled down pro rata)' : ''}; fill ratio ${(otc.fillRatio * 100).toFixed(2)}%, ${otc.soldTokens} sold, ${otc.unsoldTokens} returned`,
+      )
+      if (otc.fills.length > 0)
+        this.log(
+          formatTable(
+            otc.fills.map((f) => ({ key: f.keyId, spend: f.spendUsdc, tokens: f.tokens, credited: f.creditedTokens })),
+            ['key', 'spend', 'tokens', 'credited'],
+          ),
+        )
+      for (const s of otc.skipped) this.log(`  left out: ${s.keyId} (${s.reason === 'no_balance' ? 'nothing to spend' : 'limit below the OTC FDV'})`)
+    } else if (simulation.launchMethod === 'pooled_otc') this.log('OTC: no offer yet (prebuy otc set)')
+    return simulation
+  }
+}
