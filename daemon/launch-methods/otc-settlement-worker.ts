@@ -156,7 +156,10 @@ export function createOtcSettlementWorker(deps: OtcWorkerDeps): BackgroundWorker
   }
 
   async function settle(project: ProjectRecord, offer: OtcOffer) {
+    // The contract refuses before its settlement time on the chain's clock: nothing is moved until that clock says so.
+    if ((await otcChain.now(project.chain)) < BigInt(Math.ceil(offer.settleAt / 1000))) return
     const wasSettling = offer.settlement?.status === 'settling'
+    const settlingTx = offer.settlement?.status === 'settling' ? offer.settlement.txHash : undefined
     // Orders left executing by an interrupted settlement are this offer's; otherwise only active orders take part.
     const orders = await services.projects.ordersOfProject(project.slug, wasSettling ? ['active', 'executing'] : ['active'])
     const active = orders.filter((o) => o.status === 'active')
@@ -168,7 +171,16 @@ export function createOtcSettlementWorker(deps: OtcWorkerDeps): BackgroundWorker
     const executing = (await services.projects.ordersOfProject(project.slug, ['executing'])).filter((o) => orders.some((x) => x.keyId === o.keyId))
     const outcome: SettleOfferOutcome = await settleOffer(
       { wallets, client: otcChain.client(project.chain) },
-      { chain: deps.chains[project.chain], contract: otcChain.settlement(project.chain)!, offerId: offer.offerId as Hex, buyers: await buyersOf(executing) },
+      {
+        chain: deps.chains[project.chain],
+        contract: otcChain.settlement(project.chain)!,
+        offerId: offer.offerId as Hex,
+        buyers: await buyersOf(executing),
+        ...(offer.deposit?.blockNumber ? { depositBlock: BigInt(offer.deposit.blockNumber) } : {}),
+        ...(settlingTx ? { settlingTx: settlingTx as Hash } : {}),
+        // The hash is recorded before the receipt is awaited: a crash then leaves a transaction to look up.
+        onSent: (txHash) => record(project.slug, { status: 'settling', since: now(), txHash }, []),
+      },
     )
     const backToActive = (reason: string) => executing.map((order) => ({ order, to: 'active' as const, reason }))
     switch (outcome.status) {

@@ -125,13 +125,13 @@ export interface OtcOffer {
   /** Earliest settlement, ms since epoch. */
   settleAt: number
   /** The owner's wallet deposited the tokens into the settlement contract (txHash null: found on chain, its record lost); null: not yet. */
-  deposit: { txHash: string | null; at: number } | null
+  deposit: { txHash: string | null; blockNumber: string | null; at: number } | null
   settlement: OtcSettlementState | null
 }
 
 export type OtcSettlementState =
-  /** Orders moved to executing; the settlement transaction is being prepared, sent or awaited. */
-  | { status: 'settling'; since: number }
+  /** Orders moved to executing; the settlement transaction is being prepared, sent (txHash, once sent) or awaited. */
+  | { status: 'settling'; since: number; txHash?: string }
   | {
       status: 'settled'
       txHash: string

@@ -117,13 +117,13 @@ export function createOtcService({ store, wallets, clock, chain }: OtcServiceDep
         if (!offer) throw new PrebuyError('otc_no_offer', 'Set the offer first (PATCH /projects/{slug}/otc).')
         if (offer.deposit) return project
         const offerId = offer.offerId as Hex
-        const recordDeposit = (txHash: string | null) =>
+        const recordDeposit = (txHash: string | null, blockNumber: bigint | null) =>
           store.mutex.run(PROJECT_LOCK, async () => {
             const current = (await store.sub.projects.get(slug))!
-            return write(current, { ...current.otc!, deposit: { txHash, at: clock() } })
+            return write(current, { ...current.otc!, deposit: { txHash, blockNumber: blockNumber === null ? null : blockNumber.toString(), at: clock() } })
           })
         // Already on chain (a deposit whose record a crash lost): recorded, not sent again.
-        if ((await chain!.readOffer(project.chain, offerId)).project !== '0x0000000000000000000000000000000000000000') return recordDeposit(null)
+        if ((await chain!.readOffer(project.chain, offerId)).project !== '0x0000000000000000000000000000000000000000') return recordDeposit(null, null)
 
         const key = project.ownerKeyId === null ? undefined : await store.sub.keys.get(project.ownerKeyId)
         if (!key || key.revokedAt !== null)
@@ -160,7 +160,7 @@ export function createOtcService({ store, wallets, clock, chain }: OtcServiceDep
           const why = result && 'revert' in result ? result.revert.message : result && 'reason' in result ? result.reason : (result?.status ?? 'not sent')
           throw new PrebuyError('otc_deposit_failed', `The deposit did not go through: ${why}. Nothing was deposited.`)
         }
-        return recordDeposit(result.txHash)
+        return recordDeposit(result.txHash, result.blockNumber)
       })
     },
   }

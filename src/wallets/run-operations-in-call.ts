@@ -47,6 +47,11 @@ export async function runOperationsInCall(
       return { status: 'refused', revert: data ? decodeRevertReason(data, request.errors) : revertWithoutReason() }
     }
     const sent = await bundler.sendCall({ ...call, gas }, { operations: items.length })
+    try {
+      await request.onSent?.(sent.hash)
+    } catch {
+      // Not recorded: whoever reconciles finds the transaction from the chain instead. The receipt is awaited anyway.
+    }
     const landed = await sent.landed
     if (!landed.receipt) {
       if (landed.pending) stillPending = new Set(items.map((item) => item.userOpHash))

@@ -162,6 +162,11 @@ export interface OperationsCallRequest {
   gas: bigint
   /** Errors of the called contract, to name its reverts. */
   errors?: Abi
+  /**
+   * Called once the transaction is sent, before its receipt is awaited: record the hash, so that a crash while waiting
+   * leaves a transaction to look up rather than a search through logs.
+   */
+  onSent?(txHash: Hash): Promise<void>
 }
 
 export type OperationsCallOutcome =

@@ -199,9 +199,12 @@ describe('pooled OTC through the API', () => {
     expect((await h.call('GET', '/projects/empty', empty.key.apiKey)).body.otc).toMatchObject({ deposited: false, settlement: null })
   })
 
-  it('a crash between submission and the record of its outcome is reconciled from the chain: the orders filled once, nothing paid twice', async () => {
-    // Put the store back to the state a crash right after sending the settlement leaves: the offer `settling`, the
-    // filled orders `executing` again with no execution record.
+  it.each([
+    ['after its hash was recorded (the transaction is looked up)', true],
+    ['before its hash was recorded (the settlement log is searched)', false],
+  ])('a crash while the settlement is awaited, %s, is reconciled from the chain: the orders filled once, nothing paid twice', async (_, recorded) => {
+    // Put the store back to the state a crash while the settlement was awaited leaves: the offer `settling` (with the
+    // transaction's hash when it had been recorded), the filled orders `executing` again with no execution record.
     const tokensBefore = await balance(ownerWallet, tokenAddress)
     await h.stop()
     const store = await openStore({ dataDir: h.dataDir })
@@ -209,7 +212,8 @@ describe('pooled OTC through the API', () => {
     try {
       const project = (await store.sub.projects.get('otc')) as ProjectRecord
       txHash = (project.otc!.settlement as { txHash: string }).txHash
-      await store.batch(projectWriteOps(store, project, { ...project, otc: { ...project.otc!, settlement: { status: 'settling', since: Date.now() } } }))
+      const settling = { status: 'settling' as const, since: Date.now(), ...(recorded ? { txHash } : {}) }
+      await store.batch(projectWriteOps(store, project, { ...project, otc: { ...project.otc!, settlement: settling } }))
       const filled: OrderRecord[] = []
       for await (const order of store.sub.orders.values()) if (order.slug === 'otc' && order.status === 'filled') filled.push(order)
       expect(filled).toHaveLength(2)

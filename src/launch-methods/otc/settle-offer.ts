@@ -1,4 +1,4 @@
-import { encodeFunctionData, erc20Abi, parseAbiItem, type Address, type Hash, type Hex, type PublicClient } from 'viem'
+import { encodeFunctionData, erc20Abi, isAddressEqual, parseAbiItem, parseEventLogs, type Address, type Hash, type Hex, type PublicClient } from 'viem'
 import type { ChainConfig } from '../../chain/chain-keys.ts'
 import { type OtcOrder, type OtcSettlement, settleOtc } from '../../domain/launch-methods/otc-fill.ts'
 import type { DecodedRevert, WalletService } from '../../wallets/wallet-service.ts'
@@ -17,6 +17,10 @@ export interface SettleOfferInput {
   buyers: readonly OtcBuyer[]
   /** The block the offer was deposited in: where to look for its settlement log when it is already closed (default 0). */
   depositBlock?: bigint
+  /** A settlement transaction an earlier attempt sent (recorded by `onSent`): looked up first when the offer is closed. */
+  settlingTx?: Hash
+  /** Called with the settlement transaction's hash once it is sent, before its receipt is awaited. */
+  onSent?(txHash: Hash): Promise<void>
 }
 
 export type SettleOfferOutcome =
@@ -51,7 +55,10 @@ export async function settleOffer(deps: { wallets: WalletService; client: Public
   const { wallets, client } = deps
   const offer = await readOffer(client, input.contract, input.offerId)
   if (offer.project === '0x0000000000000000000000000000000000000000') return { status: 'no_offer' }
-  if (offer.closed) return { status: 'closed', settledIn: await settlingTransaction(client, input.contract, input.offerId, input.depositBlock ?? 0n) }
+  if (offer.closed) {
+    const known = input.settlingTx && (await settledBy(client, input.contract, input.offerId, input.settlingTx)) ? input.settlingTx : undefined
+    return { status: 'closed', settledIn: known ?? (await settlingTransaction(client, input.contract, input.offerId, input.depositBlock ?? 0n)) }
+  }
   const now = (await client.getBlock()).timestamp
   if (now < offer.settleAfter) return { status: 'too_early', settleAfter: offer.settleAfter }
   if (!wallets.runOperationsInCall) throw new Error('the wallet service cannot run operations inside a call')
@@ -85,6 +92,7 @@ export async function settleOffer(deps: { wallets: WalletService; client: Public
     }),
     gas: settleGas(requests.length),
     errors: OTC_SETTLEMENT_ABI,
+    ...(input.onSent ? { onSent: input.onSent } : {}),
   })
   switch (outcome.status) {
     case 'mined':
@@ -108,6 +116,13 @@ export async function readOffer(client: PublicClient, contract: Address, offerId
     args: [offerId],
   })) as [Address, Address, bigint, bigint, bigint, bigint, boolean]
   return { project, token, offered, fdv, totalSupply, settleAfter, closed }
+}
+
+/** Whether `txHash` is the transaction that settled the offer (its receipt carries the offer's OfferSettled log). */
+async function settledBy(client: PublicClient, contract: Address, offerId: Hex, txHash: Hash): Promise<boolean> {
+  const receipt = await client.getTransactionReceipt({ hash: txHash }).catch(() => undefined)
+  if (!receipt || receipt.status !== 'success') return false
+  return parseEventLogs({ abi: [OFFER_SETTLED], logs: receipt.logs }).some((log) => isAddressEqual(log.address, contract) && log.args.offerId === offerId)
 }
 
 /** The transaction that settled an offer (null: it was cancelled, or the log is out of the node's reach). */
