@@ -95,35 +95,46 @@ describe('pooled OTC through the API', () => {
       settlement: null,
     })
 
-    // $10,000 of tokens offered; $11,000 of eligible demand: oversubscribed, scaled down.
+    // $10,000 of tokens offered; $12,000 of eligible demand (11,000 once b withdraws): oversubscribed, scaled down.
     const a = await buyer('otc-a', '8000', { maxSpendUsdc: '8000', maxFdvUsdc: null })
-    const b = await buyer('otc-b', '3000', { maxSpendUsdc: '5000', maxFdvUsdc: '2000000' }) // spends its balance
+    const b = await buyer('otc-b', '4000', { maxSpendUsdc: '5000', maxFdvUsdc: '2000000' }) // spends its balance
     const c = await buyer('otc-c', '1000', { maxSpendUsdc: '1000', maxFdvUsdc: '500000' }) // limit below the OTC FDV
     const d = await buyer('otc-d', '0', { maxSpendUsdc: '1000', maxFdvUsdc: null }) // an empty wallet
     const usdcBefore = { owner: await balance(ownerWallet, h.daemon.chains.base.addresses.stablecoin) }
     // The pure rule is the reference: each buyer pays its tokens at the OTC price, rounded up by less than one atom.
-    const plan = settleOtc({ fdv: 1_000_000n * USDC, totalSupply: 1_000_000_000n * TOKEN, offered: 10_000_000n * TOKEN }, [
+    const terms = { fdv: 1_000_000n * USDC, totalSupply: 1_000_000_000n * TOKEN, offered: 10_000_000n * TOKEN }
+    const book = [
       { id: 'a', limitFdv: null, maxSpend: 8_000n * USDC, balance: 8_000n * USDC },
-      { id: 'b', limitFdv: 2_000_000n * USDC, maxSpend: 5_000n * USDC, balance: 3_000n * USDC },
+      { id: 'b', limitFdv: 2_000_000n * USDC, maxSpend: 5_000n * USDC, balance: 4_000n * USDC },
       { id: 'c', limitFdv: 500_000n * USDC, maxSpend: 1_000n * USDC, balance: 1_000n * USDC },
       { id: 'd', limitFdv: null, maxSpend: 1_000n * USDC, balance: 0n },
-    ])
+    ]
+    const simulatedPlan = settleOtc(terms, book)
 
     // The owner's simulation (and the operator's) shows this settlement before it happens, and the open-market demand.
     expect((await h.call('GET', '/projects/otc/simulation', stranger.body.apiKey)).status).toBe(403)
     const simulation = (await h.call('GET', '/projects/otc/simulation', ownerKey)).body
     expect(simulation.demand).toEqual([
       { maxFdvUsdc: null, orderCount: 2, fundedSpendUsdc: '8000', eligibleFundedSpendUsdc: '8000' },
-      { maxFdvUsdc: '2000000', orderCount: 1, fundedSpendUsdc: '3000', eligibleFundedSpendUsdc: '11000' },
-      { maxFdvUsdc: '500000', orderCount: 1, fundedSpendUsdc: '1000', eligibleFundedSpendUsdc: '12000' },
+      { maxFdvUsdc: '2000000', orderCount: 1, fundedSpendUsdc: '4000', eligibleFundedSpendUsdc: '12000' },
+      { maxFdvUsdc: '500000', orderCount: 1, fundedSpendUsdc: '1000', eligibleFundedSpendUsdc: '13000' },
     ])
-    expect(simulation.otc).toMatchObject({ demandUsdc: '11000', oversubscribed: true, offeredTokens: '10000000' })
-    expect(simulation.otc.fills.map((f: { spendUsdc: string }) => f.spendUsdc).sort()).toEqual(plan.fills.map((f) => formatDecimal(f.spend, 6)).sort())
+    expect(simulation.otc).toMatchObject({ demandUsdc: '12000', oversubscribed: true, offeredTokens: '10000000' })
+    expect(simulation.otc.fills.map((f: { spendUsdc: string }) => f.spendUsdc).sort()).toEqual(simulatedPlan.fills.map((f) => formatDecimal(f.spend, 6)).sort())
     expect(simulation.otc.skipped.map((x: { reason: string }) => x.reason).sort()).toEqual(['limit_below_otc', 'no_balance'])
     const simulated = await runCli(h.dataDir, ['launches', 'simulate', 'otc'], { human: true })
     expect(simulated.code, simulated.stderr).toBe(0)
-    expect(simulated.stdout).toContain('OTC at an FDV of $1000000: demand $11000 for 10000000 tokens (oversubscribed: scaled down pro rata)')
+    expect(simulated.stdout).toContain('OTC at an FDV of $1000000: demand $12000 for 10000000 tokens (oversubscribed: scaled down pro rata)')
     expect((await runCli(h.dataDir, ['launches', 'simulate', 'otc'])).code).toBe(0) // --json, checked against its schema
+
+    // b withdraws $1,000 after the simulation: the settlement uses the balances of its own moment, not the simulation's.
+    const withdrawal = await h.call('POST', '/wallet/withdrawals', b.apiKey, {
+      tokenAddress: h.daemon.chains.base.addresses.stablecoin,
+      withdrawAddress: '0x00000000000000000000000000000000000b0b01',
+      amount: '1000',
+    })
+    expect(withdrawal.status, JSON.stringify(withdrawal.body)).toBe(200)
+    const plan = settleOtc(terms, [...book.slice(0, 1), { ...book[1]!, balance: 3_000n * USDC }, ...book.slice(2)])
 
     const deposited = await h.call('POST', '/projects/otc/otc/deposit', ownerKey)
     expect(deposited.status).toBe(200)
