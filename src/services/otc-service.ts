@@ -43,6 +43,9 @@ export interface OtcServiceDeps {
   chain?: OtcChain
 }
 
+/** Longest token symbol kept from the token contract. */
+const MAX_SYMBOL_LENGTH = 32
+
 /** The offer's id on the settlement contract: one per project, derived from its slug. */
 export const otcOfferId = (slug: string): Hex => keccak256(toHex(`prebuy-otc:${slug}`))
 
@@ -71,34 +74,37 @@ export function createOtcService({ store, wallets, clock, chain }: OtcServiceDep
 
   return {
     async setOffer(slug, actor, input) {
+      // Checked and read first, outside the projects lock (a chain read may be slow); re-checked under it.
+      const before = await ownedOtcProject(slug, actor)
+      settlementOf(before)
+      const fdv = parseDecimal(input.fdvUsdc, FDV_DECIMALS)
+      if (fdv === undefined || fdv <= 0n || fdv > MAX_FDV_USDC * 10n ** BigInt(FDV_DECIMALS)) {
+        throw new PrebuyError('invalid_otc_fdv', `fdvUsdc must be a positive decimal USD amount up to ${MAX_FDV_USDC}.`)
+      }
+      const settleAt = Date.parse(input.settleAt)
+      if (!Number.isFinite(settleAt) || settleAt <= clock()) throw new PrebuyError('invalid_settle_at', 'settleAt must be an ISO 8601 time in the future.')
+      let token: Address
+      try {
+        token = getAddress(input.tokenAddress)
+      } catch {
+        throw new PrebuyError('invalid_address', `"${input.tokenAddress}" is not a valid address.`)
+      }
+      const info = await chain!.readToken(before.chain, token).catch((cause: unknown) => {
+        throw new PrebuyError('invalid_otc_token', `No ERC-20 token answers at ${token} on ${before.chain}.`, { cause })
+      })
+      const amount = parseDecimal(input.tokenAmount, info.decimals)
+      if (amount === undefined || amount <= 0n || amount > info.totalSupply) {
+        throw new PrebuyError('invalid_otc_amount', `tokenAmount must be positive, at most the total supply, with at most ${info.decimals} decimals.`)
+      }
       return store.mutex.run(PROJECT_LOCK, async () => {
         const project = await ownedOtcProject(slug, actor)
-        settlementOf(project)
         if (project.otc?.deposit) throw new PrebuyError('otc_deposited', 'The tokens are deposited: the offer no longer changes.')
-        const fdv = parseDecimal(input.fdvUsdc, FDV_DECIMALS)
-        if (fdv === undefined || fdv <= 0n || fdv > MAX_FDV_USDC * 10n ** BigInt(FDV_DECIMALS)) {
-          throw new PrebuyError('invalid_otc_fdv', `fdvUsdc must be a positive decimal USD amount up to ${MAX_FDV_USDC}.`)
-        }
-        const settleAt = Date.parse(input.settleAt)
-        if (!Number.isFinite(settleAt) || settleAt <= clock()) throw new PrebuyError('invalid_settle_at', 'settleAt must be an ISO 8601 time in the future.')
-        let token: Address
-        try {
-          token = getAddress(input.tokenAddress)
-        } catch {
-          throw new PrebuyError('invalid_address', `"${input.tokenAddress}" is not a valid address.`)
-        }
-        const info = await chain!.readToken(project.chain, token).catch((cause: unknown) => {
-          throw new PrebuyError('invalid_otc_token', `No ERC-20 token answers at ${token} on ${project.chain}.`, { cause })
-        })
-        const amount = parseDecimal(input.tokenAmount, info.decimals)
-        if (amount === undefined || amount <= 0n || amount > info.totalSupply) {
-          throw new PrebuyError('invalid_otc_amount', `tokenAmount must be positive, at most the total supply, with at most ${info.decimals} decimals.`)
-        }
         return write(project, {
           offerId: otcOfferId(slug),
           fdvUsdc: formatDecimal(fdv, FDV_DECIMALS),
           tokenAddress: token,
-          tokenSymbol: info.symbol,
+          // A token's symbol is whatever its contract returns: kept short (it is shown in listings and terminals).
+          tokenSymbol: info.symbol.slice(0, MAX_SYMBOL_LENGTH),
           tokenDecimals: info.decimals,
           totalSupply: info.totalSupply.toString(),
           tokenAmount: amount.toString(),

@@ -1,4 +1,5 @@
-import type { Address, Hash, Hex, TransactionReceipt } from 'viem'
+import type { Address, Hash, Hex } from 'viem'
+import type { Landing } from './poll-receipt.ts'
 import type { UserOperation } from 'viem/account-abstraction'
 import type { LandingBlock, UserOperationResult } from '../wallet-service.ts'
 
@@ -66,5 +67,5 @@ export interface Bundler {
 /** A transaction sent by Bundler.sendCall; `landed` never rejects. */
 export interface SentCall {
   hash: Hash
-  landed: Promise<{ receipt: TransactionReceipt | undefined; pending: boolean }>
+  landed: Promise<Landing>
 }

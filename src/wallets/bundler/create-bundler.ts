@@ -6,7 +6,7 @@ import type { Bundler } from './bundler.ts'
 import { createBundlerContext } from './bundler-context.ts'
 import { createChainNowReader } from './chain-now.ts'
 import { createAccountDeployer } from './deploy-accounts.ts'
-import { createReceiptPoller, nodeKnowsTransaction } from './poll-receipt.ts'
+import { createReceiptPoller, followLanding } from './poll-receipt.ts'
 import { createTransactionSender } from './send-transaction.ts'
 import { createBundleSettler } from './settle-bundle.ts'
 import { createBundleSimulator } from './simulate-bundle.ts'
@@ -52,19 +52,7 @@ export function createBundler(options: BundlerOptions): Bundler {
     deployAccounts: (deployments) => deployer.deploy(deployments),
     async sendCall(call, logFields = {}) {
       const sent = await sender.send(call.to, call.data, call.gas, await chainNow.recent(), logFields)
-      const landed = (async () => {
-        try {
-          const receipt = await receipts.poll(sent.hash)
-          if (receipt) return { receipt, pending: false }
-          const pending = await nodeKnowsTransaction(ctx.client, sent.hash)
-          // A dropped transaction leaves its nonce unused: the next send re-reads the counter instead of leaving a gap.
-          if (!pending) ctx.nonces.resync()
-          return { receipt: undefined, pending }
-        } catch (error) {
-          ctx.log.warn({ err: error, txHash: sent.hash }, 'could not follow a call transaction')
-          return { receipt: undefined, pending: true }
-        }
-      })()
+      const landed = followLanding({ client: ctx.client, receipts, resync: () => ctx.nonces.resync(), log: ctx.log }, sent.hash, 'call transaction')
       return { hash: sent.hash, landed }
     },
     submit: (items, submitOptions) => submitter.submit(items, submitOptions),

@@ -2,7 +2,7 @@ import { encodeFunctionData, multicall3Abi } from 'viem'
 import type { AccountDeployment, DeploymentOutcome, SentDeployment } from './bundler.ts'
 import type { BundlerContext } from './bundler-context.ts'
 import type { ChainNowReader } from './chain-now.ts'
-import { nodeKnowsTransaction, type ReceiptPoller } from './poll-receipt.ts'
+import { followLanding, type ReceiptPoller } from './poll-receipt.ts'
 import type { TransactionSender } from './send-transaction.ts'
 
 export interface AccountDeployer {
@@ -17,20 +17,10 @@ export function createAccountDeployer(
   const { chain, client, log, nonces } = ctx
   const { sender, chainNow, receipts } = parts
   async function landing(hash: SentDeployment['hash']): Promise<DeploymentOutcome> {
-    try {
-      const receipt = await receipts.poll(hash)
-      if (receipt?.status === 'reverted') log.warn({ txHash: hash }, 'account deployment transaction reverted')
-      if (receipt) return { mined: true, pending: false }
-      const pending = await nodeKnowsTransaction(client, hash)
-      // A dropped transaction leaves its nonce unused: the next send re-reads the counter instead of leaving a gap.
-      if (!pending) nonces.resync()
-      log.warn({ txHash: hash, pending }, pending ? 'account deployment not mined yet' : 'account deployment dropped')
-      return { mined: false, pending }
-    } catch (error) {
-      // Not known to be mined nor dropped: treated as pending (whoever waits on it waits for the code instead).
-      log.warn({ err: error, txHash: hash }, 'could not follow an account deployment')
-      return { mined: false, pending: true }
-    }
+    // Not known to be mined nor dropped counts as pending: whoever waits on it waits for the code instead.
+    const { receipt, pending } = await followLanding({ client, receipts, resync: () => nonces.resync(), log }, hash, 'account deployment')
+    if (receipt?.status === 'reverted') log.warn({ txHash: hash }, 'account deployment transaction reverted')
+    return { mined: receipt !== undefined, pending }
   }
 
   return {

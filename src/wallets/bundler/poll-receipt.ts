@@ -45,3 +45,32 @@ export function createReceiptPoller(
     },
   }
 }
+
+/** What became of one transaction of the bundler EOA: its receipt, or none in time and whether the node still holds it. */
+export interface Landing {
+  receipt: TransactionReceipt | undefined
+  pending: boolean
+}
+
+/**
+ * Follows one transaction of the bundler EOA (an account deployment, a call such as an OTC settlement) to its receipt;
+ * never rejects. A transaction the node dropped leaves its nonce unused, so the nonce counter is re-read (`resync`)
+ * instead of leaving a gap; one that cannot be followed at all counts as pending (whoever waits on it checks the chain).
+ */
+export async function followLanding(
+  parts: { client: Pick<PublicClient, 'getTransaction'>; receipts: ReceiptPoller; resync: () => void; log: { warn(fields: object, message: string): void } },
+  hash: Hash,
+  what: string,
+): Promise<Landing> {
+  try {
+    const receipt = await parts.receipts.poll(hash)
+    if (receipt) return { receipt, pending: false }
+    const pending = await nodeKnowsTransaction(parts.client, hash)
+    if (!pending) parts.resync()
+    parts.log.warn({ txHash: hash, pending }, pending ? `${what} not mined yet` : `${what} dropped`)
+    return { receipt: undefined, pending }
+  } catch (error) {
+    parts.log.warn({ err: error, txHash: hash }, `could not follow the ${what}`)
+    return { receipt: undefined, pending: true }
+  }
+}
