@@ -30,6 +30,8 @@ export interface OtcWorkerDeps {
   intervalMs?: number
   /** Pause after a failed attempt before the next one (default 30 s). */
   retryMs?: number
+  /** The settlement itself (default settleOffer); replaced by tests of the worker's bookkeeping. */
+  settle?: typeof settleOffer
 }
 
 /**
@@ -169,7 +171,7 @@ export function createOtcSettlementWorker(deps: OtcWorkerDeps): BackgroundWorker
       active.map((order) => ({ order, to: 'executing' as const, reason: 'OTC settlement' })),
     )
     const executing = (await services.projects.ordersOfProject(project.slug, ['executing'])).filter((o) => orders.some((x) => x.keyId === o.keyId))
-    const outcome: SettleOfferOutcome = await settleOffer(
+    const outcome: SettleOfferOutcome = await (deps.settle ?? settleOffer)(
       { wallets, client: otcChain.client(project.chain) },
       {
         chain: deps.chains[project.chain],
