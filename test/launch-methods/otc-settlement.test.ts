@@ -336,6 +336,20 @@ describe('settleOffer (the service side: plan from live balances, operations sig
     expect(await f.clients.base.getTransactionCount({ address: f.service.bundlerAddress('base') })).toBe(nonceBefore)
   })
 
+  it('an offer nobody can buy settles with no operation at all: every token goes back to the project', async () => {
+    const { contract, token, offerId } = await setUp(1_000n * TOKEN, 1_000_000n)
+    const projectTokens = await f.clients.base.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [project().address] })
+    const outcome = await settleOffer(
+      { wallets: f.service, client: f.clients.base },
+      // One order with a limit below the OTC FDV: nothing to fill.
+      { chain: f.chains.base, contract, offerId, buyers: [{ id: 'low', userIndex: 520, limitFdv: 1n, maxSpend: 10n * USDC }] },
+    )
+    expect(outcome).toMatchObject({ status: 'settled', plan: { fills: [], skipped: [{ id: 'low', reason: 'limit_below_otc' }] } })
+    expect(await f.clients.base.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [project().address] })).toBe(
+      projectTokens + 1_000n * TOKEN,
+    )
+  })
+
   it('does not settle before the offer’s time, nor an offer that does not exist', async () => {
     const { contract, offerId } = await setUp(1_000n * TOKEN, 1_000_000n, 2n ** 40n)
     const early = await settleOffer({ wallets: f.service, client: f.clients.base }, { chain: f.chains.base, contract, offerId, buyers: [] })
