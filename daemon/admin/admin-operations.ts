@@ -56,6 +56,7 @@ export interface AdminOperations {
   simulateLaunch(slug: string): Promise<LaunchSimulation>
   setOtc(slug: string, request: ValidAdminRequest<'otcOffer'>): Promise<OtcResult>
   depositOtc(slug: string): Promise<OtcResult>
+  cancelOtc(slug: string): Promise<OtcResult>
   /** Edits what binds a waiting project to its launch (deployer, expected token). */
   updateBinding(slug: string, request: ValidAdminRequest<'projectBinding'>): Promise<ProjectRecord>
   launchCandidates(query: ValidAdminRequest<'launchCandidatesQuery'>): Promise<LaunchCandidatesResult>

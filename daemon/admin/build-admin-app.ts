@@ -125,6 +125,7 @@ export function buildAdminApp(deps: AdminAppDeps): FastifyInstance {
     async (request): Promise<OtcResult> => operations.setOtc(id(request), parseRequest(adminRequests.otcOffer, request.body)),
   )
   app.post('/admin/v1/projects/:id/otc/deposit', async (request): Promise<OtcResult> => operations.depositOtc(id(request)))
+  app.delete('/admin/v1/projects/:id/otc', async (request): Promise<OtcResult> => operations.cancelOtc(id(request)))
   app.patch(
     '/admin/v1/projects/:id/binding',
     async (request): Promise<UpdateBindingResult> => ({

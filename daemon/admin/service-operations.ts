@@ -96,6 +96,7 @@ export function createServiceOperations({ services, status, backup }: ServiceOpe
     simulateLaunch: (slug) => services.simulations.simulate(slug, 'operator'),
     setOtc: async (slug, request) => ({ slug, otc: otcOfferView((await services.otc.setOffer(slug, 'operator', request)).otc!) }),
     depositOtc: async (slug) => ({ slug, otc: otcOfferView((await services.otc.deposit(slug, 'operator')).otc!) }),
+    cancelOtc: async (slug) => ({ slug, otc: otcOfferView((await services.otc.cancel(slug, 'operator')).otc!) }),
     updateBinding: (slug, request) =>
       services.launches.updateBinding(slug, {
         ...(request.creator === undefined ? {} : { creatorAddress: request.creator }),

@@ -274,6 +274,7 @@ export const COMMAND_RESULTS = {
   'launches:simulate': LaunchSimulation.strict(),
   'otc:set': otcResult,
   'otc:deposit': otcResult,
+  'otc:cancel': otcResult,
   'registrations:approve': z.strictObject({ review: reviewItem, project: projectRecord, key: issuedKey }),
   'registrations:list': list(reviewItem),
   'registrations:reject': z.strictObject({ review: reviewItem }),

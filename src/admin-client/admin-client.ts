@@ -81,6 +81,7 @@ export interface AdminClient {
   simulateLaunch(slug: string): Promise<LaunchSimulation>
   setOtc(slug: string, request: OtcOfferRequest): Promise<OtcResult>
   depositOtc(slug: string): Promise<OtcResult>
+  cancelOtc(slug: string): Promise<OtcResult>
   launchCandidates(query?: LaunchCandidatesQuery): Promise<LaunchCandidatesResult>
   confirmLaunch(slug: string, token: string): Promise<LaunchCandidateView>
   executionJournal(slug: string): Promise<ExecutionJournal>
@@ -160,6 +161,7 @@ export function createAdminClient(options: { adminUrl: string; operatorToken: st
     simulateLaunch: (slug) => call('GET', `/admin/v1/projects/${enc(slug)}/simulation`),
     setOtc: (slug, request) => call('PATCH', `/admin/v1/projects/${enc(slug)}/otc`, request),
     depositOtc: (slug) => call('POST', `/admin/v1/projects/${enc(slug)}/otc/deposit`, {}),
+    cancelOtc: (slug) => call('DELETE', `/admin/v1/projects/${enc(slug)}/otc`),
     updateBinding: async (slug, request) => (await call<UpdateBindingResult>('PATCH', `/admin/v1/projects/${enc(slug)}/binding`, request)).project,
     launchCandidates: (query = {}) => {
       const params = new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined))

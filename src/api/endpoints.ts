@@ -153,6 +153,25 @@ export const ENDPOINTS: Endpoint[] = [
     },
   },
   {
+    method: 'DELETE',
+    path: '/projects/{slug}/otc',
+    auth: true,
+    summary: 'Withdraw the pooled OTC offer (owner only)',
+    description:
+      "Before the settlement: a deposited offer is cancelled on chain by the owning key's wallet and the tokens return to it; an offer not deposited yet is dropped. The project may then set a new offer (it gets a new offerId). Orders are not touched. Idempotent.",
+    pathParams: slugParam,
+    responses: {
+      200: ok('The offer, cancelled (settlement.status cancelled).', S.OtcOffer),
+      403: err('The key does not own the project (code not_project_owner).'),
+      404: err('No project has this slug.'),
+      409: err(
+        'No offer (otc_no_offer), settling right now (otc_settling), already settled (otc_settled), or the cancellation failed (otc_cancel_failed; the offer stands).',
+      ),
+      503: err('This service has no OTC settlement contract on the project’s chain (otc_unavailable).'),
+      ...authErrors,
+    },
+  },
+  {
     method: 'POST',
     path: '/projects/{slug}/otc/deposit',
     auth: true,

@@ -111,8 +111,10 @@ export interface ProjectRecord {
 
 /** A pooled OTC offer (docs/launch-methods.md): a fixed token amount at a fixed FDV, settled in one transaction. */
 export interface OtcOffer {
-  /** The offer's id on the settlement contract (bytes32 hex), fixed per project. */
+  /** The offer's id on the settlement contract (bytes32 hex): otcOfferId(slug, round). */
   offerId: string
+  /** Which offer of the project this is: 0 for the first, one more after each cancelled offer (absent: 0). */
+  round?: number
   /** The OTC price as an FDV, decimal USDC. */
   fdvUsdc: string
   tokenAddress: string

@@ -33,6 +33,12 @@ export interface OtcService {
    * operation; the proceeds are paid to that wallet at settlement). Idempotent: an offer already on chain is recorded.
    */
   deposit(slug: string, actor: OtcActor): Promise<ProjectRecord>
+  /**
+   * Withdraws the offer before it settles: a deposited one is cancelled on chain by the owner's wallet (the tokens go
+   * back to it); one not deposited yet is simply dropped. Refused while a settlement runs and once settled. The
+   * project may then set a new offer (with a new id). Orders are not touched.
+   */
+  cancel(slug: string, actor: OtcActor): Promise<ProjectRecord>
 }
 
 export interface OtcServiceDeps {
@@ -46,8 +52,11 @@ export interface OtcServiceDeps {
 /** Longest token symbol kept from the token contract. */
 const MAX_SYMBOL_LENGTH = 32
 
-/** The offer's id on the settlement contract: one per project, derived from its slug. */
-export const otcOfferId = (slug: string): Hex => keccak256(toHex(`prebuy-otc:${slug}`))
+/**
+ * The offer's id on the settlement contract, derived from the project's slug and the offer's number (the first offer
+ * is 0; each offer after a cancelled one takes the next): an id closed on chain is never reused.
+ */
+export const otcOfferId = (slug: string, round = 0): Hex => keccak256(toHex(round === 0 ? `prebuy-otc:${slug}` : `prebuy-otc:${slug}:${round}`))
 
 export function createOtcService({ store, wallets, clock, chain }: OtcServiceDeps): OtcService {
   const ownedOtcProject = async (slug: string, actor: OtcActor): Promise<ProjectRecord> => {
@@ -98,9 +107,16 @@ export function createOtcService({ store, wallets, clock, chain }: OtcServiceDep
       }
       return store.mutex.run(PROJECT_LOCK, async () => {
         const project = await ownedOtcProject(slug, actor)
-        if (project.otc?.deposit) throw new PrebuyError('otc_deposited', 'The tokens are deposited: the offer no longer changes.')
+        const previous = project.otc
+        if (previous?.settlement?.status === 'settled') throw new PrebuyError('otc_settled', 'The offer is settled: the project sold by OTC already.')
+        if (previous?.deposit && previous.settlement?.status !== 'cancelled') {
+          throw new PrebuyError('otc_deposited', 'The tokens are deposited: the offer no longer changes (cancel it first).')
+        }
+        // After a cancelled offer (closed on chain for good) the next one takes a new id.
+        const round = (previous?.round ?? 0) + (previous?.settlement?.status === 'cancelled' ? 1 : 0)
         return write(project, {
-          offerId: otcOfferId(slug),
+          offerId: otcOfferId(slug, round),
+          round,
           fdvUsdc: formatDecimal(fdv, FDV_DECIMALS),
           tokenAddress: token,
           // A token's symbol is whatever its contract returns: kept short (it is shown in listings and terminals).
@@ -167,6 +183,47 @@ export function createOtcService({ store, wallets, clock, chain }: OtcServiceDep
           throw new PrebuyError('otc_deposit_failed', `The deposit did not go through: ${why}. Nothing was deposited.`)
         }
         return recordDeposit(result.txHash, result.blockNumber)
+      })
+    },
+
+    async cancel(slug, actor) {
+      return store.mutex.run(`otc-deposit:${slug}`, async () => {
+        const project = await ownedOtcProject(slug, actor)
+        const offer = project.otc
+        if (!offer) throw new PrebuyError('otc_no_offer', 'The project has no OTC offer.')
+        const state = offer.settlement?.status
+        if (state === 'cancelled') return project
+        if (state === 'settled') throw new PrebuyError('otc_settled', 'The offer is settled: the project sold by OTC already.')
+        if (state === 'settling') throw new PrebuyError('otc_settling', 'The offer is being settled right now; see its outcome first.')
+        const markCancelled = () =>
+          store.mutex.run(PROJECT_LOCK, async () => {
+            const current = (await store.sub.projects.get(slug))!
+            if (current.otc?.settlement?.status === 'settling' || current.otc?.settlement?.status === 'settled') {
+              throw new PrebuyError('otc_settling', 'The offer started settling meanwhile; see its outcome first.')
+            }
+            return write(current, { ...current.otc!, settlement: { status: 'cancelled', at: clock() } })
+          })
+        if (!offer.deposit) return markCancelled()
+        const contract = settlementOf(project)
+        const onChain = await chain!.readOffer(project.chain, offer.offerId as Hex)
+        if (!onChain.closed) {
+          const key = project.ownerKeyId === null ? undefined : await store.sub.keys.get(project.ownerKeyId)
+          if (!key) throw new PrebuyError('otc_no_owner_wallet', 'The project has no owner key: no wallet to cancel from.')
+          const [result] = await wallets.submitUserOperations(project.chain, [
+            {
+              id: `otc-cancel:${slug}`,
+              userIndex: key.userIndex,
+              callGasLimit: 200_000n,
+              calls: [{ to: contract, data: encodeFunctionData({ abi: OTC_SETTLEMENT_ABI, functionName: 'cancel', args: [offer.offerId as Hex] }) }],
+            },
+          ])
+          if (result?.status !== 'included') {
+            const why = result && 'revert' in result ? result.revert.message : result && 'reason' in result ? result.reason : (result?.status ?? 'not sent')
+            throw new PrebuyError('otc_cancel_failed', `The cancellation did not go through: ${why}. The offer stands.`)
+          }
+        }
+        // Closed on chain by now (by this call, or earlier): if it was a settlement, the worker records that instead.
+        return markCancelled()
       })
     },
   }

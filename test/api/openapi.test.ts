@@ -27,6 +27,7 @@ describe('OpenAPI document', () => {
         'GET /projects/{slug}/buyers',
         'PATCH /projects/{slug}/launch-binding',
         'PATCH /projects/{slug}/otc',
+        'DELETE /projects/{slug}/otc',
         'GET /projects/{slug}/simulation',
         'POST /projects/{slug}/otc/deposit',
         'POST /projects',

@@ -210,6 +210,43 @@ describe('pooled OTC through the API', () => {
     expect((await h.call('GET', '/projects/empty', empty.key.apiKey)).body.otc).toMatchObject({ deposited: false, settlement: null })
   })
 
+  it('the owner withdraws a deposited offer before it settles: the tokens return to its wallet, the next offer has a new id; a settled one cannot be withdrawn', async () => {
+    const approved = await h.admin.approveRegistration(await h.submitRegistration('Later'), {
+      slug: 'later',
+      creator: '0x00000000000000000000000000000000000c0de4',
+      launchpad: 'clanker',
+      chain: 'base',
+      method: 'pooled_otc',
+    })
+    const wallet = approved.key.serviceWalletAddress as Address
+    const chain = h.daemon.chains.base
+    const deployer = createWalletClient({ chain: chainFromConfig(chain), account: devAccounts()[7]!.account, transport: http(chain.rpcUrl) })
+    const hash = await deployer.deployContract({ abi: token.abi, bytecode: token.bytecode, args: ['Later Coin', 'LTR', parseUnits('1000', 18), wallet] })
+    const laterToken = (await client().waitForTransactionReceipt({ hash })).contractAddress!
+    const offer = { fdvUsdc: '1000000', tokenAddress: laterToken, tokenAmount: '400', settleAt: new Date(Date.now() + 3_600_000).toISOString() }
+    const first = (await h.call('PATCH', '/projects/later/otc', approved.key.apiKey, offer)).body
+    expect((await h.call('POST', '/projects/later/otc/deposit', approved.key.apiKey)).body.deposited).toBe(true)
+    expect(await balance(wallet, laterToken)).toBe(600n * TOKEN)
+
+    const cancelled = await h.call('DELETE', '/projects/later/otc', approved.key.apiKey)
+    expect(cancelled.status).toBe(200)
+    expect(cancelled.body.settlement).toMatchObject({ status: 'cancelled' })
+    expect(await balance(wallet, laterToken)).toBe(1_000n * TOKEN)
+    expect((await h.call('DELETE', '/projects/later/otc', approved.key.apiKey)).status).toBe(200) // idempotent
+    const second = (await h.call('PATCH', '/projects/later/otc', approved.key.apiKey, offer)).body
+    expect(second).toMatchObject({ deposited: false, settlement: null })
+    expect(second.offerId).not.toBe(first.offerId)
+    // The new offer deposits under its new id (the cancelled one is closed on chain for good).
+    expect((await h.call('POST', '/projects/later/otc/deposit', approved.key.apiKey)).body.deposited).toBe(true)
+
+    // The settled offer of the first test cannot be withdrawn, from the API or the CLI.
+    const refused = await h.call('DELETE', '/projects/otc/otc', ownerKey)
+    expect(refused).toMatchObject({ status: 409, body: { code: 'otc_settled' } })
+    const cli = await runCli(h.dataDir, ['otc', 'cancel', 'otc'], { human: true })
+    expect(cli.code).toBe(1)
+    expect(cli.stderr.replace(/\s+/g, ' ')).toContain('The offer is settled: the project sold by OTC already.')
+  })
+
   it.each([
     ['after its hash was recorded (the transaction is looked up)', true],
     ['before its hash was recorded (the settlement log is searched)', false],

@@ -82,6 +82,10 @@ export function registerKeyRoutes(app: FastifyInstance, deps: HttpAppDeps): void
     return otcOfferView((await services.otc.setOffer(request.params.slug, { ownerKeyId: keyOf(request).id }, body)).otc!)
   })
 
+  app.delete<{ Params: { slug: string } }>('/projects/:slug/otc', async (request) => {
+    return otcOfferView((await services.otc.cancel(request.params.slug, { ownerKeyId: keyOf(request).id })).otc!)
+  })
+
   app.post<{ Params: { slug: string } }>('/projects/:slug/otc/deposit', async (request) => {
     return otcOfferView((await services.otc.deposit(request.params.slug, { ownerKeyId: keyOf(request).id })).otc!)
   })
