@@ -55,7 +55,7 @@ Choices where the specification says "not shown":
 - GET /orders: status filter (one state; default every state but deleted), cursor, limit (default 20, clamped 1..100); spend cap descending; page {data, meta {limit, nextCursor}}.
 - Buyers: {serviceWalletAddress, socialUsername, socialUrl, followerCount (0 without a linked profile), orderStatus, orderedAt}, plus maxSpendUsdc and maxFdvUsdc for the owning key; same cursor and limit as /projects.
 - Project detail: the profile plus project, launch, stats (orderCount, committedSpendUsdc, fundedSpendUsdc, filledOrderCount, filledSpendUsdc), otc (a pooled_otc project's offer and settlement, else null) and, for the owning key only, ownerStats (buyersCount, depthByPriceLimit).
-- Pooled OTC (launch method pooled_otc): the owner sets the offer with PATCH /projects/{slug}/otc and deposits the tokens from its wallet with POST /projects/{slug}/otc/deposit; at settleAt the service settles every eligible order in one transaction (docs/launch-methods.md). Orders left out stay active.
+- Pooled OTC (launch method pooled_otc): the owner sets the offer with PATCH /projects/{slug}/otc and deposits the tokens from its wallet with POST /projects/{slug}/otc/deposit (DELETE /projects/{slug}/otc withdraws it before it settles); at settleAt the service settles every eligible order in one transaction (docs/launch-methods.md); GET /projects/{slug}/simulation shows what it would do now. Orders left out stay active.
 - Submissions: 200 receipt; the desk (503, Retry-After default 3600 s) and the blocklist (IP, email, contact) apply to registrations, key requests and feedback.
 - Batch statuses:\n${Object.entries(ORDER_ITEM_STATUSES)
   .map(([k, v]) => `  - ${k}: ${v}`)
