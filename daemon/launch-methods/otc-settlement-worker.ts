@@ -167,23 +167,28 @@ export function createOtcSettlementWorker(deps: OtcWorkerDeps): BackgroundWorker
     const active = orders.filter((o) => o.status === 'active')
     await record(
       project.slug,
-      { status: 'settling', since: now() },
+      // An earlier attempt's transaction stays recorded until this one sends its own.
+      { status: 'settling', since: now(), ...(settlingTx ? { txHash: settlingTx } : {}) },
       active.map((order) => ({ order, to: 'executing' as const, reason: 'OTC settlement' })),
     )
     const executing = (await services.projects.ordersOfProject(project.slug, ['executing'])).filter((o) => orders.some((x) => x.keyId === o.keyId))
-    const outcome: SettleOfferOutcome = await (deps.settle ?? settleOffer)(
-      { wallets, client: otcChain.client(project.chain) },
-      {
-        chain: deps.chains[project.chain],
-        contract: otcChain.settlement(project.chain)!,
-        offerId: offer.offerId as Hex,
-        buyers: await buyersOf(executing),
-        ...(offer.deposit?.blockNumber ? { depositBlock: BigInt(offer.deposit.blockNumber) } : {}),
-        ...(settlingTx ? { settlingTx: settlingTx as Hash } : {}),
-        // The hash is recorded before the receipt is awaited: a crash then leaves a transaction to look up.
-        onSent: (txHash) => record(project.slug, { status: 'settling', since: now(), txHash }, []),
-      },
-    )
+    const input = {
+      chain: deps.chains[project.chain],
+      contract: otcChain.settlement(project.chain)!,
+      offerId: offer.offerId as Hex,
+      buyers: await buyersOf(executing),
+      ...(offer.deposit?.blockNumber ? { depositBlock: BigInt(offer.deposit.blockNumber) } : {}),
+      ...(settlingTx ? { settlingTx: settlingTx as Hash } : {}),
+      // The hash is recorded before the receipt is awaited: a crash then leaves a transaction to look up.
+      onSent: (txHash: Hash) => record(project.slug, { status: 'settling', since: now(), txHash }, []),
+    }
+    const run = () => (deps.settle ?? settleOffer)({ wallets, client: otcChain.client(project.chain) }, input)
+    let outcome: SettleOfferOutcome = await run()
+    // A revert here may mean an earlier attempt's transaction (sent, not mined in time) settled the offer meanwhile:
+    // asked again, the contract answers `closed` with that transaction, and its fills are recorded, not retried.
+    if ((outcome.status === 'reverted' || outcome.status === 'refused') && (await otcChain.readOffer(project.chain, offer.offerId as Hex)).closed) {
+      outcome = await run()
+    }
     const backToActive = (reason: string) => executing.map((order) => ({ order, to: 'active' as const, reason }))
     switch (outcome.status) {
       case 'settled':

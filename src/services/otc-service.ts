@@ -206,6 +206,11 @@ export function createOtcService({ store, wallets, clock, chain }: OtcServiceDep
         if (!offer.deposit) return markCancelled()
         const contract = settlementOf(project)
         const onChain = await chain!.readOffer(project.chain, offer.offerId as Hex)
+        // Closed already: settled by a settlement the worker has not recorded yet (it will), or cancelled on chain.
+        const fromBlock = BigInt(offer.deposit.blockNumber ?? 0)
+        if (onChain.closed && (await chain!.settledIn(project.chain, offer.offerId as Hex, fromBlock)) !== null) {
+          throw new PrebuyError('otc_settled', 'The offer is settled on chain: the project sold by OTC already (the record follows shortly).')
+        }
         if (!onChain.closed) {
           const key = project.ownerKeyId === null ? undefined : await store.sub.keys.get(project.ownerKeyId)
           if (!key) throw new PrebuyError('otc_no_owner_wallet', 'The project has no owner key: no wallet to cancel from.')
@@ -222,7 +227,7 @@ export function createOtcService({ store, wallets, clock, chain }: OtcServiceDep
             throw new PrebuyError('otc_cancel_failed', `The cancellation did not go through: ${why}. The offer stands.`)
           }
         }
-        // Closed on chain by now (by this call, or earlier): if it was a settlement, the worker records that instead.
+        // Closed on chain by now, by this call or by an earlier cancellation.
         return markCancelled()
       })
     },

@@ -43,7 +43,13 @@ describe('OTC settlement worker', () => {
   let calls: SettleOfferInput[]
   let next: (input: SettleOfferInput) => Promise<SettleOfferOutcome>
   const wallets = { walletAddress: async (i: number) => `0x${(i + 1).toString(16).padStart(40, '0')}` } as unknown as WalletService
-  const otcChain = { settlement: () => CONTRACT, now: async () => chainSeconds, client: () => ({}) as PublicClient } as unknown as OtcChain
+  let closedOnChain: boolean
+  const otcChain = {
+    settlement: () => CONTRACT,
+    now: async () => chainSeconds,
+    readOffer: async () => ({ closed: closedOnChain }),
+    client: () => ({}) as PublicClient,
+  } as unknown as OtcChain
   const worker = () =>
     createOtcSettlementWorker({
       store,
@@ -69,6 +75,7 @@ describe('OTC settlement worker', () => {
     now = SETTLE_AT + 1
     chainSeconds = BigInt(SETTLE_AT / 1000 + 1)
     calls = []
+    closedOnChain = false
     const owner = await services.keys.issueKey('owner')
     await store.batch(projectWriteOps(store, undefined, projectRecord('otc', { launchMethod: 'pooled_otc', ownerKeyId: owner.record.id, otc: offer })))
     for (const label of ['a', 'b']) {
@@ -126,6 +133,16 @@ describe('OTC settlement worker', () => {
     await worker().runOnce()
     expect(calls).toHaveLength(2)
     expect(await settlement()).toMatchObject({ status: 'retrying', attempts: 2 })
+  })
+
+  it('a settlement that reverts on an offer closed meanwhile is asked again and the contract’s answer recorded (here: closed with no settlement, so cancelled), not retried', async () => {
+    closedOnChain = true
+    let asked = 0
+    next = async () => (asked++ === 0 ? { status: 'reverted', plan: {} as never, txHash: `0x${'44'.repeat(32)}` } : { status: 'closed', settledIn: null })
+    await worker().runOnce()
+    expect(calls).toHaveLength(2)
+    expect(await settlement()).toMatchObject({ status: 'cancelled' })
+    expect(await statuses()).toEqual(['active', 'active'])
   })
 
   it('a settlement sent without a receipt stays settling with its hash; the next round hands that hash over, and a cancelled offer ends it', async () => {

@@ -1,7 +1,7 @@
-import { erc20Abi, type Address, type Hex, type PublicClient } from 'viem'
+import { erc20Abi, type Address, type Hash, type Hex, type PublicClient } from 'viem'
 import type { ChainKey } from '../../chain/chain-keys.ts'
 import type { OnChainOffer } from './otc-settlement-contract.ts'
-import { readOffer } from './settle-offer.ts'
+import { readOffer, settlingTransaction } from './settle-offer.ts'
 
 /** What the OTC service reads from the chains: the port the daemon fills with its clients and settlement addresses. */
 export interface OtcChain {
@@ -10,6 +10,8 @@ export interface OtcChain {
   readToken(chain: ChainKey, token: Address): Promise<{ symbol: string; decimals: number; totalSupply: bigint }>
   tokenBalance(chain: ChainKey, token: Address, owner: Address): Promise<bigint>
   readOffer(chain: ChainKey, offerId: Hex): Promise<OnChainOffer>
+  /** The transaction that settled a closed offer, searched from `fromBlock`; null: it was cancelled (or out of reach). */
+  settledIn(chain: ChainKey, offerId: Hex, fromBlock: bigint): Promise<Hash | null>
   /** The chain's latest block time, unix seconds (settlement times are checked against it, not the host clock). */
   now(chain: ChainKey): Promise<bigint>
   client(chain: ChainKey): PublicClient
@@ -35,6 +37,7 @@ export function createOtcChain(deps: { clients: Record<ChainKey, PublicClient>; 
     },
     tokenBalance: (chain, token, owner) => clients[chain].readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [owner] }),
     readOffer: (chain, offerId) => readOffer(clients[chain], mustSettlement(chain), offerId),
+    settledIn: (chain, offerId, fromBlock) => settlingTransaction(clients[chain], mustSettlement(chain), offerId, fromBlock),
     now: async (chain) => (await clients[chain].getBlock()).timestamp,
     client: (chain) => clients[chain],
   }

@@ -126,7 +126,7 @@ async function settledBy(client: PublicClient, contract: Address, offerId: Hex, 
 }
 
 /** The transaction that settled an offer (null: it was cancelled, or the log is out of the node's reach). */
-async function settlingTransaction(client: PublicClient, contract: Address, offerId: Hex, fromBlock: bigint): Promise<Hash | null> {
+export async function settlingTransaction(client: PublicClient, contract: Address, offerId: Hex, fromBlock: bigint): Promise<Hash | null> {
   const logs = await client.getLogs({ address: contract, event: OFFER_SETTLED, args: { offerId }, fromBlock })
   return logs[0]?.transactionHash ?? null
 }
