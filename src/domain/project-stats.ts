@@ -1,6 +1,7 @@
 import { formatDecimal, parseDecimal } from './decimal.ts'
 import { FDV_DECIMALS, USDC_DECIMALS } from './order-bounds.ts'
 import type { OrderRecord } from './records.ts'
+import { demandSlices } from './launch-methods/demand-slices.ts'
 
 /** Orders that still count toward a project's book: placed and not withdrawn, expired or failed. */
 export const isLiveOrder = (order: OrderRecord): boolean => order.status === 'active' || order.status === 'executing'
@@ -73,30 +74,17 @@ export interface DepthLevel {
 
 /** Order-book depth by price limit, ascending limits, the no-limit level last. */
 export function depthByPriceLimit(orders: readonly OrderRecord[]): DepthLevel[] {
-  const levels = new Map<string, { limit: bigint | null; count: number; spend: bigint }>()
-  for (const order of orders) {
-    if (!isLiveOrder(order)) continue
-    const limit = order.maxFdvUsdc === null ? null : (parseDecimal(order.maxFdvUsdc, FDV_DECIMALS) ?? 0n)
-    const key = limit === null ? 'none' : limit.toString()
-    const level = levels.get(key) ?? { limit, count: 0, spend: 0n }
-    level.count += 1
-    level.spend += usdc(order.maxSpendUsdc)
-    levels.set(key, level)
-  }
-  const sorted = [...levels.values()].sort((a, b) => {
-    if (a.limit === null) return 1
-    if (b.limit === null) return -1
-    return a.limit < b.limit ? -1 : a.limit > b.limit ? 1 : 0
-  })
-  let remaining = sorted.reduce((sum, level) => sum + level.spend, 0n)
-  return sorted.map((level) => {
-    const out: DepthLevel = {
-      maxFdvUsdc: level.limit === null ? null : formatDecimal(level.limit, FDV_DECIMALS),
-      orderCount: level.count,
-      spendUsdc: formatDecimal(level.spend, USDC_DECIMALS),
-      eligibleSpendUsdc: formatDecimal(remaining, USDC_DECIMALS),
-    }
-    remaining -= level.spend
-    return out
-  })
+  const live = orders.filter(isLiveOrder).map((order) => ({
+    limitFdv: order.maxFdvUsdc === null ? null : (parseDecimal(order.maxFdvUsdc, FDV_DECIMALS) ?? 0n),
+    spend: usdc(order.maxSpendUsdc),
+  }))
+  // The same slices as the launch simulator's demand, shown lowest limit first.
+  return demandSlices(live)
+    .reverse()
+    .map((slice) => ({
+      maxFdvUsdc: slice.limitFdv === null ? null : formatDecimal(slice.limitFdv, FDV_DECIMALS),
+      orderCount: slice.orders,
+      spendUsdc: formatDecimal(slice.spend, USDC_DECIMALS),
+      eligibleSpendUsdc: formatDecimal(slice.eligibleSpend, USDC_DECIMALS),
+    }))
 }

@@ -1,6 +1,6 @@
 import { PrebuyError } from '../common/errors.ts'
 import { formatDecimal, parseDecimal } from '../domain/decimal.ts'
-import { type FundedOrder, demandSlices } from '../domain/launch-methods/demand-slices.ts'
+import { demandSlices } from '../domain/launch-methods/demand-slices.ts'
 import { settleOtc } from '../domain/launch-methods/otc-fill.ts'
 import { FDV_DECIMALS, USDC_DECIMALS } from '../domain/order-bounds.ts'
 import type { LaunchMethod } from '../domain/records.ts'
@@ -50,18 +50,19 @@ export function createLaunchSimulationService(deps: { store: Store; wallets: Wal
       const keys = await Promise.all(orders.map((o) => store.sub.keys.get(o.keyId)))
       const userIndexes = keys.flatMap((k) => (k ? [k.userIndex] : []))
       const balances = userIndexes.length === 0 ? new Map<number, bigint>() : await wallets.stablecoinBalances(project.chain, userIndexes)
-      const funded: FundedOrder[] = orders.map((order, i) => ({
+      const funded = orders.map((order, i) => ({
         id: order.keyId,
         maxSpend: parseDecimal(order.maxSpendUsdc, USDC_DECIMALS) ?? 0n,
         limitFdv: order.maxFdvUsdc === null ? null : (parseDecimal(order.maxFdvUsdc, FDV_DECIMALS) ?? 0n),
         balance: keys[i] ? (balances.get(keys[i]!.userIndex) ?? 0n) : 0n,
       }))
       const usdc = (atoms: bigint) => formatDecimal(atoms, USDC_DECIMALS)
-      const demand = demandSlices(funded).map((s) => ({
+      // Funded spend: what each wallet can pay now, min(cap, balance).
+      const demand = demandSlices(funded.map((o) => ({ limitFdv: o.limitFdv, spend: o.maxSpend < o.balance ? o.maxSpend : o.balance }))).map((s) => ({
         maxFdvUsdc: s.limitFdv === null ? null : formatDecimal(s.limitFdv, FDV_DECIMALS),
         orderCount: s.orders,
-        fundedSpendUsdc: usdc(s.fundedSpend),
-        eligibleFundedSpendUsdc: usdc(s.eligibleFundedSpend),
+        fundedSpendUsdc: usdc(s.spend),
+        eligibleFundedSpendUsdc: usdc(s.eligibleSpend),
       }))
       let otc: LaunchSimulation['otc'] = null
       if (project.launchMethod === 'pooled_otc' && project.otc) {

@@ -1,34 +1,32 @@
-/** An order as a launch simulation sees it: its cap, its limit and what its wallet holds now. */
-export interface FundedOrder {
-  id: string
-  maxSpend: bigint
+/** Spend behind one price limit: what a slice of the order book is made of. */
+export interface LimitedSpend {
   /** Micro-USD FDV limit; null: no limit. */
   limitFdv: bigint | null
-  balance: bigint
+  spend: bigint
 }
 
 /** The orders sharing one price limit. */
 export interface DemandSlice {
   limitFdv: bigint | null
   orders: number
-  /** Sum of min(max spend, balance) of these orders. */
-  fundedSpend: bigint
-  /** Funded spend of every order still eligible at an effective cap equal to this limit (this slice and all above). */
-  eligibleFundedSpend: bigint
+  spend: bigint
+  /** Spend of every order still eligible at an effective cap equal to this limit (this slice and all above it). */
+  eligibleSpend: bigint
 }
 
 /**
- * The order book as open-market demand: one slice per price limit, no limit first, then highest limit first; each
- * slice becomes eligible once the effective market cap (the pool's price with every fee counted) is at or below its
- * limit, and from then on `eligibleFundedSpend` is what would buy. Spend is funded spend: what wallets can pay now.
+ * The order book as demand by price limit: one slice per limit, no limit first, then highest limit first; a slice
+ * becomes eligible once the effective market cap (the pool's price with every fee counted) is at or below its limit,
+ * and from then on `eligibleSpend` is what would buy. The spend is the caller's: committed caps for the owner's depth
+ * (project-stats.ts), funded spend for the launch simulator.
  */
-export function demandSlices(orders: readonly FundedOrder[]): DemandSlice[] {
+export function demandSlices(items: readonly LimitedSpend[]): DemandSlice[] {
   const byLimit = new Map<string, DemandSlice>()
-  for (const order of orders) {
-    const key = order.limitFdv === null ? 'none' : order.limitFdv.toString()
-    const slice = byLimit.get(key) ?? { limitFdv: order.limitFdv, orders: 0, fundedSpend: 0n, eligibleFundedSpend: 0n }
+  for (const item of items) {
+    const key = item.limitFdv === null ? 'none' : item.limitFdv.toString()
+    const slice = byLimit.get(key) ?? { limitFdv: item.limitFdv, orders: 0, spend: 0n, eligibleSpend: 0n }
     slice.orders += 1
-    slice.fundedSpend += order.maxSpend < order.balance ? order.maxSpend : order.balance
+    slice.spend += item.spend
     byLimit.set(key, slice)
   }
   const sorted = [...byLimit.values()].sort((a, b) => {
@@ -38,8 +36,8 @@ export function demandSlices(orders: readonly FundedOrder[]): DemandSlice[] {
   })
   let running = 0n
   for (const slice of sorted) {
-    running += slice.fundedSpend
-    slice.eligibleFundedSpend = running
+    running += slice.spend
+    slice.eligibleSpend = running
   }
   return sorted
 }
