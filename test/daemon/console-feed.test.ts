@@ -6,25 +6,15 @@ import { createSseParser, followEventStream, type StreamSignal } from '../../src
 import { silentLogger } from '../../src/common/logger.ts'
 import type { ConsoleEvent } from '../../src/admin-api/console-events.ts'
 import { createConsoleFeed, type ConsoleFeed } from '../../daemon/events/console-feed.ts'
-import type { OrderRecord, ReviewItem } from '../../src/domain/records.ts'
+import type { ReviewItem } from '../../src/domain/records.ts'
 import { createJournal, type Journal } from '../../src/journal/journal.ts'
 import type { Store } from '../../src/store/open-store.ts'
 import { put } from '../../src/store/open-store.ts'
 import { openTempStore } from '../support/temp-store.ts'
-import { projectRecord } from '../support/records.ts'
+import { orderRecord, projectRecord } from '../support/records.ts'
 import { launchRecord, orderEvent, priceTick } from '../support/console-fixtures.ts'
 
-const order = (slug: string, keyId: string, patch: Partial<OrderRecord> = {}): OrderRecord => ({
-  keyId,
-  slug,
-  status: 'active',
-  maxSpendUsdc: '100',
-  maxFdvUsdc: null,
-  expiresInMs: 60_000,
-  createdAt: 1,
-  updatedAt: 1,
-  ...patch,
-})
+const order = orderRecord
 
 const review = (id: string): ReviewItem =>
   ({

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createOtcSettlementWorker } from '../../daemon/launch-methods/otc-settlement-worker.ts'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
 import { silentLogger } from '../../src/common/logger.ts'
-import type { OrderRecord, OtcOffer } from '../../src/domain/records.ts'
+import type { OtcOffer } from '../../src/domain/records.ts'
 import { createJournal } from '../../src/journal/journal.ts'
 import type { OtcChain } from '../../src/launch-methods/otc/otc-chain.ts'
 import type { SettleOfferInput, SettleOfferOutcome } from '../../src/launch-methods/otc/settle-offer.ts'
@@ -11,7 +11,7 @@ import { createServices, type Services } from '../../src/services/services.ts'
 import type { Store } from '../../src/store/open-store.ts'
 import { projectWriteOps } from '../../src/store/project-writes.ts'
 import type { WalletService } from '../../src/wallets/wallet-service.ts'
-import { projectRecord } from '../support/records.ts'
+import { orderRecord, projectRecord } from '../support/records.ts'
 import { openTempStore } from '../support/temp-store.ts'
 import { writeOrderAs } from '../support/write-order-as.ts'
 
@@ -80,17 +80,7 @@ describe('OTC settlement worker', () => {
     await store.batch(projectWriteOps(store, undefined, projectRecord('otc', { launchMethod: 'pooled_otc', ownerKeyId: owner.record.id, otc: offer })))
     for (const label of ['a', 'b']) {
       const key = await services.keys.issueKey(label)
-      const order: OrderRecord = {
-        keyId: key.record.id,
-        slug: 'otc',
-        status: 'active',
-        maxSpendUsdc: '100',
-        maxFdvUsdc: null,
-        expiresInMs: 60_000,
-        createdAt: 1,
-        updatedAt: 1,
-      }
-      await writeOrderAs(store, order)
+      await writeOrderAs(store, orderRecord('otc', key.record.id))
     }
   })
   afterEach(async () => {

@@ -47,27 +47,30 @@ describe('pooled OTC through the API', () => {
     return { apiKey: created.body.apiKey as string, wallet: created.body.serviceWalletAddress as Address }
   }
 
-  beforeAll(async () => {
-    h = await ConsoleHarness.start('otc')
-    const id = await h.submitRegistration('Otc')
-    const approved = await h.admin.approveRegistration(id, {
-      slug: 'otc',
-      creator: '0x00000000000000000000000000000000000c0de1',
+  /** A registration approved as `slug` (a Clanker project on base, its own creator), with its owner's key. */
+  let projects = 0
+  const approve = async (name: string, slug: string, method?: 'pooled_otc') =>
+    h.admin.approveRegistration(await h.submitRegistration(name), {
+      slug,
+      creator: `0x${(0xc0de0 + ++projects).toString(16).padStart(40, '0')}`,
       launchpad: 'clanker',
       chain: 'base',
-      method: 'pooled_otc',
+      ...(method ? { method } : {}),
     })
-    ownerKey = approved.key.apiKey
-    ownerWallet = approved.key.serviceWalletAddress as Address
-    // The project's token, minted to the owner's service wallet (the owner transfers it there on a real chain).
+  /** A project token, its whole supply minted to `holder` (an owner transfers it to its wallet on a real chain). */
+  const deployToken = async (name: string, symbol: string, supply: string, holder: Address): Promise<Address> => {
     const chain = h.daemon.chains.base
     const deployer = createWalletClient({ chain: chainFromConfig(chain), account: devAccounts()[7]!.account, transport: http(chain.rpcUrl) })
-    const hash = await deployer.deployContract({
-      abi: token.abi,
-      bytecode: token.bytecode,
-      args: ['Otc Coin', 'OTC', parseUnits('1000000000', 18), ownerWallet],
-    })
-    tokenAddress = (await client().waitForTransactionReceipt({ hash })).contractAddress!
+    const hash = await deployer.deployContract({ abi: token.abi, bytecode: token.bytecode, args: [name, symbol, parseUnits(supply, 18), holder] })
+    return (await client().waitForTransactionReceipt({ hash })).contractAddress!
+  }
+
+  beforeAll(async () => {
+    h = await ConsoleHarness.start('otc')
+    const approved = await approve('Otc', 'otc', 'pooled_otc')
+    ownerKey = approved.key.apiKey
+    ownerWallet = approved.key.serviceWalletAddress as Address
+    tokenAddress = await deployToken('Otc Coin', 'OTC', '1000000000', ownerWallet)
   })
   afterAll(async () => {
     await h?.remove()
@@ -179,24 +182,13 @@ describe('pooled OTC through the API', () => {
   })
 
   it('refuses an offer on a project that is not pooled_otc, and a deposit from an owner wallet without the tokens (nothing sent)', async () => {
-    const open = await h.admin.approveRegistration(await h.submitRegistration('Plain'), {
-      slug: 'plain',
-      creator: '0x00000000000000000000000000000000000c0de2',
-      launchpad: 'clanker',
-      chain: 'base',
-    })
+    const open = await approve('Plain', 'plain')
     const offer = { fdvUsdc: '1000000', tokenAddress, tokenAmount: '1000', settleAt: new Date(Date.now() + 600_000).toISOString() }
     const refused = await h.call('PATCH', '/projects/plain/otc', open.key.apiKey, offer)
     expect(refused.status).toBe(409)
     expect(refused.body).toMatchObject({ code: 'not_otc_project' })
 
-    const empty = await h.admin.approveRegistration(await h.submitRegistration('Empty'), {
-      slug: 'empty',
-      creator: '0x00000000000000000000000000000000000c0de3',
-      launchpad: 'clanker',
-      chain: 'base',
-      method: 'pooled_otc',
-    })
+    const empty = await approve('Empty', 'empty', 'pooled_otc')
     // Set by the operator from the CLI, on the owner's behalf; the deposit is refused the same way both ways.
     const set = await runCli(h.dataDir, ['otc', 'set', 'empty', '--token', tokenAddress, '--amount', '1000', '--fdv', '1000000', '--settle-at', offer.settleAt])
     expect(set.code, set.stderr).toBe(0)
@@ -211,18 +203,9 @@ describe('pooled OTC through the API', () => {
   })
 
   it('the owner withdraws a deposited offer before it settles: the tokens return to its wallet, the next offer has a new id; a settled one cannot be withdrawn', async () => {
-    const approved = await h.admin.approveRegistration(await h.submitRegistration('Later'), {
-      slug: 'later',
-      creator: '0x00000000000000000000000000000000000c0de4',
-      launchpad: 'clanker',
-      chain: 'base',
-      method: 'pooled_otc',
-    })
+    const approved = await approve('Later', 'later', 'pooled_otc')
     const wallet = approved.key.serviceWalletAddress as Address
-    const chain = h.daemon.chains.base
-    const deployer = createWalletClient({ chain: chainFromConfig(chain), account: devAccounts()[7]!.account, transport: http(chain.rpcUrl) })
-    const hash = await deployer.deployContract({ abi: token.abi, bytecode: token.bytecode, args: ['Later Coin', 'LTR', parseUnits('1000', 18), wallet] })
-    const laterToken = (await client().waitForTransactionReceipt({ hash })).contractAddress!
+    const laterToken = await deployToken('Later Coin', 'LTR', '1000', wallet)
     const offer = { fdvUsdc: '1000000', tokenAddress: laterToken, tokenAmount: '400', settleAt: new Date(Date.now() + 3_600_000).toISOString() }
     const first = (await h.call('PATCH', '/projects/later/otc', approved.key.apiKey, offer)).body
     expect((await h.call('POST', '/projects/later/otc/deposit', approved.key.apiKey)).body.deposited).toBe(true)

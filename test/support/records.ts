@@ -1,4 +1,4 @@
-import type { ProjectRecord } from '../../src/domain/records.ts'
+import type { OrderRecord, ProjectRecord } from '../../src/domain/records.ts'
 
 /** An approved, waiting clanker project on base with an empty profile (override any field). */
 export const projectRecord = (slug: string, patch: Partial<ProjectRecord> = {}): ProjectRecord => ({
@@ -17,6 +17,19 @@ export const projectRecord = (slug: string, patch: Partial<ProjectRecord> = {}):
   status: 'approved',
   registrationId: null,
   launch: null,
+  createdAt: 1,
+  updatedAt: 1,
+  ...patch,
+})
+
+/** An active order of 100 USDC with no price limit, valid 60 s after launch (override any field). */
+export const orderRecord = (slug: string, keyId: string, patch: Partial<OrderRecord> = {}): OrderRecord => ({
+  keyId,
+  slug,
+  status: 'active',
+  maxSpendUsdc: '100',
+  maxFdvUsdc: null,
+  expiresInMs: 60_000,
   createdAt: 1,
   updatedAt: 1,
   ...patch,

@@ -1,0 +1,99 @@
+import type { Address, Hash, Hex } from 'viem'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { OtcOffer } from '../../src/domain/records.ts'
+import type { OtcChain } from '../../src/launch-methods/otc/otc-chain.ts'
+import { createOtcService, otcOfferId } from '../../src/services/otc-service.ts'
+import type { Store } from '../../src/store/open-store.ts'
+import { projectWriteOps } from '../../src/store/project-writes.ts'
+import type { WalletService } from '../../src/wallets/wallet-service.ts'
+import { projectRecord } from '../support/records.ts'
+import { openTempStore } from '../support/temp-store.ts'
+
+/**
+ * The OTC service's rules on a real store, with the chain replaced (the chain paths run end to end in
+ * test/launch-methods/otc-daemon.e2e.test.ts): refusals, what is kept of a token's metadata, withdrawal states.
+ */
+const OWNER = 'key_owner'
+const TOKEN: Address = '0x00000000000000000000000000000000000a0c02'
+const SETTLED_TX: Hash = `0x${'55'.repeat(32)}`
+
+describe('OTC service', () => {
+  let temp: Awaited<ReturnType<typeof openTempStore>>
+  let store: Store
+  let closedOnChain: boolean
+  let sent: number
+  const wallets = {
+    submitUserOperations: async () => {
+      sent++
+      return []
+    },
+  } as unknown as WalletService
+  const chain = {
+    settlement: () => '0x00000000000000000000000000000000000a0c01',
+    readToken: async (_: string, token: Address) => {
+      if (token.toLowerCase() !== TOKEN) throw new Error('no contract')
+      return { symbol: `SYM${'X'.repeat(100)}`, decimals: 18, totalSupply: 10n ** 27n }
+    },
+    readOffer: async () => ({ closed: closedOnChain }),
+    settledIn: async () => SETTLED_TX,
+  } as unknown as OtcChain
+  const input = { fdvUsdc: '1000000', tokenAddress: TOKEN, tokenAmount: '1000', settleAt: new Date(Date.now() + 3_600_000).toISOString() }
+  const project = async () => (await store.sub.projects.get('otc'))!
+  const setOtc = async (otc: OtcOffer) => {
+    const current = await project()
+    await store.batch(projectWriteOps(store, current, { ...current, otc }))
+  }
+
+  beforeEach(async () => {
+    temp = await openTempStore('otc-service')
+    store = temp.store
+    closedOnChain = false
+    sent = 0
+    await store.batch(projectWriteOps(store, undefined, projectRecord('otc', { launchMethod: 'pooled_otc', ownerKeyId: OWNER })))
+  })
+  afterEach(async () => {
+    await temp.remove()
+  })
+
+  it('refuses everything on a chain without a settlement contract (otc_unavailable), a non-positive FDV and an address that is no token', async () => {
+    await expect(createOtcService({ store, wallets, clock: Date.now }).setOffer('otc', { ownerKeyId: OWNER }, input)).rejects.toMatchObject({
+      code: 'otc_unavailable',
+    })
+    const otc = createOtcService({ store, wallets, clock: Date.now, chain })
+    await expect(otc.setOffer('otc', { ownerKeyId: OWNER }, { ...input, fdvUsdc: '0' })).rejects.toMatchObject({ code: 'invalid_otc_fdv' })
+    await expect(otc.setOffer('otc', { ownerKeyId: OWNER }, { ...input, tokenAddress: '0x00000000000000000000000000000000000a0c03' })).rejects.toMatchObject({
+      code: 'invalid_otc_token',
+    })
+    expect((await project()).otc).toBeUndefined()
+  })
+
+  it("keeps 32 characters of the token's symbol", async () => {
+    const otc = createOtcService({ store, wallets, clock: Date.now, chain })
+    expect((await otc.setOffer('otc', { ownerKeyId: OWNER }, input)).otc!.tokenSymbol).toBe(`SYM${'X'.repeat(29)}`)
+  })
+
+  it('withdraws an offer not deposited yet without any chain operation; the next offer takes the next id', async () => {
+    const otc = createOtcService({ store, wallets, clock: Date.now, chain })
+    await otc.setOffer('otc', 'operator', input)
+    expect((await otc.cancel('otc', { ownerKeyId: OWNER })).otc!.settlement).toMatchObject({ status: 'cancelled' })
+    expect(sent).toBe(0)
+    const next = await otc.setOffer('otc', 'operator', input)
+    expect(next.otc).toMatchObject({ offerId: otcOfferId('otc', 1), round: 1, settlement: null })
+    expect(otcOfferId('otc', 1)).not.toBe(otcOfferId('otc'))
+  })
+
+  it('refuses to withdraw while settling, and an offer the chain shows settled before the record does (otc_settled, nothing sent, record unchanged)', async () => {
+    const otc = createOtcService({ store, wallets, clock: Date.now, chain })
+    const offer = (await otc.setOffer('otc', 'operator', input)).otc!
+    const deposited = { ...offer, deposit: { txHash: `0x${'66'.repeat(32)}`, blockNumber: '7', at: 1 } }
+    await setOtc({ ...deposited, settlement: { status: 'settling', since: 1 } })
+    await expect(otc.cancel('otc', { ownerKeyId: OWNER })).rejects.toMatchObject({ code: 'otc_settling' })
+
+    await setOtc({ ...deposited, settlement: { status: 'retrying', reason: 'x', attempts: 1, since: 1 } })
+    closedOnChain = true
+    await expect(otc.cancel('otc', 'operator')).rejects.toMatchObject({ code: 'otc_settled' })
+    expect(sent).toBe(0)
+    expect((await project()).otc!.settlement).toMatchObject({ status: 'retrying' })
+    expect(offer.offerId as Hex).toBe(otcOfferId('otc'))
+  })
+})
