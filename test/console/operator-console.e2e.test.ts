@@ -113,9 +113,9 @@ describe('operator console, end to end', () => {
       }
     } finally {
       await store.close()
+      await h.restart() // whatever happened: the later tests need the daemon
     }
     expect(altered).not.toBe('')
-    await h.restart()
     const check = await runCli<ReplayCheck>(h.dataDir, ['executions', 'replay', 'rocket', '--check'])
     expect(check.code).toBe(1)
     expect(check.json?.differing, check.stdout + check.stderr).toHaveLength(1)

@@ -10,7 +10,9 @@ export class TmuxTerminal {
   private readonly tmux = (...args: string[]) => execFileSync('tmux', ['-L', this.socket, ...args], { encoding: 'utf8' })
 
   constructor(command: string, options: { cwd: string; width?: number; height?: number; env?: Record<string, string> }) {
-    const env = Object.entries(options.env ?? {}).flatMap(([k, v]) => ['-e', `${k}=${v}`])
+    // CI=true in every test terminal, locally as on our CI (whose CI=true once left the screens blank: Ink holds back
+    // its frames in CI): a screen must draw live in a real terminal whatever CI says (bin/run.js).
+    const env = Object.entries({ CI: 'true', ...options.env }).flatMap(([k, v]) => ['-e', `${k}=${v}`])
     // One tmux invocation: no user config; panes stay after their command exits (its last screen and exit status stay
     // readable), set before the session starts so even a command that exits at once is kept.
     execFileSync('tmux', [
