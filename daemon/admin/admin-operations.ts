@@ -23,6 +23,7 @@ import type {
   ValidAdminRequest,
   LaunchCandidatesResult,
   OtcResult,
+  DevBuyResult,
   LaunchSimulation,
   LaunchCandidateView,
 } from '../../src/admin-api/contract.ts'
@@ -57,6 +58,10 @@ export interface AdminOperations {
   setOtc(slug: string, request: ValidAdminRequest<'otcOffer'>): Promise<OtcResult>
   depositOtc(slug: string): Promise<OtcResult>
   cancelOtc(slug: string): Promise<OtcResult>
+  /** A dev_buy project's launch; set its parameters, or ask to launch, on the owner's behalf. */
+  getDevBuy(slug: string): Promise<DevBuyResult>
+  setDevBuy(slug: string, request: ValidAdminRequest<'devBuyParams'>): Promise<DevBuyResult>
+  launchDevBuy(slug: string): Promise<DevBuyResult>
   /** Edits what binds a waiting project to its launch (deployer, expected token). */
   updateBinding(slug: string, request: ValidAdminRequest<'projectBinding'>): Promise<ProjectRecord>
   launchCandidates(query: ValidAdminRequest<'launchCandidatesQuery'>): Promise<LaunchCandidatesResult>

@@ -20,6 +20,7 @@ import {
   type LaunchCandidatesResult,
   type UpdateBindingResult,
   type OtcResult,
+  type DevBuyResult,
   type LaunchSimulation,
   type ExecutionJournal,
   type LaunchDetail,
@@ -126,6 +127,12 @@ export function buildAdminApp(deps: AdminAppDeps): FastifyInstance {
   )
   app.post('/admin/v1/projects/:id/otc/deposit', async (request): Promise<OtcResult> => operations.depositOtc(id(request)))
   app.delete('/admin/v1/projects/:id/otc', async (request): Promise<OtcResult> => operations.cancelOtc(id(request)))
+  app.get('/admin/v1/projects/:id/dev-buy', async (request): Promise<DevBuyResult> => operations.getDevBuy(id(request)))
+  app.patch(
+    '/admin/v1/projects/:id/dev-buy',
+    async (request): Promise<DevBuyResult> => operations.setDevBuy(id(request), parseRequest(adminRequests.devBuyParams, request.body)),
+  )
+  app.post('/admin/v1/projects/:id/dev-buy/launch', async (request): Promise<DevBuyResult> => operations.launchDevBuy(id(request)))
   app.patch(
     '/admin/v1/projects/:id/binding',
     async (request): Promise<UpdateBindingResult> => ({

@@ -4,6 +4,7 @@ import type { ApiKeyRecord } from '../../src/domain/records.ts'
 import type { DaemonStatus, IssuedKey, KeySummary } from '../../src/admin-api/contract.ts'
 import type { Services } from '../../src/services/services.ts'
 import { otcOfferView } from '../../src/domain/launch-methods/otc-view.ts'
+import { devBuyLaunchView } from '../../src/domain/launch-methods/dev-buy-view.ts'
 import type { AdminOperations } from './admin-operations.ts'
 
 export interface ServiceOperationsDeps {
@@ -97,6 +98,13 @@ export function createServiceOperations({ services, status, backup }: ServiceOpe
     setOtc: async (slug, request) => ({ slug, otc: otcOfferView((await services.otc.setOffer(slug, 'operator', request)).otc!) }),
     depositOtc: async (slug) => ({ slug, otc: otcOfferView((await services.otc.deposit(slug, 'operator')).otc!) }),
     cancelOtc: async (slug) => ({ slug, otc: otcOfferView((await services.otc.cancel(slug, 'operator')).otc!) }),
+    async getDevBuy(slug) {
+      const project = await services.projects.getProject(slug)
+      if (!project) throw new PrebuyError('project_not_found', 'No project has this slug.')
+      return { slug, devBuy: project.devBuy ? devBuyLaunchView(project.devBuy) : null }
+    },
+    setDevBuy: async (slug, request) => ({ slug, devBuy: devBuyLaunchView((await services.devBuy.setParams(slug, 'operator', request)).devBuy!) }),
+    launchDevBuy: async (slug) => ({ slug, devBuy: devBuyLaunchView((await services.devBuy.launch(slug, 'operator')).devBuy!) }),
     updateBinding: (slug, request) =>
       services.launches.updateBinding(slug, {
         ...(request.creator === undefined ? {} : { creatorAddress: request.creator }),

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { CHAIN_KEYS } from '../chain/chain-keys.ts'
-import { LaunchSimulation, OtcOffer } from '../api/schemas.ts'
+import { DevBuyLaunch, LaunchSimulation, OtcOffer } from '../api/schemas.ts'
 import { BLOCK_TYPES, LAUNCH_METHODS, LAUNCHPADS, ORDER_STATUSES, REVIEW_STATUSES } from '../domain/records.ts'
 
 /**
@@ -20,6 +20,8 @@ const time = z.number().int().nonnegative()
 
 /** A project's pooled OTC offer (the public API's OtcOffer schema). */
 const otcResult = z.strictObject({ slug: z.string(), otc: OtcOffer.nullable() })
+/** A project's dev-buy launch (the public API's DevBuyLaunch schema). */
+const devBuyResult = z.strictObject({ slug: z.string(), devBuy: DevBuyLaunch.nullable() })
 
 const projectRecord = z.object({
   slug: z.string(),
@@ -275,6 +277,9 @@ export const COMMAND_RESULTS = {
   'otc:set': otcResult,
   'otc:deposit': otcResult,
   'otc:cancel': otcResult,
+  'devbuy:show': devBuyResult,
+  'devbuy:set': devBuyResult,
+  'launches:start': devBuyResult,
   'registrations:approve': z.strictObject({ review: reviewItem, project: projectRecord, key: issuedKey }),
   'registrations:list': list(reviewItem),
   'registrations:reject': z.strictObject({ review: reviewItem }),

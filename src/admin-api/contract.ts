@@ -4,8 +4,9 @@ import { addressSchema, httpUrlSchema } from '../common/schemas.ts'
 import { decimalSchema } from '../domain/decimal.ts'
 import { slugSchema } from '../domain/slug.ts'
 import { EVENT_SCOPES } from './console-events.ts'
-import { OtcOfferBody } from '../api/schemas.ts'
+import { DevBuyParamsBody, OtcOfferBody } from '../api/schemas.ts'
 import type { OtcOfferView } from '../domain/launch-methods/otc-view.ts'
+import type { DevBuyLaunchView } from '../domain/launch-methods/dev-buy-view.ts'
 export type { LaunchSimulation } from '../services/launch-simulation-service.ts'
 import type { ReadinessReport } from '../domain/health/readiness.ts'
 import {
@@ -58,6 +59,8 @@ export const adminRequests = {
   }),
   /** A pooled OTC offer set by the operator for the project's owner: the public API's PATCH /projects/{slug}/otc body. */
   otcOffer: OtcOfferBody,
+  /** Dev-buy launch parameters set by the operator for the project's owner: the public API's PATCH /projects/{slug}/dev-buy body. */
+  devBuyParams: DevBuyParamsBody,
   /** What binds a waiting project to its launch: the registered deployer and the expected token (null clears it). */
   projectBinding: z
     .strictObject({ creator: addressSchema.optional(), expectedToken: addressSchema.nullable().optional() })
@@ -171,6 +174,7 @@ export type ValidAdminRequest<Name extends AdminRequestName> = z.output<(typeof 
 export type ApproveRegistrationRequest = AdminRequest<'approveRegistration'>
 export type ProjectBindingRequest = AdminRequest<'projectBinding'>
 export type OtcOfferRequest = AdminRequest<'otcOffer'>
+export type DevBuyParamsRequest = AdminRequest<'devBuyParams'>
 export type LaunchCandidatesQuery = AdminRequest<'launchCandidatesQuery'>
 export type ApproveKeyRequestRequest = AdminRequest<'approveKeyRequest'>
 export type ProfileUpdate = AdminRequest<'profileUpdate'>
@@ -368,6 +372,12 @@ export interface UpdateBindingResult {
 export interface OtcResult {
   slug: string
   otc: OtcOfferView | null
+}
+
+/** `GET|PATCH projects/:slug/dev-buy`, `POST projects/:slug/dev-buy/launch`: the project's dev-buy launch as the public API shows it. */
+export interface DevBuyResult {
+  slug: string
+  devBuy: DevBuyLaunchView | null
 }
 
 /** `POST devnet/launch`. */

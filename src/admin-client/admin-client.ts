@@ -39,8 +39,10 @@ import type {
   ProjectBindingRequest,
   UpdateBindingResult,
   OtcResult,
+  DevBuyResult,
   LaunchSimulation,
   OtcOfferRequest,
+  DevBuyParamsRequest,
   ExecutionJournal,
   LaunchDetail,
   LaunchSummary,
@@ -82,6 +84,9 @@ export interface AdminClient {
   setOtc(slug: string, request: OtcOfferRequest): Promise<OtcResult>
   depositOtc(slug: string): Promise<OtcResult>
   cancelOtc(slug: string): Promise<OtcResult>
+  getDevBuy(slug: string): Promise<DevBuyResult>
+  setDevBuy(slug: string, request: DevBuyParamsRequest): Promise<DevBuyResult>
+  launchDevBuy(slug: string): Promise<DevBuyResult>
   launchCandidates(query?: LaunchCandidatesQuery): Promise<LaunchCandidatesResult>
   confirmLaunch(slug: string, token: string): Promise<LaunchCandidateView>
   executionJournal(slug: string): Promise<ExecutionJournal>
@@ -162,6 +167,9 @@ export function createAdminClient(options: { adminUrl: string; operatorToken: st
     setOtc: (slug, request) => call('PATCH', `/admin/v1/projects/${enc(slug)}/otc`, request),
     depositOtc: (slug) => call('POST', `/admin/v1/projects/${enc(slug)}/otc/deposit`, {}),
     cancelOtc: (slug) => call('DELETE', `/admin/v1/projects/${enc(slug)}/otc`),
+    getDevBuy: (slug) => call('GET', `/admin/v1/projects/${enc(slug)}/dev-buy`),
+    setDevBuy: (slug, request) => call('PATCH', `/admin/v1/projects/${enc(slug)}/dev-buy`, request),
+    launchDevBuy: (slug) => call('POST', `/admin/v1/projects/${enc(slug)}/dev-buy/launch`, {}),
     updateBinding: async (slug, request) => (await call<UpdateBindingResult>('PATCH', `/admin/v1/projects/${enc(slug)}/binding`, request)).project,
     launchCandidates: (query = {}) => {
       const params = new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined))

@@ -192,6 +192,42 @@ export const ENDPOINTS: Endpoint[] = [
     },
   },
   {
+    method: 'PATCH',
+    path: '/projects/{slug}/dev-buy',
+    auth: true,
+    summary: 'Set the dev-buy launch parameters (owner only)',
+    description:
+      "For a project whose launch method is dev_buy: the owning key sets (or, until it asks to launch, replaces) the token's identity: name, symbol, image, metadata and admin. The pool, its positions and fees are the launchpad's defaults (docs/launch-methods.md). The launch deploys the token and, in the same transaction, makes one buy for every order that can take part (highest limits first, while the buy's marginal effective market cap stays within each one's limit), split pro rata less the 3% fee.",
+    pathParams: slugParam,
+    body: S.DevBuyParamsBody,
+    responses: {
+      200: ok('The launch now in force.', S.DevBuyLaunch),
+      400: err('A parameter is missing, too long or has control characters (invalid_dev_buy_params), an invalid address, or an invalid body.'),
+      403: err('The key does not own the project (code not_project_owner).'),
+      404: err('No project has this slug.'),
+      409: err('The project is not dev_buy (not_dev_buy_project), its launch is under way (dev_buy_requested) or done (dev_buy_launched).'),
+      503: err('This service has no dev-buy launch for the project’s launchpad on its chain (dev_buy_unavailable).'),
+      ...authErrors,
+    },
+  },
+  {
+    method: 'POST',
+    path: '/projects/{slug}/dev-buy/launch',
+    auth: true,
+    summary: 'Launch the token with the dev buy (owner only)',
+    description:
+      "Asks the daemon to launch now: its dev-buy worker (within seconds) moves the project's active orders to executing, plans the buy from the wallets' balances at that moment, and sends one transaction in which the contributing wallets pay in, the stablecoin is swapped to ETH, the token is deployed with the dev buy and the tokens are split; everything or nothing. Follow devBuy.state on GET /projects/{slug}. Orders left out stay active and buy on the open market under their limits. Idempotent: asking again while it launches, or after, changes nothing; after not_launched (no order could take part) it asks again.",
+    pathParams: slugParam,
+    responses: {
+      202: ok('The launch, asked for (requestedAt set).', S.DevBuyLaunch),
+      403: err('The key does not own the project (code not_project_owner).'),
+      404: err('No project has this slug.'),
+      409: err('Not a dev_buy project (not_dev_buy_project), no parameters set (dev_buy_no_params), or the project has launched (dev_buy_launched).'),
+      503: err('This service has no dev-buy launch for the project’s launchpad on its chain (dev_buy_unavailable).'),
+      ...authErrors,
+    },
+  },
+  {
     method: 'GET',
     path: '/projects/{slug}/buyers',
     auth: true,

@@ -26,6 +26,8 @@ const COMPONENTS: Record<string, z.ZodType> = {
   OtcOfferBody: S.OtcOfferBody,
   OtcOffer: S.OtcOffer,
   LaunchSimulation: S.LaunchSimulation,
+  DevBuyParamsBody: S.DevBuyParamsBody,
+  DevBuyLaunch: S.DevBuyLaunch,
   Buyer: S.Buyer,
   BuyerPage: S.BuyerPage,
   CreateOrderItem: S.CreateOrderItem,

@@ -223,6 +223,46 @@ export const OtcOfferBody = z
   })
   .describe('PATCH /projects/{slug}/otc body.')
 
+export const DevBuyLaunch = z
+  .object({
+    launchId: z.string().describe('The launch’s id on the dev-buy coordinator contract (bytes32 hex), fixed per project.'),
+    name: z.string(),
+    symbol: z.string(),
+    image: z.string().describe('Image URL; empty for none.'),
+    metadata: z.string().describe('Free text stored with the token by the launchpad.'),
+    tokenAdmin: z.string().describe('The token’s admin on the launchpad (Clanker tokenAdmin).'),
+    requestedAt: z.string().nullable().describe('ISO 8601: when the launch was asked for; null until then (parameters editable).'),
+    state: z
+      .object({
+        status: z
+          .enum(['launching', 'launched', 'retrying', 'not_launched'])
+          .describe(
+            'launching: in progress; launched: the token is deployed and the dev buy split; retrying: the last attempt moved nothing and is retried; not_launched: no order could take part, nothing was launched (ask again).',
+          ),
+        tokenAddress: z.string().nullable().describe('The token deployed, or (launching) the one the launch deploys.'),
+        txHash: z.string().nullable(),
+        spentUsdc: z.string().nullable().describe('Stablecoin the buyers paid in, decimal USDC.'),
+        ethIn: z.string().nullable().describe('ETH it bought and the dev buy spent.'),
+        boughtTokens: z.string().nullable().describe('Tokens the dev buy bought, before the 3% fee.'),
+        feeTokens: z.string().nullable().describe('The platform fee, tokens.'),
+        filledOrders: z.int().nullable(),
+        reason: z.string().nullable().describe('Why the last attempt moved nothing (retrying, not_launched).'),
+        at: z.string().describe('ISO 8601 time of the state.'),
+      })
+      .nullable(),
+  })
+  .describe('A dev-buy launch (docs/launch-methods.md).')
+
+export const DevBuyParamsBody = z
+  .strictObject({
+    name: z.string().describe('Token name, 1 to 64 characters.'),
+    symbol: z.string().describe('Token symbol, 1 to 16 characters.'),
+    image: z.string().optional().describe('Image URL, up to 512 characters.'),
+    metadata: z.string().optional().describe('Free text stored with the token (description, links), up to 2,000 characters.'),
+    tokenAdmin: addressSchema.optional().describe('The token’s admin on the launchpad; the owner key’s wallet when left out.'),
+  })
+  .describe('PATCH /projects/{slug}/dev-buy body.')
+
 export const ProjectDetail = ProjectProfile.extend({
   project: z.object({
     launchpad: z.enum(LAUNCHPADS),
@@ -253,6 +293,7 @@ export const ProjectDetail = ProjectProfile.extend({
     filledSpendUsdc: z.string().describe('Stablecoin actually spent by the filled orders, in whole USDC rounded down to 2 significant figures.'),
   }),
   otc: OtcOffer.nullable().describe('A pooled_otc project’s offer; null for other projects and until its owner sets one.'),
+  devBuy: DevBuyLaunch.nullable().describe('A dev_buy project’s launch; null for other projects and until its owner sets its parameters.'),
   ownerStats: z
     .object({
       buyersCount: z.int().describe('Keys with a non-deleted order on the project.'),

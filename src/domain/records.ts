@@ -105,9 +105,54 @@ export interface ProjectRecord {
   launch: LaunchInfo | null
   /** A pooled_otc project's offer (set by its owner, deposited from its wallet, settled by the daemon); absent: none. */
   otc?: OtcOffer
+  /** A dev_buy project's launch (parameters set by its owner, launched by the daemon when asked); absent: none. */
+  devBuy?: DevBuyLaunchRecord
   createdAt: number
   updatedAt: number
 }
+
+/** What the owner sets for a dev-buy launch: the token's identity (the pool and fees are the launchpad's defaults). */
+export interface DevBuyParams {
+  name: string
+  symbol: string
+  /** Image URL ('' for none). */
+  image: string
+  /** Free text the launchpad stores with the token (Clanker's metadata: a description, links). */
+  metadata: string
+  /** The token's admin on the launchpad (Clanker tokenAdmin): the owner key's wallet unless set. */
+  tokenAdmin: string
+}
+
+/** A dev-buy launch (docs/launch-methods.md): the service deploys the token with one block-zero buy for the orders. */
+export interface DevBuyLaunchRecord {
+  /** The launch's id on the coordinator contract (bytes32 hex): devBuyLaunchId(slug); used on chain once, by the launch. */
+  launchId: string
+  params: DevBuyParams
+  /** When the owner or the operator asked to launch (ms since epoch); null: not asked yet, parameters still editable. */
+  requestedAt: number | null
+  state: DevBuyLaunchState | null
+}
+
+export type DevBuyLaunchState =
+  /** Orders moved to executing; the launch transaction is being prepared, sent (txHash) or awaited; token: predicted. */
+  | { status: 'launching'; since: number; txHash?: string; token?: string }
+  | {
+      status: 'launched'
+      txHash: string
+      blockNumber: string
+      token: string
+      /** Stablecoin paid in (atoms), ETH it bought (wei), tokens the dev buy bought and the platform fee (atoms). */
+      stableInAtoms: string
+      ethInWei: string
+      bought: string
+      fee: string
+      filledOrders: number
+      at: number
+    }
+  /** The last attempt failed without moving anything; retried after a pause. */
+  | { status: 'retrying'; reason: string; attempts: number; since: number }
+  /** Nothing to launch with: no order could take part (limits below the launch price, empty wallets). Ask again later. */
+  | { status: 'not_launched'; reason: string; at: number }
 
 /** A pooled OTC offer (docs/launch-methods.md): a fixed token amount at a fixed FDV, settled in one transaction. */
 export interface OtcOffer {

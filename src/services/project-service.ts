@@ -12,6 +12,7 @@ import { projectWriteOps } from '../store/project-writes.ts'
 import type { TokenInfo, WalletService } from '../wallets/wallet-service.ts'
 import type { Clock } from './clock.ts'
 import { otcOfferView, type OtcOfferView } from '../domain/launch-methods/otc-view.ts'
+import { devBuyLaunchView, type DevBuyLaunchView } from '../domain/launch-methods/dev-buy-view.ts'
 
 export interface NewProject {
   slug: string
@@ -65,6 +66,8 @@ export interface ProjectDetail extends ProjectProfile {
   stats: ProjectStats
   /** A pooled_otc project's offer (terms, deposit, settlement); null for other projects and before the owner sets it. */
   otc: OtcOfferView | null
+  /** A dev_buy project's launch (parameters, request, outcome); null for other projects and before the owner sets it. */
+  devBuy: DevBuyLaunchView | null
   /** Present only when the calling key owns the project. */
   ownerStats?: OwnerStats
 }
@@ -269,6 +272,7 @@ export function createProjectService({ store, wallets, clock, fundedCacheMs = 15
         // Spend sums are public rounded (publicAmount): exact ones would reveal a new buyer's owner-only spend cap.
         stats: publicStats(committed, await computeFunded(project, live), filled),
         otc: project.otc ? otcOfferView(project.otc) : null,
+        devBuy: project.devBuy ? devBuyLaunchView(project.devBuy) : null,
       }
       if (project.ownerKeyId !== null && project.ownerKeyId === viewerKeyId) {
         const buyersCount = await countPrefix(store.sub.buyersByProject, buyersPrefix(slug))

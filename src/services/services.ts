@@ -11,6 +11,8 @@ import { createKeyService, type KeyService } from './key-service.ts'
 import { createLaunchBindingService, type LaunchBindingService } from './launch-binding-service.ts'
 import { createOrderService, type OrderService } from './order-service.ts'
 import { createOtcService, type OtcService } from './otc-service.ts'
+import { createDevBuyService, type DevBuyService } from './dev-buy-service.ts'
+import type { DevBuyChain } from '../launch-methods/dev-buy/dev-buy-chain.ts'
 import { createLaunchSimulationService, type LaunchSimulationService } from './launch-simulation-service.ts'
 import type { OtcChain } from '../launch-methods/otc/otc-chain.ts'
 import { createProjectService, type ProjectService } from './project-service.ts'
@@ -33,6 +35,8 @@ export interface Services {
   views: OperatorViewsService
   /** Pooled OTC offers: the owner's terms and deposit (the daemon's worker settles them). */
   otc: OtcService
+  /** Dev-buy launches: the owner's parameters and the request to launch (the daemon's worker launches). */
+  devBuy: DevBuyService
   /** What a project's launch would do with its order book now (owner and operator). */
   simulations: LaunchSimulationService
 }
@@ -45,9 +49,11 @@ export interface ServicesDeps {
   fundedCacheMs?: number
   /** Chain access for OTC offers; absent: OTC calls are refused (otc_unavailable). */
   otcChain?: OtcChain
+  /** Chain access for dev-buy launches; absent: dev-buy calls are refused (dev_buy_unavailable). */
+  devBuyChain?: DevBuyChain
 }
 
-export function createServices({ store, wallets, clock = systemClock, fundedCacheMs, otcChain }: ServicesDeps): Services {
+export function createServices({ store, wallets, clock = systemClock, fundedCacheMs, otcChain, devBuyChain }: ServicesDeps): Services {
   const keys = createKeyService({ store, wallets, clock })
   const projects = createProjectService({ store, wallets, clock, ...(fundedCacheMs === undefined ? {} : { fundedCacheMs }) })
   const blocklist = createBlocklistService({ store, clock })
@@ -64,6 +70,7 @@ export function createServices({ store, wallets, clock = systemClock, fundedCach
     executions: createExecutionJournalService({ store, journal: createJournal(store), projects }),
     views: createOperatorViewsService({ store, journal: createJournal(store), projects }),
     otc: createOtcService({ store, wallets, clock, ...(otcChain ? { chain: otcChain } : {}) }),
+    devBuy: createDevBuyService({ store, clock, ...(devBuyChain ? { chain: devBuyChain } : {}) }),
     simulations: createLaunchSimulationService({ store, wallets, projects, clock }),
   }
 }

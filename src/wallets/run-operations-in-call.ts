@@ -1,23 +1,10 @@
-import { BaseError, type Address, type Hex, type PublicClient } from 'viem'
+import type { Address, Hex, PublicClient } from 'viem'
+import { revertDataOf } from '../chain/revert-data.ts'
 import { toPackedUserOperation } from 'viem/account-abstraction'
 import type { Bundler } from './bundler/bundler.ts'
 import { decodeRevertReason, revertWithoutReason } from './bundler/decode-revert-reason.ts'
 import type { OperationPreparer } from './prepare/operation-preparer.ts'
 import type { OperationsCallOutcome, OperationsCallRequest } from './wallet-service.ts'
-
-const hexOf = (value: unknown): Hex | undefined =>
-  typeof value === 'string' && value.startsWith('0x')
-    ? (value as Hex)
-    : typeof value === 'object' && value !== null
-      ? hexOf((value as { data?: unknown }).data)
-      : undefined
-
-/** The revert data of a failed eth_call, if the node returned any: on whichever error in the chain carries it. */
-const revertDataOf = (error: unknown): Hex | undefined => {
-  if (!(error instanceof BaseError)) return undefined
-  const carrier = error.walk((e) => hexOf((e as { data?: unknown }).data) !== undefined)
-  return carrier ? hexOf((carrier as { data?: unknown }).data) : undefined
-}
 
 /**
  * WalletService.runOperationsInCall: the operations are signed as one chunk (the same preparer as bundles: nonce
@@ -40,11 +27,17 @@ export async function runOperationsInCall(
     const call = request.build(items.map((item) => toPackedUserOperation(item.userOperation)))
     // handleOps refuses to start an operation with less gas left than it declared (AA95), so the declared limits go on top.
     const gas = items.reduce((sum, { userOperation: op }) => sum + op.verificationGasLimit + op.callGasLimit + op.preVerificationGas, request.gas)
+    let simulated: Hex
     try {
-      await client.call({ account: from, to: call.to, data: call.data, gas })
+      simulated = (await client.call({ account: from, to: call.to, data: call.data, gas })).data ?? '0x'
     } catch (error) {
       const data = revertDataOf(error)
       return { status: 'refused', revert: data ? decodeRevertReason(data, request.errors) : revertWithoutReason() }
+    }
+    try {
+      await request.beforeSend?.(simulated)
+    } catch (error) {
+      return { status: 'not_prepared', reason: `not sent: ${error instanceof Error ? error.message : String(error)}` }
     }
     const sent = await bundler.sendCall({ ...call, gas }, { operations: items.length })
     try {

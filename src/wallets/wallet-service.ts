@@ -167,6 +167,11 @@ export interface OperationsCallRequest {
    * leaves a transaction to look up rather than a search through logs.
    */
   onSent?(txHash: Hash): Promise<void>
+  /**
+   * Called with what the simulated call returned, before anything is sent: record what the transaction will create
+   * (a deployment's address) so that whoever sees it land knows it. If it throws, nothing is sent (`not_prepared`).
+   */
+  beforeSend?(simulatedReturn: Hex): Promise<void>
 }
 
 export type OperationsCallOutcome =

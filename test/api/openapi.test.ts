@@ -13,7 +13,7 @@ describe('OpenAPI document', () => {
     components: { schemas: Record<string, { properties?: Record<string, { description?: string }> }> }
   }
 
-  it('is OpenAPI 3.1, version 0.1.0, with the 14 operations of the spec, the owner’s launch binding and OTC offer', () => {
+  it('is OpenAPI 3.1, version 0.1.0, with the 14 operations of the spec, the owner’s launch binding, OTC offer and dev-buy launch', () => {
     expect(doc.openapi).toBe('3.1.0')
     expect(doc.info.version).toBe('0.1.0')
     const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`))
@@ -30,6 +30,8 @@ describe('OpenAPI document', () => {
         'DELETE /projects/{slug}/otc',
         'GET /projects/{slug}/simulation',
         'POST /projects/{slug}/otc/deposit',
+        'PATCH /projects/{slug}/dev-buy',
+        'POST /projects/{slug}/dev-buy/launch',
         'POST /projects',
         'POST /orders',
         'GET /orders',

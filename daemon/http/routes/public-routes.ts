@@ -4,6 +4,7 @@ import { PrebuyError } from '../../../src/common/errors.ts'
 import * as S from '../../../src/api/schemas.ts'
 import type { BalanceEntry } from '../../../src/wallets/wallet-service.ts'
 import { otcOfferView } from '../../../src/domain/launch-methods/otc-view.ts'
+import { devBuyLaunchView } from '../../../src/domain/launch-methods/dev-buy-view.ts'
 import { enforceRateLimit } from '../auth.ts'
 import { keyOf, type HttpAppDeps } from '../context.ts'
 import type { RateLimiter } from '../rate-limit.ts'
@@ -88,6 +89,17 @@ export function registerKeyRoutes(app: FastifyInstance, deps: HttpAppDeps): void
 
   app.post<{ Params: { slug: string } }>('/projects/:slug/otc/deposit', async (request) => {
     return otcOfferView((await services.otc.deposit(request.params.slug, { ownerKeyId: keyOf(request).id })).otc!)
+  })
+
+  app.patch<{ Params: { slug: string } }>('/projects/:slug/dev-buy', async (request) => {
+    const body = parseBody(S.DevBuyParamsBody, request.body)
+    return devBuyLaunchView((await services.devBuy.setParams(request.params.slug, { ownerKeyId: keyOf(request).id }, body)).devBuy!)
+  })
+
+  app.post<{ Params: { slug: string } }>('/projects/:slug/dev-buy/launch', async (request, reply) => {
+    const project = await services.devBuy.launch(request.params.slug, { ownerKeyId: keyOf(request).id })
+    reply.code(202)
+    return devBuyLaunchView(project.devBuy!)
   })
 
   app.get<{ Params: { slug: string } }>('/projects/:slug/buyers', async (request) => {

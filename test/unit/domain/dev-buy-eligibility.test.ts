@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { type DevBuyCandidate, type DevBuyLaunch, planDevBuy, quoteDevBuy } from '../../../src/domain/launch-methods/dev-buy-eligibility.ts'
+import { planWithQuotes } from '../../../src/launch-methods/dev-buy/plan-with-quotes.ts'
 import { clankerProtocolFeeOf, clankerTotalFeeFraction } from '../../../src/pricing/fee-fraction.ts'
 import { fraction } from '../../../src/pricing/fraction.ts'
 import { getLiquidityForAmount0 } from '../../../src/pricing/v4/liquidity-amounts.ts'
@@ -132,6 +133,33 @@ describe('planDevBuy', () => {
           }
           const a = plan.allocation!
           expect(a.allocations.reduce((sum, x) => sum + x.tokens, 0n) + a.fee).toBe(plan.quote.tokensOut)
+        },
+      ),
+      { numRuns: 60 },
+    )
+  })
+})
+
+describe('planWithQuotes (the stablecoin swap quoted asynchronously, as on chain)', () => {
+  it('makes the same plan as planDevBuy, asking for O(log n) quotes', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 50_000 }), fc.option(fc.integer({ min: 20_000, max: 2_000_000 }), { nil: null })), {
+          minLength: 1,
+          maxLength: 200,
+        }),
+        async (specs) => {
+          const candidates = specs.map(([spend, limit], i) => order(`o${i}`, spend, limit))
+          const asked: bigint[] = []
+          const { plan, quotes } = await planWithQuotes(launch, candidates, async (stable) => {
+            asked.push(stable)
+            return launch.stableToPaired(stable)
+          })
+          expect(plan).toEqual(planDevBuy(launch, candidates))
+          // Each amount quoted once, and only the bisection's path (plus the first excluded order's check).
+          expect(new Set(asked).size).toBe(asked.length)
+          expect(quotes.size).toBe(asked.length)
+          expect(asked.length).toBeLessThanOrEqual(Math.ceil(Math.log2(candidates.length + 1)) + 2)
         },
       ),
       { numRuns: 60 },

@@ -1,0 +1,34 @@
+import { Args, Flags } from '@oclif/core'
+import type { DevBuyResult } from '../../src/admin-api/contract.ts'
+import { OperatorCommand } from '../../src/admin-client/cli/operator-command.ts'
+import { devBuyLines } from '../../src/admin-client/cli/dev-buy-lines.ts'
+
+export default class DevBuySet extends OperatorCommand {
+  static override description =
+    "Set (or, until the launch is asked for, replace) a dev_buy project's token parameters on its owner's behalf: what PATCH /projects/{slug}/dev-buy does with the owner's key"
+  static override examples = [
+    '<%= config.bin %> devbuy set moon --name "Moon" --symbol MOON',
+    '<%= config.bin %> devbuy set moon --name "Moon" --symbol MOON --image https://example.org/moon.png --metadata "The moon token"',
+  ]
+  static override args = { slug: Args.string({ required: true, description: 'project slug' }) }
+  static override flags = {
+    name: Flags.string({ required: true, description: 'token name (1 to 64 characters)' }),
+    symbol: Flags.string({ required: true, description: 'token symbol (1 to 16 characters)' }),
+    image: Flags.string({ description: 'image URL' }),
+    metadata: Flags.string({ description: 'free text stored with the token (description, links)' }),
+    'token-admin': Flags.string({ description: "the token's admin on the launchpad (default: the owner key's wallet)" }),
+  }
+
+  async run(): Promise<DevBuyResult> {
+    const { args, flags } = await this.parse(DevBuySet)
+    const result = await (await this.adminClient(flags)).setDevBuy(args.slug, {
+      name: flags.name,
+      symbol: flags.symbol,
+      ...(flags.image === undefined ? {} : { image: flags.image }),
+      ...(flags.metadata === undefined ? {} : { metadata: flags.metadata }),
+      ...(flags['token-admin'] === undefined ? {} : { tokenAdmin: flags['token-admin'] }),
+    })
+    for (const line of devBuyLines(result)) this.log(line)
+    return result
+  }
+}

@@ -1,0 +1,76 @@
+import type { Hash } from 'viem'
+import { parseDecimal } from '../../src/domain/decimal.ts'
+import { FDV_DECIMALS, USDC_DECIMALS } from '../../src/domain/order-bounds.ts'
+import type { OrderRecord, ProjectRecord } from '../../src/domain/records.ts'
+import type { Journal } from '../../src/journal/journal.ts'
+import { orderLockName } from '../../src/services/order-service.ts'
+import { PROJECT_LOCK } from '../../src/services/project-service.ts'
+import { orderKey } from '../../src/store/order-index.ts'
+import type { Store, StoreOperation } from '../../src/store/open-store.ts'
+import { projectWriteOps } from '../../src/store/project-writes.ts'
+import { transitionOps } from '../executor/order-transition-ops.ts'
+
+/** One order's move in a pooled buy's bookkeeping (to executing before the buy, to filled or back to active after). */
+export interface PooledOrderMove {
+  order: OrderRecord
+  to: OrderRecord['status']
+  patch?: Partial<OrderRecord>
+  reason: string
+  txHash?: Hash
+}
+
+/** A buyer as the pooled methods plan with it: the order's key, its wallet (by user index) and its limits. */
+export interface PooledBuyer {
+  id: string
+  userIndex: number
+  /** Stablecoin atoms. */
+  maxSpend: bigint
+  /** Micro-USD FDV limit; null: none. */
+  limitFdv: bigint | null
+}
+
+/**
+ * The bookkeeping both pooled launch methods (OTC settlement, dev buy) share: the project's launch-method state and the
+ * orders' moves written in one batch, under the project lock and the orders' locks, each order re-read under its lock
+ * (an order an API call changed since, only possible before `executing`, is left alone); and the buyers of orders.
+ */
+export function createPooledOrders(deps: { store: Store; journal: Journal; now: () => number }) {
+  const { store, journal, now } = deps
+  const followersOf = async (keyId: string) => (await store.sub.users.get(keyId))?.social?.followerCount ?? 0
+
+  return {
+    async record(slug: string, next: (project: ProjectRecord, at: number) => ProjectRecord, moves: readonly PooledOrderMove[]): Promise<void> {
+      await store.mutex.runAll([PROJECT_LOCK, ...moves.map((m) => orderLockName(m.order.keyId))], async () => {
+        const project = (await store.sub.projects.get(slug))!
+        const ops: StoreOperation[] = []
+        const at = now()
+        for (const move of moves) {
+          const current = await store.sub.orders.get(orderKey(move.order.keyId, move.order.slug))
+          if (!current || current.status !== move.order.status) continue
+          const event = { reason: move.reason, ...(move.txHash ? { txHash: move.txHash } : {}) }
+          ops.push(...transitionOps({ store, journal }, current, move.to, at, event, await followersOf(current.keyId), move.patch))
+        }
+        ops.push(...projectWriteOps(store, project, { ...next(project, at), updatedAt: at }))
+        await store.batch(ops)
+      })
+    },
+
+    /** The buyers behind orders, skipping orders whose key is gone or revoked. */
+    async buyersOf(orders: readonly OrderRecord[]): Promise<PooledBuyer[]> {
+      const out: PooledBuyer[] = []
+      for (const order of orders) {
+        const key = await store.sub.keys.get(order.keyId)
+        if (!key || key.revokedAt !== null) continue
+        out.push({
+          id: order.keyId,
+          userIndex: key.userIndex,
+          maxSpend: parseDecimal(order.maxSpendUsdc, USDC_DECIMALS)!,
+          limitFdv: order.maxFdvUsdc === null ? null : parseDecimal(order.maxFdvUsdc, FDV_DECIMALS)!,
+        })
+      }
+      return out
+    },
+  }
+}
+
+export type PooledOrders = ReturnType<typeof createPooledOrders>

@@ -1,0 +1,67 @@
+import { formatEther } from 'viem'
+import { formatDecimal } from '../decimal.ts'
+import { USDC_DECIMALS } from '../order-bounds.ts'
+import type { DevBuyLaunchRecord } from '../records.ts'
+
+/** Decimals of a Clanker token (all of them: clanker-devco/v4-contracts `ClankerToken`, an 18-decimal ERC-20). */
+const CLANKER_DECIMALS = 18
+
+/** A project's dev-buy launch as the API shows it (GET /projects/{slug}, the owner endpoints): amounts in units. */
+export interface DevBuyLaunchView {
+  launchId: string
+  name: string
+  symbol: string
+  image: string
+  metadata: string
+  tokenAdmin: string
+  requestedAt: string | null
+  state: DevBuyStateView | null
+}
+
+export interface DevBuyStateView {
+  status: 'launching' | 'launched' | 'retrying' | 'not_launched'
+  /** The token deployed (launched), or the one the launch will deploy once predicted (launching). */
+  tokenAddress: string | null
+  txHash: string | null
+  spentUsdc: string | null
+  ethIn: string | null
+  boughtTokens: string | null
+  feeTokens: string | null
+  filledOrders: number | null
+  /** Why the last attempt moved nothing (retrying, not_launched). */
+  reason: string | null
+  at: string
+}
+
+export function devBuyLaunchView(launch: DevBuyLaunchRecord): DevBuyLaunchView {
+  const s = launch.state
+  const none = { tokenAddress: null, txHash: null, spentUsdc: null, ethIn: null, boughtTokens: null, feeTokens: null, filledOrders: null, reason: null }
+  const tokens = (atoms: string) => formatDecimal(BigInt(atoms), CLANKER_DECIMALS)
+  const state: DevBuyStateView | null =
+    s === null
+      ? null
+      : s.status === 'launched'
+        ? {
+            status: 'launched',
+            tokenAddress: s.token,
+            txHash: s.txHash,
+            spentUsdc: formatDecimal(BigInt(s.stableInAtoms), USDC_DECIMALS),
+            ethIn: formatEther(BigInt(s.ethInWei)),
+            boughtTokens: tokens(s.bought),
+            feeTokens: tokens(s.fee),
+            filledOrders: s.filledOrders,
+            reason: null,
+            at: new Date(s.at).toISOString(),
+          }
+        : s.status === 'launching'
+          ? { ...none, status: 'launching', tokenAddress: s.token ?? null, txHash: s.txHash ?? null, at: new Date(s.since).toISOString() }
+          : s.status === 'retrying'
+            ? { ...none, status: 'retrying', reason: s.reason, at: new Date(s.since).toISOString() }
+            : { ...none, status: 'not_launched', reason: s.reason, at: new Date(s.at).toISOString() }
+  return {
+    launchId: launch.launchId,
+    ...launch.params,
+    requestedAt: launch.requestedAt === null ? null : new Date(launch.requestedAt).toISOString(),
+    state,
+  }
+}

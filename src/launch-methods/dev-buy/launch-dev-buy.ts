@@ -1,0 +1,243 @@
+import { decodeFunctionResult, encodeFunctionData, erc20Abi, isAddressEqual, parseEventLogs, type Address, type Hash, type Hex, type PublicClient } from 'viem'
+import type { ChainConfig } from '../../chain/chain-keys.ts'
+import type { DevBuyCandidate, DevBuyPlan } from '../../domain/launch-methods/dev-buy-eligibility.ts'
+import { quoteDevBuy } from '../../domain/launch-methods/dev-buy-eligibility.ts'
+import { clankerLaunchPool } from '../../launchpads/clanker/clanker-launch-pool.ts'
+import { clankerProtocolFeeOf, clankerTotalFeeFraction } from '../../pricing/fee-fraction.ts'
+import { ethUsdFromV3Slot0 } from '../../pricing/sqrt-price.ts'
+import type { DecodedRevert, WalletService } from '../../wallets/wallet-service.ts'
+import { DEV_BUY_COORDINATOR_ABI, launchedToken, quoteStableToEth } from './dev-buy-coordinator-contract.ts'
+import type { DevBuyDeployment } from './dev-buy-deployment.ts'
+import { planWithQuotes } from './plan-with-quotes.ts'
+
+/** An order taking part in a dev buy: its identity, its wallet (by user index) and its limits. */
+export interface DevBuyBuyer {
+  id: string
+  userIndex: number
+  /** Stablecoin atoms: the order's spend cap. */
+  maxSpend: bigint
+  /** Micro-USD FDV limit; null: none. */
+  limitFdv: bigint | null
+}
+
+export interface LaunchDevBuyInput {
+  chain: ChainConfig
+  /** The PrebuyDevBuyCoordinator deployed with this service's bundler EOA as its operator. */
+  coordinator: Address
+  launchId: Hex
+  buyers: readonly DevBuyBuyer[]
+  deployment: DevBuyDeployment
+  /** How far below the quote the stablecoin's swap to ETH may land (basis points); the tokens' minimum follows. */
+  ethSlippageBps?: bigint
+  /** Where to look for the launch's log when it already happened (default 0). */
+  fromBlock?: bigint
+  /** A launch transaction an earlier attempt sent: looked up first when the launch id has launched. */
+  launchTx?: Hash
+  /** Called with the token the launch will deploy (the simulation's answer), before anything is sent; throw to stop. */
+  beforeSend?(token: Address): Promise<void>
+  /** Called with the launch transaction's hash once sent, before its receipt is awaited. */
+  onSent?(txHash: Hash): Promise<void>
+}
+
+/** What the chain did for one wallet, read back from the coordinator's BuyerAllocated logs. */
+export interface DevBuyFill {
+  wallet: Address
+  spend: bigint
+  /** Tokens credited after the platform fee. */
+  tokens: bigint
+}
+
+export interface DevBuyResult {
+  token: Address
+  txHash: Hash
+  blockNumber: bigint
+  stableIn: bigint
+  ethIn: bigint
+  bought: bigint
+  fee: bigint
+  fills: DevBuyFill[]
+}
+
+export type LaunchDevBuyOutcome =
+  /** Launched now, by this call. */
+  | { status: 'launched'; plan: DevBuyPlan; result: DevBuyResult }
+  /** Launched before (an earlier call, perhaps one a crash interrupted): nothing sent; the result when found. */
+  | { status: 'already_launched'; token: Address; result: DevBuyResult | null }
+  /** No order can take part (limits below the launch price, empty wallets): nothing sent. */
+  | { status: 'nothing_to_buy'; plan: DevBuyPlan }
+  /** The launch would revert (simulated; nothing sent), or reverted on chain (nothing moved either way). */
+  | { status: 'refused'; plan: DevBuyPlan; revert: DecodedRevert }
+  | { status: 'reverted'; plan: DevBuyPlan; txHash: Hash }
+  /** Sent with no receipt yet: launch again later, which reconciles from the chain (`already_launched`). */
+  | { status: 'not_mined'; plan: DevBuyPlan; txHash: Hash; pending: boolean }
+  | { status: 'not_prepared'; plan: DevBuyPlan; reason: string }
+
+/** Call gas of one buyer's operation: approve and contribute (a transferFrom), with room for a proxy stablecoin. */
+const CONTRIBUTION_CALL_GAS = 200_000n
+/** Gas of the launch's own work: the swap, the deployment with its dev buy, the transfers (plus each operation's limits). */
+const launchGas = (operations: number): bigint => 9_000_000n + BigInt(operations) * 120_000n
+const DEFAULT_ETH_SLIPPAGE_BPS = 50n
+
+const V3_POOL_ABI = [
+  {
+    type: 'function',
+    name: 'slot0',
+    stateMutability: 'view',
+    inputs: [],
+    outputs: [{ type: 'uint160' }, { type: 'int24' }, { type: 'uint16' }, { type: 'uint16' }, { type: 'uint16' }, { type: 'uint8' }, { type: 'bool' }],
+  },
+  { type: 'function', name: 'token0', stateMutability: 'view', inputs: [], outputs: [{ type: 'address' }] },
+] as const
+
+/**
+ * Launches a project's token with one dev buy for its orders, idempotently: reads whether the launch id launched (then
+ * reports it, from its logs), reads every buyer's stablecoin balance now, predicts the token (the factory deploys it by
+ * CREATE2), plans the buy on the pool the deployment will create (`planDevBuy`, the stablecoin's swap to ETH quoted on
+ * chain), and sends one `launch` in which every contributing wallet's operation runs, the token is deployed and the
+ * dev buy split pro rata: everything or nothing. Running it twice never launches twice: the coordinator keeps the id.
+ */
+export async function launchDevBuy(deps: { wallets: WalletService; client: PublicClient }, input: LaunchDevBuyInput): Promise<LaunchDevBuyOutcome> {
+  const { wallets, client } = deps
+  const done = await launchedToken(client, input.coordinator, input.launchId)
+  if (done) return { status: 'already_launched', token: done, result: await findLaunch(client, input, done) }
+  if (!wallets.runOperationsInCall) throw new Error('the wallet service cannot run operations inside a call')
+
+  const { deployment, chain } = input
+  const token = await predictToken(client, input)
+  const tokenIsCurrency0 = BigInt(token) < BigInt(deployment.config.poolConfig.pairedToken)
+  const [slot0, token0] = await Promise.all([
+    client.readContract({ address: chain.addresses.ethUsdPool, abi: V3_POOL_ABI, functionName: 'slot0' }),
+    client.readContract({ address: chain.addresses.ethUsdPool, abi: V3_POOL_ABI, functionName: 'token0' }),
+  ])
+  const launch = {
+    pool: clankerLaunchPool({ ...deployment.pool, poolSupply: deployment.totalSupply, tokenIsCurrency0 }),
+    tokenIsCurrency0,
+    lpFeePips: deployment.lpFeePips,
+    hookInputFee: (paired: bigint) => clankerProtocolFeeOf(paired, deployment.lpFeePips),
+    totalFee: clankerTotalFeeFraction(deployment.lpFeePips),
+    totalSupply: deployment.totalSupply,
+    pairedUsd: ethUsdFromV3Slot0(slot0[0], isAddressEqual(token0, chain.addresses.weth)),
+  }
+  const balances = await wallets.stablecoinBalances(
+    chain.key,
+    input.buyers.map((b) => b.userIndex),
+  )
+  const candidates: DevBuyCandidate[] = input.buyers.map((b) => ({
+    id: b.id,
+    spend: min(b.maxSpend, balances.get(b.userIndex) ?? 0n),
+    limitFdv: b.limitFdv,
+  }))
+  const { plan, quotes } = await planWithQuotes(launch, candidates, (stable) => quoteStableToEth(client, input.coordinator, stable))
+  if (!plan.quote || !plan.allocation || plan.included.length === 0) return { status: 'nothing_to_buy', plan }
+
+  const slippage = input.ethSlippageBps ?? DEFAULT_ETH_SLIPPAGE_BPS
+  const quotedEth = quotes.get(plan.quote.stableIn)!
+  const minEth = (quotedEth * (10_000n - slippage)) / 10_000n
+  // The tokens the buy brings at the least ETH accepted: the price bound every buyer's share is checked against.
+  const atMinEth = quoteDevBuy({ ...launch, stableToPaired: () => minEth }, plan.quote.stableIn)
+  const minTokens = atMinEth?.tokensOut ?? plan.quote.tokensOut
+
+  const byId = new Map(input.buyers.map((b) => [b.id, b]))
+  const requests = plan.included.map((c) => ({
+    id: c.id,
+    userIndex: byId.get(c.id)!.userIndex,
+    callGasLimit: CONTRIBUTION_CALL_GAS,
+    calls: [
+      { to: chain.addresses.stablecoin, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [input.coordinator, c.spend] }) },
+      { to: input.coordinator, data: encodeFunctionData({ abi: DEV_BUY_COORDINATOR_ABI, functionName: 'contribute', args: [input.launchId, c.spend] }) },
+    ],
+  }))
+  const walletsOf = await Promise.all(requests.map((r) => wallets.walletAddress(r.userIndex)))
+  // In the plan's order: the contract gives the dust to the first of the largest contributions, as allocateDevBuy does.
+  const contributions = plan.included.map((c, i) => ({ wallet: walletsOf[i]!, amount: c.spend }))
+  const limits = { minEth, minTokens, devBuyIndex: BigInt(deployment.devBuyIndex) }
+  const outcome = await wallets.runOperationsInCall(chain.key, {
+    requests,
+    build: (operations) => ({
+      to: input.coordinator,
+      data: encodeFunctionData({
+        abi: DEV_BUY_COORDINATOR_ABI,
+        functionName: 'launch',
+        args: [input.launchId, operations, contributions, limits, deployment.config],
+      }),
+    }),
+    gas: launchGas(requests.length),
+    errors: DEV_BUY_COORDINATOR_ABI,
+    beforeSend: async (returned) => {
+      const simulated = decodeFunctionResult({ abi: DEV_BUY_COORDINATOR_ABI, functionName: 'launch', data: returned }) as Address
+      if (!isAddressEqual(simulated, token)) throw new Error(`the launch would deploy ${simulated}, not the predicted ${token}`)
+      await input.beforeSend?.(token)
+    },
+    ...(input.onSent ? { onSent: input.onSent } : {}),
+  })
+  switch (outcome.status) {
+    case 'mined': {
+      const result = await readLaunch(client, input, outcome.txHash)
+      if (!result) throw new Error(`launch ${outcome.txHash} mined without its DevBuyLaunched log`)
+      return { status: 'launched', plan, result }
+    }
+    case 'reverted':
+      return { status: 'reverted', plan, txHash: outcome.txHash }
+    case 'refused':
+      return { status: 'refused', plan, revert: outcome.revert }
+    case 'not_mined':
+      return { status: 'not_mined', plan, txHash: outcome.txHash, pending: outcome.pending }
+    case 'not_prepared':
+      return { status: 'not_prepared', plan, reason: outcome.reason }
+  }
+}
+
+/**
+ * The token the deployment will create: the factory deploys it by CREATE2 from the token config alone (clanker-devco/
+ * v4-contracts `src/utils/ClankerDeployer.sol`), so the deployment simulated without extensions, from the coordinator,
+ * returns its address.
+ */
+async function predictToken(client: PublicClient, input: LaunchDevBuyInput): Promise<Address> {
+  const config = { ...input.deployment.config, extensionConfigs: [] }
+  const { data } = await client.call({
+    account: input.coordinator,
+    to: input.deployment.factory,
+    data: encodeFunctionData({ abi: input.deployment.factoryAbi, functionName: 'deployToken', args: [config] }),
+  })
+  return decodeFunctionResult({ abi: input.deployment.factoryAbi, functionName: 'deployToken', data: data ?? '0x' }) as Address
+}
+
+const LAUNCH_EVENTS = DEV_BUY_COORDINATOR_ABI.filter((item) => item.type === 'event' && (item.name === 'DevBuyLaunched' || item.name === 'BuyerAllocated'))
+
+/** The launch's result from its transaction's logs (null: not this launch's transaction, or it failed). */
+async function readLaunch(client: PublicClient, input: LaunchDevBuyInput, txHash: Hash): Promise<DevBuyResult | null> {
+  const receipt = await client.getTransactionReceipt({ hash: txHash }).catch(() => undefined)
+  if (!receipt || receipt.status !== 'success') return null
+  const logs = parseEventLogs({ abi: LAUNCH_EVENTS, logs: receipt.logs }).filter(
+    (log) => isAddressEqual(log.address, input.coordinator) && (log.args as { launchId: Hex }).launchId === input.launchId,
+  )
+  const launched = logs.find((log) => log.eventName === 'DevBuyLaunched')
+  if (!launched) return null
+  const args = launched.args as unknown as { token: Address; stableIn: bigint; ethIn: bigint; bought: bigint; fee: bigint }
+  const fills = logs
+    .filter((log) => log.eventName === 'BuyerAllocated')
+    .map((log) => {
+      const a = log.args as unknown as { wallet: Address; spend: bigint; tokens: bigint }
+      return { wallet: a.wallet, spend: a.spend, tokens: a.tokens }
+    })
+  return { token: args.token, txHash, blockNumber: receipt.blockNumber, stableIn: args.stableIn, ethIn: args.ethIn, bought: args.bought, fee: args.fee, fills }
+}
+
+/** A launch already made: its recorded transaction, else its DevBuyLaunched log searched from `fromBlock`. */
+async function findLaunch(client: PublicClient, input: LaunchDevBuyInput, token: Address): Promise<DevBuyResult | null> {
+  if (input.launchTx) {
+    const known = await readLaunch(client, input, input.launchTx)
+    if (known) return known
+  }
+  const event = LAUNCH_EVENTS.find((item) => item.type === 'event' && item.name === 'DevBuyLaunched')!
+  const logs = await client.getLogs({
+    address: input.coordinator,
+    event: event as Extract<typeof event, { type: 'event' }>,
+    args: { launchId: input.launchId, token },
+    fromBlock: input.fromBlock ?? 0n,
+  } as Parameters<PublicClient['getLogs']>[0])
+  const hash = logs[0]?.transactionHash
+  return hash ? readLaunch(client, input, hash) : null
+}
+
+const min = (a: bigint, b: bigint): bigint => (a < b ? a : b)

@@ -1,0 +1,123 @@
+import { getAddress, keccak256, toHex } from 'viem'
+import { PrebuyError } from '../common/errors.ts'
+import type { DevBuyLaunchRecord, DevBuyParams, ProjectRecord } from '../domain/records.ts'
+import type { DevBuyChain } from '../launch-methods/dev-buy/dev-buy-chain.ts'
+import type { Store } from '../store/open-store.ts'
+import { projectWriteOps } from '../store/project-writes.ts'
+import type { Clock } from './clock.ts'
+import { PROJECT_LOCK } from './project-service.ts'
+
+/** PATCH /projects/{slug}/dev-buy: the token's identity, as the owner sends it. */
+export interface DevBuyParamsInput {
+  name: string
+  symbol: string
+  image?: string
+  metadata?: string
+  /** The token's admin on the launchpad; the owner key's wallet when left out. */
+  tokenAdmin?: string
+}
+
+/** Who acts on a dev-buy launch: the project's owner key (public API), or the operator on its behalf (admin API, CLI). */
+export type DevBuyActor = { ownerKeyId: string } | 'operator'
+
+export interface DevBuyService {
+  /** The owner sets (or, until the launch is asked for, replaces) the token's parameters of a dev_buy project. */
+  setParams(slug: string, actor: DevBuyActor, input: DevBuyParamsInput): Promise<ProjectRecord>
+  /**
+   * Asks the daemon to launch: the dev-buy worker deploys the token with one block-zero buy for the orders that can take
+   * part (docs/launch-methods.md). Idempotent: asking again while it launches, or after it launched, changes nothing.
+   */
+  launch(slug: string, actor: DevBuyActor): Promise<ProjectRecord>
+}
+
+export interface DevBuyServiceDeps {
+  store: Store
+  clock: Clock
+  /** Absent: this daemon has no chain access for dev buys (tests of other parts); every dev-buy call is refused. */
+  chain?: DevBuyChain
+}
+
+/** The launch's id on the coordinator: one per project (an attempt that launched nothing left no mark on chain). */
+export const devBuyLaunchId = (slug: string): string => keccak256(toHex(`prebuy-dev-buy:${slug}`))
+
+/** Bounds of the parameters (Clanker stores them as strings; long ones cost gas and clutter every listing). */
+const LIMITS = { name: 64, symbol: 16, image: 512, metadata: 2_000 } as const
+
+export function createDevBuyService({ store, clock, chain }: DevBuyServiceDeps): DevBuyService {
+  const ownedDevBuyProject = async (slug: string, actor: DevBuyActor): Promise<ProjectRecord> => {
+    const project = await store.sub.projects.get(slug)
+    if (!project) throw new PrebuyError('project_not_found', 'No project has this slug.')
+    if (actor !== 'operator' && (project.ownerKeyId === null || project.ownerKeyId !== actor.ownerKeyId)) {
+      throw new PrebuyError('not_project_owner', 'Only the key that owns the project may manage its dev-buy launch.')
+    }
+    if (project.launchMethod !== 'dev_buy') {
+      throw new PrebuyError('not_dev_buy_project', `The project's launch method is ${project.launchMethod}, not dev_buy.`)
+    }
+    if (!chain?.coordinator(project.chain) || project.launchpad !== 'clanker') {
+      throw new PrebuyError('dev_buy_unavailable', `This service has no dev-buy launch for ${project.launchpad} on ${project.chain}.`)
+    }
+    return project
+  }
+  const write = async (project: ProjectRecord, devBuy: DevBuyLaunchRecord): Promise<ProjectRecord> => {
+    const next: ProjectRecord = { ...project, devBuy, updatedAt: clock() }
+    await store.batch(projectWriteOps(store, project, next))
+    return next
+  }
+
+  return {
+    async setParams(slug, actor, input) {
+      await ownedDevBuyProject(slug, actor)
+      for (const field of ['name', 'symbol', 'image', 'metadata'] as const) {
+        const value = input[field] ?? ''
+        const required = field === 'name' || field === 'symbol'
+        if ((required && value.trim() === '') || value.length > LIMITS[field] || /\p{Cc}/u.test(value)) {
+          throw new PrebuyError(
+            'invalid_dev_buy_params',
+            `${field} must be ${required ? '1' : '0'} to ${LIMITS[field]} characters, without control characters.`,
+          )
+        }
+      }
+      return store.mutex.run(PROJECT_LOCK, async () => {
+        const project = await ownedDevBuyProject(slug, actor)
+        const previous = project.devBuy
+        if (previous?.state?.status === 'launched') throw new PrebuyError('dev_buy_launched', 'The token is launched: its parameters no longer change.')
+        if (previous && previous.requestedAt !== null) {
+          throw new PrebuyError('dev_buy_requested', 'The launch is under way: its parameters no longer change.')
+        }
+        let tokenAdmin: string
+        try {
+          tokenAdmin = input.tokenAdmin !== undefined ? getAddress(input.tokenAdmin) : await ownerWallet(project)
+        } catch (error) {
+          if (error instanceof PrebuyError) throw error
+          throw new PrebuyError('invalid_address', `"${input.tokenAdmin}" is not a valid address.`)
+        }
+        const params: DevBuyParams = {
+          name: input.name.trim(),
+          symbol: input.symbol.trim(),
+          image: input.image ?? '',
+          metadata: input.metadata ?? '',
+          tokenAdmin,
+        }
+        return write(project, { launchId: devBuyLaunchId(slug), params, requestedAt: null, state: previous?.state ?? null })
+      })
+    },
+
+    async launch(slug, actor) {
+      await ownedDevBuyProject(slug, actor)
+      return store.mutex.run(PROJECT_LOCK, async () => {
+        const project = await ownedDevBuyProject(slug, actor)
+        const launch = project.devBuy
+        if (!launch) throw new PrebuyError('dev_buy_no_params', 'Set the launch parameters first (PATCH /projects/{slug}/dev-buy).')
+        if (launch.requestedAt !== null || launch.state?.status === 'launched') return project
+        if (project.launch !== null) throw new PrebuyError('dev_buy_launched', 'The project has launched already.')
+        return write(project, { ...launch, requestedAt: clock(), state: null })
+      })
+    },
+  }
+
+  async function ownerWallet(project: ProjectRecord): Promise<string> {
+    const key = project.ownerKeyId === null ? undefined : await store.sub.keys.get(project.ownerKeyId)
+    if (!key) throw new PrebuyError('invalid_dev_buy_params', 'The project has no owner key: name the tokenAdmin address.')
+    return getAddress(key.walletAddress)
+  }
+}
