@@ -1,5 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
+import * as clankerSdk from 'clanker-sdk'
 import { join } from 'node:path'
 import {
   type Abi,
@@ -58,6 +59,14 @@ const THREE_POSITIONS: readonly ClankerPositionConfig[] = [
   { tickLower: -202_000, tickUpper: -120_000, bps: 1_000 },
 ]
 
+// The package's type declarations re-export without file extensions, which NodeNext resolution does not follow.
+const { POOL_POSITIONS } = clankerSdk as unknown as { POOL_POSITIONS: Record<'Project', Array<{ tickLower: number; tickUpper: number; positionBps: number }>> }
+const SDK_PROJECT: readonly ClankerPositionConfig[] = POOL_POSITIONS.Project.map((p) => ({
+  tickLower: p.tickLower,
+  tickUpper: p.tickUpper,
+  bps: p.positionBps,
+}))
+
 /** Every module's errors, so a revert from any of them decodes by name. */
 const ALL_ERRORS: Abi = [
   ...loadLaunchpadArtifact('DevnetClankerFactory').abi,
@@ -90,9 +99,13 @@ const poolEventsOf = (receipt: TransactionReceipt, poolId: Hex) =>
   }).filter((l) => l.args.id === poolId)
 
 describe('devnet Clanker deployToken(DeploymentConfig) as the real factory', () => {
-  it.each(['currency0', 'currency1'] as const)(
-    'three locker positions (token as %s): the pool is what clankerLaunchPool computes, a dev buy for another recipient equals quoteDevBuy to the wei',
-    async (tokenSide) => {
+  it.each([
+    { tokenSide: 'currency0', preset: 'three ranges', positions: THREE_POSITIONS },
+    { tokenSide: 'currency1', preset: 'three ranges', positions: THREE_POSITIONS },
+    { tokenSide: 'currency1', preset: 'clanker-sdk’s Project preset (5, overlapping)', positions: SDK_PROJECT },
+  ] as const)(
+    '$preset (token as $tokenSide): the pool is what clankerLaunchPool computes, a dev buy for another recipient equals quoteDevBuy to the wei',
+    async ({ tokenSide, positions: config }) => {
       const creator = nextAddress('c0ffee')
       // The dev buy's recipient is not the sender (a coordinator contract receives the tokens it bought for its orders).
       const recipient = nextAddress('dec0de')
@@ -105,7 +118,7 @@ describe('devnet Clanker deployToken(DeploymentConfig) as the real factory', () 
         name: 'three',
         symbol: 'THR',
         tokenSide,
-        positions: THREE_POSITIONS,
+        positions: config,
         devBuyWei,
         devBuyRecipient: recipient,
       })
@@ -115,7 +128,7 @@ describe('devnet Clanker deployToken(DeploymentConfig) as the real factory', () 
       const positions = events.flatMap((l) =>
         l.eventName === 'ModifyLiquidity' ? [{ tickLower: l.args.tickLower, tickUpper: l.args.tickUpper, liquidity: l.args.liquidityDelta as bigint }] : [],
       )
-      expect(positions).toHaveLength(3)
+      expect(positions).toHaveLength(config.length)
       const swap = events.find((l) => l.eventName === 'Swap')!.args as { sqrtPriceX96: bigint; fee: number }
 
       const created = parseEventLogs({ abi: [CLANKER_TOKEN_CREATED], logs: receipt.logs })[0]!.args
@@ -136,7 +149,7 @@ describe('devnet Clanker deployToken(DeploymentConfig) as the real factory', () 
       const computed = clankerLaunchPool({
         tickIfToken0IsClanker: created.startingTick,
         tickSpacing: init.tickSpacing,
-        positions: THREE_POSITIONS,
+        positions: config,
         poolSupply: totalSupply - created.extensionsSupply,
         tokenIsCurrency0,
       })
@@ -193,7 +206,7 @@ describe('devnet Clanker deployToken(DeploymentConfig) as the real factory', () 
         functionName: 'tokenRewards',
         args: [launched.token],
       })
-      expect(rewards).toMatchObject({ token: launched.token, numPositions: 3n, rewardRecipients: [creator], rewardBps: [10_000] })
+      expect(rewards).toMatchObject({ token: launched.token, numPositions: BigInt(config.length), rewardRecipients: [creator], rewardBps: [10_000] })
     },
   )
 })
