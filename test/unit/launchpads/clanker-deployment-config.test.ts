@@ -11,6 +11,7 @@ import {
   clankerDevBuyExtension,
   clankerTokenCreate2Salt,
 } from '../../../src/launchpads/clanker/clanker-deployment-config.ts'
+import { loadLaunchpadArtifact } from '../../../src/launchpads/devnet/devnet-artifacts.ts'
 
 /**
  * Our DeploymentConfig builder against clanker-sdk's (the pinned devDependency; `Clanker.getDeployTransaction` of
@@ -88,11 +89,26 @@ describe('clankerDeploymentConfig encodes what clanker-sdk sends to the real fac
     expect(clankerDeploymentConfig(ours(v4.related.feeDynamicHookV2, CLANKER_DYNAMIC3, context))).toEqual(sdk.args[0])
   })
 
-  it('deployToken and its structs are the published Clanker v4 ABI', () => {
-    const published = v4.abi.find((item) => item.type === 'function' && item.name === 'deployToken')
-    const mine = CLANKER_DEPLOY_ABI.find((item) => item.type === 'function' && item.name === 'deployToken')
+  it('deployToken and its structs are the published Clanker v4 ABI, in our fragment and in the devnet factory', () => {
     const strip = (x: unknown): unknown => JSON.parse(JSON.stringify(x, (key, value) => (key === 'internalType' || key === 'name' ? undefined : value)))
-    expect(strip(mine)).toEqual(strip(published))
+    const item = (abi: Abi, type: string, name: string) => strip(abi.find((x) => x.type === type && 'name' in x && x.name === name))
+    const devnet = loadLaunchpadArtifact('DevnetClankerFactory').abi
+    expect(item(CLANKER_DEPLOY_ABI, 'function', 'deployToken')).toEqual(item(v4.abi, 'function', 'deployToken'))
+    for (const [type, name] of [
+      ['function', 'deployToken'],
+      ['function', 'tokenDeploymentInfo'],
+      ['function', 'deploymentInfoForToken'],
+      ['function', 'enabledLockers'],
+      ['function', 'deprecated'],
+      ['event', 'TokenCreated'],
+      ['event', 'ExtensionTriggered'],
+      ...['OnlyOriginatingChain', 'HookNotEnabled', 'LockerNotEnabled', 'ExtensionNotEnabled', 'MevModuleNotEnabled', 'ExtensionMsgValueMismatch'].map((e) => [
+        'error',
+        e,
+      ]),
+    ] as const) {
+      expect(item(devnet, type, name), `${type} ${name}`).toEqual(item(v4.abi, type, name))
+    }
   })
 
   it('the token address: CREATE2 from the factory with keccak256(abi.encode(tokenAdmin, salt)), as clanker-sdk predicts it', () => {
