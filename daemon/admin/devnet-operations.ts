@@ -103,7 +103,7 @@ export function createDevnetOperations({ devnet, wallets, dataDir }: DevnetOpera
       } else {
         // The bid must land in the auction block (launch + 2) whatever the block time: the chain mines by hand for the
         // launch, the block after it and the bid's block, then goes back to its block time.
-        const prepared = await prepareAuctionBidder(chain, addresses.clanker.factory, request.auctionBidEth)
+        const prepared = await prepareAuctionBidder(chain, addresses.clanker.mevModule, request.auctionBidEth)
         const anvil = devnet.anvils[request.chain]
         const mode = anvil.miningMode
         await anvil.setMiningMode('manual')

@@ -9,7 +9,14 @@ import { deployDevnetLaunchpads, devnetLaunchpadsExist } from '../../src/launchp
 /** Where the devnet launchpads of each chain are recorded (next to the devnet's deployments.json). */
 export const devnetLaunchpadsPath = (dataDir: string): string => join(devnetDir(dataDir), 'launchpads.json')
 
-type Recorded = Partial<Record<ChainKey, LaunchpadAddresses & { chainId: number }>>
+/**
+ * The version of the devnet launchpad contracts a record was deployed with: bump it whenever a devnet launchpad's ABI
+ * or behaviour changes, so a devnet recorded before is redeployed instead of reused. 2: Clanker takes the real
+ * `deployToken(DeploymentConfig)` with its own LP locker, DevBuy extension and MEV module.
+ */
+export const DEVNET_LAUNCHPADS_VERSION = 2
+
+type Recorded = Partial<Record<ChainKey, LaunchpadAddresses & { chainId: number; version?: number }>>
 
 export async function readDevnetLaunchpads(dataDir: string): Promise<Recorded> {
   try {
@@ -26,16 +33,16 @@ export async function readDevnetLaunchpads(dataDir: string): Promise<Recorded> {
 export async function ensureDevnetLaunchpads(dataDir: string, chain: ChainConfig, deployer: Account): Promise<LaunchpadAddresses> {
   const recorded = await readDevnetLaunchpads(dataDir)
   const previous = recorded[chain.key]
-  // A record from before the devnet had ZORA, Clanker's dynamic-fee hook or Doppler's rehype pools is redeployed: its
-  // factories cannot launch those.
-  const current = previous?.zora.route !== undefined && previous.clanker.dynamicHook !== undefined && previous.doppler.rehypeHook !== undefined
+  // A record of older contracts (no version: from before ZORA, Clanker's dynamic-fee hook, Doppler's rehype pools or
+  // Clanker's real deployToken) is redeployed: its factories cannot launch what the current code asks of them.
+  const current = previous?.version === DEVNET_LAUNCHPADS_VERSION
   if (previous && current && previous.chainId === chain.chainId && (await devnetLaunchpadsExist(chain, previous))) return previous
   const addresses = await deployDevnetLaunchpads(chain, deployer)
   // Both chains record into one file at the same time on a first start: serialise the read-modify-write and replace
   // the file atomically, or one chain's entry is lost (or the JSON interleaved) and its launchpads redeployed later.
   const record = recordQueue.then(async () => {
     const latest = await readDevnetLaunchpads(dataDir)
-    latest[chain.key] = { ...addresses, chainId: chain.chainId }
+    latest[chain.key] = { ...addresses, chainId: chain.chainId, version: DEVNET_LAUNCHPADS_VERSION }
     const path = devnetLaunchpadsPath(dataDir)
     await mkdir(dirname(path), { recursive: true })
     await writeFile(`${path}.tmp`, `${JSON.stringify(latest, null, 2)}\n`)

@@ -161,6 +161,11 @@ export const ERROR_CODES = {
     surface: 'admin',
     meaning: 'A devnet dev buy is not a positive amount, or is asked of a launchpad without one (Clanker only).',
   },
+  invalid_launch_positions: {
+    kind: 'bad_request',
+    surface: 'admin',
+    meaning: 'Devnet LP locker positions are given for a launchpad without one (Clanker only).',
+  },
   pool_not_found: { kind: 'not_found', surface: 'admin', meaning: 'No devnet launchpad pool trades this token.' },
   invalid_auction_bid: {
     kind: 'bad_request',

@@ -8,7 +8,11 @@ import type { ZoraRoute } from './zora/zora-route.ts'
 
 /** Where each launchpad lives on one chain: the factory (Clanker, Zora) or Airlock (Doppler) emitting launches. */
 export interface LaunchpadAddresses {
-  clanker: { factory: Address; hook: Address; dynamicHook: Address }
+  /**
+   * The devnet Clanker's modules, as the real factory's: the static and dynamic hooks, the LP locker, the DevBuy extension
+   * and the MEV module (SniperAuctionV2), each enabled on the factory; a DeploymentConfig names them.
+   */
+  clanker: { factory: Address; hook: Address; dynamicHook: Address; locker: Address; devBuy: Address; mevModule: Address }
   /** rehypeInitializer/rehypeHook: the pool hook and the fee-schedule contract of rehype launches (devnet). */
   doppler: { airlock: Address; hook: Address; rehypeInitializer: Address; rehypeHook: Address }
   /** The devnet also deploys ZORA and its ETH pool beside the factory. */

@@ -120,11 +120,7 @@ describe('open-market execution on a Clanker launch (real devnet, wallets, store
     const created = parseEventLogs({ abi: [CLANKER_TOKEN_CREATED], logs: receipt.logs })[0]!
     expect(swaps[0]!.logIndex).toBeLessThan(created.logIndex)
     expect(swaps[0]!.args.fee).toBe(10_000)
-    const devBuyExtension = await h.client.readContract({
-      address: h.launchpads.clanker.factory,
-      abi: parseAbi(['function devBuy() view returns (address)']),
-      functionName: 'devBuy',
-    })
+    const devBuyExtension = h.launchpads.clanker.devBuy
     expect(created.args.extensions).toEqual([devBuyExtension])
     const [devBuy] = parseEventLogs({
       abi: parseAbi(['event EthDevBuy(address indexed token, address indexed user, uint256 ethAmount, uint256 tokenAmount)']),
@@ -179,11 +175,7 @@ describe('open-market execution on a Clanker launch (real devnet, wallets, store
     // A bidder pays SniperAuctionV2 in WETH: it holds some and approved the module before the launch (as in
     // test/launchpads/launchpads.test.ts, where the module's gating itself is checked swap by swap).
     const bidder: Address = '0xb1dde00000000000000000000000000000000b1e'
-    const mevModule = await h.client.readContract({
-      address: h.launchpads.clanker.factory,
-      abi: parseAbi(['function mevModule() view returns (address)']),
-      functionName: 'mevModule',
-    })
+    const mevModule = h.launchpads.clanker.mevModule
     const weth = h.chain.addresses.weth
     h.startMining(50)
     await prepareDevnetTrader(h.chain, bidder, '100')

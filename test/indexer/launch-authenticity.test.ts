@@ -21,8 +21,9 @@ describe('launch authenticity: only facts nobody else can forge bind a project (
   })
 
   const candidateOf = (slug: string, token: Address) => h.journal.getCandidate('base', slug, token)
-  const expectedAddress = (slug: string, launchpad: Launchpad, salt: Hex) =>
-    predictTokenAddress({ chain: h.chain, addresses: h.launchpads, launchpad, name: `${slug} token`, symbol: slug.slice(0, 5).toUpperCase() }, salt)
+  // Clanker derives its CREATE2 salt from the token admin (the creator) and the caller's salt.
+  const expectedAddress = (slug: string, launchpad: Launchpad, creator: Address, salt: Hex) =>
+    predictTokenAddress({ chain: h.chain, addresses: h.launchpads, launchpad, creator, name: `${slug} token`, symbol: slug.slice(0, 5).toUpperCase() }, salt)
 
   it.each(['clanker', 'doppler', 'zora'] as const)(
     '%s: a forged launch naming the creator is rejected and buys nothing; the genuine launch afterwards fills',
@@ -61,7 +62,7 @@ describe('launch authenticity: only facts nobody else can forge bind a project (
   it('with an expected token address only that token binds, whoever sends it; the creator’s other launch is rejected', async () => {
     const creator = fresh()
     const salt = bytesToHex(randomBytes(32))
-    const expected = await expectedAddress('expected-cl', 'clanker', salt)
+    const expected = await expectedAddress('expected-cl', 'clanker', creator, salt)
     const { slug } = await h.newProject('expected-cl', 'clanker', creator, { expectedTokenAddress: expected })
     const buyer = await h.newBuyer('expected-cl', '100')
     await h.order(buyer, slug, '40', null)
@@ -98,8 +99,9 @@ describe('launch authenticity: only facts nobody else can forge bind a project (
 
   it('a launch whose reads fail is quarantined and retried with backoff, while another project’s launch in the next block fills', async () => {
     const salt = bytesToHex(randomBytes(32))
-    const broken = await h.newProject('quarantine-cl', 'clanker', fresh(), { expectedTokenAddress: await expectedAddress('quarantine-cl', 'clanker', salt) })
-    const token = await expectedAddress('quarantine-cl', 'clanker', salt)
+    const brokenCreator = fresh()
+    const token = await expectedAddress('quarantine-cl', 'clanker', brokenCreator, salt)
+    const broken = await h.newProject('quarantine-cl', 'clanker', brokenCreator, { expectedTokenAddress: token })
     const healthy = await h.newProject('healthy-zo', 'zora')
     const first = await h.newBuyer('quarantine-a', '100')
     const second = await h.newBuyer('quarantine-b', '100')

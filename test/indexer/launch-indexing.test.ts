@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPublicClient, custom, http, keccak256, parseAbi, stringToHex, toHex, type PublicClient } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { DEVNET_LAUNCH_DEFAULTS } from '../../src/launchpads/devnet/deploy-devnet-launchpads.ts'
 import { loadLaunchpadArtifact } from '../../src/launchpads/devnet/devnet-artifacts.ts'
+import { devnetClankerConfig } from '../../src/launchpads/devnet/launch-token.ts'
 import { impersonate, sendDevnetCall } from '../../src/launchpads/devnet/send-devnet-tx.ts'
 import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
 import type { WalletService } from '../../src/wallets/wallet-service.ts'
@@ -62,25 +64,20 @@ describe('launch indexer (real devnet, launchpads, store)', () => {
     const admin = privateKeyToAccount(generatePrivateKey()).address
     const { slug } = await h.newProject('idx-bot', 'clanker', bot)
     await impersonate(h.chain, bot)
+    const d = DEVNET_LAUNCH_DEFAULTS.clanker
     const receipt = await sendDevnetCall(h.chain, bot, {
       address: h.launchpads.clanker.factory,
       abi: loadLaunchpadArtifact('DevnetClankerFactory').abi,
       functionName: 'deployToken',
+      // The real DeploymentConfig naming `admin` as the token admin (and LP reward recipient), sent by the bot.
       args: [
-        {
-          name: 'Bot',
-          symbol: 'BOT',
-          tokenAdmin: admin,
-          image: '',
-          metadata: '',
-          context: 'bot',
-          startingFee: 0,
-          endingFee: 0,
-          secondsToDecay: 0n,
-          salt: keccak256(stringToHex(slug)),
-          devBuyRecipient: admin,
-          dynamicFee: false,
-        },
+        devnetClankerConfig(
+          { chain: h.chain, addresses: h.launchpads, creator: admin, name: 'Bot', symbol: 'BOT' },
+          d.startFee,
+          d.endFee,
+          d.decaySeconds,
+          keccak256(stringToHex(slug)),
+        ),
       ],
     })
     await h.indexer.caughtUp('base', receipt.blockNumber)

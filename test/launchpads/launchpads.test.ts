@@ -339,11 +339,7 @@ describe('devnet launchpads', () => {
     // A bidder (its own account: anvil drops a same-sender transaction ordered before its predecessor) pays the module
     // in WETH: it holds some and approves the module before the launch.
     const bidder: Address = '0xb1dde00000000000000000000000000000000b1d'
-    const mevModule = await client.readContract({
-      address: addresses.clanker.factory,
-      abi: parseAbi(['function mevModule() view returns (address)']),
-      functionName: 'mevModule',
-    })
+    const mevModule = addresses.clanker.mevModule
     await prepareDevnetTrader(chain, bidder, '100')
     await jsonRpc(chain.rpcUrl, 'eth_sendTransaction', [{ from: bidder, to: weth, value: '0x2386f26fc10000', data: toFunctionSelector('deposit()') }])
     await confirmDevnetTx(

@@ -12,7 +12,6 @@ export const DEVNET_BIDDER: Address = '0xb1dde00000000000000000000000000000000b1
 const BID_SWAP_USDC = '10'
 
 const MODULE_ABI = parseAbi([
-  'function mevModule() view returns (address)',
   'function gasPeg(bytes32 poolId) view returns (uint256)',
   'function paymentPerGasUnit() view returns (uint256)',
   'event AuctionWon(bytes32 indexed poolId, address indexed payee, uint256 paymentAmount, uint256 round)',
@@ -54,9 +53,7 @@ export interface WonAuction {
  * Readies the devnet bidder before a Clanker launch: stablecoin for its swap, WETH for the bid, the module approved
  * (SniperAuctionV2 takes the payment in WETH with transferFrom: clanker-devco/v4-contracts, SniperAuctionV2.sol).
  */
-export async function prepareAuctionBidder(chain: ChainConfig, factory: Address, bidEth: string): Promise<PreparedBidder> {
-  const client = devnetPublicClient(chain)
-  const mevModule = await client.readContract({ address: factory, abi: MODULE_ABI, functionName: 'mevModule' })
+export async function prepareAuctionBidder(chain: ChainConfig, mevModule: Address, bidEth: string): Promise<PreparedBidder> {
   const bidWei = parseEther(bidEth)
   await prepareDevnetTrader(chain, DEVNET_BIDDER, BID_SWAP_USDC) // impersonates it too
   const weth = chain.addresses.weth

@@ -31,8 +31,11 @@ import { devnetPublicClient, mineIfManual } from './send-devnet-tx.ts'
 
 /** Default launch fees of the devnet launchpads (pips), overridable per launch. */
 export const DEVNET_LAUNCH_DEFAULTS = {
-  /** Clanker SDK default sniper fee: 66.6777% -> 4.1673% over 15 s; LP fee 1%. */
-  clanker: { startFee: 666_777, endFee: 41_673, decaySeconds: 15, lpFee: 10_000 },
+  /**
+   * Clanker SDK default sniper fee: 66.6777% -> 4.1673% over 15 s; LP fee 1% on buys and sells; the pool starts at tick
+   * -230,400 (~1e-10 WETH per token: ~10 ETH FDV, like Clanker's default) with tick spacing 200.
+   */
+  clanker: { startFee: 666_777, endFee: 41_673, decaySeconds: 15, lpFee: 10_000, tickIfToken0IsClanker: -230_400, tickSpacing: 200 },
   /** Reported for Bankr launches: 80% -> 1.2% over 10 s. */
   doppler: { startFee: 800_000, endFee: 12_000, decaySeconds: 10 },
   /** Zora: 99% -> 1% over 10 s. */
@@ -57,7 +60,7 @@ const CALL_GAS = 200_000n
 /**
  * Deploys the three devnet launchpads on a devnet chain whose fixtures (PoolManager, WETH) exist: a CREATE2 hook
  * deployer, each hook at a mined address carrying its permission bits, each factory, and the hook -> launchpad link.
- * Every address is known in advance (CREATE from the deployer's nonces, CREATE2 from mined salts), so all nineteen
+ * Every address is known in advance (CREATE from the deployer's nonces, CREATE2 from mined salts), so all the
  * transactions are sent at once with consecutive nonces and land in one or two blocks even with 2-second blocks.
  * `deployer` is a funded local account that nothing else uses meanwhile.
  */
@@ -124,19 +127,12 @@ export async function deployDevnetLaunchpads(chain: ChainConfig, deployer: Accou
   const zoraHook = await hook(hookPlans.zora)
 
   const d = DEVNET_LAUNCH_DEFAULTS
-  // Clanker's MEV module is its own contract, as on Base (SniperAuctionV2); bids pay DEVNET_AUCTION_PAYMENT_PER_GAS_UNIT.
+  // Clanker's modules are their own contracts, as on Base: the MEV module (SniperAuctionV2; bids pay
+  // DEVNET_AUCTION_PAYMENT_PER_GAS_UNIT), the LP locker and the DevBuy extension, all enabled on the factory below.
   const clankerMevModule = await create('DevnetClankerSniperAuction', [weth, DEVNET_AUCTION_PAYMENT_PER_GAS_UNIT])
-  const clankerFactory = await create('DevnetClankerFactory', [
-    poolManager,
-    weth,
-    clankerHook,
-    clankerDynamicHook,
-    clankerMevModule,
-    d.clanker.startFee,
-    d.clanker.endFee,
-    BigInt(d.clanker.decaySeconds),
-    d.clanker.lpFee,
-  ])
+  const clankerFactory = await create('DevnetClankerFactory', [deployer.address])
+  const clankerLocker = await create('DevnetClankerLpLocker', [poolManager, clankerFactory])
+  const clankerDevBuy = await create('DevnetClankerDevBuy', [clankerFactory, poolManager, weth])
   const dopplerAirlock = await create('DevnetDopplerAirlock', [
     poolManager,
     weth,
@@ -156,6 +152,14 @@ export async function deployDevnetLaunchpads(chain: ChainConfig, deployer: Accou
 
   await call(clankerHook, 'DevnetClankerHook', 'setLaunchpad', [clankerFactory])
   await call(clankerDynamicHook, 'DevnetClankerDynamicHook', 'setLaunchpad', [clankerFactory])
+  // The real factory is deployed deprecated and its owner enables each module (clanker-devco/v4-contracts src/Clanker.sol).
+  await call(clankerFactory, 'DevnetClankerFactory', 'setDeprecated', [false])
+  for (const h of [clankerHook, clankerDynamicHook]) {
+    await call(clankerFactory, 'DevnetClankerFactory', 'setHook', [h, true])
+    await call(clankerFactory, 'DevnetClankerFactory', 'setLocker', [clankerLocker, h, true])
+  }
+  await call(clankerFactory, 'DevnetClankerFactory', 'setExtension', [clankerDevBuy, true])
+  await call(clankerFactory, 'DevnetClankerFactory', 'setMevModule', [clankerMevModule, true])
   await call(dopplerHook, 'DevnetDopplerHook', 'setLaunchpad', [dopplerAirlock])
   await call(rehypeInitializer, 'DevnetDopplerHookInitializer', 'setLaunchpad', [dopplerAirlock])
   await call(rehypeHook, 'DevnetRehypeDopplerHook', 'setCallers', [dopplerAirlock, rehypeInitializer])
@@ -167,7 +171,14 @@ export async function deployDevnetLaunchpads(chain: ChainConfig, deployer: Accou
     if (receipt.status !== 'success') throw new PrebuyError('devnet_deploy_failed', `A devnet launchpad deployment step reverted (${hash}).`)
   }
   const addresses: LaunchpadAddresses = {
-    clanker: { factory: clankerFactory, hook: clankerHook, dynamicHook: clankerDynamicHook },
+    clanker: {
+      factory: clankerFactory,
+      hook: clankerHook,
+      dynamicHook: clankerDynamicHook,
+      locker: clankerLocker,
+      devBuy: clankerDevBuy,
+      mevModule: clankerMevModule,
+    },
     doppler: { airlock: dopplerAirlock, hook: dopplerHook, rehypeInitializer, rehypeHook },
     zora: { factory: zoraFactory, hook: zoraHook, route: devnetZoraRoute(zoraToken) },
   }
@@ -184,6 +195,9 @@ export async function devnetLaunchpadsExist(chain: ChainConfig, addresses: Launc
     addresses.clanker.factory,
     addresses.clanker.hook,
     addresses.clanker.dynamicHook,
+    addresses.clanker.locker,
+    addresses.clanker.devBuy,
+    addresses.clanker.mevModule,
     addresses.doppler.airlock,
     addresses.doppler.hook,
     addresses.doppler.rehypeInitializer,

@@ -10,6 +10,8 @@ export type LaunchpadArtifactName =
   | 'DevnetClankerDynamicHook'
   | 'DevnetClankerFactory'
   | 'DevnetClankerSniperAuction'
+  | 'DevnetClankerLpLocker'
+  | 'DevnetClankerDevBuy'
   | 'DevnetDopplerHook'
   | 'DevnetDopplerAirlock'
   | 'DevnetDopplerHookInitializer'

@@ -17,6 +17,15 @@ import type { Launchpad } from '../../domain/records.ts'
 import { createLaunchpadAdapters, devnetAdapterOptions, type LaunchpadAddresses } from '../create-adapters.ts'
 import { launchDeployer } from '../launch-deployer.ts'
 import type { DecodedLaunch, LaunchCandidate, PoolKey } from '../launchpad-adapter.ts'
+import { maxUsableTick } from '../../pricing/v4/tick-math.ts'
+import {
+  CLANKER_DYNAMIC3,
+  type ClankerDeploymentConfig,
+  clankerDeploymentConfig,
+  clankerDevBuyExtension,
+  clankerTokenCreate2Salt,
+} from '../clanker/clanker-deployment-config.ts'
+import type { ClankerPositionConfig } from '../clanker/clanker-launch-pool.ts'
 import { DEVNET_LAUNCH_DEFAULTS } from './deploy-devnet-launchpads.ts'
 import { loadLaunchpadArtifact } from './devnet-artifacts.ts'
 import { confirmDevnetTx, devnetPublicClient, impersonate, submitDevnetCall, type DevnetCall } from './send-devnet-tx.ts'
@@ -58,8 +67,16 @@ export interface LaunchTokenOptions {
    * pool's price at launch is the price after it. devBuyWeiForUsdc converts a stablecoin amount at the devnet price.
    */
   devBuyWei?: bigint
+  /** Clanker only: who receives the dev buy's tokens (the DevBuy extension data's recipient). Default: the creator. */
+  devBuyRecipient?: Address
   /** Clanker only: the dynamic-fee hook (clanker-sdk's Dynamic3: 1% base, up to 3%) instead of the static 1%. */
   dynamicFee?: boolean
+  /**
+   * Clanker only: the LP locker's positions (ticks as if the token were currency0, on spacing 200, lower ticks at or
+   * above the starting tick -230,400, bps adding up to 10,000, at most 7). Default: one position over the whole range
+   * from the starting tick (DEVNET_CLANKER_POSITIONS). The locker checks them as the real one and reverts otherwise.
+   */
+  positions?: readonly ClankerPositionConfig[]
   /** Doppler only: a rehype pool (0.7% LP fee + the decaying fee taken from the output) instead of decay multicurve. */
   rehype?: boolean
 }
@@ -144,8 +161,19 @@ export async function submitLaunch(options: LaunchTokenOptions): Promise<Hex> {
   if (options.rehype && launchpad !== 'doppler') throw new PrebuyError('invalid_launch_fee', 'Only Doppler launches choose a rehype pool.')
   // The rehype hook caps its fee at 80% (RehypeTypes.sol MAX_SWAP_FEE), below the decay-multicurve hook's 90%.
   if (options.rehype && startFee > 800_000) throw new PrebuyError('invalid_launch_fee', "A rehype pool's fee is at most 800,000 pips (80%).")
+  // SniperAuctionV2 refuses a decay longer than the hook's MAX_MEV_MODULE_DELAY, 120 s (_validateFeeConfig).
+  if (launchpad === 'clanker' && decaySeconds > 120) {
+    throw new PrebuyError('invalid_launch_fee', "A Clanker sniper fee decays within the MEV module's 120 s.")
+  }
   if (options.devBuyWei !== undefined && (launchpad !== 'clanker' || options.devBuyWei <= 0n)) {
     throw new PrebuyError('invalid_dev_buy', 'A dev buy is a positive ETH amount, on Clanker only (its DevBuy extension).')
+  }
+  if (options.devBuyRecipient !== undefined && (launchpad !== 'clanker' || options.devBuyWei === undefined)) {
+    throw new PrebuyError('invalid_dev_buy', 'A dev-buy recipient goes with a Clanker dev buy (devBuyWei).')
+  }
+  // The positions themselves are checked by the devnet locker as the real one does (reverting with its errors).
+  if (options.positions !== undefined && launchpad !== 'clanker') {
+    throw new PrebuyError('invalid_launch_positions', 'Only Clanker launches take LP locker positions.')
   }
   const salt = options.salt ?? (await pickSalt(options))
   const sender = options.sender ?? creator
@@ -158,14 +186,21 @@ const SUPPLY_ABI = parseAbi(['function TOKEN_SUPPLY() view returns (uint256)'])
 const launchpadAddress = (o: Pick<LaunchTokenOptions, 'addresses' | 'launchpad'>): Address =>
   o.launchpad === 'clanker' ? o.addresses.clanker.factory : o.launchpad === 'doppler' ? o.addresses.doppler.airlock : o.addresses.zora.factory
 
-/** Where the launchpad will CREATE2 the token for this salt (the token's constructor arguments are part of it). */
-export async function predictTokenAddress(o: Pick<LaunchTokenOptions, 'chain' | 'addresses' | 'launchpad' | 'name' | 'symbol'>, salt: Hex): Promise<Address> {
+/**
+ * Where the launchpad will CREATE2 the token for this salt (the token's constructor arguments are part of it; Clanker
+ * derives its CREATE2 salt from the token admin and the caller's salt, as ClankerDeployer).
+ */
+export async function predictTokenAddress(
+  o: Pick<LaunchTokenOptions, 'chain' | 'addresses' | 'launchpad' | 'name' | 'symbol' | 'creator'>,
+  salt: Hex,
+): Promise<Address> {
   const from = launchpadAddress(o)
   const supply = await devnetPublicClient(o.chain).readContract({ address: from, abi: SUPPLY_ABI, functionName: 'TOKEN_SUPPLY' })
   // Zora coins carry the real coin getters (DevnetZoraCoin): another bytecode, another address.
   const { abi, bytecode } = loadLaunchpadArtifact(o.launchpad === 'zora' ? 'DevnetZoraCoin' : 'DevnetLaunchToken')
   const initCode = encodeDeployData({ abi, bytecode, args: [o.name, o.symbol, supply, from] })
-  return getContractAddress({ opcode: 'CREATE2', from, salt, bytecodeHash: keccak256(initCode) })
+  const create2Salt = o.launchpad === 'clanker' ? clankerTokenCreate2Salt(o.creator, salt) : salt
+  return getContractAddress({ opcode: 'CREATE2', from, salt: create2Salt, bytecodeHash: keccak256(initCode) })
 }
 
 async function pickSalt(o: LaunchTokenOptions): Promise<Hex> {
@@ -182,29 +217,16 @@ async function pickSalt(o: LaunchTokenOptions): Promise<Hex> {
 
 function launchCall(o: LaunchTokenOptions, startFee: number, endFee: number, decaySeconds: number, salt: Hex): DevnetCall {
   switch (o.launchpad) {
-    case 'clanker':
+    case 'clanker': {
+      const config = devnetClankerConfig(o, startFee, endFee, decaySeconds, salt)
       return {
         address: o.addresses.clanker.factory,
         abi: loadLaunchpadArtifact('DevnetClankerFactory').abi,
         functionName: 'deployToken',
-        args: [
-          {
-            name: o.name,
-            symbol: o.symbol,
-            tokenAdmin: o.creator,
-            image: '',
-            metadata: '',
-            context: 'prebuy devnet',
-            startingFee: startFee,
-            endingFee: endFee,
-            secondsToDecay: BigInt(decaySeconds),
-            salt,
-            devBuyRecipient: o.creator,
-            dynamicFee: o.dynamicFee ?? false,
-          },
-        ],
+        args: [config],
         ...(o.devBuyWei ? { value: o.devBuyWei } : {}),
       }
+    }
     case 'doppler':
       return {
         address: o.addresses.doppler.airlock,
@@ -242,6 +264,45 @@ function launchCall(o: LaunchTokenOptions, startFee: number, endFee: number, dec
         ],
       }
   }
+}
+
+/** The devnet Clanker launch's one position: the whole pool supply from the starting tick to the last usable tick. */
+export const DEVNET_CLANKER_POSITIONS: readonly ClankerPositionConfig[] = [
+  {
+    tickLower: DEVNET_LAUNCH_DEFAULTS.clanker.tickIfToken0IsClanker,
+    tickUpper: maxUsableTick(DEVNET_LAUNCH_DEFAULTS.clanker.tickSpacing),
+    bps: 10_000,
+  },
+]
+
+/**
+ * The real DeploymentConfig of a devnet Clanker launch: WETH-paired, the static hook (clankerFee = pairedFee = 1%) or
+ * the dynamic one with Dynamic3, the devnet LP locker with the given positions and the creator as the one reward
+ * participant, the SniperAuctionV2 fee config, and a DevBuy extension when `devBuyWei` is set.
+ */
+export function devnetClankerConfig(
+  o: Pick<LaunchTokenOptions, 'chain' | 'addresses' | 'creator' | 'name' | 'symbol' | 'dynamicFee' | 'positions' | 'devBuyWei' | 'devBuyRecipient'>,
+  startFee: number,
+  endFee: number,
+  decaySeconds: number,
+  salt: Hex,
+): ClankerDeploymentConfig {
+  const d = DEVNET_LAUNCH_DEFAULTS.clanker
+  const c = o.addresses.clanker
+  return clankerDeploymentConfig({
+    chainId: o.chain.chainId,
+    token: { admin: o.creator, name: o.name, symbol: o.symbol, salt, context: 'prebuy devnet' },
+    pool: {
+      hook: o.dynamicFee ? c.dynamicHook : c.hook,
+      pairedToken: o.chain.addresses.weth,
+      tickIfToken0IsClanker: d.tickIfToken0IsClanker,
+      tickSpacing: d.tickSpacing,
+      fee: o.dynamicFee ? CLANKER_DYNAMIC3 : { kind: 'static', clankerFee: d.lpFee, pairedFee: d.lpFee },
+    },
+    locker: { address: c.locker, positions: o.positions ?? DEVNET_CLANKER_POSITIONS, rewards: [{ admin: o.creator, recipient: o.creator, bps: 10_000 }] },
+    mevModule: { address: c.mevModule, startingFee: startFee, endingFee: endFee, secondsToDecay: decaySeconds },
+    extensions: o.devBuyWei ? [clankerDevBuyExtension(c.devBuy, { recipient: o.devBuyRecipient ?? o.creator, wei: o.devBuyWei })] : [],
+  })
 }
 
 /** Decodes the launch with the production adapter, from the receipt's real log: the devnet proves the adapter. */

@@ -14,8 +14,9 @@ import {DevnetClankerHook} from "./DevnetClankerHook.sol";
 /// distance in ticks between a reference tick and the tick after the swap itself (simulated by running the swap and
 /// reverting with the tick, as the real hook does), plus the decayed volatility of the previous swap. The reference
 /// tick is reset to the current tick when no swap happened for `referenceTickFilterPeriod`. The same real getters:
-/// `poolConfigVars(poolId)` (7 fields) and `poolFeeVars(poolId)` (6 fields); `pairedFee` reverts with no data, as a
-/// missing function does on the real one.
+/// `poolConfigVars(poolId)` (7 fields) and `poolFeeVars(poolId)` (6 fields), set from `initializePool`'s poolData
+/// (feeData = PoolDynamicConfigVars); `pairedFee` and `clankerFee` revert with no data, as a missing function does on
+/// the real one.
 /// Simplified: the reset-period rule (resetTick, resetTickFilter) is not applied; the simulation ignores the protocol
 /// fee's reduction of the input (the simulated move, and so the fee, is slightly larger).
 contract DevnetClankerDynamicHook is DevnetClankerHook {
@@ -83,13 +84,20 @@ contract DevnetClankerDynamicHook is DevnetClankerHook {
         }
     }
 
-    /// @notice The factory sets a pool's dynamic-fee configuration, checked as the real hook's _initializeFeeData.
-    function registerDynamicFee(PoolKey calldata key, PoolDynamicConfigVars calldata config) external onlyLaunchpad {
+    /// @notice The real dynamic hook has no clankerFee either.
+    function clankerFee(PoolId) external pure override returns (uint24) {
+        assembly ("memory-safe") {
+            revert(0, 0)
+        }
+    }
+
+    /// @dev ClankerHookDynamicFeeV2._initializeFeeData: poolData's fee data is a PoolDynamicConfigVars, checked and stored.
+    function _initializeFeeData(PoolKey memory key, bytes memory feeData) internal override {
+        PoolDynamicConfigVars memory config = abi.decode(feeData, (PoolDynamicConfigVars));
         if (config.baseFee < MIN_BASE_FEE) revert BaseFeeTooLow();
         if (config.maxLpFee > MAX_LP_FEE) revert MaxLpFeeTooHigh();
         if (config.baseFee > config.maxLpFee) revert BaseFeeGreaterThanMaxLpFee();
         PoolId poolId = key.toId();
-        _poolConfigVars[poolId] = config;
         emit PoolInitialized(
             poolId,
             config.baseFee,
@@ -100,6 +108,7 @@ contract DevnetClankerDynamicHook is DevnetClankerHook {
             config.feeControlNumerator,
             config.decayFilterBps
         );
+        _poolConfigVars[poolId] = config;
     }
 
     function _lpFee(PoolKey calldata key, SwapParams calldata params) internal override returns (uint24) {

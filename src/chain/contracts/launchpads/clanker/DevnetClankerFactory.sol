@@ -1,155 +1,200 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.26;
 
-import {IPoolManager} from "@uniswap/v4-core/src/interfaces/IPoolManager.sol";
-import {IHooks} from "@uniswap/v4-core/src/interfaces/IHooks.sol";
 import {PoolKey} from "@uniswap/v4-core/src/types/PoolKey.sol";
 import {PoolId} from "@uniswap/v4-core/src/types/PoolId.sol";
-import {LPFeeLibrary} from "@uniswap/v4-core/src/libraries/LPFeeLibrary.sol";
-import {DevnetLaunchpadBase} from "../DevnetLaunchpadBase.sol";
-import {DevnetClankerDevBuy} from "./DevnetClankerDevBuy.sol";
 import {DevnetLaunchToken} from "../DevnetLaunchToken.sol";
-import {DevnetClankerHook} from "./DevnetClankerHook.sol";
-import {DevnetClankerDynamicHook} from "./DevnetClankerDynamicHook.sol";
-import {DevnetClankerSniperAuction} from "./DevnetClankerSniperAuction.sol";
+import {IClanker} from "./IClanker.sol";
+import {
+    IClankerHook,
+    IClankerLpLocker,
+    IClankerExtension,
+    IClankerMevModule,
+    IERC165Like
+} from "./ClankerModuleInterfaces.sol";
 
-/// @notice Devnet Clanker v4 factory: 100B-supply token, dynamic-fee v4 pool against WETH with DevnetClankerHook,
-/// whole supply as single-sided liquidity, the MEV module (DevnetClankerSniperAuction) initialised with the descending
-/// fee config once the liquidity is in (as the real factory's `initializeMevModule` step), and the real factory's
-/// TokenCreated event (same signature), with the hook as `poolHook` and the module as `mevModule`. ETH sent with
-/// `deployToken` is a dev buy: the DevBuy extension (created by this factory) buys with it after the liquidity is in and
-/// before the MEV module starts, and is listed in `extensions` (clanker-devco/v4-contracts src/Clanker.sol runs the
-/// extensions, then initializes the MEV module, then emits TokenCreated).
-contract DevnetClankerFactory is DevnetLaunchpadBase {
+/// @notice Devnet Clanker v4 factory taking the real `deployToken(IClanker.DeploymentConfig)` (clanker-devco/v4-contracts
+/// src/Clanker.sol), with its steps in its order: not deprecated; `tokenConfig.originatingChainId == block.chainid`;
+/// the 100B token by CREATE2 with the salt `keccak256(abi.encode(tokenAdmin, salt))` (src/utils/ClankerDeployer.sol);
+/// the extensions' supply (at most 10 extensions and 9,000 bps, their msgValues summing to msg.value, each enabled);
+/// the pool initialised by the (enabled) hook's `initializePool`; the liquidity placed by the locker enabled for that
+/// hook (`placeLiquidity`, after approving it the pool supply); each extension's `receiveTokens` with its msgValue and
+/// ExtensionTriggered; the (enabled) MEV module initialised through the hook; `deploymentInfoForToken` recorded; the
+/// real TokenCreated. The owner enables hooks, lockers (per hook), extensions and MEV modules, each checked through
+/// ERC-165 with the real interface ids, and un-deprecates the factory (deployed deprecated, as the real one).
+/// Simplified: the token is DevnetLaunchToken (another bytecode than ClankerToken, so other addresses than on Base for
+/// the same salt), owner only (no admins), no team fees, no deployTokenZeroSupply.
+contract DevnetClankerFactory is IClanker {
     uint256 public constant TOKEN_SUPPLY = 100_000_000_000 ether;
-    int24 public constant TICK_SPACING = 200;
-    int24 public constant STARTING_TICK = -230_400; // ~1e-10 WETH per token: ~10 ETH FDV, like Clanker's default
+    uint256 public constant BPS = 10_000;
+    uint256 public constant MAX_EXTENSIONS = 10;
+    uint16 public constant MAX_EXTENSION_BPS = 9000;
 
-    DevnetClankerHook public immutable hook;
-    /// @notice The dynamic-fee hook a launch asks for with `dynamicFee` (Clanker's DynamicFeeV2 on Base).
-    DevnetClankerDynamicHook public immutable dynamicHook;
-    DevnetClankerSniperAuction public immutable mevModule;
-    DevnetClankerDevBuy public immutable devBuy;
-    uint24 public immutable defaultStartingFee;
-    uint24 public immutable defaultEndingFee;
-    uint256 public immutable defaultSecondsToDecay;
-    uint24 public immutable defaultPairedFee;
+    address public immutable owner;
+    bool public deprecated;
+    bool private _entered;
 
-    struct DeploymentConfig {
-        string name;
-        string symbol;
-        address tokenAdmin;
-        string image;
-        string metadata;
-        string context;
-        // all three zero: use the factory defaults
-        uint24 startingFee;
-        uint24 endingFee;
-        uint256 secondsToDecay;
-        // CREATE2 salt of the token (real Clanker salts for vanity addresses; tests pick which side of WETH it sorts)
-        bytes32 salt;
-        // who receives the dev buy's tokens (used when ETH is sent)
-        address devBuyRecipient;
-        // the dynamic-fee hook with the SDK's Dynamic3 configuration instead of the static one
-        bool dynamicFee;
+    mapping(address token => DeploymentInfo) public deploymentInfoForToken;
+    mapping(address hook => bool) internal enabledHooks;
+    mapping(address locker => mapping(address hook => bool)) public enabledLockers;
+    mapping(address extension => bool) internal enabledExtensions;
+    mapping(address mevModule => bool) internal enabledMevModules;
+
+    error Unauthorized();
+    error ReentrancyGuardReentrantCall();
+
+    constructor(address owner_) {
+        owner = owner_;
+        deprecated = true;
     }
 
-    event TokenCreated(
-        address msgSender,
-        address indexed tokenAddress,
-        address indexed tokenAdmin,
-        string tokenImage,
-        string tokenName,
-        string tokenSymbol,
-        string tokenMetadata,
-        string tokenContext,
-        int24 startingTick,
-        address poolHook,
-        bytes32 poolId,
-        address pairedToken,
-        address locker,
-        address mevModule,
-        uint256 extensionsSupply,
-        address[] extensions
-    );
-
-    constructor(
-        IPoolManager poolManager_,
-        address weth,
-        DevnetClankerHook hook_,
-        DevnetClankerDynamicHook dynamicHook_,
-        DevnetClankerSniperAuction mevModule_,
-        uint24 startingFee,
-        uint24 endingFee,
-        uint256 secondsToDecay,
-        uint24 lpFee
-    ) DevnetLaunchpadBase(poolManager_, weth) {
-        hook = hook_;
-        dynamicHook = dynamicHook_;
-        mevModule = mevModule_;
-        defaultStartingFee = startingFee;
-        defaultEndingFee = endingFee;
-        defaultSecondsToDecay = secondsToDecay;
-        defaultPairedFee = lpFee;
-        devBuy = new DevnetClankerDevBuy(poolManager_, weth);
+    modifier onlyOwner() {
+        if (msg.sender != owner) revert Unauthorized();
+        _;
     }
 
-    function deployToken(DeploymentConfig calldata cfg) external payable returns (address tokenAddress) {
-        DevnetLaunchToken token = new DevnetLaunchToken{salt: cfg.salt}(cfg.name, cfg.symbol, TOKEN_SUPPLY, address(this));
-        tokenAddress = address(token);
-        DevnetClankerHook poolHook = cfg.dynamicFee ? DevnetClankerHook(address(dynamicHook)) : hook;
-        PoolKey memory key =
-            _poolKeyFor(tokenAddress, LPFeeLibrary.DYNAMIC_FEE_FLAG, TICK_SPACING, IHooks(address(poolHook)));
-        bool useDefaults = cfg.startingFee == 0 && cfg.endingFee == 0 && cfg.secondsToDecay == 0;
-        poolHook.registerPool(key, tokenAddress, pairedToken, defaultPairedFee, address(mevModule));
-        if (cfg.dynamicFee) dynamicHook.registerDynamicFee(key, _dynamic3());
-        _launchPool(key, tokenAddress, TOKEN_SUPPLY, STARTING_TICK);
-        address[] memory extensions = new address[](msg.value > 0 ? 1 : 0);
-        if (msg.value > 0) {
-            devBuy.receiveTokens{value: msg.value}(key, tokenAddress, cfg.devBuyRecipient);
-            extensions[0] = address(devBuy);
-        }
-        poolHook.initializeMevModule(
-            key,
-            abi.encode(
-                DevnetClankerSniperAuction.FeeConfig({
-                    startingFee: useDefaults ? defaultStartingFee : cfg.startingFee,
-                    endingFee: useDefaults ? defaultEndingFee : cfg.endingFee,
-                    secondsToDecay: useDefaults ? defaultSecondsToDecay : cfg.secondsToDecay
-                })
+    modifier nonReentrant() {
+        if (_entered) revert ReentrancyGuardReentrantCall();
+        _entered = true;
+        _;
+        _entered = false;
+    }
+
+    function setDeprecated(bool deprecated_) external onlyOwner {
+        deprecated = deprecated_;
+        emit SetDeprecated(deprecated_);
+    }
+
+    function setHook(address hook, bool enabled) external onlyOwner {
+        if (!IERC165Like(hook).supportsInterface(type(IClankerHook).interfaceId)) revert InvalidHook();
+        enabledHooks[hook] = enabled;
+        emit SetHook(hook, enabled);
+    }
+
+    function setLocker(address locker, address hook, bool enabled) external onlyOwner {
+        if (!IERC165Like(locker).supportsInterface(type(IClankerLpLocker).interfaceId)) revert InvalidLocker();
+        enabledLockers[locker][hook] = enabled;
+        emit SetLocker(locker, hook, enabled);
+    }
+
+    function setMevModule(address mevModule, bool enabled) external onlyOwner {
+        if (!IERC165Like(mevModule).supportsInterface(type(IClankerMevModule).interfaceId)) revert InvalidMevModule();
+        enabledMevModules[mevModule] = enabled;
+        emit SetMevModule(mevModule, enabled);
+    }
+
+    function setExtension(address extension, bool enabled) external onlyOwner {
+        if (!IERC165Like(extension).supportsInterface(type(IClankerExtension).interfaceId)) revert InvalidExtension();
+        enabledExtensions[extension] = enabled;
+        emit SetExtension(extension, enabled);
+    }
+
+    function tokenDeploymentInfo(address token) external view returns (DeploymentInfo memory) {
+        return deploymentInfoForToken[token];
+    }
+
+    function deployToken(DeploymentConfig memory cfg) external payable nonReentrant returns (address tokenAddress) {
+        if (deprecated) revert Deprecated();
+        if (block.chainid != cfg.tokenConfig.originatingChainId) revert OnlyOriginatingChain();
+
+        tokenAddress = address(
+            new DevnetLaunchToken{salt: keccak256(abi.encode(cfg.tokenConfig.tokenAdmin, cfg.tokenConfig.salt))}(
+                cfg.tokenConfig.name, cfg.tokenConfig.symbol, TOKEN_SUPPLY, address(this)
             )
         );
-        emit TokenCreated(
-            msg.sender,
+        uint256 extensionsSupply = _prepareExtensions(cfg.extensionConfigs);
+
+        if (!enabledHooks[cfg.poolConfig.hook]) revert HookNotEnabled();
+        PoolKey memory poolKey = IClankerHook(cfg.poolConfig.hook).initializePool(
             tokenAddress,
-            cfg.tokenAdmin,
-            cfg.image,
-            cfg.name,
-            cfg.symbol,
-            cfg.metadata,
-            cfg.context,
-            STARTING_TICK,
-            address(poolHook),
-            PoolId.unwrap(key.toId()),
-            pairedToken,
-            address(this),
-            address(mevModule),
-            0,
-            extensions
+            cfg.poolConfig.pairedToken,
+            cfg.poolConfig.tickIfToken0IsClanker,
+            cfg.poolConfig.tickSpacing,
+            cfg.lockerConfig.locker,
+            cfg.mevModuleConfig.mevModule,
+            cfg.poolConfig.poolData
         );
+
+        if (!enabledLockers[cfg.lockerConfig.locker][cfg.poolConfig.hook]) revert LockerNotEnabled();
+        uint256 poolSupply = TOKEN_SUPPLY - extensionsSupply;
+        DevnetLaunchToken(tokenAddress).approve(cfg.lockerConfig.locker, poolSupply);
+        IClankerLpLocker(cfg.lockerConfig.locker).placeLiquidity(
+            cfg.lockerConfig, cfg.poolConfig, poolKey, poolSupply, tokenAddress
+        );
+
+        _triggerExtensions(cfg, poolKey, tokenAddress);
+
+        if (!enabledMevModules[cfg.mevModuleConfig.mevModule]) revert MevModuleNotEnabled();
+        IClankerHook(cfg.poolConfig.hook).initializeMevModule(poolKey, cfg.mevModuleConfig.mevModuleData);
+
+        address[] memory extensions = new address[](cfg.extensionConfigs.length);
+        for (uint256 i = 0; i < extensions.length; i++) {
+            extensions[i] = cfg.extensionConfigs[i].extension;
+        }
+        deploymentInfoForToken[tokenAddress] = DeploymentInfo({
+            token: tokenAddress,
+            hook: cfg.poolConfig.hook,
+            locker: cfg.lockerConfig.locker,
+            extensions: extensions
+        });
+        _emitTokenCreated(cfg, tokenAddress, poolKey, extensionsSupply, extensions);
     }
 
-    /// @dev clanker-sdk's `Dynamic3` fee configuration (FEE_CONFIGS in its dist/index.js, bps converted to pips): 1% base,
-    /// 3% maximum, 30 s reference filter, 2 min reset, 200-tick reset filter, numerator 2.5e8, 75% decay filter.
-    function _dynamic3() private pure returns (DevnetClankerDynamicHook.PoolDynamicConfigVars memory) {
-        return DevnetClankerDynamicHook.PoolDynamicConfigVars({
-            baseFee: 10_000,
-            maxLpFee: 30_000,
-            referenceTickFilterPeriod: 30,
-            resetPeriod: 120,
-            resetTickFilter: 200,
-            feeControlNumerator: 250_000_000,
-            decayFilterBps: 7_500
+    /// @dev Clanker._prepareExtensions: the checks in the real order, then the supply the extensions take.
+    function _prepareExtensions(ExtensionConfig[] memory extensions) internal view returns (uint256) {
+        if (extensions.length == 0) return 0;
+        if (extensions.length > MAX_EXTENSIONS) revert MaxExtensionsExceeded();
+        uint256 bps = 0;
+        for (uint256 i = 0; i < extensions.length; i++) {
+            bps += extensions[i].extensionBps;
+        }
+        if (bps > MAX_EXTENSION_BPS) revert MaxExtensionBpsExceeded();
+        uint256 expectedEth = 0;
+        for (uint256 i = 0; i < extensions.length; i++) {
+            expectedEth += extensions[i].msgValue;
+        }
+        if (expectedEth != msg.value) revert ExtensionMsgValueMismatch();
+        for (uint256 i = 0; i < extensions.length; i++) {
+            if (!enabledExtensions[extensions[i].extension]) revert ExtensionNotEnabled();
+        }
+        return (bps * TOKEN_SUPPLY) / BPS;
+    }
+
+    /// @dev Clanker._triggerExtensions: each extension approved its share and called with its msgValue.
+    function _triggerExtensions(DeploymentConfig memory cfg, PoolKey memory poolKey, address token) internal {
+        for (uint256 i = 0; i < cfg.extensionConfigs.length; i++) {
+            ExtensionConfig memory ext = cfg.extensionConfigs[i];
+            uint256 supply = (ext.extensionBps * TOKEN_SUPPLY) / BPS;
+            DevnetLaunchToken(token).approve(ext.extension, supply);
+            IClankerExtension(ext.extension).receiveTokens{value: ext.msgValue}(cfg, poolKey, token, supply, i);
+            emit ExtensionTriggered(ext.extension, supply, ext.msgValue);
+        }
+    }
+
+    function _emitTokenCreated(
+        DeploymentConfig memory cfg,
+        address tokenAddress,
+        PoolKey memory poolKey,
+        uint256 extensionsSupply,
+        address[] memory extensions
+    ) private {
+        emit TokenCreated({
+            msgSender: msg.sender,
+            tokenAddress: tokenAddress,
+            tokenAdmin: cfg.tokenConfig.tokenAdmin,
+            tokenImage: cfg.tokenConfig.image,
+            tokenName: cfg.tokenConfig.name,
+            tokenSymbol: cfg.tokenConfig.symbol,
+            tokenMetadata: cfg.tokenConfig.metadata,
+            tokenContext: cfg.tokenConfig.context,
+            startingTick: cfg.poolConfig.tickIfToken0IsClanker,
+            poolHook: cfg.poolConfig.hook,
+            poolId: poolKey.toId(),
+            pairedToken: cfg.poolConfig.pairedToken,
+            locker: cfg.lockerConfig.locker,
+            mevModule: cfg.mevModuleConfig.mevModule,
+            extensionsSupply: extensionsSupply,
+            extensions: extensions
         });
     }
 }

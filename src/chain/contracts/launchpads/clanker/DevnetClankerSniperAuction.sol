@@ -4,9 +4,12 @@ pragma solidity ^0.8.26;
 import {PoolKey} from "@uniswap/v4-core/src/types/PoolKey.sol";
 import {PoolId} from "@uniswap/v4-core/src/types/PoolId.sol";
 import {SwapParams} from "@uniswap/v4-core/src/types/PoolOperation.sol";
+import {IClankerMevModule} from "./ClankerModuleInterfaces.sol";
 
 interface IDevnetClankerHookFee {
     function mevModuleSetFee(PoolKey calldata poolKey, uint24 fee) external;
+    function MAX_MEV_LP_FEE() external view returns (uint24);
+    function MAX_MEV_MODULE_DELAY() external view returns (uint256);
 }
 
 interface IDevnetWeth {
@@ -60,12 +63,21 @@ contract DevnetClankerSniperAuction {
     error PoolAlreadyInitialized();
     error GasSignalNegative();
     error NotAuctionBlock();
-    error InvalidFeeConfig();
+    error TimeDecayMustBeGreaterThanZero();
+    error StartingFeeMustBeGreaterThanZero();
+    error StartingFeeMustBeGreaterThanEndingFee();
+    error StartingFeeGreaterThanMaxLpFee();
+    error TimeDecayLongerThanMaxMevDelay();
     error PaymentFailed();
 
     constructor(address weth_, uint256 paymentPerGasUnit_) {
         weth = weth_;
         paymentPerGasUnit = paymentPerGasUnit_;
+    }
+
+    /// @notice The real factory's setMevModule accepts a module only if it reports the IClankerMevModule interface.
+    function supportsInterface(bytes4 interfaceId) external pure returns (bool) {
+        return interfaceId == type(IClankerMevModule).interfaceId;
     }
 
     modifier onlyHook(PoolKey calldata poolKey) {
@@ -88,10 +100,15 @@ contract DevnetClankerSniperAuction {
         nextAuctionBlock[poolId] = block.number + blocksBetweenDeploymentAndFirstAuction;
         round[poolId] = 1;
         emit AuctionInitialized(poolId, gasPeg[poolId], nextAuctionBlock[poolId], 1);
+        // mevModuleData is the real IClankerMevDescendingFees.FeeConfig, checked as the real _validateFeeConfig (less its
+        // hook-interface check: the devnet hook is the only one).
         FeeConfig memory config = abi.decode(descendingFeeConfig, (FeeConfig));
-        if (config.secondsToDecay == 0 || config.startingFee == 0 || config.startingFee < config.endingFee) {
-            revert InvalidFeeConfig();
-        }
+        if (config.secondsToDecay == 0) revert TimeDecayMustBeGreaterThanZero();
+        if (config.startingFee == 0) revert StartingFeeMustBeGreaterThanZero();
+        if (config.startingFee < config.endingFee) revert StartingFeeMustBeGreaterThanEndingFee();
+        IDevnetClankerHookFee hook = IDevnetClankerHookFee(address(poolKey.hooks));
+        if (config.startingFee > hook.MAX_MEV_LP_FEE()) revert StartingFeeGreaterThanMaxLpFee();
+        if (config.secondsToDecay > hook.MAX_MEV_MODULE_DELAY()) revert TimeDecayLongerThanMaxMevDelay();
         feeConfig[poolId] = config;
         emit FeeConfigSet(poolId, config.startingFee, config.endingFee, config.secondsToDecay);
         auctionTimestamp[poolId] = block.timestamp;
