@@ -13,6 +13,9 @@ import { createLaunchWorkers } from './workers/launch-workers.ts'
 import { createOtcSettlementWorker } from './launch-methods/otc-settlement-worker.ts'
 import { resolveOtcSettlements } from './launch-methods/otc-settlements.ts'
 import { createOtcChain } from '../src/launch-methods/otc/otc-chain.ts'
+import { createDevBuyChain } from '../src/launch-methods/dev-buy/dev-buy-chain.ts'
+import { createDevBuyWorker } from './launch-methods/dev-buy-worker.ts'
+import { resolveDevBuySetups } from './launch-methods/dev-buy-setups.ts'
 import { removeDaemonFile, writeDaemonFile } from './daemon-file.ts'
 import { makeDataDirPrivate } from './private-data-dir.ts'
 import { createReadinessProbe } from './readiness-probe.ts'
@@ -176,7 +179,9 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
       logger,
     })
     const otcChain = createOtcChain({ clients: otcClients, settlements: otcSettlements })
-    const services: Services = createServices({ store, wallets, otcChain })
+    // Dev buy: installed below, once the launch workers have the chains' launchpads (deployed by them on devnet).
+    const devBuyChain = createDevBuyChain(otcClients)
+    const services: Services = createServices({ store, wallets, otcChain, devBuyChain })
 
     // Background workers, in start order (stopped in reverse): the executor, then the launch indexer that feeds it.
     step('workers')
@@ -189,6 +194,19 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
       await worker.start()
       undo.push({ name: worker.name, stop: () => worker.stop() })
     }
+    devBuyChain.install(
+      await resolveDevBuySetups({
+        chains,
+        clients: otcClients,
+        operator: wallets.bundlerAddress('base'),
+        feeRecipient: config.feeRecipient,
+        ...(devnet ? { devnetDataDir: config.dataDir } : {}),
+        logger,
+      }),
+    )
+    const devBuyWorker = createDevBuyWorker({ store, services, wallets, chains, devBuyChain, logger })
+    await devBuyWorker.start()
+    undo.push({ name: devBuyWorker.name, stop: () => devBuyWorker.stop() })
 
     // Metrics (served on the admin listener), then the public API they time.
     const readiness = createReadinessProbe({ store, chains })

@@ -111,7 +111,7 @@ export function createDevBuyWorker(deps: DevBuyWorkerDeps): BackgroundWorker & {
 
   async function launchOne(project: ProjectRecord, launch: DevBuyLaunchRecord) {
     const coordinator = devBuyChain.coordinator(project.chain)
-    const deployment = coordinator ? devBuyChain.deployment(project.chain, launch.params, coordinator) : null
+    const deployment = coordinator ? devBuyChain.deployment(project.chain, launch.params, coordinator, launch.launchId as Hex) : null
     if (!coordinator || !deployment) {
       log.warn({ slug: project.slug, chain: project.chain }, 'no dev-buy coordinator or Clanker setup on this chain: launch not attempted')
       return

@@ -1,28 +1,40 @@
-import type { Address, PublicClient } from 'viem'
+import type { Address, Hex, PublicClient } from 'viem'
 import type { ChainKey } from '../../chain/chain-keys.ts'
 import type { DevBuyParams } from '../../domain/records.ts'
+import { type ClankerDevBuySetup, clankerDevBuyDeployment } from './clanker-dev-buy-deployment.ts'
 import type { DevBuyDeployment } from './dev-buy-deployment.ts'
 
 /**
  * What the dev-buy method needs from each chain: the port the daemon fills with its clients, its coordinator contracts
- * and each chain's Clanker deployment setup. A chain without a coordinator or a Clanker setup has no dev buy (refused).
+ * and each chain's Clanker setup. A chain without both has no dev buy (refused with dev_buy_unavailable).
  */
 export interface DevBuyChain {
-  /** The coordinator contract on a chain; null when this deployment has none there. */
+  /** The coordinator contract on a chain; null when this deployment has no dev buy there. */
   coordinator(chain: ChainKey): Address | null
-  /** The deployment a launch with these parameters makes on a chain; null: no Clanker dev-buy setup there. */
-  deployment(chain: ChainKey, params: DevBuyParams, coordinator: Address): DevBuyDeployment | null
+  /** The deployment a launch with these parameters makes on a chain; null: no dev buy there. */
+  deployment(chain: ChainKey, params: DevBuyParams, coordinator: Address, launchId: Hex): DevBuyDeployment | null
   client(chain: ChainKey): PublicClient
 }
 
-export function createDevBuyChain(deps: {
-  clients: Record<ChainKey, PublicClient>
+export interface DevBuyChainSetup {
   coordinators: Partial<Record<ChainKey, Address>>
-  deployments: Partial<Record<ChainKey, (params: DevBuyParams, coordinator: Address) => DevBuyDeployment>>
-}): DevBuyChain {
+  setups: Partial<Record<ChainKey, ClankerDevBuySetup>>
+}
+
+/**
+ * The daemon's DevBuyChain. Its setup is installed once the chains' launchpads are known (on devnet they are deployed by
+ * the launch workers, after the services exist); until then, and on chains it leaves out, there is no dev buy.
+ */
+export function createDevBuyChain(clients: Record<ChainKey, PublicClient>): DevBuyChain & { install(setup: DevBuyChainSetup): void } {
+  let installed: DevBuyChainSetup = { coordinators: {}, setups: {} }
+  const available = (chain: ChainKey) => installed.coordinators[chain] !== undefined && installed.setups[chain] !== undefined
   return {
-    coordinator: (chain) => deps.coordinators[chain] ?? null,
-    deployment: (chain, params, coordinator) => deps.deployments[chain]?.(params, coordinator) ?? null,
-    client: (chain) => deps.clients[chain],
+    install(setup) {
+      installed = setup
+    },
+    coordinator: (chain) => (available(chain) ? installed.coordinators[chain]! : null),
+    deployment: (chain, params, coordinator, launchId) =>
+      available(chain) ? clankerDevBuyDeployment(installed.setups[chain]!, params, coordinator, launchId) : null,
+    client: (chain) => clients[chain],
   }
 }

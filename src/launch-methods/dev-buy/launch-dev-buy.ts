@@ -102,40 +102,9 @@ export async function launchDevBuy(deps: { wallets: WalletService; client: Publi
   if (done) return { status: 'already_launched', token: done, result: await findLaunch(client, input, done) }
   if (!wallets.runOperationsInCall) throw new Error('the wallet service cannot run operations inside a call')
 
-  const { deployment, chain } = input
-  const token = await predictToken(client, input)
-  const tokenIsCurrency0 = BigInt(token) < BigInt(deployment.config.poolConfig.pairedToken)
-  const [slot0, token0] = await Promise.all([
-    client.readContract({ address: chain.addresses.ethUsdPool, abi: V3_POOL_ABI, functionName: 'slot0' }),
-    client.readContract({ address: chain.addresses.ethUsdPool, abi: V3_POOL_ABI, functionName: 'token0' }),
-  ])
-  const launch = {
-    pool: clankerLaunchPool({ ...deployment.pool, poolSupply: deployment.totalSupply, tokenIsCurrency0 }),
-    tokenIsCurrency0,
-    lpFeePips: deployment.lpFeePips,
-    hookInputFee: (paired: bigint) => clankerProtocolFeeOf(paired, deployment.lpFeePips),
-    totalFee: clankerTotalFeeFraction(deployment.lpFeePips),
-    totalSupply: deployment.totalSupply,
-    pairedUsd: ethUsdFromV3Slot0(slot0[0], isAddressEqual(token0, chain.addresses.weth)),
-  }
-  const balances = await wallets.stablecoinBalances(
-    chain.key,
-    input.buyers.map((b) => b.userIndex),
-  )
-  const candidates: DevBuyCandidate[] = input.buyers.map((b) => ({
-    id: b.id,
-    spend: min(b.maxSpend, balances.get(b.userIndex) ?? 0n),
-    limitFdv: b.limitFdv,
-  }))
-  const { plan, quotes } = await planWithQuotes(launch, candidates, (stable) => quoteStableToEth(client, input.coordinator, stable))
+  const { chain, deployment } = input
+  const { plan, token, minEth, minTokens } = await planDevBuyLaunch(deps, input)
   if (!plan.quote || !plan.allocation || plan.included.length === 0) return { status: 'nothing_to_buy', plan }
-
-  const slippage = input.ethSlippageBps ?? DEFAULT_ETH_SLIPPAGE_BPS
-  const quotedEth = quotes.get(plan.quote.stableIn)!
-  const minEth = (quotedEth * (10_000n - slippage)) / 10_000n
-  // The tokens the buy brings at the least ETH accepted: the price bound every buyer's share is checked against.
-  const atMinEth = quoteDevBuy({ ...launch, stableToPaired: () => minEth }, plan.quote.stableIn)
-  const minTokens = atMinEth?.tokensOut ?? plan.quote.tokensOut
 
   const byId = new Map(input.buyers.map((b) => [b.id, b]))
   const requests = plan.included.map((c) => ({
@@ -187,12 +156,71 @@ export async function launchDevBuy(deps: { wallets: WalletService; client: Publi
   }
 }
 
+/** The plan of a dev-buy launch as it would run now, and the bounds the coordinator checks it against. */
+export interface DevBuyLaunchPlan {
+  plan: DevBuyPlan
+  /** The token the deployment will create (CREATE2: known before it exists). */
+  token: Address
+  /** The ETH the planned stablecoin buys now (the quote), and the least the launch accepts. */
+  quotedEth: bigint
+  minEth: bigint
+  /** The least tokens the dev buy must bring at minEth: every buyer's price bound. */
+  minTokens: bigint
+}
+
+/**
+ * Plans a dev-buy launch on the chain as it is now, sending nothing (the launch and the owner's simulation both use it):
+ * predicts the token (the factory deploys it by CREATE2), reads every buyer's stablecoin balance, and plans the buy on
+ * the pool the deployment will create (`planDevBuy`), the stablecoin's swap to ETH quoted on chain by the coordinator.
+ */
+export async function planDevBuyLaunch(
+  deps: { wallets: Pick<WalletService, 'stablecoinBalances'>; client: PublicClient },
+  input: Pick<LaunchDevBuyInput, 'chain' | 'coordinator' | 'buyers' | 'deployment' | 'ethSlippageBps'>,
+): Promise<DevBuyLaunchPlan> {
+  const { wallets, client } = deps
+  const { deployment, chain } = input
+  const token = await predictToken(client, input)
+  const tokenIsCurrency0 = BigInt(token) < BigInt(deployment.config.poolConfig.pairedToken)
+  const [slot0, token0] = await Promise.all([
+    client.readContract({ address: chain.addresses.ethUsdPool, abi: V3_POOL_ABI, functionName: 'slot0' }),
+    client.readContract({ address: chain.addresses.ethUsdPool, abi: V3_POOL_ABI, functionName: 'token0' }),
+  ])
+  const launch = {
+    pool: clankerLaunchPool({ ...deployment.pool, poolSupply: deployment.totalSupply, tokenIsCurrency0 }),
+    tokenIsCurrency0,
+    lpFeePips: deployment.lpFeePips,
+    hookInputFee: (paired: bigint) => clankerProtocolFeeOf(paired, deployment.lpFeePips),
+    totalFee: clankerTotalFeeFraction(deployment.lpFeePips),
+    totalSupply: deployment.totalSupply,
+    pairedUsd: ethUsdFromV3Slot0(slot0[0], isAddressEqual(token0, chain.addresses.weth)),
+  }
+  const balances =
+    input.buyers.length === 0
+      ? new Map<number, bigint>()
+      : await wallets.stablecoinBalances(
+          chain.key,
+          input.buyers.map((b) => b.userIndex),
+        )
+  const candidates: DevBuyCandidate[] = input.buyers.map((b) => ({
+    id: b.id,
+    spend: min(b.maxSpend, balances.get(b.userIndex) ?? 0n),
+    limitFdv: b.limitFdv,
+  }))
+  const { plan, quotes } = await planWithQuotes(launch, candidates, (stable) => quoteStableToEth(client, input.coordinator, stable))
+  if (!plan.quote) return { plan, token, quotedEth: 0n, minEth: 0n, minTokens: 0n }
+  const slippage = input.ethSlippageBps ?? DEFAULT_ETH_SLIPPAGE_BPS
+  const quotedEth = quotes.get(plan.quote.stableIn)!
+  const minEth = (quotedEth * (10_000n - slippage)) / 10_000n
+  const atMinEth = quoteDevBuy({ ...launch, stableToPaired: () => minEth }, plan.quote.stableIn)
+  return { plan, token, quotedEth, minEth, minTokens: atMinEth?.tokensOut ?? plan.quote.tokensOut }
+}
+
 /**
  * The token the deployment will create: the factory deploys it by CREATE2 from the token config alone (clanker-devco/
  * v4-contracts `src/utils/ClankerDeployer.sol`), so the deployment simulated without extensions, from the coordinator,
  * returns its address.
  */
-async function predictToken(client: PublicClient, input: LaunchDevBuyInput): Promise<Address> {
+async function predictToken(client: PublicClient, input: Pick<LaunchDevBuyInput, 'coordinator' | 'deployment'>): Promise<Address> {
   const config = { ...input.deployment.config, extensionConfigs: [] }
   const { data } = await client.call({
     account: input.coordinator,

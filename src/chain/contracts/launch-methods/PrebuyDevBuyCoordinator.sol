@@ -2,7 +2,8 @@
 pragma solidity ^0.8.26;
 
 import {PackedUserOperation} from "@account-abstraction/contracts/interfaces/PackedUserOperation.sol";
-import {IClankerDeployToken, IClankerEthDevBuy} from "./IClankerDeployToken.sol";
+import {IClanker} from "../launchpads/clanker/IClanker.sol";
+import {IClankerEthDevBuy} from "./IClankerEthDevBuy.sol";
 
 interface IDevBuyERC20 {
     function transfer(address to, uint256 amount) external returns (bool);
@@ -62,7 +63,7 @@ contract PrebuyDevBuyCoordinator {
     IDevBuyWETH public immutable weth;
     /// @notice The WETH/stablecoin v3 pool the stablecoin is swapped on.
     IDevBuyV3Pool public immutable ethUsdPool;
-    IClankerDeployToken public immutable factory;
+    IClanker public immutable factory;
     /// @notice The service: the only caller of `launch`.
     address public immutable operator;
     address public immutable feeRecipient;
@@ -101,7 +102,7 @@ contract PrebuyDevBuyCoordinator {
         IDevBuyERC20 stablecoin_,
         IDevBuyWETH weth_,
         IDevBuyV3Pool ethUsdPool_,
-        IClankerDeployToken factory_,
+        IClanker factory_,
         address operator_,
         address feeRecipient_
     ) {
@@ -130,7 +131,7 @@ contract PrebuyDevBuyCoordinator {
         PackedUserOperation[] calldata ops,
         Contribution[] calldata contributions,
         LaunchLimits calldata limits,
-        IClankerDeployToken.DeploymentConfig calldata config
+        IClanker.DeploymentConfig calldata config
     ) external returns (address token) {
         if (msg.sender != operator) revert OnlyOperator();
         if (collecting != bytes32(0)) revert Busy();
@@ -218,11 +219,11 @@ contract PrebuyDevBuyCoordinator {
 
     /// @dev The dev-buy extension config must name this contract as the recipient; its msgValue becomes the ETH the
     ///      swap brought (the factory checks msg.value equals the extensions' msgValue sum).
-    function _deploy(IClankerDeployToken.DeploymentConfig calldata config, uint256 devBuyIndex, uint256 ethIn)
+    function _deploy(IClanker.DeploymentConfig calldata config, uint256 devBuyIndex, uint256 ethIn)
         private
         returns (address token)
     {
-        IClankerDeployToken.DeploymentConfig memory deployment = config;
+        IClanker.DeploymentConfig memory deployment = config;
         if (devBuyIndex >= deployment.extensionConfigs.length) revert InvalidDevBuyExtension();
         IClankerEthDevBuy.Univ4EthDevBuyExtensionData memory devBuy =
             abi.decode(deployment.extensionConfigs[devBuyIndex].extensionData, (IClankerEthDevBuy.Univ4EthDevBuyExtensionData));

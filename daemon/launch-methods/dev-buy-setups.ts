@@ -1,0 +1,77 @@
+import { createWalletClient, http, type Address, type PublicClient } from 'viem'
+import { CHAIN_KEYS, type ChainConfig, type ChainKey } from '../../src/chain/chain-keys.ts'
+import { chainFromConfig } from '../../src/chain/clients.ts'
+import { devAccounts } from '../../src/chain/devnet/devnet-accounts.ts'
+import type { Logger } from '../../src/common/logger.ts'
+import { BASE_CLANKER_DEV_BUY } from '../../src/launch-methods/dev-buy/clanker-dev-buy-deployment.ts'
+import { devnetClankerDevBuySetup } from '../../src/launchpads/devnet/devnet-dev-buy-setup.ts'
+import type { DevBuyChainSetup } from '../../src/launch-methods/dev-buy/dev-buy-chain.ts'
+import { DEV_BUY_COORDINATOR_SALT, devBuyCoordinatorInitCode } from '../../src/launch-methods/dev-buy/dev-buy-coordinator-contract.ts'
+import { create2Address, ensureCreate2Contract } from '../chain/ensure-create2-contract.ts'
+import { readDevnetLaunchpads } from '../workers/devnet-launchpads.ts'
+
+/** anvil dev account that deploys this service's own contracts on devnet (the OTC settlement too; the launch machinery uses 8). */
+const DEVNET_CONTRACTS_DEPLOYER_INDEX = 9
+
+/**
+ * Each chain's dev-buy setup: the Clanker modules a launch deploys through and this service's coordinator contract
+ * (CREATE2: its address follows from the chain's EntryPoint, stablecoin, WETH, WETH/stablecoin pool and Clanker factory,
+ * the bundler EOA that alone may launch, and the fee recipient). On devnet the Clanker modules are the devnet's (recorded
+ * by the launch workers, so call this after they started) and the coordinator is deployed when missing; on Base they are
+ * Clanker's published ones, and the coordinator must have been deployed (docs/launch-methods.md): a chain without it has
+ * no dev buy (refused with dev_buy_unavailable).
+ */
+export async function resolveDevBuySetups(options: {
+  chains: Record<ChainKey, ChainConfig>
+  clients: Record<ChainKey, PublicClient>
+  operator: Address
+  feeRecipient: Address
+  /** The devnet's data dir (its launchpads record); absent on real chains. */
+  devnetDataDir?: string
+  logger: Logger
+}): Promise<DevBuyChainSetup> {
+  const out: DevBuyChainSetup = { coordinators: {}, setups: {} }
+  const recorded = options.devnetDataDir === undefined ? undefined : await readDevnetLaunchpads(options.devnetDataDir)
+  for (const key of CHAIN_KEYS) {
+    const chain = options.chains[key]
+    const clanker = recorded?.[key]?.clanker
+    const setup = recorded
+      ? clanker && devnetClankerDevBuySetup(chain, clanker)
+      : chain.chainId === BASE_CLANKER_DEV_BUY.chainId
+        ? BASE_CLANKER_DEV_BUY
+        : undefined
+    if (!setup) continue
+    const initCode = devBuyCoordinatorInitCode({
+      entryPoint: chain.addresses.entryPoint,
+      stablecoin: chain.addresses.stablecoin,
+      weth: chain.addresses.weth,
+      ethUsdPool: chain.addresses.ethUsdPool,
+      factory: setup.factory,
+      operator: options.operator,
+      feeRecipient: options.feeRecipient,
+    })
+    if (recorded) {
+      const account = devAccounts()[DEVNET_CONTRACTS_DEPLOYER_INDEX]!.account
+      out.coordinators[key] = await ensureCreate2Contract({
+        publicClient: options.clients[key],
+        walletClient: createWalletClient({ chain: chainFromConfig(chain), account, transport: http(chain.rpcUrl) }),
+        salt: DEV_BUY_COORDINATOR_SALT,
+        initCode,
+        name: 'PrebuyDevBuyCoordinator',
+      })
+      out.setups[key] = setup
+      continue
+    }
+    const address = create2Address(DEV_BUY_COORDINATOR_SALT, initCode)
+    const code = await options.clients[key].getCode({ address })
+    if (code && code !== '0x') {
+      out.coordinators[key] = address
+      out.setups[key] = setup
+    } else
+      options.logger.warn(
+        { chain: key, address },
+        'no dev-buy coordinator contract at its address: dev-buy launches are refused on this chain (docs/launch-methods.md)',
+      )
+  }
+  return out
+}

@@ -1,0 +1,82 @@
+import type { Address, Hex } from 'viem'
+import type { DevBuyParams } from '../../domain/records.ts'
+import { CLANKER_DEPLOY_ABI, clankerDeploymentConfig, clankerDevBuyExtension } from '../../launchpads/clanker/clanker-deployment-config.ts'
+import type { ClankerPositionConfig } from '../../launchpads/clanker/clanker-launch-pool.ts'
+import type { DevBuyDeployment } from './dev-buy-deployment.ts'
+
+/** Clanker v4's token supply: 100 billion, 18 decimals (clanker-devco/v4-contracts `src/Clanker.sol`, TOKEN_SUPPLY). */
+export const CLANKER_TOKEN_SUPPLY = 100_000_000_000n * 10n ** 18n
+
+/** One chain's Clanker modules and the launch shape a dev-buy project gets there. */
+export interface ClankerDevBuySetup {
+  chainId: number
+  weth: Address
+  factory: Address
+  /** The static-fee hook (StaticFeeV2): the dev-buy launch's pool charges `lpFeePips` on buys and sells. */
+  staticHook: Address
+  locker: Address
+  mevModule: Address
+  /** The ETH dev-buy extension (ClankerUniv4EthDevBuy). */
+  devBuyExtension: Address
+  tickIfToken0IsClanker: number
+  tickSpacing: number
+  positions: readonly ClankerPositionConfig[]
+  lpFeePips: number
+  /** The sniper fee after the launch (the MEV module's FeeConfig): pips and seconds. */
+  sniperFee: { startingFee: number; endingFee: number; secondsToDecay: number }
+}
+
+/**
+ * Clanker v4 on Base, for dev-buy launches: the factory, StaticFeeV2 hook, LP locker, SniperAuctionV2 and ETH DevBuy
+ * addresses as clanker-sdk publishes them (`CLANKERS.clanker_v4` and its `related`, clanker-sdk 4.2; the factory, hooks,
+ * MEV module and DevBuy also in ../shared/facts/launchpads.md), the SDK's defaults for the launch shape: the Standard
+ * position (one range from the starting tick -230,400 to -120,000), tick spacing 200, a static 1% fee, and the sniper
+ * fee 66.6777% -> 4.1673% over 15 s.
+ */
+export const BASE_CLANKER_DEV_BUY: ClankerDevBuySetup = {
+  chainId: 8453,
+  weth: '0x4200000000000000000000000000000000000006',
+  factory: '0xE85A59c628F7d27878ACeB4bf3b35733630083a9',
+  staticHook: '0xb429d62f8f3bFFb98CdB9569533eA23bF0Ba28CC',
+  locker: '0x63D2DfEA64b3433F4071A98665bcD7Ca14d93496',
+  mevModule: '0xebB25BB797D82CB78E1bc70406b13233c0854413',
+  devBuyExtension: '0x1331f0788F9c08C8F38D52c7a1152250A9dE00be',
+  tickIfToken0IsClanker: -230_400,
+  tickSpacing: 200,
+  positions: [{ tickLower: -230_400, tickUpper: -120_000, bps: 10_000 }],
+  lpFeePips: 10_000,
+  sniperFee: { startingFee: 666_777, endingFee: 41_673, secondsToDecay: 15 },
+}
+
+/**
+ * The deployment a dev-buy launch makes through Clanker: the owner's token parameters, the chain's launch shape, the
+ * project's token admin receiving the LP-fee rewards, the launch id as the token's salt (so the token's address is
+ * fixed by the parameters), and the ETH dev-buy extension buying for the coordinator (its msgValue is set on chain to
+ * the ETH the contributions bought).
+ */
+export function clankerDevBuyDeployment(setup: ClankerDevBuySetup, params: DevBuyParams, coordinator: Address, launchId: Hex): DevBuyDeployment {
+  const admin = params.tokenAdmin as Address
+  const config = clankerDeploymentConfig({
+    chainId: setup.chainId,
+    token: { admin, name: params.name, symbol: params.symbol, salt: launchId, image: params.image, metadata: params.metadata, context: 'prebuy dev buy' },
+    pool: {
+      hook: setup.staticHook,
+      pairedToken: setup.weth,
+      tickIfToken0IsClanker: setup.tickIfToken0IsClanker,
+      tickSpacing: setup.tickSpacing,
+      fee: { kind: 'static', clankerFee: setup.lpFeePips, pairedFee: setup.lpFeePips },
+    },
+    locker: { address: setup.locker, positions: setup.positions, rewards: [{ admin, recipient: admin, bps: 10_000 }] },
+    mevModule: { address: setup.mevModule, ...setup.sniperFee },
+    extensions: [clankerDevBuyExtension(setup.devBuyExtension, { recipient: coordinator, wei: 0n })],
+  })
+  return {
+    factory: setup.factory,
+    factoryAbi: CLANKER_DEPLOY_ABI,
+    config,
+    devBuyIndex: 0,
+    pool: { tickIfToken0IsClanker: setup.tickIfToken0IsClanker, tickSpacing: setup.tickSpacing, positions: setup.positions },
+    lpFeePips: setup.lpFeePips,
+    totalSupply: CLANKER_TOKEN_SUPPLY,
+  }
+}

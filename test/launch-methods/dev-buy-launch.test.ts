@@ -1,0 +1,195 @@
+import { createWalletClient, erc20Abi, getAddress, http, parseAbi, type Abi, type Address, type Hex } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import coordinatorArtifact from '../../src/chain/contracts/artifacts/PrebuyDevBuyCoordinator.json' with { type: 'json' }
+import { chainFromConfig } from '../../src/chain/clients.ts'
+import { fundAccount } from '../../src/chain/devnet/faucet.ts'
+import { allocateDevBuy } from '../../src/domain/launch-methods/dev-buy-allocation.ts'
+import type { DevBuyParams } from '../../src/domain/records.ts'
+import { clankerDevBuyDeployment } from '../../src/launch-methods/dev-buy/clanker-dev-buy-deployment.ts'
+import { quoteStableToEth } from '../../src/launch-methods/dev-buy/dev-buy-coordinator-contract.ts'
+import { type DevBuyBuyer, launchDevBuy, planDevBuyLaunch } from '../../src/launch-methods/dev-buy/launch-dev-buy.ts'
+import type { LaunchpadAddresses } from '../../src/launchpads/create-adapters.ts'
+import { deployDevnetLaunchpads } from '../../src/launchpads/devnet/deploy-devnet-launchpads.ts'
+import { devnetClankerDevBuySetup } from '../../src/launchpads/devnet/devnet-dev-buy-setup.ts'
+import { devBuyLaunchId } from '../../src/services/dev-buy-service.ts'
+import { startWalletFixture, type WalletFixture } from '../wallets/devnet-fixture.ts'
+
+/**
+ * The dev-buy coordinator on a real devnet: the real EntryPoint v0.7, the buyers' SimpleAccount wallets (the wallet
+ * service signs their operations), the devnet stablecoin and its v3 WETH pool, and the devnet Clanker factory taking
+ * the real deployToken(DeploymentConfig) with its DevBuy extension. One transaction collects, swaps, deploys, buys and
+ * splits, or nothing happens.
+ */
+const coordinatorAbi = coordinatorArtifact.abi as Abi
+const USDC = 10n ** 6n
+const FACTORY_ADMIN_ABI = parseAbi(['function setDeprecated(bool deprecated_)'])
+
+let f: WalletFixture
+beforeAll(async () => {
+  f = await startWalletFixture()
+})
+afterAll(async () => {
+  await f?.stop()
+})
+
+describe('PrebuyDevBuyCoordinator and launchDevBuy', () => {
+  let clanker: LaunchpadAddresses['clanker']
+  let coordinator: Address
+  const feeRecipient: Address = '0x00000000000000000000000000000000000fee02'
+  const admin: Address = '0x00000000000000000000000000000000000ad111'
+  const client = () => f.clients.base
+  const deployer = () => f.devnet.accounts[8]!.account
+  const usdcOf = (address: Address) =>
+    client().readContract({ address: f.chains.base.addresses.stablecoin, abi: erc20Abi, functionName: 'balanceOf', args: [address] })
+  const tokenOf = (token: Address, address: Address) => client().readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [address] })
+  const params = (symbol: string): DevBuyParams => ({ name: `Dev ${symbol}`, symbol, image: '', metadata: 'a dev-buy launch', tokenAdmin: admin })
+  const input = (slug: string, buyers: DevBuyBuyer[]) => {
+    const launchId = devBuyLaunchId(slug) as Hex
+    return {
+      chain: f.chains.base,
+      coordinator,
+      launchId,
+      buyers,
+      deployment: clankerDevBuyDeployment(devnetClankerDevBuySetup(f.chains.base, clanker), params(slug.toUpperCase()), coordinator, launchId),
+    }
+  }
+  let nextUser = 300
+  const buyer = async (usdc: bigint, maxSpend: bigint, limitFdv: bigint | null): Promise<DevBuyBuyer & { address: Address }> => {
+    const userIndex = nextUser++
+    const address = await f.service.walletAddress(userIndex)
+    if (usdc > 0n) await fundAccount(f.chains.base, address, { stablecoin: (usdc / USDC).toString() })
+    return { id: `order-${userIndex}`, userIndex, maxSpend, limitFdv, address }
+  }
+
+  beforeAll(async () => {
+    clanker = (await deployDevnetLaunchpads(f.chains.base, deployer())).clanker
+    const wallet = createWalletClient({ chain: chainFromConfig(f.chains.base), account: f.trader, transport: http(f.chains.base.rpcUrl) })
+    const { entryPoint, stablecoin, weth, ethUsdPool } = f.chains.base.addresses
+    const hash = await wallet.deployContract({
+      abi: coordinatorAbi,
+      bytecode: coordinatorArtifact.bytecode as Hex,
+      args: [entryPoint, stablecoin, weth, ethUsdPool, clanker.factory, f.service.bundlerAddress('base'), feeRecipient],
+    })
+    coordinator = (await client().waitForTransactionReceipt({ hash })).contractAddress!
+  })
+
+  it('launches in one transaction: the eligible wallets pay in, the token is deployed with one buy, split pro rata less 3%; the others are untouched; a second launch moves nothing', async () => {
+    const buyers = [
+      await buyer(500n * USDC, 400n * USDC, null), // spends its cap, not its balance
+      await buyer(300n * USDC, 1_000n * USDC, 10_000_000_000n * USDC), // spends its balance; a limit far above the price
+      await buyer(200n * USDC, 200n * USDC, 1n * USDC), // a $1 FDV limit: below any price
+      await buyer(0n, 100n * USDC, null), // an empty wallet
+    ]
+    const launch = input('moon', buyers)
+    const simulated = await planDevBuyLaunch({ wallets: f.service, client: client() }, launch)
+    expect(simulated.plan.included.map((c) => c.id)).toEqual([buyers[0]!.id, buyers[1]!.id])
+    expect(simulated.plan.excluded).toEqual([
+      { id: buyers[3]!.id, reason: 'nothing_to_spend' },
+      { id: buyers[2]!.id, reason: 'limit_below_price' },
+    ])
+    // The planned stablecoin's ETH is what the coordinator's own quote says now.
+    expect(simulated.quotedEth).toBe(await quoteStableToEth(client(), coordinator, 700n * USDC))
+    const before = await Promise.all(buyers.map((b) => usdcOf(b.address)))
+
+    let predicted: Address | undefined
+    const outcome = await launchDevBuy(
+      { wallets: f.service, client: client() },
+      {
+        ...launch,
+        beforeSend: async (token) => {
+          predicted = token
+        },
+      },
+    )
+    expect(outcome.status).toBe('launched')
+    if (outcome.status !== 'launched') return
+    const { result } = outcome
+    expect(result.token).toBe(predicted)
+    expect(result.token).toBe(simulated.token)
+    expect(result.stableIn).toBe(700n * USDC)
+    expect(result.bought).toBeGreaterThanOrEqual(simulated.minTokens)
+    // The chain's split is the pure one: fee floor(3%), shares floor(net * c / total), dust to the largest contributor.
+    const expected = allocateDevBuy(
+      result.bought,
+      buyers.slice(0, 2).map((b) => ({ id: getAddress(b.address), amount: b === buyers[0] ? 400n * USDC : 300n * USDC })),
+    )
+    expect(result.fee).toBe(expected.fee)
+    expect(result.fills).toEqual(expected.allocations.map((a) => ({ wallet: a.id, spend: a.contribution, tokens: a.tokens })))
+    expect(await usdcOf(buyers[0]!.address)).toBe(before[0]! - 400n * USDC)
+    expect(await usdcOf(buyers[1]!.address)).toBe(0n)
+    expect(await usdcOf(buyers[2]!.address)).toBe(before[2])
+    for (const [i, a] of expected.allocations.entries()) expect(await tokenOf(result.token, buyers[i]!.address)).toBe(a.tokens)
+    expect(await tokenOf(result.token, feeRecipient)).toBe(expected.fee)
+    // Nothing stays with the coordinator, and no allowance survives.
+    expect(await tokenOf(result.token, coordinator)).toBe(0n)
+    expect(await usdcOf(coordinator)).toBe(0n)
+    expect(await client().getBalance({ address: coordinator })).toBe(0n)
+    for (const b of buyers.slice(0, 2)) {
+      const allowance = await client().readContract({
+        address: f.chains.base.addresses.stablecoin,
+        abi: erc20Abi,
+        functionName: 'allowance',
+        args: [b.address, coordinator],
+      })
+      expect(allowance).toBe(0n)
+    }
+
+    // Idempotent: the launch id launched; asked again, the coordinator says so, and the result is read from the chain.
+    const again = await launchDevBuy({ wallets: f.service, client: client() }, launch)
+    expect(again).toEqual({ status: 'already_launched', token: result.token, result })
+    expect(await usdcOf(buyers[0]!.address)).toBe(before[0]! - 400n * USDC)
+  })
+
+  it('a deployment that fails on chain reverts everything: every balance unchanged, nothing launched; launched again once it can', async () => {
+    const buyers = [await buyer(250n * USDC, 250n * USDC, null), await buyer(150n * USDC, 150n * USDC, null)]
+    const launch = input('fail', buyers)
+    const factoryOwner = createWalletClient({ chain: chainFromConfig(f.chains.base), account: deployer(), transport: http(f.chains.base.rpcUrl) })
+    const setDeprecated = async (value: boolean) =>
+      client().waitForTransactionReceipt({
+        hash: await factoryOwner.writeContract({ address: clanker.factory, abi: FACTORY_ADMIN_ABI, functionName: 'setDeprecated', args: [value] }),
+      })
+    const snapshot = async () => ({ buyers: await Promise.all(buyers.map((b) => usdcOf(b.address))), coordinator: await usdcOf(coordinator) })
+    const before = await snapshot()
+    // After the simulation passed and before the launch lands, the factory is deprecated: the deployment reverts on chain
+    // after the wallets paid in, so the whole transaction does.
+    const outcome = await launchDevBuy({ wallets: f.service, client: client() }, { ...launch, beforeSend: async () => void (await setDeprecated(true)) })
+    await setDeprecated(false)
+    expect(outcome.status).toBe('reverted')
+    expect(await snapshot()).toEqual(before)
+    expect(await client().readContract({ address: coordinator, abi: coordinatorAbi, functionName: 'launchedToken', args: [launch.launchId] })).toBe(
+      '0x0000000000000000000000000000000000000000',
+    )
+
+    const retried = await launchDevBuy({ wallets: f.service, client: client() }, launch)
+    expect(retried.status).toBe('launched')
+    expect(await usdcOf(buyers[0]!.address)).toBe(0n)
+  })
+
+  it('refuses what it must: a launch by anyone but the service, contributions outside a launch; with nobody able to take part nothing is sent', async () => {
+    const [poor] = [await buyer(0n, 100n * USDC, null)]
+    const outcome = await launchDevBuy({ wallets: f.service, client: client() }, input('empty', [poor!]))
+    expect(outcome.status).toBe('nothing_to_buy')
+    const call = (account: Address, functionName: string, args: unknown[]) =>
+      client()
+        .simulateContract({ account, address: coordinator, abi: coordinatorAbi, functionName, args, gas: 5_000_000n } as never)
+        .then(() => 'passed')
+        .catch((e: { walk?: (fn: (x: unknown) => boolean) => unknown; message: string }) => {
+          const found = e.walk?.((x) => typeof (x as { data?: { errorName?: string } }).data?.errorName === 'string') as
+            | { data?: { errorName: string } }
+            | undefined
+          return found?.data?.errorName ?? e.message
+        })
+    const launch = input('stranger', [poor!])
+    expect(
+      await call(f.trader.address, 'launch', [
+        launch.launchId,
+        [],
+        [{ wallet: poor!.address, amount: 1n }],
+        { minEth: 0n, minTokens: 0n, devBuyIndex: 0n },
+        launch.deployment.config,
+      ]),
+    ).toBe('OnlyOperator')
+    expect(await call(poor!.address, 'contribute', [launch.launchId, 1n])).toBe('NotCollecting')
+    expect(await call(f.trader.address, 'uniswapV3SwapCallback', [1n, 0n, '0x'])).toBe('UnexpectedCallback')
+  })
+})
