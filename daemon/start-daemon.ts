@@ -180,7 +180,7 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     })
     const otcChain = createOtcChain({ clients: otcClients, settlements: otcSettlements })
     // Dev buy: installed below, once the launch workers have the chains' launchpads (deployed by them on devnet).
-    const devBuyChain = createDevBuyChain(otcClients)
+    const devBuyChain = createDevBuyChain(otcClients, chains)
     const services: Services = createServices({ store, wallets, otcChain, devBuyChain })
 
     // Background workers, in start order (stopped in reverse): the executor, then the launch indexer that feeds it.

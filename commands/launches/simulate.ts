@@ -5,7 +5,7 @@ import { OperatorCommand } from '../../src/admin-client/cli/operator-command.ts'
 
 export default class LaunchesSimulate extends OperatorCommand {
   static override description =
-    "What a project's launch would do with its live order book and the buyers' balances now: open-market demand by price limit and, for a pooled_otc offer, the settlement (fill ratio, each order's spend and tokens)"
+    "What a project's launch would do with its live order book and the buyers' balances now: open-market demand by price limit; for a pooled_otc offer, the settlement (fill ratio, each order's spend and tokens); for a dev_buy launch, the single buy (size, price, resulting market cap, each order's allocation)"
   static override examples = ['<%= config.bin %> launches simulate moon', '<%= config.bin %> launches simulate moon --json']
   static override args = { slug: Args.string({ required: true, description: 'project slug' }) }
 
@@ -41,6 +41,20 @@ export default class LaunchesSimulate extends OperatorCommand {
         )
       for (const s of otc.skipped) this.log(`  left out: ${s.keyId} (${s.reason === 'no_balance' ? 'nothing to spend' : 'limit below the OTC FDV'})`)
     } else if (simulation.launchMethod === 'pooled_otc') this.log('OTC: no offer yet (prebuy otc set)')
+    const devBuy = simulation.devBuy
+    if (devBuy) {
+      this.log(
+        `Dev buy of ${devBuy.tokenAddress}: $${devBuy.spendUsdc} (${devBuy.ethIn} ETH) buys ${devBuy.boughtTokens} tokens at an average FDV of $${devBuy.averageFdvUsdc}; it leaves an effective market cap of ${devBuy.marginalCapUsdc === null ? 'n/a' : `$${devBuy.marginalCapUsdc}`}; fee ${devBuy.feeTokens}`,
+      )
+      if (devBuy.allocations.length > 0)
+        this.log(
+          formatTable(
+            devBuy.allocations.map((a) => ({ key: a.keyId, spend: a.spendUsdc, tokens: a.tokens })),
+            ['key', 'spend', 'tokens'],
+          ),
+        )
+      for (const e of devBuy.excluded) this.log(`  left out: ${e.keyId} (${e.reason.replaceAll('_', ' ')})`)
+    } else if (simulation.launchMethod === 'dev_buy') this.log('Dev buy: no launch parameters yet, or launched already (prebuy devbuy show)')
     return simulation
   }
 }

@@ -129,7 +129,15 @@ export function createLaunchIntake(deps: LaunchIntakeDeps) {
       const identity = decoded.kind === 'launch' ? decoded.candidate : decoded.launch
       let boundTo: string | undefined
       for (const project of await waitingOn(identity.launchpad)) {
-        const judged = judgeLaunch({ deployer: project.creatorAddress, expectedToken: project.expectedTokenAddress ?? null }, identity, deps.sharedDeployers)
+        const judged = judgeLaunch(
+          {
+            deployer: project.creatorAddress,
+            expectedToken: project.expectedTokenAddress ?? null,
+            expectedTokenOnly: project.launchMethod === 'dev_buy',
+          },
+          identity,
+          deps.sharedDeployers,
+        )
         if (judged.verdict === 'unrelated') continue
         const stored = decoded.kind === 'launch' ? { launch: storeLaunch(decoded.candidate) } : {}
         if (judged.verdict === 'bound' && boundTo !== undefined) {

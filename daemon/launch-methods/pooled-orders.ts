@@ -1,8 +1,7 @@
 import type { Hash } from 'viem'
-import { parseDecimal } from '../../src/domain/decimal.ts'
-import { FDV_DECIMALS, USDC_DECIMALS } from '../../src/domain/order-bounds.ts'
 import type { OrderRecord, ProjectRecord } from '../../src/domain/records.ts'
 import type { Journal } from '../../src/journal/journal.ts'
+import { pooledBuyers } from '../../src/launch-methods/pooled-buyers.ts'
 import { orderLockName } from '../../src/services/order-service.ts'
 import { PROJECT_LOCK } from '../../src/services/project-service.ts'
 import { orderKey } from '../../src/store/order-index.ts'
@@ -17,16 +16,6 @@ export interface PooledOrderMove {
   patch?: Partial<OrderRecord>
   reason: string
   txHash?: Hash
-}
-
-/** A buyer as the pooled methods plan with it: the order's key, its wallet (by user index) and its limits. */
-export interface PooledBuyer {
-  id: string
-  userIndex: number
-  /** Stablecoin atoms. */
-  maxSpend: bigint
-  /** Micro-USD FDV limit; null: none. */
-  limitFdv: bigint | null
 }
 
 /**
@@ -56,20 +45,7 @@ export function createPooledOrders(deps: { store: Store; journal: Journal; now: 
     },
 
     /** The buyers behind orders, skipping orders whose key is gone or revoked. */
-    async buyersOf(orders: readonly OrderRecord[]): Promise<PooledBuyer[]> {
-      const out: PooledBuyer[] = []
-      for (const order of orders) {
-        const key = await store.sub.keys.get(order.keyId)
-        if (!key || key.revokedAt !== null) continue
-        out.push({
-          id: order.keyId,
-          userIndex: key.userIndex,
-          maxSpend: parseDecimal(order.maxSpendUsdc, USDC_DECIMALS)!,
-          limitFdv: order.maxFdvUsdc === null ? null : parseDecimal(order.maxFdvUsdc, FDV_DECIMALS)!,
-        })
-      }
-      return out
-    },
+    buyersOf: (orders: readonly OrderRecord[]) => pooledBuyers(store, orders),
   }
 }
 

@@ -122,7 +122,7 @@ export const ENDPOINTS: Endpoint[] = [
     auth: true,
     summary: "Simulate the project's launch (owner only)",
     description:
-      "What the launch would do with the live order book and the buyers' wallet balances now: open-market demand by price limit (each slice buys once the effective market cap is at or below its limit) and, for a pooled_otc project with an offer, the settlement it would make (fill ratio, each order's spend and tokens). The dev-buy simulation comes with the dev_buy method.",
+      "What the launch would do with the live order book and the buyers' wallet balances now: open-market demand by price limit (each slice buys once the effective market cap is at or below its limit) for a pooled_otc project with an offer, the settlement it would make (fill ratio, each order's spend and tokens); for a dev_buy project with its parameters set, the single buy its launch would make (size, price, resulting market cap, each order's allocation, who is left out and why).",
     pathParams: slugParam,
     responses: {
       200: ok('The simulation.', S.LaunchSimulation),

@@ -211,6 +211,20 @@ export const LaunchSimulation = z
       })
       .nullable()
       .describe('A pooled OTC settlement run now on the project’s offer; null without an offer or for other methods.'),
+    devBuy: z
+      .object({
+        tokenAddress: z.string().describe('The token the launch would deploy (its address is fixed by the parameters).'),
+        spendUsdc: z.string().describe('The single buy’s size: what the included orders pay in, decimal USDC.'),
+        ethIn: z.string().describe('The ETH that stablecoin buys now, which the dev buy spends.'),
+        boughtTokens: z.string().describe('Tokens the buy gets, before the 3% fee.'),
+        feeTokens: z.string(),
+        averageFdvUsdc: z.string().describe('The FDV the buy pays on average (its price).'),
+        marginalCapUsdc: z.string().nullable().describe('The effective market cap at the buy’s last token: the market cap it leaves, fees counted.'),
+        allocations: z.array(z.object({ keyId: z.string(), spendUsdc: z.string(), tokens: z.string().describe('Credited, after the fee.') })),
+        excluded: z.array(z.object({ keyId: z.string(), reason: z.enum(['limit_below_price', 'after_cutoff', 'nothing_to_spend', 'liquidity_exhausted']) })),
+      })
+      .nullable()
+      .describe('The dev buy the launch would make now, on the pool it would deploy; null before its parameters are set, once launched, or for other methods.'),
   })
   .describe('GET /projects/{slug}/simulation: what the launch would do with the live order book and balances now.')
 

@@ -38,7 +38,8 @@ export const ERROR_CODES = {
   binding_fixed: {
     kind: 'conflict',
     surface: 'api',
-    meaning: 'The project has launched: what binds it to its launch (deployer, expected token) no longer changes.',
+    meaning:
+      'The project has launched: what binds it to its launch (deployer, expected token) no longer changes; a dev_buy project’s expected token is recorded by its own launch only.',
   },
   invalid_chain: { kind: 'bad_request', surface: 'api', meaning: 'The chain must be base or second_chain.' },
   // Public API: pooled OTC offers (owner endpoints).
@@ -125,7 +126,7 @@ export const ERROR_CODES = {
   launch_method_unsupported: {
     kind: 'bad_request',
     surface: 'admin',
-    meaning: 'Only the open_market launch method executes today; a dev_buy or pooled_otc project is refused until it does.',
+    meaning: 'A dev_buy project launches through Clanker only: it cannot be approved with another launchpad.',
   },
   key_revoked: { kind: 'conflict', surface: 'admin', meaning: 'The key is revoked: it cannot be rotated or linked; issue a new one.' },
   not_launched: { kind: 'not_found', surface: 'admin', meaning: 'The project has not launched: there is no execution journal to read yet.' },

@@ -57,6 +57,9 @@ export function createLaunchBindingService({ store, journal, clock }: LaunchBind
       const project = await mustGetProject(slug)
       if (project.launch !== null) throw new PrebuyError('binding_fixed', 'The project has launched: what binds it to its launch no longer changes.')
       const patch = edit(project)
+      if (project.launchMethod === 'dev_buy' && patch.expectedTokenAddress !== undefined) {
+        throw new PrebuyError('binding_fixed', "A dev_buy project's token is the one its dev-buy launch deploys: the launch records it, nobody else.")
+      }
       const next: ProjectRecord = {
         ...project,
         ...(patch.creatorAddress === undefined ? {} : { creatorAddress: getAddress(patch.creatorAddress) }),

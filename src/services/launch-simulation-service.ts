@@ -3,7 +3,12 @@ import { formatDecimal, parseDecimal } from '../domain/decimal.ts'
 import { demandSlices } from '../domain/launch-methods/demand-slices.ts'
 import { settleOtc } from '../domain/launch-methods/otc-fill.ts'
 import { FDV_DECIMALS, USDC_DECIMALS } from '../domain/order-bounds.ts'
-import type { LaunchMethod } from '../domain/records.ts'
+import type { LaunchMethod, OrderRecord, ProjectRecord } from '../domain/records.ts'
+import type { ExclusionReason } from '../domain/launch-methods/dev-buy-eligibility.ts'
+import type { DevBuyChain } from '../launch-methods/dev-buy/dev-buy-chain.ts'
+import { planDevBuyLaunch } from '../launch-methods/dev-buy/launch-dev-buy.ts'
+import { pooledBuyers } from '../launch-methods/pooled-buyers.ts'
+import { formatEther, type Hex } from 'viem'
 import type { Store } from '../store/open-store.ts'
 import type { WalletService } from '../wallets/wallet-service.ts'
 import type { Clock } from './clock.ts'
@@ -28,6 +33,20 @@ export interface LaunchSimulation {
     fills: Array<{ keyId: string; spendUsdc: string; tokens: string; creditedTokens: string }>
     skipped: Array<{ keyId: string; reason: 'limit_below_otc' | 'no_balance' }>
   } | null
+  /** The dev buy its launch would make now, on the pool it would deploy; null before its parameters, after it, or for other methods. */
+  devBuy: {
+    /** The token it would deploy (its address is fixed by the parameters). */
+    tokenAddress: string
+    spendUsdc: string
+    ethIn: string
+    boughtTokens: string
+    feeTokens: string
+    /** The FDV the buy pays on average (stablecoin in over tokens out), and the effective cap at its last token. */
+    averageFdvUsdc: string
+    marginalCapUsdc: string | null
+    allocations: Array<{ keyId: string; spendUsdc: string; tokens: string }>
+    excluded: Array<{ keyId: string; reason: ExclusionReason }>
+  } | null
 }
 
 export type SimulationViewer = { keyId: string } | 'operator'
@@ -37,8 +56,42 @@ export interface LaunchSimulationService {
   simulate(slug: string, viewer: SimulationViewer): Promise<LaunchSimulation>
 }
 
-export function createLaunchSimulationService(deps: { store: Store; wallets: WalletService; projects: ProjectService; clock: Clock }): LaunchSimulationService {
-  const { store, wallets, projects, clock } = deps
+export function createLaunchSimulationService(deps: {
+  store: Store
+  wallets: WalletService
+  projects: ProjectService
+  clock: Clock
+  /** Chain access for the dev-buy part; absent (or no dev buy on the chain): that part is null. */
+  devBuyChain?: DevBuyChain
+}): LaunchSimulationService {
+  const { store, wallets, projects, clock, devBuyChain } = deps
+
+  async function simulateDevBuy(project: ProjectRecord, orders: readonly OrderRecord[]): Promise<LaunchSimulation['devBuy']> {
+    const launch = project.devBuy
+    if (project.launchMethod !== 'dev_buy' || !launch || launch.state?.status === 'launched' || project.launch !== null) return null
+    const coordinator = devBuyChain?.coordinator(project.chain)
+    const deployment = coordinator ? devBuyChain!.deployment(project.chain, launch.params, coordinator, launch.launchId as Hex) : null
+    if (!coordinator || !deployment) return null
+    const planned = await planDevBuyLaunch(
+      { wallets, client: devBuyChain!.client(project.chain) },
+      { chain: devBuyChain!.chainConfig(project.chain), coordinator, buyers: await pooledBuyers(store, orders), deployment },
+    )
+    const { plan } = planned
+    const tokens = (atoms: bigint) => formatDecimal(atoms, 18)
+    const usd = (atoms: bigint) => formatDecimal(atoms, USDC_DECIMALS)
+    return {
+      tokenAddress: planned.token,
+      spendUsdc: usd(plan.quote?.stableIn ?? 0n),
+      ethIn: formatEther(planned.quotedEth),
+      boughtTokens: tokens(plan.quote?.tokensOut ?? 0n),
+      feeTokens: tokens(plan.allocation?.fee ?? 0n),
+      averageFdvUsdc: formatDecimal(plan.quote?.averageFdv ?? 0n, FDV_DECIMALS),
+      marginalCapUsdc: plan.quote?.marginalCap == null ? null : formatDecimal(plan.quote.marginalCap, FDV_DECIMALS),
+      allocations: (plan.allocation?.allocations ?? []).map((a) => ({ keyId: a.id, spendUsdc: usd(a.contribution), tokens: tokens(a.tokens) })),
+      excluded: plan.excluded.map((e) => ({ keyId: e.id, reason: e.reason })),
+    }
+  }
+
   return {
     async simulate(slug, viewer) {
       const project = await projects.getProject(slug)
@@ -82,7 +135,8 @@ export function createLaunchSimulationService(deps: { store: Store; wallets: Wal
           skipped: plan.skipped.map((s) => ({ keyId: s.id, reason: s.reason })),
         }
       }
-      return { slug, launchMethod: project.launchMethod, generatedAt: new Date(clock()).toISOString(), demand, otc }
+      const devBuy = await simulateDevBuy(project, orders)
+      return { slug, launchMethod: project.launchMethod, generatedAt: new Date(clock()).toISOString(), demand, otc, devBuy }
     },
   }
 }

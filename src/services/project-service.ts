@@ -159,12 +159,12 @@ export function createProjectService({ store, wallets, clock, fundedCacheMs = 15
     if ((await projects.get(input.slug)) !== undefined) {
       throw new PrebuyError('slug_taken', 'A project with this slug already exists.')
     }
-    // Open market and pooled OTC work end to end (docs/launch-methods.md); a dev_buy project's orders would otherwise be
-    // bought on the open market, silently, against what the project announced.
-    if (input.launchMethod === 'dev_buy') {
+    // A dev buy deploys through Clanker's factory and its DevBuy extension (docs/launch-methods.md): on another launchpad
+    // the project could never launch the way it announced.
+    if (input.launchMethod === 'dev_buy' && input.launchpad !== 'clanker') {
       throw new PrebuyError(
         'launch_method_unsupported',
-        `The ${input.launchMethod} launch method is not supported yet: approve the project as open_market, or wait for the release that executes ${input.launchMethod}.`,
+        `The dev_buy launch method deploys through Clanker only, not ${input.launchpad}: approve the project with launchpad clanker, or as open_market.`,
       )
     }
     const now = clock()

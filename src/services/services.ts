@@ -71,6 +71,6 @@ export function createServices({ store, wallets, clock = systemClock, fundedCach
     views: createOperatorViewsService({ store, journal: createJournal(store), projects }),
     otc: createOtcService({ store, wallets, clock, ...(otcChain ? { chain: otcChain } : {}) }),
     devBuy: createDevBuyService({ store, clock, ...(devBuyChain ? { chain: devBuyChain } : {}) }),
-    simulations: createLaunchSimulationService({ store, wallets, projects, clock }),
+    simulations: createLaunchSimulationService({ store, wallets, projects, clock, ...(devBuyChain ? { devBuyChain } : {}) }),
   }
 }

@@ -353,28 +353,22 @@ describe('review approvals', () => {
     expect((await h.app.inject({ method: 'POST', url: `${PREFIX}/api-keys`, payload: { label: 'owner-t' } })).statusCode).toBe(201)
   })
 
-  it('a dev_buy approval is refused until that method executes (its orders would buy on the open market); nothing is written', async () => {
+  it('a dev_buy approval on a launchpad other than Clanker is refused (it could never launch as announced); nothing is written; on Clanker it is approved', async () => {
     await h.services.reviews.submitRegistration({ projectName: 'D', projectUrls: ['x'], projectInfo: 'i', contact: 'c', email: 'd@e.co' }, '1.1.1.1')
     const [item] = await h.services.reviews.list({ kind: 'registration' })
-    for (const launchMethod of ['dev_buy'] as const) {
-      await expect(
-        h.services.reviews.approveRegistration(item!.id, {
-          slug: 'devbuy',
-          creatorAddress: '0x01',
-          launchpad: 'clanker',
-          chain: 'base',
-          launchMethod,
-          label: 'owner-d',
-        }),
-      ).rejects.toMatchObject({
+    const approval = { slug: 'devbuy', creatorAddress: '0x01', chain: 'base', launchMethod: 'dev_buy', label: 'owner-d' } as const
+    for (const launchpad of ['zora', 'doppler'] as const) {
+      await expect(h.services.reviews.approveRegistration(item!.id, { ...approval, launchpad })).rejects.toMatchObject({
         code: 'launch_method_unsupported',
         kind: 'bad_request',
-        message: expect.stringContaining(`The ${launchMethod} launch method is not supported yet`),
+        message: expect.stringContaining(`The dev_buy launch method deploys through Clanker only, not ${launchpad}`),
       })
     }
     expect((await h.services.reviews.get(item!.id))?.status).toBe('pending')
     expect(await h.services.projects.getProject('devbuy')).toBeUndefined()
     expect((await h.services.keys.listKeys()).map((k) => k.label)).not.toContain('owner-d')
+    await h.services.reviews.approveRegistration(item!.id, { ...approval, launchpad: 'clanker' })
+    expect(await h.services.projects.getProject('devbuy')).toMatchObject({ launchMethod: 'dev_buy', launchpad: 'clanker' })
   })
 
   it('approving a key request issues a key; rejecting records the decision', async () => {

@@ -82,4 +82,14 @@ describe('launch binding service (operator and owner)', () => {
     await store.batch([journal.putCandidate(candidate('awaiting_confirmation'))])
     await expect(service.confirm('alpha', TOKEN)).rejects.toMatchObject({ code: 'binding_fixed' })
   })
+
+  it("a dev_buy project's expected token is its own launch's to record: neither the owner nor the operator sets it; its deployer still edits", async () => {
+    await store.batch(projectWriteOps(store, undefined, projectRecord('devbuy', { ownerKeyId: 'owner', launchMethod: 'dev_buy' })))
+    await expect(service.setExpectedToken('devbuy', 'owner', TOKEN)).rejects.toMatchObject({ code: 'binding_fixed' })
+    await expect(service.updateBinding('devbuy', { expectedTokenAddress: TOKEN })).rejects.toMatchObject({ code: 'binding_fixed' })
+    expect((await store.sub.projects.get('devbuy'))!.expectedTokenAddress).toBeNull()
+    expect(await service.updateBinding('devbuy', { creatorAddress: '0x00000000000000000000000000000000000000c9' })).toMatchObject({
+      creatorAddress: '0x00000000000000000000000000000000000000C9',
+    })
+  })
 })

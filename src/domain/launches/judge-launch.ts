@@ -10,6 +10,8 @@
  *   address commits to the token's deployment parameters, so a look-alike cannot have it);
  * - a registered deployer that launches for many people (a platform contract, Bankr's deployer: the configured shared
  *   deployers) binds only through an expected token address or an operator's confirmation of the candidate.
+ * - a dev_buy project is launched by this service itself (its coordinator deploys the token): only the token that launch
+ *   records as expected binds; before that, nothing does (the project announced a dev buy, not an open-market launch).
  * Anything else that touches the project (its deployer launching another token, a launch naming it in a free field)
  * is recorded as a rejected candidate with the reason, for the operator, and buys nothing.
  */
@@ -19,6 +21,8 @@ export interface LaunchBinding {
   deployer: string
   /** The token address recorded before launch, if any. */
   expectedToken: string | null
+  /** Only the expected token binds (a dev_buy project: its own launch records it); default false. */
+  expectedTokenOnly?: boolean
 }
 
 export interface LaunchFacts {
@@ -44,6 +48,10 @@ export function judgeLaunch(binding: LaunchBinding, launch: LaunchFacts, sharedD
       return { verdict: 'rejected', reason: `not the expected token ${binding.expectedToken} (launched ${launch.token}, sent by ${launch.deployer})` }
     }
     return { verdict: 'unrelated' }
+  }
+  if (binding.expectedTokenOnly) {
+    if (!sentByDeployer && !namesDeployer) return { verdict: 'unrelated' }
+    return { verdict: 'rejected', reason: `the project launches by its dev buy, which has not started: ${launch.token} (sent by ${launch.deployer}) is not it` }
   }
   if (sentByDeployer) {
     if (sharedDeployers.has(binding.deployer.toLowerCase())) {

@@ -1,5 +1,5 @@
 import type { Address, Hex, PublicClient } from 'viem'
-import type { ChainKey } from '../../chain/chain-keys.ts'
+import type { ChainConfig, ChainKey } from '../../chain/chain-keys.ts'
 import type { DevBuyParams } from '../../domain/records.ts'
 import { type ClankerDevBuySetup, clankerDevBuyDeployment } from './clanker-dev-buy-deployment.ts'
 import type { DevBuyDeployment } from './dev-buy-deployment.ts'
@@ -14,6 +14,7 @@ export interface DevBuyChain {
   /** The deployment a launch with these parameters makes on a chain; null: no dev buy there. */
   deployment(chain: ChainKey, params: DevBuyParams, coordinator: Address, launchId: Hex): DevBuyDeployment | null
   client(chain: ChainKey): PublicClient
+  chainConfig(chain: ChainKey): ChainConfig
 }
 
 export interface DevBuyChainSetup {
@@ -25,7 +26,10 @@ export interface DevBuyChainSetup {
  * The daemon's DevBuyChain. Its setup is installed once the chains' launchpads are known (on devnet they are deployed by
  * the launch workers, after the services exist); until then, and on chains it leaves out, there is no dev buy.
  */
-export function createDevBuyChain(clients: Record<ChainKey, PublicClient>): DevBuyChain & { install(setup: DevBuyChainSetup): void } {
+export function createDevBuyChain(
+  clients: Record<ChainKey, PublicClient>,
+  chains: Record<ChainKey, ChainConfig>,
+): DevBuyChain & { install(setup: DevBuyChainSetup): void } {
   let installed: DevBuyChainSetup = { coordinators: {}, setups: {} }
   const available = (chain: ChainKey) => installed.coordinators[chain] !== undefined && installed.setups[chain] !== undefined
   return {
@@ -36,5 +40,6 @@ export function createDevBuyChain(clients: Record<ChainKey, PublicClient>): DevB
     deployment: (chain, params, coordinator, launchId) =>
       available(chain) ? clankerDevBuyDeployment(installed.setups[chain]!, params, coordinator, launchId) : null,
     client: (chain) => clients[chain],
+    chainConfig: (chain) => chains[chain],
   }
 }

@@ -9,16 +9,10 @@ import type { DecodedRevert, WalletService } from '../../wallets/wallet-service.
 import { DEV_BUY_COORDINATOR_ABI, launchedToken, quoteStableToEth } from './dev-buy-coordinator-contract.ts'
 import type { DevBuyDeployment } from './dev-buy-deployment.ts'
 import { planWithQuotes } from './plan-with-quotes.ts'
+import type { PooledBuyer } from '../pooled-buyers.ts'
 
 /** An order taking part in a dev buy: its identity, its wallet (by user index) and its limits. */
-export interface DevBuyBuyer {
-  id: string
-  userIndex: number
-  /** Stablecoin atoms: the order's spend cap. */
-  maxSpend: bigint
-  /** Micro-USD FDV limit; null: none. */
-  limitFdv: bigint | null
-}
+export type DevBuyBuyer = PooledBuyer
 
 export interface LaunchDevBuyInput {
   chain: ChainConfig

@@ -49,4 +49,15 @@ describe('judgeLaunch (launch authenticity)', () => {
       verdict: 'rejected',
     })
   })
+
+  it('a dev_buy project binds only the token its own launch recorded: before that, its deployer launching anything is rejected', () => {
+    const waiting = { deployer: CREATOR, expectedToken: null, expectedTokenOnly: true }
+    const sent = judgeLaunch(waiting, { token: TOKEN, deployer: CREATOR, claimedCreators: [] }, none)
+    expect(sent).toMatchObject({ verdict: 'rejected' })
+    expect(sent.verdict === 'rejected' && sent.reason).toContain('dev buy')
+    expect(judgeLaunch(waiting, { token: TOKEN, deployer: ATTACKER, claimedCreators: [CREATOR] }, none)).toMatchObject({ verdict: 'rejected' })
+    expect(judgeLaunch(waiting, { token: TOKEN, deployer: ATTACKER, claimedCreators: [] }, none)).toEqual({ verdict: 'unrelated' })
+    // Recorded by the launch (sent by the service's coordinator, not the registered deployer): that token binds.
+    expect(judgeLaunch({ ...waiting, expectedToken: TOKEN }, { token: TOKEN, deployer: PLATFORM, claimedCreators: [] }, none)).toEqual({ verdict: 'bound' })
+  })
 })
