@@ -13,6 +13,7 @@ import { createLaunchWorkers } from './workers/launch-workers.ts'
 import { createOtcSettlementWorker } from './launch-methods/otc-settlement-worker.ts'
 import { resolveOtcSettlements } from './launch-methods/otc-settlements.ts'
 import { createOtcChain } from '../src/launch-methods/otc/otc-chain.ts'
+import { createVestingChain } from '../src/launch-methods/vesting/vesting-chain.ts'
 import { removeDaemonFile, writeDaemonFile } from './daemon-file.ts'
 import { makeDataDirPrivate } from './private-data-dir.ts'
 import { createReadinessProbe } from './readiness-probe.ts'
@@ -175,8 +176,9 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
       devnet: devnet !== undefined,
       logger,
     })
-    const otcChain = createOtcChain({ clients: otcClients, settlements: otcSettlements })
-    const services: Services = createServices({ store, wallets, otcChain })
+    const otcChain = createOtcChain({ clients: otcClients, settlements: otcSettlements.settlements, vesting: otcSettlements.vesting })
+    const vestingChain = createVestingChain({ clients: otcClients, vesting: otcSettlements.vesting })
+    const services: Services = createServices({ store, wallets, otcChain, vestingChain })
 
     // Background workers, in start order (stopped in reverse): the executor, then the launch indexer that feeds it.
     step('workers')

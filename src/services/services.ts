@@ -13,6 +13,8 @@ import { createOrderService, type OrderService } from './order-service.ts'
 import { createOtcService, type OtcService } from './otc-service.ts'
 import { createLaunchSimulationService, type LaunchSimulationService } from './launch-simulation-service.ts'
 import type { OtcChain } from '../launch-methods/otc/otc-chain.ts'
+import type { VestingChain } from '../launch-methods/vesting/vesting-chain.ts'
+import { createVestingService, type VestingService } from './vesting-service.ts'
 import { createProjectService, type ProjectService } from './project-service.ts'
 import { createReviewService, type ReviewService } from './review-service.ts'
 
@@ -35,6 +37,8 @@ export interface Services {
   otc: OtcService
   /** What a project's launch would do with its order book now (owner and operator). */
   simulations: LaunchSimulationService
+  /** Buyers' vesting positions (locked launch methods): their state on GET /orders and GET /wallet, releases on withdrawals. */
+  vesting: VestingService
 }
 
 export interface ServicesDeps {
@@ -45,9 +49,11 @@ export interface ServicesDeps {
   fundedCacheMs?: number
   /** Chain access for OTC offers; absent: OTC calls are refused (otc_unavailable). */
   otcChain?: OtcChain
+  /** The vesting contract's reads; absent: positions are shown without their state now. */
+  vestingChain?: VestingChain
 }
 
-export function createServices({ store, wallets, clock = systemClock, fundedCacheMs, otcChain }: ServicesDeps): Services {
+export function createServices({ store, wallets, clock = systemClock, fundedCacheMs, otcChain, vestingChain }: ServicesDeps): Services {
   const keys = createKeyService({ store, wallets, clock })
   const projects = createProjectService({ store, wallets, clock, ...(fundedCacheMs === undefined ? {} : { fundedCacheMs }) })
   const blocklist = createBlocklistService({ store, clock })
@@ -65,5 +71,6 @@ export function createServices({ store, wallets, clock = systemClock, fundedCach
     views: createOperatorViewsService({ store, journal: createJournal(store), projects }),
     otc: createOtcService({ store, wallets, clock, ...(otcChain ? { chain: otcChain } : {}) }),
     simulations: createLaunchSimulationService({ store, wallets, projects, clock }),
+    vesting: createVestingService({ store, ...(vestingChain ? { chain: vestingChain } : {}) }),
   }
 }

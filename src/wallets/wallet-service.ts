@@ -32,6 +32,21 @@ export interface WithdrawRequest {
   to: string
   /** A decimal amount in token units ("1.5"), or "max" for the whole balance. */
   amount: string
+  /**
+   * The wallet's vesting positions of this token (a locked launch method): what has vested is released in the same
+   * operation when the free balance does not cover the amount; what is still locked is named when refused.
+   */
+  vested?: VestedTokens | undefined
+}
+
+/** A wallet's vesting positions of one token, as a withdrawal may use them. Amounts atomic, times unix seconds. */
+export interface VestedTokens {
+  /** The PrebuyVesting contract (`release(id)` pays the caller, the wallet, what has vested). */
+  contract: Address
+  /** The chain's time the amounts were computed at, unix seconds (the contract's clock, not the host's). */
+  now: number
+  releasable: Array<{ positionId: bigint; amount: bigint }>
+  locked: Array<{ amount: bigint; lockupEnd: number; vestingEnd: number }>
 }
 
 export interface WithdrawResult {

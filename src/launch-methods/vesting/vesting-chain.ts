@@ -1,0 +1,33 @@
+import type { Address, PublicClient } from 'viem'
+import type { ChainKey } from '../../chain/chain-keys.ts'
+import { type OnChainPosition, VESTING_ABI } from './vesting-contract.ts'
+
+/** What the service reads of the vesting contract: the port the daemon fills with its clients and vesting addresses. */
+export interface VestingChain {
+  /** The vesting contract on a chain; null where this deployment has none. */
+  contract(chain: ChainKey): Address | null
+  /** Positions by id, in the order asked (one multicall). */
+  positions(chain: ChainKey, ids: readonly bigint[]): Promise<OnChainPosition[]>
+  /** The chain's latest block time, unix seconds: what the contract's `releasable` is computed at. */
+  now(chain: ChainKey): Promise<number>
+}
+
+export function createVestingChain(deps: { clients: Record<ChainKey, PublicClient>; vesting: Partial<Record<ChainKey, Address>> }): VestingChain {
+  const { clients, vesting } = deps
+  return {
+    contract: (chain) => vesting[chain] ?? null,
+    async positions(chain, ids) {
+      const address = vesting[chain]
+      if (!address || ids.length === 0) return []
+      const results = await clients[chain].multicall({
+        allowFailure: false,
+        contracts: ids.map((id) => ({ address, abi: VESTING_ABI, functionName: 'positions', args: [id] })),
+      })
+      return results.map((r) => {
+        const [beneficiary, token, total, released, start, lockupEnd, vestingSeconds] = r as [Address, Address, bigint, bigint, bigint, bigint, bigint]
+        return { beneficiary, token, total, released, start, lockupEnd, vestingSeconds }
+      })
+    },
+    now: async (chain) => Number((await clients[chain].getBlock()).timestamp),
+  }
+}
