@@ -6,7 +6,7 @@ import { type OnChainPosition, VESTING_ABI } from './vesting-contract.ts'
 export interface VestingChain {
   /** The vesting contract on a chain; null where this deployment has none. */
   contract(chain: ChainKey): Address | null
-  /** Positions by id, in the order asked (one multicall). */
+  /** Positions by id, in the order asked. */
   positions(chain: ChainKey, ids: readonly bigint[]): Promise<OnChainPosition[]>
   /** The chain's latest block time, unix seconds: what the contract's `releasable` is computed at. */
   now(chain: ChainKey): Promise<number>
@@ -19,14 +19,18 @@ export function createVestingChain(deps: { clients: Record<ChainKey, PublicClien
     async positions(chain, ids) {
       const address = vesting[chain]
       if (!address || ids.length === 0) return []
-      const results = await clients[chain].multicall({
-        allowFailure: false,
-        contracts: ids.map((id) => ({ address, abi: VESTING_ABI, functionName: 'positions', args: [id] })),
-      })
-      return results.map((r) => {
-        const [beneficiary, token, total, released, start, lockupEnd, vestingSeconds] = r as [Address, Address, bigint, bigint, bigint, bigint, bigint]
-        return { beneficiary, token, total, released, start, lockupEnd, vestingSeconds }
-      })
+      // One read per position (a buyer has one per locked fill: a handful), in parallel.
+      return Promise.all(
+        ids.map(async (id) => {
+          const [beneficiary, token, total, released, start, lockupEnd, vestingSeconds] = (await clients[chain].readContract({
+            address,
+            abi: VESTING_ABI,
+            functionName: 'positions',
+            args: [id],
+          })) as [Address, Address, bigint, bigint, bigint, bigint, bigint]
+          return { beneficiary, token, total, released, start, lockupEnd, vestingSeconds }
+        }),
+      )
     },
     now: async (chain) => Number((await clients[chain].getBlock()).timestamp),
   }
