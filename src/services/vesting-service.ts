@@ -18,7 +18,7 @@ export interface TokenVesting {
   releasable: bigint
   /** When the last of it vests (ISO 8601); null once nothing is locked. */
   lockedUntil: string | null
-  positions: Array<{ id: bigint; releasable: bigint; locked: bigint; lockupEnd: number; vestingEnd: number }>
+  positions: Array<{ contract: Address; id: bigint; releasable: bigint; locked: bigint; lockupEnd: number; vestingEnd: number }>
   /** The chain's time the state is computed at, unix seconds. */
   asOf: number
 }
@@ -58,7 +58,7 @@ export function createVestingService(deps: { store: Store; chain?: VestingChain 
           chain.now(key),
           chain.positions(
             key,
-            here.map((p) => BigInt(p.positionId)),
+            here.map((p) => ({ contract: p.contract as Address, id: BigInt(p.positionId) })),
           ),
         ])
         for (const [i, p] of here.entries()) out.set(p, { now, released: onChain[i]!.released })
@@ -122,21 +122,25 @@ export function createVestingService(deps: { store: Store; chain?: VestingChain 
           const until = new Date(vestingEnd * 1000).toISOString()
           if (entry.lockedUntil === null || until > entry.lockedUntil) entry.lockedUntil = until
         }
-        entry.positions.push({ id: BigInt(position.positionId), releasable: now.releasable, locked: now.locked, lockupEnd: position.lockupEnd, vestingEnd })
+        entry.positions.push({
+          contract: position.contract as Address,
+          id: BigInt(position.positionId),
+          releasable: now.releasable,
+          locked: now.locked,
+          lockupEnd: position.lockupEnd,
+          vestingEnd,
+        })
         out[position.chain].set(key, entry)
       }
       return out
     },
 
     async vestedFor(keyId, chainKey, token) {
-      const contract = chain?.contract(chainKey)
-      if (!contract) return undefined
       const entry = (await this.walletVesting(keyId))[chainKey].get(token.toLowerCase())
       if (!entry) return undefined
       return {
-        contract: contract as Address,
         now: entry.asOf,
-        releasable: entry.positions.filter((p) => p.releasable > 0n).map((p) => ({ positionId: p.id, amount: p.releasable })),
+        releasable: entry.positions.filter((p) => p.releasable > 0n).map((p) => ({ contract: p.contract, positionId: p.id, amount: p.releasable })),
         locked: entry.positions.filter((p) => p.locked > 0n).map((p) => ({ amount: p.locked, lockupEnd: p.lockupEnd, vestingEnd: p.vestingEnd })),
       }
     },

@@ -41,11 +41,10 @@ export interface WithdrawRequest {
 
 /** A wallet's vesting positions of one token, as a withdrawal may use them. Amounts atomic, times unix seconds. */
 export interface VestedTokens {
-  /** The PrebuyVesting contract (`release(id)` pays the caller, the wallet, what has vested). */
-  contract: Address
   /** The chain's time the amounts were computed at, unix seconds (the contract's clock, not the host's). */
   now: number
-  releasable: Array<{ positionId: bigint; amount: bigint }>
+  /** Positions with something vested, on the PrebuyVesting contract that holds each (`release(id)` pays the wallet). */
+  releasable: Array<{ contract: Address; positionId: bigint; amount: bigint }>
   locked: Array<{ amount: bigint; lockupEnd: number; vestingEnd: number }>
 }
 

@@ -157,7 +157,7 @@ function releaseCalls(vested: VestedTokens, needed: bigint): AccountCall[] {
   let covered = 0n
   for (const position of [...vested.releasable].sort((a, b) => (b.amount > a.amount ? 1 : b.amount < a.amount ? -1 : 0))) {
     if (covered >= needed) break
-    calls.push({ to: vested.contract, data: encodeFunctionData({ abi: VESTING_ABI, functionName: 'release', args: [position.positionId] }) })
+    calls.push({ to: position.contract, data: encodeFunctionData({ abi: VESTING_ABI, functionName: 'release', args: [position.positionId] }) })
     covered += position.amount
   }
   return calls

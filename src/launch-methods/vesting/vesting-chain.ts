@@ -6,8 +6,8 @@ import { type OnChainPosition, VESTING_ABI } from './vesting-contract.ts'
 export interface VestingChain {
   /** The vesting contract on a chain; null where this deployment has none. */
   contract(chain: ChainKey): Address | null
-  /** Positions by id, in the order asked. */
-  positions(chain: ChainKey, ids: readonly bigint[]): Promise<OnChainPosition[]>
+  /** Positions by contract and id (a position stays on the contract that created it), in the order asked. */
+  positions(chain: ChainKey, refs: ReadonlyArray<{ contract: Address; id: bigint }>): Promise<OnChainPosition[]>
   /** The chain's latest block time, unix seconds: what the contract's `releasable` is computed at. */
   now(chain: ChainKey): Promise<number>
 }
@@ -16,12 +16,10 @@ export function createVestingChain(deps: { clients: Record<ChainKey, PublicClien
   const { clients, vesting } = deps
   return {
     contract: (chain) => vesting[chain] ?? null,
-    async positions(chain, ids) {
-      const address = vesting[chain]
-      if (!address || ids.length === 0) return []
+    async positions(chain, refs) {
       // One read per position (a buyer has one per locked fill: a handful), in parallel.
       return Promise.all(
-        ids.map(async (id) => {
+        refs.map(async ({ contract: address, id }) => {
           const [beneficiary, token, total, released, start, lockupEnd, vestingSeconds] = (await clients[chain].readContract({
             address,
             abi: VESTING_ABI,
