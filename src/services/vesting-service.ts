@@ -1,5 +1,6 @@
 import { getAddress, type Address } from 'viem'
 import { CHAIN_KEYS, type ChainKey } from '../chain/chain-keys.ts'
+import { PrebuyError } from '../common/errors.ts'
 import { vestingView } from '../domain/launch-methods/vesting-view.ts'
 import { vestingState } from '../domain/launch-methods/vesting-schedule.ts'
 import type { OrderVesting } from '../domain/records.ts'
@@ -41,9 +42,10 @@ export interface VestingService {
 export function createVestingService(deps: { store: Store; chain?: VestingChain }): VestingService {
   const { store, chain } = deps
 
-  const positionsOfKey = async (keyId: string): Promise<OrderVesting[]> =>
+  /** The key's filled orders' positions, with their project's slug. */
+  const filledPositions = async (keyId: string): Promise<Array<readonly [string, OrderVesting]>> =>
     (await readAll(store.sub.orders, `${keyId}!`)).flatMap((e) =>
-      e.value.status === 'filled' && e.value.execution?.vesting ? [e.value.execution.vesting] : [],
+      e.value.status === 'filled' && e.value.execution?.vesting ? [[e.value.slug, e.value.execution.vesting] as const] : [],
     )
 
   /** Released amounts from the contract and the chain's time, per chain; null for a chain that cannot be read. */
@@ -79,9 +81,7 @@ export function createVestingService(deps: { store: Store; chain?: VestingChain 
   return {
     async withVesting(page, keyId) {
       if (!page.data.some((o) => o.execution?.vesting)) return page
-      const records = (await readAll(store.sub.orders, `${keyId}!`)).flatMap((e) =>
-        e.value.execution?.vesting ? [[e.value.slug, e.value.execution.vesting] as const] : [],
-      )
+      const records = await filledPositions(keyId)
       const bySlug = new Map(records)
       const states = await chainStates(records.map(([, p]) => p))
       return {
@@ -96,14 +96,15 @@ export function createVestingService(deps: { store: Store; chain?: VestingChain 
 
     async walletVesting(keyId) {
       const out = Object.fromEntries(CHAIN_KEYS.map((k) => [k, new Map<string, TokenVesting>()])) as Record<ChainKey, Map<string, TokenVesting>>
-      const orders = (await readAll(store.sub.orders, `${keyId}!`)).map((e) => e.value)
-      const slugs = new Map(orders.flatMap((o) => (o.execution?.vesting ? [[o.execution.vesting.tokenAddress.toLowerCase(), o.slug] as const] : [])))
-      const records = await positionsOfKey(keyId)
+      const filled = await filledPositions(keyId)
+      const slugs = new Map(filled.map(([slug, p]) => [p.tokenAddress.toLowerCase(), slug] as const))
+      const records = filled.map(([, p]) => p)
       const states = await chainStates(records)
       for (const position of records) {
         const state = states.get(position)
-        // A chain that cannot be read: that chain's vesting cannot be shown (nor released), like its balances.
-        if (!state) continue
+        // A chain that cannot be read: 503, as its balances are (a withdrawal must not be refused as if nothing vested).
+        if (!state)
+          throw new PrebuyError('chain_unavailable', `Vesting positions on ${position.chain} could not be read.`, { details: { retryAfterSeconds: 5 } })
         const schedule = { total: BigInt(position.total), start: position.start, lockupEnd: position.lockupEnd, vestingSeconds: position.vestingSeconds }
         const now = vestingState(schedule, state.now, state.released)
         const key = position.tokenAddress.toLowerCase()
