@@ -94,7 +94,8 @@ export async function withdraw(deps: WithdrawDeps, request: WithdrawRequest): Pr
     const value = wanted === 'max' ? available : wanted
     if (value <= 0n || value > available) {
       const locked = (vested?.locked ?? []).reduce((sum, p) => sum + p.amount, 0n)
-      if (locked > 0n && value > 0n) throw lockedError(vested!, available, locked, decimals)
+      // Refused because of the lock (also "max" with nothing vested yet): say what is locked until when.
+      if (locked > 0n) throw lockedError(vested!, available, locked, decimals)
       throw badRequest('insufficient_balance', 'The wallet does not hold enough of this token for the withdrawal.', {
         available: (available > 0n ? available : 0n).toString(),
       })

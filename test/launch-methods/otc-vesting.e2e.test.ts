@@ -151,6 +151,8 @@ describe('a locked pooled OTC offer through the API and the CLI', () => {
       body: { code: 'tokens_locked', message: expect.stringContaining(`locked in vesting until ${v.vestingEnd}`) },
     })
     expect(refused.body.message).toContain(`the next part unlocks at ${v.lockupEnd}`)
+    const max = await h.call('POST', '/wallet/withdrawals', buyerKey.apiKey, { tokenAddress, withdrawAddress: destination, amount: 'max' })
+    expect(max).toMatchObject({ status: 400, body: { code: 'tokens_locked', message: expect.stringContaining('Only 0 can be withdrawn now') } })
 
     // Simulated time: 5 days into the vesting period, half of it has vested.
     await jsonRpc(rpc(), 'evm_setNextBlockTimestamp', [start + LOCK_SECONDS + 5 * DAY])
