@@ -16,6 +16,7 @@ import { createOtcChain } from '../src/launch-methods/otc/otc-chain.ts'
 import { createDevBuyChain } from '../src/launch-methods/dev-buy/dev-buy-chain.ts'
 import { createDevBuyWorker } from './launch-methods/dev-buy-worker.ts'
 import { resolveDevBuySetups } from './launch-methods/dev-buy-setups.ts'
+import { createVestingChain } from '../src/launch-methods/vesting/vesting-chain.ts'
 import { removeDaemonFile, writeDaemonFile } from './daemon-file.ts'
 import { makeDataDirPrivate } from './private-data-dir.ts'
 import { createReadinessProbe } from './readiness-probe.ts'
@@ -178,10 +179,11 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
       devnet: devnet !== undefined,
       logger,
     })
-    const otcChain = createOtcChain({ clients: otcClients, settlements: otcSettlements })
+    const otcChain = createOtcChain({ clients: otcClients, settlements: otcSettlements.settlements, vesting: otcSettlements.vesting })
+    const vestingChain = createVestingChain({ clients: otcClients, vesting: otcSettlements.vesting })
     // Dev buy: installed below, once the launch workers have the chains' launchpads (deployed by them on devnet).
     const devBuyChain = createDevBuyChain(otcClients, chains)
-    const services: Services = createServices({ store, wallets, otcChain, devBuyChain })
+    const services: Services = createServices({ store, wallets, otcChain, devBuyChain, vestingChain })
 
     // Background workers, in start order (stopped in reverse): the executor, then the launch indexer that feeds it.
     step('workers')

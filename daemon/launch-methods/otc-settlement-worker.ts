@@ -3,10 +3,11 @@ import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
 import type { Logger } from '../../src/common/logger.ts'
 import { formatDecimal, parseDecimal } from '../../src/domain/decimal.ts'
 import { FDV_DECIMALS, USDC_DECIMALS } from '../../src/domain/order-bounds.ts'
-import type { OrderRecord, OtcOffer, OtcSettlementState, ProjectRecord } from '../../src/domain/records.ts'
+import type { OrderRecord, OrderVesting, OtcOffer, OtcSettlementState, ProjectRecord } from '../../src/domain/records.ts'
 import { createJournal } from '../../src/journal/journal.ts'
 import type { OtcChain } from '../../src/launch-methods/otc/otc-chain.ts'
 import { OTC_SETTLEMENT_ABI } from '../../src/launch-methods/otc/otc-settlement-contract.ts'
+import { VESTING_ABI } from '../../src/launch-methods/vesting/vesting-contract.ts'
 import { type OtcBuyer, settleOffer, type SettleOfferOutcome } from '../../src/launch-methods/otc/settle-offer.ts'
 import { orderLockName } from '../../src/services/order-service.ts'
 import { PROJECT_LOCK } from '../../src/services/project-service.ts'
@@ -94,13 +95,20 @@ export function createOtcSettlementWorker(deps: OtcWorkerDeps): BackgroundWorker
     return out
   }
 
-  /** The fills a settling transaction made (BuyerFilled logs), by wallet, and its totals (OfferSettled). */
+  /**
+   * The fills a settling transaction made (BuyerFilled logs), by wallet, and its totals (OfferSettled); for a locked
+   * offer, each wallet's vesting position (the vesting contract's PositionCreated logs in the same transaction).
+   */
   async function readSettlement(chain: ChainKey, txHash: Hash) {
     const receipt = await otcChain.client(chain).getTransactionReceipt({ hash: txHash })
-    const logs = parseEventLogs({ abi: OTC_SETTLEMENT_ABI, logs: receipt.logs })
+    const settlement = otcChain.settlement(chain)
+    const vesting = otcChain.vesting(chain)
     const fills = new Map<string, { spend: bigint; tokens: bigint; fee: bigint }>()
+    const positions = new Map<string, OrderVesting>()
     let totals: { sold: bigint; unsold: bigint; proceeds: bigint } | undefined
-    for (const entry of logs) {
+    // Only our own contracts' logs count (a token could emit look-alike events).
+    const ours = (address: Address, contract: Address | null) => contract !== null && getAddress(address) === getAddress(contract)
+    for (const entry of parseEventLogs({ abi: OTC_SETTLEMENT_ABI, logs: receipt.logs.filter((l) => ours(l.address, settlement)) })) {
       const args = entry.args as Record<string, unknown>
       if (entry.eventName === 'BuyerFilled') {
         fills.set(getAddress(args.wallet as Address), { spend: args.spend as bigint, tokens: args.tokens as bigint, fee: args.fee as bigint })
@@ -108,17 +116,32 @@ export function createOtcSettlementWorker(deps: OtcWorkerDeps): BackgroundWorker
         totals = { sold: args.sold as bigint, unsold: args.unsold as bigint, proceeds: args.proceeds as bigint }
       }
     }
-    return { fills, totals, blockNumber: receipt.blockNumber }
+    for (const entry of parseEventLogs({ abi: VESTING_ABI, logs: receipt.logs.filter((l) => ours(l.address, vesting)), eventName: 'PositionCreated' })) {
+      const args = entry.args as Record<string, unknown>
+      positions.set(getAddress(args.beneficiary as Address), {
+        chain,
+        contract: getAddress(entry.address),
+        positionId: (args.id as bigint).toString(),
+        tokenAddress: getAddress(args.token as Address),
+        total: (args.total as bigint).toString(),
+        start: Number(args.start as bigint),
+        lockupEnd: Number(args.lockupEnd as bigint),
+        vestingSeconds: Number(args.vestingSeconds as bigint),
+      })
+    }
+    return { fills, positions, totals, blockNumber: receipt.blockNumber }
   }
 
   async function applySettled(project: ProjectRecord, executing: readonly OrderRecord[], txHash: Hash) {
-    const { fills, totals, blockNumber } = await readSettlement(project.chain, txHash)
+    const { fills, positions, totals, blockNumber } = await readSettlement(project.chain, txHash)
     const at = now()
     const moves = []
     let filledOrders = 0
     for (const order of executing) {
       const key = await store.sub.keys.get(order.keyId)
-      const fill = key ? fills.get(getAddress(key.walletAddress as Address)) : undefined
+      const wallet = key ? getAddress(key.walletAddress as Address) : undefined
+      const fill = wallet ? fills.get(wallet) : undefined
+      const vesting = wallet ? positions.get(wallet) : undefined
       if (!fill) {
         moves.push({ order, to: 'active' as const, reason: 'not part of the OTC settlement (limit below the OTC FDV, or nothing to spend)' })
         continue
@@ -136,6 +159,7 @@ export function createOtcSettlementWorker(deps: OtcWorkerDeps): BackgroundWorker
             feeTokens: fill.fee.toString(),
             txHash,
             executedAt: at,
+            ...(vesting ? { vesting } : {}),
           },
         },
       })

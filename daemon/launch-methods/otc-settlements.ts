@@ -4,16 +4,27 @@ import { chainFromConfig } from '../../src/chain/clients.ts'
 import { devAccounts } from '../../src/chain/devnet/devnet-accounts.ts'
 import type { Logger } from '../../src/common/logger.ts'
 import { OTC_SETTLEMENT_SALT, otcSettlementInitCode } from '../../src/launch-methods/otc/otc-settlement-contract.ts'
+import { VESTING_SALT, vestingInitCode } from '../../src/launch-methods/vesting/vesting-contract.ts'
 import { create2Address, ensureCreate2Contract } from '../chain/ensure-create2-contract.ts'
 
-/** anvil dev account that deploys the OTC settlement on devnet (the launch machinery uses index 8). */
+/** anvil dev account that deploys the OTC settlement and the vesting contract on devnet (the launch machinery uses index 8). */
 const DEVNET_OTC_DEPLOYER_INDEX = 9
 
+/** This service's launch-method contracts on each chain where they are deployed. */
+export interface LaunchMethodContracts {
+  /** PrebuyOtcSettlement per chain (absent: no OTC there). */
+  settlements: Partial<Record<ChainKey, Address>>
+  /** PrebuyVesting per chain (the same address everywhere: no constructor arguments). */
+  vesting: Partial<Record<ChainKey, Address>>
+}
+
 /**
- * The OTC settlement contract of this service on each chain: its address follows from the chain's EntryPoint and
- * stablecoin, the service's bundler EOA (the only account that may settle) and its fee recipient, through CREATE2.
- * On devnet it is deployed at start when missing; on real chains it must have been deployed (docs/launch-methods.md),
- * and a chain without it has no OTC (offers there are refused with otc_unavailable).
+ * The vesting contract and the OTC settlement contract of this service on each chain. Both addresses follow by
+ * CREATE2: the vesting contract's from its bytecode alone, the settlement's from the chain's EntryPoint and
+ * stablecoin, the service's bundler EOA (the only account that may settle), its fee recipient and the vesting
+ * contract (where locked offers put buyers' tokens). On devnet both are deployed at start when missing; on real chains
+ * they must have been deployed (docs/launch-methods.md), and a chain missing either has no OTC (offers there are
+ * refused with otc_unavailable: a settlement without its vesting contract could not settle a locked offer).
  */
 export async function resolveOtcSettlements(options: {
   chains: Record<ChainKey, ChainConfig>
@@ -22,34 +33,39 @@ export async function resolveOtcSettlements(options: {
   feeRecipient: Address
   devnet: boolean
   logger: Logger
-}): Promise<Partial<Record<ChainKey, Address>>> {
-  const out: Partial<Record<ChainKey, Address>> = {}
+}): Promise<LaunchMethodContracts> {
+  const out: LaunchMethodContracts = { settlements: {}, vesting: {} }
   for (const key of CHAIN_KEYS) {
     const chain = options.chains[key]
+    const vesting = create2Address(VESTING_SALT, vestingInitCode())
     const initCode = otcSettlementInitCode({
       entryPoint: chain.addresses.entryPoint,
       stablecoin: chain.addresses.stablecoin,
       operator: options.operator,
       feeRecipient: options.feeRecipient,
+      vesting,
     })
     if (options.devnet) {
       const account = devAccounts()[DEVNET_OTC_DEPLOYER_INDEX]!.account
-      out[key] = await ensureCreate2Contract({
-        publicClient: options.clients[key],
-        walletClient: createWalletClient({ chain: chainFromConfig(chain), account, transport: http(chain.rpcUrl) }),
-        salt: OTC_SETTLEMENT_SALT,
-        initCode,
-        name: 'PrebuyOtcSettlement',
-      })
+      const walletClient = createWalletClient({ chain: chainFromConfig(chain), account, transport: http(chain.rpcUrl) })
+      const publicClient = options.clients[key]
+      out.vesting[key] = await ensureCreate2Contract({ publicClient, walletClient, salt: VESTING_SALT, initCode: vestingInitCode(), name: 'PrebuyVesting' })
+      out.settlements[key] = await ensureCreate2Contract({ publicClient, walletClient, salt: OTC_SETTLEMENT_SALT, initCode, name: 'PrebuyOtcSettlement' })
       continue
     }
     const address = create2Address(OTC_SETTLEMENT_SALT, initCode)
-    const code = await options.clients[key].getCode({ address })
-    if (code && code !== '0x') out[key] = address
-    else
+    const hasCode = async (at: Address) => {
+      const code = await options.clients[key].getCode({ address: at })
+      return code !== undefined && code !== '0x'
+    }
+    const [settlementThere, vestingThere] = await Promise.all([hasCode(address), hasCode(vesting)])
+    if (settlementThere && vestingThere) {
+      out.settlements[key] = address
+      out.vesting[key] = vesting
+    } else
       options.logger.warn(
-        { chain: key, address },
-        'no OTC settlement contract at its address: pooled OTC offers are refused on this chain (docs/launch-methods.md)',
+        { chain: key, address, vesting, settlementThere, vestingThere },
+        'no OTC settlement or vesting contract at its address: pooled OTC offers are refused on this chain (docs/launch-methods.md)',
       )
   }
   return out

@@ -91,7 +91,28 @@ const orderRecord = z.object({
   expiresInMs: z.number().int(),
   createdAt: time,
   updatedAt: time,
-  execution: z.object({ spentUsdc: decimal, tokensReceived: integerString, feeTokens: integerString, txHash: z.string(), executedAt: time }).optional(),
+  execution: z
+    .object({
+      spentUsdc: decimal,
+      tokensReceived: integerString,
+      feeTokens: integerString,
+      txHash: z.string(),
+      executedAt: time,
+      // A locked launch method's position, as recorded from PositionCreated (its state now is on GET /orders).
+      vesting: z
+        .strictObject({
+          chain,
+          contract: address,
+          positionId: integerString,
+          tokenAddress: address,
+          total: integerString,
+          start: z.number().int(),
+          lockupEnd: z.number().int(),
+          vestingSeconds: z.number().int(),
+        })
+        .optional(),
+    })
+    .optional(),
 })
 const tally = z.strictObject({ count: z.number().int().nonnegative(), spendUsdc: decimal })
 const tallies = z.strictObject(Object.fromEntries(ORDER_STATUSES.map((s) => [s, tally])) as Record<(typeof ORDER_STATUSES)[number], typeof tally>)

@@ -137,18 +137,18 @@ export const ENDPOINTS: Endpoint[] = [
     auth: true,
     summary: 'Set the pooled OTC offer (owner only)',
     description:
-      'For a project whose launch method is pooled_otc: the owning key sets (or, until the tokens are deposited, replaces) the offer: a fixed token amount at a fixed FDV, settled at or after settleAt. At settlement, orders whose limit is at or above the OTC FDV contribute min(spend cap, wallet balance), scaled down pro rata when demand exceeds the offer; one transaction pays the project and delivers the tokens less the 3% fee; unsold tokens return to the project (docs/launch-methods.md).',
+      "For a project whose launch method is pooled_otc: the owning key sets (or, until the tokens are deposited, replaces) the offer: a fixed token amount at a fixed FDV, settled at or after settleAt. At settlement, orders whose limit is at or above the OTC FDV contribute min(spend cap, wallet balance), scaled down pro rata when demand exceeds the offer; one transaction pays the project and delivers the tokens less the 3% fee; unsold tokens return to the project (docs/launch-methods.md). Optional lock terms (lockSeconds, vestingSeconds) hold each buyer's tokens in a vesting position in its wallet's name: nothing before settlement block time + lockSeconds, then linear over vestingSeconds; they are fixed on chain with the rest at the deposit.",
     pathParams: slugParam,
     body: S.OtcOfferBody,
     responses: {
       200: ok('The offer now in force.', S.OtcOffer),
       400: err(
-        'Invalid FDV, token, amount or time (codes invalid_otc_fdv, invalid_otc_token, invalid_otc_amount, invalid_settle_at, invalid_address), or an invalid body.',
+        'Invalid FDV, token, amount, time or lock terms (codes invalid_otc_fdv, invalid_otc_token, invalid_otc_amount, invalid_settle_at, invalid_address, invalid_lock_seconds, invalid_vesting_seconds), or an invalid body.',
       ),
       403: err('The key does not own the project (code not_project_owner).'),
       404: err('No project has this slug.'),
       409: err('The project is not pooled_otc (not_otc_project), or its tokens are deposited (otc_deposited).'),
-      503: err('This service has no OTC settlement contract on the project’s chain (otc_unavailable).'),
+      503: err('This service has no OTC settlement contract (or, for a locked offer, no vesting contract) on the project’s chain (otc_unavailable).'),
       ...authErrors,
     },
   },
@@ -261,7 +261,8 @@ export const ENDPOINTS: Endpoint[] = [
     path: '/orders',
     auth: true,
     summary: "The key's buy orders",
-    description: 'Cursor-paginated, spend cap descending. Deleted orders are excluded unless status=deleted.',
+    description:
+      'Cursor-paginated, spend cap descending. Deleted orders are excluded unless status=deleted. An order filled by a locked launch method carries execution.vesting: its position, the schedule (start, lockupEnd, vestingEnd) and the state at the chain’s latest block time (vested, locked, released, releasable).',
     query: S.OrdersQuery,
     responses: { 200: ok('A page of orders.', S.OrderPage), 400: invalid, ...authErrors },
   },
@@ -290,7 +291,8 @@ export const ENDPOINTS: Endpoint[] = [
     path: '/wallet',
     auth: true,
     summary: 'Wallet address and balances',
-    description: 'Every chain key is present; indexed tokens only.',
+    description:
+      'Every chain key is present; indexed tokens only, plus every token the wallet holds in vesting positions (a locked launch method), whose entry carries vesting: locked, releasable (neither counted in balance) and lockedUntil, at the chain’s latest block time.',
     responses: { 200: ok('The wallet.', S.Wallet), ...authErrors },
   },
   {
@@ -299,11 +301,11 @@ export const ENDPOINTS: Endpoint[] = [
     auth: true,
     summary: 'Withdraw an asset',
     description:
-      'Sends an ERC-20 or native ETH to any address, waits for the receipt and returns the transaction hash. Bad address, unknown token or insufficient balance: 400, nothing is spent.',
+      'Sends an ERC-20 or native ETH to any address, waits for the receipt and returns the transaction hash. Bad address, unknown token or insufficient balance: 400, nothing is spent. A token held in vesting positions can be withdrawn up to balance + vesting.releasable (GET /wallet): when the amount exceeds the free balance, the vested positions are released in the same wallet operation, before the transfer (one transaction; what a release pays beyond the amount stays in the wallet). More is refused with tokens_locked, whose message says how much is locked until when; nothing moves.',
     body: S.WithdrawalBody,
     responses: {
       200: ok('Mined.', S.Withdrawal),
-      400: err('Invalid body, address, token or amount, or insufficient balance.'),
+      400: err('Invalid body, address, token or amount, or insufficient balance (insufficient_balance), or the rest is locked in vesting (tokens_locked).'),
       503: err('Chain unavailable.'),
       ...authErrors,
     },

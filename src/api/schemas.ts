@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { CHAIN_KEYS } from '../chain/chain-keys.ts'
+import { lockTermsFields } from '../domain/launch-methods/lock-terms.ts'
 import { MAX_BATCH_ITEMS, MAX_EXPIRES_IN_MS } from '../domain/order-bounds.ts'
 import { ORDER_ITEM_CODES, ORDER_ITEM_STATUSES } from '../domain/order-codes.ts'
 import { LAUNCH_METHODS, LAUNCHPADS, ORDER_STATUSES } from '../domain/records.ts'
@@ -161,6 +162,8 @@ export const OtcOffer = z
     tokenSymbol: z.string(),
     tokenAmount: z.string().describe('Tokens offered, decimal in token units.'),
     settleAt: z.string().describe('ISO 8601: the settlement runs at or after this time (on the chain’s clock).'),
+    lockSeconds: z.int().describe('Buyers’ tokens are locked this long after the settlement block (a vesting position in each wallet’s name); 0: no cliff.'),
+    vestingSeconds: z.int().describe('Then they vest linearly over this many seconds (all at its end); both 0: no lock, tokens to the wallets.'),
     deposited: z.boolean().describe('Whether the owner’s wallet deposited the offered tokens into the settlement contract.'),
     depositTxHash: z.string().nullable(),
     settlement: z
@@ -234,8 +237,9 @@ export const OtcOfferBody = z
     tokenAddress: addressSchema.describe('The token sold, an ERC-20 on the project’s chain.'),
     tokenAmount: z.string().describe('Tokens offered, decimal in token units (at most the token’s decimals).'),
     settleAt: z.string().describe('ISO 8601 time in the future: the earliest settlement.'),
+    ...lockTermsFields,
   })
-  .describe('PATCH /projects/{slug}/otc body.')
+  .describe('PATCH /projects/{slug}/otc body. Lock terms are fixed with the rest at the deposit.')
 
 export const DevBuyLaunch = z
   .object({
@@ -392,6 +396,21 @@ export const OrdersQuery = z.object({
   limit: Limit,
 })
 
+const VestingPosition = z.object({
+  contract: z.string().describe('The vesting contract (PrebuyVesting).'),
+  positionId: z.string(),
+  tokenAddress: z.string(),
+  total: z.string().describe('Tokens in the position (= tokensReceived), smallest unit.'),
+  start: z.string().describe('ISO 8601: the settlement block’s time.'),
+  lockupEnd: z.string().describe('ISO 8601: nothing vests before it.'),
+  vestingEnd: z.string().describe('ISO 8601: everything has vested (linear from lockupEnd).'),
+  vested: z.string().nullable().describe('At asOf, smallest unit; null when the chain could not be read (likewise the next three).'),
+  locked: z.string().nullable(),
+  released: z.string().nullable().describe('Already released to the wallet.'),
+  releasable: z.string().nullable().describe('Vested and not released: a withdrawal releases it.'),
+  asOf: z.string().nullable().describe('ISO 8601: the chain’s latest block time the state is computed at.'),
+})
+
 export const Order = z
   .object({
     slug: z.string(),
@@ -413,6 +432,9 @@ export const Order = z
         txHash: z.string(),
         executedAt: z.string().describe('ISO 8601.'),
         failureReason: z.string().optional(),
+        vesting: VestingPosition.optional().describe(
+          'Present when the order filled a locked offer: its tokens went into this vesting position in the wallet’s name, not to the wallet.',
+        ),
       })
       .optional()
       .describe('Present once the order was executed (filled or failed).'),
@@ -432,6 +454,16 @@ const BalanceEntry = z.object({
   name: z.string(),
   decimals: z.int(),
   balance: z.string().describe('Integer amount in the smallest unit.'),
+  vesting: z
+    .object({
+      locked: z.string().describe('Not vested yet, smallest unit (not included in balance).'),
+      releasable: z
+        .string()
+        .describe('Vested and not released, smallest unit (not included in balance): a withdrawal of more than balance releases it in the same operation.'),
+      lockedUntil: z.string().nullable().describe('ISO 8601: when the last locked token vests; null once nothing is locked.'),
+    })
+    .optional()
+    .describe('Present for a token the wallet holds in vesting positions (a locked launch method); listed with balance "0" if nothing is free.'),
 })
 
 export const Wallet = z.object({
@@ -445,7 +477,12 @@ export const WithdrawalBody = z.object({
   chain: z.enum(CHAIN_KEYS).optional().describe('Chain to withdraw from; default base.'),
   tokenAddress: z.string().min(1).describe('ERC-20 contract on that chain, or the native ETH pseudo-address.'),
   withdrawAddress: z.string().min(1).describe('Destination address.'),
-  amount: z.string().min(1).describe('Decimal amount in token units ("1.5"), or "max" for the whole balance.'),
+  amount: z
+    .string()
+    .min(1)
+    .describe(
+      'Decimal amount in token units ("1.5"), or "max" for the whole balance. Up to balance + vesting.releasable: what has vested is released in the same operation; more is refused with tokens_locked.',
+    ),
 })
 
 export const Withdrawal = z.object({

@@ -42,6 +42,9 @@ export const ERROR_CODES = {
       'The project has launched: what binds it to its launch (deployer, expected token) no longer changes; a dev_buy project’s expected token is recorded by its own launch only.',
   },
   invalid_chain: { kind: 'bad_request', surface: 'api', meaning: 'The chain must be base or second_chain.' },
+  // Public API: lock and vesting terms (any launch method).
+  invalid_lock_seconds: { kind: 'bad_request', surface: 'api', meaning: 'lockSeconds is not a whole number of seconds from 0 to 4 years.' },
+  invalid_vesting_seconds: { kind: 'bad_request', surface: 'api', meaning: 'vestingSeconds is not a whole number of seconds from 0 to 4 years.' },
   // Public API: pooled OTC offers (owner endpoints).
   not_otc_project: { kind: 'conflict', surface: 'api', meaning: 'The project does not launch by pooled OTC: it has no OTC offer.' },
   otc_unavailable: { kind: 'unavailable', surface: 'api', meaning: 'This service has no OTC settlement contract on the project’s chain.' },
@@ -74,6 +77,11 @@ export const ERROR_CODES = {
   invalid_address: { kind: 'bad_request', surface: 'api', meaning: 'An address is not a valid (non-zero, where required) 20-byte hex address.' },
   invalid_amount: { kind: 'bad_request', surface: 'api', meaning: 'An amount is not a positive decimal (or "max") within its token’s decimals.' },
   insufficient_balance: { kind: 'bad_request', surface: 'api', meaning: 'The wallet does not hold enough of the token for the withdrawal.' },
+  tokens_locked: {
+    kind: 'bad_request',
+    surface: 'api',
+    meaning: 'The amount exceeds what the wallet holds plus what has vested: the rest is locked in vesting positions; `details` says how much until when.',
+  },
   token_not_contract: { kind: 'bad_request', surface: 'api', meaning: 'The token address is not an ERC-20 contract on that chain.' },
   invalid_destination: {
     kind: 'bad_request',

@@ -1,3 +1,4 @@
+import type { LockTerms } from './launch-methods/lock-terms.ts'
 import type { ChainKey } from '../chain/chain-keys.ts'
 
 /**
@@ -171,6 +172,11 @@ export interface OtcOffer {
   tokenAmount: string
   /** Earliest settlement, ms since epoch. */
   settleAt: number
+  /**
+   * Lock and vesting of the buyers' tokens after the settlement block (src/domain/launch-methods/lock-terms.ts);
+   * absent (offers recorded before lock terms existed): none. Fixed on chain at deposit like the rest of the terms.
+   */
+  lock?: LockTerms
   /** The owner's wallet deposited the tokens into the settlement contract (txHash null: found on chain, its record lost); null: not yet. */
   deposit: { txHash: string | null; blockNumber: string | null; at: number } | null
   settlement: OtcSettlementState | null
@@ -214,6 +220,24 @@ export interface OrderExecution {
   executedAt: number
   /** Why a failed order failed. */
   failureReason?: string
+  /** The tokens went into a vesting position in the wallet's name (a locked launch method), not to the wallet. */
+  vesting?: OrderVesting
+}
+
+/** A filled order's vesting position, as created on chain (PositionCreated in the settling transaction). */
+export interface OrderVesting {
+  chain: ChainKey
+  /** The PrebuyVesting contract holding the position. */
+  contract: string
+  /** Position id on that contract, decimal. */
+  positionId: string
+  tokenAddress: string
+  /** Tokens in the position (= tokensReceived), atomic units. */
+  total: string
+  /** Unix seconds: the settlement block's time, the end of the lockup, the vesting period. */
+  start: number
+  lockupEnd: number
+  vestingSeconds: number
 }
 
 export interface OrderRecord {

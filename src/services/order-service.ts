@@ -1,3 +1,4 @@
+import { type VestingView, vestingView } from '../domain/launch-methods/vesting-view.ts'
 import { itemFailed, type BatchItemResult } from '../domain/order-codes.ts'
 import type { OrderValues } from '../domain/order-input.ts'
 import { decideCreate, decideDelete, decidePatch, markDuplicates, type Decision } from '../domain/order-transitions.ts'
@@ -21,7 +22,8 @@ export interface OrderView {
   expiresInMs: number
   createdAt: string
   updatedAt: string
-  execution?: Omit<OrderExecution, 'executedAt'> & { executedAt: string }
+  /** vesting: the schedule only (state null) until VestingService.withVesting adds the state now. */
+  execution?: Omit<OrderExecution, 'executedAt' | 'vesting'> & { executedAt: string; vesting?: VestingView }
 }
 
 export interface OrderPage {
@@ -67,7 +69,14 @@ export function toOrderView(order: OrderRecord): OrderView {
     createdAt: new Date(order.createdAt).toISOString(),
     updatedAt: new Date(order.updatedAt).toISOString(),
   }
-  if (order.execution) view.execution = { ...order.execution, executedAt: new Date(order.execution.executedAt).toISOString() }
+  if (order.execution) {
+    const { vesting, ...execution } = order.execution
+    view.execution = {
+      ...execution,
+      executedAt: new Date(order.execution.executedAt).toISOString(),
+      ...(vesting ? { vesting: vestingView(vesting, null) } : {}),
+    }
+  }
   return view
 }
 

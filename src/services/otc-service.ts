@@ -1,6 +1,7 @@
 import { encodeFunctionData, erc20Abi, getAddress, keccak256, toHex, type Address, type Hex } from 'viem'
 import { PrebuyError } from '../common/errors.ts'
 import { formatDecimal, parseDecimal } from '../domain/decimal.ts'
+import { isLocked, NO_LOCK, validateLockTerms } from '../domain/launch-methods/lock-terms.ts'
 import { FDV_DECIMALS, MAX_FDV_USDC } from '../domain/order-bounds.ts'
 import type { OtcOffer, ProjectRecord } from '../domain/records.ts'
 import type { OtcChain } from '../launch-methods/otc/otc-chain.ts'
@@ -20,6 +21,9 @@ export interface OtcOfferInput {
   tokenAmount: string
   /** Earliest settlement, ISO 8601. */
   settleAt: string
+  /** Lock and vesting of the buyers' tokens after the settlement block (absent: none). */
+  lockSeconds?: number | undefined
+  vestingSeconds?: number | undefined
 }
 
 /** Who acts on an offer: the project's owner key (public API), or the operator on its behalf (admin API, CLI). */
@@ -90,6 +94,10 @@ export function createOtcService({ store, wallets, clock, chain }: OtcServiceDep
       if (fdv === undefined || fdv <= 0n || fdv > MAX_FDV_USDC * 10n ** BigInt(FDV_DECIMALS)) {
         throw new PrebuyError('invalid_otc_fdv', `fdvUsdc must be a positive decimal USD amount up to ${MAX_FDV_USDC}.`)
       }
+      const lock = validateLockTerms(input)
+      if (isLocked(lock) && !chain!.vesting(before.chain)) {
+        throw new PrebuyError('otc_unavailable', `This service has no vesting contract on ${before.chain}: a locked offer could not settle there.`)
+      }
       const settleAt = Date.parse(input.settleAt)
       if (!Number.isFinite(settleAt) || settleAt <= clock()) throw new PrebuyError('invalid_settle_at', 'settleAt must be an ISO 8601 time in the future.')
       let token: Address
@@ -125,6 +133,7 @@ export function createOtcService({ store, wallets, clock, chain }: OtcServiceDep
           totalSupply: info.totalSupply.toString(),
           tokenAmount: amount.toString(),
           settleAt,
+          lock,
           deposit: null,
           settlement: null,
         })
@@ -160,6 +169,7 @@ export function createOtcService({ store, wallets, clock, chain }: OtcServiceDep
           )
         }
         const fdvAtoms = parseDecimal(offer.fdvUsdc, FDV_DECIMALS)!
+        const lock = offer.lock ?? NO_LOCK
         const [result] = await wallets.submitUserOperations(project.chain, [
           {
             id: `otc-deposit:${slug}`,
@@ -172,7 +182,16 @@ export function createOtcService({ store, wallets, clock, chain }: OtcServiceDep
                 data: encodeFunctionData({
                   abi: OTC_SETTLEMENT_ABI,
                   functionName: 'deposit',
-                  args: [offerId, token, amount, fdvAtoms, BigInt(offer.totalSupply), BigInt(Math.ceil(offer.settleAt / 1000))],
+                  args: [
+                    offerId,
+                    token,
+                    amount,
+                    fdvAtoms,
+                    BigInt(offer.totalSupply),
+                    BigInt(Math.ceil(offer.settleAt / 1000)),
+                    BigInt(lock.lockSeconds),
+                    BigInt(lock.vestingSeconds),
+                  ],
                 }),
               },
             ],

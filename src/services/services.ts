@@ -15,6 +15,8 @@ import { createDevBuyService, type DevBuyService } from './dev-buy-service.ts'
 import type { DevBuyChain } from '../launch-methods/dev-buy/dev-buy-chain.ts'
 import { createLaunchSimulationService, type LaunchSimulationService } from './launch-simulation-service.ts'
 import type { OtcChain } from '../launch-methods/otc/otc-chain.ts'
+import type { VestingChain } from '../launch-methods/vesting/vesting-chain.ts'
+import { createVestingService, type VestingService } from './vesting-service.ts'
 import { createProjectService, type ProjectService } from './project-service.ts'
 import { createReviewService, type ReviewService } from './review-service.ts'
 
@@ -39,6 +41,8 @@ export interface Services {
   devBuy: DevBuyService
   /** What a project's launch would do with its order book now (owner and operator). */
   simulations: LaunchSimulationService
+  /** Buyers' vesting positions (locked launch methods): their state on GET /orders and GET /wallet, releases on withdrawals. */
+  vesting: VestingService
 }
 
 export interface ServicesDeps {
@@ -51,9 +55,11 @@ export interface ServicesDeps {
   otcChain?: OtcChain
   /** Chain access for dev-buy launches; absent: dev-buy calls are refused (dev_buy_unavailable). */
   devBuyChain?: DevBuyChain
+  /** The vesting contract's reads; absent: positions are shown without their state now. */
+  vestingChain?: VestingChain
 }
 
-export function createServices({ store, wallets, clock = systemClock, fundedCacheMs, otcChain, devBuyChain }: ServicesDeps): Services {
+export function createServices({ store, wallets, clock = systemClock, fundedCacheMs, otcChain, devBuyChain, vestingChain }: ServicesDeps): Services {
   const keys = createKeyService({ store, wallets, clock })
   const projects = createProjectService({ store, wallets, clock, ...(fundedCacheMs === undefined ? {} : { fundedCacheMs }) })
   const blocklist = createBlocklistService({ store, clock })
@@ -72,5 +78,6 @@ export function createServices({ store, wallets, clock = systemClock, fundedCach
     otc: createOtcService({ store, wallets, clock, ...(otcChain ? { chain: otcChain } : {}) }),
     devBuy: createDevBuyService({ store, clock, ...(devBuyChain ? { chain: devBuyChain } : {}) }),
     simulations: createLaunchSimulationService({ store, wallets, projects, clock, ...(devBuyChain ? { devBuyChain } : {}) }),
+    vesting: createVestingService({ store, ...(vestingChain ? { chain: vestingChain } : {}) }),
   }
 }

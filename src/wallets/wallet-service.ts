@@ -32,6 +32,20 @@ export interface WithdrawRequest {
   to: string
   /** A decimal amount in token units ("1.5"), or "max" for the whole balance. */
   amount: string
+  /**
+   * The wallet's vesting positions of this token (a locked launch method): what has vested is released in the same
+   * operation when the free balance does not cover the amount; what is still locked is named when refused.
+   */
+  vested?: VestedTokens | undefined
+}
+
+/** A wallet's vesting positions of one token, as a withdrawal may use them. Amounts atomic, times unix seconds. */
+export interface VestedTokens {
+  /** The chain's time the amounts were computed at, unix seconds (the contract's clock, not the host's). */
+  now: number
+  /** Positions with something vested, on the PrebuyVesting contract that holds each (`release(id)` pays the wallet). */
+  releasable: Array<{ contract: Address; positionId: bigint; amount: bigint }>
+  locked: Array<{ amount: bigint; lockupEnd: number; vestingEnd: number }>
 }
 
 export interface WithdrawResult {

@@ -19,7 +19,9 @@ import { failureReason } from './failure-reason.ts'
 import { isAmountSyntax, parseTokenAmount } from './parse-token-amount.ts'
 import type { ChainBalanceReader } from './read-balances.ts'
 import { isNativeEth } from './token-metadata.ts'
-import type { AccountCall, UserOperationRequest, UserOperationResult, WithdrawRequest, WithdrawResult } from './wallet-service.ts'
+import { formatDecimal } from '../domain/decimal.ts'
+import { VESTING_ABI } from '../launch-methods/vesting/vesting-contract.ts'
+import type { AccountCall, UserOperationRequest, UserOperationResult, VestedTokens, WithdrawRequest, WithdrawResult } from './wallet-service.ts'
 import type { WithdrawalCounter, WithdrawalPolicy } from './withdrawal-policy.ts'
 
 export interface WithdrawDeps {
@@ -82,10 +84,18 @@ export async function withdraw(deps: WithdrawDeps, request: WithdrawRequest): Pr
   }
 
   const key = `${request.chain}:${wallet.toLowerCase()}:${token.toLowerCase()}`
+  // Vesting positions of this token (never of ETH): what has vested counts as available and is released first.
+  const vested = native ? undefined : request.vested
+  const releasable = (vested?.releasable ?? []).reduce((sum, p) => sum + p.amount, 0n)
+  let free = 0n
   const amount = await deps.mutex.run(key, async () => {
-    const available = (await readBalance()) - (deps.reserved.get(key) ?? 0n)
+    free = (await readBalance()) - (deps.reserved.get(key) ?? 0n)
+    const available = free + releasable
     const value = wanted === 'max' ? available : wanted
     if (value <= 0n || value > available) {
+      const locked = (vested?.locked ?? []).reduce((sum, p) => sum + p.amount, 0n)
+      // Refused because of the lock (also "max" with nothing vested yet): say what is locked until when.
+      if (locked > 0n) throw lockedError(vested!, available, locked, decimals)
       throw badRequest('insufficient_balance', 'The wallet does not hold enough of this token for the withdrawal.', {
         available: (available > 0n ? available : 0n).toString(),
       })
@@ -111,8 +121,13 @@ export async function withdraw(deps: WithdrawDeps, request: WithdrawRequest): Pr
     const call: AccountCall = native
       ? { to, value: amount, data: '0x' }
       : { to: token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] }) }
-    await checkReceivable(client, wallet, call, chain.key)
-    const [result] = await deps.submit(request.chain, [{ userIndex: request.userIndex, calls: [call], id: `withdraw:${key}:${amount}` }])
+    const releases = amount > free ? releaseCalls(vested!, amount - free) : []
+    // Checked with what the wallet holds before the releases: the transfer of the part it holds, to this destination.
+    const checked =
+      releases.length === 0 ? call : { to: token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, free > 0n ? free : 0n] }) }
+    await checkReceivable(client, wallet, checked, chain.key)
+    // One operation: the releases pay the wallet, then the transfer sends it on; all or nothing (executeBatch).
+    const [result] = await deps.submit(request.chain, [{ userIndex: request.userIndex, calls: [...releases, call], id: `withdraw:${key}:${amount}` }])
     if (result?.status === 'not_mined') {
       throw new PrebuyError('withdrawal_pending', 'The withdrawal was submitted but is not confirmed yet; check the balance before retrying.', {
         details: { txHash: result.txHash },
@@ -132,6 +147,41 @@ export async function withdraw(deps: WithdrawDeps, request: WithdrawRequest): Pr
     if (left > 0n) deps.reserved.set(key, left)
     else deps.reserved.delete(key)
   }
+}
+
+/**
+ * `release(id)` calls for the positions that cover `needed` (largest first: fewest calls). Each releases everything
+ * vested in its position, so the wallet may end with more than it sent; that stays in it, free.
+ */
+function releaseCalls(vested: VestedTokens, needed: bigint): AccountCall[] {
+  const calls: AccountCall[] = []
+  let covered = 0n
+  for (const position of [...vested.releasable].sort((a, b) => (b.amount > a.amount ? 1 : b.amount < a.amount ? -1 : 0))) {
+    if (covered >= needed) break
+    calls.push({ to: position.contract, data: encodeFunctionData({ abi: VESTING_ABI, functionName: 'release', args: [position.positionId] }) })
+    covered += position.amount
+  }
+  return calls
+}
+
+/** The refusal of an amount above free + vested: how much is locked, and until when (the next unlock and the last). */
+function lockedError(vested: VestedTokens, available: bigint, locked: bigint, decimals: number): PrebuyError {
+  const iso = (seconds: number) => new Date(seconds * 1000).toISOString()
+  const now = vested.now
+  const lastEnd = Math.max(...vested.locked.map((p) => p.vestingEnd))
+  // The next time more becomes releasable: a lockup end still ahead, else vesting goes on every second.
+  const nextUnlock = Math.min(...vested.locked.map((p) => (p.lockupEnd > now ? p.lockupEnd : now)))
+  const units = (atoms: bigint) => formatDecimal(atoms < 0n ? 0n : atoms, decimals)
+  return badRequest(
+    'tokens_locked',
+    `Only ${units(available)} can be withdrawn now; ${units(locked)} more is locked in vesting until ${iso(lastEnd)} (the next part unlocks at ${iso(nextUnlock)}).`,
+    {
+      available: (available > 0n ? available : 0n).toString(),
+      locked: locked.toString(),
+      nextUnlockAt: iso(nextUnlock),
+      lockedUntil: iso(lastEnd),
+    },
+  )
 }
 
 /** The policy's minimum for the stablecoin and native ETH, atomic units; 0 for any other token. */

@@ -36,6 +36,7 @@ describe('OTC service', () => {
     },
     readOffer: async () => ({ closed: closedOnChain }),
     settledIn: async () => SETTLED_TX,
+    vesting: () => null,
   } as unknown as OtcChain
   const input = { fdvUsdc: '1000000', tokenAddress: TOKEN, tokenAmount: '1000', settleAt: new Date(Date.now() + 3_600_000).toISOString() }
   const project = async () => (await store.sub.projects.get('otc'))!
@@ -65,6 +66,20 @@ describe('OTC service', () => {
       code: 'invalid_otc_token',
     })
     expect((await project()).otc).toBeUndefined()
+  })
+
+  it('keeps the lock terms with the offer (absent: none), refuses terms out of bounds, and a locked offer on a chain without a vesting contract', async () => {
+    const otc = createOtcService({ store, wallets, clock: Date.now, chain })
+    expect((await otc.setOffer('otc', { ownerKeyId: OWNER }, input)).otc!.lock).toEqual({ lockSeconds: 0, vestingSeconds: 0 })
+    await expect(otc.setOffer('otc', { ownerKeyId: OWNER }, { ...input, lockSeconds: -1 })).rejects.toMatchObject({ code: 'invalid_lock_seconds' })
+    await expect(otc.setOffer('otc', { ownerKeyId: OWNER }, { ...input, vestingSeconds: 5 * 365 * 86_400 })).rejects.toMatchObject({
+      code: 'invalid_vesting_seconds',
+    })
+    // This chain port has no vesting contract: an unlocked offer is fine, a locked one could never settle.
+    await expect(otc.setOffer('otc', { ownerKeyId: OWNER }, { ...input, lockSeconds: 60 })).rejects.toMatchObject({ code: 'otc_unavailable' })
+    const withVesting = createOtcService({ store, wallets, clock: Date.now, chain: { ...chain, vesting: () => '0x00000000000000000000000000000000000a0c05' } })
+    const locked = await withVesting.setOffer('otc', { ownerKeyId: OWNER }, { ...input, lockSeconds: 60, vestingSeconds: 600 })
+    expect(locked.otc!.lock).toEqual({ lockSeconds: 60, vestingSeconds: 600 })
   })
 
   it("keeps 32 characters of the token's symbol", async () => {

@@ -4,9 +4,11 @@ import {
   createWalletClient,
   encodeFunctionData,
   erc20Abi,
+  getAddress,
   http,
   keccak256,
   parseAbi,
+  parseEventLogs,
   toHex,
   type Abi,
   type Address,
@@ -15,9 +17,13 @@ import {
 import { entryPoint07Abi, toPackedUserOperation } from 'viem/account-abstraction'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import settlementArtifact from '../../src/chain/contracts/artifacts/PrebuyOtcSettlement.json' with { type: 'json' }
+import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
 import { chainFromConfig } from '../../src/chain/clients.ts'
 import { fundAccount } from '../../src/chain/devnet/faucet.ts'
+import { scheduleOf } from '../../src/domain/launch-methods/lock-terms.ts'
 import { settleOtc } from '../../src/domain/launch-methods/otc-fill.ts'
+import { vestingState } from '../../src/domain/launch-methods/vesting-schedule.ts'
+import { VESTING_ABI, VESTING_BYTECODE } from '../../src/launch-methods/vesting/vesting-contract.ts'
 import { settleOffer } from '../../src/launch-methods/otc/settle-offer.ts'
 import { createAccountProvider } from '../../src/wallets/accounts/create-account-provider.ts'
 import type { SmartAccountProvider } from '../../src/wallets/accounts/operation-account.ts'
@@ -33,10 +39,14 @@ const USDC = 10n ** 6n
 const TOKEN = 10n ** 18n
 const SUPPLY = 1_000_000_000n * TOKEN
 
-/** One devnet and wallet service for the file (its wallets are told apart by user index). */
+/** One devnet and wallet service for the file (its wallets are told apart by user index), and one vesting contract. */
 let f: WalletFixture
+let vesting: Address
 beforeAll(async () => {
   f = await startWalletFixture()
+  const wallet = createWalletClient({ chain: chainFromConfig(f.chains.base), account: f.devnet.accounts[5]!.account, transport: http(f.chains.base.rpcUrl) })
+  const hash = await wallet.deployContract({ abi: VESTING_ABI, bytecode: VESTING_BYTECODE, args: [] })
+  vesting = (await f.clients.base.waitForTransactionReceipt({ hash })).contractAddress!
 })
 afterAll(async () => {
   await f?.stop()
@@ -74,7 +84,7 @@ describe('PrebuyOtcSettlement', () => {
     const hash = await wallet.deployContract({
       abi: settlement.abi,
       bytecode: settlement.bytecode,
-      args: [entryPoint, stablecoin, operator().address, feeRecipient],
+      args: [entryPoint, stablecoin, operator().address, feeRecipient, vesting],
     })
     return (await client().waitForTransactionReceipt({ hash })).contractAddress!
   }
@@ -84,7 +94,7 @@ describe('PrebuyOtcSettlement', () => {
     const token = await f.deployToken('base', 'Otc Coin', 'OTC', (SUPPLY / TOKEN).toString(), project().address)
     await send(project(), token, erc20Abi as Abi, 'approve', [contract, offered])
     const offerId = keccak256(toHex(`otc-${token}`))
-    const receipt = await send(project(), contract, settlement.abi, 'deposit', [offerId, token, offered, fdvUsd * USDC, SUPPLY, 0n])
+    const receipt = await send(project(), contract, settlement.abi, 'deposit', [offerId, token, offered, fdvUsd * USDC, SUPPLY, 0n, 0n, 0n])
     expect(receipt.status).toBe('success')
     return { token, offerId, terms: { fdv: fdvUsd * USDC, totalSupply: SUPPLY, offered } }
   }
@@ -172,6 +182,8 @@ describe('PrebuyOtcSettlement', () => {
     expect(await tokenOf(token, project().address)).toBe(SUPPLY - terms.offered + plan.unsold)
     expect(await tokenOf(token, contract)).toBe(0n)
     expect(await usdcOf(contract)).toBe(0n)
+    // No lock terms: today's behaviour, nothing goes through the vesting contract.
+    expect(await tokenOf(token, vesting)).toBe(0n)
 
     // Idempotent: the same settlement again is refused before anything runs.
     expect(await revertOf(operator().address, contract, 'settle', [offerId, [], fills])).toBe('OfferClosed')
@@ -239,7 +251,7 @@ describe('PrebuyOtcSettlement', () => {
       ]),
     ).toBe('PriceMismatch')
     expect(await revertOf(wallet!.address, contract, 'contribute', [offerId, 1n])).toBe('NotCollecting')
-    expect(await revertOf(project().address, contract, 'deposit', [offerId, token, 1n, 1n, 1n, 0n])).toBe('OfferExists')
+    expect(await revertOf(project().address, contract, 'deposit', [offerId, token, 1n, 1n, 1n, 0n, 0n, 0n])).toBe('OfferExists')
     expect(await revertOf(operator().address, contract, 'cancel', [offerId])).toBe('OnlyProject')
 
     const projectTokens = await tokenOf(token, project().address)
@@ -273,7 +285,7 @@ describe('settleOffer (the service side: plan from live balances, operations sig
   })
 
   /** A settlement whose operator is the service's bundler EOA, and an offer of `offered` tokens at `fdvUsd`. */
-  const setUp = async (offered: bigint, fdvUsd: bigint, settleAfter = 0n, operator?: Address) => {
+  const setUp = async (offered: bigint, fdvUsd: bigint, settleAfter = 0n, operator?: Address, lock = { lockSeconds: 0n, vestingSeconds: 0n }) => {
     const deployer = createWalletClient({
       chain: chainFromConfig(f.chains.base),
       account: f.devnet.accounts[5]!.account,
@@ -282,13 +294,22 @@ describe('settleOffer (the service side: plan from live balances, operations sig
     const hash = await deployer.deployContract({
       abi: settlement.abi,
       bytecode: settlement.bytecode,
-      args: [f.chains.base.addresses.entryPoint, stablecoin, operator ?? f.service.bundlerAddress('base'), '0x00000000000000000000000000000000000fee02'],
+      args: [
+        f.chains.base.addresses.entryPoint,
+        stablecoin,
+        operator ?? f.service.bundlerAddress('base'),
+        '0x00000000000000000000000000000000000fee02',
+        vesting,
+      ],
     })
     const contract = (await f.clients.base.waitForTransactionReceipt({ hash })).contractAddress!
     const token = await f.deployToken('base', 'Otc Two', 'OT2', (SUPPLY / TOKEN).toString(), project().address)
     await send(token, erc20Abi as Abi, 'approve', [contract, offered])
     const offerId = keccak256(toHex(`offer-${contract}`))
-    expect((await send(contract, settlement.abi, 'deposit', [offerId, token, offered, fdvUsd * USDC, SUPPLY, settleAfter])).status).toBe('success')
+    expect(
+      (await send(contract, settlement.abi, 'deposit', [offerId, token, offered, fdvUsd * USDC, SUPPLY, settleAfter, lock.lockSeconds, lock.vestingSeconds]))
+        .status,
+    ).toBe('success')
     return { contract, token, offerId }
   }
 
@@ -319,6 +340,79 @@ describe('settleOffer (the service side: plan from live balances, operations sig
 
     const again = await settleOffer({ wallets: f.service, client: f.clients.base }, { chain: f.chains.base, contract, offerId, buyers })
     expect(again).toEqual({ status: 'closed', settledIn: outcome.txHash })
+  })
+
+  it('a locked offer settles into vesting positions in each wallet’s name (the pure schedule from the settlement block), released by the wallets over simulated time', async () => {
+    const lockSeconds = 3_600
+    const vestingSeconds = 10 * 86_400
+    const { contract, token, offerId } = await setUp(1_000_000n * TOKEN, 1_000_000n, 0n, undefined, {
+      lockSeconds: BigInt(lockSeconds),
+      vestingSeconds: BigInt(vestingSeconds),
+    })
+    const buyers = [
+      { id: 'a', userIndex: 530, limitFdv: null, maxSpend: 400n * USDC },
+      { id: 'b', userIndex: 531, limitFdv: null, maxSpend: 250n * USDC },
+    ]
+    const addresses = await Promise.all(buyers.map((b) => f.service.walletAddress(b.userIndex)))
+    await fundAccount(f.chains.base, addresses[0]!, { stablecoin: '400' })
+    await fundAccount(f.chains.base, addresses[1]!, { stablecoin: '250' })
+    const outcome = await settleOffer({ wallets: f.service, client: f.clients.base }, { chain: f.chains.base, contract, offerId, buyers })
+    if (outcome.status !== 'settled') throw new Error(`not settled: ${outcome.status}`)
+    const receipt = await f.clients.base.getTransactionReceipt({ hash: outcome.txHash })
+    const start = Number((await f.clients.base.getBlock({ blockNumber: receipt.blockNumber })).timestamp)
+    // BuyerFilled as before; the net tokens sit in the vesting contract, none in the wallets.
+    const logs = parseEventLogs({ abi: [...settlement.abi, ...VESTING_ABI] as Abi, logs: receipt.logs }) as unknown as Array<{
+      eventName: string
+      args: Record<string, unknown>
+    }>
+    expect(logs.filter((l) => l.eventName === 'BuyerFilled')).toHaveLength(2)
+    const created = logs.filter((l) => l.eventName === 'PositionCreated')
+    expect(created).toHaveLength(2)
+    const tokenOf = (address: Address) => f.clients.base.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [address] })
+    for (const [i, fill] of outcome.plan.fills.entries()) {
+      const position = created.find((l) => (l.args.beneficiary as string).toLowerCase() === addresses[i]!.toLowerCase())!
+      expect(fill.id).toBe(buyers[i]!.id)
+      expect(position.args).toMatchObject({
+        token: getAddress(token),
+        total: fill.credited,
+        start: BigInt(start),
+        lockupEnd: BigInt(start + lockSeconds),
+        vestingSeconds: BigInt(vestingSeconds),
+      })
+      expect(await tokenOf(addresses[i]!)).toBe(0n)
+    }
+    expect(await tokenOf(vesting)).toBeGreaterThanOrEqual(outcome.plan.fills.reduce((sum, fill) => sum + fill.credited, 0n))
+
+    // Over simulated time, each wallet's release (a normal wallet operation) pays exactly what the pure schedule says.
+    const releaseAt = async (at: number, i: number) => {
+      const id = created.find((l) => (l.args.beneficiary as string).toLowerCase() === addresses[i]!.toLowerCase())!.args.id as bigint
+      await jsonRpc(f.chains.base.rpcUrl, 'evm_setNextBlockTimestamp', [at - 1])
+      await jsonRpc(f.chains.base.rpcUrl, 'evm_mine')
+      await jsonRpc(f.chains.base.rpcUrl, 'evm_setNextBlockTimestamp', [at])
+      const before = await tokenOf(addresses[i]!)
+      const [result] = await f.service.submitUserOperations('base', [
+        {
+          id: `release-${id}`,
+          userIndex: buyers[i]!.userIndex,
+          calls: [{ to: vesting, data: encodeFunctionData({ abi: VESTING_ABI, functionName: 'release', args: [id] }) }],
+        },
+      ])
+      return { result: result!, got: (await tokenOf(addresses[i]!)) - before }
+    }
+    const schedule = (i: number) => scheduleOf({ lockSeconds, vestingSeconds }, outcome.plan.fills[i]!.credited, start)
+    const early = await releaseAt(start + lockSeconds - 10, 0)
+    expect(early.result.status).toBe('reverted') // NothingToRelease: still locked
+    expect(early.got).toBe(0n)
+    const mid = start + lockSeconds + 3 * 86_400 + 17
+    const first = await releaseAt(mid, 0)
+    expect(first.result.status).toBe('included')
+    expect(first.got).toBe(vestingState(schedule(0), mid, 0n).releasable)
+    const end = start + lockSeconds + vestingSeconds + 1
+    const rest = await releaseAt(end, 0)
+    expect(rest.got).toBe(vestingState(schedule(0), end, first.got).releasable)
+    expect(first.got + rest.got).toBe(outcome.plan.fills[0]!.credited)
+    const all = await releaseAt(end + 1, 1)
+    expect(all.got).toBe(outcome.plan.fills[1]!.credited)
   })
 
   it('a settlement that would revert is not sent: the outcome names the contract’s error and nothing moves', async () => {

@@ -5,6 +5,7 @@ import * as S from '../../../src/api/schemas.ts'
 import type { BalanceEntry } from '../../../src/wallets/wallet-service.ts'
 import { otcOfferView } from '../../../src/domain/launch-methods/otc-view.ts'
 import { devBuyLaunchView } from '../../../src/domain/launch-methods/dev-buy-view.ts'
+import type { TokenVesting } from '../../../src/services/vesting-service.ts'
 import { enforceRateLimit } from '../auth.ts'
 import { keyOf, type HttpAppDeps } from '../context.ts'
 import type { RateLimiter } from '../rate-limit.ts'
@@ -50,6 +51,24 @@ function spendCurrencyFirst(entries: readonly BalanceEntry[]) {
   const index = entries.findIndex((entry) => !isNative(entry))
   const ordered = index <= 0 ? [...entries] : [entries[index]!, ...entries.slice(0, index), ...entries.slice(index + 1)]
   return ordered.map(({ address, symbol, name, decimals, balance }) => ({ address, symbol, name, decimals, balance }))
+}
+
+/**
+ * Each balance entry of a token held in vesting positions carries `vesting` (what is locked, what a withdrawal would
+ * release now, until when); a token held only there (nothing free) is listed with balance "0".
+ */
+function withVesting(entries: ReturnType<typeof spendCurrencyFirst>, vesting: ReadonlyMap<string, TokenVesting>) {
+  const view = (v: TokenVesting) => ({ locked: v.locked.toString(), releasable: v.releasable.toString(), lockedUntil: v.lockedUntil })
+  const out: Array<ReturnType<typeof spendCurrencyFirst>[number] & { vesting?: ReturnType<typeof view> }> = entries.map((entry) => {
+    const v = vesting.get(entry.address.toLowerCase())
+    return v ? { ...entry, vesting: view(v) } : entry
+  })
+  for (const [address, v] of vesting) {
+    if (!entries.some((e) => e.address.toLowerCase() === address)) {
+      out.push({ address: v.token.address, symbol: v.token.symbol, name: v.token.name, decimals: v.token.decimals, balance: '0', vesting: view(v) })
+    }
+  }
+  return out
 }
 
 /** Everything behind the bearer key. */
@@ -114,7 +133,11 @@ export function registerKeyRoutes(app: FastifyInstance, deps: HttpAppDeps): void
 
   app.get('/orders', async (request) => {
     const query = parseQuery(S.OrdersQuery, request.query)
-    return services.orders.listOrders(keyOf(request).id, { status: query.status, cursor: query.cursor, limit: clampLimit(query.limit) })
+    const keyId = keyOf(request).id
+    return services.vesting.withVesting(
+      await services.orders.listOrders(keyId, { status: query.status, cursor: query.cursor, limit: clampLimit(query.limit) }),
+      keyId,
+    )
   })
 
   app.patch('/orders', async (request) => {
@@ -135,9 +158,16 @@ export function registerKeyRoutes(app: FastifyInstance, deps: HttpAppDeps): void
 
   app.get('/wallet', async (request) => {
     const key = keyOf(request)
-    const balances = await wallets.getBalances(key.userIndex, await services.projects.indexedTokens())
-    const out = {} as Record<ChainKey, ReturnType<typeof spendCurrencyFirst>>
-    for (const chain of CHAIN_KEYS) out[chain] = spendCurrencyFirst(balances[chain] ?? [])
+    const vesting = await services.vesting.walletVesting(key.id)
+    const indexed = await services.projects.indexedTokens()
+    // Tokens held in vesting positions are listed too (an OTC token before its launch is not indexed otherwise).
+    for (const chain of CHAIN_KEYS) {
+      const known = new Set(indexed[chain].map((t) => t.address.toLowerCase()))
+      for (const [address, entry] of vesting[chain]) if (!known.has(address)) indexed[chain].push(entry.token)
+    }
+    const balances = await wallets.getBalances(key.userIndex, indexed)
+    const out = {} as Record<ChainKey, ReturnType<typeof withVesting>>
+    for (const chain of CHAIN_KEYS) out[chain] = withVesting(spendCurrencyFirst(balances[chain] ?? []), vesting[chain])
     return { serviceWalletAddress: key.walletAddress, balances: out }
   })
 
@@ -151,6 +181,7 @@ export function registerKeyRoutes(app: FastifyInstance, deps: HttpAppDeps): void
       tokenAddress: body.tokenAddress,
       to: body.withdrawAddress,
       amount: body.amount,
+      vested: await services.vesting.vestedFor(key.id, chain, body.tokenAddress),
     })
     return { txHash: result.txHash, chain: result.chain, tokenAddress: result.tokenAddress, withdrawAddress: result.to, amount: result.amount }
   })

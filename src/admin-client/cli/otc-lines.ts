@@ -6,6 +6,7 @@ export function otcLines({ slug, otc }: OtcResult): string[] {
   const lines = [
     `${slug}: ${otc.tokenAmount} ${otc.tokenSymbol} (${otc.tokenAddress}) at an FDV of $${otc.fdvUsdc}, settling at or after ${otc.settleAt}`,
     `Offer id:    ${otc.offerId}`,
+    `Lock:        ${lockLine(otc.lockSeconds, otc.vestingSeconds)}`,
     `Deposit:     ${otc.deposited ? `deposited${otc.depositTxHash ? ` in ${otc.depositTxHash}` : ''}` : 'not yet (prebuy otc deposit)'}`,
   ]
   const s = otc.settlement
@@ -16,4 +17,11 @@ export function otcLines({ slug, otc }: OtcResult): string[] {
     )
   else lines.push(`Settlement:  ${s.status} since ${s.at}${s.reason ? `: ${s.reason}` : ''}`)
   return lines
+}
+
+/** "none", or the cliff and the vesting period after the settlement block, in days when whole. */
+function lockLine(lockSeconds: number, vestingSeconds: number): string {
+  if (lockSeconds === 0 && vestingSeconds === 0) return 'none: tokens go to the buyers’ wallets'
+  const span = (s: number) => (s % 86_400 === 0 ? `${s / 86_400} days` : `${s} s`)
+  return `${lockSeconds === 0 ? 'no cliff' : `locked ${span(lockSeconds)}`} after the settlement, then vesting linearly over ${span(vestingSeconds)}`
 }

@@ -10,6 +10,9 @@ export interface OtcOfferView {
   tokenSymbol: string
   tokenAmount: string
   settleAt: string
+  /** Lock and vesting of the buyers' tokens after the settlement block, seconds (both 0: none). */
+  lockSeconds: number
+  vestingSeconds: number
   deposited: boolean
   depositTxHash: string | null
   settlement: OtcSettlementView | null
@@ -61,6 +64,8 @@ export function otcOfferView(offer: OtcOffer): OtcOfferView {
     tokenSymbol: offer.tokenSymbol,
     tokenAmount: tokens(offer.tokenAmount),
     settleAt: new Date(offer.settleAt).toISOString(),
+    lockSeconds: offer.lock?.lockSeconds ?? 0,
+    vestingSeconds: offer.lock?.vestingSeconds ?? 0,
     deposited: offer.deposit !== null,
     depositTxHash: offer.deposit?.txHash ?? null,
     settlement,

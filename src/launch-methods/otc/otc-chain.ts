@@ -7,6 +7,8 @@ import { readOffer, settlingTransaction } from './settle-offer.ts'
 export interface OtcChain {
   /** The settlement contract on a chain; null when this deployment has none there (OTC refused on that chain). */
   settlement(chain: ChainKey): Address | null
+  /** The vesting contract locked offers put buyers' tokens in (the settlement's constructor argument); null: none. */
+  vesting(chain: ChainKey): Address | null
   readToken(chain: ChainKey, token: Address): Promise<{ symbol: string; decimals: number; totalSupply: bigint }>
   tokenBalance(chain: ChainKey, token: Address, owner: Address): Promise<bigint>
   readOffer(chain: ChainKey, offerId: Hex): Promise<OnChainOffer>
@@ -17,7 +19,11 @@ export interface OtcChain {
   client(chain: ChainKey): PublicClient
 }
 
-export function createOtcChain(deps: { clients: Record<ChainKey, PublicClient>; settlements: Partial<Record<ChainKey, Address>> }): OtcChain {
+export function createOtcChain(deps: {
+  clients: Record<ChainKey, PublicClient>
+  settlements: Partial<Record<ChainKey, Address>>
+  vesting?: Partial<Record<ChainKey, Address>>
+}): OtcChain {
   const { clients, settlements } = deps
   const mustSettlement = (chain: ChainKey): Address => {
     const address = settlements[chain]
@@ -26,6 +32,7 @@ export function createOtcChain(deps: { clients: Record<ChainKey, PublicClient>; 
   }
   return {
     settlement: (chain) => settlements[chain] ?? null,
+    vesting: (chain) => deps.vesting?.[chain] ?? null,
     async readToken(chain, token) {
       const client = clients[chain]
       const [symbol, decimals, totalSupply] = await Promise.all([

@@ -42,8 +42,11 @@ const OFFER_SETTLED = parseAbiItem('event OfferSettled(bytes32 indexed offerId, 
 /** Call gas of one buyer's operation: approve and contribute (a transferFrom), with room for a proxy stablecoin. */
 const CONTRIBUTION_CALL_GAS = 200_000n
 
-/** Gas of the settlement's own work: the checks and transfers (each operation's declared limits are added to it). */
-const settleGas = (operations: number): bigint => 300_000n + BigInt(operations) * 120_000n
+/**
+ * Gas of the settlement's own work: the checks and transfers (each operation's declared limits are added to it); a
+ * locked offer also writes one vesting position per buyer (five new storage slots and a log, ~130k).
+ */
+const settleGas = (operations: number, locked: boolean): bigint => 300_000n + BigInt(operations) * (locked ? 280_000n : 120_000n)
 
 /**
  * Settles one pooled OTC offer, idempotently: reads the offer (closed already: says so, with the settling transaction
@@ -90,7 +93,7 @@ export async function settleOffer(deps: { wallets: WalletService; client: Public
       to: input.contract,
       data: encodeFunctionData({ abi: OTC_SETTLEMENT_ABI, functionName: 'settle', args: [input.offerId, operations, fills] }),
     }),
-    gas: settleGas(requests.length),
+    gas: settleGas(requests.length, offer.lockSeconds > 0n || offer.vestingSeconds > 0n),
     errors: OTC_SETTLEMENT_ABI,
     ...(input.onSent ? { onSent: input.onSent } : {}),
   })
@@ -109,13 +112,13 @@ export async function settleOffer(deps: { wallets: WalletService; client: Public
 }
 
 export async function readOffer(client: PublicClient, contract: Address, offerId: Hex): Promise<OnChainOffer> {
-  const [project, token, offered, fdv, totalSupply, settleAfter, closed] = (await client.readContract({
+  const [project, token, offered, fdv, totalSupply, settleAfter, lockSeconds, vestingSeconds, closed] = (await client.readContract({
     address: contract,
     abi: OTC_SETTLEMENT_ABI,
     functionName: 'offers',
     args: [offerId],
-  })) as [Address, Address, bigint, bigint, bigint, bigint, boolean]
-  return { project, token, offered, fdv, totalSupply, settleAfter, closed }
+  })) as [Address, Address, bigint, bigint, bigint, bigint, bigint, bigint, boolean]
+  return { project, token, offered, fdv, totalSupply, settleAfter, lockSeconds, vestingSeconds, closed }
 }
 
 /** Whether `txHash` is the transaction that settled the offer (its receipt carries the offer's OfferSettled log). */

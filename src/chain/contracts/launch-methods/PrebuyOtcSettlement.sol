@@ -7,6 +7,14 @@ interface IOtcERC20 {
     function transfer(address to, uint256 amount) external returns (bool);
     function transferFrom(address from, address to, uint256 amount) external returns (bool);
     function balanceOf(address owner) external view returns (uint256);
+    function approve(address spender, uint256 amount) external returns (bool);
+}
+
+/// @dev PrebuyVesting (same directory): positions in each buyer's name, released only by the buyer.
+interface IOtcVesting {
+    function lock(address token, address[] calldata beneficiaries, uint256[] calldata amounts, uint64 lockupEnd, uint64 vestingSeconds)
+        external
+        returns (uint256 firstId);
 }
 
 interface IOtcEntryPoint {
@@ -27,6 +35,9 @@ interface IOtcEntryPoint {
 ///      for SimpleAccount and Kernel wallets (no ERC-1271 needed, unlike a signature-based pull).
 ///      `contribute` only accepts money while a settlement is collecting, so nothing can be parked here between calls.
 ///      Idempotent: an offer settles once; a second `settle` reverts, so a resubmission after a crash moves nothing.
+///      Lock and vesting: the terms are fixed at deposit, relative to the settlement block's time; when an offer has
+///      any, each buyer's net tokens go into a PrebuyVesting position in its wallet's name in the same transaction (one
+///      `lock` for all buyers, positions in fill order: the vesting contract's PositionCreated logs name each one).
 contract PrebuyOtcSettlement {
     struct Offer {
         address project;
@@ -38,6 +49,10 @@ contract PrebuyOtcSettlement {
         uint256 totalSupply;
         /// @notice Unix seconds before which the offer cannot settle.
         uint64 settleAfter;
+        /// @notice Cliff after the settlement block's time (0 with vestingSeconds 0: no lock, tokens to the wallets).
+        uint64 lockSeconds;
+        /// @notice Linear vesting after the cliff.
+        uint64 vestingSeconds;
         /// @notice Settled or cancelled: closed for good.
         bool closed;
     }
@@ -58,6 +73,7 @@ contract PrebuyOtcSettlement {
     /// @notice The service: the only caller of `settle`.
     address public immutable operator;
     address public immutable feeRecipient;
+    IOtcVesting public immutable vesting;
 
     mapping(bytes32 offerId => Offer) public offers;
 
@@ -67,7 +83,15 @@ contract PrebuyOtcSettlement {
     uint256 private collected;
 
     event OfferDeposited(
-        bytes32 indexed offerId, address indexed project, address indexed token, uint256 offered, uint256 fdv, uint256 totalSupply, uint64 settleAfter
+        bytes32 indexed offerId,
+        address indexed project,
+        address indexed token,
+        uint256 offered,
+        uint256 fdv,
+        uint256 totalSupply,
+        uint64 settleAfter,
+        uint64 lockSeconds,
+        uint64 vestingSeconds
     );
     event OfferCancelled(bytes32 indexed offerId, uint256 returned);
     event Contributed(bytes32 indexed offerId, address indexed wallet, uint256 amount);
@@ -89,24 +113,35 @@ contract PrebuyOtcSettlement {
     error UnplannedContributions(uint256 collected, uint256 planned);
     error TransferFailed();
 
-    constructor(IOtcEntryPoint entryPoint_, IOtcERC20 stablecoin_, address operator_, address feeRecipient_) {
+    constructor(IOtcEntryPoint entryPoint_, IOtcERC20 stablecoin_, address operator_, address feeRecipient_, IOtcVesting vesting_) {
         entryPoint = entryPoint_;
         stablecoin = stablecoin_;
         operator = operator_;
         feeRecipient = feeRecipient_;
+        vesting = vesting_;
     }
 
     /// @notice The project deposits `amount` tokens for sale at `fdv` (stablecoin atoms) over `totalSupply`. The tokens
-    ///         counted are what arrived (a token that takes a fee on transfer is credited net).
-    function deposit(bytes32 offerId, IOtcERC20 token, uint256 amount, uint256 fdv, uint256 totalSupply, uint64 settleAfter) external {
+    ///         counted are what arrived (a token that takes a fee on transfer is credited net). Buyers' tokens are
+    ///         locked for `lockSeconds` after the settlement block, then vest over `vestingSeconds` (both 0: no lock).
+    function deposit(
+        bytes32 offerId,
+        IOtcERC20 token,
+        uint256 amount,
+        uint256 fdv,
+        uint256 totalSupply,
+        uint64 settleAfter,
+        uint64 lockSeconds,
+        uint64 vestingSeconds
+    ) external {
         if (collecting != bytes32(0)) revert Busy();
         if (offers[offerId].project != address(0)) revert OfferExists(offerId);
         if (amount == 0 || fdv == 0 || totalSupply == 0 || address(token) == address(0)) revert InvalidTerms();
         uint256 before = token.balanceOf(address(this));
         _pull(token, msg.sender, amount);
         uint256 received = token.balanceOf(address(this)) - before;
-        offers[offerId] = Offer(msg.sender, address(token), received, fdv, totalSupply, settleAfter, false);
-        emit OfferDeposited(offerId, msg.sender, address(token), received, fdv, totalSupply, settleAfter);
+        offers[offerId] = Offer(msg.sender, address(token), received, fdv, totalSupply, settleAfter, lockSeconds, vestingSeconds, false);
+        emit OfferDeposited(offerId, msg.sender, address(token), received, fdv, totalSupply, settleAfter, lockSeconds, vestingSeconds);
     }
 
     /// @notice The project takes its tokens back before the offer settles.
@@ -142,6 +177,9 @@ contract PrebuyOtcSettlement {
         collecting = bytes32(0);
 
         IOtcERC20 token = IOtcERC20(offer.token);
+        bool locked = offer.lockSeconds > 0 || offer.vestingSeconds > 0;
+        address[] memory lockedFor = new address[](locked ? fills.length : 0);
+        uint256[] memory lockedAmounts = new uint256[](locked ? fills.length : 0);
         uint256 sold;
         uint256 proceeds;
         uint256 fee;
@@ -156,13 +194,25 @@ contract PrebuyOtcSettlement {
             sold += fill.tokens;
             proceeds += fill.spend;
             fee += fillFee;
-            _send(token, fill.wallet, fill.tokens - fillFee);
+            if (locked) {
+                lockedFor[i] = fill.wallet;
+                lockedAmounts[i] = fill.tokens - fillFee;
+            } else {
+                _send(token, fill.wallet, fill.tokens - fillFee);
+            }
             emit BuyerFilled(offerId, fill.wallet, fill.spend, fill.tokens, fillFee);
         }
         if (sold > offer.offered) revert Oversold(sold, offer.offered);
         if (collected != proceeds) revert UnplannedContributions(collected, proceeds);
         collected = 0;
 
+        // One lock for every buyer, at the settlement block's time: positions in fill order, in each wallet's name.
+        if (locked && fills.length > 0) {
+            if (!token.approve(address(vesting), sold - fee)) revert TransferFailed();
+            vesting.lock(
+                address(token), lockedFor, lockedAmounts, uint64(block.timestamp) + offer.lockSeconds, offer.vestingSeconds
+            );
+        }
         if (fee > 0) _send(token, feeRecipient, fee);
         if (offer.offered > sold) _send(token, offer.project, offer.offered - sold);
         if (proceeds > 0) _send(stablecoin, offer.project, proceeds);
