@@ -202,6 +202,7 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
         clients: otcClients,
         operator: wallets.bundlerAddress('base'),
         feeRecipient: config.feeRecipient,
+        vesting: otcSettlements.vesting,
         ...(devnet ? { devnetDataDir: config.dataDir } : {}),
         logger,
       }),

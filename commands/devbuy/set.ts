@@ -9,6 +9,7 @@ export default class DevBuySet extends OperatorCommand {
   static override examples = [
     '<%= config.bin %> devbuy set moon --name "Moon" --symbol MOON',
     '<%= config.bin %> devbuy set moon --name "Moon" --symbol MOON --image https://example.org/moon.png --metadata "The moon token"',
+    '<%= config.bin %> devbuy set moon --name "Moon" --symbol MOON --lock-seconds 2592000 --vesting-seconds 7776000',
   ]
   static override args = { slug: Args.string({ required: true, description: 'project slug' }) }
   static override flags = {
@@ -17,6 +18,12 @@ export default class DevBuySet extends OperatorCommand {
     image: Flags.string({ description: 'image URL' }),
     metadata: Flags.string({ description: 'free text stored with the token (description, links)' }),
     'token-admin': Flags.string({ description: "the token's admin on the launchpad (default: the owner key's wallet)" }),
+    'lock-seconds': Flags.integer({
+      description: "buyers' shares are locked this long after the launch block, seconds (0 to 4 years; default 0: no cliff)",
+    }),
+    'vesting-seconds': Flags.integer({
+      description: 'then vest linearly over this many seconds (0 to 4 years; default 0: everything at the cliff; both 0: no lock)',
+    }),
   }
 
   async run(): Promise<DevBuyResult> {
@@ -27,6 +34,8 @@ export default class DevBuySet extends OperatorCommand {
       ...(flags.image === undefined ? {} : { image: flags.image }),
       ...(flags.metadata === undefined ? {} : { metadata: flags.metadata }),
       ...(flags['token-admin'] === undefined ? {} : { tokenAdmin: flags['token-admin'] }),
+      ...(flags['lock-seconds'] === undefined ? {} : { lockSeconds: flags['lock-seconds'] }),
+      ...(flags['vesting-seconds'] === undefined ? {} : { vestingSeconds: flags['vesting-seconds'] }),
     })
     for (const line of devBuyLines(result)) this.log(line)
     return result

@@ -26,11 +26,13 @@ export async function resolveDevBuySetups(options: {
   clients: Record<ChainKey, PublicClient>
   operator: Address
   feeRecipient: Address
+  /** This service's vesting contract per chain (deployed with the OTC settlement); a chain without one has no dev buy. */
+  vesting: Partial<Record<ChainKey, Address>>
   /** The devnet's data dir (its launchpads record); absent on real chains. */
   devnetDataDir?: string
   logger: Logger
 }): Promise<DevBuyChainSetup> {
-  const out: DevBuyChainSetup = { coordinators: {}, setups: {} }
+  const out: DevBuyChainSetup = { coordinators: {}, vesting: {}, setups: {} }
   const recorded = options.devnetDataDir === undefined ? undefined : await readDevnetLaunchpads(options.devnetDataDir)
   for (const key of CHAIN_KEYS) {
     const chain = options.chains[key]
@@ -40,13 +42,16 @@ export async function resolveDevBuySetups(options: {
       : chain.chainId === BASE_CLANKER_DEV_BUY.chainId
         ? BASE_CLANKER_DEV_BUY
         : undefined
-    if (!setup) continue
+    const vesting = options.vesting[key]
+    if (!setup || !vesting) continue
+    out.vesting[key] = vesting
     const initCode = devBuyCoordinatorInitCode({
       entryPoint: chain.addresses.entryPoint,
       stablecoin: chain.addresses.stablecoin,
       weth: chain.addresses.weth,
       ethUsdPool: chain.addresses.ethUsdPool,
       factory: setup.factory,
+      vesting,
       operator: options.operator,
       feeRecipient: options.feeRecipient,
     })

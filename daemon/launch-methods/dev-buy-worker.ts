@@ -83,6 +83,7 @@ export function createDevBuyWorker(deps: DevBuyWorkerDeps): BackgroundWorker & {
             feeTokens: ((result.fee * fill.spend) / result.stableIn).toString(),
             txHash: result.txHash,
             executedAt: at,
+            ...(fill.vesting ? { vesting: fill.vesting } : {}),
           },
         },
       })
@@ -141,6 +142,8 @@ export function createDevBuyWorker(deps: DevBuyWorkerDeps): BackgroundWorker & {
         launchId: launch.launchId as Hex,
         buyers: await pooled.buyersOf(executing),
         deployment,
+        lock: launch.params.lock,
+        vesting: devBuyChain.vesting(project.chain),
         ...(previous?.txHash ? { launchTx: previous.txHash as Hash } : {}),
         // Before anything is sent: the token it will deploy becomes the project's expected token (only it binds).
         beforeSend: async (predicted) => {

@@ -3,11 +3,11 @@ import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
 import type { Logger } from '../../src/common/logger.ts'
 import { formatDecimal, parseDecimal } from '../../src/domain/decimal.ts'
 import { FDV_DECIMALS, USDC_DECIMALS } from '../../src/domain/order-bounds.ts'
-import type { OrderRecord, OrderVesting, OtcOffer, OtcSettlementState, ProjectRecord } from '../../src/domain/records.ts'
+import type { OrderRecord, OtcOffer, OtcSettlementState, ProjectRecord } from '../../src/domain/records.ts'
 import { createJournal } from '../../src/journal/journal.ts'
 import type { OtcChain } from '../../src/launch-methods/otc/otc-chain.ts'
 import { OTC_SETTLEMENT_ABI } from '../../src/launch-methods/otc/otc-settlement-contract.ts'
-import { VESTING_ABI } from '../../src/launch-methods/vesting/vesting-contract.ts'
+import { positionsCreated } from '../../src/launch-methods/vesting/positions-created.ts'
 import { type OtcBuyer, settleOffer, type SettleOfferOutcome } from '../../src/launch-methods/otc/settle-offer.ts'
 import { orderLockName } from '../../src/services/order-service.ts'
 import { PROJECT_LOCK } from '../../src/services/project-service.ts'
@@ -104,7 +104,7 @@ export function createOtcSettlementWorker(deps: OtcWorkerDeps): BackgroundWorker
     const settlement = otcChain.settlement(chain)
     const vesting = otcChain.vesting(chain)
     const fills = new Map<string, { spend: bigint; tokens: bigint; fee: bigint }>()
-    const positions = new Map<string, OrderVesting>()
+    const positions = positionsCreated(chain, receipt.logs, vesting)
     let totals: { sold: bigint; unsold: bigint; proceeds: bigint } | undefined
     // Only our own contracts' logs count (a token could emit look-alike events).
     const ours = (address: Address, contract: Address | null) => contract !== null && getAddress(address) === getAddress(contract)
@@ -115,19 +115,6 @@ export function createOtcSettlementWorker(deps: OtcWorkerDeps): BackgroundWorker
       } else if (entry.eventName === 'OfferSettled') {
         totals = { sold: args.sold as bigint, unsold: args.unsold as bigint, proceeds: args.proceeds as bigint }
       }
-    }
-    for (const entry of parseEventLogs({ abi: VESTING_ABI, logs: receipt.logs.filter((l) => ours(l.address, vesting)), eventName: 'PositionCreated' })) {
-      const args = entry.args as Record<string, unknown>
-      positions.set(getAddress(args.beneficiary as Address), {
-        chain,
-        contract: getAddress(entry.address),
-        positionId: (args.id as bigint).toString(),
-        tokenAddress: getAddress(args.token as Address),
-        total: (args.total as bigint).toString(),
-        start: Number(args.start as bigint),
-        lockupEnd: Number(args.lockupEnd as bigint),
-        vestingSeconds: Number(args.vestingSeconds as bigint),
-      })
     }
     return { fills, positions, totals, blockNumber: receipt.blockNumber }
   }

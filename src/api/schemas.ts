@@ -249,6 +249,8 @@ export const DevBuyLaunch = z
     image: z.string().describe('Image URL; empty for none.'),
     metadata: z.string().describe('Free text stored with the token by the launchpad.'),
     tokenAdmin: z.string().describe('The token’s admin on the launchpad (Clanker tokenAdmin).'),
+    lockSeconds: z.int().describe('Buyers’ shares are locked this long after the launch block (a vesting position in each wallet’s name); 0: no cliff.'),
+    vestingSeconds: z.int().describe('Then they vest linearly over this many seconds (all at its end); both 0: no lock, shares to the wallets.'),
     requestedAt: z.string().nullable().describe('ISO 8601: when the launch was asked for; null until then (parameters editable).'),
     state: z
       .object({
@@ -278,6 +280,7 @@ export const DevBuyParamsBody = z
     image: z.string().optional().describe('Image URL, up to 512 characters.'),
     metadata: z.string().optional().describe('Free text stored with the token (description, links), up to 2,000 characters.'),
     tokenAdmin: addressSchema.optional().describe('The token’s admin on the launchpad; the owner key’s wallet when left out.'),
+    ...lockTermsFields,
   })
   .describe('PATCH /projects/{slug}/dev-buy body.')
 

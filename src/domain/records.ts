@@ -122,6 +122,8 @@ export interface DevBuyParams {
   metadata: string
   /** The token's admin on the launchpad (Clanker tokenAdmin): the owner key's wallet unless set. */
   tokenAdmin: string
+  /** Lock and vesting of the buyers' shares after the launch block (no lock: straight to the wallets). */
+  lock: LockTerms
 }
 
 /** A dev-buy launch (docs/launch-methods.md): the service deploys the token with one block-zero buy for the orders. */

@@ -5,6 +5,7 @@ import type { DevBuyChain } from '../launch-methods/dev-buy/dev-buy-chain.ts'
 import type { Store } from '../store/open-store.ts'
 import { projectWriteOps } from '../store/project-writes.ts'
 import type { Clock } from './clock.ts'
+import { validateLockTerms } from '../domain/launch-methods/lock-terms.ts'
 import { PROJECT_LOCK } from './project-service.ts'
 
 /** PATCH /projects/{slug}/dev-buy: the token's identity, as the owner sends it. */
@@ -15,6 +16,9 @@ export interface DevBuyParamsInput {
   metadata?: string
   /** The token's admin on the launchpad; the owner key's wallet when left out. */
   tokenAdmin?: string
+  /** Lock and vesting of the buyers' shares after the launch block, seconds (absent: 0; both 0: no lock). */
+  lockSeconds?: number
+  vestingSeconds?: number
 }
 
 /** Who acts on a dev-buy launch: the project's owner key (public API), or the operator on its behalf (admin API, CLI). */
@@ -77,6 +81,7 @@ export function createDevBuyService({ store, clock, chain }: DevBuyServiceDeps):
           )
         }
       }
+      const lock = validateLockTerms(input)
       return store.mutex.run(PROJECT_LOCK, async () => {
         const project = await ownedDevBuyProject(slug, actor)
         const previous = project.devBuy
@@ -97,6 +102,7 @@ export function createDevBuyService({ store, clock, chain }: DevBuyServiceDeps):
           image: input.image ?? '',
           metadata: input.metadata ?? '',
           tokenAdmin,
+          lock,
         }
         return write(project, { launchId: devBuyLaunchId(slug), params, requestedAt: null, state: previous?.state ?? null })
       })

@@ -40,11 +40,20 @@ describe('dev-buy service', () => {
     const set = await devBuy.setParams('moon', { ownerKeyId: OWNER }, { ...input, name: '  Moon  ', image: 'https://example.org/m.png' })
     expect(set.devBuy).toEqual({
       launchId: devBuyLaunchId('moon'),
-      params: { name: 'Moon', symbol: 'MOON', image: 'https://example.org/m.png', metadata: '', tokenAdmin: ADMIN },
+      params: {
+        name: 'Moon',
+        symbol: 'MOON',
+        image: 'https://example.org/m.png',
+        metadata: '',
+        tokenAdmin: ADMIN,
+        lock: { lockSeconds: 0, vestingSeconds: 0 },
+      },
       requestedAt: null,
       state: null,
     })
     expect((await devBuy.setParams('moon', 'operator', { ...input, symbol: 'MN' })).devBuy!.params.symbol).toBe('MN')
+    const locked = await devBuy.setParams('moon', 'operator', { ...input, lockSeconds: 3_600, vestingSeconds: 86_400 })
+    expect(locked.devBuy!.params.lock).toEqual({ lockSeconds: 3_600, vestingSeconds: 86_400 })
     now = 2_000
     expect((await devBuy.launch('moon', { ownerKeyId: OWNER })).devBuy!.requestedAt).toBe(2_000)
     // Asking again changes nothing; the parameters are fixed from now on.
@@ -80,6 +89,8 @@ describe('dev-buy service', () => {
       await expect(devBuy.setParams('moon', 'operator', { ...input, ...bad })).rejects.toMatchObject({ code: 'invalid_dev_buy_params' })
     }
     await expect(devBuy.setParams('moon', 'operator', { ...input, tokenAdmin: '0x123' })).rejects.toMatchObject({ code: 'invalid_address' })
+    await expect(devBuy.setParams('moon', 'operator', { ...input, lockSeconds: -1 })).rejects.toMatchObject({ code: 'invalid_lock_seconds' })
+    await expect(devBuy.setParams('moon', 'operator', { ...input, vestingSeconds: 1.5 })).rejects.toMatchObject({ code: 'invalid_vesting_seconds' })
     // No owner key and no tokenAdmin: nobody to name as the token's admin.
     await expect(devBuy.setParams('orphan', 'operator', { name: 'Moon', symbol: 'MOON' })).rejects.toMatchObject({ code: 'invalid_dev_buy_params' })
     await expect(devBuy.launch('moon', 'operator')).rejects.toMatchObject({ code: 'dev_buy_no_params' })

@@ -13,6 +13,9 @@ import { deployDevnetLaunchpads } from '../../src/launchpads/devnet/deploy-devne
 import { devnetClankerDevBuySetup } from '../../src/launchpads/devnet/devnet-dev-buy-setup.ts'
 import { devBuyLaunchId } from '../../src/services/dev-buy-service.ts'
 import { startWalletFixture, type WalletFixture } from '../wallets/devnet-fixture.ts'
+import { NO_LOCK } from '../../src/domain/launch-methods/lock-terms.ts'
+import { vestingState } from '../../src/domain/launch-methods/vesting-schedule.ts'
+import { VESTING_ABI, VESTING_BYTECODE } from '../../src/launch-methods/vesting/vesting-contract.ts'
 
 /**
  * The dev-buy coordinator on a real devnet: the real EntryPoint v0.7, the buyers' SimpleAccount wallets (the wallet
@@ -35,6 +38,7 @@ afterAll(async () => {
 describe('PrebuyDevBuyCoordinator and launchDevBuy', () => {
   let clanker: LaunchpadAddresses['clanker']
   let coordinator: Address
+  let vesting: Address
   const feeRecipient: Address = '0x00000000000000000000000000000000000fee02'
   const admin: Address = '0x00000000000000000000000000000000000ad111'
   const client = () => f.clients.base
@@ -42,15 +46,24 @@ describe('PrebuyDevBuyCoordinator and launchDevBuy', () => {
   const usdcOf = (address: Address) =>
     client().readContract({ address: f.chains.base.addresses.stablecoin, abi: erc20Abi, functionName: 'balanceOf', args: [address] })
   const tokenOf = (token: Address, address: Address) => client().readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [address] })
-  const params = (symbol: string): DevBuyParams => ({ name: `Dev ${symbol}`, symbol, image: '', metadata: 'a dev-buy launch', tokenAdmin: admin })
-  const input = (slug: string, buyers: DevBuyBuyer[]) => {
+  const params = (symbol: string, lock = NO_LOCK): DevBuyParams => ({
+    name: `Dev ${symbol}`,
+    symbol,
+    image: '',
+    metadata: 'a dev-buy launch',
+    tokenAdmin: admin,
+    lock,
+  })
+  const input = (slug: string, buyers: DevBuyBuyer[], lock = NO_LOCK) => {
     const launchId = devBuyLaunchId(slug) as Hex
     return {
       chain: f.chains.base,
       coordinator,
       launchId,
       buyers,
-      deployment: clankerDevBuyDeployment(devnetClankerDevBuySetup(f.chains.base, clanker), params(slug.toUpperCase()), coordinator, launchId),
+      deployment: clankerDevBuyDeployment(devnetClankerDevBuySetup(f.chains.base, clanker), params(slug.toUpperCase(), lock), coordinator, launchId),
+      lock,
+      vesting,
     }
   }
   let nextUser = 300
@@ -65,10 +78,12 @@ describe('PrebuyDevBuyCoordinator and launchDevBuy', () => {
     clanker = (await deployDevnetLaunchpads(f.chains.base, deployer())).clanker
     const wallet = createWalletClient({ chain: chainFromConfig(f.chains.base), account: f.trader, transport: http(f.chains.base.rpcUrl) })
     const { entryPoint, stablecoin, weth, ethUsdPool } = f.chains.base.addresses
+    const vestingDeployed = await wallet.deployContract({ abi: VESTING_ABI, bytecode: VESTING_BYTECODE, args: [] })
+    vesting = (await client().waitForTransactionReceipt({ hash: vestingDeployed })).contractAddress!
     const hash = await wallet.deployContract({
       abi: coordinatorAbi,
       bytecode: coordinatorArtifact.bytecode as Hex,
-      args: [entryPoint, stablecoin, weth, ethUsdPool, clanker.factory, f.service.bundlerAddress('base'), feeRecipient],
+      args: [entryPoint, stablecoin, weth, ethUsdPool, clanker.factory, vesting, f.service.bundlerAddress('base'), feeRecipient],
     })
     coordinator = (await client().waitForTransactionReceipt({ hash })).contractAddress!
   })
@@ -165,6 +180,44 @@ describe('PrebuyDevBuyCoordinator and launchDevBuy', () => {
     expect(await usdcOf(buyers[0]!.address)).toBe(0n)
   })
 
+  it('a locked launch puts every share into a vesting position in the wallet’s name, at the launch block’s time, equal to the pure schedule', async () => {
+    const buyers = [await buyer(600n * USDC, 600n * USDC, null), await buyer(300n * USDC, 300n * USDC, null)]
+    const lock = { lockSeconds: 3_600, vestingSeconds: 86_400 }
+    const outcome = await launchDevBuy({ wallets: f.service, client: client() }, input('locked', buyers, lock))
+    expect(outcome.status).toBe('launched')
+    if (outcome.status !== 'launched') return
+    const { result } = outcome
+    const launchedAt = Number((await client().getBlock({ blockNumber: result.blockNumber })).timestamp)
+    const netTotal = result.fills.reduce((sum, fill) => sum + fill.tokens, 0n)
+    expect(netTotal + result.fee).toBe(result.bought)
+    // Nothing in the wallets, everything held by the vesting contract, one position per buyer with its share.
+    for (const [i, fill] of result.fills.entries()) {
+      expect(await tokenOf(result.token, buyers[i]!.address)).toBe(0n)
+      expect(fill.vesting).toEqual({
+        chain: 'base',
+        contract: getAddress(vesting),
+        positionId: expect.any(String),
+        tokenAddress: getAddress(result.token),
+        total: fill.tokens.toString(),
+        start: launchedAt,
+        lockupEnd: launchedAt + lock.lockSeconds,
+        vestingSeconds: lock.vestingSeconds,
+      })
+      const schedule = { total: fill.tokens, start: launchedAt, lockupEnd: launchedAt + lock.lockSeconds, vestingSeconds: lock.vestingSeconds }
+      const halfway = launchedAt + lock.lockSeconds + lock.vestingSeconds / 2
+      const onChain = await client().readContract({
+        address: vesting,
+        abi: VESTING_ABI,
+        functionName: 'vestedAt',
+        args: [BigInt(fill.vesting!.positionId), BigInt(halfway)],
+      })
+      expect(onChain).toBe(vestingState(schedule, halfway, 0n).vested)
+      expect(vestingState(schedule, halfway, 0n).vested).toBe(fill.tokens / 2n)
+    }
+    expect(await tokenOf(result.token, vesting)).toBe(netTotal)
+    expect(await tokenOf(result.token, feeRecipient)).toBe(result.fee)
+  })
+
   it('refuses what it must: a launch by anyone but the service, contributions outside a launch; with nobody able to take part nothing is sent', async () => {
     const [poor] = [await buyer(0n, 100n * USDC, null)]
     const outcome = await launchDevBuy({ wallets: f.service, client: client() }, input('empty', [poor!]))
@@ -185,7 +238,7 @@ describe('PrebuyDevBuyCoordinator and launchDevBuy', () => {
         launch.launchId,
         [],
         [{ wallet: poor!.address, amount: 1n }],
-        { minEth: 0n, minTokens: 0n, devBuyIndex: 0n },
+        { minEth: 0n, minTokens: 0n, devBuyIndex: 0n, lockSeconds: 0n, vestingSeconds: 0n },
         launch.deployment.config,
       ]),
     ).toBe('OnlyOperator')

@@ -6,6 +6,7 @@ export function devBuyLines({ slug, devBuy }: DevBuyResult): string[] {
   const lines = [
     `${slug}: ${devBuy.name} (${devBuy.symbol}), token admin ${devBuy.tokenAdmin}`,
     `Launch id:   ${devBuy.launchId}`,
+    `Lock:        ${devBuy.lockSeconds === 0 && devBuy.vestingSeconds === 0 ? 'none: shares go to the wallets' : `${devBuy.lockSeconds} s cliff after the launch block, then ${devBuy.vestingSeconds} s linear vesting`}`,
     `Requested:   ${devBuy.requestedAt ?? `not yet (prebuy launches start ${slug})`}`,
   ]
   const s = devBuy.state

@@ -14,6 +14,9 @@ export interface DevBuyLaunchView {
   image: string
   metadata: string
   tokenAdmin: string
+  /** Lock and vesting of the buyers' shares after the launch block, seconds (both 0: none). */
+  lockSeconds: number
+  vestingSeconds: number
   requestedAt: string | null
   state: DevBuyStateView | null
 }
@@ -60,7 +63,13 @@ export function devBuyLaunchView(launch: DevBuyLaunchRecord): DevBuyLaunchView {
             : { ...none, status: 'not_launched', reason: s.reason, at: new Date(s.at).toISOString() }
   return {
     launchId: launch.launchId,
-    ...launch.params,
+    name: launch.params.name,
+    symbol: launch.params.symbol,
+    image: launch.params.image,
+    metadata: launch.params.metadata,
+    tokenAdmin: launch.params.tokenAdmin,
+    lockSeconds: launch.params.lock.lockSeconds,
+    vestingSeconds: launch.params.lock.vestingSeconds,
     requestedAt: launch.requestedAt === null ? null : new Date(launch.requestedAt).toISOString(),
     state,
   }

@@ -15,10 +15,14 @@ export interface DevBuyChain {
   deployment(chain: ChainKey, params: DevBuyParams, coordinator: Address, launchId: Hex): DevBuyDeployment | null
   client(chain: ChainKey): PublicClient
   chainConfig(chain: ChainKey): ChainConfig
+  /** The vesting contract the chain's coordinator locks shares in; null: no dev buy there. */
+  vesting(chain: ChainKey): Address | null
 }
 
 export interface DevBuyChainSetup {
   coordinators: Partial<Record<ChainKey, Address>>
+  /** The vesting contract each coordinator was built with. */
+  vesting: Partial<Record<ChainKey, Address>>
   setups: Partial<Record<ChainKey, ClankerDevBuySetup>>
 }
 
@@ -30,7 +34,7 @@ export function createDevBuyChain(
   clients: Record<ChainKey, PublicClient>,
   chains: Record<ChainKey, ChainConfig>,
 ): DevBuyChain & { install(setup: DevBuyChainSetup): void } {
-  let installed: DevBuyChainSetup = { coordinators: {}, setups: {} }
+  let installed: DevBuyChainSetup = { coordinators: {}, vesting: {}, setups: {} }
   const available = (chain: ChainKey) => installed.coordinators[chain] !== undefined && installed.setups[chain] !== undefined
   return {
     install(setup) {
@@ -41,5 +45,6 @@ export function createDevBuyChain(
       available(chain) ? clankerDevBuyDeployment(installed.setups[chain]!, params, coordinator, launchId) : null,
     client: (chain) => clients[chain],
     chainConfig: (chain) => chains[chain],
+    vesting: (chain) => (available(chain) ? (installed.vesting[chain] ?? null) : null),
   }
 }

@@ -17,6 +17,8 @@ export interface DevBuyCoordinatorArgs {
   ethUsdPool: Address
   /** The Clanker v4 factory (`deployToken(DeploymentConfig)`). */
   factory: Address
+  /** PrebuyVesting: where a locked launch puts each buyer's share. */
+  vesting: Address
   /** The service's bundler EOA: the only caller of `launch`. */
   operator: Address
   feeRecipient: Address
@@ -27,8 +29,17 @@ export const devBuyCoordinatorInitCode = (args: DevBuyCoordinatorArgs): Hex =>
   concat([
     DEV_BUY_COORDINATOR_BYTECODE,
     encodeAbiParameters(
-      [{ type: 'address' }, { type: 'address' }, { type: 'address' }, { type: 'address' }, { type: 'address' }, { type: 'address' }, { type: 'address' }],
-      [args.entryPoint, args.stablecoin, args.weth, args.ethUsdPool, args.factory, args.operator, args.feeRecipient],
+      [
+        { type: 'address' },
+        { type: 'address' },
+        { type: 'address' },
+        { type: 'address' },
+        { type: 'address' },
+        { type: 'address' },
+        { type: 'address' },
+        { type: 'address' },
+      ],
+      [args.entryPoint, args.stablecoin, args.weth, args.ethUsdPool, args.factory, args.vesting, args.operator, args.feeRecipient],
     ),
   ])
 

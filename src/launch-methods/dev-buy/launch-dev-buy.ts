@@ -1,4 +1,15 @@
-import { decodeFunctionResult, encodeFunctionData, erc20Abi, isAddressEqual, parseEventLogs, type Address, type Hash, type Hex, type PublicClient } from 'viem'
+import {
+  decodeFunctionResult,
+  encodeFunctionData,
+  erc20Abi,
+  getAddress,
+  isAddressEqual,
+  parseEventLogs,
+  type Address,
+  type Hash,
+  type Hex,
+  type PublicClient,
+} from 'viem'
 import type { ChainConfig } from '../../chain/chain-keys.ts'
 import type { DevBuyCandidate, DevBuyPlan } from '../../domain/launch-methods/dev-buy-eligibility.ts'
 import { quoteDevBuy } from '../../domain/launch-methods/dev-buy-eligibility.ts'
@@ -10,6 +21,9 @@ import { DEV_BUY_COORDINATOR_ABI, launchedToken, quoteStableToEth } from './dev-
 import type { DevBuyDeployment } from './dev-buy-deployment.ts'
 import { planWithQuotes } from './plan-with-quotes.ts'
 import type { PooledBuyer } from '../pooled-buyers.ts'
+import type { LockTerms } from '../../domain/launch-methods/lock-terms.ts'
+import type { OrderVesting } from '../../domain/records.ts'
+import { positionsCreated } from '../vesting/positions-created.ts'
 
 /** An order taking part in a dev buy: its identity, its wallet (by user index) and its limits. */
 export type DevBuyBuyer = PooledBuyer
@@ -21,6 +35,10 @@ export interface LaunchDevBuyInput {
   launchId: Hex
   buyers: readonly DevBuyBuyer[]
   deployment: DevBuyDeployment
+  /** Lock and vesting of the shares (the project's terms); locked shares go into positions on `vesting`. */
+  lock: LockTerms
+  /** The coordinator's vesting contract (where locked launches create positions); null: none known. */
+  vesting: Address | null
   /** How far below the quote the stablecoin's swap to ETH may land (basis points); the tokens' minimum follows. */
   ethSlippageBps?: bigint
   /** Where to look for the launch's log when it already happened (default 0). */
@@ -39,6 +57,8 @@ export interface DevBuyFill {
   spend: bigint
   /** Tokens credited after the platform fee. */
   tokens: bigint
+  /** A locked launch: the position holding those tokens in the wallet's name. */
+  vesting?: OrderVesting
 }
 
 export interface DevBuyResult {
@@ -113,7 +133,13 @@ export async function launchDevBuy(deps: { wallets: WalletService; client: Publi
   const walletsOf = await Promise.all(requests.map((r) => wallets.walletAddress(r.userIndex)))
   // In the plan's order: the contract gives the dust to the first of the largest contributions, as allocateDevBuy does.
   const contributions = plan.included.map((c, i) => ({ wallet: walletsOf[i]!, amount: c.spend }))
-  const limits = { minEth, minTokens, devBuyIndex: BigInt(deployment.devBuyIndex) }
+  const limits = {
+    minEth,
+    minTokens,
+    devBuyIndex: BigInt(deployment.devBuyIndex),
+    lockSeconds: BigInt(input.lock.lockSeconds),
+    vestingSeconds: BigInt(input.lock.vestingSeconds),
+  }
   const outcome = await wallets.runOperationsInCall(chain.key, {
     requests,
     build: (operations) => ({
@@ -236,11 +262,13 @@ async function readLaunch(client: PublicClient, input: LaunchDevBuyInput, txHash
   const launched = logs.find((log) => log.eventName === 'DevBuyLaunched')
   if (!launched) return null
   const args = launched.args as unknown as { token: Address; stableIn: bigint; ethIn: bigint; bought: bigint; fee: bigint }
+  const positions = positionsCreated(input.chain.key, receipt.logs, input.vesting)
   const fills = logs
     .filter((log) => log.eventName === 'BuyerAllocated')
     .map((log) => {
       const a = log.args as unknown as { wallet: Address; spend: bigint; tokens: bigint }
-      return { wallet: a.wallet, spend: a.spend, tokens: a.tokens }
+      const vesting = positions.get(getAddress(a.wallet))
+      return { wallet: a.wallet, spend: a.spend, tokens: a.tokens, ...(vesting ? { vesting } : {}) }
     })
   return { token: args.token, txHash, blockNumber: receipt.blockNumber, stableIn: args.stableIn, ethIn: args.ethIn, bought: args.bought, fee: args.fee, fills }
 }

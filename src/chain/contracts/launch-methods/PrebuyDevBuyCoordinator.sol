@@ -6,6 +6,7 @@ import {IClanker} from "../launchpads/clanker/IClanker.sol";
 import {IClankerEthDevBuy} from "./IClankerEthDevBuy.sol";
 
 interface IDevBuyERC20 {
+    function approve(address spender, uint256 amount) external returns (bool);
     function transfer(address to, uint256 amount) external returns (bool);
     function transferFrom(address from, address to, uint256 amount) external returns (bool);
     function balanceOf(address owner) external view returns (uint256);
@@ -13,6 +14,13 @@ interface IDevBuyERC20 {
 
 interface IDevBuyWETH is IDevBuyERC20 {
     function withdraw(uint256 amount) external;
+}
+
+/// @dev PrebuyVesting (same directory): positions in each buyer's name, released only by the buyer.
+interface IDevBuyVesting {
+    function lock(address token, address[] calldata beneficiaries, uint256[] calldata amounts, uint64 lockupEnd, uint64 vestingSeconds)
+        external
+        returns (uint256 firstId);
 }
 
 interface IDevBuyEntryPoint {
@@ -38,6 +46,9 @@ interface IDevBuyV3Pool {
 ///      The split is `src/domain/launch-methods/dev-buy-allocation.ts` (`allocateDevBuy`): the fee is floor(bought * 3%)
 ///      on the whole buy, each wallet gets floor(net * contribution / total), the dust goes to the largest contributor
 ///      (the first of equal ones), so the parts add up to exactly what was bought.
+///      Lock and vesting (the project's terms, relative to the launch block's time): each buyer's share goes into a
+///      PrebuyVesting position in its wallet's name in the same transaction (one `lock` for all, positions in
+///      contribution order), instead of to the wallet.
 ///      Idempotent: a launch id deploys once (`launchedToken`), so a resubmission after a crash moves nothing.
 contract PrebuyDevBuyCoordinator {
     struct Contribution {
@@ -52,6 +63,9 @@ contract PrebuyDevBuyCoordinator {
         uint256 minTokens;
         /// @notice Which extension config is the ETH dev buy: its msgValue is set to the ETH the swap brought.
         uint256 devBuyIndex;
+        /// @notice Cliff after the launch block's time, then linear vesting (both 0: the shares go to the wallets).
+        uint64 lockSeconds;
+        uint64 vestingSeconds;
     }
 
     uint256 public constant FEE_BPS = 300;
@@ -64,6 +78,8 @@ contract PrebuyDevBuyCoordinator {
     /// @notice The WETH/stablecoin v3 pool the stablecoin is swapped on.
     IDevBuyV3Pool public immutable ethUsdPool;
     IClanker public immutable factory;
+    /// @notice Where locked shares are held in each buyer's name.
+    IDevBuyVesting public immutable vesting;
     /// @notice The service: the only caller of `launch`.
     address public immutable operator;
     address public immutable feeRecipient;
@@ -103,6 +119,7 @@ contract PrebuyDevBuyCoordinator {
         IDevBuyWETH weth_,
         IDevBuyV3Pool ethUsdPool_,
         IClanker factory_,
+        IDevBuyVesting vesting_,
         address operator_,
         address feeRecipient_
     ) {
@@ -111,6 +128,7 @@ contract PrebuyDevBuyCoordinator {
         weth = weth_;
         ethUsdPool = ethUsdPool_;
         factory = factory_;
+        vesting = vesting_;
         operator = operator_;
         feeRecipient = feeRecipient_;
     }
@@ -148,7 +166,7 @@ contract PrebuyDevBuyCoordinator {
         if (bought < limits.minTokens) revert TooFewTokens(bought, limits.minTokens);
 
         uint256 fee = bought * FEE_BPS / 10_000;
-        _allocate(launchId, IDevBuyERC20(token), contributions, stableIn, bought - fee);
+        _allocate(launchId, IDevBuyERC20(token), contributions, stableIn, bought - fee, limits);
         if (fee > 0) _send(IDevBuyERC20(token), feeRecipient, fee);
         emit DevBuyLaunched(launchId, token, stableIn, ethIn, bought, fee);
     }
@@ -240,7 +258,8 @@ contract PrebuyDevBuyCoordinator {
         IDevBuyERC20 token,
         Contribution[] calldata contributions,
         uint256 total,
-        uint256 net
+        uint256 net,
+        LaunchLimits calldata limits
     ) private {
         uint256 largest;
         uint256 shared;
@@ -251,9 +270,16 @@ contract PrebuyDevBuyCoordinator {
             if (contributions[i].amount > contributions[largest].amount) largest = i;
         }
         shares[largest] += net - shared;
+        bool locked = limits.lockSeconds > 0 || limits.vestingSeconds > 0;
+        address[] memory wallets = new address[](contributions.length);
         for (uint256 i = 0; i < contributions.length; i++) {
-            _send(token, contributions[i].wallet, shares[i]);
+            wallets[i] = contributions[i].wallet;
+            if (!locked) _send(token, contributions[i].wallet, shares[i]);
             emit BuyerAllocated(launchId, contributions[i].wallet, contributions[i].amount, shares[i]);
+        }
+        if (locked) {
+            if (!token.approve(address(vesting), net)) revert TransferFailed();
+            vesting.lock(address(token), wallets, shares, uint64(block.timestamp) + limits.lockSeconds, limits.vestingSeconds);
         }
     }
 
