@@ -1,23 +1,19 @@
 import { getAddress, parseEventLogs, type Address, type Hash, type Hex } from 'viem'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
 import type { Logger } from '../../src/common/logger.ts'
-import { formatDecimal, parseDecimal } from '../../src/domain/decimal.ts'
-import { FDV_DECIMALS, USDC_DECIMALS } from '../../src/domain/order-bounds.ts'
+import { formatDecimal } from '../../src/domain/decimal.ts'
+import { USDC_DECIMALS } from '../../src/domain/order-bounds.ts'
 import type { OrderRecord, OtcOffer, OtcSettlementState, ProjectRecord } from '../../src/domain/records.ts'
 import { createJournal } from '../../src/journal/journal.ts'
 import type { OtcChain } from '../../src/launch-methods/otc/otc-chain.ts'
 import { OTC_SETTLEMENT_ABI } from '../../src/launch-methods/otc/otc-settlement-contract.ts'
 import { positionsCreated } from '../../src/launch-methods/vesting/positions-created.ts'
-import { type OtcBuyer, settleOffer, type SettleOfferOutcome } from '../../src/launch-methods/otc/settle-offer.ts'
-import { orderLockName } from '../../src/services/order-service.ts'
-import { PROJECT_LOCK } from '../../src/services/project-service.ts'
+import { settleOffer, type SettleOfferOutcome } from '../../src/launch-methods/otc/settle-offer.ts'
 import type { Services } from '../../src/services/services.ts'
-import { orderKey } from '../../src/store/order-index.ts'
-import type { Store, StoreOperation } from '../../src/store/open-store.ts'
-import { projectWriteOps } from '../../src/store/project-writes.ts'
+import type { Store } from '../../src/store/open-store.ts'
 import type { WalletService } from '../../src/wallets/wallet-service.ts'
-import { transitionOps } from '../executor/order-transition-ops.ts'
 import type { BackgroundWorker } from '../workers/background-worker.ts'
+import { createPooledOrders, type PooledOrderMove } from './pooled-orders.ts'
 
 export interface OtcWorkerDeps {
   store: Store
@@ -48,52 +44,16 @@ export function createOtcSettlementWorker(deps: OtcWorkerDeps): BackgroundWorker
   const { store, services, wallets, otcChain } = deps
   const log = deps.logger.child({ component: 'otc' })
   const now = deps.now ?? Date.now
-  const journal = createJournal(store)
   const intervalMs = deps.intervalMs ?? 2_000
   const retryMs = deps.retryMs ?? 30_000
   let timer: NodeJS.Timeout | undefined
   let running: Promise<void> | undefined
   let stopped = false
 
-  const followersOf = async (keyId: string) => (await store.sub.users.get(keyId))?.social?.followerCount ?? 0
-
+  const pooled = createPooledOrders({ store, journal: createJournal(store), now })
   /** Writes the offer's settlement state and moves orders, in one batch, under the project and order locks. */
-  async function record(
-    slug: string,
-    settlement: OtcSettlementState | null,
-    moves: Array<{ order: OrderRecord; to: OrderRecord['status']; patch?: Partial<OrderRecord>; reason: string; txHash?: Hash }>,
-  ) {
-    const keyIds = moves.map((m) => m.order.keyId)
-    await store.mutex.runAll([PROJECT_LOCK, ...keyIds.map(orderLockName)], async () => {
-      const project = (await store.sub.projects.get(slug))!
-      const ops: StoreOperation[] = []
-      const at = now()
-      for (const move of moves) {
-        const current = await store.sub.orders.get(orderKey(move.order.keyId, move.order.slug))
-        // Re-read under the lock: an order an API call changed since (only possible before `executing`) is left alone.
-        if (!current || current.status !== move.order.status) continue
-        const event = { reason: move.reason, ...(move.txHash ? { txHash: move.txHash } : {}) }
-        ops.push(...transitionOps({ store, journal }, current, move.to, at, event, await followersOf(current.keyId), move.patch))
-      }
-      ops.push(...projectWriteOps(store, project, { ...project, otc: { ...project.otc!, settlement }, updatedAt: at }))
-      await store.batch(ops)
-    })
-  }
-
-  async function buyersOf(orders: readonly OrderRecord[]): Promise<OtcBuyer[]> {
-    const out: OtcBuyer[] = []
-    for (const order of orders) {
-      const key = await store.sub.keys.get(order.keyId)
-      if (!key || key.revokedAt !== null) continue
-      out.push({
-        id: order.keyId,
-        userIndex: key.userIndex,
-        maxSpend: parseDecimal(order.maxSpendUsdc, USDC_DECIMALS)!,
-        limitFdv: order.maxFdvUsdc === null ? null : parseDecimal(order.maxFdvUsdc, FDV_DECIMALS)!,
-      })
-    }
-    return out
-  }
+  const record = (slug: string, settlement: OtcSettlementState | null, moves: readonly PooledOrderMove[]) =>
+    pooled.record(slug, (project) => ({ ...project, otc: { ...project.otc!, settlement } }), moves)
 
   /**
    * The fills a settling transaction made (BuyerFilled logs), by wallet, and its totals (OfferSettled); for a locked
@@ -187,7 +147,7 @@ export function createOtcSettlementWorker(deps: OtcWorkerDeps): BackgroundWorker
       chain: deps.chains[project.chain],
       contract: otcChain.settlement(project.chain)!,
       offerId: offer.offerId as Hex,
-      buyers: await buyersOf(executing),
+      buyers: await pooled.buyersOf(executing),
       ...(offer.deposit?.blockNumber ? { depositBlock: BigInt(offer.deposit.blockNumber) } : {}),
       ...(settlingTx ? { settlingTx: settlingTx as Hash } : {}),
       // The hash is recorded before the receipt is awaited: a crash then leaves a transaction to look up.
