@@ -1,0 +1,223 @@
+import { getAddress, type Address, type Hash, type PublicClient } from 'viem'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createDevBuyWorker } from '../../daemon/launch-methods/dev-buy-worker.ts'
+import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
+import { createLogger } from '../../src/common/logger.ts'
+import type { DevBuyLaunchRecord } from '../../src/domain/records.ts'
+import { createJournal } from '../../src/journal/journal.ts'
+import type { DevBuyChain } from '../../src/launch-methods/dev-buy/dev-buy-chain.ts'
+import type { DevBuyResult, LaunchDevBuyInput, LaunchDevBuyOutcome } from '../../src/launch-methods/dev-buy/launch-dev-buy.ts'
+import { devBuyLaunchId } from '../../src/services/dev-buy-service.ts'
+import { createServices, type Services } from '../../src/services/services.ts'
+import type { Store } from '../../src/store/open-store.ts'
+import { projectWriteOps } from '../../src/store/project-writes.ts'
+import type { WalletService } from '../../src/wallets/wallet-service.ts'
+import { orderRecord, projectRecord } from '../support/records.ts'
+import { openTempStore } from '../support/temp-store.ts'
+import { writeOrderAs } from '../support/write-order-as.ts'
+
+/**
+ * The dev-buy worker's bookkeeping on a real store, with the launch itself replaced: which orders move when, what the
+ * launch's state says after each outcome, when it retries, what the project's expected token becomes. (The launch on
+ * chain: test/launch-methods/dev-buy-launch.test.ts; through the running daemon: dev-buy-daemon.e2e.test.ts.)
+ */
+const TOKEN: Address = getAddress('0x00000000000000000000000000000000000d0b01')
+const TX: Hash = `0x${'33'.repeat(32)}`
+const launchRecord = (patch: Partial<DevBuyLaunchRecord> = {}): DevBuyLaunchRecord => ({
+  launchId: devBuyLaunchId('moon'),
+  params: { name: 'Moon', symbol: 'MOON', image: '', metadata: '', tokenAdmin: TOKEN, lock: { lockSeconds: 0, vestingSeconds: 0 } },
+  requestedAt: 5,
+  state: null,
+  ...patch,
+})
+
+describe('dev-buy worker', () => {
+  let temp: Awaited<ReturnType<typeof openTempStore>>
+  let store: Store
+  let services: Services
+  let now: number
+  let calls: LaunchDevBuyInput[]
+  let next: (input: LaunchDevBuyInput) => Promise<LaunchDevBuyOutcome>
+  /** What the worker logged at error level: a round that failed (an assertion inside `next` included) shows here. */
+  let errors: string[]
+  const logger = createLogger({
+    destination: {
+      write: (line: string) => {
+        if (JSON.parse(line).level >= 50) errors.push(line)
+      },
+    } as never,
+  })
+  const walletOf = (userIndex: number): Address => getAddress(`0x${(userIndex + 1).toString(16).padStart(40, '0')}`)
+  const wallets = { walletAddress: async (i: number) => walletOf(i) } as unknown as WalletService
+  const devBuyChain = {
+    coordinator: () => '0x00000000000000000000000000000000000dbc01',
+    deployment: () => ({}),
+    vesting: () => null,
+    client: () => ({}) as PublicClient,
+  } as unknown as DevBuyChain
+  const worker = () =>
+    createDevBuyWorker({
+      store,
+      services,
+      wallets,
+      chains: { base: { key: 'base' } } as unknown as Record<ChainKey, ChainConfig>,
+      devBuyChain,
+      logger,
+      now: () => now,
+      retryMs: 30_000,
+      launch: async (_deps, input) => {
+        calls.push(input)
+        return next(input)
+      },
+    })
+  const orders = async () => services.projects.ordersOfProject('moon', ['active', 'executing', 'filled'])
+  const statuses = async () => (await orders()).map((o) => o.status).sort()
+  const project = async () => (await store.sub.projects.get('moon'))!
+  const setLaunch = async (devBuy: DevBuyLaunchRecord) => {
+    const current = await project()
+    await store.batch(projectWriteOps(store, current, { ...current, devBuy }))
+  }
+  const resultFor = async (input: LaunchDevBuyInput): Promise<DevBuyResult> => {
+    // The first buyer is filled: 100 USDC for 970 tokens after a 30-token fee.
+    const first = input.buyers[0]!
+    return {
+      token: TOKEN,
+      txHash: TX,
+      blockNumber: 9n,
+      stableIn: 100_000_000n,
+      ethIn: 10n ** 16n,
+      bought: 1_000n,
+      fee: 30n,
+      fills: [{ wallet: (await services.keys.getKey(first.id))!.walletAddress as Address, spend: 100_000_000n, tokens: 970n }],
+    }
+  }
+
+  beforeEach(async () => {
+    temp = await openTempStore('dev-buy-worker')
+    store = temp.store
+    services = createServices({ store, wallets })
+    now = 1_000_000
+    calls = []
+    errors = []
+    const owner = await services.keys.issueKey('owner')
+    await store.batch(
+      projectWriteOps(store, undefined, projectRecord('moon', { launchMethod: 'dev_buy', ownerKeyId: owner.record.id, devBuy: launchRecord() })),
+    )
+    for (const label of ['a', 'b']) {
+      const key = await services.keys.issueKey(label)
+      await writeOrderAs(store, orderRecord('moon', key.record.id))
+    }
+  })
+  afterEach(async () => {
+    await temp.remove()
+  })
+  const noErrors = () => expect(errors).toEqual([])
+
+  it('does nothing until the launch is asked for, nor for other methods', async () => {
+    next = async () => {
+      throw new Error('not called')
+    }
+    await setLaunch(launchRecord({ requestedAt: null }))
+    await worker().runOnce()
+    expect(calls).toHaveLength(0)
+    expect(await statuses()).toEqual(['active', 'active'])
+    noErrors()
+  })
+
+  it('launched: the predicted token becomes the expected token before sending; the allocated order is filled with its execution, the other active again', async () => {
+    next = async (input) => {
+      // Between the moves and the send: every live order is executing.
+      expect(await statuses()).toEqual(['executing', 'executing'])
+      await input.beforeSend!(TOKEN)
+      expect((await project()).expectedTokenAddress).toBe(TOKEN)
+      expect((await project()).devBuy!.state).toMatchObject({ status: 'launching', token: TOKEN })
+      await input.onSent!(TX)
+      return { status: 'launched', plan: {} as never, result: await resultFor(input) }
+    }
+    await worker().runOnce()
+    noErrors()
+    expect(calls).toHaveLength(1)
+    expect(calls[0]!.buyers).toHaveLength(2)
+    expect(await statuses()).toEqual(['active', 'filled'])
+    const filled = (await orders()).find((o) => o.status === 'filled')!
+    expect(filled.keyId).toBe(calls[0]!.buyers[0]!.id)
+    expect(filled.execution).toEqual({ spentUsdc: '100', tokensReceived: '970', feeTokens: '30', txHash: TX, executedAt: now })
+    expect((await project()).devBuy!.state).toEqual({
+      status: 'launched',
+      txHash: TX,
+      blockNumber: '9',
+      token: TOKEN,
+      stableInAtoms: '100000000',
+      ethInWei: (10n ** 16n).toString(),
+      bought: '1000',
+      fee: '30',
+      filledOrders: 1,
+      at: now,
+    })
+    const events = await createJournal(store).orderEventsOf(filled.keyId, 'moon')
+    expect(events.map((e) => `${e.from}->${e.to}`)).toEqual(['active->executing', 'executing->filled'])
+    // Over: never launched again.
+    await worker().runOnce()
+    expect(calls).toHaveLength(1)
+  })
+
+  it('nothing to buy: not_launched with the reasons, orders active, the request cleared (it may be asked again)', async () => {
+    next = async () => ({
+      status: 'nothing_to_buy',
+      plan: { included: [], excluded: [{ id: 'x', reason: 'limit_below_price' }], quote: null, allocation: null },
+    })
+    await worker().runOnce()
+    expect(await statuses()).toEqual(['active', 'active'])
+    const launch = (await project()).devBuy!
+    expect(launch.requestedAt).toBeNull()
+    expect(launch.state).toMatchObject({ status: 'not_launched', reason: expect.stringContaining('limit_below_price') })
+    await worker().runOnce()
+    expect(calls).toHaveLength(1)
+    noErrors()
+  })
+
+  it('a launch that would revert: orders back to active, retrying with the reason, tried again only after the pause', async () => {
+    next = async () => ({ status: 'refused', plan: {} as never, revert: { name: 'TooLittleEth', args: [], message: 'TooLittleEth(1, 2)' } })
+    await worker().runOnce()
+    expect(await statuses()).toEqual(['active', 'active'])
+    expect((await project()).devBuy!.state).toMatchObject({ status: 'retrying', attempts: 1, reason: 'the launch would revert: TooLittleEth(1, 2)' })
+    now += 29_000
+    await worker().runOnce()
+    expect(calls).toHaveLength(1)
+    now += 2_000
+    await worker().runOnce()
+    expect(calls).toHaveLength(2)
+    expect((await project()).devBuy!.state).toMatchObject({ status: 'retrying', attempts: 2 })
+    noErrors()
+  })
+
+  it('sent without a receipt: stays launching with its hash and token, orders executing; the next round hands the hash over and applies the launch it finds', async () => {
+    next = async (input) => {
+      await input.beforeSend!(TOKEN)
+      await input.onSent!(TX)
+      return { status: 'not_mined', plan: {} as never, txHash: TX, pending: true }
+    }
+    await worker().runOnce()
+    expect((await project()).devBuy!.state).toMatchObject({ status: 'launching', txHash: TX, token: TOKEN })
+    expect(await statuses()).toEqual(['executing', 'executing'])
+
+    next = async (input) => ({ status: 'already_launched', token: TOKEN, result: await resultFor(input) })
+    await worker().runOnce()
+    expect(calls[1]).toMatchObject({ launchTx: TX })
+    // The orders left executing by the interrupted attempt took part again.
+    expect(calls[1]!.buyers).toHaveLength(2)
+    expect(await statuses()).toEqual(['active', 'filled'])
+    expect((await project()).devBuy!.state).toMatchObject({ status: 'launched', txHash: TX })
+    noErrors()
+  })
+
+  it('launched on chain but its log out of reach: left launching with the orders executing, nothing retried or bought', async () => {
+    next = async () => ({ status: 'already_launched', token: TOKEN, result: null })
+    await worker().runOnce()
+    expect(await statuses()).toEqual(['executing', 'executing'])
+    expect((await project()).devBuy!.state).toMatchObject({ status: 'launching' })
+    // Said loudly: an operator has to look (the orders stay executing until the launch's log is found).
+    expect(errors).toHaveLength(1)
+    expect(JSON.parse(errors[0]!).msg).toBe('dev buy launched on chain but its log was not found; orders left executing')
+  })
+})
