@@ -268,6 +268,23 @@ describe('the dev-buy launch through the API and the CLI', () => {
     expect(await client().readContract({ address: moon.token, abi: erc20Abi, functionName: 'symbol' })).toBe('MOON')
   })
 
+  it('a left-out order buys on the open market once it can (its wallet funded after the launch); one below its limit does not', async () => {
+    expect(moon, 'the launch test ran first').toBeDefined()
+    const { c, d } = moon.buyers
+    await h.admin.devnetFund({ address: d.wallet, chain: 'base', usdc: '100' })
+    // A trade on the pool makes a price tick: the executor looks at the project's active orders again.
+    await h.admin.devnetSwap({ token: moon.token, usdc: '5', chain: 'base' })
+    const filled = await waitFor("d's order filled on the open market", async () => {
+      const order = await orderOf(d)
+      return order.status === 'filled' ? order : undefined
+    })
+    expect(filled.execution.txHash).not.toBe(moon.devBuy.state.txHash)
+    expect(await balance(d.wallet, moon.token)).toBe(BigInt(filled.execution.tokensReceived))
+    expect(await balance(d.wallet, stable())).toBe(100n * USDC - parseUnits(filled.execution.spentUsdc, 6))
+    expect((await orderOf(c)).status).toBe('active')
+    expect(await balance(c.wallet, moon.token)).toBe(0n)
+  })
+
   it('a launch no order can take part in (every limit below the price) ends not_launched with the reason; the orders stay active; it can be asked again', async () => {
     const approved = await approve('Low', 'low')
     const x = await buyer('low', 'low-x', '300', { maxSpendUsdc: '300', maxFdvUsdc: LOW_LIMIT })
