@@ -117,13 +117,19 @@ export function createDevBuyWorker(deps: DevBuyWorkerDeps): BackgroundWorker & {
       return
     }
     const previous = launch.state?.status === 'launching' ? launch.state : undefined
-    // Orders left executing by an interrupted launch are this launch's; otherwise only active orders take part.
-    const orders = await services.projects.ordersOfProject(project.slug, previous ? ['active', 'executing'] : ['active'])
+    // Orders left executing by an interrupted launch are this launch's (those it recorded as its own: another executing
+    // order is an open-market buy in flight, which is the executor's to settle); otherwise only active orders take part.
+    const own = previous?.orderKeyIds ? new Set(previous.orderKeyIds) : undefined
+    const orders = own
+      ? (await services.projects.ordersOfProject(project.slug, ['executing'])).filter((o) => own.has(o.keyId))
+      : await services.projects.ordersOfProject(project.slug, previous ? ['active', 'executing'] : ['active'])
+    const orderKeyIds = orders.map((o) => o.keyId)
     const launching = (extra: { txHash?: string; token?: string } = {}): DevBuyLaunchState => ({
       status: 'launching',
       since: now(),
       ...(previous?.txHash ? { txHash: previous.txHash } : {}),
       ...(previous?.token ? { token: previous.token } : {}),
+      orderKeyIds,
       ...extra,
     })
     await record(
