@@ -344,7 +344,7 @@ describe('the dev-buy launch through the API and the CLI', () => {
 
     it.each([
       ['after its hash was recorded (the transaction is looked up)', true],
-      ['before its hash was recorded (the launch log is searched from block 0)', false],
+      ['before its hash was recorded, in a record without its buyers (the launch log is searched from block 0)', false],
     ])('%s: reconciled from the chain, the orders filled once with the same execution, nothing bought twice', async (_, recorded) => {
       // Put the store back to the state a crash after submission leaves: the launch `launching` (with the transaction's
       // hash when it had been recorded), the filled orders `executing` again with no execution.
@@ -354,11 +354,16 @@ describe('the dev-buy launch through the API and the CLI', () => {
       try {
         const project = (await store.sub.projects.get('crash')) as ProjectRecord
         expect(project.devBuy?.state?.status).toBe('launched')
-        const launching = { status: 'launching' as const, since, ...(recorded ? { txHash: crash.txHash } : {}) }
-        await store.batch(projectWriteOps(store, project, { ...project, devBuy: { ...project.devBuy!, state: launching } }))
         const filled: OrderRecord[] = []
         for await (const order of store.sub.orders.values()) if (order.slug === 'crash' && order.status === 'filled') filled.push(order)
         expect(filled).toHaveLength(2)
+        // With the hash, the state as this daemon writes it (naming its buyers' keys); without, as older records have it.
+        const launching = {
+          status: 'launching' as const,
+          since,
+          ...(recorded ? { txHash: crash.txHash, orderKeyIds: filled.map((o) => o.keyId) } : {}),
+        }
+        await store.batch(projectWriteOps(store, project, { ...project, devBuy: { ...project.devBuy!, state: launching } }))
         // Through the one write path, by moves it allows (filled -> active is a reorg's undo, then active -> executing).
         for (const order of filled) {
           const { execution: _dropped, ...unfilled } = order
