@@ -266,6 +266,12 @@ describe('the dev-buy launch through the API and the CLI', () => {
     expect(cliSet.code).toBe(1)
     expect((await h.call('GET', '/projects/moon', viewer)).body.devBuy).toEqual(moon.devBuy)
     expect(await client().readContract({ address: moon.token, abi: erc20Abi, functionName: 'symbol' })).toBe('MOON')
+    // Launched: the simulation has no dev buy left to show.
+    const simulation = await h.call('GET', '/projects/moon/simulation', ownerKey)
+    expect(simulation.status).toBe(200)
+    expect(simulation.body.devBuy).toBeNull()
+    const simulated = await runCli(h.dataDir, ['launches', 'simulate', 'moon'], { human: true })
+    expect(simulated.stdout).toContain('Dev buy: no launch parameters yet, or launched already (prebuy devbuy show)')
   })
 
   it('a left-out order buys on the open market once it can (its wallet funded after the launch); one below its limit does not', async () => {
