@@ -118,13 +118,20 @@ export function createDevBuyWorker(deps: DevBuyWorkerDeps): BackgroundWorker & {
       return
     }
     const previous = launch.state?.status === 'launching' ? launch.state : undefined
-    // Orders left executing by an interrupted launch are this launch's; otherwise only active orders take part.
-    const orders = await services.projects.ordersOfProject(project.slug, previous ? ['active', 'executing'] : ['active'])
+    // Orders left executing by an interrupted launch are this launch's (those it recorded as its own: another executing
+    // order is an open-market buy in flight, which is the executor's to settle); otherwise only active orders take part.
+    const own = previous?.orderKeyIds ? new Set(previous.orderKeyIds) : undefined
+    const orders = own
+      ? (await services.projects.ordersOfProject(project.slug, ['executing'])).filter((o) => own.has(o.keyId))
+      : await services.projects.ordersOfProject(project.slug, previous ? ['active', 'executing'] : ['active'])
+    // The orders read now; once moved, exactly those executing (an order an API call changed in between was not moved).
+    let orderKeyIds = orders.map((o) => o.keyId)
     const launching = (extra: { txHash?: string; token?: string } = {}): DevBuyLaunchState => ({
       status: 'launching',
       since: now(),
       ...(previous?.txHash ? { txHash: previous.txHash } : {}),
       ...(previous?.token ? { token: previous.token } : {}),
+      orderKeyIds,
       ...extra,
     })
     await record(
@@ -133,6 +140,9 @@ export function createDevBuyWorker(deps: DevBuyWorkerDeps): BackgroundWorker & {
       orders.filter((o) => o.status === 'active').map((order) => ({ order, to: 'executing' as const, reason: 'dev-buy launch' })),
     )
     const executing = (await services.projects.ordersOfProject(project.slug, ['executing'])).filter((o) => orders.some((x) => x.keyId === o.keyId))
+    // Recorded with the next write (the expected token, before anything is sent): only then can the indexer bind the
+    // launch and the executor start open-market buys of other orders, so from then on the list is exact.
+    orderKeyIds = executing.map((o) => o.keyId)
     let token: string | undefined = previous?.token
     const outcome: LaunchDevBuyOutcome = await (deps.launch ?? launchDevBuy)(
       { wallets, client: devBuyChain.client(project.chain) },

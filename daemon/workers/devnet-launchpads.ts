@@ -36,7 +36,9 @@ export async function ensureDevnetLaunchpads(dataDir: string, chain: ChainConfig
   // A record of older contracts (no version: from before ZORA, Clanker's dynamic-fee hook, Doppler's rehype pools or
   // Clanker's real deployToken) is redeployed: its factories cannot launch what the current code asks of them.
   const current = previous?.version === DEVNET_LAUNCHPADS_VERSION
-  if (previous && current && previous.chainId === chain.chainId && (await devnetLaunchpadsExist(chain, previous))) return previous
+  // A damaged record (a field missing) is no record: redeployed too.
+  const exists = (record: LaunchpadAddresses) => devnetLaunchpadsExist(chain, record).catch(() => false)
+  if (previous && current && previous.chainId === chain.chainId && (await exists(previous))) return previous
   const addresses = await deployDevnetLaunchpads(chain, deployer)
   // Both chains record into one file at the same time on a first start: serialise the read-modify-write and replace
   // the file atomically, or one chain's entry is lost (or the JSON interleaved) and its launchpads redeployed later.

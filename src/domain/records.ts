@@ -138,7 +138,18 @@ export interface DevBuyLaunchRecord {
 
 export type DevBuyLaunchState =
   /** Orders moved to executing; the launch transaction is being prepared, sent (txHash) or awaited; token: predicted. */
-  | { status: 'launching'; since: number; txHash?: string; token?: string }
+  | {
+      status: 'launching'
+      since: number
+      txHash?: string
+      token?: string
+      /**
+       * The keys whose orders this launch moved to executing: its buyers. After a crash only these are the launch's; any
+       * other executing order of the project is another writer's (an open-market buy in flight once the indexer bound
+       * the launch). Absent in records written before it: every executing order of the project is taken as the launch's.
+       */
+      orderKeyIds?: string[]
+    }
   | {
       status: 'launched'
       txHash: string

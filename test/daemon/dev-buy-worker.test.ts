@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createDevBuyWorker } from '../../daemon/launch-methods/dev-buy-worker.ts'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
 import { createLogger } from '../../src/common/logger.ts'
-import type { DevBuyLaunchRecord } from '../../src/domain/records.ts'
+import type { DevBuyLaunchRecord, DevBuyLaunchState } from '../../src/domain/records.ts'
 import { createJournal } from '../../src/journal/journal.ts'
 import type { DevBuyChain } from '../../src/launch-methods/dev-buy/dev-buy-chain.ts'
 import type { DevBuyResult, LaunchDevBuyInput, LaunchDevBuyOutcome } from '../../src/launch-methods/dev-buy/launch-dev-buy.ts'
@@ -200,6 +200,9 @@ describe('dev-buy worker', () => {
     await worker().runOnce()
     expect((await project()).devBuy!.state).toMatchObject({ status: 'launching', txHash: TX, token: TOKEN })
     expect(await statuses()).toEqual(['executing', 'executing'])
+    // Its own orders are named: after a crash only they are the launch's (an open-market buy may be executing too).
+    const own = (await project()).devBuy!.state as { orderKeyIds?: string[] }
+    expect([...own.orderKeyIds!].sort()).toEqual(calls[0]!.buyers.map((b) => b.id).sort())
 
     next = async (input) => ({ status: 'already_launched', token: TOKEN, result: await resultFor(input) })
     await worker().runOnce()
@@ -219,5 +222,36 @@ describe('dev-buy worker', () => {
     // Said loudly: an operator has to look (the orders stay executing until the launch's log is found).
     expect(errors).toHaveLength(1)
     expect(JSON.parse(errors[0]!).msg).toBe('dev buy launched on chain but its log was not found; orders left executing')
+  })
+
+  it('reconciling a launch a crash interrupted takes only its own executing orders; an open-market buy in flight is left to the executor', async () => {
+    const keys = Object.fromEntries(await Promise.all(['c', 'd', 'late'].map(async (label) => [label, (await services.keys.issueKey(label)).record] as const)))
+    const launching: DevBuyLaunchState = { status: 'launching', since: 1, txHash: TX, token: TOKEN, orderKeyIds: [keys.c!.id, keys.d!.id] }
+    await setLaunch(launchRecord({ state: launching }))
+    // c and d: the launch's buyers, left executing by the crash. late: placed after the launch began, and being bought on
+    // the open market (the indexer bound the launch before the crash): executing, but the executor's.
+    for (const key of Object.values(keys)) await writeOrderAs(store, orderRecord('moon', key.id, { status: 'executing' }))
+    const fill = (label: 'c' | 'd', spend: bigint, tokens: bigint) => ({ wallet: getAddress(keys[label]!.walletAddress), spend, tokens })
+    const result = {
+      token: TOKEN,
+      txHash: TX,
+      blockNumber: 7n,
+      stableIn: 300n,
+      ethIn: 1n,
+      bought: 1_000n,
+      fee: 30n,
+      fills: [fill('c', 200n, 647n), fill('d', 100n, 323n)],
+    }
+
+    next = async () => ({ status: 'already_launched', token: TOKEN, result })
+    await worker().runOnce()
+    noErrors()
+    expect(calls).toHaveLength(1)
+    expect(calls[0]!.buyers.map((b) => b.id).sort()).toEqual([keys.c!.id, keys.d!.id].sort())
+    const status = async (label: string) => (await orders()).find((o) => o.keyId === keys[label]!.id)!.status
+    expect(await status('c')).toBe('filled')
+    expect(await status('d')).toBe('filled')
+    expect(await status('late')).toBe('executing')
+    expect((await store.sub.projects.get('moon'))!.devBuy!.state).toMatchObject({ status: 'launched', filledOrders: 2, txHash: TX })
   })
 })
