@@ -161,6 +161,26 @@ describe('dev-buy worker', () => {
     expect(calls).toHaveLength(1)
   })
 
+  it('a locked launch: the filled order records the vesting position its share went into', async () => {
+    const position = {
+      chain: 'base' as const,
+      contract: getAddress('0x00000000000000000000000000000000000fe571'),
+      positionId: '4',
+      tokenAddress: TOKEN,
+      total: '970',
+      start: 100,
+      lockupEnd: 3_700,
+      vestingSeconds: 86_400,
+    }
+    next = async (input) => {
+      const result = await resultFor(input)
+      return { status: 'launched', plan: {} as never, result: { ...result, fills: result.fills.map((f) => ({ ...f, vesting: position })) } }
+    }
+    await worker().runOnce()
+    noErrors()
+    expect((await orders()).find((o) => o.status === 'filled')!.execution!.vesting).toEqual(position)
+  })
+
   it('nothing to buy: not_launched with the reasons, orders active, the request cleared (it may be asked again)', async () => {
     next = async () => ({
       status: 'nothing_to_buy',
