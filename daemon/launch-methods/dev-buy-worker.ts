@@ -10,7 +10,7 @@ import { type DevBuyResult, launchDevBuy, type LaunchDevBuyOutcome } from '../..
 import type { Services } from '../../src/services/services.ts'
 import type { Store } from '../../src/store/open-store.ts'
 import type { WalletService } from '../../src/wallets/wallet-service.ts'
-import type { BackgroundWorker } from '../workers/background-worker.ts'
+import { createPollingWorker, type PollingWorker } from '../workers/polling-worker.ts'
 import { createPooledOrders, type PooledOrderMove } from './pooled-orders.ts'
 
 export interface DevBuyWorkerDeps {
@@ -39,16 +39,13 @@ export interface DevBuyWorkerDeps {
  * indexer sees the launch. A crash in between leaves `launching`: the next round asks the coordinator (a launch id
  * deploys once), which reports the launch, and its logs are applied the same way. Nothing is ever bought twice.
  */
-export function createDevBuyWorker(deps: DevBuyWorkerDeps): BackgroundWorker & { runOnce(): Promise<void> } {
+export function createDevBuyWorker(deps: DevBuyWorkerDeps): PollingWorker {
   const { store, services, wallets, devBuyChain } = deps
   const log = deps.logger.child({ component: 'dev-buy' })
   const now = deps.now ?? Date.now
   const pooled = createPooledOrders({ store, journal: createJournal(store), now })
   const intervalMs = deps.intervalMs ?? 2_000
   const retryMs = deps.retryMs ?? 30_000
-  let timer: NodeJS.Timeout | undefined
-  let running: Promise<void> | undefined
-  let stopped = false
 
   /** The project's launch state written with the orders' moves; `patch` edits the rest of the launch record. */
   const record = (
@@ -203,10 +200,10 @@ export function createDevBuyWorker(deps: DevBuyWorkerDeps): BackgroundWorker & {
     return s.status === 'retrying' && now() >= s.since + retryMs
   }
 
-  async function runOnce(): Promise<void> {
+  async function round(stopping: () => boolean): Promise<void> {
     const projects = await services.projects.listAllProjects()
     for (const project of projects) {
-      if (stopped) return
+      if (stopping()) return
       if (project.launchMethod !== 'dev_buy' || !due(project.devBuy)) continue
       try {
         await launchOne(project, project.devBuy)
@@ -216,26 +213,5 @@ export function createDevBuyWorker(deps: DevBuyWorkerDeps): BackgroundWorker & {
     }
   }
 
-  const schedule = () => {
-    if (stopped) return
-    timer = setTimeout(() => {
-      running = runOnce().finally(() => {
-        running = undefined
-        schedule()
-      })
-    }, intervalMs)
-  }
-
-  return {
-    name: 'dev-buy launch',
-    runOnce,
-    async start() {
-      schedule()
-    },
-    async stop() {
-      stopped = true
-      if (timer) clearTimeout(timer)
-      await running
-    },
-  }
+  return createPollingWorker({ name: 'dev-buy launch', intervalMs, log }, round)
 }

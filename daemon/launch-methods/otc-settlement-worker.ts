@@ -12,7 +12,7 @@ import { settleOffer, type SettleOfferOutcome } from '../../src/launch-methods/o
 import type { Services } from '../../src/services/services.ts'
 import type { Store } from '../../src/store/open-store.ts'
 import type { WalletService } from '../../src/wallets/wallet-service.ts'
-import type { BackgroundWorker } from '../workers/background-worker.ts'
+import { createPollingWorker, type PollingWorker } from '../workers/polling-worker.ts'
 import { createPooledOrders, type PooledOrderMove } from './pooled-orders.ts'
 
 export interface OtcWorkerDeps {
@@ -40,15 +40,12 @@ export interface OtcWorkerDeps {
  * `settling`: the next round settles again, and the contract (an offer settles once) answers `closed` with the
  * settling transaction, whose logs are applied the same way. Nothing is ever paid twice.
  */
-export function createOtcSettlementWorker(deps: OtcWorkerDeps): BackgroundWorker & { runOnce(): Promise<void> } {
+export function createOtcSettlementWorker(deps: OtcWorkerDeps): PollingWorker {
   const { store, services, wallets, otcChain } = deps
   const log = deps.logger.child({ component: 'otc' })
   const now = deps.now ?? Date.now
   const intervalMs = deps.intervalMs ?? 2_000
   const retryMs = deps.retryMs ?? 30_000
-  let timer: NodeJS.Timeout | undefined
-  let running: Promise<void> | undefined
-  let stopped = false
 
   const pooled = createPooledOrders({ store, journal: createJournal(store), now })
   /** Writes the offer's settlement state and moves orders, in one batch, under the project and order locks. */
@@ -197,10 +194,10 @@ export function createOtcSettlementWorker(deps: OtcWorkerDeps): BackgroundWorker
     return s.status === 'retrying' && now() >= s.since + retryMs
   }
 
-  async function runOnce(): Promise<void> {
+  async function round(stopping: () => boolean): Promise<void> {
     const projects = await services.projects.listAllProjects()
     for (const project of projects) {
-      if (stopped) return
+      if (stopping()) return
       if (project.launchMethod !== 'pooled_otc' || !due(project.otc) || !otcChain.settlement(project.chain)) continue
       try {
         await settle(project, project.otc)
@@ -210,26 +207,5 @@ export function createOtcSettlementWorker(deps: OtcWorkerDeps): BackgroundWorker
     }
   }
 
-  const schedule = () => {
-    if (stopped) return
-    timer = setTimeout(() => {
-      running = runOnce().finally(() => {
-        running = undefined
-        schedule()
-      })
-    }, intervalMs)
-  }
-
-  return {
-    name: 'otc settlement',
-    runOnce,
-    async start() {
-      schedule()
-    },
-    async stop() {
-      stopped = true
-      if (timer) clearTimeout(timer)
-      await running
-    },
-  }
+  return createPollingWorker({ name: 'otc settlement', intervalMs, log }, round)
 }

@@ -7,6 +7,7 @@ import { projectWriteOps } from '../store/project-writes.ts'
 import type { Clock } from './clock.ts'
 import { validateLockTerms } from '../domain/launch-methods/lock-terms.ts'
 import { PROJECT_LOCK } from './project-service.ts'
+import { type LaunchMethodActor, ownedProjectOfMethod } from './launch-method-project.ts'
 
 /** PATCH /projects/{slug}/dev-buy: the token's identity, as the owner sends it. */
 export interface DevBuyParamsInput {
@@ -22,7 +23,7 @@ export interface DevBuyParamsInput {
 }
 
 /** Who acts on a dev-buy launch: the project's owner key (public API), or the operator on its behalf (admin API, CLI). */
-export type DevBuyActor = { ownerKeyId: string } | 'operator'
+export type DevBuyActor = LaunchMethodActor
 
 export interface DevBuyService {
   /** The owner sets (or, until the launch is asked for, replaces) the token's parameters of a dev_buy project. */
@@ -49,14 +50,11 @@ const LIMITS = { name: 64, symbol: 16, image: 512, metadata: 2_000 } as const
 
 export function createDevBuyService({ store, clock, chain }: DevBuyServiceDeps): DevBuyService {
   const ownedDevBuyProject = async (slug: string, actor: DevBuyActor): Promise<ProjectRecord> => {
-    const project = await store.sub.projects.get(slug)
-    if (!project) throw new PrebuyError('project_not_found', 'No project has this slug.')
-    if (actor !== 'operator' && (project.ownerKeyId === null || project.ownerKeyId !== actor.ownerKeyId)) {
-      throw new PrebuyError('not_project_owner', 'Only the key that owns the project may manage its dev-buy launch.')
-    }
-    if (project.launchMethod !== 'dev_buy') {
-      throw new PrebuyError('not_dev_buy_project', `The project's launch method is ${project.launchMethod}, not dev_buy.`)
-    }
+    const project = await ownedProjectOfMethod(store, slug, actor, {
+      launchMethod: 'dev_buy',
+      wrongMethod: 'not_dev_buy_project',
+      what: 'dev-buy launch',
+    })
     if (!chain?.coordinator(project.chain) || project.launchpad !== 'clanker') {
       throw new PrebuyError('dev_buy_unavailable', `This service has no dev-buy launch for ${project.launchpad} on ${project.chain}.`)
     }

@@ -11,6 +11,7 @@ import { projectWriteOps } from '../store/project-writes.ts'
 import type { WalletService } from '../wallets/wallet-service.ts'
 import type { Clock } from './clock.ts'
 import { PROJECT_LOCK } from './project-service.ts'
+import { type LaunchMethodActor, ownedProjectOfMethod } from './launch-method-project.ts'
 
 /** PATCH /projects/{slug}/otc: the offer's terms, as the owner sends them. */
 export interface OtcOfferInput {
@@ -27,7 +28,7 @@ export interface OtcOfferInput {
 }
 
 /** Who acts on an offer: the project's owner key (public API), or the operator on its behalf (admin API, CLI). */
-export type OtcActor = { ownerKeyId: string } | 'operator'
+export type OtcActor = LaunchMethodActor
 
 export interface OtcService {
   /** The owner sets (or, until the deposit, replaces) the offer of a pooled_otc project. */
@@ -63,17 +64,8 @@ const MAX_SYMBOL_LENGTH = 32
 export const otcOfferId = (slug: string, round = 0): Hex => keccak256(toHex(round === 0 ? `prebuy-otc:${slug}` : `prebuy-otc:${slug}:${round}`))
 
 export function createOtcService({ store, wallets, clock, chain }: OtcServiceDeps): OtcService {
-  const ownedOtcProject = async (slug: string, actor: OtcActor): Promise<ProjectRecord> => {
-    const project = await store.sub.projects.get(slug)
-    if (!project) throw new PrebuyError('project_not_found', 'No project has this slug.')
-    if (actor !== 'operator' && (project.ownerKeyId === null || project.ownerKeyId !== actor.ownerKeyId)) {
-      throw new PrebuyError('not_project_owner', 'Only the key that owns the project may manage its OTC offer.')
-    }
-    if (project.launchMethod !== 'pooled_otc') {
-      throw new PrebuyError('not_otc_project', `The project's launch method is ${project.launchMethod}, not pooled_otc.`)
-    }
-    return project
-  }
+  const ownedOtcProject = (slug: string, actor: OtcActor): Promise<ProjectRecord> =>
+    ownedProjectOfMethod(store, slug, actor, { launchMethod: 'pooled_otc', wrongMethod: 'not_otc_project', what: 'OTC offer' })
   const settlementOf = (project: ProjectRecord): Address => {
     const address = chain?.settlement(project.chain)
     if (!chain || !address) throw new PrebuyError('otc_unavailable', `This service has no OTC settlement contract on ${project.chain}.`)

@@ -174,17 +174,8 @@ contract PrebuyDevBuyCoordinator {
     /// @notice The ETH `stableIn` buys on the pool now, exactly as `launch` would swap it. Always reverts with
     ///         `StableToEthQuote(ethOut)` (call it with eth_call): the swap is undone before anything is paid.
     function quoteStableToEth(uint256 stableIn) external {
-        bool zeroForOne = ethUsdPool.token0() == address(stablecoin);
-        swapping = true;
-        (int256 amount0, int256 amount1) = ethUsdPool.swap(
-            address(this),
-            zeroForOne,
-            int256(stableIn),
-            zeroForOne ? MIN_SQRT_RATIO_PLUS_ONE : MAX_SQRT_RATIO_MINUS_ONE,
-            abi.encode(true)
-        );
-        // Unreachable: the callback reverts in quote mode.
-        revert StableToEthQuote(uint256(-(zeroForOne ? amount1 : amount0)));
+        // Unreachable past the swap: the callback reverts in quote mode.
+        revert StableToEthQuote(_swapOnPool(stableIn, true));
     }
 
     /// @dev The v3 pool's callback: pays the stablecoin owed, or, quoting, reverts with what the swap would give.
@@ -196,7 +187,8 @@ contract PrebuyDevBuyCoordinator {
         _send(stablecoin, msg.sender, uint256(stableIsToken0 ? amount0Delta : amount1Delta));
     }
 
-    /// @dev Only WETH unwrapping sends ETH here; the factory's refunds (none today) would too, but none is expected.
+    /// @dev Only WETH unwrapping sends ETH here; any other sender is refused. The factory refunds nothing: it takes
+    ///      exactly the extensions' msgValue sum, which `_deploy` sets to the ETH the swap brought.
     receive() external payable {
         if (msg.sender != address(weth)) revert UnexpectedEth();
     }
@@ -222,6 +214,13 @@ contract PrebuyDevBuyCoordinator {
     }
 
     function _swapStableToEth(uint256 stableIn) private returns (uint256 ethOut) {
+        ethOut = _swapOnPool(stableIn, false);
+        weth.withdraw(ethOut);
+    }
+
+    /// @dev Sells exactly `stableIn` of the stablecoin for WETH on the v3 pool, without a price limit (the caller's
+    ///      `minEth` is the limit). Quoting, the callback reverts with the WETH out before anything is paid.
+    function _swapOnPool(uint256 stableIn, bool quoting) private returns (uint256 wethOut) {
         bool zeroForOne = ethUsdPool.token0() == address(stablecoin);
         swapping = true;
         (int256 amount0, int256 amount1) = ethUsdPool.swap(
@@ -229,10 +228,9 @@ contract PrebuyDevBuyCoordinator {
             zeroForOne,
             int256(stableIn),
             zeroForOne ? MIN_SQRT_RATIO_PLUS_ONE : MAX_SQRT_RATIO_MINUS_ONE,
-            abi.encode(false)
+            abi.encode(quoting)
         );
-        ethOut = uint256(-(zeroForOne ? amount1 : amount0));
-        weth.withdraw(ethOut);
+        wethOut = uint256(-(zeroForOne ? amount1 : amount0));
     }
 
     /// @dev The dev-buy extension config must name this contract as the recipient; its msgValue becomes the ETH the
