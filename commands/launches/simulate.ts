@@ -1,17 +1,28 @@
-import { Args } from '@oclif/core'
+import { Args, Flags } from '@oclif/core'
 import type { LaunchSimulation } from '../../src/admin-api/contract.ts'
 import { formatTable } from '../../src/admin-client/cli/format.ts'
 import { OperatorCommand } from '../../src/admin-client/cli/operator-command.ts'
 
 export default class LaunchesSimulate extends OperatorCommand {
   static override description =
-    "What a project's launch would do with its live order book and the buyers' balances now: open-market demand by price limit; for a pooled_otc offer, the settlement (fill ratio, each order's spend and tokens); for a dev_buy launch, the single buy (size, price, resulting market cap, each order's allocation)"
-  static override examples = ['<%= config.bin %> launches simulate moon', '<%= config.bin %> launches simulate moon --json']
+    "What a project's launch would do with its live order book and the buyers' balances now: open-market demand by price limit, placed on the launch fee curve of the project's launchpad (the spot FDV each slice needs, and from the starting FDV the block it becomes eligible in); for a pooled_otc offer, the settlement (fill ratio, each order's spend and tokens); for a dev_buy launch, the single buy (size, price, resulting market cap, each order's allocation)"
+  static override examples = [
+    '<%= config.bin %> launches simulate moon',
+    '<%= config.bin %> launches simulate moon --start-fdv 250000',
+    '<%= config.bin %> launches simulate moon --json',
+  ]
   static override args = { slug: Args.string({ required: true, description: 'project slug' }) }
+  static override flags = {
+    'start-fdv': Flags.string({
+      description:
+        "the launch's starting spot FDV in USD to place the open-market demand from (default: the launchpad's default start where it has one: Clanker's)",
+    }),
+  }
 
   async run(): Promise<LaunchSimulation> {
     const { args, flags } = await this.parse(LaunchesSimulate)
-    const simulation = await (await this.adminClient(flags)).simulateLaunch(args.slug)
+    const startFdv = flags['start-fdv']
+    const simulation = await (await this.adminClient(flags)).simulateLaunch(args.slug, startFdv === undefined ? {} : { startFdvUsdc: startFdv })
     this.log(`${simulation.slug} (${simulation.launchMethod}), from the order book and balances at ${simulation.generatedAt}`)
     this.log('Open-market demand (a slice buys once the effective market cap is at or below its limit):')
     this.log(
@@ -27,6 +38,34 @@ export default class LaunchesSimulate extends OperatorCommand {
             ['limit', 'orders', 'funded', 'eligible'],
           ),
     )
+    const curve = simulation.openMarket
+    if (curve) {
+      const start =
+        curve.startFdvUsdc === null
+          ? 'no starting FDV known (--start-fdv)'
+          : `from a starting FDV of $${curve.startFdvUsdc}${curve.startFdvSource === 'launchpad_default' ? ' (the launchpad default)' : ''}`
+      this.log(
+        `On the ${curve.launchpad} launch curve (${curve.reference}; a block every ${curve.blockSeconds} s): first buys ${curve.firstSwapAfterSeconds} s after launch at ${curve.firstSwapFeePercent}% in fees, ${curve.settledFeePercent}% from ${curve.settledAfterSeconds} s; ${start}:`,
+      )
+      if (curve.slices.length > 0)
+        this.log(
+          formatTable(
+            curve.slices.map((s) => ({
+              limit: s.maxFdvUsdc === null ? 'none' : `$${s.maxFdvUsdc}`,
+              funded: s.fundedSpendUsdc,
+              'spot at first buy': s.maxSpotFdvAtFirstSwapUsdc === null ? 'any' : `≤ $${s.maxSpotFdvAtFirstSwapUsdc}`,
+              'spot settled': s.maxSpotFdvSettledUsdc === null ? 'any' : `≤ $${s.maxSpotFdvSettledUsdc}`,
+              'from the start':
+                s.eligibleAtStart === null
+                  ? curve.startFdvUsdc === null
+                    ? '-'
+                    : 'waits for the price'
+                  : `+${s.eligibleAtStart.afterSeconds} s (${s.eligibleAtStart.feePercent}%)`,
+            })),
+            ['limit', 'funded', 'spot at first buy', 'spot settled', 'from the start'],
+          ),
+        )
+    }
     const otc = simulation.otc
     if (otc) {
       this.log(

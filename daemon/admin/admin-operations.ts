@@ -54,7 +54,7 @@ export interface AdminOperations {
   removeBlock(type: BlockType, value: string): Promise<RemoveBlockResult>
   /** A pooled_otc project's offer; set it, or have the owner's wallet deposit it, on the owner's behalf. */
   getOtc(slug: string): Promise<OtcResult>
-  simulateLaunch(slug: string): Promise<LaunchSimulation>
+  simulateLaunch(slug: string, query: ValidAdminRequest<'simulationQuery'>): Promise<LaunchSimulation>
   setOtc(slug: string, request: ValidAdminRequest<'otcOffer'>): Promise<OtcResult>
   depositOtc(slug: string): Promise<OtcResult>
   cancelOtc(slug: string): Promise<OtcResult>

@@ -120,7 +120,10 @@ export function buildAdminApp(deps: AdminAppDeps): FastifyInstance {
   )
 
   app.get('/admin/v1/projects/:id/otc', async (request): Promise<OtcResult> => operations.getOtc(id(request)))
-  app.get('/admin/v1/projects/:id/simulation', async (request): Promise<LaunchSimulation> => operations.simulateLaunch(id(request)))
+  app.get(
+    '/admin/v1/projects/:id/simulation',
+    async (request): Promise<LaunchSimulation> => operations.simulateLaunch(id(request), parseRequest(adminRequests.simulationQuery, request.query)),
+  )
   app.patch(
     '/admin/v1/projects/:id/otc',
     async (request): Promise<OtcResult> => operations.setOtc(id(request), parseRequest(adminRequests.otcOffer, request.body)),

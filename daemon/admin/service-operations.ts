@@ -3,6 +3,7 @@ import { PrebuyError } from '../../src/common/errors.ts'
 import type { ApiKeyRecord } from '../../src/domain/records.ts'
 import type { DaemonStatus, IssuedKey, KeySummary } from '../../src/admin-api/contract.ts'
 import type { Services } from '../../src/services/services.ts'
+import { fdvAtomsOf } from '../../src/api/schemas.ts'
 import { otcOfferView } from '../../src/domain/launch-methods/otc-view.ts'
 import { devBuyLaunchView } from '../../src/domain/launch-methods/dev-buy-view.ts'
 import type { AdminOperations } from './admin-operations.ts'
@@ -94,7 +95,10 @@ export function createServiceOperations({ services, status, backup }: ServiceOpe
       if (!project) throw new PrebuyError('project_not_found', 'No project has this slug.')
       return { slug, otc: project.otc ? otcOfferView(project.otc) : null }
     },
-    simulateLaunch: (slug) => services.simulations.simulate(slug, 'operator'),
+    simulateLaunch: (slug, query) => {
+      const startFdv = query.startFdvUsdc === undefined ? undefined : fdvAtomsOf(query.startFdvUsdc)
+      return services.simulations.simulate(slug, 'operator', startFdv === undefined ? {} : { startFdv })
+    },
     setOtc: async (slug, request) => ({ slug, otc: otcOfferView((await services.otc.setOffer(slug, 'operator', request)).otc!) }),
     depositOtc: async (slug) => ({ slug, otc: otcOfferView((await services.otc.deposit(slug, 'operator')).otc!) }),
     cancelOtc: async (slug) => ({ slug, otc: otcOfferView((await services.otc.cancel(slug, 'operator')).otc!) }),

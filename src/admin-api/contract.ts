@@ -4,7 +4,7 @@ import { addressSchema, httpUrlSchema } from '../common/schemas.ts'
 import { decimalSchema } from '../domain/decimal.ts'
 import { slugSchema } from '../domain/slug.ts'
 import { EVENT_SCOPES } from './console-events.ts'
-import { DevBuyParamsBody, OtcOfferBody } from '../api/schemas.ts'
+import { DevBuyParamsBody, OtcOfferBody, SimulationQuery } from '../api/schemas.ts'
 import type { OtcOfferView } from '../domain/launch-methods/otc-view.ts'
 import type { DevBuyLaunchView } from '../domain/launch-methods/dev-buy-view.ts'
 export type { LaunchSimulation } from '../services/launch-simulation-service.ts'
@@ -85,6 +85,8 @@ export const adminRequests = {
     slug: slugSchema.optional(),
     lastEventId: z.string().max(64).optional(),
   }),
+  /** GET /admin/v1/projects/:id/simulation: the public API's query (startFdvUsdc). */
+  simulationQuery: SimulationQuery,
   launchCandidatesQuery: z.object({ slug: slugSchema.optional(), chain: z.enum(CHAIN_KEYS).optional() }),
   /** The candidate's token address (the project is the route's `:id`). */
   confirmLaunch: z.strictObject({ token: addressSchema }),
@@ -176,6 +178,7 @@ export type ProjectBindingRequest = AdminRequest<'projectBinding'>
 export type OtcOfferRequest = AdminRequest<'otcOffer'>
 export type DevBuyParamsRequest = AdminRequest<'devBuyParams'>
 export type LaunchCandidatesQuery = AdminRequest<'launchCandidatesQuery'>
+export type SimulationQueryRequest = AdminRequest<'simulationQuery'>
 export type ApproveKeyRequestRequest = AdminRequest<'approveKeyRequest'>
 export type ProfileUpdate = AdminRequest<'profileUpdate'>
 export type DeskUpdate = AdminRequest<'deskUpdate'>

@@ -34,6 +34,7 @@ import type {
   UpdateProfileResult,
   ConfirmLaunchResult,
   LaunchCandidatesQuery,
+  SimulationQueryRequest,
   LaunchCandidatesResult,
   LaunchCandidateView,
   ProjectBindingRequest,
@@ -80,7 +81,7 @@ export interface AdminClient {
   updateProfile(slug: string, update: ProfileUpdate): Promise<ProjectRecord>
   updateBinding(slug: string, request: ProjectBindingRequest): Promise<ProjectRecord>
   getOtc(slug: string): Promise<OtcResult>
-  simulateLaunch(slug: string): Promise<LaunchSimulation>
+  simulateLaunch(slug: string, query?: SimulationQueryRequest): Promise<LaunchSimulation>
   setOtc(slug: string, request: OtcOfferRequest): Promise<OtcResult>
   depositOtc(slug: string): Promise<OtcResult>
   cancelOtc(slug: string): Promise<OtcResult>
@@ -163,7 +164,11 @@ export function createAdminClient(options: { adminUrl: string; operatorToken: st
     listProjects: async () => (await call<ListResponse<ProjectRecord>>('GET', '/admin/v1/projects')).items,
     updateProfile: async (slug, update) => (await call<UpdateProfileResult>('PATCH', `/admin/v1/projects/${enc(slug)}`, update)).project,
     getOtc: (slug) => call('GET', `/admin/v1/projects/${enc(slug)}/otc`),
-    simulateLaunch: (slug) => call('GET', `/admin/v1/projects/${enc(slug)}/simulation`),
+    simulateLaunch: (slug, query = {}) =>
+      call(
+        'GET',
+        `/admin/v1/projects/${enc(slug)}/simulation${query.startFdvUsdc === undefined ? '' : `?${new URLSearchParams({ startFdvUsdc: query.startFdvUsdc })}`}`,
+      ),
     setOtc: (slug, request) => call('PATCH', `/admin/v1/projects/${enc(slug)}/otc`, request),
     depositOtc: (slug) => call('POST', `/admin/v1/projects/${enc(slug)}/otc/deposit`, {}),
     cancelOtc: (slug) => call('DELETE', `/admin/v1/projects/${enc(slug)}/otc`),

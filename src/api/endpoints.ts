@@ -122,10 +122,12 @@ export const ENDPOINTS: Endpoint[] = [
     auth: true,
     summary: "Simulate the project's launch (owner only)",
     description:
-      "What the launch would do with the live order book and the buyers' wallet balances now: open-market demand by price limit (each slice buys once the effective market cap is at or below its limit) for a pooled_otc project with an offer, the settlement it would make (fill ratio, each order's spend and tokens); for a dev_buy project with its parameters set, the single buy its launch would make (size, price, resulting market cap, each order's allocation, who is left out and why).",
+      "What the launch would do with the live order book and the buyers' wallet balances now: open-market demand by price limit (each slice buys once the effective market cap is at or below its limit) and placed on the launch fee curve of the project's launchpad (the spot FDV each slice needs in the first allowed block and once the fee has decayed, and from the starting FDV the block it becomes eligible in); for a pooled_otc project with an offer, the settlement it would make (fill ratio, each order's spend and tokens); for a dev_buy project with its parameters set, the single buy its launch would make (size, price, resulting market cap, each order's allocation, who is left out and why).",
     pathParams: slugParam,
+    query: S.SimulationQuery,
     responses: {
       200: ok('The simulation.', S.LaunchSimulation),
+      400: err('startFdvUsdc is not a positive decimal USD amount within the bounds (code invalid_query).'),
       403: err('The key does not own the project (code not_project_owner).'),
       404: err('No project has this slug.'),
       ...authErrors,

@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import { CHAIN_KEYS } from '../chain/chain-keys.ts'
 import { lockTermsFields } from '../domain/launch-methods/lock-terms.ts'
-import { MAX_BATCH_ITEMS, MAX_EXPIRES_IN_MS } from '../domain/order-bounds.ts'
+import { parseDecimal } from '../domain/decimal.ts'
+import { FDV_DECIMALS, MAX_BATCH_ITEMS, MAX_EXPIRES_IN_MS, MAX_FDV_USDC } from '../domain/order-bounds.ts'
 import { ORDER_ITEM_CODES, ORDER_ITEM_STATUSES } from '../domain/order-codes.ts'
 import { LAUNCH_METHODS, LAUNCHPADS, ORDER_STATUSES } from '../domain/records.ts'
 import { API_ERROR_CODES } from '../common/error-codes.ts'
@@ -185,6 +186,58 @@ export const OtcOffer = z
   })
   .describe('A pooled OTC offer (docs/launch-methods.md).')
 
+/** A positive decimal USD FDV within the order bounds, as micro-USD; undefined when it is not one. */
+export const fdvAtomsOf = (value: string): bigint | undefined => {
+  const atoms = parseDecimal(value, FDV_DECIMALS)
+  return atoms !== undefined && atoms > 0n && atoms <= MAX_FDV_USDC * 10n ** BigInt(FDV_DECIMALS) ? atoms : undefined
+}
+
+export const SimulationQuery = z.object({
+  startFdvUsdc: z
+    .string()
+    .refine((value) => fdvAtomsOf(value) !== undefined, `must be a positive decimal USD amount, at most 6 decimals, at most ${MAX_FDV_USDC}`)
+    .optional()
+    .describe(
+      "The launch's starting spot FDV (decimal USD) to place the open-market demand from. Without it: the launchpad's default start where it has one (Clanker: tick -230,400 on WETH, at ETH's price now), else none (openMarket.startFdvUsdc null). Invalid -> 400 invalid_query.",
+    ),
+})
+
+const FeeCurvePlacement = z
+  .object({
+    launchpad: z.enum(LAUNCHPADS),
+    reference: z.string().describe('The reference launch the demand is placed on: the launchpad’s default launch fees.'),
+    blockSeconds: z.int().describe('Seconds per block of the reference launch (Base: 2).'),
+    firstSwapAfterSeconds: z
+      .int()
+      .describe('Seconds after the launch block of the first block a plain buy is allowed in (Clanker: after its two auction blocks).'),
+    firstSwapFeePercent: z.string().describe('Every pool fee a buy in that block pays, percent (4 decimals).'),
+    settledAfterSeconds: z.int().describe('Seconds after the launch block of the first block from which the fee no longer changes.'),
+    settledFeePercent: z.string().describe('The fee from then on (the LP fee and any protocol fee), percent.'),
+    startFdvUsdc: z.string().nullable().describe('The launch’s starting spot FDV the slices are placed from; null: none known (pass startFdvUsdc).'),
+    startFdvSource: z.enum(['request', 'launchpad_default']).nullable(),
+    slices: z.array(
+      z.object({
+        maxFdvUsdc: z.string().nullable().describe('The slice’s price limit (effective market cap), as in demand; null: no limit.'),
+        fundedSpendUsdc: z.string(),
+        maxSpotFdvAtFirstSwapUsdc: z
+          .string()
+          .nullable()
+          .describe('The highest pool (spot) FDV at which the slice buys in the first block buys are allowed; null: no limit.'),
+        maxSpotFdvSettledUsdc: z.string().nullable().describe('The same once the launch fee has decayed; below it the slice buys whenever the price is there.'),
+        eligibleAtStart: z
+          .object({ block: z.int(), afterSeconds: z.int(), feePercent: z.string() })
+          .nullable()
+          .describe(
+            'At the starting FDV: the first block (after the launch block) whose fee lets the slice buy; null: never at that price (it waits for the price to fall to maxSpotFdvSettledUsdc) or no start known.',
+          ),
+      }),
+    ),
+  })
+  .nullable()
+  .describe(
+    'The open-market demand on the launch fee curve of the project’s launchpad, placed at the starting price (the price impact of buys is not in it); null once the project’s launch is known.',
+  )
+
 export const LaunchSimulation = z
   .object({
     slug: z.string(),
@@ -200,6 +253,7 @@ export const LaunchSimulation = z
         }),
       )
       .describe('Open-market demand by price limit: no limit first, then highest first.'),
+    openMarket: FeeCurvePlacement,
     otc: z
       .object({
         fdvUsdc: z.string(),

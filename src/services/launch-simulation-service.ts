@@ -1,9 +1,13 @@
 import { PrebuyError } from '../common/errors.ts'
 import { formatDecimal, parseDecimal } from '../domain/decimal.ts'
-import { demandSlices } from '../domain/launch-methods/demand-slices.ts'
+import { type DemandSlice, demandSlices } from '../domain/launch-methods/demand-slices.ts'
+import { launchFeeCurve, placeOnFeeCurve, settledPoint } from '../domain/launch-methods/fee-curve-placement.ts'
+import { readEthUsd } from '../chain/read-eth-usd.ts'
+import { clankerDefaultStartFdv, REFERENCE_LAUNCH_DESCRIPTION, referenceFeeSchedule } from '../launchpads/reference-launch.ts'
+import { type Fraction, toNumber } from '../pricing/fraction.ts'
 import { settleOtc } from '../domain/launch-methods/otc-fill.ts'
 import { FDV_DECIMALS, USDC_DECIMALS } from '../domain/order-bounds.ts'
-import type { LaunchMethod, OrderRecord, ProjectRecord } from '../domain/records.ts'
+import type { Launchpad, LaunchMethod, OrderRecord, ProjectRecord } from '../domain/records.ts'
 import type { ExclusionReason } from '../domain/launch-methods/dev-buy-eligibility.ts'
 import type { DevBuyChain } from '../launch-methods/dev-buy/dev-buy-chain.ts'
 import { planDevBuyLaunch } from '../launch-methods/dev-buy/launch-dev-buy.ts'
@@ -21,6 +25,29 @@ export interface LaunchSimulation {
   generatedAt: string
   /** Open-market demand: one slice per price limit, each eligible once the effective market cap is at or below it. */
   demand: Array<{ maxFdvUsdc: string | null; orderCount: number; fundedSpendUsdc: string; eligibleFundedSpendUsdc: string }>
+  /**
+   * The open-market demand placed on the launch fee curve of the project's launchpad (its reference launch: the
+   * launchpad's default fees, a block every 2 s); null once the project's launch is known (the live launch then says).
+   */
+  openMarket: {
+    launchpad: Launchpad
+    reference: string
+    blockSeconds: number
+    firstSwapAfterSeconds: number
+    firstSwapFeePercent: string
+    settledAfterSeconds: number
+    settledFeePercent: string
+    /** The launch's starting spot FDV the slices are placed from; null: not known (pass one). */
+    startFdvUsdc: string | null
+    startFdvSource: 'request' | 'launchpad_default' | null
+    slices: Array<{
+      maxFdvUsdc: string | null
+      fundedSpendUsdc: string
+      maxSpotFdvAtFirstSwapUsdc: string | null
+      maxSpotFdvSettledUsdc: string | null
+      eligibleAtStart: { block: number; afterSeconds: number; feePercent: string } | null
+    }>
+  } | null
   /** A pooled OTC settlement run now on the project's offer; null without an offer (or for other methods). */
   otc: {
     fdvUsdc: string
@@ -51,20 +78,72 @@ export interface LaunchSimulation {
 
 export type SimulationViewer = { keyId: string } | 'operator'
 
+export interface SimulationOptions {
+  /** The launch's starting spot FDV (micro-USD) to place the open-market demand from, instead of the launchpad's default. */
+  startFdv?: bigint
+}
+
 export interface LaunchSimulationService {
   /** The project's owner key (or the operator) sees what its launch would do now. */
-  simulate(slug: string, viewer: SimulationViewer): Promise<LaunchSimulation>
+  simulate(slug: string, viewer: SimulationViewer, options?: SimulationOptions): Promise<LaunchSimulation>
 }
+
+/** Base's block time: the reference launch's blocks. */
+const REFERENCE_BLOCK_SECONDS = 2
+const percent = (fee: Fraction): string => (toNumber(fee) * 100).toFixed(4)
 
 export function createLaunchSimulationService(deps: {
   store: Store
   wallets: WalletService
   projects: ProjectService
   clock: Clock
-  /** Chain access for the dev-buy part; absent (or no dev buy on the chain): that part is null. */
+  /** Chain access for the dev-buy part (and ETH's price for Clanker's default start); absent: that part is null. */
   devBuyChain?: DevBuyChain
 }): LaunchSimulationService {
   const { store, wallets, projects, clock, devBuyChain } = deps
+
+  /** The launchpad's default starting FDV where it has one (Clanker: a fixed tick on WETH, priced at ETH's price now). */
+  async function defaultStartFdv(project: ProjectRecord): Promise<bigint | null> {
+    if (project.launchpad !== 'clanker' || !devBuyChain) return null
+    return clankerDefaultStartFdv(await readEthUsd(devBuyChain.client(project.chain), devBuyChain.chainConfig(project.chain)))
+  }
+
+  async function placeOpenMarket(project: ProjectRecord, slices: readonly DemandSlice[], options: SimulationOptions): Promise<LaunchSimulation['openMarket']> {
+    if (project.launch !== null) return null
+    // Placed on a launch in block 0 at time 0: only the offsets matter.
+    const origin = { number: 0n, timestamp: 0 }
+    const curve = launchFeeCurve(referenceFeeSchedule(project.launchpad, origin), origin, REFERENCE_BLOCK_SECONDS)
+    const first = curve[0]
+    const settled = settledPoint(curve)
+    if (!first || !settled) return null
+    const requested = options.startFdv ?? null
+    const startFdv = requested ?? (await defaultStartFdv(project))
+    const fdv = (atoms: bigint | null) => (atoms === null ? null : formatDecimal(atoms, FDV_DECIMALS))
+    return {
+      launchpad: project.launchpad,
+      reference: REFERENCE_LAUNCH_DESCRIPTION[project.launchpad],
+      blockSeconds: REFERENCE_BLOCK_SECONDS,
+      firstSwapAfterSeconds: first.afterSeconds,
+      firstSwapFeePercent: percent(first.totalFee),
+      settledAfterSeconds: settled.afterSeconds,
+      settledFeePercent: percent(settled.totalFee),
+      startFdvUsdc: fdv(startFdv),
+      startFdvSource: requested !== null ? 'request' : startFdv !== null ? 'launchpad_default' : null,
+      slices: slices.map((slice) => {
+        const placed = placeOnFeeCurve(slice.limitFdv, curve, startFdv)
+        return {
+          maxFdvUsdc: fdv(slice.limitFdv),
+          fundedSpendUsdc: formatDecimal(slice.spend, USDC_DECIMALS),
+          maxSpotFdvAtFirstSwapUsdc: fdv(placed.maxSpotFdvAtFirstSwap),
+          maxSpotFdvSettledUsdc: fdv(placed.maxSpotFdvSettled),
+          eligibleAtStart:
+            placed.atStart === null
+              ? null
+              : { block: placed.atStart.block, afterSeconds: placed.atStart.afterSeconds, feePercent: percent(placed.atStart.totalFee) },
+        }
+      }),
+    }
+  }
 
   async function simulateDevBuy(project: ProjectRecord, orders: readonly OrderRecord[]): Promise<LaunchSimulation['devBuy']> {
     const launch = project.devBuy
@@ -93,7 +172,7 @@ export function createLaunchSimulationService(deps: {
   }
 
   return {
-    async simulate(slug, viewer) {
+    async simulate(slug, viewer, options = {}) {
       const project = await projects.getProject(slug)
       if (!project) throw new PrebuyError('project_not_found', 'No project has this slug.')
       if (viewer !== 'operator' && (project.ownerKeyId === null || project.ownerKeyId !== viewer.keyId)) {
@@ -111,7 +190,8 @@ export function createLaunchSimulationService(deps: {
       }))
       const usdc = (atoms: bigint) => formatDecimal(atoms, USDC_DECIMALS)
       // Funded spend: what each wallet can pay now, min(cap, balance).
-      const demand = demandSlices(funded.map((o) => ({ limitFdv: o.limitFdv, spend: o.maxSpend < o.balance ? o.maxSpend : o.balance }))).map((s) => ({
+      const slices = demandSlices(funded.map((o) => ({ limitFdv: o.limitFdv, spend: o.maxSpend < o.balance ? o.maxSpend : o.balance })))
+      const demand = slices.map((s) => ({
         maxFdvUsdc: s.limitFdv === null ? null : formatDecimal(s.limitFdv, FDV_DECIMALS),
         orderCount: s.orders,
         fundedSpendUsdc: usdc(s.spend),
@@ -136,7 +216,8 @@ export function createLaunchSimulationService(deps: {
         }
       }
       const devBuy = await simulateDevBuy(project, orders)
-      return { slug, launchMethod: project.launchMethod, generatedAt: new Date(clock()).toISOString(), demand, otc, devBuy }
+      const openMarket = await placeOpenMarket(project, slices, options)
+      return { slug, launchMethod: project.launchMethod, generatedAt: new Date(clock()).toISOString(), demand, openMarket, otc, devBuy }
     },
   }
 }

@@ -7,6 +7,10 @@ import type { OrderRecord, ProjectRecord } from '../../src/domain/records.ts'
 import { formatDecimal } from '../../src/domain/decimal.ts'
 import { settleOtc } from '../../src/domain/launch-methods/otc-fill.ts'
 import { otcOfferId } from '../../src/services/otc-service.ts'
+import { maxSpotFdvFor } from '../../src/domain/launch-methods/fee-curve-placement.ts'
+import { readEthUsd } from '../../src/chain/read-eth-usd.ts'
+import { clankerDefaultStartFdv } from '../../src/launchpads/reference-launch.ts'
+import { clankerTotalFeeFraction } from '../../src/pricing/fee-fraction.ts'
 import { openStore } from '../../src/store/open-store.ts'
 import { orderWriteOps } from '../../src/store/order-writes.ts'
 import { projectWriteOps } from '../../src/store/project-writes.ts'
@@ -129,6 +133,64 @@ describe('pooled OTC through the API', () => {
     expect(simulated.code, simulated.stderr).toBe(0)
     expect(simulated.stdout).toContain('OTC at an FDV of $1000000: demand $12000 for 10000000 tokens (oversubscribed: scaled down pro rata)')
     expect((await runCli(h.dataDir, ['launches', 'simulate', 'otc'])).code).toBe(0) // --json, checked against its schema
+
+    // The same demand on Clanker's launch fee curve: plain buys from 6 s (after the two auction blocks), settled on the
+    // 1% LP fee (1.1976% with the protocol fee) at 16 s; placed from Clanker's default start at ETH's price now.
+    const defaultStart = clankerDefaultStartFdv(await readEthUsd(client(), h.daemon.chains.base))
+    const settledFee = clankerTotalFeeFraction(10_000)
+    expect(simulation.openMarket).toMatchObject({
+      launchpad: 'clanker',
+      blockSeconds: 2,
+      firstSwapAfterSeconds: 6,
+      settledAfterSeconds: 16,
+      settledFeePercent: '1.1976',
+      startFdvUsdc: formatDecimal(defaultStart, 6),
+      startFdvSource: 'launchpad_default',
+    })
+    expect(simulation.openMarket.slices).toEqual([
+      {
+        maxFdvUsdc: null,
+        fundedSpendUsdc: '8000',
+        maxSpotFdvAtFirstSwapUsdc: null,
+        maxSpotFdvSettledUsdc: null,
+        eligibleAtStart: { block: 3, afterSeconds: 6, feePercent: '30.3844' },
+      },
+      {
+        maxFdvUsdc: '2000000',
+        fundedSpendUsdc: '4000',
+        maxSpotFdvAtFirstSwapUsdc: formatDecimal(maxSpotFdvFor(2_000_000n * USDC, clankerTotalFeeFraction(266_710)), 6),
+        maxSpotFdvSettledUsdc: formatDecimal(maxSpotFdvFor(2_000_000n * USDC, settledFee), 6),
+        eligibleAtStart: { block: 3, afterSeconds: 6, feePercent: '30.3844' },
+      },
+      {
+        maxFdvUsdc: '500000',
+        fundedSpendUsdc: '1000',
+        maxSpotFdvAtFirstSwapUsdc: formatDecimal(maxSpotFdvFor(500_000n * USDC, clankerTotalFeeFraction(266_710)), 6),
+        maxSpotFdvSettledUsdc: formatDecimal(maxSpotFdvFor(500_000n * USDC, settledFee), 6),
+        eligibleAtStart: { block: 3, afterSeconds: 6, feePercent: '30.3844' },
+      },
+    ])
+    // From a $1.5M start: the $2M slice waits for the fee to fall to 20.6% (8 s); the $500k one waits for the price.
+    const fromStart = (await h.call('GET', '/projects/otc/simulation?startFdvUsdc=1500000', ownerKey)).body
+    expect(fromStart.openMarket).toMatchObject({ startFdvUsdc: '1500000', startFdvSource: 'request' })
+    expect(fromStart.openMarket.slices.map((x: { eligibleAtStart: unknown }) => x.eligibleAtStart)).toEqual([
+      { block: 3, afterSeconds: 6, feePercent: '30.3844' },
+      { block: 4, afterSeconds: 8, feePercent: '20.6040' },
+      null,
+    ])
+    for (const bad of ['-5', 'abc', '0', '1e6', '1.1234567']) {
+      const refused = await h.call('GET', `/projects/otc/simulation?startFdvUsdc=${bad}`, ownerKey)
+      expect(refused.status, bad).toBe(400)
+      expect(refused.body).toMatchObject({ code: 'invalid_query' })
+    }
+    const placed = await runCli(h.dataDir, ['launches', 'simulate', 'otc', '--start-fdv', '1500000'], { human: true })
+    expect(placed.code, placed.stderr).toBe(0)
+    expect(placed.stdout).toContain('first buys 6 s after launch at 30.3844% in fees, 1.1976% from 16 s; from a starting FDV of $1500000:')
+    expect(placed.stdout).toMatch(/\$2000000 +4000 .*\+8 s \(20\.6040%\)/)
+    expect(placed.stdout).toMatch(/\$500000 +1000 .*waits for the price/)
+    const refusedCli = await runCli(h.dataDir, ['launches', 'simulate', 'otc', '--start-fdv', 'abc'], { human: true })
+    expect(refusedCli.code).not.toBe(0)
+    expect(refusedCli.stderr).toContain('startFdvUsdc')
 
     // b withdraws $1,000 after the simulation: the settlement uses the balances of its own moment, not the simulation's.
     const withdrawal = await h.call('POST', '/wallet/withdrawals', b.apiKey, {

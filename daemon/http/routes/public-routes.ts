@@ -93,9 +93,11 @@ export function registerKeyRoutes(app: FastifyInstance, deps: HttpAppDeps): void
     return { slug: project.slug, creatorAddress: project.creatorAddress, expectedTokenAddress: project.expectedTokenAddress }
   })
 
-  app.get<{ Params: { slug: string } }>('/projects/:slug/simulation', async (request) =>
-    services.simulations.simulate(request.params.slug, { keyId: keyOf(request).id }),
-  )
+  app.get<{ Params: { slug: string } }>('/projects/:slug/simulation', async (request) => {
+    const query = parseQuery(S.SimulationQuery, request.query)
+    const startFdv = query.startFdvUsdc === undefined ? undefined : S.fdvAtomsOf(query.startFdvUsdc)
+    return services.simulations.simulate(request.params.slug, { keyId: keyOf(request).id }, startFdv === undefined ? {} : { startFdv })
+  })
 
   app.patch<{ Params: { slug: string } }>('/projects/:slug/otc', async (request) => {
     const body = parseBody(S.OtcOfferBody, request.body)

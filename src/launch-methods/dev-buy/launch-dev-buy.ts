@@ -15,7 +15,7 @@ import type { DevBuyCandidate, DevBuyPlan } from '../../domain/launch-methods/de
 import { quoteDevBuy } from '../../domain/launch-methods/dev-buy-eligibility.ts'
 import { clankerLaunchPool } from '../../launchpads/clanker/clanker-launch-pool.ts'
 import { clankerProtocolFeeOf, clankerTotalFeeFraction } from '../../pricing/fee-fraction.ts'
-import { ethUsdFromV3Slot0 } from '../../pricing/sqrt-price.ts'
+import { readEthUsd } from '../../chain/read-eth-usd.ts'
 import type { DecodedRevert, WalletService } from '../../wallets/wallet-service.ts'
 import { DEV_BUY_COORDINATOR_ABI, launchedToken, quoteStableToEth } from './dev-buy-coordinator-contract.ts'
 import type { DevBuyDeployment } from './dev-buy-deployment.ts'
@@ -91,17 +91,6 @@ const CONTRIBUTION_CALL_GAS = 200_000n
 /** Gas of the launch's own work: the swap, the deployment with its dev buy, the transfers (plus each operation's limits). */
 const launchGas = (operations: number): bigint => 9_000_000n + BigInt(operations) * 120_000n
 const DEFAULT_ETH_SLIPPAGE_BPS = 50n
-
-const V3_POOL_ABI = [
-  {
-    type: 'function',
-    name: 'slot0',
-    stateMutability: 'view',
-    inputs: [],
-    outputs: [{ type: 'uint160' }, { type: 'int24' }, { type: 'uint16' }, { type: 'uint16' }, { type: 'uint16' }, { type: 'uint8' }, { type: 'bool' }],
-  },
-  { type: 'function', name: 'token0', stateMutability: 'view', inputs: [], outputs: [{ type: 'address' }] },
-] as const
 
 /**
  * Launches a project's token with one dev buy for its orders, idempotently: reads whether the launch id launched (then
@@ -201,10 +190,7 @@ export async function planDevBuyLaunch(
   const { deployment, chain } = input
   const token = await predictToken(client, input)
   const tokenIsCurrency0 = BigInt(token) < BigInt(deployment.config.poolConfig.pairedToken)
-  const [slot0, token0] = await Promise.all([
-    client.readContract({ address: chain.addresses.ethUsdPool, abi: V3_POOL_ABI, functionName: 'slot0' }),
-    client.readContract({ address: chain.addresses.ethUsdPool, abi: V3_POOL_ABI, functionName: 'token0' }),
-  ])
+  const pairedUsd = await readEthUsd(client, chain)
   const launch = {
     pool: clankerLaunchPool({ ...deployment.pool, poolSupply: deployment.totalSupply, tokenIsCurrency0 }),
     tokenIsCurrency0,
@@ -212,7 +198,7 @@ export async function planDevBuyLaunch(
     hookInputFee: (paired: bigint) => clankerProtocolFeeOf(paired, deployment.lpFeePips),
     totalFee: clankerTotalFeeFraction(deployment.lpFeePips),
     totalSupply: deployment.totalSupply,
-    pairedUsd: ethUsdFromV3Slot0(slot0[0], isAddressEqual(token0, chain.addresses.weth)),
+    pairedUsd,
   }
   const balances =
     input.buyers.length === 0

@@ -27,6 +27,7 @@ import {
   BEFORE_SWAP_RETURNS_DELTA_FLAG,
   mineHookSalt,
 } from './mine-hook-salt.ts'
+import { CLANKER_DEFAULT_START, REFERENCE_LAUNCH_FEES } from '../reference-launch.ts'
 import { devnetPublicClient, mineIfManual } from './send-devnet-tx.ts'
 
 /** Default launch fees of the devnet launchpads (pips), overridable per launch. */
@@ -35,11 +36,22 @@ export const DEVNET_LAUNCH_DEFAULTS = {
    * Clanker SDK default sniper fee: 66.6777% -> 4.1673% over 15 s; LP fee 1% on buys and sells; the pool starts at tick
    * -230,400 (~1e-10 WETH per token: ~10 ETH FDV, like Clanker's default) with tick spacing 200.
    */
-  clanker: { startFee: 666_777, endFee: 41_673, decaySeconds: 15, lpFee: 10_000, tickIfToken0IsClanker: -230_400, tickSpacing: 200 },
+  clanker: {
+    startFee: REFERENCE_LAUNCH_FEES.clanker.startingFee,
+    endFee: REFERENCE_LAUNCH_FEES.clanker.endingFee,
+    decaySeconds: REFERENCE_LAUNCH_FEES.clanker.secondsToDecay,
+    lpFee: REFERENCE_LAUNCH_FEES.clanker.lpFee,
+    tickIfToken0IsClanker: CLANKER_DEFAULT_START.tickIfToken0IsClanker,
+    tickSpacing: 200,
+  },
   /** Reported for Bankr launches: 80% -> 1.2% over 10 s. */
-  doppler: { startFee: 800_000, endFee: 12_000, decaySeconds: 10 },
+  doppler: {
+    startFee: REFERENCE_LAUNCH_FEES.doppler.startFee,
+    endFee: REFERENCE_LAUNCH_FEES.doppler.endFee,
+    decaySeconds: REFERENCE_LAUNCH_FEES.doppler.durationSeconds,
+  },
   /** Zora: 99% -> 1% over 10 s. */
-  zora: { startFee: 990_000, endFee: 10_000, decaySeconds: 10 },
+  zora: { startFee: REFERENCE_LAUNCH_FEES.zora.startFee, endFee: REFERENCE_LAUNCH_FEES.zora.endFee, decaySeconds: REFERENCE_LAUNCH_FEES.zora.durationSeconds },
 } as const
 
 /**

@@ -1,0 +1,66 @@
+import type { Launchpad } from '../domain/records.ts'
+import type { FeeSchedule } from '../pricing/fee-schedule.ts'
+import { fdvUsdAtomic } from '../pricing/fdv.ts'
+import type { Fraction } from '../pricing/fraction.ts'
+import { CLANKER_MAX_MEV_MODULE_DELAY } from '../pricing/schedules/clanker-auction.ts'
+import { tokenPriceInPaired } from '../pricing/sqrt-price.ts'
+import { getSqrtPriceAtTick } from '../pricing/v4/tick-math.ts'
+
+/**
+ * The launch fees each launchpad applies when the launcher keeps its defaults: what the launch simulator places an
+ * open-market order book on before the real launch exists (after it, the indexer reads the real schedule). The devnet
+ * launchpads deploy with the same numbers (DEVNET_LAUNCH_DEFAULTS).
+ * - Clanker v4.1 on Base: the SniperAuctionV2 MEV module with the SDK's default fee config, 666,777 -> 41,673 pips over
+ *   15 s, and the static hook's 1% LP fee on buys (clanker-devco/clanker-sdk `src/constants.ts`,
+ *   `src/config/clankerTokenV4.ts`); at launch block N the module sets its first auction at N+2 and counts the decay
+ *   from the launch's time (clanker-devco/v4-contracts `src/mev-modules/ClankerSniperAuctionV2.sol`).
+ * - Doppler as Bankr launches it: 80% -> 1.2% over 10 s, linear per second (a third-party write-up, unverified:
+ *   ../shared/facts/launchpads.md); swaps allowed from the start.
+ * - Zora coins v4: 99% -> 1% over 10 s, linear per second from the coin's creation (ourzora/zora-protocol
+ *   `packages/coins/src/hooks/ZoraV4CoinHook.sol`, `libs/CoinConstants.sol`).
+ */
+export const REFERENCE_LAUNCH_FEES = {
+  clanker: { startingFee: 666_777, endingFee: 41_673, secondsToDecay: 15, lpFee: 10_000 },
+  doppler: { startFee: 800_000, endFee: 12_000, durationSeconds: 10 },
+  zora: { startFee: 990_000, endFee: 10_000, durationSeconds: 10 },
+} as const
+
+/** Blocks between a Clanker launch and its first auction block (ClankerSniperAuctionV2: N+2). */
+export const CLANKER_FIRST_AUCTION_BLOCKS = 2n
+
+/**
+ * Clanker's default starting price: tick -230,400 as if the token were currency0 (clanker-sdk's default
+ * `tickIfToken0IsClanker`, ~10 ETH for the whole supply) on a WETH pair, with Clanker's fixed 100 billion tokens.
+ */
+export const CLANKER_DEFAULT_START = { tickIfToken0IsClanker: -230_400, totalSupply: 100_000_000_000n * 10n ** 18n } as const
+
+/** A one-line description of the reference launch, for the simulator's readers. */
+export const REFERENCE_LAUNCH_DESCRIPTION: Record<Launchpad, string> = {
+  clanker: 'Clanker v4.1 defaults: sniper auction blocks N+1..N+2, then 66.6777% -> 4.1673% over 15 s, 1% LP fee',
+  doppler: 'Doppler as Bankr launches it: 80% -> 1.2% over 10 s',
+  zora: 'Zora coin v4: 99% -> 1% over 10 s',
+}
+
+/** The fee schedule of a reference launch mined in block `launch.number` at `launch.timestamp` (unix seconds). */
+export function referenceFeeSchedule(launchpad: Launchpad, launch: { number: bigint; timestamp: number }): FeeSchedule {
+  switch (launchpad) {
+    case 'clanker':
+      return {
+        kind: 'clanker_auction',
+        ...REFERENCE_LAUNCH_FEES.clanker,
+        nextAuctionBlock: (launch.number + CLANKER_FIRST_AUCTION_BLOCKS).toString(),
+        decayFrom: launch.timestamp,
+        moduleEndsAt: launch.timestamp + CLANKER_MAX_MEV_MODULE_DELAY,
+      }
+    case 'doppler':
+      return { kind: 'linear', startTime: launch.timestamp, ...REFERENCE_LAUNCH_FEES.doppler }
+    case 'zora':
+      return { kind: 'linear', startTime: launch.timestamp, ...REFERENCE_LAUNCH_FEES.zora }
+  }
+}
+
+/** The FDV (micro-USD) of a Clanker launch at its default starting price, given ETH's price (micro-USD per wei). */
+export function clankerDefaultStartFdv(ethUsd: Fraction): bigint {
+  const sqrtPrice = getSqrtPriceAtTick(CLANKER_DEFAULT_START.tickIfToken0IsClanker)
+  return fdvUsdAtomic({ tokenPriceInPaired: tokenPriceInPaired(sqrtPrice, true), pairedUsd: ethUsd, totalSupply: CLANKER_DEFAULT_START.totalSupply })
+}
