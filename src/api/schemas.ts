@@ -295,6 +295,18 @@ export const OtcOfferBody = z
   })
   .describe('PATCH /projects/{slug}/otc body. Lock terms are fixed with the rest at the deposit.')
 
+const DevBuyPool = z.strictObject({
+  startingTick: z
+    .int()
+    .describe('Clanker’s tickIfToken0IsClanker: the starting price (its market cap), as if the token were currency0; on the tick spacing (200).'),
+  positions: z
+    .array(z.strictObject({ tickLower: z.int(), tickUpper: z.int(), bps: z.int().describe('Share of the pool supply, basis points.') }))
+    .min(1)
+    .max(7)
+    .describe('The LP locker’s positions (1 to 7): ranges on the tick spacing, each at or above the starting tick, shares adding up to 10,000.'),
+  lpFeeBps: z.int().min(0).max(1_000).describe('The static LP fee on buys and sells, basis points (0 to 1,000: Clanker’s 10% cap).'),
+})
+
 export const DevBuyLaunch = z
   .object({
     launchId: z.string().describe('The launch’s id on the dev-buy coordinator contract (bytes32 hex), fixed per project.'),
@@ -305,6 +317,7 @@ export const DevBuyLaunch = z
     tokenAdmin: z.string().describe('The token’s admin on the launchpad (Clanker tokenAdmin).'),
     lockSeconds: z.int().describe('Buyers’ shares are locked this long after the launch block (a vesting position in each wallet’s name); 0: no cliff.'),
     vestingSeconds: z.int().describe('Then they vest linearly over this many seconds (all at its end); both 0: no lock, shares to the wallets.'),
+    pool: DevBuyPool.nullable().describe('The launchpad settings the owner chose; null: the service’s defaults on the chain.'),
     requestedAt: z.string().nullable().describe('ISO 8601: when the launch was asked for; null until then (parameters editable).'),
     state: z
       .object({
@@ -335,6 +348,7 @@ export const DevBuyParamsBody = z
     metadata: z.string().optional().describe('Free text stored with the token (description, links), up to 2,000 characters.'),
     tokenAdmin: addressSchema.optional().describe('The token’s admin on the launchpad; the owner key’s wallet when left out.'),
     ...lockTermsFields,
+    pool: DevBuyPool.optional().describe('The launchpad settings; left out: the service’s defaults on the chain (Clanker’s Standard shape, 1% fee).'),
   })
   .describe('PATCH /projects/{slug}/dev-buy body.')
 

@@ -124,6 +124,18 @@ export interface DevBuyParams {
   tokenAdmin: string
   /** Lock and vesting of the buyers' shares after the launch block (no lock: straight to the wallets). */
   lock: LockTerms
+  /** The launchpad settings the owner chose; absent: the chain's defaults (ClankerDevBuySetup). */
+  pool?: DevBuyPoolShape
+}
+
+/**
+ * A Clanker launch's pool, as the owner sets it: the starting tick (tickIfToken0IsClanker: its starting market cap), the
+ * LP locker's positions (ticks as if the token were currency0, basis points of the pool supply) and the static LP fee.
+ */
+export interface DevBuyPoolShape {
+  startingTick: number
+  positions: Array<{ tickLower: number; tickUpper: number; bps: number }>
+  lpFeePips: number
 }
 
 /** A dev-buy launch (docs/launch-methods.md): the service deploys the token with one block-zero buy for the orders. */

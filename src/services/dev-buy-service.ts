@@ -1,6 +1,6 @@
 import { getAddress, keccak256, toHex } from 'viem'
 import { PrebuyError } from '../common/errors.ts'
-import type { DevBuyLaunchRecord, DevBuyParams, ProjectRecord } from '../domain/records.ts'
+import type { DevBuyLaunchRecord, DevBuyParams, DevBuyPoolShape, ProjectRecord } from '../domain/records.ts'
 import type { DevBuyChain } from '../launch-methods/dev-buy/dev-buy-chain.ts'
 import type { Store } from '../store/open-store.ts'
 import { projectWriteOps } from '../store/project-writes.ts'
@@ -20,6 +20,8 @@ export interface DevBuyParamsInput {
   /** Lock and vesting of the buyers' shares after the launch block, seconds (absent: 0; both 0: no lock). */
   lockSeconds?: number
   vestingSeconds?: number
+  /** The launchpad settings (absent: the chain's defaults): Clanker's starting tick, LP positions and static fee. */
+  pool?: { startingTick: number; positions: Array<{ tickLower: number; tickUpper: number; bps: number }>; lpFeeBps: number }
 }
 
 /** Who acts on a dev-buy launch: the project's owner key (public API), or the operator on its behalf (admin API, CLI). */
@@ -82,6 +84,7 @@ export function createDevBuyService({ store, clock, chain }: DevBuyServiceDeps):
       const lock = validateLockTerms(input)
       return store.mutex.run(PROJECT_LOCK, async () => {
         const project = await ownedDevBuyProject(slug, actor)
+        const pool = input.pool === undefined ? undefined : poolShape(project, input.pool)
         const previous = project.devBuy
         if (previous?.state?.status === 'launched') throw new PrebuyError('dev_buy_launched', 'The token is launched: its parameters no longer change.')
         if (previous && previous.requestedAt !== null) {
@@ -101,6 +104,7 @@ export function createDevBuyService({ store, clock, chain }: DevBuyServiceDeps):
           metadata: input.metadata ?? '',
           tokenAdmin,
           lock,
+          ...(pool ? { pool } : {}),
         }
         return write(project, { launchId: devBuyLaunchId(slug), params, requestedAt: null, state: previous?.state ?? null })
       })
@@ -117,6 +121,17 @@ export function createDevBuyService({ store, clock, chain }: DevBuyServiceDeps):
         return write(project, { ...launch, requestedAt: clock(), state: null })
       })
     },
+  }
+
+  function poolShape(project: ProjectRecord, input: NonNullable<DevBuyParamsInput['pool']>): DevBuyPoolShape {
+    const shape: DevBuyPoolShape = {
+      startingTick: input.startingTick,
+      positions: input.positions.map((p) => ({ tickLower: p.tickLower, tickUpper: p.tickUpper, bps: p.bps })),
+      lpFeePips: input.lpFeeBps * 100,
+    }
+    const problem = chain!.poolShapeProblem(project.chain, shape)
+    if (problem) throw new PrebuyError('invalid_dev_buy_params', `pool: ${problem}.`)
+    return shape
   }
 
   async function ownerWallet(project: ProjectRecord): Promise<string> {

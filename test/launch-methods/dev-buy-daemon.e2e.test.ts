@@ -124,10 +124,44 @@ describe('the dev-buy launch through the API and the CLI', () => {
     expect(early.status).toBe(409)
     expect(early.body).toMatchObject({ code: 'dev_buy_no_params' })
 
+    // The launchpad settings: the owner's (checked as Clanker's locker and hook would), shown to the operator; then
+    // replaced by parameters without them (the chain's defaults), which the launch below uses.
+    const pool = {
+      startingTick: -220_000,
+      positions: [
+        { tickLower: -220_000, tickUpper: -150_000, bps: 6_000 },
+        { tickLower: -150_000, tickUpper: -120_000, bps: 4_000 },
+      ],
+      lpFeeBps: 200,
+    }
+    const shaped = await h.call('PATCH', '/projects/moon/dev-buy', ownerKey, { ...params, pool })
+    expect(shaped.status, JSON.stringify(shaped.body)).toBe(200)
+    expect(shaped.body.pool).toEqual(pool)
+    const badPool = await h.call('PATCH', '/projects/moon/dev-buy', ownerKey, { ...params, pool: { ...pool, startingTick: -230_000 + 100 } })
+    expect(badPool.status).toBe(400)
+    expect(badPool.body).toMatchObject({ code: 'invalid_dev_buy_params', message: expect.stringContaining('multiple of the tick spacing 200') })
+    const cliShaped = await runCli(
+      h.dataDir,
+      ['devbuy', 'set', 'moon', '--name', 'Moon', '--symbol', 'MOON', '--starting-tick=-200000', '--position=-200000:-120000:10000', '--lp-fee-bps', '50'],
+      { human: true },
+    )
+    expect(cliShaped.code, cliShaped.stderr).toBe(0)
+    expect(cliShaped.stdout).toContain('Pool:        starting tick -200000, 50 bps LP fee, positions [-200000, -120000] 10000 bps')
+    const cliBad = await runCli(
+      h.dataDir,
+      ['devbuy', 'set', 'moon', '--name', 'Moon', '--symbol', 'MOON', '--starting-tick=-200000', '--position=-200000:x:1'],
+      {
+        human: true,
+      },
+    )
+    expect(cliBad.code).toBe(2)
+    expect(cliBad.stderr).toContain('bad --position -200000:x:1: want LOWER:UPPER:BPS')
+
     const set = await h.call('PATCH', '/projects/moon/dev-buy', ownerKey, params)
     expect(set.status, JSON.stringify(set.body)).toBe(200)
     expect(set.body).toMatchObject({
       ...params,
+      pool: null,
       image: '',
       tokenAdmin: ownerWallet,
       requestedAt: null,
@@ -142,6 +176,7 @@ describe('the dev-buy launch through the API and the CLI', () => {
     const human = await runCli(h.dataDir, ['devbuy', 'show', 'moon'], { human: true })
     expect(human.code, human.stderr).toBe(0)
     expect(human.stdout).toContain(`moon: Moon (MOON), token admin ${ownerWallet}`)
+    expect(human.stdout).toContain("Pool:        the service's defaults")
     expect(human.stdout).toContain('Requested:   not yet (prebuy launches start moon)')
     expect(human.stdout).toContain('Launch:      not started')
   })

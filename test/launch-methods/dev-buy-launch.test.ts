@@ -1,10 +1,12 @@
-import { createWalletClient, erc20Abi, getAddress, http, parseAbi, type Abi, type Address, type Hex } from 'viem'
+import { createWalletClient, erc20Abi, getAddress, http, parseAbi, parseEventLogs, type Abi, type Address, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import coordinatorArtifact from '../../src/chain/contracts/artifacts/PrebuyDevBuyCoordinator.json' with { type: 'json' }
 import { chainFromConfig } from '../../src/chain/clients.ts'
 import { fundAccount } from '../../src/chain/devnet/faucet.ts'
 import { allocateDevBuy } from '../../src/domain/launch-methods/dev-buy-allocation.ts'
-import type { DevBuyParams } from '../../src/domain/records.ts'
+import type { DevBuyParams, DevBuyPoolShape } from '../../src/domain/records.ts'
+import { CLANKER_TOKEN_CREATED } from '../../src/launchpads/clanker/clanker-abi.ts'
+import { findPoolSwap } from '../../src/launchpads/devnet/swap-exact-usdc-for-token.ts'
 import { clankerDevBuyDeployment } from '../../src/launch-methods/dev-buy/clanker-dev-buy-deployment.ts'
 import { quoteStableToEth } from '../../src/launch-methods/dev-buy/dev-buy-coordinator-contract.ts'
 import { type DevBuyBuyer, launchDevBuy, planDevBuyLaunch } from '../../src/launch-methods/dev-buy/launch-dev-buy.ts'
@@ -46,22 +48,23 @@ describe('PrebuyDevBuyCoordinator and launchDevBuy', () => {
   const usdcOf = (address: Address) =>
     client().readContract({ address: f.chains.base.addresses.stablecoin, abi: erc20Abi, functionName: 'balanceOf', args: [address] })
   const tokenOf = (token: Address, address: Address) => client().readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [address] })
-  const params = (symbol: string, lock = NO_LOCK): DevBuyParams => ({
+  const params = (symbol: string, lock = NO_LOCK, pool?: DevBuyPoolShape): DevBuyParams => ({
     name: `Dev ${symbol}`,
     symbol,
     image: '',
     metadata: 'a dev-buy launch',
     tokenAdmin: admin,
     lock,
+    ...(pool ? { pool } : {}),
   })
-  const input = (slug: string, buyers: DevBuyBuyer[], lock = NO_LOCK) => {
+  const input = (slug: string, buyers: DevBuyBuyer[], lock = NO_LOCK, pool?: DevBuyPoolShape) => {
     const launchId = devBuyLaunchId(slug) as Hex
     return {
       chain: f.chains.base,
       coordinator,
       launchId,
       buyers,
-      deployment: clankerDevBuyDeployment(devnetClankerDevBuySetup(f.chains.base, clanker), params(slug.toUpperCase(), lock), coordinator, launchId),
+      deployment: clankerDevBuyDeployment(devnetClankerDevBuySetup(f.chains.base, clanker), params(slug.toUpperCase(), lock, pool), coordinator, launchId),
       lock,
       vesting,
     }
@@ -153,6 +156,33 @@ describe('PrebuyDevBuyCoordinator and launchDevBuy', () => {
     const again = await launchDevBuy({ wallets: f.service, client: client() }, launch)
     expect(again).toEqual({ status: 'already_launched', token: result.token, result })
     expect(await usdcOf(buyers[0]!.address)).toBe(before[0]! - 400n * USDC)
+  })
+
+  it('the owner’s launchpad settings are the launch’s: its starting tick, LP positions and static fee, and the plan priced on that pool is what the chain bought', async () => {
+    const buyers = [await buyer(400n * USDC, 400n * USDC, null), await buyer(100n * USDC, 100n * USDC, null)]
+    const pool: DevBuyPoolShape = {
+      startingTick: -220_000,
+      positions: [
+        { tickLower: -220_000, tickUpper: -150_000, bps: 6_000 },
+        { tickLower: -150_000, tickUpper: -120_000, bps: 4_000 },
+      ],
+      lpFeePips: 20_000,
+    }
+    const launch = input('shaped', buyers, NO_LOCK, pool)
+    expect(launch.deployment.config.poolConfig.tickIfToken0IsClanker).toBe(-220_000)
+    const simulated = await planDevBuyLaunch({ wallets: f.service, client: client() }, launch)
+    const outcome = await launchDevBuy({ wallets: f.service, client: client() }, launch)
+    expect(outcome.status).toBe('launched')
+    if (outcome.status !== 'launched') return
+    const receipt = await client().getTransactionReceipt({ hash: outcome.result.txHash })
+    const [created] = parseEventLogs({ abi: [CLANKER_TOKEN_CREATED], logs: receipt.logs })
+    // Clanker emits the config's tickIfToken0IsClanker whichever way the token sorts.
+    expect(created!.args.startingTick).toBe(-220_000)
+    // The dev buy's swap paid the owner's 2% LP fee (the sniper fee starts after the extensions run).
+    expect(findPoolSwap(receipt.logs, f.chains.base.addresses.poolManager)?.fee).toBe(20_000)
+    // Priced on this pool (two positions, 2% fee), the plan is exactly what the chain bought.
+    expect(outcome.result.stableIn).toBe(500n * USDC)
+    expect(outcome.result.bought).toBe(simulated.plan.quote!.tokensOut)
   })
 
   it('a deployment that fails on chain reverts everything: every balance unchanged, nothing launched; launched again once it can', async () => {

@@ -7,6 +7,7 @@ export function devBuyLines({ slug, devBuy }: DevBuyResult): string[] {
     `${slug}: ${devBuy.name} (${devBuy.symbol}), token admin ${devBuy.tokenAdmin}`,
     `Launch id:   ${devBuy.launchId}`,
     `Lock:        ${devBuy.lockSeconds === 0 && devBuy.vestingSeconds === 0 ? 'none: shares go to the wallets' : `${devBuy.lockSeconds} s cliff after the launch block, then ${devBuy.vestingSeconds} s linear vesting`}`,
+    `Pool:        ${devBuy.pool === null ? "the service's defaults" : `starting tick ${devBuy.pool.startingTick}, ${devBuy.pool.lpFeeBps} bps LP fee, positions ${devBuy.pool.positions.map((p) => `[${p.tickLower}, ${p.tickUpper}] ${p.bps} bps`).join(', ')}`}`,
     `Requested:   ${devBuy.requestedAt ?? `not yet (prebuy launches start ${slug})`}`,
   ]
   const s = devBuy.state

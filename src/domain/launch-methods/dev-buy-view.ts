@@ -17,6 +17,8 @@ export interface DevBuyLaunchView {
   /** Lock and vesting of the buyers' shares after the launch block, seconds (both 0: none). */
   lockSeconds: number
   vestingSeconds: number
+  /** The launchpad settings the owner chose; null: the chain's defaults. */
+  pool: { startingTick: number; positions: Array<{ tickLower: number; tickUpper: number; bps: number }>; lpFeeBps: number } | null
   requestedAt: string | null
   state: DevBuyStateView | null
 }
@@ -70,6 +72,9 @@ export function devBuyLaunchView(launch: DevBuyLaunchRecord): DevBuyLaunchView {
     tokenAdmin: launch.params.tokenAdmin,
     lockSeconds: launch.params.lock.lockSeconds,
     vestingSeconds: launch.params.lock.vestingSeconds,
+    pool: launch.params.pool
+      ? { startingTick: launch.params.pool.startingTick, positions: launch.params.pool.positions, lpFeeBps: launch.params.pool.lpFeePips / 100 }
+      : null,
     requestedAt: launch.requestedAt === null ? null : new Date(launch.requestedAt).toISOString(),
     state,
   }

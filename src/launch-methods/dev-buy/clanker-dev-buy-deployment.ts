@@ -1,7 +1,8 @@
 import type { Address, Hex } from 'viem'
-import type { DevBuyParams } from '../../domain/records.ts'
+import type { DevBuyParams, DevBuyPoolShape } from '../../domain/records.ts'
 import { CLANKER_DEPLOY_ABI, clankerDeploymentConfig, clankerDevBuyExtension } from '../../launchpads/clanker/clanker-deployment-config.ts'
-import type { ClankerPositionConfig } from '../../launchpads/clanker/clanker-launch-pool.ts'
+import { type ClankerPositionConfig, clankerLaunchPool } from '../../launchpads/clanker/clanker-launch-pool.ts'
+import { maxUsableTick } from '../../pricing/v4/tick-math.ts'
 import type { DevBuyDeployment } from './dev-buy-deployment.ts'
 
 /** Clanker v4's token supply: 100 billion, 18 decimals (clanker-devco/v4-contracts `src/Clanker.sol`, TOKEN_SUPPLY). */
@@ -48,13 +49,54 @@ export const BASE_CLANKER_DEV_BUY: ClankerDevBuySetup = {
   sniperFee: { startingFee: 666_777, endingFee: 41_673, secondsToDecay: 15 },
 }
 
+/** The chain's setup with the launch shape the owner chose (its starting tick, positions and static LP fee). */
+export function withPoolShape(setup: ClankerDevBuySetup, shape: DevBuyPoolShape | undefined): ClankerDevBuySetup {
+  if (!shape) return setup
+  return { ...setup, tickIfToken0IsClanker: shape.startingTick, positions: shape.positions, lpFeePips: shape.lpFeePips }
+}
+
+/** Clanker's static hook refuses LP fees above 10% (../shared/facts/launchpads.md: "capped at 10%"). */
+export const CLANKER_MAX_STATIC_FEE_PIPS = 100_000
+
+/**
+ * Why a pool shape cannot launch on this chain's Clanker (null: it can): the starting tick on the tick spacing and in
+ * range, the positions as the LP locker checks them (clankerLaunchPool), the fee within the static hook's cap.
+ */
+export function poolShapeProblem(setup: ClankerDevBuySetup, shape: DevBuyPoolShape): string | null {
+  const { tickSpacing } = setup
+  if (!Number.isInteger(shape.startingTick) || shape.startingTick % tickSpacing !== 0 || Math.abs(shape.startingTick) > maxUsableTick(tickSpacing)) {
+    return `startingTick must be a multiple of the tick spacing ${tickSpacing} within ±${maxUsableTick(tickSpacing)}`
+  }
+  if (!Number.isInteger(shape.lpFeePips) || shape.lpFeePips < 0 || shape.lpFeePips > CLANKER_MAX_STATIC_FEE_PIPS) {
+    return `the LP fee must be 0 to ${CLANKER_MAX_STATIC_FEE_PIPS / 100} basis points`
+  }
+  for (const p of shape.positions) {
+    if (
+      ![p.tickLower, p.tickUpper, p.bps].every(Number.isInteger) ||
+      p.bps <= 0 ||
+      Math.abs(p.tickUpper) > maxUsableTick(tickSpacing) ||
+      Math.abs(p.tickLower) > maxUsableTick(tickSpacing)
+    ) {
+      return `position [${p.tickLower}, ${p.tickUpper}] (${p.bps} bps) must be whole ticks within ±${maxUsableTick(tickSpacing)} and a positive share`
+    }
+  }
+  try {
+    clankerLaunchPool({ ...shape, tickIfToken0IsClanker: shape.startingTick, tickSpacing, poolSupply: CLANKER_TOKEN_SUPPLY, tokenIsCurrency0: true })
+  } catch (error) {
+    if (error instanceof RangeError) return error.message
+    throw error
+  }
+  return null
+}
+
 /**
  * The deployment a dev-buy launch makes through Clanker: the owner's token parameters, the chain's launch shape, the
  * project's token admin receiving the LP-fee rewards, the launch id as the token's salt (so the token's address is
  * fixed by the parameters), and the ETH dev-buy extension buying for the coordinator (its msgValue is set on chain to
  * the ETH the contributions bought).
  */
-export function clankerDevBuyDeployment(setup: ClankerDevBuySetup, params: DevBuyParams, coordinator: Address, launchId: Hex): DevBuyDeployment {
+export function clankerDevBuyDeployment(chainSetup: ClankerDevBuySetup, params: DevBuyParams, coordinator: Address, launchId: Hex): DevBuyDeployment {
+  const setup = withPoolShape(chainSetup, params.pool)
   const admin = params.tokenAdmin as Address
   const config = clankerDeploymentConfig({
     chainId: setup.chainId,

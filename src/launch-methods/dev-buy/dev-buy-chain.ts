@@ -1,7 +1,7 @@
 import type { Address, Hex, PublicClient } from 'viem'
 import type { ChainConfig, ChainKey } from '../../chain/chain-keys.ts'
-import type { DevBuyParams } from '../../domain/records.ts'
-import { type ClankerDevBuySetup, clankerDevBuyDeployment } from './clanker-dev-buy-deployment.ts'
+import type { DevBuyParams, DevBuyPoolShape } from '../../domain/records.ts'
+import { type ClankerDevBuySetup, clankerDevBuyDeployment, poolShapeProblem } from './clanker-dev-buy-deployment.ts'
 import type { DevBuyDeployment } from './dev-buy-deployment.ts'
 
 /**
@@ -17,6 +17,8 @@ export interface DevBuyChain {
   chainConfig(chain: ChainKey): ChainConfig
   /** The vesting contract the chain's coordinator locks shares in; null: no dev buy there. */
   vesting(chain: ChainKey): Address | null
+  /** Why an owner's pool shape cannot launch on the chain (null: it can). */
+  poolShapeProblem(chain: ChainKey, shape: DevBuyPoolShape): string | null
 }
 
 export interface DevBuyChainSetup {
@@ -46,5 +48,6 @@ export function createDevBuyChain(
     client: (chain) => clients[chain],
     chainConfig: (chain) => chains[chain],
     vesting: (chain) => (available(chain) ? (installed.vesting[chain] ?? null) : null),
+    poolShapeProblem: (chain, shape) => (available(chain) ? poolShapeProblem(installed.setups[chain]!, shape) : `no dev buy on ${chain}`),
   }
 }
