@@ -61,8 +61,9 @@ export default class LaunchesSimulate extends OperatorCommand {
                     ? '-'
                     : 'waits for the price'
                   : `+${s.eligibleAtStart.afterSeconds} s (${s.eligibleAtStart.feePercent}%)`,
+              'cap after the demand ahead': s.effectiveCapWhenReachedUsdc === null ? '-' : `$${s.effectiveCapWhenReachedUsdc} after $${s.demandAheadUsdc}`,
             })),
-            ['limit', 'funded', 'spot at first buy', 'spot settled', 'from the start'],
+            ['limit', 'funded', 'spot at first buy', 'spot settled', 'from the start', 'cap after the demand ahead'],
           ),
         )
     }

@@ -230,6 +230,13 @@ const FeeCurvePlacement = z
           .describe(
             'At the starting FDV: the first block (after the launch block) whose fee lets the slice buy; null: never at that price (it waits for the price to fall to maxSpotFdvSettledUsdc) or no start known.',
           ),
+        demandAheadUsdc: z.string().describe('Funded spend of the slices ahead of it (no limit first, then higher limits).'),
+        effectiveCapWhenReachedUsdc: z
+          .string()
+          .nullable()
+          .describe(
+            'On the launchpad’s default pool (Clanker’s, from its default start), once the demand ahead has bought at the settled fee: the effective cap the slice meets; it buys there if its limit is at or above it. Null: no default pool known (another launchpad, or a start given) or the pool cannot absorb the demand ahead.',
+          ),
       }),
     ),
   })

@@ -1,4 +1,7 @@
+import type { DevBuyLaunch } from '../domain/launch-methods/dev-buy-eligibility.ts'
 import type { Launchpad } from '../domain/records.ts'
+import { clankerProtocolFeeOf, clankerTotalFeeFraction } from '../pricing/fee-fraction.ts'
+import { clankerLaunchPool } from './clanker/clanker-launch-pool.ts'
 import type { FeeSchedule } from '../pricing/fee-schedule.ts'
 import { fdvUsdAtomic } from '../pricing/fdv.ts'
 import type { Fraction } from '../pricing/fraction.ts'
@@ -28,11 +31,22 @@ export const REFERENCE_LAUNCH_FEES = {
 /** Blocks between a Clanker launch and its first auction block (ClankerSniperAuctionV2: N+2). */
 export const CLANKER_FIRST_AUCTION_BLOCKS = 2n
 
+/** Clanker v4's token supply: 100 billion, 18 decimals (clanker-devco/v4-contracts `src/Clanker.sol`, TOKEN_SUPPLY). */
+export const CLANKER_TOKEN_SUPPLY = 100_000_000_000n * 10n ** 18n
+
 /**
- * Clanker's default starting price: tick -230,400 as if the token were currency0 (clanker-sdk's default
- * `tickIfToken0IsClanker`, ~10 ETH for the whole supply) on a WETH pair, with Clanker's fixed 100 billion tokens.
+ * Clanker's default pool (clanker-sdk `src/constants.ts` and `src/config/clankerTokenV4.ts`): the starting tick
+ * -230,400 as if the token were currency0 (~9.87 ETH for the whole supply) on WETH, tick spacing 200, and the Standard
+ * position, one range from the start to -120,000 holding the whole pool supply.
  */
-export const CLANKER_DEFAULT_START = { tickIfToken0IsClanker: -230_400, totalSupply: 100_000_000_000n * 10n ** 18n } as const
+export const CLANKER_DEFAULT_POOL = {
+  tickIfToken0IsClanker: -230_400,
+  tickSpacing: 200,
+  positions: [{ tickLower: -230_400, tickUpper: -120_000, bps: 10_000 }],
+} as const
+
+/** Back-compat name of the default start (the devnet launchpads' defaults use it). */
+export const CLANKER_DEFAULT_START = { tickIfToken0IsClanker: CLANKER_DEFAULT_POOL.tickIfToken0IsClanker, totalSupply: CLANKER_TOKEN_SUPPLY } as const
 
 /** A one-line description of the reference launch, for the simulator's readers. */
 export const REFERENCE_LAUNCH_DESCRIPTION: Record<Launchpad, string> = {
@@ -61,6 +75,25 @@ export function referenceFeeSchedule(launchpad: Launchpad, launch: { number: big
 
 /** The FDV (micro-USD) of a Clanker launch at its default starting price, given ETH's price (micro-USD per wei). */
 export function clankerDefaultStartFdv(ethUsd: Fraction): bigint {
-  const sqrtPrice = getSqrtPriceAtTick(CLANKER_DEFAULT_START.tickIfToken0IsClanker)
-  return fdvUsdAtomic({ tokenPriceInPaired: tokenPriceInPaired(sqrtPrice, true), pairedUsd: ethUsd, totalSupply: CLANKER_DEFAULT_START.totalSupply })
+  const sqrtPrice = getSqrtPriceAtTick(CLANKER_DEFAULT_POOL.tickIfToken0IsClanker)
+  return fdvUsdAtomic({ tokenPriceInPaired: tokenPriceInPaired(sqrtPrice, true), pairedUsd: ethUsd, totalSupply: CLANKER_TOKEN_SUPPLY })
+}
+
+/**
+ * Clanker's default launch as a pool to buy on once its launch fee has settled (the 1% LP fee, 20% protocol fee on the
+ * input): the default pool, the whole supply placed (no extension), the token as currency0 (the other order mirrors
+ * the ticks: the same curve up to rounding), the stablecoin turned into ETH at ETH's mid price `ethUsd`.
+ */
+export function clankerReferencePool(ethUsd: Fraction): DevBuyLaunch {
+  const lpFeePips = REFERENCE_LAUNCH_FEES.clanker.lpFee
+  return {
+    pool: clankerLaunchPool({ ...CLANKER_DEFAULT_POOL, poolSupply: CLANKER_TOKEN_SUPPLY, tokenIsCurrency0: true }),
+    tokenIsCurrency0: true,
+    lpFeePips,
+    hookInputFee: (paired) => clankerProtocolFeeOf(paired, lpFeePips),
+    totalFee: clankerTotalFeeFraction(lpFeePips),
+    totalSupply: CLANKER_TOKEN_SUPPLY,
+    stableToPaired: (stable) => (stable * ethUsd.denominator) / ethUsd.numerator,
+    pairedUsd: ethUsd,
+  }
 }

@@ -3,7 +3,9 @@ import { formatDecimal, parseDecimal } from '../domain/decimal.ts'
 import { type DemandSlice, demandSlices } from '../domain/launch-methods/demand-slices.ts'
 import { launchFeeCurve, placeOnFeeCurve, settledPoint } from '../domain/launch-methods/fee-curve-placement.ts'
 import { readEthUsd } from '../chain/read-eth-usd.ts'
-import { clankerDefaultStartFdv, REFERENCE_LAUNCH_DESCRIPTION, referenceFeeSchedule } from '../launchpads/reference-launch.ts'
+import { clankerDefaultStartFdv, clankerReferencePool, REFERENCE_LAUNCH_DESCRIPTION, referenceFeeSchedule } from '../launchpads/reference-launch.ts'
+import { demandOnPool } from '../domain/launch-methods/demand-on-pool.ts'
+import type { DevBuyLaunch } from '../domain/launch-methods/dev-buy-eligibility.ts'
 import { type Fraction, toNumber } from '../pricing/fraction.ts'
 import { settleOtc } from '../domain/launch-methods/otc-fill.ts'
 import { FDV_DECIMALS, USDC_DECIMALS } from '../domain/order-bounds.ts'
@@ -46,6 +48,11 @@ export interface LaunchSimulation {
       maxSpotFdvAtFirstSwapUsdc: string | null
       maxSpotFdvSettledUsdc: string | null
       eligibleAtStart: { block: number; afterSeconds: number; feePercent: string } | null
+      /** Funded spend of the slices ahead of it (no limit first, then higher limits). */
+      demandAheadUsdc: string
+      /** On the launchpad's default pool, once the demand ahead has bought at the settled fee: the effective cap the
+       *  slice meets (it buys there if its limit is at or above it); null: no default pool known, or it is exhausted. */
+      effectiveCapWhenReachedUsdc: string | null
     }>
   } | null
   /** A pooled OTC settlement run now on the project's offer; null without an offer (or for other methods). */
@@ -102,10 +109,11 @@ export function createLaunchSimulationService(deps: {
 }): LaunchSimulationService {
   const { store, wallets, projects, clock, devBuyChain } = deps
 
-  /** The launchpad's default starting FDV where it has one (Clanker: a fixed tick on WETH, priced at ETH's price now). */
-  async function defaultStartFdv(project: ProjectRecord): Promise<bigint | null> {
+  /** The launchpad's default start where it has one (Clanker: a fixed pool on WETH, priced at ETH's price now). */
+  async function defaultStart(project: ProjectRecord): Promise<{ fdv: bigint; pool: DevBuyLaunch } | null> {
     if (project.launchpad !== 'clanker' || !devBuyChain) return null
-    return clankerDefaultStartFdv(await readEthUsd(devBuyChain.client(project.chain), devBuyChain.chainConfig(project.chain)))
+    const ethUsd = await readEthUsd(devBuyChain.client(project.chain), devBuyChain.chainConfig(project.chain))
+    return { fdv: clankerDefaultStartFdv(ethUsd), pool: clankerReferencePool(ethUsd) }
   }
 
   async function placeOpenMarket(project: ProjectRecord, slices: readonly DemandSlice[], options: SimulationOptions): Promise<LaunchSimulation['openMarket']> {
@@ -117,7 +125,10 @@ export function createLaunchSimulationService(deps: {
     const settled = settledPoint(curve)
     if (!first || !settled) return null
     const requested = options.startFdv ?? null
-    const startFdv = requested ?? (await defaultStartFdv(project))
+    const reference = requested === null ? await defaultStart(project) : null
+    const startFdv = requested ?? reference?.fdv ?? null
+    // The pool curve is known only for the launchpad's default start (the shape of another start is the launcher's).
+    const onPool = reference ? demandOnPool(reference.pool, slices) : null
     const fdv = (atoms: bigint | null) => (atoms === null ? null : formatDecimal(atoms, FDV_DECIMALS))
     return {
       launchpad: project.launchpad,
@@ -128,9 +139,10 @@ export function createLaunchSimulationService(deps: {
       settledAfterSeconds: settled.afterSeconds,
       settledFeePercent: percent(settled.totalFee),
       startFdvUsdc: fdv(startFdv),
-      startFdvSource: requested !== null ? 'request' : startFdv !== null ? 'launchpad_default' : null,
-      slices: slices.map((slice) => {
+      startFdvSource: requested !== null ? 'request' : reference !== null ? 'launchpad_default' : null,
+      slices: slices.map((slice, i) => {
         const placed = placeOnFeeCurve(slice.limitFdv, curve, startFdv)
+        const ahead = onPool?.[i]
         return {
           maxFdvUsdc: fdv(slice.limitFdv),
           fundedSpendUsdc: formatDecimal(slice.spend, USDC_DECIMALS),
@@ -140,6 +152,11 @@ export function createLaunchSimulationService(deps: {
             placed.atStart === null
               ? null
               : { block: placed.atStart.block, afterSeconds: placed.atStart.afterSeconds, feePercent: percent(placed.atStart.totalFee) },
+          demandAheadUsdc: formatDecimal(
+            slices.slice(0, i).reduce((sum, s) => sum + s.spend, 0n),
+            USDC_DECIMALS,
+          ),
+          effectiveCapWhenReachedUsdc: fdv(ahead?.capWhenReached ?? null),
         }
       }),
     }

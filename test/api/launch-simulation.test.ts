@@ -44,13 +44,24 @@ describe('GET /projects/{slug}/simulation: the open market on the launch fee cur
     })
     // $60k at 30.3844% in fees: a spot FDV up to floor(60,000 * (1 - 1,600,260 / 5,266,710)) micro-USD; settled, 1.1976%.
     expect(unplaced.openMarket.slices).toEqual([
-      { maxFdvUsdc: null, fundedSpendUsdc: '70', maxSpotFdvAtFirstSwapUsdc: null, maxSpotFdvSettledUsdc: null, eligibleAtStart: null },
+      {
+        maxFdvUsdc: null,
+        fundedSpendUsdc: '70',
+        maxSpotFdvAtFirstSwapUsdc: null,
+        maxSpotFdvSettledUsdc: null,
+        eligibleAtStart: null,
+        demandAheadUsdc: '0',
+        effectiveCapWhenReachedUsdc: null,
+      },
       {
         maxFdvUsdc: '60000',
         fundedSpendUsdc: '70',
         maxSpotFdvAtFirstSwapUsdc: '41769.339872',
         maxSpotFdvSettledUsdc: '59281.437125',
         eligibleAtStart: null,
+        demandAheadUsdc: '70',
+        // No chain access here: no default start, so no pool to walk (the devnet test walks Clanker's).
+        effectiveCapWhenReachedUsdc: null,
       },
     ])
 

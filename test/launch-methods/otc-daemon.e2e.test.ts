@@ -9,7 +9,8 @@ import { settleOtc } from '../../src/domain/launch-methods/otc-fill.ts'
 import { otcOfferId } from '../../src/services/otc-service.ts'
 import { maxSpotFdvFor } from '../../src/domain/launch-methods/fee-curve-placement.ts'
 import { readEthUsd } from '../../src/chain/read-eth-usd.ts'
-import { clankerDefaultStartFdv } from '../../src/launchpads/reference-launch.ts'
+import { clankerDefaultStartFdv, clankerReferencePool } from '../../src/launchpads/reference-launch.ts'
+import { demandOnPool } from '../../src/domain/launch-methods/demand-on-pool.ts'
 import { clankerTotalFeeFraction } from '../../src/pricing/fee-fraction.ts'
 import { openStore } from '../../src/store/open-store.ts'
 import { orderWriteOps } from '../../src/store/order-writes.ts'
@@ -147,7 +148,20 @@ describe('pooled OTC through the API', () => {
       startFdvUsdc: formatDecimal(defaultStart, 6),
       startFdvSource: 'launchpad_default',
     })
-    expect(simulation.openMarket.slices).toEqual([
+    // On Clanker's default pool at ETH's price now: the cap each slice meets after the demand ahead of it has bought.
+    const onPool = demandOnPool(clankerReferencePool(await readEthUsd(client(), h.daemon.chains.base)), [
+      { spend: 8_000n * USDC },
+      { spend: 4_000n * USDC },
+      { spend: 1_000n * USDC },
+    ])
+    const capAt = (i: number) => formatDecimal(onPool[i]!.capWhenReached!, 6)
+    type Slice = { demandAheadUsdc: string; effectiveCapWhenReachedUsdc: string | null }
+    expect(simulation.openMarket.slices.map((x: Slice) => [x.demandAheadUsdc, x.effectiveCapWhenReachedUsdc])).toEqual([
+      ['0', capAt(0)],
+      ['8000', capAt(1)],
+      ['12000', capAt(2)],
+    ])
+    expect(simulation.openMarket.slices.map(({ demandAheadUsdc, effectiveCapWhenReachedUsdc, ...rest }: Slice) => rest)).toEqual([
       {
         maxFdvUsdc: null,
         fundedSpendUsdc: '8000',
@@ -173,6 +187,8 @@ describe('pooled OTC through the API', () => {
     // From a $1.5M start: the $2M slice waits for the fee to fall to 20.6% (8 s); the $500k one waits for the price.
     const fromStart = (await h.call('GET', '/projects/otc/simulation?startFdvUsdc=1500000', ownerKey)).body
     expect(fromStart.openMarket).toMatchObject({ startFdvUsdc: '1500000', startFdvSource: 'request' })
+    // The pool behind another start is the launcher's choice: no cap on the curve is claimed for it.
+    expect(fromStart.openMarket.slices.map((x: Slice) => x.effectiveCapWhenReachedUsdc)).toEqual([null, null, null])
     expect(fromStart.openMarket.slices.map((x: { eligibleAtStart: unknown }) => x.eligibleAtStart)).toEqual([
       { block: 3, afterSeconds: 6, feePercent: '30.3844' },
       { block: 4, afterSeconds: 8, feePercent: '20.6040' },

@@ -3,10 +3,10 @@ import type { DevBuyParams, DevBuyPoolShape } from '../../domain/records.ts'
 import { CLANKER_DEPLOY_ABI, clankerDeploymentConfig, clankerDevBuyExtension } from '../../launchpads/clanker/clanker-deployment-config.ts'
 import { type ClankerPositionConfig, clankerLaunchPool } from '../../launchpads/clanker/clanker-launch-pool.ts'
 import { maxUsableTick } from '../../pricing/v4/tick-math.ts'
+import { CLANKER_DEFAULT_POOL, CLANKER_TOKEN_SUPPLY, REFERENCE_LAUNCH_FEES } from '../../launchpads/reference-launch.ts'
 import type { DevBuyDeployment } from './dev-buy-deployment.ts'
 
-/** Clanker v4's token supply: 100 billion, 18 decimals (clanker-devco/v4-contracts `src/Clanker.sol`, TOKEN_SUPPLY). */
-export const CLANKER_TOKEN_SUPPLY = 100_000_000_000n * 10n ** 18n
+export { CLANKER_TOKEN_SUPPLY }
 
 /** One chain's Clanker modules and the launch shape a dev-buy project gets there. */
 export interface ClankerDevBuySetup {
@@ -42,11 +42,13 @@ export const BASE_CLANKER_DEV_BUY: ClankerDevBuySetup = {
   locker: '0x63D2DfEA64b3433F4071A98665bcD7Ca14d93496',
   mevModule: '0xebB25BB797D82CB78E1bc70406b13233c0854413',
   devBuyExtension: '0x1331f0788F9c08C8F38D52c7a1152250A9dE00be',
-  tickIfToken0IsClanker: -230_400,
-  tickSpacing: 200,
-  positions: [{ tickLower: -230_400, tickUpper: -120_000, bps: 10_000 }],
-  lpFeePips: 10_000,
-  sniperFee: { startingFee: 666_777, endingFee: 41_673, secondsToDecay: 15 },
+  ...CLANKER_DEFAULT_POOL,
+  lpFeePips: REFERENCE_LAUNCH_FEES.clanker.lpFee,
+  sniperFee: {
+    startingFee: REFERENCE_LAUNCH_FEES.clanker.startingFee,
+    endingFee: REFERENCE_LAUNCH_FEES.clanker.endingFee,
+    secondsToDecay: REFERENCE_LAUNCH_FEES.clanker.secondsToDecay,
+  },
 }
 
 /** The chain's setup with the launch shape the owner chose (its starting tick, positions and static LP fee). */
