@@ -110,5 +110,23 @@ export function createDaemonMetrics(deps: DaemonMetricsDeps): DaemonMetrics {
         if (balance && balance.level !== 'unknown') this.set({ chain }, balance.level === 'low' ? 1 : 0)
     },
   })
+  new Gauge({
+    name: 'prebuy_store_memory_bytes',
+    help: "LevelDB's approximate memory: its memtables and block cache (not the open tables' indexes: see prebuy_store_table_files).",
+    registers: [registry],
+    collect() {
+      const stats = deps.store.engineStats()
+      if (stats) this.set(stats.memoryBytes)
+    },
+  })
+  new Gauge({
+    name: 'prebuy_store_table_files',
+    help: 'LevelDB table files over all levels (each open one keeps its index and filter in memory).',
+    registers: [registry],
+    collect() {
+      const stats = deps.store.engineStats()
+      if (stats) this.set(stats.tableFiles)
+    },
+  })
   return { registry, http, stop: () => journal.stop() }
 }

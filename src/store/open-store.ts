@@ -67,6 +67,11 @@ export interface Store {
   /** Open, and whether the last write succeeded (LevelDB refuses every write after a failed one until reopened). */
   health(): { open: boolean; writable: boolean }
   /**
+   * LevelDB's own figures, for the metrics: its approximate memory (memtables and block cache) and the table files it
+   * keeps (each open one holds its index in memory, outside that figure); null once closed.
+   */
+  engineStats(): { memoryBytes: number; tableFiles: number } | null
+  /**
    * Every entry of the database, raw (sublevel prefixes included), as it was when this is called: LevelDB iterators
    * read from a snapshot taken synchronously when they are created (classic-level README, "snapshot guarantees"), so
    * writes landing while the caller reads are not seen. What a backup is made of.
@@ -195,6 +200,16 @@ export async function openStore(options: { dataDir: string }): Promise<Store> {
       for (const listener of listeners) listener(operations)
     },
     health: () => ({ open: db.status === 'open', writable }),
+    engineStats() {
+      if (db.status !== 'open') return null
+      // In Node `level` is classic-level, whose getProperty reads LevelDB's DB::GetProperty (level's types omit it).
+      const engine = db as unknown as { getProperty(name: string): string }
+      const property = (name: string) => Number(engine.getProperty(name)) || 0
+      let tableFiles = 0
+      // LevelDB keeps 7 levels (leveldb db/dbformat.h, kNumLevels).
+      for (let level = 0; level < 7; level++) tableFiles += property(`leveldb.num-files-at-level${level}`)
+      return { memoryBytes: property('leveldb.approximate-memory-usage'), tableFiles }
+    },
     snapshotEntries() {
       const iterator = db.iterator<string, string>({ keyEncoding: 'utf8', valueEncoding: 'utf8' })
       return {

@@ -108,6 +108,9 @@ describe('metrics', () => {
     expect(sample(text, 'prebuy_chain_up{chain="base"}')).toBe(1)
     expect(sample(text, 'prebuy_chain_up{chain="second_chain"}')).toBe(0)
     expect(sample(text, 'prebuy_indexer_lag_blocks{chain="second_chain"}')).toBeUndefined()
+    // LevelDB's own figures: its memtables hold what was just written; nothing is flushed to a table file yet.
+    expect(sample(text, 'prebuy_store_memory_bytes')).toBeGreaterThan(0)
+    expect(sample(text, 'prebuy_store_table_files')).toBe(0)
     expect(sample(text, 'prebuy_ready')).toBe(0)
     expect(sample(text, 'prebuy_store_writable')).toBe(1)
     expect(sample(text, 'prebuy_bundler_balance_eth{chain="base"}')).toBe(0.004)

@@ -154,8 +154,9 @@ describe('load: 10 minutes of mixed traffic from 200 keys over 100,000 orders wh
     // Let every key's minute window from the seeding pass before the traffic starts.
     await new Promise((resolve) => setTimeout(resolve, 61_000))
 
-    // RSS and heap from the daemon's own metrics, every 5 s.
-    const samples: Array<{ t: number; rss: number; heap: number }> = []
+    // RSS, heap, Buffers (external) and LevelDB's own figures from the daemon's own metrics, every 5 s: RSS growing with
+    // a flat heap is off-heap (Buffers, LevelDB, the allocator), and these say which.
+    const samples: Array<{ t: number; rss: number; heap: number; external: number; store: number; tables: number }> = []
     const scrape = async () => {
       const text = await (await fetch(`${located.adminUrl}/metrics`, { headers: { authorization: `Bearer ${located.operatorToken}` } })).text()
       const value = (name: string) =>
@@ -165,7 +166,14 @@ describe('load: 10 minutes of mixed traffic from 200 keys over 100,000 orders wh
             .find((l) => l.startsWith(`${name} `))
             ?.split(' ')[1],
         )
-      samples.push({ t: Date.now(), rss: value('process_resident_memory_bytes'), heap: value('nodejs_heap_size_used_bytes') })
+      samples.push({
+        t: Date.now(),
+        rss: value('process_resident_memory_bytes'),
+        heap: value('nodejs_heap_size_used_bytes'),
+        external: value('nodejs_external_memory_bytes'),
+        store: value('prebuy_store_memory_bytes'),
+        tables: value('prebuy_store_table_files'),
+      })
     }
     await scrape()
     const sampler = setInterval(() => void scrape().catch(() => undefined), 5_000)
@@ -274,6 +282,11 @@ describe('load: 10 minutes of mixed traffic from 200 keys over 100,000 orders wh
         slopeMbPerMinuteAfterFirstThird: Number((slopePerMinute(warm.map((s) => ({ t: s.t, y: s.rss / MB }))) || 0).toFixed(2)),
       },
       heapUsedMb: { thirds: thirds.map((part) => Math.round(mean(part.map((s) => s.heap)) / MB)) },
+      externalMb: { thirds: thirds.map((part) => Math.round(mean(part.map((s) => s.external)) / MB)) },
+      leveldb: {
+        memoryMb: { thirds: thirds.map((part) => Math.round(mean(part.map((s) => s.store)) / MB)) },
+        tableFiles: { first: samples[0]!.tables, last: samples.at(-1)!.tables },
+      },
       byRoute: await latencyByRoute(),
       launch: { fills, of: BUYERS, allFilledWithinMs: launch.allFilledAfterMs ?? null, statuses: lastLiveStatuses },
     }
