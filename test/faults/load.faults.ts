@@ -156,7 +156,7 @@ describe('load: 10 minutes of mixed traffic from 200 keys over 100,000 orders wh
 
     // RSS, heap, Buffers (external) and LevelDB's own figures from the daemon's own metrics, every 5 s: RSS growing with
     // a flat heap is off-heap (Buffers, LevelDB, the allocator), and these say which.
-    const samples: Array<{ t: number; rss: number; heap: number; external: number; store: number; tables: number }> = []
+    const samples: Array<{ t: number; rss: number; heap: number; heapTotal: number; external: number; store: number; tables: number }> = []
     const scrape = async () => {
       const text = await (await fetch(`${located.adminUrl}/metrics`, { headers: { authorization: `Bearer ${located.operatorToken}` } })).text()
       const value = (name: string) =>
@@ -170,6 +170,7 @@ describe('load: 10 minutes of mixed traffic from 200 keys over 100,000 orders wh
         t: Date.now(),
         rss: value('process_resident_memory_bytes'),
         heap: value('nodejs_heap_size_used_bytes'),
+        heapTotal: value('nodejs_heap_size_total_bytes'),
         external: value('nodejs_external_memory_bytes'),
         store: value('prebuy_store_memory_bytes'),
         tables: value('prebuy_store_table_files'),
@@ -282,6 +283,8 @@ describe('load: 10 minutes of mixed traffic from 200 keys over 100,000 orders wh
         slopeMbPerMinuteAfterFirstThird: Number((slopePerMinute(warm.map((s) => ({ t: s.t, y: s.rss / MB }))) || 0).toFixed(2)),
       },
       heapUsedMb: { thirds: thirds.map((part) => Math.round(mean(part.map((s) => s.heap)) / MB)) },
+      // What V8 has committed for its heap (used plus free space it keeps): part of RSS whatever the heap uses.
+      heapTotalMb: { thirds: thirds.map((part) => Math.round(mean(part.map((s) => s.heapTotal)) / MB)), last: Math.round(samples.at(-1)!.heapTotal / MB) },
       externalMb: { thirds: thirds.map((part) => Math.round(mean(part.map((s) => s.external)) / MB)) },
       leveldb: {
         memoryMb: { thirds: thirds.map((part) => Math.round(mean(part.map((s) => s.store)) / MB)) },
