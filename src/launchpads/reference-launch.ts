@@ -45,14 +45,22 @@ export const CLANKER_DEFAULT_POOL = {
   positions: [{ tickLower: -230_400, tickUpper: -120_000, bps: 10_000 }],
 } as const
 
-/** Back-compat name of the default start (the devnet launchpads' defaults use it). */
-export const CLANKER_DEFAULT_START = { tickIfToken0IsClanker: CLANKER_DEFAULT_POOL.tickIfToken0IsClanker, totalSupply: CLANKER_TOKEN_SUPPLY } as const
+const percentOfPips = (pips: number): string => `${pips / 10_000}%`
 
-/** A one-line description of the reference launch, for the simulator's readers. */
-export const REFERENCE_LAUNCH_DESCRIPTION: Record<Launchpad, string> = {
-  clanker: 'Clanker v4.1 defaults: sniper auction blocks N+1..N+2, then 66.6777% -> 4.1673% over 15 s, 1% LP fee',
-  doppler: 'Doppler as Bankr launches it: 80% -> 1.2% over 10 s',
-  zora: 'Zora coin v4: 99% -> 1% over 10 s',
+/** A one-line description of the reference launch, for the simulator's readers (from REFERENCE_LAUNCH_FEES). */
+export function referenceLaunchDescription(launchpad: Launchpad): string {
+  switch (launchpad) {
+    case 'clanker': {
+      const f = REFERENCE_LAUNCH_FEES.clanker
+      return `Clanker v4.1 defaults: sniper auction blocks N+1..N+${CLANKER_FIRST_AUCTION_BLOCKS}, then ${percentOfPips(f.startingFee)} -> ${percentOfPips(f.endingFee)} over ${f.secondsToDecay} s, ${percentOfPips(f.lpFee)} LP fee`
+    }
+    case 'doppler':
+    case 'zora': {
+      const f = REFERENCE_LAUNCH_FEES[launchpad]
+      const who = launchpad === 'doppler' ? 'Doppler as Bankr launches it' : 'Zora coin v4'
+      return `${who}: ${percentOfPips(f.startFee)} -> ${percentOfPips(f.endFee)} over ${f.durationSeconds} s`
+    }
+  }
 }
 
 /** The fee schedule of a reference launch mined in block `launch.number` at `launch.timestamp` (unix seconds). */

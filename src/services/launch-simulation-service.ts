@@ -3,7 +3,7 @@ import { formatDecimal, parseDecimal } from '../domain/decimal.ts'
 import { type DemandSlice, demandSlices } from '../domain/launch-methods/demand-slices.ts'
 import { launchFeeCurve, placeOnFeeCurve, settledPoint } from '../domain/launch-methods/fee-curve-placement.ts'
 import { readEthUsd } from '../chain/read-eth-usd.ts'
-import { clankerDefaultStartFdv, clankerReferencePool, REFERENCE_LAUNCH_DESCRIPTION, referenceFeeSchedule } from '../launchpads/reference-launch.ts'
+import { clankerDefaultStartFdv, clankerReferencePool, referenceFeeSchedule, referenceLaunchDescription } from '../launchpads/reference-launch.ts'
 import { demandOnPool } from '../domain/launch-methods/demand-on-pool.ts'
 import type { DevBuyLaunch } from '../domain/launch-methods/dev-buy-eligibility.ts'
 import { type Fraction, toNumber } from '../pricing/fraction.ts'
@@ -132,7 +132,7 @@ export function createLaunchSimulationService(deps: {
     const fdv = (atoms: bigint | null) => (atoms === null ? null : formatDecimal(atoms, FDV_DECIMALS))
     return {
       launchpad: project.launchpad,
-      reference: REFERENCE_LAUNCH_DESCRIPTION[project.launchpad],
+      reference: referenceLaunchDescription(project.launchpad),
       blockSeconds: REFERENCE_BLOCK_SECONDS,
       firstSwapAfterSeconds: first.afterSeconds,
       firstSwapFeePercent: percent(first.totalFee),
@@ -152,10 +152,8 @@ export function createLaunchSimulationService(deps: {
             placed.atStart === null
               ? null
               : { block: placed.atStart.block, afterSeconds: placed.atStart.afterSeconds, feePercent: percent(placed.atStart.totalFee) },
-          demandAheadUsdc: formatDecimal(
-            slices.slice(0, i).reduce((sum, s) => sum + s.spend, 0n),
-            USDC_DECIMALS,
-          ),
+          // eligibleSpend counts this slice and every one ahead of it.
+          demandAheadUsdc: formatDecimal(slice.eligibleSpend - slice.spend, USDC_DECIMALS),
           effectiveCapWhenReachedUsdc: fdv(ahead?.capWhenReached ?? null),
         }
       }),

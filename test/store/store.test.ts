@@ -166,3 +166,22 @@ describe('cursors', () => {
     for (const slug of initial) expect(seen).toContain(slug)
   })
 })
+
+describe('engineStats: LevelDB’s own figures for the metrics', () => {
+  it('memory while writes sit in the memtable; table files once a full write buffer is flushed; null once closed', async () => {
+    const settings = store.sub.settings as unknown as Parameters<typeof put>[0]
+    expect(store.engineStats()).toMatchObject({ tableFiles: 0 })
+    // Past LevelDB's 4 MB write buffer (classic-level's default writeBufferSize): the memtable goes to a table file.
+    const value = 'x'.repeat(10_000)
+    for (let batch = 0; batch < 6; batch++) {
+      await store.batch(Array.from({ length: 100 }, (_, i) => put(settings, `fill-${batch}-${i}`, value)))
+    }
+    const deadline = Date.now() + 30_000
+    while ((store.engineStats()?.tableFiles ?? 0) === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+    const stats = store.engineStats()!
+    expect(stats.tableFiles).toBeGreaterThan(0)
+    expect(stats.memoryBytes).toBeGreaterThan(0)
+    await store.close()
+    expect(store.engineStats()).toBeNull()
+  })
+})

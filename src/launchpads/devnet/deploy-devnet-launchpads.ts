@@ -27,7 +27,7 @@ import {
   BEFORE_SWAP_RETURNS_DELTA_FLAG,
   mineHookSalt,
 } from './mine-hook-salt.ts'
-import { CLANKER_DEFAULT_START, REFERENCE_LAUNCH_FEES } from '../reference-launch.ts'
+import { CLANKER_DEFAULT_POOL, REFERENCE_LAUNCH_FEES } from '../reference-launch.ts'
 import { devnetPublicClient, mineIfManual } from './send-devnet-tx.ts'
 
 /** Default launch fees of the devnet launchpads (pips), overridable per launch. */
@@ -41,8 +41,8 @@ export const DEVNET_LAUNCH_DEFAULTS = {
     endFee: REFERENCE_LAUNCH_FEES.clanker.endingFee,
     decaySeconds: REFERENCE_LAUNCH_FEES.clanker.secondsToDecay,
     lpFee: REFERENCE_LAUNCH_FEES.clanker.lpFee,
-    tickIfToken0IsClanker: CLANKER_DEFAULT_START.tickIfToken0IsClanker,
-    tickSpacing: 200,
+    tickIfToken0IsClanker: CLANKER_DEFAULT_POOL.tickIfToken0IsClanker,
+    tickSpacing: CLANKER_DEFAULT_POOL.tickSpacing,
   },
   /** Reported for Bankr launches: 80% -> 1.2% over 10 s. */
   doppler: {

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { launchFeeCurve, maxSpotFdvFor, placeOnFeeCurve, settledPoint } from '../../../src/domain/launch-methods/fee-curve-placement.ts'
-import { clankerDefaultStartFdv, referenceFeeSchedule } from '../../../src/launchpads/reference-launch.ts'
+import { clankerDefaultStartFdv, referenceFeeSchedule, referenceLaunchDescription } from '../../../src/launchpads/reference-launch.ts'
 import { effectiveMarketCap } from '../../../src/pricing/effective-market-cap.ts'
 import { clankerTotalFeeFraction, feeFractionFromPips } from '../../../src/pricing/fee-fraction.ts'
 import { fraction } from '../../../src/pricing/fraction.ts'
@@ -88,5 +88,13 @@ describe('clankerDefaultStartFdv', () => {
     expect(clankerDefaultStartFdv(fraction(3_000n * USD, 10n ** 18n))).toBe(29_612_608_539n)
     // Linear in the ETH price (up to the floor of each).
     expect(clankerDefaultStartFdv(fraction(6_000n * USD, 10n ** 18n)) - 2n * 29_612_608_539n).toBeLessThanOrEqual(1n)
+  })
+})
+
+describe('referenceLaunchDescription', () => {
+  it('says each reference launch’s fees, from the same numbers the curve uses', () => {
+    expect(referenceLaunchDescription('clanker')).toBe('Clanker v4.1 defaults: sniper auction blocks N+1..N+2, then 66.6777% -> 4.1673% over 15 s, 1% LP fee')
+    expect(referenceLaunchDescription('doppler')).toBe('Doppler as Bankr launches it: 80% -> 1.2% over 10 s')
+    expect(referenceLaunchDescription('zora')).toBe('Zora coin v4: 99% -> 1% over 10 s')
   })
 })

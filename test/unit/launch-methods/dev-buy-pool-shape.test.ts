@@ -48,6 +48,8 @@ describe('a dev buy’s pool shape (the owner’s launchpad settings)', () => {
       /1 to 7 positions/,
     ],
     ['no position', { positions: [] }, /1 to 7 positions/],
+    ['a range above the top tick', { positions: [{ tickLower: -220_000, tickUpper: 887_400, bps: 10_000 }] }, /tick 887400 is outside/],
+    ['a fractional tick', { positions: [{ tickLower: -220_000, tickUpper: -120_000.5, bps: 10_000 }] }, /not a range on tick spacing 200/],
     [
       'a zero share',
       {
