@@ -5,6 +5,7 @@ import { addressSchema, checksumAddressSchema } from '../common/schemas.ts'
 import { BASE_ZORA_TOKEN } from '../launchpads/zora/zora-route.ts'
 import { routeProblem } from '../pricing/route-price.ts'
 import { DEFAULT_WITHDRAWAL_POLICY } from '../wallets/withdrawal-policy.ts'
+import { trustedSpace } from './trust-proxy-coverage.ts'
 
 /**
  * The daemon's configuration, validated once at start-up. Every message is written to be read on one line after the
@@ -33,7 +34,15 @@ const trustProxySchema = z.union(
     z.literal(false, { error: TRUST_PROXY_MESSAGE }),
     z
       .array(z.string().refine(isAddressOrCidr, { error: 'expected an IP address or a CIDR such as 10.0.0.0/8' }), { error: TRUST_PROXY_MESSAGE })
-      .min(1, { error: TRUST_PROXY_MESSAGE }),
+      .min(1, { error: TRUST_PROXY_MESSAGE })
+      .superRefine((entries, context) => {
+        const space = trustedSpace(entries)
+        if (space)
+          context.addIssue({
+            code: 'custom',
+            message: `these ranges together trust ${space}, which believes any such client's X-Forwarded-For (per-IP limits and the blocklist bypassed): list only your proxies' addresses, e.g. ["127.0.0.1"]`,
+          })
+      }),
   ],
   {
     error: (issue) =>
