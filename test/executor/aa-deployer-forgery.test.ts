@@ -71,7 +71,9 @@ describe('ERC-4337 deployer forgery on Doppler (real devnet, Multicall3, EntryPo
     let captured: PackedUserOperation[] = []
     const balanceOf = encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [smartAccount] })
     const signed = await h.wallets.runOperationsInCall!('base', {
-      requests: [{ userIndex: owner.record.userIndex, calls: [{ to: h.chain.addresses.stablecoin, data: balanceOf }], id: 'any-operation', callGasLimit: 200_000n }],
+      requests: [
+        { userIndex: owner.record.userIndex, calls: [{ to: h.chain.addresses.stablecoin, data: balanceOf }], id: 'any-operation', callGasLimit: 200_000n },
+      ],
       build(operations) {
         captured = operations
         return { to: h.chain.addresses.stablecoin, data: '0xdeadbeef' }
@@ -101,7 +103,8 @@ describe('ERC-4337 deployer forgery on Doppler (real devnet, Multicall3, EntryPo
     const fake = createdAsset(receipt.logs)
     // The operation really ran in the same transaction, after the launch: the shape the old rule attributed to it.
     const operationEvent = receipt.logs.find(
-      (log) => getAddress(log.address) === getAddress(h.chain.addresses.entryPoint) && log.topics[2]?.toLowerCase().endsWith(smartAccount.slice(2).toLowerCase()),
+      (log) =>
+        getAddress(log.address) === getAddress(h.chain.addresses.entryPoint) && log.topics[2]?.toLowerCase().endsWith(smartAccount.slice(2).toLowerCase()),
     )
     expect(operationEvent).toBeDefined()
 
@@ -129,7 +132,12 @@ describe('ERC-4337 deployer forgery on Doppler (real devnet, Multicall3, EntryPo
     // The smart account's own operation calling Airlock.create is its launch: it binds and the order buys it.
     h.startMining()
     const [launched] = await h.wallets.submitUserOperations('base', [
-      { userIndex: owner.record.userIndex, calls: [{ to: h.launchpads.doppler.airlock, data: createCall('genuine launch', smartAccount) }], id: 'launch', callGasLimit: 8_000_000n },
+      {
+        userIndex: owner.record.userIndex,
+        calls: [{ to: h.launchpads.doppler.airlock, data: createCall('genuine launch', smartAccount) }],
+        id: 'launch',
+        callGasLimit: 8_000_000n,
+      },
     ])
     expect(launched?.status).toBe('included')
     await h.waitFor('fill', async () => (await h.getOrder(buyer, slug))?.status === 'filled')
