@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEVNET_LAUNCH_DEFAULTS } from '../../src/launchpads/devnet/deploy-devnet-launchpads.ts'
 import { loadLaunchpadArtifact } from '../../src/launchpads/devnet/devnet-artifacts.ts'
 import { confirmDevnetTx, impersonate, submitDevnetCall } from '../../src/launchpads/devnet/send-devnet-tx.ts'
+import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
 import { startFlowHarness, type FlowHarness } from './flow-harness.ts'
 
 const USDC = 1_000_000n
@@ -146,5 +147,28 @@ describe('ERC-4337 deployer forgery on Doppler (real devnet, Multicall3, EntryPo
     expect(record.token).not.toBe(fake)
     expect(await h.usdcOf(buyer.wallet)).toBe(60n * USDC)
     expect(await h.tokenBalance(record.token, buyer.wallet)).toBeGreaterThan(0n)
+  })
+
+  it('a launch sent by an EIP-7702-delegated account (a sponsor acting for others) awaits confirmation; nothing is bought', async () => {
+    // The registered deployer is an EOA delegated (EIP-7702) to a contract: its delegate code may act for anyone.
+    const delegated = privateKeyToAccount(generatePrivateKey()).address
+    await jsonRpc(h.chain.rpcUrl, 'anvil_setCode', [delegated, `0xef0100${h.chain.addresses.multicall3.slice(2).toLowerCase()}`])
+    const { slug } = await h.newProject('aa-7702', 'doppler', delegated)
+    const buyer = await h.newBuyer('aa-7702-buyer', '100')
+    await h.order(buyer, slug, '40', null)
+    h.startMining()
+    const launched = await h.launch(slug, 'doppler', delegated, { sender: delegated })
+    await h.indexer.caughtUp('base', launched.blockNumber + 4n)
+    await h.waitFor('no launch bound, or its buy landed', async () => {
+      if ((await h.journal.getLaunchBySlug(slug)) === undefined) return true
+      return (await h.getOrder(buyer, slug))?.status === 'filled'
+    })
+    await h.stopMining()
+    const { candidates } = await h.services.launches.candidates({ slug })
+    const candidate = candidates.find((c) => c.token === launched.token)
+    expect(candidate).toMatchObject({ status: 'awaiting_confirmation', deployer: delegated })
+    expect(candidate?.reason).toMatch(/EIP-7702-delegated/)
+    expect((await h.services.projects.getProject(slug))?.launch).toBeNull()
+    expect(await h.usdcOf(buyer.wallet)).toBe(100n * USDC)
   })
 })
