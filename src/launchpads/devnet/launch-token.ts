@@ -15,7 +15,7 @@ import { PrebuyError } from '../../common/errors.ts'
 import type { ChainConfig } from '../../chain/chain-keys.ts'
 import type { Launchpad } from '../../domain/records.ts'
 import { createLaunchpadAdapters, devnetAdapterOptions, type LaunchpadAddresses } from '../create-adapters.ts'
-import { launchDeployer } from '../launch-deployer.ts'
+import { readLaunchAttribution } from '../read-launch-attribution.ts'
 import type { DecodedLaunch, LaunchCandidate, PoolKey } from '../launchpad-adapter.ts'
 import { maxUsableTick } from '../../pricing/v4/tick-math.ts'
 import {
@@ -326,7 +326,7 @@ export async function decodeOwnLaunch(
   }
   for (const log of receipt.logs) {
     if (log.address.toLowerCase() !== adapter.launchEvent.address.toLowerCase()) continue
-    const launch = await adapter.decodeLaunch(log, { ...ctx, deployer: launchDeployer(ctx.txFrom, receipt.logs, log) })
+    const launch = await adapter.decodeLaunch(log, { ...ctx, attribution: await readLaunchAttribution(client, receipt, log) })
     if (launch) return launch
   }
   throw new PrebuyError('launch_not_decoded', `The ${launchpad} launch transaction carries no launch event the adapter understands.`)
