@@ -88,6 +88,12 @@ export const ERROR_CODES = {
     surface: 'api',
     meaning: 'The destination is the token contract itself or the wallet itself: the withdrawal would lose the tokens or do nothing.',
   },
+  destination_unrecoverable: {
+    kind: 'bad_request',
+    surface: 'api',
+    meaning:
+      'The destination is a known sink on that chain (one of the protocol contracts the service uses, an ERC-4337 EntryPoint, a precompile, an OP-stack predeploy): a transfer there succeeds and nothing can get it back.',
+  },
   destination_cannot_receive: {
     kind: 'bad_request',
     surface: 'api',
