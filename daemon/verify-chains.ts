@@ -7,7 +7,7 @@ import { chainExpectation, type ExpectationOptions } from './chain-expectations.
  * rejects with the ChainCheckError of the first chain (in the order given) that is not.
  */
 export async function verifyChains(chains: readonly ChainConfig[], options: ExpectationOptions): Promise<void> {
-  const results = await Promise.allSettled(chains.map((chain) => verifyChain(chain.rpcUrl, chainExpectation(chain, options))))
+  const results = await Promise.allSettled(chains.map((chain) => verifyChain(chain, chainExpectation(chain, options))))
   const failed = results.find((result) => result.status === 'rejected')
   if (failed) throw failed.reason
 }

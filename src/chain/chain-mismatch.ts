@@ -25,6 +25,8 @@ export type Answer<T> = { ok: true; value: T } | { ok: false; error: string }
 
 export interface ChainObservation {
   chainId: Answer<number>
+  /** The chain id over the WebSocket URL (the indexer's subscriptions): it must be the same chain. */
+  wsChainId: Answer<number>
   /** Whether each of `expectation.contracts` has code, in the same order. */
   hasCode: ReadonlyArray<Answer<boolean>>
   stablecoinDecimals: Answer<number>
@@ -66,6 +68,10 @@ export function chainMismatch(expected: ChainExpectation, observed: ChainObserva
   if (!observed.chainId.ok) return { what: 'eth_chainId', found: `the node did not answer: ${observed.chainId.error}` }
   if (observed.chainId.value !== expected.chainId) {
     return { what: 'eth_chainId', found: `the node is on chain ${observed.chainId.value}, the configuration says ${expected.chainId}` }
+  }
+  if (!observed.wsChainId.ok) return { what: 'eth_chainId over wsUrl', found: `the WebSocket node did not answer: ${observed.wsChainId.error}` }
+  if (observed.wsChainId.value !== expected.chainId) {
+    return { what: 'eth_chainId over wsUrl', found: `the WebSocket node is on chain ${observed.wsChainId.value}, the configuration says ${expected.chainId}` }
   }
 
   for (const [index, contract] of expected.contracts.entries()) {

@@ -1,4 +1,4 @@
-import { BaseError, createPublicClient, http, parseAbi, type Address } from 'viem'
+import { BaseError, createPublicClient, http, parseAbi, webSocket, type Address } from 'viem'
 import { PROBE_CODE, type Answer, type ChainExpectation, type ChainObservation } from './chain-mismatch.ts'
 
 const ERC20_ABI = parseAbi(['function decimals() view returns (uint8)'])
@@ -15,13 +15,14 @@ const TIMEOUT_MS = 20_000
  * stablecoin's decimals, the ETH/USD pool's tokens, the factory's own wallet derivation, and how the node treats the
  * eth_calls and batches the daemon sends. Every read is answered or carries its error: nothing here throws.
  */
-export async function observeChain(rpcUrl: string, expected: ChainExpectation): Promise<ChainObservation> {
+export async function observeChain(urls: { rpcUrl: string; wsUrl: string }, expected: ChainExpectation): Promise<ChainObservation> {
+  const { rpcUrl, wsUrl } = urls
   const client = createPublicClient({ transport: http(rpcUrl, { retryCount: 1, timeout: TIMEOUT_MS }) })
   const answer = async <T>(read: () => Promise<T>): Promise<Answer<T>> => {
     try {
       return { ok: true, value: await read() }
     } catch (error) {
-      return { ok: false, error: oneLine(error, rpcUrl) }
+      return { ok: false, error: oneLine(error, [rpcUrl, wsUrl]) }
     }
   }
   const probe = (extra: object) =>
@@ -29,8 +30,9 @@ export async function observeChain(rpcUrl: string, expected: ChainExpectation): 
       .call({ to: PROBE_ADDRESS, gas: expected.node.callGas, stateOverride: [{ address: PROBE_ADDRESS, code: PROBE_CODE }], ...extra })
       .then((result) => result.data ?? '0x')
 
-  const [chainId, hasCode, stablecoinDecimals, ethUsdPoolTokens, derivedAccount, gasProbe, blockProbe, batchAnswers] = await Promise.all([
+  const [chainId, wsChainId, hasCode, stablecoinDecimals, ethUsdPoolTokens, derivedAccount, gasProbe, blockProbe, batchAnswers] = await Promise.all([
     answer(() => client.getChainId()),
+    answer(() => wsChainIdOf(wsUrl)),
     Promise.all(expected.contracts.map((contract) => answer(async () => ((await client.getCode({ address: contract.address })) ?? '0x') !== '0x'))),
     answer(() => client.readContract({ address: expected.stablecoin, abi: ERC20_ABI, functionName: 'decimals' })),
     answer(() =>
@@ -49,7 +51,21 @@ export async function observeChain(rpcUrl: string, expected: ChainExpectation): 
     }),
     answer(() => batchOf(rpcUrl, expected.node.batchSize)),
   ])
-  return { chainId, hasCode, stablecoinDecimals, ethUsdPoolTokens, derivedAccount, gasProbe, blockProbe, batchAnswers }
+  return { chainId, wsChainId, hasCode, stablecoinDecimals, ethUsdPoolTokens, derivedAccount, gasProbe, blockProbe, batchAnswers }
+}
+
+/** eth_chainId over a WebSocket of its own, closed again whatever the answer. */
+async function wsChainIdOf(wsUrl: string): Promise<number> {
+  const transport = webSocket(wsUrl, { retryCount: 0, timeout: TIMEOUT_MS, reconnect: false })
+  const client = createPublicClient({ transport })
+  try {
+    return await client.getChainId()
+  } finally {
+    await client.transport
+      .getRpcClient()
+      .then((socket) => socket.close())
+      .catch(() => undefined)
+  }
 }
 
 /** Sends one JSON-RPC batch of `size` eth_chainId requests; resolves with the number of answers, or throws the node's error. */
@@ -77,8 +93,8 @@ async function batchOf(rpcUrl: string, size: number): Promise<number> {
   return answers.length
 }
 
-/** An error as one short line, without the RPC URL (provider URLs carry API keys). */
-function oneLine(error: unknown, rpcUrl: string): string {
+/** An error as one short line, without the URLs (provider URLs carry API keys). */
+function oneLine(error: unknown, urls: readonly string[]): string {
   const text = error instanceof BaseError ? [error.shortMessage, error.details].filter(Boolean).join(': ') : String((error as Error)?.message ?? error)
-  return (text.split('\n')[0] ?? '').replaceAll(rpcUrl, '<rpcUrl>').slice(0, 300)
+  return urls.reduce((line, url) => line.replaceAll(url, '<url>'), text.split('\n')[0] ?? '').slice(0, 300)
 }

@@ -52,14 +52,14 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true })
 })
 
-const chainSection = (chain: ChainConfig, addresses: Partial<Record<string, Address>> = {}, from: ChainConfig = chain) => ({
+const chainSection = (chain: ChainConfig, addresses: Partial<Record<string, Address>> = {}, from: ChainConfig = chain, wsFrom: ChainConfig = from) => ({
   rpcUrl: from.rpcUrl,
-  wsUrl: from.wsUrl,
+  wsUrl: wsFrom.wsUrl,
   addresses: { ...chain.addresses, ...addresses },
 })
 
 /** An rpc-mode config.json naming the devnet's chains and every address; `base` may be changed. */
-async function rpcDataDir(base: { addresses?: Partial<Record<string, Address>>; from?: ChainKey } = {}): Promise<string> {
+async function rpcDataDir(base: { addresses?: Partial<Record<string, Address>>; from?: ChainKey; wsFrom?: ChainKey } = {}): Promise<string> {
   const dataDir = await mkdtemp(join(root, 'daemon-'))
   const chains = devnet.chains
   await writeFile(
@@ -67,7 +67,7 @@ async function rpcDataDir(base: { addresses?: Partial<Record<string, Address>>; 
     JSON.stringify({
       chains: {
         mode: 'rpc',
-        base: chainSection(chains.base, base.addresses, chains[base.from ?? 'base']),
+        base: chainSection(chains.base, base.addresses, chains[base.from ?? 'base'], chains[base.wsFrom ?? base.from ?? 'base']),
         second_chain: { chainId: chains.second_chain.chainId, ...chainSection(chains.second_chain) },
       },
       feeRecipient: FEE_RECIPIENT,
@@ -98,6 +98,13 @@ describe('daemon start-up in rpc mode verifies the chain it is given', () => {
   it('refuses a wrong chain id: base pointed at a node on another chain', async () => {
     const error = await refusal(await rpcDataDir({ from: 'second_chain' }))
     expect(error.message).toBe(`chain check failed: base: eth_chainId: the node is on chain ${devnet.chains.second_chain.chainId}, the configuration says 8453`)
+  })
+
+  it('refuses a WebSocket URL that leads to another chain', async () => {
+    const error = await refusal(await rpcDataDir({ wsFrom: 'second_chain' }))
+    expect(error.message).toBe(
+      `chain check failed: base: eth_chainId over wsUrl: the WebSocket node is on chain ${devnet.chains.second_chain.chainId}, the configuration says 8453`,
+    )
   })
 
   it('refuses a missing contract: an address with no code', async () => {

@@ -35,6 +35,7 @@ const failed = (error: string) => ({ ok: false as const, error })
 
 const good: ChainObservation = {
   chainId: ok(8453),
+  wsChainId: ok(8453),
   hasCode: [ok(true), ok(true), ok(true)],
   stablecoinDecimals: ok(6),
   ethUsdPoolTokens: ok([WETH, USDC] as const),
@@ -61,6 +62,13 @@ describe('chainMismatch', () => {
       'chain check failed: base: eth_chainId: the node is on chain 7777, the configuration says 8453',
     )
     expect(line({ chainId: failed('HTTP request failed') })).toBe('chain check failed: base: eth_chainId: the node did not answer: HTTP request failed')
+  })
+
+  it('the WebSocket URL must lead to the same chain', () => {
+    expect(line({ wsChainId: ok(1) })).toBe('chain check failed: base: eth_chainId over wsUrl: the WebSocket node is on chain 1, the configuration says 8453')
+    expect(line({ wsChainId: failed('socket closed') })).toBe(
+      'chain check failed: base: eth_chainId over wsUrl: the WebSocket node did not answer: socket closed',
+    )
   })
 
   it('names the first contract without code and its address', () => {
