@@ -95,6 +95,7 @@ async function batchOf(rpcUrl: string, size: number): Promise<number> {
 
 /** An error as one short line, without the URLs (provider URLs carry API keys). */
 function oneLine(error: unknown, urls: readonly string[]): string {
-  const text = error instanceof BaseError ? [error.shortMessage, error.details].filter(Boolean).join(': ') : String((error as Error)?.message ?? error)
+  const text =
+    error instanceof BaseError ? [error.shortMessage.replace(/\.$/, ''), error.details].filter(Boolean).join(': ') : String((error as Error)?.message ?? error)
   return urls.reduce((line, url) => line.replaceAll(url, '<url>'), text.split('\n')[0] ?? '').slice(0, 300)
 }
