@@ -23,6 +23,8 @@ import { createReadinessProbe } from './readiness-probe.ts'
 import { startBundlerWatch } from './bundler-watch.ts'
 import { createDaemonMetrics } from './metrics/daemon-metrics.ts'
 import { assertPortsFree, listenError } from './check-ports.ts'
+import { missingOwnContracts } from './own-contracts.ts'
+import { verifyChains } from './verify-chains.ts'
 import { trackForGracefulClose } from './graceful-close.ts'
 import { ensureOperatorToken } from './operator-token.ts'
 import { assertNoOtherDaemon } from './single-daemon.ts'
@@ -54,6 +56,7 @@ export interface RunningDaemon {
 /** Start-up steps in order, with a title for progress displays (`prebuy daemon start` in a terminal). */
 export const START_STEPS = {
   chains: 'Start the chains',
+  verify: 'Verify the chains',
   wallets: 'Open the wallet key store',
   store: 'Open the store',
   workers: 'Start the indexer and executor',
@@ -147,6 +150,16 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
       chains = rpcChainConfigs(config.chains)
     }
     if (fatalBeforeReady) throw fatalBeforeReady
+
+    // The chains are the ones configured (chain ids, code at every address used, the stablecoin's decimals, the ETH/USD
+    // pool, the wallet derivation, the node's eth_call and batch support) before anything is written or shown; on devnet
+    // the same check is a self-check of the deployment. docs/chains.md, "What start-up checks".
+    step('verify')
+    await verifyChains(
+      CHAIN_KEYS.map((key) => chains[key]),
+      { realLaunchpads: config.chains.mode === 'rpc', zoraEthPool: config.launches.zoraEthPool },
+    )
+    if (config.chains.mode === 'rpc') await reportOwnContracts(chains, logger)
 
     // Wallets: the key store decrypts the master secret with the passphrase; nothing here is logged.
     step('wallets')
@@ -297,6 +310,16 @@ async function listen(app: FastifyInstance, host: string, port: number, what: st
 }
 
 const urlHost = (host: string): string => (host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host)
+
+/** Our own contracts missing on a real chain: a warning per chain, never a refusal (the operator deploys them). */
+async function reportOwnContracts(chains: Record<ChainKey, ChainConfig>, logger: Logger): Promise<void> {
+  await Promise.all(
+    CHAIN_KEYS.map(async (key) => {
+      const missing = await missingOwnContracts(chains[key], createPublicClient({ transport: http(chains[key].rpcUrl) }))
+      if (missing.length > 0) logger.warn({ chain: key, missing }, 'our own contracts are not deployed on this chain yet (docs/chains.md)')
+    }),
+  )
+}
 
 async function topUpDevnetBundler(chains: Record<ChainKey, ChainConfig>, wallets: PrebuyWalletService, logger: Logger): Promise<void> {
   await Promise.all(

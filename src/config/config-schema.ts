@@ -1,7 +1,7 @@
 import { isIP } from 'node:net'
 import { z } from 'zod'
-import { BASE_DEFAULT_ADDRESSES } from '../chain/real-chains.ts'
-import { addressSchema, checksumAddressSchema } from '../common/schemas.ts'
+import { BASE_CHAIN_ID, BASE_DEFAULT_ADDRESSES } from '../chain/real-chains.ts'
+import { checksumAddressSchema, configAddressSchema } from '../common/schemas.ts'
 import { BASE_ZORA_TOKEN } from '../launchpads/zora/zora-route.ts'
 import { routeProblem } from '../pricing/route-price.ts'
 import { DEFAULT_WITHDRAWAL_POLICY } from '../wallets/withdrawal-policy.ts'
@@ -86,23 +86,24 @@ const url = (schemes: readonly string[]) => {
  */
 export { BASE_DEFAULT_ADDRESSES }
 
+/** Chain addresses are normalised to their checksum form; a mixed-case one with a wrong checksum is refused. */
 const addressesShape = {
-  stablecoin: addressSchema,
-  weth: addressSchema,
-  poolManager: addressSchema,
-  stateView: addressSchema,
-  v4Quoter: addressSchema,
-  positionManager: addressSchema,
-  universalRouter: addressSchema,
-  permit2: addressSchema,
-  entryPoint: addressSchema,
-  accountFactory: addressSchema,
-  multicall3: addressSchema,
-  v3Factory: addressSchema,
-  ethUsdPool: addressSchema,
+  stablecoin: configAddressSchema,
+  weth: configAddressSchema,
+  poolManager: configAddressSchema,
+  stateView: configAddressSchema,
+  v4Quoter: configAddressSchema,
+  positionManager: configAddressSchema,
+  universalRouter: configAddressSchema,
+  permit2: configAddressSchema,
+  entryPoint: configAddressSchema,
+  accountFactory: configAddressSchema,
+  multicall3: configAddressSchema,
+  v3Factory: configAddressSchema,
+  ethUsdPool: configAddressSchema,
 }
 
-const rpcChain = (addresses: z.ZodType<Record<keyof typeof addressesShape, `0x${string}`>>, chainId: z.ZodType<number>) =>
+const rpcChain = (addresses: z.ZodType<Record<keyof typeof addressesShape, `0x${string}`>, unknown>, chainId: z.ZodType<number, unknown>) =>
   z.strictObject({
     chainId,
     rpcUrl: url(['http', 'https']),
@@ -148,7 +149,8 @@ export const devnetChainsSchema = z.strictObject({
 /** Real chains reached over RPC. Base defaults to its published addresses; the second chain is configuration only. */
 export const rpcChainsSchema = z.strictObject({
   mode: z.literal('rpc'),
-  base: rpcChain(baseAddresses, positiveInt(2 ** 31).default(8453)),
+  // The chain named `base` is Base: its id is locked (start-up then checks the node answers it, verify-chain.ts).
+  base: rpcChain(baseAddresses, z.literal(BASE_CHAIN_ID, { error: `the chain named base is Base, chain id ${BASE_CHAIN_ID}` }).default(BASE_CHAIN_ID)),
   second_chain: rpcChain(z.strictObject(addressesShape), positiveInt(2 ** 31)),
 })
 
@@ -170,6 +172,9 @@ const chainsSchema = z.discriminatedUnion('mode', [devnetChainsSchema, rpcChains
  * so devnet fee accounting is visible and deterministic. Real chains must configure their own.
  */
 export const DEVNET_FEE_RECIPIENT = '0x000000000000000000000000000000000000fee1' as const
+
+export const KERNEL_REFUSED =
+  "'kernel' is not supported yet: Kernel v3.1 has not passed the executor, withdrawal and crash suites on a chain; use 'simple' (the canonical SimpleAccount v0.7, the default)"
 
 export const configSchema = z
   .strictObject({
@@ -199,10 +204,13 @@ export const configSchema = z
      */
     trustProxy: trustProxySchema.default(false),
     /** Receives the 3% platform fee. Required on real chains. */
-    feeRecipient: addressSchema.optional(),
+    feeRecipient: configAddressSchema.optional(),
     wallet: z
       .strictObject({
-        /** simple: SimpleAccount v0.7 (devnet); kernel: Kernel v3.1 (the production default on real chains). */
+        /**
+         * simple: the canonical SimpleAccount v0.7 (the default everywhere). kernel: Kernel v3.1, refused below until it
+         * has passed the executor, withdrawal and crash suites on a chain (issue 21 item 8).
+         */
         accountKind: z.enum(['simple', 'kernel'], { error: "expected 'simple' or 'kernel'" }).optional(),
         /**
          * Deploy the funded wallets of buyers waiting for a launch before it (gas paid by the service, as their first
@@ -228,7 +236,7 @@ export const configSchema = z
          * Deployers that launch for many people (platform contracts, Bankr's deployer, bots): a project registered with
          * one of them binds to a launch only through its expected token address or an operator's confirmation.
          */
-        sharedDeployers: z.array(addressSchema).max(1_000).default([]),
+        sharedDeployers: z.array(configAddressSchema).max(1_000).default([]),
         /**
          * Real Base: the v4 pool ZORA is bought through and priced by (ZORA with native ETH or WETH, a static fee), for
          * Zora coins paired with ZORA (every creator coin). Not set: those coins are reported unsupported. The devnet
@@ -250,9 +258,10 @@ export const configSchema = z
         config.chains.mode === 'devnet' ? 'only for real chains (the devnet deploys its own ZORA pool)' : routeProblem([zoraEthPool], weth, BASE_ZORA_TOKEN)
       if (problem) ctx.addIssue({ code: 'custom', path: ['launches', 'zoraEthPool'], message: problem })
     }
-    if (config.chains.mode === 'devnet' && config.wallet.accountKind === 'kernel') {
-      // Kernel bytecode is not published on npm, so the devnet cannot deploy it.
-      ctx.addIssue({ code: 'custom', path: ['wallet', 'accountKind'], message: "'kernel' needs chains.mode 'rpc' (devnet deploys SimpleAccount)" })
+    if (config.wallet.accountKind === 'kernel') {
+      // Never accepted untested: Kernel v3.1 has never executed a buy, a withdrawal or a crash recovery on any chain
+      // (the devnet cannot deploy it yet), so no one's funds go into a wallet whose code path no test has run.
+      ctx.addIssue({ code: 'custom', path: ['wallet', 'accountKind'], message: KERNEL_REFUSED })
     }
   })
 

@@ -19,6 +19,7 @@ import type { SubmitOptions, UserOperationRequest, UserOperationResult, WalletSe
 import { runOperationsInCall } from './run-operations-in-call.ts'
 import { withdraw } from './withdraw.ts'
 import { createWithdrawalCounter, DEFAULT_WITHDRAWAL_POLICY, type WithdrawalPolicy } from './withdrawal-policy.ts'
+import { RPC_BATCH_SIZE } from '../chain/node-requirements.ts'
 
 /**
  * Most wallets one prepareAhead deploys (the rest on later calls, one per block): ~40M gas, well inside one block, so
@@ -76,7 +77,7 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
       deps.clients?.[key] ??
       createPublicClient({
         // JSON-RPC batching: the many small reads of one bundle (account code checks) travel in one HTTP request.
-        transport: http(chain.rpcUrl, { retryCount: 2, batch: { batchSize: 1_000, wait: 0 } }),
+        transport: http(chain.rpcUrl, { retryCount: 2, batch: { batchSize: RPC_BATCH_SIZE, wait: 0 } }),
         pollingInterval: 250,
       })
     clients[key] = client

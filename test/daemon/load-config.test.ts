@@ -108,7 +108,7 @@ describe('loadConfig defaults and precedence', () => {
     expect(flagOverEnv).toMatchObject({ port: 9200, adminPort: 9201, host: 'localhost' })
   })
 
-  it('reads rpc chains with Base address defaults and the kernel account default', async () => {
+  it('reads rpc chains with Base address defaults and the SimpleAccount default', async () => {
     const secondAddresses = Object.fromEntries(ADDRESS_NAMES.map((k, i) => [k, `0x${(i + 1).toString(16).padStart(40, '0')}`]))
     await writeFileConfig({
       chains: {
@@ -128,7 +128,7 @@ describe('loadConfig defaults and precedence', () => {
       feeRecipient: '0x1111111111111111111111111111111111111111',
     })
     const config = await loadConfig({ flags: { dataDir: dir }, env: PASS })
-    expect(config.wallet).toEqual({ accountKind: 'kernel', deployAhead: true, bundlerLowEth: '0.01' })
+    expect(config.wallet).toEqual({ accountKind: 'simple', deployAhead: true, bundlerLowEth: '0.01' })
     expect(config.chains.mode).toBe('rpc')
     if (config.chains.mode !== 'rpc') throw new Error('unreachable')
     expect(config.chains.base.chainId).toBe(8453)
@@ -247,7 +247,11 @@ describe('loadConfig rejects a bad config with one line naming the field', () =>
     ['trust proxy public IPv6', { trustProxy: ['2000::/4', '3000::/4'] }, 'config error: trustProxy: these ranges together trust every public IPv6 address'],
     ['fee recipient', { feeRecipient: 'me' }, 'config error: feeRecipient: expected a 0x-prefixed 20-byte hex address (from config.json)'],
     ['account kind', { wallet: { accountKind: 'safe' } }, "config error: wallet.accountKind: expected 'simple' or 'kernel' (from config.json)"],
-    ['kernel on devnet', { wallet: { accountKind: 'kernel' } }, "config error: wallet.accountKind: 'kernel' needs chains.mode 'rpc'"],
+    [
+      'kernel on devnet',
+      { wallet: { accountKind: 'kernel' } },
+      "config error: wallet.accountKind: 'kernel' is not supported yet: Kernel v3.1 has not passed the executor, withdrawal and crash suites on a chain; use 'simple' (the canonical SimpleAccount v0.7, the default) (from config.json)",
+    ],
     ['deploy ahead', { wallet: { deployAhead: 'yes' } }, 'config error: wallet.deployAhead: expected true or false (from config.json)'],
     ['bundler low mark', { wallet: { bundlerLowEth: 0.01 } }, 'config error: wallet.bundlerLowEth: expected a decimal amount as a string'],
     [
@@ -274,6 +278,50 @@ describe('loadConfig rejects a bad config with one line naming the field', () =>
       expect(await configErrorOf(loadConfig({ flags: { dataDir: dir }, env: PASS }))).toContain(expected)
     })
   }
+
+  it('refuses kernel in rpc mode too, naming what to use instead', async () => {
+    const { chains, addresses } = rpcChains()
+    await writeFileConfig({ chains, feeRecipient: addresses.weth, wallet: { accountKind: 'kernel' } })
+    expect(await configErrorOf(loadConfig({ flags: { dataDir: dir }, env: PASS }))).toBe(
+      "config error: wallet.accountKind: 'kernel' is not supported yet: Kernel v3.1 has not passed the executor, withdrawal and crash suites on a chain; use 'simple' (the canonical SimpleAccount v0.7, the default) (from config.json)",
+    )
+  })
+
+  it('locks the chain named base to chain id 8453 in rpc mode', async () => {
+    const { chains, addresses } = rpcChains()
+    await writeFileConfig({ chains: { ...chains, base: { ...chains.base, chainId: 84532 } }, feeRecipient: addresses.weth })
+    expect(await configErrorOf(loadConfig({ flags: { dataDir: dir }, env: PASS }))).toBe(
+      'config error: chains.base.chainId: the chain named base is Base, chain id 8453 (from config.json)',
+    )
+  })
+
+  it('normalises lower-case addresses to their checksum form and refuses a mixed-case one with a wrong checksum', async () => {
+    const { chains } = rpcChains()
+    const usdc = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'
+    const factory = '0x91E60e0613810449d098b0b5Ec8b51A0FE8c8985'
+    await writeFileConfig({
+      chains: { ...chains, base: { ...chains.base, addresses: { ...BASE_EXTRA, stablecoin: usdc.toLowerCase(), accountFactory: factory.toLowerCase() } } },
+      feeRecipient: '0x000000000000000000000000000000000000DEAD',
+      launches: { sharedDeployers: [factory.toLowerCase()] },
+    })
+    const config = await loadConfig({ flags: { dataDir: dir }, env: PASS })
+    if (config.chains.mode !== 'rpc') throw new Error('unreachable')
+    expect(config.chains.base.addresses.stablecoin).toBe(usdc)
+    expect(config.chains.base.addresses.accountFactory).toBe(factory)
+    expect(config.feeRecipient).toBe('0x000000000000000000000000000000000000dEaD')
+    expect(config.launches.sharedDeployers).toEqual([factory])
+
+    // One character of the published address mistyped (B -> b keeps the hex, breaks the checksum).
+    const typo = usdc.replace('54bdA', '54bda')
+    await writeFileConfig({ chains: { ...chains, base: { ...chains.base, addresses: { ...BASE_EXTRA, stablecoin: typo } } }, feeRecipient: usdc })
+    expect(await configErrorOf(loadConfig({ flags: { dataDir: dir }, env: PASS }))).toBe(
+      'config error: chains.base.addresses.stablecoin: mixed-case address with a wrong EIP-55 checksum (a mistyped character?): paste it exactly as published, or all lower-case (from config.json)',
+    )
+    await writeFileConfig({ feeRecipient: typo })
+    expect(await configErrorOf(loadConfig({ flags: { dataDir: dir }, env: PASS }))).toContain(
+      'config error: feeRecipient: mixed-case address with a wrong EIP-55 checksum',
+    )
+  })
 
   it('rpc mode without a fee recipient', async () => {
     const { chains, addresses } = rpcChains()
