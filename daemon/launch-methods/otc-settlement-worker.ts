@@ -202,7 +202,8 @@ export function createOtcSettlementWorker(deps: OtcWorkerDeps): PollingWorker {
               ? `the settlement reverted in ${outcome.txHash}`
               : outcome.status === 'not_prepared'
                 ? outcome.reason
-                : 'the offer is not on chain'
+                : // A deposit recorded before the v3 contract (offers keyed by their depositor) is on the earlier one.
+                  'no offer under the depositing wallet on this settlement contract (a deposit made before v3 is on the earlier contract: cancel the offer and deposit again)'
         const attempts = (offer.settlement?.status === 'retrying' ? offer.settlement.attempts : 0) + 1
         log.warn({ slug: project.slug, reason, attempts }, 'OTC settlement failed; nothing moved, retried later')
         return record(project.slug, { status: 'retrying', reason, attempts, since: now() }, backToActive(reason))
