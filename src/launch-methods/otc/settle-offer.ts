@@ -137,7 +137,7 @@ export async function readOffer(client: PublicClient, contract: Address, key: He
 /** Whether `txHash` is the transaction that settled the offer (its receipt carries the offer's OfferSettled log). */
 async function settledBy(client: PublicClient, contract: Address, key: Hex, txHash: Hash): Promise<boolean> {
   const receipt = await client.getTransactionReceipt({ hash: txHash }).catch(() => undefined)
-  if (!receipt || receipt.status !== 'success') return false
+  if (receipt?.status !== 'success') return false
   return parseEventLogs({ abi: [OFFER_SETTLED], logs: receipt.logs }).some((log) => isAddressEqual(log.address, contract) && log.args.key === key)
 }
 
