@@ -196,7 +196,7 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     const vestingChain = createVestingChain({ clients: otcClients, vesting: otcSettlements.vesting })
     // Dev buy: installed below, once the launch workers have the chains' launchpads (deployed by them on devnet).
     const devBuyChain = createDevBuyChain(otcClients, chains)
-    const services: Services = createServices({ store, wallets, otcChain, devBuyChain, vestingChain })
+    const services: Services = createServices({ store, wallets, otcChain, devBuyChain, vestingChain, logger })
 
     // Background workers, in start order (stopped in reverse): the executor, then the launch indexer that feeds it.
     step('workers')

@@ -179,7 +179,7 @@ export const ENDPOINTS: Endpoint[] = [
     auth: true,
     summary: 'Deposit the offered tokens (owner only)',
     description:
-      "The owning key's smart wallet deposits the offered tokens into the settlement contract, in one wallet operation (approve and deposit); transfer the tokens to that wallet (GET /wallet shows its address) first. The stablecoin of the settlement is paid to the same wallet. Idempotent: an offer already deposited is returned as it is.",
+      "The owning key's smart wallet deposits the offered tokens into the settlement contract, in one wallet operation (approve and deposit); transfer the tokens to that wallet (GET /wallet shows its address) first. The stablecoin of the settlement is paid to the same wallet. The contract stores the offer under offerKey(that wallet, offerId), so a deposit anyone else makes under the same public offerId is never this offer's; the deposit counts only when the on-chain offer equals these terms in every field (an offer there with other terms is taken back and the offer moves to a fresh offerId, listed in supersededOffers). Idempotent: an offer already deposited is returned as it is.",
     pathParams: slugParam,
     responses: {
       200: ok('The offer, deposited.', S.OtcOffer),
@@ -187,7 +187,7 @@ export const ENDPOINTS: Endpoint[] = [
       403: err('The key does not own the project (code not_project_owner).'),
       404: err('No project has this slug.'),
       409: err(
-        'Not a pooled_otc project (not_otc_project), no offer set (otc_no_offer), or the deposit operation failed (otc_deposit_failed; nothing was deposited).',
+        'Not a pooled_otc project (not_otc_project), no offer set (otc_no_offer), the deposit operation failed (otc_deposit_failed; nothing was deposited), or the terms were replaced while the deposit was sent (otc_terms_changed: that deposit does not count; deposit again).',
       ),
       503: err('This service has no OTC settlement contract on the project’s chain (otc_unavailable).'),
       ...authErrors,

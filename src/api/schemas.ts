@@ -157,7 +157,11 @@ const DepthLevel = z.object({
 
 export const OtcOffer = z
   .object({
-    offerId: z.string().describe('The offer’s id on the settlement contract (bytes32 hex), fixed per project.'),
+    offerId: z
+      .string()
+      .describe(
+        'The offer’s id (bytes32 hex): the settlement contract stores it under offerKey(the owner’s wallet, offerId), so only the owner’s wallet can deposit it. A new id after a cancelled or superseded offer.',
+      ),
     fdvUsdc: z.string().describe('The OTC price as a fully diluted value, decimal USD: one token costs fdv / total supply.'),
     tokenAddress: z.string(),
     tokenSymbol: z.string(),
@@ -183,6 +187,11 @@ export const OtcOffer = z
         at: z.string().describe('ISO 8601 time of the state.'),
       })
       .nullable(),
+    supersededOffers: z
+      .array(z.object({ offerId: z.string(), reason: z.string(), at: z.string().describe('ISO 8601.') }))
+      .describe(
+        'Ids the offer left for a fresh one, oldest first, and why: an on-chain offer under the id whose terms differed from these (never counted as the deposit, never settled).',
+      ),
   })
   .describe('A pooled OTC offer (docs/launch-methods.md).')
 

@@ -74,6 +74,11 @@ export const ERROR_CODES = {
   dev_buy_requested: { kind: 'conflict', surface: 'api', meaning: 'The dev-buy launch is under way: its parameters no longer change.' },
   dev_buy_launched: { kind: 'conflict', surface: 'api', meaning: 'The project has launched: its dev-buy launch no longer changes.' },
   otc_deposit_failed: { kind: 'conflict', surface: 'api', meaning: 'The deposit operation did not go through; nothing was deposited.' },
+  otc_terms_changed: {
+    kind: 'conflict',
+    surface: 'api',
+    meaning: 'The offer’s terms changed while its deposit was sent: that deposit does not count; depositing again replaces it under a fresh id.',
+  },
   invalid_address: { kind: 'bad_request', surface: 'api', meaning: 'An address is not a valid (non-zero, where required) 20-byte hex address.' },
   invalid_amount: { kind: 'bad_request', surface: 'api', meaning: 'An amount is not a positive decimal (or "max") within its token’s decimals.' },
   insufficient_balance: { kind: 'bad_request', surface: 'api', meaning: 'The wallet does not hold enough of the token for the withdrawal.' },

@@ -203,8 +203,28 @@ export interface OtcOffer {
    */
   lock?: LockTerms
   /** The owner's wallet deposited the tokens into the settlement contract (txHash null: found on chain, its record lost); null: not yet. */
-  deposit: { txHash: string | null; blockNumber: string | null; at: number } | null
+  deposit: {
+    txHash: string | null
+    blockNumber: string | null
+    at: number
+    /**
+     * The wallet that deposited: the offer is stored on chain under otcOfferKey(project, offerId) and pays this wallet
+     * (absent in records written before the v3 contract: the owner key's wallet).
+     */
+    project?: string
+  } | null
   settlement: OtcSettlementState | null
+  /**
+   * Ids this project's offer left, oldest first, and why: an on-chain offer under the id whose terms differed from the
+   * record (never counted as the deposit, never settled); the offer moved to a fresh id (issue 19). Absent: none.
+   */
+  superseded?: OtcSupersededOffer[]
+}
+
+export interface OtcSupersededOffer {
+  offerId: string
+  reason: string
+  at: number
 }
 
 export type OtcSettlementState =
