@@ -37,7 +37,14 @@ export const Receipt = z
   })
   .describe('Answer of the three submission endpoints: the submission is stored as a pending review item.')
 
-const Cursor = z.string().min(1).optional().describe('Opaque cursor. Omit for the first page; pass meta.nextCursor verbatim for the next one.')
+/** Longer than any cursor the service issues (an index key: key id, status, padded spend, a 64-character slug). */
+export const CURSOR_MAX_LENGTH = 512
+const Cursor = z
+  .string()
+  .min(1)
+  .max(CURSOR_MAX_LENGTH)
+  .optional()
+  .describe('Opaque cursor. Omit for the first page; pass meta.nextCursor verbatim for the next one.')
 
 const Limit = z
   .string()
