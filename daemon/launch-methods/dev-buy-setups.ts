@@ -1,7 +1,7 @@
 import { createWalletClient, http, type Address, type PublicClient } from 'viem'
 import { CHAIN_KEYS, type ChainConfig, type ChainKey } from '../../src/chain/chain-keys.ts'
 import { chainFromConfig } from '../../src/chain/clients.ts'
-import { devAccounts } from '../../src/chain/devnet/devnet-accounts.ts'
+import { devAccounts } from '../../devnet/chain/devnet-accounts.ts'
 import type { Logger } from '../../src/common/logger.ts'
 import { BASE_CLANKER_DEV_BUY } from '../../src/launch-methods/dev-buy/clanker-dev-buy-deployment.ts'
 import { devnetClankerDevBuySetup } from '../../src/launchpads/devnet/devnet-dev-buy-setup.ts'

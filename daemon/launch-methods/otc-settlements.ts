@@ -1,7 +1,7 @@
 import { createWalletClient, http, type Address, type PublicClient } from 'viem'
 import { CHAIN_KEYS, type ChainConfig, type ChainKey } from '../../src/chain/chain-keys.ts'
 import { chainFromConfig } from '../../src/chain/clients.ts'
-import { devAccounts } from '../../src/chain/devnet/devnet-accounts.ts'
+import { devAccounts } from '../../devnet/chain/devnet-accounts.ts'
 import type { Logger } from '../../src/common/logger.ts'
 import { OTC_SETTLEMENT_SALT, otcSettlementInitCode } from '../../src/launch-methods/otc/otc-settlement-contract.ts'
 import { VESTING_SALT, vestingInitCode } from '../../src/launch-methods/vesting/vesting-contract.ts'

@@ -2,7 +2,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { Account } from 'viem'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
-import { devnetDir } from '../../src/chain/devnet/deployments-file.ts'
+import { devnetDir } from '../../devnet/chain/deployments-file.ts'
 import type { LaunchpadAddresses } from '../../src/launchpads/create-adapters.ts'
 import { deployDevnetLaunchpads, devnetLaunchpadsExist } from '../../src/launchpads/devnet/deploy-devnet-launchpads.ts'
 

@@ -1,7 +1,7 @@
 import { createPublicClient, createWalletClient, http, webSocket, type Address, type PublicClient } from 'viem'
 import { CHAIN_KEYS, type ChainConfig, type ChainKey } from '../../src/chain/chain-keys.ts'
 import { chainFromConfig, createReadClient } from '../../src/chain/clients.ts'
-import { devAccounts } from '../../src/chain/devnet/devnet-accounts.ts'
+import { devAccounts } from '../../devnet/chain/devnet-accounts.ts'
 import { PrebuyError } from '../../src/common/errors.ts'
 import { createJournal } from '../../src/journal/journal.ts'
 import { BASE_LAUNCHPADS, createLaunchpadAdapters, devnetAdapterOptions, type CreateLaunchpadAdaptersOptions } from '../../src/launchpads/create-adapters.ts'

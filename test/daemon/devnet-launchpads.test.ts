@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devnetLaunchpadsPath, ensureDevnetLaunchpads } from '../../daemon/workers/devnet-launchpads.ts'
-import { startDevnet, type Devnet } from '../../src/chain/devnet/start-devnet.ts'
+import { startDevnet, type Devnet } from '../../devnet/chain/start-devnet.ts'
 import { devnetLaunchpadsExist } from '../../src/launchpads/devnet/deploy-devnet-launchpads.ts'
 
 let dataDir: string

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Address, erc20Abi, maxUint256, parseAbi, parseEventLogs, toFunctionSelector } from 'viem'
 import { buyRouterAbi } from '../../daemon/executor/buy-router-abi.ts'
-import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
+import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
 import { confirmDevnetTx, submitDevnetCall } from '../../src/launchpads/devnet/send-devnet-tx.ts'
 import { auctionHookData } from '../../src/launchpads/devnet/auction-bid.ts'
 import { findPoolSwap, prepareDevnetTrader, swapExactUsdcForToken } from '../../src/launchpads/devnet/swap-exact-usdc-for-token.ts'

@@ -5,7 +5,7 @@ import { DEVNET_LAUNCH_DEFAULTS } from '../../src/launchpads/devnet/deploy-devne
 import { loadLaunchpadArtifact } from '../../src/launchpads/devnet/devnet-artifacts.ts'
 import { devnetClankerConfig } from '../../src/launchpads/devnet/launch-token.ts'
 import { impersonate, sendDevnetCall } from '../../src/launchpads/devnet/send-devnet-tx.ts'
-import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
+import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
 import type { WalletService } from '../../src/wallets/wallet-service.ts'
 import { startFlowHarness, type FlowHarness } from '../executor/flow-harness.ts'
 

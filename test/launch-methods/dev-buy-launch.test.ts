@@ -2,7 +2,7 @@ import { createWalletClient, erc20Abi, getAddress, http, parseAbi, parseEventLog
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import coordinatorArtifact from '../../src/chain/contracts/artifacts/PrebuyDevBuyCoordinator.json' with { type: 'json' }
 import { chainFromConfig } from '../../src/chain/clients.ts'
-import { fundAccount } from '../../src/chain/devnet/faucet.ts'
+import { fundAccount } from '../../devnet/chain/faucet.ts'
 import { allocateDevBuy } from '../../src/domain/launch-methods/dev-buy-allocation.ts'
 import type { DevBuyParams, DevBuyPoolShape } from '../../src/domain/records.ts'
 import { CLANKER_TOKEN_CREATED } from '../../src/launchpads/clanker/clanker-abi.ts'

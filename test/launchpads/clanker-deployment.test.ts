@@ -21,7 +21,7 @@ import {
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ChainConfig } from '../../src/chain/chain-keys.ts'
-import { startDevnet, type Devnet } from '../../src/chain/devnet/start-devnet.ts'
+import { startDevnet, type Devnet } from '../../devnet/chain/start-devnet.ts'
 import { quoteDevBuy } from '../../src/domain/launch-methods/dev-buy-eligibility.ts'
 import { CLANKER_TOKEN_CREATED } from '../../src/launchpads/clanker/clanker-abi.ts'
 import {

@@ -16,9 +16,9 @@ import {
   type PublicClient,
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
+import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
 import type { ChainConfig } from '../../src/chain/chain-keys.ts'
-import { startDevnet, type Devnet } from '../../src/chain/devnet/start-devnet.ts'
+import { startDevnet, type Devnet } from '../../devnet/chain/start-devnet.ts'
 import type { Launchpad } from '../../src/domain/records.ts'
 import { createLaunchpadAdapters, devnetAdapterOptions, type LaunchpadAddresses } from '../../src/launchpads/create-adapters.ts'
 import {

@@ -1,5 +1,5 @@
 import { type Address, encodeAbiParameters, erc20Abi, formatEther, type Hex, maxUint256, parseAbi, parseEther, parseEventLogs, toFunctionSelector } from 'viem'
-import { jsonRpc } from '../../chain/anvil/json-rpc.ts'
+import { jsonRpc } from '../../../devnet/anvil/json-rpc.ts'
 import type { ChainConfig } from '../../chain/chain-keys.ts'
 import { PrebuyError } from '../../common/errors.ts'
 import type { LaunchedToken } from './launch-token.ts'

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Abi, Hex } from 'viem'
 
-/** The devnet launchpad contracts (src/chain/contracts/launchpads, compiled by `npm run compile:contracts`). */
+/** The devnet launchpad contracts (devnet/contracts/launchpads, compiled by `npm run compile:contracts`). */
 export type LaunchpadArtifactName =
   | 'DevnetHookDeployer'
   | 'DevnetClankerHook'
@@ -27,7 +27,7 @@ export interface LaunchpadArtifact {
   bytecode: Hex
 }
 
-const dir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'chain', 'contracts', 'artifacts')
+const dir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'devnet', 'contracts', 'artifacts')
 const cache = new Map<LaunchpadArtifactName, LaunchpadArtifact>()
 
 export function loadLaunchpadArtifact(name: LaunchpadArtifactName): LaunchpadArtifact {

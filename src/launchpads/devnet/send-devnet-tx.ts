@@ -1,6 +1,6 @@
 import { createPublicClient, createWalletClient, http, type Abi, type Account, type Address, type Hex, type PublicClient, type TransactionReceipt } from 'viem'
 import { PrebuyError } from '../../common/errors.ts'
-import { jsonRpc } from '../../chain/anvil/json-rpc.ts'
+import { jsonRpc } from '../../../devnet/anvil/json-rpc.ts'
 import type { ChainConfig } from '../../chain/chain-keys.ts'
 import { chainFromConfig } from '../../chain/clients.ts'
 

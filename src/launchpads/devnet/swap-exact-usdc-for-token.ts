@@ -1,7 +1,7 @@
 import { decodeEventLog, getAddress, isAddressEqual, maxUint160, maxUint256, parseAbi, parseUnits, zeroAddress, type Address, type Hex, type Log } from 'viem'
 import { PrebuyError } from '../../common/errors.ts'
 import type { ChainConfig } from '../../chain/chain-keys.ts'
-import { fundAccount } from '../../chain/devnet/faucet.ts'
+import { fundAccount } from '../../../devnet/chain/faucet.ts'
 import type { PoolKey } from '../launchpad-adapter.ts'
 import { encodeStablecoinToTokenSwap } from '../universal-router-swap.ts'
 import { POOL_MANAGER_EVENTS } from '../v4-events.ts'

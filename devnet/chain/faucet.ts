@@ -1,9 +1,9 @@
 import { createPublicClient, createWalletClient, getAddress, http, parseAbi, parseUnits, toHex, type Address } from 'viem'
-import { PrebuyError } from '../../common/errors.ts'
-import { createKeyedMutex } from '../../common/keyed-mutex.ts'
+import { PrebuyError } from '../../src/common/errors.ts'
+import { createKeyedMutex } from '../../src/common/keyed-mutex.ts'
 import { jsonRpc } from '../anvil/json-rpc.ts'
-import type { ChainConfig } from '../chain-keys.ts'
-import { chainFromConfig } from '../clients.ts'
+import type { ChainConfig } from '../../src/chain/chain-keys.ts'
+import { chainFromConfig } from '../../src/chain/clients.ts'
 
 export { readDeployments } from './deployments-file.ts'
 

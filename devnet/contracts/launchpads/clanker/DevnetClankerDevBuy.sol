@@ -8,7 +8,7 @@ import {Currency} from "@uniswap/v4-core/src/types/Currency.sol";
 import {BalanceDelta} from "@uniswap/v4-core/src/types/BalanceDelta.sol";
 import {SwapParams} from "@uniswap/v4-core/src/types/PoolOperation.sol";
 import {TickMath} from "@uniswap/v4-core/src/libraries/TickMath.sol";
-import {IClanker} from "./IClanker.sol";
+import {IClanker} from "../../../../src/chain/contracts/launchpads/clanker/IClanker.sol";
 import {IClankerExtension} from "./ClankerModuleInterfaces.sol";
 
 interface IDevnetDevBuyWETH {

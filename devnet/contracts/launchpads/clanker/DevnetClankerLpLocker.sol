@@ -9,7 +9,7 @@ import {BalanceDelta} from "@uniswap/v4-core/src/types/BalanceDelta.sol";
 import {ModifyLiquidityParams} from "@uniswap/v4-core/src/types/PoolOperation.sol";
 import {TickMath} from "@uniswap/v4-core/src/libraries/TickMath.sol";
 import {LiquidityAmounts} from "@uniswap/v4-periphery/src/libraries/LiquidityAmounts.sol";
-import {IClanker} from "./IClanker.sol";
+import {IClanker} from "../../../../src/chain/contracts/launchpads/clanker/IClanker.sol";
 import {IClankerLpLocker} from "./ClankerModuleInterfaces.sol";
 
 interface IDevnetLockerERC20 {

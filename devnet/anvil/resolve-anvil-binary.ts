@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { PrebuyError } from '../../common/errors.ts'
+import { PrebuyError } from '../../src/common/errors.ts'
 
 const PLATFORMS: Partial<Record<NodeJS.Platform, string>> = { linux: 'linux', darwin: 'darwin', win32: 'win32' }
 const ARCHES: Partial<Record<string, string>> = { x64: 'amd64', arm64: 'arm64' }

@@ -1,9 +1,9 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { z } from 'zod'
-import { PrebuyError } from '../../common/errors.ts'
-import type { ChainAddresses, ChainKey } from '../chain-keys.ts'
-import { chainAddressesSchema } from '../real-chains.ts'
+import { PrebuyError } from '../../src/common/errors.ts'
+import type { ChainAddresses, ChainKey } from '../../src/chain/chain-keys.ts'
+import { chainAddressesSchema } from '../../src/chain/real-chains.ts'
 
 /** Bumped when the set of fixtures changes, so an older file is redeployed rather than half-used. */
 export const DEPLOYMENTS_VERSION = 1

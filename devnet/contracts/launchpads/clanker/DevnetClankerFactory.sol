@@ -4,7 +4,7 @@ pragma solidity ^0.8.26;
 import {PoolKey} from "@uniswap/v4-core/src/types/PoolKey.sol";
 import {PoolId} from "@uniswap/v4-core/src/types/PoolId.sol";
 import {DevnetLaunchToken} from "../DevnetLaunchToken.sol";
-import {IClanker} from "./IClanker.sol";
+import {IClanker} from "../../../../src/chain/contracts/launchpads/clanker/IClanker.sol";
 import {
     IClankerHook,
     IClankerLpLocker,

@@ -1,4 +1,4 @@
-import { PrebuyError } from '../../common/errors.ts'
+import { PrebuyError } from '../../src/common/errors.ts'
 import { jsonRpc } from './json-rpc.ts'
 
 /**

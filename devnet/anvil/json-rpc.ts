@@ -1,4 +1,4 @@
-import { PrebuyError } from '../../common/errors.ts'
+import { PrebuyError } from '../../src/common/errors.ts'
 
 /**
  * A bare JSON-RPC call over HTTP for the anvil-specific methods (health check, mining mode, cheat codes). Kept apart

@@ -24,7 +24,7 @@ const NPM_ARTIFACTS = {
   SimpleAccount: ['@account-abstraction/contracts', 'artifacts/SimpleAccount.json'],
 } as const satisfies Record<string, readonly [string, string]>
 
-/** Contracts we compile ourselves (scripts/compile-contracts.ts) into src/chain/contracts/artifacts. */
+/** Contracts we compile ourselves (scripts/compile-contracts.ts) into devnet/contracts/artifacts. */
 const OWN_ARTIFACTS = ['TestStablecoin', 'WETH9', 'Multicall3', 'V3LiquiditySeeder', 'Permit2'] as const
 
 export type NpmArtifactName = keyof typeof NPM_ARTIFACTS

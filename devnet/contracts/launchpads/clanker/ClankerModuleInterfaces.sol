@@ -4,7 +4,7 @@ pragma solidity ^0.8.26;
 import {PoolKey} from "@uniswap/v4-core/src/types/PoolKey.sol";
 import {PoolId} from "@uniswap/v4-core/src/types/PoolId.sol";
 import {SwapParams} from "@uniswap/v4-core/src/types/PoolOperation.sol";
-import {IClanker} from "./IClanker.sol";
+import {IClanker} from "../../../../src/chain/contracts/launchpads/clanker/IClanker.sol";
 
 // The four kinds of module the Clanker v4 factory gates, declared with the real functions (clanker-devco/v4-contracts
 // src/interfaces/IClankerHook.sol, IClankerLpLocker.sol, IClankerExtension.sol, IClankerMevModule.sol): the factory's

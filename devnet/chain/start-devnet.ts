@@ -1,10 +1,10 @@
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createPublicClient, http, type Address } from 'viem'
-import { silentLogger, type Logger } from '../../common/logger.ts'
+import { silentLogger, type Logger } from '../../src/common/logger.ts'
 import { startAnvil, type AnvilInstance } from '../anvil/start-anvil.ts'
 import type { MiningMode } from '../anvil/mining-mode.ts'
-import { CHAIN_KEYS, type ChainAddresses, type ChainConfig, type ChainKey } from '../chain-keys.ts'
+import { CHAIN_KEYS, type ChainAddresses, type ChainConfig, type ChainKey } from '../../src/chain/chain-keys.ts'
 import { deployFixtures } from './deploy-fixtures.ts'
 import {
   DEPLOYMENTS_VERSION,

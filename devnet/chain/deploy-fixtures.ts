@@ -20,13 +20,13 @@ import {
   type Hex,
   type LocalAccount,
 } from 'viem'
-import type { ChainAddresses } from '../chain-keys.ts'
-import { CREATE2_DEPLOYER_ADDRESS, ENTRY_POINT_V07_ADDRESS, MULTICALL3_ADDRESS, PERMIT2_ADDRESS } from '../canonical-addresses.ts'
+import type { ChainAddresses } from '../../src/chain/chain-keys.ts'
+import { CREATE2_DEPLOYER_ADDRESS, ENTRY_POINT_V07_ADDRESS, MULTICALL3_ADDRESS, PERMIT2_ADDRESS } from '../../src/chain/canonical-addresses.ts'
 import { jsonRpc } from '../anvil/json-rpc.ts'
-import { PrebuyError } from '../../common/errors.ts'
-import { silentLogger, type Logger } from '../../common/logger.ts'
+import { PrebuyError } from '../../src/common/errors.ts'
+import { silentLogger, type Logger } from '../../src/common/logger.ts'
 import { loadArtifact, type ArtifactName } from './artifacts.ts'
-import { isqrt } from '../../pricing/isqrt.ts'
+import { isqrt } from '../../src/pricing/isqrt.ts'
 
 /** The devnet ETH price the v3 WETH/USDC pool starts at. */
 export const DEVNET_ETH_PRICE_USDC = 3_000n

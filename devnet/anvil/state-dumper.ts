@@ -1,5 +1,5 @@
 import { gunzipSync } from 'node:zlib'
-import type { Logger } from '../../common/logger.ts'
+import type { Logger } from '../../src/common/logger.ts'
 import { jsonRpc } from './json-rpc.ts'
 import { writeStateFile } from './state-files.ts'
 
