@@ -4,11 +4,11 @@ import { chainFromConfig } from '../../src/chain/clients.ts'
 import { devAccounts } from '../../devnet/chain/devnet-accounts.ts'
 import type { Logger } from '../../src/common/logger.ts'
 import { BASE_CLANKER_DEV_BUY } from '../../src/launch-methods/dev-buy/clanker-dev-buy-deployment.ts'
-import { devnetClankerDevBuySetup } from '../../src/launchpads/devnet/devnet-dev-buy-setup.ts'
+import { devnetClankerDevBuySetup } from '../../devnet/launchpads/devnet-dev-buy-setup.ts'
 import type { DevBuyChainSetup } from '../../src/launch-methods/dev-buy/dev-buy-chain.ts'
 import { DEV_BUY_COORDINATOR_SALT, devBuyCoordinatorInitCode } from '../../src/launch-methods/dev-buy/dev-buy-coordinator-contract.ts'
 import { create2Address, ensureCreate2Contract } from '../chain/ensure-create2-contract.ts'
-import { readDevnetLaunchpads } from '../workers/devnet-launchpads.ts'
+import { readDevnetLaunchpads } from '../../devnet/launchpads/devnet-launchpads.ts'
 
 /** anvil dev account that deploys this service's own contracts on devnet (the OTC settlement too; the launch machinery uses 8). */
 const DEVNET_CONTRACTS_DEPLOYER_INDEX = 9

@@ -9,7 +9,7 @@ import type { LaunchpadAdapter } from '../../src/launchpads/launchpad-adapter.ts
 import { BASE_ZORA_TOKEN } from '../../src/launchpads/zora/zora-route.ts'
 import { buyRouterAddress, ensureBuyRouter } from '../executor/ensure-buy-router.ts'
 import { startExecutor, type Executor } from '../executor/start-executor.ts'
-import { ensureDevnetLaunchpads } from './devnet-launchpads.ts'
+import { ensureDevnetLaunchpads } from '../../devnet/launchpads/devnet-launchpads.ts'
 import { startIndexer, type Indexer } from '../indexer/start-indexer.ts'
 import { createTickBus } from '../indexer/tick-bus.ts'
 import type { BackgroundWorker, WorkerContext } from './background-worker.ts'

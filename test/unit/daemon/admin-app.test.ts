@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { buildAdminApp } from '../../../daemon/admin/build-admin-app.ts'
 import type { AdminOperations } from '../../../daemon/admin/admin-operations.ts'
-import type { DevnetOperations } from '../../../daemon/admin/devnet-operations.ts'
+import type { DevnetOperations } from '../../../devnet/admin/devnet-operations.ts'
 import { isOperatorAuthorized } from '../../../daemon/admin/token-guard.ts'
 import { AdminApiError, createAdminClient } from '../../../src/admin-client/admin-client.ts'
 import { PrebuyError } from '../../../src/common/errors.ts'

@@ -1,10 +1,10 @@
 import { decodeEventLog, getAddress, isAddressEqual, maxUint160, maxUint256, parseAbi, parseUnits, zeroAddress, type Address, type Hex, type Log } from 'viem'
-import { PrebuyError } from '../../common/errors.ts'
-import type { ChainConfig } from '../../chain/chain-keys.ts'
-import { fundAccount } from '../../../devnet/chain/faucet.ts'
-import type { PoolKey } from '../launchpad-adapter.ts'
-import { encodeStablecoinToTokenSwap } from '../universal-router-swap.ts'
-import { POOL_MANAGER_EVENTS } from '../v4-events.ts'
+import { PrebuyError } from '../../src/common/errors.ts'
+import type { ChainConfig } from '../../src/chain/chain-keys.ts'
+import { fundAccount } from '../chain/faucet.ts'
+import type { PoolKey } from '../../src/launchpads/launchpad-adapter.ts'
+import { encodeStablecoinToTokenSwap } from '../../src/launchpads/universal-router-swap.ts'
+import { POOL_MANAGER_EVENTS } from '../../src/launchpads/v4-events.ts'
 import { confirmDevnetTx, devnetPublicClient, impersonate, sendDevnetCall, submitDevnetCall } from './send-devnet-tx.ts'
 
 const ERC20 = parseAbi(['function approve(address spender, uint256 amount) returns (bool)', 'function allowance(address, address) view returns (uint256)'])

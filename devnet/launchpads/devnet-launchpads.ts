@@ -2,9 +2,9 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { Account } from 'viem'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
-import { devnetDir } from '../../devnet/chain/deployments-file.ts'
+import { devnetDir } from '../chain/deployments-file.ts'
 import type { LaunchpadAddresses } from '../../src/launchpads/create-adapters.ts'
-import { deployDevnetLaunchpads, devnetLaunchpadsExist } from '../../src/launchpads/devnet/deploy-devnet-launchpads.ts'
+import { deployDevnetLaunchpads, devnetLaunchpadsExist } from './deploy-devnet-launchpads.ts'
 
 /** Where the devnet launchpads of each chain are recorded (next to the devnet's deployments.json). */
 export const devnetLaunchpadsPath = (dataDir: string): string => join(devnetDir(dataDir), 'launchpads.json')

@@ -9,7 +9,7 @@ import {
 } from '../../src/admin-api/contract.ts'
 import { PrebuyError } from '../../src/common/errors.ts'
 import type { DevnetOperations } from './devnet-operations.ts'
-import { parseRequest } from './parse-request.ts'
+import { parseRequest } from '../../daemon/admin/parse-request.ts'
 
 /**
  * `prebuy devnet ...`: every admin route that drives the daemon's own devnet chains, registered only when it runs

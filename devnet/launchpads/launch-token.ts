@@ -11,21 +11,21 @@ import {
   type Hex,
   type TransactionReceipt,
 } from 'viem'
-import { PrebuyError } from '../../common/errors.ts'
-import type { ChainConfig } from '../../chain/chain-keys.ts'
-import type { Launchpad } from '../../domain/records.ts'
-import { createLaunchpadAdapters, devnetAdapterOptions, type LaunchpadAddresses } from '../create-adapters.ts'
-import { launchDeployer } from '../launch-deployer.ts'
-import type { DecodedLaunch, LaunchCandidate, PoolKey } from '../launchpad-adapter.ts'
-import { maxUsableTick } from '../../pricing/v4/tick-math.ts'
+import { PrebuyError } from '../../src/common/errors.ts'
+import type { ChainConfig } from '../../src/chain/chain-keys.ts'
+import type { Launchpad } from '../../src/domain/records.ts'
+import { createLaunchpadAdapters, devnetAdapterOptions, type LaunchpadAddresses } from '../../src/launchpads/create-adapters.ts'
+import { launchDeployer } from '../../src/launchpads/launch-deployer.ts'
+import type { DecodedLaunch, LaunchCandidate, PoolKey } from '../../src/launchpads/launchpad-adapter.ts'
+import { maxUsableTick } from '../../src/pricing/v4/tick-math.ts'
 import {
   CLANKER_DYNAMIC3,
   type ClankerDeploymentConfig,
   clankerDeploymentConfig,
   clankerDevBuyExtension,
   clankerTokenCreate2Salt,
-} from '../clanker/clanker-deployment-config.ts'
-import type { ClankerPositionConfig } from '../clanker/clanker-launch-pool.ts'
+} from '../../src/launchpads/clanker/clanker-deployment-config.ts'
+import type { ClankerPositionConfig } from '../../src/launchpads/clanker/clanker-launch-pool.ts'
 import { DEVNET_LAUNCH_DEFAULTS } from './deploy-devnet-launchpads.ts'
 import { loadLaunchpadArtifact } from './devnet-artifacts.ts'
 import { confirmDevnetTx, devnetPublicClient, impersonate, submitDevnetCall, type DevnetCall } from './send-devnet-tx.ts'

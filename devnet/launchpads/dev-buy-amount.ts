@@ -1,8 +1,8 @@
 import { type Address, formatEther, parseAbi, parseUnits } from 'viem'
-import type { ChainConfig } from '../../chain/chain-keys.ts'
-import { PrebuyError } from '../../common/errors.ts'
-import { floorOf, fraction, invert, multiply } from '../../pricing/fraction.ts'
-import { ethUsdFromV3Slot0 } from '../../pricing/sqrt-price.ts'
+import type { ChainConfig } from '../../src/chain/chain-keys.ts'
+import { PrebuyError } from '../../src/common/errors.ts'
+import { floorOf, fraction, invert, multiply } from '../../src/pricing/fraction.ts'
+import { ethUsdFromV3Slot0 } from '../../src/pricing/sqrt-price.ts'
 import { devnetPublicClient } from './send-devnet-tx.ts'
 
 const V3_POOL = parseAbi([

@@ -10,12 +10,12 @@ import {
   type Address,
   type Hex,
 } from 'viem'
-import { PrebuyError } from '../../common/errors.ts'
-import type { ChainConfig } from '../../chain/chain-keys.ts'
-import { chainFromConfig } from '../../chain/clients.ts'
-import type { LaunchpadAddresses } from '../create-adapters.ts'
-import type { ZoraRoute } from '../zora/zora-route.ts'
-import { isqrt } from '../../pricing/isqrt.ts'
+import { PrebuyError } from '../../src/common/errors.ts'
+import type { ChainConfig } from '../../src/chain/chain-keys.ts'
+import { chainFromConfig } from '../../src/chain/clients.ts'
+import type { LaunchpadAddresses } from '../../src/launchpads/create-adapters.ts'
+import type { ZoraRoute } from '../../src/launchpads/zora/zora-route.ts'
+import { isqrt } from '../../src/pricing/isqrt.ts'
 import { loadLaunchpadArtifact, type LaunchpadArtifactName } from './devnet-artifacts.ts'
 import {
   AFTER_ADD_LIQUIDITY_FLAG,
@@ -27,7 +27,7 @@ import {
   BEFORE_SWAP_RETURNS_DELTA_FLAG,
   mineHookSalt,
 } from './mine-hook-salt.ts'
-import { CLANKER_DEFAULT_POOL, REFERENCE_LAUNCH_FEES } from '../reference-launch.ts'
+import { CLANKER_DEFAULT_POOL, REFERENCE_LAUNCH_FEES } from '../../src/launchpads/reference-launch.ts'
 import { devnetPublicClient, mineIfManual } from './send-devnet-tx.ts'
 
 /** Default launch fees of the devnet launchpads (pips), overridable per launch. */

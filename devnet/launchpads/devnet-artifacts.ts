@@ -27,7 +27,7 @@ export interface LaunchpadArtifact {
   bytecode: Hex
 }
 
-const dir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'devnet', 'contracts', 'artifacts')
+const dir = join(dirname(fileURLToPath(import.meta.url)), '..', 'contracts', 'artifacts')
 const cache = new Map<LaunchpadArtifactName, LaunchpadArtifact>()
 
 export function loadLaunchpadArtifact(name: LaunchpadArtifactName): LaunchpadArtifact {

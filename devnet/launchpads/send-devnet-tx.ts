@@ -1,8 +1,8 @@
 import { createPublicClient, createWalletClient, http, type Abi, type Account, type Address, type Hex, type PublicClient, type TransactionReceipt } from 'viem'
-import { PrebuyError } from '../../common/errors.ts'
-import { jsonRpc } from '../../../devnet/anvil/json-rpc.ts'
-import type { ChainConfig } from '../../chain/chain-keys.ts'
-import { chainFromConfig } from '../../chain/clients.ts'
+import { PrebuyError } from '../../src/common/errors.ts'
+import { jsonRpc } from '../anvil/json-rpc.ts'
+import type { ChainConfig } from '../../src/chain/chain-keys.ts'
+import { chainFromConfig } from '../../src/chain/clients.ts'
 
 export const devnetPublicClient = (chain: ChainConfig): PublicClient =>
   createPublicClient({ chain: chainFromConfig(chain), transport: http(chain.rpcUrl), pollingInterval: 50 }) as PublicClient
