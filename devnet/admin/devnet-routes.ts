@@ -7,21 +7,14 @@ import {
   type DevnetSwapResult,
   type MineResult,
 } from '../../src/admin-api/contract.ts'
-import { PrebuyError } from '../../src/common/errors.ts'
 import type { DevnetOperations } from './devnet-operations.ts'
 import { parseRequest } from '../../daemon/admin/parse-request.ts'
 
 /**
  * `prebuy devnet ...`: every admin route that drives the daemon's own devnet chains, registered only when it runs
- * them. On real chains the same paths answer 400 with the reason, so the CLI says why rather than "no such route".
+ * them. On real chains the daemon answers the same paths with the reason instead (daemon/admin/refuse-devnet-routes.ts).
  */
-export function devnetRoutes(app: FastifyInstance, devnet: DevnetOperations | undefined): void {
-  if (!devnet) {
-    app.all('/admin/v1/devnet/*', async () => {
-      throw new PrebuyError('devnet_only', 'devnet commands need the daemon to run its own devnet chains (chains.mode devnet)')
-    })
-    return
-  }
+export function devnetRoutes(app: FastifyInstance, devnet: DevnetOperations): void {
   app.post(
     '/admin/v1/devnet/fund',
     async (request): Promise<DevnetFundResult> => ({

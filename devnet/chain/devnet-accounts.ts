@@ -22,3 +22,20 @@ export function devAccounts(count = ANVIL_ACCOUNT_COUNT): DevAccount[] {
     return { address: account.address, privateKey, account }
   })
 }
+
+/**
+ * Which of anvil's funded accounts the embedded devnet uses for what: allocated here and nowhere else, so no two users
+ * share a nonce (two senders on one account race for the same nonce and one transaction is dropped). Accounts 1 to 7
+ * are left to tests and tools (traders, an external bundler's signer).
+ */
+export const DEVNET_ACCOUNTS = {
+  /** Deploys every fixture, owns the pools' liquidity, mints the stablecoin (start-devnet.ts). */
+  fixtures: 0,
+  /** Deploys the devnet launchpads (devnet-launchpads.ts). */
+  launchpads: 8,
+  /** Deploys this service's own contracts for the daemon: buy router, vesting, OTC settlement, dev-buy coordinator. */
+  serviceContracts: 9,
+} as const satisfies Record<string, number>
+
+/** The funded account of one devnet role. */
+export const devnetAccount = (role: keyof typeof DEVNET_ACCOUNTS): DevAccount => devAccounts()[DEVNET_ACCOUNTS[role]]!

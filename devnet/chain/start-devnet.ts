@@ -15,7 +15,7 @@ import {
   type ChainDeployment,
   type DevnetDeployments,
 } from './deployments-file.ts'
-import { devAccounts, type DevAccount } from './devnet-accounts.ts'
+import { DEVNET_ACCOUNTS, devAccounts, type DevAccount } from './devnet-accounts.ts'
 
 /** Chain ids of the embedded chains: Base's real id, and an unused one for the second chain. */
 export const DEVNET_CHAIN_IDS: Record<ChainKey, number> = { base: 8453, second_chain: 7777 }
@@ -70,7 +70,7 @@ export async function startDevnet(options: StartDevnetOptions): Promise<Devnet> 
   const logger = (options.logger ?? silentLogger).child({ component: 'devnet' })
   const blockTime = options.blockTime ?? DEFAULT_BLOCK_TIME
   const accounts = devAccounts()
-  const deployer = accounts[0]!
+  const deployer = accounts[DEVNET_ACCOUNTS.fixtures]!
   const recorded = await readDeployments(options.dataDir)
   const usable = recorded?.version === DEPLOYMENTS_VERSION ? recorded : undefined
   if (recorded && !usable) logger.warn({ version: recorded.version }, 'devnet deployments file is from another version; redeploying')
