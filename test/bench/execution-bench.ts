@@ -8,7 +8,7 @@
  */
 import { createPublicClient, createWalletClient, custom, http, parseAbi, parseUnits, type Address, type PublicClient } from 'viem'
 import { chainFromConfig } from '../../src/chain/clients.ts'
-import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
+import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
 import { readCodeSizes } from '../../src/wallets/bundler/code-sizes.ts'
 import { spendThenLimitPolicy } from '../../src/domain/execution/prioritisation.ts'
 import type { OrderRecord } from '../../src/domain/records.ts'

@@ -17,9 +17,9 @@ import {
 import { entryPoint07Abi, toPackedUserOperation } from 'viem/account-abstraction'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import settlementArtifact from '../../src/chain/contracts/artifacts/PrebuyOtcSettlement.json' with { type: 'json' }
-import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
+import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
 import { chainFromConfig } from '../../src/chain/clients.ts'
-import { fundAccount } from '../../src/chain/devnet/faucet.ts'
+import { fundAccount } from '../../devnet/chain/faucet.ts'
 import { scheduleOf } from '../../src/domain/launch-methods/lock-terms.ts'
 import { settleOtc } from '../../src/domain/launch-methods/otc-fill.ts'
 import type { OtcTerms } from '../../src/domain/launch-methods/otc-terms.ts'

@@ -2,9 +2,9 @@ import { createPublicClient, createWalletClient, erc20Abi, getAddress, http, toH
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { create2Address } from '../../daemon/chain/ensure-create2-contract.ts'
-import tokenArtifact from '../../src/chain/contracts/artifacts/DevnetLaunchToken.json' with { type: 'json' }
+import tokenArtifact from '../../devnet/contracts/artifacts/DevnetLaunchToken.json' with { type: 'json' }
 import { chainFromConfig } from '../../src/chain/clients.ts'
-import { devAccounts } from '../../src/chain/devnet/devnet-accounts.ts'
+import { devAccounts } from '../../devnet/chain/devnet-accounts.ts'
 import { DEVNET_FEE_RECIPIENT } from '../../src/config/config-schema.ts'
 import type { ProjectRecord } from '../../src/domain/records.ts'
 import { OTC_SETTLEMENT_ABI, OTC_SETTLEMENT_SALT, otcSettlementInitCode } from '../../src/launch-methods/otc/otc-settlement-contract.ts'
