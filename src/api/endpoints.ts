@@ -39,6 +39,10 @@ const invalid = err('Body or query does not fit the schema: Bad request / Invali
 const submissionErrors: Record<number, EndpointResponse> = {
   400: invalid,
   403: err('The requester IP, email or contact is on the operator blocklist: Forbidden / Request blocked.'),
+  429: err(
+    'More submissions from this client IP in the current hour than the budget the three submission endpoints share (default 20, configurable): Too many requests, with Retry-After. Refused requests (400, 403) do not spend it.',
+    ['Retry-After', ...RATE_HEADERS],
+  ),
   503: err('The operators closed the submission desk: Service unavailable, with Retry-After (seconds).', ['Retry-After']),
   500: err('Unexpected failure.'),
 }
@@ -59,7 +63,7 @@ export const ENDPOINTS: Endpoint[] = [
       400: invalid,
       403: err('Requester IP blocked.'),
       409: err('The label is taken (code label_taken); retry with another label.'),
-      429: err('Too many keys created from this IP in the current hour.', ['Retry-After', ...RATE_HEADERS]),
+      429: err('Too many keys created from this IP in the current hour (refused requests, 400/403/409, do not count).', ['Retry-After', ...RATE_HEADERS]),
       500: err('Unexpected failure.'),
     },
   },

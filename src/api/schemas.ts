@@ -26,7 +26,15 @@ export const ErrorBody = z
     error: z.string().describe('Short title of the HTTP status, e.g. "Bad request".'),
     message: z.string().describe('Human-readable explanation.'),
     code: z.enum(API_ERROR_CODES).optional().describe('Stable machine code (the list with meanings is in the API description). Not sent on 500.'),
-    details: z.unknown().optional().describe('For invalid bodies: the list of problems ({path, message}).'),
+    details: z
+      .union([
+        z.array(z.object({ path: z.string(), message: z.string() })).describe('invalid_body, invalid_query: the problems, one per field.'),
+        z
+          .record(z.string(), z.string())
+          .describe('The fields the code publishes (each listed with its code in the API description), e.g. {"minimum": "1000000"}.'),
+      ])
+      .optional()
+      .describe('Sent with the codes that say so: the problems of an invalid body or query, or the fields a code publishes.'),
   })
   .describe('Every error response has this body.')
 

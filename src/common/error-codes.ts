@@ -13,6 +13,11 @@ interface ErrorCodeEntry {
   surface: ErrorSurface
   /** What it means for the caller, published in the OpenAPI description (api codes) and docs. */
   meaning: string
+  /**
+   * The fields of `details` an error body with this code carries (each a string), published with the meaning; a code
+   * without them sends no `details` (the list of problems of invalid_body / invalid_query aside).
+   */
+  details?: readonly string[]
 }
 
 /**
@@ -81,11 +86,18 @@ export const ERROR_CODES = {
   },
   invalid_address: { kind: 'bad_request', surface: 'api', meaning: 'An address is not a valid (non-zero, where required) 20-byte hex address.' },
   invalid_amount: { kind: 'bad_request', surface: 'api', meaning: 'An amount is not a positive decimal (or "max") within its token’s decimals.' },
-  insufficient_balance: { kind: 'bad_request', surface: 'api', meaning: 'The wallet does not hold enough of the token for the withdrawal.' },
+  insufficient_balance: {
+    kind: 'bad_request',
+    surface: 'api',
+    meaning: 'The wallet does not hold enough of the token for the withdrawal; `details.available` is what it can withdraw (smallest unit).',
+    details: ['available'],
+  },
   tokens_locked: {
     kind: 'bad_request',
     surface: 'api',
-    meaning: 'The amount exceeds what the wallet holds plus what has vested: the rest is locked in vesting positions; `details` says how much until when.',
+    meaning:
+      'The amount exceeds what the wallet holds plus what has vested: the rest is locked in vesting positions; `details` says how much (smallest unit) until when (ISO 8601).',
+    details: ['available', 'locked', 'nextUnlockAt', 'lockedUntil'],
   },
   token_not_contract: { kind: 'bad_request', surface: 'api', meaning: 'The token address is not an ERC-20 contract on that chain.' },
   invalid_destination: {
@@ -107,7 +119,8 @@ export const ERROR_CODES = {
   amount_below_minimum: {
     kind: 'bad_request',
     surface: 'api',
-    meaning: 'The amount is below the minimum withdrawal of this token (`details.minimum`); withdrawing the whole balance is always allowed.',
+    meaning: 'The amount is below the minimum withdrawal of this token (`details.minimum`, smallest unit); withdrawing the whole balance is always allowed.',
+    details: ['minimum'],
   },
   withdrawal_rate_limited: { kind: 'rate_limited', surface: 'api', meaning: 'This key made too many withdrawals in the last hour; Retry-After says when.' },
   gas_reserved_for_launches: {
@@ -122,7 +135,12 @@ export const ERROR_CODES = {
   },
   chain_unavailable: { kind: 'unavailable', surface: 'api', meaning: 'The chain could not be read right now; try again shortly.' },
   withdrawal_failed: { kind: 'unavailable', surface: 'api', meaning: 'The withdrawal did not succeed on chain; nothing was sent.' },
-  withdrawal_pending: { kind: 'unavailable', surface: 'api', meaning: 'The withdrawal was sent but is not confirmed yet; check the balance before retrying.' },
+  withdrawal_pending: {
+    kind: 'unavailable',
+    surface: 'api',
+    meaning: 'The withdrawal was sent but is not confirmed yet (`details.txHash`); check the balance before retrying.',
+    details: ['txHash'],
+  },
   too_many_operations: { kind: 'rate_limited', surface: 'api', meaning: 'The wallet has too many operations in flight; retry once they are mined.' },
   bundle_send_failed: { kind: 'unavailable', surface: 'api', meaning: 'The service’s bundler could not send the transaction.' },
   bundle_simulation_failed: { kind: 'unavailable', surface: 'api', meaning: 'The service’s bundler could not simulate the operation.' },

@@ -293,6 +293,8 @@ describe('withdrawal limits (the service pays their gas)', () => {
     expect(codeOf(third)).toBe('withdrawal_rate_limited')
     expect((third as PrebuyError).kind).toBe('rate_limited')
     expect((third as PrebuyError).details?.retryAfterSeconds).toBeGreaterThan(3_000)
+    // The limit that refused it, for the 429's X-RateLimit-* headers.
+    expect((third as PrebuyError).details?.rateLimit).toMatchObject({ limit: 2, remaining: 0, resetAt: expect.any(Number) })
     expect(await bundlerNonce('base')).toBe(nonceBefore)
     // Another wallet has its own quota.
     const other = await limited.walletAddress(63)
