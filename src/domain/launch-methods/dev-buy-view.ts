@@ -33,7 +33,7 @@ export interface DevBuyStateView {
   boughtTokens: string | null
   feeTokens: string | null
   filledOrders: number | null
-  /** Why the last attempt moved nothing (retrying, not_launched). */
+  /** Why the last attempt moved nothing (retrying, not_launched), or why a launching round failed (it is looked at again). */
   reason: string | null
   at: string
 }
@@ -59,7 +59,14 @@ export function devBuyLaunchView(launch: DevBuyLaunchRecord): DevBuyLaunchView {
             at: new Date(s.at).toISOString(),
           }
         : s.status === 'launching'
-          ? { ...none, status: 'launching', tokenAddress: s.token ?? null, txHash: s.txHash ?? null, at: new Date(s.since).toISOString() }
+          ? {
+              ...none,
+              status: 'launching',
+              tokenAddress: s.token ?? null,
+              txHash: s.txHash ?? null,
+              reason: s.lastError ?? null,
+              at: new Date(s.since).toISOString(),
+            }
           : s.status === 'retrying'
             ? { ...none, status: 'retrying', reason: s.reason, at: new Date(s.since).toISOString() }
             : { ...none, status: 'not_launched', reason: s.reason, at: new Date(s.at).toISOString() }
