@@ -124,10 +124,19 @@ export async function launchDevBuy(deps: { wallets: WalletService; client: Publi
   if (!wallets.runOperationsInCall) throw new Error('the wallet service cannot run operations inside a call')
   // The predicted address checked for code before anything is sent: someone else's token there would make the launch
   // revert, and must never be taken for this launch's.
-  if (input.expectedToken && (await hasCode(client, input.expectedToken))) return { status: 'squatted', token: input.expectedToken }
+  // Code found: read the launch id again, since this launch's own earlier transaction may have landed in between.
+  const takenBy = async (token: Address, txHash?: Hash): Promise<LaunchDevBuyOutcome | null> => {
+    if (!(await hasCode(client, token))) return null
+    const landed = await launchedToken(client, input.coordinator, input.launchId)
+    if (landed) return { status: 'already_launched', token: landed, result: await findLaunch(client, input, landed) }
+    return { status: 'squatted', token, ...(txHash ? { txHash } : {}) }
+  }
+  const earlier = input.expectedToken ? await takenBy(input.expectedToken) : null
+  if (earlier) return earlier
   const predicted = await predictToken(client, input)
   if ('revert' in predicted) return { status: 'refused', plan: null, revert: predicted.revert }
-  if (await hasCode(client, predicted.token)) return { status: 'squatted', token: predicted.token }
+  const taken = await takenBy(predicted.token)
+  if (taken) return taken
 
   const { chain, deployment } = input
   const { plan, token, minEth, minTokens } = await planDevBuyLaunch(deps, { ...input, token: predicted.token })
@@ -180,8 +189,7 @@ export async function launchDevBuy(deps: { wallets: WalletService; client: Publi
     }
     case 'reverted':
       // A token at the predicted address now: deployed first by someone else, in the launch's own block.
-      if (await hasCode(client, token)) return { status: 'squatted', token, txHash: outcome.txHash }
-      return { status: 'reverted', plan, txHash: outcome.txHash }
+      return (await takenBy(token, outcome.txHash)) ?? { status: 'reverted', plan, txHash: outcome.txHash }
     case 'refused':
       return { status: 'refused', plan, revert: outcome.revert }
     case 'not_mined':
