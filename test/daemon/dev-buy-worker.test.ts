@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createDevBuyWorker, DEV_BUY_MAX_ATTEMPTS } from '../../daemon/launch-methods/dev-buy-worker.ts'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
 import { createLogger } from '../../src/common/logger.ts'
-import { devBuyLaunchView } from '../../src/domain/launch-methods/dev-buy-view.ts'
+import { devBuyLaunchView, withoutLaunchSalt } from '../../src/domain/launch-methods/dev-buy-view.ts'
 import type { DevBuyLaunchRecord, DevBuyLaunchState } from '../../src/domain/records.ts'
 import { createJournal } from '../../src/journal/journal.ts'
 import type { DevBuyChain } from '../../src/launch-methods/dev-buy/dev-buy-chain.ts'
@@ -300,6 +300,9 @@ describe('dev-buy worker', () => {
     expect(saltOf(calls[0]!)).toBe(`0x${'1'.padStart(64, '0')}`)
     // The view (public API, admin API, CLI) has no salt; the project's record says which coordinator launches it.
     expect(JSON.stringify(devBuyLaunchView((await project()).devBuy!))).not.toContain(saltOf(calls[0]!).slice(2))
+    // Nor the operator's raw record views (prebuy projects show|list).
+    expect(JSON.stringify(withoutLaunchSalt(await project()))).not.toContain(saltOf(calls[0]!).slice(2))
+    expect(withoutLaunchSalt(await project()).devBuy!.state).toMatchObject({ status: 'launching', token: TOKEN, txHash: TX })
     expect((await project()).devBuy!.coordinator).toBe('0x00000000000000000000000000000000000dbc01')
     // Resumed: the same salt, and the token it predicted checked for someone else's code first.
     next = async () => ({ status: 'refused', plan: null, revert: { name: 'X', args: [], message: 'X()' } })

@@ -1,7 +1,7 @@
 import { formatEther } from 'viem'
 import { formatDecimal } from '../decimal.ts'
 import { USDC_DECIMALS } from '../order-bounds.ts'
-import type { DevBuyLaunchRecord } from '../records.ts'
+import type { DevBuyLaunchRecord, ProjectRecord } from '../records.ts'
 
 /** Decimals of a Clanker token (all of them: clanker-devco/v4-contracts `ClankerToken`, an 18-decimal ERC-20). */
 const CLANKER_DECIMALS = 18
@@ -85,4 +85,16 @@ export function devBuyLaunchView(launch: DevBuyLaunchRecord): DevBuyLaunchView {
     requestedAt: launch.requestedAt === null ? null : new Date(launch.requestedAt).toISOString(),
     state,
   }
+}
+
+/**
+ * A project record as the operator's raw views show it (`prebuy projects show|list --json`): a launching dev buy's salt
+ * left out. It is secret until the launch transaction reveals it (src/launch-methods/dev-buy/launch-salt.ts), and the
+ * JSON of an operator's command is the kind of thing that gets pasted elsewhere.
+ */
+export function withoutLaunchSalt(project: ProjectRecord): ProjectRecord {
+  const state = project.devBuy?.state
+  if (state?.status !== 'launching' || state.salt === undefined) return project
+  const { salt: _secret, ...rest } = state
+  return { ...project, devBuy: { ...project.devBuy!, state: rest } }
 }
