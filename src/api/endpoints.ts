@@ -203,7 +203,7 @@ export const ENDPOINTS: Endpoint[] = [
     auth: true,
     summary: 'Set the dev-buy launch parameters (owner only)',
     description:
-      "For a project whose launch method is dev_buy: the owning key sets (or, until it asks to launch, replaces) the token's identity: name, symbol, image, metadata and admin. The pool, its positions and fees are the launchpad's defaults (docs/launch-methods.md). The launch deploys the token and, in the same transaction, makes one buy for every order that can take part (highest limits first, while the buy's marginal effective market cap stays within each one's limit), split pro rata less the 3% fee.",
+      "For a project whose launch method is dev_buy: the owning key sets (or, until it asks to launch and again once an attempt could not proceed, replaces: a change withdraws a retrying launch's request) the token's identity: name, symbol, image, metadata and admin. The pool, its positions and fees are the launchpad's defaults (docs/launch-methods.md). The launch deploys the token and, in the same transaction, makes one buy for every order that can take part (highest limits first, while the buy's marginal effective market cap stays within each one's limit), split pro rata less the 3% fee.",
     pathParams: slugParam,
     body: S.DevBuyParamsBody,
     responses: {

@@ -301,7 +301,12 @@ export const LaunchSimulation = z
       .describe('A pooled OTC settlement run now on the project’s offer; null without an offer or for other methods.'),
     devBuy: z
       .object({
-        tokenAddress: z.string().describe('The token the launch would deploy (its address is fixed by the parameters).'),
+        tokenAddress: z
+          .string()
+          .nullable()
+          .describe(
+            'The token the launch deploys: null until it is under way (each attempt draws a secret salt, so nobody can deploy the token first); while launching, the one it deploys.',
+          ),
         spendUsdc: z.string().describe('The single buy’s size: what the included orders pay in, decimal USDC.'),
         ethIn: z.string().describe('The ETH that stablecoin buys now, which the dev buy spends.'),
         boughtTokens: z.string().describe('Tokens the buy gets, before the 3% fee.'),
