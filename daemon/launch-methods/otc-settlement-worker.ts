@@ -177,7 +177,7 @@ export function createOtcSettlementWorker(deps: OtcWorkerDeps): PollingWorker {
             ? `the settlement would revert: ${outcome.revert.message}`
             : outcome.status === 'reverted'
               ? `the settlement reverted in ${outcome.txHash}`
-              : outcome.status === 'not_prepared'
+              : outcome.status === 'not_prepared' || outcome.status === 'over_gas_cap'
                 ? outcome.reason
                 : 'the offer is not on chain'
         const attempts = (offer.settlement?.status === 'retrying' ? offer.settlement.attempts : 0) + 1

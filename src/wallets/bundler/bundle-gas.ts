@@ -31,6 +31,23 @@ export function bundleGas(handleOpsData: HandleOpsEncoder, items: readonly Bundl
   return needed > floor ? needed : floor
 }
 
+/** The gas one handleOps may ask for (`limit`) and the gas a bundle is packed to (`maxGas`). */
+export interface TransactionGasBudget {
+  /** Never above the chain's per-transaction cap (EIP-7825), nor the block gas limit: every transaction's gas limit. */
+  limit: bigint
+  /** What one handleOps is packed to: the cap, or the share of the block left for one transaction when that is less. */
+  maxGas: bigint
+}
+
+/**
+ * The per-transaction budget on a chain: EIP-7825 caps every transaction (2^24 on Base), whatever the block gas limit;
+ * on a chain whose block is smaller than the cap, the share of the block one handleOps may use decides.
+ */
+export function transactionGasBudget(blockGasLimit: bigint, blockGasShare: number, txGasCap: bigint): TransactionGasBudget {
+  const limit = minGas(txGasCap, blockGasLimit)
+  return { limit, maxGas: minGas(limit, BigInt(Math.floor(Number(blockGasLimit) * blockGasShare))) }
+}
+
 /** One handleOps transaction to send: its operations and its gas limit. */
 export interface BundlePlan {
   items: BundleItem[]
@@ -38,8 +55,9 @@ export interface BundlePlan {
 }
 
 /**
- * The transactions a simulated bundle goes out in: one when it fits the share of the block one handleOps may use
- * (`maxGas`), otherwise consecutive chunks in the given order, none over the block gas limit.
+ * The transactions a simulated bundle goes out in: one when it fits what one handleOps may use (`maxGas`: the
+ * per-transaction cap, or the share of a smaller block), otherwise consecutive chunks in the given order, none asking
+ * for more than `gasLimit` (transactionGasBudget's `limit`: never above the cap).
  */
 export function planBundles(handleOpsData: HandleOpsEncoder, simulated: SimulatedBundle, gasLimit: bigint, maxGas: bigint): BundlePlan[] {
   const plans: BundlePlan[] = []
