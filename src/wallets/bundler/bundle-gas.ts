@@ -76,3 +76,29 @@ export function planBundles(handleOpsData: HandleOpsEncoder, simulated: Simulate
   }
   return plans
 }
+
+/**
+ * What one operation is expected to cost before a bundle is measured: about what a launch buy measured on the devnet
+ * (~228k per buy with its share of calldata, docs/execution.md §5). Only a first guess: the submitter learns the
+ * chain's figure from each simulation, and a wrong guess costs a split more, never a transaction over the cap.
+ */
+export const OPERATION_GAS_GUESS = 250_000n
+
+/**
+ * Consecutive groups of about equal size, each expected to fit one transaction of `maxGas` at `perOperation` gas
+ * each: a bundle bigger than one transaction is simulated in those groups at once (in parallel), instead of whole,
+ * which runs out of the gas one eth_call may ask for and is measured again in halves. A bundle where an account has
+ * more than one operation stays whole (the halving still applies to it).
+ */
+export function simulationGroups<T extends BundleItem>(items: readonly T[], perOperation: bigint, maxGas: bigint): T[][] {
+  const room = maxGas - headroom(items) - 21_000n - withMargin(BUNDLE_OVERHEAD)
+  const needed = BigInt(items.length) * withMargin(perOperation)
+  const groups = room <= 0n ? items.length : Math.min(items.length, Number((needed + room - 1n) / room))
+  // An account with two operations keeps them in one simulation: the second's nonce is valid only after the first.
+  const senders = new Set(items.map((item) => item.userOperation.sender?.toLowerCase()))
+  if (groups <= 1 || senders.size < items.length) return [[...items]]
+  const size = Math.ceil(items.length / groups)
+  const out: T[][] = []
+  for (let start = 0; start < items.length; start += size) out.push(items.slice(start, start + size))
+  return out
+}

@@ -2,7 +2,7 @@ import type { Hash } from 'viem'
 import type { ErrorCode } from '../../common/error-codes.ts'
 import { PrebuyError } from '../../common/errors.ts'
 import type { BlockGasLimit } from './block-gas-limit.ts'
-import { bundleGas, minGas, planBundles, transactionGasBudget, type BundlePlan } from './bundle-gas.ts'
+import { bundleGas, minGas, OPERATION_GAS_GUESS, planBundles, simulationGroups, transactionGasBudget, type BundlePlan } from './bundle-gas.ts'
 import type { BundleItem, BundleOutcome, Bundler, UserOperationOutcome } from './bundler.ts'
 import type { BundlerContext } from './bundler-context.ts'
 import type { ChainNowReader } from './chain-now.ts'
@@ -78,6 +78,8 @@ export function createBundleSubmitter(ctx: Pick<BundlerContext, 'handleOpsData' 
   // Transactions go out in the order submit was called, whatever order the simulations finish in: the caller's
   // chunks are in priority order, and one EOA's transactions are mined in nonce order.
   let sendTurn: Promise<void> = Promise.resolve()
+  // What one operation measured in the last simulation on this chain: how the next big bundle is grouped.
+  let perOperationGas = OPERATION_GAS_GUESS
 
   async function submitInTurn(
     items: readonly BundleItem[],
@@ -90,8 +92,12 @@ export function createBundleSubmitter(ctx: Pick<BundlerContext, 'handleOpsData' 
     // more than a transaction may, and every chunk's gas limit stays within it.
     const { limit, maxGas } = transactionGasBudget(await blockGasLimit.get(), blockGasShare, ctx.txGasCap)
     // Fees and the starting block are fetched while the bundle is simulated: every round trip saved is latency.
-    const [simulated, now] = await Promise.all([simulator.simulate(items, refused, limit, landsIn), chainNow.recent()])
-    const plans = planBundles(ctx.handleOpsData, simulated, limit, maxGas)
+    // A bundle expected to need more than one transaction is simulated in groups that each fit one, at once.
+    const groups = simulationGroups(items, perOperationGas, maxGas)
+    const [simulated, now] = await Promise.all([Promise.all(groups.map((group) => simulator.simulate(group, refused, limit, landsIn))), chainNow.recent()])
+    const measured = simulated.reduce((sum, group) => ({ count: sum.count + group.items.length, gas: sum.gas + group.gasUsed }), { count: 0, gas: 0n })
+    if (measured.count > 0) perOperationGas = measured.gas / BigInt(measured.count)
+    const plans = simulated.flatMap((group) => planBundles(ctx.handleOpsData, group, limit, maxGas))
     // Send every chunk first (nonces in order), then wait for them together: they can share a block.
     await previousTurn
     const sent: SentBundle[] = []

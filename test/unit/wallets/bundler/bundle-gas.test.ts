@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { BUNDLE_OVERHEAD, bundleGas, headroom, planBundles, transactionGasBudget, withMargin } from '../../../../src/wallets/bundler/bundle-gas.ts'
+import {
+  BUNDLE_OVERHEAD,
+  bundleGas,
+  headroom,
+  planBundles,
+  simulationGroups,
+  transactionGasBudget,
+  withMargin,
+} from '../../../../src/wallets/bundler/bundle-gas.ts'
 import { EIP_7825_TX_GAS_CAP } from '../../../../src/chain/tx-gas-cap.ts'
 import { halvePlan } from '../../../../src/wallets/bundler/submit-bundles.ts'
 import { packBundles } from '../../../../src/wallets/bundler/pack-bundles.ts'
@@ -108,5 +116,28 @@ describe('bundles under the per-transaction gas cap (EIP-7825)', () => {
     for (const slice of [...slices(200, 400_000n), ...slices(50, 600_000n)]) {
       expect(slice.reduce((sum, g) => sum + g, DEPLOYMENT_TX_BASE_GAS)).toBeLessThanOrEqual(CAP)
     }
+  })
+
+  it('simulates a bundle expected to need several transactions in about equal groups that each fit one; one account’s operations stay together', () => {
+    const withSender = (n: number, sender: number) => {
+      const base = item(n, 2_000_000n)
+      return { ...base, userOperation: { ...base.userOperation, sender: `0x${sender.toString(16).padStart(40, '0')}` as const } }
+    }
+    const sixtyFour = Array.from({ length: 64 }, (_, n) => withSender(n, n + 1))
+    // 64 x 250k with the margin is ~18M: two groups of 32, each within what one transaction may carry.
+    const groups = simulationGroups(sixtyFour, 250_000n, CAP)
+    expect(groups.map((g) => g.length)).toEqual([32, 32])
+    expect(groups.flat()).toEqual(sixtyFour)
+    expect(simulationGroups(sixtyFour.slice(0, 20), 250_000n, CAP)).toEqual([sixtyFour.slice(0, 20)])
+    expect(
+      simulationGroups(
+        Array.from({ length: 500 }, (_, n) => withSender(n, n + 1)),
+        250_000n,
+        CAP,
+      ),
+    ).toHaveLength(10)
+    // Two operations of one account: one group (the second is valid only after the first).
+    const repeated = [...sixtyFour.slice(0, 63), withSender(99, 1)]
+    expect(simulationGroups(repeated, 250_000n, CAP)).toEqual([repeated])
   })
 })
