@@ -94,7 +94,7 @@ const addressesShape = {
   ethUsdPool: addressSchema,
 }
 
-const TX_GAS_CAP_ERROR = `expected a gas amount from ${MIN_TX_GAS_CAP} to 1000000000 (EIP-7825's cap is ${EIP_7825_TX_GAS_CAP})`
+const TX_GAS_CAP_ERROR = `expected a gas amount from ${MIN_TX_GAS_CAP} to 1000000000 (EIP-7825 caps a transaction at ${EIP_7825_TX_GAS_CAP})`
 
 const rpcChain = (addresses: z.ZodType<Record<keyof typeof addressesShape, `0x${string}`>>, chainId: z.ZodType<number>) =>
   z.strictObject({
