@@ -2,7 +2,8 @@ import type { Hash } from 'viem'
 import type { ErrorCode } from '../../common/error-codes.ts'
 import { PrebuyError } from '../../common/errors.ts'
 import type { BlockGasLimit } from './block-gas-limit.ts'
-import { bundleGas, minGas, OPERATION_GAS_GUESS, planBundles, simulationGroups, transactionGasBudget, type BundlePlan } from './bundle-gas.ts'
+import { calldataGas } from './gas-meter.ts'
+import { bundleGas, headroom, minGas, OPERATION_GAS_GUESS, planBundles, simulationGroups, transactionGasBudget, type BundlePlan } from './bundle-gas.ts'
 import type { BundleItem, BundleOutcome, Bundler, UserOperationOutcome } from './bundler.ts'
 import type { BundlerContext } from './bundler-context.ts'
 import type { ChainNowReader } from './chain-now.ts'
@@ -64,11 +65,14 @@ export function outcomesInOrder(
  * each sized from its share of the measured gas: the refusal is the transaction's size, never its operations' fault.
  */
 export function halvePlan(handleOpsData: BundlerContext['handleOpsData'], plan: BundlePlan, limit: bigint): BundlePlan[] {
+  // The plan's gas is calldata + measured execution with its margin + headroom (bundleGas): what was measured per
+  // operation is recovered from it, and each half is sized from its share.
+  const overhead = calldataGas(handleOpsData(plan.items)).intrinsic + headroom(plan.items)
+  const measured = plan.gas > overhead ? ((plan.gas - overhead) * 8n) / 9n : 0n
   const half = Math.ceil(plan.items.length / 2)
   return [plan.items.slice(0, half), plan.items.slice(half)].map((items) => {
-    // The plan's gas is calldata + margin + headroom over its execution: the halves keep a proportional share of it.
-    const share = (plan.gas * BigInt(items.length)) / BigInt(plan.items.length)
-    return { items, gas: minGas(minGas(bundleGas(handleOpsData, items, share), plan.gas), limit) }
+    const gas = bundleGas(handleOpsData, items, (measured * BigInt(items.length)) / BigInt(plan.items.length))
+    return { items, gas: minGas(minGas(gas, plan.gas), limit) }
   })
 }
 
