@@ -117,6 +117,9 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
       String(options.chainId),
       '--gas-limit',
       String(options.gasLimit ?? DEFAULT_GAS_LIMIT),
+      // EIP-7825 as on Base since Azul: a transaction above 2^24 gas is refused (observed with anvil 1.7.1: "intrinsic
+      // gas too high -- tx.gas_limit > env.cfg.tx_gas_limit_cap"). Not with `--network optimism`: it lifts the cap.
+      '--enable-tx-gas-limit',
     ]
     if (load) list.push('--load-state', load)
     // anvil's own dump only on exit (its periodic one, every day here, is replaced by ours, which writes whole files).

@@ -144,6 +144,11 @@ export const ERROR_CODES = {
   too_many_operations: { kind: 'rate_limited', surface: 'api', meaning: 'The wallet has too many operations in flight; retry once they are mined.' },
   bundle_send_failed: { kind: 'unavailable', surface: 'api', meaning: 'The service’s bundler could not send the transaction.' },
   bundle_simulation_failed: { kind: 'unavailable', surface: 'api', meaning: 'The service’s bundler could not simulate the operation.' },
+  transaction_over_gas_cap: {
+    kind: 'unavailable',
+    surface: 'api',
+    meaning: 'A transaction would ask for more gas than the chain allows one transaction (EIP-7825, 2^24 on Base); nothing was sent.',
+  },
   bundler_unfunded: { kind: 'unavailable', surface: 'api', meaning: 'The service’s bundler account has too little ETH for gas; the operator must fund it.' },
   user_operation_estimate_failed: { kind: 'unavailable', surface: 'api', meaning: 'The external bundler could not estimate the operation.' },
   user_operation_not_mined: { kind: 'unavailable', surface: 'api', meaning: 'The external bundler did not get the operation mined in time.' },

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net'
 import { z } from 'zod'
 import { BASE_CHAIN_ID, BASE_DEFAULT_ADDRESSES } from '../chain/real-chains.ts'
+import { EIP_7825_TX_GAS_CAP, MIN_TX_GAS_CAP } from '../chain/tx-gas-cap.ts'
 import { checksumAddressSchema, configAddressSchema } from '../common/schemas.ts'
 import { BASE_ZORA_TOKEN } from '../launchpads/zora/zora-route.ts'
 import { routeProblem } from '../pricing/route-price.ts'
@@ -103,6 +104,8 @@ const addressesShape = {
   ethUsdPool: configAddressSchema,
 }
 
+const TX_GAS_CAP_ERROR = `expected a gas amount from ${MIN_TX_GAS_CAP} to 1000000000 (EIP-7825 caps a transaction at ${EIP_7825_TX_GAS_CAP})`
+
 const rpcChain = (addresses: z.ZodType<Record<keyof typeof addressesShape, `0x${string}`>, unknown>, chainId: z.ZodType<number, unknown>) =>
   z.strictObject({
     chainId,
@@ -113,6 +116,16 @@ const rpcChain = (addresses: z.ZodType<Record<keyof typeof addressesShape, `0x${
      * refuse zero-fee operations, so in this mode wallets pay their own gas (docs/chains.md).
      */
     bundlerUrl: url(['http', 'https']).optional(),
+    /**
+     * Most gas one transaction may ask for: EIP-7825's 2^24 by default (Base since Azul, src/chain/tx-gas-cap.ts). A
+     * chain without EIP-7825 may raise it; it is never read from the block gas limit (bundles are sized against it).
+     */
+    txGasCap: z
+      .number({ error: TX_GAS_CAP_ERROR })
+      .int({ error: TX_GAS_CAP_ERROR })
+      .min(Number(MIN_TX_GAS_CAP), { error: TX_GAS_CAP_ERROR })
+      .max(1_000_000_000, { error: TX_GAS_CAP_ERROR })
+      .default(Number(EIP_7825_TX_GAS_CAP)),
     addresses,
   })
 

@@ -20,6 +20,7 @@ import { clankerProtocolFeeOf, clankerTotalFeeFraction } from '../../pricing/fee
 import { readEthUsd } from '../../chain/read-eth-usd.ts'
 import { revertDataOf } from '../../chain/revert-data.ts'
 import { decodeRevertReason, revertWithoutReason } from '../../wallets/bundler/decode-revert-reason.ts'
+import { overGasCapReason } from '../../wallets/over-gas-cap-reason.ts'
 import type { DecodedRevert, WalletService } from '../../wallets/wallet-service.ts'
 import { DEV_BUY_COORDINATOR_ABI, launchedToken, quoteStableToEth } from './dev-buy-coordinator-contract.ts'
 import type { DevBuyDeployment } from './dev-buy-deployment.ts'
@@ -103,6 +104,8 @@ export type LaunchDevBuyOutcome =
   /** Sent with no receipt yet: launch again later, which reconciles from the chain (`already_launched`). */
   | { status: 'not_mined'; plan: DevBuyPlan; txHash: Hash; pending: boolean }
   | { status: 'not_prepared'; plan: DevBuyPlan; reason: string }
+  /** Too many buyers for one transaction (EIP-7825's per-transaction gas cap): nothing sent; `reason` says how many. */
+  | { status: 'over_gas_cap'; plan: DevBuyPlan; reason: string }
 
 /** Call gas of one buyer's operation: approve and contribute (a transferFrom), with room for a proxy stablecoin. */
 const CONTRIBUTION_CALL_GAS = 200_000n
@@ -196,6 +199,8 @@ export async function launchDevBuy(deps: { wallets: WalletService; client: Publi
       return { status: 'not_mined', plan, txHash: outcome.txHash, pending: outcome.pending }
     case 'not_prepared':
       return { status: 'not_prepared', plan, reason: outcome.reason }
+    case 'over_gas_cap':
+      return { status: 'over_gas_cap', plan, reason: overGasCapReason(outcome) }
   }
 }
 
