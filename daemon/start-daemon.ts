@@ -11,6 +11,7 @@ import { createDevnetOperations } from './admin/devnet-operations.ts'
 import type { BackgroundWorker } from './workers/background-worker.ts'
 import { createLaunchWorkers } from './workers/launch-workers.ts'
 import { createOtcSettlementWorker } from './launch-methods/otc-settlement-worker.ts'
+import { createOwnerChangeWorker } from './workers/owner-change-worker.ts'
 import { resolveOtcSettlements } from './launch-methods/otc-settlements.ts'
 import { createOtcChain } from '../src/launch-methods/otc/otc-chain.ts'
 import { createDevBuyChain } from '../src/launch-methods/dev-buy/dev-buy-chain.ts'
@@ -183,7 +184,14 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     const vestingChain = createVestingChain({ clients: otcClients, vesting: otcSettlements.vesting })
     // Dev buy: installed below, once the launch workers have the chains' launchpads (deployed by them on devnet).
     const devBuyChain = createDevBuyChain(otcClients, chains)
-    const services: Services = createServices({ store, wallets, otcChain, devBuyChain, vestingChain })
+    const services: Services = createServices({
+      store,
+      wallets,
+      otcChain,
+      devBuyChain,
+      vestingChain,
+      ownerChangeNoticeMs: config.ownerChanges.noticeHours * 3_600_000,
+    })
 
     // Background workers, in start order (stopped in reverse): the executor, then the launch indexer that feeds it.
     step('workers')
@@ -191,6 +199,7 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     const workers: BackgroundWorker[] = [
       ...createLaunchWorkers(workerContext),
       createOtcSettlementWorker({ store, services, wallets, chains, otcChain, logger }),
+      createOwnerChangeWorker({ services, logger }),
     ]
     for (const worker of workers) {
       await worker.start()

@@ -99,7 +99,7 @@ export function createServiceOperations({ services, status, backup }: ServiceOpe
       const startFdv = query.startFdvUsdc === undefined ? undefined : fdvAtomsOf(query.startFdvUsdc)
       return services.simulations.simulate(slug, 'operator', startFdv === undefined ? {} : { startFdv })
     },
-    setOtc: async (slug, request) => ({ slug, otc: otcOfferView((await services.otc.setOffer(slug, 'operator', request)).otc!) }),
+    setOtc: async (slug, request) => ({ slug, otc: otcOfferView((await services.otc.setOffer(slug, 'operator', request)).project.otc!) }),
     depositOtc: async (slug) => ({ slug, otc: otcOfferView((await services.otc.deposit(slug, 'operator')).otc!) }),
     cancelOtc: async (slug) => ({ slug, otc: otcOfferView((await services.otc.cancel(slug, 'operator')).otc!) }),
     async getDevBuy(slug) {
