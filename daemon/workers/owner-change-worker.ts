@@ -2,8 +2,8 @@ import type { Logger } from '../../src/common/logger.ts'
 import type { Services } from '../../src/services/services.ts'
 import { createPollingWorker, type PollingWorker } from './polling-worker.ts'
 
-/** How often confirmed owner changes are checked for the end of their notice period (a late check only errs on the safe side). */
-const INTERVAL_MS = 1_000
+/** How often confirmed owner changes are checked for the end of their notice period (each round reads every project; a late check only keeps the old terms a few seconds longer). */
+const INTERVAL_MS = 5_000
 
 /**
  * Brings into force the owner's changes the operator confirmed once their notice period has passed
