@@ -10,6 +10,7 @@ import type { AdminOperations } from './admin/admin-operations.ts'
 import type { BackgroundWorker } from './workers/background-worker.ts'
 import { createLaunchWorkers } from './workers/launch-workers.ts'
 import { createOtcSettlementWorker } from './launch-methods/otc-settlement-worker.ts'
+import { createOwnerChangeWorker } from './workers/owner-change-worker.ts'
 import { resolveOtcSettlements } from './launch-methods/otc-settlements.ts'
 import { createOtcChain } from '../src/launch-methods/otc/otc-chain.ts'
 import { createDevBuyChain } from '../src/launch-methods/dev-buy/dev-buy-chain.ts'
@@ -205,7 +206,15 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
         logger,
       }),
     )
-    const services: Services = createServices({ store, wallets, otcChain, devBuyChain, vestingChain, logger })
+    const services: Services = createServices({
+      store,
+      wallets,
+      otcChain,
+      devBuyChain,
+      vestingChain,
+      logger,
+      ownerChangeNoticeMs: config.ownerChanges.noticeHours * 3_600_000,
+    })
 
     // Background workers, in start order (stopped in reverse): the executor, then the launch indexer that feeds it.
     step('workers')
@@ -213,6 +222,7 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     const workers: BackgroundWorker[] = [
       ...createLaunchWorkers(workerContext),
       createOtcSettlementWorker({ store, services, wallets, chains, otcChain, logger }),
+      createOwnerChangeWorker({ services, logger }),
     ]
     for (const worker of workers) {
       await worker.start()

@@ -19,6 +19,9 @@ import {
   type ConfirmLaunchResult,
   type LaunchCandidatesResult,
   type UpdateBindingResult,
+  type PendingChangeItemView,
+  type ConfirmChangeResult,
+  type RejectChangeResult,
   type OtcResult,
   type DevBuyResult,
   type LaunchSimulation,
@@ -140,6 +143,15 @@ export function buildAdminApp(deps: AdminAppDeps): FastifyInstance {
     async (request): Promise<UpdateBindingResult> => ({
       project: await operations.updateBinding(id(request), parseRequest(adminRequests.projectBinding, request.body)),
     }),
+  )
+  app.get('/admin/v1/owner-changes', async (): Promise<ListResponse<PendingChangeItemView>> => ({ items: await operations.pendingChanges() }))
+  app.post(
+    '/admin/v1/projects/:id/changes/confirm',
+    async (request): Promise<ConfirmChangeResult> => operations.confirmChange(id(request), parseRequest(adminRequests.confirmChange, request.body ?? {})),
+  )
+  app.post(
+    '/admin/v1/projects/:id/changes/reject',
+    async (request): Promise<RejectChangeResult> => operations.rejectChange(id(request), parseRequest(adminRequests.rejectChange, request.body)),
   )
   app.get(
     '/admin/v1/launches/candidates',
