@@ -33,6 +33,7 @@ import {
   type ProjectDetail,
   type RotateKeyResult,
 } from '../../src/admin-api/contract.ts'
+import { hardenedServerOptions } from '../http/hardened-server.ts'
 import { refuseWhileClosing } from '../http/refuse-while-closing.ts'
 import type { Logger } from '../../src/common/logger.ts'
 import { ROUTE_NOT_FOUND, sendAdminError, UNAUTHORIZED } from './admin-errors.ts'
@@ -61,6 +62,9 @@ export interface AdminAppDeps {
  */
 export function buildAdminApp(deps: AdminAppDeps): FastifyInstance {
   const app = Fastify({
+    // The public listener's handling of what no route sees, before the token check: slow clients cut off, framework
+    // errors (bad URL, 431, a body shorter than its Content-Length) in the error shape without echoing the URL.
+    ...hardenedServerOptions(),
     loggerInstance: deps.logger.child({ component: 'admin-api' }) as FastifyBaseLogger,
     bodyLimit: 64 * 1024,
     return503OnClosing: false,
