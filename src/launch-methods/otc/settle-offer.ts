@@ -3,6 +3,7 @@ import type { ChainConfig } from '../../chain/chain-keys.ts'
 import { type OtcOrder, type OtcSettlement, settleOtc } from '../../domain/launch-methods/otc-fill.ts'
 import type { DecodedRevert, WalletService } from '../../wallets/wallet-service.ts'
 import { type OnChainOffer, OTC_SETTLEMENT_ABI } from './otc-settlement-contract.ts'
+import { getLogsInChunks } from '../../chain/get-logs-in-chunks.ts'
 
 /** An order taking part in an OTC settlement: its identity, its wallet (by user index) and its limits. */
 export interface OtcBuyer extends Omit<OtcOrder, 'balance'> {
@@ -130,6 +131,12 @@ async function settledBy(client: PublicClient, contract: Address, offerId: Hex, 
 
 /** The transaction that settled an offer (null: it was cancelled, or the log is out of the node's reach). */
 export async function settlingTransaction(client: PublicClient, contract: Address, offerId: Hex, fromBlock: bigint): Promise<Hash | null> {
-  const logs = await client.getLogs({ address: contract, event: OFFER_SETTLED, args: { offerId }, fromBlock })
+  // In slices a provider serves (a settlement searched long after the offer's block spans many blocks).
+  const logs = await getLogsInChunks(
+    client,
+    { fromBlock, toBlock: 'latest' },
+    (from, to) => client.getLogs({ address: contract, event: OFFER_SETTLED, args: { offerId }, fromBlock: from, toBlock: to }),
+    { firstOnly: true },
+  )
   return logs[0]?.transactionHash ?? null
 }
