@@ -112,6 +112,13 @@ const rpcChain = (addresses: z.ZodType<Record<keyof typeof addressesShape, `0x${
      * refuse zero-fee operations, so in this mode wallets pay their own gas (docs/chains.md).
      */
     bundlerUrl: url(['http', 'https']).optional(),
+    /**
+     * HTTP URL for the API's reads (balances, funding), apart from the indexer's and executor's `rpcUrl` so API
+     * traffic never competes with launch buys for the provider's rate limit (docs/chains.md "RPC budget"). Default: rpcUrl.
+     */
+    readRpcUrl: url(['http', 'https']).optional(),
+    /** Widest eth_getLogs block range asked of this chain's provider (default 2,000; halved when the provider refuses). */
+    getLogsMaxBlocks: positiveInt(1_000_000).optional(),
     addresses,
   })
 

@@ -14,7 +14,9 @@ import { createKeyedMutex } from '../common/keyed-mutex.ts'
 import { createNonceStreams } from './nonce-streams.ts'
 import type { OperationPreparer } from './prepare/operation-preparer.ts'
 import { createOperationPreparer } from './prepare-user-operations.ts'
-import { createChainBalanceReader, type ChainBalanceReader } from './read-balances.ts'
+import { createChainBalanceReader, READ_DEADLINE_MS, type ChainBalanceReader } from './read-balances.ts'
+import { cachePerBlock, createBlockCache, headForCache } from './block-balance-cache.ts'
+import { type ChainHeads, createChainHeads } from '../chain/chain-heads.ts'
 import type { SubmitOptions, UserOperationRequest, UserOperationResult, WalletService } from './wallet-service.ts'
 import { runOperationsInCall } from './run-operations-in-call.ts'
 import { withdraw } from './withdraw.ts'
@@ -26,6 +28,13 @@ import { createWithdrawalCounter, DEFAULT_WITHDRAWAL_POLICY, type WithdrawalPoli
  * later nonces) behind them.
  */
 export const MAX_DEPLOYS_AHEAD = 200
+
+/**
+ * How old a head may be to key the balance caches: observed by the indexer every block, read anew past this (no
+ * indexer on the chain). A second is five Base blocks (200 ms, docs.base.org Denim): a balance shown is at most that
+ * much behind the chain, and a page polled by many users costs one head read a second at most.
+ */
+export const HEAD_MAX_AGE_MS = 1_000
 
 export interface WalletServiceDeps {
   chains: Record<ChainKey, ChainConfig>
@@ -39,6 +48,13 @@ export interface WalletServiceDeps {
   callGasLimit?: bigint
   /** Injected clients (tests); by default one HTTP client per chain from its rpcUrl. */
   clients?: Partial<Record<ChainKey, PublicClient>>
+  /**
+   * The API's reads (balances, funding): by default one HTTP client per chain from its `readRpcUrl` (else `rpcUrl`),
+   * apart from the bundler's, so API traffic never competes with launch buys. Injected `clients` serve both.
+   */
+  readClients?: Partial<Record<ChainKey, PublicClient>>
+  /** The chains' heads, shared with the indexer and the readiness probe (default: read through the read clients). */
+  heads?: ChainHeads
   /**
    * Optional: per chain, a third-party ERC-4337 bundler URL to submit through instead of our own bundler EOA. Such
    * bundlers refuse zero-fee operations, so on that chain operations pay market fees from the wallet's own ETH.
@@ -67,7 +83,11 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
   const provider: SmartAccountProvider = createAccountProvider({ kind: deps.accountKind, chains: deps.chains, keys: deps.keys })
   const streams = createNonceStreams()
   const clients = {} as Record<ChainKey, PublicClient>
+  const readClients = {} as Record<ChainKey, PublicClient>
   const readers = {} as Record<ChainKey, ChainBalanceReader>
+  const heads = deps.heads ?? createChainHeads({ read: (key) => readClients[key].getBlockNumber({ cacheTime: 0 }), maxAgeMs: HEAD_MAX_AGE_MS })
+  // Stablecoin balances by chain and wallet, one read per block of the head (funding views, launch simulations).
+  const stablecoinCache = createBlockCache<bigint>()
   const bundlers = {} as Record<ChainKey, Bundler>
   const preparers = {} as Record<ChainKey, OperationPreparer>
   for (const key of CHAIN_KEYS) {
@@ -80,7 +100,12 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
         pollingInterval: 250,
       })
     clients[key] = client
-    readers[key] = createChainBalanceReader(chain, client)
+    const readClient =
+      deps.readClients?.[key] ??
+      deps.clients?.[key] ??
+      createPublicClient({ transport: http(chain.readRpcUrl ?? chain.rpcUrl, { retryCount: 2 }), pollingInterval: 250 })
+    readClients[key] = readClient
+    readers[key] = cachePerBlock(key, createChainBalanceReader(chain, readClient), heads, READ_DEADLINE_MS)
     const externalUrl = deps.externalBundlerUrls?.[key]
     if (externalUrl) {
       const timing = { receiptTimeoutMs: deps.bundler?.receiptTimeoutMs, pollingIntervalMs: deps.bundler?.pollingIntervalMs }
@@ -211,8 +236,14 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
     async stablecoinBalances(chain, userIndexes) {
       const { multicall3, stablecoin } = deps.chains[chain].addresses
       const wallets = await Promise.all(userIndexes.map((i) => walletAddress(i)))
-      const byWallet = await readStablecoinBalances(clients[chain], multicall3, stablecoin, wallets)
-      return new Map(userIndexes.map((i, n) => [i, byWallet.get(wallets[n]!.toLowerCase()) ?? 0n]))
+      // One read per wallet per block: the wallets not read at this head yet go in one multicall, the rest share it.
+      const block = await headForCache(heads, chain, READ_DEADLINE_MS)
+      const missing = [...new Set(wallets.map((w) => w.toLowerCase()))].filter((w) => !stablecoinCache.has(`${chain}|${w}`, block))
+      const read = missing.length === 0 ? undefined : readStablecoinBalances(readClients[chain], multicall3, stablecoin, missing as Address[])
+      const values = await Promise.all(
+        wallets.map((w) => stablecoinCache.get(`${chain}|${w.toLowerCase()}`, block, async () => (await read!).get(w.toLowerCase()) ?? 0n)),
+      )
+      return new Map(userIndexes.map((i, n) => [i, values[n]!]))
     },
     withdraw: (request) =>
       withdraw(
