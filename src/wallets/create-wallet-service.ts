@@ -30,11 +30,11 @@ import { createWithdrawalCounter, DEFAULT_WITHDRAWAL_POLICY, type WithdrawalPoli
 export const MAX_DEPLOYS_AHEAD = 200
 
 /**
- * How old a head may be to key the balance caches: observed by the indexer every block, read anew past this (no
- * indexer on the chain). A second is five Base blocks (200 ms, docs.base.org Denim): a balance shown is at most that
- * much behind the chain, and a page polled by many users costs one head read a second at most.
+ * How old a head may be to key the balance caches: none. Each request asks the head (one eth_blockNumber, shared by
+ * the requests in flight), so a deposit mined before a request is always shown (read-your-writes); what is cached is
+ * the balances multicall, once per wallet per block. A head observed by the indexer could lag the node by a round.
  */
-export const HEAD_MAX_AGE_MS = 1_000
+export const HEAD_MAX_AGE_MS = 0
 
 export interface WalletServiceDeps {
   chains: Record<ChainKey, ChainConfig>
@@ -53,7 +53,7 @@ export interface WalletServiceDeps {
    * apart from the bundler's, so API traffic never competes with launch buys. Injected `clients` serve both.
    */
   readClients?: Partial<Record<ChainKey, PublicClient>>
-  /** The chains' heads, shared with the indexer and the readiness probe (default: read through the read clients). */
+  /** Heads keying the balance caches (default: read through the read clients on each request, shared in flight). */
   heads?: ChainHeads
   /**
    * Optional: per chain, a third-party ERC-4337 bundler URL to submit through instead of our own bundler EOA. Such
