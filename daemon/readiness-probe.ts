@@ -1,6 +1,7 @@
 import { createPublicClient, http } from 'viem'
 import { CHAIN_KEYS, type ChainConfig, type ChainKey } from '../src/chain/chain-keys.ts'
 import { withDeadline } from '../src/common/with-deadline.ts'
+import { type ChainHeads, createChainHeads } from '../src/chain/chain-heads.ts'
 import { type ChainObservation, judgeReadiness, type ReadinessReport } from '../src/domain/health/readiness.ts'
 import { createJournal } from '../src/journal/journal.ts'
 import type { Store } from '../src/store/open-store.ts'
@@ -14,13 +15,12 @@ const HEAD_DEADLINE_MS = 2_000
  * GET /readyz's check for the running daemon: the store's health, each chain's head (read with a deadline, no
  * retries) and the indexer's stored checkpoint (its newest processed block), judged by judgeReadiness.
  */
-export function createReadinessProbe(deps: { store: Store; chains: Record<ChainKey, ChainConfig> }): () => Promise<ReadinessReport> {
+export function createReadinessProbe(deps: { store: Store; chains: Record<ChainKey, ChainConfig>; heads?: ChainHeads }): () => Promise<ReadinessReport> {
   const journal = createJournal(deps.store)
-  const clients = Object.fromEntries(
-    CHAIN_KEYS.map((key) => [key, createPublicClient({ transport: http(deps.chains[key].rpcUrl, { retryCount: 0, timeout: HEAD_DEADLINE_MS }) })]),
-  ) as Record<ChainKey, ReturnType<typeof createPublicClient>>
-  const headOf = (key: ChainKey) =>
-    withDeadline(clients[key].getBlockNumber({ cacheTime: 0 }), HEAD_DEADLINE_MS, () => new Error('no answer')).catch(() => null)
+  const heads = deps.heads ?? createProbeHeads(deps.chains)
+  // The shared heads answer from the indexer's sync when it read the head within their age, else fetch it (a stalled
+  // indexer does not hide its lag: its head observations age out).
+  const headOf = (key: ChainKey) => withDeadline(heads.head(key), HEAD_DEADLINE_MS, () => new Error('no answer')).catch(() => null)
   async function indexedOf(key: ChainKey): Promise<bigint | null> {
     if (!deps.store.health().open) return null
     const checkpoint = await journal.getCheckpoint(key)
@@ -33,4 +33,18 @@ export function createReadinessProbe(deps: { store: Store; chains: Record<ChainK
     )
     return judgeReadiness({ store: deps.store.health(), chains, maxLagBlocks: MAX_READY_LAG_BLOCKS })
   }
+}
+
+/** How old a head observed by the indexer's sync may be for the probe: five Base blocks (200 ms each, Denim). */
+export const SHARED_HEAD_MAX_AGE_MS = 1_000
+
+/**
+ * The heads the readiness probe (and, in the daemon, the indexer's sync) share: read with the probe's deadline and no
+ * retries, reused for SHARED_HEAD_MAX_AGE_MS after the sync observed or a probe read them.
+ */
+export function createProbeHeads(chains: Record<ChainKey, ChainConfig>): ChainHeads {
+  const clients = Object.fromEntries(
+    CHAIN_KEYS.map((key) => [key, createPublicClient({ transport: http(chains[key].rpcUrl, { retryCount: 0, timeout: HEAD_DEADLINE_MS }) })]),
+  ) as Record<ChainKey, ReturnType<typeof createPublicClient>>
+  return createChainHeads({ read: (key) => clients[key].getBlockNumber({ cacheTime: 0 }), maxAgeMs: SHARED_HEAD_MAX_AGE_MS })
 }

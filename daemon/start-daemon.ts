@@ -19,7 +19,8 @@ import { resolveDevBuySetups } from './launch-methods/dev-buy-setups.ts'
 import { createVestingChain } from '../src/launch-methods/vesting/vesting-chain.ts'
 import { removeDaemonFile, writeDaemonFile } from './daemon-file.ts'
 import { makeDataDirPrivate } from './private-data-dir.ts'
-import { createReadinessProbe } from './readiness-probe.ts'
+import { createProbeHeads, createReadinessProbe } from './readiness-probe.ts'
+import type { SocketState } from '../src/sync/realtime-sync.ts'
 import { startBundlerWatch } from './bundler-watch.ts'
 import { createDaemonMetrics } from './metrics/daemon-metrics.ts'
 import { assertPortsFree, listenError } from './check-ports.ts'
@@ -218,7 +219,13 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
 
     // Background workers, in start order (stopped in reverse): the executor, then the launch indexer that feeds it.
     step('workers')
-    const workerContext = { config, chains, store, services, wallets, logger, fail, ...(devnetSetup ? { devnet: devnetSetup } : {}) }
+    // RPC budget: the indexer's sync shares each chain's head with the readiness probe, and reports its websockets.
+    const heads = createProbeHeads(chains)
+    const sockets: Partial<Record<ChainKey, SocketState>> = {}
+    const onSocket = (chain: ChainKey, state: SocketState) => {
+      sockets[chain] = state
+    }
+    const workerContext = { config, chains, store, services, wallets, logger, fail, heads, onSocket, ...(devnetSetup ? { devnet: devnetSetup } : {}) }
     const workers: BackgroundWorker[] = [
       ...createLaunchWorkers(workerContext),
       createOtcSettlementWorker({ store, services, wallets, chains, otcChain, logger }),
@@ -233,10 +240,10 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     undo.push({ name: devBuyWorker.name, stop: () => devBuyWorker.stop() })
 
     // Metrics (served on the admin listener), then the public API they time.
-    const readiness = createReadinessProbe({ store, chains })
+    const readiness = createReadinessProbe({ store, chains, heads })
     const bundlerWatch = startBundlerWatch({ chains, bundlerAddress: (chain) => wallets.bundlerAddress(chain), lowEth: config.wallet.bundlerLowEth, logger })
     undo.push({ name: 'bundler watch', stop: async () => bundlerWatch.stop() })
-    const metrics = createDaemonMetrics({ store, readiness, bundlers: () => bundlerWatch.latest() })
+    const metrics = createDaemonMetrics({ store, readiness, bundlers: () => bundlerWatch.latest(), websockets: () => sockets })
     undo.push({ name: 'metrics', stop: async () => metrics.stop() })
 
     // Public API.

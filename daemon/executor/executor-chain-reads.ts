@@ -50,7 +50,7 @@ export function createExecutorChainReads(deps: {
       }
       return out
     },
-    buyOf: (chain, wallet, orderId, fromBlock) => findBuyOnChain(clients[chain], buyRouters[chain], wallet, orderId, fromBlock),
+    buyOf: (chain, wallet, orderId, fromBlock) => findBuyOnChain(clients[chain], buyRouters[chain], wallet, orderId, fromBlock, chains[chain].getLogsMaxBlocks),
     buysInTransaction: (chain, txHash) => findBuysInTransaction(clients[chain], buyRouters[chain], txHash),
     async auctionBlock(chain, mevModule, poolId, blockNumber) {
       try {

@@ -1,5 +1,6 @@
 import { parseEventLogs, type Address, type Hash, type PublicClient } from 'viem'
 import { buyRouterAbi } from './buy-router-abi.ts'
+import { getLogsInChunks } from '../../src/chain/get-logs-in-chunks.ts'
 
 export interface BuyOutcome {
   txHash: Hash
@@ -42,17 +43,24 @@ export async function findBuysInTransaction(client: PublicClient, router: Addres
  * The chain's answer to "did this order buy?", independent of any transaction hash we may have lost in a crash: the
  * router's `executed` flag, and the PrebuyBuy log (indexed by buyer and order id) for the amounts.
  */
-export async function findBuyOnChain(client: PublicClient, router: Address, buyer: Address, orderId: Hash, fromBlock: bigint): Promise<BuyOutcome | undefined> {
+export async function findBuyOnChain(
+  client: PublicClient,
+  router: Address,
+  buyer: Address,
+  orderId: Hash,
+  fromBlock: bigint,
+  /** Widest getLogs range per request (the chain's getLogsMaxBlocks): after downtime the search spans many blocks. */
+  maxBlocks?: number,
+): Promise<BuyOutcome | undefined> {
   const executed = (await client.readContract({ address: router, abi: buyRouterAbi, functionName: 'executed', args: [buyer, orderId] })) as boolean
   if (!executed) return undefined
-  const logs = await client.getContractEvents({
-    address: router,
-    abi: buyRouterAbi,
-    eventName: 'PrebuyBuy',
-    args: { buyer, orderId },
-    fromBlock,
-    toBlock: 'latest',
-  })
+  const logs = await getLogsInChunks(
+    client,
+    { fromBlock, toBlock: 'latest' },
+    (from, to) =>
+      client.getContractEvents({ address: router, abi: buyRouterAbi, eventName: 'PrebuyBuy', args: { buyer, orderId }, fromBlock: from, toBlock: to }),
+    { maxBlocks, firstOnly: true },
+  )
   const log = logs[0]
   if (!log) return undefined
   return toOutcome(log as never)

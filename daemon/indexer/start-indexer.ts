@@ -5,7 +5,7 @@ import type { Logger } from '../../src/common/logger.ts'
 import type { Journal } from '../../src/journal/journal.ts'
 import type { LaunchpadAdapter } from '../../src/launchpads/launchpad-adapter.ts'
 import type { Store } from '../../src/store/open-store.ts'
-import { createRealtimeSync, type RealtimeSync } from '../../src/sync/realtime-sync.ts'
+import { createRealtimeSync, type RealtimeSync, type SocketState } from '../../src/sync/realtime-sync.ts'
 import { loadBlockRef } from '../../src/sync/sync-types.ts'
 import { type ChainIndexer, createChainIndexer, toStoredCheckpoint } from './chain-indexer.ts'
 import type { TickBus } from './tick-bus.ts'
@@ -48,6 +48,10 @@ export interface IndexerDeps {
   onLaunchLogs?: (info: { chain: ChainKey; blockNumber: bigint; arrivedAt: number }) => void
   /** Metrics hook: a stage of a launch block finished (performance.now() time), for the launch-latency benchmark. */
   onStage?: (stage: string, at: number) => void
+  /** Each chain's head as the sync reads it every round (shared: the readiness probe need not fetch it again). */
+  onHead?: (chain: ChainKey, head: bigint) => void
+  /** A chain's new-head websocket came up, went down, or never connected (a warning is logged; metrics). */
+  onSocket?: (chain: ChainKey, state: SocketState) => void
 }
 
 export interface Indexer {
@@ -108,6 +112,8 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
         : undefined,
       startBlock: config.startBlock,
       logger: log,
+      onHead: deps.onHead ? (head) => deps.onHead?.(config.chain.key, head) : undefined,
+      onSocket: deps.onSocket ? (state) => deps.onSocket?.(config.chain.key, state) : undefined,
     })
     syncs.push(sync)
     return sync

@@ -3,6 +3,7 @@ import type { ChainKey } from '../../src/chain/chain-keys.ts'
 import type { ReadinessReport } from '../../src/domain/health/readiness.ts'
 import type { Store } from '../../src/store/open-store.ts'
 import type { BundlerBalance } from '../bundler-watch.ts'
+import type { SocketState } from '../../src/sync/realtime-sync.ts'
 import { createHttpMetrics, type HttpMetrics } from './http-metrics.ts'
 import { createJournalMetrics } from './journal-metrics.ts'
 
@@ -21,6 +22,8 @@ export interface DaemonMetricsDeps {
   bundlers: () => Partial<Record<ChainKey, BundlerBalance>>
   /** Node's process metrics (memory, CPU, event loop lag, GC); off in tests that build several registries. */
   processMetrics?: boolean
+  /** Each indexed chain's new-head websocket as the indexer's sync last reported it (absent: no report yet). */
+  websockets?: () => Partial<Record<ChainKey, SocketState>>
 }
 
 /**
@@ -38,6 +41,33 @@ export function createDaemonMetrics(deps: DaemonMetricsDeps): DaemonMetrics {
   const readiness = (): Promise<ReadinessReport> => {
     if (!pending || Date.now() - pending.at > 1_000) pending = { at: Date.now(), report: deps.readiness() }
     return pending.report
+  }
+  const websockets = deps.websockets
+  if (websockets) {
+    new Gauge({
+      name: 'prebuy_chain_websocket_up',
+      help: "1 while the chain's new-head websocket delivers heads (no timer polling), 0 while the indexer polls over HTTP instead.",
+      labelNames: ['chain'],
+      registers: [registry],
+      collect() {
+        for (const [chain, state] of Object.entries(websockets())) this.set({ chain }, state === 'up' ? 1 : 0)
+      },
+    })
+    // Set once the sync warned that the socket delivered nothing since start although the chain moved (a wrong wsUrl).
+    const neverConnected = new Set<string>()
+    new Gauge({
+      name: 'prebuy_chain_websocket_never_connected',
+      help: '1 when the websocket has delivered no head since start although the chain moved (check wsUrl), else 0.',
+      labelNames: ['chain'],
+      registers: [registry],
+      collect() {
+        for (const [chain, state] of Object.entries(websockets())) {
+          if (state === 'never_connected') neverConnected.add(chain)
+          if (state === 'up') neverConnected.delete(chain)
+          this.set({ chain }, neverConnected.has(chain) ? 1 : 0)
+        }
+      },
+    })
   }
   new Gauge({
     name: 'prebuy_ready',

@@ -1,5 +1,7 @@
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
 import type { Logger } from '../../src/common/logger.ts'
+import type { ChainHeads } from '../../src/chain/chain-heads.ts'
+import type { SocketState } from '../../src/sync/realtime-sync.ts'
 import type { PrebuyConfig } from '../../src/config/config.ts'
 import type { Services } from '../../src/services/services.ts'
 import type { Store } from '../../src/store/open-store.ts'
@@ -18,6 +20,10 @@ export interface WorkerContext {
   devnet?: DevnetSetup
   /** A worker that cannot go on calls this; the daemon stops with the message. */
   fail(error: Error): void
+  /** The chains' heads, fed by the indexer's sync and read by the readiness probe (one head fetch per tick). */
+  heads?: ChainHeads
+  /** Told when a chain's new-head websocket comes up, goes down or never connects (metrics). */
+  onSocket?: (chain: ChainKey, state: SocketState) => void
 }
 
 /** A part of the daemon that runs beside the HTTP servers: started after the store opens, stopped before it closes. */

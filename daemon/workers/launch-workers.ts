@@ -109,6 +109,8 @@ export function createLaunchWorkers(context: WorkerContext): BackgroundWorker[] 
         logger: context.logger,
         blockTimeSeconds: blockTime,
         sharedDeployers: context.config.launches.sharedDeployers,
+        ...(context.heads ? { onHead: context.heads.observe } : {}),
+        ...(context.onSocket ? { onSocket: context.onSocket } : {}),
       })
       log.info({ chains: chains.map((c) => c.chain.key) }, 'indexer started')
     },

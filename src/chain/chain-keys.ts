@@ -35,6 +35,13 @@ export interface ChainConfig {
   chainId: number
   rpcUrl: string
   wsUrl: string
+  /**
+   * HTTP URL of the API's reads (wallet balances, the order book's funding), kept apart from `rpcUrl` (the indexer's
+   * and executor's) so API traffic never competes with launch buys for a provider's rate limit. Default: `rpcUrl`.
+   */
+  readRpcUrl?: string | undefined
+  /** Widest `eth_getLogs` block range asked of this chain's provider (default DEFAULT_GET_LOGS_MAX_BLOCKS, 2,000). */
+  getLogsMaxBlocks?: number | undefined
   addresses: ChainAddresses
   /** True only for the embedded anvil chains; devnet helpers (faucet, mining) refuse any other chain. */
   devnet?: boolean

@@ -126,6 +126,13 @@ const rpcChain = (addresses: z.ZodType<Record<keyof typeof addressesShape, `0x${
       .min(Number(MIN_TX_GAS_CAP), { error: TX_GAS_CAP_ERROR })
       .max(1_000_000_000, { error: TX_GAS_CAP_ERROR })
       .default(Number(EIP_7825_TX_GAS_CAP)),
+    /**
+     * HTTP URL for the API's reads (balances, funding), apart from the indexer's and executor's `rpcUrl` so API
+     * traffic never competes with launch buys for the provider's rate limit (docs/chains.md "RPC budget"). Default: rpcUrl.
+     */
+    readRpcUrl: url(['http', 'https']).optional(),
+    /** Widest eth_getLogs block range asked of this chain's provider (default 2,000; halved when the provider refuses). */
+    getLogsMaxBlocks: positiveInt(1_000_000).optional(),
     addresses,
   })
 

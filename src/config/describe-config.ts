@@ -26,6 +26,7 @@ export function describeConfig(config: PrebuyConfig): Omit<PrebuyConfig, 'passph
       rpcUrl: maskUrl(chain.rpcUrl),
       wsUrl: maskUrl(chain.wsUrl),
       ...(chain.bundlerUrl === undefined ? {} : { bundlerUrl: maskUrl(chain.bundlerUrl) }),
+      ...(chain.readRpcUrl === undefined ? {} : { readRpcUrl: maskUrl(chain.readRpcUrl) }),
     }
   }
   return { ...rest, chains }

@@ -6,7 +6,20 @@ export function rpcChainConfigs(chains: RpcChainsConfig): Record<ChainKey, Chain
   return Object.fromEntries(
     CHAIN_KEYS.map((key): [ChainKey, ChainConfig] => {
       const chain = chains[key]
-      return [key, { key, chainId: chain.chainId, rpcUrl: chain.rpcUrl, wsUrl: chain.wsUrl, addresses: chain.addresses, txGasCap: BigInt(chain.txGasCap) }]
+      return [
+        key,
+        {
+          key,
+          chainId: chain.chainId,
+          rpcUrl: chain.rpcUrl,
+          wsUrl: chain.wsUrl,
+          // The API's reads default to the executor's node; a separate URL keeps them off its rate limit.
+          readRpcUrl: chain.readRpcUrl ?? chain.rpcUrl,
+          ...(chain.getLogsMaxBlocks === undefined ? {} : { getLogsMaxBlocks: chain.getLogsMaxBlocks }),
+          addresses: chain.addresses,
+          txGasCap: BigInt(chain.txGasCap),
+        },
+      ]
     }),
   ) as Record<ChainKey, ChainConfig>
 }

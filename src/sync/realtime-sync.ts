@@ -14,14 +14,34 @@ export interface RealtimeSyncOptions {
   addresses?: Address[] | undefined
   /** Blocks at least this deep under the processed tip are final and are dropped from the reorg window. */
   confirmations: number
-  /** Polling interval: the fallback when the socket is down, and a safety net when it is up. */
+  /** Polling interval: only while the socket is down (or not configured); while it delivers heads no timer polls. */
   pollingIntervalMs: number
+  /**
+   * While the socket is up, this long without a head over it counts it as down (a socket that died silently) and
+   * polling resumes until it delivers again (default 30 s: 150 Base blocks).
+   */
+  socketSilenceMs?: number | undefined
+  /**
+   * A warning (and `onSocket('never_connected')`) when the socket has delivered no head this long after start
+   * although the chain moved: a wrong wsUrl or a provider without subscriptions, polling in its place (default 30 s).
+   */
+  socketConnectWarnMs?: number | undefined
+  /** Told the head of each round (read anyway): the daemon shares it, so nothing else fetches the head per tick. */
+  onHead?: ((head: bigint) => void) | undefined
+  /** Told when the socket comes up, goes down, or never connected (see socketConnectWarnMs). */
+  onSocket?: ((state: SocketState) => void) | undefined
   /** Resume point persisted by the consumer; without it, the sync starts at `startBlock`. */
   resume?: SyncCheckpoint | undefined
   /** First block to process when there is no checkpoint (default: the current head). */
   startBlock?: bigint | undefined
   logger: Logger
 }
+
+export type SocketState = 'up' | 'down' | 'never_connected'
+
+/** Defaults of socketSilenceMs and socketConnectWarnMs. */
+export const SOCKET_SILENCE_MS = 30_000
+export const SOCKET_CONNECT_WARN_MS = 30_000
 
 export interface RealtimeSync {
   /** One stream per sync; ends after stop(). */
@@ -42,23 +62,30 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
   let wake: (() => void) | undefined
   let unwatch: (() => void) | undefined
   let socketHealthy = false
+  let socketEverDelivered = false
+  const socketSilenceMs = options.socketSilenceMs ?? SOCKET_SILENCE_MS
+  const socketConnectWarnMs = options.socketConnectWarnMs ?? SOCKET_CONNECT_WARN_MS
+  const startedAt = Date.now()
+  let blocksSinceStart = 0
+  let neverConnectedWarned = false
 
   // A head announced while a round was running must not wait for the next poll: remember it.
   let headPending = false
+  /** Resolves true when woken (a head over the socket, stop), false when the time ran out. */
   const sleepUntilWoken = (ms: number) =>
-    new Promise<void>((resolve) => {
+    new Promise<boolean>((resolve) => {
       if (headPending) {
         headPending = false
-        return resolve()
+        return resolve(true)
       }
-      const timer = setTimeout(done, ms)
-      function done() {
+      const timer = setTimeout(() => finish(false), ms)
+      function finish(woken: boolean) {
         clearTimeout(timer)
         wake = undefined
         headPending = false
-        resolve()
+        resolve(woken)
       }
-      wake = done
+      wake = () => finish(true)
     })
 
   const notify = () => {
@@ -72,18 +99,38 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
       unwatch = wsClient.watchBlockNumber({
         emitOnBegin: false,
         onBlockNumber: () => {
-          socketHealthy = true
+          if (!socketHealthy) {
+            socketHealthy = true
+            socketEverDelivered = true
+            logger.info('realtime sync: websocket delivering new heads; timer polling stopped')
+            options.onSocket?.('up')
+          }
           notify()
         },
         onError: (error) => {
-          // The polling timer keeps the stream going; the socket is only an accelerator.
-          if (socketHealthy) logger.warn({ err: error }, 'realtime sync: websocket failed, falling back to polling')
+          // Polling takes over; the socket comes back up with its next head (viem's transport reconnects).
+          if (socketHealthy) {
+            logger.warn({ err: error }, 'realtime sync: websocket failed, falling back to polling')
+            options.onSocket?.('down')
+          }
           socketHealthy = false
         },
       })
     } catch (error) {
       logger.warn({ err: error }, 'realtime sync: websocket subscription failed, polling only')
     }
+  }
+
+  /** Once: the chain moved for socketConnectWarnMs after start and the socket never told us (polling did). */
+  function warnIfSocketNeverConnected() {
+    if (!wsClient || socketEverDelivered || neverConnectedWarned || blocksSinceStart === 0) return
+    if (Date.now() - startedAt < socketConnectWarnMs) return
+    neverConnectedWarned = true
+    logger.warn(
+      { afterMs: socketConnectWarnMs, blocks: blocksSinceStart },
+      'realtime sync: the websocket has delivered no new head since start although the chain moved: check wsUrl (and that the provider supports eth_subscribe); polling over HTTP meanwhile',
+    )
+    options.onSocket?.('never_connected')
   }
 
   async function fetchBlock(number: bigint): Promise<BlockRef | undefined> {
@@ -160,6 +207,7 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
 
     async function* reconcile(): AsyncGenerator<SyncEvent, boolean, undefined> {
       const head = toBlockRef(await client.getBlock({ blockTag: 'latest' }))
+      options.onHead?.(head.number)
       if (head.hash === tip().hash) return false
       const current = tip()
       if (head.number < current.number) {
@@ -191,6 +239,7 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
           state.finalized = finalized
           state.history = rememberFinalized(state.history, superseded, finalized.number)
         }
+        blocksSinceStart++
         yield { type: 'block', block, logs, checkpoint: snapshot() }
         if (finalized) yield { type: 'finalize', block: finalized, checkpoint: snapshot() }
       }
@@ -206,7 +255,15 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
         logger.warn({ err: error }, 'realtime sync: RPC failed, retrying')
       }
       if (stopped) break
-      await sleepUntilWoken(pollingIntervalMs)
+      warnIfSocketNeverConnected()
+      // Socket up: wait for its next head, no timer polling (the silence bound only detects a socket that died quietly).
+      const waitedOnSocket = socketHealthy
+      const woken = await sleepUntilWoken(waitedOnSocket ? socketSilenceMs : pollingIntervalMs)
+      if (waitedOnSocket && !woken && socketHealthy && !stopped) {
+        socketHealthy = false
+        logger.warn({ silentMs: socketSilenceMs }, 'realtime sync: no new head over the websocket for a while; polling until it delivers again')
+        options.onSocket?.('down')
+      }
     }
   }
 

@@ -15,7 +15,9 @@ import { createKeyedMutex } from '../common/keyed-mutex.ts'
 import { createNonceStreams } from './nonce-streams.ts'
 import type { OperationPreparer } from './prepare/operation-preparer.ts'
 import { createOperationPreparer } from './prepare-user-operations.ts'
-import { createChainBalanceReader, type ChainBalanceReader } from './read-balances.ts'
+import { createChainBalanceReader, READ_DEADLINE_MS, type ChainBalanceReader } from './read-balances.ts'
+import { cachePerBlock, createBlockCache, headForCache } from './block-balance-cache.ts'
+import { type ChainHeads, createChainHeads } from '../chain/chain-heads.ts'
 import type { SubmitOptions, UserOperationRequest, UserOperationResult, WalletService } from './wallet-service.ts'
 import { runOperationsInCall } from './run-operations-in-call.ts'
 import { notSentOutcome } from './bundler/submit-bundles.ts'
@@ -30,6 +32,13 @@ import { RPC_BATCH_SIZE } from '../chain/node-requirements.ts'
  */
 export const MAX_DEPLOYS_AHEAD = 200
 
+/**
+ * How old a head may be to key the balance caches: none. Each request asks the head (one eth_blockNumber, shared by
+ * the requests in flight), so a deposit mined before a request is always shown (read-your-writes); what is cached is
+ * the balances multicall, once per wallet per block. A head observed by the indexer could lag the node by a round.
+ */
+export const HEAD_MAX_AGE_MS = 0
+
 export interface WalletServiceDeps {
   chains: Record<ChainKey, ChainConfig>
   keys: KeyStore
@@ -42,6 +51,13 @@ export interface WalletServiceDeps {
   callGasLimit?: bigint
   /** Injected clients (tests); by default one HTTP client per chain from its rpcUrl. */
   clients?: Partial<Record<ChainKey, PublicClient>>
+  /**
+   * The API's reads (balances, funding): by default one HTTP client per chain from its `readRpcUrl` (else `rpcUrl`),
+   * apart from the bundler's, so API traffic never competes with launch buys. Injected `clients` serve both.
+   */
+  readClients?: Partial<Record<ChainKey, PublicClient>>
+  /** Heads keying the balance caches (default: read through the read clients on each request, shared in flight). */
+  heads?: ChainHeads
   /**
    * Optional: per chain, a third-party ERC-4337 bundler URL to submit through instead of our own bundler EOA. Such
    * bundlers refuse zero-fee operations, so on that chain operations pay market fees from the wallet's own ETH.
@@ -70,7 +86,11 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
   const provider: SmartAccountProvider = createAccountProvider({ kind: deps.accountKind, chains: deps.chains, keys: deps.keys })
   const streams = createNonceStreams()
   const clients = {} as Record<ChainKey, PublicClient>
+  const readClients = {} as Record<ChainKey, PublicClient>
   const readers = {} as Record<ChainKey, ChainBalanceReader>
+  const heads = deps.heads ?? createChainHeads({ read: (key) => readClients[key].getBlockNumber({ cacheTime: 0 }), maxAgeMs: HEAD_MAX_AGE_MS })
+  // Stablecoin balances by chain and wallet, one read per block of the head (funding views, launch simulations).
+  const stablecoinCache = createBlockCache<bigint>()
   const bundlers = {} as Record<ChainKey, Bundler>
   const preparers = {} as Record<ChainKey, OperationPreparer>
   for (const key of CHAIN_KEYS) {
@@ -83,7 +103,12 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
         pollingInterval: 250,
       })
     clients[key] = client
-    readers[key] = createChainBalanceReader(chain, client)
+    const readClient =
+      deps.readClients?.[key] ??
+      deps.clients?.[key] ??
+      createPublicClient({ transport: http(chain.readRpcUrl ?? chain.rpcUrl, { retryCount: 2 }), pollingInterval: 250 })
+    readClients[key] = readClient
+    readers[key] = cachePerBlock(key, createChainBalanceReader(chain, readClient), heads, READ_DEADLINE_MS)
     const externalUrl = deps.externalBundlerUrls?.[key]
     if (externalUrl) {
       const timing = { receiptTimeoutMs: deps.bundler?.receiptTimeoutMs, pollingIntervalMs: deps.bundler?.pollingIntervalMs }
@@ -212,8 +237,14 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
     async stablecoinBalances(chain, userIndexes) {
       const { multicall3, stablecoin } = deps.chains[chain].addresses
       const wallets = await Promise.all(userIndexes.map((i) => walletAddress(i)))
-      const byWallet = await readStablecoinBalances(clients[chain], multicall3, stablecoin, wallets)
-      return new Map(userIndexes.map((i, n) => [i, byWallet.get(wallets[n]!.toLowerCase()) ?? 0n]))
+      // One read per wallet per block: the wallets not read at this head yet go in one multicall, the rest share it.
+      const block = await headForCache(heads, chain, READ_DEADLINE_MS)
+      const missing = [...new Set(wallets.map((w) => w.toLowerCase()))].filter((w) => !stablecoinCache.has(`${chain}|${w}`, block))
+      const read = missing.length === 0 ? undefined : readStablecoinBalances(readClients[chain], multicall3, stablecoin, missing as Address[])
+      const values = await Promise.all(
+        wallets.map((w) => stablecoinCache.get(`${chain}|${w.toLowerCase()}`, block, async () => (await read!).get(w.toLowerCase()) ?? 0n)),
+      )
+      return new Map(userIndexes.map((i, n) => [i, values[n]!]))
     },
     withdraw: (request) =>
       withdraw(

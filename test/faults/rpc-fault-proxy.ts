@@ -2,15 +2,46 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 
 export type FaultKind = 'drop' | 'delay' | 'error' | 'http502' | 'stale'
+/** Answers given by a provider limit (counted apart from the random faults). */
+export type LimitKind = 'rateLimited' | 'gasCapped' | 'batchRefused' | 'rangeRefused' | 'stalePending' | 'overrideRefused'
+
+/**
+ * What real providers do to a client within their published limits (each switched on by setting it; deterministic,
+ * unlike the random faults): see docs/reliability.md for the figure each one earns.
+ */
+export interface ProviderLimits {
+  /** Every `everyNth` request is answered HTTP 429 with `Retry-After: retryAfterSeconds` (a rate-limited plan). */
+  rateLimit?: { everyNth: number; retryAfterSeconds: number }
+  /**
+   * An `eth_call`/`eth_estimateGas` asking for more gas than `cap`: 'clamp' lowers it to the cap as geth's
+   * `--rpc.gascap` does (default 50,000,000, silently capped), 'refuse' answers an error as some providers do.
+   */
+  ethCallGasCap?: { cap: bigint; mode: 'clamp' | 'refuse' }
+  /** A JSON-RPC batch longer than this is refused whole (providers cap batches: Alchemy 1,000, others 100 or less). */
+  maxBatch?: number
+  /** `eth_getLogs` over more blocks than this is refused as "block range too large" (Alchemy 2,000; QuickNode 10,000). */
+  maxLogRange?: number
+  /**
+   * Every other `eth_getTransactionCount(…, 'pending')` is answered by a lagging node behind a load balancer, one
+   * transaction behind (the count minus one).
+   */
+  stalePendingNonce?: boolean
+  /** `eth_call` with a state override (3rd parameter) or block override (4th) is refused. */
+  refuseOverrides?: 'block' | 'state' | 'both'
+}
 
 export interface FaultProxy {
   url: string
+  /** Provider limits in force (mutable: a test switches them on and off). */
+  limits: ProviderLimits
   /** Where requests go; settable once the node's URL is known. */
   target: string
   /** Chance (0-1) that a request meets a fault; 0 passes everything through. */
   rate: number
   /** Faults injected so far, by kind, and requests seen. */
-  counts(): Record<FaultKind | 'requests', number>
+  counts(): Record<FaultKind | LimitKind | 'requests', number>
+  /** JSON-RPC calls seen, by method (a batch counts each of its calls). */
+  methods(): Record<string, number>
   close(): Promise<void>
 }
 
@@ -21,7 +52,7 @@ const KINDS: readonly FaultKind[] = ['drop', 'delay', 'error', 'http502', 'stale
  * (0.1-1.5 s), answers a JSON-RPC error, answers HTTP 502, or reports a stale block number (a lagging backend behind a
  * load balancer). A deterministic generator (seed) picks the faults so a failing run can be replayed.
  */
-export async function startFaultProxy(options: { target?: string; rate: number; seed?: number }): Promise<FaultProxy> {
+export async function startFaultProxy(options: { target?: string; rate: number; seed?: number; limits?: ProviderLimits }): Promise<FaultProxy> {
   let seed = options.seed ?? 1
   const random = () => {
     // mulberry32
@@ -31,8 +62,24 @@ export async function startFaultProxy(options: { target?: string; rate: number; 
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
     return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
   }
-  const counts: Record<FaultKind | 'requests', number> = { requests: 0, drop: 0, delay: 0, error: 0, http502: 0, stale: 0 }
+  const counts: Record<FaultKind | LimitKind | 'requests', number> = {
+    requests: 0,
+    drop: 0,
+    delay: 0,
+    error: 0,
+    http502: 0,
+    stale: 0,
+    rateLimited: 0,
+    gasCapped: 0,
+    batchRefused: 0,
+    rangeRefused: 0,
+    stalePending: 0,
+    overrideRefused: 0,
+  }
   let lastBlock: bigint | undefined
+  const methods: Record<string, number> = {}
+  // Pending-nonce reads seen: the stale node answers every other one.
+  let pendingReads = 0
 
   async function forward(body: string): Promise<{ status: number; text: string }> {
     const response = await fetch(proxy.target, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
@@ -42,8 +89,11 @@ export async function startFaultProxy(options: { target?: string; rate: number; 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const chunks: Buffer[] = []
     for await (const chunk of request) chunks.push(chunk as Buffer)
-    const body = Buffer.concat(chunks).toString('utf8')
+    let body = Buffer.concat(chunks).toString('utf8')
     counts.requests++
+    const limited = await applyLimits(body, response)
+    if (limited === 'answered') return
+    body = limited
     const fault = random() < proxy.rate ? KINDS[Math.floor(random() * KINDS.length)]! : undefined
     if (fault === 'drop') {
       counts.drop++
@@ -85,6 +135,108 @@ export async function startFaultProxy(options: { target?: string; rate: number; 
     response.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.text)
   }
 
+  type RpcCall = { jsonrpc?: string; id: unknown; method: string; params?: unknown[] }
+  const rpcError = (id: unknown, code: number, message: string) => ({ jsonrpc: '2.0', id, error: { code, message } })
+  const json = (response: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}) =>
+    response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(value))
+
+  /**
+   * The provider limits: answers the request itself ('answered') or returns the body to forward (possibly rewritten:
+   * a clamped gas, a stale-nonce marker handled after forwarding).
+   */
+  async function applyLimits(body: string, response: ServerResponse): Promise<string | 'answered'> {
+    const limits = proxy.limits
+    if (limits.rateLimit && counts.requests % limits.rateLimit.everyNth === 0) {
+      counts.rateLimited++
+      // Alchemy, QuickNode and Infura answer a plan's rate limit with HTTP 429; some add Retry-After (seconds).
+      json(response, 429, rpcError(null, 429, 'Too Many Requests (injected)'), { 'retry-after': String(limits.rateLimit.retryAfterSeconds) })
+      return 'answered'
+    }
+    let parsed: RpcCall | RpcCall[]
+    try {
+      parsed = JSON.parse(body) as RpcCall | RpcCall[]
+    } catch {
+      return body
+    }
+    const calls = Array.isArray(parsed) ? parsed : [parsed]
+    for (const call of calls) methods[call.method] = (methods[call.method] ?? 0) + 1
+    if (Array.isArray(parsed) && limits.maxBatch !== undefined && parsed.length > limits.maxBatch) {
+      counts.batchRefused++
+      // As providers do: one error for the whole batch (not one per call), HTTP 200.
+      json(response, 200, rpcError(null, -32600, `batch size too large: at most ${limits.maxBatch} requests (injected)`))
+      return 'answered'
+    }
+    const refusals = new Map<unknown, ReturnType<typeof rpcError>>()
+    let rewritten = false
+    for (const call of calls) {
+      const params = call.params ?? []
+      if (call.method === 'eth_getLogs' && limits.maxLogRange !== undefined) {
+        const filter = params[0] as { fromBlock?: string; toBlock?: string; blockHash?: string } | undefined
+        if (filter && !filter.blockHash) {
+          const from = filter.fromBlock?.startsWith('0x') ? BigInt(filter.fromBlock) : 0n
+          const to = filter.toBlock?.startsWith('0x') ? BigInt(filter.toBlock) : await headNumber()
+          if (to - from + 1n > BigInt(limits.maxLogRange)) {
+            counts.rangeRefused++
+            refusals.set(call.id, rpcError(call.id, -32602, `block range too large: eth_getLogs is limited to a ${limits.maxLogRange} block range (injected)`))
+          }
+        }
+      }
+      if ((call.method === 'eth_call' || call.method === 'eth_estimateGas') && limits.ethCallGasCap) {
+        const tx = params[0] as { gas?: string } | undefined
+        if (tx?.gas && BigInt(tx.gas) > limits.ethCallGasCap.cap) {
+          counts.gasCapped++
+          if (limits.ethCallGasCap.mode === 'refuse')
+            refusals.set(call.id, rpcError(call.id, -32602, `gas ${BigInt(tx.gas)} above the RPC gas cap ${limits.ethCallGasCap.cap} (injected)`))
+          else {
+            tx.gas = `0x${limits.ethCallGasCap.cap.toString(16)}`
+            rewritten = true
+          }
+        }
+      }
+      if (call.method === 'eth_call' && limits.refuseOverrides) {
+        const state = params[2] !== undefined && params[2] !== null && Object.keys(params[2] as object).length > 0
+        const block = params[3] !== undefined && params[3] !== null
+        const which = limits.refuseOverrides
+        if ((state && which !== 'block') || (block && which !== 'state')) {
+          counts.overrideRefused++
+          refusals.set(call.id, rpcError(call.id, -32602, `invalid params: too many arguments, want at most ${state && which !== 'block' ? 2 : 3} (injected)`))
+        }
+      }
+    }
+    if (refusals.size > 0) {
+      // A refused call in a batch: the batch's other calls are still answered (forwarded one by one).
+      if (!Array.isArray(parsed)) {
+        json(response, 200, refusals.get(parsed.id))
+        return 'answered'
+      }
+      const answers = await Promise.all(
+        parsed.map(async (call) => refusals.get(call.id) ?? (JSON.parse((await forward(JSON.stringify(call))).text) as unknown)),
+      )
+      json(response, 200, answers)
+      return 'answered'
+    }
+    const pendingIds = new Set(calls.filter((call) => call.method === 'eth_getTransactionCount' && call.params?.[1] === 'pending').map((call) => call.id))
+    if (limits.stalePendingNonce && pendingIds.size > 0) {
+      const forwarded = JSON.parse((await forward(rewritten ? JSON.stringify(parsed) : body)).text) as
+        | { id: unknown; result?: string }
+        | { id: unknown; result?: string }[]
+      // A node one transaction behind (it has not seen our newest one, neither mined nor pooled), every other read.
+      const stale = (answer: { id: unknown; result?: string }) => {
+        if (!pendingIds.has(answer.id) || !answer.result || BigInt(answer.result) === 0n || ++pendingReads % 2 !== 0) return answer
+        counts.stalePending++
+        return { ...answer, result: `0x${(BigInt(answer.result) - 1n).toString(16)}` }
+      }
+      json(response, 200, Array.isArray(forwarded) ? forwarded.map(stale) : stale(forwarded))
+      return 'answered'
+    }
+    return rewritten ? JSON.stringify(parsed) : body
+  }
+
+  async function headNumber(): Promise<bigint> {
+    const answer = JSON.parse((await forward(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'eth_blockNumber', params: [] }))).text) as { result: string }
+    return BigInt(answer.result)
+  }
+
   const server: Server = createServer((request, response) => {
     handle(request, response).catch(() => {
       if (!response.headersSent) response.writeHead(502).end()
@@ -96,7 +248,9 @@ export async function startFaultProxy(options: { target?: string; rate: number; 
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     target: options.target ?? '',
     rate: options.rate,
+    limits: options.limits ?? {},
     counts: () => ({ ...counts }),
+    methods: () => ({ ...methods }),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()

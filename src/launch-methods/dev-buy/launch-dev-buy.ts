@@ -29,6 +29,7 @@ import type { PooledBuyer } from '../pooled-buyers.ts'
 import type { LockTerms } from '../../domain/launch-methods/lock-terms.ts'
 import type { OrderVesting } from '../../domain/records.ts'
 import { positionsCreated } from '../vesting/positions-created.ts'
+import { getLogsInChunks } from '../../chain/get-logs-in-chunks.ts'
 
 /** An order taking part in a dev buy: its identity, its wallet (by user index) and its limits. */
 export type DevBuyBuyer = PooledBuyer
@@ -330,12 +331,20 @@ async function findLaunch(client: PublicClient, input: LaunchDevBuyInput, token:
     if (known) return known
   }
   const event = LAUNCH_EVENTS.find((item) => item.type === 'event' && item.name === 'DevBuyLaunched')!
-  const logs = await client.getLogs({
-    address: input.coordinator,
-    event: event as Extract<typeof event, { type: 'event' }>,
-    args: { launchId: input.launchId, token },
-    fromBlock: input.fromBlock ?? 0n,
-  } as Parameters<PublicClient['getLogs']>[0])
+  // In slices a provider serves: the search may start long before the head.
+  const logs = await getLogsInChunks(
+    client,
+    { fromBlock: input.fromBlock ?? 0n, toBlock: 'latest' },
+    (from, to) =>
+      client.getLogs({
+        address: input.coordinator,
+        event: event as Extract<typeof event, { type: 'event' }>,
+        args: { launchId: input.launchId, token },
+        fromBlock: from,
+        toBlock: to,
+      } as Parameters<PublicClient['getLogs']>[0]),
+    { firstOnly: true },
+  )
   const hash = logs[0]?.transactionHash
   return hash ? readLaunch(client, input, hash) : null
 }

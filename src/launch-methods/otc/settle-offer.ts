@@ -5,6 +5,7 @@ import { describeOtcDifferences, type OtcTermField, type OtcTerms, otcTermsDiffe
 import { overGasCapReason } from '../../wallets/over-gas-cap-reason.ts'
 import type { DecodedRevert, WalletService } from '../../wallets/wallet-service.ts'
 import { type OnChainOffer, OTC_SETTLEMENT_ABI, otcOfferKey, settleTermsArg } from './otc-settlement-contract.ts'
+import { getLogsInChunks } from '../../chain/get-logs-in-chunks.ts'
 
 /** An order taking part in an OTC settlement: its identity, its wallet (by user index) and its limits. */
 export interface OtcBuyer extends Omit<OtcOrder, 'balance'> {
@@ -148,6 +149,12 @@ async function settledBy(client: PublicClient, contract: Address, key: Hex, txHa
 
 /** The transaction that settled the offer `key` (null: it was cancelled, or the log is out of the node's reach). */
 export async function settlingTransaction(client: PublicClient, contract: Address, key: Hex, fromBlock: bigint): Promise<Hash | null> {
-  const logs = await client.getLogs({ address: contract, event: OFFER_SETTLED, args: { key }, fromBlock })
+  // In slices a provider serves (a settlement searched long after the offer's block spans many blocks).
+  const logs = await getLogsInChunks(
+    client,
+    { fromBlock, toBlock: 'latest' },
+    (from, to) => client.getLogs({ address: contract, event: OFFER_SETTLED, args: { key }, fromBlock: from, toBlock: to }),
+    { firstOnly: true },
+  )
   return logs[0]?.transactionHash ?? null
 }

@@ -7,6 +7,7 @@ import type { ReceiptPoller } from './poll-receipt.ts'
 import type { SentBundle, TransactionSender } from './send-transaction.ts'
 import type { BundleSimulator } from './simulate-bundle.ts'
 import { outcomesFromLogs } from './user-operation-outcomes.ts'
+import { getLogsInChunks } from '../../chain/get-logs-in-chunks.ts'
 
 export interface BundleSettler {
   /**
@@ -34,7 +35,10 @@ export function createBundleSettler(
   const { receipts, simulator, sender, blockGasLimit, maxRounds } = parts
 
   async function findOutcomes(items: readonly BundleItem[], fromBlock: bigint): Promise<Map<Hash, UserOperationOutcome>> {
-    const logs = await client.getLogs({ address: entryPoint, fromBlock, toBlock: 'latest' })
+    // In slices a provider serves (a bundle reconciled after an outage searches from the block it was sent at).
+    const logs = await getLogsInChunks(client, { fromBlock, toBlock: 'latest' }, (from, to) =>
+      client.getLogs({ address: entryPoint, fromBlock: from, toBlock: to }),
+    )
     const wanted = new Set(items.map((item) => item.userOpHash))
     const all = outcomesFromLogs(logs, entryPoint)
     return new Map([...all].filter(([hash]) => wanted.has(hash)))

@@ -101,7 +101,7 @@ describe('settling a sent bundle', () => {
   it('takes the events as the answer when another transaction carried every operation', async () => {
     const other: Hash = hashOf(0x07e4)
     const getLogs = async () => [userOperationEvent(item(0).userOpHash, true, other, 13n), userOperationEvent(item(1).userOpHash, true, other, 13n)]
-    const settled = await settlerWith(undefined, { getLogs } as never, 1).settle(sent)
+    const settled = await settlerWith(undefined, { getLogs, getBlockNumber: async () => 20n } as never, 1).settle(sent)
     expect([...settled.values()]).toEqual([
       { status: 'included', userOpHash: item(0).userOpHash, txHash: other, blockNumber: 13n },
       { status: 'included', userOpHash: item(1).userOpHash, txHash: other, blockNumber: 13n },
