@@ -29,6 +29,8 @@ import {
 } from './mine-hook-salt.ts'
 import { CLANKER_DEFAULT_POOL, REFERENCE_LAUNCH_FEES } from '../../src/launchpads/reference-launch.ts'
 import { devnetPublicClient, mineIfManual } from './send-devnet-tx.ts'
+import { constructAt } from '../chain/construct-at.ts'
+import { BASE_CLANKER_FACTORY, BASE_DOPPLER_AIRLOCK, BASE_ZORA_FACTORY } from '../../src/launchpads/base-addresses.ts'
 
 /** Default launch fees of the devnet launchpads (pips), overridable per launch. */
 export const DEVNET_LAUNCH_DEFAULTS = {
@@ -71,7 +73,8 @@ const CALL_GAS = 200_000n
 
 /**
  * Deploys the three devnet launchpads on a devnet chain whose fixtures (PoolManager, WETH) exist: a CREATE2 hook
- * deployer, each hook at a mined address carrying its permission bits, each factory, and the hook -> launchpad link.
+ * deployer, each hook at a mined address carrying its permission bits, each factory at its real Base address (Clanker v4
+ * factory, Doppler Airlock, Zora coin factory: BASE_LAUNCHPADS), and the hook -> launchpad link.
  * Every address is known in advance (CREATE from the deployer's nonces, CREATE2 from mined salts), so all the
  * transactions are sent at once with consecutive nonces and land in one or two blocks even with 2-second blocks.
  * `deployer` is a funded local account that nothing else uses meanwhile.
@@ -89,6 +92,26 @@ export async function deployDevnetLaunchpads(chain: ChainConfig, deployer: Accou
     const data = encodeDeployData({ abi, bytecode, args } as Parameters<typeof encodeDeployData>[0])
     hashes.push(await wallet.sendTransaction({ data, gas: DEPLOY_GAS, nonce: nonce++ }))
     return getAddress(address)
+  }
+  /**
+   * A launchpad factory at its real Base address (the same on the second chain): its constructor run there
+   * (constructAt, devnet/chain/construct-at.ts), so its own address in CREATE2 token addresses and events is Base's.
+   * The factories' constructors only store their arguments, so it does not matter that the transactions sent before
+   * are not mined yet; this one is awaited (and the code placed) before any later transaction calls the factory.
+   */
+  const place = async (target: Address, name: LaunchpadArtifactName, args: readonly unknown[]): Promise<Address> => {
+    const { abi, bytecode, deployedBytecode } = loadLaunchpadArtifact(name)
+    const creationCode = encodeDeployData({ abi, bytecode, args } as Parameters<typeof encodeDeployData>[0])
+    const send = async (to: Address, data: Hex): Promise<Hex> => {
+      const hash = await wallet.sendTransaction({ to, data, gas: DEPLOY_GAS, nonce: nonce++ })
+      hashes.push(hash)
+      await mineIfManual(chain)
+      const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 50, timeout: 60_000 })
+      if (receipt.status !== 'success') throw new PrebuyError('devnet_deploy_failed', `Placing ${name} at ${target} reverted (${hash}).`)
+      return hash
+    }
+    await constructAt({ rpcUrl: chain.rpcUrl, from: deployer.address, send }, target, creationCode, (deployedBytecode.length - 2) / 2)
+    return getAddress(target)
   }
   const call = async (
     to: Address,
@@ -142,10 +165,10 @@ export async function deployDevnetLaunchpads(chain: ChainConfig, deployer: Accou
   // Clanker's modules are their own contracts, as on Base: the MEV module (SniperAuctionV2; bids pay
   // DEVNET_AUCTION_PAYMENT_PER_GAS_UNIT), the LP locker and the DevBuy extension, all enabled on the factory below.
   const clankerMevModule = await create('DevnetClankerSniperAuction', [weth, DEVNET_AUCTION_PAYMENT_PER_GAS_UNIT])
-  const clankerFactory = await create('DevnetClankerFactory', [deployer.address])
+  const clankerFactory = await place(BASE_CLANKER_FACTORY, 'DevnetClankerFactory', [deployer.address])
   const clankerLocker = await create('DevnetClankerLpLocker', [poolManager, clankerFactory])
   const clankerDevBuy = await create('DevnetClankerDevBuy', [clankerFactory, poolManager, weth])
-  const dopplerAirlock = await create('DevnetDopplerAirlock', [
+  const dopplerAirlock = await place(BASE_DOPPLER_AIRLOCK, 'DevnetDopplerAirlock', [
     poolManager,
     weth,
     dopplerHook,
@@ -160,7 +183,14 @@ export async function deployDevnetLaunchpads(chain: ChainConfig, deployer: Accou
   const zoraEthPool = await create('DevnetZoraEthPool', [poolManager])
   const zoraToken = getAddress(getContractAddress({ from: zoraEthPool, nonce: 1n }))
   await call(zoraEthPool, 'DevnetZoraEthPool', 'open', [sqrtPriceX96Of(DEVNET_ZORA_PER_ETH), deployer.address], DEPLOY_GAS, DEVNET_ZORA_POOL_ETH)
-  const zoraFactory = await create('DevnetZoraFactory', [poolManager, zoraToken, zoraHook, d.zora.startFee, d.zora.endFee, d.zora.decaySeconds])
+  const zoraFactory = await place(BASE_ZORA_FACTORY, 'DevnetZoraFactory', [
+    poolManager,
+    zoraToken,
+    zoraHook,
+    d.zora.startFee,
+    d.zora.endFee,
+    d.zora.decaySeconds,
+  ])
 
   await call(clankerHook, 'DevnetClankerHook', 'setLaunchpad', [clankerFactory])
   await call(clankerDynamicHook, 'DevnetClankerDynamicHook', 'setLaunchpad', [clankerFactory])
