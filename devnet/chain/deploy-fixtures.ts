@@ -26,6 +26,8 @@ import { jsonRpc } from '../anvil/json-rpc.ts'
 import { PrebuyError } from '../../src/common/errors.ts'
 import { silentLogger, type Logger } from '../../src/common/logger.ts'
 import { loadArtifact, type ArtifactName } from './artifacts.ts'
+import { constructAt } from './construct-at.ts'
+import { BASE_DEFAULT_ADDRESSES } from '../../src/chain/real-chains.ts'
 import { isqrt } from '../../src/pricing/isqrt.ts'
 
 /** The devnet ETH price the v3 WETH/USDC pool starts at. */
@@ -39,8 +41,13 @@ const V3_MIN_TICK = -887_270
 const V3_MAX_TICK = 887_270
 /** PositionManager's gas cap for notifying subscribers on unsubscribe; v4-periphery's deploy script uses 300k. */
 const UNSUBSCRIBE_GAS_LIMIT = 300_000n
-/** Fixed so the factory (and so every smart-wallet address) is identical on both chains. */
-export const ACCOUNT_FACTORY_SALT: Hex = keccak256(toHex('prebuy.devnet.SimpleAccountFactory.v0.7'))
+/**
+ * Salts of the two contracts that reach their canonical address through the deterministic CREATE2 deployer, exactly as
+ * on every chain (../shared/facts/base-today.md, "Canonical contracts": EntryPoint v0.7's salt, and salt 0 for the
+ * SimpleAccountFactory v0.7 with the EntryPoint as its argument; both computed to give the Base addresses).
+ */
+export const ENTRY_POINT_V07_SALT: Hex = '0x90d8084deab30c2a37c45e8d47f49f2f7965183cb6990a98943ef94940681de3'
+export const ACCOUNT_FACTORY_SALT: Hex = zeroHash
 
 export interface DeployFixturesOptions {
   rpcUrl: string
@@ -51,10 +58,14 @@ export interface DeployFixturesOptions {
 }
 
 /**
- * Deploys every contract the service needs on a fresh anvil chain and returns their addresses. Needs automine (each
- * transaction is awaited in turn). Contracts whose address must be canonical are deployed normally and their runtime
- * code copied there with anvil_setCode; the smart-account factory goes through the CREATE2 deployer instead because
- * its account implementation is created in its constructor.
+ * Deploys every contract the service needs on a fresh anvil chain, each at its real Base address (the same on the second
+ * chain), and returns those addresses. Needs automine (each transaction is awaited in turn) and an empty chain.
+ * - EntryPoint v0.7 and the SimpleAccountFactory v0.7 go through the deterministic CREATE2 deployer with their real salts
+ *   and land at their canonical addresses exactly as on every chain (checked).
+ * - Everything else was deployed on Base by keys or factories we do not have, so its constructor is run *at* the Base
+ *   address (`constructAt`): immutables that embed the contract's own address or the chain id (NoDelegateCall,
+ *   EIP-712 domains) and the storage the constructor writes are those of a contract deployed there.
+ * - The v3 WETH/USDC 0.05% pool is created by the v3 factory and so lands at its real CREATE2 address (checked).
  */
 export async function deployFixtures(options: DeployFixturesOptions): Promise<ChainAddresses> {
   const { rpcUrl, chainId, deployer } = options
@@ -95,50 +106,47 @@ export async function deployFixtures(options: DeployFixturesOptions): Promise<Ch
     await confirm(hash, `${functionName} on ${address}`)
   }
   const codeAt = async (address: Address): Promise<Hex> => (await publicClient.getCode({ address })) ?? '0x'
-  /** Copies runtime code (and constructor-written storage) from a normal deployment to a canonical address. */
-  const placeAt = async (target: Address, source: Address, code?: Hex, storageSlots = 0): Promise<void> => {
-    await jsonRpc(rpcUrl, 'anvil_setCode', [target, code ?? (await codeAt(source))])
-    for (let slot = 0; slot < storageSlots; slot++) {
-      const value = await publicClient.getStorageAt({ address: source, slot: toHex(slot, { size: 32 }) })
-      if (value && BigInt(value) !== 0n) await jsonRpc(rpcUrl, 'anvil_setStorageAt', [target, toHex(slot, { size: 32 }), value])
-    }
+  const sendCall = async (to: Address, data: Hex, what: string): Promise<Hash> => {
+    const gas = ((await publicClient.estimateGas({ account: deployer, to, data })) * 3n) / 2n
+    const hash = await walletClient.sendTransaction({ to, data, gas })
+    await confirm(hash, what)
+    return hash
   }
-
-  // Tokens: deploy WETH at the lower of the next two addresses so it is token0 of the v3 pool, as on Base.
-  const nonce = await publicClient.getTransactionCount({ address: deployer.address })
-  const first = getContractAddress({ from: deployer.address, nonce: BigInt(nonce) })
-  const second = getContractAddress({ from: deployer.address, nonce: BigInt(nonce + 1) })
-  let weth: Address
-  let stablecoin: Address
-  if (BigInt(first) < BigInt(second)) {
-    weth = await deploy('WETH9')
-    stablecoin = await deploy('TestStablecoin', [deployer.address])
-  } else {
-    stablecoin = await deploy('TestStablecoin', [deployer.address])
-    weth = await deploy('WETH9')
+  /** Runs `name`'s constructor at its Base address (see constructAt). */
+  const place = async (target: Address, name: ArtifactName, args: readonly unknown[] = []): Promise<Address> => {
+    const { abi, bytecode, deployedBytecode } = loadArtifact(name)
+    const creationCode = encodeDeployData({ abi, bytecode, args } as Parameters<typeof encodeDeployData>[0])
+    await constructAt({ rpcUrl, from: deployer.address, send: sendCall }, target, creationCode, (deployedBytecode.length - 2) / 2)
+    logger.debug({ name, address: target }, 'placed at its Base address')
+    return target
   }
+  const base = BASE_DEFAULT_ADDRESSES
 
-  const multicallImpl = await deploy('Multicall3')
-  await placeAt(MULTICALL3_ADDRESS, multicallImpl)
+  // WETH at the OP-stack predeploy sorts below USDC, so it is token0 of the v3 pool, as on Base.
+  const weth = await place(base.weth, 'WETH9')
+  const stablecoin = await place(base.stablecoin, 'TestStablecoin', [deployer.address])
+  await place(MULTICALL3_ADDRESS, 'Multicall3')
+  await place(PERMIT2_ADDRESS, 'Permit2')
+  await checkPermit2Domain(publicClient, chainId)
 
-  const readDomainSeparator = (address: Address): Promise<Hex> => publicClient.readContract({ address, abi: PERMIT2_ABI, functionName: 'DOMAIN_SEPARATOR' })
-  await placePermit2(rpcUrl, chainId, await deploy('Permit2'), codeAt, readDomainSeparator)
+  await ensureCreate2Deployer(rpcUrl, codeAt)
+  const entryPoint = await deployThroughCreate2(codeAt, sendCall, 'EntryPoint', ENTRY_POINT_V07_SALT, loadArtifact('EntryPoint').bytecode)
+  const accountFactory = await deployThroughCreate2(
+    codeAt,
+    sendCall,
+    'SimpleAccountFactory',
+    ACCOUNT_FACTORY_SALT,
+    encodeDeployData({ abi: loadArtifact('SimpleAccountFactory').abi, bytecode: loadArtifact('SimpleAccountFactory').bytecode, args: [entryPoint] }),
+  )
+  expectAddress(entryPoint, ENTRY_POINT_V07_ADDRESS, 'EntryPoint v0.7')
+  expectAddress(accountFactory, base.accountFactory, 'SimpleAccountFactory v0.7')
 
-  // EntryPoint v0.7's only immutable is its SenderCreator (deployed by its constructor, callable by anyone), so the
-  // copied code stays valid; storage slots are copied for the ReentrancyGuard status its constructor sets.
-  await placeAt(ENTRY_POINT_V07_ADDRESS, await deploy('EntryPoint'), undefined, 8)
+  const poolManager = await place(base.poolManager, 'PoolManager', [deployer.address])
+  const stateView = await place(base.stateView, 'StateView', [poolManager])
+  const v4Quoter = await place(base.v4Quoter, 'V4Quoter', [poolManager])
+  const positionManager = await place(base.positionManager, 'PositionManager', [poolManager, PERMIT2_ADDRESS, UNSUBSCRIBE_GAS_LIMIT, zeroAddress, weth])
 
-  const sendCall = async (to: Address, data: Hex, what: string): Promise<void> => {
-    await confirm(await walletClient.sendTransaction({ to, data }), what)
-  }
-  const accountFactory = await deployAccountFactory(rpcUrl, codeAt, sendCall)
-
-  const poolManager = await deploy('PoolManager', [deployer.address])
-  const stateView = await deploy('StateView', [poolManager])
-  const v4Quoter = await deploy('V4Quoter', [poolManager])
-  const positionManager = await deploy('PositionManager', [poolManager, PERMIT2_ADDRESS, UNSUBSCRIBE_GAS_LIMIT, zeroAddress, weth])
-
-  const v3Factory = await deploy('UniswapV3Factory')
+  const v3Factory = await place(base.v3Factory, 'UniswapV3Factory')
   const factoryAbi = loadArtifact('UniswapV3Factory').abi
   await write(v3Factory, factoryAbi, 'createPool', [weth, stablecoin, V3_POOL_FEE])
   const ethUsdPool = (await publicClient.readContract({
@@ -148,7 +156,8 @@ export async function deployFixtures(options: DeployFixturesOptions): Promise<Ch
     args: [weth, stablecoin, V3_POOL_FEE],
   })) as Address
   const poolInitCodeHash = keccak256(loadArtifact('UniswapV3Pool').bytecode)
-  // The UniversalRouter derives pool addresses from this hash; a mismatch would make every v3 swap revert.
+  // The UniversalRouter derives pool addresses from this hash; a mismatch would make every v3 swap revert. It is the
+  // canonical v3 pool init code hash, so the pool is at its real Base address.
   const [token0, token1] = BigInt(weth) < BigInt(stablecoin) ? [weth, stablecoin] : [stablecoin, weth]
   const expectedPool = getContractAddress({
     opcode: 'CREATE2',
@@ -159,6 +168,7 @@ export async function deployFixtures(options: DeployFixturesOptions): Promise<Ch
   if (expectedPool.toLowerCase() !== ethUsdPool.toLowerCase()) {
     throw new PrebuyError('devnet_deploy_failed', 'The v3 pool init code hash does not match the deployed factory.')
   }
+  expectAddress(ethUsdPool, base.ethUsdPool, 'the WETH/USDC 0.05% v3 pool')
   const [amount0, amount1] = token0 === weth ? [DEVNET_POOL_WETH, DEVNET_POOL_USDC] : [DEVNET_POOL_USDC, DEVNET_POOL_WETH]
   const sqrtPriceX96 = isqrt((amount1 << 192n) / amount0)
   await write(ethUsdPool, loadArtifact('UniswapV3Pool').abi, 'initialize', [sqrtPriceX96])
@@ -172,7 +182,7 @@ export async function deployFixtures(options: DeployFixturesOptions): Promise<Ch
   await write(weth, erc20, 'approve', [seeder, maxUint256])
   await write(seeder, loadArtifact('V3LiquiditySeeder').abi, 'mint', [ethUsdPool, deployer.address, V3_MIN_TICK, V3_MAX_TICK, isqrt(amount0 * amount1)])
 
-  const universalRouter = await deploy('UniversalRouter', [
+  const universalRouter = await place(base.universalRouter, 'UniversalRouter', [
     {
       permit2: PERMIT2_ADDRESS,
       weth9: weth,
@@ -196,7 +206,7 @@ export async function deployFixtures(options: DeployFixturesOptions): Promise<Ch
     positionManager,
     universalRouter,
     permit2: PERMIT2_ADDRESS,
-    entryPoint: ENTRY_POINT_V07_ADDRESS,
+    entryPoint,
     accountFactory,
     multicall3: MULTICALL3_ADDRESS,
     v3Factory,
@@ -211,60 +221,50 @@ const checksumAll = (addresses: ChainAddresses): ChainAddresses =>
 
 const PERMIT2_ABI = parseAbi(['function DOMAIN_SEPARATOR() view returns (bytes32)'])
 
-/**
- * Permit2 caches its EIP-712 domain separator (which includes its own address) in an immutable at construction. Copied
- * verbatim to the canonical address, signatures would be checked against the temporary address's domain, so the
- * cached value is patched in the runtime code to the canonical address's separator before placing it.
- */
-async function placePermit2(
-  rpcUrl: string,
-  chainId: number,
-  deployed: Address,
-  codeAt: (address: Address) => Promise<Hex>,
-  readDomainSeparator: (address: Address) => Promise<Hex>,
-): Promise<void> {
-  const separatorFor = (verifyingContract: Address): Hex =>
-    keccak256(
-      encodeAbiParameters(
-        [{ type: 'bytes32' }, { type: 'bytes32' }, { type: 'uint256' }, { type: 'address' }],
-        [
-          keccak256(toHex('EIP712Domain(string name,uint256 chainId,address verifyingContract)')),
-          keccak256(toHex('Permit2')),
-          BigInt(chainId),
-          verifyingContract,
-        ],
-      ),
-    )
-  const cached = await readDomainSeparator(deployed)
-  if (cached.toLowerCase() !== separatorFor(deployed).toLowerCase()) {
-    throw new PrebuyError('devnet_deploy_failed', 'Permit2 domain separator layout is not the one expected.')
+const expectAddress = (found: Address, expected: Address, what: string): void => {
+  if (found.toLowerCase() !== expected.toLowerCase()) {
+    throw new PrebuyError('devnet_deploy_failed', `The devnet's ${what} is at ${found}, not at its Base address ${expected}.`)
   }
-  const code = await codeAt(deployed)
-  const patched = code.split(cached.slice(2)).join(separatorFor(PERMIT2_ADDRESS).slice(2)) as Hex
-  if (patched === code) throw new PrebuyError('devnet_deploy_failed', 'Permit2 domain separator not found in its runtime code.')
-  await jsonRpc(rpcUrl, 'anvil_setCode', [PERMIT2_ADDRESS, patched])
-  const placed = await readDomainSeparator(PERMIT2_ADDRESS)
-  if (placed.toLowerCase() !== separatorFor(PERMIT2_ADDRESS).toLowerCase()) {
+}
+
+/**
+ * Permit2 caches its EIP-712 domain separator (name, chain id and its own address) at construction; constructed at the
+ * canonical address, it must report the separator of that address and of this chain, or no signature would verify.
+ */
+async function checkPermit2Domain(publicClient: { readContract: (args: never) => Promise<unknown> }, chainId: number): Promise<void> {
+  const expected = keccak256(
+    encodeAbiParameters(
+      [{ type: 'bytes32' }, { type: 'bytes32' }, { type: 'uint256' }, { type: 'address' }],
+      [keccak256(toHex('EIP712Domain(string name,uint256 chainId,address verifyingContract)')), keccak256(toHex('Permit2')), BigInt(chainId), PERMIT2_ADDRESS],
+    ),
+  )
+  const placed = (await publicClient.readContract({ address: PERMIT2_ADDRESS, abi: PERMIT2_ABI, functionName: 'DOMAIN_SEPARATOR' } as never)) as Hex
+  if (placed.toLowerCase() !== expected.toLowerCase()) {
     throw new PrebuyError('devnet_deploy_failed', 'Permit2 at the canonical address reports a wrong domain separator.')
   }
 }
 
-/** Runtime code of Arachnid's deterministic deployer, for an anvil started without its default copy. */
+/**
+ * Runtime code of Arachnid's deterministic deployer (input: 32-byte salt ++ init code), for an anvil started without
+ * its default copy (anvil places it at genesis; github.com/Arachnid/deterministic-deployment-proxy).
+ */
 const CREATE2_DEPLOYER_RUNTIME: Hex =
   '0x7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe03601600081602082378035828234f58015156039578182fd5b8082525050506014600cf3'
 
-async function deployAccountFactory(
-  rpcUrl: string,
-  codeAt: (address: Address) => Promise<Hex>,
-  sendCall: (to: Address, data: Hex, what: string) => Promise<void>,
-): Promise<Address> {
+async function ensureCreate2Deployer(rpcUrl: string, codeAt: (address: Address) => Promise<Hex>): Promise<void> {
   if ((await codeAt(CREATE2_DEPLOYER_ADDRESS)) === '0x') await jsonRpc(rpcUrl, 'anvil_setCode', [CREATE2_DEPLOYER_ADDRESS, CREATE2_DEPLOYER_RUNTIME])
-  const { abi, bytecode } = loadArtifact('SimpleAccountFactory')
-  const initCode = encodeDeployData({ abi, bytecode, args: [ENTRY_POINT_V07_ADDRESS] })
-  const address = getContractAddress({ opcode: 'CREATE2', from: CREATE2_DEPLOYER_ADDRESS, salt: ACCOUNT_FACTORY_SALT, bytecode: initCode })
-  // Already there when the chain kept its state but deployments.json was lost: CREATE2 would revert.
-  if ((await codeAt(address)) !== '0x') return address
-  await sendCall(CREATE2_DEPLOYER_ADDRESS, concat([ACCOUNT_FACTORY_SALT, initCode]), 'deploy SimpleAccountFactory through CREATE2')
-  if ((await codeAt(address)) === '0x') throw new PrebuyError('devnet_deploy_failed', 'SimpleAccountFactory was not created at its CREATE2 address.')
-  return address
+}
+
+/** Deploys `initCode` through the deterministic CREATE2 deployer with `salt`, as it was deployed on every chain. */
+async function deployThroughCreate2(
+  codeAt: (address: Address) => Promise<Hex>,
+  sendCall: (to: Address, data: Hex, what: string) => Promise<unknown>,
+  name: string,
+  salt: Hex,
+  initCode: Hex,
+): Promise<Address> {
+  const address = getContractAddress({ opcode: 'CREATE2', from: CREATE2_DEPLOYER_ADDRESS, salt, bytecode: initCode })
+  await sendCall(CREATE2_DEPLOYER_ADDRESS, concat([salt, initCode]), `deploy ${name} through CREATE2`)
+  if ((await codeAt(address)) === '0x') throw new PrebuyError('devnet_deploy_failed', `${name} was not created at its CREATE2 address.`)
+  return getAddress(address)
 }

@@ -5,8 +5,11 @@ import { PrebuyError } from '../../src/common/errors.ts'
 import type { ChainAddresses, ChainKey } from '../../src/chain/chain-keys.ts'
 import { chainAddressesSchema } from '../../src/chain/real-chains.ts'
 
-/** Bumped when the set of fixtures changes, so an older file is redeployed rather than half-used. */
-export const DEPLOYMENTS_VERSION = 1
+/**
+ * Bumped when the set of fixtures or their layout changes, so an older file is redeployed (on a fresh chain) rather than
+ * half-used. 2: every fixture at its real Base address.
+ */
+export const DEPLOYMENTS_VERSION = 2
 
 export interface ChainDeployment {
   chainId: number

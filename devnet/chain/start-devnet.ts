@@ -4,8 +4,10 @@ import { createPublicClient, http, type Address } from 'viem'
 import { silentLogger, type Logger } from '../../src/common/logger.ts'
 import { startAnvil, type AnvilInstance } from '../anvil/start-anvil.ts'
 import type { MiningMode } from '../anvil/mining-mode.ts'
+import { exitDumpPath } from '../anvil/state-files.ts'
 import { CHAIN_KEYS, type ChainAddresses, type ChainConfig, type ChainKey } from '../../src/chain/chain-keys.ts'
 import { deployFixtures } from './deploy-fixtures.ts'
+import { BASE_DEFAULT_ADDRESSES } from '../../src/chain/real-chains.ts'
 import {
   DEPLOYMENTS_VERSION,
   deploymentsPath,
@@ -94,6 +96,13 @@ export async function startDevnet(options: StartDevnetOptions): Promise<Devnet> 
       logger: options.logger,
     })
 
+  const restartClean = async (anvil: AnvilInstance, key: ChainKey, stateFile: string): Promise<AnvilInstance> => {
+    await anvil.stop()
+    await rm(stateFile, { force: true })
+    await rm(exitDumpPath(stateFile), { force: true })
+    return launchAnvil(key, stateFile)
+  }
+
   const startChain = async (key: ChainKey): Promise<{ anvil: AnvilInstance; deployment: ChainDeployment; deployed: boolean }> => {
     const chainId = DEVNET_CHAIN_IDS[key]
     const stateFile = join(devnetDir(options.dataDir), key, 'state.json')
@@ -105,6 +114,12 @@ export async function startDevnet(options: StartDevnetOptions): Promise<Devnet> 
         return { anvil, deployment: previous, deployed: false }
       }
       if (previous) logger.warn({ chain: key }, 'devnet chain state was lost (fixtures missing); redeploying')
+      // The fixtures take fixed addresses (Base's), so they are deployed on an empty chain only: a state kept without a
+      // usable record (an older layout, or a lost deployments file) may hold other code there.
+      if (!(await isEmptyChain(anvil.rpcUrl, deployer.account.address))) {
+        logger.warn({ chain: key }, 'devnet chain state does not match the recorded deployments; starting the chain afresh')
+        anvil = await restartClean(anvil, key, stateFile)
+      }
       for (let attempt = 1; ; attempt++) {
         try {
           const addresses = await deploy({ rpcUrl: anvil.rpcUrl, chainId, deployer: deployer.account, logger: options.logger })
@@ -114,9 +129,7 @@ export async function startDevnet(options: StartDevnetOptions): Promise<Devnet> 
         } catch (error) {
           if (attempt >= DEPLOY_ATTEMPTS) throw error
           logger.warn({ chain: key, attempt, err: error }, 'devnet deployment failed; retrying on a clean chain')
-          await anvil.stop()
-          await rm(stateFile, { force: true })
-          anvil = await launchAnvil(key, stateFile)
+          anvil = await restartClean(anvil, key, stateFile)
         }
       }
     } catch (error) {
@@ -177,4 +190,14 @@ async function allHaveCode(rpcUrl: string, addresses: ChainAddresses): Promise<b
   const client = createPublicClient({ transport: http(rpcUrl, { batch: true }) })
   const codes = await Promise.all(Object.values(addresses).map((address: Address) => client.getCode({ address })))
   return codes.every((code) => code !== undefined && code !== '0x')
+}
+
+/** A chain nothing was deployed on: the fixture deployer never sent a transaction and no Base address has code. */
+async function isEmptyChain(rpcUrl: string, deployer: Address): Promise<boolean> {
+  const client = createPublicClient({ transport: http(rpcUrl, { batch: true }) })
+  const [nonce, ...codes] = await Promise.all([
+    client.getTransactionCount({ address: deployer }),
+    ...Object.values(BASE_DEFAULT_ADDRESSES).map((address: Address) => client.getCode({ address })),
+  ])
+  return nonce === 0 && codes.every((code) => code === undefined || code === '0x')
 }

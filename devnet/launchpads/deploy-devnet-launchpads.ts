@@ -28,7 +28,10 @@ import {
   mineHookSalt,
 } from './mine-hook-salt.ts'
 import { CLANKER_DEFAULT_POOL, REFERENCE_LAUNCH_FEES } from '../../src/launchpads/reference-launch.ts'
-import { devnetPublicClient, mineIfManual } from './send-devnet-tx.ts'
+import { confirmDevnetTx, devnetPublicClient, impersonate, mineIfManual } from './send-devnet-tx.ts'
+import { jsonRpc } from '../anvil/json-rpc.ts'
+import { constructAt } from '../chain/construct-at.ts'
+import { BASE_CLANKER_FACTORY, BASE_DOPPLER_AIRLOCK, BASE_ZORA_FACTORY } from '../../src/launchpads/base-addresses.ts'
 
 /** Default launch fees of the devnet launchpads (pips), overridable per launch. */
 export const DEVNET_LAUNCH_DEFAULTS = {
@@ -71,7 +74,8 @@ const CALL_GAS = 200_000n
 
 /**
  * Deploys the three devnet launchpads on a devnet chain whose fixtures (PoolManager, WETH) exist: a CREATE2 hook
- * deployer, each hook at a mined address carrying its permission bits, each factory, and the hook -> launchpad link.
+ * deployer, each hook at a mined address carrying its permission bits, each factory at its real Base address (Clanker v4
+ * factory, Doppler Airlock, Zora coin factory: BASE_LAUNCHPADS), and the hook -> launchpad link.
  * Every address is known in advance (CREATE from the deployer's nonces, CREATE2 from mined salts), so all the
  * transactions are sent at once with consecutive nonces and land in one or two blocks even with 2-second blocks.
  * `deployer` is a funded local account that nothing else uses meanwhile.
@@ -103,10 +107,13 @@ export async function deployDevnetLaunchpads(chain: ChainConfig, deployer: Accou
   }
 
   // Every hook salt is mined (CPU only) before the first transaction is sent, so the transactions go out back to back
-  // and land in one or two blocks whatever the block time: the hook deployer and the rehype hook (a constructor
-  // argument of its pool hook) are the deployer's next two CREATEs.
+  // and land in one or two blocks whatever the block time: the hook deployer, the rehype hook (a constructor argument
+  // of its pool hook) and the ZORA/ETH pool (whose token, its nonce-1 CREATE, the Zora factory takes) are the
+  // deployer's next three CREATEs.
   const hookDeployer = getAddress(getContractAddress({ from: deployer.address, nonce: BigInt(nonce) }))
   const rehypeHookAddress = getAddress(getContractAddress({ from: deployer.address, nonce: BigInt(nonce + 1) }))
+  const zoraEthPoolAddress = getAddress(getContractAddress({ from: deployer.address, nonce: BigInt(nonce + 2) }))
+  const zoraToken = getAddress(getContractAddress({ from: zoraEthPoolAddress, nonce: 1n }))
   const mined = (name: LaunchpadArtifactName, flags: number, extraArgs: readonly unknown[] = []) => {
     const { abi, bytecode } = loadLaunchpadArtifact(name)
     const initCode = encodeDeployData({ abi, bytecode, args: [poolManager, deployer.address, ...extraArgs] } as Parameters<typeof encodeDeployData>[0])
@@ -125,9 +132,40 @@ export async function deployDevnetLaunchpads(chain: ChainConfig, deployer: Accou
     ),
     zora: mined('DevnetZoraHook', BEFORE_SWAP_FLAG),
   }
+
+  const d = DEVNET_LAUNCH_DEFAULTS
+  // The three factories first, at their real Base addresses, so every later transaction can call them; every
+  // constructor argument is a predicted address. Clanker's factory owner is the deployer. Doppler's airlock takes its
+  // hooks. The Zora factory: coins pair with native ETH, ZORA or a creator coin; its launch fee is Zora's fixed one
+  // (ZORA_LAUNCH_FEE).
+  const [clankerFactory, dopplerAirlock, zoraFactory] = await Promise.all([
+    placeFactory(chain, BASE_CLANKER_FACTORY, 'DevnetClankerFactory', [deployer.address]),
+    placeFactory(chain, BASE_DOPPLER_AIRLOCK, 'DevnetDopplerAirlock', [
+      poolManager,
+      weth,
+      getAddress(hookPlans.doppler.address),
+      getAddress(hookPlans.rehypeInitializer.address),
+      rehypeHookAddress,
+      d.doppler.startFee,
+      d.doppler.endFee,
+      d.doppler.decaySeconds,
+    ]),
+    placeFactory(chain, BASE_ZORA_FACTORY, 'DevnetZoraFactory', [
+      poolManager,
+      zoraToken,
+      getAddress(hookPlans.zora.address),
+      d.zora.startFee,
+      d.zora.endFee,
+      d.zora.decaySeconds,
+    ]),
+  ])
+
   if ((await create('DevnetHookDeployer', [])) !== hookDeployer) throw new Error('the hook deployer is not at its predicted address')
   const rehypeHook = await create('DevnetRehypeDopplerHook', [deployer.address])
   if (rehypeHook !== rehypeHookAddress) throw new Error('the rehype hook is not at its predicted address')
+  // ZORA and its ETH market (the pool contract creates the token first: its nonce 1).
+  const zoraEthPool = await create('DevnetZoraEthPool', [poolManager])
+  if (zoraEthPool !== zoraEthPoolAddress) throw new Error('the ZORA/ETH pool is not at its predicted address')
   const hook = async (plan: { initCode: Hex; salt: Hex; address: Address }): Promise<Address> => {
     await call(hookDeployer, 'DevnetHookDeployer', 'deploy', [plan.salt, plan.initCode], DEPLOY_GAS)
     return getAddress(plan.address)
@@ -138,29 +176,12 @@ export async function deployDevnetLaunchpads(chain: ChainConfig, deployer: Accou
   const rehypeInitializer = await hook(hookPlans.rehypeInitializer)
   const zoraHook = await hook(hookPlans.zora)
 
-  const d = DEVNET_LAUNCH_DEFAULTS
   // Clanker's modules are their own contracts, as on Base: the MEV module (SniperAuctionV2; bids pay
   // DEVNET_AUCTION_PAYMENT_PER_GAS_UNIT), the LP locker and the DevBuy extension, all enabled on the factory below.
   const clankerMevModule = await create('DevnetClankerSniperAuction', [weth, DEVNET_AUCTION_PAYMENT_PER_GAS_UNIT])
-  const clankerFactory = await create('DevnetClankerFactory', [deployer.address])
   const clankerLocker = await create('DevnetClankerLpLocker', [poolManager, clankerFactory])
   const clankerDevBuy = await create('DevnetClankerDevBuy', [clankerFactory, poolManager, weth])
-  const dopplerAirlock = await create('DevnetDopplerAirlock', [
-    poolManager,
-    weth,
-    dopplerHook,
-    rehypeInitializer,
-    rehypeHook,
-    d.doppler.startFee,
-    d.doppler.endFee,
-    d.doppler.decaySeconds,
-  ])
-  // ZORA and its ETH market (the pool contract creates the token first: its nonce 1), then the Zora factory: coins pair
-  // with native ETH or ZORA; the launch fee is Zora's fixed one (ZORA_LAUNCH_FEE).
-  const zoraEthPool = await create('DevnetZoraEthPool', [poolManager])
-  const zoraToken = getAddress(getContractAddress({ from: zoraEthPool, nonce: 1n }))
   await call(zoraEthPool, 'DevnetZoraEthPool', 'open', [sqrtPriceX96Of(DEVNET_ZORA_PER_ETH), deployer.address], DEPLOY_GAS, DEVNET_ZORA_POOL_ETH)
-  const zoraFactory = await create('DevnetZoraFactory', [poolManager, zoraToken, zoraHook, d.zora.startFee, d.zora.endFee, d.zora.decaySeconds])
 
   await call(clankerHook, 'DevnetClankerHook', 'setLaunchpad', [clankerFactory])
   await call(clankerDynamicHook, 'DevnetClankerDynamicHook', 'setLaunchpad', [clankerFactory])
@@ -198,6 +219,33 @@ export async function deployDevnetLaunchpads(chain: ChainConfig, deployer: Accou
     throw new PrebuyError('devnet_deploy_failed', 'A devnet launchpad contract is not at its expected address.')
   }
   return addresses
+}
+
+/**
+ * Who sends the transactions that construct the factories at their Base addresses: an address anvil impersonates, so
+ * the launchpad deployer's nonces (which every other address is predicted from) are untouched. The factories'
+ * constructors only store their arguments (the owner is an argument), so the sender does not matter to them.
+ */
+const FACTORY_PLACER: Address = '0x00000000000000000000000000000000000C0dE5'
+
+/**
+ * A launchpad factory at its real Base address (the same on the second chain): its constructor run there (constructAt,
+ * devnet/chain/construct-at.ts), so its own address, in the tokens' CREATE2 addresses and in its events, is Base's.
+ * Awaited (mined) before it returns: later transactions call the factory. A later deployment on the same chain
+ * constructs it again (one set of devnet launchpads per chain).
+ */
+async function placeFactory(chain: ChainConfig, target: Address, name: LaunchpadArtifactName, args: readonly unknown[]): Promise<Address> {
+  const { abi, bytecode, deployedBytecode } = loadLaunchpadArtifact(name)
+  const creationCode = encodeDeployData({ abi, bytecode, args } as Parameters<typeof encodeDeployData>[0])
+  await impersonate(chain, FACTORY_PLACER)
+  const send = async (to: Address, data: Hex): Promise<Hex> => {
+    const hash = await jsonRpc<Hex>(chain.rpcUrl, 'eth_sendTransaction', [{ from: FACTORY_PLACER, to, data, gas: `0x${DEPLOY_GAS.toString(16)}` }])
+    const receipt = await confirmDevnetTx(chain, hash, { allowRevert: true })
+    if (receipt.status !== 'success') throw new PrebuyError('devnet_deploy_failed', `Placing ${name} at ${target} reverted (${hash}).`)
+    return hash
+  }
+  await constructAt({ rpcUrl: chain.rpcUrl, from: FACTORY_PLACER, send }, target, creationCode, (deployedBytecode.length - 2) / 2)
+  return getAddress(target)
 }
 
 /** Whether every launchpad contract of `addresses` has code on the chain (a restarted devnet keeps them). */

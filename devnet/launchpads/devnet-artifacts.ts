@@ -25,6 +25,7 @@ export type LaunchpadArtifactName =
 export interface LaunchpadArtifact {
   abi: Abi
   bytecode: Hex
+  deployedBytecode: Hex
 }
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), '..', 'contracts', 'artifacts')
@@ -33,8 +34,8 @@ const cache = new Map<LaunchpadArtifactName, LaunchpadArtifact>()
 export function loadLaunchpadArtifact(name: LaunchpadArtifactName): LaunchpadArtifact {
   const cached = cache.get(name)
   if (cached) return cached
-  const json = JSON.parse(readFileSync(join(dir, `${name}.json`), 'utf8')) as { abi: Abi; bytecode: Hex }
-  const artifact = { abi: json.abi, bytecode: json.bytecode }
+  const json = JSON.parse(readFileSync(join(dir, `${name}.json`), 'utf8')) as { abi: Abi; bytecode: Hex; deployedBytecode: Hex }
+  const artifact = { abi: json.abi, bytecode: json.bytecode, deployedBytecode: json.deployedBytecode }
   cache.set(name, artifact)
   return artifact
 }

@@ -10,3 +10,8 @@ export const ENTRY_POINT_V07_ADDRESS: Address = '0x0000000071727De22E5E9d8BAf0ed
 export const MULTICALL3_ADDRESS: Address = '0xcA11bde05977b3631167028862bE2a173976CA11'
 /** Arachnid's deterministic CREATE2 deployer (input: 32-byte salt ++ init code); anvil pre-deploys it. */
 export const CREATE2_DEPLOYER_ADDRESS: Address = '0x4e59b44847b379578588920ca78fbf26c0b4956c'
+/**
+ * The canonical SimpleAccountFactory v0.7: @account-abstraction/contracts@0.7.0's init code with the EntryPoint v0.7 as
+ * argument, through the CREATE2 deployer with salt 0 (../shared/facts/base-today.md; permissionless's default).
+ */
+export const SIMPLE_ACCOUNT_FACTORY_V07_ADDRESS: Address = '0x91E60e0613810449d098b0b5Ec8b51A0FE8c8985'

@@ -1,15 +1,17 @@
 import { z } from 'zod'
 import { checksumAddressSchema } from '../common/schemas.ts'
 import type { ChainAddresses } from './chain-keys.ts'
-import { ENTRY_POINT_V07_ADDRESS, MULTICALL3_ADDRESS, PERMIT2_ADDRESS } from './canonical-addresses.ts'
+import { ENTRY_POINT_V07_ADDRESS, MULTICALL3_ADDRESS, PERMIT2_ADDRESS, SIMPLE_ACCOUNT_FACTORY_V07_ADDRESS } from './canonical-addresses.ts'
 
 export const BASE_CHAIN_ID = 8453
 
 /**
- * Real Base addresses from ../shared/facts/launchpads.md (Uniswap and token table) plus the chain-independent canonical
- * deployments. Not listed in the facts, so they have no default and must be configured: the v4 PositionManager, the
- * smart-account factory (it depends on the wallet implementation chosen for real chains) and the WETH/USDC 0.05% v3
- * pool (or leave it out and resolve it with `v3Factory.getPool(WETH, USDC, 500)`).
+ * Real Base addresses, every one a default (../shared/facts/base-today.md, "Canonical contracts and their Base
+ * addresses", which gives each source): the tokens, Uniswap v4 and v3, the chain-independent canonical deployments, the
+ * v4 PositionManager (@zoralabs/protocol-deployments, 8453), the canonical SimpleAccountFactory v0.7 (the wallet of real
+ * chains until Kernel is proven; permissionless's default for SimpleAccount v0.7) and the WETH/USDC 0.05% v3 pool
+ * (CREATE2 of the v3 factory with the canonical pool init code hash). The devnet's `base` chain places its contracts
+ * at exactly these addresses (devnet/chain/deploy-fixtures.ts; test/chain/devnet.test.ts checks it).
  */
 export const BASE_DEFAULT_ADDRESSES = {
   stablecoin: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
@@ -17,12 +19,15 @@ export const BASE_DEFAULT_ADDRESSES = {
   poolManager: '0x498581fF718922c3f8e6A244956aF099B2652b2b',
   stateView: '0xA3c0c9b65baD0b08107Aa264b0f3dB444b867A71',
   v4Quoter: '0x0d5e0F971ED27FBfF6c2837bf31316121532048D',
+  positionManager: '0x7C5f5A4bBd8fD63184577525326123B519429bDc',
   universalRouter: '0x6fF5693b99212Da76ad316178A184AB56D299b43',
-  v3Factory: '0x33128a8fC17869897dcE68Ed026d694621f6FDfD',
   permit2: PERMIT2_ADDRESS,
   entryPoint: ENTRY_POINT_V07_ADDRESS,
+  accountFactory: SIMPLE_ACCOUNT_FACTORY_V07_ADDRESS,
   multicall3: MULTICALL3_ADDRESS,
-} as const satisfies Partial<ChainAddresses>
+  v3Factory: '0x33128a8fC17869897dcE68Ed026d694621f6FDfD',
+  ethUsdPool: '0xd0b53D9277642d899DF5C87A3966A349A798F224',
+} as const satisfies ChainAddresses
 
 export const chainAddressesSchema = z.object({
   stablecoin: checksumAddressSchema,
@@ -56,7 +61,7 @@ export const chainConfigSchema = z.object({
 export type ChainConfigInput = z.input<typeof chainConfigSchema>
 export type ParsedChainConfig = z.output<typeof chainConfigSchema>
 
-/** Real Base: chain id and the facts-file addresses are defaults, so only RPC URLs and the undocumented ones are needed. */
+/** Real Base: chain id and every address default to Base's, so only the RPC URLs are needed. */
 export const baseChainConfigSchema = z.object({
   rpcUrl: httpUrl,
   wsUrl: wsUrl,
@@ -67,13 +72,13 @@ export const baseChainConfigSchema = z.object({
     poolManager: checksumAddressSchema.default(BASE_DEFAULT_ADDRESSES.poolManager),
     stateView: checksumAddressSchema.default(BASE_DEFAULT_ADDRESSES.stateView),
     v4Quoter: checksumAddressSchema.default(BASE_DEFAULT_ADDRESSES.v4Quoter),
-    positionManager: checksumAddressSchema,
+    positionManager: checksumAddressSchema.default(BASE_DEFAULT_ADDRESSES.positionManager),
     universalRouter: checksumAddressSchema.default(BASE_DEFAULT_ADDRESSES.universalRouter),
     permit2: checksumAddressSchema.default(BASE_DEFAULT_ADDRESSES.permit2),
     entryPoint: checksumAddressSchema.default(BASE_DEFAULT_ADDRESSES.entryPoint),
-    accountFactory: checksumAddressSchema,
+    accountFactory: checksumAddressSchema.default(BASE_DEFAULT_ADDRESSES.accountFactory),
     multicall3: checksumAddressSchema.default(BASE_DEFAULT_ADDRESSES.multicall3),
     v3Factory: checksumAddressSchema.default(BASE_DEFAULT_ADDRESSES.v3Factory),
-    ethUsdPool: checksumAddressSchema.optional(),
+    ethUsdPool: checksumAddressSchema.default(BASE_DEFAULT_ADDRESSES.ethUsdPool),
   }),
 })

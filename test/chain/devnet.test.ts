@@ -4,18 +4,40 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
-import { encodeAbiParameters, encodePacked, hashDomain, maxUint256, parseAbi, parseUnits, zeroAddress, type Address, type Hex } from 'viem'
+import {
+  encodeAbiParameters,
+  encodePacked,
+  getContractAddress,
+  hashDomain,
+  keccak256,
+  maxUint256,
+  parseAbi,
+  parseUnits,
+  zeroAddress,
+  type Address,
+  type Hex,
+} from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isPrebuyError } from '../../src/common/errors.ts'
 import { createLogger } from '../../src/common/logger.ts'
 import { CHAIN_KEYS, type ChainConfig } from '../../src/chain/chain-keys.ts'
 import { createChainClients } from '../../src/chain/clients.ts'
 import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
-import { ENTRY_POINT_V07_ADDRESS, MULTICALL3_ADDRESS, PERMIT2_ADDRESS } from '../../src/chain/canonical-addresses.ts'
+import { ENTRY_POINT_V07_ADDRESS, MULTICALL3_ADDRESS, PERMIT2_ADDRESS, SIMPLE_ACCOUNT_FACTORY_V07_ADDRESS } from '../../src/chain/canonical-addresses.ts'
 import { advanceTime, fundAccount, mineBlocks, readDeployments } from '../../devnet/chain/faucet.ts'
 import { startDevnet, type Devnet } from '../../devnet/chain/start-devnet.ts'
 import { deployFixtures } from '../../devnet/chain/deploy-fixtures.ts'
 import { resolveEthUsdPool } from '../../src/chain/resolve-eth-usd-pool.ts'
+import { BASE_DEFAULT_ADDRESSES } from '../../src/chain/real-chains.ts'
+import { DEPLOYMENTS_VERSION } from '../../devnet/chain/deployments-file.ts'
+import { createDevnetOperations } from '../../devnet/admin/devnet-operations.ts'
+import { loadArtifact } from '../../devnet/chain/artifacts.ts'
+import { simpleAccountAddress, simpleAccountImplementation } from '../../src/wallets/accounts/simple-account-address.ts'
+import { ensureDevnetLaunchpads } from '../../devnet/launchpads/devnet-launchpads.ts'
+import { launchToken } from '../../devnet/launchpads/launch-token.ts'
+import { findPoolSwap, swapExactUsdcForToken } from '../../devnet/launchpads/swap-exact-usdc-for-token.ts'
+import { toSimpleSmartAccount } from 'permissionless/accounts'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 
 const ERC20 = parseAbi([
   'function balanceOf(address) view returns (uint256)',
@@ -33,6 +55,27 @@ const FACTORY = parseAbi(['function getAddress(address owner, uint256 salt) view
 const PERMIT2 = parseAbi([
   'function approve(address token, address spender, uint160 amount, uint48 expiration)',
   'function DOMAIN_SEPARATOR() view returns (bytes32)',
+  'function allowance(address owner, address token, address spender) view returns (uint160 amount, uint48 expiration, uint48 nonce)',
+  'struct PermitDetails { address token; uint160 amount; uint48 expiration; uint48 nonce; }',
+  'struct PermitSingle { PermitDetails details; address spender; uint256 sigDeadline; }',
+  'function permit(address owner, PermitSingle permitSingle, bytes signature)',
+])
+const PERMIT_SINGLE_TYPES = {
+  PermitDetails: [
+    { name: 'token', type: 'address' },
+    { name: 'amount', type: 'uint160' },
+    { name: 'expiration', type: 'uint48' },
+    { name: 'nonce', type: 'uint48' },
+  ],
+  PermitSingle: [
+    { name: 'details', type: 'PermitDetails' },
+    { name: 'spender', type: 'address' },
+    { name: 'sigDeadline', type: 'uint256' },
+  ],
+} as const
+const V3_FACTORY = parseAbi([
+  'function createPool(address tokenA, address tokenB, uint24 fee) returns (address pool)',
+  'function getPool(address tokenA, address tokenB, uint24 fee) view returns (address pool)',
 ])
 const UNIVERSAL_ROUTER = parseAbi(['function execute(bytes commands, bytes[] inputs, uint256 deadline) payable'])
 const MULTICALL3 = parseAbi(['function getEthBalance(address) view returns (uint256)'])
@@ -77,7 +120,7 @@ describe('startDevnet', () => {
 
   it('has code at every fixture address and records them in deployments.json', async () => {
     const recorded = await readDeployments(dataDir)
-    expect(recorded?.version).toBe(1)
+    expect(recorded?.version).toBe(DEPLOYMENTS_VERSION)
     for (const key of CHAIN_KEYS) {
       const chain = devnet.chains[key]
       expect(recorded?.chains[key]).toEqual({ chainId: chain.chainId, addresses: chain.addresses })
@@ -90,6 +133,144 @@ describe('startDevnet', () => {
       expect(chain.addresses.entryPoint).toBe(ENTRY_POINT_V07_ADDRESS)
       expect(chain.addresses.multicall3).toBe(MULTICALL3_ADDRESS)
     }
+  })
+
+  it('names exactly the real Base addresses (BASE_DEFAULT_ADDRESSES) on both chains, in the deployments file and in `prebuy devnet deployments`', async () => {
+    const recorded = await readDeployments(dataDir)
+    for (const key of CHAIN_KEYS) {
+      expect(devnet.chains[key].addresses, key).toEqual(BASE_DEFAULT_ADDRESSES)
+      expect(recorded?.chains[key]?.addresses, key).toEqual(BASE_DEFAULT_ADDRESSES)
+    }
+    // What `prebuy devnet deployments` prints (the admin route answers with this operation's result).
+    const operations = createDevnetOperations({ devnet, wallets: { bundlerAddress: () => devnet.accounts[1]!.address }, dataDir })
+    const printed = (await operations.deployments()) as { chains: Record<string, { addresses: unknown }> }
+    for (const key of CHAIN_KEYS) expect(printed.chains[key]?.addresses, key).toEqual(BASE_DEFAULT_ADDRESSES)
+    expect(devnet.chains.second_chain.chainId).toBe(7777)
+  })
+
+  it('deploys the EntryPoint v0.7 and the SimpleAccountFactory v0.7 through the CREATE2 deployer, byte for byte as on Base', async () => {
+    const { publicClient } = createChainClients(devnet.chains.second_chain)
+    // Deployed by the deterministic deployer, not placed: the canonical address is the CREATE2 of the npm init code.
+    // The EntryPoint's one immutable is the SenderCreator its constructor created (at its own nonce 1).
+    const entryPointCode = (await publicClient.getCode({ address: ENTRY_POINT_V07_ADDRESS }))!
+    expect(entryPointCode.length).toBe(loadArtifact('EntryPoint').deployedBytecode.length)
+    const senderCreator = getContractAddress({ from: ENTRY_POINT_V07_ADDRESS, nonce: 1n })
+    expect(entryPointCode.toLowerCase()).toContain(senderCreator.slice(2).toLowerCase())
+    expect(await publicClient.getCode({ address: senderCreator })).toMatch(/^0x[0-9a-f]{100,}/)
+    // The factory's immutables hold the EntryPoint and the account implementation it created at its own nonce 1.
+    const factoryCode = (await publicClient.getCode({ address: SIMPLE_ACCOUNT_FACTORY_V07_ADDRESS }))!
+    expect(factoryCode.length).toBe(loadArtifact('SimpleAccountFactory').deployedBytecode.length)
+    expect(await publicClient.getCode({ address: simpleAccountImplementation(SIMPLE_ACCOUNT_FACTORY_V07_ADDRESS) })).toMatch(/^0x[0-9a-f]{100,}/)
+  })
+
+  it('derives every wallet where permissionless (with its own defaults) and the daemon compute it, on both chains', async () => {
+    const owner = privateKeyToAccount(generatePrivateKey())
+    for (const key of CHAIN_KEYS) {
+      const { publicClient } = createChainClients(devnet.chains[key])
+      // No factory address given: permissionless's default for SimpleAccount v0.7 is the canonical factory, and it asks
+      // the chain's EntryPoint (getSenderAddress), so this is the chain's own derivation.
+      const account = await toSimpleSmartAccount({ client: publicClient, owner, entryPoint: { address: ENTRY_POINT_V07_ADDRESS, version: '0.7' } })
+      const fromFactory = await publicClient.readContract({
+        address: SIMPLE_ACCOUNT_FACTORY_V07_ADDRESS,
+        abi: FACTORY,
+        functionName: 'getAddress',
+        args: [owner.address, 0n],
+      })
+      expect(account.address, key).toBe(fromFactory)
+      expect(simpleAccountAddress(devnet.chains[key].addresses.accountFactory, owner.address), key).toBe(fromFactory)
+    }
+  })
+
+  it('verifies Permit2 signatures made for its canonical address and each chain id', async () => {
+    const owner = devnet.accounts[7]!
+    for (const key of CHAIN_KEYS) {
+      const chain = devnet.chains[key]
+      const { publicClient, walletClient } = createChainClients(chain, { pollingInterval: 50 })
+      const spender: Address = '0x0000000000000000000000000000000000005bE1'
+      const nonceOf = async () =>
+        (
+          await publicClient.readContract({
+            address: PERMIT2_ADDRESS,
+            abi: PERMIT2,
+            functionName: 'allowance',
+            args: [owner.address, chain.addresses.stablecoin, spender],
+          })
+        )[2]
+      const details = { token: chain.addresses.stablecoin, amount: 1234n, expiration: 2 ** 47, nonce: await nonceOf() }
+      const permit = { details, spender, sigDeadline: 2n ** 48n }
+      const signature = await owner.account.signTypedData({
+        domain: { name: 'Permit2', chainId: chain.chainId, verifyingContract: PERMIT2_ADDRESS },
+        types: PERMIT_SINGLE_TYPES,
+        primaryType: 'PermitSingle',
+        message: permit,
+      })
+      const hash = await walletClient(owner.account).writeContract({
+        address: PERMIT2_ADDRESS,
+        abi: PERMIT2,
+        functionName: 'permit',
+        args: [owner.address, permit, signature],
+      })
+      expect((await publicClient.waitForTransactionReceipt({ hash })).status, key).toBe('success')
+      const [amount] = await publicClient.readContract({
+        address: PERMIT2_ADDRESS,
+        abi: PERMIT2,
+        functionName: 'allowance',
+        args: [owner.address, chain.addresses.stablecoin, spender],
+      })
+      expect(amount, key).toBe(1234n)
+      // The same signature for the other chain's id is refused: the domain is this chain's.
+      const otherChain = { ...details, nonce: await nonceOf() }
+      const wrongDomain = await owner.account.signTypedData({
+        domain: { name: 'Permit2', chainId: key === 'base' ? 7777 : 8453, verifyingContract: PERMIT2_ADDRESS },
+        types: PERMIT_SINGLE_TYPES,
+        primaryType: 'PermitSingle',
+        message: { ...permit, details: otherChain },
+      })
+      await expect(
+        publicClient.simulateContract({
+          account: owner.account,
+          address: PERMIT2_ADDRESS,
+          abi: PERMIT2,
+          functionName: 'permit',
+          args: [owner.address, { ...permit, details: otherChain }, wrongDomain],
+        }),
+      ).rejects.toThrow()
+    }
+  })
+
+  it("creates v3 pools through the factory at their real CREATE2 addresses (the 0.05% WETH/USDC one is Base's)", async () => {
+    const chain = devnet.chains.base
+    const { publicClient, walletClient } = createChainClients(chain, { pollingInterval: 50 })
+    const { weth, stablecoin, v3Factory } = chain.addresses
+    expect(chain.addresses.ethUsdPool).toBe('0xd0b53D9277642d899DF5C87A3966A349A798F224')
+    const hash = await walletClient(devnet.accounts[7]!.account).writeContract({
+      address: v3Factory,
+      abi: V3_FACTORY,
+      functionName: 'createPool',
+      args: [stablecoin, weth, 3000],
+    })
+    expect((await publicClient.waitForTransactionReceipt({ hash })).status).toBe('success')
+    const created = await publicClient.readContract({ address: v3Factory, abi: V3_FACTORY, functionName: 'getPool', args: [weth, stablecoin, 3000] })
+    // The canonical v3 pool init code hash (v3-periphery PoolAddress.POOL_INIT_CODE_HASH), with the Base factory.
+    const expected = getContractAddress({
+      opcode: 'CREATE2',
+      from: '0x33128a8fC17869897dcE68Ed026d694621f6FDfD',
+      salt: keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'address' }, { type: 'uint24' }], [weth, stablecoin, 3000])),
+      bytecodeHash: '0xe34f199b19b2b4f47f68442619d555527d244f78a3297ea89325f843f87b8b54',
+    })
+    expect(created).toBe(expected)
+    expect((await publicClient.getCode({ address: created }))?.length).toBeGreaterThan(2)
+  })
+
+  it('swaps through the v4 PoolManager at its Base address (its NoDelegateCall guard accepts it)', async () => {
+    const chain = devnet.chains.base
+    const addresses = await ensureDevnetLaunchpads(dataDir, chain, devnet.accounts[8]!.account)
+    const launched = await launchToken({ chain, addresses, launchpad: 'doppler', creator: devnet.accounts[2]!.address, name: 'Canon', symbol: 'CANON' })
+    const swap = await swapExactUsdcForToken({ chain, token: launched.token, usdc: '50', poolKey: launched.poolKey })
+    expect(swap.tokensOut).toBeGreaterThan(0n)
+    const receipt = await createChainClients(chain).publicClient.getTransactionReceipt({ hash: swap.txHash })
+    expect(receipt.logs.some((log) => log.address === BASE_DEFAULT_ADDRESSES.poolManager.toLowerCase())).toBe(true)
+    expect(findPoolSwap(receipt.logs, BASE_DEFAULT_ADDRESSES.poolManager)).toBeDefined()
   })
 
   it('deploys the USDC stablecoin with 6 decimals and WETH as token0 of the v3 pool priced at ~3000 USDC', async () => {
@@ -329,6 +510,26 @@ describe('startDevnet', () => {
     expect(devnet.chains.second_chain.addresses).toEqual(devnet.chains.base.addresses)
     const recorded = JSON.parse(await readFile(devnet.deploymentsFile, 'utf8')) as { chains: Record<string, unknown> }
     expect(Object.keys(recorded.chains).sort()).toEqual(['base', 'second_chain'])
+  })
+
+  it('redeploys on a fresh chain, rather than crash, when the deployments file is from an older layout', async () => {
+    await devnet.stop()
+    // An older data dir: its record has another version, and its chains hold state (code, balances, nonces).
+    const recorded = JSON.parse(await readFile(devnet.deploymentsFile, 'utf8')) as { version: number }
+    await writeFile(devnet.deploymentsFile, JSON.stringify({ ...recorded, version: 1 }))
+    const { logger, lines } = captureLogger()
+    devnet = await startDevnet({ dataDir, blockTime: 'auto', logger })
+    expect(lines.some((line) => line.level === 40 && String(line.msg).includes('from another version'))).toBe(true)
+    for (const key of CHAIN_KEYS) {
+      expect(
+        lines.some((line) => line.level === 40 && line.chain === key && String(line.msg).includes('starting the chain afresh')),
+        key,
+      ).toBe(true)
+      expect(devnet.chains[key].addresses).toEqual(BASE_DEFAULT_ADDRESSES)
+    }
+    expect((await readDeployments(dataDir))?.version).toBe(DEPLOYMENTS_VERSION)
+    const { publicClient } = createChainClients(devnet.chains.base)
+    expect(await publicClient.readContract({ address: BASE_DEFAULT_ADDRESSES.stablecoin, abi: ERC20, functionName: 'decimals' })).toBe(6)
   })
 
   it('moves an unreadable state file aside and redeploys instead of refusing to start', async () => {

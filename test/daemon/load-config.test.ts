@@ -194,8 +194,8 @@ describe('loadConfig rejects a bad config with one line naming the field', () =>
     ['unknown devnet field', { chains: { mode: 'devnet', blocktime: 1 } }, 'config error: chains.blocktime: unknown field (from config.json)'],
     ['rpc without chains', { chains: { mode: 'rpc' } }, 'config error: chains.base: required (from config.json)'],
     [
-      'base address without a default',
-      { chains: { mode: 'rpc', base: { rpcUrl: 'http://x', wsUrl: 'ws://x' } } },
+      'malformed base address (every one has a default, an explicit one must be valid)',
+      { chains: { mode: 'rpc', base: { rpcUrl: 'http://x', wsUrl: 'ws://x', addresses: { positionManager: '0x12' } } } },
       'config error: chains.base.addresses.positionManager: expected a 0x-prefixed 20-byte hex address (from config.json)',
     ],
     [

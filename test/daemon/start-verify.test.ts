@@ -11,7 +11,7 @@ import { chainFromConfig } from '../../src/chain/clients.ts'
 import { startDevnet, type Devnet } from '../../devnet/chain/start-devnet.ts'
 import { silentLogger } from '../../src/common/logger.ts'
 import { loadConfig } from '../../src/config/index.ts'
-import { BASE_LAUNCHPADS } from '../../src/launchpads/create-adapters.ts'
+import { ensureDevnetLaunchpads } from '../../devnet/launchpads/devnet-launchpads.ts'
 import { ensureBuyRouter } from '../../daemon/executor/ensure-buy-router.ts'
 import { missingOwnContracts } from '../../daemon/own-contracts.ts'
 import { startDaemon } from '../../daemon/start-daemon.ts'
@@ -37,14 +37,9 @@ let devnet: Devnet
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'prebuy-start-verify-'))
   devnet = await startDevnet({ dataDir: join(root, 'devnet'), blockTime: 'auto' })
-  // In rpc mode Base's launchpad factories are indexed on base, so start-up wants code there; the devnet deploys its
-  // own launchpads elsewhere (until it places them at the real addresses): any contract's code stands in for them.
-  const base = devnet.chains.base
-  const testClient = createTestClient({ mode: 'anvil', transport: http(base.rpcUrl) })
-  const someCode = (await createPublicClient({ transport: http(base.rpcUrl) }).getCode({ address: base.addresses.stablecoin }))!
-  for (const address of [BASE_LAUNCHPADS.clanker.factory, BASE_LAUNCHPADS.doppler.airlock, BASE_LAUNCHPADS.zora.factory]) {
-    await testClient.setCode({ address, bytecode: someCode })
-  }
+  // In rpc mode Base's launchpad factories are indexed on base, so start-up wants code there: the devnet launchpads
+  // are deployed with their factories at those real addresses, as the daemon's devnet start does.
+  await ensureDevnetLaunchpads(join(root, 'devnet'), devnet.chains.base, devnet.accounts[8]!.account)
 }, 240_000)
 
 afterAll(async () => {

@@ -613,7 +613,9 @@ describe('devnet launchpads', () => {
       const second = await deployDevnetLaunchpads(chain, devnet.accounts[7]!.account)
       const endBlock = await client.getBlockNumber()
       expect(await devnetLaunchpadsExist(chain, second)).toBe(true)
-      expect(second.clanker.factory).not.toBe(addresses.clanker.factory)
+      // A second set: new hooks and modules; the factories are constructed again at their Base addresses.
+      expect(second.clanker.hook).not.toBe(addresses.clanker.hook)
+      expect(second.clanker.factory).toBe(addresses.clanker.factory)
       // The blocks the deployer's transactions landed in (not the wall-clock blocks the whole call took: mining the hook
       // salts first takes seconds of CPU on a busy machine, while interval mining goes on).
       const landed: bigint[] = []
