@@ -1,5 +1,6 @@
 import type { Address } from 'viem'
 import type { PoolKey } from '../launchpads/launchpad-adapter.ts'
+import type { PriorityFeePolicy } from '../wallets/bundler/priority-fee-policy.ts'
 import type { WithdrawalPolicy } from '../wallets/withdrawal-policy.ts'
 import type { DevnetChainsConfig, RpcChainsConfig } from './config-schema.ts'
 
@@ -19,7 +20,8 @@ export interface PrebuyConfig {
   /** The reverse proxies (addresses or CIDRs) whose X-Forwarded-For is believed; false: none. */
   trustProxy: false | readonly string[]
   feeRecipient: Address
-  wallet: { accountKind: 'simple' | 'kernel'; deployAhead: boolean; bundlerLowEth: string }
+  /** priorityFee: the tip policy of the bundler EOA's transactions (wallet.priorityFee, converted to wei). */
+  wallet: { accountKind: 'simple' | 'kernel'; deployAhead: boolean; bundlerLowEth: string; priorityFee: PriorityFeePolicy }
   /** Launch authenticity: deployers shared by many creators (see src/domain/launches/judge-launch.ts). */
   /** zoraEthPool: the ZORA route's pool on real Base (launches.zoraEthPool), checked when the config was read. */
   launches: { sharedDeployers: readonly Address[]; zoraEthPool?: PoolKey }
