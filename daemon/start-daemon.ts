@@ -170,6 +170,7 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
       accountKind: config.wallet.accountKind,
       deployAhead: config.wallet.deployAhead,
       withdrawals: config.withdrawals,
+      bundler: { priorityFee: config.wallet.priorityFee },
       logger,
       ...(config.chains.mode === 'rpc' ? { externalBundlerUrls: externalBundlerUrls(config.chains) } : {}),
     })

@@ -61,12 +61,16 @@ export function createBundleSubmitter(ctx: Pick<BundlerContext, 'handleOpsData'>
     previousTurn: Promise<unknown>,
     endTurn: () => void,
     landsIn: LandingBlock | undefined,
+    launchBlock?: bigint,
   ): Promise<BundleOutcome[]> {
     const refused = new Map<Hash, string>()
     const gasLimit = await blockGasLimit.get()
     const maxGas = BigInt(Math.floor(Number(gasLimit) * blockGasShare))
     // Fees and the starting block are fetched while the bundle is simulated: every round trip saved is latency.
-    const [simulated, now] = await Promise.all([simulator.simulate(items, refused, gasLimit, landsIn), chainNow.recent()])
+    const [simulated, now] = await Promise.all([
+      simulator.simulate(items, refused, gasLimit, landsIn),
+      chainNow.recent({ launchBlock, landsIn: landsIn?.number }),
+    ])
     const plans = planBundles(ctx.handleOpsData, simulated, gasLimit, maxGas)
     // Send every chunk first (nonces in order), then wait for them together: they can share a block.
     await previousTurn
@@ -100,7 +104,7 @@ export function createBundleSubmitter(ctx: Pick<BundlerContext, 'handleOpsData'>
         const gate = Promise.all([previousTurn, submitOptions.sendAfter])
         // Awaited only after the simulation: a rejection meanwhile must not count as unhandled.
         gate.catch(() => undefined)
-        return await submitInTurn(items, gate, endTurn, submitOptions.landsIn)
+        return await submitInTurn(items, gate, endTurn, submitOptions.landsIn, submitOptions.launchBlock)
       } finally {
         endTurn()
       }
