@@ -126,6 +126,7 @@ export function createFeeBumper(ctx: Pick<BundlerContext, 'chain' | 'client' | '
       }
     },
     receipts: {
+      latest: (hash) => lineages.get(hash)?.current.hash ?? hash,
       async poll(hash) {
         const lineage = lineages.get(hash)
         if (!lineage) return base.poll(hash)
