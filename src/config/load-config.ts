@@ -4,7 +4,6 @@ import { ConfigError } from './config-error.ts'
 import { configSchema, DEVNET_FEE_RECIPIENT } from './config-schema.ts'
 import type { PrebuyConfig } from './config.ts'
 import { CONFIG_FILE_NAME, readConfigFile } from './read-config-file.ts'
-import { toPriorityFeePolicy } from './priority-fee-config.ts'
 import { resolvePassphrase } from './resolve-passphrase.ts'
 
 /** Values given on the command line; strings are validated like every other source. */
@@ -109,7 +108,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<PrebuyCon
       accountKind: parsed.wallet.accountKind ?? 'simple',
       deployAhead: parsed.wallet.deployAhead,
       bundlerLowEth: parsed.wallet.bundlerLowEth,
-      priorityFee: toPriorityFeePolicy(parsed.wallet.priorityFee),
+      priorityFee: parsed.wallet.priorityFee,
     },
     launches: {
       sharedDeployers: parsed.launches.sharedDeployers,

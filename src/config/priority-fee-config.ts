@@ -2,11 +2,14 @@ import { DEFAULT_PRIORITY_FEE_POLICY, type PriorityFeePolicy } from '../wallets/
 import { parseTokenAmount } from '../wallets/parse-token-amount.ts'
 import type { ParsedConfig } from './config-schema.ts'
 
+/** wallet.priorityFee as validated by the schema: decimal strings and numbers, printable and JSON-safe. */
+export type PriorityFeeConfig = ParsedConfig['wallet']['priorityFee']
+
 /**
  * wallet.priorityFee as validated by the schema -> the policy in wei. Neither `fixedGwei` nor `percentile` set: the
  * default percentile (75th of the last 20 blocks; `blocks` alone changes only the window).
  */
-export function toPriorityFeePolicy(input: ParsedConfig['wallet']['priorityFee']): PriorityFeePolicy {
+export function toPriorityFeePolicy(input: PriorityFeeConfig): PriorityFeePolicy {
   const defaults = DEFAULT_PRIORITY_FEE_POLICY.tip.kind === 'percentile' ? DEFAULT_PRIORITY_FEE_POLICY.tip : { percentile: 75, blocks: 20 }
   const tip: PriorityFeePolicy['tip'] =
     input.fixedGwei !== undefined

@@ -2,7 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { ConfigError, loadConfig } from '../../src/config/index.ts'
+import { ConfigError, describeConfig, loadConfig } from '../../src/config/index.ts'
+import { toPriorityFeePolicy } from '../../src/config/priority-fee-config.ts'
 
 const PASS = { PREBUY_PASSPHRASE: 'correct horse battery' }
 let dir: string
@@ -30,7 +31,9 @@ const errorOf = async (priorityFee: unknown): Promise<string> => {
 describe('wallet.priorityFee', () => {
   it('defaults to the 75th percentile of 20 blocks, 0.005 ETH per transaction, 3x for 25 launch blocks', async () => {
     const config = await loadConfig({ flags: { dataDir: dir }, env: PASS })
-    expect(config.wallet.priorityFee).toEqual({
+    // Printable as configured (the daemon's start line and status serialise it).
+    expect(JSON.parse(JSON.stringify(describeConfig(config))).wallet.priorityFee).toEqual({ maxEthPerTx: '0.005', launchMultiplier: 3, launchBlocks: 25 })
+    expect(toPriorityFeePolicy(config.wallet.priorityFee)).toEqual({
       tip: { kind: 'percentile', percentile: 75, blocks: 20 },
       maxTipWeiPerTx: 5_000_000_000_000_000n,
       launch: { multiplier: 3, blocks: 25 },
@@ -38,12 +41,14 @@ describe('wallet.priorityFee', () => {
   })
 
   it('takes a fixed tip in gwei and a percentile with its window', async () => {
-    expect((await load({ fixedGwei: '0.015', maxEthPerTx: '0.001', launchMultiplier: 1.5, launchBlocks: 10 })).wallet.priorityFee).toEqual({
-      tip: { kind: 'fixed', tipWei: 15_000_000n },
-      maxTipWeiPerTx: 1_000_000_000_000_000n,
-      launch: { multiplier: 1.5, blocks: 10 },
-    })
-    expect((await load({ percentile: 90, blocks: 5 })).wallet.priorityFee.tip).toEqual({ kind: 'percentile', percentile: 90, blocks: 5 })
+    expect(toPriorityFeePolicy((await load({ fixedGwei: '0.015', maxEthPerTx: '0.001', launchMultiplier: 1.5, launchBlocks: 10 })).wallet.priorityFee)).toEqual(
+      {
+        tip: { kind: 'fixed', tipWei: 15_000_000n },
+        maxTipWeiPerTx: 1_000_000_000_000_000n,
+        launch: { multiplier: 1.5, blocks: 10 },
+      },
+    )
+    expect(toPriorityFeePolicy((await load({ percentile: 90, blocks: 5 })).wallet.priorityFee).tip).toEqual({ kind: 'percentile', percentile: 90, blocks: 5 })
   })
 
   const cases: [string, unknown, string][] = [
