@@ -1,7 +1,8 @@
-import { type Address, createPublicClient, formatEther, http, parseEther } from 'viem'
+import { type Address, createPublicClient, formatEther, type Hex, http, parseEther } from 'viem'
 import { CHAIN_KEYS, type ChainConfig, type ChainKey } from '../src/chain/chain-keys.ts'
 import type { Logger } from '../src/common/logger.ts'
 import { withDeadline } from '../src/common/with-deadline.ts'
+import { createL1DataFeeReader, type L1DataFeeReader, RESERVED_LAUNCH_OPERATIONS, sampleBundleTransaction } from '../src/chain/l1-data-fee.ts'
 import { type BundlerBalanceLevel, bundlerAlert, bundlerLevel } from '../src/domain/health/bundler-balance.ts'
 
 export interface BundlerBalance {
@@ -44,18 +45,30 @@ export function startBundlerWatch(deps: BundlerWatchDeps): BundlerWatch {
   const clients = Object.fromEntries(
     CHAIN_KEYS.map((key) => [key, createPublicClient({ transport: http(deps.chains[key].rpcUrl, { retryCount: 0 }) })]),
   ) as Record<ChainKey, ReturnType<typeof createPublicClient>>
+  // The L1 data fee of a launch's first bundle (OP-stack chains; 0 on the devnet, which has no GasPriceOracle) is
+  // charged from the same balance as its gas: the low mark keeps room for it. Unreadable counts as 0 (the mark alone).
+  const l1Fees = Object.fromEntries(CHAIN_KEYS.map((key) => [key, createL1DataFeeReader(clients[key])])) as Record<ChainKey, L1DataFeeReader>
+  const launchBundles = Object.fromEntries(
+    CHAIN_KEYS.map((key) => [key, sampleBundleTransaction(deps.chains[key].chainId, deps.chains[key].addresses.entryPoint, RESERVED_LAUNCH_OPERATIONS)]),
+  ) as Record<ChainKey, Hex>
   const previous = new Map<ChainKey, { level: BundlerBalanceLevel; warnedAt: number | null }>()
   const latest: Partial<Record<ChainKey, BundlerBalance>> = {}
 
   async function checkChain(chain: ChainKey): Promise<BundlerBalance> {
     const address = deps.bundlerAddress(chain)
-    const balance = await withDeadline(clients[chain].getBalance({ address }), 5_000, () => new Error('no answer')).catch(() => null)
-    const level = bundlerLevel(balance, lowWei)
+    const [balance, l1DataFee] = await Promise.all([
+      withDeadline(clients[chain].getBalance({ address }), 5_000, () => new Error('no answer')).catch(() => null),
+      withDeadline(l1Fees[chain].feeOf(launchBundles[chain]), 5_000, () => new Error('no answer')).catch(() => 0n),
+    ])
+    const level = bundlerLevel(balance, lowWei, l1DataFee)
     const before = previous.get(chain) ?? { level: 'unknown' as const, warnedAt: null }
     const alert = bundlerAlert(before.level, level, before.warnedAt, now(), repeatMs)
     const balanceEth = balance === null ? null : formatEther(balance)
     if (alert === 'warn_low') {
-      deps.logger.warn({ chain, bundler: address, balanceEth, lowEth: deps.lowEth }, 'bundler ETH is low: launch buys may fail to send; fund it')
+      deps.logger.warn(
+        { chain, bundler: address, balanceEth, lowEth: deps.lowEth, l1DataFeeEth: formatEther(l1DataFee) },
+        'bundler ETH is low: launch buys may fail to send; fund it',
+      )
     }
     if (alert === 'recovered') deps.logger.info({ chain, bundler: address, balanceEth }, 'bundler ETH is back above the low mark')
     previous.set(chain, { level: level === 'unknown' ? before.level : level, warnedAt: alert === 'warn_low' ? now() : before.warnedAt })

@@ -36,6 +36,7 @@ import { startEmbeddedDevnet } from './start-embedded-devnet.ts'
 import type { Logger } from '../src/common/logger.ts'
 import type { PrebuyConfig } from '../src/config/config.ts'
 import { describeConfig } from '../src/config/describe-config.ts'
+import { toPriorityFeePolicy } from '../src/config/priority-fee-config.ts'
 import { externalBundlerUrls, rpcChainConfigs } from '../src/config/rpc-chain-configs.ts'
 import { createServices, type Services } from '../src/services/services.ts'
 import { migrateStore } from './migrate-store.ts'
@@ -168,6 +169,7 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
       accountKind: config.wallet.accountKind,
       deployAhead: config.wallet.deployAhead,
       withdrawals: config.withdrawals,
+      bundler: { priorityFee: toPriorityFeePolicy(config.wallet.priorityFee) },
       logger,
       ...(config.chains.mode === 'rpc' ? { externalBundlerUrls: externalBundlerUrls(config.chains) } : {}),
     })

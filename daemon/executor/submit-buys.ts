@@ -41,5 +41,5 @@ export function submitBuys(
   // The tick priced the next block: the bundle is simulated in that block's context too (a decaying fee changes the
   // amounts, the ticks crossed and so the gas; sized on the last block's context the first bundle ran out of gas).
   const landsIn = { number: BigInt(tick.blockNumber) + 1n, timestamp: BigInt(tick.nextBlockTimestamp) }
-  return ctx.wallets.submitUserOperations(launch.chain, requests, { sendAfter: written, landsIn })
+  return ctx.wallets.submitUserOperations(launch.chain, requests, { sendAfter: written, landsIn, launchBlock: BigInt(launch.blockNumber) })
 }

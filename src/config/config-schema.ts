@@ -1,10 +1,12 @@
 import { isIP } from 'node:net'
+import { formatUnits } from 'viem'
 import { z } from 'zod'
 import { BASE_CHAIN_ID, BASE_DEFAULT_ADDRESSES } from '../chain/real-chains.ts'
 import { EIP_7825_TX_GAS_CAP, MIN_TX_GAS_CAP } from '../chain/tx-gas-cap.ts'
 import { checksumAddressSchema, configAddressSchema } from '../common/schemas.ts'
 import { BASE_ZORA_TOKEN } from '../launchpads/zora/zora-route.ts'
 import { routeProblem } from '../pricing/route-price.ts'
+import { parseTokenAmount } from '../wallets/parse-token-amount.ts'
 import { DEFAULT_WITHDRAWAL_POLICY } from '../wallets/withdrawal-policy.ts'
 import { trustedSpace } from './trust-proxy-coverage.ts'
 
@@ -65,6 +67,62 @@ const decimalAmount = () =>
   z
     .string({ error: 'expected a decimal amount as a string, e.g. "0.5"' })
     .regex(/^\d{1,30}(\.\d{1,18})?$/, { error: 'expected a decimal amount as a string, e.g. "0.5"' })
+
+/** The smallest per-transaction tip cap: a 1-wei tip (the node's minimum) on a transaction at the 2^24 gas cap. */
+const MIN_TIP_CAP_WEI = 2n ** 24n
+
+/** Whether an ETH amount (decimal string) is at least `wei`; zero (refused by parseTokenAmount) is not. */
+const atLeastWei = (value: string, wei: bigint): boolean => {
+  try {
+    return parseTokenAmount(value, 18) >= wei
+  } catch {
+    return false
+  }
+}
+
+const PRIORITY_FEE_DEFAULTS = { maxEthPerTx: '0.005', launchMultiplier: 3, launchBlocks: 25 }
+
+/**
+ * wallet.priorityFee: a fixed tip (`fixedGwei`, gwei per gas) or a percentile of eth_feeHistory (`percentile` of the
+ * last `blocks` blocks; the default, 75th of 20); the most tip one transaction may pay (`maxEthPerTx`); and a
+ * multiplier for the first `launchBlocks` blocks of a launch.
+ */
+const priorityFeeSchema = z
+  .strictObject({
+    fixedGwei: z
+      .string({ error: 'expected gwei per gas as a decimal string, e.g. "0.01"' })
+      .regex(/^\d{1,12}(\.\d{1,9})?$/, { error: 'expected gwei per gas as a decimal string, e.g. "0.01"' })
+      .optional(),
+    percentile: positiveInt(99).optional(),
+    blocks: positiveInt(1024).optional(),
+    maxEthPerTx: decimalAmount()
+      .refine((value) => atLeastWei(value, MIN_TIP_CAP_WEI), {
+        error: `expected at least ${formatUnits(MIN_TIP_CAP_WEI, 18)} ETH (a 1-wei tip on a transaction of 2^24 gas)`,
+      })
+      .default(PRIORITY_FEE_DEFAULTS.maxEthPerTx),
+    launchMultiplier: z
+      .number({ error: 'expected a number from 1 to 100 (two decimals at most)' })
+      .min(1, { error: 'expected a number from 1 to 100 (two decimals at most)' })
+      .max(100, { error: 'expected a number from 1 to 100 (two decimals at most)' })
+      .refine((value) => Number.isInteger(Math.round(value * 100)) && Math.abs(value * 100 - Math.round(value * 100)) < 1e-9, {
+        error: 'expected a number from 1 to 100 (two decimals at most)',
+      })
+      .default(PRIORITY_FEE_DEFAULTS.launchMultiplier),
+    launchBlocks: z
+      .number({ error: 'expected an integer from 0 to 100000' })
+      .int({ error: 'expected an integer from 0 to 100000' })
+      .min(0, { error: 'expected an integer from 0 to 100000' })
+      .max(100_000, { error: 'expected an integer from 0 to 100000' })
+      .default(PRIORITY_FEE_DEFAULTS.launchBlocks),
+  })
+  .superRefine((value, ctx) => {
+    if (value.fixedGwei !== undefined && value.percentile !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['fixedGwei'], message: 'set either fixedGwei or percentile, not both' })
+    }
+    if (value.blocks !== undefined && value.fixedGwei !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['blocks'], message: 'only with percentile (a fixed tip reads no fee history)' })
+    }
+  })
 
 const url = (schemes: readonly string[]) => {
   const error = `expected an ${schemes.join(' or ')} URL`
@@ -239,8 +297,10 @@ export const configSchema = z
         deployAhead: z.boolean({ error: 'expected true or false' }).default(true),
         /** Under this much ETH the bundler EOA (it pays every buy's gas) is low: logged as a warning, shown by `daemon status`. */
         bundlerLowEth: decimalAmount().default('0.01'),
+        /** The tip the bundler EOA's transactions offer (src/wallets/bundler/priority-fee-policy.ts; docs/operations.md). */
+        priorityFee: priorityFeeSchema.default(PRIORITY_FEE_DEFAULTS),
       })
-      .default({ deployAhead: true, bundlerLowEth: '0.01' }),
+      .default({ deployAhead: true, bundlerLowEth: '0.01', priorityFee: PRIORITY_FEE_DEFAULTS }),
     /** Limits on withdrawals, whose gas the service pays (see src/wallets/withdrawal-policy.ts). */
     withdrawals: z
       .strictObject({

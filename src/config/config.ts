@@ -2,6 +2,7 @@ import type { Address } from 'viem'
 import type { PoolKey } from '../launchpads/launchpad-adapter.ts'
 import type { WithdrawalPolicy } from '../wallets/withdrawal-policy.ts'
 import type { DevnetChainsConfig, RpcChainsConfig } from './config-schema.ts'
+import type { PriorityFeeConfig } from './priority-fee-config.ts'
 
 /** The validated, fully resolved configuration the daemon is composed from. */
 export interface PrebuyConfig {
@@ -19,7 +20,11 @@ export interface PrebuyConfig {
   /** The reverse proxies (addresses or CIDRs) whose X-Forwarded-For is believed; false: none. */
   trustProxy: false | readonly string[]
   feeRecipient: Address
-  wallet: { accountKind: 'simple' | 'kernel'; deployAhead: boolean; bundlerLowEth: string }
+  /**
+   * priorityFee: the tip policy of the bundler EOA's transactions as configured (decimal strings, printable); the
+   * daemon turns it into wei with toPriorityFeePolicy (priority-fee-config.ts).
+   */
+  wallet: { accountKind: 'simple' | 'kernel'; deployAhead: boolean; bundlerLowEth: string; priorityFee: PriorityFeeConfig }
   /** Launch authenticity: deployers shared by many creators (see src/domain/launches/judge-launch.ts). */
   /** zoraEthPool: the ZORA route's pool on real Base (launches.zoraEthPool), checked when the config was read. */
   launches: { sharedDeployers: readonly Address[]; zoraEthPool?: PoolKey }

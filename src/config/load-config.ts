@@ -108,6 +108,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<PrebuyCon
       accountKind: parsed.wallet.accountKind ?? 'simple',
       deployAhead: parsed.wallet.deployAhead,
       bundlerLowEth: parsed.wallet.bundlerLowEth,
+      priorityFee: parsed.wallet.priorityFee,
     },
     ownerChanges: { noticeHours: parsed.ownerChanges.noticeHours },
     launches: {

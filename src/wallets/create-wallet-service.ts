@@ -46,7 +46,7 @@ export interface WalletServiceDeps {
   accountKind: SmartAccountKind
   logger?: Logger
   /** Receipt wait, polling and block-share tuning of the bundler. */
-  bundler?: Pick<BundlerOptions, 'receiptTimeoutMs' | 'pollingIntervalMs' | 'maxReconcileRounds' | 'blockGasShare'>
+  bundler?: Pick<BundlerOptions, 'receiptTimeoutMs' | 'pollingIntervalMs' | 'maxReconcileRounds' | 'blockGasShare' | 'priorityFee'>
   /** Gas cap for each operation's calls (default 2,000,000: a v4 swap with a hook plus approve and fee transfer). */
   callGasLimit?: bigint
   /** Injected clients (tests); by default one HTTP client per chain from its rpcUrl. */
@@ -167,7 +167,7 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
     options.sendAfter?.catch(() => (gateFailed = true))
     const prepared = await preparer.prepare(requests, {
       onChunk: (items) => {
-        const outcome = bundler.submit(items, { sendAfter: options.sendAfter, landsIn: options.landsIn })
+        const outcome = bundler.submit(items, { sendAfter: options.sendAfter, landsIn: options.landsIn, launchBlock: options.launchBlock })
         outcome.catch(() => undefined)
         chunks.push({ items, outcome })
       },

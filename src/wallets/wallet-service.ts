@@ -130,6 +130,11 @@ export interface SubmitOptions {
    * moves the price through a different number of ticks, in the next block than in the last one.
    */
   landsIn?: LandingBlock
+  /**
+   * The block the operations' launch happened in (executor buys): sent in the launch's first blocks they offer the
+   * launch tip of wallet.priorityFee (the block is ordered by tip). Our own bundler only.
+   */
+  launchBlock?: bigint
 }
 
 export interface WalletService {

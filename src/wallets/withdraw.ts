@@ -17,6 +17,7 @@ import type { Logger } from '../common/logger.ts'
 import type { KeyedMutex } from '../common/keyed-mutex.ts'
 import { failureReason } from './failure-reason.ts'
 import { isAmountSyntax, parseTokenAmount } from './parse-token-amount.ts'
+import { createL1DataFeeReader, type L1DataFeeReader, sampleBundleTransaction } from '../chain/l1-data-fee.ts'
 import type { ChainBalanceReader } from './read-balances.ts'
 import { knownSinkReason } from './known-sinks.ts'
 import { isNativeEth } from './token-metadata.ts'
@@ -198,17 +199,34 @@ function minimumOf(policy: WithdrawalPolicy, chain: ChainConfig, token: Address,
   return 0n
 }
 
-/** Refuses (503) while the gas payer's ETH is below the reserve kept for launch buys. */
+const l1FeeReaders = new WeakMap<PublicClient, L1DataFeeReader>()
+
+/** The L1 data fee of a one-operation handleOps (a withdrawal), wei; 0 where the chain has no GasPriceOracle. */
+function withdrawalL1DataFee(deps: WithdrawDeps, chain: ChainKey): Promise<bigint> {
+  const client = deps.clients[chain]
+  let reader = l1FeeReaders.get(client)
+  if (!reader) {
+    reader = createL1DataFeeReader(client)
+    l1FeeReaders.set(client, reader)
+  }
+  const config = deps.chains[chain]
+  return reader.feeOf(sampleBundleTransaction(config.chainId, config.addresses.entryPoint, 1))
+}
+
+/** Refuses (503) while the gas payer's ETH is below the reserve kept for launch buys (plus this withdrawal's L1 data fee). */
 async function keepGasForLaunches(deps: WithdrawDeps, chain: ChainKey): Promise<void> {
   const payer = deps.gasPayer(chain)
   if (!payer) return
   let balance: bigint
+  let l1DataFee: bigint
   try {
-    balance = await deps.clients[chain].getBalance({ address: payer })
+    ;[balance, l1DataFee] = await Promise.all([deps.clients[chain].getBalance({ address: payer }), withdrawalL1DataFee(deps, chain)])
   } catch (error) {
     throw new PrebuyError('chain_unavailable', `The balance on ${chain} could not be read.`, { cause: error })
   }
-  if (balance < parseTokenAmount(deps.policy.bundlerReserveEth, 18)) {
+  // The reserve is what is left for launch buys after this withdrawal's own L1 data fee (OP-stack chains; 0 on the
+  // devnet), charged from the same balance as its gas.
+  if (balance < parseTokenAmount(deps.policy.bundlerReserveEth, 18) + l1DataFee) {
     deps.logger.warn({ chain, balance: balance.toString() }, 'withdrawal refused: the bundler’s gas is kept for launch buys')
     throw new PrebuyError('gas_reserved_for_launches', 'Withdrawals are paused while the service’s gas is low; try again later.', {
       details: { retryAfterSeconds: 600 },

@@ -129,7 +129,12 @@ describe('loadConfig defaults and precedence', () => {
       feeRecipient: '0x1111111111111111111111111111111111111111',
     })
     const config = await loadConfig({ flags: { dataDir: dir }, env: PASS })
-    expect(config.wallet).toEqual({ accountKind: 'simple', deployAhead: true, bundlerLowEth: '0.01' })
+    expect(config.wallet).toEqual({
+      accountKind: 'simple',
+      deployAhead: true,
+      bundlerLowEth: '0.01',
+      priorityFee: { maxEthPerTx: '0.005', launchMultiplier: 3, launchBlocks: 25 },
+    })
     expect(config.chains.mode).toBe('rpc')
     if (config.chains.mode !== 'rpc') throw new Error('unreachable')
     expect(config.chains.base.chainId).toBe(8453)

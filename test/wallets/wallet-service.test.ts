@@ -2,6 +2,7 @@ import { createWalletClient, encodeFunctionData, erc20Abi, http, getAddress, par
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
 import { NATIVE_ETH_ADDRESS } from '../../src/chain/chain-keys.ts'
+import { GAS_PRICE_ORACLE } from '../../src/chain/l1-data-fee.ts'
 import { chainFromConfig } from '../../src/chain/clients.ts'
 import { fundAccount } from '../../devnet/chain/faucet.ts'
 import { PrebuyError } from '../../src/common/errors.ts'
@@ -319,6 +320,26 @@ describe('withdrawal limits (the service pays their gas)', () => {
     }
     await f.service.withdraw({ userIndex: 64, chain: 'base', tokenAddress: stablecoinOf(), to: DEST, amount: '1' })
     expect(await balanceOf('base', stablecoinOf(), wallet)).toBe(9_000_000n)
+  })
+
+  it('counts the withdrawal’s L1 data fee in the reserve where the chain has a GasPriceOracle (a devnet imitation here)', async () => {
+    const wallet = await f.service.walletAddress(3065)
+    await fundAccount(f.chains.base, wallet, { stablecoin: '10' })
+    const bundler = f.service.bundlerAddress('base')
+    const balance = await f.clients.base.getBalance({ address: bundler })
+    // Above the 0.002 reserve by 0.001; the imitation answers every getL1Fee with 0.003 ETH (PUSH32 fee, RETURN).
+    await jsonRpc(f.chains.base.rpcUrl, 'anvil_setBalance', [bundler, toHex(parseEther('0.003'))])
+    await jsonRpc(f.chains.base.rpcUrl, 'anvil_setCode', [GAS_PRICE_ORACLE, `0x7f${toHex(parseEther('0.003'), { size: 32 }).slice(2)}60005260206000f3`])
+    try {
+      const refused = await f.service.withdraw({ userIndex: 3065, chain: 'base', tokenAddress: stablecoinOf(), to: DEST, amount: '1' }).catch((e: unknown) => e)
+      expect(codeOf(refused)).toBe('gas_reserved_for_launches')
+    } finally {
+      await jsonRpc(f.chains.base.rpcUrl, 'anvil_setCode', [GAS_PRICE_ORACLE, '0x'])
+      await jsonRpc(f.chains.base.rpcUrl, 'anvil_setBalance', [bundler, toHex(balance)])
+    }
+    const before = await balanceOf('base', stablecoinOf(), wallet)
+    await f.service.withdraw({ userIndex: 3065, chain: 'base', tokenAddress: stablecoinOf(), to: DEST, amount: '1' })
+    expect(await balanceOf('base', stablecoinOf(), wallet)).toBe(before - 1_000_000n)
   })
 })
 

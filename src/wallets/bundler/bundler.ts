@@ -41,8 +41,12 @@ export interface Bundler {
    * with one outcome per item (same order) once all are mined. An item the EntryPoint refuses during validation is
    * taken out of the bundle (the rest still go) and reported as `refused`. With `sendAfter`
    * the bundle is simulated at once but broadcast only after it resolves (rejects: nothing sent, the call rejects).
+   * With `launchBlock` (a launch's buys) a bundle landing in the launch's first blocks offers the launch tip.
    */
-  submit(items: readonly BundleItem[], options?: { sendAfter?: Promise<unknown> | undefined; landsIn?: LandingBlock | undefined }): Promise<BundleOutcome[]>
+  submit(
+    items: readonly BundleItem[],
+    options?: { sendAfter?: Promise<unknown> | undefined; landsIn?: LandingBlock | undefined; launchBlock?: bigint | undefined },
+  ): Promise<BundleOutcome[]>
   /**
    * Optional, off the hot path: reads what a send needs from the chain (fees, current block) so that a submission in
    * the next few seconds does not wait for those reads (the pending-nonce check is still made, alongside simulation).

@@ -1,9 +1,17 @@
 import type { BundlerContext } from './bundler-context.ts'
+import { DEFAULT_PRIORITY_FEE_POLICY, type Fees, isLaunchTick, type PriorityFeePolicy, policyFees, tipFromFeeHistory } from './priority-fee-policy.ts'
 
 /** What a send needs from the chain: fees, and the block from which its operations' events are searched. */
 export interface ChainNow {
-  fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
+  /** The priority-fee policy's fees (priority-fee-policy.ts); the per-transaction tip cap is applied by the sender. */
+  fees: Fees
   fromBlock: bigint
+}
+
+/** Which send a `recent` read is for: a launch's buys landing in its first blocks offer the launch tip. */
+export interface SendMoment {
+  launchBlock?: bigint | undefined
+  landsIn?: bigint | undefined
 }
 
 export interface ChainNowReader {
@@ -15,7 +23,7 @@ export interface ChainNowReader {
    * Fees and block from the cache when recent; the pending-nonce check is always made (it travels alongside the
    * bundle's simulation): after a reorg dropped our transactions it is what moves the local counter back.
    */
-  recent(): Promise<ChainNow>
+  recent(moment?: SendMoment): Promise<ChainNow>
 }
 
 // What the last refresh read, for a submission soon after (a warm-up on the block before a launch). An older
@@ -24,20 +32,42 @@ export interface ChainNowReader {
 // the tip), which covers the ~4 blocks the cache lives on a 2 s chain.
 const CHAIN_NOW_TTL_MS = 8_000
 
-export function createChainNowReader(ctx: Pick<BundlerContext, 'client' | 'signer' | 'nonces'>): ChainNowReader {
+export function createChainNowReader(
+  ctx: Pick<BundlerContext, 'client' | 'signer' | 'nonces'>,
+  feePolicy: PriorityFeePolicy = DEFAULT_PRIORITY_FEE_POLICY,
+): ChainNowReader {
   const { client, signer, nonces } = ctx
+  const tipSource = feePolicy.tip
+
+  // The tips recent blocks paid (eth_feeHistory), when the policy takes a percentile of them; a node without the
+  // method (or without rewards) leaves the node's own suggestion (eth_maxPriorityFeePerGas, in the estimate).
+  const historyTip = async (): Promise<bigint | undefined> => {
+    if (tipSource.kind !== 'percentile') return undefined
+    const history = await Promise.resolve()
+      .then(() => client.getFeeHistory({ blockCount: tipSource.blocks, rewardPercentiles: [tipSource.percentile], blockTag: 'latest' }))
+      .catch(() => undefined)
+    return history ? tipFromFeeHistory(history, tipSource.percentile) : undefined
+  }
+
+  // The policy's fees on a launch tick (its launch multiplier applied), beside each read: `recent` hands them out for
+  // a launch's sends.
+  const launchFeesOf = new WeakMap<ChainNow, Fees>()
 
   const read = async (): Promise<ChainNow> => {
     const mark = nonces.mark()
-    const [fees, fromBlock, pendingNonce] = await Promise.all([
+    const [estimate, tip, fromBlock, pendingNonce] = await Promise.all([
       client.estimateFeesPerGas(),
+      historyTip(),
       client.getBlockNumber({ cacheTime: 0 }),
       client.getTransactionCount({ address: signer.address, blockTag: 'pending' }),
     ])
     // Our transactions the node no longer knows (a reorg dropped their block, the pool evicted them) would leave the
     // local counter ahead of the chain and the next transaction stuck behind a nonce gap.
     nonces.observe(pendingNonce, mark)
-    return { fees, fromBlock }
+    const chain = { estimate, historyTip: tip }
+    const now = { fees: policyFees(feePolicy, chain, false), fromBlock }
+    launchFeesOf.set(now, policyFees(feePolicy, chain, true))
+    return now
   }
 
   let chainNowCache: { value: ChainNow; at: number } | undefined
@@ -48,12 +78,18 @@ export function createChainNowReader(ctx: Pick<BundlerContext, 'client' | 'signe
     return value
   }
 
-  const recent = async (): Promise<ChainNow> => {
+  // A launch's buys in its first blocks offer the launch tip (the policy's multiplier): the block is ordered by tip.
+  const forMoment = (now: ChainNow, moment: SendMoment | undefined): ChainNow => {
+    const launchFees = launchFeesOf.get(now)
+    return launchFees && isLaunchTick(feePolicy, moment?.launchBlock, moment?.landsIn) ? { ...now, fees: launchFees } : now
+  }
+
+  const recent = async (moment?: SendMoment): Promise<ChainNow> => {
     const cached = chainNowCache
-    if (!cached || Date.now() - cached.at > CHAIN_NOW_TTL_MS) return refresh()
+    if (!cached || Date.now() - cached.at > CHAIN_NOW_TTL_MS) return forMoment(await refresh(), moment)
     const mark = nonces.mark()
     nonces.observe(await client.getTransactionCount({ address: signer.address, blockTag: 'pending' }), mark)
-    const { fees, fromBlock } = cached.value
+    const { fees, fromBlock } = forMoment(cached.value, moment)
     return { fees: { maxFeePerGas: fees.maxFeePerGas * 2n, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }, fromBlock }
   }
 

@@ -6,7 +6,9 @@ import type { Bundler } from './bundler.ts'
 import { createBundlerContext } from './bundler-context.ts'
 import { createChainNowReader } from './chain-now.ts'
 import { createAccountDeployer } from './deploy-accounts.ts'
+import { createFeeBumper } from './fee-bumper.ts'
 import { createReceiptPoller, followLanding } from './poll-receipt.ts'
+import { DEFAULT_PRIORITY_FEE_POLICY, type PriorityFeePolicy } from './priority-fee-policy.ts'
 import { createTransactionSender } from './send-transaction.ts'
 import { createBundleSettler } from './settle-bundle.ts'
 import { createBundleSimulator } from './simulate-bundle.ts'
@@ -24,6 +26,8 @@ export interface BundlerOptions {
   maxReconcileRounds?: number
   /** Share of the block gas limit one handleOps may use, leaving room for others' transactions. */
   blockGasShare?: number
+  /** The tip policy of every transaction the bundler EOA sends (config wallet.priorityFee). */
+  priorityFee?: PriorityFeePolicy
 }
 
 /**
@@ -35,13 +39,15 @@ export interface BundlerOptions {
 export function createBundler(options: BundlerOptions): Bundler {
   const ctx = createBundlerContext(options)
   const blockGasLimit = createBlockGasLimit(ctx.client)
-  const chainNow = createChainNowReader(ctx)
+  const feePolicy = options.priorityFee ?? DEFAULT_PRIORITY_FEE_POLICY
+  const chainNow = createChainNowReader(ctx, feePolicy)
   const simulator = createBundleSimulator(ctx)
-  const sender = createTransactionSender(ctx, chainNow)
-  const receipts = createReceiptPoller(ctx.client, {
-    receiptTimeoutMs: options.receiptTimeoutMs ?? 30_000,
-    pollingIntervalMs: options.pollingIntervalMs ?? 250,
-  })
+  const timing = { receiptTimeoutMs: options.receiptTimeoutMs ?? 30_000, pollingIntervalMs: options.pollingIntervalMs ?? 250 }
+  // Every wait for one of our transactions goes through the fee bumper: stuck for a block, it is replaced (same
+  // nonce, higher fees); the sender tells it what each transaction signed.
+  const bumper = createFeeBumper(ctx, { base: createReceiptPoller(ctx.client, timing), chainNow, feePolicy, ...timing })
+  const sender = createTransactionSender(ctx, chainNow, { feePolicy, onSent: (send) => bumper.record(send) })
+  const receipts = bumper.receipts
   const settler = createBundleSettler(ctx, { receipts, simulator, sender, blockGasLimit, maxRounds: options.maxReconcileRounds ?? 5 })
   const deployer = createAccountDeployer(ctx, { sender, chainNow, receipts })
   const submitter = createBundleSubmitter(ctx, { simulator, blockGasLimit, chainNow, sender, settler, blockGasShare: options.blockGasShare ?? 0.9 })

@@ -7,6 +7,8 @@ export interface ReceiptPoller {
    * the whole timeout for it would cost many blocks; the reconcile step then re-broadcasts it.
    */
   poll(hash: Hash): Promise<TransactionReceipt | undefined>
+  /** Optional: the newest transaction standing for `hash` (a replacement with higher fees, fee-bumper.ts). */
+  latest?(hash: Hash): Hash
 }
 
 /** How often a transaction waiting for its receipt is checked for having left the node's pool. */
@@ -65,7 +67,7 @@ export async function followLanding(
   try {
     const receipt = await parts.receipts.poll(hash)
     if (receipt) return { receipt, pending: false }
-    const pending = await nodeKnowsTransaction(parts.client, hash)
+    const pending = await nodeKnowsTransaction(parts.client, parts.receipts.latest?.(hash) ?? hash)
     if (!pending) parts.resync()
     parts.log.warn({ txHash: hash, pending }, pending ? `${what} not mined yet` : `${what} dropped`)
     return { receipt: undefined, pending }

@@ -4,6 +4,7 @@ import type { BundleItem } from './bundler.ts'
 import type { BundlerContext } from './bundler-context.ts'
 import type { ChainNow, ChainNowReader } from './chain-now.ts'
 import { isGasCapRefusal } from './gas-cap-refusal.ts'
+import { DEFAULT_PRIORITY_FEE_POLICY, type Fees, type PriorityFeePolicy, withinTipCap } from './priority-fee-policy.ts'
 
 /** A transaction of the bundler EOA as broadcast: kept signed so that it can be re-broadcast if the pool drops it. */
 export interface SentTransaction {
@@ -25,13 +26,31 @@ export interface TransactionSender {
   sendBundle(items: readonly BundleItem[], gas: bigint, now?: ChainNow): Promise<SentBundle>
 }
 
+/** What a send signed, for a replacement with higher fees when it is stuck (fee-bumper.ts). */
+export interface SignedSend {
+  hash: Hash
+  to: Address
+  data: Hex
+  gas: bigint
+  nonce: number
+  fees: Fees
+}
+
+/** Optional parts of the sender: the fee policy (its per-transaction tip cap) and who learns of each send. */
+export interface TransactionSenderOptions {
+  feePolicy?: PriorityFeePolicy
+  onSent?: (send: SignedSend) => void
+}
+
 const NONCE_CONFLICT = /nonce too low|nonce too high|already known|replacement transaction underpriced|nonce.*already used/i
 
 export function createTransactionSender(
   ctx: Pick<BundlerContext, 'chain' | 'client' | 'signer' | 'log' | 'entryPoint' | 'nonces' | 'handleOpsData' | 'txGasCap'>,
   chainNow: Pick<ChainNowReader, 'read'>,
+  options: TransactionSenderOptions = {},
 ): TransactionSender {
   const { chain, client, signer, log, entryPoint, nonces, handleOpsData, txGasCap } = ctx
+  const feePolicy = options.feePolicy ?? DEFAULT_PRIORITY_FEE_POLICY
 
   const overCap = (gas: bigint, cause?: unknown) =>
     new PrebuyError('transaction_over_gas_cap', `A transaction of ${gas} gas is over the ${txGasCap} one transaction may ask for on ${chain.key}.`, {
@@ -43,7 +62,10 @@ export function createTransactionSender(
     // Every transaction of the bundler EOA passes here: none may ask for more than the chain's cap (the node would
     // refuse it; the callers size or split their transactions to fit, this is the last check).
     if (gas > txGasCap) throw overCap(gas)
-    const { fees, fromBlock } = now ?? (await chainNow.read())
+    const read = now ?? (await chainNow.read())
+    const { fromBlock } = read
+    // Every transaction of the bundler EOA, whatever it carries: no more tip than the policy allows one transaction.
+    const fees = withinTipCap(feePolicy, read.fees, gas)
     for (let attempt = 1; ; attempt++) {
       try {
         return await nonces.use(async (nonce) => {
@@ -58,7 +80,11 @@ export function createTransactionSender(
             maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
           })
           const hash = await client.sendRawTransaction({ serializedTransaction: raw })
-          log.info({ txHash: hash, nonce, ...logFields }, to === entryPoint ? 'handleOps sent' : 'transaction sent')
+          options.onSent?.({ hash, to, data, gas, nonce, fees })
+          log.info(
+            { txHash: hash, nonce, maxPriorityFeePerGas: fees.maxPriorityFeePerGas, ...logFields },
+            to === entryPoint ? 'handleOps sent' : 'transaction sent',
+          )
           return { hash, raw, nonce, fromBlock }
         })
       } catch (error) {

@@ -105,7 +105,8 @@ export function createBundleSettler(
       log.warn({ txHash: sent.hash, nonce: sent.nonce, chainNonce: pendingNonce }, 'bundle transaction behind a nonce gap; resending its operations')
       return resend(missingOf(sent, landed), landed, round)
     }
-    const pending = await client.getTransaction({ hash: sent.hash }).catch(() => undefined)
+    // A replacement with higher fees (fee-bumper.ts) stands for the transaction once sent.
+    const pending = await client.getTransaction({ hash: receipts.latest?.(sent.hash) ?? sent.hash }).catch(() => undefined)
     if (!pending) {
       log.warn({ txHash: sent.hash, nonce: sent.nonce }, 'bundle transaction dropped; re-broadcasting')
       await client.sendRawTransaction({ serializedTransaction: sent.raw }).catch((error: unknown) => {

@@ -90,6 +90,7 @@ export function createBundleSubmitter(ctx: Pick<BundlerContext, 'handleOpsData' 
     previousTurn: Promise<unknown>,
     endTurn: () => void,
     landsIn: LandingBlock | undefined,
+    launchBlock?: bigint,
   ): Promise<BundleOutcome[]> {
     const refused = new Map<Hash, string>()
     // Sized against the per-transaction cap (EIP-7825), never the block gas limit alone: the simulation asks for no
@@ -98,7 +99,10 @@ export function createBundleSubmitter(ctx: Pick<BundlerContext, 'handleOpsData' 
     // Fees and the starting block are fetched while the bundle is simulated: every round trip saved is latency.
     // A bundle expected to need more than one transaction is simulated in groups that each fit one, at once.
     const groups = simulationGroups(items, perOperationGas, maxGas)
-    const [simulated, now] = await Promise.all([Promise.all(groups.map((group) => simulator.simulate(group, refused, limit, landsIn))), chainNow.recent()])
+    const [simulated, now] = await Promise.all([
+      Promise.all(groups.map((group) => simulator.simulate(group, refused, limit, landsIn))),
+      chainNow.recent({ launchBlock, landsIn: landsIn?.number }),
+    ])
     const measured = simulated.reduce((sum, group) => ({ count: sum.count + group.items.length, gas: sum.gas + group.gasUsed }), { count: 0, gas: 0n })
     if (measured.count > 0) perOperationGas = measured.gas / BigInt(measured.count)
     const plans = simulated.flatMap((group) => planBundles(ctx.handleOpsData, group, limit, maxGas))
@@ -141,7 +145,7 @@ export function createBundleSubmitter(ctx: Pick<BundlerContext, 'handleOpsData' 
         const gate = Promise.all([previousTurn, submitOptions.sendAfter])
         // Awaited only after the simulation: a rejection meanwhile must not count as unhandled.
         gate.catch(() => undefined)
-        return await submitInTurn(items, gate, endTurn, submitOptions.landsIn)
+        return await submitInTurn(items, gate, endTurn, submitOptions.landsIn, submitOptions.launchBlock)
       } finally {
         endTurn()
       }

@@ -3,7 +3,7 @@ import type { SubmittedBuy, TickDecider } from '../../../daemon/executor/decide-
 import { createTickRunner } from '../../../daemon/executor/run-tick.ts'
 import type { BuySettler, Settlement } from '../../../daemon/executor/settle-buys.ts'
 import type { ChainConfig, ChainKey } from '../../../src/chain/chain-keys.ts'
-import type { UserOperationRequest, UserOperationResult } from '../../../src/wallets/wallet-service.ts'
+import type { SubmitOptions, UserOperationRequest, UserOperationResult } from '../../../src/wallets/wallet-service.ts'
 import { type ExecutorFixture, keyIdOf, launch, SLUG, startExecutorFixture, tickAt, txHash, walletOf } from './executor-fixture.ts'
 
 const addresses = { stablecoin: walletOf(50), weth: walletOf(51), ethUsdPool: walletOf(52) }
@@ -65,6 +65,20 @@ describe('running a tick (run-tick.ts)', () => {
     expect(requests.map((r) => [r.id, r.userIndex, r.calls.length])).toEqual([[`${keyIdOf(1)}!${SLUG}`, 1, 2]])
     expect(asked).toEqual(['results:1'])
     expect(settled).toEqual([[{ entry }]])
+  })
+
+  it("passes the launch block with the buys, so the bundler offers the launch tip in the launch's first blocks", async () => {
+    const options: (SubmitOptions | undefined)[] = []
+    f.ctx.wallets = {
+      ...f.ctx.wallets,
+      async submitUserOperations(_chain, given, submitOptions): Promise<UserOperationResult[]> {
+        options.push(submitOptions)
+        return given.map((r) => ({ status: 'included' as const, id: r.id, userOpHash: txHash(5), txHash: txHash(6), blockNumber: 12n }))
+      },
+    }
+    await createTickRunner(f.ctx, { decider, settler })(tickAt(11, 1), launch)
+    expect(options.map((o) => o?.launchBlock)).toEqual([BigInt(launch.blockNumber)])
+    expect(options[0]?.landsIn?.number).toBe(12n)
   })
 
   it('settles every buy from the chain when the submission failed as a whole', async () => {

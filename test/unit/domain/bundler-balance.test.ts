@@ -8,6 +8,11 @@ describe('bundler balance watch', () => {
     expect(bundlerLevel(null, 10n)).toBe('unknown')
   })
 
+  it('counts the L1 data fee of a launch bundle on top of the threshold', () => {
+    expect(bundlerLevel(12n, 10n, 3n)).toBe('low')
+    expect(bundlerLevel(13n, 10n, 3n)).toBe('ok')
+  })
+
   it('warns when it turns low and again every repeat interval while low; says when it recovers; else nothing', () => {
     expect(bundlerAlert('ok', 'low', null, 0, 600)).toBe('warn_low')
     expect(bundlerAlert('low', 'low', 0, 599, 600)).toBeNull()

@@ -1,0 +1,163 @@
+import { BaseError, type Hash, type TransactionReceipt } from 'viem'
+import type { BundlerContext } from './bundler-context.ts'
+import type { ChainNowReader } from './chain-now.ts'
+import { nodeKnowsTransaction, type ReceiptPoller } from './poll-receipt.ts'
+import { bumpFees, type PriorityFeePolicy } from './priority-fee-policy.ts'
+import type { SignedSend } from './send-transaction.ts'
+
+/**
+ * Replaces a transaction of the bundler EOA that a block passed without: same nonce, tip and fee cap raised by at
+ * least the node's replacement minimum (priority-fee-policy.ts, geth's 10%), never above the per-transaction tip cap.
+ * On a chain ordered by tip (Base) a transaction outbid for one block is likely outbid for the next; one the pool
+ * dropped (its fee cap fell under a rising base fee) is sent again the same way. One nonce for the whole lineage, so
+ * at most one of its transactions can ever land.
+ */
+export interface FeeBumper {
+  /** Remembers what a send signed (the sender's `onSent`): only recorded transactions are replaced. */
+  record(send: SignedSend): void
+  /**
+   * A receipt poller for the bundler's own waits (bundles, deployments, calls): the receipt of whichever transaction
+   * of the lineage landed; undefined at the timeout, or as soon as the nonce is found used by a transaction not ours
+   * (the settler then reconciles as before). Transactions it was not told of are polled by `base`.
+   */
+  receipts: ReceiptPoller
+}
+
+export interface FeeBumperParts {
+  base: ReceiptPoller
+  chainNow: Pick<ChainNowReader, 'read'>
+  feePolicy: PriorityFeePolicy
+  receiptTimeoutMs: number
+  pollingIntervalMs: number
+}
+
+interface Lineage {
+  hashes: Hash[]
+  current: SignedSend
+  cappedWarned: boolean
+}
+
+/** Lineages kept at once: one per transaction still awaited; the oldest go first past this. */
+const MAX_LINEAGES = 10_000
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const messageOf = (error: unknown): string => (error instanceof BaseError ? `${error.shortMessage} ${error.details ?? ''}` : String(error))
+
+export function createFeeBumper(ctx: Pick<BundlerContext, 'chain' | 'client' | 'signer' | 'log'>, parts: FeeBumperParts): FeeBumper {
+  const { chain, client, signer, log } = ctx
+  const { base, chainNow, feePolicy } = parts
+  const lineages = new Map<Hash, Lineage>()
+
+  const forget = (lineage: Lineage) => {
+    for (const hash of lineage.hashes) lineages.delete(hash)
+  }
+
+  async function receiptOfAny(lineage: Lineage): Promise<TransactionReceipt | undefined> {
+    // Newest first: once replaced, the replacement is the one expected to land.
+    for (const hash of [...lineage.hashes].reverse()) {
+      const receipt = await client.getTransactionReceipt({ hash }).catch(() => undefined)
+      if (receipt) return receipt
+    }
+    return undefined
+  }
+
+  /** One replacement of the lineage's newest transaction: 'nonce_used' when the chain already spent its nonce. */
+  async function replace(lineage: Lineage): Promise<'replaced' | 'kept' | 'nonce_used'> {
+    const { current } = lineage
+    const confirmed = await client.getTransactionCount({ address: signer.address, blockTag: 'latest' })
+    if (confirmed > current.nonce) return 'nonce_used'
+    const fresh = await chainNow.read()
+    const bump = bumpFees(feePolicy, current.fees, fresh.fees, current.gas)
+    if (bump.kind === 'capped') {
+      if (!lineage.cappedWarned) {
+        lineage.cappedWarned = true
+        log.warn(
+          { txHash: current.hash, nonce: current.nonce, tipCap: bump.tipCap, maxPriorityFeePerGas: current.fees.maxPriorityFeePerGas },
+          'transaction not mined for a block; a replacement would exceed wallet.priorityFee.maxEthPerTx, so it stays as sent',
+        )
+      }
+      return 'kept'
+    }
+    const dropped = !(await nodeKnowsTransaction(client, current.hash))
+    const { fees } = bump
+    const raw = await signer.signTransaction({
+      type: 'eip1559',
+      chainId: chain.chainId,
+      to: current.to,
+      data: current.data,
+      gas: current.gas,
+      nonce: current.nonce,
+      maxFeePerGas: fees.maxFeePerGas,
+      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+    })
+    let hash: Hash
+    try {
+      hash = await client.sendRawTransaction({ serializedTransaction: raw })
+    } catch (error) {
+      // Refused (the old one was mined meanwhile: nonce too low; or the node wants more): the next receipt check or
+      // the next block decides; the lineage is unchanged.
+      log.warn({ txHash: current.hash, nonce: current.nonce, error: messageOf(error) }, 'replacement with higher fees refused')
+      return 'kept'
+    }
+    const next: SignedSend = { ...current, hash, fees }
+    lineage.hashes.push(hash)
+    lineage.current = next
+    lineages.set(hash, lineage)
+    log.warn(
+      {
+        txHash: current.hash,
+        replacement: hash,
+        nonce: current.nonce,
+        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+        maxFeePerGas: fees.maxFeePerGas,
+        dropped,
+      },
+      dropped ? 'transaction dropped before it was mined; sent again with higher fees' : 'transaction not mined for a block; replaced with higher fees',
+    )
+    return 'replaced'
+  }
+
+  return {
+    record(send) {
+      lineages.set(send.hash, { hashes: [send.hash], current: send, cappedWarned: false })
+      if (lineages.size > MAX_LINEAGES) {
+        const oldest = lineages.keys().next()
+        if (!oldest.done) lineages.delete(oldest.value)
+      }
+    },
+    receipts: {
+      latest: (hash) => lineages.get(hash)?.current.hash ?? hash,
+      async poll(hash) {
+        const lineage = lineages.get(hash)
+        if (!lineage) return base.poll(hash)
+        const deadline = Date.now() + parts.receiptTimeoutMs
+        // The block when this wait began: the transaction is due in the next one; once the block after that exists
+        // without it, it is stuck for a block (the next check of the receipt comes first, so a late one is not missed).
+        let since = await client.getBlockNumber().catch(() => undefined)
+        while (Date.now() < deadline) {
+          const receipt = await receiptOfAny(lineage)
+          if (receipt) {
+            forget(lineage)
+            return receipt
+          }
+          const block = await client.getBlockNumber().catch(() => undefined)
+          if (since === undefined) since = block
+          else if (block !== undefined && block >= since + 2n) {
+            since = block
+            const outcome = await replace(lineage).catch((error: unknown) => {
+              log.warn({ txHash: lineage.current.hash, error: messageOf(error) }, 'could not replace a stuck transaction')
+              return 'kept' as const
+            })
+            if (outcome === 'nonce_used') {
+              const landed = await receiptOfAny(lineage)
+              if (landed) forget(lineage)
+              return landed
+            }
+          }
+          await sleep(parts.pollingIntervalMs)
+        }
+        return receiptOfAny(lineage)
+      },
+    },
+  }
+}

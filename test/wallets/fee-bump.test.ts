@@ -1,0 +1,190 @@
+import { Writable } from 'node:stream'
+import { createPublicClient, http, parseGwei, type Address, type Hash, type PublicClient } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
+import { startAnvil, type AnvilInstance } from '../../devnet/anvil/start-anvil.ts'
+import type { ChainConfig } from '../../src/chain/chain-keys.ts'
+import { createLogger } from '../../src/common/logger.ts'
+import type { Bundler } from '../../src/wallets/bundler/bundler.ts'
+import { createBundler } from '../../src/wallets/bundler/create-bundler.ts'
+import type { PriorityFeePolicy } from '../../src/wallets/bundler/priority-fee-policy.ts'
+
+/**
+ * The fee bumper on a real anvil in manual mining (blocks only when the test mines): a transaction of the bundler EOA
+ * that sits unmined for a block is replaced with the same nonce and fees raised by geth's 10% at least; one the pool
+ * dropped (a base fee risen above its fee cap) is sent again the same way; only one transaction of the nonce lands.
+ */
+
+// anvil's first two dev accounts (its well-known mnemonic), funded at genesis: the bundler EOA, and a rival that
+// outbids it for the one slot of a small block.
+const SIGNER = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80')
+const RIVAL = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d')
+const DEST: Address = '0x000000000000000000000000000000000000dEaD'
+const GAS = 40_000n
+
+let anvil: AnvilInstance
+let client: PublicClient
+const logLines: string[] = []
+const logger = createLogger({
+  level: 'info',
+  destination: new Writable({
+    write(chunk, _encoding, callback) {
+      logLines.push(String(chunk))
+      callback()
+    },
+  }),
+})
+
+beforeAll(async () => {
+  anvil = await startAnvil({ chainId: 31337, name: 'fee-bump', mining: 'manual' })
+  client = createPublicClient({ transport: http(anvil.rpcUrl), pollingInterval: 50 })
+}, 60_000)
+afterAll(async () => {
+  await anvil?.stop()
+})
+
+const chain = (): ChainConfig =>
+  ({
+    key: 'base',
+    chainId: 31337,
+    rpcUrl: anvil.rpcUrl,
+    wsUrl: anvil.wsUrl,
+    addresses: { entryPoint: '0x0000000071727De22E5E9d8BAf0edAc6f37da032', multicall3: '0xcA11bde05977b3631167028862bE2a4BbA30aF4C' },
+  }) as unknown as ChainConfig
+
+const bundlerWith = (priorityFee: PriorityFeePolicy): Bundler =>
+  createBundler({ chain: chain(), client, signer: SIGNER, logger, priorityFee, pollingIntervalMs: 50, receiptTimeoutMs: 60_000 })
+
+const fixedTip = (tipWei: bigint, maxTipWeiPerTx = 10n ** 17n): PriorityFeePolicy => ({
+  tip: { kind: 'fixed', tipWei },
+  maxTipWeiPerTx,
+  launch: { multiplier: 2, blocks: 5 },
+})
+
+const mine = () => jsonRpc(anvil.rpcUrl, 'evm_mine')
+const setBlockGasLimit = (gas: bigint) => jsonRpc(anvil.rpcUrl, 'evm_setBlockGasLimit', [`0x${gas.toString(16)}`])
+
+/** The log lines with this message written after `from`, parsed. */
+const linesSince = (from: number, message: string) =>
+  logLines
+    .slice(from)
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((line) => line.msg === message)
+
+/** Mines one block at a time until `done` holds (a deadline, never a guess of how long the bumper takes). */
+async function mineUntil(done: () => boolean | Promise<boolean>, what: string, beforeEachBlock?: () => Promise<void>): Promise<void> {
+  const deadline = Date.now() + 30_000
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await beforeEachBlock?.()
+    await mine()
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+/**
+ * A rival transaction with a far higher tip and the same gas limit, before each block: with room for one such
+ * transaction per block, anvil (ordered by tip) takes the rival's and leaves the bundler's in the pool.
+ */
+async function outbid(): Promise<void> {
+  const nonce = await client.getTransactionCount({ address: RIVAL.address, blockTag: 'pending' })
+  const raw = await RIVAL.signTransaction({
+    type: 'eip1559',
+    chainId: 31337,
+    to: DEST,
+    gas: GAS,
+    nonce,
+    maxFeePerGas: parseGwei('100'),
+    maxPriorityFeePerGas: parseGwei('10'),
+  })
+  await client.sendRawTransaction({ serializedTransaction: raw })
+}
+
+/** Blocks with room for one transaction of GAS, while `run` runs. */
+async function withSmallBlocks<T>(run: () => Promise<T>): Promise<T> {
+  await setBlockGasLimit(GAS + 20_000n)
+  try {
+    return await run()
+  } finally {
+    await setBlockGasLimit(30_000_000n)
+  }
+}
+
+async function receiptOf(hash: Hash) {
+  return client.getTransactionReceipt({ hash }).catch(() => undefined)
+}
+
+describe('fee bump of a stuck transaction', () => {
+  it('replaces a transaction left out of a block: same nonce, fees +10% at least, and only the replacement lands', async () => {
+    const bundler = bundlerWith(fixedTip(parseGwei('0.01')))
+    const nonceBefore = await client.getTransactionCount({ address: SIGNER.address })
+    const mark = logLines.length
+    // Too big for the block once the limit is lowered: it stays in the pool, unmined, block after block.
+    const replaced = () => linesSince(mark, 'transaction not mined for a block; replaced with higher fees')
+    const { sent, original } = await withSmallBlocks(async () => {
+      const sent = await bundler.sendCall!({ to: DEST, data: '0x', gas: GAS })
+      const original = await client.getTransaction({ hash: sent.hash })
+      await mineUntil(() => replaced().length > 0, 'the replacement', outbid)
+      return { sent, original }
+    })
+    const [line] = replaced()
+    expect(line).toMatchObject({ txHash: sent.hash, nonce: nonceBefore, dropped: false })
+    const bumped = await client.getTransaction({ hash: line!.replacement as Hash })
+    expect(bumped.nonce).toBe(original.nonce)
+    expect(bumped.maxPriorityFeePerGas! * 100n >= original.maxPriorityFeePerGas! * 110n).toBe(true)
+    expect(bumped.maxFeePerGas! * 100n >= original.maxFeePerGas! * 110n).toBe(true)
+
+    let settled = false
+    void sent.landed.then(() => (settled = true))
+    await mineUntil(() => settled, 'the landing')
+    const { receipt } = await sent.landed
+    // The last replacement landed (there may have been more than one while the block stayed full).
+    expect(receipt?.status).toBe('success')
+    const hashes = linesSince(mark, 'transaction not mined for a block; replaced with higher fees').map((l) => l.replacement as Hash)
+    expect(receipt?.transactionHash).toBe(hashes.at(-1))
+    expect(await receiptOf(sent.hash)).toBeUndefined()
+    for (const hash of hashes.slice(0, -1)) expect(await receiptOf(hash)).toBeUndefined()
+    expect(await client.getTransactionCount({ address: SIGNER.address })).toBe(nonceBefore + 1)
+  })
+
+  it('sends again with higher fees a transaction the pool dropped when the base fee rose above its fee cap', async () => {
+    const bundler = bundlerWith(fixedTip(parseGwei('0.01')))
+    const nonceBefore = await client.getTransactionCount({ address: SIGNER.address })
+    const mark = logLines.length
+    const sent = await bundler.sendCall!({ to: DEST, data: '0x', gas: GAS })
+    const original = await client.getTransaction({ hash: sent.hash })
+    // The next block's base fee is far above what the transaction offers: anvil leaves it out and drops it.
+    await jsonRpc(anvil.rpcUrl, 'anvil_setNextBlockBaseFeePerGas', [`0x${(original.maxFeePerGas! * 50n).toString(16)}`])
+    let settled = false
+    void sent.landed.then(() => (settled = true))
+    await mineUntil(() => settled, 'the landing')
+    const { receipt } = await sent.landed
+    const [line] = linesSince(mark, 'transaction dropped before it was mined; sent again with higher fees')
+    expect(line).toMatchObject({ txHash: sent.hash, nonce: nonceBefore, dropped: true })
+    expect(receipt?.status).toBe('success')
+    expect(receipt?.transactionHash).toBe(line!.replacement)
+    expect(await receiptOf(sent.hash)).toBeUndefined()
+    expect(await client.getTransactionCount({ address: SIGNER.address })).toBe(nonceBefore + 1)
+  })
+
+  it('keeps the transaction as sent when a replacement would exceed the per-transaction tip cap', async () => {
+    // The cap allows exactly the tip sent: a replacement (+10%) would pay more than wallet.priorityFee.maxEthPerTx.
+    const tip = parseGwei('0.01')
+    const bundler = bundlerWith(fixedTip(tip, tip * GAS))
+    const nonceBefore = await client.getTransactionCount({ address: SIGNER.address })
+    const mark = logLines.length
+    const capped = () => linesSince(mark, 'transaction not mined for a block; a replacement would exceed wallet.priorityFee.maxEthPerTx, so it stays as sent')
+    const sent = await withSmallBlocks(async () => {
+      const sent = await bundler.sendCall!({ to: DEST, data: '0x', gas: GAS })
+      await mineUntil(() => capped().length > 0, 'the capped bump', outbid)
+      return sent
+    })
+    expect(linesSince(mark, 'transaction not mined for a block; replaced with higher fees')).toEqual([])
+    let settled = false
+    void sent.landed.then(() => (settled = true))
+    await mineUntil(() => settled, 'the landing')
+    expect((await sent.landed).receipt?.transactionHash).toBe(sent.hash)
+    expect(await client.getTransactionCount({ address: SIGNER.address })).toBe(nonceBefore + 1)
+  })
+})
