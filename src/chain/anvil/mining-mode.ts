@@ -24,7 +24,9 @@ export function assertMiningMode(mode: MiningMode): void {
 
 /** Seconds between blocks within bounds and a whole number of milliseconds (0.2 yes, 0.0005 no). */
 export function isBlockSeconds(seconds: number): boolean {
-  return Number.isFinite(seconds) && seconds >= MIN_BLOCK_SECONDS && seconds <= MAX_BLOCK_SECONDS && Math.abs(seconds * 1000 - Math.round(seconds * 1000)) < 1e-6
+  return (
+    Number.isFinite(seconds) && seconds >= MIN_BLOCK_SECONDS && seconds <= MAX_BLOCK_SECONDS && Math.abs(seconds * 1000 - Math.round(seconds * 1000)) < 1e-6
+  )
 }
 
 /**
