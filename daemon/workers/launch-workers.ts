@@ -1,4 +1,5 @@
 import { createPublicClient, createWalletClient, http, webSocket, type Address, type PublicClient } from 'viem'
+import { chainBlockSeconds } from '../../src/chain/block-seconds.ts'
 import { CHAIN_KEYS, type ChainConfig, type ChainKey } from '../../src/chain/chain-keys.ts'
 import { chainFromConfig, createReadClient } from '../../src/chain/clients.ts'
 import { devAccounts } from '../../src/chain/devnet/devnet-accounts.ts'
@@ -104,18 +105,16 @@ export function createLaunchWorkers(context: WorkerContext): BackgroundWorker[] 
           }
           const wsClient = createPublicClient({ chain: chainFromConfig(chain), transport: webSocket(chain.wsUrl, { retryCount: 3 }) }) as PublicClient
           sockets.push(wsClient)
-          return { chain, client: clients[key], wsClient, adapters }
+          return { chain, client: clients[key], wsClient, adapters, blockSeconds: chainBlockSeconds(context.config.chains, key) }
         }),
       )
       const chains = prepared.filter((c): c is NonNullable<typeof c> => c !== undefined)
-      const blockTime = context.config.chains.mode === 'devnet' && typeof context.config.chains.blockTime === 'number' ? context.config.chains.blockTime : 2
       indexer = await startIndexer({
         store: context.store,
         journal,
         chains,
         ticks: bus,
         logger: context.logger,
-        blockTimeSeconds: blockTime,
         sharedDeployers: context.config.launches.sharedDeployers,
       })
       log.info({ chains: chains.map((c) => c.chain.key) }, 'indexer started')

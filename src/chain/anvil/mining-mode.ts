@@ -1,4 +1,5 @@
 import { PrebuyError } from '../../common/errors.ts'
+import { isBlockSeconds, MAX_BLOCK_SECONDS, MIN_BLOCK_SECONDS } from '../block-seconds.ts'
 import { jsonRpc } from './json-rpc.ts'
 
 /**
@@ -8,10 +9,6 @@ import { jsonRpc } from './json-rpc.ts'
  */
 export type MiningMode = number | 'manual' | 'auto'
 
-/** Shortest and longest interval accepted: anvil keeps up with 100 ms on a busy machine; a minute is plenty for tests. */
-export const MIN_BLOCK_SECONDS = 0.1
-export const MAX_BLOCK_SECONDS = 60
-
 export function assertMiningMode(mode: MiningMode): void {
   if (mode === 'manual' || mode === 'auto') return
   if (!isBlockSeconds(mode)) {
@@ -20,13 +17,6 @@ export function assertMiningMode(mode: MiningMode): void {
       `Block time must be seconds from ${MIN_BLOCK_SECONDS} to ${MAX_BLOCK_SECONDS} in whole milliseconds (e.g. 0.2 or 2), 'manual' or 'auto' (got ${String(mode)}).`,
     )
   }
-}
-
-/** Seconds between blocks within bounds and a whole number of milliseconds (0.2 yes, 0.0005 no). */
-export function isBlockSeconds(seconds: number): boolean {
-  return (
-    Number.isFinite(seconds) && seconds >= MIN_BLOCK_SECONDS && seconds <= MAX_BLOCK_SECONDS && Math.abs(seconds * 1000 - Math.round(seconds * 1000)) < 1e-6
-  )
 }
 
 /**
