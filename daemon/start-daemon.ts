@@ -1,4 +1,4 @@
-import { createPublicClient, formatEther, http, type PublicClient } from 'viem'
+import { createPublicClient, http, type Address, type PublicClient } from 'viem'
 import type { FastifyInstance } from 'fastify'
 import { buildAdminApp } from './admin/build-admin-app.ts'
 import { createConsoleFeed } from './events/console-feed.ts'
@@ -8,10 +8,10 @@ import { chainBlockSeconds } from '../src/chain/block-seconds.ts'
 import { createJournal } from '../src/journal/journal.ts'
 import { createServiceOperations } from './admin/service-operations.ts'
 import type { AdminOperations } from './admin/admin-operations.ts'
-import { createDevnetOperations } from './admin/devnet-operations.ts'
 import type { BackgroundWorker } from './workers/background-worker.ts'
 import { createLaunchWorkers } from './workers/launch-workers.ts'
 import { createOtcSettlementWorker } from './launch-methods/otc-settlement-worker.ts'
+import { createOwnerChangeWorker } from './workers/owner-change-worker.ts'
 import { resolveOtcSettlements } from './launch-methods/otc-settlements.ts'
 import { createOtcChain } from '../src/launch-methods/otc/otc-chain.ts'
 import { createDevBuyChain } from '../src/launch-methods/dev-buy/dev-buy-chain.ts'
@@ -31,8 +31,8 @@ import { ensureOperatorToken } from './operator-token.ts'
 import { assertNoOtherDaemon } from './single-daemon.ts'
 import { buildHttpApp } from './http/build-http-app.ts'
 import { CHAIN_KEYS, type ChainConfig, type ChainKey } from '../src/chain/chain-keys.ts'
-import { startDevnet, type Devnet } from '../src/chain/devnet/start-devnet.ts'
-import { fundAccount } from '../src/chain/devnet/faucet.ts'
+import type { DevnetSetup, EmbeddedDevnet } from './embedded-devnet.ts'
+import { startEmbeddedDevnet } from './start-embedded-devnet.ts'
 import type { Logger } from '../src/common/logger.ts'
 import type { PrebuyConfig } from '../src/config/config.ts'
 import { describeConfig } from '../src/config/describe-config.ts'
@@ -78,10 +78,6 @@ export interface StartDaemonOptions {
    */
   onFatal?: (error: Error) => void
 }
-
-/** The bundler EOA pays every handleOps; on devnet it is topped up from anvil's funded accounts at start. */
-const DEVNET_BUNDLER_MIN_ETH = 10n * 10n ** 18n
-const DEVNET_BUNDLER_TOP_UP = '100'
 
 /**
  * Composes and starts the daemon: chains (devnet or RPC), wallets, store, services, the public API on host:port, the
@@ -137,9 +133,10 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     // Chains.
     step('chains')
     let chains: Record<ChainKey, ChainConfig>
-    let devnet: Devnet | undefined
+    let devnet: EmbeddedDevnet | undefined
     if (config.chains.mode === 'devnet') {
-      devnet = await startDevnet({
+      // The devnet wing (devnet/), loaded only here: it starts the chains and, once the wallets exist, prepares them.
+      devnet = await startEmbeddedDevnet({
         dataDir: config.dataDir,
         blockTime: config.chains.blockTime,
         logger,
@@ -174,7 +171,10 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
       logger,
       ...(config.chains.mode === 'rpc' ? { externalBundlerUrls: externalBundlerUrls(config.chains) } : {}),
     })
-    if (devnet) await topUpDevnetBundler(chains, wallets, logger)
+    // On devnet: the bundlers funded and everything the daemon's parts use deployed now, handed over as values.
+    const devnetSetup: DevnetSetup | undefined = devnet
+      ? await devnet.prepare({ bundlers: Object.fromEntries(CHAIN_KEYS.map((key) => [key, wallets.bundlerAddress(key)])) as Record<ChainKey, Address> })
+      : undefined
 
     // Store and services.
     step('store')
@@ -190,26 +190,12 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
       clients: otcClients,
       operator: wallets.bundlerAddress('base'),
       feeRecipient: config.feeRecipient,
-      devnet: devnet !== undefined,
+      ...(devnetSetup ? { deployer: devnetSetup.contractsDeployer } : {}),
       logger,
     })
     const otcChain = createOtcChain({ clients: otcClients, settlements: otcSettlements.settlements, vesting: otcSettlements.vesting })
     const vestingChain = createVestingChain({ clients: otcClients, vesting: otcSettlements.vesting })
-    // Dev buy: installed below, once the launch workers have the chains' launchpads (deployed by them on devnet).
     const devBuyChain = createDevBuyChain(otcClients, chains)
-    const services: Services = createServices({ store, wallets, otcChain, devBuyChain, vestingChain, logger })
-
-    // Background workers, in start order (stopped in reverse): the executor, then the launch indexer that feeds it.
-    step('workers')
-    const workerContext = { config, chains, store, services, wallets, logger, fail }
-    const workers: BackgroundWorker[] = [
-      ...createLaunchWorkers(workerContext),
-      createOtcSettlementWorker({ store, services, wallets, chains, otcChain, logger }),
-    ]
-    for (const worker of workers) {
-      await worker.start()
-      undo.push({ name: worker.name, stop: () => worker.stop() })
-    }
     devBuyChain.install(
       await resolveDevBuySetups({
         chains,
@@ -217,10 +203,32 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
         operator: wallets.bundlerAddress('base'),
         feeRecipient: config.feeRecipient,
         vesting: otcSettlements.vesting,
-        ...(devnet ? { devnetDataDir: config.dataDir } : {}),
+        ...(devnetSetup ? { devnet: devnetSetup } : {}),
         logger,
       }),
     )
+    const services: Services = createServices({
+      store,
+      wallets,
+      otcChain,
+      devBuyChain,
+      vestingChain,
+      logger,
+      ownerChangeNoticeMs: config.ownerChanges.noticeHours * 3_600_000,
+    })
+
+    // Background workers, in start order (stopped in reverse): the executor, then the launch indexer that feeds it.
+    step('workers')
+    const workerContext = { config, chains, store, services, wallets, logger, fail, ...(devnetSetup ? { devnet: devnetSetup } : {}) }
+    const workers: BackgroundWorker[] = [
+      ...createLaunchWorkers(workerContext),
+      createOtcSettlementWorker({ store, services, wallets, chains, otcChain, logger }),
+      createOwnerChangeWorker({ services, logger }),
+    ]
+    for (const worker of workers) {
+      await worker.start()
+      undo.push({ name: worker.name, stop: () => worker.stop() })
+    }
     const devBuyWorker = createDevBuyWorker({ store, services, wallets, chains, devBuyChain, logger })
     await devBuyWorker.start()
     undo.push({ name: devBuyWorker.name, stop: () => devBuyWorker.stop() })
@@ -282,7 +290,7 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
       logger,
       metrics: metrics.registry,
       events,
-      ...(devnet ? { devnet: createDevnetOperations({ devnet, wallets, dataDir: config.dataDir }) } : {}),
+      ...(devnet ? { devnetRoutes: devnet.adminRoutes } : {}),
     })
     const adminServer = trackForGracefulClose(adminApp)
     await listen(adminApp, '127.0.0.1', config.adminPort, 'admin API')
@@ -322,19 +330,6 @@ async function reportOwnContracts(chains: Record<ChainKey, ChainConfig>, logger:
     CHAIN_KEYS.map(async (key) => {
       const missing = await missingOwnContracts(chains[key], createPublicClient({ transport: http(chains[key].rpcUrl) }))
       if (missing.length > 0) logger.warn({ chain: key, missing }, 'our own contracts are not deployed on this chain yet (docs/chains.md)')
-    }),
-  )
-}
-
-async function topUpDevnetBundler(chains: Record<ChainKey, ChainConfig>, wallets: PrebuyWalletService, logger: Logger): Promise<void> {
-  await Promise.all(
-    CHAIN_KEYS.map(async (key) => {
-      const address = wallets.bundlerAddress(key)
-      const client = createPublicClient({ transport: http(chains[key].rpcUrl) })
-      const balance = await client.getBalance({ address })
-      if (balance >= DEVNET_BUNDLER_MIN_ETH) return
-      await fundAccount(chains[key], address, { eth: DEVNET_BUNDLER_TOP_UP })
-      logger.info({ chain: key, bundler: address, eth: DEVNET_BUNDLER_TOP_UP, had: formatEther(balance) }, 'funded the devnet bundler')
     }),
   )
 }

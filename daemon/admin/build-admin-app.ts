@@ -19,6 +19,9 @@ import {
   type ConfirmLaunchResult,
   type LaunchCandidatesResult,
   type UpdateBindingResult,
+  type PendingChangeItemView,
+  type ConfirmChangeResult,
+  type RejectChangeResult,
   type OtcResult,
   type DevBuyResult,
   type LaunchSimulation,
@@ -30,12 +33,12 @@ import {
   type ProjectDetail,
   type RotateKeyResult,
 } from '../../src/admin-api/contract.ts'
+import { hardenedServerOptions } from '../http/hardened-server.ts'
 import { refuseWhileClosing } from '../http/refuse-while-closing.ts'
 import type { Logger } from '../../src/common/logger.ts'
 import { ROUTE_NOT_FOUND, sendAdminError, UNAUTHORIZED } from './admin-errors.ts'
 import type { AdminOperations } from './admin-operations.ts'
-import type { DevnetOperations } from './devnet-operations.ts'
-import { devnetRoutes } from './devnet-routes.ts'
+import { refuseDevnetRoutes } from './refuse-devnet-routes.ts'
 import { eventRoutes } from './event-routes.ts'
 import type { ConsoleFeed } from '../events/console-feed.ts'
 import { parseRequest } from './parse-request.ts'
@@ -45,8 +48,8 @@ export interface AdminAppDeps {
   operations: AdminOperations
   operatorToken: string
   logger: Logger
-  /** Present only when the daemon runs its own devnet chains (see devnet-routes.ts). */
-  devnet?: DevnetOperations
+  /** Present only when the daemon runs its own devnet chains: the devnet wing registers its routes (EmbeddedDevnet.adminRoutes). */
+  devnetRoutes?: (app: FastifyInstance) => void
   /** Served as GET /admin/v1/events (the operator console's live stream). */
   events?: ConsoleFeed
   /** Served as GET /metrics (Prometheus text format), behind the operator token like every admin route. */
@@ -59,6 +62,9 @@ export interface AdminAppDeps {
  */
 export function buildAdminApp(deps: AdminAppDeps): FastifyInstance {
   const app = Fastify({
+    // The public listener's handling of what no route sees, before the token check: slow clients cut off, framework
+    // errors (bad URL, 431, a body shorter than its Content-Length) in the error shape without echoing the URL.
+    ...hardenedServerOptions(),
     loggerInstance: deps.logger.child({ component: 'admin-api' }) as FastifyBaseLogger,
     bodyLimit: 64 * 1024,
     return503OnClosing: false,
@@ -142,6 +148,15 @@ export function buildAdminApp(deps: AdminAppDeps): FastifyInstance {
       project: await operations.updateBinding(id(request), parseRequest(adminRequests.projectBinding, request.body)),
     }),
   )
+  app.get('/admin/v1/owner-changes', async (): Promise<ListResponse<PendingChangeItemView>> => ({ items: await operations.pendingChanges() }))
+  app.post(
+    '/admin/v1/projects/:id/changes/confirm',
+    async (request): Promise<ConfirmChangeResult> => operations.confirmChange(id(request), parseRequest(adminRequests.confirmChange, request.body ?? {})),
+  )
+  app.post(
+    '/admin/v1/projects/:id/changes/reject',
+    async (request): Promise<RejectChangeResult> => operations.rejectChange(id(request), parseRequest(adminRequests.rejectChange, request.body)),
+  )
   app.get(
     '/admin/v1/launches/candidates',
     async (request): Promise<LaunchCandidatesResult> => operations.launchCandidates(parseRequest(adminRequests.launchCandidatesQuery, request.query)),
@@ -183,7 +198,8 @@ export function buildAdminApp(deps: AdminAppDeps): FastifyInstance {
     return operations.removeBlock(body.type, body.value)
   })
 
-  devnetRoutes(app, deps.devnet)
+  if (deps.devnetRoutes) deps.devnetRoutes(app)
+  else refuseDevnetRoutes(app)
   if (deps.events) eventRoutes(app, deps.events)
 
   return app

@@ -38,4 +38,6 @@ export interface ChainConfig {
   addresses: ChainAddresses
   /** True only for the embedded anvil chains; devnet helpers (faucet, mining) refuse any other chain. */
   devnet?: boolean
+  /** Most gas one transaction may ask for (EIP-7825); absent: 2^24 (txGasCapOf, src/chain/tx-gas-cap.ts). */
+  txGasCap?: bigint
 }

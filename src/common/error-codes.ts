@@ -13,6 +13,11 @@ interface ErrorCodeEntry {
   surface: ErrorSurface
   /** What it means for the caller, published in the OpenAPI description (api codes) and docs. */
   meaning: string
+  /**
+   * The fields of `details` an error body with this code carries (each a string), published with the meaning; a code
+   * without them sends no `details` (the list of problems of invalid_body / invalid_query aside).
+   */
+  details?: readonly string[]
 }
 
 /**
@@ -57,6 +62,12 @@ export const ERROR_CODES = {
     meaning: 'The token amount is not positive, exceeds the total supply, or has more decimals than the token.',
   },
   otc_deposited: { kind: 'conflict', surface: 'api', meaning: 'The offered tokens are deposited: the offer no longer changes.' },
+  change_pending: {
+    kind: 'conflict',
+    surface: 'api',
+    meaning:
+      "The owner's change of the offer waits for the operator's confirmation or its notice period: nothing is deposited until it takes effect (or the operator rejects it).",
+  },
   otc_no_offer: { kind: 'conflict', surface: 'api', meaning: 'The project has no OTC offer yet: set it first.' },
   insufficient_token_balance: { kind: 'bad_request', surface: 'api', meaning: 'The owner’s wallet does not hold the tokens the offer needs.' },
   otc_settled: { kind: 'conflict', surface: 'api', meaning: 'The offer is settled: it no longer changes and cannot be cancelled.' },
@@ -81,11 +92,18 @@ export const ERROR_CODES = {
   },
   invalid_address: { kind: 'bad_request', surface: 'api', meaning: 'An address is not a valid (non-zero, where required) 20-byte hex address.' },
   invalid_amount: { kind: 'bad_request', surface: 'api', meaning: 'An amount is not a positive decimal (or "max") within its token’s decimals.' },
-  insufficient_balance: { kind: 'bad_request', surface: 'api', meaning: 'The wallet does not hold enough of the token for the withdrawal.' },
+  insufficient_balance: {
+    kind: 'bad_request',
+    surface: 'api',
+    meaning: 'The wallet does not hold enough of the token for the withdrawal; `details.available` is what it can withdraw (smallest unit).',
+    details: ['available'],
+  },
   tokens_locked: {
     kind: 'bad_request',
     surface: 'api',
-    meaning: 'The amount exceeds what the wallet holds plus what has vested: the rest is locked in vesting positions; `details` says how much until when.',
+    meaning:
+      'The amount exceeds what the wallet holds plus what has vested: the rest is locked in vesting positions; `details` says how much (smallest unit) until when (ISO 8601).',
+    details: ['available', 'locked', 'nextUnlockAt', 'lockedUntil'],
   },
   token_not_contract: { kind: 'bad_request', surface: 'api', meaning: 'The token address is not an ERC-20 contract on that chain.' },
   invalid_destination: {
@@ -107,7 +125,8 @@ export const ERROR_CODES = {
   amount_below_minimum: {
     kind: 'bad_request',
     surface: 'api',
-    meaning: 'The amount is below the minimum withdrawal of this token (`details.minimum`); withdrawing the whole balance is always allowed.',
+    meaning: 'The amount is below the minimum withdrawal of this token (`details.minimum`, smallest unit); withdrawing the whole balance is always allowed.',
+    details: ['minimum'],
   },
   withdrawal_rate_limited: { kind: 'rate_limited', surface: 'api', meaning: 'This key made too many withdrawals in the last hour; Retry-After says when.' },
   gas_reserved_for_launches: {
@@ -122,10 +141,20 @@ export const ERROR_CODES = {
   },
   chain_unavailable: { kind: 'unavailable', surface: 'api', meaning: 'The chain could not be read right now; try again shortly.' },
   withdrawal_failed: { kind: 'unavailable', surface: 'api', meaning: 'The withdrawal did not succeed on chain; nothing was sent.' },
-  withdrawal_pending: { kind: 'unavailable', surface: 'api', meaning: 'The withdrawal was sent but is not confirmed yet; check the balance before retrying.' },
+  withdrawal_pending: {
+    kind: 'unavailable',
+    surface: 'api',
+    meaning: 'The withdrawal was sent but is not confirmed yet (`details.txHash`); check the balance before retrying.',
+    details: ['txHash'],
+  },
   too_many_operations: { kind: 'rate_limited', surface: 'api', meaning: 'The wallet has too many operations in flight; retry once they are mined.' },
   bundle_send_failed: { kind: 'unavailable', surface: 'api', meaning: 'The service’s bundler could not send the transaction.' },
   bundle_simulation_failed: { kind: 'unavailable', surface: 'api', meaning: 'The service’s bundler could not simulate the operation.' },
+  transaction_over_gas_cap: {
+    kind: 'unavailable',
+    surface: 'api',
+    meaning: 'A transaction would ask for more gas than the chain allows one transaction (EIP-7825, 2^24 on Base); nothing was sent.',
+  },
   bundler_unfunded: { kind: 'unavailable', surface: 'api', meaning: 'The service’s bundler account has too little ETH for gas; the operator must fund it.' },
   user_operation_estimate_failed: { kind: 'unavailable', surface: 'api', meaning: 'The external bundler could not estimate the operation.' },
   user_operation_not_mined: { kind: 'unavailable', surface: 'api', meaning: 'The external bundler did not get the operation mined in time.' },
@@ -136,6 +165,13 @@ export const ERROR_CODES = {
   body_too_large: { kind: 'bad_request', surface: 'admin', meaning: 'The request body is too large.' },
   unsupported_media_type: { kind: 'bad_request', surface: 'admin', meaning: 'The request body must be JSON.' },
   internal_error: { kind: 'internal', surface: 'admin', meaning: 'The operation failed; the daemon log says why.' },
+  change_not_found: { kind: 'not_found', surface: 'admin', meaning: 'The project has no pending owner change (of that kind).' },
+  change_kind_required: { kind: 'bad_request', surface: 'admin', meaning: 'The project has more than one pending owner change: say which (--kind).' },
+  change_not_applicable: {
+    kind: 'conflict',
+    surface: 'admin',
+    meaning: 'The pending change can no longer take effect (the project launched, or its offer was deposited or settled); reject it.',
+  },
   candidate_not_found: { kind: 'not_found', surface: 'admin', meaning: 'No launch candidate of that project has this token address.' },
   candidate_not_confirmable: {
     kind: 'conflict',

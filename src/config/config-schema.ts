@@ -2,6 +2,7 @@ import { isIP } from 'node:net'
 import { z } from 'zod'
 import { BASE_BLOCK_SECONDS, DEFAULT_DEVNET_BLOCK_SECONDS, isBlockSeconds, MAX_BLOCK_SECONDS, MIN_BLOCK_SECONDS } from '../chain/block-seconds.ts'
 import { BASE_CHAIN_ID, BASE_DEFAULT_ADDRESSES } from '../chain/real-chains.ts'
+import { EIP_7825_TX_GAS_CAP, MIN_TX_GAS_CAP } from '../chain/tx-gas-cap.ts'
 import { checksumAddressSchema, configAddressSchema } from '../common/schemas.ts'
 import { BASE_ZORA_TOKEN } from '../launchpads/zora/zora-route.ts'
 import { routeProblem } from '../pricing/route-price.ts'
@@ -104,6 +105,8 @@ const addressesShape = {
   ethUsdPool: configAddressSchema,
 }
 
+const TX_GAS_CAP_ERROR = `expected a gas amount from ${MIN_TX_GAS_CAP} to 1000000000 (EIP-7825 caps a transaction at ${EIP_7825_TX_GAS_CAP})`
+
 const rpcChain = (addresses: z.ZodType<Record<keyof typeof addressesShape, `0x${string}`>, unknown>, chainId: z.ZodType<number, unknown>) =>
   z.strictObject({
     chainId,
@@ -119,6 +122,16 @@ const rpcChain = (addresses: z.ZodType<Record<keyof typeof addressesShape, `0x${
      * finality depth, backoff; src/chain/block-seconds.ts). Base: 0.2 (the default); another chain: set it.
      */
     blockTime: blockSeconds().default(BASE_BLOCK_SECONDS),
+    /**
+     * Most gas one transaction may ask for: EIP-7825's 2^24 by default (Base since Azul, src/chain/tx-gas-cap.ts). A
+     * chain without EIP-7825 may raise it; it is never read from the block gas limit (bundles are sized against it).
+     */
+    txGasCap: z
+      .number({ error: TX_GAS_CAP_ERROR })
+      .int({ error: TX_GAS_CAP_ERROR })
+      .min(Number(MIN_TX_GAS_CAP), { error: TX_GAS_CAP_ERROR })
+      .max(1_000_000_000, { error: TX_GAS_CAP_ERROR })
+      .default(Number(EIP_7825_TX_GAS_CAP)),
     addresses,
   })
 
@@ -248,6 +261,19 @@ export const configSchema = z
         zoraEthPool: poolKeySchema.optional(),
       })
       .default({ sharedDeployers: [] }),
+    /**
+     * Changes by a project's owner of what the orders buy (launch binding, OTC terms; docs/owner-changes.md): confirmed
+     * by the operator, then in force after this notice period when orders placed before the proposal are live.
+     */
+    ownerChanges: z
+      .strictObject({
+        noticeHours: z
+          .number()
+          .min(0)
+          .max(24 * 90)
+          .default(48),
+      })
+      .default({ noticeHours: 48 }),
   })
   .superRefine((config, ctx) => {
     if (config.chains.mode === 'rpc' && config.feeRecipient === undefined) {

@@ -6,7 +6,7 @@ export function rpcChainConfigs(chains: RpcChainsConfig): Record<ChainKey, Chain
   return Object.fromEntries(
     CHAIN_KEYS.map((key): [ChainKey, ChainConfig] => {
       const chain = chains[key]
-      return [key, { key, chainId: chain.chainId, rpcUrl: chain.rpcUrl, wsUrl: chain.wsUrl, addresses: chain.addresses }]
+      return [key, { key, chainId: chain.chainId, rpcUrl: chain.rpcUrl, wsUrl: chain.wsUrl, addresses: chain.addresses, txGasCap: BigInt(chain.txGasCap) }]
     }),
   ) as Record<ChainKey, ChainConfig>
 }

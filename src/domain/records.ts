@@ -108,6 +108,10 @@ export interface ProjectRecord {
   otc?: OtcOffer
   /** A dev_buy project's launch (parameters set by its owner, launched by the daemon when asked); absent: none. */
   devBuy?: DevBuyLaunchRecord
+  /** The owner's changes of what the orders buy, waiting for the operator or their notice period (owner-changes.ts); absent: none. */
+  pendingChanges?: PendingOwnerChange[]
+  /** Changes of what the orders buy that took effect (the owner's, confirmed; the operator's) and rejected proposals; absent: none. */
+  changeHistory?: OwnerChangeEntry[]
   createdAt: number
   updatedAt: number
 }
@@ -146,6 +150,12 @@ export interface DevBuyLaunchRecord {
   /** When the owner or the operator asked to launch (ms since epoch); null: not asked yet, parameters still editable. */
   requestedAt: number | null
   state: DevBuyLaunchState | null
+  /**
+   * The coordinator contract the launch is sent through, recorded with the expected token before anything is sent: a
+   * launch binds the project only when this contract deployed the expected token (judge-launch.ts), never a token
+   * someone else deployed at that address. Absent before the first attempt.
+   */
+  coordinator?: string
 }
 
 export type DevBuyLaunchState =
@@ -155,6 +165,18 @@ export type DevBuyLaunchState =
       since: number
       txHash?: string
       token?: string
+      /**
+       * The attempt's Clanker salt (bytes32 hex): drawn at random for each attempt and secret until its launch
+       * transaction is sent, so nobody can deploy the token first (docs/launch-methods.md, "Who can call what"). Never
+       * shown by any view. Absent in records written before it: those attempts used the launch id.
+       */
+      salt?: string
+      /** Which attempt this is (1 for the first; one more after each `retrying`); absent: 1. */
+      attempt?: number
+      /** A round of this attempt failed after its transaction may have been sent: why, how often, and when to look again. */
+      lastError?: string
+      failures?: number
+      nextAttemptAt?: number
       /**
        * The keys whose orders this launch moved to executing: its buyers. After a crash only these are the launch's; any
        * other executing order of the project is another writer's (an open-market buy in flight once the indexer bound
@@ -175,9 +197,12 @@ export type DevBuyLaunchState =
       filledOrders: number
       at: number
     }
-  /** The last attempt failed without moving anything; retried after a pause. */
+  /** The last attempt failed without moving anything; retried after a pause that doubles with each attempt. */
   | { status: 'retrying'; reason: string; attempts: number; since: number }
-  /** Nothing to launch with: no order could take part (limits below the launch price, empty wallets). Ask again later. */
+  /**
+   * Nothing launched and nothing retried: no order could take part (limits below the launch price, empty wallets), or
+   * every attempt failed. Ask again later (the parameters can change meanwhile).
+   */
   | { status: 'not_launched'; reason: string; at: number }
 
 /** A pooled OTC offer (docs/launch-methods.md): a fixed token amount at a fixed FDV, settled in one transaction. */
@@ -241,7 +266,7 @@ export type OtcSettlementState =
       filledOrders: number
       at: number
     }
-  /** The last attempt failed without moving anything; retried after a pause. */
+  /** The last attempt failed without moving anything; retried after a pause that doubles with each attempt. */
   | { status: 'retrying'; reason: string; attempts: number; since: number }
   /** The project cancelled the offer on chain: nothing was sold. */
   | { status: 'cancelled'; at: number }
@@ -363,4 +388,63 @@ export interface DeskSettings {
   /** Seconds clients are told to wait (Retry-After) while the desk is closed. */
   retryAfterSeconds: number
   updatedAt: number
+}
+
+// Changes of what a project's orders buy (src/domain/owner-changes.ts, docs/owner-changes.md).
+
+export const OWNER_CHANGE_KINDS = ['launch_binding', 'otc_offer'] as const
+export type OwnerChangeKind = (typeof OWNER_CHANGE_KINDS)[number]
+
+/** The binding terms a change sets (the registered deployer stays the operator's). */
+export interface BindingTerms {
+  creatorAddress: string
+  expectedTokenAddress: string | null
+}
+
+/** What a change proposes: the whole new binding, or the whole new offer (not deposited, not settled). */
+export type ProposedTerms = { kind: 'launch_binding'; binding: BindingTerms } | { kind: 'otc_offer'; offer: OtcOffer }
+
+/** An owner's change waiting for the operator, or confirmed and waiting for its notice period to pass. */
+export type PendingOwnerChange = ProposedTerms & {
+  /** When the owner proposed it (ms); a new proposal of the same kind replaces it and starts over. */
+  proposedAt: number
+  /** When the operator confirmed it; null: not yet (nothing changes until then). */
+  confirmedAt: number | null
+  /** When it takes effect (set at confirmation): the confirmation, or its time + the notice period. */
+  effectiveAt: number | null
+  /** Live orders placed before the proposal, counted at the confirmation: why a notice period applies. */
+  ordersBefore: number | null
+}
+
+/** A summary of terms, as the history shows them before and after a change. */
+export type TermsSummary =
+  | { kind: 'launch_binding'; creatorAddress: string; expectedTokenAddress: string | null }
+  | {
+      kind: 'otc_offer'
+      tokenAddress: string
+      tokenSymbol: string
+      tokenAmount: string
+      tokenDecimals: number
+      totalSupply: string
+      fdvUsdc: string
+      settleAt: number
+      lockSeconds: number
+      vestingSeconds: number
+    }
+
+export interface OwnerChangeEntry {
+  kind: OwnerChangeKind
+  /** Who made it: the owner's key (confirmed by the operator) or the operator directly. */
+  by: 'owner' | 'operator'
+  outcome: 'effective' | 'rejected'
+  /** Terms before (null: none, e.g. a first offer) and the terms the change set (or proposed, if rejected). */
+  from: TermsSummary | null
+  to: TermsSummary
+  proposedAt: number | null
+  /** Confirmation or rejection by the operator (null: the operator's own edit). */
+  decidedAt: number | null
+  /** When it took effect (null: rejected). */
+  effectiveAt: number | null
+  /** The operator's reason for a rejection. */
+  reason: string | null
 }

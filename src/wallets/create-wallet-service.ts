@@ -2,6 +2,7 @@ import { readStablecoinBalances } from '../chain/read-stablecoin-balances.ts'
 import { createPublicClient, http, type Address, type Hash, type PublicClient } from 'viem'
 import { CHAIN_KEYS, isChainKey, type ChainConfig, type ChainKey } from '../chain/chain-keys.ts'
 import { PrebuyError } from '../common/errors.ts'
+import { txGasCapOf } from '../chain/tx-gas-cap.ts'
 import { silentLogger, type Logger } from '../common/logger.ts'
 import { createAccountProvider } from './accounts/create-account-provider.ts'
 import type { SmartAccountKind, SmartAccountProvider } from './accounts/operation-account.ts'
@@ -17,6 +18,7 @@ import { createOperationPreparer } from './prepare-user-operations.ts'
 import { createChainBalanceReader, type ChainBalanceReader } from './read-balances.ts'
 import type { SubmitOptions, UserOperationRequest, UserOperationResult, WalletService } from './wallet-service.ts'
 import { runOperationsInCall } from './run-operations-in-call.ts'
+import { notSentOutcome } from './bundler/submit-bundles.ts'
 import { withdraw } from './withdraw.ts'
 import { createWithdrawalCounter, DEFAULT_WITHDRAWAL_POLICY, type WithdrawalPolicy } from './withdrawal-policy.ts'
 import { RPC_BATCH_SIZE } from '../chain/node-requirements.ts'
@@ -173,9 +175,7 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
           return
         }
         const code = result.reason instanceof PrebuyError ? result.reason.code : 'bundle_send_failed'
-        for (const item of chunks[index]?.items ?? []) {
-          byHash.set(item.userOpHash, { status: 'not_sent', id: item.id, userOpHash: item.userOpHash, reason: `not sent (${code}); the operation did not run` })
-        }
+        for (const item of chunks[index]?.items ?? []) byHash.set(item.userOpHash, notSentOutcome(item, code))
       })
       stillPending = new Set([...byHash.values()].filter((outcome) => outcome.status === 'not_mined').map((outcome) => outcome.userOpHash))
       const results = requests.map((request, index): UserOperationResult => {
@@ -253,7 +253,8 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
     },
     runOperationsInCall(chain, request) {
       if (!isChainKey(chain)) throw new PrebuyError('invalid_chain', 'The chain must be base or second_chain.')
-      return runOperationsInCall({ preparer: preparers[chain], bundler: bundlers[chain], client: clients[chain], from: bundlerAddress(deps.keys) }, request)
+      const parts = { preparer: preparers[chain], bundler: bundlers[chain], client: clients[chain], from: bundlerAddress(deps.keys) }
+      return runOperationsInCall({ ...parts, txGasCap: txGasCapOf(deps.chains[chain]) }, request)
     },
   }
 }

@@ -120,7 +120,8 @@ export async function withdraw(deps: WithdrawDeps, request: WithdrawRequest): Pr
     const quota = deps.counter.take(wallet.toLowerCase())
     if (!quota.allowed) {
       throw new PrebuyError('withdrawal_rate_limited', 'Too many withdrawals from this wallet in the last hour.', {
-        details: { retryAfterSeconds: quota.retryAfterSeconds },
+        // The limit that refused it, for the 429's X-RateLimit-* headers (not the per-minute request limit's).
+        details: { retryAfterSeconds: quota.retryAfterSeconds, rateLimit: { limit: quota.limit, remaining: 0, resetAt: quota.resetAt } },
       })
     }
     deps.reserved.set(key, (deps.reserved.get(key) ?? 0n) + value)

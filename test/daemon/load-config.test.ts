@@ -1,3 +1,4 @@
+import { rpcChainConfigs } from '../../src/config/rpc-chain-configs.ts'
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -134,6 +135,9 @@ describe('loadConfig defaults and precedence', () => {
     if (config.chains.mode !== 'rpc') throw new Error('unreachable')
     expect(config.chains.base.chainId).toBe(8453)
     expect(config.chains.base.addresses.stablecoin).toBe('0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913')
+    // EIP-7825's per-transaction gas cap by default, and handed on to the chain the service runs on.
+    expect(config.chains.base.txGasCap).toBe(16_777_216)
+    expect(rpcChainConfigs(config.chains).base.txGasCap).toBe(16_777_216n)
     expect(config.chains.base.addresses.positionManager).toBe(secondAddresses.positionManager)
     expect(externalBundlerUrls(config.chains)).toEqual({ base: 'https://bundler.example/base' })
     // Provider URLs may embed an API key: the printable view keeps only scheme and host.
@@ -207,6 +211,11 @@ describe('loadConfig rejects a bad config with one line naming the field', () =>
       'base address without a default',
       { chains: { mode: 'rpc', base: { rpcUrl: 'http://x', wsUrl: 'ws://x' } } },
       'config error: chains.base.addresses.positionManager: expected a 0x-prefixed 20-byte hex address (from config.json)',
+    ],
+    [
+      'tx gas cap below one swap bundle',
+      { chains: { ...rpcChains().chains, base: { ...rpcChains().chains.base, txGasCap: 1_000_000 } } },
+      'config error: chains.base.txGasCap: expected a gas amount from 2000000 to 1000000000 (EIP-7825 caps a transaction at 16777216) (from config.json)',
     ],
     [
       'rpc url scheme',

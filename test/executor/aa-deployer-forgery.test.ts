@@ -3,10 +3,10 @@ import { entryPoint07Abi, type PackedUserOperation } from 'viem/account-abstract
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts'
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DEVNET_LAUNCH_DEFAULTS } from '../../src/launchpads/devnet/deploy-devnet-launchpads.ts'
-import { loadLaunchpadArtifact } from '../../src/launchpads/devnet/devnet-artifacts.ts'
-import { confirmDevnetTx, impersonate, submitDevnetCall } from '../../src/launchpads/devnet/send-devnet-tx.ts'
-import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
+import { DEVNET_LAUNCH_DEFAULTS } from '../../devnet/launchpads/deploy-devnet-launchpads.ts'
+import { loadLaunchpadArtifact } from '../../devnet/launchpads/devnet-artifacts.ts'
+import { confirmDevnetTx, impersonate, submitDevnetCall } from '../../devnet/launchpads/send-devnet-tx.ts'
+import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
 import { startFlowHarness, type FlowHarness } from './flow-harness.ts'
 
 const USDC = 1_000_000n

@@ -19,15 +19,15 @@ import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts'
 import { entryPoint07Abi } from 'viem/account-abstraction'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
 import { chainFromConfig, createReadClient } from '../../src/chain/clients.ts'
-import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
-import { fundAccount } from '../../src/chain/devnet/faucet.ts'
-import { startDevnet, type Devnet } from '../../src/chain/devnet/start-devnet.ts'
+import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
+import { fundAccount } from '../../devnet/chain/faucet.ts'
+import { startDevnet, type Devnet } from '../../devnet/chain/start-devnet.ts'
 import { silentLogger } from '../../src/common/logger.ts'
 import type { Launchpad, OrderRecord } from '../../src/domain/records.ts'
 import { createJournal, type Journal } from '../../src/journal/journal.ts'
 import { createLaunchpadAdapters, devnetAdapterOptions, type LaunchpadAddresses } from '../../src/launchpads/create-adapters.ts'
-import { deployDevnetLaunchpads } from '../../src/launchpads/devnet/deploy-devnet-launchpads.ts'
-import { launchToken, type LaunchedToken, type LaunchTokenOptions } from '../../src/launchpads/devnet/launch-token.ts'
+import { deployDevnetLaunchpads } from '../../devnet/launchpads/deploy-devnet-launchpads.ts'
+import { launchToken, type LaunchedToken, type LaunchTokenOptions } from '../../devnet/launchpads/launch-token.ts'
 import { createServices, type Services } from '../../src/services/services.ts'
 import { openStore, type Store } from '../../src/store/open-store.ts'
 import { createWalletService, type PrebuyWalletService } from '../../src/wallets/create-wallet-service.ts'
@@ -129,6 +129,10 @@ export interface FlowHarnessOptions {
   onStage?: (stage: string, at: number) => void
   /** Deployers shared by many creators (config launches.sharedDeployers). */
   sharedDeployers?: readonly Address[]
+  /** The services' clock (tests move time past a notice period); default the system clock. */
+  clock?: () => number
+  /** The services' notice period of an owner's change (ms); default theirs. */
+  ownerChangeNoticeMs?: number
 }
 
 export async function startFlowHarness(options: FlowHarnessOptions = {}): Promise<FlowHarness> {
@@ -164,7 +168,12 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
 
   const store = await openStore({ dataDir })
   const journal = createJournal(store)
-  const services = createServices({ store, wallets })
+  const services = createServices({
+    store,
+    wallets,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.ownerChangeNoticeMs === undefined ? {} : { ownerChangeNoticeMs: options.ownerChangeNoticeMs }),
+  })
   const feeRecipient = privateKeyToAccount(generatePrivateKey()).address
   const bus = createTickBus()
   const signals: IndexerSignal[] = []

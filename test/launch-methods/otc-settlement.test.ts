@@ -17,9 +17,9 @@ import {
 import { entryPoint07Abi, toPackedUserOperation } from 'viem/account-abstraction'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import settlementArtifact from '../../src/chain/contracts/artifacts/PrebuyOtcSettlement.json' with { type: 'json' }
-import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
+import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
 import { chainFromConfig } from '../../src/chain/clients.ts'
-import { fundAccount } from '../../src/chain/devnet/faucet.ts'
+import { fundAccount } from '../../devnet/chain/faucet.ts'
 import { scheduleOf } from '../../src/domain/launch-methods/lock-terms.ts'
 import { settleOtc } from '../../src/domain/launch-methods/otc-fill.ts'
 import type { OtcTerms } from '../../src/domain/launch-methods/otc-terms.ts'
@@ -545,5 +545,38 @@ describe('settleOffer (the service side: plan from live balances, operations sig
       { chain: f.chains.base, contract, offerId: keccak256(toHex('nothing')), terms, buyers: [] },
     )
     expect(unknown).toEqual({ status: 'no_offer' })
+  })
+  it('over the per-transaction gas cap (EIP-7825): sent with its measured gas when that fits, else refused typed (over_gas_cap) with nothing sent', async () => {
+    // Caps low enough for two buyers to cross them: their declared limits (~2M with their wallets' deployments) are
+    // over 1.5M, what the settlement measures (~1M) is not; nothing of it runs in 300k.
+    const serviceWithCap = (txGasCap: bigint) => f.recordingService({ chains: { ...f.chains, base: { ...f.chains.base, txGasCap } } }).service
+    const buyersFrom = (first: number) => [
+      { id: 'a', userIndex: first, limitFdv: null, maxSpend: 100n * USDC },
+      { id: 'b', userIndex: first + 1, limitFdv: null, maxSpend: 100n * USDC },
+    ]
+    const fund = async (first: number) => {
+      for (const userIndex of [first, first + 1]) await fundAccount(f.chains.base, await f.service.walletAddress(userIndex), { stablecoin: '100' })
+    }
+
+    const measured = await setUp(1_000_000n * TOKEN, 1_000_000n)
+    await fund(540)
+    const wallets = serviceWithCap(1_500_000n)
+    const settled = await settleOffer({ wallets, client: f.clients.base }, { chain: f.chains.base, ...measured, buyers: buyersFrom(540) })
+    if (settled.status !== 'settled') throw new Error(`not settled: ${settled.status}`)
+    const transaction = await f.clients.base.getTransaction({ hash: settled.txHash })
+    expect(transaction.gas).toBeLessThanOrEqual(1_500_000n)
+    expect(await usdcOf(await f.service.walletAddress(540))).toBe(0n)
+
+    const tooSmall = await setUp(1_000_000n * TOKEN, 1_000_000n)
+    await fund(550)
+    const nonceBefore = await f.clients.base.getTransactionCount({ address: f.service.bundlerAddress('base') })
+    const refused = await settleOffer(
+      { wallets: serviceWithCap(300_000n), client: f.clients.base },
+      { chain: f.chains.base, ...tooSmall, buyers: buyersFrom(550) },
+    )
+    expect(refused).toMatchObject({ status: 'over_gas_cap', reason: expect.stringContaining('2 buyers do not fit one transaction') })
+    expect(refused.status === 'over_gas_cap' && refused.reason).toContain('over the 300000 one transaction may ask for (EIP-7825)')
+    expect(await f.clients.base.getTransactionCount({ address: f.service.bundlerAddress('base') })).toBe(nonceBefore)
+    expect(await usdcOf(await f.service.walletAddress(550))).toBe(100n * USDC)
   })
 })

@@ -74,7 +74,15 @@ describe('launch binding service (operator and owner)', () => {
     expect(await service.updateBinding('alpha', { creatorAddress: '0x00000000000000000000000000000000000000c9' })).toMatchObject({
       creatorAddress: '0x00000000000000000000000000000000000000C9',
     })
-    expect((await service.setExpectedToken('alpha', 'owner', TOKEN.toLowerCase())).expectedTokenAddress).toBe(TOKEN)
+    // The owner's edit is a proposal: the binding in force does not change until the operator confirms it.
+    expect(await service.setExpectedToken('alpha', 'owner', TOKEN.toLowerCase())).toMatchObject({
+      outcome: 'pending_confirmation',
+      project: { expectedTokenAddress: null },
+      change: { kind: 'launch_binding', binding: { expectedTokenAddress: TOKEN }, proposedAt: 42, confirmedAt: null },
+    })
+    expect((await store.sub.projects.get('alpha'))!.changeHistory).toMatchObject([
+      { by: 'operator', to: { creatorAddress: '0x00000000000000000000000000000000000000C9' } },
+    ])
     await expect(service.setExpectedToken('alpha', 'someone', TOKEN)).rejects.toMatchObject({ code: 'not_project_owner' })
     const waiting = (await store.sub.projects.get('alpha'))!
     await store.batch(projectLaunchOps(store, waiting, { chain: 'base', tokenAddress: TOKEN, symbol: 'A', name: 'A', decimals: 18, launchedAt: 1 }, 5))
@@ -91,5 +99,12 @@ describe('launch binding service (operator and owner)', () => {
     expect(await service.updateBinding('devbuy', { creatorAddress: '0x00000000000000000000000000000000000000c9' })).toMatchObject({
       creatorAddress: '0x00000000000000000000000000000000000000C9',
     })
+  })
+
+  it("a dev_buy project's rejected candidate cannot be confirmed: a token someone else deployed, even at the expected address, never binds it (issue 19)", async () => {
+    await store.batch(projectWriteOps(store, undefined, projectRecord('devbuy', { ownerKeyId: 'owner', launchMethod: 'dev_buy', expectedTokenAddress: TOKEN })))
+    await store.batch([journal.putCandidate(candidate('rejected', { slug: 'devbuy', reason: 'deployed by a stranger: someone deployed it first' }))])
+    await expect(service.confirm('devbuy', TOKEN)).rejects.toMatchObject({ code: 'candidate_not_confirmable', message: expect.stringContaining('dev buy') })
+    expect((await journal.getCandidate('base', 'devbuy', TOKEN))!.status).toBe('rejected')
   })
 })

@@ -1,9 +1,9 @@
 import { createWalletClient, encodeFunctionData, erc20Abi, http, getAddress, parseEther, parseUnits, toHex, type Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
+import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
 import { NATIVE_ETH_ADDRESS } from '../../src/chain/chain-keys.ts'
 import { chainFromConfig } from '../../src/chain/clients.ts'
-import { fundAccount } from '../../src/chain/devnet/faucet.ts'
+import { fundAccount } from '../../devnet/chain/faucet.ts'
 import { PrebuyError } from '../../src/common/errors.ts'
 import { simpleAccountAddress } from '../../src/wallets/accounts/simple-account-address.ts'
 import { deriveBundlerKey, deriveOwnerKey } from '../../src/wallets/keys/derive-key.ts'
@@ -284,13 +284,17 @@ describe('withdrawal limits (the service pays their gas)', () => {
     // A refused request (below the minimum, a destination that cannot receive) does not use the quota.
     await expect(limited.withdraw({ ...request, amount: '0.1' })).rejects.toMatchObject({ code: 'amount_below_minimum' })
     await jsonRpc(f.chains.base.rpcUrl, 'anvil_setCode', [REVERTING, '0x60006000fd'])
-    await expect(limited.withdraw({ ...request, tokenAddress: NATIVE_ETH_ADDRESS, amount: '0.1', to: REVERTING })).rejects.toMatchObject({ code: 'destination_cannot_receive' })
+    await expect(limited.withdraw({ ...request, tokenAddress: NATIVE_ETH_ADDRESS, amount: '0.1', to: REVERTING })).rejects.toMatchObject({
+      code: 'destination_cannot_receive',
+    })
     await limited.withdraw(request)
     const nonceBefore = await bundlerNonce('base')
     const third = await limited.withdraw(request).catch((e: unknown) => e)
     expect(codeOf(third)).toBe('withdrawal_rate_limited')
     expect((third as PrebuyError).kind).toBe('rate_limited')
     expect((third as PrebuyError).details?.retryAfterSeconds).toBeGreaterThan(3_000)
+    // The limit that refused it, for the 429's X-RateLimit-* headers.
+    expect((third as PrebuyError).details?.rateLimit).toMatchObject({ limit: 2, remaining: 0, resetAt: expect.any(Number) })
     expect(await bundlerNonce('base')).toBe(nonceBefore)
     // Another wallet has its own quota.
     const other = await limited.walletAddress(63)

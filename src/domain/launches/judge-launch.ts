@@ -13,7 +13,11 @@
  * - a registered deployer that launches for many people (a platform contract, Bankr's deployer: the configured shared
  *   deployers) binds only through an expected token address or an operator's confirmation of the candidate.
  * - a dev_buy project is launched by this service itself (its coordinator deploys the token): only the token that launch
- *   records as expected binds; before that, nothing does (the project announced a dev buy, not an open-market launch).
+ *   records as expected binds, and only as deployed by that coordinator (`launcher`); before that, nothing does (the
+ *   project announced a dev buy, not an open-market launch). Clanker's factory deploys a token at the same address for
+ *   anyone who passes the same salt and parameters (CREATE2 without the caller), so the address alone proves nothing
+ *   here; the coordinator calls the factory only inside its operator-only `launch`, in the same transaction that emits
+ *   DevBuyLaunched for the launch id, so a token it deployed at the expected address is this launch's own.
  * Anything else that touches the project (its deployer launching another token, a launch naming it in a free field)
  * is recorded as a rejected candidate with the reason, for the operator, and buys nothing.
  */
@@ -25,6 +29,8 @@ export interface LaunchBinding {
   expectedToken: string | null
   /** Only the expected token binds (a dev_buy project: its own launch records it); default false. */
   expectedTokenOnly?: boolean
+  /** With expectedTokenOnly: the dev-buy coordinator that must have deployed it (null: none recorded, nothing binds). */
+  launcher?: string | null
 }
 
 export interface LaunchFacts {
@@ -50,16 +56,30 @@ export function judgeLaunch(binding: LaunchBinding, launch: LaunchFacts, sharedD
   const namesDeployer = launch.claimedCreators.some((claimed) => same(claimed, binding.deployer))
   // The forgery of issue 19: a launch batched in one transaction next to any operation of the registered smart account.
   const besideOperation = (launch.operationSenders ?? []).some((sender) => same(sender, binding.deployer))
+  if (binding.expectedTokenOnly) {
+    const expected = binding.expectedToken !== null && same(launch.token, binding.expectedToken)
+    if (expected && binding.launcher && same(launch.deployer, binding.launcher)) return { verdict: 'bound' }
+    if (expected) {
+      return {
+        verdict: 'rejected',
+        reason: `${launch.token} is at the address the dev buy expects, but was deployed by ${launch.deployer}, not by this service's dev-buy launch (${binding.launcher ?? 'none recorded'}): someone deployed it first`,
+      }
+    }
+    if (!sentByDeployer && !namesDeployer && !besideOperation) return { verdict: 'unrelated' }
+    return {
+      verdict: 'rejected',
+      reason:
+        binding.expectedToken === null
+          ? `the project launches by its dev buy, which has not started: ${launch.token} (sent by ${launch.deployer}) is not it`
+          : `not the token the project's dev buy deploys (${binding.expectedToken}): ${launch.token}, sent by ${launch.deployer}`,
+    }
+  }
   if (binding.expectedToken !== null) {
     if (same(launch.token, binding.expectedToken)) return { verdict: 'bound' }
     if (sentByDeployer || namesDeployer || besideOperation) {
       return { verdict: 'rejected', reason: `not the expected token ${binding.expectedToken} (launched ${launch.token}, sent by ${launch.deployer})` }
     }
     return { verdict: 'unrelated' }
-  }
-  if (binding.expectedTokenOnly) {
-    if (!sentByDeployer && !namesDeployer && !besideOperation) return { verdict: 'unrelated' }
-    return { verdict: 'rejected', reason: `the project launches by its dev buy, which has not started: ${launch.token} (sent by ${launch.deployer}) is not it` }
   }
   if (sentByDeployer) {
     if (launch.sharedSender) {

@@ -2,6 +2,7 @@ import { encodeFunctionData, erc20Abi, isAddressEqual, parseAbiItem, parseEventL
 import type { ChainConfig } from '../../chain/chain-keys.ts'
 import { type OtcOrder, type OtcSettlement, settleOtc } from '../../domain/launch-methods/otc-fill.ts'
 import { describeOtcDifferences, type OtcTermField, type OtcTerms, otcTermsDifferences } from '../../domain/launch-methods/otc-terms.ts'
+import { overGasCapReason } from '../../wallets/over-gas-cap-reason.ts'
 import type { DecodedRevert, WalletService } from '../../wallets/wallet-service.ts'
 import { type OnChainOffer, OTC_SETTLEMENT_ABI, otcOfferKey, settleTermsArg } from './otc-settlement-contract.ts'
 
@@ -45,6 +46,8 @@ export type SettleOfferOutcome =
   /** Sent with no receipt yet: settle again later, which reconciles from the chain (`closed`). */
   | { status: 'not_mined'; plan: OtcSettlement; txHash: Hash; pending: boolean }
   | { status: 'not_prepared'; plan: OtcSettlement; reason: string }
+  /** Too many buyers for one transaction (EIP-7825's per-transaction gas cap): nothing sent; `reason` says how many. */
+  | { status: 'over_gas_cap'; plan: OtcSettlement; reason: string }
 
 const OFFER_SETTLED = parseAbiItem('event OfferSettled(bytes32 indexed key, uint256 sold, uint256 unsold, uint256 proceeds, uint256 fee)')
 
@@ -120,6 +123,8 @@ export async function settleOffer(deps: { wallets: WalletService; client: Public
       return { status: 'not_mined', plan, txHash: outcome.txHash, pending: outcome.pending }
     case 'not_prepared':
       return { status: 'not_prepared', plan, reason: outcome.reason }
+    case 'over_gas_cap':
+      return { status: 'over_gas_cap', plan, reason: overGasCapReason(outcome) }
   }
 }
 

@@ -58,7 +58,25 @@ describe('judgeLaunch (launch authenticity)', () => {
     expect(judgeLaunch(waiting, { token: TOKEN, deployer: ATTACKER, claimedCreators: [CREATOR] }, none)).toMatchObject({ verdict: 'rejected' })
     expect(judgeLaunch(waiting, { token: TOKEN, deployer: ATTACKER, claimedCreators: [] }, none)).toEqual({ verdict: 'unrelated' })
     // Recorded by the launch (sent by the service's coordinator, not the registered deployer): that token binds.
-    expect(judgeLaunch({ ...waiting, expectedToken: TOKEN }, { token: TOKEN, deployer: PLATFORM, claimedCreators: [] }, none)).toEqual({ verdict: 'bound' })
+    const launching = { ...waiting, expectedToken: TOKEN, launcher: PLATFORM }
+    expect(judgeLaunch(launching, { token: TOKEN, deployer: PLATFORM, claimedCreators: [] }, none)).toEqual({ verdict: 'bound' })
+  })
+
+  it('a dev_buy project never binds a token its own launch did not deploy, even at the expected address (issue 19, item 3)', () => {
+    const launching = { deployer: CREATOR, expectedToken: TOKEN, expectedTokenOnly: true, launcher: PLATFORM }
+    // A squatter deployed the expected token first (Clanker's CREATE2 ignores the caller): rejected, saying by whom.
+    const squatted = judgeLaunch(launching, { token: TOKEN, deployer: ATTACKER, claimedCreators: [CREATOR] }, none)
+    expect(squatted).toMatchObject({ verdict: 'rejected' })
+    expect(squatted.verdict === 'rejected' && squatted.reason).toContain(ATTACKER)
+    expect(judgeLaunch(launching, { token: TOKEN, deployer: ATTACKER, claimedCreators: [] }, none)).toMatchObject({ verdict: 'rejected' })
+    // Even by the registered deployer, and with no coordinator recorded nothing binds.
+    expect(judgeLaunch(launching, { token: TOKEN, deployer: CREATOR, claimedCreators: [] }, none)).toMatchObject({ verdict: 'rejected' })
+    expect(judgeLaunch({ ...launching, launcher: null }, { token: TOKEN, deployer: PLATFORM, claimedCreators: [] }, none)).toMatchObject({
+      verdict: 'rejected',
+    })
+    // The coordinator's other launches (another project's token) are not this one's.
+    expect(judgeLaunch(launching, { token: OTHER_TOKEN, deployer: PLATFORM, claimedCreators: [] }, none)).toEqual({ verdict: 'unrelated' })
+    expect(judgeLaunch(launching, { token: OTHER_TOKEN, deployer: ATTACKER, claimedCreators: [CREATOR] }, none)).toMatchObject({ verdict: 'rejected' })
   })
 
   // Issue 19 item 2: the ERC-4337 deployer forgery (src/launchpads/launch-deployer.ts attributes; these judge).
