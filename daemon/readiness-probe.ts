@@ -1,4 +1,5 @@
 import { createPublicClient, http } from 'viem'
+import { blocksIn, TIMING_SECONDS } from '../src/chain/block-seconds.ts'
 import { CHAIN_KEYS, type ChainConfig, type ChainKey } from '../src/chain/chain-keys.ts'
 import { withDeadline } from '../src/common/with-deadline.ts'
 import { type ChainHeads, createChainHeads } from '../src/chain/chain-heads.ts'
@@ -6,8 +7,11 @@ import { type ChainObservation, judgeReadiness, type ReadinessReport } from '../
 import { createJournal } from '../src/journal/journal.ts'
 import type { Store } from '../src/store/open-store.ts'
 
-/** Blocks the indexer may be behind a chain's head and still be ready: a minute on Base (2 s blocks). */
-export const MAX_READY_LAG_BLOCKS = 30
+/**
+ * Blocks the indexer may be behind a chain's head and still be ready, for a chain of 2-second blocks: a minute
+ * (TIMING_SECONDS.readyLag). A chain with another block time gets the same minute in its blocks (300 of 200 ms on Base).
+ */
+export const MAX_READY_LAG_BLOCKS = blocksIn(TIMING_SECONDS.readyLag, 2)
 /** How long a chain has to answer the probe's head read. */
 const HEAD_DEADLINE_MS = 2_000
 
@@ -15,7 +19,13 @@ const HEAD_DEADLINE_MS = 2_000
  * GET /readyz's check for the running daemon: the store's health, each chain's head (read with a deadline, no
  * retries) and the indexer's stored checkpoint (its newest processed block), judged by judgeReadiness.
  */
-export function createReadinessProbe(deps: { store: Store; chains: Record<ChainKey, ChainConfig>; heads?: ChainHeads }): () => Promise<ReadinessReport> {
+export function createReadinessProbe(deps: {
+  store: Store
+  chains: Record<ChainKey, ChainConfig>
+  heads?: ChainHeads
+  /** Each chain's seconds per block (src/chain/block-seconds.ts); a chain left out counts 2-second blocks. */
+  blockSeconds?: Partial<Record<ChainKey, number>>
+}): () => Promise<ReadinessReport> {
   const journal = createJournal(deps.store)
   const heads = deps.heads ?? createProbeHeads(deps.chains)
   // The shared heads answer from the indexer's sync when it read the head within their age, else fetch it (a stalled
@@ -29,7 +39,12 @@ export function createReadinessProbe(deps: { store: Store; chains: Record<ChainK
   }
   return async () => {
     const chains: ChainObservation[] = await Promise.all(
-      CHAIN_KEYS.map(async (chain) => ({ chain, head: await headOf(chain), indexed: await indexedOf(chain) })),
+      CHAIN_KEYS.map(async (chain) => ({
+        chain,
+        head: await headOf(chain),
+        indexed: await indexedOf(chain),
+        maxLagBlocks: blocksIn(TIMING_SECONDS.readyLag, deps.blockSeconds?.[chain] ?? 2),
+      })),
     )
     return judgeReadiness({ store: deps.store.health(), chains, maxLagBlocks: MAX_READY_LAG_BLOCKS })
   }

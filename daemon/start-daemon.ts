@@ -4,6 +4,7 @@ import { buildAdminApp } from './admin/build-admin-app.ts'
 import { createConsoleFeed } from './events/console-feed.ts'
 import { createQueueSizes } from './queue-sizes.ts'
 import { PREBUY_VERSION } from '../src/common/version.ts'
+import { chainBlockSeconds } from '../src/chain/block-seconds.ts'
 import { createJournal } from '../src/journal/journal.ts'
 import { createServiceOperations } from './admin/service-operations.ts'
 import type { AdminOperations } from './admin/admin-operations.ts'
@@ -242,7 +243,12 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     undo.push({ name: devBuyWorker.name, stop: () => devBuyWorker.stop() })
 
     // Metrics (served on the admin listener), then the public API they time.
-    const readiness = createReadinessProbe({ store, chains, heads })
+    const readiness = createReadinessProbe({
+      store,
+      chains,
+      heads,
+      blockSeconds: Object.fromEntries(CHAIN_KEYS.map((key) => [key, chainBlockSeconds(config.chains, key)])),
+    })
     const bundlerWatch = startBundlerWatch({ chains, bundlerAddress: (chain) => wallets.bundlerAddress(chain), lowEth: config.wallet.bundlerLowEth, logger })
     undo.push({ name: 'bundler watch', stop: async () => bundlerWatch.stop() })
     const metrics = createDaemonMetrics({ store, readiness, bundlers: () => bundlerWatch.latest(), websockets: () => sockets })

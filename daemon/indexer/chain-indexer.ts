@@ -68,7 +68,17 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
   const key = chain.key
   const pools: LaunchedPools = await loadLaunchedPools(journal, key)
   const detector = createLaunchDetector({ store, chain, client, adapters: deps.adapters, stage })
-  const intake = createLaunchIntake({ store, journal, chain, client, detector, sharedDeployers: deps.sharedDeployers, log, now })
+  const intake = createLaunchIntake({
+    store,
+    journal,
+    chain,
+    client,
+    detector,
+    sharedDeployers: deps.sharedDeployers,
+    log,
+    now,
+    blockSeconds: deps.blockTimeSeconds,
+  })
   const pairedPrices = await createPairedPrices(chain, client)
   const poolManager = deps.adapters[0]?.poolManager ?? chain.addresses.poolManager
   const launchAddresses = deps.adapters.map((a) => a.launchEvent.address)

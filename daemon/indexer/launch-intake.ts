@@ -1,4 +1,5 @@
 import { getAddress, type Log, type PublicClient } from 'viem'
+import { blocksIn, TIMING_SECONDS } from '../../src/chain/block-seconds.ts'
 import type { ChainConfig } from '../../src/chain/chain-keys.ts'
 import type { Logger } from '../../src/common/logger.ts'
 import { judgeLaunch } from '../../src/domain/launches/judge-launch.ts'
@@ -11,11 +12,14 @@ import type { Store, StoreOperation } from '../../src/store/open-store.ts'
 import { projectsIn } from '../../src/store/project-index.ts'
 import type { DetectedLaunch, LaunchDetector } from './detect-launch.ts'
 
-/** Most blocks between two attempts of a quarantined launch (~8.5 minutes of 2-second blocks). */
-const MAX_BACKOFF_BLOCKS = 256
-
-/** The next attempt after `attempts` failed ones: 1, 2, 4, ... blocks later, capped. */
-export const retryBlockAfter = (block: bigint, attempts: number): bigint => block + BigInt(Math.min(2 ** Math.max(0, attempts - 1), MAX_BACKOFF_BLOCKS))
+/**
+ * The next attempt after `attempts` failed ones: 2 s, 4 s, 8 s ... later, at most ~8.5 minutes (TIMING_SECONDS), in
+ * blocks of `blockSeconds` (1, 2, 4 ... 256 blocks of 2 s; 10, 20, 40 ... 2,560 blocks of 200 ms).
+ */
+export const retryBlockAfter = (block: bigint, attempts: number, blockSeconds: number): bigint => {
+  const seconds = Math.min(TIMING_SECONDS.retryFirst * 2 ** Math.max(0, attempts - 1), TIMING_SECONDS.retryMax)
+  return block + BigInt(blocksIn(seconds, blockSeconds))
+}
 
 export interface IntakeBlock {
   number: bigint
@@ -43,6 +47,8 @@ export interface LaunchIntakeDeps {
   sharedDeployers: ReadonlySet<string>
   log: Logger
   now: () => number
+  /** The chain's seconds per block, to space retries in wall time (src/chain/block-seconds.ts). */
+  blockSeconds: number
 }
 
 const storeLaunch = (candidate: LaunchCandidate): StoredLaunch => ({ ...candidate, blockNumber: candidate.blockNumber.toString() })
@@ -52,7 +58,7 @@ const message = (error: unknown): string => (error instanceof Error ? error.mess
 /**
  * What launches mean for registered projects (launch authenticity, judge-launch.ts), and everything that must not stop
  * the chain's indexing: a launch log whose reads fail is quarantined and decoded again later; a bound launch whose
- * reads fail is quarantined and completed again later (backoff 1, 2, 4, ... blocks); a launch that only touches a
+ * reads fail is quarantined and completed again later (backoff 2, 4, 8 ... seconds, counted in blocks); a launch that only touches a
  * project (rejected, awaiting confirmation, unsupported) is recorded for the operator. Every other launch, block and
  * tick goes on meanwhile.
  */
@@ -118,7 +124,7 @@ export function createLaunchIntake(deps: LaunchIntakeDeps) {
             candidateRecord(project, candidate, 'quarantined', reason, {
               launch: storeLaunch(candidate),
               attempts: tries,
-              retryAtBlock: retryBlockAfter(block.number, tries).toString(),
+              retryAtBlock: retryBlockAfter(block.number, tries, deps.blockSeconds).toString(),
             }),
           ),
         )
@@ -198,7 +204,7 @@ export function createLaunchIntake(deps: LaunchIntakeDeps) {
             blockTimestamp: Number(blockTimestamp),
             error: message(error),
             attempts,
-            retryAtBlock: retryBlockAfter(block.number, attempts).toString(),
+            retryAtBlock: retryBlockAfter(block.number, attempts, deps.blockSeconds).toString(),
             seenAt: previous?.seenAt ?? now(),
           }),
         )
@@ -212,7 +218,11 @@ export function createLaunchIntake(deps: LaunchIntakeDeps) {
       if (!found) {
         // A receipt the node cannot serve yet is retried; one whose block left the chain is dropped by the reorg handling.
         ops.push(
-          journal.putQuarantinedLog({ ...entry, attempts: entry.attempts + 1, retryAtBlock: retryBlockAfter(block.number, entry.attempts + 1).toString() }),
+          journal.putQuarantinedLog({
+            ...entry,
+            attempts: entry.attempts + 1,
+            retryAtBlock: retryBlockAfter(block.number, entry.attempts + 1, deps.blockSeconds).toString(),
+          }),
         )
         return
       }

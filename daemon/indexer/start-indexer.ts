@@ -1,4 +1,5 @@
 import type { PublicClient } from 'viem'
+import { blocksIn, TIMING_SECONDS } from '../../src/chain/block-seconds.ts'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
 import { PrebuyError } from '../../src/common/errors.ts'
 import type { Logger } from '../../src/common/logger.ts'
@@ -24,6 +25,8 @@ export interface ChainIndexerConfig {
   adapters: LaunchpadAdapter[]
   /** First block on a fresh start (no checkpoint): default the current head. */
   startBlock?: bigint | undefined
+  /** This chain's seconds per block (src/chain/block-seconds.ts); default `IndexerDeps.blockTimeSeconds`. */
+  blockSeconds?: number | undefined
 }
 
 export interface IndexerDeps {
@@ -32,13 +35,13 @@ export interface IndexerDeps {
   chains: ChainIndexerConfig[]
   ticks: TickBus
   logger: Logger
-  /** Blocks kept by hash for reorg detection (default 12). */
+  /** Blocks kept by hash for reorg detection (default: TIMING_SECONDS.finality in the chain's blocks, 12 of 2 s). */
   confirmations?: number
   pollingIntervalMs?: number
-  /** Seconds between blocks, to time the NEXT block (default 2, Base). */
+  /** Seconds between blocks for chains that do not name theirs, to time the NEXT block (default 2). */
   blockTimeSeconds?: number
   now?: () => number
-  /** A launched pool is re-priced at least every this many blocks, swaps or not (default 30). */
+  /** A launched pool is re-priced at least every this many blocks, swaps or not (default: TIMING_SECONDS.heartbeat in blocks). */
   heartbeatBlocks?: number
   /** Deployers shared by many creators: a project registered with one binds only by expected token or confirmation. */
   sharedDeployers?: readonly string[]
@@ -87,6 +90,8 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
       stopping.signal.addEventListener('abort', done)
     })
 
+  const blockSecondsOf = (config: ChainIndexerConfig): number => config.blockSeconds ?? deps.blockTimeSeconds ?? 2
+
   const markProcessed = (chain: ChainKey, block: bigint) => {
     processed.set(chain, block)
     for (let i = waiters.length - 1; i >= 0; i--) {
@@ -105,7 +110,7 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
       client: config.client,
       wsClient: config.wsClient,
       addresses: [...indexer.addresses],
-      confirmations: deps.confirmations ?? 12,
+      confirmations: deps.confirmations ?? blocksIn(TIMING_SECONDS.finality, blockSecondsOf(config)),
       pollingIntervalMs: deps.pollingIntervalMs ?? 500,
       resume: stored
         ? { finalized: loadBlockRef(stored.finalized), unfinalized: stored.unfinalized.map(loadBlockRef), history: (stored.history ?? []).map(loadBlockRef) }
@@ -173,8 +178,8 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
       log,
       now,
       stage: (name) => deps.onStage?.(name, performance.now()),
-      blockTimeSeconds: deps.blockTimeSeconds ?? 2,
-      heartbeatBlocks: deps.heartbeatBlocks ?? 30,
+      blockTimeSeconds: blockSecondsOf(config),
+      heartbeatBlocks: deps.heartbeatBlocks ?? blocksIn(TIMING_SECONDS.heartbeat, blockSecondsOf(config)),
       sharedDeployers: new Set((deps.sharedDeployers ?? []).map((address) => address.toLowerCase())),
       onLaunchLogs: deps.onLaunchLogs,
     })

@@ -1,4 +1,5 @@
 import { createPublicClient, webSocket, type Address, type PublicClient } from 'viem'
+import { chainBlockSeconds } from '../../src/chain/block-seconds.ts'
 import { CHAIN_KEYS, type ChainConfig, type ChainKey } from '../../src/chain/chain-keys.ts'
 import { chainFromConfig, createReadClient } from '../../src/chain/clients.ts'
 import { PrebuyError } from '../../src/common/errors.ts'
@@ -96,18 +97,16 @@ export function createLaunchWorkers(context: WorkerContext): BackgroundWorker[] 
           }
           const wsClient = createPublicClient({ chain: chainFromConfig(chain), transport: webSocket(chain.wsUrl, { retryCount: 3 }) }) as PublicClient
           sockets.push(wsClient)
-          return { chain, client: clients[key], wsClient, adapters }
+          return { chain, client: clients[key], wsClient, adapters, blockSeconds: chainBlockSeconds(context.config.chains, key) }
         }),
       )
       const chains = prepared.filter((c): c is NonNullable<typeof c> => c !== undefined)
-      const blockTime = context.config.chains.mode === 'devnet' && typeof context.config.chains.blockTime === 'number' ? context.config.chains.blockTime : 2
       indexer = await startIndexer({
         store: context.store,
         journal,
         chains,
         ticks: bus,
         logger: context.logger,
-        blockTimeSeconds: blockTime,
         sharedDeployers: context.config.launches.sharedDeployers,
         ...(context.heads ? { onHead: context.heads.observe } : {}),
         ...(context.onSocket ? { onSocket: context.onSocket } : {}),

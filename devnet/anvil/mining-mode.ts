@@ -1,22 +1,42 @@
 import { PrebuyError } from '../../src/common/errors.ts'
+import { isBlockSeconds, MAX_BLOCK_SECONDS, MIN_BLOCK_SECONDS } from '../../src/chain/block-seconds.ts'
 import { jsonRpc } from './json-rpc.ts'
 
 /**
- * How an anvil chain produces blocks: a number = one block every that many seconds (Base: 2), `'manual'` = only when a
- * test mines (`anvil_mine`), `'auto'` = one block per transaction.
+ * How an anvil chain produces blocks: a number = one block every that many seconds, possibly fractional (Base since
+ * Denim, 2026-11-05: 0.2, five blocks a second; docs.base.org/base-chain/specs/upgrades/denim/overview), `'manual'` =
+ * only when a test mines (`anvil_mine`), `'auto'` = one block per transaction.
  */
 export type MiningMode = number | 'manual' | 'auto'
 
 export function assertMiningMode(mode: MiningMode): void {
   if (mode === 'manual' || mode === 'auto') return
-  if (!Number.isInteger(mode) || mode < 1) {
-    throw new PrebuyError('invalid_block_time', `Block time must be a whole number of seconds >= 1, 'manual' or 'auto' (got ${String(mode)}).`)
+  if (!isBlockSeconds(mode)) {
+    throw new PrebuyError(
+      'invalid_block_time',
+      `Block time must be seconds from ${MIN_BLOCK_SECONDS} to ${MAX_BLOCK_SECONDS} in whole milliseconds (e.g. 0.2 or 2), 'manual' or 'auto' (got ${String(mode)}).`,
+    )
   }
 }
 
-/** Switches a running anvil's mining mode over RPC, so one process can deploy with automine and then run Base-like. */
+/**
+ * anvil's `evm_setIntervalMining` takes whole seconds only (anvil 1.7.1 answers "invalid number" for 0.2, observed),
+ * and once an anvil has left interval mining no RPC brings a sub-second interval back (`evm_setAutomine(false)` leaves it
+ * mining nothing, observed). A sub-second interval is therefore set on anvil's command line (`--block-time 0.2`, which
+ * gives five blocks a second with consecutive blocks sharing a whole-second timestamp, observed): switching to it means
+ * restarting anvil (start-anvil.ts). Whole seconds keep switching over RPC.
+ */
+export const needsCommandLine = (mode: MiningMode): mode is number => typeof mode === 'number' && !Number.isInteger(mode)
+
+/**
+ * Switches a running anvil's mining mode over RPC, so one process can deploy with automine and then run Base-like. A
+ * sub-second interval cannot be set this way: the caller restarts anvil with `--block-time` (needsCommandLine).
+ */
 export async function applyMiningMode(rpcUrl: string, mode: MiningMode): Promise<void> {
   assertMiningMode(mode)
+  if (needsCommandLine(mode)) {
+    throw new PrebuyError('invalid_block_time', `A block time of ${mode} s is set on anvil's command line (--block-time), not over RPC.`)
+  }
   if (mode === 'auto') {
     await jsonRpc(rpcUrl, 'evm_setIntervalMining', [0])
     await jsonRpc(rpcUrl, 'evm_setAutomine', [true])

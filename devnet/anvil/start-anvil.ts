@@ -4,7 +4,7 @@ import { dirname } from 'node:path'
 import { PrebuyError } from '../../src/common/errors.ts'
 import { silentLogger, type Logger } from '../../src/common/logger.ts'
 import { jsonRpc } from './json-rpc.ts'
-import { applyMiningMode, assertMiningMode, type MiningMode } from './mining-mode.ts'
+import { applyMiningMode, assertMiningMode, needsCommandLine, type MiningMode } from './mining-mode.ts'
 import { resolveAnvilBinary } from './resolve-anvil-binary.ts'
 import { startStateDumper, type StateDumper } from './state-dumper.ts'
 import { exitDumpPath, settleStateFiles } from './state-files.ts'
@@ -22,7 +22,10 @@ export interface StartAnvilOptions {
   stateIntervalSeconds?: number
   /** Block gas limit; large so a bundle of many UserOperations fits one handleOps. Default 150M (Base's order). */
   gasLimit?: bigint
-  /** Applied after the health check and again after every supervised restart. Default 'auto'. */
+  /**
+   * Applied after the health check and again after every supervised restart. Default 'auto'. A sub-second interval is
+   * passed on the command line (`--block-time`), so switching to one later restarts anvil (mining-mode.ts).
+   */
   mining?: MiningMode
   /** How many times a crashed anvil is restarted before `onFatal`. Default 3. */
   maxRestarts?: number
@@ -45,6 +48,7 @@ export interface AnvilInstance {
   readonly pid: number | undefined
   readonly restarts: number
   readonly miningMode: MiningMode
+  /** Over RPC; to a sub-second interval by restarting anvil on the same port with its state (a few hundred ms). */
   setMiningMode(mode: MiningMode): Promise<void>
   /** Resolves after the next supervised restart has finished (health check and mining mode applied). For tests. */
   waitForRestart(): Promise<void>
@@ -89,6 +93,8 @@ interface Spawned {
   child: ChildProcess
   port: number
   exited: Promise<number | null>
+  /** Stopped on purpose to restart with another command line (setMiningMode): not a crash. */
+  replaced?: boolean
 }
 
 /**
@@ -122,6 +128,7 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
       '--enable-tx-gas-limit',
     ]
     if (load) list.push('--load-state', load)
+    if (needsCommandLine(miningMode)) list.push('--block-time', String(miningMode))
     // anvil's own dump only on exit (its periodic one, every day here, is replaced by ours, which writes whole files).
     if (options.stateFile) list.push('--dump-state', exitDumpPath(options.stateFile), '--state-interval', String(ANVIL_OWN_DUMP_INTERVAL_SECONDS))
     return list
@@ -204,7 +211,7 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
     const rpcUrl = `http://127.0.0.1:${spawned.port}`
     try {
       await healthCheck(rpcUrl)
-      await applyMiningMode(rpcUrl, miningMode)
+      if (!needsCommandLine(miningMode)) await applyMiningMode(rpcUrl, miningMode)
     } catch (error) {
       spawned.child.kill('SIGKILL')
       await spawned.exited
@@ -269,6 +276,7 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
   let restarting: Promise<void> | undefined
   const supervise = (spawned: Spawned): void => {
     void spawned.exited.then((code) => {
+      if (spawned.replaced) return
       restarting = restartAfterCrash(code)
     })
   }
@@ -311,6 +319,36 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
     ? startStateDumper({ rpcUrl: () => rpcUrl, stateFile: options.stateFile, intervalMs: (options.stateIntervalSeconds ?? 2) * 1000, logger })
     : undefined
 
+  /**
+   * Restarts anvil on the same port with `mode` on its command line, keeping the chain through the state file (anvil's
+   * exit dump is loaded as after a crash). Clients keep their URLs; WebSocket subscriptions reconnect as after a
+   * supervised restart; transactions still in the pool are lost (switch before sending, as the devnet does).
+   */
+  const restartWith = async (mode: MiningMode): Promise<void> => {
+    if (!options.stateFile) {
+      throw new PrebuyError('devnet_no_state_file', `The ${name} devnet chain has no state file: a ${String(mode)} s block time must be given at start.`)
+    }
+    const old = current
+    old.replaced = true
+    old.child.kill('SIGTERM')
+    const killTimer = setTimeout(() => old.child.kill('SIGKILL'), STOP_GRACE_MS)
+    await old.exited
+    clearTimeout(killTimer)
+    const previous = miningMode
+    miningMode = mode
+    try {
+      current = await launch(port, false)
+    } catch (error) {
+      // The chain stays up in its previous mode; the caller hears why the switch failed.
+      miningMode = previous
+      current = await launch(port, false)
+      supervise(current)
+      throw error
+    }
+    supervise(current)
+    logger.info({ pid: current.child.pid, blockTime: mode }, 'anvil restarted with a sub-second block time')
+  }
+
   let stopped: Promise<void> | undefined
   return {
     name,
@@ -329,8 +367,21 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
     },
     async setMiningMode(mode) {
       assertMiningMode(mode)
-      await applyMiningMode(rpcUrl, mode)
-      miningMode = mode
+      if (!needsCommandLine(mode)) {
+        await applyMiningMode(rpcUrl, mode)
+        miningMode = mode
+        return
+      }
+      if (mode === miningMode) return
+      if (stopping) throw new PrebuyError('devnet_chain_crashed', `The ${name} devnet chain is stopped.`)
+      // Registered as the restart in progress, so stop() waits for it and a crash restart does not overlap it.
+      const before = restarting
+      const switching = (async () => {
+        await before
+        await restartWith(mode)
+      })()
+      restarting = switching.catch(() => undefined)
+      await switching
     },
     waitForRestart() {
       return new Promise((resolve) => restartWaiters.push(resolve))

@@ -2,6 +2,7 @@ import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createPublicClient, http, type Address } from 'viem'
 import { silentLogger, type Logger } from '../../src/common/logger.ts'
+import { DEFAULT_DEVNET_BLOCK_SECONDS } from '../../src/chain/block-seconds.ts'
 import { startAnvil, type AnvilInstance } from '../anvil/start-anvil.ts'
 import type { MiningMode } from '../anvil/mining-mode.ts'
 import { exitDumpPath } from '../anvil/state-files.ts'
@@ -21,15 +22,15 @@ import { DEVNET_ACCOUNTS, devAccounts, type DevAccount } from './devnet-accounts
 
 /** Chain ids of the embedded chains: Base's real id, and an unused one for the second chain. */
 export const DEVNET_CHAIN_IDS: Record<ChainKey, number> = { base: 8453, second_chain: 7777 }
-/** Base produces a block every 2 seconds. */
-export const DEFAULT_BLOCK_TIME = 2
+/** The devnet's block time when none is given (src/chain/block-seconds.ts; Base: 0.2 s since Denim). */
+export const DEFAULT_BLOCK_TIME = DEFAULT_DEVNET_BLOCK_SECONDS
 /** How often anvil writes its state file: the most a crash of anvil (or of the machine) can lose. */
 export const STATE_INTERVAL_SECONDS = 2
 
 export interface StartDevnetOptions {
   /** The daemon's data dir; the devnet lives in `<dataDir>/devnet/`. */
   dataDir: string
-  /** Seconds per block, `'manual'` (tests mine) or `'auto'` (a block per transaction). Default 2. */
+  /** Seconds per block (0.2 = Base's 200 ms), `'manual'` (tests mine) or `'auto'` (a block per transaction). */
   blockTime?: MiningMode
   logger?: Logger
   /** Told once per chain when it is down for good (crashed more often than the supervisor restarts it). */

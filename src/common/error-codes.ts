@@ -229,7 +229,11 @@ export const ERROR_CODES = {
     meaning: 'A devnet auction bid is given for a launchpad without an auction (only Clanker has SniperAuctionV2).',
   },
   // The daemon itself: start-up, chains, keys, and internal errors (never in a body).
-  invalid_block_time: { kind: 'bad_request', surface: 'daemon', meaning: 'The devnet block time must be whole seconds >= 1, "manual" or "auto".' },
+  invalid_block_time: {
+    kind: 'bad_request',
+    surface: 'daemon',
+    meaning: 'The devnet block time must be seconds from 0.1 to 60 in whole milliseconds (0.2 = 200 ms), "manual" or "auto".',
+  },
   empty_passphrase: { kind: 'bad_request', surface: 'daemon', meaning: 'The passphrase is empty.' },
   wrong_passphrase: { kind: 'unauthorized', surface: 'daemon', meaning: 'The passphrase does not open the master secret.' },
   anvil_not_installed: { kind: 'unavailable', surface: 'daemon', meaning: 'The anvil package for this platform is not installed.' },

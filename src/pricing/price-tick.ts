@@ -1,3 +1,4 @@
+import { nextBlockTimestamp } from '../chain/block-seconds.ts'
 import type { Hash } from 'viem'
 import type { LaunchRecord, PriceTick, TickReason } from '../journal/journal-records.ts'
 import { effectiveMarketCap } from './effective-market-cap.ts'
@@ -20,15 +21,18 @@ export interface TickInput {
   pairedUsd: Fraction
   block: { number: bigint; hash: Hash; timestamp: bigint }
   logIndex: number
-  /** Seconds between blocks: a swap submitted now lands at block time + this. */
+  /** Seconds between blocks (0.2 on Base since Denim): a swap submitted now lands in the next block (nextBlockTimestamp). */
   blockTimeSeconds: number
   at: number
 }
 
-/** The block a buy submitted after `block` lands in. */
+/**
+ * The block a buy submitted after `block` lands in: the next number, at the earliest whole second it can carry (the
+ * contracts read `block.timestamp` in whole seconds; with 200 ms blocks the next block usually shares the second).
+ */
 export const nextBlockAfter = (block: { number: bigint; timestamp: bigint }, blockTimeSeconds: number): NextBlock => ({
   number: block.number + 1n,
-  timestamp: Number(block.timestamp) + blockTimeSeconds,
+  timestamp: nextBlockTimestamp(Number(block.timestamp), blockTimeSeconds),
 })
 
 /**

@@ -73,7 +73,8 @@ describe('startAnvil', () => {
   })
 
   it('refuses an invalid block time before spawning anything', async () => {
-    await expect(startAnvil({ chainId: 1, mining: 0.5 })).rejects.toMatchObject({ code: 'invalid_block_time' })
+    await expect(startAnvil({ chainId: 1, mining: 0.05 })).rejects.toMatchObject({ code: 'invalid_block_time' })
+    await expect(startAnvil({ chainId: 1, mining: 0.2005 })).rejects.toMatchObject({ code: 'invalid_block_time' })
     await expect(startAnvil({ chainId: 1, mining: -2 })).rejects.toBeInstanceOf(PrebuyError)
   })
 
@@ -114,6 +115,40 @@ describe('startAnvil', () => {
     expect(Number((await receipt())?.blockNumber)).toBe(still + 4)
     expect(await blockNumber(anvil)).toBe(still + 4)
     expect(anvil.miningMode).toBe('auto')
+  })
+
+  it('mines every 200 ms as Base does, consecutive blocks sharing a whole-second timestamp, and switches back to it', async () => {
+    const anvil = await start({ chainId: 8453, stateFile: join(dir, 'fast', 'state.json'), mining: 0.2 })
+    const timestamps = new Map<number, number>()
+    const readHead = async (): Promise<void> => {
+      const head = await jsonRpc<{ number: string; timestamp: string }>(anvil.rpcUrl, 'eth_getBlockByNumber', ['latest', false])
+      timestamps.set(Number(head.number), Number(head.timestamp))
+    }
+    await readHead()
+    const first = Math.min(...timestamps.keys())
+    // Ten blocks, at most 10 s on a loaded machine (2 s blocks would need 20 s).
+    expect(await waitUntil(async () => (await blockNumber(anvil)) >= first + 10, 10_000)).toBe(true)
+    for (let n = first; n <= first + 10; n++) {
+      const block = await jsonRpc<{ timestamp: string }>(anvil.rpcUrl, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, false])
+      timestamps.set(n, Number(block.timestamp))
+    }
+    const ordered = [...timestamps.entries()].sort(([a], [b]) => a - b).map(([, t]) => t)
+    // Whole seconds that never go back, and at least two consecutive blocks in one second (Base: about five).
+    for (let i = 1; i < ordered.length; i++) expect(ordered[i]! - ordered[i - 1]!).toBeGreaterThanOrEqual(0)
+    expect(ordered.some((t, i) => i > 0 && t === ordered[i - 1])).toBe(true)
+
+    await anvil.setMiningMode('manual')
+    const still = await blockNumber(anvil)
+    await new Promise((resolve) => setTimeout(resolve, 600))
+    expect(await blockNumber(anvil)).toBe(still)
+    // Back to 200 ms: anvil restarts on the same port with its chain (no RPC sets a sub-second interval).
+    const oldPid = anvil.pid
+    await anvil.setMiningMode(0.2)
+    expect(anvil.pid).not.toBe(oldPid)
+    expect(anvil.miningMode).toBe(0.2)
+    expect(anvil.restarts).toBe(0)
+    expect(await blockNumber(anvil)).toBeGreaterThanOrEqual(still)
+    expect(await waitUntil(async () => (await blockNumber(anvil)) >= still + 3, 10_000)).toBe(true)
   })
 
   it('restarts a killed anvil on the same port from its state file and re-applies the mining mode', async () => {

@@ -472,6 +472,16 @@ describe('startDevnet', () => {
     await devnet.setBlockTime(1)
     await new Promise((resolve) => setTimeout(resolve, 2300))
     expect(await blockNumber()).toBeGreaterThanOrEqual(start + 2n)
+    // 200 ms (Base since Denim): anvil restarts with --block-time 0.2, same URL, same chain.
+    const url = chain.rpcUrl
+    await devnet.setBlockTime(0.2)
+    expect(devnet.anvils.second_chain.rpcUrl).toBe(url)
+    expect(devnet.anvils.second_chain.miningMode).toBe(0.2)
+    const before = await blockNumber()
+    expect(before).toBeGreaterThanOrEqual(start + 2n)
+    const deadline = Date.now() + 10_000
+    while ((await blockNumber()) < before + 5n && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(await blockNumber()).toBeGreaterThanOrEqual(before + 5n)
     await devnet.setBlockTime('auto')
     expect(devnet.anvils.second_chain.miningMode).toBe('auto')
   })

@@ -22,7 +22,7 @@ export class ConsoleHarness {
 
   static async start(label: string): Promise<ConsoleHarness> {
     const harness = new ConsoleHarness(await mkdtemp(join(tmpdir(), `prebuy-${label}-`)))
-    await writeFile(join(harness.dataDir, 'config.json'), JSON.stringify({ chains: { mode: 'devnet', blockTime: 1 } }))
+    await writeFile(join(harness.dataDir, 'config.json'), JSON.stringify({ chains: { mode: 'devnet', blockTime: 0.2 } }))
     const config = await loadConfig({ flags: { dataDir: harness.dataDir, port: String(await freePort()) }, env: {} } as never)
     harness.config = { ...config, adminPort: await freePort() }
     await harness.restart()

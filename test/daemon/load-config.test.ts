@@ -12,6 +12,7 @@ const BASE_EXTRA = {
   ethUsdPool: '0x5555555555555555555555555555555555555555',
 }
 const PASS = { PREBUY_PASSPHRASE: 'correct horse battery' }
+const BLOCK_TIME_TEXT = "expected seconds from 0.1 to 60 in whole milliseconds (e.g. 0.2 or 2), 'manual' or 'auto'"
 let dir: string
 
 beforeEach(async () => {
@@ -162,6 +163,13 @@ describe('loadConfig defaults and precedence', () => {
     expect((await readFile(join(dir, 'secrets', 'passphrase'), 'utf8')).trim()).toBe(first.passphrase)
   })
 
+  it('accepts a fractional block time in seconds (200 ms as Base) and whole seconds as before', async () => {
+    await writeFileConfig({ chains: { mode: 'devnet', blockTime: 0.2 } })
+    expect((await loadConfig({ flags: { dataDir: dir }, env: PASS })).chains).toEqual({ mode: 'devnet', blockTime: 0.2 })
+    await writeFileConfig({ chains: { mode: 'devnet', blockTime: 2 } })
+    expect((await loadConfig({ flags: { dataDir: dir }, env: PASS })).chains).toEqual({ mode: 'devnet', blockTime: 2 })
+  })
+
   it('accepts manual and auto mining on devnet', async () => {
     await writeFileConfig({ chains: { mode: 'devnet', blockTime: 'manual' } })
     expect((await loadConfig({ flags: { dataDir: dir }, env: PASS })).chains).toEqual({ mode: 'devnet', blockTime: 'manual' })
@@ -189,13 +197,19 @@ describe('loadConfig rejects a bad config with one line naming the field', () =>
     [
       'block time',
       { chains: { mode: 'devnet', blockTime: 0 } },
-      "config error: chains.blockTime: expected whole seconds from 1 to 60, 'manual' or 'auto' (from config.json)",
+      "config error: chains.blockTime: expected seconds from 0.1 to 60 in whole milliseconds (e.g. 0.2 or 2), 'manual' or 'auto' (from config.json)",
     ],
     [
-      'block time fraction',
-      { chains: { mode: 'devnet', blockTime: 1.5 } },
-      "config error: chains.blockTime: expected whole seconds from 1 to 60, 'manual' or 'auto' (from config.json)",
+      'block time below 100 ms',
+      { chains: { mode: 'devnet', blockTime: 0.05 } },
+      "config error: chains.blockTime: expected seconds from 0.1 to 60 in whole milliseconds (e.g. 0.2 or 2), 'manual' or 'auto' (from config.json)",
     ],
+    [
+      'block time finer than a millisecond',
+      { chains: { mode: 'devnet', blockTime: 0.2005 } },
+      `config error: chains.blockTime: ${BLOCK_TIME_TEXT} (from config.json)`,
+    ],
+    ['block time as text', { chains: { mode: 'devnet', blockTime: '200ms' } }, `config error: chains.blockTime: ${BLOCK_TIME_TEXT} (from config.json)`],
     ['unknown devnet field', { chains: { mode: 'devnet', blocktime: 1 } }, 'config error: chains.blocktime: unknown field (from config.json)'],
     ['rpc without chains', { chains: { mode: 'rpc' } }, 'config error: chains.base: required (from config.json)'],
     [

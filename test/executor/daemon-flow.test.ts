@@ -31,7 +31,7 @@ describe('daemon: orders placed over the API fill on a devnet launch', () => {
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'prebuy-daemon-flow-'))
-    await writeFile(join(dataDir, 'config.json'), JSON.stringify({ chains: { mode: 'devnet', blockTime: 1 } }))
+    await writeFile(join(dataDir, 'config.json'), JSON.stringify({ chains: { mode: 'devnet', blockTime: 0.2 } }))
     const port = await freePort()
     const config = await loadConfig({ flags: { dataDir, port: String(port) }, env: {} } as never)
     daemon = await startDaemon({ ...config, adminPort: await freePort() }, { logger: silentLogger })

@@ -5,6 +5,8 @@ export interface ChainObservation {
   chain: ChainKey
   head: bigint | null
   indexed: bigint | null
+  /** This chain's largest lag still ready, when it differs from `ReadinessInput.maxLagBlocks` (its block time does). */
+  maxLagBlocks?: number
 }
 
 export interface ReadinessInput {
@@ -35,12 +37,12 @@ export function judgeReadiness(input: ReadinessInput): ReadinessReport {
   if (store === 'closed') problems.push('the store is closed')
   if (store === 'write_failed') problems.push('the store refused a write (disk full or read-only?): restart the daemon once fixed')
   const chains: ReadinessReport['checks']['chains'] = {}
-  for (const { chain, head, indexed } of input.chains) {
+  for (const { chain, head, indexed, maxLagBlocks = input.maxLagBlocks } of input.chains) {
     const lag = head !== null && indexed !== null ? (head > indexed ? head - indexed : 0n) : null
-    const status = head === null ? 'unreachable' : indexed === null ? 'not_indexed' : lag! > BigInt(input.maxLagBlocks) ? 'behind' : 'ok'
+    const status = head === null ? 'unreachable' : indexed === null ? 'not_indexed' : lag! > BigInt(maxLagBlocks) ? 'behind' : 'ok'
     if (status === 'unreachable') problems.push(`${chain}: the chain does not answer`)
     if (status === 'not_indexed') problems.push(`${chain}: the indexer has not processed a block yet`)
-    if (status === 'behind') problems.push(`${chain}: the indexer is ${lag} blocks behind (at most ${input.maxLagBlocks})`)
+    if (status === 'behind') problems.push(`${chain}: the indexer is ${lag} blocks behind (at most ${maxLagBlocks})`)
     chains[chain] = { head: head?.toString() ?? null, indexed: indexed?.toString() ?? null, lagBlocks: lag?.toString() ?? null, status }
   }
   return { ready: problems.length === 0, problems, checks: { store, chains } }

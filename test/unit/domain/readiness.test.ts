@@ -26,6 +26,19 @@ describe('judgeReadiness', () => {
     })
   })
 
+  it('judges each chain by its own lag in blocks: the same minute is 300 blocks of 200 ms and 30 of 2 s', () => {
+    const report = judgeReadiness({
+      store: healthyStore,
+      chains: [
+        { chain: 'base', head: 1_000n, indexed: 750n, maxLagBlocks: 300 },
+        { chain: 'second_chain', head: 1_000n, indexed: 950n, maxLagBlocks: 30 },
+      ],
+      maxLagBlocks: 30,
+    })
+    expect(report.checks.chains.base?.status).toBe('ok')
+    expect(report.problems).toEqual(['second_chain: the indexer is 50 blocks behind (at most 30)'])
+  })
+
   it('names every failing check: a store that refused a write, an unreachable chain, an indexer behind or not started', () => {
     const report = judgeReadiness({
       store: { open: true, writable: false },
