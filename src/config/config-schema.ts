@@ -83,17 +83,21 @@ const addressesShape = {
   poolManager: addressSchema,
   stateView: addressSchema,
   v4Quoter: addressSchema,
-  positionManager: addressSchema,
+  /** Not used by the service on a real chain (only the devnet's fixtures add liquidity): optional. */
+  positionManager: addressSchema.optional(),
   universalRouter: addressSchema,
   permit2: addressSchema,
   entryPoint: addressSchema,
-  accountFactory: addressSchema,
+  /** Used only by SimpleAccount wallets (Kernel's factory is permissionless' canonical one): required with accountKind 'simple'. */
+  accountFactory: addressSchema.optional(),
   multicall3: addressSchema,
   v3Factory: addressSchema,
   ethUsdPool: addressSchema,
 }
 
-const rpcChain = (addresses: z.ZodType<Record<keyof typeof addressesShape, `0x${string}`>>, chainId: z.ZodType<number>) =>
+type RpcAddresses = z.output<z.ZodObject<typeof addressesShape>>
+
+const rpcChain = (addresses: z.ZodType<RpcAddresses>, chainId: z.ZodType<number>) =>
   z.strictObject({
     chainId,
     rpcUrl: url(['http', 'https']),
@@ -136,11 +140,15 @@ export const devnetChainsSchema = z.strictObject({
     .default(2),
 })
 
-/** Real chains reached over RPC. Base defaults to its published addresses; the second chain is configuration only. */
+/**
+ * Real chains reached over RPC. Base defaults to its published addresses. The second chain is optional: left out, it
+ * is disabled (nothing connects to it, waits for it or shows it; API requests naming it are refused with
+ * chain_disabled; docs/chains.md).
+ */
 export const rpcChainsSchema = z.strictObject({
   mode: z.literal('rpc'),
   base: rpcChain(baseAddresses, positiveInt(2 ** 31).default(8453)),
-  second_chain: rpcChain(z.strictObject(addressesShape), positiveInt(2 ** 31)),
+  second_chain: rpcChain(z.strictObject(addressesShape), positiveInt(2 ** 31)).optional(),
 })
 
 /** A Uniswap v4 pool key with a static fee (pips) and no more than the PoolManager accepts. */
@@ -240,6 +248,26 @@ export const configSchema = z
       const problem =
         config.chains.mode === 'devnet' ? 'only for real chains (the devnet deploys its own ZORA pool)' : routeProblem([zoraEthPool], weth, BASE_ZORA_TOKEN)
       if (problem) ctx.addIssue({ code: 'custom', path: ['launches', 'zoraEthPool'], message: problem })
+    }
+    if (config.chains.mode === 'rpc') {
+      const chains = config.chains
+      const accountKind = config.wallet.accountKind ?? 'kernel'
+      for (const key of ['base', 'second_chain'] as const) {
+        const chain = chains[key]
+        if (chain === undefined) continue
+        if (chain.bundlerUrl !== undefined) {
+          // Third-party bundlers refuse zero-fee operations, so the wallet would pay its gas in ETH; buyers fund their
+          // wallets with the stablecoin only, and an ERC-7677 paymaster is not implemented (docs/chains.md).
+          ctx.addIssue({
+            code: 'custom',
+            path: ['chains', key, 'bundlerUrl'],
+            message: 'an external bundler is not supported yet: wallets hold only the stablecoin and could not pay their gas (no paymaster); remove it',
+          })
+        }
+        if (accountKind === 'simple' && chain.addresses.accountFactory === undefined) {
+          ctx.addIssue({ code: 'custom', path: ['chains', key, 'addresses', 'accountFactory'], message: "required with wallet.accountKind 'simple'" })
+        }
+      }
     }
     if (config.chains.mode === 'devnet' && config.wallet.accountKind === 'kernel') {
       // Kernel bytecode is not published on npm, so the devnet cannot deploy it.

@@ -132,7 +132,7 @@ describe('startDevnet', () => {
     const [onBase, onSecond] = await Promise.all(
       CHAIN_KEYS.map((key) =>
         createChainClients(devnet.chains[key]).publicClient.readContract({
-          address: devnet.chains[key].addresses.accountFactory,
+          address: devnet.chains[key].addresses.accountFactory!,
           abi: FACTORY,
           functionName: 'getAddress',
           args: [owner, 7n],

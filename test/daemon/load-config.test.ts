@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ConfigError, describeConfig, loadConfig } from '../../src/config/index.ts'
-import { externalBundlerUrls } from '../../src/config/rpc-chain-configs.ts'
+import { enabledChainKeys } from '../../src/chain/enabled-chains.ts'
+import { externalBundlerUrls, rpcChainConfigs } from '../../src/config/rpc-chain-configs.ts'
 
 const BASE_EXTRA = {
   positionManager: '0x3333333333333333333333333333333333333333',
@@ -116,7 +117,6 @@ describe('loadConfig defaults and precedence', () => {
         base: {
           rpcUrl: 'https://base.example',
           wsUrl: 'wss://base.example/',
-          bundlerUrl: 'https://bundler.example/base',
           addresses: {
             positionManager: secondAddresses.positionManager,
             accountFactory: secondAddresses.accountFactory,
@@ -134,12 +134,28 @@ describe('loadConfig defaults and precedence', () => {
     expect(config.chains.base.chainId).toBe(8453)
     expect(config.chains.base.addresses.stablecoin).toBe('0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913')
     expect(config.chains.base.addresses.positionManager).toBe(secondAddresses.positionManager)
-    expect(externalBundlerUrls(config.chains)).toEqual({ base: 'https://bundler.example/base' })
+    expect(externalBundlerUrls(config.chains)).toEqual({})
     // Provider URLs may embed an API key: the printable view keeps only scheme and host.
     const printable = describeConfig(config)
     if (printable.chains.mode !== 'rpc') throw new Error('unreachable')
-    expect(printable.chains.base).toMatchObject({ rpcUrl: 'https://base.example', wsUrl: 'wss://base.example', bundlerUrl: 'https://bundler.example/…' })
-    expect(config.chains.second_chain.addresses.weth).toBe(secondAddresses.weth)
+    expect(printable.chains.base).toMatchObject({ rpcUrl: 'https://base.example', wsUrl: 'wss://base.example' })
+    expect(config.chains.second_chain?.addresses.weth).toBe(secondAddresses.weth)
+  })
+
+  it('takes an rpc config with the second chain left out (disabled) and neither positionManager nor accountFactory (unused by kernel)', async () => {
+    await writeFileConfig({
+      chains: { mode: 'rpc', base: { rpcUrl: 'https://base.example', wsUrl: 'wss://base.example', addresses: { ethUsdPool: BASE_EXTRA.ethUsdPool } } },
+      feeRecipient: '0x1111111111111111111111111111111111111111',
+    })
+    const config = await loadConfig({ flags: { dataDir: dir }, env: PASS })
+    if (config.chains.mode !== 'rpc') throw new Error('unreachable')
+    expect(config.chains.second_chain).toBeUndefined()
+    expect(config.chains.base.addresses.positionManager).toBeUndefined()
+    expect(config.chains.base.addresses.accountFactory).toBeUndefined()
+    const chains = rpcChainConfigs(config.chains)
+    expect(enabledChainKeys(chains)).toEqual(['base'])
+    expect(chains.second_chain).toMatchObject({ key: 'second_chain', disabled: true, rpcUrl: 'http://disabled-chain.invalid' })
+    expect(describeConfig(config).chains).not.toHaveProperty('second_chain')
   })
 
   it('generates a devnet passphrase once, mode 0600, and reuses it', async () => {
@@ -192,7 +208,24 @@ describe('loadConfig rejects a bad config with one line naming the field', () =>
     [
       'base address without a default',
       { chains: { mode: 'rpc', base: { rpcUrl: 'http://x', wsUrl: 'ws://x' } } },
-      'config error: chains.base.addresses.positionManager: expected a 0x-prefixed 20-byte hex address (from config.json)',
+      'config error: chains.base.addresses.ethUsdPool: expected a 0x-prefixed 20-byte hex address (from config.json)',
+    ],
+    [
+      'an external bundler (wallets hold only the stablecoin: nothing would pay their gas)',
+      {
+        chains: { mode: 'rpc', base: { rpcUrl: 'http://x', wsUrl: 'ws://x', bundlerUrl: 'https://bundler.example', addresses: BASE_EXTRA } },
+        feeRecipient: '0x1111111111111111111111111111111111111111',
+      },
+      'config error: chains.base.bundlerUrl: an external bundler is not supported yet: wallets hold only the stablecoin and could not pay their gas (no paymaster); remove it (from config.json)',
+    ],
+    [
+      'simple accounts without an account factory',
+      {
+        chains: { mode: 'rpc', base: { rpcUrl: 'http://x', wsUrl: 'ws://x', addresses: { ethUsdPool: BASE_EXTRA.ethUsdPool } } },
+        feeRecipient: '0x1111111111111111111111111111111111111111',
+        wallet: { accountKind: 'simple' },
+      },
+      "config error: chains.base.addresses.accountFactory: required with wallet.accountKind 'simple' (from config.json)",
     ],
     [
       'rpc url scheme',
