@@ -8,10 +8,16 @@ import { createJournal } from '../src/journal/journal.ts'
 import { createServiceOperations } from './admin/service-operations.ts'
 import type { AdminOperations } from './admin/admin-operations.ts'
 import { createDevnetOperations } from './admin/devnet-operations.ts'
+import { refuseDisabledChains } from './admin/refuse-disabled-chains.ts'
 import type { BackgroundWorker } from './workers/background-worker.ts'
 import { createLaunchWorkers } from './workers/launch-workers.ts'
 import { createOtcSettlementWorker } from './launch-methods/otc-settlement-worker.ts'
-import { resolveOtcSettlements } from './launch-methods/otc-settlements.ts'
+import { type LaunchMethodContracts, resolveOtcSettlements } from './launch-methods/otc-settlements.ts'
+import { deployOurContracts } from './chain/deploy-our-contracts.ts'
+import { missingContracts, type OurContractState, watchOurContracts } from './chain/contracts-watch.ts'
+import { type OurContract, ourContracts } from './chain/our-contracts.ts'
+import { enabledChainKeys } from '../src/chain/enabled-chains.ts'
+import { PrebuyError } from '../src/common/errors.ts'
 import { createOtcChain } from '../src/launch-methods/otc/otc-chain.ts'
 import { createDevBuyChain } from '../src/launch-methods/dev-buy/dev-buy-chain.ts'
 import { createDevBuyWorker } from './launch-methods/dev-buy-worker.ts'
@@ -168,17 +174,13 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     undo.push({ name: 'store', stop: () => store.close() })
     await migrateStore(store)
     // Pooled OTC: this service's settlement contract per chain (deployed on devnet), read through one client per chain.
+    // Only the enabled chains: a chain left out of the rpc config is never read.
+    const enabled = enabledChainKeys(chains)
     const otcClients = Object.fromEntries(
-      CHAIN_KEYS.map((key) => [key, createPublicClient({ transport: http(chains[key].rpcUrl, { retryCount: 2 }), pollingInterval: 250 })]),
+      enabled.map((key) => [key, createPublicClient({ transport: http(chains[key].rpcUrl, { retryCount: 2 }), pollingInterval: 250 })]),
     ) as Record<ChainKey, PublicClient>
-    const otcSettlements = await resolveOtcSettlements({
-      chains,
-      clients: otcClients,
-      operator: wallets.bundlerAddress('base'),
-      feeRecipient: config.feeRecipient,
-      devnet: devnet !== undefined,
-      logger,
-    })
+    // Filled when the workers start (below): on a real chain that waits until our contracts are deployed.
+    const otcSettlements: LaunchMethodContracts = { settlements: {}, vesting: {} }
     const otcChain = createOtcChain({ clients: otcClients, settlements: otcSettlements.settlements, vesting: otcSettlements.vesting })
     const vestingChain = createVestingChain({ clients: otcClients, vesting: otcSettlements.vesting })
     // Dev buy: installed below, once the launch workers have the chains' launchpads (deployed by them on devnet).
@@ -188,31 +190,72 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     // Background workers, in start order (stopped in reverse): the executor, then the launch indexer that feeds it.
     step('workers')
     const workerContext = { config, chains, store, services, wallets, logger, fail }
-    const workers: BackgroundWorker[] = [
-      ...createLaunchWorkers(workerContext),
-      createOtcSettlementWorker({ store, services, wallets, chains, otcChain, logger }),
-    ]
-    for (const worker of workers) {
-      await worker.start()
-      undo.push({ name: worker.name, stop: () => worker.stop() })
-    }
-    devBuyChain.install(
-      await resolveDevBuySetups({
+    /** Started once, at start-up or (real chains) once our contracts are deployed; a worker is never started after stop. */
+    const startWorkers = async (): Promise<void> => {
+      const started = async (worker: Pick<BackgroundWorker, 'name' | 'start' | 'stop'>) => {
+        if (stopping) return
+        await worker.start()
+        undo.push({ name: worker.name, stop: () => worker.stop() })
+        // stop() began while it started: it has already passed this worker, so stop it here.
+        if (stopping) await worker.stop()
+      }
+      const resolved = await resolveOtcSettlements({
         chains,
         clients: otcClients,
         operator: wallets.bundlerAddress('base'),
         feeRecipient: config.feeRecipient,
-        vesting: otcSettlements.vesting,
-        ...(devnet ? { devnetDataDir: config.dataDir } : {}),
+        devnet: devnet !== undefined,
         logger,
-      }),
-    )
-    const devBuyWorker = createDevBuyWorker({ store, services, wallets, chains, devBuyChain, logger })
-    await devBuyWorker.start()
-    undo.push({ name: devBuyWorker.name, stop: () => devBuyWorker.stop() })
+      })
+      Object.assign(otcSettlements.settlements, resolved.settlements)
+      Object.assign(otcSettlements.vesting, resolved.vesting)
+      const workers: BackgroundWorker[] = [
+        ...createLaunchWorkers(workerContext),
+        createOtcSettlementWorker({ store, services, wallets, chains, otcChain, logger }),
+      ]
+      for (const worker of workers) await started(worker)
+      if (stopping) return
+      devBuyChain.install(
+        await resolveDevBuySetups({
+          chains,
+          clients: otcClients,
+          operator: wallets.bundlerAddress('base'),
+          feeRecipient: config.feeRecipient,
+          vesting: otcSettlements.vesting,
+          ...(devnet ? { devnetDataDir: config.dataDir } : {}),
+          logger,
+        }),
+      )
+      await started(createDevBuyWorker({ store, services, wallets, chains, devBuyChain, logger }))
+    }
+    // On devnet the workers deploy our contracts themselves (with the devnet's own launchpads as arguments), so nothing
+    // is watched there; on a real chain the operator deploys them (`prebuy contracts deploy`) and the daemon waits.
+    const ours = devnet
+      ? {}
+      : (Object.fromEntries(
+          enabled.map((key) => [key, ourContracts(chains[key], { operator: wallets.bundlerAddress(key), feeRecipient: config.feeRecipient })]),
+        ) as Partial<Record<ChainKey, OurContract[]>>)
+    const contractsWatch = watchOurContracts({ contracts: ours, clients: otcClients, logger })
+    undo.push({ name: 'contracts watch', stop: async () => contractsWatch.stop() })
+    if (devnet) await startWorkers()
+    else {
+      const initial = await contractsWatch.refresh()
+      if (contractsWatch.complete()) await startWorkers()
+      else {
+        logMissingContracts(logger, missingContracts(initial))
+        // Runs without buying until they are there; then everything starts, without a restart.
+        void contractsWatch.whenComplete
+          .then(async () => {
+            if (stopping) return
+            logger.info('our contracts are deployed: starting the indexer and executor')
+            await startWorkers()
+          })
+          .catch((error: unknown) => fail(error instanceof Error ? error : new Error(String(error))))
+      }
+    }
 
     // Metrics (served on the admin listener), then the public API they time.
-    const readiness = createReadinessProbe({ store, chains })
+    const readiness = createReadinessProbe({ store, chains, ...(devnet ? {} : { contracts: () => contractsWatch.refresh() }) })
     const bundlerWatch = startBundlerWatch({ chains, bundlerAddress: (chain) => wallets.bundlerAddress(chain), lowEth: config.wallet.bundlerLowEth, logger })
     undo.push({ name: 'bundler watch', stop: async () => bundlerWatch.stop() })
     const metrics = createDaemonMetrics({ store, readiness, bundlers: () => bundlerWatch.latest() })
@@ -240,23 +283,31 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     const adminUrl = `http://127.0.0.1:${config.adminPort}`
     const operatorToken = await ensureOperatorToken(config.dataDir)
     const queueSizes = createQueueSizes(store)
-    const operations: AdminOperations = createServiceOperations({
-      services,
-      status: async () => ({
-        version: PREBUY_VERSION,
-        pid: process.pid,
-        url,
-        adminUrl,
-        dataDir: config.dataDir,
-        startedAt: startedAt.toISOString(),
-        uptimeSeconds: Math.round((Date.now() - startedAt.getTime()) / 1000),
-        chains: { mode: config.chains.mode, chainIds: Object.fromEntries(CHAIN_KEYS.map((key) => [key, chains[key].chainId])) as Record<ChainKey, number> },
-        bundlers: await bundlerWatch.check(),
-        readiness: await readiness(),
-        queues: await queueSizes(),
+    const operations: AdminOperations = refuseDisabledChains(
+      createServiceOperations({
+        services,
+        status: async () => ({
+          version: PREBUY_VERSION,
+          pid: process.pid,
+          url,
+          adminUrl,
+          dataDir: config.dataDir,
+          startedAt: startedAt.toISOString(),
+          uptimeSeconds: Math.round((Date.now() - startedAt.getTime()) / 1000),
+          chains: {
+            mode: config.chains.mode,
+            chainIds: Object.fromEntries(enabled.map((key) => [key, chains[key].chainId])),
+            disabled: CHAIN_KEYS.filter((key) => !enabled.includes(key)),
+          },
+          bundlers: await bundlerWatch.check(),
+          contracts: await contractsWatch.refresh(),
+          readiness: await readiness(),
+          queues: await queueSizes(),
+        }),
+        backup: () => backupStream(store, config.dataDir),
       }),
-      backup: () => backupStream(store, config.dataDir),
-    })
+      enabled,
+    )
     const events = createConsoleFeed({ store, journal: createJournal(store) })
     const adminApp = buildAdminApp({
       operations,
@@ -265,6 +316,17 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
       metrics: metrics.registry,
       events,
       ...(devnet ? { devnet: createDevnetOperations({ devnet, wallets, dataDir: config.dataDir }) } : {}),
+      contracts: {
+        async deploy(chain) {
+          if (devnet) throw new PrebuyError('not_on_devnet', 'The devnet daemon deploys its own contracts when it starts: nothing to deploy.')
+          const contracts = ours[chain]
+          if (!contracts) throw new PrebuyError('chain_disabled', `This daemon does not run on ${chain}: it is disabled in its configuration.`)
+          const result = await deployOurContracts({ chain: chains[chain], contracts, publicClient: otcClients[chain], deployer: keys.bundlerSigner(), logger })
+          // Seen at once: the daemon starts buying without waiting for the next periodic check.
+          await contractsWatch.refresh()
+          return result
+        },
+      },
     })
     const adminServer = trackForGracefulClose(adminApp)
     await listen(adminApp, '127.0.0.1', config.adminPort, 'admin API')
@@ -284,6 +346,16 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
   } catch (error) {
     await stop()
     throw error
+  }
+}
+
+/** The start-up line that says what is missing and what to run (real chains, before `prebuy contracts deploy`). */
+function logMissingContracts(logger: Logger, missing: Partial<Record<ChainKey, OurContractState[]>>): void {
+  for (const [chain, list] of Object.entries(missing)) {
+    logger.warn(
+      { chain, missing: list.map((c) => ({ name: c.name, address: c.address, deployed: c.deployed })) },
+      `our contracts are not deployed on ${chain} (${list.map((c) => c.name).join(', ')}): the daemon runs but does not buy until they are; fund the bundler account and run \`prebuy contracts deploy --chain ${chain}\``,
+    )
   }
 }
 

@@ -34,6 +34,7 @@ import { refuseWhileClosing } from '../http/refuse-while-closing.ts'
 import type { Logger } from '../../src/common/logger.ts'
 import { ROUTE_NOT_FOUND, sendAdminError, UNAUTHORIZED } from './admin-errors.ts'
 import type { AdminOperations } from './admin-operations.ts'
+import { type ContractsOperations, contractsRoutes } from './contracts-routes.ts'
 import type { DevnetOperations } from './devnet-operations.ts'
 import { devnetRoutes } from './devnet-routes.ts'
 import { eventRoutes } from './event-routes.ts'
@@ -47,6 +48,8 @@ export interface AdminAppDeps {
   logger: Logger
   /** Present only when the daemon runs its own devnet chains (see devnet-routes.ts). */
   devnet?: DevnetOperations
+  /** `prebuy contracts deploy` (contracts-routes.ts). */
+  contracts?: ContractsOperations
   /** Served as GET /admin/v1/events (the operator console's live stream). */
   events?: ConsoleFeed
   /** Served as GET /metrics (Prometheus text format), behind the operator token like every admin route. */
@@ -184,6 +187,7 @@ export function buildAdminApp(deps: AdminAppDeps): FastifyInstance {
   })
 
   devnetRoutes(app, deps.devnet)
+  if (deps.contracts) contractsRoutes(app, deps.contracts)
   if (deps.events) eventRoutes(app, deps.events)
 
   return app

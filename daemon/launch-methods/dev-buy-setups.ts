@@ -1,5 +1,6 @@
 import { createWalletClient, http, type Address, type PublicClient } from 'viem'
-import { CHAIN_KEYS, type ChainConfig, type ChainKey } from '../../src/chain/chain-keys.ts'
+import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
+import { enabledChainKeys } from '../../src/chain/enabled-chains.ts'
 import { chainFromConfig } from '../../src/chain/clients.ts'
 import { devAccounts } from '../../src/chain/devnet/devnet-accounts.ts'
 import type { Logger } from '../../src/common/logger.ts'
@@ -34,7 +35,7 @@ export async function resolveDevBuySetups(options: {
 }): Promise<DevBuyChainSetup> {
   const out: DevBuyChainSetup = { coordinators: {}, vesting: {}, setups: {} }
   const recorded = options.devnetDataDir === undefined ? undefined : await readDevnetLaunchpads(options.devnetDataDir)
-  for (const key of CHAIN_KEYS) {
+  for (const key of enabledChainKeys(options.chains)) {
     const chain = options.chains[key]
     const clanker = recorded?.[key]?.clanker
     const setup = recorded

@@ -1,5 +1,6 @@
 import { createWalletClient, http, type Address, type PublicClient } from 'viem'
-import { CHAIN_KEYS, type ChainConfig, type ChainKey } from '../../src/chain/chain-keys.ts'
+import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
+import { enabledChainKeys } from '../../src/chain/enabled-chains.ts'
 import { chainFromConfig } from '../../src/chain/clients.ts'
 import { devAccounts } from '../../src/chain/devnet/devnet-accounts.ts'
 import type { Logger } from '../../src/common/logger.ts'
@@ -35,7 +36,7 @@ export async function resolveOtcSettlements(options: {
   logger: Logger
 }): Promise<LaunchMethodContracts> {
   const out: LaunchMethodContracts = { settlements: {}, vesting: {} }
-  for (const key of CHAIN_KEYS) {
+  for (const key of enabledChainKeys(options.chains)) {
     const chain = options.chains[key]
     const vesting = create2Address(VESTING_SALT, vestingInitCode())
     const initCode = otcSettlementInitCode({

@@ -1,6 +1,7 @@
 import { readStablecoinBalances } from '../chain/read-stablecoin-balances.ts'
 import { createPublicClient, http, type Address, type Hash, type PublicClient } from 'viem'
-import { CHAIN_KEYS, isChainKey, type ChainConfig, type ChainKey } from '../chain/chain-keys.ts'
+import { enabledChainKeys } from '../chain/enabled-chains.ts'
+import { isChainKey, type ChainConfig, type ChainKey } from '../chain/chain-keys.ts'
 import { PrebuyError } from '../common/errors.ts'
 import { silentLogger, type Logger } from '../common/logger.ts'
 import { createAccountProvider } from './accounts/create-account-provider.ts'
@@ -70,7 +71,12 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
   const readers = {} as Record<ChainKey, ChainBalanceReader>
   const bundlers = {} as Record<ChainKey, Bundler>
   const preparers = {} as Record<ChainKey, OperationPreparer>
-  for (const key of CHAIN_KEYS) {
+  const enabled = enabledChainKeys(deps.chains)
+  /** A chain left out of the config (rpc mode) has no client, bundler or reader: refused before anything touches one. */
+  const assertEnabled = (chain: ChainKey): void => {
+    if (!enabled.includes(chain)) throw new PrebuyError('chain_disabled', `This service does not run on ${chain}: it is disabled in its configuration.`)
+  }
+  for (const key of enabled) {
     const chain = deps.chains[key]
     const client =
       deps.clients?.[key] ??
@@ -120,7 +126,7 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
       addresses.set(userIndex, address)
       // Callers ask for addresses ahead of a launch (the executor's order book): build the signing accounts now too,
       // off the launch's hot path (~20 ms per 500 wallets otherwise spent right before the first handleOps).
-      void address.then(() => Promise.all(CHAIN_KEYS.map((key) => provider.account(key, userIndex)))).catch(() => undefined)
+      void address.then(() => Promise.all(enabled.map((key) => provider.account(key, userIndex)))).catch(() => undefined)
     }
     return address
   }
@@ -190,6 +196,7 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
 
   const submitUserOperations = async (chain: ChainKey, requests: UserOperationRequest[], options: SubmitOptions = {}): Promise<UserOperationResult[]> => {
     if (!isChainKey(chain)) throw new PrebuyError('invalid_chain', 'The chain must be base or second_chain.')
+    assertEnabled(chain)
     if (requests.length === 0) return []
     return submitOnce(chain, requests, options)
   }
@@ -205,17 +212,20 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
     walletAddress,
     async getBalances(userIndex, indexedTokens) {
       const wallet = await walletAddress(userIndex)
-      const entries = await Promise.all(CHAIN_KEYS.map((key) => readers[key].balances(wallet, indexedTokens[key] ?? [])))
-      return Object.fromEntries(CHAIN_KEYS.map((key, index) => [key, entries[index] ?? []])) as Record<ChainKey, (typeof entries)[number]>
+      // A disabled chain is absent: the spec lists every chain the service supports, and it does not support that one.
+      const entries = await Promise.all(enabled.map((key) => readers[key].balances(wallet, indexedTokens[key] ?? [])))
+      return Object.fromEntries(enabled.map((key, index) => [key, entries[index] ?? []])) as Record<ChainKey, (typeof entries)[number]>
     },
     async stablecoinBalances(chain, userIndexes) {
+      assertEnabled(chain)
       const { multicall3, stablecoin } = deps.chains[chain].addresses
       const wallets = await Promise.all(userIndexes.map((i) => walletAddress(i)))
       const byWallet = await readStablecoinBalances(clients[chain], multicall3, stablecoin, wallets)
       return new Map(userIndexes.map((i, n) => [i, byWallet.get(wallets[n]!.toLowerCase()) ?? 0n]))
     },
-    withdraw: (request) =>
-      withdraw(
+    withdraw: async (request) => {
+      if (isChainKey(request.chain)) assertEnabled(request.chain)
+      return withdraw(
         {
           chains: deps.chains,
           clients,
@@ -230,10 +240,12 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
           gasPayer: (chain) => (deps.externalBundlerUrls?.[chain] ? undefined : bundlerAddress(deps.keys)),
         },
         request,
-      ),
+      )
+    },
     submitUserOperations,
     async prepareAhead(chain, userIndexes, options = {}) {
       if (!isChainKey(chain)) throw new PrebuyError('invalid_chain', 'The chain must be base or second_chain.')
+      assertEnabled(chain)
       const bundler = bundlers[chain]
       const first = userIndexes[0]
       // A stand-in operation (an empty call to the stablecoin), signed and dropped: warms the signing path.
@@ -252,6 +264,7 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
     },
     runOperationsInCall(chain, request) {
       if (!isChainKey(chain)) throw new PrebuyError('invalid_chain', 'The chain must be base or second_chain.')
+      assertEnabled(chain)
       return runOperationsInCall({ preparer: preparers[chain], bundler: bundlers[chain], client: clients[chain], from: bundlerAddress(deps.keys) }, request)
     },
   }
