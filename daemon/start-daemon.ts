@@ -13,11 +13,10 @@ import type { BackgroundWorker } from './workers/background-worker.ts'
 import { createLaunchWorkers } from './workers/launch-workers.ts'
 import { createOtcSettlementWorker } from './launch-methods/otc-settlement-worker.ts'
 import { type LaunchMethodContracts, resolveOtcSettlements } from './launch-methods/otc-settlements.ts'
-import { deployOurContracts } from './chain/deploy-our-contracts.ts'
+import { createContractsOperations } from './chain/contracts-operations.ts'
 import { missingContracts, type OurContractState, watchOurContracts } from './chain/contracts-watch.ts'
 import { type OurContract, ourContracts } from './chain/our-contracts.ts'
 import { enabledChainKeys } from '../src/chain/enabled-chains.ts'
-import { PrebuyError } from '../src/common/errors.ts'
 import { createOtcChain } from '../src/launch-methods/otc/otc-chain.ts'
 import { createDevBuyChain } from '../src/launch-methods/dev-buy/dev-buy-chain.ts'
 import { createDevBuyWorker } from './launch-methods/dev-buy-worker.ts'
@@ -316,17 +315,15 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
       metrics: metrics.registry,
       events,
       ...(devnet ? { devnet: createDevnetOperations({ devnet, wallets, dataDir: config.dataDir }) } : {}),
-      contracts: {
-        async deploy(chain) {
-          if (devnet) throw new PrebuyError('not_on_devnet', 'The devnet daemon deploys its own contracts when it starts: nothing to deploy.')
-          const contracts = ours[chain]
-          if (!contracts) throw new PrebuyError('chain_disabled', `This daemon does not run on ${chain}: it is disabled in its configuration.`)
-          const result = await deployOurContracts({ chain: chains[chain], contracts, publicClient: otcClients[chain], deployer: keys.bundlerSigner(), logger })
-          // Seen at once: the daemon starts buying without waiting for the next periodic check.
-          await contractsWatch.refresh()
-          return result
-        },
-      },
+      contracts: createContractsOperations({
+        devnet: devnet !== undefined,
+        ours,
+        chains,
+        clients: otcClients,
+        deployer: () => keys.bundlerSigner(),
+        watch: contractsWatch,
+        logger,
+      }),
     })
     const adminServer = trackForGracefulClose(adminApp)
     await listen(adminApp, '127.0.0.1', config.adminPort, 'admin API')
