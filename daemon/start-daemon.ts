@@ -349,6 +349,10 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
 /** The start-up line that says what is missing and what to run (real chains, before `prebuy contracts deploy`). */
 function logMissingContracts(logger: Logger, missing: Partial<Record<ChainKey, OurContractState[]>>): void {
   for (const [chain, list] of Object.entries(missing)) {
+    if (list.every((c) => c.deployed === null)) {
+      logger.warn({ chain }, `could not read whether our contracts are deployed on ${chain}: the daemon does not buy until it sees them (retried)`)
+      continue
+    }
     logger.warn(
       { chain, missing: list.map((c) => ({ name: c.name, address: c.address, deployed: c.deployed })) },
       `our contracts are not deployed on ${chain} (${list.map((c) => c.name).join(', ')}): the daemon runs but does not buy until they are; fund the bundler account and run \`prebuy contracts deploy --chain ${chain}\``,

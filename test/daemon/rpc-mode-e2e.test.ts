@@ -156,6 +156,37 @@ describe('a daemon in rpc mode on a chain without our contracts, second chain di
     expect(withdrawal.body).toMatchObject({ code: 'chain_disabled' })
     expect(withdrawal.body.message).toContain('does not run on second_chain')
   })
+
+  it('refuses to approve a project on the disabled chain (nothing would index its launch), and approves one on base', async () => {
+    const registration = (name: string) => ({
+      projectName: name,
+      projectUrls: [`https://${name.toLowerCase()}.example`],
+      projectInfo: `${name} launches a token.`,
+      contact: `@${name.toLowerCase()}`,
+      email: `team@${name.toLowerCase()}.example`,
+    })
+    expect((await api(url, 'POST', `${PUBLIC}/projects`, { body: registration('Elsewhere') })).status).toBe(200)
+    const listed = await runCli<{ items: Array<{ id: string; submission: { projectName: string } }> }>(dataDir, ['registrations', 'list'])
+    const id = listed.json.items.find((item) => item.submission.projectName === 'Elsewhere')!.id
+    const approve = (chain: string) =>
+      runCli<{ error: { message: string; status: number } }>(dataDir, [
+        'registrations',
+        'approve',
+        id,
+        '--slug',
+        'elsewhere',
+        '--creator',
+        '0x1111111111111111111111111111111111111111',
+        '--launchpad',
+        'clanker',
+        '--chain',
+        chain,
+      ])
+    const refused = await approve('second_chain')
+    expect(refused.code).toBe(1)
+    expect(refused.json.error).toEqual({ status: 400, message: 'This service does not run on second_chain: it is disabled in its configuration.' })
+    expect((await approve('base')).code).toBe(0)
+  })
 })
 
 const keyRequest = (name: string) => ({
