@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DaemonStatus, DeployContractsResult } from '../../src/admin-api/contract.ts'
+import { Wallet } from '../../src/api/schemas.ts'
 import { startDevnet, type Devnet } from '../../src/chain/devnet/start-devnet.ts'
 import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
 import { api, freePortPair, runCli, startDaemonProcess, type SpawnedDaemon } from './helpers.ts'
@@ -148,6 +149,8 @@ describe('a daemon in rpc mode on a chain without our contracts, second chain di
     const wallet = await api(url, 'GET', `${PUBLIC}/wallet`, { key })
     expect(wallet.status).toBe(200)
     expect(Object.keys(wallet.body.balances)).toEqual(['base'])
+    // As the OpenAPI document describes it: a chain the service does not run on is absent.
+    expect(Wallet.safeParse(wallet.body).success).toBe(true)
     const withdrawal = await api(url, 'POST', `${PUBLIC}/wallet/withdrawals`, {
       key,
       body: { chain: 'second_chain', tokenAddress: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE', withdrawAddress: FEE_RECIPIENT, amount: '1' },
