@@ -64,7 +64,12 @@ describe('judgeReadiness', () => {
       store: healthyStore,
       chains,
       maxLagBlocks: 5,
-      contracts: { base: [{ ...router, deployed: false }, { ...vesting, deployed: true }] },
+      contracts: {
+        base: [
+          { ...router, deployed: false },
+          { ...vesting, deployed: true },
+        ],
+      },
     })
     expect(missing.ready).toBe(false)
     expect(missing.checks.contracts).toEqual({ base: 'missing' })
