@@ -35,14 +35,23 @@ export function handleShutdownSignals(daemon: Stoppable, options: ShutdownOption
       exit(1)
       return
     }
-    options.logger.info({ signal }, 'shutting down')
+    // Nothing may stand between a completed stop and the exit: a log line to an output whose reader has gone away
+    // (a closed SSH session, a killed pipe) can throw, and the process then stayed alive with its stop done.
+    const say = (write: () => void) => {
+      try {
+        write()
+      } catch {
+        // the line is lost with the output; the exit is not
+      }
+    }
+    say(() => options.logger.info({ signal }, 'shutting down'))
     daemon.stop().then(
       () => {
-        options.logger.info('stopped')
+        say(() => options.logger.info('stopped'))
         exit(0)
       },
       (error: unknown) => {
-        options.logger.error({ err: error }, 'shutdown failed')
+        say(() => options.logger.error({ err: error }, 'shutdown failed'))
         exit(1)
       },
     )

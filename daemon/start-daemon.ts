@@ -1,4 +1,4 @@
-import { createPublicClient, formatEther, http, type PublicClient } from 'viem'
+import { createPublicClient, http, type Address, type PublicClient } from 'viem'
 import type { FastifyInstance } from 'fastify'
 import { buildAdminApp } from './admin/build-admin-app.ts'
 import { createConsoleFeed } from './events/console-feed.ts'
@@ -7,7 +7,6 @@ import { PREBUY_VERSION } from '../src/common/version.ts'
 import { createJournal } from '../src/journal/journal.ts'
 import { createServiceOperations } from './admin/service-operations.ts'
 import type { AdminOperations } from './admin/admin-operations.ts'
-import { createDevnetOperations } from './admin/devnet-operations.ts'
 import { refuseDisabledChains } from './admin/refuse-disabled-chains.ts'
 import type { BackgroundWorker } from './workers/background-worker.ts'
 import { createLaunchWorkers } from './workers/launch-workers.ts'
@@ -28,13 +27,14 @@ import { createReadinessProbe } from './readiness-probe.ts'
 import { startBundlerWatch } from './bundler-watch.ts'
 import { createDaemonMetrics } from './metrics/daemon-metrics.ts'
 import { assertPortsFree, listenError } from './check-ports.ts'
+import { verifyChains } from './verify-chains.ts'
 import { trackForGracefulClose } from './graceful-close.ts'
 import { ensureOperatorToken } from './operator-token.ts'
 import { assertNoOtherDaemon } from './single-daemon.ts'
 import { buildHttpApp } from './http/build-http-app.ts'
 import { CHAIN_KEYS, type ChainConfig, type ChainKey } from '../src/chain/chain-keys.ts'
-import { startDevnet, type Devnet } from '../src/chain/devnet/start-devnet.ts'
-import { fundAccount } from '../src/chain/devnet/faucet.ts'
+import type { DevnetSetup, EmbeddedDevnet } from './embedded-devnet.ts'
+import { startEmbeddedDevnet } from './start-embedded-devnet.ts'
 import type { Logger } from '../src/common/logger.ts'
 import type { PrebuyConfig } from '../src/config/config.ts'
 import { describeConfig } from '../src/config/describe-config.ts'
@@ -59,6 +59,7 @@ export interface RunningDaemon {
 /** Start-up steps in order, with a title for progress displays (`prebuy daemon start` in a terminal). */
 export const START_STEPS = {
   chains: 'Start the chains',
+  verify: 'Verify the chains',
   wallets: 'Open the wallet key store',
   store: 'Open the store',
   workers: 'Start the indexer and executor',
@@ -79,10 +80,6 @@ export interface StartDaemonOptions {
    */
   onFatal?: (error: Error) => void
 }
-
-/** The bundler EOA pays every handleOps; on devnet it is topped up from anvil's funded accounts at start. */
-const DEVNET_BUNDLER_MIN_ETH = 10n * 10n ** 18n
-const DEVNET_BUNDLER_TOP_UP = '100'
 
 /**
  * Composes and starts the daemon: chains (devnet or RPC), wallets, store, services, the public API on host:port, the
@@ -138,9 +135,10 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     // Chains.
     step('chains')
     let chains: Record<ChainKey, ChainConfig>
-    let devnet: Devnet | undefined
+    let devnet: EmbeddedDevnet | undefined
     if (config.chains.mode === 'devnet') {
-      devnet = await startDevnet({
+      // The devnet wing (devnet/), loaded only here: it starts the chains and, once the wallets exist, prepares them.
+      devnet = await startEmbeddedDevnet({
         dataDir: config.dataDir,
         blockTime: config.chains.blockTime,
         logger,
@@ -152,6 +150,18 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
       chains = rpcChainConfigs(config.chains)
     }
     if (fatalBeforeReady) throw fatalBeforeReady
+
+    // The chains are the ones configured (chain ids, code at every address used, the stablecoin's decimals, the ETH/USD
+    // pool, the wallet derivation, the node's eth_call and batch support) before anything is written or shown; on devnet
+    // the same check is a self-check of the deployment. docs/chains.md, "What start-up checks".
+    step('verify')
+    // Only the enabled chains: a chain left out of the rpc config is never read. Our own contracts are not checked
+    // here: the daemon runs without buying until they are deployed (the contracts watch below).
+    const enabled = enabledChainKeys(chains)
+    await verifyChains(
+      enabled.map((key) => chains[key]),
+      { realLaunchpads: config.chains.mode === 'rpc', zoraEthPool: config.launches.zoraEthPool },
+    )
 
     // Wallets: the key store decrypts the master secret with the passphrase; nothing here is logged.
     step('wallets')
@@ -165,7 +175,10 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
       logger,
       ...(config.chains.mode === 'rpc' ? { externalBundlerUrls: externalBundlerUrls(config.chains) } : {}),
     })
-    if (devnet) await topUpDevnetBundler(chains, wallets, logger)
+    // On devnet: the bundlers funded and everything the daemon's parts use deployed now, handed over as values.
+    const devnetSetup: DevnetSetup | undefined = devnet
+      ? await devnet.prepare({ bundlers: Object.fromEntries(CHAIN_KEYS.map((key) => [key, wallets.bundlerAddress(key)])) as Record<ChainKey, Address> })
+      : undefined
 
     // Store and services.
     step('store')
@@ -173,8 +186,7 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     undo.push({ name: 'store', stop: () => store.close() })
     await migrateStore(store)
     // Pooled OTC: this service's settlement contract per chain (deployed on devnet), read through one client per chain.
-    // Only the enabled chains: a chain left out of the rpc config is never read.
-    const enabled = enabledChainKeys(chains)
+    // Only the enabled chains (as above).
     const otcClients = Object.fromEntries(
       enabled.map((key) => [key, createPublicClient({ transport: http(chains[key].rpcUrl, { retryCount: 2 }), pollingInterval: 250 })]),
     ) as Record<ChainKey, PublicClient>
@@ -182,13 +194,13 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     const otcSettlements: LaunchMethodContracts = { settlements: {}, vesting: {} }
     const otcChain = createOtcChain({ clients: otcClients, settlements: otcSettlements.settlements, vesting: otcSettlements.vesting })
     const vestingChain = createVestingChain({ clients: otcClients, vesting: otcSettlements.vesting })
-    // Dev buy: installed below, once the launch workers have the chains' launchpads (deployed by them on devnet).
+    // Dev buy: installed when the workers start (below), once the OTC resolver has the vesting contract.
     const devBuyChain = createDevBuyChain(otcClients, chains)
-    const services: Services = createServices({ store, wallets, otcChain, devBuyChain, vestingChain })
+    const services: Services = createServices({ store, wallets, otcChain, devBuyChain, vestingChain, logger })
 
     // Background workers, in start order (stopped in reverse): the executor, then the launch indexer that feeds it.
     step('workers')
-    const workerContext = { config, chains, store, services, wallets, logger, fail }
+    const workerContext = { config, chains, store, services, wallets, logger, fail, ...(devnetSetup ? { devnet: devnetSetup } : {}) }
     /** Started once, at start-up or (real chains) once our contracts are deployed; a worker is never started after stop. */
     const startWorkers = async (): Promise<void> => {
       const started = async (worker: Pick<BackgroundWorker, 'name' | 'start' | 'stop'>) => {
@@ -198,21 +210,17 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
         // stop() began while it started: it has already passed this worker, so stop it here.
         if (stopping) await worker.stop()
       }
+      // On devnet the devnet's deployer puts them there now; on a real chain they are there (the watch saw them).
       const resolved = await resolveOtcSettlements({
         chains,
         clients: otcClients,
         operator: wallets.bundlerAddress('base'),
         feeRecipient: config.feeRecipient,
-        devnet: devnet !== undefined,
+        ...(devnetSetup ? { deployer: devnetSetup.contractsDeployer } : {}),
         logger,
       })
       Object.assign(otcSettlements.settlements, resolved.settlements)
       Object.assign(otcSettlements.vesting, resolved.vesting)
-      const workers: BackgroundWorker[] = [
-        ...createLaunchWorkers(workerContext),
-        createOtcSettlementWorker({ store, services, wallets, chains, otcChain, logger }),
-      ]
-      for (const worker of workers) await started(worker)
       if (stopping) return
       devBuyChain.install(
         await resolveDevBuySetups({
@@ -221,19 +229,20 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
           operator: wallets.bundlerAddress('base'),
           feeRecipient: config.feeRecipient,
           vesting: otcSettlements.vesting,
-          ...(devnet ? { devnetDataDir: config.dataDir } : {}),
+          ...(devnetSetup ? { devnet: devnetSetup } : {}),
           logger,
         }),
       )
-      await started(createDevBuyWorker({ store, services, wallets, chains, devBuyChain, logger }))
+      const workers: BackgroundWorker[] = [
+        ...createLaunchWorkers(workerContext),
+        createOtcSettlementWorker({ store, services, wallets, chains, otcChain, logger }),
+        createDevBuyWorker({ store, services, wallets, chains, devBuyChain, logger }),
+      ]
+      for (const worker of workers) await started(worker)
     }
-    // On devnet the workers deploy our contracts themselves (with the devnet's own launchpads as arguments), so nothing
-    // is watched there; on a real chain the operator deploys them (`prebuy contracts deploy`) and the daemon waits.
-    const ours = devnet
-      ? {}
-      : (Object.fromEntries(
-          enabled.map((key) => [key, ourContracts(chains[key], { operator: wallets.bundlerAddress(key), feeRecipient: config.feeRecipient })]),
-        ) as Partial<Record<ChainKey, OurContract[]>>)
+    // Our own contracts: on devnet the devnet's deployer puts them there at start (nothing watched); on a real chain the
+    // operator deploys them (`prebuy contracts deploy`) and the daemon waits, watching every one of them.
+    const ours = devnet ? {} : ourContractsPerChain(chains, enabled, wallets, config.feeRecipient)
     const contractsWatch = watchOurContracts({ contracts: ours, clients: otcClients, logger })
     undo.push({ name: 'contracts watch', stop: async () => contractsWatch.stop() })
     if (devnet) await startWorkers()
@@ -314,7 +323,7 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
       logger,
       metrics: metrics.registry,
       events,
-      ...(devnet ? { devnet: createDevnetOperations({ devnet, wallets, dataDir: config.dataDir }) } : {}),
+      ...(devnet ? { devnetRoutes: devnet.adminRoutes } : {}),
       contracts: createContractsOperations({
         devnet: devnet !== undefined,
         ours,
@@ -346,6 +355,16 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
   }
 }
 
+/** Our contracts on each enabled real chain (our-contracts.ts), with this service's bundler and fee recipient as arguments. */
+function ourContractsPerChain(
+  chains: Record<ChainKey, ChainConfig>,
+  enabled: readonly ChainKey[],
+  wallets: Pick<PrebuyWalletService, 'bundlerAddress'>,
+  feeRecipient: Address,
+): Partial<Record<ChainKey, OurContract[]>> {
+  return Object.fromEntries(enabled.map((key) => [key, ourContracts(chains[key], { operator: wallets.bundlerAddress(key), feeRecipient })]))
+}
+
 /** The start-up line that says what is missing and what to run (real chains, before `prebuy contracts deploy`). */
 function logMissingContracts(logger: Logger, missing: Partial<Record<ChainKey, OurContractState[]>>): void {
   for (const [chain, list] of Object.entries(missing)) {
@@ -370,16 +389,3 @@ async function listen(app: FastifyInstance, host: string, port: number, what: st
 }
 
 const urlHost = (host: string): string => (host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host)
-
-async function topUpDevnetBundler(chains: Record<ChainKey, ChainConfig>, wallets: PrebuyWalletService, logger: Logger): Promise<void> {
-  await Promise.all(
-    CHAIN_KEYS.map(async (key) => {
-      const address = wallets.bundlerAddress(key)
-      const client = createPublicClient({ transport: http(chains[key].rpcUrl) })
-      const balance = await client.getBalance({ address })
-      if (balance >= DEVNET_BUNDLER_MIN_ETH) return
-      await fundAccount(chains[key], address, { eth: DEVNET_BUNDLER_TOP_UP })
-      logger.info({ chain: key, bundler: address, eth: DEVNET_BUNDLER_TOP_UP, had: formatEther(balance) }, 'funded the devnet bundler')
-    }),
-  )
-}

@@ -1,11 +1,12 @@
 /**
- * Compiles the Solidity we write ourselves (everything under src/chain/contracts/, recursively, except artifacts/)
- * with solc-js, and writes one JSON artifact per contract to src/chain/contracts/artifacts/<Name>.json:
+ * Compiles the Solidity we write ourselves with solc-js, recursively except artifacts/, from two roots: the product's
+ * (src/chain/contracts/) and the devnet wing's (devnet/contracts/: fixtures and launchpad imitations). It writes one
+ * JSON artifact per contract to its root's artifacts/<Name>.json, where that side's loaders read it:
  * { contractName, sourceName, abi, bytecode, deployedBytecode }.
  *
  * Artifacts are checked in, so tests and `npm start` never compile. Run `npm run compile:contracts` after editing a
  * .sol file and commit the result. Extra sources compiled from npm packages (Permit2, which is not published as an
- * artifact) are listed in EXTRA_SOURCES.
+ * artifact) are listed in EXTRA_SOURCES; they serve the devnet only, so their artifacts go to the wing.
  *
  * Imports resolve like Foundry remappings: `@uniswap/v4-core/...`, `@uniswap/v4-periphery/...`, `permit2/...`,
  * `solmate/...`, `@openzeppelin/...` and `@account-abstraction/...` map into node_modules.
@@ -16,8 +17,12 @@ import { fileURLToPath } from 'node:url'
 import solc from 'solc'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-const contractsDir = join(root, 'src/chain/contracts')
-const artifactsDir = join(contractsDir, 'artifacts')
+/** Solidity roots; each root's contracts get their artifacts in its own artifacts/ (the product never reads the wing's). */
+const productContractsDir = join(root, 'src/chain/contracts')
+const devnetContractsDir = join(root, 'devnet/contracts')
+const contractRoots = [productContractsDir, devnetContractsDir]
+const artifactsDirOf = (sourceName: string): string =>
+  join(sourceName.startsWith(`${relative(root, productContractsDir)}/`) ? productContractsDir : devnetContractsDir, 'artifacts')
 const modules = join(root, 'node_modules')
 
 /** Sources from npm packages compiled alongside ours: import path -> why. */
@@ -62,7 +67,7 @@ function solFiles(dir: string): string[] {
 
 function compile(): void {
   const sources: Record<string, { content: string }> = {}
-  for (const file of solFiles(contractsDir)) sources[relative(root, file)] = { content: readFileSync(file, 'utf8') }
+  for (const file of contractRoots.flatMap(solFiles)) sources[relative(root, file)] = { content: readFileSync(file, 'utf8') }
   for (const path of Object.keys(EXTRA_SOURCES)) {
     const file = resolveImport(path)
     if (!file) throw new Error(`extra source not found: ${path}`)
@@ -92,7 +97,6 @@ function compile(): void {
     for (const e of errors) console.error(e.formattedMessage)
     process.exit(1)
   }
-  mkdirSync(artifactsDir, { recursive: true })
   const wanted = new Set(Object.keys(sources))
   let written = 0
   for (const [sourceName, contracts] of Object.entries(output.contracts)) {
@@ -106,11 +110,14 @@ function compile(): void {
         bytecode: `0x${c.evm.bytecode.object}`,
         deployedBytecode: `0x${c.evm.deployedBytecode.object}`,
       }
+      const artifactsDir = artifactsDirOf(sourceName)
+      mkdirSync(artifactsDir, { recursive: true })
       writeFileSync(join(artifactsDir, `${contractName}.json`), `${JSON.stringify(artifact)}\n`)
       written++
     }
   }
-  console.log(`compiled ${Object.keys(sources).length} sources, wrote ${written} artifacts to ${relative(root, artifactsDir)}`)
+  const dirs = contractRoots.map((dir) => relative(root, join(dir, 'artifacts'))).join(' and ')
+  console.log(`compiled ${Object.keys(sources).length} sources, wrote ${written} artifacts to ${dirs}`)
 }
 
 compile()

@@ -1,5 +1,6 @@
 import { Command, Flags } from '@oclif/core'
 import { createLogger } from '../../src/common/logger.ts'
+import { isChainCheckError } from '../../src/chain/chain-check-error.ts'
 import { isConfigError, loadConfig, type PrebuyConfig } from '../../src/config/index.ts'
 import { handleShutdownSignals } from '../../daemon/lifecycle.ts'
 import { createSignalGate } from '../../daemon/signal-gate.ts'
@@ -69,6 +70,12 @@ export default class DaemonStart extends Command {
     } catch (error) {
       await progress?.finish(error as Error)
       if (interrupted.signal.aborted) return this.exit(0)
+      if (isChainCheckError(error)) {
+        // Not this program's fault but the chain's or the config's: the one line says which, without a stack.
+        logger.error({ chain: error.chain, address: error.address, found: error.found }, error.message)
+        process.stderr.write(`prebuy: cannot start: ${error.message}\n`)
+        return this.exit(1)
+      }
       logger.error({ err: error }, 'start-up failed')
       process.stderr.write(`prebuy: cannot start: ${(error as Error).message}\n`)
       return this.exit(1)

@@ -84,7 +84,7 @@ export default class LaunchesSimulate extends OperatorCommand {
     const devBuy = simulation.devBuy
     if (devBuy) {
       this.log(
-        `Dev buy of ${devBuy.tokenAddress}: $${devBuy.spendUsdc} (${devBuy.ethIn} ETH) buys ${devBuy.boughtTokens} tokens at an average FDV of $${devBuy.averageFdvUsdc}; it leaves an effective market cap of ${devBuy.marginalCapUsdc === null ? 'n/a' : `$${devBuy.marginalCapUsdc}`}; fee ${devBuy.feeTokens}`,
+        `Dev buy${devBuy.tokenAddress ? ` of ${devBuy.tokenAddress}` : ''}: $${devBuy.spendUsdc} (${devBuy.ethIn} ETH) buys ${devBuy.boughtTokens} tokens at an average FDV of $${devBuy.averageFdvUsdc}; it leaves an effective market cap of ${devBuy.marginalCapUsdc === null ? 'n/a' : `$${devBuy.marginalCapUsdc}`}; fee ${devBuy.feeTokens}`,
       )
       if (devBuy.allocations.length > 0)
         this.log(

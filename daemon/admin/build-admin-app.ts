@@ -35,8 +35,7 @@ import type { Logger } from '../../src/common/logger.ts'
 import { ROUTE_NOT_FOUND, sendAdminError, UNAUTHORIZED } from './admin-errors.ts'
 import type { AdminOperations } from './admin-operations.ts'
 import { type ContractsOperations, contractsRoutes } from './contracts-routes.ts'
-import type { DevnetOperations } from './devnet-operations.ts'
-import { devnetRoutes } from './devnet-routes.ts'
+import { refuseDevnetRoutes } from './refuse-devnet-routes.ts'
 import { eventRoutes } from './event-routes.ts'
 import type { ConsoleFeed } from '../events/console-feed.ts'
 import { parseRequest } from './parse-request.ts'
@@ -46,8 +45,8 @@ export interface AdminAppDeps {
   operations: AdminOperations
   operatorToken: string
   logger: Logger
-  /** Present only when the daemon runs its own devnet chains (see devnet-routes.ts). */
-  devnet?: DevnetOperations
+  /** Present only when the daemon runs its own devnet chains: the devnet wing registers its routes (EmbeddedDevnet.adminRoutes). */
+  devnetRoutes?: (app: FastifyInstance) => void
   /** `prebuy contracts deploy` (contracts-routes.ts). */
   contracts?: ContractsOperations
   /** Served as GET /admin/v1/events (the operator console's live stream). */
@@ -186,7 +185,8 @@ export function buildAdminApp(deps: AdminAppDeps): FastifyInstance {
     return operations.removeBlock(body.type, body.value)
   })
 
-  devnetRoutes(app, deps.devnet)
+  if (deps.devnetRoutes) deps.devnetRoutes(app)
+  else refuseDevnetRoutes(app)
   if (deps.contracts) contractsRoutes(app, deps.contracts)
   if (deps.events) eventRoutes(app, deps.events)
 

@@ -5,7 +5,7 @@ import type { DaemonStatus, IssuedKey, KeySummary } from '../../src/admin-api/co
 import type { Services } from '../../src/services/services.ts'
 import { fdvAtomsOf } from '../../src/api/schemas.ts'
 import { otcOfferView } from '../../src/domain/launch-methods/otc-view.ts'
-import { devBuyLaunchView } from '../../src/domain/launch-methods/dev-buy-view.ts'
+import { devBuyLaunchView, withoutLaunchSalt } from '../../src/domain/launch-methods/dev-buy-view.ts'
 import type { AdminOperations } from './admin-operations.ts'
 
 export interface ServiceOperationsDeps {
@@ -74,7 +74,7 @@ export function createServiceOperations({ services, status, backup }: ServiceOpe
       await reviewOfKind(id, kind)
       return services.reviews.reject(id, note)
     },
-    listProjects: () => services.projects.listAllProjects(),
+    listProjects: async () => (await services.projects.listAllProjects()).map(withoutLaunchSalt),
     updateProfile: (slug, update) => services.projects.updateProfile(slug, update),
     async listKeys() {
       return Promise.all((await services.keys.listKeys()).map(summary))

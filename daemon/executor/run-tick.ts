@@ -1,8 +1,9 @@
+import { PrebuyError } from '../../src/common/errors.ts'
 import type { LaunchRecord, PriceTick } from '../../src/journal/journal-records.ts'
 import type { UserOperationResult } from '../../src/wallets/wallet-service.ts'
 import type { SubmittedBuy, TickDecider } from './decide-tick.ts'
 import type { ExecutorContext } from './executor-context.ts'
-import type { BuySettler } from './settle-buys.ts'
+import { type BuySettler, unsentFailure } from './settle-buys.ts'
 import { type BuySubmitterContext, submitBuys } from './submit-buys.ts'
 
 export type TickRunnerContext = BuySubmitterContext & Pick<ExecutorContext, 'withChainLock' | 'stopped'>
@@ -31,7 +32,8 @@ export function createTickRunner(ctx: TickRunnerContext, parts: { decider: TickD
       results = await submission
     } catch (error) {
       ctx.log.warn({ err: error, slug: launch.slug }, 'submission failed; settling from the chain')
-      const settlements = await Promise.all(submitted.map(({ entry }) => settler.fromChain(entry, { reason: 'submission failed' })))
+      const hint = unsentFailure('submission failed', error instanceof PrebuyError ? error.code : undefined)
+      const settlements = await Promise.all(submitted.map(({ entry }) => settler.fromChain(entry, hint)))
       await ctx.withChainLock(launch.chain, () => settler.settle(settlements))
       return
     }

@@ -28,8 +28,22 @@ export interface BuyFailure {
   errorName?: string | undefined
 }
 
-/** Reverts that are not the order's fault: the price moved past its limit, or the launchpad still gated the block. */
-const NOT_A_FAULT: ReadonlySet<string> = new Set([PRICE_MOVED_ERROR, ...LAUNCH_GATING_ERRORS, AUCTION_BLOCK_REVERT])
+/**
+ * Not an error the chain names: a buy whose handleOps the node refused for EIP-7825's per-transaction gas cap (the
+ * transaction's size, never the order's fault; the next tick sends it again, in smaller transactions).
+ */
+export const OVER_GAS_CAP = 'TransactionOverGasCap'
+
+/** The failure of a buy never sent, or of a submission that threw: a gas-cap refusal is named so it never counts. */
+export function unsentFailure(reason: string, code: string | undefined): BuyFailure {
+  return code === 'transaction_over_gas_cap' ? { reason, errorName: OVER_GAS_CAP } : { reason }
+}
+
+/**
+ * Failures that are not the order's fault: the price moved past its limit, the launchpad still gated the block, or
+ * the node refused the transaction's size.
+ */
+const NOT_A_FAULT: ReadonlySet<string> = new Set([PRICE_MOVED_ERROR, ...LAUNCH_GATING_ERRORS, AUCTION_BLOCK_REVERT, OVER_GAS_CAP])
 
 /** Whether a failure counts towards giving up on the order (maxFailedAttempts): never a price move or a gated block. */
 export const countsAsFailure = (failure: Pick<BuyFailure, 'errorName'> | undefined): boolean => !NOT_A_FAULT.has(failure?.errorName ?? '')
@@ -104,7 +118,12 @@ export function createBuySettler(ctx: BuySettlerContext): BuySettler {
         }
         // Anything else is asked of the chain too: an AlreadyExecuted revert means an earlier attempt bought, and an
         // operation not mined yet may have landed meanwhile.
-        const failure = result.status === 'reverted' ? await revertFailure(entry, result) : { reason: failureReason(result) }
+        const failure =
+          result.status === 'reverted'
+            ? await revertFailure(entry, result)
+            : result.status === 'not_sent'
+              ? unsentFailure(failureReason(result), result.code)
+              : { reason: failureReason(result) }
         return fromChain(entry, failure, extra)
       }),
     )

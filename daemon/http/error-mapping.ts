@@ -1,7 +1,8 @@
 import type { Socket } from 'node:net'
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify'
 import { STATUS_BY_KIND, STATUS_TITLES } from '../../src/api/http-status.ts'
-import { isPrebuyError } from '../../src/common/errors.ts'
+import { ERROR_CODES } from '../../src/common/error-codes.ts'
+import { isPrebuyError, type PrebuyError } from '../../src/common/errors.ts'
 
 export const RATE_LIMIT_MESSAGE = 'Rate limit exceeded. Retry after the window resets.'
 const INTERNAL_MESSAGE = 'An unexpected error occurred.'
@@ -37,9 +38,9 @@ export function sendError(reply: FastifyReply, error: unknown, logger: FastifyBa
     if ((error.kind === 'unavailable' || error.kind === 'rate_limited') && typeof error.details?.retryAfterSeconds === 'number') {
       reply.header('retry-after', String(error.details.retryAfterSeconds))
     }
+    if (error.kind === 'rate_limited' && error.code !== 'rate_limited') describeOwnLimit(reply, error)
     const message = error.kind === 'rate_limited' ? RATE_LIMIT_MESSAGE : error.message
-    const details = error.kind === 'bad_request' && error.details?.issues ? { details: error.details.issues } : {}
-    return reply.code(status).send(errorBody(status, message, { code: error.code, ...details }))
+    return reply.code(status).send(errorBody(status, message, { code: error.code, ...publicDetails(error) }))
   }
   const statusCode = (error as { statusCode?: unknown } | null)?.statusCode
   if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
@@ -48,6 +49,34 @@ export function sendError(reply: FastifyReply, error: unknown, logger: FastifyBa
   }
   logger.error({ err: error }, 'unhandled error')
   return reply.code(500).send(errorBody(500, INTERNAL_MESSAGE))
+}
+
+/**
+ * Every 429 describes the limit that refused it: a code with its own limit (withdrawals per hour) replaces the
+ * X-RateLimit-* headers the request limiter set for the per-minute budget; one without a window drops them.
+ */
+function describeOwnLimit(reply: FastifyReply, error: PrebuyError): void {
+  const own = error.details?.rateLimit as { limit?: unknown; remaining?: unknown; resetAt?: unknown } | undefined
+  if (own && typeof own.limit === 'number' && typeof own.remaining === 'number' && typeof own.resetAt === 'number') {
+    reply.header('x-ratelimit-limit', own.limit)
+    reply.header('x-ratelimit-remaining', own.remaining)
+    reply.header('x-ratelimit-reset', own.resetAt)
+    return
+  }
+  for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) reply.removeHeader(name)
+}
+
+/** The `details` an error body carries: the problems of an invalid body or query, else the fields its code publishes. */
+function publicDetails(error: PrebuyError): { details?: unknown } {
+  if (error.kind === 'bad_request' && error.details?.issues) return { details: error.details.issues }
+  const fields = (ERROR_CODES[error.code] as { details?: readonly string[] }).details
+  if (!fields || !error.details) return {}
+  const details: Record<string, string> = {}
+  for (const field of fields) {
+    const value = error.details[field]
+    if (value !== undefined && value !== null) details[field] = String(value)
+  }
+  return Object.keys(details).length > 0 ? { details } : {}
 }
 
 /**

@@ -12,6 +12,8 @@ export interface RateLimitVerdict {
 
 export interface RateLimiter {
   hit(id: string): RateLimitVerdict
+  /** Gives back one hit of the current window (a request the service refused costs the caller nothing); the verdict after it. */
+  refund(id: string): RateLimitVerdict
 }
 
 /**
@@ -32,14 +34,26 @@ export function createFixedWindowLimiter({ limit, windowMs, clock }: { limit: nu
         windows.set(id, entry)
       }
       entry.count += 1
-      const resetAt = start + windowMs
-      return {
-        allowed: entry.count <= limit,
-        limit,
-        remaining: Math.max(0, limit - entry.count),
-        resetAt,
-        retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)),
-      }
+      return verdictOf(entry, now)
     },
+    refund(id) {
+      const now = clock()
+      const start = Math.floor(now / windowMs) * windowMs
+      const entry = windows.get(id)
+      if (!entry || entry.start !== start) return verdictOf({ start, count: 0 }, now) // that window has ended anyway
+      entry.count = Math.max(0, entry.count - 1)
+      return verdictOf(entry, now)
+    },
+  }
+
+  function verdictOf(entry: { start: number; count: number }, now: number): RateLimitVerdict {
+    const resetAt = entry.start + windowMs
+    return {
+      allowed: entry.count <= limit,
+      limit,
+      remaining: Math.max(0, limit - entry.count),
+      resetAt,
+      retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)),
+    }
   }
 }

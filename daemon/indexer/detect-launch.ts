@@ -2,9 +2,9 @@ import { type Address, erc20Abi, isAddressEqual, type Log, type PublicClient, pa
 import type { ChainConfig } from '../../src/chain/chain-keys.ts'
 import type { Launchpad, ProjectRecord } from '../../src/domain/records.ts'
 import type { LaunchRecord } from '../../src/journal/journal-records.ts'
-import { launchDeployer } from '../../src/launchpads/launch-deployer.ts'
 import type { DecodedLaunch, LaunchCandidate, LaunchContext, LaunchpadAdapter, PairedAsset } from '../../src/launchpads/launchpad-adapter.ts'
 import { loadLaunchContext } from '../../src/launchpads/load-launch-context.ts'
+import { readLaunchAttribution } from '../../src/launchpads/read-launch-attribution.ts'
 import type { Store } from '../../src/store/open-store.ts'
 import { waitingLaunchpads } from '../../src/store/project-index.ts'
 import type { PoolState } from '../../src/pricing/price-tick.ts'
@@ -70,7 +70,7 @@ export function createLaunchDetector(deps: LaunchDetectorDeps): LaunchDetector {
       blockHash: entry.blockHash,
       blockTimestamp: Number(blockTimestamp),
       txFrom: receipt.from,
-      deployer: launchDeployer(receipt.from, receipt.logs, entry),
+      attribution: await readLaunchAttribution(client, receipt, entry),
       txLogs: receipt.logs,
     }
   }

@@ -134,6 +134,8 @@ export function createLaunchIntake(deps: LaunchIntakeDeps) {
             deployer: project.creatorAddress,
             expectedToken: project.expectedTokenAddress ?? null,
             expectedTokenOnly: project.launchMethod === 'dev_buy',
+            // The coordinator the dev-buy worker recorded with the expected token: only its deployment binds.
+            launcher: project.devBuy?.coordinator ?? null,
           },
           identity,
           deps.sharedDeployers,

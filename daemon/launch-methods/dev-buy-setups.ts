@@ -1,24 +1,18 @@
-import { createWalletClient, http, type Address, type PublicClient } from 'viem'
+import type { Address, PublicClient } from 'viem'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
 import { enabledChainKeys } from '../../src/chain/enabled-chains.ts'
-import { chainFromConfig } from '../../src/chain/clients.ts'
-import { devAccounts } from '../../src/chain/devnet/devnet-accounts.ts'
 import type { Logger } from '../../src/common/logger.ts'
 import { BASE_CLANKER_DEV_BUY } from '../../src/launch-methods/dev-buy/clanker-dev-buy-deployment.ts'
-import { devnetClankerDevBuySetup } from '../../src/launchpads/devnet/devnet-dev-buy-setup.ts'
 import type { DevBuyChainSetup } from '../../src/launch-methods/dev-buy/dev-buy-chain.ts'
 import { DEV_BUY_COORDINATOR_SALT, devBuyCoordinatorInitCode } from '../../src/launch-methods/dev-buy/dev-buy-coordinator-contract.ts'
 import { create2Address, ensureCreate2Contract } from '../chain/ensure-create2-contract.ts'
-import { readDevnetLaunchpads } from '../workers/devnet-launchpads.ts'
-
-/** anvil dev account that deploys this service's own contracts on devnet (the OTC settlement too; the launch machinery uses 8). */
-const DEVNET_CONTRACTS_DEPLOYER_INDEX = 9
+import type { DevnetSetup } from '../embedded-devnet.ts'
 
 /**
  * Each chain's dev-buy setup: the Clanker modules a launch deploys through and this service's coordinator contract
  * (CREATE2: its address follows from the chain's EntryPoint, stablecoin, WETH, WETH/stablecoin pool and Clanker factory,
- * the bundler EOA that alone may launch, and the fee recipient). On devnet the Clanker modules are the devnet's (recorded
- * by the launch workers, so call this after they started) and the coordinator is deployed when missing; on Base they are
+ * the bundler EOA that alone may launch, and the fee recipient). On devnet the Clanker modules are the devnet's (handed
+ * over by the devnet, DevnetSetup.devBuy) and the coordinator is deployed when missing; on Base they are
  * Clanker's published ones, and the coordinator must have been deployed (docs/launch-methods.md): a chain without it has
  * no dev buy (refused with dev_buy_unavailable).
  */
@@ -29,20 +23,15 @@ export async function resolveDevBuySetups(options: {
   feeRecipient: Address
   /** This service's vesting contract per chain (deployed with the OTC settlement); a chain without one has no dev buy. */
   vesting: Partial<Record<ChainKey, Address>>
-  /** The devnet's data dir (its launchpads record); absent on real chains. */
-  devnetDataDir?: string
+  /** On the devnet: its Clanker modules and the account that deploys the coordinator; absent on real chains. */
+  devnet?: Pick<DevnetSetup, 'devBuy' | 'contractsDeployer'>
   logger: Logger
 }): Promise<DevBuyChainSetup> {
   const out: DevBuyChainSetup = { coordinators: {}, vesting: {}, setups: {} }
-  const recorded = options.devnetDataDir === undefined ? undefined : await readDevnetLaunchpads(options.devnetDataDir)
+  const devnet = options.devnet
   for (const key of enabledChainKeys(options.chains)) {
     const chain = options.chains[key]
-    const clanker = recorded?.[key]?.clanker
-    const setup = recorded
-      ? clanker && devnetClankerDevBuySetup(chain, clanker)
-      : chain.chainId === BASE_CLANKER_DEV_BUY.chainId
-        ? BASE_CLANKER_DEV_BUY
-        : undefined
+    const setup = devnet ? devnet.devBuy[key] : chain.chainId === BASE_CLANKER_DEV_BUY.chainId ? BASE_CLANKER_DEV_BUY : undefined
     const vesting = options.vesting[key]
     if (!setup || !vesting) continue
     out.vesting[key] = vesting
@@ -56,11 +45,10 @@ export async function resolveDevBuySetups(options: {
       operator: options.operator,
       feeRecipient: options.feeRecipient,
     })
-    if (recorded) {
-      const account = devAccounts()[DEVNET_CONTRACTS_DEPLOYER_INDEX]!.account
+    if (devnet) {
       out.coordinators[key] = await ensureCreate2Contract({
         publicClient: options.clients[key],
-        walletClient: createWalletClient({ chain: chainFromConfig(chain), account, transport: http(chain.rpcUrl) }),
+        walletClient: devnet.contractsDeployer(key),
         salt: DEV_BUY_COORDINATOR_SALT,
         initCode,
         name: 'PrebuyDevBuyCoordinator',

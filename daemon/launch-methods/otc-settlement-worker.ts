@@ -6,7 +6,8 @@ import { USDC_DECIMALS } from '../../src/domain/order-bounds.ts'
 import type { OrderRecord, OtcOffer, OtcSettlementState, ProjectRecord } from '../../src/domain/records.ts'
 import { createJournal } from '../../src/journal/journal.ts'
 import type { OtcChain } from '../../src/launch-methods/otc/otc-chain.ts'
-import { OTC_SETTLEMENT_ABI } from '../../src/launch-methods/otc/otc-settlement-contract.ts'
+import { recordedOtcTerms } from '../../src/domain/launch-methods/otc-terms.ts'
+import { OTC_SETTLEMENT_ABI, otcOfferKey } from '../../src/launch-methods/otc/otc-settlement-contract.ts'
 import { positionsCreated } from '../../src/launch-methods/vesting/positions-created.ts'
 import { settleOffer, type SettleOfferOutcome } from '../../src/launch-methods/otc/settle-offer.ts'
 import type { Services } from '../../src/services/services.ts'
@@ -140,10 +141,17 @@ export function createOtcSettlementWorker(deps: OtcWorkerDeps): PollingWorker {
       active.map((order) => ({ order, to: 'executing' as const, reason: 'OTC settlement' })),
     )
     const executing = (await services.projects.ordersOfProject(project.slug, ['executing'])).filter((o) => orders.some((x) => x.keyId === o.keyId))
+    // The wallet that deposited (records before v3: the owner key's): the offer settled is the one under its key, at
+    // the recorded terms, or none (settleOffer compares every field first; the contract checks them again).
+    const ownerKey = project.ownerKeyId === null ? undefined : await store.sub.keys.get(project.ownerKeyId)
+    const depositor = offer.deposit?.project ?? ownerKey?.walletAddress
+    if (!depositor) throw new Error(`OTC offer of ${project.slug} has no depositing wallet on record and no owner key`)
+    const terms = recordedOtcTerms(offer, getAddress(depositor))
     const input = {
       chain: deps.chains[project.chain],
       contract: otcChain.settlement(project.chain)!,
       offerId: offer.offerId as Hex,
+      terms,
       buyers: await pooled.buyersOf(executing),
       ...(offer.deposit?.blockNumber ? { depositBlock: BigInt(offer.deposit.blockNumber) } : {}),
       ...(settlingTx ? { settlingTx: settlingTx as Hash } : {}),
@@ -154,7 +162,10 @@ export function createOtcSettlementWorker(deps: OtcWorkerDeps): PollingWorker {
     let outcome: SettleOfferOutcome = await run()
     // A revert here may mean an earlier attempt's transaction (sent, not mined in time) settled the offer meanwhile:
     // asked again, the contract answers `closed` with that transaction, and its fills are recorded, not retried.
-    if ((outcome.status === 'reverted' || outcome.status === 'refused') && (await otcChain.readOffer(project.chain, offer.offerId as Hex)).closed) {
+    if (
+      (outcome.status === 'reverted' || outcome.status === 'refused') &&
+      (await otcChain.readOffer(project.chain, otcOfferKey(terms.project as Address, offer.offerId as Hex))).closed
+    ) {
       outcome = await run()
     }
     const backToActive = (reason: string) => executing.map((order) => ({ order, to: 'active' as const, reason }))
@@ -171,15 +182,28 @@ export function createOtcSettlementWorker(deps: OtcWorkerDeps): PollingWorker {
         return
       case 'too_early':
         return record(project.slug, null, backToActive('the chain has not reached the settlement time'))
+      case 'mismatch': {
+        // Not the offer the buyers were shown: never settled, and the deposit no longer counts (the owner's next deposit
+        // takes it back and moves the offer to a fresh id, with this reason on the record).
+        const reason = `${outcome.reason}; nothing settled, deposit again`
+        const attempts = (offer.settlement?.status === 'retrying' ? offer.settlement.attempts : 0) + 1
+        log.warn({ slug: project.slug, offerId: offer.offerId, fields: outcome.fields, reason }, 'OTC offer on chain differs from the record: not settled')
+        return pooled.record(
+          project.slug,
+          (current) => ({ ...current, otc: { ...current.otc!, deposit: null, settlement: { status: 'retrying', reason, attempts, since: now() } } }),
+          backToActive(reason),
+        )
+      }
       default: {
         const reason =
           outcome.status === 'refused'
             ? `the settlement would revert: ${outcome.revert.message}`
             : outcome.status === 'reverted'
               ? `the settlement reverted in ${outcome.txHash}`
-              : outcome.status === 'not_prepared'
+              : outcome.status === 'not_prepared' || outcome.status === 'over_gas_cap'
                 ? outcome.reason
-                : 'the offer is not on chain'
+                : // A deposit recorded before the v3 contract (offers keyed by their depositor) is on the earlier one.
+                  'no offer under the depositing wallet on this settlement contract (a deposit made before v3 is on the earlier contract: cancel the offer and deposit again)'
         const attempts = (offer.settlement?.status === 'retrying' ? offer.settlement.attempts : 0) + 1
         log.warn({ slug: project.slug, reason, attempts }, 'OTC settlement failed; nothing moved, retried later')
         return record(project.slug, { status: 'retrying', reason, attempts, since: now() }, backToActive(reason))

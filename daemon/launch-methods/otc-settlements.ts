@@ -1,15 +1,10 @@
-import { createWalletClient, http, type Address, type PublicClient } from 'viem'
+import type { Account, Address, Chain, PublicClient, Transport, WalletClient } from 'viem'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
 import { enabledChainKeys } from '../../src/chain/enabled-chains.ts'
-import { chainFromConfig } from '../../src/chain/clients.ts'
-import { devAccounts } from '../../src/chain/devnet/devnet-accounts.ts'
 import type { Logger } from '../../src/common/logger.ts'
 import { OTC_SETTLEMENT_SALT, otcSettlementInitCode } from '../../src/launch-methods/otc/otc-settlement-contract.ts'
 import { VESTING_SALT, vestingInitCode } from '../../src/launch-methods/vesting/vesting-contract.ts'
 import { create2Address, ensureCreate2Contract } from '../chain/ensure-create2-contract.ts'
-
-/** anvil dev account that deploys the OTC settlement and the vesting contract on devnet (the launch machinery uses index 8). */
-const DEVNET_OTC_DEPLOYER_INDEX = 9
 
 /** This service's launch-method contracts on each chain where they are deployed. */
 export interface LaunchMethodContracts {
@@ -32,7 +27,8 @@ export async function resolveOtcSettlements(options: {
   clients: Record<ChainKey, PublicClient>
   operator: Address
   feeRecipient: Address
-  devnet: boolean
+  /** On the devnet: the account that deploys both contracts where missing (DevnetSetup.contractsDeployer); absent on real chains. */
+  deployer?: (chain: ChainKey) => WalletClient<Transport, Chain, Account>
   logger: Logger
 }): Promise<LaunchMethodContracts> {
   const out: LaunchMethodContracts = { settlements: {}, vesting: {} }
@@ -46,9 +42,8 @@ export async function resolveOtcSettlements(options: {
       feeRecipient: options.feeRecipient,
       vesting,
     })
-    if (options.devnet) {
-      const account = devAccounts()[DEVNET_OTC_DEPLOYER_INDEX]!.account
-      const walletClient = createWalletClient({ chain: chainFromConfig(chain), account, transport: http(chain.rpcUrl) })
+    if (options.deployer) {
+      const walletClient = options.deployer(key)
       const publicClient = options.clients[key]
       out.vesting[key] = await ensureCreate2Contract({ publicClient, walletClient, salt: VESTING_SALT, initCode: vestingInitCode(), name: 'PrebuyVesting' })
       out.settlements[key] = await ensureCreate2Contract({ publicClient, walletClient, salt: OTC_SETTLEMENT_SALT, initCode, name: 'PrebuyOtcSettlement' })

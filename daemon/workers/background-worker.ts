@@ -4,6 +4,7 @@ import type { PrebuyConfig } from '../../src/config/config.ts'
 import type { Services } from '../../src/services/services.ts'
 import type { Store } from '../../src/store/open-store.ts'
 import type { PrebuyWalletService } from '../../src/wallets/create-wallet-service.ts'
+import type { DevnetSetup } from '../embedded-devnet.ts'
 
 /** Everything a long-running part of the daemon may use; the daemon owns all of it and outlives the workers. */
 export interface WorkerContext {
@@ -13,6 +14,8 @@ export interface WorkerContext {
   services: Services
   wallets: PrebuyWalletService
   logger: Logger
+  /** On the embedded devnet: its launchpads and the account that deploys this service's contracts (absent on real chains). */
+  devnet?: DevnetSetup
   /** A worker that cannot go on calls this; the daemon stops with the message. */
   fail(error: Error): void
 }

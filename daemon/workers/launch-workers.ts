@@ -1,24 +1,19 @@
-import { createPublicClient, createWalletClient, http, webSocket, type Address, type PublicClient } from 'viem'
+import { createPublicClient, webSocket, type Address, type PublicClient } from 'viem'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
 import { enabledChainKeys } from '../../src/chain/enabled-chains.ts'
 import { chainFromConfig, createReadClient } from '../../src/chain/clients.ts'
-import { devAccounts } from '../../src/chain/devnet/devnet-accounts.ts'
 import { PrebuyError } from '../../src/common/errors.ts'
 import { createJournal } from '../../src/journal/journal.ts'
-import { BASE_LAUNCHPADS, createLaunchpadAdapters, devnetAdapterOptions, type CreateLaunchpadAdaptersOptions } from '../../src/launchpads/create-adapters.ts'
+import { BASE_LAUNCHPADS, createLaunchpadAdapters, type CreateLaunchpadAdaptersOptions } from '../../src/launchpads/create-adapters.ts'
 import type { LaunchpadAdapter } from '../../src/launchpads/launchpad-adapter.ts'
 import { BASE_ZORA_TOKEN } from '../../src/launchpads/zora/zora-route.ts'
 import { buyRouterAddress, ensureBuyRouter } from '../executor/ensure-buy-router.ts'
 import { startExecutor, type Executor } from '../executor/start-executor.ts'
-import { ensureDevnetLaunchpads } from './devnet-launchpads.ts'
 import { startIndexer, type Indexer } from '../indexer/start-indexer.ts'
 import { createTickBus } from '../indexer/tick-bus.ts'
 import type { BackgroundWorker, WorkerContext } from './background-worker.ts'
 import type { StateFallback } from '../../src/chain/latest-state-fallback.ts'
 import type { Logger } from '../../src/common/logger.ts'
-
-/** anvil dev account used for the launch machinery's devnet deployments (index 0 is the fixtures' deployer). */
-const DEVNET_LAUNCH_DEPLOYER_INDEX = 8
 
 /**
  * The daemon's launch indexer and order executor as background workers, sharing one tick bus. Returned executor
@@ -29,7 +24,7 @@ export function createLaunchWorkers(context: WorkerContext): BackgroundWorker[] 
   const log = context.logger.child({ component: 'launch-workers' })
   const bus = createTickBus()
   const journal = createJournal(context.store)
-  const devnet = context.config.chains.mode === 'devnet'
+  const devnet = context.devnet
   // Only the chains the daemon runs on (a chain left out of the rpc config is never read, indexed or bought on).
   const enabled = enabledChainKeys(context.chains)
   const clients = Object.fromEntries(
@@ -41,10 +36,8 @@ export function createLaunchWorkers(context: WorkerContext): BackgroundWorker[] 
 
   async function adapterOptionsOf(chain: ChainConfig): Promise<CreateLaunchpadAdaptersOptions | undefined> {
     const { poolManager, weth } = chain.addresses
-    if (devnet) {
-      const a = await ensureDevnetLaunchpads(context.config.dataDir, chain, devAccounts()[DEVNET_LAUNCH_DEPLOYER_INDEX]!.account)
-      return devnetAdapterOptions(chain.addresses, a)
-    }
+    // The devnet's imitations, deployed by the devnet before the workers start.
+    if (devnet) return devnet.launchpads[chain.key]
     // Real chains: Base's published launchpads (and the operator's ZORA route); the second chain has none configured yet.
     if (chain.key !== 'base') return undefined
     const zoraEthPool = context.config.launches.zoraEthPool
@@ -54,10 +47,9 @@ export function createLaunchWorkers(context: WorkerContext): BackgroundWorker[] 
 
   async function routerOf(chain: ChainConfig): Promise<Address> {
     if (devnet) {
-      const account = devAccounts()[DEVNET_LAUNCH_DEPLOYER_INDEX]!.account
       return ensureBuyRouter({
         publicClient: clients[chain.key],
-        walletClient: createWalletClient({ chain: chainFromConfig(chain), account, transport: http(chain.rpcUrl) }),
+        walletClient: devnet.contractsDeployer(chain.key),
         poolManager: chain.addresses.poolManager,
       })
     }
@@ -95,7 +87,7 @@ export function createLaunchWorkers(context: WorkerContext): BackgroundWorker[] 
   const indexerWorker: BackgroundWorker = {
     name: 'indexer',
     async start() {
-      // Both chains at once: on devnet each may first deploy its launchpads (one block per transaction).
+      // Both chains at once.
       const prepared = await Promise.all(
         enabled.map(async (key) => {
           const chain = context.chains[key]

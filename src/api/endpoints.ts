@@ -39,6 +39,10 @@ const invalid = err('Body or query does not fit the schema: Bad request / Invali
 const submissionErrors: Record<number, EndpointResponse> = {
   400: invalid,
   403: err('The requester IP, email or contact is on the operator blocklist: Forbidden / Request blocked.'),
+  429: err(
+    'More submissions from this client IP in the current hour than the budget the three submission endpoints share (default 20, configurable): Too many requests, with Retry-After. Refused requests (400, 403) do not spend it.',
+    ['Retry-After', ...RATE_HEADERS],
+  ),
   503: err('The operators closed the submission desk: Service unavailable, with Retry-After (seconds).', ['Retry-After']),
   500: err('Unexpected failure.'),
 }
@@ -59,7 +63,7 @@ export const ENDPOINTS: Endpoint[] = [
       400: invalid,
       403: err('Requester IP blocked.'),
       409: err('The label is taken (code label_taken); retry with another label.'),
-      429: err('Too many keys created from this IP in the current hour.', ['Retry-After', ...RATE_HEADERS]),
+      429: err('Too many keys created from this IP in the current hour (refused requests, 400/403/409, do not count).', ['Retry-After', ...RATE_HEADERS]),
       500: err('Unexpected failure.'),
     },
   },
@@ -179,7 +183,7 @@ export const ENDPOINTS: Endpoint[] = [
     auth: true,
     summary: 'Deposit the offered tokens (owner only)',
     description:
-      "The owning key's smart wallet deposits the offered tokens into the settlement contract, in one wallet operation (approve and deposit); transfer the tokens to that wallet (GET /wallet shows its address) first. The stablecoin of the settlement is paid to the same wallet. Idempotent: an offer already deposited is returned as it is.",
+      "The owning key's smart wallet deposits the offered tokens into the settlement contract, in one wallet operation (approve and deposit); transfer the tokens to that wallet (GET /wallet shows its address) first. The stablecoin of the settlement is paid to the same wallet. The contract stores the offer under offerKey(that wallet, offerId), so a deposit anyone else makes under the same public offerId is never this offer's; the deposit counts only when the on-chain offer equals these terms in every field (an offer there with other terms is taken back and the offer moves to a fresh offerId, listed in supersededOffers). Idempotent: an offer already deposited is returned as it is.",
     pathParams: slugParam,
     responses: {
       200: ok('The offer, deposited.', S.OtcOffer),
@@ -187,7 +191,7 @@ export const ENDPOINTS: Endpoint[] = [
       403: err('The key does not own the project (code not_project_owner).'),
       404: err('No project has this slug.'),
       409: err(
-        'Not a pooled_otc project (not_otc_project), no offer set (otc_no_offer), or the deposit operation failed (otc_deposit_failed; nothing was deposited).',
+        'Not a pooled_otc project (not_otc_project), no offer set (otc_no_offer), the deposit operation failed (otc_deposit_failed; nothing was deposited), or the terms were replaced while the deposit was sent (otc_terms_changed: that deposit does not count; deposit again).',
       ),
       503: err('This service has no OTC settlement contract on the project’s chain (otc_unavailable).'),
       ...authErrors,
@@ -199,7 +203,7 @@ export const ENDPOINTS: Endpoint[] = [
     auth: true,
     summary: 'Set the dev-buy launch parameters (owner only)',
     description:
-      "For a project whose launch method is dev_buy: the owning key sets (or, until it asks to launch, replaces) the token's identity: name, symbol, image, metadata and admin. The pool, its positions and fees are the launchpad's defaults (docs/launch-methods.md). The launch deploys the token and, in the same transaction, makes one buy for every order that can take part (highest limits first, while the buy's marginal effective market cap stays within each one's limit), split pro rata less the 3% fee.",
+      "For a project whose launch method is dev_buy: the owning key sets (or, until it asks to launch and again once an attempt could not proceed, replaces: a change withdraws a retrying launch's request) the token's identity: name, symbol, image, metadata and admin. The pool, its positions and fees are the launchpad's defaults (docs/launch-methods.md). The launch deploys the token and, in the same transaction, makes one buy for every order that can take part (highest limits first, while the buy's marginal effective market cap stays within each one's limit), split pro rata less the 3% fee.",
     pathParams: slugParam,
     body: S.DevBuyParamsBody,
     responses: {

@@ -45,6 +45,12 @@ const COMPONENTS: Record<string, z.ZodType> = {
   Withdrawal: S.Withdrawal,
 }
 
+/** " (details: a, b)" for a code that publishes fields in `details`. */
+const detailsNote = (code: (typeof API_ERROR_CODES)[number]): string => {
+  const fields = (ERROR_CODES[code] as { details?: readonly string[] }).details
+  return fields ? ` (details: ${fields.join(', ')})` : ''
+}
+
 const DESCRIPTION = `Pre-launch buy orders: register projects, place orders that auto-buy a token at launch, manage the smart wallet.
 
 Choices where the specification says "not shown":
@@ -65,7 +71,7 @@ Choices where the specification says "not shown":
 - Batch codes (full list):\n${Object.entries(ORDER_ITEM_CODES)
   .map(([k, v]) => `  - ${k}: ${v}`)
   .join('\n')}
-- Error codes (full list; the status follows from the code):\n${API_ERROR_CODES.map((code) => `  - ${code} (${STATUS_BY_KIND[ERROR_CODES[code].kind]}): ${ERROR_CODES[code].meaning}`).join('\n')}
+- Error codes (full list; the status follows from the code):\n${API_ERROR_CODES.map((code) => `  - ${code} (${STATUS_BY_KIND[ERROR_CODES[code].kind]}): ${ERROR_CODES[code].meaning}${detailsNote(code)}`).join('\n')}
 - Withdrawals: body {chain?, tokenAddress, withdrawAddress, amount} (amount decimal in token units or "max"); answer {txHash, chain, tokenAddress, withdrawAddress, amount (smallest unit)}.
 - Key revocation and rotation are operator actions (CLI / admin API); no webhooks or push events.
 - Versioning: the path carries v1; no deprecation policy yet.`

@@ -26,7 +26,15 @@ export const ErrorBody = z
     error: z.string().describe('Short title of the HTTP status, e.g. "Bad request".'),
     message: z.string().describe('Human-readable explanation.'),
     code: z.enum(API_ERROR_CODES).optional().describe('Stable machine code (the list with meanings is in the API description). Not sent on 500.'),
-    details: z.unknown().optional().describe('For invalid bodies: the list of problems ({path, message}).'),
+    details: z
+      .union([
+        z.array(z.object({ path: z.string(), message: z.string() })).describe('invalid_body, invalid_query: the problems, one per field.'),
+        z
+          .record(z.string(), z.string())
+          .describe('The fields the code publishes (each listed with its code in the API description), e.g. {"minimum": "1000000"}.'),
+      ])
+      .optional()
+      .describe('Sent with the codes that say so: the problems of an invalid body or query, or the fields a code publishes.'),
   })
   .describe('Every error response has this body.')
 
@@ -37,7 +45,14 @@ export const Receipt = z
   })
   .describe('Answer of the three submission endpoints: the submission is stored as a pending review item.')
 
-const Cursor = z.string().min(1).optional().describe('Opaque cursor. Omit for the first page; pass meta.nextCursor verbatim for the next one.')
+/** Longer than any cursor the service issues (an index key: key id, status, padded spend, a 64-character slug). */
+export const CURSOR_MAX_LENGTH = 512
+const Cursor = z
+  .string()
+  .min(1)
+  .max(CURSOR_MAX_LENGTH)
+  .optional()
+  .describe('Opaque cursor. Omit for the first page; pass meta.nextCursor verbatim for the next one.')
 
 const Limit = z
   .string()
@@ -157,7 +172,11 @@ const DepthLevel = z.object({
 
 export const OtcOffer = z
   .object({
-    offerId: z.string().describe('The offer’s id on the settlement contract (bytes32 hex), fixed per project.'),
+    offerId: z
+      .string()
+      .describe(
+        'The offer’s id (bytes32 hex): the settlement contract stores it under offerKey(the owner’s wallet, offerId), so only the owner’s wallet can deposit it. A new id after a cancelled or superseded offer.',
+      ),
     fdvUsdc: z.string().describe('The OTC price as a fully diluted value, decimal USD: one token costs fdv / total supply.'),
     tokenAddress: z.string(),
     tokenSymbol: z.string(),
@@ -183,6 +202,11 @@ export const OtcOffer = z
         at: z.string().describe('ISO 8601 time of the state.'),
       })
       .nullable(),
+    supersededOffers: z
+      .array(z.object({ offerId: z.string(), reason: z.string(), at: z.string().describe('ISO 8601.') }))
+      .describe(
+        'Ids the offer left for a fresh one, oldest first, and why: an on-chain offer under the id whose terms differed from these (never counted as the deposit, never settled).',
+      ),
   })
   .describe('A pooled OTC offer (docs/launch-methods.md).')
 
@@ -277,7 +301,12 @@ export const LaunchSimulation = z
       .describe('A pooled OTC settlement run now on the project’s offer; null without an offer or for other methods.'),
     devBuy: z
       .object({
-        tokenAddress: z.string().describe('The token the launch would deploy (its address is fixed by the parameters).'),
+        tokenAddress: z
+          .string()
+          .nullable()
+          .describe(
+            'The token the launch deploys: null until it is under way (each attempt draws a secret salt, so nobody can deploy the token first); while launching, the one it deploys.',
+          ),
         spendUsdc: z.string().describe('The single buy’s size: what the included orders pay in, decimal USDC.'),
         ethIn: z.string().describe('The ETH that stablecoin buys now, which the dev buy spends.'),
         boughtTokens: z.string().describe('Tokens the buy gets, before the 3% fee.'),

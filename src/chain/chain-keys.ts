@@ -45,4 +45,6 @@ export interface ChainConfig {
    * constructors (the one-wallet-address check) accept it.
    */
   disabled?: true
+  /** Most gas one transaction may ask for (EIP-7825); absent: 2^24 (txGasCapOf, src/chain/tx-gas-cap.ts). */
+  txGasCap?: bigint
 }

@@ -13,6 +13,11 @@ interface ErrorCodeEntry {
   surface: ErrorSurface
   /** What it means for the caller, published in the OpenAPI description (api codes) and docs. */
   meaning: string
+  /**
+   * The fields of `details` an error body with this code carries (each a string), published with the meaning; a code
+   * without them sends no `details` (the list of problems of invalid_body / invalid_query aside).
+   */
+  details?: readonly string[]
 }
 
 /**
@@ -75,19 +80,37 @@ export const ERROR_CODES = {
   dev_buy_requested: { kind: 'conflict', surface: 'api', meaning: 'The dev-buy launch is under way: its parameters no longer change.' },
   dev_buy_launched: { kind: 'conflict', surface: 'api', meaning: 'The project has launched: its dev-buy launch no longer changes.' },
   otc_deposit_failed: { kind: 'conflict', surface: 'api', meaning: 'The deposit operation did not go through; nothing was deposited.' },
+  otc_terms_changed: {
+    kind: 'conflict',
+    surface: 'api',
+    meaning: 'The offer’s terms changed while its deposit was sent: that deposit does not count; depositing again replaces it under a fresh id.',
+  },
   invalid_address: { kind: 'bad_request', surface: 'api', meaning: 'An address is not a valid (non-zero, where required) 20-byte hex address.' },
   invalid_amount: { kind: 'bad_request', surface: 'api', meaning: 'An amount is not a positive decimal (or "max") within its token’s decimals.' },
-  insufficient_balance: { kind: 'bad_request', surface: 'api', meaning: 'The wallet does not hold enough of the token for the withdrawal.' },
+  insufficient_balance: {
+    kind: 'bad_request',
+    surface: 'api',
+    meaning: 'The wallet does not hold enough of the token for the withdrawal; `details.available` is what it can withdraw (smallest unit).',
+    details: ['available'],
+  },
   tokens_locked: {
     kind: 'bad_request',
     surface: 'api',
-    meaning: 'The amount exceeds what the wallet holds plus what has vested: the rest is locked in vesting positions; `details` says how much until when.',
+    meaning:
+      'The amount exceeds what the wallet holds plus what has vested: the rest is locked in vesting positions; `details` says how much (smallest unit) until when (ISO 8601).',
+    details: ['available', 'locked', 'nextUnlockAt', 'lockedUntil'],
   },
   token_not_contract: { kind: 'bad_request', surface: 'api', meaning: 'The token address is not an ERC-20 contract on that chain.' },
   invalid_destination: {
     kind: 'bad_request',
     surface: 'api',
     meaning: 'The destination is the token contract itself or the wallet itself: the withdrawal would lose the tokens or do nothing.',
+  },
+  destination_unrecoverable: {
+    kind: 'bad_request',
+    surface: 'api',
+    meaning:
+      'The destination is a known sink on that chain (one of the protocol contracts the service uses, an ERC-4337 EntryPoint, a precompile, an OP-stack predeploy): a transfer there succeeds and nothing can get it back.',
   },
   destination_cannot_receive: {
     kind: 'bad_request',
@@ -97,7 +120,8 @@ export const ERROR_CODES = {
   amount_below_minimum: {
     kind: 'bad_request',
     surface: 'api',
-    meaning: 'The amount is below the minimum withdrawal of this token (`details.minimum`); withdrawing the whole balance is always allowed.',
+    meaning: 'The amount is below the minimum withdrawal of this token (`details.minimum`, smallest unit); withdrawing the whole balance is always allowed.',
+    details: ['minimum'],
   },
   withdrawal_rate_limited: { kind: 'rate_limited', surface: 'api', meaning: 'This key made too many withdrawals in the last hour; Retry-After says when.' },
   gas_reserved_for_launches: {
@@ -112,10 +136,20 @@ export const ERROR_CODES = {
   },
   chain_unavailable: { kind: 'unavailable', surface: 'api', meaning: 'The chain could not be read right now; try again shortly.' },
   withdrawal_failed: { kind: 'unavailable', surface: 'api', meaning: 'The withdrawal did not succeed on chain; nothing was sent.' },
-  withdrawal_pending: { kind: 'unavailable', surface: 'api', meaning: 'The withdrawal was sent but is not confirmed yet; check the balance before retrying.' },
+  withdrawal_pending: {
+    kind: 'unavailable',
+    surface: 'api',
+    meaning: 'The withdrawal was sent but is not confirmed yet (`details.txHash`); check the balance before retrying.',
+    details: ['txHash'],
+  },
   too_many_operations: { kind: 'rate_limited', surface: 'api', meaning: 'The wallet has too many operations in flight; retry once they are mined.' },
   bundle_send_failed: { kind: 'unavailable', surface: 'api', meaning: 'The service’s bundler could not send the transaction.' },
   bundle_simulation_failed: { kind: 'unavailable', surface: 'api', meaning: 'The service’s bundler could not simulate the operation.' },
+  transaction_over_gas_cap: {
+    kind: 'unavailable',
+    surface: 'api',
+    meaning: 'A transaction would ask for more gas than the chain allows one transaction (EIP-7825, 2^24 on Base); nothing was sent.',
+  },
   bundler_unfunded: { kind: 'unavailable', surface: 'api', meaning: 'The service’s bundler account has too little ETH for gas; the operator must fund it.' },
   user_operation_estimate_failed: { kind: 'unavailable', surface: 'api', meaning: 'The external bundler could not estimate the operation.' },
   user_operation_not_mined: { kind: 'unavailable', surface: 'api', meaning: 'The external bundler did not get the operation mined in time.' },

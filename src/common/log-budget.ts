@@ -1,4 +1,4 @@
-/** Requests not logged in a past window, by status class ("2xx", "4xx", ...), for the summary line. */
+/** Lines not logged in a past window, by status class ("2xx", "4xx", ...) or by the kind a worker named, for the summary line. */
 export interface SuppressedSummary {
   since: number
   until: number
@@ -11,8 +11,8 @@ export interface LogBudget {
    * window after one that suppressed requests, `summary` says how many (the caller logs it once).
    */
   take(): { admitted: boolean; summary?: SuppressedSummary }
-  /** Counts a request that was not admitted, by its answer's status code. */
-  suppressed(statusCode: number): void
+  /** Counts a line that was not admitted: a request by its answer's status code, a worker's line by its kind. */
+  suppressed(statusCodeOrKind: number | string): void
 }
 
 /**
@@ -41,9 +41,9 @@ export function createLogBudget(options: { perWindow: number; windowMs: number; 
       }
       return summary ? { admitted: false, summary } : { admitted: false }
     },
-    suppressed(statusCode) {
-      const statusClass = `${Math.floor(statusCode / 100)}xx`
-      counts[statusClass] = (counts[statusClass] ?? 0) + 1
+    suppressed(statusCodeOrKind) {
+      const key = typeof statusCodeOrKind === 'number' ? `${Math.floor(statusCodeOrKind / 100)}xx` : statusCodeOrKind
+      counts[key] = (counts[key] ?? 0) + 1
       lastSuppressedAt = options.now()
     },
   }

@@ -1,4 +1,4 @@
-import { getAddress, type Address } from 'viem'
+import { getAddress, isAddress, type Address } from 'viem'
 import { z } from 'zod'
 
 /**
@@ -16,6 +16,16 @@ export const addressSchema = z.string({ error: ADDRESS_MESSAGE }).regex(/^0x[0-9
   Address,
   string
 >
+
+/**
+ * An address in a configuration: all lower-case (or all upper-case) hex is accepted and normalised to its EIP-55
+ * checksum form; mixed case must be a correct checksum (a wrong one means a mistyped character), else it is refused.
+ */
+export const configAddressSchema = addressSchema
+  .refine((value: string) => !(/[a-f]/.test(value.slice(2)) && /[A-F]/.test(value.slice(2))) || isAddress(value, { strict: true }), {
+    error: 'mixed-case address with a wrong EIP-55 checksum (a mistyped character?): paste it exactly as published, or all lower-case',
+  })
+  .transform((value) => getAddress(value))
 
 /** The same rule, normalised to the checksum form (for addresses compared or shown later). */
 export const checksumAddressSchema = addressSchema.transform((value) => getAddress(value))

@@ -1,10 +1,12 @@
 import { isIP } from 'node:net'
 import { z } from 'zod'
-import { BASE_DEFAULT_ADDRESSES } from '../chain/real-chains.ts'
-import { addressSchema, checksumAddressSchema } from '../common/schemas.ts'
+import { BASE_CHAIN_ID, BASE_DEFAULT_ADDRESSES } from '../chain/real-chains.ts'
+import { EIP_7825_TX_GAS_CAP, MIN_TX_GAS_CAP } from '../chain/tx-gas-cap.ts'
+import { checksumAddressSchema, configAddressSchema } from '../common/schemas.ts'
 import { BASE_ZORA_TOKEN } from '../launchpads/zora/zora-route.ts'
 import { routeProblem } from '../pricing/route-price.ts'
 import { DEFAULT_WITHDRAWAL_POLICY } from '../wallets/withdrawal-policy.ts'
+import { trustedSpace } from './trust-proxy-coverage.ts'
 
 /**
  * The daemon's configuration, validated once at start-up. Every message is written to be read on one line after the
@@ -33,7 +35,15 @@ const trustProxySchema = z.union(
     z.literal(false, { error: TRUST_PROXY_MESSAGE }),
     z
       .array(z.string().refine(isAddressOrCidr, { error: 'expected an IP address or a CIDR such as 10.0.0.0/8' }), { error: TRUST_PROXY_MESSAGE })
-      .min(1, { error: TRUST_PROXY_MESSAGE }),
+      .min(1, { error: TRUST_PROXY_MESSAGE })
+      .superRefine((entries, context) => {
+        const space = trustedSpace(entries)
+        if (space)
+          context.addIssue({
+            code: 'custom',
+            message: `these ranges together trust ${space}, which believes any such client's X-Forwarded-For (per-IP limits and the blocklist bypassed): list only your proxies' addresses, e.g. ["127.0.0.1"]`,
+          })
+      }),
   ],
   {
     error: (issue) =>
@@ -77,27 +87,30 @@ const url = (schemes: readonly string[]) => {
  */
 export { BASE_DEFAULT_ADDRESSES }
 
+/** Chain addresses are normalised to their checksum form; a mixed-case one with a wrong checksum is refused. */
 const addressesShape = {
-  stablecoin: addressSchema,
-  weth: addressSchema,
-  poolManager: addressSchema,
-  stateView: addressSchema,
-  v4Quoter: addressSchema,
+  stablecoin: configAddressSchema,
+  weth: configAddressSchema,
+  poolManager: configAddressSchema,
+  stateView: configAddressSchema,
+  v4Quoter: configAddressSchema,
   /** Not used by the service on a real chain (only the devnet's fixtures add liquidity): optional. */
-  positionManager: addressSchema.optional(),
-  universalRouter: addressSchema,
-  permit2: addressSchema,
-  entryPoint: addressSchema,
+  positionManager: configAddressSchema.optional(),
+  universalRouter: configAddressSchema,
+  permit2: configAddressSchema,
+  entryPoint: configAddressSchema,
   /** Used only by SimpleAccount wallets (Kernel's factory is permissionless' canonical one): required with accountKind 'simple'. */
-  accountFactory: addressSchema.optional(),
-  multicall3: addressSchema,
-  v3Factory: addressSchema,
-  ethUsdPool: addressSchema,
+  accountFactory: configAddressSchema.optional(),
+  multicall3: configAddressSchema,
+  v3Factory: configAddressSchema,
+  ethUsdPool: configAddressSchema,
 }
 
 type RpcAddresses = z.output<z.ZodObject<typeof addressesShape>>
 
-const rpcChain = (addresses: z.ZodType<RpcAddresses>, chainId: z.ZodType<number>) =>
+const TX_GAS_CAP_ERROR = `expected a gas amount from ${MIN_TX_GAS_CAP} to 1000000000 (EIP-7825 caps a transaction at ${EIP_7825_TX_GAS_CAP})`
+
+const rpcChain = (addresses: z.ZodType<RpcAddresses, unknown>, chainId: z.ZodType<number, unknown>) =>
   z.strictObject({
     chainId,
     rpcUrl: url(['http', 'https']),
@@ -107,6 +120,16 @@ const rpcChain = (addresses: z.ZodType<RpcAddresses>, chainId: z.ZodType<number>
      * refuse zero-fee operations, so in this mode wallets pay their own gas (docs/chains.md).
      */
     bundlerUrl: url(['http', 'https']).optional(),
+    /**
+     * Most gas one transaction may ask for: EIP-7825's 2^24 by default (Base since Azul, src/chain/tx-gas-cap.ts). A
+     * chain without EIP-7825 may raise it; it is never read from the block gas limit (bundles are sized against it).
+     */
+    txGasCap: z
+      .number({ error: TX_GAS_CAP_ERROR })
+      .int({ error: TX_GAS_CAP_ERROR })
+      .min(Number(MIN_TX_GAS_CAP), { error: TX_GAS_CAP_ERROR })
+      .max(1_000_000_000, { error: TX_GAS_CAP_ERROR })
+      .default(Number(EIP_7825_TX_GAS_CAP)),
     addresses,
   })
 
@@ -147,7 +170,8 @@ export const devnetChainsSchema = z.strictObject({
  */
 export const rpcChainsSchema = z.strictObject({
   mode: z.literal('rpc'),
-  base: rpcChain(baseAddresses, positiveInt(2 ** 31).default(8453)),
+  // The chain named `base` is Base: its id is locked (start-up then checks the node answers it, verify-chain.ts).
+  base: rpcChain(baseAddresses, z.literal(BASE_CHAIN_ID, { error: `the chain named base is Base, chain id ${BASE_CHAIN_ID}` }).default(BASE_CHAIN_ID)),
   second_chain: rpcChain(z.strictObject(addressesShape), positiveInt(2 ** 31)).optional(),
 })
 
@@ -169,6 +193,9 @@ const chainsSchema = z.discriminatedUnion('mode', [devnetChainsSchema, rpcChains
  * so devnet fee accounting is visible and deterministic. Real chains must configure their own.
  */
 export const DEVNET_FEE_RECIPIENT = '0x000000000000000000000000000000000000fee1' as const
+
+export const KERNEL_REFUSED =
+  "'kernel' is not supported yet: Kernel v3.1 has not passed the executor, withdrawal and crash suites on a chain; use 'simple' (the canonical SimpleAccount v0.7, the default)"
 
 export const configSchema = z
   .strictObject({
@@ -198,10 +225,13 @@ export const configSchema = z
      */
     trustProxy: trustProxySchema.default(false),
     /** Receives the 3% platform fee. Required on real chains. */
-    feeRecipient: addressSchema.optional(),
+    feeRecipient: configAddressSchema.optional(),
     wallet: z
       .strictObject({
-        /** simple: SimpleAccount v0.7 (devnet); kernel: Kernel v3.1 (the production default on real chains). */
+        /**
+         * simple: the canonical SimpleAccount v0.7 (the default everywhere). kernel: Kernel v3.1, refused below until it
+         * has passed the executor, withdrawal and crash suites on a chain (issue 21 item 8).
+         */
         accountKind: z.enum(['simple', 'kernel'], { error: "expected 'simple' or 'kernel'" }).optional(),
         /**
          * Deploy the funded wallets of buyers waiting for a launch before it (gas paid by the service, as their first
@@ -227,7 +257,7 @@ export const configSchema = z
          * Deployers that launch for many people (platform contracts, Bankr's deployer, bots): a project registered with
          * one of them binds to a launch only through its expected token address or an operator's confirmation.
          */
-        sharedDeployers: z.array(addressSchema).max(1_000).default([]),
+        sharedDeployers: z.array(configAddressSchema).max(1_000).default([]),
         /**
          * Real Base: the v4 pool ZORA is bought through and priced by (ZORA with native ETH or WETH, a static fee), for
          * Zora coins paired with ZORA (every creator coin). Not set: those coins are reported unsupported. The devnet
@@ -251,7 +281,8 @@ export const configSchema = z
     }
     if (config.chains.mode === 'rpc') {
       const chains = config.chains
-      const accountKind = config.wallet.accountKind ?? 'kernel'
+      // The same default load-config.ts applies (SimpleAccount v0.7).
+      const accountKind = config.wallet.accountKind ?? 'simple'
       for (const key of ['base', 'second_chain'] as const) {
         const chain = chains[key]
         if (chain === undefined) continue
@@ -269,9 +300,10 @@ export const configSchema = z
         }
       }
     }
-    if (config.chains.mode === 'devnet' && config.wallet.accountKind === 'kernel') {
-      // Kernel bytecode is not published on npm, so the devnet cannot deploy it.
-      ctx.addIssue({ code: 'custom', path: ['wallet', 'accountKind'], message: "'kernel' needs chains.mode 'rpc' (devnet deploys SimpleAccount)" })
+    if (config.wallet.accountKind === 'kernel') {
+      // Never accepted untested: Kernel v3.1 has never executed a buy, a withdrawal or a crash recovery on any chain
+      // (the devnet cannot deploy it yet), so no one's funds go into a wallet whose code path no test has run.
+      ctx.addIssue({ code: 'custom', path: ['wallet', 'accountKind'], message: KERNEL_REFUSED })
     }
   })
 

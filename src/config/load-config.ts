@@ -104,7 +104,8 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<PrebuyCon
     // The schema requires feeRecipient in rpc mode, so the fallback only ever applies to devnet.
     feeRecipient: parsed.feeRecipient ?? DEVNET_FEE_RECIPIENT,
     wallet: {
-      accountKind: parsed.wallet.accountKind ?? (mode === 'devnet' ? 'simple' : 'kernel'),
+      // The canonical SimpleAccount v0.7 everywhere: 'kernel' is refused by the schema until it passes the suites.
+      accountKind: parsed.wallet.accountKind ?? 'simple',
       deployAhead: parsed.wallet.deployAhead,
       bundlerLowEth: parsed.wallet.bundlerLowEth,
     },

@@ -14,7 +14,7 @@ export function rpcChainConfigs(chains: RpcChainsConfig): Record<ChainKey, Chain
 }
 
 function configOf(key: ChainKey, chain: NonNullable<RpcChainsConfig[ChainKey]>): ChainConfig {
-  return { key, chainId: chain.chainId, rpcUrl: chain.rpcUrl, wsUrl: chain.wsUrl, addresses: chain.addresses }
+  return { key, chainId: chain.chainId, rpcUrl: chain.rpcUrl, wsUrl: chain.wsUrl, addresses: chain.addresses, txGasCap: BigInt(chain.txGasCap) }
 }
 
 /** Per-chain external bundler URLs, for the chains that configure one (refused at config validation for now). */

@@ -146,6 +146,12 @@ export interface DevBuyLaunchRecord {
   /** When the owner or the operator asked to launch (ms since epoch); null: not asked yet, parameters still editable. */
   requestedAt: number | null
   state: DevBuyLaunchState | null
+  /**
+   * The coordinator contract the launch is sent through, recorded with the expected token before anything is sent: a
+   * launch binds the project only when this contract deployed the expected token (judge-launch.ts), never a token
+   * someone else deployed at that address. Absent before the first attempt.
+   */
+  coordinator?: string
 }
 
 export type DevBuyLaunchState =
@@ -155,6 +161,18 @@ export type DevBuyLaunchState =
       since: number
       txHash?: string
       token?: string
+      /**
+       * The attempt's Clanker salt (bytes32 hex): drawn at random for each attempt and secret until its launch
+       * transaction is sent, so nobody can deploy the token first (docs/launch-methods.md, "Who can call what"). Never
+       * shown by any view. Absent in records written before it: those attempts used the launch id.
+       */
+      salt?: string
+      /** Which attempt this is (1 for the first; one more after each `retrying`); absent: 1. */
+      attempt?: number
+      /** A round of this attempt failed after its transaction may have been sent: why, how often, and when to look again. */
+      lastError?: string
+      failures?: number
+      nextAttemptAt?: number
       /**
        * The keys whose orders this launch moved to executing: its buyers. After a crash only these are the launch's; any
        * other executing order of the project is another writer's (an open-market buy in flight once the indexer bound
@@ -175,9 +193,12 @@ export type DevBuyLaunchState =
       filledOrders: number
       at: number
     }
-  /** The last attempt failed without moving anything; retried after a pause. */
+  /** The last attempt failed without moving anything; retried after a pause that doubles with each attempt. */
   | { status: 'retrying'; reason: string; attempts: number; since: number }
-  /** Nothing to launch with: no order could take part (limits below the launch price, empty wallets). Ask again later. */
+  /**
+   * Nothing launched and nothing retried: no order could take part (limits below the launch price, empty wallets), or
+   * every attempt failed. Ask again later (the parameters can change meanwhile).
+   */
   | { status: 'not_launched'; reason: string; at: number }
 
 /** A pooled OTC offer (docs/launch-methods.md): a fixed token amount at a fixed FDV, settled in one transaction. */
@@ -203,8 +224,28 @@ export interface OtcOffer {
    */
   lock?: LockTerms
   /** The owner's wallet deposited the tokens into the settlement contract (txHash null: found on chain, its record lost); null: not yet. */
-  deposit: { txHash: string | null; blockNumber: string | null; at: number } | null
+  deposit: {
+    txHash: string | null
+    blockNumber: string | null
+    at: number
+    /**
+     * The wallet that deposited: the offer is stored on chain under otcOfferKey(project, offerId) and pays this wallet
+     * (absent in records written before the v3 contract: the owner key's wallet).
+     */
+    project?: string
+  } | null
   settlement: OtcSettlementState | null
+  /**
+   * Ids this project's offer left, oldest first, and why: an on-chain offer under the id whose terms differed from the
+   * record (never counted as the deposit, never settled); the offer moved to a fresh id (issue 19). Absent: none.
+   */
+  superseded?: OtcSupersededOffer[]
+}
+
+export interface OtcSupersededOffer {
+  offerId: string
+  reason: string
+  at: number
 }
 
 export type OtcSettlementState =
@@ -221,7 +262,7 @@ export type OtcSettlementState =
       filledOrders: number
       at: number
     }
-  /** The last attempt failed without moving anything; retried after a pause. */
+  /** The last attempt failed without moving anything; retried after a pause that doubles with each attempt. */
   | { status: 'retrying'; reason: string; attempts: number; since: number }
   /** The project cancelled the offer on chain: nothing was sold. */
   | { status: 'cancelled'; at: number }

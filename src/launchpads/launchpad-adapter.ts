@@ -1,5 +1,6 @@
 import type { AbiEvent, Address, Hex, Log, PublicClient } from 'viem'
 import type { Launchpad } from '../domain/records.ts'
+import type { LaunchAttribution } from './launch-deployer.ts'
 import type { FeeSchedule } from '../pricing/fee-schedule.ts'
 
 /** A Uniswap v4 pool key, JSON-safe (fee and tickSpacing fit in a number). */
@@ -41,10 +42,10 @@ export interface LaunchContext {
   /** The transaction's sender. */
   txFrom: Address
   /**
-   * Who sent the launch, as nobody else can forge it: the transaction's sender, or, when the transaction went through an
-   * ERC-4337 EntryPoint, the smart account whose operation emitted the launch log (the bundler sending it is shared).
+   * Who sent the launch (attributeLaunch): the smart account of the ERC-4337 operation whose execution emitted the
+   * launch log, else the transaction's sender, with why that sender is shared (a bundler, an EIP-7702 sponsor) when it is.
    */
-  deployer: Address
+  attribution: LaunchAttribution
   /** Every log of the same transaction, in order: the PoolManager's Initialize and the hooks' fee events are there. */
   txLogs: readonly Log[]
 }
@@ -58,6 +59,16 @@ export interface LaunchIdentity {
    * `caller`), else the context's deployer. A shared platform contract here launches for many people.
    */
   deployer: Address
+  /**
+   * Set when the deployer acts for many people (an ERC-4337 bundler whose transaction emitted the launch outside any
+   * operation's execution, an EIP-7702 sponsor or delegated account): why. Such a deployer never binds alone.
+   */
+  sharedSender?: string
+  /**
+   * Smart accounts whose ERC-4337 operations ran in the launch transaction without the launch being theirs: a project
+   * registered with one of them is told why (a fake launch batched next to its operation).
+   */
+  operationSenders?: Address[]
   /**
    * Fields a caller chooses freely that name a creator (Clanker `tokenAdmin`, Zora `payoutRecipient`, Doppler's
    * timelock or fee beneficiaries): shown to the operator, never enough to match a project.

@@ -1,11 +1,11 @@
 import type { Log, PublicClient } from 'viem'
 import { PrebuyError } from '../common/errors.ts'
-import { launchDeployer } from './launch-deployer.ts'
 import type { LaunchContext } from './launchpad-adapter.ts'
+import { readLaunchAttribution } from './read-launch-attribution.ts'
 
 /**
  * Reads what decodeLaunch needs about a launch log's transaction: its receipt (all logs, sender) and its block's time.
- * Two round trips; the indexer may build the context itself when it already holds the block.
+ * Two round trips (three when the sender's code must be read for EIP-7702); the indexer may build the context itself when it already holds the block.
  */
 export async function loadLaunchContext(client: PublicClient, log: Log): Promise<LaunchContext> {
   if (log.transactionHash === null || log.blockNumber === null || log.blockHash === null) {
@@ -19,7 +19,7 @@ export async function loadLaunchContext(client: PublicClient, log: Log): Promise
     blockHash: log.blockHash,
     blockTimestamp: Number(block.timestamp),
     txFrom: receipt.from,
-    deployer: launchDeployer(receipt.from, receipt.logs, log),
+    attribution: await readLaunchAttribution(client, receipt, log),
     txLogs: receipt.logs,
   }
 }

@@ -1,6 +1,6 @@
 import { getAddress, keccak256, toHex } from 'viem'
 import { PrebuyError } from '../common/errors.ts'
-import type { DevBuyLaunchRecord, DevBuyParams, DevBuyPoolShape, ProjectRecord } from '../domain/records.ts'
+import type { DevBuyLaunchRecord, DevBuyLaunchState, DevBuyParams, DevBuyPoolShape, ProjectRecord } from '../domain/records.ts'
 import type { DevBuyChain } from '../launch-methods/dev-buy/dev-buy-chain.ts'
 import type { Store } from '../store/open-store.ts'
 import { projectWriteOps } from '../store/project-writes.ts'
@@ -28,7 +28,10 @@ export interface DevBuyParamsInput {
 export type DevBuyActor = LaunchMethodActor
 
 export interface DevBuyService {
-  /** The owner sets (or, until the launch is asked for, replaces) the token's parameters of a dev_buy project. */
+  /**
+   * The owner sets (or replaces) the token's parameters of a dev_buy project: until the launch is asked for, and again
+   * once an attempt could not proceed (retrying, not_launched; a change withdraws a retrying launch's request).
+   */
   setParams(slug: string, actor: DevBuyActor, input: DevBuyParamsInput): Promise<ProjectRecord>
   /**
    * Asks the daemon to launch: the dev-buy worker deploys the token with one block-zero buy for the orders that can take
@@ -87,7 +90,9 @@ export function createDevBuyService({ store, clock, chain }: DevBuyServiceDeps):
         const pool = input.pool === undefined ? undefined : poolShape(project, input.pool)
         const previous = project.devBuy
         if (previous?.state?.status === 'launched') throw new PrebuyError('dev_buy_launched', 'The token is launched: its parameters no longer change.')
-        if (previous && previous.requestedAt !== null) {
+        // Under way: asked for and not yet back (the worker may be moving the orders), or launching. A launch that could
+        // not proceed (retrying, not_launched) is back: its orders are active and its parameters change again.
+        if (previous && (previous.state?.status === 'launching' || (previous.requestedAt !== null && previous.state === null))) {
           throw new PrebuyError('dev_buy_requested', 'The launch is under way: its parameters no longer change.')
         }
         let tokenAdmin: string
@@ -106,7 +111,11 @@ export function createDevBuyService({ store, clock, chain }: DevBuyServiceDeps):
           lock,
           ...(pool ? { pool } : {}),
         }
-        return write(project, { launchId: devBuyLaunchId(slug), params, requestedAt: null, state: previous?.state ?? null })
+        // New parameters withdraw a retrying launch's request (the worker checks the record it read is still the one
+        // it launches): the owner asks again for a launch with them. Why the last attempt failed stays shown.
+        const state: DevBuyLaunchState | null =
+          previous?.state?.status === 'retrying' ? { status: 'not_launched', reason: previous.state.reason, at: clock() } : (previous?.state ?? null)
+        return write(project, { ...previous, launchId: devBuyLaunchId(slug), params, requestedAt: null, state })
       })
     },
 

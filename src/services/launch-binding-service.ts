@@ -86,6 +86,14 @@ export function createLaunchBindingService({ store, journal, clock }: LaunchBind
         const candidate = await journal.getCandidate(project.chain, slug, token)
         if (!candidate) throw new PrebuyError('candidate_not_found', `No launch candidate ${token} for ${slug}.`)
         if (project.launch !== null) throw new PrebuyError('binding_fixed', 'The project has launched already.')
+        // A dev_buy project's token is the one its own launch deploys (judge-launch.ts): anything else, even at the
+        // address the launch expected, is someone else's deployment and must never be bought for its orders.
+        if (project.launchMethod === 'dev_buy') {
+          throw new PrebuyError(
+            'candidate_not_confirmable',
+            `${slug} launches by its dev buy: only the token its own launch deploys binds it, never a candidate (${candidate.reason}).`,
+          )
+        }
         if (!CONFIRMABLE.has(candidate.status) || !candidate.launch) {
           throw new PrebuyError(
             'candidate_not_confirmable',

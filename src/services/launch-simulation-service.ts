@@ -12,9 +12,10 @@ import { FDV_DECIMALS, USDC_DECIMALS } from '../domain/order-bounds.ts'
 import type { Launchpad, LaunchMethod, OrderRecord, ProjectRecord } from '../domain/records.ts'
 import type { ExclusionReason } from '../domain/launch-methods/dev-buy-eligibility.ts'
 import type { DevBuyChain } from '../launch-methods/dev-buy/dev-buy-chain.ts'
+import { newLaunchSalt } from '../launch-methods/dev-buy/launch-salt.ts'
 import { planDevBuyLaunch } from '../launch-methods/dev-buy/launch-dev-buy.ts'
 import { pooledBuyers } from '../launch-methods/pooled-buyers.ts'
-import { formatEther, type Hex } from 'viem'
+import { formatEther } from 'viem'
 import type { Store } from '../store/open-store.ts'
 import type { WalletService } from '../wallets/wallet-service.ts'
 import type { Clock } from './clock.ts'
@@ -69,8 +70,11 @@ export interface LaunchSimulation {
   } | null
   /** The dev buy its launch would make now, on the pool it would deploy; null before its parameters, after it, or for other methods. */
   devBuy: {
-    /** The token it would deploy (its address is fixed by the parameters). */
-    tokenAddress: string
+    /**
+     * The token it deploys: null until the launch is under way, since each attempt draws a secret salt (nobody can
+     * deploy the token first); while launching, the one that attempt deploys.
+     */
+    tokenAddress: string | null
     spendUsdc: string
     ethIn: string
     boughtTokens: string
@@ -164,7 +168,9 @@ export function createLaunchSimulationService(deps: {
     const launch = project.devBuy
     if (project.launchMethod !== 'dev_buy' || !launch || launch.state?.status === 'launched' || project.launch !== null) return null
     const coordinator = devBuyChain?.coordinator(project.chain)
-    const deployment = coordinator ? devBuyChain!.deployment(project.chain, launch.params, coordinator, launch.launchId as Hex) : null
+    // Planned with a throwaway salt: the launch draws its own secret one (launch-salt.ts), so the token's address is
+    // known only once the launch is under way; the plan is the same whichever way the token sorts against WETH.
+    const deployment = coordinator ? devBuyChain!.deployment(project.chain, launch.params, coordinator, newLaunchSalt()) : null
     if (!coordinator || !deployment) return null
     const planned = await planDevBuyLaunch(
       { wallets, client: devBuyChain!.client(project.chain) },
@@ -174,7 +180,7 @@ export function createLaunchSimulationService(deps: {
     const tokens = (atoms: bigint) => formatDecimal(atoms, 18)
     const usd = (atoms: bigint) => formatDecimal(atoms, USDC_DECIMALS)
     return {
-      tokenAddress: planned.token,
+      tokenAddress: launch.state?.status === 'launching' ? (launch.state.token ?? null) : null,
       spendUsdc: usd(plan.quote?.stableIn ?? 0n),
       ethIn: formatEther(planned.quotedEth),
       boughtTokens: tokens(plan.quote?.tokensOut ?? 0n),

@@ -1,4 +1,5 @@
 import { PrebuyError } from '../common/errors.ts'
+import { withoutLaunchSalt } from '../domain/launch-methods/dev-buy-view.ts'
 import { formatDecimal, parseDecimal } from '../domain/decimal.ts'
 import { USDC_DECIMALS } from '../domain/order-bounds.ts'
 import { ORDER_STATUSES, type OrderRecord, type OrderStatus, type ProjectRecord } from '../domain/records.ts'
@@ -130,7 +131,7 @@ export function createOperatorViewsService(deps: { store: Store; journal: Journa
     async project(slug) {
       const project = await mustGetProject(slug)
       const launch = await journal.getLaunchBySlug(slug)
-      return { project, orders: tallies(await ordersOfProject(slug)), launch: launch ? await summaryOf(launch) : null }
+      return { project: withoutLaunchSalt(project), orders: tallies(await ordersOfProject(slug)), launch: launch ? await summaryOf(launch) : null }
     },
   }
 }

@@ -45,7 +45,7 @@ export interface OrderService {
    */
   cancelActiveOrdersWith<T>(keyId: string, commit: (ops: readonly StoreOperation[]) => Promise<T>): Promise<{ result: T; cancelled: number }>
   /** What the GET /orders page cache holds now (for metrics and tests): pages and the orders in them. */
-  pageCacheSize(): { pages: number; orders: number }
+  pageCacheSize(): { pages: number; orders: number; bytes: number }
 }
 
 export interface OrderServiceDeps {
@@ -89,6 +89,11 @@ export const PAGE_CACHE_MAX_ORDERS = 100_000
  * (and statuses and limits), each an entry even when empty (~4 KB each before this bound).
  */
 export const PAGE_CACHE_MAX_PAGES = 10_000
+/**
+ * Bytes held in cached pages at most (their cache keys and their JSON), whatever the pages and orders: counted by
+ * entries alone, one key could still add ~285 MB with long cursors (issue "round 3").
+ */
+export const PAGE_CACHE_MAX_BYTES = 32 * 1024 * 1024
 
 export function createOrderService({ store, clock }: OrderServiceDeps): OrderService {
   const { orders, projects, users, ordersBySpend } = store.sub
@@ -99,8 +104,10 @@ export function createOrderService({ store, clock }: OrderServiceDeps): OrderSer
    * the executor's). A page read while a write was in flight is stored under the old version and so never served.
    */
   const versions = new Map<string, number>()
-  const pages = new Map<string, { version: number; page: OrderPage }>()
+  const pages = new Map<string, { version: number; page: OrderPage; bytes: number }>()
   let cachedOrders = 0
+  let cachedBytes = 0
+  const bytesOf = (cacheKey: string, page: OrderPage): number => 2 * cacheKey.length + JSON.stringify(page).length
   const versionOf = (keyId: string) => versions.get(keyId) ?? 0
   store.onBatch((operations) => {
     for (const op of operations) {
@@ -159,18 +166,24 @@ export function createOrderService({ store, clock }: OrderServiceDeps): OrderSer
       if (cached && cached.version === version) return cached.page
       const page = await readIndexPage(ordersBySpend, spendGroupPrefix(keyId, status ?? VISIBLE_GROUP), { cursor, limit })
       const result = { data: page.entries.map((entry) => toOrderView(entry.value)), meta: { limit, nextCursor: page.nextCursor } }
-      if (cachedOrders + result.data.length > PAGE_CACHE_MAX_ORDERS || pages.size >= PAGE_CACHE_MAX_PAGES) {
+      const bytes = bytesOf(cacheKey, result)
+      if (cachedOrders + result.data.length > PAGE_CACHE_MAX_ORDERS || pages.size >= PAGE_CACHE_MAX_PAGES || cachedBytes + bytes > PAGE_CACHE_MAX_BYTES) {
         pages.clear()
         cachedOrders = 0
+        cachedBytes = 0
       }
       const replaced = pages.get(cacheKey)
-      if (replaced) cachedOrders -= replaced.page.data.length
-      pages.set(cacheKey, { version, page: result })
+      if (replaced) {
+        cachedOrders -= replaced.page.data.length
+        cachedBytes -= replaced.bytes
+      }
+      pages.set(cacheKey, { version, page: result, bytes })
       cachedOrders += result.data.length
+      cachedBytes += bytes
       return result
     },
     getOrder: (keyId, slug) => orders.get(orderKey(keyId, slug)),
-    pageCacheSize: () => ({ pages: pages.size, orders: cachedOrders }),
+    pageCacheSize: () => ({ pages: pages.size, orders: cachedOrders, bytes: cachedBytes }),
     cancelActiveOrdersWith: (keyId, commit) =>
       store.mutex.run(orderLockName(keyId), async () => {
         const [all, user] = await Promise.all([readAll(orders, orderKey(keyId, '')), users.get(keyId)])

@@ -1,14 +1,16 @@
-import { encodeFunctionData, erc20Abi, getAddress, keccak256, toHex, type Address, type Hex } from 'viem'
+import { encodeFunctionData, erc20Abi, getAddress, isAddressEqual, keccak256, toHex, type Address, type Hex } from 'viem'
 import { PrebuyError } from '../common/errors.ts'
 import { formatDecimal, parseDecimal } from '../domain/decimal.ts'
-import { isLocked, NO_LOCK, validateLockTerms } from '../domain/launch-methods/lock-terms.ts'
+import { isLocked, validateLockTerms } from '../domain/launch-methods/lock-terms.ts'
+import { describeOtcDifferences, type OtcTerms, otcTermsDifferences, recordedOtcTerms } from '../domain/launch-methods/otc-terms.ts'
 import { FDV_DECIMALS, MAX_FDV_USDC } from '../domain/order-bounds.ts'
 import type { OtcOffer, ProjectRecord } from '../domain/records.ts'
 import type { OtcChain } from '../launch-methods/otc/otc-chain.ts'
-import { OTC_SETTLEMENT_ABI } from '../launch-methods/otc/otc-settlement-contract.ts'
+import { OTC_SETTLEMENT_ABI, otcOfferKey } from '../launch-methods/otc/otc-settlement-contract.ts'
 import type { Store } from '../store/open-store.ts'
 import { projectWriteOps } from '../store/project-writes.ts'
 import type { WalletService } from '../wallets/wallet-service.ts'
+import type { Logger } from '../common/logger.ts'
 import type { Clock } from './clock.ts'
 import { PROJECT_LOCK } from './project-service.ts'
 import { type LaunchMethodActor, ownedProjectOfMethod } from './launch-method-project.ts'
@@ -52,6 +54,8 @@ export interface OtcServiceDeps {
   clock: Clock
   /** Absent: this daemon has no chain access for OTC (tests of other parts); every OTC call is refused. */
   chain?: OtcChain
+  /** Where an offer id left for a fresh one is reported to the operator (absent: only recorded on the offer). */
+  logger?: Logger
 }
 
 /** Longest token symbol kept from the token contract. */
@@ -63,7 +67,9 @@ const MAX_SYMBOL_LENGTH = 32
  */
 export const otcOfferId = (slug: string, round = 0): Hex => keccak256(toHex(round === 0 ? `prebuy-otc:${slug}` : `prebuy-otc:${slug}:${round}`))
 
-export function createOtcService({ store, wallets, clock, chain }: OtcServiceDeps): OtcService {
+const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000'
+
+export function createOtcService({ store, wallets, clock, chain, logger }: OtcServiceDeps): OtcService {
   const ownedOtcProject = (slug: string, actor: OtcActor): Promise<ProjectRecord> =>
     ownedProjectOfMethod(store, slug, actor, { launchMethod: 'pooled_otc', wrongMethod: 'not_otc_project', what: 'OTC offer' })
   const settlementOf = (project: ProjectRecord): Address => {
@@ -75,6 +81,54 @@ export function createOtcService({ store, wallets, clock, chain }: OtcServiceDep
     const next: ProjectRecord = { ...project, otc, updatedAt: clock() }
     await store.batch(projectWriteOps(store, project, next))
     return next
+  }
+
+  /**
+   * Records the deposit of `offer` at `terms` (deposited by `terms.project`), under the projects lock: only if the
+   * record still holds the same offer with the same terms (they could have been replaced while the deposit was sent;
+   * that deposit is then not this offer's, and the next deposit call replaces it under a fresh id).
+   */
+  const recordDeposit = (slug: string, offer: OtcOffer, terms: OtcTerms, txHash: string | null, blockNumber: bigint | null) =>
+    store.mutex.run(PROJECT_LOCK, async () => {
+      const current = (await store.sub.projects.get(slug))!
+      const now = current.otc
+      if (!now || now.offerId !== offer.offerId || otcTermsDifferences(recordedOtcTerms(now, terms.project), terms).length > 0) {
+        throw new PrebuyError('otc_terms_changed', 'The offer changed while its deposit was sent: that deposit does not count. Deposit again.')
+      }
+      return write(current, {
+        ...now,
+        deposit: { txHash, blockNumber: blockNumber === null ? null : blockNumber.toString(), at: clock(), project: terms.project },
+      })
+    })
+  /** Moves the offer to the next id, keeping its terms, with the left id and the reason on the record. */
+  const supersede = (slug: string, offer: OtcOffer, reason: string) =>
+    store.mutex.run(PROJECT_LOCK, async () => {
+      const current = (await store.sub.projects.get(slug))!
+      const now = current.otc!
+      const round = Math.max(now.round ?? 0, offer.round ?? 0) + 1
+      return write(current, {
+        ...now,
+        offerId: otcOfferId(slug, round),
+        round,
+        deposit: null,
+        settlement: null,
+        superseded: [...(now.superseded ?? []), { offerId: offer.offerId, reason, at: clock() }],
+      })
+    })
+  /** The owner wallet takes back its own open offer `offerId` (the contract keys it by that wallet). */
+  const cancelOnChain = async (project: ProjectRecord, userIndex: number, contract: Address, offerId: Hex) => {
+    const [result] = await wallets.submitUserOperations(project.chain, [
+      {
+        id: `otc-cancel:${project.slug}`,
+        userIndex,
+        callGasLimit: 200_000n,
+        calls: [{ to: contract, data: encodeFunctionData({ abi: OTC_SETTLEMENT_ABI, functionName: 'cancel', args: [offerId] }) }],
+      },
+    ])
+    if (result?.status !== 'included') {
+      const why = result && 'revert' in result ? result.revert.message : result && 'reason' in result ? result.reason : (result?.status ?? 'not sent')
+      throw new PrebuyError('otc_cancel_failed', `The cancellation did not go through: ${why}. The offer stands.`)
+    }
   }
 
   return {
@@ -134,55 +188,69 @@ export function createOtcService({ store, wallets, clock, chain }: OtcServiceDep
 
     async deposit(slug, actor) {
       return store.mutex.run(`otc-deposit:${slug}`, async () => {
-        const project = await ownedOtcProject(slug, actor)
+        let project = await ownedOtcProject(slug, actor)
         const contract = settlementOf(project)
-        const offer = project.otc
-        if (!offer) throw new PrebuyError('otc_no_offer', 'Set the offer first (PATCH /projects/{slug}/otc).')
-        if (offer.deposit) return project
-        const offerId = offer.offerId as Hex
-        const recordDeposit = (txHash: string | null, blockNumber: bigint | null) =>
-          store.mutex.run(PROJECT_LOCK, async () => {
-            const current = (await store.sub.projects.get(slug))!
-            return write(current, { ...current.otc!, deposit: { txHash, blockNumber: blockNumber === null ? null : blockNumber.toString(), at: clock() } })
-          })
-        // Already on chain (a deposit whose record a crash lost): recorded, not sent again.
-        if ((await chain!.readOffer(project.chain, offerId)).project !== '0x0000000000000000000000000000000000000000') return recordDeposit(null, null)
-
+        if (!project.otc) throw new PrebuyError('otc_no_offer', 'Set the offer first (PATCH /projects/{slug}/otc).')
+        if (project.otc.deposit) return project
         const key = project.ownerKeyId === null ? undefined : await store.sub.keys.get(project.ownerKeyId)
         if (!key || key.revokedAt !== null)
           throw new PrebuyError('otc_no_owner_wallet', 'The project has no owner key (or it is revoked): no wallet to deposit from.')
-        const token = offer.tokenAddress as Address
-        const amount = BigInt(offer.tokenAmount)
-        const held = await chain!.tokenBalance(project.chain, token, key.walletAddress as Address)
-        if (held < amount) {
-          throw new PrebuyError(
-            'insufficient_token_balance',
-            `The owner's wallet ${key.walletAddress} holds ${formatDecimal(held, offer.tokenDecimals)} ${offer.tokenSymbol} on ${project.chain}; the offer needs ${formatDecimal(amount, offer.tokenDecimals)}.`,
+        const wallet = getAddress(key.walletAddress)
+
+        // What is on chain under the owner wallet's key for this id. The contract keys offers by their depositor
+        // (otcOfferKey), so only this wallet can have put anything there: a stranger's deposit under the same public
+        // id lands under the stranger's own key and is never read here. Still, a deposit counts only when the offer
+        // equals the record in every field; an offer of this wallet's with other terms (a record from an older
+        // version, terms that changed while a deposit was sent) is taken back and the offer moves to a fresh id.
+        for (let tries = 0; ; tries++) {
+          const offer = project.otc!
+          const terms = recordedOtcTerms(offer, wallet)
+          const onChain = await chain!.readOffer(project.chain, otcOfferKey(wallet, offer.offerId as Hex))
+          if (onChain.project === ZERO_ADDRESS) break
+          const fields = otcTermsDifferences(terms, onChain)
+          // The same offer, on chain already (a deposit whose record a crash lost): recorded, not sent again.
+          if (fields.length === 0) return recordDeposit(slug, offer, terms, null, null)
+          if (tries >= 2)
+            throw new PrebuyError('otc_deposit_failed', `The offer's ids keep holding other terms on chain: ${describeOtcDifferences(terms, onChain, fields)}.`)
+          const reason = describeOtcDifferences(terms, onChain, fields)
+          if (!onChain.closed) await cancelOnChain(project, key.userIndex, contract, offer.offerId as Hex)
+          project = await supersede(slug, offer, reason)
+          logger?.warn(
+            { slug, offerId: offer.offerId, next: project.otc!.offerId, reason },
+            'OTC offer id superseded: the on-chain offer differs from the record',
           )
         }
-        const fdvAtoms = parseDecimal(offer.fdvUsdc, FDV_DECIMALS)!
-        const lock = offer.lock ?? NO_LOCK
+
+        const offer = project.otc!
+        const terms = recordedOtcTerms(offer, wallet)
+        const held = await chain!.tokenBalance(project.chain, terms.token as Address, wallet)
+        if (held < terms.offered) {
+          throw new PrebuyError(
+            'insufficient_token_balance',
+            `The owner's wallet ${key.walletAddress} holds ${formatDecimal(held, offer.tokenDecimals)} ${offer.tokenSymbol} on ${project.chain}; the offer needs ${formatDecimal(terms.offered, offer.tokenDecimals)}.`,
+          )
+        }
         const [result] = await wallets.submitUserOperations(project.chain, [
           {
             id: `otc-deposit:${slug}`,
             userIndex: key.userIndex,
             callGasLimit: 400_000n,
             calls: [
-              { to: token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [contract, amount] }) },
+              { to: terms.token as Address, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [contract, terms.offered] }) },
               {
                 to: contract,
                 data: encodeFunctionData({
                   abi: OTC_SETTLEMENT_ABI,
                   functionName: 'deposit',
                   args: [
-                    offerId,
-                    token,
-                    amount,
-                    fdvAtoms,
-                    BigInt(offer.totalSupply),
-                    BigInt(Math.ceil(offer.settleAt / 1000)),
-                    BigInt(lock.lockSeconds),
-                    BigInt(lock.vestingSeconds),
+                    offer.offerId as Hex,
+                    terms.token as Address,
+                    terms.offered,
+                    terms.fdv,
+                    terms.totalSupply,
+                    terms.settleAfter,
+                    terms.lockSeconds,
+                    terms.vestingSeconds,
                   ],
                 }),
               },
@@ -193,7 +261,7 @@ export function createOtcService({ store, wallets, clock, chain }: OtcServiceDep
           const why = result && 'revert' in result ? result.revert.message : result && 'reason' in result ? result.reason : (result?.status ?? 'not sent')
           throw new PrebuyError('otc_deposit_failed', `The deposit did not go through: ${why}. Nothing was deposited.`)
         }
-        return recordDeposit(result.txHash, result.blockNumber)
+        return recordDeposit(slug, offer, terms, result.txHash, result.blockNumber)
       })
     },
 
@@ -216,27 +284,23 @@ export function createOtcService({ store, wallets, clock, chain }: OtcServiceDep
           })
         if (!offer.deposit) return markCancelled()
         const contract = settlementOf(project)
-        const onChain = await chain!.readOffer(project.chain, offer.offerId as Hex)
+        const key = project.ownerKeyId === null ? undefined : await store.sub.keys.get(project.ownerKeyId)
+        // The offer is stored under the depositing wallet's key (records before v3: the owner key's wallet).
+        const depositor = offer.deposit.project ?? key?.walletAddress
+        if (!depositor) throw new PrebuyError('otc_no_owner_wallet', 'The project has no owner key: no wallet to cancel from.')
+        const offerKey = otcOfferKey(getAddress(depositor), offer.offerId as Hex)
+        const onChain = await chain!.readOffer(project.chain, offerKey)
         // Closed already: settled by a settlement the worker has not recorded yet (it will), or cancelled on chain.
         const fromBlock = BigInt(offer.deposit.blockNumber ?? 0)
-        if (onChain.closed && (await chain!.settledIn(project.chain, offer.offerId as Hex, fromBlock)) !== null) {
+        if (onChain.closed && (await chain!.settledIn(project.chain, offerKey, fromBlock)) !== null) {
           throw new PrebuyError('otc_settled', 'The offer is settled on chain: the project sold by OTC already (the record follows shortly).')
         }
-        if (!onChain.closed) {
-          const key = project.ownerKeyId === null ? undefined : await store.sub.keys.get(project.ownerKeyId)
-          if (!key) throw new PrebuyError('otc_no_owner_wallet', 'The project has no owner key: no wallet to cancel from.')
-          const [result] = await wallets.submitUserOperations(project.chain, [
-            {
-              id: `otc-cancel:${slug}`,
-              userIndex: key.userIndex,
-              callGasLimit: 200_000n,
-              calls: [{ to: contract, data: encodeFunctionData({ abi: OTC_SETTLEMENT_ABI, functionName: 'cancel', args: [offer.offerId as Hex] }) }],
-            },
-          ])
-          if (result?.status !== 'included') {
-            const why = result && 'revert' in result ? result.revert.message : result && 'reason' in result ? result.reason : (result?.status ?? 'not sent')
-            throw new PrebuyError('otc_cancel_failed', `The cancellation did not go through: ${why}. The offer stands.`)
+        if (!onChain.closed && onChain.project !== ZERO_ADDRESS) {
+          // Only the depositing wallet can cancel (the contract derives the key from the caller).
+          if (!key || !isAddressEqual(key.walletAddress as Address, depositor as Address)) {
+            throw new PrebuyError('otc_no_owner_wallet', "The wallet that deposited the offer is no longer the owner key's: no wallet to cancel from.")
           }
+          await cancelOnChain(project, key.userIndex, contract, offer.offerId as Hex)
         }
         // Closed on chain by now, by this call or by an earlier cancellation.
         return markCancelled()

@@ -15,6 +15,7 @@ import { createDevBuyService, type DevBuyService } from './dev-buy-service.ts'
 import type { DevBuyChain } from '../launch-methods/dev-buy/dev-buy-chain.ts'
 import { createLaunchSimulationService, type LaunchSimulationService } from './launch-simulation-service.ts'
 import type { OtcChain } from '../launch-methods/otc/otc-chain.ts'
+import type { Logger } from '../common/logger.ts'
 import type { VestingChain } from '../launch-methods/vesting/vesting-chain.ts'
 import { createVestingService, type VestingService } from './vesting-service.ts'
 import { createProjectService, type ProjectService } from './project-service.ts'
@@ -57,9 +58,11 @@ export interface ServicesDeps {
   devBuyChain?: DevBuyChain
   /** The vesting contract's reads; absent: positions are shown without their state now. */
   vestingChain?: VestingChain
+  /** Where services report what the operator must know outside a request's answer (absent: not reported). */
+  logger?: Logger
 }
 
-export function createServices({ store, wallets, clock = systemClock, fundedCacheMs, otcChain, devBuyChain, vestingChain }: ServicesDeps): Services {
+export function createServices({ store, wallets, clock = systemClock, fundedCacheMs, otcChain, devBuyChain, vestingChain, logger }: ServicesDeps): Services {
   const keys = createKeyService({ store, wallets, clock })
   const projects = createProjectService({ store, wallets, clock, ...(fundedCacheMs === undefined ? {} : { fundedCacheMs }) })
   const blocklist = createBlocklistService({ store, clock })
@@ -75,7 +78,7 @@ export function createServices({ store, wallets, clock = systemClock, fundedCach
     launches: createLaunchBindingService({ store, journal: createJournal(store), clock }),
     executions: createExecutionJournalService({ store, journal: createJournal(store), projects }),
     views: createOperatorViewsService({ store, journal: createJournal(store), projects }),
-    otc: createOtcService({ store, wallets, clock, ...(otcChain ? { chain: otcChain } : {}) }),
+    otc: createOtcService({ store, wallets, clock, ...(otcChain ? { chain: otcChain } : {}), ...(logger ? { logger } : {}) }),
     devBuy: createDevBuyService({ store, clock, ...(devBuyChain ? { chain: devBuyChain } : {}) }),
     simulations: createLaunchSimulationService({ store, wallets, projects, clock, ...(devBuyChain ? { devBuyChain } : {}) }),
     vesting: createVestingService({ store, ...(vestingChain ? { chain: vestingChain } : {}) }),

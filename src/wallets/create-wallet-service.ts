@@ -3,6 +3,7 @@ import { createPublicClient, http, type Address, type Hash, type PublicClient } 
 import { enabledChainKeys } from '../chain/enabled-chains.ts'
 import { isChainKey, type ChainConfig, type ChainKey } from '../chain/chain-keys.ts'
 import { PrebuyError } from '../common/errors.ts'
+import { txGasCapOf } from '../chain/tx-gas-cap.ts'
 import { silentLogger, type Logger } from '../common/logger.ts'
 import { createAccountProvider } from './accounts/create-account-provider.ts'
 import type { SmartAccountKind, SmartAccountProvider } from './accounts/operation-account.ts'
@@ -18,8 +19,10 @@ import { createOperationPreparer } from './prepare-user-operations.ts'
 import { createChainBalanceReader, type ChainBalanceReader } from './read-balances.ts'
 import type { SubmitOptions, UserOperationRequest, UserOperationResult, WalletService } from './wallet-service.ts'
 import { runOperationsInCall } from './run-operations-in-call.ts'
+import { notSentOutcome } from './bundler/submit-bundles.ts'
 import { withdraw } from './withdraw.ts'
 import { createWithdrawalCounter, DEFAULT_WITHDRAWAL_POLICY, type WithdrawalPolicy } from './withdrawal-policy.ts'
+import { RPC_BATCH_SIZE } from '../chain/node-requirements.ts'
 
 /**
  * Most wallets one prepareAhead deploys (the rest on later calls, one per block): ~40M gas, well inside one block, so
@@ -82,7 +85,7 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
       deps.clients?.[key] ??
       createPublicClient({
         // JSON-RPC batching: the many small reads of one bundle (account code checks) travel in one HTTP request.
-        transport: http(chain.rpcUrl, { retryCount: 2, batch: { batchSize: 1_000, wait: 0 } }),
+        transport: http(chain.rpcUrl, { retryCount: 2, batch: { batchSize: RPC_BATCH_SIZE, wait: 0 } }),
         pollingInterval: 250,
       })
     clients[key] = client
@@ -178,9 +181,7 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
           return
         }
         const code = result.reason instanceof PrebuyError ? result.reason.code : 'bundle_send_failed'
-        for (const item of chunks[index]?.items ?? []) {
-          byHash.set(item.userOpHash, { status: 'not_sent', id: item.id, userOpHash: item.userOpHash, reason: `not sent (${code}); the operation did not run` })
-        }
+        for (const item of chunks[index]?.items ?? []) byHash.set(item.userOpHash, notSentOutcome(item, code))
       })
       stillPending = new Set([...byHash.values()].filter((outcome) => outcome.status === 'not_mined').map((outcome) => outcome.userOpHash))
       const results = requests.map((request, index): UserOperationResult => {
@@ -265,7 +266,8 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
     runOperationsInCall(chain, request) {
       if (!isChainKey(chain)) throw new PrebuyError('invalid_chain', 'The chain must be base or second_chain.')
       assertEnabled(chain)
-      return runOperationsInCall({ preparer: preparers[chain], bundler: bundlers[chain], client: clients[chain], from: bundlerAddress(deps.keys) }, request)
+      const parts = { preparer: preparers[chain], bundler: bundlers[chain], client: clients[chain], from: bundlerAddress(deps.keys) }
+      return runOperationsInCall({ ...parts, txGasCap: txGasCapOf(deps.chains[chain]) }, request)
     },
   }
 }

@@ -2,6 +2,7 @@ import type { Address, Hex, PublicClient } from 'viem'
 import { revertDataOf } from '../chain/revert-data.ts'
 import { toPackedUserOperation } from 'viem/account-abstraction'
 import type { Bundler } from './bundler/bundler.ts'
+import { minGas, withMargin } from './bundler/bundle-gas.ts'
 import { decodeRevertReason, revertWithoutReason } from './bundler/decode-revert-reason.ts'
 import type { OperationPreparer } from './prepare/operation-preparer.ts'
 import type { OperationsCallOutcome, OperationsCallRequest } from './wallet-service.ts'
@@ -13,10 +14,10 @@ import type { OperationsCallOutcome, OperationsCallRequest } from './wallet-serv
  * while the transaction may still land (a second operation on the same nonce would collide with it).
  */
 export async function runOperationsInCall(
-  parts: { preparer: OperationPreparer; bundler: Bundler; client: PublicClient; from: Address },
+  parts: { preparer: OperationPreparer; bundler: Bundler; client: PublicClient; from: Address; txGasCap: bigint },
   request: OperationsCallRequest,
 ): Promise<OperationsCallOutcome> {
-  const { preparer, bundler, client, from } = parts
+  const { preparer, bundler, client, from, txGasCap } = parts
   if (!bundler.sendCall) return { status: 'not_prepared', reason: 'this chain submits through an external bundler, which cannot run operations inside a call' }
   const prepared = await preparer.prepare(request.requests)
   let stillPending: Set<`0x${string}`> | undefined
@@ -26,13 +27,21 @@ export async function runOperationsInCall(
     const items = prepared.items.map((item) => item!)
     const call = request.build(items.map((item) => toPackedUserOperation(item.userOperation)))
     // handleOps refuses to start an operation with less gas left than it declared (AA95), so the declared limits go on top.
-    const gas = items.reduce((sum, { userOperation: op }) => sum + op.verificationGasLimit + op.callGasLimit + op.preVerificationGas, request.gas)
+    const declared = items.reduce((sum, { userOperation: op }) => sum + op.verificationGasLimit + op.callGasLimit + op.preVerificationGas, request.gas)
+    // Never more than one transaction may ask for (EIP-7825), in the simulation as in the transaction.
+    const overCap = declared > txGasCap
+    let gas = overCap ? txGasCap : declared
     let simulated: Hex
     try {
       simulated = (await client.call({ account: from, to: call.to, data: call.data, gas })).data ?? '0x'
+      // The declared sum is a bound, far above what the call uses: over the cap, the call is measured instead (the
+      // least gas at which it succeeds, an eighth more for a chain that moved), within the cap.
+      if (overCap) gas = minGas(withMargin(await client.estimateGas({ account: from, to: call.to, data: call.data, gas: txGasCap })), txGasCap)
     } catch (error) {
       const data = revertDataOf(error)
-      return { status: 'refused', revert: data ? decodeRevertReason(data, request.errors) : revertWithoutReason() }
+      const revert = data ? decodeRevertReason(data, request.errors) : revertWithoutReason()
+      if (overCap) return { status: 'over_gas_cap', operations: items.length, declaredGas: declared, cap: txGasCap, revert }
+      return { status: 'refused', revert }
     }
     try {
       await request.beforeSend?.(simulated)

@@ -1,6 +1,7 @@
 import type { Abi, Address, Hash, Hex } from 'viem'
 import type { PackedUserOperation } from 'viem/account-abstraction'
 import type { ChainKey } from '../chain/chain-keys.ts'
+import type { ErrorCode } from '../common/error-codes.ts'
 
 /**
  * The one interface the rest of the service uses for smart wallets. The implementation (src/wallets/) hides the
@@ -96,7 +97,8 @@ export interface DecodedRevert {
  * - `refused`: refused before inclusion (EntryPoint validation, AAxx; an external bundler's refusal; or never included
  *   in any bundle): it did not run.
  * - `not_sent`: could not be prepared, or its transaction could not be broadcast: it did not run. A request that was
- *   never signed has no `userOpHash`.
+ *   never signed has no `userOpHash`. `code` names the error that stopped its transaction, when one did
+ *   (`transaction_over_gas_cap`: the node refused its size, never the operation's fault).
  * - `not_mined`: sent in `txHash` but still unconfirmed after the reconcile rounds. It may still land: reconcile by
  *   userOpHash before retrying.
  * `reason` texts are for people (logs, journals); decisions are made on `status` and `revert.name`.
@@ -106,7 +108,7 @@ export type UserOperationResult =
   | { status: 'reverted'; id: string; userOpHash: Hash; txHash: Hash; blockNumber: bigint; revert: DecodedRevert }
   | { status: 'bundle_reverted'; id: string; userOpHash: Hash; txHash: Hash; blockNumber: bigint }
   | { status: 'refused'; id: string; userOpHash: Hash; reason: string }
-  | { status: 'not_sent'; id: string; userOpHash?: Hash; reason: string }
+  | { status: 'not_sent'; id: string; userOpHash?: Hash; reason: string; code?: ErrorCode | undefined }
   | { status: 'not_mined'; id: string; userOpHash: Hash; txHash: Hash }
 
 /** The block a submission is meant for: its number and time (Unix seconds). */
@@ -197,6 +199,12 @@ export type OperationsCallOutcome =
   | { status: 'refused'; revert: DecodedRevert }
   /** An operation could not be signed: nothing was sent. */
   | { status: 'not_prepared'; reason: string }
+  /**
+   * The call does not fit one transaction: its declared gas is over the chain's per-transaction cap (EIP-7825) and it
+   * does not succeed within the cap either (`revert`: what the simulation at the cap said). Nothing was sent; fewer
+   * operations per call would fit.
+   */
+  | { status: 'over_gas_cap'; operations: number; declaredGas: bigint; cap: bigint; revert: DecodedRevert }
   /** Sent, no receipt in time; `pending`: the node still holds it (it may land later: reconcile from the chain). */
   | { status: 'not_mined'; txHash: Hash; pending: boolean }
 

@@ -18,6 +18,7 @@ import type { KeyedMutex } from '../common/keyed-mutex.ts'
 import { failureReason } from './failure-reason.ts'
 import { isAmountSyntax, parseTokenAmount } from './parse-token-amount.ts'
 import type { ChainBalanceReader } from './read-balances.ts'
+import { knownSinkReason } from './known-sinks.ts'
 import { isNativeEth } from './token-metadata.ts'
 import { formatDecimal } from '../domain/decimal.ts'
 import { VESTING_ABI } from '../launch-methods/vesting/vesting-contract.ts'
@@ -72,6 +73,10 @@ export async function withdraw(deps: WithdrawDeps, request: WithdrawRequest): Pr
     throw badRequest('invalid_destination', 'The destination is the token contract itself: tokens sent there are lost.', { field: 'withdrawAddress' })
   }
   if (to === wallet) throw badRequest('invalid_destination', 'The destination is the wallet itself.', { field: 'withdrawAddress' })
+  const sink = knownSinkReason(to, chain.addresses)
+  if (sink) {
+    throw badRequest('destination_unrecoverable', `The destination is ${sink}: what is sent there cannot be got back.`, { field: 'withdrawAddress' })
+  }
   await keepGasForLaunches(deps, request.chain)
 
   const readBalance = async (): Promise<bigint> => {
@@ -106,11 +111,17 @@ export async function withdraw(deps: WithdrawDeps, request: WithdrawRequest): Pr
         minimum: minimum.toString(),
       })
     }
+    // Checked with what the wallet holds before any release: the transfer of the part it holds, to this destination.
+    // Before the quota: a destination that cannot receive is refused without using it.
+    const transfer = (units: bigint): AccountCall =>
+      native ? { to, value: units, data: '0x' } : { to: token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, units] }) }
+    await checkReceivable(client, wallet, transfer(value > free ? (free > 0n ? free : 0n) : value), chain.key)
     // Counted here, once the withdrawal will be sent: a refused request costs the service nothing.
     const quota = deps.counter.take(wallet.toLowerCase())
     if (!quota.allowed) {
       throw new PrebuyError('withdrawal_rate_limited', 'Too many withdrawals from this wallet in the last hour.', {
-        details: { retryAfterSeconds: quota.retryAfterSeconds },
+        // The limit that refused it, for the 429's X-RateLimit-* headers (not the per-minute request limit's).
+        details: { retryAfterSeconds: quota.retryAfterSeconds, rateLimit: { limit: quota.limit, remaining: 0, resetAt: quota.resetAt } },
       })
     }
     deps.reserved.set(key, (deps.reserved.get(key) ?? 0n) + value)
@@ -122,10 +133,6 @@ export async function withdraw(deps: WithdrawDeps, request: WithdrawRequest): Pr
       ? { to, value: amount, data: '0x' }
       : { to: token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] }) }
     const releases = amount > free ? releaseCalls(vested!, amount - free) : []
-    // Checked with what the wallet holds before the releases: the transfer of the part it holds, to this destination.
-    const checked =
-      releases.length === 0 ? call : { to: token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, free > 0n ? free : 0n] }) }
-    await checkReceivable(client, wallet, checked, chain.key)
     // One operation: the releases pay the wallet, then the transfer sends it on; all or nothing (executeBatch).
     const [result] = await deps.submit(request.chain, [{ userIndex: request.userIndex, calls: [...releases, call], id: `withdraw:${key}:${amount}` }])
     if (result?.status === 'not_mined') {

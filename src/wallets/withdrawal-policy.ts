@@ -29,7 +29,7 @@ export const DEFAULT_WITHDRAWAL_POLICY: WithdrawalPolicy = {
 
 export interface WithdrawalCounter {
   /** Counts one withdrawal of the wallet; `allowed` false (nothing counted) once the hour's quota is used. */
-  take(id: string): { allowed: true } | { allowed: false; retryAfterSeconds: number }
+  take(id: string): { allowed: true } | { allowed: false; retryAfterSeconds: number; limit: number; resetAt: number }
 }
 
 /** Most wallets tracked at once. */
@@ -45,7 +45,8 @@ export function createWithdrawalCounter(limit: number, windowMs: number, now: ()
       if (times.length >= limit) {
         recent.set(id, times)
         const oldest = times[0] ?? at
-        return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((oldest + windowMs - at) / 1000)) }
+        // resetAt: when the oldest counted withdrawal leaves the window, i.e. when one more is allowed.
+        return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((oldest + windowMs - at) / 1000)), limit, resetAt: oldest + windowMs }
       }
       times.push(at)
       recent.delete(id)

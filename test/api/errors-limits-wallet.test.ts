@@ -200,6 +200,50 @@ describe('wallet', () => {
   })
 })
 
+describe('withdrawal refusals as the document promises them', () => {
+  const withdraw = () =>
+    h.app.inject({
+      method: 'POST',
+      url: `${PREFIX}/wallet/withdrawals`,
+      headers: bearer(key),
+      payload: { tokenAddress: FAKE_STABLE.base, withdrawAddress: '0x000000000000000000000000000000000000dEaD', amount: '0.5' },
+    })
+
+  it('amount_below_minimum carries details.minimum, tokens_locked its details, insufficient_balance details.available', async () => {
+    h.wallets.failNextWithdrawal = new PrebuyError('amount_below_minimum', 'below', { details: { minimum: '1000000' } })
+    expect((await withdraw()).json()).toEqual({ error: 'Bad request', message: 'below', code: 'amount_below_minimum', details: { minimum: '1000000' } })
+    const locked = { available: '0', locked: '5000', nextUnlockAt: '2026-12-01T00:00:00.000Z', lockedUntil: '2027-01-01T00:00:00.000Z' }
+    h.wallets.failNextWithdrawal = new PrebuyError('tokens_locked', 'locked', { details: locked })
+    expect((await withdraw()).json()).toMatchObject({ code: 'tokens_locked', details: locked })
+    // Only the fields the code publishes: anything else in the error's details stays inside.
+    h.wallets.failNextWithdrawal = new PrebuyError('insufficient_balance', 'short', { details: { available: '12', internal: 'no' } })
+    expect((await withdraw()).json()).toMatchObject({ code: 'insufficient_balance', details: { available: '12' } })
+    h.wallets.failNextWithdrawal = new PrebuyError('invalid_destination', 'self', { details: { field: 'withdrawAddress' } })
+    expect((await withdraw()).json()).not.toHaveProperty('details')
+  })
+
+  it("a 429 of the withdrawal limit carries that limit's X-RateLimit-* headers; a 429 without a window carries none", async () => {
+    const resetAt = Date.now() + 1_200_000
+    h.wallets.failNextWithdrawal = new PrebuyError('withdrawal_rate_limited', 'too many', {
+      details: { retryAfterSeconds: 1_200, rateLimit: { limit: 10, remaining: 0, resetAt } },
+    })
+    const limited = await withdraw()
+    expect(limited.statusCode).toBe(429)
+    expect(limited.headers['retry-after']).toBe('1200')
+    expect(limited.headers['x-ratelimit-limit']).toBe('10')
+    expect(limited.headers['x-ratelimit-remaining']).toBe('0')
+    expect(limited.headers['x-ratelimit-reset']).toBe(String(resetAt))
+    h.wallets.failNextWithdrawal = new PrebuyError('too_many_operations', 'busy')
+    const busy = await withdraw()
+    expect(busy.statusCode).toBe(429)
+    expect(busy.headers['x-ratelimit-limit']).toBeUndefined()
+    // An ordinary answer still carries the request limit's headers.
+    const ok = await withdraw()
+    expect(ok.statusCode).toBe(200)
+    expect(Number(ok.headers['x-ratelimit-limit'])).toBeGreaterThan(10)
+  })
+})
+
 describe('logs', () => {
   it('requests are logged as structured lines without API keys, even on errors', async () => {
     const { Writable } = await import('node:stream')

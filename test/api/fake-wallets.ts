@@ -16,6 +16,8 @@ export interface FakeWallets extends WalletService {
   stablecoinBalancesCalls: number
   /** Delay of walletAddress in ms (provisioning takes time in the real service). */
   provisionDelayMs: number
+  /** The next withdrawal throws this (the real service's refusals, as the HTTP layer must show them). */
+  failNextWithdrawal: Error | undefined
 }
 
 export const FAKE_STABLE: Record<ChainKey, Address> = {
@@ -30,6 +32,7 @@ export function createFakeWallets(): FakeWallets {
     getBalancesCalls: 0,
     stablecoinBalancesCalls: 0,
     provisionDelayMs: 0,
+    failNextWithdrawal: undefined,
     setStable(userIndex, chain, atomic) {
       stable.set(`${userIndex}:${chain}`, atomic)
     },
@@ -51,6 +54,9 @@ export function createFakeWallets(): FakeWallets {
       return new Map(userIndexes.map((i) => [i, stable.get(`${i}:${chain}`) ?? 0n]))
     },
     async withdraw(request): Promise<WithdrawResult> {
+      const failure = fake.failNextWithdrawal
+      fake.failNextWithdrawal = undefined
+      if (failure) throw failure
       if (!/^0x[0-9a-fA-F]{40}$/.test(request.to)) throw new PrebuyError('invalid_address', 'withdrawAddress is not an address')
       if (request.amount !== 'max' && !/^\d+(\.\d+)?$/.test(request.amount)) throw new PrebuyError('invalid_amount', 'amount is not a decimal')
       fake.withdrawals.push(request)

@@ -74,7 +74,10 @@ describe('per-IP limit on POST /api-keys', () => {
     try {
       const post = (label: string, ip = '203.0.113.7') =>
         limited.app.inject({ method: 'POST', url: `${PREFIX}/api-keys`, payload: { label }, remoteAddress: ip })
+      // A refused request (a bad label: 400; a taken one: 409) does not spend the budget.
+      expect((await post('')).statusCode).toBe(400)
       expect((await post('one')).statusCode).toBe(201)
+      expect((await post('one')).statusCode).toBe(409)
       expect((await post('two')).statusCode).toBe(201)
       const res = await post('three')
       expect(res.statusCode).toBe(429)

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { PAGE_CACHE_MAX_ORDERS, PAGE_CACHE_MAX_PAGES } from '../../src/services/order-service.ts'
+import { CURSOR_MAX_LENGTH } from '../../src/api/schemas.ts'
+import { PAGE_CACHE_MAX_BYTES, PAGE_CACHE_MAX_ORDERS, PAGE_CACHE_MAX_PAGES } from '../../src/services/order-service.ts'
 import { writeOrderAs } from '../support/write-order-as.ts'
 import { approvedProject, plainProject, createHarness, createKey, bearer, PREFIX, type Harness, markLaunched } from './harness.ts'
 
@@ -264,6 +265,26 @@ describe('GET /orders', () => {
     }
     expect(h.services.orders.pageCacheSize().orders).toBeLessThanOrEqual(PAGE_CACHE_MAX_ORDERS)
     // Still correct afterwards: the first page is the real one.
+    expect((await list('?limit=1')).meta.nextCursor).toBe(issued)
+  }, 60_000)
+
+  it('the page cache is bounded by bytes too, and cursors by length', async () => {
+    await send('POST', [item('alpha'), item('beta')])
+    const issued = (await list('?limit=1')).meta.nextCursor as string
+    const lastKey = Buffer.from(issued, 'base64url').toString('utf8')
+    const keyId = (await h.services.keys.listKeys()).find((k) => k.label === 'buyer')!.id
+    // Long crafted cursors (the service itself takes them; the API refuses them below): ~40 KB of cache key each.
+    const pad = 'x'.repeat(20_000)
+    for (let i = 0; i < 1_200; i += 1) {
+      const cursor = Buffer.from(`${lastKey}~${pad}${i}`, 'utf8').toString('base64url')
+      await h.services.orders.listOrders(keyId, { cursor, limit: 20 })
+      expect(h.services.orders.pageCacheSize().bytes).toBeLessThanOrEqual(PAGE_CACHE_MAX_BYTES)
+    }
+    expect(h.services.orders.pageCacheSize().pages).toBeLessThan(1_200)
+    const long = Buffer.from(`${lastKey}~${'y'.repeat(CURSOR_MAX_LENGTH)}`, 'utf8').toString('base64url')
+    const res = await h.app.inject({ method: 'GET', url: `${PREFIX}/orders?cursor=${long}`, headers: bearer(key) })
+    expect(res.statusCode).toBe(400)
+    expect(JSON.stringify(res.json())).toMatch(/cursor/)
     expect((await list('?limit=1')).meta.nextCursor).toBe(issued)
   }, 60_000)
 

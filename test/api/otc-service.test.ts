@@ -2,6 +2,7 @@ import type { Address, Hash, Hex } from 'viem'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { OtcOffer } from '../../src/domain/records.ts'
 import type { OtcChain } from '../../src/launch-methods/otc/otc-chain.ts'
+import { otcOfferKey } from '../../src/launch-methods/otc/otc-settlement-contract.ts'
 import { createOtcService, otcOfferId } from '../../src/services/otc-service.ts'
 import type { Store } from '../../src/store/open-store.ts'
 import { projectWriteOps } from '../../src/store/project-writes.ts'
@@ -22,6 +23,7 @@ describe('OTC service', () => {
   let store: Store
   let closedOnChain: boolean
   let sent: number
+  let readKeys: Hex[]
   const wallets = {
     submitUserOperations: async () => {
       sent++
@@ -34,7 +36,10 @@ describe('OTC service', () => {
       if (token.toLowerCase() !== TOKEN) throw new Error('no contract')
       return { symbol: `SYM${'X'.repeat(100)}`, decimals: 18, totalSupply: 10n ** 27n }
     },
-    readOffer: async () => ({ closed: closedOnChain }),
+    readOffer: async (_: string, key: Hex) => {
+      readKeys.push(key)
+      return { closed: closedOnChain }
+    },
     settledIn: async () => SETTLED_TX,
     vesting: () => null,
   } as unknown as OtcChain
@@ -50,6 +55,7 @@ describe('OTC service', () => {
     store = temp.store
     closedOnChain = false
     sent = 0
+    readKeys = []
     await store.batch(projectWriteOps(store, undefined, projectRecord('otc', { launchMethod: 'pooled_otc', ownerKeyId: OWNER })))
   })
   afterEach(async () => {
@@ -100,7 +106,8 @@ describe('OTC service', () => {
   it('refuses to withdraw while settling, and an offer the chain shows settled before the record does (otc_settled, nothing sent, record unchanged)', async () => {
     const otc = createOtcService({ store, wallets, clock: Date.now, chain })
     const offer = (await otc.setOffer('otc', 'operator', input)).otc!
-    const deposited = { ...offer, deposit: { txHash: `0x${'66'.repeat(32)}`, blockNumber: '7', at: 1 } }
+    const depositor: Address = '0x00000000000000000000000000000000000d0d01'
+    const deposited = { ...offer, deposit: { txHash: `0x${'66'.repeat(32)}`, blockNumber: '7', at: 1, project: depositor } }
     await setOtc({ ...deposited, settlement: { status: 'settling', since: 1 } })
     await expect(otc.cancel('otc', { ownerKeyId: OWNER })).rejects.toMatchObject({ code: 'otc_settling' })
 
@@ -110,5 +117,7 @@ describe('OTC service', () => {
     expect(sent).toBe(0)
     expect((await project()).otc!.settlement).toMatchObject({ status: 'retrying' })
     expect(offer.offerId as Hex).toBe(otcOfferId('otc'))
+    // The offer read is the one under the depositing wallet's key, not the bare (public) id.
+    expect(readKeys).toEqual([otcOfferKey(depositor, otcOfferId('otc'))])
   })
 })

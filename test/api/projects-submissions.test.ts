@@ -303,12 +303,24 @@ describe('submissions', () => {
         expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0)
         expect(refused.json()).toMatchObject({ error: 'Too many requests' })
       }
-      // Counted before the body is read: even a malformed body is refused with 429, not 400.
+      // Counted before the body is read: past the budget even a malformed body is refused with 429, not 400.
       expect((await send('/feedback', { nonsense: true }, '192.0.2.20')).statusCode).toBe(429)
+      // Refused requests (400, 403) do not spend it: a client under its budget keeps all of it.
+      for (let i = 0; i < 5; i += 1) expect((await send('/feedback', { nonsense: true }, '192.0.2.22')).statusCode).toBe(400)
+      await limited.services.blocklist.add('ip', '192.0.2.23')
+      for (let i = 0; i < 5; i += 1) expect((await send('/feedback', feedback, '192.0.2.23')).statusCode).toBe(403)
+      await limited.services.blocklist.remove('ip', '192.0.2.23')
+      for (const [url, body] of cases) expect((await send(url, body, '192.0.2.23')).statusCode, url).toBe(200)
+      const last = await send('/feedback', { nonsense: true }, '192.0.2.22')
+      expect(last.statusCode).toBe(400)
+      expect(last.headers['x-ratelimit-remaining']).toBe('3')
+      for (const [url, body] of cases) expect((await send(url, body, '192.0.2.22')).statusCode, url).toBe(200)
+      expect((await send('/feedback', feedback, '192.0.2.22')).statusCode).toBe(429)
       // Another client has its own budget; the stored items are the three accepted ones.
       expect((await send('/feedback', feedback, '192.0.2.21')).statusCode).toBe(200)
       const stored = await Promise.all(['registration', 'key_request', 'feedback'].map((kind) => limited.services.reviews.list({ kind: kind as 'feedback' })))
       expect(stored.flat().filter((item) => item.requesterIp === '192.0.2.20')).toHaveLength(3)
+      expect(stored.flat().filter((item) => item.requesterIp === '192.0.2.22')).toHaveLength(3)
       // The next hour opens a new window.
       now.value += 3_600_000
       expect((await send('/feedback', feedback, '192.0.2.20')).statusCode).toBe(200)

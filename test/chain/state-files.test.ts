@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { exitDumpPath, readStateHead, settleStateFiles, writeStateFile } from '../../src/chain/anvil/state-files.ts'
+import { exitDumpPath, readStateHead, settleStateFiles, writeStateFile } from '../../devnet/anvil/state-files.ts'
 
 const state = (best: number) => JSON.stringify({ block: { number: `0x${best.toString(16)}` }, accounts: {}, best_block_number: best, blocks: [] })
 

@@ -1,13 +1,14 @@
 import { getAddress, type Address, type Hash, type PublicClient } from 'viem'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createDevBuyWorker } from '../../daemon/launch-methods/dev-buy-worker.ts'
+import { createDevBuyWorker, DEV_BUY_MAX_ATTEMPTS } from '../../daemon/launch-methods/dev-buy-worker.ts'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
 import { createLogger } from '../../src/common/logger.ts'
+import { devBuyLaunchView, withoutLaunchSalt } from '../../src/domain/launch-methods/dev-buy-view.ts'
 import type { DevBuyLaunchRecord, DevBuyLaunchState } from '../../src/domain/records.ts'
 import { createJournal } from '../../src/journal/journal.ts'
 import type { DevBuyChain } from '../../src/launch-methods/dev-buy/dev-buy-chain.ts'
 import type { DevBuyResult, LaunchDevBuyInput, LaunchDevBuyOutcome } from '../../src/launch-methods/dev-buy/launch-dev-buy.ts'
-import { devBuyLaunchId } from '../../src/services/dev-buy-service.ts'
+import { createDevBuyService, devBuyLaunchId } from '../../src/services/dev-buy-service.ts'
 import { createServices, type Services } from '../../src/services/services.ts'
 import type { Store } from '../../src/store/open-store.ts'
 import { projectWriteOps } from '../../src/store/project-writes.ts'
@@ -37,12 +38,16 @@ describe('dev-buy worker', () => {
   let services: Services
   let now: number
   let calls: LaunchDevBuyInput[]
+  let salts: number
   let next: (input: LaunchDevBuyInput) => Promise<LaunchDevBuyOutcome>
   /** What the worker logged at error level: a round that failed (an assertion inside `next` included) shows here. */
   let errors: string[]
+  /** Every line the worker logged. */
+  let lines: string[]
   const logger = createLogger({
     destination: {
       write: (line: string) => {
+        lines.push(line)
         if (JSON.parse(line).level >= 50) errors.push(line)
       },
     } as never,
@@ -51,7 +56,9 @@ describe('dev-buy worker', () => {
   const wallets = { walletAddress: async (i: number) => walletOf(i) } as unknown as WalletService
   const devBuyChain = {
     coordinator: () => '0x00000000000000000000000000000000000dbc01',
-    deployment: () => ({}),
+    // The deployment names the attempt's salt, so the tests can see which one each attempt used.
+    deployment: (_chain: ChainKey, _params: unknown, _coordinator: Address, salt: Hash) => ({ salt }),
+    poolShapeProblem: () => null,
     vesting: () => null,
     client: () => ({}) as PublicClient,
   } as unknown as DevBuyChain
@@ -65,6 +72,7 @@ describe('dev-buy worker', () => {
       logger,
       now: () => now,
       retryMs: 30_000,
+      newSalt: () => `0x${(++salts).toString(16).padStart(64, '0')}`,
       launch: async (_deps, input) => {
         calls.push(input)
         return next(input)
@@ -98,7 +106,9 @@ describe('dev-buy worker', () => {
     services = createServices({ store, wallets })
     now = 1_000_000
     calls = []
+    salts = 0
     errors = []
+    lines = []
     const owner = await services.keys.issueKey('owner')
     await store.batch(
       projectWriteOps(store, undefined, projectRecord('moon', { launchMethod: 'dev_buy', ownerKeyId: owner.record.id, devBuy: launchRecord() })),
@@ -273,5 +283,158 @@ describe('dev-buy worker', () => {
     expect(await status('d')).toBe('filled')
     expect(await status('late')).toBe('executing')
     expect((await store.sub.projects.get('moon'))!.devBuy!.state).toMatchObject({ status: 'launched', filledOrders: 2, txHash: TX })
+  })
+
+  const saltOf = (input: LaunchDevBuyInput) => (input.deployment as unknown as { salt: Hash }).salt
+  const squatted = getAddress('0x00000000000000000000000000000000005a0a77')
+
+  it('each attempt deploys with a new secret salt, recorded before anything is sent and shown by no view; a resumed attempt keeps its own', async () => {
+    next = async (input) => {
+      const state = (await project()).devBuy!.state as { salt?: string }
+      expect(state.salt).toBe(saltOf(input))
+      await input.beforeSend!(TOKEN)
+      await input.onSent!(TX)
+      return { status: 'not_mined', plan: {} as never, txHash: TX, pending: true }
+    }
+    await worker().runOnce()
+    expect(saltOf(calls[0]!)).toBe(`0x${'1'.padStart(64, '0')}`)
+    // The view (public API, admin API, CLI) has no salt; the project's record says which coordinator launches it.
+    expect(JSON.stringify(devBuyLaunchView((await project()).devBuy!))).not.toContain(saltOf(calls[0]!).slice(2))
+    // Nor the operator's raw record views (prebuy projects show|list).
+    expect(JSON.stringify(withoutLaunchSalt(await project()))).not.toContain(saltOf(calls[0]!).slice(2))
+    expect(withoutLaunchSalt(await project()).devBuy!.state).toMatchObject({ status: 'launching', token: TOKEN, txHash: TX })
+    expect((await project()).devBuy!.coordinator).toBe('0x00000000000000000000000000000000000dbc01')
+    // Resumed: the same salt, and the token it predicted checked for someone else's code first.
+    next = async () => ({ status: 'refused', plan: null, revert: { name: 'X', args: [], message: 'X()' } })
+    await worker().runOnce()
+    expect(saltOf(calls[1]!)).toBe(saltOf(calls[0]!))
+    expect(calls[1]).toMatchObject({ expectedToken: TOKEN, launchTx: TX })
+    // Retried: a new salt.
+    now += 30_000
+    await worker().runOnce()
+    expect(saltOf(calls[2]!)).toBe(`0x${'2'.padStart(64, '0')}`)
+    noErrors()
+  })
+
+  it('squatted (someone deployed the token first): orders active again, retrying with the reason naming the token, the parameters editable, the request withdrawn by a change', async () => {
+    next = async (input) => {
+      await input.beforeSend!(squatted)
+      await input.onSent!(TX)
+      return { status: 'squatted', token: squatted, txHash: TX }
+    }
+    await worker().runOnce()
+    expect(await statuses()).toEqual(['active', 'active'])
+    const launch = (await project()).devBuy!
+    expect(launch.state).toMatchObject({ status: 'retrying', attempts: 1, reason: expect.stringContaining(squatted) })
+    expect(devBuyLaunchView(launch).state).toMatchObject({ status: 'retrying', reason: expect.stringContaining('deployed by someone else first') })
+
+    // The owner changes the parameters: the request is withdrawn (asked again with them), the reason stays shown.
+    const devBuy = createDevBuyService({ store, clock: () => now, chain: devBuyChain })
+    const owner = (await project()).ownerKeyId!
+    const changed = await devBuy.setParams('moon', { ownerKeyId: owner }, { name: 'Moon Two', symbol: 'MOON2', tokenAdmin: TOKEN })
+    expect(changed.devBuy).toMatchObject({
+      requestedAt: null,
+      params: { name: 'Moon Two' },
+      state: { status: 'not_launched', reason: expect.stringContaining(squatted) },
+    })
+    now += 60 * 60_000
+    await worker().runOnce()
+    expect(calls).toHaveLength(1)
+    await devBuy.launch('moon', { ownerKeyId: owner })
+    next = async (input) => ({ status: 'launched', plan: {} as never, result: await resultFor(input) })
+    await worker().runOnce()
+    expect(calls).toHaveLength(2)
+    expect(saltOf(calls[1]!)).not.toBe(saltOf(calls[0]!))
+    expect(await statuses()).toEqual(['active', 'filled'])
+    noErrors()
+  })
+
+  it('while a launch is under way its parameters do not change', async () => {
+    next = async (input) => {
+      const devBuy = createDevBuyService({ store, clock: () => now, chain: devBuyChain })
+      await expect(
+        devBuy.setParams('moon', { ownerKeyId: (await project()).ownerKeyId! }, { name: 'Other', symbol: 'OTH', tokenAdmin: TOKEN }),
+      ).rejects.toMatchObject({ code: 'dev_buy_requested' })
+      return { status: 'launched', plan: {} as never, result: await resultFor(input) }
+    }
+    await worker().runOnce()
+    expect(calls).toHaveLength(1)
+    noErrors()
+  })
+
+  it('an error thrown before anything is sent (27 KB of it): orders active again, a short reason, short log lines within a budget, a pause that doubles, given up after the last attempt', async () => {
+    const huge = Object.assign(new Error(`The contract function "deployToken" reverted.\n${'Request Arguments: 0xdeadbeef'.repeat(1_000)}`), {
+      shortMessage: 'The contract function "deployToken" reverted.',
+    })
+    next = async () => {
+      throw huge
+    }
+    const pauses: number[] = []
+    for (let attempt = 1; attempt <= DEV_BUY_MAX_ATTEMPTS; attempt++) {
+      const before = calls.length
+      // Rounds every 2 s until the attempt is due again: only one of them tries.
+      const started = now
+      while (calls.length === before) {
+        await worker().runOnce()
+        if (calls.length === before) now += 2_000
+        expect(now - started).toBeLessThanOrEqual(60 * 60_000 + 2_000)
+      }
+      pauses.push(now - started)
+      expect(await statuses()).toEqual(['active', 'active'])
+    }
+    // 30 s, then doubled each time (the first attempt ran at once).
+    expect(pauses).toEqual([0, 30_000, 60_000, 120_000, 240_000, 480_000, 960_000, 1_920_000].slice(0, DEV_BUY_MAX_ATTEMPTS))
+    const launch = (await project()).devBuy!
+    expect(launch.requestedAt).toBeNull()
+    expect(launch.state).toMatchObject({ status: 'not_launched', reason: expect.stringContaining(`gave up after ${DEV_BUY_MAX_ATTEMPTS} attempts`) })
+    expect((launch.state as { reason: string }).reason.length).toBeLessThanOrEqual(400)
+    expect((launch.state as { reason: string }).reason).toContain('deployToken')
+    // Every line short; no line per 2-second round.
+    for (const line of lines) expect(line.length).toBeLessThan(1_000)
+    expect(lines.length).toBeLessThanOrEqual(DEV_BUY_MAX_ATTEMPTS + 2)
+    now += 60 * 60_000
+    await worker().runOnce()
+    expect(calls).toHaveLength(DEV_BUY_MAX_ATTEMPTS)
+  })
+
+  it('an error thrown after the launch was sent: left launching with its orders executing (it may land), looked at again only after a pause', async () => {
+    next = async (input) => {
+      await input.beforeSend!(TOKEN)
+      await input.onSent!(TX)
+      throw new Error(`receipt read failed\n${'x'.repeat(20_000)}`)
+    }
+    await worker().runOnce()
+    expect(await statuses()).toEqual(['executing', 'executing'])
+    const state = (await project()).devBuy!.state
+    expect(state).toMatchObject({ status: 'launching', txHash: TX, token: TOKEN, failures: 1, lastError: expect.stringContaining('receipt read failed') })
+    expect(devBuyLaunchView((await project()).devBuy!).state!.reason).toContain('receipt read failed')
+    now += 29_000
+    await worker().runOnce()
+    expect(calls).toHaveLength(1)
+    next = async (input) => ({ status: 'already_launched', token: TOKEN, result: await resultFor(input) })
+    now += 2_000
+    await worker().runOnce()
+    expect(calls).toHaveLength(2)
+    expect(await statuses()).toEqual(['active', 'filled'])
+    for (const line of lines) expect(line.length).toBeLessThan(1_000)
+  })
+
+  it('a worker line budget: a flood of failing rounds logs at most the budget a minute, then one summary line', async () => {
+    const many = createDevBuyWorker({
+      store,
+      services,
+      wallets,
+      chains: { base: { key: 'base' } } as unknown as Record<ChainKey, ChainConfig>,
+      devBuyChain: { ...devBuyChain, coordinator: () => null } as unknown as DevBuyChain,
+      logger,
+      now: () => now,
+      logPerMinute: 3,
+    })
+    for (let i = 0; i < 10; i++) await many.runOnce()
+    expect(lines).toHaveLength(3)
+    now += 60_000
+    await many.runOnce()
+    expect(lines).toHaveLength(5)
+    expect(JSON.parse(lines[3]!)).toMatchObject({ msg: 'dev-buy worker lines not logged (over the log budget)', notLogged: { unavailable: 7 } })
   })
 })

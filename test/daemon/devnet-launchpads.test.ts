@@ -2,9 +2,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { devnetLaunchpadsPath, ensureDevnetLaunchpads } from '../../daemon/workers/devnet-launchpads.ts'
-import { startDevnet, type Devnet } from '../../src/chain/devnet/start-devnet.ts'
-import { devnetLaunchpadsExist } from '../../src/launchpads/devnet/deploy-devnet-launchpads.ts'
+import { devnetLaunchpadsPath, ensureDevnetLaunchpads } from '../../devnet/launchpads/devnet-launchpads.ts'
+import { startDevnet, type Devnet } from '../../devnet/chain/start-devnet.ts'
+import { devnetLaunchpadsExist } from '../../devnet/launchpads/deploy-devnet-launchpads.ts'
 
 let dataDir: string
 let devnet: Devnet

@@ -109,7 +109,7 @@ describe('loadConfig defaults and precedence', () => {
     expect(flagOverEnv).toMatchObject({ port: 9200, adminPort: 9201, host: 'localhost' })
   })
 
-  it('reads rpc chains with Base address defaults and the kernel account default', async () => {
+  it('reads rpc chains with Base address defaults and the SimpleAccount default', async () => {
     const secondAddresses = Object.fromEntries(ADDRESS_NAMES.map((k, i) => [k, `0x${(i + 1).toString(16).padStart(40, '0')}`]))
     await writeFileConfig({
       chains: {
@@ -128,11 +128,14 @@ describe('loadConfig defaults and precedence', () => {
       feeRecipient: '0x1111111111111111111111111111111111111111',
     })
     const config = await loadConfig({ flags: { dataDir: dir }, env: PASS })
-    expect(config.wallet).toEqual({ accountKind: 'kernel', deployAhead: true, bundlerLowEth: '0.01' })
+    expect(config.wallet).toEqual({ accountKind: 'simple', deployAhead: true, bundlerLowEth: '0.01' })
     expect(config.chains.mode).toBe('rpc')
     if (config.chains.mode !== 'rpc') throw new Error('unreachable')
     expect(config.chains.base.chainId).toBe(8453)
     expect(config.chains.base.addresses.stablecoin).toBe('0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913')
+    // EIP-7825's per-transaction gas cap by default, and handed on to the chain the service runs on.
+    expect(config.chains.base.txGasCap).toBe(16_777_216)
+    expect(rpcChainConfigs(config.chains).base.txGasCap).toBe(16_777_216n)
     expect(config.chains.base.addresses.positionManager).toBe(secondAddresses.positionManager)
     expect(externalBundlerUrls(config.chains)).toEqual({})
     // Provider URLs may embed an API key: the printable view keeps only scheme and host.
@@ -142,16 +145,17 @@ describe('loadConfig defaults and precedence', () => {
     expect(config.chains.second_chain?.addresses.weth).toBe(secondAddresses.weth)
   })
 
-  it('takes an rpc config with the second chain left out (disabled) and neither positionManager nor accountFactory (unused by kernel)', async () => {
+  it('takes an rpc config with the second chain left out (disabled) and no positionManager (unused on real chains)', async () => {
+    // accountFactory stays required: SimpleAccount is the default and the only accepted wallet kind (kernel is refused).
+    const addresses = { ethUsdPool: BASE_EXTRA.ethUsdPool, accountFactory: BASE_EXTRA.accountFactory }
     await writeFileConfig({
-      chains: { mode: 'rpc', base: { rpcUrl: 'https://base.example', wsUrl: 'wss://base.example', addresses: { ethUsdPool: BASE_EXTRA.ethUsdPool } } },
+      chains: { mode: 'rpc', base: { rpcUrl: 'https://base.example', wsUrl: 'wss://base.example', addresses } },
       feeRecipient: '0x1111111111111111111111111111111111111111',
     })
     const config = await loadConfig({ flags: { dataDir: dir }, env: PASS })
     if (config.chains.mode !== 'rpc') throw new Error('unreachable')
     expect(config.chains.second_chain).toBeUndefined()
     expect(config.chains.base.addresses.positionManager).toBeUndefined()
-    expect(config.chains.base.addresses.accountFactory).toBeUndefined()
     const chains = rpcChainConfigs(config.chains)
     expect(enabledChainKeys(chains)).toEqual(['base'])
     expect(chains.second_chain).toMatchObject({ key: 'second_chain', disabled: true, rpcUrl: 'http://disabled-chain.invalid' })
@@ -228,6 +232,19 @@ describe('loadConfig rejects a bad config with one line naming the field', () =>
       "config error: chains.base.addresses.accountFactory: required with wallet.accountKind 'simple' (from config.json)",
     ],
     [
+      'no account factory with the default wallet kind (SimpleAccount)',
+      {
+        chains: { mode: 'rpc', base: { rpcUrl: 'http://x', wsUrl: 'ws://x', addresses: { ethUsdPool: BASE_EXTRA.ethUsdPool } } },
+        feeRecipient: '0x1111111111111111111111111111111111111111',
+      },
+      "config error: chains.base.addresses.accountFactory: required with wallet.accountKind 'simple' (from config.json)",
+    ],
+    [
+      'tx gas cap below one swap bundle',
+      { chains: { ...rpcChains().chains, base: { ...rpcChains().chains.base, txGasCap: 1_000_000 } } },
+      'config error: chains.base.txGasCap: expected a gas amount from 2000000 to 1000000000 (EIP-7825 caps a transaction at 16777216) (from config.json)',
+    ],
+    [
       'rpc url scheme',
       { chains: { mode: 'rpc', base: { rpcUrl: 'ftp://x' } } },
       'config error: chains.base.rpcUrl: expected an http or https URL (from config.json)',
@@ -270,9 +287,21 @@ describe('loadConfig rejects a bad config with one line naming the field', () =>
       'config error: trustProxy.0: expected an IP address or a CIDR such as 10.0.0.0/8 (from config.json)',
     ],
     ['trust proxy empty list', { trustProxy: [] }, 'config error: trustProxy: expected false or a list of proxy addresses or CIDRs'],
+    ['trust proxy every IPv4 address', { trustProxy: ['0.0.0.0/0'] }, 'config error: trustProxy: these ranges together trust every IPv4 address'],
+    [
+      'trust proxy IPv4 halves',
+      { trustProxy: ['127.0.0.1', '0.0.0.0/1', '128.0.0.0/1'] },
+      'config error: trustProxy: these ranges together trust every IPv4 address',
+    ],
+    ['trust proxy every IPv6 address', { trustProxy: ['::/0'] }, 'config error: trustProxy: these ranges together trust every IPv6 address'],
+    ['trust proxy public IPv6', { trustProxy: ['2000::/4', '3000::/4'] }, 'config error: trustProxy: these ranges together trust every public IPv6 address'],
     ['fee recipient', { feeRecipient: 'me' }, 'config error: feeRecipient: expected a 0x-prefixed 20-byte hex address (from config.json)'],
     ['account kind', { wallet: { accountKind: 'safe' } }, "config error: wallet.accountKind: expected 'simple' or 'kernel' (from config.json)"],
-    ['kernel on devnet', { wallet: { accountKind: 'kernel' } }, "config error: wallet.accountKind: 'kernel' needs chains.mode 'rpc'"],
+    [
+      'kernel on devnet',
+      { wallet: { accountKind: 'kernel' } },
+      "config error: wallet.accountKind: 'kernel' is not supported yet: Kernel v3.1 has not passed the executor, withdrawal and crash suites on a chain; use 'simple' (the canonical SimpleAccount v0.7, the default) (from config.json)",
+    ],
     ['deploy ahead', { wallet: { deployAhead: 'yes' } }, 'config error: wallet.deployAhead: expected true or false (from config.json)'],
     ['bundler low mark', { wallet: { bundlerLowEth: 0.01 } }, 'config error: wallet.bundlerLowEth: expected a decimal amount as a string'],
     [
@@ -299,6 +328,50 @@ describe('loadConfig rejects a bad config with one line naming the field', () =>
       expect(await configErrorOf(loadConfig({ flags: { dataDir: dir }, env: PASS }))).toContain(expected)
     })
   }
+
+  it('refuses kernel in rpc mode too, naming what to use instead', async () => {
+    const { chains, addresses } = rpcChains()
+    await writeFileConfig({ chains, feeRecipient: addresses.weth, wallet: { accountKind: 'kernel' } })
+    expect(await configErrorOf(loadConfig({ flags: { dataDir: dir }, env: PASS }))).toBe(
+      "config error: wallet.accountKind: 'kernel' is not supported yet: Kernel v3.1 has not passed the executor, withdrawal and crash suites on a chain; use 'simple' (the canonical SimpleAccount v0.7, the default) (from config.json)",
+    )
+  })
+
+  it('locks the chain named base to chain id 8453 in rpc mode', async () => {
+    const { chains, addresses } = rpcChains()
+    await writeFileConfig({ chains: { ...chains, base: { ...chains.base, chainId: 84532 } }, feeRecipient: addresses.weth })
+    expect(await configErrorOf(loadConfig({ flags: { dataDir: dir }, env: PASS }))).toBe(
+      'config error: chains.base.chainId: the chain named base is Base, chain id 8453 (from config.json)',
+    )
+  })
+
+  it('normalises lower-case addresses to their checksum form and refuses a mixed-case one with a wrong checksum', async () => {
+    const { chains } = rpcChains()
+    const usdc = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'
+    const factory = '0x91E60e0613810449d098b0b5Ec8b51A0FE8c8985'
+    await writeFileConfig({
+      chains: { ...chains, base: { ...chains.base, addresses: { ...BASE_EXTRA, stablecoin: usdc.toLowerCase(), accountFactory: factory.toLowerCase() } } },
+      feeRecipient: '0x000000000000000000000000000000000000DEAD',
+      launches: { sharedDeployers: [factory.toLowerCase()] },
+    })
+    const config = await loadConfig({ flags: { dataDir: dir }, env: PASS })
+    if (config.chains.mode !== 'rpc') throw new Error('unreachable')
+    expect(config.chains.base.addresses.stablecoin).toBe(usdc)
+    expect(config.chains.base.addresses.accountFactory).toBe(factory)
+    expect(config.feeRecipient).toBe('0x000000000000000000000000000000000000dEaD')
+    expect(config.launches.sharedDeployers).toEqual([factory])
+
+    // One character of the published address mistyped (B -> b keeps the hex, breaks the checksum).
+    const typo = usdc.replace('54bdA', '54bda')
+    await writeFileConfig({ chains: { ...chains, base: { ...chains.base, addresses: { ...BASE_EXTRA, stablecoin: typo } } }, feeRecipient: usdc })
+    expect(await configErrorOf(loadConfig({ flags: { dataDir: dir }, env: PASS }))).toBe(
+      'config error: chains.base.addresses.stablecoin: mixed-case address with a wrong EIP-55 checksum (a mistyped character?): paste it exactly as published, or all lower-case (from config.json)',
+    )
+    await writeFileConfig({ feeRecipient: typo })
+    expect(await configErrorOf(loadConfig({ flags: { dataDir: dir }, env: PASS }))).toContain(
+      'config error: feeRecipient: mixed-case address with a wrong EIP-55 checksum',
+    )
+  })
 
   it('rpc mode without a fee recipient', async () => {
     const { chains, addresses } = rpcChains()

@@ -1,4 +1,4 @@
-import type { Address, Hash, PublicClient } from 'viem'
+import { getAddress, type Address, type Hash, type PublicClient } from 'viem'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createOtcSettlementWorker } from '../../daemon/launch-methods/otc-settlement-worker.ts'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
@@ -123,6 +123,28 @@ describe('OTC settlement worker', () => {
     await worker().runOnce()
     expect(calls).toHaveLength(2)
     expect(await settlement()).toMatchObject({ status: 'retrying', attempts: 2 })
+  })
+
+  it('an on-chain offer that differs from the record (issue 19): never settled, the deposit no longer counts, the orders back to active, the reason shown; not retried until deposited again', async () => {
+    next = async () => ({ status: 'mismatch', fields: ['token'], reason: 'the on-chain offer differs from the record: token (0xa recorded, 0xb on chain)' })
+    await worker().runOnce()
+    expect(calls).toHaveLength(1)
+    // The settlement was asked for the recorded terms, under the owner's wallet (the record predates v3: no depositor).
+    const ownerWallet = getAddress((await store.sub.keys.get((await store.sub.projects.get('otc'))!.ownerKeyId!))!.walletAddress)
+    expect(calls[0]!.terms).toMatchObject({
+      project: ownerWallet,
+      token: offer.tokenAddress,
+      offered: 10n ** 25n,
+      fdv: 1_000_000_000_000n,
+      settleAfter: 1_000n,
+    })
+    const otc = (await store.sub.projects.get('otc'))!.otc!
+    expect(otc.deposit).toBeNull()
+    expect(otc.settlement).toMatchObject({ status: 'retrying', attempts: 1, reason: expect.stringContaining('differs from the record: token') })
+    expect(await statuses()).toEqual(['active', 'active'])
+    now += 60_000
+    await worker().runOnce()
+    expect(calls).toHaveLength(1)
   })
 
   it('a settlement that reverts on an offer closed meanwhile is asked again and the contract’s answer recorded (here: closed with no settlement, so cancelled), not retried', async () => {

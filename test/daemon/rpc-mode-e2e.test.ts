@@ -1,11 +1,13 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { createPublicClient, createTestClient, http } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DaemonStatus, DeployContractsResult } from '../../src/admin-api/contract.ts'
 import { Wallet } from '../../src/api/schemas.ts'
-import { startDevnet, type Devnet } from '../../src/chain/devnet/start-devnet.ts'
-import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
+import { startDevnet, type Devnet } from '../../devnet/chain/start-devnet.ts'
+import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
+import { BASE_LAUNCHPADS } from '../../src/launchpads/create-adapters.ts'
 import { api, freePortPair, runCli, startDaemonProcess, type SpawnedDaemon } from './helpers.ts'
 
 /**
@@ -27,6 +29,13 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'prebuy-rpc-daemon-'))
   devnet = await startDevnet({ dataDir: devnetDir, blockTime: 1 })
   const base = devnet.chains.base
+  // Start-up checks Base's launchpad factories (indexed on base in rpc mode); the devnet deploys its own elsewhere
+  // (until it places them at the real addresses): any contract's code stands in for them, as in start-verify.test.ts.
+  const testClient = createTestClient({ mode: 'anvil', transport: http(base.rpcUrl) })
+  const someCode = (await createPublicClient({ transport: http(base.rpcUrl) }).getCode({ address: base.addresses.stablecoin }))!
+  for (const address of [BASE_LAUNCHPADS.clanker.factory, BASE_LAUNCHPADS.doppler.airlock, BASE_LAUNCHPADS.zora.factory]) {
+    await testClient.setCode({ address, bytecode: someCode })
+  }
   await writeFile(
     join(dataDir, 'config.json'),
     JSON.stringify({

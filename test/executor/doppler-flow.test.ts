@@ -1,6 +1,6 @@
 import { zeroAddress } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
+import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
 import { formatDecimal } from '../../src/domain/decimal.ts'
 import type { PriceTick } from '../../src/journal/journal-records.ts'
 import { effectiveMarketCap } from '../../src/pricing/effective-market-cap.ts'

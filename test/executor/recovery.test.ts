@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encodeFunctionData, erc20Abi, type Hash } from 'viem'
-import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
+import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
 import { buyRouterAbi } from '../../daemon/executor/buy-router-abi.ts'
 import { executionOrderId } from '../../daemon/executor/build-buy-calls.ts'
 import type { WalletService } from '../../src/wallets/wallet-service.ts'

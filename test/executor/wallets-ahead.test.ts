@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseEventLogs } from 'viem'
 import { entryPoint07Abi } from 'viem/account-abstraction'
-import { submitLaunch } from '../../src/launchpads/devnet/launch-token.ts'
+import { submitLaunch } from '../../devnet/launchpads/launch-token.ts'
 import { type Buyer, startFlowHarness, type FlowHarness } from './flow-harness.ts'
 
 const USDC = 1_000_000n

@@ -3,7 +3,7 @@ import { type Address, bytesToHex, createPublicClient, custom, type Hex, http, t
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Launchpad } from '../../src/domain/records.ts'
-import { predictTokenAddress } from '../../src/launchpads/devnet/launch-token.ts'
+import { predictTokenAddress } from '../../devnet/launchpads/launch-token.ts'
 import { type FlowHarness, startFlowHarness } from '../executor/flow-harness.ts'
 
 const USDC = 1_000_000n

@@ -2,18 +2,20 @@ import { createWalletClient, erc20Abi, getAddress, http, parseAbi, parseEventLog
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import coordinatorArtifact from '../../src/chain/contracts/artifacts/PrebuyDevBuyCoordinator.json' with { type: 'json' }
 import { chainFromConfig } from '../../src/chain/clients.ts'
-import { fundAccount } from '../../src/chain/devnet/faucet.ts'
+import { fundAccount } from '../../devnet/chain/faucet.ts'
 import { allocateDevBuy } from '../../src/domain/launch-methods/dev-buy-allocation.ts'
 import type { DevBuyParams, DevBuyPoolShape } from '../../src/domain/records.ts'
 import { CLANKER_TOKEN_CREATED } from '../../src/launchpads/clanker/clanker-abi.ts'
-import { findPoolSwap } from '../../src/launchpads/devnet/swap-exact-usdc-for-token.ts'
+import { findPoolSwap } from '../../devnet/launchpads/swap-exact-usdc-for-token.ts'
 import { clankerDevBuyDeployment } from '../../src/launch-methods/dev-buy/clanker-dev-buy-deployment.ts'
 import { quoteStableToEth } from '../../src/launch-methods/dev-buy/dev-buy-coordinator-contract.ts'
 import { type DevBuyBuyer, launchDevBuy, planDevBuyLaunch } from '../../src/launch-methods/dev-buy/launch-dev-buy.ts'
 import type { LaunchpadAddresses } from '../../src/launchpads/create-adapters.ts'
-import { deployDevnetLaunchpads } from '../../src/launchpads/devnet/deploy-devnet-launchpads.ts'
-import { devnetClankerDevBuySetup } from '../../src/launchpads/devnet/devnet-dev-buy-setup.ts'
+import { deployDevnetLaunchpads } from '../../devnet/launchpads/deploy-devnet-launchpads.ts'
+import { devnetClankerDevBuySetup } from '../../devnet/launchpads/devnet-dev-buy-setup.ts'
 import { devBuyLaunchId } from '../../src/services/dev-buy-service.ts'
+import { newLaunchSalt } from '../../src/launch-methods/dev-buy/launch-salt.ts'
+import { CLANKER_DEPLOY_ABI } from '../../src/launchpads/clanker/clanker-deployment-config.ts'
 import { startWalletFixture, type WalletFixture } from '../wallets/devnet-fixture.ts'
 import { NO_LOCK } from '../../src/domain/launch-methods/lock-terms.ts'
 import { vestingState } from '../../src/domain/launch-methods/vesting-schedule.ts'
@@ -57,14 +59,14 @@ describe('PrebuyDevBuyCoordinator and launchDevBuy', () => {
     lock,
     ...(pool ? { pool } : {}),
   })
-  const input = (slug: string, buyers: DevBuyBuyer[], lock = NO_LOCK, pool?: DevBuyPoolShape) => {
+  const input = (slug: string, buyers: DevBuyBuyer[], lock = NO_LOCK, pool?: DevBuyPoolShape, salt: Hex = newLaunchSalt()) => {
     const launchId = devBuyLaunchId(slug) as Hex
     return {
       chain: f.chains.base,
       coordinator,
       launchId,
       buyers,
-      deployment: clankerDevBuyDeployment(devnetClankerDevBuySetup(f.chains.base, clanker), params(slug.toUpperCase(), lock, pool), coordinator, launchId),
+      deployment: clankerDevBuyDeployment(devnetClankerDevBuySetup(f.chains.base, clanker), params(slug.toUpperCase(), lock, pool), coordinator, salt),
       lock,
       vesting,
     }
@@ -274,5 +276,58 @@ describe('PrebuyDevBuyCoordinator and launchDevBuy', () => {
     ).toBe('OnlyOperator')
     expect(await call(poor!.address, 'contribute', [launch.launchId, 1n])).toBe('NotCollecting')
     expect(await call(f.trader.address, 'uniswapV3SwapCallback', [1n, 0n, '0x'])).toBe('UnexpectedCallback')
+  })
+
+  it('a token someone deployed first with the attempt’s salt: squatted before anything is sent, or found as why a sent launch reverted; a new salt launches', async () => {
+    const buyers = [await buyer(200n * USDC, 200n * USDC, null)]
+    const salt = newLaunchSalt()
+    const launch = input('squat', buyers, NO_LOCK, undefined, salt)
+    // The stranger's own deployment through the factory: the same token config, no dev buy (the address ignores the caller).
+    const stranger = createWalletClient({ chain: chainFromConfig(f.chains.base), account: f.trader, transport: http(f.chains.base.rpcUrl) })
+    const squat = async (config: typeof launch.deployment.config) => {
+      const hash = await stranger.writeContract({
+        address: clanker.factory,
+        abi: CLANKER_DEPLOY_ABI,
+        functionName: 'deployToken',
+        args: [{ ...config, extensionConfigs: [] }],
+        gas: 12_000_000n,
+      })
+      const receipt = await client().waitForTransactionReceipt({ hash })
+      expect(receipt.status).toBe('success')
+      return getAddress(parseEventLogs({ abi: [CLANKER_TOKEN_CREATED], logs: receipt.logs })[0]!.args.tokenAddress)
+    }
+    const before = await usdcOf(buyers[0]!.address)
+    const token = await squat(launch.deployment.config)
+    let sent = false
+    const onSent = async () => {
+      sent = true
+    }
+    // An earlier round predicted this token (a resumed attempt): its code is found first.
+    const resumed = await launchDevBuy({ wallets: f.service, client: client() }, { ...launch, expectedToken: token, onSent })
+    expect(resumed).toEqual({ status: 'squatted', token })
+    // A new round of the same salt: its prediction fails (the address is taken), refused, nothing sent.
+    const predicted = await launchDevBuy({ wallets: f.service, client: client() }, { ...launch, onSent })
+    expect(predicted.status).toBe('refused')
+    expect(sent).toBe(false)
+    expect(await usdcOf(buyers[0]!.address)).toBe(before)
+
+    // Deployed first in the launch's own block, after its simulation passed: the launch reverts, and says why.
+    const raced = input('squat', buyers)
+    const outcome = await launchDevBuy(
+      { wallets: f.service, client: client() },
+      {
+        ...raced,
+        beforeSend: async (predictedToken) => {
+          expect(await squat(raced.deployment.config)).toBe(getAddress(predictedToken))
+        },
+      },
+    )
+    expect(outcome).toMatchObject({ status: 'squatted', txHash: expect.stringMatching(/^0x/) })
+    expect(await usdcOf(buyers[0]!.address)).toBe(before)
+
+    // A new secret salt: the launch deploys its own token.
+    const fresh = await launchDevBuy({ wallets: f.service, client: client() }, input('squat', buyers))
+    expect(fresh.status).toBe('launched')
+    expect(await usdcOf(buyers[0]!.address)).toBe(before - 200n * USDC)
   })
 })

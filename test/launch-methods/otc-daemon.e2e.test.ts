@@ -1,8 +1,8 @@
 import { createPublicClient, createWalletClient, erc20Abi, getAddress, http, parseUnits, type Abi, type Address, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import tokenArtifact from '../../src/chain/contracts/artifacts/DevnetLaunchToken.json' with { type: 'json' }
+import tokenArtifact from '../../devnet/contracts/artifacts/DevnetLaunchToken.json' with { type: 'json' }
 import { chainFromConfig } from '../../src/chain/clients.ts'
-import { devAccounts } from '../../src/chain/devnet/devnet-accounts.ts'
+import { devAccounts } from '../../devnet/chain/devnet-accounts.ts'
 import type { OrderRecord, ProjectRecord } from '../../src/domain/records.ts'
 import { formatDecimal } from '../../src/domain/decimal.ts'
 import { settleOtc } from '../../src/domain/launch-methods/otc-fill.ts'

@@ -1,9 +1,9 @@
 import { createPublicClient, createWalletClient, erc20Abi, getAddress, http, parseEventLogs, parseUnits, type Abi, type Address, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import tokenArtifact from '../../src/chain/contracts/artifacts/DevnetLaunchToken.json' with { type: 'json' }
-import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
+import tokenArtifact from '../../devnet/contracts/artifacts/DevnetLaunchToken.json' with { type: 'json' }
+import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
 import { chainFromConfig } from '../../src/chain/clients.ts'
-import { devAccounts } from '../../src/chain/devnet/devnet-accounts.ts'
+import { devAccounts } from '../../devnet/chain/devnet-accounts.ts'
 import { formatDecimal } from '../../src/domain/decimal.ts'
 import { vestingState } from '../../src/domain/launch-methods/vesting-schedule.ts'
 import { VESTING_ABI } from '../../src/launch-methods/vesting/vesting-contract.ts'

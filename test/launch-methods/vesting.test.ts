@@ -1,7 +1,7 @@
 import { BaseError, ContractFunctionRevertedError, createWalletClient, encodeFunctionData, erc20Abi, http, type Abi, type Address, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import vestingArtifact from '../../src/chain/contracts/artifacts/PrebuyVesting.json' with { type: 'json' }
-import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
+import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
 import { chainFromConfig } from '../../src/chain/clients.ts'
 import { vestedAt, vestingState } from '../../src/domain/launch-methods/vesting-schedule.ts'
 import { startWalletFixture, type WalletFixture } from '../wallets/devnet-fixture.ts'

@@ -16,28 +16,17 @@ import {
   type PublicClient,
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
+import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
 import type { ChainConfig } from '../../src/chain/chain-keys.ts'
-import { startDevnet, type Devnet } from '../../src/chain/devnet/start-devnet.ts'
+import { startDevnet, type Devnet } from '../../devnet/chain/start-devnet.ts'
 import type { Launchpad } from '../../src/domain/records.ts'
 import { createLaunchpadAdapters, devnetAdapterOptions, type LaunchpadAddresses } from '../../src/launchpads/create-adapters.ts'
-import {
-  DEVNET_LAUNCH_DEFAULTS,
-  DEVNET_ZORA_PER_ETH,
-  deployDevnetLaunchpads,
-  devnetLaunchpadsExist,
-} from '../../src/launchpads/devnet/deploy-devnet-launchpads.ts'
-import { auctionHookData } from '../../src/launchpads/devnet/auction-bid.ts'
+import { DEVNET_LAUNCH_DEFAULTS, DEVNET_ZORA_PER_ETH, deployDevnetLaunchpads, devnetLaunchpadsExist } from '../../devnet/launchpads/deploy-devnet-launchpads.ts'
+import { auctionHookData } from '../../devnet/launchpads/auction-bid.ts'
 import { createExecutorChainReads } from '../../daemon/executor/executor-chain-reads.ts'
-import { launchToken, predictTokenAddress, submitLaunch } from '../../src/launchpads/devnet/launch-token.ts'
-import { confirmDevnetTx, devnetPublicClient, submitDevnetCall } from '../../src/launchpads/devnet/send-devnet-tx.ts'
-import {
-  DEVNET_TRADER,
-  findPoolSwap,
-  prepareDevnetTrader,
-  swapExactUsdcForToken,
-  type SwapResult,
-} from '../../src/launchpads/devnet/swap-exact-usdc-for-token.ts'
+import { launchToken, predictTokenAddress, submitLaunch } from '../../devnet/launchpads/launch-token.ts'
+import { confirmDevnetTx, devnetPublicClient, submitDevnetCall } from '../../devnet/launchpads/send-devnet-tx.ts'
+import { DEVNET_TRADER, findPoolSwap, prepareDevnetTrader, swapExactUsdcForToken, type SwapResult } from '../../devnet/launchpads/swap-exact-usdc-for-token.ts'
 import type { LaunchpadAdapter, PoolKey } from '../../src/launchpads/launchpad-adapter.ts'
 import { loadLaunchContext } from '../../src/launchpads/load-launch-context.ts'
 import { poolIdOf } from '../../src/launchpads/pool-id.ts'

@@ -16,7 +16,7 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startAnvil, type AnvilInstance } from '../../src/chain/anvil/start-anvil.ts'
+import { startAnvil, type AnvilInstance } from '../../devnet/anvil/start-anvil.ts'
 import { type LiquidityPosition, simulateExactInputSwap } from '../../src/pricing/v4/simulate-swap.ts'
 import { getSqrtPriceAtTick, maxUsableTick, minUsableTick, MAX_SQRT_PRICE, MIN_SQRT_PRICE } from '../../src/pricing/v4/tick-math.ts'
 import { seededRandom } from '../support/seeded-random.ts'

@@ -92,4 +92,11 @@ describe('launch binding service (operator and owner)', () => {
       creatorAddress: '0x00000000000000000000000000000000000000C9',
     })
   })
+
+  it("a dev_buy project's rejected candidate cannot be confirmed: a token someone else deployed, even at the expected address, never binds it (issue 19)", async () => {
+    await store.batch(projectWriteOps(store, undefined, projectRecord('devbuy', { ownerKeyId: 'owner', launchMethod: 'dev_buy', expectedTokenAddress: TOKEN })))
+    await store.batch([journal.putCandidate(candidate('rejected', { slug: 'devbuy', reason: 'deployed by a stranger: someone deployed it first' }))])
+    await expect(service.confirm('devbuy', TOKEN)).rejects.toMatchObject({ code: 'candidate_not_confirmable', message: expect.stringContaining('dev buy') })
+    expect((await journal.getCandidate('base', 'devbuy', TOKEN))!.status).toBe('rejected')
+  })
 })

@@ -1,8 +1,12 @@
-import { mkdir, mkdtemp, readFile, readdir, rm, stat, truncate, writeFile } from 'node:fs/promises'
+import { createWriteStream } from 'node:fs'
+import { chmod, lstat, mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, truncate, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { createGzip } from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
-import { BackupFormatError } from '../../src/store/backup/backup-format.ts'
+import { BackupFormatError, createBackupWriter } from '../../src/store/backup/backup-format.ts'
 import { readBackupFile, writeBackupFile } from '../../src/store/backup/backup-file.ts'
 import { backupStream } from '../../src/store/backup/backup-stream.ts'
 import { RestoreRefusedError, restoreBackup } from '../../src/store/backup/restore-backup.ts'
@@ -162,5 +166,88 @@ describe('backup and restore', () => {
     const error = await restoreBackup({ file, dataDir: target, force: true }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(BackupFormatError)
     expect(await readdir(target)).toEqual([])
+  })
+
+  it('refuses a line above the bound (a small gzip inflating to one huge line) and leaves no staging database', async () => {
+    // 100 MB of one line, gzipped to about 100 KB: above the 64 MiB line bound, the real default.
+    const file = join(await tempDir('huge-out'), 'huge.gz')
+    const header = `${JSON.stringify({ format: 'prebuy-backup', version: 1, createdAt: new Date().toISOString(), storeVersion: 1 })}\n`
+    async function* huge(): AsyncGenerator<Buffer> {
+      yield Buffer.from(`${header}{"entry":["k","`)
+      const block = Buffer.alloc(1024 * 1024, 0x61)
+      for (let i = 0; i < 100; i++) yield block
+      yield Buffer.from('"]}\n')
+    }
+    await pipeline(Readable.from(huge()), createGzip({ level: 1 }), createWriteStream(file))
+    expect((await stat(file)).size).toBeLessThan(2 * 1024 * 1024)
+    const target = await tempDir('huge-target')
+    const error = await restoreBackup({ file, dataDir: target, force: true }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(BackupFormatError)
+    expect((error as Error).message).toMatch(/line 2 is longer than 64 MiB/)
+    expect(await readdir(target)).toEqual([])
+  })
+
+  it('refuses a backup above the total bound', async () => {
+    const source = await tempDir('total-src')
+    const store = await openStore({ dataDir: source })
+    for (let i = 0; i < 50; i++) await store.batch([put(store.sublevel<string>('test.bulk'), String(i), 'x'.repeat(200))])
+    const file = join(await tempDir('total-out'), 'b.gz')
+    await writeBackupFile(backupStream(store, source), file, { overwrite: false })
+    await store.close()
+    const target = await tempDir('total-target')
+    const error = await restoreBackup({ file, dataDir: target, force: true, bounds: { maxLineBytes: 1024, maxTotalBytes: 4096 } }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(BackupFormatError)
+    expect((error as Error).message).toMatch(/inflates to more than/)
+    expect(await readdir(target)).toEqual([])
+  })
+
+  it('refuses a backup holding a value the database cannot decode, before anything is restored', async () => {
+    const file = join(await tempDir('bad-value-out'), 'b.gz')
+    const writer = createBackupWriter({ createdAt: new Date().toISOString(), storeVersion: 1 })
+    const text = writer.header() + writer.entry('!orders!a', '{"status":"active"}') + writer.entry('!orders!b', '{not json') + writer.finish()
+    await pipeline(Readable.from([Buffer.from(text)]), createGzip(), createWriteStream(file))
+    const target = await tempDir('bad-value-target')
+    const error = await restoreBackup({ file, dataDir: target, force: true }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(BackupFormatError)
+    expect((error as Error).message).toMatch(/line 3: the value of "!orders!b" is not JSON/)
+    expect(await readdir(target)).toEqual([])
+  })
+
+  it('makes a data dir made beforehand private', async () => {
+    const source = await tempDir('private-src')
+    const store = await openStore({ dataDir: source })
+    await store.batch([put(store.sublevel<string>('test.bulk'), '1', 'x')])
+    const file = join(await tempDir('private-out'), 'b.gz')
+    await writeBackupFile(backupStream(store, source), file, { overwrite: false })
+    await store.close()
+    const target = join(await tempDir('private-target'), 'data')
+    await mkdir(target, { mode: 0o755 })
+    await chmod(target, 0o755)
+    await restoreBackup({ file, dataDir: target, force: false })
+    expect((await stat(target)).mode & 0o777).toBe(0o700)
+  })
+
+  it('never writes through a file or a symlink placed at the partial name', async () => {
+    const source = await tempDir('partial-src')
+    const store = await openStore({ dataDir: source })
+    await store.batch([put(store.sublevel<string>('test.bulk'), '1', 'x')])
+    const out = await tempDir('partial-out')
+    const file = join(out, 'b.gz')
+    const victim = join(out, 'victim.txt')
+    await writeFile(victim, 'keep me')
+    await symlink(victim, `${file}.partial-${process.pid}`)
+    try {
+      const error = await writeBackupFile(backupStream(store, source), file, { overwrite: false }).catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(BackupFormatError)
+      expect((error as Error).message).toMatch(/already exists/)
+      expect(await readFile(victim, 'utf8')).toBe('keep me')
+      expect((await lstat(`${file}.partial-${process.pid}`)).isSymbolicLink()).toBe(true)
+      await rm(`${file}.partial-${process.pid}`)
+      const written = await writeBackupFile(backupStream(store, source), file, { overwrite: false })
+      expect(written.entries).toBeGreaterThan(0)
+      expect((await stat(file)).mode & 0o777).toBe(0o600)
+    } finally {
+      await store.close()
+    }
   })
 })

@@ -1,6 +1,6 @@
 import type { Abi } from 'viem'
-import devnetLaunchToken from '../../src/chain/contracts/artifacts/DevnetLaunchToken.json' with { type: 'json' }
-import weth9 from '../../src/chain/contracts/artifacts/WETH9.json' with { type: 'json' }
+import devnetLaunchToken from '../../devnet/contracts/artifacts/DevnetLaunchToken.json' with { type: 'json' }
+import weth9 from '../../devnet/contracts/artifacts/WETH9.json' with { type: 'json' }
 import simpleAccountFactory from '@account-abstraction/contracts/artifacts/SimpleAccountFactory.json' with { type: 'json' }
 
 /** The compiled contracts the wallet tests deploy or call (read-only imports of checked-in artifacts). */

@@ -2,7 +2,7 @@
 import { encodeFunctionData, erc20Abi, parseEventLogs, type Address } from 'viem'
 import { entryPoint07Abi } from 'viem/account-abstraction'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
+import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
 import { CODE_SIZE_READER_ADDRESS, readCodeSizes } from '../../src/wallets/bundler/code-sizes.ts'
 import { MAX_DEPLOYS_AHEAD } from '../../src/wallets/create-wallet-service.ts'
 import { GAS_METER_ADDRESS } from '../../src/wallets/bundler/gas-meter.ts'

@@ -1,6 +1,6 @@
 import { encodeFunctionData, erc20Abi, type Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
+import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
 import type { PrebuyWalletService } from '../../src/wallets/create-wallet-service.ts'
 import { startWalletFixture, txHashOf, type WalletFixture } from './devnet-fixture.ts'
 

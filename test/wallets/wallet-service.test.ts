@@ -1,9 +1,9 @@
 import { createWalletClient, encodeFunctionData, erc20Abi, http, getAddress, parseEther, parseUnits, toHex, type Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { jsonRpc } from '../../src/chain/anvil/json-rpc.ts'
+import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
 import { NATIVE_ETH_ADDRESS } from '../../src/chain/chain-keys.ts'
 import { chainFromConfig } from '../../src/chain/clients.ts'
-import { fundAccount } from '../../src/chain/devnet/faucet.ts'
+import { fundAccount } from '../../devnet/chain/faucet.ts'
 import { PrebuyError } from '../../src/common/errors.ts'
 import { simpleAccountAddress } from '../../src/wallets/accounts/simple-account-address.ts'
 import { deriveBundlerKey, deriveOwnerKey } from '../../src/wallets/keys/derive-key.ts'
@@ -21,6 +21,8 @@ afterAll(async () => {
 
 const wethAbi = [{ type: 'function', name: 'deposit', inputs: [], outputs: [], stateMutability: 'payable' }] as const
 const DEST: Address = '0x000000000000000000000000000000000000dEaD'
+/** A contract whose every call reverts (PUSH1 0 PUSH1 0 REVERT), set with anvil_setCode where a test needs it. */
+const REVERTING: Address = '0x00000000000000000000000000000000000fa11d'
 const balanceOf = (chain: 'base' | 'second_chain', token: Address, owner: Address) =>
   f.clients[chain].readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [owner] })
 const bundlerNonce = (chain: 'base' | 'second_chain') => f.clients[chain].getTransactionCount({ address: f.service.bundlerAddress(chain) })
@@ -221,13 +223,40 @@ describe('withdrawal limits (the service pays their gas)', () => {
     const request: WithdrawRequest = { userIndex: 60, chain: 'base', tokenAddress: stablecoin, to: DEST, amount: '2' }
     expect(codeOf(await f.service.withdraw({ ...request, to: stablecoin }).catch((e: unknown) => e))).toBe('invalid_destination')
     expect(codeOf(await f.service.withdraw({ ...request, to: wallet }).catch((e: unknown) => e))).toBe('invalid_destination')
-    // ETH to a contract with no payable receive (the stablecoin) reverts: refused before any operation.
-    const eth = { ...request, tokenAddress: NATIVE_ETH_ADDRESS, to: stablecoin, amount: '0.1' }
+    // ETH to a contract that reverts on receipt: refused before any operation.
+    await jsonRpc(f.chains.base.rpcUrl, 'anvil_setCode', [REVERTING, '0x60006000fd'])
+    const eth = { ...request, tokenAddress: NATIVE_ETH_ADDRESS, to: REVERTING, amount: '0.1' }
     const refused = await f.service.withdraw(eth).catch((e: unknown) => e)
     expect(codeOf(refused)).toBe('destination_cannot_receive')
     expect((refused as PrebuyError).kind).toBe('bad_request')
     expect(await bundlerNonce('base')).toBe(nonceBefore)
     expect(await balanceOf('base', stablecoin, wallet)).toBe(10_000_000n)
+  })
+
+  it("refuses the chain's known sinks (protocol contracts, EntryPoints, precompiles, predeploys), sending nothing", async () => {
+    const wallet = await f.service.walletAddress(65)
+    await fundAccount(f.chains.base, wallet, { stablecoin: '10', eth: '1' })
+    const nonceBefore = await bundlerNonce('base')
+    const { addresses } = f.chains.base
+    const usdc: WithdrawRequest = { userIndex: 65, chain: 'base', tokenAddress: stablecoinOf(), to: DEST, amount: '2' }
+    const eth: WithdrawRequest = { ...usdc, tokenAddress: NATIVE_ETH_ADDRESS, amount: '0.1' }
+    const sinks: Array<[WithdrawRequest, Address, RegExp]> = [
+      [usdc, addresses.entryPoint, /entryPoint contract/],
+      [usdc, addresses.weth, /weth contract/],
+      [usdc, addresses.poolManager, /poolManager contract/],
+      [eth, addresses.entryPoint, /entryPoint contract/],
+      [eth, '0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108', /EntryPoint v0\.8/],
+      [eth, '0x0000000000000000000000000000000000000001', /precompile/],
+      [usdc, '0x0000000000000000000000000000000000000100', /precompile/],
+      [usdc, '0x4200000000000000000000000000000000000015', /predeploy/],
+    ]
+    for (const [request, to, reason] of sinks) {
+      const refused = await f.service.withdraw({ ...request, to }).catch((e: unknown) => e)
+      expect(codeOf(refused), to).toBe('destination_unrecoverable')
+      expect((refused as PrebuyError).message).toMatch(reason)
+    }
+    expect(await bundlerNonce('base')).toBe(nonceBefore)
+    expect(await balanceOf('base', stablecoinOf(), wallet)).toBe(10_000_000n)
   })
 
   it('refuses a stablecoin or ETH amount below the minimum, unless it is the whole balance', async () => {
@@ -249,17 +278,23 @@ describe('withdrawal limits (the service pays their gas)', () => {
   it('counts withdrawals per wallet and hour: past the quota a 429 with Retry-After, nothing sent', async () => {
     const limited = f.newService({ withdrawals: { minStablecoin: '1', minEth: '0.0005', perKeyPerHour: 2, bundlerReserveEth: '0.002' } })
     const wallet = await limited.walletAddress(62)
-    await fundAccount(f.chains.base, wallet, { stablecoin: '10' })
+    await fundAccount(f.chains.base, wallet, { stablecoin: '10', eth: '1' })
     const request: WithdrawRequest = { userIndex: 62, chain: 'base', tokenAddress: stablecoinOf(), to: DEST, amount: '1' }
     await limited.withdraw(request)
-    // A refused request (below the minimum) does not use the quota.
+    // A refused request (below the minimum, a destination that cannot receive) does not use the quota.
     await expect(limited.withdraw({ ...request, amount: '0.1' })).rejects.toMatchObject({ code: 'amount_below_minimum' })
+    await jsonRpc(f.chains.base.rpcUrl, 'anvil_setCode', [REVERTING, '0x60006000fd'])
+    await expect(limited.withdraw({ ...request, tokenAddress: NATIVE_ETH_ADDRESS, amount: '0.1', to: REVERTING })).rejects.toMatchObject({
+      code: 'destination_cannot_receive',
+    })
     await limited.withdraw(request)
     const nonceBefore = await bundlerNonce('base')
     const third = await limited.withdraw(request).catch((e: unknown) => e)
     expect(codeOf(third)).toBe('withdrawal_rate_limited')
     expect((third as PrebuyError).kind).toBe('rate_limited')
     expect((third as PrebuyError).details?.retryAfterSeconds).toBeGreaterThan(3_000)
+    // The limit that refused it, for the 429's X-RateLimit-* headers.
+    expect((third as PrebuyError).details?.rateLimit).toMatchObject({ limit: 2, remaining: 0, resetAt: expect.any(Number) })
     expect(await bundlerNonce('base')).toBe(nonceBefore)
     // Another wallet has its own quota.
     const other = await limited.walletAddress(63)

@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { NATIVE_ETH_ADDRESS, CHAIN_KEYS, type ChainKey } from '../../../src/chain/chain-keys.ts'
-import { PrebuyError } from '../../../src/common/errors.ts'
+import { isPrebuyError, PrebuyError } from '../../../src/common/errors.ts'
 import * as S from '../../../src/api/schemas.ts'
 import type { BalanceEntry } from '../../../src/wallets/wallet-service.ts'
 import { otcOfferView } from '../../../src/domain/launch-methods/otc-view.ts'
 import { devBuyLaunchView } from '../../../src/domain/launch-methods/dev-buy-view.ts'
 import type { TokenVesting } from '../../../src/services/vesting-service.ts'
-import { enforceRateLimit } from '../auth.ts'
+import { enforceRateLimit, setRateLimitHeaders } from '../auth.ts'
 import { keyOf, type HttpAppDeps } from '../context.ts'
 import type { RateLimiter } from '../rate-limit.ts'
 import { clampLimit, parseBody, parseQuery } from '../validate.ts'
@@ -15,21 +15,20 @@ import { clampLimit, parseBody, parseQuery } from '../validate.ts'
 export function registerOpenRoutes(app: FastifyInstance, deps: HttpAppDeps, limiters: { keyCreation: RateLimiter; submissions: RateLimiter }): void {
   const { services } = deps
 
-  app.post('/api-keys', async (request, reply) => {
-    enforceRateLimit(reply, limiters.keyCreation.hit(request.ip))
-    if (await services.blocklist.isBlocked({ ip: request.ip })) throw new PrebuyError('blocked', 'Request blocked.')
-    const body = parseBody(S.CreateApiKeyBody, request.body)
-    const { apiKey, record } = await services.keys.issueKey(body.label)
-    return reply.code(201).send({ apiKey, serviceWalletAddress: record.walletAddress, label: record.label })
-  })
+  app.post('/api-keys', async (request, reply) =>
+    withinBudget(limiters.keyCreation, request, reply, async () => {
+      if (await services.blocklist.isBlocked({ ip: request.ip })) throw new PrebuyError('blocked', 'Request blocked.')
+      const body = parseBody(S.CreateApiKeyBody, request.body)
+      const { apiKey, record } = await services.keys.issueKey(body.label)
+      return reply.code(201).send({ apiKey, serviceWalletAddress: record.walletAddress, label: record.label })
+    }),
+  )
 
-  // Counted before the body is read: a flood costs no parsing and no storage.
+  // Counted before the body is read (a flood past the budget costs no parsing and no storage); given back when refused.
   const submit =
     <T>(run: (request: FastifyRequest) => Promise<T>) =>
-    async (request: FastifyRequest, reply: FastifyReply) => {
-      enforceRateLimit(reply, limiters.submissions.hit(request.ip))
-      return run(request)
-    }
+    async (request: FastifyRequest, reply: FastifyReply) =>
+      withinBudget(limiters.submissions, request, reply, () => run(request))
   app.post(
     '/api-key-requests',
     submit((request) => services.reviews.submitKeyRequest(parseBody(S.KeyRequestBody, request.body), request.ip)),
@@ -42,6 +41,23 @@ export function registerOpenRoutes(app: FastifyInstance, deps: HttpAppDeps, limi
     '/feedback',
     submit((request) => services.reviews.submitFeedback(parseBody(S.FeedbackBody, request.body), request.ip)),
   )
+}
+
+/** What a refused request gives back: the client's own mistake or a refusal (400, 403, 409) stores nothing. */
+const REFUNDED_KINDS = new Set(['bad_request', 'forbidden', 'conflict'])
+
+/**
+ * Runs a request within a per-IP budget: counted before anything is read, and given back when the service refuses the
+ * request, so only what is stored spends the budget (X-RateLimit-Remaining says so).
+ */
+async function withinBudget<T>(limiter: RateLimiter, request: FastifyRequest, reply: FastifyReply, run: () => Promise<T>): Promise<T> {
+  enforceRateLimit(reply, limiter.hit(request.ip))
+  try {
+    return await run()
+  } catch (error) {
+    if (isPrebuyError(error) && REFUNDED_KINDS.has(error.kind)) setRateLimitHeaders(reply, limiter.refund(request.ip))
+    throw error
+  }
 }
 
 const isNative = (entry: BalanceEntry) => entry.address.toLowerCase() === NATIVE_ETH_ADDRESS.toLowerCase()

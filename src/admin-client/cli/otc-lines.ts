@@ -16,6 +16,8 @@ export function otcLines({ slug, otc }: OtcResult): string[] {
       `Settlement:  settled in ${s.txHash}: ${s.soldTokens} ${otc.tokenSymbol} sold to ${s.filledOrders} orders for $${s.proceedsUsdc}, ${s.unsoldTokens} returned`,
     )
   else lines.push(`Settlement:  ${s.status} since ${s.at}${s.reason ? `: ${s.reason}` : ''}`)
+  // An id left for a fresh one: what was on chain under it differed from the record (never counted, never settled).
+  for (const left of otc.supersededOffers) lines.push(`Superseded:  ${left.offerId} at ${left.at}: ${left.reason}`)
   return lines
 }
 

@@ -1,7 +1,7 @@
 import { formatEther } from 'viem'
 import { formatDecimal } from '../decimal.ts'
 import { USDC_DECIMALS } from '../order-bounds.ts'
-import type { DevBuyLaunchRecord } from '../records.ts'
+import type { DevBuyLaunchRecord, ProjectRecord } from '../records.ts'
 
 /** Decimals of a Clanker token (all of them: clanker-devco/v4-contracts `ClankerToken`, an 18-decimal ERC-20). */
 const CLANKER_DECIMALS = 18
@@ -33,7 +33,7 @@ export interface DevBuyStateView {
   boughtTokens: string | null
   feeTokens: string | null
   filledOrders: number | null
-  /** Why the last attempt moved nothing (retrying, not_launched). */
+  /** Why the last attempt moved nothing (retrying, not_launched), or why a launching round failed (it is looked at again). */
   reason: string | null
   at: string
 }
@@ -59,7 +59,14 @@ export function devBuyLaunchView(launch: DevBuyLaunchRecord): DevBuyLaunchView {
             at: new Date(s.at).toISOString(),
           }
         : s.status === 'launching'
-          ? { ...none, status: 'launching', tokenAddress: s.token ?? null, txHash: s.txHash ?? null, at: new Date(s.since).toISOString() }
+          ? {
+              ...none,
+              status: 'launching',
+              tokenAddress: s.token ?? null,
+              txHash: s.txHash ?? null,
+              reason: s.lastError ?? null,
+              at: new Date(s.since).toISOString(),
+            }
           : s.status === 'retrying'
             ? { ...none, status: 'retrying', reason: s.reason, at: new Date(s.since).toISOString() }
             : { ...none, status: 'not_launched', reason: s.reason, at: new Date(s.at).toISOString() }
@@ -78,4 +85,16 @@ export function devBuyLaunchView(launch: DevBuyLaunchRecord): DevBuyLaunchView {
     requestedAt: launch.requestedAt === null ? null : new Date(launch.requestedAt).toISOString(),
     state,
   }
+}
+
+/**
+ * A project record as the operator's raw views show it (`prebuy projects show|list --json`): a launching dev buy's salt
+ * left out. It is secret until the launch transaction reveals it (src/launch-methods/dev-buy/launch-salt.ts), and the
+ * JSON of an operator's command is the kind of thing that gets pasted elsewhere.
+ */
+export function withoutLaunchSalt(project: ProjectRecord): ProjectRecord {
+  const state = project.devBuy?.state
+  if (state?.status !== 'launching' || state.salt === undefined) return project
+  const { salt: _secret, ...rest } = state
+  return { ...project, devBuy: { ...project.devBuy!, state: rest } }
 }

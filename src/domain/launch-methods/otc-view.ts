@@ -16,6 +16,11 @@ export interface OtcOfferView {
   deposited: boolean
   depositTxHash: string | null
   settlement: OtcSettlementView | null
+  /**
+   * Ids the offer left for a fresh one, oldest first, and why (an on-chain offer under the id that differed from the
+   * record: never counted, never settled). Empty: none.
+   */
+  supersededOffers: Array<{ offerId: string; reason: string; at: string }>
 }
 
 export interface OtcSettlementView {
@@ -69,5 +74,6 @@ export function otcOfferView(offer: OtcOffer): OtcOfferView {
     deposited: offer.deposit !== null,
     depositTxHash: offer.deposit?.txHash ?? null,
     settlement,
+    supersededOffers: (offer.superseded ?? []).map((s) => ({ offerId: s.offerId, reason: s.reason, at: new Date(s.at).toISOString() })),
   }
 }

@@ -86,16 +86,17 @@ export function poolShapeProblem(setup: ClankerDevBuySetup, shape: DevBuyPoolSha
 
 /**
  * The deployment a dev-buy launch makes through Clanker: the owner's token parameters, the chain's launch shape, the
- * project's token admin receiving the LP-fee rewards, the launch id as the token's salt (so the token's address is
- * fixed by the parameters), and the ETH dev-buy extension buying for the coordinator (its msgValue is set on chain to
- * the ETH the contributions bought).
+ * project's token admin receiving the LP-fee rewards, the attempt's secret salt (newLaunchSalt: Clanker deploys the
+ * token by CREATE2 from `keccak256(abi.encode(tokenAdmin, salt))` and the token's constructor arguments, whoever calls
+ * it, so a public salt would let anyone deploy the token first), and the ETH dev-buy extension buying for the
+ * coordinator (its msgValue is set on chain to the ETH the contributions bought).
  */
-export function clankerDevBuyDeployment(chainSetup: ClankerDevBuySetup, params: DevBuyParams, coordinator: Address, launchId: Hex): DevBuyDeployment {
+export function clankerDevBuyDeployment(chainSetup: ClankerDevBuySetup, params: DevBuyParams, coordinator: Address, salt: Hex): DevBuyDeployment {
   const setup = withPoolShape(chainSetup, params.pool)
   const admin = params.tokenAdmin as Address
   const config = clankerDeploymentConfig({
     chainId: setup.chainId,
-    token: { admin, name: params.name, symbol: params.symbol, salt: launchId, image: params.image, metadata: params.metadata, context: 'prebuy dev buy' },
+    token: { admin, name: params.name, symbol: params.symbol, salt, image: params.image, metadata: params.metadata, context: 'prebuy dev buy' },
     pool: {
       hook: setup.staticHook,
       pairedToken: setup.weth,

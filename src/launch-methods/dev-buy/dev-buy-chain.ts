@@ -11,8 +11,8 @@ import type { DevBuyDeployment } from './dev-buy-deployment.ts'
 export interface DevBuyChain {
   /** The coordinator contract on a chain; null when this deployment has no dev buy there. */
   coordinator(chain: ChainKey): Address | null
-  /** The deployment a launch with these parameters makes on a chain; null: no dev buy there. */
-  deployment(chain: ChainKey, params: DevBuyParams, coordinator: Address, launchId: Hex): DevBuyDeployment | null
+  /** The deployment a launch with these parameters and this secret salt (newLaunchSalt) makes on a chain; null: no dev buy there. */
+  deployment(chain: ChainKey, params: DevBuyParams, coordinator: Address, salt: Hex): DevBuyDeployment | null
   client(chain: ChainKey): PublicClient
   chainConfig(chain: ChainKey): ChainConfig
   /** The vesting contract the chain's coordinator locks shares in; null: no dev buy there. */
@@ -43,8 +43,7 @@ export function createDevBuyChain(
       installed = setup
     },
     coordinator: (chain) => (available(chain) ? installed.coordinators[chain]! : null),
-    deployment: (chain, params, coordinator, launchId) =>
-      available(chain) ? clankerDevBuyDeployment(installed.setups[chain]!, params, coordinator, launchId) : null,
+    deployment: (chain, params, coordinator, salt) => (available(chain) ? clankerDevBuyDeployment(installed.setups[chain]!, params, coordinator, salt) : null),
     client: (chain) => clients[chain],
     chainConfig: (chain) => chains[chain],
     vesting: (chain) => (available(chain) ? (installed.vesting[chain] ?? null) : null),

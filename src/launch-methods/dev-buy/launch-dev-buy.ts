@@ -1,5 +1,7 @@
 import {
+  BaseError,
   decodeFunctionResult,
+  ExecutionRevertedError,
   encodeFunctionData,
   erc20Abi,
   getAddress,
@@ -16,6 +18,9 @@ import { quoteDevBuy } from '../../domain/launch-methods/dev-buy-eligibility.ts'
 import { clankerLaunchPool } from '../../launchpads/clanker/clanker-launch-pool.ts'
 import { clankerProtocolFeeOf, clankerTotalFeeFraction } from '../../pricing/fee-fraction.ts'
 import { readEthUsd } from '../../chain/read-eth-usd.ts'
+import { revertDataOf } from '../../chain/revert-data.ts'
+import { decodeRevertReason, revertWithoutReason } from '../../wallets/bundler/decode-revert-reason.ts'
+import { overGasCapReason } from '../../wallets/over-gas-cap-reason.ts'
 import type { DecodedRevert, WalletService } from '../../wallets/wallet-service.ts'
 import { DEV_BUY_COORDINATOR_ABI, launchedToken, quoteStableToEth } from './dev-buy-coordinator-contract.ts'
 import type { DevBuyDeployment } from './dev-buy-deployment.ts'
@@ -45,6 +50,11 @@ export interface LaunchDevBuyInput {
   fromBlock?: bigint
   /** A launch transaction an earlier attempt sent: looked up first when the launch id has launched. */
   launchTx?: Hash
+  /**
+   * The token an earlier round of this attempt predicted (the same salt): if it has code while the launch id has not
+   * launched, someone else deployed it (`squatted`), checked before anything else.
+   */
+  expectedToken?: Address
   /** Called with the token the launch will deploy (the simulation's answer), before anything is sent; throw to stop. */
   beforeSend?(token: Address): Promise<void>
   /** Called with the launch transaction's hash once sent, before its receipt is awaited. */
@@ -79,12 +89,23 @@ export type LaunchDevBuyOutcome =
   | { status: 'already_launched'; token: Address; result: DevBuyResult | null }
   /** No order can take part (limits below the launch price, empty wallets): nothing sent. */
   | { status: 'nothing_to_buy'; plan: DevBuyPlan }
-  /** The launch would revert (simulated; nothing sent), or reverted on chain (nothing moved either way). */
-  | { status: 'refused'; plan: DevBuyPlan; revert: DecodedRevert }
+  /**
+   * The launch would revert (simulated; nothing sent; plan null: the token's deployment itself would revert), or
+   * reverted on chain (nothing moved either way).
+   */
+  | { status: 'refused'; plan: DevBuyPlan | null; revert: DecodedRevert }
   | { status: 'reverted'; plan: DevBuyPlan; txHash: Hash }
+  /**
+   * The token's address already has code, deployed by someone else: found before sending (nothing sent), or as the
+   * reason a sent launch reverted (`txHash`: someone deployed it first in the same block). Nothing moved; the salt
+   * is burnt (the next attempt draws another).
+   */
+  | { status: 'squatted'; token: Address; txHash?: Hash }
   /** Sent with no receipt yet: launch again later, which reconciles from the chain (`already_launched`). */
   | { status: 'not_mined'; plan: DevBuyPlan; txHash: Hash; pending: boolean }
   | { status: 'not_prepared'; plan: DevBuyPlan; reason: string }
+  /** Too many buyers for one transaction (EIP-7825's per-transaction gas cap): nothing sent; `reason` says how many. */
+  | { status: 'over_gas_cap'; plan: DevBuyPlan; reason: string }
 
 /** Call gas of one buyer's operation: approve and contribute (a transferFrom), with room for a proxy stablecoin. */
 const CONTRIBUTION_CALL_GAS = 200_000n
@@ -104,9 +125,24 @@ export async function launchDevBuy(deps: { wallets: WalletService; client: Publi
   const done = await launchedToken(client, input.coordinator, input.launchId)
   if (done) return { status: 'already_launched', token: done, result: await findLaunch(client, input, done) }
   if (!wallets.runOperationsInCall) throw new Error('the wallet service cannot run operations inside a call')
+  // The predicted address checked for code before anything is sent: someone else's token there would make the launch
+  // revert, and must never be taken for this launch's.
+  // Code found: read the launch id again, since this launch's own earlier transaction may have landed in between.
+  const takenBy = async (token: Address, txHash?: Hash): Promise<LaunchDevBuyOutcome | null> => {
+    if (!(await hasCode(client, token))) return null
+    const landed = await launchedToken(client, input.coordinator, input.launchId)
+    if (landed) return { status: 'already_launched', token: landed, result: await findLaunch(client, input, landed) }
+    return { status: 'squatted', token, ...(txHash ? { txHash } : {}) }
+  }
+  const earlier = input.expectedToken ? await takenBy(input.expectedToken) : null
+  if (earlier) return earlier
+  const predicted = await predictToken(client, input)
+  if ('revert' in predicted) return { status: 'refused', plan: null, revert: predicted.revert }
+  const taken = await takenBy(predicted.token)
+  if (taken) return taken
 
   const { chain, deployment } = input
-  const { plan, token, minEth, minTokens } = await planDevBuyLaunch(deps, input)
+  const { plan, token, minEth, minTokens } = await planDevBuyLaunch(deps, { ...input, token: predicted.token })
   if (!plan.quote || !plan.allocation || plan.included.length === 0) return { status: 'nothing_to_buy', plan }
 
   const byId = new Map(input.buyers.map((b) => [b.id, b]))
@@ -155,13 +191,16 @@ export async function launchDevBuy(deps: { wallets: WalletService; client: Publi
       return { status: 'launched', plan, result }
     }
     case 'reverted':
-      return { status: 'reverted', plan, txHash: outcome.txHash }
+      // A token at the predicted address now: deployed first by someone else, in the launch's own block.
+      return (await takenBy(token, outcome.txHash)) ?? { status: 'reverted', plan, txHash: outcome.txHash }
     case 'refused':
       return { status: 'refused', plan, revert: outcome.revert }
     case 'not_mined':
       return { status: 'not_mined', plan, txHash: outcome.txHash, pending: outcome.pending }
     case 'not_prepared':
       return { status: 'not_prepared', plan, reason: outcome.reason }
+    case 'over_gas_cap':
+      return { status: 'over_gas_cap', plan, reason: overGasCapReason(outcome) }
   }
 }
 
@@ -184,11 +223,11 @@ export interface DevBuyLaunchPlan {
  */
 export async function planDevBuyLaunch(
   deps: { wallets: Pick<WalletService, 'stablecoinBalances'>; client: PublicClient },
-  input: Pick<LaunchDevBuyInput, 'chain' | 'coordinator' | 'buyers' | 'deployment' | 'ethSlippageBps'>,
+  input: Pick<LaunchDevBuyInput, 'chain' | 'coordinator' | 'buyers' | 'deployment' | 'ethSlippageBps'> & { token?: Address },
 ): Promise<DevBuyLaunchPlan> {
   const { wallets, client } = deps
   const { deployment, chain } = input
-  const token = await predictToken(client, input)
+  const token = input.token ?? (await predictedOrThrow(client, input))
   const tokenIsCurrency0 = BigInt(token) < BigInt(deployment.config.poolConfig.pairedToken)
   const pairedUsd = await readEthUsd(client, chain)
   const launch = {
@@ -224,17 +263,42 @@ export async function planDevBuyLaunch(
 /**
  * The token the deployment will create: the factory deploys it by CREATE2 from the token config alone (clanker-devco/
  * v4-contracts `src/utils/ClankerDeployer.sol`), so the deployment simulated without extensions, from the coordinator,
- * returns its address.
+ * returns its address. A revert (the factory deprecated, a module not enabled, the address taken) is answered, short.
  */
-async function predictToken(client: PublicClient, input: Pick<LaunchDevBuyInput, 'coordinator' | 'deployment'>): Promise<Address> {
+export async function predictToken(
+  client: PublicClient,
+  input: Pick<LaunchDevBuyInput, 'coordinator' | 'deployment'>,
+): Promise<{ token: Address } | { revert: DecodedRevert }> {
   const config = { ...input.deployment.config, extensionConfigs: [] }
-  const { data } = await client.call({
-    account: input.coordinator,
-    to: input.deployment.factory,
-    data: encodeFunctionData({ abi: input.deployment.factoryAbi, functionName: 'deployToken', args: [config] }),
-  })
-  return decodeFunctionResult({ abi: input.deployment.factoryAbi, functionName: 'deployToken', data: data ?? '0x' }) as Address
+  let data: Hex | undefined
+  try {
+    ;({ data } = await client.call({
+      account: input.coordinator,
+      to: input.deployment.factory,
+      data: encodeFunctionData({ abi: input.deployment.factoryAbi, functionName: 'deployToken', args: [config] }),
+    }))
+  } catch (error) {
+    const revert = revertDataOf(error)
+    if (revert === undefined && !isRevert(error)) throw error
+    const decoded = revert ? decodeRevertReason(revert, input.deployment.factoryAbi) : revertWithoutReason()
+    return { revert: { ...decoded, message: `the token's deployment would revert: ${decoded.message}` } }
+  }
+  return { token: decodeFunctionResult({ abi: input.deployment.factoryAbi, functionName: 'deployToken', data: data ?? '0x' }) as Address }
 }
+
+async function predictedOrThrow(client: PublicClient, input: Pick<LaunchDevBuyInput, 'coordinator' | 'deployment'>): Promise<Address> {
+  const predicted = await predictToken(client, input)
+  if ('revert' in predicted) throw new Error(predicted.revert.message)
+  return predicted.token
+}
+
+const hasCode = async (client: PublicClient, address: Address): Promise<boolean> => {
+  const code = await client.getCode({ address })
+  return code !== undefined && code !== '0x'
+}
+
+/** An execution revert (as opposed to a transport failure, which is thrown on). */
+const isRevert = (error: unknown): boolean => error instanceof BaseError && error.walk((e) => e instanceof ExecutionRevertedError) !== null
 
 const LAUNCH_EVENTS = DEV_BUY_COORDINATOR_ABI.filter((item) => item.type === 'event' && (item.name === 'DevBuyLaunched' || item.name === 'BuyerAllocated'))
 

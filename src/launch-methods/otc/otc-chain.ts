@@ -11,9 +11,10 @@ export interface OtcChain {
   vesting(chain: ChainKey): Address | null
   readToken(chain: ChainKey, token: Address): Promise<{ symbol: string; decimals: number; totalSupply: bigint }>
   tokenBalance(chain: ChainKey, token: Address, owner: Address): Promise<bigint>
-  readOffer(chain: ChainKey, offerId: Hex): Promise<OnChainOffer>
-  /** The transaction that settled a closed offer, searched from `fromBlock`; null: it was cancelled (or out of reach). */
-  settledIn(chain: ChainKey, offerId: Hex, fromBlock: bigint): Promise<Hash | null>
+  /** The offer stored under `key` (`otcOfferKey(depositing wallet, offerId)`: an id alone names no offer). */
+  readOffer(chain: ChainKey, key: Hex): Promise<OnChainOffer>
+  /** The transaction that settled the closed offer `key`, searched from `fromBlock`; null: cancelled (or out of reach). */
+  settledIn(chain: ChainKey, key: Hex, fromBlock: bigint): Promise<Hash | null>
   /** The chain's latest block time, unix seconds (settlement times are checked against it, not the host clock). */
   now(chain: ChainKey): Promise<bigint>
   client(chain: ChainKey): PublicClient
@@ -43,8 +44,8 @@ export function createOtcChain(deps: {
       return { symbol, decimals, totalSupply }
     },
     tokenBalance: (chain, token, owner) => clients[chain].readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [owner] }),
-    readOffer: (chain, offerId) => readOffer(clients[chain], mustSettlement(chain), offerId),
-    settledIn: (chain, offerId, fromBlock) => settlingTransaction(clients[chain], mustSettlement(chain), offerId, fromBlock),
+    readOffer: (chain, key) => readOffer(clients[chain], mustSettlement(chain), key),
+    settledIn: (chain, key, fromBlock) => settlingTransaction(clients[chain], mustSettlement(chain), key, fromBlock),
     now: async (chain) => (await clients[chain].getBlock()).timestamp,
     client: (chain) => clients[chain],
   }

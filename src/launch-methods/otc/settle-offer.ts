@@ -1,8 +1,10 @@
 import { encodeFunctionData, erc20Abi, isAddressEqual, parseAbiItem, parseEventLogs, type Address, type Hash, type Hex, type PublicClient } from 'viem'
 import type { ChainConfig } from '../../chain/chain-keys.ts'
 import { type OtcOrder, type OtcSettlement, settleOtc } from '../../domain/launch-methods/otc-fill.ts'
+import { describeOtcDifferences, type OtcTermField, type OtcTerms, otcTermsDifferences } from '../../domain/launch-methods/otc-terms.ts'
+import { overGasCapReason } from '../../wallets/over-gas-cap-reason.ts'
 import type { DecodedRevert, WalletService } from '../../wallets/wallet-service.ts'
-import { type OnChainOffer, OTC_SETTLEMENT_ABI } from './otc-settlement-contract.ts'
+import { type OnChainOffer, OTC_SETTLEMENT_ABI, otcOfferKey, settleTermsArg } from './otc-settlement-contract.ts'
 
 /** An order taking part in an OTC settlement: its identity, its wallet (by user index) and its limits. */
 export interface OtcBuyer extends Omit<OtcOrder, 'balance'> {
@@ -14,6 +16,12 @@ export interface SettleOfferInput {
   /** The PrebuyOtcSettlement deployed with this service's bundler EOA as its operator. */
   contract: Address
   offerId: Hex
+  /**
+   * The terms the service recorded, with the wallet that deposited them (`project`): the offer settled is the one
+   * under `otcOfferKey(terms.project, offerId)`, and only when it equals these in every field (checked here before
+   * anything is sent, and again by the contract).
+   */
+  terms: OtcTerms
   buyers: readonly OtcBuyer[]
   /** The block the offer was deposited in: where to look for its settlement log when it is already closed (default 0). */
   depositBlock?: bigint
@@ -30,14 +38,18 @@ export type SettleOfferOutcome =
   | { status: 'closed'; settledIn: Hash | null }
   | { status: 'no_offer' }
   | { status: 'too_early'; settleAfter: bigint }
+  /** The on-chain offer differs from the recorded terms (`fields`): nothing sent; the deposit does not count. */
+  | { status: 'mismatch'; fields: OtcTermField[]; reason: string }
   /** The settlement would revert (simulated; nothing sent), or reverted on chain (nothing moved either way). */
   | { status: 'refused'; plan: OtcSettlement; revert: DecodedRevert }
   | { status: 'reverted'; plan: OtcSettlement; txHash: Hash }
   /** Sent with no receipt yet: settle again later, which reconciles from the chain (`closed`). */
   | { status: 'not_mined'; plan: OtcSettlement; txHash: Hash; pending: boolean }
   | { status: 'not_prepared'; plan: OtcSettlement; reason: string }
+  /** Too many buyers for one transaction (EIP-7825's per-transaction gas cap): nothing sent; `reason` says how many. */
+  | { status: 'over_gas_cap'; plan: OtcSettlement; reason: string }
 
-const OFFER_SETTLED = parseAbiItem('event OfferSettled(bytes32 indexed offerId, uint256 sold, uint256 unsold, uint256 proceeds, uint256 fee)')
+const OFFER_SETTLED = parseAbiItem('event OfferSettled(bytes32 indexed key, uint256 sold, uint256 unsold, uint256 proceeds, uint256 fee)')
 
 /** Call gas of one buyer's operation: approve and contribute (a transferFrom), with room for a proxy stablecoin. */
 const CONTRIBUTION_CALL_GAS = 200_000n
@@ -56,12 +68,15 @@ const settleGas = (operations: number, locked: boolean): bigint => 300_000n + Bi
  */
 export async function settleOffer(deps: { wallets: WalletService; client: PublicClient }, input: SettleOfferInput): Promise<SettleOfferOutcome> {
   const { wallets, client } = deps
-  const offer = await readOffer(client, input.contract, input.offerId)
+  const key = otcOfferKey(input.terms.project as Address, input.offerId)
+  const offer = await readOffer(client, input.contract, key)
   if (offer.project === '0x0000000000000000000000000000000000000000') return { status: 'no_offer' }
   if (offer.closed) {
-    const known = input.settlingTx && (await settledBy(client, input.contract, input.offerId, input.settlingTx)) ? input.settlingTx : undefined
-    return { status: 'closed', settledIn: known ?? (await settlingTransaction(client, input.contract, input.offerId, input.depositBlock ?? 0n)) }
+    const known = input.settlingTx && (await settledBy(client, input.contract, key, input.settlingTx)) ? input.settlingTx : undefined
+    return { status: 'closed', settledIn: known ?? (await settlingTransaction(client, input.contract, key, input.depositBlock ?? 0n)) }
   }
+  const fields = otcTermsDifferences(input.terms, offer)
+  if (fields.length > 0) return { status: 'mismatch', fields, reason: describeOtcDifferences(input.terms, offer, fields) }
   const now = (await client.getBlock()).timestamp
   if (now < offer.settleAfter) return { status: 'too_early', settleAfter: offer.settleAfter }
   if (!wallets.runOperationsInCall) throw new Error('the wallet service cannot run operations inside a call')
@@ -82,7 +97,7 @@ export async function settleOffer(deps: { wallets: WalletService; client: Public
     callGasLimit: CONTRIBUTION_CALL_GAS,
     calls: [
       { to: input.chain.addresses.stablecoin, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [input.contract, fill.spend] }) },
-      { to: input.contract, data: encodeFunctionData({ abi: OTC_SETTLEMENT_ABI, functionName: 'contribute', args: [input.offerId, fill.spend] }) },
+      { to: input.contract, data: encodeFunctionData({ abi: OTC_SETTLEMENT_ABI, functionName: 'contribute', args: [key, fill.spend] }) },
     ],
   }))
   const walletsOf = await Promise.all(requests.map((r) => wallets.walletAddress(r.userIndex)))
@@ -91,7 +106,7 @@ export async function settleOffer(deps: { wallets: WalletService; client: Public
     requests,
     build: (operations) => ({
       to: input.contract,
-      data: encodeFunctionData({ abi: OTC_SETTLEMENT_ABI, functionName: 'settle', args: [input.offerId, operations, fills] }),
+      data: encodeFunctionData({ abi: OTC_SETTLEMENT_ABI, functionName: 'settle', args: [input.offerId, settleTermsArg(input.terms), operations, fills] }),
     }),
     gas: settleGas(requests.length, offer.lockSeconds > 0n || offer.vestingSeconds > 0n),
     errors: OTC_SETTLEMENT_ABI,
@@ -108,28 +123,31 @@ export async function settleOffer(deps: { wallets: WalletService; client: Public
       return { status: 'not_mined', plan, txHash: outcome.txHash, pending: outcome.pending }
     case 'not_prepared':
       return { status: 'not_prepared', plan, reason: outcome.reason }
+    case 'over_gas_cap':
+      return { status: 'over_gas_cap', plan, reason: overGasCapReason(outcome) }
   }
 }
 
-export async function readOffer(client: PublicClient, contract: Address, offerId: Hex): Promise<OnChainOffer> {
+/** The offer stored under `key` (`otcOfferKey(project, offerId)`). */
+export async function readOffer(client: PublicClient, contract: Address, key: Hex): Promise<OnChainOffer> {
   const [project, token, offered, fdv, totalSupply, settleAfter, lockSeconds, vestingSeconds, closed] = (await client.readContract({
     address: contract,
     abi: OTC_SETTLEMENT_ABI,
     functionName: 'offers',
-    args: [offerId],
+    args: [key],
   })) as [Address, Address, bigint, bigint, bigint, bigint, bigint, bigint, boolean]
   return { project, token, offered, fdv, totalSupply, settleAfter, lockSeconds, vestingSeconds, closed }
 }
 
 /** Whether `txHash` is the transaction that settled the offer (its receipt carries the offer's OfferSettled log). */
-async function settledBy(client: PublicClient, contract: Address, offerId: Hex, txHash: Hash): Promise<boolean> {
+async function settledBy(client: PublicClient, contract: Address, key: Hex, txHash: Hash): Promise<boolean> {
   const receipt = await client.getTransactionReceipt({ hash: txHash }).catch(() => undefined)
-  if (!receipt || receipt.status !== 'success') return false
-  return parseEventLogs({ abi: [OFFER_SETTLED], logs: receipt.logs }).some((log) => isAddressEqual(log.address, contract) && log.args.offerId === offerId)
+  if (receipt?.status !== 'success') return false
+  return parseEventLogs({ abi: [OFFER_SETTLED], logs: receipt.logs }).some((log) => isAddressEqual(log.address, contract) && log.args.key === key)
 }
 
-/** The transaction that settled an offer (null: it was cancelled, or the log is out of the node's reach). */
-export async function settlingTransaction(client: PublicClient, contract: Address, offerId: Hex, fromBlock: bigint): Promise<Hash | null> {
-  const logs = await client.getLogs({ address: contract, event: OFFER_SETTLED, args: { offerId }, fromBlock })
+/** The transaction that settled the offer `key` (null: it was cancelled, or the log is out of the node's reach). */
+export async function settlingTransaction(client: PublicClient, contract: Address, key: Hex, fromBlock: bigint): Promise<Hash | null> {
+  const logs = await client.getLogs({ address: contract, event: OFFER_SETTLED, args: { key }, fromBlock })
   return logs[0]?.transactionHash ?? null
 }

@@ -3,6 +3,7 @@ import type { ClankerAuctionSchedule, ClankerFeeSchedule } from '../../pricing/f
 import { CLANKER_MAX_MEV_MODULE_DELAY } from '../../pricing/schedules/clanker-auction.ts'
 import { BASE_CLANKER_FACTORY, BASE_POOL_MANAGER, BASE_WETH } from '../base-addresses.ts'
 import { decodeLaunchLog, launchOrigin } from '../decode-launch-log.ts'
+import { deployerFields, factoryCallerAttribution } from '../launch-deployer.ts'
 import { type DecodedLaunch, feeSource, type LaunchCandidate, type LaunchContext, type LaunchIdentity, type LaunchpadAdapter } from '../launchpad-adapter.ts'
 import { creatorList, findInitializedPools } from '../v4-events.ts'
 import { readAuctionSchedule } from './read-auction-schedule.ts'
@@ -32,11 +33,12 @@ export function createClankerAdapter(options: ClankerAdapterOptions): LaunchpadA
       if (!args) return null
       const token = getAddress(args.tokenAddress)
       // msgSender is the factory's caller (the creator's wallet, or a shared platform contract launching for many);
-      // tokenAdmin is whatever that caller passed.
+      // tokenAdmin is whatever that caller passed. The caller is exact, so the ERC-4337 span rule is not needed here:
+      // the transaction only says whether that caller is its shared sender (factoryCallerAttribution).
       const identity: LaunchIdentity = {
         launchpad: 'clanker',
         token,
-        deployer: getAddress(args.msgSender),
+        ...deployerFields(factoryCallerAttribution(ctx.attribution, args.msgSender)),
         claimedCreators: creatorList(args.tokenAdmin),
         name: args.tokenName,
         symbol: args.tokenSymbol,

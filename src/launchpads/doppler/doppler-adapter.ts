@@ -2,6 +2,7 @@ import { decodeEventLog, getAddress, isAddressEqual, zeroAddress, type Address, 
 import type { LinearFeeSchedule } from '../../pricing/fee-schedule.ts'
 import { BASE_DOPPLER_AIRLOCK, BASE_POOL_MANAGER, BASE_WETH } from '../base-addresses.ts'
 import { decodeLaunchLog, launchOrigin } from '../decode-launch-log.ts'
+import { deployerFields } from '../launch-deployer.ts'
 import {
   type DecodedLaunch,
   feeSource,
@@ -51,12 +52,13 @@ export function createDopplerAdapter(options: DopplerAdapterOptions): LaunchpadA
       const assetData = await ctx.client
         .readContract({ address: options.airlock, abi: DOPPLER_AIRLOCK_ABI, functionName: 'getAssetData', args: [asset] })
         .catch(() => null)
-      // Create carries no sender: the deployer is the transaction's (or its smart account's). The asset data's
-      // timelock and governance are whatever the launch passed (0xdead under NoOp governance).
+      // Create carries no sender: the deployer is the smart account of the ERC-4337 operation whose execution emitted
+      // it, else the transaction's sender, shared when that is a bundler or an EIP-7702 sponsor (attributeLaunch). The
+      // asset data's timelock and governance are whatever the launch passed (0xdead under NoOp governance).
       const identity: LaunchIdentity = {
         launchpad: 'doppler',
         token: asset,
-        deployer: ctx.deployer,
+        ...deployerFields(ctx.attribution),
         claimedCreators: creatorList(assetData?.[1], assetData?.[2]),
         name: null,
         symbol: null,

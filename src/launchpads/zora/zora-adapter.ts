@@ -3,6 +3,7 @@ import type { LinearFeeSchedule } from '../../pricing/fee-schedule.ts'
 import { routeProblem } from '../../pricing/route-price.ts'
 import { BASE_POOL_MANAGER, BASE_WETH, BASE_ZORA_FACTORY } from '../base-addresses.ts'
 import { decodeLaunchLog, launchOrigin } from '../decode-launch-log.ts'
+import { deployerFields, factoryCallerAttribution } from '../launch-deployer.ts'
 import type { DecodedLaunch, LaunchCandidate, LaunchContext, LaunchIdentity, LaunchpadAdapter, PairedAsset, PoolKey } from '../launchpad-adapter.ts'
 import { creatorList } from '../v4-events.ts'
 import { ZORA_COIN_ABI, ZORA_COIN_CREATED_V4, ZORA_CREATOR_COIN_CREATED } from './zora-abi.ts'
@@ -92,11 +93,12 @@ export function createZoraAdapter(options: ZoraAdapterOptions): LaunchpadAdapter
       const args = decodeLaunchLog(log, options.factory, ZORA_COIN_CREATED_V4) ?? decodeLaunchLog(log, options.factory, ZORA_CREATOR_COIN_CREATED)
       if (!args) return null
       const coin = getAddress(args.coin)
-      // caller is the factory's msg.sender; payoutRecipient is a free parameter (and can be changed later).
+      // caller is the factory's msg.sender (exact: see the Clanker adapter); payoutRecipient is a free parameter (and
+      // can be changed later).
       const identity: LaunchIdentity = {
         launchpad: 'zora',
         token: coin,
-        deployer: getAddress(args.caller),
+        ...deployerFields(factoryCallerAttribution(ctx.attribution, args.caller)),
         claimedCreators: creatorList(args.payoutRecipient),
         name: args.name,
         symbol: args.symbol,

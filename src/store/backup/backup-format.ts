@@ -129,6 +129,14 @@ export async function readBackupLines(lines: AsyncIterable<string>, onEntry?: (k
     if (!Array.isArray(entry) || entry.length !== 2 || typeof entry[0] !== 'string' || typeof entry[1] !== 'string') {
       throw new BackupFormatError(`line ${lineNumber}: not a database entry`)
     }
+    // Every value the store writes is JSON text (open-store: every sublevel is JSON-encoded): one that is not would
+    // restore and then break the daemon at its first read of that record.
+    if (entry[0] === '') throw new BackupFormatError(`line ${lineNumber}: a database entry without a key`)
+    try {
+      JSON.parse(entry[1])
+    } catch {
+      throw new BackupFormatError(`line ${lineNumber}: the value of ${JSON.stringify(entry[0].slice(0, 80))} is not JSON, which the database cannot read`)
+    }
     entries += 1
     await onEntry?.(entry[0], entry[1])
   }

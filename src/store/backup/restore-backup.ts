@@ -2,6 +2,8 @@ import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { Level } from 'level'
 import { pathExists, readBackupFile } from './backup-file.ts'
+import type { ParsedBackup } from './backup-format.ts'
+import type { LineBounds } from './bounded-lines.ts'
 
 export interface RestoreResult {
   dataDir: string
@@ -55,33 +57,70 @@ async function databaseInUse(dbPath: string): Promise<boolean> {
  * master secret or config.json that differ from the backup's) is refused unless `force`, and then moved aside under a
  * `.before-restore-<time>` name, never deleted. The daemon migrates an older store layout at its next start.
  */
-export async function restoreBackup(options: { file: string; dataDir: string; force: boolean; now?: () => Date }): Promise<RestoreResult> {
+export async function restoreBackup(options: {
+  file: string
+  dataDir: string
+  force: boolean
+  now?: () => Date
+  /** The backup's line and total size bounds (the defaults; a test lowers them). */
+  bounds?: LineBounds
+}): Promise<RestoreResult> {
   const { dataDir, file } = options
   const dbPath = join(dataDir, 'db')
   await mkdir(dataDir, { recursive: true, mode: 0o700 })
+  // A data dir made beforehand (mkdir's default 0755) would stay readable by everyone until the daemon's next start;
+  // what a restore writes there is the wallets' encrypted secret and every buyer's records.
+  await chmod(dataDir, 0o700)
   const occupied = await databaseInUse(dbPath)
 
   // Check the whole file while staging its entries (a database of our own: nothing of the data dir is touched yet).
+  // The staging database is removed on every failure until it has replaced `db/`.
   const staging = join(dataDir, `db.restoring-${process.pid}`)
   await rm(staging, { recursive: true, force: true })
+  let staged = false
+  try {
+    const parsed = await stage(file, staging, options.bounds)
+    const result = await replaceWithStaged({ ...options, dataDir, dbPath, staging, occupied, parsed })
+    staged = true
+    return result
+  } finally {
+    if (!staged) await rm(staging, { recursive: true, force: true })
+  }
+}
+
+/** Writes the backup's entries into a new database at `staging` while checking the whole file. */
+async function stage(file: string, staging: string, bounds: LineBounds | undefined): Promise<ParsedBackup> {
   const stagingDb = await openRaw(staging)
-  let parsed: Awaited<ReturnType<typeof readBackupFile>>
   try {
     let batch = stagingDb.batch()
-    parsed = await readBackupFile(file, async (key, value) => {
-      batch.put(key, value)
-      if (batch.length >= 1_000) {
-        await batch.write()
-        batch = stagingDb.batch()
-      }
-    })
+    const parsed = await readBackupFile(
+      file,
+      async (key, value) => {
+        batch.put(key, value)
+        if (batch.length >= 1_000) {
+          await batch.write()
+          batch = stagingDb.batch()
+        }
+      },
+      bounds,
+    )
     await batch.write()
-    await stagingDb.close()
-  } catch (error) {
+    return parsed
+  } finally {
     await stagingDb.close().catch(() => undefined)
-    await rm(staging, { recursive: true, force: true })
-    throw error
   }
+}
+
+async function replaceWithStaged(options: {
+  dataDir: string
+  dbPath: string
+  staging: string
+  occupied: boolean
+  parsed: ParsedBackup
+  force: boolean
+  now?: () => Date
+}): Promise<RestoreResult> {
+  const { dataDir, dbPath, staging, occupied, parsed } = options
 
   const conflicts: string[] = occupied ? ['db'] : []
   for (const backupFile of parsed.files) {
@@ -89,7 +128,6 @@ export async function restoreBackup(options: { file: string; dataDir: string; fo
     if (current !== undefined && current !== backupFile.content) conflicts.push(backupFile.path)
   }
   if (conflicts.length > 0 && !options.force) {
-    await rm(staging, { recursive: true, force: true })
     throw new RestoreRefusedError(
       `the data dir ${dataDir} already holds ${conflicts.join(', ')}; restore into an empty data dir, or pass --force to move them aside (renamed, not deleted)`,
     )

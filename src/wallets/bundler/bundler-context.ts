@@ -1,6 +1,7 @@
 import type { Address, LocalAccount, PublicClient } from 'viem'
 import type { ChainConfig } from '../../chain/chain-keys.ts'
 import type { Logger } from '../../common/logger.ts'
+import { txGasCapOf } from '../../chain/tx-gas-cap.ts'
 import { createHandleOpsEncoder, type HandleOpsEncoder } from './encode-handle-ops.ts'
 import { createNonceManager, type NonceManager } from './nonce-manager.ts'
 
@@ -13,6 +14,8 @@ export interface BundlerContext {
   entryPoint: Address
   nonces: NonceManager
   handleOpsData: HandleOpsEncoder
+  /** Most gas one transaction may ask for on this chain (EIP-7825: 2^24 on Base), also the most an eth_call asks for. */
+  txGasCap: bigint
 }
 
 export function createBundlerContext(options: { chain: ChainConfig; client: PublicClient; signer: LocalAccount; logger: Logger }): BundlerContext {
@@ -27,5 +30,6 @@ export function createBundlerContext(options: { chain: ChainConfig; client: Publ
       pendingNonce: (address) => client.getTransactionCount({ address, blockTag: 'pending' }),
     }),
     handleOpsData: createHandleOpsEncoder(signer.address),
+    txGasCap: txGasCapOf(chain),
   }
 }

@@ -5,6 +5,9 @@ import type { ChainNowReader } from './chain-now.ts'
 import { followLanding, type ReceiptPoller } from './poll-receipt.ts'
 import type { TransactionSender } from './send-transaction.ts'
 
+/** Gas of a deployment transaction outside the factory calls: the transaction, calldata and Multicall3's loop. */
+export const DEPLOYMENT_TX_BASE_GAS = 100_000n
+
 export interface AccountDeployer {
   /** See Bundler.deployAccounts: one Multicall3 transaction of the bundler EOA, each factory call allowed to fail. */
   deploy(deployments: readonly AccountDeployment[]): Promise<SentDeployment>
@@ -32,7 +35,8 @@ export function createAccountDeployer(
       })
       // A fixed limit from the account type, not eth_estimateGas: with failures allowed the transaction never reverts,
       // so an estimate would find the gas at which every deployment runs out of gas and is skipped.
-      const gas = deployments.reduce((sum, deployment) => sum + deployment.gas, 100_000n)
+      // The caller slices deployments to fit the per-transaction cap (deploy-ahead.ts); the sender refuses one over it.
+      const gas = deployments.reduce((sum, deployment) => sum + deployment.gas, DEPLOYMENT_TX_BASE_GAS)
       const sent = await sender.send(chain.addresses.multicall3, data, gas, await chainNow.recent(), { deployments: deployments.length })
       return { hash: sent.hash, landed: landing(sent.hash) }
     },

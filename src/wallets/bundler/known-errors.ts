@@ -1,7 +1,6 @@
 import type { Abi } from 'viem'
 import { parseAbi } from 'viem'
 import prebuyBuyRouter from '../../chain/contracts/artifacts/PrebuyBuyRouter.json' with { type: 'json' }
-import testStablecoin from '../../chain/contracts/artifacts/TestStablecoin.json' with { type: 'json' }
 
 /**
  * What launchpads revert a plain swap with while it is not allowed yet (launch gating): Clanker's SniperAuctionV2
@@ -30,7 +29,8 @@ const errorsOf = (abi: readonly { type: string }[]): Abi => abi.filter((item) =>
  */
 export const KNOWN_ERRORS: Abi = [
   ...errorsOf(prebuyBuyRouter.abi),
-  ...errorsOf(testStablecoin.abi),
+  // The devnet stablecoin's (devnet/contracts/fixtures/TestStablecoin.sol), written out: the product never imports the devnet wing.
+  ...parseAbi(['error NotMinter()', 'error InsufficientBalance()', 'error InsufficientAllowance()']),
   ...parseAbi([
     'error ERC20InsufficientBalance(address sender, uint256 balance, uint256 needed)',
     'error ERC20InsufficientAllowance(address spender, uint256 allowance, uint256 needed)',

@@ -3,6 +3,7 @@ import { PrebuyError } from '../../common/errors.ts'
 import type { BundleItem } from './bundler.ts'
 import type { BundlerContext } from './bundler-context.ts'
 import type { ChainNow, ChainNowReader } from './chain-now.ts'
+import { isGasCapRefusal } from './gas-cap-refusal.ts'
 
 /** A transaction of the bundler EOA as broadcast: kept signed so that it can be re-broadcast if the pool drops it. */
 export interface SentTransaction {
@@ -27,12 +28,21 @@ export interface TransactionSender {
 const NONCE_CONFLICT = /nonce too low|nonce too high|already known|replacement transaction underpriced|nonce.*already used/i
 
 export function createTransactionSender(
-  ctx: Pick<BundlerContext, 'chain' | 'client' | 'signer' | 'log' | 'entryPoint' | 'nonces' | 'handleOpsData'>,
+  ctx: Pick<BundlerContext, 'chain' | 'client' | 'signer' | 'log' | 'entryPoint' | 'nonces' | 'handleOpsData' | 'txGasCap'>,
   chainNow: Pick<ChainNowReader, 'read'>,
 ): TransactionSender {
-  const { chain, client, signer, log, entryPoint, nonces, handleOpsData } = ctx
+  const { chain, client, signer, log, entryPoint, nonces, handleOpsData, txGasCap } = ctx
+
+  const overCap = (gas: bigint, cause?: unknown) =>
+    new PrebuyError('transaction_over_gas_cap', `A transaction of ${gas} gas is over the ${txGasCap} one transaction may ask for on ${chain.key}.`, {
+      details: { gas: gas.toString(), cap: txGasCap.toString() },
+      ...(cause === undefined ? {} : { cause }),
+    })
 
   async function send(to: Address, data: Hex, gas: bigint, now: ChainNow | undefined, logFields: Record<string, unknown>): Promise<SentTransaction> {
+    // Every transaction of the bundler EOA passes here: none may ask for more than the chain's cap (the node would
+    // refuse it; the callers size or split their transactions to fit, this is the last check).
+    if (gas > txGasCap) throw overCap(gas)
     const { fees, fromBlock } = now ?? (await chainNow.read())
     for (let attempt = 1; ; attempt++) {
       try {
@@ -55,6 +65,7 @@ export function createTransactionSender(
         // The nonce manager already dropped its counter; a nonce conflict (another sender of this EOA, a restart with
         // transactions still pending) heals by re-reading it, anything else is not ours to retry.
         const message = error instanceof BaseError ? `${error.shortMessage} ${error.details ?? ''}` : String(error)
+        if (isGasCapRefusal(message)) throw overCap(gas, error)
         if (/insufficient funds/i.test(message)) {
           throw new PrebuyError('bundler_unfunded', `The bundler account on ${chain.key} has too little ETH for gas.`, { cause: error })
         }

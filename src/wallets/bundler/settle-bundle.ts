@@ -1,6 +1,6 @@
 import { BaseError, type Hash } from 'viem'
 import type { BlockGasLimit } from './block-gas-limit.ts'
-import { bundleGas, minGas } from './bundle-gas.ts'
+import { planBundles, transactionGasBudget } from './bundle-gas.ts'
 import type { BundleItem, UserOperationOutcome } from './bundler.ts'
 import type { BundlerContext } from './bundler-context.ts'
 import type { ReceiptPoller } from './poll-receipt.ts'
@@ -27,10 +27,10 @@ export interface BundleSettlerParts {
 }
 
 export function createBundleSettler(
-  ctx: Pick<BundlerContext, 'client' | 'signer' | 'log' | 'entryPoint' | 'nonces' | 'handleOpsData'>,
+  ctx: Pick<BundlerContext, 'client' | 'signer' | 'log' | 'entryPoint' | 'nonces' | 'handleOpsData' | 'txGasCap'>,
   parts: BundleSettlerParts,
 ): BundleSettler {
-  const { client, signer, log, entryPoint, nonces, handleOpsData } = ctx
+  const { client, signer, log, entryPoint, nonces, handleOpsData, txGasCap } = ctx
   const { receipts, simulator, sender, blockGasLimit, maxRounds } = parts
 
   async function findOutcomes(items: readonly BundleItem[], fromBlock: bigint): Promise<Map<Hash, UserOperationOutcome>> {
@@ -42,13 +42,19 @@ export function createBundleSettler(
 
   const missingOf = (sent: SentBundle, landed: Map<Hash, UserOperationOutcome>) => sent.items.filter((item) => !landed.has(item.userOpHash))
 
-  /** Simulates operations of a bundle that did not land and sends the survivors in a new transaction. */
+  /** Simulates operations of a bundle that did not land and sends the survivors anew, in transactions within the cap. */
   async function resend(missing: BundleItem[], landed: Map<Hash, UserOperationOutcome>, round: number): Promise<Map<Hash, UserOperationOutcome>> {
-    const gasLimit = await blockGasLimit.get()
-    const { items, gasUsed } = await simulator.simulate(missing, new Map(), gasLimit)
-    if (items.length === 0) return landed
-    const again = await settle(await sender.sendBundle(items, minGas(bundleGas(handleOpsData, items, gasUsed), gasLimit)), round + 1)
-    return new Map([...landed, ...again])
+    // The whole block share, as the first send had: the missing operations of one transaction fit one again, unless the
+    // chain changed meanwhile (then they are split like a first send).
+    const { limit } = transactionGasBudget(await blockGasLimit.get(), 1, txGasCap)
+    const simulated = await simulator.simulate(missing, new Map(), limit)
+    const sent = []
+    for (const plan of planBundles(handleOpsData, simulated, limit, limit)) sent.push(await sender.sendBundle(plan.items, plan.gas))
+    const again = new Map(landed)
+    for (const outcomes of await Promise.all(sent.map((transaction) => settle(transaction, round + 1)))) {
+      for (const [hash, outcome] of outcomes) again.set(hash, outcome)
+    }
+    return again
   }
 
   async function settle(sent: SentBundle, round = 0): Promise<Map<Hash, UserOperationOutcome>> {

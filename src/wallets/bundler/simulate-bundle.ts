@@ -83,14 +83,16 @@ export function createBundleSimulator(ctx: Pick<BundlerContext, 'chain' | 'clien
       const measured = decodeGasMeterOutput(output)
       if (measured.success) return { items: remaining, gasUsed: measured.gasUsed }
       const failed = failedOpOf(measured.returnData)
-      if (failed?.reason.startsWith('AA95') && remaining.length > 1) {
-        // Out of gas for the whole bundle, not a fault of that operation: measure the halves separately (each is
-        // validated against the same state; the bundle is split into transactions by the measured cost anyway).
+      // Out of gas for the whole bundle, not a fault of an operation: AA95 when an operation's execution had too little
+      // left, or no revert data at all when the validation loop itself ran out (a bundle bigger than the gas one
+      // transaction may ask for, EIP-7825's cap). The halves are measured separately and together (each validated
+      // against the same state; the bundle is split into transactions by the measured cost anyway).
+      if ((failed?.reason.startsWith('AA95') || measured.returnData === '0x') && remaining.length > 1) {
         const half = Math.ceil(remaining.length / 2)
-        const [head, tail] = [
-          await simulate(remaining.slice(0, half), refused, callGas, landsIn),
-          await simulate(remaining.slice(half), refused, callGas, landsIn),
-        ]
+        const [head, tail] = await Promise.all([
+          simulate(remaining.slice(0, half), refused, callGas, landsIn),
+          simulate(remaining.slice(half), refused, callGas, landsIn),
+        ])
         return { items: [...head.items, ...tail.items], gasUsed: head.gasUsed + tail.gasUsed }
       }
       const item = failed ? remaining[failed.index] : undefined

@@ -1,7 +1,9 @@
 import type { Hash } from 'viem'
+import type { ErrorCode } from '../../common/error-codes.ts'
 import { PrebuyError } from '../../common/errors.ts'
 import type { BlockGasLimit } from './block-gas-limit.ts'
-import { planBundles } from './bundle-gas.ts'
+import { calldataGas } from './gas-meter.ts'
+import { bundleGas, headroom, minGas, OPERATION_GAS_GUESS, planBundles, simulationGroups, transactionGasBudget, type BundlePlan } from './bundle-gas.ts'
 import type { BundleItem, BundleOutcome, Bundler, UserOperationOutcome } from './bundler.ts'
 import type { BundlerContext } from './bundler-context.ts'
 import type { ChainNowReader } from './chain-now.ts'
@@ -24,6 +26,15 @@ export interface BundleSubmitterParts {
   blockGasShare: number
 }
 
+/** An operation whose transaction was not broadcast, with the code of the error that stopped it. */
+export const notSentOutcome = (item: Pick<BundleItem, 'id' | 'userOpHash'>, code: ErrorCode): BundleOutcome => ({
+  status: 'not_sent',
+  id: item.id,
+  userOpHash: item.userOpHash,
+  reason: `not sent (${code}); the operation did not run`,
+  code,
+})
+
 /**
  * One outcome per item, in item order: what the chain said, else why it was not sent, else why it was not included
  * (refused by the EntryPoint in validation, or dropped from the bundle otherwise).
@@ -32,14 +43,14 @@ export function outcomesInOrder(
   items: readonly BundleItem[],
   outcomes: ReadonlyMap<Hash, UserOperationOutcome>,
   refused: ReadonlyMap<Hash, string>,
-  unsent: ReadonlyMap<Hash, string>,
+  unsent: ReadonlyMap<Hash, ErrorCode>,
 ): BundleOutcome[] {
   return items.map((item): BundleOutcome => {
     const reason = refused.get(item.userOpHash)
     const outcome = outcomes.get(item.userOpHash)
     if (outcome) return { ...outcome, id: item.id }
-    const notSent = unsent.get(item.userOpHash)
-    if (notSent) return { status: 'not_sent', id: item.id, userOpHash: item.userOpHash, reason: notSent }
+    const code = unsent.get(item.userOpHash)
+    if (code) return notSentOutcome(item, code)
     return {
       status: 'refused',
       id: item.id,
@@ -49,12 +60,30 @@ export function outcomesInOrder(
   })
 }
 
-export function createBundleSubmitter(ctx: Pick<BundlerContext, 'handleOpsData'>, parts: BundleSubmitterParts): BundleSubmitter {
+/**
+ * A chunk the node refused for EIP-7825's cap (a cap lower than the one configured) goes out again as two halves,
+ * each sized from its share of the measured gas: the refusal is the transaction's size, never its operations' fault.
+ */
+export function halvePlan(handleOpsData: BundlerContext['handleOpsData'], plan: BundlePlan, limit: bigint): BundlePlan[] {
+  // The plan's gas is calldata + measured execution with its margin + headroom (bundleGas): what was measured per
+  // operation is recovered from it, and each half is sized from its share.
+  const overhead = calldataGas(handleOpsData(plan.items)).intrinsic + headroom(plan.items)
+  const measured = plan.gas > overhead ? ((plan.gas - overhead) * 8n) / 9n : 0n
+  const half = Math.ceil(plan.items.length / 2)
+  return [plan.items.slice(0, half), plan.items.slice(half)].map((items) => {
+    const gas = bundleGas(handleOpsData, items, (measured * BigInt(items.length)) / BigInt(plan.items.length))
+    return { items, gas: minGas(minGas(gas, plan.gas), limit) }
+  })
+}
+
+export function createBundleSubmitter(ctx: Pick<BundlerContext, 'handleOpsData' | 'txGasCap' | 'log'>, parts: BundleSubmitterParts): BundleSubmitter {
   const { simulator, blockGasLimit, chainNow, sender, settler, blockGasShare } = parts
 
   // Transactions go out in the order submit was called, whatever order the simulations finish in: the caller's
   // chunks are in priority order, and one EOA's transactions are mined in nonce order.
   let sendTurn: Promise<void> = Promise.resolve()
+  // What one operation measured in the last simulation on this chain: how the next big bundle is grouped.
+  let perOperationGas = OPERATION_GAS_GUESS
 
   async function submitInTurn(
     items: readonly BundleItem[],
@@ -63,24 +92,36 @@ export function createBundleSubmitter(ctx: Pick<BundlerContext, 'handleOpsData'>
     landsIn: LandingBlock | undefined,
   ): Promise<BundleOutcome[]> {
     const refused = new Map<Hash, string>()
-    const gasLimit = await blockGasLimit.get()
-    const maxGas = BigInt(Math.floor(Number(gasLimit) * blockGasShare))
+    // Sized against the per-transaction cap (EIP-7825), never the block gas limit alone: the simulation asks for no
+    // more than a transaction may, and every chunk's gas limit stays within it.
+    const { limit, maxGas } = transactionGasBudget(await blockGasLimit.get(), blockGasShare, ctx.txGasCap)
     // Fees and the starting block are fetched while the bundle is simulated: every round trip saved is latency.
-    const [simulated, now] = await Promise.all([simulator.simulate(items, refused, gasLimit, landsIn), chainNow.recent()])
-    const plans = planBundles(ctx.handleOpsData, simulated, gasLimit, maxGas)
+    // A bundle expected to need more than one transaction is simulated in groups that each fit one, at once.
+    const groups = simulationGroups(items, perOperationGas, maxGas)
+    const [simulated, now] = await Promise.all([Promise.all(groups.map((group) => simulator.simulate(group, refused, limit, landsIn))), chainNow.recent()])
+    const measured = simulated.reduce((sum, group) => ({ count: sum.count + group.items.length, gas: sum.gas + group.gasUsed }), { count: 0, gas: 0n })
+    if (measured.count > 0) perOperationGas = measured.gas / BigInt(measured.count)
+    const plans = simulated.flatMap((group) => planBundles(ctx.handleOpsData, group, limit, maxGas))
     // Send every chunk first (nonces in order), then wait for them together: they can share a block.
     await previousTurn
     const sent: SentBundle[] = []
-    const unsent = new Map<Hash, string>()
-    for (const plan of plans) {
+    const unsent = new Map<Hash, ErrorCode>()
+    for (let index = 0; index < plans.length; index++) {
+      const plan = plans[index]!
       try {
         sent.push(await sender.sendBundle(plan.items, plan.gas, now))
       } catch (error) {
+        if (error instanceof PrebuyError && error.code === 'transaction_over_gas_cap' && plan.items.length > 1) {
+          // Nothing was sent for this chunk: its operations go out in smaller transactions instead of failing.
+          ctx.log.warn({ operations: plan.items.length, gas: plan.gas.toString() }, 'handleOps refused for the gas cap; sending it in two halves')
+          plans.splice(index + 1, 0, ...halvePlan(ctx.handleOpsData, plan, limit))
+          continue
+        }
         // Nothing sent yet: the caller gets the error. Otherwise earlier transactions are in flight and their
         // results must not be lost: this chunk's operations are reported as not sent.
         if (sent.length === 0) throw error
         const code = error instanceof PrebuyError ? error.code : 'bundle_send_failed'
-        for (const item of plan.items) unsent.set(item.userOpHash, `not sent (${code}); the operation did not run`)
+        for (const item of plan.items) unsent.set(item.userOpHash, code)
       }
     }
     endTurn()

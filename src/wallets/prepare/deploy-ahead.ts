@@ -1,11 +1,11 @@
 import type { OperationAccount } from '../accounts/operation-account.ts'
+import { txGasCapOf } from '../../chain/tx-gas-cap.ts'
 import type { SentDeployment } from '../bundler/bundler.ts'
+import { DEPLOYMENT_TX_BASE_GAS } from '../bundler/deploy-accounts.ts'
+import { packBundles } from '../bundler/pack-bundles.ts'
 import type { DeploymentClaim } from './deployment-claims.ts'
 import type { DeployAccounts } from './operation-preparer.ts'
 import type { PreparerContext } from './preparer-context.ts'
-
-/** Most account deployments per transaction (each allowed its account type's deployment gas: 20-30M in all). */
-const DEPLOY_SLICE = 50
 
 /** See OperationPreparer.deployAhead: deploys the idle accounts the warm cache knows are undeployed; returns how many. */
 export async function deployAhead(
@@ -23,8 +23,9 @@ export async function deployAhead(
     states.touch(account.address)
     claimed.push({ account, claim })
   }
-  const slices: (typeof claimed)[] = []
-  for (let start = 0; start < claimed.length; start += DEPLOY_SLICE) slices.push(claimed.slice(start, start + DEPLOY_SLICE))
+  // As many deployments per transaction as their gas allowances fit in the per-transaction cap (EIP-7825: 2^24 on
+  // Base): 41 SimpleAccounts (400k each) or 27 Kernels (600k); fixed slices of 50 asked for 20-30M gas.
+  const slices = packBundles(claimed, ({ account }) => account.deploymentGas, txGasCapOf(chain), DEPLOYMENT_TX_BASE_GAS)
   await Promise.all(
     slices.map(async (slice) => {
       // Returns once sent (a throw: nothing was sent, the claims end). The claims are held until the transaction

@@ -183,6 +183,25 @@ describe('settling buys (settle-buys.ts)', () => {
     expect((await last(2))?.userOpHash).toBeUndefined()
   })
 
+  it('a buy the node refused for the per-transaction gas cap (not sent, transaction_over_gas_cap) never counts towards giving up', async () => {
+    const settler = createBuySettler(f.ctx)
+    const reason = 'not sent (transaction_over_gas_cap); the operation did not run'
+    for (let attempt = 0; attempt < 4; attempt++) {
+      const buy = await executing(1)
+      await settler.settle(await settler.fromResults([buy], [{ status: 'not_sent', ...ids(1), reason, code: 'transaction_over_gas_cap' }]))
+      expect((await f.order(1))?.status).toBe('active')
+    }
+    expect((await f.journal.orderEventsOf(keyIdOf(1), SLUG)).at(-1)).toMatchObject({ reason, errorName: 'TransactionOverGasCap' })
+    // Any other send failure counts: the third in a row gives up.
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const buy = await executing(1)
+      await settler.settle(
+        await settler.fromResults([buy], [{ status: 'not_sent', ...ids(1), reason: 'not sent (bundle_send_failed)', code: 'bundle_send_failed' }]),
+      )
+    }
+    expect((await f.order(1))?.status).toBe('failed')
+  })
+
   it('fromChain: an order the chain never saw buying goes back to active with the reason given', async () => {
     const settler = createBuySettler(f.ctx)
     const { entry } = await executing(1)

@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { buildAdminApp } from '../../../daemon/admin/build-admin-app.ts'
 import type { AdminOperations } from '../../../daemon/admin/admin-operations.ts'
-import type { DevnetOperations } from '../../../daemon/admin/devnet-operations.ts'
+import type { DevnetOperations } from '../../../devnet/admin/devnet-operations.ts'
+import { devnetRoutes } from '../../../devnet/admin/devnet-routes.ts'
 import { isOperatorAuthorized } from '../../../daemon/admin/token-guard.ts'
 import { AdminApiError, createAdminClient } from '../../../src/admin-client/admin-client.ts'
 import { PrebuyError } from '../../../src/common/errors.ts'
@@ -18,7 +19,7 @@ const devnet = new Proxy({} as DevnetOperations, {
 })
 // The daemon on real chains (no devnet routes) and on its own devnet.
 const app = buildAdminApp({ operations, operatorToken: TOKEN, logger: silentLogger })
-const devnetApp = buildAdminApp({ operations, devnet, operatorToken: TOKEN, logger: silentLogger })
+const devnetApp = buildAdminApp({ operations, devnetRoutes: (app) => devnetRoutes(app, devnet), operatorToken: TOKEN, logger: silentLogger })
 afterAll(() => Promise.all([app.close(), devnetApp.close()]))
 
 describe('isOperatorAuthorized', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { silentLogger } from '../../../src/common/logger.ts'
+import { createLogger, silentLogger } from '../../../src/common/logger.ts'
 import { handleShutdownSignals } from '../../../daemon/lifecycle.ts'
 import { createSignalGate, REPEATED_SIGNAL_WINDOW_MS } from '../../../daemon/signal-gate.ts'
 
@@ -13,6 +13,24 @@ describe('handleShutdownSignals', () => {
     await new Promise((resolve) => setTimeout(resolve, 10))
     dispose()
     expect(stops).toBe(1)
+    expect(exits).toEqual([0])
+  })
+
+  it('exits once the stop is done even when its log lines cannot be written (the output reader has gone away)', async () => {
+    const exits: number[] = []
+    const broken = {
+      write: () => {
+        throw Object.assign(new Error('write EPIPE'), { code: 'EPIPE' })
+      },
+    }
+    const logger = createLogger({ level: 'info', destination: broken })
+    let stopped!: () => void
+    const done = new Promise<void>((resolve) => (stopped = resolve))
+    const dispose = handleShutdownSignals({ stop: async () => stopped() }, { logger, exit: (code) => exits.push(code), signals: ['SIGUSR2'] })
+    process.emit('SIGUSR2', 'SIGUSR2')
+    await done
+    await new Promise((resolve) => setImmediate(resolve))
+    dispose()
     expect(exits).toEqual([0])
   })
 

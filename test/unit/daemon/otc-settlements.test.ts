@@ -24,7 +24,6 @@ describe('resolveOtcSettlements on real chains', () => {
       clients: { base: client([expected, vesting]), second_chain: client([expected]) },
       operator,
       feeRecipient,
-      devnet: false,
       logger,
     })
     expect(found).toEqual({ settlements: { base: expected }, vesting: { base: vesting } })

@@ -44,7 +44,7 @@ describe('ourContracts', () => {
     // What `prebuy contracts deploy` puts on chain is what the resolvers look for (the same salts and arguments).
     const { client } = fakeChain(new Set(onBase.map((c) => c.address)))
     const clients = { base: client, second_chain: client }
-    const otc = await resolveOtcSettlements({ chains, clients, ...service, devnet: false, logger: silent })
+    const otc = await resolveOtcSettlements({ chains, clients, ...service, logger: silent })
     expect(otc.settlements.base).toBe(byName.PrebuyOtcSettlement)
     expect(otc.vesting.base).toBe(byName.PrebuyVesting)
     const devBuy = await resolveDevBuySetups({ chains, clients, ...service, vesting: otc.vesting, logger: silent })

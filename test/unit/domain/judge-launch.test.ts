@@ -58,6 +58,47 @@ describe('judgeLaunch (launch authenticity)', () => {
     expect(judgeLaunch(waiting, { token: TOKEN, deployer: ATTACKER, claimedCreators: [CREATOR] }, none)).toMatchObject({ verdict: 'rejected' })
     expect(judgeLaunch(waiting, { token: TOKEN, deployer: ATTACKER, claimedCreators: [] }, none)).toEqual({ verdict: 'unrelated' })
     // Recorded by the launch (sent by the service's coordinator, not the registered deployer): that token binds.
-    expect(judgeLaunch({ ...waiting, expectedToken: TOKEN }, { token: TOKEN, deployer: PLATFORM, claimedCreators: [] }, none)).toEqual({ verdict: 'bound' })
+    const launching = { ...waiting, expectedToken: TOKEN, launcher: PLATFORM }
+    expect(judgeLaunch(launching, { token: TOKEN, deployer: PLATFORM, claimedCreators: [] }, none)).toEqual({ verdict: 'bound' })
+  })
+
+  it('a dev_buy project never binds a token its own launch did not deploy, even at the expected address (issue 19, item 3)', () => {
+    const launching = { deployer: CREATOR, expectedToken: TOKEN, expectedTokenOnly: true, launcher: PLATFORM }
+    // A squatter deployed the expected token first (Clanker's CREATE2 ignores the caller): rejected, saying by whom.
+    const squatted = judgeLaunch(launching, { token: TOKEN, deployer: ATTACKER, claimedCreators: [CREATOR] }, none)
+    expect(squatted).toMatchObject({ verdict: 'rejected' })
+    expect(squatted.verdict === 'rejected' && squatted.reason).toContain(ATTACKER)
+    expect(judgeLaunch(launching, { token: TOKEN, deployer: ATTACKER, claimedCreators: [] }, none)).toMatchObject({ verdict: 'rejected' })
+    // Even by the registered deployer, and with no coordinator recorded nothing binds.
+    expect(judgeLaunch(launching, { token: TOKEN, deployer: CREATOR, claimedCreators: [] }, none)).toMatchObject({ verdict: 'rejected' })
+    expect(judgeLaunch({ ...launching, launcher: null }, { token: TOKEN, deployer: PLATFORM, claimedCreators: [] }, none)).toMatchObject({
+      verdict: 'rejected',
+    })
+    // The coordinator's other launches (another project's token) are not this one's.
+    expect(judgeLaunch(launching, { token: OTHER_TOKEN, deployer: PLATFORM, claimedCreators: [] }, none)).toEqual({ verdict: 'unrelated' })
+    expect(judgeLaunch(launching, { token: OTHER_TOKEN, deployer: ATTACKER, claimedCreators: [CREATOR] }, none)).toMatchObject({ verdict: 'rejected' })
+  })
+
+  // Issue 19 item 2: the ERC-4337 deployer forgery (src/launchpads/launch-deployer.ts attributes; these judge).
+  it('a launch batched beside an operation of the registered smart account, not emitted by it, is rejected with why', () => {
+    const forged = { token: TOKEN, deployer: ATTACKER, claimedCreators: [], sharedSender: 'not emitted by any operation', operationSenders: [CREATOR] }
+    const judged = judgeLaunch({ deployer: CREATOR, expectedToken: null }, forged, none)
+    expect(judged).toMatchObject({ verdict: 'rejected' })
+    expect(judged.verdict === 'rejected' && judged.reason).toContain(`ERC-4337 operation of the registered deployer ${CREATOR}`)
+    expect(judged.verdict === 'rejected' && judged.reason).toContain('not emitted by any operation')
+    // With an expected token, or as a dev_buy project: rejected too (it touched the project), never bound.
+    expect(judgeLaunch({ deployer: CREATOR, expectedToken: OTHER_TOKEN }, forged, none)).toMatchObject({ verdict: 'rejected' })
+    expect(judgeLaunch({ deployer: CREATOR, expectedToken: null, expectedTokenOnly: true }, forged, none)).toMatchObject({ verdict: 'rejected' })
+    // Another project's operation beside it does not touch this one.
+    expect(judgeLaunch({ deployer: PLATFORM, expectedToken: null }, forged, none)).toEqual({ verdict: 'unrelated' })
+  })
+
+  it('a shared sender (a bundler, an EIP-7702 sponsor) registered as the deployer never binds alone', () => {
+    const launch = { token: TOKEN, deployer: PLATFORM, claimedCreators: [], sharedSender: 'the transaction is EIP-7702 (type 4)' }
+    const judged = judgeLaunch({ deployer: PLATFORM, expectedToken: null }, launch, none)
+    expect(judged).toMatchObject({ verdict: 'awaiting_confirmation' })
+    expect(judged.verdict === 'awaiting_confirmation' && judged.reason).toContain('EIP-7702')
+    // The expected token still binds whoever sent it.
+    expect(judgeLaunch({ deployer: PLATFORM, expectedToken: TOKEN }, launch, none)).toEqual({ verdict: 'bound' })
   })
 })

@@ -11,8 +11,8 @@ import {
   type Log,
 } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { loadLaunchpadArtifact } from '../../../src/launchpads/devnet/devnet-artifacts.ts'
-import { BEFORE_SWAP_FLAG, BEFORE_SWAP_RETURNS_DELTA_FLAG, HOOK_FLAG_MASK, mineHookSalt } from '../../../src/launchpads/devnet/mine-hook-salt.ts'
+import { loadLaunchpadArtifact } from '../../../devnet/launchpads/devnet-artifacts.ts'
+import { BEFORE_SWAP_FLAG, BEFORE_SWAP_RETURNS_DELTA_FLAG, HOOK_FLAG_MASK, mineHookSalt } from '../../../devnet/launchpads/mine-hook-salt.ts'
 import { encodeStablecoinToTokenSwap } from '../../../src/launchpads/universal-router-swap.ts'
 import { creatorList, findInitializedPools, POOL_MANAGER_EVENTS } from '../../../src/launchpads/v4-events.ts'
 

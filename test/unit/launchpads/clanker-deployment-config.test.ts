@@ -11,7 +11,7 @@ import {
   clankerDevBuyExtension,
   clankerTokenCreate2Salt,
 } from '../../../src/launchpads/clanker/clanker-deployment-config.ts'
-import { loadLaunchpadArtifact } from '../../../src/launchpads/devnet/devnet-artifacts.ts'
+import { loadLaunchpadArtifact } from '../../../devnet/launchpads/devnet-artifacts.ts'
 
 /**
  * Our DeploymentConfig builder against clanker-sdk's (the pinned devDependency; `Clanker.getDeployTransaction` of

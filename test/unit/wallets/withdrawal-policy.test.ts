@@ -11,7 +11,7 @@ describe('withdrawal counter (withdrawal-policy.ts)', () => {
     now += 10 * 60_000
     expect(counter.take('a')).toEqual({ allowed: true })
     expect(counter.take('b')).toEqual({ allowed: true })
-    expect(counter.take('a')).toEqual({ allowed: false, retryAfterSeconds: 50 * 60 })
+    expect(counter.take('a')).toEqual({ allowed: false, retryAfterSeconds: 50 * 60, limit: 2, resetAt: 1_000_000 + HOUR })
     // A sliding window: once the first leaves it, one more is allowed, and not two.
     now += 50 * 60_000 + 1
     expect(counter.take('a')).toEqual({ allowed: true })

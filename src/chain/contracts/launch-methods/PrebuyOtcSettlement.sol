@@ -27,7 +27,7 @@ interface IOtcEntryPoint {
 ///         buyers' smart wallets, or nothing moves at all.
 /// @dev How N smart wallets pay atomically with no standing approval: `settle` itself calls the EntryPoint's
 ///      `handleOps` with one UserOperation per buyer wallet, each an `executeBatch` of `approve(this, spend)` and
-///      `contribute(offerId, spend)`, so every allowance is spent in the operation that gives it. A UserOperation that
+///      `contribute(key, spend)`, so every allowance is spent in the operation that gives it. A UserOperation that
 ///      fails inside handleOps does not revert the others, so `settle` checks afterwards that every planned
 ///      contribution arrived, exactly, and that nothing else did; any shortfall (a buyer withdrew since the plan, an
 ///      operation reverted) reverts the whole transaction, contributions included. EntryPoint v0.7's handleOps takes any
@@ -38,6 +38,19 @@ interface IOtcEntryPoint {
 ///      Lock and vesting: the terms are fixed at deposit, relative to the settlement block's time; when an offer has
 ///      any, each buyer's net tokens go into a PrebuyVesting position in its wallet's name in the same transaction (one
 ///      `lock` for all buyers, positions in fill order: the vesting contract's PositionCreated logs name each one).
+///
+///      v3 (issue 19, offer squatting): an offer is stored under `offerKey(depositor, offerId)`, never under the bare
+///      id. The service's ids (`prebuy-otc:<slug>[:<round>]`) are public and predictable and `deposit` takes any caller,
+///      so in v2 a stranger could deposit a worthless token under a project's id first, become that offer's `project`,
+///      and be paid the buyers' stablecoin at settlement. Keyed by the depositing address, a stranger's deposit lands
+///      under the stranger's own key: the project's key can only ever hold a deposit made by the project's own wallet.
+///      This was chosen over an operator-only (or operator-signed) deposit because it needs no trust in, and no extra
+///      transaction or signature from, the operator key, and no id has to be kept secret. `settle` also takes the
+///      terms the service recorded and reverts unless the offer equals them field by field, and a deposit must credit
+///      exactly the amount asked (no fee-on-transfer shortfall): what the service recorded is what settles, or nothing.
+///      One call at a time: `deposit`, `cancel` and `settle` share a reentrancy guard (a token's transfer hook cannot
+///      re-enter them); `contribute` runs only inside `settle`, for the offer being settled.
+///      Who may call what: docs/launch-methods.md, "Who can call what: PrebuyOtcSettlement".
 contract PrebuyOtcSettlement {
     struct Offer {
         address project;
@@ -55,6 +68,18 @@ contract PrebuyOtcSettlement {
         uint64 vestingSeconds;
         /// @notice Settled or cancelled: closed for good.
         bool closed;
+    }
+
+    /// @notice The terms the service recorded for an offer: `settle` reverts unless the stored offer equals them.
+    struct Terms {
+        address project;
+        address token;
+        uint256 offered;
+        uint256 fdv;
+        uint256 totalSupply;
+        uint64 settleAfter;
+        uint64 lockSeconds;
+        uint64 vestingSeconds;
     }
 
     /// @notice One buyer's part, as the service planned it (src/domain/launch-methods/otc-fill.ts).
@@ -75,15 +100,18 @@ contract PrebuyOtcSettlement {
     address public immutable feeRecipient;
     IOtcVesting public immutable vesting;
 
-    mapping(bytes32 offerId => Offer) public offers;
+    /// @notice Offers by key: `offerKey(project, offerId)` (the depositing address and the id it chose).
+    mapping(bytes32 key => Offer) public offers;
 
-    /// @dev The offer collecting contributions (only during `settle`), what each wallet paid in, and the total.
+    /// @dev The offer (key) collecting contributions (only during `settle`), what each wallet paid in, and the total.
     bytes32 private collecting;
+    /// @dev Reentrancy guard of `deposit`, `cancel` and `settle`.
+    bool private entered;
     mapping(address wallet => uint256) private contributed;
     uint256 private collected;
 
     event OfferDeposited(
-        bytes32 indexed offerId,
+        bytes32 indexed key,
         address indexed project,
         address indexed token,
         uint256 offered,
@@ -91,18 +119,21 @@ contract PrebuyOtcSettlement {
         uint256 totalSupply,
         uint64 settleAfter,
         uint64 lockSeconds,
-        uint64 vestingSeconds
+        uint64 vestingSeconds,
+        bytes32 offerId
     );
-    event OfferCancelled(bytes32 indexed offerId, uint256 returned);
-    event Contributed(bytes32 indexed offerId, address indexed wallet, uint256 amount);
-    event BuyerFilled(bytes32 indexed offerId, address indexed wallet, uint256 spend, uint256 tokens, uint256 fee);
-    event OfferSettled(bytes32 indexed offerId, uint256 sold, uint256 unsold, uint256 proceeds, uint256 fee);
+    event OfferCancelled(bytes32 indexed key, uint256 returned);
+    event Contributed(bytes32 indexed key, address indexed wallet, uint256 amount);
+    event BuyerFilled(bytes32 indexed key, address indexed wallet, uint256 spend, uint256 tokens, uint256 fee);
+    event OfferSettled(bytes32 indexed key, uint256 sold, uint256 unsold, uint256 proceeds, uint256 fee);
 
     error OnlyOperator();
-    error OnlyProject();
-    error OfferExists(bytes32 offerId);
-    error UnknownOffer(bytes32 offerId);
-    error OfferClosed(bytes32 offerId);
+    error OfferExists(bytes32 key);
+    error UnknownOffer(bytes32 key);
+    error OfferClosed(bytes32 key);
+    error TermsMismatch(bytes32 key);
+    error ShortDeposit(uint256 amount, uint256 received);
+    error Reentered();
     error TooEarly(uint64 settleAfter);
     error InvalidTerms();
     error NotCollecting();
@@ -121,9 +152,15 @@ contract PrebuyOtcSettlement {
         vesting = vesting_;
     }
 
-    /// @notice The project deposits `amount` tokens for sale at `fdv` (stablecoin atoms) over `totalSupply`. The tokens
-    ///         counted are what arrived (a token that takes a fee on transfer is credited net). Buyers' tokens are
-    ///         locked for `lockSeconds` after the settlement block, then vest over `vestingSeconds` (both 0: no lock).
+    /// @notice The key an offer of `project` (the address that deposited it) with the id `offerId` is stored under.
+    function offerKey(address project, bytes32 offerId) public pure returns (bytes32) {
+        return keccak256(abi.encode(project, offerId));
+    }
+
+    /// @notice The caller deposits `amount` tokens for sale at `fdv` (stablecoin atoms) over `totalSupply`, as an offer
+    ///         of its own: stored under `offerKey(msg.sender, offerId)`, so nobody else can occupy the caller's key.
+    ///         Exactly `amount` must arrive (a token that takes a fee on transfer is refused). Buyers' tokens are locked
+    ///         for `lockSeconds` after the settlement block, then vest over `vestingSeconds` (both 0: no lock).
     function deposit(
         bytes32 offerId,
         IOtcERC20 token,
@@ -133,46 +170,54 @@ contract PrebuyOtcSettlement {
         uint64 settleAfter,
         uint64 lockSeconds,
         uint64 vestingSeconds
-    ) external {
+    ) external guarded returns (bytes32 key) {
         if (collecting != bytes32(0)) revert Busy();
-        if (offers[offerId].project != address(0)) revert OfferExists(offerId);
+        key = offerKey(msg.sender, offerId);
+        if (offers[key].project != address(0)) revert OfferExists(key);
         if (amount == 0 || fdv == 0 || totalSupply == 0 || address(token) == address(0)) revert InvalidTerms();
         uint256 before = token.balanceOf(address(this));
         _pull(token, msg.sender, amount);
         uint256 received = token.balanceOf(address(this)) - before;
-        offers[offerId] = Offer(msg.sender, address(token), received, fdv, totalSupply, settleAfter, lockSeconds, vestingSeconds, false);
-        emit OfferDeposited(offerId, msg.sender, address(token), received, fdv, totalSupply, settleAfter, lockSeconds, vestingSeconds);
+        if (received != amount) revert ShortDeposit(amount, received);
+        offers[key] = Offer(msg.sender, address(token), amount, fdv, totalSupply, settleAfter, lockSeconds, vestingSeconds, false);
+        emit OfferDeposited(key, msg.sender, address(token), amount, fdv, totalSupply, settleAfter, lockSeconds, vestingSeconds, offerId);
     }
 
-    /// @notice The project takes its tokens back before the offer settles.
-    function cancel(bytes32 offerId) external {
+    /// @notice The caller takes back the tokens of its own offer `offerId` before it settles (only its own: the key is
+    ///         derived from the caller).
+    function cancel(bytes32 offerId) external guarded {
         if (collecting != bytes32(0)) revert Busy();
-        Offer storage offer = _open(offerId);
-        if (msg.sender != offer.project) revert OnlyProject();
+        bytes32 key = offerKey(msg.sender, offerId);
+        Offer storage offer = _open(key);
         offer.closed = true;
         _send(IOtcERC20(offer.token), offer.project, offer.offered);
-        emit OfferCancelled(offerId, offer.offered);
+        emit OfferCancelled(key, offer.offered);
     }
 
-    /// @notice Called by a buyer's wallet from its UserOperation inside `settle`: pays in `amount` of stablecoin.
-    function contribute(bytes32 offerId, uint256 amount) external {
-        if (collecting == bytes32(0) || collecting != offerId) revert NotCollecting();
+    /// @notice Called by a buyer's wallet from its UserOperation inside `settle`: pays in `amount` of stablecoin to the
+    ///         offer `key` being settled.
+    function contribute(bytes32 key, uint256 amount) external {
+        if (collecting == bytes32(0) || collecting != key) revert NotCollecting();
         _pull(stablecoin, msg.sender, amount);
         contributed[msg.sender] += amount;
         collected += amount;
-        emit Contributed(offerId, msg.sender, amount);
+        emit Contributed(key, msg.sender, amount);
     }
 
-    /// @notice Runs the buyers' UserOperations, checks every contribution against the plan, then pays the project,
-    ///         the buyers and the fee, and returns the unsold tokens; reverts as a whole on any difference.
-    function settle(bytes32 offerId, PackedUserOperation[] calldata ops, Fill[] calldata fills) external {
+    /// @notice Settles the offer `offerKey(expected.project, offerId)` at the terms the service recorded (`expected`:
+    ///         reverts with TermsMismatch on any difference from the stored offer): runs the buyers' UserOperations,
+    ///         checks every contribution against the plan, then pays the project, the buyers and the fee, and returns the
+    ///         unsold tokens; reverts as a whole on any difference.
+    function settle(bytes32 offerId, Terms calldata expected, PackedUserOperation[] calldata ops, Fill[] calldata fills) external guarded {
         if (msg.sender != operator) revert OnlyOperator();
         if (collecting != bytes32(0)) revert Busy();
-        Offer storage offer = _open(offerId);
+        bytes32 key = offerKey(expected.project, offerId);
+        Offer storage offer = _open(key);
+        if (!_sameTerms(offer, expected)) revert TermsMismatch(key);
         if (block.timestamp < offer.settleAfter) revert TooEarly(offer.settleAfter);
         offer.closed = true;
 
-        collecting = offerId;
+        collecting = key;
         entryPoint.handleOps(ops, payable(msg.sender));
         collecting = bytes32(0);
 
@@ -200,7 +245,7 @@ contract PrebuyOtcSettlement {
             } else {
                 _send(token, fill.wallet, fill.tokens - fillFee);
             }
-            emit BuyerFilled(offerId, fill.wallet, fill.spend, fill.tokens, fillFee);
+            emit BuyerFilled(key, fill.wallet, fill.spend, fill.tokens, fillFee);
         }
         if (sold > offer.offered) revert Oversold(sold, offer.offered);
         if (collected != proceeds) revert UnplannedContributions(collected, proceeds);
@@ -216,13 +261,13 @@ contract PrebuyOtcSettlement {
         if (fee > 0) _send(token, feeRecipient, fee);
         if (offer.offered > sold) _send(token, offer.project, offer.offered - sold);
         if (proceeds > 0) _send(stablecoin, offer.project, proceeds);
-        emit OfferSettled(offerId, sold, offer.offered - sold, proceeds, fee);
+        emit OfferSettled(key, sold, offer.offered - sold, proceeds, fee);
     }
 
-    /// @notice What `tokens` cost at the offer's price, rounded up: ceil(tokens * fdv / totalSupply).
-    function costOf(bytes32 offerId, uint256 tokens) external view returns (uint256) {
-        Offer storage offer = offers[offerId];
-        if (offer.project == address(0)) revert UnknownOffer(offerId);
+    /// @notice What `tokens` cost at the price of the offer `key`, rounded up: ceil(tokens * fdv / totalSupply).
+    function costOf(bytes32 key, uint256 tokens) external view returns (uint256) {
+        Offer storage offer = offers[key];
+        if (offer.project == address(0)) revert UnknownOffer(key);
         return _costOf(tokens, offer.fdv, offer.totalSupply);
     }
 
@@ -230,10 +275,23 @@ contract PrebuyOtcSettlement {
         return (tokens * fdv + totalSupply - 1) / totalSupply;
     }
 
-    function _open(bytes32 offerId) private view returns (Offer storage offer) {
-        offer = offers[offerId];
-        if (offer.project == address(0)) revert UnknownOffer(offerId);
-        if (offer.closed) revert OfferClosed(offerId);
+    function _open(bytes32 key) private view returns (Offer storage offer) {
+        offer = offers[key];
+        if (offer.project == address(0)) revert UnknownOffer(key);
+        if (offer.closed) revert OfferClosed(key);
+    }
+
+    function _sameTerms(Offer storage offer, Terms calldata expected) private view returns (bool) {
+        return offer.project == expected.project && offer.token == expected.token && offer.offered == expected.offered
+            && offer.fdv == expected.fdv && offer.totalSupply == expected.totalSupply && offer.settleAfter == expected.settleAfter
+            && offer.lockSeconds == expected.lockSeconds && offer.vestingSeconds == expected.vestingSeconds;
+    }
+
+    modifier guarded() {
+        if (entered) revert Reentered();
+        entered = true;
+        _;
+        entered = false;
     }
 
     function _pull(IOtcERC20 token, address from, uint256 amount) private {

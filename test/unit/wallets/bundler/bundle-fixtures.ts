@@ -1,3 +1,4 @@
+import { EIP_7825_TX_GAS_CAP } from '../../../../src/chain/tx-gas-cap.ts'
 import {
   encodeAbiParameters,
   encodeEventTopics,
@@ -49,7 +50,7 @@ export const idsInMeterCall = (data: Hex): string[] =>
     .filter((id) => id !== '')
 
 /** A bundler context over a fake client: only the methods a test gives exist. */
-export function fakeContext(client: Partial<PublicClient>, handleOpsData: HandleOpsEncoder = idEncoder()): BundlerContext {
+export function fakeContext(client: Partial<PublicClient>, handleOpsData: HandleOpsEncoder = idEncoder(), txGasCap = EIP_7825_TX_GAS_CAP): BundlerContext {
   return {
     chain: { key: 'base', chainId: 8453, addresses: { entryPoint: ENTRY_POINT } } as unknown as ChainConfig,
     client: client as PublicClient,
@@ -58,6 +59,7 @@ export function fakeContext(client: Partial<PublicClient>, handleOpsData: Handle
     entryPoint: ENTRY_POINT,
     nonces: createNonceManager(BUNDLER, { pendingNonce: async () => 0 }),
     handleOpsData,
+    txGasCap,
   }
 }
 

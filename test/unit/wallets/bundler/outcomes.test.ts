@@ -43,11 +43,17 @@ describe('outcomes in item order', () => {
       items,
       new Map([[item(0).userOpHash, mined]]),
       new Map([[item(2).userOpHash, 'AA25 invalid account nonce']]),
-      new Map([[item(1).userOpHash, 'not sent (bundle_send_failed); the operation did not run']]),
+      new Map([[item(1).userOpHash, 'bundle_send_failed' as const]]),
     )
     expect(outcomes).toEqual<BundleOutcome[]>([
       { ...mined, id: 'op-0' },
-      { status: 'not_sent', id: 'op-1', userOpHash: item(1).userOpHash, reason: 'not sent (bundle_send_failed); the operation did not run' },
+      {
+        status: 'not_sent',
+        id: 'op-1',
+        userOpHash: item(1).userOpHash,
+        reason: 'not sent (bundle_send_failed); the operation did not run',
+        code: 'bundle_send_failed',
+      },
       { status: 'refused', id: 'op-2', userOpHash: item(2).userOpHash, reason: 'refused by the EntryPoint: AA25 invalid account nonce' },
       { status: 'refused', id: 'op-3', userOpHash: item(3).userOpHash, reason: 'not included in any bundle' },
     ])

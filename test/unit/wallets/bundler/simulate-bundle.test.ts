@@ -107,6 +107,20 @@ describe('bundle simulation', () => {
     ])
   })
 
+  it('measures the halves when the validation loop itself runs out of the gas asked for (no revert data: a bundle over the cap)', async () => {
+    // Six operations need more than the cap allows one call: handleOps runs dry before naming any operation.
+    const { calls, simulator } = simulatorAnswering((ids) =>
+      ids.length > 2 ? meterOutput(false, 16_000_000n, '0x') : meterOutput(true, BigInt(ids.length) * 10_000n),
+    )
+    const items = Array.from({ length: 6 }, (_, n) => item(n))
+    const refused = new Map<Hash, string>()
+    expect(await simulator.simulate(items, refused, 16_777_216n)).toEqual({ items, gasUsed: 60_000n })
+    expect(refused.size).toBe(0)
+    // Never more than the gas given, in every call.
+    expect(calls.every((c) => c.gas === 16_777_216n)).toBe(true)
+    expect(calls.map((c) => c.ids.length).sort()).toEqual([1, 1, 2, 2, 3, 3, 6])
+  })
+
   it('refuses a lone operation that runs out of gas, leaving nothing to send', async () => {
     const { simulator } = simulatorAnswering(() => meterOutput(false, 0n, failedOp(0, 'AA95 out of gas')))
     const refused = new Map<Hash, string>()

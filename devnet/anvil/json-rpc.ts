@@ -1,0 +1,24 @@
+import { PrebuyError } from '../../src/common/errors.ts'
+
+/**
+ * A bare JSON-RPC call over HTTP for the anvil-specific methods (health check, mining mode, cheat codes). Kept apart
+ * from viem clients because those are built per chain config and these calls happen before one exists.
+ */
+export async function jsonRpc<T = unknown>(url: string, method: string, params: unknown[] = [], timeoutMs = 5_000): Promise<T> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    signal: AbortSignal.timeout(timeoutMs),
+  })
+  if (!response.ok) {
+    throw new PrebuyError('rpc_http_error', `JSON-RPC ${method} failed with HTTP ${response.status}.`)
+  }
+  const body = (await response.json()) as { result?: T; error?: { code: number; message: string } }
+  if (body.error) {
+    throw new PrebuyError('rpc_error', `JSON-RPC ${method} failed: ${body.error.message}`, {
+      details: { code: body.error.code },
+    })
+  }
+  return body.result as T
+}

@@ -1,0 +1,232 @@
+import {
+  createWalletClient,
+  encodeDeployData,
+  encodeFunctionData,
+  getAddress,
+  getContractAddress,
+  http,
+  zeroAddress,
+  type Account,
+  type Address,
+  type Hex,
+} from 'viem'
+import { PrebuyError } from '../../src/common/errors.ts'
+import type { ChainConfig } from '../../src/chain/chain-keys.ts'
+import { chainFromConfig } from '../../src/chain/clients.ts'
+import type { LaunchpadAddresses } from '../../src/launchpads/create-adapters.ts'
+import type { ZoraRoute } from '../../src/launchpads/zora/zora-route.ts'
+import { isqrt } from '../../src/pricing/isqrt.ts'
+import { loadLaunchpadArtifact, type LaunchpadArtifactName } from './devnet-artifacts.ts'
+import {
+  AFTER_ADD_LIQUIDITY_FLAG,
+  AFTER_REMOVE_LIQUIDITY_FLAG,
+  AFTER_SWAP_FLAG,
+  AFTER_SWAP_RETURNS_DELTA_FLAG,
+  BEFORE_INITIALIZE_FLAG,
+  BEFORE_SWAP_FLAG,
+  BEFORE_SWAP_RETURNS_DELTA_FLAG,
+  mineHookSalt,
+} from './mine-hook-salt.ts'
+import { CLANKER_DEFAULT_POOL, REFERENCE_LAUNCH_FEES } from '../../src/launchpads/reference-launch.ts'
+import { devnetPublicClient, mineIfManual } from './send-devnet-tx.ts'
+
+/** Default launch fees of the devnet launchpads (pips), overridable per launch. */
+export const DEVNET_LAUNCH_DEFAULTS = {
+  /**
+   * Clanker SDK default sniper fee: 66.6777% -> 4.1673% over 15 s; LP fee 1% on buys and sells; the pool starts at tick
+   * -230,400 (~1e-10 WETH per token: ~10 ETH FDV, like Clanker's default) with tick spacing 200.
+   */
+  clanker: {
+    startFee: REFERENCE_LAUNCH_FEES.clanker.startingFee,
+    endFee: REFERENCE_LAUNCH_FEES.clanker.endingFee,
+    decaySeconds: REFERENCE_LAUNCH_FEES.clanker.secondsToDecay,
+    lpFee: REFERENCE_LAUNCH_FEES.clanker.lpFee,
+    tickIfToken0IsClanker: CLANKER_DEFAULT_POOL.tickIfToken0IsClanker,
+    tickSpacing: CLANKER_DEFAULT_POOL.tickSpacing,
+  },
+  /** Reported for Bankr launches: 80% -> 1.2% over 10 s. */
+  doppler: {
+    startFee: REFERENCE_LAUNCH_FEES.doppler.startFee,
+    endFee: REFERENCE_LAUNCH_FEES.doppler.endFee,
+    decaySeconds: REFERENCE_LAUNCH_FEES.doppler.durationSeconds,
+  },
+  /** Zora: 99% -> 1% over 10 s. */
+  zora: { startFee: REFERENCE_LAUNCH_FEES.zora.startFee, endFee: REFERENCE_LAUNCH_FEES.zora.endFee, decaySeconds: REFERENCE_LAUNCH_FEES.zora.durationSeconds },
+} as const
+
+/**
+ * WETH wei a devnet Clanker auction winner pays per wei of gas price above the round's gas peg (Base's module starts at
+ * 0.0001 ether; the devnet's is small so a test's bid costs little).
+ */
+export const DEVNET_AUCTION_PAYMENT_PER_GAS_UNIT = 1_000n
+
+/** The devnet ZORA price: 100,000 ZORA per ETH (~0.03 USD at the devnet's 3,000 USD per ETH). */
+export const DEVNET_ZORA_PER_ETH = 100_000n
+/** ETH put into the devnet ETH/ZORA pool (full range, with the ZORA that price asks for). */
+export const DEVNET_ZORA_POOL_ETH = 100n * 10n ** 18n
+
+/** Generous fixed limits: the transactions are sent before their predecessors are mined, so nothing can be estimated. */
+const DEPLOY_GAS = 10_000_000n
+const CALL_GAS = 200_000n
+
+/**
+ * Deploys the three devnet launchpads on a devnet chain whose fixtures (PoolManager, WETH) exist: a CREATE2 hook
+ * deployer, each hook at a mined address carrying its permission bits, each factory, and the hook -> launchpad link.
+ * Every address is known in advance (CREATE from the deployer's nonces, CREATE2 from mined salts), so all the
+ * transactions are sent at once with consecutive nonces and land in one or two blocks even with 2-second blocks.
+ * `deployer` is a funded local account that nothing else uses meanwhile.
+ */
+export async function deployDevnetLaunchpads(chain: ChainConfig, deployer: Account): Promise<LaunchpadAddresses> {
+  const client = devnetPublicClient(chain)
+  const wallet = createWalletClient({ chain: chainFromConfig(chain), account: deployer, transport: http(chain.rpcUrl) })
+  const { poolManager, weth } = chain.addresses
+  let nonce = await client.getTransactionCount({ address: deployer.address, blockTag: 'pending' })
+  const hashes: Hex[] = []
+
+  const create = async (name: LaunchpadArtifactName, args: readonly unknown[]): Promise<Address> => {
+    const { abi, bytecode } = loadLaunchpadArtifact(name)
+    const address = getContractAddress({ from: deployer.address, nonce: BigInt(nonce) })
+    const data = encodeDeployData({ abi, bytecode, args } as Parameters<typeof encodeDeployData>[0])
+    hashes.push(await wallet.sendTransaction({ data, gas: DEPLOY_GAS, nonce: nonce++ }))
+    return getAddress(address)
+  }
+  const call = async (
+    to: Address,
+    name: LaunchpadArtifactName,
+    functionName: string,
+    args: readonly unknown[],
+    gas = CALL_GAS,
+    value?: bigint,
+  ): Promise<void> => {
+    const data = encodeFunctionData({ abi: loadLaunchpadArtifact(name).abi, functionName, args } as Parameters<typeof encodeFunctionData>[0])
+    hashes.push(await wallet.sendTransaction({ to, data, gas, nonce: nonce++, value }))
+  }
+
+  // Every hook salt is mined (CPU only) before the first transaction is sent, so the transactions go out back to back
+  // and land in one or two blocks whatever the block time: the hook deployer and the rehype hook (a constructor
+  // argument of its pool hook) are the deployer's next two CREATEs.
+  const hookDeployer = getAddress(getContractAddress({ from: deployer.address, nonce: BigInt(nonce) }))
+  const rehypeHookAddress = getAddress(getContractAddress({ from: deployer.address, nonce: BigInt(nonce + 1) }))
+  const mined = (name: LaunchpadArtifactName, flags: number, extraArgs: readonly unknown[] = []) => {
+    const { abi, bytecode } = loadLaunchpadArtifact(name)
+    const initCode = encodeDeployData({ abi, bytecode, args: [poolManager, deployer.address, ...extraArgs] } as Parameters<typeof encodeDeployData>[0])
+    return { initCode, ...mineHookSalt(hookDeployer, initCode, flags) }
+  }
+  const hookPlans = {
+    clanker: mined('DevnetClankerHook', BEFORE_SWAP_FLAG | BEFORE_SWAP_RETURNS_DELTA_FLAG),
+    clankerDynamic: mined('DevnetClankerDynamicHook', BEFORE_SWAP_FLAG | BEFORE_SWAP_RETURNS_DELTA_FLAG),
+    doppler: mined('DevnetDopplerHook', BEFORE_SWAP_FLAG),
+    // Rehype (Bankr's current pools): the pool hook that takes the schedule contract's fee from the output.
+    // The real DopplerHookInitializer's permissions (src/initializers/DopplerHookInitializer.sol getHookPermissions).
+    rehypeInitializer: mined(
+      'DevnetDopplerHookInitializer',
+      BEFORE_INITIALIZE_FLAG | AFTER_ADD_LIQUIDITY_FLAG | AFTER_REMOVE_LIQUIDITY_FLAG | AFTER_SWAP_FLAG | AFTER_SWAP_RETURNS_DELTA_FLAG,
+      [rehypeHookAddress],
+    ),
+    zora: mined('DevnetZoraHook', BEFORE_SWAP_FLAG),
+  }
+  if ((await create('DevnetHookDeployer', [])) !== hookDeployer) throw new Error('the hook deployer is not at its predicted address')
+  const rehypeHook = await create('DevnetRehypeDopplerHook', [deployer.address])
+  if (rehypeHook !== rehypeHookAddress) throw new Error('the rehype hook is not at its predicted address')
+  const hook = async (plan: { initCode: Hex; salt: Hex; address: Address }): Promise<Address> => {
+    await call(hookDeployer, 'DevnetHookDeployer', 'deploy', [plan.salt, plan.initCode], DEPLOY_GAS)
+    return getAddress(plan.address)
+  }
+  const clankerHook = await hook(hookPlans.clanker)
+  const clankerDynamicHook = await hook(hookPlans.clankerDynamic)
+  const dopplerHook = await hook(hookPlans.doppler)
+  const rehypeInitializer = await hook(hookPlans.rehypeInitializer)
+  const zoraHook = await hook(hookPlans.zora)
+
+  const d = DEVNET_LAUNCH_DEFAULTS
+  // Clanker's modules are their own contracts, as on Base: the MEV module (SniperAuctionV2; bids pay
+  // DEVNET_AUCTION_PAYMENT_PER_GAS_UNIT), the LP locker and the DevBuy extension, all enabled on the factory below.
+  const clankerMevModule = await create('DevnetClankerSniperAuction', [weth, DEVNET_AUCTION_PAYMENT_PER_GAS_UNIT])
+  const clankerFactory = await create('DevnetClankerFactory', [deployer.address])
+  const clankerLocker = await create('DevnetClankerLpLocker', [poolManager, clankerFactory])
+  const clankerDevBuy = await create('DevnetClankerDevBuy', [clankerFactory, poolManager, weth])
+  const dopplerAirlock = await create('DevnetDopplerAirlock', [
+    poolManager,
+    weth,
+    dopplerHook,
+    rehypeInitializer,
+    rehypeHook,
+    d.doppler.startFee,
+    d.doppler.endFee,
+    d.doppler.decaySeconds,
+  ])
+  // ZORA and its ETH market (the pool contract creates the token first: its nonce 1), then the Zora factory: coins pair
+  // with native ETH or ZORA; the launch fee is Zora's fixed one (ZORA_LAUNCH_FEE).
+  const zoraEthPool = await create('DevnetZoraEthPool', [poolManager])
+  const zoraToken = getAddress(getContractAddress({ from: zoraEthPool, nonce: 1n }))
+  await call(zoraEthPool, 'DevnetZoraEthPool', 'open', [sqrtPriceX96Of(DEVNET_ZORA_PER_ETH), deployer.address], DEPLOY_GAS, DEVNET_ZORA_POOL_ETH)
+  const zoraFactory = await create('DevnetZoraFactory', [poolManager, zoraToken, zoraHook, d.zora.startFee, d.zora.endFee, d.zora.decaySeconds])
+
+  await call(clankerHook, 'DevnetClankerHook', 'setLaunchpad', [clankerFactory])
+  await call(clankerDynamicHook, 'DevnetClankerDynamicHook', 'setLaunchpad', [clankerFactory])
+  // The real factory is deployed deprecated and its owner enables each module (clanker-devco/v4-contracts src/Clanker.sol).
+  await call(clankerFactory, 'DevnetClankerFactory', 'setDeprecated', [false])
+  for (const h of [clankerHook, clankerDynamicHook]) {
+    await call(clankerFactory, 'DevnetClankerFactory', 'setHook', [h, true])
+    await call(clankerFactory, 'DevnetClankerFactory', 'setLocker', [clankerLocker, h, true])
+  }
+  await call(clankerFactory, 'DevnetClankerFactory', 'setExtension', [clankerDevBuy, true])
+  await call(clankerFactory, 'DevnetClankerFactory', 'setMevModule', [clankerMevModule, true])
+  await call(dopplerHook, 'DevnetDopplerHook', 'setLaunchpad', [dopplerAirlock])
+  await call(rehypeInitializer, 'DevnetDopplerHookInitializer', 'setLaunchpad', [dopplerAirlock])
+  await call(rehypeHook, 'DevnetRehypeDopplerHook', 'setCallers', [dopplerAirlock, rehypeInitializer])
+  await call(zoraHook, 'DevnetZoraHook', 'setLaunchpad', [zoraFactory])
+
+  await mineIfManual(chain)
+  for (const hash of hashes) {
+    const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 50, timeout: 60_000 })
+    if (receipt.status !== 'success') throw new PrebuyError('devnet_deploy_failed', `A devnet launchpad deployment step reverted (${hash}).`)
+  }
+  const addresses: LaunchpadAddresses = {
+    clanker: {
+      factory: clankerFactory,
+      hook: clankerHook,
+      dynamicHook: clankerDynamicHook,
+      locker: clankerLocker,
+      devBuy: clankerDevBuy,
+      mevModule: clankerMevModule,
+    },
+    doppler: { airlock: dopplerAirlock, hook: dopplerHook, rehypeInitializer, rehypeHook },
+    zora: { factory: zoraFactory, hook: zoraHook, route: devnetZoraRoute(zoraToken) },
+  }
+  if (!(await devnetLaunchpadsExist(chain, addresses))) {
+    throw new PrebuyError('devnet_deploy_failed', 'A devnet launchpad contract is not at its expected address.')
+  }
+  return addresses
+}
+
+/** Whether every launchpad contract of `addresses` has code on the chain (a restarted devnet keeps them). */
+export async function devnetLaunchpadsExist(chain: ChainConfig, addresses: LaunchpadAddresses): Promise<boolean> {
+  const client = devnetPublicClient(chain)
+  const all = [
+    addresses.clanker.factory,
+    addresses.clanker.hook,
+    addresses.clanker.dynamicHook,
+    addresses.clanker.locker,
+    addresses.clanker.devBuy,
+    addresses.clanker.mevModule,
+    addresses.doppler.airlock,
+    addresses.doppler.hook,
+    addresses.doppler.rehypeInitializer,
+    addresses.doppler.rehypeHook,
+    addresses.zora.factory,
+    addresses.zora.hook,
+    addresses.zora.route.zora,
+  ]
+  const codes = await Promise.all(all.map((address) => client.getCode({ address })))
+  return codes.every((code) => code !== undefined && code !== '0x')
+}
+
+/** sqrtPriceX96 of a pool whose currency1 is worth 1/`price` of currency0: floor(sqrt(price) * 2^96). */
+const sqrtPriceX96Of = (price: bigint): bigint => isqrt(price << 192n)
+
+/** The devnet ETH/ZORA pool's key (DevnetZoraEthPool.poolKey: native ETH, 0.3%, tick spacing 60, no hook). */
+export const devnetZoraRoute = (zora: Address): ZoraRoute => ({
+  zora,
+  ethPool: { currency0: zeroAddress, currency1: zora, fee: 3_000, tickSpacing: 60, hooks: zeroAddress },
+})

@@ -1,0 +1,68 @@
+import type { FastifyInstance } from 'fastify'
+import { createPublicClient, createWalletClient, formatEther, http, type Address } from 'viem'
+import type { DevnetSetup, EmbeddedDevnet, StartEmbeddedDevnetOptions } from '../daemon/embedded-devnet.ts'
+import { CHAIN_KEYS, type ChainConfig, type ChainKey } from '../src/chain/chain-keys.ts'
+import { chainFromConfig } from '../src/chain/clients.ts'
+import type { Logger } from '../src/common/logger.ts'
+import { devnetAdapterOptions } from '../src/launchpads/create-adapters.ts'
+import { createDevnetOperations } from './admin/devnet-operations.ts'
+import { devnetRoutes } from './admin/devnet-routes.ts'
+import { devnetAccount } from './chain/devnet-accounts.ts'
+import { fundAccount } from './chain/faucet.ts'
+import { startDevnet } from './chain/start-devnet.ts'
+import { devnetClankerDevBuySetup } from './launchpads/devnet-dev-buy-setup.ts'
+import { ensureDevnetLaunchpads } from './launchpads/devnet-launchpads.ts'
+
+/** The bundler EOA pays every handleOps; on devnet it is topped up from anvil's funded accounts at start. */
+const DEVNET_BUNDLER_MIN_ETH = 10n * 10n ** 18n
+const DEVNET_BUNDLER_TOP_UP = '100'
+
+/**
+ * The devnet wing's entry point, the only one the daemon calls (through daemon/start-embedded-devnet.ts): starts the
+ * two anvil chains with their fixtures; `prepare` then deploys, before any part of the daemon starts, everything the
+ * daemon needs on them and hands it over as values (DevnetSetup).
+ */
+export async function startDevnetWing(options: StartEmbeddedDevnetOptions): Promise<EmbeddedDevnet> {
+  const devnet = await startDevnet({ dataDir: options.dataDir, blockTime: options.blockTime, logger: options.logger, onFatal: options.onFatal })
+  let bundlers: Record<ChainKey, Address> | undefined
+  return {
+    chains: devnet.chains,
+
+    async prepare(prepareOptions): Promise<DevnetSetup> {
+      bundlers = prepareOptions.bundlers
+      const chains = devnet.chains
+      await fundBundlers(chains, prepareOptions.bundlers, options.logger)
+      // Both chains at once: each deploys its launchpads (one block per transaction) from the launchpads account.
+      const launchpads = await Promise.all(CHAIN_KEYS.map((key) => ensureDevnetLaunchpads(options.dataDir, chains[key], devnetAccount('launchpads').account)))
+      const deployer = devnetAccount('serviceContracts').account
+      return {
+        launchpads: Object.fromEntries(
+          CHAIN_KEYS.map((key, i) => [key, devnetAdapterOptions(chains[key].addresses, launchpads[i]!)]),
+        ) as DevnetSetup['launchpads'],
+        devBuy: Object.fromEntries(CHAIN_KEYS.map((key, i) => [key, devnetClankerDevBuySetup(chains[key], launchpads[i]!.clanker)])),
+        contractsDeployer: (key) => createWalletClient({ chain: chainFromConfig(chains[key]), account: deployer, transport: http(chains[key].rpcUrl) }),
+      }
+    },
+
+    adminRoutes(app: FastifyInstance) {
+      const known = bundlers
+      if (!known) throw new Error('the devnet admin routes need the bundlers: call prepare first')
+      devnetRoutes(app, createDevnetOperations({ devnet, wallets: { bundlerAddress: (key) => known[key] }, dataDir: options.dataDir }))
+    },
+
+    stop: () => devnet.stop(),
+  }
+}
+
+async function fundBundlers(chains: Record<ChainKey, ChainConfig>, bundlers: Record<ChainKey, Address>, logger: Logger): Promise<void> {
+  await Promise.all(
+    CHAIN_KEYS.map(async (key) => {
+      const address = bundlers[key]
+      const client = createPublicClient({ transport: http(chains[key].rpcUrl) })
+      const balance = await client.getBalance({ address })
+      if (balance >= DEVNET_BUNDLER_MIN_ETH) return
+      await fundAccount(chains[key], address, { eth: DEVNET_BUNDLER_TOP_UP })
+      logger.info({ chain: key, bundler: address, eth: DEVNET_BUNDLER_TOP_UP, had: formatEther(balance) }, 'funded the devnet bundler')
+    }),
+  )
+}
