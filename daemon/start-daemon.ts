@@ -13,9 +13,10 @@ import { createLaunchWorkers } from './workers/launch-workers.ts'
 import { createOtcSettlementWorker } from './launch-methods/otc-settlement-worker.ts'
 import { type LaunchMethodContracts, resolveOtcSettlements } from './launch-methods/otc-settlements.ts'
 import { createContractsOperations } from './chain/contracts-operations.ts'
-import { missingContracts, type OurContractState, watchOurContracts } from './chain/contracts-watch.ts'
+import { type ContractsWatch, missingContracts, type OurContractState, watchOurContracts } from './chain/contracts-watch.ts'
 import { type OurContract, ourContracts } from './chain/our-contracts.ts'
 import { enabledChainKeys } from '../src/chain/enabled-chains.ts'
+import { createOwnerChangeWorker } from './workers/owner-change-worker.ts'
 import { createOtcChain } from '../src/launch-methods/otc/otc-chain.ts'
 import { createDevBuyChain } from '../src/launch-methods/dev-buy/dev-buy-chain.ts'
 import { createDevBuyWorker } from './launch-methods/dev-buy-worker.ts'
@@ -196,7 +197,15 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     const vestingChain = createVestingChain({ clients: otcClients, vesting: otcSettlements.vesting })
     // Dev buy: installed when the workers start (below), once the OTC resolver has the vesting contract.
     const devBuyChain = createDevBuyChain(otcClients, chains)
-    const services: Services = createServices({ store, wallets, otcChain, devBuyChain, vestingChain, logger })
+    const services: Services = createServices({
+      store,
+      wallets,
+      otcChain,
+      devBuyChain,
+      vestingChain,
+      logger,
+      ownerChangeNoticeMs: config.ownerChanges.noticeHours * 3_600_000,
+    })
 
     // Background workers, in start order (stopped in reverse): the executor, then the launch indexer that feeds it.
     step('workers')
@@ -240,27 +249,17 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
       ]
       for (const worker of workers) await started(worker)
     }
+    // Owner changes coming into force read only the store: started at once, whether or not our contracts are there.
+    const ownerChangeWorker = createOwnerChangeWorker({ services, logger })
+    await ownerChangeWorker.start()
+    undo.push({ name: ownerChangeWorker.name, stop: () => ownerChangeWorker.stop() })
     // Our own contracts: on devnet the devnet's deployer puts them there at start (nothing watched); on a real chain the
     // operator deploys them (`prebuy contracts deploy`) and the daemon waits, watching every one of them.
     const ours = devnet ? {} : ourContractsPerChain(chains, enabled, wallets, config.feeRecipient)
     const contractsWatch = watchOurContracts({ contracts: ours, clients: otcClients, logger })
     undo.push({ name: 'contracts watch', stop: async () => contractsWatch.stop() })
     if (devnet) await startWorkers()
-    else {
-      const initial = await contractsWatch.refresh()
-      if (contractsWatch.complete()) await startWorkers()
-      else {
-        logMissingContracts(logger, missingContracts(initial))
-        // Runs without buying until they are there; then everything starts, without a restart.
-        void contractsWatch.whenComplete
-          .then(async () => {
-            if (stopping) return
-            logger.info('our contracts are deployed: starting the indexer and executor')
-            await startWorkers()
-          })
-          .catch((error: unknown) => fail(error instanceof Error ? error : new Error(String(error))))
-      }
-    }
+    else await startWorkersOnceDeployed({ watch: contractsWatch, startWorkers, stopping: () => stopping !== undefined, fail, logger })
 
     // Metrics (served on the admin listener), then the public API they time.
     const readiness = createReadinessProbe({ store, chains, ...(devnet ? {} : { contracts: () => contractsWatch.refresh() }) })
@@ -363,6 +362,29 @@ function ourContractsPerChain(
   feeRecipient: Address,
 ): Partial<Record<ChainKey, OurContract[]>> {
   return Object.fromEntries(enabled.map((key) => [key, ourContracts(chains[key], { operator: wallets.bundlerAddress(key), feeRecipient })]))
+}
+
+/**
+ * Real chains: starts the workers now if our contracts are all there; otherwise logs what is missing and what to run,
+ * and starts them (without a restart) the first time the watch sees them all. The daemon runs without buying until then.
+ */
+async function startWorkersOnceDeployed(deps: {
+  watch: ContractsWatch
+  startWorkers: () => Promise<void>
+  stopping: () => boolean
+  fail: (error: Error) => void
+  logger: Logger
+}): Promise<void> {
+  const initial = await deps.watch.refresh()
+  if (deps.watch.complete()) return deps.startWorkers()
+  logMissingContracts(deps.logger, missingContracts(initial))
+  void deps.watch.whenComplete
+    .then(async () => {
+      if (deps.stopping()) return
+      deps.logger.info('our contracts are deployed: starting the indexer and executor')
+      await deps.startWorkers()
+    })
+    .catch((error: unknown) => deps.fail(error instanceof Error ? error : new Error(String(error))))
 }
 
 /** The start-up line that says what is missing and what to run (real chains, before `prebuy contracts deploy`). */

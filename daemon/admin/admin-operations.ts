@@ -26,6 +26,9 @@ import type {
   DevBuyResult,
   LaunchSimulation,
   LaunchCandidateView,
+  PendingChangeItemView,
+  ConfirmChangeResult,
+  RejectChangeResult,
 } from '../../src/admin-api/contract.ts'
 
 /**
@@ -64,6 +67,10 @@ export interface AdminOperations {
   launchDevBuy(slug: string): Promise<DevBuyResult>
   /** Edits what binds a waiting project to its launch (deployer, expected token). */
   updateBinding(slug: string, request: ValidAdminRequest<'projectBinding'>): Promise<ProjectRecord>
+  /** Owners' changes of what the orders buy: the queue, the confirmation, the rejection (docs/owner-changes.md). */
+  pendingChanges(): Promise<PendingChangeItemView[]>
+  confirmChange(slug: string, request: ValidAdminRequest<'confirmChange'>): Promise<ConfirmChangeResult>
+  rejectChange(slug: string, request: ValidAdminRequest<'rejectChange'>): Promise<RejectChangeResult>
   launchCandidates(query: ValidAdminRequest<'launchCandidatesQuery'>): Promise<LaunchCandidatesResult>
   confirmLaunch(slug: string, token: string): Promise<LaunchCandidateView>
   executionJournal(slug: string): Promise<ExecutionJournal>

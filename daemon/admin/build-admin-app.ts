@@ -19,6 +19,9 @@ import {
   type ConfirmLaunchResult,
   type LaunchCandidatesResult,
   type UpdateBindingResult,
+  type PendingChangeItemView,
+  type ConfirmChangeResult,
+  type RejectChangeResult,
   type OtcResult,
   type DevBuyResult,
   type LaunchSimulation,
@@ -30,6 +33,7 @@ import {
   type ProjectDetail,
   type RotateKeyResult,
 } from '../../src/admin-api/contract.ts'
+import { hardenedServerOptions } from '../http/hardened-server.ts'
 import { refuseWhileClosing } from '../http/refuse-while-closing.ts'
 import type { Logger } from '../../src/common/logger.ts'
 import { ROUTE_NOT_FOUND, sendAdminError, UNAUTHORIZED } from './admin-errors.ts'
@@ -61,6 +65,9 @@ export interface AdminAppDeps {
  */
 export function buildAdminApp(deps: AdminAppDeps): FastifyInstance {
   const app = Fastify({
+    // The public listener's handling of what no route sees, before the token check: slow clients cut off, framework
+    // errors (bad URL, 431, a body shorter than its Content-Length) in the error shape without echoing the URL.
+    ...hardenedServerOptions(),
     loggerInstance: deps.logger.child({ component: 'admin-api' }) as FastifyBaseLogger,
     bodyLimit: 64 * 1024,
     return503OnClosing: false,
@@ -143,6 +150,15 @@ export function buildAdminApp(deps: AdminAppDeps): FastifyInstance {
     async (request): Promise<UpdateBindingResult> => ({
       project: await operations.updateBinding(id(request), parseRequest(adminRequests.projectBinding, request.body)),
     }),
+  )
+  app.get('/admin/v1/owner-changes', async (): Promise<ListResponse<PendingChangeItemView>> => ({ items: await operations.pendingChanges() }))
+  app.post(
+    '/admin/v1/projects/:id/changes/confirm',
+    async (request): Promise<ConfirmChangeResult> => operations.confirmChange(id(request), parseRequest(adminRequests.confirmChange, request.body ?? {})),
+  )
+  app.post(
+    '/admin/v1/projects/:id/changes/reject',
+    async (request): Promise<RejectChangeResult> => operations.rejectChange(id(request), parseRequest(adminRequests.rejectChange, request.body)),
   )
   app.get(
     '/admin/v1/launches/candidates',

@@ -6,6 +6,7 @@ import type { Services } from '../../src/services/services.ts'
 import { fdvAtomsOf } from '../../src/api/schemas.ts'
 import { otcOfferView } from '../../src/domain/launch-methods/otc-view.ts'
 import { devBuyLaunchView, withoutLaunchSalt } from '../../src/domain/launch-methods/dev-buy-view.ts'
+import { pendingChangeView, projectChangesView, termsView } from '../../src/domain/owner-change-view.ts'
 import type { AdminOperations } from './admin-operations.ts'
 
 export interface ServiceOperationsDeps {
@@ -99,7 +100,7 @@ export function createServiceOperations({ services, status, backup }: ServiceOpe
       const startFdv = query.startFdvUsdc === undefined ? undefined : fdvAtomsOf(query.startFdvUsdc)
       return services.simulations.simulate(slug, 'operator', startFdv === undefined ? {} : { startFdv })
     },
-    setOtc: async (slug, request) => ({ slug, otc: otcOfferView((await services.otc.setOffer(slug, 'operator', request)).otc!) }),
+    setOtc: async (slug, request) => ({ slug, otc: otcOfferView((await services.otc.setOffer(slug, 'operator', request)).project.otc!) }),
     depositOtc: async (slug) => ({ slug, otc: otcOfferView((await services.otc.deposit(slug, 'operator')).otc!) }),
     cancelOtc: async (slug) => ({ slug, otc: otcOfferView((await services.otc.cancel(slug, 'operator')).otc!) }),
     async getDevBuy(slug) {
@@ -114,6 +115,24 @@ export function createServiceOperations({ services, status, backup }: ServiceOpe
         ...(request.creator === undefined ? {} : { creatorAddress: request.creator }),
         ...(request.expectedToken === undefined ? {} : { expectedTokenAddress: request.expectedToken }),
       }),
+    pendingChanges: async () =>
+      (await services.ownerChanges.pending()).map((item) => ({
+        slug: item.slug,
+        displayName: item.displayName,
+        change: pendingChangeView(item.change),
+        inForce: item.inForce === null ? null : termsView(item.inForce),
+        ordersBefore: item.ordersBefore,
+      })),
+    async confirmChange(slug, request) {
+      const confirmed = await services.ownerChanges.confirm(slug, request.kind)
+      return {
+        slug,
+        outcome: confirmed.outcome,
+        pendingChange: confirmed.outcome === 'awaiting_notice' ? pendingChangeView(confirmed.change) : null,
+        changes: projectChangesView(confirmed.project),
+      }
+    },
+    rejectChange: async (slug, request) => ({ slug, changes: projectChangesView(await services.ownerChanges.reject(slug, request.reason, request.kind)) }),
     launchCandidates: (query) => services.launches.candidates(query),
     confirmLaunch: (slug, token) => services.launches.confirm(slug, token),
     executionJournal: (slug) => services.executions.journalOf(slug),

@@ -1,4 +1,3 @@
-import { createServer } from 'node:http'
 import Fastify, { type FastifyInstance, LogController } from 'fastify'
 import { buildOpenApiDocument, API_PREFIX } from '../../src/api/openapi.ts'
 import { renderDocsHtml } from '../../src/api/render-docs.ts'
@@ -13,7 +12,8 @@ import {
   type HttpAppDeps,
 } from './context.ts'
 import { registerHealthRoutes } from './health-routes.ts'
-import { errorBody, handleClientError, handleFrameworkError, sendError } from './error-mapping.ts'
+import { errorBody, sendError } from './error-mapping.ts'
+import { hardenedServerOptions } from './hardened-server.ts'
 import { createFixedWindowLimiter } from './rate-limit.ts'
 import { logRequests } from './request-log.ts'
 import { registerKeyRoutes, registerOpenRoutes } from './routes/public-routes.ts'
@@ -49,17 +49,9 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   const clock = deps.clock ?? systemClock
   const timeouts = { ...DEFAULT_TIMEOUTS, ...deps.config.timeouts }
   const app = Fastify({
-    // Slow clients are cut off (slow headers, slow bodies, idle keep-alives): Node enforces these on its server.
-    serverFactory: (handler) =>
-      createServer(
-        {
-          headersTimeout: timeouts.headersMs,
-          requestTimeout: timeouts.requestMs,
-          keepAliveTimeout: timeouts.keepAliveMs,
-          connectionsCheckingInterval: timeouts.checkIntervalMs,
-        },
-        handler,
-      ),
+    // Slow clients cut off; requests fastify never routes (malformed HTTP, oversized headers, undecodable URLs) in
+    // the error shape, as on the admin listener.
+    ...hardenedServerOptions(timeouts),
     loggerInstance: deps.logger,
     // Replaced by a bounded request log (logRequests): a flood of requests cannot fill the disk.
     logController: new LogController({ disableRequestLogging: true }),
@@ -67,9 +59,6 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     bodyLimit: deps.config.bodyLimit ?? DEFAULT_BODY_LIMIT,
     // Our own 503 while closing (refuseWhileClosing), in the error shape of every other answer.
     return503OnClosing: false,
-    // Requests fastify never routes (malformed HTTP, oversized headers, undecodable URLs) in the same shape.
-    clientErrorHandler: handleClientError,
-    frameworkErrors: handleFrameworkError,
   }) as unknown as FastifyInstance
   refuseWhileClosing(app)
   deps.metrics?.instrument(app)

@@ -101,7 +101,16 @@ export function handleClientError(error: Error & { code?: string }, socket: Sock
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_TITLES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`,
   )
+  // Closed for good once answered: end() alone only half-closes, and a client that kept dripping bytes (and never
+  // read) kept the connection open for as long as it kept sending. Anything it sends after the answer, or the answer
+  // still unread after a few seconds, ends the connection (a well-behaved client has closed its side by then).
+  socket.on('data', () => socket.destroy())
+  socket.resume()
+  setTimeout(() => socket.destroy(), CLOSE_AFTER_ANSWER_MS).unref()
 }
+
+/** How long a connection answered with a client error may stay before it is destroyed, whatever the client does. */
+const CLOSE_AFTER_ANSWER_MS = 5_000
 
 /**
  * fastify's frameworkErrors: a URL its router cannot decode (`%zz`) or a path segment over the router's length limit.

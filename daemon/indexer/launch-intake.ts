@@ -2,6 +2,7 @@ import { getAddress, type Log, type PublicClient } from 'viem'
 import type { ChainConfig } from '../../src/chain/chain-keys.ts'
 import type { Logger } from '../../src/common/logger.ts'
 import { judgeLaunch } from '../../src/domain/launches/judge-launch.ts'
+import { pendingOf } from '../../src/domain/owner-changes.ts'
 import type { Launchpad, ProjectRecord } from '../../src/domain/records.ts'
 import type { Journal } from '../../src/journal/journal.ts'
 import type { CandidateRecord, CandidateStatus, QuarantinedLog, StoredLaunch } from '../../src/journal/journal-records.ts'
@@ -124,6 +125,19 @@ export function createLaunchIntake(deps: LaunchIntakeDeps) {
       }
     }
 
+    /** Why a launch the binding in force does not bind would bind under the owner's pending change; undefined: it would not. */
+    function pendingBindingReason(project: ProjectRecord, launch: LaunchIdentity): string | undefined {
+      const pending = pendingOf(project, 'launch_binding')
+      if (!pending) return undefined
+      const binding = { deployer: pending.binding.creatorAddress, expectedToken: pending.binding.expectedTokenAddress }
+      if (judgeLaunch(binding, launch, deps.sharedDeployers).verdict !== 'bound') return undefined
+      const when =
+        pending.effectiveAt === null
+          ? "awaiting the operator's confirmation"
+          : `confirmed, in force from ${new Date(pending.effectiveAt).toISOString()} (notice to the buyers)`
+      return `matches the owner's binding change proposed at ${new Date(pending.proposedAt).toISOString()}, not in force: ${when}`
+    }
+
     /** Judges a decoded launch against every project waiting on its chain and launchpad. */
     async function judge(decoded: DecodedLaunch): Promise<void> {
       const identity = decoded.kind === 'launch' ? decoded.candidate : decoded.launch
@@ -140,8 +154,16 @@ export function createLaunchIntake(deps: LaunchIntakeDeps) {
           identity,
           deps.sharedDeployers,
         )
-        if (judged.verdict === 'unrelated') continue
         const stored = decoded.kind === 'launch' ? { launch: storeLaunch(decoded.candidate) } : {}
+        const proposed = judged.verdict === 'bound' ? undefined : pendingBindingReason(project, identity)
+        if (proposed !== undefined) {
+          // The owner's binding change is not in force yet (docs/owner-changes.md): its launch buys nothing now; it is
+          // recorded, and bound once the change takes effect (owner-change-service.ts confirms it then).
+          log.warn({ slug: project.slug, token: identity.token, reason: proposed }, "launch of an owner's pending binding change not bound")
+          ops.push(journal.putCandidate(candidateRecord(project, identity, 'rejected', proposed, stored)))
+          continue
+        }
+        if (judged.verdict === 'unrelated') continue
         if (judged.verdict === 'bound' && boundTo !== undefined) {
           ops.push(journal.putCandidate(candidateRecord(project, identity, 'rejected', `the launch already bound project ${boundTo}`, stored)))
         } else if (judged.verdict === 'bound' && decoded.kind === 'unsupported') {

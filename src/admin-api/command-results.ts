@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { CHAIN_KEYS } from '../chain/chain-keys.ts'
-import { DevBuyLaunch, LaunchSimulation, OtcOffer } from '../api/schemas.ts'
+import { ChangeTerms, DevBuyLaunch, LaunchSimulation, OtcOffer, PendingChange, ProjectChanges } from '../api/schemas.ts'
 import { BLOCK_TYPES, LAUNCH_METHODS, LAUNCHPADS, ORDER_STATUSES, REVIEW_STATUSES } from '../domain/records.ts'
 
 /**
@@ -300,6 +300,16 @@ export const COMMAND_RESULTS = {
   /** An alias of projects:update. */
   'projects:edit': z.strictObject({ project: projectRecord }),
   'projects:verify': z.strictObject({ project: projectRecord }),
+  'projects:changes': list(
+    z.strictObject({ slug: z.string(), displayName: z.string(), change: PendingChange, inForce: ChangeTerms.nullable(), ordersBefore: z.number().int() }),
+  ),
+  'projects:confirm-change': z.strictObject({
+    slug: z.string(),
+    outcome: z.enum(['in_force', 'awaiting_notice']),
+    pendingChange: PendingChange.nullable(),
+    changes: ProjectChanges,
+  }),
+  'projects:reject-change': z.strictObject({ slug: z.string(), changes: ProjectChanges }),
   'otc:show': otcResult,
   'launches:simulate': LaunchSimulation.strict(),
   'otc:set': otcResult,

@@ -7,6 +7,8 @@ import { EVENT_SCOPES } from './console-events.ts'
 import { DevBuyParamsBody, OtcOfferBody, SimulationQuery } from '../api/schemas.ts'
 import type { OtcOfferView } from '../domain/launch-methods/otc-view.ts'
 import type { DevBuyLaunchView } from '../domain/launch-methods/dev-buy-view.ts'
+import type { PendingChangeView, ProjectChangesView, TermsView } from '../domain/owner-change-view.ts'
+import { OWNER_CHANGE_KINDS } from '../domain/owner-changes.ts'
 export type { LaunchSimulation } from '../services/launch-simulation-service.ts'
 import type { ReadinessReport } from '../domain/health/readiness.ts'
 import {
@@ -65,6 +67,10 @@ export const adminRequests = {
   projectBinding: z
     .strictObject({ creator: addressSchema.optional(), expectedToken: addressSchema.nullable().optional() })
     .refine((body) => body.creator !== undefined || body.expectedToken !== undefined, 'give creator, expectedToken or both'),
+  /** POST projects/:slug/changes/confirm: the owner's pending change (kind: needed only when there are two). */
+  confirmChange: z.strictObject({ kind: z.enum(OWNER_CHANGE_KINDS).optional() }),
+  /** POST projects/:slug/changes/reject: with the reason, shown on the public project (its change history). */
+  rejectChange: z.strictObject({ kind: z.enum(OWNER_CHANGE_KINDS).optional(), reason: z.string().trim().min(1).max(500) }),
   /** GET /admin/v1/orders: the orders of one project or of one key (id or label). */
   ordersQuery: z
     .object({ project: slugSchema.optional(), key: z.string().min(1).max(100).optional() })
@@ -177,6 +183,8 @@ export type ValidAdminRequest<Name extends AdminRequestName> = z.output<(typeof 
 
 export type ApproveRegistrationRequest = AdminRequest<'approveRegistration'>
 export type ProjectBindingRequest = AdminRequest<'projectBinding'>
+export type ConfirmChangeRequest = AdminRequest<'confirmChange'>
+export type RejectChangeRequest = AdminRequest<'rejectChange'>
 export type OtcOfferRequest = AdminRequest<'otcOffer'>
 export type DevBuyParamsRequest = AdminRequest<'devBuyParams'>
 export type LaunchCandidatesQuery = AdminRequest<'launchCandidatesQuery'>
@@ -389,6 +397,31 @@ export interface ConfirmLaunchResult {
 /** `PATCH projects/:slug/binding`. */
 export interface UpdateBindingResult {
   project: ProjectRecord
+}
+
+/** One owner's change waiting for the operator (or for its notice period): `GET owner-changes`, the review queue. */
+export interface PendingChangeItemView {
+  slug: string
+  displayName: string
+  change: PendingChangeView
+  /** The terms in force it would replace (null: none, e.g. a first offer). */
+  inForce: TermsView | null
+  /** Live orders placed before the proposal: a confirmation then starts the notice period. */
+  ordersBefore: number
+}
+
+/** `POST projects/:slug/changes/confirm`: in force now, or awaiting its notice period (pendingChange.effectiveAt). */
+export interface ConfirmChangeResult {
+  slug: string
+  outcome: 'in_force' | 'awaiting_notice'
+  pendingChange: PendingChangeView | null
+  changes: ProjectChangesView
+}
+
+/** `POST projects/:slug/changes/reject`. */
+export interface RejectChangeResult {
+  slug: string
+  changes: ProjectChangesView
 }
 
 /** `GET|PATCH projects/:slug/otc`, `POST projects/:slug/otc/deposit`: the project's offer as the public API shows it. */

@@ -40,6 +40,11 @@ import type {
   LaunchCandidatesResult,
   LaunchCandidateView,
   ProjectBindingRequest,
+  ConfirmChangeRequest,
+  RejectChangeRequest,
+  PendingChangeItemView,
+  ConfirmChangeResult,
+  RejectChangeResult,
   UpdateBindingResult,
   OtcResult,
   DevBuyResult,
@@ -90,6 +95,10 @@ export interface AdminClient {
   getDevBuy(slug: string): Promise<DevBuyResult>
   setDevBuy(slug: string, request: DevBuyParamsRequest): Promise<DevBuyResult>
   launchDevBuy(slug: string): Promise<DevBuyResult>
+  /** Owners' changes of what the orders buy waiting for the operator or their notice period. */
+  pendingChanges(): Promise<PendingChangeItemView[]>
+  confirmChange(slug: string, request?: ConfirmChangeRequest): Promise<ConfirmChangeResult>
+  rejectChange(slug: string, request: RejectChangeRequest): Promise<RejectChangeResult>
   launchCandidates(query?: LaunchCandidatesQuery): Promise<LaunchCandidatesResult>
   confirmLaunch(slug: string, token: string): Promise<LaunchCandidateView>
   executionJournal(slug: string): Promise<ExecutionJournal>
@@ -180,6 +189,9 @@ export function createAdminClient(options: { adminUrl: string; operatorToken: st
     setDevBuy: (slug, request) => call('PATCH', `/admin/v1/projects/${enc(slug)}/dev-buy`, request),
     launchDevBuy: (slug) => call('POST', `/admin/v1/projects/${enc(slug)}/dev-buy/launch`, {}),
     updateBinding: async (slug, request) => (await call<UpdateBindingResult>('PATCH', `/admin/v1/projects/${enc(slug)}/binding`, request)).project,
+    pendingChanges: async () => (await call<ListResponse<PendingChangeItemView>>('GET', '/admin/v1/owner-changes')).items,
+    confirmChange: (slug, request = {}) => call('POST', `/admin/v1/projects/${enc(slug)}/changes/confirm`, request),
+    rejectChange: (slug, request) => call('POST', `/admin/v1/projects/${enc(slug)}/changes/reject`, request),
     launchCandidates: (query = {}) => {
       const params = new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined))
       return call('GET', `/admin/v1/launches/candidates${params.size > 0 ? `?${params}` : ''}`)

@@ -106,13 +106,14 @@ export const ENDPOINTS: Endpoint[] = [
     method: 'PATCH',
     path: '/projects/{slug}/launch-binding',
     auth: true,
-    summary: "Record the project's expected token address (owner only)",
+    summary: "Propose the project's expected token address (owner only; the operator confirms)",
     description:
-      "The owning key records (or clears, with null) the address its token will have at launch. From then on only a launch of that exact token binds the project, whoever sends it: a look-alike token, or a launch naming the project's deployer in a field anyone can set, is rejected and buys nothing. Refused once the project has launched (409) and for any key but the owner's (403).",
+      "The owning key proposes (or, with null, proposes to clear) the address its token will have at launch. Once in force, only a launch of that exact token binds the project, whoever sends it: a look-alike token, or a launch naming the project's deployer in a field anyone can set, is rejected and buys nothing. The proposal changes nothing by itself (202): it takes effect only once the operator confirms it, and, if orders placed before the proposal are live, only after a notice period counted from the confirmation (ownerChanges.noticeHours, 48 h by default; docs/owner-changes.md). Until then the binding in force stays, the pending change and its times are on GET /projects/{slug} (changes) for every buyer, and a launch of the proposed token buys nothing (it is recorded with the reason; once the change takes effect, it binds). Proposing the binding in force withdraws a pending proposal (200). Refused once the project has launched (409) and for any key but the owner's (403).",
     pathParams: slugParam,
     body: S.LaunchBindingBody,
     responses: {
-      200: ok('The binding now in force.', S.LaunchBinding),
+      200: ok('The binding in force (the request asked for it; nothing to confirm).', S.LaunchBinding),
+      202: ok('The proposal is recorded (pendingChange); the binding in force is unchanged.', S.LaunchBinding),
       400: invalid,
       403: err('The key does not own the project (code not_project_owner).'),
       404: err('No project has this slug.'),
@@ -143,11 +144,12 @@ export const ENDPOINTS: Endpoint[] = [
     auth: true,
     summary: 'Set the pooled OTC offer (owner only)',
     description:
-      "For a project whose launch method is pooled_otc: the owning key sets (or, until the tokens are deposited, replaces) the offer: a fixed token amount at a fixed FDV, settled at or after settleAt. At settlement, orders whose limit is at or above the OTC FDV contribute min(spend cap, wallet balance), scaled down pro rata when demand exceeds the offer; one transaction pays the project and delivers the tokens less the 3% fee; unsold tokens return to the project (docs/launch-methods.md). Optional lock terms (lockSeconds, vestingSeconds) hold each buyer's tokens in a vesting position in its wallet's name: nothing before settlement block time + lockSeconds, then linear over vestingSeconds; they are fixed on chain with the rest at the deposit.",
+      "For a project whose launch method is pooled_otc: the owning key sets (or, until the tokens are deposited, replaces) the offer: a fixed token amount at a fixed FDV, settled at or after settleAt. At settlement, orders whose limit is at or above the OTC FDV contribute min(spend cap, wallet balance), scaled down pro rata when demand exceeds the offer; one transaction pays the project and delivers the tokens less the 3% fee; unsold tokens return to the project (docs/launch-methods.md). Optional lock terms (lockSeconds, vestingSeconds) hold each buyer's tokens in a vesting position in its wallet's name: nothing before settlement block time + lockSeconds, then linear over vestingSeconds; they are fixed on chain with the rest at the deposit. The owner's offer (the first one too) is a proposal (202): it takes effect only once the operator confirms it, and, if orders placed before the proposal are live, only after a notice period counted from the confirmation (ownerChanges.noticeHours, 48 h by default; docs/owner-changes.md). Until then the offer in force stays, nothing can be deposited (change_pending), and the pending change and its times are on GET /projects/{slug} (changes) for every buyer. Proposing the offer in force withdraws a pending proposal (200).",
     pathParams: slugParam,
     body: S.OtcOfferBody,
     responses: {
-      200: ok('The offer now in force.', S.OtcOffer),
+      200: ok('The offer in force (the request asked for it; nothing to confirm).', S.OtcOfferEdit),
+      202: ok('The proposal is recorded: the proposed offer with its pendingChange; the offer in force is unchanged.', S.OtcOfferEdit),
       400: err(
         'Invalid FDV, token, amount, time or lock terms (codes invalid_otc_fdv, invalid_otc_token, invalid_otc_amount, invalid_settle_at, invalid_address, invalid_lock_seconds, invalid_vesting_seconds), or an invalid body.',
       ),
@@ -191,7 +193,7 @@ export const ENDPOINTS: Endpoint[] = [
       403: err('The key does not own the project (code not_project_owner).'),
       404: err('No project has this slug.'),
       409: err(
-        'Not a pooled_otc project (not_otc_project), no offer set (otc_no_offer), the deposit operation failed (otc_deposit_failed; nothing was deposited), or the terms were replaced while the deposit was sent (otc_terms_changed: that deposit does not count; deposit again).',
+        'Not a pooled_otc project (not_otc_project), no offer in force (otc_no_offer), a change of the offer waiting for the operator or its notice period (change_pending), the deposit operation failed (otc_deposit_failed; nothing was deposited), or the terms were replaced while the deposit was sent (otc_terms_changed: that deposit does not count; deposit again).',
       ),
       503: err('This service has no OTC settlement contract on the project’s chain (otc_unavailable).'),
       ...authErrors,

@@ -170,6 +170,72 @@ const DepthLevel = z.object({
     .describe('Spend of all orders that still buy at an effective market cap equal to this limit (limit >= level, no-limit orders included).'),
 })
 
+// ---------- changes of what the orders buy (docs/owner-changes.md) ----------
+
+export const ChangeTerms = z
+  .discriminatedUnion('kind', [
+    z.object({
+      kind: z.literal('launch_binding'),
+      creatorAddress: z.string().describe('The registered deployer.'),
+      expectedTokenAddress: z.string().nullable().describe('The token address expected at launch (then only it binds); null: none.'),
+    }),
+    z.object({
+      kind: z.literal('otc_offer'),
+      tokenAddress: z.string(),
+      tokenSymbol: z.string(),
+      tokenAmount: z.string().describe('Tokens offered, token units.'),
+      totalSupply: z.string().describe('The token’s total supply, token units.'),
+      fdvUsdc: z.string().describe('The OTC price as an FDV, decimal USD.'),
+      settleAt: z.string().describe('ISO 8601.'),
+      lockSeconds: z.int(),
+      vestingSeconds: z.int(),
+    }),
+  ])
+  .describe('What the orders buy: the launch binding, or the pooled OTC offer’s terms.')
+
+export const PendingChange = z
+  .object({
+    kind: z.enum(['launch_binding', 'otc_offer']),
+    status: z
+      .enum(['awaiting_confirmation', 'confirmed'])
+      .describe('awaiting_confirmation: the operator has not confirmed it (nothing changes; it may be rejected); confirmed: it takes effect at effectiveAt.'),
+    proposed: ChangeTerms,
+    proposedAt: z.string().describe('ISO 8601: when the owner proposed it.'),
+    confirmedAt: z.string().nullable().describe('ISO 8601: when the operator confirmed it; null: not yet.'),
+    effectiveAt: z
+      .string()
+      .nullable()
+      .describe(
+        'ISO 8601: when it takes effect; the confirmation itself if no live order predates the proposal, else the confirmation + the notice period. null until confirmed.',
+      ),
+  })
+  .describe(
+    "A change by the project's owner of what the orders buy. It takes effect only once the operator confirms it, and, when orders placed before the proposal are live, only after a notice period from the confirmation: until then the terms in force stay (their owners may delete their orders).",
+  )
+
+export const ChangeEntry = z
+  .object({
+    kind: z.enum(['launch_binding', 'otc_offer']),
+    by: z
+      .enum(['owner', 'operator'])
+      .describe('owner: proposed by the owning key and confirmed (or rejected) by the operator; operator: the operator’s own edit, in force at once.'),
+    outcome: z.enum(['effective', 'rejected']),
+    from: ChangeTerms.nullable().describe('The terms before (null: none, e.g. a first offer).'),
+    to: ChangeTerms.describe('The terms it set (or, rejected, proposed).'),
+    proposedAt: z.string().nullable().describe('ISO 8601; null for an operator’s edit.'),
+    decidedAt: z.string().nullable().describe('ISO 8601: the operator’s confirmation or rejection; null for an operator’s edit.'),
+    effectiveAt: z.string().nullable().describe('ISO 8601: when it took effect; null if rejected.'),
+    reason: z.string().nullable().describe('Why it was rejected (by the operator, or because the terms it would replace were fixed meanwhile).'),
+  })
+  .describe('A change of what the orders buy that took effect, or an owner’s proposal that was rejected.')
+
+export const ProjectChanges = z
+  .object({
+    pending: z.array(PendingChange).describe('At most one per kind.'),
+    history: z.array(ChangeEntry).describe('Newest first (the last 100).'),
+  })
+  .describe('Changes of what the orders buy: pending ones and the history, with their times.')
+
 export const OtcOffer = z
   .object({
     offerId: z
@@ -209,6 +275,12 @@ export const OtcOffer = z
       ),
   })
   .describe('A pooled OTC offer (docs/launch-methods.md).')
+
+export const OtcOfferEdit = OtcOffer.extend({
+  pendingChange: PendingChange.optional().describe(
+    'Present (status 202) when the owner’s offer is a proposal waiting for the operator: the offer shown is the proposed one, not in force.',
+  ),
+}).describe('PATCH /projects/{slug}/otc answer: the offer now in force (200), or the proposed one with its pendingChange (202).')
 
 /** A positive decimal USD FDV within the order bounds, as micro-USD; undefined when it is not one. */
 export const fdvAtomsOf = (value: string): bigint | undefined => {
@@ -419,6 +491,7 @@ export const ProjectDetail = ProjectProfile.extend({
   }),
   otc: OtcOffer.nullable().describe('A pooled_otc project’s offer; null for other projects and until its owner sets one.'),
   devBuy: DevBuyLaunch.nullable().describe('A dev_buy project’s launch; null for other projects and until its owner sets its parameters.'),
+  changes: ProjectChanges,
   ownerStats: z
     .object({
       buyersCount: z.int().describe('Keys with a non-deleted order on the project.'),
@@ -617,6 +690,7 @@ export const LaunchBinding = z
   .object({
     slug: z.string(),
     creatorAddress: z.string().describe('The registered deployer: a launch binds the project when sent by it (unless an expected token is set).'),
-    expectedTokenAddress: z.string().nullable(),
+    expectedTokenAddress: z.string().nullable().describe('In force now.'),
+    pendingChange: PendingChange.nullable().describe('The owner’s change of the binding waiting for the operator (or its notice period); null: none.'),
   })
-  .describe('What binds a project to its launch.')
+  .describe('What binds a project to its launch: in force now, and the pending change if any.')

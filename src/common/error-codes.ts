@@ -63,6 +63,12 @@ export const ERROR_CODES = {
     meaning: 'The token amount is not positive, exceeds the total supply, or has more decimals than the token.',
   },
   otc_deposited: { kind: 'conflict', surface: 'api', meaning: 'The offered tokens are deposited: the offer no longer changes.' },
+  change_pending: {
+    kind: 'conflict',
+    surface: 'api',
+    meaning:
+      "The owner's change of the offer waits for the operator's confirmation or its notice period: nothing is deposited until it takes effect (or the operator rejects it).",
+  },
   otc_no_offer: { kind: 'conflict', surface: 'api', meaning: 'The project has no OTC offer yet: set it first.' },
   insufficient_token_balance: { kind: 'bad_request', surface: 'api', meaning: 'The owner’s wallet does not hold the tokens the offer needs.' },
   otc_settled: { kind: 'conflict', surface: 'api', meaning: 'The offer is settled: it no longer changes and cannot be cancelled.' },
@@ -160,6 +166,13 @@ export const ERROR_CODES = {
   body_too_large: { kind: 'bad_request', surface: 'admin', meaning: 'The request body is too large.' },
   unsupported_media_type: { kind: 'bad_request', surface: 'admin', meaning: 'The request body must be JSON.' },
   internal_error: { kind: 'internal', surface: 'admin', meaning: 'The operation failed; the daemon log says why.' },
+  change_not_found: { kind: 'not_found', surface: 'admin', meaning: 'The project has no pending owner change (of that kind).' },
+  change_kind_required: { kind: 'bad_request', surface: 'admin', meaning: 'The project has more than one pending owner change: say which (--kind).' },
+  change_not_applicable: {
+    kind: 'conflict',
+    surface: 'admin',
+    meaning: 'The pending change can no longer take effect (the project launched, or its offer was deposited or settled); reject it.',
+  },
   candidate_not_found: { kind: 'not_found', surface: 'admin', meaning: 'No launch candidate of that project has this token address.' },
   candidate_not_confirmable: {
     kind: 'conflict',

@@ -266,6 +266,19 @@ export const configSchema = z
         zoraEthPool: poolKeySchema.optional(),
       })
       .default({ sharedDeployers: [] }),
+    /**
+     * Changes by a project's owner of what the orders buy (launch binding, OTC terms; docs/owner-changes.md): confirmed
+     * by the operator, then in force after this notice period when orders placed before the proposal are live.
+     */
+    ownerChanges: z
+      .strictObject({
+        noticeHours: z
+          .number()
+          .min(0)
+          .max(24 * 90)
+          .default(48),
+      })
+      .default({ noticeHours: 48 }),
   })
   .superRefine((config, ctx) => {
     if (config.chains.mode === 'rpc' && config.feeRecipient === undefined) {

@@ -23,6 +23,8 @@ export interface PrebuyConfig {
   /** Launch authenticity: deployers shared by many creators (see src/domain/launches/judge-launch.ts). */
   /** zoraEthPool: the ZORA route's pool on real Base (launches.zoraEthPool), checked when the config was read. */
   launches: { sharedDeployers: readonly Address[]; zoraEthPool?: PoolKey }
+  /** Notice period of an owner's change of what the orders buy, once the operator confirmed it (docs/owner-changes.md). */
+  ownerChanges: { noticeHours: number }
   /** Withdrawal limits (the service pays their gas). */
   withdrawals: WithdrawalPolicy
   /**

@@ -109,6 +109,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<PrebuyCon
       deployAhead: parsed.wallet.deployAhead,
       bundlerLowEth: parsed.wallet.bundlerLowEth,
     },
+    ownerChanges: { noticeHours: parsed.ownerChanges.noticeHours },
     launches: {
       sharedDeployers: parsed.launches.sharedDeployers,
       ...(parsed.launches.zoraEthPool ? { zoraEthPool: parsed.launches.zoraEthPool } : {}),

@@ -108,6 +108,10 @@ export interface ProjectRecord {
   otc?: OtcOffer
   /** A dev_buy project's launch (parameters set by its owner, launched by the daemon when asked); absent: none. */
   devBuy?: DevBuyLaunchRecord
+  /** The owner's changes of what the orders buy, waiting for the operator or their notice period (owner-changes.ts); absent: none. */
+  pendingChanges?: PendingOwnerChange[]
+  /** Changes of what the orders buy that took effect (the owner's, confirmed; the operator's) and rejected proposals; absent: none. */
+  changeHistory?: OwnerChangeEntry[]
   createdAt: number
   updatedAt: number
 }
@@ -384,4 +388,63 @@ export interface DeskSettings {
   /** Seconds clients are told to wait (Retry-After) while the desk is closed. */
   retryAfterSeconds: number
   updatedAt: number
+}
+
+// Changes of what a project's orders buy (src/domain/owner-changes.ts, docs/owner-changes.md).
+
+export const OWNER_CHANGE_KINDS = ['launch_binding', 'otc_offer'] as const
+export type OwnerChangeKind = (typeof OWNER_CHANGE_KINDS)[number]
+
+/** The binding terms a change sets (the registered deployer stays the operator's). */
+export interface BindingTerms {
+  creatorAddress: string
+  expectedTokenAddress: string | null
+}
+
+/** What a change proposes: the whole new binding, or the whole new offer (not deposited, not settled). */
+export type ProposedTerms = { kind: 'launch_binding'; binding: BindingTerms } | { kind: 'otc_offer'; offer: OtcOffer }
+
+/** An owner's change waiting for the operator, or confirmed and waiting for its notice period to pass. */
+export type PendingOwnerChange = ProposedTerms & {
+  /** When the owner proposed it (ms); a new proposal of the same kind replaces it and starts over. */
+  proposedAt: number
+  /** When the operator confirmed it; null: not yet (nothing changes until then). */
+  confirmedAt: number | null
+  /** When it takes effect (set at confirmation): the confirmation, or its time + the notice period. */
+  effectiveAt: number | null
+  /** Live orders placed before the proposal, counted at the confirmation: why a notice period applies. */
+  ordersBefore: number | null
+}
+
+/** A summary of terms, as the history shows them before and after a change. */
+export type TermsSummary =
+  | { kind: 'launch_binding'; creatorAddress: string; expectedTokenAddress: string | null }
+  | {
+      kind: 'otc_offer'
+      tokenAddress: string
+      tokenSymbol: string
+      tokenAmount: string
+      tokenDecimals: number
+      totalSupply: string
+      fdvUsdc: string
+      settleAt: number
+      lockSeconds: number
+      vestingSeconds: number
+    }
+
+export interface OwnerChangeEntry {
+  kind: OwnerChangeKind
+  /** Who made it: the owner's key (confirmed by the operator) or the operator directly. */
+  by: 'owner' | 'operator'
+  outcome: 'effective' | 'rejected'
+  /** Terms before (null: none, e.g. a first offer) and the terms the change set (or proposed, if rejected). */
+  from: TermsSummary | null
+  to: TermsSummary
+  proposedAt: number | null
+  /** Confirmation or rejection by the operator (null: the operator's own edit). */
+  decidedAt: number | null
+  /** When it took effect (null: rejected). */
+  effectiveAt: number | null
+  /** The operator's reason for a rejection. */
+  reason: string | null
 }

@@ -1,6 +1,7 @@
 import { getAddress } from 'viem'
 import type { ChainKey } from '../chain/chain-keys.ts'
 import { PrebuyError } from '../common/errors.ts'
+import { bindingTermsOf, type OwnerEditOutcome, pendingOf, withOperatorChange, withProposal } from '../domain/owner-changes.ts'
 import type { ProjectRecord } from '../domain/records.ts'
 import type { Journal } from '../journal/journal.ts'
 import type { CandidateRecord, QuarantinedLog } from '../journal/journal-records.ts'
@@ -30,10 +31,13 @@ export interface LaunchBindingService {
    * one they vouch for): the indexer completes it on its next block and the project's orders buy it.
    */
   confirm(slug: string, token: string): Promise<CandidateRecord>
-  /** Edits a waiting project's binding (operator); refused once the project launched. */
+  /** Edits a waiting project's binding (operator): in force at once, recorded in the change history; refused once launched. */
   updateBinding(slug: string, patch: BindingPatch): Promise<ProjectRecord>
-  /** The project's owner records (or clears) the token address expected at launch. */
-  setExpectedToken(slug: string, ownerKeyId: string, expectedTokenAddress: string | null): Promise<ProjectRecord>
+  /**
+   * The project's owner proposes (or clears) the token address expected at launch: it takes effect only once the
+   * operator confirms it, and after the notice period if orders placed before it are live (owner-change-service.ts).
+   */
+  setExpectedToken(slug: string, ownerKeyId: string, expectedTokenAddress: string | null): Promise<OwnerEditOutcome>
 }
 
 export interface LaunchBindingServiceDeps {
@@ -51,8 +55,8 @@ export function createLaunchBindingService({ store, journal, clock }: LaunchBind
     return project
   }
 
-  /** Under the project lock: the project's binding edited, or refused once it launched. */
-  const editBinding = (slug: string, edit: (project: ProjectRecord) => BindingPatch): Promise<ProjectRecord> =>
+  /** Under the project lock: the binding the edit asks for, checked (refused once the project launched). */
+  const editBinding = <T>(slug: string, edit: (project: ProjectRecord) => BindingPatch, write: (project: ProjectRecord, next: ProjectRecord) => Promise<T>) =>
     store.mutex.run(PROJECT_LOCK, async () => {
       const project = await mustGetProject(slug)
       if (project.launch !== null) throw new PrebuyError('binding_fixed', 'The project has launched: what binds it to its launch no longer changes.')
@@ -66,11 +70,12 @@ export function createLaunchBindingService({ store, journal, clock }: LaunchBind
         ...(patch.expectedTokenAddress === undefined
           ? {}
           : { expectedTokenAddress: patch.expectedTokenAddress === null ? null : getAddress(patch.expectedTokenAddress) }),
-        updatedAt: clock(),
       }
-      await store.batch(projectWriteOps(store, project, next))
-      return next
+      return write(project, next)
     })
+  const sameBinding = (a: ProjectRecord, b: ProjectRecord): boolean =>
+    a.creatorAddress.toLowerCase() === b.creatorAddress.toLowerCase() &&
+    (a.expectedTokenAddress ?? '').toLowerCase() === (b.expectedTokenAddress ?? '').toLowerCase()
 
   return {
     async candidates(filter = {}) {
@@ -110,13 +115,42 @@ export function createLaunchBindingService({ store, journal, clock }: LaunchBind
         return confirmed
       })
     },
-    updateBinding: (slug, patch) => editBinding(slug, () => patch),
+    updateBinding: (slug, patch) =>
+      editBinding(
+        slug,
+        () => patch,
+        async (project, edited) => {
+          if (sameBinding(project, edited)) return project
+          const next = withOperatorChange(project, { kind: 'launch_binding', binding: bindingTermsOf(edited) }, clock())
+          await store.batch(projectWriteOps(store, project, next))
+          return next
+        },
+      ),
     setExpectedToken: (slug, ownerKeyId, expectedTokenAddress) =>
-      editBinding(slug, (project) => {
-        if (project.ownerKeyId === null || project.ownerKeyId !== ownerKeyId) {
-          throw new PrebuyError('not_project_owner', 'Only the key that owns the project may set its expected token address.')
-        }
-        return { expectedTokenAddress }
-      }),
+      editBinding(
+        slug,
+        (project) => {
+          if (project.ownerKeyId === null || project.ownerKeyId !== ownerKeyId) {
+            throw new PrebuyError('not_project_owner', 'Only the key that owns the project may set its expected token address.')
+          }
+          return { expectedTokenAddress }
+        },
+        async (project, edited): Promise<OwnerEditOutcome> => {
+          // What is in force already: nothing to confirm; a pending proposal of the binding is withdrawn.
+          if (sameBinding(project, edited)) {
+            if (!pendingOf(project, 'launch_binding')) return { outcome: 'in_force', project }
+            const next: ProjectRecord = {
+              ...project,
+              pendingChanges: (project.pendingChanges ?? []).filter((c) => c.kind !== 'launch_binding'),
+              updatedAt: clock(),
+            }
+            await store.batch(projectWriteOps(store, project, next))
+            return { outcome: 'in_force', project: next }
+          }
+          const next = withProposal(project, { kind: 'launch_binding', binding: bindingTermsOf(edited) }, clock())
+          await store.batch(projectWriteOps(store, project, next))
+          return { outcome: 'pending_confirmation', project: next, change: pendingOf(next, 'launch_binding')! }
+        },
+      ),
   }
 }

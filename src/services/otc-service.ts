@@ -5,6 +5,7 @@ import { isLocked, validateLockTerms } from '../domain/launch-methods/lock-terms
 import { describeOtcDifferences, type OtcTerms, otcTermsDifferences, recordedOtcTerms } from '../domain/launch-methods/otc-terms.ts'
 import { FDV_DECIMALS, MAX_FDV_USDC } from '../domain/order-bounds.ts'
 import type { OtcOffer, ProjectRecord } from '../domain/records.ts'
+import { type OwnerEditOutcome, pendingOf, summarize, termsInForce, withOperatorChange, withProposal } from '../domain/owner-changes.ts'
 import type { OtcChain } from '../launch-methods/otc/otc-chain.ts'
 import { OTC_SETTLEMENT_ABI, otcOfferKey } from '../launch-methods/otc/otc-settlement-contract.ts'
 import type { Store } from '../store/open-store.ts'
@@ -33,8 +34,12 @@ export interface OtcOfferInput {
 export type OtcActor = LaunchMethodActor
 
 export interface OtcService {
-  /** The owner sets (or, until the deposit, replaces) the offer of a pooled_otc project. */
-  setOffer(slug: string, actor: OtcActor, input: OtcOfferInput): Promise<ProjectRecord>
+  /**
+   * Sets (or, until the deposit, replaces) the offer of a pooled_otc project. The operator's offer is in force at once;
+   * the owner's is a change the operator confirms first, in force after the notice period if orders placed before it
+   * are live (docs/owner-changes.md). Either is recorded in the project's change history when it takes effect.
+   */
+  setOffer(slug: string, actor: OtcActor, input: OtcOfferInput): Promise<OwnerEditOutcome>
   /**
    * The owner's wallet deposits the offered tokens into the settlement contract (approve + deposit, one wallet
    * operation; the proceeds are paid to that wallet at settlement). Idempotent: an offer already on chain is recorded.
@@ -168,7 +173,7 @@ export function createOtcService({ store, wallets, clock, chain, logger }: OtcSe
         }
         // After a cancelled offer (closed on chain for good) the next one takes a new id.
         const round = (previous?.round ?? 0) + (previous?.settlement?.status === 'cancelled' ? 1 : 0)
-        return write(project, {
+        const offer: OtcOffer = {
           offerId: otcOfferId(slug, round),
           round,
           fdvUsdc: formatDecimal(fdv, FDV_DECIMALS),
@@ -182,7 +187,21 @@ export function createOtcService({ store, wallets, clock, chain, logger }: OtcSe
           lock,
           deposit: null,
           settlement: null,
-        })
+        }
+        const at = clock()
+        const terms = { kind: 'otc_offer', offer } as const
+        const sameAsInForce =
+          previous?.settlement?.status !== 'cancelled' && JSON.stringify(termsInForce(project, 'otc_offer')) === JSON.stringify(summarize(terms))
+        let next: ProjectRecord
+        if (actor === 'operator') next = withOperatorChange(project, terms, at)
+        else if (!sameAsInForce) next = withProposal(project, terms, at)
+        else if (pendingOf(project, 'otc_offer')) {
+          // The owner asks for the offer in force: its pending change is withdrawn, nothing to confirm.
+          next = { ...project, pendingChanges: (project.pendingChanges ?? []).filter((c) => c.kind !== 'otc_offer'), updatedAt: at }
+        } else return { outcome: 'in_force', project }
+        await store.batch(projectWriteOps(store, project, next))
+        const change = actor === 'operator' ? undefined : pendingOf(next, 'otc_offer')
+        return change ? { outcome: 'pending_confirmation', project: next, change } : { outcome: 'in_force', project: next }
       })
     },
 
@@ -192,6 +211,16 @@ export function createOtcService({ store, wallets, clock, chain, logger }: OtcSe
         const contract = settlementOf(project)
         if (!project.otc) throw new PrebuyError('otc_no_offer', 'Set the offer first (PATCH /projects/{slug}/otc).')
         if (project.otc.deposit) return project
+        // What the orders buy does not change under them: an owner's change waits for the operator and its notice.
+        const pending = pendingOf(project, 'otc_offer')
+        if (pending) {
+          throw new PrebuyError(
+            'change_pending',
+            pending.effectiveAt === null
+              ? "A change of the offer waits for the operator's confirmation: nothing is deposited until it takes effect or is rejected."
+              : `A change of the offer takes effect at ${new Date(pending.effectiveAt).toISOString()} (notice to the buyers): deposit after that.`,
+          )
+        }
         const key = project.ownerKeyId === null ? undefined : await store.sub.keys.get(project.ownerKeyId)
         if (!key || key.revokedAt !== null)
           throw new PrebuyError('otc_no_owner_wallet', 'The project has no owner key (or it is revoked): no wallet to deposit from.')

@@ -1,3 +1,4 @@
+import { projectChangesView, type ProjectChangesView } from '../domain/owner-change-view.ts'
 import { getAddress } from 'viem'
 import { CHAIN_KEYS, type ChainKey } from '../chain/chain-keys.ts'
 import { PrebuyError } from '../common/errors.ts'
@@ -68,6 +69,8 @@ export interface ProjectDetail extends ProjectProfile {
   otc: OtcOfferView | null
   /** A dev_buy project's launch (parameters, request, outcome); null for other projects and before the owner sets it. */
   devBuy: DevBuyLaunchView | null
+  /** Changes of what the orders buy: pending ones (with their times) and the history (docs/owner-changes.md). */
+  changes: ProjectChangesView
   /** Present only when the calling key owns the project. */
   ownerStats?: OwnerStats
 }
@@ -273,6 +276,7 @@ export function createProjectService({ store, wallets, clock, fundedCacheMs = 15
         stats: publicStats(committed, await computeFunded(project, live), filled),
         otc: project.otc ? otcOfferView(project.otc) : null,
         devBuy: project.devBuy ? devBuyLaunchView(project.devBuy) : null,
+        changes: projectChangesView(project),
       }
       if (project.ownerKeyId !== null && project.ownerKeyId === viewerKeyId) {
         const buyersCount = await countPrefix(store.sub.buyersByProject, buyersPrefix(slug))

@@ -20,6 +20,7 @@ import type { VestingChain } from '../launch-methods/vesting/vesting-chain.ts'
 import { createVestingService, type VestingService } from './vesting-service.ts'
 import { createProjectService, type ProjectService } from './project-service.ts'
 import { createReviewService, type ReviewService } from './review-service.ts'
+import { createOwnerChangeService, DEFAULT_NOTICE_HOURS, type OwnerChangeService } from './owner-change-service.ts'
 
 /** Every domain service, wired once; the public routes and the admin API share these instances (and their caches). */
 export interface Services {
@@ -44,6 +45,8 @@ export interface Services {
   simulations: LaunchSimulationService
   /** Buyers' vesting positions (locked launch methods): their state on GET /orders and GET /wallet, releases on withdrawals. */
   vesting: VestingService
+  /** The owner's changes of what the orders buy: the operator's confirmation, the notice period (docs/owner-changes.md). */
+  ownerChanges: OwnerChangeService
 }
 
 export interface ServicesDeps {
@@ -60,9 +63,21 @@ export interface ServicesDeps {
   vestingChain?: VestingChain
   /** Where services report what the operator must know outside a request's answer (absent: not reported). */
   logger?: Logger
+  /** Notice period of an owner's change confirmed while older orders are live (ms); default DEFAULT_NOTICE_HOURS. */
+  ownerChangeNoticeMs?: number
 }
 
-export function createServices({ store, wallets, clock = systemClock, fundedCacheMs, otcChain, devBuyChain, vestingChain, logger }: ServicesDeps): Services {
+export function createServices({
+  store,
+  wallets,
+  clock = systemClock,
+  fundedCacheMs,
+  otcChain,
+  devBuyChain,
+  vestingChain,
+  logger,
+  ownerChangeNoticeMs = DEFAULT_NOTICE_HOURS * 3_600_000,
+}: ServicesDeps): Services {
   const keys = createKeyService({ store, wallets, clock })
   const projects = createProjectService({ store, wallets, clock, ...(fundedCacheMs === undefined ? {} : { fundedCacheMs }) })
   const blocklist = createBlocklistService({ store, clock })
@@ -82,5 +97,6 @@ export function createServices({ store, wallets, clock = systemClock, fundedCach
     devBuy: createDevBuyService({ store, clock, ...(devBuyChain ? { chain: devBuyChain } : {}) }),
     simulations: createLaunchSimulationService({ store, wallets, projects, clock, ...(devBuyChain ? { devBuyChain } : {}) }),
     vesting: createVestingService({ store, ...(vestingChain ? { chain: vestingChain } : {}) }),
+    ownerChanges: createOwnerChangeService({ store, journal: createJournal(store), projects, clock, noticeMs: ownerChangeNoticeMs }),
   }
 }

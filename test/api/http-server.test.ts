@@ -221,6 +221,24 @@ describe('slow clients', () => {
       expect(JSON.parse(headers.split('\r\n\r\n')[1]!)).toEqual({ error: 'Request timeout', message: 'The request took too long to arrive.' })
       const body = await stall(`POST ${PREFIX}/feedback HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"mess`)
       expect(body).toMatch(/^HTTP\/1\.1 408 /)
+      // A client that keeps dripping header bytes after its 408 and never closes its side (half-open) is cut off:
+      // the connection does not stay open for as long as it keeps sending.
+      const dripper = connect({ port, host: '127.0.0.1', allowHalfOpen: true })
+      await once(dripper, 'connect')
+      let answered = ''
+      dripper.on('data', (chunk: Buffer) => (answered += chunk.toString()))
+      dripper.on('error', () => undefined) // the reset the server ends it with
+      let closed = false
+      dripper.on('close', () => (closed = true))
+      dripper.write(`GET ${PREFIX}/projects HTTP/1.1\r\nHost: x\r\nX-Drip: `)
+      const deadline = Date.now() + 20_000
+      while (!closed && Date.now() < deadline) {
+        if (!dripper.destroyed && answered !== '') dripper.write('a')
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+      expect(answered).toMatch(/^HTTP\/1\.1 408 /)
+      expect(closed).toBe(true)
+      dripper.destroy()
       expect((await fetch(`${address}${PREFIX}/openapi.json`)).status).toBe(200)
     } finally {
       await slow.destroy()

@@ -13,19 +13,52 @@ describe('PATCH /projects/{slug}/launch-binding (the owner records the expected 
   const patch = (slug: string, apiKey: string, payload: unknown) =>
     h.app.inject({ method: 'PATCH', url: `${PREFIX}/projects/${slug}/launch-binding`, headers: bearer(apiKey), payload: payload as Record<string, unknown> })
 
-  it('the owner sets it (checksummed), sees it in ownerStats, and clears it with null', async () => {
+  it('the owner proposes it (202, checksummed): nothing changes until the operator confirms; every buyer sees the pending change', async () => {
     const { apiKey } = await approvedProject(h, 'alpha')
+    const buyer = (await createKey(h, 'buyer')).apiKey
     const set = await patch('alpha', apiKey, { expectedTokenAddress: TOKEN })
-    expect(set.statusCode).toBe(200)
+    expect(set.statusCode).toBe(202)
     expect(set.json()).toEqual({
       slug: 'alpha',
       creatorAddress: expect.stringMatching(/^0x/),
-      expectedTokenAddress: '0x00000000000000000000000000000000000000A7',
+      expectedTokenAddress: null,
+      pendingChange: {
+        kind: 'launch_binding',
+        status: 'awaiting_confirmation',
+        proposed: { kind: 'launch_binding', creatorAddress: expect.stringMatching(/^0x/), expectedTokenAddress: '0x00000000000000000000000000000000000000A7' },
+        proposedAt: expect.any(String),
+        confirmedAt: null,
+        effectiveAt: null,
+      },
     })
-    const detail = (await h.app.inject({ method: 'GET', url: `${PREFIX}/projects/alpha`, headers: bearer(apiKey) })).json()
-    expect(detail.ownerStats.expectedTokenAddress).toBe('0x00000000000000000000000000000000000000A7')
-    expect((await h.store.sub.projects.get('alpha'))?.expectedTokenAddress).toBe('0x00000000000000000000000000000000000000A7')
-    expect((await patch('alpha', apiKey, { expectedTokenAddress: null })).json().expectedTokenAddress).toBeNull()
+    const detail = (await h.app.inject({ method: 'GET', url: `${PREFIX}/projects/alpha`, headers: bearer(buyer) })).json()
+    expect(detail.changes.pending).toEqual([set.json().pendingChange])
+    expect(detail.changes.history).toEqual([])
+    expect((await h.store.sub.projects.get('alpha'))?.expectedTokenAddress).toBeNull()
+
+    // The operator confirms; no order predates the proposal, so it is in force at once, in the history with its times.
+    expect(await h.services.ownerChanges.confirm('alpha')).toMatchObject({ outcome: 'in_force' })
+    const owner = (await h.app.inject({ method: 'GET', url: `${PREFIX}/projects/alpha`, headers: bearer(apiKey) })).json()
+    expect(owner.ownerStats.expectedTokenAddress).toBe('0x00000000000000000000000000000000000000A7')
+    expect(owner.changes.pending).toEqual([])
+    expect(owner.changes.history).toEqual([
+      {
+        kind: 'launch_binding',
+        by: 'owner',
+        outcome: 'effective',
+        from: { kind: 'launch_binding', creatorAddress: expect.any(String), expectedTokenAddress: null },
+        to: { kind: 'launch_binding', creatorAddress: expect.any(String), expectedTokenAddress: '0x00000000000000000000000000000000000000A7' },
+        proposedAt: set.json().pendingChange.proposedAt,
+        decidedAt: expect.any(String),
+        effectiveAt: expect.any(String),
+        reason: null,
+      },
+    ])
+    // Clearing it is a change too; asking for the binding in force withdraws it (200).
+    expect((await patch('alpha', apiKey, { expectedTokenAddress: null })).statusCode).toBe(202)
+    const same = await patch('alpha', apiKey, { expectedTokenAddress: TOKEN })
+    expect(same.statusCode).toBe(200)
+    expect(same.json()).toMatchObject({ expectedTokenAddress: '0x00000000000000000000000000000000000000A7', pendingChange: null })
   })
 
   it('refuses any other key (403), an unknown project (404), a malformed body (400) and a launched project (409)', async () => {

@@ -1,5 +1,6 @@
 import type { Address, Hash, Hex } from 'viem'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { OwnerEditOutcome } from '../../src/domain/owner-changes.ts'
 import type { OtcOffer } from '../../src/domain/records.ts'
 import type { OtcChain } from '../../src/launch-methods/otc/otc-chain.ts'
 import { otcOfferKey } from '../../src/launch-methods/otc/otc-settlement-contract.ts'
@@ -17,6 +18,12 @@ import { openTempStore } from '../support/temp-store.ts'
 const OWNER = 'key_owner'
 const TOKEN: Address = '0x00000000000000000000000000000000000a0c02'
 const SETTLED_TX: Hash = `0x${'55'.repeat(32)}`
+/** The offer an edit set (the operator's) or proposed (the owner's, waiting for the operator). */
+const offerOf = (edit: OwnerEditOutcome): OtcOffer => {
+  if (edit.outcome === 'in_force') return edit.project.otc!
+  if (edit.change.kind !== 'otc_offer') throw new Error('not an offer change')
+  return edit.change.offer
+}
 
 describe('OTC service', () => {
   let temp: Awaited<ReturnType<typeof openTempStore>>
@@ -76,7 +83,7 @@ describe('OTC service', () => {
 
   it('keeps the lock terms with the offer (absent: none), refuses terms out of bounds, and a locked offer on a chain without a vesting contract', async () => {
     const otc = createOtcService({ store, wallets, clock: Date.now, chain })
-    expect((await otc.setOffer('otc', { ownerKeyId: OWNER }, input)).otc!.lock).toEqual({ lockSeconds: 0, vestingSeconds: 0 })
+    expect(offerOf(await otc.setOffer('otc', { ownerKeyId: OWNER }, input)).lock).toEqual({ lockSeconds: 0, vestingSeconds: 0 })
     await expect(otc.setOffer('otc', { ownerKeyId: OWNER }, { ...input, lockSeconds: -1 })).rejects.toMatchObject({ code: 'invalid_lock_seconds' })
     await expect(otc.setOffer('otc', { ownerKeyId: OWNER }, { ...input, vestingSeconds: 5 * 365 * 86_400 })).rejects.toMatchObject({
       code: 'invalid_vesting_seconds',
@@ -85,12 +92,12 @@ describe('OTC service', () => {
     await expect(otc.setOffer('otc', { ownerKeyId: OWNER }, { ...input, lockSeconds: 60 })).rejects.toMatchObject({ code: 'otc_unavailable' })
     const withVesting = createOtcService({ store, wallets, clock: Date.now, chain: { ...chain, vesting: () => '0x00000000000000000000000000000000000a0c05' } })
     const locked = await withVesting.setOffer('otc', { ownerKeyId: OWNER }, { ...input, lockSeconds: 60, vestingSeconds: 600 })
-    expect(locked.otc!.lock).toEqual({ lockSeconds: 60, vestingSeconds: 600 })
+    expect(offerOf(locked).lock).toEqual({ lockSeconds: 60, vestingSeconds: 600 })
   })
 
   it("keeps 32 characters of the token's symbol", async () => {
     const otc = createOtcService({ store, wallets, clock: Date.now, chain })
-    expect((await otc.setOffer('otc', { ownerKeyId: OWNER }, input)).otc!.tokenSymbol).toBe(`SYM${'X'.repeat(29)}`)
+    expect(offerOf(await otc.setOffer('otc', { ownerKeyId: OWNER }, input)).tokenSymbol).toBe(`SYM${'X'.repeat(29)}`)
   })
 
   it('withdraws an offer not deposited yet without any chain operation; the next offer takes the next id', async () => {
@@ -99,13 +106,13 @@ describe('OTC service', () => {
     expect((await otc.cancel('otc', { ownerKeyId: OWNER })).otc!.settlement).toMatchObject({ status: 'cancelled' })
     expect(sent).toBe(0)
     const next = await otc.setOffer('otc', 'operator', input)
-    expect(next.otc).toMatchObject({ offerId: otcOfferId('otc', 1), round: 1, settlement: null })
+    expect(next.project.otc).toMatchObject({ offerId: otcOfferId('otc', 1), round: 1, settlement: null })
     expect(otcOfferId('otc', 1)).not.toBe(otcOfferId('otc'))
   })
 
   it('refuses to withdraw while settling, and an offer the chain shows settled before the record does (otc_settled, nothing sent, record unchanged)', async () => {
     const otc = createOtcService({ store, wallets, clock: Date.now, chain })
-    const offer = (await otc.setOffer('otc', 'operator', input)).otc!
+    const offer = (await otc.setOffer('otc', 'operator', input)).project.otc!
     const depositor: Address = '0x00000000000000000000000000000000000d0d01'
     const deposited = { ...offer, deposit: { txHash: `0x${'66'.repeat(32)}`, blockNumber: '7', at: 1, project: depositor } }
     await setOtc({ ...deposited, settlement: { status: 'settling', since: 1 } })
@@ -119,5 +126,28 @@ describe('OTC service', () => {
     expect(offer.offerId as Hex).toBe(otcOfferId('otc'))
     // The offer read is the one under the depositing wallet's key, not the bare (public) id.
     expect(readKeys).toEqual([otcOfferKey(depositor, otcOfferId('otc'))])
+  })
+
+  it("the owner's offer is a proposal: nothing in force, nothing deposited (change_pending); the operator's is in force at once and in the history", async () => {
+    const otc = createOtcService({ store, wallets, clock: Date.now, chain })
+    const proposed = await otc.setOffer('otc', { ownerKeyId: OWNER }, input)
+    expect(proposed).toMatchObject({ outcome: 'pending_confirmation', change: { kind: 'otc_offer', confirmedAt: null, effectiveAt: null } })
+    expect((await project()).otc).toBeUndefined()
+    await setOtc(offerOf(proposed)) // an offer in force meanwhile (as if set by the operator)
+    await expect(otc.deposit('otc', { ownerKeyId: OWNER })).rejects.toMatchObject({ code: 'change_pending' })
+    expect(sent).toBe(0)
+    // Asking for the offer in force withdraws the proposal: nothing to confirm.
+    expect((await otc.setOffer('otc', { ownerKeyId: OWNER }, input)).outcome).toBe('in_force')
+    expect((await project()).pendingChanges).toEqual([])
+    const byOperator = await otc.setOffer('otc', 'operator', { ...input, fdvUsdc: '2000000' })
+    expect(byOperator.outcome).toBe('in_force')
+    expect(byOperator.project.otc!.fdvUsdc).toBe('2000000')
+    expect(byOperator.project.changeHistory!.at(-1)).toMatchObject({
+      kind: 'otc_offer',
+      by: 'operator',
+      outcome: 'effective',
+      from: { fdvUsdc: '1000000' },
+      to: { fdvUsdc: '2000000' },
+    })
   })
 })

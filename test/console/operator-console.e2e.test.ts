@@ -171,6 +171,47 @@ describe('operator console, end to end', () => {
     expect(queue.json.rows.map((r) => r.name)).toEqual(['Venus'])
   })
 
+  it("review: an owner's change of what the orders buy shows under the queue; X rejects it with the reason, C confirms the next", async () => {
+    const approved = await h.admin.approveRegistration(await h.submitRegistration('Pluto'), {
+      slug: 'pluto',
+      creator: `0x${'2'.repeat(40)}`,
+      launchpad: 'clanker',
+      chain: 'base',
+    })
+    const ownerKey = approved.key.apiKey
+    const proposed = await h.call('PATCH', '/projects/pluto/launch-binding', ownerKey, { expectedTokenAddress: `0x${'a7'.repeat(20)}` })
+    expect(proposed.status).toBe(202)
+    const screen = new TmuxTerminal(`node bin/run.js review --data-dir ${h.dataDir}`, { cwd: REPO_ROOT })
+    try {
+      await screen.waitFor(
+        'the change',
+        (s) => s.includes('Owner changes of what the orders buy (1)') && /pluto launch_binding: .*awaiting confirmation/.test(s.replace(/\s+/g, ' ')),
+      )
+      screen.type('X')
+      await screen.waitFor('the reason prompt', (s) => s.includes('Reject the launch_binding change of pluto'))
+      screen.type('not the project token')
+      screen.press('Enter')
+      await screen.waitFor('the rejection', (s) => s.includes('rejected the launch_binding change of pluto') && s.includes('No owner change waits.'))
+      // The reason is public on the project.
+      const detail = (await h.call('GET', '/projects/pluto', ownerKey)).body
+      expect(detail.changes.history[0]).toMatchObject({ kind: 'launch_binding', outcome: 'rejected', reason: 'not the project token' })
+      expect(detail.ownerStats.expectedTokenAddress).toBeNull()
+
+      await h.call('PATCH', '/projects/pluto/launch-binding', ownerKey, { expectedTokenAddress: `0x${'b8'.repeat(20)}` })
+      await screen.waitFor('the next change', (s) => s.includes('Owner changes of what the orders buy (1)'))
+      screen.type('C')
+      await screen.waitFor('the confirmation', (s) => s.includes('confirmed the launch_binding change of pluto: in force now'))
+      screen.press('q')
+      await screen.waitFor('the exit', () => screen.exited().dead)
+    } finally {
+      screen.close()
+    }
+    // No order predated it: in force at once, in the history.
+    const after = (await h.call('GET', '/projects/pluto', ownerKey)).body
+    expect(after.ownerStats.expectedTokenAddress?.toLowerCase()).toBe(`0x${'b8'.repeat(20)}`)
+    expect(after.changes.history[0]).toMatchObject({ outcome: 'effective', by: 'owner' })
+  })
+
   it('the one-shot commands: launches list/show, projects show/verify/edit, orders list, keys rotate and link-social', async () => {
     const launches = await runCli<{ items: LaunchSummary[] }>(h.dataDir, ['launches', 'list'])
     expect(launches.code, launches.stderr).toBe(0)

@@ -129,6 +129,10 @@ export interface FlowHarnessOptions {
   onStage?: (stage: string, at: number) => void
   /** Deployers shared by many creators (config launches.sharedDeployers). */
   sharedDeployers?: readonly Address[]
+  /** The services' clock (tests move time past a notice period); default the system clock. */
+  clock?: () => number
+  /** The services' notice period of an owner's change (ms); default theirs. */
+  ownerChangeNoticeMs?: number
 }
 
 export async function startFlowHarness(options: FlowHarnessOptions = {}): Promise<FlowHarness> {
@@ -164,7 +168,12 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
 
   const store = await openStore({ dataDir })
   const journal = createJournal(store)
-  const services = createServices({ store, wallets })
+  const services = createServices({
+    store,
+    wallets,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.ownerChangeNoticeMs === undefined ? {} : { ownerChangeNoticeMs: options.ownerChangeNoticeMs }),
+  })
   const feeRecipient = privateKeyToAccount(generatePrivateKey()).address
   const bus = createTickBus()
   const signals: IndexerSignal[] = []

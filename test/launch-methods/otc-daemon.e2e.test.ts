@@ -93,7 +93,9 @@ describe('pooled OTC through the API', () => {
     // Settling 15 s from now: room for the buyers and the deposit before it on a busy machine (a late deposit only
     // delays the settlement: it runs once both the time has come and the tokens are in).
     const set = await h.call('PATCH', '/projects/otc/otc', ownerKey, { ...offer, settleAt: new Date(Date.now() + 15_000).toISOString() })
-    expect(set.status).toBe(200)
+    // The owner's offer waits for the operator; no order predates it, so it is in force once confirmed (docs/owner-changes.md).
+    expect(set.status).toBe(202)
+    expect((await h.admin.confirmChange('otc')).outcome).toBe('in_force')
     expect(set.body).toMatchObject({
       offerId: otcOfferId('otc'),
       fdvUsdc: '1000000',
@@ -286,6 +288,7 @@ describe('pooled OTC through the API', () => {
     const laterToken = await deployToken('Later Coin', 'LTR', '1000', wallet)
     const offer = { fdvUsdc: '1000000', tokenAddress: laterToken, tokenAmount: '400', settleAt: new Date(Date.now() + 3_600_000).toISOString() }
     const first = (await h.call('PATCH', '/projects/later/otc', approved.key.apiKey, offer)).body
+    await h.admin.confirmChange('later')
     expect((await h.call('POST', '/projects/later/otc/deposit', approved.key.apiKey)).body.deposited).toBe(true)
     expect(await balance(wallet, laterToken)).toBe(600n * TOKEN)
 
@@ -295,6 +298,7 @@ describe('pooled OTC through the API', () => {
     expect(await balance(wallet, laterToken)).toBe(1_000n * TOKEN)
     expect((await h.call('DELETE', '/projects/later/otc', approved.key.apiKey)).status).toBe(200) // idempotent
     const second = (await h.call('PATCH', '/projects/later/otc', approved.key.apiKey, offer)).body
+    await h.admin.confirmChange('later')
     expect(second).toMatchObject({ deposited: false, settlement: null })
     expect(second.offerId).not.toBe(first.offerId)
     // The new offer deposits under its new id (the cancelled one is closed on chain for good).

@@ -111,7 +111,9 @@ describe('pooled OTC offer squatting (issue 19, item 1)', () => {
     const realToken = await deployToken('Real Coin', 'REAL', owner.wallet)
     const settleAt = new Date(Date.now() + 20_000).toISOString()
     const set = await h.call('PATCH', '/projects/squat/otc', owner.apiKey, { fdvUsdc: '1000000', tokenAddress: realToken, tokenAmount: '10000000', settleAt })
-    expect(set.status).toBe(200)
+    // The owner's offer waits for the operator (docs/owner-changes.md); no order predates it, so it is in force at once.
+    expect(set.status).toBe(202)
+    expect((await h.admin.confirmChange('squat')).outcome).toBe('in_force')
     expect(set.body.offerId).toBe(otcOfferId('squat'))
 
     // The attacker: an address of its own, a worthless token of its own, deposited under the project's public id with
@@ -158,7 +160,8 @@ describe('pooled OTC offer squatting (issue 19, item 1)', () => {
     const realToken = await deployToken('Stale Coin', 'STL', owner.wallet)
     const settleAt = new Date(Date.now() + 20_000).toISOString()
     const set = await h.call('PATCH', '/projects/stale/otc', owner.apiKey, { fdvUsdc: '1000000', tokenAddress: realToken, tokenAmount: '10000000', settleAt })
-    expect(set.status).toBe(200)
+    expect(set.status).toBe(202)
+    expect((await h.admin.confirmChange('stale')).outcome).toBe('in_force')
     const b = await buyer('stale', 'stale-buyer')
     expect((await h.call('POST', '/projects/stale/otc/deposit', owner.apiKey)).body.deposited).toBe(true)
     const firstId = set.body.offerId as string

@@ -74,7 +74,15 @@ describe('launch binding service (operator and owner)', () => {
     expect(await service.updateBinding('alpha', { creatorAddress: '0x00000000000000000000000000000000000000c9' })).toMatchObject({
       creatorAddress: '0x00000000000000000000000000000000000000C9',
     })
-    expect((await service.setExpectedToken('alpha', 'owner', TOKEN.toLowerCase())).expectedTokenAddress).toBe(TOKEN)
+    // The owner's edit is a proposal: the binding in force does not change until the operator confirms it.
+    expect(await service.setExpectedToken('alpha', 'owner', TOKEN.toLowerCase())).toMatchObject({
+      outcome: 'pending_confirmation',
+      project: { expectedTokenAddress: null },
+      change: { kind: 'launch_binding', binding: { expectedTokenAddress: TOKEN }, proposedAt: 42, confirmedAt: null },
+    })
+    expect((await store.sub.projects.get('alpha'))!.changeHistory).toMatchObject([
+      { by: 'operator', to: { creatorAddress: '0x00000000000000000000000000000000000000C9' } },
+    ])
     await expect(service.setExpectedToken('alpha', 'someone', TOKEN)).rejects.toMatchObject({ code: 'not_project_owner' })
     const waiting = (await store.sub.projects.get('alpha'))!
     await store.batch(projectLaunchOps(store, waiting, { chain: 'base', tokenAddress: TOKEN, symbol: 'A', name: 'A', decimals: 18, launchedAt: 1 }, 5))

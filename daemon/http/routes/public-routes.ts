@@ -4,6 +4,7 @@ import { isPrebuyError, PrebuyError } from '../../../src/common/errors.ts'
 import * as S from '../../../src/api/schemas.ts'
 import type { BalanceEntry } from '../../../src/wallets/wallet-service.ts'
 import { otcOfferView } from '../../../src/domain/launch-methods/otc-view.ts'
+import { pendingChangeView } from '../../../src/domain/owner-change-view.ts'
 import { devBuyLaunchView } from '../../../src/domain/launch-methods/dev-buy-view.ts'
 import type { TokenVesting } from '../../../src/services/vesting-service.ts'
 import { enforceRateLimit, setRateLimitHeaders } from '../auth.ts'
@@ -103,10 +104,18 @@ export function registerKeyRoutes(app: FastifyInstance, deps: HttpAppDeps): void
 
   app.get<{ Params: { slug: string } }>('/projects/:slug', async (request) => services.projects.projectDetail(request.params.slug, keyOf(request).id))
 
-  app.patch<{ Params: { slug: string } }>('/projects/:slug/launch-binding', async (request) => {
+  // An owner's change of what the orders buy is a proposal the operator confirms (docs/owner-changes.md): 202 until then.
+  app.patch<{ Params: { slug: string } }>('/projects/:slug/launch-binding', async (request, reply) => {
     const body = parseBody(S.LaunchBindingBody, request.body)
-    const project = await services.launches.setExpectedToken(request.params.slug, keyOf(request).id, body.expectedTokenAddress)
-    return { slug: project.slug, creatorAddress: project.creatorAddress, expectedTokenAddress: project.expectedTokenAddress }
+    const edit = await services.launches.setExpectedToken(request.params.slug, keyOf(request).id, body.expectedTokenAddress)
+    const { project } = edit
+    reply.code(edit.outcome === 'pending_confirmation' ? 202 : 200)
+    return {
+      slug: project.slug,
+      creatorAddress: project.creatorAddress,
+      expectedTokenAddress: project.expectedTokenAddress,
+      pendingChange: edit.outcome === 'pending_confirmation' ? pendingChangeView(edit.change) : null,
+    }
   })
 
   app.get<{ Params: { slug: string } }>('/projects/:slug/simulation', async (request) => {
@@ -115,9 +124,13 @@ export function registerKeyRoutes(app: FastifyInstance, deps: HttpAppDeps): void
     return services.simulations.simulate(request.params.slug, { keyId: keyOf(request).id }, startFdv === undefined ? {} : { startFdv })
   })
 
-  app.patch<{ Params: { slug: string } }>('/projects/:slug/otc', async (request) => {
+  app.patch<{ Params: { slug: string } }>('/projects/:slug/otc', async (request, reply) => {
     const body = parseBody(S.OtcOfferBody, request.body)
-    return otcOfferView((await services.otc.setOffer(request.params.slug, { ownerKeyId: keyOf(request).id }, body)).otc!)
+    const edit = await services.otc.setOffer(request.params.slug, { ownerKeyId: keyOf(request).id }, body)
+    if (edit.outcome === 'in_force') return otcOfferView(edit.project.otc!)
+    if (edit.change.kind !== 'otc_offer') throw new Error('an OTC edit proposed a change of another kind')
+    reply.code(202)
+    return { ...otcOfferView(edit.change.offer), pendingChange: pendingChangeView(edit.change) }
   })
 
   app.delete<{ Params: { slug: string } }>('/projects/:slug/otc', async (request) => {

@@ -9,6 +9,9 @@ import { initialReviewState, reduceReview, type ReviewAction, type ReviewState }
 import { ReviewScreen } from './review-screen.tsx'
 import { reviewView } from './review-view.ts'
 
+/** How often the review screen reads the owners' changes (a change shows up within this). */
+const CHANGES_POLL_MS = 2_000
+
 type Follow = (onSignal: (signal: StreamSignal) => void) => () => void
 
 /** `prebuy review` in the terminal: the reducer fed by the reviews stream, key presses and the effects' outcomes. */
@@ -31,6 +34,21 @@ function ReviewApp({ client, follow }: { client: AdminClient; follow: Follow }):
       stop()
     }
   }, [follow])
+  // Owners' changes of what the orders buy are not on the reviews stream: read now and every few seconds.
+  useEffect(() => {
+    let stopped = false
+    const read = () =>
+      client.pendingChanges().then(
+        (items) => stopped || setState((current) => reduceReview(current, { type: 'changes', items })),
+        () => undefined,
+      )
+    void read()
+    const timer = setInterval(read, CHANGES_POLL_MS)
+    return () => {
+      stopped = true
+      clearInterval(timer)
+    }
+  }, [client])
   useInput((input, key) => {
     for (const press of fromInkKey(input, key)) dispatch({ type: 'key', key: press })
   })

@@ -12,6 +12,12 @@ export async function performReviewEffect(client: AdminClient, effect: ReviewEff
       return client.approveKeyRequest(effect.reviewId, effect.label === undefined ? {} : { label: effect.label })
     case 'reject':
       return effect.kind === 'registration' ? client.rejectRegistration(effect.reviewId, effect.note) : client.rejectKeyRequest(effect.reviewId, effect.note)
+    case 'load_changes':
+      return client.pendingChanges()
+    case 'confirm_change':
+      return client.confirmChange(effect.slug, { kind: effect.kind })
+    case 'reject_change':
+      return client.rejectChange(effect.slug, { kind: effect.kind, reason: effect.reason })
     case 'block': {
       const added = []
       for (const entry of effect.entries) added.push(await client.addBlock(entry))

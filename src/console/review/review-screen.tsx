@@ -90,6 +90,25 @@ export function ReviewScreen({ view }: { view: ReviewView }): ReactElement {
           {view.block.error ? <Text color="red">{view.block.error}</Text> : null}
         </Box>
       ) : null}
+      <Box flexDirection="column">
+        <Text dimColor={view.changes.lines.length === 0} bold={view.changes.lines.length > 0}>
+          {view.changes.title}
+        </Text>
+        {view.changes.lines.map((line) => (
+          <Text key={line} wrap="wrap">
+            {'  '}
+            {line}
+          </Text>
+        ))}
+      </Box>
+      {view.rejectChange ? (
+        <Box flexDirection="column" borderStyle="round" borderColor="red" paddingX={1}>
+          <Text bold>{view.rejectChange.title}</Text>
+          <Text inverse>{view.rejectChange.reason || ' '}</Text>
+          {view.rejectChange.busy ? <Text color="yellow">rejecting…</Text> : null}
+          {view.rejectChange.error ? <Text color="red">{view.rejectChange.error}</Text> : null}
+        </Box>
+      ) : null}
       {view.notice ? <Text color="cyan">{view.notice}</Text> : null}
       <Text dimColor>{view.help}</Text>
     </Box>

@@ -1,4 +1,5 @@
-import { adminRequests, type BlockEntry, type BlockRequest, type IssuedKey } from '../../admin-api/contract.ts'
+import { adminRequests, type BlockEntry, type BlockRequest, type IssuedKey, type PendingChangeItemView } from '../../admin-api/contract.ts'
+import type { OwnerChangeKind } from '../../domain/owner-changes.ts'
 import type { StreamSignal } from '../../admin-client/event-stream.ts'
 import { CHAIN_KEYS } from '../../chain/chain-keys.ts'
 import { LAUNCH_METHODS, LAUNCHPADS, type ReviewItem, type ReviewKind } from '../../domain/records.ts'
@@ -17,6 +18,10 @@ export type ReviewEffect =
   | { id: number; type: 'approve_key_request'; reviewId: string; label?: string }
   | { id: number; type: 'reject'; kind: Exclude<ReviewKind, 'feedback'>; reviewId: string; note?: string }
   | { id: number; type: 'block'; entries: BlockRequest[] }
+  /** Owners' changes of what the orders buy (docs/owner-changes.md): the queue, a confirmation, a rejection. */
+  | { id: number; type: 'load_changes' }
+  | { id: number; type: 'confirm_change'; slug: string; kind: OwnerChangeKind }
+  | { id: number; type: 'reject_change'; slug: string; kind: OwnerChangeKind; reason: string }
 
 type EffectBody = ReviewEffect extends infer E ? (E extends ReviewEffect ? Omit<E, 'id'> : never) : never
 
@@ -46,6 +51,8 @@ export type ReviewMode =
   | { kind: 'approve'; fields: FormField[]; focus: number; error: string | null; busy: boolean }
   | { kind: 'reject'; note: string; error: string | null; busy: boolean }
   | { kind: 'block'; entries: BlockRequest[]; error: string | null; busy: boolean }
+  /** Rejecting the first owner change listed, with the reason (required: it is public). */
+  | { kind: 'reject_change'; change: PendingChangeItemView; reason: string; error: string | null; busy: boolean }
   /** A key just issued: shown once, until any key is pressed. */
   | { kind: 'key'; key: IssuedKey; what: string }
 
@@ -54,6 +61,8 @@ export interface ReviewState {
   /** Every submission the daemon holds (all kinds and statuses), newest first. */
   items: ReviewItem[]
   blocklist: BlockEntry[]
+  /** Owners' changes of what the orders buy waiting for the operator or their notice (reloaded after each action, g). */
+  changes: PendingChangeItemView[]
   filter: string
   /** The review shown selected (by id, so a new arrival does not move the selection). */
   selectedId: string | null
@@ -70,12 +79,15 @@ export type ReviewAction =
   | { type: 'key'; key: KeyPress }
   | { type: 'effect_done'; id: number; value: unknown }
   | { type: 'effect_failed'; id: number; message: string }
+  /** The owners' changes as last read (the runner polls them: the reviews stream does not carry them). */
+  | { type: 'changes'; items: PendingChangeItemView[] }
 
 export function initialReviewState(): ReviewState {
   return {
     connection: { state: 'connecting', message: null },
     items: [],
     blocklist: [],
+    changes: [],
     filter: '',
     selectedId: null,
     mode: { kind: 'list' },
@@ -180,6 +192,8 @@ export function reduceReview(state: ReviewState, action: ReviewAction): ReviewSt
       return effectDone(state, action.id, action.value)
     case 'effect_failed':
       return effectFailed(state, action.id, action.message)
+    case 'changes':
+      return { ...state, changes: action.items }
   }
 }
 
@@ -229,6 +243,15 @@ function effectDone(before: ReviewState, id: number, value: unknown): ReviewStat
         mode: { kind: 'list' },
         notice: `rejected ${effect.kind.replace('_', ' ')} ${effect.reviewId}`,
       }
+    case 'load_changes':
+      return { ...state, changes: value as PendingChangeItemView[] }
+    case 'confirm_change': {
+      const result = value as { outcome: 'in_force' | 'awaiting_notice'; pendingChange: { effectiveAt: string | null } | null }
+      const what = result.outcome === 'in_force' ? 'in force now' : `in force at ${result.pendingChange?.effectiveAt} (notice)`
+      return withEffect({ ...state, notice: `confirmed the ${effect.kind} change of ${effect.slug}: ${what}` }, { type: 'load_changes' })
+    }
+    case 'reject_change':
+      return withEffect({ ...state, mode: { kind: 'list' }, notice: `rejected the ${effect.kind} change of ${effect.slug}` }, { type: 'load_changes' })
     case 'block': {
       const added = value as BlockEntry[]
       const known = new Set(state.blocklist.map((b) => `${b.type}!${b.value}`))
@@ -247,10 +270,15 @@ function effectFailed(before: ReviewState, id: number, message: string): ReviewS
   if (!effect) return state
   // The daemon's error is shown where the action was asked for; the form keeps everything typed.
   const mode = state.mode
-  if ((mode.kind === 'approve' || mode.kind === 'reject' || mode.kind === 'block') && effect.type !== 'load_blocklist') {
+  if (
+    (mode.kind === 'approve' || mode.kind === 'reject' || mode.kind === 'block' || mode.kind === 'reject_change') &&
+    effect.type !== 'load_blocklist' &&
+    effect.type !== 'load_changes'
+  ) {
     return { ...state, mode: { ...mode, error: message, busy: false } }
   }
-  return { ...state, notice: effect.type === 'load_blocklist' ? `could not read the blocklist: ${message}` : message }
+  const what = effect.type === 'load_blocklist' ? 'the blocklist' : effect.type === 'load_changes' ? "the owners' changes" : undefined
+  return { ...state, notice: what ? `could not read ${what}: ${message}` : message }
 }
 
 function reduceKey(state: ReviewState, key: KeyPress): ReviewState {
@@ -278,6 +306,19 @@ function reduceKey(state: ReviewState, key: KeyPress): ReviewState {
       }
       return { ...state, mode: { ...mode, note: editText(mode.note, key).slice(0, 500) } }
     }
+    case 'reject_change': {
+      if (mode.busy) return state
+      if (key.escape) return { ...state, mode: { kind: 'list' } }
+      const reason = mode.reason.trim()
+      if (key.enter && reason === '') return { ...state, mode: { ...mode, error: 'a reason is required: it is shown on the project' } }
+      if (key.enter) {
+        return withEffect(
+          { ...state, mode: { ...mode, busy: true, error: null } },
+          { type: 'reject_change', slug: mode.change.slug, kind: mode.change.change.kind, reason },
+        )
+      }
+      return { ...state, mode: { ...mode, reason: editText(mode.reason, key).slice(0, 500) } }
+    }
     case 'block':
       if (mode.busy) return state
       if (key.input === 'y') return withEffect({ ...state, mode: { ...mode, busy: true, error: null } }, { type: 'block', entries: mode.entries })
@@ -298,6 +339,12 @@ function reduceListKey(state: ReviewState, key: KeyPress): ReviewState {
   if (key.down || key.input === 'j') return move(index + 1)
   if (key.up || key.input === 'k') return move(index - 1)
   if (key.input === '/') return { ...state, mode: { kind: 'filter' } }
+  // Owners' changes: the first listed (the oldest unconfirmed) is confirmed with C, rejected with X; g reloads them.
+  if (key.input === 'g') return withEffect(state, { type: 'load_changes' })
+  const change = state.changes[0]
+  if ((key.input === 'C' || key.input === 'X') && !change) return { ...state, notice: 'no owner change waits' }
+  if (key.input === 'C' && change) return withEffect(state, { type: 'confirm_change', slug: change.slug, kind: change.change.kind })
+  if (key.input === 'X' && change) return { ...state, mode: { kind: 'reject_change', change, reason: '', error: null, busy: false } }
   if (!current) return state
   if (key.enter) return { ...state, selectedId: current.id, mode: state.mode.kind === 'detail' ? { kind: 'list' } : { kind: 'detail' } }
   if (key.input === 'a') {

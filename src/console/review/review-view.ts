@@ -1,3 +1,5 @@
+import { describeTerms } from '../../admin-client/cli/describe-terms.ts'
+import type { PendingChangeItemView } from '../../admin-api/contract.ts'
 import { terminalSafeLine } from '../../common/terminal-safe.ts'
 import type { ReviewItem, ReviewKind } from '../../domain/records.ts'
 import { fieldError, type ReviewState, selectedItem, visibleItems } from './review-state.ts'
@@ -33,6 +35,9 @@ export interface ReviewView {
   reject: { title: string; note: string; error: string | null; busy: boolean } | null
   block: { title: string; entries: string[]; error: string | null; busy: boolean } | null
   keyBox: { what: string; apiKey: string; label: string; wallet: string; warning: string } | null
+  /** Owners' changes of what the orders buy waiting for the operator or their notice period (docs/owner-changes.md). */
+  changes: { title: string; lines: string[] }
+  rejectChange: { title: string; reason: string; error: string | null; busy: boolean } | null
   notice: string | null
   help: string
 }
@@ -159,9 +164,34 @@ export function reviewView(state: ReviewState): ReviewView {
             warning: 'Shown once: copy it now and send it to the submitter. It cannot be recovered; a lost key is revoked and replaced.',
           }
         : null,
+    changes: {
+      title:
+        state.changes.length === 0
+          ? 'No owner change waits.'
+          : `Owner changes of what the orders buy (${state.changes.length}), first one: C confirm · X reject`,
+      lines: state.changes.map(changeLine),
+    },
+    rejectChange:
+      mode.kind === 'reject_change'
+        ? {
+            title: `Reject the ${mode.change.change.kind} change of ${safe(mode.change.slug)}: the reason (public, on the project)`,
+            reason: safe(mode.reason),
+            error: mode.error === null ? null : safe(mode.error),
+            busy: mode.busy,
+          }
+        : null,
     notice: state.notice === null ? null : safe(state.notice),
     help: helpFor(state),
   }
+}
+
+/** One owner change: the project, what changes, its state and how many older orders it concerns. */
+function changeLine(item: PendingChangeItemView): string {
+  const c = item.change
+  const state = c.status === 'confirmed' ? `confirmed, in force ${c.effectiveAt}` : `proposed ${c.proposedAt}, awaiting confirmation`
+  return safe(
+    `${item.slug} ${c.kind}: ${describeTerms(item.inForce)} → ${describeTerms(c.proposed)} · ${state} · ${item.ordersBefore} older order${item.ordersBefore === 1 ? '' : 's'}`,
+  )
 }
 
 /** Earlier submissions shown in the detail; the rest are counted. */
@@ -192,12 +222,14 @@ function helpFor(state: ReviewState): string {
       return 'type the reason · Enter reject · Esc cancel'
     case 'block':
       return 'y block · n cancel'
+    case 'reject_change':
+      return 'type the reason · Enter reject the change · Esc cancel'
     case 'filter':
       return 'type to filter · Enter keep · Esc clear'
     case 'key':
       return 'Enter once the key is saved'
     default:
-      return '↑/↓ move · Enter open · a approve · r reject · b block · / filter · q quit'
+      return '↑/↓ move · Enter open · a approve · r reject · b block · / filter · C/X confirm/reject owner change · g reload changes · q quit'
   }
 }
 
@@ -206,5 +238,7 @@ export function reviewText(view: ReviewView): string[] {
   const lines = [`${view.title} · ${view.connection.text}`, view.counts]
   if (view.empty) lines.push(view.empty)
   for (const row of view.rows) lines.push(`  ${row.received}  ${row.kind.padEnd(12)} ${row.name} · ${row.contact} · ${row.ip} · ${row.id}`)
+  lines.push(view.changes.title)
+  for (const line of view.changes.lines) lines.push(`  ${line}`)
   return lines
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { IssuedKey } from '../../../src/admin-api/contract.ts'
+import type { IssuedKey, PendingChangeItemView } from '../../../src/admin-api/contract.ts'
 import { splitChunk } from '../../../src/console/ink-key.ts'
 import { key } from '../../../src/console/key-press.ts'
 import { initialReviewState, reduceReview, type ReviewState, slugFrom } from '../../../src/console/review/review-state.ts'
@@ -267,5 +267,57 @@ describe('prebuy review: reducer and view model', () => {
       { input: '', tab: true },
       { input: 'q' },
     ])
+  })
+
+  it("lists the owners' changes of what the orders buy; C confirms the first, X rejects it with a required reason", () => {
+    const change: PendingChangeItemView = {
+      slug: 'moon',
+      displayName: 'Moon',
+      change: {
+        kind: 'launch_binding',
+        status: 'awaiting_confirmation',
+        proposed: {
+          kind: 'launch_binding',
+          creatorAddress: '0x00000000000000000000000000000000000000c1',
+          expectedTokenAddress: '0x00000000000000000000000000000000000000a7',
+        },
+        proposedAt: '2026-01-01T00:00:00.000Z',
+        confirmedAt: null,
+        effectiveAt: null,
+      },
+      inForce: { kind: 'launch_binding', creatorAddress: '0x00000000000000000000000000000000000000c1', expectedTokenAddress: null },
+      ordersBefore: 2,
+    }
+    const empty = loaded()
+    expect(reviewView(empty).changes).toEqual({ title: 'No owner change waits.', lines: [] })
+    expect(type(empty, 'C').notice).toBe('no owner change waits')
+    const state = reduceReview(empty, { type: 'changes', items: [change] })
+    const view = reviewView(state)
+    expect(view.changes.title).toContain('(1)')
+    expect(view.changes.lines).toEqual([
+      'moon launch_binding: deployer 0x00000000000000000000000000000000000000c1, expected token none → deployer 0x00000000000000000000000000000000000000c1, expected token 0x00000000000000000000000000000000000000a7 · proposed 2026-01-01T00:00:00.000Z, awaiting confirmation · 2 older orders',
+    ])
+    expect(reviewText(view)).toContain(`  ${view.changes.lines[0]}`)
+
+    const confirming = type(state, 'C')
+    expect(confirming.outbox.at(-1)).toEqual({ id: 2, type: 'confirm_change', slug: 'moon', kind: 'launch_binding' })
+    const confirmed = reduceReview(confirming, {
+      type: 'effect_done',
+      id: 2,
+      value: { outcome: 'awaiting_notice', pendingChange: { effectiveAt: '2026-01-03T00:00:00.000Z' } },
+    })
+    expect(confirmed.notice).toBe('confirmed the launch_binding change of moon: in force at 2026-01-03T00:00:00.000Z (notice)')
+    expect(confirmed.outbox.at(-1)).toMatchObject({ type: 'load_changes' })
+
+    let rejecting = type(state, 'X')
+    expect(rejecting.mode.kind).toBe('reject_change')
+    rejecting = press(rejecting, ['', { enter: true }])
+    expect(reviewView(rejecting).rejectChange?.error).toContain('a reason is required')
+    for (const ch of 'stranger') rejecting = type(rejecting, ch)
+    rejecting = press(rejecting, ['', { enter: true }])
+    expect(rejecting.outbox.at(-1)).toEqual({ id: 2, type: 'reject_change', slug: 'moon', kind: 'launch_binding', reason: 'stranger' })
+    const rejected = reduceReview(rejecting, { type: 'effect_done', id: 2, value: {} })
+    expect(rejected.mode).toEqual({ kind: 'list' })
+    expect(rejected.notice).toBe('rejected the launch_binding change of moon')
   })
 })

@@ -1,3 +1,5 @@
+import { once } from 'node:events'
+import { connect } from 'node:net'
 import { afterAll, describe, expect, it } from 'vitest'
 import { buildAdminApp } from '../../../daemon/admin/build-admin-app.ts'
 import type { AdminOperations } from '../../../daemon/admin/admin-operations.ts'
@@ -116,5 +118,34 @@ describe('admin app', () => {
     expect(refused).toMatchObject({ status: 404, error: 'Not found', message: 'no key with id or label k', code: 'key_not_found' })
     const invalid = await client.devnetSwap({ token: '0x1', usdc: '1' }).catch((error: unknown) => error)
     expect(invalid).toMatchObject({ status: 400, code: 'invalid_request', message: 'token: expected a 0x-prefixed 20-byte hex address' })
+  })
+
+  it('answers what no route sees like the public listener, before the token check, never echoing the URL', async () => {
+    const listener = buildAdminApp({ operations, operatorToken: TOKEN, logger: silentLogger })
+    try {
+      const address = await listener.listen({ port: 0, host: '127.0.0.1' })
+      const port = Number(new URL(address).port)
+      const raw = async (text: string) => {
+        const socket = connect(port, '127.0.0.1')
+        await once(socket, 'connect')
+        let out = ''
+        socket.on('data', (chunk: Buffer) => (out += chunk.toString()))
+        socket.write(text)
+        await once(socket, 'close')
+        const [head = '', body = ''] = out.split('\r\n\r\n')
+        return { status: Number(head.split(' ')[1]), body }
+      }
+      const get = (path: string, extra = '') => `GET ${path} HTTP/1.1\r\nHost: x\r\n${extra}Connection: close\r\n\r\n`
+      const badUrl = await raw(get('/admin/v1/keys/%zz-secret-path'))
+      expect(badUrl.status).toBe(400)
+      expect(JSON.parse(badUrl.body)).toEqual({ error: 'Bad request', message: 'Malformed URL.' })
+      expect(badUrl.body).not.toContain('secret-path')
+      const big = await raw(get('/admin/v1/status', `X-Big: ${'a'.repeat(20_000)}\r\n`))
+      expect(big.status).toBe(431)
+      expect(JSON.parse(big.body)).toEqual({ error: 'Request header fields too large', message: 'The request headers are too large.' })
+      expect(JSON.parse((await raw('GARBAGE\r\n\r\n')).body)).toEqual({ error: 'Bad request', message: 'Malformed HTTP request.' })
+    } finally {
+      await listener.close()
+    }
   })
 })

@@ -1,0 +1,89 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { effectiveAtOf } from '../../src/domain/owner-changes.ts'
+import { createServices, type Services } from '../../src/services/services.ts'
+import type { Store } from '../../src/store/open-store.ts'
+import { projectLaunchOps } from '../../src/store/project-writes.ts'
+import type { WalletService } from '../../src/wallets/wallet-service.ts'
+import { openTempStore } from '../support/temp-store.ts'
+
+const TOKEN = '0x00000000000000000000000000000000000000A7'
+const OTHER = '0x00000000000000000000000000000000000000B8'
+const HOUR = 3_600_000
+const wallets = { walletAddress: async (i: number) => `0x${(i + 1).toString(16).padStart(40, '0')}` } as unknown as WalletService
+
+describe('owner changes: confirmation, notice period, rejection', () => {
+  let store: Store
+  let remove: () => Promise<void>
+  let services: Services
+  let now = 1_000_000
+  let owner: string
+  beforeEach(async () => {
+    ;({ store, remove } = await openTempStore('owner-changes'))
+    now = 1_000_000
+    services = createServices({ store, wallets, clock: () => now, ownerChangeNoticeMs: 48 * HOUR })
+    owner = (await services.keys.issueKey('owner')).record.id
+    await services.projects.createProject({
+      slug: 'alpha',
+      creatorAddress: '0x00000000000000000000000000000000000000c1',
+      launchpad: 'clanker',
+      chain: 'base',
+      launchMethod: 'open_market',
+      ownerKeyId: owner,
+    })
+  })
+  afterEach(() => remove())
+  const project = async () => (await store.sub.projects.get('alpha'))!
+
+  it('the notice applies only when a live order predates the proposal; it counts from the confirmation', () => {
+    expect(effectiveAtOf(100, 0, 50)).toBe(100)
+    expect(effectiveAtOf(100, 2, 50)).toBe(150)
+  })
+
+  it('a change confirmed while older orders are live takes effect only after the notice; nothing before', async () => {
+    const buyer = (await services.keys.issueKey('buyer')).record.id
+    expect((await services.orders.createOrders(buyer, [{ slug: 'alpha', maxSpendUsdc: '10', maxFdvUsdc: null, expiresInMs: HOUR }]))[0]?.ok).toBe(true)
+    now += 1
+    await services.launches.setExpectedToken('alpha', owner, TOKEN)
+    expect(await services.ownerChanges.pending()).toMatchObject([{ slug: 'alpha', ordersBefore: 1, change: { confirmedAt: null } }])
+    now += HOUR
+    const confirmed = await services.ownerChanges.confirm('alpha', 'launch_binding')
+    expect(confirmed).toMatchObject({ outcome: 'awaiting_notice', change: { confirmedAt: now, effectiveAt: now + 48 * HOUR, ordersBefore: 1 } })
+    // Confirming again changes nothing (the notice does not restart, nor shorten).
+    expect(await services.ownerChanges.confirm('alpha')).toMatchObject({ outcome: 'awaiting_notice', change: { effectiveAt: now + 48 * HOUR } })
+    now += 48 * HOUR - 1
+    expect(await services.ownerChanges.applyDue()).toEqual([])
+    expect((await project()).expectedTokenAddress).toBeNull()
+    now += 1
+    expect(await services.ownerChanges.applyDue()).toEqual(['alpha'])
+    expect(await project()).toMatchObject({ expectedTokenAddress: TOKEN, pendingChanges: [] })
+    expect((await project()).changeHistory).toMatchObject([{ outcome: 'effective', effectiveAt: now, decidedAt: now - 48 * HOUR }])
+  })
+
+  it('refuses to guess which change, confirms nothing that is not pending, and rejects with the reason', async () => {
+    await expect(services.ownerChanges.confirm('alpha')).rejects.toMatchObject({ code: 'change_not_found' })
+    await expect(services.ownerChanges.confirm('nope')).rejects.toMatchObject({ code: 'project_not_found' })
+    await services.launches.setExpectedToken('alpha', owner, TOKEN)
+    // A new proposal replaces the earlier one.
+    await services.launches.setExpectedToken('alpha', owner, OTHER)
+    expect((await project()).pendingChanges).toMatchObject([{ binding: { expectedTokenAddress: OTHER } }])
+    await expect(services.ownerChanges.confirm('alpha', 'otc_offer')).rejects.toMatchObject({ code: 'change_not_found' })
+    const rejected = await services.ownerChanges.reject('alpha', 'not the project’s token')
+    expect(rejected.pendingChanges).toEqual([])
+    expect(rejected.changeHistory).toMatchObject([{ outcome: 'rejected', reason: 'not the project’s token', to: { expectedTokenAddress: OTHER } }])
+    expect(rejected.expectedTokenAddress).toBeNull()
+  })
+
+  it('a change that can no longer take effect is refused at confirmation and dropped with the reason when due', async () => {
+    const buyer = (await services.keys.issueKey('buyer')).record.id
+    await services.orders.createOrders(buyer, [{ slug: 'alpha', maxSpendUsdc: '10', maxFdvUsdc: null, expiresInMs: HOUR }])
+    now += 1
+    await services.launches.setExpectedToken('alpha', owner, TOKEN)
+    await services.ownerChanges.confirm('alpha')
+    const launch = { chain: 'base' as const, tokenAddress: OTHER, symbol: 'B', name: 'B', decimals: 18, launchedAt: now }
+    await store.batch(projectLaunchOps(store, await project(), launch, now))
+    now += 49 * HOUR
+    expect(await services.ownerChanges.applyDue()).toEqual(['alpha'])
+    expect((await project()).changeHistory).toMatchObject([{ outcome: 'rejected', reason: 'the project launched before the change took effect' }])
+    expect((await project()).expectedTokenAddress).toBeNull()
+  })
+})
