@@ -1,5 +1,6 @@
 import { type Address, createPublicClient, formatEther, type Hex, http, parseEther } from 'viem'
-import { CHAIN_KEYS, type ChainConfig, type ChainKey } from '../src/chain/chain-keys.ts'
+import type { ChainConfig, ChainKey } from '../src/chain/chain-keys.ts'
+import { enabledChainKeys } from '../src/chain/enabled-chains.ts'
 import type { Logger } from '../src/common/logger.ts'
 import { withDeadline } from '../src/common/with-deadline.ts'
 import { createL1DataFeeReader, type L1DataFeeReader, RESERVED_LAUNCH_OPERATIONS, sampleBundleTransaction } from '../src/chain/l1-data-fee.ts'
@@ -14,7 +15,8 @@ export interface BundlerBalance {
 
 export interface BundlerWatch {
   /** Reads every bundler's balance now (within a few seconds), logs what changed, and returns them. */
-  check(): Promise<Record<ChainKey, BundlerBalance>>
+  /** A chain the daemon does not run on (disabled) is absent. */
+  check(): Promise<Partial<Record<ChainKey, BundlerBalance>>>
   /** The balances of the latest check (each chain's once it has been read): metrics read these without an RPC call. */
   latest(): Partial<Record<ChainKey, BundlerBalance>>
   stop(): void
@@ -42,14 +44,16 @@ export function startBundlerWatch(deps: BundlerWatchDeps): BundlerWatch {
   const lowWei = parseEther(deps.lowEth)
   const now = deps.now ?? Date.now
   const repeatMs = deps.repeatMs ?? 600_000
+  // A disabled chain (left out of the rpc config) has no bundler to watch: absent from the readings.
+  const enabled = enabledChainKeys(deps.chains)
   const clients = Object.fromEntries(
-    CHAIN_KEYS.map((key) => [key, createPublicClient({ transport: http(deps.chains[key].rpcUrl, { retryCount: 0 }) })]),
+    enabled.map((key) => [key, createPublicClient({ transport: http(deps.chains[key].rpcUrl, { retryCount: 0 }) })]),
   ) as Record<ChainKey, ReturnType<typeof createPublicClient>>
   // The L1 data fee of a launch's first bundle (OP-stack chains; 0 on the devnet, which has no GasPriceOracle) is
   // charged from the same balance as its gas: the low mark keeps room for it. Unreadable counts as 0 (the mark alone).
-  const l1Fees = Object.fromEntries(CHAIN_KEYS.map((key) => [key, createL1DataFeeReader(clients[key])])) as Record<ChainKey, L1DataFeeReader>
+  const l1Fees = Object.fromEntries(enabled.map((key) => [key, createL1DataFeeReader(clients[key])])) as Record<ChainKey, L1DataFeeReader>
   const launchBundles = Object.fromEntries(
-    CHAIN_KEYS.map((key) => [key, sampleBundleTransaction(deps.chains[key].chainId, deps.chains[key].addresses.entryPoint, RESERVED_LAUNCH_OPERATIONS)]),
+    enabled.map((key) => [key, sampleBundleTransaction(deps.chains[key].chainId, deps.chains[key].addresses.entryPoint, RESERVED_LAUNCH_OPERATIONS)]),
   ) as Record<ChainKey, Hex>
   const previous = new Map<ChainKey, { level: BundlerBalanceLevel; warnedAt: number | null }>()
   const latest: Partial<Record<ChainKey, BundlerBalance>> = {}
@@ -77,7 +81,7 @@ export function startBundlerWatch(deps: BundlerWatchDeps): BundlerWatch {
   }
 
   const check = async () =>
-    Object.fromEntries(await Promise.all(CHAIN_KEYS.map(async (chain) => [chain, await checkChain(chain)] as const))) as Record<ChainKey, BundlerBalance>
+    Object.fromEntries(await Promise.all(enabled.map(async (chain) => [chain, await checkChain(chain)] as const))) as Partial<Record<ChainKey, BundlerBalance>>
   const timer = setInterval(() => void check().catch(() => undefined), deps.intervalMs ?? 60_000)
   timer.unref()
   void check().catch(() => undefined)

@@ -26,7 +26,8 @@ export interface ExpectationOptions {
  * the v4 PoolManager and StateView (launch detection, prices), the EntryPoint and the wallet factory, Multicall3
  * (balances, nonces), the ETH/USD pool; and on real Base the launchpads' factories. The configured positionManager,
  * v4Quoter, universalRouter, permit2 and v3Factory are not called by the daemon, so they are not checked. Our own
- * contracts (the buy router, OTC settlement, dev-buy coordinator) are reported, not required: see own-contracts.ts.
+ * contracts (the buy router, vesting, OTC settlement, dev-buy coordinator) are not required to start: the daemon runs
+ * without buying until they are deployed (daemon/chain/contracts-watch.ts, `prebuy contracts deploy`).
  * Wallets are SimpleAccount v0.7 (`kernel` is refused by the config until it passes the suites).
  */
 export function chainExpectation(chain: ChainConfig, options: ExpectationOptions): ChainExpectation {
@@ -37,7 +38,8 @@ export function chainExpectation(chain: ChainConfig, options: ExpectationOptions
     { name: 'poolManager', address: a.poolManager },
     { name: 'stateView', address: a.stateView },
     { name: 'entryPoint', address: a.entryPoint },
-    { name: 'accountFactory', address: a.accountFactory },
+    // Optional in the config without SimpleAccount wallets (positionManager is never called, so never checked).
+    ...(a.accountFactory ? [{ name: 'accountFactory', address: a.accountFactory }] : []),
     { name: 'multicall3', address: a.multicall3 },
     { name: 'ethUsdPool', address: a.ethUsdPool },
   ]
@@ -60,7 +62,9 @@ export function chainExpectation(chain: ChainConfig, options: ExpectationOptions
     stablecoinDecimals: USDC_DECIMALS,
     weth: a.weth,
     ethUsdPool: a.ethUsdPool,
-    account: { factory: a.accountFactory, owner: CHECK_WALLET_OWNER, expected: simpleAccountAddress(a.accountFactory, CHECK_WALLET_OWNER) },
+    ...(a.accountFactory
+      ? { account: { factory: a.accountFactory, owner: CHECK_WALLET_OWNER, expected: simpleAccountAddress(a.accountFactory, CHECK_WALLET_OWNER) } }
+      : {}),
     node: { callGas: SIMULATION_CALL_GAS, batchSize: RPC_BATCH_SIZE },
   }
 }

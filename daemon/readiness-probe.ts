@@ -1,9 +1,10 @@
 import { createPublicClient, http } from 'viem'
 import { blocksIn, TIMING_SECONDS } from '../src/chain/block-seconds.ts'
-import { CHAIN_KEYS, type ChainConfig, type ChainKey } from '../src/chain/chain-keys.ts'
+import type { ChainConfig, ChainKey } from '../src/chain/chain-keys.ts'
+import { enabledChainKeys } from '../src/chain/enabled-chains.ts'
 import { withDeadline } from '../src/common/with-deadline.ts'
 import { type ChainHeads, createChainHeads } from '../src/chain/chain-heads.ts'
-import { type ChainObservation, judgeReadiness, type ReadinessReport } from '../src/domain/health/readiness.ts'
+import { type ChainObservation, judgeReadiness, type OwnContractObservation, type ReadinessReport } from '../src/domain/health/readiness.ts'
 import { createJournal } from '../src/journal/journal.ts'
 import type { Store } from '../src/store/open-store.ts'
 
@@ -25,8 +26,12 @@ export function createReadinessProbe(deps: {
   heads?: ChainHeads
   /** Each chain's seconds per block (src/chain/block-seconds.ts); a chain left out counts 2-second blocks. */
   blockSeconds?: Partial<Record<ChainKey, number>>
+  /** Our own contracts per chain, re-read at each probe (daemon/chain/contracts-watch.ts); absent: not checked. */
+  contracts?: () => Promise<Partial<Record<ChainKey, readonly OwnContractObservation[]>>>
 }): () => Promise<ReadinessReport> {
   const journal = createJournal(deps.store)
+  // A chain disabled in the config is not waited for.
+  const enabled = enabledChainKeys(deps.chains)
   const heads = deps.heads ?? createProbeHeads(deps.chains)
   // The shared heads answer from the indexer's sync when it read the head within their age, else fetch it (a stalled
   // indexer does not hide its lag: its head observations age out).
@@ -38,15 +43,20 @@ export function createReadinessProbe(deps: {
     return [checkpoint.finalized, ...checkpoint.unfinalized].reduce((tip, block) => (BigInt(block.number) > tip ? BigInt(block.number) : tip), 0n)
   }
   return async () => {
-    const chains: ChainObservation[] = await Promise.all(
-      CHAIN_KEYS.map(async (chain) => ({
-        chain,
-        head: await headOf(chain),
-        indexed: await indexedOf(chain),
-        maxLagBlocks: blocksIn(TIMING_SECONDS.readyLag, deps.blockSeconds?.[chain] ?? 2),
-      })),
-    )
-    return judgeReadiness({ store: deps.store.health(), chains, maxLagBlocks: MAX_READY_LAG_BLOCKS })
+    const [chains, contracts] = await Promise.all([
+      Promise.all(
+        enabled.map(
+          async (chain): Promise<ChainObservation> => ({
+            chain,
+            head: await headOf(chain),
+            indexed: await indexedOf(chain),
+            maxLagBlocks: blocksIn(TIMING_SECONDS.readyLag, deps.blockSeconds?.[chain] ?? 2),
+          }),
+        ),
+      ),
+      deps.contracts?.(),
+    ])
+    return judgeReadiness({ store: deps.store.health(), chains, maxLagBlocks: MAX_READY_LAG_BLOCKS, ...(contracts ? { contracts } : {}) })
   }
 }
 
@@ -59,7 +69,7 @@ export const SHARED_HEAD_MAX_AGE_MS = 1_000
  */
 export function createProbeHeads(chains: Record<ChainKey, ChainConfig>): ChainHeads {
   const clients = Object.fromEntries(
-    CHAIN_KEYS.map((key) => [key, createPublicClient({ transport: http(chains[key].rpcUrl, { retryCount: 0, timeout: HEAD_DEADLINE_MS }) })]),
+    enabledChainKeys(chains).map((key) => [key, createPublicClient({ transport: http(chains[key].rpcUrl, { retryCount: 0, timeout: HEAD_DEADLINE_MS }) })]),
   ) as Record<ChainKey, ReturnType<typeof createPublicClient>>
   return createChainHeads({ read: (key) => clients[key].getBlockNumber({ cacheTime: 0 }), maxAgeMs: SHARED_HEAD_MAX_AGE_MS })
 }

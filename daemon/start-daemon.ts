@@ -8,11 +8,16 @@ import { chainBlockSeconds } from '../src/chain/block-seconds.ts'
 import { createJournal } from '../src/journal/journal.ts'
 import { createServiceOperations } from './admin/service-operations.ts'
 import type { AdminOperations } from './admin/admin-operations.ts'
+import { refuseDisabledChains } from './admin/refuse-disabled-chains.ts'
 import type { BackgroundWorker } from './workers/background-worker.ts'
 import { createLaunchWorkers } from './workers/launch-workers.ts'
 import { createOtcSettlementWorker } from './launch-methods/otc-settlement-worker.ts'
+import { type LaunchMethodContracts, resolveOtcSettlements } from './launch-methods/otc-settlements.ts'
+import { createContractsOperations } from './chain/contracts-operations.ts'
+import { type ContractsWatch, missingContracts, type OurContractState, watchOurContracts } from './chain/contracts-watch.ts'
+import { type OurContract, ourContracts } from './chain/our-contracts.ts'
+import { enabledChainKeys } from '../src/chain/enabled-chains.ts'
 import { createOwnerChangeWorker } from './workers/owner-change-worker.ts'
-import { resolveOtcSettlements } from './launch-methods/otc-settlements.ts'
 import { createOtcChain } from '../src/launch-methods/otc/otc-chain.ts'
 import { createDevBuyChain } from '../src/launch-methods/dev-buy/dev-buy-chain.ts'
 import { createDevBuyWorker } from './launch-methods/dev-buy-worker.ts'
@@ -25,7 +30,6 @@ import type { SocketState } from '../src/sync/realtime-sync.ts'
 import { startBundlerWatch } from './bundler-watch.ts'
 import { createDaemonMetrics } from './metrics/daemon-metrics.ts'
 import { assertPortsFree, listenError } from './check-ports.ts'
-import { missingOwnContracts } from './own-contracts.ts'
 import { verifyChains } from './verify-chains.ts'
 import { trackForGracefulClose } from './graceful-close.ts'
 import { ensureOperatorToken } from './operator-token.ts'
@@ -155,11 +159,13 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     // pool, the wallet derivation, the node's eth_call and batch support) before anything is written or shown; on devnet
     // the same check is a self-check of the deployment. docs/chains.md, "What start-up checks".
     step('verify')
+    // Only the enabled chains: a chain left out of the rpc config is never read. Our own contracts are not checked
+    // here: the daemon runs without buying until they are deployed (the contracts watch below).
+    const enabled = enabledChainKeys(chains)
     await verifyChains(
-      CHAIN_KEYS.map((key) => chains[key]),
+      enabled.map((key) => chains[key]),
       { realLaunchpads: config.chains.mode === 'rpc', zoraEthPool: config.launches.zoraEthPool },
     )
-    if (config.chains.mode === 'rpc') await reportOwnContracts(chains, logger)
 
     // Wallets: the key store decrypts the master secret with the passphrase; nothing here is logged.
     step('wallets')
@@ -185,31 +191,16 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     undo.push({ name: 'store', stop: () => store.close() })
     await migrateStore(store)
     // Pooled OTC: this service's settlement contract per chain (deployed on devnet), read through one client per chain.
+    // Only the enabled chains (as above).
     const otcClients = Object.fromEntries(
-      CHAIN_KEYS.map((key) => [key, createPublicClient({ transport: http(chains[key].rpcUrl, { retryCount: 2 }), pollingInterval: 250 })]),
+      enabled.map((key) => [key, createPublicClient({ transport: http(chains[key].rpcUrl, { retryCount: 2 }), pollingInterval: 250 })]),
     ) as Record<ChainKey, PublicClient>
-    const otcSettlements = await resolveOtcSettlements({
-      chains,
-      clients: otcClients,
-      operator: wallets.bundlerAddress('base'),
-      feeRecipient: config.feeRecipient,
-      ...(devnetSetup ? { deployer: devnetSetup.contractsDeployer } : {}),
-      logger,
-    })
+    // Filled when the workers start (below): on a real chain that waits until our contracts are deployed.
+    const otcSettlements: LaunchMethodContracts = { settlements: {}, vesting: {} }
     const otcChain = createOtcChain({ clients: otcClients, settlements: otcSettlements.settlements, vesting: otcSettlements.vesting })
     const vestingChain = createVestingChain({ clients: otcClients, vesting: otcSettlements.vesting })
+    // Dev buy: installed when the workers start (below), once the OTC resolver has the vesting contract.
     const devBuyChain = createDevBuyChain(otcClients, chains)
-    devBuyChain.install(
-      await resolveDevBuySetups({
-        chains,
-        clients: otcClients,
-        operator: wallets.bundlerAddress('base'),
-        feeRecipient: config.feeRecipient,
-        vesting: otcSettlements.vesting,
-        ...(devnetSetup ? { devnet: devnetSetup } : {}),
-        logger,
-      }),
-    )
     const services: Services = createServices({
       store,
       wallets,
@@ -222,33 +213,62 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
 
     // Background workers, in start order (stopped in reverse): the executor, then the launch indexer that feeds it.
     step('workers')
-    // RPC budget: the indexer's sync shares each chain's head with the readiness probe, and reports its websockets.
-    const heads = createProbeHeads(chains)
-    const sockets: Partial<Record<ChainKey, SocketState>> = {}
-    const onSocket = (chain: ChainKey, state: SocketState) => {
-      sockets[chain] = state
-    }
+    const { heads, sockets, onSocket } = sharedChainState(chains)
     const workerContext = { config, chains, store, services, wallets, logger, fail, heads, onSocket, ...(devnetSetup ? { devnet: devnetSetup } : {}) }
-    const workers: BackgroundWorker[] = [
-      ...createLaunchWorkers(workerContext),
-      createOtcSettlementWorker({ store, services, wallets, chains, otcChain, logger }),
-      createOwnerChangeWorker({ services, logger }),
-    ]
-    for (const worker of workers) {
-      await worker.start()
-      undo.push({ name: worker.name, stop: () => worker.stop() })
+    /** Started once, at start-up or (real chains) once our contracts are deployed; a worker is never started after stop. */
+    const startWorkers = async (): Promise<void> => {
+      const started = async (worker: Pick<BackgroundWorker, 'name' | 'start' | 'stop'>) => {
+        if (stopping) return
+        await worker.start()
+        undo.push({ name: worker.name, stop: () => worker.stop() })
+        // stop() began while it started: it has already passed this worker, so stop it here.
+        if (stopping) await worker.stop()
+      }
+      // On devnet the devnet's deployer puts them there now; on a real chain they are there (the watch saw them).
+      const resolved = await resolveOtcSettlements({
+        chains,
+        clients: otcClients,
+        operator: wallets.bundlerAddress('base'),
+        feeRecipient: config.feeRecipient,
+        ...(devnetSetup ? { deployer: devnetSetup.contractsDeployer } : {}),
+        logger,
+      })
+      Object.assign(otcSettlements.settlements, resolved.settlements)
+      Object.assign(otcSettlements.vesting, resolved.vesting)
+      if (stopping) return
+      devBuyChain.install(
+        await resolveDevBuySetups({
+          chains,
+          clients: otcClients,
+          operator: wallets.bundlerAddress('base'),
+          feeRecipient: config.feeRecipient,
+          vesting: otcSettlements.vesting,
+          ...(devnetSetup ? { devnet: devnetSetup } : {}),
+          logger,
+        }),
+      )
+      const workers: BackgroundWorker[] = [
+        ...createLaunchWorkers(workerContext),
+        createOtcSettlementWorker({ store, services, wallets, chains, otcChain, logger }),
+        createDevBuyWorker({ store, services, wallets, chains, devBuyChain, logger }),
+      ]
+      for (const worker of workers) await started(worker)
     }
-    const devBuyWorker = createDevBuyWorker({ store, services, wallets, chains, devBuyChain, logger })
-    await devBuyWorker.start()
-    undo.push({ name: devBuyWorker.name, stop: () => devBuyWorker.stop() })
+    // Owner changes coming into force read only the store: started at once, whether or not our contracts are there.
+    const ownerChangeWorker = createOwnerChangeWorker({ services, logger })
+    await ownerChangeWorker.start()
+    undo.push({ name: ownerChangeWorker.name, stop: () => ownerChangeWorker.stop() })
+    // Our own contracts: on devnet the devnet's deployer puts them there at start (nothing watched); on a real chain the
+    // operator deploys them (`prebuy contracts deploy`) and the daemon waits, watching every one of them.
+    const ours = devnet ? {} : ourContractsPerChain(chains, enabled, wallets, config.feeRecipient)
+    const contractsWatch = watchOurContracts({ contracts: ours, clients: otcClients, logger })
+    undo.push({ name: 'contracts watch', stop: async () => contractsWatch.stop() })
+    if (devnet) await startWorkers()
+    else await startWorkersOnceDeployed({ watch: contractsWatch, startWorkers, stopping: () => stopping !== undefined, fail, logger })
 
     // Metrics (served on the admin listener), then the public API they time.
-    const readiness = createReadinessProbe({
-      store,
-      chains,
-      heads,
-      blockSeconds: Object.fromEntries(CHAIN_KEYS.map((key) => [key, chainBlockSeconds(config.chains, key)])),
-    })
+    const blockSeconds = Object.fromEntries(enabled.map((key) => [key, chainBlockSeconds(config.chains, key)]))
+    const readiness = createReadinessProbe({ store, chains, heads, blockSeconds, ...(devnet ? {} : { contracts: () => contractsWatch.refresh() }) })
     const bundlerWatch = startBundlerWatch({ chains, bundlerAddress: (chain) => wallets.bundlerAddress(chain), lowEth: config.wallet.bundlerLowEth, logger })
     undo.push({ name: 'bundler watch', stop: async () => bundlerWatch.stop() })
     const metrics = createDaemonMetrics({ store, readiness, bundlers: () => bundlerWatch.latest(), websockets: () => sockets })
@@ -276,23 +296,31 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     const adminUrl = `http://127.0.0.1:${config.adminPort}`
     const operatorToken = await ensureOperatorToken(config.dataDir)
     const queueSizes = createQueueSizes(store)
-    const operations: AdminOperations = createServiceOperations({
-      services,
-      status: async () => ({
-        version: PREBUY_VERSION,
-        pid: process.pid,
-        url,
-        adminUrl,
-        dataDir: config.dataDir,
-        startedAt: startedAt.toISOString(),
-        uptimeSeconds: Math.round((Date.now() - startedAt.getTime()) / 1000),
-        chains: { mode: config.chains.mode, chainIds: Object.fromEntries(CHAIN_KEYS.map((key) => [key, chains[key].chainId])) as Record<ChainKey, number> },
-        bundlers: await bundlerWatch.check(),
-        readiness: await readiness(),
-        queues: await queueSizes(),
+    const operations: AdminOperations = refuseDisabledChains(
+      createServiceOperations({
+        services,
+        status: async () => ({
+          version: PREBUY_VERSION,
+          pid: process.pid,
+          url,
+          adminUrl,
+          dataDir: config.dataDir,
+          startedAt: startedAt.toISOString(),
+          uptimeSeconds: Math.round((Date.now() - startedAt.getTime()) / 1000),
+          chains: {
+            mode: config.chains.mode,
+            chainIds: Object.fromEntries(enabled.map((key) => [key, chains[key].chainId])),
+            disabled: CHAIN_KEYS.filter((key) => !enabled.includes(key)),
+          },
+          bundlers: await bundlerWatch.check(),
+          contracts: await contractsWatch.refresh(),
+          readiness: await readiness(),
+          queues: await queueSizes(),
+        }),
+        backup: () => backupStream(store, config.dataDir),
       }),
-      backup: () => backupStream(store, config.dataDir),
-    })
+      enabled,
+    )
     const events = createConsoleFeed({ store, journal: createJournal(store) })
     const adminApp = buildAdminApp({
       operations,
@@ -301,6 +329,15 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
       metrics: metrics.registry,
       events,
       ...(devnet ? { devnetRoutes: devnet.adminRoutes } : {}),
+      contracts: createContractsOperations({
+        devnet: devnet !== undefined,
+        ours,
+        chains,
+        clients: otcClients,
+        deployer: () => keys.bundlerSigner(),
+        watch: contractsWatch,
+        logger,
+      }),
     })
     const adminServer = trackForGracefulClose(adminApp)
     await listen(adminApp, '127.0.0.1', config.adminPort, 'admin API')
@@ -323,6 +360,53 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
   }
 }
 
+/** Our contracts on each enabled real chain (our-contracts.ts), with this service's bundler and fee recipient as arguments. */
+function ourContractsPerChain(
+  chains: Record<ChainKey, ChainConfig>,
+  enabled: readonly ChainKey[],
+  wallets: Pick<PrebuyWalletService, 'bundlerAddress'>,
+  feeRecipient: Address,
+): Partial<Record<ChainKey, OurContract[]>> {
+  return Object.fromEntries(enabled.map((key) => [key, ourContracts(chains[key], { operator: wallets.bundlerAddress(key), feeRecipient })]))
+}
+
+/**
+ * Real chains: starts the workers now if our contracts are all there; otherwise logs what is missing and what to run,
+ * and starts them (without a restart) the first time the watch sees them all. The daemon runs without buying until then.
+ */
+async function startWorkersOnceDeployed(deps: {
+  watch: ContractsWatch
+  startWorkers: () => Promise<void>
+  stopping: () => boolean
+  fail: (error: Error) => void
+  logger: Logger
+}): Promise<void> {
+  const initial = await deps.watch.refresh()
+  if (deps.watch.complete()) return deps.startWorkers()
+  logMissingContracts(deps.logger, missingContracts(initial))
+  void deps.watch.whenComplete
+    .then(async () => {
+      if (deps.stopping()) return
+      deps.logger.info('our contracts are deployed: starting the indexer and executor')
+      await deps.startWorkers()
+    })
+    .catch((error: unknown) => deps.fail(error instanceof Error ? error : new Error(String(error))))
+}
+
+/** The start-up line that says what is missing and what to run (real chains, before `prebuy contracts deploy`). */
+function logMissingContracts(logger: Logger, missing: Partial<Record<ChainKey, OurContractState[]>>): void {
+  for (const [chain, list] of Object.entries(missing)) {
+    if (list.every((c) => c.deployed === null)) {
+      logger.warn({ chain }, `could not read whether our contracts are deployed on ${chain}: the daemon does not buy until it sees them (retried)`)
+      continue
+    }
+    logger.warn(
+      { chain, missing: list.map((c) => ({ name: c.name, address: c.address, deployed: c.deployed })) },
+      `our contracts are not deployed on ${chain} (${list.map((c) => c.name).join(', ')}): the daemon runs but does not buy until they are; fund the bundler account and run \`prebuy contracts deploy --chain ${chain}\``,
+    )
+  }
+}
+
 async function listen(app: FastifyInstance, host: string, port: number, what: string): Promise<void> {
   try {
     await app.listen({ host, port })
@@ -334,12 +418,12 @@ async function listen(app: FastifyInstance, host: string, port: number, what: st
 
 const urlHost = (host: string): string => (host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host)
 
-/** Our own contracts missing on a real chain: a warning per chain, never a refusal (the operator deploys them). */
-async function reportOwnContracts(chains: Record<ChainKey, ChainConfig>, logger: Logger): Promise<void> {
-  await Promise.all(
-    CHAIN_KEYS.map(async (key) => {
-      const missing = await missingOwnContracts(chains[key], createPublicClient({ transport: http(chains[key].rpcUrl) }))
-      if (missing.length > 0) logger.warn({ chain: key, missing }, 'our own contracts are not deployed on this chain yet (docs/chains.md)')
-    }),
-  )
+/** RPC budget: the indexer's sync shares each chain's head with the readiness probe, and reports its websockets. */
+function sharedChainState(chains: Record<ChainKey, ChainConfig>) {
+  const heads = createProbeHeads(chains)
+  const sockets: Partial<Record<ChainKey, SocketState>> = {}
+  const onSocket = (chain: ChainKey, state: SocketState): void => {
+    sockets[chain] = state
+  }
+  return { heads, sockets, onSocket }
 }

@@ -11,16 +11,25 @@ export default class DaemonStatusCommand extends OperatorCommand {
     this.log(`prebuy ${status.version}: daemon running (pid ${status.pid}) for ${status.dataDir}, up ${status.uptimeSeconds} s`)
     this.log(`Public API: ${status.url}/api/public/v1`)
     this.log(`Admin API:  ${status.adminUrl} (loopback, operator token)`)
+    const disabled = status.chains.disabled.length > 0 ? `; disabled: ${status.chains.disabled.join(', ')}` : ''
     this.log(
       `Chains:     ${status.chains.mode} (${Object.entries(status.chains.chainIds)
         .map(([k, id]) => `${k} ${id}`)
-        .join(', ')})`,
+        .join(', ')}${disabled})`,
     )
     this.log(
       `Bundlers:   ${Object.entries(status.bundlers)
-        .map(([chain, b]) => `${chain} ${b.balanceEth ?? '?'} ETH${b.level === 'ok' ? '' : ` (${b.level.toUpperCase()})`}`)
+        .map(([chain, b]) => `${chain} ${b.address} ${b.balanceEth ?? '?'} ETH${b.level === 'ok' ? '' : ` (${b.level.toUpperCase()})`}`)
         .join(', ')}`,
     )
+    for (const [chain, contracts] of Object.entries(status.contracts)) {
+      const missing = contracts.filter((c) => c.deployed !== true)
+      this.log(
+        missing.length === 0
+          ? `Contracts:  ${chain} all deployed (${contracts.map((c) => c.name).join(', ')})`
+          : `Contracts:  ${chain} MISSING ${missing.map((c) => `${c.name} ${c.address}${c.deployed === null ? ' (not read)' : ''}`).join(', ')}: fund the bundler and run \`prebuy contracts deploy --chain ${chain}\``,
+      )
+    }
     this.log(
       `Indexer:    ${Object.entries(status.readiness.checks.chains)
         .map(([chain, c]) => `${chain} head ${c.head ?? '?'} indexed ${c.indexed ?? '-'} lag ${c.lagBlocks ?? '?'} (${c.status})`)

@@ -38,6 +38,7 @@ import { refuseWhileClosing } from '../http/refuse-while-closing.ts'
 import type { Logger } from '../../src/common/logger.ts'
 import { ROUTE_NOT_FOUND, sendAdminError, UNAUTHORIZED } from './admin-errors.ts'
 import type { AdminOperations } from './admin-operations.ts'
+import { type ContractsOperations, contractsRoutes } from './contracts-routes.ts'
 import { refuseDevnetRoutes } from './refuse-devnet-routes.ts'
 import { eventRoutes } from './event-routes.ts'
 import type { ConsoleFeed } from '../events/console-feed.ts'
@@ -50,6 +51,8 @@ export interface AdminAppDeps {
   logger: Logger
   /** Present only when the daemon runs its own devnet chains: the devnet wing registers its routes (EmbeddedDevnet.adminRoutes). */
   devnetRoutes?: (app: FastifyInstance) => void
+  /** `prebuy contracts deploy` (contracts-routes.ts). */
+  contracts?: ContractsOperations
   /** Served as GET /admin/v1/events (the operator console's live stream). */
   events?: ConsoleFeed
   /** Served as GET /metrics (Prometheus text format), behind the operator token like every admin route. */
@@ -200,6 +203,7 @@ export function buildAdminApp(deps: AdminAppDeps): FastifyInstance {
 
   if (deps.devnetRoutes) deps.devnetRoutes(app)
   else refuseDevnetRoutes(app)
+  if (deps.contracts) contractsRoutes(app, deps.contracts)
   if (deps.events) eventRoutes(app, deps.events)
 
   return app

@@ -17,6 +17,9 @@ const SALT: Hex = keccak256(new TextEncoder().encode('prebuy.PrebuyBuyRouter.v1'
 
 const initCode = (poolManager: Address): Hex => concat([buyRouterBytecode, encodeAbiParameters([{ type: 'address' }], [poolManager])])
 
+/** The router's CREATE2 salt and init code for a PoolManager (what `prebuy contracts deploy` sends). */
+export const buyRouterCreate2 = (poolManager: Address): { salt: Hex; initCode: Hex } => ({ salt: SALT, initCode: initCode(poolManager) })
+
 /** The router's address for a PoolManager: the same on every chain with the same PoolManager address. */
 export const buyRouterAddress = (poolManager: Address): Address => create2Address(SALT, initCode(poolManager))
 

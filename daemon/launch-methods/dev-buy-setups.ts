@@ -1,5 +1,6 @@
 import type { Address, PublicClient } from 'viem'
-import { CHAIN_KEYS, type ChainConfig, type ChainKey } from '../../src/chain/chain-keys.ts'
+import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
+import { enabledChainKeys } from '../../src/chain/enabled-chains.ts'
 import type { Logger } from '../../src/common/logger.ts'
 import { BASE_CLANKER_DEV_BUY } from '../../src/launch-methods/dev-buy/clanker-dev-buy-deployment.ts'
 import type { DevBuyChainSetup } from '../../src/launch-methods/dev-buy/dev-buy-chain.ts'
@@ -28,7 +29,7 @@ export async function resolveDevBuySetups(options: {
 }): Promise<DevBuyChainSetup> {
   const out: DevBuyChainSetup = { coordinators: {}, vesting: {}, setups: {} }
   const devnet = options.devnet
-  for (const key of CHAIN_KEYS) {
+  for (const key of enabledChainKeys(options.chains)) {
     const chain = options.chains[key]
     const setup = devnet ? devnet.devBuy[key] : chain.chainId === BASE_CLANKER_DEV_BUY.chainId ? BASE_CLANKER_DEV_BUY : undefined
     const vesting = options.vesting[key]

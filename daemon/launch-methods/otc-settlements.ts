@@ -1,5 +1,6 @@
 import type { Account, Address, Chain, PublicClient, Transport, WalletClient } from 'viem'
-import { CHAIN_KEYS, type ChainConfig, type ChainKey } from '../../src/chain/chain-keys.ts'
+import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
+import { enabledChainKeys } from '../../src/chain/enabled-chains.ts'
 import type { Logger } from '../../src/common/logger.ts'
 import { OTC_SETTLEMENT_SALT, otcSettlementInitCode } from '../../src/launch-methods/otc/otc-settlement-contract.ts'
 import { VESTING_SALT, vestingInitCode } from '../../src/launch-methods/vesting/vesting-contract.ts'
@@ -31,7 +32,7 @@ export async function resolveOtcSettlements(options: {
   logger: Logger
 }): Promise<LaunchMethodContracts> {
   const out: LaunchMethodContracts = { settlements: {}, vesting: {} }
-  for (const key of CHAIN_KEYS) {
+  for (const key of enabledChainKeys(options.chains)) {
     const chain = options.chains[key]
     const vesting = create2Address(VESTING_SALT, vestingInitCode())
     const initCode = otcSettlementInitCode({

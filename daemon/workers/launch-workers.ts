@@ -1,6 +1,7 @@
 import { createPublicClient, webSocket, type Address, type PublicClient } from 'viem'
 import { chainBlockSeconds } from '../../src/chain/block-seconds.ts'
-import { CHAIN_KEYS, type ChainConfig, type ChainKey } from '../../src/chain/chain-keys.ts'
+import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
+import { enabledChainKeys } from '../../src/chain/enabled-chains.ts'
 import { chainFromConfig, createReadClient } from '../../src/chain/clients.ts'
 import { PrebuyError } from '../../src/common/errors.ts'
 import { createJournal } from '../../src/journal/journal.ts'
@@ -25,8 +26,10 @@ export function createLaunchWorkers(context: WorkerContext): BackgroundWorker[] 
   const bus = createTickBus()
   const journal = createJournal(context.store)
   const devnet = context.devnet
+  // Only the chains the daemon runs on (a chain left out of the rpc config is never read, indexed or bought on).
+  const enabled = enabledChainKeys(context.chains)
   const clients = Object.fromEntries(
-    CHAIN_KEYS.map((key) => [key, createReadClient(context.chains[key], { onStateFallback: stateFallbackLog(log, key) })]),
+    enabled.map((key) => [key, createReadClient(context.chains[key], { onStateFallback: stateFallbackLog(log, key) })]),
   ) as Record<ChainKey, PublicClient>
   let executor: Executor | undefined
   let indexer: Indexer | undefined
@@ -62,8 +65,8 @@ export function createLaunchWorkers(context: WorkerContext): BackgroundWorker[] 
   const executorWorker: BackgroundWorker = {
     name: 'executor',
     async start() {
-      const routers = await Promise.all(CHAIN_KEYS.map((key) => routerOf(context.chains[key])))
-      const buyRouters = Object.fromEntries(CHAIN_KEYS.map((key, i) => [key, routers[i]!])) as Record<ChainKey, Address>
+      const routers = await Promise.all(enabled.map((key) => routerOf(context.chains[key])))
+      const buyRouters = Object.fromEntries(enabled.map((key, i) => [key, routers[i]!])) as Record<ChainKey, Address>
       executor = await startExecutor({
         store: context.store,
         journal,
@@ -87,7 +90,7 @@ export function createLaunchWorkers(context: WorkerContext): BackgroundWorker[] 
     async start() {
       // Both chains at once.
       const prepared = await Promise.all(
-        CHAIN_KEYS.map(async (key) => {
+        enabled.map(async (key) => {
           const chain = context.chains[key]
           const options = await adapterOptionsOf(chain)
           const adapters: LaunchpadAdapter[] = options ? Object.values(createLaunchpadAdapters(options)) : []

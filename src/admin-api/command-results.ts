@@ -168,8 +168,9 @@ export const COMMAND_RESULTS = {
     dataDir: z.string(),
     startedAt: z.string(),
     uptimeSeconds: z.number().int(),
-    chains: z.strictObject({ mode: z.enum(['devnet', 'rpc']), chainIds: z.record(chain, z.number().int()) }),
-    bundlers: z.record(chain, z.strictObject({ address, balanceEth: z.string().nullable(), level: z.enum(['ok', 'low', 'unknown']) })),
+    chains: z.strictObject({ mode: z.enum(['devnet', 'rpc']), chainIds: z.partialRecord(chain, z.number().int()), disabled: z.array(chain) }),
+    bundlers: z.partialRecord(chain, z.strictObject({ address, balanceEth: z.string().nullable(), level: z.enum(['ok', 'low', 'unknown']) })),
+    contracts: z.partialRecord(chain, z.array(z.strictObject({ name: z.string(), address, deployed: z.boolean().nullable() }))),
     readiness: z.strictObject({
       ready: z.boolean(),
       problems: z.array(z.string()),
@@ -184,6 +185,7 @@ export const COMMAND_RESULTS = {
             status: z.enum(['ok', 'unreachable', 'behind', 'not_indexed']),
           }),
         ),
+        contracts: z.record(z.string(), z.enum(['ok', 'missing', 'unknown'])).optional(),
       }),
     }),
     queues: z.strictObject({
@@ -193,6 +195,11 @@ export const COMMAND_RESULTS = {
       candidatesAwaitingConfirmation: z.number().int(),
       quarantinedLaunches: z.number().int(),
     }),
+  }),
+  'contracts:deploy': z.strictObject({
+    chain,
+    deployer: address,
+    contracts: z.array(z.strictObject({ name: z.string(), address, status: z.enum(['deployed', 'already_deployed']) })).min(1),
   }),
   'daemon:stop': z.strictObject({ pid: z.number().int(), stopped: z.literal(true) }),
   'devnet:deployments': z.record(z.string(), z.unknown()),

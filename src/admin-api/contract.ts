@@ -142,6 +142,8 @@ export const adminRequests = {
   devnetFund: z
     .strictObject({ address: addressSchema, chain: z.enum(CHAIN_KEYS).default('base'), usdc: decimalSchema().optional(), eth: decimalSchema().optional() })
     .refine((body) => body.usdc !== undefined || body.eth !== undefined, 'give usdc, eth or both'),
+  /** `prebuy contracts deploy`: this service's own contracts on one chain. */
+  deployContracts: z.strictObject({ chain: z.enum(CHAIN_KEYS) }),
   devnetMine: z.strictObject({ blocks: z.number().int().min(1).max(10_000).default(1) }),
   devnetLaunch: z.strictObject({
     launchpad: z.enum(LAUNCHPADS),
@@ -209,6 +211,21 @@ export interface QueueSizes {
   quarantinedLaunches: number
 }
 
+/** One of this service's own contracts on a chain (`daemon status`). */
+export interface OurContractStatus {
+  name: string
+  address: string
+  deployed: boolean | null
+}
+
+/** `POST contracts/deploy`: what `prebuy contracts deploy` deployed and what was already there, in deployment order. */
+export interface DeployContractsResult {
+  chain: ChainKey
+  /** The account that sent the deployments (the bundler EOA). */
+  deployer: string
+  contracts: Array<{ name: string; address: string; status: 'deployed' | 'already_deployed' }>
+}
+
 /** `GET status`. */
 export interface DaemonStatus {
   /** prebuy's version (package.json). */
@@ -219,9 +236,12 @@ export interface DaemonStatus {
   dataDir: string
   startedAt: string
   uptimeSeconds: number
-  chains: { mode: 'devnet' | 'rpc'; chainIds: Record<ChainKey, number> }
+  /** The chains the daemon runs on (their ids); `disabled`: chains left out of the rpc-mode config. */
+  chains: { mode: 'devnet' | 'rpc'; chainIds: Partial<Record<ChainKey, number>>; disabled: ChainKey[] }
   /** The bundler EOA of each chain (it pays every buy's gas): its ETH now (null: no answer) and whether it is low. */
-  bundlers: Record<ChainKey, { address: string; balanceEth: string | null; level: 'ok' | 'low' | 'unknown' }>
+  bundlers: Partial<Record<ChainKey, { address: string; balanceEth: string | null; level: 'ok' | 'low' | 'unknown' }>>
+  /** This service's own contracts per chain: deployed, missing (`prebuy contracts deploy`), or null (not read). */
+  contracts: Partial<Record<ChainKey, OurContractStatus[]>>
   /** Each chain's head, the indexer's newest block and the lag, and whether the daemon is ready (GET /readyz). */
   readiness: ReadinessReport
   queues: QueueSizes

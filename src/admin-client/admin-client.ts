@@ -1,5 +1,7 @@
 import { Readable } from 'node:stream'
 import type {
+  AdminRequest,
+  DeployContractsResult,
   AddBlockResult,
   AdminErrorBody,
   ApproveKeyRequestRequest,
@@ -118,6 +120,8 @@ export interface AdminClient {
   devnetDeployments(): Promise<Deployments>
   devnetLaunch(request: DevnetLaunchRequest): Promise<DevnetLaunchResult>
   devnetSwap(request: DevnetSwapRequest): Promise<DevnetSwapResult>
+  /** `prebuy contracts deploy`: this service's own contracts on a chain, deployed where missing. */
+  deployContracts(request: AdminRequest<'deployContracts'>): Promise<DeployContractsResult>
 }
 
 const parseJson = (text: string): unknown => {
@@ -213,5 +217,6 @@ export function createAdminClient(options: { adminUrl: string; operatorToken: st
     devnetDeployments: () => call('GET', '/admin/v1/devnet/deployments'),
     devnetLaunch: (request) => call('POST', '/admin/v1/devnet/launch', request),
     devnetSwap: (request) => call('POST', '/admin/v1/devnet/swap', request),
+    deployContracts: (request) => call('POST', '/admin/v1/contracts/deploy', request),
   }
 }

@@ -649,8 +649,11 @@ const BalanceEntry = z.object({
 export const Wallet = z.object({
   serviceWalletAddress: z.string(),
   balances: z
-    .object({ base: z.array(BalanceEntry), second_chain: z.array(BalanceEntry) })
-    .describe('Per chain: the spend currency first ("0" when none), then native ETH, then indexed tokens the wallet holds.'),
+    .object({
+      base: z.array(BalanceEntry),
+      second_chain: z.array(BalanceEntry).optional().describe('Absent when this service does not run on that chain (disabled in its configuration).'),
+    })
+    .describe('Per supported chain: the spend currency first ("0" when none), then native ETH, then indexed tokens the wallet holds.'),
 })
 
 export const WithdrawalBody = z.object({

@@ -17,13 +17,14 @@ export interface ChainAddresses {
   poolManager: Address
   stateView: Address
   v4Quoter: Address
-  positionManager: Address
+  /** Only the devnet's fixtures use it (to add liquidity); optional on real chains. */
+  positionManager?: Address
   universalRouter: Address
   permit2: Address
   /** ERC-4337 EntryPoint v0.7. */
   entryPoint: Address
-  /** Smart account factory (SimpleAccountFactory v0.7 on devnet). */
-  accountFactory: Address
+  /** Smart account factory (SimpleAccountFactory v0.7 on devnet); only SimpleAccount wallets use it. */
+  accountFactory?: Address
   multicall3: Address
   v3Factory: Address
   /** The v3 WETH/stablecoin 0.05% pool used for the USD price of ETH. */
@@ -45,6 +46,12 @@ export interface ChainConfig {
   addresses: ChainAddresses
   /** True only for the embedded anvil chains; devnet helpers (faucet, mining) refuse any other chain. */
   devnet?: boolean
+  /**
+   * A chain left out of the rpc-mode config (src/chain/enabled-chains.ts): nothing connects to it. Its URLs are
+   * unroutable (`.invalid`, RFC 2606) so a stray read fails loudly, and its addresses are base's so per-chain
+   * constructors (the one-wallet-address check) accept it.
+   */
+  disabled?: true
   /** Most gas one transaction may ask for (EIP-7825); absent: 2^24 (txGasCapOf, src/chain/tx-gas-cap.ts). */
   txGasCap?: bigint
 }

@@ -14,8 +14,11 @@ export interface ChainExpectation {
   stablecoinDecimals: number
   weth: Address
   ethUsdPool: Address
-  /** The wallet factory, a test owner, and the wallet address the daemon computes offline for that owner (salt 0). */
-  account: { factory: Address; owner: Address; expected: Address }
+  /**
+   * The wallet factory, a test owner, and the wallet address the daemon computes offline for that owner (salt 0).
+   * Absent when no factory is configured (optional on a real chain without SimpleAccount wallets): nothing to derive.
+   */
+  account?: { factory: Address; owner: Address; expected: Address }
   /** What the daemon passes to the node: the gas of a simulation eth_call, the largest JSON-RPC batch. */
   node: { callGas: bigint; batchSize: number }
 }
@@ -31,8 +34,8 @@ export interface ChainObservation {
   hasCode: ReadonlyArray<Answer<boolean>>
   stablecoinDecimals: Answer<number>
   ethUsdPoolTokens: Answer<readonly [Address, Address]>
-  /** The factory's own `getAddress(owner, 0)`. */
-  derivedAccount: Answer<Address>
+  /** The factory's own `getAddress(owner, 0)`; absent when `expectation.account` is. */
+  derivedAccount?: Answer<Address> | undefined
   /** The return data of a probe placed by state override and called with `node.callGas`: the gas it had left at its first instruction. */
   gasProbe: Answer<Hex>
   /** The return data of the same probe with block overrides (`asked`): the number and time it ran in. */
@@ -100,14 +103,17 @@ export function chainMismatch(expected: ChainExpectation, observed: ChainObserva
     }
   }
 
-  const { factory, owner, expected: computed } = expected.account
-  const derived = observed.derivedAccount
-  if (!derived.ok) return { what: 'accountFactory', address: factory, found: `getAddress(${owner}, 0) failed: ${derived.error}` }
-  if (!isAddressEqual(derived.value, computed)) {
-    return {
-      what: 'accountFactory',
-      address: factory,
-      found: `derives wallet ${derived.value} for owner ${owner}, the daemon computes ${computed} (not the canonical SimpleAccountFactory v0.7?)`,
+  if (expected.account) {
+    const { factory, owner, expected: computed } = expected.account
+    const derived = observed.derivedAccount
+    if (!derived) return { what: 'accountFactory', address: factory, found: 'not asked for its wallet derivation' }
+    if (!derived.ok) return { what: 'accountFactory', address: factory, found: `getAddress(${owner}, 0) failed: ${derived.error}` }
+    if (!isAddressEqual(derived.value, computed)) {
+      return {
+        what: 'accountFactory',
+        address: factory,
+        found: `derives wallet ${derived.value} for owner ${owner}, the daemon computes ${computed} (not the canonical SimpleAccountFactory v0.7?)`,
+      }
     }
   }
 

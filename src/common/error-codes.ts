@@ -47,6 +47,7 @@ export const ERROR_CODES = {
       'The project has launched: what binds it to its launch (deployer, expected token) no longer changes; a dev_buy project’s expected token is recorded by its own launch only.',
   },
   invalid_chain: { kind: 'bad_request', surface: 'api', meaning: 'The chain must be base or second_chain.' },
+  chain_disabled: { kind: 'bad_request', surface: 'api', meaning: 'This service does not run on that chain: it is disabled in its configuration.' },
   // Public API: lock and vesting terms (any launch method).
   invalid_lock_seconds: { kind: 'bad_request', surface: 'api', meaning: 'lockSeconds is not a whole number of seconds from 0 to 4 years.' },
   invalid_vesting_seconds: { kind: 'bad_request', surface: 'api', meaning: 'vestingSeconds is not a whole number of seconds from 0 to 4 years.' },
@@ -193,6 +194,11 @@ export const ERROR_CODES = {
   invalid_block_type: { kind: 'bad_request', surface: 'admin', meaning: 'A blocklist entry is an ip, an email or a contact.' },
   invalid_block_value: { kind: 'bad_request', surface: 'admin', meaning: 'The blocklist value is not a valid entry of its type.' },
   devnet_only: { kind: 'bad_request', surface: 'admin', meaning: 'Devnet commands need the daemon to run its own devnet chains.' },
+  not_on_devnet: {
+    kind: 'bad_request',
+    surface: 'admin',
+    meaning: 'The devnet daemon deploys its own contracts at start: `prebuy contracts deploy` is for real chains.',
+  },
   devnet_launchpads_missing: {
     kind: 'unavailable',
     surface: 'admin',

@@ -153,19 +153,23 @@ const addressesShape = {
   poolManager: configAddressSchema,
   stateView: configAddressSchema,
   v4Quoter: configAddressSchema,
-  positionManager: configAddressSchema,
+  /** Not used by the service on a real chain (only the devnet's fixtures add liquidity): optional. */
+  positionManager: configAddressSchema.optional(),
   universalRouter: configAddressSchema,
   permit2: configAddressSchema,
   entryPoint: configAddressSchema,
-  accountFactory: configAddressSchema,
+  /** Used only by SimpleAccount wallets (Kernel's factory is permissionless' canonical one): required with accountKind 'simple'. */
+  accountFactory: configAddressSchema.optional(),
   multicall3: configAddressSchema,
   v3Factory: configAddressSchema,
   ethUsdPool: configAddressSchema,
 }
 
+type RpcAddresses = z.output<z.ZodObject<typeof addressesShape>>
+
 const TX_GAS_CAP_ERROR = `expected a gas amount from ${MIN_TX_GAS_CAP} to 1000000000 (EIP-7825 caps a transaction at ${EIP_7825_TX_GAS_CAP})`
 
-const rpcChain = (addresses: z.ZodType<Record<keyof typeof addressesShape, `0x${string}`>, unknown>, chainId: z.ZodType<number, unknown>) =>
+const rpcChain = (addresses: z.ZodType<RpcAddresses, unknown>, chainId: z.ZodType<number, unknown>) =>
   z.strictObject({
     chainId,
     rpcUrl: url(['http', 'https']),
@@ -227,12 +231,16 @@ export const devnetChainsSchema = z.strictObject({
   blockTime: z.union([blockSeconds(), z.literal('manual'), z.literal('auto')], { error: BLOCK_TIME_ERROR }).default(DEFAULT_DEVNET_BLOCK_SECONDS),
 })
 
-/** Real chains reached over RPC. Base defaults to its published addresses; the second chain is configuration only. */
+/**
+ * Real chains reached over RPC. Base defaults to its published addresses. The second chain is optional: left out, it
+ * is disabled (nothing connects to it, waits for it or shows it; API requests naming it are refused with
+ * chain_disabled; docs/chains.md).
+ */
 export const rpcChainsSchema = z.strictObject({
   mode: z.literal('rpc'),
   // The chain named `base` is Base: its id is locked (start-up then checks the node answers it, verify-chain.ts).
   base: rpcChain(baseAddresses, z.literal(BASE_CHAIN_ID, { error: `the chain named base is Base, chain id ${BASE_CHAIN_ID}` }).default(BASE_CHAIN_ID)),
-  second_chain: rpcChain(z.strictObject(addressesShape), positiveInt(2 ** 31)),
+  second_chain: rpcChain(z.strictObject(addressesShape), positiveInt(2 ** 31)).optional(),
 })
 
 /** A Uniswap v4 pool key with a static fee (pips) and no more than the PoolManager accepts. */
@@ -353,6 +361,27 @@ export const configSchema = z
       const problem =
         config.chains.mode === 'devnet' ? 'only for real chains (the devnet deploys its own ZORA pool)' : routeProblem([zoraEthPool], weth, BASE_ZORA_TOKEN)
       if (problem) ctx.addIssue({ code: 'custom', path: ['launches', 'zoraEthPool'], message: problem })
+    }
+    if (config.chains.mode === 'rpc') {
+      const chains = config.chains
+      // The same default load-config.ts applies (SimpleAccount v0.7).
+      const accountKind = config.wallet.accountKind ?? 'simple'
+      for (const key of ['base', 'second_chain'] as const) {
+        const chain = chains[key]
+        if (chain === undefined) continue
+        if (chain.bundlerUrl !== undefined) {
+          // Third-party bundlers refuse zero-fee operations, so the wallet would pay its gas in ETH; buyers fund their
+          // wallets with the stablecoin only, and an ERC-7677 paymaster is not implemented (docs/chains.md).
+          ctx.addIssue({
+            code: 'custom',
+            path: ['chains', key, 'bundlerUrl'],
+            message: 'an external bundler is not supported yet: wallets hold only the stablecoin and could not pay their gas (no paymaster); remove it',
+          })
+        }
+        if (accountKind === 'simple' && chain.addresses.accountFactory === undefined) {
+          ctx.addIssue({ code: 'custom', path: ['chains', key, 'addresses', 'accountFactory'], message: "required with wallet.accountKind 'simple'" })
+        }
+      }
     }
     if (config.wallet.accountKind === 'kernel') {
       // Never accepted untested: Kernel v3.1 has never executed a buy, a withdrawal or a crash recovery on any chain

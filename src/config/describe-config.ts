@@ -21,6 +21,7 @@ export function describeConfig(config: PrebuyConfig): Omit<PrebuyConfig, 'passph
   const chains = { ...rest.chains }
   for (const key of ['base', 'second_chain'] as const) {
     const chain = chains[key]
+    if (chain === undefined) continue
     chains[key] = {
       ...chain,
       rpcUrl: maskUrl(chain.rpcUrl),

@@ -1,6 +1,7 @@
 import { readStablecoinBalances } from '../chain/read-stablecoin-balances.ts'
 import { createPublicClient, http, type Address, type Hash, type PublicClient } from 'viem'
-import { CHAIN_KEYS, isChainKey, type ChainConfig, type ChainKey } from '../chain/chain-keys.ts'
+import { enabledChainKeys } from '../chain/enabled-chains.ts'
+import { isChainKey, type ChainConfig, type ChainKey } from '../chain/chain-keys.ts'
 import { PrebuyError } from '../common/errors.ts'
 import { txGasCapOf } from '../chain/tx-gas-cap.ts'
 import { silentLogger, type Logger } from '../common/logger.ts'
@@ -93,7 +94,12 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
   const stablecoinCache = createBlockCache<bigint>()
   const bundlers = {} as Record<ChainKey, Bundler>
   const preparers = {} as Record<ChainKey, OperationPreparer>
-  for (const key of CHAIN_KEYS) {
+  const enabled = enabledChainKeys(deps.chains)
+  /** A chain left out of the config (rpc mode) has no client, bundler or reader: refused before anything touches one. */
+  const assertEnabled = (chain: ChainKey): void => {
+    if (!enabled.includes(chain)) throw new PrebuyError('chain_disabled', `This service does not run on ${chain}: it is disabled in its configuration.`)
+  }
+  for (const key of enabled) {
     const chain = deps.chains[key]
     const client =
       deps.clients?.[key] ??
@@ -148,7 +154,7 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
       addresses.set(userIndex, address)
       // Callers ask for addresses ahead of a launch (the executor's order book): build the signing accounts now too,
       // off the launch's hot path (~20 ms per 500 wallets otherwise spent right before the first handleOps).
-      void address.then(() => Promise.all(CHAIN_KEYS.map((key) => provider.account(key, userIndex)))).catch(() => undefined)
+      void address.then(() => Promise.all(enabled.map((key) => provider.account(key, userIndex)))).catch(() => undefined)
     }
     return address
   }
@@ -216,6 +222,7 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
 
   const submitUserOperations = async (chain: ChainKey, requests: UserOperationRequest[], options: SubmitOptions = {}): Promise<UserOperationResult[]> => {
     if (!isChainKey(chain)) throw new PrebuyError('invalid_chain', 'The chain must be base or second_chain.')
+    assertEnabled(chain)
     if (requests.length === 0) return []
     return submitOnce(chain, requests, options)
   }
@@ -231,10 +238,12 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
     walletAddress,
     async getBalances(userIndex, indexedTokens) {
       const wallet = await walletAddress(userIndex)
-      const entries = await Promise.all(CHAIN_KEYS.map((key) => readers[key].balances(wallet, indexedTokens[key] ?? [])))
-      return Object.fromEntries(CHAIN_KEYS.map((key, index) => [key, entries[index] ?? []])) as Record<ChainKey, (typeof entries)[number]>
+      // A disabled chain is absent: the spec lists every chain the service supports, and it does not support that one.
+      const entries = await Promise.all(enabled.map((key) => readers[key].balances(wallet, indexedTokens[key] ?? [])))
+      return Object.fromEntries(enabled.map((key, index) => [key, entries[index] ?? []])) as Record<ChainKey, (typeof entries)[number]>
     },
     async stablecoinBalances(chain, userIndexes) {
+      assertEnabled(chain)
       const { multicall3, stablecoin } = deps.chains[chain].addresses
       const wallets = await Promise.all(userIndexes.map((i) => walletAddress(i)))
       // One read per wallet per block: the wallets not read at this head yet go in one multicall, the rest share it.
@@ -246,8 +255,9 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
       )
       return new Map(userIndexes.map((i, n) => [i, values[n]!]))
     },
-    withdraw: (request) =>
-      withdraw(
+    withdraw: async (request) => {
+      if (isChainKey(request.chain)) assertEnabled(request.chain)
+      return withdraw(
         {
           chains: deps.chains,
           clients,
@@ -262,10 +272,12 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
           gasPayer: (chain) => (deps.externalBundlerUrls?.[chain] ? undefined : bundlerAddress(deps.keys)),
         },
         request,
-      ),
+      )
+    },
     submitUserOperations,
     async prepareAhead(chain, userIndexes, options = {}) {
       if (!isChainKey(chain)) throw new PrebuyError('invalid_chain', 'The chain must be base or second_chain.')
+      assertEnabled(chain)
       const bundler = bundlers[chain]
       const first = userIndexes[0]
       // A stand-in operation (an empty call to the stablecoin), signed and dropped: warms the signing path.
@@ -284,6 +296,7 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
     },
     runOperationsInCall(chain, request) {
       if (!isChainKey(chain)) throw new PrebuyError('invalid_chain', 'The chain must be base or second_chain.')
+      assertEnabled(chain)
       const parts = { preparer: preparers[chain], bundler: bundlers[chain], client: clients[chain], from: bundlerAddress(deps.keys) }
       return runOperationsInCall({ ...parts, txGasCap: txGasCapOf(deps.chains[chain]) }, request)
     },

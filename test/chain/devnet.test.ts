@@ -177,7 +177,7 @@ describe('startDevnet', () => {
         args: [owner.address, 0n],
       })
       expect(account.address, key).toBe(fromFactory)
-      expect(simpleAccountAddress(devnet.chains[key].addresses.accountFactory, owner.address), key).toBe(fromFactory)
+      expect(simpleAccountAddress(devnet.chains[key].addresses.accountFactory!, owner.address), key).toBe(fromFactory)
     }
   })
 
@@ -313,7 +313,7 @@ describe('startDevnet', () => {
     const [onBase, onSecond] = await Promise.all(
       CHAIN_KEYS.map((key) =>
         createChainClients(devnet.chains[key]).publicClient.readContract({
-          address: devnet.chains[key].addresses.accountFactory,
+          address: devnet.chains[key].addresses.accountFactory!,
           abi: FACTORY,
           functionName: 'getAddress',
           args: [owner, 7n],

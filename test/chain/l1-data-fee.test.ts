@@ -63,9 +63,9 @@ describe('L1 data fee', () => {
     await jsonRpc(anvil.rpcUrl, 'anvil_setBalance', [BUNDLER, numberToHex(parseEther('0.012'))])
     const watch = startBundlerWatch({ chains, bundlerAddress: () => BUNDLER, lowEth: '0.01', logger, intervalMs: 3_600_000 })
     try {
-      expect((await watch.check()).base.level).toBe('ok')
+      expect((await watch.check()).base?.level).toBe('ok')
       await jsonRpc(anvil.rpcUrl, 'anvil_setCode', [GAS_PRICE_ORACLE, oracleImitation()])
-      expect((await watch.check()).base.level).toBe('low')
+      expect((await watch.check()).base?.level).toBe('low')
       const warning = lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line.msg?.toString().startsWith('bundler ETH is low'))
       expect(warning).toMatchObject({ chain: 'base', l1DataFeeEth: '0.003', lowEth: '0.01' })
     } finally {

@@ -201,6 +201,12 @@ describe('the operator CLI against the running daemon', () => {
     const result = await runCli<DaemonStatus>(dataDir, ['daemon', 'status'])
     expect(result.code).toBe(0)
     expect(result.json).toMatchObject({ pid: daemon!.process.pid, url, adminUrl, dataDir })
+    // Both devnet chains run; our contracts are the devnet's own deployment, not watched (rpc mode: test/daemon/rpc-mode-e2e.test.ts).
+    expect(result.json.chains).toEqual({ mode: 'devnet', chainIds: { base: 8453, second_chain: 7777 }, disabled: [] })
+    expect(result.json.contracts).toEqual({})
+    const deploy = await runCli<{ error: { message: string; status: number } }>(dataDir, ['contracts', 'deploy', '--chain', 'base'])
+    expect(deploy.code).toBe(1)
+    expect(deploy.json.error).toEqual({ status: 400, message: 'The devnet daemon deploys its own contracts when it starts: nothing to deploy.' })
     // The bundler EOAs (funded on devnet) and their ETH, watched against wallet.bundlerLowEth.
     for (const chain of ['base', 'second_chain']) {
       const bundler = result.json.bundlers[chain as ChainKey]!
@@ -224,7 +230,7 @@ describe('the operator CLI against the running daemon', () => {
       quarantinedLaunches: 0,
     })
     const human = await runCli(dataDir, ['daemon', 'status'], { human: true })
-    expect(human.stdout).toMatch(/Bundlers: {3}base [0-9.]+ ETH, second_chain [0-9.]+ ETH/)
+    expect(human.stdout).toMatch(/Bundlers: {3}base 0x[0-9a-fA-F]{40} [0-9.]+ ETH, second_chain 0x[0-9a-fA-F]{40} [0-9.]+ ETH/)
     expect(human.stdout).toMatch(/^prebuy \d+\.\d+\.\d+: daemon running/m)
     expect(human.stdout).toMatch(/Indexer: {4}base head \d+ indexed \d+ lag \d+ \(ok\), second_chain head \d+ indexed \d+ lag \d+ \(ok\)/)
     expect(human.stdout).toMatch(/Queues: {5}0 buys in flight · \d+ active orders · \d+ submissions to review/)

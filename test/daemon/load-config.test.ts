@@ -1,10 +1,11 @@
-import { rpcChainConfigs } from '../../src/config/rpc-chain-configs.ts'
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { BASE_DEFAULT_ADDRESSES } from '../../src/chain/real-chains.ts'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ConfigError, describeConfig, loadConfig } from '../../src/config/index.ts'
-import { externalBundlerUrls } from '../../src/config/rpc-chain-configs.ts'
+import { enabledChainKeys } from '../../src/chain/enabled-chains.ts'
+import { externalBundlerUrls, rpcChainConfigs } from '../../src/config/rpc-chain-configs.ts'
 
 const BASE_EXTRA = {
   positionManager: '0x3333333333333333333333333333333333333333',
@@ -118,7 +119,6 @@ describe('loadConfig defaults and precedence', () => {
         base: {
           rpcUrl: 'https://base.example',
           wsUrl: 'wss://base.example/',
-          bundlerUrl: 'https://bundler.example/base',
           addresses: {
             positionManager: secondAddresses.positionManager,
             accountFactory: secondAddresses.accountFactory,
@@ -144,12 +144,27 @@ describe('loadConfig defaults and precedence', () => {
     expect(config.chains.base.txGasCap).toBe(16_777_216)
     expect(rpcChainConfigs(config.chains).base.txGasCap).toBe(16_777_216n)
     expect(config.chains.base.addresses.positionManager).toBe(secondAddresses.positionManager)
-    expect(externalBundlerUrls(config.chains)).toEqual({ base: 'https://bundler.example/base' })
+    expect(externalBundlerUrls(config.chains)).toEqual({})
     // Provider URLs may embed an API key: the printable view keeps only scheme and host.
     const printable = describeConfig(config)
     if (printable.chains.mode !== 'rpc') throw new Error('unreachable')
-    expect(printable.chains.base).toMatchObject({ rpcUrl: 'https://base.example', wsUrl: 'wss://base.example', bundlerUrl: 'https://bundler.example/…' })
-    expect(config.chains.second_chain.addresses.weth).toBe(secondAddresses.weth)
+    expect(printable.chains.base).toMatchObject({ rpcUrl: 'https://base.example', wsUrl: 'wss://base.example' })
+    expect(config.chains.second_chain?.addresses.weth).toBe(secondAddresses.weth)
+  })
+
+  it('takes an rpc config with the second chain left out (disabled) and only Base RPC URLs (every address defaulted)', async () => {
+    await writeFileConfig({
+      chains: { mode: 'rpc', base: { rpcUrl: 'https://base.example', wsUrl: 'wss://base.example' } },
+      feeRecipient: '0x1111111111111111111111111111111111111111',
+    })
+    const config = await loadConfig({ flags: { dataDir: dir }, env: PASS })
+    if (config.chains.mode !== 'rpc') throw new Error('unreachable')
+    expect(config.chains.second_chain).toBeUndefined()
+    expect(config.chains.base.addresses).toEqual(BASE_DEFAULT_ADDRESSES)
+    const chains = rpcChainConfigs(config.chains)
+    expect(enabledChainKeys(chains)).toEqual(['base'])
+    expect(chains.second_chain).toMatchObject({ key: 'second_chain', disabled: true, rpcUrl: 'http://disabled-chain.invalid' })
+    expect(describeConfig(config).chains).not.toHaveProperty('second_chain')
   })
 
   it('generates a devnet passphrase once, mode 0600, and reuses it', async () => {
@@ -216,6 +231,14 @@ describe('loadConfig rejects a bad config with one line naming the field', () =>
       'malformed base address (every one has a default, an explicit one must be valid)',
       { chains: { mode: 'rpc', base: { rpcUrl: 'http://x', wsUrl: 'ws://x', addresses: { positionManager: '0x12' } } } },
       'config error: chains.base.addresses.positionManager: expected a 0x-prefixed 20-byte hex address (from config.json)',
+    ],
+    [
+      'an external bundler (wallets hold only the stablecoin: nothing would pay their gas)',
+      {
+        chains: { mode: 'rpc', base: { rpcUrl: 'http://x', wsUrl: 'ws://x', bundlerUrl: 'https://bundler.example', addresses: BASE_EXTRA } },
+        feeRecipient: '0x1111111111111111111111111111111111111111',
+      },
+      'config error: chains.base.bundlerUrl: an external bundler is not supported yet: wallets hold only the stablecoin and could not pay their gas (no paymaster); remove it (from config.json)',
     ],
     [
       'tx gas cap below one swap bundle',

@@ -95,7 +95,7 @@ describe('pooled OTC offer squatting (issue 19, item 1)', () => {
       otcSettlementInitCode({
         entryPoint: h.daemon.chains.base.addresses.entryPoint,
         stablecoin: usdc(),
-        operator: getAddress(status.bundlers.base.address),
+        operator: getAddress(status.bundlers.base!.address),
         feeRecipient: DEVNET_FEE_RECIPIENT,
         vesting: create2Address(VESTING_SALT, vestingInitCode()),
       }),

@@ -34,9 +34,9 @@ describe('addresses', () => {
     const owner = f.keys.ownerSigner(1).address
     for (const chain of ['base', 'second_chain'] as const) {
       const config = f.chains[chain]
-      expect(simpleAccountAddress(config.addresses.accountFactory, owner)).toBe(address)
+      expect(simpleAccountAddress(config.addresses.accountFactory!, owner)).toBe(address)
       const onChain = await f.clients[chain].readContract({
-        address: config.addresses.accountFactory,
+        address: config.addresses.accountFactory!,
         abi: artifacts.SimpleAccountFactory.abi,
         functionName: 'getAddress',
         args: [owner, 0n],

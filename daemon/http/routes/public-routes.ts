@@ -197,8 +197,12 @@ export function registerKeyRoutes(app: FastifyInstance, deps: HttpAppDeps): void
       for (const [address, entry] of vesting[chain]) if (!known.has(address)) indexed[chain].push(entry.token)
     }
     const balances = await wallets.getBalances(key.userIndex, indexed)
-    const out = {} as Record<ChainKey, ReturnType<typeof withVesting>>
-    for (const chain of CHAIN_KEYS) out[chain] = withVesting(spendCurrencyFirst(balances[chain] ?? []), vesting[chain])
+    const out: Partial<Record<ChainKey, ReturnType<typeof withVesting>>> = {}
+    // The chains the wallet service reads: a chain disabled in the config is absent (it is not a supported chain).
+    for (const chain of CHAIN_KEYS) {
+      const held = balances[chain]
+      if (held !== undefined) out[chain] = withVesting(spendCurrencyFirst(held), vesting[chain])
+    }
     return { serviceWalletAddress: key.walletAddress, balances: out }
   })
 

@@ -37,11 +37,16 @@ const offlineClient = (chainId: number) =>
   })
 
 export function createSimpleAccountProvider(deps: { chains: Record<ChainKey, ChainConfig>; keys: KeyStore }): SmartAccountProvider {
-  const factories = new Set(Object.values(deps.chains).map((chain) => chain.addresses.accountFactory.toLowerCase()))
+  const factories = new Set(Object.values(deps.chains).map((chain) => chain.addresses.accountFactory?.toLowerCase()))
+  if (factories.has(undefined)) {
+    // The config requires it with accountKind 'simple' (src/config/config-schema.ts); this guards other callers.
+    throw new PrebuyError('account_factory_mismatch', 'SimpleAccount wallets need addresses.accountFactory on every chain.')
+  }
   if (factories.size !== 1) {
     // Different factories would give a user different addresses per chain, breaking the one-wallet promise.
     throw new PrebuyError('account_factory_mismatch', 'Every chain must use the same SimpleAccountFactory address.')
   }
+  const factoryOf = (chain: ChainConfig): Address => chain.addresses.accountFactory as Address
   // ~0.2 ms of hashing per address: computed once per owner (the factory is the same on every chain, checked above),
   // so building 500 accounts for a launch does not spend 100 ms re-deriving addresses walletAddress already knew.
   const addresses = new Map<string, Address>()
@@ -49,7 +54,7 @@ export function createSimpleAccountProvider(deps: { chains: Record<ChainKey, Cha
     let address = addresses.get(owner.address)
     if (!address) {
       if (addresses.size >= 100_000) addresses.clear()
-      address = simpleAccountAddress(chain.addresses.accountFactory, owner.address, ACCOUNT_SALT)
+      address = simpleAccountAddress(factoryOf(chain), owner.address, ACCOUNT_SALT)
       addresses.set(owner.address, address)
     }
     return address
@@ -82,7 +87,7 @@ export function createSimpleAccountProvider(deps: { chains: Record<ChainKey, Cha
     const account = await toSimpleSmartAccount({
       client: offlineClient(chain.chainId),
       owner,
-      factoryAddress: chain.addresses.accountFactory,
+      factoryAddress: factoryOf(chain),
       entryPoint: { address: chain.addresses.entryPoint, version: '0.7' },
       index: ACCOUNT_SALT,
       address,
@@ -91,7 +96,7 @@ export function createSimpleAccountProvider(deps: { chains: Record<ChainKey, Cha
       address,
       // Encoded here rather than by permissionless, whose getFactoryArgs first asks the chain whether it is deployed.
       factoryArgs: async () => ({
-        factory: chain.addresses.accountFactory,
+        factory: factoryOf(chain),
         factoryData: encodeFunctionData({ abi: createAccountAbi, functionName: 'createAccount', args: [owner.address, ACCOUNT_SALT] }),
       }),
       encodeCalls: (calls) => account.encodeCalls(calls.map((call) => ({ to: call.to, value: call.value ?? 0n, data: call.data }))),

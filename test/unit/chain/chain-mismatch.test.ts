@@ -57,6 +57,13 @@ describe('chainMismatch', () => {
     expect(chainMismatch(expected, { ...good, derivedAccount: ok(WALLET.toUpperCase().replace('0X', '0x') as Address) })).toBeUndefined()
   })
 
+  it('without a configured wallet factory (optional in the config) there is no derivation to compare', () => {
+    const { account: _account, ...noFactory } = expected
+    const withoutFactory: ChainExpectation = { ...noFactory, contracts: expected.contracts.slice(0, 2) }
+    const { derivedAccount: _derived, ...notAsked } = good
+    expect(chainMismatch(withoutFactory, { ...notAsked, hasCode: [ok(true), ok(true)] })).toBeUndefined()
+  })
+
   it('a wrong chain id, or no answer, comes first and names both ids', () => {
     expect(line({ chainId: ok(7777), stablecoinDecimals: ok(18) })).toBe(
       'chain check failed: base: eth_chainId: the node is on chain 7777, the configuration says 8453',

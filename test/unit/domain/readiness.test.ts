@@ -68,4 +68,31 @@ describe('judgeReadiness', () => {
       '0',
     )
   })
+
+  it('is not ready while our own contracts are missing on a chain, naming them and the command to run; unknown when unread', () => {
+    const chains = [{ chain: 'base' as const, head: 10n, indexed: 10n }]
+    const router = { name: 'PrebuyBuyRouter', address: '0x1111111111111111111111111111111111111111' }
+    const vesting = { name: 'PrebuyVesting', address: '0x2222222222222222222222222222222222222222' }
+    const missing = judgeReadiness({
+      store: healthyStore,
+      chains,
+      maxLagBlocks: 5,
+      contracts: {
+        base: [
+          { ...router, deployed: false },
+          { ...vesting, deployed: true },
+        ],
+      },
+    })
+    expect(missing.ready).toBe(false)
+    expect(missing.checks.contracts).toEqual({ base: 'missing' })
+    expect(missing.problems).toEqual([
+      'base: our contracts are not deployed (PrebuyBuyRouter at 0x1111111111111111111111111111111111111111): run `prebuy contracts deploy --chain base`',
+    ])
+    const unknown = judgeReadiness({ store: healthyStore, chains, maxLagBlocks: 5, contracts: { base: [{ ...router, deployed: null }] } })
+    expect(unknown.checks.contracts).toEqual({ base: 'unknown' })
+    expect(unknown.problems).toEqual(['base: could not read whether our contracts are deployed'])
+    const deployed = judgeReadiness({ store: healthyStore, chains, maxLagBlocks: 5, contracts: { base: [{ ...router, deployed: true }] } })
+    expect(deployed).toMatchObject({ ready: true, problems: [], checks: { contracts: { base: 'ok' } } })
+  })
 })

@@ -1,0 +1,37 @@
+import type { Address } from 'viem'
+import { describe, expect, it } from 'vitest'
+import { chainExpectation } from '../../../daemon/chain-expectations.ts'
+import type { ChainAddresses, ChainConfig } from '../../../src/chain/chain-keys.ts'
+
+const at = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}`
+const addresses: ChainAddresses = {
+  stablecoin: at(1),
+  weth: at(2),
+  poolManager: at(3),
+  stateView: at(4),
+  v4Quoter: at(5),
+  universalRouter: at(6),
+  permit2: at(7),
+  entryPoint: at(8),
+  multicall3: at(9),
+  v3Factory: at(10),
+  ethUsdPool: at(11),
+}
+const chain = (extra: Partial<ChainAddresses>): ChainConfig => ({
+  key: 'second_chain',
+  chainId: 7777,
+  rpcUrl: 'http://x',
+  wsUrl: 'ws://x',
+  addresses: { ...addresses, ...extra },
+})
+
+describe('chainExpectation', () => {
+  it('checks the wallet factory and its derivation only when one is configured; never the optional positionManager', () => {
+    const without = chainExpectation(chain({ positionManager: at(12) }), { realLaunchpads: false })
+    expect(without.account).toBeUndefined()
+    expect(without.contracts.map((c) => c.name)).toEqual(['stablecoin', 'weth', 'poolManager', 'stateView', 'entryPoint', 'multicall3', 'ethUsdPool'])
+    const withFactory = chainExpectation(chain({ accountFactory: at(13) }), { realLaunchpads: false })
+    expect(withFactory.account?.factory).toBe(at(13))
+    expect(withFactory.contracts.map((c) => c.name)).toContain('accountFactory')
+  })
+})
