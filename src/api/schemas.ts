@@ -623,7 +623,11 @@ export const Order = z
 
 export const OrderPage = z.object({
   data: z.array(Order).describe('Spend cap descending; equal spend by slug.'),
-  meta: z.object({ limit: z.int(), nextCursor: z.string().nullable() }),
+  meta: z.object({
+    total: z.int().min(0).describe("The key's orders under the same status filter (every page of the walk)."),
+    limit: z.int(),
+    nextCursor: z.string().nullable(),
+  }),
 })
 
 // ---------- wallet ----------
