@@ -2,7 +2,8 @@ import { z } from 'zod'
 import { API_ERROR_CODES, ERROR_CODES } from '../common/error-codes.ts'
 import { STATUS_BY_KIND } from './http-status.ts'
 import { ORDER_ITEM_CODES, ORDER_ITEM_STATUSES } from '../domain/order-codes.ts'
-import { ENDPOINTS, type Endpoint } from './endpoints.ts'
+import { ENDPOINTS, type Endpoint, type EndpointResponse } from './endpoints.ts'
+import { errorExample, exampleOf } from './openapi-examples.ts'
 import * as S from './schemas.ts'
 
 export const API_VERSION = '0.1.0'
@@ -114,36 +115,70 @@ function parameters(endpoint: Endpoint): JsonObject[] {
     const json = z.toJSONSchema(endpoint.query, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, JsonObject> }
     for (const [name, schema] of Object.entries(json.properties ?? {})) {
       const { description, ...rest } = schema
-      // limit travels as a string in the URL but is an integer for the caller.
-      const shown = name === 'limit' ? { type: 'integer', default: 20 } : rest
+      // limit travels as a string in the URL but is an integer for the caller; the server clamps it to 1..100 (clampLimit).
+      const shown = name === 'limit' ? { type: 'integer', default: 20, minimum: 1, maximum: 100 } : rest
       out.push({ name, in: 'query', required: false, ...(description ? { description } : {}), schema: shown })
     }
   }
   return out
 }
 
+/**
+ * The answers the HTTP layer (daemon/http/build-http-app.ts) gives on every route, whatever the endpoint: listed on
+ * each operation where they can occur (issue 24), so a generated client knows their shape.
+ */
+function frameworkResponses(endpoint: Endpoint): Record<number, EndpointResponse> {
+  const error = (description: string, headers?: string[]): EndpointResponse => ({ description, schema: S.ErrorBody, ...(headers ? { headers } : {}) })
+  const out: Record<number, EndpointResponse> = {
+    405: error('A method this path does not serve (the Allow header lists the ones it does): Method not allowed.', ['Allow']),
+  }
+  if (endpoint.body) {
+    out[413] = error('The body is larger than the body limit (64 KiB by default): Payload too large.')
+    out[415] = error('The body is not JSON (Content-Type must be application/json): Unsupported media type.')
+  }
+  const storage = 'The service could not write to its disk (code storage_unavailable; full or read-only): nothing was changed; retry after Retry-After.'
+  if (endpoint.method !== 'GET') {
+    const existing = endpoint.responses[503]
+    out[503] = existing
+      ? { ...existing, description: `${existing.description} Or: ${storage}`, headers: [...new Set([...(existing.headers ?? []), 'Retry-After'])] }
+      : error(storage, ['Retry-After'])
+  }
+  return out
+}
+
 export function buildOpenApiDocument(): JsonObject {
   const paths: Record<string, Record<string, JsonObject>> = {}
+  const schemas = buildComponents()
+  const mediaType = (schema: z.ZodType, example: unknown): JsonObject => ({ 'application/json': { schema: refTo(schema), example } })
+  const componentOf = (schema: z.ZodType): JsonObject => schemas[(refTo(schema).$ref as string).replace('#/components/schemas/', '')] as JsonObject
   for (const endpoint of ENDPOINTS) {
+    const responses = { ...endpoint.responses, ...frameworkResponses(endpoint) }
     const operation: JsonObject = {
       summary: endpoint.summary,
       description: endpoint.description,
       operationId: `${endpoint.method.toLowerCase()}${endpoint.path.replace(/[{}]/g, '').replace(/[/-](\w)/g, (_m, c: string) => c.toUpperCase())}`,
       security: endpoint.auth ? [{ bearerAuth: [] }] : [],
       responses: Object.fromEntries(
-        Object.entries(endpoint.responses).map(([status, response]) => [
+        Object.entries(responses).map(([status, response]) => [
           status,
           {
             description: response.description,
             ...(response.headers ? { headers: Object.fromEntries(response.headers.map((h) => [h, { $ref: `#/components/headers/${h}` }])) } : {}),
-            ...(response.schema ? { content: { 'application/json': { schema: refTo(response.schema) } } } : {}),
+            ...(response.schema
+              ? {
+                  content: mediaType(
+                    response.schema,
+                    response.schema === S.ErrorBody ? errorExample(Number(status), response.description) : exampleOf(componentOf(response.schema), schemas),
+                  ),
+                }
+              : {}),
           },
         ]),
       ),
     }
     const params = parameters(endpoint)
     if (params.length > 0) operation.parameters = params
-    if (endpoint.body) operation.requestBody = { required: true, content: { 'application/json': { schema: refTo(endpoint.body) } } }
+    if (endpoint.body) operation.requestBody = { required: true, content: mediaType(endpoint.body, exampleOf(componentOf(endpoint.body), schemas)) }
     paths[endpoint.path] = { ...paths[endpoint.path], [endpoint.method.toLowerCase()]: operation }
   }
   return {
@@ -152,7 +187,7 @@ export function buildOpenApiDocument(): JsonObject {
     servers: [{ url: API_PREFIX }],
     paths,
     components: {
-      schemas: buildComponents(),
+      schemas,
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer prebuy_...' },
       },
@@ -161,6 +196,7 @@ export function buildOpenApiDocument(): JsonObject {
         'X-RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer' } },
         'X-RateLimit-Reset': { description: 'End of the current window, epoch milliseconds.', schema: { type: 'integer' } },
         'Retry-After': { description: 'Seconds until the window resets (or the desk reopens).', schema: { type: 'integer' } },
+        Allow: { description: 'The methods the path serves, comma-separated.', schema: { type: 'string' } },
       },
     },
   }
