@@ -79,6 +79,15 @@ describe('the served OpenAPI document describes the live server', () => {
       const created = await call('POST', '/api-keys', '/api-keys', { body: { label: 'readme' } })
       expect(created.statusCode).toBe(201)
       const key = created.json().apiKey as string
+      expect((await call('GET', '/me', '/me', { key })).statusCode).toBe(200)
+      const registration = {
+        projectName: 'Moon',
+        projectUrls: ['https://moon.example'],
+        projectInfo: 'Our token.',
+        contact: '@moon',
+        email: 'team@moon.example',
+      }
+      expect((await call('POST', '/projects', '/projects', { body: registration })).statusCode).toBe(200)
       const owner = await approvedProject(h, 'alpha')
       await approvedProject(h, 'beta')
       await createKey(h, 'other')
