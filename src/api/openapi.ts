@@ -2,7 +2,8 @@ import { z } from 'zod'
 import { API_ERROR_CODES, ERROR_CODES } from '../common/error-codes.ts'
 import { STATUS_BY_KIND } from './http-status.ts'
 import { ORDER_ITEM_CODES, ORDER_ITEM_STATUSES } from '../domain/order-codes.ts'
-import { ENDPOINTS, type Endpoint } from './endpoints.ts'
+import { ENDPOINTS, type Endpoint, type EndpointResponse } from './endpoints.ts'
+import { errorExample, exampleOf } from './openapi-examples.ts'
 import * as S from './schemas.ts'
 
 export const API_VERSION = '0.1.0'
@@ -65,7 +66,7 @@ Choices where the specification says "not shown":
 - Orders: POST needs slug, maxSpendUsdc, maxFdvUsdc (null = no price limit) and expiresInMs; PATCH needs slug and at least one other field. Bounds: maxSpendUsdc 0 < x <= 10000000 with at most 6 decimals; maxFdvUsdc 0 < x <= 1e15 with at most 6 decimals; expiresInMs integer 1..31536000000 (365 days).
 - Order states: active, deleted, executing (a buy in flight), filled, expired (expiry after launch elapsed, funds stay), failed.
 - Transitions: POST on an active order is unchanged and does not modify it; POST after deleted/expired/failed creates a new order; POST after launch is project_launched; PATCH works on active orders only (also after launch); DELETE of an executing order is order_executing; DELETE without an active order is already_deleted and leaves the record as it is. A slug repeated in one batch: the first occurrence is processed, later ones get duplicate_slug. All items of one request are written in one atomic batch.
-- GET /orders: status filter (one state; default every state but deleted), cursor, limit (default 20, clamped 1..100); spend cap descending; page {data, meta {limit, nextCursor}}.
+- GET /orders: status filter (one state; default every state but deleted), cursor, limit (default 20, clamped 1..100); spend cap descending; page {data, meta {total, limit, nextCursor}} (total: the key's orders under the same filter).
 - Buyers: {serviceWalletAddress, socialUsername, socialUrl, followerCount (0 without a linked profile), orderStatus, orderedAt}, plus maxSpendUsdc and maxFdvUsdc for the owning key; same cursor and limit as /projects.
 - Project detail: the profile plus project, launch, stats (orderCount, committedSpendUsdc, fundedSpendUsdc, filledOrderCount, filledSpendUsdc), otc (a pooled_otc project's offer and settlement, else null) and, for the owning key only, ownerStats (buyersCount, depthByPriceLimit).
 - Pooled OTC (launch method pooled_otc): the owner sets the offer with PATCH /projects/{slug}/otc and deposits the tokens from its wallet with POST /projects/{slug}/otc/deposit (DELETE /projects/{slug}/otc withdraws it before it settles); at settleAt the service settles every eligible order in one transaction (docs/launch-methods.md); GET /projects/{slug}/simulation shows what it would do now. Orders left out stay active.
@@ -114,36 +115,70 @@ function parameters(endpoint: Endpoint): JsonObject[] {
     const json = z.toJSONSchema(endpoint.query, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, JsonObject> }
     for (const [name, schema] of Object.entries(json.properties ?? {})) {
       const { description, ...rest } = schema
-      // limit travels as a string in the URL but is an integer for the caller.
-      const shown = name === 'limit' ? { type: 'integer', default: 20 } : rest
+      // limit travels as a string in the URL but is an integer for the caller; the server clamps it to 1..100 (clampLimit).
+      const shown = name === 'limit' ? { type: 'integer', default: 20, minimum: 1, maximum: 100 } : rest
       out.push({ name, in: 'query', required: false, ...(description ? { description } : {}), schema: shown })
     }
   }
   return out
 }
 
+/**
+ * The answers the HTTP layer (daemon/http/build-http-app.ts) gives on every route, whatever the endpoint: listed on
+ * each operation where they can occur (issue 24), so a generated client knows their shape.
+ */
+function frameworkResponses(endpoint: Endpoint): Record<number, EndpointResponse> {
+  const error = (description: string, headers?: string[]): EndpointResponse => ({ description, schema: S.ErrorBody, ...(headers ? { headers } : {}) })
+  const out: Record<number, EndpointResponse> = {
+    405: error('A method this path does not serve (the Allow header lists the ones it does): Method not allowed.', ['Allow']),
+  }
+  if (endpoint.body) {
+    out[413] = error('The body is larger than the body limit (64 KiB by default): Payload too large.')
+    out[415] = error('The body is not JSON (Content-Type must be application/json): Unsupported media type.')
+  }
+  const storage = 'The service could not write to its disk (code storage_unavailable; full or read-only): nothing was changed; retry after Retry-After.'
+  if (endpoint.method !== 'GET') {
+    const existing = endpoint.responses[503]
+    out[503] = existing
+      ? { ...existing, description: `${existing.description} Or: ${storage}`, headers: [...new Set([...(existing.headers ?? []), 'Retry-After'])] }
+      : error(storage, ['Retry-After'])
+  }
+  return out
+}
+
 export function buildOpenApiDocument(): JsonObject {
   const paths: Record<string, Record<string, JsonObject>> = {}
+  const schemas = buildComponents()
+  const mediaType = (schema: z.ZodType, example: unknown): JsonObject => ({ 'application/json': { schema: refTo(schema), example } })
+  const componentOf = (schema: z.ZodType): JsonObject => schemas[(refTo(schema).$ref as string).replace('#/components/schemas/', '')] as JsonObject
   for (const endpoint of ENDPOINTS) {
+    const responses = { ...endpoint.responses, ...frameworkResponses(endpoint) }
     const operation: JsonObject = {
       summary: endpoint.summary,
       description: endpoint.description,
       operationId: `${endpoint.method.toLowerCase()}${endpoint.path.replace(/[{}]/g, '').replace(/[/-](\w)/g, (_m, c: string) => c.toUpperCase())}`,
       security: endpoint.auth ? [{ bearerAuth: [] }] : [],
       responses: Object.fromEntries(
-        Object.entries(endpoint.responses).map(([status, response]) => [
+        Object.entries(responses).map(([status, response]) => [
           status,
           {
             description: response.description,
             ...(response.headers ? { headers: Object.fromEntries(response.headers.map((h) => [h, { $ref: `#/components/headers/${h}` }])) } : {}),
-            ...(response.schema ? { content: { 'application/json': { schema: refTo(response.schema) } } } : {}),
+            ...(response.schema
+              ? {
+                  content: mediaType(
+                    response.schema,
+                    response.schema === S.ErrorBody ? errorExample(Number(status), response.description) : exampleOf(componentOf(response.schema), schemas),
+                  ),
+                }
+              : {}),
           },
         ]),
       ),
     }
     const params = parameters(endpoint)
     if (params.length > 0) operation.parameters = params
-    if (endpoint.body) operation.requestBody = { required: true, content: { 'application/json': { schema: refTo(endpoint.body) } } }
+    if (endpoint.body) operation.requestBody = { required: true, content: mediaType(endpoint.body, exampleOf(componentOf(endpoint.body), schemas)) }
     paths[endpoint.path] = { ...paths[endpoint.path], [endpoint.method.toLowerCase()]: operation }
   }
   return {
@@ -152,7 +187,7 @@ export function buildOpenApiDocument(): JsonObject {
     servers: [{ url: API_PREFIX }],
     paths,
     components: {
-      schemas: buildComponents(),
+      schemas,
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer prebuy_...' },
       },
@@ -161,6 +196,7 @@ export function buildOpenApiDocument(): JsonObject {
         'X-RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer' } },
         'X-RateLimit-Reset': { description: 'End of the current window, epoch milliseconds.', schema: { type: 'integer' } },
         'Retry-After': { description: 'Seconds until the window resets (or the desk reopens).', schema: { type: 'integer' } },
+        Allow: { description: 'The methods the path serves, comma-separated.', schema: { type: 'string' } },
       },
     },
   }

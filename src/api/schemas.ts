@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { CHAIN_KEYS } from '../chain/chain-keys.ts'
 import { lockTermsFields } from '../domain/launch-methods/lock-terms.ts'
 import { parseDecimal } from '../domain/decimal.ts'
-import { FDV_DECIMALS, MAX_BATCH_ITEMS, MAX_EXPIRES_IN_MS, MAX_FDV_USDC } from '../domain/order-bounds.ts'
+import { FDV_DECIMALS, MAX_BATCH_ITEMS, MAX_EXPIRES_IN_MS, MAX_FDV_USDC, MIN_EXPIRES_IN_MS } from '../domain/order-bounds.ts'
 import { ORDER_ITEM_CODES, ORDER_ITEM_STATUSES } from '../domain/order-codes.ts'
 import { LAUNCH_METHODS, LAUNCHPADS, ORDER_STATUSES } from '../domain/records.ts'
 import { API_ERROR_CODES } from '../common/error-codes.ts'
@@ -20,6 +20,25 @@ const bullet = (entries: Record<string, string>) =>
     .join('\n')
 
 // ---------- shared ----------
+
+/**
+ * Formats the document states for fields the server writes or checks itself (issue 24: the document as strict as the
+ * server). They are metadata only: they change the OpenAPI document, never what a route accepts (the routes keep their
+ * own checks and item codes: a malformed amount is the item's invalid_amount, not a 400 for the whole batch).
+ */
+export const ADDRESS_PATTERN = '^0x[0-9a-fA-F]{40}$'
+/** A positive decimal with at most 6 decimals (USDC amounts and USD FDVs; src/domain/decimal.ts DECIMAL_PATTERN). */
+export const USD_DECIMAL_PATTERN = '^[0-9]+(\\.[0-9]{1,6})?$'
+/** A decimal in token units (at most the token's decimals, checked by the service). */
+export const DECIMAL_PATTERN = '^[0-9]+(\\.[0-9]+)?$'
+const EXAMPLE_ADDRESS = '0x4200000000000000000000000000000000000006'
+const EXAMPLE_TIME = '2026-11-26T06:00:00.000Z'
+/** An EVM address the server writes (checksummed or lower case). */
+const address = z.string().meta({ pattern: ADDRESS_PATTERN, examples: [EXAMPLE_ADDRESS] })
+/** An ISO 8601 time the server writes (Date.toISOString: UTC, milliseconds). */
+const isoTime = z.string().meta({ format: 'date-time', examples: [EXAMPLE_TIME] })
+/** A JSON number the server takes only as a whole number in [minimum, maximum]: an integer in the document. */
+export const wholeNumber = (minimum: number, maximum: number) => ({ type: 'integer' as const, minimum, maximum })
 
 export const ErrorBody = z
   .object({
@@ -78,7 +97,7 @@ export const CreateApiKeyBody = z
 export const CreatedApiKey = z
   .object({
     apiKey: z.string().describe('The key (prebuy_ + 43 base62 random characters + 6 checksum characters). Returned exactly once; only its sha256 is stored.'),
-    serviceWalletAddress: z.string().describe('Counterfactual smart-wallet address of the key, the same on both chains.'),
+    serviceWalletAddress: address.describe('Counterfactual smart-wallet address of the key, the same on both chains.'),
     label: z.string(),
   })
   .describe('201 answer of POST /api-keys.')
@@ -117,7 +136,7 @@ export const FeedbackBody = z.object({
 // ---------- identity ----------
 
 export const Me = z.object({
-  serviceWalletAddress: z.string(),
+  serviceWalletAddress: address,
   label: z.string(),
   ownedProjectSlugs: z.array(z.string()),
 })
@@ -176,17 +195,17 @@ export const ChangeTerms = z
   .discriminatedUnion('kind', [
     z.object({
       kind: z.literal('launch_binding'),
-      creatorAddress: z.string().describe('The registered deployer.'),
-      expectedTokenAddress: z.string().nullable().describe('The token address expected at launch (then only it binds); null: none.'),
+      creatorAddress: address.describe('The registered deployer.'),
+      expectedTokenAddress: address.nullable().describe('The token address expected at launch (then only it binds); null: none.'),
     }),
     z.object({
       kind: z.literal('otc_offer'),
-      tokenAddress: z.string(),
+      tokenAddress: address,
       tokenSymbol: z.string(),
       tokenAmount: z.string().describe('Tokens offered, token units.'),
       totalSupply: z.string().describe('The token’s total supply, token units.'),
       fdvUsdc: z.string().describe('The OTC price as an FDV, decimal USD.'),
-      settleAt: z.string().describe('ISO 8601.'),
+      settleAt: isoTime.describe('ISO 8601.'),
       lockSeconds: z.int(),
       vestingSeconds: z.int(),
     }),
@@ -200,10 +219,9 @@ export const PendingChange = z
       .enum(['awaiting_confirmation', 'confirmed'])
       .describe('awaiting_confirmation: the operator has not confirmed it (nothing changes; it may be rejected); confirmed: it takes effect at effectiveAt.'),
     proposed: ChangeTerms,
-    proposedAt: z.string().describe('ISO 8601: when the owner proposed it.'),
-    confirmedAt: z.string().nullable().describe('ISO 8601: when the operator confirmed it; null: not yet.'),
-    effectiveAt: z
-      .string()
+    proposedAt: isoTime.describe('ISO 8601: when the owner proposed it.'),
+    confirmedAt: isoTime.nullable().describe('ISO 8601: when the operator confirmed it; null: not yet.'),
+    effectiveAt: isoTime
       .nullable()
       .describe(
         'ISO 8601: when it takes effect; the confirmation itself if no live order predates the proposal, else the confirmation + the notice period. null until confirmed.',
@@ -222,9 +240,9 @@ export const ChangeEntry = z
     outcome: z.enum(['effective', 'rejected']),
     from: ChangeTerms.nullable().describe('The terms before (null: none, e.g. a first offer).'),
     to: ChangeTerms.describe('The terms it set (or, rejected, proposed).'),
-    proposedAt: z.string().nullable().describe('ISO 8601; null for an operator’s edit.'),
-    decidedAt: z.string().nullable().describe('ISO 8601: the operator’s confirmation or rejection; null for an operator’s edit.'),
-    effectiveAt: z.string().nullable().describe('ISO 8601: when it took effect; null if rejected.'),
+    proposedAt: isoTime.nullable().describe('ISO 8601; null for an operator’s edit.'),
+    decidedAt: isoTime.nullable().describe('ISO 8601: the operator’s confirmation or rejection; null for an operator’s edit.'),
+    effectiveAt: isoTime.nullable().describe('ISO 8601: when it took effect; null if rejected.'),
     reason: z.string().nullable().describe('Why it was rejected (by the operator, or because the terms it would replace were fixed meanwhile).'),
   })
   .describe('A change of what the orders buy that took effect, or an owner’s proposal that was rejected.')
@@ -244,10 +262,10 @@ export const OtcOffer = z
         'The offer’s id (bytes32 hex): the settlement contract stores it under offerKey(the owner’s wallet, offerId), so only the owner’s wallet can deposit it. A new id after a cancelled or superseded offer.',
       ),
     fdvUsdc: z.string().describe('The OTC price as a fully diluted value, decimal USD: one token costs fdv / total supply.'),
-    tokenAddress: z.string(),
+    tokenAddress: address,
     tokenSymbol: z.string(),
     tokenAmount: z.string().describe('Tokens offered, decimal in token units.'),
-    settleAt: z.string().describe('ISO 8601: the settlement runs at or after this time (on the chain’s clock).'),
+    settleAt: isoTime.describe('ISO 8601: the settlement runs at or after this time (on the chain’s clock).'),
     lockSeconds: z.int().describe('Buyers’ tokens are locked this long after the settlement block (a vesting position in each wallet’s name); 0: no cliff.'),
     vestingSeconds: z.int().describe('Then they vest linearly over this many seconds (all at its end); both 0: no lock, tokens to the wallets.'),
     deposited: z.boolean().describe('Whether the owner’s wallet deposited the offered tokens into the settlement contract.'),
@@ -265,11 +283,11 @@ export const OtcOffer = z
         proceedsUsdc: z.string().nullable().describe('Stablecoin paid to the project’s wallet, decimal USDC.'),
         filledOrders: z.int().nullable(),
         reason: z.string().nullable().describe('Why the last attempt failed (retrying).'),
-        at: z.string().describe('ISO 8601 time of the state.'),
+        at: isoTime.describe('ISO 8601 time of the state.'),
       })
       .nullable(),
     supersededOffers: z
-      .array(z.object({ offerId: z.string(), reason: z.string(), at: z.string().describe('ISO 8601.') }))
+      .array(z.object({ offerId: z.string(), reason: z.string(), at: isoTime.describe('ISO 8601.') }))
       .describe(
         'Ids the offer left for a fresh one, oldest first, and why: an on-chain offer under the id whose terms differed from these (never counted as the deposit, never settled).',
       ),
@@ -291,6 +309,7 @@ export const fdvAtomsOf = (value: string): bigint | undefined => {
 export const SimulationQuery = z.object({
   startFdvUsdc: z
     .string()
+    .meta({ pattern: USD_DECIMAL_PATTERN })
     .refine((value) => fdvAtomsOf(value) !== undefined, `must be a positive decimal USD amount, at most 6 decimals, at most ${MAX_FDV_USDC}`)
     .optional()
     .describe(
@@ -345,7 +364,7 @@ export const LaunchSimulation = z
   .object({
     slug: z.string(),
     launchMethod: z.enum(LAUNCH_METHODS),
-    generatedAt: z.string().describe('ISO 8601.'),
+    generatedAt: isoTime.describe('ISO 8601.'),
     demand: z
       .array(
         z.object({
@@ -373,8 +392,7 @@ export const LaunchSimulation = z
       .describe('A pooled OTC settlement run now on the project’s offer; null without an offer or for other methods.'),
     devBuy: z
       .object({
-        tokenAddress: z
-          .string()
+        tokenAddress: address
           .nullable()
           .describe(
             'The token the launch deploys: null until it is under way (each attempt draws a secret salt, so nobody can deploy the token first); while launching, the one it deploys.',
@@ -395,10 +413,10 @@ export const LaunchSimulation = z
 
 export const OtcOfferBody = z
   .strictObject({
-    fdvUsdc: z.string().describe('The OTC price as an FDV, decimal USD (at most 6 decimals).'),
+    fdvUsdc: z.string().meta({ pattern: USD_DECIMAL_PATTERN }).describe('The OTC price as an FDV, decimal USD (at most 6 decimals).'),
     tokenAddress: addressSchema.describe('The token sold, an ERC-20 on the project’s chain.'),
-    tokenAmount: z.string().describe('Tokens offered, decimal in token units (at most the token’s decimals).'),
-    settleAt: z.string().describe('ISO 8601 time in the future: the earliest settlement.'),
+    tokenAmount: z.string().meta({ pattern: DECIMAL_PATTERN }).describe('Tokens offered, decimal in token units (at most the token’s decimals).'),
+    settleAt: isoTime.describe('ISO 8601 time in the future: the earliest settlement.'),
     ...lockTermsFields,
   })
   .describe('PATCH /projects/{slug}/otc body. Lock terms are fixed with the rest at the deposit.')
@@ -422,11 +440,11 @@ export const DevBuyLaunch = z
     symbol: z.string(),
     image: z.string().describe('Image URL; empty for none.'),
     metadata: z.string().describe('Free text stored with the token by the launchpad.'),
-    tokenAdmin: z.string().describe('The token’s admin on the launchpad (Clanker tokenAdmin).'),
+    tokenAdmin: address.describe('The token’s admin on the launchpad (Clanker tokenAdmin).'),
     lockSeconds: z.int().describe('Buyers’ shares are locked this long after the launch block (a vesting position in each wallet’s name); 0: no cliff.'),
     vestingSeconds: z.int().describe('Then they vest linearly over this many seconds (all at its end); both 0: no lock, shares to the wallets.'),
     pool: DevBuyPool.nullable().describe('The launchpad settings the owner chose; null: the service’s defaults on the chain.'),
-    requestedAt: z.string().nullable().describe('ISO 8601: when the launch was asked for; null until then (parameters editable).'),
+    requestedAt: isoTime.nullable().describe('ISO 8601: when the launch was asked for; null until then (parameters editable).'),
     state: z
       .object({
         status: z
@@ -434,7 +452,7 @@ export const DevBuyLaunch = z
           .describe(
             'launching: in progress; launched: the token is deployed and the dev buy split; retrying: the last attempt moved nothing and is retried; not_launched: no order could take part, nothing was launched (ask again).',
           ),
-        tokenAddress: z.string().nullable().describe('The token deployed, or (launching) the one the launch deploys.'),
+        tokenAddress: address.nullable().describe('The token deployed, or (launching) the one the launch deploys.'),
         txHash: z.string().nullable(),
         spentUsdc: z.string().nullable().describe('Stablecoin the buyers paid in, decimal USDC.'),
         ethIn: z.string().nullable().describe('ETH it bought and the dev buy spent.'),
@@ -442,7 +460,7 @@ export const DevBuyLaunch = z
         feeTokens: z.string().nullable().describe('The platform fee, tokens.'),
         filledOrders: z.int().nullable(),
         reason: z.string().nullable().describe('Why the last attempt moved nothing (retrying, not_launched).'),
-        at: z.string().describe('ISO 8601 time of the state.'),
+        at: isoTime.describe('ISO 8601 time of the state.'),
       })
       .nullable(),
   })
@@ -465,13 +483,13 @@ export const ProjectDetail = ProjectProfile.extend({
     launchpad: z.enum(LAUNCHPADS),
     chain: z.enum(CHAIN_KEYS),
     launchMethod: z.enum(LAUNCH_METHODS),
-    creatorAddress: z.string(),
+    creatorAddress: address,
   }),
   launch: z.object({
     status: z.enum(['pending', 'launched']),
     chain: z.enum(CHAIN_KEYS),
-    tokenAddress: z.string().nullable(),
-    launchedAt: z.string().nullable().describe('ISO 8601; null before launch.'),
+    tokenAddress: address.nullable(),
+    launchedAt: isoTime.nullable().describe('ISO 8601; null before launch.'),
   }),
   stats: z.object({
     orderCount: z.int().describe('Live orders (active or executing).'),
@@ -496,8 +514,7 @@ export const ProjectDetail = ProjectProfile.extend({
     .object({
       buyersCount: z.int().describe('Keys with a non-deleted order on the project.'),
       depthByPriceLimit: z.array(DepthLevel).describe('Live orders grouped by price limit, ascending; the no-limit level last.'),
-      expectedTokenAddress: z
-        .string()
+      expectedTokenAddress: address
         .nullable()
         .describe('The token address recorded as expected at launch (PATCH /projects/{slug}/launch-binding); null when none.'),
     })
@@ -507,12 +524,12 @@ export const ProjectDetail = ProjectProfile.extend({
 
 export const Buyer = z
   .object({
-    serviceWalletAddress: z.string(),
+    serviceWalletAddress: address,
     socialUsername: z.string().nullable(),
     socialUrl: z.string().nullable(),
     followerCount: z.int().describe('0 when the buyer has no linked social profile.'),
     orderStatus: z.enum(ORDER_STATUSES),
-    orderedAt: z.string().describe('ISO 8601 creation time of the order.'),
+    orderedAt: isoTime.describe('ISO 8601 creation time of the order.'),
     maxSpendUsdc: z.string().optional().describe('Only for the key that owns the project.'),
     maxFdvUsdc: z.string().nullable().optional().describe('Only for the key that owns the project; null = no price limit.'),
   })
@@ -526,9 +543,20 @@ export const BuyerPage = z.object({
 // ---------- orders ----------
 
 const Slug = z.string().min(1).max(200).describe('Project slug; the key of the order.')
-const SpendField = z.string().describe('Positive decimal USDC amount, at most 6 decimals, at most 10000000. Out of range -> item code invalid_amount.')
-const FdvField = z.string().nullable().describe('Positive decimal USD, at most 6 decimals, at most 1e15; null = no price limit. Out of range -> invalid_fdv.')
-const ExpiryField = z.number().describe(`Integer milliseconds, 1 to ${MAX_EXPIRES_IN_MS} (365 days), counted from launch. Out of range -> invalid_expiry.`)
+const SpendField = z
+  .string()
+  .meta({ pattern: USD_DECIMAL_PATTERN, examples: ['250.5'] })
+  .describe('Positive decimal USDC amount, at most 6 decimals, at most 10000000. Out of range -> item code invalid_amount.')
+const FdvField = z
+  .string()
+  .meta({ pattern: USD_DECIMAL_PATTERN, examples: ['5000000'] })
+  .nullable()
+  .describe('Positive decimal USD, at most 6 decimals, at most 1e15; null = no price limit. Out of range -> invalid_fdv.')
+// The service checks the range itself (item code invalid_expiry), so the body keeps z.number(); the document says integer.
+const ExpiryField = z
+  .number()
+  .meta({ ...wholeNumber(MIN_EXPIRES_IN_MS, MAX_EXPIRES_IN_MS), examples: [86_400_000] })
+  .describe(`Integer milliseconds, 1 to ${MAX_EXPIRES_IN_MS} (365 days), counted from launch. Out of range -> invalid_expiry.`)
 
 export const CreateOrderItem = z
   .object({ slug: Slug, maxSpendUsdc: SpendField, maxFdvUsdc: FdvField, expiresInMs: ExpiryField })
@@ -540,6 +568,8 @@ export const PatchOrderItem = z
     (item) => item.maxSpendUsdc !== undefined || item.maxFdvUsdc !== undefined || item.expiresInMs !== undefined,
     'at least one of maxSpendUsdc, maxFdvUsdc, expiresInMs is required',
   )
+  // The refine above in the document: an item with only slug does not type-check in a generated client either.
+  .meta({ anyOf: [{ required: ['maxSpendUsdc'] }, { required: ['maxFdvUsdc'] }, { required: ['expiresInMs'] }] })
   .describe('PATCH item: slug and at least one other field (otherwise the whole body is a 400).')
 
 export const DeleteOrderItem = z.object({ slug: Slug })
@@ -577,18 +607,18 @@ export const OrdersQuery = z.object({
 })
 
 const VestingPosition = z.object({
-  contract: z.string().describe('The vesting contract (PrebuyVesting).'),
+  contract: address.describe('The vesting contract (PrebuyVesting).'),
   positionId: z.string(),
-  tokenAddress: z.string(),
+  tokenAddress: address,
   total: z.string().describe('Tokens in the position (= tokensReceived), smallest unit.'),
-  start: z.string().describe('ISO 8601: the settlement block’s time.'),
-  lockupEnd: z.string().describe('ISO 8601: nothing vests before it.'),
-  vestingEnd: z.string().describe('ISO 8601: everything has vested (linear from lockupEnd).'),
+  start: isoTime.describe('ISO 8601: the settlement block’s time.'),
+  lockupEnd: isoTime.describe('ISO 8601: nothing vests before it.'),
+  vestingEnd: isoTime.describe('ISO 8601: everything has vested (linear from lockupEnd).'),
   vested: z.string().nullable().describe('At asOf, smallest unit; null when the chain could not be read (likewise the next three).'),
   locked: z.string().nullable(),
   released: z.string().nullable().describe('Already released to the wallet.'),
   releasable: z.string().nullable().describe('Vested and not released: a withdrawal releases it.'),
-  asOf: z.string().nullable().describe('ISO 8601: the chain’s latest block time the state is computed at.'),
+  asOf: isoTime.nullable().describe('ISO 8601: the chain’s latest block time the state is computed at.'),
 })
 
 export const Order = z
@@ -599,18 +629,18 @@ export const Order = z
       .describe(
         'active; deleted; executing (a buy is in flight); filled (bought); expired (the expiry after launch elapsed without a buy; funds stay); failed (the buy could not be made).',
       ),
-    maxSpendUsdc: z.string(),
-    maxFdvUsdc: z.string().nullable(),
+    maxSpendUsdc: z.string().meta({ pattern: USD_DECIMAL_PATTERN }),
+    maxFdvUsdc: z.string().meta({ pattern: USD_DECIMAL_PATTERN }).nullable(),
     expiresInMs: z.int(),
-    createdAt: z.string().describe('ISO 8601.'),
-    updatedAt: z.string().describe('ISO 8601.'),
+    createdAt: isoTime.describe('ISO 8601.'),
+    updatedAt: isoTime.describe('ISO 8601.'),
     execution: z
       .object({
         spentUsdc: z.string().describe('Stablecoin spent (decimal).'),
         tokensReceived: z.string().describe('Tokens received after the 3% platform fee, smallest unit.'),
         feeTokens: z.string().describe('Platform fee taken in the bought token, smallest unit.'),
         txHash: z.string(),
-        executedAt: z.string().describe('ISO 8601.'),
+        executedAt: isoTime.describe('ISO 8601.'),
         failureReason: z.string().optional(),
         vesting: VestingPosition.optional().describe(
           'Present when the order filled a locked offer: its tokens went into this vesting position in the wallet’s name, not to the wallet.',
@@ -623,13 +653,17 @@ export const Order = z
 
 export const OrderPage = z.object({
   data: z.array(Order).describe('Spend cap descending; equal spend by slug.'),
-  meta: z.object({ limit: z.int(), nextCursor: z.string().nullable() }),
+  meta: z.object({
+    total: z.int().min(0).describe("The key's orders under the same status filter (every page of the walk)."),
+    limit: z.int(),
+    nextCursor: z.string().nullable(),
+  }),
 })
 
 // ---------- wallet ----------
 
 const BalanceEntry = z.object({
-  address: z.string().describe('Token contract; native ETH is 0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE.'),
+  address: address.describe('Token contract; native ETH is 0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE.'),
   symbol: z.string(),
   name: z.string(),
   decimals: z.int(),
@@ -640,14 +674,14 @@ const BalanceEntry = z.object({
       releasable: z
         .string()
         .describe('Vested and not released, smallest unit (not included in balance): a withdrawal of more than balance releases it in the same operation.'),
-      lockedUntil: z.string().nullable().describe('ISO 8601: when the last locked token vests; null once nothing is locked.'),
+      lockedUntil: isoTime.nullable().describe('ISO 8601: when the last locked token vests; null once nothing is locked.'),
     })
     .optional()
     .describe('Present for a token the wallet holds in vesting positions (a locked launch method); listed with balance "0" if nothing is free.'),
 })
 
 export const Wallet = z.object({
-  serviceWalletAddress: z.string(),
+  serviceWalletAddress: address,
   balances: z
     .object({
       base: z.array(BalanceEntry),
@@ -658,11 +692,12 @@ export const Wallet = z.object({
 
 export const WithdrawalBody = z.object({
   chain: z.enum(CHAIN_KEYS).optional().describe('Chain to withdraw from; default base.'),
-  tokenAddress: z.string().min(1).describe('ERC-20 contract on that chain, or the native ETH pseudo-address.'),
-  withdrawAddress: z.string().min(1).describe('Destination address.'),
+  tokenAddress: address.min(1).describe('ERC-20 contract on that chain, or the native ETH pseudo-address.'),
+  withdrawAddress: address.min(1).describe('Destination address.'),
   amount: z
     .string()
     .min(1)
+    .meta({ pattern: `${DECIMAL_PATTERN}|^max$`, examples: ['1.5', 'max'] })
     .describe(
       'Decimal amount in token units ("1.5"), or "max" for the whole balance. Up to balance + vesting.releasable: what has vested is released in the same operation; more is refused with tokens_locked.',
     ),
@@ -671,8 +706,8 @@ export const WithdrawalBody = z.object({
 export const Withdrawal = z.object({
   txHash: z.string().describe('Hash of the mined transaction (after its receipt).'),
   chain: z.enum(CHAIN_KEYS),
-  tokenAddress: z.string(),
-  withdrawAddress: z.string(),
+  tokenAddress: address,
+  withdrawAddress: address,
   amount: z.string().describe('Amount sent, integer in the smallest unit.'),
 })
 
@@ -689,8 +724,8 @@ export const LaunchBindingBody = z
 export const LaunchBinding = z
   .object({
     slug: z.string(),
-    creatorAddress: z.string().describe('The registered deployer: a launch binds the project when sent by it (unless an expected token is set).'),
-    expectedTokenAddress: z.string().nullable().describe('In force now.'),
+    creatorAddress: address.describe('The registered deployer: a launch binds the project when sent by it (unless an expected token is set).'),
+    expectedTokenAddress: address.nullable().describe('In force now.'),
     pendingChange: PendingChange.nullable().describe('The owner’s change of the binding waiting for the operator (or its notice period); null: none.'),
   })
   .describe('What binds a project to its launch: in force now, and the pending change if any.')

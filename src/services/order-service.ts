@@ -6,7 +6,7 @@ import type { OrderExecution, OrderRecord, OrderStatus, ProjectRecord } from '..
 import { orderKey, spendGroupPrefix, VISIBLE_GROUP } from '../store/order-index.ts'
 import { orderWriteOps, orderWrittenBy } from '../store/order-writes.ts'
 import type { Store, StoreOperation } from '../store/open-store.ts'
-import { readAll, readIndexPage } from '../store/paginate.ts'
+import { countPrefix, readAll, readIndexPage } from '../store/paginate.ts'
 import type { Clock } from './clock.ts'
 
 export type CreateItem = { slug: string } & OrderValues
@@ -28,7 +28,7 @@ export interface OrderView {
 
 export interface OrderPage {
   data: OrderView[]
-  meta: { limit: number; nextCursor: string | null }
+  meta: { total: number; limit: number; nextCursor: string | null }
 }
 
 export interface OrderService {
@@ -164,8 +164,12 @@ export function createOrderService({ store, clock }: OrderServiceDeps): OrderSer
       const version = versionOf(keyId)
       const cached = pages.get(cacheKey)
       if (cached && cached.version === version) return cached.page
-      const page = await readIndexPage(ordersBySpend, spendGroupPrefix(keyId, status ?? VISIBLE_GROUP), { cursor, limit })
-      const result = { data: page.entries.map((entry) => toOrderView(entry.value)), meta: { limit, nextCursor: page.nextCursor } }
+      const prefix = spendGroupPrefix(keyId, status ?? VISIBLE_GROUP)
+      const page = await readIndexPage(ordersBySpend, prefix, { cursor, limit })
+      // total: the key's orders under the same filter, as the other pages carry it (one key's orders: a small set,
+      // counted by keys only, and cached with the page until the key's next order write).
+      const total = await countPrefix(ordersBySpend, prefix)
+      const result = { data: page.entries.map((entry) => toOrderView(entry.value)), meta: { total, limit, nextCursor: page.nextCursor } }
       const bytes = bytesOf(cacheKey, result)
       if (cachedOrders + result.data.length > PAGE_CACHE_MAX_ORDERS || pages.size >= PAGE_CACHE_MAX_PAGES || cachedBytes + bytes > PAGE_CACHE_MAX_BYTES) {
         pages.clear()

@@ -74,6 +74,115 @@ describe('OpenAPI document', () => {
     expect(doc.info.description).toContain('  - label_taken (409): ')
   })
 
+  /** Every schema node of the document with its path, $refs not followed (each component is walked once). */
+  const nodes = (): Array<{ at: string; node: Record<string, unknown> }> => {
+    const out: Array<{ at: string; node: Record<string, unknown> }> = []
+    const walk = (value: unknown, at: string) => {
+      if (Array.isArray(value)) {
+        for (const [i, item] of value.entries()) walk(item, `${at}[${i}]`)
+      } else if (value && typeof value === 'object') {
+        out.push({ at, node: value as Record<string, unknown> })
+        for (const [k, child] of Object.entries(value)) walk(child, `${at}.${k}`)
+      }
+    }
+    walk(doc.components.schemas, 'schemas')
+    return out
+  }
+  const schemaOf = (name: string) => doc.components.schemas[name] as unknown as { properties: Record<string, Record<string, unknown>> }
+  const itemOf = (name: string) => (schemaOf(name).properties.items as { items: { $ref: string } }).items.$ref.replace('#/components/schemas/', '')
+
+  it('is as strict as the server: integers, address and decimal patterns, date-time, limit bounds, a PATCH item needs a field', () => {
+    // A JSON number is `number` only where fractions are meaningful (the OTC fill ratio); every other one is an integer.
+    const numbers = nodes().filter(({ node }) => node.type === 'number')
+    expect(numbers.map(({ at }) => at)).toEqual(['schemas.LaunchSimulation.properties.otc.anyOf[0].properties.fillRatio'])
+    const create = schemaOf(itemOf('CreateOrdersBody'))
+    expect(create.properties.expiresInMs).toMatchObject({ type: 'integer', minimum: 1, maximum: 31_536_000_000 })
+    for (const body of ['OtcOfferBody', 'DevBuyParamsBody']) {
+      expect(schemaOf(body).properties.lockSeconds, body).toMatchObject({ type: 'integer', minimum: 0 })
+      expect(schemaOf(body).properties.vestingSeconds, body).toMatchObject({ type: 'integer', minimum: 0 })
+    }
+    const patch = doc.components.schemas[itemOf('PatchOrdersBody')] as unknown as { required: string[]; anyOf: Array<{ required: string[] }> }
+    expect(patch.required).toEqual(['slug'])
+    expect(patch.anyOf.map((option) => option.required)).toEqual([['maxSpendUsdc'], ['maxFdvUsdc'], ['expiresInMs']])
+    // Addresses carry their pattern wherever they appear, in requests and answers.
+    const addressFields = nodes().filter(({ at }) => /\.(serviceWalletAddress|creatorAddress|tokenAddress|withdrawAddress|tokenAdmin|address)$/.test(at))
+    expect(addressFields.length).toBeGreaterThan(15)
+    for (const { at, node } of addressFields) {
+      const text = JSON.stringify(node)
+      expect(text, at).toContain('^0x[0-9a-fA-F]{40}$')
+    }
+    expect(create.properties.maxSpendUsdc!.pattern).toBe('^[0-9]+(\\.[0-9]{1,6})?$')
+    expect(JSON.stringify(create.properties.maxFdvUsdc)).toContain('"pattern":"^[0-9]+(\\\\.[0-9]{1,6})?$"')
+    expect(schemaOf('WithdrawalBody').properties.amount!.pattern).toContain('max')
+    // Every time the server writes is an ISO 8601 date-time.
+    const times = nodes().filter(({ at }) =>
+      /\.(createdAt|updatedAt|executedAt|settleAt|at|proposedAt|confirmedAt|effectiveAt|decidedAt|generatedAt|orderedAt|launchedAt|requestedAt|start|lockupEnd|vestingEnd|asOf|lockedUntil)$/.test(
+        at,
+      ),
+    )
+    expect(times.length).toBeGreaterThan(20)
+    for (const { at, node } of times) expect(JSON.stringify(node), at).toContain('"format":"date-time"')
+    for (const path of ['/orders', '/projects', '/projects/{slug}/buyers']) {
+      const limit = (doc.paths[path]!.get as unknown as { parameters: Array<{ name: string; schema: unknown }> }).parameters.find((p) => p.name === 'limit')
+      expect(limit!.schema, path).toEqual({ type: 'integer', default: 20, minimum: 1, maximum: 100 })
+    }
+    expect((schemaOf('OrderPage').properties.meta as { required: string[] }).required).toContain('total')
+  })
+
+  it('documents 405 everywhere, 413 and 415 on every body, 503 storage_unavailable on every write', () => {
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        const responses = operation.responses as Record<string, { description: string; headers?: Record<string, unknown> }>
+        const at = `${method.toUpperCase()} ${path}`
+        expect(responses['405']?.headers, at).toHaveProperty('Allow')
+        if (operation.requestBody) {
+          expect(responses, at).toHaveProperty('413')
+          expect(responses, at).toHaveProperty('415')
+        }
+        if (method !== 'get') {
+          expect(responses['503']?.description, at).toContain('storage_unavailable')
+          expect(responses['503']?.headers, at).toHaveProperty('Retry-After')
+        }
+      }
+    }
+  })
+
+  it('has an example on every request body and every response with a body, each fitting its schema', async () => {
+    const { default: Ajv2020 } = await import('ajv/dist/2020.js')
+    const { default: addFormats } = await import('ajv-formats')
+    const ajv = new (
+      Ajv2020 as unknown as new (
+        o: object,
+      ) => { addSchema(s: object): void; compile(s: object): ((v: unknown) => boolean) & { errors?: unknown } }
+    )({
+      strict: false,
+      allErrors: true,
+    })
+    ;(addFormats as unknown as (a: unknown) => void)(ajv)
+    ajv.addSchema({ $id: 'https://prebuy.local/doc', components: doc.components })
+    let checked = 0
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        const media = [
+          ...(operation.requestBody ? [['request', (operation.requestBody as { content: Record<string, unknown> }).content['application/json']] as const] : []),
+          ...Object.entries(operation.responses as Record<string, { content?: Record<string, unknown> }>)
+            .filter(([, response]) => response.content)
+            .map(([status, response]) => [status, response.content!['application/json']] as const),
+        ] as Array<readonly [string, { schema: { $ref: string }; example?: unknown }]>
+        for (const [where, content] of media) {
+          const at = `${method.toUpperCase()} ${path} ${where}`
+          expect(content.example, at).toBeDefined()
+          const validate = ajv.compile({ $ref: `https://prebuy.local/doc${content.schema.$ref}` })
+          expect(validate(content.example), `${at}: ${JSON.stringify(validate.errors)}`).toBe(true)
+          checked += 1
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(150)
+    const orders = doc.paths['/orders']!.post as unknown as { responses: Record<string, { content: Record<string, { example: unknown }> }> }
+    expect(orders.responses['429']!.content['application/json']!.example).toMatchObject({ error: 'Too many requests' })
+  })
+
   it('is served at /api/public/v1/openapi.json without a key', async () => {
     const h = await createHarness()
     try {

@@ -192,12 +192,27 @@ describe('GET /orders', () => {
     await send('DELETE', [{ slug: 'gamma' }])
     const page = await list()
     expect(page.data.map((o: { slug: string }) => o.slug)).toEqual(['beta', 'alpha'])
-    expect(page.meta).toEqual({ limit: 20, nextCursor: null })
+    expect(page.meta).toEqual({ total: 2, limit: 20, nextCursor: null })
     expect(Object.keys(page.data[0]).sort()).toEqual(['createdAt', 'expiresInMs', 'maxFdvUsdc', 'maxSpendUsdc', 'slug', 'status', 'updatedAt'])
     expect(page.data[0]).toMatchObject({ slug: 'beta', status: 'active', maxSpendUsdc: '250.5', maxFdvUsdc: null, expiresInMs: 3_600_000 })
     expect((await list('?status=deleted')).data).toMatchObject([{ slug: 'gamma', status: 'deleted' }])
     expect((await list('?status=active')).data).toHaveLength(2)
     expect((await list('?status=filled')).data).toHaveLength(0)
+  })
+
+  it("meta.total counts the key's orders under the status filter on every page, and follows writes", async () => {
+    await send('POST', [item('alpha', '10'), item('beta', '20'), item('gamma', '30')])
+    await send('DELETE', [{ slug: 'gamma' }])
+    const first = await list('?limit=1')
+    expect(first.meta).toMatchObject({ total: 2, limit: 1 })
+    expect((await list(`?limit=1&cursor=${encodeURIComponent(first.meta.nextCursor)}`)).meta.total).toBe(2)
+    expect((await list('?status=deleted')).meta.total).toBe(1)
+    expect((await list('?status=active')).meta.total).toBe(2)
+    expect((await list('?status=filled')).meta.total).toBe(0)
+    // The cached page is dropped on the key's next write: the total follows it.
+    await send('DELETE', [{ slug: 'alpha' }])
+    expect((await list('?limit=1')).meta.total).toBe(1)
+    expect((await list('?status=deleted')).meta.total).toBe(2)
   })
 
   it('shows what happened once executed', async () => {

@@ -82,7 +82,7 @@ describe('vesting service', () => {
 
   it('GET /orders: the schedule and the state at the chain’s time (released from the contract); null state when the chain cannot be read', async () => {
     const vesting = createVestingService({ store, chain })
-    const page = { data: [toOrderView((await store.sub.orders.get(orderKey(KEY, 'otc')))!)], meta: { limit: 20, nextCursor: null } }
+    const page = { data: [toOrderView((await store.sub.orders.get(orderKey(KEY, 'otc')))!)], meta: { total: 1, limit: 20, nextCursor: null } }
     // Halfway through the vesting period: 500 vested, 100 of it released already.
     expect((await vesting.withVesting(page, KEY)).data[0]!.execution!.vesting).toEqual({
       contract: VESTING,

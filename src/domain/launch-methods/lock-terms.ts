@@ -34,14 +34,17 @@ export const isLocked = (terms: LockTerms): boolean => terms.lockSeconds > 0 || 
  * checks the range and names it with its own code, as the other offer terms are checked.
  */
 export const lockTermsFields = {
+  // The service checks the range (invalid_lock_seconds), so the body keeps z.number(); the document says integer.
   lockSeconds: z
     .number()
+    .meta({ type: 'integer', minimum: 0, maximum: MAX_LOCK_SECONDS, examples: [2_592_000] })
     .optional()
     .describe(
       `Cliff after the settlement block’s time, whole seconds, 0 to ${MAX_LOCK_SECONDS} (4 years): nothing can be withdrawn before it. 0 or absent: no cliff. Out of range: invalid_lock_seconds.`,
     ),
   vestingSeconds: z
     .number()
+    .meta({ type: 'integer', minimum: 0, maximum: MAX_VESTING_SECONDS, examples: [15_552_000] })
     .optional()
     .describe(
       `Linear vesting after the cliff, whole seconds, 0 to ${MAX_VESTING_SECONDS} (4 years; rounded down, all at its end). 0 or absent: everything at the cliff. Out of range: invalid_vesting_seconds.`,
