@@ -281,7 +281,12 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
       services,
       wallets,
       logger,
-      config: { rateLimit: config.rateLimits, trustProxy: config.trustProxy, requestLogPerMinute: config.requestLogPerMinute },
+      config: {
+        rateLimit: config.rateLimits,
+        trustProxy: config.trustProxy,
+        requestLogPerMinute: config.requestLogPerMinute,
+        corsOrigins: config.cors.origins,
+      },
       readiness,
       metrics: metrics.http,
     })

@@ -3,6 +3,7 @@ import { buildOpenApiDocument, API_PREFIX } from '../../src/api/openapi.ts'
 import { renderDocsHtml } from '../../src/api/render-docs.ts'
 import { systemClock } from '../../src/services/clock.ts'
 import { createAuthHook } from './auth.ts'
+import { registerCors } from './cors.ts'
 import {
   DEFAULT_BODY_LIMIT,
   DEFAULT_REQUEST_LOG_PER_MINUTE,
@@ -60,6 +61,8 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     // Our own 503 while closing (refuseWhileClosing), in the error shape of every other answer.
     return503OnClosing: false,
   }) as unknown as FastifyInstance
+  // Before every hook that may answer (closing, auth, rate limits): their errors reach the page with CORS headers too.
+  registerCors(app, deps.config.corsOrigins ?? [])
   refuseWhileClosing(app)
   deps.metrics?.instrument(app)
   logRequests(app, { perMinute: deps.config.requestLogPerMinute ?? DEFAULT_REQUEST_LOG_PER_MINUTE, clock })

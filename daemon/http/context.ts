@@ -28,6 +28,8 @@ export interface HttpAppConfig {
    * Never `true` (any client could then choose its IP).
    */
   trustProxy?: false | readonly string[]
+  /** Exact browser origins allowed to call the API (CORS, daemon/http/cors.ts); none (the default): no CORS headers. */
+  corsOrigins?: readonly string[]
   /** Largest accepted request body in bytes; default 64 KiB (a 50-item batch is a few KiB). */
   bodyLimit?: number
   /** Requests whose lines the request log keeps per minute (the rest are counted in one summary line); default 300. */

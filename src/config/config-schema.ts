@@ -56,6 +56,22 @@ const trustProxySchema = z.union(
   },
 )
 
+/** An origin as browsers send it in the Origin header (RFC 6454 serialisation, via WHATWG URL's `origin`). */
+const isExactOrigin = (value: string): boolean => {
+  if (!URL.canParse(value)) return false
+  const parsed = new URL(value)
+  return (parsed.protocol === 'https:' || parsed.protocol === 'http:') && parsed.origin === value
+}
+
+const ORIGIN_MESSAGE = 'expected an exact origin such as "https://app.example" (scheme, host, port if not the default; lower case, no path or trailing slash)'
+
+const corsOriginSchema = z
+  .string({ error: ORIGIN_MESSAGE })
+  .refine((value) => value !== '*', {
+    error: '"*" would let every web page call the API with a key it holds: list the origins of your web apps, e.g. "https://app.example"',
+  })
+  .refine((value) => value === '*' || isExactOrigin(value), { error: ORIGIN_MESSAGE })
+
 const positiveInt = (max: number) =>
   z
     .number({ error: `expected an integer from 1 to ${max}` })
@@ -292,6 +308,11 @@ export const configSchema = z
      * the client's address; false (the default): none. `true` (every client's header believed) is refused.
      */
     trustProxy: trustProxySchema.default(false),
+    /**
+     * Browser origins allowed to call the public API (CORS, daemon/http/cors.ts): exact origins, `*` refused. Empty (the
+     * default): no CORS headers, a browser page on another origin cannot read any answer.
+     */
+    cors: z.strictObject({ origins: z.array(corsOriginSchema, { error: 'expected a list of origins' }).max(100).default([]) }).default({ origins: [] }),
     /** Receives the 3% platform fee. Required on real chains. */
     feeRecipient: configAddressSchema.optional(),
     wallet: z

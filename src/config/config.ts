@@ -19,6 +19,8 @@ export interface PrebuyConfig {
   rateLimits: { perKeyPerMinute: number; apiKeyCreationPerIpPerHour: number; submissionsPerIpPerHour: number }
   /** The reverse proxies (addresses or CIDRs) whose X-Forwarded-For is believed; false: none. */
   trustProxy: false | readonly string[]
+  /** Exact browser origins allowed to call the public API (CORS); empty: none. */
+  cors: { origins: readonly string[] }
   feeRecipient: Address
   /**
    * priorityFee: the tip policy of the bundler EOA's transactions as configured (decimal strings, printable); the

@@ -101,6 +101,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<PrebuyCon
     chains: parsed.chains,
     rateLimits: parsed.rateLimits,
     trustProxy: parsed.trustProxy,
+    cors: parsed.cors,
     // The schema requires feeRecipient in rpc mode, so the fallback only ever applies to devnet.
     feeRecipient: parsed.feeRecipient ?? DEVNET_FEE_RECIPIENT,
     wallet: {

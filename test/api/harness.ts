@@ -36,6 +36,7 @@ export interface HarnessOptions {
   readiness?: HttpAppDeps['readiness']
   metrics?: HttpAppDeps['metrics']
   requestLogPerMinute?: number
+  corsOrigins?: readonly string[]
 }
 
 /** A real LevelDB in a temp dir, the real services and app, a fake wallet port and a settable clock. */
@@ -59,6 +60,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
       ...(options.timeouts === undefined ? {} : { timeouts: options.timeouts }),
       ...(options.requestLogPerMinute === undefined ? {} : { requestLogPerMinute: options.requestLogPerMinute }),
+      ...(options.corsOrigins === undefined ? {} : { corsOrigins: options.corsOrigins }),
     },
   })
   await app.ready()

@@ -78,6 +78,7 @@ describe('loadConfig defaults and precedence', () => {
       chains: { mode: 'devnet', blockTime: 2 },
       rateLimits: { perKeyPerMinute: 100, apiKeyCreationPerIpPerHour: 10, submissionsPerIpPerHour: 20 },
       trustProxy: false,
+      cors: { origins: [] },
       feeRecipient: '0x000000000000000000000000000000000000fee1',
       wallet: { accountKind: 'simple', deployAhead: true },
       launches: { sharedDeployers: [] },
@@ -93,6 +94,11 @@ describe('loadConfig defaults and precedence', () => {
   it('trusts only the listed proxies (addresses or CIDRs)', async () => {
     await writeFileConfig({ trustProxy: ['127.0.0.1', '10.0.0.0/8', 'fd00::/8'] })
     expect((await loadConfig({ flags: { dataDir: dir }, env: PASS })).trustProxy).toEqual(['127.0.0.1', '10.0.0.0/8', 'fd00::/8'])
+  })
+
+  it('allows the listed browser origins (CORS), exactly as browsers send them', async () => {
+    await writeFileConfig({ cors: { origins: ['https://app.example', 'http://localhost:5173'] } })
+    expect((await loadConfig({ flags: { dataDir: dir }, env: PASS })).cors).toEqual({ origins: ['https://app.example', 'http://localhost:5173'] })
   })
 
   it('resolves the default data dir ./data against cwd and DATA_DIR over it', async () => {
@@ -296,6 +302,16 @@ describe('loadConfig rejects a bad config with one line naming the field', () =>
     ],
     ['trust proxy every IPv6 address', { trustProxy: ['::/0'] }, 'config error: trustProxy: these ranges together trust every IPv6 address'],
     ['trust proxy public IPv6', { trustProxy: ['2000::/4', '3000::/4'] }, 'config error: trustProxy: these ranges together trust every public IPv6 address'],
+    ['cors every origin', { cors: { origins: ['*'] } }, 'config error: cors.origins.0: "*" would let every web page call the API with a key it holds'],
+    [
+      'cors origin with a path',
+      { cors: { origins: ['https://app.example/'] } },
+      'config error: cors.origins.0: expected an exact origin such as "https://app.example"',
+    ],
+    ['cors origin upper case', { cors: { origins: ['https://App.example'] } }, 'config error: cors.origins.0: expected an exact origin'],
+    ['cors origin default port', { cors: { origins: ['https://app.example:443'] } }, 'config error: cors.origins.0: expected an exact origin'],
+    ['cors origin not http', { cors: { origins: ['ftp://app.example'] } }, 'config error: cors.origins.0: expected an exact origin'],
+    ['cors origins not a list', { cors: { origins: 'https://app.example' } }, 'config error: cors.origins: expected a list of origins'],
     ['fee recipient', { feeRecipient: 'me' }, 'config error: feeRecipient: expected a 0x-prefixed 20-byte hex address (from config.json)'],
     ['account kind', { wallet: { accountKind: 'safe' } }, "config error: wallet.accountKind: expected 'simple' or 'kernel' (from config.json)"],
     [

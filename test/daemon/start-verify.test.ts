@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createPublicClient, createTestClient, createWalletClient, getAddress, http, type Address, type PublicClient } from 'viem'
@@ -162,6 +162,9 @@ describe('daemon start-up in rpc mode verifies the chain it is given', () => {
     }
 
     const dataDir = await rpcDataDir()
+    // The daemon passes config.json's CORS allowlist to its public listener (the behaviour itself: test/api/cors.test.ts).
+    const configFile = join(dataDir, 'config.json')
+    await writeFile(configFile, JSON.stringify({ ...JSON.parse(await readFile(configFile, 'utf8')), cors: { origins: ['https://app.example'] } }))
     const port = await freePortPair()
     const config = await loadConfig({ flags: { dataDir, port }, env: PASS })
     const daemon = await startDaemon(config, { logger: silentLogger })
@@ -169,6 +172,12 @@ describe('daemon start-up in rpc mode verifies the chain it is given', () => {
       expect(daemon.chains.base.chainId).toBe(8453)
       const health = await fetch(`${daemon.url}/healthz`)
       expect(health.status).toBe(200)
+      const preflight = await fetch(`${daemon.url}/api/public/v1/orders`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' },
+      })
+      expect(preflight.status).toBe(204)
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('https://app.example')
     } finally {
       await daemon.stop()
     }
