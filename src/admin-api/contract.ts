@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { CHAIN_KEYS, type ChainKey } from '../chain/chain-keys.ts'
+import { publicText } from '../common/public-text.ts'
 import { addressSchema, httpUrlSchema } from '../common/schemas.ts'
 import { decimalSchema } from '../domain/decimal.ts'
 import { slugSchema } from '../domain/slug.ts'
@@ -39,7 +40,8 @@ export type { BlockEntry, BlockType, DeskSettings, LaunchMethod, Launchpad, Proj
 
 // Requests.
 
-const label = z.string().min(1).max(100)
+/** Key labels and every profile text: the public-text rule (src/common/public-text.ts), as on the public API. */
+const label = publicText({ max: 100 })
 const httpUrl = httpUrlSchema
 /** Launch fees in pips (1,000,000 = 100%). */
 const pips = z.number().int().min(0).max(1_000_000)
@@ -70,7 +72,7 @@ export const adminRequests = {
   /** POST projects/:slug/changes/confirm: the owner's pending change (kind: needed only when there are two). */
   confirmChange: z.strictObject({ kind: z.enum(OWNER_CHANGE_KINDS).optional() }),
   /** POST projects/:slug/changes/reject: with the reason, shown on the public project (its change history). */
-  rejectChange: z.strictObject({ kind: z.enum(OWNER_CHANGE_KINDS).optional(), reason: z.string().trim().min(1).max(500) }),
+  rejectChange: z.strictObject({ kind: z.enum(OWNER_CHANGE_KINDS).optional(), reason: publicText({ max: 500, multiline: true }) }),
   /** GET /admin/v1/orders: the orders of one project or of one key (id or label). */
   ordersQuery: z
     .object({ project: slugSchema.optional(), key: z.string().min(1).max(100).optional() })
@@ -79,7 +81,7 @@ export const adminRequests = {
   linkSocial: z.union([
     z.strictObject({ unlink: z.literal(true) }),
     z.strictObject({
-      username: z.string().trim().min(1).max(100),
+      username: publicText({ max: 100 }),
       url: httpUrlSchema,
       followers: z.number().int().min(0).max(10_000_000_000),
       socialId: z.number().int().min(0).optional(),
@@ -98,32 +100,35 @@ export const adminRequests = {
   confirmLaunch: z.strictObject({ token: addressSchema }),
   /** `label` defaults to the request's project name (made unique). */
   approveKeyRequest: z.strictObject({ label: label.optional() }),
-  reject: z.strictObject({ note: z.string().min(1).max(500).optional() }),
+  reject: z.strictObject({ note: publicText({ max: 500, multiline: true }).optional() }),
   /** A partial profile (spec section 2.3); given fields replace the stored ones, the slug never changes. */
   profileUpdate: z
     .strictObject({
       identity: z
         .strictObject({
-          displayName: z.string().min(1).max(100).optional(),
+          displayName: publicText({ max: 100 }).optional(),
           socialId: z.number().int().min(0).optional(),
-          microblogHandle: z.string().min(1).max(100).nullable().optional(),
-          socialUsername: z.string().max(100).optional(),
+          microblogHandle: publicText({ max: 100 }).nullable().optional(),
+          socialUsername: publicText({ min: 0, max: 100 }).optional(),
         })
         .optional(),
       content: z
         .strictObject({
           bannerImageUrl: httpUrl.optional(),
           pfpUrl: httpUrl.optional(),
-          bio: z.array(z.string().min(1).max(2000)).max(20).optional(),
+          bio: z
+            .array(publicText({ max: 2000, multiline: true }))
+            .max(20)
+            .optional(),
           websiteUrl: httpUrl.optional(),
           teamMembers: z
             .array(
               z.strictObject({
-                name: z.string().min(1).max(100),
+                name: publicText({ max: 100 }),
                 pfpUrl: httpUrl,
                 followerCount: z.number().int().min(0),
                 socialUrl: httpUrl,
-                roles: z.array(z.strictObject({ projectName: z.string().min(1).max(100), title: z.string().min(1).max(100) })).max(10),
+                roles: z.array(z.strictObject({ projectName: publicText({ max: 100 }), title: publicText({ max: 100 }) })).max(10),
               }),
             )
             .max(50)

@@ -6,8 +6,10 @@ import { FDV_DECIMALS, MAX_BATCH_ITEMS, MAX_EXPIRES_IN_MS, MAX_FDV_USDC, MIN_EXP
 import { ORDER_ITEM_CODES, ORDER_ITEM_STATUSES } from '../domain/order-codes.ts'
 import { LAUNCH_METHODS, LAUNCHPADS, ORDER_STATUSES } from '../domain/records.ts'
 import { API_ERROR_CODES } from '../common/error-codes.ts'
-import { addressSchema, httpUrlSchema } from '../common/schemas.ts'
+import { publicText } from '../common/public-text.ts'
+import { addressSchema, projectUrlSchema } from '../common/schemas.ts'
 import { LABEL_MAX_LENGTH } from '../services/key-service.ts'
+import { devBuyTextFields } from '../domain/dev-buy-text.ts'
 
 /**
  * The one place request and response shapes are defined. Routes validate with these (safeParse) and the OpenAPI
@@ -85,12 +87,9 @@ export const PageQuery = z.object({ cursor: Cursor, limit: Limit })
 
 export const CreateApiKeyBody = z
   .object({
-    label: z
-      .string()
-      .min(1)
-      .max(LABEL_MAX_LENGTH)
-      .refine((value) => value.trim().length > 0, 'label must not be blank')
-      .describe(`Human-readable name of the key, 1 to ${LABEL_MAX_LENGTH} characters, unique across all keys (trimmed).`),
+    label: publicText({ max: LABEL_MAX_LENGTH }).describe(
+      `Human-readable name of the key, 1 to ${LABEL_MAX_LENGTH} characters, unique across all keys (trimmed; one line, no control, bidi or zero-width characters).`,
+    ),
   })
   .describe('Body of POST /api-keys. Only label is accepted; other fields are ignored.')
 
@@ -107,30 +106,32 @@ export const KeyRequestBody = z.object({
     .array(z.enum(['buying_pre_launch_tokens', 'launching_a_token']))
     .min(1)
     .max(2),
-  projectName: z.string().min(1).max(100),
-  projectUrls: z.array(httpUrlSchema.max(2000)).min(1).max(10),
-  projectInfo: z.string().min(1).max(2000),
-  contact: z.string().min(1).max(200),
-  businessSignOff: z.string().min(1).max(500).optional(),
+  projectName: publicText({ max: 100 }),
+  projectUrls: z.array(projectUrlSchema).min(1).max(10).describe('1 to 10 http or https URLs or social handles (@name): site, repository, socials.'),
+  projectInfo: publicText({ max: 2000, multiline: true }),
+  contact: publicText({ max: 200 }),
+  businessSignOff: publicText({ max: 500, multiline: true }).optional(),
 })
 
 export const RegistrationBody = z.object({
-  projectName: z.string().min(1).max(100),
+  projectName: publicText({ max: 100 }),
   projectUrls: z
-    .array(httpUrlSchema.max(2000))
+    .array(projectUrlSchema)
     .min(1)
     .max(10)
-    .describe('1 to 10 http or https URLs: site, repository, socials (each at most 2000 characters); the first becomes the public website URL.'),
-  projectInfo: z.string().min(1).max(2000),
-  contact: z.string().min(1).max(200).describe('Where the operators can reach the submitter.'),
+    .describe(
+      '1 to 10 entries, each an http or https URL (at most 2000 characters) or a social handle (@ and 1 to 64 letters, digits, _ . -): site, repository, socials. The first URL becomes the public website URL.',
+    ),
+  projectInfo: publicText({ max: 2000, multiline: true }),
+  contact: publicText({ max: 200 }).describe('Where the operators can reach the submitter.'),
   email: z.email().max(200),
-  businessSignOff: z.string().min(1).max(500).optional(),
+  businessSignOff: publicText({ max: 500, multiline: true }).optional(),
 })
 
 export const FeedbackBody = z.object({
-  message: z.string().min(1).max(2000),
-  name: z.string().min(1).max(200).describe('Name of the project or agent.'),
-  contact: z.string().min(1).max(200),
+  message: publicText({ max: 2000, multiline: true }),
+  name: publicText({ max: 200 }).describe('Name of the project or agent.'),
+  contact: publicText({ max: 200 }),
 })
 
 // ---------- identity ----------
@@ -468,10 +469,7 @@ export const DevBuyLaunch = z
 
 export const DevBuyParamsBody = z
   .strictObject({
-    name: z.string().describe('Token name, 1 to 64 characters.'),
-    symbol: z.string().describe('Token symbol, 1 to 16 characters.'),
-    image: z.string().optional().describe('Image URL, up to 512 characters.'),
-    metadata: z.string().optional().describe('Free text stored with the token (description, links), up to 2,000 characters.'),
+    ...devBuyTextFields,
     tokenAdmin: addressSchema.optional().describe('The token’s admin on the launchpad; the owner key’s wallet when left out.'),
     ...lockTermsFields,
     pool: DevBuyPool.optional().describe('The launchpad settings; left out: the service’s defaults on the chain (Clanker’s Standard shape, 1% fee).'),

@@ -1,5 +1,6 @@
 import { getAddress, isAddress, type Address } from 'viem'
 import { z } from 'zod'
+import { REFUSED_CLASS, socialHandleSchema } from './public-text.ts'
 
 /**
  * The input rules shared by every edge that validates with zod (config file, chain settings, deployment records, the
@@ -32,7 +33,19 @@ export const checksumAddressSchema = addressSchema.transform((value) => getAddre
 
 /**
  * A web URL: http or https only. Every URL the service accepts and may later show (registration project URLs, which
- * become the public website URL; the operator's profile edits) goes through it, so `javascript:`, `data:` or `file:`
- * never reach a page or a terminal as a link.
+ * become the public website URL; the operator's profile edits; a dev-buy token's image, written on chain) goes through
+ * it, so `javascript:`, `data:`, `ftp:` or `file:` never reach a page or a terminal as a link. The pattern repeats the
+ * scheme for the OpenAPI document (where `format: uri` alone allows any scheme) and adds the text rule of
+ * public-text.ts: no space, control, bidi or zero-width character anywhere (the URL parser would percent-encode them
+ * in its copy, but the string kept and shown is the one given).
  */
-export const httpUrlSchema = z.url({ protocol: /^https?$/, error: 'expected an http or https URL' })
+export const httpUrlSchema = z
+  .string()
+  // Before the URL check: zod's URL check drops tabs and newlines from the value it passes on.
+  .regex(new RegExp(`^[hH][tT][tT][pP][sS]?://[^\\s${REFUSED_CLASS}]+$`, 'u'), {
+    error: 'expected an http or https URL without spaces, control, bidi or zero-width characters',
+  })
+  .check(z.url({ protocol: /^https?$/, error: 'expected an http or https URL' }))
+
+/** A project URL (spec 2.1 projectUrls: "site, repository, socials"): an http(s) URL or a social handle such as `@moon`. */
+export const projectUrlSchema = z.union([httpUrlSchema.max(2000), socialHandleSchema])

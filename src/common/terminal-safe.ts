@@ -7,12 +7,14 @@
  *
  * Covered: C0 controls except the layout characters a caller allows, DEL, C1 controls (U+0080-U+009F: U+009B is a
  * one-character CSI in terminals that take 8-bit controls), the bidi embedding/override/isolate controls
- * (U+202A-U+202E, U+2066-U+2069), the line and paragraph separators (U+2028, U+2029).
+ * (U+202A-U+202E, U+2066-U+2069) and marks (U+200E, U+200F), the zero-width characters (U+200B-U+200D, U+2060,
+ * U+FEFF: a label that looks like another), the line and paragraph separators (U+2028, U+2029). The same classes the
+ * public-text rule refuses at input (src/common/public-text.ts); this covers what was stored before that rule.
  */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-const UNSAFE_EXCEPT_NEWLINE_TAB = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g
+const UNSAFE_EXCEPT_NEWLINE_TAB = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g
 
 const escapeChar = (char: string): string => {
   const code = char.codePointAt(0) ?? 0
@@ -30,7 +32,10 @@ export const terminalSafe = (text: string): string => text.replace(UNSAFE_EXCEPT
 
 /**
  * JSON for a terminal: JSON.stringify already escapes C0 controls inside strings, but not DEL, C1 or the bidi
- * controls; those are written as JSON \u escapes, so the output parses to the same value.
+ * controls, zero-width characters and bidi marks; those are written as JSON \u escapes, so the output parses to the same value.
  */
 export const terminalSafeJson = (json: string): string =>
-  json.replace(/[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (char) => `\\u${(char.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`)
+  json.replace(
+    /[\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g,
+    (char) => `\\u${(char.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`,
+  )

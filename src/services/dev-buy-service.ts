@@ -6,6 +6,7 @@ import type { Store } from '../store/open-store.ts'
 import { projectWriteOps } from '../store/project-writes.ts'
 import type { Clock } from './clock.ts'
 import { validateLockTerms } from '../domain/launch-methods/lock-terms.ts'
+import { devBuyTextSchema } from '../domain/dev-buy-text.ts'
 import { PROJECT_LOCK } from './project-service.ts'
 import { type LaunchMethodActor, ownedProjectOfMethod } from './launch-method-project.ts'
 
@@ -50,9 +51,6 @@ export interface DevBuyServiceDeps {
 /** The launch's id on the coordinator: one per project (an attempt that launched nothing left no mark on chain). */
 export const devBuyLaunchId = (slug: string): string => keccak256(toHex(`prebuy-dev-buy:${slug}`))
 
-/** Bounds of the parameters (Clanker stores them as strings; long ones cost gas and clutter every listing). */
-const LIMITS = { name: 64, symbol: 16, image: 512, metadata: 2_000 } as const
-
 export function createDevBuyService({ store, clock, chain }: DevBuyServiceDeps): DevBuyService {
   const ownedDevBuyProject = async (slug: string, actor: DevBuyActor): Promise<ProjectRecord> => {
     const project = await ownedProjectOfMethod(store, slug, actor, {
@@ -74,15 +72,11 @@ export function createDevBuyService({ store, clock, chain }: DevBuyServiceDeps):
   return {
     async setParams(slug, actor, input) {
       await ownedDevBuyProject(slug, actor)
-      for (const field of ['name', 'symbol', 'image', 'metadata'] as const) {
-        const value = input[field] ?? ''
-        const required = field === 'name' || field === 'symbol'
-        if ((required && value.trim() === '') || value.length > LIMITS[field] || /\p{Cc}/u.test(value)) {
-          throw new PrebuyError(
-            'invalid_dev_buy_params',
-            `${field} must be ${required ? '1' : '0'} to ${LIMITS[field]} characters, without control characters.`,
-          )
-        }
+      // The same rule as the API bodies (domain/dev-buy-text.ts), again here for any caller that skipped them.
+      const text = devBuyTextSchema.safeParse({ name: input.name, symbol: input.symbol, image: input.image, metadata: input.metadata })
+      if (!text.success) {
+        const issue = text.error.issues[0]
+        throw new PrebuyError('invalid_dev_buy_params', `${issue?.path.join('.') ?? 'parameters'}: ${issue?.message ?? 'invalid'}`)
       }
       const lock = validateLockTerms(input)
       return store.mutex.run(PROJECT_LOCK, async () => {
@@ -103,10 +97,10 @@ export function createDevBuyService({ store, clock, chain }: DevBuyServiceDeps):
           throw new PrebuyError('invalid_address', `"${input.tokenAdmin}" is not a valid address.`)
         }
         const params: DevBuyParams = {
-          name: input.name.trim(),
-          symbol: input.symbol.trim(),
-          image: input.image ?? '',
-          metadata: input.metadata ?? '',
+          name: text.data.name,
+          symbol: text.data.symbol,
+          image: text.data.image ?? '',
+          metadata: text.data.metadata ?? '',
           tokenAdmin,
           lock,
           ...(pool ? { pool } : {}),

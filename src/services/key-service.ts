@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { isPublicText } from '../common/public-text.ts'
 import { PrebuyError } from '../common/errors.ts'
 import { digestsEqual, formatApiKey, hashApiKey, isWellFormedApiKey } from '../domain/api-key.ts'
 import type { ApiKeyRecord, UserRecord } from '../domain/records.ts'
@@ -54,6 +55,8 @@ export function validateLabel(label: string): string {
   if (trimmed.length < 1 || trimmed.length > LABEL_MAX_LENGTH) {
     throw new PrebuyError('invalid_label', `label must be 1 to ${LABEL_MAX_LENGTH} characters`)
   }
+  // The public-text rule (src/common/public-text.ts): also for labels the service makes (from a project name).
+  if (!isPublicText(trimmed)) throw new PrebuyError('invalid_label', 'label must be one line of text without control, bidi or zero-width characters')
   return trimmed
 }
 

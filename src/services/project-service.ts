@@ -105,7 +105,8 @@ export const PROJECT_LOCK = 'projects'
 const SNIPER_PROTECTED: Record<Launchpad, boolean> = { clanker: true, doppler: true, zora: true }
 
 function profileFrom(input: NewProject, registration: RegistrationSubmission | undefined): ProjectProfile {
-  const websiteUrl = registration?.projectUrls[0] ?? ''
+  // The first URL (projectUrls also holds social handles such as @moon, which are no website).
+  const websiteUrl = registration?.projectUrls.find((url) => /^https?:\/\//i.test(url)) ?? ''
   const bio = registration
     ? registration.projectInfo
         .split(/\n\s*\n/)

@@ -62,6 +62,35 @@ describe('dev-buy service', () => {
     await expect(devBuy.setParams('moon', { ownerKeyId: OWNER }, input)).rejects.toMatchObject({ code: 'dev_buy_requested' })
   })
 
+  it('refuses the token texts the public-text rule refuses: bidi, zero-width and control characters, javascript:/data:/ftp: images, HTML metadata', async () => {
+    const devBuy = createDevBuyService({ store, clock, chain })
+    for (const bad of [
+      { name: 'Moon\u202egpj.exe' },
+      { name: 'Mo\u200bon' },
+      { name: 'Mo\u0085on' },
+      { symbol: 'MO\u200bON' },
+      { symbol: 'MOON\u2066' },
+      { symbol: 'MO ON' },
+      { image: 'javascript:alert(1)' },
+      { image: 'data:image/svg+xml,<svg onload=alert(1)>' },
+      { image: 'ftp://moon.example/m.png' },
+      { image: 'https://moon.example/\u202egpj.exe' },
+      { metadata: '<script>alert(1)</script>' },
+      { metadata: 'a\ufeffb' },
+    ]) {
+      await expect(devBuy.setParams('moon', { ownerKeyId: OWNER }, { ...input, ...bad }), JSON.stringify(bad)).rejects.toMatchObject({
+        code: 'invalid_dev_buy_params',
+      })
+    }
+    expect((await project()).devBuy).toBeUndefined()
+    const set = await devBuy.setParams(
+      'moon',
+      { ownerKeyId: OWNER },
+      { ...input, symbol: '$moon.v2', image: '', metadata: '{"description":"The moon.\\nTwo lines."}\n' },
+    )
+    expect(set.devBuy?.params).toMatchObject({ symbol: '$moon.v2', image: '', metadata: '{"description":"The moon.\\nTwo lines."}' })
+  })
+
   it('after a launch that found nothing to buy, the parameters change again and the launch can be asked for again', async () => {
     const devBuy = createDevBuyService({ store, clock, chain })
     await devBuy.setParams('moon', { ownerKeyId: OWNER }, input)

@@ -46,3 +46,13 @@ describe('terminal-safe text (what operators see of public fields)', () => {
     expect(table).toContain('bad\\x1b[2Jlabel')
   })
 })
+
+describe('terminal-safe: zero-width characters and bidi marks (issue 24: stored before the public-text rule)', () => {
+  it('escapes U+200B-U+200F, U+2060 and U+FEFF visibly', () => {
+    expect(terminalSafeLine('a\u200bb\u200dc\u200ed\u200fe\u2060f\ufeffg')).toBe('a\\u200bb\\u200dc\\u200ed\\u200fe\\u2060f\\ufeffg')
+    expect(terminalSafe('x\u200by\nz')).toBe('x\\u200by\nz')
+    const json = terminalSafeJson(JSON.stringify({ label: 'a\u200bb\ufeff' }))
+    expect(json).toBe('{"label":"a\\u200bb\\ufeff"}')
+    expect(JSON.parse(json)).toEqual({ label: 'a\u200bb\ufeff' })
+  })
+})
