@@ -276,20 +276,7 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
 
     // Public API.
     step('publicApi')
-    const publicApp: FastifyInstance = await buildHttpApp({
-      store,
-      services,
-      wallets,
-      logger,
-      config: {
-        rateLimit: config.rateLimits,
-        trustProxy: config.trustProxy,
-        requestLogPerMinute: config.requestLogPerMinute,
-        corsOrigins: config.cors.origins,
-      },
-      readiness,
-      metrics: metrics.http,
-    })
+    const publicApp: FastifyInstance = await buildHttpApp({ store, services, wallets, logger, config: httpConfigOf(config), readiness, metrics: metrics.http })
     const publicServer = trackForGracefulClose(publicApp)
     await listen(publicApp, config.host, config.port, 'public API')
     const publicEntry = { name: 'public API', stop: () => publicServer.close() }
@@ -431,4 +418,14 @@ function sharedChainState(chains: Record<ChainKey, ChainConfig>) {
     sockets[chain] = state
   }
   return { heads, sockets, onSocket }
+}
+
+/** What the public listener takes from the daemon's config. */
+function httpConfigOf(config: PrebuyConfig) {
+  return {
+    rateLimit: config.rateLimits,
+    trustProxy: config.trustProxy,
+    requestLogPerMinute: config.requestLogPerMinute,
+    corsOrigins: config.cors.origins,
+  }
 }
