@@ -140,6 +140,12 @@ describe('the dev-buy launch through the API and the CLI', () => {
     const badPool = await h.call('PATCH', '/projects/moon/dev-buy', ownerKey, { ...params, pool: { ...pool, startingTick: -230_000 + 100 } })
     expect(badPool.status).toBe(400)
     expect(badPool.body).toMatchObject({ code: 'invalid_dev_buy_params', message: expect.stringContaining('multiple of the tick spacing 200') })
+    // Issue 24: a start the factory refuses (its single range would need more than uint128 of liquidity) is refused
+    // here, so the simulation never meets it.
+    const farPool = { startingTick: 887_000, positions: [{ tickLower: 887_000, tickUpper: 887_200, bps: 10_000 }], lpFeeBps: 100 }
+    const refusedFar = await h.call('PATCH', '/projects/moon/dev-buy', ownerKey, { ...params, pool: farPool })
+    expect(refusedFar.status).toBe(400)
+    expect(refusedFar.body).toMatchObject({ code: 'invalid_dev_buy_params', message: expect.stringContaining('more liquidity than a pool holds') })
     const cliShaped = await runCli(
       h.dataDir,
       ['devbuy', 'set', 'moon', '--name', 'Moon', '--symbol', 'MOON', '--starting-tick=-200000', '--position=-200000:-120000:10000', '--lp-fee-bps', '50'],
