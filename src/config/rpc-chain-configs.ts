@@ -17,6 +17,7 @@ export function rpcChainConfigs(chains: RpcChainsConfig): Record<ChainKey, Chain
           readRpcUrl: chain.readRpcUrl ?? chain.rpcUrl,
           ...(chain.getLogsMaxBlocks === undefined ? {} : { getLogsMaxBlocks: chain.getLogsMaxBlocks }),
           addresses: chain.addresses,
+          ...(chain.ethUsdBand === undefined ? {} : { ethUsdBand: chain.ethUsdBand }),
           txGasCap: BigInt(chain.txGasCap),
         },
       ]
