@@ -8,6 +8,7 @@ import { type Devnet, startDevnet } from '../../devnet/chain/start-devnet.ts'
 import { PERMIT2_ADDRESS } from '../../src/chain/canonical-addresses.ts'
 import { createChainClients } from '../../src/chain/clients.ts'
 import { readEthUsd, readEthUsdBanded } from '../../src/chain/read-eth-usd.ts'
+import { createPairedPrices } from '../../daemon/indexer/paired-prices.ts'
 import { compare, toNumber } from '../../src/pricing/fraction.ts'
 
 const ERC20 = parseAbi(['function approve(address,uint256) returns (bool)'])
@@ -82,5 +83,11 @@ describe('the ETH/USD price against its TWAP on the devnet pool', () => {
     // The price used is the TWAP (the higher side), never the pushed-down spot.
     expect(compare(pushed.price, pushed.twap)).toBe(0)
     expect(compare(await readEthUsd(publicClient, chain), pushed.twap)).toBe(0)
+    // The indexer's price for WETH pairs at this block is the TWAP too, and it is told why (it logs the warning).
+    const told: Array<{ deviationBps: number; blockNumber: bigint }> = []
+    const prices = await createPairedPrices(chain, publicClient, (outcome, blockNumber) => told.push({ deviationBps: outcome.deviationBps, blockNumber }))
+    const block = await publicClient.getBlockNumber()
+    expect(compare(await prices.usd({ kind: 'weth', address: addresses.weth }, block), pushed.twap)).toBe(0)
+    expect(told).toEqual([{ deviationBps: pushed.deviationBps, blockNumber: block }])
   })
 })
