@@ -6,7 +6,7 @@ import type { Journal } from '../../src/journal/journal.ts'
 import type { IndexerCheckpoint, LaunchRecord, PriceTick } from '../../src/journal/journal-records.ts'
 import type { LaunchpadAdapter, PairedAsset } from '../../src/launchpads/launchpad-adapter.ts'
 import { type FeeSchedule, scheduleNeedsRefresh } from '../../src/pricing/fee-schedule.ts'
-import type { Fraction } from '../../src/pricing/fraction.ts'
+import { type Fraction, toNumber } from '../../src/pricing/fraction.ts'
 import { POOL_MANAGER_EVENTS } from '../../src/launchpads/v4-events.ts'
 import { PROJECT_LOCK } from '../../src/services/project-service.ts'
 import type { Store, StoreOperation } from '../../src/store/open-store.ts'
@@ -37,6 +37,8 @@ export interface ChainIndexerDeps {
   log: Logger
   now: () => number
   stage(name: string): void
+  /** Counts each block whose ETH/USD spot was outside the band of its TWAP (the daemon's metric). */
+  onEthUsdOutOfBand?: (chain: ChainKey) => void
   blockTimeSeconds: number
   heartbeatBlocks: number
   /** Lower-cased deployers shared by many creators (config `launches.sharedDeployers`). */
@@ -79,7 +81,21 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
     now,
     blockSeconds: deps.blockTimeSeconds,
   })
-  const pairedPrices = await createPairedPrices(chain, client)
+  const pairedPrices = await createPairedPrices(chain, client, (outcome, blockNumber) => {
+    // Why the block's ETH price is not its spot: eligibility got the safe side (src/pricing/eth-usd-band.ts).
+    deps.onEthUsdOutOfBand?.(key)
+    log.warn(
+      {
+        chain: key,
+        block: blockNumber,
+        deviationBps: outcome.deviationBps,
+        spot: toNumber(outcome.spot),
+        twap: toNumber(outcome.twap),
+        used: toNumber(outcome.price),
+      },
+      'ETH/USD spot outside its TWAP band: pricing at the safe side',
+    )
+  })
   const poolManager = deps.adapters[0]?.poolManager ?? chain.addresses.poolManager
   const launchAddresses = deps.adapters.map((a) => a.launchEvent.address)
   // The first block after a (re)start re-prices every launched pool.

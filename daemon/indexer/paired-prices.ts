@@ -4,14 +4,12 @@ import type { PairedAsset } from '../../src/launchpads/launchpad-adapter.ts'
 import { poolIdOf } from '../../src/launchpads/pool-id.ts'
 import { type Fraction, multiply } from '../../src/pricing/fraction.ts'
 import { priceThroughRoute } from '../../src/pricing/route-price.ts'
-import { ethUsdFromV3Slot0 } from '../../src/pricing/sqrt-price.ts'
+import { readEthUsdBanded } from '../../src/chain/read-eth-usd.ts'
+import type { EthUsdBandOutcome } from '../../src/pricing/eth-usd-band.ts'
 
 const STATE_VIEW = parseAbi(['function getSlot0(bytes32 poolId) view returns (uint160 sqrtPriceX96, int24 tick, uint24 protocolFee, uint24 lpFee)'])
 
-const V3_POOL = parseAbi([
-  'function slot0() view returns (uint160 sqrtPriceX96, int24 tick, uint16 observationIndex, uint16 observationCardinality, uint16 observationCardinalityNext, uint8 feeProtocol, bool unlocked)',
-  'function token0() view returns (address)',
-])
+const V3_POOL = parseAbi(['function token0() view returns (address)'])
 
 /** USD prices of the assets launched tokens pair with, read at a block. */
 export interface PairedPrices {
@@ -24,17 +22,24 @@ type PriceSource = (paired: PairedAsset, blockNumber: bigint) => Promise<Fractio
 
 /**
  * The paired assets' USD prices on one chain. WETH and native ETH (one price: 1 wei of either) come from the v3
- * WETH/stablecoin pool's slot0 at the block. ZORA and a Zora creator coin are priced through their bridge (each v4
+ * WETH/stablecoin pool's slot0 at the block, checked against the pool's TWAP (readEthUsdBanded). ZORA and a Zora creator coin are priced through their bridge (each v4
  * pool's slot0, read from the StateView at the block: ETH/ZORA, then ZORA/creator coin) times that ETH price: mid
  * prices; the bridge's fees are counted with the launch fee (computePriceTick). A kind without a source cannot be
  * priced (the adapter reports such launches as unsupported, so this is never reached for them).
  */
-export async function createPairedPrices(chain: ChainConfig, client: PublicClient): Promise<PairedPrices> {
+export async function createPairedPrices(
+  chain: ChainConfig,
+  client: PublicClient,
+  /** Told of each block whose ETH spot is outside the band of its TWAP (the indexer logs it and counts it). */
+  onOutOfBand?: (outcome: Extract<EthUsdBandOutcome, { status: 'out_of_band' }>, blockNumber: bigint) => void,
+): Promise<PairedPrices> {
   const { ethUsdPool, weth } = chain.addresses
   const wethIsToken0 = isAddressEqual(await client.readContract({ address: ethUsdPool, abi: V3_POOL, functionName: 'token0' }), weth)
+  // The spot checked against the pool's TWAP (issue 24): outside the band, the safe side of the two (eth-usd-band.ts).
   const ethUsd: PriceSource = async (_paired, blockNumber) => {
-    const slot0 = await client.readContract({ address: ethUsdPool, abi: V3_POOL, functionName: 'slot0', blockNumber })
-    return ethUsdFromV3Slot0(slot0[0], wethIsToken0)
+    const outcome = await readEthUsdBanded(client, chain, { blockNumber, wethIsToken0 })
+    if (outcome.status === 'out_of_band') onOutOfBand?.(outcome, blockNumber)
+    return outcome.price
   }
   const bridged: PriceSource = async (paired, blockNumber) => {
     const bridge = paired.bridge ?? []

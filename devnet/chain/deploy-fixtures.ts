@@ -38,6 +38,8 @@ export const DEVNET_POOL_USDC = (DEVNET_POOL_WETH * DEVNET_ETH_PRICE_USDC) / 10n
 export const V3_POOL_FEE = 500
 /** Full range for tick spacing 10 (the 0.05% tier). */
 const V3_MIN_TICK = -887_270
+/** Observation slots of the devnet's WETH/USDC pool (its TWAP's history). */
+const DEVNET_ETH_USD_OBSERVATIONS = 200
 const V3_MAX_TICK = 887_270
 /** PositionManager's gas cap for notifying subscribers on unsubscribe; v4-periphery's deploy script uses 300k. */
 const UNSUBSCRIBE_GAS_LIMIT = 300_000n
@@ -172,6 +174,10 @@ export async function deployFixtures(options: DeployFixturesOptions): Promise<Ch
   const [amount0, amount1] = token0 === weth ? [DEVNET_POOL_WETH, DEVNET_POOL_USDC] : [DEVNET_POOL_USDC, DEVNET_POOL_WETH]
   const sqrtPriceX96 = isqrt((amount1 << 192n) / amount0)
   await write(ethUsdPool, loadArtifact('UniswapV3Pool').abi, 'initialize', [sqrtPriceX96])
+  // Room for the pool's oracle (issue 24: ETH/USD is checked against this pool's TWAP, src/chain/read-eth-usd.ts). A
+  // new v3 pool keeps one observation; Base's WETH/USDC pool keeps far more. An observation is written per block with
+  // a swap, and devnet swaps are sparse, so 200 (about 4M gas, under EIP-7825's cap) cover a test's minutes.
+  await write(ethUsdPool, loadArtifact('UniswapV3Pool').abi, 'increaseObservationCardinalityNext', [DEVNET_ETH_USD_OBSERVATIONS])
 
   const seeder = await deploy('V3LiquiditySeeder')
   const erc20 = parseAbi(['function approve(address,uint256) returns (bool)'])

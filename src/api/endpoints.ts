@@ -135,6 +135,9 @@ export const ENDPOINTS: Endpoint[] = [
       400: err('startFdvUsdc is not a positive decimal USD amount within the bounds (code invalid_query).'),
       403: err('The key does not own the project (code not_project_owner).'),
       404: err('No project has this slug.'),
+      409: err(
+        'The dev-buy launch would revert on chain now: the launchpad refuses its deployment or the stablecoin’s quote reverts (code dev_buy_would_revert, details.stage and details.revert).',
+      ),
       ...authErrors,
     },
   },

@@ -1,3 +1,4 @@
+import type { EthUsdBand } from '../pricing/eth-usd-band.ts'
 import type { Address } from 'viem'
 
 /** The two chains the service runs on; every per-chain map in the code base is keyed by these. */
@@ -54,4 +55,6 @@ export interface ChainConfig {
   disabled?: true
   /** Most gas one transaction may ask for (EIP-7825); absent: 2^24 (txGasCapOf, src/chain/tx-gas-cap.ts). */
   txGasCap?: bigint
+  /** The ETH/USD sanity band (spot against the pool's TWAP); absent: DEFAULT_ETH_USD_BAND (src/pricing/eth-usd-band.ts). */
+  ethUsdBand?: EthUsdBand | undefined
 }

@@ -85,6 +85,13 @@ export const ERROR_CODES = {
   dev_buy_no_params: { kind: 'conflict', surface: 'api', meaning: 'The dev-buy launch has no parameters yet: set them first.' },
   dev_buy_requested: { kind: 'conflict', surface: 'api', meaning: 'The dev-buy launch is under way: its parameters no longer change.' },
   dev_buy_launched: { kind: 'conflict', surface: 'api', meaning: 'The project has launched: its dev-buy launch no longer changes.' },
+  dev_buy_would_revert: {
+    kind: 'conflict',
+    surface: 'api',
+    meaning:
+      'The dev-buy launch would revert on chain now: `details.stage` says where (`deployment`: the launchpad refuses the token’s deployment; `quote`: the stablecoin’s swap to ETH), `details.revert` the decoded error’s name.',
+    details: ['stage', 'revert'],
+  },
   otc_deposit_failed: { kind: 'conflict', surface: 'api', meaning: 'The deposit operation did not go through; nothing was deposited.' },
   otc_terms_changed: {
     kind: 'conflict',

@@ -217,6 +217,11 @@ const rpcChain = (addresses: z.ZodType<RpcAddresses, unknown>, chainId: z.ZodTyp
     readRpcUrl: url(['http', 'https']).optional(),
     /** Widest eth_getLogs block range asked of this chain's provider (default 2,000; halved when the provider refuses). */
     getLogsMaxBlocks: positiveInt(1_000_000).optional(),
+    /**
+     * The sanity band on ETH/USD (issue 24; src/pricing/eth-usd-band.ts): the v3 pool's spot is compared with its TWAP
+     * over `twapSeconds` (default 600); beyond `bandBps` (default 200, 2%) eligibility prices at the higher of the two.
+     */
+    ethUsdBand: z.strictObject({ twapSeconds: positiveInt(86_400).default(600), bandBps: positiveInt(10_000).default(200) }).optional(),
     addresses,
   })
 

@@ -23,6 +23,7 @@ function configOf(key: ChainKey, chain: NonNullable<RpcChainsConfig[ChainKey]>):
     readRpcUrl: chain.readRpcUrl ?? chain.rpcUrl,
     ...(chain.getLogsMaxBlocks === undefined ? {} : { getLogsMaxBlocks: chain.getLogsMaxBlocks }),
     addresses: chain.addresses,
+    ...(chain.ethUsdBand === undefined ? {} : { ethUsdBand: chain.ethUsdBand }),
     txGasCap: BigInt(chain.txGasCap),
   }
 }

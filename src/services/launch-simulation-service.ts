@@ -13,7 +13,7 @@ import type { Launchpad, LaunchMethod, OrderRecord, ProjectRecord } from '../dom
 import type { ExclusionReason } from '../domain/launch-methods/dev-buy-eligibility.ts'
 import type { DevBuyChain } from '../launch-methods/dev-buy/dev-buy-chain.ts'
 import { newLaunchSalt } from '../launch-methods/dev-buy/launch-salt.ts'
-import { planDevBuyLaunch } from '../launch-methods/dev-buy/launch-dev-buy.ts'
+import { DevBuyPlanReverted, planDevBuyLaunch } from '../launch-methods/dev-buy/launch-dev-buy.ts'
 import { pooledBuyers } from '../launch-methods/pooled-buyers.ts'
 import { formatEther } from 'viem'
 import type { Store } from '../store/open-store.ts'
@@ -172,10 +172,22 @@ export function createLaunchSimulationService(deps: {
     // known only once the launch is under way; the plan is the same whichever way the token sorts against WETH.
     const deployment = coordinator ? devBuyChain!.deployment(project.chain, launch.params, coordinator, newLaunchSalt()) : null
     if (!coordinator || !deployment) return null
-    const planned = await planDevBuyLaunch(
-      { wallets, client: devBuyChain!.client(project.chain) },
-      { chain: devBuyChain!.chainConfig(project.chain), coordinator, buyers: await pooledBuyers(store, orders), deployment },
-    )
+    const buyers = await pooledBuyers(store, orders)
+    let planned: Awaited<ReturnType<typeof planDevBuyLaunch>>
+    try {
+      planned = await planDevBuyLaunch(
+        { wallets, client: devBuyChain!.client(project.chain) },
+        { chain: devBuyChain!.chainConfig(project.chain), coordinator, buyers, deployment },
+      )
+    } catch (error) {
+      // An expected chain condition (the deployment or the quote would revert) is the caller's answer, not a failure.
+      if (error instanceof DevBuyPlanReverted) {
+        throw new PrebuyError('dev_buy_would_revert', `The dev-buy launch would revert now (${error.stage}): ${error.revert.message}`, {
+          details: { stage: error.stage, revert: error.revert.name },
+        })
+      }
+      throw error
+    }
     const { plan } = planned
     const tokens = (atoms: bigint) => formatDecimal(atoms, 18)
     const usd = (atoms: bigint) => formatDecimal(atoms, USDC_DECIMALS)

@@ -140,6 +140,12 @@ describe('the dev-buy launch through the API and the CLI', () => {
     const badPool = await h.call('PATCH', '/projects/moon/dev-buy', ownerKey, { ...params, pool: { ...pool, startingTick: -230_000 + 100 } })
     expect(badPool.status).toBe(400)
     expect(badPool.body).toMatchObject({ code: 'invalid_dev_buy_params', message: expect.stringContaining('multiple of the tick spacing 200') })
+    // Issue 24: a start the factory refuses (its single range would need more than uint128 of liquidity) is refused
+    // here, so the simulation never meets it.
+    const farPool = { startingTick: 887_000, positions: [{ tickLower: 887_000, tickUpper: 887_200, bps: 10_000 }], lpFeeBps: 100 }
+    const refusedFar = await h.call('PATCH', '/projects/moon/dev-buy', ownerKey, { ...params, pool: farPool })
+    expect(refusedFar.status).toBe(400)
+    expect(refusedFar.body).toMatchObject({ code: 'invalid_dev_buy_params', message: expect.stringContaining('more liquidity than a pool holds') })
     const cliShaped = await runCli(
       h.dataDir,
       ['devbuy', 'set', 'moon', '--name', 'Moon', '--symbol', 'MOON', '--starting-tick=-200000', '--position=-200000:-120000:10000', '--lp-fee-bps', '50'],
@@ -325,6 +331,27 @@ describe('the dev-buy launch through the API and the CLI', () => {
     expect(await balance(d.wallet, stable())).toBe(100n * USDC - parseUnits(filled.execution.spentUsdc, 6))
     expect((await orderOf(c)).status).toBe('active')
     expect(await balance(c.wallet, moon.token)).toBe(0n)
+  })
+
+  it('a simulation the chain would refuse (a pool shape stored before the check refused it) answers 409 dev_buy_would_revert, never a 500', async () => {
+    const approved = await approve('Far', 'far')
+    expect((await h.call('PATCH', '/projects/far/dev-buy', approved.key.apiKey, { name: 'Far', symbol: 'FAR' })).status).toBe(200)
+    // As a record written before issue 24's check: the start of 887,000, which the factory's LP locker refuses.
+    await h.stop()
+    const store = await openStore({ dataDir: h.dataDir })
+    try {
+      const project = (await store.sub.projects.get('far')) as ProjectRecord
+      const pool = { startingTick: 887_000, positions: [{ tickLower: 887_000, tickUpper: 887_200, bps: 10_000 }], lpFeePips: 10_000 }
+      const devBuy = { ...project.devBuy!, params: { ...project.devBuy!.params!, pool } }
+      await store.batch(projectWriteOps(store, project, { ...project, devBuy }))
+    } finally {
+      await store.close()
+    }
+    await h.restart()
+    const simulated = await h.call('GET', '/projects/far/simulation', approved.key.apiKey)
+    expect(simulated.status, JSON.stringify(simulated.body)).toBe(409)
+    expect(simulated.body).toMatchObject({ code: 'dev_buy_would_revert', details: { stage: 'deployment' } })
+    expect(simulated.body.message).toMatch(/would revert/)
   })
 
   it('a launch no order can take part in (every limit below the price) ends not_launched with the reason; the orders stay active; it can be asked again', async () => {

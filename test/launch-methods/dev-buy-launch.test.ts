@@ -7,9 +7,9 @@ import { allocateDevBuy } from '../../src/domain/launch-methods/dev-buy-allocati
 import type { DevBuyParams, DevBuyPoolShape } from '../../src/domain/records.ts'
 import { CLANKER_TOKEN_CREATED } from '../../src/launchpads/clanker/clanker-abi.ts'
 import { findPoolSwap } from '../../devnet/launchpads/swap-exact-usdc-for-token.ts'
-import { clankerDevBuyDeployment } from '../../src/launch-methods/dev-buy/clanker-dev-buy-deployment.ts'
+import { clankerDevBuyDeployment, poolShapeProblem } from '../../src/launch-methods/dev-buy/clanker-dev-buy-deployment.ts'
 import { quoteStableToEth } from '../../src/launch-methods/dev-buy/dev-buy-coordinator-contract.ts'
-import { type DevBuyBuyer, launchDevBuy, planDevBuyLaunch } from '../../src/launch-methods/dev-buy/launch-dev-buy.ts'
+import { type DevBuyBuyer, DevBuyPlanReverted, launchDevBuy, planDevBuyLaunch, predictToken } from '../../src/launch-methods/dev-buy/launch-dev-buy.ts'
 import type { LaunchpadAddresses } from '../../src/launchpads/create-adapters.ts'
 import { deployDevnetLaunchpads } from '../../devnet/launchpads/deploy-devnet-launchpads.ts'
 import { devnetClankerDevBuySetup } from '../../devnet/launchpads/devnet-dev-buy-setup.ts'
@@ -185,6 +185,57 @@ describe('PrebuyDevBuyCoordinator and launchDevBuy', () => {
     // Priced on this pool (two positions, 2% fee), the plan is exactly what the chain bought.
     expect(outcome.result.stableIn).toBe(500n * USDC)
     expect(outcome.result.bought).toBe(simulated.plan.quote!.tokensOut)
+  })
+
+  it('the pool-shape check against the devnet factory: accepted shapes at the edges deploy (either token order); the issue-24 start (887,000) is refused and its plan is a typed revert, not a crash', async () => {
+    const setup = devnetClankerDevBuySetup(f.chains.base, clanker)
+    const one = (startingTick: number, tickUpper: number): DevBuyPoolShape => ({
+      startingTick,
+      positions: [{ tickLower: startingTick, tickUpper, bps: 10_000 }],
+      lpFeePips: 10_000,
+    })
+    // Accepted shapes near every edge the check knows: high starts on wide ranges, a narrow one just under the per-tick
+    // cap, the bottom tick with a wide range, several positions sharing ticks.
+    const accepted: DevBuyPoolShape[] = [
+      one(257_000, 887_200),
+      one(100_000, 100_200),
+      one(-887_200, 887_200),
+      one(-887_200, 0),
+      {
+        startingTick: -100_000,
+        positions: [
+          { tickLower: -100_000, tickUpper: 0, bps: 5_000 },
+          { tickLower: -100_000, tickUpper: 100_000, bps: 3_000 },
+          { tickLower: 0, tickUpper: 100_000, bps: 2_000 },
+        ],
+        lpFeePips: 10_000,
+      },
+    ]
+    for (const [i, pool] of accepted.entries()) {
+      expect(poolShapeProblem(setup, pool), JSON.stringify(pool)).toBeNull()
+      // Several salts: the token lands on either side of WETH.
+      for (let s = 0; s < 3; s++) {
+        const predicted = await predictToken(client(), input(`edge${i}x${s}`, [], NO_LOCK, pool))
+        expect(predicted, JSON.stringify(pool)).toHaveProperty('token')
+      }
+    }
+    const refused = one(887_000, 887_200)
+    expect(poolShapeProblem(setup, refused)).toMatch(/more liquidity than a pool holds/)
+    const predicted = await predictToken(client(), input('edge-refused', [], NO_LOCK, refused))
+    expect(predicted).toHaveProperty('revert')
+    const planned = planDevBuyLaunch({ wallets: f.service, client: client() }, input('edge-refused', [], NO_LOCK, refused))
+    await expect(planned).rejects.toBeInstanceOf(DevBuyPlanReverted)
+    await expect(planned).rejects.toMatchObject({ stage: 'deployment' })
+  })
+
+  it('a stablecoin quote that reverts is a typed outcome of the plan (stage quote), not a crash', async () => {
+    const buyers = [await buyer(100n * USDC, 100n * USDC, null)]
+    // The vesting contract as the "coordinator": the token is predicted (the factory's deployment does not depend on its
+    // caller), but the quote call reverts (a contract without that function).
+    const launch = { ...input('quote-reverts', buyers), coordinator: vesting }
+    const planned = planDevBuyLaunch({ wallets: f.service, client: client() }, launch)
+    await expect(planned).rejects.toBeInstanceOf(DevBuyPlanReverted)
+    await expect(planned).rejects.toMatchObject({ stage: 'quote' })
   })
 
   it('a deployment that fails on chain reverts everything: every balance unchanged, nothing launched; launched again once it can', async () => {

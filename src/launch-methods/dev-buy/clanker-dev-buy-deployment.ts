@@ -2,7 +2,7 @@ import type { Address, Hex } from 'viem'
 import type { DevBuyParams, DevBuyPoolShape } from '../../domain/records.ts'
 import { CLANKER_DEPLOY_ABI, clankerDeploymentConfig, clankerDevBuyExtension } from '../../launchpads/clanker/clanker-deployment-config.ts'
 import { type ClankerPositionConfig, clankerLaunchPool } from '../../launchpads/clanker/clanker-launch-pool.ts'
-import { maxUsableTick } from '../../pricing/v4/tick-math.ts'
+import { MAX_TICK, MIN_TICK, maxUsableTick } from '../../pricing/v4/tick-math.ts'
 import { CLANKER_DEFAULT_POOL, CLANKER_TOKEN_SUPPLY, REFERENCE_LAUNCH_FEES } from '../../launchpads/reference-launch.ts'
 import type { DevBuyDeployment } from './dev-buy-deployment.ts'
 
@@ -58,9 +58,29 @@ export function withPoolShape(setup: ClankerDevBuySetup, shape: DevBuyPoolShape 
 /** Clanker's static hook refuses LP fees above 10% (../shared/facts/launchpads.md: "capped at 10%"). */
 export const CLANKER_MAX_STATIC_FEE_PIPS = 100_000
 
+/** uint128's largest value: `LiquidityAmounts.getLiquidityForAmounts` casts its result with SafeCast.toUint128. */
+const MAX_UINT128 = (1n << 128n) - 1n
+
 /**
- * Why a pool shape cannot launch on this chain's Clanker (null: it can): the starting tick on the tick spacing and in
- * range, the positions as the LP locker checks them (clankerLaunchPool), the fee within the static hook's cap.
+ * The v4 PoolManager's cap on the liquidity referencing one tick (`Pool.tickSpacingToMaxLiquidityPerTick`,
+ * Uniswap/v4-core `src/libraries/Pool.sol`): uint128's max over the number of usable ticks; `modifyLiquidity` reverts
+ * `TickLiquidityOverflow(tick)` when a tick's gross liquidity would pass it.
+ */
+export function maxLiquidityPerTick(tickSpacing: number): bigint {
+  const minTick = Math.trunc(MIN_TICK / tickSpacing) * tickSpacing
+  const maxTick = Math.trunc(MAX_TICK / tickSpacing) * tickSpacing
+  return MAX_UINT128 / BigInt((maxTick - minTick) / tickSpacing + 1)
+}
+
+/**
+ * Why a pool shape cannot launch on this chain's Clanker (null: it can), as the factory's deployment checks it: the
+ * starting tick on the tick spacing and in range, the fee within the static hook's cap, the positions as the LP locker
+ * checks them (clankerLaunchPool: ranges on the spacing, inside Uniswap's MIN/MAX ticks, at or above the start, shares
+ * adding up to 10,000), and then what the locker's minting does with them, for either way the token sorts against
+ * WETH (its address is drawn from a secret salt, so both can happen): `LiquidityAmounts.getLiquidityForAmounts`
+ * reverts when a position's liquidity passes uint128 (SafeCast), the PoolManager refuses a position of no liquidity
+ * (`Position.update`: CannotUpdateEmptyPosition) and a tick whose gross liquidity passes maxLiquidityPerTick
+ * (TickLiquidityOverflow). Issue 24: a start of 887,000 passed the earlier checks and the deployment then reverted.
  */
 export function poolShapeProblem(setup: ClankerDevBuySetup, shape: DevBuyPoolShape): string | null {
   const { tickSpacing } = setup
@@ -75,11 +95,29 @@ export function poolShapeProblem(setup: ClankerDevBuySetup, shape: DevBuyPoolSha
   for (const p of shape.positions) {
     if (!Number.isInteger(p.bps) || p.bps <= 0) return `position [${p.tickLower}, ${p.tickUpper}] (${p.bps} bps) must take a positive share`
   }
-  try {
-    clankerLaunchPool({ ...shape, tickIfToken0IsClanker: shape.startingTick, tickSpacing, poolSupply: CLANKER_TOKEN_SUPPLY, tokenIsCurrency0: true })
-  } catch (error) {
-    if (error instanceof RangeError) return error.message
-    throw error
+  const perTickCap = maxLiquidityPerTick(tickSpacing)
+  for (const tokenIsCurrency0 of [true, false]) {
+    let pool: ReturnType<typeof clankerLaunchPool>
+    try {
+      pool = clankerLaunchPool({ ...shape, tickIfToken0IsClanker: shape.startingTick, tickSpacing, poolSupply: CLANKER_TOKEN_SUPPLY, tokenIsCurrency0 })
+    } catch (error) {
+      if (error instanceof RangeError) return error.message
+      throw error
+    }
+    const gross = new Map<number, bigint>()
+    for (const [i, placed] of pool.positions.entries()) {
+      const p = shape.positions[i]!
+      const range = `position [${p.tickLower}, ${p.tickUpper}]`
+      if (placed.liquidity === 0n) return `${range} would hold no liquidity at this starting tick`
+      if (placed.liquidity > MAX_UINT128) return `${range} would need more liquidity than a pool holds (over 2^128): move the start or widen the range`
+      for (const tick of [placed.tickLower, placed.tickUpper]) gross.set(tick, (gross.get(tick) ?? 0n) + placed.liquidity)
+    }
+    for (const [tick, liquidity] of gross) {
+      if (liquidity > perTickCap) {
+        const asConfigured = tokenIsCurrency0 ? tick : -tick
+        return `the positions at tick ${asConfigured} would pass Uniswap's liquidity cap per tick (${perTickCap}): move the start lower or widen the ranges`
+      }
+    }
   }
   return null
 }

@@ -58,11 +58,19 @@ export async function quoteStableToEth(client: PublicClient, coordinator: Addres
     await client.call({ to: coordinator, data: encodeFunctionData({ abi: DEV_BUY_COORDINATOR_ABI, functionName: 'quoteStableToEth', args: [stableIn] }) })
   } catch (error) {
     const data = revertDataOf(error)
-    if (data) {
-      const decoded = decodeErrorResult({ abi: DEV_BUY_COORDINATOR_ABI, data })
-      if (decoded.errorName === 'StableToEthQuote') return decoded.args![0] as bigint
-    }
+    // Only its own quote is an answer; any other revert (none, or another contract's error, which the coordinator's ABI
+    // cannot decode) is the caller's to judge: the original error, never a decoding error in its place.
+    const decoded = data ? decodedOrNull(data) : null
+    if (decoded?.errorName === 'StableToEthQuote') return decoded.args![0] as bigint
     throw error
   }
   throw new Error('quoteStableToEth returned instead of reverting with its quote')
+}
+
+function decodedOrNull(data: Hex): ReturnType<typeof decodeErrorResult<typeof DEV_BUY_COORDINATOR_ABI>> | null {
+  try {
+    return decodeErrorResult({ abi: DEV_BUY_COORDINATOR_ABI, data })
+  } catch {
+    return null
+  }
 }

@@ -252,7 +252,7 @@ export async function planDevBuyLaunch(
     spend: min(b.maxSpend, balances.get(b.userIndex) ?? 0n),
     limitFdv: b.limitFdv,
   }))
-  const { plan, quotes } = await planWithQuotes(launch, candidates, (stable) => quoteStableToEth(client, input.coordinator, stable))
+  const { plan, quotes } = await planWithQuotes(launch, candidates, (stable) => quotedOrThrow(client, input.coordinator, stable))
   if (!plan.quote) return { plan, token, quotedEth: 0n, minEth: 0n, minTokens: 0n }
   const slippage = input.ethSlippageBps ?? DEFAULT_ETH_SLIPPAGE_BPS
   const quotedEth = quotes.get(plan.quote.stableIn)!
@@ -287,10 +287,37 @@ export async function predictToken(
   return { token: decodeFunctionResult({ abi: input.deployment.factoryAbi, functionName: 'deployToken', data: data ?? '0x' }) as Address }
 }
 
+/**
+ * An expected chain condition a dev-buy plan cannot get past: the token's deployment would revert (the factory refuses
+ * the config, is deprecated, a module is not enabled) or the stablecoin's quote to ETH would (no liquidity for it).
+ * Typed so the owner's simulation answers it as a 4xx with its reason (issue 24: it was a 500), never as a failure of
+ * the service; an RPC failure stays an ordinary error.
+ */
+export class DevBuyPlanReverted extends Error {
+  constructor(
+    readonly stage: 'deployment' | 'quote',
+    readonly revert: DecodedRevert,
+  ) {
+    super(revert.message)
+    this.name = 'DevBuyPlanReverted'
+  }
+}
+
 async function predictedOrThrow(client: PublicClient, input: Pick<LaunchDevBuyInput, 'coordinator' | 'deployment'>): Promise<Address> {
   const predicted = await predictToken(client, input)
-  if ('revert' in predicted) throw new Error(predicted.revert.message)
+  if ('revert' in predicted) throw new DevBuyPlanReverted('deployment', predicted.revert)
   return predicted.token
+}
+
+async function quotedOrThrow(client: PublicClient, coordinator: Address, stableIn: bigint): Promise<bigint> {
+  try {
+    return await quoteStableToEth(client, coordinator, stableIn)
+  } catch (error) {
+    const revert = revertDataOf(error)
+    if (revert === undefined && !isRevert(error)) throw error
+    const decoded = revert ? decodeRevertReason(revert, DEV_BUY_COORDINATOR_ABI) : revertWithoutReason()
+    throw new DevBuyPlanReverted('quote', { ...decoded, message: `the stablecoin's quote to ETH would revert: ${decoded.message}` })
+  }
 }
 
 const hasCode = async (client: PublicClient, address: Address): Promise<boolean> => {
