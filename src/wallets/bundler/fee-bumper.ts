@@ -1,7 +1,7 @@
 import { BaseError, type Hash, type TransactionReceipt } from 'viem'
 import type { BundlerContext } from './bundler-context.ts'
 import type { ChainNowReader } from './chain-now.ts'
-import { nodeKnowsTransaction, type ReceiptPoller } from './poll-receipt.ts'
+import { DROP_CHECK_MS, nodeKnowsTransaction, type ReceiptPoller } from './poll-receipt.ts'
 import { bumpFees, type PriorityFeePolicy } from './priority-fee-policy.ts'
 import type { SignedSend } from './send-transaction.ts'
 
@@ -134,11 +134,26 @@ export function createFeeBumper(ctx: Pick<BundlerContext, 'chain' | 'client' | '
         // The block when this wait began: the transaction is due in the next one; once the block after that exists
         // without it, it is stuck for a block (the next check of the receipt comes first, so a late one is not missed).
         let since = await client.getBlockNumber().catch(() => undefined)
+        const began = since
+        let nextPresenceCheck = Date.now() + DROP_CHECK_MS
         while (Date.now() < deadline) {
           const receipt = await receiptOfAny(lineage)
           if (receipt) {
             forget(lineage)
             return receipt
+          }
+          // A transaction the node dropped while no block came (the pool evicted it, not the chain's fees): answered at
+          // once, as the plain poller does, and its caller decides (a bundle is re-broadcast by the settler, a
+          // deployment ahead releases its wallets so the next operation deploys them). Once blocks come, a dropped
+          // transaction is replaced with higher fees below like a stuck one (a base fee that rose past its fee cap).
+          if (Date.now() >= nextPresenceCheck) {
+            nextPresenceCheck = Date.now() + DROP_CHECK_MS
+            const head = await client.getBlockNumber().catch(() => undefined)
+            if ((head === undefined || began === undefined || head <= began) && !(await nodeKnowsTransaction(client, lineage.current.hash))) {
+              const landed = await receiptOfAny(lineage)
+              forget(lineage)
+              return landed
+            }
           }
           const block = await client.getBlockNumber().catch(() => undefined)
           if (since === undefined) since = block

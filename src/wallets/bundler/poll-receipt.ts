@@ -12,7 +12,7 @@ export interface ReceiptPoller {
 }
 
 /** How often a transaction waiting for its receipt is checked for having left the node's pool. */
-const DROP_CHECK_MS = 1_000
+export const DROP_CHECK_MS = 1_000
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
