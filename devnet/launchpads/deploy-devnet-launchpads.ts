@@ -138,30 +138,27 @@ export async function deployDevnetLaunchpads(chain: ChainConfig, deployer: Accou
   // constructor argument is a predicted address. Clanker's factory owner is the deployer. Doppler's airlock takes its
   // hooks. The Zora factory: coins pair with native ETH, ZORA or a creator coin; its launch fee is Zora's fixed one
   // (ZORA_LAUNCH_FEE).
-  // One sender for the three, sent at once: each with its own nonce (anvil's own nonce for eth_sendTransaction raced
-  // between concurrent sends: "nonce too low").
+  // One after another from one impersonated sender: sent at once they raced on its nonce (anvil's own: "nonce too
+  // low"; explicit nonces: a later nonce arriving first waited for a block that automine never made).
   await impersonate(chain, FACTORY_PLACER)
-  const placerNonce = Number(BigInt(await jsonRpc<Hex>(chain.rpcUrl, 'eth_getTransactionCount', [FACTORY_PLACER, 'pending'])))
-  const [clankerFactory, dopplerAirlock, zoraFactory] = await Promise.all([
-    placeFactory(chain, placerNonce, BASE_CLANKER_FACTORY, 'DevnetClankerFactory', [deployer.address]),
-    placeFactory(chain, placerNonce + 1, BASE_DOPPLER_AIRLOCK, 'DevnetDopplerAirlock', [
-      poolManager,
-      weth,
-      getAddress(hookPlans.doppler.address),
-      getAddress(hookPlans.rehypeInitializer.address),
-      rehypeHookAddress,
-      d.doppler.startFee,
-      d.doppler.endFee,
-      d.doppler.decaySeconds,
-    ]),
-    placeFactory(chain, placerNonce + 2, BASE_ZORA_FACTORY, 'DevnetZoraFactory', [
-      poolManager,
-      zoraToken,
-      getAddress(hookPlans.zora.address),
-      d.zora.startFee,
-      d.zora.endFee,
-      d.zora.decaySeconds,
-    ]),
+  const clankerFactory = await placeFactory(chain, BASE_CLANKER_FACTORY, 'DevnetClankerFactory', [deployer.address])
+  const dopplerAirlock = await placeFactory(chain, BASE_DOPPLER_AIRLOCK, 'DevnetDopplerAirlock', [
+    poolManager,
+    weth,
+    getAddress(hookPlans.doppler.address),
+    getAddress(hookPlans.rehypeInitializer.address),
+    rehypeHookAddress,
+    d.doppler.startFee,
+    d.doppler.endFee,
+    d.doppler.decaySeconds,
+  ])
+  const zoraFactory = await placeFactory(chain, BASE_ZORA_FACTORY, 'DevnetZoraFactory', [
+    poolManager,
+    zoraToken,
+    getAddress(hookPlans.zora.address),
+    d.zora.startFee,
+    d.zora.endFee,
+    d.zora.decaySeconds,
   ])
 
   if ((await create('DevnetHookDeployer', [])) !== hookDeployer) throw new Error('the hook deployer is not at its predicted address')
@@ -235,15 +232,14 @@ const FACTORY_PLACER: Address = '0x00000000000000000000000000000000000C0dE5'
 /**
  * A launchpad factory at its real Base address (the same on the second chain): its constructor run there (constructAt,
  * devnet/chain/construct-at.ts), so its own address, in the tokens' CREATE2 addresses and in its events, is Base's.
- * Awaited (mined) before it returns: later transactions call the factory. The placer is impersonated by the caller,
- * which gives each placement its own nonce. A later deployment on the same chain
+ * Awaited (mined) before it returns: later transactions call the factory. The placer is impersonated by the caller. A later deployment on the same chain
  * constructs it again (one set of devnet launchpads per chain).
  */
-async function placeFactory(chain: ChainConfig, nonce: number, target: Address, name: LaunchpadArtifactName, args: readonly unknown[]): Promise<Address> {
+async function placeFactory(chain: ChainConfig, target: Address, name: LaunchpadArtifactName, args: readonly unknown[]): Promise<Address> {
   const { abi, bytecode, deployedBytecode } = loadLaunchpadArtifact(name)
   const creationCode = encodeDeployData({ abi, bytecode, args } as Parameters<typeof encodeDeployData>[0])
   const send = async (to: Address, data: Hex): Promise<Hex> => {
-    const tx = { from: FACTORY_PLACER, to, data, gas: `0x${DEPLOY_GAS.toString(16)}`, nonce: `0x${nonce.toString(16)}` }
+    const tx = { from: FACTORY_PLACER, to, data, gas: `0x${DEPLOY_GAS.toString(16)}` }
     const hash = await jsonRpc<Hex>(chain.rpcUrl, 'eth_sendTransaction', [tx])
     const receipt = await confirmDevnetTx(chain, hash, { allowRevert: true })
     if (receipt.status !== 'success') throw new PrebuyError('devnet_deploy_failed', `Placing ${name} at ${target} reverted (${hash}).`)
