@@ -96,9 +96,34 @@ function buildComponents(): Record<string, JsonObject> {
   const out: Record<string, JsonObject> = {}
   for (const [id, schema] of Object.entries(generated.schemas)) {
     const { $schema: _schema, $id: _id, ...rest } = schema
-    out[id] = rest
+    out[id] = expandRequiredAlternatives(rest)
   }
   return out
+}
+
+/**
+ * An object whose `anyOf` lists only alternative `required` sets (PatchOrderItem: the slug and at least one other field)
+ * is valid JSON Schema, but generated clients cannot express it: openapi-typescript turns each bare `{required}` into
+ * `unknown`, which makes the whole type `unknown` and lets an item with only the slug type-check. The same rule written
+ * as one complete object per alternative (each with the properties and its own required set) means the same to a
+ * validator and becomes a union a client's compiler checks (test/api/openapi-typed-client.test.ts).
+ */
+export function expandRequiredAlternatives(schema: JsonObject): JsonObject {
+  const { anyOf, properties, required, type, description, ...rest } = schema as JsonObject & {
+    anyOf?: JsonObject[]
+    required?: string[]
+  }
+  const bare = Array.isArray(anyOf) && anyOf.every((member) => Object.keys(member).length === 1 && Array.isArray(member.required))
+  if (!bare || type !== 'object' || !properties) return schema
+  return {
+    ...(description === undefined ? {} : { description }),
+    anyOf: anyOf.map((member) => ({
+      type: 'object',
+      properties,
+      required: [...new Set([...(required ?? []), ...(member.required as string[])])],
+      ...rest,
+    })),
+  }
 }
 
 const refTo = (schema: z.ZodType): JsonObject => {
