@@ -114,23 +114,23 @@ export async function deployDevnetLaunchpads(chain: ChainConfig, deployer: Accou
   const rehypeHookAddress = getAddress(getContractAddress({ from: deployer.address, nonce: BigInt(nonce + 1) }))
   const zoraEthPoolAddress = getAddress(getContractAddress({ from: deployer.address, nonce: BigInt(nonce + 2) }))
   const zoraToken = getAddress(getContractAddress({ from: zoraEthPoolAddress, nonce: 1n }))
-  const mined = (name: LaunchpadArtifactName, flags: number, extraArgs: readonly unknown[] = []) => {
+  const mined = async (name: LaunchpadArtifactName, flags: number, extraArgs: readonly unknown[] = []) => {
     const { abi, bytecode } = loadLaunchpadArtifact(name)
     const initCode = encodeDeployData({ abi, bytecode, args: [poolManager, deployer.address, ...extraArgs] } as Parameters<typeof encodeDeployData>[0])
-    return { initCode, ...mineHookSalt(hookDeployer, initCode, flags) }
+    return { initCode, ...(await mineHookSalt(hookDeployer, initCode, flags)) }
   }
   const hookPlans = {
-    clanker: mined('DevnetClankerHook', BEFORE_SWAP_FLAG | BEFORE_SWAP_RETURNS_DELTA_FLAG),
-    clankerDynamic: mined('DevnetClankerDynamicHook', BEFORE_SWAP_FLAG | BEFORE_SWAP_RETURNS_DELTA_FLAG),
-    doppler: mined('DevnetDopplerHook', BEFORE_SWAP_FLAG),
+    clanker: await mined('DevnetClankerHook', BEFORE_SWAP_FLAG | BEFORE_SWAP_RETURNS_DELTA_FLAG),
+    clankerDynamic: await mined('DevnetClankerDynamicHook', BEFORE_SWAP_FLAG | BEFORE_SWAP_RETURNS_DELTA_FLAG),
+    doppler: await mined('DevnetDopplerHook', BEFORE_SWAP_FLAG),
     // Rehype (Bankr's current pools): the pool hook that takes the schedule contract's fee from the output.
     // The real DopplerHookInitializer's permissions (src/initializers/DopplerHookInitializer.sol getHookPermissions).
-    rehypeInitializer: mined(
+    rehypeInitializer: await mined(
       'DevnetDopplerHookInitializer',
       BEFORE_INITIALIZE_FLAG | AFTER_ADD_LIQUIDITY_FLAG | AFTER_REMOVE_LIQUIDITY_FLAG | AFTER_SWAP_FLAG | AFTER_SWAP_RETURNS_DELTA_FLAG,
       [rehypeHookAddress],
     ),
-    zora: mined('DevnetZoraHook', BEFORE_SWAP_FLAG),
+    zora: await mined('DevnetZoraHook', BEFORE_SWAP_FLAG),
   }
 
   const d = DEVNET_LAUNCH_DEFAULTS
