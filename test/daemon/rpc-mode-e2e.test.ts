@@ -86,6 +86,8 @@ const OURS_ALONE = ['PrebuyOtcSettlement', 'PrebuyDevBuyCoordinator']
 describe('a daemon in rpc mode on Base as it is today (the devnet), with only its URLs configured', () => {
   let bundler: string
   let missingAtStart: string[]
+  /** The buyer of the fill tests: its API key, smart wallet and the tokens it bought (by project slug). */
+  const buyer = { key: '', wallet: '0x' as Address, tokens: new Map<string, Address>() }
 
   it("verifies the chain at Base's default addresses, starts anyway and says at start what is missing and what to run", () => {
     const output = daemon!.output()
@@ -213,6 +215,7 @@ describe('a daemon in rpc mode on Base as it is today (the devnet), with only it
     // A buyer with an API key funds its smart wallet with USDC (the devnet's, at Base's USDC address).
     const key = await approvedBuyerKey('Buyer')
     const wallet = getAddress((await api(url, 'GET', `${PUBLIC}/wallet`, { key })).body.serviceWalletAddress as string)
+    Object.assign(buyer, { key, wallet })
     const funded = await runCli(devnetDataDir, ['devnet', 'fund', '--address', wallet, '--usdc', '250'])
     expect(funded.code, funded.stderr).toBe(0)
     await until(async () => (await usdcOf(wallet)) === 250_000_000n, 30_000, 'the funding to be mined')
@@ -249,7 +252,7 @@ describe('a daemon in rpc mode on Base as it is today (the devnet), with only it
 
     // Each creator launches on the devnet's launchpad, whose factory sits at Base's real address (the log is the
     // factory's: what the rpc-mode daemon's adapters watch).
-    const tokens = new Map<string, Address>()
+    const tokens = buyer.tokens
     for (const { launchpad, slug, creator, factory } of launchpads) {
       const launched = await runCli<DevnetLaunchResult>(devnetDataDir, [
         'devnet',
@@ -306,6 +309,74 @@ describe('a daemon in rpc mode on Base as it is today (the devnet), with only it
       const held = view.find((entry) => getAddress(entry.address) === tokens.get(slug))
       expect(held?.balance, slug).toBe((orders.find((o) => o.slug === slug)!.execution as { tokensReceived: string }).tokensReceived)
     }
+  })
+
+  it('the buyer withdraws a bought token to its own address (one UserOperation through the bundler)', async () => {
+    const token = buyer.tokens.get('orbit')!
+    const held = await balanceOf(token, buyer.wallet)
+    const to = privateKeyToAccount(generatePrivateKey()).address
+    const withdrawal = await api(url, 'POST', `${PUBLIC}/wallet/withdrawals`, {
+      key: buyer.key,
+      body: { chain: 'base', tokenAddress: token, withdrawAddress: to, amount: 'max' },
+    })
+    expect(withdrawal.status, JSON.stringify(withdrawal.body)).toBe(200)
+    expect(withdrawal.body).toMatchObject({ chain: 'base', tokenAddress: token, withdrawAddress: to, amount: held.toString() })
+    expect(await balanceOf(token, to)).toBe(held)
+    expect(await balanceOf(token, buyer.wallet)).toBe(0n)
+  })
+
+  it('restarted, it finds its contracts at once (no warning), is ready, and fills an order on the next launch', async () => {
+    daemon!.process.kill('SIGTERM')
+    expect(await daemon!.exited).toBe(0)
+    const port = await freePortPair()
+    daemon = await startDaemonProcess(dataDir, port, { PREBUY_PASSPHRASE: 'rpc mode end to end passphrase' })
+    url = `http://127.0.0.1:${port}`
+    expect(daemon.output()).not.toContain('our contracts are not deployed')
+    const { status, body } = await readyzUntil((s) => s === 200, 90_000)
+    expect(status, JSON.stringify(body)).toBe(200)
+    // What was filled before the restart is still there.
+    const before = (await api(url, 'GET', `${PUBLIC}/orders`, { key: buyer.key })).body.data as Array<{ slug: string; status: string }>
+    expect(before.map((o) => [o.slug, o.status]).sort()).toEqual([
+      ['drift', 'filled'],
+      ['orbit', 'filled'],
+      ['zenith', 'filled'],
+    ])
+    const creator = privateKeyToAccount(generatePrivateKey()).address
+    const id = await registrationId('nova')
+    const approved = await runCli(dataDir, [
+      'registrations',
+      'approve',
+      id,
+      '--slug',
+      'nova',
+      '--creator',
+      creator,
+      '--launchpad',
+      'clanker',
+      '--chain',
+      'base',
+    ])
+    expect(approved.code, approved.stdout + approved.stderr).toBe(0)
+    const placed = await api(url, 'POST', `${PUBLIC}/orders`, {
+      key: buyer.key,
+      body: { items: [{ slug: 'nova', maxSpendUsdc: '20', maxFdvUsdc: null, expiresInMs: 600_000 }] },
+    })
+    expect(placed.body.results, JSON.stringify(placed.body)).toEqual([{ slug: 'nova', ok: true, status: 'created' }])
+    const launched = await runCli<DevnetLaunchResult>(devnetDataDir, ['devnet', 'launch', '--launchpad', 'clanker', '--creator', creator])
+    expect(launched.code, launched.stdout + launched.stderr).toBe(0)
+    const order = await until(
+      async () => {
+        const listed = (await api(url, 'GET', `${PUBLIC}/orders`, { key: buyer.key })).body.data as Array<Record<string, unknown>>
+        const found = listed.find((o) => o.slug === 'nova')
+        return found?.status === 'filled' || found?.status === 'failed' ? found : undefined
+      },
+      120_000,
+      'the order placed after the restart to be filled',
+    )
+    expect(order.status, JSON.stringify(order)).toBe('filled')
+    const execution = order.execution as { tokensReceived: string; feeTokens: string }
+    expect(await balanceOf(getAddress(launched.json.token), buyer.wallet)).toBe(BigInt(execution.tokensReceived))
+    expect(await balanceOf(getAddress(launched.json.token), FEE_RECIPIENT)).toBe(BigInt(execution.feeTokens))
   })
 })
 
