@@ -156,9 +156,8 @@ const url = (schemes: readonly string[]) => {
 }
 
 /**
- * Real Base defaults live with the chain layer (src/chain/real-chains.ts) so there is one list. The v4
- * PositionManager, the smart-account factory and the ETH/USD pool are not in the facts, so they have no default and
- * must be configured for real Base.
+ * Real Base defaults live with the chain layer (src/chain/real-chains.ts) so there is one list: every address of
+ * `base` has one, so an rpc-mode config names only Base's URLs. The second chain has none.
  */
 export { BASE_DEFAULT_ADDRESSES }
 
