@@ -33,7 +33,8 @@ beforeAll(async () => {
   // (until it places them at the real addresses): any contract's code stands in for them, as in start-verify.test.ts.
   const testClient = createTestClient({ mode: 'anvil', transport: http(base.rpcUrl) })
   const someCode = (await createPublicClient({ transport: http(base.rpcUrl) }).getCode({ address: base.addresses.stablecoin }))!
-  for (const address of [BASE_LAUNCHPADS.clanker.factory, BASE_LAUNCHPADS.doppler.airlock, BASE_LAUNCHPADS.zora.factory]) {
+  const launchpads = [BASE_LAUNCHPADS.clanker.factory, BASE_LAUNCHPADS.doppler.airlock, BASE_LAUNCHPADS.zora.factory]
+  for (const address of [...launchpads, BASE_LAUNCHPADS.clankerV5.factory, BASE_LAUNCHPADS.clankerV5.hook]) {
     await testClient.setCode({ address, bytecode: someCode })
   }
   await writeFile(
