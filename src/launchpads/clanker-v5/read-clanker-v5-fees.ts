@@ -1,4 +1,16 @@
-import { type Address, decodeFunctionResult, encodeAbiParameters, encodeFunctionData, type Hex, keccak256, type PublicClient } from 'viem'
+import {
+  type Address,
+  BaseError,
+  ContractFunctionRevertedError,
+  decodeFunctionResult,
+  ExecutionRevertedError,
+  RawContractError,
+  encodeAbiParameters,
+  encodeFunctionData,
+  type Hex,
+  keccak256,
+  type PublicClient,
+} from 'viem'
 import { CLANKER_V5_SNIPER, type ClankerV5FeeSchedule } from '../../pricing/schedules/clanker-v5.ts'
 import type { LaunchCandidate } from '../launchpad-adapter.ts'
 import { EXTSLOAD_ABI, V4_QUOTER_ABI } from './clanker-v5-abi.ts'
@@ -63,11 +75,53 @@ export async function quoteBuyFeePips(
   return feePipsFromQuote(pool, zeroForOne, amountIn, amountOut)
 }
 
+/** A call the node answered with a revert (the contract refused), as opposed to a failed RPC. */
+const reverted = (error: unknown): boolean =>
+  error instanceof BaseError &&
+  error.walk((e) => e instanceof RawContractError || e instanceof ExecutionRevertedError || e instanceof ContractFunctionRevertedError) !== null
+
+/** Seconds after the launch second tried when the hook refuses a swap then (Clanker v4's descending-fee module does). */
+const GATED_SECONDS = 2
+
+/**
+ * The schedule from quotes of a buy at given times (`quoteAt`: the total fee, pips, or a throw). The launch second is
+ * quoted first; a revert there (and the next GATED_SECONDS seconds) means the hook refuses swaps then: swaps are
+ * allowed from the first second that quotes, and the sniper fee, when one is measured there, is taken to have started at
+ * the documented 99%. The end of the documented 20 s gives the tax. A start no higher than the tax: no sniper fee.
+ */
+export async function measureClankerV5Schedule(launchedAt: number, quoteAt: (timestamp: number) => Promise<number>): Promise<ClankerV5FeeSchedule> {
+  const { seconds, startFee } = CLANKER_V5_SNIPER
+  const afterSniper = quoteAt(launchedAt + seconds)
+  let first: { at: number; fee: number } | undefined
+  for (let e = 0; e <= GATED_SECONDS && !first; e++) {
+    try {
+      first = { at: launchedAt + e, fee: await quoteAt(launchedAt + e) }
+    } catch (error) {
+      if (!reverted(error) || e === GATED_SECONDS) {
+        afterSniper.catch(() => undefined)
+        throw error
+      }
+    }
+  }
+  const tax = await afterSniper
+  const gated = first!.at > launchedAt
+  const sniperStartFee = first!.fee > tax ? (gated ? Math.max(startFee, first!.fee) : first!.fee) : null
+  return {
+    kind: 'clanker_v5',
+    startTime: launchedAt,
+    buyTax: tax,
+    sniperStartFee,
+    sniperSeconds: seconds,
+    ...(gated ? { swapsFrom: first!.at } : {}),
+  }
+}
+
 /**
  * A Clanker v5 launch's fee schedule, measured: no v5 ABI is published, so the tax and whether the sniper fee is on are
- * read from quotes of the real swap, at the launch second (the sniper fee's 99% when it is on) and at the end of the
- * documented 20 s (the buy tax, plus any LP fee: the total a buy pays from then on). The shape in between is the
- * documented start and end joined linearly (schedules/clanker-v5.ts). A start no higher than the end means no sniper fee.
+ * read from quotes of the real swap (quoteBuyFeePips) on the state after the launch block: at the launch second (the
+ * sniper fee's 99% when it is on) and at the end of the documented 20 s (the buy tax, plus any LP fee: the total a buy
+ * pays from then on); measureClankerV5Schedule turns them into the schedule. The shape in between is the documented
+ * start and end joined linearly (schedules/clanker-v5.ts).
  */
 export async function readClankerV5Fees(
   client: PublicClient,
@@ -75,15 +129,5 @@ export async function readClankerV5Fees(
   launch: Pick<LaunchCandidate, 'poolKey' | 'poolId' | 'tokenIsCurrency0' | 'blockNumber' | 'launchedAt'>,
 ): Promise<ClankerV5FeeSchedule> {
   const pool = await readPoolPoint(client, addresses.poolManager, launch.poolId, launch.blockNumber, !launch.tokenIsCurrency0)
-  const [atLaunch, afterSniper] = await Promise.all([
-    quoteBuyFeePips(client, addresses.v4Quoter, launch, pool, launch.launchedAt),
-    quoteBuyFeePips(client, addresses.v4Quoter, launch, pool, launch.launchedAt + CLANKER_V5_SNIPER.seconds),
-  ])
-  return {
-    kind: 'clanker_v5',
-    startTime: launch.launchedAt,
-    buyTax: afterSniper,
-    sniperStartFee: atLaunch > afterSniper ? atLaunch : null,
-    sniperSeconds: CLANKER_V5_SNIPER.seconds,
-  }
+  return measureClankerV5Schedule(launch.launchedAt, (timestamp) => quoteBuyFeePips(client, addresses.v4Quoter, launch, pool, timestamp))
 }

@@ -32,6 +32,11 @@ export interface ClankerV5FeeSchedule {
   sniperSeconds: number
   /** A static LP fee of the pool key on top of the tax, pips (the documentation says none; absent or 0). */
   poolLpFee?: number
+  /**
+   * The first second the hook allows a swap, when that is after the launch second (quotes reverted before it;
+   * undocumented, so measured). Absent: swaps from the launch block on (what the devnet imitation does).
+   */
+  swapsFrom?: number
 }
 
 const asLinear = (s: ClankerV5FeeSchedule): LinearFeeSchedule => ({
@@ -56,7 +61,7 @@ export const clankerV5Schedule: ScheduleKind<ClankerV5FeeSchedule> = {
     // (1 - tax)(1 - lp); with no LP fee the total is the hook's fee exactly.
     const totalFee = lpFee === 0 ? feeFractionFromPips(hookFee) : compoundFees(feeFractionFromPips(lpFee), feeFractionFromPips(hookFee))
     const sniperFee = hookFee > s.buyTax ? hookFee : 0
-    return { lpFee, sniperFee, totalFee, totalFraction: toNumber(totalFee), swapsAllowed: true }
+    return { lpFee, sniperFee, totalFee, totalFraction: toNumber(totalFee), swapsAllowed: next.timestamp >= (s.swapsFrom ?? s.startTime) }
   },
-  settled: (s, next) => s.sniperStartFee === null || next.timestamp >= s.startTime + s.sniperSeconds,
+  settled: (s, next) => (s.sniperStartFee === null || next.timestamp >= s.startTime + s.sniperSeconds) && next.timestamp >= (s.swapsFrom ?? s.startTime),
 }

@@ -1,4 +1,6 @@
+import { RawContractError } from 'viem'
 import { describe, expect, it } from 'vitest'
+import { measureClankerV5Schedule } from '../../../src/launchpads/clanker-v5/read-clanker-v5-fees.ts'
 import { effectiveMarketCap } from '../../../src/pricing/effective-market-cap.ts'
 import { feeAt, scheduleSettled } from '../../../src/pricing/fee-schedule.ts'
 import { type ClankerV5FeeSchedule, clankerV5FeeAt } from '../../../src/pricing/schedules/clanker-v5.ts'
@@ -86,5 +88,47 @@ describe('the fee a quoted swap paid (fee-from-quote)', () => {
     const pool = { sqrtPriceX96: 2n ** 96n / 100n, liquidity: 10n ** 24n }
     const amountIn = probeAmount(pool, false)
     expect(feePipsFromQuote(pool, false, amountIn, feelessAmountOut(pool, false, amountIn))).toBe(0)
+  })
+})
+
+describe('the schedule measured from quotes (measureClankerV5Schedule)', () => {
+  const linearQuote = (tax: number) => async (t: number) => clankerV5FeeAt({ ...sniper, buyTax: tax }, t)
+  const refusedBefore = (from: number, quote: (t: number) => Promise<number>) => async (t: number) => {
+    if (t < from) throw new RawContractError({ data: '0x' })
+    return quote(t)
+  }
+
+  it('quotes at the launch second and at +20 s: the sniper start and the tax; swaps from the launch', async () => {
+    expect(await measureClankerV5Schedule(T0, linearQuote(30_000))).toEqual({
+      kind: 'clanker_v5',
+      startTime: T0,
+      buyTax: 30_000,
+      sniperStartFee: 990_000,
+      sniperSeconds: 20,
+    })
+    expect(await measureClankerV5Schedule(T0, async () => 20_000)).toEqual({
+      kind: 'clanker_v5',
+      startTime: T0,
+      buyTax: 20_000,
+      sniperStartFee: null,
+      sniperSeconds: 20,
+    })
+  })
+
+  it('a hook that refuses swaps in the launch second: swaps from the first second that quotes, the sniper fee from the documented 99%', async () => {
+    const schedule = await measureClankerV5Schedule(T0, refusedBefore(T0 + 1, linearQuote(30_000)))
+    expect(schedule).toEqual({ kind: 'clanker_v5', startTime: T0, buyTax: 30_000, sniperStartFee: 990_000, sniperSeconds: 20, swapsFrom: T0 + 1 })
+    expect(feeAt(schedule, next(T0)).swapsAllowed).toBe(false)
+    expect(scheduleSettled(schedule, next(T0))).toBe(false)
+    expect(feeAt(schedule, next(T0 + 1))).toMatchObject({ swapsAllowed: true, sniperFee: 990_000 - 48_000 })
+  })
+
+  it('a hook that still refuses after the gated seconds, or a failed RPC: the error, for the indexer to quarantine and retry', async () => {
+    await expect(measureClankerV5Schedule(T0, refusedBefore(T0 + 5, linearQuote(30_000)))).rejects.toThrow(RawContractError)
+    await expect(
+      measureClankerV5Schedule(T0, async () => {
+        throw new Error('connection reset')
+      }),
+    ).rejects.toThrow('connection reset')
   })
 })
