@@ -203,6 +203,16 @@ describe('Clanker v5 on the devnet (factory and hook at their Base addresses)', 
         )
         expect(quote.sniperFee).toBe(s < 20 ? clankerV5FeeAt(schedule, t0 + s) : 0)
       }
+
+      // Sells (now that buys moved the price into the range) pay the sell tax (the devnet's equals the buy tax) on their
+      // pair-token output, and the sniper fee too while it lasts: the quote of a sell measures it (within a pip: the
+      // fee comes off the output, the measure models it on the input).
+      const sell = { ...launch!, tokenIsCurrency0: !launch!.tokenIsCurrency0, blockNumber: await client.getBlockNumber() }
+      const sellPool = await readPoolPoint(client, chain.addresses.poolManager, launch!.poolId, sell.blockNumber, launch!.tokenIsCurrency0)
+      for (const s of [5, 40]) {
+        const measured = await quoteBuyFeePips(client, chain.addresses.v4Quoter, sell, sellPool, t0 + s)
+        expect(Math.abs(measured - clankerV5FeeAt(schedule, t0 + s)), `sell at second ${s}`).toBeLessThanOrEqual(1)
+      }
     },
   )
 
