@@ -48,6 +48,8 @@ export function chainExpectation(chain: ChainConfig, options: ExpectationOptions
       { name: 'Clanker factory', address: BASE_LAUNCHPADS.clanker.factory },
       { name: 'Doppler Airlock', address: BASE_LAUNCHPADS.doppler.airlock },
       { name: 'Zora factory', address: BASE_LAUNCHPADS.zora.factory },
+      { name: 'Clanker v5 factory', address: BASE_LAUNCHPADS.clankerV5.factory },
+      { name: 'Clanker v5 hook', address: BASE_LAUNCHPADS.clankerV5.hook },
     )
     if (options.zoraEthPool) {
       contracts.push({ name: 'ZORA token', address: BASE_ZORA_TOKEN })

@@ -15,6 +15,8 @@ export default class DevnetLaunch extends OperatorCommand {
     '<%= config.bin %> devnet launch --launchpad zora --creator 0x1111... --paired zora   # a content coin paired with ZORA',
     '<%= config.bin %> devnet launch --launchpad zora --creator 0x1111... --creator-coin   # a creator coin (pairs with ZORA)',
     '<%= config.bin %> devnet launch --launchpad clanker --creator 0x1111... --dev-buy-usdc 500   # the creator buys in the deployment',
+    '<%= config.bin %> devnet launch --launchpad clanker_v5 --creator 0x1111... --end-fee 50000   # Clanker v5: 5% buy tax, sniper fee 99% -> 5% over 20 s',
+    '<%= config.bin %> devnet launch --launchpad clanker_v5 --creator 0x1111... --start-fee 30000 --end-fee 30000 --paired weth   # 3% tax, no sniper fee, WETH pair',
   ]
   static override flags = {
     launchpad: Flags.string({ required: true, options: [...LAUNCHPADS] }),
@@ -26,10 +28,11 @@ export default class DevnetLaunch extends OperatorCommand {
     'start-fee': Flags.integer({
       min: 0,
       max: 1_000_000,
-      description: "launch (sniper) fee at launch, pips (1,000,000 = 100%); clanker and doppler only (Zora's is fixed by its hook)",
+      description:
+        "launch (sniper) fee at launch, pips (1,000,000 = 100%); clanker, doppler and clanker_v5 (990000: sniper fee on, or equal to --end-fee: off); Zora's is fixed by its hook",
     }),
-    'end-fee': Flags.integer({ min: 0, max: 1_000_000, description: 'fee once the decay is over, pips' }),
-    'decay-seconds': Flags.integer({ min: 1, description: 'seconds over which the fee decays' }),
+    'end-fee': Flags.integer({ min: 0, max: 1_000_000, description: 'fee once the decay is over, pips; clanker_v5: the buy (and sell) tax, 10000 to 100000' }),
+    'decay-seconds': Flags.integer({ min: 1, description: 'seconds over which the fee decays (clanker_v5: 20, the documented sniper window)' }),
     'auction-bid-eth': Flags.string({
       description:
         'clanker only: a third party bids this much ETH and wins the first SniperAuctionV2 round (launch + 2); the fee decay then starts at that round',
@@ -37,7 +40,7 @@ export default class DevnetLaunch extends OperatorCommand {
     paired: Flags.string({
       options: ['weth', 'eth', 'zora', 'coin'],
       description:
-        'what the token pairs with: clanker weth; doppler weth (default, as Bankr) or eth (a native-ETH numeraire); zora eth (default), zora or coin (a creator coin: --paired-coin)',
+        'what the token pairs with: clanker weth; doppler weth (default, as Bankr) or eth (a native-ETH numeraire); zora eth (default), zora or coin (a creator coin: --paired-coin); clanker_v5 eth (default) or weth',
     }),
     'paired-coin': Flags.string({ description: 'with --paired coin (zora): the creator coin the content coin pairs with' }),
     'dev-buy-usdc': Flags.string({

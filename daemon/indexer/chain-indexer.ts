@@ -213,7 +213,7 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
     async onBlock(event) {
       const { block } = event
       deps.ticks.publish({ type: 'block', chain: key, blockNumber: block.number })
-      if (deps.onLaunchLogs && event.logs.some((l) => launchAddresses.some((address) => isAddressEqual(address, l.address)))) {
+      if (deps.onLaunchLogs && event.logs.some((l) => detector.adapterOf(l) !== undefined)) {
         deps.onLaunchLogs({ chain: key, blockNumber: block.number, arrivedAt: performance.now() })
       }
       // One price read per paired asset per block, started by the first need (a launch starts it early, alongside its

@@ -22,8 +22,8 @@ export interface DetectedLaunch {
 }
 
 export interface LaunchDetector {
-  /** The adapter whose launch event `log` may be (by emitter). */
-  adapterOf(log: Pick<Log, 'address'>): LaunchpadAdapter | undefined
+  /** The adapter whose launch event `log` may be (by emitter, and by the adapter's isLaunchLog where it has one). */
+  adapterOf(log: Pick<Log, 'address' | 'topics' | 'data'>): LaunchpadAdapter | undefined
   /**
    * Launchpads with a registered project still waiting to launch on this chain: launch logs of the others (most
    * launches on a busy chain are not ours) are skipped without fetching their receipts.
@@ -57,7 +57,8 @@ export interface LaunchDetectorDeps {
 
 export function createLaunchDetector(deps: LaunchDetectorDeps): LaunchDetector {
   const { store, chain, client, adapters, stage } = deps
-  const adapterOf = (entry: Pick<Log, 'address'>) => adapters.find((a) => isAddressEqual(a.launchEvent.address, entry.address))
+  const adapterOf = (entry: Pick<Log, 'address' | 'topics' | 'data'>) =>
+    adapters.find((a) => isAddressEqual(a.launchEvent.address, entry.address) && (a.isLaunchLog?.(entry) ?? true))
 
   /** decodeLaunch's context: the transaction's receipt; the block's time is already known from the sync. */
   async function launchContext(entry: Log, blockTimestamp: bigint): Promise<LaunchContext> {

@@ -43,7 +43,7 @@ export function createLaunchWorkers(context: WorkerContext): BackgroundWorker[] 
     if (chain.key !== 'base') return undefined
     const zoraEthPool = context.config.launches.zoraEthPool
     const zora = { ...BASE_LAUNCHPADS.zora, ...(zoraEthPool ? { route: { zora: BASE_ZORA_TOKEN, ethPool: zoraEthPool } } : {}) }
-    return { ...BASE_LAUNCHPADS, poolManager, weth, zora }
+    return { ...BASE_LAUNCHPADS, poolManager, weth, zora, v4Quoter: chain.addresses.v4Quoter }
   }
 
   async function routerOf(chain: ChainConfig): Promise<Address> {

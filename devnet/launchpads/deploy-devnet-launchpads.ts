@@ -31,7 +31,13 @@ import { CLANKER_DEFAULT_POOL, REFERENCE_LAUNCH_FEES } from '../../src/launchpad
 import { confirmDevnetTx, devnetPublicClient, impersonate, mineIfManual } from './send-devnet-tx.ts'
 import { jsonRpc } from '../anvil/json-rpc.ts'
 import { constructAt } from '../chain/construct-at.ts'
-import { BASE_CLANKER_FACTORY, BASE_DOPPLER_AIRLOCK, BASE_ZORA_FACTORY } from '../../src/launchpads/base-addresses.ts'
+import {
+  BASE_CLANKER_FACTORY,
+  BASE_CLANKER_V5_FACTORY,
+  BASE_CLANKER_V5_HOOK,
+  BASE_DOPPLER_AIRLOCK,
+  BASE_ZORA_FACTORY,
+} from '../../src/launchpads/base-addresses.ts'
 
 /** Default launch fees of the devnet launchpads (pips), overridable per launch. */
 export const DEVNET_LAUNCH_DEFAULTS = {
@@ -55,6 +61,15 @@ export const DEVNET_LAUNCH_DEFAULTS = {
   },
   /** Zora: 99% -> 1% over 10 s. */
   zora: { startFee: REFERENCE_LAUNCH_FEES.zora.startFee, endFee: REFERENCE_LAUNCH_FEES.zora.endFee, decaySeconds: REFERENCE_LAUNCH_FEES.zora.durationSeconds },
+  /**
+   * Clanker v5: the sniper fee on (99% -> the tax over the documented 20 s; startFee = endFee turns it off) and the buy
+   * tax (endFee, 1% to 10%; the sell tax is the same): the reference launch's 10%.
+   */
+  clanker_v5: {
+    startFee: REFERENCE_LAUNCH_FEES.clanker_v5.sniperStartFee,
+    endFee: REFERENCE_LAUNCH_FEES.clanker_v5.buyTax,
+    decaySeconds: REFERENCE_LAUNCH_FEES.clanker_v5.sniperSeconds,
+  },
 } as const
 
 /**
@@ -73,7 +88,7 @@ const DEPLOY_GAS = 10_000_000n
 const CALL_GAS = 200_000n
 
 /**
- * Deploys the three devnet launchpads on a devnet chain whose fixtures (PoolManager, WETH) exist: a CREATE2 hook
+ * Deploys the devnet launchpads (Clanker v4 and v5, Doppler, Zora) on a devnet chain whose fixtures (PoolManager, WETH) exist: a CREATE2 hook
  * deployer, each hook at a mined address carrying its permission bits, each factory at its real Base address (Clanker v4
  * factory, Doppler Airlock, Zora coin factory: BASE_LAUNCHPADS), and the hook -> launchpad link.
  * Every address is known in advance (CREATE from the deployer's nonces, CREATE2 from mined salts), so all the
@@ -160,6 +175,11 @@ export async function deployDevnetLaunchpads(chain: ChainConfig, deployer: Accou
     d.zora.endFee,
     d.zora.decaySeconds,
   ])
+  // Clanker v5's hook and factory at their Base addresses: each names the other (both addresses are known). The hook's
+  // constructor checks that its address carries its permissions, so its imitation implements exactly the callbacks the
+  // real address's bits encode (DevnetClankerV5Hook).
+  const clankerV5Hook = await placeFactory(chain, BASE_CLANKER_V5_HOOK, 'DevnetClankerV5Hook', [poolManager, BASE_CLANKER_V5_FACTORY])
+  const clankerV5Factory = await placeFactory(chain, BASE_CLANKER_V5_FACTORY, 'DevnetClankerV5Factory', [poolManager, weth, BASE_CLANKER_V5_HOOK])
 
   if ((await create('DevnetHookDeployer', [])) !== hookDeployer) throw new Error('the hook deployer is not at its predicted address')
   const rehypeHook = await create('DevnetRehypeDopplerHook', [deployer.address])
@@ -215,6 +235,7 @@ export async function deployDevnetLaunchpads(chain: ChainConfig, deployer: Accou
     },
     doppler: { airlock: dopplerAirlock, hook: dopplerHook, rehypeInitializer, rehypeHook },
     zora: { factory: zoraFactory, hook: zoraHook, route: devnetZoraRoute(zoraToken) },
+    clankerV5: { factory: clankerV5Factory, hook: clankerV5Hook },
   }
   if (!(await devnetLaunchpadsExist(chain, addresses))) {
     throw new PrebuyError('devnet_deploy_failed', 'A devnet launchpad contract is not at its expected address.')
@@ -266,6 +287,8 @@ export async function devnetLaunchpadsExist(chain: ChainConfig, addresses: Launc
     addresses.zora.factory,
     addresses.zora.hook,
     addresses.zora.route.zora,
+    addresses.clankerV5.factory,
+    addresses.clankerV5.hook,
   ]
   const codes = await Promise.all(all.map((address) => client.getCode({ address })))
   return codes.every((code) => code !== undefined && code !== '0x')

@@ -21,6 +21,8 @@ export type LaunchpadArtifactName =
   | 'DevnetZoraEthPool'
   | 'DevnetZoraCoin'
   | 'DevnetLaunchToken'
+  | 'DevnetClankerV5Hook'
+  | 'DevnetClankerV5Factory'
 
 export interface LaunchpadArtifact {
   abi: Abi

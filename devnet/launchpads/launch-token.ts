@@ -27,11 +27,15 @@ import {
 } from '../../src/launchpads/clanker/clanker-deployment-config.ts'
 import type { ClankerPositionConfig } from '../../src/launchpads/clanker/clanker-launch-pool.ts'
 import { DEVNET_LAUNCH_DEFAULTS } from './deploy-devnet-launchpads.ts'
+import { CLANKER_V5_SNIPER } from '../../src/pricing/schedules/clanker-v5.ts'
 import { loadLaunchpadArtifact } from './devnet-artifacts.ts'
 import { confirmDevnetTx, devnetPublicClient, impersonate, submitDevnetCall, type DevnetCall } from './send-devnet-tx.ts'
 
-/** What each devnet hook accepts as a starting fee, like the real ones: Clanker's MEV cap, Doppler's cap, Zora any. */
-export const MAX_START_FEE: Record<Launchpad, number> = { clanker: 800_000, doppler: 900_000, zora: 1_000_000 }
+/**
+ * What each devnet hook accepts as a starting fee, like the real ones: Clanker's MEV cap, Doppler's cap, Zora any,
+ * Clanker v5's documented 99% sniper fee.
+ */
+export const MAX_START_FEE: Record<Launchpad, number> = { clanker: 800_000, doppler: 900_000, zora: 1_000_000, clanker_v5: CLANKER_V5_SNIPER.startFee }
 
 export interface LaunchTokenOptions {
   chain: ChainConfig
@@ -85,9 +89,15 @@ export type DevnetPair = 'weth' | 'eth' | 'zora' | 'coin'
 
 /**
  * The pairs each devnet launchpad launches with, default first: Clanker WETH (the SDK's default; any ERC-20 on Base,
- * never native ETH), Doppler a WETH (Bankr's) or native-ETH numeraire, Zora native ETH, ZORA or a creator coin.
+ * never native ETH), Doppler a WETH (Bankr's) or native-ETH numeraire, Zora native ETH, ZORA or a creator coin, Clanker
+ * v5 native ETH (the documentation's "native coin", first of its registered pair tokens) or WETH.
  */
-export const DEVNET_PAIRS: Record<Launchpad, readonly DevnetPair[]> = { clanker: ['weth'], doppler: ['weth', 'eth'], zora: ['eth', 'zora', 'coin'] }
+export const DEVNET_PAIRS: Record<Launchpad, readonly DevnetPair[]> = {
+  clanker: ['weth'],
+  doppler: ['weth', 'eth'],
+  zora: ['eth', 'zora', 'coin'],
+  clanker_v5: ['eth', 'weth'],
+}
 
 /** The launch's paired asset, checked against the launchpad (creator coins always pair with ZORA, as on Base). */
 export function devnetPairOf(o: Pick<LaunchTokenOptions, 'launchpad' | 'paired' | 'creatorCoin' | 'pairedCoin'>): DevnetPair {
@@ -155,6 +165,17 @@ export async function submitLaunch(options: LaunchTokenOptions): Promise<Hex> {
     throw new PrebuyError('invalid_launch_fee', "Zora's launch fee is fixed by its coin hook (99% to 1% over 10 s): no fee options on zora.")
   }
   devnetPairOf(options)
+  // Clanker v5 (clanker-devco/DOCS general/token-deployments.md): a buy tax of 1% to 10% (endFee), the sniper fee on
+  // (startFee 99%) or off (startFee = endFee), over the documented 20 s only.
+  if (launchpad === 'clanker_v5') {
+    const { startFee: sniper, seconds } = CLANKER_V5_SNIPER
+    if (endFee < 10_000 || endFee > 100_000 || (startFee !== sniper && startFee !== endFee) || decaySeconds !== seconds) {
+      throw new PrebuyError(
+        'invalid_launch_fee',
+        `A Clanker v5 launch takes a buy tax (end fee) of 10,000 to 100,000 pips, a start fee of ${sniper.toLocaleString('en-US')} (sniper fee on) or equal to the tax (off), and ${seconds} decay seconds.`,
+      )
+    }
+  }
   if (options.dynamicFee && launchpad !== 'clanker') {
     throw new PrebuyError('invalid_launch_fee', 'Only Clanker launches choose a dynamic-fee hook.')
   }
@@ -183,8 +204,18 @@ export async function submitLaunch(options: LaunchTokenOptions): Promise<Hex> {
 
 const SUPPLY_ABI = parseAbi(['function TOKEN_SUPPLY() view returns (uint256)'])
 
-const launchpadAddress = (o: Pick<LaunchTokenOptions, 'addresses' | 'launchpad'>): Address =>
-  o.launchpad === 'clanker' ? o.addresses.clanker.factory : o.launchpad === 'doppler' ? o.addresses.doppler.airlock : o.addresses.zora.factory
+const launchpadAddress = (o: Pick<LaunchTokenOptions, 'addresses' | 'launchpad'>): Address => {
+  switch (o.launchpad) {
+    case 'clanker':
+      return o.addresses.clanker.factory
+    case 'doppler':
+      return o.addresses.doppler.airlock
+    case 'zora':
+      return o.addresses.zora.factory
+    case 'clanker_v5':
+      return o.addresses.clankerV5.factory
+  }
+}
 
 /**
  * Where the launchpad will CREATE2 the token for this salt (the token's constructor arguments are part of it; Clanker
@@ -259,6 +290,24 @@ function launchCall(o: LaunchTokenOptions, startFee: number, endFee: number, dec
             name: o.name,
             symbol: o.symbol,
             currency: pairedAddress(o, devnetPairOf(o)),
+            salt,
+          },
+        ],
+      }
+    case 'clanker_v5':
+      // The devnet factory's own entry point (no v5 ABI is published): the sell tax is the buy tax.
+      return {
+        address: o.addresses.clankerV5.factory,
+        abi: loadLaunchpadArtifact('DevnetClankerV5Factory').abi,
+        functionName: 'deployToken',
+        args: [
+          {
+            name: o.name,
+            symbol: o.symbol,
+            pairedToken: pairedAddress(o, devnetPairOf(o)),
+            buyTax: endFee,
+            sellTax: endFee,
+            sniperFee: startFee > endFee,
             salt,
           },
         ],

@@ -35,7 +35,7 @@ export interface UserRecord {
   social?: SocialProfile
 }
 
-export const LAUNCHPADS = ['clanker', 'doppler', 'zora'] as const
+export const LAUNCHPADS = ['clanker', 'doppler', 'zora', 'clanker_v5'] as const
 export type Launchpad = (typeof LAUNCHPADS)[number]
 
 export const LAUNCH_METHODS = ['open_market', 'dev_buy', 'pooled_otc'] as const

@@ -1,6 +1,7 @@
 import type { Address } from 'viem'
 import type { Launchpad } from '../domain/records.ts'
 import { CLANKER_BASE, createClankerAdapter } from './clanker/clanker-adapter.ts'
+import { CLANKER_V5_BASE, createClankerV5Adapter } from './clanker-v5/clanker-v5-adapter.ts'
 import { createDopplerAdapter, DOPPLER_BASE } from './doppler/doppler-adapter.ts'
 import type { LaunchpadAdapter } from './launchpad-adapter.ts'
 import { createZoraAdapter, ZORA_BASE } from './zora/zora-adapter.ts'
@@ -17,6 +18,8 @@ export interface LaunchpadAddresses {
   doppler: { airlock: Address; hook: Address; rehypeInitializer: Address; rehypeHook: Address }
   /** The devnet also deploys ZORA and its ETH pool beside the factory. */
   zora: { factory: Address; hook: Address; route: ZoraRoute }
+  /** Clanker v5's factory and hook, at their Base addresses on the devnet too (the hook's address is its permissions). */
+  clankerV5: { factory: Address; hook: Address }
 }
 
 export interface CreateLaunchpadAdaptersOptions {
@@ -26,22 +29,31 @@ export interface CreateLaunchpadAdaptersOptions {
   doppler: { airlock: Address }
   /** `route`: how ZORA is bought and priced (Base: configured by the operator; absent, ZORA pairs are unsupported). */
   zora: { factory: Address; route?: ZoraRoute }
+  /** Clanker v5: found by its hook; its fee is measured by quoting the swap through `v4Quoter`. */
+  clankerV5: { factory: Address; hook: Address }
+  v4Quoter: Address
 }
 
-/** The three adapters for one chain. */
+/** The four adapters for one chain. */
 export function createLaunchpadAdapters(options: CreateLaunchpadAdaptersOptions): Record<Launchpad, LaunchpadAdapter> {
   const { poolManager, weth } = options
   return {
     clanker: createClankerAdapter({ factory: options.clanker.factory, poolManager, weth }),
     doppler: createDopplerAdapter({ airlock: options.doppler.airlock, poolManager, weth }),
     zora: createZoraAdapter({ factory: options.zora.factory, poolManager, weth, zoraRoute: options.zora.route }),
+    clanker_v5: createClankerV5Adapter({ ...options.clankerV5, poolManager, weth, v4Quoter: options.v4Quoter }),
   }
 }
 
 /** The adapter options for launchpads deployed on a devnet (deployDevnetLaunchpads), ZORA route included. */
-export const devnetAdapterOptions = (chain: { poolManager: Address; weth: Address }, a: LaunchpadAddresses): CreateLaunchpadAdaptersOptions => ({
+export const devnetAdapterOptions = (
+  chain: { poolManager: Address; weth: Address; v4Quoter: Address },
+  a: LaunchpadAddresses,
+): CreateLaunchpadAdaptersOptions => ({
   poolManager: chain.poolManager,
   weth: chain.weth,
+  v4Quoter: chain.v4Quoter,
+  clankerV5: { factory: a.clankerV5.factory, hook: a.clankerV5.hook },
   clanker: { factory: a.clanker.factory },
   doppler: { airlock: a.doppler.airlock },
   zora: { factory: a.zora.factory, route: a.zora.route },
@@ -54,4 +66,6 @@ export const BASE_LAUNCHPADS: CreateLaunchpadAdaptersOptions = {
   clanker: { factory: CLANKER_BASE.factory },
   doppler: { airlock: DOPPLER_BASE.airlock },
   zora: { factory: ZORA_BASE.factory },
+  clankerV5: { factory: CLANKER_V5_BASE.factory, hook: CLANKER_V5_BASE.hook },
+  v4Quoter: CLANKER_V5_BASE.v4Quoter,
 }

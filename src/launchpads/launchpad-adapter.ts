@@ -117,6 +117,12 @@ export interface LaunchpadAdapter {
   id: Launchpad
   /** Who emits launches and their events (Zora: content coins and creator coins each have their own). */
   launchEvent: { address: Address; events: readonly AbiEvent[] }
+  /**
+   * For an emitter that also emits logs that are no launch (Clanker v5's launches are the PoolManager's Initialize logs
+   * naming its hook, among every swap): whether `log` may be a launch, from its topics and data alone (no receipt is
+   * fetched for the others). Absent: every log of the emitter may be.
+   */
+  isLaunchLog?(log: Pick<Log, 'topics' | 'data'>): boolean
   /** The v4 PoolManager whose Initialize log (same transaction) carries the pool key. */
   poolManager: Address
   /**

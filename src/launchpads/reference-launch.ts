@@ -6,6 +6,7 @@ import type { FeeSchedule } from '../pricing/fee-schedule.ts'
 import { fdvUsdAtomic } from '../pricing/fdv.ts'
 import type { Fraction } from '../pricing/fraction.ts'
 import { CLANKER_MAX_MEV_MODULE_DELAY } from '../pricing/schedules/clanker-auction.ts'
+import { CLANKER_V5_SNIPER } from '../pricing/schedules/clanker-v5.ts'
 import { tokenPriceInPaired } from '../pricing/sqrt-price.ts'
 import { getSqrtPriceAtTick } from '../pricing/v4/tick-math.ts'
 
@@ -21,11 +22,16 @@ import { getSqrtPriceAtTick } from '../pricing/v4/tick-math.ts'
  *   ../shared/facts/launchpads.md); swaps allowed from the start.
  * - Zora coins v4: 99% -> 1% over 10 s, linear per second from the coin's creation (ourzora/zora-protocol
  *   `packages/coins/src/hooks/ZoraV4CoinHook.sol`, `libs/CoinConstants.sol`).
+ * - Clanker v5: a buy tax the creator sets between 1% and 10% and an optional sniper fee, 99% falling to the tax over
+ *   the first 20 s (clanker-devco/DOCS general/token-deployments.md). No default is documented: chosen the worst a
+ *   buyer can meet, the sniper fee on and the 10% maximum tax (the simulator then never shows a cap below a real v5
+ *   launch's), the curve linear (its shape is undocumented: schedules/clanker-v5.ts).
  */
 export const REFERENCE_LAUNCH_FEES = {
   clanker: { startingFee: 666_777, endingFee: 41_673, secondsToDecay: 15, lpFee: 10_000 },
   doppler: { startFee: 800_000, endFee: 12_000, durationSeconds: 10 },
   zora: { startFee: 990_000, endFee: 10_000, durationSeconds: 10 },
+  clanker_v5: { buyTax: 100_000, sniperStartFee: CLANKER_V5_SNIPER.startFee, sniperSeconds: CLANKER_V5_SNIPER.seconds },
 } as const
 
 /** Blocks between a Clanker launch and its first auction block (ClankerSniperAuctionV2: N+2). */
@@ -60,6 +66,10 @@ export function referenceLaunchDescription(launchpad: Launchpad): string {
       const who = launchpad === 'doppler' ? 'Doppler as Bankr launches it' : 'Zora coin v4'
       return `${who}: ${percentOfPips(f.startFee)} -> ${percentOfPips(f.endFee)} over ${f.durationSeconds} s`
     }
+    case 'clanker_v5': {
+      const f = REFERENCE_LAUNCH_FEES.clanker_v5
+      return `Clanker v5, sniper fee on: ${percentOfPips(f.sniperStartFee)} -> the ${percentOfPips(f.buyTax)} buy tax over ${f.sniperSeconds} s (linear, chosen), no LP fee`
+    }
   }
 }
 
@@ -78,6 +88,8 @@ export function referenceFeeSchedule(launchpad: Launchpad, launch: { number: big
       return { kind: 'linear', startTime: launch.timestamp, ...REFERENCE_LAUNCH_FEES.doppler }
     case 'zora':
       return { kind: 'linear', startTime: launch.timestamp, ...REFERENCE_LAUNCH_FEES.zora }
+    case 'clanker_v5':
+      return { kind: 'clanker_v5', startTime: launch.timestamp, ...REFERENCE_LAUNCH_FEES.clanker_v5 }
   }
 }
 

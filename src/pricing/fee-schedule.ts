@@ -1,10 +1,12 @@
 import { type ClankerFeeSchedule, clankerSchedule } from './schedules/clanker.ts'
 import { type ClankerAuctionSchedule, clankerAuctionSchedule } from './schedules/clanker-auction.ts'
+import { type ClankerV5FeeSchedule, clankerV5Schedule } from './schedules/clanker-v5.ts'
 import { type LinearFeeSchedule, linearSchedule } from './schedules/linear.ts'
 import type { FeeQuote, NextBlock, ScheduleKind } from './schedules/schedule-kind.ts'
 
 export type { ClankerFeeSchedule } from './schedules/clanker.ts'
 export type { ClankerAuctionSchedule } from './schedules/clanker-auction.ts'
+export type { ClankerV5FeeSchedule } from './schedules/clanker-v5.ts'
 export type { LinearFeeSchedule } from './schedules/linear.ts'
 export type { FeeQuote, NextBlock } from './schedules/schedule-kind.ts'
 
@@ -13,7 +15,7 @@ export type { FeeQuote, NextBlock } from './schedules/schedule-kind.ts'
  * the schedule follows it) and evaluated for every price tick. One union member per kind; each kind's maths lives in
  * src/pricing/schedules/<kind>.ts and is registered below.
  */
-export type FeeSchedule = ClankerFeeSchedule | ClankerAuctionSchedule | LinearFeeSchedule
+export type FeeSchedule = ClankerFeeSchedule | ClankerAuctionSchedule | LinearFeeSchedule | ClankerV5FeeSchedule
 
 type KindTable = { [K in FeeSchedule['kind']]: ScheduleKind<Extract<FeeSchedule, { kind: K }>> }
 
@@ -22,6 +24,7 @@ const SCHEDULE_KINDS: KindTable = {
   clanker: clankerSchedule,
   clanker_auction: clankerAuctionSchedule,
   linear: linearSchedule,
+  clanker_v5: clankerV5Schedule,
 }
 
 const kindOf = <S extends FeeSchedule>(schedule: S) => SCHEDULE_KINDS[schedule.kind] as unknown as ScheduleKind<S>

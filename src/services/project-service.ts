@@ -101,8 +101,11 @@ export interface ProjectServiceDeps {
 
 export const PROJECT_LOCK = 'projects'
 
-/** Every launchpad we support charges a decaying launch fee, so launches are sniper-protected. */
-const SNIPER_PROTECTED: Record<Launchpad, boolean> = { clanker: true, doppler: true, zora: true }
+/**
+ * Every launchpad we support charges a decaying launch fee, so launches are sniper-protected. Clanker v5's sniper fee
+ * is optional (the creator turns it on: clanker-devco/DOCS general/token-deployments.md): not protected by default.
+ */
+const SNIPER_PROTECTED: Record<Launchpad, boolean> = { clanker: true, doppler: true, zora: true, clanker_v5: false }
 
 function profileFrom(input: NewProject, registration: RegistrationSubmission | undefined): ProjectProfile {
   // The first URL (projectUrls also holds social handles such as @moon, which are no website).

@@ -90,4 +90,30 @@ describe('GET /projects/{slug}/simulation: the open market on the launch fee cur
     })
     expect((await simulate()).json().openMarket).toBeNull()
   })
+
+  it("a Clanker v5 project: placed on v5's reference curve (sniper fee 99% -> the 10% tax over 20 s, linear; no LP fee)", async () => {
+    await h.services.reviews.submitRegistration(
+      { projectName: 'Five', projectUrls: ['https://five.example'], projectInfo: 'Five.', contact: '@five', email: 'five@example.com' },
+      '10.0.0.5',
+    )
+    const pending = (await h.services.reviews.list({ kind: 'registration', status: 'pending' })).at(-1)!
+    const owner = await h.services.reviews.approveRegistration(pending.id, {
+      slug: 'five',
+      creatorAddress: '0x00000000000000000000000000000000000000c5',
+      launchpad: 'clanker_v5',
+      chain: 'base',
+      label: 'owner-five',
+    })
+    const simulated = (await h.app.inject({ method: 'GET', url: `${PREFIX}/projects/five/simulation`, headers: bearer(owner.apiKey) })).json()
+    // The first block after the launch (2 s): 990,000 - 890,000 * 2 / 20 = 901,000 pips; settled at 20 s on the tax.
+    expect(simulated.openMarket).toMatchObject({
+      launchpad: 'clanker_v5',
+      firstSwapAfterSeconds: 2,
+      firstSwapFeePercent: '90.1000',
+      settledAfterSeconds: 20,
+      settledFeePercent: '10.0000',
+      startFdvSource: null,
+    })
+    expect(simulated.openMarket.reference).toContain('Clanker v5')
+  })
 })

@@ -128,6 +128,61 @@ describe('daemon: orders placed over the API fill on a devnet launch', () => {
     const project = await call('GET', '/projects/comet', approved.key.apiKey)
     expect((project.body.launch as { tokenAddress: string }).tokenAddress).toBe(genuine.token)
   })
+
+  it('a Clanker v5 project: approved with --launchpad clanker_v5, launched with `prebuy devnet launch --launchpad clanker_v5`, its order fills', async () => {
+    const creator = privateKeyToAccount(generatePrivateKey()).address
+    await call('POST', '/projects', undefined, {
+      projectName: 'Nova',
+      projectUrls: ['https://nova.example'],
+      projectInfo: 'Nova launches a Clanker v5 token.',
+      contact: '@nova',
+      email: 'team@nova.example',
+    })
+    const [registration] = await admin.listReviews('registration', 'pending')
+    const approved = await runCli<{ project: { slug: string; launchpad: string } }>(dataDir, [
+      'registrations',
+      'approve',
+      registration!.id,
+      '--slug',
+      'nova',
+      '--creator',
+      creator,
+      '--launchpad',
+      'clanker_v5',
+      '--chain',
+      'base',
+    ])
+    expect(approved.json?.project).toMatchObject({ slug: 'nova', launchpad: 'clanker_v5' })
+    const buyer = await call('POST', '/api-keys', undefined, { label: 'buyer-nova' })
+    await admin.devnetFund({ address: buyer.body.serviceWalletAddress as string, chain: 'base', usdc: '100' })
+    await call('POST', '/orders', buyer.body.apiKey as string, { items: [{ slug: 'nova', maxSpendUsdc: '25', maxFdvUsdc: null, expiresInMs: 600_000 }] })
+
+    // A 5% buy and sell tax without the sniper fee, paired with native ETH (the default).
+    const launched = await runCli<{ token: string; launchpad: string; paired: { kind: string } }>(dataDir, [
+      'devnet',
+      'launch',
+      '--launchpad',
+      'clanker_v5',
+      '--creator',
+      creator,
+      '--start-fee',
+      '50000',
+      '--end-fee',
+      '50000',
+    ])
+    expect(launched.json).toMatchObject({ launchpad: 'clanker_v5', paired: { kind: 'eth' } })
+    const filled = await waitFor(async () => {
+      const order = ((await call('GET', '/orders', buyer.body.apiKey as string)).body.data as Array<Record<string, unknown>>)[0]
+      return order?.status === 'filled' && order
+    })
+    expect(filled).toMatchObject({ status: 'filled' })
+    const project = await call('GET', '/projects/nova', buyer.body.apiKey as string)
+    expect((project.body.launch as { tokenAddress: string }).tokenAddress).toBe(launched.json!.token)
+    // A fee option the documentation rules out is refused with its reason.
+    const refused = await runCli(dataDir, ['devnet', 'launch', '--launchpad', 'clanker_v5', '--creator', creator, '--end-fee', '200000'])
+    expect(refused.code).not.toBe(0)
+    expect(refused.stderr + refused.stdout).toContain('buy tax')
+  })
 })
 
 /** Polls until `probe` returns something truthy (30 s at most). */

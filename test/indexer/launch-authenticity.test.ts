@@ -25,19 +25,19 @@ describe('launch authenticity: only facts nobody else can forge bind a project (
   const expectedAddress = (slug: string, launchpad: Launchpad, creator: Address, salt: Hex) =>
     predictTokenAddress({ chain: h.chain, addresses: h.launchpads, launchpad, creator, name: `${slug} token`, symbol: slug.slice(0, 5).toUpperCase() }, salt)
 
-  it.each(['clanker', 'doppler', 'zora'] as const)(
+  it.each(['clanker', 'doppler', 'zora', 'clanker_v5'] as const)(
     '%s: a forged launch naming the creator is rejected and buys nothing; the genuine launch afterwards fills',
     async (launchpad) => {
       const creator = fresh()
-      const { slug } = await h.newProject(`forged-${launchpad}`, launchpad, creator)
+      const { slug } = await h.newProject(`forged-${launchpad.replace('_', '-')}`, launchpad, creator)
       const buyer = await h.newBuyer(`forged-${launchpad}`, '100')
       await h.order(buyer, slug, '50', null)
       h.startMining()
       // Anyone can call the factory naming the registered creator (Clanker token admin, Zora payout recipient). A
       // Doppler launch under NoOp governance names nobody (timelock and governance are 0xdead): it is not even a
-      // candidate of the project.
+      // candidate of the project; nor does a Clanker v5 launch (found by its pool's hook: no field names a creator).
       const forged = await h.launch(slug, launchpad, creator, { sender: fresh() })
-      if (launchpad === 'doppler') {
+      if (launchpad === 'doppler' || launchpad === 'clanker_v5') {
         await h.indexer.caughtUp('base', forged.blockNumber)
         expect(await candidateOf(slug, forged.token)).toBeUndefined()
       } else {

@@ -45,7 +45,13 @@ import { type LinearFeeSchedule as LinearSchedule, linearFeeAt } from '../../src
 const at = (timestamp: number, number = 0n) => ({ timestamp, number })
 /** When a schedule's launch fee reaches its floor. */
 const floorOf = (s: FeeSchedule): number =>
-  s.kind === 'clanker' ? s.startTime + s.secondsToDecay : s.kind === 'clanker_auction' ? s.decayFrom + s.secondsToDecay : s.startTime + s.durationSeconds
+  s.kind === 'clanker'
+    ? s.startTime + s.secondsToDecay
+    : s.kind === 'clanker_auction'
+      ? s.decayFrom + s.secondsToDecay
+      : s.kind === 'clanker_v5'
+        ? s.startTime + s.sniperSeconds
+        : s.startTime + s.durationSeconds
 import { exactInputSingleRange } from './single-range-swap.ts'
 
 const STATE_VIEW = parseAbi(['function getSlot0(bytes32 poolId) view returns (uint160 sqrtPriceX96, int24 tick, uint24 protocolFee, uint24 lpFee)'])
