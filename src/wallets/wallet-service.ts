@@ -141,6 +141,12 @@ export interface WalletService {
   /** Counterfactual smart-account address for a user; the same on both chains. No transaction is sent. */
   walletAddress(userIndex: number): Promise<Address>
   /**
+   * The same address, after the factory of every enabled chain derived it too (an eth_call of the deployment, or the
+   * wallet's code already there). Refuses with wallet_address_mismatch when a chain derives another address, and with
+   * chain_unavailable when it could not be asked. What a new key stores and shows to its buyer.
+   */
+  verifiedWalletAddress(userIndex: number): Promise<Address>
+  /**
    * Balances per chain: native ETH, then the spend currency first among ERC-20s ("0" when none), then every token in
    * `indexedTokens` for that chain the wallet holds (zero balances of launched tokens are omitted), WETH.
    */
