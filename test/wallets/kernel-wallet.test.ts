@@ -1,4 +1,5 @@
-import { encodeFunctionData, erc20Abi, getAddress, parseAbi, parseEther, type Address } from 'viem'
+import { encodeFunctionData, erc20Abi, getAddress, parseAbi, parseEther, zeroHash, type Address } from 'viem'
+import { kernelInitData } from '../../src/wallets/accounts/kernel-account-address.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
 import { fundAccount } from '../../devnet/chain/faucet.ts'
@@ -56,6 +57,17 @@ describe('Kernel v3.1 on the devnet', () => {
     expect(address).not.toBe(await f.service.walletAddress(1))
     expect(await kernel.verifiedWalletAddress(1)).toBe(address)
     const owner = f.keys.ownerSigner(1).address
+    // The offline derivation (kernel-account-address.ts) is the real KernelFactory's, on both chains.
+    for (const chain of ['base', 'second_chain'] as const) {
+      expect(
+        await f.clients[chain].readContract({
+          address: KERNEL_V3_1_FACTORY_ADDRESS,
+          abi: factoryAbi,
+          functionName: 'getAddress',
+          args: [kernelInitData(owner), zeroHash],
+        }),
+      ).toBe(address)
+    }
     for (const chain of ['base', 'second_chain'] as const) {
       const account = await kernel.walletAddress(1)
       expect(account).toBe(address)
