@@ -15,6 +15,21 @@ export const AFTER_SWAP_RETURNS_DELTA_FLAG = 1 << 2
  * About 16,000 tries on average (a fraction of a second); deterministic, so a redeploy finds the same salt.
  */
 export function mineHookSalt(deployer: Address, initCode: Hex, flags: number, maxTries = 2_000_000): { salt: Hex; address: Address } {
+  // Both devnet chains deploy the same hooks from the same deployer and nonce with the same arguments (the canonical
+  // addresses are the same on both), so the second chain's search is the first's: remembered, it costs nothing. The
+  // search is synchronous (seconds on a busy machine): run twice back to back it held the event loop long enough that
+  // the other chain's JSON-RPC call in flight timed out at start-up.
+  const key = `${deployer.toLowerCase()}:${keccak256(initCode)}:${flags}`
+  const known = found.get(key)
+  if (known) return known
+  const result = searchHookSalt(deployer, initCode, flags, maxTries)
+  found.set(key, result)
+  return result
+}
+
+const found = new Map<string, { salt: Hex; address: Address }>()
+
+function searchHookSalt(deployer: Address, initCode: Hex, flags: number, maxTries: number): { salt: Hex; address: Address } {
   const prefix = concatBytes([new Uint8Array([0xff]), hexToBytes(deployer)])
   const codeHash = keccak256(initCode, 'bytes')
   const buffer = new Uint8Array(1 + 20 + 32 + 32)

@@ -65,6 +65,15 @@ describe('mineHookSalt', () => {
     expect(Number(BigInt(address) & BigInt(HOOK_FLAG_MASK))).toBe(flags)
     expect(getAddress(address)).toBe(getContractAddress({ opcode: 'CREATE2', from: B, salt, bytecodeHash: keccak256(initCode) }))
   })
+
+  it('remembers a search: the second devnet chain asks for the same hooks and gets the first answer without searching again', () => {
+    const { abi, bytecode } = loadLaunchpadArtifact('DevnetZoraHook')
+    const initCode = encodeDeployData({ abi, bytecode, args: [POOL_MANAGER, B] })
+    const first = mineHookSalt(A, initCode, BEFORE_SWAP_FLAG)
+    expect(mineHookSalt(A, initCode, BEFORE_SWAP_FLAG)).toBe(first)
+    // Another deployer is another search.
+    expect(mineHookSalt(B, initCode, BEFORE_SWAP_FLAG)).not.toBe(first)
+  })
 })
 
 describe('encodeStablecoinToTokenSwap', () => {
