@@ -341,17 +341,19 @@ describe('loadConfig rejects a bad config with one line naming the field', () =>
     })
   }
 
-  it('accepts kernel on the devnet and in rpc mode, where no accountFactory is needed (SimpleAccount is the default)', async () => {
+  it('accepts kernel on the devnet and in rpc mode, where neither accountFactory nor positionManager is needed (SimpleAccount is the default)', async () => {
     await writeFileConfig({ wallet: { accountKind: 'kernel' } })
     expect((await loadConfig({ flags: { dataDir: dir }, env: PASS })).wallet.accountKind).toBe('kernel')
     const { chains, addresses } = rpcChains()
-    // The second chain has no default addresses: its accountFactory left out.
-    const { accountFactory: _unused, ...withoutFactory } = addresses
+    // The second chain has no default addresses: its accountFactory (unused by Kernel wallets) and positionManager
+    // (never called by the service) left out.
+    const { accountFactory: _unused, positionManager: _notCalled, ...withoutFactory } = addresses
     const kernelChains = { ...chains, second_chain: { ...chains.second_chain, addresses: withoutFactory } }
     await writeFileConfig({ chains: kernelChains, feeRecipient: addresses.weth, wallet: { accountKind: 'kernel' } })
     const config = await loadConfig({ flags: { dataDir: dir }, env: PASS })
     expect(config.wallet.accountKind).toBe('kernel')
     expect(config.chains.mode === 'rpc' && config.chains.second_chain?.addresses.accountFactory).toBeUndefined()
+    expect(config.chains.mode === 'rpc' && config.chains.second_chain?.addresses.positionManager).toBeUndefined()
     // Without a factory, SimpleAccount (the default) is refused, naming the field.
     await writeFileConfig({ chains: kernelChains, feeRecipient: addresses.weth })
     expect(await configErrorOf(loadConfig({ flags: { dataDir: dir }, env: PASS }))).toBe(
