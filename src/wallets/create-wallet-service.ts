@@ -43,7 +43,7 @@ export const HEAD_MAX_AGE_MS = 0
 export interface WalletServiceDeps {
   chains: Record<ChainKey, ChainConfig>
   keys: KeyStore
-  /** 'simple' on devnet; 'kernel' is the production default on real chains (chosen by the config layer). */
+  /** wallet.accountKind: 'simple' (SimpleAccount v0.7, the default) or 'kernel' (Kernel v3.1). */
   accountKind: SmartAccountKind
   logger?: Logger
   /** Receipt wait, polling and block-share tuning of the bundler. */

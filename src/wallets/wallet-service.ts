@@ -5,7 +5,7 @@ import type { ErrorCode } from '../common/error-codes.ts'
 
 /**
  * The one interface the rest of the service uses for smart wallets. The implementation (src/wallets/) hides the
- * account type (SimpleAccount on devnet, Kernel on real chains), key custody and the bundler.
+ * account type (SimpleAccount v0.7 or Kernel v3.1, by configuration), key custody and the bundler.
  *
  * A wallet is identified by the user's index (a small integer the store allocates once per API key); the owner key is
  * derived from the master secret and that index and never leaves this module.
