@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseEventLogs, type Hash } from 'viem'
+import { entryPoint07Abi } from 'viem/account-abstraction'
 import { buyRouterAbi } from '../../daemon/executor/buy-router-abi.ts'
 import { executionOrderId } from '../../daemon/executor/build-buy-calls.ts'
 import type { WalletService } from '../../src/wallets/wallet-service.ts'
@@ -10,8 +11,8 @@ const USDC = 1_000_000n
 /**
  * The executor's essential cases with Kernel v3.1 wallets (wallet.accountKind 'kernel'; the devnet places Kernel at
  * its canonical Base addresses, devnet/chain/place-kernel.ts): a launch's orders fill in one bundle with the fee and
- * exact balances (clanker-flow.test.ts' first case), and a crash on either side of the chain buys exactly once
- * (recovery.test.ts' first two cases). The other executor suites run on SimpleAccount; what differs between the two
+ * exact balances (clanker-flow.test.ts' first case), a waiting wallet is deployed ahead (wallets-ahead.test.ts' first
+ * case), and a crash on either side of the chain buys exactly once (recovery.test.ts' first two cases). The other executor suites run on SimpleAccount; what differs between the two
  * kinds is the account (derivation, deployment ahead, callData, nonce keys, signature), which these cases all cross.
  */
 describe('execution with Kernel v3.1 wallets (real devnet, wallets, store)', () => {
@@ -73,6 +74,27 @@ describe('execution with Kernel v3.1 wallets (real devnet, wallets, store)', () 
     const receipt = await h.client.getTransactionReceipt({ hash: txHash })
     const buyers = parseEventLogs({ abi: buyRouterAbi, logs: receipt.logs, eventName: 'PrebuyBuy' }).map((l) => (l.args as { buyer: string }).buyer)
     expect(buyers).toEqual([whale.wallet, partial.wallet, second.wallet])
+  })
+
+  it('deploys a funded waiting buyer’s Kernel wallet ahead of the launch; the launch buy then carries no initCode', async () => {
+    const { slug, creator } = await h.newProject('kahead', 'doppler')
+    const funded = await h.newBuyer('k-ahead', '200')
+    await h.order(funded, slug, '50', null)
+    const deployed = async () => (await h.client.getCode({ address: funded.wallet })) !== undefined
+    // As wallets-ahead.test.ts: a block to read the waiting wallet, then the deployment is sent and a later block mines it.
+    await h.waitFor('deployed ahead', async () => {
+      await h.mine()
+      await h.indexer.caughtUp('base', await h.client.getBlockNumber({ cacheTime: 0 }))
+      await h.executor.idle()
+      return deployed()
+    })
+    h.startMining()
+    await h.launch(slug, 'doppler', creator)
+    await h.waitFor('fill', async () => (await h.getOrder(funded, slug))?.status === 'filled')
+    await h.stopMining()
+    const receipt = await h.client.getTransactionReceipt({ hash: (await h.getOrder(funded, slug))!.execution!.txHash as Hash })
+    expect(parseEventLogs({ abi: entryPoint07Abi, eventName: 'AccountDeployed', logs: receipt.logs })).toHaveLength(0)
+    expect(await h.usdcOf(funded.wallet)).toBe(150n * USDC)
   })
 
   it('a crash after the UserOperation was mined but before the receipt was recorded settles from the chain, never buying twice', async () => {
