@@ -1,4 +1,4 @@
-import { encodeFunctionData, erc20Abi, getAddress, parseAbi, parseEther, zeroHash, type Address } from 'viem'
+import { createPublicClient, encodeFunctionData, erc20Abi, getAddress, http, parseAbi, parseEther, zeroHash, type Address } from 'viem'
 import { kernelInitData } from '../../src/wallets/accounts/kernel-account-address.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
@@ -195,6 +195,16 @@ describe('the wallet address a buyer is shown is confirmed on chain', () => {
       await jsonRpc(f.chains.second_chain.rpcUrl, 'anvil_setCode', [KERNEL_META_FACTORY_ADDRESS, saved])
     }
     expect(await f.newService({ accountKind: 'kernel' }).verifiedWalletAddress(61)).toBe(await kernel.walletAddress(61))
+  })
+
+  it('refuses with chain_unavailable, storing nothing, when a chain cannot be asked', async () => {
+    const dead = createPublicClient({ transport: http('http://127.0.0.1:9', { retryCount: 0 }) })
+    const error = await f
+      .newService({ accountKind: 'kernel', readClients: { second_chain: dead } })
+      .verifiedWalletAddress(63)
+      .catch((e: unknown) => e)
+    expect(error).toMatchObject({ code: 'chain_unavailable' })
+    expect((error as Error).message).toBe('The wallet address could not be confirmed on second_chain; nothing was stored. Try again shortly.')
   })
 
   it('SimpleAccount: refuses when the configured factory derives another address than the one computed offline', async () => {
