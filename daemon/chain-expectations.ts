@@ -7,6 +7,14 @@ import { BASE_LAUNCHPADS } from '../src/launchpads/create-adapters.ts'
 import type { PoolKey } from '../src/launchpads/launchpad-adapter.ts'
 import { BASE_ZORA_TOKEN } from '../src/launchpads/zora/zora-route.ts'
 import { simpleAccountAddress } from '../src/wallets/accounts/simple-account-address.ts'
+import { kernelAccountAddress, kernelFactoryData } from '../src/wallets/accounts/kernel-account-address.ts'
+import type { SmartAccountKind } from '../src/wallets/accounts/operation-account.ts'
+import {
+  KERNEL_ECDSA_VALIDATOR_ADDRESS,
+  KERNEL_META_FACTORY_ADDRESS,
+  KERNEL_V3_1_FACTORY_ADDRESS,
+  KERNEL_V3_1_IMPLEMENTATION_ADDRESS,
+} from '../src/chain/canonical-addresses.ts'
 
 /**
  * The owner whose wallet address start-up asks the factory for: any owner would do (the derivation is the same
@@ -19,6 +27,8 @@ export interface ExpectationOptions {
   realLaunchpads: boolean
   /** launches.zoraEthPool: the ZORA route's pool, bought through on real Base. */
   zoraEthPool?: PoolKey | undefined
+  /** wallet.accountKind (default 'simple'): which wallet factory must be there and derive our addresses. */
+  accountKind?: SmartAccountKind
 }
 
 /**
@@ -28,10 +38,13 @@ export interface ExpectationOptions {
  * v4Quoter, universalRouter, permit2 and v3Factory are not called by the daemon, so they are not checked. Our own
  * contracts (the buy router, vesting, OTC settlement, dev-buy coordinator) are not required to start: the daemon runs
  * without buying until they are deployed (daemon/chain/contracts-watch.ts, `prebuy contracts deploy`).
- * Wallets are SimpleAccount v0.7 (`kernel` is refused by the config until it passes the suites).
+ * SimpleAccount wallets need the configured accountFactory; Kernel v3.1 wallets need Kernel's canonical contracts
+ * (implementation, KernelFactory, meta-factory, ECDSA validator; src/chain/canonical-addresses.ts) and then ignore an
+ * accountFactory. Either way the factory must derive, for a test owner, the address the daemon computes offline.
  */
 export function chainExpectation(chain: ChainConfig, options: ExpectationOptions): ChainExpectation {
   const a = chain.addresses
+  const kernel = options.accountKind === 'kernel'
   const contracts: Array<{ name: string; address: Address }> = [
     { name: 'stablecoin', address: a.stablecoin },
     { name: 'weth', address: a.weth },
@@ -39,7 +52,7 @@ export function chainExpectation(chain: ChainConfig, options: ExpectationOptions
     { name: 'stateView', address: a.stateView },
     { name: 'entryPoint', address: a.entryPoint },
     // Optional in the config without SimpleAccount wallets (positionManager is never called, so never checked).
-    ...(a.accountFactory ? [{ name: 'accountFactory', address: a.accountFactory }] : []),
+    ...(kernel ? KERNEL_CONTRACTS : a.accountFactory ? [{ name: 'accountFactory', address: a.accountFactory }] : []),
     { name: 'multicall3', address: a.multicall3 },
     { name: 'ethUsdPool', address: a.ethUsdPool },
   ]
@@ -64,9 +77,31 @@ export function chainExpectation(chain: ChainConfig, options: ExpectationOptions
     stablecoinDecimals: USDC_DECIMALS,
     weth: a.weth,
     ethUsdPool: a.ethUsdPool,
-    ...(a.accountFactory
-      ? { account: { factory: a.accountFactory, owner: CHECK_WALLET_OWNER, expected: simpleAccountAddress(a.accountFactory, CHECK_WALLET_OWNER) } }
-      : {}),
+    ...(kernel
+      ? { account: KERNEL_ACCOUNT_CHECK }
+      : a.accountFactory
+        ? { account: { factory: a.accountFactory, owner: CHECK_WALLET_OWNER, expected: simpleAccountAddress(a.accountFactory, CHECK_WALLET_OWNER) } }
+        : {}),
     node: { callGas: SIMULATION_CALL_GAS, batchSize: RPC_BATCH_SIZE },
   }
+}
+
+const KERNEL_CONTRACTS: Array<{ name: string; address: Address }> = [
+  { name: 'Kernel v3.1 implementation', address: KERNEL_V3_1_IMPLEMENTATION_ADDRESS },
+  { name: 'KernelFactory', address: KERNEL_V3_1_FACTORY_ADDRESS },
+  { name: 'Kernel meta-factory', address: KERNEL_META_FACTORY_ADDRESS },
+  { name: 'Kernel ECDSA validator', address: KERNEL_ECDSA_VALIDATOR_ADDRESS },
+]
+
+/** The meta-factory's simulated deployWithFactory answers where the test owner's Kernel wallet would be deployed. */
+const KERNEL_ACCOUNT_CHECK: NonNullable<ChainExpectation['account']> = {
+  factory: KERNEL_META_FACTORY_ADDRESS,
+  owner: CHECK_WALLET_OWNER,
+  expected: kernelAccountAddress(CHECK_WALLET_OWNER),
+  derivation: {
+    call: kernelFactoryData(CHECK_WALLET_OWNER),
+    name: 'Kernel meta-factory',
+    describe: `deployWithFactory(KernelFactory, initialize(${CHECK_WALLET_OWNER}), 0)`,
+    hint: 'not Kernel v3.1 at its canonical addresses?',
+  },
 }

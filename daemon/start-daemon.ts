@@ -164,7 +164,7 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     const enabled = enabledChainKeys(chains)
     await verifyChains(
       enabled.map((key) => chains[key]),
-      { realLaunchpads: config.chains.mode === 'rpc', zoraEthPool: config.launches.zoraEthPool },
+      { realLaunchpads: config.chains.mode === 'rpc', zoraEthPool: config.launches.zoraEthPool, accountKind: config.wallet.accountKind },
     )
 
     // Wallets: the key store decrypts the master secret with the passphrase; nothing here is logged.

@@ -25,7 +25,7 @@ const NPM_ARTIFACTS = {
 } as const satisfies Record<string, readonly [string, string]>
 
 /** Contracts we compile ourselves (scripts/compile-contracts.ts) into devnet/contracts/artifacts. */
-const OWN_ARTIFACTS = ['TestStablecoin', 'WETH9', 'Multicall3', 'V3LiquiditySeeder', 'Permit2'] as const
+const OWN_ARTIFACTS = ['TestStablecoin', 'WETH9', 'Multicall3', 'V3LiquiditySeeder', 'Permit2', 'DevnetEcdsaValidator', 'DevnetKernelFactoryStaker'] as const
 
 export type NpmArtifactName = keyof typeof NPM_ARTIFACTS
 export type OwnArtifactName = (typeof OWN_ARTIFACTS)[number]

@@ -27,6 +27,7 @@ import { PrebuyError } from '../../src/common/errors.ts'
 import { silentLogger, type Logger } from '../../src/common/logger.ts'
 import { loadArtifact, type ArtifactName } from './artifacts.ts'
 import { constructAt } from './construct-at.ts'
+import { placeKernel } from './place-kernel.ts'
 import { BASE_DEFAULT_ADDRESSES } from '../../src/chain/real-chains.ts'
 import { isqrt } from '../../src/pricing/isqrt.ts'
 
@@ -142,6 +143,8 @@ export async function deployFixtures(options: DeployFixturesOptions): Promise<Ch
   )
   expectAddress(entryPoint, ENTRY_POINT_V07_ADDRESS, 'EntryPoint v0.7')
   expectAddress(accountFactory, base.accountFactory, 'SimpleAccountFactory v0.7')
+  // Kernel v3.1 wallets (wallet.accountKind 'kernel'): implementation, factories and ECDSA validator at their Base addresses.
+  await placeKernel({ rpcUrl, from: deployer.address, send: sendCall })
 
   const poolManager = await place(base.poolManager, 'PoolManager', [deployer.address])
   const stateView = await place(base.stateView, 'StateView', [poolManager])

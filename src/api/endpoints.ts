@@ -65,6 +65,9 @@ export const ENDPOINTS: Endpoint[] = [
       409: err('The label is taken (code label_taken); retry with another label.'),
       429: err('Too many keys created from this IP in the current hour (refused requests, 400/403/409, do not count).', ['Retry-After', ...RATE_HEADERS]),
       500: err('Unexpected failure.'),
+      503: err(
+        'The wallet address was not confirmed against the chain, and nothing was stored: a chain’s wallet factory derives another address (code wallet_address_mismatch), or the chain could not be read (code chain_unavailable).',
+      ),
     },
   },
   {

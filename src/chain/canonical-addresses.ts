@@ -15,3 +15,13 @@ export const CREATE2_DEPLOYER_ADDRESS: Address = '0x4e59b44847b379578588920ca78f
  * argument, through the CREATE2 deployer with salt 0 (../shared/facts/base-today.md; permissionless's default).
  */
 export const SIMPLE_ACCOUNT_FACTORY_V07_ADDRESS: Address = '0x91E60e0613810449d098b0b5Ec8b51A0FE8c8985'
+/**
+ * Kernel v3.1 (ZeroDev), permissionless 0.4.1's KERNEL_VERSION_TO_ADDRESSES_MAP["0.3.1"]
+ * (node_modules/permissionless/_esm/accounts/kernel/toKernelSmartAccount.js; ../shared/facts/base-today.md): the
+ * account implementation, its KernelFactory, the meta-factory (FactoryStaker) permissionless deploys accounts through,
+ * and the ECDSA validator every wallet is rooted in. The devnet places its copies at these addresses.
+ */
+export const KERNEL_V3_1_IMPLEMENTATION_ADDRESS: Address = '0xBAC849bB641841b44E965fB01A4Bf5F074f84b4D'
+export const KERNEL_V3_1_FACTORY_ADDRESS: Address = '0xaac5D4240AF87249B3f71BC8E4A2cae074A3E419'
+export const KERNEL_META_FACTORY_ADDRESS: Address = '0xd703aaE79538628d27099B8c4f621bE4CCd142d5'
+export const KERNEL_ECDSA_VALIDATOR_ADDRESS: Address = '0x845ADb2C711129d4f3966735eD98a9F09fC4cE57'

@@ -18,7 +18,17 @@ export interface ChainExpectation {
    * The wallet factory, a test owner, and the wallet address the daemon computes offline for that owner (salt 0).
    * Absent when no factory is configured (optional on a real chain without SimpleAccount wallets): nothing to derive.
    */
-  account?: { factory: Address; owner: Address; expected: Address }
+  account?: {
+    factory: Address
+    owner: Address
+    expected: Address
+    /**
+     * For a factory other than SimpleAccountFactory (whose `getAddress(owner, 0)` is asked by default): the eth_call
+     * data that answers the wallet's address (Kernel: the meta-factory's deployWithFactory, simulated), the factory's
+     * name in the configuration's terms, how the call reads in a message, and what a mismatch suggests.
+     */
+    derivation?: { call: Hex; name: string; describe: string; hint: string }
+  }
   /** What the daemon passes to the node: the gas of a simulation eth_call, the largest JSON-RPC batch. */
   node: { callGas: bigint; batchSize: number }
 }
@@ -104,15 +114,16 @@ export function chainMismatch(expected: ChainExpectation, observed: ChainObserva
   }
 
   if (expected.account) {
-    const { factory, owner, expected: computed } = expected.account
+    const { factory, owner, expected: computed, derivation } = expected.account
+    const what = derivation?.name ?? 'accountFactory'
     const derived = observed.derivedAccount
-    if (!derived) return { what: 'accountFactory', address: factory, found: 'not asked for its wallet derivation' }
-    if (!derived.ok) return { what: 'accountFactory', address: factory, found: `getAddress(${owner}, 0) failed: ${derived.error}` }
+    if (!derived) return { what, address: factory, found: 'not asked for its wallet derivation' }
+    if (!derived.ok) return { what, address: factory, found: `${derivation?.describe ?? `getAddress(${owner}, 0)`} failed: ${derived.error}` }
     if (!isAddressEqual(derived.value, computed)) {
       return {
-        what: 'accountFactory',
+        what,
         address: factory,
-        found: `derives wallet ${derived.value} for owner ${owner}, the daemon computes ${computed} (not the canonical SimpleAccountFactory v0.7?)`,
+        found: `derives wallet ${derived.value} for owner ${owner}, the daemon computes ${computed} (${derivation?.hint ?? 'not the canonical SimpleAccountFactory v0.7?'})`,
       }
     }
   }

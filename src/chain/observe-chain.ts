@@ -1,4 +1,4 @@
-import { BaseError, createPublicClient, http, parseAbi, webSocket, type Address } from 'viem'
+import { BaseError, createPublicClient, getAddress, http, parseAbi, sliceHex, webSocket, type Address } from 'viem'
 import { PROBE_CODE, type Answer, type ChainExpectation, type ChainObservation } from './chain-mismatch.ts'
 
 const ERC20_ABI = parseAbi(['function decimals() view returns (uint8)'])
@@ -44,9 +44,13 @@ export async function observeChain(urls: { rpcUrl: string; wsUrl: string }, expe
     // No factory configured (it is optional without SimpleAccount wallets): nothing to derive.
     expected.account === undefined
       ? undefined
-      : answer(() => {
-          const { factory, owner } = expected.account!
-          return client.readContract({ address: factory, abi: FACTORY_ABI, functionName: 'getAddress', args: [owner, 0n] })
+      : answer(async () => {
+          const { factory, owner, derivation } = expected.account!
+          if (!derivation) return client.readContract({ address: factory, abi: FACTORY_ABI, functionName: 'getAddress', args: [owner, 0n] })
+          // A simulated deployment: the factory answers the address it would deploy the wallet to (one address word).
+          const { data } = await client.call({ to: factory, data: derivation.call })
+          if (data === undefined || data.length < 66) throw new Error(`it returned ${data ?? 'nothing'}`)
+          return getAddress(sliceHex(data, 12, 32))
         }),
     answer(() => probe({})),
     answer(async () => {

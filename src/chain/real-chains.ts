@@ -8,8 +8,8 @@ export const BASE_CHAIN_ID = 8453
 /**
  * Real Base addresses, every one a default (../shared/facts/base-today.md, "Canonical contracts and their Base
  * addresses", which gives each source): the tokens, Uniswap v4 and v3, the chain-independent canonical deployments, the
- * v4 PositionManager (@zoralabs/protocol-deployments, 8453), the canonical SimpleAccountFactory v0.7 (the wallet of real
- * chains until Kernel is proven; permissionless's default for SimpleAccount v0.7) and the WETH/USDC 0.05% v3 pool
+ * v4 PositionManager (@zoralabs/protocol-deployments, 8453), the canonical SimpleAccountFactory v0.7 (the default wallet of real
+ * chains; permissionless's default for SimpleAccount v0.7) and the WETH/USDC 0.05% v3 pool
  * (CREATE2 of the v3 factory with the canonical pool init code hash). The devnet's `base` chain places its contracts
  * at exactly these addresses (devnet/chain/deploy-fixtures.ts; test/chain/devnet.test.ts checks it).
  */

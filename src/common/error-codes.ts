@@ -156,6 +156,11 @@ export const ERROR_CODES = {
     details: ['txHash'],
   },
   too_many_operations: { kind: 'rate_limited', surface: 'api', meaning: 'The wallet has too many operations in flight; retry once they are mined.' },
+  wallet_address_mismatch: {
+    kind: 'unavailable',
+    surface: 'api',
+    meaning: 'A chain’s wallet factory derives another address for the new key’s wallet than the service computes; nothing was stored.',
+  },
   bundle_send_failed: { kind: 'unavailable', surface: 'api', meaning: 'The service’s bundler could not send the transaction.' },
   bundle_simulation_failed: { kind: 'unavailable', surface: 'api', meaning: 'The service’s bundler could not simulate the operation.' },
   transaction_over_gas_cap: {

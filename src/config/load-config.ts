@@ -105,7 +105,7 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<PrebuyCon
     // The schema requires feeRecipient in rpc mode, so the fallback only ever applies to devnet.
     feeRecipient: parsed.feeRecipient ?? DEVNET_FEE_RECIPIENT,
     wallet: {
-      // The canonical SimpleAccount v0.7 everywhere: 'kernel' is refused by the schema until it passes the suites.
+      // The canonical SimpleAccount v0.7 unless the operator chooses Kernel v3.1.
       accountKind: parsed.wallet.accountKind ?? 'simple',
       deployAhead: parsed.wallet.deployAhead,
       bundlerLowEth: parsed.wallet.bundlerLowEth,

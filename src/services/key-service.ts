@@ -88,7 +88,8 @@ export function createKeyService({ store, wallets, clock }: KeyServiceDeps): Key
       reserved.delete(label)
     }
     try {
-      const walletAddress = await wallets.walletAddress(userIndex)
+      // Confirmed against every chain's factory before anything is stored or shown (issue 21: the address a buyer funds).
+      const walletAddress = await wallets.verifiedWalletAddress(userIndex)
       const apiKey = formatApiKey(randomBytes(32))
       const record: ApiKeyRecord = {
         id: `key_${randomBytes(8).toString('hex')}`,

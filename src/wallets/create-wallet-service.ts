@@ -1,5 +1,5 @@
 import { readStablecoinBalances } from '../chain/read-stablecoin-balances.ts'
-import { createPublicClient, http, type Address, type Hash, type PublicClient } from 'viem'
+import { createPublicClient, getAddress, http, isAddressEqual, sliceHex, type Address, type Hash, type PublicClient } from 'viem'
 import { enabledChainKeys } from '../chain/enabled-chains.ts'
 import { isChainKey, type ChainConfig, type ChainKey } from '../chain/chain-keys.ts'
 import { PrebuyError } from '../common/errors.ts'
@@ -43,7 +43,7 @@ export const HEAD_MAX_AGE_MS = 0
 export interface WalletServiceDeps {
   chains: Record<ChainKey, ChainConfig>
   keys: KeyStore
-  /** 'simple' on devnet; 'kernel' is the production default on real chains (chosen by the config layer). */
+  /** wallet.accountKind: 'simple' (SimpleAccount v0.7, the default) or 'kernel' (Kernel v3.1). */
   accountKind: SmartAccountKind
   logger?: Logger
   /** Receipt wait, polling and block-share tuning of the bundler. */
@@ -160,6 +160,42 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
   }
 
   /**
+   * The wallet address, once every enabled chain's factory has derived the same one: an eth_call of the account's own
+   * deployment call (SimpleAccountFactory.createAccount, or Kernel's meta-factory deployWithFactory) answers the address
+   * the first UserOperation would deploy to. A wallet already deployed there proves the derivation too (CREATE2 binds
+   * the factory, the owner's init data and the salt). Callers that store or show the address (a new key) use this.
+   */
+  const verifiedWalletAddress = async (userIndex: number): Promise<Address> => {
+    const address = await walletAddress(userIndex)
+    await Promise.all(enabled.map((key) => confirmDerivation(key, userIndex, address)))
+    return address
+  }
+  const confirmDerivation = async (key: ChainKey, userIndex: number, address: Address): Promise<void> => {
+    const client = readClients[key]
+    let derived: Address
+    try {
+      const account = await provider.account(key, userIndex)
+      const code = await client.getCode({ address })
+      if (code !== undefined && code !== '0x') return
+      const { factory, factoryData } = await account.factoryArgs()
+      const { data } = await client.call({ to: factory, data: factoryData })
+      if (data === undefined || data.length < 66) throw new Error(`the factory ${factory} returned ${data ?? 'nothing'}`)
+      derived = getAddress(sliceHex(data, 12, 32))
+    } catch (error) {
+      throw new PrebuyError('chain_unavailable', `The wallet address could not be confirmed on ${key}; nothing was stored. Try again shortly.`, {
+        cause: error,
+      })
+    }
+    if (!isAddressEqual(derived, address)) {
+      logger.error({ chain: key, userIndex, computed: address, derived }, 'the chain derives another wallet address than the service computes')
+      throw new PrebuyError(
+        'wallet_address_mismatch',
+        `The wallet factory on ${key} derives ${derived} for this key, not ${address} as the service computed; nothing was stored (the operator must check the chain's configuration).`,
+      )
+    }
+  }
+
+  /**
    * One pass: every chunk the preparer signs goes to the bundler at once (pipelined; the bundler sends them in this
    * order), and the results come back in request order. A chunk the bundler could not send at all is reported per
    * operation unless nothing at all was sent, in which case the error is thrown as before.
@@ -236,6 +272,7 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
     accountKind: deps.accountKind,
     bundlerAddress: () => bundlerAddress(deps.keys),
     walletAddress,
+    verifiedWalletAddress,
     async getBalances(userIndex, indexedTokens) {
       const wallet = await walletAddress(userIndex)
       // A disabled chain is absent: the spec lists every chain the service supports, and it does not support that one.

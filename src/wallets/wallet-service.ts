@@ -5,7 +5,7 @@ import type { ErrorCode } from '../common/error-codes.ts'
 
 /**
  * The one interface the rest of the service uses for smart wallets. The implementation (src/wallets/) hides the
- * account type (SimpleAccount on devnet, Kernel on real chains), key custody and the bundler.
+ * account type (SimpleAccount v0.7 or Kernel v3.1, by configuration), key custody and the bundler.
  *
  * A wallet is identified by the user's index (a small integer the store allocates once per API key); the owner key is
  * derived from the master secret and that index and never leaves this module.
@@ -140,6 +140,12 @@ export interface SubmitOptions {
 export interface WalletService {
   /** Counterfactual smart-account address for a user; the same on both chains. No transaction is sent. */
   walletAddress(userIndex: number): Promise<Address>
+  /**
+   * The same address, after the factory of every enabled chain derived it too (an eth_call of the deployment, or the
+   * wallet's code already there). Refuses with wallet_address_mismatch when a chain derives another address, and with
+   * chain_unavailable when it could not be asked. What a new key stores and shows to its buyer.
+   */
+  verifiedWalletAddress(userIndex: number): Promise<Address>
   /**
    * Balances per chain: native ETH, then the spend currency first among ERC-20s ("0" when none), then every token in
    * `indexedTokens` for that chain the wallet holds (zero balances of launched tokens are omitted), WETH.

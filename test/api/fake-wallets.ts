@@ -18,6 +18,8 @@ export interface FakeWallets extends WalletService {
   provisionDelayMs: number
   /** The next withdrawal throws this (the real service's refusals, as the HTTP layer must show them). */
   failNextWithdrawal: Error | undefined
+  /** The next verifiedWalletAddress throws this (the chain derived another address, or could not be read). */
+  failNextVerification: Error | undefined
 }
 
 export const FAKE_STABLE: Record<ChainKey, Address> = {
@@ -33,12 +35,19 @@ export function createFakeWallets(): FakeWallets {
     stablecoinBalancesCalls: 0,
     provisionDelayMs: 0,
     failNextWithdrawal: undefined,
+    failNextVerification: undefined,
     setStable(userIndex, chain, atomic) {
       stable.set(`${userIndex}:${chain}`, atomic)
     },
     async walletAddress(userIndex) {
       if (fake.provisionDelayMs) await new Promise((resolve) => setTimeout(resolve, fake.provisionDelayMs))
       return `0x${(0xa000 + userIndex).toString(16).padStart(40, '0')}` as Address
+    },
+    async verifiedWalletAddress(userIndex) {
+      const failure = fake.failNextVerification
+      fake.failNextVerification = undefined
+      if (failure) throw failure
+      return fake.walletAddress(userIndex)
     },
     async getBalances(userIndex, indexed: Record<ChainKey, TokenInfo[]>) {
       fake.getBalancesCalls += 1

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { PrebuyError } from '../../src/common/errors.ts'
 import { createHarness, createKey, bearer, PREFIX, type Harness } from './harness.ts'
 
 let h: Harness
@@ -65,6 +66,16 @@ describe('POST /api-keys', () => {
     expect(res.body).not.toContain('secret')
     h.wallets.walletAddress = original
     expect((await h.app.inject({ method: 'POST', url: `${PREFIX}/api-keys`, payload: { label: 'retry-me' } })).statusCode).toBe(201)
+  })
+
+  it('503 wallet_address_mismatch when the chain derives another wallet address: nothing is stored, the label stays free', async () => {
+    const message = 'The wallet factory on base derives 0x1 for this key, not 0x2 as the service computed; nothing was stored.'
+    h.wallets.failNextVerification = new PrebuyError('wallet_address_mismatch', message)
+    const res = await h.app.inject({ method: 'POST', url: `${PREFIX}/api-keys`, payload: { label: 'mismatch' } })
+    expect(res.statusCode).toBe(503)
+    expect(res.json()).toMatchObject({ code: 'wallet_address_mismatch', message })
+    expect(await h.services.keys.listKeys()).toEqual([])
+    expect((await h.app.inject({ method: 'POST', url: `${PREFIX}/api-keys`, payload: { label: 'mismatch' } })).statusCode).toBe(201)
   })
 })
 

@@ -314,11 +314,6 @@ describe('loadConfig rejects a bad config with one line naming the field', () =>
     ['cors origins not a list', { cors: { origins: 'https://app.example' } }, 'config error: cors.origins: expected a list of origins'],
     ['fee recipient', { feeRecipient: 'me' }, 'config error: feeRecipient: expected a 0x-prefixed 20-byte hex address (from config.json)'],
     ['account kind', { wallet: { accountKind: 'safe' } }, "config error: wallet.accountKind: expected 'simple' or 'kernel' (from config.json)"],
-    [
-      'kernel on devnet',
-      { wallet: { accountKind: 'kernel' } },
-      "config error: wallet.accountKind: 'kernel' is not supported yet: Kernel v3.1 has not passed the executor, withdrawal and crash suites on a chain; use 'simple' (the canonical SimpleAccount v0.7, the default) (from config.json)",
-    ],
     ['deploy ahead', { wallet: { deployAhead: 'yes' } }, 'config error: wallet.deployAhead: expected true or false (from config.json)'],
     ['bundler low mark', { wallet: { bundlerLowEth: 0.01 } }, 'config error: wallet.bundlerLowEth: expected a decimal amount as a string'],
     [
@@ -346,11 +341,23 @@ describe('loadConfig rejects a bad config with one line naming the field', () =>
     })
   }
 
-  it('refuses kernel in rpc mode too, naming what to use instead', async () => {
+  it('accepts kernel on the devnet and in rpc mode, where neither accountFactory nor positionManager is needed (SimpleAccount is the default)', async () => {
+    await writeFileConfig({ wallet: { accountKind: 'kernel' } })
+    expect((await loadConfig({ flags: { dataDir: dir }, env: PASS })).wallet.accountKind).toBe('kernel')
     const { chains, addresses } = rpcChains()
-    await writeFileConfig({ chains, feeRecipient: addresses.weth, wallet: { accountKind: 'kernel' } })
+    // The second chain has no default addresses: its accountFactory (unused by Kernel wallets) and positionManager
+    // (never called by the service) left out.
+    const { accountFactory: _unused, positionManager: _notCalled, ...withoutFactory } = addresses
+    const kernelChains = { ...chains, second_chain: { ...chains.second_chain, addresses: withoutFactory } }
+    await writeFileConfig({ chains: kernelChains, feeRecipient: addresses.weth, wallet: { accountKind: 'kernel' } })
+    const config = await loadConfig({ flags: { dataDir: dir }, env: PASS })
+    expect(config.wallet.accountKind).toBe('kernel')
+    expect(config.chains.mode === 'rpc' && config.chains.second_chain?.addresses.accountFactory).toBeUndefined()
+    expect(config.chains.mode === 'rpc' && config.chains.second_chain?.addresses.positionManager).toBeUndefined()
+    // Without a factory, SimpleAccount (the default) is refused, naming the field.
+    await writeFileConfig({ chains: kernelChains, feeRecipient: addresses.weth })
     expect(await configErrorOf(loadConfig({ flags: { dataDir: dir }, env: PASS }))).toBe(
-      "config error: wallet.accountKind: 'kernel' is not supported yet: Kernel v3.1 has not passed the executor, withdrawal and crash suites on a chain; use 'simple' (the canonical SimpleAccount v0.7, the default) (from config.json)",
+      "config error: chains.second_chain.addresses.accountFactory: required with wallet.accountKind 'simple' (from config.json)",
     )
   })
 

@@ -15,6 +15,9 @@ import { ensureDevnetLaunchpads } from '../../devnet/launchpads/devnet-launchpad
 import { buyRouterAddress, ensureBuyRouter } from '../../daemon/executor/ensure-buy-router.ts'
 import { startDaemon } from '../../daemon/start-daemon.ts'
 import { verifyChains } from '../../daemon/verify-chains.ts'
+import { CHECK_WALLET_OWNER } from '../../daemon/chain-expectations.ts'
+import { KERNEL_ECDSA_VALIDATOR_ADDRESS, KERNEL_META_FACTORY_ADDRESS } from '../../src/chain/canonical-addresses.ts'
+import { kernelAccountAddress } from '../../src/wallets/accounts/kernel-account-address.ts'
 import { freePortPair, REPO_ROOT } from './helpers.ts'
 
 /**
@@ -53,7 +56,9 @@ const chainSection = (chain: ChainConfig, addresses: Partial<Record<string, Addr
 })
 
 /** An rpc-mode config.json naming the devnet's chains and every address; `base` may be changed. */
-async function rpcDataDir(base: { addresses?: Partial<Record<string, Address>>; from?: ChainKey; wsFrom?: ChainKey } = {}): Promise<string> {
+async function rpcDataDir(
+  base: { addresses?: Partial<Record<string, Address>>; from?: ChainKey; wsFrom?: ChainKey; accountKind?: 'simple' | 'kernel' } = {},
+): Promise<string> {
   const dataDir = await mkdtemp(join(root, 'daemon-'))
   const chains = devnet.chains
   await writeFile(
@@ -66,6 +71,7 @@ async function rpcDataDir(base: { addresses?: Partial<Record<string, Address>>; 
       },
       feeRecipient: FEE_RECIPIENT,
       logLevel: 'warn',
+      ...(base.accountKind ? { wallet: { accountKind: base.accountKind } } : {}),
     }),
   )
   return dataDir
@@ -118,6 +124,33 @@ describe('daemon start-up in rpc mode verifies the chain it is given', () => {
         `^chain check failed: base: accountFactory at ${COPIED_FACTORY}: derives wallet 0x[0-9a-fA-F]{40} for owner 0x[0-9a-fA-F]{40}, the daemon computes 0x[0-9a-fA-F]{40} \\(not the canonical SimpleAccountFactory v0.7\\?\\)$`,
       ),
     )
+  })
+
+  it('with Kernel wallets, refuses a meta-factory that derives other addresses, and a Kernel contract missing', async () => {
+    const rpc = createPublicClient({ transport: http(devnet.chains.base.rpcUrl) })
+    const testClient = createTestClient({ mode: 'anvil', transport: http(devnet.chains.base.rpcUrl) })
+    const restore = async (address: Address, code: `0x${string}` | undefined) => testClient.setCode({ address, bytecode: code ?? '0x' })
+    const metaFactoryCode = await rpc.getCode({ address: KERNEL_META_FACTORY_ADDRESS })
+    // A "meta-factory" answering every call with one other address: PUSH2 0x0bad PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN.
+    await testClient.setCode({ address: KERNEL_META_FACTORY_ADDRESS, bytecode: '0x610bad60005260206000f3' })
+    try {
+      const error = await refusal(await rpcDataDir({ accountKind: 'kernel' }))
+      expect(error.message).toBe(
+        `chain check failed: base: Kernel meta-factory at ${KERNEL_META_FACTORY_ADDRESS}: derives wallet ${getAddress('0x0000000000000000000000000000000000000bad')} for owner ${CHECK_WALLET_OWNER}, the daemon computes ${kernelAccountAddress(CHECK_WALLET_OWNER)} (not Kernel v3.1 at its canonical addresses?)`,
+      )
+    } finally {
+      await restore(KERNEL_META_FACTORY_ADDRESS, metaFactoryCode)
+    }
+    const validatorCode = await rpc.getCode({ address: KERNEL_ECDSA_VALIDATOR_ADDRESS })
+    await testClient.setCode({ address: KERNEL_ECDSA_VALIDATOR_ADDRESS, bytecode: '0x' })
+    try {
+      const error = await refusal(await rpcDataDir({ accountKind: 'kernel' }))
+      expect(error.message).toBe(
+        `chain check failed: base: Kernel ECDSA validator at ${KERNEL_ECDSA_VALIDATOR_ADDRESS}: no contract there (no code at this address on this chain)`,
+      )
+    } finally {
+      await restore(KERNEL_ECDSA_VALIDATOR_ADDRESS, validatorCode)
+    }
   })
 
   it("refuses a stablecoin whose decimals are not the daemon's", async () => {

@@ -1,3 +1,4 @@
+import type { SmartAccountKind } from '../../src/wallets/accounts/operation-account.ts'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -133,6 +134,8 @@ export interface FlowHarnessOptions {
   clock?: () => number
   /** The services' notice period of an owner's change (ms); default theirs. */
   ownerChangeNoticeMs?: number
+  /** The buyers' smart accounts (wallet.accountKind): default 'simple'; 'kernel' runs the flows on Kernel v3.1. */
+  accountKind?: SmartAccountKind
 }
 
 export async function startFlowHarness(options: FlowHarnessOptions = {}): Promise<FlowHarness> {
@@ -146,7 +149,7 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
   const wallets = createWalletService({
     chains: devnet.chains,
     keys,
-    accountKind: 'simple',
+    accountKind: options.accountKind ?? 'simple',
     bundler: { pollingIntervalMs: 50 },
     ...(options.walletClient ? { clients: { base: options.walletClient(chain.rpcUrl) } } : {}),
   })
@@ -364,7 +367,7 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
       createWalletService({
         chains: devnet.chains,
         keys,
-        accountKind: 'simple',
+        accountKind: options.accountKind ?? 'simple',
         bundler: { pollingIntervalMs: 50 },
         ...(options.walletClient ? { clients: { base: options.walletClient(chain.rpcUrl) } } : {}),
       }),

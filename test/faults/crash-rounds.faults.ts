@@ -16,6 +16,8 @@ import { recordFigures } from './report.ts'
  * none stuck executing, every on-chain buy recorded as its order's fill, and the next launch detected and bought.
  */
 const ROUNDS = Number(process.env.FAULT_CRASH_ROUNDS ?? 20)
+/** The buyers' wallets (wallet.accountKind): FAULT_CRASH_ACCOUNT_KIND=kernel runs the rounds on Kernel v3.1. */
+const ACCOUNT_KIND = process.env.FAULT_CRASH_ACCOUNT_KIND === 'kernel' ? 'kernel' : 'simple'
 const BUYERS = Number(process.env.FAULT_CRASH_BUYERS ?? 20)
 const PUBLIC = '/api/public/v1'
 const PREBUY_BUY = parseAbiItem(
@@ -73,7 +75,7 @@ interface OrderView {
 }
 
 describe('crash rounds (kill -9 of the daemon and its chains during executions)', () => {
-  it(`${ROUNDS} rounds with ${BUYERS} buyers: no double buy, no lost or stuck order, every fill recorded, next launch bought`, async () => {
+  it(`${ROUNDS} rounds with ${BUYERS} buyers (${ACCOUNT_KIND} wallets): no double buy, no lost or stuck order, every fill recorded, next launch bought`, async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'prebuy-crash-'))
     port = await freePortPair()
     await writeFile(
@@ -81,6 +83,7 @@ describe('crash rounds (kill -9 of the daemon and its chains during executions)'
       JSON.stringify({
         chains: { mode: 'devnet', blockTime: 1 },
         rateLimits: { perKeyPerMinute: 100_000, apiKeyCreationPerIpPerHour: 100_000, submissionsPerIpPerHour: 100_000 },
+        wallet: { accountKind: ACCOUNT_KIND },
       }),
     )
     let { admin, url, rpcUrl } = await start()
@@ -165,7 +168,7 @@ describe('crash rounds (kill -9 of the daemon and its chains during executions)'
       figures.fills += logs.length
       expect(logs).toHaveLength(BUYERS)
     }
-    recordFigures('crash', figures)
+    recordFigures(ACCOUNT_KIND === 'kernel' ? 'crash-kernel' : 'crash', figures)
     expect(figures).toMatchObject({ doubleBuys: 0, lostOrders: 0, stuckOrders: 0, unrecordedFills: 0, rounds: ROUNDS + 1 })
   }, 3_600_000)
 })

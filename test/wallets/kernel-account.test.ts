@@ -15,12 +15,16 @@ import { describe, expect, it } from 'vitest'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
 import { createAccountProvider } from '../../src/wallets/accounts/create-account-provider.ts'
 import { createKernelAccountProvider, kernelNonceKey } from '../../src/wallets/accounts/kernel-account-provider.ts'
+import { kernelAccountAddress } from '../../src/wallets/accounts/kernel-account-address.ts'
+import { KERNEL_META_FACTORY_ADDRESS } from '../../src/chain/canonical-addresses.ts'
+import { toKernelSmartAccount } from 'permissionless/accounts'
 import { createKeyStore } from '../../src/wallets/keys/key-store.ts'
 
 /**
- * Kernel bytecode is not published on npm, so there is no Kernel on the devnet: these tests run permissionless'
- * Kernel v3.1 account offline, answering the one RPC it needs (the deployless getSenderAddress call) with a fixed
- * address, and check what our provider adds: nonce-key encoding per stream, factory data, call encoding, signature.
+ * Offline, with clients that record every RPC: the provider computes the address and the deployment call itself
+ * (kernel-account-address.ts) and must agree with what permissionless would derive and encode; it adds nonce-key
+ * encoding per stream, call encoding and the signature. On chain, the real KernelFactory's derivation is checked by
+ * test/wallets/kernel-wallet.test.ts on the devnet.
  */
 const COUNTERFACTUAL: Address = getAddress('0x00000000000000000000000000000000c0ffee01')
 const ENTRY_POINT: Address = '0x0000000071727De22E5E9d8BAf0edAc6f37da032'
@@ -55,11 +59,26 @@ describe('kernel account provider (offline)', () => {
     expect(createAccountProvider({ kind: 'kernel', chains, keys }).kind).toBe('kernel')
   })
 
-  it('derives the address through permissionless and caches it', async () => {
-    expect(await provider.address(7)).toBe(COUNTERFACTUAL)
+  it('computes the address offline, asking no chain, and encodes the deployment exactly as permissionless does', async () => {
     const before = rpcCalls.length
-    expect(await provider.address(7)).toBe(COUNTERFACTUAL)
+    const address = await provider.address(7)
+    expect(await provider.address(7)).toBe(address)
+    const account = await provider.account('base', 7)
+    expect(account.address).toBe(address)
+    await account.factoryArgs()
     expect(rpcCalls.length).toBe(before)
+    // permissionless' own account for the same owner (its address asked from the fake EntryPoint): the same deployment.
+    const reference = await toKernelSmartAccount({
+      client: fakeClient(8453),
+      owners: [keys.ownerSigner(7)],
+      version: '0.3.1',
+      entryPoint: { address: ENTRY_POINT, version: '0.7' },
+      index: 0n,
+    })
+    const theirs = await reference.getFactoryArgs()
+    expect(await account.factoryArgs()).toEqual({ factory: theirs.factory, factoryData: theirs.factoryData })
+    expect(theirs.factory).toBe(KERNEL_META_FACTORY_ADDRESS)
+    expect(address).toBe(kernelAccountAddress(keys.ownerSigner(7).address))
   })
 
   it('builds factory data for the owner, ERC-7579 calldata, per-stream nonce keys and an owner signature', async () => {

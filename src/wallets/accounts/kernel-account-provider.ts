@@ -1,13 +1,15 @@
-import { concatHex, createClient, http, pad, toHex, type Address, type Client, type Hex } from 'viem'
+import { concatHex, createClient, http, pad, toHex, type Address, type Client } from 'viem'
 import { toKernelSmartAccount } from 'permissionless/accounts'
 import type { ChainConfig, ChainKey } from '../../chain/chain-keys.ts'
 import { PrebuyError } from '../../common/errors.ts'
 import type { KeyStore } from '../keys/key-store.ts'
+import { CANONICAL_KERNEL_ADDRESSES, KERNEL_ACCOUNT_INDEX, kernelAccountAddress, kernelFactoryData, type KernelAddresses } from './kernel-account-address.ts'
 import type { OperationAccount, SmartAccountProvider } from './operation-account.ts'
+import { KERNEL_ECDSA_VALIDATOR_ADDRESS } from '../../chain/canonical-addresses.ts'
 
 export const KERNEL_VERSION = '0.3.1'
 /** Kernel v3.1's ECDSA validator (canonical, permissionless' constant for 0.3.1). */
-export const KERNEL_ECDSA_VALIDATOR: Address = '0x845ADb2C711129d4f3966735eD98a9F09fC4cE57'
+export const KERNEL_ECDSA_VALIDATOR: Address = KERNEL_ECDSA_VALIDATOR_ADDRESS
 
 /**
  * Kernel v3 splits the 192-bit nonce key: mode (1 byte, 0 = default) ++ validator type (1 byte, 0 = root) ++ validator
@@ -31,11 +33,18 @@ export interface KernelProviderOptions {
 }
 
 /**
- * Kernel v3.1 through permissionless (the production default on real chains). Address derivation and callData
- * encoding are permissionless'; the address comes from the EntryPoint's getSenderAddress on base and is cached (the
- * canonical factory sits at the same address everywhere, so the account does too).
+ * Kernel v3.1 through permissionless (callData encoding and signing are permissionless'). The address is computed
+ * offline (kernel-account-address.ts: the KernelFactory's CREATE2 of the ERC1967 proxy), the same on every chain since
+ * the canonical contracts are; before a new key stores it, the wallet service has every chain's meta-factory derive it
+ * too. The deployment call is encoded here as well, so building an account asks the chain nothing.
  */
 export function createKernelAccountProvider(options: KernelProviderOptions): SmartAccountProvider {
+  const addresses: KernelAddresses = {
+    implementation: options.accountLogicAddress ?? CANONICAL_KERNEL_ADDRESSES.implementation,
+    factory: options.factoryAddress ?? CANONICAL_KERNEL_ADDRESSES.factory,
+    metaFactory: options.metaFactoryAddress ?? CANONICAL_KERNEL_ADDRESSES.metaFactory,
+    validator: CANONICAL_KERNEL_ADDRESSES.validator,
+  }
   const clients = new Map<ChainKey, Client>()
   const clientFor = (chainKey: ChainKey) => {
     let client = clients.get(chainKey) ?? options.clients?.[chainKey]
@@ -46,53 +55,66 @@ export function createKernelAccountProvider(options: KernelProviderOptions): Sma
     }
     return client
   }
-  const accounts = new Map<string, ReturnType<typeof toKernelSmartAccount<'0.7', typeof KERNEL_VERSION, never>>>()
-  const kernelAccount = (chainKey: ChainKey, userIndex: number) => {
-    const cacheKey = `${chainKey}:${userIndex}`
-    let account = accounts.get(cacheKey)
-    if (!account) {
-      const chain = options.chains[chainKey]
-      account = toKernelSmartAccount({
-        client: clientFor(chainKey) as Parameters<typeof toKernelSmartAccount>[0]['client'],
-        owners: [options.keys.ownerSigner(userIndex)],
-        version: KERNEL_VERSION,
-        entryPoint: { address: chain.addresses.entryPoint, version: '0.7' },
-        index: 0n,
-        ...(options.factoryAddress ? { factoryAddress: options.factoryAddress } : {}),
-        ...(options.metaFactoryAddress ? { metaFactoryAddress: options.metaFactoryAddress } : {}),
-        ...(options.accountLogicAddress ? { accountLogicAddress: options.accountLogicAddress } : {}),
-      })
-      // A failed lookup must not be cached forever.
-      account.catch(() => accounts.delete(cacheKey))
-      accounts.set(cacheKey, account)
+  // ~0.3 ms of hashing per address: once per owner (bounded, cleared when full).
+  const addressCache = new Map<Address, Address>()
+  const addressOf = (owner: Address): Address => {
+    let address = addressCache.get(owner)
+    if (!address) {
+      if (addressCache.size >= 100_000) addressCache.clear()
+      address = kernelAccountAddress(owner, addresses)
+      addressCache.set(owner, address)
     }
-    return account
+    return address
+  }
+  const accounts = new Map<string, Promise<OperationAccount>>()
+
+  const build = async (chainKey: ChainKey, userIndex: number): Promise<OperationAccount> => {
+    const chain = options.chains[chainKey]
+    const owner = options.keys.ownerSigner(userIndex)
+    const address = addressOf(owner.address)
+    // With the address given, permissionless does not ask the EntryPoint for it.
+    const account = await toKernelSmartAccount({
+      client: clientFor(chainKey) as Parameters<typeof toKernelSmartAccount>[0]['client'],
+      owners: [owner],
+      version: KERNEL_VERSION,
+      entryPoint: { address: chain.addresses.entryPoint, version: '0.7' },
+      index: KERNEL_ACCOUNT_INDEX,
+      address,
+      validatorAddress: addresses.validator,
+      factoryAddress: addresses.factory,
+      metaFactoryAddress: addresses.metaFactory,
+      accountLogicAddress: addresses.implementation,
+    })
+    return {
+      address,
+      // Encoded here rather than by permissionless, whose getFactoryArgs first asks the chain whether it is deployed.
+      factoryArgs: async () => ({ factory: addresses.metaFactory, factoryData: kernelFactoryData(owner.address, addresses) }),
+      encodeCalls: (calls) => account.encodeCalls(calls.map((call) => ({ to: call.to, value: call.value ?? 0n, data: call.data }))),
+      nonceKey: (stream) => kernelNonceKey(stream, addresses.validator),
+      maxStreams: 0x10000,
+      deploymentGas: 600_000n,
+      validationGas: 150_000n,
+      sign: (userOperation) => account.signUserOperation({ ...userOperation, signature: '0x', chainId: chain.chainId }),
+      stubSignature: () => account.getStubSignature(),
+    }
   }
 
   return {
     kind: 'kernel',
     async address(userIndex) {
-      return (await kernelAccount('base', userIndex)).address
+      return addressOf(options.keys.ownerSigner(userIndex).address)
     },
-    async account(chainKey, userIndex) {
-      const chain = options.chains[chainKey]
-      const account = await kernelAccount(chainKey, userIndex)
-      const operationAccount: OperationAccount = {
-        address: account.address,
-        async factoryArgs() {
-          const args = await account.getFactoryArgs()
-          if (!args.factory || !args.factoryData) throw new PrebuyError('no_factory_args', 'The account has no factory data.')
-          return { factory: args.factory, factoryData: args.factoryData as Hex }
-        },
-        encodeCalls: (calls) => account.encodeCalls(calls.map((call) => ({ to: call.to, value: call.value ?? 0n, data: call.data }))),
-        nonceKey: (stream) => kernelNonceKey(stream),
-        maxStreams: 0x10000,
-        deploymentGas: 600_000n,
-        validationGas: 150_000n,
-        sign: (userOperation) => account.signUserOperation({ ...userOperation, signature: '0x', chainId: chain.chainId }),
-        stubSignature: () => account.getStubSignature(),
+    account(chainKey, userIndex) {
+      const cacheKey = `${chainKey}:${userIndex}`
+      let account = accounts.get(cacheKey)
+      if (!account) {
+        if (accounts.size >= 100_000) accounts.clear()
+        account = build(chainKey, userIndex)
+        // A failed build must not be cached forever.
+        account.catch(() => accounts.delete(cacheKey))
+        accounts.set(cacheKey, account)
       }
-      return operationAccount
+      return account
     },
   }
 }

@@ -2,7 +2,7 @@ import type { Address, Hash, Hex } from 'viem'
 import type { ChainKey } from '../../chain/chain-keys.ts'
 import type { AccountCall } from '../wallet-service.ts'
 
-/** Which smart-account implementation backs the wallets: SimpleAccount v0.7 on devnet, Kernel v3.1 on real chains. */
+/** Which smart-account implementation backs the wallets (wallet.accountKind): SimpleAccount v0.7 (default) or Kernel v3.1. */
 export type SmartAccountKind = 'simple' | 'kernel'
 
 export const SMART_ACCOUNT_KINDS: readonly SmartAccountKind[] = ['simple', 'kernel']

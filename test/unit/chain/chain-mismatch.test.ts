@@ -106,6 +106,22 @@ describe('chainMismatch', () => {
     expect(line({ derivedAccount: failed('reverted') })).toContain(`accountFactory at ${FACTORY}: getAddress(${at(0x66)}, 0) failed: reverted`)
   })
 
+  it('names a Kernel meta-factory and its simulated deployment when the derivation is one (wallet.accountKind kernel)', () => {
+    const derivation = { call: '0x1234' as Hex, name: 'Kernel meta-factory', describe: 'deployWithFactory(…)', hint: 'not Kernel v3.1?' }
+    const kernel = { ...expected, account: { ...expected.account!, derivation } }
+    const kernelLine = (observation: Partial<ChainObservation>) => {
+      const mismatch = chainMismatch(kernel, { ...good, ...observation })
+      return mismatch && new ChainCheckError('base', mismatch.what, mismatch.address, mismatch.found).message
+    }
+    expect(kernelLine({})).toBeUndefined()
+    expect(kernelLine({ derivedAccount: ok(at(0x77)) })).toBe(
+      `chain check failed: base: Kernel meta-factory at ${FACTORY}: derives wallet ${at(0x77)} for owner ${at(0x66)}, the daemon computes ${WALLET} (not Kernel v3.1?)`,
+    )
+    expect(kernelLine({ derivedAccount: failed('reverted') })).toBe(
+      `chain check failed: base: Kernel meta-factory at ${FACTORY}: deployWithFactory(…) failed: reverted`,
+    )
+  })
+
   it('refuses a node that refuses or ignores state overrides, or runs eth_call with less gas than passed', () => {
     expect(line({ gasProbe: failed('invalid params') })).toBe(
       'chain check failed: base: node: eth_call with a state override and 16777216 gas refused: invalid params',

@@ -1,6 +1,8 @@
 import type { Address } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { chainExpectation } from '../../../daemon/chain-expectations.ts'
+import { CHECK_WALLET_OWNER, chainExpectation } from '../../../daemon/chain-expectations.ts'
+import { KERNEL_META_FACTORY_ADDRESS } from '../../../src/chain/canonical-addresses.ts'
+import { kernelAccountAddress, kernelFactoryData } from '../../../src/wallets/accounts/kernel-account-address.ts'
 import type { ChainAddresses, ChainConfig } from '../../../src/chain/chain-keys.ts'
 
 const at = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}`
@@ -33,5 +35,27 @@ describe('chainExpectation', () => {
     const withFactory = chainExpectation(chain({ accountFactory: at(13) }), { realLaunchpads: false })
     expect(withFactory.account?.factory).toBe(at(13))
     expect(withFactory.contracts.map((c) => c.name)).toContain('accountFactory')
+  })
+  it('with Kernel wallets, checks Kernel’s canonical contracts and the meta-factory’s derivation, not an accountFactory', () => {
+    const kernel = chainExpectation(chain({ accountFactory: at(13) }), { realLaunchpads: false, accountKind: 'kernel' })
+    expect(kernel.contracts.map((c) => c.name)).toEqual([
+      'stablecoin',
+      'weth',
+      'poolManager',
+      'stateView',
+      'entryPoint',
+      'Kernel v3.1 implementation',
+      'KernelFactory',
+      'Kernel meta-factory',
+      'Kernel ECDSA validator',
+      'multicall3',
+      'ethUsdPool',
+    ])
+    expect(kernel.account).toMatchObject({
+      factory: KERNEL_META_FACTORY_ADDRESS,
+      owner: CHECK_WALLET_OWNER,
+      expected: kernelAccountAddress(CHECK_WALLET_OWNER),
+      derivation: { call: kernelFactoryData(CHECK_WALLET_OWNER), name: 'Kernel meta-factory' },
+    })
   })
 })
