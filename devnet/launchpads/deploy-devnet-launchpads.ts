@@ -152,11 +152,11 @@ export async function deployDevnetLaunchpads(chain: ChainConfig, deployer: Accou
   ])
   // The rehype plugins at two of their real Base addresses, each dividing as deployed there (rehype-deployments.ts):
   // doppler-sdk 1.0.30's (800,000, 1.25x the announced fee) and the July 2026 one (1e6).
-  const rehypeHook = await placeFactory(chain, BASE_REHYPE_SDK_HOOK, 'DevnetRehypeDopplerHook', [deployer.address, rehypeFeeDenominator(BASE_REHYPE_SDK_HOOK)])
-  const rehypeHookFixed = await placeFactory(chain, BASE_REHYPE_FIXED_HOOK, 'DevnetRehypeDopplerHook', [
-    deployer.address,
-    rehypeFeeDenominator(BASE_REHYPE_FIXED_HOOK),
-  ])
+  // Their initializer (a constructor argument, as the real BaseDopplerHookInitializer's) is the mined pool hook; a later
+  // deployment on the same chain constructs them again for its own.
+  const pluginArgs = (address: Address) => [getAddress(hookPlans.rehypeInitializer.address), rehypeFeeDenominator(address)]
+  const rehypeHook = await placeFactory(chain, BASE_REHYPE_SDK_HOOK, 'DevnetRehypeDopplerHook', pluginArgs(BASE_REHYPE_SDK_HOOK))
+  const rehypeHookFixed = await placeFactory(chain, BASE_REHYPE_FIXED_HOOK, 'DevnetRehypeDopplerHook', pluginArgs(BASE_REHYPE_FIXED_HOOK))
   const zoraFactory = await placeFactory(chain, BASE_ZORA_FACTORY, 'DevnetZoraFactory', [
     poolManager,
     zoraToken,
@@ -201,7 +201,6 @@ export async function deployDevnetLaunchpads(chain: ChainConfig, deployer: Accou
   await call(clankerFactory, 'DevnetClankerFactory', 'setMevModule', [clankerMevModule, true])
   await call(dopplerHook, 'DevnetDopplerHook', 'setLaunchpad', [dopplerAirlock])
   await call(rehypeInitializer, 'DevnetDopplerHookInitializer', 'setLaunchpad', [dopplerAirlock])
-  for (const plugin of [rehypeHook, rehypeHookFixed]) await call(plugin, 'DevnetRehypeDopplerHook', 'setInitializer', [rehypeInitializer])
   // Each plugin enabled for its initialization and swap callbacks (ON_INITIALIZATION_FLAG | ON_SWAP_FLAG).
   await call(rehypeInitializer, 'DevnetDopplerHookInitializer', 'setDopplerHookState', [
     [rehypeHook, rehypeHookFixed, swapRestrictor],

@@ -65,6 +65,11 @@ export interface LaunchTokenOptions {
   /** Zora only: a creator coin (paired with ZORA, announced by CreatorCoinCreated) instead of a content coin. */
   creatorCoin?: boolean
   /**
+   * Zora only: a trend coin (permissionless, named by its ticker `symbol`, paired with ZORA, announced by
+   * TrendCoinCreated, at an address derived from the ticker: one per symbol per factory).
+   */
+  trendCoin?: boolean
+  /**
    * Clanker only: a dev buy of this much ETH (wei) in the deployment, through the DevBuy extension, for the creator: the
    * pool's price at launch is the price after it. devBuyWeiForUsdc converts a stablecoin amount at the devnet price.
    */
@@ -106,10 +111,10 @@ export type DevnetPair = 'weth' | 'eth' | 'zora' | 'coin'
 export const DEVNET_PAIRS: Record<Launchpad, readonly DevnetPair[]> = { clanker: ['weth'], doppler: ['weth', 'eth'], zora: ['eth', 'zora', 'coin'] }
 
 /** The launch's paired asset, checked against the launchpad (creator coins always pair with ZORA, as on Base). */
-export function devnetPairOf(o: Pick<LaunchTokenOptions, 'launchpad' | 'paired' | 'creatorCoin' | 'pairedCoin'>): DevnetPair {
+export function devnetPairOf(o: Pick<LaunchTokenOptions, 'launchpad' | 'paired' | 'creatorCoin' | 'pairedCoin' | 'trendCoin'>): DevnetPair {
   const allowed = DEVNET_PAIRS[o.launchpad]
   if (o.creatorCoin && o.launchpad !== 'zora') throw new PrebuyError('invalid_launch_pair', 'Only Zora launches creator coins.')
-  const paired = o.paired ?? (o.creatorCoin ? 'zora' : allowed[0]!)
+  const paired = o.paired ?? (o.creatorCoin || o.trendCoin ? 'zora' : allowed[0]!)
   if (!allowed.includes(paired)) {
     throw new PrebuyError('invalid_launch_pair', `A ${o.launchpad} launch pairs with ${allowed.join(' or ')}, not ${paired}.`)
   }
@@ -171,6 +176,9 @@ export async function submitLaunch(options: LaunchTokenOptions): Promise<Hex> {
     throw new PrebuyError('invalid_launch_fee', "Zora's launch fee is fixed by its coin hook (99% to 1% over 10 s): no fee options on zora.")
   }
   devnetPairOf(options)
+  if (options.trendCoin && (launchpad !== 'zora' || options.creatorCoin || (options.paired ?? 'zora') !== 'zora')) {
+    throw new PrebuyError('invalid_launch_pair', 'A trend coin is a Zora coin paired with ZORA.')
+  }
   if (options.dynamicFee && launchpad !== 'clanker') {
     throw new PrebuyError('invalid_launch_fee', 'Only Clanker launches choose a dynamic-fee hook.')
   }
@@ -275,6 +283,9 @@ function launchCall(o: LaunchTokenOptions, startFee: number, endFee: number, dec
         ],
       }
     case 'zora':
+      if (o.trendCoin) {
+        return { address: o.addresses.zora.factory, abi: loadLaunchpadArtifact('DevnetZoraFactory').abi, functionName: 'deployTrendCoin', args: [o.symbol] }
+      }
       return {
         address: o.addresses.zora.factory,
         abi: loadLaunchpadArtifact('DevnetZoraFactory').abi,

@@ -34,3 +34,17 @@ export function withProtocolFee(quote: FeeQuote, protocolFee: number): FeeQuote 
   const totalFee = oneMinus(kept)
   return { ...quote, totalFee, totalFraction: toNumber(totalFee) }
 }
+
+/**
+ * A launch record whose schedule carries the pool's protocol fee for buys, from slot0's packed `protocolFee` (read at
+ * launch, or from the PoolManager's ProtocolFeeUpdated later: v4 pools start at 0 and the controller sets it, v4-core
+ * src/ProtocolFees.sol setProtocolFee). A zero fee leaves the field out.
+ */
+export function withLaunchProtocolFee<L extends { token: string; poolKey: { currency0: string }; feeSchedule: unknown }>(
+  launch: L,
+  slot0ProtocolFee: number,
+): L {
+  const { protocolFee: _previous, ...schedule } = launch.feeSchedule as { protocolFee?: number }
+  const fee = buyProtocolFee(slot0ProtocolFee, launch.poolKey.currency0.toLowerCase() === launch.token.toLowerCase())
+  return { ...launch, feeSchedule: fee === 0 ? schedule : { ...schedule, protocolFee: fee } }
+}

@@ -50,6 +50,10 @@ const floorOf = (s: FeeSchedule): number =>
 import { exactInputSingleRange } from './single-range-swap.ts'
 import { BASE_REHYPE_FIXED_HOOK, BASE_REHYPE_SDK_HOOK } from '../../src/launchpads/doppler/rehype-deployments.ts'
 import { findInitializedPools } from '../../src/launchpads/v4-events.ts'
+import { setDevnetProtocolFee } from '../../devnet/launchpads/set-protocol-fee.ts'
+import { ZORA_TREND_COIN_CREATED } from '../../src/launchpads/zora/zora-abi.ts'
+import { decodeProtocolFeeUpdated } from '../../src/launchpads/protocol-fee-updated.ts'
+import { buyProtocolFee, v4SwapFeePips } from '../../src/pricing/protocol-fee.ts'
 
 /** The pool the launch transaction initialised for `token`. */
 const findInitializedPoolsIn = (logs: readonly Log[], token: Address) =>
@@ -662,6 +666,53 @@ describe('devnet launchpads', () => {
 
   // DopplerERC20V1 (src/tokens/DopplerERC20V1.sol): no holder outside the exclusions above maxBalanceLimit until
   // balanceLimitEnd; the launch is gated until then.
+  // v4-core Pool.swap: swapFee = protocolFee + lpFee - protocolFee * lpFee / 1e6 once the controller sets a protocol fee
+  // (ProtocolFees.setProtocolFee; pools start at 0). The Swap event reports the swap fee; the quote includes it.
+  it('the v4 protocol fee: a pool whose controller set one charges protocolFee + lpFee - product/1e6, and the quote with the slot0 fee says so', async () => {
+    const launched = await launchToken({ chain, addresses, launchpad: 'doppler', creator: nextCreator(), name: 'protocol', symbol: 'PF', staticFee: 10_000 })
+    const buyIsZeroForOne = !launched.launch.tokenIsCurrency0
+    // 1,000 pips on buys, 300 on sells, packed as slot0 holds them (oneForZero << 12 | zeroForOne).
+    const packed = buyIsZeroForOne ? (300 << 12) | 1_000 : (1_000 << 12) | 300
+    const updated = await client.getTransactionReceipt({ hash: await setDevnetProtocolFee(chain, launched.poolKey, packed) })
+    expect(updated.logs.map(decodeProtocolFeeUpdated)).toEqual([{ poolId: launched.poolId, protocolFee: packed }])
+    const [, , slot0ProtocolFee] = await client.readContract({
+      address: chain.addresses.stateView,
+      abi: STATE_VIEW,
+      functionName: 'getSlot0',
+      args: [launched.poolId],
+    })
+    expect(slot0ProtocolFee).toBe(packed)
+    const schedule = {
+      ...(await adapters.doppler.loadFeeSchedule(client, launched.launch)),
+      protocolFee: buyProtocolFee(packed, launched.launch.tokenIsCurrency0),
+    }
+    expect(schedule.protocolFee).toBe(1_000)
+    const swap = await buyAt((await latestTimestamp()) + 1, launched.poolKey, launched.token, launched.poolId)
+    const swapFee = v4SwapFeePips(1_000, 10_000)
+    expect(swap.poolSwap.fee).toBe(swapFee)
+    const poolInput = -(buyIsZeroForOne ? swap.poolSwap.amount0 : swap.poolSwap.amount1)
+    expect(swap.tokensOut).toBe(
+      exactInputSingleRange({
+        sqrtPriceX96: swap.sqrtBefore,
+        liquidity: swap.poolSwap.liquidity,
+        amountIn: poolInput,
+        feePips: swapFee,
+        zeroForOne: buyIsZeroForOne,
+      }),
+    )
+    const quote = feeAt(schedule, at(swap.timestamp))
+    expect(quote.lpFee).toBe(10_000)
+    expect(quote.totalFraction).toBeCloseTo(swapFee / 1e6, 12)
+    const zeroFeeOut = exactInputSingleRange({
+      sqrtPriceX96: swap.sqrtBefore,
+      liquidity: swap.poolSwap.liquidity,
+      amountIn: swap.wethIn,
+      feePips: 0,
+      zeroForOne: buyIsZeroForOne,
+    })
+    expect(1 - Number((swap.tokensOut * 10n ** 12n) / zeroFeeOut) / 1e12).toBeCloseTo(quote.totalFraction, 3)
+  })
+
   it('Doppler DopplerERC20V1 asset: gated until its balance limit ends; a buy over the limit reverts before, passes after', async () => {
     const endsAt = (await latestTimestamp()) + 100
     const launched = await launchToken({
@@ -690,6 +741,29 @@ describe('devnet launchpads', () => {
     const swap = await buyAt(endsAt, launched.poolKey, launched.token, launched.poolId)
     expect(swap.tokensOut).toBeGreaterThan(10n ** 18n)
     expect(await client.readContract({ address: launched.token, abi: limits, functionName: 'isBalanceLimitActive' })).toBe(false)
+  })
+
+  // Zora 2.6.0 trend coins (ZoraFactoryImpl._createAndInitializeTrendCoin, ZoraV4CoinHook._calculateLaunchFee):
+  // permissionless, one per ticker, ZORA-paired; the launch fee decays toward 1% and then charges 0.01%.
+  it('Zora trend coin as on Base: TrendCoinCreated decoded (caller the deployer, the ticker its name), priced at the hook fee, 0.01% after the launch fee', async () => {
+    const sender = nextCreator()
+    const launched = await launchToken({ chain, addresses, launchpad: 'zora', creator: sender, name: 'unused', symbol: 'TRND', trendCoin: true })
+    const receipt = await client.getTransactionReceipt({ hash: launched.txHash })
+    const [created] = parseEventLogs({ abi: [ZORA_TREND_COIN_CREATED], logs: receipt.logs })
+    expect(created).toMatchObject({ address: addresses.zora.factory.toLowerCase(), args: { caller: getAddress(sender), symbol: 'TRND', coin: launched.token } })
+    expect(launched.launch).toMatchObject({ deployer: getAddress(sender), symbol: 'TRND', name: 'TRND', claimedCreators: [], paired: { kind: 'zora' } })
+    // A second trend coin of the same ticker cannot exist: its address is the ticker's.
+    await expect(launchToken({ chain, addresses, launchpad: 'zora', creator: nextCreator(), name: 'again', symbol: 'TRND', trendCoin: true })).rejects.toThrow()
+    const schedule = (await adapters.zora.loadFeeSchedule(client, launched.launch)) as LinearSchedule
+    expect(schedule).toMatchObject({ startFee: 990_000, endFee: 10_000, durationSeconds: 10, floorFee: 100 })
+    const hookFee = parseAbi(['function feeAt(bytes32 poolId, uint256 timestamp) view returns (uint24)'])
+    for (const offset of [0, 1, 5, 9, 10, 11, 100]) {
+      const ts = schedule.startTime + offset
+      const charged = await client.readContract({ address: addresses.zora.hook, abi: hookFee, functionName: 'feeAt', args: [launched.poolId, BigInt(ts)] })
+      expect(linearFeeAt(schedule, ts)).toBe(charged)
+      expect(feeAt(schedule, at(ts)).lpFee).toBe(charged)
+    }
+    expect(feeAt(schedule, at(schedule.startTime + 10))).toMatchObject({ lpFee: 100, sniperFee: 0, totalFraction: 0.0001 })
   })
 
   it('adapters ignore logs that are not their launches', async () => {

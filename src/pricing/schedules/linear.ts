@@ -21,12 +21,17 @@ export interface LinearFeeSchedule {
   poolLpFee?: number
   /** What the hook's fee (poolLpFee set) is a fraction of; 1,000,000 when absent. */
   hookFeeDenominator?: number
+  /**
+   * The fee once the decay is over, where it is not endFee: a Zora trend coin decays toward 1% but charges 0.01% from
+   * the end of the launch fee on (ZoraV4CoinHook._calculateLaunchFee, TREND_LP_FEE_V4). Absent: endFee.
+   */
+  floorFee?: number
 }
 
 export function linearFeeAt(s: LinearFeeSchedule, timestamp: number): number {
   if (timestamp <= s.startTime) return s.startFee
   const elapsed = timestamp - s.startTime
-  if (elapsed >= s.durationSeconds) return s.endFee
+  if (elapsed >= s.durationSeconds) return s.floorFee ?? s.endFee
   return s.startFee - Math.floor(((s.startFee - s.endFee) * elapsed) / s.durationSeconds)
 }
 

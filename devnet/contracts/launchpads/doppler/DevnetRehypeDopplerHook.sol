@@ -37,9 +37,8 @@ contract DevnetRehypeDopplerHook {
 
     /// @notice What a swap's fee base is multiplied by the fee over: 800,000 (as deployed March-April 2026) or 1e6.
     uint256 public immutable feeDenominator;
-    address public immutable admin;
-    /// @notice The pool hook whose plugin this is, named once by the admin (the real one's is a constructor argument).
-    address public initializer;
+    /// @notice The pool hook whose plugin this is (BaseDopplerHookInitializer's constructor argument, as the real one).
+    address public immutable initializer;
 
     mapping(PoolId => FeeSchedule) public getFeeSchedule;
 
@@ -47,20 +46,12 @@ contract DevnetRehypeDopplerHook {
     event FeeUpdated(PoolId indexed poolId, uint24 fee);
 
     error SenderNotInitializer();
-    error Unauthorized();
-    error AlreadySet();
     error FeeTooHigh(uint24 fee);
     error InvalidFeeRange(uint24 startFee, uint24 endFee);
 
-    constructor(address admin_, uint256 feeDenominator_) {
-        admin = admin_;
-        feeDenominator = feeDenominator_;
-    }
-
-    function setInitializer(address initializer_) external {
-        if (msg.sender != admin) revert Unauthorized();
-        if (initializer != address(0)) revert AlreadySet();
+    constructor(address initializer_, uint256 feeDenominator_) {
         initializer = initializer_;
+        feeDenominator = feeDenominator_;
     }
 
     modifier onlyInitializer() {
