@@ -8,6 +8,8 @@ import type { LaunchpadAdapter, PairedAsset } from '../../src/launchpads/launchp
 import { type FeeSchedule, scheduleNeedsRefresh } from '../../src/pricing/fee-schedule.ts'
 import { type Fraction, toNumber } from '../../src/pricing/fraction.ts'
 import { POOL_MANAGER_EVENTS } from '../../src/launchpads/v4-events.ts'
+import { decodeProtocolFeeUpdated } from '../../src/launchpads/protocol-fee-updated.ts'
+import { withLaunchProtocolFee } from '../../src/pricing/protocol-fee.ts'
 import { PROJECT_LOCK } from '../../src/services/project-service.ts'
 import type { Store, StoreOperation } from '../../src/store/open-store.ts'
 import { projectLaunchOps } from '../../src/store/project-writes.ts'
@@ -125,6 +127,7 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
     const launches: DetectedLaunch[] = []
     const ticks: PricedTick[] = []
     const swapped = new Set<string>()
+    const feeUpdated: LaunchRecord[] = []
     const addLaunches = (bound: readonly DetectedLaunch[]) => {
       for (const launch of bound) {
         launches.push(launch)
@@ -138,6 +141,16 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
       waiting ??= adapter && detector.waitingLaunchpads()
       if (adapter && (await waiting)?.has(adapter.id)) addLaunches(await session.scan(entry))
       if (!isAddressEqual(entry.address, poolManager)) continue
+      // The pool's protocol fee set by the controller after launch (v4 pools start at 0): every later quote includes it.
+      const feeUpdate = decodeProtocolFeeUpdated(entry)
+      const feePool = feeUpdate && pools.get(poolKeyOf(feeUpdate.poolId))
+      if (feeUpdate && feePool) {
+        feePool.launch = withLaunchProtocolFee(feePool.launch, feeUpdate.protocolFee)
+        feeUpdated.push(feePool.launch)
+        swapped.add(poolKeyOf(feeUpdate.poolId))
+        ticks.push(await priced({ launch: feePool.launch, reason: 'block', pool: feePool.state, logIndex: entry.logIndex ?? 0 }))
+        continue
+      }
       const swap = decodeSwap(entry)
       const pool = swap && pools.get(poolKeyOf(swap.poolId))
       if (!swap || !pool) continue
@@ -145,7 +158,7 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
       swapped.add(poolKeyOf(swap.poolId))
       ticks.push(await priced({ launch: pool.launch, reason: 'swap', pool: pool.state, logIndex: entry.logIndex ?? 0 }))
     }
-    return { launches, ticks, swapped }
+    return { launches, ticks, swapped, feeUpdated }
   }
 
   /**
@@ -234,7 +247,8 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
       })
       const refreshed = await refreshSchedules(block)
       const session = intake(block, pairedPrice)
-      const { launches, ticks, swapped } = await scanLogs(event, session, priced)
+      const { launches, ticks, swapped, feeUpdated } = await scanLogs(event, session, priced)
+      refreshed.push(...feeUpdated)
       ticks.push(
         ...(await quietTicks(
           event,

@@ -1,3 +1,4 @@
+import { withLaunchProtocolFee } from '../../src/pricing/protocol-fee.ts'
 import { type Address, erc20Abi, isAddressEqual, type Log, type PublicClient, parseAbi } from 'viem'
 import type { ChainConfig } from '../../src/chain/chain-keys.ts'
 import type { Launchpad, ProjectRecord } from '../../src/domain/records.ts'
@@ -76,13 +77,13 @@ export function createLaunchDetector(deps: LaunchDetectorDeps): LaunchDetector {
     }
   }
 
-  async function poolStateAt(candidate: LaunchCandidate, blockNumber: bigint): Promise<PoolState> {
+  async function poolStateAt(candidate: LaunchCandidate, blockNumber: bigint): Promise<PoolState & { protocolFee: number }> {
     const at = { address: chain.addresses.stateView, abi: STATE_VIEW, args: [candidate.poolId], blockNumber } as const
     const [slot0, liquidity] = await Promise.all([
       client.readContract({ ...at, functionName: 'getSlot0' }),
       client.readContract({ ...at, functionName: 'getLiquidity' }),
     ])
-    return { sqrtPriceX96: slot0[0], liquidity }
+    return { sqrtPriceX96: slot0[0], liquidity, protocolFee: slot0[2] }
   }
 
   async function readTokenMeta(token: Address) {
@@ -117,7 +118,7 @@ export function createLaunchDetector(deps: LaunchDetectorDeps): LaunchDetector {
         poolStateAt(candidate, stateAt),
       ])
       stage('indexer.feeScheduleMetaLiquidity')
-      const record: LaunchRecord = {
+      const launched: LaunchRecord = {
         slug: project.slug,
         chain: chain.key,
         launchpad: candidate.launchpad,
@@ -136,7 +137,10 @@ export function createLaunchDetector(deps: LaunchDetectorDeps): LaunchDetector {
         txHash: candidate.txHash,
         launchedAt: candidate.launchedAt * 1000,
       }
-      return { record, project, state }
+      // The pool's v4 protocol fee as of the launch (0 unless its controller already set one; later changes arrive as
+      // ProtocolFeeUpdated, chain-indexer.ts).
+      const record = withLaunchProtocolFee(launched, state.protocolFee)
+      return { record, project, state: { sqrtPriceX96: state.sqrtPriceX96, liquidity: state.liquidity } }
     },
   }
 }

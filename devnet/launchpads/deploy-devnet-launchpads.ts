@@ -38,6 +38,7 @@ import {
   BASE_DOPPLER_AIRLOCK,
   BASE_ZORA_FACTORY,
 } from '../../src/launchpads/base-addresses.ts'
+import { BASE_REHYPE_FIXED_HOOK, BASE_REHYPE_SDK_HOOK, rehypeFeeDenominator } from '../../src/launchpads/doppler/rehype-deployments.ts'
 
 /** Default launch fees of the devnet launchpads (pips), overridable per launch. */
 export const DEVNET_LAUNCH_DEFAULTS = {
@@ -122,12 +123,10 @@ export async function deployDevnetLaunchpads(chain: ChainConfig, deployer: Accou
   }
 
   // Every hook salt is mined (CPU only) before the first transaction is sent, so the transactions go out back to back
-  // and land in one or two blocks whatever the block time: the hook deployer, the rehype hook (a constructor argument
-  // of its pool hook) and the ZORA/ETH pool (whose token, its nonce-1 CREATE, the Zora factory takes) are the
-  // deployer's next three CREATEs.
+  // and land in one or two blocks whatever the block time: the hook deployer and the ZORA/ETH pool (whose token, its
+  // nonce-1 CREATE, the Zora factory takes) are the deployer's next two CREATEs.
   const hookDeployer = getAddress(getContractAddress({ from: deployer.address, nonce: BigInt(nonce) }))
-  const rehypeHookAddress = getAddress(getContractAddress({ from: deployer.address, nonce: BigInt(nonce + 1) }))
-  const zoraEthPoolAddress = getAddress(getContractAddress({ from: deployer.address, nonce: BigInt(nonce + 2) }))
+  const zoraEthPoolAddress = getAddress(getContractAddress({ from: deployer.address, nonce: BigInt(nonce + 1) }))
   const zoraToken = getAddress(getContractAddress({ from: zoraEthPoolAddress, nonce: 1n }))
   const mined = async (name: LaunchpadArtifactName, flags: number, extraArgs: readonly unknown[] = []) => {
     const { abi, bytecode } = loadLaunchpadArtifact(name)
@@ -138,12 +137,12 @@ export async function deployDevnetLaunchpads(chain: ChainConfig, deployer: Accou
     clanker: await mined('DevnetClankerHook', BEFORE_SWAP_FLAG | BEFORE_SWAP_RETURNS_DELTA_FLAG),
     clankerDynamic: await mined('DevnetClankerDynamicHook', BEFORE_SWAP_FLAG | BEFORE_SWAP_RETURNS_DELTA_FLAG),
     doppler: await mined('DevnetDopplerHook', BEFORE_SWAP_FLAG),
-    // Rehype (Bankr's current pools): the pool hook that takes the schedule contract's fee from the output.
-    // The real DopplerHookInitializer's permissions (src/initializers/DopplerHookInitializer.sol getHookPermissions).
+    // DopplerHookInitializer (Bankr's current pools): the pool hook running each pool's plugin (rehype, the swap
+    // restrictor) or none (a static LP fee). The real one's permissions (src/initializers/DopplerHookInitializer.sol
+    // getHookPermissions).
     rehypeInitializer: await mined(
       'DevnetDopplerHookInitializer',
       BEFORE_INITIALIZE_FLAG | AFTER_ADD_LIQUIDITY_FLAG | AFTER_REMOVE_LIQUIDITY_FLAG | AFTER_SWAP_FLAG | AFTER_SWAP_RETURNS_DELTA_FLAG,
-      [rehypeHookAddress],
     ),
     zora: await mined('DevnetZoraHook', BEFORE_SWAP_FLAG),
   }
@@ -162,11 +161,17 @@ export async function deployDevnetLaunchpads(chain: ChainConfig, deployer: Accou
     weth,
     getAddress(hookPlans.doppler.address),
     getAddress(hookPlans.rehypeInitializer.address),
-    rehypeHookAddress,
     d.doppler.startFee,
     d.doppler.endFee,
     d.doppler.decaySeconds,
   ])
+  // The rehype plugins at two of their real Base addresses, each dividing as deployed there (rehype-deployments.ts):
+  // doppler-sdk 1.0.30's (800,000, 1.25x the announced fee) and the July 2026 one (1e6).
+  // Their initializer (a constructor argument, as the real BaseDopplerHookInitializer's) is the mined pool hook; a later
+  // deployment on the same chain constructs them again for its own.
+  const pluginArgs = (address: Address) => [getAddress(hookPlans.rehypeInitializer.address), rehypeFeeDenominator(address)]
+  const rehypeHook = await placeFactory(chain, BASE_REHYPE_SDK_HOOK, 'DevnetRehypeDopplerHook', pluginArgs(BASE_REHYPE_SDK_HOOK))
+  const rehypeHookFixed = await placeFactory(chain, BASE_REHYPE_FIXED_HOOK, 'DevnetRehypeDopplerHook', pluginArgs(BASE_REHYPE_FIXED_HOOK))
   const zoraFactory = await placeFactory(chain, BASE_ZORA_FACTORY, 'DevnetZoraFactory', [
     poolManager,
     zoraToken,
@@ -182,8 +187,6 @@ export async function deployDevnetLaunchpads(chain: ChainConfig, deployer: Accou
   const clankerV5Factory = await placeFactory(chain, BASE_CLANKER_V5_FACTORY, 'DevnetClankerV5Factory', [poolManager, weth, BASE_CLANKER_V5_HOOK])
 
   if ((await create('DevnetHookDeployer', [])) !== hookDeployer) throw new Error('the hook deployer is not at its predicted address')
-  const rehypeHook = await create('DevnetRehypeDopplerHook', [deployer.address])
-  if (rehypeHook !== rehypeHookAddress) throw new Error('the rehype hook is not at its predicted address')
   // ZORA and its ETH market (the pool contract creates the token first: its nonce 1).
   const zoraEthPool = await create('DevnetZoraEthPool', [poolManager])
   if (zoraEthPool !== zoraEthPoolAddress) throw new Error('the ZORA/ETH pool is not at its predicted address')
@@ -196,6 +199,8 @@ export async function deployDevnetLaunchpads(chain: ChainConfig, deployer: Accou
   const dopplerHook = await hook(hookPlans.doppler)
   const rehypeInitializer = await hook(hookPlans.rehypeInitializer)
   const zoraHook = await hook(hookPlans.zora)
+  // Not on Base (doppler-sdk 1.0.30 lists it on another chain only); a plugin any Airlock owner may enable.
+  const swapRestrictor = await create('DevnetSwapRestrictorDopplerHook', [rehypeInitializer])
 
   // Clanker's modules are their own contracts, as on Base: the MEV module (SniperAuctionV2; bids pay
   // DEVNET_AUCTION_PAYMENT_PER_GAS_UNIT), the LP locker and the DevBuy extension, all enabled on the factory below.
@@ -216,7 +221,11 @@ export async function deployDevnetLaunchpads(chain: ChainConfig, deployer: Accou
   await call(clankerFactory, 'DevnetClankerFactory', 'setMevModule', [clankerMevModule, true])
   await call(dopplerHook, 'DevnetDopplerHook', 'setLaunchpad', [dopplerAirlock])
   await call(rehypeInitializer, 'DevnetDopplerHookInitializer', 'setLaunchpad', [dopplerAirlock])
-  await call(rehypeHook, 'DevnetRehypeDopplerHook', 'setCallers', [dopplerAirlock, rehypeInitializer])
+  // Each plugin enabled for its initialization and swap callbacks (ON_INITIALIZATION_FLAG | ON_SWAP_FLAG).
+  await call(rehypeInitializer, 'DevnetDopplerHookInitializer', 'setDopplerHookState', [
+    [rehypeHook, rehypeHookFixed, swapRestrictor],
+    [3n, 3n, 3n],
+  ])
   await call(zoraHook, 'DevnetZoraHook', 'setLaunchpad', [zoraFactory])
 
   await mineIfManual(chain)
@@ -233,7 +242,7 @@ export async function deployDevnetLaunchpads(chain: ChainConfig, deployer: Accou
       devBuy: clankerDevBuy,
       mevModule: clankerMevModule,
     },
-    doppler: { airlock: dopplerAirlock, hook: dopplerHook, rehypeInitializer, rehypeHook },
+    doppler: { airlock: dopplerAirlock, hook: dopplerHook, rehypeInitializer, rehypeHook, rehypeHookFixed, swapRestrictor },
     zora: { factory: zoraFactory, hook: zoraHook, route: devnetZoraRoute(zoraToken) },
     clankerV5: { factory: clankerV5Factory, hook: clankerV5Hook },
   }
@@ -284,6 +293,8 @@ export async function devnetLaunchpadsExist(chain: ChainConfig, addresses: Launc
     addresses.doppler.hook,
     addresses.doppler.rehypeInitializer,
     addresses.doppler.rehypeHook,
+    addresses.doppler.rehypeHookFixed,
+    addresses.doppler.swapRestrictor,
     addresses.zora.factory,
     addresses.zora.hook,
     addresses.zora.route.zora,

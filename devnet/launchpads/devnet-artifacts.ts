@@ -16,6 +16,8 @@ export type LaunchpadArtifactName =
   | 'DevnetDopplerAirlock'
   | 'DevnetDopplerHookInitializer'
   | 'DevnetRehypeDopplerHook'
+  | 'DevnetSwapRestrictorDopplerHook'
+  | 'DevnetDopplerERC20V1'
   | 'DevnetZoraHook'
   | 'DevnetZoraFactory'
   | 'DevnetZoraEthPool'

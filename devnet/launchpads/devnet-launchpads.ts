@@ -13,9 +13,10 @@ export const devnetLaunchpadsPath = (dataDir: string): string => join(devnetDir(
  * The version of the devnet launchpad contracts a record was deployed with: bump it whenever a devnet launchpad's ABI
  * or behaviour changes, so a devnet recorded before is redeployed instead of reused. 2: Clanker takes the real
  * `deployToken(DeploymentConfig)` with its own LP locker, DevBuy extension and MEV module. 3: the factories at their
- * real Base addresses. 4: Clanker v5's factory and hook.
+ * real Base addresses. 4: Doppler's DopplerHookInitializer with per-pool plugins (two rehype deployments at their Base
+ * addresses, the swap restrictor) or none (a static fee), and DopplerERC20V1 assets. 5: Clanker v5's factory and hook.
  */
-export const DEVNET_LAUNCHPADS_VERSION = 4
+export const DEVNET_LAUNCHPADS_VERSION = 5
 
 type Recorded = Partial<Record<ChainKey, LaunchpadAddresses & { chainId: number; version?: number }>>
 

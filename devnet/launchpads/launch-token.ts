@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import {
   bytesToHex,
+  encodeAbiParameters,
+  parseAbiParameters,
   encodeDeployData,
   getAddress,
   getContractAddress,
@@ -67,6 +69,11 @@ export interface LaunchTokenOptions {
   /** Zora only: a creator coin (paired with ZORA, announced by CreatorCoinCreated) instead of a content coin. */
   creatorCoin?: boolean
   /**
+   * Zora only: a trend coin (permissionless, named by its ticker `symbol`, paired with ZORA, announced by
+   * TrendCoinCreated, at an address derived from the ticker: one per symbol per factory).
+   */
+  trendCoin?: boolean
+  /**
    * Clanker only: a dev buy of this much ETH (wei) in the deployment, through the DevBuy extension, for the creator: the
    * pool's price at launch is the price after it. devBuyWeiForUsdc converts a stablecoin amount at the devnet price.
    */
@@ -83,7 +90,21 @@ export interface LaunchTokenOptions {
   positions?: readonly ClankerPositionConfig[]
   /** Doppler only: a rehype pool (0.7% LP fee + the decaying fee taken from the output) instead of decay multicurve. */
   rehype?: boolean
+  /**
+   * Doppler rehype only: which deployment's plugin: `sdk` (default: doppler-sdk 1.0.30's Base address, dividing by
+   * 800,000 as deployed, 1.25x the announced fee) or `fixed` (the July 2026 deployment, dividing by 1e6).
+   */
+  rehypeDeployment?: 'sdk' | 'fixed'
+  /** Doppler only: a DopplerHookInitializer pool without a plugin, at this static LP fee (pips): no fee schedule. */
+  staticFee?: number
+  /** Doppler only: a DopplerHookInitializer pool with the swap restrictor: these senders may each buy maxAmount. */
+  swapRestrictor?: { approved: readonly Address[]; maxAmount: bigint }
+  /** Doppler only: a DopplerERC20V1 asset: no holder but the excluded ones above maxBalance until endsAt (unix s). */
+  balanceLimit?: { maxBalance: bigint; endsAt: number }
 }
+
+/** The LP fee of the devnet's plugin pools (Bankr: "a 0.7% pool fee plus the hook's legs"). */
+export const DEVNET_REHYPE_LP_FEE = 7_000
 
 export type DevnetPair = 'weth' | 'eth' | 'zora' | 'coin'
 
@@ -100,10 +121,10 @@ export const DEVNET_PAIRS: Record<Launchpad, readonly DevnetPair[]> = {
 }
 
 /** The launch's paired asset, checked against the launchpad (creator coins always pair with ZORA, as on Base). */
-export function devnetPairOf(o: Pick<LaunchTokenOptions, 'launchpad' | 'paired' | 'creatorCoin' | 'pairedCoin'>): DevnetPair {
+export function devnetPairOf(o: Pick<LaunchTokenOptions, 'launchpad' | 'paired' | 'creatorCoin' | 'pairedCoin' | 'trendCoin'>): DevnetPair {
   const allowed = DEVNET_PAIRS[o.launchpad]
   if (o.creatorCoin && o.launchpad !== 'zora') throw new PrebuyError('invalid_launch_pair', 'Only Zora launches creator coins.')
-  const paired = o.paired ?? (o.creatorCoin ? 'zora' : allowed[0]!)
+  const paired = o.paired ?? (o.creatorCoin || o.trendCoin ? 'zora' : allowed[0]!)
   if (!allowed.includes(paired)) {
     throw new PrebuyError('invalid_launch_pair', `A ${o.launchpad} launch pairs with ${allowed.join(' or ')}, not ${paired}.`)
   }
@@ -176,10 +197,22 @@ export async function submitLaunch(options: LaunchTokenOptions): Promise<Hex> {
       )
     }
   }
+  if (options.trendCoin && (launchpad !== 'zora' || options.creatorCoin || (options.paired ?? 'zora') !== 'zora')) {
+    throw new PrebuyError('invalid_launch_pair', 'A trend coin is a Zora coin paired with ZORA.')
+  }
   if (options.dynamicFee && launchpad !== 'clanker') {
     throw new PrebuyError('invalid_launch_fee', 'Only Clanker launches choose a dynamic-fee hook.')
   }
   if (options.rehype && launchpad !== 'doppler') throw new PrebuyError('invalid_launch_fee', 'Only Doppler launches choose a rehype pool.')
+  const dopplerShapes = [options.rehype, options.staticFee !== undefined, options.swapRestrictor !== undefined].filter(Boolean).length
+  if (dopplerShapes > 1) throw new PrebuyError('invalid_launch_fee', 'A Doppler launch is one of: rehype, a static fee, a swap restrictor.')
+  if ((dopplerShapes > 0 || options.balanceLimit) && launchpad !== 'doppler') {
+    throw new PrebuyError('invalid_launch_fee', 'Static fees, swap restrictors and balance limits are Doppler launch shapes.')
+  }
+  if (options.rehypeDeployment !== undefined && !options.rehype) throw new PrebuyError('invalid_launch_fee', 'A rehype deployment goes with a rehype pool.')
+  if (options.staticFee !== undefined && !(Number.isInteger(options.staticFee) && options.staticFee >= 0 && options.staticFee < 1_000_000)) {
+    throw new PrebuyError('invalid_launch_fee', 'A static LP fee is whole pips below 1,000,000.')
+  }
   // The rehype hook caps its fee at 80% (RehypeTypes.sol MAX_SWAP_FEE), below the decay-multicurve hook's 90%.
   if (options.rehype && startFee > 800_000) throw new PrebuyError('invalid_launch_fee', "A rehype pool's fee is at most 800,000 pips (80%).")
   // SniperAuctionV2 refuses a decay longer than the hook's MAX_MEV_MODULE_DELAY, 120 s (_validateFeeConfig).
@@ -222,13 +255,14 @@ const launchpadAddress = (o: Pick<LaunchTokenOptions, 'addresses' | 'launchpad'>
  * derives its CREATE2 salt from the token admin and the caller's salt, as ClankerDeployer).
  */
 export async function predictTokenAddress(
-  o: Pick<LaunchTokenOptions, 'chain' | 'addresses' | 'launchpad' | 'name' | 'symbol' | 'creator'>,
+  o: Pick<LaunchTokenOptions, 'chain' | 'addresses' | 'launchpad' | 'name' | 'symbol' | 'creator' | 'balanceLimit'>,
   salt: Hex,
 ): Promise<Address> {
   const from = launchpadAddress(o)
   const supply = await devnetPublicClient(o.chain).readContract({ address: from, abi: SUPPLY_ABI, functionName: 'TOKEN_SUPPLY' })
   // Zora coins carry the real coin getters (DevnetZoraCoin): another bytecode, another address.
-  const { abi, bytecode } = loadLaunchpadArtifact(o.launchpad === 'zora' ? 'DevnetZoraCoin' : 'DevnetLaunchToken')
+  // A balance-limited Doppler asset is a DevnetDopplerERC20V1.
+  const { abi, bytecode } = loadLaunchpadArtifact(o.launchpad === 'zora' ? 'DevnetZoraCoin' : o.balanceLimit ? 'DevnetDopplerERC20V1' : 'DevnetLaunchToken')
   const initCode = encodeDeployData({ abi, bytecode, args: [o.name, o.symbol, supply, from] })
   const create2Salt = o.launchpad === 'clanker' ? clankerTokenCreate2Salt(o.creator, salt) : salt
   return getContractAddress({ opcode: 'CREATE2', from, salt: create2Salt, bytecodeHash: keccak256(initCode) })
@@ -272,12 +306,17 @@ function launchCall(o: LaunchTokenOptions, startFee: number, endFee: number, dec
             endFee,
             durationSeconds: decaySeconds,
             salt,
-            rehype: o.rehype ?? false,
+            ...dopplerPool(o, startFee, endFee, decaySeconds),
             numeraire: pairedAddress(o, devnetPairOf(o)),
+            maxBalanceLimit: o.balanceLimit?.maxBalance ?? 0n,
+            balanceLimitEnd: o.balanceLimit?.endsAt ?? 0,
           },
         ],
       }
     case 'zora':
+      if (o.trendCoin) {
+        return { address: o.addresses.zora.factory, abi: loadLaunchpadArtifact('DevnetZoraFactory').abi, functionName: 'deployTrendCoin', args: [o.symbol] }
+      }
       return {
         address: o.addresses.zora.factory,
         abi: loadLaunchpadArtifact('DevnetZoraFactory').abi,
@@ -313,6 +352,29 @@ function launchCall(o: LaunchTokenOptions, startFee: number, endFee: number, dec
         ],
       }
   }
+}
+
+/** The DevnetDopplerAirlock's pool fields: decay multicurve, or a DopplerHookInitializer pool with its plugin or none. */
+function dopplerPool(o: LaunchTokenOptions, startFee: number, endFee: number, decaySeconds: number) {
+  const d = o.addresses.doppler
+  if (o.rehype) {
+    return {
+      hookInitializer: true,
+      dopplerHook: o.rehypeDeployment === 'fixed' ? d.rehypeHookFixed : d.rehypeHook,
+      dopplerHookData: encodeAbiParameters(parseAbiParameters('uint24, uint24, uint32'), [startFee, endFee, decaySeconds]),
+      lpFee: DEVNET_REHYPE_LP_FEE,
+    }
+  }
+  if (o.swapRestrictor) {
+    return {
+      hookInitializer: true,
+      dopplerHook: d.swapRestrictor,
+      dopplerHookData: encodeAbiParameters(parseAbiParameters('address[], uint256'), [o.swapRestrictor.approved, o.swapRestrictor.maxAmount]),
+      lpFee: DEVNET_REHYPE_LP_FEE,
+    }
+  }
+  if (o.staticFee !== undefined) return { hookInitializer: true, dopplerHook: zeroAddress, dopplerHookData: '0x' as Hex, lpFee: o.staticFee }
+  return { hookInitializer: false, dopplerHook: zeroAddress, dopplerHookData: '0x' as Hex, lpFee: 0 }
 }
 
 /** The devnet Clanker launch's one position: the whole pool supply from the starting tick to the last usable tick. */

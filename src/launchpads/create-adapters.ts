@@ -14,8 +14,12 @@ export interface LaunchpadAddresses {
    * and the MEV module (SniperAuctionV2), each enabled on the factory; a DeploymentConfig names them.
    */
   clanker: { factory: Address; hook: Address; dynamicHook: Address; locker: Address; devBuy: Address; mevModule: Address }
-  /** rehypeInitializer/rehypeHook: the pool hook and the fee-schedule contract of rehype launches (devnet). */
-  doppler: { airlock: Address; hook: Address; rehypeInitializer: Address; rehypeHook: Address }
+  /**
+   * rehypeInitializer: the DopplerHookInitializer, pool hook of rehype, static-fee and swap-restrictor launches (devnet);
+   * its plugins: rehypeHook (at doppler-sdk 1.0.30's Base address, dividing by 800,000 as deployed there),
+   * rehypeHookFixed (at the July 2026 address, dividing by 1e6) and swapRestrictor.
+   */
+  doppler: { airlock: Address; hook: Address; rehypeInitializer: Address; rehypeHook: Address; rehypeHookFixed: Address; swapRestrictor: Address }
   /** The devnet also deploys ZORA and its ETH pool beside the factory. */
   zora: { factory: Address; hook: Address; route: ZoraRoute }
   /** Clanker v5's factory and hook, at their Base addresses on the devnet too (the hook's address is its permissions). */

@@ -3,6 +3,7 @@ import { type ClankerAuctionSchedule, clankerAuctionSchedule } from './schedules
 import { type ClankerV5FeeSchedule, clankerV5Schedule } from './schedules/clanker-v5.ts'
 import { type LinearFeeSchedule, linearSchedule } from './schedules/linear.ts'
 import type { FeeQuote, NextBlock, ScheduleKind } from './schedules/schedule-kind.ts'
+import { withProtocolFee } from './protocol-fee.ts'
 
 export type { ClankerFeeSchedule } from './schedules/clanker.ts'
 export type { ClankerAuctionSchedule } from './schedules/clanker-auction.ts'
@@ -15,7 +16,21 @@ export type { FeeQuote, NextBlock } from './schedules/schedule-kind.ts'
  * the schedule follows it) and evaluated for every price tick. One union member per kind; each kind's maths lives in
  * src/pricing/schedules/<kind>.ts and is registered below.
  */
-export type FeeSchedule = ClankerFeeSchedule | ClankerAuctionSchedule | LinearFeeSchedule | ClankerV5FeeSchedule
+export type FeeSchedule = (ClankerFeeSchedule | ClankerAuctionSchedule | LinearFeeSchedule | ClankerV5FeeSchedule) & ScheduleCommon
+
+/** What any kind may carry besides its own maths, applied by feeAt and scheduleSettled below. */
+export interface ScheduleCommon {
+  /**
+   * The v4 protocol fee a buy pays in this pool, pips (slot0's protocolFee for the buy's direction, read at launch):
+   * the pool then charges protocolFee + lpFee - protocolFee * lpFee / 1e6 (protocol-fee.ts). Absent: 0.
+   */
+  protocolFee?: number
+  /**
+   * Unix seconds before which no buy of ours can succeed whatever the price (a DopplerERC20V1 balance limit, which the
+   * 3% fee recipient reaches first): the launch is gated until then, never an order's failure. Absent: not gated.
+   */
+  swapsFrom?: number
+}
 
 type KindTable = { [K in FeeSchedule['kind']]: ScheduleKind<Extract<FeeSchedule, { kind: K }>> }
 
@@ -30,10 +45,16 @@ const SCHEDULE_KINDS: KindTable = {
 const kindOf = <S extends FeeSchedule>(schedule: S) => SCHEDULE_KINDS[schedule.kind] as unknown as ScheduleKind<S>
 
 /** The fee a buy landing in `next` pays, and whether a plain swap is allowed in that block. */
-export const feeAt = (schedule: FeeSchedule, next: NextBlock): FeeQuote => kindOf(schedule).feeAt(schedule, next)
+export function feeAt(schedule: FeeSchedule, next: NextBlock): FeeQuote {
+  const quote = withProtocolFee(kindOf(schedule).feeAt(schedule, next), schedule.protocolFee ?? 0)
+  return gatedUntilSwapsFrom(schedule, next) ? { ...quote, swapsAllowed: false } : quote
+}
 
 /** Whether fee and gating no longer change from `next` on: the indexer stops per-block ticks then. */
-export const scheduleSettled = (schedule: FeeSchedule, next: NextBlock): boolean => kindOf(schedule).settled(schedule, next)
+export const scheduleSettled = (schedule: FeeSchedule, next: NextBlock): boolean =>
+  !gatedUntilSwapsFrom(schedule, next) && kindOf(schedule).settled(schedule, next)
+
+const gatedUntilSwapsFrom = (schedule: ScheduleCommon, next: NextBlock): boolean => schedule.swapsFrom !== undefined && next.timestamp < schedule.swapsFrom
 
 /** Whether the schedule must be read again from the chain before pricing `next` (see LaunchpadAdapter.refreshFeeSchedule). */
 export const scheduleNeedsRefresh = (schedule: FeeSchedule, next: NextBlock): boolean => kindOf(schedule).needsRefresh?.(schedule, next) ?? false

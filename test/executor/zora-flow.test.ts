@@ -37,8 +37,10 @@ describe('open-market execution on a Zora launch (real devnet, wallets, store)',
   it.each([
     { kind: 'a content coin paired with ZORA', options: { paired: 'zora' as const } },
     { kind: 'a creator coin (CreatorCoinCreated)', options: { creatorCoin: true } },
+    // Zora 2.6.0 trend coins: permissionless, one per ticker, ZORA-paired; 0.01% once the launch fee is over.
+    { kind: 'a trend coin (TrendCoinCreated)', options: { trendCoin: true } },
   ])('$kind: fills through the ZORA route with exact balances, priced with the route fee', async ({ options }) => {
-    const slug = options.creatorCoin ? 'creator' : 'zorapair'
+    const slug = 'creatorCoin' in options ? 'creator' : 'trendCoin' in options ? 'trend' : 'zorapair'
     const { creator } = await h.newProject(slug, 'zora')
     const buyer = await h.newBuyer(`${slug}-buyer`, '20')
     // Small against the coin's ~3,000 USD FDV, so price impact stays under 1% (checked below).
@@ -53,6 +55,7 @@ describe('open-market execution on a Zora launch (real devnet, wallets, store)',
 
     const record = await h.journal.getLaunchBySlug(slug)
     expect(record?.paired.kind).toBe('zora')
+    if ('trendCoin' in options) expect(record?.feeSchedule).toMatchObject({ startFee: 990_000, endFee: 10_000, floorFee: 100 })
     const e = (await h.getOrder(buyer, slug))!.execution!
     expect(e.spentUsdc).toBe('5')
     expect(await h.usdcOf(buyer.wallet)).toBe(15n * USDC)

@@ -13,6 +13,7 @@ import {
   zeroAddress,
   type Address,
   type Hex,
+  type Log,
   type PublicClient,
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -24,7 +25,7 @@ import { createLaunchpadAdapters, devnetAdapterOptions, type LaunchpadAddresses 
 import { DEVNET_LAUNCH_DEFAULTS, DEVNET_ZORA_PER_ETH, deployDevnetLaunchpads, devnetLaunchpadsExist } from '../../devnet/launchpads/deploy-devnet-launchpads.ts'
 import { auctionHookData } from '../../devnet/launchpads/auction-bid.ts'
 import { createExecutorChainReads } from '../../daemon/executor/executor-chain-reads.ts'
-import { launchToken, predictTokenAddress, submitLaunch } from '../../devnet/launchpads/launch-token.ts'
+import { decodeOwnLaunch, launchToken, predictTokenAddress, submitLaunch } from '../../devnet/launchpads/launch-token.ts'
 import { confirmDevnetTx, devnetPublicClient, submitDevnetCall } from '../../devnet/launchpads/send-devnet-tx.ts'
 import { DEVNET_TRADER, findPoolSwap, prepareDevnetTrader, swapExactUsdcForToken, type SwapResult } from '../../devnet/launchpads/swap-exact-usdc-for-token.ts'
 import type { LaunchpadAdapter, PoolKey } from '../../src/launchpads/launchpad-adapter.ts'
@@ -53,6 +54,16 @@ const floorOf = (s: FeeSchedule): number =>
         ? s.startTime + s.sniperSeconds
         : s.startTime + s.durationSeconds
 import { exactInputSingleRange } from './single-range-swap.ts'
+import { BASE_REHYPE_FIXED_HOOK, BASE_REHYPE_SDK_HOOK } from '../../src/launchpads/doppler/rehype-deployments.ts'
+import { findInitializedPools } from '../../src/launchpads/v4-events.ts'
+import { setDevnetProtocolFee } from '../../devnet/launchpads/set-protocol-fee.ts'
+import { ZORA_TREND_COIN_CREATED } from '../../src/launchpads/zora/zora-abi.ts'
+import { decodeProtocolFeeUpdated } from '../../src/launchpads/protocol-fee-updated.ts'
+import { buyProtocolFee, v4SwapFeePips } from '../../src/pricing/protocol-fee.ts'
+
+/** The pool the launch transaction initialised for `token`. */
+const findInitializedPoolsIn = (logs: readonly Log[], token: Address) =>
+  findInitializedPools(logs, chain.addresses.poolManager).find((p) => isAddressEqual(p.poolKey.currency0, token) || isAddressEqual(p.poolKey.currency1, token))!
 
 const STATE_VIEW = parseAbi(['function getSlot0(bytes32 poolId) view returns (uint160 sqrtPriceX96, int24 tick, uint24 protocolFee, uint24 lpFee)'])
 const ERC6909 = parseAbi(['function balanceOf(address owner, uint256 id) view returns (uint256)'])
@@ -517,66 +528,248 @@ describe('devnet launchpads', () => {
     expect(error).toMatchObject({ code: 'invalid_launch_pair' })
   })
 
-  it("Doppler rehype as on Base: the schedule comes from the Doppler hook (not the pool's hook) and is taken from the output, on top of the pool's LP fee", async () => {
-    const creator = nextCreator()
-    const launched = await launchToken({
-      chain,
-      addresses,
-      launchpad: 'doppler',
-      creator,
-      name: 'rehype',
-      symbol: 'RH',
-      rehype: true,
-      startFee: 500_000,
-      endFee: 10_000,
-      decaySeconds: 20,
-    })
+  // Two rehype deployments at their Base addresses (src/launchpads/doppler/rehype-deployments.ts): doppler-sdk 1.0.30's
+  // divides by 800,000 (1.25x the announced fee), the July 2026 one by 1e6.
+  it.each([
+    ['sdk', 800_000],
+    ['fixed', 1_000_000],
+  ] as const)(
+    "Doppler rehype as on Base (%s deployment, fee over %i): the schedule comes from the Doppler hook (not the pool's hook) and is taken from the output, on top of the pool's LP fee",
+    async (deployment, denominator) => {
+      const creator = nextCreator()
+      const launched = await launchToken({
+        chain,
+        addresses,
+        launchpad: 'doppler',
+        creator,
+        name: 'rehype',
+        symbol: 'RH',
+        rehype: true,
+        rehypeDeployment: deployment,
+        startFee: 500_000,
+        endFee: 10_000,
+        decaySeconds: 20,
+      })
+      const plugin = deployment === 'sdk' ? addresses.doppler.rehypeHook : addresses.doppler.rehypeHookFixed
+      expect(plugin).toBe(deployment === 'sdk' ? BASE_REHYPE_SDK_HOOK : BASE_REHYPE_FIXED_HOOK)
+      const receipt = await client.getTransactionReceipt({ hash: launched.txHash })
+      const createLog = receipt.logs.find((l) => isAddressEqual(l.address, addresses.doppler.airlock))!
+      const create = decodeEventLog({ abi: adapters.doppler.launchEvent.events, data: createLog.data, topics: createLog.topics }).args as {
+        initializer: Address
+        poolOrHook: Address
+      }
+      expect([create.initializer, create.poolOrHook]).toEqual([addresses.doppler.rehypeInitializer, launched.token])
+      expect(launched.poolKey.hooks).toBe(addresses.doppler.rehypeInitializer)
+      expect(launched.poolKey.fee).toBe(DYNAMIC_FEE_FLAG)
+      const announced = parseEventLogs({
+        abi: parseAbi(['event FeeScheduleSet(bytes32 indexed poolId, uint32 startingTime, uint24 startFee, uint24 endFee, uint32 durationSeconds)']),
+        logs: receipt.logs,
+      })
+      expect(announced.map((l) => getAddress(l.address))).toEqual([plugin])
+      expect(launched.launch.feeSources).toEqual({ hook: addresses.doppler.rehypeInitializer, dopplerHook: plugin })
+      // The initializer's own ModifyLiquidity for the launch's liquidity, as the real one's afterAddLiquidity emits.
+      const modified = parseEventLogs({
+        abi: parseAbi([
+          'struct PoolKey { address currency0; address currency1; uint24 fee; int24 tickSpacing; address hooks; }',
+          'struct ModifyLiquidityParams { int24 tickLower; int24 tickUpper; int256 liquidityDelta; bytes32 salt; }',
+          'event ModifyLiquidity(PoolKey key, ModifyLiquidityParams params)',
+        ]),
+        logs: receipt.logs,
+      })
+      expect(modified.map((l) => getAddress(l.address))).toEqual([addresses.doppler.rehypeInitializer])
+      const schedule = (await adapters.doppler.loadFeeSchedule(client, launched.launch)) as LinearSchedule
+      expect(schedule).toMatchObject({ kind: 'linear', startFee: 500_000, endFee: 10_000, durationSeconds: 20, poolLpFee: 7_000 })
+      expect(schedule.hookFeeDenominator ?? 1_000_000).toBe(denominator)
+      // Without the launch logs the adapter reads the rehype getter (five fields) and gets the same schedule.
+      const { scheduleFromLogs: _announced, ...withoutLog } = launched.launch
+      expect(await adapters.doppler.loadFeeSchedule(client, withoutLog)).toEqual(schedule)
+
+      // Swaps during and after the decay: the pool charges 0.7% on the input, the hook takes fee/denominator of the output.
+      for (const offset of [5, 30]) {
+        const ts = schedule.startTime + offset
+        const before = await client.readContract({ address: launched.token, abi: erc20Abi, functionName: 'balanceOf', args: [DEVNET_TRADER] })
+        const swap = await buyAt(ts, launched.poolKey, launched.token, launched.poolId)
+        const received = (await client.readContract({ address: launched.token, abi: erc20Abi, functionName: 'balanceOf', args: [DEVNET_TRADER] })) - before
+        expect(swap.poolSwap.fee).toBe(7_000)
+        // The initializer reports every swap with its own Swap event, as the real one.
+        const swapReceipt = await client.getTransactionReceipt({ hash: swap.txHash })
+        expect(swapReceipt.logs.filter((l) => isAddressEqual(l.address, addresses.doppler.rehypeInitializer))).toHaveLength(1)
+        const gross = launched.launch.tokenIsCurrency0 ? swap.poolSwap.amount0 : swap.poolSwap.amount1
+        const quote = feeAt(schedule, { number: swap.blockNumber, timestamp: ts })
+        expect(quote).toMatchObject({ lpFee: 7_000, sniperFee: offset < 20 ? linearFeeAt(schedule, ts) : 0 })
+        expect(received).toBe(gross - (gross * BigInt(linearFeeAt(schedule, ts))) / BigInt(denominator))
+        expect(quote.totalFraction).toBeCloseTo(1 - (1 - 0.007) * (1 - linearFeeAt(schedule, ts) / denominator), 12)
+        // The formula is the swap: the tokens kept over a zero-fee swap of the same input (10 USDC: tiny impact).
+        const zeroFeeOut = exactInputSingleRange({
+          sqrtPriceX96: swap.sqrtBefore,
+          liquidity: swap.poolSwap.liquidity,
+          amountIn: swap.wethIn,
+          feePips: 0,
+          zeroForOne: !launched.launch.tokenIsCurrency0,
+        })
+        expect(1 - Number((received * 10n ** 12n) / zeroFeeOut) / 1e12).toBeCloseTo(quote.totalFraction, 3)
+      }
+    },
+  )
+
+  // DopplerHookInitializer without a plugin (src/initializers/DopplerHookInitializer.sol: the key's fee is the static
+  // LP fee; nothing announces a schedule): priced at its LP fee, never quarantined.
+  it('Doppler static-fee pool as on Base: no schedule announced, the key carries the LP fee, a swap pays exactly it', async () => {
+    const launched = await launchToken({ chain, addresses, launchpad: 'doppler', creator: nextCreator(), name: 'static', symbol: 'ST', staticFee: 10_000 })
+    expect(launched.poolKey).toMatchObject({ hooks: addresses.doppler.rehypeInitializer, fee: 10_000 })
     const receipt = await client.getTransactionReceipt({ hash: launched.txHash })
-    const createLog = receipt.logs.find((l) => isAddressEqual(l.address, addresses.doppler.airlock))!
-    const create = decodeEventLog({ abi: adapters.doppler.launchEvent.events, data: createLog.data, topics: createLog.topics }).args as {
-      initializer: Address
-      poolOrHook: Address
-    }
-    expect([create.initializer, create.poolOrHook]).toEqual([addresses.doppler.rehypeInitializer, launched.token])
-    expect(launched.poolKey.hooks).toBe(addresses.doppler.rehypeInitializer)
     const announced = parseEventLogs({
       abi: parseAbi(['event FeeScheduleSet(bytes32 indexed poolId, uint32 startingTime, uint24 startFee, uint24 endFee, uint32 durationSeconds)']),
       logs: receipt.logs,
     })
-    expect(announced.map((l) => getAddress(l.address))).toEqual([addresses.doppler.rehypeHook])
-    expect(launched.launch.feeSources).toEqual({ hook: addresses.doppler.rehypeInitializer, dopplerHook: addresses.doppler.rehypeHook })
-    // The initializer's own ModifyLiquidity for the launch's liquidity, as the real one's afterAddLiquidity emits.
-    const modified = parseEventLogs({
-      abi: parseAbi([
-        'struct PoolKey { address currency0; address currency1; uint24 fee; int24 tickSpacing; address hooks; }',
-        'struct ModifyLiquidityParams { int24 tickLower; int24 tickUpper; int256 liquidityDelta; bytes32 salt; }',
-        'event ModifyLiquidity(PoolKey key, ModifyLiquidityParams params)',
-      ]),
-      logs: receipt.logs,
-    })
-    expect(modified.map((l) => getAddress(l.address))).toEqual([addresses.doppler.rehypeInitializer])
-    const schedule = (await adapters.doppler.loadFeeSchedule(client, launched.launch)) as LinearSchedule
-    expect(schedule).toMatchObject({ kind: 'linear', startFee: 500_000, endFee: 10_000, durationSeconds: 20, poolLpFee: 7_000 })
-    // Without the launch logs the adapter reads the rehype getter (five fields) and gets the same schedule.
-    const { scheduleFromLogs: _announced, ...withoutLog } = launched.launch
-    expect(await adapters.doppler.loadFeeSchedule(client, withoutLog)).toEqual(schedule)
+    expect(announced).toEqual([])
+    expect(launched.launch.feeSources).toEqual({ hook: addresses.doppler.rehypeInitializer })
+    const schedule = await adapters.doppler.loadFeeSchedule(client, launched.launch)
+    expect(schedule).toEqual({ kind: 'linear', startTime: launched.launch.launchedAt, startFee: 10_000, endFee: 10_000, durationSeconds: 0 })
+    const swap = await buyAt((await latestTimestamp()) + 1, launched.poolKey, launched.token, launched.poolId)
+    await expectSwapPaysSchedule(swap, schedule, launched.poolKey, 'doppler')
+    expect(feeAt(schedule, at(swap.timestamp))).toMatchObject({ lpFee: 10_000, sniperFee: 0, totalFraction: 0.01, swapsAllowed: true })
+  })
 
-    // Swaps during and after the decay: the pool charges 0.7% on the input, the hook takes its fee from the output.
-    for (const offset of [5, 30]) {
-      const ts = schedule.startTime + offset
-      const before = await client.readContract({ address: launched.token, abi: erc20Abi, functionName: 'balanceOf', args: [DEVNET_TRADER] })
-      const swap = await buyAt(ts, launched.poolKey, launched.token, launched.poolId)
-      const received = (await client.readContract({ address: launched.token, abi: erc20Abi, functionName: 'balanceOf', args: [DEVNET_TRADER] })) - before
-      expect(swap.poolSwap.fee).toBe(7_000)
-      // The initializer reports every swap with its own Swap event, as the real one.
-      const swapReceipt = await client.getTransactionReceipt({ hash: swap.txHash })
-      expect(swapReceipt.logs.filter((l) => isAddressEqual(l.address, addresses.doppler.rehypeInitializer))).toHaveLength(1)
-      const gross = launched.launch.tokenIsCurrency0 ? swap.poolSwap.amount0 : swap.poolSwap.amount1
-      const quote = feeAt(schedule, { number: swap.blockNumber, timestamp: ts })
-      expect(quote).toMatchObject({ lpFee: 7_000, sniperFee: offset < 20 ? linearFeeAt(schedule, ts) : 0 })
-      expect(received).toBe(gross - (gross * BigInt(linearFeeAt(schedule, ts))) / 1_000_000n)
-      expect(quote.totalFraction).toBeCloseTo(1 - (1 - 0.007) * (1 - linearFeeAt(schedule, ts) / 1e6), 12)
+  // SwapRestrictorDopplerHook (src/dopplerHooks/SwapRestrictorDopplerHook.sol): a buy passes only when the swap's
+  // sender, the PoolManager's caller (the router), has an allowance from the launch.
+  it('Doppler swap-restrictor pool: unsupported with the reason; a buy through the router reverts unless the router itself was approved', async () => {
+    const hash = await submitLaunch({
+      chain,
+      addresses,
+      launchpad: 'doppler',
+      creator: nextCreator(),
+      name: 'restricted',
+      symbol: 'RS',
+      swapRestrictor: { approved: [nextCreator()], maxAmount: 10n ** 24n },
+    })
+    const receipt = await confirmDevnetTx(chain, hash)
+    const decoded = await decodeOwnLaunch(chain, addresses, 'doppler', receipt)
+    expect(decoded).toMatchObject({ kind: 'unsupported', reason: expect.stringContaining('SwapRestrictorDopplerHook') })
+    if (decoded.kind !== 'unsupported') throw new Error('expected an unsupported launch')
+    expect(decoded.reason).toContain('InsufficientAmountLeft')
+    const token = decoded.launch.token
+    const pool = findInitializedPoolsIn(receipt.logs, token)
+    await expect(swapExactUsdcForToken({ chain, token, usdc: '10', poolKey: pool.poolKey, prepared: true })).rejects.toThrow()
+    // Approving the router the buy goes through (the swap's sender) lets it in: the imitation checks the real sender.
+    const router = chain.addresses.universalRouter
+    const approvedHash = await submitLaunch({
+      chain,
+      addresses,
+      launchpad: 'doppler',
+      creator: nextCreator(),
+      name: 'restricted2',
+      symbol: 'RS2',
+      swapRestrictor: { approved: [router], maxAmount: 10n ** 30n },
+    })
+    const approvedReceipt = await confirmDevnetTx(chain, approvedHash)
+    const approved = await decodeOwnLaunch(chain, addresses, 'doppler', approvedReceipt)
+    if (approved.kind !== 'unsupported') throw new Error('expected an unsupported launch')
+    const approvedPool = findInitializedPoolsIn(approvedReceipt.logs, approved.launch.token)
+    const bought = await swapExactUsdcForToken({ chain, token: approved.launch.token, usdc: '10', poolKey: approvedPool.poolKey, prepared: true })
+    expect(bought.tokensOut).toBeGreaterThan(0n)
+  })
+
+  // DopplerERC20V1 (src/tokens/DopplerERC20V1.sol): no holder outside the exclusions above maxBalanceLimit until
+  // balanceLimitEnd; the launch is gated until then.
+  // v4-core Pool.swap: swapFee = protocolFee + lpFee - protocolFee * lpFee / 1e6 once the controller sets a protocol fee
+  // (ProtocolFees.setProtocolFee; pools start at 0). The Swap event reports the swap fee; the quote includes it.
+  it('the v4 protocol fee: a pool whose controller set one charges protocolFee + lpFee - product/1e6, and the quote with the slot0 fee says so', async () => {
+    const launched = await launchToken({ chain, addresses, launchpad: 'doppler', creator: nextCreator(), name: 'protocol', symbol: 'PF', staticFee: 10_000 })
+    const buyIsZeroForOne = !launched.launch.tokenIsCurrency0
+    // 1,000 pips on buys, 300 on sells, packed as slot0 holds them (oneForZero << 12 | zeroForOne).
+    const packed = buyIsZeroForOne ? (300 << 12) | 1_000 : (1_000 << 12) | 300
+    const updated = await client.getTransactionReceipt({ hash: await setDevnetProtocolFee(chain, launched.poolKey, packed) })
+    expect(updated.logs.map(decodeProtocolFeeUpdated)).toEqual([{ poolId: launched.poolId, protocolFee: packed }])
+    const [, , slot0ProtocolFee] = await client.readContract({
+      address: chain.addresses.stateView,
+      abi: STATE_VIEW,
+      functionName: 'getSlot0',
+      args: [launched.poolId],
+    })
+    expect(slot0ProtocolFee).toBe(packed)
+    const schedule = {
+      ...(await adapters.doppler.loadFeeSchedule(client, launched.launch)),
+      protocolFee: buyProtocolFee(packed, launched.launch.tokenIsCurrency0),
     }
+    expect(schedule.protocolFee).toBe(1_000)
+    const swap = await buyAt((await latestTimestamp()) + 1, launched.poolKey, launched.token, launched.poolId)
+    const swapFee = v4SwapFeePips(1_000, 10_000)
+    expect(swap.poolSwap.fee).toBe(swapFee)
+    const poolInput = -(buyIsZeroForOne ? swap.poolSwap.amount0 : swap.poolSwap.amount1)
+    expect(swap.tokensOut).toBe(
+      exactInputSingleRange({
+        sqrtPriceX96: swap.sqrtBefore,
+        liquidity: swap.poolSwap.liquidity,
+        amountIn: poolInput,
+        feePips: swapFee,
+        zeroForOne: buyIsZeroForOne,
+      }),
+    )
+    const quote = feeAt(schedule, at(swap.timestamp))
+    expect(quote.lpFee).toBe(10_000)
+    expect(quote.totalFraction).toBeCloseTo(swapFee / 1e6, 12)
+    const zeroFeeOut = exactInputSingleRange({
+      sqrtPriceX96: swap.sqrtBefore,
+      liquidity: swap.poolSwap.liquidity,
+      amountIn: swap.wethIn,
+      feePips: 0,
+      zeroForOne: buyIsZeroForOne,
+    })
+    expect(1 - Number((swap.tokensOut * 10n ** 12n) / zeroFeeOut) / 1e12).toBeCloseTo(quote.totalFraction, 3)
+  })
+
+  it('Doppler DopplerERC20V1 asset: gated until its balance limit ends; a buy over the limit reverts before, passes after', async () => {
+    const endsAt = (await latestTimestamp()) + 100
+    const launched = await launchToken({
+      chain,
+      addresses,
+      launchpad: 'doppler',
+      creator: nextCreator(),
+      name: 'limited',
+      symbol: 'LIM',
+      staticFee: 10_000,
+      balanceLimit: { maxBalance: 10n ** 18n, endsAt },
+    })
+    const limits = parseAbi([
+      'function isBalanceLimitActive() view returns (bool)',
+      'function balanceLimitEnd() view returns (uint48)',
+      'function maxBalanceLimit() view returns (uint256)',
+    ])
+    expect(await client.readContract({ address: launched.token, abi: limits, functionName: 'balanceLimitEnd' })).toBe(endsAt)
+    const schedule = await adapters.doppler.loadFeeSchedule(client, launched.launch)
+    expect(schedule).toMatchObject({ kind: 'linear', startFee: 10_000, swapsFrom: endsAt })
+    expect(feeAt(schedule, at(endsAt - 1)).swapsAllowed).toBe(false)
+    expect(feeAt(schedule, at(endsAt)).swapsAllowed).toBe(true)
+    // 10 USDC buys far more than 1 token: reverts before the end (BalanceLimitExceeded), passes at the end.
+    await setNextTimestamp(endsAt - 50)
+    await expect(swapExactUsdcForToken({ chain, token: launched.token, usdc: '10', poolKey: launched.poolKey, prepared: true })).rejects.toThrow()
+    const swap = await buyAt(endsAt, launched.poolKey, launched.token, launched.poolId)
+    expect(swap.tokensOut).toBeGreaterThan(10n ** 18n)
+    expect(await client.readContract({ address: launched.token, abi: limits, functionName: 'isBalanceLimitActive' })).toBe(false)
+  })
+
+  // Zora 2.6.0 trend coins (ZoraFactoryImpl._createAndInitializeTrendCoin, ZoraV4CoinHook._calculateLaunchFee):
+  // permissionless, one per ticker, ZORA-paired; the launch fee decays toward 1% and then charges 0.01%.
+  it('Zora trend coin as on Base: TrendCoinCreated decoded (caller the deployer, the ticker its name), priced at the hook fee, 0.01% after the launch fee', async () => {
+    const sender = nextCreator()
+    const launched = await launchToken({ chain, addresses, launchpad: 'zora', creator: sender, name: 'unused', symbol: 'TRND', trendCoin: true })
+    const receipt = await client.getTransactionReceipt({ hash: launched.txHash })
+    const [created] = parseEventLogs({ abi: [ZORA_TREND_COIN_CREATED], logs: receipt.logs })
+    expect(created).toMatchObject({ address: addresses.zora.factory.toLowerCase(), args: { caller: getAddress(sender), symbol: 'TRND', coin: launched.token } })
+    expect(launched.launch).toMatchObject({ deployer: getAddress(sender), symbol: 'TRND', name: 'TRND', claimedCreators: [], paired: { kind: 'zora' } })
+    // A second trend coin of the same ticker cannot exist: its address is the ticker's.
+    await expect(launchToken({ chain, addresses, launchpad: 'zora', creator: nextCreator(), name: 'again', symbol: 'TRND', trendCoin: true })).rejects.toThrow()
+    const schedule = (await adapters.zora.loadFeeSchedule(client, launched.launch)) as LinearSchedule
+    expect(schedule).toMatchObject({ startFee: 990_000, endFee: 10_000, durationSeconds: 10, floorFee: 100 })
+    const hookFee = parseAbi(['function feeAt(bytes32 poolId, uint256 timestamp) view returns (uint24)'])
+    for (const offset of [0, 1, 5, 9, 10, 11, 100]) {
+      const ts = schedule.startTime + offset
+      const charged = await client.readContract({ address: addresses.zora.hook, abi: hookFee, functionName: 'feeAt', args: [launched.poolId, BigInt(ts)] })
+      expect(linearFeeAt(schedule, ts)).toBe(charged)
+      expect(feeAt(schedule, at(ts)).lpFee).toBe(charged)
+    }
+    expect(feeAt(schedule, at(schedule.startTime + 10))).toMatchObject({ lpFee: 100, sniperFee: 0, totalFraction: 0.0001 })
   })
 
   it('adapters ignore logs that are not their launches', async () => {

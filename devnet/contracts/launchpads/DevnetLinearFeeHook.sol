@@ -31,7 +31,7 @@ abstract contract DevnetLinearFeeHook is DevnetDecayingFeeHook {
         p.beforeSwap = true;
     }
 
-    function feeAt(PoolId poolId, uint256 timestamp) public view returns (uint24) {
+    function feeAt(PoolId poolId, uint256 timestamp) public view virtual returns (uint24) {
         LinearFee memory f = linearFees[poolId];
         return _linearFee(f.startFee, f.endFee, f.startingTime, f.durationSeconds, timestamp);
     }

@@ -1,5 +1,10 @@
 import { decodeEventLog, getAddress, isAddressEqual, zeroAddress, type Address, type Hex, type Log, type PublicClient } from 'viem'
-import type { LinearFeeSchedule } from '../../pricing/fee-schedule.ts'
+import type { FeeSchedule, LinearFeeSchedule } from '../../pricing/fee-schedule.ts'
+import { DYNAMIC_FEE_FLAG } from '../../pricing/route-price.ts'
+import { notAnswered } from '../../chain/not-answered.ts'
+import { dopplerPluginProblem } from './doppler-plugin.ts'
+import { readBalanceLimitEnd } from './read-balance-limit.ts'
+import { REHYPE_FEE_DENOMINATOR, rehypeFeeDenominator } from './rehype-deployments.ts'
 import { BASE_DOPPLER_AIRLOCK, BASE_POOL_MANAGER, BASE_WETH } from '../base-addresses.ts'
 import { decodeLaunchLog, launchOrigin } from '../decode-launch-log.ts'
 import { deployerFields } from '../launch-deployer.ts'
@@ -13,7 +18,7 @@ import {
   type PairedAsset,
 } from '../launchpad-adapter.ts'
 import { creatorList, findInitializedPools } from '../v4-events.ts'
-import { DOPPLER_AIRLOCK_ABI, DOPPLER_CREATE, DOPPLER_HOOK_ABI, DOPPLER_REHYPE_ABI } from './doppler-abi.ts'
+import { DOPPLER_AIRLOCK_ABI, DOPPLER_CREATE, DOPPLER_HOOK_ABI, DOPPLER_REHYPE_ABI, DOPPLER_SCHEDULED_HOOK_ABI } from './doppler-abi.ts'
 import { readPoolLpFee } from '../read-pool-lp-fee.ts'
 
 export interface DopplerAdapterOptions {
@@ -81,6 +86,12 @@ export function createDopplerAdapter(options: DopplerAdapterOptions): LaunchpadA
       // Doppler's v3 static-curve initializer has no v4 pool in the launch transaction: not a v4 launch.
       if (!pool) return { kind: 'unsupported', launch: identity, reason: 'no v4 pool of the asset and its numeraire is initialised in the launch transaction' }
       const announced = feeScheduleFromLogs(ctx.txLogs, pool.poolKey.hooks, pool.poolId, ctx.blockTimestamp)
+      // A dynamic-fee pool whose hook is the launch's initializer (DopplerHookInitializer: hook and initializer in one)
+      // and that announced no schedule runs a plugin other than rehype (the swap restrictor, or one we do not know).
+      if (!announced && isDynamicFee(pool.poolKey.fee) && isAddressEqual(args.initializer, pool.poolKey.hooks)) {
+        const problem = await dopplerPluginProblem(ctx.client, pool.poolKey.hooks, asset, pool.poolId, ctx.blockNumber)
+        if (problem) return { kind: 'unsupported', launch: identity, reason: problem }
+      }
       // A schedule announced by a contract other than the pool's hook is a rehype Doppler hook's: its fee is taken from
       // the output, on top of the pool's own LP fee.
       const rehype: Record<string, Address> =
@@ -97,35 +108,65 @@ export function createDopplerAdapter(options: DopplerAdapterOptions): LaunchpadA
       return { kind: 'launch', candidate }
     },
 
-    async loadFeeSchedule(client: PublicClient, launch: LaunchCandidate): Promise<LinearFeeSchedule> {
-      const dopplerHook = launch.feeSources.dopplerHook
-      if (dopplerHook) {
-        // Rehype: the pool's stored LP fee as of the launch block (set by the initializer, never overridden per swap),
-        // and the Doppler hook's decaying fee on the output.
-        const [poolLpFee, schedule] = await Promise.all([
-          readPoolLpFee(client, options.poolManager, launch.poolId, launch.blockNumber),
-          launch.scheduleFromLogs?.kind === 'linear'
-            ? launch.scheduleFromLogs
-            : client
-                .readContract({ address: dopplerHook, abi: DOPPLER_REHYPE_ABI, functionName: 'getFeeSchedule', args: [launch.poolId] })
-                .then(([startingTime, startFee, endFee, , durationSeconds]) =>
-                  linear(Math.max(startingTime, launch.launchedAt), startFee, endFee, durationSeconds),
-                ),
-        ])
-        return { ...schedule, poolLpFee }
-      }
-      if (launch.scheduleFromLogs?.kind === 'linear') return launch.scheduleFromLogs
-      // The public mapping getter: startingTime, startFee, endFee, lastFee, durationSeconds (lastFee is not needed).
-      const [startingTime, startFee, endFee, , durationSeconds] = await client.readContract({
-        address: feeSource(launch, 'hook'),
-        abi: DOPPLER_HOOK_ABI,
-        functionName: 'getFeeScheduleOf',
-        args: [launch.poolId],
-      })
-      return linear(Math.max(startingTime, launch.launchedAt), startFee, endFee, durationSeconds)
+    async loadFeeSchedule(client: PublicClient, launch: LaunchCandidate): Promise<FeeSchedule> {
+      const [schedule, balanceLimitEnd] = await Promise.all([poolFeeSchedule(client, launch), readBalanceLimitEnd(client, launch.token, launch.blockNumber)])
+      return balanceLimitEnd !== undefined && balanceLimitEnd > launch.launchedAt ? { ...schedule, swapsFrom: balanceLimitEnd } : schedule
     },
   }
+
+  async function poolFeeSchedule(client: PublicClient, launch: LaunchCandidate): Promise<LinearFeeSchedule> {
+    const dopplerHook = launch.feeSources.dopplerHook
+    if (dopplerHook) {
+      // Rehype: the pool's stored LP fee as of the launch block (set by the initializer, never overridden per swap),
+      // and the Doppler hook's decaying fee on the output.
+      const [poolLpFee, schedule] = await Promise.all([
+        readPoolLpFee(client, options.poolManager, launch.poolId, launch.blockNumber),
+        launch.scheduleFromLogs?.kind === 'linear'
+          ? launch.scheduleFromLogs
+          : client
+              .readContract({ address: dopplerHook, abi: DOPPLER_REHYPE_ABI, functionName: 'getFeeSchedule', args: [launch.poolId] })
+              .then(([startingTime, startFee, endFee, , durationSeconds]) =>
+                linear(Math.max(startingTime, launch.launchedAt), startFee, endFee, durationSeconds),
+              ),
+      ])
+      // The hooks deployed on Base from March to July 2026 divide by 800,000: 1.25x the announced fee.
+      const hookFeeDenominator = rehypeFeeDenominator(dopplerHook)
+      return { ...schedule, poolLpFee, ...(hookFeeDenominator === REHYPE_FEE_DENOMINATOR ? {} : { hookFeeDenominator }) }
+    }
+    if (launch.scheduleFromLogs?.kind === 'linear') return launch.scheduleFromLogs
+    // A static LP fee (the key's fee is the fee itself): DopplerHookInitializer without a plugin, the static-fee
+    // UniswapV4MulticurveInitializer, the scheduled multicurve (legacy/src/initializers/*): nothing else is charged;
+    // the scheduled one's hook refuses swaps before its startingTimeOf (CannotSwapBeforeStartingTime).
+    if (!isDynamicFee(launch.poolKey.fee)) {
+      const startingTime = await client
+        .readContract({
+          address: feeSource(launch, 'hook'),
+          abi: DOPPLER_SCHEDULED_HOOK_ABI,
+          functionName: 'startingTimeOf',
+          args: [launch.poolId],
+          blockNumber: launch.blockNumber,
+        })
+        .then(Number, (error: unknown) => (notAnswered(error) ? launch.launchedAt : Promise.reject(error)))
+      return {
+        kind: 'linear',
+        startTime: Math.max(startingTime, launch.launchedAt),
+        startFee: launch.poolKey.fee,
+        endFee: launch.poolKey.fee,
+        durationSeconds: 0,
+      }
+    }
+    // The public mapping getter: startingTime, startFee, endFee, lastFee, durationSeconds (lastFee is not needed).
+    const [startingTime, startFee, endFee, , durationSeconds] = await client.readContract({
+      address: feeSource(launch, 'hook'),
+      abi: DOPPLER_HOOK_ABI,
+      functionName: 'getFeeScheduleOf',
+      args: [launch.poolId],
+    })
+    return linear(Math.max(startingTime, launch.launchedAt), startFee, endFee, durationSeconds)
+  }
 }
+
+const isDynamicFee = (fee: number): boolean => (fee & DYNAMIC_FEE_FLAG) !== 0
 
 const linear = (startTime: number, startFee: number, endFee: number, durationSeconds: number): LinearFeeSchedule => ({
   kind: 'linear',

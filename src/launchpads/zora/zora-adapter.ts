@@ -6,7 +6,7 @@ import { decodeLaunchLog, launchOrigin } from '../decode-launch-log.ts'
 import { deployerFields, factoryCallerAttribution } from '../launch-deployer.ts'
 import type { DecodedLaunch, LaunchCandidate, LaunchContext, LaunchIdentity, LaunchpadAdapter, PairedAsset, PoolKey } from '../launchpad-adapter.ts'
 import { creatorList } from '../v4-events.ts'
-import { ZORA_COIN_ABI, ZORA_COIN_CREATED_V4, ZORA_CREATOR_COIN_CREATED } from './zora-abi.ts'
+import { ZORA_COIN_ABI, ZORA_COIN_CREATED_V4, ZORA_CREATOR_COIN_CREATED, ZORA_TREND_COIN_CREATED, ZORA_TREND_LP_FEE } from './zora-abi.ts'
 import { notAnswered } from '../../chain/not-answered.ts'
 import type { ZoraRoute } from './zora-route.ts'
 
@@ -86,11 +86,27 @@ export function createZoraAdapter(options: ZoraAdapterOptions): LaunchpadAdapter
 
   return {
     id: 'zora',
-    launchEvent: { address: options.factory, events: [ZORA_COIN_CREATED_V4, ZORA_CREATOR_COIN_CREATED] },
+    launchEvent: { address: options.factory, events: [ZORA_COIN_CREATED_V4, ZORA_CREATOR_COIN_CREATED, ZORA_TREND_COIN_CREATED] },
     poolManager: options.poolManager,
 
     async decodeLaunch(log: Log, ctx: LaunchContext): Promise<DecodedLaunch | null> {
-      const args = decodeLaunchLog(log, options.factory, ZORA_COIN_CREATED_V4) ?? decodeLaunchLog(log, options.factory, ZORA_CREATOR_COIN_CREATED)
+      const trend = decodeLaunchLog(log, options.factory, ZORA_TREND_COIN_CREATED)
+      // A trend coin names no payout recipient or referrer; its currency is the pool's other side (ZORA on Base).
+      const args =
+        decodeLaunchLog(log, options.factory, ZORA_COIN_CREATED_V4) ??
+        decodeLaunchLog(log, options.factory, ZORA_CREATOR_COIN_CREATED) ??
+        (trend
+          ? {
+              caller: trend.caller,
+              coin: trend.coin,
+              poolKey: trend.poolKey,
+              poolKeyHash: trend.poolKeyHash,
+              symbol: trend.symbol,
+              name: trend.symbol,
+              payoutRecipient: zeroAddress as Address,
+              currency: isAddressEqual(trend.poolKey.currency0, trend.coin) ? trend.poolKey.currency1 : trend.poolKey.currency0,
+            }
+          : null)
       if (!args) return null
       const coin = getAddress(args.coin)
       // caller is the factory's msg.sender (exact: see the Clanker adapter); payoutRecipient is a free parameter (and
@@ -121,11 +137,14 @@ export function createZoraAdapter(options: ZoraAdapterOptions): LaunchpadAdapter
         paired,
         tokenIsCurrency0: isAddressEqual(key.currency0, coin),
         feeSources: { hook: key.hooks },
+        // A trend coin's fee after the launch fee is 0.01%, not 1%: the schedule says so (loadFeeSchedule).
+        ...(trend ? { scheduleFromLogs: { kind: 'linear', startTime: identity.launchedAt, ...ZORA_LAUNCH_FEE, floorFee: ZORA_TREND_LP_FEE } } : {}),
       }
       return { kind: 'launch', candidate }
     },
 
     async loadFeeSchedule(_client: PublicClient, launch: LaunchCandidate): Promise<LinearFeeSchedule> {
+      if (launch.scheduleFromLogs?.kind === 'linear') return launch.scheduleFromLogs
       return { kind: 'linear', startTime: launch.launchedAt, ...ZORA_LAUNCH_FEE }
     },
   }

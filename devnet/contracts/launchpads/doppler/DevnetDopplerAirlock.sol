@@ -5,8 +5,7 @@ import {IPoolManager} from "@uniswap/v4-core/src/interfaces/IPoolManager.sol";
 import {DevnetLinearFeeLaunchpad} from "../DevnetLinearFeeLaunchpad.sol";
 import {DevnetDopplerHook} from "./DevnetDopplerHook.sol";
 import {DevnetDopplerHookInitializer} from "./DevnetDopplerHookInitializer.sol";
-import {DevnetRehypeDopplerHook} from "./DevnetRehypeDopplerHook.sol";
-import {DevnetLaunchToken} from "../DevnetLaunchToken.sol";
+import {DevnetDopplerERC20V1} from "./DevnetDopplerERC20V1.sol";
 import {IHooks} from "@uniswap/v4-core/src/interfaces/IHooks.sol";
 import {PoolKey} from "@uniswap/v4-core/src/types/PoolKey.sol";
 import {Currency} from "@uniswap/v4-core/src/types/Currency.sol";
@@ -24,20 +23,17 @@ import {TickMath} from "@uniswap/v4-core/src/libraries/TickMath.sol";
 /// from the PoolManager's Initialize in the same transaction. getAssetData(asset) keeps the real field layout, with
 /// the NoOp governance Bankr launches use: `timelock` and `governance` are 0xdead, `pool` the asset.
 /// `creator` names nobody on chain (the real Create has no creator field either): the deployer is the sender.
-/// `rehype` launches as Bankr's pools since about March 2026 (src/initializers/DopplerHookInitializer.sol with
-/// src/dopplerHooks/RehypeDopplerHookInitializer.sol): the pool's hook is DevnetDopplerHookInitializer (named as
-/// `initializer` in Create), the LP fee is the pool's stored dynamic fee (REHYPE_LP_FEE), and the decaying schedule is
-/// DevnetRehypeDopplerHook's, taken from the output; its FeeScheduleSet comes from that contract.
+/// `hookInitializer` launches as src/initializers/DopplerHookInitializer.sol does (Bankr's pools since about March 2026):
+/// the pool's hook is DevnetDopplerHookInitializer (named as `initializer` in Create) with the launch's plugin
+/// (`dopplerHook`, its init data `dopplerHookData`): with a plugin the key has the dynamic-fee flag and `lpFee` is
+/// the pool's stored LP fee (rehype: its decaying schedule is the plugin's, taken from the output, its FeeScheduleSet
+/// comes from the plugin); without one the key's fee is `lpFee` itself, static, and nothing announces a schedule.
 contract DevnetDopplerAirlock is DevnetLinearFeeLaunchpad {
     int24 public constant TICK_SPACING = 60;
     /// NoOpGovernanceFactory's marker (src/governance/NoOpGovernanceFactory.sol): no timelock, no governance.
     address internal constant NO_OP_GOVERNANCE = 0x000000000000000000000000000000000000dEaD;
     int24 public constant STARTING_TICK = -207_360; // ~1e-9 WETH per token: ~1 ETH FDV
-    /// @notice The rehype pool's LP fee (Bankr describes its pools as a 0.7% pool fee plus the hook's legs).
-    uint24 public constant REHYPE_LP_FEE = 7_000;
-
-    DevnetDopplerHookInitializer public immutable rehypeInitializer;
-    DevnetRehypeDopplerHook public immutable rehypeHook;
+    DevnetDopplerHookInitializer public immutable hookInitializer;
 
     struct AssetData {
         address numeraire;
@@ -62,10 +58,17 @@ contract DevnetDopplerAirlock is DevnetLinearFeeLaunchpad {
         uint32 durationSeconds;
         // CREATE2 salt of the asset (Doppler's token factory also deploys with a salt)
         bytes32 salt;
-        // a rehype pool (DopplerHookInitializer + rehype Doppler hook) instead of a decay-multicurve one
-        bool rehype;
+        // a DopplerHookInitializer pool instead of a decay-multicurve one, with its plugin (none: address(0)), the plugin's
+        // init data and the pool's LP fee (Bankr's rehype pools: 0.7%, "a 0.7% pool fee plus the hook's legs")
+        bool hookInitializer;
+        address dopplerHook;
+        bytes dopplerHookData;
+        uint24 lpFee;
         // the numeraire: WETH (Bankr's) or native ETH, address(0) (both exist on Base)
         address numeraire;
+        // a DopplerERC20V1 asset with a per-holder balance limit until balanceLimitEnd (both zero: a plain token)
+        uint256 maxBalanceLimit;
+        uint48 balanceLimitEnd;
     }
 
     mapping(address => AssetData) public getAssetData;
@@ -76,23 +79,39 @@ contract DevnetDopplerAirlock is DevnetLinearFeeLaunchpad {
         IPoolManager poolManager_,
         address weth,
         DevnetDopplerHook hook_,
-        DevnetDopplerHookInitializer rehypeInitializer_,
-        DevnetRehypeDopplerHook rehypeHook_,
+        DevnetDopplerHookInitializer hookInitializer_,
         uint24 startFee,
         uint24 endFee,
         uint32 durationSeconds
     ) DevnetLinearFeeLaunchpad(poolManager_, weth, hook_, startFee, endFee, durationSeconds) {
-        rehypeInitializer = rehypeInitializer_;
-        rehypeHook = rehypeHook_;
+        hookInitializer = hookInitializer_;
     }
 
     error UnsupportedNumeraire(address numeraire);
 
+    /// @dev The balance limit of the asset being created (set for the duration of one `create`).
+    uint256 private _maxBalanceLimit;
+    uint48 private _balanceLimitEnd;
+
+    /// @dev A DevnetDopplerERC20V1 when the launch asks for a balance limit (its CREATE2 address then follows that
+    /// bytecode), excluding the PoolManager, both hooks and the Airlock itself, as the real factory's exclusion list.
+    function _createToken(string calldata name, string calldata symbol, bytes32 salt) internal override returns (address) {
+        if (_maxBalanceLimit == 0 && _balanceLimitEnd == 0) return super._createToken(name, symbol, salt);
+        DevnetDopplerERC20V1 token = new DevnetDopplerERC20V1{salt: salt}(name, symbol, TOKEN_SUPPLY, address(this));
+        address[] memory excluded = new address[](3);
+        excluded[0] = address(poolManager);
+        excluded[1] = address(hook);
+        excluded[2] = address(hookInitializer);
+        token.initializeBalanceLimit(_maxBalanceLimit, _balanceLimitEnd, NO_OP_GOVERNANCE, excluded);
+        return address(token);
+    }
+
     function create(CreateParams calldata p) external returns (address asset) {
+        (_maxBalanceLimit, _balanceLimitEnd) = (p.maxBalanceLimit, p.balanceLimitEnd);
         if (p.numeraire != pairedToken && p.numeraire != address(0)) revert UnsupportedNumeraire(p.numeraire);
-        if (p.rehype) asset = _launchRehype(p);
+        if (p.hookInitializer) asset = _launchWithHookInitializer(p);
         else (asset,) = _launchLinear(p.numeraire, p.name, p.symbol, p.salt, p.startFee, p.endFee, p.durationSeconds, TICK_SPACING, STARTING_TICK);
-        address initializer = p.rehype ? address(rehypeInitializer) : address(this);
+        address initializer = p.hookInitializer ? address(hookInitializer) : address(this);
         getAssetData[asset] = AssetData({
             numeraire: p.numeraire,
             timelock: NO_OP_GOVERNANCE,
@@ -105,24 +124,20 @@ contract DevnetDopplerAirlock is DevnetLinearFeeLaunchpad {
             totalSupply: TOKEN_SUPPLY,
             integrator: msg.sender
         });
+        (_maxBalanceLimit, _balanceLimitEnd) = (0, 0);
         emit Create(asset, p.numeraire, initializer, asset);
     }
 
-    function _launchRehype(CreateParams calldata p) private returns (address asset) {
-        asset = address(new DevnetLaunchToken{salt: p.salt}(p.name, p.symbol, TOKEN_SUPPLY, address(this)));
-        PoolKey memory key = _poolKeyWith(asset, p.numeraire, LPFeeLibrary.DYNAMIC_FEE_FLAG, TICK_SPACING, IHooks(address(rehypeInitializer)));
-        bool useDefaults = p.startFee == 0 && p.endFee == 0 && p.durationSeconds == 0;
-        // The pool first (the initializer can only set the LP fee of an initialised pool), then its fee and schedule,
+    function _launchWithHookInitializer(CreateParams calldata p) private returns (address asset) {
+        asset = _createToken(p.name, p.symbol, p.salt);
+        // DopplerHookInitializer._initialize: the dynamic-fee flag with a plugin, else the static LP fee.
+        uint24 keyFee = p.dopplerHook != address(0) ? LPFeeLibrary.DYNAMIC_FEE_FLAG : p.lpFee;
+        PoolKey memory key = _poolKeyWith(asset, p.numeraire, keyFee, TICK_SPACING, IHooks(address(hookInitializer)));
+        // The pool first (the initializer can only set the LP fee of an initialised pool), then its fee and plugin,
         // then the liquidity.
         bool tokenIs0 = Currency.unwrap(key.currency0) == asset;
         poolManager.initialize(key, TickMath.getSqrtPriceAtTick(tokenIs0 ? STARTING_TICK : -STARTING_TICK));
-        rehypeInitializer.initializePool(key, REHYPE_LP_FEE);
-        rehypeHook.register(
-            key.toId(),
-            useDefaults ? defaultStartFee : p.startFee,
-            useDefaults ? defaultEndFee : p.endFee,
-            useDefaults ? defaultDurationSeconds : p.durationSeconds
-        );
+        hookInitializer.initializePool(asset, p.numeraire, key, p.lpFee, p.dopplerHook, p.dopplerHookData);
         _addLiquidity(key, asset, TOKEN_SUPPLY, STARTING_TICK);
     }
 }

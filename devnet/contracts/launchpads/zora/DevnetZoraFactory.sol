@@ -85,6 +85,23 @@ contract DevnetZoraFactory is DevnetLinearFeeLaunchpad {
         zora = zora_;
     }
 
+    event TrendCoinCreated(address indexed caller, string symbol, address coin, PoolKey poolKey, bytes32 poolKeyHash, bytes poolConfig, string version);
+
+    /// @notice Zora's trend-coin fee after the launch fee (libs/CoinConstants.sol TREND_LP_FEE_V4).
+    uint24 public constant TREND_LP_FEE = 100;
+
+    /// @notice A trend coin (ZoraFactoryImpl._createAndInitializeTrendCoin, 2.6.0): permissionless, named by its ticker
+    /// alone, at an address derived from the ticker (the real one clones at `TickerUtils.tickerHash(symbol)`; here the
+    /// CREATE2 salt is keccak256 of the symbol), paired with ZORA (CoinConstants.TREND_COIN_DEFAULT_POOL_CONFIG), owned
+    /// by the factory's owner; announced by TrendCoinCreated; its fee is the launch fee, then 0.01%.
+    function deployTrendCoin(string calldata symbol) external returns (address coin) {
+        PoolKey memory key;
+        (coin, key) = _launchLinear(zora, symbol, symbol, keccak256(bytes(symbol)), 0, 0, 0, TICK_SPACING, ZORA_STARTING_TICK);
+        DevnetZoraCoin(coin).setPool(key, zora);
+        DevnetZoraHook(address(hook)).setFloorFee(key.toId(), TREND_LP_FEE);
+        emit TrendCoinCreated(msg.sender, symbol, coin, key, PoolId.unwrap(key.toId()), "", VERSION);
+    }
+
     /// @notice A content coin paired with native ETH, ZORA or a creator coin.
     function deploy(DeployParams calldata p) external returns (address coin) {
         if (p.currency != address(0) && p.currency != zora && !isCreatorCoin[p.currency]) revert UnsupportedCurrency(p.currency);
