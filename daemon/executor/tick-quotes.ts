@@ -6,7 +6,8 @@ import { USDC_DECIMALS } from '../../src/domain/order-bounds.ts'
 import type { LaunchRecord, PriceTick } from '../../src/journal/journal-records.ts'
 import type { BuyQuote, BuyQuoter, QuoteAt } from '../../src/launchpads/quote-buy.ts'
 import { compareFormulaAndQuote, DEFAULT_QUOTE_TOLERANCE_BPS, PROBE_SPEND_ATOMS, type QuoteComparison } from '../../src/pricing/quote/compare-quote.ts'
-import { capFromQuote, MAX_QUOTED_BUCKETS, type QuotedCaps } from '../../src/pricing/quote/quoted-caps.ts'
+import { capFromQuote, MAX_QUOTED_BUCKETS, type QuotedCaps, spendBucket } from '../../src/pricing/quote/quoted-caps.ts'
+import { parseDecimal } from '../../src/domain/decimal.ts'
 
 /** A disagreement of formula and quote on a launch (what the daemon logs and counts per launchpad). */
 export interface QuoteDisagreement {
@@ -51,9 +52,17 @@ export function candidateBuckets(candidates: readonly CandidateOrder[], max: num
   const exponents = new Set<number>()
   for (const c of candidates) {
     if (c.order.status !== 'active' || c.balanceAtoms <= 0n) continue
-    let spend = atomsNumber(c.order.maxSpendUsdc, USDC_DECIMALS)
+    const fast = atomsNumber(c.order.maxSpendUsdc, USDC_DECIMALS)
+    if (!Number.isFinite(fast) || c.balanceAtoms > BigInt(Number.MAX_SAFE_INTEGER)) {
+      // Beyond exact doubles: the bigint bucket (rare; malformed amounts never reach a book).
+      const exact = parseDecimal(c.order.maxSpendUsdc, USDC_DECIMALS)
+      if (exact === undefined) continue
+      const spend = exact < c.balanceAtoms ? exact : c.balanceAtoms
+      if (spend > 0n) exponents.add(spendBucket(spend).toString(2).length - 1)
+      continue
+    }
     const balance = Number(c.balanceAtoms)
-    if (!(spend <= balance)) spend = balance
+    const spend = fast < balance ? fast : balance
     if (!(spend > 0)) continue
     let e = spend <= 1 ? 0 : Math.ceil(Math.log2(spend))
     // Rounding of log2 near a power of two: the bucket must cover the spend.
