@@ -3,8 +3,19 @@ import { PriceBackoff } from '../../../src/domain/execution/price-backoff.ts'
 import { minTokensOut } from '../../../src/pricing/min-tokens-out.ts'
 import { capDeviationBps, compareFormulaAndQuote } from '../../../src/pricing/quote/compare-quote.ts'
 import { bucketsOf, capForSpend, capFromQuote, lowestCap, type QuotedCaps, spendBucket } from '../../../src/pricing/quote/quoted-caps.ts'
-import { pairedInOf, quoteRevertReason, V4_QUOTER_ABI } from '../../../src/launchpads/quote-buy.ts'
-import { encodeErrorResult, zeroAddress } from 'viem'
+import { createBuyQuoter, pairedInOf, quoteRevertReason, V4_QUOTER_ABI } from '../../../src/launchpads/quote-buy.ts'
+import type { LaunchRecord } from '../../../src/journal/journal-records.ts'
+import {
+  CallExecutionError,
+  decodeFunctionData,
+  encodeErrorResult,
+  encodeFunctionResult,
+  type Hex,
+  HttpRequestError,
+  type PublicClient,
+  RpcRequestError,
+  zeroAddress,
+} from 'viem'
 import { candidateBuckets } from '../../../daemon/executor/tick-quotes.ts'
 import type { CandidateOrder } from '../../../src/domain/execution/prepared-book.ts'
 
@@ -164,5 +175,62 @@ describe('price-revert backoff', () => {
     backoff.clear('a')
     expect(backoff.waiting('a', null, 3n)).toBeUndefined()
     expect(backoff.size).toBe(0)
+  })
+})
+
+describe('createBuyQuoter (scripted node)', () => {
+  const launch = {
+    token: '0x00000000000000000000000000000000000000f1',
+    paired: { kind: 'weth', address: '0x00000000000000000000000000000000000000e1' },
+    poolKey: {
+      currency0: '0x00000000000000000000000000000000000000e1',
+      currency1: '0x00000000000000000000000000000000000000f1',
+      fee: 10_000,
+      tickSpacing: 200,
+      hooks: zeroAddress,
+    },
+  } as unknown as LaunchRecord
+  const at = { blockNumber: 41n, next: { number: 42n, timestamp: 1_700_000_086 }, pairedUsdAtoms: 3_000n * USDC }
+
+  it('asks at the block with the next block as overrides, buying the token side; falls back without overrides once a node refuses them', async () => {
+    const seen: Array<{ blockNumber?: bigint; blockOverrides?: unknown; data: Hex }> = []
+    let refuse = true
+    const client = {
+      async call(request: { blockNumber?: bigint; blockOverrides?: unknown; data: Hex }) {
+        seen.push(request)
+        if (refuse && request.blockOverrides) throw Object.assign(new Error('invalid params: too many arguments'), { code: -32602 })
+        return { data: encodeFunctionResult({ abi: V4_QUOTER_ABI, functionName: 'quoteExactInputSingle', result: [777n, 1n] }) }
+      },
+    } as unknown as PublicClient
+    const quoter = createBuyQuoter({ client, v4Quoter: zeroAddress })
+    expect(await quoter.quoteBuy(launch, 30n * USDC, at)).toEqual({ kind: 'quoted', spendAtoms: 30n * USDC, pairedIn: 10n ** 16n, tokensOut: 777n })
+    expect(seen.map((r) => [r.blockNumber, r.blockOverrides])).toEqual([
+      [41n, { number: 42n, time: 1_700_000_086n }],
+      [41n, undefined],
+    ])
+    const { args } = decodeFunctionData({ abi: V4_QUOTER_ABI, data: seen[0]!.data })
+    // WETH is currency0: buying the token is zeroForOne, with the spend converted at 3,000 USDC per ETH.
+    expect(args[0]).toMatchObject({ zeroForOne: true, exactAmount: 10n ** 16n, hookData: '0x' })
+    refuse = false
+    await quoter.quoteBuy(launch, 30n * USDC, at)
+    expect(seen[2]?.blockOverrides).toBeUndefined()
+  })
+
+  it('a reverting swap is a typed outcome; a node that does not answer throws', async () => {
+    const revertData = encodeErrorResult({ abi: V4_QUOTER_ABI, errorName: 'UnexpectedRevertBytes', args: ['0x12345678'] })
+    let mode: 'revert' | 'down' = 'revert'
+    const client = {
+      async call() {
+        if (mode === 'down') throw new HttpRequestError({ url: 'http://node', details: 'fetch failed' })
+        throw new CallExecutionError(
+          new RpcRequestError({ body: {}, url: 'http://node', error: { code: 3, message: 'execution reverted', data: revertData } }),
+          {},
+        )
+      },
+    } as unknown as PublicClient
+    const quoter = createBuyQuoter({ client, v4Quoter: zeroAddress })
+    expect(await quoter.quoteBuy(launch, 30n * USDC, at)).toMatchObject({ kind: 'reverted', reason: 'swap reverted: reverted with 0x12345678' })
+    mode = 'down'
+    await expect(quoter.quoteBuy(launch, 30n * USDC, at)).rejects.toThrow()
   })
 })
