@@ -48,9 +48,19 @@ describe('formula and quote of the real swap (devnet launches)', () => {
     return { token, launch, tick }
   }
 
-  for (const launchpad of ['clanker', 'doppler', 'zora'] as const) {
-    it(`${launchpad}: the launch's formula cap and the quoted cap agree; larger spends pay more (impact), never less`, async () => {
-      const { launch, tick } = await launched(`qf-${launchpad}`, launchpad)
+  // Each devnet launchpad at its default pair, and the other pairs the route knows: native ETH, ZORA through the bridge
+  // pool (its static fee converted, the coin's pool quoted), a creator coin.
+  const CASES: Array<{ name: string; launchpad: Launchpad; options?: Parameters<FlowHarness['launch']>[3] }> = [
+    { name: 'clanker', launchpad: 'clanker' },
+    { name: 'doppler', launchpad: 'doppler' },
+    { name: 'doppler-eth', launchpad: 'doppler', options: { paired: 'eth' } },
+    { name: 'zora', launchpad: 'zora' },
+    { name: 'zora-zora', launchpad: 'zora', options: { paired: 'zora' } },
+    { name: 'zora-creator', launchpad: 'zora', options: { creatorCoin: true } },
+  ]
+  for (const { name, launchpad, options } of CASES) {
+    it(`${name}: the launch's formula cap and the quoted cap agree; larger spends pay more (impact), never less`, async () => {
+      const { launch, tick } = await launched(`qf-${name}`, launchpad, options)
       const comparison = await quotes().compare(tick, launch)
       expect(comparison, JSON.stringify({ comparison, formula: tick.effectiveCapAtoms, swapsAllowed: tick.swapsAllowed })).toMatchObject({ kind: 'agree' })
       if (!tick.swapsAllowed) return
