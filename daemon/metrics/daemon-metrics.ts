@@ -49,7 +49,7 @@ export function createDaemonMetrics(deps: DaemonMetricsDeps): DaemonMetrics {
   if (priceQuotes) {
     new Counter({
       name: 'prebuy_price_quote_disagreements_total',
-      help: 'Launch ticks where the formula (fee schedule + pool price) and a quote of the real swap disagreed beyond the tolerance, per launchpad (kind: cap_differs or swaps_differ): the quote decided; a launchpad changed what it charges?',
+      help: 'Launch ticks where the formula (fee schedule + pool price) and a quote of the real swap disagreed beyond the tolerance, per launchpad (kind: quote_dearer, quote_cheaper or swaps_differ): the quote decided; a launchpad changed what it charges?',
       labelNames: ['chain', 'launchpad', 'kind'] as const,
       registers: [registry],
       collect() {

@@ -19,8 +19,11 @@ export function createPriceQuoteTally(): PriceQuoteTally {
     disagreements,
     failures,
     onDisagreement({ chain, launchpad, comparison }) {
-      const key = `${chain}|${launchpad}|${comparison.kind}`
-      const entry = disagreements.get(key) ?? { chain, launchpad, kind: comparison.kind, count: 0 }
+      // Which way: a dearer real swap is what the formula would have bought into; a cheaper one is expected where the
+      // formula prices an upper bound (a Clanker dynamic-fee pool at its hook's maxLpFee, docs/execution.md).
+      const kind = comparison.kind === 'swaps_differ' ? 'swaps_differ' : comparison.deviationBps > 0 ? 'quote_dearer' : 'quote_cheaper'
+      const key = `${chain}|${launchpad}|${kind}`
+      const entry = disagreements.get(key) ?? { chain, launchpad, kind, count: 0 }
       entry.count++
       disagreements.set(key, entry)
     },

@@ -32,10 +32,12 @@ describe('formula-vs-quote metrics', () => {
       blockNumber: '2',
       comparison: { kind: 'swaps_differ', formulaAllows: true, quoteAllows: false },
     })
+    tally.onDisagreement({ chain: 'base', launchpad: 'clanker', slug: 'd', blockNumber: '3', comparison: { kind: 'cap_differs', deviationBps: -3_000 } })
     tally.onFailure('base')
     const text = await metrics.registry.metrics()
-    expect(text).toContain('prebuy_price_quote_disagreements_total{chain="base",launchpad="doppler",kind="cap_differs"} 2')
+    expect(text).toContain('prebuy_price_quote_disagreements_total{chain="base",launchpad="doppler",kind="quote_dearer"} 2')
     expect(text).toContain('prebuy_price_quote_disagreements_total{chain="base",launchpad="zora",kind="swaps_differ"} 1')
+    expect(text).toContain('prebuy_price_quote_disagreements_total{chain="base",launchpad="clanker",kind="quote_cheaper"} 1')
     expect(text).toContain('prebuy_price_quote_failures_total{chain="base"} 1')
     // A later scrape shows the new total, not a sum of scrapes.
     tally.onFailure('base')
