@@ -167,7 +167,9 @@ export function createTickQuotes(deps: TickQuotesDeps): TickQuotes {
         if (comparison.kind === 'agree') {
           log.debug({ ...context, deviationBps: comparison.deviationBps }, 'formula and quote agree')
         } else {
-          log.warn({ ...context, comparison }, 'formula and quote of the real swap disagree: the quote decides (a launchpad change?)')
+          // A cheaper real swap is expected where the formula prices an upper bound (a Clanker dynamic-fee pool): info.
+          const cheaper = comparison.kind === 'cap_differs' && comparison.deviationBps < 0
+          log[cheaper ? 'info' : 'warn']({ ...context, comparison }, 'formula and quote of the real swap disagree: the quote decides (a launchpad change?)')
           deps.onDisagreement?.({ chain: launch.chain, launchpad: launch.launchpad, slug: launch.slug, blockNumber: tick.blockNumber, comparison })
         }
         return comparison
