@@ -55,6 +55,7 @@ export function chainExpectation(chain: ChainConfig, options: ExpectationOptions
     ...(kernel ? KERNEL_CONTRACTS : a.accountFactory ? [{ name: 'accountFactory', address: a.accountFactory }] : []),
     { name: 'multicall3', address: a.multicall3 },
     { name: 'ethUsdPool', address: a.ethUsdPool },
+    { name: 'v4Quoter', address: a.v4Quoter },
   ]
   if (options.realLaunchpads && chain.key === 'base') {
     contracts.push(

@@ -29,6 +29,7 @@ import { createProbeHeads, createReadinessProbe } from './readiness-probe.ts'
 import type { SocketState } from '../src/sync/realtime-sync.ts'
 import { startBundlerWatch } from './bundler-watch.ts'
 import { createDaemonMetrics } from './metrics/daemon-metrics.ts'
+import { createPriceQuoteTally } from './metrics/price-quote-tally.ts'
 import { assertPortsFree, listenError } from './check-ports.ts'
 import { verifyChains } from './verify-chains.ts'
 import { trackForGracefulClose } from './graceful-close.ts'
@@ -214,7 +215,9 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     // Background workers, in start order (stopped in reverse): the executor, then the launch indexer that feeds it.
     step('workers')
     const { heads, sockets, onSocket } = sharedChainState(chains)
-    const workerContext = { config, chains, store, services, wallets, logger, fail, heads, onSocket, ...(devnetSetup ? { devnet: devnetSetup } : {}) }
+    const priceQuotes = createPriceQuoteTally()
+    const devnetPart = devnetSetup ? { devnet: devnetSetup } : {}
+    const workerContext = { config, chains, store, services, wallets, logger, fail, heads, onSocket, priceQuotes, ...devnetPart }
     /** Started once, at start-up or (real chains) once our contracts are deployed; a worker is never started after stop. */
     const startWorkers = async (): Promise<void> => {
       const started = async (worker: Pick<BackgroundWorker, 'name' | 'start' | 'stop'>) => {
@@ -271,7 +274,7 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     const readiness = createReadinessProbe({ store, chains, heads, blockSeconds, ...(devnet ? {} : { contracts: () => contractsWatch.refresh() }) })
     const bundlerWatch = startBundlerWatch({ chains, bundlerAddress: (chain) => wallets.bundlerAddress(chain), lowEth: config.wallet.bundlerLowEth, logger })
     undo.push({ name: 'bundler watch', stop: async () => bundlerWatch.stop() })
-    const metrics = createDaemonMetrics({ store, readiness, bundlers: () => bundlerWatch.latest(), websockets: () => sockets })
+    const metrics = createDaemonMetrics({ store, readiness, bundlers: () => bundlerWatch.latest(), websockets: () => sockets, priceQuotes })
     undo.push({ name: 'metrics', stop: async () => metrics.stop() })
 
     // Public API.

@@ -10,8 +10,21 @@ import { type BuyToSubmit, DEFAULT_MAX_BUYS, type ExecutionPlan, type PlanInput,
 import type { CandidateOrder } from '../../src/domain/execution/prepared-book.ts'
 
 /** The planner's inputs as the journal records them, the candidates in the priority order the plan used. */
-export function decisionInputs(input: Omit<PlanInput, 'candidates' | 'policy' | 'tick'>, inPriority: readonly CandidateOrder[]): DecisionInputs {
+export function decisionInputs(
+  input: Omit<PlanInput, 'candidates' | 'policy' | 'tick' | 'holdBack'>,
+  inPriority: readonly CandidateOrder[],
+  heldBack: ReadonlySet<string> = new Set(),
+): DecisionInputs {
   return {
+    ...(input.quote
+      ? {
+          quote: {
+            swapsAllowed: input.quote.swapsAllowed,
+            buckets: input.quote.buckets.map((b): [string, string | null] => [b.spendAtoms.toString(), b.capAtoms === null ? null : b.capAtoms.toString()]),
+          },
+        }
+      : {}),
+    ...(heldBack.size > 0 ? { heldBack: [...heldBack] } : {}),
     launchedAt: input.launchedAt,
     now: input.now,
     totalSupply: input.totalSupply.toString(),
@@ -56,7 +69,21 @@ type Candidate = CandidateOrder & { followers: number }
 
 export type TickDeciderContext = Pick<
   ExecutorContext,
-  'store' | 'journal' | 'policy' | 'maxBuysPerTick' | 'now' | 'stage' | 'reads' | 'withOrderLocks' | 'orders' | 'books' | 'warm' | 'ticking'
+  | 'store'
+  | 'journal'
+  | 'policy'
+  | 'maxBuysPerTick'
+  | 'now'
+  | 'stage'
+  | 'reads'
+  | 'withOrderLocks'
+  | 'orders'
+  | 'books'
+  | 'warm'
+  | 'ticking'
+  | 'quotes'
+  | 'backoff'
+  | 'log'
 >
 
 export function createTickDecider(ctx: TickDeciderContext): TickDecider {
@@ -157,6 +184,8 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
         ops.push(...transitionOps(ctx, current, 'executing', at, event, followers.get(order.keyId) ?? 0))
         ops.push(journal.putInFlight(entry))
         submitted.push({ buy, entry })
+        // The price this attempt was decided at: a revert for price at the same price counts towards its backoff.
+        ctx.backoff.attempted(order.keyId, buy.capAtoms ?? null, BigInt(tick.blockNumber))
       }
       ops.push(journal.putDecision({ slug: launch.slug, chain: launch.chain, tick, policy: ctx.policy.name, orders: decisions, at, inputs }))
       stage('executor.executingOpsBuilt')
@@ -187,6 +216,9 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
 
   return {
     async decide(tick, launch, submit) {
+      // Formula against the real swap on every launch (and block tick), orders or not: in the background, sharing the
+      // block's cached quotes; a disagreement is logged and counted (tick-quotes.ts).
+      ctx.quotes.compare(tick, launch).catch((error) => ctx.log.warn({ err: error, slug: launch.slug }, 'comparing formula and quote failed'))
       const candidates = await loadCandidates(launch, tick)
       if (candidates.length === 0) {
         ctx.books.forget(launch.slug)
@@ -196,6 +228,16 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       ctx.ticking.set(launch.slug, launch.chain)
       const reserved = await reservations(launch.chain)
       stage('executor.reservations')
+      // What decides a launched pool's buys: the real swap quoted for each spend bucket in the next block's context.
+      const quote = await ctx.quotes.quotedCaps(tick, launch, candidates)
+      stage('executor.quoted')
+      const landsIn = BigInt(tick.blockNumber) + 1n
+      const heldBack = new Set<string>()
+      const holdBack = (keyId: string, capAtoms: bigint | null): boolean => {
+        if (!ctx.backoff.waiting(keyId, capAtoms, landsIn)) return false
+        heldBack.add(keyId)
+        return true
+      }
       const input = {
         tick,
         launchedAt: launch.launchedAt,
@@ -206,12 +248,14 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
         reservedByWallet: reserved,
         policy: ctx.policy,
         ...(ctx.maxBuysPerTick === undefined ? {} : { maxBuys: ctx.maxBuysPerTick }),
+        ...(quote ? { quote } : {}),
+        holdBack,
       }
       const plan = ctx.books.plan(launch.slug, input)
       stage('executor.planned')
       stage(`executor.book.${ctx.books.lastUse(launch.slug) ?? 'none'}`)
       // Read now, before another tick of the project re-plans its book (see candidatesInPriority).
-      const inputs = () => decisionInputs(input, plan.candidatesInPriority())
+      const inputs = () => decisionInputs(input, plan.candidatesInPriority(), heldBack)
       if (plan.buys.length === 0 && plan.expired.length === 0) {
         await recordQuietTick(tick, launch, plan, inputs)
         return []

@@ -13,6 +13,9 @@ import { createExecutorChainReads, type ExecutorChainReads } from './executor-ch
 import { createOrderLoader, type OrderLoader } from './load-orders.ts'
 import { type BookCache, createBookCache } from '../../src/domain/execution/book-cache.ts'
 import { createWarmBooks, type WarmBooks } from './warm-books.ts'
+import { PriceBackoff } from '../../src/domain/execution/price-backoff.ts'
+import { createBuyQuoter } from '../../src/launchpads/quote-buy.ts'
+import { createTickQuotes, type QuoteDisagreement, type TickQuotes } from './tick-quotes.ts'
 
 export interface ExecutorDeps {
   store: Store
@@ -32,6 +35,12 @@ export interface ExecutorDeps {
   /** Most buys submitted per tick (default DEFAULT_MAX_BUYS); the rest are deferred to the next tick. */
   maxBuysPerTick?: number
   now?: () => number
+  /** Formula-vs-quote tolerance, basis points (default DEFAULT_QUOTE_TOLERANCE_BPS). */
+  quoteToleranceBps?: number
+  /** Metrics hook: formula and quote of the real swap disagreed on a launch (counted per launchpad). */
+  onQuoteDisagreement?: (disagreement: QuoteDisagreement) => void
+  /** Metrics hook: a quote of the real swap was not answered (that tick was decided on the formula). */
+  onQuoteFailure?: (chain: ChainKey) => void
   /** Metrics hook: a stage of a tick finished (performance.now() time), for the launch-latency benchmark. */
   onStage?: (stage: string, at: number) => void
 }
@@ -72,6 +81,10 @@ export interface ExecutorContext {
   warm: WarmBooks
   /** Launched projects being ticked (they have a prepared book), with their chain; kept warm like waiting ones. */
   ticking: Map<string, ChainKey>
+  /** Quotes of the real swap that decide launched pools' buys, cached per launch and block (tick-quotes.ts). */
+  quotes: TickQuotes
+  /** Orders whose buys reverted for price at the same price: they wait before the next attempt at it. */
+  backoff: PriceBackoff
   /** True once the executor is stopping: no new work starts. */
   stopped(): boolean
 }
@@ -98,6 +111,24 @@ export function createExecutorContext(deps: ExecutorDeps, stopped: () => boolean
     changedWallets: reads.changedWallets,
     onError: (error) => log.debug({ err: error }, 'warm refresh failed; ticks read fresh'),
   })
+  const quoters = Object.fromEntries(
+    Object.entries(deps.clients).map(([key, client]) => [
+      key,
+      createBuyQuoter({
+        client,
+        v4Quoter: deps.chains[key as ChainKey].addresses.v4Quoter,
+        onOverridesRefused: (error) =>
+          log.warn({ err: error, chain: key }, 'the node refuses eth_call block overrides: buys are quoted in the latest block context'),
+      }),
+    ]),
+  )
+  const quotes = createTickQuotes({
+    quoters,
+    log,
+    ...(deps.quoteToleranceBps === undefined ? {} : { toleranceBps: deps.quoteToleranceBps }),
+    ...(deps.onQuoteDisagreement ? { onDisagreement: deps.onQuoteDisagreement } : {}),
+    onQuoteFailure: (chain) => deps.onQuoteFailure?.(chain),
+  })
   return {
     store,
     journal: deps.journal,
@@ -118,6 +149,8 @@ export function createExecutorContext(deps: ExecutorDeps, stopped: () => boolean
     books: createBookCache(),
     warm,
     ticking,
+    quotes,
+    backoff: new PriceBackoff(),
     stopped,
   }
 }

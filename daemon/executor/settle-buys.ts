@@ -70,7 +70,7 @@ export interface BuySettler {
   settle(settlements: readonly Settlement[]): Promise<void>
 }
 
-export type BuySettlerContext = Pick<ExecutorContext, 'store' | 'journal' | 'reads' | 'withOrderLocks' | 'now' | 'maxFailedAttempts'>
+export type BuySettlerContext = Pick<ExecutorContext, 'store' | 'journal' | 'reads' | 'withOrderLocks' | 'now' | 'maxFailedAttempts' | 'backoff' | 'log'>
 
 export function createBuySettler(ctx: BuySettlerContext): BuySettler {
   const { store, journal } = ctx
@@ -185,9 +185,18 @@ export function createBuySettler(ctx: BuySettlerContext): BuySettler {
         tokensReceived: split.buyer.toString(),
         feeTokens: outcome.fee.toString(),
       }
+      ctx.backoff.clear(entry.keyId)
       return [fill, ...transitionOps(ctx, current, 'filled', at, event, followers, { execution: executionOf(outcome, at) })]
     }
-    const reason = failure?.reason ?? 'not executed'
+    let reason = failure?.reason ?? 'not executed'
+    if (failure?.errorName === PRICE_MOVED_ERROR) {
+      // Reverted for price again at the same price: the order waits before its next attempt at it (price-backoff.ts).
+      const wait = ctx.backoff.priceReverted(entry.keyId)
+      if (wait) {
+        reason = `${reason}; backing off until block ${wait.retryAt} (${wait.reverts} price reverts at this price)`
+        ctx.log.info({ keyId: entry.keyId, slug: entry.slug, reverts: wait.reverts, retryAt: wait.retryAt.toString() }, 'order backs off after price reverts')
+      }
+    }
     const errorName = failure?.errorName === undefined ? {} : { errorName: failure.errorName }
     const giveUp = countsAsFailure(failure) && (await consecutiveFailures(entry)) + 1 >= ctx.maxFailedAttempts
     const failed = { execution: { spentUsdc: '0', tokensReceived: '0', feeTokens: '0', txHash: extra.txHash ?? '', executedAt: at, failureReason: reason } }

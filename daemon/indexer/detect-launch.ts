@@ -10,7 +10,7 @@ import type { Store } from '../../src/store/open-store.ts'
 import { waitingLaunchpads } from '../../src/store/project-index.ts'
 import type { PoolState } from '../../src/pricing/price-tick.ts'
 
-const STATE_VIEW = parseAbi([
+export const STATE_VIEW = parseAbi([
   'function getSlot0(bytes32 poolId) view returns (uint160 sqrtPriceX96, int24 tick, uint24 protocolFee, uint24 lpFee)',
   'function getLiquidity(bytes32 poolId) view returns (uint128)',
 ])

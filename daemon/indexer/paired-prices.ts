@@ -7,7 +7,7 @@ import { priceThroughRoute } from '../../src/pricing/route-price.ts'
 import { readEthUsdBanded } from '../../src/chain/read-eth-usd.ts'
 import type { EthUsdBandOutcome } from '../../src/pricing/eth-usd-band.ts'
 
-const STATE_VIEW = parseAbi(['function getSlot0(bytes32 poolId) view returns (uint160 sqrtPriceX96, int24 tick, uint24 protocolFee, uint24 lpFee)'])
+export const STATE_VIEW = parseAbi(['function getSlot0(bytes32 poolId) view returns (uint160 sqrtPriceX96, int24 tick, uint24 protocolFee, uint24 lpFee)'])
 
 const V3_POOL = parseAbi(['function token0() view returns (address)'])
 

@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Gauge, Registry } from 'prom-client'
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client'
 import type { ChainKey } from '../../src/chain/chain-keys.ts'
 import type { ReadinessReport } from '../../src/domain/health/readiness.ts'
 import type { Store } from '../../src/store/open-store.ts'
@@ -6,6 +6,7 @@ import type { BundlerBalance } from '../bundler-watch.ts'
 import type { SocketState } from '../../src/sync/realtime-sync.ts'
 import { createHttpMetrics, type HttpMetrics } from './http-metrics.ts'
 import { createJournalMetrics } from './journal-metrics.ts'
+import type { PriceQuoteTally } from './price-quote-tally.ts'
 
 export interface DaemonMetrics {
   /** What GET /metrics on the admin listener serves. */
@@ -24,6 +25,8 @@ export interface DaemonMetricsDeps {
   processMetrics?: boolean
   /** Each indexed chain's new-head websocket as the indexer's sync last reported it (absent: no report yet). */
   websockets?: () => Partial<Record<ChainKey, SocketState>>
+  /** The executor's formula-vs-quote disagreements and unanswered quotes (absent: not counted). */
+  priceQuotes?: PriceQuoteTally
 }
 
 /**
@@ -41,6 +44,29 @@ export function createDaemonMetrics(deps: DaemonMetricsDeps): DaemonMetrics {
   const readiness = (): Promise<ReadinessReport> => {
     if (!pending || Date.now() - pending.at > 1_000) pending = { at: Date.now(), report: deps.readiness() }
     return pending.report
+  }
+  const priceQuotes = deps.priceQuotes
+  if (priceQuotes) {
+    new Counter({
+      name: 'prebuy_price_quote_disagreements_total',
+      help: 'Launch ticks where the formula (fee schedule + pool price) and a quote of the real swap disagreed beyond the tolerance, per launchpad (kind: quote_dearer, quote_cheaper or swaps_differ): the quote decided; a launchpad changed what it charges?',
+      labelNames: ['chain', 'launchpad', 'kind'] as const,
+      registers: [registry],
+      collect() {
+        this.reset()
+        for (const { chain, launchpad, kind, count } of priceQuotes.disagreements.values()) this.inc({ chain, launchpad, kind }, count)
+      },
+    })
+    new Counter({
+      name: 'prebuy_price_quote_failures_total',
+      help: 'Quotes of the real swap the node did not answer (those ticks were decided on the formula).',
+      labelNames: ['chain'] as const,
+      registers: [registry],
+      collect() {
+        this.reset()
+        for (const [chain, count] of priceQuotes.failures) this.inc({ chain }, count)
+      },
+    })
   }
   const websockets = deps.websockets
   if (websockets) {

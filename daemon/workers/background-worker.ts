@@ -1,3 +1,4 @@
+import type { PriceQuoteTally } from '../metrics/price-quote-tally.ts'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
 import type { Logger } from '../../src/common/logger.ts'
 import type { ChainHeads } from '../../src/chain/chain-heads.ts'
@@ -24,6 +25,8 @@ export interface WorkerContext {
   heads?: ChainHeads
   /** Told when a chain's new-head websocket comes up, goes down or never connects (metrics). */
   onSocket?: (chain: ChainKey, state: SocketState) => void
+  /** Counts the executor's formula-vs-quote disagreements and unanswered quotes (metrics). */
+  priceQuotes?: PriceQuoteTally
 }
 
 /** A part of the daemon that runs beside the HTTP servers: started after the store opens, stopped before it closes. */

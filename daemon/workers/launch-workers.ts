@@ -77,6 +77,7 @@ export function createLaunchWorkers(context: WorkerContext): BackgroundWorker[] 
         feeRecipient: context.config.feeRecipient,
         ticks: bus,
         logger: context.logger,
+        ...(context.priceQuotes ? { onQuoteDisagreement: context.priceQuotes.onDisagreement, onQuoteFailure: context.priceQuotes.onFailure } : {}),
       })
       log.info({ buyRouters }, 'executor started')
     },

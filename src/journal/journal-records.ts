@@ -121,6 +121,10 @@ export interface DecisionInputs {
   orders: DecisionInputOrder[]
   /** Stablecoin atoms reserved by in-flight buys before the tick, by lower-cased wallet. */
   reserved: Array<[wallet: string, atoms: string]>
+  /** The quotes of the real swap the tick was decided on (absent: decided on the tick's formula cap). */
+  quote?: { swapsAllowed: boolean; buckets: Array<[spendAtoms: string, capAtoms: string | null]> }
+  /** Orders that would have bought but were backing off after price reverts at the same price. */
+  heldBack?: string[]
 }
 
 /** One order state transition. */

@@ -1,6 +1,6 @@
 import { type Address, encodeAbiParameters, type Hex, keccak256, parseAbi, type PublicClient } from 'viem'
 
-const EXTSLOAD = parseAbi(['function extsload(bytes32 slot) view returns (bytes32)'])
+export const EXTSLOAD = parseAbi(['function extsload(bytes32 slot) view returns (bytes32)'])
 /** v4-core StateLibrary.POOLS_SLOT: the PoolManager's `pools` mapping. */
 const POOLS_SLOT = 6n
 

@@ -61,7 +61,7 @@ export interface WaitingRow {
 export const ORDER_GROUPS = ['waiting for the price', 'eligible', 'executing', 'filled', 'expired', 'failed'] as const
 
 /** Active orders the latest decision found priced out or gated: waiting for the price; every other active one is eligible. */
-const WAITING_VERDICTS: ReadonlySet<OrderVerdict> = new Set(['limit_below_cap', 'swaps_not_allowed'])
+const WAITING_VERDICTS: ReadonlySet<OrderVerdict> = new Set(['limit_below_cap', 'swaps_not_allowed', 'backing_off'])
 
 const SPARK_WIDTH = 48
 

@@ -5,6 +5,8 @@ import type { PrioritisationPolicy } from './prioritisation.ts'
 import { ORDER_VERDICTS, VerdictCode } from './verdicts.ts'
 import type { OrderDecision } from './verdicts.ts'
 import { minTokensOut } from '../../pricing/min-tokens-out.ts'
+import { capForSpend, lowestCap, type QuotedCaps } from '../../pricing/quote/quoted-caps.ts'
+import { withinLimit } from './eligibility.ts'
 
 export interface PlanInput {
   /** The tick's effective cap (stablecoin atoms, null: infinite) and whether a swap in the next block is allowed. */
@@ -22,6 +24,16 @@ export interface PlanInput {
    * wait for the next tick (verdict `deferred`) instead of being signed, simulated and queued now.
    */
   maxBuys?: number
+  /**
+   * Quotes of the real swap for this tick's spend buckets (a launched pool): when given they decide, not the formula's
+   * cap. Every order is first checked against the lowest quoted cap; each buy then against its own spend's bucket.
+   */
+  quote?: QuotedCaps
+  /**
+   * Whether an order that would buy at `capAtoms` (the cap it was decided on) waits instead: its buys reverted for price
+   * at this price before (PriceBackoff). Verdict `backing_off`.
+   */
+  holdBack?: (keyId: string, capAtoms: bigint | null) => boolean
 }
 
 /** A buy the executor submits this tick: the candidate with its spend, on-chain minimum out and rank in the bundle. */
@@ -30,6 +42,8 @@ export interface BuyToSubmit {
   spendAtoms: bigint
   minTokensOut: bigint
   rank: number
+  /** The effective cap the buy was decided on (its bucket's quoted cap, or the formula's), stablecoin atoms (the price a price-revert backoff compares; absent in buys built by hand). */
+  capAtoms?: bigint | null
 }
 
 export interface ExecutionPlan {
@@ -60,20 +74,22 @@ const workspace = new TickWorkspace()
 /** The per-tick pass over a prepared book: eligibility, sizing, min-out and a verdict for every order. */
 export function planPrepared(prepared: PreparedBook, input: Omit<PlanInput, 'candidates' | 'policy'>): ExecutionPlan {
   const { book, candidates, inputOf, slotOf, records } = prepared
+  const quote = input.quote
+  const formulaCap = quote ? lowestCap(quote) : input.tick.effectiveCapAtoms === null ? null : BigInt(input.tick.effectiveCapAtoms)
   const plan = planBookTick({
     workspace,
     book,
     balances: prepared.balances,
     reserved: input.reservedByWallet,
-    effectiveCap: input.tick.effectiveCapAtoms === null ? null : BigInt(input.tick.effectiveCapAtoms),
-    swapsAllowed: input.tick.swapsAllowed,
+    effectiveCap: formulaCap,
+    swapsAllowed: quote ? quote.swapsAllowed : input.tick.swapsAllowed,
     launchedAtMs: input.launchedAt,
     nowMs: input.now,
   })
   const n = book.size
   const buyCount = plan.buys.length
   const limit = Math.min(buyCount, input.maxBuys ?? DEFAULT_MAX_BUYS)
-  const buys: BuyToSubmit[] = new Array(limit)
+  const buys: BuyToSubmit[] = []
   const decisions: OrderDecision[] = new Array(n)
   let d = 0
   const { keyId, slug, byCode } = records
@@ -91,13 +107,31 @@ export function planPrepared(prepared: PreparedBook, input: Omit<PlanInput, 'can
     }
   }
   d = skipDecisions(plan.verdict, slotOf, records, decisions, d)
-  for (let rank = 0; rank < limit; rank++) {
-    const p = plan.buys[rank]!
+  // The planned buys in priority order until `limit` go; with a quote, each is checked against its own spend's bucket
+  // first (the pass above used the lowest quoted cap), and a backing-off order waits. Neither takes a rank.
+  let next = 0
+  for (; next < buyCount && buys.length < limit; next++) {
+    const p = plan.buys[next]!
     const candidate = candidates[inputOf[p]!]!
     const spend = spendAt(plan, p)
     const limitFdv = book.limitExact ? book.limitExact[p]! : book.limit[p] === Number.POSITIVE_INFINITY ? null : BigInt(book.limit[p]!)
+    const slot = slotOf[p]!
+    let capAtoms = formulaCap
+    if (quote) {
+      const bucket = capForSpend(quote, spend)
+      if (!bucket || !withinLimit(limitFdv, bucket.capAtoms)) {
+        decisions[d++] = recordsOf(VerdictCode.limit_below_cap)[slot] ??= { keyId: keyId[slot]!, slug: slug[slot]!, verdict: 'limit_below_cap' }
+        continue
+      }
+      capAtoms = bucket.capAtoms
+    }
+    if (input.holdBack?.(candidate.order.keyId, capAtoms)) {
+      decisions[d++] = recordsOf(VerdictCode.backing_off)[slot] ??= { keyId: keyId[slot]!, slug: slug[slot]!, verdict: 'backing_off' }
+      continue
+    }
     const min = minTokensOut({ spend, limitFdv, totalSupply: input.totalSupply })
-    buys[rank] = { candidate, spendAtoms: spend, minTokensOut: min, rank }
+    const rank = buys.length
+    buys.push({ candidate, spendAtoms: spend, minTokensOut: min, rank, capAtoms })
     decisions[d++] = {
       keyId: candidate.order.keyId,
       slug: candidate.order.slug,
@@ -107,7 +141,7 @@ export function planPrepared(prepared: PreparedBook, input: Omit<PlanInput, 'can
       rank,
     }
   }
-  deferredDecisions(plan.buys, limit, slotOf, records, decisions, d)
+  deferredDecisions(plan.buys, next, buys.length - next, slotOf, records, decisions, d)
   return { decisions, expired, buys, candidatesInPriority: () => Array.from(inputOf, (i) => candidates[i]!) }
 }
 
@@ -139,13 +173,23 @@ function skipDecisions(verdict: Uint8Array, slotOf: Uint32Array, records: Decisi
 }
 
 /**
- * The deferred buys' records (rank `limit` on), from `decisions[d]` on. They carry a rank, so they are shared only
- * while the order keeps its rank (a tick that bought nothing).
+ * The deferred buys' records (planned buys from position `from` on, ranked from `from + rankOffset`), from
+ * `decisions[d]` on. They carry a rank, so they are shared only while the order keeps its rank (a tick that bought
+ * nothing).
  */
-function deferredDecisions(buys: Uint32Array, limit: number, slotOf: Uint32Array, records: DecisionRecords, decisions: OrderDecision[], d: number): number {
+function deferredDecisions(
+  buys: Uint32Array,
+  from: number,
+  rankOffset: number,
+  slotOf: Uint32Array,
+  records: DecisionRecords,
+  decisions: OrderDecision[],
+  d: number,
+): number {
   const { keyId, slug, deferred } = records
-  for (let rank = limit; rank < buys.length; rank++) {
-    const slot = slotOf[buys[rank]!]!
+  for (let i = from; i < buys.length; i++) {
+    const rank = i + rankOffset
+    const slot = slotOf[buys[i]!]!
     let decision = deferred[slot]
     if (decision === undefined || decision.rank !== rank) {
       decision = { keyId: keyId[slot]!, slug: slug[slot]!, verdict: 'deferred', rank }

@@ -107,6 +107,7 @@ export function replayTick(decision: TickDecision, launch: LaunchRecord | undefi
     const orders = decision.orders.map((d) => ({ keyId: d.keyId, recorded: d, today: undefined, difference: null }))
     return { decision, checkable: false, todayTick, orders, pricingDifferences: pricing, differences }
   }
+  const heldBack = new Set(inputs.heldBack ?? [])
   const plan = planExecution({
     tick: decision.tick,
     launchedAt: inputs.launchedAt,
@@ -116,6 +117,16 @@ export function replayTick(decision: TickDecision, launch: LaunchRecord | undefi
     reservedByWallet: new Map(inputs.reserved.map(([wallet, atoms]) => [wallet, BigInt(atoms)])),
     policy,
     maxBuys: inputs.maxBuys,
+    // The recorded quotes decide again as they did (a quote is chain state at the tick, not recomputable offline).
+    ...(inputs.quote
+      ? {
+          quote: {
+            swapsAllowed: inputs.quote.swapsAllowed,
+            buckets: inputs.quote.buckets.map(([spend, cap]) => ({ spendAtoms: BigInt(spend), capAtoms: cap === null ? null : BigInt(cap) })),
+          },
+        }
+      : {}),
+    ...(inputs.heldBack ? { holdBack: (keyId: string) => heldBack.has(keyId) } : {}),
   })
   const todayOf = new Map(plan.decisions.map((d) => [d.keyId, d]))
   const recordedOf = new Map(decision.orders.map((d) => [d.keyId, d]))

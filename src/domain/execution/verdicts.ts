@@ -17,8 +17,20 @@ import type { Hash } from 'viem'
  * - `fully_reserved`: nothing left to spend: the wallet's balance is reserved by in-flight buys or taken by this tick's
  *   higher-priority buys of the same wallet.
  * - `deferred`: would buy, but beyond the tick's buy cap: waits for the next tick, in priority order (executor only).
+ * - `backing_off`: would buy, but its last buys reverted for price at this same price: it waits a few blocks before
+ *   trying again at it (price-backoff.ts; executor only).
  */
-export const ORDER_VERDICTS = ['submitted', 'in_flight', 'expired', 'swaps_not_allowed', 'limit_below_cap', 'no_balance', 'fully_reserved', 'deferred'] as const
+export const ORDER_VERDICTS = [
+  'submitted',
+  'in_flight',
+  'expired',
+  'swaps_not_allowed',
+  'limit_below_cap',
+  'no_balance',
+  'fully_reserved',
+  'deferred',
+  'backing_off',
+] as const
 
 export type OrderVerdict = (typeof ORDER_VERDICTS)[number]
 
@@ -42,6 +54,7 @@ export const VerdictCode = {
   no_balance: 5,
   fully_reserved: 6,
   deferred: 7,
+  backing_off: 8,
 } as const satisfies { readonly [V in OrderVerdict]: PositionOf<V> }
 
 export type VerdictCode = (typeof VerdictCode)[OrderVerdict]

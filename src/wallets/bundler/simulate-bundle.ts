@@ -23,7 +23,7 @@ export interface BundleSimulator {
 }
 
 /** A node's answer to eth_call's fourth parameter it does not take (invalid params, or a message naming it). */
-function refusesOverrides(error: unknown): boolean {
+export function refusesOverrides(error: unknown): boolean {
   for (let e: unknown = error; e instanceof Error; e = (e as Error & { cause?: unknown }).cause) {
     if ((e as { code?: unknown }).code === -32602) return true
     if (/override|too many (arguments|params)|invalid params/i.test(e.message)) return true

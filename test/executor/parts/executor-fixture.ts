@@ -15,6 +15,8 @@ import type { BuyOutcome } from '../../../daemon/executor/find-buy.ts'
 import { createOrderLoader } from '../../../daemon/executor/load-orders.ts'
 import { createBookCache } from '../../../src/domain/execution/book-cache.ts'
 import type { WarmBooks } from '../../../daemon/executor/warm-books.ts'
+import { createTickQuotes } from '../../../daemon/executor/tick-quotes.ts'
+import { PriceBackoff } from '../../../src/domain/execution/price-backoff.ts'
 import { projectRecord } from '../../support/records.ts'
 import { openTempStore } from '../../support/temp-store.ts'
 import { writeOrderAs } from '../../support/write-order-as.ts'
@@ -160,6 +162,9 @@ export async function startExecutorFixture(overrides: Partial<ExecutorContext> =
     books: createBookCache(),
     warm: coldWarmBooks,
     ticking: new Map(),
+    // No quoter: ticks are decided on the formula (the quote path is covered by test/pricing/quote-vs-formula.test.ts).
+    quotes: createTickQuotes({ quoters: {}, log: silentLogger }),
+    backoff: new PriceBackoff(),
     stopped: () => false,
     ...overrides,
   }

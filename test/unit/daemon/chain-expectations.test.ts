@@ -31,7 +31,16 @@ describe('chainExpectation', () => {
   it('checks the wallet factory and its derivation only when one is configured; never the optional positionManager', () => {
     const without = chainExpectation(chain({ positionManager: at(12) }), { realLaunchpads: false })
     expect(without.account).toBeUndefined()
-    expect(without.contracts.map((c) => c.name)).toEqual(['stablecoin', 'weth', 'poolManager', 'stateView', 'entryPoint', 'multicall3', 'ethUsdPool'])
+    expect(without.contracts.map((c) => c.name)).toEqual([
+      'stablecoin',
+      'weth',
+      'poolManager',
+      'stateView',
+      'entryPoint',
+      'multicall3',
+      'ethUsdPool',
+      'v4Quoter',
+    ])
     const withFactory = chainExpectation(chain({ accountFactory: at(13) }), { realLaunchpads: false })
     expect(withFactory.account?.factory).toBe(at(13))
     expect(withFactory.contracts.map((c) => c.name)).toContain('accountFactory')

@@ -45,7 +45,9 @@ function referencePlan(input: PlanInput): ExecutionPlan {
     const min = minTokensOut({ spend: b.spend, limitFdv: b.order.limitFdv, totalSupply: input.totalSupply })
     const r = record(b.order)
     decisions.push({ keyId: r.keyId, slug: r.slug, verdict: 'submitted', spendAtoms: b.spend.toString(), minTokensOut: min.toString(), rank })
-    return { candidate: byOrder.get(b.order)!, spendAtoms: b.spend, minTokensOut: min, rank }
+    // The cap the buy was decided on: the tick's (no quote in these plans).
+    const capAtoms = input.tick.effectiveCapAtoms === null ? null : BigInt(input.tick.effectiveCapAtoms)
+    return { candidate: byOrder.get(b.order)!, spendAtoms: b.spend, minTokensOut: min, rank, capAtoms }
   })
   for (const [i, b] of plan.buys.slice(limit).entries())
     decisions.push({ keyId: record(b.order).keyId, slug: record(b.order).slug, verdict: 'deferred', rank: limit + i })

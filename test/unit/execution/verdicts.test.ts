@@ -4,7 +4,7 @@ import { ORDER_VERDICTS, VerdictCode } from '../../../src/domain/execution/verdi
 describe('order verdicts', () => {
   it('keeps the names existing journals hold (they are read back: a rename would break replay)', () => {
     expect([...ORDER_VERDICTS].sort()).toEqual(
-      ['deferred', 'expired', 'fully_reserved', 'in_flight', 'limit_below_cap', 'no_balance', 'submitted', 'swaps_not_allowed'].sort(),
+      ['backing_off', 'deferred', 'expired', 'fully_reserved', 'in_flight', 'limit_below_cap', 'no_balance', 'submitted', 'swaps_not_allowed'].sort(),
     )
   })
 

@@ -1,0 +1,180 @@
+import type { ChainKey } from '../../src/chain/chain-keys.ts'
+import type { Logger } from '../../src/common/logger.ts'
+import { atomsNumber } from '../../src/domain/execution/atoms-number.ts'
+import type { CandidateOrder } from '../../src/domain/execution/prepared-book.ts'
+import { USDC_DECIMALS } from '../../src/domain/order-bounds.ts'
+import type { LaunchRecord, PriceTick } from '../../src/journal/journal-records.ts'
+import type { BuyQuote, BuyQuoter, QuoteAt } from '../../src/launchpads/quote-buy.ts'
+import { compareFormulaAndQuote, DEFAULT_QUOTE_TOLERANCE_BPS, PROBE_SPEND_ATOMS, type QuoteComparison } from '../../src/pricing/quote/compare-quote.ts'
+import { capFromQuote, MAX_QUOTED_BUCKETS, type QuotedCaps, spendBucket } from '../../src/pricing/quote/quoted-caps.ts'
+import { parseDecimal } from '../../src/domain/decimal.ts'
+
+/** A disagreement of formula and quote on a launch (what the daemon logs and counts per launchpad). */
+export interface QuoteDisagreement {
+  chain: ChainKey
+  launchpad: string
+  slug: string
+  blockNumber: string
+  comparison: Exclude<QuoteComparison, { kind: 'agree' }>
+}
+
+export interface TickQuotes {
+  /**
+   * The quoted caps a tick of a launched pool is decided on: one quote per spend bucket of the candidates (those that
+   * may buy: active, with a balance), at the state after the tick's block and in the next block's context; quotes are
+   * cached per launch and block, so the ticks of one block (a swap tick, then a block tick) share them. Undefined when
+   * the node did not answer a quote: the tick is then decided on the formula (the router's minimum out still holds
+   * every buy to its limit; only gas is at stake).
+   */
+  quotedCaps(tick: PriceTick, launch: LaunchRecord, candidates: readonly CandidateOrder[]): Promise<QuotedCaps | undefined>
+  /**
+   * Compares the formula with a quote of the probe spend, once per launch and block, for a tick priced from the state
+   * at the end of its block (a launch or block tick: a swap tick may be followed by other swaps in the block). Logs and
+   * reports a disagreement above the tolerance. Never throws.
+   */
+  compare(tick: PriceTick, launch: LaunchRecord): Promise<QuoteComparison | undefined>
+}
+
+export interface TickQuotesDeps {
+  quoters: Partial<Record<ChainKey, BuyQuoter>>
+  log: Logger
+  toleranceBps?: number
+  onDisagreement?: (disagreement: QuoteDisagreement) => void
+  /** A quote the node did not answer (the tick fell back to the formula). */
+  onQuoteFailure?: (chain: ChainKey, error: unknown) => void
+}
+
+/**
+ * The spend buckets of the candidates that may buy: exponent of the power of two covering min(max spend, balance),
+ * read with the fast decimal parser (this runs on every tick of a book of up to 100,000 orders).
+ */
+export function candidateBuckets(candidates: readonly CandidateOrder[], max: number = MAX_QUOTED_BUCKETS): bigint[] {
+  const exponents = new Set<number>()
+  for (const c of candidates) {
+    if (c.order.status !== 'active' || c.balanceAtoms <= 0n) continue
+    const fast = atomsNumber(c.order.maxSpendUsdc, USDC_DECIMALS)
+    if (!Number.isFinite(fast) || c.balanceAtoms > BigInt(Number.MAX_SAFE_INTEGER)) {
+      // Beyond exact doubles: the bigint bucket (rare; malformed amounts never reach a book).
+      const exact = parseDecimal(c.order.maxSpendUsdc, USDC_DECIMALS)
+      if (exact === undefined) continue
+      const spend = exact < c.balanceAtoms ? exact : c.balanceAtoms
+      if (spend > 0n) exponents.add(spendBucket(spend).toString(2).length - 1)
+      continue
+    }
+    const balance = Number(c.balanceAtoms)
+    const spend = fast < balance ? fast : balance
+    if (!(spend > 0)) continue
+    let e = spend <= 1 ? 0 : Math.ceil(Math.log2(spend))
+    // Rounding of log2 near a power of two: the bucket must cover the spend.
+    while (2 ** e < spend) e++
+    exponents.add(e)
+  }
+  const sorted = [...exponents].sort((a, b) => a - b)
+  return sorted.slice(Math.max(0, sorted.length - max)).map((e) => 1n << BigInt(e))
+}
+
+export function createTickQuotes(deps: TickQuotesDeps): TickQuotes {
+  const { log } = deps
+  const toleranceBps = deps.toleranceBps ?? DEFAULT_QUOTE_TOLERANCE_BPS
+  // Per launch: the block the cached quotes are for, its quotes by spend, and whether it was compared.
+  const cache = new Map<string, { block: string; quotes: Map<bigint, Promise<BuyQuote>>; compared?: Promise<QuoteComparison | undefined> }>()
+
+  function entryOf(tick: PriceTick) {
+    let entry = cache.get(tick.slug)
+    if (!entry || entry.block !== tick.blockNumber) {
+      entry = { block: tick.blockNumber, quotes: new Map() }
+      cache.set(tick.slug, entry)
+    }
+    return entry
+  }
+
+  const atOf = (tick: PriceTick): QuoteAt => ({
+    blockNumber: BigInt(tick.blockNumber),
+    next: { number: BigInt(tick.blockNumber) + 1n, timestamp: tick.nextBlockTimestamp },
+    pairedUsdAtoms: BigInt(tick.pairedUsdAtoms),
+  })
+
+  function quote(tick: PriceTick, launch: LaunchRecord, spend: bigint): Promise<BuyQuote> {
+    const quoter = deps.quoters[launch.chain]
+    if (!quoter) return Promise.reject(new Error(`no quoter on ${launch.chain}`))
+    const { quotes } = entryOf(tick)
+    let found = quotes.get(spend)
+    if (!found) {
+      found = quoter.quoteBuy(launch, spend, atOf(tick))
+      // A failed read is not kept: the next tick of the block asks again.
+      found.catch(() => quotes.delete(spend))
+      quotes.set(spend, found)
+    }
+    return found
+  }
+
+  const capOf = (launch: LaunchRecord, q: BuyQuote): bigint | null =>
+    q.kind === 'quoted' ? capFromQuote(q.spendAtoms, q.tokensOut, BigInt(launch.totalSupply)) : null
+
+  return {
+    async quotedCaps(tick, launch, candidates) {
+      if (!deps.quoters[launch.chain]) return undefined
+      const spends = candidateBuckets(candidates)
+      if (spends.length === 0) return undefined
+      let quotes: BuyQuote[]
+      try {
+        quotes = await Promise.all(spends.map((spend) => quote(tick, launch, spend)))
+      } catch (error) {
+        deps.onQuoteFailure?.(launch.chain, error)
+        log.warn({ err: error, slug: launch.slug, block: tick.blockNumber }, 'quote of the real swap failed: this tick is decided on the formula')
+        return undefined
+      }
+      // A bucket whose swap reverts has no finite cap (its orders wait: a size-dependent refusal, such as a token's
+      // balance limit, stops only the sizes it refuses); when every bucket reverts, swaps are not allowed at all.
+      for (const q of quotes) {
+        if (q.kind === 'reverted') {
+          log.debug({ slug: launch.slug, block: tick.blockNumber, spendAtoms: q.spendAtoms.toString(), reason: q.reason }, 'quoted buy reverts')
+        }
+      }
+      return {
+        swapsAllowed: quotes.some((q) => q.kind === 'quoted'),
+        buckets: quotes.map((q) => ({ spendAtoms: q.spendAtoms, capAtoms: capOf(launch, q) })),
+      }
+    },
+
+    compare(tick, launch) {
+      if (tick.reason === 'swap' || !deps.quoters[launch.chain]) return Promise.resolve(undefined)
+      const entry = entryOf(tick)
+      entry.compared ??= (async () => {
+        let probe: BuyQuote
+        try {
+          probe = await quote(tick, launch, PROBE_SPEND_ATOMS)
+        } catch (error) {
+          deps.onQuoteFailure?.(launch.chain, error)
+          log.warn({ err: error, slug: launch.slug, block: tick.blockNumber }, 'quote of the real swap failed: formula and quote not compared')
+          return undefined
+        }
+        const comparison = compareFormulaAndQuote({
+          formula: { swapsAllowed: tick.swapsAllowed, capAtoms: tick.effectiveCapAtoms === null ? null : BigInt(tick.effectiveCapAtoms) },
+          quote: { swapsAllowed: probe.kind === 'quoted', capAtoms: capOf(launch, probe) },
+          toleranceBps,
+        })
+        const context = {
+          slug: launch.slug,
+          chain: launch.chain,
+          launchpad: launch.launchpad,
+          block: tick.blockNumber,
+          reason: tick.reason,
+          formulaCapAtoms: tick.effectiveCapAtoms,
+          quotedCapAtoms: capOf(launch, probe)?.toString() ?? null,
+          ...(probe.kind === 'reverted' ? { quoteReverted: probe.reason } : {}),
+        }
+        if (comparison.kind === 'agree') {
+          log.debug({ ...context, deviationBps: comparison.deviationBps }, 'formula and quote agree')
+        } else {
+          // A cheaper real swap is expected where the formula prices an upper bound (a Clanker dynamic-fee pool): info.
+          const cheaper = comparison.kind === 'cap_differs' && comparison.deviationBps < 0
+          log[cheaper ? 'info' : 'warn']({ ...context, comparison }, 'formula and quote of the real swap disagree: the quote decides (a launchpad change?)')
+          deps.onDisagreement?.({ chain: launch.chain, launchpad: launch.launchpad, slug: launch.slug, blockNumber: tick.blockNumber, comparison })
+        }
+        return comparison
+      })()
+      return entry.compared
+    },
+  }
+}
