@@ -82,7 +82,25 @@ export interface ClearBatchInput<O extends ExecutableOrder = ExecutableOrder> {
  * higher smallest spend), an order left out at its turn could not have been added later either.
  */
 export function clearBatch<O extends ExecutableOrder>(input: ClearBatchInput<O>): BatchClearing<O> {
-  const { candidates, tokensOut: quote, totalSupply, maxBuyers } = input
+  const steps = clearingSteps(input)
+  let step = steps.next()
+  while (!step.done) step = steps.next(input.tokensOut(step.value))
+  return step.value
+}
+
+/** clearBatch with a pool function that answers asynchronously (a quote by simulating the real swap). Same decisions. */
+export async function clearBatchQuoted<O extends ExecutableOrder>(
+  input: Omit<ClearBatchInput<O>, 'tokensOut'> & { tokensOut: (stablecoinIn: bigint) => Promise<bigint> },
+): Promise<BatchClearing<O>> {
+  const steps = clearingSteps(input)
+  let step = steps.next()
+  while (!step.done) step = steps.next(await input.tokensOut(step.value))
+  return step.value
+}
+
+/** The algorithm once, for both: it yields each amount it needs priced and is resumed with the pool's answer. */
+function* clearingSteps<O extends ExecutableOrder>(input: Omit<ClearBatchInput<O>, 'tokensOut'>): Generator<bigint, BatchClearing<O>, bigint> {
+  const { candidates, totalSupply, maxBuyers } = input
   if (!Number.isInteger(maxBuyers) || maxBuyers < 0) throw new RangeError('maxBuyers must be a non-negative integer')
   if (totalSupply <= 0n) throw new RangeError('totalSupply must be positive')
   const permutation = priorityPermutation(
@@ -109,7 +127,7 @@ export function clearBatch<O extends ExecutableOrder>(input: ClearBatchInput<O>)
     const nextIn = totalIn + candidate.spend
     const nextLimit: bigint | null = limit === null ? lowestLimit : lowestLimit === null || limit < lowestLimit ? limit : lowestLimit
     const nextMin = chosen.length === 0 || candidate.spend < minSpend ? candidate.spend : minSpend
-    const nextOut = quote(nextIn)
+    const nextOut: bigint = yield nextIn
     if (!meetsLowestLimit({ totalIn: nextIn, tokensOut: nextOut, lowestLimit: nextLimit, minSpend: nextMin, totalSupply })) {
       excluded.push({ candidate, reason: 'limit_below_clearing', rank })
       continue

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { allocateBatch } from '../../../src/domain/batch/batch-allocation.ts'
-import { type BatchCandidate, clearBatch, maxBuyersPerBatch } from '../../../src/domain/batch/clear-batch.ts'
+import { type BatchCandidate, clearBatch, clearBatchQuoted, maxBuyersPerBatch } from '../../../src/domain/batch/clear-batch.ts'
 import { meetsLowestLimit } from '../../../src/domain/batch/clearing-bound.ts'
 import type { ExecutableOrder } from '../../../src/domain/execution/executable-order.ts'
 import { minTokensOut } from '../../../src/pricing/min-tokens-out.ts'
@@ -179,6 +179,16 @@ describe('clearBatch: one price for every included order (property tests, consta
         }
       }),
       { numRuns: 300 },
+    )
+  })
+  it('decides the same with a pool function that answers asynchronously (a quote)', async () => {
+    await fc.assert(
+      fc.asyncProperty(market(20), async ({ candidates, pool, maxBuyers }) => {
+        const sync = clearBatch({ candidates, tokensOut: pool, totalSupply: SUPPLY, maxBuyers })
+        const quoted = await clearBatchQuoted({ candidates, tokensOut: async (x) => pool(x), totalSupply: SUPPLY, maxBuyers })
+        expect(quoted).toEqual(sync)
+      }),
+      { numRuns: 100 },
     )
   })
 })
