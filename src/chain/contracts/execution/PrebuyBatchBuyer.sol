@@ -133,7 +133,7 @@ contract PrebuyBatchBuyer {
         }
 
         if (totalIn > 0) {
-            tokensOut = _swap(batchId, route, totalIn, lowestLimitFdv);
+            tokensOut = _swap(batchId, route, totalIn);
             if (lowestLimitFdv != 0) {
                 uint256 supply = IPrebuyTotalSupply(route.token).totalSupply();
                 uint256 bound = tokensOut * lowestLimitFdv;
@@ -196,17 +196,15 @@ contract PrebuyBatchBuyer {
 
     /// @dev One swap for the whole batch through PrebuyBuyRouter: the batch is the router's caller, so the router pulls
     ///      the batch's stablecoin and returns every token to it; the router's fee is 0 (the batch splits the fee
-    ///      itself) and its minimum out is the batch's clearing bound (a first check; the exact one follows).
-    function _swap(bytes32 batchId, PrebuyBuyRouter.BuyParams calldata route, uint256 totalIn, uint256 lowestLimitFdv)
+    ///      itself) and its minimum out 0: the batch's own check after the swap is stricter (per buyer after rounding).
+    function _swap(bytes32 batchId, PrebuyBuyRouter.BuyParams calldata route, uint256 totalIn)
         private
         returns (uint256 received)
     {
         PrebuyBuyRouter.BuyParams memory p = route;
         p.orderId = batchId;
         p.amountIn = totalIn;
-        p.minTokensOut = lowestLimitFdv == 0
-            ? 0
-            : (totalIn * IPrebuyTotalSupply(route.token).totalSupply() + lowestLimitFdv - 1) / lowestLimitFdv;
+        p.minTokensOut = 0;
         p.feeRecipient = address(this);
         p.feeBps = 0;
         IPrebuyERC20 coin = IPrebuyERC20(route.stablecoin);
