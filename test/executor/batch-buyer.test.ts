@@ -2,7 +2,6 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import {
-  type Abi,
   type Address,
   createWalletClient,
   erc20Abi,
@@ -20,7 +19,7 @@ import {
 } from 'viem'
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import artifact from '../../src/chain/contracts/artifacts/PrebuyBatchBuyer.json' with { type: 'json' }
+import { batchBuyerAbi as batchAbi, batchBuyerBytecode, batchEntry } from '../../daemon/executor/batch-buyer-abi.ts'
 import { buyRouterAbi } from '../../daemon/executor/buy-router-abi.ts'
 import { ensureBuyRouter } from '../../daemon/executor/ensure-buy-router.ts'
 import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
@@ -39,7 +38,6 @@ import { minTokensOut } from '../../src/pricing/min-tokens-out.ts'
 import type { PoolKey } from '../../src/launchpads/launchpad-adapter.ts'
 import { seededRandom } from '../support/seeded-random.ts'
 
-const batchAbi = artifact.abi as Abi
 const BUYERS = 430
 /** The big batches' size (the issue's example) and the small ones' (their difference gives the cost per buyer). */
 const BIG = 200
@@ -80,7 +78,7 @@ const route = () => ({
 })
 
 const walletOf = (account: PrivateKeyAccount) => createWalletClient({ chain: chainFromConfig(chain), account, transport: http(chain.rpcUrl) })
-const entry = (buyer: Address, amount: bigint): bigint => (BigInt(buyer) << 96n) | amount
+const entry = batchEntry
 const usdcOf = (a: Address) => client.readContract({ address: chain.addresses.stablecoin, abi: erc20Abi, functionName: 'balanceOf', args: [a] })
 const tokensOf = (a: Address) => client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [a] })
 const batchIdOf = (name: string): Hash => keccak256(stringToHex(`batch-test:${name}`))
@@ -161,7 +159,7 @@ beforeAll(async () => {
   await confirm(approveQuote, 'the quoter approval')
   const deployHash = await createWalletClient({ chain: chainFromConfig(chain), account: deployer, transport: http(chain.rpcUrl) }).deployContract({
     abi: batchAbi,
-    bytecode: artifact.bytecode as Hex,
+    bytecode: batchBuyerBytecode,
     args: [buyRouter, deployer.address, [operator.address]],
   })
   batch = (await confirm(deployHash, 'the batch deployment')).contractAddress!
