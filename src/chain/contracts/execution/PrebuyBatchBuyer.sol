@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.26;
+
+import {PrebuyBuyRouter, IPrebuyERC20} from "./PrebuyBuyRouter.sol";
+
+interface IPrebuyTotalSupply {
+    function totalSupply() external view returns (uint256);
+}
+
+/// @title PrebuyBatchBuyer
+/// @notice One price per block: one transaction takes the stablecoin of many buyers' smart wallets (each approved this
+///         contract ahead of the launch), buys the launch's token for all of them with ONE swap through
+///         PrebuyBuyRouter (the same route and code as a single buy), checks the clearing price against the lowest
+///         limit committed with the batch, and credits each buyer pro rata to what it paid, less the platform fee:
+///         at once (`pushNow`) or as a committed allocation that anyone may sweep later.
+/// @dev Entries are one word per buyer: address << 96 | amount (amount < 2^96), the cheapest calldata.
+///      Allocation (the dust rule, the same integer formula as src/domain/batch/batch-allocation.ts):
+///        gross_i = floor(tokensOut * paid_i / totalIn); fee_i = floor(gross_i * feeBps / 10,000); net_i = gross_i - fee_i;
+///        the fee recipient gets tokensOut - sum(net_i) (every fee plus the floors' remainder).
+///      The limit check (src/domain/batch/clearing-bound.ts): with L the lowest limit (stablecoin atoms of FDV, 0 = none)
+///        and S the token's total supply, the batch reverts unless minPaid * (tokensOut * L - totalIn * S) >= totalIn * L,
+///        which proves gross_i * L > paid_i * S for every buyer: each buyer's rounded share meets PrebuyBuyRouter's
+///        own per-buy minimum for its spend at the lowest included limit, hence at its own.
+///      A buyer whose pull fails (it withdrew or spent its funds, or revoked the approval) is skipped, not fatal: the
+///        batch goes on without it (BuyerSkipped) at what is then a lower price for the others.
+///      Idempotent by batch id: a batch id executes once, ever (a resubmission after a crash reverts with
+///        BatchAlreadyExecuted and takes nothing); everything is reconcilable from chain: BatchExecuted carries the id
+///        and totals, the entries are the transaction's calldata, the skipped buyers are events.
+///      Only operators (the service's executor accounts) may execute, since the wallets' approvals are to this contract.
+contract PrebuyBatchBuyer {
+    PrebuyBuyRouter public immutable router;
+    address public immutable admin;
+
+    uint256 private constant BPS = 10_000;
+    uint256 private constant MAX_FEE_BPS = 1_000;
+
+    mapping(address => bool) public operators;
+
+    struct Batch {
+        /// keccak256 of the paid words (a skipped buyer's word has amount 0) when the allocation is swept later; 0 when
+        /// it was credited at once.
+        bytes32 allocationHash;
+        address token;
+        address feeRecipient;
+        uint96 totalIn;
+        uint128 tokensOut;
+        uint16 feeBps;
+        bool executed;
+        /// Sweep progress: buyers credited so far (a cursor) and the net tokens they got.
+        uint32 swept;
+        uint128 netSwept;
+    }
+
+    mapping(bytes32 => Batch) public batches;
+
+    event OperatorSet(address indexed operator, bool allowed);
+    event BatchExecuted(
+        bytes32 indexed batchId,
+        address indexed token,
+        uint256 totalIn,
+        uint256 tokensOut,
+        uint256 lowestLimitFdv,
+        uint256 buyersPaid,
+        uint256 buyersSkipped,
+        bytes32 allocationHash
+    );
+    event BuyerSkipped(bytes32 indexed batchId, address indexed buyer, uint256 index, uint256 amount);
+    event BatchSwept(bytes32 indexed batchId, uint256 from, uint256 to, uint256 feeTotal);
+
+    error NotAdmin();
+    error NotOperator();
+    error BatchAlreadyExecuted(bytes32 batchId);
+    error FeeTooHigh();
+    error ClearingAboveLimit(uint256 totalIn, uint256 tokensOut, uint256 lowestLimitFdv);
+    error NotSweepable(bytes32 batchId);
+    error WrongAllocation(bytes32 batchId);
+    error WrongCursor(uint256 expected, uint256 given);
+    error TransferFailed();
+
+    constructor(PrebuyBuyRouter router_, address admin_, address[] memory operators_) {
+        router = router_;
+        admin = admin_;
+        for (uint256 i = 0; i < operators_.length; i++) {
+            operators[operators_[i]] = true;
+            emit OperatorSet(operators_[i], true);
+        }
+    }
+
+    function setOperator(address operator, bool allowed) external {
+        if (msg.sender != admin) revert NotAdmin();
+        operators[operator] = allowed;
+        emit OperatorSet(operator, allowed);
+    }
+
+    /// @param batchId    The batch's idempotency key (also the router's order id for the one swap).
+    /// @param route      The router's buy parameters for the launch: stablecoin, WETH, v3 pool, bridge, pool key,
+    ///                   token, and the batch's fee terms (feeRecipient, feeBps); orderId, amountIn and minTokensOut
+    ///                   are set here.
+    /// @param entries    One word per buyer: address << 96 | amount.
+    /// @param lowestLimitFdv The lowest FDV limit of the included orders, stablecoin atoms (0: none has a limit).
+    /// @param pushNow    Credit each buyer at once (a token transfer per buyer) or commit the allocation for a sweep.
+    function executeBatch(
+        bytes32 batchId,
+        PrebuyBuyRouter.BuyParams calldata route,
+        uint256[] calldata entries,
+        uint256 lowestLimitFdv,
+        bool pushNow
+    ) external returns (uint256 totalIn, uint256 tokensOut) {
+        if (!operators[msg.sender]) revert NotOperator();
+        if (route.feeBps > MAX_FEE_BPS) revert FeeTooHigh();
+        Batch storage b = batches[batchId];
+        if (b.executed) revert BatchAlreadyExecuted(batchId);
+        b.executed = true;
+
+        address stablecoin = route.stablecoin;
+        uint256 n = entries.length;
+        uint256[] memory paid = new uint256[](n);
+        uint256 minPaid = type(uint256).max;
+        uint256 skipped;
+        for (uint256 i = 0; i < n; i++) {
+            uint256 e = entries[i];
+            address buyer = address(uint160(e >> 96));
+            uint256 amount = uint96(e);
+            if (amount != 0 && _pull(stablecoin, buyer, amount)) {
+                paid[i] = e;
+                totalIn += amount;
+                if (amount < minPaid) minPaid = amount;
+            } else {
+                paid[i] = e >> 96 << 96;
+                skipped++;
+                emit BuyerSkipped(batchId, buyer, i, amount);
+            }
+        }
+
+        if (totalIn > 0) {
+            tokensOut = _swap(batchId, route, totalIn);
+            if (lowestLimitFdv != 0) {
+                uint256 supply = IPrebuyTotalSupply(route.token).totalSupply();
+                uint256 bound = tokensOut * lowestLimitFdv;
+                uint256 cost = totalIn * supply;
+                if (bound < cost || minPaid * (bound - cost) < totalIn * lowestLimitFdv) {
+                    revert ClearingAboveLimit(totalIn, tokensOut, lowestLimitFdv);
+                }
+            }
+        }
+
+        b.token = route.token;
+        b.feeRecipient = route.feeRecipient;
+        b.totalIn = uint96(totalIn);
+        b.tokensOut = uint128(tokensOut);
+        b.feeBps = uint16(route.feeBps);
+        bytes32 allocationHash;
+        if (tokensOut > 0) {
+            if (pushNow) {
+                uint256 netTotal = _credit(route.token, paid, 0, n, totalIn, tokensOut, route.feeBps);
+                _send(route.token, route.feeRecipient, tokensOut - netTotal);
+                b.swept = uint32(n);
+                b.netSwept = uint128(netTotal);
+                emit BatchSwept(batchId, 0, n, tokensOut - netTotal);
+            } else {
+                allocationHash = keccak256(abi.encodePacked(paid));
+                b.allocationHash = allocationHash;
+            }
+        }
+        emit BatchExecuted(batchId, route.token, totalIn, tokensOut, lowestLimitFdv, n - skipped, skipped, allocationHash);
+    }
+
+    /// @notice Credits buyers [from, to) of a committed allocation (anyone may call: it only pays the committed
+    ///         recipients their committed shares). `paid` is the whole list as committed (the batch's entries with a
+    ///         skipped buyer's amount zeroed); sweeps go in order, so none is paid twice; the last pays the fee.
+    function sweep(bytes32 batchId, uint256[] calldata paid, uint256 from, uint256 to) external {
+        Batch storage b = batches[batchId];
+        if (b.allocationHash == bytes32(0)) revert NotSweepable(batchId);
+        if (keccak256(abi.encodePacked(paid)) != b.allocationHash) revert WrongAllocation(batchId);
+        if (from != b.swept) revert WrongCursor(b.swept, from);
+        if (to <= from || to > paid.length) revert WrongCursor(paid.length, to);
+        uint256 net = _credit(b.token, paid, from, to, b.totalIn, b.tokensOut, b.feeBps);
+        uint256 netSwept = b.netSwept + net;
+        b.swept = uint32(to);
+        b.netSwept = uint128(netSwept);
+        uint256 feeTotal;
+        if (to == paid.length) {
+            feeTotal = b.tokensOut - netSwept;
+            _send(b.token, b.feeRecipient, feeTotal);
+        }
+        emit BatchSwept(batchId, from, to, feeTotal);
+    }
+
+    /// @dev transferFrom without reverting: false when the token refuses (the buyer no longer has the funds or the
+    ///      approval). Tokens that return nothing count as success when the call did not revert.
+    function _pull(address stablecoin, address buyer, uint256 amount) private returns (bool) {
+        (bool ok, bytes memory ret) =
+            stablecoin.call(abi.encodeCall(IPrebuyERC20.transferFrom, (buyer, address(this), amount)));
+        return ok && (ret.length == 0 || abi.decode(ret, (bool)));
+    }
+
+    /// @dev One swap for the whole batch through PrebuyBuyRouter: the batch is the router's caller, so the router pulls
+    ///      the batch's stablecoin and returns every token to it; the router's fee is 0 (the batch splits the fee
+    ///      itself) and its minimum out 0: the batch's own check after the swap is stricter (per buyer after rounding).
+    function _swap(bytes32 batchId, PrebuyBuyRouter.BuyParams calldata route, uint256 totalIn)
+        private
+        returns (uint256 received)
+    {
+        PrebuyBuyRouter.BuyParams memory p = route;
+        p.orderId = batchId;
+        p.amountIn = totalIn;
+        p.minTokensOut = 0;
+        p.feeRecipient = address(this);
+        p.feeBps = 0;
+        IPrebuyERC20 coin = IPrebuyERC20(route.stablecoin);
+        (bool ok,) = address(coin).call(abi.encodeWithSignature("approve(address,uint256)", address(router), totalIn));
+        if (!ok) revert TransferFailed();
+        (received,) = router.buy(p);
+    }
+
+    function _credit(
+        address token,
+        uint256[] memory paid,
+        uint256 from,
+        uint256 to,
+        uint256 totalIn,
+        uint256 tokensOut,
+        uint256 feeBps
+    ) private returns (uint256 netTotal) {
+        for (uint256 i = from; i < to; i++) {
+            uint256 e = paid[i];
+            uint256 amount = uint96(e);
+            if (amount == 0) continue;
+            uint256 gross = tokensOut * amount / totalIn;
+            uint256 net = gross - gross * feeBps / BPS;
+            netTotal += net;
+            if (net > 0) _send(token, address(uint160(e >> 96)), net);
+        }
+    }
+
+    function _send(address token, address to, uint256 amount) private {
+        if (amount == 0) return;
+        if (!IPrebuyERC20(token).transfer(to, amount)) revert TransferFailed();
+    }
+
+    /// The router refunds native ETH left over on ETH-paired routes (none for exact-input swaps); accepted, not kept
+    /// track of.
+    receive() external payable {}
+}

@@ -1,0 +1,169 @@
+import type { ExecutableOrder } from '../execution/executable-order.ts'
+import { PLATFORM_FEE_BPS } from '../execution/platform-fee.ts'
+import { type PrioritisationPolicy, priorityPermutation, spendThenLimitPolicy } from '../execution/prioritisation.ts'
+import { allocateBatch, type BatchShare } from './batch-allocation.ts'
+import { meetsLowestLimit } from './clearing-bound.ts'
+
+/** An eligible order and what it may spend now (sizeSpend: its cap bounded by its wallet's free balance). */
+export interface BatchCandidate<O extends ExecutableOrder = ExecutableOrder> {
+  order: O
+  /** Stablecoin atoms. */
+  spend: bigint
+}
+
+/**
+ * Why an eligible order is not in this block's batch; it stays eligible for the next one.
+ * - `limit_below_clearing`: adding it to the orders ranked above it would push the one clearing price above its limit or
+ *   another included order's.
+ * - `gas_budget`: the batch already holds as many buyers as one transaction's gas allows.
+ * - `no_spend`: nothing to spend (a spend of 0).
+ */
+export type BatchExclusionReason = 'limit_below_clearing' | 'gas_budget' | 'no_spend'
+
+export interface BatchExclusion<O extends ExecutableOrder = ExecutableOrder> {
+  candidate: BatchCandidate<O>
+  reason: BatchExclusionReason
+  /** Its place in the priority order (0 first). */
+  rank: number
+}
+
+export interface BatchInclusion<O extends ExecutableOrder = ExecutableOrder> extends BatchShare {
+  candidate: BatchCandidate<O>
+  rank: number
+}
+
+export interface BatchClearing<O extends ExecutableOrder = ExecutableOrder> {
+  /** In priority order, each with its predicted share of the swap's output. */
+  included: BatchInclusion<O>[]
+  /** In priority order. */
+  excluded: BatchExclusion<O>[]
+  totalIn: bigint
+  /** What the pool function predicts the one swap returns (before the fee). */
+  tokensOut: bigint
+  /** The bound committed with the batch: the lowest limit among the included, null when none has one. */
+  lowestLimit: bigint | null
+  minSpend: bigint
+  feeTotal: bigint
+  dust: bigint
+}
+
+export interface ClearBatchInput<O extends ExecutableOrder = ExecutableOrder> {
+  candidates: readonly BatchCandidate<O>[]
+  /**
+   * Token atoms (before the platform fee) the route returns for this many stablecoin atoms in, in the block the batch
+   * lands in: a pool formula or a quote. Must be non-decreasing with a non-increasing average (out / in), as every
+   * swap is: a bigger swap moves the price further.
+   */
+  tokensOut: (stablecoinIn: bigint) => bigint
+  totalSupply: bigint
+  /** Most buyers one batch (one transaction) may hold: the gas budget, see maxBuyersPerBatch. */
+  maxBuyers: number
+  feeBps?: bigint
+  policy?: PrioritisationPolicy
+}
+
+/**
+ * Which eligible orders buy together in one swap this block, and what each gets.
+ *
+ * The algorithm: walk the orders in the spec's priority order (the executor's policy, prioritisation.ts: larger spend
+ * first, then higher limit, no limit highest, then input order); add an order when the set so far plus it still clears
+ * within every included limit (meetsLowestLimit on the pool's output for the summed spend); otherwise leave it out
+ * (`limit_below_clearing`) and go on, since a smaller order further down may still fit. Once the batch holds
+ * `maxBuyers`, every order left is out for `gas_budget`.
+ *
+ * Terminates: one pass, each order decided once, one pool evaluation per order considered (n at most).
+ * Invariant: the included set clears within every included limit after every step (it only grows by a set that does).
+ * What it optimises: the result is the lexicographically first feasible set in priority order, i.e. no left-out order
+ * could take part together with all the orders ranked above it that are in. That is the spec's rule: a higher-ranked
+ * order is never displaced by lower-ranked ones. It does not maximise volume or the number of buyers (a large order
+ * with a tight limit, ranked first, may keep smaller unlimited ones out of this block; they buy in the next block's
+ * batch at the price after it, as they would have after it in the sequential executor).
+ * Because feasibility is closed under removal for such pools (fewer orders: a lower price, a higher lowest limit, a
+ * higher smallest spend), an order left out at its turn could not have been added later either.
+ */
+export function clearBatch<O extends ExecutableOrder>(input: ClearBatchInput<O>): BatchClearing<O> {
+  const steps = clearingSteps(input)
+  let step = steps.next()
+  while (!step.done) step = steps.next(input.tokensOut(step.value))
+  return step.value
+}
+
+/** clearBatch with a pool function that answers asynchronously (a quote by simulating the real swap). Same decisions. */
+export async function clearBatchQuoted<O extends ExecutableOrder>(
+  input: Omit<ClearBatchInput<O>, 'tokensOut'> & { tokensOut: (stablecoinIn: bigint) => Promise<bigint> },
+): Promise<BatchClearing<O>> {
+  const steps = clearingSteps(input)
+  let step = steps.next()
+  while (!step.done) step = steps.next(await input.tokensOut(step.value))
+  return step.value
+}
+
+/** The algorithm once, for both: it yields each amount it needs priced and is resumed with the pool's answer. */
+function* clearingSteps<O extends ExecutableOrder>(input: Omit<ClearBatchInput<O>, 'tokensOut'>): Generator<bigint, BatchClearing<O>, bigint> {
+  const { candidates, totalSupply, maxBuyers } = input
+  if (!Number.isInteger(maxBuyers) || maxBuyers < 0) throw new RangeError('maxBuyers must be a non-negative integer')
+  if (totalSupply <= 0n) throw new RangeError('totalSupply must be positive')
+  const permutation = priorityPermutation(
+    candidates.map((c) => c.order),
+    input.policy ?? spendThenLimitPolicy,
+  )
+  const chosen: { candidate: BatchCandidate<O>; rank: number }[] = []
+  const excluded: BatchExclusion<O>[] = []
+  let totalIn = 0n
+  let out = 0n
+  let lowestLimit: bigint | null = null
+  let minSpend = 0n
+  for (let rank = 0; rank < permutation.length; rank++) {
+    const candidate = candidates[permutation[rank]!]!
+    if (candidate.spend <= 0n) {
+      excluded.push({ candidate, reason: 'no_spend', rank })
+      continue
+    }
+    if (chosen.length >= maxBuyers) {
+      excluded.push({ candidate, reason: 'gas_budget', rank })
+      continue
+    }
+    const limit = candidate.order.limitFdv
+    const nextIn = totalIn + candidate.spend
+    const nextLimit: bigint | null = limit === null ? lowestLimit : lowestLimit === null || limit < lowestLimit ? limit : lowestLimit
+    const nextMin = chosen.length === 0 || candidate.spend < minSpend ? candidate.spend : minSpend
+    const nextOut: bigint = yield nextIn
+    if (!meetsLowestLimit({ totalIn: nextIn, tokensOut: nextOut, lowestLimit: nextLimit, minSpend: nextMin, totalSupply })) {
+      excluded.push({ candidate, reason: 'limit_below_clearing', rank })
+      continue
+    }
+    chosen.push({ candidate, rank })
+    totalIn = nextIn
+    out = nextOut
+    lowestLimit = nextLimit
+    minSpend = nextMin
+  }
+  const allocation = allocateBatch(
+    out,
+    chosen.map((c) => c.candidate.spend),
+    input.feeBps ?? PLATFORM_FEE_BPS,
+  )
+  return {
+    included: chosen.map((c, i) => ({ ...c, ...allocation.shares[i]! })),
+    excluded,
+    totalIn,
+    tokensOut: out,
+    lowestLimit,
+    minSpend,
+    feeTotal: allocation.feeTotal,
+    dust: allocation.dust,
+  }
+}
+
+/**
+ * The gas budget as a buyer count: how many buyers fit one transaction under `txGasCap` (EIP-7825's 2^24 on Base,
+ * src/chain/tx-gas-cap.ts) given the batch's fixed cost (the swap, the event) and its cost per buyer, both measured on
+ * the devnet (docs/execution.md, "One price per block: the batch"), with `margin` (e.g. 0.9) left for price movement
+ * of the real USDC's heavier transferFrom and the route's hooks.
+ */
+export function maxBuyersPerBatch(input: { txGasCap: bigint; fixedGas: bigint; perBuyerGas: bigint; margin?: number }): number {
+  const { txGasCap, fixedGas, perBuyerGas } = input
+  if (perBuyerGas <= 0n) throw new RangeError('perBuyerGas must be positive')
+  const usable = BigInt(Math.floor(Number(txGasCap) * (input.margin ?? 0.9)))
+  return usable <= fixedGas ? 0 : Number((usable - fixedGas) / perBuyerGas)
+}
