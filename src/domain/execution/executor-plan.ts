@@ -82,7 +82,9 @@ export function planPrepared(prepared: PreparedBook, input: Omit<PlanInput, 'can
     balances: prepared.balances,
     reserved: input.reservedByWallet,
     effectiveCap: formulaCap,
-    swapsAllowed: quote ? quote.swapsAllowed : input.tick.swapsAllowed,
+    // Both must allow it: a quote simulates the pool's swap only, so gating it cannot see (a DopplerERC20V1 balance
+    // limit on the transfer out, a scheduled start the formula knows) stays with the tick's schedule.
+    swapsAllowed: input.tick.swapsAllowed && (quote ? quote.swapsAllowed : true),
     launchedAtMs: input.launchedAt,
     nowMs: input.now,
   })

@@ -73,6 +73,18 @@ describe('quotes and backoff in the executor (decide-tick.ts, settle-buys.ts, ti
     expect(calls.filter((c) => c.spend !== USDC)).toHaveLength(2)
   })
 
+  it('a tick the schedule gates stays gated when the quote succeeds (a quote sees the pool, not a token balance limit)', async () => {
+    const { quoter } = scriptedQuoter(() => 500)
+    f.ctx.quotes = createTickQuotes({ quoters: { base: quoter }, log: silentLogger })
+    await f.addOrder(1, 50, 2_000)
+    f.chain.balanceOf.set(walletOf(1), 1_000n * USDC)
+    const handed: SubmittedBuy[] = []
+    await createTickDecider(f.ctx).decide(tickAt(11, 500, { swapsAllowed: false }), launch, (buys) => handed.push(...buys))
+    expect(handed).toEqual([])
+    const [decision] = await f.journal.decisionsOf(SLUG)
+    expect(decision!.orders.map((o) => o.verdict)).toEqual(['swaps_not_allowed'])
+  })
+
   it('every bucket reverting: swaps are not allowed; a formula/quote disagreement is reported; an unanswered quote falls back to the formula', async () => {
     const disagreements: QuoteDisagreement[] = []
     let mode: 'revert' | 'throw' = 'revert'
