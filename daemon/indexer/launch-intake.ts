@@ -1,8 +1,9 @@
-import { getAddress, type Log, type PublicClient } from 'viem'
+import { erc20Abi, getAddress, type Log, type PublicClient } from 'viem'
 import { blocksIn, TIMING_SECONDS } from '../../src/chain/block-seconds.ts'
 import type { ChainConfig } from '../../src/chain/chain-keys.ts'
 import type { Logger } from '../../src/common/logger.ts'
-import { judgeLaunch } from '../../src/domain/launches/judge-launch.ts'
+import { judgeLaunch, type LaunchBinding, type LaunchJudgement, type LaunchRule } from '../../src/domain/launches/judge-launch.ts'
+import { type KnownLaunchPools, unknownPoolReason } from '../../src/domain/launches/known-launch-pools.ts'
 import { pendingOf } from '../../src/domain/owner-changes.ts'
 import type { Launchpad, ProjectRecord } from '../../src/domain/records.ts'
 import type { Journal } from '../../src/journal/journal.ts'
@@ -49,6 +50,8 @@ export interface LaunchIntakeDeps {
   now: () => number
   /** The chain's seconds per block, to space retries in wall time (src/chain/block-seconds.ts). */
   blockSeconds: number
+  /** The launchpads' known pool configurations on this chain (src/launchpads/known-launch-pools.ts); absent: not checked. */
+  knownPools?: KnownLaunchPools
 }
 
 const storeLaunch = (candidate: LaunchCandidate): StoredLaunch => ({ ...candidate, blockNumber: candidate.blockNumber.toString() })
@@ -116,6 +119,7 @@ export function createLaunchIntake(deps: LaunchIntakeDeps) {
           ops.push(journal.deleteCandidate({ chain: chain.key, slug: project.slug, token: candidate.token }))
       } catch (error) {
         bound.delete(project.slug)
+        heldThisBlock.set(project.slug, { token: candidate.token, status: 'quarantined' })
         const tries = attempts + 1
         const reason = `reads failed (attempt ${tries}): ${message(error)}`
         log.warn({ slug: project.slug, token: candidate.token, err: error }, 'launch quarantined; retried with backoff')
@@ -131,42 +135,102 @@ export function createLaunchIntake(deps: LaunchIntakeDeps) {
       }
     }
 
-    /** Why a launch the binding in force does not bind would bind under the owner's pending change; undefined: it would not. */
-    function pendingBindingReason(project: ProjectRecord, launch: LaunchIdentity): string | undefined {
+    /**
+     * Launches that bound a project but could not be bought (unsupported, quarantined), by slug: then no other launch of
+     * the project binds without the operator (judge-launch.ts `heldLaunch`). Read once per block; this block's own added.
+     */
+    let held: Promise<Map<string, NonNullable<LaunchBinding['heldLaunch']>>> | undefined
+    const heldThisBlock = new Map<string, NonNullable<LaunchBinding['heldLaunch']>>()
+    const heldLaunchOf = async (slug: string): Promise<LaunchBinding['heldLaunch']> => {
+      held ??= journal
+        .candidates(chain.key)
+        .then(
+          (all) =>
+            new Map(
+              all
+                .filter((c) => c.status === 'unsupported' || c.status === 'quarantined')
+                .map((c) => [c.slug, { token: c.token, status: c.status as 'unsupported' | 'quarantined' }]),
+            ),
+        )
+      return heldThisBlock.get(slug) ?? (await held).get(slug) ?? null
+    }
+
+    /** The judge's view of a launch: its identity, with its pool checked against the launchpad's known configurations. */
+    const factsOf = (decoded: DecodedLaunch) => {
+      const identity = decoded.kind === 'launch' ? decoded.candidate : decoded.launch
+      if (decoded.kind !== 'launch' || !deps.knownPools) return identity
+      const c = decoded.candidate
+      const unknownPool = unknownPoolReason(c.launchpad, { hook: c.poolKey.hooks, paired: c.paired, feeSources: c.feeSources }, deps.knownPools)
+      return unknownPool === undefined ? identity : { ...identity, unknownPool }
+    }
+
+    /**
+     * What the owner's pending binding change (not in force: docs/owner-changes.md) makes of a launch the binding in
+     * force does not bind: `bound`, with why it buys nothing yet; or its own rejection (a squat of the proposed address,
+     * say), for a launch the binding in force ignores; undefined: nothing to record.
+     */
+    function underPendingBinding(
+      project: ProjectRecord,
+      launch: Parameters<typeof judgeLaunch>[1],
+      heldLaunch: LaunchBinding['heldLaunch'],
+    ): { rule: LaunchRule; status: 'rejected' | 'awaiting_confirmation'; reason: string } | undefined {
       const pending = pendingOf(project, 'launch_binding')
       if (!pending) return undefined
-      const binding = { deployer: pending.binding.creatorAddress, expectedToken: pending.binding.expectedTokenAddress }
-      if (judgeLaunch(binding, launch, deps.sharedDeployers).verdict !== 'bound') return undefined
+      const binding: LaunchBinding = {
+        deployer: pending.binding.creatorAddress,
+        expectedToken: pending.binding.expectedTokenAddress,
+        // A proposal recorded before symbols were: the symbol in force stays.
+        expectedSymbol: pending.binding.expectedSymbol === undefined ? (project.expectedSymbol ?? null) : pending.binding.expectedSymbol,
+        expectedName: pending.binding.expectedName === undefined ? (project.expectedName ?? null) : pending.binding.expectedName,
+        heldLaunch,
+      }
+      const judged = judgeLaunch(binding, launch, deps.sharedDeployers)
+      const proposedAt = new Date(pending.proposedAt).toISOString()
+      if (judged.verdict === 'unrelated') return undefined
+      if (judged.verdict !== 'bound') {
+        return {
+          rule: judged.rule,
+          status: judged.verdict,
+          reason: `under the owner's binding change proposed at ${proposedAt} (not in force): ${judged.reason}`,
+        }
+      }
       const when =
         pending.effectiveAt === null
           ? "awaiting the operator's confirmation"
           : `confirmed, in force from ${new Date(pending.effectiveAt).toISOString()} (notice to the buyers)`
-      return `matches the owner's binding change proposed at ${new Date(pending.proposedAt).toISOString()}, not in force: ${when}`
+      return { rule: 'pending_owner_change', status: 'rejected', reason: `matches the owner's binding change proposed at ${proposedAt}, not in force: ${when}` }
     }
 
     /** Judges a decoded launch against every project waiting on its chain and launchpad. */
     async function judge(decoded: DecodedLaunch): Promise<void> {
       const identity = decoded.kind === 'launch' ? decoded.candidate : decoded.launch
+      const facts = factsOf(decoded)
       let boundTo: string | undefined
       for (const project of await waitingOn(identity.launchpad)) {
-        const judged = judgeLaunch(
+        const heldLaunch = await heldLaunchOf(project.slug)
+        const judged: LaunchJudgement = judgeLaunch(
           {
             deployer: project.creatorAddress,
             expectedToken: project.expectedTokenAddress ?? null,
+            expectedSymbol: project.expectedSymbol ?? null,
+            expectedName: project.expectedName ?? null,
             expectedTokenOnly: project.launchMethod === 'dev_buy',
             // The coordinator the dev-buy worker recorded with the expected token: only its deployment binds.
             launcher: project.devBuy?.coordinator ?? null,
+            heldLaunch,
           },
-          identity,
+          facts,
           deps.sharedDeployers,
         )
         const stored = decoded.kind === 'launch' ? { launch: storeLaunch(decoded.candidate) } : {}
-        const proposed = judged.verdict === 'bound' ? undefined : pendingBindingReason(project, identity)
+        const pendingView = judged.verdict === 'bound' ? undefined : underPendingBinding(project, facts, heldLaunch)
+        // A launch the binding in force rejects keeps that rejection unless the owner's change would bind it.
+        const proposed = pendingView && (pendingView.rule === 'pending_owner_change' || judged.verdict === 'unrelated') ? pendingView : undefined
         if (proposed !== undefined) {
           // The owner's binding change is not in force yet (docs/owner-changes.md): its launch buys nothing now; it is
           // recorded, and bound once the change takes effect (owner-change-service.ts confirms it then).
-          log.warn({ slug: project.slug, token: identity.token, reason: proposed }, "launch of an owner's pending binding change not bound")
-          ops.push(journal.putCandidate(candidateRecord(project, identity, 'rejected', proposed, stored)))
+          log.warn({ slug: project.slug, token: identity.token, reason: proposed.reason }, "launch of an owner's pending binding change not bound")
+          ops.push(journal.putCandidate(candidateRecord(project, identity, proposed.status, proposed.reason, { ...stored, rule: proposed.rule })))
           continue
         }
         if (judged.verdict === 'unrelated') continue
@@ -175,21 +239,44 @@ export function createLaunchIntake(deps: LaunchIntakeDeps) {
         } else if (judged.verdict === 'bound' && decoded.kind === 'unsupported') {
           log.warn({ slug: project.slug, token: identity.token, reason: decoded.reason }, 'the project launched in a way prebuy cannot buy')
           ops.push(journal.putCandidate(candidateRecord(project, identity, 'unsupported', decoded.reason)))
+          heldThisBlock.set(project.slug, { token: identity.token, status: 'unsupported' })
           boundTo = project.slug
         } else if (judged.verdict === 'bound' && decoded.kind === 'launch') {
           boundTo = project.slug
           await bind(project, decoded.candidate, decoded.candidate.blockNumber, 0)
         } else if (judged.verdict !== 'bound') {
-          log.warn({ slug: project.slug, token: identity.token, verdict: judged.verdict, reason: judged.reason }, 'launch candidate not bound')
-          ops.push(journal.putCandidate(candidateRecord(project, identity, judged.verdict, judged.reason, stored)))
+          log.warn(
+            { slug: project.slug, token: identity.token, verdict: judged.verdict, rule: judged.rule, reason: judged.reason },
+            'launch candidate not bound',
+          )
+          ops.push(journal.putCandidate(candidateRecord(project, identity, judged.verdict, judged.reason, { ...stored, rule: judged.rule })))
         }
       }
+    }
+
+    /**
+     * A launch whose event names no symbol (Doppler's Create) with the token's own name and symbol, read at the launch
+     * block, when a project waiting on its launchpad needs them: one registered with its deployer and a symbol (the
+     * second fact, judge-launch.ts). A failed read throws: the log is quarantined and decoded again.
+     */
+    async function withTokenText(decoded: DecodedLaunch): Promise<DecodedLaunch> {
+      const identity = decoded.kind === 'launch' ? decoded.candidate : decoded.launch
+      if (identity.symbol !== null) return decoded
+      const needed = (await waitingOn(identity.launchpad)).some((p) => p.expectedSymbol && p.creatorAddress.toLowerCase() === identity.deployer.toLowerCase())
+      if (!needed) return decoded
+      const read = (functionName: 'name' | 'symbol') =>
+        client.readContract({ address: identity.token, abi: erc20Abi, functionName, blockNumber: identity.blockNumber })
+      const [name, symbol] = await Promise.all([read('name'), read('symbol')])
+      return decoded.kind === 'launch'
+        ? { ...decoded, candidate: { ...decoded.candidate, name, symbol } }
+        : { ...decoded, launch: { ...decoded.launch, name, symbol } }
     }
 
     /** Decodes a log; a failed read quarantines the log itself (its project is not known yet). */
     async function decodeOrQuarantine(entry: Log, blockTimestamp: bigint, previous?: QuarantinedLog): Promise<DecodedLaunch | null | undefined> {
       try {
-        return await detector.decode(entry, blockTimestamp)
+        const decoded = await detector.decode(entry, blockTimestamp)
+        return decoded ? await withTokenText(decoded) : decoded
       } catch (error) {
         const attempts = (previous?.attempts ?? 0) + 1
         log.warn({ txHash: entry.transactionHash, logIndex: entry.logIndex, err: error }, 'launch log quarantined; decoded again with backoff')

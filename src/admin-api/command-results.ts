@@ -38,6 +38,8 @@ const projectRecord = z.object({
   }),
   creatorAddress: z.string(),
   expectedTokenAddress: z.string().nullable(),
+  expectedSymbol: z.string().nullable().optional(),
+  expectedName: z.string().nullable().optional(),
   launchpad: z.enum(LAUNCHPADS),
   chain,
   launchMethod: z.enum(LAUNCH_METHODS),
