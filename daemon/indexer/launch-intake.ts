@@ -1,10 +1,9 @@
-import { erc20Abi, getAddress, type Log, type PublicClient } from 'viem'
+import { getAddress, type Log, type PublicClient } from 'viem'
 import { blocksIn, TIMING_SECONDS } from '../../src/chain/block-seconds.ts'
 import type { ChainConfig } from '../../src/chain/chain-keys.ts'
 import type { Logger } from '../../src/common/logger.ts'
-import { judgeLaunch, type LaunchBinding, type LaunchJudgement, type LaunchRule } from '../../src/domain/launches/judge-launch.ts'
-import { type KnownLaunchPools, unknownPoolReason } from '../../src/domain/launches/known-launch-pools.ts'
-import { pendingOf } from '../../src/domain/owner-changes.ts'
+import { judgeLaunch, type LaunchBinding, type LaunchJudgement } from '../../src/domain/launches/judge-launch.ts'
+import type { KnownLaunchPools } from '../../src/domain/launches/known-launch-pools.ts'
 import type { Launchpad, ProjectRecord } from '../../src/domain/records.ts'
 import type { Journal } from '../../src/journal/journal.ts'
 import type { CandidateRecord, CandidateStatus, QuarantinedLog, StoredLaunch } from '../../src/journal/journal-records.ts'
@@ -12,6 +11,7 @@ import type { DecodedLaunch, LaunchCandidate, LaunchIdentity, PairedAsset } from
 import type { Store, StoreOperation } from '../../src/store/open-store.ts'
 import { projectsIn } from '../../src/store/project-index.ts'
 import type { DetectedLaunch, LaunchDetector } from './detect-launch.ts'
+import { launchFacts, needsTokenText, readTokenText, underPendingBinding } from './launch-binding-facts.ts'
 
 /**
  * The next attempt after `attempts` failed ones: 2 s, 4 s, 8 s ... later, at most ~8.5 minutes (TIMING_SECONDS), in
@@ -155,56 +155,10 @@ export function createLaunchIntake(deps: LaunchIntakeDeps) {
       return heldThisBlock.get(slug) ?? (await held).get(slug) ?? null
     }
 
-    /** The judge's view of a launch: its identity, with its pool checked against the launchpad's known configurations. */
-    const factsOf = (decoded: DecodedLaunch) => {
-      const identity = decoded.kind === 'launch' ? decoded.candidate : decoded.launch
-      if (decoded.kind !== 'launch' || !deps.knownPools) return identity
-      const c = decoded.candidate
-      const unknownPool = unknownPoolReason(c.launchpad, { hook: c.poolKey.hooks, paired: c.paired, feeSources: c.feeSources }, deps.knownPools)
-      return unknownPool === undefined ? identity : { ...identity, unknownPool }
-    }
-
-    /**
-     * What the owner's pending binding change (not in force: docs/owner-changes.md) makes of a launch the binding in
-     * force does not bind: `bound`, with why it buys nothing yet; or its own rejection (a squat of the proposed address,
-     * say), for a launch the binding in force ignores; undefined: nothing to record.
-     */
-    function underPendingBinding(
-      project: ProjectRecord,
-      launch: Parameters<typeof judgeLaunch>[1],
-      heldLaunch: LaunchBinding['heldLaunch'],
-    ): { rule: LaunchRule; status: 'rejected' | 'awaiting_confirmation'; reason: string } | undefined {
-      const pending = pendingOf(project, 'launch_binding')
-      if (!pending) return undefined
-      const binding: LaunchBinding = {
-        deployer: pending.binding.creatorAddress,
-        expectedToken: pending.binding.expectedTokenAddress,
-        // A proposal recorded before symbols were: the symbol in force stays.
-        expectedSymbol: pending.binding.expectedSymbol === undefined ? (project.expectedSymbol ?? null) : pending.binding.expectedSymbol,
-        expectedName: pending.binding.expectedName === undefined ? (project.expectedName ?? null) : pending.binding.expectedName,
-        heldLaunch,
-      }
-      const judged = judgeLaunch(binding, launch, deps.sharedDeployers)
-      const proposedAt = new Date(pending.proposedAt).toISOString()
-      if (judged.verdict === 'unrelated') return undefined
-      if (judged.verdict !== 'bound') {
-        return {
-          rule: judged.rule,
-          status: judged.verdict,
-          reason: `under the owner's binding change proposed at ${proposedAt} (not in force): ${judged.reason}`,
-        }
-      }
-      const when =
-        pending.effectiveAt === null
-          ? "awaiting the operator's confirmation"
-          : `confirmed, in force from ${new Date(pending.effectiveAt).toISOString()} (notice to the buyers)`
-      return { rule: 'pending_owner_change', status: 'rejected', reason: `matches the owner's binding change proposed at ${proposedAt}, not in force: ${when}` }
-    }
-
     /** Judges a decoded launch against every project waiting on its chain and launchpad. */
     async function judge(decoded: DecodedLaunch): Promise<void> {
       const identity = decoded.kind === 'launch' ? decoded.candidate : decoded.launch
-      const facts = factsOf(decoded)
+      const facts = launchFacts(decoded, deps.knownPools)
       let boundTo: string | undefined
       for (const project of await waitingOn(identity.launchpad)) {
         const heldLaunch = await heldLaunchOf(project.slug)
@@ -223,7 +177,7 @@ export function createLaunchIntake(deps: LaunchIntakeDeps) {
           deps.sharedDeployers,
         )
         const stored = decoded.kind === 'launch' ? { launch: storeLaunch(decoded.candidate) } : {}
-        const pendingView = judged.verdict === 'bound' ? undefined : underPendingBinding(project, facts, heldLaunch)
+        const pendingView = judged.verdict === 'bound' ? undefined : underPendingBinding(project, facts, heldLaunch, deps.sharedDeployers)
         // A launch the binding in force rejects keeps that rejection unless the owner's change would bind it.
         const proposed = pendingView && (pendingView.rule === 'pending_owner_change' || judged.verdict === 'unrelated') ? pendingView : undefined
         if (proposed !== undefined) {
@@ -254,22 +208,10 @@ export function createLaunchIntake(deps: LaunchIntakeDeps) {
       }
     }
 
-    /**
-     * A launch whose event names no symbol (Doppler's Create) with the token's own name and symbol, read at the launch
-     * block, when a project waiting on its launchpad needs them: one registered with its deployer and a symbol (the
-     * second fact, judge-launch.ts). A failed read throws: the log is quarantined and decoded again.
-     */
+    /** A launch whose event names no symbol, with the token's own when a waiting project needs it (launch-binding-facts.ts). */
     async function withTokenText(decoded: DecodedLaunch): Promise<DecodedLaunch> {
       const identity = decoded.kind === 'launch' ? decoded.candidate : decoded.launch
-      if (identity.symbol !== null) return decoded
-      const needed = (await waitingOn(identity.launchpad)).some((p) => p.expectedSymbol && p.creatorAddress.toLowerCase() === identity.deployer.toLowerCase())
-      if (!needed) return decoded
-      const read = (functionName: 'name' | 'symbol') =>
-        client.readContract({ address: identity.token, abi: erc20Abi, functionName, blockNumber: identity.blockNumber })
-      const [name, symbol] = await Promise.all([read('name'), read('symbol')])
-      return decoded.kind === 'launch'
-        ? { ...decoded, candidate: { ...decoded.candidate, name, symbol } }
-        : { ...decoded, launch: { ...decoded.launch, name, symbol } }
+      return needsTokenText(identity, await waitingOn(identity.launchpad)) ? readTokenText(client, decoded) : decoded
     }
 
     /** Decodes a log; a failed read quarantines the log itself (its project is not known yet). */
