@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { judgeLaunch } from '../../../src/domain/launches/judge-launch.ts'
 
@@ -153,5 +154,63 @@ describe('judgeLaunch (launch authenticity)', () => {
     expect(judged.verdict === 'awaiting_confirmation' && judged.reason).toContain('EIP-7702')
     // Not even with the expected token (issue 22: the address binds nobody alone).
     expect(judgeLaunch({ deployer: PLATFORM, expectedToken: TOKEN }, launch, none)).toMatchObject({ verdict: 'awaiting_confirmation', rule: 'shared_sender' })
+  })
+})
+
+describe('judgeLaunch, properties (fast-check)', () => {
+  const addr = fc.constantFrom(CREATOR, ATTACKER, PLATFORM, TOKEN, OTHER_TOKEN)
+  const text = fc.constantFrom('MOON', 'moon', 'OTHER', 'Moon Protocol', null)
+  const bindingArb = fc.record({
+    deployer: addr,
+    expectedToken: fc.option(addr, { nil: null }),
+    expectedSymbol: text,
+    expectedName: text,
+    heldLaunch: fc.option(fc.record({ token: addr, status: fc.constantFrom('unsupported' as const, 'quarantined' as const) }), { nil: null }),
+  })
+  const factsArb = fc.record({
+    token: addr,
+    deployer: addr,
+    claimedCreators: fc.array(addr, { maxLength: 2 }),
+    symbol: text,
+    name: text,
+    sharedSender: fc.option(fc.constant('a bundler'), { nil: undefined }),
+    operationSenders: fc.option(fc.array(addr, { maxLength: 2 }), { nil: undefined }),
+    unknownPool: fc.option(fc.constant('hook unknown'), { nil: undefined }),
+  })
+  const sharedArb = fc.constantFrom(new Set<string>(), new Set([PLATFORM]))
+
+  it('bound only with both facts: sent by the deployer (not shared, nothing held) and the expected token or the recorded symbol (and name)', () => {
+    fc.assert(
+      fc.property(bindingArb, factsArb, sharedArb, (binding, facts, shared) => {
+        const judged = judgeLaunch(binding, facts, shared)
+        if (judged.verdict !== 'bound') {
+          if (judged.verdict !== 'unrelated') expect(judged.reason.length).toBeGreaterThan(0)
+          return
+        }
+        expect(facts.deployer).toBe(binding.deployer)
+        expect(facts.sharedSender).toBeUndefined()
+        expect(shared.has(binding.deployer)).toBe(false)
+        expect(binding.heldLaunch === null || binding.heldLaunch.token === facts.token).toBe(true)
+        if (binding.expectedToken !== null) {
+          expect(facts.token).toBe(binding.expectedToken)
+          expect(facts.unknownPool).toBeUndefined()
+        } else {
+          expect(binding.expectedSymbol).not.toBeNull()
+          expect(facts.symbol).toBe(binding.expectedSymbol)
+          if (binding.expectedName !== null) expect(facts.name).toBe(binding.expectedName)
+        }
+      }),
+      { numRuns: 2_000, seed: 22 },
+    )
+  })
+
+  it('a launch someone else sent never binds, whatever it names or wherever it lands', () => {
+    fc.assert(
+      fc.property(bindingArb, factsArb, sharedArb, (binding, facts, shared) => {
+        fc.pre(facts.deployer !== binding.deployer)
+        expect(judgeLaunch(binding, facts, shared).verdict).not.toBe('bound')
+      }),
+      { numRuns: 1_000, seed: 22 },
+    )
   })
 })
