@@ -1,3 +1,5 @@
+import { lacksSecondFact } from '../../src/domain/launches/judge-launch.ts'
+import { projectsIn } from '../../src/store/project-index.ts'
 import { BASE_KNOWN_POOLS } from '../../src/launchpads/known-launch-pools.ts'
 import type { KnownLaunchPools } from '../../src/domain/launches/known-launch-pools.ts'
 import { createPublicClient, webSocket, zeroAddress, type Address, type PublicClient } from 'viem'
@@ -133,6 +135,16 @@ export function createLaunchWorkers(context: WorkerContext): BackgroundWorker[] 
         ...(context.onSocket ? { onSocket: context.onSocket } : {}),
       })
       log.info({ chains: chains.map((c) => c.chain.key) }, 'indexer started')
+      // Projects approved before the two-fact binding (issue 22), or without a second fact: said once, by name.
+      for (const { chain } of chains) {
+        const bare = (await projectsIn(context.store, chain.key, 'waiting')).filter(lacksSecondFact)
+        if (bare.length > 0) {
+          log.warn(
+            { chain: chain.key, slugs: bare.map((p) => p.slug) },
+            'waiting projects with no second fact (symbol or expected token): their launches wait for `prebuy launches confirm`; record one with `prebuy projects update <slug> --symbol S`',
+          )
+        }
+      }
     },
     async stop() {
       await indexer?.stop()

@@ -149,6 +149,16 @@ function secondFact(binding: LaunchBinding, launch: LaunchFacts): LaunchJudgemen
   return { verdict: 'bound' }
 }
 
+/**
+ * Whether an open-market project has a second fact recorded (a symbol or an expected token): without one, every launch
+ * of its deployer waits for the operator's confirmation (projects approved before issue 22 have none).
+ */
+export const lacksSecondFact = (project: {
+  launchMethod: string
+  expectedSymbol?: string | null | undefined
+  expectedTokenAddress?: string | null | undefined
+}): boolean => project.launchMethod === 'open_market' && !project.expectedSymbol && !project.expectedTokenAddress
+
 export function judgeLaunch(binding: LaunchBinding, launch: LaunchFacts, sharedDeployers: ReadonlySet<string>): LaunchJudgement {
   const sentByDeployer = same(launch.deployer, binding.deployer)
   const namesDeployer = launch.claimedCreators.some((claimed) => same(claimed, binding.deployer))

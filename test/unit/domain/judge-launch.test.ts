@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { judgeLaunch } from '../../../src/domain/launches/judge-launch.ts'
+import { judgeLaunch, lacksSecondFact } from '../../../src/domain/launches/judge-launch.ts'
 
 const CREATOR = '0x00000000000000000000000000000000000000c1'
 const ATTACKER = '0x00000000000000000000000000000000000000ba'
@@ -92,6 +92,14 @@ describe('judgeLaunch (launch authenticity)', () => {
     expect(judgeLaunch({ deployer: PLATFORM, expectedToken: TOKEN }, { token: OTHER_TOKEN, deployer: PLATFORM, claimedCreators: [] }, shared)).toMatchObject({
       verdict: 'rejected',
     })
+  })
+
+  it('an open-market project approved without a symbol or an expected token is told apart (the daemon names them at start)', () => {
+    expect(lacksSecondFact({ launchMethod: 'open_market' })).toBe(true)
+    expect(lacksSecondFact({ launchMethod: 'open_market', expectedSymbol: null, expectedTokenAddress: null })).toBe(true)
+    expect(lacksSecondFact({ launchMethod: 'open_market', expectedSymbol: 'MOON' })).toBe(false)
+    expect(lacksSecondFact({ launchMethod: 'open_market', expectedTokenAddress: TOKEN })).toBe(false)
+    expect(lacksSecondFact({ launchMethod: 'dev_buy' })).toBe(false)
   })
 
   it('after its bound launch was unsupported or quarantined, a project binds no other launch without the operator', () => {
