@@ -71,7 +71,9 @@ export default class ProjectsUpdate extends OperatorCommand {
     let project = Object.keys(update).length > 0 ? await client.updateProfile(args.slug, update) : undefined
     if (project) this.log(`Updated the profile of ${project.slug}`)
     if (Object.keys(binding).length > 0) {
-      project = await client.updateBinding(args.slug, binding)
+      const updated = await client.updateBinding(args.slug, binding)
+      project = updated.project
+      for (const warning of updated.deployerWarnings ?? []) this.warn(warning)
       const symbol = project.expectedSymbol ? `${project.expectedSymbol}${project.expectedName ? ` (${project.expectedName})` : ''}` : '(none)'
       this.log(
         `Updated the launch binding of ${project.slug}: deployer ${project.creatorAddress}, expected token ${project.expectedTokenAddress ?? '(none)'}, symbol ${symbol}`,

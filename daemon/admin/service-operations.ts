@@ -120,6 +120,7 @@ export function createServiceOperations({ services, status, backup }: ServiceOpe
         ...(request.symbol === undefined ? {} : { expectedSymbol: request.symbol }),
         ...(request.name === undefined ? {} : { expectedName: request.name }),
       }),
+    deployerWarnings: (chain, deployer) => services.launches.deployerWarnings(chain, deployer),
     pendingChanges: async () =>
       (await services.ownerChanges.pending()).map((item) => ({
         slug: item.slug,

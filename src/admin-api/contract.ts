@@ -422,6 +422,8 @@ export interface ConfirmLaunchResult {
 /** `PATCH projects/:slug/binding`. */
 export interface UpdateBindingResult {
   project: ProjectRecord
+  /** With a new deployer: why it may not identify the project's launch alone (as at approval). */
+  deployerWarnings?: string[]
 }
 
 /** One owner's change waiting for the operator (or for its notice period): `GET owner-changes`, the review queue. */
