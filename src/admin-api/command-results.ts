@@ -320,7 +320,7 @@ export const COMMAND_RESULTS = {
   'devbuy:show': devBuyResult,
   'devbuy:set': devBuyResult,
   'launches:start': devBuyResult,
-  'registrations:approve': z.strictObject({ review: reviewItem, project: projectRecord, key: issuedKey }),
+  'registrations:approve': z.strictObject({ review: reviewItem, project: projectRecord, key: issuedKey, deployerWarnings: z.array(z.string()).optional() }),
   'registrations:list': list(reviewItem),
   'registrations:reject': z.strictObject({ review: reviewItem }),
   review: z.object({
