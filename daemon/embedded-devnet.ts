@@ -4,6 +4,7 @@ import type { ChainConfig, ChainKey } from '../src/chain/chain-keys.ts'
 import type { Logger } from '../src/common/logger.ts'
 import type { DevnetChainsConfig } from '../src/config/config-schema.ts'
 import type { ClankerDevBuySetup } from '../src/launch-methods/dev-buy/clanker-dev-buy-deployment.ts'
+import type { KnownLaunchPools } from '../src/domain/launches/known-launch-pools.ts'
 import type { CreateLaunchpadAdaptersOptions } from '../src/launchpads/create-adapters.ts'
 
 /**
@@ -29,6 +30,11 @@ export interface EmbeddedDevnet {
 export interface DevnetSetup {
   /** Each chain's launchpad adapter options: the devnet imitations of Clanker, Doppler and ZORA at their addresses. */
   launchpads: Record<ChainKey, CreateLaunchpadAdaptersOptions>
+  /**
+   * Each chain's launchpad pool configurations (every hook and module the devnet launchpads deployed): a launch at a
+   * project's expected address with another pool is rejected (src/domain/launches/known-launch-pools.ts). Absent: none.
+   */
+  knownPools?: Partial<Record<ChainKey, KnownLaunchPools>>
   /** Each chain's Clanker dev-buy modules (the devnet Clanker's, with the devnet launch defaults). */
   devBuy: Partial<Record<ChainKey, ClankerDevBuySetup>>
   /**

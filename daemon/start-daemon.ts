@@ -210,6 +210,8 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
       vestingChain,
       logger,
       ownerChangeNoticeMs: config.ownerChanges.noticeHours * 3_600_000,
+      readCode: async (chain, address) => (enabled.includes(chain) ? otcClients[chain].getCode({ address }) : undefined),
+      sharedDeployers: config.launches.sharedDeployers,
     })
 
     // Background workers, in start order (stopped in reverse): the executor, then the launch indexer that feeds it.

@@ -5,6 +5,7 @@ import { CHAIN_KEYS, type ChainConfig, type ChainKey } from '../src/chain/chain-
 import { chainFromConfig } from '../src/chain/clients.ts'
 import type { Logger } from '../src/common/logger.ts'
 import { devnetAdapterOptions } from '../src/launchpads/create-adapters.ts'
+import { devnetKnownPools } from '../src/launchpads/known-launch-pools.ts'
 import { createDevnetOperations } from './admin/devnet-operations.ts'
 import { devnetRoutes } from './admin/devnet-routes.ts'
 import { devnetAccount } from './chain/devnet-accounts.ts'
@@ -39,6 +40,7 @@ export async function startDevnetWing(options: StartEmbeddedDevnetOptions): Prom
         launchpads: Object.fromEntries(
           CHAIN_KEYS.map((key, i) => [key, devnetAdapterOptions(chains[key].addresses, launchpads[i]!)]),
         ) as DevnetSetup['launchpads'],
+        knownPools: Object.fromEntries(CHAIN_KEYS.map((key, i) => [key, devnetKnownPools(launchpads[i]!)])),
         devBuy: Object.fromEntries(CHAIN_KEYS.map((key, i) => [key, devnetClankerDevBuySetup(chains[key], launchpads[i]!.clanker)])),
         contractsDeployer: (key) => createWalletClient({ chain: chainFromConfig(chains[key]), account: deployer, transport: http(chains[key].rpcUrl) }),
       }

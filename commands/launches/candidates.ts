@@ -19,7 +19,8 @@ export default class LaunchesCandidates extends OperatorCommand {
       ...(flags.slug === undefined ? {} : { slug: flags.slug }),
       ...(flags.chain === undefined ? {} : { chain: flags.chain as ChainKey }),
     })
-    this.log(formatTable(result.candidates, ['slug', 'status', 'token', 'deployer', 'chain', 'blockNumber', 'reason']))
+    const rows = result.candidates.map((c) => ({ ...c, symbol: c.symbol ?? '', rule: c.rule ?? '', deployerNotes: (c.deployerNotes ?? []).join('; ') }))
+    this.log(formatTable(rows, ['slug', 'status', 'rule', 'token', 'symbol', 'deployer', 'deployerNotes', 'chain', 'blockNumber', 'reason']))
     if (result.quarantinedLogs.length > 0) {
       this.log('')
       this.log('Launch logs not decoded yet (retried with backoff):')

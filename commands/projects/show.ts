@@ -16,6 +16,7 @@ export default class ProjectsShow extends OperatorCommand {
     this.log(`${project.slug}: ${project.profile.identity.displayName} (${project.launchpad} on ${project.chain}, ${project.launchMethod})`)
     this.log(`Deployer:        ${project.creatorAddress}`)
     this.log(`Expected token:  ${project.expectedTokenAddress ?? '-'}`)
+    this.log(`Token symbol:    ${project.expectedSymbol ? `${project.expectedSymbol}${project.expectedName ? ` (${project.expectedName})` : ''}` : '-'}`)
     this.log(`Owner key:       ${project.ownerKeyId ?? '-'}`)
     const marks = project.profile.status
     this.log(

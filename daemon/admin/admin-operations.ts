@@ -1,3 +1,4 @@
+import type { ChainKey } from '../../src/chain/chain-keys.ts'
 import type { Readable } from 'node:stream'
 import type {
   ExecutionJournal,
@@ -67,6 +68,8 @@ export interface AdminOperations {
   launchDevBuy(slug: string): Promise<DevBuyResult>
   /** Edits what binds a waiting project to its launch (deployer, expected token). */
   updateBinding(slug: string, request: ValidAdminRequest<'projectBinding'>): Promise<ProjectRecord>
+  /** Why a deployer being registered may not identify one project's launch (launch-binding-service.ts). */
+  deployerWarnings(chain: ChainKey, deployer: string): Promise<string[]>
   /** Owners' changes of what the orders buy: the queue, the confirmation, the rejection (docs/owner-changes.md). */
   pendingChanges(): Promise<PendingChangeItemView[]>
   confirmChange(slug: string, request: ValidAdminRequest<'confirmChange'>): Promise<ConfirmChangeResult>

@@ -145,12 +145,12 @@ export function buildAdminApp(deps: AdminAppDeps): FastifyInstance {
     async (request): Promise<DevBuyResult> => operations.setDevBuy(id(request), parseRequest(adminRequests.devBuyParams, request.body)),
   )
   app.post('/admin/v1/projects/:id/dev-buy/launch', async (request): Promise<DevBuyResult> => operations.launchDevBuy(id(request)))
-  app.patch(
-    '/admin/v1/projects/:id/binding',
-    async (request): Promise<UpdateBindingResult> => ({
-      project: await operations.updateBinding(id(request), parseRequest(adminRequests.projectBinding, request.body)),
-    }),
-  )
+  app.patch('/admin/v1/projects/:id/binding', async (request): Promise<UpdateBindingResult> => {
+    const body = parseRequest(adminRequests.projectBinding, request.body)
+    const project = await operations.updateBinding(id(request), body)
+    // A newly registered deployer gets the same warnings as at approval.
+    return { project, deployerWarnings: body.creator === undefined ? [] : await operations.deployerWarnings(project.chain, body.creator) }
+  })
   app.get('/admin/v1/owner-changes', async (): Promise<ListResponse<PendingChangeItemView>> => ({ items: await operations.pendingChanges() }))
   app.post(
     '/admin/v1/projects/:id/changes/confirm',

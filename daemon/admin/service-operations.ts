@@ -59,12 +59,15 @@ export function createServiceOperations({ services, status, backup }: ServiceOpe
         slug: request.slug,
         creatorAddress: request.creator,
         ...(request.expectedToken === undefined ? {} : { expectedTokenAddress: request.expectedToken }),
+        ...(request.symbol === undefined ? {} : { expectedSymbol: request.symbol }),
+        ...(request.name === undefined ? {} : { expectedName: request.name }),
         launchpad: request.launchpad,
         chain: request.chain,
         ...(request.method === undefined ? {} : { launchMethod: request.method }),
         ...(request.label === undefined ? {} : { label: request.label }),
       })
-      return { review: result.review, project: result.project, key: issued(result.apiKey, result.key) }
+      const deployerWarnings = await services.launches.deployerWarnings(request.chain, request.creator)
+      return { review: result.review, project: result.project, key: issued(result.apiKey, result.key), deployerWarnings }
     },
     async approveKeyRequest(id, request) {
       await reviewOfKind(id, 'key_request')
@@ -114,7 +117,10 @@ export function createServiceOperations({ services, status, backup }: ServiceOpe
       services.launches.updateBinding(slug, {
         ...(request.creator === undefined ? {} : { creatorAddress: request.creator }),
         ...(request.expectedToken === undefined ? {} : { expectedTokenAddress: request.expectedToken }),
+        ...(request.symbol === undefined ? {} : { expectedSymbol: request.symbol }),
+        ...(request.name === undefined ? {} : { expectedName: request.name }),
       }),
+    deployerWarnings: (chain, deployer) => services.launches.deployerWarnings(chain, deployer),
     pendingChanges: async () =>
       (await services.ownerChanges.pending()).map((item) => ({
         slug: item.slug,

@@ -1,3 +1,4 @@
+import type { KnownLaunchPools } from '../../src/domain/launches/known-launch-pools.ts'
 import { type Address, decodeEventLog, isAddressEqual, type Log, type PublicClient } from 'viem'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
 import type { Logger } from '../../src/common/logger.ts'
@@ -45,6 +46,8 @@ export interface ChainIndexerDeps {
   heartbeatBlocks: number
   /** Lower-cased deployers shared by many creators (config `launches.sharedDeployers`). */
   sharedDeployers: ReadonlySet<string>
+  /** The launchpads' known pool configurations on this chain; absent: not checked. */
+  knownPools?: KnownLaunchPools
   onLaunchLogs?: ((info: { chain: ChainKey; blockNumber: bigint; arrivedAt: number }) => void) | undefined
 }
 
@@ -79,6 +82,7 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
     client,
     detector,
     sharedDeployers: deps.sharedDeployers,
+    ...(deps.knownPools ? { knownPools: deps.knownPools } : {}),
     log,
     now,
     blockSeconds: deps.blockTimeSeconds,

@@ -2,8 +2,8 @@ import { getAddress, type Log, type PublicClient } from 'viem'
 import { blocksIn, TIMING_SECONDS } from '../../src/chain/block-seconds.ts'
 import type { ChainConfig } from '../../src/chain/chain-keys.ts'
 import type { Logger } from '../../src/common/logger.ts'
-import { judgeLaunch } from '../../src/domain/launches/judge-launch.ts'
-import { pendingOf } from '../../src/domain/owner-changes.ts'
+import { judgeLaunch, type LaunchBinding, type LaunchJudgement } from '../../src/domain/launches/judge-launch.ts'
+import type { KnownLaunchPools } from '../../src/domain/launches/known-launch-pools.ts'
 import type { Launchpad, ProjectRecord } from '../../src/domain/records.ts'
 import type { Journal } from '../../src/journal/journal.ts'
 import type { CandidateRecord, CandidateStatus, QuarantinedLog, StoredLaunch } from '../../src/journal/journal-records.ts'
@@ -11,6 +11,7 @@ import type { DecodedLaunch, LaunchCandidate, LaunchIdentity, PairedAsset } from
 import type { Store, StoreOperation } from '../../src/store/open-store.ts'
 import { projectsIn } from '../../src/store/project-index.ts'
 import type { DetectedLaunch, LaunchDetector } from './detect-launch.ts'
+import { launchFacts, needsTokenText, readTokenText, underPendingBinding } from './launch-binding-facts.ts'
 
 /**
  * The next attempt after `attempts` failed ones: 2 s, 4 s, 8 s ... later, at most ~8.5 minutes (TIMING_SECONDS), in
@@ -49,6 +50,8 @@ export interface LaunchIntakeDeps {
   now: () => number
   /** The chain's seconds per block, to space retries in wall time (src/chain/block-seconds.ts). */
   blockSeconds: number
+  /** The launchpads' known pool configurations on this chain (src/launchpads/known-launch-pools.ts); absent: not checked. */
+  knownPools?: KnownLaunchPools
 }
 
 const storeLaunch = (candidate: LaunchCandidate): StoredLaunch => ({ ...candidate, blockNumber: candidate.blockNumber.toString() })
@@ -116,6 +119,7 @@ export function createLaunchIntake(deps: LaunchIntakeDeps) {
           ops.push(journal.deleteCandidate({ chain: chain.key, slug: project.slug, token: candidate.token }))
       } catch (error) {
         bound.delete(project.slug)
+        heldThisBlock.set(project.slug, { token: candidate.token, status: 'quarantined' })
         const tries = attempts + 1
         const reason = `reads failed (attempt ${tries}): ${message(error)}`
         log.warn({ slug: project.slug, token: candidate.token, err: error }, 'launch quarantined; retried with backoff')
@@ -131,42 +135,56 @@ export function createLaunchIntake(deps: LaunchIntakeDeps) {
       }
     }
 
-    /** Why a launch the binding in force does not bind would bind under the owner's pending change; undefined: it would not. */
-    function pendingBindingReason(project: ProjectRecord, launch: LaunchIdentity): string | undefined {
-      const pending = pendingOf(project, 'launch_binding')
-      if (!pending) return undefined
-      const binding = { deployer: pending.binding.creatorAddress, expectedToken: pending.binding.expectedTokenAddress }
-      if (judgeLaunch(binding, launch, deps.sharedDeployers).verdict !== 'bound') return undefined
-      const when =
-        pending.effectiveAt === null
-          ? "awaiting the operator's confirmation"
-          : `confirmed, in force from ${new Date(pending.effectiveAt).toISOString()} (notice to the buyers)`
-      return `matches the owner's binding change proposed at ${new Date(pending.proposedAt).toISOString()}, not in force: ${when}`
+    /**
+     * Launches that bound a project but could not be bought (unsupported, quarantined), by slug: then no other launch of
+     * the project binds without the operator (judge-launch.ts `heldLaunch`). Read once per block; this block's own added.
+     */
+    let held: Promise<Map<string, NonNullable<LaunchBinding['heldLaunch']>>> | undefined
+    const heldThisBlock = new Map<string, NonNullable<LaunchBinding['heldLaunch']>>()
+    const heldLaunchOf = async (slug: string): Promise<LaunchBinding['heldLaunch']> => {
+      held ??= journal
+        .candidates(chain.key)
+        .then(
+          (all) =>
+            new Map(
+              all
+                .filter((c) => c.status === 'unsupported' || c.status === 'quarantined')
+                .map((c) => [c.slug, { token: c.token, status: c.status as 'unsupported' | 'quarantined' }]),
+            ),
+        )
+      return heldThisBlock.get(slug) ?? (await held).get(slug) ?? null
     }
 
     /** Judges a decoded launch against every project waiting on its chain and launchpad. */
     async function judge(decoded: DecodedLaunch): Promise<void> {
       const identity = decoded.kind === 'launch' ? decoded.candidate : decoded.launch
+      const facts = launchFacts(decoded, deps.knownPools)
       let boundTo: string | undefined
       for (const project of await waitingOn(identity.launchpad)) {
-        const judged = judgeLaunch(
+        const heldLaunch = await heldLaunchOf(project.slug)
+        const judged: LaunchJudgement = judgeLaunch(
           {
             deployer: project.creatorAddress,
             expectedToken: project.expectedTokenAddress ?? null,
+            expectedSymbol: project.expectedSymbol ?? null,
+            expectedName: project.expectedName ?? null,
             expectedTokenOnly: project.launchMethod === 'dev_buy',
             // The coordinator the dev-buy worker recorded with the expected token: only its deployment binds.
             launcher: project.devBuy?.coordinator ?? null,
+            heldLaunch,
           },
-          identity,
+          facts,
           deps.sharedDeployers,
         )
         const stored = decoded.kind === 'launch' ? { launch: storeLaunch(decoded.candidate) } : {}
-        const proposed = judged.verdict === 'bound' ? undefined : pendingBindingReason(project, identity)
+        const pendingView = judged.verdict === 'bound' ? undefined : underPendingBinding(project, facts, heldLaunch, deps.sharedDeployers)
+        // A launch the binding in force rejects keeps that rejection unless the owner's change would bind it.
+        const proposed = pendingView && (pendingView.rule === 'pending_owner_change' || judged.verdict === 'unrelated') ? pendingView : undefined
         if (proposed !== undefined) {
           // The owner's binding change is not in force yet (docs/owner-changes.md): its launch buys nothing now; it is
           // recorded, and bound once the change takes effect (owner-change-service.ts confirms it then).
-          log.warn({ slug: project.slug, token: identity.token, reason: proposed }, "launch of an owner's pending binding change not bound")
-          ops.push(journal.putCandidate(candidateRecord(project, identity, 'rejected', proposed, stored)))
+          log.warn({ slug: project.slug, token: identity.token, reason: proposed.reason }, "launch of an owner's pending binding change not bound")
+          ops.push(journal.putCandidate(candidateRecord(project, identity, proposed.status, proposed.reason, { ...stored, rule: proposed.rule })))
           continue
         }
         if (judged.verdict === 'unrelated') continue
@@ -175,21 +193,32 @@ export function createLaunchIntake(deps: LaunchIntakeDeps) {
         } else if (judged.verdict === 'bound' && decoded.kind === 'unsupported') {
           log.warn({ slug: project.slug, token: identity.token, reason: decoded.reason }, 'the project launched in a way prebuy cannot buy')
           ops.push(journal.putCandidate(candidateRecord(project, identity, 'unsupported', decoded.reason)))
+          heldThisBlock.set(project.slug, { token: identity.token, status: 'unsupported' })
           boundTo = project.slug
         } else if (judged.verdict === 'bound' && decoded.kind === 'launch') {
           boundTo = project.slug
           await bind(project, decoded.candidate, decoded.candidate.blockNumber, 0)
         } else if (judged.verdict !== 'bound') {
-          log.warn({ slug: project.slug, token: identity.token, verdict: judged.verdict, reason: judged.reason }, 'launch candidate not bound')
-          ops.push(journal.putCandidate(candidateRecord(project, identity, judged.verdict, judged.reason, stored)))
+          log.warn(
+            { slug: project.slug, token: identity.token, verdict: judged.verdict, rule: judged.rule, reason: judged.reason },
+            'launch candidate not bound',
+          )
+          ops.push(journal.putCandidate(candidateRecord(project, identity, judged.verdict, judged.reason, { ...stored, rule: judged.rule })))
         }
       }
+    }
+
+    /** A launch whose event names no symbol, with the token's own when a waiting project needs it (launch-binding-facts.ts). */
+    async function withTokenText(decoded: DecodedLaunch): Promise<DecodedLaunch> {
+      const identity = decoded.kind === 'launch' ? decoded.candidate : decoded.launch
+      return needsTokenText(identity, await waitingOn(identity.launchpad)) ? readTokenText(client, decoded) : decoded
     }
 
     /** Decodes a log; a failed read quarantines the log itself (its project is not known yet). */
     async function decodeOrQuarantine(entry: Log, blockTimestamp: bigint, previous?: QuarantinedLog): Promise<DecodedLaunch | null | undefined> {
       try {
-        return await detector.decode(entry, blockTimestamp)
+        const decoded = await detector.decode(entry, blockTimestamp)
+        return decoded ? await withTokenText(decoded) : decoded
       } catch (error) {
         const attempts = (previous?.attempts ?? 0) + 1
         log.warn({ txHash: entry.transactionHash, logIndex: entry.logIndex, err: error }, 'launch log quarantined; decoded again with backoff')

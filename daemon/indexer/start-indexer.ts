@@ -1,3 +1,5 @@
+import type { KnownLaunchPools } from '../../src/domain/launches/known-launch-pools.ts'
+import { DEFAULT_SHARED_DEPLOYERS } from '../../src/launchpads/shared-deployers.ts'
 import type { PublicClient } from 'viem'
 import { blocksIn, TIMING_SECONDS } from '../../src/chain/block-seconds.ts'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
@@ -27,6 +29,8 @@ export interface ChainIndexerConfig {
   startBlock?: bigint | undefined
   /** This chain's seconds per block (src/chain/block-seconds.ts); default `IndexerDeps.blockTimeSeconds`. */
   blockSeconds?: number | undefined
+  /** The launchpads' known pool configurations on this chain (src/launchpads/known-launch-pools.ts); absent: not checked. */
+  knownPools?: KnownLaunchPools | undefined
 }
 
 export interface IndexerDeps {
@@ -180,8 +184,10 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
       stage: (name) => deps.onStage?.(name, performance.now()),
       blockTimeSeconds: blockSecondsOf(config),
       heartbeatBlocks: deps.heartbeatBlocks ?? blocksIn(TIMING_SECONDS.heartbeat, blockSecondsOf(config)),
-      sharedDeployers: new Set((deps.sharedDeployers ?? []).map((address) => address.toLowerCase())),
+      // The known shared deployers (src/launchpads/shared-deployers.ts) and the configured ones.
+      sharedDeployers: new Set([...DEFAULT_SHARED_DEPLOYERS.map((d) => d.address), ...(deps.sharedDeployers ?? [])].map((address) => address.toLowerCase())),
       onLaunchLogs: deps.onLaunchLogs,
+      ...(config.knownPools ? { knownPools: config.knownPools } : {}),
     })
     loops.push(run(config, indexer))
   }

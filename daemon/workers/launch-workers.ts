@@ -1,4 +1,8 @@
-import { createPublicClient, webSocket, type Address, type PublicClient } from 'viem'
+import { lacksSecondFact } from '../../src/domain/launches/judge-launch.ts'
+import { projectsIn } from '../../src/store/project-index.ts'
+import { BASE_KNOWN_POOLS } from '../../src/launchpads/known-launch-pools.ts'
+import type { KnownLaunchPools } from '../../src/domain/launches/known-launch-pools.ts'
+import { createPublicClient, webSocket, zeroAddress, type Address, type PublicClient } from 'viem'
 import { chainBlockSeconds } from '../../src/chain/block-seconds.ts'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
 import { enabledChainKeys } from '../../src/chain/enabled-chains.ts'
@@ -44,6 +48,21 @@ export function createLaunchWorkers(context: WorkerContext): BackgroundWorker[] 
     const zoraEthPool = context.config.launches.zoraEthPool
     const zora = { ...BASE_LAUNCHPADS.zora, ...(zoraEthPool ? { route: { zora: BASE_ZORA_TOKEN, ethPool: zoraEthPool } } : {}) }
     return { ...BASE_LAUNCHPADS, poolManager, weth, zora, v4Quoter: chain.addresses.v4Quoter }
+  }
+
+  /**
+   * The launchpads' known pool configurations on a chain: the devnet's own, or Base's published ones where every listed
+   * contract has code (a chain serving Base's factories at their addresses without Base's hooks, a devnet in rpc mode,
+   * is not checked: said once in the log).
+   */
+  async function knownPoolsOf(chain: ChainConfig): Promise<KnownLaunchPools | undefined> {
+    if (devnet) return devnet.knownPools?.[chain.key]
+    if (chain.key !== 'base') return undefined
+    const listed = Object.values(BASE_KNOWN_POOLS).flatMap((c) => [...(c?.hooks ?? []), ...(c?.feeModules ?? [])].filter((a) => a !== zeroAddress))
+    const codes = await Promise.all(listed.map((address) => clients[chain.key].getCode({ address: address as Address }).catch(() => undefined)))
+    if (codes.every((code) => code !== undefined && code !== '0x')) return BASE_KNOWN_POOLS
+    log.warn({ chain: chain.key }, "Base's known launch pool contracts are not all on this chain: launches at an expected address are not checked against them")
+    return undefined
   }
 
   async function routerOf(chain: ChainConfig): Promise<Address> {
@@ -101,7 +120,8 @@ export function createLaunchWorkers(context: WorkerContext): BackgroundWorker[] 
           }
           const wsClient = createPublicClient({ chain: chainFromConfig(chain), transport: webSocket(chain.wsUrl, { retryCount: 3 }) }) as PublicClient
           sockets.push(wsClient)
-          return { chain, client: clients[key], wsClient, adapters, blockSeconds: chainBlockSeconds(context.config.chains, key) }
+          const knownPools = await knownPoolsOf(chain)
+          return { chain, client: clients[key], wsClient, adapters, blockSeconds: chainBlockSeconds(context.config.chains, key), knownPools }
         }),
       )
       const chains = prepared.filter((c): c is NonNullable<typeof c> => c !== undefined)
@@ -116,6 +136,16 @@ export function createLaunchWorkers(context: WorkerContext): BackgroundWorker[] 
         ...(context.onSocket ? { onSocket: context.onSocket } : {}),
       })
       log.info({ chains: chains.map((c) => c.chain.key) }, 'indexer started')
+      // Projects approved before the two-fact binding (issue 22), or without a second fact: said once, by name.
+      for (const { chain } of chains) {
+        const bare = (await projectsIn(context.store, chain.key, 'waiting')).filter(lacksSecondFact)
+        if (bare.length > 0) {
+          log.warn(
+            { chain: chain.key, slugs: bare.map((p) => p.slug) },
+            'waiting projects with no second fact (symbol or expected token): their launches wait for `prebuy launches confirm`; record one with `prebuy projects update <slug> --symbol S`',
+          )
+        }
+      }
     },
     async stop() {
       await indexer?.stop()

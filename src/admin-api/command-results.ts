@@ -38,6 +38,8 @@ const projectRecord = z.object({
   }),
   creatorAddress: z.string(),
   expectedTokenAddress: z.string().nullable(),
+  expectedSymbol: z.string().nullable().optional(),
+  expectedName: z.string().nullable().optional(),
   launchpad: z.enum(LAUNCHPADS),
   chain,
   launchMethod: z.enum(LAUNCH_METHODS),
@@ -318,7 +320,7 @@ export const COMMAND_RESULTS = {
   'devbuy:show': devBuyResult,
   'devbuy:set': devBuyResult,
   'launches:start': devBuyResult,
-  'registrations:approve': z.strictObject({ review: reviewItem, project: projectRecord, key: issuedKey }),
+  'registrations:approve': z.strictObject({ review: reviewItem, project: projectRecord, key: issuedKey, deployerWarnings: z.array(z.string()).optional() }),
   'registrations:list': list(reviewItem),
   'registrations:reject': z.strictObject({ review: reviewItem }),
   review: z.object({

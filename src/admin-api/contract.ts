@@ -58,6 +58,9 @@ export const adminRequests = {
     method: z.enum(LAUNCH_METHODS).optional(),
     /** The token address expected at launch (Clanker salt, Zora coinAddress, Doppler CREATE2): then only it binds. */
     expectedToken: addressSchema.optional(),
+    /** The token symbol (and name) the project announced: with the deployer, a launch of it binds (judge-launch.ts). */
+    symbol: z.string().trim().min(1).max(64).optional(),
+    name: z.string().trim().min(1).max(200).optional(),
     /** Label of the owner's key; defaults to the slug. */
     label: label.optional(),
   }),
@@ -67,8 +70,17 @@ export const adminRequests = {
   devBuyParams: DevBuyParamsBody,
   /** What binds a waiting project to its launch: the registered deployer and the expected token (null clears it). */
   projectBinding: z
-    .strictObject({ creator: addressSchema.optional(), expectedToken: addressSchema.nullable().optional() })
-    .refine((body) => body.creator !== undefined || body.expectedToken !== undefined, 'give creator, expectedToken or both'),
+    .strictObject({
+      creator: addressSchema.optional(),
+      expectedToken: addressSchema.nullable().optional(),
+      /** The token symbol (null clears it, and the name) and name recorded as the second fact with the deployer. */
+      symbol: z.string().trim().min(1).max(64).nullable().optional(),
+      name: z.string().trim().min(1).max(200).nullable().optional(),
+    })
+    .refine(
+      (body) => body.creator !== undefined || body.expectedToken !== undefined || body.symbol !== undefined || body.name !== undefined,
+      'give creator, expectedToken, symbol or name',
+    ),
   /** POST projects/:slug/changes/confirm: the owner's pending change (kind: needed only when there are two). */
   confirmChange: z.strictObject({ kind: z.enum(OWNER_CHANGE_KINDS).optional() }),
   /** POST projects/:slug/changes/reject: with the reason, shown on the public project (its change history). */
@@ -270,6 +282,8 @@ export interface ApproveRegistrationResult {
   review: ReviewItem
   project: ProjectRecord
   key: IssuedKey
+  /** Why the registered deployer may not identify the project's launch alone (a contract, a shared deployer, a serial launcher). */
+  deployerWarnings?: string[]
 }
 
 /** `POST key-requests/:id/approve`. */
@@ -353,6 +367,12 @@ export interface LaunchCandidateView {
   blockNumber: string
   status: 'rejected' | 'awaiting_confirmation' | 'confirmed' | 'quarantined' | 'unsupported'
   reason: string
+  /** The binding rule that held it back (judge-launch.ts LaunchRule), when one did. */
+  rule?: string
+  /** What to know of its deployer: a shared deployer (which one), one seen launching several tokens. */
+  deployerNotes?: string[]
+  name?: string | null
+  symbol?: string | null
   attempts: number
   retryAtBlock?: string
   seenAt: number
@@ -402,6 +422,8 @@ export interface ConfirmLaunchResult {
 /** `PATCH projects/:slug/binding`. */
 export interface UpdateBindingResult {
   project: ProjectRecord
+  /** With a new deployer: why it may not identify the project's launch alone (as at approval). */
+  deployerWarnings?: string[]
 }
 
 /** One owner's change waiting for the operator (or for its notice period): `GET owner-changes`, the review queue. */

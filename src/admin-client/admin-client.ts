@@ -86,7 +86,7 @@ export interface AdminClient {
   rejectKeyRequest(id: string, note?: string): Promise<ReviewItem>
   listProjects(): Promise<ProjectRecord[]>
   updateProfile(slug: string, update: ProfileUpdate): Promise<ProjectRecord>
-  updateBinding(slug: string, request: ProjectBindingRequest): Promise<ProjectRecord>
+  updateBinding(slug: string, request: ProjectBindingRequest): Promise<UpdateBindingResult>
   getOtc(slug: string): Promise<OtcResult>
   simulateLaunch(slug: string, query?: SimulationQueryRequest): Promise<LaunchSimulation>
   setOtc(slug: string, request: OtcOfferRequest): Promise<OtcResult>
@@ -188,7 +188,7 @@ export function createAdminClient(options: { adminUrl: string; operatorToken: st
     getDevBuy: (slug) => call('GET', `/admin/v1/projects/${enc(slug)}/dev-buy`),
     setDevBuy: (slug, request) => call('PATCH', `/admin/v1/projects/${enc(slug)}/dev-buy`, request),
     launchDevBuy: (slug) => call('POST', `/admin/v1/projects/${enc(slug)}/dev-buy/launch`, {}),
-    updateBinding: async (slug, request) => (await call<UpdateBindingResult>('PATCH', `/admin/v1/projects/${enc(slug)}/binding`, request)).project,
+    updateBinding: (slug, request) => call<UpdateBindingResult>('PATCH', `/admin/v1/projects/${enc(slug)}/binding`, request),
     pendingChanges: async () => (await call<ListResponse<PendingChangeItemView>>('GET', '/admin/v1/owner-changes')).items,
     confirmChange: (slug, request = {}) => call('POST', `/admin/v1/projects/${enc(slug)}/changes/confirm`, request),
     rejectChange: (slug, request) => call('POST', `/admin/v1/projects/${enc(slug)}/changes/reject`, request),

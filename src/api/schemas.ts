@@ -197,7 +197,9 @@ export const ChangeTerms = z
     z.object({
       kind: z.literal('launch_binding'),
       creatorAddress: address.describe('The registered deployer.'),
-      expectedTokenAddress: address.nullable().describe('The token address expected at launch (then only it binds); null: none.'),
+      expectedTokenAddress: address.nullable().describe('The token address expected at launch (with the deployer, it binds); null: none.'),
+      expectedSymbol: z.string().nullable().optional().describe('The token symbol recorded (with the deployer, a launch of it binds); null: none.'),
+      expectedName: z.string().nullable().optional().describe('The token name recorded with the symbol (a launch must have it too); null: none.'),
     }),
     z.object({
       kind: z.literal('otc_offer'),
@@ -709,21 +711,47 @@ export const Withdrawal = z.object({
   amount: z.string().describe('Amount sent, integer in the smallest unit.'),
 })
 
+/** A token symbol or name as recorded for the binding: printable, no surrounding whitespace to compare by accident. */
+const tokenText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .refine((text) => !/\p{Cc}/u.test(text), 'control characters are not allowed')
+
 export const LaunchBindingBody = z
   .strictObject({
     expectedTokenAddress: addressSchema
       .nullable()
+      .optional()
       .describe(
-        'The address the token will have at launch (Clanker: from the deployment salt; Zora: coinAddress; Doppler: the CREATE2 asset address), or null to clear it. Once set, only a launch of that token binds the project.',
+        'The address the token will have at launch (Clanker: from the deployment salt; Zora: coinAddress; Doppler: the CREATE2 asset address), or null to clear it. With the registered deployer, a launch of that token binds the project; sent by anyone else it is rejected.',
       ),
+    expectedSymbol: tokenText(64)
+      .nullable()
+      .optional()
+      .describe(
+        'The token symbol, exactly as the token will report it (case kept), or null to clear it. With the registered deployer, a launch of that symbol binds the project.',
+      ),
+    expectedName: tokenText(200).nullable().optional().describe('The token name, with the symbol: when recorded, a launch must have it too; null clears it.'),
   })
-  .describe('PATCH /projects/{slug}/launch-binding body.')
+  .refine((body) => body.expectedTokenAddress !== undefined || body.expectedSymbol !== undefined || body.expectedName !== undefined, {
+    message: 'Give at least one of expectedTokenAddress, expectedSymbol, expectedName.',
+  })
+  .describe(
+    'PATCH /projects/{slug}/launch-binding body: the second fact that binds the project with its registered deployer (docs/launch-authenticity.md). Absent fields stay as they are.',
+  )
 
 export const LaunchBinding = z
   .object({
     slug: z.string(),
-    creatorAddress: address.describe('The registered deployer: a launch binds the project when sent by it (unless an expected token is set).'),
+    creatorAddress: address.describe(
+      'The registered deployer: a launch binds the project only when sent by it, with a second fact (the expected token, the symbol, or the operator’s confirmation).',
+    ),
     expectedTokenAddress: address.nullable().describe('In force now.'),
+    expectedSymbol: z.string().nullable().describe('In force now; null: none recorded.'),
+    expectedName: z.string().nullable().describe('In force now; null: none recorded.'),
     pendingChange: PendingChange.nullable().describe('The owner’s change of the binding waiting for the operator (or its notice period); null: none.'),
   })
   .describe('What binds a project to its launch: in force now, and the pending change if any.')

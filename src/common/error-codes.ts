@@ -46,6 +46,12 @@ export const ERROR_CODES = {
     meaning:
       'The project has launched: what binds it to its launch (deployer, expected token) no longer changes; a dev_buy project’s expected token is recorded by its own launch only.',
   },
+  invalid_token_text: {
+    kind: 'bad_request',
+    surface: 'api',
+    meaning:
+      'A token symbol or name recorded for the launch binding is empty, longer than 200 characters or has control characters, or a name was given without a symbol.',
+  },
   invalid_chain: { kind: 'bad_request', surface: 'api', meaning: 'The chain must be base or second_chain.' },
   chain_disabled: { kind: 'bad_request', surface: 'api', meaning: 'This service does not run on that chain: it is disabled in its configuration.' },
   // Public API: lock and vesting terms (any launch method).

@@ -5,7 +5,7 @@ import type { ProjectRecord } from './records.ts'
 
 /** Terms as the API shows them: token amounts in token units, times in ISO 8601. */
 export type TermsView =
-  | { kind: 'launch_binding'; creatorAddress: string; expectedTokenAddress: string | null }
+  | { kind: 'launch_binding'; creatorAddress: string; expectedTokenAddress: string | null; expectedSymbol?: string | null; expectedName?: string | null }
   | {
       kind: 'otc_offer'
       tokenAddress: string

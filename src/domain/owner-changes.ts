@@ -25,6 +25,8 @@ export const MAX_CHANGE_HISTORY = 100
 export const bindingTermsOf = (project: ProjectRecord): BindingTerms => ({
   creatorAddress: project.creatorAddress,
   expectedTokenAddress: project.expectedTokenAddress ?? null,
+  expectedSymbol: project.expectedSymbol ?? null,
+  expectedName: project.expectedName ?? null,
 })
 
 export function summarize(terms: ProposedTerms): TermsSummary {

@@ -94,8 +94,12 @@ export interface ProjectRecord {
   profile: ProjectProfile
   /** The registered deployer: a launch binds the project only when sent by it (see judge-launch.ts). */
   creatorAddress: string
-  /** The token address recorded before launch (null: not recorded); when set, only that address binds. */
+  /** The token address recorded before launch (null: not recorded): with the deployer, it binds (judge-launch.ts). */
   expectedTokenAddress: string | null
+  /** The token symbol recorded at approval (absent or null: none): with the deployer, a launch of that symbol binds. */
+  expectedSymbol?: string | null
+  /** The token name recorded with the symbol (absent or null: none); when recorded, a launch must have it too. */
+  expectedName?: string | null
   launchpad: Launchpad
   chain: ChainKey
   launchMethod: LaunchMethod
@@ -399,6 +403,9 @@ export type OwnerChangeKind = (typeof OWNER_CHANGE_KINDS)[number]
 export interface BindingTerms {
   creatorAddress: string
   expectedTokenAddress: string | null
+  /** The symbol (and name) recorded as the second fact; absent in changes recorded before them: unchanged. */
+  expectedSymbol?: string | null
+  expectedName?: string | null
 }
 
 /** What a change proposes: the whole new binding, or the whole new offer (not deposited, not settled). */
@@ -418,7 +425,7 @@ export type PendingOwnerChange = ProposedTerms & {
 
 /** A summary of terms, as the history shows them before and after a change. */
 export type TermsSummary =
-  | { kind: 'launch_binding'; creatorAddress: string; expectedTokenAddress: string | null }
+  | { kind: 'launch_binding'; creatorAddress: string; expectedTokenAddress: string | null; expectedSymbol?: string | null; expectedName?: string | null }
   | {
       kind: 'otc_offer'
       tokenAddress: string

@@ -1,3 +1,4 @@
+import type { LaunchRule } from '../domain/launches/judge-launch.ts'
 import type { Address, Hash, Hex } from 'viem'
 import type { ChainKey } from '../chain/chain-keys.ts'
 import type { Launchpad, OrderStatus } from '../domain/records.ts'
@@ -205,6 +206,8 @@ export interface CandidateRecord {
   launchedAt: number
   status: CandidateStatus
   reason: string
+  /** Which binding rule held it back (judge-launch.ts), typed; absent for records written before it, and for quarantine and unsupported. */
+  rule?: LaunchRule
   /** The decoded launch, JSON-safe, when prebuy can buy it: what a confirmation or a retry completes. */
   launch?: StoredLaunch
   /** Completion attempts made (quarantine) and the first block of the next one. */

@@ -9,7 +9,9 @@ import {
   withConfirmation,
   withRejection,
 } from '../domain/owner-changes.ts'
+import { judgeLaunch, type LaunchBinding } from '../domain/launches/judge-launch.ts'
 import type { ProjectRecord } from '../domain/records.ts'
+import { DEFAULT_SHARED_DEPLOYERS } from '../launchpads/shared-deployers.ts'
 import type { Journal } from '../journal/journal.ts'
 import type { Store, StoreOperation } from '../store/open-store.ts'
 import { projectWriteOps } from '../store/project-writes.ts'
@@ -92,14 +94,28 @@ export function createOwnerChangeService({ store, journal, projects, clock, noti
     (await projects.ordersOfProject(project.slug, ['active', 'executing'])).filter((o) => o.createdAt < change.proposedAt).length
 
   /**
-   * A binding change in force: a launch of the new expected token seen while the change waited (recorded as a rejected
-   * candidate) is confirmed, so the indexer binds it on its next block, as the operator's `launches confirm` would.
+   * A binding change in force: a launch the indexer recorded as bound by this change while it waited (rule
+   * pending_owner_change) and that the binding now in force binds, judged again on its recorded facts (the deployer,
+   * the symbol, the shared sender: judge-launch.ts), is confirmed, so the indexer binds it on its next block, as the
+   * operator's `launches confirm` would. Never a launch at the new expected address sent by someone else (a squat).
    */
   const candidateOps = async (project: ProjectRecord, change: PendingOwnerChange, at: number): Promise<StoreOperation[]> => {
-    if (change.kind !== 'launch_binding' || change.binding.expectedTokenAddress === null) return []
-    const token = change.binding.expectedTokenAddress.toLowerCase()
+    if (change.kind !== 'launch_binding') return []
+    const next = { ...project, ...change.binding }
+    const binding: LaunchBinding = {
+      deployer: next.creatorAddress,
+      expectedToken: next.expectedTokenAddress ?? null,
+      expectedSymbol: next.expectedSymbol ?? null,
+      expectedName: next.expectedName ?? null,
+    }
+    const sharedDeployers = new Set(DEFAULT_SHARED_DEPLOYERS.map((d) => d.address.toLowerCase()))
     const waiting = (await journal.candidates(project.chain)).filter(
-      (c) => c.slug === project.slug && c.token.toLowerCase() === token && c.launch && (c.status === 'rejected' || c.status === 'awaiting_confirmation'),
+      (c) =>
+        c.slug === project.slug &&
+        c.rule === 'pending_owner_change' &&
+        c.launch &&
+        (c.status === 'rejected' || c.status === 'awaiting_confirmation') &&
+        judgeLaunch(binding, c.launch, sharedDeployers).verdict === 'bound',
     )
     return waiting.map((c) =>
       journal.putCandidate({ ...c, status: 'confirmed', reason: `the owner's binding change to it took effect (was: ${c.reason})`, updatedAt: at }),

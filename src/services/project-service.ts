@@ -1,3 +1,4 @@
+import { normalizeTokenText } from '../domain/launches/judge-launch.ts'
 import { projectChangesView, type ProjectChangesView } from '../domain/owner-change-view.ts'
 import { getAddress } from 'viem'
 import { CHAIN_KEYS, type ChainKey } from '../chain/chain-keys.ts'
@@ -15,11 +16,22 @@ import type { Clock } from './clock.ts'
 import { otcOfferView, type OtcOfferView } from '../domain/launch-methods/otc-view.ts'
 import { devBuyLaunchView, type DevBuyLaunchView } from '../domain/launch-methods/dev-buy-view.ts'
 
+/** The symbol and name recorded at approval, normalised as judge-launch.ts compares them (a name only with a symbol). */
+function recordedTokenText(input: Pick<NewProject, 'expectedSymbol' | 'expectedName'>): Pick<ProjectRecord, 'expectedSymbol' | 'expectedName'> {
+  const symbol = input.expectedSymbol ? normalizeTokenText(input.expectedSymbol) : ''
+  const name = input.expectedName ? normalizeTokenText(input.expectedName) : ''
+  if (name !== '' && symbol === '') throw new PrebuyError('invalid_token_text', 'A token name is recorded with its symbol: give the symbol too.')
+  return symbol === '' ? {} : { expectedSymbol: symbol, expectedName: name === '' ? null : name }
+}
+
 export interface NewProject {
   slug: string
   creatorAddress: string
   /** The token address recorded before launch, if known at approval. */
   expectedTokenAddress?: string | null
+  /** The token symbol (and name) announced: the binding's second fact with the deployer (judge-launch.ts). */
+  expectedSymbol?: string | null
+  expectedName?: string | null
   launchpad: Launchpad
   chain: ChainKey
   launchMethod: LaunchMethod
@@ -180,6 +192,7 @@ export function createProjectService({ store, wallets, clock, fundedCacheMs = 15
       profile: profileFrom(input, registration),
       creatorAddress: input.creatorAddress,
       expectedTokenAddress: input.expectedTokenAddress ? getAddress(input.expectedTokenAddress) : null,
+      ...recordedTokenText(input),
       launchpad: input.launchpad,
       chain: input.chain,
       launchMethod: input.launchMethod,

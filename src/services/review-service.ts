@@ -32,6 +32,9 @@ export interface ApproveRegistrationInput {
   creatorAddress: string
   /** The token address expected at launch, when known at approval. */
   expectedTokenAddress?: string
+  /** The token symbol (and name) announced, recorded as the binding's second fact. */
+  expectedSymbol?: string
+  expectedName?: string
   launchpad: Launchpad
   chain: ChainKey
   launchMethod?: LaunchMethod
@@ -149,6 +152,8 @@ export function createReviewService({ store, clock, keys, projects, blocklist, d
                 slug: input.slug,
                 creatorAddress: input.creatorAddress,
                 ...(input.expectedTokenAddress === undefined ? {} : { expectedTokenAddress: input.expectedTokenAddress }),
+                ...(input.expectedSymbol === undefined ? {} : { expectedSymbol: input.expectedSymbol }),
+                ...(input.expectedName === undefined ? {} : { expectedName: input.expectedName }),
                 launchpad: input.launchpad,
                 chain: input.chain,
                 launchMethod: input.launchMethod ?? 'open_market',

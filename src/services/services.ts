@@ -1,3 +1,5 @@
+import type { Address } from 'viem'
+import type { ChainKey } from '../chain/chain-keys.ts'
 import type { Store } from '../store/open-store.ts'
 import { createExecutionJournalService, type ExecutionJournalService } from './execution-journal-service.ts'
 import { createOperatorViewsService, type OperatorViewsService } from './operator-views-service.ts'
@@ -65,6 +67,10 @@ export interface ServicesDeps {
   logger?: Logger
   /** Notice period of an owner's change confirmed while older orders are live (ms); default DEFAULT_NOTICE_HOURS. */
   ownerChangeNoticeMs?: number
+  /** The code at an address (the warnings about a deployer being registered); absent: not read. */
+  readCode?: (chain: ChainKey, address: Address) => Promise<string | undefined>
+  /** Configured shared deployers (config launches.sharedDeployers), shown with candidates beside the defaults. */
+  sharedDeployers?: readonly string[]
 }
 
 export function createServices({
@@ -77,6 +83,8 @@ export function createServices({
   vestingChain,
   logger,
   ownerChangeNoticeMs = DEFAULT_NOTICE_HOURS * 3_600_000,
+  readCode,
+  sharedDeployers,
 }: ServicesDeps): Services {
   const keys = createKeyService({ store, wallets, clock })
   const projects = createProjectService({ store, wallets, clock, ...(fundedCacheMs === undefined ? {} : { fundedCacheMs }) })
@@ -90,7 +98,13 @@ export function createServices({
     reviews: createReviewService({ store, clock, keys, projects, blocklist, desk }),
     blocklist,
     desk,
-    launches: createLaunchBindingService({ store, journal: createJournal(store), clock }),
+    launches: createLaunchBindingService({
+      store,
+      journal: createJournal(store),
+      clock,
+      ...(readCode ? { readCode } : {}),
+      ...(sharedDeployers ? { sharedDeployers } : {}),
+    }),
     executions: createExecutionJournalService({ store, journal: createJournal(store), projects }),
     views: createOperatorViewsService({ store, journal: createJournal(store), projects }),
     otc: createOtcService({ store, wallets, clock, ...(otcChain ? { chain: otcChain } : {}), ...(logger ? { logger } : {}) }),

@@ -6,7 +6,9 @@ import { projectChainKey } from './project-index.ts'
 /** Fields fixed when a project is approved. */
 const FIXED = ['slug', 'chain', 'ownerKeyId', 'registrationId', 'createdAt', 'status'] as const satisfies ReadonlyArray<keyof ProjectRecord>
 /** What binds a project to its launch: editable while it waits, fixed once it launched. */
-const BINDING = ['launchpad', 'creatorAddress', 'expectedTokenAddress', 'launchMethod'] as const satisfies ReadonlyArray<keyof ProjectRecord>
+const BINDING = ['launchpad', 'creatorAddress', 'expectedTokenAddress', 'expectedSymbol', 'expectedName', 'launchMethod'] as const satisfies ReadonlyArray<
+  keyof ProjectRecord
+>
 
 /**
  * The one way a project is written (its approval, profile edits, the indexer's launch mark and its undoing by a

@@ -22,10 +22,18 @@ describe('PATCH /projects/{slug}/launch-binding (the owner records the expected 
       slug: 'alpha',
       creatorAddress: expect.stringMatching(/^0x/),
       expectedTokenAddress: null,
+      expectedSymbol: null,
+      expectedName: null,
       pendingChange: {
         kind: 'launch_binding',
         status: 'awaiting_confirmation',
-        proposed: { kind: 'launch_binding', creatorAddress: expect.stringMatching(/^0x/), expectedTokenAddress: '0x00000000000000000000000000000000000000A7' },
+        proposed: {
+          kind: 'launch_binding',
+          creatorAddress: expect.stringMatching(/^0x/),
+          expectedTokenAddress: '0x00000000000000000000000000000000000000A7',
+          expectedSymbol: null,
+          expectedName: null,
+        },
         proposedAt: expect.any(String),
         confirmedAt: null,
         effectiveAt: null,
@@ -46,8 +54,14 @@ describe('PATCH /projects/{slug}/launch-binding (the owner records the expected 
         kind: 'launch_binding',
         by: 'owner',
         outcome: 'effective',
-        from: { kind: 'launch_binding', creatorAddress: expect.any(String), expectedTokenAddress: null },
-        to: { kind: 'launch_binding', creatorAddress: expect.any(String), expectedTokenAddress: '0x00000000000000000000000000000000000000A7' },
+        from: { kind: 'launch_binding', creatorAddress: expect.any(String), expectedTokenAddress: null, expectedSymbol: null, expectedName: null },
+        to: {
+          kind: 'launch_binding',
+          creatorAddress: expect.any(String),
+          expectedTokenAddress: '0x00000000000000000000000000000000000000A7',
+          expectedSymbol: null,
+          expectedName: null,
+        },
         proposedAt: set.json().pendingChange.proposedAt,
         decidedAt: expect.any(String),
         effectiveAt: expect.any(String),
@@ -59,6 +73,29 @@ describe('PATCH /projects/{slug}/launch-binding (the owner records the expected 
     const same = await patch('alpha', apiKey, { expectedTokenAddress: TOKEN })
     expect(same.statusCode).toBe(200)
     expect(same.json()).toMatchObject({ expectedTokenAddress: '0x00000000000000000000000000000000000000A7', pendingChange: null })
+  })
+
+  it('the owner proposes the symbol and name as the second fact (issue 22): in force once confirmed; a name alone or control characters are refused', async () => {
+    const { apiKey } = await approvedProject(h, 'alpha')
+    const set = await patch('alpha', apiKey, { expectedSymbol: ' MOON ', expectedName: 'Moon Protocol' })
+    expect(set.statusCode).toBe(202)
+    expect(set.json()).toMatchObject({
+      expectedSymbol: null,
+      pendingChange: { proposed: { expectedSymbol: 'MOON', expectedName: 'Moon Protocol', expectedTokenAddress: null } },
+    })
+    expect(await h.services.ownerChanges.confirm('alpha')).toMatchObject({ outcome: 'in_force' })
+    expect(await h.store.sub.projects.get('alpha')).toMatchObject({ expectedSymbol: 'MOON', expectedName: 'Moon Protocol' })
+    // Asking for what is in force: 200, nothing to confirm.
+    const same = await patch('alpha', apiKey, { expectedSymbol: 'MOON' })
+    expect(same.statusCode).toBe(200)
+    expect(same.json()).toMatchObject({ expectedSymbol: 'MOON', expectedName: 'Moon Protocol', pendingChange: null })
+    // Clearing the symbol clears the name with it.
+    const cleared = await patch('alpha', apiKey, { expectedSymbol: null })
+    expect(cleared.json()).toMatchObject({ pendingChange: { proposed: { expectedSymbol: null, expectedName: null } } })
+    expect((await patch('alpha', apiKey, { expectedSymbol: 'MO\u0007ON' })).statusCode).toBe(400)
+    expect((await patch('alpha', apiKey, { expectedSymbol: '   ' })).statusCode).toBe(400)
+    const other = await approvedProject(h, 'beta', '10.0.0.2')
+    expect((await patch('beta', other.apiKey, { expectedName: 'Beta' })).json()).toMatchObject({ code: 'invalid_token_text' })
   })
 
   it('refuses any other key (403), an unknown project (404), a malformed body (400) and a launched project (409)', async () => {

@@ -68,11 +68,19 @@ export class ConsoleHarness {
     return pending.find((item) => item.kind === 'registration' && item.submission.projectName === name)!.id
   }
 
-  /** An approved clanker project on base with `buyers` funded buyers, each with one order; returns its creator. */
-  async projectWithOrders(slug: string, buyers: number, order: (i: number) => { maxSpendUsdc: string; maxFdvUsdc: string | null }): Promise<Address> {
+  /**
+   * An approved clanker project on base, bound by its creator and `symbol` (the second fact its launch must have), with
+   * `buyers` funded buyers, each with one order; returns its creator.
+   */
+  async projectWithOrders(
+    slug: string,
+    buyers: number,
+    order: (i: number) => { maxSpendUsdc: string; maxFdvUsdc: string | null },
+    symbol: string,
+  ): Promise<Address> {
     const creator = privateKeyToAccount(generatePrivateKey()).address
     const id = await this.submitRegistration(slug[0]!.toUpperCase() + slug.slice(1))
-    await this.admin.approveRegistration(id, { slug, creator, launchpad: 'clanker', chain: 'base' })
+    await this.admin.approveRegistration(id, { slug, creator, symbol, launchpad: 'clanker', chain: 'base' })
     for (let i = 0; i < buyers; i++) {
       const created = await this.call('POST', '/api-keys', undefined, { label: `${slug}-buyer-${i}` })
       await this.admin.devnetFund({ address: created.body.serviceWalletAddress, chain: 'base', usdc: '1000' })

@@ -27,7 +27,7 @@ describe('operator console, end to end', () => {
   })
 
   it('shows the waiting book, a devnet launch filling its orders, survives a daemon restart and quits on q', async () => {
-    const creator = await h.projectWithOrders('rocket', 3, (i) => ({ maxSpendUsdc: String(100 + i * 10), maxFdvUsdc: i === 2 ? '1' : null }))
+    const creator = await h.projectWithOrders('rocket', 3, (i) => ({ maxSpendUsdc: String(100 + i * 10), maxFdvUsdc: i === 2 ? '1' : null }), 'RKT')
     terminal = new TmuxTerminal(`node bin/run.js launches watch --data-dir ${h.dataDir}`, { cwd: REPO_ROOT })
     await terminal.waitFor('the waiting book', (s) => s.includes('Waiting to launch') && s.includes('rocket · base · clanker · open_market · 3 orders · $330'))
 

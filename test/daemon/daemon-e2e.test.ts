@@ -167,6 +167,8 @@ describe('a started daemon', () => {
       'alpha',
       '--creator',
       '0x1111111111111111111111111111111111111111',
+      '--symbol',
+      'ALPHA',
       '--launchpad',
       'clanker',
       '--chain',

@@ -62,7 +62,8 @@ describe('ERC-4337 deployer forgery on Doppler (real devnet, Multicall3, EntryPo
     // The project's registered deployer is a smart account (one of the service's own wallets stands in for it).
     const owner = await h.services.keys.issueKey('project-owner')
     const smartAccount = await h.wallets.walletAddress(owner.record.userIndex)
-    const { slug } = await h.newProject('aa-forged', 'doppler', smartAccount)
+    // The symbol of its genuine launch below ('genuine launch'), its second fact; the forgery takes it too.
+    const { slug } = await h.newProject('aa-forged', 'doppler', smartAccount, { expectedSymbol: 'GENUI' })
     const buyer = await h.newBuyer('aa-forged-buyer', '100')
     await h.order(buyer, slug, '40', null)
 
@@ -95,7 +96,7 @@ describe('ERC-4337 deployer forgery on Doppler (real devnet, Multicall3, EntryPo
       functionName: 'aggregate3',
       args: [
         [
-          { target: h.launchpads.doppler.airlock, allowFailure: false, callData: createCall('fake launch', attacker) },
+          { target: h.launchpads.doppler.airlock, allowFailure: false, callData: createCall('genuine launch', attacker) },
           { target: h.chain.addresses.entryPoint, allowFailure: false, callData: handleOps },
         ],
       ],

@@ -53,7 +53,8 @@ describe('daemon: orders placed over the API fill on a devnet launch', () => {
     })
     expect(submitted.status).toBeLessThan(300)
     const [registration] = await admin.listReviews('registration', 'pending')
-    await admin.approveRegistration(registration!.id, { slug: 'rocket', creator, launchpad: 'clanker', chain: 'base' })
+    // The deployer and, as the second fact, the symbol the project announced (docs/launch-authenticity.md).
+    await admin.approveRegistration(registration!.id, { slug: 'rocket', creator, symbol: 'RKT', launchpad: 'clanker', chain: 'base' })
 
     const created = await call('POST', '/api-keys', undefined, { label: 'buyer-one' })
     const apiKey = created.body.apiKey as string

@@ -27,6 +27,7 @@ import { silentLogger } from '../../src/common/logger.ts'
 import type { Launchpad, OrderRecord } from '../../src/domain/records.ts'
 import { createJournal, type Journal } from '../../src/journal/journal.ts'
 import { createLaunchpadAdapters, devnetAdapterOptions, type LaunchpadAddresses } from '../../src/launchpads/create-adapters.ts'
+import { devnetKnownPools } from '../../src/launchpads/known-launch-pools.ts'
 import { deployDevnetLaunchpads } from '../../devnet/launchpads/deploy-devnet-launchpads.ts'
 import { launchToken, type LaunchedToken, type LaunchTokenOptions } from '../../devnet/launchpads/launch-token.ts'
 import { createServices, type Services } from '../../src/services/services.ts'
@@ -73,8 +74,17 @@ export interface FlowHarness {
   indexer: Indexer
   executor: Executor
   newBuyer(label: string, usdc: string): Promise<Buyer>
-  /** A waiting project bound to `creator` (its deployer; random when omitted), optionally with an expected token address. */
-  newProject(slug: string, launchpad: Launchpad, creator?: Address, binding?: { expectedTokenAddress?: Address }): Promise<{ slug: string; creator: Address }>
+  /**
+   * A waiting project bound to `creator` (its deployer; random when omitted) and, as its second fact, the symbol `launch`
+   * gives its token (slug.slice(0, 5) upper-cased) unless `binding.expectedSymbol` says otherwise (null: none); optionally
+   * with an expected token address.
+   */
+  newProject(
+    slug: string,
+    launchpad: Launchpad,
+    creator?: Address,
+    binding?: { expectedTokenAddress?: Address; expectedSymbol?: string | null; expectedName?: string | null },
+  ): Promise<{ slug: string; creator: Address }>
   order(buyer: Buyer, slug: string, maxSpendUsdc: string, maxFdvUsdc: string | null, expiresInMs?: number): Promise<void>
   /** Launches a token naming `creator`; `sender` sends it (default the creator), `salt` fixes its address. */
   launch(
@@ -187,7 +197,7 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
     startIndexer({
       store,
       journal,
-      chains: [{ chain, client: indexerClient, adapters, startBlock }],
+      chains: [{ chain, client: indexerClient, adapters, startBlock, knownPools: devnetKnownPools(launchpads) }],
       retryDelayMs: 100,
       ticks: bus,
       logger: silentLogger,
@@ -248,7 +258,16 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
     },
     async newProject(slug, launchpad, creator, binding = {}) {
       const who = creator ?? privateKeyToAccount(generatePrivateKey()).address
-      await services.projects.createProject({ slug, creatorAddress: who, launchpad, chain: 'base', launchMethod: 'open_market', ownerKeyId: null, ...binding })
+      await services.projects.createProject({
+        slug,
+        creatorAddress: who,
+        launchpad,
+        chain: 'base',
+        launchMethod: 'open_market',
+        ownerKeyId: null,
+        expectedSymbol: slug.slice(0, 5).toUpperCase(),
+        ...binding,
+      })
       return { slug, creator: who }
     },
     async order(buyer, slug, maxSpendUsdc, maxFdvUsdc, expiresInMs = 3_600_000) {

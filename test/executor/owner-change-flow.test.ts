@@ -74,7 +74,11 @@ describe('a leaked owner key does not redirect the orders (launch binding, real 
     expect(await h.usdcOf(a.wallet)).toBe(100n * USDC)
     expect(await h.tokenBalance(strangerToken, b.wallet)).toBe(0n)
     // The launch is recorded with why it bought nothing; every buyer sees the pending change and when it was proposed.
-    expect((await candidateOf(slug, strangerToken))?.reason).toMatch(/owner's binding change proposed at .*not in force: awaiting the operator's confirmation/)
+    // Under the proposed binding it would not bind either (issue 22): its sender is not the registered deployer.
+    expect(await candidateOf(slug, strangerToken)).toMatchObject({ status: 'rejected', rule: 'squatted_address' })
+    expect((await candidateOf(slug, strangerToken))?.reason).toMatch(
+      /under the owner's binding change proposed at .*\(not in force\): .*someone took the address first/,
+    )
     const project = (await h.services.projects.getProject(slug))!
     expect(project.expectedTokenAddress).toBeNull()
     const detail = await h.services.projects.projectDetail(slug, a.keyId)
@@ -82,7 +86,7 @@ describe('a leaked owner key does not redirect the orders (launch binding, real 
       {
         kind: 'launch_binding',
         status: 'awaiting_confirmation',
-        proposed: { kind: 'launch_binding', creatorAddress: creator, expectedTokenAddress: strangerToken },
+        proposed: { kind: 'launch_binding', creatorAddress: creator, expectedTokenAddress: strangerToken, expectedSymbol: null, expectedName: null },
         proposedAt: expect.any(String),
         confirmedAt: null,
         effectiveAt: null,
@@ -121,10 +125,10 @@ describe('a leaked owner key does not redirect the orders (launch binding, real 
     expect(noticed.changes.pending[0]).toMatchObject({ status: 'confirmed', effectiveAt: new Date(confirmed.change.effectiveAt!).toISOString() })
     expect((await h.services.orders.deleteOrders(a.keyId, [{ slug }]))[0]?.ok).toBe(true)
 
-    // The genuine launch, sent through a relayer (so only the new binding, its expected token, binds it), comes during
-    // the notice period: it buys nothing yet.
+    // The genuine launch, sent by the registered deployer (the binding in force has no second fact: only the new one,
+    // its expected token, binds it), comes during the notice period: it buys nothing yet.
     h.startMining()
-    const genuine = await h.launch(slug, 'clanker', creator, { salt: genuineSalt, sender: fresh() })
+    const genuine = await h.launch(slug, 'clanker', creator, { salt: genuineSalt })
     expect(genuine.token).toBe(genuineToken)
     await indexedPast(genuine.blockNumber)
     expect((await h.services.projects.getProject(slug))?.launch).toBeNull()

@@ -111,7 +111,7 @@ describe('crash rounds (kill -9 of the daemon and its chains during executions)'
       })
       expect(submitted.status).toBe(200)
       const pending = (await admin.listReviews('registration', 'pending')).find((r) => (r.submission as { projectName?: string }).projectName === slug)!
-      await admin.approveRegistration(pending.id, { slug, creator, launchpad: 'clanker', chain: 'base' })
+      await admin.approveRegistration(pending.id, { slug, creator, symbol: `C${round}`, launchpad: 'clanker', chain: 'base' })
       for (const key of keys) {
         const placed = await api(url, 'POST', `${PUBLIC}/orders`, {
           key: key.apiKey,

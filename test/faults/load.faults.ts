@@ -133,7 +133,8 @@ describe('load: 10 minutes of mixed traffic from 200 keys over 100,000 orders wh
     await pool(pending, 8, async (review) => {
       const slug = (review.submission as { projectName: string }).projectName
       const creator = slug === live.slug ? live.creator : (`0x${(0x2000 + Number(slug.split('-')[1])).toString(16).padStart(40, '0')}` as Address)
-      await admin.approveRegistration(review.id, { slug, creator, launchpad: 'clanker', chain: 'base' })
+      // The live one's symbol is its second fact (docs/launch-authenticity.md); the others never launch.
+      await admin.approveRegistration(review.id, { slug, creator, launchpad: 'clanker', chain: 'base', ...(slug === live.slug ? { symbol: 'LIVE' } : {}) })
     })
     // 100,000 orders: every key on every waiting project, limits no launch price meets; 20 keys also on the live one.
     await pool(keys, 10, async (key, k) => {

@@ -87,7 +87,7 @@ describe('reorgs of depth 1 to 5 during launches (a real daemon, no restart)', (
         body: { projectName: slug, projectUrls: [`https://${slug}.example`], projectInfo: 'reorg round', contact: `@${slug}`, email: `${slug}@example.com` },
       })
       const pending = (await admin.listReviews('registration', 'pending')).find((r) => (r.submission as { projectName?: string }).projectName === slug)!
-      await admin.approveRegistration(pending.id, { slug, creator, launchpad: 'doppler', chain: 'base' })
+      await admin.approveRegistration(pending.id, { slug, creator, symbol: `R${depth}`, launchpad: 'doppler', chain: 'base' })
       for (const key of keys) {
         await api(url, 'POST', `${PUBLIC}/orders`, {
           key: key.apiKey,

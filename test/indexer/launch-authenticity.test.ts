@@ -59,7 +59,7 @@ describe('launch authenticity: only facts nobody else can forge bind a project (
     },
   )
 
-  it('with an expected token address only that token binds, whoever sends it; the creator’s other launch is rejected', async () => {
+  it('with an expected token address only that token sent by the deployer binds; the creator’s other launch is rejected', async () => {
     const creator = fresh()
     const salt = bytesToHex(randomBytes(32))
     const expected = await expectedAddress('expected-cl', 'clanker', creator, salt)
@@ -70,8 +70,7 @@ describe('launch authenticity: only facts nobody else can forge bind a project (
     const other = await h.launch(slug, 'clanker', creator)
     await h.waitFor('rejected', async () => (await candidateOf(slug, other.token))?.status === 'rejected')
     expect((await candidateOf(slug, other.token))?.reason).toContain(`not the expected token ${expected}`)
-    const relayer = fresh()
-    const launched = await h.launch(slug, 'clanker', creator, { sender: relayer, salt })
+    const launched = await h.launch(slug, 'clanker', creator, { salt })
     expect(launched.token).toBe(expected)
     await h.waitFor('fill', async () => (await h.getOrder(buyer, slug))?.status === 'filled')
     await h.stopMining()

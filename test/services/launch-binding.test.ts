@@ -107,4 +107,30 @@ describe('launch binding service (operator and owner)', () => {
     await expect(service.confirm('devbuy', TOKEN)).rejects.toMatchObject({ code: 'candidate_not_confirmable', message: expect.stringContaining('dev buy') })
     expect((await journal.getCandidate('base', 'devbuy', TOKEN))!.status).toBe('rejected')
   })
+
+  it('warns about a deployer being registered: a contract, a 7702-delegated account, a shared deployer, one seen launching several tokens; candidates carry its notes', async () => {
+    const codes: Record<string, string> = { '0x00000000000000000000000000000000000000f1': '0x6080', '0x00000000000000000000000000000000000000f2': '0xef0100aa' }
+    const warned = createLaunchBindingService({
+      store,
+      journal,
+      clock: () => 42,
+      readCode: async (_chain, address) => codes[address.toLowerCase()],
+      sharedDeployers: ['0x00000000000000000000000000000000000000f3'],
+    })
+    expect(await warned.deployerWarnings('base', '0x00000000000000000000000000000000000000c1')).toEqual([])
+    expect((await warned.deployerWarnings('base', '0x00000000000000000000000000000000000000f1')).join(' ')).toContain('is a contract on base')
+    expect((await warned.deployerWarnings('base', '0x00000000000000000000000000000000000000f2')).join(' ')).toContain('EIP-7702-delegated')
+    expect((await warned.deployerWarnings('base', '0x00000000000000000000000000000000000000f3')).join(' ')).toContain('shared deployer')
+    expect((await warned.deployerWarnings('base', '0xcA11bde05977b3631167028862bE2a173976CA11')).join(' ')).toContain('Multicall3')
+    // A deployer seen launching two tokens (two candidates of any project).
+    await store.batch([
+      journal.putCandidate(candidate('rejected', { deployer: '0x00000000000000000000000000000000000000c1' })),
+      journal.putCandidate(
+        candidate('rejected', { deployer: '0x00000000000000000000000000000000000000c1', token: '0x00000000000000000000000000000000000000A8' }),
+      ),
+    ])
+    expect((await warned.deployerWarnings('base', '0x00000000000000000000000000000000000000C1')).join(' ')).toContain('has launched 2 tokens')
+    const { candidates } = await warned.candidates({ slug: 'alpha' })
+    expect(candidates[0]?.deployerNotes).toEqual(['launched 2 tokens seen by this service'])
+  })
 })

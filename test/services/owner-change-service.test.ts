@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { effectiveAtOf } from '../../src/domain/owner-changes.ts'
+import { createJournal } from '../../src/journal/journal.ts'
+import type { CandidateRecord } from '../../src/journal/journal-records.ts'
 import { createServices, type Services } from '../../src/services/services.ts'
 import type { Store } from '../../src/store/open-store.ts'
 import { projectLaunchOps } from '../../src/store/project-writes.ts'
@@ -85,5 +87,55 @@ describe('owner changes: confirmation, notice period, rejection', () => {
     expect(await services.ownerChanges.applyDue()).toEqual(['alpha'])
     expect((await project()).changeHistory).toMatchObject([{ outcome: 'rejected', reason: 'the project launched before the change took effect' }])
     expect((await project()).expectedTokenAddress).toBeNull()
+  })
+
+  it('a change in force confirms the launch it binds, seen while it waited; never a squat of its expected address, nor a candidate of another rule', async () => {
+    const journal = createJournal(store)
+    const creator = '0x00000000000000000000000000000000000000c1'
+    const base = {
+      slug: 'alpha',
+      chain: 'base' as const,
+      launchpad: 'clanker' as const,
+      claimedCreators: [],
+      name: 'Alpha',
+      symbol: 'ALPHA',
+      txHash: `0x${'11'.repeat(32)}` as const,
+      blockNumber: '10',
+      blockHash: `0x${'22'.repeat(32)}` as const,
+      logIndex: 0,
+      launchedAt: 1,
+      status: 'rejected' as const,
+      attempts: 0,
+      seenAt: 1,
+      updatedAt: 1,
+    }
+    const stored = (token: string, deployer: string) =>
+      ({ token, deployer, claimedCreators: [], name: 'Alpha', symbol: 'ALPHA' }) as unknown as CandidateRecord['launch']
+    // The indexer's records while the change waited: the genuine launch (pending_owner_change); a squat at the proposed
+    // address by someone else (its own rule), and the same squat wrongly marked pending (an older record): never confirmed.
+    const squatter = '0x00000000000000000000000000000000000000ba'
+    await store.batch([
+      journal.putCandidate({ ...base, token: TOKEN, deployer: creator, reason: 'matches', rule: 'pending_owner_change', launch: stored(TOKEN, creator) }),
+      journal.putCandidate({
+        ...base,
+        slug: 'alpha',
+        token: OTHER,
+        deployer: squatter,
+        reason: 'squat',
+        rule: 'pending_owner_change',
+        launch: stored(OTHER, squatter),
+      }),
+    ])
+    await services.launches.setExpectedToken('alpha', owner, TOKEN)
+    expect(await services.ownerChanges.confirm('alpha')).toMatchObject({ outcome: 'in_force' })
+    expect(await journal.getCandidate('base', 'alpha', TOKEN)).toMatchObject({ status: 'confirmed' })
+    expect(await journal.getCandidate('base', 'alpha', OTHER)).toMatchObject({ status: 'rejected' })
+    // A proposal of the symbol in force: a look-alike of it by someone else is never confirmed.
+    await store.batch([
+      journal.putCandidate({ ...base, token: OTHER, deployer: squatter, reason: 'look-alike', rule: 'lookalike', launch: stored(OTHER, squatter) }),
+    ])
+    await services.launches.proposeBinding('alpha', owner, { expectedTokenAddress: null, expectedSymbol: 'ALPHA' })
+    expect(await services.ownerChanges.confirm('alpha')).toMatchObject({ outcome: 'in_force' })
+    expect(await journal.getCandidate('base', 'alpha', OTHER)).toMatchObject({ status: 'rejected' })
   })
 })

@@ -107,13 +107,19 @@ export function registerKeyRoutes(app: FastifyInstance, deps: HttpAppDeps): void
   // An owner's change of what the orders buy is a proposal the operator confirms (docs/owner-changes.md): 202 until then.
   app.patch<{ Params: { slug: string } }>('/projects/:slug/launch-binding', async (request, reply) => {
     const body = parseBody(S.LaunchBindingBody, request.body)
-    const edit = await services.launches.setExpectedToken(request.params.slug, keyOf(request).id, body.expectedTokenAddress)
+    const edit = await services.launches.proposeBinding(request.params.slug, keyOf(request).id, {
+      ...(body.expectedTokenAddress === undefined ? {} : { expectedTokenAddress: body.expectedTokenAddress }),
+      ...(body.expectedSymbol === undefined ? {} : { expectedSymbol: body.expectedSymbol }),
+      ...(body.expectedName === undefined ? {} : { expectedName: body.expectedName }),
+    })
     const { project } = edit
     reply.code(edit.outcome === 'pending_confirmation' ? 202 : 200)
     return {
       slug: project.slug,
       creatorAddress: project.creatorAddress,
       expectedTokenAddress: project.expectedTokenAddress,
+      expectedSymbol: project.expectedSymbol ?? null,
+      expectedName: project.expectedName ?? null,
       pendingChange: edit.outcome === 'pending_confirmation' ? pendingChangeView(edit.change) : null,
     }
   })

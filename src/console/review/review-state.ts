@@ -29,6 +29,9 @@ export interface ApproveRegistrationForm {
   slug: string
   creator: string
   expectedToken?: string
+  /** The token's symbol (and name) announced: the binding's second fact (docs/launch-authenticity.md). */
+  symbol?: string
+  name?: string
   launchpad: (typeof LAUNCHPADS)[number]
   chain: (typeof CHAIN_KEYS)[number]
   method: (typeof LAUNCH_METHODS)[number]
@@ -140,7 +143,11 @@ export function fieldError(field: FormField): string | null {
           ? shape.expectedToken
           : field.name === 'label'
             ? shape.label
-            : undefined
+            : field.name === 'symbol'
+              ? shape.symbol
+              : field.name === 'name'
+                ? shape.name
+                : undefined
   if (!schema) return null
   const parsed = schema.safeParse(field.value)
   return parsed.success ? null : (parsed.error.issues[0]?.message ?? 'invalid')
@@ -156,6 +163,9 @@ function approveFields(item: ReviewItem): FormField[] {
     { name: 'launchpad', label: 'launchpad', value: LAUNCHPADS[0], options: LAUNCHPADS },
     { name: 'chain', label: 'chain', value: CHAIN_KEYS[0], options: CHAIN_KEYS },
     { name: 'method', label: 'launch method', value: LAUNCH_METHODS[0], options: LAUNCH_METHODS },
+    // The second fact with the deployer: without it (or the expected token) every launch waits for a confirmation.
+    { name: 'symbol', label: 'token symbol', value: '', optional: true },
+    { name: 'name', label: 'token name', value: '', optional: true },
   ]
 }
 
@@ -219,12 +229,24 @@ function effectDone(before: ReviewState, id: number, value: unknown): ReviewStat
     case 'load_blocklist':
       return { ...state, blocklist: value as BlockEntry[] }
     case 'approve_registration': {
-      const result = value as { review: ReviewItem; key: IssuedKey; project: { slug: string } }
+      const result = value as {
+        review: ReviewItem
+        key: IssuedKey
+        project: { slug: string; launchMethod?: string; expectedSymbol?: string | null; expectedTokenAddress?: string | null }
+        deployerWarnings?: string[]
+      }
+      // What the operator must know of the binding just recorded (docs/launch-authenticity.md).
+      const warnings = [
+        ...(result.project.launchMethod === 'open_market' && !result.project.expectedSymbol && !result.project.expectedTokenAddress
+          ? ['no symbol or expected token recorded: its launches wait for your confirmation']
+          : []),
+        ...(result.deployerWarnings ?? []),
+      ]
       return {
         ...state,
         items: upsert(state.items, result.review),
         mode: { kind: 'key', key: result.key, what: `Project ${result.project.slug} created. Its owner's API key:` },
-        notice: `approved registration ${effect.reviewId} as ${result.project.slug}`,
+        notice: `approved registration ${effect.reviewId} as ${result.project.slug}${warnings.map((w) => `; warning: ${w}`).join('')}`,
       }
     }
     case 'approve_key_request': {
@@ -379,6 +401,8 @@ function reduceApproveKey(state: ReviewState, mode: Extract<ReviewMode, { kind: 
       return withEffect(busy, { type: 'approve_key_request', reviewId: item.id, ...(label ? { label } : {}) })
     }
     const expectedToken = value('expectedToken')
+    const symbol = value('symbol')
+    const name = value('name')
     return withEffect(busy, {
       type: 'approve_registration',
       reviewId: item.id,
@@ -386,6 +410,8 @@ function reduceApproveKey(state: ReviewState, mode: Extract<ReviewMode, { kind: 
         slug: value('slug'),
         creator: value('creator'),
         ...(expectedToken ? { expectedToken } : {}),
+        ...(symbol ? { symbol } : {}),
+        ...(name ? { name } : {}),
         launchpad: value('launchpad') as ApproveRegistrationForm['launchpad'],
         chain: value('chain') as ApproveRegistrationForm['chain'],
         method: value('method') as ApproveRegistrationForm['method'],

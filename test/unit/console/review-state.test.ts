@@ -131,6 +131,8 @@ describe('prebuy review: reducer and view model', () => {
       ['launchpad', 'clanker'],
       ['chain', 'base'],
       ['launch method', 'open_market'],
+      ['token symbol (optional)', ''],
+      ['token name (optional)', ''],
     ])
     state = press(state, ['', { enter: true }])
     expect(form().error).toBe('creator / deployer: expected a 0x-prefixed 20-byte hex address')
@@ -159,6 +161,8 @@ describe('prebuy review: reducer and view model', () => {
       'doppler',
       'second_chain',
       'open_market',
+      '',
+      '',
     ])
     expect(form().fields[2]!.error).toBe('expected a 0x-prefixed 20-byte hex address')
     state = press(state, ['', { backspace: true }], ['', { enter: true }])
@@ -170,6 +174,36 @@ describe('prebuy review: reducer and view model', () => {
     })
     expect(form().busy).toBe(true)
     expect(press(state, ['x'])).toBe(state)
+  })
+
+  it('approve a registration with the token symbol and name, the second fact with the deployer', () => {
+    let state = press(loaded(registration('r1', 1)), ['a'])
+    state = press(state, ['', { tab: true }])
+    state = type(state, '0x1234567890123456789012345678901234567890')
+    // To the symbol: past expected token, launchpad, chain and launch method.
+    state = press(state, ['', { tab: true }], ['', { tab: true }], ['', { tab: true }], ['', { tab: true }], ['', { tab: true }])
+    state = type(state, 'MOON')
+    state = press(state, ['', { tab: true }])
+    state = type(state, 'Moon Beam')
+    state = press(state, ['', { enter: true }])
+    expect(state.outbox.at(-1)).toMatchObject({
+      type: 'approve_registration',
+      request: { creator: '0x1234567890123456789012345678901234567890', symbol: 'MOON', name: 'Moon Beam' },
+    })
+    // The daemon's warnings about the deployer, and a binding without a second fact, are in the notice.
+    const done = reduceReview(state, {
+      type: 'effect_done',
+      id: (state.outbox.at(-1) as { id: number }).id,
+      value: {
+        review: registration('r1', 1, { status: 'approved', projectSlug: 'moon' }),
+        key: issued,
+        project: { slug: 'moon', launchMethod: 'open_market', expectedSymbol: null, expectedTokenAddress: null },
+        deployerWarnings: ['0x12 is a contract on base'],
+      },
+    })
+    expect(done.notice).toBe(
+      'approved registration r1 as moon; warning: no symbol or expected token recorded: its launches wait for your confirmation; warning: 0x12 is a contract on base',
+    )
   })
 
   it("the daemon's refusal is shown in the form, which keeps what was typed; success shows the key once, dismissed by Enter", () => {

@@ -120,6 +120,36 @@ describe('admin app', () => {
     expect(invalid).toMatchObject({ status: 400, code: 'invalid_request', message: 'token: expected a 0x-prefixed 20-byte hex address' })
   })
 
+  it('PATCH projects/:slug/binding answers the project and, for a new deployer, the warnings about it (as at approval)', async () => {
+    const seen: unknown[] = []
+    const bindingOps = new Proxy({} as AdminOperations, {
+      get: (_target, name) =>
+        name === 'updateBinding'
+          ? (slug: string, request: unknown) => {
+              seen.push({ slug, request })
+              return Promise.resolve({ slug, chain: 'base' })
+            }
+          : name === 'deployerWarnings'
+            ? (chain: string, deployer: string) => Promise.resolve([`${deployer} is a contract on ${chain}`])
+            : unused,
+    })
+    const bindingApp = buildAdminApp({ operations: bindingOps, operatorToken: TOKEN, logger: silentLogger })
+    const patch = (payload: object) =>
+      bindingApp.inject({ method: 'PATCH', url: '/admin/v1/projects/moon/binding', headers: { authorization: `Bearer ${TOKEN}` }, payload })
+    const creator = '0x00000000000000000000000000000000000000c1'
+    expect((await patch({ creator, symbol: 'MOON' })).json()).toEqual({
+      project: { slug: 'moon', chain: 'base' },
+      deployerWarnings: [`${creator} is a contract on base`],
+    })
+    expect((await patch({ symbol: null })).json()).toEqual({ project: { slug: 'moon', chain: 'base' }, deployerWarnings: [] })
+    expect(seen).toEqual([
+      { slug: 'moon', request: { creator, symbol: 'MOON' } },
+      { slug: 'moon', request: { symbol: null } },
+    ])
+    expect((await patch({})).statusCode).toBe(400)
+    await bindingApp.close()
+  })
+
   it('answers what no route sees like the public listener, before the token check, never echoing the URL', async () => {
     const listener = buildAdminApp({ operations, operatorToken: TOKEN, logger: silentLogger })
     try {
