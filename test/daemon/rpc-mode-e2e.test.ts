@@ -240,6 +240,9 @@ describe('a daemon in rpc mode on Base as it is today (the devnet), with only it
         launchpad,
         '--chain',
         'base',
+        // The second fact of the binding (issue 22): the symbol the creator launches with.
+        '--symbol',
+        slug.slice(0, 3).toUpperCase(),
       ])
       expect(approved.code, approved.stdout + approved.stderr).toBe(0)
     }
@@ -355,6 +358,8 @@ describe('a daemon in rpc mode on Base as it is today (the devnet), with only it
       'clanker',
       '--chain',
       'base',
+      '--symbol',
+      'NOVA',
     ])
     expect(approved.code, approved.stdout + approved.stderr).toBe(0)
     const placed = await api(url, 'POST', `${PUBLIC}/orders`, {
@@ -362,7 +367,7 @@ describe('a daemon in rpc mode on Base as it is today (the devnet), with only it
       body: { items: [{ slug: 'nova', maxSpendUsdc: '20', maxFdvUsdc: null, expiresInMs: 600_000 }] },
     })
     expect(placed.body.results, JSON.stringify(placed.body)).toEqual([{ slug: 'nova', ok: true, status: 'created' }])
-    const launched = await runCli<DevnetLaunchResult>(devnetDataDir, ['devnet', 'launch', '--launchpad', 'clanker', '--creator', creator])
+    const launched = await runCli<DevnetLaunchResult>(devnetDataDir, ['devnet', 'launch', '--launchpad', 'clanker', '--creator', creator, '--symbol', 'NOVA'])
     expect(launched.code, launched.stdout + launched.stderr).toBe(0)
     const order = await until(
       async () => {

@@ -443,7 +443,11 @@ export type components = {
              * @example 0x4200000000000000000000000000000000000006
              */
             creatorAddress: string;
-            /** @description The token address expected at launch (then only it binds); null: none. */
+            /** @description The token name recorded with the symbol (a launch must have it too); null: none. */
+            expectedName?: string | null;
+            /** @description The token symbol recorded (with the deployer, a launch of it binds); null: none. */
+            expectedSymbol?: string | null;
+            /** @description The token address expected at launch (with the deployer, it binds); null: none. */
             expectedTokenAddress: string | null;
             /** @constant */
             kind: "launch_binding";
@@ -619,7 +623,7 @@ export type components = {
              * @description Stable machine code (the list with meanings is in the API description). Not sent on 500.
              * @enum {string}
              */
-            code?: "missing_key" | "invalid_key" | "rate_limited" | "blocked" | "desk_closed" | "invalid_body" | "invalid_query" | "invalid_cursor" | "label_taken" | "invalid_label" | "key_not_found" | "project_not_found" | "not_project_owner" | "binding_fixed" | "invalid_chain" | "chain_disabled" | "invalid_lock_seconds" | "invalid_vesting_seconds" | "not_otc_project" | "otc_unavailable" | "invalid_otc_fdv" | "invalid_settle_at" | "invalid_otc_token" | "invalid_otc_amount" | "otc_deposited" | "change_pending" | "otc_no_offer" | "insufficient_token_balance" | "otc_settled" | "otc_settling" | "otc_cancel_failed" | "otc_no_owner_wallet" | "not_dev_buy_project" | "dev_buy_unavailable" | "invalid_dev_buy_params" | "dev_buy_no_params" | "dev_buy_requested" | "dev_buy_launched" | "dev_buy_would_revert" | "otc_deposit_failed" | "otc_terms_changed" | "invalid_address" | "invalid_amount" | "insufficient_balance" | "tokens_locked" | "token_not_contract" | "invalid_destination" | "destination_unrecoverable" | "destination_cannot_receive" | "amount_below_minimum" | "withdrawal_rate_limited" | "gas_reserved_for_launches" | "storage_unavailable" | "chain_unavailable" | "withdrawal_failed" | "withdrawal_pending" | "too_many_operations" | "bundle_send_failed" | "bundle_simulation_failed" | "transaction_over_gas_cap" | "bundler_unfunded" | "user_operation_estimate_failed" | "user_operation_not_mined";
+            code?: "missing_key" | "invalid_key" | "rate_limited" | "blocked" | "desk_closed" | "invalid_body" | "invalid_query" | "invalid_cursor" | "label_taken" | "invalid_label" | "key_not_found" | "project_not_found" | "not_project_owner" | "binding_fixed" | "invalid_token_text" | "invalid_chain" | "chain_disabled" | "invalid_lock_seconds" | "invalid_vesting_seconds" | "not_otc_project" | "otc_unavailable" | "invalid_otc_fdv" | "invalid_settle_at" | "invalid_otc_token" | "invalid_otc_amount" | "otc_deposited" | "change_pending" | "otc_no_offer" | "insufficient_token_balance" | "otc_settled" | "otc_settling" | "otc_cancel_failed" | "otc_no_owner_wallet" | "not_dev_buy_project" | "dev_buy_unavailable" | "invalid_dev_buy_params" | "dev_buy_no_params" | "dev_buy_requested" | "dev_buy_launched" | "dev_buy_would_revert" | "otc_deposit_failed" | "otc_terms_changed" | "invalid_address" | "invalid_amount" | "insufficient_balance" | "tokens_locked" | "token_not_contract" | "invalid_destination" | "destination_unrecoverable" | "destination_cannot_receive" | "amount_below_minimum" | "withdrawal_rate_limited" | "gas_reserved_for_launches" | "storage_unavailable" | "chain_unavailable" | "withdrawal_failed" | "withdrawal_pending" | "too_many_operations" | "wallet_address_mismatch" | "bundle_send_failed" | "bundle_simulation_failed" | "transaction_over_gas_cap" | "bundler_unfunded" | "user_operation_estimate_failed" | "user_operation_not_mined";
             /** @description Sent with the codes that say so: the problems of an invalid body or query, or the fields a code publishes. */
             details?: {
                 message: string;
@@ -650,20 +654,28 @@ export type components = {
         /** @description What binds a project to its launch: in force now, and the pending change if any. */
         LaunchBinding: {
             /**
-             * @description The registered deployer: a launch binds the project when sent by it (unless an expected token is set).
+             * @description The registered deployer: a launch binds the project only when sent by it, with a second fact (the expected token, the symbol, or the operator’s confirmation).
              * @example 0x4200000000000000000000000000000000000006
              */
             creatorAddress: string;
+            /** @description In force now; null: none recorded. */
+            expectedName: string | null;
+            /** @description In force now; null: none recorded. */
+            expectedSymbol: string | null;
             /** @description In force now. */
             expectedTokenAddress: string | null;
             /** @description The owner’s change of the binding waiting for the operator (or its notice period); null: none. */
             pendingChange: components["schemas"]["PendingChange"] | null;
             slug: string;
         };
-        /** @description PATCH /projects/{slug}/launch-binding body. */
+        /** @description PATCH /projects/{slug}/launch-binding body: the second fact that binds the project with its registered deployer (docs/launch-authenticity.md). Absent fields stay as they are. */
         LaunchBindingBody: {
-            /** @description The address the token will have at launch (Clanker: from the deployment salt; Zora: coinAddress; Doppler: the CREATE2 asset address), or null to clear it. Once set, only a launch of that token binds the project. */
-            expectedTokenAddress: string | null;
+            /** @description The token name, with the symbol: when recorded, a launch must have it too; null clears it. */
+            expectedName?: string | null;
+            /** @description The token symbol, exactly as the token will report it (case kept), or null to clear it. With the registered deployer, a launch of that symbol binds the project. */
+            expectedSymbol?: string | null;
+            /** @description The address the token will have at launch (Clanker: from the deployment salt; Zora: coinAddress; Doppler: the CREATE2 asset address), or null to clear it. With the registered deployer, a launch of that token binds the project; sent by anyone else it is rejected. */
+            expectedTokenAddress?: string | null;
         };
         /** @description GET /projects/{slug}/simulation: what the launch would do with the live order book and balances now. */
         LaunchSimulation: {
@@ -721,7 +733,7 @@ export type components = {
                 /** @description Every pool fee a buy in that block pays, percent (4 decimals). */
                 firstSwapFeePercent: string;
                 /** @enum {string} */
-                launchpad: "clanker" | "doppler" | "zora";
+                launchpad: "clanker" | "doppler" | "zora" | "clanker_v5";
                 /** @description The reference launch the demand is placed on: the launchpad’s default launch fees. */
                 reference: string;
                 /** @description Seconds after the launch block of the first block from which the fee no longer changes. */
@@ -1164,7 +1176,7 @@ export type components = {
                 /** @enum {string} */
                 launchMethod: "open_market" | "dev_buy" | "pooled_otc";
                 /** @enum {string} */
-                launchpad: "clanker" | "doppler" | "zora";
+                launchpad: "clanker" | "doppler" | "zora" | "clanker_v5";
             };
             stats: {
                 /** @description Sum of the spend caps of live orders, in whole USDC rounded down to 2 significant figures (spend caps are owner-only: an exact sum would reveal a new buyer's). */
@@ -1680,7 +1692,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The service could not write to its disk (code storage_unavailable; full or read-only): nothing was changed; retry after Retry-After. */
+            /** @description The wallet address was not confirmed against the chain, and nothing was stored: a chain’s wallet factory derives another address (code wallet_address_mismatch), or the chain could not be read (code chain_unavailable). Or: The service could not write to its disk (code storage_unavailable; full or read-only): nothing was changed; retry after Retry-After. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -1690,8 +1702,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "Service unavailable",
-                     *       "message": "The service could not write to its disk (code storage_unavailable; full or read-only): nothing was changed; retry after Retry-After.",
-                     *       "code": "storage_unavailable"
+                     *       "message": "The wallet address was not confirmed against the chain, and nothing was stored: a chain’s wallet factory derives another address (code wallet_address_mismatch), or the chain could not be read (code chain_unavailable). Or: The service could not write to its disk (code storage_unavailable; full or read-only): nothing was changed; retry after Retry-After.",
+                     *       "code": "wallet_address_mismatch"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -3117,7 +3129,9 @@ export interface operations {
                      *             "proposed": {
                      *               "kind": "launch_binding",
                      *               "creatorAddress": "0x4200000000000000000000000000000000000006",
-                     *               "expectedTokenAddress": "0x4200000000000000000000000000000000000006"
+                     *               "expectedTokenAddress": "0x4200000000000000000000000000000000000006",
+                     *               "expectedSymbol": null,
+                     *               "expectedName": null
                      *             },
                      *             "proposedAt": "2026-11-26T06:00:00.000Z",
                      *             "confirmedAt": "2026-11-26T06:00:00.000Z",
@@ -3132,12 +3146,16 @@ export interface operations {
                      *             "from": {
                      *               "kind": "launch_binding",
                      *               "creatorAddress": "0x4200000000000000000000000000000000000006",
-                     *               "expectedTokenAddress": "0x4200000000000000000000000000000000000006"
+                     *               "expectedTokenAddress": "0x4200000000000000000000000000000000000006",
+                     *               "expectedSymbol": null,
+                     *               "expectedName": null
                      *             },
                      *             "to": {
                      *               "kind": "launch_binding",
                      *               "creatorAddress": "0x4200000000000000000000000000000000000006",
-                     *               "expectedTokenAddress": "0x4200000000000000000000000000000000000006"
+                     *               "expectedTokenAddress": "0x4200000000000000000000000000000000000006",
+                     *               "expectedSymbol": null,
+                     *               "expectedName": null
                      *             },
                      *             "proposedAt": "2026-11-26T06:00:00.000Z",
                      *             "decidedAt": "2026-11-26T06:00:00.000Z",
@@ -3860,7 +3878,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "expectedTokenAddress": "0x4200000000000000000000000000000000000006"
+                 *       "expectedTokenAddress": "0x4200000000000000000000000000000000000006",
+                 *       "expectedSymbol": "example",
+                 *       "expectedName": "example"
                  *     }
                  */
                 "application/json": components["schemas"]["LaunchBindingBody"];
@@ -3881,13 +3901,17 @@ export interface operations {
                      *       "slug": "example",
                      *       "creatorAddress": "0x4200000000000000000000000000000000000006",
                      *       "expectedTokenAddress": "0x4200000000000000000000000000000000000006",
+                     *       "expectedSymbol": null,
+                     *       "expectedName": null,
                      *       "pendingChange": {
                      *         "kind": "launch_binding",
                      *         "status": "awaiting_confirmation",
                      *         "proposed": {
                      *           "kind": "launch_binding",
                      *           "creatorAddress": "0x4200000000000000000000000000000000000006",
-                     *           "expectedTokenAddress": "0x4200000000000000000000000000000000000006"
+                     *           "expectedTokenAddress": "0x4200000000000000000000000000000000000006",
+                     *           "expectedSymbol": null,
+                     *           "expectedName": null
                      *         },
                      *         "proposedAt": "2026-11-26T06:00:00.000Z",
                      *         "confirmedAt": "2026-11-26T06:00:00.000Z",
@@ -3912,13 +3936,17 @@ export interface operations {
                      *       "slug": "example",
                      *       "creatorAddress": "0x4200000000000000000000000000000000000006",
                      *       "expectedTokenAddress": "0x4200000000000000000000000000000000000006",
+                     *       "expectedSymbol": null,
+                     *       "expectedName": null,
                      *       "pendingChange": {
                      *         "kind": "launch_binding",
                      *         "status": "awaiting_confirmation",
                      *         "proposed": {
                      *           "kind": "launch_binding",
                      *           "creatorAddress": "0x4200000000000000000000000000000000000006",
-                     *           "expectedTokenAddress": "0x4200000000000000000000000000000000000006"
+                     *           "expectedTokenAddress": "0x4200000000000000000000000000000000000006",
+                     *           "expectedSymbol": null,
+                     *           "expectedName": null
                      *         },
                      *         "proposedAt": "2026-11-26T06:00:00.000Z",
                      *         "confirmedAt": "2026-11-26T06:00:00.000Z",
@@ -4361,7 +4389,9 @@ export interface operations {
                      *         "proposed": {
                      *           "kind": "launch_binding",
                      *           "creatorAddress": "0x4200000000000000000000000000000000000006",
-                     *           "expectedTokenAddress": "0x4200000000000000000000000000000000000006"
+                     *           "expectedTokenAddress": "0x4200000000000000000000000000000000000006",
+                     *           "expectedSymbol": null,
+                     *           "expectedName": null
                      *         },
                      *         "proposedAt": "2026-11-26T06:00:00.000Z",
                      *         "confirmedAt": "2026-11-26T06:00:00.000Z",
@@ -4416,7 +4446,9 @@ export interface operations {
                      *         "proposed": {
                      *           "kind": "launch_binding",
                      *           "creatorAddress": "0x4200000000000000000000000000000000000006",
-                     *           "expectedTokenAddress": "0x4200000000000000000000000000000000000006"
+                     *           "expectedTokenAddress": "0x4200000000000000000000000000000000000006",
+                     *           "expectedSymbol": null,
+                     *           "expectedName": null
                      *         },
                      *         "proposedAt": "2026-11-26T06:00:00.000Z",
                      *         "confirmedAt": "2026-11-26T06:00:00.000Z",
