@@ -152,6 +152,8 @@ describe('daemon: orders placed over the API fill on a devnet launch', () => {
       'clanker_v5',
       '--chain',
       'base',
+      '--symbol',
+      'NOVA',
     ])
     expect(approved.json?.project).toMatchObject({ slug: 'nova', launchpad: 'clanker_v5' })
     const buyer = await call('POST', '/api-keys', undefined, { label: 'buyer-nova' })
@@ -166,6 +168,8 @@ describe('daemon: orders placed over the API fill on a devnet launch', () => {
       'clanker_v5',
       '--creator',
       creator,
+      '--symbol',
+      'NOVA',
       '--start-fee',
       '50000',
       '--end-fee',

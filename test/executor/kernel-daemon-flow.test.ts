@@ -56,7 +56,7 @@ describe('daemon with Kernel v3.1 wallets: order, fill, withdrawal over the API'
       email: 'team@krocket.example',
     })
     const [registration] = await admin.listReviews('registration', 'pending')
-    await admin.approveRegistration(registration!.id, { slug: 'krocket', creator, launchpad: 'clanker', chain: 'base' })
+    await admin.approveRegistration(registration!.id, { slug: 'krocket', creator, launchpad: 'clanker', chain: 'base', symbol: 'KRKT' })
 
     const created = await call('POST', '/api-keys', undefined, { label: 'kernel-buyer' })
     expect(created.status).toBe(201)

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { type Address, bytesToHex, encodeFunctionData, erc20Abi, getAddress, type Hex, multicall3Abi } from 'viem'
+import { type Address, bytesToHex, encodeFunctionData, erc20Abi, getAddress, type Hex, multicall3Abi, zeroAddress } from 'viem'
 import { entryPoint07Abi, type PackedUserOperation } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -69,8 +69,14 @@ describe('adversarial launches on the devnet (real launchpads, indexer, executor
           endFee: d.endFee,
           durationSeconds: d.decaySeconds,
           salt: bytesToHex(randomBytes(32)),
-          rehype: false,
+          // The airlock's plain decay pool: no hook initializer, no plugin, no balance limit (launch-token.ts dopplerPool).
+          hookInitializer: false,
+          dopplerHook: zeroAddress,
+          dopplerHookData: '0x',
+          lpFee: 0,
           numeraire: h.chain.addresses.weth,
+          maxBalanceLimit: 0n,
+          balanceLimitEnd: 0,
         },
       ],
     })

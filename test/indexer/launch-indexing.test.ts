@@ -62,7 +62,7 @@ describe('launch indexer (real devnet, launchpads, store)', () => {
   it('matches a Clanker launch by msgSender too (a deployer bot sends, someone else is the token admin)', async () => {
     const bot = privateKeyToAccount(generatePrivateKey()).address
     const admin = privateKeyToAccount(generatePrivateKey()).address
-    const { slug } = await h.newProject('idx-bot', 'clanker', bot)
+    const { slug } = await h.newProject('idx-bot', 'clanker', bot, { expectedSymbol: 'BOT' })
     await impersonate(h.chain, bot)
     const d = DEVNET_LAUNCH_DEFAULTS.clanker
     const receipt = await sendDevnetCall(h.chain, bot, {
