@@ -45,3 +45,31 @@ export async function applyMiningMode(rpcUrl: string, mode: MiningMode): Promise
   await jsonRpc(rpcUrl, 'evm_setAutomine', [false])
   await jsonRpc(rpcUrl, 'evm_setIntervalMining', [mode === 'manual' ? 0 : mode])
 }
+
+/**
+ * The mining mode of every anvil this process started, by RPC URL. Asked over RPC, an anvil on a sub-second interval
+ * looks like one mined by hand: `anvil_getAutomine` is false and `anvil_getIntervalMining` answers 0 (whole seconds;
+ * observed with anvil 1.7.1 and `--block-time 0.2`), so a caller that mined "because nothing else will" added a block of
+ * its own to the interval's and, repeated, ran the chain's clock ahead of the wall clock.
+ */
+const knownModes = new Map<string, () => MiningMode>()
+
+/** Called by start-anvil.ts for the life of the process it supervises. */
+export function trackMiningMode(rpcUrl: string, current: () => MiningMode): () => void {
+  knownModes.set(rpcUrl, current)
+  return () => {
+    if (knownModes.get(rpcUrl) === current) knownModes.delete(rpcUrl)
+  }
+}
+
+/**
+ * Whether a transaction sent to this chain gets mined without anyone calling `evm_mine`. An anvil of this process
+ * answers from what it was told; another one (started elsewhere) is asked over RPC, where a sub-second interval reads as
+ * manual mining (above): mining one block there is harmless but one too many.
+ */
+export async function minesByItself(rpcUrl: string): Promise<boolean> {
+  const known = knownModes.get(rpcUrl)
+  if (known) return known() !== 'manual'
+  if (await jsonRpc<boolean>(rpcUrl, 'anvil_getAutomine')) return true
+  return Boolean(await jsonRpc<number | null>(rpcUrl, 'anvil_getIntervalMining'))
+}

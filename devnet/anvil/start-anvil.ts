@@ -4,7 +4,7 @@ import { dirname } from 'node:path'
 import { PrebuyError } from '../../src/common/errors.ts'
 import { silentLogger, type Logger } from '../../src/common/logger.ts'
 import { jsonRpc } from './json-rpc.ts'
-import { applyMiningMode, assertMiningMode, needsCommandLine, type MiningMode } from './mining-mode.ts'
+import { applyMiningMode, assertMiningMode, needsCommandLine, trackMiningMode, type MiningMode } from './mining-mode.ts'
 import { resolveAnvilBinary } from './resolve-anvil-binary.ts'
 import { startStateDumper, type StateDumper } from './state-dumper.ts'
 import { exitDumpPath, settleStateFiles } from './state-files.ts'
@@ -315,6 +315,7 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
     }
   }
   supervise(current)
+  const untrack = trackMiningMode(rpcUrl, () => miningMode)
   const dumper: StateDumper | undefined = options.stateFile
     ? startStateDumper({ rpcUrl: () => rpcUrl, stateFile: options.stateFile, intervalMs: (options.stateIntervalSeconds ?? 2) * 1000, logger })
     : undefined
@@ -393,6 +394,7 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
     stop() {
       stopped ??= (async () => {
         stopping = true
+        untrack()
         await restarting
         await dumper?.stop()
         const { child, exited } = current

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { createPublicClient, webSocket } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
+import { minesByItself } from '../../devnet/anvil/mining-mode.ts'
 import { resolveAnvilBinary } from '../../devnet/anvil/resolve-anvil-binary.ts'
 import { startAnvil, type AnvilInstance } from '../../devnet/anvil/start-anvil.ts'
 import { PrebuyError } from '../../src/common/errors.ts'
@@ -136,8 +137,14 @@ describe('startAnvil', () => {
     // Whole seconds that never go back, and at least two consecutive blocks in one second (Base: about five).
     for (let i = 1; i < ordered.length; i++) expect(ordered[i]! - ordered[i - 1]!).toBeGreaterThanOrEqual(0)
     expect(ordered.some((t, i) => i > 0 && t === ordered[i - 1])).toBe(true)
+    // Over RPC a sub-second interval reads as mining by hand (whole seconds only); the devnet helpers that mine when
+    // nothing else will ask the supervisor instead, so they add no block of their own.
+    expect(await jsonRpc<boolean>(anvil.rpcUrl, 'anvil_getAutomine')).toBe(false)
+    expect(await jsonRpc<number>(anvil.rpcUrl, 'anvil_getIntervalMining')).toBe(0)
+    expect(await minesByItself(anvil.rpcUrl)).toBe(true)
 
     await anvil.setMiningMode('manual')
+    expect(await minesByItself(anvil.rpcUrl)).toBe(false)
     const still = await blockNumber(anvil)
     await new Promise((resolve) => setTimeout(resolve, 600))
     expect(await blockNumber(anvil)).toBe(still)
@@ -146,6 +153,7 @@ describe('startAnvil', () => {
     await anvil.setMiningMode(0.2)
     expect(anvil.pid).not.toBe(oldPid)
     expect(anvil.miningMode).toBe(0.2)
+    expect(await minesByItself(anvil.rpcUrl)).toBe(true)
     expect(anvil.restarts).toBe(0)
     expect(await blockNumber(anvil)).toBeGreaterThanOrEqual(still)
     expect(await waitUntil(async () => (await blockNumber(anvil)) >= still + 3, 10_000)).toBe(true)
