@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process'
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
 import { minesByItself } from '../../devnet/anvil/mining-mode.ts'
 import { resolveAnvilBinary } from '../../devnet/anvil/resolve-anvil-binary.ts'
-import { startAnvil, type AnvilInstance } from '../../devnet/anvil/start-anvil.ts'
+import { PERSISTED_STATES, startAnvil, type AnvilInstance } from '../../devnet/anvil/start-anvil.ts'
 import { PrebuyError } from '../../src/common/errors.ts'
 
 const DEV_ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
@@ -247,6 +247,18 @@ describe('startAnvil', () => {
     expect(isAlive(pid)).toBe(false)
     expect(anvil.pid).toBeUndefined()
     await expect(jsonRpc(anvil.rpcUrl, 'eth_chainId', [], 500)).rejects.toThrow()
+  })
+
+  it("keeps anvil's past states to a bounded number in the chain's own folder, emptied when the chain stops", async () => {
+    const stateDir = join(dir, 'history-bound')
+    const anvil = await start({ chainId: 31337, stateFile: join(stateDir, 'state.json'), mining: 0.2 })
+    // anvil 1.7.1 would otherwise write up to 3,600 past states into ~/.foundry/anvil/tmp and never remove them.
+    const args = (await readFile(`/proc/${anvil.pid}/cmdline`, 'utf8')).split('\0')
+    expect(args[args.indexOf('--max-persisted-states') + 1]).toBe(String(PERSISTED_STATES))
+    expect(args[args.indexOf('--cache-path') + 1]).toBe(join(stateDir, 'history'))
+    await mkdir(join(stateDir, 'history', 'anvil-state-left'), { recursive: true })
+    await anvil.stop()
+    expect(await readdir(stateDir)).not.toContain('history')
   })
 
   /** Runs a fixture script that starts anvil and then ends without stopping it; returns anvil's pid. */
