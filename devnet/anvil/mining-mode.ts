@@ -63,13 +63,14 @@ export function trackMiningMode(rpcUrl: string, current: () => MiningMode): () =
 }
 
 /**
- * Whether a transaction sent to this chain gets mined without anyone calling `evm_mine`. An anvil of this process
- * answers from what it was told; another one (started elsewhere) is asked over RPC, where a sub-second interval reads as
- * manual mining (above): mining one block there is harmless but one too many.
+ * Whether a transaction sent to this chain gets mined without anyone calling `evm_mine`. Asked over RPC first (tests
+ * switch modes with raw RPC behind the supervisor's back); only when the answer reads as mining by hand does the mode
+ * the supervisor of this process set decide, since a sub-second interval reads the same (above). An anvil started by
+ * another process on a sub-second interval gets one block too many: harmless.
  */
 export async function minesByItself(rpcUrl: string): Promise<boolean> {
-  const known = knownModes.get(rpcUrl)
-  if (known) return known() !== 'manual'
   if (await jsonRpc<boolean>(rpcUrl, 'anvil_getAutomine')) return true
-  return Boolean(await jsonRpc<number | null>(rpcUrl, 'anvil_getIntervalMining'))
+  if (await jsonRpc<number | null>(rpcUrl, 'anvil_getIntervalMining')) return true
+  const known = knownModes.get(rpcUrl)?.()
+  return known !== undefined && needsCommandLine(known)
 }
