@@ -20,6 +20,12 @@ export interface EmbeddedDevnet {
    * devnet launchpads deployed (or found again), and what the daemon needs to know of them handed back.
    */
   prepare(options: { bundlers: Record<ChainKey, Address> }): Promise<DevnetSetup>
+  /**
+   * Switches the chains from automine, on which everything the daemon deploys at start-up lands one transaction per
+   * block without waiting on a block clock, to the configured block time. Called once, after the last deployment and
+   * before any worker subscribes to blocks (a sub-second block time restarts anvil on its port: docs/devnet.md).
+   */
+  startBlocks(): Promise<void>
   /** The devnet admin routes (`prebuy devnet ...`), registered inside the admin app (behind the operator token). */
   adminRoutes(app: FastifyInstance): void
   /** Stops the chains (their state is dumped first). Idempotent. */

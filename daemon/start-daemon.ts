@@ -252,6 +252,10 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
           logger,
         }),
       )
+      // On devnet the chains ran on automine for the deployments above; blocks on the configured clock from here on,
+      // before any worker subscribes to them.
+      if (stopping) return
+      await devnet?.startBlocks()
       const workers: BackgroundWorker[] = [
         ...createLaunchWorkers(workerContext),
         createOtcSettlementWorker({ store, services, wallets, chains, otcChain, logger }),

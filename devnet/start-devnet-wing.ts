@@ -24,7 +24,11 @@ const DEVNET_BUNDLER_TOP_UP = '100'
  * daemon needs on them and hands it over as values (DevnetSetup).
  */
 export async function startDevnetWing(options: StartEmbeddedDevnetOptions): Promise<EmbeddedDevnet> {
-  const devnet = await startDevnet({ dataDir: options.dataDir, blockTime: options.blockTime, logger: options.logger, onFatal: options.onFatal })
+  // Automine until the daemon has deployed what it needs (startBlocks): at 200 ms blocks each deployment waited for the
+  // block clock, and on a loaded 2-core machine the launchpads and our contracts took a minute and one start in three
+  // timed out (an anvil busy mining five blocks a second on each chain while both were deploying). A transaction per
+  // block is deterministic and takes a few seconds at any load.
+  const devnet = await startDevnet({ dataDir: options.dataDir, blockTime: 'auto', logger: options.logger, onFatal: options.onFatal })
   let bundlers: Record<ChainKey, Address> | undefined
   return {
     chains: devnet.chains,
@@ -44,6 +48,11 @@ export async function startDevnetWing(options: StartEmbeddedDevnetOptions): Prom
         devBuy: Object.fromEntries(CHAIN_KEYS.map((key, i) => [key, devnetClankerDevBuySetup(chains[key], launchpads[i]!.clanker)])),
         contractsDeployer: (key) => createWalletClient({ chain: chainFromConfig(chains[key]), account: deployer, transport: http(chains[key].rpcUrl) }),
       }
+    },
+
+    async startBlocks() {
+      await devnet.setBlockTime(options.blockTime)
+      options.logger.info({ blockTime: options.blockTime }, 'devnet chains on their block time')
     },
 
     adminRoutes(app: FastifyInstance) {

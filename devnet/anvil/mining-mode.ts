@@ -45,3 +45,32 @@ export async function applyMiningMode(rpcUrl: string, mode: MiningMode): Promise
   await jsonRpc(rpcUrl, 'evm_setAutomine', [false])
   await jsonRpc(rpcUrl, 'evm_setIntervalMining', [mode === 'manual' ? 0 : mode])
 }
+
+/**
+ * The mining mode of every anvil this process started, by RPC URL. Asked over RPC, an anvil on a sub-second interval
+ * looks like one mined by hand: `anvil_getAutomine` is false and `anvil_getIntervalMining` answers 0 (whole seconds;
+ * observed with anvil 1.7.1 and `--block-time 0.2`), so a caller that mined "because nothing else will" added a block of
+ * its own to the interval's and, repeated, ran the chain's clock ahead of the wall clock.
+ */
+const knownModes = new Map<string, () => MiningMode>()
+
+/** Called by start-anvil.ts for the life of the process it supervises. */
+export function trackMiningMode(rpcUrl: string, current: () => MiningMode): () => void {
+  knownModes.set(rpcUrl, current)
+  return () => {
+    if (knownModes.get(rpcUrl) === current) knownModes.delete(rpcUrl)
+  }
+}
+
+/**
+ * Whether a transaction sent to this chain gets mined without anyone calling `evm_mine`. Asked over RPC first (tests
+ * switch modes with raw RPC behind the supervisor's back); only when the answer reads as mining by hand does the mode
+ * the supervisor of this process set decide, since a sub-second interval reads the same (above). An anvil started by
+ * another process on a sub-second interval gets one block too many: harmless.
+ */
+export async function minesByItself(rpcUrl: string): Promise<boolean> {
+  if (await jsonRpc<boolean>(rpcUrl, 'anvil_getAutomine')) return true
+  if (await jsonRpc<number | null>(rpcUrl, 'anvil_getIntervalMining')) return true
+  const known = knownModes.get(rpcUrl)?.()
+  return known !== undefined && needsCommandLine(known)
+}

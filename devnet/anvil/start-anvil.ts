@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdirSync, renameSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { PrebuyError } from '../../src/common/errors.ts'
 import { silentLogger, type Logger } from '../../src/common/logger.ts'
 import { jsonRpc } from './json-rpc.ts'
-import { applyMiningMode, assertMiningMode, needsCommandLine, type MiningMode } from './mining-mode.ts'
+import { applyMiningMode, assertMiningMode, needsCommandLine, trackMiningMode, type MiningMode } from './mining-mode.ts'
 import { resolveAnvilBinary } from './resolve-anvil-binary.ts'
 import { startStateDumper, type StateDumper } from './state-dumper.ts'
 import { exitDumpPath, settleStateFiles } from './state-files.ts'
@@ -63,6 +64,18 @@ const DEFAULT_GAS_LIMIT = 150_000_000n
 /** anvil's own periodic dump (in place, not crash-safe) is pushed out of the way: a day. */
 const ANVIL_OWN_DUMP_INTERVAL_SECONDS = 86_400
 const STOP_GRACE_MS = 10_000
+/**
+ * Past states anvil keeps on disk (besides the few in memory) for reads at an older block. anvil 1.7.1 keeps a state
+ * per block, 1,500 in memory when blocks come every 2 s or faster, then moves them to disk one a block, up to 3,600
+ * (foundry crates/anvil/src/eth/backend/mem/storage.rs, DEFAULT_HISTORY_LIMIT x 3 and MAX_ON_DISK_HISTORY_LIMIT), in
+ * `~/.foundry/anvil/tmp`, never removed, not even on a graceful exit. With the devnet's state a state is about 780 KB on
+ * disk: at 200 ms blocks each chain had written 3.1 GB there 13 minutes after start (observed 2026-11-26). 150 states
+ * cover 30 s of 200 ms blocks, more than the indexer's 24 s finality window; an older read is answered from the latest
+ * state (src/chain/latest-state-fallback.ts). `--prune-history N` is no substitute: with a sub-second block time anvil
+ * 1.7.1 kept growing in memory past N (832 MB after 2,500 blocks with N = 300, observed), and without N it keeps no past
+ * state at all (a read one block back is refused).
+ */
+export const PERSISTED_STATES = 150
 
 /** Every live child of this process; killed by the 'exit' hook so a crashed or exiting parent leaves no orphan. */
 const liveChildren = new Set<ChildProcess>()
@@ -111,6 +124,9 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
   let miningMode: MiningMode = options.mining ?? 'auto'
   assertMiningMode(miningMode)
   if (options.stateFile) mkdirSync(dirname(options.stateFile), { recursive: true })
+  /** anvil's past states (PERSISTED_STATES): worthless once the process that wrote them is gone. */
+  const historyDir = options.stateFile ? join(dirname(options.stateFile), 'history') : mkdtempSync(join(tmpdir(), 'prebuy-anvil-history-'))
+  const clearHistory = (): void => rmSync(historyDir, { recursive: true, force: true })
   installExitHook()
 
   const args = (port: number, load: string | undefined): string[] => {
@@ -127,6 +143,8 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
       // gas too high -- tx.gas_limit > env.cfg.tx_gas_limit_cap"). Not with `--network optimism`: it lifts the cap.
       '--enable-tx-gas-limit',
     ]
+    // Past states on disk: a bounded number, in a folder of this chain's that is emptied at every start and stop.
+    list.push('--max-persisted-states', String(PERSISTED_STATES), '--cache-path', historyDir)
     if (load) list.push('--load-state', load)
     if (needsCommandLine(miningMode)) list.push('--block-time', String(miningMode))
     // anvil's own dump only on exit (its periodic one, every day here, is replaced by ours, which writes whole files).
@@ -146,6 +164,7 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
 
   const spawnOnce = (port: number, load: string | undefined): Promise<Spawned> =>
     new Promise((resolve, reject) => {
+      clearHistory()
       const child = spawn(binary, args(port, load), { stdio: ['ignore', 'pipe', 'pipe'] })
       liveChildren.add(child)
       if (child.pid !== undefined) startOrphanWatchdog(child.pid)
@@ -315,6 +334,7 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
     }
   }
   supervise(current)
+  const untrack = trackMiningMode(rpcUrl, () => miningMode)
   const dumper: StateDumper | undefined = options.stateFile
     ? startStateDumper({ rpcUrl: () => rpcUrl, stateFile: options.stateFile, intervalMs: (options.stateIntervalSeconds ?? 2) * 1000, logger })
     : undefined
@@ -393,6 +413,7 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
     stop() {
       stopped ??= (async () => {
         stopping = true
+        untrack()
         await restarting
         await dumper?.stop()
         const { child, exited } = current
@@ -404,6 +425,7 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
         }
         // anvil's exit dump becomes the state file once it is known to be whole (a SIGKILL mid-dump leaves ours).
         if (options.stateFile) await settle(true).catch((error: unknown) => logger.warn({ err: error }, 'could not settle the state files'))
+        clearHistory()
         logger.info('anvil stopped')
       })()
       return stopped

@@ -16,11 +16,24 @@ export interface DevAccount {
  * others are free for callers (a bundler EOA, test traders), so nothing else has to touch the deployer's nonce.
  */
 export function devAccounts(count = ANVIL_ACCOUNT_COUNT): DevAccount[] {
-  return Array.from({ length: count }, (_, index) => {
+  return Array.from({ length: count }, (_, index) => devAccount(index))
+}
+
+/**
+ * Derived once per process: each derivation from the mnemonic runs PBKDF2 (2,048 rounds of HMAC-SHA512, in
+ * JavaScript), and a daemon start asked for the ten accounts five times over; on the loaded 2-core machine that was
+ * about 5 s of a start's CPU (a CPU profile of `npm start`, 2026-11-26). The accounts are constants of the mnemonic.
+ */
+const derived = new Map<number, DevAccount>()
+function devAccount(index: number): DevAccount {
+  let known = derived.get(index)
+  if (!known) {
     const privateKey = toHex(mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: index }).getHdKey().privateKey!)
     const account = privateKeyToAccount(privateKey)
-    return { address: account.address, privateKey, account }
-  })
+    known = { address: account.address, privateKey, account }
+    derived.set(index, known)
+  }
+  return known
 }
 
 /**
@@ -38,4 +51,4 @@ export const DEVNET_ACCOUNTS = {
 } as const satisfies Record<string, number>
 
 /** The funded account of one devnet role. */
-export const devnetAccount = (role: keyof typeof DEVNET_ACCOUNTS): DevAccount => devAccounts()[DEVNET_ACCOUNTS[role]]!
+export const devnetAccount = (role: keyof typeof DEVNET_ACCOUNTS): DevAccount => devAccount(DEVNET_ACCOUNTS[role])

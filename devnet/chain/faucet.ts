@@ -2,6 +2,7 @@ import { createPublicClient, createWalletClient, getAddress, http, parseAbi, par
 import { PrebuyError } from '../../src/common/errors.ts'
 import { createKeyedMutex } from '../../src/common/keyed-mutex.ts'
 import { jsonRpc } from '../anvil/json-rpc.ts'
+import { minesByItself } from '../anvil/mining-mode.ts'
 import type { ChainConfig } from '../../src/chain/chain-keys.ts'
 import { chainFromConfig } from '../../src/chain/clients.ts'
 
@@ -103,9 +104,7 @@ export async function fundAccount(chain: ChainConfig, address: Address, amounts:
       functionName: 'mint',
       args: [to, stablecoinAtomic],
     })
-    const automine = await jsonRpc<boolean>(chain.rpcUrl, 'anvil_getAutomine')
-    const intervalMining = automine ? null : await jsonRpc<number | null>(chain.rpcUrl, 'anvil_getIntervalMining')
-    if (!automine && !intervalMining) await jsonRpc(chain.rpcUrl, 'evm_mine')
+    if (!(await minesByItself(chain.rpcUrl))) await jsonRpc(chain.rpcUrl, 'evm_mine')
     const receipt = await publicClient.waitForTransactionReceipt({ hash, timeout: 30_000 })
     if (receipt.status !== 'success') throw new PrebuyError('faucet_failed', 'The stablecoin mint reverted.')
   }

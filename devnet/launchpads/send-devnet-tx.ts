@@ -1,6 +1,7 @@
 import { createPublicClient, createWalletClient, http, type Abi, type Account, type Address, type Hex, type PublicClient, type TransactionReceipt } from 'viem'
 import { PrebuyError } from '../../src/common/errors.ts'
 import { jsonRpc } from '../anvil/json-rpc.ts'
+import { minesByItself } from '../anvil/mining-mode.ts'
 import type { ChainConfig } from '../../src/chain/chain-keys.ts'
 import { chainFromConfig } from '../../src/chain/clients.ts'
 
@@ -56,10 +57,7 @@ export async function confirmDevnetTx(chain: ChainConfig, hash: Hex, options: { 
 }
 
 export async function mineIfManual(chain: ChainConfig): Promise<void> {
-  const automine = await jsonRpc<boolean>(chain.rpcUrl, 'anvil_getAutomine')
-  if (automine) return
-  const interval = await jsonRpc<number | null>(chain.rpcUrl, 'anvil_getIntervalMining')
-  if (!interval) await jsonRpc(chain.rpcUrl, 'evm_mine')
+  if (!(await minesByItself(chain.rpcUrl))) await jsonRpc(chain.rpcUrl, 'evm_mine')
 }
 
 /** Lets `address` send transactions on anvil and gives it gas money (plus `spendWei` it is about to send) when it has little. */

@@ -12,8 +12,8 @@ import type { ChainKey } from './chain-keys.ts'
 /** Base since Denim: five blocks a second. */
 export const BASE_BLOCK_SECONDS = 0.2
 
-/** The devnet's block time when the config names none. */
-export const DEFAULT_DEVNET_BLOCK_SECONDS = 2
+/** The devnet's block time when the config names none: Base's, since Denim. */
+export const DEFAULT_DEVNET_BLOCK_SECONDS = BASE_BLOCK_SECONDS
 
 /**
  * A devnet mined by hand or per transaction has no block time; what is derived from one keeps the 2-second figures the

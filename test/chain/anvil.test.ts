@@ -1,13 +1,14 @@
 import { execFileSync, spawn } from 'node:child_process'
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createPublicClient, webSocket } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
+import { minesByItself } from '../../devnet/anvil/mining-mode.ts'
 import { resolveAnvilBinary } from '../../devnet/anvil/resolve-anvil-binary.ts'
-import { startAnvil, type AnvilInstance } from '../../devnet/anvil/start-anvil.ts'
+import { PERSISTED_STATES, startAnvil, type AnvilInstance } from '../../devnet/anvil/start-anvil.ts'
 import { PrebuyError } from '../../src/common/errors.ts'
 
 const DEV_ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
@@ -136,8 +137,14 @@ describe('startAnvil', () => {
     // Whole seconds that never go back, and at least two consecutive blocks in one second (Base: about five).
     for (let i = 1; i < ordered.length; i++) expect(ordered[i]! - ordered[i - 1]!).toBeGreaterThanOrEqual(0)
     expect(ordered.some((t, i) => i > 0 && t === ordered[i - 1])).toBe(true)
+    // Over RPC a sub-second interval reads as mining by hand (whole seconds only); the devnet helpers that mine when
+    // nothing else will ask the supervisor instead, so they add no block of their own.
+    expect(await jsonRpc<boolean>(anvil.rpcUrl, 'anvil_getAutomine')).toBe(false)
+    expect(await jsonRpc<number>(anvil.rpcUrl, 'anvil_getIntervalMining')).toBe(0)
+    expect(await minesByItself(anvil.rpcUrl)).toBe(true)
 
     await anvil.setMiningMode('manual')
+    expect(await minesByItself(anvil.rpcUrl)).toBe(false)
     const still = await blockNumber(anvil)
     await new Promise((resolve) => setTimeout(resolve, 600))
     expect(await blockNumber(anvil)).toBe(still)
@@ -146,6 +153,7 @@ describe('startAnvil', () => {
     await anvil.setMiningMode(0.2)
     expect(anvil.pid).not.toBe(oldPid)
     expect(anvil.miningMode).toBe(0.2)
+    expect(await minesByItself(anvil.rpcUrl)).toBe(true)
     expect(anvil.restarts).toBe(0)
     expect(await blockNumber(anvil)).toBeGreaterThanOrEqual(still)
     expect(await waitUntil(async () => (await blockNumber(anvil)) >= still + 3, 10_000)).toBe(true)
@@ -239,6 +247,18 @@ describe('startAnvil', () => {
     expect(isAlive(pid)).toBe(false)
     expect(anvil.pid).toBeUndefined()
     await expect(jsonRpc(anvil.rpcUrl, 'eth_chainId', [], 500)).rejects.toThrow()
+  })
+
+  it("keeps anvil's past states to a bounded number in the chain's own folder, emptied when the chain stops", async () => {
+    const stateDir = join(dir, 'history-bound')
+    const anvil = await start({ chainId: 31337, stateFile: join(stateDir, 'state.json'), mining: 0.2 })
+    // anvil 1.7.1 would otherwise write up to 3,600 past states into ~/.foundry/anvil/tmp and never remove them.
+    const args = (await readFile(`/proc/${anvil.pid}/cmdline`, 'utf8')).split('\0')
+    expect(args[args.indexOf('--max-persisted-states') + 1]).toBe(String(PERSISTED_STATES))
+    expect(args[args.indexOf('--cache-path') + 1]).toBe(join(stateDir, 'history'))
+    await mkdir(join(stateDir, 'history', 'anvil-state-left'), { recursive: true })
+    await anvil.stop()
+    expect(await readdir(stateDir)).not.toContain('history')
   })
 
   /** Runs a fixture script that starts anvil and then ends without stopping it; returns anvil's pid. */

@@ -75,7 +75,7 @@ describe('loadConfig defaults and precedence', () => {
       dataDir: dir,
       logLevel: 'info',
       requestLogPerMinute: 300,
-      chains: { mode: 'devnet', blockTime: 2 },
+      chains: { mode: 'devnet', blockTime: 0.2 },
       rateLimits: { perKeyPerMinute: 100, apiKeyCreationPerIpPerHour: 10, submissionsPerIpPerHour: 20 },
       trustProxy: false,
       cors: { origins: [] },
