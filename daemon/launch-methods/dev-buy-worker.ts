@@ -8,7 +8,7 @@ import { USDC_DECIMALS } from '../../src/domain/order-bounds.ts'
 import type { DevBuyLaunchRecord, DevBuyLaunchState, OrderRecord, ProjectRecord } from '../../src/domain/records.ts'
 import { createJournal } from '../../src/journal/journal.ts'
 import type { DevBuyChain } from '../../src/launch-methods/dev-buy/dev-buy-chain.ts'
-import { type DevBuyResult, launchDevBuy, type LaunchDevBuyOutcome } from '../../src/launch-methods/dev-buy/launch-dev-buy.ts'
+import { type DevBuyLaunched, launchDevBuy, type LaunchDevBuyOutcome } from '../../src/launch-methods/dev-buy/launch-dev-buy.ts'
 import { newLaunchSalt } from '../../src/launch-methods/dev-buy/launch-salt.ts'
 import type { Services } from '../../src/services/services.ts'
 import type { Store } from '../../src/store/open-store.ts'
@@ -95,7 +95,7 @@ export function createDevBuyWorker(deps: DevBuyWorkerDeps): PollingWorker {
     project: Partial<ProjectRecord> = {},
   ) => pooled.record(slug, (p) => ({ ...p, ...project, devBuy: { ...p.devBuy!, ...patch, state } }), moves)
 
-  async function applyLaunched(project: ProjectRecord, executing: readonly OrderRecord[], result: DevBuyResult) {
+  async function applyLaunched(project: ProjectRecord, executing: readonly OrderRecord[], result: DevBuyLaunched) {
     const byWallet = new Map(result.fills.map((f) => [getAddress(f.wallet), f]))
     const at = now()
     const moves: PooledOrderMove[] = []

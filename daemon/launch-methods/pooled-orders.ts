@@ -8,6 +8,7 @@ import { orderKey } from '../../src/store/order-index.ts'
 import type { Store, StoreOperation } from '../../src/store/open-store.ts'
 import { projectWriteOps } from '../../src/store/project-writes.ts'
 import { transitionOps } from '../executor/order-transition-ops.ts'
+import { followerCountOf } from '../../src/store/follower-count.ts'
 
 /** One order's move in a pooled buy's bookkeeping (to executing before the buy, to filled or back to active after). */
 export interface PooledOrderMove {
@@ -25,7 +26,6 @@ export interface PooledOrderMove {
  */
 export function createPooledOrders(deps: { store: Store; journal: Journal; now: () => number }) {
   const { store, journal, now } = deps
-  const followersOf = async (keyId: string) => (await store.sub.users.get(keyId))?.social?.followerCount ?? 0
 
   return {
     async record(slug: string, next: (project: ProjectRecord, at: number) => ProjectRecord, moves: readonly PooledOrderMove[]): Promise<void> {
@@ -37,7 +37,7 @@ export function createPooledOrders(deps: { store: Store; journal: Journal; now: 
           const current = await store.sub.orders.get(orderKey(move.order.keyId, move.order.slug))
           if (!current || current.status !== move.order.status) continue
           const event = { reason: move.reason, ...(move.txHash ? { txHash: move.txHash } : {}) }
-          ops.push(...transitionOps({ store, journal }, current, move.to, at, event, await followersOf(current.keyId), move.patch))
+          ops.push(...transitionOps({ store, journal }, current, move.to, at, event, await followerCountOf(store, current.keyId), move.patch))
         }
         ops.push(...projectWriteOps(store, project, { ...next(project, at), updatedAt: at }))
         await store.batch(ops)

@@ -25,10 +25,10 @@ import {
   type LinkSocialResult,
   type ListResponse,
   type MineResult,
-  type OrderView,
+  type OperatorOrderView,
   type OtcResult,
   type PendingChangeItemView,
-  type ProjectDetail,
+  type OperatorProjectDetail,
   type ProjectRecord,
   type RejectChangeResult,
   type RejectResult,
@@ -189,7 +189,7 @@ export const OPERATOR_ROUTES = {
     response: list(projectRecord),
     commands: ['projects:list'],
   }),
-  getProject: route<ProjectDetail>()({
+  getProject: route<OperatorProjectDetail>()({
     method: 'GET',
     path: '/admin/v1/projects/:id',
     response: z.strictObject({ project: projectRecord, orders: tallies, launch: launchSummary.nullable() }),
@@ -356,7 +356,7 @@ export const OPERATOR_ROUTES = {
     }),
     commands: ['keys:link-social'],
   }),
-  listOrders: route<ListResponse<OrderView>>()({
+  listOrders: route<ListResponse<OperatorOrderView>>()({
     method: 'GET',
     path: '/admin/v1/orders',
     query: adminRequests.ordersQuery,

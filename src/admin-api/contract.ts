@@ -389,7 +389,7 @@ export interface LinkSocialResult {
   social: SocialProfile | null
 }
 
-export type { LaunchDetail, LaunchSummary, OrderTallies, OrderView, ProjectDetail } from '../services/operator-views-service.ts'
+export type { LaunchDetail, LaunchSummary, OrderTallies, OperatorOrderView, OperatorProjectDetail } from '../services/operator-views-service.ts'
 
 /** `GET launches/:slug/journal`: what the executor recorded about a launch (`prebuy executions replay`). */
 export type { ExecutionJournal } from '../services/execution-journal-service.ts'

@@ -50,8 +50,8 @@ import type {
   LaunchSummary,
   LinkSocialRequest,
   LinkSocialResult,
-  OrderView,
-  ProjectDetail,
+  OperatorOrderView,
+  OperatorProjectDetail,
   RotateKeyResult,
 } from '../admin-api/contract.ts'
 
@@ -111,10 +111,10 @@ export interface AdminClient {
   executionJournal(slug: string): Promise<ExecutionJournal>
   rotateKey(idOrLabel: string): Promise<RotateKeyResult>
   linkSocial(idOrLabel: string, request: LinkSocialRequest): Promise<LinkSocialResult>
-  listOrders(query: { project: string } | { key: string }): Promise<OrderView[]>
+  listOrders(query: { project: string } | { key: string }): Promise<OperatorOrderView[]>
   listLaunches(): Promise<LaunchSummary[]>
   getLaunch(slug: string): Promise<LaunchDetail>
-  getProject(slug: string): Promise<ProjectDetail>
+  getProject(slug: string): Promise<OperatorProjectDetail>
   listKeys(): Promise<KeySummary[]>
   revokeKey(idOrLabel: string): Promise<RevokeKeyResult>
   getDesk(): Promise<DeskSettings>

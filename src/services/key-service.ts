@@ -18,7 +18,7 @@ export interface PreparedKey {
   release(): void
 }
 
-export interface IssuedKey {
+export interface NewApiKey {
   /** Plaintext, returned exactly once. */
   apiKey: string
   record: ApiKeyRecord
@@ -27,7 +27,7 @@ export interface IssuedKey {
 export interface KeyService {
   /** Reserves the label, allocates the user index and provisions the wallet address; writes nothing yet. */
   prepareKey(label: string): Promise<PreparedKey>
-  issueKey(label: string): Promise<IssuedKey>
+  issueKey(label: string): Promise<NewApiKey>
   /** The active key behind a plaintext key, or undefined (malformed, unknown or revoked). */
   authenticate(apiKey: string): Promise<ApiKeyRecord | undefined>
   getKey(id: string): Promise<ApiKeyRecord | undefined>
@@ -38,7 +38,7 @@ export interface KeyService {
    * A new secret for the same key record (same id, label, user, wallet and orders); the old secret stops working in the
    * same write. Refused for a revoked key.
    */
-  rotateKey(id: string): Promise<IssuedKey>
+  rotateKey(id: string): Promise<NewApiKey>
 }
 
 export interface KeyServiceDeps {

@@ -7,7 +7,7 @@ import { devBuyLaunchView, withoutLaunchSalt } from '../../src/domain/launch-met
 import type { DevBuyLaunchRecord, DevBuyLaunchState } from '../../src/domain/records.ts'
 import { createJournal } from '../../src/journal/journal.ts'
 import type { DevBuyChain } from '../../src/launch-methods/dev-buy/dev-buy-chain.ts'
-import type { DevBuyResult, LaunchDevBuyInput, LaunchDevBuyOutcome } from '../../src/launch-methods/dev-buy/launch-dev-buy.ts'
+import type { DevBuyLaunched, LaunchDevBuyInput, LaunchDevBuyOutcome } from '../../src/launch-methods/dev-buy/launch-dev-buy.ts'
 import { createDevBuyService, devBuyLaunchId } from '../../src/services/dev-buy-service.ts'
 import { createServices, type Services } from '../../src/services/services.ts'
 import type { Store } from '../../src/store/open-store.ts'
@@ -85,7 +85,7 @@ describe('dev-buy worker', () => {
     const current = await project()
     await store.batch(projectWriteOps(store, current, { ...current, devBuy }))
   }
-  const resultFor = async (input: LaunchDevBuyInput): Promise<DevBuyResult> => {
+  const resultFor = async (input: LaunchDevBuyInput): Promise<DevBuyLaunched> => {
     // The first buyer is filled: 100 USDC for 970 tokens after a 30-token fee.
     const first = input.buyers[0]!
     return {

@@ -11,7 +11,7 @@ export interface OtcOrder {
   balance: bigint
 }
 
-export interface OtcTerms {
+export interface OtcPrice {
   /** The OTC price as an FDV, stablecoin atoms. */
   fdv: bigint
   /** The token's total supply, atomic units: price per token atom = fdv / totalSupply. */
@@ -53,7 +53,7 @@ export interface OtcSettlement {
  * contributed); tokens the floors leave go back to the project with the unsold ones. 3% of each buyer's tokens is the
  * platform fee.
  */
-export function settleOtc(terms: OtcTerms, orders: readonly OtcOrder[], feeBps: bigint = PLATFORM_FEE_BPS): OtcSettlement {
+export function settleOtc(terms: OtcPrice, orders: readonly OtcOrder[], feeBps: bigint = PLATFORM_FEE_BPS): OtcSettlement {
   if (terms.fdv <= 0n || terms.totalSupply <= 0n || terms.offered < 0n) throw new RangeError('OTC terms need a positive FDV and supply')
   const skipped: OtcSettlement['skipped'] = []
   const contributing: Array<{ id: string; amount: bigint }> = []

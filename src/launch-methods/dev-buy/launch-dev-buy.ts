@@ -72,7 +72,7 @@ export interface DevBuyFill {
   vesting?: OrderVesting
 }
 
-export interface DevBuyResult {
+export interface DevBuyLaunched {
   token: Address
   txHash: Hash
   blockNumber: bigint
@@ -85,9 +85,9 @@ export interface DevBuyResult {
 
 export type LaunchDevBuyOutcome =
   /** Launched now, by this call. */
-  | { status: 'launched'; plan: DevBuyPlan; result: DevBuyResult }
+  | { status: 'launched'; plan: DevBuyPlan; result: DevBuyLaunched }
   /** Launched before (an earlier call, perhaps one a crash interrupted): nothing sent; the result when found. */
-  | { status: 'already_launched'; token: Address; result: DevBuyResult | null }
+  | { status: 'already_launched'; token: Address; result: DevBuyLaunched | null }
   /** No order can take part (limits below the launch price, empty wallets): nothing sent. */
   | { status: 'nothing_to_buy'; plan: DevBuyPlan }
   /**
@@ -331,7 +331,7 @@ const isRevert = (error: unknown): boolean => error instanceof BaseError && erro
 const LAUNCH_EVENTS = DEV_BUY_COORDINATOR_ABI.filter((item) => item.type === 'event' && (item.name === 'DevBuyLaunched' || item.name === 'BuyerAllocated'))
 
 /** The launch's result from its transaction's logs (null: not this launch's transaction, or it failed). */
-async function readLaunch(client: PublicClient, input: LaunchDevBuyInput, txHash: Hash): Promise<DevBuyResult | null> {
+async function readLaunch(client: PublicClient, input: LaunchDevBuyInput, txHash: Hash): Promise<DevBuyLaunched | null> {
   const receipt = await client.getTransactionReceipt({ hash: txHash }).catch(() => undefined)
   if (!receipt || receipt.status !== 'success') return null
   const logs = parseEventLogs({ abi: LAUNCH_EVENTS, logs: receipt.logs }).filter(
@@ -352,7 +352,7 @@ async function readLaunch(client: PublicClient, input: LaunchDevBuyInput, txHash
 }
 
 /** A launch already made: its recorded transaction, else its DevBuyLaunched log searched from `fromBlock`. */
-async function findLaunch(client: PublicClient, input: LaunchDevBuyInput, token: Address): Promise<DevBuyResult | null> {
+async function findLaunch(client: PublicClient, input: LaunchDevBuyInput, token: Address): Promise<DevBuyLaunched | null> {
   if (input.launchTx) {
     const known = await readLaunch(client, input, input.launchTx)
     if (known) return known
