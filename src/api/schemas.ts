@@ -8,7 +8,7 @@ import { LAUNCH_METHODS, LAUNCHPADS, ORDER_STATUSES } from '../domain/records.ts
 import { API_ERROR_CODES } from '../common/error-codes.ts'
 import { publicText } from '../common/public-text.ts'
 import { addressSchema, projectUrlSchema } from '../common/schemas.ts'
-import { LABEL_MAX_LENGTH } from '../services/key-service.ts'
+import { LABEL_MAX_LENGTH } from '../domain/api-key.ts'
 import { devBuyTextFields } from '../domain/dev-buy-text.ts'
 
 /**

@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto'
 import { isPublicText } from '../common/public-text.ts'
 import { PrebuyError } from '../common/errors.ts'
-import { digestsEqual, formatApiKey, hashApiKey, isWellFormedApiKey } from '../domain/api-key.ts'
+import { digestsEqual, formatApiKey, hashApiKey, isWellFormedApiKey, LABEL_MAX_LENGTH } from '../domain/api-key.ts'
 import type { ApiKeyRecord, UserRecord } from '../domain/records.ts'
 import { del, put, type Store, type StoreOperation } from '../store/open-store.ts'
 import type { WalletService } from '../wallets/wallet-service.ts'
 import type { Clock } from './clock.ts'
 
-export const LABEL_MAX_LENGTH = 100
 
 /** A key ready to be written: the caller commits `ops` (possibly with more) in one batch, then calls `release`. */
 export interface PreparedKey {
