@@ -14,7 +14,7 @@ import { loadConfig } from '../../src/config/index.ts'
 import { ensureDevnetLaunchpads } from '../../devnet/launchpads/devnet-launchpads.ts'
 import { buyRouterAddress, ensureBuyRouter } from '../../daemon/executor/ensure-buy-router.ts'
 import { startDaemon } from '../../daemon/start-daemon.ts'
-import { verifyChains } from '../../daemon/verify-chains.ts'
+import { verifyChains } from '../../daemon/chain/verify-chains.ts'
 import { freePortPair, REPO_ROOT } from './helpers.ts'
 
 /**

@@ -1,6 +1,6 @@
 import type { Address } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { chainExpectation } from '../../../daemon/chain-expectations.ts'
+import { chainExpectation } from '../../../daemon/chain/chain-expectation.ts'
 import type { ChainAddresses, ChainConfig } from '../../../src/chain/chain-keys.ts'
 
 const at = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}`

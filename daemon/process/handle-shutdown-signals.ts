@@ -1,4 +1,4 @@
-import type { Logger } from '../src/common/logger.ts'
+import type { Logger } from '../../src/common/logger.ts'
 import { createSignalGate } from './signal-gate.ts'
 
 export interface Stoppable {

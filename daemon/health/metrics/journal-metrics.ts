@@ -1,7 +1,7 @@
 import { Counter, Gauge, type Registry } from 'prom-client'
-import { createJournal } from '../../src/journal/journal.ts'
-import type { OrderEvent } from '../../src/journal/journal-records.ts'
-import type { Store } from '../../src/store/open-store.ts'
+import { createJournal } from '../../../src/journal/journal.ts'
+import type { OrderEvent } from '../../../src/journal/journal-records.ts'
+import type { Store } from '../../../src/store/open-store.ts'
 
 /**
  * What the indexer and the executor did, from the records they write: every order transition the executor commits

@@ -1,12 +1,12 @@
 import { createPublicClient, http } from 'viem'
-import { blocksIn, TIMING_SECONDS } from '../src/chain/block-seconds.ts'
-import type { ChainConfig, ChainKey } from '../src/chain/chain-keys.ts'
-import { enabledChainKeys } from '../src/chain/enabled-chains.ts'
-import { withDeadline } from '../src/common/with-deadline.ts'
-import { type ChainHeads, createChainHeads } from '../src/chain/chain-heads.ts'
-import { type ChainObservation, judgeReadiness, type OwnContractObservation, type ReadinessReport } from '../src/domain/health/readiness.ts'
-import { createJournal } from '../src/journal/journal.ts'
-import type { Store } from '../src/store/open-store.ts'
+import { blocksIn, TIMING_SECONDS } from '../../src/chain/block-seconds.ts'
+import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
+import { enabledChainKeys } from '../../src/chain/enabled-chains.ts'
+import { withDeadline } from '../../src/common/with-deadline.ts'
+import { type ChainHeads, createChainHeads } from '../../src/chain/chain-heads.ts'
+import { type ChainObservation, judgeReadiness, type OwnContractObservation, type ReadinessReport } from '../../src/domain/health/readiness.ts'
+import { createJournal } from '../../src/journal/journal.ts'
+import type { Store } from '../../src/store/open-store.ts'
 
 /**
  * Blocks the indexer may be behind a chain's head and still be ready, for a chain of 2-second blocks: a minute

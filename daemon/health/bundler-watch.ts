@@ -1,10 +1,10 @@
 import { type Address, createPublicClient, formatEther, type Hex, http, parseEther } from 'viem'
-import type { ChainConfig, ChainKey } from '../src/chain/chain-keys.ts'
-import { enabledChainKeys } from '../src/chain/enabled-chains.ts'
-import type { Logger } from '../src/common/logger.ts'
-import { withDeadline } from '../src/common/with-deadline.ts'
-import { createL1DataFeeReader, type L1DataFeeReader, RESERVED_LAUNCH_OPERATIONS, sampleBundleTransaction } from '../src/chain/l1-data-fee.ts'
-import { type BundlerBalanceLevel, bundlerAlert, bundlerLevel } from '../src/domain/health/bundler-balance.ts'
+import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
+import { enabledChainKeys } from '../../src/chain/enabled-chains.ts'
+import type { Logger } from '../../src/common/logger.ts'
+import { withDeadline } from '../../src/common/with-deadline.ts'
+import { createL1DataFeeReader, type L1DataFeeReader, RESERVED_LAUNCH_OPERATIONS, sampleBundleTransaction } from '../../src/chain/l1-data-fee.ts'
+import { type BundlerBalanceLevel, bundlerAlert, bundlerLevel } from '../../src/domain/health/bundler-balance.ts'
 
 export interface BundlerBalance {
   address: Address

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { chmod, readFile, writeFile } from 'node:fs/promises'
-import { operatorTokenPath } from '../src/admin-client/daemon-files.ts'
+import { operatorTokenPath } from '../../src/config/daemon-files.ts'
 
 export const OPERATOR_TOKEN_PREFIX = 'prebuy_op_'
 

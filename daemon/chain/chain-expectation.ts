@@ -1,12 +1,12 @@
 import { zeroAddress, type Address } from 'viem'
-import type { ChainConfig } from '../src/chain/chain-keys.ts'
-import type { ChainExpectation } from '../src/chain/chain-mismatch.ts'
-import { RPC_BATCH_SIZE, SIMULATION_CALL_GAS } from '../src/chain/node-requirements.ts'
-import { USDC_DECIMALS } from '../src/domain/order-bounds.ts'
-import { BASE_LAUNCHPADS } from '../src/launchpads/create-adapters.ts'
-import type { PoolKey } from '../src/launchpads/launchpad-adapter.ts'
-import { BASE_ZORA_TOKEN } from '../src/launchpads/zora/zora-route.ts'
-import { simpleAccountAddress } from '../src/wallets/accounts/simple-account-address.ts'
+import type { ChainConfig } from '../../src/chain/chain-keys.ts'
+import type { ChainExpectation } from '../../src/chain/chain-mismatch.ts'
+import { RPC_BATCH_SIZE, SIMULATION_CALL_GAS } from '../../src/chain/node-requirements.ts'
+import { USDC_DECIMALS } from '../../src/domain/order-bounds.ts'
+import { BASE_LAUNCHPADS } from '../../src/launchpads/create-adapters.ts'
+import type { PoolKey } from '../../src/launchpads/launchpad-adapter.ts'
+import { BASE_ZORA_TOKEN } from '../../src/launchpads/zora/zora-route.ts'
+import { simpleAccountAddress } from '../../src/wallets/accounts/simple-account-address.ts'
 
 /**
  * The owner whose wallet address start-up asks the factory for: any owner would do (the derivation is the same

@@ -1,5 +1,5 @@
 import { rm, writeFile } from 'node:fs/promises'
-import { daemonFilePath, type DaemonFile } from '../src/admin-client/daemon-files.ts'
+import { daemonFilePath, type DaemonFile } from '../../src/config/daemon-files.ts'
 
 /** Announces the running daemon to the CLI. Written only once both servers listen, so its presence means "ready". */
 export async function writeDaemonFile(dataDir: string, content: DaemonFile): Promise<void> {

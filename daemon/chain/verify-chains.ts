@@ -1,6 +1,6 @@
-import type { ChainConfig } from '../src/chain/chain-keys.ts'
-import { verifyChain } from '../src/chain/verify-chain.ts'
-import { chainExpectation, type ExpectationOptions } from './chain-expectations.ts'
+import type { ChainConfig } from '../../src/chain/chain-keys.ts'
+import { verifyChain } from '../../src/chain/verify-chain.ts'
+import { chainExpectation, type ExpectationOptions } from './chain-expectation.ts'
 
 /**
  * Start-up's chain check, on every enabled chain at once: resolves when each chain is the one configured, otherwise

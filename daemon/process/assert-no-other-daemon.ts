@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { daemonFilePath, type DaemonFile } from '../src/admin-client/daemon-files.ts'
+import { daemonFilePath, type DaemonFile } from '../../src/config/daemon-files.ts'
 
 /**
  * LevelDB and the devnet chains allow one daemon per data dir. Refuse early, before any chain starts, when

@@ -1,6 +1,6 @@
-import type { QueueSizes } from '../src/admin-api/contract.ts'
-import { createJournal } from '../src/journal/journal.ts'
-import type { Store } from '../src/store/open-store.ts'
+import type { QueueSizes } from '../../src/admin-api/contract.ts'
+import { createJournal } from '../../src/journal/journal.ts'
+import type { Store } from '../../src/store/open-store.ts'
 
 /** How much work waits, for `prebuy daemon status`: read from the store at each call (a few range scans). */
 export function createQueueSizes(store: Store): () => Promise<QueueSizes> {

@@ -1,8 +1,8 @@
-import { PrebuyError } from '../src/common/errors.ts'
-import { createJournal } from '../src/journal/journal.ts'
-import { put, type Store, type StoreOperation } from '../src/store/open-store.ts'
-import { readAll } from '../src/store/paginate.ts'
-import { projectChainKey } from '../src/store/project-index.ts'
+import { PrebuyError } from '../../src/common/errors.ts'
+import { createJournal } from '../../src/journal/journal.ts'
+import { put, type Store, type StoreOperation } from '../../src/store/open-store.ts'
+import { readAll } from '../../src/store/paginate.ts'
+import { projectChainKey } from '../../src/store/project-index.ts'
 
 /** The layout this code reads and writes, recorded in meta 'storeVersion' (a store without one is version 1). */
 export const STORE_VERSION = 4

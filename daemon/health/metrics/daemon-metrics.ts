@@ -1,9 +1,9 @@
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client'
-import type { ChainKey } from '../../src/chain/chain-keys.ts'
-import type { ReadinessReport } from '../../src/domain/health/readiness.ts'
-import type { Store } from '../../src/store/open-store.ts'
+import type { ChainKey } from '../../../src/chain/chain-keys.ts'
+import type { ReadinessReport } from '../../../src/domain/health/readiness.ts'
+import type { Store } from '../../../src/store/open-store.ts'
 import type { BundlerBalance } from '../bundler-watch.ts'
-import type { SocketState } from '../../src/sync/realtime-sync.ts'
+import type { SocketState } from '../../../src/sync/realtime-sync.ts'
 import { createHttpMetrics, type HttpMetrics } from './http-metrics.ts'
 import { createJournalMetrics } from './journal-metrics.ts'
 
