@@ -7,7 +7,6 @@ import { del, put, type Store, type StoreOperation } from '../store/open-store.t
 import type { WalletService } from '../wallets/wallet-service.ts'
 import type { Clock } from './clock.ts'
 
-
 /** A key ready to be written: the caller commits `ops` (possibly with more) in one batch, then calls `release`. */
 export interface PreparedKey {
   apiKey: string
