@@ -293,7 +293,7 @@ export function createDevBuyWorker(deps: DevBuyWorkerDeps): PollingWorker {
         return failed(`the launch would revert: ${outcome.revert.message}`)
       case 'reverted':
         return failed(`the launch reverted in ${outcome.txHash}`)
-      case 'not_prepared':
+      case 'not_sent':
         return failed(outcome.reason)
     }
   }

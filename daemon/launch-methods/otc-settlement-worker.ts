@@ -200,7 +200,7 @@ export function createOtcSettlementWorker(deps: OtcWorkerDeps): PollingWorker {
             ? `the settlement would revert: ${outcome.revert.message}`
             : outcome.status === 'reverted'
               ? `the settlement reverted in ${outcome.txHash}`
-              : outcome.status === 'not_prepared' || outcome.status === 'over_gas_cap'
+              : outcome.status === 'not_sent' || outcome.status === 'over_gas_cap'
                 ? outcome.reason
                 : // A deposit recorded before the v3 contract (offers keyed by their depositor) is on the earlier one.
                   'no offer under the depositing wallet on this settlement contract (a deposit made before v3 is on the earlier contract: cancel the offer and deposit again)'

@@ -104,7 +104,7 @@ export type LaunchDevBuyOutcome =
   | { status: 'squatted'; token: Address; txHash?: Hash }
   /** Sent with no receipt yet: launch again later, which reconciles from the chain (`already_launched`). */
   | { status: 'not_mined'; plan: DevBuyPlan; txHash: Hash; pending: boolean }
-  | { status: 'not_prepared'; plan: DevBuyPlan; reason: string }
+  | { status: 'not_sent'; plan: DevBuyPlan; reason: string }
   /** Too many buyers for one transaction (EIP-7825's per-transaction gas cap): nothing sent; `reason` says how many. */
   | { status: 'over_gas_cap'; plan: DevBuyPlan; reason: string }
 
@@ -186,7 +186,7 @@ export async function launchDevBuy(deps: { wallets: WalletService; client: Publi
     ...(input.onSent ? { onSent: input.onSent } : {}),
   })
   switch (outcome.status) {
-    case 'mined': {
+    case 'included': {
       const result = await readLaunch(client, input, outcome.txHash)
       if (!result) throw new Error(`launch ${outcome.txHash} mined without its DevBuyLaunched log`)
       return { status: 'launched', plan, result }
@@ -198,8 +198,8 @@ export async function launchDevBuy(deps: { wallets: WalletService; client: Publi
       return { status: 'refused', plan, revert: outcome.revert }
     case 'not_mined':
       return { status: 'not_mined', plan, txHash: outcome.txHash, pending: outcome.pending }
-    case 'not_prepared':
-      return { status: 'not_prepared', plan, reason: outcome.reason }
+    case 'not_sent':
+      return { status: 'not_sent', plan, reason: outcome.reason }
     case 'over_gas_cap':
       return { status: 'over_gas_cap', plan, reason: overGasCapReason(outcome) }
   }

@@ -46,7 +46,7 @@ export type SettleOfferOutcome =
   | { status: 'reverted'; plan: OtcSettlement; txHash: Hash }
   /** Sent with no receipt yet: settle again later, which reconciles from the chain (`closed`). */
   | { status: 'not_mined'; plan: OtcSettlement; txHash: Hash; pending: boolean }
-  | { status: 'not_prepared'; plan: OtcSettlement; reason: string }
+  | { status: 'not_sent'; plan: OtcSettlement; reason: string }
   /** Too many buyers for one transaction (EIP-7825's per-transaction gas cap): nothing sent; `reason` says how many. */
   | { status: 'over_gas_cap'; plan: OtcSettlement; reason: string }
 
@@ -114,7 +114,7 @@ export async function settleOffer(deps: { wallets: WalletService; client: Public
     ...(input.onSent ? { onSent: input.onSent } : {}),
   })
   switch (outcome.status) {
-    case 'mined':
+    case 'included':
       return { status: 'settled', plan, txHash: outcome.txHash, blockNumber: outcome.blockNumber }
     case 'reverted':
       return { status: 'reverted', plan, txHash: outcome.txHash }
@@ -122,8 +122,8 @@ export async function settleOffer(deps: { wallets: WalletService; client: Public
       return { status: 'refused', plan, revert: outcome.revert }
     case 'not_mined':
       return { status: 'not_mined', plan, txHash: outcome.txHash, pending: outcome.pending }
-    case 'not_prepared':
-      return { status: 'not_prepared', plan, reason: outcome.reason }
+    case 'not_sent':
+      return { status: 'not_sent', plan, reason: outcome.reason }
     case 'over_gas_cap':
       return { status: 'over_gas_cap', plan, reason: overGasCapReason(outcome) }
   }
