@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { CHAIN_KEYS } from '../chain/chain-keys.ts'
-import { lockTermsFields } from '../domain/launch-methods/lock-terms.ts'
+import { lockTermsFields } from '../launch-methods/vesting/domain/lock-terms.ts'
 import { parseDecimal } from '../domain/decimal.ts'
 import { FDV_DECIMALS, MAX_BATCH_ITEMS, MAX_EXPIRES_IN_MS, MAX_FDV_USDC, MIN_EXPIRES_IN_MS } from '../domain/order-bounds.ts'
 import { ORDER_ITEM_CODES, ORDER_ITEM_STATUSES } from '../domain/order-codes.ts'

@@ -1,4 +1,4 @@
-import type { LockTerms } from './launch-methods/lock-terms.ts'
+import type { LockTerms } from '../launch-methods/vesting/domain/lock-terms.ts'
 import type { ChainKey } from '../chain/chain-keys.ts'
 
 /**

@@ -1,5 +1,5 @@
 import { PrebuyError } from '../common/errors.ts'
-import { withoutLaunchSalt } from '../domain/launch-methods/dev-buy-view.ts'
+import { withoutLaunchSalt } from '../launch-methods/dev-buy/domain/dev-buy-view.ts'
 import { formatDecimal, parseDecimal } from '../domain/decimal.ts'
 import { USDC_DECIMALS } from '../domain/order-bounds.ts'
 import { ORDER_STATUSES, type OrderRecord, type OrderStatus, type ProjectRecord } from '../domain/records.ts'

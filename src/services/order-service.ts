@@ -1,4 +1,4 @@
-import { type VestingView, vestingView } from '../domain/launch-methods/vesting-view.ts'
+import { type VestingView, vestingView } from '../launch-methods/vesting/domain/vesting-view.ts'
 import { itemFailed, type BatchItemResult } from '../domain/order-codes.ts'
 import type { OrderValues } from '../domain/order-input.ts'
 import { decideCreate, decideDelete, decidePatch, markDuplicates, type Decision } from '../domain/order-transitions.ts'

@@ -1,7 +1,7 @@
 import { createPublicClient, erc20Abi, getAddress, http, isAddressEqual, parseUnits, type Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { formatDecimal } from '../../src/domain/decimal.ts'
-import { allocateDevBuy } from '../../src/domain/launch-methods/dev-buy-allocation.ts'
+import { allocateDevBuy } from '../../src/launch-methods/dev-buy/domain/dev-buy-allocation.ts'
 import type { OrderRecord, ProjectRecord } from '../../src/domain/records.ts'
 import { openStore } from '../../src/store/open-store.ts'
 import { orderWriteOps } from '../../src/store/order-writes.ts'

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import vestingArtifact from '../../src/chain/contracts/artifacts/PrebuyVesting.json' with { type: 'json' }
 import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
 import { chainFromConfig } from '../../src/chain/clients.ts'
-import { vestedAt, vestingState } from '../../src/domain/launch-methods/vesting-schedule.ts'
+import { vestedAt, vestingState } from '../../src/launch-methods/vesting/domain/vesting-schedule.ts'
 import { startWalletFixture, type WalletFixture } from '../wallets/devnet-fixture.ts'
 
 /**

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { launchFeeCurve, maxSpotFdvFor, placeOnFeeCurve, settledPoint } from '../../../src/domain/launch-methods/fee-curve-placement.ts'
+import { launchFeeCurve, maxSpotFdvFor, placeOnFeeCurve, settledPoint } from '../../../src/launch-methods/open-market/domain/fee-curve-placement.ts'
 import { clankerDefaultStartFdv, referenceFeeSchedule, referenceLaunchDescription } from '../../../src/launchpads/reference-launch.ts'
 import { effectiveMarketCap } from '../../../src/pricing/effective-market-cap.ts'
 import { clankerTotalFeeFraction, feeFractionFromPips } from '../../../src/pricing/fee-fraction.ts'

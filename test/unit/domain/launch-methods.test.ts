@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { allocateDevBuy } from '../../../src/domain/launch-methods/dev-buy-allocation.ts'
-import { settleOtc } from '../../../src/domain/launch-methods/otc-fill.ts'
-import { vestedAt, vestingState } from '../../../src/domain/launch-methods/vesting-schedule.ts'
+import { allocateDevBuy } from '../../../src/launch-methods/dev-buy/domain/dev-buy-allocation.ts'
+import { settleOtc } from '../../../src/launch-methods/pooled-otc/domain/otc-fill.ts'
+import { vestedAt, vestingState } from '../../../src/launch-methods/vesting/domain/vesting-schedule.ts'
 
 const USDC = 1_000_000n
 const TOKEN = 10n ** 18n

@@ -6,7 +6,7 @@ import {
   clankerDevBuyDeployment,
   maxLiquidityPerTick,
   poolShapeProblem,
-} from '../../../src/launch-methods/dev-buy/clanker-dev-buy-deployment.ts'
+} from '../../../src/launch-methods/dev-buy/chain/clanker-dev-buy-deployment.ts'
 import { clankerLaunchPool } from '../../../src/launchpads/clanker/clanker-launch-pool.ts'
 import { CLANKER_TOKEN_SUPPLY } from '../../../src/launchpads/reference-launch.ts'
 import { getSqrtPriceAtTick } from '../../../src/pricing/v4/tick-math.ts'
