@@ -20,6 +20,11 @@ describe('the layers (docs/architecture.md, scripts/import-graph.ts LAYERS)', ()
     expect(layerOf('src/chain/clients.ts')).toBe(1)
     expect(layerOf('daemon/start-daemon.ts')).toBeGreaterThan(layerOf('src/services/order-service.ts')!)
     expect(layerOf('commands/review.ts')).toBeGreaterThan(layerOf('src/console/review/review-view.ts')!)
+    // A launch method's folder spans the layers: its rules are core, its service a service, its worker the daemon's.
+    expect(layerOf('src/launch-methods/dev-buy/domain/dev-buy-view.ts')).toBe(0)
+    expect(layerOf('src/launch-methods/pooled-otc/chain/otc-chain.ts')).toBe(layerOf('src/launch-methods/pooled-buyers.ts'))
+    expect(layerOf('src/launch-methods/pooled-otc/otc-service.ts')).toBe(layerOf('src/services/order-service.ts'))
+    expect(layerOf('src/launch-methods/dev-buy/worker/dev-buy-worker.ts')).toBe(layerOf('daemon/start-daemon.ts'))
   })
 
   it('reports an import of a higher layer, a type import from the core included', () => {
