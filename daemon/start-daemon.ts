@@ -236,13 +236,15 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
       Object.assign(otcSettlements.settlements, resolved.settlements)
       Object.assign(otcSettlements.vesting, resolved.vesting)
       if (stopping) return
+      // Dev buy after the OTC resolution: its coordinator is built around the vesting contract resolved with it (the
+      // launch methods' shared part); the devnet's Clanker modules come from the devnet's setup, prepared before.
       devBuyChain.install(
         await resolveDevBuySetups({
           chains,
           clients: otcClients,
           operator: wallets.bundlerAddress('base'),
           feeRecipient: config.feeRecipient,
-          vesting: otcSettlements.vesting,
+          vesting: resolved.vesting,
           ...(devnetSetup ? { devnet: devnetSetup } : {}),
           logger,
         }),
