@@ -1,9 +1,9 @@
 import solc from 'solc'
 import { BaseError, ContractFunctionRevertedError, createWalletClient, http, keccak256, toHex, type Abi, type Address, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import settlementArtifact from '../../src/chain/contracts/artifacts/PrebuyOtcSettlement.json' with { type: 'json' }
-import { chainFromConfig } from '../../src/chain/clients.ts'
-import { startWalletFixture, type WalletFixture } from '../wallets/devnet-fixture.ts'
+import settlementArtifact from '../../../src/chain/contracts/artifacts/PrebuyOtcSettlement.json' with { type: 'json' }
+import { chainFromConfig } from '../../../src/chain/clients.ts'
+import { startWalletFixture, type WalletFixture } from '../../wallets/devnet-fixture.ts'
 
 /**
  * PrebuyOtcSettlement against tokens a project (or a stranger) could bring (issue 19's re-audit): a token that takes a

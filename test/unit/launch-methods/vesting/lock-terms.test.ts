@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { isLocked, MAX_LOCK_SECONDS, MAX_VESTING_SECONDS, scheduleOf, validateLockTerms } from '../../../src/launch-methods/vesting/domain/lock-terms.ts'
-import { vestingState } from '../../../src/launch-methods/vesting/domain/vesting-schedule.ts'
+import { isLocked, MAX_LOCK_SECONDS, MAX_VESTING_SECONDS, scheduleOf, validateLockTerms } from '../../../../src/launch-methods/vesting/domain/lock-terms.ts'
+import { vestingState } from '../../../../src/launch-methods/vesting/domain/vesting-schedule.ts'
 
 describe('lock terms', () => {
   it('absent or zero terms are no lock', () => {

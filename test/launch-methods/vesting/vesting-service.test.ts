@@ -1,14 +1,14 @@
 import type { Address } from 'viem'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { OrderVesting } from '../../src/domain/records.ts'
-import type { VestingChain } from '../../src/launch-methods/vesting/chain/vesting-chain.ts'
-import { toOrderView } from '../../src/services/order-service.ts'
-import { createVestingService } from '../../src/launch-methods/vesting/vesting-service.ts'
-import { orderKey } from '../../src/store/order-index.ts'
-import type { Store } from '../../src/store/open-store.ts'
-import { projectWriteOps } from '../../src/store/project-writes.ts'
-import { orderRecord, projectRecord } from '../support/records.ts'
-import { openTempStore } from '../support/temp-store.ts'
+import type { OrderVesting } from '../../../src/domain/records.ts'
+import type { VestingChain } from '../../../src/launch-methods/vesting/chain/vesting-chain.ts'
+import { toOrderView } from '../../../src/services/order-service.ts'
+import { createVestingService } from '../../../src/launch-methods/vesting/vesting-service.ts'
+import { orderKey } from '../../../src/store/order-index.ts'
+import type { Store } from '../../../src/store/open-store.ts'
+import { projectWriteOps } from '../../../src/store/project-writes.ts'
+import { orderRecord, projectRecord } from '../../support/records.ts'
+import { openTempStore } from '../../support/temp-store.ts'
 
 /**
  * What buyers see of their vesting positions, on a real store with the chain replaced (the chain paths run end to end

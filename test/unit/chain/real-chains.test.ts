@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { BASE_DEFAULT_ADDRESSES, chainAddressesSchema } from '../../src/chain/real-chains.ts'
-import { chainFromConfig } from '../../src/chain/clients.ts'
-import type { ChainConfig } from '../../src/chain/chain-keys.ts'
+import { BASE_DEFAULT_ADDRESSES, chainAddressesSchema } from '../../../src/chain/real-chains.ts'
+import { chainFromConfig } from '../../../src/chain/clients.ts'
+import type { ChainConfig } from '../../../src/chain/chain-keys.ts'
 
 const someAddress = (n: number) => `0x${n.toString(16).padStart(40, '0')}`
 const fullAddresses = Object.fromEntries(Object.keys(chainAddressesSchema.shape).map((key, index) => [key, someAddress(index + 1)]))

@@ -1,14 +1,14 @@
 import { createPublicClient, createWalletClient, erc20Abi, getAddress, http, parseEventLogs, parseUnits, type Abi, type Address, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import tokenArtifact from '../../devnet/contracts/artifacts/DevnetLaunchToken.json' with { type: 'json' }
-import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
-import { chainFromConfig } from '../../src/chain/clients.ts'
-import { devAccounts } from '../../devnet/chain/devnet-accounts.ts'
-import { formatDecimal } from '../../src/domain/decimal.ts'
-import { vestingState } from '../../src/launch-methods/vesting/domain/vesting-schedule.ts'
-import { VESTING_ABI } from '../../src/launch-methods/vesting/chain/vesting-contract.ts'
-import { ConsoleHarness } from '../console/console-harness.ts'
-import { runCli } from '../daemon/helpers.ts'
+import tokenArtifact from '../../../devnet/contracts/artifacts/DevnetLaunchToken.json' with { type: 'json' }
+import { jsonRpc } from '../../../devnet/anvil/json-rpc.ts'
+import { chainFromConfig } from '../../../src/chain/clients.ts'
+import { devAccounts } from '../../../devnet/chain/devnet-accounts.ts'
+import { formatDecimal } from '../../../src/domain/decimal.ts'
+import { vestingState } from '../../../src/launch-methods/vesting/domain/vesting-schedule.ts'
+import { VESTING_ABI } from '../../../src/launch-methods/vesting/chain/vesting-contract.ts'
+import { ConsoleHarness } from '../../console/console-harness.ts'
+import { runCli } from '../../daemon/helpers.ts'
 
 /**
  * A locked pooled OTC offer end to end on a running daemon (devnet, real HTTP, the daemon's own settlement and vesting

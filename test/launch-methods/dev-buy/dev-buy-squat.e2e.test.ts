@@ -13,17 +13,17 @@ import {
   type Hex,
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readDevnetLaunchpads } from '../../devnet/launchpads/devnet-launchpads.ts'
-import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
-import { chainFromConfig } from '../../src/chain/clients.ts'
-import type { DevBuyParams } from '../../src/domain/records.ts'
-import { clankerDevBuyDeployment } from '../../src/launch-methods/dev-buy/chain/clanker-dev-buy-deployment.ts'
-import { DEV_BUY_COORDINATOR_ABI } from '../../src/launch-methods/dev-buy/chain/dev-buy-coordinator-contract.ts'
-import { CLANKER_TOKEN_CREATED } from '../../src/launchpads/clanker/clanker-abi.ts'
-import { CLANKER_DEPLOY_ABI, type ClankerDeploymentConfig } from '../../src/launchpads/clanker/clanker-deployment-config.ts'
-import { devnetClankerDevBuySetup } from '../../devnet/launchpads/devnet-dev-buy-setup.ts'
-import { ConsoleHarness } from '../console/console-harness.ts'
-import { runCli } from '../daemon/helpers.ts'
+import { readDevnetLaunchpads } from '../../../devnet/launchpads/devnet-launchpads.ts'
+import { jsonRpc } from '../../../devnet/anvil/json-rpc.ts'
+import { chainFromConfig } from '../../../src/chain/clients.ts'
+import type { DevBuyParams } from '../../../src/domain/records.ts'
+import { clankerDevBuyDeployment } from '../../../src/launch-methods/dev-buy/chain/clanker-dev-buy-deployment.ts'
+import { DEV_BUY_COORDINATOR_ABI } from '../../../src/launch-methods/dev-buy/chain/dev-buy-coordinator-contract.ts'
+import { CLANKER_TOKEN_CREATED } from '../../../src/launchpads/clanker/clanker-abi.ts'
+import { CLANKER_DEPLOY_ABI, type ClankerDeploymentConfig } from '../../../src/launchpads/clanker/clanker-deployment-config.ts'
+import { devnetClankerDevBuySetup } from '../../../devnet/launchpads/devnet-dev-buy-setup.ts'
+import { ConsoleHarness } from '../../console/console-harness.ts'
+import { runCli } from '../../daemon/helpers.ts'
 
 /**
  * Issue 19, item 3: dev-buy token squatting, on a running daemon (devnet, real HTTP, real LevelDB, its coordinator,

@@ -1,10 +1,10 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { demandOnPool } from '../../../src/launch-methods/open-market/domain/demand-on-pool.ts'
-import { quoteDevBuy } from '../../../src/launch-methods/dev-buy/domain/dev-buy-eligibility.ts'
-import { clankerDefaultStartFdv, clankerReferencePool } from '../../../src/launchpads/reference-launch.ts'
-import { effectiveMarketCap } from '../../../src/pricing/effective-market-cap.ts'
-import { fraction } from '../../../src/pricing/fraction.ts'
+import { demandOnPool } from '../../../../src/launch-methods/open-market/domain/demand-on-pool.ts'
+import { quoteDevBuy } from '../../../../src/launch-methods/dev-buy/domain/dev-buy-eligibility.ts'
+import { clankerDefaultStartFdv, clankerReferencePool } from '../../../../src/launchpads/reference-launch.ts'
+import { effectiveMarketCap } from '../../../../src/pricing/effective-market-cap.ts'
+import { fraction } from '../../../../src/pricing/fraction.ts'
 
 const USD = 1_000_000n
 // 3,000 USD per ETH, in micro-USD per wei.

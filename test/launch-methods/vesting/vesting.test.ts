@@ -1,10 +1,10 @@
 import { BaseError, ContractFunctionRevertedError, createWalletClient, encodeFunctionData, erc20Abi, http, type Abi, type Address, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import vestingArtifact from '../../src/chain/contracts/artifacts/PrebuyVesting.json' with { type: 'json' }
-import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
-import { chainFromConfig } from '../../src/chain/clients.ts'
-import { vestedAt, vestingState } from '../../src/launch-methods/vesting/domain/vesting-schedule.ts'
-import { startWalletFixture, type WalletFixture } from '../wallets/devnet-fixture.ts'
+import vestingArtifact from '../../../src/chain/contracts/artifacts/PrebuyVesting.json' with { type: 'json' }
+import { jsonRpc } from '../../../devnet/anvil/json-rpc.ts'
+import { chainFromConfig } from '../../../src/chain/clients.ts'
+import { vestedAt, vestingState } from '../../../src/launch-methods/vesting/domain/vesting-schedule.ts'
+import { startWalletFixture, type WalletFixture } from '../../wallets/devnet-fixture.ts'
 
 /**
  * The vesting contract on a devnet, released by the buyers' real smart wallets through the wallet service (a normal

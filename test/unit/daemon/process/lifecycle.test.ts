@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { createLogger, silentLogger } from '../../../src/common/logger.ts'
-import { handleShutdownSignals } from '../../../daemon/process/handle-shutdown-signals.ts'
-import { createSignalGate, REPEATED_SIGNAL_WINDOW_MS } from '../../../daemon/process/signal-gate.ts'
+import { createLogger, silentLogger } from '../../../../src/common/logger.ts'
+import { handleShutdownSignals } from '../../../../daemon/process/handle-shutdown-signals.ts'
+import { createSignalGate, REPEATED_SIGNAL_WINDOW_MS } from '../../../../daemon/process/signal-gate.ts'
 
 // SIGUSR2 stands in for SIGINT/SIGTERM so the test process itself is never asked to stop.
 describe('handleShutdownSignals', () => {

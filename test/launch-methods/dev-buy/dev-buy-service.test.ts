@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { DevBuyChain } from '../../src/launch-methods/dev-buy/chain/dev-buy-chain.ts'
-import { createDevBuyService, devBuyLaunchId } from '../../src/launch-methods/dev-buy/dev-buy-service.ts'
-import type { Store } from '../../src/store/open-store.ts'
-import { projectWriteOps } from '../../src/store/project-writes.ts'
-import { projectRecord } from '../support/records.ts'
-import { openTempStore } from '../support/temp-store.ts'
+import type { DevBuyChain } from '../../../src/launch-methods/dev-buy/chain/dev-buy-chain.ts'
+import { createDevBuyService, devBuyLaunchId } from '../../../src/launch-methods/dev-buy/dev-buy-service.ts'
+import type { Store } from '../../../src/store/open-store.ts'
+import { projectWriteOps } from '../../../src/store/project-writes.ts'
+import { projectRecord } from '../../support/records.ts'
+import { openTempStore } from '../../support/temp-store.ts'
 
 /**
  * The dev-buy service's rules on a real store, with the chain replaced (the launch runs end to end in

@@ -1,19 +1,19 @@
 import { createPublicClient, createWalletClient, erc20Abi, getAddress, http, toHex, type Abi, type Address, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { create2Address } from '../../daemon/chain/ensure-create2-contract.ts'
-import tokenArtifact from '../../devnet/contracts/artifacts/DevnetLaunchToken.json' with { type: 'json' }
-import { chainFromConfig } from '../../src/chain/clients.ts'
-import { devAccounts } from '../../devnet/chain/devnet-accounts.ts'
-import { DEVNET_FEE_RECIPIENT } from '../../src/config/config-schema.ts'
-import type { ProjectRecord } from '../../src/domain/records.ts'
-import { OTC_SETTLEMENT_ABI, OTC_SETTLEMENT_SALT, otcSettlementInitCode } from '../../src/launch-methods/pooled-otc/chain/otc-settlement-contract.ts'
-import { VESTING_SALT, vestingInitCode } from '../../src/launch-methods/vesting/chain/vesting-contract.ts'
-import { otcOfferId } from '../../src/launch-methods/pooled-otc/otc-service.ts'
-import { openStore } from '../../src/store/open-store.ts'
-import { projectWriteOps } from '../../src/store/project-writes.ts'
-import { ConsoleHarness } from '../console/console-harness.ts'
-import { runCli } from '../daemon/helpers.ts'
+import { create2Address } from '../../../daemon/chain/ensure-create2-contract.ts'
+import tokenArtifact from '../../../devnet/contracts/artifacts/DevnetLaunchToken.json' with { type: 'json' }
+import { chainFromConfig } from '../../../src/chain/clients.ts'
+import { devAccounts } from '../../../devnet/chain/devnet-accounts.ts'
+import { DEVNET_FEE_RECIPIENT } from '../../../src/config/config-schema.ts'
+import type { ProjectRecord } from '../../../src/domain/records.ts'
+import { OTC_SETTLEMENT_ABI, OTC_SETTLEMENT_SALT, otcSettlementInitCode } from '../../../src/launch-methods/pooled-otc/chain/otc-settlement-contract.ts'
+import { VESTING_SALT, vestingInitCode } from '../../../src/launch-methods/vesting/chain/vesting-contract.ts'
+import { otcOfferId } from '../../../src/launch-methods/pooled-otc/otc-service.ts'
+import { openStore } from '../../../src/store/open-store.ts'
+import { projectWriteOps } from '../../../src/store/project-writes.ts'
+import { ConsoleHarness } from '../../console/console-harness.ts'
+import { runCli } from '../../daemon/helpers.ts'
 
 /**
  * Issue 19, item 1: pooled-OTC offer squatting, on a running daemon (devnet, real HTTP, real LevelDB, the daemon's own

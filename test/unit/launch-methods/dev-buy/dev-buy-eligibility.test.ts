@@ -1,11 +1,11 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { type DevBuyCandidate, type DevBuyLaunch, planDevBuy, quoteDevBuy } from '../../../src/launch-methods/dev-buy/domain/dev-buy-eligibility.ts'
-import { planWithQuotes } from '../../../src/launch-methods/dev-buy/chain/plan-with-quotes.ts'
-import { clankerProtocolFeeOf, clankerTotalFeeFraction } from '../../../src/pricing/fee-fraction.ts'
-import { fraction } from '../../../src/pricing/fraction.ts'
-import { getLiquidityForAmount0 } from '../../../src/pricing/v4/liquidity-amounts.ts'
-import { getSqrtPriceAtTick, maxUsableTick } from '../../../src/pricing/v4/tick-math.ts'
+import { type DevBuyCandidate, type DevBuyLaunch, planDevBuy, quoteDevBuy } from '../../../../src/launch-methods/dev-buy/domain/dev-buy-eligibility.ts'
+import { planWithQuotes } from '../../../../src/launch-methods/dev-buy/chain/plan-with-quotes.ts'
+import { clankerProtocolFeeOf, clankerTotalFeeFraction } from '../../../../src/pricing/fee-fraction.ts'
+import { fraction } from '../../../../src/pricing/fraction.ts'
+import { getLiquidityForAmount0 } from '../../../../src/pricing/v4/liquidity-amounts.ts'
+import { getSqrtPriceAtTick, maxUsableTick } from '../../../../src/pricing/v4/tick-math.ts'
 
 /**
  * A Clanker-shaped launch: 100 billion tokens (currency0) placed single-sided from the starting tick up, paired with

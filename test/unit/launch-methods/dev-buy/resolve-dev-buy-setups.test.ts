@@ -1,10 +1,10 @@
 import type { PublicClient } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { create2Address } from '../../../daemon/chain/ensure-create2-contract.ts'
-import { resolveDevBuySetups } from '../../../src/launch-methods/dev-buy/worker/resolve-dev-buy-setups.ts'
-import type { ChainConfig, ChainKey } from '../../../src/chain/chain-keys.ts'
-import { BASE_CLANKER_DEV_BUY } from '../../../src/launch-methods/dev-buy/chain/clanker-dev-buy-deployment.ts'
-import { DEV_BUY_COORDINATOR_SALT, devBuyCoordinatorInitCode } from '../../../src/launch-methods/dev-buy/chain/dev-buy-coordinator-contract.ts'
+import { create2Address } from '../../../../daemon/chain/ensure-create2-contract.ts'
+import { resolveDevBuySetups } from '../../../../src/launch-methods/dev-buy/worker/resolve-dev-buy-setups.ts'
+import type { ChainConfig, ChainKey } from '../../../../src/chain/chain-keys.ts'
+import { BASE_CLANKER_DEV_BUY } from '../../../../src/launch-methods/dev-buy/chain/clanker-dev-buy-deployment.ts'
+import { DEV_BUY_COORDINATOR_SALT, devBuyCoordinatorInitCode } from '../../../../src/launch-methods/dev-buy/chain/dev-buy-coordinator-contract.ts'
 
 describe('resolveDevBuySetups on real chains', () => {
   it('Base has a dev buy once the coordinator is at its CREATE2 address (built with Clanker’s factory and the vesting contract); without it, or another chain, none, and the expected address is logged', async () => {

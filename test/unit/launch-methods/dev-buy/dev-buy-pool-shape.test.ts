@@ -1,15 +1,15 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { DevBuyParams, DevBuyPoolShape } from '../../../src/domain/records.ts'
+import type { DevBuyParams, DevBuyPoolShape } from '../../../../src/domain/records.ts'
 import {
   BASE_CLANKER_DEV_BUY,
   clankerDevBuyDeployment,
   maxLiquidityPerTick,
   poolShapeProblem,
-} from '../../../src/launch-methods/dev-buy/chain/clanker-dev-buy-deployment.ts'
-import { clankerLaunchPool } from '../../../src/launchpads/clanker/clanker-launch-pool.ts'
-import { CLANKER_TOKEN_SUPPLY } from '../../../src/launchpads/reference-launch.ts'
-import { getSqrtPriceAtTick } from '../../../src/pricing/v4/tick-math.ts'
+} from '../../../../src/launch-methods/dev-buy/chain/clanker-dev-buy-deployment.ts'
+import { clankerLaunchPool } from '../../../../src/launchpads/clanker/clanker-launch-pool.ts'
+import { CLANKER_TOKEN_SUPPLY } from '../../../../src/launchpads/reference-launch.ts'
+import { getSqrtPriceAtTick } from '../../../../src/pricing/v4/tick-math.ts'
 
 const shape: DevBuyPoolShape = {
   startingTick: -220_000,

@@ -1,13 +1,13 @@
 import { createPublicClient, erc20Abi, getAddress, http, isAddressEqual, parseUnits, type Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { formatDecimal } from '../../src/domain/decimal.ts'
-import { allocateDevBuy } from '../../src/launch-methods/dev-buy/domain/dev-buy-allocation.ts'
-import type { OrderRecord, ProjectRecord } from '../../src/domain/records.ts'
-import { openStore } from '../../src/store/open-store.ts'
-import { orderWriteOps } from '../../src/store/order-writes.ts'
-import { projectWriteOps } from '../../src/store/project-writes.ts'
-import { ConsoleHarness } from '../console/console-harness.ts'
-import { runCli } from '../daemon/helpers.ts'
+import { formatDecimal } from '../../../src/domain/decimal.ts'
+import { allocateDevBuy } from '../../../src/launch-methods/dev-buy/domain/dev-buy-allocation.ts'
+import type { OrderRecord, ProjectRecord } from '../../../src/domain/records.ts'
+import { openStore } from '../../../src/store/open-store.ts'
+import { orderWriteOps } from '../../../src/store/order-writes.ts'
+import { projectWriteOps } from '../../../src/store/project-writes.ts'
+import { ConsoleHarness } from '../../console/console-harness.ts'
+import { runCli } from '../../daemon/helpers.ts'
 
 /**
  * The dev-buy launch end to end on a running daemon (devnet, real HTTP, real LevelDB, the daemon's own coordinator,

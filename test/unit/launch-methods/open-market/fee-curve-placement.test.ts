@@ -1,10 +1,10 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { launchFeeCurve, maxSpotFdvFor, placeOnFeeCurve, settledPoint } from '../../../src/launch-methods/open-market/domain/fee-curve-placement.ts'
-import { clankerDefaultStartFdv, referenceFeeSchedule, referenceLaunchDescription } from '../../../src/launchpads/reference-launch.ts'
-import { effectiveMarketCap } from '../../../src/pricing/effective-market-cap.ts'
-import { clankerTotalFeeFraction, feeFractionFromPips } from '../../../src/pricing/fee-fraction.ts'
-import { fraction } from '../../../src/pricing/fraction.ts'
+import { launchFeeCurve, maxSpotFdvFor, placeOnFeeCurve, settledPoint } from '../../../../src/launch-methods/open-market/domain/fee-curve-placement.ts'
+import { clankerDefaultStartFdv, referenceFeeSchedule, referenceLaunchDescription } from '../../../../src/launchpads/reference-launch.ts'
+import { effectiveMarketCap } from '../../../../src/pricing/effective-market-cap.ts'
+import { clankerTotalFeeFraction, feeFractionFromPips } from '../../../../src/pricing/fee-fraction.ts'
+import { fraction } from '../../../../src/pricing/fraction.ts'
 
 const LAUNCH = { number: 100n, timestamp: 1_000_000 }
 const USD = 1_000_000n

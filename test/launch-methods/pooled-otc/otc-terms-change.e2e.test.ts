@@ -1,10 +1,10 @@
 import { createPublicClient, createWalletClient, erc20Abi, getAddress, http, parseUnits, type Abi, type Address, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import tokenArtifact from '../../devnet/contracts/artifacts/DevnetLaunchToken.json' with { type: 'json' }
-import { chainFromConfig } from '../../src/chain/clients.ts'
-import { devAccounts } from '../../devnet/chain/devnet-accounts.ts'
-import { ConsoleHarness } from '../console/console-harness.ts'
-import { runCli } from '../daemon/helpers.ts'
+import tokenArtifact from '../../../devnet/contracts/artifacts/DevnetLaunchToken.json' with { type: 'json' }
+import { chainFromConfig } from '../../../src/chain/clients.ts'
+import { devAccounts } from '../../../devnet/chain/devnet-accounts.ts'
+import { ConsoleHarness } from '../../console/console-harness.ts'
+import { runCli } from '../../daemon/helpers.ts'
 
 /**
  * Issue 19 item 4 for pooled OTC, on a running daemon (devnet, real HTTP, real LevelDB, the settlement contract and

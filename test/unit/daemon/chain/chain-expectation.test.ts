@@ -1,7 +1,7 @@
 import type { Address } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { chainExpectation } from '../../../daemon/chain/chain-expectation.ts'
-import type { ChainAddresses, ChainConfig } from '../../../src/chain/chain-keys.ts'
+import { chainExpectation } from '../../../../daemon/chain/chain-expectation.ts'
+import type { ChainAddresses, ChainConfig } from '../../../../src/chain/chain-keys.ts'
 
 const at = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}`
 const addresses: ChainAddresses = {

@@ -1,10 +1,10 @@
 import type { PublicClient } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { create2Address } from '../../../daemon/chain/ensure-create2-contract.ts'
-import { resolveOtcSettlements } from '../../../src/launch-methods/pooled-otc/worker/resolve-otc-settlements.ts'
-import type { ChainConfig, ChainKey } from '../../../src/chain/chain-keys.ts'
-import { OTC_SETTLEMENT_SALT, otcSettlementInitCode } from '../../../src/launch-methods/pooled-otc/chain/otc-settlement-contract.ts'
-import { VESTING_SALT, vestingInitCode } from '../../../src/launch-methods/vesting/chain/vesting-contract.ts'
+import { create2Address } from '../../../../daemon/chain/ensure-create2-contract.ts'
+import { resolveOtcSettlements } from '../../../../src/launch-methods/pooled-otc/worker/resolve-otc-settlements.ts'
+import type { ChainConfig, ChainKey } from '../../../../src/chain/chain-keys.ts'
+import { OTC_SETTLEMENT_SALT, otcSettlementInitCode } from '../../../../src/launch-methods/pooled-otc/chain/otc-settlement-contract.ts'
+import { VESTING_SALT, vestingInitCode } from '../../../../src/launch-methods/vesting/chain/vesting-contract.ts'
 
 describe('resolveOtcSettlements on real chains', () => {
   it('uses the contracts where both CREATE2 addresses have code; elsewhere no OTC, and the addresses it expects are logged', async () => {
