@@ -8,7 +8,7 @@ import { openTempStore } from '../../support/temp-store.ts'
 
 /**
  * The dev-buy service's rules on a real store, with the chain replaced (the launch runs end to end in
- * test/launch-methods/dev-buy-daemon.e2e.test.ts): who may set what and when, the request to launch, refusals.
+ * test/launch-methods/dev-buy/dev-buy-daemon.e2e.test.ts): who may set what and when, the request to launch, refusals.
  */
 const OWNER = 'key_owner'
 const ADMIN = '0x00000000000000000000000000000000000000A1'

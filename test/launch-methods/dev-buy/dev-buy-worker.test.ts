@@ -20,7 +20,7 @@ import { writeOrderAs } from '../../support/write-order-as.ts'
 /**
  * The dev-buy worker's bookkeeping on a real store, with the launch itself replaced: which orders move when, what the
  * launch's state says after each outcome, when it retries, what the project's expected token becomes. (The launch on
- * chain: test/launch-methods/dev-buy-launch.test.ts; through the running daemon: dev-buy-daemon.e2e.test.ts.)
+ * chain: test/launch-methods/dev-buy/dev-buy-launch.test.ts; through the running daemon: dev-buy-daemon.e2e.test.ts.)
  */
 const TOKEN: Address = getAddress('0x00000000000000000000000000000000000d0b01')
 const TX: Hash = `0x${'33'.repeat(32)}`

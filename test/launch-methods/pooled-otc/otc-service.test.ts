@@ -13,7 +13,7 @@ import { openTempStore } from '../../support/temp-store.ts'
 
 /**
  * The OTC service's rules on a real store, with the chain replaced (the chain paths run end to end in
- * test/launch-methods/otc-daemon.e2e.test.ts): refusals, what is kept of a token's metadata, withdrawal states.
+ * test/launch-methods/pooled-otc/otc-daemon.e2e.test.ts): refusals, what is kept of a token's metadata, withdrawal states.
  */
 const OWNER = 'key_owner'
 const TOKEN: Address = '0x00000000000000000000000000000000000a0c02'

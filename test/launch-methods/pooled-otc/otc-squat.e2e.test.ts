@@ -88,7 +88,7 @@ describe('pooled OTC offer squatting (issue 19, item 1)', () => {
   beforeAll(async () => {
     h = await ConsoleHarness.start('otc-squat')
     // The daemon's settlement contract: its CREATE2 address from the bundler EOA (its operator), the fee recipient and
-    // the vesting contract (daemon/launch-methods/otc-settlements.ts).
+    // the vesting contract (src/launch-methods/pooled-otc/worker/resolve-otc-settlements.ts).
     const status = await h.admin.status()
     settlement = create2Address(
       OTC_SETTLEMENT_SALT,

@@ -12,7 +12,7 @@ import { openTempStore } from '../../support/temp-store.ts'
 
 /**
  * What buyers see of their vesting positions, on a real store with the chain replaced (the chain paths run end to end
- * in test/launch-methods/otc-vesting.e2e.test.ts): the state from the pure schedule at the chain's time with the
+ * in test/launch-methods/pooled-otc/otc-vesting.e2e.test.ts): the state from the pure schedule at the chain's time with the
  * released amount from the contract; a chain that cannot be read.
  */
 const KEY = 'key_buyer'

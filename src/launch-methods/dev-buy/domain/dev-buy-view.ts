@@ -89,7 +89,7 @@ export function devBuyLaunchView(launch: DevBuyLaunchRecord): DevBuyLaunchView {
 
 /**
  * A project record as the operator's raw views show it (`prebuy projects show|list --json`): a launching dev buy's salt
- * left out. It is secret until the launch transaction reveals it (src/launch-methods/dev-buy/launch-salt.ts), and the
+ * left out. It is secret until the launch transaction reveals it (src/launch-methods/dev-buy/chain/launch-salt.ts), and the
  * JSON of an operator's command is the kind of thing that gets pasted elsewhere.
  */
 export function withoutLaunchSalt(project: ProjectRecord): ProjectRecord {
