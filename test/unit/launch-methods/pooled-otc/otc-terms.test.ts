@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { describeOtcDifferences, OTC_TERM_FIELDS, type OtcTerms, otcTermsDifferences, recordedOtcTerms } from '../../../../src/launch-methods/pooled-otc/domain/otc-terms.ts'
+import {
+  describeOtcDifferences,
+  OTC_TERM_FIELDS,
+  type OtcTerms,
+  otcTermsDifferences,
+  recordedOtcTerms,
+} from '../../../../src/launch-methods/pooled-otc/domain/otc-terms.ts'
 import type { OtcOffer } from '../../../../src/domain/records.ts'
 
 /** The comparison a deposit and a settlement are only counted by (issue 19): every field, nothing else. */
