@@ -3,7 +3,7 @@ import type { Account, Address, Chain, Transport, WalletClient } from 'viem'
 import type { ChainConfig, ChainKey } from '../src/chain/chain-keys.ts'
 import type { Logger } from '../src/common/logger.ts'
 import type { DevnetChainsConfig } from '../src/config/config-schema.ts'
-import type { ClankerDevBuySetup } from '../src/launch-methods/dev-buy/clanker-dev-buy-deployment.ts'
+import type { ClankerDevBuySetup } from '../src/launch-methods/dev-buy/chain/clanker-dev-buy-deployment.ts'
 import type { KnownLaunchPools } from '../src/domain/launches/known-launch-pools.ts'
 import type { CreateLaunchpadAdaptersOptions } from '../src/launchpads/create-adapters.ts'
 

@@ -2,7 +2,7 @@ import { createPublicClient, http, type Address, type PublicClient } from 'viem'
 import type { FastifyInstance } from 'fastify'
 import { buildAdminApp } from './admin/build-admin-app.ts'
 import { createConsoleFeed } from './events/console-feed.ts'
-import { createQueueSizes } from './queue-sizes.ts'
+import { createQueueSizes } from './health/queue-sizes.ts'
 import { PREBUY_VERSION } from '../src/common/version.ts'
 import { chainBlockSeconds } from '../src/chain/block-seconds.ts'
 import { createJournal } from '../src/journal/journal.ts'
@@ -11,30 +11,30 @@ import type { AdminOperations } from './admin/admin-operations.ts'
 import { refuseDisabledChains } from './admin/refuse-disabled-chains.ts'
 import type { BackgroundWorker } from './workers/background-worker.ts'
 import { createLaunchWorkers } from './workers/launch-workers.ts'
-import { createOtcSettlementWorker } from './launch-methods/otc-settlement-worker.ts'
-import { type LaunchMethodContracts, resolveOtcSettlements } from './launch-methods/otc-settlements.ts'
+import { createOtcSettlementWorker } from '../src/launch-methods/pooled-otc/worker/otc-settlement-worker.ts'
+import { type LaunchMethodContracts, resolveOtcSettlements } from '../src/launch-methods/pooled-otc/worker/resolve-otc-settlements.ts'
 import { createContractsOperations } from './chain/contracts-operations.ts'
 import { type ContractsWatch, missingContracts, type OurContractState, watchOurContracts } from './chain/contracts-watch.ts'
 import { type OurContract, ourContracts } from './chain/our-contracts.ts'
 import { enabledChainKeys } from '../src/chain/enabled-chains.ts'
 import { createOwnerChangeWorker } from './workers/owner-change-worker.ts'
-import { createOtcChain } from '../src/launch-methods/otc/otc-chain.ts'
-import { createDevBuyChain } from '../src/launch-methods/dev-buy/dev-buy-chain.ts'
-import { createDevBuyWorker } from './launch-methods/dev-buy-worker.ts'
-import { resolveDevBuySetups } from './launch-methods/dev-buy-setups.ts'
-import { createVestingChain } from '../src/launch-methods/vesting/vesting-chain.ts'
-import { removeDaemonFile, writeDaemonFile } from './daemon-file.ts'
-import { makeDataDirPrivate } from './private-data-dir.ts'
-import { createProbeHeads, createReadinessProbe } from './readiness-probe.ts'
+import { createOtcChain } from '../src/launch-methods/pooled-otc/chain/otc-chain.ts'
+import { createDevBuyChain } from '../src/launch-methods/dev-buy/chain/dev-buy-chain.ts'
+import { createDevBuyWorker } from '../src/launch-methods/dev-buy/worker/dev-buy-worker.ts'
+import { resolveDevBuySetups } from '../src/launch-methods/dev-buy/worker/resolve-dev-buy-setups.ts'
+import { createVestingChain } from '../src/launch-methods/vesting/chain/vesting-chain.ts'
+import { removeDaemonFile, writeDaemonFile } from './process/daemon-file.ts'
+import { makeDataDirPrivate } from './process/make-data-dir-private.ts'
+import { createProbeHeads, createReadinessProbe } from './health/readiness-probe.ts'
 import type { SocketState } from '../src/sync/realtime-sync.ts'
-import { startBundlerWatch } from './bundler-watch.ts'
-import { createDaemonMetrics } from './metrics/daemon-metrics.ts'
-import { createPriceQuoteTally } from './metrics/price-quote-tally.ts'
-import { assertPortsFree, listenError } from './check-ports.ts'
-import { verifyChains } from './verify-chains.ts'
-import { trackForGracefulClose } from './graceful-close.ts'
-import { ensureOperatorToken } from './operator-token.ts'
-import { assertNoOtherDaemon } from './single-daemon.ts'
+import { startBundlerWatch } from './health/bundler-watch.ts'
+import { createDaemonMetrics } from './health/metrics/daemon-metrics.ts'
+import { createPriceQuoteTally } from './health/metrics/price-quote-tally.ts'
+import { assertPortsFree, listenError } from './process/assert-ports-free.ts'
+import { verifyChains } from './chain/verify-chains.ts'
+import { trackForGracefulClose } from './process/track-for-graceful-close.ts'
+import { ensureOperatorToken } from './process/ensure-operator-token.ts'
+import { assertNoOtherDaemon } from './process/assert-no-other-daemon.ts'
 import { buildHttpApp } from './http/build-http-app.ts'
 import { CHAIN_KEYS, type ChainConfig, type ChainKey } from '../src/chain/chain-keys.ts'
 import type { DevnetSetup, EmbeddedDevnet } from './embedded-devnet.ts'
@@ -45,7 +45,7 @@ import { describeConfig } from '../src/config/describe-config.ts'
 import { toPriorityFeePolicy } from '../src/config/priority-fee-config.ts'
 import { externalBundlerUrls, rpcChainConfigs } from '../src/config/rpc-chain-configs.ts'
 import { createServices, type Services } from '../src/services/services.ts'
-import { migrateStore } from './migrate-store.ts'
+import { migrateStore } from './store/migrate-store.ts'
 import { openStore, type Store } from '../src/store/open-store.ts'
 import { backupStream } from '../src/store/backup/backup-stream.ts'
 import { createWalletService, type PrebuyWalletService } from '../src/wallets/create-wallet-service.ts'
@@ -241,13 +241,15 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
       Object.assign(otcSettlements.settlements, resolved.settlements)
       Object.assign(otcSettlements.vesting, resolved.vesting)
       if (stopping) return
+      // Dev buy after the OTC resolution: its coordinator is built around the vesting contract resolved with it (the
+      // launch methods' shared part); the devnet's Clanker modules come from the devnet's setup, prepared before.
       devBuyChain.install(
         await resolveDevBuySetups({
           chains,
           clients: otcClients,
           operator: wallets.bundlerAddress('base'),
           feeRecipient: config.feeRecipient,
-          vesting: otcSettlements.vesting,
+          vesting: resolved.vesting,
           ...(devnetSetup ? { devnet: devnetSetup } : {}),
           logger,
         }),

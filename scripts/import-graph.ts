@@ -80,6 +80,70 @@ export function wingReport(root: string, wing: readonly string[] = WING, product
   return { productFiles: productFiles.length, wingFiles: wingFiles.length, counts, violations, door }
 }
 
+/**
+ * The product's layers, lowest first (docs/architecture.md): a file may import its own layer and the ones below. An
+ * import of a higher layer "runs back up"; the pure core (layer 0) imports nothing above it. The longest matching
+ * prefix names a file's layer (`*` stands for one folder name: a launch method's). Issue 20: at most 3 such imports, none from the core (test/unit/layers.test.ts).
+ */
+export const LAYERS: readonly (readonly string[])[] = [
+  // 0 the pure core: rules and math, no I/O (the chain keys and block-time arithmetic are plain data and sums)
+  ['src/common', 'src/domain', 'src/pricing', 'src/chain/chain-keys.ts', 'src/chain/block-seconds.ts', 'src/launch-methods/*/domain'],
+  // 1 what reads the chain and keeps records: chain clients, the store, the block follower
+  ['src/chain', 'src/store', 'src/sync'],
+  // 2 the chain's parties: launchpad adapters, wallets and the bundler
+  ['src/launchpads', 'src/wallets'],
+  // 3 the execution journal (its records name launches and pools)
+  ['src/journal'],
+  // 4 the launch methods' chain side (src/launch-methods/<method>/chain, and what the methods share)
+  ['src/launch-methods'],
+  // 5 the configuration (it names launchpads, wallet policies and fees)
+  ['src/config'],
+  // 6 the services: what the API and the admin API do, on the store (a launch method's service lives in its folder)
+  ['src/services', 'src/launch-methods/*/*-service.ts', 'src/launch-methods/owned-project-of-method.ts'],
+  // 7 the API contracts (zod schemas, the admin route table): what the services answer, as the wire shows it
+  ['src/api', 'src/admin-api'],
+  // 8 the daemon: the process, its listeners and workers (a launch method's worker lives in its folder)
+  ['daemon', 'src/launch-methods/*/worker', 'src/launch-methods/worker'],
+  // 9 the operator's client, then its console
+  ['src/admin-client'],
+  ['src/console'],
+  // 11 the CLI and the scripts
+  ['commands', 'bin', 'scripts'],
+]
+
+const prefixPattern = (prefix: string): RegExp => new RegExp(`^${prefix.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]+')}(/|$)`)
+
+export function layerOf(file: string): number | undefined {
+  let best: { layer: number; length: number } | undefined
+  LAYERS.forEach((prefixes, layer) => {
+    for (const prefix of prefixes) {
+      if (prefixPattern(prefix).test(file) && (!best || prefix.length > best.length)) best = { layer, length: prefix.length }
+    }
+  })
+  return best?.layer
+}
+
+export interface LayerReport {
+  /** Product imports of a higher layer than the importing file's. */
+  upward: Array<ImportEdge & { fromLayer: number; toLayer: number }>
+  /** Of those, the ones from the pure core. */
+  fromCore: ImportEdge[]
+}
+
+export function layerReport(root: string, wing: readonly string[] = WING, product: readonly string[] = PRODUCT_DIRS): LayerReport {
+  const files = product.flatMap((dir) => filesUnder(root, dir)).filter((file) => !inside(file, wing))
+  const upward: LayerReport['upward'] = []
+  for (const from of files) {
+    const fromLayer = layerOf(from)
+    if (fromLayer === undefined) continue
+    for (const to of importsOf(root, from)) {
+      const toLayer = layerOf(to)
+      if (toLayer !== undefined && toLayer > fromLayer) upward.push({ from, to, fromLayer, toLayer })
+    }
+  }
+  return { upward, fromCore: upward.filter((edge) => edge.fromLayer === 0).map(({ from, to }) => ({ from, to })) }
+}
+
 function main(): void {
   const args = process.argv.slice(2)
   const option = (name: string): string | undefined => {
@@ -97,6 +161,9 @@ function main(): void {
   for (const edge of report.door) console.log(`  the door (devnet mode only): ${edge.from} -> ${edge.to}`)
   console.log(`product files importing the devnet wing: ${report.violations.length === 0 ? 'none' : report.violations.length}`)
   for (const edge of report.violations) console.log(`  ${edge.from} -> ${edge.to}`)
+  const layers = layerReport(root, wing)
+  console.log(`imports running back up the layers: ${layers.upward.length} (from the pure core: ${layers.fromCore.length})`)
+  for (const edge of layers.upward) console.log(`  ${edge.from} (${edge.fromLayer}) -> ${edge.to} (${edge.toLayer})`)
   process.exitCode = report.violations.length === 0 ? 0 : 1
 }
 

@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core'
-import type { ListResponse, OrderView } from '../../src/admin-api/contract.ts'
+import type { ListResponse, OperatorOrderView } from '../../src/admin-api/contract.ts'
 import { formatTable } from '../../src/admin-client/cli/format.ts'
 import { OperatorCommand } from '../../src/admin-client/cli/operator-command.ts'
 
@@ -11,7 +11,7 @@ export default class OrdersList extends OperatorCommand {
     key: Flags.string({ description: 'key id or label', exactlyOne: ['project', 'key'] }),
   }
 
-  async run(): Promise<ListResponse<OrderView>> {
+  async run(): Promise<ListResponse<OperatorOrderView>> {
     const { flags } = await this.parse(OrdersList)
     const items = await (await this.adminClient(flags)).listOrders(flags.project !== undefined ? { project: flags.project } : { key: flags.key! })
     this.log(

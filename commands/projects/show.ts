@@ -1,5 +1,5 @@
 import { Args } from '@oclif/core'
-import type { ProjectDetail } from '../../src/admin-api/contract.ts'
+import type { OperatorProjectDetail } from '../../src/admin-api/contract.ts'
 import { formatTable } from '../../src/admin-client/cli/format.ts'
 import { OperatorCommand } from '../../src/admin-client/cli/operator-command.ts'
 
@@ -9,7 +9,7 @@ export default class ProjectsShow extends OperatorCommand {
   static override examples = ['<%= config.bin %> projects show moon', '<%= config.bin %> projects show moon --json']
   static override args = { slug: Args.string({ required: true, description: 'project slug' }) }
 
-  async run(): Promise<ProjectDetail> {
+  async run(): Promise<OperatorProjectDetail> {
     const { args, flags } = await this.parse(ProjectsShow)
     const detail = await (await this.adminClient(flags)).getProject(args.slug)
     const { project } = detail

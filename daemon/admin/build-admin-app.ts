@@ -1,38 +1,6 @@
 import type { Registry } from 'prom-client'
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify'
-import {
-  adminRequests,
-  type AddBlockResult,
-  type ApproveKeyRequestResult,
-  type ApproveRegistrationResult,
-  type BlockEntry,
-  type DaemonStatus,
-  type DeskSettings,
-  type KeySummary,
-  type ListResponse,
-  type ProjectRecord,
-  type RejectResult,
-  type RemoveBlockResult,
-  type ReviewItem,
-  type RevokeKeyResult,
-  type UpdateProfileResult,
-  type ConfirmLaunchResult,
-  type LaunchCandidatesResult,
-  type UpdateBindingResult,
-  type PendingChangeItemView,
-  type ConfirmChangeResult,
-  type RejectChangeResult,
-  type OtcResult,
-  type DevBuyResult,
-  type LaunchSimulation,
-  type ExecutionJournal,
-  type LaunchDetail,
-  type LaunchSummary,
-  type LinkSocialResult,
-  type OrderView,
-  type ProjectDetail,
-  type RotateKeyResult,
-} from '../../src/admin-api/contract.ts'
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify'
+import { ADMIN_STREAMS, OPERATOR_ROUTES } from '../../src/admin-api/admin-routes.ts'
 import { hardenedServerOptions } from '../http/hardened-server.ts'
 import { refuseWhileClosing } from '../http/refuse-while-closing.ts'
 import type { Logger } from '../../src/common/logger.ts'
@@ -42,7 +10,7 @@ import { type ContractsOperations, contractsRoutes } from './contracts-routes.ts
 import { refuseDevnetRoutes } from './refuse-devnet-routes.ts'
 import { eventRoutes } from './event-routes.ts'
 import type { ConsoleFeed } from '../events/console-feed.ts'
-import { parseRequest } from './parse-request.ts'
+import { serveAdminRoutes } from './serve-admin-route.ts'
 import { isOperatorAuthorized } from './token-guard.ts'
 
 export interface AdminAppDeps {
@@ -84,122 +52,12 @@ export function buildAdminApp(deps: AdminAppDeps): FastifyInstance {
   app.setNotFoundHandler((_request, reply) => reply.code(404).send(ROUTE_NOT_FOUND))
   app.setErrorHandler((error: FastifyError, request, reply) => sendAdminError(reply, error, request.log))
 
-  const id = (request: FastifyRequest): string => parseRequest(adminRequests.idParams, request.params).id
-
-  app.get('/admin/v1/status', async (): Promise<DaemonStatus> => operations.status())
   const { metrics } = deps
-  app.get('/admin/v1/backup', async (_request, reply) =>
+  app.get(ADMIN_STREAMS.backup.path, async (_request, reply) =>
     reply.type('application/gzip').header('content-disposition', 'attachment; filename="prebuy-backup.jsonl.gz"').send(operations.backup()),
   )
   if (metrics) app.get('/metrics', async (_request, reply) => reply.type(metrics.contentType).send(await metrics.metrics()))
-
-  app.get('/admin/v1/reviews', async (request): Promise<ListResponse<ReviewItem>> => {
-    const query = parseRequest(adminRequests.reviewsQuery, request.query)
-    return { items: await operations.listReviews(query.kind, query.status) }
-  })
-  app.post(
-    '/admin/v1/registrations/:id/approve',
-    async (request): Promise<ApproveRegistrationResult> =>
-      operations.approveRegistration(id(request), parseRequest(adminRequests.approveRegistration, request.body)),
-  )
-  app.post(
-    '/admin/v1/registrations/:id/reject',
-    async (request): Promise<RejectResult> => ({
-      review: await operations.rejectReview('registration', id(request), parseRequest(adminRequests.reject, request.body).note),
-    }),
-  )
-  app.post(
-    '/admin/v1/key-requests/:id/approve',
-    async (request): Promise<ApproveKeyRequestResult> => operations.approveKeyRequest(id(request), parseRequest(adminRequests.approveKeyRequest, request.body)),
-  )
-  app.post(
-    '/admin/v1/key-requests/:id/reject',
-    async (request): Promise<RejectResult> => ({
-      review: await operations.rejectReview('key_request', id(request), parseRequest(adminRequests.reject, request.body).note),
-    }),
-  )
-
-  app.get('/admin/v1/projects', async (): Promise<ListResponse<ProjectRecord>> => ({ items: await operations.listProjects() }))
-  app.get('/admin/v1/projects/:id', async (request): Promise<ProjectDetail> => operations.getProject(id(request)))
-  app.patch(
-    '/admin/v1/projects/:id',
-    async (request): Promise<UpdateProfileResult> => ({
-      project: await operations.updateProfile(id(request), parseRequest(adminRequests.profileUpdate, request.body)),
-    }),
-  )
-
-  app.get('/admin/v1/projects/:id/otc', async (request): Promise<OtcResult> => operations.getOtc(id(request)))
-  app.get(
-    '/admin/v1/projects/:id/simulation',
-    async (request): Promise<LaunchSimulation> => operations.simulateLaunch(id(request), parseRequest(adminRequests.simulationQuery, request.query)),
-  )
-  app.patch(
-    '/admin/v1/projects/:id/otc',
-    async (request): Promise<OtcResult> => operations.setOtc(id(request), parseRequest(adminRequests.otcOffer, request.body)),
-  )
-  app.post('/admin/v1/projects/:id/otc/deposit', async (request): Promise<OtcResult> => operations.depositOtc(id(request)))
-  app.delete('/admin/v1/projects/:id/otc', async (request): Promise<OtcResult> => operations.cancelOtc(id(request)))
-  app.get('/admin/v1/projects/:id/dev-buy', async (request): Promise<DevBuyResult> => operations.getDevBuy(id(request)))
-  app.patch(
-    '/admin/v1/projects/:id/dev-buy',
-    async (request): Promise<DevBuyResult> => operations.setDevBuy(id(request), parseRequest(adminRequests.devBuyParams, request.body)),
-  )
-  app.post('/admin/v1/projects/:id/dev-buy/launch', async (request): Promise<DevBuyResult> => operations.launchDevBuy(id(request)))
-  app.patch('/admin/v1/projects/:id/binding', async (request): Promise<UpdateBindingResult> => {
-    const body = parseRequest(adminRequests.projectBinding, request.body)
-    const project = await operations.updateBinding(id(request), body)
-    // A newly registered deployer gets the same warnings as at approval.
-    return { project, deployerWarnings: body.creator === undefined ? [] : await operations.deployerWarnings(project.chain, body.creator) }
-  })
-  app.get('/admin/v1/owner-changes', async (): Promise<ListResponse<PendingChangeItemView>> => ({ items: await operations.pendingChanges() }))
-  app.post(
-    '/admin/v1/projects/:id/changes/confirm',
-    async (request): Promise<ConfirmChangeResult> => operations.confirmChange(id(request), parseRequest(adminRequests.confirmChange, request.body ?? {})),
-  )
-  app.post(
-    '/admin/v1/projects/:id/changes/reject',
-    async (request): Promise<RejectChangeResult> => operations.rejectChange(id(request), parseRequest(adminRequests.rejectChange, request.body)),
-  )
-  app.get(
-    '/admin/v1/launches/candidates',
-    async (request): Promise<LaunchCandidatesResult> => operations.launchCandidates(parseRequest(adminRequests.launchCandidatesQuery, request.query)),
-  )
-  app.get('/admin/v1/launches/:id', async (request): Promise<LaunchDetail> => operations.getLaunch(id(request)))
-  app.get('/admin/v1/launches/:id/journal', async (request): Promise<ExecutionJournal> => operations.executionJournal(id(request)))
-  app.post(
-    '/admin/v1/launches/:id/confirm',
-    async (request): Promise<ConfirmLaunchResult> => ({
-      candidate: await operations.confirmLaunch(id(request), parseRequest(adminRequests.confirmLaunch, request.body).token),
-    }),
-  )
-
-  app.get('/admin/v1/keys', async (): Promise<ListResponse<KeySummary>> => ({ items: await operations.listKeys() }))
-  app.post('/admin/v1/keys/:id/revoke', async (request): Promise<RevokeKeyResult> => operations.revokeKey(id(request)))
-  app.post('/admin/v1/keys/:id/rotate', async (request): Promise<RotateKeyResult> => operations.rotateKey(id(request)))
-  app.put(
-    '/admin/v1/keys/:id/social',
-    async (request): Promise<LinkSocialResult> => operations.linkSocial(id(request), parseRequest(adminRequests.linkSocial, request.body)),
-  )
-  app.get(
-    '/admin/v1/orders',
-    async (request): Promise<ListResponse<OrderView>> => ({ items: await operations.listOrders(parseRequest(adminRequests.ordersQuery, request.query)) }),
-  )
-  app.get('/admin/v1/launches', async (): Promise<ListResponse<LaunchSummary>> => ({ items: await operations.listLaunches() }))
-
-  app.get('/admin/v1/desk', async (): Promise<DeskSettings> => operations.getDesk())
-  app.put('/admin/v1/desk', async (request): Promise<DeskSettings> => operations.setDesk(parseRequest(adminRequests.deskUpdate, request.body)))
-
-  app.get('/admin/v1/blocklist', async (): Promise<ListResponse<BlockEntry>> => ({ items: await operations.listBlocklist() }))
-  app.post(
-    '/admin/v1/blocklist',
-    async (request): Promise<AddBlockResult> => ({
-      entry: await operations.addBlock(parseRequest(adminRequests.block, request.body)),
-    }),
-  )
-  app.delete('/admin/v1/blocklist', async (request): Promise<RemoveBlockResult> => {
-    const body = parseRequest(adminRequests.unblock, request.body)
-    return operations.removeBlock(body.type, body.value)
-  })
+  serveAdminRoutes(app, OPERATOR_ROUTES, operations)
 
   if (deps.devnetRoutes) deps.devnetRoutes(app)
   else refuseDevnetRoutes(app)

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify'
-import { adminRequests, type DeployContractsResult } from '../../src/admin-api/contract.ts'
+import { CONTRACTS_ROUTES } from '../../src/admin-api/admin-routes.ts'
+import type { DeployContractsResult } from '../../src/admin-api/contract.ts'
 import type { ChainKey } from '../../src/chain/chain-keys.ts'
-import { parseRequest } from './parse-request.ts'
+import { serveAdminRoute } from './serve-admin-route.ts'
 
 /** `prebuy contracts ...`: this service's own contracts on the chains it runs on. */
 export interface ContractsOperations {
@@ -10,8 +11,5 @@ export interface ContractsOperations {
 }
 
 export function contractsRoutes(app: FastifyInstance, contracts: ContractsOperations): void {
-  app.post(
-    '/admin/v1/contracts/deploy',
-    async (request): Promise<DeployContractsResult> => contracts.deploy(parseRequest(adminRequests.deployContracts, request.body).chain),
-  )
+  serveAdminRoute(app, CONTRACTS_ROUTES.deployContracts, ({ body }) => contracts.deploy(body.chain))
 }

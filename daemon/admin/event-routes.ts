@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { adminRequests } from '../../src/admin-api/contract.ts'
+import { ADMIN_STREAMS } from '../../src/admin-api/admin-routes.ts'
 import type { ConsoleFeed } from '../events/console-feed.ts'
 import { parseRequest } from './parse-request.ts'
 
@@ -13,8 +13,8 @@ const MAX_QUEUED_BYTES = 16 * 1024 * 1024
  * `Last-Event-ID` (header, or `lastEventId` in the query for clients that cannot set it) resumes a stream.
  */
 export function eventRoutes(app: FastifyInstance, feed: ConsoleFeed): void {
-  app.get('/admin/v1/events', async (request, reply) => {
-    const query = parseRequest(adminRequests.eventsQuery, request.query)
+  app.get(ADMIN_STREAMS.events.path, async (request, reply) => {
+    const query = parseRequest(ADMIN_STREAMS.events.query, request.query)
     const header = request.headers['last-event-id']
     const lastEventId = (Array.isArray(header) ? header[0] : header) ?? query.lastEventId
     reply.hijack()

@@ -9,11 +9,11 @@ import type { AdminOperations } from './admin-operations.ts'
 export function refuseDisabledChains(operations: AdminOperations, enabled: readonly ChainKey[]): AdminOperations {
   return {
     ...operations,
-    approveRegistration(id, request) {
-      if (!enabled.includes(request.chain)) {
-        return Promise.reject(new PrebuyError('chain_disabled', `This service does not run on ${request.chain}: it is disabled in its configuration.`))
+    approveRegistration(input) {
+      if (!enabled.includes(input.body.chain)) {
+        return Promise.reject(new PrebuyError('chain_disabled', `This service does not run on ${input.body.chain}: it is disabled in its configuration.`))
       }
-      return operations.approveRegistration(id, request)
+      return operations.approveRegistration(input)
     },
   }
 }

@@ -1,9 +1,9 @@
 import type { Address, Hex } from 'viem'
 import type { ChainConfig } from '../../src/chain/chain-keys.ts'
-import { BASE_CLANKER_DEV_BUY } from '../../src/launch-methods/dev-buy/clanker-dev-buy-deployment.ts'
-import { DEV_BUY_COORDINATOR_SALT, devBuyCoordinatorInitCode } from '../../src/launch-methods/dev-buy/dev-buy-coordinator-contract.ts'
-import { OTC_SETTLEMENT_SALT, otcSettlementInitCode } from '../../src/launch-methods/otc/otc-settlement-contract.ts'
-import { VESTING_SALT, vestingInitCode } from '../../src/launch-methods/vesting/vesting-contract.ts'
+import { BASE_CLANKER_DEV_BUY } from '../../src/launch-methods/dev-buy/chain/clanker-dev-buy-deployment.ts'
+import { DEV_BUY_COORDINATOR_SALT, devBuyCoordinatorInitCode } from '../../src/launch-methods/dev-buy/chain/dev-buy-coordinator-contract.ts'
+import { OTC_SETTLEMENT_SALT, otcSettlementInitCode } from '../../src/launch-methods/pooled-otc/chain/otc-settlement-contract.ts'
+import { VESTING_SALT, vestingInitCode } from '../../src/launch-methods/vesting/chain/vesting-contract.ts'
 import { buyRouterCreate2 } from '../executor/ensure-buy-router.ts'
 import { create2Address } from './ensure-create2-contract.ts'
 

@@ -5,6 +5,7 @@ import type { StoreOperation } from '../../src/store/open-store.ts'
 import type { ExecutorContext } from './executor-context.ts'
 import { transitionOps } from './order-transition-ops.ts'
 import { executionOf } from './settle-buys.ts'
+import { followerCountOf } from '../../src/store/follower-count.ts'
 
 export type FillRevalidatorContext = Pick<ExecutorContext, 'store' | 'journal' | 'reads' | 'withOrderLocks' | 'now' | 'log'>
 
@@ -57,7 +58,7 @@ export async function revalidateFills(ctx: FillRevalidatorContext, chain: ChainK
         const current = (await store.sub.orders.get(orderKey(fill.keyId, fill.slug))) as OrderRecord | undefined
         ops.push(journal.deleteFill(fill))
         if (current?.status !== 'filled') continue
-        const followers = (await store.sub.users.get(fill.keyId))?.social?.followerCount ?? 0
+        const followers = await followerCountOf(store, fill.keyId)
         if (outcome) {
           ops.push(journal.putFill({ ...fill, blockNumber: outcome.blockNumber.toString(), txHash: outcome.txHash, spendAtoms: outcome.amountIn.toString() }))
           const event = { reason: 'buy re-mined after a reorg', txHash: outcome.txHash, blockNumber: outcome.blockNumber.toString() }

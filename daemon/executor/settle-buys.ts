@@ -15,6 +15,7 @@ import type { ExecutorContext } from './executor-context.ts'
 import { type BuyOutcome, buyKey } from './find-buy.ts'
 import { transitionOps } from './order-transition-ops.ts'
 import { buyRequestId } from './submit-buys.ts'
+import { followerCountOf } from '../../src/store/follower-count.ts'
 
 /** PrebuyBuyRouter's minimum-out check: the price moved past the order's limit before the buy landed. */
 export const PRICE_MOVED_ERROR = 'TooLittleReceived'
@@ -158,8 +159,6 @@ export function createBuySettler(ctx: BuySettlerContext): BuySettler {
     return count
   }
 
-  const followersOf = async (keyId: string): Promise<number> => (await store.sub.users.get(keyId))?.social?.followerCount ?? 0
-
   /** The ops that record one settlement of an order still `executing`. */
   async function settlementOps({ entry, outcome, failure, extra = {} }: Settlement, current: OrderRecord, followers: number, at: number) {
     const hashes = { ...(extra.userOpHash ? { userOpHash: extra.userOpHash } : {}), ...(extra.txHash ? { txHash: extra.txHash } : {}) }
@@ -212,7 +211,7 @@ export function createBuySettler(ctx: BuySettlerContext): BuySettler {
         settlements.map((s) => s.entry.keyId),
         async () => {
           const currents = (await store.sub.orders.getMany(settlements.map((s) => orderKey(s.entry.keyId, s.entry.slug)))) as Array<OrderRecord | undefined>
-          const followers = await Promise.all(settlements.map((s) => followersOf(s.entry.keyId)))
+          const followers = await Promise.all(settlements.map((s) => followerCountOf(store, s.entry.keyId)))
           const ops: StoreOperation[] = []
           const at = ctx.now()
           for (const [i, settlement] of settlements.entries()) {

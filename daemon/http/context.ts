@@ -1,4 +1,4 @@
-import type { HttpMetrics } from '../metrics/http-metrics.ts'
+import type { HttpMetrics } from '../health/metrics/http-metrics.ts'
 import type { ReadinessReport } from '../../src/domain/health/readiness.ts'
 import type { ApiKeyRecord } from '../../src/domain/records.ts'
 import type { Logger } from '../../src/common/logger.ts'

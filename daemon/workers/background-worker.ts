@@ -1,4 +1,4 @@
-import type { PriceQuoteTally } from '../metrics/price-quote-tally.ts'
+import type { PriceQuoteTally } from '../health/metrics/price-quote-tally.ts'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
 import type { Logger } from '../../src/common/logger.ts'
 import type { ChainHeads } from '../../src/chain/chain-heads.ts'

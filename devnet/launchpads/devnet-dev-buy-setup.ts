@@ -1,5 +1,5 @@
 import type { ChainConfig } from '../../src/chain/chain-keys.ts'
-import type { ClankerDevBuySetup } from '../../src/launch-methods/dev-buy/clanker-dev-buy-deployment.ts'
+import type { ClankerDevBuySetup } from '../../src/launch-methods/dev-buy/chain/clanker-dev-buy-deployment.ts'
 import type { LaunchpadAddresses } from '../../src/launchpads/create-adapters.ts'
 import { DEVNET_LAUNCH_DEFAULTS } from './deploy-devnet-launchpads.ts'
 import { DEVNET_CLANKER_POSITIONS } from './launch-token.ts'

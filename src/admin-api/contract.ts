@@ -6,8 +6,8 @@ import { decimalSchema } from '../domain/decimal.ts'
 import { slugSchema } from '../domain/slug.ts'
 import { EVENT_SCOPES } from './console-events.ts'
 import { DevBuyParamsBody, OtcOfferBody, SimulationQuery } from '../api/schemas.ts'
-import type { OtcOfferView } from '../domain/launch-methods/otc-view.ts'
-import type { DevBuyLaunchView } from '../domain/launch-methods/dev-buy-view.ts'
+import type { OtcOfferView } from '../launch-methods/pooled-otc/domain/otc-view.ts'
+import type { DevBuyLaunchView } from '../launch-methods/dev-buy/domain/dev-buy-view.ts'
 import type { PendingChangeView, ProjectChangesView, TermsView } from '../domain/owner-change-view.ts'
 import { OWNER_CHANGE_KINDS } from '../domain/owner-changes.ts'
 export type { LaunchSimulation } from '../services/launch-simulation-service.ts'
@@ -409,7 +409,7 @@ export interface LinkSocialResult {
   social: SocialProfile | null
 }
 
-export type { LaunchDetail, LaunchSummary, OrderTallies, OrderView, ProjectDetail } from '../services/operator-views-service.ts'
+export type { LaunchDetail, LaunchSummary, OrderTallies, OperatorOrderView, OperatorProjectDetail } from '../services/operator-views-service.ts'
 
 /** `GET launches/:slug/journal`: what the executor recorded about a launch (`prebuy executions replay`). */
 export type { ExecutionJournal } from '../services/execution-journal-service.ts'

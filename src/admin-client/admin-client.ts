@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream'
+import { ADMIN_ROUTES, ADMIN_STREAMS, adminPath, type AdminRoute, type AdminRouteName, type RouteInput, type RouteResult } from '../admin-api/admin-routes.ts'
 import type {
   AdminRequest,
   DeployContractsResult,
-  AddBlockResult,
   AdminErrorBody,
   ApproveKeyRequestRequest,
   ApproveKeyRequestResult,
@@ -15,7 +15,6 @@ import type {
   DeskSettings,
   DeskUpdate,
   Deployments,
-  DevnetFundResult,
   DevnetLaunchRequest,
   DevnetLaunchResult,
   DevnetSwapRequest,
@@ -23,18 +22,14 @@ import type {
   FundRequest,
   FundResult,
   KeySummary,
-  ListResponse,
   MineResult,
   ProfileUpdate,
   ProjectRecord,
-  RejectResult,
   RemoveBlockResult,
   ReviewItem,
   ReviewKind,
   ReviewStatus,
   RevokeKeyResult,
-  UpdateProfileResult,
-  ConfirmLaunchResult,
   LaunchCandidatesQuery,
   SimulationQueryRequest,
   LaunchCandidatesResult,
@@ -45,7 +40,6 @@ import type {
   PendingChangeItemView,
   ConfirmChangeResult,
   RejectChangeResult,
-  UpdateBindingResult,
   OtcResult,
   DevBuyResult,
   LaunchSimulation,
@@ -56,9 +50,10 @@ import type {
   LaunchSummary,
   LinkSocialRequest,
   LinkSocialResult,
-  OrderView,
-  ProjectDetail,
+  OperatorOrderView,
+  OperatorProjectDetail,
   RotateKeyResult,
+  UpdateBindingResult,
 } from '../admin-api/contract.ts'
 
 /** An admin API call that the daemon refused or could not answer; `message` is the daemon's own explanation. */
@@ -75,7 +70,20 @@ export class AdminApiError extends Error {
   }
 }
 
+type AdminAnswer<Name extends AdminRouteName> = RouteResult<(typeof ADMIN_ROUTES)[Name]>
+/** A route's input, left out where it has none (no `:id`, query or body). */
+type InputArgs<Name extends AdminRouteName> =
+  Record<never, never> extends RouteInput<(typeof ADMIN_ROUTES)[Name]>
+    ? [input?: RouteInput<(typeof ADMIN_ROUTES)[Name]>]
+    : [input: RouteInput<(typeof ADMIN_ROUTES)[Name]>]
+
+/**
+ * The admin API as the CLI calls it. `call(name, input)` calls any row of the route table (src/admin-api/
+ * admin-routes.ts) and answers what the daemon answered: a new operation needs nothing here. The named methods below
+ * are the older shorthands, each one `call` (some unwrap a list's `items` or a result's one record).
+ */
 export interface AdminClient {
+  call<Name extends AdminRouteName>(name: Name, ...input: InputArgs<Name>): Promise<AdminAnswer<Name>>
   status(): Promise<DaemonStatus>
   /** A consistent backup of the daemon's store and data dir secrets, as the gzip stream the daemon sends. */
   backup(): Promise<Readable>
@@ -104,10 +112,10 @@ export interface AdminClient {
   executionJournal(slug: string): Promise<ExecutionJournal>
   rotateKey(idOrLabel: string): Promise<RotateKeyResult>
   linkSocial(idOrLabel: string, request: LinkSocialRequest): Promise<LinkSocialResult>
-  listOrders(query: { project: string } | { key: string }): Promise<OrderView[]>
+  listOrders(query: { project: string } | { key: string }): Promise<OperatorOrderView[]>
   listLaunches(): Promise<LaunchSummary[]>
   getLaunch(slug: string): Promise<LaunchDetail>
-  getProject(slug: string): Promise<ProjectDetail>
+  getProject(slug: string): Promise<OperatorProjectDetail>
   listKeys(): Promise<KeySummary[]>
   revokeKey(idOrLabel: string): Promise<RevokeKeyResult>
   getDesk(): Promise<DeskSettings>
@@ -157,66 +165,61 @@ export function createAdminClient(options: { adminUrl: string; operatorToken: st
     }
     return response
   }
-  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => parseJson(await (await send(method, path, body)).text()) as T
-  const enc = encodeURIComponent
+  const call = async <Name extends AdminRouteName>(name: Name, ...[input]: InputArgs<Name>): Promise<AdminAnswer<Name>> => {
+    const route: AdminRoute = ADMIN_ROUTES[name]
+    const given = (input ?? {}) as { id?: string; query?: Record<string, unknown>; body?: unknown }
+    // A POST without a body sends `{}` (the daemon parses a JSON body); other methods without one send nothing.
+    const body = route.body ? given.body : route.method === 'POST' ? {} : undefined
+    return parseJson(await (await send(route.method, adminPath(route, given), body)).text()) as AdminAnswer<Name>
+  }
   return {
-    status: () => call('GET', '/admin/v1/status'),
+    call,
+    status: () => call('status'),
     backup: async () => {
-      const response = await send('GET', '/admin/v1/backup')
+      const response = await send(ADMIN_STREAMS.backup.method, ADMIN_STREAMS.backup.path)
       if (!response.body) throw new AdminApiError(response.status, 'Empty', 'the daemon sent an empty backup')
       return Readable.fromWeb(response.body as import('node:stream/web').ReadableStream)
     },
-    listReviews: async (kind, status) =>
-      (await call<ListResponse<ReviewItem>>('GET', `/admin/v1/reviews?kind=${kind}${status ? `&status=${status}` : ''}`)).items,
-    approveRegistration: (id, request) => call('POST', `/admin/v1/registrations/${enc(id)}/approve`, request),
-    rejectRegistration: async (id, note) =>
-      (await call<RejectResult>('POST', `/admin/v1/registrations/${enc(id)}/reject`, note === undefined ? {} : { note })).review,
-    approveKeyRequest: (id, request = {}) => call('POST', `/admin/v1/key-requests/${enc(id)}/approve`, request),
-    rejectKeyRequest: async (id, note) =>
-      (await call<RejectResult>('POST', `/admin/v1/key-requests/${enc(id)}/reject`, note === undefined ? {} : { note })).review,
-    listProjects: async () => (await call<ListResponse<ProjectRecord>>('GET', '/admin/v1/projects')).items,
-    updateProfile: async (slug, update) => (await call<UpdateProfileResult>('PATCH', `/admin/v1/projects/${enc(slug)}`, update)).project,
-    getOtc: (slug) => call('GET', `/admin/v1/projects/${enc(slug)}/otc`),
-    simulateLaunch: (slug, query = {}) =>
-      call(
-        'GET',
-        `/admin/v1/projects/${enc(slug)}/simulation${query.startFdvUsdc === undefined ? '' : `?${new URLSearchParams({ startFdvUsdc: query.startFdvUsdc })}`}`,
-      ),
-    setOtc: (slug, request) => call('PATCH', `/admin/v1/projects/${enc(slug)}/otc`, request),
-    depositOtc: (slug) => call('POST', `/admin/v1/projects/${enc(slug)}/otc/deposit`, {}),
-    cancelOtc: (slug) => call('DELETE', `/admin/v1/projects/${enc(slug)}/otc`),
-    getDevBuy: (slug) => call('GET', `/admin/v1/projects/${enc(slug)}/dev-buy`),
-    setDevBuy: (slug, request) => call('PATCH', `/admin/v1/projects/${enc(slug)}/dev-buy`, request),
-    launchDevBuy: (slug) => call('POST', `/admin/v1/projects/${enc(slug)}/dev-buy/launch`, {}),
-    updateBinding: (slug, request) => call<UpdateBindingResult>('PATCH', `/admin/v1/projects/${enc(slug)}/binding`, request),
-    pendingChanges: async () => (await call<ListResponse<PendingChangeItemView>>('GET', '/admin/v1/owner-changes')).items,
-    confirmChange: (slug, request = {}) => call('POST', `/admin/v1/projects/${enc(slug)}/changes/confirm`, request),
-    rejectChange: (slug, request) => call('POST', `/admin/v1/projects/${enc(slug)}/changes/reject`, request),
-    launchCandidates: (query = {}) => {
-      const params = new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined))
-      return call('GET', `/admin/v1/launches/candidates${params.size > 0 ? `?${params}` : ''}`)
-    },
-    executionJournal: (slug) => call('GET', `/admin/v1/launches/${enc(slug)}/journal`),
-    rotateKey: (idOrLabel) => call('POST', `/admin/v1/keys/${enc(idOrLabel)}/rotate`, {}),
-    linkSocial: (idOrLabel, request) => call('PUT', `/admin/v1/keys/${enc(idOrLabel)}/social`, request),
-    listOrders: async (query) =>
-      (await call<ListResponse<OrderView>>('GET', `/admin/v1/orders?${'project' in query ? `project=${enc(query.project)}` : `key=${enc(query.key)}`}`)).items,
-    listLaunches: async () => (await call<ListResponse<LaunchSummary>>('GET', '/admin/v1/launches')).items,
-    getLaunch: (slug) => call('GET', `/admin/v1/launches/${enc(slug)}`),
-    getProject: (slug) => call('GET', `/admin/v1/projects/${enc(slug)}`),
-    confirmLaunch: async (slug, token) => (await call<ConfirmLaunchResult>('POST', `/admin/v1/launches/${enc(slug)}/confirm`, { token })).candidate,
-    listKeys: async () => (await call<ListResponse<KeySummary>>('GET', '/admin/v1/keys')).items,
-    revokeKey: (idOrLabel) => call<RevokeKeyResult>('POST', `/admin/v1/keys/${enc(idOrLabel)}/revoke`, {}),
-    getDesk: () => call('GET', '/admin/v1/desk'),
-    setDesk: (update) => call('PUT', '/admin/v1/desk', update),
-    listBlocklist: async () => (await call<ListResponse<BlockEntry>>('GET', '/admin/v1/blocklist')).items,
-    addBlock: async (request) => (await call<AddBlockResult>('POST', '/admin/v1/blocklist', request)).entry,
-    removeBlock: (type, value) => call('DELETE', '/admin/v1/blocklist', { type, value }),
-    devnetFund: async (request) => (await call<DevnetFundResult>('POST', '/admin/v1/devnet/fund', request)).funded,
-    devnetMine: (blocks) => call('POST', '/admin/v1/devnet/mine', { blocks }),
-    devnetDeployments: () => call('GET', '/admin/v1/devnet/deployments'),
-    devnetLaunch: (request) => call('POST', '/admin/v1/devnet/launch', request),
-    devnetSwap: (request) => call('POST', '/admin/v1/devnet/swap', request),
-    deployContracts: (request) => call('POST', '/admin/v1/contracts/deploy', request),
+    listReviews: async (kind, status) => (await call('listReviews', { query: { kind, ...(status ? { status } : {}) } })).items,
+    approveRegistration: (id, body) => call('approveRegistration', { id, body }),
+    rejectRegistration: async (id, note) => (await call('rejectRegistration', { id, body: note === undefined ? {} : { note } })).review,
+    approveKeyRequest: (id, body = {}) => call('approveKeyRequest', { id, body }),
+    rejectKeyRequest: async (id, note) => (await call('rejectKeyRequest', { id, body: note === undefined ? {} : { note } })).review,
+    listProjects: async () => (await call('listProjects')).items,
+    updateProfile: async (id, body) => (await call('updateProfile', { id, body })).project,
+    getOtc: (id) => call('getOtc', { id }),
+    simulateLaunch: (id, query = {}) => call('simulateLaunch', { id, query }),
+    setOtc: (id, body) => call('setOtc', { id, body }),
+    depositOtc: (id) => call('depositOtc', { id }),
+    cancelOtc: (id) => call('cancelOtc', { id }),
+    getDevBuy: (id) => call('getDevBuy', { id }),
+    setDevBuy: (id, body) => call('setDevBuy', { id, body }),
+    launchDevBuy: (id) => call('launchDevBuy', { id }),
+    updateBinding: (id, body) => call('updateBinding', { id, body }),
+    pendingChanges: async () => (await call('pendingChanges')).items,
+    confirmChange: (id, body = {}) => call('confirmChange', { id, body }),
+    rejectChange: (id, body) => call('rejectChange', { id, body }),
+    launchCandidates: (query = {}) => call('launchCandidates', { query }),
+    executionJournal: (id) => call('executionJournal', { id }),
+    rotateKey: (id) => call('rotateKey', { id }),
+    linkSocial: (id, body) => call('linkSocial', { id, body }),
+    listOrders: async (query) => (await call('listOrders', { query })).items,
+    listLaunches: async () => (await call('listLaunches')).items,
+    getLaunch: (id) => call('getLaunch', { id }),
+    getProject: (id) => call('getProject', { id }),
+    confirmLaunch: async (id, token) => (await call('confirmLaunch', { id, body: { token } })).candidate,
+    listKeys: async () => (await call('listKeys')).items,
+    revokeKey: (id) => call('revokeKey', { id }),
+    getDesk: () => call('getDesk'),
+    setDesk: (body) => call('setDesk', { body }),
+    listBlocklist: async () => (await call('listBlocklist')).items,
+    addBlock: async (body) => (await call('addBlock', { body })).entry,
+    removeBlock: (type, value) => call('removeBlock', { body: { type, value } }),
+    devnetFund: async (body) => (await call('devnetFund', { body })).funded,
+    devnetMine: (blocks) => call('devnetMine', { body: { blocks } }),
+    devnetDeployments: () => call('devnetDeployments'),
+    devnetLaunch: (body) => call('devnetLaunch', { body }),
+    devnetSwap: (body) => call('devnetSwap', { body }),
+    deployContracts: (body) => call('deployContracts', { body }),
   }
 }

@@ -1,3 +1,4 @@
+import { ADMIN_STREAMS } from '../admin-api/admin-routes.ts'
 import type { ConsoleEvent, EventScope } from '../admin-api/console-events.ts'
 
 /** What a console screen hears from its stream: events, and whether the daemon is there. */
@@ -101,7 +102,7 @@ export async function followEventStream(options: EventStreamOptions): Promise<vo
     let reason = 'the stream ended'
     try {
       const { adminUrl, operatorToken } = await options.locate()
-      const url = new URL('/admin/v1/events', adminUrl)
+      const url = new URL(ADMIN_STREAMS.events.path, adminUrl)
       url.searchParams.set('scope', options.scope)
       if (options.slug !== undefined) url.searchParams.set('slug', options.slug)
       touch()

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { daemonFilePath, operatorTokenPath, type DaemonFile } from './daemon-files.ts'
+import { daemonFilePath, operatorTokenPath, type DaemonFile } from '../config/daemon-files.ts'
 
 /** Why the CLI could not find a daemon to talk to; the message says what to do. */
 export class DaemonNotFoundError extends Error {

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { CHAIN_KEYS } from '../chain/chain-keys.ts'
-import { lockTermsFields } from '../domain/launch-methods/lock-terms.ts'
+import { lockTermsFields } from '../launch-methods/vesting/domain/lock-terms.ts'
 import { parseDecimal } from '../domain/decimal.ts'
 import { FDV_DECIMALS, MAX_BATCH_ITEMS, MAX_EXPIRES_IN_MS, MAX_FDV_USDC, MIN_EXPIRES_IN_MS } from '../domain/order-bounds.ts'
 import { ORDER_ITEM_CODES, ORDER_ITEM_STATUSES } from '../domain/order-codes.ts'
@@ -8,7 +8,7 @@ import { LAUNCH_METHODS, LAUNCHPADS, ORDER_STATUSES } from '../domain/records.ts
 import { API_ERROR_CODES } from '../common/error-codes.ts'
 import { publicText } from '../common/public-text.ts'
 import { addressSchema, projectUrlSchema } from '../common/schemas.ts'
-import { LABEL_MAX_LENGTH } from '../services/key-service.ts'
+import { LABEL_MAX_LENGTH } from '../domain/api-key.ts'
 import { devBuyTextFields } from '../domain/dev-buy-text.ts'
 
 /**
@@ -32,7 +32,7 @@ export const ADDRESS_PATTERN = '^0x[0-9a-fA-F]{40}$'
 /** A positive decimal with at most 6 decimals (USDC amounts and USD FDVs; src/domain/decimal.ts DECIMAL_PATTERN). */
 export const USD_DECIMAL_PATTERN = '^[0-9]+(\\.[0-9]{1,6})?$'
 /** A decimal in token units (at most the token's decimals, checked by the service). */
-export const DECIMAL_PATTERN = '^[0-9]+(\\.[0-9]+)?$'
+export const DECIMAL_PATTERN_TEXT = '^[0-9]+(\\.[0-9]+)?$'
 const EXAMPLE_ADDRESS = '0x4200000000000000000000000000000000000006'
 const EXAMPLE_TIME = '2026-11-26T06:00:00.000Z'
 /** An EVM address the server writes (checksummed or lower case). */
@@ -418,7 +418,7 @@ export const OtcOfferBody = z
   .strictObject({
     fdvUsdc: z.string().meta({ pattern: USD_DECIMAL_PATTERN }).describe('The OTC price as an FDV, decimal USD (at most 6 decimals).'),
     tokenAddress: addressSchema.describe('The token sold, an ERC-20 on the project’s chain.'),
-    tokenAmount: z.string().meta({ pattern: DECIMAL_PATTERN }).describe('Tokens offered, decimal in token units (at most the token’s decimals).'),
+    tokenAmount: z.string().meta({ pattern: DECIMAL_PATTERN_TEXT }).describe('Tokens offered, decimal in token units (at most the token’s decimals).'),
     settleAt: isoTime.describe('ISO 8601 time in the future: the earliest settlement.'),
     ...lockTermsFields,
   })
@@ -697,7 +697,7 @@ export const WithdrawalBody = z.object({
   amount: z
     .string()
     .min(1)
-    .meta({ pattern: `${DECIMAL_PATTERN}|^max$`, examples: ['1.5', 'max'] })
+    .meta({ pattern: `${DECIMAL_PATTERN_TEXT}|^max$`, examples: ['1.5', 'max'] })
     .describe(
       'Decimal amount in token units ("1.5"), or "max" for the whole balance. Up to balance + vesting.releasable: what has vested is released in the same operation; more is refused with tokens_locked.',
     ),

@@ -1,9 +1,5 @@
 import type { StreamSignal } from '../admin-client/event-stream.ts'
-
-/** The daemon could not be reached (or refused the stream) before the screen's first snapshot. */
-export class StreamUnavailableError extends Error {
-  override name = 'StreamUnavailableError'
-}
+import { StreamUnavailableError } from '../admin-client/stream-unavailable-error.ts'
 
 /**
  * The non-interactive form of a stream screen (`--json`, stdout not a TTY): follows the stream until its first

@@ -5,6 +5,9 @@ import { createHash, timingSafeEqual } from 'node:crypto'
  * (the first 4 bytes of sha256 over the random part). The checksum lets the auth layer reject typos and garbage
  * without touching the store; the key itself is stored only as its sha256.
  */
+/** A key's label: 1 to this many characters (the API's schema and the key service both hold it to this). */
+export const LABEL_MAX_LENGTH = 100
+
 export const API_KEY_PREFIX = 'prebuy_'
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 const BODY_LENGTH = 43

@@ -1,7 +1,7 @@
 import { formatDecimal, parseDecimal } from './decimal.ts'
 import { FDV_DECIMALS, USDC_DECIMALS } from './order-bounds.ts'
 import type { OrderRecord } from './records.ts'
-import { demandSlices } from './launch-methods/demand-slices.ts'
+import { demandSlices } from './demand-slices.ts'
 
 /** Orders that still count toward a project's book: placed and not withdrawn, expired or failed. */
 export const isLiveOrder = (order: OrderRecord): boolean => order.status === 'active' || order.status === 'executing'

@@ -1,4 +1,4 @@
-import type { LockTerms } from './launch-methods/lock-terms.ts'
+import type { LockTerms } from '../launch-methods/vesting/domain/lock-terms.ts'
 import type { ChainKey } from '../chain/chain-keys.ts'
 
 /**
@@ -227,7 +227,7 @@ export interface OtcOffer {
   /** Earliest settlement, ms since epoch. */
   settleAt: number
   /**
-   * Lock and vesting of the buyers' tokens after the settlement block (src/domain/launch-methods/lock-terms.ts);
+   * Lock and vesting of the buyers' tokens after the settlement block (src/launch-methods/vesting/domain/lock-terms.ts);
    * absent (offers recorded before lock terms existed): none. Fixed on chain at deposit like the rest of the terms.
    */
   lock?: LockTerms

@@ -1,35 +1,10 @@
 import type { AbiEvent, Address, Hex, Log, PublicClient } from 'viem'
+import type { PairedAsset, PoolKey } from '../domain/paired-asset.ts'
 import type { Launchpad } from '../domain/records.ts'
 import type { LaunchAttribution } from './launch-deployer.ts'
 import type { FeeSchedule } from '../pricing/fee-schedule.ts'
 
-/** A Uniswap v4 pool key, JSON-safe (fee and tickSpacing fit in a number). */
-export interface PoolKey {
-  currency0: Address
-  currency1: Address
-  fee: number
-  tickSpacing: number
-  hooks: Address
-}
-
-/**
- * What a launched token trades against in its pool: `weth`, native `eth` (address(0) in the pool key), Zora's `zora`,
- * or a Zora creator `coin`. The kind and the bridge pick the buy route and the USD price source.
- */
-export interface PairedAsset {
-  kind: 'weth' | 'eth' | 'zora' | 'coin'
-  address: Address
-  /**
-   * v4 pools from WETH or native ETH to this asset, in swap order, for an asset bought and priced through them (ZORA:
-   * the configured ETH/ZORA pool). Absent for WETH and ETH.
-   */
-  bridge?: PoolKey[]
-  /**
-   * The fee priced for each bridge pool, pips, where its key's fee is the dynamic-fee flag (a Zora creator coin's pool:
-   * its hook's 1% once its launch fee is over); absent: each key's static fee.
-   */
-  bridgeFeePips?: number[]
-}
+export type { PairedAsset, PoolKey }
 
 /** What the indexer knows about the transaction that emitted a launch log (loadLaunchContext reads it). */
 export interface LaunchContext {

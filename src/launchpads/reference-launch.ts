@@ -1,4 +1,4 @@
-import type { DevBuyLaunch } from '../domain/launch-methods/dev-buy-eligibility.ts'
+import type { DevBuyLaunch } from '../launch-methods/dev-buy/domain/dev-buy-eligibility.ts'
 import type { Launchpad } from '../domain/records.ts'
 import { clankerProtocolFeeOf, clankerTotalFeeFraction } from '../pricing/fee-fraction.ts'
 import { clankerLaunchPool } from './clanker/clanker-launch-pool.ts'

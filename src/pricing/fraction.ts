@@ -12,7 +12,6 @@ export const fraction = (numerator: bigint, denominator: bigint = 1n): Fraction 
   return denominator < 0n ? { numerator: -numerator, denominator: -denominator } : { numerator, denominator }
 }
 
-export const ZERO: Fraction = { numerator: 0n, denominator: 1n }
 export const ONE: Fraction = { numerator: 1n, denominator: 1n }
 
 export const multiply = (a: Fraction, b: Fraction): Fraction => fraction(a.numerator * b.numerator, a.denominator * b.denominator)

@@ -1,6 +1,6 @@
 import { nextBlockTimestamp } from '../chain/block-seconds.ts'
 import type { Hash } from 'viem'
-import type { LaunchRecord, PriceTick, TickReason } from '../journal/journal-records.ts'
+import type { LaunchRecord, PriceTick, TickReason } from '../domain/execution/tick-records.ts'
 import { effectiveMarketCap } from './effective-market-cap.ts'
 import { fdvUsd } from './fdv.ts'
 import { type FeeSchedule, feeAt, type NextBlock, scheduleSettled } from './fee-schedule.ts'

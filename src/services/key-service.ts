@@ -1,13 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import { isPublicText } from '../common/public-text.ts'
 import { PrebuyError } from '../common/errors.ts'
-import { digestsEqual, formatApiKey, hashApiKey, isWellFormedApiKey } from '../domain/api-key.ts'
+import { digestsEqual, formatApiKey, hashApiKey, isWellFormedApiKey, LABEL_MAX_LENGTH } from '../domain/api-key.ts'
 import type { ApiKeyRecord, UserRecord } from '../domain/records.ts'
 import { del, put, type Store, type StoreOperation } from '../store/open-store.ts'
 import type { WalletService } from '../wallets/wallet-service.ts'
 import type { Clock } from './clock.ts'
-
-export const LABEL_MAX_LENGTH = 100
 
 /** A key ready to be written: the caller commits `ops` (possibly with more) in one batch, then calls `release`. */
 export interface PreparedKey {
@@ -18,7 +16,7 @@ export interface PreparedKey {
   release(): void
 }
 
-export interface IssuedKey {
+export interface NewApiKey {
   /** Plaintext, returned exactly once. */
   apiKey: string
   record: ApiKeyRecord
@@ -27,7 +25,7 @@ export interface IssuedKey {
 export interface KeyService {
   /** Reserves the label, allocates the user index and provisions the wallet address; writes nothing yet. */
   prepareKey(label: string): Promise<PreparedKey>
-  issueKey(label: string): Promise<IssuedKey>
+  issueKey(label: string): Promise<NewApiKey>
   /** The active key behind a plaintext key, or undefined (malformed, unknown or revoked). */
   authenticate(apiKey: string): Promise<ApiKeyRecord | undefined>
   getKey(id: string): Promise<ApiKeyRecord | undefined>
@@ -38,7 +36,7 @@ export interface KeyService {
    * A new secret for the same key record (same id, label, user, wallet and orders); the old secret stops working in the
    * same write. Refused for a revoked key.
    */
-  rotateKey(id: string): Promise<IssuedKey>
+  rotateKey(id: string): Promise<NewApiKey>
 }
 
 export interface KeyServiceDeps {

@@ -1,5 +1,5 @@
 import { PrebuyError } from '../common/errors.ts'
-import { withoutLaunchSalt } from '../domain/launch-methods/dev-buy-view.ts'
+import { withoutLaunchSalt } from '../launch-methods/dev-buy/domain/dev-buy-view.ts'
 import { formatDecimal, parseDecimal } from '../domain/decimal.ts'
 import { USDC_DECIMALS } from '../domain/order-bounds.ts'
 import { ORDER_STATUSES, type OrderRecord, type OrderStatus, type ProjectRecord } from '../domain/records.ts'
@@ -39,23 +39,23 @@ export interface LaunchDetail {
 }
 
 /** `prebuy projects show`. */
-export interface ProjectDetail {
+export interface OperatorProjectDetail {
   project: ProjectRecord
   orders: OrderTallies
   launch: LaunchSummary | null
 }
 
 /** An order with its key's label (`prebuy orders list`). */
-export interface OrderView extends OrderRecord {
+export interface OperatorOrderView extends OrderRecord {
   label: string
 }
 
 export interface OperatorViewsService {
-  ordersOfProject(slug: string): Promise<OrderView[]>
-  ordersOfKey(keyId: string): Promise<OrderView[]>
+  ordersOfProject(slug: string): Promise<OperatorOrderView[]>
+  ordersOfKey(keyId: string): Promise<OperatorOrderView[]>
   launches(): Promise<LaunchSummary[]>
   launch(slug: string): Promise<LaunchDetail>
-  project(slug: string): Promise<ProjectDetail>
+  project(slug: string): Promise<OperatorProjectDetail>
 }
 
 /** Read-only views the operator's commands show: orders by project or key, launches, one project. */
@@ -66,7 +66,7 @@ export function createOperatorViewsService(deps: { store: Store; journal: Journa
     if (!project) throw new PrebuyError('project_not_found', 'No project has this slug.')
     return project
   }
-  const labelled = async (orders: OrderRecord[]): Promise<OrderView[]> => {
+  const labelled = async (orders: OrderRecord[]): Promise<OperatorOrderView[]> => {
     const keys = await store.sub.keys.getMany([...new Set(orders.map((o) => o.keyId))])
     const labels = new Map(keys.filter((k) => k !== undefined).map((k) => [k!.id, k!.label]))
     return orders.map((o) => ({ ...o, label: labels.get(o.keyId) ?? o.keyId }))

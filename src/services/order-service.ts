@@ -1,4 +1,4 @@
-import { type VestingView, vestingView } from '../domain/launch-methods/vesting-view.ts'
+import { type VestingView, vestingView } from '../launch-methods/vesting/domain/vesting-view.ts'
 import { itemFailed, type BatchItemResult } from '../domain/order-codes.ts'
 import type { OrderValues } from '../domain/order-input.ts'
 import { decideCreate, decideDelete, decidePatch, markDuplicates, type Decision } from '../domain/order-transitions.ts'
@@ -8,6 +8,7 @@ import { orderWriteOps, orderWrittenBy } from '../store/order-writes.ts'
 import type { Store, StoreOperation } from '../store/open-store.ts'
 import { countPrefix, readAll, readIndexPage } from '../store/paginate.ts'
 import type { Clock } from './clock.ts'
+import { followerCountOf } from '../store/follower-count.ts'
 
 export type CreateItem = { slug: string } & OrderValues
 export type PatchItem = { slug: string } & Partial<OrderValues>
@@ -96,7 +97,7 @@ export const PAGE_CACHE_MAX_PAGES = 10_000
 export const PAGE_CACHE_MAX_BYTES = 32 * 1024 * 1024
 
 export function createOrderService({ store, clock }: OrderServiceDeps): OrderService {
-  const { orders, projects, users, ordersBySpend } = store.sub
+  const { orders, projects, ordersBySpend } = store.sub
 
   /**
    * Pages of GET /orders, kept until the key's orders change. Every write goes through store.batch, whose listener
@@ -121,12 +122,11 @@ export function createOrderService({ store, clock }: OrderServiceDeps): OrderSer
     return store.mutex.run(orderLockName(keyId), async () => {
       const duplicates = markDuplicates(items)
       const slugs = items.map((item) => item.slug)
-      const [projectRecords, existingOrders, user] = await Promise.all([
+      const [projectRecords, existingOrders, followerCount] = await Promise.all([
         projects.getMany(slugs),
         orders.getMany(slugs.map((slug) => orderKey(keyId, slug))),
-        users.get(keyId),
+        followerCountOf(store, keyId),
       ])
-      const followerCount = user?.social?.followerCount ?? 0
       const now = clock()
       const ops: StoreOperation[] = []
       const results = items.map((item, index): BatchItemResult => {
@@ -190,8 +190,7 @@ export function createOrderService({ store, clock }: OrderServiceDeps): OrderSer
     pageCacheSize: () => ({ pages: pages.size, orders: cachedOrders, bytes: cachedBytes }),
     cancelActiveOrdersWith: (keyId, commit) =>
       store.mutex.run(orderLockName(keyId), async () => {
-        const [all, user] = await Promise.all([readAll(orders, orderKey(keyId, '')), users.get(keyId)])
-        const followers = user?.social?.followerCount ?? 0
+        const [all, followers] = await Promise.all([readAll(orders, orderKey(keyId, '')), followerCountOf(store, keyId)])
         const now = clock()
         const active = all.map((entry) => entry.value).filter((order) => order.status === 'active')
         const ops = active.flatMap((order) => orderWriteOps(store, order, { ...order, status: 'deleted', updatedAt: now }, { writer: 'api', followers }))

@@ -16,7 +16,7 @@ import type { Journal } from '../journal/journal.ts'
 import type { Store, StoreOperation } from '../store/open-store.ts'
 import { projectWriteOps } from '../store/project-writes.ts'
 import type { Clock } from './clock.ts'
-import { otcOfferId } from './otc-service.ts'
+import { otcOfferId } from '../launch-methods/pooled-otc/otc-service.ts'
 import { PROJECT_LOCK, type ProjectService } from './project-service.ts'
 
 /** Default notice period (config ownerChanges.noticeHours): two days, room for a buyer to see the change and leave. */

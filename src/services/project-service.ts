@@ -13,8 +13,8 @@ import { projectsIn } from '../store/project-index.ts'
 import { projectWriteOps } from '../store/project-writes.ts'
 import type { TokenInfo, WalletService } from '../wallets/wallet-service.ts'
 import type { Clock } from './clock.ts'
-import { otcOfferView, type OtcOfferView } from '../domain/launch-methods/otc-view.ts'
-import { devBuyLaunchView, type DevBuyLaunchView } from '../domain/launch-methods/dev-buy-view.ts'
+import { otcOfferView, type OtcOfferView } from '../launch-methods/pooled-otc/domain/otc-view.ts'
+import { devBuyLaunchView, type DevBuyLaunchView } from '../launch-methods/dev-buy/domain/dev-buy-view.ts'
 
 /** The symbol and name recorded at approval, normalised as judge-launch.ts compares them (a name only with a symbol). */
 function recordedTokenText(input: Pick<NewProject, 'expectedSymbol' | 'expectedName'>): Pick<ProjectRecord, 'expectedSymbol' | 'expectedName'> {

@@ -133,7 +133,7 @@ function storageError(error: unknown): unknown {
   })
 }
 
-/** Opens (creating if needed) the LevelDB database at `<dataDir>/db` (the daemon then migrates it: daemon/migrate-store.ts). */
+/** Opens (creating if needed) the LevelDB database at `<dataDir>/db` (the daemon then migrates it: daemon/store/migrate-store.ts). */
 export async function openStore(options: { dataDir: string }): Promise<Store> {
   const path = join(options.dataDir, 'db')
   await mkdir(path, { recursive: true })

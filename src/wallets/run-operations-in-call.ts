@@ -18,12 +18,12 @@ export async function runOperationsInCall(
   request: OperationsCallRequest,
 ): Promise<OperationsCallOutcome> {
   const { preparer, bundler, client, from, txGasCap } = parts
-  if (!bundler.sendCall) return { status: 'not_prepared', reason: 'this chain submits through an external bundler, which cannot run operations inside a call' }
+  if (!bundler.sendCall) return { status: 'not_sent', reason: 'this chain submits through an external bundler, which cannot run operations inside a call' }
   const prepared = await preparer.prepare(request.requests)
   let stillPending: Set<`0x${string}`> | undefined
   try {
     const missing = prepared.items.findIndex((item) => item === undefined)
-    if (missing >= 0) return { status: 'not_prepared', reason: prepared.unprepared.get(missing) ?? 'an operation could not be signed' }
+    if (missing >= 0) return { status: 'not_sent', reason: prepared.unprepared.get(missing) ?? 'an operation could not be signed' }
     const items = prepared.items.map((item) => item!)
     const call = request.build(items.map((item) => toPackedUserOperation(item.userOperation)))
     // handleOps refuses to start an operation with less gas left than it declared (AA95), so the declared limits go on top.
@@ -46,7 +46,7 @@ export async function runOperationsInCall(
     try {
       await request.beforeSend?.(simulated)
     } catch (error) {
-      return { status: 'not_prepared', reason: `not sent: ${error instanceof Error ? error.message : String(error)}` }
+      return { status: 'not_sent', reason: `not sent: ${error instanceof Error ? error.message : String(error)}` }
     }
     const sent = await bundler.sendCall({ ...call, gas }, { operations: items.length })
     try {
@@ -60,7 +60,7 @@ export async function runOperationsInCall(
       return { status: 'not_mined', txHash: sent.hash, pending: landed.pending }
     }
     const { status, blockNumber } = landed.receipt
-    return status === 'success' ? { status: 'mined', txHash: sent.hash, blockNumber } : { status: 'reverted', txHash: sent.hash, blockNumber }
+    return status === 'success' ? { status: 'included', txHash: sent.hash, blockNumber } : { status: 'reverted', txHash: sent.hash, blockNumber }
   } finally {
     prepared.finish(stillPending)
   }

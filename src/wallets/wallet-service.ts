@@ -203,13 +203,13 @@ export interface OperationsCallRequest {
 
 export type OperationsCallOutcome =
   /** Mined and successful. */
-  | { status: 'mined'; txHash: Hash; blockNumber: bigint }
+  | { status: 'included'; txHash: Hash; blockNumber: bigint }
   /** Mined and reverted: nothing the operations did stands. */
   | { status: 'reverted'; txHash: Hash; blockNumber: bigint }
   /** The simulation reverted: nothing was sent. */
   | { status: 'refused'; revert: DecodedRevert }
   /** An operation could not be signed: nothing was sent. */
-  | { status: 'not_prepared'; reason: string }
+  | { status: 'not_sent'; reason: string }
   /**
    * The call does not fit one transaction: its declared gas is over the chain's per-transaction cap (EIP-7825) and it
    * does not succeed within the cap either (`revert`: what the simulation at the cap said). Nothing was sent; fewer

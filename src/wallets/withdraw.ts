@@ -22,7 +22,7 @@ import type { ChainBalanceReader } from './read-balances.ts'
 import { knownSinkReason } from './known-sinks.ts'
 import { isNativeEth } from './token-metadata.ts'
 import { formatDecimal } from '../domain/decimal.ts'
-import { VESTING_ABI } from '../launch-methods/vesting/vesting-contract.ts'
+import { VESTING_ABI } from '../launch-methods/vesting/chain/vesting-contract.ts'
 import type { AccountCall, UserOperationRequest, UserOperationResult, VestedTokens, WithdrawRequest, WithdrawResult } from './wallet-service.ts'
 import type { WithdrawalCounter, WithdrawalPolicy } from './withdrawal-policy.ts'
 

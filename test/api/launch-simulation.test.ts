@@ -4,7 +4,7 @@ import { approvedProject, bearer, createHarness, createKey, type Harness, markLa
 /**
  * The simulation's open-market placement through the HTTP API on a real store (the wallets' balances faked; the same
  * placement against a devnet chain, with Clanker's default start read from the chain, is in
- * test/launch-methods/otc-daemon.e2e.test.ts): without chain access no default start is known; a start given in the
+ * test/launch-methods/pooled-otc/otc-daemon.e2e.test.ts): without chain access no default start is known; a start given in the
  * query places every slice; once the launch is known the placement is gone.
  */
 describe('GET /projects/{slug}/simulation: the open market on the launch fee curve', () => {

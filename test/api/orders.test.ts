@@ -342,7 +342,7 @@ describe('revoking a key', () => {
     // One order is in flight (the executor marked it executing).
     await writeOrderAs(h.store, { ...(await h.services.orders.getOrder(keyId, 'gamma'))!, status: 'executing' })
 
-    const result = await operations.revokeKey('buyer')
+    const result = await operations.revokeKey({ id: 'buyer' })
     expect(result).toMatchObject({ key: { label: 'buyer' }, cancelledOrders: 2 })
     expect(result.key.revokedAt).not.toBeNull()
     expect((await h.services.orders.getOrder(keyId, 'alpha'))?.status).toBe('deleted')
@@ -352,6 +352,6 @@ describe('revoking a key', () => {
     expect((await h.app.inject({ method: 'GET', url: `${PREFIX}/orders`, headers: bearer(key) })).statusCode).toBe(401)
     expect((await list('', other)).data).toMatchObject([{ slug: 'alpha', status: 'active' }])
     // Revoking again changes nothing.
-    expect(await operations.revokeKey('buyer')).toMatchObject({ cancelledOrders: 0 })
+    expect(await operations.revokeKey({ id: 'buyer' })).toMatchObject({ cancelledOrders: 0 })
   })
 })

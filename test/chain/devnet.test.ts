@@ -27,7 +27,6 @@ import { ENTRY_POINT_V07_ADDRESS, MULTICALL3_ADDRESS, PERMIT2_ADDRESS, SIMPLE_AC
 import { advanceTime, fundAccount, mineBlocks, readDeployments } from '../../devnet/chain/faucet.ts'
 import { startDevnet, type Devnet } from '../../devnet/chain/start-devnet.ts'
 import { deployFixtures } from '../../devnet/chain/deploy-fixtures.ts'
-import { resolveEthUsdPool } from '../../src/chain/resolve-eth-usd-pool.ts'
 import { BASE_DEFAULT_ADDRESSES } from '../../src/chain/real-chains.ts'
 import { DEPLOYMENTS_VERSION } from '../../devnet/chain/deployments-file.ts'
 import { createDevnetOperations } from '../../devnet/admin/devnet-operations.ts'
@@ -295,13 +294,6 @@ describe('startDevnet', () => {
       const wethInPool = await publicClient.readContract({ address: addresses.weth, abi: ERC20, functionName: 'balanceOf', args: [addresses.ethUsdPool] })
       expect(wethInPool).toBeGreaterThan(1_000n * 10n ** 18n)
     }
-  })
-
-  it('resolves the ETH/USD pool from the v3 factory, and says so when there is none', async () => {
-    const { addresses } = devnet.chains.base
-    const { publicClient } = createChainClients(devnet.chains.base)
-    expect(await resolveEthUsdPool(publicClient, addresses)).toBe(addresses.ethUsdPool)
-    await expect(resolveEthUsdPool(publicClient, { ...addresses, stablecoin: addresses.v3Factory })).rejects.toMatchObject({ code: 'eth_usd_pool_missing' })
   })
 
   it('puts the EntryPoint and the account factory at the same addresses on both chains, with equal counterfactual wallets', async () => {

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream'
 import { createPublicClient, http, numberToHex, parseEther, type Address, type PublicClient } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startBundlerWatch } from '../../daemon/bundler-watch.ts'
+import { startBundlerWatch } from '../../daemon/health/bundler-watch.ts'
 import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
 import { startAnvil, type AnvilInstance } from '../../devnet/anvil/start-anvil.ts'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'

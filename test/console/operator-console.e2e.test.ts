@@ -6,7 +6,7 @@ import { TmuxTerminal } from '../support/tmux.ts'
 import { ConsoleHarness } from './console-harness.ts'
 import type { WatchView } from '../../src/console/watch/watch-view.ts'
 import type { ReplayCheck } from '../../src/console/replay/replay-check.ts'
-import type { LaunchDetail, LaunchSummary, OrderView, ProjectDetail } from '../../src/admin-api/contract.ts'
+import type { LaunchDetail, LaunchSummary, OperatorOrderView, OperatorProjectDetail } from '../../src/admin-api/contract.ts'
 import { createJournal } from '../../src/journal/journal.ts'
 import { openStore, put } from '../../src/store/open-store.ts'
 
@@ -230,26 +230,26 @@ describe('operator console, end to end', () => {
     expect(notLaunched.code).toBe(1)
     expect(notLaunched.stderr).toContain('Project later has not launched yet.')
 
-    const project = await runCli<ProjectDetail>(h.dataDir, ['projects', 'show', 'rocket'])
+    const project = await runCli<OperatorProjectDetail>(h.dataDir, ['projects', 'show', 'rocket'])
     expect(project.json.project.slug).toBe('rocket')
     expect(project.json.orders.filled.count).toBe(2)
     expect(project.json.launch?.symbol).toBe('RKT')
     const unverified = await runCli<{ project: { profile: { status: { isLaunchVerified: boolean } } } }>(h.dataDir, ['projects', 'verify', 'rocket', '--unset'])
     expect(unverified.json.project.profile.status.isLaunchVerified).toBe(false)
     await runCli(h.dataDir, ['projects', 'verify', 'rocket'])
-    expect((await runCli<ProjectDetail>(h.dataDir, ['projects', 'show', 'rocket'])).json.project.profile.status.isLaunchVerified).toBe(true)
+    expect((await runCli<OperatorProjectDetail>(h.dataDir, ['projects', 'show', 'rocket'])).json.project.profile.status.isLaunchVerified).toBe(true)
     const edited = await runCli(h.dataDir, ['projects', 'edit', 'rocket', '--display-name', 'Rocket Two'])
     expect(edited.code, edited.stderr).toBe(0)
-    expect((await runCli<ProjectDetail>(h.dataDir, ['projects', 'show', 'rocket'])).json.project.profile.identity.displayName).toBe('Rocket Two')
+    expect((await runCli<OperatorProjectDetail>(h.dataDir, ['projects', 'show', 'rocket'])).json.project.profile.identity.displayName).toBe('Rocket Two')
 
-    const orders = await runCli<{ items: OrderView[] }>(h.dataDir, ['orders', 'list', '--project', 'rocket'])
+    const orders = await runCli<{ items: OperatorOrderView[] }>(h.dataDir, ['orders', 'list', '--project', 'rocket'])
     expect(orders.json.items.map((o) => [o.label, o.status])).toEqual([
       ['rocket-buyer-0', 'filled'],
       ['rocket-buyer-1', 'filled'],
       ['rocket-buyer-2', 'active'],
     ])
     expect(orders.json.items[0]!.execution?.txHash).toMatch(/^0x/)
-    const byKey = await runCli<{ items: OrderView[] }>(h.dataDir, ['orders', 'list', '--key', 'rocket-buyer-2'])
+    const byKey = await runCli<{ items: OperatorOrderView[] }>(h.dataDir, ['orders', 'list', '--key', 'rocket-buyer-2'])
     expect(byKey.json.items.map((o) => o.slug)).toEqual(['rocket'])
     const neither = await runCli(h.dataDir, ['orders', 'list'], { human: true })
     expect(neither.code).toBe(2)

@@ -2,7 +2,7 @@ import { once } from 'node:events'
 import { connect, type AddressInfo } from 'node:net'
 import Fastify from 'fastify'
 import { describe, expect, it } from 'vitest'
-import { trackForGracefulClose } from '../../daemon/graceful-close.ts'
+import { trackForGracefulClose } from '../../daemon/process/track-for-graceful-close.ts'
 import { refuseWhileClosing } from '../../daemon/http/refuse-while-closing.ts'
 
 async function startApp(drainMs?: number) {

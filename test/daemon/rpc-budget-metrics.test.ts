@@ -3,7 +3,7 @@ import { createChainHeads } from '../../src/chain/chain-heads.ts'
 import type { ChainKey } from '../../src/chain/chain-keys.ts'
 import { judgeReadiness } from '../../src/domain/health/readiness.ts'
 import type { SocketState } from '../../src/sync/realtime-sync.ts'
-import { createDaemonMetrics } from '../../daemon/metrics/daemon-metrics.ts'
+import { createDaemonMetrics } from '../../daemon/health/metrics/daemon-metrics.ts'
 import { openTempStore } from '../support/temp-store.ts'
 
 function sample(text: string, series: string): number | undefined {

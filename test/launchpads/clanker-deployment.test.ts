@@ -22,7 +22,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ChainConfig } from '../../src/chain/chain-keys.ts'
 import { startDevnet, type Devnet } from '../../devnet/chain/start-devnet.ts'
-import { quoteDevBuy } from '../../src/domain/launch-methods/dev-buy-eligibility.ts'
+import { quoteDevBuy } from '../../src/launch-methods/dev-buy/domain/dev-buy-eligibility.ts'
 import { CLANKER_TOKEN_CREATED } from '../../src/launchpads/clanker/clanker-abi.ts'
 import {
   CLANKER_DEPLOY_ABI,

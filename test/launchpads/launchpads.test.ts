@@ -32,7 +32,7 @@ import type { LaunchpadAdapter, PoolKey } from '../../src/launchpads/launchpad-a
 import { loadLaunchContext } from '../../src/launchpads/load-launch-context.ts'
 import { poolIdOf } from '../../src/launchpads/pool-id.ts'
 import { POOL_MANAGER_EVENTS } from '../../src/launchpads/v4-events.ts'
-import { quoteDevBuy } from '../../src/domain/launch-methods/dev-buy-eligibility.ts'
+import { quoteDevBuy } from '../../src/launch-methods/dev-buy/domain/dev-buy-eligibility.ts'
 import { CLANKER_TOKEN_CREATED } from '../../src/launchpads/clanker/clanker-abi.ts'
 import { clankerLaunchPool } from '../../src/launchpads/clanker/clanker-launch-pool.ts'
 import { maxUsableTick } from '../../src/pricing/v4/tick-math.ts'

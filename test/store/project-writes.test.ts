@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { LaunchInfo, ProjectRecord } from '../../src/domain/records.ts'
 import { createJournal } from '../../src/journal/journal.ts'
-import { migrateStore, STORE_VERSION } from '../../daemon/migrate-store.ts'
+import { migrateStore, STORE_VERSION } from '../../daemon/store/migrate-store.ts'
 import { put, type Store } from '../../src/store/open-store.ts'
 import { readAll } from '../../src/store/paginate.ts'
 import { projectSlugs, projectsIn, waitingLaunchpads } from '../../src/store/project-index.ts'

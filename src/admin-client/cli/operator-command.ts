@@ -3,7 +3,7 @@ import { Command, Errors, Flags, type Interfaces, ux } from '@oclif/core'
 import { terminalSafe, terminalSafeJson } from '../../common/terminal-safe.ts'
 import { createAdminClient, AdminApiError, type AdminClient } from '../admin-client.ts'
 import { DaemonNotFoundError, locateDaemon } from '../locate-daemon.ts'
-import { StreamUnavailableError } from '../../console/take-snapshot.ts'
+import { StreamUnavailableError } from '../stream-unavailable-error.ts'
 import { resolve } from 'node:path'
 
 /**

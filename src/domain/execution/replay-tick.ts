@@ -1,5 +1,5 @@
 import type { Address } from 'viem'
-import type { DecisionInputs, LaunchRecord, PriceTick, TickDecision } from '../../journal/journal-records.ts'
+import type { DecisionInputs, LaunchRecord, PriceTick, TickDecision } from './tick-records.ts'
 import { computePriceTick } from '../../pricing/price-tick.ts'
 import { planExecution } from './executor-plan.ts'
 import type { CandidateOrder } from './prepared-book.ts'

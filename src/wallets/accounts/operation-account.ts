@@ -5,8 +5,6 @@ import type { AccountCall } from '../wallet-service.ts'
 /** Which smart-account implementation backs the wallets (wallet.accountKind): SimpleAccount v0.7 (default) or Kernel v3.1. */
 export type SmartAccountKind = 'simple' | 'kernel'
 
-export const SMART_ACCOUNT_KINDS: readonly SmartAccountKind[] = ['simple', 'kernel']
-
 /** The fields of a v0.7 UserOperation the account signs over (viem's unpacked form). */
 export interface UnsignedUserOperation {
   sender: Address

@@ -3,6 +3,8 @@ import { connect } from 'node:net'
 import { afterAll, describe, expect, it } from 'vitest'
 import { buildAdminApp } from '../../../daemon/admin/build-admin-app.ts'
 import type { AdminOperations } from '../../../daemon/admin/admin-operations.ts'
+import { createServiceOperations } from '../../../daemon/admin/service-operations.ts'
+import type { Services } from '../../../src/services/services.ts'
 import type { DevnetOperations } from '../../../devnet/admin/devnet-operations.ts'
 import { devnetRoutes } from '../../../devnet/admin/devnet-routes.ts'
 import { isOperatorAuthorized } from '../../../daemon/admin/token-guard.ts'
@@ -121,18 +123,16 @@ describe('admin app', () => {
   })
 
   it('PATCH projects/:slug/binding answers the project and, for a new deployer, the warnings about it (as at approval)', async () => {
+    // The route and its real handler (service-operations.ts) over a fake launch-binding service.
     const seen: unknown[] = []
-    const bindingOps = new Proxy({} as AdminOperations, {
-      get: (_target, name) =>
-        name === 'updateBinding'
-          ? (slug: string, request: unknown) => {
-              seen.push({ slug, request })
-              return Promise.resolve({ slug, chain: 'base' })
-            }
-          : name === 'deployerWarnings'
-            ? (chain: string, deployer: string) => Promise.resolve([`${deployer} is a contract on ${chain}`])
-            : unused,
-    })
+    const launches = {
+      updateBinding: (slug: string, request: unknown) => {
+        seen.push({ slug, request })
+        return Promise.resolve({ slug, chain: 'base' })
+      },
+      deployerWarnings: (chain: string, deployer: string) => Promise.resolve([`${deployer} is a contract on ${chain}`]),
+    }
+    const bindingOps = createServiceOperations({ services: { launches } as unknown as Services, status: unused, backup: unused as never })
     const bindingApp = buildAdminApp({ operations: bindingOps, operatorToken: TOKEN, logger: silentLogger })
     const patch = (payload: object) =>
       bindingApp.inject({ method: 'PATCH', url: '/admin/v1/projects/moon/binding', headers: { authorization: `Bearer ${TOKEN}` }, payload })
@@ -143,8 +143,8 @@ describe('admin app', () => {
     })
     expect((await patch({ symbol: null })).json()).toEqual({ project: { slug: 'moon', chain: 'base' }, deployerWarnings: [] })
     expect(seen).toEqual([
-      { slug: 'moon', request: { creator, symbol: 'MOON' } },
-      { slug: 'moon', request: { symbol: null } },
+      { slug: 'moon', request: { creatorAddress: creator, expectedSymbol: 'MOON' } },
+      { slug: 'moon', request: { expectedSymbol: null } },
     ])
     expect((await patch({})).statusCode).toBe(400)
     await bindingApp.close()

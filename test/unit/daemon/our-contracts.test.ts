@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { missingContracts, watchOurContracts } from '../../../daemon/chain/contracts-watch.ts'
 import { ourContracts } from '../../../daemon/chain/our-contracts.ts'
 import { buyRouterAddress } from '../../../daemon/executor/ensure-buy-router.ts'
-import { resolveDevBuySetups } from '../../../daemon/launch-methods/dev-buy-setups.ts'
-import { resolveOtcSettlements } from '../../../daemon/launch-methods/otc-settlements.ts'
+import { resolveDevBuySetups } from '../../../src/launch-methods/dev-buy/worker/resolve-dev-buy-setups.ts'
+import { resolveOtcSettlements } from '../../../src/launch-methods/pooled-otc/worker/resolve-otc-settlements.ts'
 import type { ChainConfig, ChainKey } from '../../../src/chain/chain-keys.ts'
 
 const addresses = {

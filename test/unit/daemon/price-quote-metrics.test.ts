@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { createDaemonMetrics, type DaemonMetrics } from '../../../daemon/metrics/daemon-metrics.ts'
-import { createPriceQuoteTally } from '../../../daemon/metrics/price-quote-tally.ts'
+import { createDaemonMetrics, type DaemonMetrics } from '../../../daemon/health/metrics/daemon-metrics.ts'
+import { createPriceQuoteTally } from '../../../daemon/health/metrics/price-quote-tally.ts'
 import { openTempStore } from '../../support/temp-store.ts'
 
 describe('formula-vs-quote metrics', () => {

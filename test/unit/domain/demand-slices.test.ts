@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { demandSlices } from '../../../src/domain/launch-methods/demand-slices.ts'
+import { demandSlices } from '../../../src/domain/demand-slices.ts'
 
 describe('demandSlices', () => {
   it('groups by limit, no limit first then highest first; eligible spend accumulates downwards', () => {

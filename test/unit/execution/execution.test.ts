@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { checkEligibility, withinLimit, type EligibilityContext } from '../../../src/domain/execution/eligibility.ts'
 import { toExecutableOrder, type ExecutableOrder } from '../../../src/domain/execution/executable-order.ts'
-import { expiresAt, isExpired } from '../../../src/domain/execution/expiry.ts'
 import { planTick } from '../../../src/domain/execution/reference-planner.ts'
 import { splitPlatformFee } from '../../../src/domain/execution/platform-fee.ts'
 import { prioritiseOrders, spendThenLimitPolicy, type PrioritisationPolicy } from '../../../src/domain/execution/prioritisation.ts'
@@ -50,19 +49,6 @@ describe('eligibility', () => {
 
   it('one millisecond before the deadline is still valid', () => {
     expect(checkEligibility(order({ id: 'x', expiresInMs: 1_001 }), ctx, 1n).eligible).toBe(true)
-  })
-})
-
-describe('expiry counts from launch', () => {
-  it('nothing expires before launch', () => {
-    expect(isExpired(null, 1, Number.MAX_SAFE_INTEGER)).toBe(false)
-    expect(expiresAt(null, 5)).toBeNull()
-  })
-
-  it('valid for exactly expiresInMs after launch', () => {
-    expect(expiresAt(1_000, 500)).toBe(1_500)
-    expect(isExpired(1_000, 500, 1_499)).toBe(false)
-    expect(isExpired(1_000, 500, 1_500)).toBe(true)
   })
 })
 

@@ -30,7 +30,7 @@ describe('runOperationsInCall', () => {
       },
       { requests: [], build: () => ({ to: '0x0000000000000000000000000000000000000002', data: '0x' }), gas: 1n },
     )
-    expect(outcome).toMatchObject({ status: 'not_prepared', reason: expect.stringContaining('external bundler') })
+    expect(outcome).toMatchObject({ status: 'not_sent', reason: expect.stringContaining('external bundler') })
     expect(prepared).toBe(0)
   })
 })
@@ -90,18 +90,18 @@ describe('runOperationsInCall under the per-transaction gas cap (EIP-7825)', () 
 
   it('within the cap: simulates and sends with the declared limits, as before', async () => {
     const { outcome, sent, callGas } = run(10, { call: () => undefined, estimate: () => 0n })
-    expect(await outcome).toEqual({ status: 'mined', txHash: HASH, blockNumber: 7n })
+    expect(await outcome).toEqual({ status: 'included', txHash: HASH, blockNumber: 7n })
     expect(sent).toEqual([300_000n + 10n * 500_000n])
     expect(callGas).toEqual(sent)
   })
 
   it('declared over the cap but succeeding within it: simulated at the cap, sent with the measured gas and an eighth, never over the cap', async () => {
     const small = run(40, { call: () => undefined, estimate: () => 8_000_000n })
-    expect(await small.outcome).toMatchObject({ status: 'mined' })
+    expect(await small.outcome).toMatchObject({ status: 'included' })
     expect(small.callGas).toEqual([CAP])
     expect(small.sent).toEqual([9_000_000n])
     const near = run(40, { call: () => undefined, estimate: () => 16_000_000n })
-    expect(await near.outcome).toMatchObject({ status: 'mined' })
+    expect(await near.outcome).toMatchObject({ status: 'included' })
     expect(near.sent).toEqual([CAP])
   })
 
