@@ -355,6 +355,26 @@ function launchCall(o: LaunchTokenOptions, startFee: number, endFee: number, dec
 }
 
 /** The DevnetDopplerAirlock's pool fields: decay multicurve, or a DopplerHookInitializer pool with its plugin or none. */
+/**
+ * The Doppler airlock's `create` parameters of a plain decay pool (no hook initializer, plugin or balance limit) at the
+ * devnet's default fees: for tests that send `create` themselves (inside a batch, a forged bundle).
+ */
+export function plainDopplerCreateParams(p: { name: string; symbol: string; creator: Address; numeraire: Address; salt: Hex }) {
+  const d = DEVNET_LAUNCH_DEFAULTS.doppler
+  return {
+    ...p,
+    startFee: d.startFee,
+    endFee: d.endFee,
+    durationSeconds: d.decaySeconds,
+    hookInitializer: false,
+    dopplerHook: zeroAddress,
+    dopplerHookData: '0x' as Hex,
+    lpFee: 0,
+    maxBalanceLimit: 0n,
+    balanceLimitEnd: 0,
+  }
+}
+
 function dopplerPool(o: LaunchTokenOptions, startFee: number, endFee: number, decaySeconds: number) {
   const d = o.addresses.doppler
   if (o.rehype) {

@@ -3,7 +3,7 @@ import { entryPoint07Abi, type PackedUserOperation } from 'viem/account-abstract
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts'
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DEVNET_LAUNCH_DEFAULTS } from '../../devnet/launchpads/deploy-devnet-launchpads.ts'
+import { plainDopplerCreateParams } from '../../devnet/launchpads/launch-token.ts'
 import { loadLaunchpadArtifact } from '../../devnet/launchpads/devnet-artifacts.ts'
 import { confirmDevnetTx, impersonate, submitDevnetCall } from '../../devnet/launchpads/send-devnet-tx.ts'
 import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
@@ -28,26 +28,20 @@ describe('ERC-4337 deployer forgery on Doppler (real devnet, Multicall3, EntryPo
     await h?.stop()
   })
 
-  const createCall = (name: string, creator: Address): Hex => {
-    const d = DEVNET_LAUNCH_DEFAULTS.doppler
-    return encodeFunctionData({
+  const createCall = (name: string, creator: Address): Hex =>
+    encodeFunctionData({
       abi: AIRLOCK_ABI,
       functionName: 'create',
       args: [
-        {
+        plainDopplerCreateParams({
           name,
           symbol: name.slice(0, 5).toUpperCase(),
           creator,
-          startFee: d.startFee,
-          endFee: d.endFee,
-          durationSeconds: d.decaySeconds,
-          salt: bytesToHex(randomBytes(32)),
-          rehype: false,
           numeraire: h.chain.addresses.weth,
-        },
+          salt: bytesToHex(randomBytes(32)),
+        }),
       ],
     })
-  }
 
   const createdAsset = (logs: readonly { address: Address; topics: readonly Hex[]; data: Hex }[]): Address => {
     for (const log of logs) {

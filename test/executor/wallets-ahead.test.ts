@@ -59,7 +59,7 @@ describe('wallets readied ahead of a launch (real devnet, wallets, store)', () =
   })
 
   it('a deployment ahead that lands in the launch block does not cost the launch bundle: it buys in the first block, without reverting', async () => {
-    const { slug, creator } = await h.newProject('joined-late', 'doppler')
+    const { slug, creator } = await h.newProject('joined-late', 'doppler', undefined, { expectedSymbol: 'LATE' })
     const buyer = await h.newBuyer('joined-late-buyer', '100')
     await h.order(buyer, slug, '40', null)
     // From the second processed block with the order the wallet's deployment is sent; it waits in the mempool

@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto'
-import { type Address, bytesToHex, encodeFunctionData, erc20Abi, getAddress, type Hex, multicall3Abi, zeroAddress } from 'viem'
+import { type Address, bytesToHex, encodeFunctionData, erc20Abi, getAddress, type Hex, multicall3Abi } from 'viem'
 import { entryPoint07Abi, type PackedUserOperation } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
-import { DEVNET_LAUNCH_DEFAULTS } from '../../devnet/launchpads/deploy-devnet-launchpads.ts'
 import { loadLaunchpadArtifact } from '../../devnet/launchpads/devnet-artifacts.ts'
-import { type LaunchedToken, launchToken, predictTokenAddress } from '../../devnet/launchpads/launch-token.ts'
+import { type LaunchedToken, launchToken, plainDopplerCreateParams, predictTokenAddress } from '../../devnet/launchpads/launch-token.ts'
 import { confirmDevnetTx, impersonate, submitDevnetCall } from '../../devnet/launchpads/send-devnet-tx.ts'
 import type { LaunchRule } from '../../src/domain/launches/judge-launch.ts'
 import type { Launchpad } from '../../src/domain/records.ts'
@@ -55,32 +54,12 @@ describe('adversarial launches on the devnet (real launchpads, indexer, executor
     return { smartAccount, operation: captured[0]! }
   }
 
-  const dopplerCreate = (name: string, symbol: string, creator: Address): Hex => {
-    const d = DEVNET_LAUNCH_DEFAULTS.doppler
-    return encodeFunctionData({
+  const dopplerCreate = (name: string, symbol: string, creator: Address): Hex =>
+    encodeFunctionData({
       abi: AIRLOCK_ABI,
       functionName: 'create',
-      args: [
-        {
-          name,
-          symbol,
-          creator,
-          startFee: d.startFee,
-          endFee: d.endFee,
-          durationSeconds: d.decaySeconds,
-          salt: bytesToHex(randomBytes(32)),
-          // The airlock's plain decay pool: no hook initializer, no plugin, no balance limit (launch-token.ts dopplerPool).
-          hookInitializer: false,
-          dopplerHook: zeroAddress,
-          dopplerHookData: '0x',
-          lpFee: 0,
-          numeraire: h.chain.addresses.weth,
-          maxBalanceLimit: 0n,
-          balanceLimitEnd: 0,
-        },
-      ],
+      args: [plainDopplerCreateParams({ name, symbol, creator, numeraire: h.chain.addresses.weth, salt: bytesToHex(randomBytes(32)) })],
     })
-  }
 
   it('every attack is held back with its rule and buys nothing; the genuine launches then fill', async () => {
     // The projects: deployer + symbol (the harness records slug.slice(0, 5) upper-cased), or + expected token; one

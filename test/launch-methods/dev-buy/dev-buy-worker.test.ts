@@ -53,7 +53,7 @@ describe('dev-buy worker', () => {
     } as never,
   })
   const walletOf = (userIndex: number): Address => getAddress(`0x${(userIndex + 1).toString(16).padStart(40, '0')}`)
-  const wallets = { walletAddress: async (i: number) => walletOf(i) } as unknown as WalletService
+  const wallets = { walletAddress: async (i: number) => walletOf(i), verifiedWalletAddress: async (i: number) => walletOf(i) } as unknown as WalletService
   const devBuyChain = {
     coordinator: () => '0x00000000000000000000000000000000000dbc01',
     // The deployment names the attempt's salt, so the tests can see which one each attempt used.

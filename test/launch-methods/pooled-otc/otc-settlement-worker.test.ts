@@ -42,7 +42,8 @@ describe('OTC settlement worker', () => {
   let chainSeconds: bigint
   let calls: SettleOfferInput[]
   let next: (input: SettleOfferInput) => Promise<SettleOfferOutcome>
-  const wallets = { walletAddress: async (i: number) => `0x${(i + 1).toString(16).padStart(40, '0')}` } as unknown as WalletService
+  const walletOf = async (i: number) => `0x${(i + 1).toString(16).padStart(40, '0')}`
+  const wallets = { walletAddress: walletOf, verifiedWalletAddress: walletOf } as unknown as WalletService
   let closedOnChain: boolean
   const otcChain = {
     settlement: () => CONTRACT,
