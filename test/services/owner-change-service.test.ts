@@ -11,7 +11,8 @@ import { openTempStore } from '../support/temp-store.ts'
 const TOKEN = '0x00000000000000000000000000000000000000A7'
 const OTHER = '0x00000000000000000000000000000000000000B8'
 const HOUR = 3_600_000
-const wallets = { walletAddress: async (i: number) => `0x${(i + 1).toString(16).padStart(40, '0')}` } as unknown as WalletService
+const walletOf = async (i: number) => `0x${(i + 1).toString(16).padStart(40, '0')}`
+const wallets = { walletAddress: walletOf, verifiedWalletAddress: walletOf } as unknown as WalletService
 
 describe('owner changes: confirmation, notice period, rejection', () => {
   let store: Store
