@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ConfigError, describeConfig, loadConfig } from '../../src/config/index.ts'
 import { enabledChainKeys } from '../../src/chain/enabled-chains.ts'
 import { externalBundlerUrls, rpcChainConfigs } from '../../src/config/rpc-chain-configs.ts'
+import { CHAIN_ADDRESS_NAMES, FAKE_ADDRESSES } from '../support/rpc-config-file.ts'
 
 const BASE_EXTRA = {
   positionManager: '0x3333333333333333333333333333333333333333',
@@ -25,26 +26,9 @@ afterEach(async () => {
 
 const writeFileConfig = (value: unknown) => writeFile(join(dir, 'config.json'), typeof value === 'string' ? value : JSON.stringify(value))
 
-/** Every address a real chain's configuration names. */
-const ADDRESS_NAMES = [
-  'stablecoin',
-  'weth',
-  'poolManager',
-  'stateView',
-  'v4Quoter',
-  'positionManager',
-  'universalRouter',
-  'permit2',
-  'entryPoint',
-  'accountFactory',
-  'multicall3',
-  'v3Factory',
-  'ethUsdPool',
-]
-
 /** An rpc-mode chains section: Base with its undocumented addresses, the second chain with every address. */
 function rpcChains() {
-  const addresses = Object.fromEntries(ADDRESS_NAMES.map((k) => [k, '0x2222222222222222222222222222222222222222'])) as Record<string, string>
+  const addresses = Object.fromEntries(CHAIN_ADDRESS_NAMES.map((k) => [k, '0x2222222222222222222222222222222222222222'])) as Record<string, string>
   const chains = {
     mode: 'rpc',
     base: { rpcUrl: 'http://x', wsUrl: 'ws://x', addresses: BASE_EXTRA },
@@ -118,7 +102,7 @@ describe('loadConfig defaults and precedence', () => {
   })
 
   it('reads rpc chains with Base address defaults and the SimpleAccount default', async () => {
-    const secondAddresses = Object.fromEntries(ADDRESS_NAMES.map((k, i) => [k, `0x${(i + 1).toString(16).padStart(40, '0')}`]))
+    const secondAddresses = FAKE_ADDRESSES
     await writeFileConfig({
       chains: {
         mode: 'rpc',

@@ -5,7 +5,8 @@ import { afterEach, beforeEach } from 'vitest'
 import { loadConfig, type PrebuyConfig } from '../../src/config/index.ts'
 
 const PASS = { PREBUY_PASSPHRASE: 'correct horse battery' }
-const NAMES = [
+/** Every address a real chain's configuration names. */
+export const CHAIN_ADDRESS_NAMES = [
   'stablecoin',
   'weth',
   'poolManager',
@@ -21,7 +22,7 @@ const NAMES = [
   'ethUsdPool',
 ]
 /** Distinct made-up addresses for every address a real chain's configuration names. */
-export const FAKE_ADDRESSES = Object.fromEntries(NAMES.map((k, i) => [k, `0x${(i + 1).toString(16).padStart(40, '0')}`]))
+export const FAKE_ADDRESSES = Object.fromEntries(CHAIN_ADDRESS_NAMES.map((k, i) => [k, `0x${(i + 1).toString(16).padStart(40, '0')}`]))
 
 /**
  * An rpc-mode config.json in a fresh data dir per test, loaded as the daemon loads it: `load(base)` adds `base`'s
