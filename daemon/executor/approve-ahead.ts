@@ -18,6 +18,9 @@ export const MAX_APPROVALS_AHEAD = 200
  */
 export const APPROVE_CALL_GAS = 100_000n
 
+/** Blocks between two code reads of a batch buyer not deployed yet (`prebuy contracts deploy` may put it there). */
+export const DEPLOYED_RECHECK_BLOCKS = 50n
+
 /** Blocks a wallet waits after a failed approval before the next attempt (an external bundler refuses zero-fee ones). */
 export const APPROVAL_RETRY_BLOCKS = 25n
 
@@ -83,6 +86,8 @@ export interface BatchApprovalsDeps {
 
 interface ChainState {
   deployed: boolean
+  /** The block of the last code read that found no batch buyer. */
+  missingAt?: bigint
   /** Caps summed per wallet, each project's sums cached while its orders are unchanged. */
   amounts: ReturnType<typeof createApprovalAmounts>
   /** Wallets recorded as possibly holding an allowance (loaded from the store once, then kept in step with it). */
@@ -125,10 +130,12 @@ export function createBatchApprovals(deps: BatchApprovalsDeps): BatchApprovals {
     return state
   }
 
-  async function deployed(spender: Address, client: PublicClient, state: ChainState): Promise<boolean> {
+  async function deployed(spender: Address, client: PublicClient, state: ChainState, blockNumber: bigint): Promise<boolean> {
     if (state.deployed) return true
+    if (state.missingAt !== undefined && blockNumber >= state.missingAt && blockNumber < state.missingAt + DEPLOYED_RECHECK_BLOCKS) return false
     const code = await client.getCode({ address: spender })
     state.deployed = code !== undefined && code !== '0x'
+    if (!state.deployed) state.missingAt = blockNumber
     return state.deployed
   }
 
@@ -186,7 +193,7 @@ export function createBatchApprovals(deps: BatchApprovalsDeps): BatchApprovals {
       const client = deps.clients[chain]
       if (!spender || !client || deps.stopped()) return none
       const state = stateOf(chain)
-      if (!(await deployed(spender, client, state))) return none
+      if (!(await deployed(spender, client, state, input.blockNumber))) return none
       const recorded = await recordsOf(chain, spender, state)
       const wanted = state.amounts.over([...input.orders].filter(([slug]) => !input.launched.has(slug)))
       // A batch may pull from a buying wallet at any block: what was known of its allowance is not any more.
