@@ -32,28 +32,38 @@ export function capsByWallet(orders: readonly LoadedOrder[]): Map<number, Wanted
  * only the projects written since the last one.
  */
 export function createApprovalAmounts(): {
-  /** Every wallet's wanted approval over the given projects (slug -> active orders). */
+  /** Every wallet's wanted approval over the given projects (slug -> active orders); the same map while unchanged. */
   over(projects: Iterable<readonly [string, readonly LoadedOrder[]]>): Map<number, WantedApproval>
 } {
   const perProject = new Map<string, { orders: readonly LoadedOrder[]; caps: Map<number, WantedApproval> }>()
+  /** The last merge: handed back as is while no project's orders changed (the common block: nothing written). */
+  let last: Map<number, WantedApproval> | undefined
   return {
     over(projects) {
-      const out = new Map<number, WantedApproval>()
       const seen = new Set<string>()
+      let changed = false
       for (const [slug, orders] of projects) {
         seen.add(slug)
-        let cached = perProject.get(slug)
-        if (cached?.orders !== orders) {
-          cached = { orders, caps: capsByWallet(orders) }
-          perProject.set(slug, cached)
-        }
-        for (const [userIndex, { wallet, amount }] of cached.caps) {
+        const cached = perProject.get(slug)
+        if (cached?.orders === orders) continue
+        perProject.set(slug, { orders, caps: capsByWallet(orders) })
+        changed = true
+      }
+      for (const slug of perProject.keys()) {
+        if (seen.has(slug)) continue
+        perProject.delete(slug)
+        changed = true
+      }
+      if (last && !changed) return last
+      const out = new Map<number, WantedApproval>()
+      for (const { caps } of perProject.values()) {
+        for (const [userIndex, { wallet, amount }] of caps) {
           const entry = out.get(userIndex)
           if (entry) entry.amount += amount
           else out.set(userIndex, { wallet, amount })
         }
       }
-      for (const slug of perProject.keys()) if (!seen.has(slug)) perProject.delete(slug)
+      last = out
       return out
     },
   }

@@ -215,6 +215,12 @@ export function createBatchApprovals(deps: BatchApprovalsDeps): BatchApprovals {
         )
         for (const [userIndex, { wallet }] of unknown) state.known.set(userIndex, read.get(wallet.toLowerCase()) ?? 0n)
       }
+      // Recorded wallets already at 0 with nothing wanted (a revocation whose record a stop kept): nothing to remember.
+      const clean = eligible.filter(([userIndex, { amount }]) => amount === 0n && state.known.get(userIndex) === 0n && recorded.has(userIndex))
+      if (clean.length > 0) {
+        await store.batch(clean.map(([userIndex]) => del(records, keyOf(chain, spender, userIndex))))
+        for (const [userIndex] of clean) recorded.delete(userIndex)
+      }
       const toSend = eligible.filter(([userIndex, { amount }]) => state.known.get(userIndex) !== amount).slice(0, MAX_APPROVALS_AHEAD)
       if (toSend.length === 0 || !input.stillWanted() || deps.stopped()) return { read: unknown.length, sent: 0 }
       // Recorded first: a crash after sending leaves a record, never an allowance nobody knows of.

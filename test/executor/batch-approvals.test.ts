@@ -4,6 +4,7 @@ import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts'
 import { type BatchApprovalRecord, createBatchApprovals } from '../../daemon/executor/approve-ahead.ts'
 import { batchBuyerAddress, serviceBatchBuyerArgs } from '../../daemon/executor/batch-buyer-address.ts'
 import { silentLogger } from '../../src/common/logger.ts'
+import { put } from '../../src/store/open-store.ts'
 import { readAll } from '../../src/store/paginate.ts'
 import { type Buyer, startFlowHarness, type FlowHarness } from './flow-harness.ts'
 
@@ -137,6 +138,36 @@ describe('wallets approve the batch buyer ahead of launches (real devnet, wallet
     }
     // The deployments ahead and the approval bundles above.
     expect(seen).toBeGreaterThanOrEqual(4)
+  })
+
+  it('forgets a recorded wallet already at 0 with nothing wanted (a revocation whose record a stop kept), sending nothing', async () => {
+    const sent: unknown[] = []
+    const approvals = createBatchApprovals({
+      store: h.store,
+      chains: h.devnet.chains,
+      clients: { base: h.client },
+      batchBuyers: { base: batchBuyer },
+      wallets: {
+        async submitUserOperations(_chain, requests) {
+          sent.push(...requests)
+          return []
+        },
+      },
+      log: silentLogger,
+      stopped: () => false,
+    })
+    const stale: BatchApprovalRecord = { chain: 'base', spender: batchBuyer, userIndex: a.userIndex, wallet: a.wallet, amount: '5', updatedAt: 1 }
+    await h.store.batch([
+      put(h.store.sublevel<BatchApprovalRecord>('batchApprovals'), `base!${batchBuyer.toLowerCase()}!${String(a.userIndex).padStart(10, '0')}`, stale),
+    ])
+    expect(await allowance(a.wallet)).toBe(0n)
+    const input = { orders: new Map(), launched: new Set<string>(), waiting: new Set<number>(), buying: new Set<number>(), stillWanted: () => true }
+    // The first pass makes it a target; the second (a target twice) reads its allowance, finds 0 and drops the record.
+    expect(await approvals.pass('base', { ...input, blockNumber: 1n })).toEqual({ read: 0, sent: 0 })
+    expect(await records()).toHaveLength(1)
+    expect(await approvals.pass('base', { ...input, blockNumber: 2n })).toEqual({ read: 1, sent: 0 })
+    expect(await records()).toEqual([])
+    expect(sent).toHaveLength(0)
   })
 
   it('never approves on a chain whose batch buyer is not deployed (no code at its address) or not configured', async () => {
