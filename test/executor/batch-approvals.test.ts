@@ -123,6 +123,24 @@ describe('wallets approve the batch buyer ahead of launches (real devnet, wallet
     expect(await records()).toEqual([])
   })
 
+  it('a launch buys an approved wallet as before (one UserOperation, the approval not spent); once its only order filled, the allowance is revoked', async () => {
+    const { slug, creator } = await h.newProject('appr-launch', 'doppler')
+    const c = await h.newBuyer('appr-c', '100')
+    await h.order(c, slug, '20', null)
+    await allowanceBecomes('c approved', c.wallet, 20n * USDC)
+    await h.executor.approvalsSettled()
+    h.startMining()
+    try {
+      await h.launch(slug, 'doppler', creator)
+      await h.waitFor('fill', async () => (await h.getOrder(c, slug))?.status === 'filled', 60_000)
+    } finally {
+      await h.stopMining()
+    }
+    // Bought the old way (one UserOperation through the router): the approval was not spent.
+    expect(await h.usdcOf(c.wallet)).toBe(80n * USDC)
+    await allowanceBecomes('c revoked once its only order filled', c.wallet, 0n)
+  })
+
   it('no transaction of the readying (deployments, approvals) asked for more than 2^24 gas, and every one succeeded', async () => {
     const bundler = h.wallets.bundlerAddress('base').toLowerCase()
     const last = await h.client.getBlockNumber({ cacheTime: 0 })
