@@ -169,6 +169,7 @@ export function createBatchApprovals(deps: BatchApprovalsDeps): BatchApprovals {
   ): Promise<void> {
     const state = stateOf(chain)
     const revoked: number[] = []
+    const failed: Array<{ userIndex: number; result: UserOperationResult | undefined }> = []
     sent.forEach(([userIndex, { amount }], i) => {
       const result = results[i]
       if (result?.status === 'included') {
@@ -179,8 +180,15 @@ export function createBatchApprovals(deps: BatchApprovalsDeps): BatchApprovals {
       }
       state.known.delete(userIndex)
       state.retryAt.set(userIndex, blockNumber + APPROVAL_RETRY_BLOCKS)
-      log.warn({ chain, userIndex, result }, 'approving the batch buyer ahead failed; retried later (until then the wallet buys without the batch)')
+      failed.push({ userIndex, result })
     })
+    // One line per pass, not per wallet: a refusal for all of them (a bundler that will not sponsor) is one event.
+    if (failed.length > 0) {
+      log.warn(
+        { chain, failed: failed.length, of: sent.length, first: failed[0] },
+        'approving the batch buyer ahead failed; retried later (until then those wallets buy without the batch)',
+      )
+    }
     for (const userIndex of revoked) state.records?.delete(userIndex)
     if (revoked.length === 0 || deps.stopped()) return Promise.resolve()
     return store.batch(revoked.map((userIndex) => del(records, keyOf(chain, spender, userIndex))))

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { erc20Abi, type Address } from 'viem'
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts'
-import { type BatchApprovalRecord, createBatchApprovals } from '../../daemon/executor/approve-ahead.ts'
+import { APPROVAL_RETRY_BLOCKS, type BatchApprovalRecord, createBatchApprovals } from '../../daemon/executor/approve-ahead.ts'
 import { batchBuyerAddress, serviceBatchBuyerArgs } from '../../daemon/executor/batch-buyer-address.ts'
 import { silentLogger } from '../../src/common/logger.ts'
-import { put } from '../../src/store/open-store.ts'
+import { del, put } from '../../src/store/open-store.ts'
 import { readAll } from '../../src/store/paginate.ts'
 import { type Buyer, startFlowHarness, type FlowHarness } from './flow-harness.ts'
 
@@ -186,6 +186,46 @@ describe('wallets approve the batch buyer ahead of launches (real devnet, wallet
     expect(await approvals.pass('base', { ...input, blockNumber: 2n })).toEqual({ read: 1, sent: 0 })
     expect(await records()).toEqual([])
     expect(sent).toHaveLength(0)
+  })
+
+  it('a refused approval is not sent again before APPROVAL_RETRY_BLOCKS blocks, then retried', async () => {
+    const sent: number[] = []
+    const approvals = createBatchApprovals({
+      store: h.store,
+      chains: h.devnet.chains,
+      clients: { base: h.client },
+      batchBuyers: { base: batchBuyer },
+      wallets: {
+        async submitUserOperations(_chain, requests) {
+          sent.push(...requests.map((r) => r.userIndex))
+          return requests.map((r) => ({ status: 'refused' as const, id: r.id, userOpHash: `0x${'11'.repeat(32)}` as const, reason: 'not sponsored' }))
+        },
+      },
+      log: silentLogger,
+      stopped: () => false,
+    })
+    const userIndex = 9_999
+    const wallet = privateKeyToAccount(generatePrivateKey()).address
+    const order = { ...(await h.getOrder(b, 'appr-two'))!, slug: 'appr-two', maxSpendUsdc: '7', status: 'active' as const }
+    const input = {
+      orders: new Map([['appr-two', [{ order, userIndex, followers: 0, wallet }]]]),
+      launched: new Set<string>(),
+      waiting: new Set([userIndex]),
+      buying: new Set<number>(),
+      stillWanted: () => true,
+    }
+    expect(await approvals.pass('base', { ...input, blockNumber: 10n })).toEqual({ read: 0, sent: 0 })
+    expect(await approvals.pass('base', { ...input, blockNumber: 11n })).toEqual({ read: 1, sent: 1 })
+    await approvals.settled()
+    for (let n = 12n; n < 11n + APPROVAL_RETRY_BLOCKS; n++) expect(await approvals.pass('base', { ...input, blockNumber: n })).toEqual({ read: 0, sent: 0 })
+    expect(await approvals.pass('base', { ...input, blockNumber: 11n + APPROVAL_RETRY_BLOCKS })).toEqual({ read: 1, sent: 1 })
+    await approvals.settled()
+    expect(sent).toEqual([userIndex, userIndex])
+    // Recorded before each send: the wallet may hold an allowance (here it does not; a later pass finds 0 and forgets it).
+    expect((await records()).map((r) => r.userIndex)).toContain(userIndex)
+    await h.store.batch([
+      del(h.store.sublevel<BatchApprovalRecord>('batchApprovals'), `base!${batchBuyer.toLowerCase()}!${String(userIndex).padStart(10, '0')}`),
+    ])
   })
 
   it('never approves on a chain whose batch buyer is not deployed (no code at its address) or not configured', async () => {
