@@ -96,6 +96,8 @@ interface ChainState {
   known: Map<number, bigint>
   /** Approvals sent and without an outcome yet. */
   pending: Set<number>
+  /** Of those, wallets a batch may have pulled from (or a reorg hit) meanwhile: their outcome says nothing exact. */
+  stale: Set<number>
   retryAt: Map<number, bigint>
   /** Targets of the previous pass: only these may be approved now. */
   previous: Set<number>
@@ -124,7 +126,15 @@ export function createBatchApprovals(deps: BatchApprovalsDeps): BatchApprovals {
   const stateOf = (chain: ChainKey): ChainState => {
     let state = states.get(chain)
     if (!state) {
-      state = { deployed: false, amounts: createApprovalAmounts(), known: new Map(), pending: new Set(), retryAt: new Map(), previous: new Set() }
+      state = {
+        deployed: false,
+        amounts: createApprovalAmounts(),
+        known: new Map(),
+        pending: new Set(),
+        stale: new Set(),
+        retryAt: new Map(),
+        previous: new Set(),
+      }
       states.set(chain, state)
     }
     return state
@@ -172,8 +182,10 @@ export function createBatchApprovals(deps: BatchApprovalsDeps): BatchApprovals {
     const failed: Array<{ userIndex: number; result: UserOperationResult | undefined }> = []
     sent.forEach(([userIndex, { amount }], i) => {
       const result = results[i]
+      const stale = state.stale.delete(userIndex)
       if (result?.status === 'included') {
-        state.known.set(userIndex, amount)
+        if (stale) state.known.delete(userIndex)
+        else state.known.set(userIndex, amount)
         state.retryAt.delete(userIndex)
         if (amount === 0n) revoked.push(userIndex)
         return
@@ -205,7 +217,10 @@ export function createBatchApprovals(deps: BatchApprovalsDeps): BatchApprovals {
       const recorded = await recordsOf(chain, spender, state)
       const wanted = state.amounts.over([...input.orders].filter(([slug]) => !input.launched.has(slug)))
       // A batch may pull from a buying wallet at any block: what was known of its allowance is not any more.
-      for (const userIndex of input.buying) state.known.delete(userIndex)
+      for (const userIndex of input.buying) {
+        state.known.delete(userIndex)
+        if (state.pending.has(userIndex)) state.stale.add(userIndex)
+      }
       const targets = targetsOf(input, wanted, recorded)
       const eligible = [...targets].filter(
         ([userIndex]) => state.previous.has(userIndex) && !state.pending.has(userIndex) && (state.retryAt.get(userIndex) ?? 0n) <= input.blockNumber,
@@ -257,6 +272,7 @@ export function createBatchApprovals(deps: BatchApprovalsDeps): BatchApprovals {
         .then((results) => settle(chain, spender, input.blockNumber, toSend, results))
         .catch((error: unknown) => {
           for (const [userIndex] of toSend) {
+            state.stale.delete(userIndex)
             state.known.delete(userIndex)
             state.retryAt.set(userIndex, input.blockNumber + APPROVAL_RETRY_BLOCKS)
           }
@@ -271,7 +287,10 @@ export function createBatchApprovals(deps: BatchApprovalsDeps): BatchApprovals {
       return { read: unknown.length, sent: toSend.length }
     },
     forget(chain) {
-      states.get(chain)?.known.clear()
+      const state = states.get(chain)
+      if (!state) return
+      state.known.clear()
+      for (const userIndex of state.pending) state.stale.add(userIndex)
     },
     async settled() {
       while (inFlight.size > 0) await Promise.all([...inFlight])

@@ -4,6 +4,7 @@ import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts'
 import { APPROVAL_RETRY_BLOCKS, type BatchApprovalRecord, createBatchApprovals } from '../../daemon/executor/approve-ahead.ts'
 import { batchBuyerAddress, serviceBatchBuyerArgs } from '../../daemon/executor/batch-buyer-address.ts'
 import { silentLogger } from '../../src/common/logger.ts'
+import { withResolvers } from '../../src/common/with-resolvers.ts'
 import { del, put } from '../../src/store/open-store.ts'
 import { readAll } from '../../src/store/paginate.ts'
 import { type Buyer, startFlowHarness, type FlowHarness } from './flow-harness.ts'
@@ -223,6 +224,48 @@ describe('wallets approve the batch buyer ahead of launches (real devnet, wallet
     expect(sent).toEqual([userIndex, userIndex])
     // Recorded before each send: the wallet may hold an allowance (here it does not; a later pass finds 0 and forgets it).
     expect((await records()).map((r) => r.userIndex)).toContain(userIndex)
+    await h.store.batch([
+      del(h.store.sublevel<BatchApprovalRecord>('batchApprovals'), `base!${batchBuyer.toLowerCase()}!${String(userIndex).padStart(10, '0')}`),
+    ])
+  })
+
+  it('an approval that lands while its wallet was buying (a batch may have pulled) is not taken as the allowance: read again', async () => {
+    const held = withResolvers<void>()
+    const approvals = createBatchApprovals({
+      store: h.store,
+      chains: h.devnet.chains,
+      clients: { base: h.client },
+      batchBuyers: { base: batchBuyer },
+      wallets: {
+        async submitUserOperations(_chain, requests) {
+          await held.promise
+          return requests.map((r) => ({
+            status: 'included' as const,
+            id: r.id,
+            userOpHash: `0x${'11'.repeat(32)}` as const,
+            txHash: `0x${'22'.repeat(32)}` as const,
+            blockNumber: 1n,
+          }))
+        },
+      },
+      log: silentLogger,
+      stopped: () => false,
+    })
+    const userIndex = 9_998
+    const wallet = privateKeyToAccount(generatePrivateKey()).address
+    const order = { ...(await h.getOrder(b, 'appr-two'))!, slug: 'appr-two', maxSpendUsdc: '7', status: 'active' as const }
+    const orders = new Map([['appr-two', [{ order, userIndex, followers: 0, wallet }]]])
+    const waitingInput = { orders, launched: new Set<string>(), waiting: new Set([userIndex]), buying: new Set<number>(), stillWanted: () => true }
+    await approvals.pass('base', { ...waitingInput, blockNumber: 10n })
+    expect(await approvals.pass('base', { ...waitingInput, blockNumber: 11n })).toEqual({ read: 1, sent: 1 })
+    // Its project launches while the approval is in flight: the wallet is buying.
+    await approvals.pass('base', { ...waitingInput, launched: new Set(['appr-two']), waiting: new Set(), buying: new Set([userIndex]), blockNumber: 12n })
+    held.resolve()
+    await approvals.settled()
+    // Waiting again (say, a reorg undid the launch): its allowance is read, not assumed (here still 0: sent again).
+    await approvals.pass('base', { ...waitingInput, blockNumber: 13n })
+    expect(await approvals.pass('base', { ...waitingInput, blockNumber: 14n })).toEqual({ read: 1, sent: 1 })
+    await approvals.settled()
     await h.store.batch([
       del(h.store.sublevel<BatchApprovalRecord>('batchApprovals'), `base!${batchBuyer.toLowerCase()}!${String(userIndex).padStart(10, '0')}`),
     ])
