@@ -6,7 +6,7 @@ import { CHAIN_KEYS, type ChainKey } from '../../src/chain/chain-keys.ts'
 
 export default class ContractsDeploy extends OperatorCommand {
   static override description =
-    "Deploy this service's own contracts on a chain (buy router, vesting, pooled-OTC settlement and, on Base, the dev-buy coordinator) from the bundler account; what is already there is left alone"
+    "Deploy this service's own contracts on a chain (buy router, batch buyer, vesting, pooled-OTC settlement and, on Base, the dev-buy coordinator) from the bundler account; what is already there is left alone"
   static override examples = ['<%= config.bin %> contracts deploy --chain base', '<%= config.bin %> contracts deploy --chain base --json']
   static override flags = {
     chain: Flags.string({ options: [...CHAIN_KEYS], required: true, description: 'chain to deploy on' }),

@@ -25,6 +25,11 @@ export interface ExecutorDeps {
   clients: Record<ChainKey, PublicClient>
   /** The PrebuyBuyRouter on each chain (ensureBuyRouter deploys it on devnet). */
   buyRouters: Record<ChainKey, Address>
+  /**
+   * The PrebuyBatchBuyer on each chain (batch-buyer-address.ts): waiting wallets approve it ahead of launches
+   * (approve-ahead.ts). A chain without one gets no approvals.
+   */
+  batchBuyers?: Partial<Record<ChainKey, Address>>
   /** Receives the 3% platform fee in the bought token. */
   feeRecipient: Address
   ticks: TickBus

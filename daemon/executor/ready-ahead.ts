@@ -1,5 +1,6 @@
 import { CHAIN_KEYS, type ChainKey } from '../../src/chain/chain-keys.ts'
 import { projectSlugs } from '../../src/store/project-index.ts'
+import type { BatchApprovals } from './approve-ahead.ts'
 import type { ExecutorContext } from './executor-context.ts'
 import type { LoadedOrder } from './warm-books.ts'
 
@@ -17,6 +18,10 @@ export interface LaunchReadiness {
    * deployed only once it was already waiting at an earlier processed block: a deployment sent for a wallet funded or
    * ordered in the very block before a launch could still be pending when the launch buys, and that buy would wait
    * for it; nor once a block with a launch on the chain was processed while the wallets were being read. One readying at a time per chain; a block arriving meanwhile skips it (its books are still prepared).
+   *
+   * With `approvals` (a batch buyer on the chain), the same pass then has each waiting wallet allow the batch buyer
+   * what its orders in waiting projects may spend, re-approved when that changes and revoked when they are gone
+   * (approve-ahead.ts), under the same rules: never in a block with a launch, never for a wallet buying now.
    */
   onProcessed(chain: ChainKey, blockNumber: bigint, launched: readonly string[]): Promise<void>
   /**
@@ -29,7 +34,7 @@ export interface LaunchReadiness {
 
 export type LaunchReadinessContext = Pick<ExecutorContext, 'store' | 'wallets' | 'warm' | 'books' | 'orders' | 'ticking' | 'policy' | 'log' | 'stopped'>
 
-export function createLaunchReadiness(ctx: LaunchReadinessContext): LaunchReadiness {
+export function createLaunchReadiness(ctx: LaunchReadinessContext, approvals?: BatchApprovals): LaunchReadiness {
   const { log } = ctx
   const readying = new Set<ChainKey>()
   const waitingBefore = new Map<ChainKey, Set<number>>()
@@ -62,21 +67,32 @@ export function createLaunchReadiness(ctx: LaunchReadinessContext): LaunchReadin
     }
   }
 
-  /** Deploys and reads ahead the wallets waiting for a launch; skipped while the previous block's readying runs. */
-  async function readyWallets(chain: ChainKey, waiting: Set<number>): Promise<void> {
+  /**
+   * Deploys and reads ahead the wallets waiting for a launch, then approves the batch buyer for them; skipped while the
+   * previous block's readying runs.
+   */
+  async function readyWallets(chain: ChainKey, blockNumber: bigint, waiting: Set<number>, buying: Set<number>, snapshot: ApprovalSource): Promise<void> {
     const { prepareAhead } = ctx.wallets
-    if (!prepareAhead || readying.has(chain)) return
+    if ((!prepareAhead && !approvals) || readying.has(chain)) return
     const before = waitingBefore.get(chain) ?? new Set<number>()
     waitingBefore.set(chain, waiting)
-    if (waiting.size === 0) return
+    // Approvals may also revoke for wallets no longer waiting: the pass runs with nobody waiting too.
+    if (waiting.size === 0 && !approvals) return
     readying.add(chain)
     // A launch processed while the wallets are read is being bought: a deployment sent now would delay its buys.
     const launchesBefore = launchesSeen.get(chain) ?? 0
     const stillWanted = () => !ctx.stopped() && (launchesSeen.get(chain) ?? 0) === launchesBefore
     try {
-      await prepareAhead.call(ctx.wallets, chain, [...waiting], { deploy: [...waiting].filter((userIndex) => before.has(userIndex)), stillWanted })
+      if (prepareAhead && waiting.size > 0) {
+        await prepareAhead.call(ctx.wallets, chain, [...waiting], { deploy: [...waiting].filter((userIndex) => before.has(userIndex)), stillWanted })
+      }
     } catch (error) {
       log.debug({ err: error, chain }, 'readying wallets ahead failed; a launch reads their state itself')
+    }
+    try {
+      await approvals?.pass(chain, { blockNumber, orders: snapshot.orders, launched: snapshot.launched, waiting, buying, stillWanted })
+    } catch (error) {
+      log.debug({ err: error, chain }, 'approving the batch buyer ahead failed; the next block tries again')
     } finally {
       readying.delete(chain)
     }
@@ -102,7 +118,7 @@ export function createLaunchReadiness(ctx: LaunchReadinessContext): LaunchReadin
         }
       }
       for (const userIndex of buying) waiting.delete(userIndex)
-      await readyWallets(chain, waiting)
+      await readyWallets(chain, blockNumber, waiting, buying, { orders: snapshot.orders, launched })
     },
     async prepareLaunchedBooks() {
       for (const chain of CHAIN_KEYS) {
@@ -116,6 +132,12 @@ export function createLaunchReadiness(ctx: LaunchReadinessContext): LaunchReadin
       }
     },
   }
+}
+
+/** What an approval pass reads of the block's warm snapshot. */
+interface ApprovalSource {
+  orders: ReadonlyMap<string, readonly LoadedOrder[]>
+  launched: ReadonlySet<string>
 }
 
 const sameBalances = (a: readonly bigint[], b: readonly bigint[]): boolean => a.length === b.length && a.every((value, i) => value === b[i])

@@ -1,6 +1,7 @@
 import type { LaunchRecord, PriceTick } from '../../src/journal/journal-records.ts'
 import type { IndexerSignal } from '../indexer/tick-bus.ts'
 import { createTickDecider } from './decide-tick.ts'
+import { createBatchApprovals } from './approve-ahead.ts'
 import { createExecutorContext, type ExecutorDeps } from './executor-context.ts'
 import { createLaunchReadiness } from './ready-ahead.ts'
 import { revalidateFillsUntilDone } from './revalidate-fills.ts'
@@ -19,6 +20,11 @@ export interface Executor {
   idle(): Promise<void>
   /** Ticks and background tasks queued or in progress (0 = idle). */
   busy(): number
+  /**
+   * Resolves once every approval of the batch buyer sent ahead so far has its outcome (they land in later blocks, so
+   * idle() does not wait for them).
+   */
+  approvalsSettled(): Promise<void>
   stop(): Promise<void>
 }
 
@@ -38,7 +44,19 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
   const ctx = createExecutorContext(deps, () => stopped)
   const settler = createBuySettler(ctx)
   const runTick = createTickRunner(ctx, { decider: createTickDecider(ctx), settler })
-  const readiness = createLaunchReadiness(ctx)
+  // Approvals of the batch buyer ahead of launches, on the chains that have one (ready-ahead.ts runs them).
+  const approvals = deps.batchBuyers
+    ? createBatchApprovals({
+        store: ctx.store,
+        chains: deps.chains,
+        clients: deps.clients,
+        batchBuyers: deps.batchBuyers,
+        wallets: deps.wallets,
+        log: ctx.log,
+        stopped: () => stopped,
+      })
+    : undefined
+  const readiness = createLaunchReadiness(ctx, approvals)
   const queue = createTickQueue({ handle: runTick, onError: (error, slug) => ctx.log.error({ err: error, slug }, 'tick failed') })
   const background = new Set<Promise<void>>()
   const inBackground = (task: Promise<void>, failure: (error: unknown) => void): void => {
@@ -59,6 +77,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
       case 'reorg':
         ctx.warm.reset(signal.chain)
         deps.wallets.forgetAhead?.(signal.chain)
+        approvals?.forget(signal.chain)
         inBackground(revalidateFillsUntilDone(ctx, signal.chain, signal.ancestor), (error) =>
           ctx.log.error({ err: error, chain: signal.chain }, 'revalidating fills failed'),
         )
@@ -88,6 +107,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
     handleTick: runTick,
     reconcile,
     busy: () => queue.size() + background.size,
+    approvalsSettled: async () => approvals?.settled(),
     async idle() {
       while (queue.size() > 0 || background.size > 0) await Promise.all([...queue.running(), ...background])
     },

@@ -13,6 +13,7 @@ import { BASE_LAUNCHPADS, createLaunchpadAdapters, type CreateLaunchpadAdaptersO
 import type { LaunchpadAdapter } from '../../src/launchpads/launchpad-adapter.ts'
 import { BASE_ZORA_TOKEN } from '../../src/launchpads/zora/zora-route.ts'
 import { buyRouterAddress, ensureBuyRouter } from '../executor/ensure-buy-router.ts'
+import { batchBuyerAddress, serviceBatchBuyerArgs } from '../executor/batch-buyer-address.ts'
 import { startExecutor, type Executor } from '../executor/start-executor.ts'
 import { startIndexer, type Indexer } from '../indexer/start-indexer.ts'
 import { createTickBus } from '../indexer/tick-bus.ts'
@@ -86,6 +87,10 @@ export function createLaunchWorkers(context: WorkerContext): BackgroundWorker[] 
     async start() {
       const routers = await Promise.all(enabled.map((key) => routerOf(context.chains[key])))
       const buyRouters = Object.fromEntries(enabled.map((key, i) => [key, routers[i]!])) as Record<ChainKey, Address>
+      // Where our batch buyer is (or will be, once deployed): wallets approve it ahead only where it has code.
+      const batchBuyers = Object.fromEntries(
+        enabled.map((key, i) => [key, batchBuyerAddress(serviceBatchBuyerArgs(routers[i]!, context.wallets.bundlerAddress(key)))]),
+      ) as Partial<Record<ChainKey, Address>>
       executor = await startExecutor({
         store: context.store,
         journal,
@@ -93,6 +98,7 @@ export function createLaunchWorkers(context: WorkerContext): BackgroundWorker[] 
         chains: context.chains,
         clients,
         buyRouters,
+        batchBuyers,
         feeRecipient: context.config.feeRecipient,
         ticks: bus,
         logger: context.logger,

@@ -74,14 +74,14 @@ async function readyzUntil(accept: (status: number) => boolean, timeoutMs: numbe
   }
 }
 
-const CONTRACTS = ['PrebuyBuyRouter', 'PrebuyVesting', 'PrebuyOtcSettlement', 'PrebuyDevBuyCoordinator']
+const CONTRACTS = ['PrebuyBuyRouter', 'PrebuyBatchBuyer', 'PrebuyVesting', 'PrebuyOtcSettlement', 'PrebuyDevBuyCoordinator']
 /**
- * Ours alone: the OTC settlement and the dev-buy coordinator name this daemon's bundler account and fee recipient, so
- * nobody else has deployed them. The buy router and the vesting contract depend on nothing of ours (CREATE2 over their
+ * Ours alone: the batch buyer, the OTC settlement and the dev-buy coordinator name this daemon's bundler account (and
+ * fee recipient), so nobody else has deployed them. The buy router and the vesting contract depend on nothing of ours (CREATE2 over their
  * code and the PoolManager): the devnet daemon on the same chain put them there already, as another prebuy operator
  * may have on Base, and `contracts deploy` finds them there.
  */
-const OURS_ALONE = ['PrebuyOtcSettlement', 'PrebuyDevBuyCoordinator']
+const OURS_ALONE = ['PrebuyBatchBuyer', 'PrebuyOtcSettlement', 'PrebuyDevBuyCoordinator']
 
 describe('a daemon in rpc mode on Base as it is today (the devnet), with only its URLs configured', () => {
   let bundler: string

@@ -38,6 +38,8 @@ import { loadOrCreateMasterSecret } from '../../src/wallets/keys/secret-files.ts
 import type { WalletService } from '../../src/wallets/wallet-service.ts'
 import { buyRouterAbi } from '../../daemon/executor/buy-router-abi.ts'
 import { ensureBuyRouter } from '../../daemon/executor/ensure-buy-router.ts'
+import { batchBuyerCreate2, serviceBatchBuyerArgs } from '../../daemon/executor/batch-buyer-address.ts'
+import { ensureCreate2Contract } from '../../daemon/chain/ensure-create2-contract.ts'
 import { startExecutor, type Executor } from '../../daemon/executor/start-executor.ts'
 import { startIndexer, type Indexer } from '../../daemon/indexer/start-indexer.ts'
 import { createTickBus, type IndexerSignal, type TickBus } from '../../daemon/indexer/tick-bus.ts'
@@ -68,6 +70,8 @@ export interface FlowHarness {
   wallets: PrebuyWalletService
   launchpads: LaunchpadAddresses
   buyRouter: Address
+  /** The PrebuyBatchBuyer the executor has wallets approve ahead (only with the `batchBuyer` option). */
+  batchBuyer: Address | undefined
   feeRecipient: Address
   bus: TickBus
   signals: IndexerSignal[]
@@ -146,6 +150,8 @@ export interface FlowHarnessOptions {
   ownerChangeNoticeMs?: number
   /** The buyers' smart accounts (wallet.accountKind): default 'simple'; 'kernel' runs the flows on Kernel v3.1. */
   accountKind?: SmartAccountKind
+  /** Deploys the service's PrebuyBatchBuyer (the bundler EOA its admin and operator) and gives it to the executor. */
+  batchBuyer?: boolean
 }
 
 export async function startFlowHarness(options: FlowHarnessOptions = {}): Promise<FlowHarness> {
@@ -171,6 +177,14 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
     walletClient: createWalletClient({ chain: chainFromConfig(chain), account: deployer, transport: http(chain.rpcUrl) }),
     poolManager: chain.addresses.poolManager,
   })
+  const batchBuyer = options.batchBuyer
+    ? await ensureCreate2Contract({
+        publicClient: client,
+        walletClient: createWalletClient({ chain: chainFromConfig(chain), account: deployer, transport: http(chain.rpcUrl) }),
+        ...batchBuyerCreate2(serviceBatchBuyerArgs(buyRouter, wallets.bundlerAddress('base'))),
+        name: 'PrebuyBatchBuyer',
+      })
+    : undefined
   // From here on blocks come only from the harness miner, each stamped previous + 2 s (Base-like, but fast).
   const manualMining = async () => {
     await jsonRpc(chain.rpcUrl, 'evm_setAutomine', [false])
@@ -216,6 +230,7 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
       chains: devnet.chains,
       clients: { base: client, second_chain: client },
       buyRouters: { base: buyRouter, second_chain: buyRouter },
+      ...(batchBuyer ? { batchBuyers: { base: batchBuyer } } : {}),
       feeRecipient,
       ticks: bus,
       logger: silentLogger,
@@ -241,6 +256,7 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
     wallets,
     launchpads,
     buyRouter,
+    batchBuyer,
     feeRecipient,
     bus,
     signals,

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { ApprovalPassInput, BatchApprovals } from '../../../daemon/executor/approve-ahead.ts'
 import { createLaunchReadiness } from '../../../daemon/executor/ready-ahead.ts'
 import type { LoadedOrder, WarmBooks } from '../../../daemon/executor/warm-books.ts'
 import { withResolvers } from '../../../src/common/with-resolvers.ts'
@@ -142,6 +143,39 @@ describe('readying wallets and books ahead of launches (ready-ahead.ts)', () => 
     reading.resolve()
     await readying
     expect(wanted).toEqual([true, false])
+  })
+
+  it('runs the approvals pass after the readying, with nobody waiting too (revocations), never in a block with a launch, buyers of a launched project apart', async () => {
+    const passes: ApprovalPassInput[] = []
+    const approvals: BatchApprovals = {
+      async pass(_chain, input) {
+        passes.push(input)
+        return { read: 0, sent: 0 }
+      },
+      forget: () => undefined,
+      settled: async () => undefined,
+    }
+    f.ctx.ticking.set('launched', 'base')
+    snapshot.orders.set(SLUG, [loaded(1), loaded(2)])
+    snapshot.orders.set('launched', [loaded(2, 'launched')])
+    snapshot.balances.set(walletOf(1).toLowerCase(), 5n * USDC)
+    snapshot.balances.set(walletOf(2).toLowerCase(), 5n * USDC)
+    const readiness = createLaunchReadiness(f.ctx, approvals)
+    await readiness.onProcessed('base', 20n, [])
+    expect(passes).toHaveLength(1)
+    expect(passes[0]).toMatchObject({ blockNumber: 20n, waiting: new Set([1]), buying: new Set([2]), launched: new Set(['launched']) })
+    expect(passes[0]!.stillWanted()).toBe(true)
+    expect([...passes[0]!.orders.keys()].sort()).toEqual(['launched', SLUG].sort())
+    await readiness.onProcessed('base', 21n, ['new-launch'])
+    expect(passes).toHaveLength(1)
+    // The pass asked after a launch was processed sends nothing.
+    expect(passes[0]!.stillWanted()).toBe(false)
+    snapshot.orders.clear()
+    snapshot.balances.clear()
+    f.ctx.ticking.clear()
+    await readiness.onProcessed('base', 22n, [])
+    expect(passes).toHaveLength(2)
+    expect(passes[1]).toMatchObject({ waiting: new Set(), buying: new Set() })
   })
 
   it('prepareLaunchedBooks builds the books of launched projects with active orders, not of waiting ones', async () => {

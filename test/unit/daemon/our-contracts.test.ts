@@ -2,6 +2,7 @@ import type { PublicClient } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { missingContracts, watchOurContracts } from '../../../daemon/chain/contracts-watch.ts'
 import { ourContracts } from '../../../daemon/chain/our-contracts.ts'
+import { batchBuyerAddress, serviceBatchBuyerArgs } from '../../../daemon/executor/batch-buyer-address.ts'
 import { buyRouterAddress } from '../../../daemon/executor/ensure-buy-router.ts'
 import { resolveDevBuySetups } from '../../../src/launch-methods/dev-buy/worker/resolve-dev-buy-setups.ts'
 import { resolveOtcSettlements } from '../../../src/launch-methods/pooled-otc/worker/resolve-otc-settlements.ts'
@@ -37,10 +38,20 @@ function fakeChain(deployed: Set<string>) {
 describe('ourContracts', () => {
   it('names, in deployment order, exactly the addresses the daemon then resolves: router, vesting, OTC settlement, and on Base the dev-buy coordinator', async () => {
     const onBase = ourContracts(chains.base, service)
-    expect(onBase.map((c) => c.name)).toEqual(['PrebuyBuyRouter', 'PrebuyVesting', 'PrebuyOtcSettlement', 'PrebuyDevBuyCoordinator'])
-    expect(ourContracts(chains.second_chain, service).map((c) => c.name)).toEqual(['PrebuyBuyRouter', 'PrebuyVesting', 'PrebuyOtcSettlement'])
+    expect(onBase.map((c) => c.name)).toEqual(['PrebuyBuyRouter', 'PrebuyBatchBuyer', 'PrebuyVesting', 'PrebuyOtcSettlement', 'PrebuyDevBuyCoordinator'])
+    expect(ourContracts(chains.second_chain, service).map((c) => c.name)).toEqual([
+      'PrebuyBuyRouter',
+      'PrebuyBatchBuyer',
+      'PrebuyVesting',
+      'PrebuyOtcSettlement',
+    ])
     const byName = Object.fromEntries(onBase.map((c) => [c.name, c.address]))
     expect(byName.PrebuyBuyRouter).toBe(buyRouterAddress(addresses.poolManager))
+    // The batch buyer over that router, the bundler EOA its admin and operator: the address the executor approves.
+    const router = buyRouterAddress(addresses.poolManager)
+    expect(byName.PrebuyBatchBuyer).toBe(batchBuyerAddress(serviceBatchBuyerArgs(router, service.operator)))
+    expect(byName.PrebuyBatchBuyer).toBe(batchBuyerAddress({ router, admin: service.operator, operators: [service.operator, service.operator] }))
+    expect(byName.PrebuyBatchBuyer).not.toBe(batchBuyerAddress({ router, admin: service.operator, operators: [service.operator, service.feeRecipient] }))
     // What `prebuy contracts deploy` puts on chain is what the resolvers look for (the same salts and arguments).
     const { client } = fakeChain(new Set(onBase.map((c) => c.address)))
     const clients = { base: client, second_chain: client }
@@ -62,27 +73,32 @@ describe('watchOurContracts', () => {
       let completed = false
       void watch.whenComplete.then(() => (completed = true))
       chain.down = true
-      expect((await watch.refresh()).second_chain!.map((c) => c.deployed)).toEqual([null, null, null])
+      expect((await watch.refresh()).second_chain!.map((c) => c.deployed)).toEqual([null, null, null, null])
       chain.down = false
       const missing = await watch.refresh()
-      expect(missing.second_chain!.map((c) => c.deployed)).toEqual([false, false, false])
-      expect(missingContracts(missing).second_chain!.map((c) => c.name)).toEqual(['PrebuyBuyRouter', 'PrebuyVesting', 'PrebuyOtcSettlement'])
+      expect(missing.second_chain!.map((c) => c.deployed)).toEqual([false, false, false, false])
+      expect(missingContracts(missing).second_chain!.map((c) => c.name)).toEqual([
+        'PrebuyBuyRouter',
+        'PrebuyBatchBuyer',
+        'PrebuyVesting',
+        'PrebuyOtcSettlement',
+      ])
       chain.down = true
-      expect((await watch.refresh()).second_chain!.map((c) => c.deployed)).toEqual([false, false, false])
+      expect((await watch.refresh()).second_chain!.map((c) => c.deployed)).toEqual([false, false, false, false])
       chain.down = false
       deployed.add(contracts[0]!.address)
-      expect((await watch.refresh()).second_chain!.map((c) => c.deployed)).toEqual([true, false, false])
+      expect((await watch.refresh()).second_chain!.map((c) => c.deployed)).toEqual([true, false, false, false])
       expect(watch.complete()).toBe(false)
       for (const c of contracts) deployed.add(c.address)
       const readsBefore = chain.reads
       await watch.refresh()
-      // Only the two still missing were read.
-      expect(chain.reads - readsBefore).toBe(2)
+      // Only the three still missing were read.
+      expect(chain.reads - readsBefore).toBe(3)
       expect(watch.complete()).toBe(true)
       await watch.whenComplete
       expect(completed).toBe(true)
       expect(missingContracts(await watch.refresh())).toEqual({})
-      expect(chain.reads - readsBefore).toBe(2)
+      expect(chain.reads - readsBefore).toBe(3)
     } finally {
       watch.stop()
     }
