@@ -83,9 +83,9 @@ beforeAll(async () => {
   await fundThroughSlots(d, buyers, FUNDED, ALLOWED)
   // The slots are the devnet stablecoin's balanceOf and allowance (stablecoin-slots.ts): checked, not assumed.
   expect(await usdcOf(buyers[0]!)).toBe(FUNDED)
-  expect(
-    await d.client.readContract({ address: d.chain.addresses.stablecoin, abi: erc20Abi, functionName: 'allowance', args: [buyers[799]!, d.batch] }),
-  ).toBe(ALLOWED)
+  expect(await d.client.readContract({ address: d.chain.addresses.stablecoin, abi: erc20Abi, functionName: 'allowance', args: [buyers[799]!, d.batch] })).toBe(
+    ALLOWED,
+  )
   withdrawer = privateKeyToAccount(generatePrivateKey())
   await fundAccount(d.chain, withdrawer.address, { eth: '0.01', stablecoin: '100' })
   const approve = await d.walletOf(withdrawer).writeContract({
@@ -111,7 +111,14 @@ describe('PrebuyBatchBuyer split batch on the devnet (collect / settle / sweepCh
     const group: Address[] = [withdrawer.address, ...buyers.slice(0, 399)]
     const spends = group.map(() => BigInt(1 + Math.floor(random() * 50)) * 10n ** 6n)
     // The planner decides the chunks and who sends them; a small cap stands in for 2^24 so 400 buyers need 4 collects.
-    const plan = planCollectChunks({ buyers: group.length, perBuyerGas: 14_000n, collectFixedGas: 60_000n, settleGas: 500_000n, txGasCap: 2_000_000n, operators: 2 })
+    const plan = planCollectChunks({
+      buyers: group.length,
+      perBuyerGas: 14_000n,
+      collectFixedGas: 60_000n,
+      settleGas: 500_000n,
+      txGasCap: 2_000_000n,
+      operators: 2,
+    })
     expect(plan.collects.length).toBe(4)
     expect(new Set(plan.collects.map((c) => c.operator))).toEqual(new Set([0, 1]))
 
@@ -168,11 +175,15 @@ describe('PrebuyBatchBuyer split batch on the devnet (collect / settle / sweepCh
     for (let i = 0; i < group.length; i++) expect(usdcBefore[i]! - usdcAfter[i]!).toBe(paid[i])
 
     // The chunks' paid words as collected (a skipped buyer's amount zeroed), swept later by anyone.
-    const paidWords = plan.collects.map((c) => group.slice(c.from, c.to).map((b, i) => (paid[c.from + i]! === 0n ? BigInt(b) << 96n : batchEntry(b, paid[c.from + i]!))))
+    const paidWords = plan.collects.map((c) =>
+      group.slice(c.from, c.to).map((b, i) => (paid[c.from + i]! === 0n ? BigInt(b) << 96n : batchEntry(b, paid[c.from + i]!))),
+    )
     await expect(refusal(stranger, 'sweepChunk', [batchId, 0n, chunkEntries[0]!, 0n, 1n])).rejects.toThrow(/WrongAllocation/)
     const half = Math.floor(paidWords[0]!.length / 2)
     let sweepGas = 0n
-    for (const [chunk, from, to] of [[0, 0, half], [0, half, paidWords[0]!.length], ...paidWords.slice(1).map((w, k) => [k + 1, 0, w.length])] as Array<[number, number, number]>) {
+    for (const [chunk, from, to] of [[0, 0, half], [0, half, paidWords[0]!.length], ...paidWords.slice(1).map((w, k) => [k + 1, 0, w.length])] as Array<
+      [number, number, number]
+    >) {
       const r = await send(stranger, 'sweepChunk', [batchId, BigInt(chunk), paidWords[chunk]!, BigInt(from), BigInt(to)])
       expect(r.status).toBe('success')
       sweepGas += r.gasUsed
@@ -213,7 +224,12 @@ describe('PrebuyBatchBuyer split batch on the devnet (collect / settle / sweepCh
       collectFixed: Number(fixed),
       collectOpenExtra: Number(first.receipt.gasUsed - small.receipt.gasUsed),
       settle: Number(settled.gasUsed),
-      collectMaxBuyersUnder2pow24: maxBuyersPerBatch({ txGasCap: EIP_7825_TX_GAS_CAP, fixedGas: fixed + (first.receipt.gasUsed - small.receipt.gasUsed), perBuyerGas: perBuyer, margin: 1 }),
+      collectMaxBuyersUnder2pow24: maxBuyersPerBatch({
+        txGasCap: EIP_7825_TX_GAS_CAP,
+        fixedGas: fixed + (first.receipt.gasUsed - small.receipt.gasUsed),
+        perBuyerGas: perBuyer,
+        margin: 1,
+      }),
     })
     // A collect is the pull alone: about executeBatch's per-buyer cost (13,915 measured), not more.
     expect(perBuyer).toBeLessThan(16_000n)
@@ -274,9 +290,9 @@ describe('PrebuyBatchBuyer split batch on the devnet (collect / settle / sweepCh
     const before = await Promise.all(group.map(usdcOf))
     await collect(d.operators[0]!, batchId, 0, entries)
     const { settleBy } = await collection(batchId)
-    expect(
-      (await d.client.readContract({ address: d.batch, abi: batchAbi, functionName: 'SETTLE_WINDOW_BLOCKS' })) as bigint,
-    ).toBe(BigInt(SETTLE_WINDOW_BLOCKS))
+    expect((await d.client.readContract({ address: d.batch, abi: batchAbi, functionName: 'SETTLE_WINDOW_BLOCKS' })) as bigint).toBe(
+      BigInt(SETTLE_WINDOW_BLOCKS),
+    )
     await jsonRpc(d.chain.rpcUrl, 'anvil_mine', [`0x${(SETTLE_WINDOW_BLOCKS + 1).toString(16)}`])
     expect(await d.client.getBlockNumber()).toBeGreaterThan(BigInt(settleBy))
     await expect(refusal(d.operators[1]!, 'settle', [batchId, routeOf(d, pool), 0n])).rejects.toThrow(/SettleExpired/)

@@ -36,7 +36,9 @@ export async function setStablecoinSlots(rpcUrl: string, stablecoin: Address, ho
     calls.push([allowanceSlot(h.owner, h.spender), pad(numberToHex(h.allowance), { size: 32 })])
   }
   for (let i = 0; i < calls.length; i += perRequest) {
-    const body = calls.slice(i, i + perRequest).map(([slot, value], k) => ({ jsonrpc: '2.0', id: i + k, method: 'anvil_setStorageAt', params: [stablecoin, slot, value] }))
+    const body = calls
+      .slice(i, i + perRequest)
+      .map(([slot, value], k) => ({ jsonrpc: '2.0', id: i + k, method: 'anvil_setStorageAt', params: [stablecoin, slot, value] }))
     const response = await fetch(rpcUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

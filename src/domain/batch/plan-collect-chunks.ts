@@ -94,7 +94,8 @@ export function planCollectChunks(input: CollectPlanInput): CollectPlan {
 /** Collects packed in order into blocks of `blockGasLimit`, the settle in the last one (a block of its own if it does not fit). */
 function blocksFor(collects: readonly PlannedCollect[], settle: PlannedTx, blockGasLimit: bigint | undefined): number {
   if (blockGasLimit === undefined) return 1
-  if (blockGasLimit < settle.gasLimit || collects.some((c) => c.gasLimit > blockGasLimit)) throw new RangeError('a transaction of the plan exceeds the block gas limit')
+  if (blockGasLimit < settle.gasLimit || collects.some((c) => c.gasLimit > blockGasLimit))
+    throw new RangeError('a transaction of the plan exceeds the block gas limit')
   let blocks = 1
   let used = 0n
   for (const c of collects) {
