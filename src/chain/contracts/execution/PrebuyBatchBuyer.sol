@@ -100,6 +100,19 @@ contract PrebuyBatchBuyer {
     }
 
     mapping(bytes32 => Collection) public collections;
+
+    /// The split batch's functions call out (the stablecoin, the router, the launch's token, which this contract does
+    /// not choose): none of them can be re-entered from such a call, so a cursor or a status is never read stale.
+    bool private transient splitLocked;
+
+    error Reentered();
+
+    modifier splitLock() {
+        if (splitLocked) revert Reentered();
+        splitLocked = true;
+        _;
+        splitLocked = false;
+    }
     mapping(bytes32 => mapping(uint256 => Chunk)) public collectedChunks;
 
     event OperatorSet(address indexed operator, bool allowed);
@@ -267,6 +280,7 @@ contract PrebuyBatchBuyer {
     /// @param entries    One word per buyer: address << 96 | amount.
     function collect(bytes32 batchId, address stablecoin, uint256 chunk, uint256[] calldata entries)
         external
+        splitLock
         returns (uint256 amount, uint256 skipped)
     {
         if (!operators[msg.sender]) revert NotOperator();
@@ -321,6 +335,7 @@ contract PrebuyBatchBuyer {
     ///         block within the window, or cancel and refund.
     function settle(bytes32 batchId, PrebuyBuyRouter.BuyParams calldata route, uint256 lowestLimitFdv)
         external
+        splitLock
         returns (uint256 tokensOut)
     {
         if (!operators[msg.sender]) revert NotOperator();
@@ -359,14 +374,17 @@ contract PrebuyBatchBuyer {
     ///         paid words as collected (a skipped buyer's amount zeroed). Each share is over the batch's total, so the
     ///         chunks together are exactly allocateBatch over all paid words; the chunk that finishes last pays the fee
     ///         recipient tokensOut minus every net credited.
-    function sweepChunk(bytes32 batchId, uint256 chunk, uint256[] calldata paid, uint256 from, uint256 to) external {
+    function sweepChunk(bytes32 batchId, uint256 chunk, uint256[] calldata paid, uint256 from, uint256 to)
+        external
+        splitLock
+    {
         Collection storage c = collections[batchId];
         if (c.status != SETTLED) revert NotSweepable(batchId);
         Chunk storage k = _checkedChunk(batchId, chunk, paid, from, to);
+        k.cursor = uint32(to);
         Batch storage b = batches[batchId];
         uint256 netSwept = b.netSwept + _credit(b.token, paid, from, to, b.totalIn, b.tokensOut, b.feeBps);
         b.netSwept = uint128(netSwept);
-        k.cursor = uint32(to);
         uint256 feeTotal;
         if (to == paid.length) {
             uint32 done = c.chunksDone + 1;
@@ -395,10 +413,12 @@ contract PrebuyBatchBuyer {
     ///         settle: cancelled, or still unsettled after SETTLE_WINDOW_BLOCKS (then anyone may call). A refund that
     ///         the stablecoin refuses (a blocklisted wallet) is reported (RefundFailed) and passed over, so it cannot
     ///         hold the others' refunds; its amount stays in this contract.
-    function refund(bytes32 batchId, uint256 chunk, uint256[] calldata paid, uint256 from, uint256 to) external {
+    function refund(bytes32 batchId, uint256 chunk, uint256[] calldata paid, uint256 from, uint256 to) external splitLock {
         Collection storage c = collections[batchId];
         if (!(c.status == CANCELLED || (c.status == COLLECTING && block.number > c.settleBy))) revert NotRefundable(batchId);
         Chunk storage k = _checkedChunk(batchId, chunk, paid, from, to);
+        k.cursor = uint32(to);
+        if (to == paid.length) c.chunksDone += 1;
         address stablecoin = c.stablecoin;
         uint256 amount;
         for (uint256 i = from; i < to; i++) {
@@ -410,8 +430,6 @@ contract PrebuyBatchBuyer {
             if (ok && (ret.length == 0 || abi.decode(ret, (bool)))) amount += back;
             else emit RefundFailed(batchId, chunk, buyer, i, back);
         }
-        k.cursor = uint32(to);
-        if (to == paid.length) c.chunksDone += 1;
         emit ChunkRefunded(batchId, chunk, from, to, amount);
     }
 
