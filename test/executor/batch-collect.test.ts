@@ -9,6 +9,7 @@ import { allocateBatch } from '../../src/domain/batch/batch-allocation.ts'
 import { maxBuyersPerBatch } from '../../src/domain/batch/clear-batch.ts'
 import { planCollectChunks } from '../../src/domain/batch/plan-collect-chunks.ts'
 import { seededRandom } from '../support/seeded-random.ts'
+import { setStablecoinSlots } from '../support/stablecoin-slots.ts'
 import {
   batchEvents,
   fundThroughSlots,
@@ -320,6 +321,31 @@ describe('PrebuyBatchBuyer split batch on the devnet (collect / settle / sweepCh
     expect((await send(stranger, 'refund', [batchId, 0n, entries, 0n, 10n])).status).toBe('success')
     expect(await Promise.all(group.map(usdcOf))).toEqual(before)
   }, 600_000)
+
+  it('a refund the stablecoin refuses is reported and passed over: the chunk’s other buyers are refunded', async () => {
+    const batchId = batchIdOf('refund-failed')
+    const group = buyers.slice(760, 770)
+    const entries = group.map((b) => batchEntry(b, 7n * 10n ** 6n))
+    const before = await Promise.all(group.map(usdcOf))
+    await collect(d.operators[1]!, batchId, 0, entries)
+    expect((await send(d.operators[1]!, 'cancel', [batchId])).status).toBe('success')
+    // The contract's stablecoin balance one refund short (as if the last buyer could not receive: the real USDC's
+    // blocklist refuses a transfer to a blocklisted address; the devnet coin refuses one it cannot cover).
+    const short = 63n * 10n ** 6n
+    await setStablecoinSlots(d.chain.rpcUrl, d.chain.addresses.stablecoin, [{ owner: d.batch, balance: short, spender: stranger.address, allowance: 0n }])
+    const r = await send(stranger, 'refund', [batchId, 0n, entries, 0n, 10n])
+    expect(r.status).toBe('success')
+    const events = batchEvents(r)
+    expect(events.filter((e) => e.eventName === 'RefundFailed').map((e) => [(e.args.buyer as string).toLowerCase(), e.args.index, e.args.amount])).toEqual([
+      [group[9], 9n, 7n * 10n ** 6n],
+    ])
+    expect(events.find((e) => e.eventName === 'ChunkRefunded')!.args.amount).toBe(short)
+    const after = await Promise.all(group.map(usdcOf))
+    for (let i = 0; i < 9; i++) expect(after[i]).toBe(before[i])
+    expect(after[9]).toBe(before[9]! - 7n * 10n ** 6n)
+    // The chunk is done: the failed refund is not retried by replaying the range.
+    await expect(refusal(stranger, 'refund', [batchId, 0n, entries, 0n, 10n])).rejects.toThrow(/WrongCursor/)
+  }, 120_000)
 
   it('a cancel before any collect makes a collect still in flight take nothing (crash recovery)', async () => {
     const batchId = batchIdOf('cancel-first')
