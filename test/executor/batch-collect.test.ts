@@ -7,6 +7,7 @@ import { fundAccount } from '../../devnet/chain/faucet.ts'
 import { EIP_7825_TX_GAS_CAP } from '../../src/chain/tx-gas-cap.ts'
 import { allocateBatch } from '../../src/domain/batch/batch-allocation.ts'
 import { maxBuyersPerBatch } from '../../src/domain/batch/clear-batch.ts'
+import { paidWords as toPaidWords } from '../../src/domain/batch/paid-words.ts'
 import { planCollectChunks } from '../../src/domain/batch/plan-collect-chunks.ts'
 import { seededRandom } from '../support/seeded-random.ts'
 import { setStablecoinSlots } from '../support/stablecoin-slots.ts'
@@ -68,7 +69,8 @@ async function collect(account: PrivateKeyAccount, batchId: Hash, chunk: number,
   const events = batchEvents(receipt)
   const collected = events.find((e) => e.eventName === 'ChunkCollected')!.args as { amount: bigint; buyersPaid: bigint; buyersSkipped: bigint }
   const skipped = events.filter((e) => e.eventName === 'CollectSkipped').map((e) => e.args.buyer as Address)
-  return { receipt, collected, skipped }
+  const skippedIndices = events.filter((e) => e.eventName === 'CollectSkipped').map((e) => Number(e.args.index as bigint))
+  return { receipt, collected, skipped, skippedIndices }
 }
 
 /** What the contract would answer, without sending: the revert's error name. */
@@ -137,9 +139,11 @@ describe('PrebuyBatchBuyer split batch on the devnet (collect / settle / sweepCh
 
     const chunkEntries = plan.collects.map((c) => group.slice(c.from, c.to).map((b, i) => batchEntry(b, spends[c.from + i]!)))
     const skipped: Address[] = []
+    const skippedIndices: number[][] = []
     for (const c of plan.collects) {
       const r = await collect(d.operators[c.operator]!, batchId, c.chunk, chunkEntries[c.chunk]!)
       skipped.push(...r.skipped)
+      skippedIndices[c.chunk] = r.skippedIndices
     }
     expect(skipped).toEqual([withdrawer.address])
     const paid = group.map((_, i) => (i === 0 ? 0n : spends[i]!))
@@ -176,9 +180,9 @@ describe('PrebuyBatchBuyer split batch on the devnet (collect / settle / sweepCh
     for (let i = 0; i < group.length; i++) expect(usdcBefore[i]! - usdcAfter[i]!).toBe(paid[i])
 
     // The chunks' paid words as collected (a skipped buyer's amount zeroed), swept later by anyone.
-    const paidWords = plan.collects.map((c) =>
-      group.slice(c.from, c.to).map((b, i) => (paid[c.from + i]! === 0n ? BigInt(b) << 96n : batchEntry(b, paid[c.from + i]!))),
-    )
+    // Rebuilt as an executor would: each collect's calldata entries with its CollectSkipped indices zeroed.
+    const paidWords = plan.collects.map((c) => toPaidWords(chunkEntries[c.chunk]!, skippedIndices[c.chunk]!))
+    expect(paidWords.flat().map((w) => w & ((1n << 96n) - 1n))).toEqual(paid)
     await expect(refusal(stranger, 'sweepChunk', [batchId, 0n, chunkEntries[0]!, 0n, 1n])).rejects.toThrow(/WrongAllocation/)
     const half = Math.floor(paidWords[0]!.length / 2)
     let sweepGas = 0n
