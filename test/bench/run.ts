@@ -6,11 +6,12 @@ import { writeFile } from 'node:fs/promises'
 import { cpus } from 'node:os'
 import { parseArgs } from 'node:util'
 import { apiBenchmark } from './api-bench.ts'
+import { batchBenchmark } from './batch-bench.ts'
 import { executionBenchmark } from './execution-bench.ts'
 import type { BenchModule } from './bench-module.ts'
 
 /** Register further benchmarks (e.g. order execution) here. */
-const MODULES: BenchModule[] = [apiBenchmark, executionBenchmark]
+const MODULES: BenchModule[] = [apiBenchmark, executionBenchmark, batchBenchmark]
 
 const { values } = parseArgs({
   options: {

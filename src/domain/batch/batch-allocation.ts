@@ -1,4 +1,5 @@
 import { PLATFORM_FEE_BPS } from '../execution/platform-fee.ts'
+import { splitProRata } from './pro-rata.ts'
 
 const BPS = 10_000n
 
@@ -32,21 +33,18 @@ export interface BatchAllocation {
 export function allocateBatch(tokensOut: bigint, spends: readonly bigint[], feeBps: bigint = PLATFORM_FEE_BPS): BatchAllocation {
   if (tokensOut < 0n) throw new RangeError('tokensOut must not be negative')
   if (feeBps < 0n || feeBps > BPS) throw new RangeError('feeBps must be within 0..10000')
-  let totalIn = 0n
-  for (const spend of spends) {
-    if (spend < 0n) throw new RangeError('a spend must not be negative')
-    totalIn += spend
-  }
+  if (spends.some((spend) => spend < 0n)) throw new RangeError('a spend must not be negative')
+  // The gross shares are the pooled purchases' one pro-rata rule (pro-rata.ts); the fee per share and the dust to the
+  // fee recipient are the batch's own (its contract's).
+  const { parts: grosses, totalWeight: totalIn, remainder: dust } = splitProRata(tokensOut, spends)
+  if (totalIn === 0n && tokensOut !== 0n) throw new RangeError('tokens out of a swap nobody paid into')
   const shares: BatchShare[] = new Array(spends.length)
-  let grossSum = 0n
   let netSum = 0n
   for (let i = 0; i < spends.length; i++) {
-    const gross = totalIn === 0n ? 0n : (tokensOut * spends[i]!) / totalIn
+    const gross = grosses[i]!
     const fee = (gross * feeBps) / BPS
     shares[i] = { gross, fee, net: gross - fee }
-    grossSum += gross
     netSum += gross - fee
   }
-  if (totalIn === 0n && tokensOut !== 0n) throw new RangeError('tokens out of a swap nobody paid into')
-  return { shares, feeTotal: tokensOut - netSum, dust: tokensOut - grossSum }
+  return { shares, feeTotal: tokensOut - netSum, dust }
 }

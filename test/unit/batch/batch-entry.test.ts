@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { batchEntry, readBatchEntry } from '../../../daemon/executor/batch-buyer-abi.ts'
+import { paidWords } from '../../../src/domain/batch/paid-words.ts'
 
 describe('batch entries (one calldata word per buyer)', () => {
   it('packs the wallet above the amount and reads them back', () => {
@@ -17,5 +18,15 @@ describe('batch entries (one calldata word per buyer)', () => {
     expect(() => batchEntry('0x00000000000000000000000000000000000000a1', 1n << 96n)).toThrow(RangeError)
     expect(() => batchEntry('0x00000000000000000000000000000000000000a1', 0n)).toThrow(RangeError)
     expect(() => batchEntry('0x1234' as `0x${string}`, 1n)).toThrow(RangeError)
+  })
+})
+
+describe('paidWords (what the contract hashed: skipped buyers zeroed)', () => {
+  it('zeroes the amount of each skipped entry and keeps the others', () => {
+    const a = batchEntry('0x00000000000000000000000000000000000000a1', 5n)
+    const b = batchEntry('0x00000000000000000000000000000000000000b2', 7n)
+    expect(paidWords([a, b], [1])).toEqual([a, 0xb2n << 96n])
+    expect(paidWords([a, b], [])).toEqual([a, b])
+    expect(() => paidWords([a], [1])).toThrow(RangeError)
   })
 })

@@ -27,6 +27,15 @@ interface IPrebuyTotalSupply {
 ///        BatchAlreadyExecuted and takes nothing); everything is reconcilable from chain: BatchExecuted carries the id
 ///        and totals, the entries are the transaction's calldata, the skipped buyers are events.
 ///      Only operators (the service's executor accounts) may execute, since the wallets' approvals are to this contract.
+///
+///      The split batch (more buyers than one transaction's gas holds, still ONE swap and one price): `collect` pulls one
+///      chunk of buyers per transaction (several transactions, from several operator accounts, in the same block),
+///      storing per chunk only the hash of its paid words and per batch the running total and smallest payment; `settle`
+///      makes the one swap over everything collected, with the same limit check as executeBatch; `sweepChunk` credits
+///      each chunk's buyers later with the same formula over the batch total (so the allocation is allocateBatch over
+///      the chunks' paid words in order); `refund` returns each collected amount exactly when the batch can no longer
+///      settle: the operator cancelled it, or SETTLE_WINDOW_BLOCKS passed since its first collect (then anyone may).
+///      A batch id is either executeBatch's or the split's, never both.
 contract PrebuyBatchBuyer {
     PrebuyBuyRouter public immutable router;
     address public immutable admin;
@@ -53,6 +62,59 @@ contract PrebuyBatchBuyer {
 
     mapping(bytes32 => Batch) public batches;
 
+    /// Blocks after a split batch's first collect during which it may settle; after them it can only be refunded, by
+    /// anyone. 300 blocks is one minute at Base's 200 ms blocks (docs.base.org/base-chain/specs/upgrades/denim/overview):
+    /// settle follows the collects in the same or the next block, so this only bounds how long a crashed or vanished
+    /// executor can hold buyers' funds, while leaving a restarted one time to settle.
+    uint256 public constant SETTLE_WINDOW_BLOCKS = 300;
+
+    uint8 private constant COLLECTING = 1;
+    uint8 private constant SETTLED = 2;
+    uint8 private constant CANCELLED = 3;
+
+    /// A split batch's collection. Two slots, whatever the number of buyers.
+    struct Collection {
+        /// The stablecoin pulled (the first collect fixes it; settle's route and refunds use it).
+        address stablecoin;
+        /// The last block settle may land in (first collect's block + SETTLE_WINDOW_BLOCKS).
+        uint40 settleBy;
+        /// 0 none, 1 collecting, 2 settled, 3 cancelled.
+        uint8 status;
+        /// Buyers paid over all chunks.
+        uint40 buyers;
+        /// Stablecoin atoms pulled over all chunks: the swap's amount in.
+        uint96 collected;
+        /// The smallest single payment (the limit check's minPaid).
+        uint96 minPaid;
+        /// Chunks collected, and chunks finished (swept to their end or refunded to their end).
+        uint32 chunks;
+        uint32 chunksDone;
+    }
+
+    /// One collected chunk: the hash of its paid words (entries with a skipped buyer's amount zeroed), its size and a
+    /// cursor (buyers swept, or refunded, so far).
+    struct Chunk {
+        bytes32 paidHash;
+        uint32 size;
+        uint32 cursor;
+    }
+
+    mapping(bytes32 => Collection) public collections;
+
+    /// The split batch's functions call out (the stablecoin, the router, the launch's token, which this contract does
+    /// not choose): none of them can be re-entered from such a call, so a cursor or a status is never read stale.
+    bool private transient splitLocked;
+
+    error Reentered();
+
+    modifier splitLock() {
+        if (splitLocked) revert Reentered();
+        splitLocked = true;
+        _;
+        splitLocked = false;
+    }
+    mapping(bytes32 => mapping(uint256 => Chunk)) public collectedChunks;
+
     event OperatorSet(address indexed operator, bool allowed);
     event BatchExecuted(
         bytes32 indexed batchId,
@@ -66,6 +128,23 @@ contract PrebuyBatchBuyer {
     );
     event BuyerSkipped(bytes32 indexed batchId, address indexed buyer, uint256 index, uint256 amount);
     event BatchSwept(bytes32 indexed batchId, uint256 from, uint256 to, uint256 feeTotal);
+    event ChunkCollected(
+        bytes32 indexed batchId, uint256 indexed chunk, uint256 amount, uint256 buyersPaid, uint256 buyersSkipped, bytes32 paidHash
+    );
+    event CollectSkipped(bytes32 indexed batchId, uint256 indexed chunk, address indexed buyer, uint256 index, uint256 amount);
+    event BatchSettled(
+        bytes32 indexed batchId,
+        address indexed token,
+        uint256 totalIn,
+        uint256 tokensOut,
+        uint256 lowestLimitFdv,
+        uint256 chunks,
+        uint256 buyersPaid
+    );
+    event ChunkSwept(bytes32 indexed batchId, uint256 indexed chunk, uint256 from, uint256 to, uint256 feeTotal);
+    event BatchCancelled(bytes32 indexed batchId, uint256 collected, uint256 chunks);
+    event ChunkRefunded(bytes32 indexed batchId, uint256 indexed chunk, uint256 from, uint256 to, uint256 amount);
+    event RefundFailed(bytes32 indexed batchId, uint256 indexed chunk, address indexed buyer, uint256 index, uint256 amount);
 
     error NotAdmin();
     error NotOperator();
@@ -76,6 +155,13 @@ contract PrebuyBatchBuyer {
     error WrongAllocation(bytes32 batchId);
     error WrongCursor(uint256 expected, uint256 given);
     error TransferFailed();
+    error EmptyChunk();
+    error ChunkAlreadyCollected(bytes32 batchId, uint256 chunk);
+    error NotCollecting(bytes32 batchId);
+    error SettleExpired(bytes32 batchId, uint256 settleBy);
+    error WrongStablecoin(address expected, address given);
+    error NothingCollected(bytes32 batchId);
+    error NotRefundable(bytes32 batchId);
 
     constructor(PrebuyBuyRouter router_, address admin_, address[] memory operators_) {
         router = router_;
@@ -184,6 +270,180 @@ contract PrebuyBatchBuyer {
             _send(b.token, b.feeRecipient, feeTotal);
         }
         emit BatchSwept(batchId, from, to, feeTotal);
+    }
+
+    /// @notice Pulls one chunk of a split batch: each buyer's amount from its approved wallet (a failed pull skips the
+    ///         buyer, as in executeBatch). Stores only the hash of the chunk's paid words and adds to the batch's
+    ///         total; no swap. A chunk id is collected once; collects after settle, cancel or the window take nothing.
+    /// @param stablecoin The stablecoin to pull (the batch's first collect fixes it; later ones must name the same).
+    /// @param chunk      The chunk's id within the batch (the planner numbers them 0..k-1; any distinct ids work).
+    /// @param entries    One word per buyer: address << 96 | amount.
+    function collect(bytes32 batchId, address stablecoin, uint256 chunk, uint256[] calldata entries)
+        external
+        splitLock
+        returns (uint256 amount, uint256 skipped)
+    {
+        if (!operators[msg.sender]) revert NotOperator();
+        uint256 n = entries.length;
+        if (n == 0) revert EmptyChunk();
+        Collection storage c = collections[batchId];
+        uint8 status = c.status;
+        if (status == 0) {
+            // executeBatch's ids stay its own: a split batch never shares one.
+            if (batches[batchId].executed) revert BatchAlreadyExecuted(batchId);
+            c.stablecoin = stablecoin;
+            c.settleBy = uint40(block.number + SETTLE_WINDOW_BLOCKS);
+            c.status = COLLECTING;
+            c.minPaid = type(uint96).max;
+        } else {
+            if (status != COLLECTING || block.number > c.settleBy) revert NotCollecting(batchId);
+            if (c.stablecoin != stablecoin) revert WrongStablecoin(c.stablecoin, stablecoin);
+        }
+        Chunk storage k = collectedChunks[batchId][chunk];
+        if (k.paidHash != bytes32(0)) revert ChunkAlreadyCollected(batchId, chunk);
+
+        uint256[] memory paid = new uint256[](n);
+        uint256 minPaid = c.minPaid;
+        for (uint256 i = 0; i < n; i++) {
+            uint256 e = entries[i];
+            address buyer = address(uint160(e >> 96));
+            uint256 pull = uint96(e);
+            if (pull != 0 && _pull(stablecoin, buyer, pull)) {
+                paid[i] = e;
+                amount += pull;
+                if (pull < minPaid) minPaid = pull;
+            } else {
+                paid[i] = e >> 96 << 96;
+                skipped++;
+                emit CollectSkipped(batchId, chunk, buyer, i, pull);
+            }
+        }
+        bytes32 paidHash = keccak256(abi.encodePacked(paid));
+        k.paidHash = paidHash;
+        k.size = uint32(n);
+        c.collected = uint96(c.collected + amount);
+        c.minPaid = uint96(minPaid);
+        c.buyers = uint40(c.buyers + n - skipped);
+        c.chunks += 1;
+        emit ChunkCollected(batchId, chunk, amount, n - skipped, skipped, paidHash);
+    }
+
+    /// @notice The one swap of a split batch over everything collected, checked against the lowest included limit as
+    ///         executeBatch checks it (with the smallest payment over all chunks); commits the totals the chunks'
+    ///         sweeps share. Once per batch, within SETTLE_WINDOW_BLOCKS of the first collect, never after a cancel.
+    ///         A revert (ClearingAboveLimit: the pool moved) changes nothing: the operator may settle again in a later
+    ///         block within the window, or cancel and refund.
+    function settle(bytes32 batchId, PrebuyBuyRouter.BuyParams calldata route, uint256 lowestLimitFdv)
+        external
+        splitLock
+        returns (uint256 tokensOut)
+    {
+        if (!operators[msg.sender]) revert NotOperator();
+        if (route.feeBps > MAX_FEE_BPS) revert FeeTooHigh();
+        Collection storage c = collections[batchId];
+        if (c.status != COLLECTING) revert NotCollecting(batchId);
+        if (block.number > c.settleBy) revert SettleExpired(batchId, c.settleBy);
+        if (route.stablecoin != c.stablecoin) revert WrongStablecoin(c.stablecoin, route.stablecoin);
+        uint256 totalIn = c.collected;
+        if (totalIn == 0) revert NothingCollected(batchId);
+        Batch storage b = batches[batchId];
+        if (b.executed) revert BatchAlreadyExecuted(batchId);
+        b.executed = true;
+        c.status = SETTLED;
+
+        tokensOut = _swap(batchId, route, totalIn);
+        // No tokens is no price: refused like a clearing above any limit (the buyers are refunded, not credited 0).
+        if (tokensOut == 0) revert ClearingAboveLimit(totalIn, 0, lowestLimitFdv);
+        if (lowestLimitFdv != 0) {
+            uint256 supply = IPrebuyTotalSupply(route.token).totalSupply();
+            uint256 bound = tokensOut * lowestLimitFdv;
+            uint256 cost = totalIn * supply;
+            if (bound < cost || uint256(c.minPaid) * (bound - cost) < totalIn * lowestLimitFdv) {
+                revert ClearingAboveLimit(totalIn, tokensOut, lowestLimitFdv);
+            }
+        }
+        b.token = route.token;
+        b.feeRecipient = route.feeRecipient;
+        b.totalIn = uint96(totalIn);
+        b.tokensOut = uint128(tokensOut);
+        b.feeBps = uint16(route.feeBps);
+        emit BatchSettled(batchId, route.token, totalIn, tokensOut, lowestLimitFdv, c.chunks, c.buyers);
+    }
+
+    /// @notice Credits buyers [from, to) of one chunk of a settled split batch (anyone may call). `paid` is the chunk's
+    ///         paid words as collected (a skipped buyer's amount zeroed). Each share is over the batch's total, so the
+    ///         chunks together are exactly allocateBatch over all paid words; the chunk that finishes last pays the fee
+    ///         recipient tokensOut minus every net credited.
+    function sweepChunk(bytes32 batchId, uint256 chunk, uint256[] calldata paid, uint256 from, uint256 to)
+        external
+        splitLock
+    {
+        Collection storage c = collections[batchId];
+        if (c.status != SETTLED) revert NotSweepable(batchId);
+        Chunk storage k = _checkedChunk(batchId, chunk, paid, from, to);
+        k.cursor = uint32(to);
+        Batch storage b = batches[batchId];
+        uint256 netSwept = b.netSwept + _credit(b.token, paid, from, to, b.totalIn, b.tokensOut, b.feeBps);
+        b.netSwept = uint128(netSwept);
+        uint256 feeTotal;
+        if (to == paid.length) {
+            uint32 done = c.chunksDone + 1;
+            c.chunksDone = done;
+            if (done == c.chunks) {
+                feeTotal = b.tokensOut - netSwept;
+                _send(b.token, b.feeRecipient, feeTotal);
+            }
+        }
+        emit ChunkSwept(batchId, chunk, from, to, feeTotal);
+    }
+
+    /// @notice Gives up a split batch before it settles (the clearing no longer meets the committed limit, or a
+    ///         restarted executor chose not to settle): settle and further collects become impossible, refunds
+    ///         possible. Also on an id nothing was collected for yet, so a collect still in flight takes nothing.
+    function cancel(bytes32 batchId) external {
+        if (!operators[msg.sender]) revert NotOperator();
+        Collection storage c = collections[batchId];
+        if (c.status == SETTLED || c.status == CANCELLED) revert NotCollecting(batchId);
+        if (c.status == 0 && batches[batchId].executed) revert BatchAlreadyExecuted(batchId);
+        c.status = CANCELLED;
+        emit BatchCancelled(batchId, c.collected, c.chunks);
+    }
+
+    /// @notice Returns buyers [from, to) of one chunk exactly what was collected from each, once the batch can never
+    ///         settle: cancelled, or still unsettled after SETTLE_WINDOW_BLOCKS (then anyone may call). A refund that
+    ///         the stablecoin refuses (a blocklisted wallet) is reported (RefundFailed) and passed over, so it cannot
+    ///         hold the others' refunds; its amount stays in this contract.
+    function refund(bytes32 batchId, uint256 chunk, uint256[] calldata paid, uint256 from, uint256 to) external splitLock {
+        Collection storage c = collections[batchId];
+        if (!(c.status == CANCELLED || (c.status == COLLECTING && block.number > c.settleBy))) revert NotRefundable(batchId);
+        Chunk storage k = _checkedChunk(batchId, chunk, paid, from, to);
+        k.cursor = uint32(to);
+        if (to == paid.length) c.chunksDone += 1;
+        address stablecoin = c.stablecoin;
+        uint256 amount;
+        for (uint256 i = from; i < to; i++) {
+            uint256 e = paid[i];
+            uint256 back = uint96(e);
+            if (back == 0) continue;
+            address buyer = address(uint160(e >> 96));
+            (bool ok, bytes memory ret) = stablecoin.call(abi.encodeCall(IPrebuyERC20.transfer, (buyer, back)));
+            if (ok && (ret.length == 0 || abi.decode(ret, (bool)))) amount += back;
+            else emit RefundFailed(batchId, chunk, buyer, i, back);
+        }
+        emit ChunkRefunded(batchId, chunk, from, to, amount);
+    }
+
+    /// @dev The chunk `paid` claims to be, checked against its committed hash, and [from, to) against its cursor (sweeps
+    ///      and refunds go in order, so no buyer is paid twice).
+    function _checkedChunk(bytes32 batchId, uint256 chunk, uint256[] calldata paid, uint256 from, uint256 to)
+        private
+        view
+        returns (Chunk storage k)
+    {
+        k = collectedChunks[batchId][chunk];
+        if (k.paidHash == bytes32(0) || keccak256(abi.encodePacked(paid)) != k.paidHash) revert WrongAllocation(batchId);
+        if (from != k.cursor) revert WrongCursor(k.cursor, from);
+        if (to <= from || to > paid.length) revert WrongCursor(paid.length, to);
     }
 
     /// @dev transferFrom without reverting: false when the token refuses (the buyer no longer has the funds or the

@@ -1,3 +1,4 @@
+import { splitProRata } from '../../../domain/batch/pro-rata.ts'
 import { withinLimit } from '../../../domain/execution/eligibility.ts'
 import { PLATFORM_FEE_BPS, splitPlatformFee } from '../../../domain/execution/platform-fee.ts'
 
@@ -52,6 +53,10 @@ export interface OtcSettlement {
  * wallet. Each buyer pays what its tokens cost rounded up by less than one stablecoin atom (never more than it
  * contributed); tokens the floors leave go back to the project with the unsold ones. 3% of each buyer's tokens is the
  * platform fee.
+ * The scaling is the pro-rata rule the batch's allocation is built on (splitProRata); the remainder differs from the
+ * batch's (fee recipient) on purpose: here the tokens are the project's, sold at a fixed price and paid for one by one
+ * (each buyer pays exactly what its tokens cost), so a token nobody paid for stays the project's; in the batch every
+ * token was bought with the buyers' money by one swap, so the remainder cannot go back to a seller.
  */
 export function settleOtc(terms: OtcPrice, orders: readonly OtcOrder[], feeBps: bigint = PLATFORM_FEE_BPS): OtcSettlement {
   if (terms.fdv <= 0n || terms.totalSupply <= 0n || terms.offered < 0n) throw new RangeError('OTC terms need a positive FDV and supply')
@@ -68,8 +73,16 @@ export function settleOtc(terms: OtcPrice, orders: readonly OtcOrder[], feeBps: 
   const demand = contributing.reduce((sum, c) => sum + c.amount, 0n)
   // Demand exceeds supply when the tokens it would buy exceed those offered: demand * supply / fdv > offered.
   const oversubscribed = demand * terms.totalSupply > terms.offered * terms.fdv
-  const fills = contributing.map(({ id, amount }) => {
-    const tokens = oversubscribed ? (terms.offered * amount) / demand : (amount * terms.totalSupply) / terms.fdv
+  // Oversubscribed: the offer is split by contribution with the pooled purchases' one pro-rata rule (the batch's
+  // allocation is built on it: src/domain/batch/pro-rata.ts); the remainder goes back to the project with the unsold.
+  const scaled = oversubscribed
+    ? splitProRata(
+        terms.offered,
+        contributing.map((c) => c.amount),
+      ).parts
+    : null
+  const fills = contributing.map(({ id, amount }, i) => {
+    const tokens = scaled ? scaled[i]! : (amount * terms.totalSupply) / terms.fdv
     const spend = ceilDiv(tokens * terms.fdv, terms.totalSupply)
     const { fee, buyer } = splitPlatformFee(tokens, feeBps)
     return { id, spend, tokens, fee, credited: buyer }
