@@ -27,7 +27,17 @@ export interface ClankerAuctionSchedule {
   decayFrom: number
   /** Unix seconds from which the MEV module is off (pool creation + 120 s). */
   moduleEndsAt: number
+  /**
+   * Which module gates the blocks, when not SniperAuctionV2 (absent): a Clanker v4.0 module without a fee of its own,
+   * mapped onto this kind with zero fees and no decay (src/launchpads/clanker/read-v40-module.ts): `block_delay`
+   * (ClankerMevBlockDelay: nextAuctionBlock is the last locked block, never refreshed), `sniper_auction_v0`
+   * (ClankerSniperAuctionV0: refreshed from its getters as V2), `time_delay` and `unknown` (gated by time: swapsFrom).
+   */
+  module?: ClankerV40Module
 }
+
+/** The Clanker v4.0 MEV modules a `clanker_auction` schedule may stand for (see ClankerAuctionSchedule.module). */
+export type ClankerV40Module = 'block_delay' | 'sniper_auction_v0' | 'time_delay' | 'unknown'
 
 /** ClankerHookV2.MAX_MEV_MODULE_DELAY, seconds. */
 export const CLANKER_MAX_MEV_MODULE_DELAY = 120
@@ -40,7 +50,8 @@ const WAD = 10n ** 18n
 export function clankerAuctionDecayFeeAt(s: ClankerAuctionSchedule, timestamp: number): number {
   if (timestamp < s.decayFrom) return s.startingFee
   const elapsed = timestamp - s.decayFrom
-  if (elapsed > s.secondsToDecay) return 0
+  // secondsToDecay 0: a v4.0 module without a fee (SniperAuctionV2 refuses a zero decay: TimeDecayMustBeGreaterThanZero).
+  if (elapsed > s.secondsToDecay || s.secondsToDecay === 0) return 0
   const normalized = (BigInt(s.secondsToDecay - elapsed) * WAD) / BigInt(s.secondsToDecay)
   const squared = (normalized * normalized) / WAD
   return s.endingFee + Number((BigInt(s.startingFee - s.endingFee) * squared) / WAD)
