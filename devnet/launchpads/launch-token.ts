@@ -83,6 +83,12 @@ export interface LaunchTokenOptions {
   /** Clanker only: the dynamic-fee hook (clanker-sdk's Dynamic3: 1% base, up to 3%) instead of the static 1%. */
   dynamicFee?: boolean
   /**
+   * Clanker only: the MEV module (DEVNET_CLANKER_MEV_MODULES): SniperAuctionV2 (default, Base's v4.1 one, with the
+   * sniper fee of startFee/endFee/decaySeconds), or one of Clanker v4.0's, which take no fee options: `block_delay`
+   * (ClankerMevBlockDelay, 2 blocks) or `sniper_auction_v0` (ClankerSniperAuctionV0).
+   */
+  mevModule?: ClankerDevnetMevModule
+  /**
    * Clanker only: the LP locker's positions (ticks as if the token were currency0, on spacing 200, lower ticks at or
    * above the starting tick -230,400, bps adding up to 10,000, at most 7). Default: one position over the whole range
    * from the starting tick (DEVNET_CLANKER_POSITIONS). The locker checks them as the real one and reverts otherwise.
@@ -102,6 +108,14 @@ export interface LaunchTokenOptions {
   /** Doppler only: a DopplerERC20V1 asset: no holder but the excluded ones above maxBalance until endsAt (unix s). */
   balanceLimit?: { maxBalance: bigint; endsAt: number }
 }
+
+/** The devnet Clanker's MEV modules, default first (see LaunchTokenOptions.mevModule). */
+export const DEVNET_CLANKER_MEV_MODULES = ['sniper_auction_v2', 'sniper_auction_v0', 'block_delay'] as const
+export type ClankerDevnetMevModule = (typeof DEVNET_CLANKER_MEV_MODULES)[number]
+
+/** The module's address on the devnet Clanker factory. */
+export const devnetClankerMevModuleAddress = (clanker: LaunchpadAddresses['clanker'], module: ClankerDevnetMevModule = 'sniper_auction_v2'): Address =>
+  module === 'block_delay' ? clanker.mevBlockDelay : module === 'sniper_auction_v0' ? clanker.mevAuctionV0 : clanker.mevModule
 
 /** The LP fee of the devnet's plugin pools (Bankr: "a 0.7% pool fee plus the hook's legs"). */
 export const DEVNET_REHYPE_LP_FEE = 7_000
@@ -202,6 +216,14 @@ export async function submitLaunch(options: LaunchTokenOptions): Promise<Hex> {
   }
   if (options.dynamicFee && launchpad !== 'clanker') {
     throw new PrebuyError('invalid_launch_fee', 'Only Clanker launches choose a dynamic-fee hook.')
+  }
+  if (options.mevModule !== undefined && launchpad !== 'clanker') {
+    throw new PrebuyError('invalid_launch_fee', 'Only Clanker launches choose an MEV module.')
+  }
+  // Clanker v4.0's modules charge no fee and read no init data (ClankerMevBlockDelay.sol, ClankerSniperAuctionV0.sol):
+  // fee options would be accepted and ignored.
+  if ((options.mevModule ?? 'sniper_auction_v2') !== 'sniper_auction_v2' && (options.startFee ?? options.endFee ?? options.decaySeconds) !== undefined) {
+    throw new PrebuyError('invalid_launch_fee', `The ${options.mevModule} module charges no sniper fee: no fee options with it.`)
   }
   if (options.rehype && launchpad !== 'doppler') throw new PrebuyError('invalid_launch_fee', 'Only Doppler launches choose a rehype pool.')
   const dopplerShapes = [options.rehype, options.staticFee !== undefined, options.swapRestrictor !== undefined].filter(Boolean).length
@@ -409,10 +431,14 @@ export const DEVNET_CLANKER_POSITIONS: readonly ClankerPositionConfig[] = [
 /**
  * The real DeploymentConfig of a devnet Clanker launch: WETH-paired, the static hook (clankerFee = pairedFee = 1%) or
  * the dynamic one with Dynamic3, the devnet LP locker with the given positions and the creator as the one reward
- * participant, the SniperAuctionV2 fee config, and a DevBuy extension when `devBuyWei` is set.
+ * participant, the SniperAuctionV2 fee config (or a v4.0 module, `mevModule`), and a DevBuy extension when `devBuyWei`
+ * is set.
  */
 export function devnetClankerConfig(
-  o: Pick<LaunchTokenOptions, 'chain' | 'addresses' | 'creator' | 'name' | 'symbol' | 'dynamicFee' | 'positions' | 'devBuyWei' | 'devBuyRecipient'>,
+  o: Pick<
+    LaunchTokenOptions,
+    'chain' | 'addresses' | 'creator' | 'name' | 'symbol' | 'dynamicFee' | 'positions' | 'devBuyWei' | 'devBuyRecipient' | 'mevModule'
+  >,
   startFee: number,
   endFee: number,
   decaySeconds: number,
@@ -420,7 +446,7 @@ export function devnetClankerConfig(
 ): ClankerDeploymentConfig {
   const d = DEVNET_LAUNCH_DEFAULTS.clanker
   const c = o.addresses.clanker
-  return clankerDeploymentConfig({
+  const config = clankerDeploymentConfig({
     chainId: o.chain.chainId,
     token: { admin: o.creator, name: o.name, symbol: o.symbol, salt, context: 'prebuy devnet' },
     pool: {
@@ -434,6 +460,9 @@ export function devnetClankerConfig(
     mevModule: { address: c.mevModule, startingFee: startFee, endingFee: endFee, secondsToDecay: decaySeconds },
     extensions: o.devBuyWei ? [clankerDevBuyExtension(c.devBuy, { recipient: o.devBuyRecipient ?? o.creator, wei: o.devBuyWei })] : [],
   })
+  if ((o.mevModule ?? 'sniper_auction_v2') === 'sniper_auction_v2') return config
+  // A v4.0 module ignores its init data: none is sent.
+  return { ...config, mevModuleConfig: { mevModule: devnetClankerMevModuleAddress(c, o.mevModule), mevModuleData: '0x' } }
 }
 
 /** Decodes the launch with the production adapter, from the receipt's real log: the devnet proves the adapter. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { clankerTotalFeeFraction } from '../../../src/pricing/fee-fraction.ts'
 import { type FeeSchedule, feeAt, scheduleNeedsRefresh, scheduleSettled } from '../../../src/pricing/fee-schedule.ts'
+import { CLANKER_GATE_SETTLE_SECONDS } from '../../../src/pricing/schedules/clanker-auction.ts'
 
 // Clanker v4.0's modules charge no fee (clanker-devco/v4-contracts b004c2e, ClankerMevBlockDelay.sol,
 // ClankerSniperAuctionV0.sol): a `clanker_auction` schedule with zero fees, no decay, and the gate of the module.
@@ -36,9 +37,12 @@ describe('Clanker v4.0 modules (BlockDelay, SniperAuctionV0) as zero-fee clanker
   it('is refreshed until the block after the gate, and settled once open', () => {
     expect(scheduleNeedsRefresh(auctionV0, next(103, 1_001))).toBe(true)
     expect(scheduleNeedsRefresh(auctionV0, next(104, 1_001))).toBe(false)
+    // Settled only once the block before `next` was open too: the tick that first allows swaps is always made.
     expect(scheduleSettled(auctionV0, next(102, 1_001))).toBe(false)
-    expect(scheduleSettled(auctionV0, next(103, 1_001))).toBe(true)
-    expect(scheduleSettled(blockDelay, next(102, 1_001))).toBe(true)
+    expect(scheduleSettled(auctionV0, next(103, 1_001))).toBe(false)
+    expect(scheduleSettled(auctionV0, next(104, 1_001))).toBe(true)
+    expect(scheduleSettled(blockDelay, next(102, 1_001))).toBe(false)
+    expect(scheduleSettled(blockDelay, next(103, 1_001))).toBe(true)
   })
 
   it('an unknown module (or TimeDelay) is gated by time until its swapsFrom, then priced at the LP fee: never forever', () => {
@@ -46,7 +50,14 @@ describe('Clanker v4.0 modules (BlockDelay, SniperAuctionV0) as zero-fee clanker
     expect(feeAt(unknown, next(500, 1_119)).swapsAllowed).toBe(false)
     expect(scheduleSettled(unknown, next(500, 1_119))).toBe(false)
     expect(feeAt(unknown, next(501, 1_120))).toMatchObject({ swapsAllowed: true, sniperFee: 0, lpFee: 10_000 })
-    expect(scheduleSettled(unknown, next(501, 1_120))).toBe(true)
+    // Block-ticked for CLANKER_GATE_SETTLE_SECONDS after the gate opens (the block time is unknown to the schedule).
+    expect(scheduleSettled(unknown, next(501, 1_120))).toBe(false)
+    expect(scheduleSettled(unknown, next(515, 1_120 + CLANKER_GATE_SETTLE_SECONDS))).toBe(true)
+    const timeDelay: FeeSchedule = { ...zeroFees, module: 'time_delay', nextAuctionBlock: null, swapsFrom: 1_005 }
+    expect(feeAt(timeDelay, next(102, 1_004)).swapsAllowed).toBe(false)
+    expect(feeAt(timeDelay, next(103, 1_005)).swapsAllowed).toBe(true)
+    expect(scheduleSettled(timeDelay, next(103, 1_005))).toBe(false)
+    expect(scheduleSettled(timeDelay, next(118, 1_035))).toBe(true)
     expect(scheduleNeedsRefresh(unknown, next(101, 1_001))).toBe(false)
   })
 })
