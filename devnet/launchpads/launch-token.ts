@@ -6,6 +6,7 @@ import {
   encodeDeployData,
   getAddress,
   getContractAddress,
+  isAddressEqual,
   keccak256,
   parseAbi,
   zeroAddress,
@@ -14,10 +15,12 @@ import {
   type TransactionReceipt,
 } from 'viem'
 import { PrebuyError } from '../../src/common/errors.ts'
+import type { DEVNET_CLANKER_MEV_MODULES } from '../../src/admin-api/contract.ts'
 import type { ChainConfig } from '../../src/chain/chain-keys.ts'
 import type { Launchpad } from '../../src/domain/records.ts'
 import { createLaunchpadAdapters, devnetAdapterOptions, type LaunchpadAddresses } from '../../src/launchpads/create-adapters.ts'
 import { readLaunchAttribution } from '../../src/launchpads/read-launch-attribution.ts'
+import { findInitializedPools } from '../../src/launchpads/v4-events.ts'
 import type { DecodedLaunch, LaunchCandidate, PoolKey } from '../../src/launchpads/launchpad-adapter.ts'
 import { maxUsableTick } from '../../src/pricing/v4/tick-math.ts'
 import {
@@ -110,7 +113,6 @@ export interface LaunchTokenOptions {
 }
 
 /** The devnet Clanker's MEV modules, default first (see LaunchTokenOptions.mevModule). */
-export const DEVNET_CLANKER_MEV_MODULES = ['sniper_auction_v2', 'sniper_auction_v0', 'block_delay'] as const
 export type ClankerDevnetMevModule = (typeof DEVNET_CLANKER_MEV_MODULES)[number]
 
 /** The module's address on the devnet Clanker factory. */
@@ -165,14 +167,54 @@ export interface LaunchedToken {
 
 /** Launches a token on a devnet launchpad as `creator` (impersonated), like a real creator would. */
 export async function launchToken(options: LaunchTokenOptions): Promise<LaunchedToken> {
+  const outcome = await launchTokenOrUnsupported(options)
+  if (outcome.kind === 'unsupported') {
+    throw new PrebuyError('launch_unsupported', `The ${options.launchpad} launch is not one prebuy can buy: ${outcome.reason}.`)
+  }
+  return outcome
+}
+
+/** A devnet launch the adapter decodes as genuine but unsupported (a swap restrictor): its pool and the reason. */
+export interface UnsupportedDevnetLaunch {
+  kind: 'unsupported'
+  token: Address
+  poolKey: PoolKey
+  poolId: Hex
+  txHash: Hex
+  blockNumber: bigint
+  paired: { kind: DevnetPair; address: Address }
+  reason: string
+}
+
+/**
+ * Launches as launchToken, but a launch the adapter decodes as unsupported (a shape prebuy does not buy, such as the
+ * swap restrictor) is returned with its reason instead of thrown: `prebuy devnet launch` makes every devnet shape.
+ */
+export async function launchTokenOrUnsupported(options: LaunchTokenOptions): Promise<(LaunchedToken & { kind: 'launch' }) | UnsupportedDevnetLaunch> {
   const hash = await submitLaunch(options)
   const receipt = await confirmDevnetTx(options.chain, hash)
   const decoded = await decodeOwnLaunch(options.chain, options.addresses, options.launchpad, receipt)
-  if (decoded.kind === 'unsupported') {
-    throw new PrebuyError('launch_unsupported', `The ${options.launchpad} launch is not one prebuy can buy: ${decoded.reason}.`)
+  const { transactionHash: txHash, blockNumber } = receipt
+  if (decoded.kind === 'launch') {
+    const launch = decoded.candidate
+    return { kind: 'launch', token: launch.token, poolKey: launch.poolKey, poolId: launch.poolId, txHash, blockNumber, launch }
   }
-  const launch = decoded.candidate
-  return { token: launch.token, poolKey: launch.poolKey, poolId: launch.poolId, txHash: receipt.transactionHash, blockNumber: receipt.blockNumber, launch }
+  const token = decoded.launch.token
+  const pool = findInitializedPools(receipt.logs, options.chain.addresses.poolManager).find(
+    (p) => isAddressEqual(p.poolKey.currency0, token) || isAddressEqual(p.poolKey.currency1, token),
+  )
+  if (!pool) throw new PrebuyError('launch_not_decoded', `The ${options.launchpad} launch initialises no pool of its token.`)
+  const pairedSide = isAddressEqual(pool.poolKey.currency0, token) ? pool.poolKey.currency1 : pool.poolKey.currency0
+  return {
+    kind: 'unsupported',
+    token,
+    poolKey: pool.poolKey,
+    poolId: pool.poolId,
+    txHash,
+    blockNumber,
+    paired: { kind: devnetPairOf(options), address: getAddress(pairedSide) },
+    reason: decoded.reason,
+  }
 }
 
 /** Sends the launch transaction without waiting for it (tests that put a snipe in the same block). */
@@ -199,6 +241,9 @@ export async function submitLaunch(options: LaunchTokenOptions): Promise<Hex> {
   if (launchpad === 'zora' && (options.startFee !== undefined || options.endFee !== undefined || options.decaySeconds !== undefined)) {
     throw new PrebuyError('invalid_launch_fee', "Zora's launch fee is fixed by its coin hook (99% to 1% over 10 s): no fee options on zora.")
   }
+  if (options.trendCoin && (launchpad !== 'zora' || options.creatorCoin || (options.paired ?? 'zora') !== 'zora')) {
+    throw new PrebuyError('invalid_launch_pair', 'A trend coin is a Zora coin paired with ZORA.')
+  }
   devnetPairOf(options)
   // Clanker v5 (clanker-devco/DOCS general/token-deployments.md): a buy tax of 1% to 10% (endFee), the sniper fee on
   // (startFee 99%) or off (startFee = endFee), over the documented 20 s only.
@@ -210,9 +255,6 @@ export async function submitLaunch(options: LaunchTokenOptions): Promise<Hex> {
         `A Clanker v5 launch takes a buy tax (end fee) of 10,000 to 100,000 pips, a start fee of ${sniper.toLocaleString('en-US')} (sniper fee on) or equal to the tax (off), and ${seconds} decay seconds.`,
       )
     }
-  }
-  if (options.trendCoin && (launchpad !== 'zora' || options.creatorCoin || (options.paired ?? 'zora') !== 'zora')) {
-    throw new PrebuyError('invalid_launch_pair', 'A trend coin is a Zora coin paired with ZORA.')
   }
   if (options.dynamicFee && launchpad !== 'clanker') {
     throw new PrebuyError('invalid_launch_fee', 'Only Clanker launches choose a dynamic-fee hook.')
