@@ -9,7 +9,9 @@ import { findPoolSwap, prepareDevnetTrader, swapExactUsdcForToken } from '../../
 import { silentLogger } from '../../src/common/logger.ts'
 import type { LaunchRecord, PriceTick } from '../../src/journal/journal-records.ts'
 import { type BuyQuote, createBuyQuoter } from '../../src/launchpads/quote-buy.ts'
+import { readV40Module } from '../../src/launchpads/clanker/read-v40-module.ts'
 import { clankerTotalFeeFraction } from '../../src/pricing/fee-fraction.ts'
+import { feeAt } from '../../src/pricing/fee-schedule.ts'
 import { DEFAULT_QUOTE_TOLERANCE_BPS, PROBE_SPEND_ATOMS } from '../../src/pricing/quote/compare-quote.ts'
 import { type Buyer, type FlowHarness, startFlowHarness } from './flow-harness.ts'
 
@@ -130,6 +132,14 @@ describe('Clanker v4.0 MEV modules: gated, then filled in the first open block (
     await h.mine()
     await filledIn(buyer, slug, n + 2n)
     expect(disagreements.filter((d) => d.slug === slug)).toEqual([])
+
+    // A module answering none of the known getters (here: an address without code) is never quarantined: it is gated
+    // until the hook stops calling it, 120 s after the pool's creation (MAX_MEV_MODULE_DELAY), then priced at the LP fee.
+    const created = Number((await h.client.getBlock({ blockNumber: n })).timestamp)
+    const unknown = await readV40Module(h.client, { poolId: launched.poolId, launchedAt: created, hook: launched.poolKey.hooks, lpFee: LP_FEE }, creator)
+    expect(unknown).toMatchObject({ kind: 'clanker_auction', module: 'unknown', nextAuctionBlock: null, swapsFrom: created + 120, moduleEndsAt: created + 120 })
+    expect(feeAt(unknown, { number: n + 1000n, timestamp: created + 119 }).swapsAllowed).toBe(false)
+    expect(feeAt(unknown, { number: n + 1001n, timestamp: created + 120 })).toMatchObject({ swapsAllowed: true, lpFee: LP_FEE, sniperFee: 0 })
   })
 
   it('ClankerSniperAuctionV0 unbid: launch + 1 and the auction block (launch + 2) are gated; the order fills in launch + 3', async () => {
