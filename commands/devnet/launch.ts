@@ -42,7 +42,7 @@ export default class DevnetLaunch extends OperatorCommand {
     'decay-seconds': Flags.integer({ min: 1, description: 'seconds over which the fee decays (clanker_v5: 20, the documented sniper window)' }),
     'auction-bid-eth': Flags.string({
       description:
-        'clanker only: a third party bids this much ETH and wins the first SniperAuctionV2 round (launch + 2); the fee decay then starts at that round',
+        'clanker only: a third party bids this much ETH and wins the first auction round (launch + 2) of SniperAuctionV2 (the fee decay then starts at that round) or, with --mev-module sniper_auction_v0, of SniperAuctionV0 (the next auction is 2 blocks on)',
     }),
     paired: Flags.string({
       options: ['weth', 'eth', 'zora', 'coin'],
