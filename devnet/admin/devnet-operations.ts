@@ -1,4 +1,4 @@
-import { getAddress } from 'viem'
+import { getAddress, type Hex, parseUnits } from 'viem'
 import type { Deployments, DevnetLaunchResult, DevnetSwapResult, FundResult, MineResult, ValidAdminRequest } from '../../src/admin-api/contract.ts'
 import { jsonRpc } from '../anvil/json-rpc.ts'
 import { CHAIN_KEYS } from '../../src/chain/chain-keys.ts'
@@ -6,7 +6,8 @@ import { fundAccount, mineBlocks } from '../chain/faucet.ts'
 import type { Devnet } from '../chain/start-devnet.ts'
 import { PrebuyError } from '../../src/common/errors.ts'
 import { bidInAuctionBlock, prepareAuctionBidder, type WonAuction } from '../launchpads/auction-bid.ts'
-import { launchToken } from '../launchpads/launch-token.ts'
+import { devnetClankerMevModuleAddress, type LaunchTokenOptions, launchToken, launchTokenOrUnsupported } from '../launchpads/launch-token.ts'
+import { devnetPublicClient } from '../launchpads/send-devnet-tx.ts'
 import { devBuyWeiForUsdc } from '../launchpads/dev-buy-amount.ts'
 import { swapExactUsdcForToken } from '../launchpads/swap-exact-usdc-for-token.ts'
 import type { PrebuyWalletService } from '../../src/wallets/create-wallet-service.ts'
@@ -57,7 +58,12 @@ export function createDevnetOperations({ devnet, wallets, dataDir }: DevnetOpera
       }
     },
 
-    /** Launches a token naming its creator, sent by `sender` (impersonated; default the creator), on the recorded devnet launchpads. */
+    /**
+     * Launches a token naming its creator, sent by `sender` (impersonated; default the creator), on the recorded devnet
+     * launchpads, in any devnet launch shape (LaunchTokenOptions: each request field is passed on, launchToken refuses
+     * the combinations the launchpad has not); a genuine launch prebuy does not buy (the swap restrictor) is made and
+     * reported with its reason.
+     */
     async launch(request) {
       const chain = devnet.chains[request.chain]
       const addresses = (await readDevnetLaunchpads(dataDir))[request.chain]
@@ -70,6 +76,10 @@ export function createDevnetOperations({ devnet, wallets, dataDir }: DevnetOpera
       if (request.auctionBidEth !== undefined && request.launchpad !== 'clanker') {
         throw new PrebuyError('invalid_auction_bid', `Only Clanker launches have an auction (SniperAuctionV2); ${request.launchpad} has none to bid in.`)
       }
+      // ClankerMevBlockDelay only locks blocks: there is no auction to win.
+      if (request.auctionBidEth !== undefined && request.mevModule === 'block_delay') {
+        throw new PrebuyError('invalid_auction_bid', 'The block_delay module has no auction to bid in (it only locks the first blocks).')
+      }
       if (request.devBuyUsdc !== undefined && request.launchpad !== 'clanker') {
         throw new PrebuyError('invalid_dev_buy', `Only Clanker launches have a dev buy (its DevBuy extension); ${request.launchpad} has none.`)
       }
@@ -77,40 +87,66 @@ export function createDevnetOperations({ devnet, wallets, dataDir }: DevnetOpera
       const suffix = Date.now().toString(36).slice(-4).toUpperCase()
       const creator = getAddress(request.creator)
       const sender = getAddress(request.sender ?? request.creator)
-      const launch = () =>
-        launchToken({
-          chain,
-          addresses,
-          launchpad: request.launchpad,
-          creator,
-          sender,
-          name: request.name ?? `Devnet ${request.launchpad} ${suffix}`,
-          symbol: request.symbol ?? `D${suffix}`,
-          ...(request.startFee === undefined ? {} : { startFee: request.startFee }),
-          ...(request.endFee === undefined ? {} : { endFee: request.endFee }),
-          ...(request.decaySeconds === undefined ? {} : { decaySeconds: request.decaySeconds }),
-          ...(request.paired === undefined ? {} : { paired: request.paired }),
-          ...(request.pairedCoin === undefined ? {} : { pairedCoin: getAddress(request.pairedCoin) }),
-          ...(request.creatorCoin === undefined ? {} : { creatorCoin: request.creatorCoin }),
-          ...(devBuy ? { devBuyWei: devBuy.wei } : {}),
-          ...(request.dynamicFee === undefined ? {} : { dynamicFee: request.dynamicFee }),
-          ...(request.rehype === undefined ? {} : { rehype: request.rehype }),
-        })
-      let launched: Awaited<ReturnType<typeof launch>>
+      // A balance limit ends `seconds` after the chain's latest block (the launch lands after it).
+      const balanceLimit =
+        request.balanceLimit === undefined
+          ? undefined
+          : {
+              maxBalance: parseUnits(request.balanceLimit.maxBalance, 18),
+              endsAt: Number((await devnetPublicClient(chain).getBlock()).timestamp) + request.balanceLimit.seconds,
+            }
+      const options: LaunchTokenOptions = {
+        chain,
+        addresses,
+        launchpad: request.launchpad,
+        creator,
+        sender,
+        name: request.name ?? `Devnet ${request.launchpad} ${suffix}`,
+        symbol: request.symbol ?? `D${suffix}`,
+        ...(request.startFee === undefined ? {} : { startFee: request.startFee }),
+        ...(request.endFee === undefined ? {} : { endFee: request.endFee }),
+        ...(request.decaySeconds === undefined ? {} : { decaySeconds: request.decaySeconds }),
+        ...(request.paired === undefined ? {} : { paired: request.paired }),
+        ...(request.pairedCoin === undefined ? {} : { pairedCoin: getAddress(request.pairedCoin) }),
+        ...(request.creatorCoin === undefined ? {} : { creatorCoin: request.creatorCoin }),
+        ...(request.trendCoin === undefined ? {} : { trendCoin: request.trendCoin }),
+        ...(devBuy ? { devBuyWei: devBuy.wei } : {}),
+        ...(request.devBuyRecipient === undefined ? {} : { devBuyRecipient: getAddress(request.devBuyRecipient) }),
+        ...(request.dynamicFee === undefined ? {} : { dynamicFee: request.dynamicFee }),
+        ...(request.mevModule === undefined ? {} : { mevModule: request.mevModule }),
+        ...(request.positions === undefined ? {} : { positions: request.positions }),
+        ...(request.rehype === undefined ? {} : { rehype: request.rehype }),
+        ...(request.rehypeDeployment === undefined ? {} : { rehypeDeployment: request.rehypeDeployment }),
+        ...(request.staticFee === undefined ? {} : { staticFee: request.staticFee }),
+        ...(request.swapRestrictor === undefined
+          ? {}
+          : {
+              swapRestrictor: {
+                approved: request.swapRestrictor.approved.map((a) => getAddress(a)),
+                maxAmount: parseUnits(request.swapRestrictor.maxAmount, 18),
+              },
+            }),
+        ...(balanceLimit ? { balanceLimit } : {}),
+        ...(request.tokenSide === undefined ? {} : { tokenSide: request.tokenSide }),
+        ...(request.salt === undefined ? {} : { salt: request.salt as Hex }),
+      }
+      let launched: Awaited<ReturnType<typeof launchTokenOrUnsupported>>
       let auctionBid: WonAuction | undefined
       if (request.auctionBidEth === undefined) {
-        launched = await launch()
+        launched = await launchTokenOrUnsupported(options)
       } else {
         // The bid must land in the auction block (launch + 2) whatever the block time: the chain mines by hand for the
         // launch, the block after it and the bid's block, then goes back to its block time.
-        const prepared = await prepareAuctionBidder(chain, addresses.clanker.mevModule, request.auctionBidEth)
+        const module = devnetClankerMevModuleAddress(addresses.clanker, request.mevModule)
+        const prepared = await prepareAuctionBidder(chain, module, request.auctionBidEth)
         const anvil = devnet.anvils[request.chain]
         const mode = anvil.miningMode
         await anvil.setMiningMode('manual')
         try {
-          launched = await launch()
+          const outcome = await launchToken(options)
+          launched = { ...outcome, kind: 'launch' }
           await jsonRpc(chain.rpcUrl, 'evm_mine')
-          auctionBid = await bidInAuctionBlock(chain, launched, prepared)
+          auctionBid = await bidInAuctionBlock(chain, outcome, prepared)
         } finally {
           await anvil.setMiningMode(mode)
         }
@@ -121,12 +157,16 @@ export function createDevnetOperations({ devnet, wallets, dataDir }: DevnetOpera
         creator,
         sender,
         token: launched.token,
-        paired: { kind: launched.launch.paired.kind, address: launched.launch.paired.address },
+        paired:
+          launched.kind === 'launch'
+            ? { kind: launched.launch.paired.kind, address: launched.launch.paired.address }
+            : { kind: launched.paired.kind, address: launched.paired.address },
         ...(devBuy ? { devBuyEth: devBuy.eth } : {}),
         poolId: launched.poolId,
         txHash: launched.txHash,
         blockNumber: launched.blockNumber.toString(),
         ...(auctionBid ? { auctionBid: { ...auctionBid, blockNumber: auctionBid.blockNumber.toString() } } : {}),
+        ...(launched.kind === 'unsupported' ? { unsupported: launched.reason } : {}),
       }
     },
 

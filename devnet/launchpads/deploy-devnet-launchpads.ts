@@ -79,6 +79,9 @@ export const DEVNET_LAUNCH_DEFAULTS = {
  */
 export const DEVNET_AUCTION_PAYMENT_PER_GAS_UNIT = 1_000n
 
+/** Blocks the devnet ClankerMevBlockDelay locks a pool for (the "2-block delay" issue 22 reports on Base). */
+export const DEVNET_CLANKER_BLOCK_DELAY = 2n
+
 /** The devnet ZORA price: 100,000 ZORA per ETH (~0.03 USD at the devnet's 3,000 USD per ETH). */
 export const DEVNET_ZORA_PER_ETH = 100_000n
 /** ETH put into the devnet ETH/ZORA pool (full range, with the ZORA that price asks for). */
@@ -207,6 +210,11 @@ export async function deployDevnetLaunchpads(chain: ChainConfig, deployer: Accou
   const clankerMevModule = await create('DevnetClankerSniperAuction', [weth, DEVNET_AUCTION_PAYMENT_PER_GAS_UNIT])
   const clankerLocker = await create('DevnetClankerLpLocker', [poolManager, clankerFactory])
   const clankerDevBuy = await create('DevnetClankerDevBuy', [clankerFactory, poolManager, weth])
+  // Clanker v4.0's modules (clanker-devco/v4-contracts README "v4.0" on Base: ClankerMevBlockDelay, ClankerSniperAuctionV0),
+  // selectable per launch (`devnet launch --mev-module`): the block delay of 2 blocks the issue reports, the V0 auction
+  // with the devnet's small payment per gas unit.
+  const clankerMevBlockDelay = await create('DevnetClankerMevBlockDelay', [DEVNET_CLANKER_BLOCK_DELAY])
+  const clankerMevAuctionV0 = await create('DevnetClankerSniperAuctionV0', [weth, DEVNET_AUCTION_PAYMENT_PER_GAS_UNIT])
   await call(zoraEthPool, 'DevnetZoraEthPool', 'open', [sqrtPriceX96Of(DEVNET_ZORA_PER_ETH), deployer.address], DEPLOY_GAS, DEVNET_ZORA_POOL_ETH)
 
   await call(clankerHook, 'DevnetClankerHook', 'setLaunchpad', [clankerFactory])
@@ -219,6 +227,8 @@ export async function deployDevnetLaunchpads(chain: ChainConfig, deployer: Accou
   }
   await call(clankerFactory, 'DevnetClankerFactory', 'setExtension', [clankerDevBuy, true])
   await call(clankerFactory, 'DevnetClankerFactory', 'setMevModule', [clankerMevModule, true])
+  await call(clankerFactory, 'DevnetClankerFactory', 'setMevModule', [clankerMevBlockDelay, true])
+  await call(clankerFactory, 'DevnetClankerFactory', 'setMevModule', [clankerMevAuctionV0, true])
   await call(dopplerHook, 'DevnetDopplerHook', 'setLaunchpad', [dopplerAirlock])
   await call(rehypeInitializer, 'DevnetDopplerHookInitializer', 'setLaunchpad', [dopplerAirlock])
   // Each plugin enabled for its initialization and swap callbacks (ON_INITIALIZATION_FLAG | ON_SWAP_FLAG).
@@ -241,6 +251,8 @@ export async function deployDevnetLaunchpads(chain: ChainConfig, deployer: Accou
       locker: clankerLocker,
       devBuy: clankerDevBuy,
       mevModule: clankerMevModule,
+      mevBlockDelay: clankerMevBlockDelay,
+      mevAuctionV0: clankerMevAuctionV0,
     },
     doppler: { airlock: dopplerAirlock, hook: dopplerHook, rehypeInitializer, rehypeHook, rehypeHookFixed, swapRestrictor },
     zora: { factory: zoraFactory, hook: zoraHook, route: devnetZoraRoute(zoraToken) },
@@ -289,6 +301,8 @@ export async function devnetLaunchpadsExist(chain: ChainConfig, addresses: Launc
     addresses.clanker.locker,
     addresses.clanker.devBuy,
     addresses.clanker.mevModule,
+    addresses.clanker.mevBlockDelay,
+    addresses.clanker.mevAuctionV0,
     addresses.doppler.airlock,
     addresses.doppler.hook,
     addresses.doppler.rehypeInitializer,

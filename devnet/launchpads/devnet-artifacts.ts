@@ -10,6 +10,8 @@ export type LaunchpadArtifactName =
   | 'DevnetClankerDynamicHook'
   | 'DevnetClankerFactory'
   | 'DevnetClankerSniperAuction'
+  | 'DevnetClankerSniperAuctionV0'
+  | 'DevnetClankerMevBlockDelay'
   | 'DevnetClankerLpLocker'
   | 'DevnetClankerDevBuy'
   | 'DevnetDopplerHook'

@@ -6,6 +6,7 @@ import {
   encodeDeployData,
   getAddress,
   getContractAddress,
+  isAddressEqual,
   keccak256,
   parseAbi,
   zeroAddress,
@@ -14,10 +15,12 @@ import {
   type TransactionReceipt,
 } from 'viem'
 import { PrebuyError } from '../../src/common/errors.ts'
+import type { DEVNET_CLANKER_MEV_MODULES } from '../../src/admin-api/contract.ts'
 import type { ChainConfig } from '../../src/chain/chain-keys.ts'
 import type { Launchpad } from '../../src/domain/records.ts'
 import { createLaunchpadAdapters, devnetAdapterOptions, type LaunchpadAddresses } from '../../src/launchpads/create-adapters.ts'
 import { readLaunchAttribution } from '../../src/launchpads/read-launch-attribution.ts'
+import { findInitializedPools } from '../../src/launchpads/v4-events.ts'
 import type { DecodedLaunch, LaunchCandidate, PoolKey } from '../../src/launchpads/launchpad-adapter.ts'
 import { maxUsableTick } from '../../src/pricing/v4/tick-math.ts'
 import {
@@ -83,6 +86,12 @@ export interface LaunchTokenOptions {
   /** Clanker only: the dynamic-fee hook (clanker-sdk's Dynamic3: 1% base, up to 3%) instead of the static 1%. */
   dynamicFee?: boolean
   /**
+   * Clanker only: the MEV module (DEVNET_CLANKER_MEV_MODULES): SniperAuctionV2 (default, Base's v4.1 one, with the
+   * sniper fee of startFee/endFee/decaySeconds), or one of Clanker v4.0's, which take no fee options: `block_delay`
+   * (ClankerMevBlockDelay, 2 blocks) or `sniper_auction_v0` (ClankerSniperAuctionV0).
+   */
+  mevModule?: ClankerDevnetMevModule
+  /**
    * Clanker only: the LP locker's positions (ticks as if the token were currency0, on spacing 200, lower ticks at or
    * above the starting tick -230,400, bps adding up to 10,000, at most 7). Default: one position over the whole range
    * from the starting tick (DEVNET_CLANKER_POSITIONS). The locker checks them as the real one and reverts otherwise.
@@ -102,6 +111,13 @@ export interface LaunchTokenOptions {
   /** Doppler only: a DopplerERC20V1 asset: no holder but the excluded ones above maxBalance until endsAt (unix s). */
   balanceLimit?: { maxBalance: bigint; endsAt: number }
 }
+
+/** The devnet Clanker's MEV modules, default first (see LaunchTokenOptions.mevModule). */
+export type ClankerDevnetMevModule = (typeof DEVNET_CLANKER_MEV_MODULES)[number]
+
+/** The module's address on the devnet Clanker factory. */
+export const devnetClankerMevModuleAddress = (clanker: LaunchpadAddresses['clanker'], module: ClankerDevnetMevModule = 'sniper_auction_v2'): Address =>
+  module === 'block_delay' ? clanker.mevBlockDelay : module === 'sniper_auction_v0' ? clanker.mevAuctionV0 : clanker.mevModule
 
 /** The LP fee of the devnet's plugin pools (Bankr: "a 0.7% pool fee plus the hook's legs"). */
 export const DEVNET_REHYPE_LP_FEE = 7_000
@@ -151,14 +167,54 @@ export interface LaunchedToken {
 
 /** Launches a token on a devnet launchpad as `creator` (impersonated), like a real creator would. */
 export async function launchToken(options: LaunchTokenOptions): Promise<LaunchedToken> {
+  const outcome = await launchTokenOrUnsupported(options)
+  if (outcome.kind === 'unsupported') {
+    throw new PrebuyError('launch_unsupported', `The ${options.launchpad} launch is not one prebuy can buy: ${outcome.reason}.`)
+  }
+  return outcome
+}
+
+/** A devnet launch the adapter decodes as genuine but unsupported (a swap restrictor): its pool and the reason. */
+export interface UnsupportedDevnetLaunch {
+  kind: 'unsupported'
+  token: Address
+  poolKey: PoolKey
+  poolId: Hex
+  txHash: Hex
+  blockNumber: bigint
+  paired: { kind: DevnetPair; address: Address }
+  reason: string
+}
+
+/**
+ * Launches as launchToken, but a launch the adapter decodes as unsupported (a shape prebuy does not buy, such as the
+ * swap restrictor) is returned with its reason instead of thrown: `prebuy devnet launch` makes every devnet shape.
+ */
+export async function launchTokenOrUnsupported(options: LaunchTokenOptions): Promise<(LaunchedToken & { kind: 'launch' }) | UnsupportedDevnetLaunch> {
   const hash = await submitLaunch(options)
   const receipt = await confirmDevnetTx(options.chain, hash)
   const decoded = await decodeOwnLaunch(options.chain, options.addresses, options.launchpad, receipt)
-  if (decoded.kind === 'unsupported') {
-    throw new PrebuyError('launch_unsupported', `The ${options.launchpad} launch is not one prebuy can buy: ${decoded.reason}.`)
+  const { transactionHash: txHash, blockNumber } = receipt
+  if (decoded.kind === 'launch') {
+    const launch = decoded.candidate
+    return { kind: 'launch', token: launch.token, poolKey: launch.poolKey, poolId: launch.poolId, txHash, blockNumber, launch }
   }
-  const launch = decoded.candidate
-  return { token: launch.token, poolKey: launch.poolKey, poolId: launch.poolId, txHash: receipt.transactionHash, blockNumber: receipt.blockNumber, launch }
+  const token = decoded.launch.token
+  const pool = findInitializedPools(receipt.logs, options.chain.addresses.poolManager).find(
+    (p) => isAddressEqual(p.poolKey.currency0, token) || isAddressEqual(p.poolKey.currency1, token),
+  )
+  if (!pool) throw new PrebuyError('launch_not_decoded', `The ${options.launchpad} launch initialises no pool of its token.`)
+  const pairedSide = isAddressEqual(pool.poolKey.currency0, token) ? pool.poolKey.currency1 : pool.poolKey.currency0
+  return {
+    kind: 'unsupported',
+    token,
+    poolKey: pool.poolKey,
+    poolId: pool.poolId,
+    txHash,
+    blockNumber,
+    paired: { kind: devnetPairOf(options), address: getAddress(pairedSide) },
+    reason: decoded.reason,
+  }
 }
 
 /** Sends the launch transaction without waiting for it (tests that put a snipe in the same block). */
@@ -185,6 +241,9 @@ export async function submitLaunch(options: LaunchTokenOptions): Promise<Hex> {
   if (launchpad === 'zora' && (options.startFee !== undefined || options.endFee !== undefined || options.decaySeconds !== undefined)) {
     throw new PrebuyError('invalid_launch_fee', "Zora's launch fee is fixed by its coin hook (99% to 1% over 10 s): no fee options on zora.")
   }
+  if (options.trendCoin && (launchpad !== 'zora' || options.creatorCoin || (options.paired ?? 'zora') !== 'zora')) {
+    throw new PrebuyError('invalid_launch_pair', 'A trend coin is a Zora coin paired with ZORA.')
+  }
   devnetPairOf(options)
   // Clanker v5 (clanker-devco/DOCS general/token-deployments.md): a buy tax of 1% to 10% (endFee), the sniper fee on
   // (startFee 99%) or off (startFee = endFee), over the documented 20 s only.
@@ -197,11 +256,16 @@ export async function submitLaunch(options: LaunchTokenOptions): Promise<Hex> {
       )
     }
   }
-  if (options.trendCoin && (launchpad !== 'zora' || options.creatorCoin || (options.paired ?? 'zora') !== 'zora')) {
-    throw new PrebuyError('invalid_launch_pair', 'A trend coin is a Zora coin paired with ZORA.')
-  }
   if (options.dynamicFee && launchpad !== 'clanker') {
     throw new PrebuyError('invalid_launch_fee', 'Only Clanker launches choose a dynamic-fee hook.')
+  }
+  if (options.mevModule !== undefined && launchpad !== 'clanker') {
+    throw new PrebuyError('invalid_launch_fee', 'Only Clanker launches choose an MEV module.')
+  }
+  // Clanker v4.0's modules charge no fee and read no init data (ClankerMevBlockDelay.sol, ClankerSniperAuctionV0.sol):
+  // fee options would be accepted and ignored.
+  if ((options.mevModule ?? 'sniper_auction_v2') !== 'sniper_auction_v2' && (options.startFee ?? options.endFee ?? options.decaySeconds) !== undefined) {
+    throw new PrebuyError('invalid_launch_fee', `The ${options.mevModule} module charges no sniper fee: no fee options with it.`)
   }
   if (options.rehype && launchpad !== 'doppler') throw new PrebuyError('invalid_launch_fee', 'Only Doppler launches choose a rehype pool.')
   const dopplerShapes = [options.rehype, options.staticFee !== undefined, options.swapRestrictor !== undefined].filter(Boolean).length
@@ -409,10 +473,14 @@ export const DEVNET_CLANKER_POSITIONS: readonly ClankerPositionConfig[] = [
 /**
  * The real DeploymentConfig of a devnet Clanker launch: WETH-paired, the static hook (clankerFee = pairedFee = 1%) or
  * the dynamic one with Dynamic3, the devnet LP locker with the given positions and the creator as the one reward
- * participant, the SniperAuctionV2 fee config, and a DevBuy extension when `devBuyWei` is set.
+ * participant, the SniperAuctionV2 fee config (or a v4.0 module, `mevModule`), and a DevBuy extension when `devBuyWei`
+ * is set.
  */
 export function devnetClankerConfig(
-  o: Pick<LaunchTokenOptions, 'chain' | 'addresses' | 'creator' | 'name' | 'symbol' | 'dynamicFee' | 'positions' | 'devBuyWei' | 'devBuyRecipient'>,
+  o: Pick<
+    LaunchTokenOptions,
+    'chain' | 'addresses' | 'creator' | 'name' | 'symbol' | 'dynamicFee' | 'positions' | 'devBuyWei' | 'devBuyRecipient' | 'mevModule'
+  >,
   startFee: number,
   endFee: number,
   decaySeconds: number,
@@ -420,7 +488,7 @@ export function devnetClankerConfig(
 ): ClankerDeploymentConfig {
   const d = DEVNET_LAUNCH_DEFAULTS.clanker
   const c = o.addresses.clanker
-  return clankerDeploymentConfig({
+  const config = clankerDeploymentConfig({
     chainId: o.chain.chainId,
     token: { admin: o.creator, name: o.name, symbol: o.symbol, salt, context: 'prebuy devnet' },
     pool: {
@@ -434,6 +502,9 @@ export function devnetClankerConfig(
     mevModule: { address: c.mevModule, startingFee: startFee, endingFee: endFee, secondsToDecay: decaySeconds },
     extensions: o.devBuyWei ? [clankerDevBuyExtension(c.devBuy, { recipient: o.devBuyRecipient ?? o.creator, wei: o.devBuyWei })] : [],
   })
+  if ((o.mevModule ?? 'sniper_auction_v2') === 'sniper_auction_v2') return config
+  // A v4.0 module ignores its init data: none is sent.
+  return { ...config, mevModuleConfig: { mevModule: devnetClankerMevModuleAddress(c, o.mevModule), mevModuleData: '0x' } }
 }
 
 /** Decodes the launch with the production adapter, from the receipt's real log: the devnet proves the adapter. */

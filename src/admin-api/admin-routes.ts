@@ -454,6 +454,7 @@ export const DEVNET_ROUTES = {
       txHash: hex,
       blockNumber: integerString,
       auctionBid: z.strictObject({ bidder: address, txHash: hex, blockNumber: integerString, paymentEth: z.string(), round: z.number().int() }).optional(),
+      unsupported: z.string().optional(),
     }),
     commands: ['devnet:launch'],
   }),

@@ -43,6 +43,12 @@ export type { BlockEntry, BlockType, DeskSettings, LaunchMethod, Launchpad, Proj
 /** Key labels and every profile text: the public-text rule (src/common/public-text.ts), as on the public API. */
 const label = publicText({ max: 100 })
 const httpUrl = httpUrlSchema
+/**
+ * The devnet Clanker's MEV modules (devnet/launchpads/launch-token.ts DEVNET_CLANKER_MEV_MODULES): SniperAuctionV2,
+ * Base's v4.1 one, and Clanker v4.0's SniperAuctionV0 and MevBlockDelay.
+ */
+export const DEVNET_CLANKER_MEV_MODULES = ['sniper_auction_v2', 'sniper_auction_v0', 'block_delay'] as const
+
 /** Launch fees in pips (1,000,000 = 100%). */
 const pips = z.number().int().min(0).max(1_000_000)
 
@@ -187,6 +193,33 @@ export const adminRequests = {
     dynamicFee: z.boolean().optional(),
     /** Doppler: a rehype pool (0.7% LP fee + the decaying hook fee taken from the output), as Bankr's current ones. */
     rehype: z.boolean().optional(),
+    /** Doppler rehype: which deployment's plugin, `sdk` (default, dividing by 800,000 as deployed) or `fixed` (1e6). */
+    rehypeDeployment: z.enum(['sdk', 'fixed']).optional(),
+    /** Doppler: a DopplerHookInitializer pool without a plugin at this static LP fee (pips): no fee schedule. */
+    staticFee: z.number().int().min(0).max(999_999).optional(),
+    /** Doppler: a pool with the SwapRestrictorDopplerHook plugin: only these senders may buy, each up to maxAmount tokens. */
+    swapRestrictor: z.strictObject({ approved: z.array(addressSchema).min(1).max(20), maxAmount: decimalSchema(18) }).optional(),
+    /** Doppler: a DopplerERC20V1 asset: no holder above maxBalance tokens until `seconds` after the chain's latest block. */
+    balanceLimit: z.strictObject({ maxBalance: decimalSchema(18), seconds: z.number().int().min(1).max(2_592_000) }).optional(),
+    /** Zora: a trend coin (permissionless, named by its ticker `symbol`, paired with ZORA, TrendCoinCreated). */
+    trendCoin: z.boolean().optional(),
+    /** Clanker: the MEV module, SniperAuctionV2 (default) or Clanker v4.0's SniperAuctionV0 or 2-block MevBlockDelay. */
+    mevModule: z.enum(DEVNET_CLANKER_MEV_MODULES).optional(),
+    /** Clanker, with devBuyUsdc: who receives the dev buy's tokens (default: the creator). */
+    devBuyRecipient: addressSchema.optional(),
+    /** Clanker: the LP locker's positions (ticks as if the token were currency0, spacing 200, bps adding up to 10,000). */
+    positions: z
+      .array(z.strictObject({ tickLower: z.number().int(), tickUpper: z.number().int(), bps: z.number().int().min(1).max(10_000) }))
+      .min(1)
+      .max(7)
+      .optional(),
+    /** Which side of its paired asset the token sorts on (a salt is searched for). */
+    tokenSide: z.enum(['currency0', 'currency1']).optional(),
+    /** The token's CREATE2 salt (bytes32 hex), for a launch at a predicted address. */
+    salt: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{64}$/, { error: 'expected a 0x-prefixed 32-byte hex salt' })
+      .optional(),
   }),
   /** `usdc`: the stablecoin the devnet trader spends, decimal. */
   devnetSwap: z.strictObject({ token: addressSchema, usdc: decimalSchema(6), chain: z.enum(CHAIN_KEYS).default('base') }),
@@ -480,6 +513,8 @@ export interface DevnetLaunchResult {
   blockNumber: string
   /** With auctionBidEth: the bid that won the first auction round. */
   auctionBid?: { bidder: string; txHash: string; blockNumber: string; paymentEth: string; round: number }
+  /** A genuine launch prebuy does not buy (the swap restrictor): why, as the indexer records it. */
+  unsupported?: string
 }
 
 /** `POST devnet/swap`. */

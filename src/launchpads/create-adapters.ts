@@ -11,9 +11,19 @@ import type { ZoraRoute } from './zora/zora-route.ts'
 export interface LaunchpadAddresses {
   /**
    * The devnet Clanker's modules, as the real factory's: the static and dynamic hooks, the LP locker, the DevBuy extension
-   * and the MEV module (SniperAuctionV2), each enabled on the factory; a DeploymentConfig names them.
+   * and the MEV module (SniperAuctionV2), each enabled on the factory; a DeploymentConfig names them. Also enabled:
+   * Clanker v4.0's modules, mevBlockDelay (ClankerMevBlockDelay, 2 blocks) and mevAuctionV0 (ClankerSniperAuctionV0).
    */
-  clanker: { factory: Address; hook: Address; dynamicHook: Address; locker: Address; devBuy: Address; mevModule: Address }
+  clanker: {
+    factory: Address
+    hook: Address
+    dynamicHook: Address
+    locker: Address
+    devBuy: Address
+    mevModule: Address
+    mevBlockDelay: Address
+    mevAuctionV0: Address
+  }
   /**
    * rehypeInitializer: the DopplerHookInitializer, pool hook of rehype, static-fee and swap-restrictor launches (devnet);
    * its plugins: rehypeHook (at doppler-sdk 1.0.30's Base address, dividing by 800,000 as deployed there),

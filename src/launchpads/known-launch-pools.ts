@@ -20,7 +20,13 @@ export const BASE_KNOWN_POOLS: KnownLaunchPools = {
       '0xd60D6B218116cFd801E28F78d011a203D2b068Cc',
     ],
     pairedKinds: ['weth'],
-    feeModules: [zeroAddress, '0xFdc013ce003980889cFfd66b0c8329545ae1d1E8', '0xebB25BB797D82CB78E1bc70406b13233c0854413'],
+    feeModules: [
+      zeroAddress,
+      '0xFdc013ce003980889cFfd66b0c8329545ae1d1E8',
+      '0xebB25BB797D82CB78E1bc70406b13233c0854413',
+      // ClankerMevBlockDelay, Base v4.0 (clanker-devco/v4-contracts README at b004c2e, "v4.0"; not in the SDK's list).
+      '0xE143f9872A33c955F23cF442BB4B1EFB3A7402A2',
+    ],
   },
 }
 

@@ -33,3 +33,16 @@ export const CLANKER_AUCTION_ABI = parseAbi([
   'function poolCreationTimestamp(bytes32 poolId) view returns (uint256)',
   'function MAX_MEV_MODULE_DELAY() view returns (uint256)',
 ])
+
+/**
+ * Clanker v4.0's MEV modules, which have no `feeConfig` (clanker-devco/v4-contracts at b004c2e,
+ * src/mev-modules/ClankerMevBlockDelay.sol, ClankerMevTimeDelay.sol, ClankerSniperAuctionV0.sol): the delay modules'
+ * public `poolUnlockTime(poolId)` (a block number for BlockDelay, a unix time for TimeDelay) and their constructor's
+ * `blockDelay` / `timeDelay`; SniperAuctionV0's getters are CLANKER_AUCTION_ABI's `nextAuctionBlock`, `round`,
+ * `maxRounds`, `blocksBetweenAuction` (it has no `poolDecayStartTime`).
+ */
+export const CLANKER_V40_MODULE_ABI = parseAbi([
+  'function poolUnlockTime(bytes32 poolId) view returns (uint256)',
+  'function blockDelay() view returns (uint256)',
+  'function timeDelay() view returns (uint256)',
+])

@@ -1,5 +1,5 @@
 import { getAddress, isAddressEqual, zeroAddress, type Address, type Log, type PublicClient } from 'viem'
-import type { ClankerAuctionSchedule, ClankerFeeSchedule } from '../../pricing/fee-schedule.ts'
+import type { ClankerAuctionSchedule, FeeSchedule } from '../../pricing/fee-schedule.ts'
 import { CLANKER_MAX_MEV_MODULE_DELAY } from '../../pricing/schedules/clanker-auction.ts'
 import { BASE_CLANKER_FACTORY, BASE_POOL_MANAGER, BASE_WETH } from '../base-addresses.ts'
 import { decodeLaunchLog, launchOrigin } from '../decode-launch-log.ts'
@@ -7,6 +7,8 @@ import { deployerFields, factoryCallerAttribution } from '../launch-deployer.ts'
 import { type DecodedLaunch, feeSource, type LaunchCandidate, type LaunchContext, type LaunchIdentity, type LaunchpadAdapter } from '../launchpad-adapter.ts'
 import { creatorList, findInitializedPools } from '../v4-events.ts'
 import { readAuctionSchedule } from './read-auction-schedule.ts'
+import { readAuctionV0Next, readV40Module } from './read-v40-module.ts'
+import { notAnswered } from '../../chain/not-answered.ts'
 import { readClankerLpFee } from './read-lp-fee.ts'
 import { CLANKER_FEE_ABI, CLANKER_TOKEN_CREATED } from './clanker-abi.ts'
 
@@ -59,18 +61,21 @@ export function createClankerAdapter(options: ClankerAdapterOptions): LaunchpadA
       return { kind: 'launch', candidate }
     },
 
-    async loadFeeSchedule(client: PublicClient, launch: LaunchCandidate): Promise<ClankerFeeSchedule | ClankerAuctionSchedule> {
+    async loadFeeSchedule(client: PublicClient, launch: LaunchCandidate): Promise<FeeSchedule> {
       const mevModule = launch.feeSources.mevModule ?? feeSource(launch, 'hook')
       // Static hook: pairedFee; dynamic hook: its maxLpFee, an upper bound (read-lp-fee.ts).
       const lpFeeRead = readClankerLpFee(client, feeSource(launch, 'hook'), launch.poolId)
       // A launch without an MEV module has no sniper fee: an empty config decays to nothing at once.
       if (mevModule === zeroAddress)
         return { kind: 'clanker', startTime: launch.launchedAt, startingFee: 0, endingFee: 0, secondsToDecay: 0, lpFee: (await lpFeeRead).lpFee }
-      const [config, auction, lp] = await Promise.all([
-        client.readContract({ address: mevModule, abi: CLANKER_FEE_ABI, functionName: 'feeConfig', args: [launch.poolId] }),
-        readAuctionSchedule(client, launch, mevModule),
-        lpFeeRead,
-      ])
+      const configRead = client
+        .readContract({ address: mevModule, abi: CLANKER_FEE_ABI, functionName: 'feeConfig', args: [launch.poolId] })
+        .catch((error: unknown) => (notAnswered(error) ? null : Promise.reject(error)))
+      const [config, lp] = await Promise.all([configRead, lpFeeRead])
+      // No feeConfig: a Clanker v4.0 module (BlockDelay, SniperAuctionV0) or an unknown one: gated, never quarantined.
+      if (config === null)
+        return readV40Module(client, { poolId: launch.poolId, launchedAt: launch.launchedAt, hook: feeSource(launch, 'hook'), lpFee: lp.lpFee }, mevModule)
+      const auction = await readAuctionSchedule(client, launch, mevModule)
       const [startingFee, endingFee, secondsToDecay] = config
       const fees = { startingFee, endingFee, secondsToDecay: Number(secondsToDecay), lpFee: lp.lpFee }
       // SniperAuctionV2 (Base v4.1) gates blocks by auction rounds; a module without its getters is the descending-fee one.
@@ -81,6 +86,10 @@ export function createClankerAdapter(options: ClankerAdapterOptions): LaunchpadA
     async refreshFeeSchedule(client, launch, block) {
       const schedule = launch.feeSchedule as ClankerAuctionSchedule
       if (schedule.kind !== 'clanker_auction') return schedule
+      // v4.0 modules: only SniperAuctionV0's gate moves (a won round); BlockDelay's unlock block is fixed at launch.
+      if (schedule.module === 'sniper_auction_v0')
+        return { ...schedule, nextAuctionBlock: await readAuctionV0Next(client, launch.poolId, feeSource(launch, 'mevModule'), block.number) }
+      if (schedule.module !== undefined) return schedule
       // The hook's creation time was read at launch: moduleEndsAt - the module's lifetime.
       const launchedAt = schedule.moduleEndsAt - CLANKER_MAX_MEV_MODULE_DELAY
       const auction = await readAuctionSchedule(client, { ...launch, launchedAt }, feeSource(launch, 'mevModule'), block.number)

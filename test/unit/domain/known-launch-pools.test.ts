@@ -15,6 +15,9 @@ describe("a launch's pool against its launchpad's known configurations", () => {
     expect(
       unknownPoolReason('clanker', { ...pool, feeSources: { hook: HOOK, mevModule: '0x0000000000000000000000000000000000000000' } }, BASE_KNOWN_POOLS),
     ).toBeUndefined()
+    // Clanker v4.0's modules on Base: SniperAuctionV0 and MevBlockDelay (clanker-devco/v4-contracts README, "v4.0").
+    for (const v40 of ['0xFdc013ce003980889cFfd66b0c8329545ae1d1E8', '0xE143f9872A33c955F23cF442BB4B1EFB3A7402A2'])
+      expect(unknownPoolReason('clanker', { ...pool, feeSources: { hook: HOOK, mevModule: v40 } }, BASE_KNOWN_POOLS)).toBeUndefined()
     expect(unknownPoolReason('clanker', { ...pool, hook: OTHER }, BASE_KNOWN_POOLS)).toContain(`hook ${OTHER}`)
     expect(unknownPoolReason('clanker', { ...pool, paired: { kind: 'eth', address: OTHER } }, BASE_KNOWN_POOLS)).toContain('pairs with eth')
     expect(unknownPoolReason('clanker', { ...pool, feeSources: { hook: HOOK, mevModule: OTHER } }, BASE_KNOWN_POOLS)).toContain(`fee module mevModule ${OTHER}`)
