@@ -19,6 +19,8 @@ import { computePriceTick, needsBlockTicks, nextBlockAfter, type TickInput } fro
 import { createPairedPrices } from './paired-prices.ts'
 import { createLaunchDetector, type DetectedLaunch } from './detect-launch.ts'
 import { createLaunchIntake, type IntakeSession } from './launch-intake.ts'
+import { createLaunchMigrations } from './follow-launch-migrations.ts'
+import { launchBeforeMigrationsAbove } from '../../src/launchpads/zora/zora-migration.ts'
 import { type LaunchedPools, loadLaunchedPools, poolKeyOf, restorePoolStates } from './launched-pools.ts'
 import type { TickBus } from './tick-bus.ts'
 
@@ -104,6 +106,7 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
   })
   const poolManager = deps.adapters[0]?.poolManager ?? chain.addresses.poolManager
   const launchAddresses = deps.adapters.map((a) => a.launchEvent.address)
+  const migrations = createLaunchMigrations({ client, poolManager, stateView: chain.addresses.stateView })
   // The first block after a (re)start re-prices every launched pool.
   let primed = false
 
@@ -155,6 +158,18 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
         ticks.push(await priced({ launch: feePool.launch, reason: 'block', pool: feePool.state, logIndex: entry.logIndex ?? 0 }))
         continue
       }
+      // A launched Zora coin's liquidity moved to a new pool (migrateLiquidity): from here on the launch is priced and
+      // bought there; its record is written with the block (the one write path of launch records).
+      const moved = await migrations.moved(entry, pools)
+      for (const { launch, previousPoolId, state } of moved) {
+        pools.delete(poolKeyOf(previousPoolId))
+        pools.set(poolKeyOf(launch.poolId), { launch, state, lastTick: event.block.number })
+        feeUpdated.push(launch)
+        swapped.add(poolKeyOf(launch.poolId))
+        ticks.push(await priced({ launch, reason: 'block', pool: state, logIndex: entry.logIndex ?? 0 }))
+        log.info({ slug: launch.slug, chain: key, from: previousPoolId, to: launch.poolId, block: event.block.number }, 'launch liquidity migrated')
+      }
+      if (moved.length > 0) continue
       const swap = decodeSwap(entry)
       const pool = swap && pools.get(poolKeyOf(swap.poolId))
       if (!swap || !pool) continue
@@ -277,6 +292,15 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
         if (BigInt(candidate.blockNumber) > event.ancestor.number) ops.push(journal.deleteCandidate(candidate))
       for (const entry of await journal.quarantinedLogs(key))
         if (BigInt(entry.blockNumber) > event.ancestor.number) ops.push(journal.deleteQuarantinedLog(entry))
+      // A liquidity move in a removed block is undone: the launch is back on the pool it left.
+      const movedBack: Array<{ from: string; launch: LaunchRecord }> = []
+      for (const pool of pools.values()) {
+        if (reverted.some((r) => r.slug === pool.launch.slug)) continue
+        const back = launchBeforeMigrationsAbove(pool.launch, event.ancestor.number)
+        if (back === pool.launch) continue
+        ops.push(...journal.putLaunch(back))
+        movedBack.push({ from: pool.launch.poolId, launch: back })
+      }
       ops.push(journal.putCheckpoint(toStoredCheckpoint(key, event.checkpoint, now())))
       await store.mutex.run(PROJECT_LOCK, async () => {
         for (const launch of reverted) {
@@ -286,6 +310,12 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
         }
         await store.batch(ops)
       })
+      for (const { from, launch } of movedBack) {
+        const pool = pools.get(poolKeyOf(from))!
+        pools.delete(poolKeyOf(from))
+        pools.set(poolKeyOf(launch.poolId), { ...pool, launch })
+        log.warn({ slug: launch.slug, chain: key, pool: launch.poolId }, 'launch liquidity migration reverted by a reorg')
+      }
       for (const launch of reverted) {
         pools.delete(poolKeyOf(launch.poolId))
         log.warn({ slug: launch.slug, chain: key, block: launch.blockNumber }, 'launch reverted by a reorg')

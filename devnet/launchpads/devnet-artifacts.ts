@@ -22,6 +22,7 @@ export type LaunchpadArtifactName =
   | 'DevnetZoraFactory'
   | 'DevnetZoraEthPool'
   | 'DevnetZoraCoin'
+  | 'DevnetForgedLiquidityMigration'
   | 'DevnetLaunchToken'
   | 'DevnetClankerV5Hook'
   | 'DevnetClankerV5Factory'
