@@ -1,6 +1,7 @@
 import { zeroAddress } from 'viem'
 import type { KnownLaunchPools } from '../domain/launches/known-launch-pools.ts'
 import type { LaunchpadAddresses } from './create-adapters.ts'
+import { CLANKER_SUPPLY_RULES } from './clanker/clanker-supply-split.ts'
 
 /**
  * The pool configurations each launchpad's launches use on Base (src/domain/launches/known-launch-pools.ts checks a
@@ -21,6 +22,7 @@ export const BASE_KNOWN_POOLS: KnownLaunchPools = {
     ],
     pairedKinds: ['weth'],
     feeModules: [zeroAddress, '0xFdc013ce003980889cFfd66b0c8329545ae1d1E8', '0xebB25BB797D82CB78E1bc70406b13233c0854413'],
+    supplySplit: CLANKER_SUPPLY_RULES,
   },
 }
 
@@ -31,7 +33,12 @@ export const BASE_KNOWN_POOLS: KnownLaunchPools = {
 export function devnetKnownPools(addresses: LaunchpadAddresses): KnownLaunchPools {
   const all = (group: object): string[] => Object.values(group).filter((v): v is string => typeof v === 'string')
   return {
-    clanker: { hooks: [addresses.clanker.hook, addresses.clanker.dynamicHook], pairedKinds: ['weth'], feeModules: [zeroAddress, ...all(addresses.clanker)] },
+    clanker: {
+      hooks: [addresses.clanker.hook, addresses.clanker.dynamicHook],
+      pairedKinds: ['weth'],
+      feeModules: [zeroAddress, ...all(addresses.clanker)],
+      supplySplit: CLANKER_SUPPLY_RULES,
+    },
     doppler: { pairedKinds: ['weth', 'eth'], feeModules: all(addresses.doppler), hooks: all(addresses.doppler) },
     zora: { hooks: all(addresses.zora), pairedKinds: ['eth', 'zora', 'coin'] },
   }
