@@ -148,4 +148,31 @@ describe('a Zora coin after migrateLiquidity (real devnet, indexer, executor)', 
     expect(record.poolKey).toEqual(launched.poolKey)
     expect(record.migrations).toBeUndefined()
   })
+
+  it('a reorg that removes the migration block brings the launch back to the pool it left', async () => {
+    const { slug, creator } = await h.newProject('zreorg', 'zora')
+    const launched = await h.launch(slug, 'zora', creator)
+    await h.mine()
+    const migrated = await migrateZoraLiquidity({ chain: h.chain, coin: launched.token, owner: creator, newHook })
+    await h.mine(2)
+    const head = await h.client.getBlockNumber({ cacheTime: 0 })
+    await h.indexer.caughtUp('base', head)
+    expect((await h.journal.getLaunchBySlug(slug))?.poolId).toBe(migrated.poolId)
+
+    // Replace the migration block and the ones after it with empty blocks: the launch stays, its move is undone.
+    await jsonRpc(h.chain.rpcUrl, 'anvil_reorg', [Number(head - migrated.blockNumber) + 1, []])
+    await h.mine()
+    const back = await h.waitFor('the launch back on its first pool', async () => {
+      const record = await h.journal.getLaunchBySlug(slug)
+      return record?.poolId === launched.poolId ? record : undefined
+    })
+    expect(back.poolKey).toEqual(launched.poolKey)
+    expect(back.feeSources).toEqual({ hook: launched.poolKey.hooks })
+    expect(back.migrations).toBeUndefined()
+    // Priced on the first pool again: the next ticks carry its state.
+    await h.mine()
+    const headAfter = await h.client.getBlockNumber({ cacheTime: 0 })
+    await h.indexer.caughtUp('base', headAfter)
+    expect(await h.journal.getLaunchBySlug(slug)).toEqual(back)
+  })
 })
