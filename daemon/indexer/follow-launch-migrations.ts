@@ -1,6 +1,6 @@
-import type { Address, Log, PublicClient, TransactionReceipt } from 'viem'
+import { type Address, type Log, type PublicClient, type TransactionReceipt, toEventSelector } from 'viem'
 import type { LaunchRecord } from '../../src/journal/journal-records.ts'
-import { findInitializedPools } from '../../src/launchpads/v4-events.ts'
+import { findInitializedPools, POOL_MANAGER_EVENTS } from '../../src/launchpads/v4-events.ts'
 import { decodeZoraMigration, migratedLaunch } from '../../src/launchpads/zora/zora-migration.ts'
 import type { PoolState } from '../../src/pricing/price-tick.ts'
 import { STATE_VIEW } from './detect-launch.ts'
@@ -24,6 +24,9 @@ export interface LaunchMigrations {
   moved(entry: Log, pools: LaunchedPools): Promise<MovedLaunch[]>
 }
 
+/** The PoolManager's Initialize topic: every other PoolManager log (swaps, most of them) is passed over undecoded. */
+const INITIALIZE_TOPIC = toEventSelector(POOL_MANAGER_EVENTS.find((e) => e.name === 'Initialize')!)
+
 export function createLaunchMigrations(deps: { client: PublicClient; poolManager: Address; stateView: Address }): LaunchMigrations {
   const { client } = deps
 
@@ -38,6 +41,7 @@ export function createLaunchMigrations(deps: { client: PublicClient; poolManager
 
   return {
     async moved(entry, pools) {
+      if (entry.topics[0] !== INITIALIZE_TOPIC) return []
       const [initialized] = findInitializedPools([entry], deps.poolManager)
       if (!initialized || entry.transactionHash === null || entry.blockNumber === null) return []
       const sameCurrencies = (launch: LaunchRecord) =>
