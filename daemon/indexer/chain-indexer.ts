@@ -11,6 +11,8 @@ import { type Fraction, toNumber } from '../../src/pricing/fraction.ts'
 import { POOL_MANAGER_EVENTS } from '../../src/launchpads/v4-events.ts'
 import { decodeProtocolFeeUpdated } from '../../src/launchpads/protocol-fee-updated.ts'
 import { withLaunchProtocolFee } from '../../src/pricing/protocol-fee.ts'
+import { withBridgeHopProtocolFee } from '../../src/pricing/bridge-fee.ts'
+import { poolIdOf } from '../../src/launchpads/pool-id.ts'
 import { PROJECT_LOCK } from '../../src/services/project-service.ts'
 import type { Store, StoreOperation } from '../../src/store/open-store.ts'
 import { projectLaunchOps } from '../../src/store/project-writes.ts'
@@ -19,7 +21,9 @@ import { computePriceTick, needsBlockTicks, nextBlockAfter, type TickInput } fro
 import { createPairedPrices } from './paired-prices.ts'
 import { createLaunchDetector, type DetectedLaunch } from './detect-launch.ts'
 import { createLaunchIntake, type IntakeSession } from './launch-intake.ts'
-import { type LaunchedPools, loadLaunchedPools, poolKeyOf, restorePoolStates } from './launched-pools.ts'
+import { createLaunchMigrations } from './follow-launch-migrations.ts'
+import { launchBeforeMigrationsAbove } from '../../src/launchpads/zora/zora-migration.ts'
+import { type LaunchedPool, type LaunchedPools, loadLaunchedPools, poolKeyOf, restorePoolStates } from './launched-pools.ts'
 import type { TickBus } from './tick-bus.ts'
 
 export const toStoredCheckpoint = (chain: ChainKey, checkpoint: SyncCheckpoint, at: number): IndexerCheckpoint => ({
@@ -104,6 +108,7 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
   })
   const poolManager = deps.adapters[0]?.poolManager ?? chain.addresses.poolManager
   const launchAddresses = deps.adapters.map((a) => a.launchEvent.address)
+  const migrations = createLaunchMigrations({ client, poolManager, stateView: chain.addresses.stateView })
   // The first block after a (re)start re-prices every launched pool.
   let primed = false
 
@@ -148,6 +153,12 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
       // The pool's protocol fee set by the controller after launch (v4 pools start at 0): every later quote includes it.
       const feeUpdate = decodeProtocolFeeUpdated(entry)
       const feePool = feeUpdate && pools.get(poolKeyOf(feeUpdate.poolId))
+      // A bridge pool's protocol fee (ETH/ZORA, a creator coin's pool): every launch bought through it counts it.
+      for (const bridged of feeUpdate ? bridgedThrough(pools, feeUpdate.poolId, feeUpdate.protocolFee) : []) {
+        feeUpdated.push(bridged.launch)
+        swapped.add(poolKeyOf(bridged.launch.poolId))
+        ticks.push(await priced({ launch: bridged.launch, reason: 'block', pool: bridged.state, logIndex: entry.logIndex ?? 0 }))
+      }
       if (feeUpdate && feePool) {
         feePool.launch = withLaunchProtocolFee(feePool.launch, feeUpdate.protocolFee)
         feeUpdated.push(feePool.launch)
@@ -155,6 +166,18 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
         ticks.push(await priced({ launch: feePool.launch, reason: 'block', pool: feePool.state, logIndex: entry.logIndex ?? 0 }))
         continue
       }
+      // A launched Zora coin's liquidity moved to a new pool (migrateLiquidity): from here on the launch is priced and
+      // bought there; its record is written with the block (the one write path of launch records).
+      const moved = await migrations.moved(entry, pools)
+      for (const { launch, previousPoolId, state } of moved) {
+        pools.delete(poolKeyOf(previousPoolId))
+        pools.set(poolKeyOf(launch.poolId), { launch, state, lastTick: event.block.number })
+        feeUpdated.push(launch)
+        swapped.add(poolKeyOf(launch.poolId))
+        ticks.push(await priced({ launch, reason: 'block', pool: state, logIndex: entry.logIndex ?? 0 }))
+        log.info({ slug: launch.slug, chain: key, from: previousPoolId, to: launch.poolId, block: event.block.number }, 'launch liquidity migrated')
+      }
+      if (moved.length > 0) continue
       const swap = decodeSwap(entry)
       const pool = swap && pools.get(poolKeyOf(swap.poolId))
       if (!swap || !pool) continue
@@ -277,6 +300,9 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
         if (BigInt(candidate.blockNumber) > event.ancestor.number) ops.push(journal.deleteCandidate(candidate))
       for (const entry of await journal.quarantinedLogs(key))
         if (BigInt(entry.blockNumber) > event.ancestor.number) ops.push(journal.deleteQuarantinedLog(entry))
+      // A liquidity move in a removed block is undone: the launch is back on the pool it left.
+      const movedBack = migrationsUndone(pools, event.ancestor.number, reverted)
+      for (const { launch } of movedBack) ops.push(...journal.putLaunch(launch))
       ops.push(journal.putCheckpoint(toStoredCheckpoint(key, event.checkpoint, now())))
       await store.mutex.run(PROJECT_LOCK, async () => {
         for (const launch of reverted) {
@@ -286,6 +312,12 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
         }
         await store.batch(ops)
       })
+      for (const { from, launch } of movedBack) {
+        const pool = pools.get(poolKeyOf(from))!
+        pools.delete(poolKeyOf(from))
+        pools.set(poolKeyOf(launch.poolId), { ...pool, launch })
+        log.warn({ slug: launch.slug, chain: key, pool: launch.poolId }, 'launch liquidity migration reverted by a reorg')
+      }
       for (const launch of reverted) {
         pools.delete(poolKeyOf(launch.poolId))
         log.warn({ slug: launch.slug, chain: key, block: launch.blockNumber }, 'launch reverted by a reorg')
@@ -295,6 +327,29 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
       deps.ticks.publish({ type: 'reorg', chain: key, ancestor: event.ancestor.number })
     },
   }
+}
+
+/** The launched pools bought through the bridge pool `poolId`, each launch updated with that pool's new protocol fee. */
+function bridgedThrough(pools: LaunchedPools, poolId: string, slot0ProtocolFee: number): LaunchedPool[] {
+  const updated: LaunchedPool[] = []
+  for (const pool of pools.values()) {
+    const hopIndex = (pool.launch.paired.bridge ?? []).findIndex((hop) => poolKeyOf(poolIdOf(hop)) === poolKeyOf(poolId))
+    if (hopIndex < 0) continue
+    pool.launch = { ...pool.launch, paired: withBridgeHopProtocolFee(pool.launch.paired, hopIndex, slot0ProtocolFee) }
+    updated.push(pool)
+  }
+  return updated
+}
+
+/** The launches (not reverted themselves) a reorg to `ancestor` moves back to the pool they left, with that pool. */
+function migrationsUndone(pools: LaunchedPools, ancestor: bigint, reverted: readonly LaunchRecord[]): Array<{ from: string; launch: LaunchRecord }> {
+  const movedBack: Array<{ from: string; launch: LaunchRecord }> = []
+  for (const pool of pools.values()) {
+    if (reverted.some((r) => r.slug === pool.launch.slug)) continue
+    const back = launchBeforeMigrationsAbove(pool.launch, ancestor)
+    if (back !== pool.launch) movedBack.push({ from: pool.launch.poolId, launch: back })
+  }
+  return movedBack
 }
 
 function decodeSwap(entry: Log): { poolId: string; sqrtPriceX96: bigint; liquidity: bigint } | undefined {

@@ -9,6 +9,8 @@ import { readLaunchAttribution } from '../../src/launchpads/read-launch-attribut
 import type { Store } from '../../src/store/open-store.ts'
 import { waitingLaunchpads } from '../../src/store/project-index.ts'
 import type { PoolState } from '../../src/pricing/price-tick.ts'
+import { withBridgeProtocolFees } from '../../src/pricing/bridge-fee.ts'
+import { poolIdOf } from '../../src/launchpads/pool-id.ts'
 
 export const STATE_VIEW = parseAbi([
   'function getSlot0(bytes32 poolId) view returns (uint160 sqrtPriceX96, int24 tick, uint24 protocolFee, uint24 lpFee)',
@@ -86,6 +88,16 @@ export function createLaunchDetector(deps: LaunchDetectorDeps): LaunchDetector {
     return { sqrtPriceX96: slot0[0], liquidity, protocolFee: slot0[2] }
   }
 
+  /** Each bridge pool's packed slot0 protocolFee at `blockNumber` (none for a pair bought without a bridge). */
+  async function bridgeProtocolFees(paired: PairedAsset, blockNumber: bigint): Promise<number[]> {
+    const slots = await Promise.all(
+      (paired.bridge ?? []).map((key) =>
+        client.readContract({ address: chain.addresses.stateView, abi: STATE_VIEW, functionName: 'getSlot0', args: [poolIdOf(key)], blockNumber }),
+      ),
+    )
+    return slots.map((slot) => slot[2])
+  }
+
   async function readTokenMeta(token: Address) {
     const [name, symbol, decimals, totalSupply] = await Promise.all([
       client.readContract({ address: token, abi: erc20Abi, functionName: 'name' }),
@@ -112,10 +124,11 @@ export function createLaunchDetector(deps: LaunchDetectorDeps): LaunchDetector {
       const adapter = adapters.find((a) => a.id === candidate.launchpad)
       if (!adapter) throw new Error(`no ${candidate.launchpad} adapter on ${chain.key}`)
       void prefetchPrice(candidate.paired).catch(() => undefined)
-      const [schedule, meta, state] = await Promise.all([
+      const [schedule, meta, state, bridgeFees] = await Promise.all([
         adapter.loadFeeSchedule(client, candidate),
         readTokenMeta(candidate.token),
         poolStateAt(candidate, stateAt),
+        bridgeProtocolFees(candidate.paired, stateAt),
       ])
       stage('indexer.feeScheduleMetaLiquidity')
       const launched: LaunchRecord = {
@@ -127,7 +140,8 @@ export function createLaunchDetector(deps: LaunchDetectorDeps): LaunchDetector {
         name: candidate.name ?? meta.name,
         decimals: meta.decimals,
         totalSupply: meta.totalSupply.toString(),
-        paired: candidate.paired,
+        // The bridge pools' protocol fees as of the launch (later changes: ProtocolFeeUpdated, chain-indexer.ts).
+        paired: candidate.paired.bridge ? withBridgeProtocolFees(candidate.paired, bridgeFees) : candidate.paired,
         poolKey: candidate.poolKey,
         poolId: candidate.poolId,
         feeSources: candidate.feeSources,

@@ -10,7 +10,11 @@ export function launchFacts(decoded: DecodedLaunch, knownPools: KnownLaunchPools
   const identity = decoded.kind === 'launch' ? decoded.candidate : decoded.launch
   if (decoded.kind !== 'launch' || !knownPools) return identity
   const c = decoded.candidate
-  const unknownPool = unknownPoolReason(c.launchpad, { hook: c.poolKey.hooks, paired: c.paired, feeSources: c.feeSources }, knownPools)
+  const unknownPool = unknownPoolReason(
+    c.launchpad,
+    { hook: c.poolKey.hooks, paired: c.paired, feeSources: c.feeSources, supplySplit: c.supplySplit },
+    knownPools,
+  )
   return unknownPool === undefined ? identity : { ...identity, unknownPool }
 }
 

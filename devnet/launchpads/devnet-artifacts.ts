@@ -24,6 +24,7 @@ export type LaunchpadArtifactName =
   | 'DevnetZoraFactory'
   | 'DevnetZoraEthPool'
   | 'DevnetZoraCoin'
+  | 'DevnetForgedLiquidityMigration'
   | 'DevnetLaunchToken'
   | 'DevnetClankerV5Hook'
   | 'DevnetClankerV5Factory'

@@ -16,8 +16,9 @@ export const devnetLaunchpadsPath = (dataDir: string): string => join(devnetDir(
  * real Base addresses. 4: Doppler's DopplerHookInitializer with per-pool plugins (two rehype deployments at their Base
  * addresses, the swap restrictor) or none (a static fee), and DopplerERC20V1 assets. 5: Clanker v5's factory and hook.
  * 6: Clanker v4.0's MEV modules (BlockDelay, SniperAuctionV0) enabled on the Clanker factory.
+ * 7: Zora coins with an owner who may migrate their liquidity to a new hook (migrateLiquidity, LiquidityMigrated).
  */
-export const DEVNET_LAUNCHPADS_VERSION = 6
+export const DEVNET_LAUNCHPADS_VERSION = 7
 
 type Recorded = Partial<Record<ChainKey, LaunchpadAddresses & { chainId: number; version?: number }>>
 

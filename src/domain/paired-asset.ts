@@ -26,4 +26,9 @@ export interface PairedAsset {
    * its hook's 1% once its launch fee is over); absent: each key's static fee.
    */
   bridgeFeePips?: number[]
+  /**
+   * Each bridge pool's v4 protocol fee for a buy's direction, pips (slot0's `protocolFee`, read at launch and updated
+   * from the PoolManager's ProtocolFeeUpdated; src/pricing/bridge-fee.ts); absent: none.
+   */
+  bridgeProtocolFeePips?: number[]
 }

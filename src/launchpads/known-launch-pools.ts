@@ -1,6 +1,7 @@
 import { zeroAddress } from 'viem'
 import type { KnownLaunchPools } from '../domain/launches/known-launch-pools.ts'
 import type { LaunchpadAddresses } from './create-adapters.ts'
+import { CLANKER_SUPPLY_RULES } from './clanker/clanker-supply-split.ts'
 
 /**
  * The pool configurations each launchpad's launches use on Base (src/domain/launches/known-launch-pools.ts checks a
@@ -27,6 +28,7 @@ export const BASE_KNOWN_POOLS: KnownLaunchPools = {
       // ClankerMevBlockDelay, Base v4.0 (clanker-devco/v4-contracts README at b004c2e, "v4.0"; not in the SDK's list).
       '0xE143f9872A33c955F23cF442BB4B1EFB3A7402A2',
     ],
+    supplySplit: CLANKER_SUPPLY_RULES,
   },
 }
 
@@ -37,7 +39,12 @@ export const BASE_KNOWN_POOLS: KnownLaunchPools = {
 export function devnetKnownPools(addresses: LaunchpadAddresses): KnownLaunchPools {
   const all = (group: object): string[] => Object.values(group).filter((v): v is string => typeof v === 'string')
   return {
-    clanker: { hooks: [addresses.clanker.hook, addresses.clanker.dynamicHook], pairedKinds: ['weth'], feeModules: [zeroAddress, ...all(addresses.clanker)] },
+    clanker: {
+      hooks: [addresses.clanker.hook, addresses.clanker.dynamicHook],
+      pairedKinds: ['weth'],
+      feeModules: [zeroAddress, ...all(addresses.clanker)],
+      supplySplit: CLANKER_SUPPLY_RULES,
+    },
     doppler: { pairedKinds: ['weth', 'eth'], feeModules: all(addresses.doppler), hooks: all(addresses.doppler) },
     zora: { hooks: all(addresses.zora), pairedKinds: ['eth', 'zora', 'coin'] },
   }

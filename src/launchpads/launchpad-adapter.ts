@@ -1,5 +1,6 @@
 import type { AbiEvent, Address, Hex, Log, PublicClient } from 'viem'
 import type { PairedAsset, PoolKey } from '../domain/paired-asset.ts'
+import type { LaunchSupplySplit } from '../domain/launches/supply-split.ts'
 import type { Launchpad } from '../domain/records.ts'
 import type { LaunchAttribution } from './launch-deployer.ts'
 import type { FeeSchedule } from '../pricing/fee-schedule.ts'
@@ -68,6 +69,8 @@ export interface LaunchCandidate extends LaunchIdentity {
   feeSources: Record<string, Address>
   /** The schedule as the launch transaction's own logs announced it, when the launchpad emits one (Doppler). */
   scheduleFromLogs?: FeeSchedule
+  /** The supply split the launch announced (Clanker's extensions), checked against the factory's rules. */
+  supplySplit?: LaunchSupplySplit
 }
 
 /**

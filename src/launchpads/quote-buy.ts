@@ -12,7 +12,7 @@ import {
 import type { LaunchRecord } from '../journal/journal-records.ts'
 import type { NextBlock } from '../pricing/fee-schedule.ts'
 import { floorOf, fraction, multiply, oneMinus } from '../pricing/fraction.ts'
-import { routeFee } from '../pricing/route-price.ts'
+import { bridgeRouteFee } from '../pricing/bridge-fee.ts'
 import { revertDataOf } from '../chain/revert-data.ts'
 import { refusesOverrides } from '../wallets/bundler/simulate-bundle.ts'
 
@@ -100,7 +100,7 @@ export interface BuyQuoter {
 /** The paired-asset amount a stablecoin spend reaches the launch pool with, as the formulas price it (see quoteBuy). */
 export function pairedInOf(launch: Pick<LaunchRecord, 'paired'>, spendAtoms: bigint, pairedUsdAtoms: bigint): bigint {
   if (pairedUsdAtoms <= 0n) throw new RangeError('pairedUsdAtoms must be positive')
-  const kept = oneMinus(routeFee(launch.paired.bridge ?? [], launch.paired.bridgeFeePips))
+  const kept = oneMinus(bridgeRouteFee(launch.paired))
   return floorOf(multiply(fraction(spendAtoms * 10n ** 18n, pairedUsdAtoms), kept))
 }
 

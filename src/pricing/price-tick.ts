@@ -5,7 +5,8 @@ import { effectiveMarketCap } from './effective-market-cap.ts'
 import { fdvUsd } from './fdv.ts'
 import { type FeeSchedule, feeAt, type NextBlock, scheduleSettled } from './fee-schedule.ts'
 import { type Fraction, floorOf, toNumber } from './fraction.ts'
-import { compoundFees, routeFee } from './route-price.ts'
+import { bridgeRouteFee } from './bridge-fee.ts'
+import { compoundFees } from './route-price.ts'
 import { tokenPriceInPaired } from './sqrt-price.ts'
 
 export interface PoolState {
@@ -48,7 +49,7 @@ export function computePriceTick(input: TickInput): PriceTick {
   const tokenIsCurrency0 = launch.poolKey.currency0.toLowerCase() === launch.token.toLowerCase()
   const tokenPrice = tokenPriceInPaired(input.pool.sqrtPriceX96, tokenIsCurrency0)
   const fdv = fdvUsd({ tokenPriceInPaired: tokenPrice, pairedUsd: input.pairedUsd, totalSupply: BigInt(launch.totalSupply) })
-  const totalFee = compoundFees(quote.totalFee, routeFee(launch.paired.bridge ?? [], launch.paired.bridgeFeePips))
+  const totalFee = compoundFees(quote.totalFee, bridgeRouteFee(launch.paired))
   const cap = effectiveMarketCap(fdv, totalFee)
   return {
     slug: launch.slug,

@@ -43,6 +43,22 @@ export interface LaunchRecord {
   txHash: Hash
   /** Block time of the launch, epoch ms. */
   launchedAt: number
+  /**
+   * The pools the launch was priced and bought on before its liquidity moved (a Zora coin's `migrateLiquidity`), oldest
+   * first, each with the block that moved it away: a reorg below that block brings the launch back to it.
+   */
+  migrations?: LaunchMigration[]
+}
+
+/** Where a launch was before one move of its liquidity (src/launchpads/zora/zora-migration.ts). */
+export interface LaunchMigration {
+  poolKey: StoredPoolKey
+  poolId: Hex
+  feeSources: Record<string, Address>
+  feeSchedule: unknown
+  /** The block and transaction that moved the liquidity away from this pool. */
+  blockNumber: string
+  txHash: Hash
 }
 
 export type TickReason = 'launch' | 'swap' | 'block'

@@ -5,6 +5,7 @@
  * someone who takes an expected address first can give it a pool of their own (another hook, pair or fee module).
  * Pure: the lists come from src/launchpads/known-launch-pools.ts (Base, sourced) or the devnet's deployment.
  */
+import { type LaunchSupplySplit, type SupplySplitRules, supplySplitProblem } from './supply-split.ts'
 
 /** What a launch's pool is made of, as its adapter decoded it. */
 export interface LaunchPoolFacts {
@@ -14,6 +15,8 @@ export interface LaunchPoolFacts {
   paired: { kind: string; address: string }
   /** The launch's named fee sources (hook, MEV module, Doppler hook ...): each must be known. */
   feeSources: Readonly<Record<string, string>>
+  /** How the launch divided its supply between pool and extensions, where its launchpad announces it (Clanker). */
+  supplySplit?: LaunchSupplySplit | undefined
 }
 
 /** One launchpad's known configurations; an absent list is not checked. */
@@ -22,6 +25,8 @@ export interface KnownPoolConfig {
   pairedKinds?: readonly string[]
   /** Fee sources other than the hook (MEV modules, Doppler hooks); the zero address stands for "none". */
   feeModules?: readonly string[]
+  /** What the factory allows of a supply split (Clanker's extensions); checked when the launch announces one. */
+  supplySplit?: SupplySplitRules
 }
 
 /** Per launchpad id; a launchpad without an entry is not checked (its factory's own allow-lists are all there is). */
@@ -43,5 +48,7 @@ export function unknownPoolReason(launchpad: string, pool: LaunchPoolFacts, know
       if (!modules.has(address.toLowerCase())) return `fee module ${name} ${address} is not one of ${launchpad}'s known modules`
     }
   }
+  const split = config.supplySplit && pool.supplySplit && supplySplitProblem(pool.supplySplit, config.supplySplit)
+  if (split) return `an impossible supply split: ${split}`
   return undefined
 }

@@ -11,6 +11,7 @@ import { readAuctionV0Next, readV40Module } from './read-v40-module.ts'
 import { notAnswered } from '../../chain/not-answered.ts'
 import { readClankerLpFee } from './read-lp-fee.ts'
 import { CLANKER_FEE_ABI, CLANKER_TOKEN_CREATED } from './clanker-abi.ts'
+import { clankerSupplySplit } from './clanker-supply-split.ts'
 
 export interface ClankerAdapterOptions {
   factory: Address
@@ -57,6 +58,8 @@ export function createClankerAdapter(options: ClankerAdapterOptions): LaunchpadA
         paired: { kind: 'weth', address: getAddress(args.pairedToken) },
         tokenIsCurrency0: isAddressEqual(pool.poolKey.currency0, token),
         feeSources: { hook: getAddress(args.poolHook), mevModule: getAddress(args.mevModule) },
+        // Checked against Clanker's rules with the pool (known-launch-pools.ts): an impossible split is no launch of its factory.
+        supplySplit: clankerSupplySplit(args, log, ctx.txLogs, options.factory),
       }
       return { kind: 'launch', candidate }
     },

@@ -7,6 +7,7 @@ import { BASE_CLANKER_FACTORY, BASE_DOPPLER_AIRLOCK, BASE_ZORA_FACTORY } from '.
 import { CLANKER_TOKEN_CREATED } from '../../../src/launchpads/clanker/clanker-abi.ts'
 import { DOPPLER_AIRLOCK_ABI, DOPPLER_CREATE, DOPPLER_HOOK_ABI } from '../../../src/launchpads/doppler/doppler-abi.ts'
 import { ZORA_COIN_CREATED_V4, ZORA_CREATOR_COIN_CREATED } from '../../../src/launchpads/zora/zora-abi.ts'
+import { ZORA_LIQUIDITY_MIGRATED } from '../../../src/launchpads/zora/zora-migration.ts'
 
 /**
  * The ABI fragments the adapters decode and call, compared with the ABIs the protocols publish on npm (clanker-sdk,
@@ -18,7 +19,12 @@ import { ZORA_COIN_CREATED_V4, ZORA_CREATOR_COIN_CREATED } from '../../../src/la
 
 // The package's type declarations re-export without file extensions, which NodeNext resolution does not follow: the
 // values are there at run time, typed here.
-const { coinFactoryABI, coinFactoryAddress } = zoraDeployments as unknown as { coinFactoryABI: Abi; coinFactoryAddress: Record<number, Address> }
+const { coinFactoryABI, coinFactoryAddress, coinABI, coinV4ABI } = zoraDeployments as unknown as {
+  coinFactoryABI: Abi
+  coinFactoryAddress: Record<number, Address>
+  coinABI: Abi
+  coinV4ABI: Abi
+}
 
 /** The item of `abi` with that type and name (exactly one). */
 function published(abi: Abi, type: 'event' | 'function', name: string): AbiEvent | AbiFunction {
@@ -57,6 +63,12 @@ describe('launchpad ABIs match what the protocols publish', () => {
     expect(factory && isAddressEqual(factory, BASE_ZORA_FACTORY)).toBe(true)
     expectSame(ZORA_COIN_CREATED_V4, coinFactoryABI)
     expectSame(ZORA_CREATOR_COIN_CREATED, coinFactoryABI)
+  })
+
+  it("Zora coins: the coin's LiquidityMigrated (migrateLiquidity), in both coin ABIs", () => {
+    const [migrated] = ZORA_LIQUIDITY_MIGRATED
+    expectSame(migrated!, coinABI)
+    expectSame(migrated!, coinV4ABI)
   })
 
   it('Doppler on Base: the Airlock (Create, the 10-field getAssetData) and the decay-multicurve hook (the 5-field getFeeScheduleOf)', () => {

@@ -7,6 +7,13 @@ import {PoolId} from "@uniswap/v4-core/src/types/PoolId.sol";
 import {DevnetLinearFeeLaunchpad} from "../DevnetLinearFeeLaunchpad.sol";
 import {DevnetZoraHook} from "./DevnetZoraHook.sol";
 import {DevnetZoraCoin} from "./DevnetZoraCoin.sol";
+import {Currency} from "@uniswap/v4-core/src/types/Currency.sol";
+import {BalanceDelta} from "@uniswap/v4-core/src/types/BalanceDelta.sol";
+import {ModifyLiquidityParams} from "@uniswap/v4-core/src/types/PoolOperation.sol";
+import {TickMath} from "@uniswap/v4-core/src/libraries/TickMath.sol";
+import {Position} from "@uniswap/v4-core/src/libraries/Position.sol";
+import {StateLibrary} from "@uniswap/v4-core/src/libraries/StateLibrary.sol";
+import {BurnedPosition, IDevnetZoraLiquidityHolder} from "./IDevnetZoraUpgradeableHook.sol";
 
 /// @notice Devnet Zora coin factory: a 1B-supply coin in a dynamic-fee v4 pool with DevnetZoraHook, the pool
 /// initialised before the launch event (caller = msg.sender, poolKeyHash = the PoolId), as on Base
@@ -15,11 +22,24 @@ import {DevnetZoraCoin} from "./DevnetZoraCoin.sol";
 /// emits CreatorCoinCreated instead (same fields). ZORA here is the devnet's stand-in token, traded against ETH in a
 /// plain v4 pool the devnet deploys beside this factory.
 /// A content coin may also pair with a creator coin launched here (ZORA -> creator coin -> content coin).
-/// Coins answer the real `getPoolKey()` and `currency()` (DevnetZoraCoin).
+/// Coins answer the real `getPoolKey()` and `currency()` (DevnetZoraCoin); a content or creator coin's owner (the
+/// deploy's caller here) may migrate its liquidity to a new hook (DevnetZoraCoin.migrateLiquidity): the factory holds
+/// the launch liquidity on devnet, so it burns it for the pool's hook (burnLaunchLiquidity).
 /// Simplified: no initial-supply purchase after the event, no reward
 /// split, no vesting of a creator coin's share; the launch fee is the hook's fixed schedule (99% -> 1% over 10 s,
 /// libs/CoinConstants.sol), as on Base. The entry points take a struct instead of the real parameter lists.
-contract DevnetZoraFactory is DevnetLinearFeeLaunchpad {
+contract DevnetZoraFactory is DevnetLinearFeeLaunchpad, IDevnetZoraLiquidityHolder {
+    using StateLibrary for IPoolManager;
+
+    /// @notice The single-sided range each launch's liquidity was added in (DevnetLaunchpadBase._addLiquidity's), by pool.
+    struct LaunchRange {
+        int24 lower;
+        int24 upper;
+    }
+
+    mapping(PoolId => LaunchRange) public launchRanges;
+
+    error OnlyHook();
     int24 public constant TICK_SPACING = 200;
     int24 public constant STARTING_TICK = -207_400; // ~1e-9 ETH per coin: ~1 ETH FDV
     int24 public constant ZORA_STARTING_TICK = -92_200; // ~1e-4 ZORA per coin: ~100k ZORA FDV
@@ -98,7 +118,8 @@ contract DevnetZoraFactory is DevnetLinearFeeLaunchpad {
         PoolKey memory key;
         (coin, key) = _launchLinear(zora, symbol, symbol, keccak256(bytes(symbol)), 0, 0, 0, TICK_SPACING, ZORA_STARTING_TICK);
         DevnetZoraCoin(coin).setPool(key, zora);
-        DevnetZoraHook(address(hook)).setFloorFee(key.toId(), TREND_LP_FEE);
+        _recordLaunch(coin, key, ZORA_STARTING_TICK);
+        DevnetZoraHook(payable(address(hook))).setFloorFee(key.toId(), TREND_LP_FEE);
         emit TrendCoinCreated(msg.sender, symbol, coin, key, PoolId.unwrap(key.toId()), "", VERSION);
     }
 
@@ -148,6 +169,39 @@ contract DevnetZoraFactory is DevnetLinearFeeLaunchpad {
         int24 startingTick = p.currency == address(0) ? STARTING_TICK : p.currency == zora ? ZORA_STARTING_TICK : COIN_STARTING_TICK;
         (coin, key) = _launchLinear(p.currency, p.name, p.symbol, p.salt, 0, 0, 0, TICK_SPACING, startingTick);
         DevnetZoraCoin(coin).setPool(key, p.currency);
+        DevnetZoraCoin(coin).setOwner(msg.sender);
+        _recordLaunch(coin, key, startingTick);
+    }
+
+    /// @dev The hook learns the pool's coin (who may migrate it); the factory keeps the range its liquidity is in.
+    function _recordLaunch(address coin, PoolKey memory key, int24 startingTick) private {
+        PoolId id = key.toId();
+        DevnetZoraHook(payable(address(hook))).setPoolCoin(id, coin);
+        bool tokenIs0 = Currency.unwrap(key.currency0) == coin;
+        int24 tick = tokenIs0 ? startingTick : -startingTick;
+        launchRanges[id] = tokenIs0
+            ? LaunchRange({lower: tick, upper: TickMath.maxUsableTick(key.tickSpacing)})
+            : LaunchRange({lower: TickMath.minUsableTick(key.tickSpacing), upper: tick});
+    }
+
+    /// @notice The pool's hook, migrating it inside its own unlock: burns the launch position (what is left of it,
+    /// with its fees) and sends both currencies to `to`, the new hook (V4Liquidity._handleBurnAllPositionsCallback).
+    function burnLaunchLiquidity(PoolKey calldata key, address to) external returns (BurnedPosition memory burned) {
+        if (msg.sender != address(hook)) revert OnlyHook();
+        PoolId id = key.toId();
+        LaunchRange memory r = launchRanges[id];
+        delete launchRanges[id];
+        burned.tickLower = r.lower;
+        burned.tickUpper = r.upper;
+        uint128 liquidity = poolManager.getPositionLiquidity(id, Position.calculatePositionKey(address(this), r.lower, r.upper, bytes32(0)));
+        if (liquidity == 0) return burned;
+        (BalanceDelta delta,) = poolManager.modifyLiquidity(
+            key, ModifyLiquidityParams({tickLower: r.lower, tickUpper: r.upper, liquidityDelta: -int256(uint256(liquidity)), salt: bytes32(0)}), ""
+        );
+        burned.amount0Received = uint128(delta.amount0());
+        burned.amount1Received = uint128(delta.amount1());
+        if (burned.amount0Received > 0) poolManager.take(key.currency0, to, burned.amount0Received);
+        if (burned.amount1Received > 0) poolManager.take(key.currency1, to, burned.amount1Received);
     }
 
     function _createToken(string calldata name, string calldata symbol, bytes32 salt) internal override returns (address) {
