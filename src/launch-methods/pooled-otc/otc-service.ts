@@ -96,12 +96,12 @@ export function createOtcService({ store, wallets, clock, chain, logger }: OtcSe
   const recordDeposit = (slug: string, offer: OtcOffer, terms: OtcTerms, txHash: string | null, blockNumber: bigint | null) =>
     store.mutex.run(PROJECT_LOCK, async () => {
       const current = (await store.sub.projects.get(slug))!
-      const now = current.otc
-      if (!now || now.offerId !== offer.offerId || otcTermsDifferences(recordedOtcTerms(now, terms.project), terms).length > 0) {
+      const inForce = current.otc
+      if (!inForce || inForce.offerId !== offer.offerId || otcTermsDifferences(recordedOtcTerms(inForce, terms.project), terms).length > 0) {
         throw new PrebuyError('otc_terms_changed', 'The offer changed while its deposit was sent: that deposit does not count. Deposit again.')
       }
       return write(current, {
-        ...now,
+        ...inForce,
         deposit: { txHash, blockNumber: blockNumber === null ? null : blockNumber.toString(), at: clock(), project: terms.project },
       })
     })
@@ -109,15 +109,15 @@ export function createOtcService({ store, wallets, clock, chain, logger }: OtcSe
   const supersede = (slug: string, offer: OtcOffer, reason: string) =>
     store.mutex.run(PROJECT_LOCK, async () => {
       const current = (await store.sub.projects.get(slug))!
-      const now = current.otc!
-      const round = Math.max(now.round ?? 0, offer.round ?? 0) + 1
+      const inForce = current.otc!
+      const round = Math.max(inForce.round ?? 0, offer.round ?? 0) + 1
       return write(current, {
-        ...now,
+        ...inForce,
         offerId: otcOfferId(slug, round),
         round,
         deposit: null,
         settlement: null,
-        superseded: [...(now.superseded ?? []), { offerId: offer.offerId, reason, at: clock() }],
+        superseded: [...(inForce.superseded ?? []), { offerId: offer.offerId, reason, at: clock() }],
       })
     })
   /** The owner wallet takes back its own open offer `offerId` (the contract keys it by that wallet). */
