@@ -121,9 +121,10 @@ const word = (name: string) => new RegExp(`(?<![\\w$.])${name}(?![\\w$])`, 'g')
 function renameNowValues(code: string): string {
   return (
     code
-      // Declared with a type (`let now: number`, `(now: number) =>`): the colon is not a key's.
+      // Declared with a type (`let now: number`, `(now: number) =>`, `(entry, now: number)`): the colon is not a key's.
       .replace(/(?<=\b(?:const|let|var)\s+)now(?![\w$])/g, 'nowMs')
       .replace(/(?<=\(\s*)now(?=\s*\??:)/g, 'nowMs')
+      .replace(/(?<=,\s*)now(?=\s*\??:\s*(?:number|bigint)\b)/g, 'nowMs')
       // `{ now }` / `, now }` / `{ now,` shorthand (object or destructuring): keep the key, rename the binding.
       .replace(/(?<=[{,]\s*)now(?=\s*[,}])/g, 'now: nowMs')
       // Any other bare `now` that is not a key (`now:` / `now?:`) or a member (`x.now`, `x?.now`; a spread `...now` is not).
