@@ -56,7 +56,7 @@ export interface OtcService {
 export interface OtcServiceDeps {
   store: Store
   wallets: WalletService
-  clock: Clock
+  now: Clock
   /** Absent: this daemon has no chain access for OTC (tests of other parts); every OTC call is refused. */
   chain?: OtcChain
   /** Where an offer id left for a fresh one is reported to the operator (absent: only recorded on the offer). */
@@ -74,7 +74,7 @@ export const otcOfferId = (slug: string, round = 0): Hex => keccak256(toHex(roun
 
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000'
 
-export function createOtcService({ store, wallets, clock, chain, logger }: OtcServiceDeps): OtcService {
+export function createOtcService({ store, wallets, now, chain, logger }: OtcServiceDeps): OtcService {
   const ownedOtcProject = (slug: string, actor: OtcActor): Promise<ProjectRecord> =>
     ownedProjectOfMethod(store, slug, actor, { launchMethod: 'pooled_otc', wrongMethod: 'not_otc_project', what: 'OTC offer' })
   const settlementOf = (project: ProjectRecord): Address => {
@@ -83,7 +83,7 @@ export function createOtcService({ store, wallets, clock, chain, logger }: OtcSe
     return address
   }
   const write = async (project: ProjectRecord, otc: OtcOffer): Promise<ProjectRecord> => {
-    const next: ProjectRecord = { ...project, otc, updatedAt: clock() }
+    const next: ProjectRecord = { ...project, otc, updatedAt: now() }
     await store.batch(projectWriteOps(store, project, next))
     return next
   }
@@ -102,7 +102,7 @@ export function createOtcService({ store, wallets, clock, chain, logger }: OtcSe
       }
       return write(current, {
         ...inForce,
-        deposit: { txHash, blockNumber: blockNumber === null ? null : blockNumber.toString(), at: clock(), project: terms.project },
+        deposit: { txHash, blockNumber: blockNumber === null ? null : blockNumber.toString(), at: now(), project: terms.project },
       })
     })
   /** Moves the offer to the next id, keeping its terms, with the left id and the reason on the record. */
@@ -117,7 +117,7 @@ export function createOtcService({ store, wallets, clock, chain, logger }: OtcSe
         round,
         deposit: null,
         settlement: null,
-        superseded: [...(inForce.superseded ?? []), { offerId: offer.offerId, reason, at: clock() }],
+        superseded: [...(inForce.superseded ?? []), { offerId: offer.offerId, reason, at: now() }],
       })
     })
   /** The owner wallet takes back its own open offer `offerId` (the contract keys it by that wallet). */
@@ -150,7 +150,7 @@ export function createOtcService({ store, wallets, clock, chain, logger }: OtcSe
         throw new PrebuyError('otc_unavailable', `This service has no vesting contract on ${before.chain}: a locked offer could not settle there.`)
       }
       const settleAt = Date.parse(input.settleAt)
-      if (!Number.isFinite(settleAt) || settleAt <= clock()) throw new PrebuyError('invalid_settle_at', 'settleAt must be an ISO 8601 time in the future.')
+      if (!Number.isFinite(settleAt) || settleAt <= now()) throw new PrebuyError('invalid_settle_at', 'settleAt must be an ISO 8601 time in the future.')
       let token: Address
       try {
         token = getAddress(input.tokenAddress)
@@ -188,7 +188,7 @@ export function createOtcService({ store, wallets, clock, chain, logger }: OtcSe
           deposit: null,
           settlement: null,
         }
-        const at = clock()
+        const at = now()
         const terms = { kind: 'otc_offer', offer } as const
         const sameAsInForce =
           previous?.settlement?.status !== 'cancelled' && JSON.stringify(termsInForce(project, 'otc_offer')) === JSON.stringify(summarize(terms))
@@ -309,7 +309,7 @@ export function createOtcService({ store, wallets, clock, chain, logger }: OtcSe
             if (current.otc?.settlement?.status === 'settling' || current.otc?.settlement?.status === 'settled') {
               throw new PrebuyError('otc_settling', 'The offer started settling meanwhile; see its outcome first.')
             }
-            return write(current, { ...current.otc!, settlement: { status: 'cancelled', at: clock() } })
+            return write(current, { ...current.otc!, settlement: { status: 'cancelled', at: now() } })
           })
         if (!offer.deposit) return markCancelled()
         const contract = settlementOf(project)
