@@ -9,20 +9,17 @@ import { createJournal } from '../src/journal/journal.ts'
 import { createServiceOperations } from './admin/service-operations.ts'
 import type { AdminOperations } from './admin/admin-operations.ts'
 import { refuseDisabledChains } from './admin/refuse-disabled-chains.ts'
+import { wireDevBuy } from '../src/launch-methods/dev-buy/wire-dev-buy.ts'
+import { wireOpenMarket } from '../src/launch-methods/open-market/wire-open-market.ts'
+import { wirePooledOtc } from '../src/launch-methods/pooled-otc/wire-pooled-otc.ts'
+import { wireVesting } from '../src/launch-methods/vesting/wire-vesting.ts'
+import type { LaunchMethodSetup } from '../src/launch-methods/worker/wired-launch-method.ts'
 import type { BackgroundWorker } from './workers/background-worker.ts'
-import { createLaunchWorkers } from './workers/launch-workers.ts'
-import { createOtcSettlementWorker } from '../src/launch-methods/pooled-otc/worker/otc-settlement-worker.ts'
-import { type LaunchMethodContracts, resolveOtcSettlements } from '../src/launch-methods/pooled-otc/worker/resolve-otc-settlements.ts'
 import { createContractsOperations } from './chain/contracts-operations.ts'
 import { type ContractsWatch, missingContracts, type OurContractState, watchOurContracts } from './chain/contracts-watch.ts'
 import { type OurContract, ourContracts } from './chain/our-contracts.ts'
 import { enabledChainKeys } from '../src/chain/enabled-chains.ts'
 import { createOwnerChangeWorker } from './workers/owner-change-worker.ts'
-import { createOtcChain } from '../src/launch-methods/pooled-otc/chain/otc-chain.ts'
-import { createDevBuyChain } from '../src/launch-methods/dev-buy/chain/dev-buy-chain.ts'
-import { createDevBuyWorker } from '../src/launch-methods/dev-buy/worker/dev-buy-worker.ts'
-import { resolveDevBuySetups } from '../src/launch-methods/dev-buy/worker/resolve-dev-buy-setups.ts'
-import { createVestingChain } from '../src/launch-methods/vesting/chain/vesting-chain.ts'
 import { removeDaemonFile, writeDaemonFile } from './process/daemon-file.ts'
 import { makeDataDirPrivate } from './process/make-data-dir-private.ts'
 import { createProbeHeads, createReadinessProbe } from './health/readiness-probe.ts'
@@ -196,18 +193,26 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     const otcClients = Object.fromEntries(
       enabled.map((key) => [key, createPublicClient({ transport: http(chains[key].rpcUrl, { retryCount: 2 }), pollingInterval: 250 })]),
     ) as Record<ChainKey, PublicClient>
-    // Filled when the workers start (below): on a real chain that waits until our contracts are deployed.
-    const otcSettlements: LaunchMethodContracts = { settlements: {}, vesting: {} }
-    const otcChain = createOtcChain({ clients: otcClients, settlements: otcSettlements.settlements, vesting: otcSettlements.vesting })
-    const vestingChain = createVestingChain({ clients: otcClients, vesting: otcSettlements.vesting })
-    // Dev buy: installed when the workers start (below), once the OTC resolver has the vesting contract.
-    const devBuyChain = createDevBuyChain(otcClients, chains)
+    // The launch methods, one wiring entry each (src/launch-methods/<method>/wire-<method>.ts): their chain sides now,
+    // for the services; their contracts when the workers start (on a real chain that waits until they are deployed).
+    const methodSetup: LaunchMethodSetup = {
+      chains,
+      clients: otcClients,
+      operator: wallets.bundlerAddress('base'),
+      feeRecipient: config.feeRecipient,
+      ...(devnetSetup ? { devnet: devnetSetup } : {}),
+      logger,
+    }
+    const vesting = wireVesting(methodSetup)
+    const pooledOtc = wirePooledOtc(methodSetup, vesting)
+    const devBuy = wireDevBuy(methodSetup, vesting)
+    const launchMethods = [wireOpenMarket(), vesting, pooledOtc, devBuy]
     const services: Services = createServices({
       store,
       wallets,
-      otcChain,
-      devBuyChain,
-      vestingChain,
+      otcChain: pooledOtc.otcChain,
+      devBuyChain: devBuy.devBuyChain,
+      vestingChain: vesting.vestingChain,
       logger,
       ownerChangeNoticeMs: config.ownerChanges.noticeHours * 3_600_000,
       readCode: async (chain, address) => (enabled.includes(chain) ? otcClients[chain].getCode({ address }) : undefined),
@@ -229,40 +234,18 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
         // stop() began while it started: it has already passed this worker, so stop it here.
         if (stopping) await worker.stop()
       }
-      // On devnet the devnet's deployer puts them there now; on a real chain they are there (the watch saw them).
-      const resolved = await resolveOtcSettlements({
-        chains,
-        clients: otcClients,
-        operator: wallets.bundlerAddress('base'),
-        feeRecipient: config.feeRecipient,
-        ...(devnetSetup ? { deployer: devnetSetup.contractsDeployer } : {}),
-        logger,
-      })
-      Object.assign(otcSettlements.settlements, resolved.settlements)
-      Object.assign(otcSettlements.vesting, resolved.vesting)
-      if (stopping) return
-      // Dev buy after the OTC resolution: its coordinator is built around the vesting contract resolved with it (the
-      // launch methods' shared part); the devnet's Clanker modules come from the devnet's setup, prepared before.
-      devBuyChain.install(
-        await resolveDevBuySetups({
-          chains,
-          clients: otcClients,
-          operator: wallets.bundlerAddress('base'),
-          feeRecipient: config.feeRecipient,
-          vesting: resolved.vesting,
-          ...(devnetSetup ? { devnet: devnetSetup } : {}),
-          logger,
-        }),
-      )
+      // On devnet the devnet's deployer puts them there now; on a real chain they are there (the watch saw them). One
+      // after another: on devnet one deployer account sends them. A method that needs another's contract (the vesting
+      // contract, for pooled OTC and dev buy) awaits it itself, so this order hides no dependency.
+      for (const method of launchMethods) {
+        if (stopping) return
+        await method.resolve()
+      }
       // On devnet the chains ran on automine for the deployments above; blocks on the configured clock from here on,
       // before any worker subscribes to them.
       if (stopping) return
       await devnet?.startBlocks()
-      const workers: BackgroundWorker[] = [
-        ...createLaunchWorkers(workerContext),
-        createOtcSettlementWorker({ store, services, wallets, chains, otcChain, logger }),
-        createDevBuyWorker({ store, services, wallets, chains, devBuyChain, logger }),
-      ]
+      const workers: BackgroundWorker[] = launchMethods.flatMap((method) => method.workers(workerContext))
       for (const worker of workers) await started(worker)
     }
     // Owner changes coming into force read only the store: started at once, whether or not our contracts are there.

@@ -102,8 +102,9 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['src/services', 'src/launch-methods/*/*-service.ts', 'src/launch-methods/owned-project-of-method.ts'],
   // 7 the API contracts (zod schemas, the admin route table): what the services answer, as the wire shows it
   ['src/api', 'src/admin-api'],
-  // 8 the daemon: the process, its listeners and workers (a launch method's worker lives in its folder)
-  ['daemon', 'src/launch-methods/*/worker', 'src/launch-methods/worker'],
+  // 8 the daemon: the process, its listeners and workers (a launch method's worker lives in its folder,
+  // and its wiring entry, wire-<method>.ts, which the composition root calls)
+  ['daemon', 'src/launch-methods/*/worker', 'src/launch-methods/worker', 'src/launch-methods/*/wire-*.ts'],
   // 9 the operator's client, then its console
   ['src/admin-client'],
   ['src/console'],

@@ -4,7 +4,7 @@ import { isChainCheckError } from '../../src/chain/chain-check-error.ts'
 import { isConfigError, loadConfig, type PrebuyConfig } from '../../src/config/index.ts'
 import { handleShutdownSignals } from '../../daemon/process/handle-shutdown-signals.ts'
 import { createSignalGate } from '../../daemon/process/signal-gate.ts'
-import { type RunningDaemon, START_STEPS, startDaemon } from '../../daemon/start-daemon.ts'
+import type { RunningDaemon } from '../../daemon/start-daemon.ts'
 import { createStartProgress } from '../../src/admin-client/cli/start-progress.ts'
 
 export default class DaemonStart extends Command {
@@ -38,6 +38,9 @@ export default class DaemonStart extends Command {
       }
       throw error
     }
+    // The daemon's module graph (chains, LevelDB, HTTP, every service) loads only once the config is valid: a config
+    // error answers in a second instead of after loading all of it (test/cli/start-errors.test.ts runs this path often).
+    const { START_STEPS, startDaemon } = await import('../../daemon/start-daemon.ts')
     // Human-readable (and terminal-safe) lines when a person watches; JSON lines for pipes, journald and CI.
     const logger = createLogger({ level: config.logLevel, pretty: process.stdout.isTTY === true && !process.env.CI })
     // A checklist for people at a terminal; pipes and CI get only the structured log.

@@ -4,7 +4,7 @@ import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
 import { enabledChainKeys } from '../../src/chain/enabled-chains.ts'
 import { withDeadline } from '../../src/common/with-deadline.ts'
 import { type ChainHeads, createChainHeads } from '../../src/chain/chain-heads.ts'
-import { type ChainObservation, judgeReadiness, type OwnContractObservation, type ReadinessReport } from '../../src/domain/health/readiness.ts'
+import { type ChainTipObservation, judgeReadiness, type OwnContractObservation, type ReadinessReport } from '../../src/domain/health/readiness.ts'
 import { createJournal } from '../../src/journal/journal.ts'
 import type { Store } from '../../src/store/open-store.ts'
 
@@ -46,7 +46,7 @@ export function createReadinessProbe(deps: {
     const [chains, contracts] = await Promise.all([
       Promise.all(
         enabled.map(
-          async (chain): Promise<ChainObservation> => ({
+          async (chain): Promise<ChainTipObservation> => ({
             chain,
             head: await headOf(chain),
             indexed: await indexedOf(chain),

@@ -47,7 +47,7 @@ function createRouteTable() {
  * may register more routes, e.g. its admin API, on a separate instance). Not yet listening when returned.
  */
 export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> {
-  const clock = deps.clock ?? systemClock
+  const now = deps.now ?? systemClock
   const timeouts = { ...DEFAULT_TIMEOUTS, ...deps.config.timeouts }
   const app = Fastify({
     // Slow clients cut off; requests fastify never routes (malformed HTTP, oversized headers, undecodable URLs) in
@@ -65,7 +65,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   registerCors(app, deps.config.corsOrigins ?? [])
   refuseWhileClosing(app)
   deps.metrics?.instrument(app)
-  logRequests(app, { perMinute: deps.config.requestLogPerMinute ?? DEFAULT_REQUEST_LOG_PER_MINUTE, clock })
+  logRequests(app, { perMinute: deps.config.requestLogPerMinute ?? DEFAULT_REQUEST_LOG_PER_MINUTE, now })
   app.decorateRequest('prebuyKey', null)
   // JSON only: a text/plain body is a 415, not a string that fails validation.
   app.removeContentTypeParser('text/plain')
@@ -90,18 +90,18 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     return reply.code(404).send(errorBody(404, 'No such endpoint.'))
   })
 
-  const keyLimiter = createFixedWindowLimiter({ limit: deps.config.rateLimit.perKeyPerMinute, windowMs: 60_000, clock })
+  const keyLimiter = createFixedWindowLimiter({ limit: deps.config.rateLimit.perKeyPerMinute, windowMs: 60_000, now })
   const ipLimiter = createFixedWindowLimiter({
     limit: deps.config.rateLimit.apiKeyCreationPerIpPerHour ?? DEFAULT_KEY_CREATION_PER_IP_PER_HOUR,
     windowMs: 3_600_000,
-    clock,
+    now,
   })
 
   // One budget for the three review submissions (each stored for the operators to read: a flood fills their queue and the disk).
   const submissionLimiter = createFixedWindowLimiter({
     limit: deps.config.rateLimit.submissionsPerIpPerHour ?? DEFAULT_SUBMISSIONS_PER_IP_PER_HOUR,
     windowMs: 3_600_000,
-    clock,
+    now,
   })
 
   const openApi = buildOpenApiDocument()

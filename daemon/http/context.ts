@@ -60,7 +60,7 @@ export interface HttpAppDeps {
   wallets: WalletService
   logger: Logger
   config: HttpAppConfig
-  clock?: Clock
+  now?: Clock
   /** GET /readyz's check (the daemon's: store, chains, indexer lag); without it only the store is checked. */
   readiness?: () => Promise<ReadinessReport>
   /** Counts and times every answer (Prometheus, served on the admin listener). */

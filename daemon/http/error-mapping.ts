@@ -1,20 +1,14 @@
 import type { Socket } from 'node:net'
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify'
 import { STATUS_BY_KIND, STATUS_TITLES } from '../../src/api/http-status.ts'
+import type { ErrorBody } from '../../src/api/schemas.ts'
 import { ERROR_CODES } from '../../src/common/error-codes.ts'
 import { isPrebuyError, type PrebuyError } from '../../src/common/errors.ts'
 
 export const RATE_LIMIT_MESSAGE = 'Rate limit exceeded. Retry after the window resets.'
 const INTERNAL_MESSAGE = 'An unexpected error occurred.'
 
-export interface ErrorBody {
-  error: string
-  message: string
-  code?: string
-  details?: unknown
-}
-
-export const errorBody = (status: number, message: string, extra: { code?: string; details?: unknown } = {}): ErrorBody => ({
+export const errorBody = (status: number, message: string, extra: Pick<ErrorBody, 'code' | 'details'> = {}): ErrorBody => ({
   error: STATUS_TITLES[status] ?? (status >= 500 ? 'Internal server error' : 'Bad request'),
   message,
   ...extra,
@@ -67,8 +61,9 @@ function describeOwnLimit(reply: FastifyReply, error: PrebuyError): void {
 }
 
 /** The `details` an error body carries: the problems of an invalid body or query, else the fields its code publishes. */
-function publicDetails(error: PrebuyError): { details?: unknown } {
-  if (error.kind === 'bad_request' && error.details?.issues) return { details: error.details.issues }
+function publicDetails(error: PrebuyError): Pick<ErrorBody, 'details'> {
+  // validate.ts puts issuesOf(...) there: the {path, message} list the schema publishes.
+  if (error.kind === 'bad_request' && error.details?.issues) return { details: error.details.issues as ErrorBody['details'] }
   const fields = (ERROR_CODES[error.code] as { details?: readonly string[] }).details
   if (!fields || !error.details) return {}
   const details: Record<string, string> = {}

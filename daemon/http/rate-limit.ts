@@ -20,12 +20,12 @@ export interface RateLimiter {
  * Fixed windows aligned to multiples of `windowMs`: cheap (one map entry per caller) and the reset time is the
  * same for every request in a window, which is what X-RateLimit-Reset promises.
  */
-export function createFixedWindowLimiter({ limit, windowMs, clock }: { limit: number; windowMs: number; clock: Clock }): RateLimiter {
+export function createFixedWindowLimiter({ limit, windowMs, now }: { limit: number; windowMs: number; now: Clock }): RateLimiter {
   const windows = new Map<string, { start: number; count: number }>()
   return {
     hit(id) {
-      const now = clock()
-      const start = Math.floor(now / windowMs) * windowMs
+      const nowMs = now()
+      const start = Math.floor(nowMs / windowMs) * windowMs
       let entry = windows.get(id)
       if (!entry || entry.start !== start) {
         // Forget stale callers now and then so the map tracks only recent ones.
@@ -34,26 +34,26 @@ export function createFixedWindowLimiter({ limit, windowMs, clock }: { limit: nu
         windows.set(id, entry)
       }
       entry.count += 1
-      return verdictOf(entry, now)
+      return verdictOf(entry, nowMs)
     },
     refund(id) {
-      const now = clock()
-      const start = Math.floor(now / windowMs) * windowMs
+      const nowMs = now()
+      const start = Math.floor(nowMs / windowMs) * windowMs
       const entry = windows.get(id)
-      if (!entry || entry.start !== start) return verdictOf({ start, count: 0 }, now) // that window has ended anyway
+      if (!entry || entry.start !== start) return verdictOf({ start, count: 0 }, nowMs) // that window has ended anyway
       entry.count = Math.max(0, entry.count - 1)
-      return verdictOf(entry, now)
+      return verdictOf(entry, nowMs)
     },
   }
 
-  function verdictOf(entry: { start: number; count: number }, now: number): RateLimitVerdict {
+  function verdictOf(entry: { start: number; count: number }, nowMs: number): RateLimitVerdict {
     const resetAt = entry.start + windowMs
     return {
       allowed: entry.count <= limit,
       limit,
       remaining: Math.max(0, limit - entry.count),
       resetAt,
-      retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)),
+      retryAfterSeconds: Math.max(1, Math.ceil((resetAt - nowMs) / 1000)),
     }
   }
 }

@@ -16,8 +16,8 @@ declare module 'fastify' {
  * flood of bad requests can therefore not fill the disk (each line is also bounded: see loggableUrl), and the
  * Prometheus counters on the admin listener still count every request.
  */
-export function logRequests(app: FastifyInstance, options: { perMinute: number; clock: Clock }): void {
-  const budget = createLogBudget({ perWindow: options.perMinute, windowMs: 60_000, now: options.clock })
+export function logRequests(app: FastifyInstance, options: { perMinute: number; now: Clock }): void {
+  const budget = createLogBudget({ perWindow: options.perMinute, windowMs: 60_000, now: options.now })
   app.decorateRequest('prebuyLogged', false)
   app.addHook('onRequest', async (request) => {
     const { admitted, summary } = budget.take()

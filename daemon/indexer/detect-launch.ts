@@ -1,5 +1,5 @@
 import { withLaunchProtocolFee } from '../../src/pricing/protocol-fee.ts'
-import { type Address, erc20Abi, isAddressEqual, type Log, type PublicClient, parseAbi } from 'viem'
+import { type Address, erc20Abi, isAddressEqual, type Log, type PublicClient } from 'viem'
 import type { ChainConfig } from '../../src/chain/chain-keys.ts'
 import type { Launchpad, ProjectRecord } from '../../src/domain/records.ts'
 import type { LaunchRecord } from '../../src/journal/journal-records.ts'
@@ -11,11 +11,7 @@ import { waitingLaunchpads } from '../../src/store/project-index.ts'
 import type { PoolState } from '../../src/pricing/price-tick.ts'
 import { withBridgeProtocolFees } from '../../src/pricing/bridge-fee.ts'
 import { poolIdOf } from '../../src/launchpads/pool-id.ts'
-
-export const STATE_VIEW = parseAbi([
-  'function getSlot0(bytes32 poolId) view returns (uint160 sqrtPriceX96, int24 tick, uint24 protocolFee, uint24 lpFee)',
-  'function getLiquidity(bytes32 poolId) view returns (uint128)',
-])
+import { STATE_VIEW } from './state-view-abi.ts'
 
 /** A registered project's launch, bound and read: its record, the project and the pool's state. */
 export interface DetectedLaunch {

@@ -3,7 +3,7 @@ import type { LaunchRecord } from '../../src/journal/journal-records.ts'
 import { findInitializedPools, POOL_MANAGER_EVENTS } from '../../src/launchpads/v4-events.ts'
 import { decodeZoraMigration, migratedLaunch } from '../../src/launchpads/zora/zora-migration.ts'
 import type { PoolState } from '../../src/pricing/price-tick.ts'
-import { STATE_VIEW } from './detect-launch.ts'
+import { STATE_VIEW } from './state-view-abi.ts'
 import type { LaunchedPools } from './launched-pools.ts'
 
 /** A launch whose liquidity moved to a new pool, with the pool it left and the new pool's state. */

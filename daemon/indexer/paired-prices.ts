@@ -6,8 +6,7 @@ import { type Fraction, multiply } from '../../src/pricing/fraction.ts'
 import { priceThroughRoute } from '../../src/pricing/route-price.ts'
 import { readEthUsdBanded } from '../../src/chain/read-eth-usd.ts'
 import type { EthUsdBandOutcome } from '../../src/pricing/eth-usd-band.ts'
-
-export const STATE_VIEW = parseAbi(['function getSlot0(bytes32 poolId) view returns (uint160 sqrtPriceX96, int24 tick, uint24 protocolFee, uint24 lpFee)'])
+import { STATE_VIEW } from './state-view-abi.ts'
 
 const V3_POOL = parseAbi(['function token0() view returns (address)'])
 

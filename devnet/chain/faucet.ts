@@ -15,7 +15,7 @@ export interface FundAmounts {
   eth?: string
 }
 
-export interface FundResult {
+export interface FundedAmounts {
   /** Atomic amounts added, as decimal strings. */
   stablecoin: string
   eth: string
@@ -74,7 +74,7 @@ const ethLocks = createKeyedMutex()
  * events and totalSupply stay right) and adds ETH to its balance (anvil_setBalance). Waits for the mint's receipt;
  * with manual mining it mines the block itself.
  */
-export async function fundAccount(chain: ChainConfig, address: Address, amounts: FundAmounts): Promise<FundResult> {
+export async function fundAccount(chain: ChainConfig, address: Address, amounts: FundAmounts): Promise<FundedAmounts> {
   await assertDevnet(chain)
   let to: Address
   try {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ChangeTerms, LaunchSimulation as LaunchSimulationSchema, PendingChange, ProjectChanges } from '../api/schemas.ts'
+import { ChangeTerms, LaunchSimulationSchema, PendingChange, ProjectChanges } from '../api/schemas.ts'
 import {
   adminRequests,
   type AddBlockResult,

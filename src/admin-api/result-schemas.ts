@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { CHAIN_KEYS } from '../chain/chain-keys.ts'
-import { DevBuyLaunch, OtcOffer } from '../api/schemas.ts'
+import { DevBuyLaunchSchema, OtcOfferSchema } from '../api/schemas.ts'
 import { BLOCK_TYPES, LAUNCH_METHODS, LAUNCHPADS, ORDER_STATUSES, REVIEW_STATUSES } from '../domain/records.ts'
 
 /**
@@ -17,9 +17,9 @@ export const integerString = z.string().regex(/^\d+$/)
 export const time = z.number().int().nonnegative()
 
 /** A project's pooled OTC offer (the public API's OtcOffer schema). */
-export const otcResult = z.strictObject({ slug: z.string(), otc: OtcOffer.nullable() })
+export const otcResult = z.strictObject({ slug: z.string(), otc: OtcOfferSchema.nullable() })
 /** A project's dev-buy launch (the public API's DevBuyLaunch schema). */
-export const devBuyResult = z.strictObject({ slug: z.string(), devBuy: DevBuyLaunch.nullable() })
+export const devBuyResult = z.strictObject({ slug: z.string(), devBuy: DevBuyLaunchSchema.nullable() })
 
 export const projectRecord = z.object({
   slug: z.string(),

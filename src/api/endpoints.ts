@@ -77,7 +77,7 @@ export const ENDPOINTS: Endpoint[] = [
     summary: 'Request a key for review',
     description: 'Queues a key request for manual review (status pending). The key is delivered through the contact if approved.',
     body: S.KeyRequestBody,
-    responses: { 200: { description: 'Received.', schema: S.Receipt }, ...submissionErrors },
+    responses: { 200: { description: 'Received.', schema: S.ReceiptSchema }, ...submissionErrors },
   },
   {
     method: 'GET',
@@ -94,7 +94,7 @@ export const ENDPOINTS: Endpoint[] = [
     summary: 'Approved project profiles',
     description: 'Cursor-paginated approved projects in slug order.',
     query: S.PageQuery,
-    responses: { 200: ok('A page of profiles.', S.ProjectPage), 400: invalid, ...authErrors },
+    responses: { 200: ok('A page of profiles.', S.ProjectPageSchema), 400: invalid, ...authErrors },
   },
   {
     method: 'GET',
@@ -103,7 +103,7 @@ export const ENDPOINTS: Endpoint[] = [
     summary: 'One project with current stats',
     description: 'Profile, launch facts and stats; the owning key also gets ownerStats. Unknown slug: 404.',
     pathParams: slugParam,
-    responses: { 200: ok('The project.', S.ProjectDetail), 404: err('No project has this slug.'), ...authErrors },
+    responses: { 200: ok('The project.', S.ProjectDetailSchema), 404: err('No project has this slug.'), ...authErrors },
   },
   {
     method: 'PATCH',
@@ -115,8 +115,8 @@ export const ENDPOINTS: Endpoint[] = [
     pathParams: slugParam,
     body: S.LaunchBindingBody,
     responses: {
-      200: ok('The binding in force (the request asked for it; nothing to confirm).', S.LaunchBinding),
-      202: ok('The proposal is recorded (pendingChange); the binding in force is unchanged.', S.LaunchBinding),
+      200: ok('The binding in force (the request asked for it; nothing to confirm).', S.LaunchBindingSchema),
+      202: ok('The proposal is recorded (pendingChange); the binding in force is unchanged.', S.LaunchBindingSchema),
       400: invalid,
       403: err('The key does not own the project (code not_project_owner).'),
       404: err('No project has this slug.'),
@@ -134,7 +134,7 @@ export const ENDPOINTS: Endpoint[] = [
     pathParams: slugParam,
     query: S.SimulationQuery,
     responses: {
-      200: ok('The simulation.', S.LaunchSimulation),
+      200: ok('The simulation.', S.LaunchSimulationSchema),
       400: err('startFdvUsdc is not a positive decimal USD amount within the bounds (code invalid_query).'),
       403: err('The key does not own the project (code not_project_owner).'),
       404: err('No project has this slug.'),
@@ -175,7 +175,7 @@ export const ENDPOINTS: Endpoint[] = [
       "Before the settlement: a deposited offer is cancelled on chain by the owning key's wallet and the tokens return to it; an offer not deposited yet is dropped. The project may then set a new offer (it gets a new offerId). Orders are not touched. Idempotent.",
     pathParams: slugParam,
     responses: {
-      200: ok('The offer, cancelled (settlement.status cancelled).', S.OtcOffer),
+      200: ok('The offer, cancelled (settlement.status cancelled).', S.OtcOfferSchema),
       403: err('The key does not own the project (code not_project_owner).'),
       404: err('No project has this slug.'),
       409: err(
@@ -194,7 +194,7 @@ export const ENDPOINTS: Endpoint[] = [
       "The owning key's smart wallet deposits the offered tokens into the settlement contract, in one wallet operation (approve and deposit); transfer the tokens to that wallet (GET /wallet shows its address) first. The stablecoin of the settlement is paid to the same wallet. The contract stores the offer under offerKey(that wallet, offerId), so a deposit anyone else makes under the same public offerId is never this offer's; the deposit counts only when the on-chain offer equals these terms in every field (an offer there with other terms is taken back and the offer moves to a fresh offerId, listed in supersededOffers). Idempotent: an offer already deposited is returned as it is.",
     pathParams: slugParam,
     responses: {
-      200: ok('The offer, deposited.', S.OtcOffer),
+      200: ok('The offer, deposited.', S.OtcOfferSchema),
       400: err("The owner's wallet does not hold the offered tokens (insufficient_token_balance)."),
       403: err('The key does not own the project (code not_project_owner).'),
       404: err('No project has this slug.'),
@@ -215,7 +215,7 @@ export const ENDPOINTS: Endpoint[] = [
     pathParams: slugParam,
     body: S.DevBuyParamsBody,
     responses: {
-      200: ok('The launch now in force.', S.DevBuyLaunch),
+      200: ok('The launch now in force.', S.DevBuyLaunchSchema),
       400: err('A parameter is missing, too long or has control characters (invalid_dev_buy_params), an invalid address, or an invalid body.'),
       403: err('The key does not own the project (code not_project_owner).'),
       404: err('No project has this slug.'),
@@ -233,7 +233,7 @@ export const ENDPOINTS: Endpoint[] = [
       "Asks the daemon to launch now: its dev-buy worker (within seconds) moves the project's active orders to executing, plans the buy from the wallets' balances at that moment, and sends one transaction in which the contributing wallets pay in, the stablecoin is swapped to ETH, the token is deployed with the dev buy and the tokens are split; everything or nothing. Follow devBuy.state on GET /projects/{slug}. Orders left out stay active and buy on the open market under their limits. Idempotent: asking again while it launches, or after, changes nothing; after not_launched (no order could take part) it asks again.",
     pathParams: slugParam,
     responses: {
-      202: ok('The launch, asked for (requestedAt set).', S.DevBuyLaunch),
+      202: ok('The launch, asked for (requestedAt set).', S.DevBuyLaunchSchema),
       403: err('The key does not own the project (code not_project_owner).'),
       404: err('No project has this slug.'),
       409: err('Not a dev_buy project (not_dev_buy_project), no parameters set (dev_buy_no_params), or the project has launched (dev_buy_launched).'),
@@ -249,7 +249,7 @@ export const ENDPOINTS: Endpoint[] = [
     description: 'Cursor-paginated, follower count descending. The owning key also sees maxSpendUsdc and maxFdvUsdc.',
     pathParams: slugParam,
     query: S.PageQuery,
-    responses: { 200: ok('A page of buyers.', S.BuyerPage), 400: invalid, 404: err('No project has this slug.'), ...authErrors },
+    responses: { 200: ok('A page of buyers.', S.BuyerPageSchema), 400: invalid, 404: err('No project has this slug.'), ...authErrors },
   },
   {
     method: 'POST',
@@ -258,7 +258,7 @@ export const ENDPOINTS: Endpoint[] = [
     summary: 'Submit a project for registration',
     description: 'Stored as a pending registration; on approval the operators create the project and the submitter receives an API key.',
     body: S.RegistrationBody,
-    responses: { 200: { description: 'Received.', schema: S.Receipt }, ...submissionErrors },
+    responses: { 200: { description: 'Received.', schema: S.ReceiptSchema }, ...submissionErrors },
   },
   {
     method: 'POST',
@@ -278,7 +278,7 @@ export const ENDPOINTS: Endpoint[] = [
     description:
       'Cursor-paginated, spend cap descending. Deleted orders are excluded unless status=deleted. An order filled by a locked launch method carries execution.vesting: its position, the schedule (start, lockupEnd, vestingEnd) and the state at the chain’s latest block time (vested, locked, released, releasable).',
     query: S.OrdersQuery,
-    responses: { 200: ok('A page of orders.', S.OrderPage), 400: invalid, ...authErrors },
+    responses: { 200: ok('A page of orders.', S.OrderPageSchema), 400: invalid, ...authErrors },
   },
   {
     method: 'PATCH',
@@ -331,6 +331,6 @@ export const ENDPOINTS: Endpoint[] = [
     summary: 'Send feedback',
     description: 'Stored for the operators.',
     body: S.FeedbackBody,
-    responses: { 200: { description: 'Received.', schema: S.Receipt }, ...submissionErrors },
+    responses: { 200: { description: 'Received.', schema: S.ReceiptSchema }, ...submissionErrors },
   },
 ]

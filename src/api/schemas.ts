@@ -4,12 +4,19 @@ import { lockTermsFields } from '../launch-methods/vesting/domain/lock-terms.ts'
 import { parseDecimal } from '../domain/decimal.ts'
 import { FDV_DECIMALS, MAX_BATCH_ITEMS, MAX_EXPIRES_IN_MS, MAX_FDV_USDC, MIN_EXPIRES_IN_MS } from '../domain/order-bounds.ts'
 import { ORDER_ITEM_CODES, ORDER_ITEM_STATUSES } from '../domain/order-codes.ts'
-import { LAUNCH_METHODS, LAUNCHPADS, ORDER_STATUSES } from '../domain/records.ts'
+import { LAUNCH_METHODS, LAUNCHPADS, ORDER_STATUSES, type ProjectProfile } from '../domain/records.ts'
 import { API_ERROR_CODES } from '../common/error-codes.ts'
 import { publicText } from '../common/public-text.ts'
 import { addressSchema, projectUrlSchema } from '../common/schemas.ts'
 import { LABEL_MAX_LENGTH } from '../domain/api-key.ts'
 import { devBuyTextFields } from '../domain/dev-buy-text.ts'
+import type { DevBuyLaunchView } from '../launch-methods/dev-buy/domain/dev-buy-view.ts'
+import type { OtcOfferView } from '../launch-methods/pooled-otc/domain/otc-view.ts'
+import type { BuyerPage } from '../services/buyer-service.ts'
+import type { LaunchSimulation } from '../services/launch-simulation-service.ts'
+import type { OrderPage } from '../services/order-service.ts'
+import type { ProjectDetail, ProjectPage } from '../services/project-service.ts'
+import type { Receipt } from '../services/review-service.ts'
 
 /**
  * The one place request and response shapes are defined. Routes validate with these (safeParse) and the OpenAPI
@@ -58,8 +65,10 @@ export const ErrorBody = z
       .describe('Sent with the codes that say so: the problems of an invalid body or query, or the fields a code publishes.'),
   })
   .describe('Every error response has this body.')
+/** The error body's one type (daemon/http/error-mapping.ts builds it): the API contract is the lowest layer that needs it. */
+export type ErrorBody = z.infer<typeof ErrorBody>
 
-export const Receipt = z
+export const ReceiptSchema = z
   .object({
     status: z.literal('received'),
     message: z.string().describe('Human-readable acknowledgement.'),
@@ -152,7 +161,7 @@ const TeamMember = z.object({
   roles: z.array(z.object({ projectName: z.string(), title: z.string() })),
 })
 
-export const ProjectProfile = z
+export const ProjectProfileSchema = z
   .object({
     identity: z.object({
       slug: z.string(),
@@ -176,8 +185,8 @@ export const ProjectProfile = z
   })
   .describe('A project profile (spec section 2.3).')
 
-export const ProjectPage = z.object({
-  data: z.array(ProjectProfile),
+export const ProjectPageSchema = z.object({
+  data: z.array(ProjectProfileSchema),
   meta: z.object({ total: z.int(), limit: z.int(), nextCursor: z.string().nullable() }),
 })
 
@@ -257,7 +266,7 @@ export const ProjectChanges = z
   })
   .describe('Changes of what the orders buy: pending ones and the history, with their times.')
 
-export const OtcOffer = z
+export const OtcOfferSchema = z
   .object({
     offerId: z
       .string()
@@ -297,7 +306,7 @@ export const OtcOffer = z
   })
   .describe('A pooled OTC offer (docs/launch-methods.md).')
 
-export const OtcOfferEdit = OtcOffer.extend({
+export const OtcOfferEdit = OtcOfferSchema.extend({
   pendingChange: PendingChange.optional().describe(
     'Present (status 202) when the owner’s offer is a proposal waiting for the operator: the offer shown is the proposed one, not in force.',
   ),
@@ -363,7 +372,7 @@ const FeeCurvePlacement = z
     'The open-market demand on the launch fee curve of the project’s launchpad, placed at the starting price (the price impact of buys is not in it); null once the project’s launch is known.',
   )
 
-export const LaunchSimulation = z
+export const LaunchSimulationSchema = z
   .object({
     slug: z.string(),
     launchMethod: z.enum(LAUNCH_METHODS),
@@ -436,7 +445,7 @@ const DevBuyPool = z.strictObject({
   lpFeeBps: z.int().min(0).max(1_000).describe('The static LP fee on buys and sells, basis points (0 to 1,000: Clanker’s 10% cap).'),
 })
 
-export const DevBuyLaunch = z
+export const DevBuyLaunchSchema = z
   .object({
     launchId: z.string().describe('The launch’s id on the dev-buy coordinator contract (bytes32 hex), fixed per project.'),
     name: z.string(),
@@ -478,7 +487,7 @@ export const DevBuyParamsBody = z
   })
   .describe('PATCH /projects/{slug}/dev-buy body.')
 
-export const ProjectDetail = ProjectProfile.extend({
+export const ProjectDetailSchema = ProjectProfileSchema.extend({
   project: z.object({
     launchpad: z.enum(LAUNCHPADS),
     chain: z.enum(CHAIN_KEYS),
@@ -507,8 +516,8 @@ export const ProjectDetail = ProjectProfile.extend({
     filledOrderCount: z.int().describe('Orders the launch execution filled.'),
     filledSpendUsdc: z.string().describe('Stablecoin actually spent by the filled orders, in whole USDC rounded down to 2 significant figures.'),
   }),
-  otc: OtcOffer.nullable().describe('A pooled_otc project’s offer; null for other projects and until its owner sets one.'),
-  devBuy: DevBuyLaunch.nullable().describe('A dev_buy project’s launch; null for other projects and until its owner sets its parameters.'),
+  otc: OtcOfferSchema.nullable().describe('A pooled_otc project’s offer; null for other projects and until its owner sets one.'),
+  devBuy: DevBuyLaunchSchema.nullable().describe('A dev_buy project’s launch; null for other projects and until its owner sets its parameters.'),
   changes: ProjectChanges,
   ownerStats: z
     .object({
@@ -535,7 +544,7 @@ export const Buyer = z
   })
   .describe('A buyer: a key with a non-deleted order on the project.')
 
-export const BuyerPage = z.object({
+export const BuyerPageSchema = z.object({
   data: z.array(Buyer).describe('Follower count descending; ties in a stable order.'),
   meta: z.object({ total: z.int(), limit: z.int(), nextCursor: z.string().nullable() }),
 })
@@ -651,7 +660,7 @@ export const Order = z
   })
   .describe('A buy order of the calling key.')
 
-export const OrderPage = z.object({
+export const OrderPageSchema = z.object({
   data: z.array(Order).describe('Spend cap descending; equal spend by slug.'),
   meta: z.object({
     total: z.int().min(0).describe("The key's orders under the same status filter (every page of the walk)."),
@@ -743,7 +752,7 @@ export const LaunchBindingBody = z
     'PATCH /projects/{slug}/launch-binding body: the second fact that binds the project with its registered deployer (docs/launch-authenticity.md). Absent fields stay as they are.',
   )
 
-export const LaunchBinding = z
+export const LaunchBindingSchema = z
   .object({
     slug: z.string(),
     creatorAddress: address.describe(
@@ -755,3 +764,26 @@ export const LaunchBinding = z
     pendingChange: PendingChange.nullable().describe('The owner’s change of the binding waiting for the operator (or its notice period); null: none.'),
   })
   .describe('What binds a project to its launch: in force now, and the pending change if any.')
+
+// ---------- the types these schemas publish ----------
+
+/** Whether every value of T passes the schema S (what the service returns is what the document promises). */
+type Admits<S extends z.ZodType, T> = [T] extends [z.input<S>] ? true : false
+type Holds<T extends true> = T
+
+/**
+ * Each name once (docs/architecture.md): a body a service or the domain builds is typed there, in the lower layer, and
+ * its schema here takes the name `<Type>Schema` (the OpenAPI component keeps the spec's name, openapi.ts). These
+ * checks fail `tsc` when a schema stops admitting what its type allows, naming the pair.
+ */
+export type PublishedTypes = [
+  Holds<Admits<typeof ReceiptSchema, Receipt>>,
+  Holds<Admits<typeof ProjectProfileSchema, ProjectProfile>>,
+  Holds<Admits<typeof ProjectPageSchema, ProjectPage>>,
+  Holds<Admits<typeof ProjectDetailSchema, ProjectDetail>>,
+  Holds<Admits<typeof OtcOfferSchema, OtcOfferView>>,
+  Holds<Admits<typeof DevBuyLaunchSchema, DevBuyLaunchView>>,
+  Holds<Admits<typeof LaunchSimulationSchema, LaunchSimulation>>,
+  Holds<Admits<typeof BuyerPageSchema, BuyerPage>>,
+  Holds<Admits<typeof OrderPageSchema, OrderPage>>,
+]

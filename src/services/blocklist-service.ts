@@ -16,14 +16,14 @@ export interface BlocklistService {
 export const normaliseBlockValue = (value: string): string => value.trim().toLowerCase()
 const entryKey = (type: BlockType, value: string): string => `${type}!${normaliseBlockValue(value)}`
 
-export function createBlocklistService({ store, clock }: { store: Store; clock: Clock }): BlocklistService {
+export function createBlocklistService({ store, now }: { store: Store; now: Clock }): BlocklistService {
   const { blocklist } = store.sub
   return {
     async add(type, value, note) {
       if (!BLOCK_TYPES.includes(type)) throw new PrebuyError('invalid_block_type', 'type must be ip, email or contact')
       const normalised = normaliseBlockValue(value)
       if (!normalised) throw new PrebuyError('invalid_block_value', 'value must not be empty')
-      const entry: BlockEntry = { type, value: normalised, createdAt: clock(), ...(note ? { note } : {}) }
+      const entry: BlockEntry = { type, value: normalised, createdAt: now(), ...(note ? { note } : {}) }
       await store.batch([put(blocklist, entryKey(type, value), entry)])
       return entry
     },

@@ -1,5 +1,5 @@
 import { PrebuyError } from '../common/errors.ts'
-import type { SocialProfile, UserRecord } from '../domain/records.ts'
+import type { OrderRecord, SocialProfile, UserRecord } from '../domain/records.ts'
 import { buyersPrefix, orderKey, spendGroupPrefix, VISIBLE_GROUP } from '../store/order-index.ts'
 import { put, type Store } from '../store/open-store.ts'
 import { followerCountOps } from '../store/order-writes.ts'
@@ -13,7 +13,7 @@ export interface BuyerView {
   socialUrl: string | null
   /** 0 without a linked social profile. */
   followerCount: number
-  orderStatus: string
+  orderStatus: OrderRecord['status']
   orderedAt: string
   /** Only for the project's owner key. */
   maxSpendUsdc?: string

@@ -11,7 +11,7 @@ export interface DeskService {
 
 export const DEFAULT_DESK_RETRY_AFTER_SECONDS = 3600
 
-export function createDeskService({ store, clock }: { store: Store; clock: Clock }): DeskService {
+export function createDeskService({ store, now }: { store: Store; now: Clock }): DeskService {
   const { settings } = store.sub
   const write = async (value: DeskSettings) => {
     await store.batch([put(settings, 'desk', value)])
@@ -21,8 +21,8 @@ export function createDeskService({ store, clock }: { store: Store; clock: Clock
     async get() {
       return (await settings.get('desk')) ?? { open: true, retryAfterSeconds: DEFAULT_DESK_RETRY_AFTER_SECONDS, updatedAt: 0 }
     },
-    open: () => write({ open: true, retryAfterSeconds: DEFAULT_DESK_RETRY_AFTER_SECONDS, updatedAt: clock() }),
+    open: () => write({ open: true, retryAfterSeconds: DEFAULT_DESK_RETRY_AFTER_SECONDS, updatedAt: now() }),
     close: (retryAfterSeconds = DEFAULT_DESK_RETRY_AFTER_SECONDS) =>
-      write({ open: false, retryAfterSeconds: Math.max(1, Math.floor(retryAfterSeconds)), updatedAt: clock() }),
+      write({ open: false, retryAfterSeconds: Math.max(1, Math.floor(retryAfterSeconds)), updatedAt: now() }),
   }
 }

@@ -42,7 +42,7 @@ export interface KeyService {
 export interface KeyServiceDeps {
   store: Store
   wallets: WalletService
-  clock: Clock
+  now: Clock
 }
 
 const AUTH_CACHE_LIMIT = 10_000
@@ -58,7 +58,7 @@ export function validateLabel(label: string): string {
   return trimmed
 }
 
-export function createKeyService({ store, wallets, clock }: KeyServiceDeps): KeyService {
+export function createKeyService({ store, wallets, now }: KeyServiceDeps): KeyService {
   const { keys, keysByLabel, keysByHash, users, meta } = store.sub
   /** Labels between the uniqueness check and the write: a second request for one of them gets the 409 at once. */
   const reserved = new Set<string>()
@@ -95,7 +95,7 @@ export function createKeyService({ store, wallets, clock }: KeyServiceDeps): Key
         label,
         userIndex,
         walletAddress,
-        createdAt: clock(),
+        createdAt: now(),
         revokedAt: null,
       }
       const user: UserRecord = { keyId: record.id, userIndex }
@@ -144,7 +144,7 @@ export function createKeyService({ store, wallets, clock }: KeyServiceDeps): Key
         if (!record) throw new PrebuyError('key_not_found', 'No key has this id.')
         if (record.revokedAt !== null) throw new PrebuyError('key_revoked', 'The key is revoked: issue a new one instead of rotating it.')
         const apiKey = formatApiKey(randomBytes(32))
-        const rotated: ApiKeyRecord = { ...record, keyHash: hashApiKey(apiKey), rotatedAt: clock() }
+        const rotated: ApiKeyRecord = { ...record, keyHash: hashApiKey(apiKey), rotatedAt: now() }
         authCache.delete(record.keyHash)
         await store.batch([put(keys, id, rotated), del(keysByHash, record.keyHash), put(keysByHash, rotated.keyHash, id)])
         authCache.delete(record.keyHash)
@@ -157,7 +157,7 @@ export function createKeyService({ store, wallets, clock }: KeyServiceDeps): Key
         if (!record) throw new PrebuyError('key_not_found', 'No key has this id.')
         authCache.delete(record.keyHash)
         if (record.revokedAt !== null) return record
-        const revoked = { ...record, revokedAt: clock() }
+        const revoked = { ...record, revokedAt: now() }
         await store.batch([put(keys, id, revoked), ...alsoWrite])
         authCache.delete(record.keyHash)
         return revoked

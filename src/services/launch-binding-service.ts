@@ -62,7 +62,7 @@ export interface LaunchBindingService {
 export interface LaunchBindingServiceDeps {
   store: Store
   journal: Journal
-  clock: Clock
+  now: Clock
   /** The code at an address on a chain (deployerWarnings); absent: not read. */
   readCode?: (chain: ChainKey, address: Address) => Promise<string | undefined>
   /** The configured shared deployers (config launches.sharedDeployers), beside the defaults. */
@@ -81,7 +81,7 @@ function tokenText(text: string | null): string | null {
 
 const CONFIRMABLE: ReadonlySet<CandidateRecord['status']> = new Set(['awaiting_confirmation', 'rejected'])
 
-export function createLaunchBindingService({ store, journal, clock, readCode, sharedDeployers = [] }: LaunchBindingServiceDeps): LaunchBindingService {
+export function createLaunchBindingService({ store, journal, now, readCode, sharedDeployers = [] }: LaunchBindingServiceDeps): LaunchBindingService {
   /** Distinct tokens each deployer launched among the candidates the indexer recorded (lower-cased deployer). */
   const launchesByDeployer = (candidates: readonly CandidateRecord[]): Map<string, Set<string>> => {
     const by = new Map<string, Set<string>>()
@@ -153,12 +153,12 @@ export function createLaunchBindingService({ store, journal, clock, readCode, sh
           const next: ProjectRecord = {
             ...project,
             pendingChanges: (project.pendingChanges ?? []).filter((c) => c.kind !== 'launch_binding'),
-            updatedAt: clock(),
+            updatedAt: now(),
           }
           await store.batch(projectWriteOps(store, project, next))
           return { outcome: 'in_force', project: next }
         }
-        const next = withProposal(project, { kind: 'launch_binding', binding: bindingTermsOf(edited) }, clock())
+        const next = withProposal(project, { kind: 'launch_binding', binding: bindingTermsOf(edited) }, now())
         await store.batch(projectWriteOps(store, project, next))
         return { outcome: 'pending_confirmation', project: next, change: pendingOf(next, 'launch_binding')! }
       },
@@ -221,7 +221,7 @@ export function createLaunchBindingService({ store, journal, clock, readCode, sh
           ...candidate,
           status: 'confirmed',
           reason: `confirmed by the operator (was: ${candidate.reason})`,
-          updatedAt: clock(),
+          updatedAt: now(),
         }
         await store.batch([journal.putCandidate(confirmed)])
         return confirmed
@@ -233,7 +233,7 @@ export function createLaunchBindingService({ store, journal, clock, readCode, sh
         () => patch,
         async (project, edited) => {
           if (sameBinding(project, edited)) return project
-          const next = withOperatorChange(project, { kind: 'launch_binding', binding: bindingTermsOf(edited) }, clock())
+          const next = withOperatorChange(project, { kind: 'launch_binding', binding: bindingTermsOf(edited) }, now())
           await store.batch(projectWriteOps(store, project, next))
           return next
         },

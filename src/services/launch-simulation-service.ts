@@ -107,11 +107,11 @@ export function createLaunchSimulationService(deps: {
   store: Store
   wallets: WalletService
   projects: ProjectService
-  clock: Clock
+  now: Clock
   /** Chain access for the dev-buy part (and ETH's price for Clanker's default start); absent: that part is null. */
   devBuyChain?: DevBuyChain
 }): LaunchSimulationService {
-  const { store, wallets, projects, clock, devBuyChain } = deps
+  const { store, wallets, projects, now, devBuyChain } = deps
 
   /** The launchpad's default start where it has one (Clanker: a fixed pool on WETH, priced at ETH's price now). */
   async function defaultStart(project: ProjectRecord): Promise<{ fdv: bigint; pool: DevBuyLaunch } | null> {
@@ -250,7 +250,7 @@ export function createLaunchSimulationService(deps: {
       }
       const devBuy = await simulateDevBuy(project, orders)
       const openMarket = await placeOpenMarket(project, slices, options)
-      return { slug, launchMethod: project.launchMethod, generatedAt: new Date(clock()).toISOString(), demand, openMarket, otc, devBuy }
+      return { slug, launchMethod: project.launchMethod, generatedAt: new Date(now()).toISOString(), demand, openMarket, otc, devBuy }
     },
   }
 }

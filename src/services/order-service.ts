@@ -51,7 +51,7 @@ export interface OrderService {
 
 export interface OrderServiceDeps {
   store: Store
-  clock: Clock
+  now: Clock
 }
 
 /**
@@ -81,7 +81,7 @@ export function toOrderView(order: OrderRecord): OrderView {
   return view
 }
 
-type Decide<T> = (item: T, project: ProjectRecord | undefined, existing: OrderRecord | undefined, now: number) => Decision
+type Decide<T> = (item: T, project: ProjectRecord | undefined, existing: OrderRecord | undefined, nowMs: number) => Decision
 
 /** Orders held in cached pages at most (about 30 MB); the cache is dropped whole when full. */
 export const PAGE_CACHE_MAX_ORDERS = 100_000
@@ -96,7 +96,7 @@ export const PAGE_CACHE_MAX_PAGES = 10_000
  */
 export const PAGE_CACHE_MAX_BYTES = 32 * 1024 * 1024
 
-export function createOrderService({ store, clock }: OrderServiceDeps): OrderService {
+export function createOrderService({ store, now }: OrderServiceDeps): OrderService {
   const { orders, projects, ordersBySpend } = store.sub
 
   /**
@@ -127,12 +127,12 @@ export function createOrderService({ store, clock }: OrderServiceDeps): OrderSer
         orders.getMany(slugs.map((slug) => orderKey(keyId, slug))),
         followerCountOf(store, keyId),
       ])
-      const now = clock()
+      const nowMs = now()
       const ops: StoreOperation[] = []
       const results = items.map((item, index): BatchItemResult => {
         if (duplicates[index]) return itemFailed(item.slug, 'duplicate_slug')
         const existing = existingOrders[index]
-        const decision = decide(item, projectRecords[index], existing, now)
+        const decision = decide(item, projectRecords[index], existing, nowMs)
         if (decision.next) ops.push(...orderWriteOps(store, existing, decision.next, { writer: 'api', followers: followerCount }))
         return decision.result
       })
@@ -143,22 +143,23 @@ export function createOrderService({ store, clock }: OrderServiceDeps): OrderSer
 
   return {
     createOrders: (keyId, items) =>
-      runBatch(keyId, items, (item, project, existing, now) =>
+      runBatch(keyId, items, (item, project, existing, nowMs) =>
         decideCreate({
           keyId,
           slug: item.slug,
           project,
           existing,
           values: { maxSpendUsdc: item.maxSpendUsdc, maxFdvUsdc: item.maxFdvUsdc, expiresInMs: item.expiresInMs },
-          now,
+          now: nowMs,
         }),
       ),
     patchOrders: (keyId, items) =>
-      runBatch(keyId, items, (item, project, existing, now) => {
+      runBatch(keyId, items, (item, project, existing, nowMs) => {
         const { slug, ...values } = item
-        return decidePatch({ slug, project, existing, values, now })
+        return decidePatch({ slug, project, existing, values, now: nowMs })
       }),
-    deleteOrders: (keyId, items) => runBatch(keyId, items, (item, project, existing, now) => decideDelete({ slug: item.slug, project, existing, now })),
+    deleteOrders: (keyId, items) =>
+      runBatch(keyId, items, (item, project, existing, nowMs) => decideDelete({ slug: item.slug, project, existing, now: nowMs })),
     async listOrders(keyId, { status, cursor, limit }) {
       const cacheKey = `${keyId}|${status ?? ''}|${cursor ?? ''}|${limit}`
       const version = versionOf(keyId)
@@ -191,9 +192,9 @@ export function createOrderService({ store, clock }: OrderServiceDeps): OrderSer
     cancelActiveOrdersWith: (keyId, commit) =>
       store.mutex.run(orderLockName(keyId), async () => {
         const [all, followers] = await Promise.all([readAll(orders, orderKey(keyId, '')), followerCountOf(store, keyId)])
-        const now = clock()
+        const nowMs = now()
         const active = all.map((entry) => entry.value).filter((order) => order.status === 'active')
-        const ops = active.flatMap((order) => orderWriteOps(store, order, { ...order, status: 'deleted', updatedAt: now }, { writer: 'api', followers }))
+        const ops = active.flatMap((order) => orderWriteOps(store, order, { ...order, status: 'deleted', updatedAt: nowMs }, { writer: 'api', followers }))
         return { result: await commit(ops), cancelled: active.length }
       }),
   }

@@ -53,7 +53,7 @@ export interface OwnerChangeServiceDeps {
   store: Store
   journal: Journal
   projects: Pick<ProjectService, 'ordersOfProject'>
-  clock: Clock
+  now: Clock
   /** The notice period (ms) of a change confirmed while orders placed before it are live. */
   noticeMs: number
 }
@@ -76,7 +76,7 @@ function rebased(project: ProjectRecord, change: PendingOwnerChange): PendingOwn
   return { ...change, offer: { ...change.offer, round, offerId: otcOfferId(project.slug, round) } }
 }
 
-export function createOwnerChangeService({ store, journal, projects, clock, noticeMs }: OwnerChangeServiceDeps): OwnerChangeService {
+export function createOwnerChangeService({ store, journal, projects, now, noticeMs }: OwnerChangeServiceDeps): OwnerChangeService {
   const mustGet = async (slug: string): Promise<ProjectRecord> => {
     const project = await store.sub.projects.get(slug)
     if (!project) throw new PrebuyError('project_not_found', 'No project has this slug.')
@@ -155,7 +155,7 @@ export function createOwnerChangeService({ store, journal, projects, clock, noti
         }
         const blocked = blockedBecause(project, change)
         if (blocked) throw new PrebuyError('change_not_applicable', `${slug}: ${blocked}; reject it (prebuy projects reject-change).`)
-        const at = clock()
+        const at = now()
         const next = withConfirmation(project, rebased(project, change), at, await ordersBefore(project, change), noticeMs)
         const stillPending = next.pendingChanges?.find((c) => c.kind === change.kind)
         await store.batch([...projectWriteOps(store, project, next), ...(stillPending ? [] : await candidateOps(project, change, at))])
@@ -165,7 +165,7 @@ export function createOwnerChangeService({ store, journal, projects, clock, noti
     reject: (slug, reason, kind) =>
       store.mutex.run(PROJECT_LOCK, async () => {
         const project = await mustGet(slug)
-        const next = withRejection(project, pendingIn(project, kind), clock(), reason)
+        const next = withRejection(project, pendingIn(project, kind), now(), reason)
         await store.batch(projectWriteOps(store, project, next))
         return next
       }),
@@ -173,20 +173,20 @@ export function createOwnerChangeService({ store, journal, projects, clock, noti
     async applyDue() {
       const due: string[] = []
       for await (const project of store.sub.projects.values()) {
-        if (dueChanges(project, clock()).length > 0) due.push(project.slug)
+        if (dueChanges(project, now()).length > 0) due.push(project.slug)
       }
       const applied: string[] = []
       for (const slug of due) {
         await store.mutex.run(PROJECT_LOCK, async () => {
           let project = await mustGet(slug)
-          for (const change of dueChanges(project, clock())) {
+          for (const change of dueChanges(project, now())) {
             const blocked = blockedBecause(project, change)
             if (blocked) {
-              const next = withRejection(project, change, clock(), blocked)
+              const next = withRejection(project, change, now(), blocked)
               await store.batch(projectWriteOps(store, project, next))
               project = next
             } else {
-              project = await bringIntoForce(project, change, clock())
+              project = await bringIntoForce(project, change, now())
             }
           }
           applied.push(slug)

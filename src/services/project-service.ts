@@ -106,7 +106,7 @@ export interface ProjectService {
 export interface ProjectServiceDeps {
   store: Store
   wallets: WalletService
-  clock: Clock
+  now: Clock
   /** How long funded spend is cached per project (ms). */
   fundedCacheMs?: number
 }
@@ -161,7 +161,7 @@ function publicStats(committed: ReturnType<typeof committedStats>, funded: strin
   }
 }
 
-export function createProjectService({ store, wallets, clock, fundedCacheMs = 15_000 }: ProjectServiceDeps): ProjectService {
+export function createProjectService({ store, wallets, now, fundedCacheMs = 15_000 }: ProjectServiceDeps): ProjectService {
   const { projects, projectsByOwner, orders, ordersByProject } = store.sub
   const fundedCache = new Map<string, { at: number; value: string }>()
 
@@ -186,7 +186,7 @@ export function createProjectService({ store, wallets, clock, fundedCacheMs = 15
         `The dev_buy launch method deploys through Clanker only, not ${input.launchpad}: approve the project with launchpad clanker, or as open_market.`,
       )
     }
-    const now = clock()
+    const nowMs = now()
     const record: ProjectRecord = {
       slug: input.slug,
       profile: profileFrom(input, registration),
@@ -200,8 +200,8 @@ export function createProjectService({ store, wallets, clock, fundedCacheMs = 15
       status: 'approved',
       registrationId: input.registrationId ?? null,
       launch: null,
-      createdAt: now,
-      updatedAt: now,
+      createdAt: nowMs,
+      updatedAt: nowMs,
     }
     return { record, ops: projectWriteOps(store, undefined, record) }
   }
@@ -218,7 +218,7 @@ export function createProjectService({ store, wallets, clock, fundedCacheMs = 15
 
   async function computeFunded(project: ProjectRecord, live: OrderRecord[]): Promise<string | null> {
     const cached = fundedCache.get(project.slug)
-    if (cached && clock() - cached.at < fundedCacheMs) return cached.value
+    if (cached && now() - cached.at < fundedCacheMs) return cached.value
     try {
       return await readFunded(project, live)
     } catch {
@@ -233,7 +233,7 @@ export function createProjectService({ store, wallets, clock, fundedCacheMs = 15
     const byIndex = await wallets.stablecoinBalances(project.chain, [...new Set(keys.map((key) => key.userIndex))])
     const balances = new Map(keys.map((key) => [key.id, byIndex.get(key.userIndex) ?? 0n]))
     const value = fundedSpend(live, balances)
-    fundedCache.set(project.slug, { at: clock(), value })
+    fundedCache.set(project.slug, { at: now(), value })
     return value
   }
 
@@ -249,7 +249,7 @@ export function createProjectService({ store, wallets, clock, fundedCacheMs = 15
     async updateProfile(slug, patch) {
       return store.mutex.run(PROJECT_LOCK, async () => {
         const record = await mustGet(slug)
-        const next = { ...record, profile: applyPatch(record.profile, patch), updatedAt: clock() }
+        const next = { ...record, profile: applyPatch(record.profile, patch), updatedAt: now() }
         await store.batch(projectWriteOps(store, record, next))
         return next
       })

@@ -73,7 +73,7 @@ export interface ReviewService {
 
 export interface ReviewServiceDeps {
   store: Store
-  clock: Clock
+  now: Clock
   keys: KeyService
   projects: ProjectService
   blocklist: BlocklistService
@@ -88,7 +88,7 @@ const RECEIPTS: Record<ReviewKind, string> = {
   feedback: 'Thank you, your feedback was received.',
 }
 
-export function createReviewService({ store, clock, keys, projects, blocklist, desk }: ReviewServiceDeps): ReviewService {
+export function createReviewService({ store, now, keys, projects, blocklist, desk }: ReviewServiceDeps): ReviewService {
   const { reviews } = store.sub
 
   /** Desk first (it closes for everyone), then the blocklist (IP, and the email and contact the submitter gave). */
@@ -113,12 +113,12 @@ export function createReviewService({ store, clock, keys, projects, blocklist, d
 
   let sequence = 0
   const base = (requesterIp: string) => {
-    const now = clock()
+    const nowMs = now()
     sequence = (sequence + 1) % 1_000_000
     // Time-ordered ids (the sequence orders submissions within one millisecond) so the operator's list reads
     // oldest first without another index.
-    const id = `rev_${padNumber(BigInt(now), 15)}_${padNumber(BigInt(sequence), 6)}_${randomBytes(3).toString('hex')}`
-    return { id, status: 'pending' as const, requesterIp, createdAt: now, decidedAt: null }
+    const id = `rev_${padNumber(BigInt(nowMs), 15)}_${padNumber(BigInt(sequence), 6)}_${randomBytes(3).toString('hex')}`
+    return { id, status: 'pending' as const, requesterIp, createdAt: nowMs, decidedAt: null }
   }
 
   async function mustGetPending(id: string, kind: ReviewKind): Promise<ReviewItem> {
@@ -166,7 +166,7 @@ export function createReviewService({ store, clock, keys, projects, blocklist, d
             const review: ReviewItem = {
               ...item,
               status: 'approved',
-              decidedAt: clock(),
+              decidedAt: now(),
               issuedKeyId: prepared.record.id,
               projectSlug: project.slug,
               ...(input.note ? { decisionNote: input.note } : {}),
@@ -188,7 +188,7 @@ export function createReviewService({ store, clock, keys, projects, blocklist, d
           const review: ReviewItem = {
             ...item,
             status: 'approved',
-            decidedAt: clock(),
+            decidedAt: now(),
             issuedKeyId: prepared.record.id,
             ...(input.note ? { decisionNote: input.note } : {}),
           }
@@ -205,7 +205,7 @@ export function createReviewService({ store, clock, keys, projects, blocklist, d
         if (!item) throw new PrebuyError('review_not_found', 'No review item has this id.')
         if (item.kind === 'feedback') throw new PrebuyError('feedback_not_reviewable', 'Feedback is not approved or rejected.')
         if (item.status !== 'pending') throw new PrebuyError('review_already_decided', `This item was already ${item.status}.`)
-        const review: ReviewItem = { ...item, status: 'rejected', decidedAt: clock(), ...(note ? { decisionNote: note } : {}) }
+        const review: ReviewItem = { ...item, status: 'rejected', decidedAt: now(), ...(note ? { decisionNote: note } : {}) }
         await store.batch([put(reviews, id, review)])
         return review
       })

@@ -54,7 +54,7 @@ export interface Services {
 export interface ServicesDeps {
   store: Store
   wallets: WalletService
-  clock?: Clock
+  now?: Clock
   /** Cache lifetime of a project's funded spend (ms); default 15 s. */
   fundedCacheMs?: number
   /** Chain access for OTC offers; absent: OTC calls are refused (otc_unavailable). */
@@ -76,7 +76,7 @@ export interface ServicesDeps {
 export function createServices({
   store,
   wallets,
-  clock = systemClock,
+  now = systemClock,
   fundedCacheMs,
   otcChain,
   devBuyChain,
@@ -86,31 +86,31 @@ export function createServices({
   readCode,
   sharedDeployers,
 }: ServicesDeps): Services {
-  const keys = createKeyService({ store, wallets, clock })
-  const projects = createProjectService({ store, wallets, clock, ...(fundedCacheMs === undefined ? {} : { fundedCacheMs }) })
-  const blocklist = createBlocklistService({ store, clock })
-  const desk = createDeskService({ store, clock })
+  const keys = createKeyService({ store, wallets, now })
+  const projects = createProjectService({ store, wallets, now, ...(fundedCacheMs === undefined ? {} : { fundedCacheMs }) })
+  const blocklist = createBlocklistService({ store, now })
+  const desk = createDeskService({ store, now })
   return {
     keys,
     projects,
-    orders: createOrderService({ store, clock }),
+    orders: createOrderService({ store, now }),
     buyers: createBuyerService({ store }),
-    reviews: createReviewService({ store, clock, keys, projects, blocklist, desk }),
+    reviews: createReviewService({ store, now, keys, projects, blocklist, desk }),
     blocklist,
     desk,
     launches: createLaunchBindingService({
       store,
       journal: createJournal(store),
-      clock,
+      now,
       ...(readCode ? { readCode } : {}),
       ...(sharedDeployers ? { sharedDeployers } : {}),
     }),
     executions: createExecutionJournalService({ store, journal: createJournal(store), projects }),
     views: createOperatorViewsService({ store, journal: createJournal(store), projects }),
-    otc: createOtcService({ store, wallets, clock, ...(otcChain ? { chain: otcChain } : {}), ...(logger ? { logger } : {}) }),
-    devBuy: createDevBuyService({ store, clock, ...(devBuyChain ? { chain: devBuyChain } : {}) }),
-    simulations: createLaunchSimulationService({ store, wallets, projects, clock, ...(devBuyChain ? { devBuyChain } : {}) }),
+    otc: createOtcService({ store, wallets, now, ...(otcChain ? { chain: otcChain } : {}), ...(logger ? { logger } : {}) }),
+    devBuy: createDevBuyService({ store, now, ...(devBuyChain ? { chain: devBuyChain } : {}) }),
+    simulations: createLaunchSimulationService({ store, wallets, projects, now, ...(devBuyChain ? { devBuyChain } : {}) }),
     vesting: createVestingService({ store, ...(vestingChain ? { chain: vestingChain } : {}) }),
-    ownerChanges: createOwnerChangeService({ store, journal: createJournal(store), projects, clock, noticeMs: ownerChangeNoticeMs }),
+    ownerChanges: createOwnerChangeService({ store, journal: createJournal(store), projects, now, noticeMs: ownerChangeNoticeMs }),
   }
 }

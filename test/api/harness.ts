@@ -44,15 +44,15 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'prebuy-api-')))
   const store = await openStore({ dataDir })
   const wallets = options.wallets ?? createFakeWallets()
-  const now = options.now ?? { value: Date.UTC(2026, 0, 1, 12, 0, 30) }
-  const clock = () => now.value
-  const services = createServices({ store, wallets, clock })
+  const nowMs = options.now ?? { value: Date.UTC(2026, 0, 1, 12, 0, 30) }
+  const now = () => nowMs.value
+  const services = createServices({ store, wallets, now })
   const app = await buildHttpApp({
     store,
     services,
     wallets,
     logger: options.logger ?? silentLogger,
-    clock,
+    now,
     ...(options.readiness ? { readiness: options.readiness } : {}),
     ...(options.metrics ? { metrics: options.metrics } : {}),
     config: {
@@ -70,14 +70,14 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     services,
     wallets,
     app,
-    now,
+    now: nowMs,
     async close() {
       await app.close()
       await store.close()
     },
     async restart() {
       await harness.close()
-      return createHarness({ ...options, dataDir, wallets, now })
+      return createHarness({ ...options, dataDir, wallets, now: nowMs })
     },
     async destroy() {
       await harness.close().catch(() => undefined)

@@ -241,10 +241,10 @@ describe('responses match the documented schemas', () => {
       conforms(S.BatchResponse, (await send('PATCH', [{ slug: 'alpha', maxSpendUsdc: '2' }])).json())
       conforms(S.BatchResponse, (await send('DELETE', [{ slug: 'alpha' }])).json())
       conforms(S.Me, (await get('/me')).json())
-      conforms(S.ProjectPage, (await get('/projects')).json())
-      conforms(S.ProjectDetail, (await get('/projects/alpha', owner.apiKey)).json())
-      conforms(S.BuyerPage, (await get('/projects/alpha/buyers', owner.apiKey)).json())
-      conforms(S.OrderPage, (await get('/orders?status=deleted')).json())
+      conforms(S.ProjectPageSchema, (await get('/projects')).json())
+      conforms(S.ProjectDetailSchema, (await get('/projects/alpha', owner.apiKey)).json())
+      conforms(S.BuyerPageSchema, (await get('/projects/alpha/buyers', owner.apiKey)).json())
+      conforms(S.OrderPageSchema, (await get('/orders?status=deleted')).json())
       conforms(S.Wallet, (await get('/wallet')).json())
       const withdrawal = await h.app.inject({
         method: 'POST',
@@ -253,7 +253,7 @@ describe('responses match the documented schemas', () => {
         payload: { tokenAddress: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', withdrawAddress: '0x000000000000000000000000000000000000dEaD', amount: '1' },
       })
       conforms(S.Withdrawal, withdrawal.json())
-      conforms(S.Receipt, (await h.app.inject({ method: 'POST', url: `${PREFIX}/feedback`, payload: { message: 'm', name: 'n', contact: 'c' } })).json())
+      conforms(S.ReceiptSchema, (await h.app.inject({ method: 'POST', url: `${PREFIX}/feedback`, payload: { message: 'm', name: 'n', contact: 'c' } })).json())
       conforms(S.ErrorBody, (await get('/projects/none')).json())
     } finally {
       await h.destroy()

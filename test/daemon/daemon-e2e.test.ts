@@ -633,7 +633,14 @@ describe('restart and shutdown', () => {
     const out = await mkdtemp(join(tmpdir(), 'prebuy-e2e-backup-'))
     try {
       const file = join(out, 'backup.jsonl.gz')
-      const backup = await runCli<{ file: string; entries: number; files: string[]; source: string }>(dataDir, ['backup', file])
+      // Three CLI processes at once (each pays the CLI's start-up): the backup, a backup from a wrong data dir and a
+      // restore over the live daemon, which is refused before it reads any file.
+      const wrongDir = join(out, 'nothing-here')
+      const [backup, wrong, live] = await Promise.all([
+        runCli<{ file: string; entries: number; files: string[]; source: string }>(dataDir, ['backup', file]),
+        runCli(wrongDir, ['backup', join(out, 'wrong.jsonl.gz')]),
+        runCli(dataDir, ['restore', file, '--force']),
+      ])
       expect(backup.code, backup.stdout + backup.stderr).toBe(0)
       expect(backup.json).toMatchObject({ file, source: 'daemon', files: expect.arrayContaining(['secrets/master-secret.json', 'secrets/passphrase']) })
       expect(backup.json.entries).toBeGreaterThan(10)
@@ -645,14 +652,11 @@ describe('restart and shutdown', () => {
       expect(replaced.code, replaced.stdout + replaced.stderr).toBe(0)
       expect(replaced.json.source).toBe('daemon')
       // A data dir with neither a daemon nor a database (a wrong --data-dir) is refused, and none is created.
-      const wrongDir = join(out, 'nothing-here')
-      const wrong = await runCli(wrongDir, ['backup', join(out, 'wrong.jsonl.gz')])
       expect(wrong.code).toBe(1)
       expect(wrong.stdout + wrong.stderr).toContain('holds no database')
       await expect(stat(join(wrongDir, 'db'))).rejects.toThrow()
 
       // Never over a live daemon's data, even forced.
-      const live = await runCli(dataDir, ['restore', file, '--force'])
       expect(live.code).toBe(1)
       expect(live.stdout + live.stderr).toMatch(/a daemon \(pid \d+\) is running/)
 

@@ -145,7 +145,7 @@ export interface FlowHarnessOptions {
   /** Deployers shared by many creators (config launches.sharedDeployers). */
   sharedDeployers?: readonly Address[]
   /** The services' clock (tests move time past a notice period); default the system clock. */
-  clock?: () => number
+  now?: () => number
   /** The services' notice period of an owner's change (ms); default theirs. */
   ownerChangeNoticeMs?: number
   /** The buyers' smart accounts (wallet.accountKind): default 'simple'; 'kernel' runs the flows on Kernel v3.1. */
@@ -198,7 +198,7 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
   const services = createServices({
     store,
     wallets,
-    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.now ? { now: options.now } : {}),
     ...(options.ownerChangeNoticeMs === undefined ? {} : { ownerChangeNoticeMs: options.ownerChangeNoticeMs }),
   })
   const feeRecipient = privateKeyToAccount(generatePrivateKey()).address

@@ -21,7 +21,7 @@ describe('a leaked owner key does not redirect the orders (launch binding, real 
   let h: FlowHarness
   let offsetMs = 0
   beforeAll(async () => {
-    h = await startFlowHarness({ clock: () => Date.now() + offsetMs, ownerChangeNoticeMs: NOTICE_MS })
+    h = await startFlowHarness({ now: () => Date.now() + offsetMs, ownerChangeNoticeMs: NOTICE_MS })
   })
   afterAll(async () => {
     await h?.stop()

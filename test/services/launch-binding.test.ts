@@ -39,7 +39,7 @@ describe('launch binding service (operator and owner)', () => {
   beforeEach(async () => {
     ;({ store, remove } = await openTempStore('launch-binding'))
     journal = createJournal(store)
-    service = createLaunchBindingService({ store, journal, clock: () => 42 })
+    service = createLaunchBindingService({ store, journal, now: () => 42 })
     await store.batch(projectWriteOps(store, undefined, projectRecord('alpha', { ownerKeyId: 'owner' })))
   })
   afterEach(() => remove())
@@ -113,7 +113,7 @@ describe('launch binding service (operator and owner)', () => {
     const warned = createLaunchBindingService({
       store,
       journal,
-      clock: () => 42,
+      now: () => 42,
       readCode: async (_chain, address) => codes[address.toLowerCase()],
       sharedDeployers: ['0x00000000000000000000000000000000000000f3'],
     })

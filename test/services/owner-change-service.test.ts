@@ -18,12 +18,12 @@ describe('owner changes: confirmation, notice period, rejection', () => {
   let store: Store
   let remove: () => Promise<void>
   let services: Services
-  let now = 1_000_000
+  let nowMs = 1_000_000
   let owner: string
   beforeEach(async () => {
     ;({ store, remove } = await openTempStore('owner-changes'))
-    now = 1_000_000
-    services = createServices({ store, wallets, clock: () => now, ownerChangeNoticeMs: 48 * HOUR })
+    nowMs = 1_000_000
+    services = createServices({ store, wallets, now: () => nowMs, ownerChangeNoticeMs: 48 * HOUR })
     owner = (await services.keys.issueKey('owner')).record.id
     await services.projects.createProject({
       slug: 'alpha',
@@ -45,21 +45,21 @@ describe('owner changes: confirmation, notice period, rejection', () => {
   it('a change confirmed while older orders are live takes effect only after the notice; nothing before', async () => {
     const buyer = (await services.keys.issueKey('buyer')).record.id
     expect((await services.orders.createOrders(buyer, [{ slug: 'alpha', maxSpendUsdc: '10', maxFdvUsdc: null, expiresInMs: HOUR }]))[0]?.ok).toBe(true)
-    now += 1
+    nowMs += 1
     await services.launches.setExpectedToken('alpha', owner, TOKEN)
     expect(await services.ownerChanges.pending()).toMatchObject([{ slug: 'alpha', ordersBefore: 1, change: { confirmedAt: null } }])
-    now += HOUR
+    nowMs += HOUR
     const confirmed = await services.ownerChanges.confirm('alpha', 'launch_binding')
-    expect(confirmed).toMatchObject({ outcome: 'awaiting_notice', change: { confirmedAt: now, effectiveAt: now + 48 * HOUR, ordersBefore: 1 } })
+    expect(confirmed).toMatchObject({ outcome: 'awaiting_notice', change: { confirmedAt: nowMs, effectiveAt: nowMs + 48 * HOUR, ordersBefore: 1 } })
     // Confirming again changes nothing (the notice does not restart, nor shorten).
-    expect(await services.ownerChanges.confirm('alpha')).toMatchObject({ outcome: 'awaiting_notice', change: { effectiveAt: now + 48 * HOUR } })
-    now += 48 * HOUR - 1
+    expect(await services.ownerChanges.confirm('alpha')).toMatchObject({ outcome: 'awaiting_notice', change: { effectiveAt: nowMs + 48 * HOUR } })
+    nowMs += 48 * HOUR - 1
     expect(await services.ownerChanges.applyDue()).toEqual([])
     expect((await project()).expectedTokenAddress).toBeNull()
-    now += 1
+    nowMs += 1
     expect(await services.ownerChanges.applyDue()).toEqual(['alpha'])
     expect(await project()).toMatchObject({ expectedTokenAddress: TOKEN, pendingChanges: [] })
-    expect((await project()).changeHistory).toMatchObject([{ outcome: 'effective', effectiveAt: now, decidedAt: now - 48 * HOUR }])
+    expect((await project()).changeHistory).toMatchObject([{ outcome: 'effective', effectiveAt: nowMs, decidedAt: nowMs - 48 * HOUR }])
   })
 
   it('refuses to guess which change, confirms nothing that is not pending, and rejects with the reason', async () => {
@@ -79,12 +79,12 @@ describe('owner changes: confirmation, notice period, rejection', () => {
   it('a change that can no longer take effect is refused at confirmation and dropped with the reason when due', async () => {
     const buyer = (await services.keys.issueKey('buyer')).record.id
     await services.orders.createOrders(buyer, [{ slug: 'alpha', maxSpendUsdc: '10', maxFdvUsdc: null, expiresInMs: HOUR }])
-    now += 1
+    nowMs += 1
     await services.launches.setExpectedToken('alpha', owner, TOKEN)
     await services.ownerChanges.confirm('alpha')
-    const launch = { chain: 'base' as const, tokenAddress: OTHER, symbol: 'B', name: 'B', decimals: 18, launchedAt: now }
-    await store.batch(projectLaunchOps(store, await project(), launch, now))
-    now += 49 * HOUR
+    const launch = { chain: 'base' as const, tokenAddress: OTHER, symbol: 'B', name: 'B', decimals: 18, launchedAt: nowMs }
+    await store.batch(projectLaunchOps(store, await project(), launch, nowMs))
+    nowMs += 49 * HOUR
     expect(await services.ownerChanges.applyDue()).toEqual(['alpha'])
     expect((await project()).changeHistory).toMatchObject([{ outcome: 'rejected', reason: 'the project launched before the change took effect' }])
     expect((await project()).expectedTokenAddress).toBeNull()

@@ -25,6 +25,7 @@ describe('the layers (docs/architecture.md, scripts/import-graph.ts LAYERS)', ()
     expect(layerOf('src/launch-methods/pooled-otc/chain/otc-chain.ts')).toBe(layerOf('src/launch-methods/pooled-buyers.ts'))
     expect(layerOf('src/launch-methods/pooled-otc/otc-service.ts')).toBe(layerOf('src/services/order-service.ts'))
     expect(layerOf('src/launch-methods/dev-buy/worker/dev-buy-worker.ts')).toBe(layerOf('daemon/start-daemon.ts'))
+    expect(layerOf('src/launch-methods/dev-buy/wire-dev-buy.ts')).toBe(layerOf('daemon/start-daemon.ts'))
   })
 
   it('reports an import of a higher layer, a type import from the core included', () => {

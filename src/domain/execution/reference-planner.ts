@@ -3,7 +3,7 @@ import type { ExecutableOrder } from './executable-order.ts'
 import { sizeSpend } from './size-spend.ts'
 import type { OrderVerdict } from './verdicts.ts'
 
-export interface TickInput<T extends ExecutableOrder = ExecutableOrder> extends EligibilityContext {
+export interface PlanTickInput<T extends ExecutableOrder = ExecutableOrder> extends EligibilityContext {
   /**
    * The launch's orders IN PRIORITY ORDER (prioritiseOrders). Priority depends only on the orders, never on the price,
    * so the executor sorts when the order set changes and every tick is one linear pass.
@@ -40,7 +40,7 @@ export interface TickPlan<T extends ExecutableOrder = ExecutableOrder> {
  * One price tick's decision, pure: which orders buy and how much. Spend is sized in priority order, so a wallet's
  * balance goes to its highest-priority orders first and two orders of one wallet never together spend more than it holds.
  */
-export function planTick<T extends ExecutableOrder>(input: TickInput<T>): TickPlan<T> {
+export function planTick<T extends ExecutableOrder>(input: PlanTickInput<T>): TickPlan<T> {
   const reserved = new Map(input.reserved ?? [])
   const buys: SizedBuy<T>[] = []
   const expired: T[] = []

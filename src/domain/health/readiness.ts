@@ -1,7 +1,7 @@
 import type { ChainKey } from '../../chain/chain-keys.ts'
 
 /** What a chain looked like to the readiness probe: its head (null: it did not answer in time) and our indexed tip. */
-export interface ChainObservation {
+export interface ChainTipObservation {
   chain: ChainKey
   head: bigint | null
   indexed: bigint | null
@@ -18,7 +18,7 @@ export interface OwnContractObservation {
 
 export interface ReadinessInput {
   store: { open: boolean; writable: boolean }
-  chains: readonly ChainObservation[]
+  chains: readonly ChainTipObservation[]
   /** Our own contracts per chain (real chains: deployed by `prebuy contracts deploy`); absent: not checked. */
   contracts?: Partial<Record<ChainKey, readonly OwnContractObservation[]>>
   /** Largest indexer lag (blocks behind the head) still ready. */

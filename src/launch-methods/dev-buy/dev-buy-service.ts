@@ -43,7 +43,7 @@ export interface DevBuyService {
 
 export interface DevBuyServiceDeps {
   store: Store
-  clock: Clock
+  now: Clock
   /** Absent: this daemon has no chain access for dev buys (tests of other parts); every dev-buy call is refused. */
   chain?: DevBuyChain
 }
@@ -51,7 +51,7 @@ export interface DevBuyServiceDeps {
 /** The launch's id on the coordinator: one per project (an attempt that launched nothing left no mark on chain). */
 export const devBuyLaunchId = (slug: string): string => keccak256(toHex(`prebuy-dev-buy:${slug}`))
 
-export function createDevBuyService({ store, clock, chain }: DevBuyServiceDeps): DevBuyService {
+export function createDevBuyService({ store, now, chain }: DevBuyServiceDeps): DevBuyService {
   const ownedDevBuyProject = async (slug: string, actor: DevBuyActor): Promise<ProjectRecord> => {
     const project = await ownedProjectOfMethod(store, slug, actor, {
       launchMethod: 'dev_buy',
@@ -64,7 +64,7 @@ export function createDevBuyService({ store, clock, chain }: DevBuyServiceDeps):
     return project
   }
   const write = async (project: ProjectRecord, devBuy: DevBuyLaunchRecord): Promise<ProjectRecord> => {
-    const next: ProjectRecord = { ...project, devBuy, updatedAt: clock() }
+    const next: ProjectRecord = { ...project, devBuy, updatedAt: now() }
     await store.batch(projectWriteOps(store, project, next))
     return next
   }
@@ -108,7 +108,7 @@ export function createDevBuyService({ store, clock, chain }: DevBuyServiceDeps):
         // New parameters withdraw a retrying launch's request (the worker checks the record it read is still the one
         // it launches): the owner asks again for a launch with them. Why the last attempt failed stays shown.
         const state: DevBuyLaunchState | null =
-          previous?.state?.status === 'retrying' ? { status: 'not_launched', reason: previous.state.reason, at: clock() } : (previous?.state ?? null)
+          previous?.state?.status === 'retrying' ? { status: 'not_launched', reason: previous.state.reason, at: now() } : (previous?.state ?? null)
         return write(project, { ...previous, launchId: devBuyLaunchId(slug), params, requestedAt: null, state })
       })
     },
@@ -121,7 +121,7 @@ export function createDevBuyService({ store, clock, chain }: DevBuyServiceDeps):
         if (!launch) throw new PrebuyError('dev_buy_no_params', 'Set the launch parameters first (PATCH /projects/{slug}/dev-buy).')
         if (launch.requestedAt !== null || launch.state?.status === 'launched') return project
         if (project.launch !== null) throw new PrebuyError('dev_buy_launched', 'The project has launched already.')
-        return write(project, { ...launch, requestedAt: clock(), state: null })
+        return write(project, { ...launch, requestedAt: now(), state: null })
       })
     },
   }

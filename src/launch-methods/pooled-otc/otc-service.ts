@@ -56,7 +56,7 @@ export interface OtcService {
 export interface OtcServiceDeps {
   store: Store
   wallets: WalletService
-  clock: Clock
+  now: Clock
   /** Absent: this daemon has no chain access for OTC (tests of other parts); every OTC call is refused. */
   chain?: OtcChain
   /** Where an offer id left for a fresh one is reported to the operator (absent: only recorded on the offer). */
@@ -74,7 +74,7 @@ export const otcOfferId = (slug: string, round = 0): Hex => keccak256(toHex(roun
 
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000'
 
-export function createOtcService({ store, wallets, clock, chain, logger }: OtcServiceDeps): OtcService {
+export function createOtcService({ store, wallets, now, chain, logger }: OtcServiceDeps): OtcService {
   const ownedOtcProject = (slug: string, actor: OtcActor): Promise<ProjectRecord> =>
     ownedProjectOfMethod(store, slug, actor, { launchMethod: 'pooled_otc', wrongMethod: 'not_otc_project', what: 'OTC offer' })
   const settlementOf = (project: ProjectRecord): Address => {
@@ -83,7 +83,7 @@ export function createOtcService({ store, wallets, clock, chain, logger }: OtcSe
     return address
   }
   const write = async (project: ProjectRecord, otc: OtcOffer): Promise<ProjectRecord> => {
-    const next: ProjectRecord = { ...project, otc, updatedAt: clock() }
+    const next: ProjectRecord = { ...project, otc, updatedAt: now() }
     await store.batch(projectWriteOps(store, project, next))
     return next
   }
@@ -96,28 +96,28 @@ export function createOtcService({ store, wallets, clock, chain, logger }: OtcSe
   const recordDeposit = (slug: string, offer: OtcOffer, terms: OtcTerms, txHash: string | null, blockNumber: bigint | null) =>
     store.mutex.run(PROJECT_LOCK, async () => {
       const current = (await store.sub.projects.get(slug))!
-      const now = current.otc
-      if (!now || now.offerId !== offer.offerId || otcTermsDifferences(recordedOtcTerms(now, terms.project), terms).length > 0) {
+      const inForce = current.otc
+      if (!inForce || inForce.offerId !== offer.offerId || otcTermsDifferences(recordedOtcTerms(inForce, terms.project), terms).length > 0) {
         throw new PrebuyError('otc_terms_changed', 'The offer changed while its deposit was sent: that deposit does not count. Deposit again.')
       }
       return write(current, {
-        ...now,
-        deposit: { txHash, blockNumber: blockNumber === null ? null : blockNumber.toString(), at: clock(), project: terms.project },
+        ...inForce,
+        deposit: { txHash, blockNumber: blockNumber === null ? null : blockNumber.toString(), at: now(), project: terms.project },
       })
     })
   /** Moves the offer to the next id, keeping its terms, with the left id and the reason on the record. */
   const supersede = (slug: string, offer: OtcOffer, reason: string) =>
     store.mutex.run(PROJECT_LOCK, async () => {
       const current = (await store.sub.projects.get(slug))!
-      const now = current.otc!
-      const round = Math.max(now.round ?? 0, offer.round ?? 0) + 1
+      const inForce = current.otc!
+      const round = Math.max(inForce.round ?? 0, offer.round ?? 0) + 1
       return write(current, {
-        ...now,
+        ...inForce,
         offerId: otcOfferId(slug, round),
         round,
         deposit: null,
         settlement: null,
-        superseded: [...(now.superseded ?? []), { offerId: offer.offerId, reason, at: clock() }],
+        superseded: [...(inForce.superseded ?? []), { offerId: offer.offerId, reason, at: now() }],
       })
     })
   /** The owner wallet takes back its own open offer `offerId` (the contract keys it by that wallet). */
@@ -150,7 +150,7 @@ export function createOtcService({ store, wallets, clock, chain, logger }: OtcSe
         throw new PrebuyError('otc_unavailable', `This service has no vesting contract on ${before.chain}: a locked offer could not settle there.`)
       }
       const settleAt = Date.parse(input.settleAt)
-      if (!Number.isFinite(settleAt) || settleAt <= clock()) throw new PrebuyError('invalid_settle_at', 'settleAt must be an ISO 8601 time in the future.')
+      if (!Number.isFinite(settleAt) || settleAt <= now()) throw new PrebuyError('invalid_settle_at', 'settleAt must be an ISO 8601 time in the future.')
       let token: Address
       try {
         token = getAddress(input.tokenAddress)
@@ -188,7 +188,7 @@ export function createOtcService({ store, wallets, clock, chain, logger }: OtcSe
           deposit: null,
           settlement: null,
         }
-        const at = clock()
+        const at = now()
         const terms = { kind: 'otc_offer', offer } as const
         const sameAsInForce =
           previous?.settlement?.status !== 'cancelled' && JSON.stringify(termsInForce(project, 'otc_offer')) === JSON.stringify(summarize(terms))
@@ -309,7 +309,7 @@ export function createOtcService({ store, wallets, clock, chain, logger }: OtcSe
             if (current.otc?.settlement?.status === 'settling' || current.otc?.settlement?.status === 'settled') {
               throw new PrebuyError('otc_settling', 'The offer started settling meanwhile; see its outcome first.')
             }
-            return write(current, { ...current.otc!, settlement: { status: 'cancelled', at: clock() } })
+            return write(current, { ...current.otc!, settlement: { status: 'cancelled', at: now() } })
           })
         if (!offer.deposit) return markCancelled()
         const contract = settlementOf(project)

@@ -13,7 +13,8 @@ import {
 } from 'viem'
 import { CLANKER_V5_SNIPER, type ClankerV5FeeSchedule } from '../../pricing/schedules/clanker-v5.ts'
 import type { LaunchCandidate } from '../launchpad-adapter.ts'
-import { EXTSLOAD_ABI, V4_QUOTER_ABI } from './clanker-v5-abi.ts'
+import { V4_QUOTER_ABI } from '../quote-buy.ts'
+import { EXTSLOAD_ABI } from './clanker-v5-abi.ts'
 import { feePipsFromQuote, type PoolPoint, probeAmount } from './fee-from-quote.ts'
 import { getSqrtPriceAtTick } from '../../pricing/v4/tick-math.ts'
 

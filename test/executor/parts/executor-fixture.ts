@@ -141,7 +141,7 @@ export async function startExecutorFixture(overrides: Partial<ExecutorContext> =
     submitUserOperations: async () => [],
   }
   const chainLocks = createKeyedMutex()
-  let clock = 5_000_000
+  let now = 5_000_000
   const ctx: ExecutorContext = {
     store,
     journal,
@@ -152,7 +152,7 @@ export async function startExecutorFixture(overrides: Partial<ExecutorContext> =
     policy: spendThenLimitPolicy,
     maxFailedAttempts: 3,
     maxBuysPerTick: undefined,
-    now: () => clock++,
+    now: () => now++,
     log: silentLogger,
     stage: () => undefined,
     reads: chain,

@@ -18,14 +18,14 @@ const input = { name: 'Moon', symbol: 'MOON', tokenAdmin: ADMIN }
 describe('dev-buy service', () => {
   let temp: Awaited<ReturnType<typeof openTempStore>>
   let store: Store
-  let now: number
-  const clock = () => now
+  let nowMs: number
+  const now = () => nowMs
   const project = async () => (await store.sub.projects.get('moon'))!
 
   beforeEach(async () => {
     temp = await openTempStore('dev-buy-service')
     store = temp.store
-    now = 1_000
+    nowMs = 1_000
     await store.batch(projectWriteOps(store, undefined, projectRecord('moon', { launchMethod: 'dev_buy', ownerKeyId: OWNER })))
     await store.batch(projectWriteOps(store, undefined, projectRecord('plain', { ownerKeyId: OWNER })))
     await store.batch(projectWriteOps(store, undefined, projectRecord('orphan', { launchMethod: 'dev_buy' })))
@@ -36,7 +36,7 @@ describe('dev-buy service', () => {
   })
 
   it('sets the parameters (owner or operator), trimmed, with a fixed launch id; replaceable until the launch is asked for', async () => {
-    const devBuy = createDevBuyService({ store, clock, chain })
+    const devBuy = createDevBuyService({ store, now, chain })
     const set = await devBuy.setParams('moon', { ownerKeyId: OWNER }, { ...input, name: '  Moon  ', image: 'https://example.org/m.png' })
     expect(set.devBuy).toEqual({
       launchId: devBuyLaunchId('moon'),
@@ -54,16 +54,16 @@ describe('dev-buy service', () => {
     expect((await devBuy.setParams('moon', 'operator', { ...input, symbol: 'MN' })).devBuy!.params.symbol).toBe('MN')
     const locked = await devBuy.setParams('moon', 'operator', { ...input, lockSeconds: 3_600, vestingSeconds: 86_400 })
     expect(locked.devBuy!.params.lock).toEqual({ lockSeconds: 3_600, vestingSeconds: 86_400 })
-    now = 2_000
+    nowMs = 2_000
     expect((await devBuy.launch('moon', { ownerKeyId: OWNER })).devBuy!.requestedAt).toBe(2_000)
     // Asking again changes nothing; the parameters are fixed from now on.
-    now = 3_000
+    nowMs = 3_000
     expect((await devBuy.launch('moon', 'operator')).devBuy!.requestedAt).toBe(2_000)
     await expect(devBuy.setParams('moon', { ownerKeyId: OWNER }, input)).rejects.toMatchObject({ code: 'dev_buy_requested' })
   })
 
   it('refuses the token texts the public-text rule refuses: bidi, zero-width and control characters, javascript:/data:/ftp: images, HTML metadata', async () => {
-    const devBuy = createDevBuyService({ store, clock, chain })
+    const devBuy = createDevBuyService({ store, now, chain })
     for (const bad of [
       { name: 'Moon\u202egpj.exe' },
       { name: 'Mo\u200bon' },
@@ -92,7 +92,7 @@ describe('dev-buy service', () => {
   })
 
   it('after a launch that found nothing to buy, the parameters change again and the launch can be asked for again', async () => {
-    const devBuy = createDevBuyService({ store, clock, chain })
+    const devBuy = createDevBuyService({ store, now, chain })
     await devBuy.setParams('moon', { ownerKeyId: OWNER }, input)
     const current = await project()
     await store.batch(
@@ -102,14 +102,14 @@ describe('dev-buy service', () => {
       }),
     )
     await devBuy.setParams('moon', { ownerKeyId: OWNER }, { ...input, symbol: 'MOON2' })
-    now = 9_000
+    nowMs = 9_000
     const asked = (await devBuy.launch('moon', { ownerKeyId: OWNER })).devBuy!
     expect(asked).toMatchObject({ requestedAt: 9_000, state: null, launchId: devBuyLaunchId('moon') })
   })
 
   it('refuses: no chain (dev_buy_unavailable), another launchpad, not the owner, not dev_buy, bad parameters, launch before parameters, launched', async () => {
-    await expect(createDevBuyService({ store, clock }).setParams('moon', { ownerKeyId: OWNER }, input)).rejects.toMatchObject({ code: 'dev_buy_unavailable' })
-    const devBuy = createDevBuyService({ store, clock, chain })
+    await expect(createDevBuyService({ store, now }).setParams('moon', { ownerKeyId: OWNER }, input)).rejects.toMatchObject({ code: 'dev_buy_unavailable' })
+    const devBuy = createDevBuyService({ store, now, chain })
     await expect(devBuy.setParams('zoracoin', { ownerKeyId: OWNER }, input)).rejects.toMatchObject({ code: 'dev_buy_unavailable' })
     await expect(devBuy.setParams('moon', { ownerKeyId: 'key_other' }, input)).rejects.toMatchObject({ code: 'not_project_owner' })
     await expect(devBuy.setParams('plain', { ownerKeyId: OWNER }, input)).rejects.toMatchObject({ code: 'not_dev_buy_project' })

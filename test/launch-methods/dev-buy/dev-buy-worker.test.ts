@@ -36,7 +36,7 @@ describe('dev-buy worker', () => {
   let temp: Awaited<ReturnType<typeof openTempStore>>
   let store: Store
   let services: Services
-  let now: number
+  let nowMs: number
   let calls: LaunchDevBuyInput[]
   let salts: number
   let next: (input: LaunchDevBuyInput) => Promise<LaunchDevBuyOutcome>
@@ -70,7 +70,7 @@ describe('dev-buy worker', () => {
       chains: { base: { key: 'base' } } as unknown as Record<ChainKey, ChainConfig>,
       devBuyChain,
       logger,
-      now: () => now,
+      now: () => nowMs,
       retryMs: 30_000,
       newSalt: () => `0x${(++salts).toString(16).padStart(64, '0')}`,
       launch: async (_deps, input) => {
@@ -104,7 +104,7 @@ describe('dev-buy worker', () => {
     temp = await openTempStore('dev-buy-worker')
     store = temp.store
     services = createServices({ store, wallets })
-    now = 1_000_000
+    nowMs = 1_000_000
     calls = []
     salts = 0
     errors = []
@@ -151,7 +151,7 @@ describe('dev-buy worker', () => {
     expect(await statuses()).toEqual(['active', 'filled'])
     const filled = (await orders()).find((o) => o.status === 'filled')!
     expect(filled.keyId).toBe(calls[0]!.buyers[0]!.id)
-    expect(filled.execution).toEqual({ spentUsdc: '100', tokensReceived: '970', feeTokens: '30', txHash: TX, executedAt: now })
+    expect(filled.execution).toEqual({ spentUsdc: '100', tokensReceived: '970', feeTokens: '30', txHash: TX, executedAt: nowMs })
     expect((await project()).devBuy!.state).toEqual({
       status: 'launched',
       txHash: TX,
@@ -162,7 +162,7 @@ describe('dev-buy worker', () => {
       bought: '1000',
       fee: '30',
       filledOrders: 1,
-      at: now,
+      at: nowMs,
     })
     const events = await createJournal(store).orderEventsOf(filled.keyId, 'moon')
     expect(events.map((e) => `${e.from}->${e.to}`)).toEqual(['active->executing', 'executing->filled'])
@@ -211,10 +211,10 @@ describe('dev-buy worker', () => {
     await worker().runOnce()
     expect(await statuses()).toEqual(['active', 'active'])
     expect((await project()).devBuy!.state).toMatchObject({ status: 'retrying', attempts: 1, reason: 'the launch would revert: TooLittleEth(1, 2)' })
-    now += 29_000
+    nowMs += 29_000
     await worker().runOnce()
     expect(calls).toHaveLength(1)
-    now += 2_000
+    nowMs += 2_000
     await worker().runOnce()
     expect(calls).toHaveLength(2)
     expect((await project()).devBuy!.state).toMatchObject({ status: 'retrying', attempts: 2 })
@@ -310,7 +310,7 @@ describe('dev-buy worker', () => {
     expect(saltOf(calls[1]!)).toBe(saltOf(calls[0]!))
     expect(calls[1]).toMatchObject({ expectedToken: TOKEN, launchTx: TX })
     // Retried: a new salt.
-    now += 30_000
+    nowMs += 30_000
     await worker().runOnce()
     expect(saltOf(calls[2]!)).toBe(`0x${'2'.padStart(64, '0')}`)
     noErrors()
@@ -329,7 +329,7 @@ describe('dev-buy worker', () => {
     expect(devBuyLaunchView(launch).state).toMatchObject({ status: 'retrying', reason: expect.stringContaining('deployed by someone else first') })
 
     // The owner changes the parameters: the request is withdrawn (asked again with them), the reason stays shown.
-    const devBuy = createDevBuyService({ store, clock: () => now, chain: devBuyChain })
+    const devBuy = createDevBuyService({ store, now: () => nowMs, chain: devBuyChain })
     const owner = (await project()).ownerKeyId!
     const changed = await devBuy.setParams('moon', { ownerKeyId: owner }, { name: 'Moon Two', symbol: 'MOON2', tokenAdmin: TOKEN })
     expect(changed.devBuy).toMatchObject({
@@ -337,7 +337,7 @@ describe('dev-buy worker', () => {
       params: { name: 'Moon Two' },
       state: { status: 'not_launched', reason: expect.stringContaining(squatted) },
     })
-    now += 60 * 60_000
+    nowMs += 60 * 60_000
     await worker().runOnce()
     expect(calls).toHaveLength(1)
     await devBuy.launch('moon', { ownerKeyId: owner })
@@ -351,7 +351,7 @@ describe('dev-buy worker', () => {
 
   it('while a launch is under way its parameters do not change', async () => {
     next = async (input) => {
-      const devBuy = createDevBuyService({ store, clock: () => now, chain: devBuyChain })
+      const devBuy = createDevBuyService({ store, now: () => nowMs, chain: devBuyChain })
       await expect(
         devBuy.setParams('moon', { ownerKeyId: (await project()).ownerKeyId! }, { name: 'Other', symbol: 'OTH', tokenAdmin: TOKEN }),
       ).rejects.toMatchObject({ code: 'dev_buy_requested' })
@@ -373,13 +373,13 @@ describe('dev-buy worker', () => {
     for (let attempt = 1; attempt <= DEV_BUY_MAX_ATTEMPTS; attempt++) {
       const before = calls.length
       // Rounds every 2 s until the attempt is due again: only one of them tries.
-      const started = now
+      const started = nowMs
       while (calls.length === before) {
         await worker().runOnce()
-        if (calls.length === before) now += 2_000
-        expect(now - started).toBeLessThanOrEqual(60 * 60_000 + 2_000)
+        if (calls.length === before) nowMs += 2_000
+        expect(nowMs - started).toBeLessThanOrEqual(60 * 60_000 + 2_000)
       }
-      pauses.push(now - started)
+      pauses.push(nowMs - started)
       expect(await statuses()).toEqual(['active', 'active'])
     }
     // 30 s, then doubled each time (the first attempt ran at once).
@@ -392,7 +392,7 @@ describe('dev-buy worker', () => {
     // Every line short; no line per 2-second round.
     for (const line of lines) expect(line.length).toBeLessThan(1_000)
     expect(lines.length).toBeLessThanOrEqual(DEV_BUY_MAX_ATTEMPTS + 2)
-    now += 60 * 60_000
+    nowMs += 60 * 60_000
     await worker().runOnce()
     expect(calls).toHaveLength(DEV_BUY_MAX_ATTEMPTS)
   })
@@ -408,11 +408,11 @@ describe('dev-buy worker', () => {
     const state = (await project()).devBuy!.state
     expect(state).toMatchObject({ status: 'launching', txHash: TX, token: TOKEN, failures: 1, lastError: expect.stringContaining('receipt read failed') })
     expect(devBuyLaunchView((await project()).devBuy!).state!.reason).toContain('receipt read failed')
-    now += 29_000
+    nowMs += 29_000
     await worker().runOnce()
     expect(calls).toHaveLength(1)
     next = async (input) => ({ status: 'already_launched', token: TOKEN, result: await resultFor(input) })
-    now += 2_000
+    nowMs += 2_000
     await worker().runOnce()
     expect(calls).toHaveLength(2)
     expect(await statuses()).toEqual(['active', 'filled'])
@@ -427,12 +427,12 @@ describe('dev-buy worker', () => {
       chains: { base: { key: 'base' } } as unknown as Record<ChainKey, ChainConfig>,
       devBuyChain: { ...devBuyChain, coordinator: () => null } as unknown as DevBuyChain,
       logger,
-      now: () => now,
+      now: () => nowMs,
       logPerMinute: 3,
     })
     for (let i = 0; i < 10; i++) await many.runOnce()
     expect(lines).toHaveLength(3)
-    now += 60_000
+    nowMs += 60_000
     await many.runOnce()
     expect(lines).toHaveLength(5)
     expect(JSON.parse(lines[3]!)).toMatchObject({ msg: 'dev-buy worker lines not logged (over the log budget)', notLogged: { unavailable: 7 } })

@@ -70,10 +70,10 @@ describe('OTC service', () => {
   })
 
   it('refuses everything on a chain without a settlement contract (otc_unavailable), a non-positive FDV and an address that is no token', async () => {
-    await expect(createOtcService({ store, wallets, clock: Date.now }).setOffer('otc', { ownerKeyId: OWNER }, input)).rejects.toMatchObject({
+    await expect(createOtcService({ store, wallets, now: Date.now }).setOffer('otc', { ownerKeyId: OWNER }, input)).rejects.toMatchObject({
       code: 'otc_unavailable',
     })
-    const otc = createOtcService({ store, wallets, clock: Date.now, chain })
+    const otc = createOtcService({ store, wallets, now: Date.now, chain })
     await expect(otc.setOffer('otc', { ownerKeyId: OWNER }, { ...input, fdvUsdc: '0' })).rejects.toMatchObject({ code: 'invalid_otc_fdv' })
     await expect(otc.setOffer('otc', { ownerKeyId: OWNER }, { ...input, tokenAddress: '0x00000000000000000000000000000000000a0c03' })).rejects.toMatchObject({
       code: 'invalid_otc_token',
@@ -82,7 +82,7 @@ describe('OTC service', () => {
   })
 
   it('keeps the lock terms with the offer (absent: none), refuses terms out of bounds, and a locked offer on a chain without a vesting contract', async () => {
-    const otc = createOtcService({ store, wallets, clock: Date.now, chain })
+    const otc = createOtcService({ store, wallets, now: Date.now, chain })
     expect(offerOf(await otc.setOffer('otc', { ownerKeyId: OWNER }, input)).lock).toEqual({ lockSeconds: 0, vestingSeconds: 0 })
     await expect(otc.setOffer('otc', { ownerKeyId: OWNER }, { ...input, lockSeconds: -1 })).rejects.toMatchObject({ code: 'invalid_lock_seconds' })
     await expect(otc.setOffer('otc', { ownerKeyId: OWNER }, { ...input, vestingSeconds: 5 * 365 * 86_400 })).rejects.toMatchObject({
@@ -90,18 +90,18 @@ describe('OTC service', () => {
     })
     // This chain port has no vesting contract: an unlocked offer is fine, a locked one could never settle.
     await expect(otc.setOffer('otc', { ownerKeyId: OWNER }, { ...input, lockSeconds: 60 })).rejects.toMatchObject({ code: 'otc_unavailable' })
-    const withVesting = createOtcService({ store, wallets, clock: Date.now, chain: { ...chain, vesting: () => '0x00000000000000000000000000000000000a0c05' } })
+    const withVesting = createOtcService({ store, wallets, now: Date.now, chain: { ...chain, vesting: () => '0x00000000000000000000000000000000000a0c05' } })
     const locked = await withVesting.setOffer('otc', { ownerKeyId: OWNER }, { ...input, lockSeconds: 60, vestingSeconds: 600 })
     expect(offerOf(locked).lock).toEqual({ lockSeconds: 60, vestingSeconds: 600 })
   })
 
   it("keeps 32 characters of the token's symbol", async () => {
-    const otc = createOtcService({ store, wallets, clock: Date.now, chain })
+    const otc = createOtcService({ store, wallets, now: Date.now, chain })
     expect(offerOf(await otc.setOffer('otc', { ownerKeyId: OWNER }, input)).tokenSymbol).toBe(`SYM${'X'.repeat(29)}`)
   })
 
   it('withdraws an offer not deposited yet without any chain operation; the next offer takes the next id', async () => {
-    const otc = createOtcService({ store, wallets, clock: Date.now, chain })
+    const otc = createOtcService({ store, wallets, now: Date.now, chain })
     await otc.setOffer('otc', 'operator', input)
     expect((await otc.cancel('otc', { ownerKeyId: OWNER })).otc!.settlement).toMatchObject({ status: 'cancelled' })
     expect(sent).toBe(0)
@@ -111,7 +111,7 @@ describe('OTC service', () => {
   })
 
   it('refuses to withdraw while settling, and an offer the chain shows settled before the record does (otc_settled, nothing sent, record unchanged)', async () => {
-    const otc = createOtcService({ store, wallets, clock: Date.now, chain })
+    const otc = createOtcService({ store, wallets, now: Date.now, chain })
     const offer = (await otc.setOffer('otc', 'operator', input)).project.otc!
     const depositor: Address = '0x00000000000000000000000000000000000d0d01'
     const deposited = { ...offer, deposit: { txHash: `0x${'66'.repeat(32)}`, blockNumber: '7', at: 1, project: depositor } }
@@ -129,7 +129,7 @@ describe('OTC service', () => {
   })
 
   it("the owner's offer is a proposal: nothing in force, nothing deposited (change_pending); the operator's is in force at once and in the history", async () => {
-    const otc = createOtcService({ store, wallets, clock: Date.now, chain })
+    const otc = createOtcService({ store, wallets, now: Date.now, chain })
     const proposed = await otc.setOffer('otc', { ownerKeyId: OWNER }, input)
     expect(proposed).toMatchObject({ outcome: 'pending_confirmation', change: { kind: 'otc_offer', confirmedAt: null, effectiveAt: null } })
     expect((await project()).otc).toBeUndefined()

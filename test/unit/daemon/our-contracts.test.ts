@@ -6,6 +6,7 @@ import { batchBuyerAddress, serviceBatchBuyerArgs } from '../../../daemon/execut
 import { buyRouterAddress } from '../../../daemon/executor/ensure-buy-router.ts'
 import { resolveDevBuySetups } from '../../../src/launch-methods/dev-buy/worker/resolve-dev-buy-setups.ts'
 import { resolveOtcSettlements } from '../../../src/launch-methods/pooled-otc/worker/resolve-otc-settlements.ts'
+import { resolveVesting } from '../../../src/launch-methods/vesting/worker/resolve-vesting.ts'
 import type { ChainConfig, ChainKey } from '../../../src/chain/chain-keys.ts'
 
 const addresses = {
@@ -55,7 +56,9 @@ describe('ourContracts', () => {
     // What `prebuy contracts deploy` puts on chain is what the resolvers look for (the same salts and arguments).
     const { client } = fakeChain(new Set(onBase.map((c) => c.address)))
     const clients = { base: client, second_chain: client }
-    const otc = await resolveOtcSettlements({ chains, clients, ...service, logger: silent })
+    const vesting = await resolveVesting({ chains, clients, logger: silent })
+    expect(vesting.base).toBe(byName.PrebuyVesting)
+    const otc = await resolveOtcSettlements({ chains, clients, ...service, vesting, logger: silent })
     expect(otc.settlements.base).toBe(byName.PrebuyOtcSettlement)
     expect(otc.vesting.base).toBe(byName.PrebuyVesting)
     const devBuy = await resolveDevBuySetups({ chains, clients, ...service, vesting: otc.vesting, logger: silent })

@@ -2,8 +2,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import type { Abi, AbiEvent, AbiFunction } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { STATE_VIEW as DETECT_STATE_VIEW } from '../../../daemon/indexer/detect-launch.ts'
-import { STATE_VIEW as PAIRED_STATE_VIEW } from '../../../daemon/indexer/paired-prices.ts'
+import { STATE_VIEW as INDEXER_STATE_VIEW } from '../../../daemon/indexer/state-view-abi.ts'
 import { V4_QUOTER_ABI } from '../../../src/launchpads/quote-buy.ts'
 import { EXTSLOAD } from '../../../src/launchpads/read-pool-lp-fee.ts'
 import { POOL_MANAGER_EVENTS } from '../../../src/launchpads/v4-events.ts'
@@ -58,7 +57,6 @@ describe('Uniswap v4 ABIs match what Uniswap publishes', () => {
   })
 
   it('StateView: getSlot0 and getLiquidity as the indexer reads them', () => {
-    expectPublished(DETECT_STATE_VIEW, STATE_VIEW)
-    expectPublished(PAIRED_STATE_VIEW, STATE_VIEW)
+    expectPublished(INDEXER_STATE_VIEW, STATE_VIEW)
   })
 })

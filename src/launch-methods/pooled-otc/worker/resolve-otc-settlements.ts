@@ -15,26 +15,28 @@ export interface LaunchMethodContracts {
 }
 
 /**
- * The vesting contract and the OTC settlement contract of this service on each chain. Both addresses follow by
- * CREATE2: the vesting contract's from its bytecode alone, the settlement's from the chain's EntryPoint and
- * stablecoin, the service's bundler EOA (the only account that may settle), its fee recipient and the vesting
- * contract (where locked offers put buyers' tokens). On devnet both are deployed at start when missing; on real chains
- * they must have been deployed (docs/launch-methods.md), and a chain missing either has no OTC (offers there are
- * refused with otc_unavailable: a settlement without its vesting contract could not settle a locked offer).
+ * The OTC settlement contract of this service on each chain, beside the vesting contract already resolved
+ * (vesting/worker/resolve-vesting.ts). Its address follows by CREATE2 from the chain's EntryPoint and stablecoin, the
+ * service's bundler EOA (the only account that may settle), its fee recipient and the vesting contract (where locked
+ * offers put buyers' tokens). On devnet it is deployed at start when missing; on real chains it must have been deployed
+ * (docs/launch-methods.md), and a chain missing it or the vesting contract has no OTC (offers there are refused with
+ * otc_unavailable: a settlement without its vesting contract could not settle a locked offer).
  */
 export async function resolveOtcSettlements(options: {
   chains: Record<ChainKey, ChainConfig>
   clients: Record<ChainKey, PublicClient>
   operator: Address
   feeRecipient: Address
-  /** On the devnet: the account that deploys both contracts where missing (DevnetSetup.contractsDeployer); absent on real chains. */
+  /** The vesting contract per chain where it is there (resolveVesting). */
+  vesting: Partial<Record<ChainKey, Address>>
+  /** On the devnet: the account that deploys the settlement where missing (DevnetSetup.contractsDeployer); absent on real chains. */
   deployer?: (chain: ChainKey) => WalletClient<Transport, Chain, Account>
   logger: Logger
 }): Promise<LaunchMethodContracts> {
   const out: LaunchMethodContracts = { settlements: {}, vesting: {} }
+  const vesting = create2Address(VESTING_SALT, vestingInitCode())
   for (const key of enabledChainKeys(options.chains)) {
     const chain = options.chains[key]
-    const vesting = create2Address(VESTING_SALT, vestingInitCode())
     const initCode = otcSettlementInitCode({
       entryPoint: chain.addresses.entryPoint,
       stablecoin: chain.addresses.stablecoin,
@@ -42,19 +44,17 @@ export async function resolveOtcSettlements(options: {
       feeRecipient: options.feeRecipient,
       vesting,
     })
-    if (options.deployer) {
+    const vestingThere = options.vesting[key] !== undefined
+    if (options.deployer && vestingThere) {
       const walletClient = options.deployer(key)
       const publicClient = options.clients[key]
-      out.vesting[key] = await ensureCreate2Contract({ publicClient, walletClient, salt: VESTING_SALT, initCode: vestingInitCode(), name: 'PrebuyVesting' })
       out.settlements[key] = await ensureCreate2Contract({ publicClient, walletClient, salt: OTC_SETTLEMENT_SALT, initCode, name: 'PrebuyOtcSettlement' })
+      out.vesting[key] = vesting
       continue
     }
     const address = create2Address(OTC_SETTLEMENT_SALT, initCode)
-    const hasCode = async (at: Address) => {
-      const code = await options.clients[key].getCode({ address: at })
-      return code !== undefined && code !== '0x'
-    }
-    const [settlementThere, vestingThere] = await Promise.all([hasCode(address), hasCode(vesting)])
+    const code = await options.clients[key].getCode({ address })
+    const settlementThere = code !== undefined && code !== '0x'
     if (settlementThere && vestingThere) {
       out.settlements[key] = address
       out.vesting[key] = vesting

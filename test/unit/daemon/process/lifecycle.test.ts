@@ -37,7 +37,7 @@ describe('handleShutdownSignals', () => {
   it('a signal repeated within a second is the same request (Ctrl-C reaches npm and the daemon); a later one forces exit 1', async () => {
     const exits: number[] = []
     let stops = 0
-    const clock = { now: 1_000_000 }
+    const now = { now: 1_000_000 }
     let release!: () => void
     const dispose = handleShutdownSignals(
       {
@@ -46,16 +46,16 @@ describe('handleShutdownSignals', () => {
           return new Promise<void>((resolve) => (release = resolve))
         },
       },
-      { logger: silentLogger, exit: (code) => exits.push(code), signals: ['SIGUSR2'], now: () => clock.now },
+      { logger: silentLogger, exit: (code) => exits.push(code), signals: ['SIGUSR2'], now: () => now.now },
     )
     process.emit('SIGUSR2', 'SIGUSR2')
-    clock.now += 3
+    now.now += 3
     process.emit('SIGUSR2', 'SIGUSR2')
-    clock.now += REPEATED_SIGNAL_WINDOW_MS - 10
+    now.now += REPEATED_SIGNAL_WINDOW_MS - 10
     process.emit('SIGUSR2', 'SIGUSR2')
     expect(exits).toEqual([])
     expect(stops).toBe(1)
-    clock.now += 10
+    now.now += 10
     process.emit('SIGUSR2', 'SIGUSR2')
     expect(exits).toEqual([1])
     release()
@@ -78,12 +78,12 @@ describe('handleShutdownSignals', () => {
   })
 
   it('the signal gate: stop, then repeat inside the window, force after it', () => {
-    let now = 0
-    const gate = createSignalGate({ windowMs: 1_000, now: () => now })
+    let nowMs = 0
+    const gate = createSignalGate({ windowMs: 1_000, now: () => nowMs })
     expect(gate()).toBe('stop')
-    now = 999
+    nowMs = 999
     expect(gate()).toBe('repeat')
-    now = 1_000
+    nowMs = 1_000
     expect(gate()).toBe('force')
   })
 })
