@@ -25,6 +25,11 @@ export interface ExecutorDeps {
   clients: Record<ChainKey, PublicClient>
   /** The PrebuyBuyRouter on each chain (ensureBuyRouter deploys it on devnet). */
   buyRouters: Record<ChainKey, Address>
+  /**
+   * The PrebuyBatchBuyer on each chain that has one (ensureBatchBuyer deploys it on devnet): approved wallets buy
+   * through it, one swap per block at one price (docs/execution.md §8). A chain without one buys per wallet only.
+   */
+  batchBuyers?: Partial<Record<ChainKey, Address>>
   /** Receives the 3% platform fee in the bought token. */
   feeRecipient: Address
   ticks: TickBus
@@ -46,7 +51,8 @@ export interface ExecutorDeps {
 }
 
 /** What the executor asks of the wallet layer. */
-export type ExecutorWallets = Pick<WalletService, 'walletAddress' | 'submitUserOperations'> & Partial<Pick<WalletService, 'prepareAhead' | 'forgetAhead'>>
+export type ExecutorWallets = Pick<WalletService, 'walletAddress' | 'submitUserOperations'> &
+  Partial<Pick<WalletService, 'prepareAhead' | 'forgetAhead' | 'sendCall' | 'operatorAddress'>>
 
 /**
  * What the executor's parts share: its dependencies, the settings with their defaults applied, and the state that
@@ -59,6 +65,7 @@ export interface ExecutorContext {
   wallets: ExecutorWallets
   chains: Record<ChainKey, ChainConfig>
   buyRouters: Record<ChainKey, Address>
+  batchBuyers: Partial<Record<ChainKey, Address>>
   feeRecipient: Address
   policy: PrioritisationPolicy
   maxFailedAttempts: number
@@ -135,6 +142,7 @@ export function createExecutorContext(deps: ExecutorDeps, stopped: () => boolean
     wallets: deps.wallets,
     chains: deps.chains,
     buyRouters: deps.buyRouters,
+    batchBuyers: deps.batchBuyers ?? {},
     feeRecipient: deps.feeRecipient,
     policy: deps.policy ?? spendThenLimitPolicy,
     maxFailedAttempts: deps.maxFailedAttempts ?? 3,

@@ -13,6 +13,7 @@ import { BASE_LAUNCHPADS, createLaunchpadAdapters, type CreateLaunchpadAdaptersO
 import type { LaunchpadAdapter } from '../../src/launchpads/launchpad-adapter.ts'
 import { BASE_ZORA_TOKEN } from '../../src/launchpads/zora/zora-route.ts'
 import { buyRouterAddress, ensureBuyRouter } from '../executor/ensure-buy-router.ts'
+import { ensureBatchBuyer } from '../executor/ensure-batch-buyer.ts'
 import { startExecutor, type Executor } from '../executor/start-executor.ts'
 import { startIndexer, type Indexer } from '../indexer/start-indexer.ts'
 import { createTickBus } from '../indexer/tick-bus.ts'
@@ -81,11 +82,32 @@ export function createLaunchWorkers(context: WorkerContext): BackgroundWorker[] 
     return address
   }
 
+  /**
+   * The batch buyer of a chain (one swap per block for every approved wallet, docs/execution.md §8): deployed on the
+   * devnet at start like the router, its operators the service's bundler EOA; on a real chain none yet (the executor
+   * then buys every order through its own UserOperation).
+   */
+  async function batchBuyerOf(chain: ChainConfig, router: Address): Promise<Address | undefined> {
+    if (!devnet) return undefined
+    const walletClient = devnet.contractsDeployer(chain.key)
+    return ensureBatchBuyer({
+      publicClient: clients[chain.key],
+      walletClient,
+      router,
+      admin: walletClient.account.address,
+      operators: [context.wallets.bundlerAddress(chain.key)],
+    })
+  }
+
   const executorWorker: BackgroundWorker = {
     name: 'executor',
     async start() {
       const routers = await Promise.all(enabled.map((key) => routerOf(context.chains[key])))
       const buyRouters = Object.fromEntries(enabled.map((key, i) => [key, routers[i]!])) as Record<ChainKey, Address>
+      const batchAddresses = await Promise.all(enabled.map((key, i) => batchBuyerOf(context.chains[key], routers[i]!)))
+      const batchBuyers = Object.fromEntries(enabled.flatMap((key, i) => (batchAddresses[i] ? [[key, batchAddresses[i]]] : []))) as Partial<
+        Record<ChainKey, Address>
+      >
       executor = await startExecutor({
         store: context.store,
         journal,
@@ -93,12 +115,13 @@ export function createLaunchWorkers(context: WorkerContext): BackgroundWorker[] 
         chains: context.chains,
         clients,
         buyRouters,
+        batchBuyers,
         feeRecipient: context.config.feeRecipient,
         ticks: bus,
         logger: context.logger,
         ...(context.priceQuotes ? { onQuoteDisagreement: context.priceQuotes.onDisagreement, onQuoteFailure: context.priceQuotes.onFailure } : {}),
       })
-      log.info({ buyRouters }, 'executor started')
+      log.info({ buyRouters, batchBuyers }, 'executor started')
     },
     async stop() {
       await executor?.stop()

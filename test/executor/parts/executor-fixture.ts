@@ -148,6 +148,7 @@ export async function startExecutorFixture(overrides: Partial<ExecutorContext> =
     wallets,
     chains: {} as Record<ChainKey, ChainConfig>,
     buyRouters: { base: zeroAddress, second_chain: zeroAddress },
+    batchBuyers: {},
     feeRecipient: zeroAddress,
     policy: spendThenLimitPolicy,
     maxFailedAttempts: 3,
