@@ -16,6 +16,8 @@ import { createWarmBooks, type WarmBooks } from './warm-books.ts'
 import { PriceBackoff } from '../../src/domain/execution/price-backoff.ts'
 import { createBuyQuoter } from '../../src/launchpads/quote-buy.ts'
 import { createTickQuotes, type QuoteDisagreement, type TickQuotes } from './tick-quotes.ts'
+import { type BatchChainReads, createBatchChainReads } from './batch-chain-reads.ts'
+import { type BatchJournal, createBatchJournal } from '../../src/journal/batch-journal.ts'
 
 export interface ExecutorDeps {
   store: Store
@@ -75,6 +77,10 @@ export interface ExecutorContext {
   /** Marks the end of a stage of a tick (the launch-latency benchmark's hook). */
   stage(name: string): void
   reads: ExecutorChainReads
+  /** The batch path's chain reads (allowances, batches(batchId), BatchExecuted). */
+  batchReads: BatchChainReads
+  /** The batches journaled (the one write path of a batch record). */
+  batchJournal: BatchJournal
   /**
    * Planning (balances, reservations, state writes) runs one at a time per chain, so two launches never size one
    * wallet's balance twice; submissions and receipts run concurrently.
@@ -151,6 +157,8 @@ export function createExecutorContext(deps: ExecutorDeps, stopped: () => boolean
     log,
     stage,
     reads,
+    batchReads: createBatchChainReads({ chains: deps.chains, clients: deps.clients }),
+    batchJournal: createBatchJournal(store),
     withChainLock: (chain, fn) => chainLocks.run(chain, fn),
     withOrderLocks: (keyIds, fn) => store.mutex.runAll(keyIds.map(orderLockName), fn),
     orders,

@@ -6,6 +6,7 @@ import { createLaunchReadiness } from './ready-ahead.ts'
 import { revalidateFillsUntilDone } from './revalidate-fills.ts'
 import { createTickRunner } from './run-tick.ts'
 import { createBuySettler } from './settle-buys.ts'
+import { createBatchRunner } from './run-batch.ts'
 import { createTickQueue } from './tick-queue.ts'
 
 export type { ExecutorDeps } from './executor-context.ts'
@@ -17,6 +18,8 @@ export interface Executor {
   reconcile(): Promise<void>
   /** Resolves when every queued tick and background task (revalidations, start-up books) has finished. */
   idle(): Promise<void>
+  /** Resolves when no batch work (a follow-up of an unclear batch, a sweep) is running. */
+  batchesIdle(): Promise<void>
   /** Ticks and background tasks queued or in progress (0 = idle). */
   busy(): number
   stop(): Promise<void>
@@ -37,7 +40,8 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
   let stopped = false
   const ctx = createExecutorContext(deps, () => stopped)
   const settler = createBuySettler(ctx)
-  const runTick = createTickRunner(ctx, { decider: createTickDecider(ctx), settler })
+  const batches = createBatchRunner(ctx)
+  const runTick = createTickRunner(ctx, { decider: createTickDecider(ctx), settler, batches })
   const readiness = createLaunchReadiness(ctx)
   const queue = createTickQueue({ handle: runTick, onError: (error, slug) => ctx.log.error({ err: error, slug }, 'tick failed') })
   const background = new Set<Promise<void>>()
@@ -47,7 +51,10 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
   }
 
   async function reconcile(): Promise<void> {
-    const settlements = await Promise.all((await ctx.journal.inFlight()).map((entry) => settler.fromChain(entry)))
+    // An order in a batch is settled with its batch (from BatchExecuted), never as a single buy of its own.
+    await batches.reconcile()
+    const single = (await ctx.journal.inFlight()).filter((entry) => entry.batchId === undefined)
+    const settlements = await Promise.all(single.map((entry) => settler.fromChain(entry)))
     for (const chain of new Set(settlements.map((s) => s.entry.chain))) {
       await ctx.withChainLock(chain, () => settler.settle(settlements.filter((s) => s.entry.chain === chain)))
     }
@@ -65,6 +72,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
         return
       case 'block':
         ctx.warm.refresh(signal.chain, signal.blockNumber)
+        batches.recheck(signal.chain)
         return
       case 'processed':
         // Tracked: idle() and stop() wait for a readying (a deployment ahead may be being sent).
@@ -90,6 +98,9 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
     busy: () => queue.size() + background.size,
     async idle() {
       while (queue.size() > 0 || background.size > 0) await Promise.all([...queue.running(), ...background])
+    },
+    batchesIdle: async () => {
+      while (batches.running().length > 0) await Promise.all(batches.running())
     },
     async stop() {
       stopped = true
