@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import {
   createWalletClient,
   decodeFunctionData,
+  encodeFunctionData,
   erc20Abi,
   getAbiItem,
   http,
@@ -38,6 +39,7 @@ import { loadOrCreateMasterSecret } from '../../src/wallets/keys/secret-files.ts
 import type { WalletService } from '../../src/wallets/wallet-service.ts'
 import { buyRouterAbi } from '../../daemon/executor/buy-router-abi.ts'
 import { ensureBuyRouter } from '../../daemon/executor/ensure-buy-router.ts'
+import { ensureBatchBuyer } from '../../daemon/executor/ensure-batch-buyer.ts'
 import { startExecutor, type Executor } from '../../daemon/executor/start-executor.ts'
 import { startIndexer, type Indexer } from '../../daemon/indexer/start-indexer.ts'
 import { createTickBus, type IndexerSignal, type TickBus } from '../../daemon/indexer/tick-bus.ts'
@@ -68,12 +70,16 @@ export interface FlowHarness {
   wallets: PrebuyWalletService
   launchpads: LaunchpadAddresses
   buyRouter: Address
+  /** The executor's PrebuyBatchBuyer (with the `batchBuyer` option). */
+  batchBuyer: Address | undefined
   feeRecipient: Address
   bus: TickBus
   signals: IndexerSignal[]
   indexer: Indexer
   executor: Executor
   newBuyer(label: string, usdc: string): Promise<Buyer>
+  /** Each buyer's wallet approves the batch buyer for `usdc` (one UserOperation each, through the wallet service; mines). */
+  approveBatchBuyer(buyers: readonly Buyer[], usdc: string): Promise<void>
   /**
    * A waiting project bound to `creator` (its deployer; random when omitted) and, as its second fact, the symbol `launch`
    * gives its token (slug.slice(0, 5) upper-cased) unless `binding.expectedSymbol` says otherwise (null: none); optionally
@@ -146,6 +152,8 @@ export interface FlowHarnessOptions {
   ownerChangeNoticeMs?: number
   /** The buyers' smart accounts (wallet.accountKind): default 'simple'; 'kernel' runs the flows on Kernel v3.1. */
   accountKind?: SmartAccountKind
+  /** Deploy PrebuyBatchBuyer (operator: the bundler EOA) and give it to the executor: approved wallets buy in batches. */
+  batchBuyer?: boolean
 }
 
 export async function startFlowHarness(options: FlowHarnessOptions = {}): Promise<FlowHarness> {
@@ -171,6 +179,15 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
     walletClient: createWalletClient({ chain: chainFromConfig(chain), account: deployer, transport: http(chain.rpcUrl) }),
     poolManager: chain.addresses.poolManager,
   })
+  const batchBuyer = options.batchBuyer
+    ? await ensureBatchBuyer({
+        publicClient: client,
+        walletClient: createWalletClient({ chain: chainFromConfig(chain), account: deployer, transport: http(chain.rpcUrl) }),
+        router: buyRouter,
+        admin: deployer.address,
+        operators: [wallets.bundlerAddress('base')],
+      })
+    : undefined
   // From here on blocks come only from the harness miner, each stamped previous + 2 s (Base-like, but fast).
   const manualMining = async () => {
     await jsonRpc(chain.rpcUrl, 'evm_setAutomine', [false])
@@ -216,6 +233,7 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
       chains: devnet.chains,
       clients: { base: client, second_chain: client },
       buyRouters: { base: buyRouter, second_chain: buyRouter },
+      ...(batchBuyer ? { batchBuyers: { base: batchBuyer } } : {}),
       feeRecipient,
       ticks: bus,
       logger: silentLogger,
@@ -241,6 +259,7 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
     wallets,
     launchpads,
     buyRouter,
+    batchBuyer,
     feeRecipient,
     bus,
     signals,
@@ -255,6 +274,14 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
       const wallet = await wallets.walletAddress(issued.record.userIndex)
       if (Number(usdc) > 0) await fundWhileMining(() => fundAccount(chain, wallet, { stablecoin: usdc }))
       return { keyId: issued.record.id, userIndex: issued.record.userIndex, wallet }
+    },
+    async approveBatchBuyer(buyers, usdc) {
+      if (!batchBuyer) throw new Error('the harness was started without a batch buyer')
+      const data = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [batchBuyer, parseUnits(usdc, 6)] })
+      const requests = buyers.map((b) => ({ id: `approve-${b.keyId}`, userIndex: b.userIndex, calls: [{ to: chain.addresses.stablecoin, data }] }))
+      const results = await fundWhileMining(() => wallets.submitUserOperations('base', requests))
+      const failed = results.filter((r) => r.status !== 'included')
+      if (failed.length > 0) throw new Error(`approvals failed: ${JSON.stringify(failed.map((f) => f.status))}`)
     },
     async newProject(slug, launchpad, creator, binding = {}) {
       const who = creator ?? privateKeyToAccount(generatePrivateKey()).address
