@@ -1,6 +1,8 @@
-import { erc20Abi, parseEventLogs } from 'viem'
+import { type Address, erc20Abi, keccak256, parseEventLogs, stringToHex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { batchBuyerAbi } from '../../daemon/executor/batch-buyer-abi.ts'
+import { buyRouterAbi } from '../../daemon/executor/buy-router-abi.ts'
+import type { LaunchedToken } from '../../devnet/launchpads/launch-token.ts'
 import { EIP_7825_TX_GAS_CAP } from '../../src/chain/tx-gas-cap.ts'
 import { createBatchJournal } from '../../src/journal/batch-journal.ts'
 import type { BatchRecord } from '../../src/journal/batch-records.ts'
@@ -97,5 +99,89 @@ describe('one price per block: the executor buys approved wallets through Prebuy
     expect(await h.tokenBalance(launched.token, h.feeRecipient)).toBe(tokensOut - netSum + plainFees)
     // Nothing left in the batch contract.
     expect(await h.client.readContract({ address: launched.token, abi: erc20Abi, functionName: 'balanceOf', args: [h.batchBuyer!] })).toBe(0n)
+  }, 400_000)
+
+  // A constant 1% launch fee: the probe launch's quotes and the real launch's batch see the same pool.
+  const constantFee = { startFee: 10_000, endFee: 10_000, decaySeconds: 1 }
+
+  /** FDV (stablecoin atoms) a buy of `spend` pays in a pool now: the router's own buy simulated (a quote by the real swap). */
+  async function fdvOf(launched: LaunchedToken, spend: bigint): Promise<bigint> {
+    const trader = h.devnet.accounts[4]!.account.address as Address
+    const { result } = await h.client.simulateContract({
+      account: trader,
+      address: h.buyRouter,
+      abi: buyRouterAbi,
+      functionName: 'buy',
+      args: [
+        {
+          orderId: keccak256(stringToHex(`probe-${spend}-${Math.random()}`)),
+          stablecoin: h.chain.addresses.stablecoin,
+          weth: h.chain.addresses.weth,
+          ethUsdPool: h.chain.addresses.ethUsdPool,
+          bridge: [],
+          poolKey: launched.poolKey,
+          token: launched.token,
+          amountIn: spend,
+          minTokensOut: 0n,
+          feeRecipient: trader,
+          feeBps: 0n,
+        },
+      ],
+    })
+    const out = (result as readonly [bigint, bigint])[0]
+    const supply = await h.client.readContract({ address: launched.token, abi: erc20Abi, functionName: 'totalSupply' })
+    return (spend * supply + out - 1n) / out
+  }
+
+  it('a limited order whose limit the one clearing price would exceed is left out with its reason in the journal, and does not buy above it', async () => {
+    const unlimited = 10
+    const spends = Array.from({ length: unlimited }, (_, i) => BigInt(60 + i) * USDC)
+    const limitedSpend = 10n * USDC
+    const total = spends.reduce((a, b) => a + b, 0n) + limitedSpend
+    // What the limit must sit between, read on an identical launch first (same launchpad, supply, fee, curve): a buy
+    // of the limited order's size alone, and the whole batch with it.
+    await h.prepareThirdParty('5000')
+    h.startMining()
+    const probe = await h.launch('probe', 'doppler', h.devnet.accounts[5]!.account.address as Address, constantFee)
+    await h.stopMining()
+    const alone = await fdvOf(probe, 1n << 24n)
+    const together = await fdvOf(probe, total)
+    expect(together > alone).toBe(true)
+    const limitAtoms = (alone + together) / 2n
+
+    const { slug, creator } = await h.newProject('limity', 'doppler')
+    const buyers: Buyer[] = []
+    for (const [i, spend] of spends.entries()) {
+      const buyer = await h.newBuyer(`limity-${i}`, '100')
+      await h.order(buyer, slug, String(spend / USDC), null)
+      buyers.push(buyer)
+    }
+    const limited = await h.newBuyer('limity-limited', '100')
+    // The FDV limit in whole USD (rounded down: still above the alone price, by far below the clearing).
+    await h.order(limited, slug, String(limitedSpend / USDC), String(limitAtoms / USDC))
+    await h.approveBatchBuyer([...buyers, limited], '100')
+
+    h.startMining()
+    await h.launch(slug, 'doppler', creator, constantFee)
+    await h.waitFor(
+      'the unlimited orders filled',
+      async () => (await Promise.all(buyers.map((b) => h.getOrder(b, slug)))).every((o) => o?.status === 'filled'),
+      120_000,
+    )
+    const batch = (await batchOf(slug, 0))!
+    await h.waitFor('a few more blocks', async () => (await h.client.getBlockNumber({ cacheTime: 0 })) > BigInt(batch.execution!.blockNumber) + 3n)
+    await h.stopMining()
+
+    // In the spec's priority order: the larger spend first.
+    expect(batch.included.map((e) => e.keyId)).toEqual([...buyers].reverse().map((b) => b.keyId))
+    expect(batch.included.map((e) => e.rank)).toEqual(spends.map((_s, i) => i))
+    expect(batch.excluded).toEqual([
+      { keyId: limited.keyId, slug, wallet: limited.wallet, spendAtoms: limitedSpend.toString(), rank: unlimited, reason: 'limit_below_clearing' },
+    ])
+    // No included order had a limit: none is committed.
+    expect(batch.lowestLimitFdv).toBeNull()
+    // Left out, it did not buy above its limit: still active (the price only rose), its stablecoin untouched.
+    expect((await h.getOrder(limited, slug))?.status).toBe('active')
+    expect(await h.usdcOf(limited.wallet)).toBe(100n * USDC)
   }, 400_000)
 })
