@@ -18,8 +18,6 @@ export interface Executor {
   reconcile(): Promise<void>
   /** Resolves when every queued tick and background task (revalidations, start-up books) has finished. */
   idle(): Promise<void>
-  /** Resolves when no batch work (a follow-up of an unclear batch, a sweep) is running. */
-  batchesIdle(): Promise<void>
   /** Ticks and background tasks queued or in progress (0 = idle). */
   busy(): number
   stop(): Promise<void>
@@ -98,9 +96,6 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
     busy: () => queue.size() + background.size,
     async idle() {
       while (queue.size() > 0 || background.size > 0) await Promise.all([...queue.running(), ...background])
-    },
-    batchesIdle: async () => {
-      while (batches.running().length > 0) await Promise.all(batches.running())
     },
     async stop() {
       stopped = true
