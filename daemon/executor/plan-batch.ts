@@ -57,7 +57,7 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
 
   async function nextSequence(launch: LaunchRecord): Promise<number> {
     const key = `${launch.chain}!${launch.slug}!${launch.blockNumber}`
-    const next = sequences.get(key) ?? (await ctx.batchJournal.countOf(launch.chain, launch.slug, launch.blockNumber))
+    const next = sequences.get(key) ?? (await ctx.batchJournal.nextSequence(launch.chain, launch.slug, launch.blockNumber))
     sequences.set(key, next + 1)
     return next
   }
