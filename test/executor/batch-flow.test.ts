@@ -169,7 +169,7 @@ describe('one price per block: the executor buys approved wallets through Prebuy
       120_000,
     )
     const batch = (await batchOf(slug, 0))!
-    await h.waitFor('a few more blocks', async () => (await h.client.getBlockNumber({ cacheTime: 0 })) > BigInt(batch.execution!.blockNumber) + 3n)
+    await h.waitFor('a few more blocks', async () => (await h.client.getBlockNumber({ cacheTime: 0 })) > BigInt(batch.execution!.blockNumber) + 3n, 120_000)
     await h.stopMining()
 
     // In the spec's priority order: the larger spend first.

@@ -277,11 +277,19 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
     },
     async approveBatchBuyer(buyers, usdc) {
       if (!batchBuyer) throw new Error('the harness was started without a batch buyer')
-      const data = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [batchBuyer, parseUnits(usdc, 6)] })
-      const requests = buyers.map((b) => ({ id: `approve-${b.keyId}`, userIndex: b.userIndex, calls: [{ to: chain.addresses.stablecoin, data }] }))
-      const results = await fundWhileMining(() => wallets.submitUserOperations('base', requests))
-      const failed = results.filter((r) => r.status !== 'included')
-      if (failed.length > 0) throw new Error(`approvals failed: ${JSON.stringify(failed.map((f) => f.status))}`)
+      const amount = parseUnits(usdc, 6)
+      const data = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [batchBuyer, amount] })
+      const allowanceOf = (b: Buyer) =>
+        client.readContract({ address: chain.addresses.stablecoin, abi: erc20Abi, functionName: 'allowance', args: [b.wallet, batchBuyer] })
+      // On a loaded machine an operation may miss the bundler's receipt wait: the chain says which approvals are in.
+      let missing: readonly Buyer[] = buyers
+      for (let round = 0; round < 4 && missing.length > 0; round++) {
+        const requests = missing.map((b) => ({ id: `approve-${b.keyId}-${round}`, userIndex: b.userIndex, calls: [{ to: chain.addresses.stablecoin, data }] }))
+        await fundWhileMining(() => wallets.submitUserOperations('base', requests))
+        const allowances = await Promise.all(missing.map(allowanceOf))
+        missing = missing.filter((_b, i) => allowances[i] !== amount)
+      }
+      if (missing.length > 0) throw new Error(`${missing.length} wallets did not approve the batch buyer`)
     },
     async newProject(slug, launchpad, creator, binding = {}) {
       const who = creator ?? privateKeyToAccount(generatePrivateKey()).address
