@@ -8,6 +8,9 @@ import type { ExecutorContext } from './executor-context.ts'
 import { transitionOps } from './order-transition-ops.ts'
 import { type BuyToSubmit, DEFAULT_MAX_BUYS, type ExecutionPlan, type PlanInput, sameVerdicts } from '../../src/domain/execution/executor-plan.ts'
 import type { CandidateOrder } from '../../src/domain/execution/prepared-book.ts'
+import type { BatchRecord } from '../../src/journal/batch-records.ts'
+import { type BatchPlannerContext, type BatchSplit, createBatchPlanner } from './plan-batch.ts'
+import { batchExecutingOps } from './batch-executing-ops.ts'
 
 /** The planner's inputs as the journal records them, the candidates in the priority order the plan used. */
 export function decisionInputs(
@@ -56,13 +59,16 @@ export interface SubmittedBuy {
  */
 export type SubmitBuys = (buys: SubmittedBuy[], written: Promise<void>) => void
 
+/** Called once the executing batch is built, with the journaled batch and the write's promise: send after it succeeded. */
+export type SendBatch = (record: BatchRecord, written: Promise<void>) => void
+
 export interface TickDecider {
   /**
    * Decides one tick of a launched project and records it: the plan over the project's active orders, then (when
    * something buys or expires) every transition, the in-flight entries and the decision in one atomic batch, under
    * the orders' locks. Call under the chain lock. Returns the buys handed to `submit`.
    */
-  decide(tick: PriceTick, launch: LaunchRecord, submit: SubmitBuys): Promise<SubmittedBuy[]>
+  decide(tick: PriceTick, launch: LaunchRecord, submit: SubmitBuys, sendBatch?: SendBatch): Promise<SubmittedBuy[]>
 }
 
 type Candidate = CandidateOrder & { followers: number }
@@ -84,11 +90,13 @@ export type TickDeciderContext = Pick<
   | 'quotes'
   | 'backoff'
   | 'log'
->
+> &
+  BatchPlannerContext
 
 export function createTickDecider(ctx: TickDeciderContext): TickDecider {
   const { store, journal, stage } = ctx
   const lastQuietDecisions = new Map<string, readonly OrderDecision[]>()
+  const batches = createBatchPlanner(ctx)
 
   /** The tick's orders and balances: from the warm snapshot of the tick's block when exact, else from the store/chain. */
   async function loadCandidates(launch: LaunchRecord, tick: PriceTick): Promise<Candidate[]> {
@@ -134,12 +142,16 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
     tick: PriceTick,
     launch: LaunchRecord,
     plan: ExecutionPlan,
+    split: BatchSplit,
     candidates: readonly Candidate[],
     inputs: DecisionInputs,
     submit: SubmitBuys,
+    sendBatch: SendBatch | undefined,
   ) {
     const at = ctx.now()
-    const keyIds = [...plan.expired.map((o) => o.keyId), ...plan.buys.map((b) => b.candidate.order.keyId)]
+    const buys = split.perBuyer
+    const batchBuys = split.batch ? [...split.batch.buys.values()] : []
+    const keyIds = [...plan.expired.map((o) => o.keyId), ...buys.map((b) => b.candidate.order.keyId), ...batchBuys.map((b) => b.candidate.order.keyId)]
     const followers = new Map(candidates.map((c) => [c.order.keyId, c.followers]))
     return ctx.withOrderLocks(keyIds, async () => {
       stage('executor.locked')
@@ -150,14 +162,18 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       // Re-read under the locks, all at once: a PATCH or DELETE that landed since planning wins.
       const currentOf = async (orders: readonly OrderRecord[]) =>
         (await store.sub.orders.getMany(orders.map((o) => orderKey(o.keyId, o.slug)))) as Array<OrderRecord | undefined>
-      const [expiredNow, buyingNow] = await Promise.all([currentOf(plan.expired), currentOf(plan.buys.map((b) => b.candidate.order))])
+      const [expiredNow, buyingNow, batchNow] = await Promise.all([
+        currentOf(plan.expired),
+        currentOf(buys.map((b) => b.candidate.order)),
+        currentOf(batchBuys.map((b) => b.candidate.order)),
+      ])
       stage('executor.reread')
       for (const [i, order] of plan.expired.entries()) {
         const current = expiredNow[i]
         if (current?.status !== 'active') continue
         ops.push(...transitionOps(ctx, current, 'expired', at, { reason: 'expired after launch' }, followers.get(order.keyId) ?? 0))
       }
-      for (const [i, buy] of plan.buys.entries()) {
+      for (const [i, buy] of buys.entries()) {
         const { order } = buy.candidate
         const current = buyingNow[i]
         if (current?.status !== 'active' || current.updatedAt !== order.updatedAt) {
@@ -187,18 +203,36 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
         // The price this attempt was decided at: a revert for price at the same price counts towards its backoff.
         ctx.backoff.attempted(order.keyId, buy.capAtoms ?? null, BigInt(tick.blockNumber))
       }
-      ops.push(journal.putDecision({ slug: launch.slug, chain: launch.chain, tick, policy: ctx.policy.name, orders: decisions, at, inputs }))
+      const batch = split.batch ? batchExecutingOps(ctx, { tick, launch, planned: split.batch, current: batchNow, followers, decisionOf, at }, ops) : undefined
+      ops.push(
+        journal.putDecision({
+          slug: launch.slug,
+          chain: launch.chain,
+          tick,
+          policy: ctx.policy.name,
+          orders: decisions,
+          at,
+          inputs,
+          ...(batch ? { batchId: batch.batchId } : {}),
+        }),
+      )
       stage('executor.executingOpsBuilt')
-      await writeThenRelease(ops, submitted, submit)
+      await writeThenRelease(ops, submitted, submit, batch && sendBatch ? { record: batch, send: sendBatch } : undefined)
       stage('executor.executingWritten')
       return submitted
     })
   }
 
   /** Hands the buys on with the write's promise before writing, so signing overlaps the write; settles the gate after. */
-  async function writeThenRelease(ops: StoreOperation[], submitted: SubmittedBuy[], submit: SubmitBuys): Promise<void> {
+  async function writeThenRelease(
+    ops: StoreOperation[],
+    submitted: SubmittedBuy[],
+    submit: SubmitBuys,
+    batch?: { record: BatchRecord; send: SendBatch },
+  ): Promise<void> {
     const written = withResolvers<void>()
     written.promise.catch(() => undefined)
+    batch?.send(batch.record, written.promise)
     if (submitted.length > 0) {
       submit(submitted, written.promise)
       // Handing the batch to LevelDB is synchronous (~10 ms for a 500-buy launch): let the wallet layer sign its
@@ -215,7 +249,7 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
   }
 
   return {
-    async decide(tick, launch, submit) {
+    async decide(tick, launch, submit, sendBatch) {
       // Formula against the real swap on every launch (and block tick), orders or not: in the background, sharing the
       // block's cached quotes; a disagreement is logged and counted (tick-quotes.ts).
       ctx.quotes.compare(tick, launch).catch((error) => ctx.log.warn({ err: error, slug: launch.slug }, 'comparing formula and quote failed'))
@@ -261,7 +295,10 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
         return []
       }
       lastQuietDecisions.delete(launch.slug)
-      return recordExecuting(tick, launch, plan, candidates, inputs(), submit)
+      // Approved wallets buy together through the batch buyer (one swap, one price); the others one by one as before.
+      const split: BatchSplit = sendBatch ? await batches.split(tick, launch, plan.buys) : { perBuyer: plan.buys }
+      stage('executor.batchCleared')
+      return recordExecuting(tick, launch, plan, split, candidates, inputs(), submit, sendBatch)
     },
   }
 }

@@ -16,6 +16,8 @@ import { createWarmBooks, type WarmBooks } from './warm-books.ts'
 import { PriceBackoff } from '../../src/domain/execution/price-backoff.ts'
 import { createBuyQuoter } from '../../src/launchpads/quote-buy.ts'
 import { createTickQuotes, type QuoteDisagreement, type TickQuotes } from './tick-quotes.ts'
+import { type BatchChainReads, createBatchChainReads } from './batch-chain-reads.ts'
+import { type BatchJournal, createBatchJournal } from '../../src/journal/batch-journal.ts'
 
 export interface ExecutorDeps {
   store: Store
@@ -26,8 +28,9 @@ export interface ExecutorDeps {
   /** The PrebuyBuyRouter on each chain (ensureBuyRouter deploys it on devnet). */
   buyRouters: Record<ChainKey, Address>
   /**
-   * The PrebuyBatchBuyer on each chain (batch-buyer-address.ts): waiting wallets approve it ahead of launches
-   * (approve-ahead.ts). A chain without one gets no approvals.
+   * The PrebuyBatchBuyer on each chain (batch-buyer-address.ts; ensureBatchBuyer deploys it on devnet): waiting wallets
+   * approve it ahead of launches where it has code (approve-ahead.ts), and approved wallets buy through it, one swap per
+   * block at one price (docs/execution.md §8). A chain without one buys per wallet only.
    */
   batchBuyers?: Partial<Record<ChainKey, Address>>
   /** Receives the 3% platform fee in the bought token. */
@@ -51,7 +54,8 @@ export interface ExecutorDeps {
 }
 
 /** What the executor asks of the wallet layer. */
-export type ExecutorWallets = Pick<WalletService, 'walletAddress' | 'submitUserOperations'> & Partial<Pick<WalletService, 'prepareAhead' | 'forgetAhead'>>
+export type ExecutorWallets = Pick<WalletService, 'walletAddress' | 'submitUserOperations'> &
+  Partial<Pick<WalletService, 'prepareAhead' | 'forgetAhead' | 'sendCall' | 'operatorAddress'>>
 
 /**
  * What the executor's parts share: its dependencies, the settings with their defaults applied, and the state that
@@ -64,6 +68,7 @@ export interface ExecutorContext {
   wallets: ExecutorWallets
   chains: Record<ChainKey, ChainConfig>
   buyRouters: Record<ChainKey, Address>
+  batchBuyers: Partial<Record<ChainKey, Address>>
   feeRecipient: Address
   policy: PrioritisationPolicy
   maxFailedAttempts: number
@@ -73,6 +78,10 @@ export interface ExecutorContext {
   /** Marks the end of a stage of a tick (the launch-latency benchmark's hook). */
   stage(name: string): void
   reads: ExecutorChainReads
+  /** The batch path's chain reads (allowances, batches(batchId), BatchExecuted). */
+  batchReads: BatchChainReads
+  /** The batches journaled (the one write path of a batch record). */
+  batchJournal: BatchJournal
   /**
    * Planning (balances, reservations, state writes) runs one at a time per chain, so two launches never size one
    * wallet's balance twice; submissions and receipts run concurrently.
@@ -140,6 +149,7 @@ export function createExecutorContext(deps: ExecutorDeps, stopped: () => boolean
     wallets: deps.wallets,
     chains: deps.chains,
     buyRouters: deps.buyRouters,
+    batchBuyers: deps.batchBuyers ?? {},
     feeRecipient: deps.feeRecipient,
     policy: deps.policy ?? spendThenLimitPolicy,
     maxFailedAttempts: deps.maxFailedAttempts ?? 3,
@@ -148,6 +158,8 @@ export function createExecutorContext(deps: ExecutorDeps, stopped: () => boolean
     log,
     stage,
     reads,
+    batchReads: createBatchChainReads({ chains: deps.chains, clients: deps.clients }),
+    batchJournal: createBatchJournal(store),
     withChainLock: (chain, fn) => chainLocks.run(chain, fn),
     withOrderLocks: (keyIds, fn) => store.mutex.runAll(keyIds.map(orderLockName), fn),
     orders,

@@ -6,8 +6,11 @@ import type { ExecutorContext } from './executor-context.ts'
 import { transitionOps } from './order-transition-ops.ts'
 import { executionOf } from './settle-buys.ts'
 import { followerCountOf } from '../../src/store/follower-count.ts'
+import type { FillRecord } from '../../src/journal/journal-records.ts'
+import type { BuyOutcome } from './find-buy.ts'
 
-export type FillRevalidatorContext = Pick<ExecutorContext, 'store' | 'journal' | 'reads' | 'withOrderLocks' | 'now' | 'log'>
+export type FillRevalidatorContext = Pick<ExecutorContext, 'store' | 'journal' | 'reads' | 'withOrderLocks' | 'now' | 'log'> &
+  Partial<Pick<ExecutorContext, 'batchReads'>>
 
 /** Waits between attempts after a failed revalidation: 250 ms doubling, at most 5 s (a stop is noticed within it). */
 export const revalidationRetryDelayMs = (failures: number): number => Math.min(250 * 2 ** Math.min(failures - 1, 5), 5_000)
@@ -46,7 +49,9 @@ export async function revalidateFills(ctx: FillRevalidatorContext, chain: ChainK
   const { store, journal } = ctx
   const fills = await journal.fillsAbove(chain, ancestor)
   if (fills.length === 0) return
-  const outcomes = await Promise.all(fills.map((f) => ctx.reads.buyOf(chain, f.wallet, f.orderId, ancestor + 1n)))
+  const outcomes = await Promise.all(
+    fills.map((f) => (f.batchId ? batchFillOutcome(ctx, f, ancestor) : ctx.reads.buyOf(chain, f.wallet, f.orderId, ancestor + 1n))),
+  )
   await ctx.withOrderLocks(
     fills.map((f) => f.keyId),
     async () => {
@@ -62,7 +67,9 @@ export async function revalidateFills(ctx: FillRevalidatorContext, chain: ChainK
         if (outcome) {
           ops.push(journal.putFill({ ...fill, blockNumber: outcome.blockNumber.toString(), txHash: outcome.txHash, spendAtoms: outcome.amountIn.toString() }))
           const event = { reason: 'buy re-mined after a reorg', txHash: outcome.txHash, blockNumber: outcome.blockNumber.toString() }
-          ops.push(...transitionOps(ctx, current, 'filled', at, event, followers, { execution: executionOf(outcome, at) }))
+          // A batch fill keeps its share (the batch's id and entries are the same wherever it is mined): only where moves.
+          const execution = fill.batchId && current.execution ? { ...current.execution, txHash: outcome.txHash } : executionOf(outcome, at)
+          ops.push(...transitionOps(ctx, current, 'filled', at, event, followers, { execution }))
         } else {
           const { execution: _undone, ...rest } = current
           ops.push(...transitionOps(ctx, rest, 'active', at, { reason: 'buy undone by a reorg', txHash: fill.txHash }, followers))
@@ -72,4 +79,12 @@ export async function revalidateFills(ctx: FillRevalidatorContext, chain: ChainK
     },
   )
   ctx.log.warn({ chain, ancestor: ancestor.toString(), fills: fills.length }, 'revalidated fills after a reorg')
+}
+
+/** Where a batch fill's batch is on the new chain (BatchExecuted of its id), as a buy outcome of the order's spend. */
+async function batchFillOutcome(ctx: FillRevalidatorContext, fill: FillRecord, ancestor: bigint): Promise<BuyOutcome | undefined> {
+  if (!ctx.batchReads || !fill.batchBuyer || !fill.batchId) return undefined
+  const execution = await ctx.batchReads.executionOf(fill.chain, fill.batchBuyer, fill.batchId, ancestor + 1n)
+  if (!execution) return undefined
+  return { txHash: execution.txHash, blockNumber: BigInt(execution.blockNumber), amountIn: BigInt(fill.spendAtoms), tokensReceived: 0n, fee: 0n }
 }

@@ -3,6 +3,7 @@ import type { LaunchRecord, PriceTick } from '../../src/journal/journal-records.
 import type { UserOperationResult } from '../../src/wallets/wallet-service.ts'
 import type { SubmittedBuy, TickDecider } from './decide-tick.ts'
 import type { ExecutorContext } from './executor-context.ts'
+import type { BatchRunner } from './run-batch.ts'
 import { type BuySettler, unsentFailure } from './settle-buys.ts'
 import { type BuySubmitterContext, submitBuys } from './submit-buys.ts'
 
@@ -10,23 +11,14 @@ export type TickRunnerContext = BuySubmitterContext & Pick<ExecutorContext, 'wit
 
 /**
  * One tick from decision to recorded outcome: decide and write the executing batch under the chain lock (the buys are
- * submitted as soon as the batch is built, broadcast once it is written), wait for the results outside the lock, then
- * settle them under the chain lock again. A submission that failed as a whole is settled from the chain: some of its
- * operations may have been sent.
+ * submitted as soon as the batch is built, broadcast once it is written; the approved wallets' batch is sent once it is
+ * written too), wait for the results outside the lock, then settle them under the chain lock again. A submission that
+ * failed as a whole is settled from the chain: some of its operations may have been sent.
  */
-export function createTickRunner(ctx: TickRunnerContext, parts: { decider: TickDecider; settler: BuySettler }) {
-  const { decider, settler } = parts
-  return async function runTick(tick: PriceTick, launch: LaunchRecord): Promise<void> {
-    if (ctx.stopped()) return
-    let submission: Promise<UserOperationResult[]> | undefined
-    const submitted: SubmittedBuy[] = await ctx.withChainLock(launch.chain, () =>
-      decider.decide(tick, launch, (buys, written) => {
-        submission = submitBuys(ctx, launch, tick, buys, written)
-        // A failed batch write rejects decide (above) and this submission, which then sent nothing.
-        submission.catch(() => undefined)
-      }),
-    )
-    if (submitted.length === 0 || !submission) return
+export function createTickRunner(ctx: TickRunnerContext, parts: { decider: TickDecider; settler: BuySettler; batches?: BatchRunner }) {
+  const { decider, settler, batches } = parts
+
+  async function settleSubmission(launch: LaunchRecord, submitted: SubmittedBuy[], submission: Promise<UserOperationResult[]>): Promise<void> {
     let results: UserOperationResult[]
     try {
       results = await submission
@@ -39,5 +31,29 @@ export function createTickRunner(ctx: TickRunnerContext, parts: { decider: TickD
     }
     const settlements = await settler.fromResults(submitted, results)
     await ctx.withChainLock(launch.chain, () => settler.settle(settlements))
+  }
+
+  return async function runTick(tick: PriceTick, launch: LaunchRecord): Promise<void> {
+    if (ctx.stopped()) return
+    let submission: Promise<UserOperationResult[]> | undefined
+    let batch: Promise<void> | undefined
+    const submitted: SubmittedBuy[] = await ctx.withChainLock(launch.chain, () =>
+      decider.decide(
+        tick,
+        launch,
+        (buys, written) => {
+          submission = submitBuys(ctx, launch, tick, buys, written)
+          // A failed batch write rejects decide (above) and this submission, which then sent nothing.
+          submission.catch(() => undefined)
+        },
+        batches
+          ? (record, written) => {
+              // Never rejects: a failed write sends nothing, an unclear fate is asked of the chain again.
+              batch = batches.run(record, launch, written)
+            }
+          : undefined,
+      ),
+    )
+    await Promise.all([submitted.length > 0 && submission ? settleSubmission(launch, submitted, submission) : undefined, batch])
   }
 }

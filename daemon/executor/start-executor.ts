@@ -7,6 +7,7 @@ import { createLaunchReadiness } from './ready-ahead.ts'
 import { revalidateFillsUntilDone } from './revalidate-fills.ts'
 import { createTickRunner } from './run-tick.ts'
 import { createBuySettler } from './settle-buys.ts'
+import { createBatchRunner } from './run-batch.ts'
 import { createTickQueue } from './tick-queue.ts'
 
 export type { ExecutorDeps } from './executor-context.ts'
@@ -43,7 +44,8 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
   let stopped = false
   const ctx = createExecutorContext(deps, () => stopped)
   const settler = createBuySettler(ctx)
-  const runTick = createTickRunner(ctx, { decider: createTickDecider(ctx), settler })
+  const batches = createBatchRunner(ctx)
+  const runTick = createTickRunner(ctx, { decider: createTickDecider(ctx), settler, batches })
   // Approvals of the batch buyer ahead of launches, on the chains that have one (ready-ahead.ts runs them).
   const approvals = deps.batchBuyers
     ? createBatchApprovals({
@@ -65,7 +67,10 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
   }
 
   async function reconcile(): Promise<void> {
-    const settlements = await Promise.all((await ctx.journal.inFlight()).map((entry) => settler.fromChain(entry)))
+    // An order in a batch is settled with its batch (from BatchExecuted), never as a single buy of its own.
+    await batches.reconcile()
+    const single = (await ctx.journal.inFlight()).filter((entry) => entry.batchId === undefined)
+    const settlements = await Promise.all(single.map((entry) => settler.fromChain(entry)))
     for (const chain of new Set(settlements.map((s) => s.entry.chain))) {
       await ctx.withChainLock(chain, () => settler.settle(settlements.filter((s) => s.entry.chain === chain)))
     }
@@ -84,6 +89,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
         return
       case 'block':
         ctx.warm.refresh(signal.chain, signal.blockNumber)
+        batches.recheck(signal.chain)
         return
       case 'processed':
         // Tracked: idle() and stop() wait for a readying (a deployment ahead may be being sent).

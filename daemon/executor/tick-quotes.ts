@@ -33,6 +33,14 @@ export interface TickQuotes {
    * reports a disagreement above the tolerance. Never throws.
    */
   compare(tick: PriceTick, launch: LaunchRecord): Promise<QuoteComparison | undefined>
+  /**
+   * Gross tokens a buy of `spendAtoms` gets in the next block, quoted by the real swap (cached per launch and block like
+   * the buckets): the batch clearing's pool function. 0 when the swap reverts; undefined when the chain has no quoter.
+   * Rejects when the node did not answer.
+   */
+  tokensOut(tick: PriceTick, launch: LaunchRecord, spendAtoms: bigint): Promise<bigint | undefined>
+  /** Whether buys on the chain are quoted by the real swap (it has a quoter). */
+  canQuote(chain: ChainKey): boolean
 }
 
 export interface TickQuotesDeps {
@@ -135,6 +143,14 @@ export function createTickQuotes(deps: TickQuotesDeps): TickQuotes {
         swapsAllowed: quotes.some((q) => q.kind === 'quoted'),
         buckets: quotes.map((q) => ({ spendAtoms: q.spendAtoms, capAtoms: capOf(launch, q) })),
       }
+    },
+
+    canQuote: (chain) => deps.quoters[chain] !== undefined,
+
+    async tokensOut(tick, launch, spendAtoms) {
+      if (!deps.quoters[launch.chain]) return undefined
+      const q = await quote(tick, launch, spendAtoms)
+      return q.kind === 'quoted' ? q.tokensOut : 0n
     },
 
     compare(tick, launch) {

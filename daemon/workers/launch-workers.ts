@@ -14,6 +14,7 @@ import type { LaunchpadAdapter } from '../../src/launchpads/launchpad-adapter.ts
 import { BASE_ZORA_TOKEN } from '../../src/launchpads/zora/zora-route.ts'
 import { buyRouterAddress, ensureBuyRouter } from '../executor/ensure-buy-router.ts'
 import { batchBuyerAddress, serviceBatchBuyerArgs } from '../executor/batch-buyer-address.ts'
+import { ensureBatchBuyer } from '../executor/ensure-batch-buyer.ts'
 import { startExecutor, type Executor } from '../executor/start-executor.ts'
 import { startIndexer, type Indexer } from '../indexer/start-indexer.ts'
 import { createTickBus } from '../indexer/tick-bus.ts'
@@ -82,15 +83,25 @@ export function createLaunchWorkers(context: WorkerContext): BackgroundWorker[] 
     return address
   }
 
+  /**
+   * The batch buyer of a chain (one swap per block for every approved wallet, docs/execution.md §8): deployed on the
+   * devnet at start like the router, its admin and operator the service's bundler EOA. On a real chain, where it is
+   * (or will be, once `prebuy contracts deploy` ran; the start-up check says so): wallets approve it ahead only where
+   * it has code, and a wallet without an approval buys through its own UserOperation.
+   */
+  async function batchBuyerOf(chain: ChainConfig, router: Address): Promise<Address> {
+    const bundler = context.wallets.bundlerAddress(chain.key)
+    if (!devnet) return batchBuyerAddress(serviceBatchBuyerArgs(router, bundler))
+    return ensureBatchBuyer({ publicClient: clients[chain.key], walletClient: devnet.contractsDeployer(chain.key), router, bundler })
+  }
+
   const executorWorker: BackgroundWorker = {
     name: 'executor',
     async start() {
       const routers = await Promise.all(enabled.map((key) => routerOf(context.chains[key])))
       const buyRouters = Object.fromEntries(enabled.map((key, i) => [key, routers[i]!])) as Record<ChainKey, Address>
-      // Where our batch buyer is (or will be, once deployed): wallets approve it ahead only where it has code.
-      const batchBuyers = Object.fromEntries(
-        enabled.map((key, i) => [key, batchBuyerAddress(serviceBatchBuyerArgs(routers[i]!, context.wallets.bundlerAddress(key)))]),
-      ) as Partial<Record<ChainKey, Address>>
+      const batchAddresses = await Promise.all(enabled.map((key, i) => batchBuyerOf(context.chains[key], routers[i]!)))
+      const batchBuyers = Object.fromEntries(enabled.map((key, i) => [key, batchAddresses[i]!])) as Partial<Record<ChainKey, Address>>
       executor = await startExecutor({
         store: context.store,
         journal,
@@ -104,7 +115,7 @@ export function createLaunchWorkers(context: WorkerContext): BackgroundWorker[] 
         logger: context.logger,
         ...(context.priceQuotes ? { onQuoteDisagreement: context.priceQuotes.onDisagreement, onQuoteFailure: context.priceQuotes.onFailure } : {}),
       })
-      log.info({ buyRouters }, 'executor started')
+      log.info({ buyRouters, batchBuyers }, 'executor started')
     },
     async stop() {
       await executor?.stop()

@@ -654,6 +654,16 @@ export const Order = z
         vesting: VestingPosition.optional().describe(
           'Present when the order filled a locked offer: its tokens went into this vesting position in the wallet’s name, not to the wallet.',
         ),
+        batch: z
+          .object({
+            chain: z.enum(CHAIN_KEYS),
+            contract: z.string().describe('The batch contract (PrebuyBatchBuyer) holding the tokens until swept.'),
+            batchId: z.string().describe('The batch (bytes32): one swap at one price for every order it holds.'),
+          })
+          .optional()
+          .describe(
+            'Present when the order bought in a batch (one swap, one price for every order of the block): tokensReceived is its committed share, held by the batch contract and sent to the wallet by a sweep in a later block.',
+          ),
       })
       .optional()
       .describe('Present once the order was executed (filled or failed).'),

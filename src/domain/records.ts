@@ -296,6 +296,19 @@ export interface OrderExecution {
   failureReason?: string
   /** The tokens went into a vesting position in the wallet's name (a locked launch method), not to the wallet. */
   vesting?: OrderVesting
+  /**
+   * Bought in a batch (one swap, one price for every order of the block): the tokens are credited by the batch contract
+   * and reach the wallet with a sweep in a later block.
+   */
+  batch?: OrderBatchCredit
+}
+
+/** Where a batch-bought order's tokens are until swept (PrebuyBatchBuyer's committed allocation). */
+export interface OrderBatchCredit {
+  chain: ChainKey
+  /** The PrebuyBatchBuyer contract. */
+  contract: string
+  batchId: string
 }
 
 /** A filled order's vesting position, as created on chain (PositionCreated in the settling transaction). */

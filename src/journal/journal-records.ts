@@ -68,6 +68,11 @@ export interface InFlightExecution {
   submittedAt: number
   /** Block number when submitted: reconciliation searches the router's PrebuyBuy logs from here. */
   fromBlock: string
+  /**
+   * The batch the order buys in (PrebuyBatchBuyer, docs/execution.md §8): its fate is the batch's (settled from
+   * BatchExecuted by the batch runner), not a router buy of its own.
+   */
+  batchId?: Hash
 }
 
 /** A buy as mined: kept by block so a reorg above that block re-checks it against the new chain. */
@@ -82,6 +87,10 @@ export interface FillRecord {
   userIndex: number
   spendAtoms: string
   token: Address
+  /** Bought in this batch (its transaction executed it): the tokens are the batch contract's until swept. */
+  batchId?: Hash
+  /** The batch contract (PrebuyBatchBuyer) of a batch fill. */
+  batchBuyer?: Address
 }
 
 /**

@@ -82,6 +82,28 @@ export interface PrebuyWalletService extends WalletService {
 /** The bundler EOA's address without starting a service: derived from the master secret, one address on every chain. */
 export const bundlerAddress = (keys: KeyStore): Address => keys.bundlerAddress()
 
+/** The operator account's own transactions (batch buys, sweeps): our bundler EOA, through its nonce manager. */
+function operatorSends(
+  bundlers: Record<ChainKey, Bundler>,
+  assertEnabled: (chain: ChainKey) => void,
+  keys: KeyStore,
+): Required<Pick<WalletService, 'operatorAddress' | 'sendCall'>> {
+  return {
+    operatorAddress(chain) {
+      assertEnabled(chain)
+      return bundlers[chain].sendCall ? bundlerAddress(keys) : undefined
+    },
+    sendCall(chain, call, logFields) {
+      if (!isChainKey(chain)) throw new PrebuyError('invalid_chain', 'The chain must be base or second_chain.')
+      assertEnabled(chain)
+      const send = bundlers[chain].sendCall
+      if (!send)
+        throw new PrebuyError('bundle_send_failed', `This service sends no transactions of its own on ${chain}: it submits through an external bundler.`)
+      return send(call, logFields)
+    },
+  }
+}
+
 export function createWalletService(deps: WalletServiceDeps): PrebuyWalletService {
   const logger = (deps.logger ?? silentLogger).child({ component: 'wallets' })
   const provider: SmartAccountProvider = createAccountProvider({ kind: deps.accountKind, chains: deps.chains, keys: deps.keys })
@@ -331,6 +353,7 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
     forgetAhead(chain) {
       preparers[chain]?.forgetWarm()
     },
+    ...operatorSends(bundlers, assertEnabled, deps.keys),
     runOperationsInCall(chain, request) {
       if (!isChainKey(chain)) throw new PrebuyError('invalid_chain', 'The chain must be base or second_chain.')
       assertEnabled(chain)

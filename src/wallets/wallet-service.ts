@@ -1,4 +1,4 @@
-import type { Abi, Address, Hash, Hex } from 'viem'
+import type { Abi, Address, Hash, Hex, TransactionReceipt } from 'viem'
 import type { PackedUserOperation } from 'viem/account-abstraction'
 import type { ChainKey } from '../chain/chain-keys.ts'
 import type { ErrorCode } from '../common/error-codes.ts'
@@ -179,6 +179,23 @@ export interface WalletService {
    * simulated first; a revert there sends nothing. Never throws for a revert: the outcome says what happened.
    */
   runOperationsInCall?(chain: ChainKey, request: OperationsCallRequest): Promise<OperationsCallOutcome>
+  /**
+   * Optional (our own bundler only): the account that sends the service's own contract calls on a chain (the bundler
+   * EOA: an operator of the batch buyer); undefined where operations go through an external bundler.
+   */
+  operatorAddress?(chain: ChainKey): Address | undefined
+  /**
+   * Optional (our own bundler only): one plain transaction of the operator account (a batch buy, a sweep), through the
+   * bundler's nonce manager, fee policy and receipt polling, so it never collides with the bundles. Resolves once sent
+   * (rejects: nothing was sent); `landed` settles with the receipt, or none in time and whether the node still holds it.
+   */
+  sendCall?(chain: ChainKey, call: { to: Address; data: Hex; gas: bigint }, logFields?: Record<string, unknown>): Promise<SentOperatorCall>
+}
+
+/** A transaction sent by WalletService.sendCall; `landed` never rejects (the bundler's SentCall). */
+export interface SentOperatorCall {
+  hash: Hash
+  landed: Promise<{ receipt: TransactionReceipt | undefined; pending: boolean }>
 }
 
 export interface OperationsCallRequest {

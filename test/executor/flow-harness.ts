@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import {
   createWalletClient,
   decodeFunctionData,
+  encodeFunctionData,
   erc20Abi,
   getAbiItem,
   http,
@@ -38,8 +39,7 @@ import { loadOrCreateMasterSecret } from '../../src/wallets/keys/secret-files.ts
 import type { WalletService } from '../../src/wallets/wallet-service.ts'
 import { buyRouterAbi } from '../../daemon/executor/buy-router-abi.ts'
 import { ensureBuyRouter } from '../../daemon/executor/ensure-buy-router.ts'
-import { batchBuyerCreate2, serviceBatchBuyerArgs } from '../../daemon/executor/batch-buyer-address.ts'
-import { ensureCreate2Contract } from '../../daemon/chain/ensure-create2-contract.ts'
+import { ensureBatchBuyer } from '../../daemon/executor/ensure-batch-buyer.ts'
 import { startExecutor, type Executor } from '../../daemon/executor/start-executor.ts'
 import { startIndexer, type Indexer } from '../../daemon/indexer/start-indexer.ts'
 import { createTickBus, type IndexerSignal, type TickBus } from '../../daemon/indexer/tick-bus.ts'
@@ -70,7 +70,7 @@ export interface FlowHarness {
   wallets: PrebuyWalletService
   launchpads: LaunchpadAddresses
   buyRouter: Address
-  /** The PrebuyBatchBuyer the executor has wallets approve ahead (only with the `batchBuyer` option). */
+  /** The executor's PrebuyBatchBuyer (with the `batchBuyer` option): wallets approve it ahead, approved ones buy in batches. */
   batchBuyer: Address | undefined
   feeRecipient: Address
   bus: TickBus
@@ -78,6 +78,8 @@ export interface FlowHarness {
   indexer: Indexer
   executor: Executor
   newBuyer(label: string, usdc: string): Promise<Buyer>
+  /** Each buyer's wallet approves the batch buyer for `usdc` (one UserOperation each, through the wallet service; mines). */
+  approveBatchBuyer(buyers: readonly Buyer[], usdc: string): Promise<void>
   /**
    * A waiting project bound to `creator` (its deployer; random when omitted) and, as its second fact, the symbol `launch`
    * gives its token (slug.slice(0, 5) upper-cased) unless `binding.expectedSymbol` says otherwise (null: none); optionally
@@ -150,7 +152,10 @@ export interface FlowHarnessOptions {
   ownerChangeNoticeMs?: number
   /** The buyers' smart accounts (wallet.accountKind): default 'simple'; 'kernel' runs the flows on Kernel v3.1. */
   accountKind?: SmartAccountKind
-  /** Deploys the service's PrebuyBatchBuyer (the bundler EOA its admin and operator) and gives it to the executor. */
+  /**
+   * Deploys the service's PrebuyBatchBuyer (the bundler EOA its admin and operator) and gives it to the executor:
+   * waiting wallets approve it ahead, approved wallets buy in batches.
+   */
   batchBuyer?: boolean
 }
 
@@ -178,11 +183,11 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
     poolManager: chain.addresses.poolManager,
   })
   const batchBuyer = options.batchBuyer
-    ? await ensureCreate2Contract({
+    ? await ensureBatchBuyer({
         publicClient: client,
         walletClient: createWalletClient({ chain: chainFromConfig(chain), account: deployer, transport: http(chain.rpcUrl) }),
-        ...batchBuyerCreate2(serviceBatchBuyerArgs(buyRouter, wallets.bundlerAddress('base'))),
-        name: 'PrebuyBatchBuyer',
+        router: buyRouter,
+        bundler: wallets.bundlerAddress('base'),
       })
     : undefined
   // From here on blocks come only from the harness miner, each stamped previous + 2 s (Base-like, but fast).
@@ -271,6 +276,22 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
       const wallet = await wallets.walletAddress(issued.record.userIndex)
       if (Number(usdc) > 0) await fundWhileMining(() => fundAccount(chain, wallet, { stablecoin: usdc }))
       return { keyId: issued.record.id, userIndex: issued.record.userIndex, wallet }
+    },
+    async approveBatchBuyer(buyers, usdc) {
+      if (!batchBuyer) throw new Error('the harness was started without a batch buyer')
+      const amount = parseUnits(usdc, 6)
+      const data = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [batchBuyer, amount] })
+      const allowanceOf = (b: Buyer) =>
+        client.readContract({ address: chain.addresses.stablecoin, abi: erc20Abi, functionName: 'allowance', args: [b.wallet, batchBuyer] })
+      // On a loaded machine an operation may miss the bundler's receipt wait: the chain says which approvals are in.
+      let missing: readonly Buyer[] = buyers
+      for (let round = 0; round < 4 && missing.length > 0; round++) {
+        const requests = missing.map((b) => ({ id: `approve-${b.keyId}-${round}`, userIndex: b.userIndex, calls: [{ to: chain.addresses.stablecoin, data }] }))
+        await fundWhileMining(() => wallets.submitUserOperations('base', requests))
+        const allowances = await Promise.all(missing.map(allowanceOf))
+        missing = missing.filter((_b, i) => allowances[i] !== amount)
+      }
+      if (missing.length > 0) throw new Error(`${missing.length} wallets did not approve the batch buyer`)
     },
     async newProject(slug, launchpad, creator, binding = {}) {
       const who = creator ?? privateKeyToAccount(generatePrivateKey()).address

@@ -71,7 +71,9 @@ export interface ClearBatchInput<O extends ExecutableOrder = ExecutableOrder> {
  * (`limit_below_clearing`) and go on, since a smaller order further down may still fit. Once the batch holds
  * `maxBuyers`, every order left is out for `gas_budget`.
  *
- * Terminates: one pass, each order decided once, one pool evaluation per order considered (n at most).
+ * Terminates: one pass, each order decided once, at most one pool evaluation per order considered (n at most): orders
+ * added while no included order has a limit are not priced one by one, only their total once (the same decisions for
+ * any pool that returns tokens for a positive amount; a pool returning none for the batch leaves every order out).
  * Invariant: the included set clears within every included limit after every step (it only grows by a set that does).
  * What it optimises: the result is the lexicographically first feasible set in priority order, i.e. no left-out order
  * could take part together with all the orders ranked above it that are in. That is the spec's rule: a higher-ranked
@@ -113,6 +115,7 @@ function* clearingSteps<O extends ExecutableOrder>(input: Omit<ClearBatchInput<O
   let out = 0n
   let lowestLimit: bigint | null = null
   let minSpend = 0n
+  let priced = false
   for (let rank = 0; rank < permutation.length; rank++) {
     const candidate = candidates[permutation[rank]!]!
     if (candidate.spend <= 0n) {
@@ -127,16 +130,32 @@ function* clearingSteps<O extends ExecutableOrder>(input: Omit<ClearBatchInput<O
     const nextIn = totalIn + candidate.spend
     const nextLimit: bigint | null = limit === null ? lowestLimit : lowestLimit === null || limit < lowestLimit ? limit : lowestLimit
     const nextMin = chosen.length === 0 || candidate.spend < minSpend ? candidate.spend : minSpend
-    const nextOut: bigint = yield nextIn
-    if (!meetsLowestLimit({ totalIn: nextIn, tokensOut: nextOut, lowestLimit: nextLimit, minSpend: nextMin, totalSupply })) {
+    // No included limit yet (nor this order's): nothing to check but that the pool returns tokens at all, which the
+    // total's price below says; so a run of unlimited orders costs one pool evaluation, not one each (a quote by the
+    // real swap is a round trip to the node).
+    const nextOut: bigint | undefined = nextLimit === null ? undefined : yield nextIn
+    if (nextOut !== undefined && !meetsLowestLimit({ totalIn: nextIn, tokensOut: nextOut, lowestLimit: nextLimit, minSpend: nextMin, totalSupply })) {
       excluded.push({ candidate, reason: 'limit_below_clearing', rank })
       continue
     }
     chosen.push({ candidate, rank })
     totalIn = nextIn
-    out = nextOut
+    out = nextOut ?? 0n
+    priced = nextOut !== undefined
     lowestLimit = nextLimit
     minSpend = nextMin
+  }
+  if (chosen.length > 0 && !priced) {
+    out = yield totalIn
+    if (out <= 0n) {
+      // The pool returns nothing for the batch (no liquidity): nobody's limit can be met, nothing is bought.
+      for (const c of chosen) excluded.push({ ...c, reason: 'limit_below_clearing' })
+      excluded.sort((a, b) => a.rank - b.rank)
+      chosen.length = 0
+      totalIn = 0n
+      out = 0n
+      minSpend = 0n
+    }
   }
   const allocation = allocateBatch(
     out,

@@ -101,6 +101,11 @@ export interface TickDecision {
   at: number
   /** What the planner was given, so `prebuy executions replay` can plan the tick again; absent in older journals. */
   inputs?: DecisionInputs
+  /**
+   * The batch this tick's approved orders buy in (its record, journal.batches, holds the clearing: who is included with
+   * rank and spend, who was left out and why; the planner's `submitted` verdict of a left-out order means eligible).
+   */
+  batchId?: Hash
 }
 
 /**

@@ -804,6 +804,15 @@ export type components = {
             createdAt: string;
             /** @description Present once the order was executed (filled or failed). */
             execution?: {
+                /** @description Present when the order bought in a batch (one swap, one price for every order of the block): tokensReceived is its committed share, held by the batch contract and sent to the wallet by a sweep in a later block. */
+                batch?: {
+                    /** @description The batch (bytes32): one swap at one price for every order it holds. */
+                    batchId: string;
+                    /** @enum {string} */
+                    chain: "base" | "second_chain";
+                    /** @description The batch contract (PrebuyBatchBuyer) holding the tokens until swept. */
+                    contract: string;
+                };
                 /**
                  * Format: date-time
                  * @description ISO 8601.
@@ -2028,6 +2037,11 @@ export interface operations {
                      *               "released": null,
                      *               "releasable": null,
                      *               "asOf": "2026-11-26T06:00:00.000Z"
+                     *             },
+                     *             "batch": {
+                     *               "chain": "base",
+                     *               "contract": "example",
+                     *               "batchId": "example"
                      *             }
                      *           }
                      *         }

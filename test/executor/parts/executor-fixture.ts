@@ -17,6 +17,8 @@ import { createBookCache } from '../../../src/domain/execution/book-cache.ts'
 import type { WarmBooks } from '../../../daemon/executor/warm-books.ts'
 import { createTickQuotes } from '../../../daemon/executor/tick-quotes.ts'
 import { PriceBackoff } from '../../../src/domain/execution/price-backoff.ts'
+import { createBatchChainReads } from '../../../daemon/executor/batch-chain-reads.ts'
+import { createBatchJournal } from '../../../src/journal/batch-journal.ts'
 import { projectRecord } from '../../support/records.ts'
 import { openTempStore } from '../../support/temp-store.ts'
 import { writeOrderAs } from '../../support/write-order-as.ts'
@@ -148,6 +150,7 @@ export async function startExecutorFixture(overrides: Partial<ExecutorContext> =
     wallets,
     chains: {} as Record<ChainKey, ChainConfig>,
     buyRouters: { base: zeroAddress, second_chain: zeroAddress },
+    batchBuyers: {},
     feeRecipient: zeroAddress,
     policy: spendThenLimitPolicy,
     maxFailedAttempts: 3,
@@ -156,6 +159,8 @@ export async function startExecutorFixture(overrides: Partial<ExecutorContext> =
     log: silentLogger,
     stage: () => undefined,
     reads: chain,
+    batchReads: createBatchChainReads({ chains: {}, clients: {} }),
+    batchJournal: createBatchJournal(store),
     withChainLock: (key, fn) => chainLocks.run(key, fn),
     withOrderLocks: (keyIds, fn) => store.mutex.runAll(keyIds.map(orderLockName), fn),
     orders: createOrderLoader({ store, wallets }),

@@ -97,4 +97,58 @@ describe('revalidating fills after a reorg (revalidate-fills.ts)', () => {
     })
     expect((await f.order(3))?.status).toBe('filled')
   })
+
+  it('a batch fill is checked by its batch on the new chain: kept in place, re-pointed with its share, or reopened', async () => {
+    const batchBuyer = '0x00000000000000000000000000000000000000bb' as const
+    const batchIds = [1, 2, 3].map((n) => `0x${(0xba00 + n).toString(16).padStart(64, '0')}` as Hash)
+    // Where each batch is on the new chain: the first where it was, the second elsewhere, the third gone.
+    const onChain = new Map([
+      [batchIds[0], { txHash: txHash(31), blockNumber: '20' }],
+      [batchIds[1], { txHash: txHash(42), blockNumber: '24' }],
+    ])
+    f.ctx.batchReads = {
+      ...f.ctx.batchReads,
+      executionOf: async (_chain, _buyer, batchId) => {
+        const at = onChain.get(batchId)
+        return at ? { ...at, totalIn: '100000000', tokensOut: '1000', skipped: [], allocationHash: txHash(9) } : undefined
+      },
+    }
+    for (const [i, userIndex] of [1, 2, 3].entries()) {
+      const hash = txHash(31 + i)
+      const batch = { chain: 'base' as const, contract: batchBuyer, batchId: batchIds[i]! }
+      await f.addOrder(userIndex, 100, null, {
+        status: 'filled',
+        execution: { spentUsdc: '100', tokensReceived: '970', feeTokens: '30', txHash: hash, executedAt: 1, batch },
+      })
+      await f.store.batch([
+        f.journal.putFill({
+          chain: 'base',
+          keyId: keyIdOf(userIndex),
+          slug: SLUG,
+          blockNumber: '20',
+          txHash: hash,
+          wallet: walletOf(userIndex),
+          orderId: orderIdOf(userIndex),
+          userIndex,
+          spendAtoms: '100000000',
+          token: launch.token,
+          batchId: batchIds[i]!,
+          batchBuyer,
+        }),
+      ])
+    }
+    await revalidateFills(f.ctx, 'base', 18n)
+    expect(await f.order(1)).toMatchObject({ status: 'filled', execution: { txHash: txHash(31), tokensReceived: '970' } })
+    // Re-pointed: the same share (the batch's entries and output are what they were), the new transaction.
+    expect(await f.order(2)).toMatchObject({
+      status: 'filled',
+      execution: { txHash: txHash(42), tokensReceived: '970', feeTokens: '30', batch: { batchId: batchIds[1] } },
+    })
+    expect((await f.order(3))?.status).toBe('active')
+    const fills = await f.journal.fillsAbove('base', 0n)
+    expect(fills.map((fill) => [fill.keyId, fill.blockNumber, fill.txHash])).toEqual([
+      [keyIdOf(1), '20', txHash(31)],
+      [keyIdOf(2), '24', txHash(42)],
+    ])
+  })
 })

@@ -1,0 +1,75 @@
+import type { OrderRecord } from '../../src/domain/records.ts'
+import { toExecutableOrder } from '../../src/domain/execution/executable-order.ts'
+import type { BatchRecord } from '../../src/journal/batch-records.ts'
+import type { InFlightExecution, LaunchRecord, OrderDecision, PriceTick } from '../../src/journal/journal-records.ts'
+import type { StoreOperation } from '../../src/store/open-store.ts'
+import type { ExecutorContext } from './executor-context.ts'
+import { transitionOps } from './order-transition-ops.ts'
+import type { PlannedBatch } from './plan-batch.ts'
+
+/**
+ * The batch's part of the executing write: each included order still as planned moves to `executing` with an in-flight
+ * entry naming the batch (its reservation, and what a restart asks the chain about), and the batch record itself. An
+ * order changed since planning is dropped from the batch (fewer orders only lower the clearing price), and the
+ * committed bound is the lowest limit of those left. Undefined when none is left.
+ */
+export function batchExecutingOps(
+  ctx: Pick<ExecutorContext, 'store' | 'journal' | 'batchJournal' | 'orders'>,
+  input: {
+    tick: PriceTick
+    launch: LaunchRecord
+    planned: PlannedBatch
+    /** The included orders re-read under their locks, in `planned.buys` order. */
+    current: Array<OrderRecord | undefined>
+    followers: Map<string, number>
+    decisionOf: Map<string, OrderDecision>
+    at: number
+  },
+  ops: StoreOperation[],
+): BatchRecord | undefined {
+  const { tick, launch, planned, current, followers, decisionOf, at } = input
+  const buys = [...planned.buys.values()]
+  const still = new Set<string>()
+  for (const [i, buy] of buys.entries()) {
+    const { order } = buy.candidate
+    const now = current[i]
+    if (now?.status !== 'active' || now.updatedAt !== order.updatedAt) {
+      const decision = decisionOf.get(order.keyId)
+      if (decision) decision.verdict = 'in_flight'
+      continue
+    }
+    still.add(order.keyId)
+  }
+  const included = planned.record.included.filter((e) => still.has(e.keyId))
+  if (included.length === 0) return undefined
+  let lowest: bigint | null = null
+  for (const e of included) {
+    const limit = toExecutableOrder(planned.buys.get(e.keyId)!.candidate.order, e.wallet).limitFdv
+    if (limit !== null && (lowest === null || limit < lowest)) lowest = limit
+  }
+  const record: BatchRecord = { ...planned.record, included, lowestLimitFdv: lowest === null ? null : lowest.toString(), at }
+  for (const [i, buy] of buys.entries()) {
+    const { order } = buy.candidate
+    if (!still.has(order.keyId)) continue
+    const entry: InFlightExecution = {
+      keyId: order.keyId,
+      slug: order.slug,
+      chain: launch.chain,
+      userIndex: buy.candidate.userIndex,
+      wallet: buy.candidate.wallet,
+      spendAtoms: buy.spendAtoms.toString(),
+      minTokensOut: buy.minTokensOut.toString(),
+      token: launch.token,
+      orderId: ctx.orders.idOf(order),
+      submittedAt: at,
+      fromBlock: tick.blockNumber,
+      batchId: record.batchId,
+    }
+    const rank = included.find((e) => e.keyId === order.keyId)?.rank ?? buy.rank
+    const event = { spendAtoms: entry.spendAtoms, reason: `batch ${record.batchId} rank ${rank}`, blockNumber: entry.fromBlock }
+    ops.push(...transitionOps(ctx, current[i]!, 'executing', at, event, followers.get(order.keyId) ?? 0))
+    ops.push(ctx.journal.putInFlight(entry))
+  }
+  ops.push(ctx.batchJournal.put(record))
+  return record
+}

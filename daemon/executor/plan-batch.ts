@@ -1,0 +1,144 @@
+import type { Address } from 'viem'
+import { txGasCapOf } from '../../src/chain/tx-gas-cap.ts'
+import type { ChainKey } from '../../src/chain/chain-keys.ts'
+import { batchMaxBuyers } from '../../src/domain/batch/batch-gas.ts'
+import { batchIdOf } from '../../src/domain/batch/batch-id.ts'
+import { type BatchCandidate, type BatchClearing, clearBatch, clearBatchQuoted } from '../../src/domain/batch/clear-batch.ts'
+import { type ExecutableOrder, toExecutableOrder } from '../../src/domain/execution/executable-order.ts'
+import type { BuyToSubmit } from '../../src/domain/execution/executor-plan.ts'
+import type { BatchRecord } from '../../src/journal/batch-records.ts'
+import type { LaunchRecord, PriceTick } from '../../src/journal/journal-records.ts'
+import type { ExecutorContext } from './executor-context.ts'
+
+/** A batch cleared for this tick, not journaled yet: its record (state `journaled`) and the planned buys it includes. */
+export interface PlannedBatch {
+  record: BatchRecord
+  /** The included orders' planned buys, by keyId (the executing transitions are written from them). */
+  buys: Map<string, BuyToSubmit>
+}
+
+/** A tick's buys split: the batch (approved wallets) and the rest, bought one UserOperation each as before. */
+export interface BatchSplit {
+  batch?: PlannedBatch | undefined
+  perBuyer: BuyToSubmit[]
+}
+
+export type BatchPlannerContext = Pick<
+  ExecutorContext,
+  'batchBuyers' | 'wallets' | 'chains' | 'batchReads' | 'batchJournal' | 'quotes' | 'orders' | 'policy' | 'log' | 'now'
+>
+
+export interface BatchPlanner {
+  /**
+   * Splits a tick's planned buys: those whose wallet approved the chain's batch buyer for at least the buy's spend (one
+   * allowance multicall per block) are cleared together (clearBatchQuoted on the real swap's quotes, clearBatch on
+   * the tick's formula cap where the chain has no quoter); the others go on as single buys.
+   */
+  split(tick: PriceTick, launch: LaunchRecord, buys: readonly BuyToSubmit[]): Promise<BatchSplit>
+}
+
+export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
+  // The wallets' allowances to the batch buyer, per chain, as read at one block (re-read at the next).
+  const allowanceCache = new Map<ChainKey, { block: string; values: Map<string, bigint> }>()
+  // Next sequence per launch: from the journal once, then counted here (the ticks of one project run one at a time).
+  const sequences = new Map<string, number>()
+
+  async function allowancesAt(chain: ChainKey, spender: Address, wallets: readonly Address[], block: string): Promise<Map<string, bigint>> {
+    let cached = allowanceCache.get(chain)
+    if (!cached || cached.block !== block) {
+      cached = { block, values: new Map() }
+      allowanceCache.set(chain, cached)
+    }
+    const values = cached.values
+    const missing = [...new Set(wallets.map((w) => w.toLowerCase()))].filter((w) => !values.has(w)) as Address[]
+    if (missing.length > 0) for (const [wallet, value] of await ctx.batchReads.allowances(chain, spender, missing, BigInt(block))) values.set(wallet, value)
+    return values
+  }
+
+  async function nextSequence(launch: LaunchRecord): Promise<number> {
+    const key = `${launch.chain}!${launch.slug}!${launch.blockNumber}`
+    const next = sequences.get(key) ?? (await ctx.batchJournal.nextSequence(launch.chain, launch.slug, launch.blockNumber))
+    sequences.set(key, next + 1)
+    return next
+  }
+
+  /** The pool function: the real swap quoted at the next block, or the tick's cap as a straight line without a quoter. */
+  async function clear(tick: PriceTick, launch: LaunchRecord, candidates: BatchCandidate[], maxBuyers: number): Promise<BatchClearing> {
+    const totalSupply = BigInt(launch.totalSupply)
+    const base = { candidates, totalSupply, maxBuyers, policy: ctx.policy }
+    const cap = tick.effectiveCapAtoms === null ? null : BigInt(tick.effectiveCapAtoms)
+    const formula = (usdcIn: bigint) => (cap === null || cap <= 0n ? 0n : (usdcIn * totalSupply) / cap)
+    try {
+      if (ctx.quotes.canQuote(launch.chain)) {
+        return await clearBatchQuoted({ ...base, tokensOut: async (usdcIn) => (await ctx.quotes.tokensOut(tick, launch, usdcIn)) ?? 0n })
+      }
+    } catch (error) {
+      ctx.log.warn({ err: error, slug: launch.slug, block: tick.blockNumber }, 'quote of the batch failed: cleared on the formula (the chain checks the limit)')
+    }
+    return clearBatch({ ...base, tokensOut: formula })
+  }
+
+  return {
+    async split(tick, launch, buys) {
+      const batchBuyer = ctx.batchBuyers[launch.chain]
+      const operator = ctx.wallets.operatorAddress?.(launch.chain)
+      if (!batchBuyer || !operator || !ctx.wallets.sendCall || buys.length === 0) return { perBuyer: [...buys] }
+      const allowances = await allowancesAt(
+        launch.chain,
+        batchBuyer,
+        buys.map((b) => b.candidate.wallet),
+        tick.blockNumber,
+      )
+      const approved = (b: BuyToSubmit) => (allowances.get(b.candidate.wallet.toLowerCase()) ?? 0n) >= b.spendAtoms
+      const batchable = buys.filter(approved)
+      const perBuyer = buys.filter((b) => !approved(b))
+      if (batchable.length === 0) return { perBuyer }
+      const byId = new Map<string, BuyToSubmit>()
+      const candidates: BatchCandidate<ExecutableOrder>[] = batchable.map((b) => {
+        const order = toExecutableOrder(b.candidate.order, b.candidate.wallet)
+        byId.set(order.id, b)
+        return { order, spend: b.spendAtoms }
+      })
+      const clearing = await clear(tick, launch, candidates, batchMaxBuyers(txGasCapOf(ctx.chains[launch.chain])))
+      if (clearing.included.length === 0)
+        ctx.log.info({ slug: launch.slug, block: tick.blockNumber, excluded: clearing.excluded.length }, 'batch cleared empty')
+      const sequence = await nextSequence(launch)
+      const included = new Map<string, BuyToSubmit>()
+      const record: BatchRecord = {
+        batchId: batchIdOf(launch.slug, launch.blockNumber, sequence),
+        chain: launch.chain,
+        slug: launch.slug,
+        launchBlock: launch.blockNumber,
+        sequence,
+        tickBlock: tick.blockNumber,
+        batchBuyer,
+        token: launch.token,
+        lowestLimitFdv: clearing.lowestLimit === null ? null : clearing.lowestLimit.toString(),
+        predictedTokensOut: clearing.tokensOut.toString(),
+        included: clearing.included.map((inc) => {
+          const buy = byId.get(inc.candidate.order.id)!
+          const { order, userIndex, wallet } = buy.candidate
+          included.set(order.keyId, buy)
+          return {
+            keyId: order.keyId,
+            slug: order.slug,
+            userIndex,
+            wallet,
+            orderId: ctx.orders.idOf(order),
+            spendAtoms: inc.candidate.spend.toString(),
+            rank: inc.rank,
+            predicted: { gross: inc.gross.toString(), fee: inc.fee.toString(), net: inc.net.toString() },
+          }
+        }),
+        excluded: clearing.excluded.map((exc) => {
+          const { order, wallet } = byId.get(exc.candidate.order.id)!.candidate
+          return { keyId: order.keyId, slug: order.slug, wallet, spendAtoms: exc.candidate.spend.toString(), rank: exc.rank, reason: exc.reason }
+        }),
+        state: 'journaled',
+        at: ctx.now(),
+        swept: 0,
+      }
+      return { batch: { record, buys: included }, perBuyer }
+    },
+  }
+}

@@ -1,0 +1,130 @@
+import type { Hash } from 'viem'
+import type { ChainKey } from '../../src/chain/chain-keys.ts'
+import type { BatchExecutionRecord, BatchRecord } from '../../src/journal/batch-records.ts'
+import type { LaunchRecord } from '../../src/journal/journal-records.ts'
+import type { ExecutorContext } from './executor-context.ts'
+import { type BatchSenderContext, sendBatch } from './send-batch.ts'
+import { type BatchSettlerContext, releaseBatch, settleExecutedBatch } from './settle-batch.ts'
+import { type BatchSweeperContext, sweepBatch } from './sweep-batch.ts'
+
+/** What the chain says about a journaled batch. */
+export type BatchFate =
+  | { kind: 'executed'; execution: BatchExecutionRecord }
+  /** It took nothing and never can: its orders may buy again. */
+  | { kind: 'not_executed'; reason: string }
+  /** Its transaction may still land (the node holds it, or the operator has transactions pending): asked again later. */
+  | { kind: 'unknown' }
+
+export type BatchRunnerContext = BatchSettlerContext & BatchSweeperContext & BatchSenderContext & Pick<ExecutorContext, 'withChainLock'>
+
+export interface BatchRunner {
+  /** Sends a batch once its journal write succeeded, follows it and settles its orders; never rejects. */
+  run(record: BatchRecord, launch: LaunchRecord, written: Promise<void>): Promise<void>
+  /** At start: every batch whose fate was unknown is asked of the chain (settled, released or followed), and sweeps resume. */
+  reconcile(): Promise<void>
+  /** On a new block: the batches still unknown on the chain are asked again. */
+  recheck(chain: ChainKey): void
+  /** Batch work in progress (follow-ups and sweeps). */
+  running(): Promise<void>[]
+}
+
+export function createBatchRunner(ctx: BatchRunnerContext): BatchRunner {
+  const pending = new Map<Hash, BatchRecord>()
+  const sweeping = new Set<Hash>()
+  const tasks = new Set<Promise<void>>()
+  const checking = new Set<ChainKey>()
+  const track = (task: Promise<void>) => {
+    const run = task.catch((error) => ctx.log.error({ err: error }, 'batch work failed')).finally(() => tasks.delete(run))
+    tasks.add(run)
+  }
+
+  async function fateFromChain(record: BatchRecord): Promise<BatchFate> {
+    const { chain, batchBuyer, batchId } = record
+    if ((await ctx.batchReads.batch(chain, batchBuyer, batchId)).executed) {
+      const execution = await ctx.batchReads.executionOf(chain, batchBuyer, batchId, BigInt(record.tickBlock))
+      return execution ? { kind: 'executed', execution } : { kind: 'unknown' }
+    }
+    if (record.txHash) {
+      const landing = await ctx.batchReads.landing(chain, record.txHash)
+      if (landing.receipt) {
+        const execution = ctx.batchReads.executionIn(batchBuyer, batchId, landing.receipt)
+        return execution ? { kind: 'executed', execution } : { kind: 'not_executed', reason: revertReason(record) }
+      }
+      if (landing.pending) return { kind: 'unknown' }
+    }
+    // Not executed and no transaction of it known: it can only still land if the operator has a transaction pending
+    // (one whose hash was never recorded, or a fee-bumped replacement). With none, the batch's nonce is spent or unused.
+    const operator = ctx.wallets.operatorAddress?.(chain)
+    if (!operator || !(await ctx.batchReads.idle(chain, operator))) return { kind: 'unknown' }
+    return { kind: 'not_executed', reason: 'the batch transaction never landed' }
+  }
+
+  async function settle(record: BatchRecord, fate: BatchFate): Promise<void> {
+    if (fate.kind === 'unknown') {
+      pending.set(record.batchId, record)
+      return
+    }
+    pending.delete(record.batchId)
+    const written = await ctx.withChainLock(record.chain, () =>
+      fate.kind === 'executed' ? settleExecutedBatch(ctx, record, fate.execution) : releaseBatch(ctx, record, fate.reason),
+    )
+    ctx.log.info({ batchId: record.batchId, slug: record.slug, state: written.state, buyers: record.included.length }, 'batch settled')
+    if (written.state === 'executed') startSweep(written)
+  }
+
+  function startSweep(record: BatchRecord): void {
+    if (sweeping.has(record.batchId)) return
+    sweeping.add(record.batchId)
+    track(
+      sweepBatch(ctx, record)
+        .then((outcome) => {
+          if (outcome.kind === 'stopped') ctx.log.warn({ batchId: record.batchId, reason: outcome.reason }, 'sweep stopped; it resumes at the next start')
+        })
+        .finally(() => sweeping.delete(record.batchId)),
+    )
+  }
+
+  return {
+    async run(journaled, launch, written) {
+      try {
+        await written
+      } catch {
+        return
+      }
+      let record = journaled
+      try {
+        const outcome = await sendBatch(ctx, record, launch, async (txHash) => {
+          record = { ...record, state: 'sent', txHash }
+          await ctx.store.batch([ctx.batchJournal.put(record)])
+        })
+        if (outcome.kind === 'not_sent') return await settle(record, { kind: 'not_executed', reason: outcome.reason })
+        const execution = outcome.kind === 'mined' ? ctx.batchReads.executionIn(record.batchBuyer, record.batchId, outcome.receipt) : undefined
+        await settle(record, execution ? { kind: 'executed', execution } : await fateFromChain(record))
+      } catch (error) {
+        // A read failed: the batch is asked again on the next block (its orders stay executing until its fate is known).
+        ctx.log.warn({ err: error, batchId: record.batchId }, 'settling a batch failed; asked again on the next block')
+        pending.set(record.batchId, record)
+      }
+    },
+    async reconcile() {
+      for (const record of await ctx.batchJournal.open()) {
+        if (record.state === 'executed') startSweep(record)
+        else await settle(record, await fateFromChain(record))
+      }
+    },
+    recheck(chain) {
+      if (checking.has(chain) || ![...pending.values()].some((r) => r.chain === chain)) return
+      checking.add(chain)
+      track(
+        (async () => {
+          for (const record of [...pending.values()].filter((r) => r.chain === chain)) await settle(record, await fateFromChain(record))
+        })().finally(() => checking.delete(chain)),
+      )
+    },
+    running: () => [...tasks],
+  }
+}
+
+/** A batch transaction mined without executing the batch reverted: the pool moved past the committed limit, or refused. */
+const revertReason = (record: BatchRecord): string =>
+  `batch transaction ${record.txHash} reverted (the clearing above the committed limit ${record.lowestLimitFdv ?? 'none'}, or the pool refused the swap)`

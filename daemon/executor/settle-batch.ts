@@ -1,0 +1,105 @@
+import { zeroHash } from 'viem'
+import { allocateBatch } from '../../src/domain/batch/batch-allocation.ts'
+import { formatDecimal } from '../../src/domain/decimal.ts'
+import { USDC_DECIMALS } from '../../src/domain/order-bounds.ts'
+import type { OrderRecord } from '../../src/domain/records.ts'
+import type { BatchExecutionRecord, BatchRecord } from '../../src/journal/batch-records.ts'
+import { followerCountOf } from '../../src/store/follower-count.ts'
+import type { StoreOperation } from '../../src/store/open-store.ts'
+import { orderKey } from '../../src/store/order-index.ts'
+import type { ExecutorContext } from './executor-context.ts'
+import { transitionOps } from './order-transition-ops.ts'
+
+export type BatchSettlerContext = Pick<ExecutorContext, 'store' | 'journal' | 'batchJournal' | 'withOrderLocks' | 'now' | 'log'>
+
+/** The reason an order skipped by its batch goes back to active with (its pull failed: it withdrew or revoked). */
+export const SKIPPED_BY_BATCH = 'skipped by the batch: the wallet no longer held the spend or the approval'
+
+/**
+ * Records what a batch's transaction did, in one write under the orders' locks: every included order that paid is
+ * filled with its share (allocateBatch over what the chain says each paid: the event's tokensOut, the journaled entries,
+ * the skipped ones zeroed), its fill recorded with the batch; a skipped order is active again; every in-flight entry
+ * is deleted; the batch record becomes `executed` (its tokens wait for the sweep) or `swept` when nothing is to sweep.
+ * Call under the chain lock. Returns the record as written.
+ */
+export async function settleExecutedBatch(ctx: BatchSettlerContext, record: BatchRecord, execution: BatchExecutionRecord): Promise<BatchRecord> {
+  const skipped = new Set(execution.skipped)
+  const paid = record.included.map((e, i) => (skipped.has(i) ? 0n : BigInt(e.spendAtoms)))
+  const totalIn = paid.reduce((a, b) => a + b, 0n)
+  if (totalIn.toString() !== execution.totalIn) {
+    ctx.log.error({ batchId: record.batchId, journaled: totalIn.toString(), onChain: execution.totalIn }, 'a batch paid other amounts than journaled')
+  }
+  const allocation = allocateBatch(BigInt(execution.tokensOut), paid)
+  const nothingToSweep = execution.allocationHash === zeroHash
+  const next: BatchRecord = { ...record, state: nothingToSweep ? 'swept' : 'executed', txHash: execution.txHash, execution }
+  await writeUnderLocks(ctx, record, next, (entry, i, current, followers, at) => {
+    if (skipped.has(i)) return transitionOps(ctx, current, 'active', at, { reason: SKIPPED_BY_BATCH, txHash: execution.txHash }, followers)
+    const share = allocation.shares[i]!
+    const fill = ctx.journal.putFill({
+      chain: record.chain,
+      keyId: entry.keyId,
+      slug: entry.slug,
+      blockNumber: execution.blockNumber,
+      txHash: execution.txHash,
+      wallet: entry.wallet,
+      orderId: entry.orderId,
+      userIndex: entry.userIndex,
+      spendAtoms: entry.spendAtoms,
+      token: record.token,
+      batchId: record.batchId,
+      batchBuyer: record.batchBuyer,
+    })
+    const event = {
+      reason: `bought in batch ${record.batchId} (rank ${entry.rank}), held by the batch until swept`,
+      txHash: execution.txHash,
+      blockNumber: execution.blockNumber,
+      spendAtoms: entry.spendAtoms,
+      tokensReceived: share.net.toString(),
+      feeTokens: share.fee.toString(),
+    }
+    const executionOf: NonNullable<OrderRecord['execution']> = {
+      spentUsdc: formatDecimal(BigInt(entry.spendAtoms), USDC_DECIMALS),
+      tokensReceived: share.net.toString(),
+      feeTokens: share.fee.toString(),
+      txHash: execution.txHash,
+      executedAt: at,
+      batch: { chain: record.chain, contract: record.batchBuyer, batchId: record.batchId },
+    }
+    return [fill, ...transitionOps(ctx, current, 'filled', at, event, followers, { execution: executionOf })]
+  })
+  return next
+}
+
+/** A batch that took nothing (reverted, never sent, dropped): its orders are active again, for the next tick's batch. */
+export async function releaseBatch(ctx: BatchSettlerContext, record: BatchRecord, reason: string): Promise<BatchRecord> {
+  const next: BatchRecord = { ...record, state: 'released', releaseReason: reason }
+  await writeUnderLocks(ctx, record, next, (_entry, _i, current, followers, at) =>
+    transitionOps(ctx, current, 'active', at, { reason, ...(record.txHash ? { txHash: record.txHash } : {}) }, followers),
+  )
+  return next
+}
+
+/** Deletes the batch's in-flight entries and writes each still-executing order's move and the batch record, in one batch. */
+async function writeUnderLocks(
+  ctx: BatchSettlerContext,
+  record: BatchRecord,
+  next: BatchRecord,
+  move: (entry: BatchRecord['included'][number], index: number, current: OrderRecord, followers: number, at: number) => StoreOperation[],
+): Promise<void> {
+  await ctx.withOrderLocks(
+    record.included.map((e) => e.keyId),
+    async () => {
+      const currents = (await ctx.store.sub.orders.getMany(record.included.map((e) => orderKey(e.keyId, e.slug)))) as Array<OrderRecord | undefined>
+      const followers = await Promise.all(record.included.map((e) => followerCountOf(ctx.store, e.keyId)))
+      const at = ctx.now()
+      const ops: StoreOperation[] = [ctx.batchJournal.put(next)]
+      for (const [i, entry] of record.included.entries()) {
+        ops.push(ctx.journal.deleteInFlight({ chain: record.chain, keyId: entry.keyId, slug: entry.slug }))
+        const current = currents[i]
+        if (current?.status !== 'executing') continue
+        ops.push(...move(entry, i, current, followers[i]!, at))
+      }
+      await ctx.store.batch(ops)
+    },
+  )
+}

@@ -1,0 +1,61 @@
+import { encodeFunctionData, zeroHash } from 'viem'
+import { txGasCapOf } from '../../src/chain/tx-gas-cap.ts'
+import { sweepChunk } from '../../src/domain/batch/batch-gas.ts'
+import type { BatchRecord } from '../../src/journal/batch-records.ts'
+import { batchBuyerAbi, batchEntry } from './batch-buyer-abi.ts'
+import type { ExecutorContext } from './executor-context.ts'
+
+export type BatchSweeperContext = Pick<ExecutorContext, 'store' | 'chains' | 'wallets' | 'batchReads' | 'batchJournal' | 'log' | 'stopped'>
+
+/** The paid words exactly as the batch committed them: each entry, a skipped buyer's amount zeroed. */
+export function paidWords(record: BatchRecord): bigint[] {
+  const skipped = new Set(record.execution?.skipped ?? [])
+  return record.included.map((e, i) => (skipped.has(i) ? BigInt(e.wallet) << 96n : batchEntry(e.wallet, BigInt(e.spendAtoms))))
+}
+
+/** Why a sweep stopped before the end (it resumes from the on-chain cursor: at the next start, or the next call). */
+export type SweepOutcome = { kind: 'done'; record: BatchRecord } | { kind: 'stopped'; record: BatchRecord; reason: string }
+
+/**
+ * Credits an executed batch's buyers: sweep(batchId, paid, from, to) in chunks (≤ 500 buyers, under the gas cap) from
+ * the operator account, each from the contract's own cursor (`batches(batchId).swept`) read before it, so a chunk
+ * already landed (before a crash, or by anyone: sweep is open to all) is never sent again and a chunk that reverted
+ * for the cursor is simply re-read. The record's cursor is written after each chunk; `swept` at the end.
+ */
+export async function sweepBatch(ctx: BatchSweeperContext, record: BatchRecord): Promise<SweepOutcome> {
+  const send = ctx.wallets.sendCall
+  if (!send) return { kind: 'stopped', record, reason: 'no operator account on this chain' }
+  const words = paidWords(record)
+  const total = words.length
+  const chunk = sweepChunk(total, txGasCapOf(ctx.chains[record.chain]))
+  let current = record
+  let failures = 0
+  const save = async (next: BatchRecord) => {
+    await ctx.store.batch([ctx.batchJournal.put(next)])
+    current = next
+  }
+  while (!ctx.stopped()) {
+    const onChain = await ctx.batchReads.batch(record.chain, record.batchBuyer, record.batchId)
+    if (onChain.allocationHash === zeroHash || onChain.swept >= total) {
+      await save({ ...current, state: 'swept', swept: onChain.allocationHash === zeroHash ? 0 : total })
+      return { kind: 'done', record: current }
+    }
+    if (onChain.swept !== current.swept) await save({ ...current, swept: onChain.swept })
+    const from = onChain.swept
+    const to = Math.min(total, from + chunk.buyers)
+    const data = encodeFunctionData({ abi: batchBuyerAbi, functionName: 'sweep', args: [record.batchId, words, BigInt(from), BigInt(to)] })
+    try {
+      const sent = await send(record.chain, { to: record.batchBuyer, data, gas: chunk.gas(to - from) }, { batchId: record.batchId, from, to })
+      const landed = await sent.landed
+      if (landed.receipt?.status === 'success') {
+        failures = 0
+        continue
+      }
+      ctx.log.warn({ batchId: record.batchId, from, to, txHash: sent.hash, pending: landed.pending }, 'sweep chunk did not land; the cursor is read again')
+    } catch (error) {
+      ctx.log.warn({ err: error, batchId: record.batchId, from, to }, 'sweep chunk not sent')
+    }
+    if (++failures >= 3) return { kind: 'stopped', record: current, reason: 'three sweep chunks in a row did not land' }
+  }
+  return { kind: 'stopped', record: current, reason: 'executor stopping' }
+}

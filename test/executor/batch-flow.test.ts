@@ -1,0 +1,187 @@
+import { type Address, erc20Abi, keccak256, parseEventLogs, stringToHex } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { batchBuyerAbi } from '../../daemon/executor/batch-buyer-abi.ts'
+import { buyRouterAbi } from '../../daemon/executor/buy-router-abi.ts'
+import type { LaunchedToken } from '../../devnet/launchpads/launch-token.ts'
+import { EIP_7825_TX_GAS_CAP } from '../../src/chain/tx-gas-cap.ts'
+import { createBatchJournal } from '../../src/journal/batch-journal.ts'
+import type { BatchRecord } from '../../src/journal/batch-records.ts'
+import { type Buyer, type FlowHarness, startFlowHarness } from './flow-harness.ts'
+
+const USDC = 1_000_000n
+const BATCH_BUYERS = 30
+
+describe('one price per block: the executor buys approved wallets through PrebuyBatchBuyer (real devnet, wallets, store)', () => {
+  let h: FlowHarness
+  beforeAll(async () => {
+    h = await startFlowHarness({ batchBuyer: true })
+  }, 120_000)
+  afterAll(async () => {
+    await h?.stop()
+  })
+
+  const batchOf = async (slug: string, sequence: number): Promise<BatchRecord | undefined> => {
+    const launch = await h.journal.getLaunchBySlug(slug)
+    return launch ? createBatchJournal(h.store).get('base', slug, launch.blockNumber, sequence) : undefined
+  }
+
+  it(`${BATCH_BUYERS} approved buyers fill in ONE transaction at ONE price, swept to their wallets; unapproved wallets buy the old way`, async () => {
+    const { slug, creator } = await h.newProject('batchy', 'doppler')
+    const approved: Buyer[] = []
+    for (let i = 0; i < BATCH_BUYERS; i++) {
+      const buyer = await h.newBuyer(`batch-${i}`, '100')
+      await h.order(buyer, slug, String(20 + i), null)
+      approved.push(buyer)
+    }
+    const plain = [await h.newBuyer('plain-a', '100'), await h.newBuyer('plain-b', '100')]
+    for (const buyer of plain) await h.order(buyer, slug, '30', null)
+    await h.approveBatchBuyer(approved, '100')
+
+    h.startMining()
+    const launched = await h.launch(slug, 'doppler', creator)
+    const everyone = [...approved, ...plain]
+    await h.waitFor(
+      'every order filled',
+      async () => (await Promise.all(everyone.map((b) => h.getOrder(b, slug)))).every((o) => o?.status === 'filled'),
+      120_000,
+    )
+    const batch = await h.waitFor(
+      'the batch swept',
+      async () => {
+        const record = await batchOf(slug, 0)
+        return record?.state === 'swept' ? record : undefined
+      },
+      60_000,
+    )
+    await h.stopMining()
+
+    // One transaction, one batch, every approved order in it.
+    const executions = await Promise.all(approved.map(async (b) => (await h.getOrder(b, slug))!.execution!))
+    expect(new Set(executions.map((e) => e.txHash)).size).toBe(1)
+    expect(executions.every((e) => e.batch?.batchId === batch.batchId && e.batch.contract === h.batchBuyer)).toBe(true)
+    expect(batch.included).toHaveLength(BATCH_BUYERS)
+    expect(batch.excluded).toEqual([])
+    const execution = batch.execution!
+    expect(execution.skipped).toEqual([])
+    const receipt = await h.client.getTransactionReceipt({ hash: execution.txHash })
+    expect(receipt.status).toBe('success')
+    const tx = await h.client.getTransaction({ hash: execution.txHash })
+    expect(tx.gas <= EIP_7825_TX_GAS_CAP).toBe(true)
+    expect(tx.from.toLowerCase()).toBe(h.wallets.bundlerAddress('base').toLowerCase())
+    const executed = parseEventLogs({ abi: batchBuyerAbi, logs: receipt.logs, eventName: 'BatchExecuted' })
+    expect(executed).toHaveLength(1)
+
+    // One price: each gross share is floor(tokensOut x spend / totalIn) (spend/gross equal up to one atom of rounding),
+    // the fee is 3% of it, and the shares plus what the fee recipient got are exactly the swap's output.
+    const tokensOut = BigInt(execution.tokensOut)
+    const totalIn = BigInt(execution.totalIn)
+    let netSum = 0n
+    for (const [i, e] of executions.entries()) {
+      const spend = BigInt(20 + i) * USDC
+      expect(e.spentUsdc).toBe(String(20 + i))
+      const gross = BigInt(e.tokensReceived) + BigInt(e.feeTokens)
+      expect(gross).toBe((tokensOut * spend) / totalIn)
+      expect(BigInt(e.feeTokens)).toBe((gross * 300n) / 10_000n)
+      netSum += BigInt(e.tokensReceived)
+      // Swept: the wallet holds its share, and its stablecoin paid exactly the spend.
+      expect(await h.tokenBalance(launched.token, approved[i]!.wallet)).toBe(BigInt(e.tokensReceived))
+      expect(await h.usdcOf(approved[i]!.wallet)).toBe(100n * USDC - spend)
+    }
+    expect(totalIn).toBe(executions.reduce((sum, _e, i) => sum + BigInt(20 + i) * USDC, 0n))
+
+    // The unapproved wallets bought one UserOperation each, as before, not through the batch.
+    const plainExecutions = await Promise.all(plain.map(async (b) => (await h.getOrder(b, slug))!.execution!))
+    for (const e of plainExecutions) {
+      expect(e.batch).toBeUndefined()
+      expect(e.txHash).not.toBe(execution.txHash)
+    }
+    const plainFees = plainExecutions.reduce((sum, e) => sum + BigInt(e.feeTokens), 0n)
+    expect(await h.tokenBalance(launched.token, h.feeRecipient)).toBe(tokensOut - netSum + plainFees)
+    // Nothing left in the batch contract.
+    expect(await h.client.readContract({ address: launched.token, abi: erc20Abi, functionName: 'balanceOf', args: [h.batchBuyer!] })).toBe(0n)
+  }, 400_000)
+
+  // A constant 1% launch fee: the probe launch's quotes and the real launch's batch see the same pool.
+  const constantFee = { startFee: 10_000, endFee: 10_000, decaySeconds: 1 }
+
+  /** FDV (stablecoin atoms) a buy of `spend` pays in a pool now: the router's own buy simulated (a quote by the real swap). */
+  async function fdvOf(launched: LaunchedToken, spend: bigint): Promise<bigint> {
+    const trader = h.devnet.accounts[4]!.account.address as Address
+    const { result } = await h.client.simulateContract({
+      account: trader,
+      address: h.buyRouter,
+      abi: buyRouterAbi,
+      functionName: 'buy',
+      args: [
+        {
+          orderId: keccak256(stringToHex(`probe-${spend}-${Math.random()}`)),
+          stablecoin: h.chain.addresses.stablecoin,
+          weth: h.chain.addresses.weth,
+          ethUsdPool: h.chain.addresses.ethUsdPool,
+          bridge: [],
+          poolKey: launched.poolKey,
+          token: launched.token,
+          amountIn: spend,
+          minTokensOut: 0n,
+          feeRecipient: trader,
+          feeBps: 0n,
+        },
+      ],
+    })
+    const out = (result as readonly [bigint, bigint])[0]
+    const supply = await h.client.readContract({ address: launched.token, abi: erc20Abi, functionName: 'totalSupply' })
+    return (spend * supply + out - 1n) / out
+  }
+
+  it('a limited order whose limit the one clearing price would exceed is left out with its reason in the journal, and does not buy above it', async () => {
+    const unlimited = 10
+    const spends = Array.from({ length: unlimited }, (_, i) => BigInt(60 + i) * USDC)
+    const limitedSpend = 10n * USDC
+    const total = spends.reduce((a, b) => a + b, 0n) + limitedSpend
+    // What the limit must sit between, read on an identical launch first (same launchpad, supply, fee, curve): a buy
+    // of the limited order's size alone, and the whole batch with it.
+    await h.prepareThirdParty('5000')
+    h.startMining()
+    const probe = await h.launch('probe', 'doppler', h.devnet.accounts[5]!.account.address as Address, constantFee)
+    await h.stopMining()
+    const alone = await fdvOf(probe, 1n << 24n)
+    const together = await fdvOf(probe, total)
+    expect(together > alone).toBe(true)
+    const limitAtoms = (alone + together) / 2n
+
+    const { slug, creator } = await h.newProject('limity', 'doppler')
+    const buyers: Buyer[] = []
+    for (const [i, spend] of spends.entries()) {
+      const buyer = await h.newBuyer(`limity-${i}`, '100')
+      await h.order(buyer, slug, String(spend / USDC), null)
+      buyers.push(buyer)
+    }
+    const limited = await h.newBuyer('limity-limited', '100')
+    // The FDV limit in whole USD (rounded down: still above the alone price, by far below the clearing).
+    await h.order(limited, slug, String(limitedSpend / USDC), String(limitAtoms / USDC))
+    await h.approveBatchBuyer([...buyers, limited], '100')
+
+    h.startMining()
+    await h.launch(slug, 'doppler', creator, constantFee)
+    await h.waitFor(
+      'the unlimited orders filled',
+      async () => (await Promise.all(buyers.map((b) => h.getOrder(b, slug)))).every((o) => o?.status === 'filled'),
+      120_000,
+    )
+    const batch = (await batchOf(slug, 0))!
+    await h.waitFor('a few more blocks', async () => (await h.client.getBlockNumber({ cacheTime: 0 })) > BigInt(batch.execution!.blockNumber) + 3n, 120_000)
+    await h.stopMining()
+
+    // In the spec's priority order: the larger spend first.
+    expect(batch.included.map((e) => e.keyId)).toEqual([...buyers].reverse().map((b) => b.keyId))
+    expect(batch.included.map((e) => e.rank)).toEqual(spends.map((_s, i) => i))
+    expect(batch.excluded).toEqual([
+      { keyId: limited.keyId, slug, wallet: limited.wallet, spendAtoms: limitedSpend.toString(), rank: unlimited, reason: 'limit_below_clearing' },
+    ])
+    // No included order had a limit: none is committed.
+    expect(batch.lowestLimitFdv).toBeNull()
+    // Left out, it did not buy above its limit: still active (the price only rose), its stablecoin untouched.
+    expect((await h.getOrder(limited, slug))?.status).toBe('active')
+    expect(await h.usdcOf(limited.wallet)).toBe(100n * USDC)
+  }, 400_000)
+})
