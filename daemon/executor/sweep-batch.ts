@@ -1,17 +1,19 @@
 import { encodeFunctionData, zeroHash } from 'viem'
 import { txGasCapOf } from '../../src/chain/tx-gas-cap.ts'
 import { sweepChunk } from '../../src/domain/batch/batch-gas.ts'
+import { paidWords } from '../../src/domain/batch/paid-words.ts'
 import type { BatchRecord } from '../../src/journal/batch-records.ts'
 import { batchBuyerAbi, batchEntry } from './batch-buyer-abi.ts'
 import type { ExecutorContext } from './executor-context.ts'
 
 export type BatchSweeperContext = Pick<ExecutorContext, 'store' | 'chains' | 'wallets' | 'batchReads' | 'batchJournal' | 'log' | 'stopped'>
 
-/** The paid words exactly as the batch committed them: each entry, a skipped buyer's amount zeroed. */
-export function paidWords(record: BatchRecord): bigint[] {
-  const skipped = new Set(record.execution?.skipped ?? [])
-  return record.included.map((e, i) => (skipped.has(i) ? BigInt(e.wallet) << 96n : batchEntry(e.wallet, BigInt(e.spendAtoms))))
-}
+/** The paid words exactly as the batch committed them: each entry, a skipped buyer's amount zeroed (paidWords). */
+export const recordPaidWords = (record: BatchRecord): bigint[] =>
+  paidWords(
+    record.included.map((e) => batchEntry(e.wallet, BigInt(e.spendAtoms))),
+    record.execution?.skipped ?? [],
+  )
 
 /** Why a sweep stopped before the end (it resumes from the on-chain cursor: at the next start, or the next call). */
 export type SweepOutcome = { kind: 'done'; record: BatchRecord } | { kind: 'stopped'; record: BatchRecord; reason: string }
@@ -25,7 +27,7 @@ export type SweepOutcome = { kind: 'done'; record: BatchRecord } | { kind: 'stop
 export async function sweepBatch(ctx: BatchSweeperContext, record: BatchRecord): Promise<SweepOutcome> {
   const send = ctx.wallets.sendCall
   if (!send) return { kind: 'stopped', record, reason: 'no operator account on this chain' }
-  const words = paidWords(record)
+  const words = recordPaidWords(record)
   const total = words.length
   const chunk = sweepChunk(total, txGasCapOf(ctx.chains[record.chain]))
   let current = record
