@@ -146,6 +146,8 @@ export interface FlowHarnessOptions {
   ownerChangeNoticeMs?: number
   /** The buyers' smart accounts (wallet.accountKind): default 'simple'; 'kernel' runs the flows on Kernel v3.1. */
   accountKind?: SmartAccountKind
+  /** Sender accounts of the wallet service (wallet.senderAccounts): default 1, the bundler EOA alone; each is funded. */
+  senderAccounts?: number
 }
 
 export async function startFlowHarness(options: FlowHarnessOptions = {}): Promise<FlowHarness> {
@@ -161,9 +163,10 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
     keys,
     accountKind: options.accountKind ?? 'simple',
     bundler: { pollingIntervalMs: 50 },
+    ...(options.senderAccounts ? { senderAccounts: options.senderAccounts } : {}),
     ...(options.walletClient ? { clients: { base: options.walletClient(chain.rpcUrl) } } : {}),
   })
-  await fundAccount(chain, wallets.bundlerAddress('base'), { eth: '1000' })
+  for (const sender of wallets.senderAddresses('base')) await fundAccount(chain, sender, { eth: '1000' })
   const deployer = devnet.deployer.account
   const launchpads = await deployDevnetLaunchpads(chain, deployer)
   const buyRouter = await ensureBuyRouter({
@@ -331,16 +334,16 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
       return buy
     },
     async bundlePending() {
-      const bundler = wallets.bundlerAddress('base').toLowerCase()
+      const ours = new Set(wallets.senderAddresses('base').map((a) => a.toLowerCase()))
       const pool = await jsonRpc<{ pending: Record<string, unknown> }>(chain.rpcUrl, 'txpool_content')
-      return Object.keys(pool.pending).some((from) => from.toLowerCase() === bundler)
+      return Object.keys(pool.pending).some((from) => ours.has(from.toLowerCase()))
     },
     async pendingSenders() {
-      const bundler = wallets.bundlerAddress('base').toLowerCase()
+      const ours = new Set(wallets.senderAddresses('base').map((a) => a.toLowerCase()))
       const pool = await jsonRpc<{ pending: Record<string, Record<string, { input: Hex }>> }>(chain.rpcUrl, 'txpool_content')
       const senders = new Set<string>()
       for (const [from, byNonce] of Object.entries(pool.pending)) {
-        if (from.toLowerCase() !== bundler) continue
+        if (!ours.has(from.toLowerCase())) continue
         for (const tx of Object.values(byNonce)) {
           // Deployments ahead go through a multicall: only handleOps carries operations.
           const call = tx.input.startsWith(HANDLE_OPS) ? decodeFunctionData({ abi: entryPoint07Abi, data: tx.input }) : undefined
@@ -388,6 +391,7 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
         keys,
         accountKind: options.accountKind ?? 'simple',
         bundler: { pollingIntervalMs: 50 },
+        ...(options.senderAccounts ? { senderAccounts: options.senderAccounts } : {}),
         ...(options.walletClient ? { clients: { base: options.walletClient(chain.rpcUrl) } } : {}),
       }),
     async crashExecutor(w) {
