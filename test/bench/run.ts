@@ -7,10 +7,11 @@ import { cpus } from 'node:os'
 import { parseArgs } from 'node:util'
 import { apiBenchmark } from './api-bench.ts'
 import { executionBenchmark } from './execution-bench.ts'
+import { launchLatencyBenchmark } from './launch-latency-bench.ts'
 import type { BenchModule } from './bench-module.ts'
 
 /** Register further benchmarks (e.g. order execution) here. */
-const MODULES: BenchModule[] = [apiBenchmark, executionBenchmark]
+const MODULES: BenchModule[] = [apiBenchmark, executionBenchmark, launchLatencyBenchmark]
 
 const { values } = parseArgs({
   options: {

@@ -148,6 +148,11 @@ export interface FlowHarnessOptions {
   accountKind?: SmartAccountKind
   /** Sender accounts of the wallet service (wallet.senderAccounts): default 1, the bundler EOA alone; each is funded. */
   senderAccounts?: number
+  /**
+   * The client the indexer and the executor read the chain through (default the harness's own): the benchmark routes
+   * it through the RPC fault proxy to add a provider's latency, while the harness's own reads stay direct.
+   */
+  daemonClient?: (rpcUrl: string) => PublicClient
 }
 
 export async function startFlowHarness(options: FlowHarnessOptions = {}): Promise<FlowHarness> {
@@ -196,7 +201,8 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
   bus.subscribe((signal) => signals.push(signal))
   const adapters = Object.values(createLaunchpadAdapters(devnetAdapterOptions(chain.addresses, launchpads)))
   const startBlock = (await client.getBlockNumber({ cacheTime: 0 })) + 1n
-  const newIndexer = (indexerClient: PublicClient = client) =>
+  const daemonClient = options.daemonClient?.(chain.rpcUrl) ?? client
+  const newIndexer = (indexerClient: PublicClient = daemonClient) =>
     startIndexer({
       store,
       journal,
@@ -217,7 +223,7 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
       journal,
       wallets: w,
       chains: devnet.chains,
-      clients: { base: client, second_chain: client },
+      clients: { base: daemonClient, second_chain: daemonClient },
       buyRouters: { base: buyRouter, second_chain: buyRouter },
       feeRecipient,
       ticks: bus,
