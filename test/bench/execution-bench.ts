@@ -5,7 +5,9 @@
  * 2. 500 buyers with eligible orders on one devnet launch with 2 s blocks: time from the launch log's arrival at the
  *    indexer to the first handleOps submission (eth_sendRawTransaction), and in which blocks the buys were mined
  *    relative to the first block where swaps are allowed; the gas limit of every transaction sent (deployments ahead,
- *    handleOps) against EIP-7825's 2^24 cap, which the devnet enforces.
+ *    handleOps) against EIP-7825's 2^24 cap, which the devnet enforces; with 4 sender accounts (wallet.senderAccounts,
+ *    BENCH_SENDER_ACCOUNTS), the time to the launch's last transaction and p50/p99 of the first over the runs.
+ * The 20-launches-per-launchpad run with injected RPC latency is its own module: launch-latency-bench.ts.
  */
 import { createPublicClient, createWalletClient, custom, http, parseAbi, parseTransaction, parseUnits, type Address, type Hex, type PublicClient } from 'viem'
 import { EIP_7825_TX_GAS_CAP } from '../../src/chain/tx-gas-cap.ts'
