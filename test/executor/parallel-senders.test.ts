@@ -2,6 +2,7 @@ import { createWalletClient, http, parseAbi, parseUnits, type Hash } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buyRouterAbi } from '../../daemon/executor/buy-router-abi.ts'
 import { executionOrderId } from '../../daemon/executor/build-buy-calls.ts'
+import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
 import { chainFromConfig } from '../../src/chain/clients.ts'
 import { readCodeSizes } from '../../src/wallets/bundler/code-sizes.ts'
 import { startFlowHarness, type Buyer, type FlowHarness } from './flow-harness.ts'
@@ -142,6 +143,10 @@ describe('parallel sender accounts (real devnet)', () => {
     await waitForAllPending(buyers)
     const pendingFrom = await h.pendingSenders()
     expect(pendingFrom.size).toBeGreaterThanOrEqual(BUYERS)
+    // In flight from several sender accounts at the moment of the crash.
+    const ours = new Set(h.wallets.senderAddresses('base').map((a) => a.toLowerCase()))
+    const pool = await jsonRpc<{ pending: Record<string, unknown> }>(h.chain.rpcUrl, 'txpool_content')
+    expect(Object.keys(pool.pending).filter((from) => ours.has(from.toLowerCase())).length).toBeGreaterThanOrEqual(2)
     // The daemon dies with the bundles in the mempool; the new one has fresh sender pools (nonces re-read from the chain).
     await h.crashExecutor(h.freshWallets())
     h.startMining()
