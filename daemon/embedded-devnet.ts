@@ -19,7 +19,8 @@ export interface EmbeddedDevnet {
    * Everything the daemon's parts need on the devnet, done before any of them starts: the bundler EOAs funded, the
    * devnet launchpads deployed (or found again), and what the daemon needs to know of them handed back.
    */
-  prepare(options: { bundlers: Record<ChainKey, Address> }): Promise<DevnetSetup>
+  /** `senders`: every sender account per chain (wallet.senderAccounts, the bundler first), each funded like the bundler. */
+  prepare(options: { bundlers: Record<ChainKey, Address>; senders?: Record<ChainKey, readonly Address[]> }): Promise<DevnetSetup>
   /**
    * Switches the chains from automine, on which everything the daemon deploys at start-up lands one transaction per
    * block without waiting on a block clock, to the configured block time. Called once, after the last deployment and

@@ -40,6 +40,7 @@ import type { Logger } from '../src/common/logger.ts'
 import type { PrebuyConfig } from '../src/config/config.ts'
 import { describeConfig } from '../src/config/describe-config.ts'
 import { toPriorityFeePolicy } from '../src/config/priority-fee-config.ts'
+import { senderAccountsOf } from '../src/config/config-schema.ts'
 import { externalBundlerUrls, rpcChainConfigs } from '../src/config/rpc-chain-configs.ts'
 import { createServices, type Services } from '../src/services/services.ts'
 import { migrateStore } from './store/migrate-store.ts'
@@ -175,13 +176,12 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
       deployAhead: config.wallet.deployAhead,
       withdrawals: config.withdrawals,
       bundler: { priorityFee: toPriorityFeePolicy(config.wallet.priorityFee) },
+      senderAccounts: senderAccountsOf(config),
       logger,
       ...(config.chains.mode === 'rpc' ? { externalBundlerUrls: externalBundlerUrls(config.chains) } : {}),
     })
     // On devnet: the bundlers funded and everything the daemon's parts use deployed now, handed over as values.
-    const devnetSetup: DevnetSetup | undefined = devnet
-      ? await devnet.prepare({ bundlers: Object.fromEntries(CHAIN_KEYS.map((key) => [key, wallets.bundlerAddress(key)])) as Record<ChainKey, Address> })
-      : undefined
+    const devnetSetup: DevnetSetup | undefined = devnet ? await devnet.prepare(devnetFunding(wallets)) : undefined
 
     // Store and services.
     step('store')
@@ -263,7 +263,7 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     // Metrics (served on the admin listener), then the public API they time.
     const blockSeconds = Object.fromEntries(enabled.map((key) => [key, chainBlockSeconds(config.chains, key)]))
     const readiness = createReadinessProbe({ store, chains, heads, blockSeconds, ...(devnet ? {} : { contracts: () => contractsWatch.refresh() }) })
-    const bundlerWatch = startBundlerWatch({ chains, bundlerAddress: (chain) => wallets.bundlerAddress(chain), lowEth: config.wallet.bundlerLowEth, logger })
+    const bundlerWatch = startBundlerWatch({ chains, ...senderAccountsOfService(wallets), lowEth: config.wallet.bundlerLowEth, logger })
     undo.push({ name: 'bundler watch', stop: async () => bundlerWatch.stop() })
     const metrics = createDaemonMetrics({ store, readiness, bundlers: () => bundlerWatch.latest(), websockets: () => sockets, priceQuotes })
     undo.push({ name: 'metrics', stop: async () => metrics.stop() })
@@ -423,3 +423,15 @@ function httpConfigOf(config: PrebuyConfig) {
     corsOrigins: config.cors.origins,
   }
 }
+
+/** Every sender account of each chain, the bundler first (wallet.senderAccounts): each is watched for its ETH. */
+const senderAccountsOfService = (wallets: Pick<PrebuyWalletService, 'bundlerAddress' | 'senderAddresses'>) => ({
+  bundlerAddress: (chain: ChainKey) => wallets.bundlerAddress(chain),
+  senderAddresses: (chain: ChainKey) => wallets.senderAddresses(chain),
+})
+
+/** What the devnet funds before the daemon starts: the bundler and every other sender account of each chain. */
+const devnetFunding = (wallets: Pick<PrebuyWalletService, 'bundlerAddress' | 'senderAddresses'>) => ({
+  bundlers: Object.fromEntries(CHAIN_KEYS.map((key) => [key, wallets.bundlerAddress(key)])) as Record<ChainKey, Address>,
+  senders: Object.fromEntries(CHAIN_KEYS.map((key) => [key, wallets.senderAddresses(key)])) as Record<ChainKey, Address[]>,
+})

@@ -36,7 +36,7 @@ export async function startDevnetWing(options: StartEmbeddedDevnetOptions): Prom
     async prepare(prepareOptions): Promise<DevnetSetup> {
       bundlers = prepareOptions.bundlers
       const chains = devnet.chains
-      await fundBundlers(chains, prepareOptions.bundlers, options.logger)
+      await fundBundlers(chains, prepareOptions.senders ?? prepareOptions.bundlers, options.logger)
       // Both chains at once: each deploys its launchpads (one block per transaction) from the launchpads account.
       const launchpads = await Promise.all(CHAIN_KEYS.map((key) => ensureDevnetLaunchpads(options.dataDir, chains[key], devnetAccount('launchpads').account)))
       const deployer = devnetAccount('serviceContracts').account
@@ -65,15 +65,19 @@ export async function startDevnetWing(options: StartEmbeddedDevnetOptions): Prom
   }
 }
 
-async function fundBundlers(chains: Record<ChainKey, ChainConfig>, bundlers: Record<ChainKey, Address>, logger: Logger): Promise<void> {
+/** Tops up every sender account (the bundler and the others of wallet.senderAccounts) on each chain. */
+async function fundBundlers(chains: Record<ChainKey, ChainConfig>, accounts: Record<ChainKey, Address | readonly Address[]>, logger: Logger): Promise<void> {
   await Promise.all(
     CHAIN_KEYS.map(async (key) => {
-      const address = bundlers[key]
       const client = createPublicClient({ transport: http(chains[key].rpcUrl) })
-      const balance = await client.getBalance({ address })
-      if (balance >= DEVNET_BUNDLER_MIN_ETH) return
-      await fundAccount(chains[key], address, { eth: DEVNET_BUNDLER_TOP_UP })
-      logger.info({ chain: key, bundler: address, eth: DEVNET_BUNDLER_TOP_UP, had: formatEther(balance) }, 'funded the devnet bundler')
+      const addresses: readonly Address[] = typeof accounts[key] === 'string' ? [accounts[key]] : accounts[key]
+      // One after another on a chain: the faucet's transactions share its account's nonces.
+      for (const address of addresses) {
+        const balance = await client.getBalance({ address })
+        if (balance >= DEVNET_BUNDLER_MIN_ETH) continue
+        await fundAccount(chains[key], address, { eth: DEVNET_BUNDLER_TOP_UP })
+        logger.info({ chain: key, bundler: address, eth: DEVNET_BUNDLER_TOP_UP, had: formatEther(balance) }, 'funded the devnet bundler')
+      }
     }),
   )
 }

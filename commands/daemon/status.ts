@@ -17,11 +17,17 @@ export default class DaemonStatusCommand extends OperatorCommand {
         .map(([k, id]) => `${k} ${id}`)
         .join(', ')}${disabled})`,
     )
+    const balance = (b: { address: string; balanceEth: string | null; level: string }) =>
+      `${b.address} ${b.balanceEth ?? '?'} ETH${b.level === 'ok' ? '' : ` (${b.level.toUpperCase()})`}`
     this.log(
       `Bundlers:   ${Object.entries(status.bundlers)
-        .map(([chain, b]) => `${chain} ${b.address} ${b.balanceEth ?? '?'} ETH${b.level === 'ok' ? '' : ` (${b.level.toUpperCase()})`}`)
+        .map(([chain, b]) => `${chain} ${balance(b)}`)
         .join(', ')}`,
     )
+    // Every sender account (wallet.senderAccounts): each pays the gas of what it sends, each is funded on its own.
+    for (const [chain, b] of Object.entries(status.bundlers)) {
+      if (b.senders.length > 1) this.log(`Senders:    ${chain} ${b.senders.map((s, i) => `#${i} ${balance(s)}`).join(', ')}`)
+    }
     for (const [chain, contracts] of Object.entries(status.contracts)) {
       const missing = contracts.filter((c) => c.deployed !== true)
       this.log(

@@ -6,11 +6,16 @@ import { withDeadline } from '../../src/common/with-deadline.ts'
 import { createL1DataFeeReader, type L1DataFeeReader, RESERVED_LAUNCH_OPERATIONS, sampleBundleTransaction } from '../../src/chain/l1-data-fee.ts'
 import { type BundlerBalanceLevel, bundlerAlert, bundlerLevel } from '../../src/domain/health/bundler-balance.ts'
 
-export interface BundlerBalance {
+export interface SenderBalance {
   address: Address
   /** ETH, decimal; null when the chain did not answer. */
   balanceEth: string | null
   level: BundlerBalanceLevel
+}
+
+/** The bundler EOA's balance (sender account 0), and every sender account's, the bundler first (wallet.senderAccounts). */
+export interface BundlerBalance extends SenderBalance {
+  senders: SenderBalance[]
 }
 
 export interface BundlerWatch {
@@ -25,6 +30,8 @@ export interface BundlerWatch {
 export interface BundlerWatchDeps {
   chains: Record<ChainKey, ChainConfig>
   bundlerAddress(chain: ChainKey): Address
+  /** Every sender account of the chain, the bundler first (default: the bundler alone); each is watched on its own. */
+  senderAddresses?(chain: ChainKey): readonly Address[]
   /** Under this the bundler is low (config wallet.bundlerLowEth). */
   lowEth: string
   logger: Logger
@@ -35,8 +42,8 @@ export interface BundlerWatchDeps {
 }
 
 /**
- * Watches the ETH of the service's bundler EOA on each chain (it pays the gas of every buy): a warning in the logs when
- * it falls under `lowEth` (again every 10 minutes while low), a note when it recovers; `daemon status` shows the
+ * Watches the ETH of the service's sender accounts on each chain (the bundler EOA and the others of
+ * wallet.senderAccounts; together they pay the gas of every buy): a warning in the logs when one falls under `lowEth` (again every 10 minutes while low), a note when it recovers; `daemon status` shows the
  * balances. Withdrawals already refuse to spend below the reserve (withdrawals.bundlerReserveEth), so launch buys keep
  * priority.
  */
@@ -55,17 +62,15 @@ export function startBundlerWatch(deps: BundlerWatchDeps): BundlerWatch {
   const launchBundles = Object.fromEntries(
     enabled.map((key) => [key, sampleBundleTransaction(deps.chains[key].chainId, deps.chains[key].addresses.entryPoint, RESERVED_LAUNCH_OPERATIONS)]),
   ) as Record<ChainKey, Hex>
-  const previous = new Map<ChainKey, { level: BundlerBalanceLevel; warnedAt: number | null }>()
+  // Per chain and account: each sender account pays the gas of the transactions it sends, so each is low on its own.
+  const previous = new Map<string, { level: BundlerBalanceLevel; warnedAt: number | null }>()
   const latest: Partial<Record<ChainKey, BundlerBalance>> = {}
 
-  async function checkChain(chain: ChainKey): Promise<BundlerBalance> {
-    const address = deps.bundlerAddress(chain)
-    const [balance, l1DataFee] = await Promise.all([
-      withDeadline(clients[chain].getBalance({ address }), 5_000, () => new Error('no answer')).catch(() => null),
-      withDeadline(l1Fees[chain].feeOf(launchBundles[chain]), 5_000, () => new Error('no answer')).catch(() => 0n),
-    ])
+  async function checkAccount(chain: ChainKey, address: Address, l1DataFee: bigint): Promise<SenderBalance> {
+    const balance = await withDeadline(clients[chain].getBalance({ address }), 5_000, () => new Error('no answer')).catch(() => null)
     const level = bundlerLevel(balance, lowWei, l1DataFee)
-    const before = previous.get(chain) ?? { level: 'unknown' as const, warnedAt: null }
+    const key = `${chain}|${address.toLowerCase()}`
+    const before = previous.get(key) ?? { level: 'unknown' as const, warnedAt: null }
     const alert = bundlerAlert(before.level, level, before.warnedAt, now(), repeatMs)
     const balanceEth = balance === null ? null : formatEther(balance)
     if (alert === 'warn_low') {
@@ -75,8 +80,16 @@ export function startBundlerWatch(deps: BundlerWatchDeps): BundlerWatch {
       )
     }
     if (alert === 'recovered') deps.logger.info({ chain, bundler: address, balanceEth }, 'bundler ETH is back above the low mark')
-    previous.set(chain, { level: level === 'unknown' ? before.level : level, warnedAt: alert === 'warn_low' ? now() : before.warnedAt })
-    latest[chain] = { address, balanceEth, level }
+    previous.set(key, { level: level === 'unknown' ? before.level : level, warnedAt: alert === 'warn_low' ? now() : before.warnedAt })
+    return { address, balanceEth, level }
+  }
+
+  async function checkChain(chain: ChainKey): Promise<BundlerBalance> {
+    const bundler = deps.bundlerAddress(chain)
+    const others = (deps.senderAddresses?.(chain) ?? []).filter((address) => address.toLowerCase() !== bundler.toLowerCase())
+    const l1DataFee = await withDeadline(l1Fees[chain].feeOf(launchBundles[chain]), 5_000, () => new Error('no answer')).catch(() => 0n)
+    const senders = await Promise.all([bundler, ...others].map((address) => checkAccount(chain, address, l1DataFee)))
+    latest[chain] = { ...senders[0]!, senders }
     return latest[chain]
   }
 

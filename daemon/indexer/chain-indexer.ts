@@ -16,6 +16,7 @@ import { poolIdOf } from '../../src/launchpads/pool-id.ts'
 import { PROJECT_LOCK } from '../../src/services/project-service.ts'
 import type { Store, StoreOperation } from '../../src/store/open-store.ts'
 import { projectLaunchOps } from '../../src/store/project-writes.ts'
+import { blockTimeMs } from '../../src/chain/block-time-ms.ts'
 import { type BlockEvent, type ReorgEvent, type SyncCheckpoint, storeBlockRef } from '../../src/sync/sync-types.ts'
 import { computePriceTick, needsBlockTicks, nextBlockAfter, type TickInput } from '../../src/pricing/price-tick.ts'
 import { createPairedPrices } from './paired-prices.ts'
@@ -33,6 +34,18 @@ export const toStoredCheckpoint = (chain: ChainKey, checkpoint: SyncCheckpoint, 
   history: checkpoint.history.map(storeBlockRef),
   updatedAt: at,
 })
+
+/** When a block with launch logs reached the indexer (see ChainIndexerDeps.onLaunchLogs). */
+export interface LaunchLogsArrival {
+  chain: ChainKey
+  blockNumber: bigint
+  /** performance.now() at arrival. */
+  arrivedAt: number
+  /** Wall-clock milliseconds from the block's time to the arrival. */
+  sinceBlockMs: number
+  /** Whether the block's time had milliseconds (Base's `timestampMs`), or only its whole second. */
+  precise: boolean
+}
 
 export interface ChainIndexerDeps {
   store: Store
@@ -52,7 +65,12 @@ export interface ChainIndexerDeps {
   sharedDeployers: ReadonlySet<string>
   /** The launchpads' known pool configurations on this chain; absent: not checked. */
   knownPools?: KnownLaunchPools
-  onLaunchLogs?: ((info: { chain: ChainKey; blockNumber: bigint; arrivedAt: number }) => void) | undefined
+  /**
+   * A block with launch logs arrived: `arrivedAt` on the performance clock (for stage timings), and the block's time
+   * against the wall clock when it arrived (`sinceBlockMs`: milliseconds from the RPC's `timestampMs` where the node
+   * gives it, `precise`; else from the whole-second timestamp, up to a second more).
+   */
+  onLaunchLogs?: ((info: LaunchLogsArrival) => void) | undefined
 }
 
 export interface ChainIndexer {
@@ -254,7 +272,14 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
       const { block } = event
       deps.ticks.publish({ type: 'block', chain: key, blockNumber: block.number })
       if (deps.onLaunchLogs && event.logs.some((l) => detector.adapterOf(l) !== undefined)) {
-        deps.onLaunchLogs({ chain: key, blockNumber: block.number, arrivedAt: performance.now() })
+        const time = blockTimeMs(block)
+        deps.onLaunchLogs({
+          chain: key,
+          blockNumber: block.number,
+          arrivedAt: performance.now(),
+          sinceBlockMs: Date.now() - time.ms,
+          precise: time.precise,
+        })
       }
       // One price read per paired asset per block, started by the first need (a launch starts it early, alongside its
       // own reads).

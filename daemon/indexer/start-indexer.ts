@@ -10,7 +10,7 @@ import type { LaunchpadAdapter } from '../../src/launchpads/launchpad-adapter.ts
 import type { Store } from '../../src/store/open-store.ts'
 import { createRealtimeSync, type RealtimeSync, type SocketState } from '../../src/sync/realtime-sync.ts'
 import { loadBlockRef } from '../../src/sync/sync-types.ts'
-import { type ChainIndexer, createChainIndexer, toStoredCheckpoint } from './chain-indexer.ts'
+import { type ChainIndexer, createChainIndexer, type LaunchLogsArrival, toStoredCheckpoint } from './chain-indexer.ts'
 import type { TickBus } from './tick-bus.ts'
 
 /** The longest wait between retries of a chain that keeps failing. */
@@ -52,7 +52,7 @@ export interface IndexerDeps {
   /** Pause before re-reading a block whose processing failed (default 1 s). */
   retryDelayMs?: number
   /** Metrics hook: a block holding launchpad logs arrived from the sync (before any processing). */
-  onLaunchLogs?: (info: { chain: ChainKey; blockNumber: bigint; arrivedAt: number }) => void
+  onLaunchLogs?: (info: LaunchLogsArrival) => void
   /** Metrics hook: a stage of a launch block finished (performance.now() time), for the launch-latency benchmark. */
   onStage?: (stage: string, at: number) => void
   /** Each chain's head as the sync reads it every round (shared: the readiness probe need not fetch it again). */

@@ -119,7 +119,15 @@ export const OPERATOR_ROUTES = {
       startedAt: z.string(),
       uptimeSeconds: z.number().int(),
       chains: z.strictObject({ mode: z.enum(['devnet', 'rpc']), chainIds: z.partialRecord(chain, z.number().int()), disabled: z.array(chain) }),
-      bundlers: z.partialRecord(chain, z.strictObject({ address, balanceEth: z.string().nullable(), level: z.enum(['ok', 'low', 'unknown']) })),
+      bundlers: z.partialRecord(
+        chain,
+        z.strictObject({
+          address,
+          balanceEth: z.string().nullable(),
+          level: z.enum(['ok', 'low', 'unknown']),
+          senders: z.array(z.strictObject({ address, balanceEth: z.string().nullable(), level: z.enum(['ok', 'low', 'unknown']) })),
+        }),
+      ),
       contracts: z.partialRecord(chain, z.array(z.strictObject({ name: z.string(), address, deployed: z.boolean().nullable() }))),
       readiness: z.strictObject({
         ready: z.boolean(),

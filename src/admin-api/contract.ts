@@ -277,6 +277,13 @@ export interface DeployContractsResult {
 }
 
 /** `GET status`. */
+/** One sender account's ETH (null: no answer) and whether it is under wallet.bundlerLowEth. */
+export interface SenderStatus {
+  address: string
+  balanceEth: string | null
+  level: 'ok' | 'low' | 'unknown'
+}
+
 export interface DaemonStatus {
   /** prebuy's version (package.json). */
   version: string
@@ -288,8 +295,11 @@ export interface DaemonStatus {
   uptimeSeconds: number
   /** The chains the daemon runs on (their ids); `disabled`: chains left out of the rpc-mode config. */
   chains: { mode: 'devnet' | 'rpc'; chainIds: Partial<Record<ChainKey, number>>; disabled: ChainKey[] }
-  /** The bundler EOA of each chain (it pays every buy's gas): its ETH now (null: no answer) and whether it is low. */
-  bundlers: Partial<Record<ChainKey, { address: string; balanceEth: string | null; level: 'ok' | 'low' | 'unknown' }>>
+  /**
+   * The bundler EOA of each chain (it pays every buy's gas): its ETH now (null: no answer) and whether it is low; and
+   * every sender account of the chain (wallet.senderAccounts, the bundler first), each with its own ETH and level.
+   */
+  bundlers: Partial<Record<ChainKey, SenderStatus & { senders: SenderStatus[] }>>
   /** This service's own contracts per chain: deployed, missing (`prebuy contracts deploy`), or null (not read). */
   contracts: Partial<Record<ChainKey, OurContractStatus[]>>
   /** Each chain's head, the indexer's newest block and the lag, and whether the daemon is ready (GET /readyz). */

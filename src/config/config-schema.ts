@@ -1,3 +1,4 @@
+import { MAX_SENDER_ACCOUNTS } from '../wallets/bundler/sender-pool.ts'
 import { isIP } from 'node:net'
 import { formatUnits } from 'viem'
 import { z } from 'zod'
@@ -71,6 +72,13 @@ const corsOriginSchema = z
     error: '"*" would let every web page call the API with a key it holds: list the origins of your web apps, e.g. "https://app.example"',
   })
   .refine((value) => value === '*' || isExactOrigin(value), { error: ORIGIN_MESSAGE })
+
+/** wallet.senderAccounts when unset: the devnet funds four; on a real chain every further account needs the operator's ETH. */
+export const DEFAULT_SENDER_ACCOUNTS = { devnet: 4, rpc: 1 } as const
+
+/** The sender accounts a config runs with (wallet.senderAccounts, else the mode's default). */
+export const senderAccountsOf = (config: { chains: { mode: 'devnet' | 'rpc' }; wallet: { senderAccounts?: number | undefined } }): number =>
+  config.wallet.senderAccounts ?? DEFAULT_SENDER_ACCOUNTS[config.chains.mode]
 
 const positiveInt = (max: number) =>
   z
@@ -332,6 +340,13 @@ export const configSchema = z
         bundlerLowEth: decimalAmount().default('0.01'),
         /** The tip the bundler EOA's transactions offer (src/wallets/bundler/priority-fee-policy.ts; docs/operations.md). */
         priorityFee: priorityFeeSchema.default(PRIORITY_FEE_DEFAULTS),
+        /**
+         * How many accounts send the service's transactions on each chain, each with its own nonces, so one launch's
+         * transactions go out in parallel (src/wallets/bundler/sender-pool.ts). Account 0 is the bundler EOA; the others
+         * derive from the same master secret. Each needs ETH (`daemon status` lists them). Default: 4 on the devnet
+         * (funded by it), 1 in rpc mode until the operator funds more (DEFAULT_SENDER_ACCOUNTS).
+         */
+        senderAccounts: positiveInt(MAX_SENDER_ACCOUNTS).optional(),
       })
       .default({ deployAhead: true, bundlerLowEth: '0.01', priorityFee: PRIORITY_FEE_DEFAULTS }),
     /** Limits on withdrawals, whose gas the service pays (see src/wallets/withdrawal-policy.ts). */

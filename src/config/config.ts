@@ -26,7 +26,14 @@ export interface PrebuyConfig {
    * priorityFee: the tip policy of the bundler EOA's transactions as configured (decimal strings, printable); the
    * daemon turns it into wei with toPriorityFeePolicy (priority-fee-config.ts).
    */
-  wallet: { accountKind: 'simple' | 'kernel'; deployAhead: boolean; bundlerLowEth: string; priorityFee: PriorityFeeConfig }
+  wallet: {
+    accountKind: 'simple' | 'kernel'
+    deployAhead: boolean
+    bundlerLowEth: string
+    priorityFee: PriorityFeeConfig
+    /** Sender accounts per chain; unset: the mode's default (senderAccountsOf in config-schema.ts). */
+    senderAccounts?: number | undefined
+  }
   /** Launch authenticity: deployers shared by many creators (see src/domain/launches/judge-launch.ts). */
   /** zoraEthPool: the ZORA route's pool on real Base (launches.zoraEthPool), checked when the config was read. */
   launches: { sharedDeployers: readonly Address[]; zoraEthPool?: PoolKey }

@@ -1,7 +1,7 @@
 import { isAbsolute, join, resolve } from 'node:path'
 import type { z } from 'zod'
 import { ConfigError } from './config-error.ts'
-import { configSchema, DEVNET_FEE_RECIPIENT } from './config-schema.ts'
+import { configSchema, DEVNET_FEE_RECIPIENT, senderAccountsOf } from './config-schema.ts'
 import type { PrebuyConfig } from './config.ts'
 import { CONFIG_FILE_NAME, readConfigFile } from './read-config-file.ts'
 import { resolvePassphrase } from './resolve-passphrase.ts'
@@ -110,6 +110,8 @@ export async function loadConfig(sources: ConfigSources = {}): Promise<PrebuyCon
       deployAhead: parsed.wallet.deployAhead,
       bundlerLowEth: parsed.wallet.bundlerLowEth,
       priorityFee: parsed.wallet.priorityFee,
+      // Resolved here so everything downstream reads one number: the mode's default when unset.
+      senderAccounts: senderAccountsOf(parsed),
     },
     ownerChanges: { noticeHours: parsed.ownerChanges.noticeHours },
     launches: {

@@ -1,4 +1,5 @@
 import type { Hash, Log } from 'viem'
+import { blockTimeMs } from '../chain/block-time-ms.ts'
 
 /** The identity of a block: enough to detect a reorg (a different hash at a known number, or a broken parent link). */
 export interface BlockRef {
@@ -7,6 +8,11 @@ export interface BlockRef {
   parentHash: Hash
   /** Unix seconds. */
   timestamp: bigint
+  /**
+   * Unix milliseconds from the RPC's optional `timestampMs` (Base since Denim; src/chain/block-time-ms.ts), for latency
+   * figures only; absent on nodes without it (anvil). Not stored with checkpoints.
+   */
+  timestampMs?: number
 }
 
 /**
@@ -50,9 +56,10 @@ export interface FinalizeEvent {
 
 export type SyncEvent = BlockEvent | ReorgEvent | FinalizeEvent
 
-export const toBlockRef = (block: { number: bigint | null; hash: Hash | null; parentHash: Hash; timestamp: bigint }): BlockRef => {
+export const toBlockRef = (block: { number: bigint | null; hash: Hash | null; parentHash: Hash; timestamp: bigint; timestampMs?: unknown }): BlockRef => {
   if (block.number === null || block.hash === null) throw new Error('pending block has no number or hash')
-  return { number: block.number, hash: block.hash, parentHash: block.parentHash, timestamp: block.timestamp }
+  const time = blockTimeMs(block)
+  return { number: block.number, hash: block.hash, parentHash: block.parentHash, timestamp: block.timestamp, ...(time.precise ? { timestampMs: time.ms } : {}) }
 }
 
 /** JSON-safe form for storage (bigints as decimal strings). */

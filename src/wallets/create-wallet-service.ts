@@ -1,5 +1,5 @@
 import { readStablecoinBalances } from '../chain/read-stablecoin-balances.ts'
-import { createPublicClient, getAddress, http, isAddressEqual, sliceHex, type Address, type Hash, type PublicClient } from 'viem'
+import { createPublicClient, getAddress, http, isAddressEqual, sliceHex, type Address, type Hash, type Hex, type PublicClient } from 'viem'
 import { enabledChainKeys } from '../chain/enabled-chains.ts'
 import { isChainKey, type ChainConfig, type ChainKey } from '../chain/chain-keys.ts'
 import { PrebuyError } from '../common/errors.ts'
@@ -7,7 +7,8 @@ import { txGasCapOf } from '../chain/tx-gas-cap.ts'
 import { silentLogger, type Logger } from '../common/logger.ts'
 import { createAccountProvider } from './accounts/create-account-provider.ts'
 import type { SmartAccountKind, SmartAccountProvider } from './accounts/operation-account.ts'
-import type { BundleItem, BundleOutcome, Bundler } from './bundler/bundler.ts'
+import type { BundleItem, BundleOutcome, Bundler, SentCall } from './bundler/bundler.ts'
+import type { SendMoment } from './bundler/chain-now.ts'
 import { createBundler, type BundlerOptions } from './bundler/create-bundler.ts'
 import { createExternalBundler, createExternalBundlerClient, createMarketGasPolicy } from './bundler/create-external-bundler.ts'
 import { createZeroFeeGasPolicy } from './gas-policy.ts'
@@ -71,13 +72,32 @@ export interface WalletServiceDeps {
   deployAhead?: boolean
   /** Minimums, rate and gas reserve of withdrawals (default DEFAULT_WITHDRAWAL_POLICY). */
   withdrawals?: WithdrawalPolicy
+  /**
+   * Sender accounts per chain (wallet.senderAccounts, default 1): the bundler EOA and `senderAccounts - 1` more from
+   * the same master secret, each with its own nonces; one launch's transactions go out from several at once.
+   */
+  senderAccounts?: number
 }
 
 export interface PrebuyWalletService extends WalletService {
   readonly accountKind: SmartAccountKind
-  /** The bundler EOA of a chain: the one address that needs ETH (fund it on devnet). */
+  /** The bundler EOA of a chain: sender account 0 (fund it on devnet). */
   bundlerAddress(chain: ChainKey): Address
+  /** Every sender account of a chain (wallet.senderAccounts), the bundler EOA first: each needs ETH. */
+  senderAddresses(chain: ChainKey): Address[]
+  /**
+   * One plain transaction (`to`, `data`, `gas`) from the freest sender account of the chain, each account with its own
+   * nonces: transactions sent together go out from several accounts at once. Fees follow wallet.priorityFee (the
+   * launch tip with `moment`), a transaction stuck for a block is replaced with higher fees. Resolves once sent
+   * (rejects: nothing was sent) with its hash, account and nonce; `landed` settles with the receipt (never rejects).
+   * For contracts that accept every sender account as caller (the batch buyer's operators: `senderAddresses`).
+   */
+  sendFromPool(chain: ChainKey, call: { to: Address; data: Hex; gas: bigint }, logFields?: Record<string, unknown>, moment?: SendMoment): Promise<SentCall>
 }
+
+/** The sender accounts' addresses without starting a service: the bundler EOA first, the same on every chain. */
+export const senderAddresses = (keys: KeyStore, count: number): Address[] =>
+  Array.from({ length: Math.max(1, count) }, (_, index) => keys.senderSigner(index).address)
 
 /** The bundler EOA's address without starting a service: derived from the master secret, one address on every chain. */
 export const bundlerAddress = (keys: KeyStore): Address => keys.bundlerAddress()
@@ -117,6 +137,8 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
   const bundlers = {} as Record<ChainKey, Bundler>
   const preparers = {} as Record<ChainKey, OperationPreparer>
   const enabled = enabledChainKeys(deps.chains)
+  const senderCount = deps.senderAccounts ?? 1
+  const extraSigners = Array.from({ length: Math.max(0, senderCount - 1) }, (_, index) => deps.keys.senderSigner(index + 1))
   /** A chain left out of the config (rpc mode) has no client, bundler or reader: refused before anything touches one. */
   const assertEnabled = (chain: ChainKey): void => {
     if (!enabled.includes(chain)) throw new PrebuyError('chain_disabled', `This service does not run on ${chain}: it is disabled in its configuration.`)
@@ -154,7 +176,7 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
       })
       continue
     }
-    bundlers[key] = createBundler({ chain, client, signer: deps.keys.bundlerSigner(), logger, ...deps.bundler })
+    bundlers[key] = createBundler({ chain, client, signer: deps.keys.bundlerSigner(), extraSigners, logger, ...deps.bundler })
     preparers[key] = createOperationPreparer({
       chain,
       client,
@@ -293,6 +315,8 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
   return {
     accountKind: deps.accountKind,
     bundlerAddress: () => bundlerAddress(deps.keys),
+    senderAddresses: (chain) => (deps.externalBundlerUrls?.[chain] ? [] : senderAddresses(deps.keys, senderCount)),
+    sendFromPool: async (chain, call, logFields, moment) => poolSender(chain, bundlers, assertEnabled)(call, logFields, moment),
     walletAddress,
     verifiedWalletAddress,
     async getBalances(userIndex, indexedTokens) {
@@ -361,4 +385,13 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
       return runOperationsInCall({ ...parts, txGasCap: txGasCapOf(deps.chains[chain]) }, request)
     },
   }
+}
+
+/** The pool sender of an enabled chain with our own bundler (PrebuyWalletService.sendFromPool). */
+function poolSender(chain: ChainKey, bundlers: Record<ChainKey, Bundler>, assertEnabled: (chain: ChainKey) => void): NonNullable<Bundler['sendFromPool']> {
+  if (!isChainKey(chain)) throw new PrebuyError('invalid_chain', 'The chain must be base or second_chain.')
+  assertEnabled(chain)
+  const send = bundlers[chain].sendFromPool
+  if (!send) throw new PrebuyError('chain_disabled', `${chain} submits through an external bundler: the service has no sender accounts there.`)
+  return send
 }

@@ -5,7 +5,9 @@
  * 2. 500 buyers with eligible orders on one devnet launch with 2 s blocks: time from the launch log's arrival at the
  *    indexer to the first handleOps submission (eth_sendRawTransaction), and in which blocks the buys were mined
  *    relative to the first block where swaps are allowed; the gas limit of every transaction sent (deployments ahead,
- *    handleOps) against EIP-7825's 2^24 cap, which the devnet enforces.
+ *    handleOps) against EIP-7825's 2^24 cap, which the devnet enforces; with 4 sender accounts (wallet.senderAccounts,
+ *    BENCH_SENDER_ACCOUNTS), the time to the launch's last transaction and p50/p99 of the first over the runs.
+ * The 20-launches-per-launchpad run with injected RPC latency is its own module: launch-latency-bench.ts.
  */
 import { createPublicClient, createWalletClient, custom, http, parseAbi, parseTransaction, parseUnits, type Address, type Hex, type PublicClient } from 'viem'
 import { EIP_7825_TX_GAS_CAP } from '../../src/chain/tx-gas-cap.ts'
@@ -21,6 +23,7 @@ import { bookOrders, planBookTick } from '../../src/domain/execution/columnar-pl
 import { planTick } from '../../src/domain/execution/reference-planner.ts'
 import { startFlowHarness, type Buyer } from '../executor/flow-harness.ts'
 import type { BenchModule } from './bench-module.ts'
+import { quantile } from './launch-latency-bench.ts'
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0
 const round = (value: number): number => Math.round(value * 100) / 100
@@ -201,7 +204,7 @@ export function benchPlanning(orders: number, runs: number) {
   }
 }
 
-export async function benchLaunch(buyerCount: number) {
+export async function benchLaunch(buyerCount: number, senderAccounts = 1) {
   let firstSubmission: number | undefined
   let launchArrival: number | undefined
   const sendTimes: number[] = []
@@ -239,7 +242,7 @@ export async function benchLaunch(buyerCount: number) {
     if (launchArrival === undefined || firstSubmission !== undefined) return
     if (!stages.some(([n]) => n === name)) stages.push([name, at])
   }
-  const h = await startFlowHarness({ walletClient: instrumented, onLaunchLogs: (info) => (launchArrival ??= info.arrivedAt), onStage })
+  const h = await startFlowHarness({ walletClient: instrumented, onLaunchLogs: (info) => (launchArrival ??= info.arrivedAt), onStage, senderAccounts })
   try {
     const { slug, creator } = await h.newProject('bench', 'doppler')
     // Buyers: keys, wallets funded with one mint each (sent together, mined in one block), orders with no limit.
@@ -300,12 +303,14 @@ export async function benchLaunch(buyerCount: number) {
     const blocks = new Map<string, number>()
     const txs = new Set<`0x${string}`>()
     const handleOpsGas: { block: string; operations: number; gasLimit: number; gasUsed: number }[] = []
+    const senders = new Set<string>()
     for (const order of filled) txs.add(order.execution!.txHash as `0x${string}`)
     for (const hash of txs) {
       const [receipt, transaction] = await Promise.all([h.client.getTransactionReceipt({ hash }), h.client.getTransaction({ hash })])
       const ops = filled.filter((o) => o.execution!.txHash === hash).length
       const delta = `launch+${receipt.blockNumber - launched.blockNumber}`
       blocks.set(delta, (blocks.get(delta) ?? 0) + ops)
+      senders.add(transaction.from.toLowerCase())
       handleOpsGas.push({ block: delta, operations: ops, gasLimit: Number(transaction.gas), gasUsed: Number(receipt.gasUsed) })
     }
     handleOpsGas.sort((a, b) => a.block.localeCompare(b.block))
@@ -321,11 +326,15 @@ export async function benchLaunch(buyerCount: number) {
       row.lastAtMs = at
       row.totalMs = round(row.totalMs + entry.ms)
     }
+    const afterLaunch = launchArrival === undefined ? [] : sendTimes.filter((t) => t >= launchArrival!).map((t) => round(t - launchArrival!))
     return {
       buyers: buyerCount,
       filled: filled.length,
       handleOpsTransactions: txs.size,
-      handleOpsSentAtMs: launchArrival === undefined ? [] : sendTimes.filter((t) => t >= launchArrival!).map((t) => round(t - launchArrival!)),
+      senderAccounts,
+      sendersThatFilled: senders.size,
+      launchLogToLastTransactionMs: afterLaunch.length > 0 ? Math.max(...afterLaunch) : null,
+      handleOpsSentAtMs: afterLaunch,
       walletRpcAfterLaunch,
       handleOpsGas,
       blockGasLimit: Number((await h.client.getBlock()).gasLimit),
@@ -352,6 +361,8 @@ export async function benchLaunch(buyerCount: number) {
 
 /** Three by default; BENCH_LAUNCH_RUNS=1 for a single run. */
 const LAUNCH_RUNS = Number(process.env.BENCH_LAUNCH_RUNS ?? 3)
+/** The devnet's default wallet.senderAccounts; BENCH_SENDER_ACCOUNTS=1 measures the bundler EOA alone. */
+const SENDER_ACCOUNTS = Number(process.env.BENCH_SENDER_ACCOUNTS ?? 4)
 
 export const executionBenchmark: BenchModule = {
   name: 'execution',
@@ -360,21 +371,44 @@ export const executionBenchmark: BenchModule = {
     const planning = benchPlanning(100_000, 15)
     // Three launches, each on a fresh devnet: one run on a shared machine says little; the median and the spread do.
     const launches = []
-    for (let run = 0; run < LAUNCH_RUNS; run++) launches.push(await benchLaunch(500))
+    for (let run = 0; run < LAUNCH_RUNS; run++) launches.push(await benchLaunch(500, SENDER_ACCOUNTS))
     const latencies = launches.map((l) => l.launchLogToFirstHandleOpsMs ?? Number.POSITIVE_INFINITY)
     const medianLatency = median(latencies)
+    const lastTx = launches.map((l) => l.launchLogToLastTransactionMs ?? Number.POSITIVE_INFINITY)
+    const firstP50 = quantile(latencies, 0.5) ?? Number.POSITIVE_INFINITY
+    const firstP99 = quantile(latencies, 0.99) ?? Number.POSITIVE_INFINITY
     const launch = {
       ...launches[0]!,
       runs: launches.map((l) => ({
         launchLogToFirstHandleOpsMs: l.launchLogToFirstHandleOpsMs,
+        launchLogToLastTransactionMs: l.launchLogToLastTransactionMs,
+        handleOpsTransactions: l.handleOpsTransactions,
+        sendersThatFilled: l.sendersThatFilled,
         ordersMinedByBlock: l.ordersMinedByBlock,
         filled: l.filled,
         maxTransactionGasLimit: l.transactionsSent.maxGasLimit,
       })),
       launchLogToFirstHandleOpsMedianMs: medianLatency,
+      launchLogToLastTransactionMedianMs: median(lastTx),
       targets: {
         everyOrderInTheFirstSwapBlock: { target: 'launch+1 in every run', met: launches.every((l) => l.zeroBlocksOfDelay && l.filled === l.buyers) },
         launchLogToFirstHandleOpsUnder100ms: { targetMs: 100, medianMs: medianLatency, maxMs: Math.max(...latencies), met: medianLatency < 100 },
+        // Issue 23 item 3 (its 5,000-order figure needs the batch; here 500 buyers, per-buyer handleOps). With as many
+        // runs as LAUNCH_RUNS, p99 is the slowest run.
+        launchLogToFirstTransaction: {
+          target: 'p50 ≤ 50 ms, p99 ≤ 150 ms',
+          p50Ms: firstP50,
+          p99Ms: firstP99,
+          runs: latencies.length,
+          met: firstP50 <= 50 && firstP99 <= 150,
+        },
+        // Before sender accounts (one bundler EOA): the launch's handleOps left over 1.07 s (issue 23), 1.55 s on 2026-11-26.
+        launchLogToLastTransaction: {
+          target: 'under the 1.07 s of one bundler account',
+          medianMs: median(lastTx),
+          maxMs: Math.max(...lastTx),
+          met: median(lastTx) < 1_070,
+        },
         // EIP-7825 (Base since Azul): the devnet's anvil refuses a transaction above 2^24, so one over it would not
         // have been mined; the target also checks every gas limit the wallet service asked for, deployments included.
         everyTransactionUnder2To24Gas: {
@@ -383,7 +417,7 @@ export const executionBenchmark: BenchModule = {
           met: launches.every((l) => l.everyTransactionUnderCap && l.filled === l.buyers),
         },
       },
-      note: 'runs: three launches of 500 buyers; the detailed fields above them are the first run’s.',
+      note: `runs: ${LAUNCH_RUNS} launches of 500 buyers, ${SENDER_ACCOUNTS} sender accounts; the detailed fields above them are the first run’s.`,
     }
     return { planning, launch, peerReference: 'the peer lands swaps 4 to 6 seconds after deployment' }
   },

@@ -8,10 +8,11 @@ import { parseArgs } from 'node:util'
 import { apiBenchmark } from './api-bench.ts'
 import { batchBenchmark } from './batch-bench.ts'
 import { executionBenchmark } from './execution-bench.ts'
+import { launchLatencyBenchmark } from './launch-latency-bench.ts'
 import type { BenchModule } from './bench-module.ts'
 
 /** Register further benchmarks (e.g. order execution) here. */
-const MODULES: BenchModule[] = [apiBenchmark, executionBenchmark, batchBenchmark]
+const MODULES: BenchModule[] = [apiBenchmark, executionBenchmark, batchBenchmark, launchLatencyBenchmark]
 
 const { values } = parseArgs({
   options: {

@@ -76,4 +76,50 @@ describe('L1 data fee', () => {
       await jsonRpc(anvil.rpcUrl, 'anvil_setCode', [GAS_PRICE_ORACLE, '0x'])
     }
   })
+
+  it('watches every sender account on its own: one low account is warned about and shown, the others stay ok', async () => {
+    const lines: string[] = []
+    const logger = createLogger({
+      destination: new Writable({
+        write(chunk, _encoding, callback) {
+          lines.push(String(chunk))
+          callback()
+        },
+      }),
+    })
+    const chain = { chainId: 31337, rpcUrl: anvil.rpcUrl, addresses: { entryPoint: '0x0000000071727De22E5E9d8BAf0edAc6f37da032' } } as unknown as ChainConfig
+    const chains = { base: { ...chain, key: 'base' }, second_chain: { ...chain, key: 'second_chain' } } as Record<ChainKey, ChainConfig>
+    const SENDER: Address = '0x00000000000000000000000000000000000b0b02'
+    await jsonRpc(anvil.rpcUrl, 'anvil_setBalance', [BUNDLER, numberToHex(parseEther('1'))])
+    await jsonRpc(anvil.rpcUrl, 'anvil_setBalance', [SENDER, numberToHex(parseEther('0.001'))])
+    const watch = startBundlerWatch({
+      chains,
+      bundlerAddress: () => BUNDLER,
+      senderAddresses: () => [BUNDLER, SENDER],
+      lowEth: '0.01',
+      logger,
+      intervalMs: 3_600_000,
+    })
+    const parsed = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.chain === 'base')
+    try {
+      const base = (await watch.check()).base!
+      // The chain's own figure stays the bundler's; each sender account has its own.
+      expect(base).toMatchObject({ address: BUNDLER, balanceEth: '1', level: 'ok' })
+      expect(base.senders).toEqual([
+        { address: BUNDLER, balanceEth: '1', level: 'ok' },
+        { address: SENDER, balanceEth: '0.001', level: 'low' },
+      ])
+      expect(
+        parsed()
+          .filter((line) => line.msg === 'bundler ETH is low: launch buys may fail to send; fund it')
+          .map((line) => line.bundler),
+      ).toContain(SENDER)
+      expect(parsed().some((line) => line.bundler === BUNDLER && String(line.msg).startsWith('bundler ETH is low'))).toBe(false)
+      await jsonRpc(anvil.rpcUrl, 'anvil_setBalance', [SENDER, numberToHex(parseEther('0.5'))])
+      expect((await watch.check()).base?.senders[1]?.level).toBe('ok')
+      expect(parsed().some((line) => line.bundler === SENDER && line.msg === 'bundler ETH is back above the low mark')).toBe(true)
+    } finally {
+      watch.stop()
+    }
+  })
 })

@@ -215,6 +215,11 @@ describe('the operator CLI against the running daemon', () => {
       expect(bundler.address).toMatch(/^0x[0-9a-fA-F]{40}$/)
       expect(Number(bundler.balanceEth)).toBeGreaterThan(0.01)
       expect(bundler.level).toBe('ok')
+      // wallet.senderAccounts: four on the devnet, the bundler first, each funded by the devnet and watched on its own.
+      expect(bundler.senders).toHaveLength(4)
+      expect(bundler.senders[0]!.address).toBe(bundler.address)
+      expect(new Set(bundler.senders.map((s) => s.address)).size).toBe(4)
+      for (const sender of bundler.senders) expect(sender).toMatchObject({ level: 'ok', balanceEth: expect.stringMatching(/^[0-9.]+$/) })
     }
     // Version, each chain's head and the indexer's lag, and the work waiting.
     expect(result.json.version).toBe(JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')).version)
@@ -233,6 +238,7 @@ describe('the operator CLI against the running daemon', () => {
     })
     const human = await runCli(dataDir, ['daemon', 'status'], { human: true })
     expect(human.stdout).toMatch(/Bundlers: {3}base 0x[0-9a-fA-F]{40} [0-9.]+ ETH, second_chain 0x[0-9a-fA-F]{40} [0-9.]+ ETH/)
+    expect(human.stdout).toMatch(/Senders: {4}base #0 0x[0-9a-fA-F]{40} [0-9.]+ ETH, #1 0x[0-9a-fA-F]{40} [0-9.]+ ETH, #2 .*, #3 /)
     expect(human.stdout).toMatch(/^prebuy \d+\.\d+\.\d+: daemon running/m)
     expect(human.stdout).toMatch(/Indexer: {4}base head \d+ indexed \d+ lag \d+ \(ok\), second_chain head \d+ indexed \d+ lag \d+ \(ok\)/)
     expect(human.stdout).toMatch(/Queues: {5}0 buys in flight · \d+ active orders · \d+ submissions to review/)

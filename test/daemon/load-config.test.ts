@@ -125,6 +125,8 @@ describe('loadConfig defaults and precedence', () => {
       deployAhead: true,
       bundlerLowEth: '0.01',
       priorityFee: { maxEthPerTx: '0.005', launchMultiplier: 3, launchBlocks: 25 },
+      // In rpc mode one sender account unless the operator funds more (wallet.senderAccounts).
+      senderAccounts: 1,
     })
     expect(config.chains.mode).toBe('rpc')
     if (config.chains.mode !== 'rpc') throw new Error('unreachable')
@@ -300,6 +302,9 @@ describe('loadConfig rejects a bad config with one line naming the field', () =>
     ['account kind', { wallet: { accountKind: 'safe' } }, "config error: wallet.accountKind: expected 'simple' or 'kernel' (from config.json)"],
     ['deploy ahead', { wallet: { deployAhead: 'yes' } }, 'config error: wallet.deployAhead: expected true or false (from config.json)'],
     ['bundler low mark', { wallet: { bundlerLowEth: 0.01 } }, 'config error: wallet.bundlerLowEth: expected a decimal amount as a string'],
+    ['no sender account', { wallet: { senderAccounts: 0 } }, 'config error: wallet.senderAccounts: expected an integer from 1 to 32 (from config.json)'],
+    ['too many sender accounts', { wallet: { senderAccounts: 33 } }, 'config error: wallet.senderAccounts: expected an integer from 1 to 32'],
+    ['fractional sender accounts', { wallet: { senderAccounts: 2.5 } }, 'config error: wallet.senderAccounts: expected an integer from 1 to 32'],
     [
       'withdrawal minimum',
       { withdrawals: { minStablecoin: 0.5 } },
@@ -324,6 +329,13 @@ describe('loadConfig rejects a bad config with one line naming the field', () =>
       expect(await configErrorOf(loadConfig({ flags: { dataDir: dir }, env: PASS }))).toContain(expected)
     })
   }
+
+  it('runs four sender accounts on the devnet by default, and as many as wallet.senderAccounts says', async () => {
+    await writeFileConfig({})
+    expect((await loadConfig({ flags: { dataDir: dir }, env: PASS })).wallet.senderAccounts).toBe(4)
+    await writeFileConfig({ wallet: { senderAccounts: 7 } })
+    expect((await loadConfig({ flags: { dataDir: dir }, env: PASS })).wallet.senderAccounts).toBe(7)
+  })
 
   it('accepts kernel on the devnet and in rpc mode, where neither accountFactory nor positionManager is needed (SimpleAccount is the default)', async () => {
     await writeFileConfig({ wallet: { accountKind: 'kernel' } })

@@ -64,7 +64,7 @@ describe('metrics', () => {
           ],
           maxLagBlocks: 30,
         }),
-      bundlers: () => ({ base: { address: TOKEN, balanceEth: '0.004', level: 'low' } }),
+      bundlers: () => ({ base: { address: TOKEN, balanceEth: '0.004', level: 'low', senders: [{ address: TOKEN, balanceEth: '0.004', level: 'low' }] } }),
     })
     cleanup.push(async () => metrics.stop())
 

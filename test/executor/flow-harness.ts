@@ -157,6 +157,13 @@ export interface FlowHarnessOptions {
    * waiting wallets approve it ahead, approved wallets buy in batches.
    */
   batchBuyer?: boolean
+  /** Sender accounts of the wallet service (wallet.senderAccounts): default 1, the bundler EOA alone; each is funded. */
+  senderAccounts?: number
+  /**
+   * The client the indexer and the executor read the chain through (default the harness's own): the benchmark routes
+   * it through the RPC fault proxy to add a provider's latency, while the harness's own reads stay direct.
+   */
+  daemonClient?: (rpcUrl: string) => PublicClient
 }
 
 export async function startFlowHarness(options: FlowHarnessOptions = {}): Promise<FlowHarness> {
@@ -172,9 +179,10 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
     keys,
     accountKind: options.accountKind ?? 'simple',
     bundler: { pollingIntervalMs: 50 },
+    ...(options.senderAccounts ? { senderAccounts: options.senderAccounts } : {}),
     ...(options.walletClient ? { clients: { base: options.walletClient(chain.rpcUrl) } } : {}),
   })
-  await fundAccount(chain, wallets.bundlerAddress('base'), { eth: '1000' })
+  for (const sender of wallets.senderAddresses('base')) await fundAccount(chain, sender, { eth: '1000' })
   const deployer = devnet.deployer.account
   const launchpads = await deployDevnetLaunchpads(chain, deployer)
   const buyRouter = await ensureBuyRouter({
@@ -212,7 +220,8 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
   bus.subscribe((signal) => signals.push(signal))
   const adapters = Object.values(createLaunchpadAdapters(devnetAdapterOptions(chain.addresses, launchpads)))
   const startBlock = (await client.getBlockNumber({ cacheTime: 0 })) + 1n
-  const newIndexer = (indexerClient: PublicClient = client) =>
+  const daemonClient = options.daemonClient?.(chain.rpcUrl) ?? client
+  const newIndexer = (indexerClient: PublicClient = daemonClient) =>
     startIndexer({
       store,
       journal,
@@ -233,7 +242,7 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
       journal,
       wallets: w,
       chains: devnet.chains,
-      clients: { base: client, second_chain: client },
+      clients: { base: daemonClient, second_chain: daemonClient },
       buyRouters: { base: buyRouter, second_chain: buyRouter },
       ...(batchBuyer ? { batchBuyers: { base: batchBuyer } } : {}),
       feeRecipient,
@@ -368,16 +377,16 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
       return buy
     },
     async bundlePending() {
-      const bundler = wallets.bundlerAddress('base').toLowerCase()
+      const ours = new Set(wallets.senderAddresses('base').map((a) => a.toLowerCase()))
       const pool = await jsonRpc<{ pending: Record<string, unknown> }>(chain.rpcUrl, 'txpool_content')
-      return Object.keys(pool.pending).some((from) => from.toLowerCase() === bundler)
+      return Object.keys(pool.pending).some((from) => ours.has(from.toLowerCase()))
     },
     async pendingSenders() {
-      const bundler = wallets.bundlerAddress('base').toLowerCase()
+      const ours = new Set(wallets.senderAddresses('base').map((a) => a.toLowerCase()))
       const pool = await jsonRpc<{ pending: Record<string, Record<string, { input: Hex }>> }>(chain.rpcUrl, 'txpool_content')
       const senders = new Set<string>()
       for (const [from, byNonce] of Object.entries(pool.pending)) {
-        if (from.toLowerCase() !== bundler) continue
+        if (!ours.has(from.toLowerCase())) continue
         for (const tx of Object.values(byNonce)) {
           // Deployments ahead go through a multicall: only handleOps carries operations.
           const call = tx.input.startsWith(HANDLE_OPS) ? decodeFunctionData({ abi: entryPoint07Abi, data: tx.input }) : undefined
@@ -425,6 +434,7 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
         keys,
         accountKind: options.accountKind ?? 'simple',
         bundler: { pollingIntervalMs: 50 },
+        ...(options.senderAccounts ? { senderAccounts: options.senderAccounts } : {}),
         ...(options.walletClient ? { clients: { base: options.walletClient(chain.rpcUrl) } } : {}),
       }),
     async crashExecutor(w) {

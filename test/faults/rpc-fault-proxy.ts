@@ -28,6 +28,11 @@ export interface ProviderLimits {
   stalePendingNonce?: boolean
   /** `eth_call` with a state override (3rd parameter) or block override (4th) is refused. */
   refuseOverrides?: 'block' | 'state' | 'both'
+  /**
+   * Every request is answered this many milliseconds later than the node answered it: the round trip to a provider
+   * (issue 23's bench injects 50 ms). Requests are not serialised by it: each waits on its own.
+   */
+  latencyMs?: number
 }
 
 export interface FaultProxy {
@@ -117,6 +122,7 @@ export async function startFaultProxy(options: { target?: string; rate: number; 
       await new Promise((resolve) => setTimeout(resolve, 100 + random() * 1_400))
     }
     const answer = await forward(body)
+    if (proxy.limits.latencyMs) await new Promise((resolve) => setTimeout(resolve, proxy.limits.latencyMs))
     // Remember the head; a stale fault answers an older one (only for a lone eth_blockNumber).
     const parsed = JSON.parse(body) as { method?: string }
     if (!Array.isArray(parsed) && parsed.method === 'eth_blockNumber' && answer.status === 200) {

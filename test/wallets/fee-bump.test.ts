@@ -116,6 +116,39 @@ async function receiptOf(hash: Hash) {
 }
 
 describe('fee bump of a stuck transaction', () => {
+  it('replaces a stuck transaction of another sender account with that account, same nonce (wallet.senderAccounts)', async () => {
+    // anvil's third dev account, funded at genesis: a second sender account beside the bundler EOA.
+    const second = privateKeyToAccount('0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a')
+    const bundler = createBundler({
+      chain: chain(),
+      client,
+      signer: SIGNER,
+      extraSigners: [second],
+      logger,
+      priorityFee: fixedTip(parseGwei('0.01')),
+      pollingIntervalMs: 50,
+      receiptTimeoutMs: 60_000,
+    })
+    expect(bundler.senderAddresses!()).toEqual([SIGNER.address, second.address])
+    const mark = logLines.length
+    const replaced = () => linesSince(mark, 'transaction not mined for a block; replaced with higher fees')
+    const sent = await withSmallBlocks(async () => {
+      // Sent together: one from each account.
+      const sent = await Promise.all([bundler.sendFromPool!({ to: DEST, data: '0x', gas: GAS }), bundler.sendFromPool!({ to: DEST, data: '0x', gas: GAS })])
+      expect(sent.map((s) => s.from)).toEqual([SIGNER.address, second.address])
+      await mineUntil(() => replaced().some((line) => line.txHash === sent[1]!.hash), "the second account's replacement", outbid)
+      return sent
+    })
+    const line = replaced().find((l) => l.txHash === sent[1]!.hash)!
+    const bumped = await client.getTransaction({ hash: line.replacement as Hash })
+    expect(bumped.from.toLowerCase()).toBe(second.address.toLowerCase())
+    expect(bumped.nonce).toBe(sent[1]!.nonce)
+    let settled = 0
+    for (const s of sent) void s.landed.then(() => settled++)
+    await mineUntil(() => settled === 2, 'both landings')
+    for (const s of sent) expect((await s.landed).receipt?.status).toBe('success')
+  })
+
   it('replaces a transaction left out of a block: same nonce, fees +10% at least, and only the replacement lands', async () => {
     const bundler = bundlerWith(fixedTip(parseGwei('0.01')))
     const nonceBefore = await client.getTransactionCount({ address: SIGNER.address })

@@ -4,9 +4,10 @@ import { join } from 'node:path'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterEach, describe, expect, it } from 'vitest'
 import { PrebuyError } from '../../src/common/errors.ts'
-import { deriveBundlerKey, deriveChildKey, deriveOwnerKey } from '../../src/wallets/keys/derive-key.ts'
+import { deriveBundlerKey, deriveSenderKey, deriveChildKey, deriveOwnerKey } from '../../src/wallets/keys/derive-key.ts'
 import { decryptSecret, encryptSecret } from '../../src/wallets/keys/encrypt-secret.ts'
 import { createKeyStore, openKeyStore } from '../../src/wallets/keys/key-store.ts'
+import { senderAddresses } from '../../src/wallets/create-wallet-service.ts'
 import {
   devnetPassphrasePath,
   loadOrCreateDevnetPassphrase,
@@ -155,5 +156,15 @@ describe('key derivation', () => {
     expect(serialised).not.toContain(deriveOwnerKey(master, 3).slice(2))
     expect(serialised).not.toContain(deriveBundlerKey(master).slice(2))
     expect(Object.values(store).every((value) => typeof value === 'function')).toBe(true)
+  })
+
+  it('sender accounts: account 0 is the bundler EOA, the others distinct keys of the same derivation, none exposed', () => {
+    const store = createKeyStore(master)
+    expect(store.senderSigner(0).address).toBe(store.bundlerAddress())
+    const addresses = [0, 1, 2, 3].map((i) => store.senderSigner(i).address)
+    expect(new Set(addresses).size).toBe(4)
+    expect(addresses[2]).toBe(privateKeyToAccount(deriveSenderKey(master, 2)).address)
+    expect(JSON.stringify(store.senderSigner(2))).not.toContain(deriveSenderKey(master, 2).slice(2))
+    expect(senderAddresses(store, 3)).toEqual(addresses.slice(0, 3))
   })
 })

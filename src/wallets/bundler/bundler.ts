@@ -66,10 +66,28 @@ export interface Bundler {
    * time (then `pending` says whether the node still holds the transaction).
    */
   sendCall?(call: { to: Address; data: Hex; gas: bigint }, logFields?: Record<string, unknown>): Promise<SentCall>
+  /**
+   * Optional: one plain transaction from the freest of the chain's sender accounts (wallet.senderAccounts), each
+   * with its own nonces: transactions sent together go out from several accounts at once, none waiting for another's
+   * nonce. For contracts that accept every sender account (the batch buyer's operators: `senderAddresses`). Resolves
+   * once sent (rejects: nothing was sent), with the account that sent it; `landed` as for sendCall. A transaction not
+   * mined for a block is replaced with higher fees, as every transaction of ours.
+   */
+  sendFromPool?(
+    call: { to: Address; data: Hex; gas: bigint },
+    logFields?: Record<string, unknown>,
+    /** A launch's send (chain-now.ts SendMoment): in its first blocks it offers the launch tip. */
+    moment?: { launchBlock?: bigint | undefined; landsIn?: bigint | undefined },
+  ): Promise<SentCall>
+  /** Optional: the chain's sender accounts, the bundler EOA first. */
+  senderAddresses?(): Address[]
 }
 
-/** A transaction sent by Bundler.sendCall; `landed` never rejects. */
+/** A transaction sent by Bundler.sendCall or sendFromPool; `landed` never rejects. */
 export interface SentCall {
   hash: Hash
+  /** The sender account that signed it. */
+  from: Address
+  nonce: number
   landed: Promise<Landing>
 }

@@ -15,7 +15,7 @@ export interface SendMoment {
 }
 
 export interface ChainNowReader {
-  /** Reads fees, block and the bundler's pending nonce now (the nonce corrects the nonce manager). */
+  /** Reads fees, block and every sender account's pending nonce now (each corrects its nonce manager). */
   read(): Promise<ChainNow>
   /** Like `read`, and keeps the answer for `recent`. */
   refresh(): Promise<ChainNow>
@@ -33,10 +33,16 @@ export interface ChainNowReader {
 const CHAIN_NOW_TTL_MS = 8_000
 
 export function createChainNowReader(
-  ctx: Pick<BundlerContext, 'client' | 'signer' | 'nonces'>,
+  ctx: Pick<BundlerContext, 'client' | 'senders'>,
   feePolicy: PriorityFeePolicy = DEFAULT_PRIORITY_FEE_POLICY,
 ): ChainNowReader {
-  const { client, signer, nonces } = ctx
+  const { client, senders } = ctx
+  // Every sender account's pending nonce, read together (one batched HTTP request): each corrects its own counter.
+  const observeNonces = async (): Promise<void> => {
+    const marks = senders.lanes.map((lane) => lane.nonces.mark())
+    const counts = await Promise.all(senders.lanes.map((lane) => client.getTransactionCount({ address: lane.signer.address, blockTag: 'pending' })))
+    for (const [index, lane] of senders.lanes.entries()) lane.nonces.observe(counts[index]!, marks[index]!)
+  }
   const tipSource = feePolicy.tip
 
   // The tips recent blocks paid (eth_feeHistory), when the policy takes a percentile of them; a node without the
@@ -54,16 +60,9 @@ export function createChainNowReader(
   const launchFeesOf = new WeakMap<ChainNow, Fees>()
 
   const read = async (): Promise<ChainNow> => {
-    const mark = nonces.mark()
-    const [estimate, tip, fromBlock, pendingNonce] = await Promise.all([
-      client.estimateFeesPerGas(),
-      historyTip(),
-      client.getBlockNumber({ cacheTime: 0 }),
-      client.getTransactionCount({ address: signer.address, blockTag: 'pending' }),
-    ])
     // Our transactions the node no longer knows (a reorg dropped their block, the pool evicted them) would leave the
     // local counter ahead of the chain and the next transaction stuck behind a nonce gap.
-    nonces.observe(pendingNonce, mark)
+    const [estimate, tip, fromBlock] = await Promise.all([client.estimateFeesPerGas(), historyTip(), client.getBlockNumber({ cacheTime: 0 }), observeNonces()])
     const chain = { estimate, historyTip: tip }
     const now = { fees: policyFees(feePolicy, chain, false), fromBlock }
     launchFeesOf.set(now, policyFees(feePolicy, chain, true))
@@ -87,8 +86,7 @@ export function createChainNowReader(
   const recent = async (moment?: SendMoment): Promise<ChainNow> => {
     const cached = chainNowCache
     if (!cached || Date.now() - cached.at > CHAIN_NOW_TTL_MS) return forMoment(await refresh(), moment)
-    const mark = nonces.mark()
-    nonces.observe(await client.getTransactionCount({ address: signer.address, blockTag: 'pending' }), mark)
+    await observeNonces()
     const { fees, fromBlock } = forMoment(cached.value, moment)
     return { fees: { maxFeePerGas: fees.maxFeePerGas * 2n, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }, fromBlock }
   }

@@ -1,15 +1,15 @@
-import type { LocalAccount, PublicClient } from 'viem'
+import type { Address, Hex, LocalAccount, PublicClient } from 'viem'
 import type { ChainConfig } from '../../chain/chain-keys.ts'
 import type { Logger } from '../../common/logger.ts'
 import { createBlockGasLimit } from './block-gas-limit.ts'
-import type { Bundler } from './bundler.ts'
+import type { Bundler, SentCall } from './bundler.ts'
 import { createBundlerContext } from './bundler-context.ts'
-import { createChainNowReader } from './chain-now.ts'
+import { createChainNowReader, type SendMoment } from './chain-now.ts'
 import { createAccountDeployer } from './deploy-accounts.ts'
 import { createFeeBumper } from './fee-bumper.ts'
 import { createReceiptPoller, followLanding } from './poll-receipt.ts'
 import { DEFAULT_PRIORITY_FEE_POLICY, type PriorityFeePolicy } from './priority-fee-policy.ts'
-import { createTransactionSender } from './send-transaction.ts'
+import { createTransactionSender, type SenderChoice } from './send-transaction.ts'
 import { createBundleSettler } from './settle-bundle.ts'
 import { createBundleSimulator } from './simulate-bundle.ts'
 import { createBundleSubmitter } from './submit-bundles.ts'
@@ -18,6 +18,11 @@ export interface BundlerOptions {
   chain: ChainConfig
   client: PublicClient
   signer: LocalAccount
+  /**
+   * Further sender accounts beside `signer` (the bundler EOA): bundles, deployments and pool sends go out from the
+   * freest of them, each with its own nonces (wallet.senderAccounts; sender-pool.ts). None: the bundler EOA alone.
+   */
+  extraSigners?: readonly LocalAccount[]
   logger: Logger
   /** How long to wait for a receipt before checking whether the transaction was dropped or replaced. */
   receiptTimeoutMs?: number
@@ -51,16 +56,28 @@ export function createBundler(options: BundlerOptions): Bundler {
   const settler = createBundleSettler(ctx, { receipts, simulator, sender, blockGasLimit, maxRounds: options.maxReconcileRounds ?? 5 })
   const deployer = createAccountDeployer(ctx, { sender, chainNow, receipts })
   const submitter = createBundleSubmitter(ctx, { simulator, blockGasLimit, chainNow, sender, settler, blockGasShare: options.blockGasShare ?? 0.9 })
+  async function sendPlain(
+    call: { to: Address; data: Hex; gas: bigint },
+    logFields: Record<string, unknown>,
+    account: SenderChoice,
+    moment: SendMoment | undefined,
+  ): Promise<SentCall> {
+    // The account is taken before the fee read is awaited (send's order): cached fees, as for a bundle.
+    const sent = await sender.send(call.to, call.data, call.gas, await chainNow.recent(moment), logFields, account)
+    const resync = () => ctx.senders.of(sent.from).nonces.resync()
+    const landed = followLanding({ client: ctx.client, receipts, resync, log: ctx.log }, sent.hash, 'call transaction')
+    return { hash: sent.hash, from: sent.from, nonce: sent.nonce, landed }
+  }
+
   return {
     async warm() {
       await Promise.all([chainNow.refresh(), blockGasLimit.get()])
     },
     deployAccounts: (deployments) => deployer.deploy(deployments),
-    async sendCall(call, logFields = {}) {
-      const sent = await sender.send(call.to, call.data, call.gas, await chainNow.recent(), logFields)
-      const landed = followLanding({ client: ctx.client, receipts, resync: () => ctx.nonces.resync(), log: ctx.log }, sent.hash, 'call transaction')
-      return { hash: sent.hash, landed }
-    },
+    // From the bundler EOA itself: the contracts called this way (the OTC settlement) name it as their operator.
+    sendCall: (call, logFields = {}) => sendPlain(call, logFields, 'primary', undefined),
+    sendFromPool: (call, logFields = {}, moment) => sendPlain(call, logFields, 'pool', moment),
+    senderAddresses: () => ctx.senders.lanes.map((lane) => lane.signer.address),
     submit: (items, submitOptions) => submitter.submit(items, submitOptions),
   }
 }

@@ -1,4 +1,4 @@
-import { encodeFunctionData, multicall3Abi } from 'viem'
+import { encodeFunctionData, multicall3Abi, type Address } from 'viem'
 import type { AccountDeployment, DeploymentOutcome, SentDeployment } from './bundler.ts'
 import type { BundlerContext } from './bundler-context.ts'
 import type { ChainNowReader } from './chain-now.ts'
@@ -14,14 +14,15 @@ export interface AccountDeployer {
 }
 
 export function createAccountDeployer(
-  ctx: Pick<BundlerContext, 'chain' | 'client' | 'log' | 'nonces'>,
+  ctx: Pick<BundlerContext, 'chain' | 'client' | 'log' | 'senders'>,
   parts: { sender: Pick<TransactionSender, 'send'>; chainNow: Pick<ChainNowReader, 'recent'>; receipts: ReceiptPoller },
 ): AccountDeployer {
-  const { chain, client, log, nonces } = ctx
+  const { chain, client, log, senders } = ctx
   const { sender, chainNow, receipts } = parts
-  async function landing(hash: SentDeployment['hash']): Promise<DeploymentOutcome> {
+  async function landing(hash: SentDeployment['hash'], from: Address): Promise<DeploymentOutcome> {
     // Not known to be mined nor dropped counts as pending: whoever waits on it waits for the code instead.
-    const { receipt, pending } = await followLanding({ client, receipts, resync: () => nonces.resync(), log }, hash, 'account deployment')
+    const resync = () => senders.of(from).nonces.resync()
+    const { receipt, pending } = await followLanding({ client, receipts, resync, log }, hash, 'account deployment')
     if (receipt?.status === 'reverted') log.warn({ txHash: hash }, 'account deployment transaction reverted')
     return { mined: receipt !== undefined, pending }
   }
@@ -38,7 +39,7 @@ export function createAccountDeployer(
       // The caller slices deployments to fit the per-transaction cap (deploy-ahead.ts); the sender refuses one over it.
       const gas = deployments.reduce((sum, deployment) => sum + deployment.gas, DEPLOYMENT_TX_BASE_GAS)
       const sent = await sender.send(chain.addresses.multicall3, data, gas, await chainNow.recent(), { deployments: deployments.length })
-      return { hash: sent.hash, landed: landing(sent.hash) }
+      return { hash: sent.hash, landed: landing(sent.hash, sent.from) }
     },
   }
 }

@@ -43,13 +43,17 @@ const MAX_LINEAGES = 10_000
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const messageOf = (error: unknown): string => (error instanceof BaseError ? `${error.shortMessage} ${error.details ?? ''}` : String(error))
 
-export function createFeeBumper(ctx: Pick<BundlerContext, 'chain' | 'client' | 'signer' | 'log'>, parts: FeeBumperParts): FeeBumper {
-  const { chain, client, signer, log } = ctx
+export function createFeeBumper(ctx: Pick<BundlerContext, 'chain' | 'client' | 'senders' | 'log'>, parts: FeeBumperParts): FeeBumper {
+  const { chain, client, senders, log } = ctx
   const { base, chainNow, feePolicy } = parts
   const lineages = new Map<Hash, Lineage>()
 
+  // A lineage that ended (mined, or its nonce spent) frees its sender account for the next transaction.
   const forget = (lineage: Lineage) => {
-    for (const hash of lineage.hashes) lineages.delete(hash)
+    for (const hash of lineage.hashes) {
+      lineages.delete(hash)
+      senders.settled(hash)
+    }
   }
 
   async function receiptOfAny(lineage: Lineage): Promise<TransactionReceipt | undefined> {
@@ -64,6 +68,8 @@ export function createFeeBumper(ctx: Pick<BundlerContext, 'chain' | 'client' | '
   /** One replacement of the lineage's newest transaction: 'nonce_used' when the chain already spent its nonce. */
   async function replace(lineage: Lineage): Promise<'replaced' | 'kept' | 'nonce_used'> {
     const { current } = lineage
+    // The same account signs the replacement, with the same nonce.
+    const { signer } = senders.of(current.from)
     const confirmed = await client.getTransactionCount({ address: signer.address, blockTag: 'latest' })
     if (confirmed > current.nonce) return 'nonce_used'
     const fresh = await chainNow.read()

@@ -5,10 +5,13 @@ import type { BundlerContext } from './bundler-context.ts'
 import type { ChainNow, ChainNowReader } from './chain-now.ts'
 import { isGasCapRefusal } from './gas-cap-refusal.ts'
 import { DEFAULT_PRIORITY_FEE_POLICY, type Fees, type PriorityFeePolicy, withinTipCap } from './priority-fee-policy.ts'
+import type { SenderLane } from './sender-pool.ts'
 
-/** A transaction of the bundler EOA as broadcast: kept signed so that it can be re-broadcast if the pool drops it. */
+/** A transaction of a sender account as broadcast: kept signed so that it can be re-broadcast if the pool drops it. */
 export interface SentTransaction {
   hash: Hash
+  /** The sender account that signed it (its nonce stream): reconciliation reads that account's nonces. */
+  from: Address
   raw: Hex
   nonce: number
   fromBlock: bigint
@@ -19,9 +22,15 @@ export interface SentBundle extends SentTransaction {
   items: readonly BundleItem[]
 }
 
+/**
+ * Which sender account signs: 'pool' the freest of the chain's sender accounts (sender-pool.ts), 'primary' the bundler
+ * EOA itself (a call to a contract of ours that names it as its only operator).
+ */
+export type SenderChoice = 'pool' | 'primary'
+
 export interface TransactionSender {
-  /** Signs and broadcasts one transaction of the bundler EOA (the nonce manager hands out its nonce). */
-  send(to: Address, data: Hex, gas: bigint, now: ChainNow | undefined, logFields: Record<string, unknown>): Promise<SentTransaction>
+  /** Signs and broadcasts one transaction of a sender account (that account's nonce manager hands out its nonce). */
+  send(to: Address, data: Hex, gas: bigint, now: ChainNow | undefined, logFields: Record<string, unknown>, account?: SenderChoice): Promise<SentTransaction>
   /** Sends the handleOps transaction of a bundle; without `now` the fees and block are read first. */
   sendBundle(items: readonly BundleItem[], gas: bigint, now?: ChainNow): Promise<SentBundle>
 }
@@ -29,6 +38,8 @@ export interface TransactionSender {
 /** What a send signed, for a replacement with higher fees when it is stuck (fee-bumper.ts). */
 export interface SignedSend {
   hash: Hash
+  /** The sender account that signed it: a replacement is signed by the same account with the same nonce. */
+  from: Address
   to: Address
   data: Hex
   gas: bigint
@@ -45,11 +56,11 @@ export interface TransactionSenderOptions {
 const NONCE_CONFLICT = /nonce too low|nonce too high|already known|replacement transaction underpriced|nonce.*already used/i
 
 export function createTransactionSender(
-  ctx: Pick<BundlerContext, 'chain' | 'client' | 'signer' | 'log' | 'entryPoint' | 'nonces' | 'handleOpsData' | 'txGasCap'>,
+  ctx: Pick<BundlerContext, 'chain' | 'client' | 'log' | 'entryPoint' | 'senders' | 'handleOpsData' | 'txGasCap'>,
   chainNow: Pick<ChainNowReader, 'read'>,
   options: TransactionSenderOptions = {},
 ): TransactionSender {
-  const { chain, client, signer, log, entryPoint, nonces, handleOpsData, txGasCap } = ctx
+  const { chain, client, log, entryPoint, senders, handleOpsData, txGasCap } = ctx
   const feePolicy = options.feePolicy ?? DEFAULT_PRIORITY_FEE_POLICY
 
   const overCap = (gas: bigint, cause?: unknown) =>
@@ -58,14 +69,44 @@ export function createTransactionSender(
       ...(cause === undefined ? {} : { cause }),
     })
 
-  async function send(to: Address, data: Hex, gas: bigint, now: ChainNow | undefined, logFields: Record<string, unknown>): Promise<SentTransaction> {
-    // Every transaction of the bundler EOA passes here: none may ask for more than the chain's cap (the node would
+  async function send(
+    to: Address,
+    data: Hex,
+    gas: bigint,
+    now: ChainNow | undefined,
+    logFields: Record<string, unknown>,
+    account: SenderChoice = 'pool',
+  ): Promise<SentTransaction> {
+    // Every transaction of a sender account passes here: none may ask for more than the chain's cap (the node would
     // refuse it; the callers size or split their transactions to fit, this is the last check).
     if (gas > txGasCap) throw overCap(gas)
-    const read = now ?? (await chainNow.read())
-    const { fromBlock } = read
-    // Every transaction of the bundler EOA, whatever it carries: no more tip than the policy allows one transaction.
-    const fees = withinTipCap(feePolicy, read.fees, gas)
+    // The account is chosen before anything is awaited: sends started in order take accounts in order.
+    const lane = senders.take(account === 'primary' ? senders.primary : undefined)
+    const { signer } = lane
+    let sentHash: Hash | undefined
+    try {
+      const read = now ?? (await chainNow.read())
+      const { fromBlock } = read
+      // Every transaction of a sender account, whatever it carries: no more tip than the policy allows one transaction.
+      const fees = withinTipCap(feePolicy, read.fees, gas)
+      const sent = await sendWithRetries(lane, to, data, gas, fees, logFields)
+      sentHash = sent.hash
+      return { ...sent, from: signer.address, fromBlock }
+    } finally {
+      if (sentHash === undefined) senders.release(lane)
+      else senders.sent(lane, sentHash)
+    }
+  }
+
+  async function sendWithRetries(
+    lane: SenderLane,
+    to: Address,
+    data: Hex,
+    gas: bigint,
+    fees: Fees,
+    logFields: Record<string, unknown>,
+  ): Promise<{ hash: Hash; raw: Hex; nonce: number }> {
+    const { signer, nonces } = lane
     for (let attempt = 1; ; attempt++) {
       try {
         return await nonces.use(async (nonce) => {
@@ -80,12 +121,12 @@ export function createTransactionSender(
             maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
           })
           const hash = await client.sendRawTransaction({ serializedTransaction: raw })
-          options.onSent?.({ hash, to, data, gas, nonce, fees })
+          options.onSent?.({ hash, from: signer.address, to, data, gas, nonce, fees })
           log.info(
-            { txHash: hash, nonce, maxPriorityFeePerGas: fees.maxPriorityFeePerGas, ...logFields },
+            { txHash: hash, from: signer.address, nonce, maxPriorityFeePerGas: fees.maxPriorityFeePerGas, ...logFields },
             to === entryPoint ? 'handleOps sent' : 'transaction sent',
           )
-          return { hash, raw, nonce, fromBlock }
+          return { hash, raw, nonce }
         })
       } catch (error) {
         // The nonce manager already dropped its counter; a nonce conflict (another sender of this EOA, a restart with
@@ -93,7 +134,9 @@ export function createTransactionSender(
         const message = error instanceof BaseError ? `${error.shortMessage} ${error.details ?? ''}` : String(error)
         if (isGasCapRefusal(message)) throw overCap(gas, error)
         if (/insufficient funds/i.test(message)) {
-          throw new PrebuyError('bundler_unfunded', `The bundler account on ${chain.key} has too little ETH for gas.`, { cause: error })
+          throw new PrebuyError('bundler_unfunded', `The sender account ${signer.address} on ${chain.key} has too little ETH for gas.`, {
+            cause: error,
+          })
         }
         if (attempt >= 4 || !NONCE_CONFLICT.test(message)) {
           throw new PrebuyError('bundle_send_failed', `The bundler's transaction could not be sent on ${chain.key}.`, { cause: error })

@@ -28,10 +28,10 @@ export interface BundleSettlerParts {
 }
 
 export function createBundleSettler(
-  ctx: Pick<BundlerContext, 'client' | 'signer' | 'log' | 'entryPoint' | 'nonces' | 'handleOpsData' | 'txGasCap'>,
+  ctx: Pick<BundlerContext, 'client' | 'senders' | 'log' | 'entryPoint' | 'handleOpsData' | 'txGasCap'>,
   parts: BundleSettlerParts,
 ): BundleSettler {
-  const { client, signer, log, entryPoint, nonces, handleOpsData, txGasCap } = ctx
+  const { client, senders, log, entryPoint, handleOpsData, txGasCap } = ctx
   const { receipts, simulator, sender, blockGasLimit, maxRounds } = parts
 
   async function findOutcomes(items: readonly BundleItem[], fromBlock: bigint): Promise<Map<Hash, UserOperationOutcome>> {
@@ -52,8 +52,8 @@ export function createBundleSettler(
     // chain changed meanwhile (then they are split like a first send).
     const { limit } = transactionGasBudget(await blockGasLimit.get(), 1, txGasCap)
     const simulated = await simulator.simulate(missing, new Map(), limit)
-    const sent = []
-    for (const plan of planBundles(handleOpsData, simulated, limit, limit)) sent.push(await sender.sendBundle(plan.items, plan.gas))
+    // From whichever sender accounts are free, at once.
+    const sent = await Promise.all(planBundles(handleOpsData, simulated, limit, limit).map((plan) => sender.sendBundle(plan.items, plan.gas)))
     const again = new Map(landed)
     for (const outcomes of await Promise.all(sent.map((transaction) => settle(transaction, round + 1)))) {
       for (const [hash, outcome] of outcomes) again.set(hash, outcome)
@@ -88,6 +88,8 @@ export function createBundleSettler(
       log.warn({ txHash: sent.hash }, 'bundle operations landed in another transaction')
       return landed
     }
+    // The nonces of the account that sent it: every sender account has its own stream.
+    const { signer, nonces } = senders.of(sent.from)
     const confirmedNonce = await client.getTransactionCount({ address: signer.address, blockTag: 'latest' })
     if (confirmedNonce > sent.nonce) {
       // Our nonce is spent, by a transaction that is not ours: the missing operations never ran; send them anew.

@@ -79,11 +79,33 @@ export function halvePlan(handleOpsData: BundlerContext['handleOpsData'], plan: 
 export function createBundleSubmitter(ctx: Pick<BundlerContext, 'handleOpsData' | 'txGasCap' | 'log'>, parts: BundleSubmitterParts): BundleSubmitter {
   const { simulator, blockGasLimit, chainNow, sender, settler, blockGasShare } = parts
 
-  // Transactions go out in the order submit was called, whatever order the simulations finish in: the caller's
-  // chunks are in priority order, and one EOA's transactions are mined in nonce order.
+  // Transactions start out in the order submit was called, whatever order the simulations finish in: the caller's
+  // chunks are in priority order, and one account's transactions are mined in nonce order. A submission waits only
+  // until the one before has taken its sender accounts, not for its sends to finish (sender-pool.ts).
   let sendTurn: Promise<void> = Promise.resolve()
   // What one operation measured in the last simulation on this chain: how the next big bundle is grouped.
   let perOperationGas = OPERATION_GAS_GUESS
+
+  /**
+   * Sends one chunk; a chunk the node refuses for the gas cap goes out in two halves instead of failing (nothing was
+   * sent for it), recursively, each half from its own account.
+   */
+  async function sendPlan(
+    plan: BundlePlan,
+    limit: bigint,
+    now?: Parameters<TransactionSender['sendBundle']>[2],
+  ): Promise<{ sent: SentBundle[]; failed: { plan: BundlePlan; error: unknown }[] }> {
+    try {
+      return { sent: [await sender.sendBundle(plan.items, plan.gas, now)], failed: [] }
+    } catch (error) {
+      if (error instanceof PrebuyError && error.code === 'transaction_over_gas_cap' && plan.items.length > 1) {
+        ctx.log.warn({ operations: plan.items.length, gas: plan.gas.toString() }, 'handleOps refused for the gas cap; sending it in two halves')
+        const halves = await Promise.all(halvePlan(ctx.handleOpsData, plan, limit).map((half) => sendPlan(half, limit, now)))
+        return { sent: halves.flatMap((half) => half.sent), failed: halves.flatMap((half) => half.failed) }
+      }
+      return { sent: [], failed: [{ plan, error }] }
+    }
+  }
 
   async function submitInTurn(
     items: readonly BundleItem[],
@@ -106,29 +128,23 @@ export function createBundleSubmitter(ctx: Pick<BundlerContext, 'handleOpsData' 
     const measured = simulated.reduce((sum, group) => ({ count: sum.count + group.items.length, gas: sum.gas + group.gasUsed }), { count: 0, gas: 0n })
     if (measured.count > 0) perOperationGas = measured.gas / BigInt(measured.count)
     const plans = simulated.flatMap((group) => planBundles(ctx.handleOpsData, group, limit, maxGas))
-    // Send every chunk first (nonces in order), then wait for them together: they can share a block.
+    // Send every chunk at once, each from the freest sender account (its own nonces: none waits for another's send),
+    // then wait for them together: they can share a block. Accounts are taken in chunk order, before any await.
     await previousTurn
-    const sent: SentBundle[] = []
     const unsent = new Map<Hash, ErrorCode>()
-    for (let index = 0; index < plans.length; index++) {
-      const plan = plans[index]!
-      try {
-        sent.push(await sender.sendBundle(plan.items, plan.gas, now))
-      } catch (error) {
-        if (error instanceof PrebuyError && error.code === 'transaction_over_gas_cap' && plan.items.length > 1) {
-          // Nothing was sent for this chunk: its operations go out in smaller transactions instead of failing.
-          ctx.log.warn({ operations: plan.items.length, gas: plan.gas.toString() }, 'handleOps refused for the gas cap; sending it in two halves')
-          plans.splice(index + 1, 0, ...halvePlan(ctx.handleOpsData, plan, limit))
-          continue
-        }
-        // Nothing sent yet: the caller gets the error. Otherwise earlier transactions are in flight and their
-        // results must not be lost: this chunk's operations are reported as not sent.
-        if (sent.length === 0) throw error
-        const code = error instanceof PrebuyError ? error.code : 'bundle_send_failed'
-        for (const item of plan.items) unsent.set(item.userOpHash, code)
-      }
-    }
+    const attempts = plans.map((plan) => sendPlan(plan, limit, now))
+    // The next submission may start sending once this one's accounts are taken: no global lock across the sends.
     endTurn()
+    const results = await Promise.all(attempts)
+    const sent = results.flatMap((result) => result.sent)
+    const failures = results.flatMap((result) => result.failed)
+    // Nothing sent at all: the caller gets the error. Otherwise the transactions in flight must not lose their
+    // results: the failed chunks' operations are reported as not sent.
+    if (sent.length === 0 && failures.length > 0) throw failures[0]!.error
+    for (const { plan, error } of failures) {
+      const code = error instanceof PrebuyError ? error.code : 'bundle_send_failed'
+      for (const item of plan.items) unsent.set(item.userOpHash, code)
+    }
     const settled = await Promise.all(sent.map((transaction) => settler.settle(transaction)))
     const outcomes = new Map<Hash, UserOperationOutcome>()
     for (const map of settled) for (const [hash, outcome] of map) outcomes.set(hash, outcome)

@@ -28,3 +28,10 @@ export const deriveOwnerKey = (masterSecret: Uint8Array, userIndex: number): Hex
 
 /** One bundler EOA for every chain: the same address is funded on each. */
 export const deriveBundlerKey = (masterSecret: Uint8Array): Hex => deriveChildKey(masterSecret, BUNDLER_KEY_TAG, 0)
+
+/**
+ * Sender account `index` of the pool that sends the service's transactions in parallel (wallet.senderAccounts): the
+ * bundler key's own derivation at further indexes, so account 0 is the bundler EOA itself and every existing
+ * deployment keeps its address (and its funds, and the contracts naming it as their operator).
+ */
+export const deriveSenderKey = (masterSecret: Uint8Array, index: number): Hex => deriveChildKey(masterSecret, BUNDLER_KEY_TAG, index)

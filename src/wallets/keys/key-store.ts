@@ -1,6 +1,6 @@
 import type { Address, LocalAccount } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { deriveBundlerKey, deriveOwnerKey } from './derive-key.ts'
+import { deriveOwnerKey, deriveSenderKey } from './derive-key.ts'
 import { loadOrCreateMasterSecret, type LoadMasterSecretOptions } from './secret-files.ts'
 
 /**
@@ -13,12 +13,26 @@ export interface KeyStore {
   /** Signer of the bundler EOA that submits handleOps and pays its gas. */
   bundlerSigner(): LocalAccount
   bundlerAddress(): Address
+  /**
+   * Signer of sender account `index` (wallet.senderAccounts): index 0 is the bundler EOA, the others send the service's
+   * transactions alongside it, each with its own nonces.
+   */
+  senderSigner(index: number): LocalAccount
 }
 
 export function createKeyStore(masterSecret: Uint8Array): KeyStore {
   const secret = new Uint8Array(masterSecret)
   const owners = new Map<number, LocalAccount>()
-  const bundler = privateKeyToAccount(deriveBundlerKey(secret))
+  const senders = new Map<number, LocalAccount>()
+  const senderSigner = (index: number): LocalAccount => {
+    let signer = senders.get(index)
+    if (!signer) {
+      signer = privateKeyToAccount(deriveSenderKey(secret, index))
+      senders.set(index, signer)
+    }
+    return signer
+  }
+  const bundler = senderSigner(0)
   return {
     ownerSigner(userIndex) {
       let signer = owners.get(userIndex)
@@ -30,6 +44,7 @@ export function createKeyStore(masterSecret: Uint8Array): KeyStore {
     },
     bundlerSigner: () => bundler,
     bundlerAddress: () => bundler.address,
+    senderSigner,
   }
 }
 

@@ -19,7 +19,7 @@ import { silentLogger } from '../../../../src/common/logger.ts'
 import type { BundleItem } from '../../../../src/wallets/bundler/bundler.ts'
 import type { BundlerContext } from '../../../../src/wallets/bundler/bundler-context.ts'
 import type { HandleOpsEncoder } from '../../../../src/wallets/bundler/encode-handle-ops.ts'
-import { createNonceManager } from '../../../../src/wallets/bundler/nonce-manager.ts'
+import { createSenderPool } from '../../../../src/wallets/bundler/sender-pool.ts'
 
 export const ENTRY_POINT: Address = '0x0000000071727De22E5E9d8BAf0edAc6f37da032'
 export const BUNDLER: Address = '0x00000000000000000000000000000000000b0b00'
@@ -51,13 +51,15 @@ export const idsInMeterCall = (data: Hex): string[] =>
 
 /** A bundler context over a fake client: only the methods a test gives exist. */
 export function fakeContext(client: Partial<PublicClient>, handleOpsData: HandleOpsEncoder = idEncoder(), txGasCap = EIP_7825_TX_GAS_CAP): BundlerContext {
+  const senders = createSenderPool([{ address: BUNDLER } as LocalAccount], { pendingNonce: async () => 0 })
   return {
     chain: { key: 'base', chainId: 8453, addresses: { entryPoint: ENTRY_POINT } } as unknown as ChainConfig,
     client: client as PublicClient,
     signer: { address: BUNDLER } as LocalAccount,
     log: silentLogger,
     entryPoint: ENTRY_POINT,
-    nonces: createNonceManager(BUNDLER, { pendingNonce: async () => 0 }),
+    nonces: senders.primary.nonces,
+    senders,
     handleOpsData,
     txGasCap,
   }

@@ -6,7 +6,7 @@ import type { SentBundle } from '../../../../src/wallets/bundler/send-transactio
 import { createBundleSettler } from '../../../../src/wallets/bundler/settle-bundle.ts'
 import { outcomesInOrder } from '../../../../src/wallets/bundler/submit-bundles.ts'
 import { outcomesFromLogs } from '../../../../src/wallets/bundler/user-operation-outcomes.ts'
-import { ENTRY_POINT, fakeContext, hashOf, item, userOperationEvent, userOperationRevertReason } from './bundle-fixtures.ts'
+import { BUNDLER, ENTRY_POINT, fakeContext, hashOf, item, userOperationEvent, userOperationRevertReason } from './bundle-fixtures.ts'
 
 const TX = hashOf(0x7e)
 const tooLittle = encodeErrorResult({ abi: parseAbi(['error TooLittleReceived(uint256 got, uint256 min)']), errorName: 'TooLittleReceived', args: [90n, 100n] })
@@ -61,7 +61,7 @@ describe('outcomes in item order', () => {
 })
 
 describe('settling a sent bundle', () => {
-  const sent: SentBundle = { hash: TX, raw: '0x02', nonce: 4, fromBlock: 1n, items: [item(0), item(1)] }
+  const sent: SentBundle = { hash: TX, from: BUNDLER, raw: '0x02', nonce: 4, fromBlock: 1n, items: [item(0), item(1)] }
   const settlerWith = (receipt: TransactionReceipt | undefined, client: Parameters<typeof fakeContext>[0] = {}, maxRounds = 0) => {
     const receipts: ReceiptPoller = { poll: async () => receipt }
     const unused = () => {

@@ -5,7 +5,7 @@ import { PrebuyError } from '../../../../src/common/errors.ts'
 import type { BundleItem, UserOperationOutcome } from '../../../../src/wallets/bundler/bundler.ts'
 import type { SentBundle } from '../../../../src/wallets/bundler/send-transaction.ts'
 import { createBundleSubmitter } from '../../../../src/wallets/bundler/submit-bundles.ts'
-import { fakeContext, idEncoder, item } from './bundle-fixtures.ts'
+import { BUNDLER, fakeContext, idEncoder, item } from './bundle-fixtures.ts'
 
 const CAP = EIP_7825_TX_GAS_CAP
 
@@ -30,7 +30,7 @@ function submitterWith(nodeCap: bigint, perOperation = 200_000n) {
       sendBundle: async (items, gas) => {
         attempts.push({ ids: items.map((i) => i.id), gas })
         if (gas > nodeCap) throw new PrebuyError('transaction_over_gas_cap', 'refused by the node for the cap')
-        return { hash: `0x${attempts.length.toString(16).padStart(64, '0')}` as Hash, raw: '0x', nonce: attempts.length, fromBlock: 1n, items }
+        return { hash: `0x${attempts.length.toString(16).padStart(64, '0')}` as Hash, from: BUNDLER, raw: '0x', nonce: attempts.length, fromBlock: 1n, items }
       },
     },
     settler: {
@@ -71,7 +71,7 @@ describe('submitting bundles under the per-transaction gas cap', () => {
     // Each alone needs ~2.67M: over the node's 2.6M. The executor never counts this against the orders (settle-buys).
     const { submitter, attempts } = submitterWith(2_600_000n, 400_000n)
     await expect(submitter.submit([item(0, 2_000_000n), item(1, 2_000_000n)])).rejects.toMatchObject({ code: 'transaction_over_gas_cap' })
-    // The pair, then the first alone: nothing was accepted.
-    expect(attempts.map((a) => a.ids)).toEqual([['op-0', 'op-1'], ['op-0']])
+    // The pair, then each alone (the halves go out at once, from their own accounts): nothing was accepted.
+    expect(attempts.map((a) => a.ids)).toEqual([['op-0', 'op-1'], ['op-0'], ['op-1']])
   })
 })
