@@ -7,10 +7,11 @@ import { cpus } from 'node:os'
 import { parseArgs } from 'node:util'
 import { apiBenchmark } from './api-bench.ts'
 import { executionBenchmark } from './execution-bench.ts'
+import { loadMemoryBenchmark } from './load-memory-bench.ts'
 import type { BenchModule } from './bench-module.ts'
 
 /** Register further benchmarks (e.g. order execution) here. */
-const MODULES: BenchModule[] = [apiBenchmark, executionBenchmark]
+const MODULES: BenchModule[] = [apiBenchmark, executionBenchmark, loadMemoryBenchmark]
 
 const { values } = parseArgs({
   options: {
