@@ -7,7 +7,9 @@ import { lowerWallet } from '../../src/domain/execution/wallet-index.ts'
 export interface LaunchReadiness {
   /**
    * Work ahead of launches, once the indexer has processed a block (`launched`: the projects that launched in it).
-   * Waiting projects' order books are brought up to date from the warm snapshot. Wallets that could buy at a coming
+   * Waiting projects' order books are brought up to date from the warm snapshot (those with at least
+   * prepareBooksAheadFrom active orders: a smaller book is built by its launch tick in about a millisecond, and one
+   * held per small project only costs memory; one that shrinks below is dropped). Wallets that could buy at a coming
    * launch (an active order in a project waiting to launch, stablecoin on the chain) are readied by the wallet layer:
    * their nonces and deployment read ahead, and the undeployed ones deployed by the service, so a launch buy carries
    * no initCode (less gas: more buys fit the first block) and reads nothing first.
@@ -28,7 +30,10 @@ export interface LaunchReadiness {
   prepareLaunchedBooks(): Promise<void>
 }
 
-export type LaunchReadinessContext = Pick<ExecutorContext, 'store' | 'wallets' | 'warm' | 'books' | 'orders' | 'ticking' | 'policy' | 'log' | 'stopped'>
+export type LaunchReadinessContext = Pick<
+  ExecutorContext,
+  'store' | 'wallets' | 'warm' | 'books' | 'orders' | 'ticking' | 'policy' | 'log' | 'stopped' | 'prepareBooksAheadFrom'
+>
 
 export function createLaunchReadiness(ctx: LaunchReadinessContext): LaunchReadiness {
   const { log } = ctx
@@ -98,7 +103,10 @@ export function createLaunchReadiness(ctx: LaunchReadinessContext): LaunchReadin
       // A launched project's book is the ticks' to change: prepared again from scratch if it ever waits again (a reorg).
       for (const slug of launched) preparedFrom.delete(slug)
       for (const [slug, orders] of snapshot.orders) {
-        if (!launched.has(slug)) prepareBook(slug, orders, snapshot.balances)
+        if (!launched.has(slug)) {
+          if (orders.length >= ctx.prepareBooksAheadFrom) prepareBook(slug, orders, snapshot.balances)
+          else if (preparedFrom.delete(slug)) ctx.books.forget(slug)
+        }
         for (const loaded of orders) {
           if (launched.has(slug)) buying.add(loaded.userIndex)
           else if ((snapshot.balances.get(lowerWallet(loaded.wallet)) ?? 0n) > 0n) waiting.add(loaded.userIndex)

@@ -6,11 +6,11 @@ import { setFlagsFromString } from 'node:v8'
  *
  * Left to itself V8 picks a factor up to 4 for a process allowed a large heap (heap/memory-controller.cc,
  * MaxGrowingFactor), and the daemon's committed heap followed: ~150 MB live held ~540 MB committed, about 1 GB before
- * the live size was cut (the load suite's daemon, 100,000 orders; docs/reliability.md "Memory"). 50% keeps the
- * committed heap near 1.5 × live at the price of more frequent full collections (mostly concurrent, off the event loop:
+ * the live size was cut (the load suite's daemon, 100,000 orders; docs/reliability.md "Memory"). 30% keeps the
+ * committed heap near 1.3 × live (plus the young generation) at the price of more frequent full collections (mostly concurrent, off the event loop:
  * measured by the same run's API latency).
  */
-export const HEAP_GROWING_PERCENT = 50
+export const HEAP_GROWING_PERCENT = 30
 
 /**
  * Applies HEAP_GROWING_PERCENT to this process unless the operator set V8's heap growth themselves (NODE_OPTIONS or

@@ -28,7 +28,7 @@ export interface SeededLoad {
   seedSeconds: number
 }
 
-/** Starts the suite's daemon (devnet chains, 2 s blocks) on `dataDir`; `env` adds to the daemon's environment. */
+/** Starts the suite's daemon (devnet chains, 2 s blocks) on `dataDir` as the systemd unit does; `env` adds to its environment. */
 export async function startLoadDaemon(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<LoadDaemon> {
   const port = await freePortPair()
   // Seeding only: 200+ keys and 500 registrations from one address need more than the per-IP defaults. The per-key
@@ -40,7 +40,8 @@ export async function startLoadDaemon(dataDir: string, env: NodeJS.ProcessEnv = 
       rateLimits: { perKeyPerMinute: 100, apiKeyCreationPerIpPerHour: 10_000, submissionsPerIpPerHour: 10_000 },
     }),
   )
-  const daemon = await startDaemonProcess(dataDir, port, env)
+  // As deploy/prebuy.service runs it: two malloc arenas (docs/reliability.md, "Memory").
+  const daemon = await startDaemonProcess(dataDir, port, { MALLOC_ARENA_MAX: '2', ...env })
   const located = await locateDaemon(dataDir)
   const admin = createAdminClient({ adminUrl: located.adminUrl, operatorToken: located.operatorToken })
   return { daemon, url: `http://127.0.0.1:${port}`, admin, adminUrl: located.adminUrl, operatorToken: located.operatorToken }
