@@ -6,6 +6,8 @@ import { orderKey } from '../../src/store/order-index.ts'
 import type { StoreOperation } from '../../src/store/open-store.ts'
 import type { ExecutorContext } from './executor-context.ts'
 import { transitionOps } from './order-transition-ops.ts'
+import { withBalances } from './warm-books.ts'
+import { lowerWallet } from '../../src/domain/execution/wallet-index.ts'
 import { type BuyToSubmit, DEFAULT_MAX_BUYS, type ExecutionPlan, type PlanInput, sameVerdicts } from '../../src/domain/execution/executor-plan.ts'
 import type { CandidateOrder } from '../../src/domain/execution/prepared-book.ts'
 import type { BatchRecord } from '../../src/journal/batch-records.ts'
@@ -106,13 +108,10 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
     const present = snapshot?.orders ?? (await ctx.orders.load(launch.slug))
     stage('executor.ordersUsersWallets')
     const known = snapshot?.balances
-    const missing = known ? present.filter((c) => !known.has(c.wallet.toLowerCase())).map((c) => c.wallet) : present.map((c) => c.wallet)
+    const missing = known ? present.filter((c) => !known.has(lowerWallet(c.wallet))).map((c) => c.wallet) : present.map((c) => c.wallet)
     const fresh = missing.length > 0 ? await ctx.reads.balances(launch.chain, missing) : new Map<string, bigint>()
     stage('executor.balances')
-    return present.map((c) => {
-      const key = c.wallet.toLowerCase()
-      return { ...c, balanceAtoms: fresh.get(key) ?? known?.get(key) ?? 0n }
-    })
+    return withBalances(present, fresh, known)
   }
 
   /** Stablecoin each wallet has committed to in-flight buys on the chain (any launch), by lower-cased address. */

@@ -51,7 +51,17 @@ export interface ExecutorDeps {
   onQuoteFailure?: (chain: ChainKey) => void
   /** Metrics hook: a stage of a tick finished (performance.now() time), for the launch-latency benchmark. */
   onStage?: (stage: string, at: number) => void
+  /** Waiting projects get their order book prepared ahead from this many active orders (default PREPARE_BOOKS_AHEAD_FROM). */
+  prepareBooksAheadFrom?: number
 }
+
+/**
+ * A waiting project's order book is prepared ahead of its launch (ready-ahead.ts) once it has this many active orders:
+ * below, the launch tick builds it in about a millisecond (prepareBook: ~36 ms per 100,000 orders, docs/execution.md),
+ * and holding a book per small project costs memory for nothing (500 waiting projects of 200 orders: ~30 MB of books,
+ * typed arrays and candidates, and their merges' garbage on every write; docs/reliability.md, "Memory").
+ */
+export const PREPARE_BOOKS_AHEAD_FROM = 2_000
 
 /** What the executor asks of the wallet layer. */
 export type ExecutorWallets = Pick<WalletService, 'walletAddress' | 'submitUserOperations'> &
@@ -101,6 +111,8 @@ export interface ExecutorContext {
   backoff: PriceBackoff
   /** True once the executor is stopping: no new work starts. */
   stopped(): boolean
+  /** Active orders from which a waiting project's book is prepared ahead (PREPARE_BOOKS_AHEAD_FROM by default). */
+  prepareBooksAheadFrom: number
 }
 
 export function createExecutorContext(deps: ExecutorDeps, stopped: () => boolean): ExecutorContext {
@@ -169,5 +181,6 @@ export function createExecutorContext(deps: ExecutorDeps, stopped: () => boolean
     quotes,
     backoff: new PriceBackoff(),
     stopped,
+    prepareBooksAheadFrom: deps.prepareBooksAheadFrom ?? PREPARE_BOOKS_AHEAD_FROM,
   }
 }

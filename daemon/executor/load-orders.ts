@@ -3,6 +3,7 @@ import type { OrderRecord } from '../../src/domain/records.ts'
 import { orderKey, projectStatusPrefix } from '../../src/store/order-index.ts'
 import type { Store } from '../../src/store/open-store.ts'
 import { readAll } from '../../src/store/paginate.ts'
+import { createInterner, flatString } from '../../src/common/compact-strings.ts'
 import type { WalletService } from '../../src/wallets/wallet-service.ts'
 import { executionOrderId } from './build-buy-calls.ts'
 import type { LoadedOrder } from './warm-books.ts'
@@ -22,16 +23,21 @@ export function createOrderLoader(deps: { store: Store; wallets: Pick<WalletServ
   // Order ids (a keccak each) computed when orders are loaded, mostly by the warm refresh before launch, so the launch
   // tick's executing batch does not hash hundreds of them. Keyed by everything the id hashes.
   const ids = new Map<string, Hash>()
+  // Both kept flat (compact-strings.ts): as built, the key and viem's hex id are ropes of ~20 pieces, ~800 bytes an
+  // entry instead of ~180 (84 MB of the load suite's heap at 100,000 orders).
   const idOf = (order: Pick<OrderRecord, 'keyId' | 'slug' | 'createdAt'>): Hash => {
     const key = `${order.keyId}!${order.slug}!${order.createdAt}`
     let id = ids.get(key)
     if (id === undefined) {
-      id = executionOrderId(order)
+      id = flatString(executionOrderId(order)) as Hash
       if (ids.size >= MAX_CACHED_IDS) ids.clear()
-      ids.set(key, id)
+      ids.set(flatString(key), id)
     }
     return id
   }
+  // The warm snapshot holds every active order of every waiting project: one copy of each repeated string (key ids,
+  // slugs, statuses, amounts) instead of one per record as JSON.parse makes them.
+  const intern = createInterner()
 
   async function load(slug: string): Promise<LoadedOrder[]> {
     const keyIds = (await readAll(store.sub.ordersByProject, projectStatusPrefix(slug, 'active'))).map((e) => e.value)
@@ -45,6 +51,11 @@ export function createOrderLoader(deps: { store: Store; wallets: Pick<WalletServ
         const order = orders[i]
         const user = users[i]
         if (order?.status !== 'active' || !user) return undefined
+        order.keyId = intern(order.keyId)
+        order.slug = intern(order.slug)
+        order.status = 'active'
+        order.maxSpendUsdc = intern(order.maxSpendUsdc)
+        if (order.maxFdvUsdc !== null) order.maxFdvUsdc = intern(order.maxFdvUsdc)
         idOf(order)
         return { order, userIndex: user.userIndex, followers: user.social?.followerCount ?? 0, wallet: await deps.wallets.walletAddress(user.userIndex) }
       }),

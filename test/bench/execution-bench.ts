@@ -24,6 +24,7 @@ import { planTick } from '../../src/domain/execution/reference-planner.ts'
 import { startFlowHarness, type Buyer } from '../executor/flow-harness.ts'
 import type { BenchModule } from './bench-module.ts'
 import { quantile } from './launch-latency-bench.ts'
+import { type LoadedOrder, withBalances } from '../../daemon/executor/warm-books.ts'
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0
 const round = (value: number): number => Math.round(value * 100) / 100
@@ -63,6 +64,8 @@ export function benchPlanning(orders: number, runs: number) {
   const patchWall: number[] = []
   const rebuildTickWall: number[] = []
   const quietWall: number[] = []
+  const wholeQuietWall: number[] = []
+  const wholePatchWall: number[] = []
   let buys = 0
   const cacheInput = { tick, launchedAt: 0, now: 1_000, totalSupply: 10n ** 29n, reservedByWallet: new Map<string, bigint>(), policy: spendThenLimitPolicy }
   // What a reload from the store yields: fresh objects with the same content.
@@ -104,6 +107,34 @@ export function benchPlanning(orders: number, runs: number) {
     // The tick after a new order (placed in the middle of the store's order), then after a PATCH of another one.
     timed(cache, withNew, 'incremental', newOrderWall)
     timed(cache, patched, 'incremental', patchWall)
+  }
+  // The executor's whole tick on a held book, as decide-tick runs it: the warm snapshot's loaded orders (no balance)
+  // turned into candidates with their wallets' balances (withBalances, warm-books.ts), then planned through the cache.
+  // Quiet (the same order records), and right after a PATCH (one record replaced, as the warm reload hands it back).
+  const loadedOf = (candidates: readonly CandidateOrder[]): LoadedOrder[] =>
+    candidates.map((c) => ({ order: c.order, userIndex: c.userIndex, followers: 0, wallet: c.wallet }))
+  const walletBalances = new Map(book.map((c) => [c.wallet.toLowerCase(), c.balanceAtoms]))
+  const noFresh = new Map<string, bigint>()
+  const loadedFull = loadedOf(fullA)
+  const loadedPatched = loadedFull.map((c) => ({ ...c }))
+  const wholeTick = (cache: ReturnType<typeof createBookCache>, loaded: readonly LoadedOrder[], expected: BookUse, into: number[]): void => {
+    const t0 = performance.now()
+    cache.plan('bench', { ...cacheInput, candidates: withBalances(loaded, noFresh, walletBalances) })
+    into.push(performance.now() - t0)
+    if (cache.lastUse('bench') !== expected) throw new Error(`bench: expected the ${expected} path, got ${cache.lastUse('bench')}`)
+  }
+  const held = createBookCache()
+  held.plan('bench', { ...cacheInput, candidates: withBalances(loadedFull, noFresh, walletBalances) })
+  for (let run = 0; run < runs; run++) {
+    wholeTick(held, loadedFull, 'reused', wholeQuietWall)
+    // A PATCH of a different order each run: its record replaced by an edited copy.
+    const k = (run * 7_919) % loadedPatched.length
+    const was = loadedPatched[k]!
+    loadedPatched[k] = { ...was, order: { ...was.order, maxSpendUsdc: String(2 + run), updatedAt: was.order.updatedAt + 1 } }
+    wholeTick(held, loadedPatched, 'incremental', wholePatchWall)
+    // Back to the held book for the next run (unmeasured).
+    loadedPatched[k] = was
+    held.plan('bench', { ...cacheInput, candidates: withBalances(loadedFull, noFresh, walletBalances) })
   }
   // A cold cache: the tick that builds the book (parse, sort, first verdict records). Apart, so the garbage of a
   // rebuild does not land in the executor sequence's timings.
@@ -170,6 +201,9 @@ export function benchPlanning(orders: number, runs: number) {
     executorTickAfterBuysMedianMs: ms(afterBuysWall),
     executorTickAfterNewOrderMedianMs: ms(newOrderWall),
     executorTickAfterPatchMedianMs: ms(patchWall),
+    executorWholeQuietTickMedianMs: ms(wholeQuietWall),
+    executorWholeTickAfterPatchMedianMs: ms(wholePatchWall),
+    executorWholeTickAfterPatchMaxMs: round(Math.max(...wholePatchWall)),
   }
   const under = (value: number) => value < targetMs
   return {
@@ -187,6 +221,8 @@ export function benchPlanning(orders: number, runs: number) {
       executorTickAfterBuys: under(numbers.executorTickAfterBuysMedianMs),
       executorTickAfterNewOrder: under(numbers.executorTickAfterNewOrderMedianMs),
       executorTickAfterPatch: under(numbers.executorTickAfterPatchMedianMs),
+      executorWholeQuietTick: under(numbers.executorWholeQuietTickMedianMs),
+      executorWholeTickAfterPatch: under(numbers.executorWholeTickAfterPatchMedianMs),
       prepareBook: under(numbers.prepareBookMedianMs),
       executorRebuildTick: under(numbers.executorRebuildTickMedianMs),
     },
@@ -200,6 +236,7 @@ export function benchPlanning(orders: number, runs: number) {
       'executorQuietTick = the same with the same order records (the warm path between writes: terms not re-read); ' +
       'executorTickAfterBuys = the same when 1,000 orders left the book (linear filter instead of a re-sort); ' +
       'executorTickAfterNewOrder / executorTickAfterPatch = the same after one new order / one edited order (the order parsed and merged into the sorted book). ' +
+      'executorWholeQuietTick / executorWholeTickAfterPatch = the tick as decide-tick runs it on a held book: the loaded orders turned into candidates with balances (withBalances) and planned, quiet and right after a PATCH (max alongside). ' +
       'Wall times on the shared 2-core machine (other sessions running); CPU time alongside for two of them.',
   }
 }

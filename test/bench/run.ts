@@ -9,10 +9,11 @@ import { apiBenchmark } from './api-bench.ts'
 import { batchBenchmark } from './batch-bench.ts'
 import { executionBenchmark } from './execution-bench.ts'
 import { launchLatencyBenchmark } from './launch-latency-bench.ts'
+import { loadMemoryBenchmark } from './load-memory-bench.ts'
 import type { BenchModule } from './bench-module.ts'
 
 /** Register further benchmarks (e.g. order execution) here. */
-const MODULES: BenchModule[] = [apiBenchmark, executionBenchmark, batchBenchmark, launchLatencyBenchmark]
+const MODULES: BenchModule[] = [apiBenchmark, executionBenchmark, batchBenchmark, launchLatencyBenchmark, loadMemoryBenchmark]
 
 const { values } = parseArgs({
   options: {

@@ -248,6 +248,8 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
       feeRecipient,
       ticks: bus,
       logger: silentLogger,
+      // The flows' books are small: prepared ahead anyway, so their launch ticks run on a held book as a large one's does.
+      prepareBooksAheadFrom: 0,
       ...(options.onStage ? { onStage: options.onStage } : {}),
     })
   let indexer = await newIndexer()

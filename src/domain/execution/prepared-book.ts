@@ -12,7 +12,7 @@ import {
   type OrderColumns,
 } from './order-book.ts'
 import { spendThenLimitPolicy, type PrioritisationPolicy } from './prioritisation.ts'
-import { indexWallets, type WalletIndex } from './wallet-index.ts'
+import { indexWallets, lowerWallet, type WalletIndex } from './wallet-index.ts'
 import { FDV_DECIMALS, USDC_DECIMALS } from '../order-bounds.ts'
 import type { OrderDecision } from './verdicts.ts'
 
@@ -129,7 +129,7 @@ export function candidateColumns(
     if (limitExact && limitExact.length === k) limitExact.push(l === Number.POSITIVE_INFINITY ? null : BigInt(l))
     expiresInMs[k] = order.expiresInMs
     active[k] = order.status === 'active' ? 1 : 0
-    lowered[k] = candidate.wallet.toLowerCase()
+    lowered[k] = lowerWallet(candidate.wallet)
     balance[k] = toSafeNumber(candidate.balanceAtoms)
   }
   let index = wallets

@@ -171,6 +171,8 @@ export async function startExecutorFixture(overrides: Partial<ExecutorContext> =
     quotes: createTickQuotes({ quoters: {}, log: silentLogger }),
     backoff: new PriceBackoff(),
     stopped: () => false,
+    // Every waiting book prepared ahead, however small (the daemon's threshold has its own test in ready-ahead.test.ts).
+    prepareBooksAheadFrom: 0,
     ...overrides,
   }
   return {

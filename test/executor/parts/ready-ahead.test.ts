@@ -75,6 +75,25 @@ describe('readying wallets and books ahead of launches (ready-ahead.ts)', () => 
     expect(prepared).toEqual([SLUG, SLUG, SLUG])
   })
 
+  it('prepares ahead only the books of waiting projects with prepareBooksAheadFrom orders or more, and drops one that shrank below; wallets are readied either way', async () => {
+    f.ctx.prepareBooksAheadFrom = 3
+    snapshot.orders.set(SLUG, [loaded(1), loaded(2), loaded(3)])
+    snapshot.orders.set('small', [loaded(4, 'small'), loaded(5, 'small')])
+    snapshot.balances.set(walletOf(4).toLowerCase(), 5n * USDC)
+    const readiness = createLaunchReadiness(f.ctx)
+    await readiness.onProcessed('base', 20n, [])
+    expect(f.ctx.books.lastUse(SLUG)).toBe('rebuilt')
+    expect(f.ctx.books.lastUse('small')).toBeUndefined()
+    expect(calls).toEqual([{ chain: 'base', userIndexes: [4], deploy: [] }])
+    snapshot.orders.set(SLUG, [loaded(1), loaded(2)])
+    await readiness.onProcessed('base', 21n, [])
+    expect(f.ctx.books.lastUse(SLUG)).toBeUndefined()
+    // Grown back to the threshold: prepared again.
+    snapshot.orders.set(SLUG, [loaded(1), loaded(2), loaded(6)])
+    await readiness.onProcessed('base', 22n, [])
+    expect(f.ctx.books.lastUse(SLUG)).toBe('rebuilt')
+  })
+
   it('does nothing in a block where something launched', async () => {
     snapshot.orders.set(SLUG, [loaded(1)])
     snapshot.balances.set(walletOf(1).toLowerCase(), 5n * USDC)

@@ -26,6 +26,10 @@ describe('deploy/prebuy.service', () => {
     expect(directives.get('Restart')).toBe('on-failure')
   })
 
+  it('keeps the allocator to two arenas (RSS at 100,000 orders, docs/reliability.md)', () => {
+    expect(unit).toContain('Environment=MALLOC_ARENA_MAX=2')
+  })
+
   it('runs unprivileged with private files', () => {
     expect(directives.get('User')).toBe('prebuy')
     expect(directives.get('UMask')).toBe('0077')
