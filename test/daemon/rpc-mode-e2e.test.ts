@@ -9,6 +9,8 @@ import { Wallet } from '../../src/api/schemas.ts'
 import { BASE_DEFAULT_ADDRESSES } from '../../src/chain/real-chains.ts'
 import { BASE_LAUNCHPADS } from '../../src/launchpads/create-adapters.ts'
 import { api, freePortPair, runCli, startDaemonProcess, type SpawnedDaemon } from './helpers.ts'
+import { batchBuyerAddress, serviceBatchBuyerArgs } from '../../daemon/executor/batch-buyer-address.ts'
+import { buyRouterAddress } from '../../daemon/executor/ensure-buy-router.ts'
 
 /**
  * `chains.mode: "rpc"` end to end, as an operator runs the daemon on Base (issue 21 item 2): a first daemon runs the
@@ -289,20 +291,36 @@ describe('a daemon in rpc mode on Base as it is today (the devnet), with only it
     for (const { slug } of launchpads) {
       const order = orders.find((o) => o.slug === slug)!
       expect(order.status, JSON.stringify(order)).toBe('filled')
-      const execution = order.execution as { spentUsdc: string; tokensReceived: string; feeTokens: string; txHash: string }
+      const execution = order.execution as {
+        spentUsdc: string
+        tokensReceived: string
+        feeTokens: string
+        txHash: string
+        batch?: { chain: string; contract: string; batchId: string }
+      }
       expect(parseUnits(execution.spentUsdc, 6), slug).toBeGreaterThan(0n)
       expect(parseUnits(execution.spentUsdc, 6), slug).toBeLessThanOrEqual(50_000_000n)
       expect(BigInt(execution.tokensReceived), slug).toBeGreaterThan(0n)
       expect(BigInt(execution.feeTokens), slug).toBeGreaterThan(0n)
       spent += parseUnits(execution.spentUsdc, 6)
-      // On chain: the bought tokens are in the buyer's wallet and the platform fee (in the token) at feeRecipient; the
-      // buy went through the bundler's handleOps on Base's EntryPoint.
+      // On chain: the bought tokens are in the buyer's wallet and the platform fee (in the token) at feeRecipient. A
+      // wallet whose approval of the batch buyer landed before the launch bought in a batch (executeBatch on our
+      // PrebuyBatchBuyer, its tokens credited by the sweep in the next blocks: waited for on the chain); one without
+      // bought through the bundler's handleOps on Base's EntryPoint. Either way from the bundler account.
       const token = tokens.get(slug)!
-      expect(await balanceOf(token, wallet), slug).toBe(BigInt(execution.tokensReceived))
-      expect(await balanceOf(token, FEE_RECIPIENT), slug).toBe(BigInt(execution.feeTokens))
       const buy = await rpc<{ from: string; to: string }>('eth_getTransactionByHash', [execution.txHash])
       expect(getAddress(buy.from), slug).toBe(getAddress(bundler))
-      expect(getAddress(buy.to), slug).toBe(BASE_DEFAULT_ADDRESSES.entryPoint)
+      if (execution.batch) {
+        expect(getAddress(buy.to), slug).toBe(getAddress(execution.batch.contract))
+        expect(getAddress(execution.batch.contract), slug).toBe(
+          batchBuyerAddress(serviceBatchBuyerArgs(buyRouterAddress(BASE_DEFAULT_ADDRESSES.poolManager), getAddress(bundler))),
+        )
+        await until(async () => ((await balanceOf(token, FEE_RECIPIENT)) > 0n ? true : undefined), 60_000, `${slug}'s batch swept`)
+      } else {
+        expect(getAddress(buy.to), slug).toBe(BASE_DEFAULT_ADDRESSES.entryPoint)
+      }
+      expect(await balanceOf(token, wallet), slug).toBe(BigInt(execution.tokensReceived))
+      expect(await balanceOf(token, FEE_RECIPIENT), slug).toBe(BigInt(execution.feeTokens))
     }
     // The spend came out of the wallet's USDC, and the wallet view lists each token next to what is left.
     expect(await usdcOf(wallet)).toBe(250_000_000n - spent)
