@@ -57,6 +57,7 @@ const OWN_RESULTS = {
         orders: z.array(z.strictObject({ label: z.string(), count: z.number().int(), spend: z.string() })),
         latency: z.string(),
         swaps: z.array(z.string()),
+        batches: z.array(z.string()),
         actions: z.array(z.string()),
       }),
     ),
