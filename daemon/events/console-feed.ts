@@ -16,7 +16,7 @@ import type { OrderRecord, ProjectRecord, ReviewItem } from '../../src/domain/re
 import type { Journal } from '../../src/journal/journal.ts'
 import { createBatchJournal } from '../../src/journal/batch-journal.ts'
 import type { BatchRecord } from '../../src/journal/batch-records.ts'
-import { batchBrief } from '../../src/console/watch/batch-brief.ts'
+import { batchBrief } from '../../src/admin-api/batch-brief.ts'
 import type { CandidateRecord, LaunchRecord, OrderEvent, PriceTick, TickDecision } from '../../src/journal/journal-records.ts'
 import type { Store, StoreOperation } from '../../src/store/open-store.ts'
 

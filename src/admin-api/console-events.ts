@@ -37,7 +37,7 @@ export interface DecisionBrief {
 }
 
 /**
- * One batch of a launch (one swap, one price per block) as the dashboard shows it: src/console/watch/batch-brief.ts
+ * One batch of a launch (one swap, one price per block) as the dashboard shows it: src/admin-api/batch-brief.ts
  * builds it from the journaled record at each write (journaled, sent, executed, swept, released).
  */
 export interface BatchBrief {

@@ -40,7 +40,7 @@ export interface BatchExclusionRecord {
 
 /**
  * What the clearing was decided from, recorded when it was cleared so `executions replay --check` decides it again
- * exactly, offline (src/domain/batch/replay-batch.ts): the candidates as the priority rule saw them and every answer of the
+ * exactly, offline (src/console/replay/replay-batch.ts): the candidates as the priority rule saw them and every answer of the
  * pool function (a quote is chain state at the tick, not recomputable later). Absent on batches journaled before it was.
  */
 export interface BatchClearingRecord {

@@ -1,6 +1,6 @@
 import type { ExecutionJournal } from '../../services/execution-journal-service.ts'
 import { replayTick, type TickReplay } from '../../domain/execution/replay-tick.ts'
-import { type BatchReplay, replayBatch } from '../../domain/batch/replay-batch.ts'
+import { type BatchReplay, replayBatch } from './replay-batch.ts'
 
 /** `prebuy executions replay --check`: every recorded tick of a launch decided again with today's code. */
 export interface ReplayCheck {

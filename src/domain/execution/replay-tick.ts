@@ -41,7 +41,7 @@ export interface TickReplay {
 /**
  * Verdicts the executor gives a planned buy (`submitted` by the planner) after planning: `in_flight` when the order
  * changed under it before submission; a batch exclusion when the block's clearing left it out (that decision is
- * replayed with the batch record, src/domain/batch/replay-batch.ts). Neither is a planning regression.
+ * replayed with the batch record, src/console/replay/replay-batch.ts). Neither is a planning regression.
  */
 const AFTER_PLANNING: ReadonlySet<OrderVerdict> = new Set(['in_flight', 'limit_below_clearing', 'gas_budget', 'no_spend'])
 

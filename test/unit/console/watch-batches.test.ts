@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { BatchBrief } from '../../../src/admin-api/console-events.ts'
-import { BATCH_EXCLUDED_SHOWN, batchBrief } from '../../../src/console/watch/batch-brief.ts'
+import { BATCH_EXCLUDED_SHOWN, batchBrief } from '../../../src/admin-api/batch-brief.ts'
 import { BATCHES_KEPT, initialWatchState, reduceWatch, type WatchState } from '../../../src/console/watch/watch-state.ts'
 import { watchText, watchView } from '../../../src/console/watch/watch-view.ts'
 import type { BatchRecord } from '../../../src/journal/batch-records.ts'

@@ -1,9 +1,9 @@
 import type { BatchEntryRecord, BatchRecord } from '../../journal/batch-records.ts'
 import type { OrderEvent } from '../../journal/journal-records.ts'
-import type { ExecutableOrder } from '../execution/executable-order.ts'
-import { type PrioritisationPolicy, spendThenLimitPolicy } from '../execution/prioritisation.ts'
-import { allocateBatch } from './batch-allocation.ts'
-import { type BatchCandidate, clearBatch } from './clear-batch.ts'
+import type { ExecutableOrder } from '../../domain/execution/executable-order.ts'
+import { type PrioritisationPolicy, spendThenLimitPolicy } from '../../domain/execution/prioritisation.ts'
+import { allocateBatch } from '../../domain/batch/batch-allocation.ts'
+import { type BatchCandidate, clearBatch } from '../../domain/batch/clear-batch.ts'
 
 /**
  * `prebuy executions replay --check` for one journaled batch: its clearing decided again with today's code (clearBatch)

@@ -1,5 +1,5 @@
-import type { BatchBrief } from '../../admin-api/console-events.ts'
-import type { BatchRecord } from '../../journal/batch-records.ts'
+import type { BatchBrief } from './console-events.ts'
+import type { BatchRecord } from '../journal/batch-records.ts'
 
 /** How many left-out orders a batch's brief names (the counts cover them all). */
 export const BATCH_EXCLUDED_SHOWN = 5
