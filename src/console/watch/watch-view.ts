@@ -164,8 +164,9 @@ function launchPanel(state: WatchState, slug: string): LaunchPanel {
 
 /**
  * One batch: where it stands, who is in, the one clearing price (stablecoin in over tokens out before the fee, per
- * whole token and as FDV: the chain's figures once executed, the clearing's prediction before), who was left out and
- * why; then the first few left out. Escaped for the terminal like every line built from records.
+ * whole token and as FDV: the chain's figures once executed, the clearing's prediction before); then, when some were
+ * left out, how many per reason and the first few (separate lines: each fits a narrow terminal). Escaped for the
+ * terminal like every line built from records.
  */
 function batchLines(b: BatchBrief, launch: Pick<LaunchRecord, 'totalSupply' | 'decimals'>): string[] {
   const where =
@@ -180,15 +181,15 @@ function batchLines(b: BatchBrief, launch: Pick<LaunchRecord, 'totalSupply' | 'd
       : ''
   const reasons = Object.entries(b.excludedCounts) as Array<[BatchExclusionReason, number]>
   const leftOut = reasons.reduce((sum, [, n]) => sum + n, 0)
-  const summary = leftOut === 0 ? '' : ` · left out ${leftOut} (${reasons.map(([reason, n]) => `${n} ${EXCLUSION_WORDS[reason]}`).join(', ')})`
+  const summary = leftOut === 0 ? [] : [`  left out ${leftOut}: ${reasons.map(([reason, n]) => `${n} ${EXCLUSION_WORDS[reason]}`).join(', ')}`]
   const skipped = b.skipped > 0 ? ` · ${b.skipped} skipped by the chain` : ''
   const released = b.state === 'released' && b.releaseReason ? ` · ${b.releaseReason}` : ''
-  const head = `${where} · ${b.buyers} buyer${b.buyers === 1 ? '' : 's'} · ${usdAtoms(b.totalInAtoms)} spent${price}${skipped}${summary}${released}`
+  const head = `${where} · ${b.buyers} buyer${b.buyers === 1 ? '' : 's'} · ${usdAtoms(b.totalInAtoms)} spent${price}${skipped}${released}`
   const named = b.excluded
     .slice(0, LEFT_OUT_SHOWN)
-    .map((e) => `  left out ${shortKey(e.keyId)} ${usdAtoms(e.spendAtoms)} (rank ${e.rank}): ${EXCLUSION_WORDS[e.reason]}`)
-  const more = leftOut > named.length ? [`  … and ${leftOut - named.length} more left out`] : []
-  return [head, ...named, ...more].map(terminalSafeLine)
+    .map((e) => `    ${shortKey(e.keyId)} ${usdAtoms(e.spendAtoms)} (rank ${e.rank}): ${EXCLUSION_WORDS[e.reason]}`)
+  const more = leftOut > named.length ? [`    … and ${leftOut - named.length} more`] : []
+  return [head, ...summary, ...named, ...more].map(terminalSafeLine)
 }
 
 /** A key id, shortened for a line. */

@@ -76,18 +76,17 @@ describe('launches watch: the batch of each block (reducer and view model)', () 
     let state = feed(launched(), { type: 'batch', batch: batchBrief(journaled) })
     // Before it executes: the clearing's prediction, said so.
     expect(watchView(state).launched[0]!.batches).toEqual([
-      'batch 0 cleared at block 101 · 3 buyers · $300 spent · predicted clearing $0.00001 per token (FDV $10k) · left out 3 (1 limit below the clearing price, 2 over the gas budget)',
-      '  left out kLimited $10 (rank 3): limit below the clearing price',
-      '  left out kLate1 $10 (rank 4): over the gas budget',
-      '  left out kLate2 $10 (rank 5): over the gas budget',
+      'batch 0 cleared at block 101 · 3 buyers · $300 spent · predicted clearing $0.00001 per token (FDV $10k)',
+      '  left out 3: 1 limit below the clearing price, 2 over the gas budget',
+      '    kLimited $10 (rank 3): limit below the clearing price',
+      '    kLate1 $10 (rank 4): over the gas budget',
+      '    kLate2 $10 (rank 5): over the gas budget',
     ])
     // Executed: the chain's figures (fewer tokens than predicted: a higher price), in its block.
     state = feed(state, { type: 'batch', batch: batchBrief(executed(journaled, 24n * 10n ** 24n)) })
     const panel = watchView(state).launched[0]!
-    expect(panel.batches[0]).toBe(
-      'block 102 batch 0 · 3 buyers · $300 spent · clearing $0.0000125 per token (FDV $12.5k) · left out 3 (1 limit below the clearing price, 2 over the gas budget)',
-    )
-    expect(panel.batches).toHaveLength(4)
+    expect(panel.batches[0]).toBe('block 102 batch 0 · 3 buyers · $300 spent · clearing $0.0000125 per token (FDV $12.5k)')
+    expect(panel.batches).toHaveLength(5)
     expect(watchText(watchView(state)).join('\n')).toContain('  block 102 batch 0 · 3 buyers · $300 spent · clearing $0.0000125 per token (FDV $12.5k)')
   })
 
@@ -110,14 +109,13 @@ describe('launches watch: the batch of each block (reducer and view model)', () 
     expect(brief.excluded).toHaveLength(BATCH_EXCLUDED_SHOWN)
     expect(brief.excludedCounts).toEqual({ limit_below_clearing: 40 })
     const lines = watchView(feed(launched(), { type: 'batch', batch: brief })).launched[0]!.batches
-    expect(lines[0]).toBe(
-      'block 102 batch 0 · 3 buyers · $200 spent · clearing $0.00000667 per token (FDV $6.67k) · 1 skipped by the chain · left out 40 (40 limit below the clearing price)',
-    )
+    expect(lines[0]).toBe('block 102 batch 0 · 3 buyers · $200 spent · clearing $0.00000667 per token (FDV $6.67k) · 1 skipped by the chain')
     expect(lines.slice(1)).toEqual([
-      '  left out k100 $10 (rank 3): limit below the clearing price',
-      '  left out k101 $10 (rank 4): limit below the clearing price',
-      '  left out k102 $10 (rank 5): limit below the clearing price',
-      '  … and 37 more left out',
+      '  left out 40: 40 limit below the clearing price',
+      '    k100 $10 (rank 3): limit below the clearing price',
+      '    k101 $10 (rank 4): limit below the clearing price',
+      '    k102 $10 (rank 5): limit below the clearing price',
+      '    … and 37 more',
     ])
     const released = batchBrief({ ...batchRecord(1), state: 'released', releaseReason: 'the batch transaction never landed' })
     expect(watchView(feed(launched(), { type: 'batch', batch: released })).launched[0]!.batches).toEqual([
