@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { OperatorCommand } from '../../src/admin-client/cli/operator-command.ts'
 import { runKeyScreen } from '../../src/console/key-screen.tsx'
-import { checkReplays, checkText, replayAll, type ReplayCheck } from '../../src/console/replay/replay-check.ts'
+import { checkDiffers, checkedAnything, checkReplays, checkText, replayAll, replayBatches, type ReplayCheck } from '../../src/console/replay/replay-check.ts'
 import { replayScreen } from '../../src/console/replay/replay-console.tsx'
 import { initialReplayState } from '../../src/console/replay/replay-state.ts'
 import { replayText, replayView } from '../../src/console/replay/replay-view.ts'
@@ -13,8 +13,9 @@ export default class ExecutionsReplay extends OperatorCommand {
   static override description =
     `Step through what the executor recorded for a launch, tick by tick: block, pool state, fees, effective cap, and each order's verdict, rank, spend, outcome and transaction.
 Every tick is also decided again with today's pricing and prioritisation code over the recorded inputs; ticks where today's verdicts differ are flagged (a regression check after an upgrade).
+Every batch (one swap, one price per block) is cleared again from its recorded candidates and pool answers (who is included by the priority rule, who is left out and why, the committed lowest limit), and its allocation recomputed from the swap's output against what each order was credited; a batch that differs is named with the order.
 Keys: ←/→ one tick, space play/pause, Home/End first/last, n next difference, ↑/↓ scroll orders, q quit.
---check prints only the differences and exits 1 when there are any (0: none; ${NOTHING_TO_CHECK_EXIT}: no tick could be checked). Without a terminal it prints every tick, then the check.`
+--check prints only the differences and exits 1 when there are any (0: none; ${NOTHING_TO_CHECK_EXIT}: no tick nor batch could be checked). Without a terminal it prints every tick, then the check.`
   static override examples = [
     '<%= config.bin %> executions replay rocket',
     '<%= config.bin %> executions replay rocket --check',
@@ -27,7 +28,7 @@ Keys: ←/→ one tick, space play/pause, Home/End first/last, n next difference
     const { args, flags } = await this.parse(ExecutionsReplay)
     const journal = await (await this.adminClient(flags)).executionJournal(args.slug)
     const replays = replayAll(journal)
-    const check = checkReplays(args.slug, replays)
+    const check = checkReplays(args.slug, replays, replayBatches(journal))
     if (flags.check || this.jsonEnabled() || !process.stdout.isTTY) {
       if (!this.jsonEnabled()) {
         if (!flags.check) {
@@ -36,7 +37,7 @@ Keys: ←/→ one tick, space play/pause, Home/End first/last, n next difference
         }
         this.log(checkText(check).join('\n'))
       }
-      const code = check.differing.length > 0 ? 1 : check.checkable === 0 ? NOTHING_TO_CHECK_EXIT : 0
+      const code = checkDiffers(check) ? 1 : !checkedAnything(check) ? NOTHING_TO_CHECK_EXIT : 0
       if (flags.check && code !== 0) {
         if (this.jsonEnabled()) this.logJson(check)
         this.exit(code)

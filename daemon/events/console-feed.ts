@@ -7,12 +7,16 @@ import {
   type LaunchesSnapshot,
   type OrderBrief,
   type ReviewsSnapshot,
+  SNAPSHOT_BATCHES,
   SNAPSHOT_TICKS,
   scopeOf,
 } from '../../src/admin-api/console-events.ts'
 import type { OrderVerdict } from '../../src/domain/execution/verdicts.ts'
 import type { OrderRecord, ProjectRecord, ReviewItem } from '../../src/domain/records.ts'
 import type { Journal } from '../../src/journal/journal.ts'
+import { createBatchJournal } from '../../src/journal/batch-journal.ts'
+import type { BatchRecord } from '../../src/journal/batch-records.ts'
+import { batchBrief } from '../../src/admin-api/batch-brief.ts'
 import type { CandidateRecord, LaunchRecord, OrderEvent, PriceTick, TickDecision } from '../../src/journal/journal-records.ts'
 import type { Store, StoreOperation } from '../../src/store/open-store.ts'
 
@@ -70,6 +74,7 @@ export const decisionBrief = (decision: TickDecision): DecisionBrief => {
  */
 export function createConsoleFeed(deps: { store: Store; journal: Journal; history?: number }): ConsoleFeed {
   const { store, journal } = deps
+  const batches = createBatchJournal(store)
   const history = deps.history ?? FEED_HISTORY
   const boot = randomBytes(4).toString('hex')
   const entries: Entry[] = []
@@ -115,6 +120,7 @@ export function createConsoleFeed(deps: { store: Store; journal: Journal; histor
       else if (op.sublevel === journal.sub.decisions) out.push({ type: 'decision', decision: decisionBrief(value as TickDecision) })
       else if (op.sublevel === journal.sub.orderEvents) out.push({ type: 'order_event', event: value as OrderEvent })
       else if (op.sublevel === journal.sub.candidates) out.push({ type: 'candidate', candidate: value as CandidateRecord })
+      else if (op.sublevel === batches.sub) out.push({ type: 'batch', batch: batchBrief(value as BatchRecord) })
     }
     return out
   }
@@ -134,15 +140,30 @@ export function createConsoleFeed(deps: { store: Store; journal: Journal; histor
     for await (const order of store.sub.orders.values()) if (wanted(order.slug) && order.status !== 'deleted') orders.push(orderBrief(order))
     const launched = new Set(launches.map((l) => l.slug))
     const moved = orders.filter((o) => launched.has(o.slug) && o.status !== 'active')
-    const [ticks, decisions, actions, candidates] = await Promise.all([
+    const [ticks, decisions, actions, candidates, batchBriefs] = await Promise.all([
       Promise.all(launches.map((l) => journal.recentTicks(l.slug, SNAPSHOT_TICKS))).then((lists) => lists.flat()),
       Promise.all(launches.map((l) => journal.latestDecision(l.slug))).then((list) =>
         list.filter((d): d is TickDecision => d !== undefined).map(decisionBrief),
       ),
       Promise.all(moved.map((o) => journal.orderEventsOf(o.keyId, o.slug))).then((lists) => lists.flat().sort((a, b) => a.at - b.at)),
       journal.candidates().then((list) => list.filter((c) => wanted(c.slug))),
+      Promise.all(launches.map((l) => batches.ofLaunch(l.chain, l.slug, l.blockNumber))).then((lists) =>
+        lists.flatMap((list) => list.slice(-SNAPSHOT_BATCHES).map(batchBrief)),
+      ),
     ])
-    return { type: 'snapshot', scope: 'launches', at: Date.now(), projects, launches, ticks, orders, decisions, candidates, actions }
+    return {
+      type: 'snapshot',
+      scope: 'launches',
+      at: Date.now(),
+      projects,
+      launches,
+      ticks,
+      orders,
+      decisions,
+      candidates,
+      actions,
+      batches: batchBriefs,
+    }
   }
 
   async function reviewsSnapshot(): Promise<ReviewsSnapshot> {

@@ -29,6 +29,12 @@ export function batchExecutingOps(
 ): BatchRecord | undefined {
   const { tick, launch, planned, current, followers, decisionOf, at } = input
   const buys = [...planned.buys.values()]
+  // Left out by the clearing: the planner's `submitted` becomes the reason, the same name (verdicts.ts), so the tick
+  // decision says who was left out of the block's batch and why (written even when nothing is left to send).
+  for (const exclusion of planned.record.excluded) {
+    const decision = decisionOf.get(exclusion.keyId)
+    if (decision) decision.verdict = exclusion.reason
+  }
   const still = new Set<string>()
   for (const [i, buy] of buys.entries()) {
     const { order } = buy.candidate
@@ -47,7 +53,14 @@ export function batchExecutingOps(
     const limit = toExecutableOrder(planned.buys.get(e.keyId)!.candidate.order, e.wallet).limitFdv
     if (limit !== null && (lowest === null || limit < lowest)) lowest = limit
   }
-  const record: BatchRecord = { ...planned.record, included, lowestLimitFdv: lowest === null ? null : lowest.toString(), at }
+  const dropped = planned.record.included.filter((e) => !still.has(e.keyId))
+  const record: BatchRecord = {
+    ...planned.record,
+    included,
+    ...(dropped.length > 0 ? { dropped } : {}),
+    lowestLimitFdv: lowest === null ? null : lowest.toString(),
+    at,
+  }
   for (const [i, buy] of buys.entries()) {
     const { order } = buy.candidate
     if (!still.has(order.keyId)) continue

@@ -6,7 +6,7 @@ import { batchIdOf } from '../../src/domain/batch/batch-id.ts'
 import { type BatchCandidate, type BatchClearing, clearBatch, clearBatchQuoted } from '../../src/domain/batch/clear-batch.ts'
 import { type ExecutableOrder, toExecutableOrder } from '../../src/domain/execution/executable-order.ts'
 import type { BuyToSubmit } from '../../src/domain/execution/executor-plan.ts'
-import type { BatchRecord } from '../../src/journal/batch-records.ts'
+import type { BatchClearingRecord, BatchRecord } from '../../src/journal/batch-records.ts'
 import type { LaunchRecord, PriceTick } from '../../src/journal/journal-records.ts'
 import type { ExecutorContext } from './executor-context.ts'
 
@@ -62,20 +62,61 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
     return next
   }
 
-  /** The pool function: the real swap quoted at the next block, or the tick's cap as a straight line without a quoter. */
-  async function clear(tick: PriceTick, launch: LaunchRecord, candidates: BatchCandidate[], maxBuyers: number): Promise<BatchClearing> {
+  /**
+   * The pool function: the real swap quoted at the next block, or the tick's cap as a straight line without a quoter.
+   * Every answer it gave is recorded with the batch (`clearing.evaluations`), so the replay decides it again exactly.
+   */
+  async function clear(
+    tick: PriceTick,
+    launch: LaunchRecord,
+    candidates: BatchCandidate[],
+    /** The candidates' keyIds, in their order. */
+    keyIds: readonly string[],
+    maxBuyers: number,
+  ): Promise<{ clearing: BatchClearing; record: BatchClearingRecord }> {
     const totalSupply = BigInt(launch.totalSupply)
     const base = { candidates, totalSupply, maxBuyers, policy: ctx.policy }
     const cap = tick.effectiveCapAtoms === null ? null : BigInt(tick.effectiveCapAtoms)
     const formula = (usdcIn: bigint) => (cap === null || cap <= 0n ? 0n : (usdcIn * totalSupply) / cap)
+    const recordOf = (pool: BatchClearingRecord['pool'], evaluations: BatchClearingRecord['evaluations']): BatchClearingRecord => ({
+      pool,
+      policy: ctx.policy.name,
+      maxBuyers,
+      totalSupply: totalSupply.toString(),
+      candidates: candidates.map((c, i) => [
+        keyIds[i]!,
+        c.order.maxSpend.toString(),
+        c.order.limitFdv === null ? null : c.order.limitFdv.toString(),
+        c.spend.toString(),
+      ]),
+      evaluations,
+    })
     try {
       if (ctx.quotes.canQuote(launch.chain)) {
-        return await clearBatchQuoted({ ...base, tokensOut: async (usdcIn) => (await ctx.quotes.tokensOut(tick, launch, usdcIn)) ?? 0n })
+        const evaluations: BatchClearingRecord['evaluations'] = []
+        const clearing = await clearBatchQuoted({
+          ...base,
+          tokensOut: async (usdcIn) => {
+            const out = (await ctx.quotes.tokensOut(tick, launch, usdcIn)) ?? 0n
+            evaluations.push([usdcIn.toString(), out.toString()])
+            return out
+          },
+        })
+        return { clearing, record: recordOf('quote', evaluations) }
       }
     } catch (error) {
       ctx.log.warn({ err: error, slug: launch.slug, block: tick.blockNumber }, 'quote of the batch failed: cleared on the formula (the chain checks the limit)')
     }
-    return clearBatch({ ...base, tokensOut: formula })
+    const evaluations: BatchClearingRecord['evaluations'] = []
+    const clearing = clearBatch({
+      ...base,
+      tokensOut: (usdcIn) => {
+        const out = formula(usdcIn)
+        evaluations.push([usdcIn.toString(), out.toString()])
+        return out
+      },
+    })
+    return { clearing, record: recordOf('formula', evaluations) }
   }
 
   return {
@@ -99,7 +140,13 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
         byId.set(order.id, b)
         return { order, spend: b.spendAtoms }
       })
-      const clearing = await clear(tick, launch, candidates, batchMaxBuyers(txGasCapOf(ctx.chains[launch.chain])))
+      const { clearing, record: clearingRecord } = await clear(
+        tick,
+        launch,
+        candidates,
+        batchable.map((b) => b.candidate.order.keyId),
+        batchMaxBuyers(txGasCapOf(ctx.chains[launch.chain])),
+      )
       if (clearing.included.length === 0)
         ctx.log.info({ slug: launch.slug, block: tick.blockNumber, excluded: clearing.excluded.length }, 'batch cleared empty')
       const sequence = await nextSequence(launch)
@@ -134,6 +181,7 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
           const { order, wallet } = byId.get(exc.candidate.order.id)!.candidate
           return { keyId: order.keyId, slug: order.slug, wallet, spendAtoms: exc.candidate.spend.toString(), rank: exc.rank, reason: exc.reason }
         }),
+        clearing: clearingRecord,
         state: 'journaled',
         at: ctx.now(),
         swept: 0,

@@ -33,6 +33,12 @@ const OWN_RESULTS = {
     ticks: z.number().int(),
     checkable: z.number().int(),
     differing: z.array(z.strictObject({ tick: z.number().int(), blockNumber: integerString, reason: z.string(), differences: z.array(z.string()) })),
+    batches: z.strictObject({
+      count: z.number().int(),
+      checkable: z.number().int(),
+      allocationsChecked: z.number().int(),
+      differing: z.array(z.strictObject({ batchId: z.string(), sequence: z.number().int(), tickBlock: integerString, differences: z.array(z.string()) })),
+    }),
   }),
   'launches:watch': z.strictObject({
     title: z.string(),
@@ -51,6 +57,7 @@ const OWN_RESULTS = {
         orders: z.array(z.strictObject({ label: z.string(), count: z.number().int(), spend: z.string() })),
         latency: z.string(),
         swaps: z.array(z.string()),
+        batches: z.array(z.string()),
         actions: z.array(z.string()),
       }),
     ),

@@ -1,6 +1,8 @@
 import type { OrderStatus, ProjectRecord, ReviewItem } from '../domain/records.ts'
 import type { OrderVerdict } from '../domain/execution/verdicts.ts'
 import type { CandidateRecord, LaunchRecord, OrderEvent, PriceTick } from '../journal/journal-records.ts'
+import type { BatchState } from '../journal/batch-records.ts'
+import type { BatchExclusionReason } from '../domain/batch/clear-batch.ts'
 
 /**
  * The admin event stream (`GET /admin/v1/events`, server-sent events, operator token): what the indexer and the
@@ -34,6 +36,39 @@ export interface DecisionBrief {
   verdicts: Record<string, OrderVerdict>
 }
 
+/**
+ * One batch of a launch (one swap, one price per block) as the dashboard shows it: src/admin-api/batch-brief.ts
+ * builds it from the journaled record at each write (journaled, sent, executed, swept, released).
+ */
+export interface BatchBrief {
+  slug: string
+  batchId: string
+  sequence: number
+  /** The tick's block it was cleared at (it lands in the next). */
+  tickBlock: string
+  state: BatchState
+  /** The block it executed in and its transaction (null: not executed). */
+  blockNumber: string | null
+  txHash: string | null
+  /** Buyers sent with it; of those, skipped by the chain (their pull failed). */
+  buyers: number
+  skipped: number
+  /** Stablecoin atoms paid in: the chain's once executed, else what the included spend. */
+  totalInAtoms: string
+  /**
+   * Token atoms the swap returned (before the fee): the chain's once executed, else the clearing's prediction. With the
+   * launch's supply and decimals, the clearing price per token and as FDV follow (watch-view.ts).
+   */
+  tokensOut: string
+  /** The lowest limit committed with it (stablecoin atoms of FDV); null: none. */
+  lowestLimitFdv: string | null
+  /** Left out by the clearing: how many per reason, and the first few in priority order (BATCH_EXCLUDED_SHOWN). */
+  excludedCounts: Partial<Record<BatchExclusionReason, number>>
+  excluded: Array<{ keyId: string; spendAtoms: string; rank: number; reason: BatchExclusionReason }>
+  /** Why a released batch took nothing. */
+  releaseReason: string | null
+}
+
 export interface LaunchesSnapshot {
   type: 'snapshot'
   scope: 'launches'
@@ -47,6 +82,8 @@ export interface LaunchesSnapshot {
   candidates: CandidateRecord[]
   /** The executor's order events (oldest first) of every order it moved: what latencies and the action log start from. */
   actions: OrderEvent[]
+  /** Per launched project, its latest batches (oldest first, at most SNAPSHOT_BATCHES). Absent from older daemons. */
+  batches?: BatchBrief[]
 }
 
 export interface ReviewsSnapshot {
@@ -69,9 +106,12 @@ export type ConsoleEvent =
   | { type: 'order'; order: OrderBrief }
   | { type: 'order_event'; event: OrderEvent }
   | { type: 'candidate'; candidate: CandidateRecord }
+  | { type: 'batch'; batch: BatchBrief }
   | { type: 'review'; item: ReviewItem }
 
 export const SNAPSHOT_TICKS = 240
+/** Batches per launched project in a snapshot (what the dashboard keeps). */
+export const SNAPSHOT_BATCHES = 20
 
 /** The project an event is about (undefined: snapshots, reviews). */
 export function eventSlug(event: ConsoleEvent): string | undefined {
@@ -92,6 +132,8 @@ export function eventSlug(event: ConsoleEvent): string | undefined {
       return event.event.slug
     case 'candidate':
       return event.candidate.slug
+    case 'batch':
+      return event.batch.slug
     default:
       return undefined
   }

@@ -1,6 +1,6 @@
 import type { ChainKey } from '../chain/chain-keys.ts'
 import { padNumber } from '../store/cursor.ts'
-import type { Store, StoreOperation } from '../store/open-store.ts'
+import type { Store, StoreOperation, Sublevel } from '../store/open-store.ts'
 import { put } from '../store/open-store.ts'
 import { readAll } from '../store/paginate.ts'
 import type { BatchRecord, BatchState } from './batch-records.ts'
@@ -22,6 +22,10 @@ export interface BatchJournal {
   nextSequence(chain: ChainKey, slug: string, launchBlock: string): Promise<number>
   /** Batches whose fate is unknown or whose tokens are not all swept, on a chain (or all chains). */
   open(chain?: ChainKey): Promise<BatchRecord[]>
+  /** Every batch of one launch, in sequence order (`executions replay`). */
+  ofLaunch(chain: ChainKey, slug: string, launchBlock: string): Promise<BatchRecord[]>
+  /** The sublevel the records are written to (the console feed recognises their writes by it). */
+  readonly sub: Sublevel<BatchRecord>
 }
 
 export function createBatchJournal(store: Store): BatchJournal {
@@ -38,6 +42,10 @@ export function createBatchJournal(store: Store): BatchJournal {
       const prefix = launchPrefix(chain, slug, launchBlock)
       for await (const value of sub.values({ gte: prefix, lt: `${prefix}\xff`, reverse: true, limit: 1 })) return (value as BatchRecord).sequence + 1
       return 0
+    },
+    sub,
+    async ofLaunch(chain, slug, launchBlock) {
+      return (await readAll(sub, launchPrefix(chain, slug, launchBlock))).map((e) => e.value)
     },
     async open(chain) {
       return (await readAll(sub, chain ? `${chain}!` : '')).map((e) => e.value).filter((r) => OPEN.has(r.state))

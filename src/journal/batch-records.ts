@@ -38,6 +38,26 @@ export interface BatchExclusionRecord {
   reason: BatchExclusionReason
 }
 
+/**
+ * What the clearing was decided from, recorded when it was cleared so `executions replay --check` decides it again
+ * exactly, offline (src/console/replay/replay-batch.ts): the candidates as the priority rule saw them and every answer of the
+ * pool function (a quote is chain state at the tick, not recomputable later). Absent on batches journaled before it was.
+ */
+export interface BatchClearingRecord {
+  /** The pool function: the real swap quoted at the next block, or the tick's effective cap as a straight line. */
+  pool: 'quote' | 'formula'
+  /** The prioritisation policy's name. */
+  policy: string
+  /** The gas budget as a buyer count. */
+  maxBuyers: number
+  /** The token's, atoms. */
+  totalSupply: string
+  /** The candidates in the clearing's input order: keyId, the order's max spend (atoms), its FDV limit (atoms; null: none), what it may spend now. */
+  candidates: Array<[keyId: string, maxSpendAtoms: string, limitFdvAtoms: string | null, spendAtoms: string]>
+  /** Each stablecoin amount the clearing priced, in the order asked, with the token atoms the pool function returned. */
+  evaluations: Array<[stablecoinIn: string, tokensOut: string]>
+}
+
 /** What the chain recorded: BatchExecuted and the buyers it skipped (their pull failed: they withdrew). */
 export interface BatchExecutionRecord {
   txHash: Hash
@@ -69,6 +89,13 @@ export interface BatchRecord {
   predictedTokensOut: string
   included: BatchEntryRecord[]
   excluded: BatchExclusionRecord[]
+  /**
+   * Cleared into the batch but not sent with it: the order changed under the executor between clearing and the write
+   * (PATCHed, deleted, executing elsewhere; its verdict `in_flight`). `lowestLimitFdv` is the lowest of those left.
+   */
+  dropped?: BatchEntryRecord[]
+  /** What the clearing was decided from (see BatchClearingRecord). */
+  clearing?: BatchClearingRecord
   state: BatchState
   at: number
   txHash?: Hash

@@ -1,4 +1,6 @@
 import { PrebuyError } from '../common/errors.ts'
+import { createBatchJournal } from '../journal/batch-journal.ts'
+import type { BatchRecord } from '../journal/batch-records.ts'
 import type { Journal } from '../journal/journal.ts'
 import type { LaunchRecord, OrderEvent, TickDecision } from '../journal/journal-records.ts'
 import { ORDER_STATUSES } from '../domain/records.ts'
@@ -12,6 +14,11 @@ export interface ExecutionJournal {
   decisions: TickDecision[]
   /** Every executor transition of the project's orders (executing, filled, failed, expired), oldest first. */
   events: OrderEvent[]
+  /**
+   * Every batch of the launch (one swap, one price per block), in sequence order: inclusion, exclusions, the clearing's
+   * inputs and the chain's execution. Absent from daemons older than the batch.
+   */
+  batches?: BatchRecord[]
 }
 
 export interface ExecutionJournalService {
@@ -25,6 +32,7 @@ export function createExecutionJournalService(deps: {
   projects: Pick<ProjectService, 'ordersOfProject'>
 }): ExecutionJournalService {
   const { store, journal } = deps
+  const batchJournal = createBatchJournal(store)
   return {
     async journalOf(slug) {
       const project = await store.sub.projects.get(slug)
@@ -33,8 +41,12 @@ export function createExecutionJournalService(deps: {
       if (!launch) throw new PrebuyError('not_launched', `Project ${slug} has not launched: nothing was executed yet.`)
       // The project's buyers, whatever their orders' status, then their events on this project.
       const keyIds = new Set((await deps.projects.ordersOfProject(slug, ORDER_STATUSES)).map((o) => o.keyId))
-      const [decisions, perKey] = await Promise.all([journal.decisionsOf(slug), Promise.all([...keyIds].map((keyId) => journal.orderEventsOf(keyId, slug)))])
-      return { launch, decisions, events: perKey.flat().sort((a, b) => a.at - b.at) }
+      const [decisions, perKey, batches] = await Promise.all([
+        journal.decisionsOf(slug),
+        Promise.all([...keyIds].map((keyId) => journal.orderEventsOf(keyId, slug))),
+        batchJournal.ofLaunch(launch.chain, slug, launch.blockNumber),
+      ])
+      return { launch, decisions, events: perKey.flat().sort((a, b) => a.at - b.at), batches }
     },
   }
 }

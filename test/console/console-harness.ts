@@ -1,7 +1,9 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Address } from 'viem'
+import { type Address, createPublicClient, erc20Abi, http } from 'viem'
+import { batchBuyerAddress, serviceBatchBuyerArgs } from '../../daemon/executor/batch-buyer-address.ts'
+import { buyRouterAddress } from '../../daemon/executor/ensure-buy-router.ts'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { createAdminClient, type AdminClient } from '../../src/admin-client/admin-client.ts'
 import { silentLogger } from '../../src/common/logger.ts'
@@ -16,6 +18,8 @@ const PUBLIC = '/api/public/v1'
 export class ConsoleHarness {
   daemon!: RunningDaemon
   admin!: AdminClient
+  /** Each project's buyers' service wallets, as projectWithOrders created them. */
+  readonly buyerWallets = new Map<string, Address[]>()
   private config!: PrebuyConfig
 
   private constructor(readonly dataDir: string) {}
@@ -84,9 +88,34 @@ export class ConsoleHarness {
     for (let i = 0; i < buyers; i++) {
       const created = await this.call('POST', '/api-keys', undefined, { label: `${slug}-buyer-${i}` })
       await this.admin.devnetFund({ address: created.body.serviceWalletAddress, chain: 'base', usdc: '1000' })
+      this.buyerWallets.set(slug, [...(this.buyerWallets.get(slug) ?? []), created.body.serviceWalletAddress])
       const placed = await this.call('POST', '/orders', created.body.apiKey, { items: [{ slug, ...order(i), expiresInMs: 3_600_000 }] })
       if (placed.body.results?.[0]?.ok !== true) throw new Error(`order refused: ${JSON.stringify(placed.body)}`)
     }
     return creator
+  }
+
+  /**
+   * Waits (deadline `ms`) until every buyer wallet of `slug` allows the daemon's batch buyer on base at least `usdc`:
+   * the daemon approves it ahead of the launch (approve-ahead.ts), so the launch's buys then go through one batch. The
+   * batch buyer's address is the daemon's own derivation (launch-workers.ts: CREATE2 of the router and the bundler).
+   */
+  async waitForBatchApprovals(slug: string, usdc: bigint, ms = 60_000): Promise<void> {
+    const deployments = (await this.admin.devnetDeployments()) as {
+      chains: Record<string, { rpcUrl: string; bundler: Address; addresses: { poolManager: Address; stablecoin: Address } }>
+    }
+    const base = deployments.chains.base!
+    const spender = batchBuyerAddress(serviceBatchBuyerArgs(buyRouterAddress(base.addresses.poolManager), base.bundler))
+    const client = createPublicClient({ transport: http(base.rpcUrl) })
+    const wallets = this.buyerWallets.get(slug) ?? []
+    const deadline = Date.now() + ms
+    for (;;) {
+      const allowances = await Promise.all(
+        wallets.map((owner) => client.readContract({ address: base.addresses.stablecoin, abi: erc20Abi, functionName: 'allowance', args: [owner, spender] })),
+      )
+      if (allowances.every((a) => a >= usdc * 1_000_000n)) return
+      if (Date.now() > deadline) throw new Error(`the batch buyer approvals of ${slug} did not land within ${ms} ms: ${allowances.join(', ')}`)
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    }
   }
 }

@@ -328,6 +328,27 @@ describe('operator console, end to end', () => {
     }
   })
 
+  it("launches watch shows the block's batch (one swap, one price): clearing price per token and as FDV, buyers, total spent; replay --check reproduces it", async () => {
+    const creator = await h.projectWithOrders('comet', 3, (i) => ({ maxSpendUsdc: String(40 + i * 10), maxFdvUsdc: null }), 'CMT')
+    await h.waitForBatchApprovals('comet', 40n)
+    const screen = new TmuxTerminal(`node bin/run.js launches watch comet --data-dir ${h.dataDir}`, { cwd: REPO_ROOT })
+    try {
+      await screen.waitFor('the waiting book', (s) => s.includes('comet · base · clanker · open_market · 3 orders'))
+      await h.admin.devnetLaunch({ launchpad: 'clanker', creator, chain: 'base', name: 'Comet', symbol: 'CMT' })
+      const shown = await screen.waitFor('the batch executed', (s) =>
+        /block \d+ batch 0 · 3 buyers · \$150 spent · clearing \$[\d.]+ per token \(FDV \$[\d.]+k?\)/.test(s),
+      )
+      expect(shown).toMatch(/filled 3 \(\$150\)/)
+    } finally {
+      screen.close()
+    }
+    const json = await runCli<WatchView>(h.dataDir, ['launches', 'watch', 'comet'])
+    expect(json.json.launched[0]!.batches[0]).toMatch(/^block \d+ batch 0 · 3 buyers · \$150 spent · clearing /)
+    const check = await runCli<ReplayCheck>(h.dataDir, ['executions', 'replay', 'comet', '--check'])
+    expect(check.code, check.stdout + check.stderr).toBe(0)
+    expect(check.json.batches).toMatchObject({ count: 1, checkable: 1, allocationsChecked: 1, differing: [] })
+  })
+
   it('a daemon that is not running: one clear line and exit 1', async () => {
     const result = await runCli(`${h.dataDir}-missing`, ['launches', 'watch'], { human: true })
     expect(result.code).toBe(1)

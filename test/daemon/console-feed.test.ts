@@ -8,6 +8,8 @@ import type { ConsoleEvent } from '../../src/admin-api/console-events.ts'
 import { createConsoleFeed, type ConsoleFeed } from '../../daemon/events/console-feed.ts'
 import type { ReviewItem } from '../../src/domain/records.ts'
 import { createJournal, type Journal } from '../../src/journal/journal.ts'
+import { createBatchJournal } from '../../src/journal/batch-journal.ts'
+import type { BatchRecord } from '../../src/journal/batch-records.ts'
 import type { Store } from '../../src/store/open-store.ts'
 import { put } from '../../src/store/open-store.ts'
 import { openTempStore } from '../support/temp-store.ts'
@@ -112,6 +114,50 @@ describe('console feed: the admin event stream from committed store batches', ()
     await feed.subscribe({ scope: 'launches', ...c.subscription })
     await store.batch(journal.deleteLaunch(launch))
     expect(c.got.at(-1)!.event).toEqual({ type: 'launch_reverted', slug: 'rocket' })
+  })
+
+  it('a journaled batch (one swap, one price per block) is a batch event as each write lands, and in the snapshot', async () => {
+    const launch = launchRecord('rocket')
+    await store.batch(journal.putLaunch(launch))
+    const batches = createBatchJournal(store)
+    const record: BatchRecord = {
+      batchId: `0x${'01'.repeat(32)}`,
+      chain: 'base',
+      slug: 'rocket',
+      launchBlock: launch.blockNumber,
+      sequence: 0,
+      tickBlock: '101',
+      batchBuyer: `0x${'b0'.repeat(20)}`,
+      token: launch.token,
+      lowestLimitFdv: null,
+      predictedTokensOut: '1000',
+      included: [
+        {
+          keyId: 'k1',
+          slug: 'rocket',
+          userIndex: 0,
+          wallet: `0x${'01'.repeat(20)}`,
+          orderId: `0x${'00'.repeat(32)}`,
+          spendAtoms: '5000000',
+          rank: 0,
+          predicted: { gross: '1000', fee: '30', net: '970' },
+        },
+      ],
+      excluded: [{ keyId: 'k2', slug: 'rocket', wallet: `0x${'02'.repeat(20)}`, spendAtoms: '1000000', rank: 1, reason: 'limit_below_clearing' }],
+      state: 'journaled',
+      at: 1,
+      swept: 0,
+    }
+    const c = collector()
+    await feed.subscribe({ scope: 'launches', ...c.subscription })
+    await store.batch([batches.put(record)])
+    expect(c.got.at(-1)!.event).toMatchObject({
+      type: 'batch',
+      batch: { slug: 'rocket', sequence: 0, state: 'journaled', buyers: 1, totalInAtoms: '5000000', excludedCounts: { limit_below_clearing: 1 } },
+    })
+    const later = collector()
+    await feed.subscribe({ scope: 'launches', ...later.subscription })
+    expect(later.got[0]!.event).toMatchObject({ type: 'snapshot', batches: [{ batchId: record.batchId, buyers: 1 }] })
   })
 
   it('a batch committed while the snapshot is read comes after the snapshot', async () => {

@@ -4,6 +4,7 @@ import { batchBuyerAbi } from '../../daemon/executor/batch-buyer-abi.ts'
 import { buyRouterAbi } from '../../daemon/executor/buy-router-abi.ts'
 import type { LaunchedToken } from '../../devnet/launchpads/launch-token.ts'
 import { EIP_7825_TX_GAS_CAP } from '../../src/chain/tx-gas-cap.ts'
+import { checkDiffers, checkReplays, checkText, replayAll, replayBatches } from '../../src/console/replay/replay-check.ts'
 import { createBatchJournal } from '../../src/journal/batch-journal.ts'
 import type { BatchRecord } from '../../src/journal/batch-records.ts'
 import { type Buyer, type FlowHarness, startFlowHarness } from './flow-harness.ts'
@@ -183,5 +184,45 @@ describe('one price per block: the executor buys approved wallets through Prebuy
     // Left out, it did not buy above its limit: still active (the price only rose), its stablecoin untouched.
     expect((await h.getOrder(limited, slug))?.status).toBe('active')
     expect(await h.usdcOf(limited.wallet)).toBe(100n * USDC)
+
+    // The tick decision says the same (one vocabulary): the batch's tick gives the left-out order its reason.
+    const decisions = await h.journal.decisionsOf(slug)
+    const batchTick = decisions.find((d) => d.batchId === batch.batchId)!
+    expect(batchTick.orders.find((o) => o.keyId === limited.keyId)?.verdict).toBe('limit_below_clearing')
+    expect(
+      batchTick.orders
+        .filter((o) => o.verdict === 'submitted')
+        .map((o) => o.keyId)
+        .sort(),
+    ).toEqual(buyers.map((b) => b.keyId).sort())
+    // The clearing's inputs are journaled: every candidate, and the pool's answer (the real swap quoted) for each size tried.
+    expect(batch.clearing).toMatchObject({ pool: 'quote', policy: 'spend-desc-then-limit-desc' })
+    expect(batch.clearing!.candidates).toHaveLength(unlimited + 1)
+    expect(batch.clearing!.evaluations.length).toBeGreaterThan(0)
+
+    // executions replay --check on the real journal: the batch's inclusion, committed limit and allocation are reproduced.
+    const journal = await h.services.executions.journalOf(slug)
+    const check = checkReplays(slug, replayAll(journal), replayBatches(journal))
+    expect(check.batches.differing).toEqual([])
+    expect(check.batches.count).toBeGreaterThan(0)
+    expect(check.batches.checkable).toBe(check.batches.count)
+    expect(check.batches.allocationsChecked).toBeGreaterThan(0)
+    // Left out of the batch is not a planning regression either.
+    expect(check.differing.flatMap((d) => d.differences).filter((line) => line.includes(limited.keyId))).toEqual([])
+
+    // A journal tampered with: the left-out order moved into the batch, one fill credited an atom more. The check fails
+    // naming the batch and the orders.
+    const tampered = structuredClone(journal)
+    const first = tampered.batches!.find((b) => b.batchId === batch.batchId)!
+    const out = first.excluded.shift()!
+    first.included.push({ ...first.included[0]!, keyId: out.keyId, rank: out.rank, spendAtoms: out.spendAtoms })
+    const fill = tampered.events.find((e) => e.to === 'filled' && e.txHash === batch.execution!.txHash && e.keyId === buyers[0]!.keyId)!
+    fill.tokensReceived = (BigInt(fill.tokensReceived!) + 1n).toString()
+    const failed = checkReplays(slug, replayAll(tampered), replayBatches(tampered))
+    expect(checkDiffers(failed)).toBe(true)
+    const differing = failed.batches.differing.find((d) => d.batchId === batch.batchId)!
+    expect(differing.differences).toContain(`order ${limited.keyId}: included at rank ${unlimited}, today left out (limit_below_clearing) at rank ${unlimited}`)
+    expect(differing.differences.some((line) => line.startsWith(`order ${buyers[0]!.keyId}: credited ${fill.tokensReceived} tokens`))).toBe(true)
+    expect(checkText(failed).join('\n')).toContain(`batch 0 ${batch.batchId}`)
   }, 400_000)
 })

@@ -83,6 +83,12 @@ function FullPanel({ panel }: { panel: LaunchPanel }): ReactElement {
           {line}
         </Text>
       ))}
+      {panel.batches.map((line, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: positional lines of text, replaced as a whole each frame
+        <Text key={`batch${i}`} color={line.startsWith(' ') ? 'yellow' : 'magenta'} wrap="truncate-end">
+          {line}
+        </Text>
+      ))}
       {panel.actions.map((line, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: positional lines of text, replaced as a whole each frame
         <Text key={i} wrap="truncate-end">

@@ -1,4 +1,4 @@
-import type { ConsoleEvent, DecisionBrief, LaunchesSnapshot, OrderBrief } from '../../admin-api/console-events.ts'
+import type { BatchBrief, ConsoleEvent, DecisionBrief, LaunchesSnapshot, OrderBrief } from '../../admin-api/console-events.ts'
 import type { StreamSignal } from '../../admin-client/event-stream.ts'
 import type { ProjectRecord } from '../../domain/records.ts'
 import type { CandidateRecord, LaunchRecord, OrderEvent, PriceTick } from '../../journal/journal-records.ts'
@@ -8,6 +8,8 @@ import { isInterrupt, type KeyPress } from '../key-press.ts'
 export const TICKS_KEPT = 240
 /** Executor actions kept per project. */
 export const ACTIONS_KEPT = 40
+/** Batches kept per project (the latest by sequence). */
+export const BATCHES_KEPT = 20
 
 /** One line of a project's action log: executor order events of one kind grouped by block (sent) or transaction. */
 export interface ActionEntry {
@@ -37,6 +39,8 @@ export interface WatchState {
   /** By `${chain}!${slug}!${token}`. */
   candidates: ReadonlyMap<string, CandidateRecord>
   actions: ReadonlyMap<string, readonly ActionEntry[]>
+  /** Per project, its latest batches in sequence order, each as last written (journaled, sent, executed, ...). */
+  batches: ReadonlyMap<string, readonly BatchBrief[]>
   /** Per project, per order: its fill's latency from the launch. */
   fills: ReadonlyMap<string, ReadonlyMap<string, FillLatency>>
   /** Order events already applied (a snapshot and the events held while it was read may overlap). */
@@ -59,12 +63,16 @@ export function initialWatchState(slug: string | null = null): WatchState {
     decisions: new Map(),
     candidates: new Map(),
     actions: new Map(),
+    batches: new Map(),
     fills: new Map(),
     seenEvents: new Set(),
     selected: 0,
     quit: false,
   }
 }
+
+/** A batch's states in the order it moves through them (released ends a journaled or sent one). */
+const BATCH_STATE_ORDER: Readonly<Record<BatchBrief['state'], number>> = { journaled: 0, sent: 1, executed: 2, swept: 3, released: 3 }
 
 const candidateKey = (c: Pick<CandidateRecord, 'chain' | 'slug' | 'token'>) => `${c.chain}!${c.slug}!${c.token.toLowerCase()}`
 const orderEventKey = (e: OrderEvent) => `${e.keyId}!${e.slug}!${e.at}!${e.to}`
@@ -109,6 +117,7 @@ function fromSnapshot(state: WatchState, snapshot: LaunchesSnapshot): WatchState
   for (const decision of snapshot.decisions) draft.apply({ type: 'decision', decision })
   for (const candidate of snapshot.candidates) draft.apply({ type: 'candidate', candidate })
   for (const event of snapshot.actions) draft.apply({ type: 'order_event', event })
+  for (const batch of snapshot.batches ?? []) draft.apply({ type: 'batch', batch })
   const next = draft.commit({ ...fresh, connection: state.connection, selected: state.selected })
   return { ...next, selected: Math.min(state.selected, Math.max(0, next.launches.size - 1)) }
 }
@@ -126,6 +135,7 @@ class Draft {
   private decisions!: Map<string, DecisionBrief> | undefined
   private candidates!: Map<string, CandidateRecord> | undefined
   private actions!: Map<string, readonly ActionEntry[]> | undefined
+  private batches!: Map<string, readonly BatchBrief[]> | undefined
   private fills!: Map<string, ReadonlyMap<string, FillLatency>> | undefined
   private seen!: Set<string> | undefined
 
@@ -143,6 +153,7 @@ class Draft {
     this.decisions = undefined
     this.candidates = undefined
     this.actions = undefined
+    this.batches = undefined
     this.fills = undefined
     this.seen = undefined
   }
@@ -158,6 +169,7 @@ class Draft {
       decisions: this.decisions ?? state.decisions,
       candidates: this.candidates ?? state.candidates,
       actions: this.actions ?? state.actions,
+      batches: this.batches ?? state.batches,
       fills: this.fills ?? state.fills,
       seenEvents: this.seen ?? state.seenEvents,
     }
@@ -180,6 +192,8 @@ class Draft {
         this.launches.delete(event.slug)
         this.ticks ??= new Map(this.base.ticks)
         this.ticks.delete(event.slug)
+        this.batches ??= new Map(this.base.batches)
+        this.batches.delete(event.slug)
         return
       case 'tick':
         this.addTick(event.tick)
@@ -198,6 +212,9 @@ class Draft {
         this.candidates ??= new Map(this.base.candidates)
         this.candidates.set(candidateKey(event.candidate), event.candidate)
         return
+      case 'batch':
+        this.putBatch(event.batch)
+        return
       default:
         return
     }
@@ -215,6 +232,21 @@ class Draft {
     }
     const next = [...list, tick]
     this.ticks.set(tick.slug, next.length > TICKS_KEPT ? next.slice(next.length - TICKS_KEPT) : next)
+  }
+
+  /**
+   * A batch's later write replaces its earlier one; one of an earlier state (a snapshot and the events held while it
+   * was read may overlap) is dropped. The list stays in sequence order, the latest kept.
+   */
+  private putBatch(batch: BatchBrief): void {
+    this.batches ??= new Map(this.base.batches)
+    const held = this.batches.get(batch.slug) ?? []
+    const current = held.find((b) => b.batchId === batch.batchId)
+    if (current && BATCH_STATE_ORDER[current.state] > BATCH_STATE_ORDER[batch.state]) return
+    const list = held.filter((b) => b.batchId !== batch.batchId)
+    list.push(batch)
+    list.sort((a, b) => a.sequence - b.sequence)
+    this.batches.set(batch.slug, list.length > BATCHES_KEPT ? list.slice(list.length - BATCHES_KEPT) : list)
   }
 
   private putOrder(order: OrderBrief): void {

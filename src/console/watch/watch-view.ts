@@ -1,5 +1,7 @@
 import { terminalSafeLine } from '../../common/terminal-safe.ts'
-import type { OrderBrief } from '../../admin-api/console-events.ts'
+import type { BatchBrief, OrderBrief } from '../../admin-api/console-events.ts'
+import type { BatchExclusionReason } from '../../domain/batch/clear-batch.ts'
+import type { LaunchRecord } from '../../journal/journal-records.ts'
 import type { OrderVerdict } from '../../domain/execution/verdicts.ts'
 import { median, percent, shortHex, sparkline, usd, usdAtoms, usdDecimal } from '../format-numbers.ts'
 import { type ActionEntry, launchedSlugs, type WatchState } from './watch-state.ts'
@@ -38,6 +40,11 @@ export interface LaunchPanel {
   orders: OrderCount[]
   latency: string
   swaps: string[]
+  /**
+   * The latest batches (one swap, one price per block), newest first: the block, buyers included, total spent, the
+   * clearing price per token and as FDV, how many were left out and why; each followed by a few left-out orders.
+   */
+  batches: string[]
   actions: string[]
 }
 
@@ -60,8 +67,22 @@ export interface WaitingRow {
 
 export const ORDER_GROUPS = ['waiting for the price', 'eligible', 'executing', 'filled', 'expired', 'failed'] as const
 
-/** Active orders the latest decision found priced out or gated: waiting for the price; every other active one is eligible. */
-const WAITING_VERDICTS: ReadonlySet<OrderVerdict> = new Set(['limit_below_cap', 'swaps_not_allowed', 'backing_off'])
+/**
+ * Active orders the latest decision found priced out or gated: waiting for the price (a limit below the block batch's
+ * clearing price is one); every other active one is eligible.
+ */
+const WAITING_VERDICTS: ReadonlySet<OrderVerdict> = new Set(['limit_below_cap', 'swaps_not_allowed', 'backing_off', 'limit_below_clearing'])
+
+/** Batches shown per launch, and left-out orders named under each. */
+const BATCHES_SHOWN = 3
+const LEFT_OUT_SHOWN = 3
+
+/** The exclusion reasons in words. */
+const EXCLUSION_WORDS: Readonly<Record<BatchExclusionReason, string>> = {
+  limit_below_clearing: 'limit below the clearing price',
+  gas_budget: 'over the gas budget',
+  no_spend: 'nothing to spend',
+}
 
 const SPARK_WIDTH = 48
 
@@ -133,9 +154,50 @@ function launchPanel(state: WatchState, slug: string): LaunchPanel {
       .map(
         (t) => `block ${t.blockNumber} ${t.reason === 'launch' ? 'launch' : 'swap  '} FDV ${usdAtoms(t.fdvUsdAtoms)} · cap ${usdAtoms(t.effectiveCapAtoms)}`,
       ),
+    batches: (state.batches.get(slug) ?? [])
+      .slice(-BATCHES_SHOWN)
+      .reverse()
+      .flatMap((b) => batchLines(b, launch)),
     actions: (state.actions.get(slug) ?? []).slice(-6).reverse().map(actionLine),
   }
 }
+
+/**
+ * One batch: where it stands, who is in, the one clearing price (stablecoin in over tokens out before the fee, per
+ * whole token and as FDV: the chain's figures once executed, the clearing's prediction before); then, when some were
+ * left out, how many per reason and the first few (separate lines: each fits a narrow terminal). Escaped for the
+ * terminal like every line built from records.
+ */
+function batchLines(b: BatchBrief, launch: Pick<LaunchRecord, 'totalSupply' | 'decimals'>): string[] {
+  const where =
+    b.blockNumber !== null
+      ? `block ${b.blockNumber} batch ${b.sequence}`
+      : `batch ${b.sequence} ${b.state === 'released' ? 'released' : b.state === 'sent' ? 'sent' : 'cleared'} at block ${b.tickBlock}`
+  const totalIn = BigInt(b.totalInAtoms)
+  const tokensOut = BigInt(b.tokensOut)
+  const price =
+    tokensOut > 0n && totalIn > 0n
+      ? ` · ${b.blockNumber === null ? 'predicted ' : ''}clearing ${usdPrice(Number(totalIn) / 1e6 / (Number(tokensOut) / 10 ** launch.decimals))} per token (FDV ${usdAtoms(((totalIn * BigInt(launch.totalSupply)) / tokensOut).toString())})`
+      : ''
+  const reasons = Object.entries(b.excludedCounts) as Array<[BatchExclusionReason, number]>
+  const leftOut = reasons.reduce((sum, [, n]) => sum + n, 0)
+  const summary = leftOut === 0 ? [] : [`  left out ${leftOut}: ${reasons.map(([reason, n]) => `${n} ${EXCLUSION_WORDS[reason]}`).join(', ')}`]
+  const skipped = b.skipped > 0 ? ` · ${b.skipped} skipped by the chain` : ''
+  const released = b.state === 'released' && b.releaseReason ? ` · ${b.releaseReason}` : ''
+  const head = `${where} · ${b.buyers} buyer${b.buyers === 1 ? '' : 's'} · ${usdAtoms(b.totalInAtoms)} spent${price}${skipped}${released}`
+  const named = b.excluded
+    .slice(0, LEFT_OUT_SHOWN)
+    .map((e) => `    ${shortKey(e.keyId)} ${usdAtoms(e.spendAtoms)} (rank ${e.rank}): ${EXCLUSION_WORDS[e.reason]}`)
+  const more = leftOut > named.length ? [`    … and ${leftOut - named.length} more`] : []
+  return [head, ...summary, ...named, ...more].map(terminalSafeLine)
+}
+
+/** A key id, shortened for a line. */
+const shortKey = (keyId: string) => (keyId.length <= 14 ? keyId : `${keyId.slice(0, 12)}…`)
+
+/** A price per token: three significant digits however small (a fresh token may cost a millionth of a cent). */
+const usdPrice = (value: number): string =>
+  value >= 1 ? usd(value) : `$${value.toLocaleString('en-US', { maximumSignificantDigits: 3, maximumFractionDigits: 20 })}`
 
 function orderCounts(orders: readonly OrderBrief[], activeGroup: (order: OrderBrief) => OrderCount['label']): OrderCount[] {
   const totals = new Map<OrderCount['label'], { count: number; spend: number }>(ORDER_GROUPS.map((g) => [g, { count: 0, spend: 0 }]))
@@ -205,6 +267,7 @@ export function watchText(view: WatchView, options: { all?: boolean } = {}): str
     lines.push(`  orders  ${panel.orders.map((o) => `${o.label} ${o.count}${o.count > 0 ? ` (${o.spend})` : ''}`).join(' · ')}`)
     lines.push(`  latency ${panel.latency}`)
     for (const swap of panel.swaps) lines.push(`  ${swap}`)
+    for (const batch of panel.batches) lines.push(`  ${batch}`)
     for (const action of panel.actions) lines.push(`  ${action}`)
   })
   if (view.candidates.length > 0) {

@@ -1,4 +1,5 @@
 import type { ExecutableOrder } from '../execution/executable-order.ts'
+import type { OrderVerdict } from '../execution/verdicts.ts'
 import { PLATFORM_FEE_BPS } from '../execution/platform-fee.ts'
 import { type PrioritisationPolicy, priorityPermutation, spendThenLimitPolicy } from '../execution/prioritisation.ts'
 import { allocateBatch, type BatchShare } from './batch-allocation.ts'
@@ -17,8 +18,9 @@ export interface BatchCandidate<O extends ExecutableOrder = ExecutableOrder> {
  *   another included order's.
  * - `gas_budget`: the batch already holds as many buyers as one transaction's gas allows.
  * - `no_spend`: nothing to spend (a spend of 0).
+ * Each is also the order's verdict in the tick decision (verdicts.ts: one vocabulary).
  */
-export type BatchExclusionReason = 'limit_below_clearing' | 'gas_budget' | 'no_spend'
+export type BatchExclusionReason = Extract<OrderVerdict, 'limit_below_clearing' | 'gas_budget' | 'no_spend'>
 
 export interface BatchExclusion<O extends ExecutableOrder = ExecutableOrder> {
   candidate: BatchCandidate<O>

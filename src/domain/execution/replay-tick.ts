@@ -4,7 +4,7 @@ import { computePriceTick } from '../../pricing/price-tick.ts'
 import { planExecution } from './executor-plan.ts'
 import type { CandidateOrder } from './prepared-book.ts'
 import { type PrioritisationPolicy, spendThenLimitPolicy } from './prioritisation.ts'
-import type { OrderDecision } from './verdicts.ts'
+import type { OrderDecision, OrderVerdict } from './verdicts.ts'
 
 /**
  * `prebuy executions replay`: a recorded tick planned again with today's code. Pricing: the effective cap computed
@@ -38,9 +38,15 @@ export interface TickReplay {
   differences: string[]
 }
 
-/** Recorded `in_flight` for a planned buy means the order changed under the executor before submission: not a regression. */
+/**
+ * Verdicts the executor gives a planned buy (`submitted` by the planner) after planning: `in_flight` when the order
+ * changed under it before submission; a batch exclusion when the block's clearing left it out (that decision is
+ * replayed with the batch record, src/console/replay/replay-batch.ts). Neither is a planning regression.
+ */
+const AFTER_PLANNING: ReadonlySet<OrderVerdict> = new Set(['in_flight', 'limit_below_clearing', 'gas_budget', 'no_spend'])
+
 const sameDecision = (recorded: OrderDecision, today: OrderDecision): string | null => {
-  if (recorded.verdict !== today.verdict && !(recorded.verdict === 'in_flight' && today.verdict === 'submitted')) {
+  if (recorded.verdict !== today.verdict && !(AFTER_PLANNING.has(recorded.verdict) && today.verdict === 'submitted')) {
     return `verdict ${recorded.verdict}, today ${today.verdict}`
   }
   if (recorded.verdict !== today.verdict) return null

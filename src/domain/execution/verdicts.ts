@@ -19,6 +19,11 @@ import type { Hash } from 'viem'
  * - `deferred`: would buy, but beyond the tick's buy cap: waits for the next tick, in priority order (executor only).
  * - `backing_off`: would buy, but its last buys reverted for price at this same price: it waits a few blocks before
  *   trying again at it (price-backoff.ts; executor only).
+ * - `limit_below_clearing`, `gas_budget`, `no_spend`: planned (`submitted` by the planner) but left out of the block's
+ *   batch by the clearing (src/domain/batch/clear-batch.ts, BatchExclusionReason, the same names): its limit is below the
+ *   one clearing price the orders ranked above it make, or the batch already holds as many buyers as one transaction's
+ *   gas allows, or it had nothing to spend. It stays active for the next block's batch (executor only; the batch record
+ *   lists the same orders under `excluded`).
  */
 export const ORDER_VERDICTS = [
   'submitted',
@@ -30,6 +35,9 @@ export const ORDER_VERDICTS = [
   'fully_reserved',
   'deferred',
   'backing_off',
+  'limit_below_clearing',
+  'gas_budget',
+  'no_spend',
 ] as const
 
 export type OrderVerdict = (typeof ORDER_VERDICTS)[number]
@@ -55,6 +63,9 @@ export const VerdictCode = {
   fully_reserved: 6,
   deferred: 7,
   backing_off: 8,
+  limit_below_clearing: 9,
+  gas_budget: 10,
+  no_spend: 11,
 } as const satisfies { readonly [V in OrderVerdict]: PositionOf<V> }
 
 export type VerdictCode = (typeof VerdictCode)[OrderVerdict]

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { initialWatchState, reduceWatch, type WatchState } from '../../../src/console/watch/watch-state.ts'
 import { WatchScreen } from '../../../src/console/watch/watch-screen.tsx'
 import { watchView } from '../../../src/console/watch/watch-view.ts'
+import { batchBrief } from '../../../src/admin-api/batch-brief.ts'
+import type { BatchRecord } from '../../../src/journal/batch-records.ts'
 import { projectRecord } from '../../support/records.ts'
 import { events, launchesSnapshot, launchRecord, orderBrief, orderEvent, priceTick } from '../../support/console-fixtures.ts'
 
@@ -56,5 +58,42 @@ describe('launches watch: Ink frames', () => {
     expect(text).toContain('block 102 mined 600 buys tx 0xabab…abab')
     expect(text).toContain('later · base · clanker · open_market · 0 orders')
     expect(text.split('\n').length).toBeLessThan(30)
+  })
+
+  it('the batch of a block: clearing price per token and as FDV, buyers, total spent, who was left out and why, each line whole in 100 columns', () => {
+    const tx = `0x${'cd'.repeat(32)}` as const
+    const record: BatchRecord = {
+      batchId: `0x${'01'.repeat(32)}`,
+      chain: 'base',
+      slug: 'rocket',
+      launchBlock: '100',
+      sequence: 0,
+      tickBlock: '101',
+      batchBuyer: `0x${'b0'.repeat(20)}`,
+      token: `0x${'70'.repeat(20)}`,
+      lowestLimitFdv: null,
+      predictedTokensOut: (30n * 10n ** 24n).toString(),
+      included: Array.from({ length: 30 }, (_, i) => ({
+        keyId: `k${i}`,
+        slug: 'rocket',
+        userIndex: i,
+        wallet: `0x${String(i).padStart(40, '0')}` as const,
+        orderId: `0x${'00'.repeat(32)}` as const,
+        spendAtoms: '10000000',
+        rank: i,
+        predicted: { gross: '0', fee: '0', net: '0' },
+      })),
+      excluded: [{ keyId: 'kTight\u001b[2J', slug: 'rocket', wallet: `0x${'99'.repeat(20)}`, spendAtoms: '5000000', rank: 30, reason: 'limit_below_clearing' }],
+      state: 'swept',
+      at: 1,
+      swept: 30,
+      txHash: tx,
+      execution: { txHash: tx, blockNumber: '102', totalIn: '300000000', tokensOut: (24n * 10n ** 24n).toString(), skipped: [], allocationHash: tx },
+    }
+    const text = frame(live({ ...snapshot, projects: [projectRecord('rocket')], launches: [launchRecord('rocket')], batches: [batchBrief(record)] }))
+    expect(text).toContain('block 102 batch 0 · 30 buyers · $300 spent · clearing $0.0000125 per token (FDV $12.5k)')
+    expect(text).toContain('left out 1: 1 limit below the clearing price')
+    expect(text).toContain('kTight\\x1b[2J $5 (rank 30): limit below the clearing price')
+    expect(text).not.toContain('\u001b[2J')
   })
 })

@@ -5,7 +5,7 @@ import { planExecution, type PlanInput } from '../../../src/domain/execution/exe
 import type { CandidateOrder } from '../../../src/domain/execution/prepared-book.ts'
 import { type PrioritisationPolicy, spendThenLimitPolicy } from '../../../src/domain/execution/prioritisation.ts'
 import { replayTick } from '../../../src/domain/execution/replay-tick.ts'
-import { checkReplays, checkText } from '../../../src/console/replay/replay-check.ts'
+import { checkedAnything, checkReplays, checkText } from '../../../src/console/replay/replay-check.ts'
 import type { LaunchRecord, TickDecision } from '../../../src/journal/journal-records.ts'
 import { computePriceTick } from '../../../src/pricing/price-tick.ts'
 import { launchRecord } from '../../support/console-fixtures.ts'
@@ -117,6 +117,21 @@ describe('executions replay: a recorded tick decided again with today’s code',
     expect(replayTick(altered, launch).differences).toEqual([])
   })
 
+  it("an order the block's batch left out (recorded limit_below_clearing / gas_budget, today submitted by the planner) is the batch check's, not a planning regression", () => {
+    const decision = recordedTick(1_050)
+    for (const reason of ['limit_below_clearing', 'gas_budget', 'no_spend'] as const) {
+      const altered: TickDecision = structuredClone(decision)
+      const k1 = altered.orders.findIndex((d) => d.keyId === 'k1')
+      altered.orders[k1] = { ...altered.orders[k1]!, verdict: reason }
+      expect(replayTick(altered, launch).differences).toEqual([])
+    }
+    // A batch exclusion where the planner would not even buy is still a difference.
+    const wrong: TickDecision = structuredClone(decision)
+    const k3 = wrong.orders.findIndex((d) => d.keyId === 'k3')
+    wrong.orders[k3] = { ...wrong.orders[k3]!, verdict: 'gas_budget' }
+    expect(replayTick(wrong, launch).differences).toEqual(['order k3: verdict gas_budget, today limit_below_cap'])
+  })
+
   it('another policy today is named, with what it changes', () => {
     const limitFirst: PrioritisationPolicy = {
       name: 'limit-first',
@@ -133,7 +148,8 @@ describe('executions replay: a recorded tick decided again with today’s code',
     expect(replay.checkable).toBe(false)
     expect(replay.orders.every((o) => o.today === undefined && o.difference === null)).toBe(true)
     const check = checkReplays('rocket', [replay])
-    expect(check).toEqual({ slug: 'rocket', ticks: 1, checkable: 0, differing: [] })
+    expect(check).toEqual({ slug: 'rocket', ticks: 1, checkable: 0, differing: [], batches: { count: 0, checkable: 0, allocationsChecked: 0, differing: [] } })
+    expect(checkedAnything(check)).toBe(false)
     expect(checkText(check)).toEqual(["rocket: 1 recorded ticks, 0 checkable, 0 differing from today's code"])
   })
 
