@@ -33,6 +33,12 @@ export interface ExecutorDeps {
    * block at one price (docs/execution.md §8). A chain without one buys per wallet only.
    */
   batchBuyers?: Partial<Record<ChainKey, Address>>
+  /**
+   * Whether waiting wallets approve the batch buyer ahead (default true: the daemon always does). Only a test of the
+   * tick path alone turns it off, to decide itself which wallets are approved (a readying pass racing its own
+   * approvals would make that a matter of timing).
+   */
+  approvalsAhead?: boolean
   /** Receives the 3% platform fee in the bought token. */
   feeRecipient: Address
   ticks: TickBus

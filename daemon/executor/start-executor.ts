@@ -47,17 +47,18 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
   const batches = createBatchRunner(ctx)
   const runTick = createTickRunner(ctx, { decider: createTickDecider(ctx), settler, batches })
   // Approvals of the batch buyer ahead of launches, on the chains that have one (ready-ahead.ts runs them).
-  const approvals = deps.batchBuyers
-    ? createBatchApprovals({
-        store: ctx.store,
-        chains: deps.chains,
-        clients: deps.clients,
-        batchBuyers: deps.batchBuyers,
-        wallets: deps.wallets,
-        log: ctx.log,
-        stopped: () => stopped,
-      })
-    : undefined
+  const approvals =
+    deps.batchBuyers && deps.approvalsAhead !== false
+      ? createBatchApprovals({
+          store: ctx.store,
+          chains: deps.chains,
+          clients: deps.clients,
+          batchBuyers: deps.batchBuyers,
+          wallets: deps.wallets,
+          log: ctx.log,
+          stopped: () => stopped,
+        })
+      : undefined
   const readiness = createLaunchReadiness(ctx, approvals)
   const queue = createTickQueue({ handle: runTick, onError: (error, slug) => ctx.log.error({ err: error, slug }, 'tick failed') })
   const background = new Set<Promise<void>>()

@@ -15,7 +15,7 @@ const BATCH_BUYERS = 30
 describe('one price per block: the executor buys approved wallets through PrebuyBatchBuyer (real devnet, wallets, store)', () => {
   let h: FlowHarness
   beforeAll(async () => {
-    h = await startFlowHarness({ batchBuyer: true })
+    h = await startFlowHarness({ batchBuyer: true, approvalsAhead: false })
   }, 120_000)
   afterAll(async () => {
     await h?.stop()

@@ -11,7 +11,7 @@ const USDC = 1_000_000n
 describe('a batch across a crash: settled from the chain, never bought twice (real devnet, wallets, store)', () => {
   let h: FlowHarness
   beforeAll(async () => {
-    h = await startFlowHarness({ batchBuyer: true })
+    h = await startFlowHarness({ batchBuyer: true, approvalsAhead: false })
   }, 120_000)
   afterAll(async () => {
     await h?.stop()

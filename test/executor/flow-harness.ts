@@ -157,6 +157,12 @@ export interface FlowHarnessOptions {
    * waiting wallets approve it ahead, approved wallets buy in batches.
    */
   batchBuyer?: boolean
+  /**
+   * With `batchBuyer`: whether the executor approves it ahead from waiting wallets (default true). A test of the tick
+   * path that approves wallets itself (approveBatchBuyer) turns it off, so that which wallets are approved is its own
+   * decision and not a race with the readying passes.
+   */
+  approvalsAhead?: boolean
   /** Sender accounts of the wallet service (wallet.senderAccounts): default 1, the bundler EOA alone; each is funded. */
   senderAccounts?: number
   /**
@@ -244,7 +250,7 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
       chains: devnet.chains,
       clients: { base: daemonClient, second_chain: daemonClient },
       buyRouters: { base: buyRouter, second_chain: buyRouter },
-      ...(batchBuyer ? { batchBuyers: { base: batchBuyer } } : {}),
+      ...(batchBuyer ? { batchBuyers: { base: batchBuyer }, approvalsAhead: options.approvalsAhead ?? true } : {}),
       feeRecipient,
       ticks: bus,
       logger: silentLogger,
