@@ -49,7 +49,8 @@ const BLOCK_MS = Number(process.env.BENCH_BATCH_BLOCK_MS ?? 200)
 const EXECUTE_BATCH = toFunctionSelector(getAbiItem({ abi: batchBuyerAbi, name: 'executeBatch' }) as AbiFunction)
 const SWEEP = toFunctionSelector(getAbiItem({ abi: batchBuyerAbi, name: 'sweep' }) as AbiFunction)
 const HANDLE_OPS = toFunctionSelector(getAbiItem({ abi: entryPoint07Abi, name: 'handleOps' }))
-const SPEND_USDC = '50'
+/** Spends of 10 to 50 USDC (varied, so the price check compares different spends), each buyer minted 100. */
+const spendOf = (i: number): string => String(10 + (i % 41))
 
 type SentKind = 'executeBatch' | 'sweep' | 'handleOps' | 'other'
 interface Sent {
@@ -104,9 +105,28 @@ export async function benchBatchLaunch(buyerCount: number, senderAccounts: numbe
       pollingInterval: 50,
     }) as PublicClient
   }
+  // The daemon's reads (indexer, executor) between the launch log and the executeBatch: where the time goes.
+  const daemonReads: { method: string; start: number; ms: number }[] = []
+  const daemonClient = (rpcUrl: string): PublicClient => {
+    const inner = http(rpcUrl)({ retryCount: 2 })
+    return createPublicClient({
+      transport: custom({
+        async request({ method, params }) {
+          const start = performance.now()
+          try {
+            return await inner.request({ method, params } as never)
+          } finally {
+            if (launchArrival !== undefined) daemonReads.push({ method, start, ms: performance.now() - start })
+          }
+        },
+      }),
+      pollingInterval: 50,
+    }) as PublicClient
+  }
   const stages: Array<[string, number]> = []
   const h = await startFlowHarness({
     walletClient: instrumented,
+    daemonClient,
     onLaunchLogs: (info) => (launchArrival ??= info.arrivedAt),
     onStage: (name, at) => {
       if (launchArrival !== undefined && !stages.some(([n]) => n === name)) stages.push([name, at])
@@ -123,7 +143,7 @@ export async function benchBatchLaunch(buyerCount: number, senderAccounts: numbe
       const issued = await h.services.keys.issueKey(`bench-${i}`)
       buyers.push({ keyId: issued.record.id, userIndex: issued.record.userIndex, wallet: await h.wallets.walletAddress(issued.record.userIndex) })
     }
-    // Funded with one mint each (sent together, mined in one block), orders of 50 USDC with no limit.
+    // Funded with one mint each (sent together, mined in one block), orders of 10-50 USDC with no limit.
     const minter = createWalletClient({ chain: chainFromConfig(h.chain), account: h.devnet.deployer.account, transport: http(h.chain.rpcUrl) })
     let nonce = await h.client.getTransactionCount({ address: h.devnet.deployer.account.address, blockTag: 'pending' })
     const mints: Hash[] = []
@@ -141,17 +161,17 @@ export async function benchBatchLaunch(buyerCount: number, senderAccounts: numbe
     }
     await h.mine()
     for (const hash of mints) await h.client.waitForTransactionReceipt({ hash, pollingInterval: 50 })
-    for (const buyer of buyers) await h.order(buyer, slug, SPEND_USDC, null)
+    for (const [i, buyer] of buyers.entries()) await h.order(buyer, slug, spendOf(i), null)
 
     // Ahead of the launch, as the daemon does it: each block, the executor's readying pass deploys the wallets and
     // sends their approvals of the batch buyer (exactly the orders' caps). Done when the chain says so.
-    const cap = parseUnits(SPEND_USDC, 6)
+    const caps = buyers.map((_b, i) => parseUnits(spendOf(i), 6))
     const wallets = buyers.map((b) => b.wallet)
     const ready = async (): Promise<boolean> => {
       const codes = await readCodeSizes(h.client, wallets)
       if (!codes.every((size) => size > 0)) return false
       const allowances = await readStablecoinAllowances(h.client, h.chain.addresses.multicall3, h.chain.addresses.stablecoin, batchBuyer, wallets)
-      return wallets.every((w) => allowances.get(w.toLowerCase()) === cap)
+      return wallets.every((w, i) => allowances.get(w.toLowerCase()) === caps[i])
     }
     const readyStartedAt = performance.now()
     let readyingBlocks = 0
@@ -283,6 +303,15 @@ export async function benchBatchLaunch(buyerCount: number, senderAccounts: numbe
     const allInTwoBlocks =
       filled.length === buyerCount && [...fillBlocks].every((b) => b !== null && BigInt(b) >= firstSwapBlock && BigInt(b) <= firstSwapBlock + 1n)
     const firstBatchSent = afterLaunch.find((s) => s.kind === 'executeBatch')
+    const readsBeforeBatch: Record<string, { calls: number; totalMs: number; maxMs: number }> = {}
+    for (const r of daemonReads) {
+      if (launchArrival === undefined || !firstBatchSent || r.start < launchArrival || r.start > firstBatchSent.at) continue
+      const row = readsBeforeBatch[r.method] ?? { calls: 0, totalMs: 0, maxMs: 0 }
+      readsBeforeBatch[r.method] = row
+      row.calls++
+      row.totalMs = round(row.totalMs + r.ms)
+      row.maxMs = round(Math.max(row.maxMs, r.ms))
+    }
     const maxGasLimit = sent.reduce((m, s) => (s.gasLimit > m ? s.gasLimit : m), 0n)
     const everyUnderCap = sent.every((s) => s.gasLimit <= EIP_7825_TX_GAS_CAP) && transactions.every((t) => t.underCap)
     return {
@@ -310,6 +339,7 @@ export async function benchBatchLaunch(buyerCount: number, senderAccounts: numbe
       firstSwapBlock: Number(firstSwapBlock),
       firstSwapBlockNote: 'Doppler on the devnet: swaps open at the launch; the launch block holds only the launch, so the first block with swaps is launch+1',
       launchLogToExecuteBatchSentMs: launchArrival !== undefined && firstBatchSent ? round(firstBatchSent.at - launchArrival) : null,
+      daemonReadsLaunchLogToExecuteBatch: readsBeforeBatch,
       stagesAfterLaunchLogMs: launchArrival === undefined ? {} : Object.fromEntries(stages.map(([n, at]) => [n, round(at - launchArrival!)])),
       transactions,
       fillTransactions: fillTxs.length,
