@@ -32,6 +32,7 @@ import {
 } from 'viem'
 import { entryPoint07Abi } from 'viem/account-abstraction'
 import { batchBuyerAbi } from '../../daemon/executor/batch-buyer-abi.ts'
+import { buyRouterAbi } from '../../daemon/executor/buy-router-abi.ts'
 import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
 import { submitLaunch } from '../../devnet/launchpads/launch-token.ts'
 import { chainFromConfig } from '../../src/chain/clients.ts'
@@ -49,10 +50,11 @@ const BLOCK_MS = Number(process.env.BENCH_BATCH_BLOCK_MS ?? 200)
 const EXECUTE_BATCH = toFunctionSelector(getAbiItem({ abi: batchBuyerAbi, name: 'executeBatch' }) as AbiFunction)
 const SWEEP = toFunctionSelector(getAbiItem({ abi: batchBuyerAbi, name: 'sweep' }) as AbiFunction)
 const HANDLE_OPS = toFunctionSelector(getAbiItem({ abi: entryPoint07Abi, name: 'handleOps' }))
+const BUY = toFunctionSelector(getAbiItem({ abi: buyRouterAbi, name: 'buy' }) as AbiFunction)
 /** Spends of 10 to 50 USDC (varied, so the price check compares different spends), each buyer minted 100. */
 const spendOf = (i: number): string => String(10 + (i % 41))
 
-type SentKind = 'executeBatch' | 'sweep' | 'handleOps' | 'other'
+type SentKind = 'executeBatch' | 'sweep' | 'handleOps' | 'approvals' | 'other'
 interface Sent {
   hash: Hash
   kind: SentKind
@@ -61,12 +63,28 @@ interface Sent {
   afterLaunch: boolean
   /** sweep(batchId, paid, from, to): the buyers it credits. */
   buyers?: number
+  /** handleOps of approvals only (the readying pass, approve-ahead.ts): how many, and how many set the allowance to 0. */
+  approvals?: { operations: number; toZero: number }
 }
 
-function kindOf(data: Hex | undefined): { kind: SentKind; buyers?: number } {
+/** The amount of an ERC-20 approve(spender, amount) inside a UserOperation's callData (wrapped by the account's execute). */
+function approvedAmount(callData: Hex): bigint | undefined {
+  const at = callData.indexOf('095ea7b3')
+  if (at < 0) return undefined
+  return BigInt(`0x${callData.slice(at + 8 + 64, at + 8 + 128)}`)
+}
+
+function kindOf(data: Hex | undefined): Pick<Sent, 'kind' | 'buyers' | 'approvals'> {
   if (!data) return { kind: 'other' }
   if (data.startsWith(EXECUTE_BATCH)) return { kind: 'executeBatch' }
-  if (data.startsWith(HANDLE_OPS)) return { kind: 'handleOps' }
+  if (data.startsWith(HANDLE_OPS)) {
+    const call = decodeFunctionData({ abi: entryPoint07Abi, data })
+    const ops = call.functionName === 'handleOps' ? call.args[0] : []
+    const amounts = ops.map((op) => approvedAmount(op.callData))
+    // A buy's operation approves the router too: only operations of one approve and nothing else count as approvals.
+    const onlyApprovals = ops.length > 0 && amounts.every((a) => a !== undefined) && ops.every((op) => !op.callData.includes(BUY.slice(2)))
+    return onlyApprovals ? { kind: 'approvals', approvals: { operations: ops.length, toZero: amounts.filter((a) => a === 0n).length } } : { kind: 'handleOps' }
+  }
   if (data.startsWith(SWEEP)) {
     const call = decodeFunctionData({ abi: batchBuyerAbi, data })
     const [, , from, to] = call.args as readonly [Hex, readonly bigint[], bigint, bigint]
@@ -275,6 +293,7 @@ export async function benchBatchLaunch(buyerCount: number, senderAccounts: numbe
           blockNumber: receipt ? Number(receipt.blockNumber) : null,
           status: receipt?.status ?? null,
           buyers: s.kind === 'sweep' ? (s.buyers ?? 0) : fills.length,
+          ...(s.approvals ? { approvals: s.approvals } : {}),
           gasUsed: receipt ? Number(receipt.gasUsed) : null,
           gasLimit: Number(s.gasLimit),
           underCap: s.gasLimit <= EIP_7825_TX_GAS_CAP && (receipt === undefined || receipt.gasUsed <= EIP_7825_TX_GAS_CAP),
@@ -326,10 +345,10 @@ export async function benchBatchLaunch(buyerCount: number, senderAccounts: numbe
         readyingMs,
         transactions: beforeLaunch.length,
         byKind: Object.fromEntries(
-          (['handleOps', 'other'] as const).map((kind) => {
+          (['approvals', 'handleOps', 'other'] as const).map((kind) => {
             const of = beforeLaunch.filter((s) => s.kind === kind)
             return [
-              kind === 'other' ? 'deployAhead' : 'approvalsHandleOps',
+              kind === 'other' ? 'deployAhead' : kind,
               { count: of.length, maxGasLimit: Number(of.reduce((m, s) => (s.gasLimit > m ? s.gasLimit : m), 0n)) },
             ]
           }),
