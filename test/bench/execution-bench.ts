@@ -390,6 +390,10 @@ async function batchLaunches(runs: number) {
       launchLogToExecuteBatchSentMs: l.launchLogToExecuteBatchSentMs,
       fillTransactions: l.fillTransactions,
       ordersFilledByBlock: l.ordersFilledByBlock,
+      fillTransactionsGas: l.transactions
+        .filter((t) => t.kind !== 'sweep' && t.buyers > 0)
+        .map((t) => ({ buyers: t.buyers, gasUsed: t.gasUsed, gasLimit: t.gasLimit })),
+      sweepsGas: l.sweeps,
       filled: l.filled,
       maxGasLimit: l.maxGasLimit,
       loadAverage: l.loadAverage,
