@@ -375,6 +375,13 @@ export async function benchBatchLaunch(buyerCount: number, senderAccounts: numbe
         block: b.execution ? Number(b.execution.blockNumber) : null,
         swept: b.swept,
       })),
+      // Approvals sent after the launch (the readying pass): to 0 for a wallet whose order a batch is buying is the
+      // race docs/execution.md §5 describes (the batch then skips that buyer).
+      approvalsAfterLaunch: {
+        transactions: afterLaunch.filter((t) => t.kind === 'approvals').length,
+        operations: afterLaunch.reduce((n, t) => n + (t.approvals?.operations ?? 0), 0),
+        toZero: afterLaunch.reduce((n, t) => n + (t.approvals?.toZero ?? 0), 0),
+      },
       sweeps: transactions.filter((t) => t.kind === 'sweep').map((t) => ({ block: t.block, buyers: t.buyers, gasUsed: t.gasUsed, gasLimit: t.gasLimit })),
       txGasCap: Number(EIP_7825_TX_GAS_CAP),
       maxGasLimit: Number(maxGasLimit),

@@ -394,6 +394,8 @@ async function batchLaunches(runs: number) {
         .filter((t) => t.kind !== 'sweep' && t.buyers > 0)
         .map((t) => ({ buyers: t.buyers, gasUsed: t.gasUsed, gasLimit: t.gasLimit })),
       sweepsGas: l.sweeps,
+      approvalsAfterLaunch: l.approvalsAfterLaunch,
+      laterBatches: l.batches.filter((b) => b.sequence > 0).length,
       filled: l.filled,
       maxGasLimit: l.maxGasLimit,
       loadAverage: l.loadAverage,
