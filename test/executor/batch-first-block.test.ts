@@ -13,6 +13,7 @@ const BUYERS = 60
 /** Spends of 10 to 20 USDC: different shares of the one price. */
 const spendOf = (i: number): string => String(10 + (i % 11))
 const EXECUTE_BATCH = toFunctionSelector(getAbiItem({ abi: batchBuyerAbi, name: 'executeBatch' }) as AbiFunction)
+const SWEEP = toFunctionSelector(getAbiItem({ abi: batchBuyerAbi, name: 'sweep' }) as AbiFunction)
 
 /**
  * Issue 21 item 4 at test scale: the launch's buyers, approving the batch buyer ahead through the executor's own
@@ -39,7 +40,7 @@ describe('a launch fills every approved buyer in one executeBatch in the first b
       .flatMap(([, byNonce]) => Object.values(byNonce))
   }
 
-  it(`${BUYERS} buyers: approvals ahead, then one executeBatch ≤ 2^24 in launch+1, one price, sweeps ≤ 2^24`, async () => {
+  it(`${BUYERS} buyers: approvals ahead, then one executeBatch ≤ 2^24 in launch+1, one price, sweeps ≤ 2^24, nothing revoked`, async () => {
     const { slug, creator } = await h.newProject('firstblock', 'doppler')
     const buyers: Buyer[] = []
     for (let i = 0; i < BUYERS; i++) {
@@ -139,14 +140,25 @@ describe('a launch fills every approved buyer in one executeBatch in the first b
     )
     await h.stopMining()
     expect(swept.swept).toBe(BUYERS)
+    // A few more blocks with the readying pass run: the batch pulled every allowance to 0, so nothing is revoked (an
+    // approval to 0 while the batch is in flight could land first and make it skip the buyer).
+    for (let i = 0; i < 4; i++) {
+      await h.mine()
+      await h.indexer.caughtUp('base', await h.client.getBlockNumber({ cacheTime: 0 }))
+      await h.executor.idle()
+      await h.executor.approvalsSettled()
+    }
+    await h.mine()
     const head = await h.client.getBlockNumber({ cacheTime: 0 })
     const ours = new Set(h.wallets.senderAddresses('base').map((a) => a.toLowerCase()))
-    const sent: { gas: bigint; hash: Hash }[] = []
+    const sent: { gas: bigint; hash: Hash; input: Hex }[] = []
     for (let n = launched.blockNumber + 1n; n <= head; n++) {
       const block = await h.client.getBlock({ blockNumber: n, includeTransactions: true })
-      for (const t of block.transactions) if (ours.has(t.from.toLowerCase())) sent.push({ gas: t.gas, hash: t.hash })
+      for (const t of block.transactions) if (ours.has(t.from.toLowerCase())) sent.push({ gas: t.gas, hash: t.hash, input: t.input })
     }
     expect(sent.length).toBeGreaterThanOrEqual(2)
+    // After the launch: the executeBatch and the sweeps, nothing else (no approvals, no per-buyer buys).
+    expect(sent.filter((t) => !t.input.startsWith(EXECUTE_BATCH) && !t.input.startsWith(SWEEP))).toEqual([])
     for (const t of sent) {
       expect(t.gas <= EIP_7825_TX_GAS_CAP).toBe(true)
       expect((await h.client.getTransactionReceipt({ hash: t.hash })).status).toBe('success')
