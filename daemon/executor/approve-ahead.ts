@@ -226,6 +226,10 @@ export function createBatchApprovals(deps: BatchApprovalsDeps): BatchApprovals {
         ([userIndex]) => state.previous.has(userIndex) && !state.pending.has(userIndex) && (state.retryAt.get(userIndex) ?? 0n) <= input.blockNumber,
       )
       state.previous = new Set(targets.keys())
+      // A revocation is read first: a batch may have pulled the allowance to 0 since it was known (its orders filled
+      // between two passes, never seen buying), and an approve(0) of an allowance already 0 is a sponsored operation
+      // for nothing (observed: one per buyer after every batch launch, 2026-11-26).
+      for (const [userIndex, { amount }] of eligible) if (amount === 0n) state.known.delete(userIndex)
       const unknown = eligible.filter(([userIndex]) => !state.known.has(userIndex))
       if (unknown.length > 0) {
         const { multicall3, stablecoin } = deps.chains[chain].addresses

@@ -37,7 +37,7 @@ export interface LaunchReadiness {
 
 export type LaunchReadinessContext = Pick<
   ExecutorContext,
-  'store' | 'wallets' | 'warm' | 'books' | 'orders' | 'ticking' | 'policy' | 'log' | 'stopped' | 'prepareBooksAheadFrom'
+  'store' | 'journal' | 'wallets' | 'warm' | 'books' | 'orders' | 'ticking' | 'policy' | 'log' | 'stopped' | 'prepareBooksAheadFrom'
 >
 
 export function createLaunchReadiness(ctx: LaunchReadinessContext, approvals?: BatchApprovals): LaunchReadiness {
@@ -128,6 +128,11 @@ export function createLaunchReadiness(ctx: LaunchReadinessContext, approvals?: B
           else if ((snapshot.balances.get(lowerWallet(loaded.wallet)) ?? 0n) > 0n) waiting.add(loaded.userIndex)
         }
       }
+      // A wallet whose order is executing (in flight: a batch's entry or a UserOperation) is buying too, though its order
+      // is no longer active (not in the snapshot) and its project may have left `ticking` (no active order left): an
+      // approval sent now (to 0, its orders being gone from the waiting projects) could land before the batch pulls and
+      // make the batch skip it (observed in the 500-buyer bench, 2026-11-26: 4 buyers skipped, bought 14 blocks later).
+      if (approvals) for (const entry of await ctx.journal.inFlight(chain)) buying.add(entry.userIndex)
       for (const userIndex of buying) waiting.delete(userIndex)
       await readyWallets(chain, blockNumber, waiting, buying, { orders: snapshot.orders, launched })
     },

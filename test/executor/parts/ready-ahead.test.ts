@@ -197,6 +197,41 @@ describe('readying wallets and books ahead of launches (ready-ahead.ts)', () => 
     expect(passes[1]).toMatchObject({ waiting: new Set(), buying: new Set() })
   })
 
+  it('a wallet whose order is executing (in flight, e.g. in a batch) counts as buying, though its project no longer ticks', async () => {
+    const passes: ApprovalPassInput[] = []
+    const approvals: BatchApprovals = {
+      async pass(_chain, input) {
+        passes.push(input)
+        return { read: 0, sent: 0 }
+      },
+      forget: () => undefined,
+      settled: async () => undefined,
+    }
+    // Wallet 3's only order is executing in a batch: not active (not in the snapshot), its project out of `ticking`
+    // (no active order left). Without it in `buying`, the pass would revoke its allowance while the batch pulls.
+    await f.store.batch([
+      f.journal.putInFlight({
+        keyId: keyIdOf(3),
+        slug: 'launched',
+        chain: 'base',
+        userIndex: 3,
+        wallet: walletOf(3),
+        spendAtoms: '10000000',
+        minTokensOut: '0',
+        token: walletOf(99),
+        orderId: `0x${'ab'.repeat(32)}`,
+        submittedAt: 0,
+        fromBlock: '20',
+        batchId: `0x${'cd'.repeat(32)}`,
+      }),
+    ])
+    snapshot.orders.set(SLUG, [loaded(1)])
+    snapshot.balances.set(walletOf(1).toLowerCase(), 5n * USDC)
+    await createLaunchReadiness(f.ctx, approvals).onProcessed('base', 21n, [])
+    expect(passes).toHaveLength(1)
+    expect(passes[0]).toMatchObject({ waiting: new Set([1]), buying: new Set([3]) })
+  })
+
   it('prepareLaunchedBooks builds the books of launched projects with active orders, not of waiting ones', async () => {
     await f.addProject(SLUG, { chain: 'base', tokenAddress: walletOf(99), symbol: 'X', name: 'X', decimals: 18, launchedAt: 1 })
     await f.addProject('waiting', null)
