@@ -32,7 +32,10 @@ export interface LaunchReadiness {
   prepareLaunchedBooks(): Promise<void>
 }
 
-export type LaunchReadinessContext = Pick<ExecutorContext, 'store' | 'wallets' | 'warm' | 'books' | 'orders' | 'ticking' | 'policy' | 'log' | 'stopped'>
+export type LaunchReadinessContext = Pick<
+  ExecutorContext,
+  'store' | 'journal' | 'wallets' | 'warm' | 'books' | 'orders' | 'ticking' | 'policy' | 'log' | 'stopped'
+>
 
 export function createLaunchReadiness(ctx: LaunchReadinessContext, approvals?: BatchApprovals): LaunchReadiness {
   const { log } = ctx
@@ -90,6 +93,16 @@ export function createLaunchReadiness(ctx: LaunchReadinessContext, approvals?: B
       log.debug({ err: error, chain }, 'readying wallets ahead failed; a launch reads their state itself')
     }
     try {
+      if (approvals) {
+        // A wallet with a buy in flight (an order executing: a batch journaled or sent, a UserOperation out) is buying
+        // too, whatever `ticking` says: a tick that finds no active order left drops its project from it, and the
+        // batch may still pull from the wallet (an allowance revoked under it skips the buyer; after a restart the
+        // released orders would buy one by one instead of in the batch).
+        for (const entry of await ctx.journal.inFlight(chain)) {
+          buying.add(entry.userIndex)
+          waiting.delete(entry.userIndex)
+        }
+      }
       await approvals?.pass(chain, { blockNumber, orders: snapshot.orders, launched: snapshot.launched, waiting, buying, stillWanted })
     } catch (error) {
       log.debug({ err: error, chain }, 'approving the batch buyer ahead failed; the next block tries again')

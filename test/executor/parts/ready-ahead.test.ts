@@ -178,6 +178,42 @@ describe('readying wallets and books ahead of launches (ready-ahead.ts)', () => 
     expect(passes[1]).toMatchObject({ waiting: new Set(), buying: new Set() })
   })
 
+  it('a wallet with a buy in flight (an executing order of a batch) is buying for the approvals pass, even once its project left `ticking`', async () => {
+    const passes: ApprovalPassInput[] = []
+    const approvals: BatchApprovals = {
+      async pass(_chain, input) {
+        passes.push(input)
+        return { read: 0, sent: 0 }
+      },
+      forget: () => undefined,
+      settled: async () => undefined,
+    }
+    // Wallet 1 waits in SLUG; wallet 2's only order executes in a batch of a launched project no longer ticked (its
+    // tick found no active order left), so neither the snapshot nor `ticking` names it.
+    snapshot.orders.set(SLUG, [loaded(1)])
+    snapshot.balances.set(walletOf(1).toLowerCase(), 5n * USDC)
+    snapshot.balances.set(walletOf(2).toLowerCase(), 5n * USDC)
+    await f.store.batch([
+      f.journal.putInFlight({
+        keyId: 'key-2',
+        slug: 'launched',
+        chain: 'base',
+        userIndex: 2,
+        wallet: walletOf(2),
+        spendAtoms: '1000000',
+        minTokensOut: '0',
+        token: walletOf(99),
+        orderId: `0x${'ab'.repeat(32)}`,
+        submittedAt: 1,
+        fromBlock: '10',
+        batchId: `0x${'cd'.repeat(32)}`,
+      }),
+    ])
+    await createLaunchReadiness(f.ctx, approvals).onProcessed('base', 20n, [])
+    expect(passes).toHaveLength(1)
+    expect(passes[0]).toMatchObject({ waiting: new Set([1]), buying: new Set([2]) })
+  })
+
   it('prepareLaunchedBooks builds the books of launched projects with active orders, not of waiting ones', async () => {
     await f.addProject(SLUG, { chain: 'base', tokenAddress: walletOf(99), symbol: 'X', name: 'X', decimals: 18, launchedAt: 1 })
     await f.addProject('waiting', null)
