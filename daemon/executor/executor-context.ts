@@ -18,6 +18,8 @@ import { createBuyQuoter } from '../../src/launchpads/quote-buy.ts'
 import { createTickQuotes, type QuoteDisagreement, type TickQuotes } from './tick-quotes.ts'
 import { type BatchChainReads, createBatchChainReads } from './batch-chain-reads.ts'
 import { type BatchJournal, createBatchJournal } from '../../src/journal/batch-journal.ts'
+import type { PrebuyWalletService } from '../../src/wallets/create-wallet-service.ts'
+import { type BatchOperators, createBatchOperators } from './batch-operators.ts'
 
 export interface ExecutorDeps {
   store: Store
@@ -71,7 +73,8 @@ export const PREPARE_BOOKS_AHEAD_FROM = 2_000
 
 /** What the executor asks of the wallet layer. */
 export type ExecutorWallets = Pick<WalletService, 'walletAddress' | 'submitUserOperations'> &
-  Partial<Pick<WalletService, 'prepareAhead' | 'forgetAhead' | 'sendCall' | 'operatorAddress'>>
+  Partial<Pick<WalletService, 'prepareAhead' | 'forgetAhead' | 'sendCall' | 'operatorAddress'>> &
+  Partial<Pick<PrebuyWalletService, 'sendFromPool' | 'senderAddresses'>>
 
 /**
  * What the executor's parts share: its dependencies, the settings with their defaults applied, and the state that
@@ -98,6 +101,8 @@ export interface ExecutorContext {
   batchReads: BatchChainReads
   /** The batches journaled (the one write path of a batch record). */
   batchJournal: BatchJournal
+  /** The sender accounts as batch operators: whether a chain's batches may go out from the pool (batch-operators.ts). */
+  batchOperators: BatchOperators
   /**
    * Planning (balances, reservations, state writes) runs one at a time per chain, so two launches never size one
    * wallet's balance twice; submissions and receipts run concurrently.
@@ -178,6 +183,7 @@ export function createExecutorContext(deps: ExecutorDeps, stopped: () => boolean
     reads,
     batchReads: createBatchChainReads({ chains: deps.chains, clients: deps.clients }),
     batchJournal: createBatchJournal(store),
+    batchOperators: createBatchOperators({ clients: deps.clients, batchBuyers: deps.batchBuyers ?? {}, wallets: deps.wallets, log }),
     withChainLock: (chain, fn) => chainLocks.run(chain, fn),
     withOrderLocks: (keyIds, fn) => store.mutex.runAll(keyIds.map(orderLockName), fn),
     orders,

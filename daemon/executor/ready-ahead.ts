@@ -131,7 +131,8 @@ export function createLaunchReadiness(ctx: LaunchReadinessContext, approvals?: B
       // A wallet whose order is executing (in flight: a batch's entry or a UserOperation) is buying too, though its order
       // is no longer active (not in the snapshot) and its project may have left `ticking` (no active order left): an
       // approval sent now (to 0, its orders being gone from the waiting projects) could land before the batch pulls and
-      // make the batch skip it (observed in the 500-buyer bench, 2026-11-26: 4 buyers skipped, bought 14 blocks later).
+      // make the batch skip it (observed in the 500-buyer bench, 2026-11-26: 4 buyers skipped, bought 14 blocks later;
+      // after a restart the released orders would buy one by one instead of in the batch).
       if (approvals) for (const entry of await ctx.journal.inFlight(chain)) buying.add(entry.userIndex)
       for (const userIndex of buying) waiting.delete(userIndex)
       await readyWallets(chain, blockNumber, waiting, buying, { orders: snapshot.orders, launched })

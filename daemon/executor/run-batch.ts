@@ -1,4 +1,4 @@
-import type { Hash } from 'viem'
+import type { Address, Hash } from 'viem'
 import type { ChainKey } from '../../src/chain/chain-keys.ts'
 import type { BatchExecutionRecord, BatchRecord } from '../../src/journal/batch-records.ts'
 import type { LaunchRecord } from '../../src/journal/journal-records.ts'
@@ -52,10 +52,14 @@ export function createBatchRunner(ctx: BatchRunnerContext): BatchRunner {
       }
       if (landing.pending) return { kind: 'unknown' }
     }
-    // Not executed and no transaction of it known: it can only still land if the operator has a transaction pending
-    // (one whose hash was never recorded, or a fee-bumped replacement). With none, the batch's nonce is spent or unused.
-    const operator = ctx.wallets.operatorAddress?.(chain)
-    if (!operator || !(await ctx.batchReads.idle(chain, operator))) return { kind: 'unknown' }
+    // Not executed and no transaction of it known: it can only still land if the account that sent it has a transaction
+    // pending (a fee-bumped replacement, or one whose hash was never recorded). The sender recorded with the hash is that
+    // account; without one (a crash between sending and recording), any sender account may be: all are asked. With none
+    // pending, the batch's nonce is spent or unused.
+    const accounts = batchSenders(ctx, record)
+    if (accounts.length === 0) return { kind: 'unknown' }
+    const idle = await Promise.all(accounts.map((account) => ctx.batchReads.idle(chain, account)))
+    if (!idle.every(Boolean)) return { kind: 'unknown' }
     return { kind: 'not_executed', reason: 'the batch transaction never landed' }
   }
 
@@ -93,8 +97,8 @@ export function createBatchRunner(ctx: BatchRunnerContext): BatchRunner {
       }
       let record = journaled
       try {
-        const outcome = await sendBatch(ctx, record, launch, async (txHash) => {
-          record = { ...record, state: 'sent', txHash }
+        const outcome = await sendBatch(ctx, record, launch, async ({ txHash, from }) => {
+          record = { ...record, state: 'sent', txHash, ...(from ? { from } : {}) }
           await ctx.store.batch([ctx.batchJournal.put(record)])
         })
         if (outcome.kind === 'not_sent') return await settle(record, { kind: 'not_executed', reason: outcome.reason })
@@ -123,6 +127,14 @@ export function createBatchRunner(ctx: BatchRunnerContext): BatchRunner {
     },
     running: () => [...tasks],
   }
+}
+
+/** The accounts that may have sent a batch: the one recorded with its hash, else every sender account of its chain. */
+function batchSenders(ctx: Pick<BatchRunnerContext, 'wallets'>, record: BatchRecord): Address[] {
+  if (record.from) return [record.from]
+  const senders = ctx.wallets.senderAddresses?.(record.chain) ?? []
+  const operator = ctx.wallets.operatorAddress?.(record.chain)
+  return [...new Set([...(operator ? [operator] : []), ...senders])]
 }
 
 /** A batch transaction mined without executing the batch reverted: the pool moved past the committed limit, or refused. */

@@ -1,4 +1,4 @@
-import { encodeFunctionData, type Hash, type TransactionReceipt } from 'viem'
+import { type Address, encodeFunctionData, type Hash, type TransactionReceipt } from 'viem'
 import { txGasCapOf } from '../../src/chain/tx-gas-cap.ts'
 import { batchGasLimit } from '../../src/domain/batch/batch-gas.ts'
 import { PLATFORM_FEE_BPS } from '../../src/domain/execution/platform-fee.ts'
@@ -13,7 +13,13 @@ export type BatchSendOutcome =
   | { kind: 'mined'; txHash: Hash; receipt: TransactionReceipt }
   | { kind: 'not_mined'; txHash: Hash; pending: boolean }
 
-export type BatchSenderContext = Pick<ExecutorContext, 'chains' | 'wallets' | 'feeRecipient' | 'log'>
+export type BatchSenderContext = Pick<ExecutorContext, 'chains' | 'wallets' | 'feeRecipient' | 'log' | 'batchOperators'>
+
+/** The batch transaction is out: its hash and the sender account that signed it (known unless sendCall names none). */
+export interface BatchSent {
+  txHash: Hash
+  from?: Address
+}
 
 /**
  * The executeBatch call of a journaled batch: the route is exactly a single buy's (stablecoin, WETH, the v3 pool, the
@@ -41,31 +47,39 @@ export function executeBatchData(ctx: Pick<ExecutorContext, 'chains' | 'feeRecip
 }
 
 /**
- * Sends a journaled batch as one plain transaction of the operator account (the bundler EOA: its nonce manager, fee
- * policy and receipt polling), with a gas limit from the measured figures under the chain's per-transaction cap, and
- * follows it to its receipt. Never throws: the outcome says what happened. `onSent` records the hash before the wait.
+ * Sends a journaled batch as one plain transaction with a gas limit from the measured figures under the chain's
+ * per-transaction cap, and follows it to its receipt. From the freest sender account (`sendFromPool`: its own nonces,
+ * the launch tip in the launch's first blocks) once every sender account of the chain is an operator of the batch
+ * buyer (batch-operators.ts), else from the bundler EOA (`sendCall`, the constructor's operator). Never throws: the
+ * outcome says what happened. `onSent` records the hash and the sender before the wait.
  */
 export async function sendBatch(
   ctx: BatchSenderContext,
   record: BatchRecord,
   launch: LaunchRecord,
-  onSent: (txHash: Hash) => Promise<void>,
+  onSent: (sent: BatchSent) => Promise<void>,
 ): Promise<BatchSendOutcome> {
-  const send = ctx.wallets.sendCall
-  if (!send) return { kind: 'not_sent', reason: 'no operator account on this chain' }
-  let sent: Awaited<ReturnType<typeof send>>
+  const { sendFromPool, sendCall, operatorAddress } = ctx.wallets
+  const fromPool = sendFromPool && ctx.batchOperators.poolReady(record.chain)
+  if (!fromPool && !sendCall) return { kind: 'not_sent', reason: 'no operator account on this chain' }
+  let sent: { hash: Hash; from: Address | undefined; landed: Promise<{ receipt: TransactionReceipt | undefined; pending: boolean }> }
   try {
     const gas = batchGasLimit(record.included.length, txGasCapOf(ctx.chains[record.chain]))
-    sent = await send(
-      record.chain,
-      { to: record.batchBuyer, data: executeBatchData(ctx, record, launch), gas },
-      { batchId: record.batchId, buyers: record.included.length },
-    )
+    const call = { to: record.batchBuyer, data: executeBatchData(ctx, record, launch), gas }
+    const fields = { batchId: record.batchId, buyers: record.included.length }
+    if (fromPool) {
+      // The batch lands in the block after its tick: in the launch's first blocks it offers the launch tip.
+      sent = await sendFromPool(record.chain, call, fields, { launchBlock: BigInt(record.launchBlock), landsIn: BigInt(record.tickBlock) + 1n })
+    } else {
+      const operatorSent = await sendCall!(record.chain, call, fields)
+      sent = { ...operatorSent, from: operatorAddress?.(record.chain) }
+    }
   } catch (error) {
     ctx.log.warn({ err: error, batchId: record.batchId, slug: record.slug }, 'batch not sent')
     return { kind: 'not_sent', reason: `batch not sent: ${error instanceof Error ? error.message : String(error)}` }
   }
-  await onSent(sent.hash).catch((error) =>
+  const { from } = sent
+  await onSent({ txHash: sent.hash, ...(from ? { from } : {}) }).catch((error) =>
     ctx.log.warn({ err: error, batchId: record.batchId }, 'recording the batch transaction failed; the chain is asked after a restart'),
   )
   const landed = await sent.landed

@@ -1,3 +1,4 @@
+import type { ChainKey } from '../../src/chain/chain-keys.ts'
 import type { LaunchRecord, PriceTick } from '../../src/journal/journal-records.ts'
 import type { IndexerSignal } from '../indexer/tick-bus.ts'
 import { createTickDecider } from './decide-tick.ts'
@@ -26,6 +27,11 @@ export interface Executor {
    * idle() does not wait for them).
    */
   approvalsSettled(): Promise<void>
+  /**
+   * Whether every sender account of the chain is an operator of its batch buyer, read from the chain: batches then go
+   * out from the pool, else from the bundler EOA (batch-operators.ts).
+   */
+  batchOperatorsReady(chain: ChainKey): boolean
   stop(): Promise<void>
 }
 
@@ -91,6 +97,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
       case 'block':
         ctx.warm.refresh(signal.chain, signal.blockNumber)
         batches.recheck(signal.chain)
+        ctx.batchOperators.retry(signal.chain)
         return
       case 'processed':
         // Tracked: idle() and stop() wait for a readying (a deployment ahead may be being sent).
@@ -107,6 +114,10 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
   }
 
   await reconcile()
+  // The sender accounts become batch operators in the background (setOperator lands in a later block): until they
+  // are, batches go out from the bundler EOA; a block signal tries again on a chain not ready (batch-operators.ts).
+  // Not tracked by idle(): their receipts wait for blocks, like the approvals ahead (ensure never rejects).
+  for (const chain of Object.keys(ctx.batchBuyers) as ChainKey[]) void ctx.batchOperators.ensure(chain)
   const unsubscribe = deps.ticks.subscribe(onSignal)
   inBackground(readiness.prepareLaunchedBooks(), (error) => ctx.log.debug({ err: error }, 'preparing launched books at start failed; ticks build them'))
 
@@ -115,6 +126,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
     reconcile,
     busy: () => queue.size() + background.size,
     approvalsSettled: async () => approvals?.settled(),
+    batchOperatorsReady: (chain) => ctx.batchOperators.poolReady(chain),
     async idle() {
       while (queue.size() > 0 || background.size > 0) await Promise.all([...queue.running(), ...background])
     },

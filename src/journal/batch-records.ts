@@ -99,6 +99,12 @@ export interface BatchRecord {
   state: BatchState
   at: number
   txHash?: Hash
+  /**
+   * The sender account that signed the batch transaction (recorded with its hash): after a crash, whether the batch can
+   * still land is asked of that account's pending transactions (a fee-bumped replacement has another hash, the same
+   * account and nonce). Absent while journaled or in records written before the sender pool: every sender is asked.
+   */
+  from?: Address
   execution?: BatchExecutionRecord
   /** Buyers credited so far (the contract's sweep cursor, as last read). */
   swept: number

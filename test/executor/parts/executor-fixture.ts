@@ -18,6 +18,7 @@ import type { WarmBooks } from '../../../daemon/executor/warm-books.ts'
 import { createTickQuotes } from '../../../daemon/executor/tick-quotes.ts'
 import { PriceBackoff } from '../../../src/domain/execution/price-backoff.ts'
 import { createBatchChainReads } from '../../../daemon/executor/batch-chain-reads.ts'
+import { createBatchOperators } from '../../../daemon/executor/batch-operators.ts'
 import { createBatchJournal } from '../../../src/journal/batch-journal.ts'
 import { projectRecord } from '../../support/records.ts'
 import { openTempStore } from '../../support/temp-store.ts'
@@ -161,6 +162,7 @@ export async function startExecutorFixture(overrides: Partial<ExecutorContext> =
     reads: chain,
     batchReads: createBatchChainReads({ chains: {}, clients: {} }),
     batchJournal: createBatchJournal(store),
+    batchOperators: createBatchOperators({ clients: {}, batchBuyers: {}, wallets: {}, log: silentLogger }),
     withChainLock: (key, fn) => chainLocks.run(key, fn),
     withOrderLocks: (keyIds, fn) => store.mutex.runAll(keyIds.map(orderLockName), fn),
     orders: createOrderLoader({ store, wallets }),
