@@ -121,6 +121,50 @@ describe('launch indexer (real devnet, launchpads, store)', () => {
     expect((await h.services.projects.getProject(slug))?.launch?.tokenAddress).toBe(launched.token)
   })
 
+  it('after falling N blocks behind, catches up in ranges (counted reads, not time): the launch in the skipped range is recorded and ticked once, at the head', async () => {
+    const { slug, creator } = await h.newProject('idx-behind', 'clanker')
+    await h.indexer.stop()
+    const launched = await h.launch(slug, 'clanker', creator)
+    const N = 20
+    await h.mine(N)
+    const head = await h.client.getBlockNumber({ cacheTime: 0 })
+    expect(head).toBeGreaterThanOrEqual(launched.blockNumber + BigInt(N))
+    // The restarted indexer reads through a transport that counts its requests by method.
+    const calls: Record<string, number> = {}
+    const inner = http(h.chain.rpcUrl)({ retryCount: 0 })
+    const counting = createPublicClient({
+      transport: custom({
+        request({ method, params }) {
+          calls[method] = (calls[method] ?? 0) + 1
+          return inner.request({ method, params } as never)
+        },
+      }),
+    }) as PublicClient
+    const signalsBefore = h.signals.length
+    await h.restartIndexer(counting)
+    await h.indexer.caughtUp('base', head)
+    expect((await h.journal.getLaunchBySlug(slug))?.token).toBe(launched.token)
+    expect((await h.services.projects.getProject(slug))?.launch?.tokenAddress).toBe(launched.token)
+    // Block by block this was 2 reads per block (the header, then its logs by hash) plus the head and our tip per round;
+    // in ranges: one eth_getLogs for every block behind (a block whose bloom admits our addresses but had no log in the
+    // answer is read again by hash: allowed a few), each header once.
+    const behind = Number(head - launched.blockNumber) + 1
+    expect(calls.eth_getLogs ?? 0).toBeLessThanOrEqual(3)
+    expect(calls.eth_getBlockByNumber ?? 0).toBeLessThan(behind + 5)
+    // The launch's ticks are coalesced into the head block, reason 'launch'; the skipped blocks published no tick and
+    // no 'block' signal (the executor's per-block reads are for the head only).
+    const ticks = await h.journal.ticksOf(slug)
+    expect(ticks[0]?.reason).toBe('launch')
+    expect(BigInt(ticks[0]!.blockNumber)).toBe(head)
+    const signals = h.signals.slice(signalsBefore)
+    const blockSignals = signals.flatMap((s) => (s.type === 'block' && s.blockNumber <= head ? [s.blockNumber] : []))
+    expect(blockSignals).toEqual([head])
+    const launchTicks = signals.filter((s) => s.type === 'tick' && s.launch.slug === slug && BigInt(s.tick.blockNumber) <= head)
+    expect(launchTicks.map((s) => s.type === 'tick' && s.tick.reason)).toEqual(['launch'])
+    const processed = signals.find((s) => s.type === 'processed' && s.blockNumber === head)
+    expect(processed?.type === 'processed' && processed.launched).toContain(slug)
+  })
+
   it('a launch log whose receipt cannot be read (RPC error mid-launch) is quarantined and decoded again a block later; the launch is not lost', async () => {
     const { slug, creator } = await h.newProject('idx-flaky', 'zora')
     let failures = 0
