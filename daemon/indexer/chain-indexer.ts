@@ -140,10 +140,7 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
     const ticks: PricedTick[] = []
     const swapped = new Set<string>()
     const feeUpdated: LaunchRecord[] = []
-    const tickOf = async (request: TickRequest) => {
-      const tick = await priced(request)
-      if (tick) ticks.push(tick)
-    }
+    const tickOf = tickInto(ticks, priced)
     const addLaunches = (bound: readonly DetectedLaunch[]) => {
       for (const launch of bound) {
         launches.push(launch)
@@ -204,10 +201,7 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
   async function quietTicks(event: BlockEvent, launches: readonly LaunchRecord[], swapped: ReadonlySet<string>, priced: Price) {
     const { block } = event
     const ticks: PricedTick[] = []
-    const tickOf = async (request: TickRequest) => {
-      const tick = await priced(request)
-      if (tick) ticks.push(tick)
-    }
+    const tickOf = tickInto(ticks, priced)
     for (const launch of launches) {
       if (swapped.has(poolKeyOf(launch.poolId))) continue
       await tickOf({ launch, reason: 'launch', pool: pools.get(poolKeyOf(launch.poolId))!.state, logIndex: -1 })
@@ -263,11 +257,9 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
     addresses: [...new Set([...launchAddresses, poolManager])],
     async onBlock(event) {
       const { block } = event
-      // A block the chain is already past (the sync catching up in a range): its launches, candidates and pool states
-      // are recorded as always, but its ticks (and the executor's per-block work: warm reads, readying ahead) are
-      // coalesced into the next block that is the head. A tick prices a buy in the block after its own, which is
-      // already mined here; the executor only needs the latest state. A pool that a skipped block would have ticked
-      // (a swap, a launch, a fee change, a decaying fee) is ticked at that head block, a launch with reason 'launch'.
+      // A block the chain is already past (the sync catching up): recorded as always, but its ticks and the executor's
+      // per-block signals are coalesced into the next head block, which ticks every pool this one would have (its
+      // buys would land in a block already mined; the executor only needs the latest state). docs/execution.md §2.
       const stale = event.head !== undefined && block.number < event.head
       if (!stale) deps.ticks.publish({ type: 'block', chain: key, blockNumber: block.number })
       if (deps.onLaunchLogs && event.logs.some((l) => detector.adapterOf(l) !== undefined)) {
@@ -303,6 +295,10 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
           tick: computePriceTick({ ...input, pairedUsd: await pairedPrice(input.launch.paired), block, blockTimeSeconds: deps.blockTimeSeconds, at: now() }),
         }
       }
+      // The paired price of pools this block will tick anyway, read alongside the schedule refreshes (one round trip
+      // for both instead of one after the other).
+      for (const pool of stale ? [] : pools.values())
+        if (!primed || needsBlockTicks(pool.launch, block, deps.blockTimeSeconds)) pairedPrice(pool.launch.paired).catch(() => undefined)
       // A schedule that follows chain state is read for the block it prices: at the head block, not at a skipped one.
       const refreshed = stale ? [] : await refreshSchedules(pools, deps, block)
       const session = intake(block, pairedPrice)
@@ -387,6 +383,14 @@ async function refreshSchedules(
   }
   return changed
 }
+
+/** Computes a tick into `ticks` (nothing for a block the chain is already past). */
+const tickInto =
+  (ticks: PricedTick[], priced: Price) =>
+  async (request: TickRequest): Promise<void> => {
+    const tick = await priced(request)
+    if (tick) ticks.push(tick)
+  }
 
 /** The launched pools bought through the bridge pool `poolId`, each launch updated with that pool's new protocol fee. */
 function bridgedThrough(pools: LaunchedPools, poolId: string, slot0ProtocolFee: number): LaunchedPool[] {
