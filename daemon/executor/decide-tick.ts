@@ -259,6 +259,13 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
         return []
       }
       ctx.ticking.set(launch.slug, launch.chain)
+      // The batch's allowance read overlaps the quote below (it used to follow the plan: one round trip more).
+      if (sendBatch)
+        batches.prefetchAllowances(
+          tick,
+          launch,
+          candidates.map((c) => c.wallet),
+        )
       const reserved = await reservations(launch.chain)
       stage('executor.reservations')
       // What decides a launched pool's buys: the real swap quoted for each spend bucket in the next block's context.

@@ -35,24 +35,36 @@ export interface BatchPlanner {
    * the tick's formula cap where the chain has no quoter); the others go on as single buys.
    */
   split(tick: PriceTick, launch: LaunchRecord, buys: readonly BuyToSubmit[]): Promise<BatchSplit>
+  /**
+   * Starts the allowance read of `wallets` at the tick's block without waiting (issue 23 item 3: the tick calls it
+   * before its quote, so the two round trips overlap); `split` then uses it. A failed prefetch is read again there.
+   */
+  prefetchAllowances(tick: PriceTick, launch: LaunchRecord, wallets: readonly Address[]): void
 }
 
 export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
   // The wallets' allowances to the batch buyer, per chain, as read at one block (re-read at the next).
-  const allowanceCache = new Map<ChainKey, { block: string; values: Map<string, bigint> }>()
+  const allowanceCache = new Map<ChainKey, { block: string; values: Map<string, bigint>; reading: Promise<unknown>[] }>()
   // Next sequence per launch: from the journal once, then counted here (the ticks of one project run one at a time).
   const sequences = new Map<string, number>()
 
   async function allowancesAt(chain: ChainKey, spender: Address, wallets: readonly Address[], block: string): Promise<Map<string, bigint>> {
-    let cached = allowanceCache.get(chain)
-    if (!cached || cached.block !== block) {
-      cached = { block, values: new Map() }
-      allowanceCache.set(chain, cached)
-    }
+    const cached = allowanceEntry(chain, block)
+    // A prefetch of this block still reading: its answers first, then only what it did not cover.
+    await Promise.allSettled(cached.reading)
     const values = cached.values
     const missing = [...new Set(wallets.map((w) => w.toLowerCase()))].filter((w) => !values.has(w)) as Address[]
     if (missing.length > 0) for (const [wallet, value] of await ctx.batchReads.allowances(chain, spender, missing, BigInt(block))) values.set(wallet, value)
     return values
+  }
+
+  function allowanceEntry(chain: ChainKey, block: string) {
+    let cached = allowanceCache.get(chain)
+    if (!cached || cached.block !== block) {
+      cached = { block, values: new Map(), reading: [] }
+      allowanceCache.set(chain, cached)
+    }
+    return cached
   }
 
   async function nextSequence(launch: LaunchRecord): Promise<number> {
@@ -120,6 +132,18 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
   }
 
   return {
+    prefetchAllowances(tick, launch, wallets) {
+      const batchBuyer = ctx.batchBuyers[launch.chain]
+      if (!batchBuyer || !ctx.wallets.operatorAddress?.(launch.chain) || !ctx.wallets.sendCall || wallets.length === 0) return
+      const cached = allowanceEntry(launch.chain, tick.blockNumber)
+      const missing = [...new Set(wallets.map((w) => w.toLowerCase()))].filter((w) => !cached.values.has(w)) as Address[]
+      if (missing.length === 0) return
+      const read = ctx.batchReads.allowances(launch.chain, batchBuyer, missing, BigInt(tick.blockNumber)).then((answers) => {
+        for (const [wallet, value] of answers) cached.values.set(wallet, value)
+      })
+      read.catch(() => undefined)
+      cached.reading.push(read)
+    },
     async split(tick, launch, buys) {
       const batchBuyer = ctx.batchBuyers[launch.chain]
       const operator = ctx.wallets.operatorAddress?.(launch.chain)

@@ -89,7 +89,8 @@ export interface ChainIndexer {
 type PricedTick = { tick: PriceTick; launch: LaunchRecord }
 /** What a tick is computed from, beyond the block and its ETH/USD price. */
 type TickRequest = Pick<TickInput, 'launch' | 'reason' | 'pool' | 'logIndex'>
-type Price = (request: TickRequest) => Promise<PricedTick>
+/** A tick, or undefined for a block the chain is already past (the pool is then owed a tick at the newest block). */
+type Price = (request: TickRequest) => Promise<PricedTick | undefined>
 
 /** The indexer's work on one chain: deciding what each block and reorg means, and recording it. */
 export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainIndexer> {
@@ -129,25 +130,9 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
   const migrations = createLaunchMigrations({ client, poolManager, stateView: chain.addresses.stateView })
   // The first block after a (re)start re-prices every launched pool.
   let primed = false
-
-  /**
-   * Launched pools whose schedule follows chain state (auction rounds): read again before this block is priced, so
-   * its ticks know the gating and decay of the next block. Returns the launches whose record changed.
-   */
-  async function refreshSchedules(block: BlockEvent['block']): Promise<LaunchRecord[]> {
-    const next = nextBlockAfter(block, deps.blockTimeSeconds)
-    const changed: LaunchRecord[] = []
-    for (const pool of pools.values()) {
-      const adapter = deps.adapters.find((a) => a.id === pool.launch.launchpad)
-      const schedule = pool.launch.feeSchedule as FeeSchedule
-      if (!adapter?.refreshFeeSchedule || BigInt(pool.launch.blockNumber) > block.number || !scheduleNeedsRefresh(schedule, next)) continue
-      const fresh = await adapter.refreshFeeSchedule(client, pool.launch, block)
-      if (JSON.stringify(fresh) === JSON.stringify(schedule)) continue
-      pool.launch = { ...pool.launch, feeSchedule: fresh }
-      changed.push(pool.launch)
-    }
-    return changed
-  }
+  // Pools whose ticks a block the chain was already past skipped (see onBlock), the launches among them.
+  const owed = new Set<string>()
+  const owedLaunches = new Set<string>()
 
   /** The launches a block holds and the ticks its swaps of launched pools make, in log order. */
   async function scanLogs(event: BlockEvent, session: IntakeSession, priced: Price) {
@@ -155,6 +140,7 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
     const ticks: PricedTick[] = []
     const swapped = new Set<string>()
     const feeUpdated: LaunchRecord[] = []
+    const tickOf = tickInto(ticks, priced)
     const addLaunches = (bound: readonly DetectedLaunch[]) => {
       for (const launch of bound) {
         launches.push(launch)
@@ -175,13 +161,13 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
       for (const bridged of feeUpdate ? bridgedThrough(pools, feeUpdate.poolId, feeUpdate.protocolFee) : []) {
         feeUpdated.push(bridged.launch)
         swapped.add(poolKeyOf(bridged.launch.poolId))
-        ticks.push(await priced({ launch: bridged.launch, reason: 'block', pool: bridged.state, logIndex: entry.logIndex ?? 0 }))
+        await tickOf({ launch: bridged.launch, reason: 'block', pool: bridged.state, logIndex: entry.logIndex ?? 0 })
       }
       if (feeUpdate && feePool) {
         feePool.launch = withLaunchProtocolFee(feePool.launch, feeUpdate.protocolFee)
         feeUpdated.push(feePool.launch)
         swapped.add(poolKeyOf(feeUpdate.poolId))
-        ticks.push(await priced({ launch: feePool.launch, reason: 'block', pool: feePool.state, logIndex: entry.logIndex ?? 0 }))
+        await tickOf({ launch: feePool.launch, reason: 'block', pool: feePool.state, logIndex: entry.logIndex ?? 0 })
         continue
       }
       // A launched Zora coin's liquidity moved to a new pool (migrateLiquidity): from here on the launch is priced and
@@ -192,7 +178,7 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
         pools.set(poolKeyOf(launch.poolId), { launch, state, lastTick: event.block.number })
         feeUpdated.push(launch)
         swapped.add(poolKeyOf(launch.poolId))
-        ticks.push(await priced({ launch, reason: 'block', pool: state, logIndex: entry.logIndex ?? 0 }))
+        await tickOf({ launch, reason: 'block', pool: state, logIndex: entry.logIndex ?? 0 })
         log.info({ slug: launch.slug, chain: key, from: previousPoolId, to: launch.poolId, block: event.block.number }, 'launch liquidity migrated')
       }
       if (moved.length > 0) continue
@@ -201,7 +187,7 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
       if (!swap || !pool) continue
       pool.state = { sqrtPriceX96: swap.sqrtPriceX96, liquidity: swap.liquidity }
       swapped.add(poolKeyOf(swap.poolId))
-      ticks.push(await priced({ launch: pool.launch, reason: 'swap', pool: pool.state, logIndex: entry.logIndex ?? 0 }))
+      await tickOf({ launch: pool.launch, reason: 'swap', pool: pool.state, logIndex: entry.logIndex ?? 0 })
     }
     return { launches, ticks, swapped, feeUpdated }
   }
@@ -215,15 +201,16 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
   async function quietTicks(event: BlockEvent, launches: readonly LaunchRecord[], swapped: ReadonlySet<string>, priced: Price) {
     const { block } = event
     const ticks: PricedTick[] = []
+    const tickOf = tickInto(ticks, priced)
     for (const launch of launches) {
       if (swapped.has(poolKeyOf(launch.poolId))) continue
-      ticks.push(await priced({ launch, reason: 'launch', pool: pools.get(poolKeyOf(launch.poolId))!.state, logIndex: -1 }))
+      await tickOf({ launch, reason: 'launch', pool: pools.get(poolKeyOf(launch.poolId))!.state, logIndex: -1 })
     }
     for (const [poolId, pool] of pools) {
       if (swapped.has(poolId) || launches.includes(pool.launch) || BigInt(pool.launch.blockNumber) > block.number) continue
       const quiet = block.number - pool.lastTick < BigInt(deps.heartbeatBlocks)
-      if (primed && quiet && !needsBlockTicks(pool.launch, block, deps.blockTimeSeconds)) continue
-      ticks.push(await priced({ launch: pool.launch, reason: 'block', pool: pool.state, logIndex: -1 }))
+      if (primed && quiet && !owed.has(poolId) && !needsBlockTicks(pool.launch, block, deps.blockTimeSeconds)) continue
+      await tickOf({ launch: pool.launch, reason: owedLaunches.has(poolId) ? 'launch' : 'block', pool: pool.state, logIndex: -1 })
     }
     return ticks
   }
@@ -270,7 +257,11 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
     addresses: [...new Set([...launchAddresses, poolManager])],
     async onBlock(event) {
       const { block } = event
-      deps.ticks.publish({ type: 'block', chain: key, blockNumber: block.number })
+      // A block the chain is already past (the sync catching up): recorded as always, but its ticks and the executor's
+      // per-block signals are coalesced into the next head block, which ticks every pool this one would have (its
+      // buys would land in a block already mined; the executor only needs the latest state). docs/execution.md §2.
+      const stale = event.head !== undefined && block.number < event.head
+      if (!stale) deps.ticks.publish({ type: 'block', chain: key, blockNumber: block.number })
       if (deps.onLaunchLogs && event.logs.some((l) => detector.adapterOf(l) !== undefined)) {
         const time = blockTimeMs(block)
         deps.onLaunchLogs({
@@ -293,28 +284,40 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
         }
         return price
       }
-      const priced: Price = async (input) => ({
-        launch: input.launch,
-        tick: computePriceTick({ ...input, pairedUsd: await pairedPrice(input.launch.paired), block, blockTimeSeconds: deps.blockTimeSeconds, at: now() }),
-      })
-      const refreshed = await refreshSchedules(block)
+      const priced: Price = async (input) => {
+        if (stale) {
+          owed.add(poolKeyOf(input.launch.poolId))
+          if (input.reason === 'launch') owedLaunches.add(poolKeyOf(input.launch.poolId))
+          return undefined
+        }
+        return {
+          launch: input.launch,
+          tick: computePriceTick({ ...input, pairedUsd: await pairedPrice(input.launch.paired), block, blockTimeSeconds: deps.blockTimeSeconds, at: now() }),
+        }
+      }
+      // The paired price of pools this block will tick anyway, read alongside the schedule refreshes (one round trip
+      // for both instead of one after the other).
+      for (const pool of stale ? [] : pools.values())
+        if (!primed || needsBlockTicks(pool.launch, block, deps.blockTimeSeconds)) pairedPrice(pool.launch.paired).catch(() => undefined)
+      // A schedule that follows chain state is read for the block it prices: at the head block, not at a skipped one.
+      const refreshed = stale ? [] : await refreshSchedules(pools, deps, block)
       const session = intake(block, pairedPrice)
       const { launches, ticks, swapped, feeUpdated } = await scanLogs(event, session, priced)
       refreshed.push(...feeUpdated)
-      ticks.push(
-        ...(await quietTicks(
-          event,
-          launches.map((l) => l.record),
-          swapped,
-          priced,
-        )),
-      )
+      const owedLaunchSlugs = stale ? [] : [...pools].filter(([poolId]) => owedLaunches.has(poolId)).map(([, pool]) => pool.launch.slug)
+      const launchRecords = launches.map((l) => l.record)
+      ticks.push(...(await quietTicks(event, launchRecords, swapped, priced)))
       if (launches.length > 0) stage('indexer.ticksComputed')
-      primed = true
       await recordBlock(event, launches, refreshed, ticks, session.result().ops)
       if (launches.length > 0) stage('indexer.blockWritten')
+      if (stale) return
+      primed = true
+      owed.clear()
+      owedLaunches.clear()
       for (const entry of ticks) deps.ticks.publish({ type: 'tick', tick: entry.tick, launch: entry.launch })
-      deps.ticks.publish({ type: 'processed', chain: key, blockNumber: block.number, launched: launches.map((l) => l.record.slug) })
+      // The launches of skipped blocks are bought from this block on: nothing is readied in it either.
+      const launched = [...new Set([...launches.map((l) => l.record.slug), ...owedLaunchSlugs])]
+      deps.ticks.publish({ type: 'processed', chain: key, blockNumber: block.number, launched })
     },
     async onReorg(event) {
       const reverted = await journal.launchesAbove(key, event.ancestor.number)
@@ -353,6 +356,41 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
     },
   }
 }
+
+/**
+ * Launched pools whose schedule follows chain state (auction rounds): read again before this block is priced, so
+ * its ticks know the gating and decay of the next block. Returns the launches whose record changed.
+ */
+async function refreshSchedules(
+  pools: LaunchedPools,
+  deps: Pick<ChainIndexerDeps, 'adapters' | 'client' | 'blockTimeSeconds'>,
+  block: BlockEvent['block'],
+): Promise<LaunchRecord[]> {
+  const next = nextBlockAfter(block, deps.blockTimeSeconds)
+  // All pools' reads at once: one round trip per block, not one per pool.
+  const refreshes = [...pools.values()].map(async (pool) => {
+    const adapter = deps.adapters.find((a) => a.id === pool.launch.launchpad)
+    const schedule = pool.launch.feeSchedule as FeeSchedule
+    if (!adapter?.refreshFeeSchedule || BigInt(pool.launch.blockNumber) > block.number || !scheduleNeedsRefresh(schedule, next)) return undefined
+    const fresh = await adapter.refreshFeeSchedule(deps.client, pool.launch, block)
+    return JSON.stringify(fresh) === JSON.stringify(schedule) ? undefined : { pool, fresh }
+  })
+  const changed: LaunchRecord[] = []
+  for (const update of await Promise.all(refreshes)) {
+    if (!update) continue
+    update.pool.launch = { ...update.pool.launch, feeSchedule: update.fresh }
+    changed.push(update.pool.launch)
+  }
+  return changed
+}
+
+/** Computes a tick into `ticks` (nothing for a block the chain is already past). */
+const tickInto =
+  (ticks: PricedTick[], priced: Price) =>
+  async (request: TickRequest): Promise<void> => {
+    const tick = await priced(request)
+    if (tick) ticks.push(tick)
+  }
 
 /** The launched pools bought through the bridge pool `poolId`, each launch updated with that pool's new protocol fee. */
 function bridgedThrough(pools: LaunchedPools, poolId: string, slot0ProtocolFee: number): LaunchedPool[] {

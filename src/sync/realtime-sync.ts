@@ -1,7 +1,8 @@
-import type { Address, Log, PublicClient } from 'viem'
+import type { Address, Hex, Log, PublicClient } from 'viem'
 import type { Logger } from 'pino'
 import { PrebuyError } from '../common/errors.ts'
 import { rememberFinalized } from './finalized-history.ts'
+import { bloomMayHoldLogsOf } from './logs-bloom.ts'
 import { toBlockRef } from './sync-types.ts'
 import type { BlockRef, SyncCheckpoint, SyncEvent } from './sync-types.ts'
 
@@ -26,6 +27,11 @@ export interface RealtimeSyncOptions {
    * although the chain moved: a wrong wsUrl or a provider without subscriptions, polling in its place (default 30 s).
    */
   socketConnectWarnMs?: number | undefined
+  /**
+   * At most this many blocks per round when behind: their headers at once and their logs in one eth_getLogs
+   * (default SYNC_RANGE_BLOCKS). A node that refuses the range is read by block hash instead.
+   */
+  maxRangeBlocks?: number | undefined
   /** Told the head of each round (read anyway): the daemon shares it, so nothing else fetches the head per tick. */
   onHead?: ((head: bigint) => void) | undefined
   /** Told when the socket comes up, goes down, or never connected (see socketConnectWarnMs). */
@@ -36,6 +42,17 @@ export interface RealtimeSyncOptions {
   startBlock?: bigint | undefined
   logger: Logger
 }
+
+/** A block's identity with its logs bloom. */
+interface Header {
+  ref: BlockRef
+  logsBloom: Hex | null
+}
+
+const sortLogs = (logs: readonly Log[]): Log[] => [...logs].sort((a, b) => (a.logIndex ?? 0) - (b.logIndex ?? 0))
+
+/** Blocks read per round while catching up (one eth_getLogs over the range; providers cap ranges at 500 to 10,000). */
+export const SYNC_RANGE_BLOCKS = 100
 
 export type SocketState = 'up' | 'down' | 'never_connected'
 
@@ -63,6 +80,7 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
   let unwatch: (() => void) | undefined
   let socketHealthy = false
   let socketEverDelivered = false
+  const maxRangeBlocks = Math.max(1, options.maxRangeBlocks ?? SYNC_RANGE_BLOCKS)
   const socketSilenceMs = options.socketSilenceMs ?? SOCKET_SILENCE_MS
   const socketConnectWarnMs = options.socketConnectWarnMs ?? SOCKET_CONNECT_WARN_MS
   const startedAt = Date.now()
@@ -134,8 +152,14 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
   }
 
   async function fetchBlock(number: bigint): Promise<BlockRef | undefined> {
+    return (await fetchHeader(number))?.ref
+  }
+
+  /** A block's identity and its logs bloom (which says whether a block can hold logs of the watched addresses). */
+  async function fetchHeader(number: bigint): Promise<Header | undefined> {
     try {
-      return toBlockRef(await client.getBlock({ blockNumber: number }))
+      const block = await client.getBlock({ blockNumber: number })
+      return { ref: toBlockRef(block), logsBloom: block.logsBloom }
     } catch (error) {
       // A block above the (shorter) canonical head after a reorg does not exist.
       if (error instanceof Error && /not found|could not be found/i.test(error.message)) return undefined
@@ -145,7 +169,18 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
 
   async function fetchLogs(block: BlockRef): Promise<Log[]> {
     const logs = await client.getLogs({ blockHash: block.hash, ...(addresses ? { address: addresses } : {}) })
-    return [...logs].sort((a, b) => (a.logIndex ?? 0) - (b.logIndex ?? 0))
+    return sortLogs(logs)
+  }
+
+  /** The watched logs of blocks `from`..`to` in one eth_getLogs; undefined when the node refuses the range. */
+  async function fetchRangeLogs(from: bigint, to: bigint): Promise<Log[] | undefined> {
+    try {
+      return await client.getLogs({ fromBlock: from, toBlock: to, ...(addresses ? { address: addresses } : {}) })
+    } catch (error) {
+      // A provider's range cap or a transient error: the blocks' logs are then read by hash, one request each, at once.
+      logger.debug({ err: error, from: from.toString(), to: to.toString() }, 'realtime sync: eth_getLogs over a range failed; reading by block hash')
+      return undefined
+    }
   }
 
   async function initialCheckpoint(): Promise<SyncCheckpoint> {
@@ -205,9 +240,54 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
       yield { type: 'reorg', ancestor, reverted, checkpoint: snapshot() }
     }
 
+    /**
+     * Blocks `from`..`to` above our tip with their watched logs, in one round trip: the headers (all at once; the head
+     * is already known) and one eth_getLogs over the range (by hash for a lone head, which is exact). A range answer is
+     * checked against the headers: every log must carry the hash of the header at its number, and a block with no log
+     * in the answer whose bloom admits one of ours is read again by hash (the answer may come from another fork's view
+     * of that height; a log fetched by hash belongs to exactly that block). 'moved': a block does not link to the one
+     * before it (or to our tip); 'missing': the node could not serve a block below its head.
+     */
+    async function fetchRange(from: bigint, to: bigint, head: Header): Promise<Array<{ block: BlockRef; logs: Log[] }> | 'moved' | 'missing'> {
+      const numbers: bigint[] = []
+      for (let n = from; n <= to; n++) numbers.push(n)
+      const lone = from === to && to === head.ref.number
+      const [headers, rangeLogs] = await Promise.all([
+        Promise.all(numbers.map((n) => (n === head.ref.number ? head : fetchHeader(n)))),
+        lone ? fetchLogs(head.ref) : fetchRangeLogs(from, to),
+      ])
+      if (headers.some((h) => h === undefined)) return 'missing'
+      const chain = headers as Header[]
+      let parent = tip().hash
+      for (const { ref } of chain) {
+        if (ref.parentHash !== parent) return 'moved'
+        parent = ref.hash
+      }
+      if (lone) return [{ block: head.ref, logs: rangeLogs ?? [] }]
+      const byHash = new Map<string, Log[]>(chain.map(({ ref }) => [ref.hash, []]))
+      for (const entry of rangeLogs ?? []) {
+        const into = entry.blockHash === null ? undefined : byHash.get(entry.blockHash)
+        if (!into) return 'moved'
+        into.push(entry)
+      }
+      const reread = chain.filter(
+        ({ ref, logsBloom }) => rangeLogs === undefined || (byHash.get(ref.hash)!.length === 0 && bloomMayHoldLogsOf(logsBloom, addresses)),
+      )
+      const again = await Promise.all(reread.map(({ ref }) => fetchLogs(ref)))
+      for (const [i, { ref }] of reread.entries()) byHash.set(ref.hash, again[i]!)
+      return chain.map(({ ref }) => ({ block: ref, logs: sortLogs(byHash.get(ref.hash)!) }))
+    }
+
     async function* reconcile(): AsyncGenerator<SyncEvent, boolean, undefined> {
-      const head = toBlockRef(await client.getBlock({ blockTag: 'latest' }))
-      options.onHead?.(head.number)
+      const latest = await client.getBlock({ blockTag: 'latest' })
+      const head: Header = { ref: toBlockRef(latest), logsBloom: latest.logsBloom }
+      options.onHead?.(head.ref.number)
+      return yield* follow(head)
+    }
+
+    /** Brings our tip to `headHeader`: a revert first where the chain disagrees, then its blocks in ranges. */
+    async function* follow(headHeader: Header): AsyncGenerator<SyncEvent, boolean, undefined> {
+      const head = headHeader.ref
       if (head.hash === tip().hash) return false
       const current = tip()
       if (head.number < current.number) {
@@ -218,30 +298,44 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
           return false
         }
         yield* revertTo(await findAncestor())
-      } else {
-        const remoteAtTip = head.number === current.number ? head : await fetchBlock(current.number)
-        // A node that announces a head it cannot serve below it (an inconsistent load balancer): ask again next round.
-        if (!remoteAtTip) return false
-        if (remoteAtTip.hash !== current.hash) yield* revertTo(await findAncestor())
+      } else if (head.number === current.number) {
+        // Same height, another hash: a reorg.
+        yield* revertTo(await findAncestor())
       }
+      // Above our tip, our tip is not read again: whether it is still canonical shows in the first block read above it
+      // (its parent hash), and a block that does not link is followed down to the common ancestor there.
       behind = undefined
-      for (let n = tip().number + 1n; n <= head.number && !stopped; n++) {
-        const block = await fetchBlock(n)
-        // The chain moved under us (a reorg mid-walk): the next round finds the new ancestor.
-        if (!block || block.parentHash !== tip().hash) return true
-        const logs = await fetchLogs(block)
-        state.unfinalized.push(block)
-        // Finality moves before the block is delivered, so the block's checkpoint is already the one to persist.
-        let finalized: BlockRef | undefined
-        while (state.unfinalized.length > 1 && block.number - state.unfinalized[0]!.number >= BigInt(confirmations)) {
-          const superseded = state.finalized
-          finalized = state.unfinalized.shift()!
-          state.finalized = finalized
-          state.history = rememberFinalized(state.history, superseded, finalized.number)
+      // Catching up in ranges: the headers of up to `maxRangeBlocks` blocks at once, their logs in one eth_getLogs,
+      // both in one round trip; the head itself is not read again. A head that is our tip's child (the steady state)
+      // costs one request more than the head: its logs by hash.
+      while (tip().number < head.number && !stopped) {
+        const from = tip().number + 1n
+        const to = head.number - from + 1n > BigInt(maxRangeBlocks) ? from + BigInt(maxRangeBlocks) - 1n : head.number
+        const fetched = await fetchRange(from, to, headHeader)
+        // A node that announces a head it cannot serve below it (an inconsistent load balancer): ask again next round.
+        if (fetched === 'missing') return false
+        if (fetched === 'moved') {
+          // A block that does not link to our tip: a reorg at or below it, or the chain moved under us mid-read.
+          const ancestor = await findAncestor()
+          if (ancestor.hash === tip().hash) return true
+          yield* revertTo(ancestor)
+          return true
         }
-        blocksSinceStart++
-        yield { type: 'block', block, logs, checkpoint: snapshot() }
-        if (finalized) yield { type: 'finalize', block: finalized, checkpoint: snapshot() }
+        for (const { block, logs } of fetched) {
+          state.unfinalized.push(block)
+          // Finality moves before the block is delivered, so the block's checkpoint is already the one to persist.
+          let finalized: BlockRef | undefined
+          while (state.unfinalized.length > 1 && block.number - state.unfinalized[0]!.number >= BigInt(confirmations)) {
+            const superseded = state.finalized
+            finalized = state.unfinalized.shift()!
+            state.finalized = finalized
+            state.history = rememberFinalized(state.history, superseded, finalized.number)
+          }
+          blocksSinceStart++
+          yield { type: 'block', block, logs, head: head.number, checkpoint: snapshot() }
+          if (finalized) yield { type: 'finalize', block: finalized, checkpoint: snapshot() }
+          if (stopped) return false
+        }
       }
       return false
     }

@@ -31,6 +31,11 @@ export interface BlockEvent {
   type: 'block'
   block: BlockRef
   logs: Log[]
+  /**
+   * The chain's head when the sync read this block (absent: this block). A block below it is already past when it is
+   * delivered (the sync is catching up): a consumer may skip work whose only use is the next block (price ticks).
+   */
+  head?: bigint
   /** State after this event: persist it with the consumer's writes for the block. */
   checkpoint: SyncCheckpoint
 }

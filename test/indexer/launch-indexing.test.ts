@@ -90,9 +90,16 @@ describe('launch indexer (real devnet, launchpads, store)', () => {
   it('ticks on every block while the fee decays, and on swaps only once it is at its floor', async () => {
     const { slug, creator } = await h.newProject('idx-ticks', 'doppler')
     const launched = await h.launch(slug, 'doppler', creator, { startFee: 500_000, endFee: 10_000, decaySeconds: 6 })
-    await h.mine(6)
-    const head = await h.client.getBlockNumber({ cacheTime: 0 })
-    await h.indexer.caughtUp('base', head)
+    // One block at a time, the indexer at the head each time: a block the chain is already past when it is read has
+    // its ticks coalesced into the head block (the test above that falls behind checks that).
+    const mineOneByOne = async (count: number) => {
+      await h.indexer.caughtUp('base', await h.client.getBlockNumber({ cacheTime: 0 }))
+      for (let i = 0; i < count; i++) {
+        await h.mine()
+        await h.indexer.caughtUp('base', await h.client.getBlockNumber({ cacheTime: 0 }))
+      }
+    }
+    await mineOneByOne(6)
     const ticks = await h.journal.ticksOf(slug)
     const blockTicks = ticks.filter((t) => t.reason === 'block')
     // Launch at t0; block ticks while the next block's fee is above the floor: next = t0+4, t0+6 (floor reached at t0+6).
@@ -104,8 +111,7 @@ describe('launch indexer (real devnet, launchpads, store)', () => {
     expect(swapTick.reason).toBe('swap')
     expect(BigInt(swapTick.fdvUsdAtoms)).toBeGreaterThan(BigInt(ticks[0]!.fdvUsdAtoms))
     // A quiet pool at its fee floor still gets a heartbeat tick every 30 blocks.
-    await h.mine(31)
-    await h.indexer.caughtUp('base', await h.client.getBlockNumber({ cacheTime: 0 }))
+    await mineOneByOne(31)
     const heartbeat = (await h.journal.ticksOf(slug)).filter((t) => BigInt(t.blockNumber) > BigInt(swapTick.blockNumber))
     expect(heartbeat.map((t) => [t.reason, BigInt(t.blockNumber) - BigInt(swapTick.blockNumber)])).toEqual([['block', 30n]])
   })
@@ -119,6 +125,50 @@ describe('launch indexer (real devnet, launchpads, store)', () => {
     await h.indexer.caughtUp('base', launched.blockNumber + 2n)
     expect((await h.journal.getLaunchBySlug(slug))?.token).toBe(launched.token)
     expect((await h.services.projects.getProject(slug))?.launch?.tokenAddress).toBe(launched.token)
+  })
+
+  it('after falling N blocks behind, catches up in ranges (counted reads, not time): the launch in the skipped range is recorded and ticked once, at the head', async () => {
+    const { slug, creator } = await h.newProject('idx-behind', 'clanker')
+    await h.indexer.stop()
+    const launched = await h.launch(slug, 'clanker', creator)
+    const N = 20
+    await h.mine(N)
+    const head = await h.client.getBlockNumber({ cacheTime: 0 })
+    expect(head).toBeGreaterThanOrEqual(launched.blockNumber + BigInt(N))
+    // The restarted indexer reads through a transport that counts its requests by method.
+    const calls: Record<string, number> = {}
+    const inner = http(h.chain.rpcUrl)({ retryCount: 0 })
+    const counting = createPublicClient({
+      transport: custom({
+        request({ method, params }) {
+          calls[method] = (calls[method] ?? 0) + 1
+          return inner.request({ method, params } as never)
+        },
+      }),
+    }) as PublicClient
+    const signalsBefore = h.signals.length
+    await h.restartIndexer(counting)
+    await h.indexer.caughtUp('base', head)
+    expect((await h.journal.getLaunchBySlug(slug))?.token).toBe(launched.token)
+    expect((await h.services.projects.getProject(slug))?.launch?.tokenAddress).toBe(launched.token)
+    // Block by block this was 2 reads per block (the header, then its logs by hash) plus the head and our tip per round;
+    // in ranges: one eth_getLogs for every block behind (a block whose bloom admits our addresses but had no log in the
+    // answer is read again by hash: allowed a few), each header once.
+    const behind = Number(head - launched.blockNumber) + 1
+    expect(calls.eth_getLogs ?? 0).toBeLessThanOrEqual(3)
+    expect(calls.eth_getBlockByNumber ?? 0).toBeLessThan(behind + 5)
+    // The launch's ticks are coalesced into the head block, reason 'launch'; the skipped blocks published no tick and
+    // no 'block' signal (the executor's per-block reads are for the head only).
+    const ticks = await h.journal.ticksOf(slug)
+    expect(ticks[0]?.reason).toBe('launch')
+    expect(BigInt(ticks[0]!.blockNumber)).toBe(head)
+    const signals = h.signals.slice(signalsBefore)
+    const blockSignals = signals.flatMap((s) => (s.type === 'block' && s.blockNumber <= head ? [s.blockNumber] : []))
+    expect(blockSignals).toEqual([head])
+    const launchTicks = signals.filter((s) => s.type === 'tick' && s.launch.slug === slug && BigInt(s.tick.blockNumber) <= head)
+    expect(launchTicks.map((s) => s.type === 'tick' && s.tick.reason)).toEqual(['launch'])
+    const processed = signals.find((s) => s.type === 'processed' && s.blockNumber === head)
+    expect(processed?.type === 'processed' && processed.launched).toContain(slug)
   })
 
   it('a launch log whose receipt cannot be read (RPC error mid-launch) is quarantined and decoded again a block later; the launch is not lost', async () => {
