@@ -202,8 +202,9 @@ export function createHeldCandidates<L extends HeldOrder, C extends CandidateOrd
             newIndexOfOld![k] = i
             oldOf![i] = k
             const kept = from[k]!
-            // The same content: point the kept candidate at the record the snapshot holds (no second copy kept alive).
-            if (kept.order !== l.order) kept.order = l.order
+            // The same content in another entry: point the kept candidate at the record the snapshot holds (no second
+            // copy kept alive). The same entry (the loader reuses unchanged ones) needs no look at the candidate.
+            if (old[k] !== l && kept.order !== l.order) kept.order = l.order
             matched[i] = kept
             slotOf[i] = h.slotOf[k]!
             j = k + 1
