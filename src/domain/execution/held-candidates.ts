@@ -217,13 +217,15 @@ export function createHeldCandidates<L extends HeldOrder, C extends CandidateOrd
         }
       }
 
-      // Balances unknown for this state: from the tick's map, else read.
+      // Balances unknown for this state: from the tick's map, else read. A slot is dirty when its balance may differ
+      // from the one its held candidates carry (they carry `before[s]` whenever that is known).
       const { names } = h
       const needed = new Uint8Array(names.length)
       for (let i = 0; i < n; i++) {
         const s = slotOf[i]!
         if (balance[s] === undefined) needed[s] = 1
       }
+      const dirty = new Uint8Array(names.length)
       const missingSlots: number[] = []
       const known = balances?.known
       for (let s = 0; s < names.length; s++) {
@@ -231,26 +233,22 @@ export function createHeldCandidates<L extends HeldOrder, C extends CandidateOrd
         const value = known?.get(names[s]!)
         if (value === undefined) missingSlots.push(s)
         else balance[s] = value
+        dirty[s] = value === undefined || before[s] === undefined || value !== before[s] ? 1 : 0
       }
 
       return {
         missing: missingSlots.map((s) => h.spelling[s]!),
         finish(read) {
           // A wallet the read did not return counts as 0 for this tick (as before) and stays unknown.
-          const tickBalance = balance.slice()
-          for (const s of missingSlots) {
-            const value = read.get(names[s]!)
-            balance[s] = value
-            tickBalance[s] = value ?? 0n
-          }
-          const previous = before.length === balance.length ? before : [...before, ...new Array<undefined>(balance.length - before.length)]
+          for (const s of missingSlots) balance[s] = read.get(names[s]!)
           const rebalanced: number[] = []
           let out: C[] | undefined = sameList ? undefined : (matched as C[])
           for (let i = 0; i < n; i++) {
             const s = slotOf[i]!
             const current = matched[i]
-            const value = tickBalance[s]!
-            if (current !== undefined && (value === previous[s] || current.balanceAtoms === value)) continue
+            if (current !== undefined && dirty[s] === 0) continue
+            const value = balance[s] ?? 0n
+            if (current !== undefined && current.balanceAtoms === value) continue
             out ??= from.slice()
             out[i] = candidateOf(loaded[i]!, value)
             if (current !== undefined) rebalanced.push(sameList ? i : oldOf![i]!)
