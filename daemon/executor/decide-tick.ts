@@ -6,8 +6,8 @@ import { orderKey } from '../../src/store/order-index.ts'
 import type { StoreOperation } from '../../src/store/open-store.ts'
 import type { ExecutorContext } from './executor-context.ts'
 import { transitionOps } from './order-transition-ops.ts'
-import { withBalances } from './warm-books.ts'
-import { lowerWallet } from '../../src/domain/execution/wallet-index.ts'
+import { candidateOf, type LoadedOrder } from './warm-books.ts'
+import { type CandidateDiff, createHeldCandidates } from '../../src/domain/execution/held-candidates.ts'
 import { type BuyToSubmit, DEFAULT_MAX_BUYS, type ExecutionPlan, type PlanInput, sameVerdicts } from '../../src/domain/execution/executor-plan.ts'
 import type { CandidateOrder } from '../../src/domain/execution/prepared-book.ts'
 import type { BatchRecord } from '../../src/journal/batch-records.ts'
@@ -99,19 +99,23 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
   const { store, journal, stage } = ctx
   const lastQuietDecisions = new Map<string, readonly OrderDecision[]>()
   const batches = createBatchPlanner(ctx)
+  // Candidates and wallet balances held between ticks: only new or edited orders and changed wallets are rebuilt.
+  const held = createHeldCandidates<LoadedOrder, Candidate>(candidateOf)
 
-  /** The tick's orders and balances: from the warm snapshot of the tick's block when exact, else from the store/chain. */
-  async function loadCandidates(launch: LaunchRecord, tick: PriceTick): Promise<Candidate[]> {
+  /**
+   * The tick's orders and balances: from the warm snapshot of the tick's block when exact, else from the store/chain;
+   * balances carried from the previous tick where the snapshot says they did not change (held-candidates.ts).
+   */
+  async function loadCandidates(launch: LaunchRecord, tick: PriceTick): Promise<{ candidates: Candidate[]; diff: CandidateDiff }> {
     stage('executor.tickStart')
     const snapshot = await ctx.warm.take(launch.chain, launch.slug, BigInt(tick.blockNumber))
     stage('executor.warmSnapshot')
     const present = snapshot?.orders ?? (await ctx.orders.load(launch.slug))
     stage('executor.ordersUsersWallets')
-    const known = snapshot?.balances
-    const missing = known ? present.filter((c) => !known.has(lowerWallet(c.wallet))).map((c) => c.wallet) : present.map((c) => c.wallet)
-    const fresh = missing.length > 0 ? await ctx.reads.balances(launch.chain, missing) : new Map<string, bigint>()
+    const step = held.begin(launch.slug, present, snapshot ? { known: snapshot.balances, state: snapshot.state } : undefined)
+    const fresh = step.missing.length > 0 ? await ctx.reads.balances(launch.chain, step.missing) : new Map<string, bigint>()
     stage('executor.balances')
-    return withBalances(present, fresh, known)
+    return step.finish(fresh)
   }
 
   /** Stablecoin each wallet has committed to in-flight buys on the chain (any launch), by lower-cased address. */
@@ -252,8 +256,9 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       // Formula against the real swap on every launch (and block tick), orders or not: in the background, sharing the
       // block's cached quotes; a disagreement is logged and counted (tick-quotes.ts).
       ctx.quotes.compare(tick, launch).catch((error) => ctx.log.warn({ err: error, slug: launch.slug }, 'comparing formula and quote failed'))
-      const candidates = await loadCandidates(launch, tick)
+      const { candidates, diff } = await loadCandidates(launch, tick)
       if (candidates.length === 0) {
+        held.forget(launch.slug)
         ctx.books.forget(launch.slug)
         ctx.ticking.delete(launch.slug)
         return []
@@ -291,7 +296,7 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
         ...(quote ? { quote } : {}),
         holdBack,
       }
-      const plan = ctx.books.plan(launch.slug, input)
+      const plan = ctx.books.plan(launch.slug, input, diff)
       stage('executor.planned')
       stage(`executor.book.${ctx.books.lastUse(launch.slug) ?? 'none'}`)
       // Read now, before another tick of the project re-plans its book (see candidatesInPriority).

@@ -4,6 +4,7 @@ import type { OrderRecord } from '../../src/domain/records.ts'
 import type { Store } from '../../src/store/open-store.ts'
 import { orderWrittenBy } from '../../src/store/order-writes.ts'
 import { lowerWallet } from '../../src/domain/execution/wallet-index.ts'
+import type { BalanceState } from '../../src/domain/execution/held-candidates.ts'
 
 /** An active order with its buyer, as the executor loads it (no balance yet). */
 export interface LoadedOrder {
@@ -45,8 +46,8 @@ export interface WarmBooksDeps {
   store: Store
   /** The projects to keep warm on a chain: registered ones waiting to launch, and launched ones being ticked. */
   slugsOf(chain: ChainKey): Promise<readonly string[]>
-  /** A project's active orders with their buyers, from the store. */
-  loadOrders(slug: string): Promise<LoadedOrder[]>
+  /** A project's active orders with their buyers, from the store; unchanged entries of `previous` handed back as they are. */
+  loadOrders(slug: string, previous?: readonly LoadedOrder[]): Promise<LoadedOrder[]>
   /** Stablecoin balances of the wallets at a block, by lower-cased address. */
   readBalances(chain: ChainKey, wallets: readonly Address[], blockNumber: bigint): Promise<Map<string, bigint>>
   /**
@@ -68,6 +69,13 @@ export interface WarmSnapshot {
   orders: LoadedOrder[] | undefined
   /** Balances at the snapshot's block, by lower-cased wallet (the wallets of every warm project of the chain). */
   balances: ReadonlyMap<string, bigint>
+  /**
+   * Which balance state these are (a serial per refresh) and, when this refresh started from the previous block's
+   * balances, that refresh's serial and the wallets it re-read (the block's Transfer logs): every other wallet's balance
+   * is the previous state's. What lets the executor keep balances between ticks (held-candidates.ts); absent: nothing
+   * is carried, every balance is looked up.
+   */
+  state?: BalanceState
 }
 
 export interface WarmBooks {
@@ -90,7 +98,7 @@ interface Refresh {
   /** Order-write versions per project (and of the users) when the refresh started reading. */
   versions: Map<string, number>
   usersVersion: number
-  done: Promise<{ orders: Map<string, LoadedOrder[]>; balances: Map<string, bigint> } | undefined>
+  done: Promise<{ orders: Map<string, LoadedOrder[]>; balances: Map<string, bigint>; state: BalanceState } | undefined>
 }
 
 /**
@@ -113,7 +121,9 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
     const version = versions.get(slug) ?? 0
     const hit = cached.get(slug)
     if (hit && hit.version === version && hit.usersVersion === usersVersion) return hit.orders
-    const entry = { version, usersVersion, orders: deps.loadOrders(slug) }
+    // The previous load (when it succeeded) lets the loader hand back unchanged orders as the same objects.
+    const prior = hit ? hit.orders.catch(() => undefined) : Promise.resolve(undefined)
+    const entry = { version, usersVersion, orders: prior.then((previous) => deps.loadOrders(slug, previous)) }
     cached.set(slug, entry)
     entry.orders.catch(() => {
       if (cached.get(slug) === entry) cached.delete(slug)
@@ -169,6 +179,7 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
   const running = new Map<ChainKey, Promise<unknown>>()
   const waiting = new Map<ChainKey, bigint>()
   let stopped = false
+  let serials = 0
 
   function start(chain: ChainKey, block: bigint): Promise<unknown> {
     const previous = latest.get(chain)
@@ -186,14 +197,16 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
       const before = previous && (await previous.done)
       const orders = new Map(slugs.map((slug, i) => [slug, loaded[i]!]))
       const wallets = [...new Set(loaded.flat().map((o) => o.wallet))]
-      if (wallets.length === 0) return { orders, balances: new Map<string, bigint>() }
+      const serial = ++serials
+      if (wallets.length === 0) return { orders, balances: new Map<string, bigint>(), state: { serial } }
       const known = before !== undefined && previous!.block === block - 1n && deps.changedWallets ? before.balances : undefined
-      if (!known) return { orders, balances: await deps.readBalances(chain, wallets, block) }
+      if (!known) return { orders, balances: await deps.readBalances(chain, wallets, block), state: { serial } }
       const changed = await deps.changedWallets!(chain, block)
       const stale = wallets.filter((w) => changed.has(w.toLowerCase()) || !known.has(w.toLowerCase()))
       const balances = new Map(known)
       if (stale.length > 0) for (const [w, v] of await deps.readBalances(chain, stale, block)) balances.set(w, v)
-      return { orders, balances }
+      // Every wallet but the changed ones has the previous block's balance (a balance moves only by a Transfer log).
+      return { orders, balances, state: { serial, since: { serial: before!.state.serial, changed } } }
     })().catch((error: unknown) => {
       deps.onError?.(error)
       return undefined
@@ -228,7 +241,7 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
       const orders = result?.orders.get(slug)
       if (!result || !orders) return undefined
       const exact = refresh.versions.get(slug) === (versions.get(slug) ?? 0) && refresh.usersVersion === usersVersion
-      return { orders: exact ? orders : undefined, balances: result.balances }
+      return { orders: exact ? orders : undefined, balances: result.balances, state: result.state }
     },
     async snapshot(chain, blockNumber) {
       const refresh = latest.get(chain)

@@ -26,7 +26,8 @@ import { planTick } from '../../src/domain/execution/reference-planner.ts'
 import { startFlowHarness, type Buyer } from '../executor/flow-harness.ts'
 import type { BenchModule } from './bench-module.ts'
 import { quantile } from './launch-latency-bench.ts'
-import { type LoadedOrder, withBalances } from '../../daemon/executor/warm-books.ts'
+import { candidateOf, type LoadedOrder, withBalances } from '../../daemon/executor/warm-books.ts'
+import { createHeldCandidates, type TickBalances } from '../../src/domain/execution/held-candidates.ts'
 import { benchBatchLaunch } from './batch-launch-bench.ts'
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0
@@ -69,6 +70,10 @@ export function benchPlanning(orders: number, runs: number) {
   const quietWall: number[] = []
   const wholeQuietWall: number[] = []
   const wholePatchWall: number[] = []
+  const wholeQuietCpu: number[] = []
+  const wholePatchCpu: number[] = []
+  const wholeQuietCandidates: number[] = []
+  const wholePatchCandidates: number[] = []
   let buys = 0
   const cacheInput = { tick, launchedAt: 0, now: 1_000, totalSupply: 10n ** 29n, reservedByWallet: new Map<string, bigint>(), policy: spendThenLimitPolicy }
   // What a reload from the store yields: fresh objects with the same content.
@@ -112,32 +117,85 @@ export function benchPlanning(orders: number, runs: number) {
     timed(cache, patched, 'incremental', patchWall)
   }
   // The executor's whole tick on a held book, as decide-tick runs it: the warm snapshot's loaded orders (no balance)
-  // turned into candidates with their wallets' balances (withBalances, warm-books.ts), then planned through the cache.
-  // Quiet (the same order records), and right after a PATCH (one record replaced, as the warm reload hands it back).
+  // turned into candidates with their wallets' balances (held-candidates.ts: only new or edited orders and wallets
+  // whose balance changed are rebuilt), then planned through the cache with the diff. Every tick is a new block whose
+  // snapshot was derived from the previous one with CHANGED_PER_BLOCK wallets re-read (their Transfer logs), each with a
+  // new balance. Quiet (the same loaded array, as between writes), and right after a PATCH (a new loaded array from the
+  // warm reload, in the background: the loader hands back every unchanged order as the same entry, load-orders.ts,
+  // and one edited order parsed afresh).
+  const CHANGED_PER_BLOCK = 50
   const loadedOf = (candidates: readonly CandidateOrder[]): LoadedOrder[] =>
     candidates.map((c) => ({ order: c.order, userIndex: c.userIndex, followers: 0, wallet: c.wallet }))
   const walletBalances = new Map(book.map((c) => [c.wallet.toLowerCase(), c.balanceAtoms]))
+  const walletNames = [...walletBalances.keys()]
   const noFresh = new Map<string, bigint>()
   const loadedFull = loadedOf(fullA)
-  const loadedPatched = loadedFull.map((c) => ({ ...c }))
-  const wholeTick = (cache: ReturnType<typeof createBookCache>, loaded: readonly LoadedOrder[], expected: BookUse, into: number[]): void => {
+  const loadedPatched = loadedFull.slice()
+  let serial = 0
+  let block = 0
+  // The next block's balance state (warm-books.ts builds it in the background, off the tick): a few wallets changed.
+  const nextBlock = (): TickBalances => {
+    const since = serial++
+    const changed = new Set<string>()
+    for (let c = 0; c < CHANGED_PER_BLOCK; c++) {
+      const wallet = walletNames[(block * 7_919 + c * 104_729) % walletNames.length]!
+      changed.add(wallet)
+      walletBalances.set(wallet, walletBalances.get(wallet)! + 1_000_000n)
+    }
+    block++
+    return { known: walletBalances, state: { serial, since: { serial: since, changed } } }
+  }
+  const heldCandidates = createHeldCandidates<LoadedOrder, LoadedOrder & { balanceAtoms: bigint }>(candidateOf)
+  // The candidates' share of the last held tick (the rest is the plan).
+  let candidatesMs = 0
+  const heldTick = (cache: ReturnType<typeof createBookCache>, loaded: readonly LoadedOrder[], balances: TickBalances): void => {
     const t0 = performance.now()
-    cache.plan('bench', { ...cacheInput, candidates: withBalances(loaded, noFresh, walletBalances) })
+    const step = heldCandidates.begin('bench', loaded, balances)
+    if (step.missing.length > 0) throw new Error(`bench: ${step.missing.length} balances unknown for the block`)
+    const { candidates, diff } = step.finish(noFresh)
+    candidatesMs = performance.now() - t0
+    cache.plan('bench', { ...cacheInput, candidates }, diff)
+  }
+  const wholeTick = (
+    cache: ReturnType<typeof createBookCache>,
+    loaded: readonly LoadedOrder[],
+    expected: BookUse,
+    into: number[],
+    cpuInto: number[],
+    candidatesInto: number[],
+  ): void => {
+    const balances = nextBlock()
+    const cpu0 = process.cpuUsage()
+    const t0 = performance.now()
+    heldTick(cache, loaded, balances)
     into.push(performance.now() - t0)
+    const cpu = process.cpuUsage(cpu0)
+    cpuInto.push((cpu.user + cpu.system) / 1000)
+    candidatesInto.push(candidatesMs)
     if (cache.lastUse('bench') !== expected) throw new Error(`bench: expected the ${expected} path, got ${cache.lastUse('bench')}`)
   }
   const held = createBookCache()
-  held.plan('bench', { ...cacheInput, candidates: withBalances(loadedFull, noFresh, walletBalances) })
+  heldTick(held, loadedFull, { known: walletBalances, state: { serial } })
   for (let run = 0; run < runs; run++) {
-    wholeTick(held, loadedFull, 'reused', wholeQuietWall)
+    wholeTick(held, loadedFull, 'reused', wholeQuietWall, wholeQuietCpu, wholeQuietCandidates)
     // A PATCH of a different order each run: its record replaced by an edited copy.
     const k = (run * 7_919) % loadedPatched.length
     const was = loadedPatched[k]!
     loadedPatched[k] = { ...was, order: { ...was.order, maxSpendUsdc: String(2 + run), updatedAt: was.order.updatedAt + 1 } }
-    wholeTick(held, loadedPatched, 'incremental', wholePatchWall)
+    wholeTick(held, loadedPatched, 'incremental', wholePatchWall, wholePatchCpu, wholePatchCandidates)
     // Back to the held book for the next run (unmeasured).
     loadedPatched[k] = was
-    held.plan('bench', { ...cacheInput, candidates: withBalances(loadedFull, noFresh, walletBalances) })
+    heldTick(held, loadedFull, nextBlock())
+  }
+  // The same whole tick as before held candidates, for comparison: every candidate rebuilt with its balance
+  // (withBalances), the book cache walking them.
+  const rebuiltCandidatesWall: number[] = []
+  const unheld = createBookCache()
+  unheld.plan('bench', { ...cacheInput, candidates: withBalances(loadedFull, noFresh, walletBalances) })
+  for (let run = 0; run < runs; run++) {
+    const t0 = performance.now()
+    unheld.plan('bench', { ...cacheInput, candidates: withBalances(loadedFull, noFresh, walletBalances) })
+    rebuiltCandidatesWall.push(performance.now() - t0)
   }
   // A cold cache: the tick that builds the book (parse, sort, first verdict records). Apart, so the garbage of a
   // rebuild does not land in the executor sequence's timings.
@@ -207,6 +265,12 @@ export function benchPlanning(orders: number, runs: number) {
     executorWholeQuietTickMedianMs: ms(wholeQuietWall),
     executorWholeTickAfterPatchMedianMs: ms(wholePatchWall),
     executorWholeTickAfterPatchMaxMs: round(Math.max(...wholePatchWall)),
+    executorWholeQuietTickMaxMs: round(Math.max(...wholeQuietWall)),
+    executorWholeQuietTickMedianCpuMs: ms(wholeQuietCpu),
+    executorWholeTickAfterPatchMedianCpuMs: ms(wholePatchCpu),
+    executorWholeQuietTickCandidatesMedianMs: ms(wholeQuietCandidates),
+    executorWholeTickAfterPatchCandidatesMedianMs: ms(wholePatchCandidates),
+    executorWholeQuietTickRebuildingCandidatesMedianMs: ms(rebuiltCandidatesWall),
   }
   const under = (value: number) => value < targetMs
   return {
@@ -239,7 +303,8 @@ export function benchPlanning(orders: number, runs: number) {
       'executorQuietTick = the same with the same order records (the warm path between writes: terms not re-read); ' +
       'executorTickAfterBuys = the same when 1,000 orders left the book (linear filter instead of a re-sort); ' +
       'executorTickAfterNewOrder / executorTickAfterPatch = the same after one new order / one edited order (the order parsed and merged into the sorted book). ' +
-      'executorWholeQuietTick / executorWholeTickAfterPatch = the tick as decide-tick runs it on a held book: the loaded orders turned into candidates with balances (withBalances) and planned, quiet and right after a PATCH (max alongside). ' +
+      "executorWholeQuietTick / executorWholeTickAfterPatch = the tick as decide-tick runs it on a held book: the loaded orders turned into candidates with balances (held candidates: only new or edited orders and the 50 wallets of each block's Transfer logs rebuilt) and planned, quiet and right after a PATCH (a new loaded array, unchanged entries reused by the loader, one edited; max alongside); " +
+      'executorWholeQuietTickRebuildingCandidates = the quiet tick as it was before held candidates (every candidate rebuilt with its balance by withBalances). ' +
       'Wall times on the shared 2-core machine (other sessions running); CPU time alongside for two of them.',
   }
 }

@@ -83,8 +83,11 @@ describe('warm books (pre-launch orders and balances kept ready for the launch t
     })
     try {
       warm.refresh('base', 10n)
-      expect((await warm.take('base', slug, 10n))?.balances.get(wallet(32).toLowerCase())).toBe(20n)
+      const first = await warm.take('base', slug, 10n)
+      expect(first?.balances.get(wallet(32).toLowerCase())).toBe(20n)
       expect(reads.at(-1)?.length).toBe(2)
+      // A state that read every wallet: derived from nothing (the executor holds no balance across it).
+      expect(first?.state?.since).toBeUndefined()
       // Block 11 moved wallet 31's funds only: one wallet read, the other carried over.
       chain.set(wallet(31).toLowerCase(), 1n)
       transferred = new Set([wallet(31).toLowerCase(), '0x000000000000000000000000000000000000dead'])
@@ -93,6 +96,9 @@ describe('warm books (pre-launch orders and balances kept ready for the launch t
       expect(reads.at(-1)).toEqual([wallet(31).toLowerCase()])
       expect(next?.balances.get(wallet(31).toLowerCase())).toBe(1n)
       expect(next?.balances.get(wallet(32).toLowerCase())).toBe(20n)
+      // Derived from block 10's state, changed exactly in the block's Transfer-log wallets.
+      expect(next?.state?.since).toEqual({ serial: first?.state?.serial, changed: transferred })
+      expect(next?.state?.serial).not.toBe(first?.state?.serial)
       // Block 12 with no transfer: no balance read at all.
       transferred = new Set()
       const count = reads.length
@@ -101,12 +107,12 @@ describe('warm books (pre-launch orders and balances kept ready for the launch t
       expect(reads.length).toBe(count)
       // A gap (block 14 after 12) reads every wallet again; so does the first block after a reorg.
       warm.refresh('base', 14n)
-      await warm.take('base', slug, 14n)
+      expect((await warm.take('base', slug, 14n))?.state?.since).toBeUndefined()
       expect(reads.at(-1)?.length).toBe(2)
       warm.reset('base')
       expect(await warm.take('base', slug, 14n)).toBeUndefined()
       warm.refresh('base', 15n)
-      await warm.take('base', slug, 15n)
+      expect((await warm.take('base', slug, 15n))?.state?.since).toBeUndefined()
       expect(reads.at(-1)?.length).toBe(2)
     } finally {
       warm.stop()

@@ -226,6 +226,8 @@ function exactNumbers(columns: OrderColumns, onlyWallets?: Uint32Array): boolean
 export interface BookBalances {
   readonly value: Float64Array
   exact(wallet: number): bigint
+  /** Candidate index carrying each wallet's balance (-1: none), when the balances come from candidates (prepared-book.ts). */
+  readonly source?: Int32Array
 }
 
 /** One pass over the wallets; call when balances are re-read, not per decision. */

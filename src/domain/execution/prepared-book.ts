@@ -225,5 +225,5 @@ export function candidateBalances(prepared: Pick<PreparedBook, 'book' | 'candida
  * (source -1, value 0) holds nothing this book can spend.
  */
 export function balancesOf(value: Float64Array, source: Int32Array, candidates: readonly CandidateOrder[]): BookBalances {
-  return { value, exact: (w) => (value[w] === 0 || source[w]! < 0 ? 0n : candidates[source[w]!]!.balanceAtoms) }
+  return { value, source, exact: (w) => (value[w] === 0 || source[w]! < 0 ? 0n : candidates[source[w]!]!.balanceAtoms) }
 }

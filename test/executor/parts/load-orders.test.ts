@@ -20,6 +20,24 @@ describe('loading a project’s orders (load-orders.ts)', () => {
     expect(loaded).toEqual([{ order: wanted, userIndex: 1, followers: 0, wallet: walletOf(1) }])
   })
 
+  it('hands back an order unchanged since the previous load as the very same entry, a changed one afresh', async () => {
+    const loader = createOrderLoader({ store: f.store, wallets: f.ctx.wallets })
+    await f.addOrder(1, 10, null)
+    await f.addOrder(2, 10, null)
+    await f.addOrder(3, 10, null)
+    const first = await loader.load(SLUG)
+    // A PATCH of the second order (its terms and updatedAt), and one order deleted.
+    await f.addOrder(2, 25, 500_000, { updatedAt: 10 })
+    await f.addOrder(3, 10, null, { status: 'deleted' })
+    const second = await loader.load(SLUG, first)
+    expect(second.map((l) => l.order.keyId)).toEqual([keyIdOf(1), keyIdOf(2)])
+    expect(second[0]).toBe(first[0])
+    expect(second[1]).not.toBe(first[1])
+    expect(second[1]!.order).toMatchObject({ maxSpendUsdc: '25', maxFdvUsdc: '500000', updatedAt: 10 })
+    // Without a previous load every entry is new.
+    expect((await loader.load(SLUG))[0]).not.toBe(first[0])
+  })
+
   it('gives each order its router id, the same for the same order and new for an order placed again', async () => {
     const loader = createOrderLoader({ store: f.store, wallets: f.ctx.wallets })
     const order = await f.addOrder(1, 10, null)
