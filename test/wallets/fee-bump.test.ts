@@ -133,16 +133,18 @@ describe('fee bump of a stuck transaction', () => {
     const mark = logLines.length
     const replaced = () => linesSince(mark, 'transaction not mined for a block; replaced with higher fees')
     const sent = await withSmallBlocks(async () => {
-      // Sent together: one from each account.
+      // Sent together: one from each account (which call gets which account is the pool's choice, not the calls' order).
       const sent = await Promise.all([bundler.sendFromPool!({ to: DEST, data: '0x', gas: GAS }), bundler.sendFromPool!({ to: DEST, data: '0x', gas: GAS })])
-      expect(sent.map((s) => s.from)).toEqual([SIGNER.address, second.address])
-      await mineUntil(() => replaced().some((line) => line.txHash === sent[1]!.hash), "the second account's replacement", outbid)
+      expect(sent.map((s) => s.from).sort()).toEqual([SIGNER.address, second.address].sort())
+      const ofSecond = sent.find((s) => s.from === second.address)!
+      await mineUntil(() => replaced().some((line) => line.txHash === ofSecond.hash), "the second account's replacement", outbid)
       return sent
     })
-    const line = replaced().find((l) => l.txHash === sent[1]!.hash)!
+    const ofSecond = sent.find((s) => s.from === second.address)!
+    const line = replaced().find((l) => l.txHash === ofSecond.hash)!
     const bumped = await client.getTransaction({ hash: line.replacement as Hash })
     expect(bumped.from.toLowerCase()).toBe(second.address.toLowerCase())
-    expect(bumped.nonce).toBe(sent[1]!.nonce)
+    expect(bumped.nonce).toBe(ofSecond.nonce)
     let settled = 0
     for (const s of sent) void s.landed.then(() => settled++)
     await mineUntil(() => settled === 2, 'both landings')
