@@ -44,6 +44,14 @@ describe('wallets approve the batch buyer ahead of launches (real devnet, wallet
       60_000,
     )
   const records = async () => (await readAll(h.store.sublevel<BatchApprovalRecord>('batchApprovals'), 'base!')).map((r) => r.value)
+  /**
+   * The tests below drive their own approvals pass over the shared store: the records the daemon's passes left for the
+   * earlier tests' wallets (some still being revoked) would be read and counted too, so each starts from none.
+   */
+  const clearRecords = async () => {
+    const sublevel = h.store.sublevel<BatchApprovalRecord>('batchApprovals')
+    await h.store.batch((await readAll(sublevel, 'base!')).map(({ key }) => del(sublevel, key)))
+  }
 
   let a: Buyer
   let b: Buyer
@@ -160,6 +168,7 @@ describe('wallets approve the batch buyer ahead of launches (real devnet, wallet
   })
 
   it('forgets a recorded wallet already at 0 with nothing wanted (a revocation whose record a stop kept), sending nothing', async () => {
+    await clearRecords()
     const sent: unknown[] = []
     const approvals = createBatchApprovals({
       store: h.store,
@@ -190,6 +199,7 @@ describe('wallets approve the batch buyer ahead of launches (real devnet, wallet
   })
 
   it('a refused approval is not sent again before APPROVAL_RETRY_BLOCKS blocks, then retried', async () => {
+    await clearRecords()
     const sent: number[] = []
     const approvals = createBatchApprovals({
       store: h.store,
@@ -230,6 +240,7 @@ describe('wallets approve the batch buyer ahead of launches (real devnet, wallet
   })
 
   it('an approval that lands while its wallet was buying (a batch may have pulled) is not taken as the allowance: read again', async () => {
+    await clearRecords()
     const held = withResolvers<void>()
     const approvals = createBatchApprovals({
       store: h.store,
