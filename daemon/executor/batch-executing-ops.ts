@@ -1,9 +1,10 @@
 import type { OrderRecord } from '../../src/domain/records.ts'
 import { toExecutableOrder } from '../../src/domain/execution/executable-order.ts'
 import type { BatchRecord } from '../../src/journal/batch-records.ts'
-import type { InFlightExecution, LaunchRecord, OrderDecision, PriceTick } from '../../src/journal/journal-records.ts'
+import type { LaunchRecord, OrderDecision, PriceTick } from '../../src/journal/journal-records.ts'
 import type { StoreOperation } from '../../src/store/open-store.ts'
 import type { ExecutorContext } from './executor-context.ts'
+import { inFlightEntry } from './in-flight-entry.ts'
 import { transitionOps } from './order-transition-ops.ts'
 import type { PlannedBatch } from './plan-batch.ts'
 
@@ -64,20 +65,7 @@ export function batchExecutingOps(
   for (const [i, buy] of buys.entries()) {
     const { order } = buy.candidate
     if (!still.has(order.keyId)) continue
-    const entry: InFlightExecution = {
-      keyId: order.keyId,
-      slug: order.slug,
-      chain: launch.chain,
-      userIndex: buy.candidate.userIndex,
-      wallet: buy.candidate.wallet,
-      spendAtoms: buy.spendAtoms.toString(),
-      minTokensOut: buy.minTokensOut.toString(),
-      token: launch.token,
-      orderId: ctx.orders.idOf(order),
-      submittedAt: at,
-      fromBlock: tick.blockNumber,
-      batchId: record.batchId,
-    }
+    const entry = inFlightEntry(ctx, launch, tick, buy, at, record.batchId)
     const rank = included.find((e) => e.keyId === order.keyId)?.rank ?? buy.rank
     const event = { spendAtoms: entry.spendAtoms, reason: `batch ${record.batchId} rank ${rank}`, blockNumber: entry.fromBlock }
     ops.push(...transitionOps(ctx, current[i]!, 'executing', at, event, followers.get(order.keyId) ?? 0))

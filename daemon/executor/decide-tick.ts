@@ -5,6 +5,7 @@ import type { DecisionInputs, InFlightExecution, LaunchRecord, OrderDecision, Pr
 import { orderKey } from '../../src/store/order-index.ts'
 import type { StoreOperation } from '../../src/store/open-store.ts'
 import type { ExecutorContext } from './executor-context.ts'
+import { inFlightEntry } from './in-flight-entry.ts'
 import { transitionOps } from './order-transition-ops.ts'
 import { candidateOf, type LoadedOrder } from './warm-books.ts'
 import { type CandidateDiff, createHeldCandidates } from '../../src/domain/execution/held-candidates.ts'
@@ -185,19 +186,7 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
           if (decision) decision.verdict = 'in_flight'
           continue
         }
-        const entry: InFlightExecution = {
-          keyId: order.keyId,
-          slug: order.slug,
-          chain: launch.chain,
-          userIndex: buy.candidate.userIndex,
-          wallet: buy.candidate.wallet,
-          spendAtoms: buy.spendAtoms.toString(),
-          minTokensOut: buy.minTokensOut.toString(),
-          token: launch.token,
-          orderId: ctx.orders.idOf(order),
-          submittedAt: at,
-          fromBlock: tick.blockNumber,
-        }
+        const entry = inFlightEntry(ctx, launch, tick, buy, at)
         // The event keeps the attempt's block: a later attempt's chain lookup starts at the first one (settle-buys.ts).
         const event = { spendAtoms: entry.spendAtoms, reason: `rank ${buy.rank}`, blockNumber: entry.fromBlock }
         ops.push(...transitionOps(ctx, current, 'executing', at, event, followers.get(order.keyId) ?? 0))
