@@ -4,6 +4,7 @@ import { once } from 'node:events'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { resultSchemaOf } from '../../src/admin-api/command-results.ts'
+import { type CliRun, runCliInProcess } from './run-cli-in-process.ts'
 
 export const REPO_ROOT = join(import.meta.dirname, '..', '..')
 const BIN = join(REPO_ROOT, 'bin', 'run.js')
@@ -93,13 +94,35 @@ export function startDaemonProcess(dataDir: string, port: number, env: NodeJS.Pr
   )
 }
 
-/** Runs `prebuy <args> --json` against a data dir and parses what it printed. */
-export async function runCli<T = unknown>(
+/**
+ * Runs `prebuy <args> --json` against a data dir and parses what it printed. The command runs in the test's process
+ * (run-cli-in-process.ts: same command, output and exit code as the binary's); `runCliProcess` spawns bin/run.js.
+ * PREBUY_TEST_CLI=process spawns the binary for every call instead (to compare, or to rule the in-process runner out).
+ */
+export function runCli<T = unknown>(
   dataDir: string,
   args: string[],
   options: { human?: boolean } = {},
 ): Promise<{ code: number | null; json: T; stdout: string; stderr: string }> {
-  const child = spawn('node', [BIN, ...args, '--data-dir', dataDir, ...(options.human ? [] : ['--json'])], {
+  const argv = cliArgs(dataDir, args, options)
+  return checkedCliResult<T>(args, options, process.env.PREBUY_TEST_CLI === 'process' ? spawnCli(argv) : runCliInProcess(argv))
+}
+
+/** `runCli` through the real binary: `node bin/run.js <args>` as a child process, as an operator runs it. */
+export function runCliProcess<T = unknown>(
+  dataDir: string,
+  args: string[],
+  options: { human?: boolean } = {},
+): Promise<{ code: number | null; json: T; stdout: string; stderr: string }> {
+  return checkedCliResult<T>(args, options, spawnCli(cliArgs(dataDir, args, options)))
+}
+
+function cliArgs(dataDir: string, args: string[], options: { human?: boolean }): string[] {
+  return [...args, '--data-dir', dataDir, ...(options.human ? [] : ['--json'])]
+}
+
+async function spawnCli(args: string[]): Promise<CliRun> {
+  const child = spawn('node', [BIN, ...args], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -108,6 +131,15 @@ export async function runCli<T = unknown>(
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
   const [code] = (await once(child, 'exit')) as [number | null]
+  return { code, stdout, stderr }
+}
+
+async function checkedCliResult<T>(
+  args: string[],
+  options: { human?: boolean },
+  running: Promise<CliRun>,
+): Promise<{ code: number | null; json: T; stdout: string; stderr: string }> {
+  const { code, stdout, stderr } = await running
   let json: unknown
   try {
     json = JSON.parse(stdout)
