@@ -7,11 +7,17 @@ import { join } from 'node:path'
 import type { DaemonStatus } from '../../src/admin-api/contract.ts'
 import type { ChainKey } from '../../src/chain/chain-keys.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { api, childPids, freePortPair, isAlive, readJson, REPO_ROOT, runCli, startDaemonProcess, type SpawnedDaemon } from './helpers.ts'
+import { api, childPids, freePortPair, isAlive, readJson, REPO_ROOT, runCli, runCliProcess, startDaemonProcess, type SpawnedDaemon } from './helpers.ts'
 
 /**
  * The daemon as operators run it: a child process (`prebuy daemon start`) on a temp data dir with real devnet
- * chains, real LevelDB and real HTTP; the operator side driven through the CLI (`node bin/run.js ... --json`).
+ * chains, real LevelDB and real HTTP; the operator side driven through the CLI.
+ * This is the suite's file of real CLI processes: one call of each kind goes through the binary (`runCliProcess`,
+ * `node bin/run.js ... --json` as a child): a read and a write against the daemon (registrations list/approve), a
+ * human table (devnet fund), an error exit (registrations reject of an unknown id), daemon status (--json and human,
+ * and with no daemon), daemon stop, and the offline commands that open LevelDB themselves (backup, restore). The
+ * other calls run the same commands in the test's process (`runCli`, run-cli-in-process.ts), which saves a node+tsx
+ * start-up (~2 s of CPU) per call; the other end-to-end files use only that.
  */
 const PUBLIC = '/api/public/v1'
 let dataDir: string
@@ -157,9 +163,9 @@ describe('a started daemon', () => {
     remembered.buyerKey = key
 
     expect((await api(url, 'POST', `${PUBLIC}/projects`, { body: registration('Alpha', 'team@alpha.example') })).status).toBe(200)
-    const listed = await runCli<{ items: Array<{ id: string; submission: { projectName: string } }> }>(dataDir, ['registrations', 'list'])
+    const listed = await runCliProcess<{ items: Array<{ id: string; submission: { projectName: string } }> }>(dataDir, ['registrations', 'list'])
     const id = listed.json.items.find((item) => item.submission.projectName === 'Alpha')!.id
-    const approved = await runCli(dataDir, [
+    const approved = await runCliProcess(dataDir, [
       'registrations',
       'approve',
       id,
@@ -200,7 +206,7 @@ describe('a started daemon', () => {
 
 describe('the operator CLI against the running daemon', () => {
   it('daemon status', async () => {
-    const result = await runCli<DaemonStatus>(dataDir, ['daemon', 'status'])
+    const result = await runCliProcess<DaemonStatus>(dataDir, ['daemon', 'status'])
     expect(result.code).toBe(0)
     expect(result.json).toMatchObject({ pid: daemon!.process.pid, url, adminUrl, dataDir })
     // Both devnet chains run; our contracts are the devnet's own deployment, not watched (rpc mode: test/daemon/rpc-mode-e2e.test.ts).
@@ -236,7 +242,7 @@ describe('the operator CLI against the running daemon', () => {
       candidatesAwaitingConfirmation: 0,
       quarantinedLaunches: 0,
     })
-    const human = await runCli(dataDir, ['daemon', 'status'], { human: true })
+    const human = await runCliProcess(dataDir, ['daemon', 'status'], { human: true })
     expect(human.stdout).toMatch(/Bundlers: {3}base 0x[0-9a-fA-F]{40} [0-9.]+ ETH, second_chain 0x[0-9a-fA-F]{40} [0-9.]+ ETH/)
     expect(human.stdout).toMatch(/Senders: {4}base #0 0x[0-9a-fA-F]{40} [0-9.]+ ETH, #1 0x[0-9a-fA-F]{40} [0-9.]+ ETH, #2 .*, #3 /)
     expect(human.stdout).toMatch(/^prebuy \d+\.\d+\.\d+: daemon running/m)
@@ -460,7 +466,9 @@ describe('the operator CLI against the running daemon', () => {
     remembered.fundedBalance = balances.body
     // Without --json the table shows token units, as the flags take them.
     const other = '0x000000000000000000000000000000000000f00d'
-    const table = await runCli(dataDir, ['devnet', 'fund', '--address', other, '--usdc', '12.25', '--eth', '0.001', '--chain', 'second_chain'], { human: true })
+    const table = await runCliProcess(dataDir, ['devnet', 'fund', '--address', other, '--usdc', '12.25', '--eth', '0.001', '--chain', 'second_chain'], {
+      human: true,
+    })
     expect(table.code).toBe(0)
     const lines = table.stdout.trim().split('\n')
     expect(lines[0]?.split(/\s+/)).toEqual(['chain', 'address', 'usdc', 'eth'])
@@ -620,7 +628,7 @@ describe('the operator CLI against the running daemon', () => {
   })
 
   it('answers an unknown id with a clear error and a non-zero exit', async () => {
-    const result = await runCli(dataDir, ['registrations', 'reject', 'rev_missing'])
+    const result = await runCliProcess(dataDir, ['registrations', 'reject', 'rev_missing'])
     expect(result.code).not.toBe(0)
     expect(result.stdout + result.stderr).toContain('no registration with id rev_missing')
     // The admin API validates what the CLI sends and names the field.
@@ -639,11 +647,11 @@ describe('restart and shutdown', () => {
     const out = await mkdtemp(join(tmpdir(), 'prebuy-e2e-backup-'))
     try {
       const file = join(out, 'backup.jsonl.gz')
-      // Three CLI processes at once (each pays the CLI's start-up): the backup, a backup from a wrong data dir and a
-      // restore over the live daemon, which is refused before it reads any file.
+      // Three commands at once: the backup (through the binary), a backup from a wrong data dir and a restore over the
+      // live daemon, which is refused before it reads any file.
       const wrongDir = join(out, 'nothing-here')
       const [backup, wrong, live] = await Promise.all([
-        runCli<{ file: string; entries: number; files: string[]; source: string }>(dataDir, ['backup', file]),
+        runCliProcess<{ file: string; entries: number; files: string[]; source: string }>(dataDir, ['backup', file]),
         runCli(wrongDir, ['backup', join(out, 'wrong.jsonl.gz')]),
         runCli(dataDir, ['restore', file, '--force']),
       ])
@@ -667,7 +675,7 @@ describe('restart and shutdown', () => {
       expect(live.stdout + live.stderr).toMatch(/a daemon \(pid \d+\) is running/)
 
       const target = join(out, 'restored')
-      const restored = await runCli<{ entries: number; movedAside: string[] }>(target, ['restore', file])
+      const restored = await runCliProcess<{ entries: number; movedAside: string[] }>(target, ['restore', file])
       expect(restored.code, restored.stdout + restored.stderr).toBe(0)
       // The file holds the forced backup: the running daemon may have written entries since the first one (new blocks).
       expect(restored.json).toMatchObject({ entries: replaced.json.entries, movedAside: [] })
@@ -731,7 +739,7 @@ describe('restart and shutdown', () => {
     while (children.some(isAlive) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
     expect(children.filter(isAlive)).toEqual([])
     await expect(stat(join(dataDir, 'daemon.json'))).rejects.toThrow()
-    const status = await runCli(dataDir, ['daemon', 'status'])
+    const status = await runCliProcess(dataDir, ['daemon', 'status'])
     expect(status.code).not.toBe(0)
     expect(status.stdout + status.stderr).toContain('no daemon is running')
 
@@ -768,12 +776,12 @@ describe('restart and shutdown', () => {
 
   it('prebuy daemon stop stops it gracefully and waits for the exit; a second stop says nothing runs', async () => {
     const running = daemon!
-    const stopped = await runCli<{ pid: number; stopped: boolean }>(dataDir, ['daemon', 'stop'])
+    const stopped = await runCliProcess<{ pid: number; stopped: boolean }>(dataDir, ['daemon', 'stop'])
     expect(stopped.code, stopped.stdout + stopped.stderr).toBe(0)
     expect(stopped.json).toEqual({ pid: running.process.pid, stopped: true })
     expect(await running.exited).toBe(0)
     await expect(stat(join(dataDir, 'daemon.json'))).rejects.toThrow(/ENOENT/)
-    const again = await runCli(dataDir, ['daemon', 'stop'], { human: true })
+    const again = await runCliProcess(dataDir, ['daemon', 'stop'], { human: true })
     expect(again.code).toBe(1)
     expect(again.stderr).toContain('no daemon is running for data dir')
     daemon = await startDaemonProcess(dataDir, port)

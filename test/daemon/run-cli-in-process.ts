@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { existsSync } from 'node:fs'
-import { join } from 'node:path'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
 import { format } from 'node:util'
 import { type Command, Config } from '@oclif/core'
 import { Exit, handle } from '@oclif/core/handle'
@@ -30,6 +31,9 @@ interface RunState {
 }
 
 const REPO_ROOT = join(import.meta.dirname, '..', '..')
+const require = createRequire(import.meta.url)
+/** oclif's process-wide cache, where `main` keeps the Config for `handle` (usage help after a parse error). Not in the package's exports map: by its file. */
+const oclifCache = (require(join(dirname(require.resolve('@oclif/core')), 'cache.js')) as { default: { getInstance(): Map<string, unknown> } }).default
 const current = new AsyncLocalStorage<RunState>()
 let config: Promise<Config> | undefined
 let installed = false
@@ -83,9 +87,13 @@ export async function runCliInProcess(args: string[]): Promise<CliRun> {
   install()
   config ??= Config.load(REPO_ROOT)
   const loaded = await config
+  oclifCache.getInstance().set('config', loaded)
   const { id, file, argv } = findCommand(args)
   // The daemon itself installs signal handlers and may end its process: it always runs as a child (startDaemonProcess).
   if (id === 'daemon:start') throw new Error('prebuy daemon start runs as a process: use startDaemonProcess')
+  // oclif's main answers these before any command runs; the binary's help is tested through it (runCliProcess).
+  if (argv.some((arg) => arg === '--help' || arg === '-h' || arg === '--version'))
+    throw new Error('--help and --version are answered by oclif main, not a command: use runCliProcess')
   const CommandClass = (await import(file)).default as new (argv: string[], config: Config) => Command
   const run: RunState = { stdout: '', stderr: '', exited: undefined }
   // oclif's Command.catch sets process.exitCode, which a child's exit would carry: one run at a time reads it and puts
@@ -105,8 +113,15 @@ export async function runCliInProcess(args: string[]): Promise<CliRun> {
         // Command.run would load the Config again on every run; _run is what it calls after.
         await (command as unknown as { _run(): Promise<unknown> })._run()
       } catch (error) {
-        // What bin/run.js's `execute` does with an error: oclif's handle prints it and exits with its code.
-        await handle(error as Error)
+        // What bin/run.js's `execute` does with an error: oclif's handle prints it (with the usage after a parse
+        // error, for the words it reads from process.argv) and exits with its code.
+        const argvOfTest = process.argv
+        process.argv = [process.argv[0]!, join(REPO_ROOT, 'bin', 'run.js'), ...args]
+        try {
+          await handle(error as Error)
+        } finally {
+          process.argv = argvOfTest
+        }
       }
     })
   } finally {
