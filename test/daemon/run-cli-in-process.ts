@@ -1,5 +1,4 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
-import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { format } from 'node:util'
@@ -72,12 +71,14 @@ function install(): void {
   }) as typeof Exit.exit
 }
 
-/** The command's id and file from its words (`['registrations', 'list', 'x']` -> `registrations:list`), longest first. */
-function findCommand(args: string[]): { id: string; file: string; argv: string[] } {
+/**
+ * The command and its file from its words (`['registrations', 'list', 'x']` -> `registrations:list`), longest first,
+ * through oclif's own table (aliases: `projects edit` is `projects:update`).
+ */
+function findCommand(config: Config, args: string[]): { id: string; file: string; argv: string[] } {
   for (let words = Math.min(args.length, 3); words > 0; words--) {
-    const file = `${join(REPO_ROOT, 'commands', ...args.slice(0, words))}.ts`
-    if (args.slice(0, words).every((word) => /^[a-z][a-z-]*$/.test(word)) && existsSync(file))
-      return { id: args.slice(0, words).join(':'), file, argv: args.slice(words) }
+    const found = args.slice(0, words).every((word) => /^[a-z][a-z-]*$/.test(word)) ? config.findCommand(args.slice(0, words).join(':')) : undefined
+    if (found?.relativePath) return { id: found.id, file: join(REPO_ROOT, ...found.relativePath), argv: args.slice(words) }
   }
   throw new Error(`no prebuy command for ${args.join(' ')}`)
 }
@@ -88,7 +89,7 @@ export async function runCliInProcess(args: string[]): Promise<CliRun> {
   config ??= Config.load(REPO_ROOT)
   const loaded = await config
   oclifCache.getInstance().set('config', loaded)
-  const { id, file, argv } = findCommand(args)
+  const { id, file, argv } = findCommand(loaded, args)
   // The daemon itself installs signal handlers and may end its process: it always runs as a child (startDaemonProcess).
   if (id === 'daemon:start') throw new Error('prebuy daemon start runs as a process: use startDaemonProcess')
   // oclif's main answers these before any command runs; the binary's help is tested through it (runCliProcess).
