@@ -152,7 +152,7 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
     for (const entry of event.logs) {
       const adapter = detector.adapterOf(entry)
       waiting ??= adapter && detector.waitingLaunchpads()
-      if (adapter && (await waiting)?.has(adapter.id)) addLaunches(await session.scan(entry))
+      if (adapter && (await waiting)?.has(adapter.id)) addLaunches(await session.scan(entry, event.logs))
       if (!isAddressEqual(entry.address, poolManager)) continue
       // The pool's protocol fee set by the controller after launch (v4 pools start at 0): every later quote includes it.
       const feeUpdate = decodeProtocolFeeUpdated(entry)
