@@ -49,6 +49,8 @@ export interface LatencyLaunch {
    * sent, by method: every request of the launch path is there (with whatever background reads ran meanwhile).
    */
   requestsLogToFirstTx: Record<string, number>
+  /** The indexer's and executor's stages (onStage), first occurrence, ms after the launch log's arrival, until the first send. */
+  stagesAfterLaunchLogMs: Record<string, number>
   transactions: number
   senders: number
   filled: number
@@ -67,6 +69,7 @@ export async function benchLatencyLaunches(options: {
   let arrival: number | undefined
   let sends: number[] = []
   let requests: Record<string, number> = {}
+  let stages: Record<string, number> = {}
   const viaProxy = (rpcUrl: string): string => {
     proxy.target = rpcUrl
     return proxy.url
@@ -88,6 +91,9 @@ export async function benchLatencyLaunches(options: {
     walletClient: (rpcUrl) => counted(rpcUrl, true),
     daemonClient: (rpcUrl) => counted(rpcUrl, false),
     onLaunchLogs: (info) => (arrival ??= info.arrivedAt),
+    onStage: (name, at) => {
+      if (arrival !== undefined && sends.length === 0 && stages[name] === undefined) stages[name] = round(at - arrival)
+    },
     senderAccounts: options.senderAccounts,
     ...(options.batch ? { batchBuyer: true } : {}),
   })
@@ -173,6 +179,7 @@ export async function benchLatencyLaunches(options: {
       arrival = undefined
       sends = []
       requests = {}
+      stages = {}
       const hash = await submitLaunch({
         chain: h.chain,
         addresses: h.launchpads,
@@ -205,6 +212,7 @@ export async function benchLatencyLaunches(options: {
         launchLogToFirstTxMs: after.length > 0 ? round(Math.min(...after)) : null,
         launchLogToLastTxMs: after.length > 0 ? round(Math.max(...after)) : null,
         requestsLogToFirstTx: requests,
+        stagesAfterLaunchLogMs: stages,
         transactions: txHashes.length,
         senders: new Set(txs.map(([, t]) => t.from.toLowerCase())).size,
         filled: fills.length,
