@@ -35,6 +35,12 @@ export interface LaunchDetector {
    */
   decode(log: Log, blockTimestamp: bigint, ahead?: LaunchReadsAhead): Promise<DecodedLaunch | null>
   /**
+   * Starts a launch log's receipt and its reads ahead (launch-reads-ahead.ts) through `ahead.client` without waiting:
+   * the indexer calls it as soon as the block's logs are in, before the block's other work (schedule refreshes), and
+   * `decode` with the same `ahead` then finds them under way. Never throws.
+   */
+  readAhead(log: Log, blockTimestamp: bigint, ahead: LaunchReadsAhead): void
+  /**
    * Reads what a bound launch's record needs, all in one round: fee schedule, token metadata, the pool's state at
    * `stateAt` (the launch block, so a dev buy or initial purchase in it is priced in; a later block for a launch bound
    * later), and the paired asset's price (prefetched for the launch tick). Throws when a read failed. `reads`: the
@@ -65,7 +71,8 @@ export function createLaunchDetector(deps: LaunchDetectorDeps): LaunchDetector {
   /** decodeLaunch's context: the transaction's receipt; the block's time is already known from the sync. */
   async function launchContext(entry: Log, blockTimestamp: bigint, reads: PublicClient): Promise<LaunchContext> {
     if (entry.transactionHash === null || entry.blockNumber === null || entry.blockHash === null) return loadLaunchContext(client, entry)
-    const receipt = await client.getTransactionReceipt({ hash: entry.transactionHash })
+    // Through `reads`: with the reads ahead, the receipt may already be under way (readAhead).
+    const receipt = await reads.getTransactionReceipt({ hash: entry.transactionHash })
     stage('indexer.receipt')
     return {
       client: reads,
@@ -119,14 +126,21 @@ export function createLaunchDetector(deps: LaunchDetectorDeps): LaunchDetector {
     ])
   }
 
+  function readAhead(entry: Log, blockTimestamp: bigint, ahead: LaunchReadsAhead): void {
+    const adapter = adapterOf(entry)
+    if (!adapter || entry.transactionHash === null) return
+    ahead.client.getTransactionReceipt({ hash: entry.transactionHash }).catch(() => undefined)
+    readAheadOfReceipt(adapter, entry, blockTimestamp, ahead, (candidate) => completionReads(ahead.client, adapter, candidate, candidate.blockNumber))
+  }
+
   return {
     adapterOf,
     waitingLaunchpads: () => waitingLaunchpads(store, chain.key),
+    readAhead,
     async decode(entry, blockTimestamp, ahead) {
       const adapter = adapterOf(entry)
       if (!adapter) return null
-      if (ahead)
-        readAheadOfReceipt(adapter, entry, blockTimestamp, ahead, (candidate) => completionReads(ahead.client, adapter, candidate, candidate.blockNumber))
+      if (ahead) readAhead(entry, blockTimestamp, ahead)
       const ctx = await launchContext(entry, blockTimestamp, ahead?.client ?? client)
       stage('indexer.launchContext')
       const decoded = await adapter.decodeLaunch(entry, ctx)

@@ -40,6 +40,11 @@ export interface IntakeSession {
    * block's logs as the sync delivered them, from which the launch's reads start before its receipt arrives.
    */
   scan(entry: Log, blockLogs?: readonly Log[]): Promise<DetectedLaunch[]>
+  /**
+   * Starts the receipts and reads ahead of the block's launch logs (of launchpads with a project waiting) at once,
+   * before the block's other work (schedule refreshes); `scan` then finds them under way. Never throws.
+   */
+  prefetch(blockLogs: readonly Log[]): void
   /** The launches bound in this block and the candidate and quarantine records to write with it. */
   result(): { launches: DetectedLaunch[]; ops: StoreOperation[] }
 }
@@ -319,6 +324,17 @@ export function createLaunchIntake(deps: LaunchIntakeDeps) {
         const decoded = await decodeOrQuarantine(entry, block.timestamp, undefined, ahead)
         if (decoded) await judge(decoded)
         return launches.slice(before)
+      },
+      prefetch(blockLogs) {
+        for (const entry of blockLogs) {
+          const adapter = detector.adapterOf(entry)
+          if (!adapter) continue
+          void (async () => {
+            if ((await waitingOn(adapter.id)).length === 0) return
+            const ahead = await readsAheadOf(entry, blockLogs)
+            if (ahead) detector.readAhead(entry, block.timestamp, ahead)
+          })().catch(() => undefined)
+        }
       },
       result: () => ({ launches, ops }),
     }

@@ -1,7 +1,10 @@
 import type { PublicClient } from 'viem'
 
-/** The state reads a launch's decoding and completion make (adapters, detect-launch.ts): the ones a memo may share. */
-const MEMO_METHODS = new Set<string>(['readContract', 'getCode', 'call', 'getStorageAt', 'getBalance', 'multicall'])
+/**
+ * The reads a launch's decoding and completion make (adapters, detect-launch.ts): the ones a memo may share. A mined
+ * transaction's receipt is one answer too (a reorg processes the block again, with a new memo).
+ */
+const MEMO_METHODS = new Set<string>(['readContract', 'getCode', 'call', 'getStorageAt', 'getBalance', 'multicall', 'getTransactionReceipt'])
 
 const keyOf = (method: string, args: unknown): string =>
   `${method}:${JSON.stringify(args, (_key, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value)).toLowerCase()}`

@@ -91,12 +91,19 @@ describe('a launch log to its launch record: serial round trips, with and withou
   }
 
   /** Decodes the launch log and completes its record through a gated client; the rounds it took. */
-  async function detect(launchpad: Launchpad, launched: { txHash: `0x${string}`; blockNumber: bigint }, creators: readonly Address[] | undefined) {
+  async function detect(
+    launchpad: Launchpad,
+    launched: { txHash: `0x${string}`; blockNumber: bigint },
+    creators: readonly Address[] | undefined,
+    readAheadFirst = false,
+  ) {
     const { adapters, block, blockLogs, launchLog } = await launchLogs(launchpad, launched.txHash, launched.blockNumber)
     const gated = gatedClient(h.client)
     const detector = createLaunchDetector({ store: h.store, chain: h.chain, client: gated.client, adapters, stage: () => undefined })
     const ahead: LaunchReadsAhead | undefined = creators && { client: memoReads(gated.client), blockLogs, creators }
     return gated.rounds(async () => {
+      // As the indexer does when the block arrives, before its other work (launch-intake.ts `prefetch`).
+      if (readAheadFirst && ahead) detector.readAhead(launchLog, block.timestamp, ahead)
       const decoded = await detector.decode(launchLog, block.timestamp, ahead)
       if (decoded?.kind !== 'launch') throw new Error(`not a launch: ${JSON.stringify(decoded?.kind)}`)
       const project = { slug: `rt-${launchpad}` } as ProjectRecord
@@ -127,6 +134,17 @@ describe('a launch log to its launch record: serial round trips, with and withou
       console.info(`${launchpad}: ${before.rounds.length} serial rounds before, ${after.rounds.length} with the reads ahead`, JSON.stringify(after.rounds))
     },
   )
+
+  it('the reads started when the block arrives are the ones the decoding waits on: the receipt is asked once', async () => {
+    const creator = fresh()
+    const launched = await h.launch('rt-early', 'zora', creator)
+    const once = await detect('zora', launched, [creator])
+    const early = await detect('zora', launched, [creator], true)
+    expect(early.result).toEqual(once.result)
+    expect(early.rounds.length).toBe(once.rounds.length)
+    expect(early.rounds.flat().filter((m) => m === 'eth_getTransactionReceipt')).toHaveLength(1)
+    expect(early.rounds.flat().filter((m) => m === 'eth_getCode')).toHaveLength(1)
+  })
 
   it('a launch sent by someone else than the waiting creator: the real sender’s code is still read, and the decoding is the same', async () => {
     const creator = fresh()
