@@ -14,6 +14,7 @@ import type { CandidateOrder } from '../../src/domain/execution/prepared-book.ts
 import type { BatchRecord } from '../../src/journal/batch-records.ts'
 import { type BatchPlannerContext, type BatchSplit, createBatchPlanner } from './plan-batch.ts'
 import { batchExecutingOps } from './batch-executing-ops.ts'
+import { predictBatchTotal } from './predict-batch-total.ts'
 
 /** The planner's inputs as the journal records them, the candidates in the priority order the plan used. */
 export function decisionInputs(
@@ -263,7 +264,9 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       const reserved = await reservations(launch.chain)
       stage('executor.reservations')
       // What decides a launched pool's buys: the real swap quoted for each spend bucket in the next block's context.
-      const quote = await ctx.quotes.quotedCaps(tick, launch, candidates)
+      // On the batch path the clearing's quote of the batch total goes out with the buckets' (predict-batch-total.ts).
+      const batchTotal = sendBatch ? predictBatchTotal(candidates, reserved) : undefined
+      const quote = await ctx.quotes.quotedCaps(tick, launch, candidates, batchTotal === undefined ? [] : [batchTotal])
       stage('executor.quoted')
       const landsIn = BigInt(tick.blockNumber) + 1n
       const heldBack = new Set<string>()

@@ -1,6 +1,7 @@
 import type { Address, PublicClient } from 'viem'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
 import { createKeyedMutex } from '../../src/common/keyed-mutex.ts'
+import { createWarmSlugs } from './warm-slugs.ts'
 import type { Logger } from '../../src/common/logger.ts'
 import { type PrioritisationPolicy, spendThenLimitPolicy } from '../../src/domain/execution/prioritisation.ts'
 import type { Journal } from '../../src/journal/journal.ts'
@@ -116,6 +117,11 @@ export interface ExecutorContext {
   warm: WarmBooks
   /** Launched projects being ticked (they have a prepared book), with their chain; kept warm like waiting ones. */
   ticking: Map<string, ChainKey>
+  /**
+   * Launched projects the chain's last warm refresh still covered though they are not ticked yet (warm-slugs.ts): for
+   * their launch tick's balances only, never readied as waiting.
+   */
+  warmAfterLaunch(chain: ChainKey): ReadonlySet<string>
   /** Quotes of the real swap that decide launched pools' buys, cached per launch and block (tick-quotes.ts). */
   quotes: TickQuotes
   /** Orders whose buys reverted for price at the same price: they wait before the next attempt at it. */
@@ -134,14 +140,19 @@ export function createExecutorContext(deps: ExecutorDeps, stopped: () => boolean
   const chainLocks = createKeyedMutex()
   const orders = createOrderLoader({ store, wallets: deps.wallets })
   const ticking = new Map<string, ChainKey>()
+  const warmSlugs = createWarmSlugs()
   const warm = createWarmBooks({
     store,
     async slugsOf(chain) {
       stage('warm.refreshStart')
-      const out = new Set(await projectSlugs(store, chain, 'waiting'))
-      for (const [slug, c] of ticking) if (c === chain) out.add(slug)
+      const waiting = await projectSlugs(store, chain, 'waiting')
+      const out = warmSlugs.next(
+        chain,
+        waiting,
+        [...ticking].filter(([, c]) => c === chain).map(([slug]) => slug),
+      )
       stage('warm.slugs')
-      return [...out]
+      return out
     },
     loadOrders: orders.load,
     readBalances: reads.balances,
@@ -190,6 +201,7 @@ export function createExecutorContext(deps: ExecutorDeps, stopped: () => boolean
     books: createBookCache(),
     warm,
     ticking,
+    warmAfterLaunch: (chain) => warmSlugs.carried(chain),
     quotes,
     backoff: new PriceBackoff(),
     stopped,

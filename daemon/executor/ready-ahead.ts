@@ -37,7 +37,7 @@ export interface LaunchReadiness {
 
 export type LaunchReadinessContext = Pick<
   ExecutorContext,
-  'store' | 'journal' | 'wallets' | 'warm' | 'books' | 'orders' | 'ticking' | 'policy' | 'log' | 'stopped' | 'prepareBooksAheadFrom'
+  'store' | 'journal' | 'wallets' | 'warm' | 'books' | 'orders' | 'ticking' | 'warmAfterLaunch' | 'policy' | 'log' | 'stopped' | 'prepareBooksAheadFrom'
 >
 
 export function createLaunchReadiness(ctx: LaunchReadinessContext, approvals?: BatchApprovals): LaunchReadiness {
@@ -114,6 +114,8 @@ export function createLaunchReadiness(ctx: LaunchReadinessContext, approvals?: B
       if (!snapshot) return
       const launched = new Set<string>()
       for (const [slug, c] of ctx.ticking) if (c === chain) launched.add(slug)
+      // Launched, kept warm for their first tick (warm-slugs.ts): never readied as waiting.
+      for (const slug of ctx.warmAfterLaunch(chain)) launched.add(slug)
       const waiting = new Set<number>()
       const buying = new Set<number>()
       // A launched project's book is the ticks' to change: prepared again from scratch if it ever waits again (a reorg).

@@ -35,6 +35,8 @@ export function createTickRunner(ctx: TickRunnerContext, parts: { decider: TickD
 
   return async function runTick(tick: PriceTick, launch: LaunchRecord): Promise<void> {
     if (ctx.stopped()) return
+    // Before the chain lock: how long a tick waits for it shows in the stage timings (issue 23 item 3).
+    ctx.stage(`executor.tickQueued.${tick.reason}`)
     let submission: Promise<UserOperationResult[]> | undefined
     let batch: Promise<void> | undefined
     const submitted: SubmittedBuy[] = await ctx.withChainLock(launch.chain, () =>

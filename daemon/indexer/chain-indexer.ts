@@ -152,7 +152,7 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
     for (const entry of event.logs) {
       const adapter = detector.adapterOf(entry)
       waiting ??= adapter && detector.waitingLaunchpads()
-      if (adapter && (await waiting)?.has(adapter.id)) addLaunches(await session.scan(entry))
+      if (adapter && (await waiting)?.has(adapter.id)) addLaunches(await session.scan(entry, event.logs))
       if (!isAddressEqual(entry.address, poolManager)) continue
       // The pool's protocol fee set by the controller after launch (v4 pools start at 0): every later quote includes it.
       const feeUpdate = decodeProtocolFeeUpdated(entry)
@@ -299,9 +299,11 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
       // for both instead of one after the other).
       for (const pool of stale ? [] : pools.values())
         if (!primed || needsBlockTicks(pool.launch, block, deps.blockTimeSeconds)) pairedPrice(pool.launch.paired).catch(() => undefined)
+      const session = intake(block, pairedPrice)
+      // The launch logs' receipts and reads start now, alongside the schedule refreshes, not after them (issue 23 item 3).
+      session.prefetch(event.logs)
       // A schedule that follows chain state is read for the block it prices: at the head block, not at a skipped one.
       const refreshed = stale ? [] : await refreshSchedules(pools, deps, block)
-      const session = intake(block, pairedPrice)
       const { launches, ticks, swapped, feeUpdated } = await scanLogs(event, session, priced)
       refreshed.push(...feeUpdated)
       const owedLaunchSlugs = stale ? [] : [...pools].filter(([poolId]) => owedLaunches.has(poolId)).map(([, pool]) => pool.launch.slug)

@@ -12,6 +12,7 @@ import type { PoolState } from '../../src/pricing/price-tick.ts'
 import { withBridgeProtocolFees } from '../../src/pricing/bridge-fee.ts'
 import { poolIdOf } from '../../src/launchpads/pool-id.ts'
 import { STATE_VIEW } from './state-view-abi.ts'
+import { type LaunchReadsAhead, readAheadOfReceipt } from './launch-reads-ahead.ts'
 
 /** A registered project's launch, bound and read: its record, the project and the pool's state. */
 export interface DetectedLaunch {
@@ -32,17 +33,25 @@ export interface LaunchDetector {
    * A launch log decoded by its adapter, with its transaction's receipt (the deployer, the pool's Initialize). Null when
    * the log is not a launch event; throws when a read failed (the caller quarantines the log).
    */
-  decode(log: Log, blockTimestamp: bigint): Promise<DecodedLaunch | null>
+  decode(log: Log, blockTimestamp: bigint, ahead?: LaunchReadsAhead): Promise<DecodedLaunch | null>
+  /**
+   * Starts a launch log's receipt and its reads ahead (launch-reads-ahead.ts) through `ahead.client` without waiting:
+   * the indexer calls it as soon as the block's logs are in, before the block's other work (schedule refreshes), and
+   * `decode` with the same `ahead` then finds them under way. Never throws.
+   */
+  readAhead(log: Log, blockTimestamp: bigint, ahead: LaunchReadsAhead): void
   /**
    * Reads what a bound launch's record needs, all in one round: fee schedule, token metadata, the pool's state at
    * `stateAt` (the launch block, so a dev buy or initial purchase in it is priced in; a later block for a launch bound
-   * later), and the paired asset's price (prefetched for the launch tick). Throws when a read failed.
+   * later), and the paired asset's price (prefetched for the launch tick). Throws when a read failed. `reads`: the
+   * block's memo client (memo-reads.ts), whose answers the reads started ahead of the receipt already hold.
    */
   complete(
     project: ProjectRecord,
     candidate: LaunchCandidate,
     stateAt: bigint,
     prefetchPrice: (paired: PairedAsset) => Promise<unknown>,
+    reads?: PublicClient,
   ): Promise<DetectedLaunch>
 }
 
@@ -60,72 +69,89 @@ export function createLaunchDetector(deps: LaunchDetectorDeps): LaunchDetector {
     adapters.find((a) => isAddressEqual(a.launchEvent.address, entry.address) && (a.isLaunchLog?.(entry) ?? true))
 
   /** decodeLaunch's context: the transaction's receipt; the block's time is already known from the sync. */
-  async function launchContext(entry: Log, blockTimestamp: bigint): Promise<LaunchContext> {
+  async function launchContext(entry: Log, blockTimestamp: bigint, reads: PublicClient): Promise<LaunchContext> {
     if (entry.transactionHash === null || entry.blockNumber === null || entry.blockHash === null) return loadLaunchContext(client, entry)
-    const receipt = await client.getTransactionReceipt({ hash: entry.transactionHash })
+    // Through `reads`: with the reads ahead, the receipt may already be under way (readAhead).
+    const receipt = await reads.getTransactionReceipt({ hash: entry.transactionHash })
+    stage('indexer.receipt')
     return {
-      client,
+      client: reads,
       txHash: entry.transactionHash,
       blockNumber: entry.blockNumber,
       blockHash: entry.blockHash,
       blockTimestamp: Number(blockTimestamp),
       txFrom: receipt.from,
-      attribution: await readLaunchAttribution(client, receipt, entry),
+      // Through `reads`: the sender's code at the launch block was asked with the receipt when it is a waiting creator.
+      attribution: await readLaunchAttribution(reads, receipt, entry),
       txLogs: receipt.logs,
     }
   }
 
-  async function poolStateAt(candidate: LaunchCandidate, blockNumber: bigint): Promise<PoolState & { protocolFee: number }> {
+  async function poolStateAt(reads: PublicClient, candidate: LaunchCandidate, blockNumber: bigint): Promise<PoolState & { protocolFee: number }> {
     const at = { address: chain.addresses.stateView, abi: STATE_VIEW, args: [candidate.poolId], blockNumber } as const
     const [slot0, liquidity] = await Promise.all([
-      client.readContract({ ...at, functionName: 'getSlot0' }),
-      client.readContract({ ...at, functionName: 'getLiquidity' }),
+      reads.readContract({ ...at, functionName: 'getSlot0' }),
+      reads.readContract({ ...at, functionName: 'getLiquidity' }),
     ])
     return { sqrtPriceX96: slot0[0], liquidity, protocolFee: slot0[2] }
   }
 
   /** Each bridge pool's packed slot0 protocolFee at `blockNumber` (none for a pair bought without a bridge). */
-  async function bridgeProtocolFees(paired: PairedAsset, blockNumber: bigint): Promise<number[]> {
+  async function bridgeProtocolFees(reads: PublicClient, paired: PairedAsset, blockNumber: bigint): Promise<number[]> {
     const slots = await Promise.all(
       (paired.bridge ?? []).map((key) =>
-        client.readContract({ address: chain.addresses.stateView, abi: STATE_VIEW, functionName: 'getSlot0', args: [poolIdOf(key)], blockNumber }),
+        reads.readContract({ address: chain.addresses.stateView, abi: STATE_VIEW, functionName: 'getSlot0', args: [poolIdOf(key)], blockNumber }),
       ),
     )
     return slots.map((slot) => slot[2])
   }
 
-  async function readTokenMeta(token: Address) {
+  async function readTokenMeta(reads: PublicClient, token: Address) {
     const [name, symbol, decimals, totalSupply] = await Promise.all([
-      client.readContract({ address: token, abi: erc20Abi, functionName: 'name' }),
-      client.readContract({ address: token, abi: erc20Abi, functionName: 'symbol' }),
-      client.readContract({ address: token, abi: erc20Abi, functionName: 'decimals' }),
-      client.readContract({ address: token, abi: erc20Abi, functionName: 'totalSupply' }),
+      reads.readContract({ address: token, abi: erc20Abi, functionName: 'name' }),
+      reads.readContract({ address: token, abi: erc20Abi, functionName: 'symbol' }),
+      reads.readContract({ address: token, abi: erc20Abi, functionName: 'decimals' }),
+      reads.readContract({ address: token, abi: erc20Abi, functionName: 'totalSupply' }),
     ])
     return { name, symbol, decimals, totalSupply }
+  }
+
+  /** What a bound launch's record reads, all at once (through `reads`: the memo shares them with the reads ahead). */
+  function completionReads(reads: PublicClient, adapter: LaunchpadAdapter, candidate: LaunchCandidate, stateAt: bigint) {
+    return Promise.all([
+      adapter.loadFeeSchedule(reads, candidate),
+      readTokenMeta(reads, candidate.token),
+      poolStateAt(reads, candidate, stateAt),
+      bridgeProtocolFees(reads, candidate.paired, stateAt),
+    ])
+  }
+
+  function readAhead(entry: Log, blockTimestamp: bigint, ahead: LaunchReadsAhead): void {
+    const adapter = adapterOf(entry)
+    if (!adapter || entry.transactionHash === null) return
+    ahead.client.getTransactionReceipt({ hash: entry.transactionHash }).catch(() => undefined)
+    readAheadOfReceipt(adapter, entry, blockTimestamp, ahead, (candidate) => completionReads(ahead.client, adapter, candidate, candidate.blockNumber))
   }
 
   return {
     adapterOf,
     waitingLaunchpads: () => waitingLaunchpads(store, chain.key),
-    async decode(entry, blockTimestamp) {
+    readAhead,
+    async decode(entry, blockTimestamp, ahead) {
       const adapter = adapterOf(entry)
       if (!adapter) return null
-      const ctx = await launchContext(entry, blockTimestamp)
+      if (ahead) readAhead(entry, blockTimestamp, ahead)
+      const ctx = await launchContext(entry, blockTimestamp, ahead?.client ?? client)
       stage('indexer.launchContext')
       const decoded = await adapter.decodeLaunch(entry, ctx)
       stage('indexer.decodeLaunch')
       return decoded
     },
-    async complete(project, candidate, stateAt, prefetchPrice) {
+    async complete(project, candidate, stateAt, prefetchPrice, reads) {
       const adapter = adapters.find((a) => a.id === candidate.launchpad)
       if (!adapter) throw new Error(`no ${candidate.launchpad} adapter on ${chain.key}`)
       void prefetchPrice(candidate.paired).catch(() => undefined)
-      const [schedule, meta, state, bridgeFees] = await Promise.all([
-        adapter.loadFeeSchedule(client, candidate),
-        readTokenMeta(candidate.token),
-        poolStateAt(candidate, stateAt),
-        bridgeProtocolFees(candidate.paired, stateAt),
-      ])
+      const [schedule, meta, state, bridgeFees] = await completionReads(reads ?? client, adapter, candidate, stateAt)
       stage('indexer.feeScheduleMetaLiquidity')
       const launched: LaunchRecord = {
         slug: project.slug,

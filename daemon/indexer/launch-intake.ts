@@ -1,4 +1,4 @@
-import { getAddress, type Log, type PublicClient } from 'viem'
+import { type Address, getAddress, type Log, type PublicClient } from 'viem'
 import { blocksIn, TIMING_SECONDS } from '../../src/chain/block-seconds.ts'
 import type { ChainConfig } from '../../src/chain/chain-keys.ts'
 import type { Logger } from '../../src/common/logger.ts'
@@ -12,6 +12,9 @@ import type { Store, StoreOperation } from '../../src/store/open-store.ts'
 import { projectsIn } from '../../src/store/project-index.ts'
 import type { DetectedLaunch, LaunchDetector } from './detect-launch.ts'
 import { launchFacts, needsTokenText, readTokenText, underPendingBinding } from './launch-binding-facts.ts'
+import type { LaunchReadsAhead } from './launch-reads-ahead.ts'
+import { memoReads } from './memo-reads.ts'
+import { pendingOf } from '../../src/domain/owner-changes.ts'
 
 /**
  * The next attempt after `attempts` failed ones: 2 s, 4 s, 8 s ... later, at most ~8.5 minutes (TIMING_SECONDS), in
@@ -32,8 +35,16 @@ export interface IntakeBlock {
 export interface IntakeSession {
   /** Confirmed candidates, and quarantined launches and logs whose retry is due at this block; returns what it bound. */
   due(): Promise<DetectedLaunch[]>
-  /** A log from a launchpad with a project waiting to launch on this chain; returns what it bound. */
-  scan(entry: Log): Promise<DetectedLaunch[]>
+  /**
+   * A log from a launchpad with a project waiting to launch on this chain; returns what it bound. `blockLogs`: the
+   * block's logs as the sync delivered them, from which the launch's reads start before its receipt arrives.
+   */
+  scan(entry: Log, blockLogs?: readonly Log[]): Promise<DetectedLaunch[]>
+  /**
+   * Starts the receipts and reads ahead of the block's launch logs (of launchpads with a project waiting) at once,
+   * before the block's other work (schedule refreshes); `scan` then finds them under way. Never throws.
+   */
+  prefetch(blockLogs: readonly Log[]): void
   /** The launches bound in this block and the candidate and quarantine records to write with it. */
   result(): { launches: DetectedLaunch[]; ops: StoreOperation[] }
 }
@@ -72,6 +83,8 @@ export function createLaunchIntake(deps: LaunchIntakeDeps) {
     const launches: DetectedLaunch[] = []
     const ops: StoreOperation[] = []
     const bound = new Set<string>()
+    // This block's reads of launches, shared between those started ahead of a receipt and the same ones after it.
+    const reads = memoReads(client)
     const waiting = new Map<Launchpad, Promise<ProjectRecord[]>>()
     const waitingOn = async (launchpad: Launchpad) => {
       let projects = waiting.get(launchpad)
@@ -114,7 +127,7 @@ export function createLaunchIntake(deps: LaunchIntakeDeps) {
     async function bind(project: ProjectRecord, candidate: LaunchCandidate, stateAt: bigint, attempts: number): Promise<void> {
       bound.add(project.slug)
       try {
-        launches.push(await detector.complete(project, candidate, stateAt, prefetchPrice))
+        launches.push(await detector.complete(project, candidate, stateAt, prefetchPrice, reads))
         if (attempts > 0 || (await journal.getCandidate(chain.key, project.slug, candidate.token)))
           ops.push(journal.deleteCandidate({ chain: chain.key, slug: project.slug, token: candidate.token }))
       } catch (error) {
@@ -211,13 +224,18 @@ export function createLaunchIntake(deps: LaunchIntakeDeps) {
     /** A launch whose event names no symbol, with the token's own when a waiting project needs it (launch-binding-facts.ts). */
     async function withTokenText(decoded: DecodedLaunch): Promise<DecodedLaunch> {
       const identity = decoded.kind === 'launch' ? decoded.candidate : decoded.launch
-      return needsTokenText(identity, await waitingOn(identity.launchpad)) ? readTokenText(client, decoded) : decoded
+      return needsTokenText(identity, await waitingOn(identity.launchpad)) ? readTokenText(reads, decoded) : decoded
     }
 
     /** Decodes a log; a failed read quarantines the log itself (its project is not known yet). */
-    async function decodeOrQuarantine(entry: Log, blockTimestamp: bigint, previous?: QuarantinedLog): Promise<DecodedLaunch | null | undefined> {
+    async function decodeOrQuarantine(
+      entry: Log,
+      blockTimestamp: bigint,
+      previous?: QuarantinedLog,
+      ahead?: LaunchReadsAhead,
+    ): Promise<DecodedLaunch | null | undefined> {
       try {
-        const decoded = await detector.decode(entry, blockTimestamp)
+        const decoded = await detector.decode(entry, blockTimestamp, ahead)
         return decoded ? await withTokenText(decoded) : decoded
       } catch (error) {
         const attempts = (previous?.attempts ?? 0) + 1
@@ -239,6 +257,20 @@ export function createLaunchIntake(deps: LaunchIntakeDeps) {
         )
         return undefined
       }
+    }
+
+    /**
+     * What the launch's reads ahead of its receipt need (launch-reads-ahead.ts): the block's logs and whose code to read
+     * with the receipt: the creators of the projects waiting on the launchpad, in force or proposed (owner changes).
+     */
+    async function readsAheadOf(entry: Log, blockLogs: readonly Log[]): Promise<LaunchReadsAhead | undefined> {
+      const adapter = detector.adapterOf(entry)
+      if (!adapter) return undefined
+      const creators = (await waitingOn(adapter.id)).flatMap((p): Address[] => {
+        const proposed = pendingOf(p, 'launch_binding')?.binding.creatorAddress
+        return (proposed ? [p.creatorAddress, proposed] : [p.creatorAddress]) as Address[]
+      })
+      return { client: reads, blockLogs, creators }
     }
 
     async function retryLog(entry: QuarantinedLog): Promise<void> {
@@ -286,11 +318,23 @@ export function createLaunchIntake(deps: LaunchIntakeDeps) {
         }
         return launches.slice(before)
       },
-      async scan(entry) {
+      async scan(entry, blockLogs) {
         const before = launches.length
-        const decoded = await decodeOrQuarantine(entry, block.timestamp)
+        const ahead = blockLogs ? await readsAheadOf(entry, blockLogs) : undefined
+        const decoded = await decodeOrQuarantine(entry, block.timestamp, undefined, ahead)
         if (decoded) await judge(decoded)
         return launches.slice(before)
+      },
+      prefetch(blockLogs) {
+        for (const entry of blockLogs) {
+          const adapter = detector.adapterOf(entry)
+          if (!adapter) continue
+          void (async () => {
+            if ((await waitingOn(adapter.id)).length === 0) return
+            const ahead = await readsAheadOf(entry, blockLogs)
+            if (ahead) detector.readAhead(entry, block.timestamp, ahead)
+          })().catch(() => undefined)
+        }
       },
       result: () => ({ launches, ops }),
     }

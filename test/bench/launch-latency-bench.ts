@@ -14,6 +14,7 @@ import { CLANKER_V5_SNIPER } from '../../src/pricing/schedules/clanker-v5.ts'
 import { chainFromConfig } from '../../src/chain/clients.ts'
 import type { Launchpad, OrderRecord } from '../../src/domain/records.ts'
 import { readCodeSizes } from '../../src/wallets/bundler/code-sizes.ts'
+import { readStablecoinAllowances } from '../../src/chain/read-stablecoin-allowances.ts'
 import { startFaultProxy } from '../faults/rpc-fault-proxy.ts'
 import { startFlowHarness, type Buyer } from '../executor/flow-harness.ts'
 import type { BenchModule } from './bench-module.ts'
@@ -43,25 +44,42 @@ export interface LatencyLaunch {
   launchMinedToLogArrivalMs: number | null
   launchLogToFirstTxMs: number | null
   launchLogToLastTxMs: number | null
+  /**
+   * The daemon's RPC requests (indexer, executor, wallet service) from the launch log's arrival to its first transaction
+   * sent, by method: every request of the launch path is there (with whatever background reads ran meanwhile).
+   */
+  requestsLogToFirstTx: Record<string, number>
+  /** The indexer's and executor's stages (onStage), first occurrence, ms after the launch log's arrival, until the first send. */
+  stagesAfterLaunchLogMs: Record<string, number>
   transactions: number
   senders: number
   filled: number
 }
 
-export async function benchLatencyLaunches(options: { launches: number; buyersPerLaunch: number; latencyMs: number; senderAccounts: number }) {
+export async function benchLatencyLaunches(options: {
+  launches: number
+  buyersPerLaunch: number
+  latencyMs: number
+  senderAccounts: number
+  /** Buy through the PrebuyBatchBuyer (approved ahead), as the daemon does where one is configured; else one UserOperation per buyer. */
+  batch: boolean
+}) {
   const proxy = await startFaultProxy({ rate: 0, limits: { latencyMs: options.latencyMs } })
   // Per launch: when its log arrived and when each of our transactions left (eth_sendRawTransaction through the proxy).
   let arrival: number | undefined
   let sends: number[] = []
+  let requests: Record<string, number> = {}
+  let stages: Record<string, number> = {}
   const viaProxy = (rpcUrl: string): string => {
     proxy.target = rpcUrl
     return proxy.url
   }
-  const walletClient = (rpcUrl: string): PublicClient => {
-    const inner = http(viaProxy(rpcUrl), { batch: { batchSize: 100, wait: 0 } })({ retryCount: 2 })
+  const counted = (rpcUrl: string, batch: boolean): PublicClient => {
+    const inner = http(viaProxy(rpcUrl), batch ? { batch: { batchSize: 100, wait: 0 } } : {})({ retryCount: 2 })
     return createPublicClient({
       transport: custom({
         async request({ method, params }) {
+          if (arrival !== undefined && sends.length === 0) requests[method] = (requests[method] ?? 0) + 1
           if (method === 'eth_sendRawTransaction' && arrival !== undefined) sends.push(performance.now())
           return inner.request({ method, params } as never)
         },
@@ -70,10 +88,14 @@ export async function benchLatencyLaunches(options: { launches: number; buyersPe
     }) as PublicClient
   }
   const h = await startFlowHarness({
-    walletClient,
-    daemonClient: (rpcUrl) => createPublicClient({ transport: http(viaProxy(rpcUrl), { retryCount: 2 }), pollingInterval: 50 }) as PublicClient,
+    walletClient: (rpcUrl) => counted(rpcUrl, true),
+    daemonClient: (rpcUrl) => counted(rpcUrl, false),
     onLaunchLogs: (info) => (arrival ??= info.arrivedAt),
+    onStage: (name, at) => {
+      if (arrival !== undefined && sends.length === 0 && stages[name] === undefined) stages[name] = round(at - arrival)
+    },
     senderAccounts: options.senderAccounts,
+    ...(options.batch ? { batchBuyer: true } : {}),
   })
   const clock = { stop: false, done: Promise.resolve() }
   try {
@@ -120,6 +142,23 @@ export async function benchLatencyLaunches(options: { launches: number; buyersPe
       await h.mine()
       await new Promise((r) => setTimeout(r, 300))
     }
+    // With the batch: every wallet approved the batch buyer ahead (approve-ahead.ts) for all its orders.
+    const batchBuyer = h.batchBuyer
+    if (options.batch && batchBuyer) {
+      const needed = parseUnits(String(5 * projects.length), 6)
+      while (Date.now() < readyBy) {
+        const allowances = await readStablecoinAllowances(
+          h.client,
+          h.chain.addresses.multicall3,
+          h.chain.addresses.stablecoin,
+          batchBuyer,
+          buyers.map((b) => b.wallet),
+        )
+        if (buyers.every((b) => (allowances.get(b.wallet.toLowerCase()) ?? 0n) >= needed)) break
+        await h.mine()
+        await new Promise((r) => setTimeout(r, 300))
+      }
+    }
 
     // The block clock: a block every 200 ms of wall time, as on Base.
     clock.done = (async () => {
@@ -139,6 +178,8 @@ export async function benchLatencyLaunches(options: { launches: number; buyersPe
       await h.executor.idle()
       arrival = undefined
       sends = []
+      requests = {}
+      stages = {}
       const hash = await submitLaunch({
         chain: h.chain,
         addresses: h.launchpads,
@@ -170,6 +211,8 @@ export async function benchLatencyLaunches(options: { launches: number; buyersPe
         launchMinedToLogArrivalMs: arrival === undefined ? null : round(arrival - minedSeenAt),
         launchLogToFirstTxMs: after.length > 0 ? round(Math.min(...after)) : null,
         launchLogToLastTxMs: after.length > 0 ? round(Math.max(...after)) : null,
+        requestsLogToFirstTx: requests,
+        stagesAfterLaunchLogMs: stages,
         transactions: txHashes.length,
         senders: new Set(txs.map(([, t]) => t.from.toLowerCase())).size,
         filled: fills.length,
@@ -215,6 +258,7 @@ export async function benchLatencyLaunches(options: { launches: number; buyersPe
       latencyMsInjected: options.latencyMs,
       blockMs: BLOCK_MS,
       buyersPerLaunch: options.buyersPerLaunch,
+      batch: options.batch,
       senderAccounts: options.senderAccounts,
       byLaunchpad,
       launchLogToFirstTx: {
@@ -249,6 +293,8 @@ export const launchLatencyBenchmark: BenchModule = {
       buyersPerLaunch: Number(process.env.BENCH_LATENCY_BUYERS ?? 5),
       latencyMs: Number(process.env.BENCH_LATENCY_MS ?? 50),
       senderAccounts: 4,
+      // BENCH_LATENCY_BATCH=0: one UserOperation per buyer (the path before the batch).
+      batch: process.env.BENCH_LATENCY_BATCH !== '0',
     })
   },
 }

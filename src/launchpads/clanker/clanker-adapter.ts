@@ -74,11 +74,16 @@ export function createClankerAdapter(options: ClankerAdapterOptions): LaunchpadA
       const configRead = client
         .readContract({ address: mevModule, abi: CLANKER_FEE_ABI, functionName: 'feeConfig', args: [launch.poolId] })
         .catch((error: unknown) => (notAnswered(error) ? null : Promise.reject(error)))
+      // The auction getters and the v4.0 module's with the config (one round trip, not two or more): each used only
+      // for its kind of module, the others' answers dropped. The v4.0 read's lpFee is set from the LP fee read below.
+      const auctionRead = readAuctionSchedule(client, launch, mevModule)
+      const v40Read = readV40Module(client, { poolId: launch.poolId, launchedAt: launch.launchedAt, hook: feeSource(launch, 'hook'), lpFee: 0 }, mevModule)
+      auctionRead.catch(() => undefined)
+      v40Read.catch(() => undefined)
       const [config, lp] = await Promise.all([configRead, lpFeeRead])
       // No feeConfig: a Clanker v4.0 module (BlockDelay, SniperAuctionV0) or an unknown one: gated, never quarantined.
-      if (config === null)
-        return readV40Module(client, { poolId: launch.poolId, launchedAt: launch.launchedAt, hook: feeSource(launch, 'hook'), lpFee: lp.lpFee }, mevModule)
-      const auction = await readAuctionSchedule(client, launch, mevModule)
+      if (config === null) return { ...(await v40Read), lpFee: lp.lpFee }
+      const auction = await auctionRead
       const [startingFee, endingFee, secondsToDecay] = config
       const fees = { startingFee, endingFee, secondsToDecay: Number(secondsToDecay), lpFee: lp.lpFee }
       // SniperAuctionV2 (Base v4.1) gates blocks by auction rounds; a module without its getters is the descending-fee one.

@@ -26,15 +26,12 @@ export async function readAuctionSchedule(client: PublicClient, launch: AuctionL
   const at = blockNumber === undefined ? {} : { blockNumber }
   const read = (address: Address, functionName: 'nextAuctionBlock' | 'round' | 'poolDecayStartTime' | 'poolCreationTimestamp') =>
     client.readContract({ address, abi: CLANKER_AUCTION_ABI, functionName, args: [launch.poolId], ...at })
-  let nextAuctionBlock: bigint
-  try {
-    nextAuctionBlock = await read(mevModule, 'nextAuctionBlock')
-  } catch (error) {
-    if (notAnswered(error)) return null
-    throw error
-  }
   const hook = feeSource(launch, 'hook')
-  const [round, decayStart, created, delay, between] = await Promise.all([
+  // Every getter at once (issue 23 item 3: a launch's fee schedule is on its first tick's path, and four serial round
+  // trips were three too many). Whether the module is an auction module at all is still its nextAuctionBlock's
+  // answer: when it has none, the others' answers (or refusals) are dropped, as if never asked.
+  const next = read(mevModule, 'nextAuctionBlock')
+  const rest = Promise.all([
     read(mevModule, 'round'),
     read(mevModule, 'poolDecayStartTime'),
     read(hook, 'poolCreationTimestamp').catch((error: unknown) => (notAnswered(error) ? BigInt(launch.launchedAt) : Promise.reject(error))),
@@ -43,6 +40,15 @@ export async function readAuctionSchedule(client: PublicClient, launch: AuctionL
       .catch((error: unknown) => (notAnswered(error) ? BigInt(CLANKER_MAX_MEV_MODULE_DELAY) : Promise.reject(error))),
     client.readContract({ address: mevModule, abi: CLANKER_AUCTION_ABI, functionName: 'blocksBetweenAuction', ...at }),
   ])
+  rest.catch(() => undefined)
+  let nextAuctionBlock: bigint
+  try {
+    nextAuctionBlock = await next
+  } catch (error) {
+    if (notAnswered(error)) return null
+    throw error
+  }
+  const [round, decayStart, created, delay, between] = await rest
   const moduleEndsAt = Number(created + delay)
   if (decayStart !== 0n) return { nextAuctionBlock: null, decayFrom: Number(decayStart), moduleEndsAt }
   const lastWon = round <= 1n ? null : await client.getBlock({ blockNumber: nextAuctionBlock - between })

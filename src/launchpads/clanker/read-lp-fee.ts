@@ -21,6 +21,10 @@ export interface ClankerLpFee {
  * answers neither throws: the launch is quarantined rather than priced with a guess.
  */
 export async function readClankerLpFee(client: PublicClient, hook: Address, poolId: Hex): Promise<ClankerLpFee> {
+  // Both getters at once (issue 23 item 3: a launch's fee schedule is on its first tick's path): pairedFee's answer
+  // (or refusal) counts only when the hook has no poolConfigVars, as when it was asked after.
+  const pairedFeeRead = client.readContract({ address: hook, abi: CLANKER_FEE_ABI, functionName: 'pairedFee', args: [poolId] })
+  pairedFeeRead.catch(() => undefined)
   try {
     const config = await client.readContract({ address: hook, abi: CLANKER_DYNAMIC_FEE_ABI, functionName: 'poolConfigVars', args: [poolId] })
     return { lpFee: config.maxLpFee, source: 'dynamic' }
@@ -28,7 +32,7 @@ export async function readClankerLpFee(client: PublicClient, hook: Address, pool
     if (!notAnswered(error)) throw error
   }
   try {
-    const lpFee = await client.readContract({ address: hook, abi: CLANKER_FEE_ABI, functionName: 'pairedFee', args: [poolId] })
+    const lpFee = await pairedFeeRead
     return { lpFee, source: 'static' }
   } catch (error) {
     if (notAnswered(error)) throw new Error(`the Clanker hook ${hook} answers neither pairedFee nor poolConfigVars: its LP fee is unknown`)

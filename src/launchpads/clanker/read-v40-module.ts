@@ -47,6 +47,12 @@ export async function readV40Module(client: PublicClient, launch: V40Launch, mev
   }
   const moduleRead = (functionName: 'blockDelay' | 'timeDelay') =>
     answered(client.readContract({ address: mevModule, abi: CLANKER_V40_MODULE_ABI, functionName }))
+  // Which delay module it is (asked only when it is no SniperAuctionV0) is read with the rest, one round trip instead
+  // of up to three (issue 23 item 3); an answer not needed is dropped, as if never asked.
+  const blockDelayRead = moduleRead('blockDelay')
+  const timeDelayRead = moduleRead('timeDelay')
+  blockDelayRead.catch(() => undefined)
+  timeDelayRead.catch(() => undefined)
   const [v0Next, unlock, moduleEndsAt] = await Promise.all([
     answered(client.readContract({ address: mevModule, abi: CLANKER_AUCTION_ABI, functionName: 'nextAuctionBlock', args: [launch.poolId] })),
     answered(client.readContract({ address: mevModule, abi: CLANKER_V40_MODULE_ABI, functionName: 'poolUnlockTime', args: [launch.poolId] })),
@@ -63,9 +69,9 @@ export async function readV40Module(client: PublicClient, launch: V40Launch, mev
   }
   let state: V40ModuleState
   if (v0Next !== null) state = { module: 'sniper_auction_v0', nextAuctionBlock: v0Next.toString() }
-  else if (unlock !== null && (await moduleRead('blockDelay')) !== null)
+  else if (unlock !== null && (await blockDelayRead) !== null)
     state = { module: 'block_delay', nextAuctionBlock: unlock > 0n ? (unlock - 1n).toString() : null }
-  else if (unlock !== null && (await moduleRead('timeDelay')) !== null)
+  else if (unlock !== null && (await timeDelayRead) !== null)
     state = { module: 'time_delay', nextAuctionBlock: null, swapsFrom: Math.min(Number(unlock), moduleEndsAt) }
   else state = { module: 'unknown', nextAuctionBlock: null, swapsFrom: moduleEndsAt }
   return { ...base, ...state }

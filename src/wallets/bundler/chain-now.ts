@@ -20,8 +20,9 @@ export interface ChainNowReader {
   /** Like `read`, and keeps the answer for `recent`. */
   refresh(): Promise<ChainNow>
   /**
-   * Fees and block from the cache when recent; the pending-nonce check is always made (it travels alongside the
-   * bundle's simulation): after a reorg dropped our transactions it is what moves the local counter back.
+   * Fees and block from the cache when recent; the pending-nonce check is made unless one was made within
+   * NONCE_OBSERVATION_FRESH_MS with no send of ours since (then it would read the same counts): after a reorg dropped
+   * our transactions it is what moves the local counter back.
    */
   recent(moment?: SendMoment): Promise<ChainNow>
 }
@@ -32,16 +33,36 @@ export interface ChainNowReader {
 // the tip), which covers the ~4 blocks the cache lives on a 2 s chain.
 const CHAIN_NOW_TTL_MS = 8_000
 
+/**
+ * How long a pending-nonce check stands in for the next one when no send of ours started since it was read (issue 23
+ * item 3: a plain send, the batch's executeBatch, used to wait one round trip for it right before
+ * eth_sendRawTransaction; the wallet layer reads it with every readying pass, each processed block, so a launch's send
+ * finds one this fresh). What it may miss is a reorg or an eviction of our transactions within this window, which a
+ * check one round trip before the send misses just the same when it happens a moment later: the send then waits
+ * behind a nonce gap until its landing is followed up (followLanding resyncs the counter; the fee bumper replaces it).
+ * No buy depends on it for exactly-once: a batch id executes once, an order once (docs/execution.md §5, §8).
+ */
+export const NONCE_OBSERVATION_FRESH_MS = 2_000
+
 export function createChainNowReader(
   ctx: Pick<BundlerContext, 'client' | 'senders'>,
   feePolicy: PriorityFeePolicy = DEFAULT_PRIORITY_FEE_POLICY,
 ): ChainNowReader {
   const { client, senders } = ctx
   // Every sender account's pending nonce, read together (one batched HTTP request): each corrects its own counter.
+  let lastObserved: { at: number; marks: number[] } | undefined
   const observeNonces = async (): Promise<void> => {
+    const at = Date.now()
     const marks = senders.lanes.map((lane) => lane.nonces.mark())
     const counts = await Promise.all(senders.lanes.map((lane) => client.getTransactionCount({ address: lane.signer.address, blockTag: 'pending' })))
     for (const [index, lane] of senders.lanes.entries()) lane.nonces.observe(counts[index]!, marks[index]!)
+    lastObserved = { at, marks }
+  }
+  // A check read recently, with no send of ours started since (nor in progress then or now), on every account.
+  const observedFresh = (): boolean => {
+    const last = lastObserved
+    if (!last || Date.now() - last.at > NONCE_OBSERVATION_FRESH_MS) return false
+    return senders.lanes.every((lane, index) => last.marks[index]! >= 0 && lane.nonces.mark() === last.marks[index])
   }
   const tipSource = feePolicy.tip
 
@@ -86,7 +107,7 @@ export function createChainNowReader(
   const recent = async (moment?: SendMoment): Promise<ChainNow> => {
     const cached = chainNowCache
     if (!cached || Date.now() - cached.at > CHAIN_NOW_TTL_MS) return forMoment(await refresh(), moment)
-    await observeNonces()
+    if (!observedFresh()) await observeNonces()
     const { fees, fromBlock } = forMoment(cached.value, moment)
     return { fees: { maxFeePerGas: fees.maxFeePerGas * 2n, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }, fromBlock }
   }

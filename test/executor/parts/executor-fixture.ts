@@ -169,6 +169,7 @@ export async function startExecutorFixture(overrides: Partial<ExecutorContext> =
     books: createBookCache(),
     warm: coldWarmBooks,
     ticking: new Map(),
+    warmAfterLaunch: () => new Set(),
     // No quoter: ticks are decided on the formula (the quote path is covered by test/pricing/quote-vs-formula.test.ts).
     quotes: createTickQuotes({ quoters: {}, log: silentLogger }),
     backoff: new PriceBackoff(),

@@ -185,7 +185,8 @@ describe('clanker fee schedule without an MEV module', () => {
       logIndex: 0,
       feeSources: { hook: HOOK, mevModule: '0x0000000000000000000000000000000000000000' },
     })
-    expect(calls).toEqual(['poolConfigVars', 'pairedFee'])
+    // Both LP fee getters, asked at once (read-lp-fee.ts), and nothing else.
+    expect([...calls].sort()).toEqual(['pairedFee', 'poolConfigVars'])
     expect(schedule).toEqual({ kind: 'clanker', startTime: 1_000, startingFee: 0, endingFee: 0, secondsToDecay: 0, lpFee: 20_000 })
     expect(feeAt(schedule, { timestamp: 1_001, number: 0n })).toMatchObject({ lpFee: 20_000, sniperFee: 0, swapsAllowed: true })
   })

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createBlockGasLimit } from '../../../../src/wallets/bundler/block-gas-limit.ts'
-import { createChainNowReader } from '../../../../src/wallets/bundler/chain-now.ts'
+import { createChainNowReader, NONCE_OBSERVATION_FRESH_MS } from '../../../../src/wallets/bundler/chain-now.ts'
 import { fakeContext } from './bundle-fixtures.ts'
 
 const settle = () => new Promise((resolve) => setImmediate(resolve))
@@ -63,14 +63,27 @@ describe('chain now', () => {
     expect(calls.sort()).toEqual(['block', 'fees', 'nonce'])
   })
 
-  it('serves a recent read with the fee cap doubled, still checking the pending nonce; reads again after 8 s', async () => {
+  it('serves a recent read with the fee cap doubled, checking the pending nonce unless it was read in the last 2 s with no send since; reads again after 8 s', async () => {
     const { calls, client: fake } = client()
-    const reader = createChainNowReader(fakeContext(fake as never))
+    const ctx = fakeContext(fake as never)
+    const reader = createChainNowReader(ctx)
     await reader.refresh()
     calls.length = 0
+    // The refresh's check is fresh and nothing was sent since: no read before the send (issue 23 item 3).
+    expect(await reader.recent()).toEqual({ fees: { maxFeePerGas: 20n, maxPriorityFeePerGas: 1n }, fromBlock: 77n })
+    expect(calls).toEqual([])
+    // Older than NONCE_OBSERVATION_FRESH_MS: checked again.
+    vi.setSystemTime(1_000_000 + NONCE_OBSERVATION_FRESH_MS + 1)
     expect(await reader.recent()).toEqual({ fees: { maxFeePerGas: 20n, maxPriorityFeePerGas: 1n }, fromBlock: 77n })
     expect(calls).toEqual(['nonce'])
     calls.length = 0
+    // A send of ours since the check: checked again, however fresh.
+    await ctx.senders.primary.nonces.use(async () => undefined)
+    await reader.recent()
+    expect(calls).toEqual(['nonce'])
+    calls.length = 0
+    await reader.recent()
+    expect(calls).toEqual([])
     vi.setSystemTime(1_000_000 + 8_001)
     expect(await reader.recent()).toEqual({ fees: { maxFeePerGas: 10n, maxPriorityFeePerGas: 1n }, fromBlock: 77n })
     expect(calls.sort()).toEqual(['block', 'fees', 'nonce'])

@@ -1,0 +1,74 @@
+import { type Address, type Log, type PublicClient, zeroAddress } from 'viem'
+import type { LaunchCandidate, LaunchContext, LaunchpadAdapter } from '../../src/launchpads/launchpad-adapter.ts'
+import type { LaunchAttribution } from '../../src/launchpads/launch-deployer.ts'
+import { readTokenText } from './launch-binding-facts.ts'
+
+/** What the indexer knows of a launch log's block before its transaction's receipt (launch-intake.ts gives it). */
+export interface LaunchReadsAhead {
+  /** The block's memo client (memo-reads.ts): every read below is made through it, so the later ones share them. */
+  client: PublicClient
+  /** The block's logs as the sync delivered them (the launch emitters' and the PoolManager's, `Initialize` included). */
+  blockLogs: readonly Log[]
+  /** Whose code at the launch block is read with the receipt: the creators of the projects waiting on the launchpad. */
+  creators: readonly Address[]
+}
+
+/**
+ * Stands in for the sender before the receipt says who it is. Only the reads ahead see it: no judgement is ever made
+ * on a candidate decoded with it (the launch is judged on the receipt's decoding, launch-intake.ts).
+ */
+const UNKNOWN_SENDER: LaunchAttribution = {
+  deployer: zeroAddress,
+  shared: 'not known before the receipt',
+  txFrom: zeroAddress,
+  txFromShared: null,
+  otherOperations: [],
+}
+
+/**
+ * Issue 23 item 3: the reads a launch's record needs start with its receipt instead of after it. Returns at once;
+ * everything runs in the background and nothing it finds is used as such:
+ * - the code of each waiting creator at the launch block (the attribution reads the sender's code, readLaunchAttribution:
+ *   when the receipt names one of them as the sender, its code is already there: same address, same block);
+ * - a provisional decoding of the log by its adapter over the block's own logs of the same transaction (the launch
+ *   event, the PoolManager's `Initialize`, the factory's events) and an unknown sender, then, for a candidate, the
+ *   completion's reads (fee schedule, token metadata, the pool's state and bridge fees at the launch block) and the
+ *   token's name and symbol where its event names none.
+ * Every one goes through the block's memo client: the decoding on the receipt and the completion after the judgement
+ * make their own reads as before, and those asked with the same arguments wait on these answers instead of asking the
+ * node again. So what the indexer decides is exactly what it decided without the reads ahead (same questions, same
+ * blocks, the real receipt's logs and sender; authenticity untouched, docs/launchpads.md); a read the provisional
+ * decoding got wrong (a field only the receipt's other logs give: a Doppler hook's FeeScheduleSet, a 4337 sender) is
+ * simply not shared, and asked after the receipt as before.
+ */
+export function readAheadOfReceipt(
+  adapter: LaunchpadAdapter,
+  entry: Log,
+  blockTimestamp: bigint,
+  ahead: LaunchReadsAhead,
+  completionReads: (candidate: LaunchCandidate) => Promise<unknown>,
+): void {
+  const { transactionHash, blockNumber, blockHash } = entry
+  if (transactionHash === null || blockNumber === null || blockHash === null) return
+  const ignore = () => undefined
+  // Same argument shape as readLaunchAttribution's read, so the memo shares it.
+  for (const address of new Set(ahead.creators.map((c) => c.toLowerCase() as Address))) {
+    ahead.client.getCode({ address, blockNumber }).catch(ignore)
+  }
+  const ctx: LaunchContext = {
+    client: ahead.client,
+    txHash: transactionHash,
+    blockNumber,
+    blockHash,
+    blockTimestamp: Number(blockTimestamp),
+    txFrom: zeroAddress,
+    attribution: UNKNOWN_SENDER,
+    txLogs: ahead.blockLogs.filter((l) => l.transactionHash === transactionHash),
+  }
+  void (async () => {
+    const decoded = await adapter.decodeLaunch(entry, ctx)
+    if (decoded?.kind !== 'launch') return
+    completionReads(decoded.candidate).catch(ignore)
+    if (decoded.candidate.symbol === null) readTokenText(ahead.client, decoded).catch(ignore)
+  })().catch(ignore)
+}

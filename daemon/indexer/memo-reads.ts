@@ -1,0 +1,41 @@
+import type { PublicClient } from 'viem'
+
+/**
+ * The reads a launch's decoding and completion make (adapters, detect-launch.ts): the ones a memo may share. A mined
+ * transaction's receipt is one answer too (a reorg processes the block again, with a new memo).
+ */
+const MEMO_METHODS = new Set<string>(['readContract', 'getCode', 'call', 'getStorageAt', 'getBalance', 'multicall', 'getTransactionReceipt'])
+
+const keyOf = (method: string, args: unknown): string =>
+  `${method}:${JSON.stringify(args, (_key, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value)).toLowerCase()}`
+
+/**
+ * A client whose state reads with the same arguments are made once (issue 23 item 3, "the launch tick's serial round
+ * trips"): the indexer starts a launch's reads before its receipt arrives (launch-reads-ahead.ts), and the decoding and
+ * completion that follow the receipt ask the same questions again; they then wait on the answers already under way
+ * instead of asking the node a second time, one round trip after the other. A read pinned to a block (`blockNumber`,
+ * `blockHash`) has one answer, so sharing it changes nothing; a read at `latest` is answered as of the first asking, a
+ * few milliseconds earlier, which is as good a "latest" as the second. Addresses are compared case-insensitively
+ * (the key is lower-cased). Lives for one block's launch work: the next block makes a new one. Every other method goes
+ * to the client as is.
+ */
+export function memoReads(client: PublicClient): PublicClient {
+  const answers = new Map<string, Promise<unknown>>()
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown
+      if (typeof property !== 'string' || !MEMO_METHODS.has(property) || typeof value !== 'function') return value
+      return (args: unknown) => {
+        const key = keyOf(property, args)
+        let answer = answers.get(key)
+        if (!answer) {
+          answer = (value as (a: unknown) => Promise<unknown>).call(target, args)
+          // A read that failed is asked again by the next caller (the node may answer then).
+          answer.catch(() => answers.delete(key))
+          answers.set(key, answer)
+        }
+        return answer
+      }
+    },
+  })
+}

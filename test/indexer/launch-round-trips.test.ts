@@ -1,0 +1,161 @@
+import { type Address, createPublicClient, custom, type Log, type PublicClient } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createLaunchDetector } from '../../daemon/indexer/detect-launch.ts'
+import type { LaunchReadsAhead } from '../../daemon/indexer/launch-reads-ahead.ts'
+import { memoReads } from '../../daemon/indexer/memo-reads.ts'
+import { withResolvers } from '../../src/common/with-resolvers.ts'
+import type { Launchpad, ProjectRecord } from '../../src/domain/records.ts'
+import { createLaunchpadAdapters, devnetAdapterOptions } from '../../src/launchpads/create-adapters.ts'
+import { type FlowHarness, startFlowHarness } from '../executor/flow-harness.ts'
+
+const fresh = (): Address => privateKeyToAccount(generatePrivateKey()).address
+
+/**
+ * A client whose answers are held until the test releases them, round by round: every request is sent to the node at
+ * once, but its answer is handed back only when `rounds` releases every request held so far. The requests released
+ * together are one round trip; one asked only after an answer came back is in a later round. So the count of rounds is
+ * the count of serial round trips, whatever the machine's speed: the code under test (decoding and completing a
+ * launch) waits on nothing but this client, and between releases everything it does runs in microtasks, which the
+ * flush (setImmediate) drains. Nothing here depends on timing.
+ */
+function gatedClient(inner: PublicClient) {
+  const held: { method: string; answer: Promise<unknown>; release: () => void }[] = []
+  const client = createPublicClient({
+    transport: custom({
+      request({ method, params }) {
+        const answer = inner.request({ method, params } as never) as Promise<unknown>
+        answer.catch(() => undefined)
+        const gate = withResolvers<void>()
+        held.push({ method, answer, release: () => gate.resolve() })
+        return gate.promise.then(() => answer)
+      },
+    }),
+  }) as PublicClient
+  const flush = async () => {
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve))
+  }
+  /** Runs `work`, releasing the held answers a round at a time; the methods asked in each round until it finished. */
+  async function rounds<T>(work: () => Promise<T>): Promise<{ result: T; rounds: string[][] }> {
+    let finished: { result: T } | { error: unknown } | undefined
+    work().then(
+      (result) => (finished = { result }),
+      (error: unknown) => (finished = { error }),
+    )
+    const asked: string[][] = []
+    for (;;) {
+      await flush()
+      if (finished) break
+      const round = held.splice(0)
+      if (round.length === 0) throw new Error('the work waits on something else than the client')
+      await Promise.allSettled(round.map((r) => r.answer))
+      asked.push(round.map((r) => r.method).sort())
+      for (const r of round) r.release()
+    }
+    // Reads still running in the background (the reads ahead of a launch whose answers were not needed): let them end.
+    for (let spins = 0; spins < 20 && held.length > 0; spins++) {
+      const rest = held.splice(0)
+      await Promise.allSettled(rest.map((r) => r.answer))
+      for (const r of rest) r.release()
+      await flush()
+    }
+    if (!finished) throw new Error('not finished')
+    if ('error' in finished) throw finished.error
+    return { result: finished.result, rounds: asked }
+  }
+  return { client, rounds }
+}
+
+describe('a launch log to its launch record: serial round trips, with and without the reads ahead of the receipt (real devnet)', () => {
+  let h: FlowHarness
+  beforeAll(async () => {
+    h = await startFlowHarness()
+    h.startMining(100)
+  })
+  afterAll(async () => {
+    await h?.stopMining()
+    await h?.stop()
+  })
+
+  /** The launch's log and its block's logs as the sync delivers them (the launch emitters' and the PoolManager's). */
+  async function launchLogs(launchpad: Launchpad, txHash: `0x${string}`, blockNumber: bigint) {
+    const adapters = Object.values(createLaunchpadAdapters(devnetAdapterOptions(h.chain.addresses, h.launchpads)))
+    const watched = new Set([...adapters.map((a) => a.launchEvent.address.toLowerCase()), ...adapters.map((a) => a.poolManager.toLowerCase())])
+    const block = await h.client.getBlock({ blockNumber })
+    const blockLogs: Log[] = (await h.client.getLogs({ blockHash: block.hash })).filter((l) => watched.has(l.address.toLowerCase()))
+    const adapter = adapters.find((a) => a.id === launchpad)!
+    const launchLog = blockLogs.find(
+      (l) => l.transactionHash === txHash && l.address.toLowerCase() === adapter.launchEvent.address.toLowerCase() && (adapter.isLaunchLog?.(l) ?? true),
+    )!
+    return { adapters, block, blockLogs, launchLog }
+  }
+
+  /** Decodes the launch log and completes its record through a gated client; the rounds it took. */
+  async function detect(
+    launchpad: Launchpad,
+    launched: { txHash: `0x${string}`; blockNumber: bigint },
+    creators: readonly Address[] | undefined,
+    readAheadFirst = false,
+  ) {
+    const { adapters, block, blockLogs, launchLog } = await launchLogs(launchpad, launched.txHash, launched.blockNumber)
+    const gated = gatedClient(h.client)
+    const detector = createLaunchDetector({ store: h.store, chain: h.chain, client: gated.client, adapters, stage: () => undefined })
+    const ahead: LaunchReadsAhead | undefined = creators && { client: memoReads(gated.client), blockLogs, creators }
+    return gated.rounds(async () => {
+      // As the indexer does when the block arrives, before its other work (launch-intake.ts `prefetch`).
+      if (readAheadFirst && ahead) detector.readAhead(launchLog, block.timestamp, ahead)
+      const decoded = await detector.decode(launchLog, block.timestamp, ahead)
+      if (decoded?.kind !== 'launch') throw new Error(`not a launch: ${JSON.stringify(decoded?.kind)}`)
+      const project = { slug: `rt-${launchpad}` } as ProjectRecord
+      const detected = await detector.complete(project, decoded.candidate, decoded.candidate.blockNumber, () => Promise.resolve(), ahead?.client)
+      return { decoded, record: detected.record, state: detected.state }
+    })
+  }
+
+  it.each(['clanker', 'clanker_v5', 'doppler', 'zora'] as const)(
+    '%s: the reads ahead take the sender code and the completion off the serial path; the decoding and the record are the same',
+    async (launchpad) => {
+      const creator = fresh()
+      const launched = await h.launch(`rt-${launchpad.replace('_', '')}`, launchpad, creator)
+      const before = await detect(launchpad, launched, undefined)
+      const after = await detect(launchpad, launched, [creator])
+      // Same decision (the attribution from the real receipt and the sender's code), same record, same pool state.
+      expect(after.result).toEqual(before.result)
+      expect(after.result.decoded.candidate.deployer.toLowerCase()).toBe(creator.toLowerCase())
+      // Before: the receipt, then the sender's code, then the completion (one round or more: a launchpad's fee
+      // schedule may read in steps).
+      expect(before.rounds[0]).toEqual(['eth_getTransactionReceipt'])
+      expect(before.rounds[1]).toContain('eth_getCode')
+      // After: the receipt's round carries the creator's code and the completion's first reads; the code is never
+      // asked again, and at least two rounds are gone.
+      expect(after.rounds[0]).toEqual(expect.arrayContaining(['eth_getTransactionReceipt', 'eth_getCode', 'eth_call']))
+      expect(after.rounds.slice(1).flat()).not.toContain('eth_getCode')
+      expect(after.rounds.length).toBeLessThanOrEqual(before.rounds.length - 2)
+      console.info(`${launchpad}: ${before.rounds.length} serial rounds before, ${after.rounds.length} with the reads ahead`, JSON.stringify(after.rounds))
+    },
+  )
+
+  it('the reads started when the block arrives are the ones the decoding waits on: the receipt is asked once', async () => {
+    const creator = fresh()
+    const launched = await h.launch('rt-early', 'zora', creator)
+    const once = await detect('zora', launched, [creator])
+    const early = await detect('zora', launched, [creator], true)
+    expect(early.result).toEqual(once.result)
+    expect(early.rounds.length).toBe(once.rounds.length)
+    expect(early.rounds.flat().filter((m) => m === 'eth_getTransactionReceipt')).toHaveLength(1)
+    expect(early.rounds.flat().filter((m) => m === 'eth_getCode')).toHaveLength(1)
+  })
+
+  it('a launch sent by someone else than the waiting creator: the real sender’s code is still read, and the decoding is the same', async () => {
+    const creator = fresh()
+    const sender = fresh()
+    const launched = await h.launch('rt-forged', 'zora', creator, { sender })
+    const before = await detect('zora', launched, undefined)
+    const after = await detect('zora', launched, [creator])
+    expect(after.result).toEqual(before.result)
+    // The attribution names the real caller, not the creator the reads ahead guessed.
+    expect(after.result.decoded.candidate.deployer.toLowerCase()).toBe(sender.toLowerCase())
+    // The sender's code was asked after the receipt, as before (a guessed creator's code is never taken for it).
+    expect(after.rounds.slice(1).flat()).toContain('eth_getCode')
+  })
+})
