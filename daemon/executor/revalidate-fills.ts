@@ -10,7 +10,7 @@ import type { FillRecord } from '../../src/journal/journal-records.ts'
 import type { BuyOutcome } from './find-buy.ts'
 
 export type FillRevalidatorContext = Pick<ExecutorContext, 'store' | 'journal' | 'reads' | 'withOrderLocks' | 'now' | 'log'> &
-  Partial<Pick<ExecutorContext, 'batchReads'>>
+  Partial<Pick<ExecutorContext, 'batchReads' | 'batchJournal'>>
 
 /** Waits between attempts after a failed revalidation: 250 ms doubling, at most 5 s (a stop is noticed within it). */
 export const revalidationRetryDelayMs = (failures: number): number => Math.min(250 * 2 ** Math.min(failures - 1, 5), 5_000)
@@ -57,6 +57,12 @@ export async function revalidateFills(ctx: FillRevalidatorContext, chain: ChainK
     async () => {
       const ops: StoreOperation[] = []
       const at = ctx.now()
+      ops.push(
+        ...(await undoneBatchOps(
+          ctx,
+          fills.filter((fill, i) => fill.batchId && !outcomes[i]),
+        )),
+      )
       for (const [i, fill] of fills.entries()) {
         const outcome = outcomes[i]
         if (outcome && outcome.txHash === fill.txHash && outcome.blockNumber.toString() === fill.blockNumber) continue
@@ -87,4 +93,28 @@ async function batchFillOutcome(ctx: FillRevalidatorContext, fill: FillRecord, a
   const execution = await ctx.batchReads.executionOf(fill.chain, fill.batchBuyer, fill.batchId, ancestor + 1n)
   if (!execution) return undefined
   return { txHash: execution.txHash, blockNumber: BigInt(execution.blockNumber), amountIn: BigInt(fill.spendAtoms), tokensReceived: 0n, fee: 0n }
+}
+
+/**
+ * The records of the batches whose fills the reorg undid (their BatchExecuted is not on the new chain): `released`, so the
+ * journal no longer holds as executed or swept a batch the chain does not have. Found by the crash rounds: a batch swept
+ * before a kill -9 whose blocks the restarted chain lost stayed `swept` while its orders bought again in a new batch. (An
+ * `executed` one is also asked again by its sweep, run-batch.ts, which releases it too.) Its `execution` is kept: the
+ * orders' filled events of that transaction are in their history, which the replay checks it against.
+ */
+async function undoneBatchOps(ctx: FillRevalidatorContext, undone: readonly FillRecord[]): Promise<StoreOperation[]> {
+  const { batchJournal } = ctx
+  if (!batchJournal || undone.length === 0) return []
+  const ops: StoreOperation[] = []
+  const seen = new Set<string>()
+  for (const fill of undone) {
+    if (seen.has(fill.batchId!)) continue
+    seen.add(fill.batchId!)
+    const launch = await ctx.journal.getLaunchBySlug(fill.slug)
+    if (!launch || launch.chain !== fill.chain) continue
+    const record = (await batchJournal.ofLaunch(fill.chain, fill.slug, launch.blockNumber)).find((b) => b.batchId === fill.batchId)
+    if (record?.state !== 'executed' && record?.state !== 'swept') continue
+    ops.push(batchJournal.put({ ...record, state: 'released', releaseReason: `its execution (${record.txHash}) was undone by a reorg; its orders buy again` }))
+  }
+  return ops
 }

@@ -39,6 +39,18 @@ export function createBatchRunner(ctx: BatchRunnerContext): BatchRunner {
   }
 
   async function fateFromChain(record: BatchRecord): Promise<BatchFate> {
+    const fate = await fateOfTransaction(record)
+    if (fate.kind !== 'not_executed' || record.state !== 'executed' || !record.execution) return fate
+    // A batch settled as executed that the chain no longer holds: released only once its fills are gone too (the
+    // indexer saw the reorg and revalidateFills undid them); while a fill of it stands, this may be a node behind the
+    // chain rather than a reorg, and releasing would leave its buyers' tokens unswept: asked again on the next block.
+    // From the launch's block: a fill re-pointed by a reorg may sit below the block the batch first landed in.
+    const fills = await ctx.journal.fillsAbove(record.chain, BigInt(record.launchBlock) - 1n)
+    if (fills.some((fill) => fill.batchId === record.batchId)) return { kind: 'unknown' }
+    return { kind: 'not_executed', reason: `its execution was undone (its block is no longer on the chain); ${fate.reason}` }
+  }
+
+  async function fateOfTransaction(record: BatchRecord): Promise<BatchFate> {
     const { chain, batchBuyer, batchId } = record
     if ((await ctx.batchReads.batch(chain, batchBuyer, batchId)).executed) {
       const execution = await ctx.batchReads.executionOf(chain, batchBuyer, batchId, BigInt(record.tickBlock))
@@ -83,9 +95,21 @@ export function createBatchRunner(ctx: BatchRunnerContext): BatchRunner {
       sweepBatch(ctx, record)
         .then((outcome) => {
           if (outcome.kind === 'stopped') ctx.log.warn({ batchId: record.batchId, reason: outcome.reason }, 'sweep stopped; it resumes at the next start')
+          if (outcome.kind === 'undone') track(askAgain(outcome.record))
         })
         .finally(() => sweeping.delete(record.batchId)),
     )
+  }
+
+  /**
+   * An executed batch the chain no longer holds (a reorg or a restarted chain dropped its block) is asked again like an
+   * unsettled one: executed again (re-mined) -> settled and swept; may still land -> asked each block; can no longer
+   * land -> released. Its orders' fills are revalidateFills' to undo or re-point (a release moves only orders still
+   * executing).
+   */
+  async function askAgain(record: BatchRecord): Promise<void> {
+    ctx.log.warn({ batchId: record.batchId, slug: record.slug }, 'an executed batch is not on the chain any more; its fate is asked again')
+    await settle(record, await fateFromChain(record))
   }
 
   return {

@@ -15,8 +15,15 @@ export const recordPaidWords = (record: BatchRecord): bigint[] =>
     record.execution?.skipped ?? [],
   )
 
-/** Why a sweep stopped before the end (it resumes from the on-chain cursor: at the next start, or the next call). */
-export type SweepOutcome = { kind: 'done'; record: BatchRecord } | { kind: 'stopped'; record: BatchRecord; reason: string }
+/**
+ * Why a sweep stopped before the end (it resumes from the on-chain cursor: at the next start, or the next call), or
+ * `undone`: the chain does not hold the batch as executed (a reorg, or a devnet restarted from an older dump, dropped the
+ * block of its BatchExecuted): there is nothing to sweep, and the batch's fate is to be asked of the chain again.
+ */
+export type SweepOutcome =
+  | { kind: 'done'; record: BatchRecord }
+  | { kind: 'stopped'; record: BatchRecord; reason: string }
+  | { kind: 'undone'; record: BatchRecord }
 
 /**
  * Credits an executed batch's buyers: sweep(batchId, paid, from, to) in chunks (≤ 500 buyers, under the gas cap) from
@@ -38,6 +45,9 @@ export async function sweepBatch(ctx: BatchSweeperContext, record: BatchRecord):
   }
   while (!ctx.stopped()) {
     const onChain = await ctx.batchReads.batch(record.chain, record.batchBuyer, record.batchId)
+    // Not executed on this chain: its zero allocation hash must not read as "nothing to sweep" (the record would say
+    // swept for a batch the chain no longer has; found by the crash rounds, a kill -9 during the sweep).
+    if (!onChain.executed) return { kind: 'undone', record: current }
     if (onChain.allocationHash === zeroHash || onChain.swept >= total) {
       await save({ ...current, state: 'swept', swept: onChain.allocationHash === zeroHash ? 0 : total })
       return { kind: 'done', record: current }

@@ -59,7 +59,16 @@ afterAll(async () => {
 describe('provider limits under the indexer and the wallet layer', () => {
   it('every order of a launch fills exactly once through each limit', async () => {
     h.startMining(250)
-    const results: Array<{ limit: string; fills: string; doubleBuys: number; medianMs: number; extraMs: number; answers: Record<string, number> }> = []
+    const results: Array<{
+      limit: string
+      fills: string
+      doubleBuys: number
+      medianMs: number
+      extraMs: number
+      answers: Record<string, number>
+      /** Pending-nonce reads while the limit was on (what the stale pending nonce can meet). */
+      pendingNonceReads: number
+    }> = []
     let baselineMs = 0
     // A warm-up launch first (not measured): the first launch of a fresh harness pays one-off costs.
     const warmUp = await h.newProject('limits-warm-up', 'doppler')
@@ -72,17 +81,20 @@ describe('provider limits under the indexer and the wallet layer', () => {
       const times: number[] = []
       let fills = 0
       let doubleBuys = 0
+      let pendingNonceReads = 0
       for (let round = 0; round < ROUNDS; round++) {
         const { slug, creator } = await h.newProject(`limits-${n}-${round}`, 'doppler')
         const buyers: Buyer[] = []
         for (let i = 0; i < BUYERS; i++) buyers.push(await h.newBuyer(`limits-${n}-${round}-${i}`, '20'))
         for (const buyer of buyers) await h.order(buyer, slug, '10', null)
         proxy.limits = entry.limits
+        const readsBefore = proxy.pendingNonceReads()
         const started = Date.now()
         const launched = await h.launch(slug, 'doppler', creator)
         await h.waitFor(`${slug} filled`, async () => (await Promise.all(buyers.map((b) => h.getOrder(b, slug)))).every((o) => o?.status === 'filled'), 180_000)
         times.push(Date.now() - started)
         proxy.limits = {}
+        pendingNonceReads += proxy.pendingNonceReads() - readsBefore
         const logs = await h.client.getLogs({ event: PREBUY_BUY, args: { token: launched.token as Address }, fromBlock: 0n })
         const perOrder = new Map<string, number>()
         for (const log of logs) perOrder.set(log.args.orderId!, (perOrder.get(log.args.orderId!) ?? 0) + 1)
@@ -98,7 +110,15 @@ describe('provider limits under the indexer and the wallet layer', () => {
       )
       const medianMs = [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]!
       if (n === 0) baselineMs = medianMs
-      results.push({ limit: entry.name, fills: `${fills}/${ROUNDS * BUYERS}`, doubleBuys, medianMs, extraMs: medianMs - baselineMs, answers })
+      results.push({
+        limit: entry.name,
+        fills: `${fills}/${ROUNDS * BUYERS}`,
+        doubleBuys,
+        medianMs,
+        extraMs: medianMs - baselineMs,
+        answers,
+        pendingNonceReads,
+      })
     }
     recordFigures('provider-limits', { buyers: BUYERS, rounds: ROUNDS, launches: results })
     for (const result of results) expect(result).toMatchObject({ fills: `${ROUNDS * BUYERS}/${ROUNDS * BUYERS}`, doubleBuys: 0 })

@@ -23,7 +23,9 @@ export interface ProviderLimits {
   maxLogRange?: number
   /**
    * Every other `eth_getTransactionCount(…, 'pending')` is answered by a lagging node behind a load balancer, one
-   * transaction behind (the count minus one).
+   * transaction behind (the count minus one): the first read while the limit is on, the third, and so on. The first, so
+   * that a launch whose path reads the pending nonce once (one handleOps bundle: chain-now's observeNonces before the
+   * send) meets the lagging node; starting with a fresh answer, a 10-buyer launch never did.
    */
   stalePendingNonce?: boolean
   /** `eth_call` with a state override (3rd parameter) or block override (4th) is refused. */
@@ -47,6 +49,8 @@ export interface FaultProxy {
   counts(): Record<FaultKind | LimitKind | 'requests', number>
   /** JSON-RPC calls seen, by method (a batch counts each of its calls). */
   methods(): Record<string, number>
+  /** `eth_getTransactionCount(…, 'pending')` calls seen, limits on or off (what the stale pending nonce can meet). */
+  pendingNonceReads(): number
   close(): Promise<void>
 }
 
@@ -83,8 +87,9 @@ export async function startFaultProxy(options: { target?: string; rate: number; 
   }
   let lastBlock: bigint | undefined
   const methods: Record<string, number> = {}
-  // Pending-nonce reads seen: the stale node answers every other one.
+  // Pending-nonce reads seen (non-zero counts, while the limit is on): the stale node answers the odd ones (1st, 3rd, ...).
   let pendingReads = 0
+  let pendingNonceReadsSeen = 0
 
   async function forward(body: string): Promise<{ status: number; text: string }> {
     const response = await fetch(proxy.target, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
@@ -222,13 +227,15 @@ export async function startFaultProxy(options: { target?: string; rate: number; 
       return 'answered'
     }
     const pendingIds = new Set(calls.filter((call) => call.method === 'eth_getTransactionCount' && call.params?.[1] === 'pending').map((call) => call.id))
+    pendingNonceReadsSeen += pendingIds.size
     if (limits.stalePendingNonce && pendingIds.size > 0) {
       const forwarded = JSON.parse((await forward(rewritten ? JSON.stringify(parsed) : body)).text) as
         | { id: unknown; result?: string }
         | { id: unknown; result?: string }[]
-      // A node one transaction behind (it has not seen our newest one, neither mined nor pooled), every other read.
+      // A node one transaction behind (it has not seen our newest one, neither mined nor pooled), every other read,
+      // starting with the first.
       const stale = (answer: { id: unknown; result?: string }) => {
-        if (!pendingIds.has(answer.id) || !answer.result || BigInt(answer.result) === 0n || ++pendingReads % 2 !== 0) return answer
+        if (!pendingIds.has(answer.id) || !answer.result || BigInt(answer.result) === 0n || ++pendingReads % 2 !== 1) return answer
         counts.stalePending++
         return { ...answer, result: `0x${(BigInt(answer.result) - 1n).toString(16)}` }
       }
@@ -257,6 +264,7 @@ export async function startFaultProxy(options: { target?: string; rate: number; 
     limits: options.limits ?? {},
     counts: () => ({ ...counts }),
     methods: () => ({ ...methods }),
+    pendingNonceReads: () => pendingNonceReadsSeen,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()

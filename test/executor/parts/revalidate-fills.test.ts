@@ -151,4 +151,71 @@ describe('revalidating fills after a reorg (revalidate-fills.ts)', () => {
       [keyIdOf(2), '24', txHash(42)],
     ])
   })
+
+  it('a batch whose fills the reorg undid is journaled released, not left swept; a batch still on the chain keeps its record', async () => {
+    const batchBuyer = '0x00000000000000000000000000000000000000bb' as const
+    const [kept, gone] = [1, 2].map((n) => `0x${(0xbb00 + n).toString(16).padStart(64, '0')}` as Hash) as [Hash, Hash]
+    f.ctx.batchReads = {
+      ...f.ctx.batchReads,
+      executionOf: async (_chain, _buyer, batchId) =>
+        batchId === kept
+          ? { txHash: txHash(51), blockNumber: '20', totalIn: '100000000', tokensOut: '1000', skipped: [], allocationHash: txHash(9) }
+          : undefined,
+    }
+    await f.store.batch(f.journal.putLaunch(launch))
+    for (const [i, batchId] of [kept, gone].entries()) {
+      const userIndex = i + 1
+      const hash = txHash(51 + i)
+      await f.addOrder(userIndex, 100, null, {
+        status: 'filled',
+        execution: {
+          spentUsdc: '100',
+          tokensReceived: '970',
+          feeTokens: '30',
+          txHash: hash,
+          executedAt: 1,
+          batch: { chain: 'base', contract: batchBuyer, batchId },
+        },
+      })
+      const entry = {
+        keyId: keyIdOf(userIndex),
+        slug: SLUG,
+        userIndex,
+        wallet: walletOf(userIndex),
+        orderId: orderIdOf(userIndex),
+        spendAtoms: '100000000',
+        rank: 0,
+        predicted: { gross: '1000', fee: '30', net: '970' },
+      }
+      const execution = { txHash: hash, blockNumber: '20', totalIn: '100000000', tokensOut: '1000', skipped: [], allocationHash: txHash(9) }
+      await f.store.batch([
+        f.journal.putFill({ chain: 'base', ...entry, blockNumber: '20', txHash: hash, token: launch.token, batchId, batchBuyer }),
+        f.ctx.batchJournal.put({
+          batchId,
+          chain: 'base',
+          slug: SLUG,
+          launchBlock: launch.blockNumber,
+          sequence: i,
+          tickBlock: '19',
+          batchBuyer,
+          token: launch.token,
+          lowestLimitFdv: null,
+          predictedTokensOut: '1000',
+          included: [entry],
+          excluded: [],
+          state: 'swept',
+          at: 1,
+          txHash: hash,
+          execution,
+          swept: 1,
+        }),
+      ])
+    }
+    await revalidateFills(f.ctx, 'base', 18n)
+    expect((await f.order(2))?.status).toBe('active')
+    expect((await f.ctx.batchJournal.get('base', SLUG, launch.blockNumber, 0))?.state).toBe('swept')
+    const released = await f.ctx.batchJournal.get('base', SLUG, launch.blockNumber, 1)
+    expect(released).toMatchObject({ state: 'released', execution: { txHash: txHash(52) } })
+    expect(released?.releaseReason).toMatch(/undone by a reorg/)
+  })
 })

@@ -90,3 +90,105 @@ describe('batch runner at a restart: whether an unexecuted batch can still land 
     expect((await f.ctx.batchJournal.get('base', 'runner', '10', 2))?.state).toBe('released')
   })
 })
+
+describe('batch runner: an executed batch the chain no longer holds (a reorg or a restarted chain dropped its block)', () => {
+  let f: ExecutorFixture
+  let sent: number
+  beforeEach(async () => {
+    sent = 0
+    const batchReads: BatchChainReads = {
+      allowances: async () => new Map(),
+      // Not executed on this chain: its allocation hash reads 0, which must not pass for "nothing to sweep".
+      batch: async () => ({ executed: false, allocationHash: `0x${'00'.repeat(32)}`, swept: 0 }),
+      executionOf: async () => undefined,
+      executionIn: () => undefined,
+      landing: async () => ({ receipt: undefined, pending: false }),
+      idle: async () => true,
+    }
+    f = await startExecutorFixture({
+      batchReads,
+      chains: { base: {} } as ExecutorFixture['ctx']['chains'],
+      wallets: {
+        walletAddress: async () => SENDERS[0]!,
+        submitUserOperations: async () => [],
+        operatorAddress: () => SENDERS[0],
+        senderAddresses: () => SENDERS,
+        sendCall: async () => {
+          sent++
+          throw new Error('no sweep may be sent for a batch the chain does not hold')
+        },
+      },
+    })
+  })
+  afterEach(async () => {
+    await f.close()
+  })
+
+  const executed = (sequence: number): BatchRecord =>
+    record(sequence, {
+      state: 'executed',
+      txHash: `0x${'33'.repeat(32)}`,
+      from: SENDERS[0]!,
+      included: [
+        {
+          keyId: 'k1',
+          slug: 'runner',
+          userIndex: 1,
+          wallet: '0x00000000000000000000000000000000000000d1',
+          orderId: `0x${'44'.repeat(32)}`,
+          spendAtoms: '10000000',
+          rank: 0,
+          predicted: { gross: '1', fee: '0', net: '1' },
+        },
+      ],
+      execution: {
+        txHash: `0x${'33'.repeat(32)}`,
+        blockNumber: '12',
+        totalIn: '10000000',
+        tokensOut: '1000',
+        skipped: [],
+        allocationHash: `0x${'55'.repeat(32)}`,
+      },
+    })
+  const settled = async (runner: ReturnType<typeof createBatchRunner>) => {
+    while (runner.running().length > 0) await Promise.all(runner.running())
+  }
+
+  it('is released (not marked swept) once its fills are undone, and no sweep is sent', async () => {
+    await f.store.batch([f.ctx.batchJournal.put(executed(3))])
+    const runner = createBatchRunner(f.ctx)
+    await runner.reconcile()
+    await settled(runner)
+    const after = await f.ctx.batchJournal.get('base', 'runner', '10', 3)
+    expect(after?.state).toBe('released')
+    expect(after?.releaseReason).toMatch(/undone/)
+    expect(sent).toBe(0)
+  })
+
+  it('stays executed while a fill of it stands (a node behind the chain, or a reorg not yet revalidated)', async () => {
+    const batch = executed(4)
+    const entry = batch.included[0]!
+    await f.store.batch([
+      f.ctx.batchJournal.put(batch),
+      f.journal.putFill({
+        chain: 'base',
+        keyId: entry.keyId,
+        slug: entry.slug,
+        blockNumber: '12',
+        txHash: batch.txHash!,
+        wallet: entry.wallet,
+        orderId: entry.orderId,
+        userIndex: entry.userIndex,
+        spendAtoms: entry.spendAtoms,
+        token: batch.token,
+        batchId: batch.batchId,
+        batchBuyer: batch.batchBuyer,
+      }),
+    ])
+    const runner = createBatchRunner(f.ctx)
+    await runner.reconcile()
+    await settled(runner)
+    expect((await f.ctx.batchJournal.get('base', 'runner', '10', 4))?.state).toBe('executed')
+    expect(sent).toBe(0)
+  })
+})
