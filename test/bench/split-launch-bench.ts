@@ -79,9 +79,14 @@ export async function benchSplitLaunch(): Promise<Record<string, unknown>> {
       pollingInterval: 50,
     }) as PublicClient
   }
+  // The executor's and indexer's stages after the launch log (their first occurrence): where the time to the send goes.
+  const stages: Array<[string, number]> = []
   const h = await startFlowHarness({
     walletClient: instrumented,
     onLaunchLogs: (info) => (launchArrival ??= info.arrivedAt),
+    onStage: (name, at) => {
+      if (launchArrival !== undefined && !stages.some(([n]) => n === name)) stages.push([name, at])
+    },
     senderAccounts: SENDERS,
     batchBuyer: true,
     approvalsAhead: false,
@@ -249,6 +254,7 @@ export async function benchSplitLaunch(): Promise<Record<string, unknown>> {
       lastCollectOrSettleBlock: lastCollect,
       priceSpreadByBlock,
       onePriceExact,
+      stagesAfterLaunchLogMs: launchArrival === undefined ? {} : Object.fromEntries(stages.map(([n, at]) => [n, round(at - launchArrival!)])),
       msLaunchLogToFirstSend: firstSent.length > 0 ? Math.min(...firstSent) : null,
       msLaunchLogToLastCollectOrSettleSent: firstSent.length > 0 ? Math.max(...firstSent) : null,
       txGasCap: Number(EIP_7825_TX_GAS_CAP),
