@@ -226,6 +226,11 @@ export async function benchSplitLaunch(): Promise<Record<string, unknown>> {
     const lastFillBlock = Math.max(...[...fillsByBlock.keys()], -1)
     const blocksUsed = filled.length === BUYERS ? lastFillBlock + 1 : null
     const lastCollect = Math.max(...fillTxs.filter((t) => t.status === 'success' && t.block !== null).map((t) => t.block!), -1)
+    // The batch's own span: from the block of its first collect to the block of its settle (what the split costs once
+    // sent; the rest of blocksFromFirstEligible is the tick's time from the launch log to the send).
+    const landed = fillTxs.filter((t) => t.block !== null && t.status === 'success').map((t) => t.block!)
+    const settleBlock = transactions.find((t) => t.kind === 'settle' && t.status === 'success')?.block ?? null
+    const batchSpanBlocks = settleBlock === null || landed.length === 0 ? null : settleBlock - Math.min(...landed) + 1
     const maxGasUsed = Math.max(0, ...transactions.map((t) => t.gasUsed ?? 0))
     const maxGasLimit = Math.max(0, ...transactions.map((t) => t.gasLimit))
     const firstSent = fillTxs.map((t) => t.sentAtMsAfterLaunchLog).filter((x): x is number => x !== null)
@@ -252,6 +257,7 @@ export async function benchSplitLaunch(): Promise<Record<string, unknown>> {
       transactions,
       buyersPerBlock,
       lastCollectOrSettleBlock: lastCollect,
+      blocksFromFirstCollectToSettle: batchSpanBlocks,
       priceSpreadByBlock,
       onePriceExact,
       stagesAfterLaunchLogMs: launchArrival === undefined ? {} : Object.fromEntries(stages.map(([n, at]) => [n, round(at - launchArrival!)])),
