@@ -4,6 +4,7 @@ import { batchBuyerAbi } from '../../daemon/executor/batch-buyer-abi.ts'
 import type { ExecutorWallets } from '../../daemon/executor/executor-context.ts'
 import { EIP_7825_TX_GAS_CAP } from '../../src/chain/tx-gas-cap.ts'
 import { allocateBatch } from '../../src/domain/batch/batch-allocation.ts'
+import { checkReplays, replayAll, replayBatches } from '../../src/console/replay/replay-check.ts'
 import { createBatchJournal } from '../../src/journal/batch-journal.ts'
 import type { BatchRecord } from '../../src/journal/batch-records.ts'
 import { type Buyer, type FlowHarness, startFlowHarness } from './flow-harness.ts'
@@ -118,7 +119,16 @@ describe('the split batch through the executor: collects from several operators,
     expect(await h.tokenBalance(token, h.feeRecipient)).toBe(allocation.feeTotal)
     expect(await h.tokenBalance(token, h.batchBuyer!)).toBe(0n)
     expect(await h.journal.inFlight('base')).toEqual([])
+    await expectReplayed(slug)
   }, 300_000)
+
+  /** executions replay --check on the real journal: every batch's inclusion and allocation reproduced (split ones too). */
+  async function expectReplayed(slug: string) {
+    const journal = await h.services.executions.journalOf(slug)
+    const check = checkReplays(slug, replayAll(journal), replayBatches(journal))
+    expect(check.batches.differing).toEqual([])
+    expect(check.batches.allocationsChecked).toBeGreaterThan(0)
+  }
 
   /** The harness's wallets with one collect held back: refused at first (not sent), then sent once `release` is called. */
   function withLateCollect(chunk: number) {
@@ -180,5 +190,6 @@ describe('the split batch through the executor: collects from several operators,
       // Pulled once: the late collect took nothing.
       expect(await h.usdcOf(buyer.wallet)).toBe(100n * USDC - BigInt(30 + i) * USDC)
     }
+    await expectReplayed(slug)
   }, 300_000)
 })
