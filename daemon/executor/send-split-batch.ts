@@ -82,6 +82,11 @@ export async function sendSplitBatch(
     return { kind: 'not_sent', reason: 'no collect of the split batch could be sent' }
   }
   const lowestTip = tips.reduce<bigint | undefined>((low, t) => (low === undefined || t < low ? t : low), undefined)
+  if (lowestTip === undefined || lowestTip <= 1n) {
+    // No tip left below the collects' (they offer the node's 1-wei minimum, or did not say): the block cannot order
+    // the settle after them, so it waits for them to be mined (a block later, the same price guarantee).
+    await Promise.all(collects.map((c) => (c.status === 'fulfilled' ? c.value.landed : undefined)))
+  }
   let settle: { hash: Hash; from: Address; landed: Promise<Landing> } | undefined
   try {
     settle = await send(
