@@ -7,6 +7,7 @@ import type { ExecutorContext } from './executor-context.ts'
 import { inFlightEntry } from './in-flight-entry.ts'
 import { transitionOps } from './order-transition-ops.ts'
 import type { PlannedBatch } from './plan-batch.ts'
+import { replanSplitBatch } from './plan-split-batch.ts'
 
 /**
  * The batch's part of the executing write: each included order still as planned moves to `executing` with an in-flight
@@ -59,6 +60,8 @@ export function batchExecutingOps(
     ...planned.record,
     included,
     ...(dropped.length > 0 ? { dropped } : {}),
+    // A split batch's chunks are ranges of `included`: planned again over those left.
+    ...(planned.record.split && dropped.length > 0 ? { split: replanSplitBatch(planned.record.split, included.length) } : {}),
     lowestLimitFdv: lowest === null ? null : lowest.toString(),
     at,
   }

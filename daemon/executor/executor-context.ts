@@ -21,6 +21,14 @@ import { type BatchChainReads, createBatchChainReads } from './batch-chain-reads
 import { type BatchJournal, createBatchJournal } from '../../src/journal/batch-journal.ts'
 import type { PrebuyWalletService } from '../../src/wallets/create-wallet-service.ts'
 import { type BatchOperators, createBatchOperators } from './batch-operators.ts'
+import { createSplitChainReads, type SplitChainReads } from './split-chain-reads.ts'
+
+/** An option accepted must be honoured: a maxBuyersPerTransaction that is not a positive integer is refused. */
+function checkedBuyersPerTransaction(value: number | undefined): number | undefined {
+  if (value === undefined) return undefined
+  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`maxBuyersPerTransaction must be a positive integer, got ${value}.`)
+  return value
+}
 
 export interface ExecutorDeps {
   store: Store
@@ -51,6 +59,13 @@ export interface ExecutorDeps {
   maxFailedAttempts?: number
   /** Most buys submitted per tick (default DEFAULT_MAX_BUYS); the rest are deferred to the next tick. */
   maxBuysPerTick?: number
+  /**
+   * Most buyers one batch transaction holds (an executeBatch, or one collect of a split batch). Default: computed from
+   * the chain's per-transaction gas cap (batchMaxBuyers: 679 under 2^24); a lower value makes a smaller book split into
+   * collects and a settle (tests, docs/execution.md §8 "The split batch through the executor"). Refused unless a
+   * positive integer.
+   */
+  maxBuyersPerTransaction?: number
   now?: () => number
   /** Formula-vs-quote tolerance, basis points (default DEFAULT_QUOTE_TOLERANCE_BPS). */
   quoteToleranceBps?: number
@@ -75,7 +90,7 @@ export const PREPARE_BOOKS_AHEAD_FROM = 2_000
 /** What the executor asks of the wallet layer. */
 export type ExecutorWallets = Pick<WalletService, 'walletAddress' | 'submitUserOperations'> &
   Partial<Pick<WalletService, 'prepareAhead' | 'forgetAhead' | 'sendCall' | 'operatorAddress'>> &
-  Partial<Pick<PrebuyWalletService, 'sendFromPool' | 'senderAddresses'>>
+  Partial<Pick<PrebuyWalletService, 'sendFromPool' | 'senderAddresses' | 'sendFromAccount'>>
 
 /**
  * What the executor's parts share: its dependencies, the settings with their defaults applied, and the state that
@@ -93,6 +108,10 @@ export interface ExecutorContext {
   policy: PrioritisationPolicy
   maxFailedAttempts: number
   maxBuysPerTick: number | undefined
+  /** ExecutorDeps.maxBuyersPerTransaction (undefined: from the gas cap). */
+  maxBuyersPerTransaction?: number | undefined
+  /** The split batch's chain reads (collections, chunks, ChunkCollected, BatchSettled); without them, no split batch. */
+  splitReads?: SplitChainReads
   now: () => number
   log: Logger
   /** Marks the end of a stage of a tick (the launch-latency benchmark's hook). */
@@ -188,6 +207,8 @@ export function createExecutorContext(deps: ExecutorDeps, stopped: () => boolean
     policy: deps.policy ?? spendThenLimitPolicy,
     maxFailedAttempts: deps.maxFailedAttempts ?? 3,
     maxBuysPerTick: deps.maxBuysPerTick,
+    maxBuyersPerTransaction: checkedBuyersPerTransaction(deps.maxBuyersPerTransaction),
+    splitReads: createSplitChainReads({ chains: deps.chains, clients: deps.clients }),
     now: deps.now ?? Date.now,
     log,
     stage,

@@ -1,7 +1,8 @@
 import type { Address } from 'viem'
 import { txGasCapOf } from '../../src/chain/tx-gas-cap.ts'
 import type { ChainKey } from '../../src/chain/chain-keys.ts'
-import { batchMaxBuyers } from '../../src/domain/batch/batch-gas.ts'
+import { buyersPerTransaction, MAX_COLLECTS_PER_BATCH } from '../../src/domain/batch/split-batch-gas.ts'
+import { planSplitBatch, splitOperators } from './plan-split-batch.ts'
 import { batchIdOf } from '../../src/domain/batch/batch-id.ts'
 import { type BatchCandidate, type BatchClearing, clearBatch, clearBatchQuoted } from '../../src/domain/batch/clear-batch.ts'
 import { type ExecutableOrder, toExecutableOrder } from '../../src/domain/execution/executable-order.ts'
@@ -26,7 +27,8 @@ export interface BatchSplit {
 export type BatchPlannerContext = Pick<
   ExecutorContext,
   'batchBuyers' | 'wallets' | 'chains' | 'batchReads' | 'batchJournal' | 'quotes' | 'orders' | 'policy' | 'log' | 'now'
->
+> &
+  Partial<Pick<ExecutorContext, 'batchOperators' | 'splitReads' | 'maxBuyersPerTransaction'>>
 
 export interface BatchPlanner {
   /**
@@ -164,12 +166,17 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
         byId.set(order.id, b)
         return { order, spend: b.spendAtoms }
       })
+      // More buyers than one transaction holds go out as a split batch (collects, then one settle) where the executor
+      // can send one: the clearing may then include up to MAX_COLLECTS_PER_BATCH transactions' worth (plan-split-batch.ts).
+      const txGasCap = txGasCapOf(ctx.chains[launch.chain])
+      const perTransaction = buyersPerTransaction(txGasCap, ctx.maxBuyersPerTransaction)
+      const operators = ctx.batchOperators ? splitOperators({ ...ctx, batchOperators: ctx.batchOperators }, launch.chain) : undefined
       const { clearing, record: clearingRecord } = await clear(
         tick,
         launch,
         candidates,
         batchable.map((b) => b.candidate.order.keyId),
-        batchMaxBuyers(txGasCapOf(ctx.chains[launch.chain])),
+        operators ? perTransaction * MAX_COLLECTS_PER_BATCH : perTransaction,
       )
       if (clearing.included.length === 0)
         ctx.log.info({ slug: launch.slug, block: tick.blockNumber, excluded: clearing.excluded.length }, 'batch cleared empty')
@@ -210,6 +217,8 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
         at: ctx.now(),
         swept: 0,
       }
+      if (operators && record.included.length > perTransaction)
+        record.split = planSplitBatch({ buyers: record.included.length, operators, txGasCap, maxBuyersPerChunk: perTransaction })
       return { batch: { record, buys: included }, perBuyer }
     },
   }

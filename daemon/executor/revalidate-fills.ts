@@ -10,7 +10,7 @@ import type { FillRecord } from '../../src/journal/journal-records.ts'
 import type { BuyOutcome } from './find-buy.ts'
 
 export type FillRevalidatorContext = Pick<ExecutorContext, 'store' | 'journal' | 'reads' | 'withOrderLocks' | 'now' | 'log'> &
-  Partial<Pick<ExecutorContext, 'batchReads' | 'batchJournal'>>
+  Partial<Pick<ExecutorContext, 'batchReads' | 'batchJournal' | 'splitReads'>>
 
 /** Waits between attempts after a failed revalidation: 250 ms doubling, at most 5 s (a stop is noticed within it). */
 export const revalidationRetryDelayMs = (failures: number): number => Math.min(250 * 2 ** Math.min(failures - 1, 5), 5_000)
@@ -91,7 +91,11 @@ export async function revalidateFills(ctx: FillRevalidatorContext, chain: ChainK
 async function batchFillOutcome(ctx: FillRevalidatorContext, fill: FillRecord, ancestor: bigint): Promise<BuyOutcome | undefined> {
   if (!ctx.batchReads || !fill.batchBuyer || !fill.batchId) return undefined
   const execution = await ctx.batchReads.executionOf(fill.chain, fill.batchBuyer, fill.batchId, ancestor + 1n)
-  if (!execution) return undefined
+  if (!execution) {
+    // A split batch's fill: its BatchSettled (run-split-batch.ts) instead of BatchExecuted.
+    const settled = await ctx.splitReads?.settled(fill.chain, fill.batchBuyer, fill.batchId, ancestor + 1n)
+    return settled && { txHash: settled.txHash, blockNumber: settled.blockNumber, amountIn: BigInt(fill.spendAtoms), tokensReceived: 0n, fee: 0n }
+  }
   return { txHash: execution.txHash, blockNumber: BigInt(execution.blockNumber), amountIn: BigInt(fill.spendAtoms), tokensReceived: 0n, fee: 0n }
 }
 
@@ -114,6 +118,8 @@ async function undoneBatchOps(ctx: FillRevalidatorContext, undone: readonly Fill
     if (!launch || launch.chain !== fill.chain) continue
     const record = (await batchJournal.ofLaunch(fill.chain, fill.slug, launch.blockNumber)).find((b) => b.batchId === fill.batchId)
     if (record?.state !== 'executed' && record?.state !== 'swept') continue
+    // A split batch's fate (collected chunks to refund or settle again) is its own: run-split-batch.ts asks the chain.
+    if (record.split) continue
     ops.push(batchJournal.put({ ...record, state: 'released', releaseReason: `its execution (${record.txHash}) was undone by a reorg; its orders buy again` }))
   }
   return ops

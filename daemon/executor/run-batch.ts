@@ -6,16 +6,22 @@ import type { ExecutorContext } from './executor-context.ts'
 import { type BatchSenderContext, sendBatch } from './send-batch.ts'
 import { type BatchSettlerContext, releaseBatch, settleExecutedBatch } from './settle-batch.ts'
 import { type BatchSweeperContext, sweepBatch } from './sweep-batch.ts'
+import { runSplitBatch, splitFate, sweepSplitBatch } from './run-split-batch.ts'
 
 /** What the chain says about a journaled batch. */
 export type BatchFate =
-  | { kind: 'executed'; execution: BatchExecutionRecord }
+  /** `record`: the record to settle from when the chain told more about it (a split batch's collected chunks). */
+  | { kind: 'executed'; execution: BatchExecutionRecord; record?: BatchRecord }
   /** It took nothing and never can: its orders may buy again. */
   | { kind: 'not_executed'; reason: string }
   /** Its transaction may still land (the node holds it, or the operator has transactions pending): asked again later. */
   | { kind: 'unknown' }
 
-export type BatchRunnerContext = BatchSettlerContext & BatchSweeperContext & BatchSenderContext & Pick<ExecutorContext, 'withChainLock'>
+export type BatchRunnerContext = BatchSettlerContext &
+  BatchSweeperContext &
+  BatchSenderContext &
+  Pick<ExecutorContext, 'withChainLock'> &
+  Partial<Pick<ExecutorContext, 'splitReads'>>
 
 export interface BatchRunner {
   /** Sends a batch once its journal write succeeded, follows it and settles its orders; never rejects. */
@@ -39,6 +45,7 @@ export function createBatchRunner(ctx: BatchRunnerContext): BatchRunner {
   }
 
   async function fateFromChain(record: BatchRecord): Promise<BatchFate> {
+    if (record.split) return splitFate(ctx, record)
     const fate = await fateOfTransaction(record)
     if (fate.kind !== 'not_executed' || record.state !== 'executed' || !record.execution) return fate
     // A batch settled as executed that the chain no longer holds: released only once its fills are gone too (the
@@ -82,7 +89,7 @@ export function createBatchRunner(ctx: BatchRunnerContext): BatchRunner {
     }
     pending.delete(record.batchId)
     const written = await ctx.withChainLock(record.chain, () =>
-      fate.kind === 'executed' ? settleExecutedBatch(ctx, record, fate.execution) : releaseBatch(ctx, record, fate.reason),
+      fate.kind === 'executed' ? settleExecutedBatch(ctx, fate.record ?? record, fate.execution) : releaseBatch(ctx, record, fate.reason),
     )
     ctx.log.info({ batchId: record.batchId, slug: record.slug, state: written.state, buyers: record.included.length }, 'batch settled')
     if (written.state === 'executed') startSweep(written)
@@ -92,7 +99,7 @@ export function createBatchRunner(ctx: BatchRunnerContext): BatchRunner {
     if (sweeping.has(record.batchId)) return
     sweeping.add(record.batchId)
     track(
-      sweepBatch(ctx, record)
+      (record.split ? sweepSplitBatch(ctx, record) : sweepBatch(ctx, record))
         .then((outcome) => {
           if (outcome.kind === 'stopped') ctx.log.warn({ batchId: record.batchId, reason: outcome.reason }, 'sweep stopped; it resumes at the next start')
           if (outcome.kind === 'undone') track(askAgain(outcome.record))
@@ -120,6 +127,7 @@ export function createBatchRunner(ctx: BatchRunnerContext): BatchRunner {
         return
       }
       let record = journaled
+      if (record.split) return runSplitBatch(ctx, record, launch, { settle, pending })
       try {
         const outcome = await sendBatch(ctx, record, launch, async ({ txHash, from }) => {
           record = { ...record, state: 'sent', txHash, ...(from ? { from } : {}) }

@@ -15,6 +15,9 @@ export type BatchSettlerContext = Pick<ExecutorContext, 'store' | 'journal' | 'b
 /** The reason an order skipped by its batch goes back to active with (its pull failed: it withdrew or revoked). */
 export const SKIPPED_BY_BATCH = 'skipped by the batch: the wallet no longer held the spend or the approval'
 
+/** The reason an order of a split batch's chunk that was never collected goes back to active with. */
+export const NOT_COLLECTED_BY_BATCH = 'its chunk of the split batch was not collected before the settle: it waits for the next batch'
+
 /**
  * Records what a batch's transaction did, in one write under the orders' locks: every included order that paid is
  * filled with its share (allocateBatch over what the chain says each paid: the event's tokensOut, the journaled entries,
@@ -24,6 +27,7 @@ export const SKIPPED_BY_BATCH = 'skipped by the batch: the wallet no longer held
  */
 export async function settleExecutedBatch(ctx: BatchSettlerContext, record: BatchRecord, execution: BatchExecutionRecord): Promise<BatchRecord> {
   const skipped = new Set(execution.skipped)
+  const notCollected = new Set(execution.notCollected ?? [])
   const paid = record.included.map((e, i) => (skipped.has(i) ? 0n : BigInt(e.spendAtoms)))
   const totalIn = paid.reduce((a, b) => a + b, 0n)
   if (totalIn.toString() !== execution.totalIn) {
@@ -33,7 +37,10 @@ export async function settleExecutedBatch(ctx: BatchSettlerContext, record: Batc
   const nothingToSweep = execution.allocationHash === zeroHash
   const next: BatchRecord = { ...record, state: nothingToSweep ? 'swept' : 'executed', txHash: execution.txHash, execution }
   await writeUnderLocks(ctx, record, next, (entry, i, current, followers, at) => {
-    if (skipped.has(i)) return transitionOps(ctx, current, 'active', at, { reason: SKIPPED_BY_BATCH, txHash: execution.txHash }, followers)
+    if (skipped.has(i)) {
+      const reason = notCollected.has(i) ? NOT_COLLECTED_BY_BATCH : SKIPPED_BY_BATCH
+      return transitionOps(ctx, current, 'active', at, { reason, txHash: execution.txHash }, followers)
+    }
     const share = allocation.shares[i]!
     const fill = ctx.journal.putFill({
       chain: record.chain,

@@ -66,8 +66,49 @@ export interface BatchExecutionRecord {
   tokensOut: string
   /** Indexes into `included` of the BuyerSkipped events. */
   skipped: number[]
-  /** keccak256 of the paid words (0x0…0 when nothing is to be swept). */
+  /**
+   * keccak256 of the paid words (0x0…0 when nothing is to be swept). A split batch's (BatchSettled) has none of its
+   * own: the first collected chunk's paid hash, never 0x0…0 since its tokens wait for the chunks' sweeps.
+   */
   allocationHash: Hash
+  /**
+   * A split batch's entries whose chunk was never collected (its collect came after the settle, or failed): indexes
+   * into `included`, also in `skipped` (they paid nothing); their orders are active again for the next batch.
+   */
+  notCollected?: number[]
+}
+
+/** One collect of a split batch, journaled (id, range, operator) before anything is sent. */
+export interface SplitChunkRecord {
+  /** The chunk id sent to collect (0..k-1). */
+  chunk: number
+  /** The entries [from, to) of `included` it pulls. */
+  from: number
+  to: number
+  /** The sender account that sends it (an operator of the batch buyer). */
+  operator: Address
+  gasLimit: string
+  txHash?: Hash
+  /** Once the batch settled: whether ChunkCollected is on chain, and the CollectSkipped indexes within the chunk. */
+  collected?: boolean
+  skipped?: number[]
+}
+
+/**
+ * A batch of more buyers than one transaction holds (PrebuyBatchBuyer collect / settle, docs/execution.md §8): the
+ * collects planned by planCollectChunks over the sender accounts, and the one settle after them.
+ */
+export interface SplitBatchRecord {
+  /** The most entries one collect holds (the gas plan, or the executor's maxBuyersPerTransaction). */
+  maxBuyersPerChunk: number
+  /** The per-transaction gas cap planned under. */
+  txGasCap: string
+  /** The operator accounts the plan spread the collects over, in plan order. */
+  operators: Address[]
+  chunks: SplitChunkRecord[]
+  settle: { operator: Address; gasLimit: string; txHash?: Hash }
+  /** Given up before it settled: the cancel's transaction (refunds follow, then the batch is released). */
+  cancelTxHash?: Hash
 }
 
 /**
@@ -110,4 +151,6 @@ export interface BatchRecord {
   swept: number
   /** Why a released batch took nothing. */
   releaseReason?: string
+  /** A split batch (collects then one settle) instead of one executeBatch; `txHash` and `from` are the settle's. */
+  split?: SplitBatchRecord
 }

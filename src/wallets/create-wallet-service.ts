@@ -7,7 +7,7 @@ import { txGasCapOf } from '../chain/tx-gas-cap.ts'
 import { silentLogger, type Logger } from '../common/logger.ts'
 import { createAccountProvider } from './accounts/create-account-provider.ts'
 import type { SmartAccountKind, SmartAccountProvider } from './accounts/operation-account.ts'
-import type { BundleItem, BundleOutcome, Bundler, SentCall } from './bundler/bundler.ts'
+import type { AccountSendOptions, BundleItem, BundleOutcome, Bundler, SentCall } from './bundler/bundler.ts'
 import type { SendMoment } from './bundler/chain-now.ts'
 import { createBundler, type BundlerOptions } from './bundler/create-bundler.ts'
 import { createExternalBundler, createExternalBundlerClient, createMarketGasPolicy } from './bundler/create-external-bundler.ts'
@@ -93,6 +93,17 @@ export interface PrebuyWalletService extends WalletService {
    * For contracts that accept every sender account as caller (the batch buyer's operators: `senderAddresses`).
    */
   sendFromPool(chain: ChainKey, call: { to: Address; data: Hex; gas: bigint }, logFields?: Record<string, unknown>, moment?: SendMoment): Promise<SentCall>
+  /**
+   * One plain transaction from the named sender account (one of `senderAddresses`), its nonces in call order, its tip
+   * at most `options.tipAtMost` per gas: the split batch's collects and settle (daemon/executor/send-split-batch.ts).
+   */
+  sendFromAccount(
+    chain: ChainKey,
+    account: Address,
+    call: { to: Address; data: Hex; gas: bigint },
+    logFields?: Record<string, unknown>,
+    options?: AccountSendOptions,
+  ): Promise<SentCall>
 }
 
 /** The sender accounts' addresses without starting a service: the bundler EOA first, the same on every chain. */
@@ -317,6 +328,7 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
     bundlerAddress: () => bundlerAddress(deps.keys),
     senderAddresses: (chain) => (deps.externalBundlerUrls?.[chain] ? [] : senderAddresses(deps.keys, senderCount)),
     sendFromPool: async (chain, call, logFields, moment) => poolSender(chain, bundlers, assertEnabled)(call, logFields, moment),
+    sendFromAccount: async (chain, account, call, logFields, options) => accountSender(chain, bundlers, assertEnabled)(account, call, logFields, options),
     walletAddress,
     verifiedWalletAddress,
     async getBalances(userIndex, indexedTokens) {
@@ -385,6 +397,18 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
       return runOperationsInCall({ ...parts, txGasCap: txGasCapOf(deps.chains[chain]) }, request)
     },
   }
+}
+
+/** The named-account sender of an enabled chain with our own bundler (PrebuyWalletService.sendFromAccount). */
+function accountSender(
+  chain: ChainKey,
+  bundlers: Record<ChainKey, Bundler>,
+  assertEnabled: (chain: ChainKey) => void,
+): NonNullable<Bundler['sendFromAccount']> {
+  poolSender(chain, bundlers, assertEnabled)
+  const send = bundlers[chain].sendFromAccount
+  if (!send) throw new PrebuyError('chain_disabled', `${chain} submits through an external bundler: the service has no sender accounts there.`)
+  return send
 }
 
 /** The pool sender of an enabled chain with our own bundler (PrebuyWalletService.sendFromPool). */

@@ -10,10 +10,11 @@ import { batchBenchmark } from './batch-bench.ts'
 import { executionBenchmark } from './execution-bench.ts'
 import { launchLatencyBenchmark } from './launch-latency-bench.ts'
 import { loadMemoryBenchmark } from './load-memory-bench.ts'
+import { splitLaunchBenchmark } from './split-launch-bench.ts'
 import type { BenchModule } from './bench-module.ts'
 
 /** Register further benchmarks (e.g. order execution) here. */
-const MODULES: BenchModule[] = [apiBenchmark, executionBenchmark, batchBenchmark, launchLatencyBenchmark, loadMemoryBenchmark]
+const MODULES: BenchModule[] = [apiBenchmark, executionBenchmark, batchBenchmark, launchLatencyBenchmark, loadMemoryBenchmark, splitLaunchBenchmark]
 
 const { values } = parseArgs({
   options: {

@@ -170,6 +170,10 @@ export interface FlowHarnessOptions {
    * it through the RPC fault proxy to add a provider's latency, while the harness's own reads stay direct.
    */
   daemonClient?: (rpcUrl: string) => PublicClient
+  /** The executor's maxBuyersPerTransaction (a small value splits a small batch into collects and a settle). */
+  maxBuyersPerTransaction?: number
+  /** The executor's maxBuysPerTick (default theirs). */
+  maxBuysPerTick?: number
 }
 
 export async function startFlowHarness(options: FlowHarnessOptions = {}): Promise<FlowHarness> {
@@ -257,6 +261,8 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
       // The flows' books are small: prepared ahead anyway, so their launch ticks run on a held book as a large one's does.
       prepareBooksAheadFrom: 0,
       ...(options.onStage ? { onStage: options.onStage } : {}),
+      ...(options.maxBuyersPerTransaction === undefined ? {} : { maxBuyersPerTransaction: options.maxBuyersPerTransaction }),
+      ...(options.maxBuysPerTick === undefined ? {} : { maxBuysPerTick: options.maxBuysPerTick }),
     })
   let indexer = await newIndexer()
   let executor = await newExecutor()

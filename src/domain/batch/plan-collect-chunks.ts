@@ -17,6 +17,8 @@ export interface CollectPlanInput {
   blockGasLimit?: bigint
   /** The share of the cap planned for (default 0.9, as maxBuyersPerBatch): headroom for the real USDC and hooks. */
   margin?: number
+  /** At most this many buyers per collect even when the gas allows more (the executor's maxBuyersPerTransaction). */
+  maxBuyersPerChunk?: number
 }
 
 /** One transaction of the plan: which operator sends it, at which of its nonces (0 = its next), with what gas limit. */
@@ -63,7 +65,8 @@ export function planCollectChunks(input: CollectPlanInput): CollectPlan {
   if (collectFixedGas < 0n || settleGas <= 0n) throw new RangeError('gas figures must be positive')
   const usable = BigInt(Math.floor(Number(txGasCap) * margin))
   if (settleGas > usable) throw new RangeError(`the settle (${settleGas} gas) does not fit the cap's usable ${usable}`)
-  const maxBuyersPerChunk = maxBuyersPerBatch({ txGasCap, fixedGas: collectFixedGas, perBuyerGas, margin })
+  const byGas = maxBuyersPerBatch({ txGasCap, fixedGas: collectFixedGas, perBuyerGas, margin })
+  const maxBuyersPerChunk = input.maxBuyersPerChunk === undefined ? byGas : Math.min(byGas, input.maxBuyersPerChunk)
   if (maxBuyersPerChunk < 1) throw new RangeError('not one buyer fits a collect under the cap')
   const chunkCount = Math.ceil(buyers / maxBuyersPerChunk)
   const base = Math.floor(buyers / chunkCount)

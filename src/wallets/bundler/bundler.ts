@@ -81,6 +81,23 @@ export interface Bundler {
   ): Promise<SentCall>
   /** Optional: the chain's sender accounts, the bundler EOA first. */
   senderAddresses?(): Address[]
+  /**
+   * Optional: like sendFromPool, from one named sender account (its nonces in call order), its tip at most `tipAtMost`
+   * per gas: a split batch's plan (plan-collect-chunks.ts) assigns each collect and the settle an account, and the
+   * settle offers less than its collects so that the block orders it after them.
+   */
+  sendFromAccount?(
+    account: Address,
+    call: { to: Address; data: Hex; gas: bigint },
+    logFields?: Record<string, unknown>,
+    options?: AccountSendOptions,
+  ): Promise<SentCall>
+}
+
+/** How sendFromAccount sends: a launch's moment (the launch tip), and a ceiling on the tip per gas. */
+export interface AccountSendOptions {
+  moment?: { launchBlock?: bigint | undefined; landsIn?: bigint | undefined }
+  tipAtMost?: bigint
 }
 
 /** A transaction sent by Bundler.sendCall or sendFromPool; `landed` never rejects. */
@@ -90,4 +107,6 @@ export interface SentCall {
   from: Address
   nonce: number
   landed: Promise<Landing>
+  /** The tip per gas it offered (sendFromPool, sendFromAccount): what a send ordered after it must stay under. */
+  maxPriorityFeePerGas?: bigint
 }

@@ -66,7 +66,13 @@ export function createBundler(options: BundlerOptions): Bundler {
     const sent = await sender.send(call.to, call.data, call.gas, await chainNow.recent(moment), logFields, account)
     const resync = () => ctx.senders.of(sent.from).nonces.resync()
     const landed = followLanding({ client: ctx.client, receipts, resync, log: ctx.log }, sent.hash, 'call transaction')
-    return { hash: sent.hash, from: sent.from, nonce: sent.nonce, landed }
+    return {
+      hash: sent.hash,
+      from: sent.from,
+      nonce: sent.nonce,
+      landed,
+      ...(sent.maxPriorityFeePerGas === undefined ? {} : { maxPriorityFeePerGas: sent.maxPriorityFeePerGas }),
+    }
   }
 
   return {
@@ -77,6 +83,8 @@ export function createBundler(options: BundlerOptions): Bundler {
     // From the bundler EOA itself: the contracts called this way (the OTC settlement) name it as their operator.
     sendCall: (call, logFields = {}) => sendPlain(call, logFields, 'primary', undefined),
     sendFromPool: (call, logFields = {}, moment) => sendPlain(call, logFields, 'pool', moment),
+    sendFromAccount: (account, call, logFields = {}, options = {}) =>
+      sendPlain(call, logFields, { account, ...(options.tipAtMost === undefined ? {} : { tipAtMost: options.tipAtMost }) }, options.moment),
     senderAddresses: () => ctx.senders.lanes.map((lane) => lane.signer.address),
     submit: (items, submitOptions) => submitter.submit(items, submitOptions),
   }

@@ -4,12 +4,14 @@ import type { BundleItem } from './bundler.ts'
 import type { BundlerContext } from './bundler-context.ts'
 import type { ChainNow, ChainNowReader } from './chain-now.ts'
 import { isGasCapRefusal } from './gas-cap-refusal.ts'
-import { DEFAULT_PRIORITY_FEE_POLICY, type Fees, type PriorityFeePolicy, withinTipCap } from './priority-fee-policy.ts'
+import { DEFAULT_PRIORITY_FEE_POLICY, type Fees, NODE_MIN_TIP_WEI, type PriorityFeePolicy, withinTipCap } from './priority-fee-policy.ts'
 import type { SenderLane } from './sender-pool.ts'
 
 /** A transaction of a sender account as broadcast: kept signed so that it can be re-broadcast if the pool drops it. */
 export interface SentTransaction {
   hash: Hash
+  /** The tip per gas it offered (after the per-transaction cap): a send that must land after it offers less. */
+  maxPriorityFeePerGas?: bigint
   /** The sender account that signed it (its nonce stream): reconciliation reads that account's nonces. */
   from: Address
   raw: Hex
@@ -26,7 +28,18 @@ export interface SentBundle extends SentTransaction {
  * Which sender account signs: 'pool' the freest of the chain's sender accounts (sender-pool.ts), 'primary' the bundler
  * EOA itself (a call to a contract of ours that names it as its only operator).
  */
-export type SenderChoice = 'pool' | 'primary'
+export type SenderChoice = 'pool' | 'primary' | AccountChoice
+
+/**
+ * One named sender account of the pool (a split batch's plan assigns each transaction its account and nonce order),
+ * and optionally the highest tip per gas it may offer: a transaction that must be ordered after others of its block
+ * (the split batch's settle after its collects: Base orders a block by priority fee,
+ * docs.base.org/base-chain/network-information/transaction-ordering) offers less than they did.
+ */
+export interface AccountChoice {
+  account: Address
+  tipAtMost?: bigint
+}
 
 export interface TransactionSender {
   /** Signs and broadcasts one transaction of a sender account (that account's nonce manager hands out its nonce). */
@@ -51,6 +64,14 @@ export interface SignedSend {
 export interface TransactionSenderOptions {
   feePolicy?: PriorityFeePolicy
   onSent?: (send: SignedSend) => void
+}
+
+/** Fees with the tip lowered to at most `tip` (never under the node's 1 wei), the fee cap lowered by the same amount. */
+function tipNoAbove(fees: Fees, tip: bigint): Fees {
+  const target = tip < NODE_MIN_TIP_WEI ? NODE_MIN_TIP_WEI : tip
+  if (fees.maxPriorityFeePerGas <= target) return fees
+  const cut = fees.maxPriorityFeePerGas - target
+  return { maxPriorityFeePerGas: target, maxFeePerGas: fees.maxFeePerGas - cut > target ? fees.maxFeePerGas - cut : target }
 }
 
 const NONCE_CONFLICT = /nonce too low|nonce too high|already known|replacement transaction underpriced|nonce.*already used/i
@@ -81,17 +102,19 @@ export function createTransactionSender(
     // refuse it; the callers size or split their transactions to fit, this is the last check).
     if (gas > txGasCap) throw overCap(gas)
     // The account is chosen before anything is awaited: sends started in order take accounts in order.
-    const lane = senders.take(account === 'primary' ? senders.primary : undefined)
+    const lane = senders.take(account === 'primary' ? senders.primary : account === 'pool' ? undefined : senders.of(account.account))
     const { signer } = lane
     let sentHash: Hash | undefined
     try {
       const read = now ?? (await chainNow.read())
       const { fromBlock } = read
       // Every transaction of a sender account, whatever it carries: no more tip than the policy allows one transaction.
-      const fees = withinTipCap(feePolicy, read.fees, gas)
+      const capped = withinTipCap(feePolicy, read.fees, gas)
+      const tipAtMost = typeof account === 'object' ? account.tipAtMost : undefined
+      const fees = tipAtMost === undefined ? capped : tipNoAbove(capped, tipAtMost)
       const sent = await sendWithRetries(lane, to, data, gas, fees, logFields)
       sentHash = sent.hash
-      return { ...sent, from: signer.address, fromBlock }
+      return { ...sent, from: signer.address, fromBlock, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }
     } finally {
       if (sentHash === undefined) senders.release(lane)
       else senders.sent(lane, sentHash)

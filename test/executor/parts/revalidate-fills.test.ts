@@ -218,4 +218,46 @@ describe('revalidating fills after a reorg (revalidate-fills.ts)', () => {
     expect(released).toMatchObject({ state: 'released', execution: { txHash: txHash(52) } })
     expect(released?.releaseReason).toMatch(/undone by a reorg/)
   })
+
+  it('a split batch fill is checked by its BatchSettled (no BatchExecuted): kept in place, or reopened when the settle is gone', async () => {
+    const batchBuyer = '0x00000000000000000000000000000000000000bb' as const
+    const batchIds = [1, 2].map((n) => `0x${(0xbc00 + n).toString(16).padStart(64, '0')}` as Hash)
+    f.ctx.batchReads = { ...f.ctx.batchReads, executionOf: async () => undefined }
+    f.ctx.splitReads = {
+      collection: async () => {
+        throw new Error('not read')
+      },
+      chunk: async () => ({ size: 0, cursor: 0 }),
+      collected: async () => new Map(),
+      settled: async (_chain, _buyer, batchId) =>
+        batchId === batchIds[0] ? { txHash: txHash(51), blockNumber: 20n, totalIn: 100_000_000n, tokensOut: 1_000n } : undefined,
+    }
+    for (const [i, userIndex] of [4, 5].entries()) {
+      const hash = txHash(51)
+      const batch = { chain: 'base' as const, contract: batchBuyer, batchId: batchIds[i]! }
+      await f.addOrder(userIndex, 100, null, {
+        status: 'filled',
+        execution: { spentUsdc: '100', tokensReceived: '970', feeTokens: '30', txHash: hash, executedAt: 1, batch },
+      })
+      await f.store.batch([
+        f.journal.putFill({
+          chain: 'base',
+          keyId: keyIdOf(userIndex),
+          slug: SLUG,
+          blockNumber: '20',
+          txHash: hash,
+          wallet: walletOf(userIndex),
+          orderId: orderIdOf(userIndex),
+          userIndex,
+          spendAtoms: '100000000',
+          token: launch.token,
+          batchId: batchIds[i]!,
+          batchBuyer,
+        }),
+      ])
+    }
+    await revalidateFills(f.ctx, 'base', 18n)
+    expect(await f.order(4)).toMatchObject({ status: 'filled', execution: { txHash: txHash(51), tokensReceived: '970' } })
+    expect((await f.order(5))?.status).toBe('active')
+  })
 })

@@ -1,0 +1,107 @@
+import { type Address, encodeFunctionData, type Hash } from 'viem'
+import { PLATFORM_FEE_BPS } from '../../src/domain/execution/platform-fee.ts'
+import type { BatchRecord, SplitBatchRecord } from '../../src/journal/batch-records.ts'
+import type { LaunchRecord } from '../../src/journal/journal-records.ts'
+import type { Landing } from '../../src/wallets/bundler/poll-receipt.ts'
+import { batchBuyerAbi, batchEntry } from './batch-buyer-abi.ts'
+import type { ExecutorContext } from './executor-context.ts'
+
+export type SplitSenderContext = Pick<ExecutorContext, 'chains' | 'wallets' | 'feeRecipient' | 'log'>
+
+/** What sending a split batch did: nothing at all, or the settle (and collects) out and the settle's landing. */
+export type SplitSendOutcome = { kind: 'not_sent'; reason: string } | { kind: 'sent'; settle: Hash | undefined; landing: Landing | undefined }
+
+/** The route of a batch's one swap: exactly a single buy's (send-batch.ts executeBatchData builds the same). */
+export function splitSettleData(ctx: Pick<ExecutorContext, 'chains' | 'feeRecipient'>, record: BatchRecord, launch: LaunchRecord): `0x${string}` {
+  const { addresses } = ctx.chains[record.chain]
+  const route = {
+    orderId: record.batchId,
+    stablecoin: addresses.stablecoin,
+    weth: addresses.weth,
+    ethUsdPool: addresses.ethUsdPool,
+    bridge: launch.paired.bridge ?? [],
+    poolKey: launch.poolKey,
+    token: launch.token,
+    amountIn: 0n,
+    minTokensOut: 0n,
+    feeRecipient: ctx.feeRecipient,
+    feeBps: PLATFORM_FEE_BPS,
+  }
+  const lowest = record.lowestLimitFdv === null ? 0n : BigInt(record.lowestLimitFdv)
+  return encodeFunctionData({ abi: batchBuyerAbi, functionName: 'settle', args: [record.batchId, route, lowest] })
+}
+
+/** The entry words of one chunk: its range of `included`, in order (what collect pulls and the paid words start from). */
+export const chunkEntries = (record: BatchRecord, chunk: { from: number; to: number }): bigint[] =>
+  record.included.slice(chunk.from, chunk.to).map((e) => batchEntry(e.wallet, BigInt(e.spendAtoms)))
+
+/**
+ * Sends a journaled split batch (its chunks, their ranges and accounts already written): every collect at once, each
+ * from its planned account (collects of one account on consecutive nonces), then the settle from its planned account,
+ * after its collects in that account's nonces and with a tip below every collect's, so that the block orders it after
+ * them (Base orders by priority fee: docs.base.org/base-chain/network-information/transaction-ordering). A collect
+ * landing after the settle takes nothing (NotCollecting) and its buyers wait for the next batch. `onSent` records the
+ * hashes (one write) before the settle's receipt is awaited. Never throws.
+ */
+export async function sendSplitBatch(
+  ctx: SplitSenderContext,
+  record: BatchRecord & { split: SplitBatchRecord },
+  launch: LaunchRecord,
+  onSent: (split: SplitBatchRecord, settle: { txHash: Hash; from: Address } | undefined) => Promise<void>,
+): Promise<SplitSendOutcome> {
+  const send = ctx.wallets.sendFromAccount
+  if (!send) return { kind: 'not_sent', reason: 'no sender accounts to send a split batch from' }
+  const { chain, batchBuyer, batchId, split } = record
+  const stablecoin = ctx.chains[chain].addresses.stablecoin
+  // Collects and settle land in the block after the tick: in the launch's first blocks they offer the launch tip.
+  const moment = { launchBlock: BigInt(record.launchBlock), landsIn: BigInt(record.tickBlock) + 1n }
+  const collects = await Promise.allSettled(
+    split.chunks.map((c) =>
+      send(
+        chain,
+        c.operator,
+        {
+          to: batchBuyer,
+          data: encodeFunctionData({ abi: batchBuyerAbi, functionName: 'collect', args: [batchId, stablecoin, BigInt(c.chunk), chunkEntries(record, c)] }),
+          gas: BigInt(c.gasLimit),
+        },
+        { batchId, chunk: c.chunk, buyers: c.to - c.from },
+        { moment },
+      ),
+    ),
+  )
+  const chunks = split.chunks.map((c, i) => {
+    const sent = collects[i]!
+    return sent.status === 'fulfilled' ? { ...c, txHash: sent.value.hash } : c
+  })
+  const tips = collects.flatMap((s) => (s.status === 'fulfilled' && s.value.maxPriorityFeePerGas !== undefined ? [s.value.maxPriorityFeePerGas] : []))
+  for (const [i, s] of collects.entries())
+    if (s.status === 'rejected') ctx.log.warn({ err: s.reason, batchId, chunk: split.chunks[i]!.chunk }, 'collect not sent: its buyers wait for the next batch')
+  if (tips.length === 0 && collects.every((s) => s.status === 'rejected')) {
+    await onSent({ ...split, chunks }, undefined).catch(() => undefined)
+    return { kind: 'not_sent', reason: 'no collect of the split batch could be sent' }
+  }
+  const lowestTip = tips.reduce<bigint | undefined>((low, t) => (low === undefined || t < low ? t : low), undefined)
+  if (lowestTip === undefined || lowestTip <= 1n) {
+    // No tip left below the collects' (they offer the node's 1-wei minimum, or did not say): the block cannot order
+    // the settle after them, so it waits for them to be mined (a block later, the same price guarantee).
+    await Promise.all(collects.map((c) => (c.status === 'fulfilled' ? c.value.landed : undefined)))
+  }
+  let settle: { hash: Hash; from: Address; landed: Promise<Landing> } | undefined
+  try {
+    settle = await send(
+      chain,
+      split.settle.operator,
+      { to: batchBuyer, data: splitSettleData(ctx, record, launch), gas: BigInt(split.settle.gasLimit) },
+      { batchId, settle: true, chunks: chunks.length },
+      { moment, ...(lowestTip === undefined ? {} : { tipAtMost: lowestTip - 1n }) },
+    )
+  } catch (error) {
+    ctx.log.warn({ err: error, batchId }, 'settle not sent: the batch is cancelled and refunded')
+  }
+  const next = { ...split, chunks, settle: { ...split.settle, ...(settle ? { txHash: settle.hash } : {}) } }
+  await onSent(next, settle ? { txHash: settle.hash, from: settle.from } : undefined).catch((error) =>
+    ctx.log.warn({ err: error, batchId }, 'recording the split batch transactions failed; the chain is asked after a restart'),
+  )
+  return { kind: 'sent', settle: settle?.hash, landing: settle ? await settle.landed : undefined }
+}

@@ -1,0 +1,290 @@
+/**
+ * The split batch through the daemon's executor (a module of `npm run bench`, `--only split`; issue 23 item 2): the
+ * flow harness (indexer, executor, wallet service with four sender accounts, the PrebuyBatchBuyer), 5,000 funded orders
+ * without a limit on an ungated Doppler pool, a block every 200 ms of wall time (Base since Denim,
+ * docs.base.org/base-chain/specs/upgrades/denim/overview; BENCH_SPLIT_BLOCK_MS to change). The executor clears them in
+ * one tick and, since they are more than one executeBatch holds (679 under 2^24), sends a split batch: collects planned
+ * by planCollectChunks over the sender accounts, then one settle. Reports the blocks used from the first block where
+ * swaps are allowed, buyers per block, gas per transaction, the price spread within each block, and the time from the
+ * launch log to each transaction sent; targets met or not.
+ *
+ * The 5,000 wallets are funded and approve the batch buyer through the devnet stablecoin's storage slots
+ * (test/support/stablecoin-slots.ts, as test/bench/batch-bench.ts does): 5,000 approval UserOperations would measure the
+ * wallets, not the batch, and the pull is the same transferFrom either way. The executor's wallet layer here has no
+ * `prepareAhead` (no deployment ahead: a batch pulls from a counterfactual wallet's balance as from a deployed one).
+ */
+import { loadavg } from 'node:os'
+import {
+  createPublicClient,
+  custom,
+  getAbiItem,
+  type AbiFunction,
+  type Hash,
+  type Hex,
+  http,
+  keccak256,
+  parseTransaction,
+  parseUnits,
+  type PublicClient,
+  toFunctionSelector,
+} from 'viem'
+import { batchBuyerAbi } from '../../daemon/executor/batch-buyer-abi.ts'
+import type { ExecutorWallets } from '../../daemon/executor/executor-context.ts'
+import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
+import { submitLaunch } from '../../devnet/launchpads/launch-token.ts'
+import { EIP_7825_TX_GAS_CAP } from '../../src/chain/tx-gas-cap.ts'
+import type { OrderRecord } from '../../src/domain/records.ts'
+import { createBatchJournal } from '../../src/journal/batch-journal.ts'
+import type { BatchRecord } from '../../src/journal/batch-records.ts'
+import { type Buyer, startFlowHarness } from '../executor/flow-harness.ts'
+import { setStablecoinSlots } from '../support/stablecoin-slots.ts'
+import type { BenchModule } from './bench-module.ts'
+
+const round = (value: number): number => Math.round(value * 100) / 100
+const BLOCK_MS = Number(process.env.BENCH_SPLIT_BLOCK_MS ?? 200)
+const BUYERS = Number(process.env.BENCH_SPLIT_BUYERS ?? 5_000)
+const SENDERS = 4
+/** The issue's target: every order filled within 3 blocks of the first block where swaps are allowed. */
+const TARGET_BLOCKS = 3
+const selector = (name: string) => toFunctionSelector(getAbiItem({ abi: batchBuyerAbi, name }) as AbiFunction)
+const KINDS: Array<[string, Hex]> = (['collect', 'settle', 'sweepChunk', 'executeBatch', 'cancel', 'refund'] as const).map((n) => [n, selector(n)])
+/** Spends of 1 to 20 USDC (varied), each wallet holding 100 and allowing the batch buyer 100. */
+const spendOf = (i: number): string => String(1 + (i % 20))
+
+interface Sent {
+  hash: Hash
+  kind: string
+  gasLimit: bigint
+  at: number
+}
+
+export async function benchSplitLaunch(): Promise<Record<string, unknown>> {
+  const loadAtStart = loadavg()
+  let launchArrival: number | undefined
+  const sent: Sent[] = []
+  const instrumented = (rpcUrl: string): PublicClient => {
+    const inner = http(rpcUrl)({ retryCount: 2 })
+    return createPublicClient({
+      transport: custom({
+        async request({ method, params }) {
+          if (method === 'eth_sendRawTransaction' && launchArrival !== undefined) {
+            const raw = (params as [Hex])[0]
+            const tx = parseTransaction(raw)
+            const kind = KINDS.find(([, s]) => tx.data?.startsWith(s))?.[0] ?? 'other'
+            sent.push({ hash: keccak256(raw), kind, gasLimit: tx.gas ?? 0n, at: performance.now() })
+          }
+          return inner.request({ method, params } as never)
+        },
+      }),
+      pollingInterval: 50,
+    }) as PublicClient
+  }
+  // The executor's and indexer's stages after the launch log (their first occurrence): where the time to the send goes.
+  const stages: Array<[string, number]> = []
+  const h = await startFlowHarness({
+    walletClient: instrumented,
+    onLaunchLogs: (info) => (launchArrival ??= info.arrivedAt),
+    onStage: (name, at) => {
+      if (launchArrival !== undefined && !stages.some(([n]) => n === name)) stages.push([name, at])
+    },
+    senderAccounts: SENDERS,
+    batchBuyer: true,
+    approvalsAhead: false,
+    maxBuysPerTick: BUYERS + 1_000,
+  })
+  const clock = { stop: false, done: Promise.resolve() }
+  try {
+    // The executor's wallet layer without deployments ahead (see the header).
+    const w = h.wallets
+    const wallets: ExecutorWallets = {
+      walletAddress: (i) => w.walletAddress(i),
+      submitUserOperations: (chain, requests, options) => w.submitUserOperations(chain, requests, options),
+      operatorAddress: (chain) => w.operatorAddress?.(chain),
+      sendCall: (chain, call, fields) => w.sendCall!(chain, call, fields),
+      sendFromPool: (chain, call, fields, moment) => w.sendFromPool(chain, call, fields, moment),
+      sendFromAccount: (chain, account, call, fields, options) => w.sendFromAccount(chain, account, call, fields, options),
+      senderAddresses: (chain) => w.senderAddresses(chain),
+    }
+    await h.restartExecutor(wallets)
+    h.startMining()
+    await h.waitFor('every sender account a batch operator', async () => h.executor.batchOperatorsReady('base'), 120_000)
+    await h.stopMining()
+
+    const { slug, creator } = await h.newProject('split-bench', 'doppler')
+    const buyers: Buyer[] = []
+    for (let i = 0; i < BUYERS; i++) {
+      const issued = await h.services.keys.issueKey(`split-${i}`)
+      buyers.push({ keyId: issued.record.id, userIndex: issued.record.userIndex, wallet: await h.wallets.walletAddress(issued.record.userIndex) })
+    }
+    await setStablecoinSlots(
+      h.chain.rpcUrl,
+      h.chain.addresses.stablecoin,
+      buyers.map((b) => ({ owner: b.wallet, balance: parseUnits('100', 6), spender: h.batchBuyer!, allowance: parseUnits('100', 6) })),
+    )
+    for (const [i, buyer] of buyers.entries()) await h.order(buyer, slug, spendOf(i), null)
+    const setupLoad = loadavg()
+
+    // A block every BLOCK_MS of wall time from here on; a late tick mines one block, never a burst.
+    clock.done = (async () => {
+      let next = performance.now()
+      while (!clock.stop) {
+        await jsonRpc(h.chain.rpcUrl, 'evm_mine')
+        next = Math.max(next + BLOCK_MS, performance.now())
+        await new Promise((r) => setTimeout(r, Math.max(0, next - performance.now())))
+      }
+    })()
+    await h.waitFor(
+      'a steady state before the launch',
+      async () => {
+        await h.indexer.caughtUp('base', await h.client.getBlockNumber({ cacheTime: 0 }))
+        await h.executor.idle()
+        return !(await h.bundlePending())
+      },
+      120_000,
+    )
+    const launchHash = await submitLaunch({ chain: h.chain, addresses: h.launchpads, launchpad: 'doppler', creator, name: 'Split bench', symbol: 'SPLIT' })
+    const launchReceipt = await h.client.waitForTransactionReceipt({ hash: launchHash, pollingInterval: 20 })
+    const launchBlock = launchReceipt.blockNumber
+    // Doppler on the devnet: swaps are open from the launch; the launch block holds only the launch.
+    const firstSwapBlock = launchBlock + 1n
+    const journal = createBatchJournal(h.store)
+    const batchesOf = async (): Promise<BatchRecord[]> => {
+      const out: BatchRecord[] = []
+      for (let sequence = 0; ; sequence++) {
+        const record = await journal.get('base', slug, launchBlock.toString(), sequence)
+        if (!record) return out
+        out.push(record)
+      }
+    }
+    const batches = await h
+      .waitFor(
+        'every batch swept or released',
+        async () => {
+          const all = await batchesOf()
+          return all.length > 0 && all.every((b) => b.state === 'swept' || b.state === 'released') ? all : undefined
+        },
+        300_000,
+      )
+      .catch(() => batchesOf())
+    clock.stop = true
+    await clock.done
+    const orders: (OrderRecord | undefined)[] = []
+    for (let i = 0; i < buyers.length; i += 500) orders.push(...(await Promise.all(buyers.slice(i, i + 500).map((b) => h.getOrder(b, slug)))))
+    const filled = orders.filter((o): o is OrderRecord => o?.status === 'filled')
+
+    const transactions = await Promise.all(
+      sent.map(async (s) => {
+        const receipt = await h.client.getTransactionReceipt({ hash: s.hash }).catch(() => undefined)
+        return {
+          kind: s.kind,
+          hash: s.hash,
+          sentAtMsAfterLaunchLog: launchArrival === undefined ? null : round(s.at - launchArrival),
+          block: receipt ? Number(receipt.blockNumber - firstSwapBlock) : null,
+          indexInBlock: receipt?.transactionIndex ?? null,
+          status: receipt?.status ?? null,
+          gasUsed: receipt ? Number(receipt.gasUsed) : null,
+          gasLimit: Number(s.gasLimit),
+          underCap: s.gasLimit <= EIP_7825_TX_GAS_CAP && (receipt === undefined || receipt.gasUsed < EIP_7825_TX_GAS_CAP),
+        }
+      }),
+    )
+    // Buyers per block: the collects' buyers by the block they landed in (ChunkCollected), the fills by the settle's.
+    const buyersPerBlock: Record<string, number> = {}
+    const fillsByBlock = new Map<number, Array<{ spend: bigint; gross: bigint; batch: BatchRecord }>>()
+    for (const b of batches) {
+      for (const c of b.split?.chunks ?? []) {
+        const t = transactions.find((x) => x.hash === c.txHash)
+        if (t?.status === 'success' && t.block !== null)
+          buyersPerBlock[`firstSwapBlock+${t.block}`] = (buyersPerBlock[`firstSwapBlock+${t.block}`] ?? 0) + c.to - c.from
+      }
+    }
+    const batchById = new Map(batches.map((b) => [b.batchId, b]))
+    for (const o of filled) {
+      const b = batchById.get(o.execution!.batch!.batchId as Hash)!
+      const block = Number(BigInt(b.execution!.blockNumber) - firstSwapBlock)
+      const gross = BigInt(o.execution!.tokensReceived) + BigInt(o.execution!.feeTokens)
+      fillsByBlock.set(block, [...(fillsByBlock.get(block) ?? []), { spend: parseUnits(o.execution!.spentUsdc, 6), gross, batch: b }])
+    }
+    // One price: every gross share floor(tokensOut × spend / totalIn) of its batch; the spread of spend/gross in a block.
+    let onePriceExact = filled.length > 0
+    const priceSpreadByBlock: Record<string, { fills: number; swaps: number; relativeSpread: number }> = {}
+    for (const [block, fills] of fillsByBlock) {
+      const scale = 10n ** 36n
+      const prices = fills.map((f) => (f.spend * scale) / f.gross)
+      const min = prices.reduce((a, b) => (a < b ? a : b))
+      const max = prices.reduce((a, b) => (a > b ? a : b))
+      for (const f of fills) if (f.gross !== (BigInt(f.batch.execution!.tokensOut) * f.spend) / BigInt(f.batch.execution!.totalIn)) onePriceExact = false
+      const swaps = new Set(fills.map((f) => f.batch.batchId)).size
+      // Within a swap the price is one up to a token atom of rounding: reported as the spread of the swaps' prices.
+      priceSpreadByBlock[`firstSwapBlock+${block}`] = {
+        fills: fills.length,
+        swaps,
+        relativeSpread: swaps === 1 ? 0 : Number(((max - min) * 10n ** 15n) / min) / 1e15,
+      }
+    }
+    const fillTxs = transactions.filter((t) => t.kind === 'collect' || t.kind === 'settle' || t.kind === 'executeBatch')
+    const lastFillBlock = Math.max(...[...fillsByBlock.keys()], -1)
+    const blocksUsed = filled.length === BUYERS ? lastFillBlock + 1 : null
+    const lastCollect = Math.max(...fillTxs.filter((t) => t.status === 'success' && t.block !== null).map((t) => t.block!), -1)
+    // The batch's own span: from the block of its first collect to the block of its settle (what the split costs once
+    // sent; the rest of blocksFromFirstEligible is the tick's time from the launch log to the send).
+    const landed = fillTxs.filter((t) => t.block !== null && t.status === 'success').map((t) => t.block!)
+    const settleBlock = transactions.find((t) => t.kind === 'settle' && t.status === 'success')?.block ?? null
+    const batchSpanBlocks = settleBlock === null || landed.length === 0 ? null : settleBlock - Math.min(...landed) + 1
+    const maxGasUsed = Math.max(0, ...transactions.map((t) => t.gasUsed ?? 0))
+    const maxGasLimit = Math.max(0, ...transactions.map((t) => t.gasLimit))
+    const firstSent = fillTxs.map((t) => t.sentAtMsAfterLaunchLog).filter((x): x is number => x !== null)
+    return {
+      buyers: BUYERS,
+      filled: filled.length,
+      blockMs: BLOCK_MS,
+      senderAccounts: SENDERS,
+      loadAverage: { atStart: loadAtStart.map(round), afterSetup: setupLoad.map(round), atEnd: loadavg().map(round) },
+      launchBlock: Number(launchBlock),
+      firstSwapBlock: Number(firstSwapBlock),
+      batches: batches.map((b) => ({
+        sequence: b.sequence,
+        state: b.state,
+        included: b.included.length,
+        excluded: b.excluded.length,
+        kind: b.split ? 'split' : 'executeBatch',
+        collects: b.split?.chunks.map((c) => ({ chunk: c.chunk, buyers: c.to - c.from, operator: c.operator, collected: c.collected ?? null })) ?? null,
+        settleOperator: b.split?.settle.operator ?? null,
+        tickBlock: Number(b.tickBlock) - Number(firstSwapBlock),
+        settledIn: b.execution ? `firstSwapBlock+${Number(BigInt(b.execution.blockNumber) - firstSwapBlock)}` : null,
+        notCollected: b.execution?.notCollected?.length ?? 0,
+      })),
+      transactions,
+      buyersPerBlock,
+      lastCollectOrSettleBlock: lastCollect,
+      blocksFromFirstCollectToSettle: batchSpanBlocks,
+      priceSpreadByBlock,
+      onePriceExact,
+      stagesAfterLaunchLogMs: launchArrival === undefined ? {} : Object.fromEntries(stages.map(([n, at]) => [n, round(at - launchArrival!)])),
+      msLaunchLogToFirstSend: firstSent.length > 0 ? Math.min(...firstSent) : null,
+      msLaunchLogToLastCollectOrSettleSent: firstSent.length > 0 ? Math.max(...firstSent) : null,
+      txGasCap: Number(EIP_7825_TX_GAS_CAP),
+      targets: {
+        everyOrderFilled: { target: BUYERS, value: filled.length, met: filled.length === BUYERS },
+        blocksFromFirstEligible: { target: TARGET_BLOCKS, value: blocksUsed, met: blocksUsed !== null && blocksUsed <= TARGET_BLOCKS },
+        everyTxUnder2pow24: {
+          target: Number(EIP_7825_TX_GAS_CAP),
+          maxGasUsed,
+          maxGasLimit,
+          met: transactions.length > 0 && transactions.every((t) => t.underCap),
+        },
+        onePricePerBlock: {
+          target: 'spread 0 within each block: one swap per block, every gross share floor(tokensOut × spend / totalIn)',
+          value: Math.max(0, ...Object.values(priceSpreadByBlock).map((p) => p.relativeSpread)),
+          met: onePriceExact && Object.values(priceSpreadByBlock).every((p) => p.swaps === 1),
+        },
+      },
+    }
+  } finally {
+    clock.stop = true
+    await clock.done.catch(() => undefined)
+    await h.stop()
+  }
+}
+
+export const splitLaunchBenchmark: BenchModule = { name: 'split', run: () => benchSplitLaunch() }
