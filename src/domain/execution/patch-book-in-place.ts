@@ -106,10 +106,12 @@ export function patchBookInPlace(previous: PreparedBook, candidates: readonly Ca
   }
   rows.walletSum = sum
 
+  // The arrivals' places, in old positions and old candidate indices (the rows are in candidate order within a run of
+  // equal terms), before anything moves.
+  const order = arrivalOrder(columns.spend, columns.limit, arrivedIndices)
+  const before = order.map((x) => placeOf(columns.spend[x]!, columns.limit[x]!, survivorsFrom(map, arrivedIndices[x]!), spend, limit, permutation, n))
   // From here on the rows are written. Survivors' candidate indices first (positions still the old ones).
   if (!identity) renumber(permutation, map, n)
-  const order = arrivalOrder(columns.spend, columns.limit, arrivedIndices)
-  const before = order.map((x) => placeOf(columns.spend[x]!, columns.limit[x]!, arrivedIndices[x]!, spend, limit, permutation, n, removed))
   const splice = spliceRows(n, removed, before)
   const { slotOf } = rows
   moveRows([spend, limit, storage.expiresInMs, storage.active, storage.walletOf, permutation, slotOf], splice)
@@ -251,36 +253,36 @@ function arrivalOrder(spend: Float64Array, limit: Float64Array, input: Uint32Arr
 }
 
 /**
- * The old position an arrival goes in front of: after every surviving row that ranks above it (a larger spend, a
- * higher limit, or equal terms and a lower candidate index). Within the run of equal terms the rows are in candidate
- * order; leaving rows (renumbered to nonsense, or about to go) are skipped.
+ * The first old candidate index from which every surviving candidate comes after new index `input` (survivors keep
+ * their relative order, so their new indices rise with the old ones): a binary search over the old indices that steps
+ * over the leavers (-1).
  */
-function placeOf(
-  s: number,
-  l: number,
-  input: number,
-  spend: Float64Array,
-  limit: Float64Array,
-  permutation: Uint32Array,
-  n: number,
-  removed: readonly number[],
-): number {
-  const start = firstNotAbove(s, l, spend, limit, 0, n)
-  const end = firstBelow(s, l, spend, limit, start, n)
-  let p = start
-  for (; p < end; p++) {
-    if (permutation[p]! > input && !isRemoved(removed, p)) break
-  }
-  return p
-}
-
-function isRemoved(removed: readonly number[], p: number): boolean {
+function survivorsFrom(map: Int32Array, input: number): number {
   let lo = 0
-  let hi = removed.length
+  let hi = map.length
   while (lo < hi) {
     const mid = (lo + hi) >>> 1
-    if (removed[mid]! < p) lo = mid + 1
+    let c = mid
+    while (c < hi && map[c]! < 0) c++
+    if (c === hi || map[c]! > input) hi = mid
+    else lo = c + 1
+  }
+  return lo
+}
+
+/**
+ * The old position an arrival goes in front of: after every row that ranks above it, a larger spend or a higher limit,
+ * or equal terms and a candidate that stays before it (old candidate index below `from`, survivorsFrom); rows within a
+ * run of equal terms are in candidate order, so that is a binary search too. Where it lands among leaving rows does not
+ * matter: they go.
+ */
+function placeOf(s: number, l: number, from: number, spend: Float64Array, limit: Float64Array, permutation: Uint32Array, n: number): number {
+  let lo = firstNotAbove(s, l, spend, limit, 0, n)
+  let hi = firstBelow(s, l, spend, limit, lo, n)
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (permutation[mid]! < from) lo = mid + 1
     else hi = mid
   }
-  return lo < removed.length && removed[lo] === p
+  return lo
 }

@@ -209,4 +209,45 @@ describe('createBookCache: a book patched in place equals a rebuild', () => {
       expect(cache.lastPatchedInPlace('proj')).toBe(true)
     }
   })
+
+  it('one long run of equal terms: hundreds of placements and cancellations at once land in candidate order', () => {
+    const order = (i: number, spend = '100'): CandidateOrder => ({
+      order: {
+        keyId: `key_${String(i).padStart(7, '0')}`,
+        slug: 'proj',
+        status: 'active',
+        maxSpendUsdc: spend,
+        maxFdvUsdc: null,
+        expiresInMs: 3_600_000,
+        createdAt: i,
+        updatedAt: i,
+      },
+      userIndex: i % 300,
+      wallet: wallet(i % 300),
+      balanceAtoms: BigInt(i % 5) * 100n * USDC,
+    })
+    // Everyone asks the same: ties broken by load order only, one run of 3,000 equal rows.
+    let book = Array.from({ length: 3_000 }, (_, i) => order(i * 10))
+    const input = (candidates: CandidateOrder[]): PlanInput => ({
+      tick: { effectiveCapAtoms: null, swapsAllowed: true },
+      launchedAt: 0,
+      now: 1_000,
+      totalSupply: 10n ** 27n,
+      candidates,
+      reservedByWallet: new Map(),
+      policy: spendThenLimitPolicy,
+      maxBuys: 50,
+    })
+    const cache = createBookCache()
+    cache.plan('proj', input(book))
+    book = book.slice(1)
+    cache.plan('proj', input(book))
+    for (let round = 1; round <= 3; round++) {
+      // 400 placements between existing keys (one with another spend), 300 cancellations spread over the list.
+      const placed = Array.from({ length: 400 }, (_, j) => order(j * 70 + round, j === 17 ? '250' : '100'))
+      book = [...book.filter((_, i) => i % 10 !== round), ...placed].sort((a, b) => (a.order.keyId < b.order.keyId ? -1 : 1))
+      expect(summary(cache.plan('proj', input(book)))).toEqual(summary(planExecution(input(book))))
+      expect(cache.lastPatchedInPlace('proj')).toBe(true)
+    }
+  })
 })
