@@ -3,7 +3,8 @@ import type { OrderRecord } from '../../src/domain/records.ts'
 import { orderKey, projectStatusPrefix } from '../../src/store/order-index.ts'
 import type { Store } from '../../src/store/open-store.ts'
 import { readAll } from '../../src/store/paginate.ts'
-import { createInterner, flatString } from '../../src/common/compact-strings.ts'
+import { createInterner } from '../../src/common/compact-strings.ts'
+import { createOrderIdCache } from './order-id-cache.ts'
 import type { WalletService } from '../../src/wallets/wallet-service.ts'
 import { executionOrderId } from './build-buy-calls.ts'
 import type { LoadedOrder } from './warm-books.ts'
@@ -26,20 +27,9 @@ const MAX_CACHED_IDS = 500_000
 export function createOrderLoader(deps: { store: Store; wallets: Pick<WalletService, 'walletAddress'> }): OrderLoader {
   const { store } = deps
   // Order ids (a keccak each) computed when orders are loaded, mostly by the warm refresh before launch, so the launch
-  // tick's executing batch does not hash hundreds of them. Keyed by everything the id hashes.
-  const ids = new Map<string, Hash>()
-  // Both kept flat (compact-strings.ts): as built, the key and viem's hex id are ropes of ~20 pieces, ~800 bytes an
-  // entry instead of ~180 (84 MB of the load suite's heap at 100,000 orders).
-  const idOf = (order: Pick<OrderRecord, 'keyId' | 'slug' | 'createdAt'>): Hash => {
-    const key = `${order.keyId}!${order.slug}!${order.createdAt}`
-    let id = ids.get(key)
-    if (id === undefined) {
-      id = flatString(executionOrderId(order)) as Hash
-      if (ids.size >= MAX_CACHED_IDS) ids.clear()
-      ids.set(flatString(key), id)
-    }
-    return id
-  }
+  // tick's executing batch does not hash hundreds of them. Held as bytes (order-id-cache.ts), keyed by everything the
+  // id hashes.
+  const idOf = createOrderIdCache(executionOrderId, MAX_CACHED_IDS)
   // The warm snapshot holds every active order of every waiting project: one copy of each repeated string (key ids,
   // slugs, statuses, amounts) instead of one per record as JSON.parse makes them.
   const intern = createInterner()

@@ -6,5 +6,7 @@ export interface BenchContext {
 
 export interface BenchModule {
   name: string
+  /** Run only when named by --only (a part of another module, measured on its own). */
+  onlyWhenAsked?: boolean
   run(context: BenchContext): Promise<Record<string, unknown>>
 }

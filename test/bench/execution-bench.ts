@@ -280,6 +280,18 @@ export function benchPlanning(orders: number, runs: number) {
     runs,
     ...numbers,
     targetMs,
+    // Issue 23 item 4: every tick on a held book under 20 ms, the tick right after a PATCH being the slowest kind (the
+    // whole tick as decide-tick runs it: candidates + the book's in-place patch + the plan). Met on the median wall time;
+    // CPU time beside it, since wall time on the shared machine is several times CPU time under load.
+    tickAfterPatchTarget: {
+      targetMs,
+      wholeTickMedianMs: numbers.executorWholeTickAfterPatchMedianMs,
+      wholeTickMedianCpuMs: numbers.executorWholeTickAfterPatchMedianCpuMs,
+      wholeTickMaxMs: numbers.executorWholeTickAfterPatchMaxMs,
+      bookCacheTickMedianMs: numbers.executorTickAfterPatchMedianMs,
+      met: under(numbers.executorWholeTickAfterPatchMedianMs),
+      metOnCpuTime: under(numbers.executorWholeTickAfterPatchMedianCpuMs),
+    },
     targets: {
       fullTick: under(numbers.fullTickMedianMs),
       firstTickAfterPrepare: under(numbers.firstTickAfterPrepareMedianMs),

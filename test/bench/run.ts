@@ -10,11 +10,20 @@ import { batchBenchmark } from './batch-bench.ts'
 import { executionBenchmark } from './execution-bench.ts'
 import { launchLatencyBenchmark } from './launch-latency-bench.ts'
 import { loadMemoryBenchmark } from './load-memory-bench.ts'
+import { planningBenchmark } from './planning-bench.ts'
 import { splitLaunchBenchmark } from './split-launch-bench.ts'
 import type { BenchModule } from './bench-module.ts'
 
 /** Register further benchmarks (e.g. order execution) here. */
-const MODULES: BenchModule[] = [apiBenchmark, executionBenchmark, batchBenchmark, launchLatencyBenchmark, loadMemoryBenchmark, splitLaunchBenchmark]
+const MODULES: BenchModule[] = [
+  apiBenchmark,
+  executionBenchmark,
+  batchBenchmark,
+  launchLatencyBenchmark,
+  loadMemoryBenchmark,
+  splitLaunchBenchmark,
+  planningBenchmark,
+]
 
 const { values } = parseArgs({
   options: {
@@ -25,7 +34,7 @@ const { values } = parseArgs({
   },
 })
 
-const selected = values.only ? MODULES.filter((module) => values.only?.split(',').includes(module.name)) : MODULES
+const selected = values.only ? MODULES.filter((module) => values.only?.split(',').includes(module.name)) : MODULES.filter((module) => !module.onlyWhenAsked)
 if (selected.length === 0) {
   process.stderr.write(`no benchmark named ${values.only}; known: ${MODULES.map((m) => m.name).join(', ')}\n`)
   process.exit(1)

@@ -4,6 +4,7 @@ import type { Address } from 'viem'
 import { createAdminClient, type AdminClient } from '../../src/admin-client/admin-client.ts'
 import { locateDaemon } from '../../src/admin-client/locate-daemon.ts'
 import { api, freePortPair, startDaemonProcess, type SpawnedDaemon } from '../daemon/helpers.ts'
+import { YOUNG_GENERATION_FLAG } from '../../daemon/process/bound-heap-growth.ts'
 
 /**
  * The load suite's daemon and its 100,000 orders (200 keys x 500 waiting projects, every key on every project, limits
@@ -40,8 +41,8 @@ export async function startLoadDaemon(dataDir: string, env: NodeJS.ProcessEnv = 
       rateLimits: { perKeyPerMinute: 100, apiKeyCreationPerIpPerHour: 10_000, submissionsPerIpPerHour: 10_000 },
     }),
   )
-  // As deploy/prebuy.service runs it: two malloc arenas (docs/reliability.md, "Memory").
-  const daemon = await startDaemonProcess(dataDir, port, { MALLOC_ARENA_MAX: '2', ...env })
+  // As deploy/prebuy.service runs it: two malloc arenas and V8's young generation bounded (docs/reliability.md, "Memory").
+  const daemon = await startDaemonProcess(dataDir, port, { MALLOC_ARENA_MAX: '2', NODE_OPTIONS: YOUNG_GENERATION_FLAG, ...env })
   const located = await locateDaemon(dataDir)
   const admin = createAdminClient({ adminUrl: located.adminUrl, operatorToken: located.operatorToken })
   return { daemon, url: `http://127.0.0.1:${port}`, admin, adminUrl: located.adminUrl, operatorToken: located.operatorToken }

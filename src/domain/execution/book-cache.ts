@@ -1,4 +1,5 @@
-import { BookStorage, mergeOrderBook, toSafeNumber } from './order-book.ts'
+import { mergeOrderBook, toSafeNumber } from './order-book.ts'
+import { fitBookRows, patchBookInPlace, type BookRows } from './patch-book-in-place.ts'
 import { planPrepared, type ExecutionPlan, type PlanInput } from './executor-plan.ts'
 import type { CandidateDiff } from './held-candidates.ts'
 import { balancesOf, candidateColumns, prepareBook, preparedBookOf, type CandidateOrder, type DecisionRecords, type PreparedBook } from './prepared-book.ts'
@@ -30,6 +31,8 @@ export interface BookCache {
   forget(slug: string): void
   /** How the last plan(slug) got its book (for tests and metrics). */
   lastUse(slug: string): BookUse | undefined
+  /** Whether the last plan(slug) edited its book's rows in place (patch-book-in-place.ts; for tests and metrics). */
+  lastPatchedInPlace(slug: string): boolean
 }
 
 export type BookUse = 'rebuilt' | 'reused' | 'filtered' | 'incremental'
@@ -38,24 +41,13 @@ interface Entry {
   prepared: PreparedBook
   policy: PlanInput['policy']
   use: BookUse
+  /** The book was patched in place (patch-book-in-place.ts). */
+  inPlace?: boolean
   buffers: Buffers
-  /** Storage of the prepared book's arrays when it was merged (see Storage). */
-  storage?: Storage | undefined
-  /** A storage no live book uses: the next merge writes into it. */
-  spare?: Storage | undefined
-}
-
-/** A merged book's arrays: the domain columns plus the executor's per-position and per-candidate arrays. */
-interface Storage {
-  book: BookStorage
-  slotOf: Uint32Array
-  walletOfInput: Uint32Array
-}
-
-function fitStorage(storage: Storage | undefined, size: number): Storage {
-  const book = BookStorage.fit(storage?.book, size)
-  if (storage && book === storage.book) return storage
-  return { book, slotOf: new Uint32Array(book.capacity), walletOfInput: new Uint32Array(book.capacity) }
+  /** Rows of the prepared book's arrays when it was merged or patched (see BookRows): later patches edit them in place. */
+  storage?: BookRows | undefined
+  /** Rows no live book uses: the next merge that cannot patch in place writes into them. */
+  spare?: BookRows | undefined
 }
 
 const sameTerms = (a: CandidateOrder, b: CandidateOrder): boolean =>
@@ -256,7 +248,7 @@ export function createBookCache(): BookCache {
       const previous = entry.prepared
       if (hint && candidates === previous.candidates && hint.from === candidates && hint.rebalanced.length === 0 && hint.arrived.length === 0) {
         // The very same candidates (a quiet tick of a held book): nothing to compare, nothing to re-read.
-        return { ...entry, use: 'reused' }
+        return { ...entry, use: 'reused', inPlace: false }
       }
       const maxArrived = Math.max(64, Math.floor(candidates.length * MAX_ARRIVED_SHARE))
       const diff = (hint && fromHint(previous, candidates, hint, maxArrived, entry.buffers)) || refresh(previous, candidates, maxArrived, entry.buffers)
@@ -267,8 +259,15 @@ export function createBookCache(): BookCache {
         return { prepared, policy, use: 'reused', buffers: entry.buffers, storage: entry.storage, spare: entry.spare }
       }
       if (diff) {
-        // Two storages alternate: the book being replaced frees its own for the merge after this one.
-        const storage = fitStorage(entry.spare, candidates.length)
+        // A few orders left or arrived: edit the book's own rows (only those between the edits move).
+        const patched = entry.storage && patchBookInPlace(previous, candidates, diff, entry.storage)
+        if (patched) {
+          const use = diff.arrived.length === 0 ? 'filtered' : 'incremental'
+          // The spare rows are not needed while patches succeed: let them go (a merge allocates again).
+          return { prepared: patched, policy, use, inPlace: true, buffers: entry.buffers, storage: entry.storage, spare: undefined }
+        }
+        // Otherwise two storages alternate: the book being replaced frees its own for the merge after this one.
+        const storage = fitBookRows(entry.spare, candidates.length)
         const merged = mergeInto(previous, candidates, diff, entry.buffers, storage)
         if (merged) {
           const use = diff.arrived.length === 0 ? 'filtered' : 'incremental'
@@ -299,11 +298,18 @@ export function createBookCache(): BookCache {
     },
     forget: (slug) => void entries.delete(slug),
     lastUse: (slug) => entries.get(slug)?.use,
+    lastPatchedInPlace: (slug) => entries.get(slug)?.inPlace === true,
   }
 }
 
 /** The previous book minus the orders that left, plus the arrivals, in priority order; undefined: rebuild instead. */
-function mergeInto(previous: PreparedBook, candidates: readonly CandidateOrder[], diff: Refresh, buffers: Buffers, storage: Storage): PreparedBook | undefined {
+function mergeInto(
+  previous: PreparedBook,
+  candidates: readonly CandidateOrder[],
+  diff: Refresh,
+  buffers: Buffers,
+  storage: BookRows,
+): PreparedBook | undefined {
   const { book: old, inputOf: oldInputOf } = previous
   const newIndexOf = mapPositions(oldInputOf, diff.newIndexOfOld, buffers.positions(old.size))
   const arrivedIndices = Uint32Array.from(diff.arrived)

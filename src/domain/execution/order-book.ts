@@ -418,6 +418,24 @@ export class BookStorage {
   }
 }
 
+/**
+ * The book held in the first `size` rows of `storage` (its columns edited in place, splice-rows.ts): views, no copy.
+ * Valid until the storage is written again.
+ */
+export function storedOrderBook(storage: BookStorage, size: number, wallets: WalletIndex, policy: PrioritisationPolicy, exact: boolean): OrderBook {
+  const columns: OrderColumns = {
+    spend: storage.spend.subarray(0, size),
+    limit: storage.limit.subarray(0, size),
+    spendExact: undefined,
+    limitExact: undefined,
+    expiresInMs: storage.expiresInMs.subarray(0, size),
+    active: storage.active.subarray(0, size),
+    walletOf: storage.walletOf.subarray(0, size),
+    wallets,
+  }
+  return bookOf(columns, size, storage.permutation.subarray(0, size), policy, exact)
+}
+
 // out[r] = the old column at source[r] (>= 0) or the arrivals' column at -source[r] - 1. One function per array type
 // keeps each loop monomorphic.
 function pickFloat(source: Int32Array, old: Float64Array, arrived: Float64Array, out: Float64Array): Float64Array {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { CONFIG_ENV } from '../../../src/config/load-config.ts'
+import { YOUNG_GENERATION_FLAG } from '../../../daemon/process/bound-heap-growth.ts'
 
 const unit = readFileSync(new URL('../../../deploy/prebuy.service', import.meta.url), 'utf8')
 const directives = new Map(
@@ -9,6 +10,7 @@ const directives = new Map(
     .filter((line) => /^[A-Za-z]+=/.test(line))
     .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)] as const),
 )
+const packageJson = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> }
 const manifest = JSON.parse(readFileSync(new URL('../../../oclif.manifest.json', import.meta.url), 'utf8')) as { commands: Record<string, unknown> }
 
 describe('deploy/prebuy.service', () => {
@@ -28,6 +30,11 @@ describe('deploy/prebuy.service', () => {
 
   it('keeps the allocator to two arenas (RSS at 100,000 orders, docs/reliability.md)', () => {
     expect(unit).toContain('Environment=MALLOC_ARENA_MAX=2')
+  })
+
+  it("bounds V8's young generation as the daemon's memory figures assume, as `npm start` does", () => {
+    expect(unit).toContain(`Environment=NODE_OPTIONS=${YOUNG_GENERATION_FLAG}`)
+    expect(packageJson.scripts.start).toBe(`exec node ${YOUNG_GENERATION_FLAG} bin/run.js daemon start`)
   })
 
   it('runs unprivileged with private files', () => {
