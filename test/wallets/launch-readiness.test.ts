@@ -58,10 +58,13 @@ describe('prepareAhead (wallets readied before a launch)', () => {
     expect(results.map((r) => r.status)).toEqual(['included', 'included', 'included', 'included'])
     expect(stateReads(calls)).toBe(0)
     expect(await deploymentsIn(txHashOf(results[0]))).toBe(0)
-    // Fees and the block were read ahead too: before the send only the simulation and the bundler's pending-nonce
-    // check (it travels alongside the simulation) remain.
+    // Fees and the block were read ahead too: before the send only the simulation remains, and the bundler's
+    // pending-nonce check (alongside the simulation) unless the readying pass made one within
+    // NONCE_OBSERVATION_FRESH_MS with no send since: which of the two depends on this machine's speed, so both are
+    // accepted here; the rule itself is tested exactly in test/unit/wallets/bundler/chain-reads.test.ts.
     const beforeSend = rpcMethods(calls).slice(0, rpcMethods(calls).indexOf('eth_sendRawTransaction'))
-    expect(beforeSend.sort()).toEqual(['eth_call', 'eth_getTransactionCount'])
+    expect(beforeSend.filter((m) => m !== 'eth_getTransactionCount')).toEqual(['eth_call'])
+    expect(beforeSend.filter((m) => m === 'eth_getTransactionCount').length).toBeLessThanOrEqual(1)
     const owner = await service.walletAddress(7000)
     expect(
       await f.clients.base.readContract({ address: f.chains.base.addresses.stablecoin, abi: erc20Abi, functionName: 'allowance', args: [owner, DEST] }),
