@@ -18,23 +18,22 @@ export const revalidationRetryDelayMs = (failures: number): number => Math.min(2
 /**
  * revalidateFills (under the chain lock) until it succeeds or the executor stops: a chain read failing right after a
  * reorg must not leave a buy the reorg undid recorded as filled (its order would never buy again). Each failure is
- * logged and retried after revalidationRetryDelayMs.
+ * logged and retried after revalidationRetryDelayMs. Resolves to revalidateFills' launches (none when stopped first).
  */
 export async function revalidateFillsUntilDone(
   ctx: FillRevalidatorContext & Pick<ExecutorContext, 'withChainLock' | 'stopped'>,
   chain: ChainKey,
   ancestor: bigint,
   sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-): Promise<void> {
+): Promise<string[]> {
   for (let failures = 1; ; failures++) {
     try {
-      await ctx.withChainLock(chain, () => revalidateFills(ctx, chain, ancestor))
-      return
+      return await ctx.withChainLock(chain, () => revalidateFills(ctx, chain, ancestor))
     } catch (error) {
       if (ctx.stopped()) throw error
       ctx.log.warn({ err: error, chain, ancestor: ancestor.toString(), failures }, 'revalidating fills after a reorg failed; retrying')
       await sleep(revalidationRetryDelayMs(failures))
-      if (ctx.stopped()) return
+      if (ctx.stopped()) return []
     }
   }
 }
@@ -43,12 +42,14 @@ export async function revalidateFillsUntilDone(
  * After a reorg above `ancestor`: every buy mined above it is checked against the new chain. Still bought in the same
  * transaction and block -> unchanged; bought elsewhere (re-included) -> the fill is re-pointed; undone -> the order is
  * active again and buys on a later tick (the router's order id still guarantees a single buy if the old transaction
- * lands after all). Call under the chain lock.
+ * lands after all). Call under the chain lock. Returns the launches (slugs) with an order put back to active, written:
+ * the caller asks the indexer for their tick on the next block (a quiet pool would only tick at its heartbeat).
  */
-export async function revalidateFills(ctx: FillRevalidatorContext, chain: ChainKey, ancestor: bigint): Promise<void> {
+export async function revalidateFills(ctx: FillRevalidatorContext, chain: ChainKey, ancestor: bigint): Promise<string[]> {
   const { store, journal } = ctx
   const fills = await journal.fillsAbove(chain, ancestor)
-  if (fills.length === 0) return
+  if (fills.length === 0) return []
+  const reactivated = new Set<string>()
   const outcomes = await Promise.all(
     fills.map((f) => (f.batchId ? batchFillOutcome(ctx, f, ancestor) : ctx.reads.buyOf(chain, f.wallet, f.orderId, ancestor + 1n))),
   )
@@ -79,12 +80,14 @@ export async function revalidateFills(ctx: FillRevalidatorContext, chain: ChainK
         } else {
           const { execution: _undone, ...rest } = current
           ops.push(...transitionOps(ctx, rest, 'active', at, { reason: 'buy undone by a reorg', txHash: fill.txHash }, followers))
+          reactivated.add(fill.slug)
         }
       }
       await store.batch(ops)
     },
   )
   ctx.log.warn({ chain, ancestor: ancestor.toString(), fills: fills.length }, 'revalidated fills after a reorg')
+  return [...reactivated]
 }
 
 /** Where a batch fill's batch is on the new chain (BatchExecuted of its id), as a buy outcome of the order's spend. */

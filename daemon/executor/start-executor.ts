@@ -90,8 +90,14 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
         ctx.warm.reset(signal.chain)
         deps.wallets.forgetAhead?.(signal.chain)
         approvals?.forget(signal.chain)
-        inBackground(revalidateFillsUntilDone(ctx, signal.chain, signal.ancestor), (error) =>
-          ctx.log.error({ err: error, chain: signal.chain }, 'revalidating fills failed'),
+        inBackground(
+          // Orders put back to active buy on the next block, not at a quiet pool's heartbeat: their tick is asked of
+          // the indexer only now, after the undo is written (a tick it owed by itself could come first, while the
+          // order is still filled, and buy nothing). docs/execution.md §6.
+          revalidateFillsUntilDone(ctx, signal.chain, signal.ancestor).then((slugs) => {
+            if (slugs.length > 0) deps.ticks.request({ chain: signal.chain, slugs })
+          }),
+          (error) => ctx.log.error({ err: error, chain: signal.chain }, 'revalidating fills failed'),
         )
         return
       case 'block':

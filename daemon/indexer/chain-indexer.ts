@@ -71,6 +71,12 @@ export interface ChainIndexerDeps {
    * gives it, `precise`; else from the whole-second timestamp, up to a second more).
    */
   onLaunchLogs?: ((info: LaunchLogsArrival) => void) | undefined
+  /**
+   * The launches (slugs) owed a tick on the next processed block, quiet or not: start-indexer.ts adds those the executor
+   * asks for once a reorg's revalidation put their orders back to active (tick-bus.ts TickRequest). Each stays until a
+   * quiet tick of its pool takes it (one asked while a block is processed, after its quiet ticks, is the next block's).
+   */
+  requested?: Set<string>
 }
 
 export interface ChainIndexer {
@@ -196,7 +202,7 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
    * Ticks of pools no swap priced in this block: a launch tick for each new launch, and a block tick for each launched
    * pool while its fee decays, on the first block after a (re)start (orders placed or patched while we were down are
    * evaluated without waiting for a swap), and at a heartbeat every `heartbeatBlocks` (an order patched after the
-   * launch fee reached its floor is evaluated even in a quiet pool).
+   * launch fee reached its floor is evaluated even in a quiet pool), and when the executor asked one (deps.requested).
    */
   async function quietTicks(event: BlockEvent, launches: readonly LaunchRecord[], swapped: ReadonlySet<string>, priced: Price) {
     const { block } = event
@@ -209,7 +215,9 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
     for (const [poolId, pool] of pools) {
       if (swapped.has(poolId) || launches.includes(pool.launch) || BigInt(pool.launch.blockNumber) > block.number) continue
       const quiet = block.number - pool.lastTick < BigInt(deps.heartbeatBlocks)
-      if (primed && quiet && !owed.has(poolId) && !needsBlockTicks(pool.launch, block, deps.blockTimeSeconds)) continue
+      // A request is taken by the tick it makes (in a block the chain is past, `priced` owes that to the next head block).
+      const asked = deps.requested?.delete(pool.launch.slug) === true
+      if (primed && quiet && !asked && !owed.has(poolId) && !needsBlockTicks(pool.launch, block, deps.blockTimeSeconds)) continue
       await tickOf({ launch: pool.launch, reason: owedLaunches.has(poolId) ? 'launch' : 'block', pool: pool.state, logIndex: -1 })
     }
     return ticks

@@ -171,7 +171,9 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
     }
   }
 
+  const requested = new Map<ChainKey, Set<string>>()
   for (const config of deps.chains) {
+    requested.set(config.chain.key, new Set())
     const indexer = await createChainIndexer({
       store: deps.store,
       journal,
@@ -187,10 +189,15 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
       // The known shared deployers (src/launchpads/shared-deployers.ts) and the configured ones.
       sharedDeployers: new Set([...DEFAULT_SHARED_DEPLOYERS.map((d) => d.address), ...(deps.sharedDeployers ?? [])].map((address) => address.toLowerCase())),
       onLaunchLogs: deps.onLaunchLogs,
+      requested: requested.get(config.chain.key)!,
       ...(config.knownPools ? { knownPools: config.knownPools } : {}),
     })
     loops.push(run(config, indexer))
   }
+  // The executor's requests (tick-bus.ts TickRequest): a tick of launches on the chain's next processed block.
+  const unsubscribe = deps.ticks.onRequest((request) => {
+    for (const slug of request.slugs) requested.get(request.chain)?.add(slug)
+  })
 
   return {
     caughtUp: (chain, block) =>
@@ -200,6 +207,7 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
       }),
     async stop() {
       stopped = true
+      unsubscribe()
       stopping.abort()
       await Promise.all(syncs.map((s) => s.stop()))
       await Promise.all(loops)

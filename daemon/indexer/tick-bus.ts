@@ -18,15 +18,30 @@ export type IndexerSignal =
    */
   | { type: 'processed'; chain: ChainKey; blockNumber: bigint; launched: readonly string[] }
 
+/**
+ * What the executor asks of the indexer: a tick of these launches on the chain's next processed block. Sent once a
+ * reorg's revalidation put their orders back to active (a quiet pool would otherwise tick only at its heartbeat, and a
+ * tick the indexer owed on its own could reach the executor before the undo). docs/execution.md §6.
+ */
+export interface TickRequest {
+  chain: ChainKey
+  slugs: readonly string[]
+}
+
 export interface TickBus {
   publish(signal: IndexerSignal): void
   /** Returns the unsubscribe function. */
   subscribe(listener: (signal: IndexerSignal) => void): () => void
+  /** The executor -> indexer direction (see TickRequest). */
+  request(request: TickRequest): void
+  /** Returns the unsubscribe function. */
+  onRequest(listener: (request: TickRequest) => void): () => void
 }
 
 /** Synchronous fan-out: the indexer never waits for the executor, the executor queues what it receives. */
 export function createTickBus(): TickBus {
   const listeners = new Set<(signal: IndexerSignal) => void>()
+  const requesters = new Set<(request: TickRequest) => void>()
   return {
     publish(signal) {
       for (const listener of listeners) listener(signal)
@@ -34,6 +49,13 @@ export function createTickBus(): TickBus {
     subscribe(listener) {
       listeners.add(listener)
       return () => listeners.delete(listener)
+    },
+    request(request) {
+      for (const listener of requesters) listener(request)
+    },
+    onRequest(listener) {
+      requesters.add(listener)
+      return () => requesters.delete(listener)
     },
   }
 }

@@ -146,8 +146,8 @@ describe('exactly once and shared balances (real devnet, wallets, store)', () =>
     }
     await h.crashExecutor(dead)
     void h.executor.stop()
-    await h.launch(one.slug, 'clanker', one.creator, { startFee: 10_000, endFee: 10_000, decaySeconds: 30 })
-    await h.launch(two.slug, 'doppler', two.creator, { startFee: 10_000, endFee: 10_000, decaySeconds: 30 })
+    await h.launch(one.slug, 'clanker', one.creator, { startFee: 10_000, endFee: 10_000, decaySeconds: 1 })
+    await h.launch(two.slug, 'doppler', two.creator, { startFee: 10_000, endFee: 10_000, decaySeconds: 1 })
     await h.indexer.caughtUp('base', await h.client.getBlockNumber({ cacheTime: 0 }))
     await h.crashExecutor()
     h.startMining()
@@ -204,6 +204,47 @@ describe('exactly once and shared balances (real devnet, wallets, store)', () =>
     expect(transitions.at(-1)).toBe('executing->filled')
     expect(transitions.filter((t) => t === 'executing->filled')).toHaveLength(2)
   })
+
+  it('a reorg that undoes a buy on a quiet pool (no swaps, fee at its floor) buys again within a few blocks, not at the heartbeat', async () => {
+    const { slug, creator } = await h.newProject('quiet-reorg', 'doppler')
+    const buyer = await h.newBuyer('quiet-reorg', '100')
+    await h.indexer.caughtUp('base', await h.client.getBlockNumber({ cacheTime: 0 }))
+    await h.executor.idle()
+    await h.order(buyer, slug, '30', null)
+    // The fee starts at its floor: no block ticks while it decays; only a swap or the heartbeat would tick this pool.
+    const launched = await h.launch(slug, 'doppler', creator, { startFee: 10_000, endFee: 10_000, decaySeconds: 1 })
+    await h.indexer.caughtUp('base', launched.blockNumber)
+    await h.waitFor('bundle', async () => (await h.getOrder(buyer, slug))?.status === 'executing' && (await h.bundlePending()))
+    await h.mine()
+    await h.waitFor('fill', async () => (await h.getOrder(buyer, slug))?.status === 'filled')
+    await h.executor.idle()
+
+    await jsonRpc(h.chain.rpcUrl, 'anvil_reorg', [1, []])
+    expect(await h.usdcOf(buyer.wallet)).toBe(100n * USDC)
+    // Blocks one at a time, each processed and its tick (if any) decided before the next: the undone order must buy
+    // again within a few blocks. Without a tick asked after the undo it would wait for the heartbeat (30 blocks here).
+    const blocks = await mineUntil('filled again', async () => (await h.getOrder(buyer, slug))?.status === 'filled', 6)
+    expect(blocks).toBeLessThanOrEqual(6)
+    expect(await buysOf(buyer, slug)).toHaveLength(1)
+    expect(await h.usdcOf(buyer.wallet)).toBe(70n * USDC)
+    const transitions = (await h.journal.orderEventsOf(buyer.keyId, slug)).map((e) => `${e.from}->${e.to}`)
+    expect(transitions).toEqual(['active->executing', 'executing->filled', 'filled->active', 'active->executing', 'executing->filled'])
+    expect((await h.journal.orderEventsOf(buyer.keyId, slug)).some((e) => e.reason === 'buy undone by a reorg')).toBe(true)
+  })
+
+  /**
+   * Mines one block at a time until `done`, each processed by the indexer and the executor settled (or its buy sent)
+   * before the next: returns how many blocks it took, failing after `most`.
+   */
+  async function mineUntil(what: string, done: () => Promise<boolean>, most: number): Promise<number> {
+    for (let blocks = 1; blocks <= most; blocks++) {
+      await h.mine()
+      await h.indexer.caughtUp('base', await h.client.getBlockNumber({ cacheTime: 0 }))
+      await h.waitFor('the block decided', async () => h.executor.busy() === 0 || (await h.bundlePending()))
+      if (await done()) return blocks
+    }
+    throw new Error(`${what}: not within ${most} blocks`)
+  }
 
   it('a buy that keeps reverting for a reason other than the price fails after 3 attempts; funds stay', async () => {
     const { slug, creator } = await h.newProject('doomed', 'doppler')

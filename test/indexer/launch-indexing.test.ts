@@ -116,6 +116,26 @@ describe('launch indexer (real devnet, launchpads, store)', () => {
     expect(heartbeat.map((t) => [t.reason, BigInt(t.blockNumber) - BigInt(swapTick.blockNumber)])).toEqual([['block', 30n]])
   })
 
+  it('a tick the executor asks for (after a reorg reopened orders) comes on the next processed block of a quiet pool, once', async () => {
+    const { slug, creator } = await h.newProject('idx-asked', 'doppler')
+    const launched = await h.launch(slug, 'doppler', creator, { startFee: 10_000, endFee: 10_000, decaySeconds: 1 })
+    const mineOneByOne = async (count: number) => {
+      for (let i = 0; i < count; i++) {
+        await h.mine()
+        await h.indexer.caughtUp('base', await h.client.getBlockNumber({ cacheTime: 0 }))
+      }
+    }
+    await h.indexer.caughtUp('base', launched.blockNumber)
+    await mineOneByOne(2)
+    // Quiet at its floor: the launch tick only.
+    expect((await h.journal.ticksOf(slug)).map((t) => t.reason)).toEqual(['launch'])
+    const asked = await h.client.getBlockNumber({ cacheTime: 0 })
+    h.bus.request({ chain: 'base', slugs: [slug, 'no-such-launch'] })
+    await mineOneByOne(3)
+    const after = (await h.journal.ticksOf(slug)).filter((t) => BigInt(t.blockNumber) > asked)
+    expect(after.map((t) => [t.reason, BigInt(t.blockNumber) - asked])).toEqual([['block', 1n]])
+  })
+
   it('a launch while the indexer was down is found on restart (resume from the checkpoint)', async () => {
     const { slug, creator } = await h.newProject('idx-down', 'doppler')
     await h.indexer.stop()

@@ -49,7 +49,8 @@ describe('revalidating fills after a reorg (revalidate-fills.ts)', () => {
     await filled(4, 15, txHash(4)) // below the ancestor: not checked
     chainSays(1, txHash(1), 20n)
     chainSays(2, txHash(22), 23n)
-    await revalidateFills(f.ctx, 'base', 18n)
+    // The launch with an order reopened: the executor asks the indexer for its tick on the next block.
+    expect(await revalidateFills(f.ctx, 'base', 18n)).toEqual([SLUG])
 
     expect(await f.order(1)).toMatchObject({ status: 'filled', execution: { txHash: txHash(1) } })
     expect(await f.order(2)).toMatchObject({ status: 'filled', execution: { txHash: txHash(22), tokensReceived: '1940' } })
@@ -66,6 +67,15 @@ describe('revalidating fills after a reorg (revalidate-fills.ts)', () => {
     ])
   })
 
+  it('asks no tick when nothing was reopened (every buy kept or mined again elsewhere)', async () => {
+    await filled(1, 20, txHash(1))
+    await filled(2, 21, txHash(2))
+    chainSays(1, txHash(1), 20n)
+    chainSays(2, txHash(22), 23n)
+    expect(await revalidateFills(f.ctx, 'base', 18n)).toEqual([])
+    expect(await revalidateFills(f.ctx, 'base', 30n)).toEqual([]) // no fill above the ancestor at all
+  })
+
   it('a chain read failing after the reorg is retried until the undone buy is reopened (never left filled)', async () => {
     await filled(3, 22, txHash(3))
     const buyOf = f.chain.buyOf
@@ -75,9 +85,10 @@ describe('revalidating fills after a reorg (revalidate-fills.ts)', () => {
       return buyOf(...args)
     }
     const waits: number[] = []
-    await revalidateFillsUntilDone(f.ctx, 'base', 18n, async (ms) => {
+    const reopened = await revalidateFillsUntilDone(f.ctx, 'base', 18n, async (ms) => {
       waits.push(ms)
     })
+    expect(reopened).toEqual([SLUG])
     expect(waits).toEqual([revalidationRetryDelayMs(1), revalidationRetryDelayMs(2)])
     expect(revalidationRetryDelayMs(1)).toBe(250)
     expect(revalidationRetryDelayMs(20)).toBe(5_000)
@@ -92,9 +103,10 @@ describe('revalidating fills after a reorg (revalidate-fills.ts)', () => {
     }
     let stopped = false
     const ctx = { ...f.ctx, stopped: () => stopped }
-    await revalidateFillsUntilDone(ctx, 'base', 18n, async () => {
+    const reopened = await revalidateFillsUntilDone(ctx, 'base', 18n, async () => {
       stopped = true
     })
+    expect(reopened).toEqual([])
     expect((await f.order(3))?.status).toBe('filled')
   })
 
