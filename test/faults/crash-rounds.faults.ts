@@ -39,6 +39,11 @@ const ROUNDS = Number(process.env.FAULT_CRASH_ROUNDS ?? 20)
 /** The buyers' wallets (wallet.accountKind): FAULT_CRASH_ACCOUNT_KIND=kernel runs the rounds on Kernel v3.1. */
 const ACCOUNT_KIND = process.env.FAULT_CRASH_ACCOUNT_KIND === 'kernel' ? 'kernel' : 'simple'
 const BUYERS = Number(process.env.FAULT_CRASH_BUYERS ?? 20)
+/**
+ * FAULT_CRASH_DURABLE=0 launches without waiting for the chain to dump its state first (`durable`): a kill may then roll
+ * the restarted chain back past earlier rounds (their launches and buys lost), to study what a deep rollback does.
+ */
+const DURABLE = process.env.FAULT_CRASH_DURABLE !== '0'
 const PUBLIC = '/api/public/v1'
 const SPEND = 10n * 10n ** BigInt(USDC_DECIMALS)
 const PREBUY_BUY = parseAbiItem(
@@ -126,6 +131,7 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined | fal
  * do not set out to test (issue 23 asks for crashes, the reorg suite covers reorgs).
  */
 async function durable(what: string): Promise<void> {
+  if (!DURABLE) return
   const file = join(dataDir, 'devnet', 'base', 'state.json')
   const mtime = async () => (await stat(file).catch(() => undefined))?.mtimeMs ?? 0
   let last = await mtime()
@@ -231,6 +237,9 @@ describe('crash rounds (kill -9 of the daemon and its chains during batch execut
       sweepMismatches: 0,
       tokenMismatches: 0,
       stablecoinMismatches: 0,
+      stablecoinMismatchDetails: [] as unknown[],
+      /** Whether the rounds waited for the chain's dump before each launch (FAULT_CRASH_DURABLE). */
+      durable: DURABLE,
     }
     const ordersOf = async (slug: string) =>
       Promise.all(
@@ -388,7 +397,7 @@ describe('crash rounds (kill -9 of the daemon and its chains during batch execut
         const order = settled[i]
         if (buys.length > 1) {
           figures.doubleBuys++
-          if (figures.doubleBuyDetails.length < 5)
+          if (figures.doubleBuyDetails.length < 50)
             figures.doubleBuyDetails.push({ round, token, wallet: key.wallet, buys: buys.map((b) => ({ ...b, tokens: b.tokens.toString() })) })
         }
         // Every filled order's buy is on chain, in the transaction (and batch) its fill names.
@@ -444,7 +453,39 @@ describe('crash rounds (kill -9 of the daemon and its chains during batch execut
         const balance = await chain.client.readContract({ address: chain.stablecoin, abi: erc20Abi, functionName: 'balanceOf', args: [key.wallet] })
         const listed = ((await api(chain.url, 'GET', `${PUBLIC}/orders`, { key: key.apiKey })).body.data ?? []) as OrderView[]
         const recorded = listed.filter((o) => o.status === 'filled').reduce((sum, o) => sum + (parseDecimal(o.execution!.spentUsdc, USDC_DECIMALS) ?? -1n), 0n)
-        if (balance + singleSpent + batchSpent !== funded || singleSpent + batchSpent !== recorded) figures.stablecoinMismatches++
+        if (balance + singleSpent + batchSpent !== funded || singleSpent + batchSpent !== recorded) {
+          figures.stablecoinMismatches++
+          if (figures.stablecoinMismatchDetails.length < 50)
+            figures.stablecoinMismatchDetails.push({
+              round,
+              wallet: key.wallet,
+              balance: balance.toString(),
+              singleSpent: singleSpent.toString(),
+              batchSpent: batchSpent.toString(),
+              funded: funded.toString(),
+              recorded: recorded.toString(),
+              filled: listed.filter((o) => o.status === 'filled').map((o) => `${o.slug} ${o.execution?.txHash} ${o.execution?.spentUsdc}`),
+            })
+        }
+      }
+      if (process.env.FAULT_CRASH_DEBUG_DIR) {
+        // The figures so far, the projects' launch bindings and this token's buys with their order ids: enough to tell one
+        // order bought twice from two orders bound to one token, even when a later round fails.
+        const bigints = (_k: string, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)
+        await writeFile(join(process.env.FAULT_CRASH_DEBUG_DIR, 'figures.json'), JSON.stringify(figures, bigints, 2))
+        await writeFile(
+          join(process.env.FAULT_CRASH_DEBUG_DIR, `${slug}-chain.json`),
+          JSON.stringify(
+            {
+              token,
+              projects: (await chain.admin.listProjects()).map((p) => ({ slug: p.slug, launch: p.launch })),
+              single: single.map((l) => ({ buyer: l.args.buyer, orderId: l.args.orderId, block: l.blockNumber, tx: l.transactionHash })),
+              batches: batches.map((b) => ({ batchId: b.batchId, tx: b.txHash, entries: b.entries.length })),
+            },
+            bigints,
+            2,
+          ),
+        )
       }
       if (round === ROUNDS) {
         // The next launch, not killed: every order bought through the batch (the wallets were approved ahead).
