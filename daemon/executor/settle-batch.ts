@@ -116,10 +116,11 @@ async function writeUnderLocks(
         // No entry at all: nobody else claims the order (this batch's entry was deleted by an earlier settle of it).
         const claimed = inFlight[i]
         if (claimed !== undefined && claimed.batchId !== record.batchId) {
-          ctx.log.warn(
-            { batchId: record.batchId, keyId: entry.keyId, slug: entry.slug, heldBy: claimed.batchId ?? 'a single UserOperation' },
-            'a settled batch left alone an order another execution holds now',
-          )
+          const held = { batchId: record.batchId, keyId: entry.keyId, slug: entry.slug, heldBy: claimed.batchId ?? 'a single UserOperation' }
+          // Released: nothing was taken, the other execution goes on. Executed: the order paid here AND is being bought
+          // again (a batch re-mined after its orders were bought anew): the operator must know; no fill is invented for it.
+          if (next.state === 'released') ctx.log.warn(held, 'a settled batch left alone an order another execution holds now')
+          else ctx.log.error(held, 'an executed batch paid for an order another execution holds now: bought twice')
           continue
         }
         ops.push(ctx.journal.deleteInFlight({ chain: record.chain, keyId: entry.keyId, slug: entry.slug }))
