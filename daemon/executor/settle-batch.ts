@@ -4,6 +4,7 @@ import { formatDecimal } from '../../src/domain/decimal.ts'
 import { USDC_DECIMALS } from '../../src/domain/order-bounds.ts'
 import type { OrderRecord } from '../../src/domain/records.ts'
 import type { BatchExecutionRecord, BatchRecord } from '../../src/journal/batch-records.ts'
+import type { InFlightExecution } from '../../src/journal/journal-records.ts'
 import { followerCountOf } from '../../src/store/follower-count.ts'
 import type { StoreOperation } from '../../src/store/open-store.ts'
 import { orderKey } from '../../src/store/order-index.ts'
@@ -86,7 +87,15 @@ export async function releaseBatch(ctx: BatchSettlerContext, record: BatchRecord
   return next
 }
 
-/** Deletes the batch's in-flight entries and writes each still-executing order's move and the batch record, in one batch. */
+/**
+ * Deletes the batch's in-flight entries and writes each of its still-executing orders' move and the batch record, in one
+ * batch. Only the orders this batch still holds: an order whose in-flight entry names another execution (a later batch,
+ * or a single UserOperation) is that execution's, and neither its entry nor its state is touched. Found by the crash
+ * rounds without the `durable` wait (docs/reliability.md, "Double buys without the durable wait"): a restarted chain
+ * lost the block of an executed batch B0; the reorg handling undid its fills, the next tick put the orders in batch B1,
+ * then B0's fate came back "never landed" and its release moved B1's executing orders back to active (and deleted B1's
+ * in-flight entries): the next tick bought them again by UserOperation while B1 executed too. Every order paid twice.
+ */
 async function writeUnderLocks(
   ctx: BatchSettlerContext,
   record: BatchRecord,
@@ -97,10 +106,23 @@ async function writeUnderLocks(
     record.included.map((e) => e.keyId),
     async () => {
       const currents = (await ctx.store.sub.orders.getMany(record.included.map((e) => orderKey(e.keyId, e.slug)))) as Array<OrderRecord | undefined>
+      const inFlight = (await ctx.journal.sub.inFlight.getMany(record.included.map((e) => `${record.chain}!${e.keyId}!${e.slug}`))) as Array<
+        InFlightExecution | undefined
+      >
       const followers = await Promise.all(record.included.map((e) => followerCountOf(ctx.store, e.keyId)))
       const at = ctx.now()
       const ops: StoreOperation[] = [ctx.batchJournal.put(next)]
       for (const [i, entry] of record.included.entries()) {
+        // No entry at all: nobody else claims the order (this batch's entry was deleted by an earlier settle of it).
+        const claimed = inFlight[i]
+        if (claimed !== undefined && claimed.batchId !== record.batchId) {
+          const held = { batchId: record.batchId, keyId: entry.keyId, slug: entry.slug, heldBy: claimed.batchId ?? 'a single UserOperation' }
+          // Released: nothing was taken, the other execution goes on. Executed: the order paid here AND is being bought
+          // again (a batch re-mined after its orders were bought anew): the operator must know; no fill is invented for it.
+          if (next.state === 'released') ctx.log.warn(held, 'a settled batch left alone an order another execution holds now')
+          else ctx.log.error(held, 'an executed batch paid for an order another execution holds now: bought twice')
+          continue
+        }
         ops.push(ctx.journal.deleteInFlight({ chain: record.chain, keyId: entry.keyId, slug: entry.slug }))
         const current = currents[i]
         if (current?.status !== 'executing') continue

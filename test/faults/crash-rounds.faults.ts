@@ -5,6 +5,7 @@ import { createPublicClient, decodeFunctionData, erc20Abi, http, parseAbiItem, z
 import { afterAll, describe, expect, it } from 'vitest'
 import { batchBuyerAbi, readBatchEntry } from '../../daemon/executor/batch-buyer-abi.ts'
 import { batchBuyerAddress, serviceBatchBuyerArgs } from '../../daemon/executor/batch-buyer-address.ts'
+import { executionOrderId } from '../../daemon/executor/build-buy-calls.ts'
 import { buyRouterAddress } from '../../daemon/executor/ensure-buy-router.ts'
 import { createAdminClient, type AdminClient } from '../../src/admin-client/admin-client.ts'
 import { locateDaemon } from '../../src/admin-client/locate-daemon.ts'
@@ -39,6 +40,11 @@ const ROUNDS = Number(process.env.FAULT_CRASH_ROUNDS ?? 20)
 /** The buyers' wallets (wallet.accountKind): FAULT_CRASH_ACCOUNT_KIND=kernel runs the rounds on Kernel v3.1. */
 const ACCOUNT_KIND = process.env.FAULT_CRASH_ACCOUNT_KIND === 'kernel' ? 'kernel' : 'simple'
 const BUYERS = Number(process.env.FAULT_CRASH_BUYERS ?? 20)
+/**
+ * FAULT_CRASH_DURABLE=0 launches without waiting for the chain to dump its state first (`durable`): a kill may then roll
+ * the restarted chain back past earlier rounds (their launches and buys lost), to study what a deep rollback does.
+ */
+const DURABLE = process.env.FAULT_CRASH_DURABLE !== '0'
 const PUBLIC = '/api/public/v1'
 const SPEND = 10n * 10n ** BigInt(USDC_DECIMALS)
 const PREBUY_BUY = parseAbiItem(
@@ -126,6 +132,7 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined | fal
  * do not set out to test (issue 23 asks for crashes, the reorg suite covers reorgs).
  */
 async function durable(what: string): Promise<void> {
+  if (!DURABLE) return
   const file = join(dataDir, 'devnet', 'base', 'state.json')
   const mtime = async () => (await stat(file).catch(() => undefined))?.mtimeMs ?? 0
   let last = await mtime()
@@ -213,9 +220,13 @@ describe('crash rounds (kill -9 of the daemon and its chains during batch execut
       /** What the chain showed just before each kill: the launch's batch not executed yet, executed but not fully swept, swept. */
       killPhases: { beforeBatch: 0, duringSweep: 0, afterSweep: 0 },
       lostLaunches: 0,
+      /** Orders bought more than once (by order id: PrebuyBuy's orderId, a batch entry's journaled orderId). */
       doubleBuys: 0,
       /** The first few double buys, to diagnose one: the buys the chain shows for the order. */
       doubleBuyDetails: [] as unknown[],
+      /** Buys of the round's token by another order than the wallet's order of that round (a launch bound to two projects). */
+      otherOrderBuys: 0,
+      otherOrderBuyDetails: [] as unknown[],
       lostOrders: 0,
       stuckOrders: 0,
       unrecordedFills: 0,
@@ -231,6 +242,9 @@ describe('crash rounds (kill -9 of the daemon and its chains during batch execut
       sweepMismatches: 0,
       tokenMismatches: 0,
       stablecoinMismatches: 0,
+      stablecoinMismatchDetails: [] as unknown[],
+      /** Whether the rounds waited for the chain's dump before each launch (FAULT_CRASH_DURABLE). */
+      durable: DURABLE,
     }
     const ordersOf = async (slug: string) =>
       Promise.all(
@@ -312,7 +326,7 @@ describe('crash rounds (kill -9 of the daemon and its chains during batch execut
       // Right after a restart the records may still show fills the restarted chain lost with its last blocks, until the
       // daemon sees the chain differ and undoes them.
       let last: (OrderView | undefined)[] = []
-      let journaled: { batchId: string; state: string; execution?: { totalIn: string } }[] = []
+      let journaled: { batchId: string; state: string; execution?: { totalIn: string }; included?: { orderId: string }[] }[] = []
       let onChainBatches: string[] = []
       const settled = await waitFor(`round ${round} settled`, async () => {
         last = await ordersOf(slug)
@@ -354,6 +368,13 @@ describe('crash rounds (kill -9 of the daemon and its chains during batch execut
       )
       const batches = await chainBatches(chain.client, chain.batchBuyer, token)
       type ChainBuy = { txHash: string; batchId?: string; orderId?: string; block?: string; tokens: bigint }
+      // Each wallet's order of this round by its router id (executionOrderId): the check counts buys per order, so two
+      // orders legitimately bound to one token would not pass for a double buy, and one order bought twice always does.
+      const walletOfKey = new Map((await chain.admin.listKeys()).map((k) => [k.keyId, k.serviceWalletAddress.toLowerCase()]))
+      const roundOrderId = new Map<string, string>()
+      for (const o of await chain.admin.listOrders({ project: slug })) roundOrderId.set(walletOfKey.get(o.keyId)!, executionOrderId(o).toLowerCase())
+      // A batch entry's order: the journaled batch's included entry at the same index (the calldata's order).
+      const journaledOrders = new Map(journaled.map((b) => [b.batchId.toLowerCase(), (b.included ?? []).map((e) => e.orderId.toLowerCase())]))
       const buysOf = new Map<string, ChainBuy[]>()
       const add = (wallet: Address, buy: ChainBuy) => buysOf.set(wallet.toLowerCase(), [...(buysOf.get(wallet.toLowerCase()) ?? []), buy])
       for (const log of single)
@@ -369,7 +390,10 @@ describe('crash rounds (kill -9 of the daemon and its chains during batch execut
           batch.entries.map((e) => e.amount),
         )
         for (const [i, entry] of batch.entries.entries()) {
-          if (entry.amount > 0n) add(entry.wallet, { txHash: batch.txHash, batchId: batch.batchId, tokens: allocation.shares[i]!.net })
+          if (entry.amount > 0n) {
+            const orderId = journaledOrders.get(batch.batchId.toLowerCase())?.[i]
+            add(entry.wallet, { txHash: batch.txHash, batchId: batch.batchId, ...(orderId ? { orderId } : {}), tokens: allocation.shares[i]!.net })
+          }
         }
         // Swept exactly once: the BatchSwept ranges cover [0, n) in order, each buyer once.
         if (batch.allocationHash !== `0x${'0'.repeat(64)}`) {
@@ -386,10 +410,25 @@ describe('crash rounds (kill -9 of the daemon and its chains during batch execut
       for (const [i, key] of keys.entries()) {
         const buys = buysOf.get(key.wallet.toLowerCase()) ?? []
         const order = settled[i]
-        if (buys.length > 1) {
-          figures.doubleBuys++
-          if (figures.doubleBuyDetails.length < 5)
-            figures.doubleBuyDetails.push({ round, token, wallet: key.wallet, buys: buys.map((b) => ({ ...b, tokens: b.tokens.toString() })) })
+        const shown = (list: ChainBuy[]) => list.map((b) => ({ ...b, tokens: b.tokens.toString() }))
+        const ownId = roundOrderId.get(key.wallet.toLowerCase())
+        // A buy whose order is unknown (a batch the journal lacks: a batch journal mismatch, counted below) counts as the
+        // wallet's order of the round: then two of them are a double buy.
+        const perOrder = new Map<string, ChainBuy[]>()
+        for (const b of buys) {
+          const orderId = b.orderId?.toLowerCase() ?? ownId ?? 'unknown'
+          perOrder.set(orderId, [...(perOrder.get(orderId) ?? []), b])
+        }
+        for (const [orderId, ofOrder] of perOrder) {
+          if (ofOrder.length > 1) {
+            figures.doubleBuys++
+            if (figures.doubleBuyDetails.length < 50) figures.doubleBuyDetails.push({ round, token, wallet: key.wallet, orderId, buys: shown(ofOrder) })
+          }
+          if (orderId !== ownId) {
+            figures.otherOrderBuys += ofOrder.length
+            if (figures.otherOrderBuyDetails.length < 50)
+              figures.otherOrderBuyDetails.push({ round, token, wallet: key.wallet, orderId, roundOrderId: ownId, buys: shown(ofOrder) })
+          }
         }
         // Every filled order's buy is on chain, in the transaction (and batch) its fill names.
         const named = buys.find((b) => b.txHash.toLowerCase() === order?.execution?.txHash.toLowerCase())
@@ -444,7 +483,39 @@ describe('crash rounds (kill -9 of the daemon and its chains during batch execut
         const balance = await chain.client.readContract({ address: chain.stablecoin, abi: erc20Abi, functionName: 'balanceOf', args: [key.wallet] })
         const listed = ((await api(chain.url, 'GET', `${PUBLIC}/orders`, { key: key.apiKey })).body.data ?? []) as OrderView[]
         const recorded = listed.filter((o) => o.status === 'filled').reduce((sum, o) => sum + (parseDecimal(o.execution!.spentUsdc, USDC_DECIMALS) ?? -1n), 0n)
-        if (balance + singleSpent + batchSpent !== funded || singleSpent + batchSpent !== recorded) figures.stablecoinMismatches++
+        if (balance + singleSpent + batchSpent !== funded || singleSpent + batchSpent !== recorded) {
+          figures.stablecoinMismatches++
+          if (figures.stablecoinMismatchDetails.length < 50)
+            figures.stablecoinMismatchDetails.push({
+              round,
+              wallet: key.wallet,
+              balance: balance.toString(),
+              singleSpent: singleSpent.toString(),
+              batchSpent: batchSpent.toString(),
+              funded: funded.toString(),
+              recorded: recorded.toString(),
+              filled: listed.filter((o) => o.status === 'filled').map((o) => `${o.slug} ${o.execution?.txHash} ${o.execution?.spentUsdc}`),
+            })
+        }
+      }
+      if (process.env.FAULT_CRASH_DEBUG_DIR) {
+        // The figures so far, the projects' launch bindings and this token's buys with their order ids: enough to tell one
+        // order bought twice from two orders bound to one token, even when a later round fails.
+        const bigints = (_k: string, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)
+        await writeFile(join(process.env.FAULT_CRASH_DEBUG_DIR, 'figures.json'), JSON.stringify(figures, bigints, 2))
+        await writeFile(
+          join(process.env.FAULT_CRASH_DEBUG_DIR, `${slug}-chain.json`),
+          JSON.stringify(
+            {
+              token,
+              projects: (await chain.admin.listProjects()).map((p) => ({ slug: p.slug, launch: p.launch })),
+              single: single.map((l) => ({ buyer: l.args.buyer, orderId: l.args.orderId, block: l.blockNumber, tx: l.transactionHash })),
+              batches: batches.map((b) => ({ batchId: b.batchId, tx: b.txHash, entries: b.entries.length })),
+            },
+            bigints,
+            2,
+          ),
+        )
       }
       if (round === ROUNDS) {
         // The next launch, not killed: every order bought through the batch (the wallets were approved ahead).
@@ -455,6 +526,7 @@ describe('crash rounds (kill -9 of the daemon and its chains during batch execut
     recordFigures(ACCOUNT_KIND === 'kernel' ? 'crash-kernel' : 'crash', figures)
     expect(figures).toMatchObject({
       doubleBuys: 0,
+      otherOrderBuys: 0,
       lostOrders: 0,
       stuckOrders: 0,
       unrecordedFills: 0,

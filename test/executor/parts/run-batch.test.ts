@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { BatchChainReads } from '../../../daemon/executor/batch-chain-reads.ts'
 import { createBatchRunner } from '../../../daemon/executor/run-batch.ts'
 import type { BatchRecord } from '../../../src/journal/batch-records.ts'
-import { type ExecutorFixture, startExecutorFixture } from './executor-fixture.ts'
+import { type ExecutorFixture, keyIdOf, SLUG, startExecutorFixture, walletOf } from './executor-fixture.ts'
 
 const SENDERS: Address[] = [
   '0x00000000000000000000000000000000000000a0',
@@ -190,5 +190,50 @@ describe('batch runner: an executed batch the chain no longer holds (a reorg or 
     await settled(runner)
     expect((await f.ctx.batchJournal.get('base', 'runner', '10', 4))?.state).toBe('executed')
     expect(sent).toBe(0)
+  })
+
+  it('its release leaves alone the orders a later batch holds now (the crash rounds double buy without `durable`), and releases its own', async () => {
+    // A restarted chain lost the block of executed batch B0; the reorg handling undid its fills and the next tick put
+    // buyer 1's order in batch B1 (executing, in-flight entry naming B1); buyer 2's order is still B0's. B0's release
+    // must not send buyer 1's order back to active: the next tick would buy it again by UserOperation while B1 executes.
+    const entry = (userIndex: number, rank: number) => ({
+      keyId: keyIdOf(userIndex),
+      slug: SLUG,
+      userIndex,
+      wallet: walletOf(userIndex),
+      orderId: `0x${String(userIndex).padStart(64, '7')}` as Hash,
+      spendAtoms: '10000000',
+      rank,
+      predicted: { gross: '1', fee: '0', net: '1' },
+    })
+    const b0 = { ...executed(5), slug: SLUG, included: [entry(1, 0), entry(2, 1)] }
+    const b1Id = `0x${'66'.repeat(32)}` as Hash
+    await f.addOrder(1, 10, null, { status: 'executing' })
+    await f.addOrder(2, 10, null, { status: 'executing' })
+    const inFlight = (userIndex: number, batchId: Hash) => ({
+      keyId: keyIdOf(userIndex),
+      slug: SLUG,
+      chain: 'base' as const,
+      userIndex,
+      wallet: walletOf(userIndex),
+      spendAtoms: '10000000',
+      minTokensOut: '0',
+      token: b0.token,
+      orderId: entry(userIndex, 0).orderId,
+      submittedAt: 1,
+      fromBlock: '10',
+      batchId,
+    })
+    await f.store.batch([f.ctx.batchJournal.put(b0), f.journal.putInFlight(inFlight(1, b1Id)), f.journal.putInFlight(inFlight(2, b0.batchId))])
+    const runner = createBatchRunner(f.ctx)
+    await runner.reconcile()
+    await settled(runner)
+    expect((await f.ctx.batchJournal.get('base', SLUG, '10', 5))?.state).toBe('released')
+    // B1's order: still executing, its in-flight entry still B1's.
+    expect((await f.order(1))?.status).toBe('executing')
+    const left = await f.journal.inFlight('base')
+    expect(left.map((e) => [e.keyId, e.batchId])).toEqual([[keyIdOf(1), b1Id]])
+    // B0's own order: released to active, its entry gone.
+    expect((await f.order(2))?.status).toBe('active')
   })
 })
