@@ -17,7 +17,7 @@ import { PROJECT_LOCK } from '../../src/services/project-service.ts'
 import type { Store, StoreOperation } from '../../src/store/open-store.ts'
 import { projectLaunchOps } from '../../src/store/project-writes.ts'
 import { blockTimeMs } from '../../src/chain/block-time-ms.ts'
-import { type BlockEvent, type ReorgEvent, type SyncCheckpoint, storeBlockRef } from '../../src/sync/sync-types.ts'
+import { type BlockEvent, type BlockRef, type ReorgEvent, type SyncCheckpoint, storeBlockRef } from '../../src/sync/sync-types.ts'
 import { computePriceTick, needsBlockTicks, nextBlockAfter, type TickInput } from '../../src/pricing/price-tick.ts'
 import { createPairedPrices } from './paired-prices.ts'
 import { createLaunchDetector, type DetectedLaunch } from './detect-launch.ts'
@@ -133,6 +133,13 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
   // Pools whose ticks a block the chain was already past skipped (see onBlock), the launches among them.
   const owed = new Set<string>()
   const owedLaunches = new Set<string>()
+  // The block whose `block` signal went out last: a head announced early for a launch tick ahead is not announced again.
+  let announced: bigint | undefined
+  const announceBlock = (blockNumber: bigint) => {
+    if (announced === blockNumber) return
+    announced = blockNumber
+    deps.ticks.publish({ type: 'block', chain: key, blockNumber })
+  }
 
   /** The launches a block holds and the ticks its swaps of launched pools make, in log order. */
   async function scanLogs(event: BlockEvent, session: IntakeSession, priced: Price) {
@@ -215,6 +222,33 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
     return ticks
   }
 
+  /**
+   * A launch's tick ahead of the head (`head`, the header of the round that read the launch block behind it): in the
+   * head block's context (its number, hash and next timestamp: the executor quotes the pool at the head, as it is
+   * there, and sizes buys on the head's balances), from the newest state the indexer holds (the pool after
+   * `stateBlock`, the block being processed, and that block's paired price: no read on the launch's path). `stateBlock` says so, and the head block still
+   * ticks the launch when it is processed (§2, "Ticks when behind"), from its own state.
+   */
+  async function tickAhead(
+    launch: LaunchRecord,
+    stateBlock: bigint,
+    head: BlockRef,
+    pairedPrice: (paired: PairedAsset) => Promise<Fraction>,
+  ): Promise<PricedTick> {
+    const pool = pools.get(poolKeyOf(launch.poolId))!
+    const tick = computePriceTick({
+      launch,
+      reason: 'launch',
+      pool: pool.state,
+      logIndex: -1,
+      pairedUsd: await pairedPrice(launch.paired),
+      block: head,
+      blockTimeSeconds: deps.blockTimeSeconds,
+      at: now(),
+    })
+    return { launch, tick: { ...tick, stateBlock: stateBlock.toString() } }
+  }
+
   /** The block's write; the projects' launch marks land with their launch records, under the project service's lock. */
   async function recordBlock(
     event: BlockEvent,
@@ -261,8 +295,13 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
       // per-block signals are coalesced into the next head block, which ticks every pool this one would have (its
       // buys would land in a block already mined; the executor only needs the latest state). docs/execution.md §2.
       const stale = event.head !== undefined && block.number < event.head
-      if (!stale) deps.ticks.publish({ type: 'block', chain: key, blockNumber: block.number })
-      if (deps.onLaunchLogs && event.logs.some((l) => detector.adapterOf(l) !== undefined)) {
+      const hasLaunchLogs = event.logs.some((l) => detector.adapterOf(l) !== undefined)
+      // A launch in a block read behind the head is ticked ahead, at the head (below): the executor's warm reads of the
+      // head start now, while the launch is decoded, as they do for a launch read at the head.
+      const ahead = stale && hasLaunchLogs ? event.headBlock : undefined
+      if (!stale) announceBlock(block.number)
+      else if (ahead) announceBlock(ahead.number)
+      if (deps.onLaunchLogs && hasLaunchLogs) {
         const time = blockTimeMs(block)
         deps.onLaunchLogs({
           chain: key,
@@ -309,10 +348,16 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
       const owedLaunchSlugs = stale ? [] : [...pools].filter(([poolId]) => owedLaunches.has(poolId)).map(([, pool]) => pool.launch.slug)
       const launchRecords = launches.map((l) => l.record)
       ticks.push(...(await quietTicks(event, launchRecords, swapped, priced)))
+      // Launch ticks ahead: a launch recorded in a block the chain is already past does not wait for the head block's
+      // processing (one more sync round and a block's reads later): it is ticked now, written with its launch record.
+      if (ahead) for (const { record } of launches) ticks.push(await tickAhead(record, block.number, ahead, pairedPrice))
       if (launches.length > 0) stage('indexer.ticksComputed')
       await recordBlock(event, launches, refreshed, ticks, session.result().ops)
       if (launches.length > 0) stage('indexer.blockWritten')
-      if (stale) return
+      if (stale) {
+        for (const entry of ticks) deps.ticks.publish({ type: 'tick', tick: entry.tick, launch: entry.launch })
+        return
+      }
       primed = true
       owed.clear()
       owedLaunches.clear()
@@ -322,6 +367,8 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
       deps.ticks.publish({ type: 'processed', chain: key, blockNumber: block.number, launched })
     },
     async onReorg(event) {
+      // The blocks above the ancestor come again (with other hashes): their `block` signals go out again.
+      announced = undefined
       const reverted = await journal.launchesAbove(key, event.ancestor.number)
       const ops: StoreOperation[] = [...(await journal.ticksAboveOps(key, event.ancestor.number))]
       for (const launch of reverted) ops.push(...journal.deleteLaunch(launch))

@@ -332,7 +332,7 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
             state.history = rememberFinalized(state.history, superseded, finalized.number)
           }
           blocksSinceStart++
-          yield { type: 'block', block, logs, head: head.number, checkpoint: snapshot() }
+          yield { type: 'block', block, logs, head: head.number, ...(block.number < head.number ? { headBlock: head } : {}), checkpoint: snapshot() }
           if (finalized) yield { type: 'finalize', block: finalized, checkpoint: snapshot() }
           if (stopped) return false
         }
