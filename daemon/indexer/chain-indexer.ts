@@ -133,13 +133,7 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
   // Pools whose ticks a block the chain was already past skipped (see onBlock), the launches among them.
   const owed = new Set<string>()
   const owedLaunches = new Set<string>()
-  // The block whose `block` signal went out last: a head announced early for a launch tick ahead is not announced again.
-  let announced: bigint | undefined
-  const announceBlock = (blockNumber: bigint) => {
-    if (announced === blockNumber) return
-    announced = blockNumber
-    deps.ticks.publish({ type: 'block', chain: key, blockNumber })
-  }
+  const blockSignals = blockAnnouncer(deps.ticks, key)
 
   /** The launches a block holds and the ticks its swaps of launched pools make, in log order. */
   async function scanLogs(event: BlockEvent, session: IntakeSession, priced: Price) {
@@ -222,33 +216,6 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
     return ticks
   }
 
-  /**
-   * A launch's tick ahead of the head (`head`, the header of the round that read the launch block behind it): in the
-   * head block's context (its number, hash and next timestamp: the executor quotes the pool at the head, as it is
-   * there, and sizes buys on the head's balances), from the newest state the indexer holds (the pool after
-   * `stateBlock`, the block being processed, and that block's paired price: no read on the launch's path). `stateBlock` says so, and the head block still
-   * ticks the launch when it is processed (§2, "Ticks when behind"), from its own state.
-   */
-  async function tickAhead(
-    launch: LaunchRecord,
-    stateBlock: bigint,
-    head: BlockRef,
-    pairedPrice: (paired: PairedAsset) => Promise<Fraction>,
-  ): Promise<PricedTick> {
-    const pool = pools.get(poolKeyOf(launch.poolId))!
-    const tick = computePriceTick({
-      launch,
-      reason: 'launch',
-      pool: pool.state,
-      logIndex: -1,
-      pairedUsd: await pairedPrice(launch.paired),
-      block: head,
-      blockTimeSeconds: deps.blockTimeSeconds,
-      at: now(),
-    })
-    return { launch, tick: { ...tick, stateBlock: stateBlock.toString() } }
-  }
-
   /** The block's write; the projects' launch marks land with their launch records, under the project service's lock. */
   async function recordBlock(
     event: BlockEvent,
@@ -296,21 +263,10 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
       // buys would land in a block already mined; the executor only needs the latest state). docs/execution.md §2.
       const stale = event.head !== undefined && block.number < event.head
       const hasLaunchLogs = event.logs.some((l) => detector.adapterOf(l) !== undefined)
-      // A launch in a block read behind the head is ticked ahead, at the head (below): the executor's warm reads of the
-      // head start now, while the launch is decoded, as they do for a launch read at the head.
+      // A launch read behind the head is ticked ahead at the head: the executor's warm reads of the head start now.
       const ahead = stale && hasLaunchLogs ? event.headBlock : undefined
-      if (!stale) announceBlock(block.number)
-      else if (ahead) announceBlock(ahead.number)
-      if (deps.onLaunchLogs && hasLaunchLogs) {
-        const time = blockTimeMs(block)
-        deps.onLaunchLogs({
-          chain: key,
-          blockNumber: block.number,
-          arrivedAt: performance.now(),
-          sinceBlockMs: Date.now() - time.ms,
-          precise: time.precise,
-        })
-      }
+      if (!stale || ahead) blockSignals.announce(ahead?.number ?? block.number)
+      if (hasLaunchLogs) reportLaunchLogs(deps, block)
       // One price read per paired asset per block, started by the first need (a launch starts it early, alongside its
       // own reads).
       const prices = new Map<string, Promise<Fraction>>()
@@ -348,9 +304,8 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
       const owedLaunchSlugs = stale ? [] : [...pools].filter(([poolId]) => owedLaunches.has(poolId)).map(([, pool]) => pool.launch.slug)
       const launchRecords = launches.map((l) => l.record)
       ticks.push(...(await quietTicks(event, launchRecords, swapped, priced)))
-      // Launch ticks ahead: a launch recorded in a block the chain is already past does not wait for the head block's
-      // processing (one more sync round and a block's reads later): it is ticked now, written with its launch record.
-      if (ahead) for (const { record } of launches) ticks.push(await tickAhead(record, block.number, ahead, pairedPrice))
+      // A launch in a block the chain is past is ticked now, with its record, not after the head block (see ticksAhead).
+      if (ahead) ticks.push(...(await ticksAhead({ launches, pools, stateBlock: block.number, head: ahead, pairedPrice, deps, at: now() })))
       if (launches.length > 0) stage('indexer.ticksComputed')
       await recordBlock(event, launches, refreshed, ticks, session.result().ops)
       if (launches.length > 0) stage('indexer.blockWritten')
@@ -368,7 +323,7 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
     },
     async onReorg(event) {
       // The blocks above the ancestor come again (with other hashes): their `block` signals go out again.
-      announced = undefined
+      blockSignals.forget()
       const reverted = await journal.launchesAbove(key, event.ancestor.number)
       const ops: StoreOperation[] = [...(await journal.ticksAboveOps(key, event.ancestor.number))]
       for (const launch of reverted) ops.push(...journal.deleteLaunch(launch))
@@ -431,6 +386,61 @@ async function refreshSchedules(
     changed.push(update.pool.launch)
   }
   return changed
+}
+
+/**
+ * The launches' ticks ahead of the head (`head`, the header of the round that read the launch block behind it): in the head
+ * block's context (its number, hash and next timestamp: the executor quotes the pool at the head, as it is there, and
+ * sizes buys on the head's balances), from the newest state the indexer holds (the pool after `stateBlock`, the block
+ * being processed, and that block's paired price: no read on the launch's path). `stateBlock` says so, and the head
+ * block still ticks the launch when it is processed (docs/execution.md §2, "Ticks when behind"), from its own state.
+ */
+async function ticksAhead(input: {
+  launches: readonly DetectedLaunch[]
+  pools: LaunchedPools
+  stateBlock: bigint
+  head: BlockRef
+  pairedPrice: (paired: PairedAsset) => Promise<Fraction>
+  deps: Pick<ChainIndexerDeps, 'blockTimeSeconds'>
+  at: number
+}): Promise<PricedTick[]> {
+  const { head, at } = input
+  const ticks: PricedTick[] = []
+  for (const { record: launch } of input.launches) {
+    const pool = input.pools.get(poolKeyOf(launch.poolId))!.state
+    const pairedUsd = await input.pairedPrice(launch.paired)
+    const tick = computePriceTick({ launch, reason: 'launch', pool, logIndex: -1, pairedUsd, block: head, blockTimeSeconds: input.deps.blockTimeSeconds, at })
+    ticks.push({ launch, tick: { ...tick, stateBlock: input.stateBlock.toString() } })
+  }
+  return ticks
+}
+
+/** The executor's `block` signals, once per block: a head announced early for a launch tick ahead is not announced again. */
+function blockAnnouncer(ticks: TickBus, chain: ChainKey) {
+  let announced: bigint | undefined
+  return {
+    announce(blockNumber: bigint) {
+      if (announced === blockNumber) return
+      announced = blockNumber
+      ticks.publish({ type: 'block', chain, blockNumber })
+    },
+    forget() {
+      announced = undefined
+    },
+  }
+}
+
+/** Tells `onLaunchLogs` when a block with launch logs arrived (its time against the wall clock). */
+function reportLaunchLogs(deps: Pick<ChainIndexerDeps, 'onLaunchLogs' | 'chain'>, block: BlockRef): void {
+  if (!deps.onLaunchLogs) return
+  const time = blockTimeMs(block)
+  deps.onLaunchLogs({
+    chain: deps.chain.key,
+    blockNumber: block.number,
+    arrivedAt: performance.now(),
+    sinceBlockMs: Date.now() - time.ms,
+    precise: time.precise,
+  })
 }
 
 /** Computes a tick into `ticks` (nothing for a block the chain is already past). */
