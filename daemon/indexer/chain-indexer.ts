@@ -300,6 +300,7 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
       // A schedule that follows chain state is read for the block it prices: at the head block, not at a skipped one.
       const refreshed = stale ? [] : await refreshSchedules(pools, deps, block)
       const { launches, ticks, swapped, feeUpdated } = await scanLogs(event, session, priced)
+      if (launches.length > 0) stage('indexer.logsScanned')
       refreshed.push(...feeUpdated)
       const owedLaunchSlugs = stale ? [] : [...pools].filter(([poolId]) => owedLaunches.has(poolId)).map(([, pool]) => pool.launch.slug)
       const launchRecords = launches.map((l) => l.record)
@@ -401,11 +402,14 @@ async function ticksAhead(input: {
   stateBlock: bigint
   head: BlockRef
   pairedPrice: (paired: PairedAsset) => Promise<Fraction>
-  deps: Pick<ChainIndexerDeps, 'blockTimeSeconds'>
+  deps: Pick<ChainIndexerDeps, 'blockTimeSeconds' | 'stage'>
   at: number
 }): Promise<PricedTick[]> {
   const { head, at } = input
   const ticks: PricedTick[] = []
+  if (input.launches.length === 0) return ticks
+  await Promise.all(input.launches.map(({ record }) => input.pairedPrice(record.paired)))
+  input.deps.stage('indexer.pairedPriceAhead')
   for (const { record: launch } of input.launches) {
     const pool = input.pools.get(poolKeyOf(launch.poolId))!.state
     const pairedUsd = await input.pairedPrice(launch.paired)
