@@ -290,10 +290,10 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
           tick: computePriceTick({ ...input, pairedUsd: await pairedPrice(input.launch.paired), block, blockTimeSeconds: deps.blockTimeSeconds, at: now() }),
         }
       }
-      // The paired price of pools this block will tick anyway, read alongside the schedule refreshes (one round trip
-      // for both instead of one after the other).
-      for (const pool of stale ? [] : pools.values())
-        if (!primed || needsBlockTicks(pool.launch, block, deps.blockTimeSeconds)) pairedPrice(pool.launch.paired).catch(() => undefined)
+      // The paired price of pools this block ticks anyway, read alongside the schedule refreshes; with launch logs, of
+      // every launch so far (a new launch pairs with one of them nearly always: its tick waited for this read).
+      const ticksAnyway = (launch: LaunchRecord) => !stale && (!primed || needsBlockTicks(launch, block, deps.blockTimeSeconds))
+      for (const { launch } of pools.values()) if (hasLaunchLogs || ticksAnyway(launch)) pairedPrice(launch.paired).catch(() => undefined)
       const session = intake(block, pairedPrice)
       // The launch logs' receipts and reads start now, alongside the schedule refreshes, not after them (issue 23 item 3).
       session.prefetch(event.logs)
