@@ -157,7 +157,9 @@ export function createTickQuotes(deps: TickQuotesDeps): TickQuotes {
     },
 
     compare(tick, launch) {
-      if (tick.reason === 'swap' || !deps.quoters[launch.chain]) return Promise.resolve(undefined)
+      // A tick ahead (stateBlock: the formula from an older block's state than the quote's) is not compared: a swap in
+      // between would read as a disagreement. The head block's own tick of the launch is.
+      if (tick.reason === 'swap' || tick.stateBlock !== undefined || !deps.quoters[launch.chain]) return Promise.resolve(undefined)
       const entry = entryOf(tick)
       entry.compared ??= (async () => {
         let probe: BuyQuote

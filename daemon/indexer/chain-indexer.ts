@@ -17,7 +17,7 @@ import { PROJECT_LOCK } from '../../src/services/project-service.ts'
 import type { Store, StoreOperation } from '../../src/store/open-store.ts'
 import { projectLaunchOps } from '../../src/store/project-writes.ts'
 import { blockTimeMs } from '../../src/chain/block-time-ms.ts'
-import { type BlockEvent, type ReorgEvent, type SyncCheckpoint, storeBlockRef } from '../../src/sync/sync-types.ts'
+import { type BlockEvent, type BlockRef, type ReorgEvent, type SyncCheckpoint, storeBlockRef } from '../../src/sync/sync-types.ts'
 import { computePriceTick, needsBlockTicks, nextBlockAfter, type TickInput } from '../../src/pricing/price-tick.ts'
 import { createPairedPrices } from './paired-prices.ts'
 import { createLaunchDetector, type DetectedLaunch } from './detect-launch.ts'
@@ -139,6 +139,7 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
   // Pools whose ticks a block the chain was already past skipped (see onBlock), the launches among them.
   const owed = new Set<string>()
   const owedLaunches = new Set<string>()
+  const blockSignals = blockAnnouncer(deps.ticks, key)
 
   /** The launches a block holds and the ticks its swaps of launched pools make, in log order. */
   async function scanLogs(event: BlockEvent, session: IntakeSession, priced: Price) {
@@ -269,17 +270,11 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
       // per-block signals are coalesced into the next head block, which ticks every pool this one would have (its
       // buys would land in a block already mined; the executor only needs the latest state). docs/execution.md §2.
       const stale = event.head !== undefined && block.number < event.head
-      if (!stale) deps.ticks.publish({ type: 'block', chain: key, blockNumber: block.number })
-      if (deps.onLaunchLogs && event.logs.some((l) => detector.adapterOf(l) !== undefined)) {
-        const time = blockTimeMs(block)
-        deps.onLaunchLogs({
-          chain: key,
-          blockNumber: block.number,
-          arrivedAt: performance.now(),
-          sinceBlockMs: Date.now() - time.ms,
-          precise: time.precise,
-        })
-      }
+      const hasLaunchLogs = event.logs.some((l) => detector.adapterOf(l) !== undefined)
+      // A launch read behind the head is ticked ahead at the head: the executor's warm reads of the head start now.
+      const ahead = stale && hasLaunchLogs ? event.headBlock : undefined
+      if (!stale || ahead) blockSignals.announce(ahead?.number ?? block.number)
+      if (hasLaunchLogs) reportLaunchLogs(deps, block)
       // One price read per paired asset per block, started by the first need (a launch starts it early, alongside its
       // own reads).
       const prices = new Map<string, Promise<Fraction>>()
@@ -303,24 +298,30 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
           tick: computePriceTick({ ...input, pairedUsd: await pairedPrice(input.launch.paired), block, blockTimeSeconds: deps.blockTimeSeconds, at: now() }),
         }
       }
-      // The paired price of pools this block will tick anyway, read alongside the schedule refreshes (one round trip
-      // for both instead of one after the other).
-      for (const pool of stale ? [] : pools.values())
-        if (!primed || needsBlockTicks(pool.launch, block, deps.blockTimeSeconds)) pairedPrice(pool.launch.paired).catch(() => undefined)
+      // The paired price of pools this block ticks anyway, read alongside the schedule refreshes; with launch logs, of
+      // every launch so far (a new launch pairs with one of them nearly always: its tick waited for this read).
+      const ticksAnyway = (launch: LaunchRecord) => !stale && (!primed || needsBlockTicks(launch, block, deps.blockTimeSeconds))
+      for (const { launch } of pools.values()) if (hasLaunchLogs || ticksAnyway(launch)) pairedPrice(launch.paired).catch(() => undefined)
       const session = intake(block, pairedPrice)
       // The launch logs' receipts and reads start now, alongside the schedule refreshes, not after them (issue 23 item 3).
       session.prefetch(event.logs)
       // A schedule that follows chain state is read for the block it prices: at the head block, not at a skipped one.
       const refreshed = stale ? [] : await refreshSchedules(pools, deps, block)
       const { launches, ticks, swapped, feeUpdated } = await scanLogs(event, session, priced)
+      if (launches.length > 0) stage('indexer.logsScanned')
       refreshed.push(...feeUpdated)
       const owedLaunchSlugs = stale ? [] : [...pools].filter(([poolId]) => owedLaunches.has(poolId)).map(([, pool]) => pool.launch.slug)
       const launchRecords = launches.map((l) => l.record)
       ticks.push(...(await quietTicks(event, launchRecords, swapped, priced)))
+      // A launch in a block the chain is past is ticked now, with its record, not after the head block (see ticksAhead).
+      if (ahead) ticks.push(...(await ticksAhead({ launches, pools, stateBlock: block.number, head: ahead, pairedPrice, deps, at: now() })))
       if (launches.length > 0) stage('indexer.ticksComputed')
       await recordBlock(event, launches, refreshed, ticks, session.result().ops)
       if (launches.length > 0) stage('indexer.blockWritten')
-      if (stale) return
+      if (stale) {
+        for (const entry of ticks) deps.ticks.publish({ type: 'tick', tick: entry.tick, launch: entry.launch })
+        return
+      }
       primed = true
       owed.clear()
       owedLaunches.clear()
@@ -330,6 +331,8 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
       deps.ticks.publish({ type: 'processed', chain: key, blockNumber: block.number, launched })
     },
     async onReorg(event) {
+      // The blocks above the ancestor come again (with other hashes): their `block` signals go out again.
+      blockSignals.forget()
       const reverted = await journal.launchesAbove(key, event.ancestor.number)
       const ops: StoreOperation[] = [...(await journal.ticksAboveOps(key, event.ancestor.number))]
       for (const launch of reverted) ops.push(...journal.deleteLaunch(launch))
@@ -392,6 +395,64 @@ async function refreshSchedules(
     changed.push(update.pool.launch)
   }
   return changed
+}
+
+/**
+ * The launches' ticks ahead of the head (`head`, the header of the round that read the launch block behind it): in the head
+ * block's context (its number, hash and next timestamp: the executor quotes the pool at the head, as it is there, and
+ * sizes buys on the head's balances), from the newest state the indexer holds (the pool after `stateBlock`, the block
+ * being processed, and that block's paired price: no read on the launch's path). `stateBlock` says so, and the head
+ * block still ticks the launch when it is processed (docs/execution.md §2, "Ticks when behind"), from its own state.
+ */
+async function ticksAhead(input: {
+  launches: readonly DetectedLaunch[]
+  pools: LaunchedPools
+  stateBlock: bigint
+  head: BlockRef
+  pairedPrice: (paired: PairedAsset) => Promise<Fraction>
+  deps: Pick<ChainIndexerDeps, 'blockTimeSeconds' | 'stage'>
+  at: number
+}): Promise<PricedTick[]> {
+  const { head, at } = input
+  const ticks: PricedTick[] = []
+  if (input.launches.length === 0) return ticks
+  await Promise.all(input.launches.map(({ record }) => input.pairedPrice(record.paired)))
+  input.deps.stage('indexer.pairedPriceAhead')
+  for (const { record: launch } of input.launches) {
+    const pool = input.pools.get(poolKeyOf(launch.poolId))!.state
+    const pairedUsd = await input.pairedPrice(launch.paired)
+    const tick = computePriceTick({ launch, reason: 'launch', pool, logIndex: -1, pairedUsd, block: head, blockTimeSeconds: input.deps.blockTimeSeconds, at })
+    ticks.push({ launch, tick: { ...tick, stateBlock: input.stateBlock.toString() } })
+  }
+  return ticks
+}
+
+/** The executor's `block` signals, once per block: a head announced early for a launch tick ahead is not announced again. */
+function blockAnnouncer(ticks: TickBus, chain: ChainKey) {
+  let announced: bigint | undefined
+  return {
+    announce(blockNumber: bigint) {
+      if (announced === blockNumber) return
+      announced = blockNumber
+      ticks.publish({ type: 'block', chain, blockNumber })
+    },
+    forget() {
+      announced = undefined
+    },
+  }
+}
+
+/** Tells `onLaunchLogs` when a block with launch logs arrived (its time against the wall clock). */
+function reportLaunchLogs(deps: Pick<ChainIndexerDeps, 'onLaunchLogs' | 'chain'>, block: BlockRef): void {
+  if (!deps.onLaunchLogs) return
+  const time = blockTimeMs(block)
+  deps.onLaunchLogs({
+    chain: deps.chain.key,
+    blockNumber: block.number,
+    arrivedAt: performance.now(),
+    sinceBlockMs: Date.now() - time.ms,
+    precise: time.precise,
+  })
 }
 
 /** Computes a tick into `ticks` (nothing for a block the chain is already past). */

@@ -1,4 +1,4 @@
-import type { Address, Hex, Log, PublicClient } from 'viem'
+import type { Address, Hash, Hex, Log, PublicClient } from 'viem'
 import type { Logger } from 'pino'
 import { PrebuyError } from '../common/errors.ts'
 import { rememberFinalized } from './finalized-history.ts'
@@ -36,6 +36,13 @@ export interface RealtimeSyncOptions {
   onHead?: ((head: bigint) => void) | undefined
   /** Told when the socket comes up, goes down, or never connected (see socketConnectWarnMs). */
   onSocket?: ((state: SocketState) => void) | undefined
+  /**
+   * Whether the next round (the head, and the logs of the blocks above the one being delivered) is read while the
+   * consumer processes the last block of a round (default true): the consumer's processing and the next block's reads
+   * overlap. false: the next round is read only when the consumer asks for the next event (then it sees everything
+   * mined meanwhile in one round: tests that count rounds of a parked consumer).
+   */
+  readAhead?: boolean | undefined
   /** Resume point persisted by the consumer; without it, the sync starts at `startBlock`. */
   resume?: SyncCheckpoint | undefined
   /** First block to process when there is no checkpoint (default: the current head). */
@@ -47,6 +54,16 @@ export interface RealtimeSyncOptions {
 interface Header {
   ref: BlockRef
   logsBloom: Hex | null
+}
+
+/** Blocks above our tip with their logs; 'moved': a block does not link; 'missing': the node could not serve one. */
+type Fetched = Array<{ block: BlockRef; logs: Log[] }> | 'moved' | 'missing'
+
+/** A round read ahead of the consumer: the head after `after`, and the range above `after` when the head is above it. */
+interface RoundRead {
+  after: BlockRef
+  head: Header
+  range?: { from: bigint; to: bigint; fetched: Fetched }
 }
 
 const sortLogs = (logs: readonly Log[]): Log[] => [...logs].sort((a, b) => (a.logIndex ?? 0) - (b.logIndex ?? 0))
@@ -81,6 +98,7 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
   let socketHealthy = false
   let socketEverDelivered = false
   const maxRangeBlocks = Math.max(1, options.maxRangeBlocks ?? SYNC_RANGE_BLOCKS)
+  const readAhead = options.readAhead ?? true
   const socketSilenceMs = options.socketSilenceMs ?? SOCKET_SILENCE_MS
   const socketConnectWarnMs = options.socketConnectWarnMs ?? SOCKET_CONNECT_WARN_MS
   const startedAt = Date.now()
@@ -192,6 +210,28 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
     return { finalized: before, unfinalized: [], history: [] }
   }
 
+  /**
+   * Waits for the next head: over the socket while it is up (no timer polling; the silence bound only detects a socket
+   * that died quietly), else the polling interval.
+   */
+  async function pause(): Promise<void> {
+    warnIfSocketNeverConnected()
+    const waitedOnSocket = socketHealthy
+    const woken = await sleepUntilWoken(waitedOnSocket ? socketSilenceMs : pollingIntervalMs)
+    if (waitedOnSocket && !woken && socketHealthy && !stopped) {
+      socketHealthy = false
+      logger.warn({ silentMs: socketSilenceMs }, 'realtime sync: no new head over the websocket for a while; polling until it delivers again')
+      options.onSocket?.('down')
+    }
+  }
+
+  async function readHead(): Promise<Header> {
+    const latest = await client.getBlock({ blockTag: 'latest' })
+    const head: Header = { ref: toBlockRef(latest), logsBloom: latest.logsBloom }
+    options.onHead?.(head.ref.number)
+    return head
+  }
+
   async function* stream(): AsyncGenerator<SyncEvent, void, undefined> {
     let state = await initialCheckpoint()
     const tip = () => state.unfinalized.at(-1) ?? state.finalized
@@ -200,6 +240,9 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
     const remembered = (): BlockRef[] => [...state.unfinalized].reverse().concat(state.finalized, state.history)
     // Set while the node's head is below our tip, so that is logged once per episode, not every poll.
     let behind: bigint | undefined
+    // The next round, read while the consumer processes the last block of this one (readRoundAfter).
+    let ahead: Promise<RoundRead | undefined> | undefined
+    let closed = false
 
     /** The newest remembered block the node still has; below the finalized block when the node lost more than that. */
     async function findAncestor(): Promise<BlockRef> {
@@ -248,7 +291,7 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
      * of that height; a log fetched by hash belongs to exactly that block). 'moved': a block does not link to the one
      * before it (or to our tip); 'missing': the node could not serve a block below its head.
      */
-    async function fetchRange(from: bigint, to: bigint, head: Header): Promise<Array<{ block: BlockRef; logs: Log[] }> | 'moved' | 'missing'> {
+    async function fetchRange(from: bigint, to: bigint, head: Header, after: Hash): Promise<Fetched> {
       const numbers: bigint[] = []
       for (let n = from; n <= to; n++) numbers.push(n)
       const lone = from === to && to === head.ref.number
@@ -258,7 +301,7 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
       ])
       if (headers.some((h) => h === undefined)) return 'missing'
       const chain = headers as Header[]
-      let parent = tip().hash
+      let parent = after
       for (const { ref } of chain) {
         if (ref.parentHash !== parent) return 'moved'
         parent = ref.hash
@@ -279,14 +322,34 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
     }
 
     async function* reconcile(): AsyncGenerator<SyncEvent, boolean, undefined> {
-      const latest = await client.getBlock({ blockTag: 'latest' })
-      const head: Header = { ref: toBlockRef(latest), logsBloom: latest.logsBloom }
-      options.onHead?.(head.ref.number)
-      return yield* follow(head)
+      return yield* follow(await readHead())
     }
 
-    /** Brings our tip to `headHeader`: a revert first where the chain disagrees, then its blocks in ranges. */
-    async function* follow(headHeader: Header): AsyncGenerator<SyncEvent, boolean, undefined> {
+    /**
+     * The next round, read while the consumer processes `after` (the last block delivered): waits for a new head as the
+     * idle loop does, reads it, and when it is above `after` reads the range above `after` too (linked to it). Nothing is
+     * decided here: the round is applied (delivered, or a reorg followed) only once the consumer asks for more, and only
+     * if `after` is still our tip. Undefined once stopped.
+     */
+    async function readRoundAfter(after: BlockRef): Promise<RoundRead | undefined> {
+      while (!stopped && !closed) {
+        await pause()
+        if (stopped || closed) return undefined
+        const head = await readHead()
+        if (head.ref.hash === after.hash) continue
+        if (head.ref.number <= after.number) return { after, head }
+        const from = after.number + 1n
+        const to = head.ref.number - from + 1n > BigInt(maxRangeBlocks) ? from + BigInt(maxRangeBlocks) - 1n : head.ref.number
+        return { after, head, range: { from, to, fetched: await fetchRange(from, to, head, after.hash) } }
+      }
+      return undefined
+    }
+
+    /**
+     * Brings our tip to `headHeader`: a revert first where the chain disagrees, then its blocks in ranges. `prefetched`:
+     * the first range above our tip, already read (and linked to our tip) by readRoundAfter.
+     */
+    async function* follow(headHeader: Header, prefetched?: RoundRead['range']): AsyncGenerator<SyncEvent, boolean, undefined> {
       const head = headHeader.ref
       if (head.hash === tip().hash) return false
       const current = tip()
@@ -311,7 +374,8 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
       while (tip().number < head.number && !stopped) {
         const from = tip().number + 1n
         const to = head.number - from + 1n > BigInt(maxRangeBlocks) ? from + BigInt(maxRangeBlocks) - 1n : head.number
-        const fetched = await fetchRange(from, to, headHeader)
+        const fetched = prefetched?.from === from && prefetched.to === to ? prefetched.fetched : await fetchRange(from, to, headHeader, tip().hash)
+        prefetched = undefined
         // A node that announces a head it cannot serve below it (an inconsistent load balancer): ask again next round.
         if (fetched === 'missing') return false
         if (fetched === 'moved') {
@@ -332,7 +396,12 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
             state.history = rememberFinalized(state.history, superseded, finalized.number)
           }
           blocksSinceStart++
-          yield { type: 'block', block, logs, head: head.number, checkpoint: snapshot() }
+          // The last block of the round: the next round is read while the consumer processes it (readRoundAfter).
+          if (readAhead && block.number === head.number && !stopped) {
+            ahead = readRoundAfter(block)
+            ahead.catch(() => undefined)
+          }
+          yield { type: 'block', block, logs, head: head.number, ...(block.number < head.number ? { headBlock: head } : {}), checkpoint: snapshot() }
           if (finalized) yield { type: 'finalize', block: finalized, checkpoint: snapshot() }
           if (stopped) return false
         }
@@ -341,23 +410,30 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
     }
 
     subscribe()
-    while (!stopped) {
-      try {
-        if (yield* reconcile()) continue
-      } catch (error) {
-        if (error instanceof PrebuyError) throw error
-        logger.warn({ err: error }, 'realtime sync: RPC failed, retrying')
+    try {
+      while (!stopped) {
+        try {
+          const pending = ahead
+          ahead = undefined
+          const read = pending && (await pending)
+          if (stopped) break
+          // A round read ahead is applied only on the tip it was read after (the same checks as a round read now).
+          if (read && read.after.hash === tip().hash) {
+            if (yield* follow(read.head, read.range)) continue
+          } else if (yield* reconcile()) continue
+        } catch (error) {
+          if (error instanceof PrebuyError) throw error
+          logger.warn({ err: error }, 'realtime sync: RPC failed, retrying')
+        }
+        if (stopped) break
+        // A round under way ahead waits for the next head itself.
+        if (ahead) continue
+        await pause()
       }
-      if (stopped) break
-      warnIfSocketNeverConnected()
-      // Socket up: wait for its next head, no timer polling (the silence bound only detects a socket that died quietly).
-      const waitedOnSocket = socketHealthy
-      const woken = await sleepUntilWoken(waitedOnSocket ? socketSilenceMs : pollingIntervalMs)
-      if (waitedOnSocket && !woken && socketHealthy && !stopped) {
-        socketHealthy = false
-        logger.warn({ silentMs: socketSilenceMs }, 'realtime sync: no new head over the websocket for a while; polling until it delivers again')
-        options.onSocket?.('down')
-      }
+    } finally {
+      // An abandoned stream (the consumer stopped pulling for good) ends its read ahead.
+      closed = true
+      notify()
     }
   }
 

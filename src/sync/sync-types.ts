@@ -36,6 +36,11 @@ export interface BlockEvent {
    * delivered (the sync is catching up): a consumer may skip work whose only use is the next block (price ticks).
    */
   head?: bigint
+  /**
+   * The header of that head when it is above this block: what a consumer prices at when it acts on this block's news
+   * without waiting for the head to be delivered (the indexer's launch tick ahead, docs/execution.md §2).
+   */
+  headBlock?: BlockRef
   /** State after this event: persist it with the consumer's writes for the block. */
   checkpoint: SyncCheckpoint
 }

@@ -2,8 +2,8 @@
  * Launch latency benchmark (a module of `npm run bench`, `--only latency`), issue 23 item 3:
  * `launches` per launchpad (clanker, clanker_v5, doppler, zora; 20 by default) on one devnet whose daemon reads and
  * sends through the RPC fault proxy with `latencyMs` (50 by default) added to every request, blocks mined every 200 ms
- * of wall time (Base since Denim) by a block clock. For each launch: the blocks from the first eligible block (the one
- * after the launch block: our buys react to the launch log, and the devnet launches here are ungated) to the block of
+ * of wall time (Base since Denim) by a block clock. For each launch: the blocks from the first eligible block (the first
+ * after the launch block whose buy the pool's gate allows: firstEligibleBlock) to the block of
  * its first fill, and the time from the launch log's arrival to the first transaction sent. Target: the first fill in
  * the first eligible block in at least 19 of 20 launches on each launchpad.
  */
@@ -18,6 +18,10 @@ import { readStablecoinAllowances } from '../../src/chain/read-stablecoin-allowa
 import { startFaultProxy } from '../faults/rpc-fault-proxy.ts'
 import { startFlowHarness, type Buyer } from '../executor/flow-harness.ts'
 import type { BenchModule } from './bench-module.ts'
+import { createLaunchpadAdapters, devnetAdapterOptions } from '../../src/launchpads/create-adapters.ts'
+import type { LaunchpadAdapter } from '../../src/launchpads/launchpad-adapter.ts'
+import type { LaunchRecord } from '../../src/journal/journal-records.ts'
+import { type FeeSchedule, feeAt } from '../../src/pricing/fee-schedule.ts'
 
 const round = (value: number): number => Math.round(value * 100) / 100
 /** The value at quantile q (0-1) of the sorted values: nearest rank. */
@@ -38,8 +42,17 @@ const launchShape = (launchpad: Launchpad): Partial<LaunchTokenOptions> =>
 export interface LatencyLaunch {
   launchpad: Launchpad
   launchBlock: number
-  /** First fill's block minus the first eligible block (launch + 1); null: no fill within the deadline. */
+  /**
+   * The first block after the launch whose plain buy the pool's gate allows, minus the launch block (1: ungated): the
+   * launch's fee schedule as of the block before, read as the indexer reads it (refreshFeeSchedule), evaluated for
+   * that block's number and time (feeAt's swapsAllowed). Clanker v4's MEV module (SniperAuctionV2 on the devnet) gates
+   * its first blocks. Null: not within the blocks looked at (up to the first fill, or 50).
+   */
+  firstEligibleAfterLaunch: number | null
+  /** First fill's block minus that first eligible block; null: no fill within the deadline (or no eligible block found). */
   blocksAfterFirstEligible: number | null
+  /** First fill's block minus (launch + 1), as runs before 2026-11-26 15:00 UTC reported it (it counts a gate's blocks as ours). */
+  blocksAfterLaunchPlusOne: number | null
   /** Wall time from the launch block being seen mined (the bench polls the node directly) to the indexer's arrival. */
   launchMinedToLogArrivalMs: number | null
   launchLogToFirstTxMs: number | null
@@ -98,6 +111,7 @@ export async function benchLatencyLaunches(options: {
     ...(options.batch ? { batchBuyer: true } : {}),
   })
   const clock = { stop: false, done: Promise.resolve() }
+  const adapters = createLaunchpadAdapters(devnetAdapterOptions(h.chain.addresses, h.launchpads))
   try {
     // Buyers: funded once (plenty for every launch), each with an order on every project.
     const buyers: Buyer[] = []
@@ -203,11 +217,17 @@ export async function benchLatencyLaunches(options: {
       const txHashes = [...new Set(fills.map((o) => o.execution!.txHash as Hex))]
       const txs = await Promise.all(txHashes.map((tx) => Promise.all([h.client.getTransactionReceipt({ hash: tx }), h.client.getTransaction({ hash: tx })])))
       const firstBlock = txs.length === 0 ? undefined : txs.map(([r]) => r.blockNumber).reduce((a, b) => (a < b ? a : b))
+      const launch = await h.journal.getLaunchBySlug(project.slug)
+      const eligible = launch
+        ? await firstEligibleBlock(h.client, adapters[project.launchpad], launch, receipt.blockNumber, firstBlock ?? receipt.blockNumber + 50n)
+        : null
       const after = arrival === undefined ? [] : sends.map((t) => t - arrival!)
       results.push({
         launchpad: project.launchpad,
         launchBlock: Number(receipt.blockNumber),
-        blocksAfterFirstEligible: firstBlock === undefined ? null : Number(firstBlock - (receipt.blockNumber + 1n)),
+        firstEligibleAfterLaunch: eligible === null ? null : Number(eligible - receipt.blockNumber),
+        blocksAfterFirstEligible: firstBlock === undefined || eligible === null ? null : Number(firstBlock - eligible),
+        blocksAfterLaunchPlusOne: firstBlock === undefined ? null : Number(firstBlock - (receipt.blockNumber + 1n)),
         launchMinedToLogArrivalMs: arrival === undefined ? null : round(arrival - minedSeenAt),
         launchLogToFirstTxMs: after.length > 0 ? round(Math.min(...after)) : null,
         launchLogToLastTxMs: after.length > 0 ? round(Math.max(...after)) : null,
@@ -272,7 +292,8 @@ export async function benchLatencyLaunches(options: {
       proxyRequests: proxy.counts().requests,
       launches: results,
       note:
-        'first eligible block = the launch block + 1 (the devnet launches here are ungated: Clanker v5 with its sniper fee off); ' +
+        'first eligible block = the first block after the launch whose plain buy the pool gate allows (the fee schedule as of the block before, feeAt swapsAllowed: ' +
+        'Clanker v4 SniperAuctionV2 gates its first blocks; the others are ungated here, Clanker v5 with its sniper fee off); blocksAfterLaunchPlusOne as before; ' +
         'blocks mined every 200 ms of wall time by a timer on the shared 2-core machine (its jitter included); ' +
         'the daemon reads (indexer, executor) and sends (wallet service) through the fault proxy, which adds the latency to every answer.',
     }
@@ -282,6 +303,26 @@ export async function benchLatencyLaunches(options: {
     await h.stop()
     await proxy.close()
   }
+}
+
+/**
+ * The first block after `launchBlock` (up to `limit`) in which the pool's gate allows a plain buy, as the executor knows
+ * it: the launch's schedule as of the block before (refreshFeeSchedule where the schedule follows chain state, as the
+ * indexer reads it before pricing the next block), feeAt for the block's number and timestamp. Null: none up to limit.
+ */
+export async function firstEligibleBlock(
+  client: PublicClient,
+  adapter: LaunchpadAdapter,
+  launch: LaunchRecord,
+  launchBlock: bigint,
+  limit: bigint,
+): Promise<bigint | null> {
+  for (let n = launchBlock + 1n; n <= limit; n++) {
+    const [before, block] = await Promise.all([client.getBlock({ blockNumber: n - 1n }), client.getBlock({ blockNumber: n })])
+    const schedule = adapter.refreshFeeSchedule ? await adapter.refreshFeeSchedule(client, launch, before) : launch.feeSchedule
+    if (feeAt(schedule as FeeSchedule, { number: n, timestamp: Number(block.timestamp) }).swapsAllowed) return n
+  }
+  return null
 }
 
 /** BENCH_LATENCY_LAUNCHES launches per launchpad (default 20); BENCH_LATENCY_MS injected (default 50). */

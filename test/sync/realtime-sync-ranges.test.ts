@@ -67,8 +67,9 @@ async function mineWithLogs(count: number, withLog: readonly number[]): Promise<
   return emitters
 }
 
-function start(options: { startBlock: bigint; addresses?: Address[]; maxRangeBlocks?: number }) {
+function start(options: { startBlock: bigint; addresses?: Address[]; maxRangeBlocks?: number; readAhead?: boolean }) {
   const sync = createRealtimeSync({
+    readAhead: options.readAhead,
     client: createPublicClient({ chain: foundry, transport: http(proxy.url) }) as PublicClient,
     confirmations: 8,
     pollingIntervalMs: 30,
@@ -87,7 +88,8 @@ describe('realtime sync catching up in ranges', () => {
     // The watched contracts are those created in the catch-up range below (their addresses follow from the nonce).
     const nonce = await client.getTransactionCount({ address: SENDER, blockTag: 'pending' })
     const watched = [0, 1, 2].map((i) => getContractAddress({ from: SENDER, nonce: BigInt(nonce + i) }))
-    const iterator = start({ startBlock: first, addresses: watched })
+    // No read ahead: the next round is read only when the consumer pulls, so it sees the whole range at once.
+    const iterator = start({ startBlock: first, addresses: watched, readAhead: false })
     await testClient.mine({ blocks: 1 })
     await pullUntil(iterator, first)
 
@@ -123,7 +125,7 @@ describe('realtime sync catching up in ranges', () => {
     const nonce = await client.getTransactionCount({ address: SENDER, blockTag: 'pending' })
     // One watched emitter (block 5) and two logs of contracts we do not watch (blocks 2 and 12).
     const watched = getContractAddress({ from: SENDER, nonce: BigInt(nonce + 1) })
-    const iterator = start({ startBlock: first, addresses: [watched], maxRangeBlocks: 10 })
+    const iterator = start({ startBlock: first, addresses: [watched], maxRangeBlocks: 10, readAhead: false })
     await testClient.mine({ blocks: 1 })
     await pullUntil(iterator, first)
 

@@ -75,6 +75,13 @@ export interface PriceTick {
   logIndex: number
   sqrtPriceX96: string
   liquidity: string
+  /**
+   * The block whose end state `sqrtPriceX96`, `liquidity` and `pairedUsdAtoms` are, when older than `blockNumber`: a
+   * launch ticked ahead from a block the indexer read behind the head (docs/execution.md §2, "Ticks when behind"),
+   * priced in the head block's context with the newest state the indexer holds; the executor's quote reads the pool at
+   * `blockNumber`. Absent: `blockNumber`.
+   */
+  stateBlock?: string
   /** Stablecoin atoms per 10^18 smallest units of the paired asset (1 ETH or WETH), for display. */
   pairedUsdAtoms: string
   /** Timestamp (s) a swap in the next block is expected to carry. */
