@@ -98,6 +98,28 @@ type TickRequest = Pick<TickInput, 'launch' | 'reason' | 'pool' | 'logIndex'>
 /** A tick, or undefined for a block the chain is already past (the pool is then owed a tick at the newest block). */
 type Price = (request: TickRequest) => Promise<PricedTick | undefined>
 
+/** A launched pool ticked less than a heartbeat ago: no block tick is due for it on that ground. */
+const quietSince = (lastTick: bigint, blockNumber: bigint, heartbeatBlocks: number): boolean => blockNumber - lastTick < BigInt(heartbeatBlocks)
+
+/** Why the block's ETH price is not its spot: eligibility got the safe side (src/pricing/eth-usd-band.ts). */
+function outOfBandWarning(deps: Pick<ChainIndexerDeps, 'chain' | 'log' | 'onEthUsdOutOfBand'>): Parameters<typeof createPairedPrices>[2] {
+  const key = deps.chain.key
+  return (outcome, blockNumber) => {
+    deps.onEthUsdOutOfBand?.(key)
+    deps.log.warn(
+      {
+        chain: key,
+        block: blockNumber,
+        deviationBps: outcome.deviationBps,
+        spot: toNumber(outcome.spot),
+        twap: toNumber(outcome.twap),
+        used: toNumber(outcome.price),
+      },
+      'ETH/USD spot outside its TWAP band: pricing at the safe side',
+    )
+  }
+}
+
 /** The indexer's work on one chain: deciding what each block and reorg means, and recording it. */
 export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainIndexer> {
   const { store, journal, chain, client, log, now, stage } = deps
@@ -116,21 +138,7 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
     now,
     blockSeconds: deps.blockTimeSeconds,
   })
-  const pairedPrices = await createPairedPrices(chain, client, (outcome, blockNumber) => {
-    // Why the block's ETH price is not its spot: eligibility got the safe side (src/pricing/eth-usd-band.ts).
-    deps.onEthUsdOutOfBand?.(key)
-    log.warn(
-      {
-        chain: key,
-        block: blockNumber,
-        deviationBps: outcome.deviationBps,
-        spot: toNumber(outcome.spot),
-        twap: toNumber(outcome.twap),
-        used: toNumber(outcome.price),
-      },
-      'ETH/USD spot outside its TWAP band: pricing at the safe side',
-    )
-  })
+  const pairedPrices = await createPairedPrices(chain, client, outOfBandWarning(deps))
   const poolManager = deps.adapters[0]?.poolManager ?? chain.addresses.poolManager
   const launchAddresses = deps.adapters.map((a) => a.launchEvent.address)
   const migrations = createLaunchMigrations({ client, poolManager, stateView: chain.addresses.stateView })
@@ -203,7 +211,8 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
    * Ticks of pools no swap priced in this block: a launch tick for each new launch, and a block tick for each launched
    * pool while its fee decays, on the first block after a (re)start (orders placed or patched while we were down are
    * evaluated without waiting for a swap), and at a heartbeat every `heartbeatBlocks` (an order patched after the
-   * launch fee reached its floor is evaluated even in a quiet pool), and when the executor asked one (deps.requested).
+   * launch fee reached its floor is evaluated even in a quiet pool), and when the executor asked one (deps.requested; a
+   * request is taken by the tick it makes: in a block the chain is past, `priced` owes that to the next head block).
    */
   async function quietTicks(event: BlockEvent, launches: readonly LaunchRecord[], swapped: ReadonlySet<string>, priced: Price) {
     const { block } = event
@@ -215,10 +224,9 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
     }
     for (const [poolId, pool] of pools) {
       if (swapped.has(poolId) || launches.includes(pool.launch) || BigInt(pool.launch.blockNumber) > block.number) continue
-      const quiet = block.number - pool.lastTick < BigInt(deps.heartbeatBlocks)
-      // A request is taken by the tick it makes (in a block the chain is past, `priced` owes that to the next head block).
       const asked = deps.requested?.delete(pool.launch.slug) === true
-      if (primed && quiet && !asked && !owed.has(poolId) && !needsBlockTicks(pool.launch, block, deps.blockTimeSeconds)) continue
+      const due = !primed || asked || owed.has(poolId) || !quietSince(pool.lastTick, block.number, deps.heartbeatBlocks)
+      if (!due && !needsBlockTicks(pool.launch, block, deps.blockTimeSeconds)) continue
       await tickOf({ launch: pool.launch, reason: owedLaunches.has(poolId) ? 'launch' : 'block', pool: pool.state, logIndex: -1 })
     }
     return ticks
