@@ -90,6 +90,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
         ctx.warm.reset(signal.chain)
         deps.wallets.forgetAhead?.(signal.chain)
         approvals?.forget(signal.chain)
+        ctx.warmAllowances?.forget(signal.chain)
         inBackground(revalidateFillsUntilDone(ctx, signal.chain, signal.ancestor), (error) =>
           ctx.log.error({ err: error, chain: signal.chain }, 'revalidating fills failed'),
         )
