@@ -116,7 +116,7 @@ export function createLaunchReadiness(ctx: LaunchReadinessContext, approvals?: B
   function readAllowancesAhead(chain: ChainKey, blockNumber: bigint, wallets: Address[]): void {
     const spender = ctx.batchBuyers?.[chain]
     if (!spender || !ctx.warmAllowances || wallets.length === 0) return
-    ctx.warmAllowances.at(chain, spender, wallets, blockNumber).catch((error: unknown) => {
+    ctx.warmAllowances.ahead(chain, spender, wallets, blockNumber).catch((error: unknown) => {
       log.debug({ err: error, chain }, 'reading allowances ahead failed; the launch tick reads them')
     })
   }

@@ -29,6 +29,11 @@ export interface WarmAllowances {
    * (ready-ahead.ts, on every processed block) leaves the launch tick one getLogs instead of a 5,000-call multicall.
    */
   at(chain: ChainKey, spender: Address, wallets: readonly Address[], blockNumber: bigint): Promise<Map<string, bigint>>
+  /**
+   * Reads ahead: as `at`, but nothing when the snapshot is already at a later block (a launch tick got there first:
+   * reading every wallet again at an older block would only cost the node and the event loop).
+   */
+  ahead(chain: ChainKey, spender: Address, wallets: readonly Address[], blockNumber: bigint): Promise<void>
   /** Forgets the chain's snapshots (a reorg: the carried blocks may be gone). */
   forget(chain: ChainKey): void
 }
@@ -45,8 +50,16 @@ export function createWarmAllowances(deps: WarmAllowancesDeps): WarmAllowances {
   const queues = new Map<string, Promise<unknown>>()
   const keyOf = (chain: ChainKey, spender: Address) => `${chain}!${spender.toLowerCase()}`
 
-  async function step(key: string, chain: ChainKey, spender: Address, wallets: readonly Address[], block: bigint): Promise<Map<string, bigint>> {
+  async function step(
+    key: string,
+    chain: ChainKey,
+    spender: Address,
+    wallets: readonly Address[],
+    block: bigint,
+    onlyForward: boolean,
+  ): Promise<Map<string, bigint>> {
     let snapshot = snapshots.get(key)
+    if (onlyForward && snapshot && snapshot.block > block) return snapshot.values
     if (!snapshot || block < snapshot.block || block - snapshot.block > MAX_CARRIED_BLOCKS) {
       snapshot = { block, values: new Map() }
     } else if (block > snapshot.block) {
@@ -69,17 +82,22 @@ export function createWarmAllowances(deps: WarmAllowancesDeps): WarmAllowances {
     return snapshot.values
   }
 
+  function queued(chain: ChainKey, spender: Address, wallets: readonly Address[], blockNumber: bigint, onlyForward: boolean) {
+    const key = keyOf(chain, spender)
+    const previous = queues.get(key) ?? Promise.resolve()
+    const run = previous.catch(() => undefined).then(() => step(key, chain, spender, wallets, blockNumber, onlyForward))
+    const tail = run.catch(() => undefined)
+    queues.set(key, tail)
+    tail.then(() => {
+      if (queues.get(key) === tail) queues.delete(key)
+    })
+    return run
+  }
+
   return {
-    at(chain, spender, wallets, blockNumber) {
-      const key = keyOf(chain, spender)
-      const previous = queues.get(key) ?? Promise.resolve()
-      const run = previous.catch(() => undefined).then(() => step(key, chain, spender, wallets, blockNumber))
-      const tail = run.catch(() => undefined)
-      queues.set(key, tail)
-      tail.then(() => {
-        if (queues.get(key) === tail) queues.delete(key)
-      })
-      return run
+    at: (chain, spender, wallets, blockNumber) => queued(chain, spender, wallets, blockNumber, false),
+    async ahead(chain, spender, wallets, blockNumber) {
+      await queued(chain, spender, wallets, blockNumber, true)
     },
     forget(chain) {
       for (const key of [...snapshots.keys()]) if (key.startsWith(`${chain}!`)) snapshots.delete(key)

@@ -112,6 +112,21 @@ describe('createWarmAllowances', () => {
     expect(chain.logQueries).toEqual([[4n, 4n]])
   })
 
+  it('a read ahead at an older block than the snapshot reads nothing; at a newer one it carries the snapshot forward', async () => {
+    const chain = fakeChain()
+    chain.mine(7n, [[wallets[0]!, 2n]])
+    chain.mine(8n)
+    const warm = createWarmAllowances(chain.deps)
+    await warm.at('base', SPENDER, wallets, 8n)
+    await warm.ahead('base', SPENDER, wallets, 7n)
+    expect(chain.reads.map((r) => r.block)).toEqual([8n])
+    chain.mine(9n)
+    await warm.ahead('base', SPENDER, wallets, 9n)
+    expect(chain.logQueries).toEqual([[9n, 9n]])
+    expect((await warm.at('base', SPENDER, wallets, 9n)).get(wallets[0]!.toLowerCase())).toBe(2n)
+    expect(chain.reads.map((r) => r.block)).toEqual([8n])
+  })
+
   it('a failed read rejects its caller and leaves the next call to read again', async () => {
     const chain = fakeChain()
     chain.mine(2n, [[wallets[0]!, 3n]])
