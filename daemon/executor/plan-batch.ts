@@ -28,7 +28,7 @@ export type BatchPlannerContext = Pick<
   ExecutorContext,
   'batchBuyers' | 'wallets' | 'chains' | 'batchReads' | 'batchJournal' | 'quotes' | 'orders' | 'policy' | 'log' | 'now'
 > &
-  Partial<Pick<ExecutorContext, 'batchOperators' | 'splitReads' | 'maxBuyersPerTransaction' | 'warmAllowances'>>
+  Partial<Pick<ExecutorContext, 'batchOperators' | 'splitReads' | 'maxBuyersPerTransaction' | 'warmAllowances' | 'stage'>>
 
 export interface BatchPlanner {
   /**
@@ -162,6 +162,7 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
         buys.map((b) => b.candidate.wallet),
         tick.blockNumber,
       )
+      ctx.stage?.('executor.batchAllowances')
       const approved = (b: BuyToSubmit) => (allowances.get(b.candidate.wallet.toLowerCase()) ?? 0n) >= b.spendAtoms
       const batchable = buys.filter(approved)
       const perBuyer = buys.filter((b) => !approved(b))
@@ -184,6 +185,7 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
         batchable.map((b) => b.candidate.order.keyId),
         operators ? perTransaction * MAX_COLLECTS_PER_BATCH : perTransaction,
       )
+      ctx.stage?.('executor.batchClearing')
       if (clearing.included.length === 0)
         ctx.log.info({ slug: launch.slug, block: tick.blockNumber, excluded: clearing.excluded.length }, 'batch cleared empty')
       const sequence = await nextSequence(launch)
