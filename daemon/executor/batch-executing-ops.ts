@@ -65,11 +65,13 @@ export function batchExecutingOps(
     lowestLimitFdv: lowest === null ? null : lowest.toString(),
     at,
   }
+  // By keyId, not a find per order: 5,000 included orders made that 12.5 million comparisons in the launch tick.
+  const rankOf = new Map(included.map((e) => [e.keyId, e.rank]))
   for (const [i, buy] of buys.entries()) {
     const { order } = buy.candidate
     if (!still.has(order.keyId)) continue
     const entry = inFlightEntry(ctx, launch, tick, buy, at, record.batchId)
-    const rank = included.find((e) => e.keyId === order.keyId)?.rank ?? buy.rank
+    const rank = rankOf.get(order.keyId) ?? buy.rank
     const event = { spendAtoms: entry.spendAtoms, reason: `batch ${record.batchId} rank ${rank}`, blockNumber: entry.fromBlock }
     ops.push(...transitionOps(ctx, current[i]!, 'executing', at, event, followers.get(order.keyId) ?? 0))
     ops.push(ctx.journal.putInFlight(entry))

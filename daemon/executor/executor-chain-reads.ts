@@ -11,8 +11,11 @@ const TRANSFER = parseAbiItem('event Transfer(address indexed from, address inde
 export interface ExecutorChainReads {
   /** Stablecoin balances of the wallets (at a block; default latest), by lower-cased address. */
   balances(chain: ChainKey, wallets: readonly Address[], blockNumber?: bigint): Promise<Map<string, bigint>>
-  /** Lower-cased addresses whose stablecoin balance may have changed in this block (the token's Transfer logs). */
-  changedWallets(chain: ChainKey, blockNumber: bigint): Promise<ReadonlySet<string>>
+  /**
+   * Lower-cased addresses whose stablecoin balance may have changed in this block, or in blocks [fromBlock,
+   * blockNumber] when given (the token's Transfer logs).
+   */
+  changedWallets(chain: ChainKey, blockNumber: bigint, fromBlock?: bigint): Promise<ReadonlySet<string>>
   /**
    * The chain's answer to "did this order buy?": the router's executed flag and its PrebuyBuy log, searched from
    * `fromBlock`; undefined when it did not buy.
@@ -40,8 +43,8 @@ export function createExecutorChainReads(deps: {
       const { multicall3, stablecoin } = chains[chain].addresses
       return readStablecoinBalances(clients[chain], multicall3, stablecoin, wallets, blockNumber)
     },
-    async changedWallets(chain, blockNumber) {
-      const logs = await clients[chain].getLogs({ address: chains[chain].addresses.stablecoin, event: TRANSFER, fromBlock: blockNumber, toBlock: blockNumber })
+    async changedWallets(chain, blockNumber, fromBlock = blockNumber) {
+      const logs = await clients[chain].getLogs({ address: chains[chain].addresses.stablecoin, event: TRANSFER, fromBlock, toBlock: blockNumber })
       stage('warm.transferLogs')
       const out = new Set<string>()
       for (const entry of logs) {

@@ -1,3 +1,4 @@
+import { allowanceChangesReader, createWarmAllowances, type WarmAllowances } from './warm-allowances.ts'
 import type { Address, PublicClient } from 'viem'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
 import { createKeyedMutex } from '../../src/common/keyed-mutex.ts'
@@ -119,6 +120,8 @@ export interface ExecutorContext {
   reads: ExecutorChainReads
   /** The batch path's chain reads (allowances, batches(batchId), BatchExecuted). */
   batchReads: BatchChainReads
+  /** Allowances to the batch buyer carried from block to block, read ahead of launches (warm-allowances.ts). */
+  warmAllowances?: WarmAllowances
   /** The batches journaled (the one write path of a batch record). */
   batchJournal: BatchJournal
   /** The sender accounts as batch operators: whether a chain's batches may go out from the pool (batch-operators.ts). */
@@ -189,6 +192,7 @@ export function createExecutorContext(deps: ExecutorDeps, stopped: () => boolean
       }),
     ]),
   )
+  const batchReads = createBatchChainReads({ chains: deps.chains, clients: deps.clients })
   const quotes = createTickQuotes({
     quoters,
     log,
@@ -213,7 +217,11 @@ export function createExecutorContext(deps: ExecutorDeps, stopped: () => boolean
     log,
     stage,
     reads,
-    batchReads: createBatchChainReads({ chains: deps.chains, clients: deps.clients }),
+    batchReads,
+    warmAllowances: createWarmAllowances({
+      read: (chain, spender, wallets, block) => batchReads.allowances(chain, spender, wallets, block),
+      changedOwners: allowanceChangesReader({ chains: deps.chains, clients: deps.clients }),
+    }),
     batchJournal: createBatchJournal(store),
     batchOperators: createBatchOperators({ clients: deps.clients, batchBuyers: deps.batchBuyers ?? {}, wallets: deps.wallets, log }),
     withChainLock: (chain, fn) => chainLocks.run(chain, fn),

@@ -28,7 +28,7 @@ export type BatchPlannerContext = Pick<
   ExecutorContext,
   'batchBuyers' | 'wallets' | 'chains' | 'batchReads' | 'batchJournal' | 'quotes' | 'orders' | 'policy' | 'log' | 'now'
 > &
-  Partial<Pick<ExecutorContext, 'batchOperators' | 'splitReads' | 'maxBuyersPerTransaction'>>
+  Partial<Pick<ExecutorContext, 'batchOperators' | 'splitReads' | 'maxBuyersPerTransaction' | 'warmAllowances' | 'stage'>>
 
 export interface BatchPlanner {
   /**
@@ -51,6 +51,8 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
   const sequences = new Map<string, number>()
 
   async function allowancesAt(chain: ChainKey, spender: Address, wallets: readonly Address[], block: string): Promise<Map<string, bigint>> {
+    // Carried from the blocks before (read ahead of the launch): only the wallets the logs say changed are read.
+    if (ctx.warmAllowances) return ctx.warmAllowances.at(chain, spender, wallets, BigInt(block))
     const cached = allowanceEntry(chain, block)
     // A prefetch of this block still reading: its answers first, then only what it did not cover.
     await Promise.allSettled(cached.reading)
@@ -137,6 +139,10 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
     prefetchAllowances(tick, launch, wallets) {
       const batchBuyer = ctx.batchBuyers[launch.chain]
       if (!batchBuyer || !ctx.wallets.operatorAddress?.(launch.chain) || !ctx.wallets.sendCall || wallets.length === 0) return
+      if (ctx.warmAllowances) {
+        ctx.warmAllowances.at(launch.chain, batchBuyer, wallets, BigInt(tick.blockNumber)).catch(() => undefined)
+        return
+      }
       const cached = allowanceEntry(launch.chain, tick.blockNumber)
       const missing = [...new Set(wallets.map((w) => w.toLowerCase()))].filter((w) => !cached.values.has(w)) as Address[]
       if (missing.length === 0) return
@@ -156,6 +162,7 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
         buys.map((b) => b.candidate.wallet),
         tick.blockNumber,
       )
+      ctx.stage?.('executor.batchAllowances')
       const approved = (b: BuyToSubmit) => (allowances.get(b.candidate.wallet.toLowerCase()) ?? 0n) >= b.spendAtoms
       const batchable = buys.filter(approved)
       const perBuyer = buys.filter((b) => !approved(b))
@@ -178,6 +185,7 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
         batchable.map((b) => b.candidate.order.keyId),
         operators ? perTransaction * MAX_COLLECTS_PER_BATCH : perTransaction,
       )
+      ctx.stage?.('executor.batchClearing')
       if (clearing.included.length === 0)
         ctx.log.info({ slug: launch.slug, block: tick.blockNumber, excluded: clearing.excluded.length }, 'batch cleared empty')
       const sequence = await nextSequence(launch)

@@ -90,6 +90,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
         ctx.warm.reset(signal.chain)
         deps.wallets.forgetAhead?.(signal.chain)
         approvals?.forget(signal.chain)
+        ctx.warmAllowances?.forget(signal.chain)
         inBackground(
           // Orders put back to active buy on the next block, not at a quiet pool's heartbeat: their tick is asked of
           // the indexer only now, after the undo is written (a tick it owed by itself could come first, while the

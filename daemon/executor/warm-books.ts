@@ -42,6 +42,9 @@ export function withBalances(
   return out
 }
 
+/** Blocks a refresh carries balances over by the Transfer logs; a larger gap reads every balance again. */
+export const MAX_CARRIED_BALANCE_BLOCKS = 64n
+
 export interface WarmBooksDeps {
   store: Store
   /** The projects to keep warm on a chain: registered ones waiting to launch, and launched ones being ticked. */
@@ -51,11 +54,12 @@ export interface WarmBooksDeps {
   /** Stablecoin balances of the wallets at a block, by lower-cased address. */
   readBalances(chain: ChainKey, wallets: readonly Address[], blockNumber: bigint): Promise<Map<string, bigint>>
   /**
-   * Lower-cased addresses whose stablecoin balance may have changed in this block (the token's Transfer logs). When
-   * given, a refresh following the previous block's re-reads only those wallets (and ones it never read): one small
-   * log query instead of a balance read of every wallet, which would compete with the indexer's launch reads.
+   * Lower-cased addresses whose stablecoin balance may have changed in this block, or in [fromBlock, blockNumber]
+   * (the token's Transfer logs). When given, a refresh following an earlier one (at most MAX_CARRIED_BALANCE_BLOCKS
+   * back) re-reads only those wallets (and ones it never read): one small log query instead of a balance read of every
+   * wallet, which would compete with the indexer's launch reads.
    */
-  changedWallets?(chain: ChainKey, blockNumber: bigint): Promise<ReadonlySet<string>>
+  changedWallets?(chain: ChainKey, blockNumber: bigint, fromBlock?: bigint): Promise<ReadonlySet<string>>
   onError?: (error: unknown) => void
   /**
    * After an order or user write touching a warm project, its orders are reloaded this much later (debounced, default
@@ -199,9 +203,13 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
       const wallets = [...new Set(loaded.flat().map((o) => o.wallet))]
       const serial = ++serials
       if (wallets.length === 0) return { orders, balances: new Map<string, bigint>(), state: { serial } }
-      const known = before !== undefined && previous!.block === block - 1n && deps.changedWallets ? before.balances : undefined
+      // Carried over the blocks since the previous refresh, not only from the block before: a block arriving while a
+      // refresh runs skips the refreshes between (pump), and re-reading every balance then put a 5,000-wallet multicall
+      // right after a launch (the split bench's profile, 2026-11-26); the Transfer logs of the gap say who changed.
+      const gap = before !== undefined ? block - previous!.block : 0n
+      const known = before !== undefined && gap >= 1n && gap <= MAX_CARRIED_BALANCE_BLOCKS && deps.changedWallets ? before.balances : undefined
       if (!known) return { orders, balances: await deps.readBalances(chain, wallets, block), state: { serial } }
-      const changed = await deps.changedWallets!(chain, block)
+      const changed = await deps.changedWallets!(chain, block, previous!.block + 1n)
       const stale = wallets.filter((w) => changed.has(w.toLowerCase()) || !known.has(w.toLowerCase()))
       const balances = new Map(known)
       if (stale.length > 0) for (const [w, v] of await deps.readBalances(chain, stale, block)) balances.set(w, v)

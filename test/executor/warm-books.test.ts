@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createWarmBooks, type LoadedOrder } from '../../daemon/executor/warm-books.ts'
+import { createWarmBooks, type LoadedOrder, MAX_CARRIED_BALANCE_BLOCKS } from '../../daemon/executor/warm-books.ts'
 import type { OrderRecord } from '../../src/domain/records.ts'
 import { orderKey } from '../../src/store/order-index.ts'
 import { del, openStore, put, type Store } from '../../src/store/open-store.ts'
@@ -70,6 +70,7 @@ describe('warm books (pre-launch orders and balances kept ready for the launch t
       [wallet(32).toLowerCase(), 20n],
     ])
     const reads: string[][] = []
+    const ranges: Array<[bigint, bigint]> = []
     let transferred = new Set<string>()
     const warm = createWarmBooks({
       store,
@@ -79,7 +80,10 @@ describe('warm books (pre-launch orders and balances kept ready for the launch t
         reads.push(wallets.map((w) => w.toLowerCase()))
         return new Map(wallets.map((w) => [w.toLowerCase(), chain.get(w.toLowerCase()) ?? 0n]))
       },
-      changedWallets: async () => transferred,
+      changedWallets: async (_chain, block, from = block) => {
+        ranges.push([from, block])
+        return transferred
+      },
     })
     try {
       warm.refresh('base', 10n)
@@ -105,14 +109,26 @@ describe('warm books (pre-launch orders and balances kept ready for the launch t
       warm.refresh('base', 12n)
       expect((await warm.take('base', slug, 12n))?.balances.get(wallet(31).toLowerCase())).toBe(1n)
       expect(reads.length).toBe(count)
-      // A gap (block 14 after 12) reads every wallet again; so does the first block after a reorg.
+      // A gap (block 14 after 12: a refresh skipped while one ran) is carried over the Transfer logs of blocks 13-14,
+      // asked in one query; only the wallet they name is read.
+      chain.set(wallet(32).toLowerCase(), 7n)
+      transferred = new Set([wallet(32).toLowerCase()])
       warm.refresh('base', 14n)
-      expect((await warm.take('base', slug, 14n))?.state?.since).toBeUndefined()
+      const carried = await warm.take('base', slug, 14n)
+      expect(ranges.at(-1)).toEqual([13n, 14n])
+      expect(reads.at(-1)).toEqual([wallet(32).toLowerCase()])
+      expect(carried?.balances.get(wallet(32).toLowerCase())).toBe(7n)
+      expect(carried?.balances.get(wallet(31).toLowerCase())).toBe(1n)
+      expect(carried?.state?.since?.changed).toEqual(transferred)
+      // A gap beyond MAX_CARRIED_BALANCE_BLOCKS reads every wallet again; so does the first block after a reorg.
+      const far = 14n + MAX_CARRIED_BALANCE_BLOCKS + 1n
+      warm.refresh('base', far)
+      expect((await warm.take('base', slug, far))?.state?.since).toBeUndefined()
       expect(reads.at(-1)?.length).toBe(2)
       warm.reset('base')
-      expect(await warm.take('base', slug, 14n)).toBeUndefined()
-      warm.refresh('base', 15n)
-      expect((await warm.take('base', slug, 15n))?.state?.since).toBeUndefined()
+      expect(await warm.take('base', slug, far)).toBeUndefined()
+      warm.refresh('base', far + 1n)
+      expect((await warm.take('base', slug, far + 1n))?.state?.since).toBeUndefined()
       expect(reads.at(-1)?.length).toBe(2)
     } finally {
       warm.stop()

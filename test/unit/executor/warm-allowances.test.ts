@@ -1,0 +1,147 @@
+import { type Address, getAddress } from 'viem'
+import { describe, expect, it } from 'vitest'
+import { createWarmAllowances, MAX_CARRIED_BLOCKS, type WarmAllowancesDeps } from '../../../daemon/executor/warm-allowances.ts'
+
+const address = (n: number): Address => getAddress(`0x${n.toString(16).padStart(40, '0')}`)
+const SPENDER = address(0xbb)
+
+/** A chain of allowances per block, with the owners changed in each block; records every read and log query. */
+function fakeChain() {
+  const allowance = new Map<string, bigint>()
+  const history = new Map<bigint, Map<string, bigint>>()
+  const changedIn = new Map<bigint, Set<string>>()
+  const reads: Array<{ wallets: string[]; block: bigint }> = []
+  const logQueries: Array<[bigint, bigint]> = []
+  const deps: WarmAllowancesDeps = {
+    async read(_chain, _spender, wallets, block) {
+      reads.push({ wallets: wallets.map((w) => w.toLowerCase()), block })
+      const at = history.get(block)!
+      return new Map(wallets.map((w) => [w.toLowerCase(), at.get(w.toLowerCase()) ?? 0n]))
+    },
+    async changedOwners(_chain, _spender, from, to) {
+      logQueries.push([from, to])
+      const out = new Set<string>()
+      for (let b = from; b <= to; b++) for (const o of changedIn.get(b) ?? []) out.add(o)
+      return out
+    },
+  }
+  return {
+    deps,
+    reads,
+    logQueries,
+    /** Mines block `n` with these allowance changes. */
+    mine(n: bigint, changes: Array<[Address, bigint]> = []) {
+      for (const [w, v] of changes) allowance.set(w.toLowerCase(), v)
+      changedIn.set(n, new Set(changes.map(([w]) => w.toLowerCase())))
+      history.set(n, new Map(allowance))
+    },
+  }
+}
+
+describe('createWarmAllowances', () => {
+  const wallets = [1, 2, 3].map(address)
+
+  it('reads every wallet once, then carries the snapshot by the logs and re-reads only the changed owners', async () => {
+    const chain = fakeChain()
+    chain.mine(10n, [
+      [wallets[0]!, 5n],
+      [wallets[1]!, 7n],
+    ])
+    const warm = createWarmAllowances(chain.deps)
+    const first = await warm.at('base', SPENDER, wallets, 10n)
+    expect([...first]).toEqual([
+      [wallets[0]!.toLowerCase(), 5n],
+      [wallets[1]!.toLowerCase(), 7n],
+      [wallets[2]!.toLowerCase(), 0n],
+    ])
+    chain.mine(11n)
+    chain.mine(12n, [[wallets[1]!, 0n]])
+    const later = await warm.at('base', SPENDER, wallets, 12n)
+    expect(later.get(wallets[1]!.toLowerCase())).toBe(0n)
+    expect(later.get(wallets[0]!.toLowerCase())).toBe(5n)
+    // One log query over the gap [11, 12], one read of the single changed owner at block 12.
+    expect(chain.logQueries).toEqual([[11n, 12n]])
+    expect(chain.reads).toEqual([
+      { wallets: wallets.map((w) => w.toLowerCase()), block: 10n },
+      { wallets: [wallets[1]!.toLowerCase()], block: 12n },
+    ])
+  })
+
+  it('reads a wallet it never saw, and reads nothing again for the same block', async () => {
+    const chain = fakeChain()
+    chain.mine(5n, [[wallets[2]!, 9n]])
+    const warm = createWarmAllowances(chain.deps)
+    await warm.at('base', SPENDER, wallets.slice(0, 2), 5n)
+    const all = await warm.at('base', SPENDER, wallets, 5n)
+    expect(all.get(wallets[2]!.toLowerCase())).toBe(9n)
+    await warm.at('base', SPENDER, wallets, 5n)
+    expect(chain.reads.map((r) => r.wallets.length)).toEqual([2, 1])
+    expect(chain.logQueries).toEqual([])
+  })
+
+  it('reads everything again past MAX_CARRIED_BLOCKS, for an older block, and after forget', async () => {
+    const chain = fakeChain()
+    chain.mine(1n, [[wallets[0]!, 1n]])
+    const far = 1n + MAX_CARRIED_BLOCKS + 1n
+    chain.mine(far)
+    chain.mine(far - 1n)
+    const warm = createWarmAllowances(chain.deps)
+    await warm.at('base', SPENDER, wallets, 1n)
+    await warm.at('base', SPENDER, wallets, far)
+    await warm.at('base', SPENDER, wallets, far - 1n)
+    warm.forget('base')
+    await warm.at('base', SPENDER, wallets, far - 1n)
+    expect(chain.reads.map((r) => [r.block, r.wallets.length])).toEqual([
+      [1n, 3],
+      [far, 3],
+      [far - 1n, 3],
+      [far - 1n, 3],
+    ])
+    expect(chain.logQueries).toEqual([])
+  })
+
+  it('runs the calls of one spender one after another: a read ahead and the launch tick share one snapshot', async () => {
+    const chain = fakeChain()
+    chain.mine(3n, [[wallets[0]!, 4n]])
+    chain.mine(4n)
+    const warm = createWarmAllowances(chain.deps)
+    const [ahead, tick] = await Promise.all([warm.at('base', SPENDER, wallets, 3n), warm.at('base', SPENDER, wallets, 4n)])
+    expect(ahead.get(wallets[0]!.toLowerCase())).toBe(4n)
+    expect(tick.get(wallets[0]!.toLowerCase())).toBe(4n)
+    expect(chain.reads.map((r) => r.block)).toEqual([3n])
+    expect(chain.logQueries).toEqual([[4n, 4n]])
+  })
+
+  it('a read ahead at an older block than the snapshot reads nothing; at a newer one it carries the snapshot forward', async () => {
+    const chain = fakeChain()
+    chain.mine(7n, [[wallets[0]!, 2n]])
+    chain.mine(8n)
+    const warm = createWarmAllowances(chain.deps)
+    await warm.at('base', SPENDER, wallets, 8n)
+    await warm.ahead('base', SPENDER, wallets, 7n)
+    expect(chain.reads.map((r) => r.block)).toEqual([8n])
+    chain.mine(9n)
+    await warm.ahead('base', SPENDER, wallets, 9n)
+    expect(chain.logQueries).toEqual([[9n, 9n]])
+    expect((await warm.at('base', SPENDER, wallets, 9n)).get(wallets[0]!.toLowerCase())).toBe(2n)
+    expect(chain.reads.map((r) => r.block)).toEqual([8n])
+  })
+
+  it('a failed read rejects its caller and leaves the next call to read again', async () => {
+    const chain = fakeChain()
+    chain.mine(2n, [[wallets[0]!, 3n]])
+    let fail = true
+    const warm = createWarmAllowances({
+      ...chain.deps,
+      read: (...args) => {
+        if (fail) {
+          fail = false
+          return Promise.reject(new Error('node down'))
+        }
+        return chain.deps.read(...args)
+      },
+    })
+    await expect(warm.at('base', SPENDER, wallets, 2n)).rejects.toThrow('node down')
+    expect((await warm.at('base', SPENDER, wallets, 2n)).get(wallets[0]!.toLowerCase())).toBe(3n)
+  })
+})
