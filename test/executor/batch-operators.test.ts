@@ -20,7 +20,7 @@ describe('sender accounts as batch operators: batches go out from the pool (real
   const isOperator = (account: Address) =>
     h.client.readContract({ address: h.batchBuyer!, abi: batchBuyerAbi, functionName: 'operators', args: [account] }) as Promise<boolean>
 
-  it('at start the admin makes every sender account an operator (once: a restart sends nothing), and the batch goes out from a non-zero sender account and fills', async () => {
+  it('at start the admin makes every sender account an operator (once: a restart sends nothing), and the batch goes out from a pool account, recorded with it, and fills', async () => {
     const senders = h.wallets.senderAddresses('base')
     const bundler = h.wallets.bundlerAddress('base')
     expect(senders).toHaveLength(SENDERS)
@@ -65,10 +65,11 @@ describe('sender accounts as batch operators: batches go out from the pool (real
 
     const execution = batch.execution!
     const tx = await h.client.getTransaction({ hash: execution.txHash })
-    // From the pool: a sender account other than the bundler EOA (the bundler sent the setOperator calls last, so the
-    // pool's least-recently-used rule never picks it here), recorded with the batch for crash recovery.
+    // From the pool (any of its accounts: which one is the pool's choice by load and recency, and the approvals' and
+    // deployments' sends before the launch move it, so a full-suite run saw the bundler picked), recorded with the batch
+    // for crash recovery. That accounts other than the bundler send as operators is shown by batch-split.test.ts
+    // (collects from three accounts) on top of the operator flags read above.
     expect(senders.some((s) => isAddressEqual(s, tx.from))).toBe(true)
-    expect(isAddressEqual(tx.from, bundler)).toBe(false)
     expect(batch.from && isAddressEqual(batch.from, tx.from)).toBe(true)
     const receipt = await h.client.getTransactionReceipt({ hash: execution.txHash })
     expect(receipt.status).toBe('success')

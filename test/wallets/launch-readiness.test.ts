@@ -46,9 +46,20 @@ describe('prepareAhead (wallets readied before a launch)', () => {
       timeout: 30_000,
       interval: 100,
     })
-    // The deployed ones are read again on the next block (their deployment changed them); then nothing is read.
+    // The deployed ones are read again (their deployment changed them); then nothing is read. Their entries are voided
+    // again when the wallet layer's follow-up of the deployment's landing reports it, which on a busy machine may come
+    // after that first read (a full-suite run saw a second read of the same 3): so the reads settle, never more than
+    // those 3 (wallet 7000 was not deployed ahead and stays known), and end at none.
     expect(await service.prepareAhead!('base', [7000, 7001, 7002, 7003])).toEqual({ read: 3, undeployed: 0, deployed: 0 })
-    expect(await service.prepareAhead!('base', [7000, 7001, 7002, 7003])).toEqual({ read: 0, undeployed: 0, deployed: 0 })
+    await vi.waitFor(
+      async () => {
+        const again = await service.prepareAhead!('base', [7000, 7001, 7002, 7003])
+        expect(again).toMatchObject({ undeployed: 0, deployed: 0 })
+        expect(again.read).toBeLessThanOrEqual(3)
+        expect(again.read).toBe(0)
+      },
+      { timeout: 30_000, interval: 100 },
+    )
 
     calls.length = 0
     const results = await service.submitUserOperations(
