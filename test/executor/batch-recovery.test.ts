@@ -64,7 +64,18 @@ describe('a batch across a crash: settled from the chain, never bought twice (re
     h.startMining()
     await h.launch(slug, 'doppler', creator)
     const hash = await h.waitFor('the batch sent', async () => sent, 120_000)
-    await h.waitFor('the batch mined', async () => (await h.client.getTransactionReceipt({ hash }).catch(() => undefined))?.status === 'success', 120_000)
+    // Any receipt ends the wait (a revert then fails on its status); without one, the failure says whether the node
+    // holds the transaction and at which nonce against its account's (two full-suite runs timed out here, cause open).
+    const minedReceipt = await h
+      .waitFor('the batch mined', async () => h.client.getTransactionReceipt({ hash }).catch(() => undefined), 120_000)
+      .catch(async (error: Error) => {
+        const tx = await h.client.getTransaction({ hash }).catch(() => undefined)
+        const minedNonce = tx ? await h.client.getTransactionCount({ address: tx.from }) : undefined
+        throw new Error(
+          `${error.message}: ${tx ? `sent from ${tx.from} at nonce ${tx.nonce}, its account's mined nonce ${minedNonce}` : 'the node does not know the transaction'}`,
+        )
+      })
+    expect(minedReceipt.status).toBe('success')
     await h.stopMining()
     expect((await Promise.all(buyers.map((b) => h.getOrder(b, slug)))).map((o) => o?.status)).toEqual(buyers.map(() => 'executing'))
     expect((await batchOf(slug, 0))?.state).toBe('sent')
