@@ -21,14 +21,10 @@ export interface BatchSent {
   from?: Address
 }
 
-/**
- * The executeBatch call of a journaled batch: the route is exactly a single buy's (stablecoin, WETH, the v3 pool, the
- * bridge, the launch's pool key, token, fee recipient, the 3% fee), one entry word per included order in the
- * clearing's order, the lowest included limit committed (0: none), the allocation committed for a later sweep.
- */
-export function executeBatchData(ctx: Pick<ExecutorContext, 'chains' | 'feeRecipient'>, record: BatchRecord, launch: LaunchRecord): `0x${string}` {
+/** The route of a batch's one swap (executeBatch's and a split batch's settle): exactly a single buy's. */
+export function batchRoute(ctx: Pick<ExecutorContext, 'chains' | 'feeRecipient'>, record: BatchRecord, launch: LaunchRecord) {
   const { addresses } = ctx.chains[record.chain]
-  const route = {
+  return {
     orderId: record.batchId,
     stablecoin: addresses.stablecoin,
     weth: addresses.weth,
@@ -41,8 +37,20 @@ export function executeBatchData(ctx: Pick<ExecutorContext, 'chains' | 'feeRecip
     feeRecipient: ctx.feeRecipient,
     feeBps: PLATFORM_FEE_BPS,
   }
+}
+
+/** The lowest included limit committed with the batch (0: none), which the contract checks the clearing against. */
+export const committedLowestLimit = (record: BatchRecord): bigint => (record.lowestLimitFdv === null ? 0n : BigInt(record.lowestLimitFdv))
+
+/**
+ * The executeBatch call of a journaled batch: the route is exactly a single buy's (stablecoin, WETH, the v3 pool, the
+ * bridge, the launch's pool key, token, fee recipient, the 3% fee), one entry word per included order in the
+ * clearing's order, the lowest included limit committed (0: none), the allocation committed for a later sweep.
+ */
+export function executeBatchData(ctx: Pick<ExecutorContext, 'chains' | 'feeRecipient'>, record: BatchRecord, launch: LaunchRecord): `0x${string}` {
+  const route = batchRoute(ctx, record, launch)
   const entries = record.included.map((e) => batchEntry(e.wallet, BigInt(e.spendAtoms)))
-  const lowest = record.lowestLimitFdv === null ? 0n : BigInt(record.lowestLimitFdv)
+  const lowest = committedLowestLimit(record)
   return encodeFunctionData({ abi: batchBuyerAbi, functionName: 'executeBatch', args: [record.batchId, route, entries, lowest, false] })
 }
 

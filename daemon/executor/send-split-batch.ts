@@ -1,33 +1,20 @@
 import { type Address, encodeFunctionData, type Hash } from 'viem'
-import { PLATFORM_FEE_BPS } from '../../src/domain/execution/platform-fee.ts'
 import type { BatchRecord, SplitBatchRecord } from '../../src/journal/batch-records.ts'
 import type { LaunchRecord } from '../../src/journal/journal-records.ts'
 import type { Landing } from '../../src/wallets/bundler/poll-receipt.ts'
 import { batchBuyerAbi, batchEntry } from './batch-buyer-abi.ts'
 import type { ExecutorContext } from './executor-context.ts'
+import { batchRoute, committedLowestLimit } from './send-batch.ts'
 
 export type SplitSenderContext = Pick<ExecutorContext, 'chains' | 'wallets' | 'feeRecipient' | 'log'>
 
 /** What sending a split batch did: nothing at all, or the settle (and collects) out and the settle's landing. */
 export type SplitSendOutcome = { kind: 'not_sent'; reason: string } | { kind: 'sent'; settle: Hash | undefined; landing: Landing | undefined }
 
-/** The route of a batch's one swap: exactly a single buy's (send-batch.ts executeBatchData builds the same). */
+/** The settle call of a journaled split batch: the batch's route (send-batch.ts batchRoute) and its committed lowest limit. */
 export function splitSettleData(ctx: Pick<ExecutorContext, 'chains' | 'feeRecipient'>, record: BatchRecord, launch: LaunchRecord): `0x${string}` {
-  const { addresses } = ctx.chains[record.chain]
-  const route = {
-    orderId: record.batchId,
-    stablecoin: addresses.stablecoin,
-    weth: addresses.weth,
-    ethUsdPool: addresses.ethUsdPool,
-    bridge: launch.paired.bridge ?? [],
-    poolKey: launch.poolKey,
-    token: launch.token,
-    amountIn: 0n,
-    minTokensOut: 0n,
-    feeRecipient: ctx.feeRecipient,
-    feeBps: PLATFORM_FEE_BPS,
-  }
-  const lowest = record.lowestLimitFdv === null ? 0n : BigInt(record.lowestLimitFdv)
+  const route = batchRoute(ctx, record, launch)
+  const lowest = committedLowestLimit(record)
   return encodeFunctionData({ abi: batchBuyerAbi, functionName: 'settle', args: [record.batchId, route, lowest] })
 }
 
