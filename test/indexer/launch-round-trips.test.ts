@@ -1,9 +1,11 @@
-import { type Address, createPublicClient, custom, type Log, type PublicClient } from 'viem'
+import { type Address, createPublicClient, custom, type Log, parseAbi, type PublicClient, toFunctionSelector } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLaunchDetector } from '../../daemon/indexer/detect-launch.ts'
 import type { LaunchReadsAhead } from '../../daemon/indexer/launch-reads-ahead.ts'
 import { memoReads } from '../../daemon/indexer/memo-reads.ts'
+import { createPairedPrices } from '../../daemon/indexer/paired-prices.ts'
+import { readEthUsdBanded } from '../../src/chain/read-eth-usd.ts'
 import { withResolvers } from '../../src/common/with-resolvers.ts'
 import type { Launchpad, ProjectRecord } from '../../src/domain/records.ts'
 import { createLaunchpadAdapters, devnetAdapterOptions } from '../../src/launchpads/create-adapters.ts'
@@ -157,5 +159,73 @@ describe('a launch log to its launch record: serial round trips, with and withou
     expect(after.result.decoded.candidate.deployer.toLowerCase()).toBe(sender.toLowerCase())
     // The sender's code was asked after the receipt, as before (a guessed creator's code is never taken for it).
     expect(after.rounds.slice(1).flat()).toContain('eth_getCode')
+  })
+
+  /**
+   * The block's paired price, which the launch tick ahead waits for (docs/execution.md §5, runs 8-11: 150-500 ms after
+   * the logs on Clanker v5 and Doppler). It was six serial round trips on a pool whose oracle is younger than the TWAP
+   * window (the devnet's): slot0, observe (reverts 'OLD'), the next observation, the first, the block, observe again.
+   */
+  it('the banded ETH/USD read: one round where the oracle covers the window, two on a younger pool, the same TWAP as the pool’s own observe', async () => {
+    const pool = h.chain.addresses.ethUsdPool
+    const V3 = parseAbi([
+      'function slot0() view returns (uint160, int24, uint16 observationIndex, uint16 observationCardinality, uint16, uint8, bool)',
+      'function observations(uint256) view returns (uint32 blockTimestamp, int56, uint160, bool initialized)',
+    ])
+    const block = await h.client.getBlock({ blockNumber: await h.client.getBlockNumber({ cacheTime: 0 }) })
+    const at = { address: pool, blockNumber: block.number } as const
+    const slot0 = await h.client.readContract({ ...at, abi: V3, functionName: 'slot0' })
+    const next = await h.client.readContract({ ...at, abi: V3, functionName: 'observations', args: [BigInt((slot0[2] + 1) % slot0[3])] })
+    const oldest = next[3] ? next : await h.client.readContract({ ...at, abi: V3, functionName: 'observations', args: [0n] })
+    // The history the pool has at this block: a window of exactly that is answered by the pool's own observe.
+    const available = Number(block.timestamp) - oldest[0]
+    expect(available).toBeGreaterThan(1)
+    const withWindow = (twapSeconds: number) => ({ ...h.chain, ethUsdBand: { twapSeconds, bandBps: 200 } })
+    const options = { blockNumber: block.number, blockTimestamp: block.timestamp, wethIsToken0: true }
+
+    const covered = gatedClient(h.client)
+    const exact = await covered.rounds(() => readEthUsdBanded(covered.client, withWindow(available), options))
+    expect(exact.rounds).toEqual([['eth_call', 'eth_call']])
+    expect(exact.result.status).not.toBe('no_twap')
+
+    // A window longer than the history: the pool reverts 'OLD', and the TWAP over what it has is computed from its
+    // observations in one more round: the same outcome as the pool's observe over exactly that history.
+    const young = gatedClient(h.client)
+    const longer = await young.rounds(() => readEthUsdBanded(young.client, withWindow(available + 100_000), options))
+    expect(longer.rounds).toHaveLength(2)
+    expect(longer.rounds[1]!.every((method) => method === 'eth_call')).toBe(true)
+    expect(longer.result).toEqual(exact.result)
+    // Without the block's time (a read at latest, a caller that does not know it), the block is asked in that round.
+    const untimed = gatedClient(h.client)
+    const { blockTimestamp: _, ...withoutTime } = options
+    const asked = await untimed.rounds(() => readEthUsdBanded(untimed.client, withWindow(available + 100_000), withoutTime))
+    expect(asked.rounds).toHaveLength(2)
+    expect(asked.rounds[1]).toContain('eth_getBlockByNumber')
+    expect(asked.result).toEqual(exact.result)
+  })
+
+  it('the paired prices of one block read ETH/USD once for every pair priced through ETH', async () => {
+    const slot0 = toFunctionSelector('slot0()')
+    let slot0Reads = 0
+    const counting = createPublicClient({
+      transport: custom({
+        request({ method, params }) {
+          const call = (params as [{ to?: string; data?: string }] | undefined)?.[0]
+          if (method === 'eth_call' && call?.to?.toLowerCase() === h.chain.addresses.ethUsdPool.toLowerCase() && call.data?.startsWith(slot0)) slot0Reads++
+          return h.client.request({ method, params } as never)
+        },
+      }),
+    }) as PublicClient
+    const prices = await createPairedPrices(h.chain, counting)
+    const block = await h.client.getBlock({ blockNumber: await h.client.getBlockNumber({ cacheTime: 0 }) })
+    const [weth, eth] = await Promise.all([
+      prices.usd({ kind: 'weth', address: h.chain.addresses.weth }, block.number, block.timestamp),
+      prices.usd({ kind: 'eth', address: '0x0000000000000000000000000000000000000000' }, block.number, block.timestamp),
+    ])
+    expect(weth).toEqual(eth)
+    expect(slot0Reads).toBe(1)
+    // Another block is read again.
+    await prices.usd({ kind: 'weth', address: h.chain.addresses.weth }, block.number - 1n)
+    expect(slot0Reads).toBe(2)
   })
 })
