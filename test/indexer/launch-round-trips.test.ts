@@ -148,6 +148,36 @@ describe('a launch log to its launch record: serial round trips, with and withou
     expect(early.rounds.flat().filter((m) => m === 'eth_getCode')).toHaveLength(1)
   })
 
+  it.each(['clanker', 'clanker_v5', 'doppler', 'zora'] as const)(
+    '%s: reads ahead that ended before the decoding asks (a busy indexer) leave it no round of its own: a refusal is an answer too',
+    async (launchpad) => {
+      const creator = fresh()
+      const launched = await h.launch(`rt-done-${launchpad.replace('_', '')}`, launchpad, creator)
+      const { adapters, block, blockLogs, launchLog } = await launchLogs(launchpad, launched.txHash, launched.blockNumber)
+      const gated = gatedClient(h.client)
+      const detector = createLaunchDetector({ store: h.store, chain: h.chain, client: gated.client, adapters, stage: () => undefined })
+      const ahead: LaunchReadsAhead = { client: memoReads(gated.client), blockLogs, creators: [creator] }
+      // The reads ahead, every round of them answered (the rounds helper drains what runs in the background).
+      await gated.rounds(async () => detector.readAhead(launchLog, block.timestamp, ahead))
+      const after = await gated.rounds(async () => {
+        const decoded = await detector.decode(launchLog, block.timestamp, ahead)
+        if (decoded?.kind !== 'launch') throw new Error(`not a launch: ${JSON.stringify(decoded?.kind)}`)
+        return detector.complete(
+          { slug: `rt-${launchpad}` } as ProjectRecord,
+          decoded.candidate,
+          decoded.candidate.blockNumber,
+          () => Promise.resolve(),
+          ahead.client,
+        )
+      })
+      console.info(`${launchpad}: ${after.rounds.length} rounds after reads ahead that ended`, JSON.stringify(after.rounds))
+      // Nothing the reads ahead asked is asked again, a getter's revert included: before, the refusals were asked once
+      // more, a round of their own (Clanker v4: the four getters of the hooks and modules it does not have; Doppler:
+      // the devnet asset's balance-limit getters, which it does not have).
+      expect(after.rounds).toEqual([])
+    },
+  )
+
   it('a launch sent by someone else than the waiting creator: the real sender’s code is still read, and the decoding is the same', async () => {
     const creator = fresh()
     const sender = fresh()
