@@ -45,10 +45,19 @@ export async function createPairedPrices(
   // with launches of several kinds asked it once per kind, each several round trips (issue 23 item 3). A failed read
   // is forgotten, so the block's next asking reads again.
   const ethUsdByBlock = new Map<bigint, Promise<Fraction>>()
+  // The pool's oldest observation as the last read found it, while its history is shorter than the TWAP window (a young
+  // pool): the next block's read checks it in its first round instead of reading the observations in a second.
+  let oldestObservationAt: number | undefined
   const ethUsd: PriceSource = (_paired, blockNumber, blockTimestamp) => {
     const kept = ethUsdByBlock.get(blockNumber)
     if (kept) return kept
-    const read = readEthUsdBanded(client, chain, { blockNumber, wethIsToken0, ...(blockTimestamp === undefined ? {} : { blockTimestamp }) }).then((outcome) => {
+    const read = readEthUsdBanded(client, chain, {
+      blockNumber,
+      wethIsToken0,
+      ...(blockTimestamp === undefined ? {} : { blockTimestamp }),
+      ...(oldestObservationAt === undefined ? {} : { oldestObservationAt }),
+      onOldestObservation: (at) => (oldestObservationAt = at),
+    }).then((outcome) => {
       if (outcome.status === 'out_of_band') onOutOfBand?.(outcome, blockNumber)
       return outcome.price
     })

@@ -26,22 +26,47 @@ type V3Slot0 = readonly [bigint, number, number, number, number, number, boolean
  * observations (and the block's time when not given) at once, from which the TWAP over the history it has is computed
  * as the pool's own `observe([available, 0])` would return it (twapFromObservations). It was six serial round trips
  * (slot0, observe, the next observation, the first, the block, observe again): 300 ms at 50 ms a request.
+ *
+ * A caller reading block after block (the indexer) passes the oldest observation's time an earlier read reported
+ * (`onOldestObservation`) as `oldestObservationAt`, with the block's time: the window of exactly that history, and
+ * one second more, are then asked in the first round too. The first answering and the second reverting 'OLD' prove
+ * the oldest observation is still at that time (observe requires its target at or after the oldest observation's, v3-core
+ * Oracle.sol), so the TWAP over the history the pool has is known in one round; a ring that wrapped since, or a
+ * reorg, fails that proof and takes the second round.
  */
 export async function readEthUsdBanded(
   client: PublicClient,
   chain: Pick<ChainConfig, 'addresses'> & { ethUsdBand?: EthUsdBand | undefined },
-  options: { blockNumber?: bigint; blockTimestamp?: bigint; wethIsToken0?: boolean } = {},
+  options: {
+    blockNumber?: bigint
+    blockTimestamp?: bigint
+    wethIsToken0?: boolean
+    /** The oldest observation's time as an earlier read reported it (with `blockTimestamp`: see above). */
+    oldestObservationAt?: number
+    /** Told the oldest observation's time when the pool's history is shorter than the window. */
+    onOldestObservation?: (at: number) => void
+  } = {},
 ): Promise<EthUsdBandOutcome> {
   const { ethUsdPool: address, weth } = chain.addresses
   const band = chain.ethUsdBand ?? DEFAULT_ETH_USD_BAND
   const at = options.blockNumber === undefined ? {} : { blockNumber: options.blockNumber }
-  const [slot0, wethIsToken0, window] = await Promise.all([
+  const hinted =
+    options.oldestObservationAt === undefined || options.blockTimestamp === undefined ? undefined : Number(options.blockTimestamp) - options.oldestObservationAt
+  const history = hinted !== undefined && hinted >= 1 && hinted < band.twapSeconds ? hinted : undefined
+  const [slot0, wethIsToken0, window, exactly, oneMore] = await Promise.all([
     client.readContract({ address, abi: V3_POOL_ABI, functionName: 'slot0', ...at }) as Promise<V3Slot0>,
     options.wethIsToken0 ?? client.readContract({ address, abi: V3_POOL_ABI, functionName: 'token0' }).then((t) => isAddressEqual(t, weth)),
     observeWindow(client, address, band.twapSeconds, at),
+    history === undefined ? undefined : observeWindow(client, address, history, at),
+    history === undefined ? undefined : observeWindow(client, address, history + 1, at),
   ])
   const spot = ethUsdFromV3Slot0(slot0[0], wethIsToken0)
-  const twapTick = window ?? (await twapOverHistory(client, address, slot0, options.blockTimestamp, at))
+  let twapTick: number | null | undefined = window
+  if (twapTick === undefined && exactly !== undefined && oneMore === undefined) {
+    twapTick = exactly
+    options.onOldestObservation?.(options.oldestObservationAt!)
+  }
+  twapTick ??= await twapOverHistory(client, address, slot0, options.blockTimestamp, at, options.onOldestObservation)
   const twap = twapTick === null ? null : ethUsdFromV3Slot0(getSqrtPriceAtTick(twapTick), wethIsToken0)
   return bandEthUsd(spot, twap, band)
 }
@@ -77,6 +102,7 @@ async function twapOverHistory(
   slot0: V3Slot0,
   blockTimestamp: bigint | undefined,
   at: { blockNumber?: bigint },
+  onOldestObservation: ((at: number) => void) | undefined,
 ): Promise<number | null> {
   const [index, cardinality] = [slot0[2], slot0[3]]
   const observation = (i: number) =>
@@ -89,7 +115,9 @@ async function twapOverHistory(
     nextIndex === 0 ? undefined : observation(0),
     blockTimestamp ?? client.getBlock(at.blockNumber === undefined ? {} : { blockNumber: at.blockNumber }).then((b) => b.timestamp),
   ])
-  return twapFromObservations({ latest, oldest: next[3] || !first ? next : first, tick: slot0[1], time: Number(time) })
+  const oldest = next[3] || !first ? next : first
+  onOldestObservation?.(oldest[0])
+  return twapFromObservations({ latest, oldest, tick: slot0[1], time: Number(time) })
 }
 
 /** An observation as the v3 pool's `observations(i)` returns it: (blockTimestamp, tickCumulative, secondsPerLiquidity, initialized). */

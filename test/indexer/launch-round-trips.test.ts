@@ -232,6 +232,24 @@ describe('a launch log to its launch record: serial round trips, with and withou
     expect(asked.rounds).toHaveLength(2)
     expect(asked.rounds[1]).toContain('eth_getBlockByNumber')
     expect(asked.result).toEqual(exact.result)
+
+    // Block after block: the oldest observation an earlier read reported, checked in the first round (the window of
+    // exactly that history answers, one second more reverts): one round, the same outcome. A wrong one takes the second.
+    const reported: number[] = []
+    const hinted = async (oldestObservationAt: number) => {
+      const gated = gatedClient(h.client)
+      const options2 = { ...options, oldestObservationAt, onOldestObservation: (t: number) => reported.push(t) }
+      return gated.rounds(() => readEthUsdBanded(gated.client, withWindow(available + 100_000), options2))
+    }
+    const right = await hinted(oldest[0])
+    expect(right.rounds).toHaveLength(1)
+    expect(right.result).toEqual(exact.result)
+    for (const wrong of [oldest[0] - 5, oldest[0] + 5]) {
+      const missed = await hinted(wrong)
+      expect(missed.rounds).toHaveLength(2)
+      expect(missed.result).toEqual(exact.result)
+    }
+    expect(reported).toEqual([oldest[0], oldest[0], oldest[0]])
   })
 
   it('the paired prices of one block read ETH/USD once for every pair priced through ETH', async () => {
