@@ -78,6 +78,12 @@ export interface ExecutorDeps {
   onStage?: (stage: string, at: number) => void
   /** Waiting projects get their order book prepared ahead from this many active orders (default PREPARE_BOOKS_AHEAD_FROM). */
   prepareBooksAheadFrom?: number
+  /**
+   * Up to this many wallets, a tick reads the batch buyer's allowances directly at its block (one multicall, overlapped
+   * with its quote) instead of carrying the snapshot read ahead (warm-allowances.ts, DIRECT_READ_MAX_WALLETS by default;
+   * 0: always carried, as a large book is). Refused unless a non-negative integer.
+   */
+  allowancesDirectUpTo?: number
 }
 
 /**
@@ -221,6 +227,7 @@ export function createExecutorContext(deps: ExecutorDeps, stopped: () => boolean
     warmAllowances: createWarmAllowances({
       read: (chain, spender, wallets, block) => batchReads.allowances(chain, spender, wallets, block),
       changedOwners: allowanceChangesReader({ chains: deps.chains, clients: deps.clients }),
+      ...(deps.allowancesDirectUpTo === undefined ? {} : { directUpTo: deps.allowancesDirectUpTo }),
     }),
     batchJournal: createBatchJournal(store),
     batchOperators: createBatchOperators({ clients: deps.clients, batchBuyers: deps.batchBuyers ?? {}, wallets: deps.wallets, log }),

@@ -19,11 +19,23 @@ export interface WarmAllowancesDeps {
    * for it, as OpenZeppelin's ERC20 since v5 and Circle's FiatToken do not).
    */
   changedOwners(chain: ChainKey, spender: Address, fromBlock: bigint, toBlock: bigint): Promise<ReadonlySet<string>>
+  /** Up to this many wallets, `at` reads them directly at the block (default DIRECT_READ_MAX_WALLETS; 0: always carried). */
+  directUpTo?: number
 }
+
+/**
+ * Wallets a tick reads directly at its block, in one multicall, instead of carrying a snapshot forward (issue 23 item 3).
+ * Carrying is a getLogs, then a multicall of the owners the logs name, queued behind any read ahead under way: three
+ * round trips where the tick's quote takes one (the latency bench, 2026-11-26: the launch tick waited 300-380 ms on it
+ * after its quote). A direct read is one round trip, overlapped with the quote; its decoding costs ~0.1 ms a wallet
+ * (5,000 in 0.3-0.5 s: the reason the carry exists), so up to 256 it costs less than a round trip.
+ */
+export const DIRECT_READ_MAX_WALLETS = 256
 
 export interface WarmAllowances {
   /**
-   * The wallets' allowances to `spender` at `blockNumber`, by lower-cased address: the snapshot of an earlier block
+   * The wallets' allowances to `spender` at `blockNumber`, by lower-cased address: up to `directUpTo` wallets read at the
+   * block (one multicall, shared by the calls of the same block that it covers); more, the snapshot of an earlier block
    * carried forward (wallets whose allowance may have changed since, by the logs, dropped) and only the wallets it
    * does not hold read at the block. Calls for one chain and spender run one after another, so a read ahead of a launch
    * (ready-ahead.ts, on every processed block) leaves the launch tick one getLogs instead of a 5,000-call multicall.
@@ -94,13 +106,32 @@ export function createWarmAllowances(deps: WarmAllowancesDeps): WarmAllowances {
     return run
   }
 
+  // The last direct read per chain and spender: a tick's prefetch and its plan ask the same wallets at the same block.
+  const direct = new Map<string, { block: bigint; wallets: ReadonlySet<string>; read: Promise<Map<string, bigint>> }>()
+  const directUpTo = deps.directUpTo ?? DIRECT_READ_MAX_WALLETS
+  // An option accepted must be honoured (the executor's allowancesDirectUpTo).
+  if (!Number.isSafeInteger(directUpTo) || directUpTo < 0) throw new RangeError(`allowancesDirectUpTo must be a non-negative integer, got ${directUpTo}.`)
+
+  function readDirect(chain: ChainKey, spender: Address, wallets: readonly Address[], block: bigint): Promise<Map<string, bigint>> {
+    const key = keyOf(chain, spender)
+    const last = direct.get(key)
+    if (last && last.block === block && wallets.every((w) => last.wallets.has(w.toLowerCase()))) return last.read
+    const read = deps.read(chain, spender, wallets, block)
+    const entry = { block, wallets: new Set(wallets.map((w) => w.toLowerCase())), read }
+    direct.set(key, entry)
+    read.catch(() => direct.get(key) === entry && direct.delete(key))
+    return read
+  }
+
   return {
-    at: (chain, spender, wallets, blockNumber) => queued(chain, spender, wallets, blockNumber, false),
+    at: (chain, spender, wallets, blockNumber) =>
+      wallets.length <= directUpTo ? readDirect(chain, spender, wallets, blockNumber) : queued(chain, spender, wallets, blockNumber, false),
     async ahead(chain, spender, wallets, blockNumber) {
       await queued(chain, spender, wallets, blockNumber, true)
     },
     forget(chain) {
       for (const key of [...snapshots.keys()]) if (key.startsWith(`${chain}!`)) snapshots.delete(key)
+      for (const key of [...direct.keys()]) if (key.startsWith(`${chain}!`)) direct.delete(key)
     },
   }
 }

@@ -290,7 +290,7 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
         const id = `${paired.kind}:${paired.address.toLowerCase()}`
         let price = prices.get(id)
         if (!price) {
-          price = pairedPrices.usd(paired, block.number)
+          price = pairedPrices.usd(paired, block.number, block.timestamp)
           prices.set(id, price)
         }
         return price

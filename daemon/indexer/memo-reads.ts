@@ -1,4 +1,5 @@
 import type { PublicClient } from 'viem'
+import { notAnswered } from '../../src/chain/not-answered.ts'
 
 /**
  * The reads a launch's decoding and completion make (adapters, detect-launch.ts): the ones a memo may share. A mined
@@ -16,7 +17,7 @@ const keyOf = (method: string, args: unknown): string =>
  * instead of asking the node a second time, one round trip after the other. A read pinned to a block (`blockNumber`,
  * `blockHash`) has one answer, so sharing it changes nothing; a read at `latest` is answered as of the first asking, a
  * few milliseconds earlier, which is as good a "latest" as the second. Addresses are compared case-insensitively
- * (the key is lower-cased). Lives for one block's launch work: the next block makes a new one. Every other method goes
+ * (the key is lower-cased); a contract's refusal is shared too, a failed request is not. Lives for one block's launch work: the next block makes a new one. Every other method goes
  * to the client as is.
  */
 export function memoReads(client: PublicClient): PublicClient {
@@ -30,8 +31,13 @@ export function memoReads(client: PublicClient): PublicClient {
         let answer = answers.get(key)
         if (!answer) {
           answer = (value as (a: unknown) => Promise<unknown>).call(target, args)
-          // A read that failed is asked again by the next caller (the node may answer then).
-          answer.catch(() => answers.delete(key))
+          // A read the node failed to answer is asked again by the next caller (it may answer then). A contract's refusal
+          // (a revert, no data: a getter that launchpad's contract does not have) is its answer, shared as a value is:
+          // asked again, it cost the launch one more round trip (a Doppler asset's balance-limit getters, which the
+          // devnet's token does not have, were asked ahead of the receipt and again after it: the latency bench, 2026-11-26).
+          answer.catch((error: unknown) => {
+            if (!notAnswered(error)) answers.delete(key)
+          })
           answers.set(key, answer)
         }
         return answer

@@ -12,12 +12,18 @@ const V3_POOL = parseAbi(['function token0() view returns (address)'])
 
 /** USD prices of the assets launched tokens pair with, read at a block. */
 export interface PairedPrices {
-  /** Stablecoin smallest units per smallest unit of the paired asset at `blockNumber`. */
-  usd(paired: PairedAsset, blockNumber: bigint): Promise<Fraction>
+  /**
+   * Stablecoin smallest units per smallest unit of the paired asset at `blockNumber` (whose `blockTimestamp`, when
+   * given, spares the banded ETH/USD read a request on a pool younger than its TWAP window).
+   */
+  usd(paired: PairedAsset, blockNumber: bigint, blockTimestamp?: bigint): Promise<Fraction>
 }
 
 /** A source for one kind of paired asset (ETH and WETH share the v3 WETH/stablecoin pool; ZORA adds its bridge). */
-type PriceSource = (paired: PairedAsset, blockNumber: bigint) => Promise<Fraction>
+type PriceSource = (paired: PairedAsset, blockNumber: bigint, blockTimestamp?: bigint) => Promise<Fraction>
+
+/** Blocks whose ETH/USD read is kept (the indexer asks for one block at a time, a launch tick ahead for the one before). */
+const ETH_USD_BLOCKS_KEPT = 4
 
 /**
  * The paired assets' USD prices on one chain. WETH and native ETH (one price: 1 wei of either) come from the v3
@@ -35,16 +41,36 @@ export async function createPairedPrices(
   const { ethUsdPool, weth } = chain.addresses
   const wethIsToken0 = isAddressEqual(await client.readContract({ address: ethUsdPool, abi: V3_POOL, functionName: 'token0' }), weth)
   // The spot checked against the pool's TWAP (issue 24): outside the band, the safe side of the two (eth-usd-band.ts).
-  const ethUsd: PriceSource = async (_paired, blockNumber) => {
-    const outcome = await readEthUsdBanded(client, chain, { blockNumber, wethIsToken0 })
-    if (outcome.status === 'out_of_band') onOutOfBand?.(outcome, blockNumber)
-    return outcome.price
+  // One read per block, shared by every pair priced through ETH (WETH, native ETH, ZORA's and a coin's bridges): a block
+  // with launches of several kinds asked it once per kind, each several round trips (issue 23 item 3). A failed read
+  // is forgotten, so the block's next asking reads again.
+  const ethUsdByBlock = new Map<bigint, Promise<Fraction>>()
+  // The pool's oldest observation as the last read found it, while its history is shorter than the TWAP window (a young
+  // pool): the next block's read checks it in its first round instead of reading the observations in a second.
+  let oldestObservationAt: number | undefined
+  const ethUsd: PriceSource = (_paired, blockNumber, blockTimestamp) => {
+    const kept = ethUsdByBlock.get(blockNumber)
+    if (kept) return kept
+    const read = readEthUsdBanded(client, chain, {
+      blockNumber,
+      wethIsToken0,
+      ...(blockTimestamp === undefined ? {} : { blockTimestamp }),
+      ...(oldestObservationAt === undefined ? {} : { oldestObservationAt }),
+      onOldestObservation: (at) => (oldestObservationAt = at),
+    }).then((outcome) => {
+      if (outcome.status === 'out_of_band') onOutOfBand?.(outcome, blockNumber)
+      return outcome.price
+    })
+    ethUsdByBlock.set(blockNumber, read)
+    read.catch(() => ethUsdByBlock.get(blockNumber) === read && ethUsdByBlock.delete(blockNumber))
+    for (const block of ethUsdByBlock.keys()) if (ethUsdByBlock.size > ETH_USD_BLOCKS_KEPT) ethUsdByBlock.delete(block)
+    return read
   }
-  const bridged: PriceSource = async (paired, blockNumber) => {
+  const bridged: PriceSource = async (paired, blockNumber, blockTimestamp) => {
     const bridge = paired.bridge ?? []
     if (bridge.length === 0) throw new Error(`the ${paired.kind} pair ${paired.address} has no bridge to price it through`)
     const [eth, ...slots] = await Promise.all([
-      ethUsd(paired, blockNumber),
+      ethUsd(paired, blockNumber, blockTimestamp),
       ...bridge.map((key) =>
         client.readContract({ address: chain.addresses.stateView, abi: STATE_VIEW, functionName: 'getSlot0', args: [poolIdOf(key)], blockNumber }),
       ),
@@ -54,10 +80,10 @@ export async function createPairedPrices(
   }
   const sources: Partial<Record<PairedAsset['kind'], PriceSource>> = { weth: ethUsd, eth: ethUsd, zora: bridged, coin: bridged }
   return {
-    usd(paired, blockNumber) {
+    usd(paired, blockNumber, blockTimestamp) {
       const source = sources[paired.kind]
       if (!source) throw new Error(`no USD price source for ${paired.kind} pairs on ${chain.key}`)
-      return source(paired, blockNumber)
+      return source(paired, blockNumber, blockTimestamp)
     },
   }
 }

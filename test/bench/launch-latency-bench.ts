@@ -64,9 +64,34 @@ export interface LatencyLaunch {
   requestsLogToFirstTx: Record<string, number>
   /** The indexer's and executor's stages (onStage), first occurrence, ms after the launch log's arrival, until the first send. */
   stagesAfterLaunchLogMs: Record<string, number>
+  /**
+   * Every daemon request asked between the launch log's arrival and the first send, in order: ms after the arrival when
+   * asked and when answered (null: not answered before the first send), the method and what it asks (eth_call: the
+   * target, the selector and the block). Which reads are serial on the launch path shows here, round by round.
+   */
+  requestTimeline: TimelineEntry[]
   transactions: number
   senders: number
   filled: number
+}
+
+/** One request of the launch path (LatencyLaunch.requestTimeline). */
+export interface TimelineEntry {
+  askedMs: number
+  answeredMs: number | null
+  method: string
+  what: string
+}
+
+/** What a request asks, in a few characters: an eth_call's target, selector and block; a receipt's hash; a block tag. */
+function describeRequest(method: string, params: unknown): string {
+  const list = Array.isArray(params) ? params : []
+  const short = (value: unknown) => (typeof value === 'string' && value.length > 14 ? `${value.slice(0, 10)}…` : String(value))
+  if (method === 'eth_call') {
+    const call = (list[0] ?? {}) as { to?: string; data?: string; input?: string }
+    return `${short(call.to)} ${(call.data ?? call.input ?? '').slice(0, 10)} @${short(list[1])}`
+  }
+  return list.map(short).join(' ')
 }
 
 export async function benchLatencyLaunches(options: {
@@ -83,6 +108,7 @@ export async function benchLatencyLaunches(options: {
   let sends: number[] = []
   let requests: Record<string, number> = {}
   let stages: Record<string, number> = {}
+  let timeline: TimelineEntry[] = []
   const viaProxy = (rpcUrl: string): string => {
     proxy.target = rpcUrl
     return proxy.url
@@ -92,9 +118,16 @@ export async function benchLatencyLaunches(options: {
     return createPublicClient({
       transport: custom({
         async request({ method, params }) {
-          if (arrival !== undefined && sends.length === 0) requests[method] = (requests[method] ?? 0) + 1
+          const onPath = arrival !== undefined && sends.length === 0
+          if (onPath) requests[method] = (requests[method] ?? 0) + 1
+          const entry: TimelineEntry | undefined = onPath
+            ? { askedMs: round(performance.now() - arrival!), answeredMs: null, method, what: describeRequest(method, params) }
+            : undefined
+          if (entry) timeline.push(entry)
           if (method === 'eth_sendRawTransaction' && arrival !== undefined) sends.push(performance.now())
-          return inner.request({ method, params } as never)
+          const answer = await inner.request({ method, params } as never)
+          if (entry && arrival !== undefined && sends.length === 0) entry.answeredMs = round(performance.now() - arrival)
+          return answer
         },
       }),
       pollingInterval: 50,
@@ -194,6 +227,7 @@ export async function benchLatencyLaunches(options: {
       sends = []
       requests = {}
       stages = {}
+      timeline = []
       const hash = await submitLaunch({
         chain: h.chain,
         addresses: h.launchpads,
@@ -233,6 +267,7 @@ export async function benchLatencyLaunches(options: {
         launchLogToLastTxMs: after.length > 0 ? round(Math.max(...after)) : null,
         requestsLogToFirstTx: requests,
         stagesAfterLaunchLogMs: stages,
+        requestTimeline: timeline,
         transactions: txHashes.length,
         senders: new Set(txs.map(([, t]) => t.from.toLowerCase())).size,
         filled: fills.length,

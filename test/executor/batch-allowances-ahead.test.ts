@@ -43,7 +43,15 @@ describe('allowances read ahead of a launch: the launch tick reads none and the 
   }
 
   beforeAll(async () => {
-    h = await startFlowHarness({ batchBuyer: true, approvalsAhead: false, senderAccounts: 3, maxBuyersPerTransaction: PER_TX, daemonClient })
+    // Six wallets would be read directly at the tick (DIRECT_READ_MAX_WALLETS): carried, as a book of thousands is.
+    h = await startFlowHarness({
+      batchBuyer: true,
+      approvalsAhead: false,
+      senderAccounts: 3,
+      maxBuyersPerTransaction: PER_TX,
+      daemonClient,
+      allowancesDirectUpTo: 0,
+    })
     h.startMining()
     await h.waitFor('every sender an operator', async () => h.executor.batchOperatorsReady('base'), 60_000)
     await h.stopMining()

@@ -174,6 +174,8 @@ export interface FlowHarnessOptions {
   maxBuyersPerTransaction?: number
   /** The executor's maxBuysPerTick (default theirs). */
   maxBuysPerTick?: number
+  /** The executor's allowancesDirectUpTo (default theirs; 0: a small book's allowances carried as a large one's). */
+  allowancesDirectUpTo?: number
 }
 
 export async function startFlowHarness(options: FlowHarnessOptions = {}): Promise<FlowHarness> {
@@ -263,6 +265,7 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
       ...(options.onStage ? { onStage: options.onStage } : {}),
       ...(options.maxBuyersPerTransaction === undefined ? {} : { maxBuyersPerTransaction: options.maxBuyersPerTransaction }),
       ...(options.maxBuysPerTick === undefined ? {} : { maxBuysPerTick: options.maxBuysPerTick }),
+      ...(options.allowancesDirectUpTo === undefined ? {} : { allowancesDirectUpTo: options.allowancesDirectUpTo }),
     })
   let indexer = await newIndexer()
   let executor = await newExecutor()

@@ -1,9 +1,11 @@
-import { type Address, createPublicClient, custom, type Log, type PublicClient } from 'viem'
+import { type Address, createPublicClient, custom, type Log, parseAbi, type PublicClient, toFunctionSelector } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLaunchDetector } from '../../daemon/indexer/detect-launch.ts'
 import type { LaunchReadsAhead } from '../../daemon/indexer/launch-reads-ahead.ts'
 import { memoReads } from '../../daemon/indexer/memo-reads.ts'
+import { createPairedPrices } from '../../daemon/indexer/paired-prices.ts'
+import { readEthUsdBanded } from '../../src/chain/read-eth-usd.ts'
 import { withResolvers } from '../../src/common/with-resolvers.ts'
 import type { Launchpad, ProjectRecord } from '../../src/domain/records.ts'
 import { createLaunchpadAdapters, devnetAdapterOptions } from '../../src/launchpads/create-adapters.ts'
@@ -146,6 +148,36 @@ describe('a launch log to its launch record: serial round trips, with and withou
     expect(early.rounds.flat().filter((m) => m === 'eth_getCode')).toHaveLength(1)
   })
 
+  it.each(['clanker', 'clanker_v5', 'doppler', 'zora'] as const)(
+    '%s: reads ahead that ended before the decoding asks (a busy indexer) leave it no round of its own: a refusal is an answer too',
+    async (launchpad) => {
+      const creator = fresh()
+      const launched = await h.launch(`rt-done-${launchpad.replace('_', '')}`, launchpad, creator)
+      const { adapters, block, blockLogs, launchLog } = await launchLogs(launchpad, launched.txHash, launched.blockNumber)
+      const gated = gatedClient(h.client)
+      const detector = createLaunchDetector({ store: h.store, chain: h.chain, client: gated.client, adapters, stage: () => undefined })
+      const ahead: LaunchReadsAhead = { client: memoReads(gated.client), blockLogs, creators: [creator] }
+      // The reads ahead, every round of them answered (the rounds helper drains what runs in the background).
+      await gated.rounds(async () => detector.readAhead(launchLog, block.timestamp, ahead))
+      const after = await gated.rounds(async () => {
+        const decoded = await detector.decode(launchLog, block.timestamp, ahead)
+        if (decoded?.kind !== 'launch') throw new Error(`not a launch: ${JSON.stringify(decoded?.kind)}`)
+        return detector.complete(
+          { slug: `rt-${launchpad}` } as ProjectRecord,
+          decoded.candidate,
+          decoded.candidate.blockNumber,
+          () => Promise.resolve(),
+          ahead.client,
+        )
+      })
+      console.info(`${launchpad}: ${after.rounds.length} rounds after reads ahead that ended`, JSON.stringify(after.rounds))
+      // Nothing the reads ahead asked is asked again, a getter's revert included: before, the refusals were asked once
+      // more, a round of their own (Clanker v4: the four getters of the hooks and modules it does not have; Doppler:
+      // the devnet asset's balance-limit getters, which it does not have).
+      expect(after.rounds).toEqual([])
+    },
+  )
+
   it('a launch sent by someone else than the waiting creator: the real sender’s code is still read, and the decoding is the same', async () => {
     const creator = fresh()
     const sender = fresh()
@@ -157,5 +189,91 @@ describe('a launch log to its launch record: serial round trips, with and withou
     expect(after.result.decoded.candidate.deployer.toLowerCase()).toBe(sender.toLowerCase())
     // The sender's code was asked after the receipt, as before (a guessed creator's code is never taken for it).
     expect(after.rounds.slice(1).flat()).toContain('eth_getCode')
+  })
+
+  /**
+   * The block's paired price, which the launch tick ahead waits for (docs/execution.md §5, runs 8-11: 150-500 ms after
+   * the logs on Clanker v5 and Doppler). It was six serial round trips on a pool whose oracle is younger than the TWAP
+   * window (the devnet's): slot0, observe (reverts 'OLD'), the next observation, the first, the block, observe again.
+   */
+  it('the banded ETH/USD read: one round where the oracle covers the window, two on a younger pool, the same TWAP as the pool’s own observe', async () => {
+    const pool = h.chain.addresses.ethUsdPool
+    const V3 = parseAbi([
+      'function slot0() view returns (uint160, int24, uint16 observationIndex, uint16 observationCardinality, uint16, uint8, bool)',
+      'function observations(uint256) view returns (uint32 blockTimestamp, int56, uint160, bool initialized)',
+    ])
+    const block = await h.client.getBlock({ blockNumber: await h.client.getBlockNumber({ cacheTime: 0 }) })
+    const at = { address: pool, blockNumber: block.number } as const
+    const slot0 = await h.client.readContract({ ...at, abi: V3, functionName: 'slot0' })
+    const next = await h.client.readContract({ ...at, abi: V3, functionName: 'observations', args: [BigInt((slot0[2] + 1) % slot0[3])] })
+    const oldest = next[3] ? next : await h.client.readContract({ ...at, abi: V3, functionName: 'observations', args: [0n] })
+    // The history the pool has at this block: a window of exactly that is answered by the pool's own observe.
+    const available = Number(block.timestamp) - oldest[0]
+    expect(available).toBeGreaterThan(1)
+    const withWindow = (twapSeconds: number) => ({ ...h.chain, ethUsdBand: { twapSeconds, bandBps: 200 } })
+    const options = { blockNumber: block.number, blockTimestamp: block.timestamp, wethIsToken0: true }
+
+    const covered = gatedClient(h.client)
+    const exact = await covered.rounds(() => readEthUsdBanded(covered.client, withWindow(available), options))
+    expect(exact.rounds).toEqual([['eth_call', 'eth_call']])
+    expect(exact.result.status).not.toBe('no_twap')
+
+    // A window longer than the history: the pool reverts 'OLD', and the TWAP over what it has is computed from its
+    // observations in one more round: the same outcome as the pool's observe over exactly that history.
+    const young = gatedClient(h.client)
+    const longer = await young.rounds(() => readEthUsdBanded(young.client, withWindow(available + 100_000), options))
+    expect(longer.rounds).toHaveLength(2)
+    expect(longer.rounds[1]!.every((method) => method === 'eth_call')).toBe(true)
+    expect(longer.result).toEqual(exact.result)
+    // Without the block's time (a read at latest, a caller that does not know it), the block is asked in that round.
+    const untimed = gatedClient(h.client)
+    const { blockTimestamp: _, ...withoutTime } = options
+    const asked = await untimed.rounds(() => readEthUsdBanded(untimed.client, withWindow(available + 100_000), withoutTime))
+    expect(asked.rounds).toHaveLength(2)
+    expect(asked.rounds[1]).toContain('eth_getBlockByNumber')
+    expect(asked.result).toEqual(exact.result)
+
+    // Block after block: the oldest observation an earlier read reported, checked in the first round (the window of
+    // exactly that history answers, one second more reverts): one round, the same outcome. A wrong one takes the second.
+    const reported: number[] = []
+    const hinted = async (oldestObservationAt: number) => {
+      const gated = gatedClient(h.client)
+      const options2 = { ...options, oldestObservationAt, onOldestObservation: (t: number) => reported.push(t) }
+      return gated.rounds(() => readEthUsdBanded(gated.client, withWindow(available + 100_000), options2))
+    }
+    const right = await hinted(oldest[0])
+    expect(right.rounds).toHaveLength(1)
+    expect(right.result).toEqual(exact.result)
+    for (const wrong of [oldest[0] - 5, oldest[0] + 5]) {
+      const missed = await hinted(wrong)
+      expect(missed.rounds).toHaveLength(2)
+      expect(missed.result).toEqual(exact.result)
+    }
+    expect(reported).toEqual([oldest[0], oldest[0], oldest[0]])
+  })
+
+  it('the paired prices of one block read ETH/USD once for every pair priced through ETH', async () => {
+    const slot0 = toFunctionSelector('slot0()')
+    let slot0Reads = 0
+    const counting = createPublicClient({
+      transport: custom({
+        request({ method, params }) {
+          const call = (params as [{ to?: string; data?: string }] | undefined)?.[0]
+          if (method === 'eth_call' && call?.to?.toLowerCase() === h.chain.addresses.ethUsdPool.toLowerCase() && call.data?.startsWith(slot0)) slot0Reads++
+          return h.client.request({ method, params } as never)
+        },
+      }),
+    }) as PublicClient
+    const prices = await createPairedPrices(h.chain, counting)
+    const block = await h.client.getBlock({ blockNumber: await h.client.getBlockNumber({ cacheTime: 0 }) })
+    const [weth, eth] = await Promise.all([
+      prices.usd({ kind: 'weth', address: h.chain.addresses.weth }, block.number, block.timestamp),
+      prices.usd({ kind: 'eth', address: '0x0000000000000000000000000000000000000000' }, block.number, block.timestamp),
+    ])
+    expect(weth).toEqual(eth)
+    expect(slot0Reads).toBe(1)
+    // Another block is read again.
+    await prices.usd({ kind: 'weth', address: h.chain.addresses.weth }, block.number - 1n)
+    expect(slot0Reads).toBe(2)
   })
 })

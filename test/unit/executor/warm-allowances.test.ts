@@ -1,6 +1,6 @@
 import { type Address, getAddress } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { createWarmAllowances, MAX_CARRIED_BLOCKS, type WarmAllowancesDeps } from '../../../daemon/executor/warm-allowances.ts'
+import { createWarmAllowances, DIRECT_READ_MAX_WALLETS, MAX_CARRIED_BLOCKS, type WarmAllowancesDeps } from '../../../daemon/executor/warm-allowances.ts'
 
 const address = (n: number): Address => getAddress(`0x${n.toString(16).padStart(40, '0')}`)
 const SPENDER = address(0xbb)
@@ -13,6 +13,8 @@ function fakeChain() {
   const reads: Array<{ wallets: string[]; block: bigint }> = []
   const logQueries: Array<[bigint, bigint]> = []
   const deps: WarmAllowancesDeps = {
+    // The carry's tests: every call carries (the direct read of a few wallets has its own test below).
+    directUpTo: 0,
     async read(_chain, _spender, wallets, block) {
       reads.push({ wallets: wallets.map((w) => w.toLowerCase()), block })
       const at = history.get(block)!
@@ -143,5 +145,34 @@ describe('createWarmAllowances', () => {
     })
     await expect(warm.at('base', SPENDER, wallets, 2n)).rejects.toThrow('node down')
     expect((await warm.at('base', SPENDER, wallets, 2n)).get(wallets[0]!.toLowerCase())).toBe(3n)
+  })
+
+  it('a tick of a few wallets reads them at its block in one call, not behind a read ahead under way, shared by the same block', async () => {
+    const chain = fakeChain()
+    chain.mine(5n, [[wallets[0]!, 9n]])
+    chain.mine(6n, [[wallets[1]!, 4n]])
+    // A read ahead of block 5 holds the queue (its read never answers here): the tick at block 6 does not wait on it.
+    const held = createWarmAllowances({
+      ...chain.deps,
+      directUpTo: DIRECT_READ_MAX_WALLETS,
+      read: (...args) => (args[3] === 5n ? new Promise<never>(() => undefined) : chain.deps.read(...args)),
+    })
+    void held.ahead('base', SPENDER, wallets, 5n)
+    const tick = await held.at('base', SPENDER, wallets, 6n)
+    expect(tick.get(wallets[0]!.toLowerCase())).toBe(9n)
+    expect(tick.get(wallets[1]!.toLowerCase())).toBe(4n)
+    // The tick's prefetch and its plan ask the same block: one read, no log query.
+    const warm = createWarmAllowances({ ...chain.deps, directUpTo: DIRECT_READ_MAX_WALLETS })
+    chain.reads.length = 0
+    const [prefetch, plan] = await Promise.all([warm.at('base', SPENDER, wallets, 6n), warm.at('base', SPENDER, wallets.slice(0, 2), 6n)])
+    expect(plan).toBe(prefetch)
+    expect(chain.reads).toEqual([{ wallets: wallets.map((w) => w.toLowerCase()), block: 6n }])
+    expect(chain.logQueries).toEqual([])
+    // More wallets than the limit are carried as before.
+    const many = createWarmAllowances({ ...chain.deps, directUpTo: 2 })
+    await many.at('base', SPENDER, wallets, 5n)
+    await many.at('base', SPENDER, wallets, 6n)
+    expect(chain.logQueries).toEqual([[6n, 6n]])
+    for (const bad of [-1, 1.5, Number.NaN]) expect(() => createWarmAllowances({ ...chain.deps, directUpTo: bad })).toThrow(RangeError)
   })
 })
