@@ -31,21 +31,20 @@ export async function runSplitBatch(
   journaled: BatchRecord & { split?: SplitBatchRecord },
   launch: LaunchRecord,
   runner: { settle(record: BatchRecord, fate: SplitFate): Promise<void>; pending: { set(id: Hash, record: BatchRecord): unknown } },
-  /** Called once the collects' sends returned (the orders' moves are written then: decide-tick.ts). */
-  collectsSent?: () => void,
+  /**
+   * Called once every collect's and the settle's send returned (the orders' moves are built and written then, so
+   * building them never delays the settle: commit-batch.ts).
+   */
+  sendsOut?: () => void,
 ): Promise<void> {
   let record = journaled as SplitRecord
   try {
-    const outcome = await sendSplitBatch(
-      ctx,
-      record,
-      launch,
-      async (split, settle) => {
-        record = { ...record, split, state: 'sent', ...(settle ? { txHash: settle.txHash, from: settle.from } : {}) }
-        await ctx.store.batch([ctx.batchJournal.put(record)])
-      },
-      collectsSent,
-    )
+    const outcome = await sendSplitBatch(ctx, record, launch, async (split, settle) => {
+      // Every collect and the settle are out: the orders' moves may take the thread now (decide-tick.ts).
+      sendsOut?.()
+      record = { ...record, split, state: 'sent', ...(settle ? { txHash: settle.txHash, from: settle.from } : {}) }
+      await ctx.store.batch([ctx.batchJournal.put(record)])
+    })
     if (outcome.kind === 'sent' && outcome.landing && !outcome.landing.receipt && outcome.landing.pending) {
       // The settle is still in the node's pool: asked again on the next block (resolve waits for it while it is).
       runner.pending.set(record.batchId, record)

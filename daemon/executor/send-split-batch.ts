@@ -35,8 +35,6 @@ export async function sendSplitBatch(
   record: BatchRecord & { split: SplitBatchRecord },
   launch: LaunchRecord,
   onSent: (split: SplitBatchRecord, settle: { txHash: Hash; from: Address } | undefined) => Promise<void>,
-  /** Called once every collect's send returned (sent or refused), before the settle. */
-  onCollectsSent?: () => void,
 ): Promise<SplitSendOutcome> {
   const send = ctx.wallets.sendFromAccount
   if (!send) return { kind: 'not_sent', reason: 'no sender accounts to send a split batch from' }
@@ -59,7 +57,6 @@ export async function sendSplitBatch(
       ),
     ),
   )
-  onCollectsSent?.()
   const chunks = split.chunks.map((c, i) => {
     const sent = collects[i]!
     return sent.status === 'fulfilled' ? { ...c, txHash: sent.value.hash } : c

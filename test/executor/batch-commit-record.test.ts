@@ -74,7 +74,7 @@ describe('the commit record: one small write before the sends, the orders moved 
   }
 
   /** The harness's wallets, a collect's send first shown to `collect` (which may hold it back for ever). */
-  function withCollects(collect: (real: () => Promise<SentCall>) => Promise<SentCall>): ExecutorWallets {
+  function withCollects(collect: (real: () => Promise<SentCall>) => Promise<SentCall>, onSettle: () => void = () => undefined): ExecutorWallets {
     const w = h.wallets
     return {
       walletAddress: (i) => w.walletAddress(i),
@@ -83,10 +83,11 @@ describe('the commit record: one small write before the sends, the orders moved 
       sendCall: (chain, call, fields) => w.sendCall!(chain, call, fields),
       sendFromPool: (chain, call, fields, moment) => w.sendFromPool(chain, call, fields, moment),
       senderAddresses: (chain) => w.senderAddresses(chain),
-      sendFromAccount: (chain, account: Address, call, fields, options) =>
-        fields?.chunk !== undefined
-          ? collect(() => w.sendFromAccount(chain, account, call, fields, options))
-          : w.sendFromAccount(chain, account, call, fields, options),
+      sendFromAccount: (chain, account: Address, call, fields, options) => {
+        if (fields?.chunk !== undefined) return collect(() => w.sendFromAccount(chain, account, call, fields, options))
+        if (fields?.settle) onSettle()
+        return w.sendFromAccount(chain, account, call, fields, options)
+      },
     }
   }
 
@@ -116,10 +117,13 @@ describe('the commit record: one small write before the sends, the orders moved 
     const buyers = await buyersWithOrders(slug)
     const events: string[] = []
     await h.crashExecutor(
-      withCollects((real) => {
-        events.push('collect')
-        return real()
-      }),
+      withCollects(
+        (real) => {
+          events.push('collect')
+          return real()
+        },
+        () => events.push('settle'),
+      ),
       { store: watchedStore((ops) => events.push(describeWrite(ops))) },
     )
     h.startMining()
@@ -130,10 +134,13 @@ describe('the commit record: one small write before the sends, the orders moved 
     expect(first).toBeGreaterThan(0)
     // Before the first send: nothing of the batch path but the commit, and that one write is a single operation.
     expect(events.slice(0, first).filter((e) => e !== 'other')).toEqual(['batch:1'])
-    // After it: the six orders' moves with their in-flight entries, in one write (the decision with them).
-    const moves = events.slice(first).filter((e) => e.startsWith('inFlight+order:'))
-    expect(moves.length).toBeGreaterThanOrEqual(1)
-    expect(events.slice(first).findIndex((e) => e.startsWith('inFlight+order:'))).toBeGreaterThan(0)
+    // After every send (the settle too: building the moves never delays it), the orders' moves with their in-flight
+    // entries in one write (the decision with them).
+    const moves = events.findIndex((e) => e.startsWith('inFlight+order:'))
+    expect(events.filter((e) => e === 'collect')).toHaveLength(3)
+    expect(moves).toBeGreaterThan(events.lastIndexOf('collect'))
+    expect(moves).toBeGreaterThan(events.indexOf('settle'))
+    expect(events.indexOf('settle')).toBeGreaterThan(first)
   }, 300_000)
 
   it('a crash after the commit, before any collect was sent: the orders are still active with no entry; the restart rolls them forward, cancels the batch and they buy once in a new one', async () => {
