@@ -26,8 +26,9 @@ export type BatchRunnerContext = BatchSettlerContext &
 
 export interface BatchRunner {
   /**
-   * Sends a batch once its commit record is written, calls `sendsOut` once its first transactions are out (or it sends
-   * none), follows it and settles its orders once their moves are written (batch-writes.ts); never rejects.
+   * Sends a batch once its commit record is written, calls `sendsOut` once its transactions are out (an executeBatch's
+   * send returned; a split batch's collects and settle returned) or it sends none, follows it and settles its orders
+   * only once their moves are written (batch-writes.ts `moved`; else the restart's roll forward does); never rejects.
    */
   run(record: BatchRecord, launch: LaunchRecord, writes: BatchWrites, sendsOut?: () => void): Promise<void>
   /** At start: every batch whose fate was unknown is asked of the chain (settled, released or followed), and sweeps resume. */
