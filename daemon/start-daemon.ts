@@ -44,6 +44,7 @@ import { senderAccountsOf } from '../src/config/config-schema.ts'
 import { externalBundlerUrls, rpcChainConfigs } from '../src/config/rpc-chain-configs.ts'
 import { createServices, type Services } from '../src/services/services.ts'
 import { migrateStore } from './store/migrate-store.ts'
+import { rollForwardCommittedBatches } from './executor/roll-forward-batches.ts'
 import { openStore, type Store } from '../src/store/open-store.ts'
 import { backupStream } from '../src/store/backup/backup-stream.ts'
 import { createWalletService, type PrebuyWalletService } from '../src/wallets/create-wallet-service.ts'
@@ -188,6 +189,9 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     const store: Store = await openStore({ dataDir: config.dataDir })
     undo.push({ name: 'store', stop: () => store.close() })
     await migrateStore(store)
+    // A batch committed before its sends whose orders' moves were never written (killed between the two writes):
+    // its orders move to executing now, before the API can edit them or any tick runs (docs/execution.md §8).
+    await rollForwardCommittedBatches({ store, journal: createJournal(store), log: logger.child({ component: 'executor' }) })
     // Pooled OTC: this service's settlement contract per chain (deployed on devnet), read through one client per chain.
     // Only the enabled chains (as above).
     const otcClients = Object.fromEntries(

@@ -9,27 +9,28 @@ import { transitionOps } from './order-transition-ops.ts'
 import type { PlannedBatch } from './plan-batch.ts'
 import { replanSplitBatch } from './plan-split-batch.ts'
 
+/** What the batch's part of a tick's write is built from (the included orders re-read under their locks). */
+export interface BatchWriteInput {
+  tick: PriceTick
+  launch: LaunchRecord
+  planned: PlannedBatch
+  /** The included orders re-read under their locks, in `planned.buys` order. */
+  current: Array<OrderRecord | undefined>
+  followers: Map<string, number>
+  decisionOf: Map<string, OrderDecision>
+  at: number
+}
+
+type BatchCtx = Pick<ExecutorContext, 'store' | 'journal' | 'batchJournal' | 'orders'>
+
 /**
- * The batch's part of the executing write: each included order still as planned moves to `executing` with an in-flight
- * entry naming the batch (its reservation, and what a restart asks the chain about), and the batch record itself. An
- * order changed since planning is dropped from the batch (fewer orders only lower the clearing price), and the
- * committed bound is the lowest limit of those left. Undefined when none is left.
+ * The batch record as committed: each included order still as planned stays in, an order changed since planning is
+ * dropped from the batch (fewer orders only lower the clearing price) and the committed bound is the lowest limit of
+ * those left. Sets the tick decision's verdicts (left out: the exclusion reason; dropped: `in_flight`). Undefined when
+ * none is left. Its put is the one write that must precede the batch's sends (docs/execution.md §8, "The commit record").
  */
-export function batchExecutingOps(
-  ctx: Pick<ExecutorContext, 'store' | 'journal' | 'batchJournal' | 'orders'>,
-  input: {
-    tick: PriceTick
-    launch: LaunchRecord
-    planned: PlannedBatch
-    /** The included orders re-read under their locks, in `planned.buys` order. */
-    current: Array<OrderRecord | undefined>
-    followers: Map<string, number>
-    decisionOf: Map<string, OrderDecision>
-    at: number
-  },
-  ops: StoreOperation[],
-): BatchRecord | undefined {
-  const { tick, launch, planned, current, followers, decisionOf, at } = input
+export function batchRecordOf(input: BatchWriteInput): BatchRecord | undefined {
+  const { planned, current, decisionOf, at } = input
   const buys = [...planned.buys.values()]
   // Left out by the clearing: the planner's `submitted` becomes the reason, the same name (verdicts.ts), so the tick
   // decision says who was left out of the block's batch and why (written even when nothing is left to send).
@@ -56,7 +57,7 @@ export function batchExecutingOps(
     if (limit !== null && (lowest === null || limit < lowest)) lowest = limit
   }
   const dropped = planned.record.included.filter((e) => !still.has(e.keyId))
-  const record: BatchRecord = {
+  return {
     ...planned.record,
     included,
     ...(dropped.length > 0 ? { dropped } : {}),
@@ -65,17 +66,26 @@ export function batchExecutingOps(
     lowestLimitFdv: lowest === null ? null : lowest.toString(),
     at,
   }
+}
+
+/**
+ * The included orders' moves to `executing`, each with an in-flight entry naming the batch (its reservation against the
+ * wallet, and what settling and a restart ask about). Written after the batch's sends, under the same order locks
+ * (a restart rolls a committed batch forward to exactly these: roll-forward-batches.ts).
+ */
+export function batchMoveOps(ctx: BatchCtx, input: BatchWriteInput, record: BatchRecord): StoreOperation[] {
+  const { tick, launch, planned, current, followers, at } = input
+  const ops: StoreOperation[] = []
   // By keyId, not a find per order: 5,000 included orders made that 12.5 million comparisons in the launch tick.
-  const rankOf = new Map(included.map((e) => [e.keyId, e.rank]))
-  for (const [i, buy] of buys.entries()) {
+  const rankOf = new Map(record.included.map((e) => [e.keyId, e.rank]))
+  for (const [i, buy] of [...planned.buys.values()].entries()) {
     const { order } = buy.candidate
-    if (!still.has(order.keyId)) continue
+    const rank = rankOf.get(order.keyId)
+    if (rank === undefined) continue
     const entry = inFlightEntry(ctx, launch, tick, buy, at, record.batchId)
-    const rank = rankOf.get(order.keyId) ?? buy.rank
     const event = { spendAtoms: entry.spendAtoms, reason: `batch ${record.batchId} rank ${rank}`, blockNumber: entry.fromBlock }
     ops.push(...transitionOps(ctx, current[i]!, 'executing', at, event, followers.get(order.keyId) ?? 0))
     ops.push(ctx.journal.putInFlight(entry))
   }
-  ops.push(ctx.batchJournal.put(record))
-  return record
+  return ops
 }

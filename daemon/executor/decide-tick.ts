@@ -11,9 +11,10 @@ import { candidateOf, type LoadedOrder } from './warm-books.ts'
 import { type CandidateDiff, createHeldCandidates } from '../../src/domain/execution/held-candidates.ts'
 import { type BuyToSubmit, DEFAULT_MAX_BUYS, type ExecutionPlan, type PlanInput, sameVerdicts } from '../../src/domain/execution/executor-plan.ts'
 import type { CandidateOrder } from '../../src/domain/execution/prepared-book.ts'
-import type { BatchRecord } from '../../src/journal/batch-records.ts'
 import { type BatchPlannerContext, type BatchSplit, createBatchPlanner } from './plan-batch.ts'
-import { batchExecutingOps } from './batch-executing-ops.ts'
+import { type BatchWriteInput, batchMoveOps, batchRecordOf } from './batch-executing-ops.ts'
+import type { SendBatch } from './batch-writes.ts'
+import { commitThenMove } from './commit-batch.ts'
 import { predictBatchTotal } from './predict-batch-total.ts'
 
 /** The planner's inputs as the journal records them, the candidates in the priority order the plan used. */
@@ -63,8 +64,7 @@ export interface SubmittedBuy {
  */
 export type SubmitBuys = (buys: SubmittedBuy[], written: Promise<void>) => void
 
-/** Called once the executing batch is built, with the journaled batch and the write's promise: send after it succeeded. */
-export type SendBatch = (record: BatchRecord, written: Promise<void>) => void
+export type { SendBatch } from './batch-writes.ts'
 
 export interface TickDecider {
   /**
@@ -95,7 +95,8 @@ export type TickDeciderContext = Pick<
   | 'backoff'
   | 'log'
 > &
-  BatchPlannerContext
+  BatchPlannerContext &
+  Partial<Pick<ExecutorContext, 'whenStopped' | 'failStop'>>
 
 export function createTickDecider(ctx: TickDeciderContext): TickDecider {
   const { store, journal, stage } = ctx
@@ -160,6 +161,9 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
     const followers = new Map(candidates.map((c) => [c.order.keyId, c.followers]))
     return ctx.withOrderLocks(keyIds, async () => {
       stage('executor.locked')
+      // The expiries and the single buys' moves apart: with a batch, the single buys' go in its commit (they precede
+      // their own sends), the expiries in the second write.
+      const expiryOps: StoreOperation[] = []
       const ops: StoreOperation[] = []
       const submitted: SubmittedBuy[] = []
       const decisions = [...plan.decisions]
@@ -176,7 +180,7 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       for (const [i, order] of plan.expired.entries()) {
         const current = expiredNow[i]
         if (current?.status !== 'active') continue
-        ops.push(...transitionOps(ctx, current, 'expired', at, { reason: 'expired after launch' }, followers.get(order.keyId) ?? 0))
+        expiryOps.push(...transitionOps(ctx, current, 'expired', at, { reason: 'expired after launch' }, followers.get(order.keyId) ?? 0))
       }
       for (const [i, buy] of buys.entries()) {
         const { order } = buy.candidate
@@ -196,8 +200,11 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
         // The price this attempt was decided at: a revert for price at the same price counts towards its backoff.
         ctx.backoff.attempted(order.keyId, buy.capAtoms ?? null, BigInt(tick.blockNumber))
       }
-      const batch = split.batch ? batchExecutingOps(ctx, { tick, launch, planned: split.batch, current: batchNow, followers, decisionOf, at }, ops) : undefined
-      ops.push(
+      const batchInput: BatchWriteInput | undefined = split.batch
+        ? { tick, launch, planned: split.batch, current: batchNow, followers, decisionOf, at }
+        : undefined
+      const batch = batchInput ? batchRecordOf(batchInput) : undefined
+      const decision = () =>
         journal.putDecision({
           slug: launch.slug,
           chain: launch.chain,
@@ -207,25 +214,30 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
           at,
           inputs,
           ...(batch ? { batchId: batch.batchId } : {}),
-        }),
-      )
+        })
+      if (batch && batchInput && sendBatch) {
+        await commitThenMove(ctx, { singleOps: ops, expiryOps }, submitted.length > 0 ? (committed) => submit(submitted, committed) : undefined, {
+          record: batch,
+          input: batchInput,
+          send: sendBatch,
+          decision,
+        })
+        return submitted
+      }
+      ops.unshift(...expiryOps)
+      if (batch && batchInput) ops.push(...batchMoveOps(ctx, batchInput, batch), ctx.batchJournal.put(batch))
+      ops.push(decision())
       stage('executor.executingOpsBuilt')
-      await writeThenRelease(ops, submitted, submit, batch && sendBatch ? { record: batch, send: sendBatch } : undefined)
+      await writeThenRelease(ops, submitted, submit)
       stage('executor.executingWritten')
       return submitted
     })
   }
 
   /** Hands the buys on with the write's promise before writing, so signing overlaps the write; settles the gate after. */
-  async function writeThenRelease(
-    ops: StoreOperation[],
-    submitted: SubmittedBuy[],
-    submit: SubmitBuys,
-    batch?: { record: BatchRecord; send: SendBatch },
-  ): Promise<void> {
+  async function writeThenRelease(ops: StoreOperation[], submitted: SubmittedBuy[], submit: SubmitBuys): Promise<void> {
     const written = withResolvers<void>()
     written.promise.catch(() => undefined)
-    batch?.send(batch.record, written.promise)
     if (submitted.length > 0) {
       submit(submitted, written.promise)
       // Handing the batch to LevelDB is synchronous (~10 ms for a 500-buy launch): let the wallet layer sign its

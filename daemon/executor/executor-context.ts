@@ -23,6 +23,7 @@ import { type BatchJournal, createBatchJournal } from '../../src/journal/batch-j
 import type { PrebuyWalletService } from '../../src/wallets/create-wallet-service.ts'
 import { type BatchOperators, createBatchOperators } from './batch-operators.ts'
 import { createSplitChainReads, type SplitChainReads } from './split-chain-reads.ts'
+import type { ExecutorFailStop } from './batch-writes.ts'
 
 /** An option accepted must be honoured: a maxBuyersPerTransaction that is not a positive integer is refused. */
 function checkedBuyersPerTransaction(value: number | undefined): number | undefined {
@@ -84,6 +85,11 @@ export interface ExecutorDeps {
    * 0: always carried, as a large book is). Refused unless a non-negative integer.
    */
   allowancesDirectUpTo?: number
+  /**
+   * Called once if the executor stops itself (a committed batch's orders could not be moved: batch-writes.ts); the
+   * daemon stops with it, so a restart rolls the batch forward instead of ticking on. Logged either way.
+   */
+  onFailStop?: (failure: ExecutorFailStop) => void
 }
 
 /**
@@ -158,6 +164,10 @@ export interface ExecutorContext {
   stopped(): boolean
   /** Active orders from which a waiting project's book is prepared ahead (PREPARE_BOOKS_AHEAD_FROM by default). */
   prepareBooksAheadFrom: number
+  /** Resolves once the executor is stopping (a tick waiting for a batch's sends gives up: the restart rolls it forward). */
+  whenStopped?: Promise<void>
+  /** Stops the executor for good in this process (batch-writes.ts ExecutorFailStop): set by start-executor.ts. */
+  failStop?(failure: ExecutorFailStop): void
 }
 
 export function createExecutorContext(deps: ExecutorDeps, stopped: () => boolean): ExecutorContext {

@@ -7,6 +7,7 @@ import { type BatchSenderContext, sendBatch } from './send-batch.ts'
 import { type BatchSettlerContext, releaseBatch, settleExecutedBatch } from './settle-batch.ts'
 import { type BatchSweeperContext, sweepBatch } from './sweep-batch.ts'
 import { runSplitBatch, splitFate, sweepSplitBatch } from './run-split-batch.ts'
+import type { BatchWrites } from './batch-writes.ts'
 
 /** What the chain says about a journaled batch. */
 export type BatchFate =
@@ -24,8 +25,12 @@ export type BatchRunnerContext = BatchSettlerContext &
   Partial<Pick<ExecutorContext, 'splitReads'>>
 
 export interface BatchRunner {
-  /** Sends a batch once its journal write succeeded, follows it and settles its orders; never rejects. */
-  run(record: BatchRecord, launch: LaunchRecord, written: Promise<void>): Promise<void>
+  /**
+   * Sends a batch once its commit record is written, calls `sendsOut` once its transactions are out (an executeBatch's
+   * send returned; a split batch's collects and settle returned) or it sends none, follows it and settles its orders
+   * only once their moves are written (batch-writes.ts `moved`; else the restart's roll forward does); never rejects.
+   */
+  run(record: BatchRecord, launch: LaunchRecord, writes: BatchWrites, sendsOut?: () => void): Promise<void>
   /** At start: every batch whose fate was unknown is asked of the chain (settled, released or followed), and sweeps resume. */
   reconcile(): Promise<void>
   /** On a new block: the batches still unknown on the chain are asked again. */
@@ -120,19 +125,42 @@ export function createBatchRunner(ctx: BatchRunnerContext): BatchRunner {
   }
 
   return {
-    async run(journaled, launch, written) {
+    async run(journaled, launch, writes, sendsOut = () => undefined) {
       try {
-        await written
+        await writes.committed
       } catch {
+        sendsOut()
         return
       }
+      // Settling writes the orders' outcome: only once their moves to executing are (else the restart's, after its
+      // roll forward: roll-forward-batches.ts).
+      const movesWritten = async (): Promise<boolean> => {
+        const moves = await writes.moved
+        if (moves.kind === 'moved') return true
+        ctx.log.warn({ batchId: journaled.batchId, moves: moves.kind }, 'a committed batch is left to the next start: its orders were not moved')
+        return false
+      }
+      const settleMoved = async (record: BatchRecord, fate: BatchFate): Promise<void> => {
+        if (await movesWritten()) await settle(record, fate)
+      }
       let record = journaled
-      if (record.split) return runSplitBatch(ctx, record, launch, { settle, pending })
+      if (record.split) {
+        // Asked again on the next block only once its orders were moved (else the restart asks).
+        const pendingMoved = { set: (id: Hash, r: BatchRecord) => void movesWritten().then((moved) => moved && pending.set(id, r)) }
+        try {
+          return await runSplitBatch(ctx, record, launch, { settle: settleMoved, pending: pendingMoved }, sendsOut)
+        } finally {
+          sendsOut()
+        }
+      }
       try {
         const outcome = await sendBatch(ctx, record, launch, async ({ txHash, from }) => {
+          sendsOut()
           record = { ...record, state: 'sent', txHash, ...(from ? { from } : {}) }
           await ctx.store.batch([ctx.batchJournal.put(record)])
         })
+        sendsOut()
+        if (!(await movesWritten())) return
         if (outcome.kind === 'not_sent') return await settle(record, { kind: 'not_executed', reason: outcome.reason })
         const execution = outcome.kind === 'mined' ? ctx.batchReads.executionIn(record.batchBuyer, record.batchId, outcome.receipt) : undefined
         await settle(record, execution ? { kind: 'executed', execution } : await fateFromChain(record))

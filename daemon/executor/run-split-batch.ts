@@ -30,11 +30,18 @@ export async function runSplitBatch(
   ctx: SplitRunnerContext,
   journaled: BatchRecord & { split?: SplitBatchRecord },
   launch: LaunchRecord,
-  runner: { settle(record: BatchRecord, fate: SplitFate): Promise<void>; pending: Map<Hash, BatchRecord> },
+  runner: { settle(record: BatchRecord, fate: SplitFate): Promise<void>; pending: { set(id: Hash, record: BatchRecord): unknown } },
+  /**
+   * Called once every collect's and the settle's send returned (the orders' moves are built and written then, so
+   * building them never delays the settle: commit-batch.ts).
+   */
+  sendsOut?: () => void,
 ): Promise<void> {
   let record = journaled as SplitRecord
   try {
     const outcome = await sendSplitBatch(ctx, record, launch, async (split, settle) => {
+      // Every collect and the settle are out: the orders' moves may take the thread now (decide-tick.ts).
+      sendsOut?.()
       record = { ...record, split, state: 'sent', ...(settle ? { txHash: settle.txHash, from: settle.from } : {}) }
       await ctx.store.batch([ctx.batchJournal.put(record)])
     })

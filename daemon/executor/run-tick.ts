@@ -1,4 +1,5 @@
 import { PrebuyError } from '../../src/common/errors.ts'
+import { withResolvers } from '../../src/common/with-resolvers.ts'
 import type { LaunchRecord, PriceTick } from '../../src/journal/journal-records.ts'
 import type { UserOperationResult } from '../../src/wallets/wallet-service.ts'
 import type { SubmittedBuy, TickDecider } from './decide-tick.ts'
@@ -49,9 +50,11 @@ export function createTickRunner(ctx: TickRunnerContext, parts: { decider: TickD
           submission.catch(() => undefined)
         },
         batches
-          ? (record, written) => {
+          ? (record, writes) => {
               // Never rejects: a failed write sends nothing, an unclear fate is asked of the chain again.
-              batch = batches.run(record, launch, written)
+              const out = withResolvers<void>()
+              batch = batches.run(record, launch, writes, out.resolve)
+              return out.promise
             }
           : undefined,
       ),

@@ -10,6 +10,7 @@ import type { StoreOperation } from '../../src/store/open-store.ts'
 import { orderKey } from '../../src/store/order-index.ts'
 import type { ExecutorContext } from './executor-context.ts'
 import { transitionOps } from './order-transition-ops.ts'
+import { unheldFillOps } from './settle-unheld-order.ts'
 
 export type BatchSettlerContext = Pick<ExecutorContext, 'store' | 'journal' | 'batchJournal' | 'withOrderLocks' | 'now' | 'log'>
 
@@ -37,44 +38,50 @@ export async function settleExecutedBatch(ctx: BatchSettlerContext, record: Batc
   const allocation = allocateBatch(BigInt(execution.tokensOut), paid)
   const nothingToSweep = execution.allocationHash === zeroHash
   const next: BatchRecord = { ...record, state: nothingToSweep ? 'swept' : 'executed', txHash: execution.txHash, execution }
-  await writeUnderLocks(ctx, record, next, (entry, i, current, followers, at) => {
-    if (skipped.has(i)) {
-      const reason = notCollected.has(i) ? NOT_COLLECTED_BY_BATCH : SKIPPED_BY_BATCH
-      return transitionOps(ctx, current, 'active', at, { reason, txHash: execution.txHash }, followers)
-    }
-    const share = allocation.shares[i]!
-    const fill = ctx.journal.putFill({
-      chain: record.chain,
-      keyId: entry.keyId,
-      slug: entry.slug,
-      blockNumber: execution.blockNumber,
-      txHash: execution.txHash,
-      wallet: entry.wallet,
-      orderId: entry.orderId,
-      userIndex: entry.userIndex,
-      spendAtoms: entry.spendAtoms,
-      token: record.token,
-      batchId: record.batchId,
-      batchBuyer: record.batchBuyer,
-    })
-    const event = {
-      reason: `bought in batch ${record.batchId} (rank ${entry.rank}), held by the batch until swept`,
-      txHash: execution.txHash,
-      blockNumber: execution.blockNumber,
-      spendAtoms: entry.spendAtoms,
-      tokensReceived: share.net.toString(),
-      feeTokens: share.fee.toString(),
-    }
-    const executionOf: NonNullable<OrderRecord['execution']> = {
-      spentUsdc: formatDecimal(BigInt(entry.spendAtoms), USDC_DECIMALS),
-      tokensReceived: share.net.toString(),
-      feeTokens: share.fee.toString(),
-      txHash: execution.txHash,
-      executedAt: at,
-      batch: { chain: record.chain, contract: record.batchBuyer, batchId: record.batchId },
-    }
-    return [fill, ...transitionOps(ctx, current, 'filled', at, event, followers, { execution: executionOf })]
-  })
+  await writeUnderLocks(
+    ctx,
+    record,
+    next,
+    (entry, i, current, followers, at) => {
+      if (skipped.has(i)) {
+        const reason = notCollected.has(i) ? NOT_COLLECTED_BY_BATCH : SKIPPED_BY_BATCH
+        return transitionOps(ctx, current, 'active', at, { reason, txHash: execution.txHash }, followers)
+      }
+      const share = allocation.shares[i]!
+      const fill = ctx.journal.putFill({
+        chain: record.chain,
+        keyId: entry.keyId,
+        slug: entry.slug,
+        blockNumber: execution.blockNumber,
+        txHash: execution.txHash,
+        wallet: entry.wallet,
+        orderId: entry.orderId,
+        userIndex: entry.userIndex,
+        spendAtoms: entry.spendAtoms,
+        token: record.token,
+        batchId: record.batchId,
+        batchBuyer: record.batchBuyer,
+      })
+      const event = {
+        reason: `bought in batch ${record.batchId} (rank ${entry.rank}), held by the batch until swept`,
+        txHash: execution.txHash,
+        blockNumber: execution.blockNumber,
+        spendAtoms: entry.spendAtoms,
+        tokensReceived: share.net.toString(),
+        feeTokens: share.fee.toString(),
+      }
+      const executionOf: NonNullable<OrderRecord['execution']> = {
+        spentUsdc: formatDecimal(BigInt(entry.spendAtoms), USDC_DECIMALS),
+        tokensReceived: share.net.toString(),
+        feeTokens: share.fee.toString(),
+        txHash: execution.txHash,
+        executedAt: at,
+        batch: { chain: record.chain, contract: record.batchBuyer, batchId: record.batchId },
+      }
+      return [fill, ...transitionOps(ctx, current, 'filled', at, event, followers, { execution: executionOf })]
+    },
+    (entry, i, current, at) => (skipped.has(i) ? [] : unheldFillOps(ctx, record, execution, entry, allocation.shares[i]!, current, at)),
+  )
   return next
 }
 
@@ -101,6 +108,8 @@ async function writeUnderLocks(
   record: BatchRecord,
   next: BatchRecord,
   move: (entry: BatchRecord['included'][number], index: number, current: OrderRecord, followers: number, at: number) => StoreOperation[],
+  /** An order this batch holds (its entry names it) that is not executing: rolled forward after it changed (settle-unheld-order.ts). */
+  unheld?: (entry: BatchRecord['included'][number], index: number, current: OrderRecord | undefined, at: number) => StoreOperation[],
 ): Promise<void> {
   await ctx.withOrderLocks(
     record.included.map((e) => e.keyId),
@@ -125,7 +134,10 @@ async function writeUnderLocks(
         }
         ops.push(ctx.journal.deleteInFlight({ chain: record.chain, keyId: entry.keyId, slug: entry.slug }))
         const current = currents[i]
-        if (current?.status !== 'executing') continue
+        if (current?.status !== 'executing') {
+          if (claimed?.batchId === record.batchId && unheld) ops.push(...unheld(entry, i, current, at))
+          continue
+        }
         ops.push(...move(entry, i, current, followers[i]!, at))
       }
       await ctx.store.batch(ops)

@@ -10,6 +10,9 @@ import { createTickRunner } from './run-tick.ts'
 import { createBuySettler } from './settle-buys.ts'
 import { createBatchRunner } from './run-batch.ts'
 import { createTickQueue } from './tick-queue.ts'
+import { withResolvers } from '../../src/common/with-resolvers.ts'
+import type { ExecutorFailStop } from './batch-writes.ts'
+import { rollForwardCommittedBatches } from './roll-forward-batches.ts'
 
 export type { ExecutorDeps } from './executor-context.ts'
 
@@ -32,6 +35,8 @@ export interface Executor {
    * out from the pool, else from the bundler EOA (batch-operators.ts).
    */
   batchOperatorsReady(chain: ChainKey): boolean
+  /** Why the executor stopped itself, if it did (batch-writes.ts): it ticks no more in this process. */
+  failure(): ExecutorFailStop | undefined
   stop(): Promise<void>
 }
 
@@ -48,7 +53,21 @@ export interface Executor {
  */
 export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
   let stopped = false
+  let failure: ExecutorFailStop | undefined
+  const stopping = withResolvers<void>()
   const ctx = createExecutorContext(deps, () => stopped)
+  ctx.whenStopped = stopping.promise
+  // A committed batch whose orders could not be moved: no further tick in this process (its orders would look active
+  // while their money may be collected); the restart rolls the batch forward (roll-forward-batches.ts).
+  ctx.failStop = (why) => {
+    if (failure) return
+    failure = why
+    ctx.log.error({ failure: why }, `the executor stops: ${why.message}; restart the daemon (it rolls the batch forward)`)
+    stopped = true
+    unsubscribe?.()
+    queue.stop()
+    deps.onFailStop?.(why)
+  }
   const settler = createBuySettler(ctx)
   const batches = createBatchRunner(ctx)
   const runTick = createTickRunner(ctx, { decider: createTickDecider(ctx), settler, batches })
@@ -66,6 +85,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
         })
       : undefined
   const readiness = createLaunchReadiness(ctx, approvals)
+  let unsubscribe: (() => void) | undefined
   const queue = createTickQueue({ handle: runTick, onError: (error, slug) => ctx.log.error({ err: error, slug }, 'tick failed') })
   const background = new Set<Promise<void>>()
   const inBackground = (task: Promise<void>, failure: (error: unknown) => void): void => {
@@ -120,12 +140,15 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
     }
   }
 
+  // A batch committed before its sends whose orders' moves were never written (a crash, a failed write): moved now,
+  // before anything settles or ticks (the daemon did it before serving the API; again here: idempotent).
+  await rollForwardCommittedBatches({ store: ctx.store, journal: ctx.journal, batchJournal: ctx.batchJournal, log: ctx.log, now: ctx.now })
   await reconcile()
   // The sender accounts become batch operators in the background (setOperator lands in a later block): until they
   // are, batches go out from the bundler EOA; a block signal tries again on a chain not ready (batch-operators.ts).
   // Not tracked by idle(): their receipts wait for blocks, like the approvals ahead (ensure never rejects).
   for (const chain of Object.keys(ctx.batchBuyers) as ChainKey[]) void ctx.batchOperators.ensure(chain)
-  const unsubscribe = deps.ticks.subscribe(onSignal)
+  unsubscribe = deps.ticks.subscribe(onSignal)
   inBackground(readiness.prepareLaunchedBooks(), (error) => ctx.log.debug({ err: error }, 'preparing launched books at start failed; ticks build them'))
 
   return {
@@ -134,12 +157,14 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
     busy: () => queue.size() + background.size,
     approvalsSettled: async () => approvals?.settled(),
     batchOperatorsReady: (chain) => ctx.batchOperators.poolReady(chain),
+    failure: () => failure,
     async idle() {
       while (queue.size() > 0 || background.size > 0) await Promise.all([...queue.running(), ...background])
     },
     async stop() {
       stopped = true
-      unsubscribe()
+      stopping.resolve()
+      unsubscribe?.()
       ctx.warm.stop()
       queue.stop()
       // In-flight submissions finish (their state is recorded); anything cut off is settled by the next start.

@@ -113,6 +113,9 @@ export function createLaunchWorkers(context: WorkerContext): BackgroundWorker[] 
         feeRecipient: context.config.feeRecipient,
         ticks: bus,
         logger: context.logger,
+        // The executor stopped itself (a committed batch's orders could not be moved): the daemon stops too, so that a
+        // restart rolls the batch forward rather than the API and the indexer running on without an executor.
+        onFailStop: (failure) => context.fail(new Error(failure.message)),
         ...(context.priceQuotes ? { onQuoteDisagreement: context.priceQuotes.onDisagreement, onQuoteFailure: context.priceQuotes.onFailure } : {}),
       })
       log.info({ buyRouters, batchBuyers }, 'executor started')

@@ -124,7 +124,11 @@ export interface FlowHarness {
   /** A second wallet service over the same keys and chain, with fresh caches (as after a daemon restart). */
   freshWallets(): PrebuyWalletService
   /** Abandons the executor as a crash would (no waiting for its in-flight work) and starts a new one. */
-  crashExecutor(wallets?: Pick<WalletService, 'walletAddress' | 'submitUserOperations'>): Promise<Executor>
+  /**
+   * Stops the executor without waiting (a crash of the process) and starts another on the same store; `store`: the new
+   * executor writes through it instead (a test's fault injection around the real store).
+   */
+  crashExecutor(wallets?: Pick<WalletService, 'walletAddress' | 'submitUserOperations'>, options?: { store?: Store }): Promise<Executor>
   /** Restarts the indexer, optionally reading the chain through another client (fault injection). */
   restartIndexer(client?: PublicClient): Promise<Indexer>
   /** Writes the chain's state file now: a crash from then on keeps every block so far. */
@@ -248,9 +252,9 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
       ...(options.onLaunchLogs ? { onLaunchLogs: options.onLaunchLogs } : {}),
       ...(options.onStage ? { onStage: options.onStage } : {}),
     })
-  const newExecutor = (w: Pick<WalletService, 'walletAddress' | 'submitUserOperations'> = wallets) =>
+  const newExecutor = (w: Pick<WalletService, 'walletAddress' | 'submitUserOperations'> = wallets, executorStore: Store = store) =>
     startExecutor({
-      store,
+      store: executorStore,
       journal,
       wallets: w,
       chains: devnet.chains,
@@ -454,9 +458,9 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
         ...(options.senderAccounts ? { senderAccounts: options.senderAccounts } : {}),
         ...(options.walletClient ? { clients: { base: options.walletClient(chain.rpcUrl) } } : {}),
       }),
-    async crashExecutor(w) {
+    async crashExecutor(w, crashOptions) {
       void executor.stop()
-      executor = await newExecutor(w)
+      executor = await newExecutor(w, crashOptions?.store)
       return executor
     },
     async restartIndexer(indexerClient) {

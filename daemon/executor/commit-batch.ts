@@ -1,0 +1,72 @@
+import { withResolvers } from '../../src/common/with-resolvers.ts'
+import type { BatchRecord } from '../../src/journal/batch-records.ts'
+import type { StoreOperation } from '../../src/store/open-store.ts'
+import { type BatchWriteInput, batchMoveOps } from './batch-executing-ops.ts'
+import type { BatchMovesOutcome, ExecutorFailStop, SendBatch } from './batch-writes.ts'
+import type { ExecutorContext } from './executor-context.ts'
+
+export type CommitContext = Pick<ExecutorContext, 'store' | 'journal' | 'batchJournal' | 'orders' | 'stage' | 'log'> &
+  Partial<Pick<ExecutorContext, 'whenStopped' | 'failStop'>>
+
+/**
+ * A tick with a batch, in two writes under the orders' locks (docs/execution.md §8, "The commit record"): first the
+ * batch record alone (with the single buys' own moves, if any: theirs precede their sends as before); once it is
+ * written the batch's transactions go out, and once they are out the included orders' moves to `executing`, their
+ * in-flight entries, the expiries and the decision. A failed commit sends nothing (rejects, as before); a failed
+ * second write fail-stops the executor (a restart rolls the batch forward); a stop while the sends go out leaves the
+ * moves to the restart too.
+ */
+export async function commitThenMove(
+  ctx: CommitContext,
+  single: { singleOps: StoreOperation[]; expiryOps: StoreOperation[] },
+  /** Hands the tick's single buys on with the commit's promise (undefined: none); they broadcast once it is written. */
+  handOff: ((committed: Promise<void>) => void) | undefined,
+  batch: { record: BatchRecord; input: BatchWriteInput; send: SendBatch; decision: () => StoreOperation },
+): Promise<void> {
+  const { record, input } = batch
+  const committed = withResolvers<void>()
+  committed.promise.catch(() => undefined)
+  const moved = withResolvers<BatchMovesOutcome>()
+  const sendsOut = batch.send(record, { committed: committed.promise, moved: moved.promise })
+  const commitOps = [...single.singleOps, ctx.batchJournal.put(record)]
+  if (handOff) {
+    handOff(committed.promise)
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+  ctx.stage('executor.commitBuilt')
+  try {
+    await ctx.store.batch(commitOps)
+    committed.resolve()
+  } catch (error) {
+    committed.reject(error)
+    moved.resolve({ kind: 'failed', error })
+    throw error
+  }
+  ctx.stage('executor.committed')
+  const outcome = await Promise.race([
+    sendsOut.then(() => 'out' as const),
+    (ctx.whenStopped ?? new Promise<never>(() => undefined)).then(() => 'stopped' as const),
+  ])
+  if (outcome === 'stopped') {
+    ctx.log.warn({ batchId: record.batchId, slug: record.slug }, 'stopped while a committed batch was being sent: the next start rolls it forward')
+    moved.resolve({ kind: 'abandoned', reason: 'the executor stopped while the batch was being sent' })
+    return
+  }
+  const ops = [...single.expiryOps, ...batchMoveOps(ctx, input, record), batch.decision()]
+  ctx.stage('executor.executingOpsBuilt')
+  try {
+    await ctx.store.batch(ops)
+    moved.resolve({ kind: 'moved' })
+  } catch (error) {
+    moved.resolve({ kind: 'failed', error })
+    const failure: ExecutorFailStop = {
+      kind: 'batch_moves_not_written',
+      batchId: record.batchId,
+      slug: record.slug,
+      message: `the orders' moves of committed batch ${record.batchId} could not be written (${error instanceof Error ? error.message : String(error)})`,
+    }
+    ctx.failStop?.(failure)
+    return
+  }
+  ctx.stage('executor.executingWritten')
+}

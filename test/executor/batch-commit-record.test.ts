@@ -1,0 +1,209 @@
+import type { Address } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { ExecutorWallets } from '../../daemon/executor/executor-context.ts'
+import { createBatchJournal } from '../../src/journal/batch-journal.ts'
+import type { BatchRecord } from '../../src/journal/batch-records.ts'
+import type { Store, StoreOperation } from '../../src/store/open-store.ts'
+import type { SentCall } from '../../src/wallets/bundler/bundler.ts'
+import { type Buyer, type FlowHarness, startFlowHarness } from './flow-harness.ts'
+
+const USDC = 1_000_000n
+const BUYERS = 6
+/** 6 buyers at 2 per transaction: 3 collects and a settle. */
+const PER_TX = 2
+
+/**
+ * The launch tick's batch in two writes (docs/execution.md §8, "The commit record"): the batch record alone before the
+ * sends, the orders' moves after them; and the crash windows between (real devnet, wallets, LevelDB; the process "dies"
+ * where the test holds a send back or fails a write, and a new executor starts on the same store).
+ */
+describe('the commit record: one small write before the sends, the orders moved after them, rolled forward across a crash', () => {
+  let h: FlowHarness
+  beforeAll(async () => {
+    h = await startFlowHarness({ batchBuyer: true, approvalsAhead: false, senderAccounts: 2, maxBuyersPerTransaction: PER_TX })
+    h.startMining()
+    await h.waitFor('every sender an operator', async () => h.executor.batchOperatorsReady('base'), 60_000)
+    await h.stopMining()
+  }, 180_000)
+  afterAll(async () => {
+    await h?.stop()
+  })
+
+  const batchOf = async (slug: string, sequence: number): Promise<BatchRecord | undefined> => {
+    const launch = await h.journal.getLaunchBySlug(slug)
+    return launch ? createBatchJournal(h.store).get('base', slug, launch.blockNumber, sequence) : undefined
+  }
+  const ordersOf = (buyers: readonly Buyer[], slug: string) => Promise.all(buyers.map((b) => h.getOrder(b, slug)))
+  const spendOf = (i: number) => BigInt(30 + i) * USDC
+
+  async function buyersWithOrders(slug: string): Promise<Buyer[]> {
+    const buyers: Buyer[] = []
+    for (let i = 0; i < BUYERS; i++) {
+      const buyer = await h.newBuyer(`${slug}-${i}`, '100')
+      await h.order(buyer, slug, String(30 + i), null)
+      buyers.push(buyer)
+    }
+    await h.approveBatchBuyer(buyers, '100')
+    return buyers
+  }
+
+  /** The real store, every batch first shown to `seen` (which may refuse it: a failed write). */
+  function watchedStore(seen: (ops: readonly StoreOperation[]) => void): Store {
+    return new Proxy(h.store, {
+      get(target, prop) {
+        if (prop === 'batch')
+          return async (ops: readonly StoreOperation[]) => {
+            seen(ops)
+            return target.batch(ops)
+          }
+        const value = Reflect.get(target, prop, target)
+        return typeof value === 'function' ? value.bind(target) : value
+      },
+    })
+  }
+
+  /** What a write touches of the batch path: `batch`, `inFlight`, `order` (sorted, with its op count); `other` else. */
+  function describeWrite(ops: readonly StoreOperation[]): string {
+    const kinds = new Set<string>()
+    for (const op of ops) {
+      if (op.sublevel === createBatchJournal(h.store).sub) kinds.add('batch')
+      else if (op.sublevel === h.journal.sub.inFlight) kinds.add('inFlight')
+      else if (op.sublevel === h.store.sub.orders) kinds.add('order')
+    }
+    return kinds.size === 0 ? 'other' : `${[...kinds].sort().join('+')}:${ops.length}`
+  }
+
+  /** The harness's wallets, a collect's send first shown to `collect` (which may hold it back for ever). */
+  function withCollects(collect: (real: () => Promise<SentCall>) => Promise<SentCall>, onSettle: () => void = () => undefined): ExecutorWallets {
+    const w = h.wallets
+    return {
+      walletAddress: (i) => w.walletAddress(i),
+      submitUserOperations: (chain, requests, options) => w.submitUserOperations(chain, requests, options),
+      operatorAddress: (chain) => w.operatorAddress?.(chain),
+      sendCall: (chain, call, fields) => w.sendCall!(chain, call, fields),
+      sendFromPool: (chain, call, fields, moment) => w.sendFromPool(chain, call, fields, moment),
+      senderAddresses: (chain) => w.senderAddresses(chain),
+      sendFromAccount: (chain, account: Address, call, fields, options) => {
+        if (fields?.chunk !== undefined) return collect(() => w.sendFromAccount(chain, account, call, fields, options))
+        if (fields?.settle) onSettle()
+        return w.sendFromAccount(chain, account, call, fields, options)
+      },
+    }
+  }
+
+  /** Every order filled and its batch swept; each wallet pulled exactly once (a refunded batch returned its pull). */
+  async function expectFilledOnce(slug: string, buyers: readonly Buyer[]) {
+    await h.waitFor('every order filled', async () => (await ordersOf(buyers, slug)).every((o) => o?.status === 'filled'), 120_000)
+    const orders = await ordersOf(buyers, slug)
+    const launch = (await h.journal.getLaunchBySlug(slug))!
+    await h.waitFor(
+      'their batches swept',
+      async () => {
+        const all = await createBatchJournal(h.store).ofLaunch('base', slug, launch.blockNumber)
+        return orders.every((o) => all.find((b) => b.batchId === o?.execution?.batch?.batchId)?.state === 'swept')
+      },
+      120_000,
+    )
+    for (const [i, buyer] of buyers.entries()) {
+      expect(await h.usdcOf(buyer.wallet)).toBe(100n * USDC - spendOf(i))
+      expect(await h.tokenBalance(launch.token, buyer.wallet)).toBe(BigInt(orders[i]!.execution!.tokensReceived))
+    }
+    expect(await h.journal.inFlight('base')).toEqual([])
+    return orders
+  }
+
+  it("the launch tick writes the batch record alone (one store operation) before its first collect is sent, the orders' moves after", async () => {
+    const { slug, creator } = await h.newProject('commit-write', 'doppler')
+    const buyers = await buyersWithOrders(slug)
+    const events: string[] = []
+    await h.crashExecutor(
+      withCollects(
+        (real) => {
+          events.push('collect')
+          return real()
+        },
+        () => events.push('settle'),
+      ),
+      { store: watchedStore((ops) => events.push(describeWrite(ops))) },
+    )
+    h.startMining()
+    await h.launch(slug, 'doppler', creator)
+    await expectFilledOnce(slug, buyers)
+    await h.stopMining()
+    const first = events.indexOf('collect')
+    expect(first).toBeGreaterThan(0)
+    // Before the first send: nothing of the batch path but the commit, and that one write is a single operation.
+    expect(events.slice(0, first).filter((e) => e !== 'other')).toEqual(['batch:1'])
+    // After every send (the settle too: building the moves never delays it), the orders' moves with their in-flight
+    // entries in one write (the decision with them).
+    const moves = events.findIndex((e) => e.startsWith('inFlight+order:'))
+    expect(events.filter((e) => e === 'collect')).toHaveLength(3)
+    expect(moves).toBeGreaterThan(events.lastIndexOf('collect'))
+    expect(moves).toBeGreaterThan(events.indexOf('settle'))
+    expect(events.indexOf('settle')).toBeGreaterThan(first)
+  }, 300_000)
+
+  it('a crash after the commit, before any collect was sent: the orders are still active with no entry; the restart rolls them forward, cancels the batch and they buy once in a new one', async () => {
+    const { slug, creator } = await h.newProject('commit-unsent', 'doppler')
+    const buyers = await buyersWithOrders(slug)
+    let asked = false
+    await h.crashExecutor(
+      withCollects(() => {
+        asked = true
+        return new Promise(() => undefined)
+      }),
+    )
+    h.startMining()
+    await h.launch(slug, 'doppler', creator)
+    await h.waitFor('a collect about to be sent', async () => asked, 120_000)
+    await h.stopMining()
+    const committed = (await batchOf(slug, 0))!
+    expect(committed.state).toBe('journaled')
+    expect((await ordersOf(buyers, slug)).map((o) => o?.status)).toEqual(buyers.map(() => 'active'))
+    expect(await h.journal.inFlight('base')).toEqual([])
+
+    h.startMining()
+    await h.crashExecutor() // the restart, with the real wallets: rolled forward, then reconciled from the chain
+    await h.waitFor('the committed batch released', async () => (await batchOf(slug, 0))?.state === 'released', 120_000)
+    const orders = await expectFilledOnce(slug, buyers)
+    expect(orders.every((o) => o?.execution?.batch?.batchId !== committed.batchId)).toBe(true)
+    const events = await h.journal.orderEventsOf(buyers[0]!.keyId, slug)
+    expect(events.some((e) => e.to === 'executing' && e.reason?.includes('rolled forward'))).toBe(true)
+    await h.stopMining()
+  }, 300_000)
+
+  it("the orders' moves fail to write after the sends: the executor fail-stops (ticks no more with their money collected); the restart rolls them forward and fills them from the chain, one pull each", async () => {
+    const { slug, creator } = await h.newProject('commit-moves-failed', 'doppler')
+    const buyers = await buyersWithOrders(slug)
+    let refused = 0
+    const failing = watchedStore((ops) => {
+      if (ops.some((op) => op.type === 'put' && op.sublevel === h.journal.sub.inFlight && (op.value as { batchId?: string }).batchId !== undefined)) {
+        refused++
+        throw new Error('disk refused the write (test)')
+      }
+    })
+    await h.crashExecutor(undefined, { store: failing })
+    h.startMining()
+    await h.launch(slug, 'doppler', creator)
+    const failure = await h.waitFor('the executor fail-stopped', async () => h.executor.failure(), 120_000)
+    const record = (await batchOf(slug, 0))!
+    expect(failure).toMatchObject({ kind: 'batch_moves_not_written', batchId: record.batchId, slug })
+    expect(refused).toBe(1)
+    // The sends went out regardless: the settle lands; the stopped executor settles nothing and starts no new batch.
+    await h.waitFor('the settle recorded as sent', async () => (await batchOf(slug, 0))?.txHash, 120_000)
+    const settleHash = (await batchOf(slug, 0))!.txHash!
+    await h.waitFor('the settle mined', async () => (await h.client.getTransactionReceipt({ hash: settleHash }).catch(() => undefined)) !== undefined, 120_000)
+    await h.mine(5)
+    await h.stopMining()
+    expect((await ordersOf(buyers, slug)).map((o) => o?.status)).toEqual(buyers.map(() => 'active'))
+    expect(await h.journal.inFlight('base')).toEqual([])
+    expect(await batchOf(slug, 1)).toBeUndefined()
+
+    h.startMining()
+    await h.crashExecutor() // the restart on the real store
+    const orders = await expectFilledOnce(slug, buyers)
+    expect(new Set(orders.map((o) => o?.execution?.batch?.batchId))).toEqual(new Set([record.batchId]))
+    expect(new Set(orders.map((o) => o?.execution?.txHash))).toEqual(new Set([settleHash]))
+    await h.stopMining()
+  }, 300_000)
+})
