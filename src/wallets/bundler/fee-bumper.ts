@@ -1,4 +1,4 @@
-import { BaseError, type Hash, type TransactionReceipt } from 'viem'
+import { BaseError, hexToBigInt, type Hash, type TransactionReceipt } from 'viem'
 import type { BundlerContext } from './bundler-context.ts'
 import type { ChainNowReader } from './chain-now.ts'
 import { DROP_CHECK_MS, nodeKnowsTransaction, type ReceiptPoller } from './poll-receipt.ts'
@@ -47,6 +47,19 @@ export function createFeeBumper(ctx: Pick<BundlerContext, 'chain' | 'client' | '
   const { chain, client, senders, log } = ctx
   const { base, chainNow, feePolicy } = parts
   const lineages = new Map<Hash, Lineage>()
+
+  // The head as the node answers a request made now: where a wait starts from. Not getBlockNumber's default, which
+  // serves the client's cached number for its polling interval (250 ms for the wallet clients), nor cacheTime 0, which
+  // still joins an eth_blockNumber already in flight: either can name a block from before the transaction reached the
+  // node, and a start block two behind makes the first fresh read look like a block passed without the transaction (it
+  // was replaced before its first block, and the executor's test of a mined batch waited for the original's receipt
+  // in vain: 2 of 8 full-suite runs, 3 of 20 runs of the file beside another copy; the harness mines every ~150 ms).
+  // The loop's later reads may stay cached: an older number there only delays a bump.
+  const headNow = (): Promise<bigint | undefined> =>
+    client.request({ method: 'eth_blockNumber' }).then(
+      (hex) => hexToBigInt(hex),
+      () => undefined,
+    )
 
   // A lineage that ended (mined, or its nonce spent) frees its sender account for the next transaction.
   const forget = (lineage: Lineage) => {
@@ -139,7 +152,7 @@ export function createFeeBumper(ctx: Pick<BundlerContext, 'chain' | 'client' | '
         const deadline = Date.now() + parts.receiptTimeoutMs
         // The block when this wait began: the transaction is due in the next one; once the block after that exists
         // without it, it is stuck for a block (the next check of the receipt comes first, so a late one is not missed).
-        let since = await client.getBlockNumber().catch(() => undefined)
+        let since = await headNow()
         const began = since
         let nextPresenceCheck = Date.now() + DROP_CHECK_MS
         while (Date.now() < deadline) {
@@ -174,6 +187,9 @@ export function createFeeBumper(ctx: Pick<BundlerContext, 'chain' | 'client' | '
               if (landed) forget(lineage)
               return landed
             }
+            // The replacement went out after `block` was read (its reads and send took round trips): it is due in the
+            // block after the head now, as the first one was.
+            if (outcome === 'replaced') since = (await headNow()) ?? since
           }
           await sleep(parts.pollingIntervalMs)
         }
