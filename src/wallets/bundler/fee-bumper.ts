@@ -53,8 +53,10 @@ export function createFeeBumper(ctx: Pick<BundlerContext, 'chain' | 'client' | '
   // still joins an eth_blockNumber already in flight: either can name a block from before the transaction reached the
   // node, and a start block two behind makes the first fresh read look like a block passed without the transaction (it
   // was replaced before its first block, and the executor's test of a mined batch waited for the original's receipt
-  // in vain: 2 of 8 full-suite runs, 3 of 20 runs of the file beside another copy; the harness mines every ~150 ms).
-  // The loop's later reads may stay cached: an older number there only delays a bump.
+  // in vain: 2 of ~8 full-suite runs, 6 of 36 runs of the file beside another copy; the harness mines every ~150 ms).
+  // The drop check compares a fresh head with it too (a cached one could say no block came when one did, and answer
+  // "dropped" where a block passed and a bump is due). The loop's per-round read may stay cached: an older number
+  // there only delays a bump.
   const headNow = (): Promise<bigint | undefined> =>
     client.request({ method: 'eth_blockNumber' }).then(
       (hex) => hexToBigInt(hex),
@@ -167,7 +169,7 @@ export function createFeeBumper(ctx: Pick<BundlerContext, 'chain' | 'client' | '
           // transaction is replaced with higher fees below like a stuck one (a base fee that rose past its fee cap).
           if (Date.now() >= nextPresenceCheck) {
             nextPresenceCheck = Date.now() + DROP_CHECK_MS
-            const head = await client.getBlockNumber().catch(() => undefined)
+            const head = await headNow()
             if ((head === undefined || began === undefined || head <= began) && !(await nodeKnowsTransaction(client, lineage.current.hash))) {
               const landed = await receiptOfAny(lineage)
               forget(lineage)
