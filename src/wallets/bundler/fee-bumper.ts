@@ -53,7 +53,7 @@ export function createFeeBumper(ctx: Pick<BundlerContext, 'chain' | 'client' | '
   // still joins an eth_blockNumber already in flight: either can name a block from before the transaction reached the
   // node, and a start block two behind makes the first fresh read look like a block passed without the transaction (it
   // was replaced before its first block, and the executor's test of a mined batch waited for the original's receipt
-  // in vain: 2 of ~8 full-suite runs, 6 of 36 runs of the file beside another copy; the harness mines every ~150 ms).
+  // in vain: 2 of ~8 full-suite runs, 7 of 36 runs of the file beside another copy; the harness mines every ~150 ms).
   // The drop check compares a fresh head with it too (a cached one could say no block came when one did, and answer
   // "dropped" where a block passed and a bump is due). The loop's per-round read may stay cached: an older number
   // there only delays a bump.
