@@ -462,7 +462,9 @@ describe('startDevnet', () => {
     await new Promise((resolve) => setTimeout(resolve, 1200))
     expect(await blockNumber()).toBe(start + 1n)
     await devnet.setBlockTime(1)
-    await new Promise((resolve) => setTimeout(resolve, 2300))
+    // A block on the 1 s interval: waited for (a deadline, not a guess of when anvil's timer gets the CPU).
+    const intervalDeadline = Date.now() + 10_000
+    while ((await blockNumber()) < start + 2n && Date.now() < intervalDeadline) await new Promise((resolve) => setTimeout(resolve, 50))
     expect(await blockNumber()).toBeGreaterThanOrEqual(start + 2n)
     // 200 ms (Base since Denim): anvil restarts with --block-time 0.2, same URL, same chain.
     const url = chain.rpcUrl

@@ -86,14 +86,20 @@ describe('allowances read ahead of a launch: the launch tick reads none and the 
       60_000,
     )
 
-    h.startMining()
+    // The launch mines its own block; the next comes only once the launch tick journaled the batch. With blocks coming
+    // meanwhile, an indexer that reads the launch block behind the head (a busy machine, the miner at ~150 ms) moves
+    // the launch's tick to the next head block (docs/execution.md §2, "Ticks when behind"): a CI run under load had
+    // the batch ticked at the block after the launch's.
     const launched = await h.launch(slug, 'doppler', creator)
+    const journal = createBatchJournal(h.store)
+    await h.waitFor('the launch tick journaled the batch', async () => journal.get('base', slug, launched.blockNumber.toString(), 0), 120_000)
+    h.startMining()
     await h.waitFor('every order filled', async () => (await Promise.all(buyers.map((b) => h.getOrder(b, slug)))).every((o) => o?.status === 'filled'), 120_000)
     await h.stopMining()
 
     // The launch tick (priced at the launch block) found every allowance in the carried snapshot: nothing read at it.
     expect(allowanceReads.filter((r) => r.block === launched.blockNumber)).toEqual([])
-    const batch = await createBatchJournal(h.store).get('base', slug, launched.blockNumber.toString(), 0)
+    const batch = await journal.get('base', slug, launched.blockNumber.toString(), 0)
     expect(batch?.tickBlock).toBe(launched.blockNumber.toString())
     expect(batch?.included).toHaveLength(6)
     expect(batch?.split?.chunks).toHaveLength(3)

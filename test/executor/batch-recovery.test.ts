@@ -63,19 +63,24 @@ describe('a batch across a crash: settled from the chain, never bought twice (re
     await h.crashExecutor(hanging)
     h.startMining()
     await h.launch(slug, 'doppler', creator)
-    const hash = await h.waitFor('the batch sent', async () => sent, 120_000)
-    // Any receipt ends the wait (a revert then fails on its status); without one, the failure says whether the node
-    // holds the transaction and at which nonce against its account's (two full-suite runs timed out here, cause open).
-    const minedReceipt = await h
-      .waitFor('the batch mined', async () => h.client.getTransactionReceipt({ hash }).catch(() => undefined), 120_000)
+    await h.waitFor('the batch sent', async () => sent, 120_000)
+    const operator = h.wallets.operatorAddress!('base')!
+    const { batchId } = (await batchOf(slug, 0))!
+    // The batch is mined when its BatchExecuted is on chain, from the transaction sent or a replacement of it: the
+    // wallets replace a transaction of theirs that a block passed without (same account and nonce, higher fees) and
+    // follow the lineage for the executor, which this test's wallet keeps from it. Without one, the failure says where
+    // the operator's nonces stand.
+    const executed = await h
+      .waitFor('the batch mined', async () => (await executedLogs()).find((l) => (l.args as { batchId?: Hex }).batchId === batchId), 120_000)
       .catch(async (error: Error) => {
-        const tx = await h.client.getTransaction({ hash }).catch(() => undefined)
-        const minedNonce = tx ? await h.client.getTransactionCount({ address: tx.from }) : undefined
-        throw new Error(
-          `${error.message}: ${tx ? `sent from ${tx.from} at nonce ${tx.nonce}, its account's mined nonce ${minedNonce}` : 'the node does not know the transaction'}`,
+        const [pending, mined] = await Promise.all(
+          (['pending', 'latest'] as const).map((blockTag) => h.client.getTransactionCount({ address: operator, blockTag })),
         )
+        throw new Error(`${error.message}: the operator ${operator}'s pending nonce ${pending}, mined ${mined}`)
       })
-    expect(minedReceipt.status).toBe('success')
+    const hash = executed.transactionHash
+    expect((await h.client.getTransaction({ hash })).from.toLowerCase()).toBe(operator.toLowerCase())
+    expect((await h.client.getTransactionReceipt({ hash })).status).toBe('success')
     await h.stopMining()
     expect((await Promise.all(buyers.map((b) => h.getOrder(b, slug)))).map((o) => o?.status)).toEqual(buyers.map(() => 'executing'))
     expect((await batchOf(slug, 0))?.state).toBe('sent')

@@ -207,7 +207,8 @@ describe('Clanker v5 on the devnet (factory and hook at their Base addresses)', 
       // Sells (now that buys moved the price into the range) pay the sell tax (the devnet's equals the buy tax) on their
       // pair-token output, and the sniper fee too while it lasts: the quote of a sell measures it (within a pip: the
       // fee comes off the output, the measure models it on the input).
-      const sell = { ...launch!, tokenIsCurrency0: !launch!.tokenIsCurrency0, blockNumber: await client.getBlockNumber() }
+      // At the head after the last buy (cacheTime 0: the client's cached number may still name a block before it).
+      const sell = { ...launch!, tokenIsCurrency0: !launch!.tokenIsCurrency0, blockNumber: await client.getBlockNumber({ cacheTime: 0 }) }
       const sellPool = await readPoolPoint(client, chain.addresses.poolManager, launch!.poolId, sell.blockNumber, launch!.tokenIsCurrency0)
       for (const s of [5, 40]) {
         const measured = await quoteBuyFeePips(client, chain.addresses.v4Quoter, sell, sellPool, t0 + s)

@@ -222,4 +222,53 @@ describe('fee bump of a stuck transaction', () => {
     expect((await sent.landed).receipt?.transactionHash).toBe(sent.hash)
     expect(await client.getTransactionCount({ address: SIGNER.address })).toBe(nonceBefore + 1)
   })
+
+  it("counts a block passed from the head the transaction reached, not from the client's cached block number: none is replaced before its first block", async () => {
+    // viem serves getBlockNumber from the client's cache for its polling interval (250 ms for the wallet's clients),
+    // while the test harness mines a block every ~150 ms: a wait that started from a cached number two blocks behind
+    // took the next fresh read for a block passed without the transaction and replaced it before any block came (the
+    // executor's batch-recovery test then waited in vain for the original's receipt). Here the cache never expires by
+    // itself, so the stale number is there for certain, and is brought up to date only when the test says.
+    const counts = { receiptChecks: 0 }
+    const cached = createPublicClient({
+      transport: http(anvil.rpcUrl, {
+        onFetchRequest: (_request, init) => {
+          const body = JSON.parse(String(init.body)) as { method: string } | { method: string }[]
+          for (const call of [body].flat()) if (call.method === 'eth_getTransactionReceipt') counts.receiptChecks++
+        },
+      }),
+      cacheTime: Number.POSITIVE_INFINITY,
+      pollingInterval: 50,
+    })
+    const bundler = createBundler({
+      chain: chain(),
+      client: cached,
+      signer: SIGNER,
+      logger,
+      priorityFee: fixedTip(parseGwei('0.01')),
+      pollingIntervalMs: 50,
+      receiptTimeoutMs: 60_000,
+    })
+    // Fees and nonces read (and the block number cached) before two blocks: the send below uses the bundler's recent
+    // reads, as a launch's send does, and reads no block number of its own.
+    await bundler.warm!()
+    const stale = await cached.getBlockNumber()
+    await mine()
+    await mine()
+    const mark = logLines.length
+    const sent = await bundler.sendCall!({ to: DEST, data: '0x', gas: GAS })
+    // The cache catches up (as after its interval): to a wait counting from the stale number, two blocks have passed.
+    expect(await cached.getBlockNumber({ cacheTime: 0 })).toBe(stale + 2n)
+    // Three receipt checks after that: the wait went through at least one whole round (receipt, head, bump or not).
+    const from = counts.receiptChecks
+    const deadline = Date.now() + 30_000
+    while (counts.receiptChecks < from + 3) {
+      if (Date.now() > deadline) throw new Error('timed out waiting for the receipt checks')
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    expect(linesSince(mark, 'transaction not mined for a block; replaced with higher fees')).toEqual([])
+    // The first block after the send carries the transaction as sent.
+    await mine()
+    expect((await sent.landed).receipt?.transactionHash).toBe(sent.hash)
+  })
 })

@@ -1,4 +1,4 @@
-import { BaseError, type Hash, type TransactionReceipt } from 'viem'
+import { BaseError, hexToBigInt, type Hash, type TransactionReceipt } from 'viem'
 import type { BundlerContext } from './bundler-context.ts'
 import type { ChainNowReader } from './chain-now.ts'
 import { DROP_CHECK_MS, nodeKnowsTransaction, type ReceiptPoller } from './poll-receipt.ts'
@@ -47,6 +47,21 @@ export function createFeeBumper(ctx: Pick<BundlerContext, 'chain' | 'client' | '
   const { chain, client, senders, log } = ctx
   const { base, chainNow, feePolicy } = parts
   const lineages = new Map<Hash, Lineage>()
+
+  // The head as the node answers a request made now: where a wait starts from. Not getBlockNumber's default, which
+  // serves the client's cached number for its polling interval (250 ms for the wallet clients), nor cacheTime 0, which
+  // still joins an eth_blockNumber already in flight: either can name a block from before the transaction reached the
+  // node, and a start block two behind makes the first fresh read look like a block passed without the transaction (it
+  // was replaced before its first block, and the executor's test of a mined batch waited for the original's receipt
+  // in vain: 2 of ~8 full-suite runs, 7 of 36 runs of the file beside another copy; the harness mines every ~150 ms).
+  // The drop check compares a fresh head with it too (a cached one could say no block came when one did, and answer
+  // "dropped" where a block passed and a bump is due). The loop's per-round read may stay cached: an older number
+  // there only delays a bump.
+  const headNow = (): Promise<bigint | undefined> =>
+    client.request({ method: 'eth_blockNumber' }).then(
+      (hex) => hexToBigInt(hex),
+      () => undefined,
+    )
 
   // A lineage that ended (mined, or its nonce spent) frees its sender account for the next transaction.
   const forget = (lineage: Lineage) => {
@@ -139,7 +154,7 @@ export function createFeeBumper(ctx: Pick<BundlerContext, 'chain' | 'client' | '
         const deadline = Date.now() + parts.receiptTimeoutMs
         // The block when this wait began: the transaction is due in the next one; once the block after that exists
         // without it, it is stuck for a block (the next check of the receipt comes first, so a late one is not missed).
-        let since = await client.getBlockNumber().catch(() => undefined)
+        let since = await headNow()
         const began = since
         let nextPresenceCheck = Date.now() + DROP_CHECK_MS
         while (Date.now() < deadline) {
@@ -154,7 +169,7 @@ export function createFeeBumper(ctx: Pick<BundlerContext, 'chain' | 'client' | '
           // transaction is replaced with higher fees below like a stuck one (a base fee that rose past its fee cap).
           if (Date.now() >= nextPresenceCheck) {
             nextPresenceCheck = Date.now() + DROP_CHECK_MS
-            const head = await client.getBlockNumber().catch(() => undefined)
+            const head = await headNow()
             if ((head === undefined || began === undefined || head <= began) && !(await nodeKnowsTransaction(client, lineage.current.hash))) {
               const landed = await receiptOfAny(lineage)
               forget(lineage)
@@ -174,6 +189,9 @@ export function createFeeBumper(ctx: Pick<BundlerContext, 'chain' | 'client' | '
               if (landed) forget(lineage)
               return landed
             }
+            // The replacement went out after `block` was read (its reads and send took round trips): it is due in the
+            // block after the head now, as the first one was.
+            if (outcome === 'replaced') since = (await headNow()) ?? since
           }
           await sleep(parts.pollingIntervalMs)
         }
