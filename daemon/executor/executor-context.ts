@@ -23,12 +23,21 @@ import { type BatchJournal, createBatchJournal } from '../../src/journal/batch-j
 import type { PrebuyWalletService } from '../../src/wallets/create-wallet-service.ts'
 import { type BatchOperators, createBatchOperators } from './batch-operators.ts'
 import { createSplitChainReads, type SplitChainReads } from './split-chain-reads.ts'
+import { ON_DEMAND_NOMINAL_BLOCK_SECONDS } from '../../src/chain/block-seconds.ts'
+import { type BatchDeadlineBlocks, batchDeadlineBlocks } from '../../src/domain/batch/batch-deadline.ts'
 
 /** An option accepted must be honoured: a maxBuyersPerTransaction that is not a positive integer is refused. */
 function checkedBuyersPerTransaction(value: number | undefined): number | undefined {
   if (value === undefined) return undefined
   if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`maxBuyersPerTransaction must be a positive integer, got ${value}.`)
   return value
+}
+
+/** An option accepted must be honoured: batch deadline figures that are not positive integers are refused. */
+function checkedDeadline(value: Partial<BatchDeadlineBlocks> | undefined): Partial<BatchDeadlineBlocks> {
+  for (const [name, blocks] of Object.entries(value ?? {}))
+    if (!Number.isSafeInteger(blocks) || (blocks as number) < 1) throw new RangeError(`batchDeadline.${name} must be a positive integer, got ${blocks}.`)
+  return value ?? {}
 }
 
 export interface ExecutorDeps {
@@ -67,6 +76,17 @@ export interface ExecutorDeps {
    * positive integer.
    */
   maxBuyersPerTransaction?: number
+  /**
+   * Each chain's block time in seconds (chainBlockSeconds of the config; default ON_DEMAND_NOMINAL_BLOCK_SECONDS): a
+   * batch's last block and the depth it must reach before the batch is given up are counted from it
+   * (src/domain/batch/batch-deadline.ts, docs/execution.md §8 "A last block for every pull").
+   */
+  blockSeconds?: Partial<Record<ChainKey, number>>
+  /**
+   * Overrides of those figures in blocks, for every chain (a test whose miner runs the chain's clock faster than the
+   * wall clock gives its batches more blocks to land in). Refused unless positive integers.
+   */
+  batchDeadline?: Partial<BatchDeadlineBlocks>
   now?: () => number
   /** Formula-vs-quote tolerance, basis points (default DEFAULT_QUOTE_TOLERANCE_BPS). */
   quoteToleranceBps?: number
@@ -113,6 +133,8 @@ export interface ExecutorContext {
   maxBuyersPerTransaction?: number | undefined
   /** The split batch's chain reads (collections, chunks, ChunkCollected, BatchSettled); without them, no split batch. */
   splitReads?: SplitChainReads
+  /** A chain's batch deadline figures: the last block a batch may pull in, and how deep it must be before a release. */
+  batchDeadline(chain: ChainKey): BatchDeadlineBlocks
   now: () => number
   log: Logger
   /** Marks the end of a stage of a tick (the launch-latency benchmark's hook). */
@@ -158,6 +180,7 @@ export function createExecutorContext(deps: ExecutorDeps, stopped: () => boolean
   const { store } = deps
   const log = deps.logger.child({ component: 'executor' })
   const stage = (name: string) => deps.onStage?.(name, performance.now())
+  const deadlineOverride = checkedDeadline(deps.batchDeadline)
   const reads = createExecutorChainReads({ chains: deps.chains, clients: deps.clients, buyRouters: deps.buyRouters, stage })
   const chainLocks = createKeyedMutex()
   const orders = createOrderLoader({ store, wallets: deps.wallets })
@@ -213,6 +236,7 @@ export function createExecutorContext(deps: ExecutorDeps, stopped: () => boolean
     maxBuysPerTick: deps.maxBuysPerTick,
     maxBuyersPerTransaction: checkedBuyersPerTransaction(deps.maxBuyersPerTransaction),
     splitReads: createSplitChainReads({ chains: deps.chains, clients: deps.clients }),
+    batchDeadline: (chain) => ({ ...batchDeadlineBlocks(deps.blockSeconds?.[chain] ?? ON_DEMAND_NOMINAL_BLOCK_SECONDS), ...deadlineOverride }),
     now: deps.now ?? Date.now,
     log,
     stage,
