@@ -155,3 +155,89 @@ describe('a released batch’s signed transaction cannot pull again (real devnet
     expect(onChain[6]).toBe(false)
   }, 300_000)
 })
+
+describe('a split batch whose collect never landed: released only once its last block is final (real devnet, contract, wallets, store)', () => {
+  let h: FlowHarness
+  beforeAll(async () => {
+    h = await startFlowHarness({
+      batchBuyer: true,
+      approvalsAhead: false,
+      senderAccounts: 2,
+      maxBuyersPerTransaction: 2,
+      batchDeadline: { landingBlocks: LANDING, finalityBlocks: FINALITY },
+    })
+    h.startMining()
+    await h.waitFor('every sender an operator', async () => h.executor.batchOperatorsReady('base'), 60_000)
+    await h.stopMining()
+  }, 180_000)
+  afterAll(async () => {
+    await h?.stop()
+  })
+
+  const batchOf = async (slug: string, sequence: number): Promise<BatchRecord | undefined> => {
+    const launch = await h.journal.getLaunchBySlug(slug)
+    return launch ? createBatchJournal(h.store).get('base', slug, launch.blockNumber, sequence) : undefined
+  }
+  const head = () => h.client.getBlockNumber({ cacheTime: 0 })
+  const eventsOf = async (eventName: string, batchId: Hash) =>
+    (await h.client.getContractEvents({ address: h.batchBuyer!, abi: batchBuyerAbi, eventName, fromBlock: 0n })).filter(
+      (l) => (l as unknown as { args: { batchId: string } }).args.batchId === batchId,
+    )
+
+  it('chunk 0’s collect lost on the way, the process dead at the settle: the restart cancels and refunds the collected chunks, and releases only at the final block', async () => {
+    const { slug, creator } = await h.newProject('split-deadline', 'doppler')
+    const buyers: Buyer[] = []
+    for (let i = 0; i < 6; i++) {
+      const buyer = await h.newBuyer(`split-deadline-${i}`, '100')
+      await h.order(buyer, slug, String(30 + i), null)
+      buyers.push(buyer)
+    }
+    await h.approveBatchBuyer(buyers, '100')
+    const w = h.wallets
+    let lost = false
+    const losing: ExecutorWallets = {
+      walletAddress: (i) => w.walletAddress(i),
+      submitUserOperations: (chain, requests, options) => w.submitUserOperations(chain, requests, options),
+      operatorAddress: (chain) => w.operatorAddress?.(chain),
+      sendCall: (chain, call, fields) => w.sendCall!(chain, call, fields),
+      sendFromPool: (chain, call, fields, moment) => w.sendFromPool(chain, call, fields, moment),
+      senderAddresses: (chain) => w.senderAddresses(chain),
+      sendFromAccount: async (chain, account, call, fields, options) => {
+        // The settle: the process dies waiting for it to be sent.
+        if (fields?.settle) return new Promise(() => undefined)
+        if (fields?.chunk !== 0) return w.sendFromAccount(chain, account, call, fields, options)
+        // Chunk 0's collect: signed somewhere, never reaching our node (a node may hold it still).
+        lost = true
+        return { hash: keccak256(call.data), from: account, nonce: 0, landed: Promise.resolve({ receipt: undefined, pending: false }) }
+      },
+    }
+    await h.crashExecutor(losing)
+    h.startMining()
+    await h.launch(slug, 'doppler', creator)
+    const record = await h.waitFor('the split batch journaled', async () => batchOf(slug, 0), 120_000)
+    expect(record.split?.chunks).toHaveLength(3)
+    await h.waitFor('chunks 1 and 2 collected', async () => lost && (await eventsOf('ChunkCollected', record.batchId)).length === 2, 120_000)
+    // The restart (the real wallets): cancel, refund chunks 1 and 2; chunk 0's collect may still land: not released.
+    await h.crashExecutor()
+    await h.waitFor('chunks 1 and 2 refunded', async () => (await eventsOf('ChunkRefunded', record.batchId)).length === 2, 120_000)
+    await h.stopMining()
+    expect(await eventsOf('BatchCancelled', record.batchId)).toHaveLength(1)
+    const final = BigInt(record.validUntilBlock!) + BigInt(FINALITY)
+    expect(await head()).toBeLessThan(final - 1n)
+    const statuses = async () => (await Promise.all(buyers.map((b) => h.getOrder(b, slug)))).map((o) => o?.status)
+    await h.mine(Number(final - 1n - (await head())))
+    await h.crashExecutor()
+    expect((await batchOf(slug, 0))?.state).not.toBe('released')
+    expect(await statuses()).toEqual(buyers.map(() => 'executing'))
+    await h.mine(1)
+    await h.crashExecutor()
+    const released = (await batchOf(slug, 0))!
+    expect(released.state).toBe('released')
+    expect(released.releaseReason).toMatch(/cancelled before it settled: 2 collected chunk\(s\) refunded/)
+    // Every wallet whole again (refunded or never pulled), then each buys once in a later batch.
+    h.startMining()
+    await h.waitFor('every order filled again', async () => (await statuses()).every((s) => s === 'filled'), 120_000)
+    await h.stopMining()
+    for (const [i, buyer] of buyers.entries()) expect(await h.usdcOf(buyer.wallet)).toBe(100n * USDC - BigInt(30 + i) * USDC)
+  }, 300_000)
+})
