@@ -23,21 +23,13 @@ import { type BatchJournal, createBatchJournal } from '../../src/journal/batch-j
 import type { PrebuyWalletService } from '../../src/wallets/create-wallet-service.ts'
 import { type BatchOperators, createBatchOperators } from './batch-operators.ts'
 import { createSplitChainReads, type SplitChainReads } from './split-chain-reads.ts'
-import { ON_DEMAND_NOMINAL_BLOCK_SECONDS } from '../../src/chain/block-seconds.ts'
-import { type BatchDeadlineBlocks, batchDeadlineBlocks } from '../../src/domain/batch/batch-deadline.ts'
+import { type BatchDeadlineBlocks, batchDeadlineOf } from '../../src/domain/batch/batch-deadline.ts'
 
 /** An option accepted must be honoured: a maxBuyersPerTransaction that is not a positive integer is refused. */
 function checkedBuyersPerTransaction(value: number | undefined): number | undefined {
   if (value === undefined) return undefined
   if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`maxBuyersPerTransaction must be a positive integer, got ${value}.`)
   return value
-}
-
-/** An option accepted must be honoured: batch deadline figures that are not positive integers are refused. */
-function checkedDeadline(value: Partial<BatchDeadlineBlocks> | undefined): Partial<BatchDeadlineBlocks> {
-  for (const [name, blocks] of Object.entries(value ?? {}))
-    if (!Number.isSafeInteger(blocks) || (blocks as number) < 1) throw new RangeError(`batchDeadline.${name} must be a positive integer, got ${blocks}.`)
-  return value ?? {}
 }
 
 export interface ExecutorDeps {
@@ -180,7 +172,8 @@ export function createExecutorContext(deps: ExecutorDeps, stopped: () => boolean
   const { store } = deps
   const log = deps.logger.child({ component: 'executor' })
   const stage = (name: string) => deps.onStage?.(name, performance.now())
-  const deadlineOverride = checkedDeadline(deps.batchDeadline)
+  // An option accepted must be honoured: figures that are not positive integers are refused here, at start.
+  const batchDeadline = batchDeadlineOf({ blockSeconds: deps.blockSeconds, override: deps.batchDeadline })
   const reads = createExecutorChainReads({ chains: deps.chains, clients: deps.clients, buyRouters: deps.buyRouters, stage })
   const chainLocks = createKeyedMutex()
   const orders = createOrderLoader({ store, wallets: deps.wallets })
@@ -236,7 +229,7 @@ export function createExecutorContext(deps: ExecutorDeps, stopped: () => boolean
     maxBuysPerTick: deps.maxBuysPerTick,
     maxBuyersPerTransaction: checkedBuyersPerTransaction(deps.maxBuyersPerTransaction),
     splitReads: createSplitChainReads({ chains: deps.chains, clients: deps.clients }),
-    batchDeadline: (chain) => ({ ...batchDeadlineBlocks(deps.blockSeconds?.[chain] ?? ON_DEMAND_NOMINAL_BLOCK_SECONDS), ...deadlineOverride }),
+    batchDeadline,
     now: deps.now ?? Date.now,
     log,
     stage,

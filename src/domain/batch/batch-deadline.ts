@@ -1,4 +1,5 @@
-import { blocksIn, TIMING_SECONDS } from '../../chain/block-seconds.ts'
+import { blocksIn, ON_DEMAND_NOMINAL_BLOCK_SECONDS, TIMING_SECONDS } from '../../chain/block-seconds.ts'
+import type { ChainKey } from '../../chain/chain-keys.ts'
 
 /**
  * A batch's last block (docs/execution.md §8, "A last block for every pull"): every executeBatch and collect carries
@@ -36,6 +37,21 @@ export const batchDeadlineBlocks = (blockSeconds: number): BatchDeadlineBlocks =
   landingBlocks: blocksIn(BATCH_LANDING_SECONDS, blockSeconds),
   finalityBlocks: blocksIn(TIMING_SECONDS.finality, blockSeconds),
 })
+
+/**
+ * Each chain's figures as the executor counts them: from the chain's block time (default the nominal 2 s of a devnet
+ * mined on demand), overridden in blocks for every chain when `override` says so. An override it could not honour (not
+ * a positive integer) is refused.
+ */
+export function batchDeadlineOf(options: {
+  blockSeconds?: Partial<Record<ChainKey, number>> | undefined
+  override?: Partial<BatchDeadlineBlocks> | undefined
+}): (chain: ChainKey) => BatchDeadlineBlocks {
+  const override = options.override ?? {}
+  for (const [name, blocks] of Object.entries(override))
+    if (!Number.isSafeInteger(blocks) || (blocks as number) < 1) throw new RangeError(`batchDeadline.${name} must be a positive integer, got ${blocks}.`)
+  return (chain) => ({ ...batchDeadlineBlocks(options.blockSeconds?.[chain] ?? ON_DEMAND_NOMINAL_BLOCK_SECONDS), ...override })
+}
 
 /** The last block a batch cleared at `tickBlock` may pull in (what its executeBatch or collects carry). */
 export const validUntilBlockOf = (tickBlock: bigint, deadline: BatchDeadlineBlocks): bigint => tickBlock + BigInt(deadline.landingBlocks)
