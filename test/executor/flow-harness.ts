@@ -174,7 +174,7 @@ export interface FlowHarnessOptions {
   maxBuyersPerTransaction?: number
   /** The executor's maxBuysPerTick (default theirs). */
   maxBuysPerTick?: number
-  /** The executor's batchDeadline (default 40 blocks to land, final 6 blocks later: see newExecutor). */
+  /** The executor's batchDeadline (default 100 blocks to land, final 6 blocks later: see newExecutor). */
   batchDeadline?: { landingBlocks: number; finalityBlocks: number }
 }
 
@@ -263,9 +263,10 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
       // The flows' books are small: prepared ahead anyway, so their launch ticks run on a held book as a large one's does.
       prepareBooksAheadFrom: 0,
       // The miner runs the chain's 2-second clock about ten times faster than the wall clock (a block every ~150 ms): a
-      // batch gets 40 blocks (~6 s of wall time) to land, so a tick slowed by a loaded machine is not refused for its
+      // batch gets 100 blocks (15-20 s of wall time) to land, so a tick slowed by a loaded machine (the 5,000-buyer split
+      // bench sent its first collect up to 8.3 s after the launch log, at 200 ms a block) is not refused for its
       // last block; it is final at the indexer's reorg window (confirmations 6 above). Tests of the deadline set their own.
-      batchDeadline: options.batchDeadline ?? { landingBlocks: 40, finalityBlocks: 6 },
+      batchDeadline: options.batchDeadline ?? { landingBlocks: 100, finalityBlocks: 6 },
       ...(options.onStage ? { onStage: options.onStage } : {}),
       ...(options.maxBuyersPerTransaction === undefined ? {} : { maxBuyersPerTransaction: options.maxBuyersPerTransaction }),
       ...(options.maxBuysPerTick === undefined ? {} : { maxBuysPerTick: options.maxBuysPerTick }),
