@@ -26,6 +26,8 @@ export interface BatchChainReads {
   landing(chain: ChainKey, txHash: Hash): Promise<{ receipt: TransactionReceipt | undefined; pending: boolean }>
   /** Whether the account has no transaction waiting in the node's pool (its pending nonce is its mined nonce). */
   idle(chain: ChainKey, account: Address): Promise<boolean>
+  /** The chain's head block number, read now (whether a batch's last block is final yet). */
+  head(chain: ChainKey): Promise<bigint>
 }
 
 type Parsed = { eventName: string; args: Record<string, unknown>; address: Address; transactionHash: Hash | null; blockNumber: bigint | null }
@@ -107,5 +109,6 @@ export function createBatchChainReads(deps: {
       ])
       return pending <= mined
     },
+    head: (chain) => clientOf(chain).getBlockNumber({ cacheTime: 0 }),
   }
 }

@@ -24,6 +24,7 @@ import type { PrebuyWalletService } from '../../src/wallets/create-wallet-servic
 import { type BatchOperators, createBatchOperators } from './batch-operators.ts'
 import { createSplitChainReads, type SplitChainReads } from './split-chain-reads.ts'
 import type { ExecutorFailStop } from './batch-writes.ts'
+import { type BatchDeadlineBlocks, batchDeadlineOf } from '../../src/domain/batch/batch-deadline.ts'
 
 /** An option accepted must be honoured: a maxBuyersPerTransaction that is not a positive integer is refused. */
 function checkedBuyersPerTransaction(value: number | undefined): number | undefined {
@@ -68,6 +69,17 @@ export interface ExecutorDeps {
    * positive integer.
    */
   maxBuyersPerTransaction?: number
+  /**
+   * Each chain's block time in seconds (chainBlockSeconds of the config; default ON_DEMAND_NOMINAL_BLOCK_SECONDS): a
+   * batch's last block and the depth it must reach before the batch is given up are counted from it
+   * (src/domain/batch/batch-deadline.ts, docs/execution.md §8 "A last block for every pull").
+   */
+  blockSeconds?: Partial<Record<ChainKey, number>>
+  /**
+   * Overrides of those figures in blocks, for every chain (a test whose miner runs the chain's clock faster than the
+   * wall clock gives its batches more blocks to land in). Refused unless positive integers.
+   */
+  batchDeadline?: Partial<BatchDeadlineBlocks>
   now?: () => number
   /** Formula-vs-quote tolerance, basis points (default DEFAULT_QUOTE_TOLERANCE_BPS). */
   quoteToleranceBps?: number
@@ -125,6 +137,8 @@ export interface ExecutorContext {
   maxBuyersPerTransaction?: number | undefined
   /** The split batch's chain reads (collections, chunks, ChunkCollected, BatchSettled); without them, no split batch. */
   splitReads?: SplitChainReads
+  /** A chain's batch deadline figures: the last block a batch may pull in, and how deep it must be before a release. */
+  batchDeadline(chain: ChainKey): BatchDeadlineBlocks
   now: () => number
   log: Logger
   /** Marks the end of a stage of a tick (the launch-latency benchmark's hook). */
@@ -174,6 +188,8 @@ export function createExecutorContext(deps: ExecutorDeps, stopped: () => boolean
   const { store } = deps
   const log = deps.logger.child({ component: 'executor' })
   const stage = (name: string) => deps.onStage?.(name, performance.now())
+  // An option accepted must be honoured: figures that are not positive integers are refused here, at start.
+  const batchDeadline = batchDeadlineOf({ blockSeconds: deps.blockSeconds, override: deps.batchDeadline })
   const reads = createExecutorChainReads({ chains: deps.chains, clients: deps.clients, buyRouters: deps.buyRouters, stage })
   const chainLocks = createKeyedMutex()
   const orders = createOrderLoader({ store, wallets: deps.wallets })
@@ -229,6 +245,7 @@ export function createExecutorContext(deps: ExecutorDeps, stopped: () => boolean
     maxBuysPerTick: deps.maxBuysPerTick,
     maxBuyersPerTransaction: checkedBuyersPerTransaction(deps.maxBuyersPerTransaction),
     splitReads: createSplitChainReads({ chains: deps.chains, clients: deps.clients }),
+    batchDeadline,
     now: deps.now ?? Date.now,
     log,
     stage,

@@ -4,6 +4,7 @@ import type { ChainKey } from '../../src/chain/chain-keys.ts'
 import { buyersPerTransaction, MAX_COLLECTS_PER_BATCH } from '../../src/domain/batch/split-batch-gas.ts'
 import { planSplitBatch, splitOperators } from './plan-split-batch.ts'
 import { batchIdOf } from '../../src/domain/batch/batch-id.ts'
+import { validUntilBlockOf } from '../../src/domain/batch/batch-deadline.ts'
 import { type BatchCandidate, type BatchClearing, clearBatch, clearBatchQuoted } from '../../src/domain/batch/clear-batch.ts'
 import { type ExecutableOrder, toExecutableOrder } from '../../src/domain/execution/executable-order.ts'
 import type { BuyToSubmit } from '../../src/domain/execution/executor-plan.ts'
@@ -26,7 +27,7 @@ export interface BatchSplit {
 
 export type BatchPlannerContext = Pick<
   ExecutorContext,
-  'batchBuyers' | 'wallets' | 'chains' | 'batchReads' | 'batchJournal' | 'quotes' | 'orders' | 'policy' | 'log' | 'now'
+  'batchBuyers' | 'wallets' | 'chains' | 'batchReads' | 'batchJournal' | 'quotes' | 'orders' | 'policy' | 'log' | 'now' | 'batchDeadline'
 > &
   Partial<Pick<ExecutorContext, 'batchOperators' | 'splitReads' | 'maxBuyersPerTransaction' | 'warmAllowances' | 'stage'>>
 
@@ -197,6 +198,8 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
         launchBlock: launch.blockNumber,
         sequence,
         tickBlock: tick.blockNumber,
+        // Its pulls are refused after this block (a lost transaction can never land late): docs/execution.md §8.
+        validUntilBlock: validUntilBlockOf(BigInt(tick.blockNumber), ctx.batchDeadline(launch.chain)).toString(),
         batchBuyer,
         token: launch.token,
         lowestLimitFdv: clearing.lowestLimit === null ? null : clearing.lowestLimit.toString(),

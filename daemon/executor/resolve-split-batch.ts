@@ -1,6 +1,8 @@
 import { encodeFunctionData, type Hash } from 'viem'
 import type { BatchExecutionRecord, BatchRecord, SplitBatchRecord } from '../../src/journal/batch-records.ts'
 import { CANCEL_GAS } from '../../src/domain/batch/split-batch-gas.ts'
+import { pastLastBlock } from '../../src/domain/batch/batch-deadline.ts'
+import type { ExecutorContext } from './executor-context.ts'
 import { batchBuyerAbi } from './batch-buyer-abi.ts'
 import type { BatchChainReads } from './batch-chain-reads.ts'
 import { type ChunkDrainContext, type ChunkToDrain, drainSplitChunks } from './drain-split-chunks.ts'
@@ -13,7 +15,7 @@ import {
   type CollectionOnChain,
 } from './split-chain-reads.ts'
 
-export type SplitResolverContext = ChunkDrainContext & { batchReads: Pick<BatchChainReads, 'landing'> }
+export type SplitResolverContext = ChunkDrainContext & { batchReads: Pick<BatchChainReads, 'landing'> } & Pick<ExecutorContext, 'batchDeadline'>
 
 /** A split batch's fate as the chain decides it (the runner settles or releases its orders accordingly). */
 export type SplitFate =
@@ -59,8 +61,32 @@ export async function resolveSplitBatch(ctx: SplitResolverContext, record: Batch
     ctx.log.warn({ batchId, reason: refunded.reason }, 'refunds of a cancelled split batch stopped; asked again on the next block')
     return { kind: 'unknown' }
   }
+  if (!(await noCollectCanLand(ctx, record, collected, collection.blockNumber))) return { kind: 'unknown' }
   const why = collection.status === COLLECTION_CANCELLED ? 'cancelled before it settled' : 'not settled within its window'
   return { kind: 'not_executed', reason: `split batch ${why}: ${refunds.length} collected chunk(s) refunded` }
+}
+
+/**
+ * Whether no collect of the batch can pull any more (docs/execution.md §8, "A last block for every pull"): every chunk is
+ * collected (a chunk id is collected once: its collect landed and was refunded) or its collect has a receipt (landed
+ * after the cancel or the window: it took nothing), or the batch's last block is final at `head` (read before the
+ * chunks were). A collect not collected and without a receipt (dropped, or its hash never recorded: a crash while
+ * sending) may otherwise still be held by a node and land after a reorg that took the cancel with it: the batch stays
+ * open until then and is asked again on the next block.
+ */
+async function noCollectCanLand(
+  ctx: SplitResolverContext,
+  record: BatchRecord & { split: SplitBatchRecord },
+  collected: ReadonlyMap<number, CollectedChunk>,
+  head: bigint,
+): Promise<boolean> {
+  if (record.validUntilBlock === undefined) return true
+  if (pastLastBlock(head, BigInt(record.validUntilBlock), ctx.batchDeadline(record.chain))) return true
+  for (const chunk of record.split.chunks) {
+    if (collected.has(chunk.chunk)) continue
+    if (!chunk.txHash || !(await ctx.batchReads.landing(record.chain, chunk.txHash)).receipt) return false
+  }
+  return true
 }
 
 /** Still able to settle: collecting within its window, or nothing collected and not cancelled. */

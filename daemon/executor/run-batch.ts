@@ -1,5 +1,6 @@
 import type { Address, Hash } from 'viem'
 import type { ChainKey } from '../../src/chain/chain-keys.ts'
+import { pastLastBlock } from '../../src/domain/batch/batch-deadline.ts'
 import type { BatchExecutionRecord, BatchRecord } from '../../src/journal/batch-records.ts'
 import type { LaunchRecord } from '../../src/journal/journal-records.ts'
 import type { ExecutorContext } from './executor-context.ts'
@@ -21,7 +22,7 @@ export type BatchFate =
 export type BatchRunnerContext = BatchSettlerContext &
   BatchSweeperContext &
   BatchSenderContext &
-  Pick<ExecutorContext, 'withChainLock'> &
+  Pick<ExecutorContext, 'withChainLock' | 'batchDeadline'> &
   Partial<Pick<ExecutorContext, 'splitReads'>>
 
 export interface BatchRunner {
@@ -64,6 +65,10 @@ export function createBatchRunner(ctx: BatchRunnerContext): BatchRunner {
 
   async function fateOfTransaction(record: BatchRecord): Promise<BatchFate> {
     const { chain, batchBuyer, batchId } = record
+    // Whether its last block is final, read before anything else: every read after it is then at a block past the last
+    // one, so a transaction that landed in time is seen by them (docs/execution.md §8, "A last block for every pull").
+    const final =
+      record.validUntilBlock === undefined || pastLastBlock(await ctx.batchReads.head(chain), BigInt(record.validUntilBlock), ctx.batchDeadline(chain))
     if ((await ctx.batchReads.batch(chain, batchBuyer, batchId)).executed) {
       const execution = await ctx.batchReads.executionOf(chain, batchBuyer, batchId, BigInt(record.tickBlock))
       return execution ? { kind: 'executed', execution } : { kind: 'unknown' }
@@ -84,7 +89,12 @@ export function createBatchRunner(ctx: BatchRunnerContext): BatchRunner {
     if (accounts.length === 0) return { kind: 'unknown' }
     const idle = await Promise.all(accounts.map((account) => ctx.batchReads.idle(chain, account)))
     if (!idle.every(Boolean)) return { kind: 'unknown' }
-    return { kind: 'not_executed', reason: 'the batch transaction never landed' }
+    // Nothing pending is not enough: a node may still hold the signed transaction, or rebroadcast it after a reorg, and
+    // our account may not reuse its nonce. Only once its last block is final can it never pull (the contract refuses it
+    // after that block); until then its orders stay executing and it is asked again on every block.
+    if (!final) return { kind: 'unknown' }
+    const deadline = record.validUntilBlock === undefined ? '' : `, and its last block ${record.validUntilBlock} is final`
+    return { kind: 'not_executed', reason: `the batch transaction never landed${deadline}` }
   }
 
   async function settle(record: BatchRecord, fate: BatchFate): Promise<void> {

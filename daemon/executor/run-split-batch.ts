@@ -9,7 +9,7 @@ import type { SweepOutcome } from './sweep-batch.ts'
 
 /** What the split batch's part of the batch runner (run-batch.ts) uses. */
 export type SplitRunnerContext = SplitSenderContext &
-  Pick<ExecutorContext, 'store' | 'batchJournal' | 'batchReads' | 'stopped'> &
+  Pick<ExecutorContext, 'store' | 'batchJournal' | 'batchReads' | 'stopped' | 'batchDeadline'> &
   Partial<Pick<ExecutorContext, 'splitReads'>>
 
 type SplitRecord = BatchRecord & { split: SplitBatchRecord }

@@ -42,16 +42,23 @@ export function batchRoute(ctx: Pick<ExecutorContext, 'chains' | 'feeRecipient'>
 /** The lowest included limit committed with the batch (0: none), which the contract checks the clearing against. */
 export const committedLowestLimit = (record: BatchRecord): bigint => (record.lowestLimitFdv === null ? 0n : BigInt(record.lowestLimitFdv))
 
+/** The batch's last block, sent with its executeBatch or collects; a record without one is never sent (it predates it). */
+export function lastBlockOf(record: BatchRecord): bigint {
+  if (record.validUntilBlock === undefined) throw new Error(`batch ${record.batchId} has no last block journaled`)
+  return BigInt(record.validUntilBlock)
+}
+
 /**
  * The executeBatch call of a journaled batch: the route is exactly a single buy's (stablecoin, WETH, the v3 pool, the
  * bridge, the launch's pool key, token, fee recipient, the 3% fee), one entry word per included order in the
- * clearing's order, the lowest included limit committed (0: none), the allocation committed for a later sweep.
+ * clearing's order, the lowest included limit committed (0: none), the allocation committed for a later sweep, and
+ * the batch's last block (refused after it).
  */
 export function executeBatchData(ctx: Pick<ExecutorContext, 'chains' | 'feeRecipient'>, record: BatchRecord, launch: LaunchRecord): `0x${string}` {
   const route = batchRoute(ctx, record, launch)
   const entries = record.included.map((e) => batchEntry(e.wallet, BigInt(e.spendAtoms)))
   const lowest = committedLowestLimit(record)
-  return encodeFunctionData({ abi: batchBuyerAbi, functionName: 'executeBatch', args: [record.batchId, route, entries, lowest, false] })
+  return encodeFunctionData({ abi: batchBuyerAbi, functionName: 'executeBatch', args: [record.batchId, route, entries, lowest, false, lastBlockOf(record)] })
 }
 
 /**

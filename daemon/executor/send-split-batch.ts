@@ -4,7 +4,7 @@ import type { LaunchRecord } from '../../src/journal/journal-records.ts'
 import type { Landing } from '../../src/wallets/bundler/poll-receipt.ts'
 import { batchBuyerAbi, batchEntry } from './batch-buyer-abi.ts'
 import type { ExecutorContext } from './executor-context.ts'
-import { batchRoute, committedLowestLimit } from './send-batch.ts'
+import { batchRoute, committedLowestLimit, lastBlockOf } from './send-batch.ts'
 
 export type SplitSenderContext = Pick<ExecutorContext, 'chains' | 'wallets' | 'feeRecipient' | 'log'>
 
@@ -40,6 +40,8 @@ export async function sendSplitBatch(
   if (!send) return { kind: 'not_sent', reason: 'no sender accounts to send a split batch from' }
   const { chain, batchBuyer, batchId, split } = record
   const stablecoin = ctx.chains[chain].addresses.stablecoin
+  if (record.validUntilBlock === undefined) return { kind: 'not_sent', reason: 'the split batch has no last block journaled' }
+  const lastBlock = lastBlockOf(record)
   // Collects and settle land in the block after the tick: in the launch's first blocks they offer the launch tip.
   const moment = { launchBlock: BigInt(record.launchBlock), landsIn: BigInt(record.tickBlock) + 1n }
   const collects = await Promise.allSettled(
@@ -49,7 +51,11 @@ export async function sendSplitBatch(
         c.operator,
         {
           to: batchBuyer,
-          data: encodeFunctionData({ abi: batchBuyerAbi, functionName: 'collect', args: [batchId, stablecoin, BigInt(c.chunk), chunkEntries(record, c)] }),
+          data: encodeFunctionData({
+            abi: batchBuyerAbi,
+            functionName: 'collect',
+            args: [batchId, stablecoin, BigInt(c.chunk), chunkEntries(record, c), lastBlock],
+          }),
           gas: BigInt(c.gasLimit),
         },
         { batchId, chunk: c.chunk, buyers: c.to - c.from },

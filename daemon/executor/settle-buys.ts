@@ -65,8 +65,9 @@ export interface BuySettler {
   fromResults(submitted: readonly SubmittedBuy[], results: readonly UserOperationResult[]): Promise<Settlement[]>
   /**
    * Records settlements in one batch under the orders' locks: filled from a known outcome, else back to active (or
-   * failed after repeated non-price failures); the in-flight entries are deleted in the same write. Call under the
-   * chain lock.
+   * failed after repeated non-price failures); the in-flight entries are deleted in the same write. Only the orders
+   * this execution still holds: an order whose in-flight entry now names another execution (a batch, or a later
+   * UserOperation of it) is left alone, entry and state. Call under the chain lock.
    */
   settle(settlements: readonly Settlement[]): Promise<void>
 }
@@ -211,10 +212,27 @@ export function createBuySettler(ctx: BuySettlerContext): BuySettler {
         settlements.map((s) => s.entry.keyId),
         async () => {
           const currents = (await store.sub.orders.getMany(settlements.map((s) => orderKey(s.entry.keyId, s.entry.slug)))) as Array<OrderRecord | undefined>
+          const inFlight = (await journal.sub.inFlight.getMany(settlements.map((s) => `${s.entry.chain}!${s.entry.keyId}!${s.entry.slug}`))) as Array<
+            InFlightExecution | undefined
+          >
           const followers = await Promise.all(settlements.map((s) => followerCountOf(store, s.entry.keyId)))
           const ops: StoreOperation[] = []
           const at = ctx.now()
           for (const [i, settlement] of settlements.entries()) {
+            // The same guard as a batch's settle (settle-batch.ts): no entry at all is nobody else's; an entry of another
+            // execution means the order moved on since this buy was sent (released and taken by a batch, or sent again),
+            // and settling this one would undo that execution's reservation and state while its transaction may land.
+            const claimed = inFlight[i]
+            if (claimed !== undefined && !sameExecution(claimed, settlement.entry)) {
+              const held = {
+                keyId: settlement.entry.keyId,
+                slug: settlement.entry.slug,
+                heldBy: claimed.batchId ?? `a UserOperation of block ${claimed.fromBlock}`,
+              }
+              if (settlement.outcome) ctx.log.error(held, 'a settled UserOperation bought an order another execution holds now: bought twice')
+              else ctx.log.warn(held, 'a settled UserOperation left alone an order another execution holds now')
+              continue
+            }
             ops.push(journal.deleteInFlight(settlement.entry))
             const current = currents[i]
             if (current?.status !== 'executing') continue
@@ -226,6 +244,14 @@ export function createBuySettler(ctx: BuySettlerContext): BuySettler {
     },
   }
 }
+
+/**
+ * Whether two in-flight entries of one order are the same execution: the same batch (none: a single UserOperation) sent
+ * at the same moment from the same tick. An entry is written once, with the order's move to executing, and never
+ * rewritten; the order is executing until it is settled, so no two of its executions share a moment.
+ */
+export const sameExecution = (a: InFlightExecution, b: InFlightExecution): boolean =>
+  a.batchId === b.batchId && a.submittedAt === b.submittedAt && a.fromBlock === b.fromBlock && a.orderId === b.orderId
 
 /** The order's execution summary from the buy the chain recorded (the buyer's tokens net of the platform fee). */
 export const executionOf = (outcome: BuyOutcome, at: number): NonNullable<OrderRecord['execution']> => ({

@@ -111,6 +111,8 @@ export function createLaunchWorkers(context: WorkerContext): BackgroundWorker[] 
         buyRouters,
         batchBuyers,
         feeRecipient: context.config.feeRecipient,
+        // A batch's last block and its finality depth are counted in the chain's blocks (batch-deadline.ts).
+        blockSeconds: Object.fromEntries(enabled.map((key) => [key, chainBlockSeconds(context.config.chains, key)])),
         ticks: bus,
         logger: context.logger,
         // The executor stopped itself (a committed batch's orders could not be moved): the daemon stops too, so that a

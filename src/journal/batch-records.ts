@@ -123,6 +123,13 @@ export interface BatchRecord {
   sequence: number
   /** The tick the batch was cleared at (it lands in the next block); BatchExecuted is searched from here. */
   tickBlock: string
+  /**
+   * The last block its executeBatch (or collects) may pull in, sent with it: the contract refuses it later
+   * (BatchExpired). Chosen when planned (tickBlock + the chain's landing window, src/domain/batch/batch-deadline.ts);
+   * the batch is released, when nothing of it landed, only once this block is final. Absent in records journaled before
+   * the contract took one (their transactions have no deadline: released by the sender's idle nonce alone).
+   */
+  validUntilBlock?: string
   batchBuyer: Address
   token: Address
   /** Committed with the batch and checked on chain (stablecoin atoms of FDV); null: no included order has a limit. */

@@ -61,6 +61,7 @@ export async function benchSplitBatch(): Promise<Record<string, unknown>> {
     const chunkEntries = plan.collects.map((c) => buyers.slice(c.from, c.to).map((b, i) => batchEntry(b, spends[c.from + i]!)))
     const nonces = await Promise.all(d.operators.map((o) => d.client.getTransactionCount({ address: o.address, blockTag: 'pending' })))
     const chainId = d.chain.chainId
+    const head = await d.client.getBlockNumber({ cacheTime: 0 })
     const fees = async () => {
       const block = await d.client.getBlock()
       return (block.baseFeePerGas ?? 1_000_000_000n) * 4n
@@ -80,7 +81,8 @@ export async function benchSplitBatch(): Promise<Record<string, unknown>> {
           data: encodeFunctionData({
             abi: batchBuyerAbi,
             functionName: 'collect',
-            args: [batchId, d.chain.addresses.stablecoin, BigInt(c.chunk), chunkEntries[c.chunk]!],
+            // Its last block: the plan is signed before the launch and lands within a few blocks of it.
+            args: [batchId, d.chain.addresses.stablecoin, BigInt(c.chunk), chunkEntries[c.chunk]!, head + 1_000n],
           }),
         }),
       ),

@@ -43,6 +43,11 @@ const BUYERS = 430
 const BIG = 200
 const SMALL = 10
 const FUNDED_USDC = 100n * 10n ** 6n
+/**
+ * The batches' last block (executeBatch's validUntilBlock): far ahead, and the size of a Base block number in calldata
+ * (four non-zero bytes), so the gas measured is what the daemon's batches pay for it.
+ */
+const UNTIL = 2n ** 32n - 1n
 
 /** Gas per batch, by credit mode and size, reported at the end (docs/execution.md quotes a run of it). */
 const gas: Record<string, bigint> = {}
@@ -117,7 +122,7 @@ async function execute(batchId: Hash, entries: bigint[], lowestLimit: bigint | n
     address: batch,
     abi: batchAbi,
     functionName: 'executeBatch',
-    args: [batchId, route(), entries, lowestLimit ?? 0n, pushNow],
+    args: [batchId, route(), entries, lowestLimit ?? 0n, pushNow, UNTIL],
     gas: EIP_7825_TX_GAS_CAP,
   })
   const receipt = await confirm(hash, 'the batch')
@@ -380,7 +385,7 @@ describe('PrebuyBatchBuyer on the devnet (real anvil, v4 PoolManager, Doppler po
   it('a batch id executes once: a resubmission after a crash reverts and takes nothing', async () => {
     const group = buyers.slice(BUYERS - SMALL + 2)
     const before = await Promise.all(group.map((b) => usdcOf(b.address)))
-    const args = [batchIdOf('skip'), route(), group.map((b) => entry(b.address, 10n ** 6n)), 0n, true] as const
+    const args = [batchIdOf('skip'), route(), group.map((b) => entry(b.address, 10n ** 6n)), 0n, true, UNTIL] as const
     await expect(client.simulateContract({ account: operator, address: batch, abi: batchAbi, functionName: 'executeBatch', args })).rejects.toThrow(
       /BatchAlreadyExecuted/,
     )
@@ -388,6 +393,43 @@ describe('PrebuyBatchBuyer on the devnet (real anvil, v4 PoolManager, Doppler po
     const hash = await walletOf(operator).writeContract({ address: batch, abi: batchAbi, functionName: 'executeBatch', args, gas: 2_000_000n })
     expect((await confirm(hash, 'the resubmission')).status).toBe('reverted')
     expect(await Promise.all(group.map((b) => usdcOf(b.address)))).toEqual(before)
+  }, 120_000)
+
+  it('refuses executeBatch after its last block (BatchExpired): a signed batch that lands late takes nothing; in its last block it executes', async () => {
+    const group = buyers.slice(BUYERS - SMALL - 10, BUYERS - SMALL)
+    const entries = group.map((b) => entry(b.address, 10n ** 6n))
+    const batchId = batchIdOf('expired')
+    const before = await Promise.all(group.map((b) => usdcOf(b.address)))
+    const head = await client.getBlockNumber({ cacheTime: 0 })
+    await expect(
+      client.simulateContract({
+        account: operator,
+        address: batch,
+        abi: batchAbi,
+        functionName: 'executeBatch',
+        args: [batchId, route(), entries, 0n, false, head - 1n],
+      }),
+    ).rejects.toThrow(/BatchExpired/)
+    // Sent anyway with the head as its last block: automine puts it in the next block, one past it. Mined, reverted,
+    // nothing taken, the id unused (the same batch still executes within its last block).
+    const lateArgs = [batchId, route(), entries, 0n, false, await client.getBlockNumber({ cacheTime: 0 })] as const
+    const late = await walletOf(operator).writeContract({ address: batch, abi: batchAbi, functionName: 'executeBatch', args: lateArgs, gas: 2_000_000n })
+    expect((await confirm(late, 'the late batch')).status).toBe('reverted')
+    expect(await Promise.all(group.map((b) => usdcOf(b.address)))).toEqual(before)
+    const onChain = (await client.readContract({ address: batch, abi: batchAbi, functionName: 'batches', args: [batchId] })) as readonly unknown[]
+    expect(onChain[6]).toBe(false)
+    const inTime = (await client.getBlockNumber({ cacheTime: 0 })) + 1n
+    const hash = await walletOf(operator).writeContract({
+      address: batch,
+      abi: batchAbi,
+      functionName: 'executeBatch',
+      args: [batchId, route(), entries, 0n, false, inTime],
+      gas: 2_000_000n,
+    })
+    const receipt = await confirm(hash, 'the batch in its last block')
+    expect(receipt.status).toBe('success')
+    expect(receipt.blockNumber).toBe(inTime)
+    expect(await Promise.all(group.map((b) => usdcOf(b.address)))).toEqual(before.map((b) => b - 10n ** 6n))
   }, 120_000)
 
   it('refuses a clearing above the committed lowest limit (nothing taken), and anyone but an operator', async () => {
@@ -400,7 +442,7 @@ describe('PrebuyBatchBuyer on the devnet (real anvil, v4 PoolManager, Doppler po
         address: batch,
         abi: batchAbi,
         functionName: 'executeBatch',
-        args: [batchIdOf('too-low'), route(), entries, fdvNow / 2n, true],
+        args: [batchIdOf('too-low'), route(), entries, fdvNow / 2n, true, UNTIL],
       }),
     ).rejects.toThrow(/ClearingAboveLimit/)
     await expect(
@@ -409,7 +451,7 @@ describe('PrebuyBatchBuyer on the devnet (real anvil, v4 PoolManager, Doppler po
         address: batch,
         abi: batchAbi,
         functionName: 'executeBatch',
-        args: [batchIdOf('stranger'), route(), entries, 0n, true],
+        args: [batchIdOf('stranger'), route(), entries, 0n, true, UNTIL],
       }),
     ).rejects.toThrow(/NotOperator/)
   }, 120_000)

@@ -25,6 +25,8 @@ import {
 const FUNDED = 100n * 10n ** 6n
 const ALLOWED = parseUnits('1000', 6)
 const SETTLE_WINDOW_BLOCKS = 300
+/** The collects' last block (validUntilBlock): far ahead, the calldata size of a Base block number (four non-zero bytes). */
+const UNTIL = 2n ** 32n - 1n
 
 let d: SplitBatchDevnet
 let pool: LaunchedPool
@@ -63,8 +65,8 @@ async function send(account: PrivateKeyAccount, functionName: string, args: read
   return d.confirm(hash, functionName)
 }
 
-async function collect(account: PrivateKeyAccount, batchId: Hash, chunk: number, entries: readonly bigint[]) {
-  const receipt = await send(account, 'collect', [batchId, d.chain.addresses.stablecoin, BigInt(chunk), entries])
+async function collect(account: PrivateKeyAccount, batchId: Hash, chunk: number, entries: readonly bigint[], until = UNTIL) {
+  const receipt = await send(account, 'collect', [batchId, d.chain.addresses.stablecoin, BigInt(chunk), entries, until])
   expect(receipt.status).toBe('success')
   const events = batchEvents(receipt)
   const collected = events.find((e) => e.eventName === 'ChunkCollected')!.args as { amount: bigint; buyersPaid: bigint; buyersSkipped: bigint }
@@ -152,9 +154,11 @@ describe('PrebuyBatchBuyer split batch on the devnet (collect / settle / sweepCh
     expect(state).toMatchObject({ status: 1, collected: totalIn, chunks: 4, buyersPaid: 399 })
     expect(state.minPaid).toBe(paid.slice(1).reduce((a, b) => (b < a ? b : a)))
     // A chunk is collected once.
-    await expect(refusal(d.operators[0]!, 'collect', [batchId, d.chain.addresses.stablecoin, 0n, chunkEntries[0]!])).rejects.toThrow(/ChunkAlreadyCollected/)
+    await expect(refusal(d.operators[0]!, 'collect', [batchId, d.chain.addresses.stablecoin, 0n, chunkEntries[0]!, UNTIL])).rejects.toThrow(
+      /ChunkAlreadyCollected/,
+    )
     // Only operators collect and settle.
-    await expect(refusal(stranger, 'collect', [batchId, d.chain.addresses.stablecoin, 9n, chunkEntries[0]!])).rejects.toThrow(/NotOperator/)
+    await expect(refusal(stranger, 'collect', [batchId, d.chain.addresses.stablecoin, 9n, chunkEntries[0]!, UNTIL])).rejects.toThrow(/NotOperator/)
     await expect(refusal(stranger, 'settle', [batchId, routeOf(d, pool), 0n])).rejects.toThrow(/NotOperator/)
     // Nothing is refundable while the batch can still settle.
     await expect(refusal(stranger, 'refund', [batchId, 0n, chunkEntries[0]!, 0n, 1n])).rejects.toThrow(/NotRefundable/)
@@ -171,9 +175,9 @@ describe('PrebuyBatchBuyer split batch on the devnet (collect / settle / sweepCh
     expect(event).toMatchObject({ totalIn, chunks: 4n, buyersPaid: 399n })
     // Settle once; no collect or refund after it.
     await expect(refusal(settler, 'settle', [batchId, routeOf(d, pool), 0n])).rejects.toThrow(/NotCollecting/)
-    await expect(refusal(d.operators[0]!, 'collect', [batchId, d.chain.addresses.stablecoin, 9n, [batchEntry(buyers[700]!, 10n ** 6n)]])).rejects.toThrow(
-      /NotCollecting/,
-    )
+    await expect(
+      refusal(d.operators[0]!, 'collect', [batchId, d.chain.addresses.stablecoin, 9n, [batchEntry(buyers[700]!, 10n ** 6n)], UNTIL]),
+    ).rejects.toThrow(/NotCollecting/)
     await expect(refusal(stranger, 'refund', [batchId, 0n, chunkEntries[0]!, 0n, 1n])).rejects.toThrow(/NotRefundable/)
     // Every buyer paid exactly its spend (the withdrawer nothing: it had nothing left).
     const usdcAfter = await Promise.all(group.map(usdcOf))
@@ -239,7 +243,7 @@ describe('PrebuyBatchBuyer split batch on the devnet (collect / settle / sweepCh
     // executeBatch (committed allocation) on the same kind of buyers, the same sizes: the pull and the hash are the
     // same code, so a collect's buyer should cost what executeBatch's does (the split adds no per-buyer work).
     const execGas = async (name: string, words: bigint[]) => {
-      const r = await send(d.operators[0]!, 'executeBatch', [batchIdOf(name), routeOf(d, pool), words, 0n, false])
+      const r = await send(d.operators[0]!, 'executeBatch', [batchIdOf(name), routeOf(d, pool), words, 0n, false, UNTIL])
       expect(r.status).toBe('success')
       return r.gasUsed
     }
@@ -283,9 +287,9 @@ describe('PrebuyBatchBuyer split batch on the devnet (collect / settle / sweepCh
     expect((await send(d.operators[0]!, 'cancel', [batchId])).status).toBe('success')
     await expect(refusal(d.operators[0]!, 'cancel', [batchId])).rejects.toThrow(/NotCollecting/)
     await expect(refusal(d.operators[1]!, 'settle', [batchId, routeOf(d, pool), 0n])).rejects.toThrow(/NotCollecting/)
-    await expect(refusal(d.operators[0]!, 'collect', [batchId, d.chain.addresses.stablecoin, 2n, [batchEntry(buyers[790]!, 10n ** 6n)]])).rejects.toThrow(
-      /NotCollecting/,
-    )
+    await expect(
+      refusal(d.operators[0]!, 'collect', [batchId, d.chain.addresses.stablecoin, 2n, [batchEntry(buyers[790]!, 10n ** 6n)], UNTIL]),
+    ).rejects.toThrow(/NotCollecting/)
     // Anyone may send the refunds; chunk 0 in two parts, chunk 1 whole.
     let refunded = 0n
     for (const [chunk, words, from, to] of [
@@ -320,9 +324,9 @@ describe('PrebuyBatchBuyer split batch on the devnet (collect / settle / sweepCh
     // The head now (cacheTime 0): the client's cached number, set by the collect's receipt wait, may predate the mine.
     expect(await d.client.getBlockNumber({ cacheTime: 0 })).toBeGreaterThan(BigInt(settleBy))
     await expect(refusal(d.operators[1]!, 'settle', [batchId, routeOf(d, pool), 0n])).rejects.toThrow(/SettleExpired/)
-    await expect(refusal(d.operators[1]!, 'collect', [batchId, d.chain.addresses.stablecoin, 1n, [batchEntry(buyers[791]!, 10n ** 6n)]])).rejects.toThrow(
-      /NotCollecting/,
-    )
+    await expect(
+      refusal(d.operators[1]!, 'collect', [batchId, d.chain.addresses.stablecoin, 1n, [batchEntry(buyers[791]!, 10n ** 6n)], UNTIL]),
+    ).rejects.toThrow(/NotCollecting/)
     expect((await send(stranger, 'refund', [batchId, 0n, entries, 0n, 10n])).status).toBe('success')
     expect(await Promise.all(group.map(usdcOf))).toEqual(before)
   }, 600_000)
@@ -352,13 +356,46 @@ describe('PrebuyBatchBuyer split batch on the devnet (collect / settle / sweepCh
     await expect(refusal(stranger, 'refund', [batchId, 0n, entries, 0n, 10n])).rejects.toThrow(/WrongCursor/)
   }, 120_000)
 
+  it('refuses a collect after its last block (BatchExpired): a signed collect that lands late takes nothing; in its last block it pulls', async () => {
+    const batchId = batchIdOf('expired-collect')
+    const group = buyers.slice(770, 780)
+    const entries = group.map((b) => batchEntry(b, 3n * 10n ** 6n))
+    const before = await Promise.all(group.map(usdcOf))
+    const head = await d.client.getBlockNumber({ cacheTime: 0 })
+    await expect(refusal(d.operators[0]!, 'collect', [batchId, d.chain.addresses.stablecoin, 0n, entries, head - 1n])).rejects.toThrow(/BatchExpired/)
+    // Sent anyway with the head as its last block: automine puts it in the next block, one past it. Mined, reverted,
+    // nothing pulled, the batch not even opened (so the same id still works within its last block).
+    const late = await send(d.operators[0]!, 'collect', [batchId, d.chain.addresses.stablecoin, 0n, entries, await d.client.getBlockNumber({ cacheTime: 0 })])
+    expect(late.status).toBe('reverted')
+    expect(await Promise.all(group.map(usdcOf))).toEqual(before)
+    expect((await collection(batchId)).status).toBe(0)
+    const inTime = (await d.client.getBlockNumber({ cacheTime: 0 })) + 1n
+    const r = await collect(
+      d.operators[0]!,
+      batchId,
+      0,
+      entries.map((e) => e),
+      inTime,
+    )
+    expect(r.receipt.blockNumber).toBe(inTime)
+    expect(r.collected.amount).toBe(30n * 10n ** 6n)
+    expect(await Promise.all(group.map(usdcOf))).toEqual(before.map((b) => b - 3n * 10n ** 6n))
+    // The next collect of the same batch past the last block is refused too, whatever the batch's window says.
+    const next = [batchId, d.chain.addresses.stablecoin, 1n, [batchEntry(buyers[780]!, 10n ** 6n)], inTime] as const
+    const before780 = await usdcOf(buyers[780]!)
+    expect((await send(d.operators[1]!, 'collect', next)).status).toBe('reverted')
+    expect(await usdcOf(buyers[780]!)).toBe(before780)
+    await expect(refusal(d.operators[1]!, 'collect', next)).rejects.toThrow(/BatchExpired/)
+    expect((await send(d.operators[0]!, 'cancel', [batchId])).status).toBe('success')
+  }, 120_000)
+
   it('a cancel before any collect makes a collect still in flight take nothing (crash recovery)', async () => {
     const batchId = batchIdOf('cancel-first')
     expect((await send(d.operators[1]!, 'cancel', [batchId])).status).toBe('success')
     const before = await usdcOf(buyers[795]!)
-    await expect(refusal(d.operators[0]!, 'collect', [batchId, d.chain.addresses.stablecoin, 0n, [batchEntry(buyers[795]!, 10n ** 6n)]])).rejects.toThrow(
-      /NotCollecting/,
-    )
+    await expect(
+      refusal(d.operators[0]!, 'collect', [batchId, d.chain.addresses.stablecoin, 0n, [batchEntry(buyers[795]!, 10n ** 6n)], UNTIL]),
+    ).rejects.toThrow(/NotCollecting/)
     expect(await usdcOf(buyers[795]!)).toBe(before)
   }, 120_000)
 })

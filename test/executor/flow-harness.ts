@@ -180,6 +180,8 @@ export interface FlowHarnessOptions {
   maxBuysPerTick?: number
   /** The executor's allowancesDirectUpTo (default theirs; 0: a small book's allowances carried as a large one's). */
   allowancesDirectUpTo?: number
+  /** The executor's batchDeadline (default 100 blocks to land, final 6 blocks later: see newExecutor). */
+  batchDeadline?: { landingBlocks: number; finalityBlocks: number }
 }
 
 export async function startFlowHarness(options: FlowHarnessOptions = {}): Promise<FlowHarness> {
@@ -266,6 +268,11 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
       logger: silentLogger,
       // The flows' books are small: prepared ahead anyway, so their launch ticks run on a held book as a large one's does.
       prepareBooksAheadFrom: 0,
+      // The miner runs the chain's 2-second clock about ten times faster than the wall clock (a block every ~150 ms): a
+      // batch gets 100 blocks (15-20 s of wall time) to land, so a tick slowed by a loaded machine (the 5,000-buyer split
+      // bench sent its first collect up to 8.3 s after the launch log, at 200 ms a block) is not refused for its
+      // last block; it is final at the indexer's reorg window (confirmations 6 above). Tests of the deadline set their own.
+      batchDeadline: options.batchDeadline ?? { landingBlocks: 100, finalityBlocks: 6 },
       ...(options.onStage ? { onStage: options.onStage } : {}),
       ...(options.maxBuyersPerTransaction === undefined ? {} : { maxBuyersPerTransaction: options.maxBuyersPerTransaction }),
       ...(options.maxBuysPerTick === undefined ? {} : { maxBuysPerTick: options.maxBuysPerTick }),

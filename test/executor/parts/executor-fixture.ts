@@ -162,6 +162,8 @@ export async function startExecutorFixture(overrides: Partial<ExecutorContext> =
     reads: chain,
     batchReads: createBatchChainReads({ chains: {}, clients: {} }),
     batchJournal: createBatchJournal(store),
+    // A batch's last block 5 blocks after its tick, final 3 blocks later (tests of the release set their own chain head).
+    batchDeadline: () => ({ landingBlocks: 5, finalityBlocks: 3 }),
     batchOperators: createBatchOperators({ clients: {}, batchBuyers: {}, wallets: {}, log: silentLogger }),
     withChainLock: (key, fn) => chainLocks.run(key, fn),
     withOrderLocks: (keyIds, fn) => store.mutex.runAll(keyIds.map(orderLockName), fn),

@@ -104,6 +104,7 @@ describe('batch runner: an executed batch the chain no longer holds (a reorg or 
       executionIn: () => undefined,
       landing: async () => ({ receipt: undefined, pending: false }),
       idle: async () => true,
+      head: async () => 1_000n,
     }
     f = await startExecutorFixture({
       batchReads,
@@ -235,5 +236,72 @@ describe('batch runner: an executed batch the chain no longer holds (a reorg or 
     expect(left.map((e) => [e.keyId, e.batchId])).toEqual([[keyIdOf(1), b1Id]])
     // B0's own order: released to active, its entry gone.
     expect((await f.order(2))?.status).toBe('active')
+  })
+})
+
+describe('batch runner: a batch that never landed is released only once its last block is final (docs/execution.md §8)', () => {
+  let f: ExecutorFixture
+  let head: bigint
+  let reads: string[]
+  beforeEach(async () => {
+    head = 0n
+    reads = []
+    const batchReads = {
+      allowances: async () => new Map(),
+      batch: async () => {
+        reads.push(`batch@${head}`)
+        return { executed: false, allocationHash: `0x${'00'.repeat(32)}`, swept: 0 }
+      },
+      executionOf: async () => undefined,
+      executionIn: () => undefined,
+      landing: async () => ({ receipt: undefined, pending: false }),
+      idle: async () => true,
+      head: async () => {
+        reads.push(`head@${head}`)
+        return head
+      },
+    } as unknown as BatchChainReads
+    // The fixture's deadline figures: final 3 blocks after the last block.
+    f = await startExecutorFixture({
+      batchReads,
+      wallets: { walletAddress: async () => SENDERS[0]!, submitUserOperations: async () => [], operatorAddress: () => SENDERS[0] },
+    })
+  })
+  afterEach(async () => {
+    await f.close()
+  })
+
+  it('nothing pending and no receipt: still in flight until the head is finality blocks past its last block, then released', async () => {
+    await f.store.batch([f.ctx.batchJournal.put(record(6, { state: 'sent', txHash: `0x${'77'.repeat(32)}`, from: SENDERS[0]!, validUntilBlock: '15' }))])
+    const state = async () => (await f.ctx.batchJournal.get('base', 'runner', '10', 6))?.state
+    for (const at of [12n, 15n, 16n, 17n]) {
+      head = at
+      await createBatchRunner(f.ctx).reconcile()
+      expect(await state()).toBe('sent')
+    }
+    head = 18n
+    await createBatchRunner(f.ctx).reconcile()
+    const released = await f.ctx.batchJournal.get('base', 'runner', '10', 6)
+    expect(released?.state).toBe('released')
+    expect(released?.releaseReason).toBe('the batch transaction never landed, and its last block 15 is final')
+    // The head is read before the batch: every read after it is at a block past the last one.
+    expect(reads.slice(-2)).toEqual(['head@18', 'batch@18'])
+  })
+
+  it('the same on the next blocks of a running executor: asked again each block (recheck) and released once final', async () => {
+    await f.store.batch([f.ctx.batchJournal.put(record(7, { state: 'sent', txHash: `0x${'88'.repeat(32)}`, from: SENDERS[0]!, validUntilBlock: '20' }))])
+    const runner = createBatchRunner(f.ctx)
+    head = 21n
+    await runner.reconcile()
+    const state = async () => (await f.ctx.batchJournal.get('base', 'runner', '10', 7))?.state
+    expect(await state()).toBe('sent')
+    head = 22n
+    runner.recheck('base')
+    while (runner.running().length > 0) await Promise.all(runner.running())
+    expect(await state()).toBe('sent')
+    head = 23n
+    runner.recheck('base')
+    while (runner.running().length > 0) await Promise.all(runner.running())
+    expect(await state()).toBe('released')
   })
 })

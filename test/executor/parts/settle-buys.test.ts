@@ -210,6 +210,27 @@ describe('settling buys (settle-buys.ts)', () => {
     expect((await f.journal.orderEventsOf(keyIdOf(1), SLUG)).at(-1)).toMatchObject({ from: 'executing', to: 'active', reason: 'submission failed' })
   })
 
+  it('touches only the orders whose in-flight entry names this execution: one a batch or a later UserOperation holds now keeps its state and entry', async () => {
+    // Order 1's UserOperation came back not mined and its settlement was delayed; meanwhile the order was released and a
+    // batch took it (executing, in-flight entry naming the batch). Order 2 was sent again by a later tick (block 14).
+    // Settling the stale UserOperations must not send either back to active or delete the entry that holds it now: the
+    // next tick would buy it again while the batch (or the later operation) may still land.
+    const settler = createBuySettler(f.ctx)
+    const [stale1, stale2, own] = [await executing(1), await executing(2), await executing(3)]
+    const batchId = `0x${'66'.repeat(32)}` as Hash
+    const byBatch = { ...stale1.entry, batchId, submittedAt: 7, fromBlock: '14' }
+    const later = { ...stale2.entry, submittedAt: 8, fromBlock: '14' }
+    await f.store.batch([f.journal.putInFlight(byBatch), f.journal.putInFlight(later)])
+    const notMined = (userIndex: number): UserOperationResult => ({ status: 'not_mined', ...ids(userIndex), txHash: txHash(902) })
+    await settler.settle(await settler.fromResults([stale1, stale2, own], [notMined(1), notMined(2), notMined(3)]))
+    expect((await f.order(1))?.status).toBe('executing')
+    expect((await f.order(2))?.status).toBe('executing')
+    const left = (await f.journal.inFlight('base')).sort((a, b) => a.userIndex - b.userIndex)
+    expect(left).toEqual([byBatch, later])
+    // Its own order (entry unchanged) is settled as before: active again, its entry gone.
+    expect((await f.order(3))?.status).toBe('active')
+  })
+
   it('an order that is no longer executing keeps its state; only its in-flight entry goes', async () => {
     const settler = createBuySettler(f.ctx)
     const { entry } = await executing(1)

@@ -27,6 +27,10 @@ interface IPrebuyTotalSupply {
 ///        BatchAlreadyExecuted and takes nothing); everything is reconcilable from chain: BatchExecuted carries the id
 ///        and totals, the entries are the transaction's calldata, the skipped buyers are events.
 ///      Only operators (the service's executor accounts) may execute, since the wallets' approvals are to this contract.
+///      A last block: executeBatch and collect carry `validUntilBlock` and revert (BatchExpired) in any later block, so a
+///        signed batch transaction that never landed cannot pull the wallets long after the executor gave it up (a node
+///        that kept it, a rebroadcast after a reorg): the executor releases a batch's orders for a new batch only once
+///        the chain is final past that block (docs/execution.md §8, "A last block for every pull").
 ///
 ///      The split batch (more buyers than one transaction's gas holds, still ONE swap and one price): `collect` pulls one
 ///      chunk of buyers per transaction (several transactions, from several operator accounts, in the same block),
@@ -162,6 +166,7 @@ contract PrebuyBatchBuyer {
     error WrongStablecoin(address expected, address given);
     error NothingCollected(bytes32 batchId);
     error NotRefundable(bytes32 batchId);
+    error BatchExpired(bytes32 batchId, uint256 validUntilBlock);
 
     constructor(PrebuyBuyRouter router_, address admin_, address[] memory operators_) {
         router = router_;
@@ -185,13 +190,16 @@ contract PrebuyBatchBuyer {
     /// @param entries    One word per buyer: address << 96 | amount.
     /// @param lowestLimitFdv The lowest FDV limit of the included orders, stablecoin atoms (0: none has a limit).
     /// @param pushNow    Credit each buyer at once (a token transfer per buyer) or commit the allocation for a sweep.
+    /// @param validUntilBlock The last block this batch may execute in; later it reverts (BatchExpired) and takes nothing.
     function executeBatch(
         bytes32 batchId,
         PrebuyBuyRouter.BuyParams calldata route,
         uint256[] calldata entries,
         uint256 lowestLimitFdv,
-        bool pushNow
+        bool pushNow,
+        uint256 validUntilBlock
     ) external returns (uint256 totalIn, uint256 tokensOut) {
+        if (block.number > validUntilBlock) revert BatchExpired(batchId, validUntilBlock);
         if (!operators[msg.sender]) revert NotOperator();
         if (route.feeBps > MAX_FEE_BPS) revert FeeTooHigh();
         Batch storage b = batches[batchId];
@@ -278,11 +286,15 @@ contract PrebuyBatchBuyer {
     /// @param stablecoin The stablecoin to pull (the batch's first collect fixes it; later ones must name the same).
     /// @param chunk      The chunk's id within the batch (the planner numbers them 0..k-1; any distinct ids work).
     /// @param entries    One word per buyer: address << 96 | amount.
-    function collect(bytes32 batchId, address stablecoin, uint256 chunk, uint256[] calldata entries)
+    /// @param validUntilBlock The last block this collect may pull in; later it reverts (BatchExpired) and takes nothing.
+    ///        settle has none: it pulls no wallet (it swaps what was collected), and it is bounded by SETTLE_WINDOW_BLOCKS
+    ///        and refused after a cancel, which the executor sends before it releases a split batch.
+    function collect(bytes32 batchId, address stablecoin, uint256 chunk, uint256[] calldata entries, uint256 validUntilBlock)
         external
         splitLock
         returns (uint256 amount, uint256 skipped)
     {
+        if (block.number > validUntilBlock) revert BatchExpired(batchId, validUntilBlock);
         if (!operators[msg.sender]) revert NotOperator();
         uint256 n = entries.length;
         if (n == 0) revert EmptyChunk();
