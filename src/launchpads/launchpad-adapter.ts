@@ -71,6 +71,12 @@ export interface LaunchCandidate extends LaunchIdentity {
   scheduleFromLogs?: FeeSchedule
   /** The supply split the launch announced (Clanker's extensions), checked against the factory's rules. */
   supplySplit?: LaunchSupplySplit
+  /**
+   * The point a small buy of the pool meets after the launch transaction, as its PoolManager logs tell it (Clanker v5:
+   * clanker-v5/pool-point-from-logs.ts), decimal strings (the candidate is stored as JSON). A hint for the fee
+   * measurement's first round only, never a fact: the pool's state read at the launch block decides.
+   */
+  poolPointFromLogs?: { sqrtPriceX96: string; liquidity: string; tick: number }
 }
 
 /**

@@ -6,6 +6,7 @@ import type { LaunchReadsAhead } from '../../daemon/indexer/launch-reads-ahead.t
 import { memoReads } from '../../daemon/indexer/memo-reads.ts'
 import { createPairedPrices } from '../../daemon/indexer/paired-prices.ts'
 import { readEthUsdBanded } from '../../src/chain/read-eth-usd.ts'
+import { readPoolPoint } from '../../src/launchpads/clanker-v5/read-clanker-v5-fees.ts'
 import { withResolvers } from '../../src/common/with-resolvers.ts'
 import type { Launchpad, ProjectRecord } from '../../src/domain/records.ts'
 import { createLaunchpadAdapters, devnetAdapterOptions } from '../../src/launchpads/create-adapters.ts'
@@ -136,6 +137,51 @@ describe('a launch log to its launch record: serial round trips, with and withou
       console.info(`${launchpad}: ${before.rounds.length} serial rounds before, ${after.rounds.length} with the reads ahead`, JSON.stringify(after.rounds))
     },
   )
+
+  /**
+   * Clanker v5's fee is measured by quotes of a probe whose amount follows from the pool's point at the launch block
+   * (read-clanker-v5-fees.ts): the state read, then the quotes, two rounds (three when the price sits on a tick and its
+   * liquidityNet is read). The launch transaction's PoolManager logs tell that point (pool-point-from-logs.ts), so the
+   * quotes go with the state read; they are used only when the state read gives the same probe amount.
+   */
+  it('clanker_v5: the fee measured in one round with the pool point from the launch logs; the same schedule as without, and a wrong hint costs only the round', async () => {
+    const launched = await h.launch('rt-v5-point', 'clanker_v5', fresh())
+    const { adapters, block, launchLog } = await launchLogs('clanker_v5', launched.txHash, launched.blockNumber)
+    const adapter = adapters.find((a) => a.id === 'clanker_v5')!
+    const detector = createLaunchDetector({ store: h.store, chain: h.chain, client: h.client, adapters, stage: () => undefined })
+    const decoded = await detector.decode(launchLog, block.timestamp)
+    if (decoded?.kind !== 'launch') throw new Error('not a launch')
+    const candidate = decoded.candidate
+    const hint = candidate.poolPointFromLogs
+    expect(hint).toBeDefined()
+    // The hint is the point the state read finds (nothing else touched the pool in the launch block).
+    const zeroForOne = !candidate.tokenIsCurrency0
+    const point = await readPoolPoint(h.client, h.chain.addresses.poolManager, candidate.poolId, candidate.blockNumber, zeroForOne)
+    expect({ sqrtPriceX96: BigInt(hint!.sqrtPriceX96), liquidity: BigInt(hint!.liquidity) }).toEqual(point)
+
+    const measure = async (launch: typeof candidate) => {
+      const gated = gatedClient(h.client)
+      return gated.rounds(() => adapter.loadFeeSchedule(gated.client, launch))
+    }
+    const { poolPointFromLogs: _, ...unhinted } = candidate
+    const without = await measure(unhinted)
+    const withHint = await measure(candidate)
+    const wrong = await measure({ ...candidate, poolPointFromLogs: { ...hint!, liquidity: (BigInt(hint!.liquidity) * 3n).toString(), tick: hint!.tick + 1 } })
+    console.info(
+      'clanker_v5 fee rounds: without hint',
+      JSON.stringify(without.rounds),
+      'with',
+      JSON.stringify(withHint.rounds),
+      'wrong',
+      JSON.stringify(wrong.rounds),
+    )
+    expect(without.rounds.length).toBeGreaterThanOrEqual(2)
+    expect(withHint.rounds).toHaveLength(1)
+    expect(withHint.rounds[0]!.every((m) => m === 'eth_call')).toBe(true)
+    expect(wrong.rounds).toHaveLength(without.rounds.length)
+    expect(withHint.result).toEqual(without.result)
+    expect(wrong.result).toEqual(without.result)
+  })
 
   it('the reads started when the block arrives are the ones the decoding waits on: the receipt is asked once', async () => {
     const creator = fresh()
