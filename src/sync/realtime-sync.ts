@@ -48,8 +48,9 @@ export interface RealtimeSyncOptions {
    * fromBlock = toBlock = that number; default true): when the head is our tip's child (the steady state) its logs are
    * then already there, checked against its header (every log must carry its hash and number; an empty answer is
    * taken only when the header's logs bloom excludes the watched addresses), and a block costs one round trip instead
-   * of two. The cost: one eth_getLogs per head read, also on the polls that find no new block. false: the head alone,
-   * then its logs by hash.
+   * of two. The cost: one eth_getLogs per head read, also on the polls that find no new block; none while the polls
+   * are slower than the chain (a head read that found more than one new block: the next head read is asked alone,
+   * until one finds at most one again). false: the head alone, then its logs by hash.
    */
   logsWithHead?: boolean | undefined
   /** Resume point persisted by the consumer; without it, the sync starts at `startBlock`. */
@@ -119,6 +120,9 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
   const maxRangeBlocks = Math.max(1, options.maxRangeBlocks ?? SYNC_RANGE_BLOCKS)
   const readAhead = options.readAhead ?? true
   const logsWithHead = options.logsWithHead ?? true
+  // New blocks the last head read found above the block it was read after: above one, the polls are slower than the
+  // chain (a long polling interval, a slow node), the next number's logs would go unused, and are not asked.
+  let lastHeadGap = 0n
   const socketSilenceMs = options.socketSilenceMs ?? SOCKET_SILENCE_MS
   const socketConnectWarnMs = options.socketConnectWarnMs ?? SOCKET_CONNECT_WARN_MS
   const startedAt = Date.now()
@@ -258,13 +262,18 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
    * hash cost 100 ms before the indexer sees a launch). Nothing is trusted yet: nextLogsOf checks them against the header.
    */
   async function readHeadWithNext(after: BlockRef): Promise<{ head: Header; next?: NextLogs }> {
-    if (!logsWithHead) return { head: await readHead() }
+    if (!logsWithHead || lastHeadGap > 1n) {
+      const head = await readHead()
+      lastHeadGap = head.ref.number - after.number
+      return { head }
+    }
     const number = after.number + 1n
     const logs = client
       .getLogs({ fromBlock: number, toBlock: number, ...(addresses ? { address: addresses } : {}) })
       // Mostly the block not mined yet (a poll that finds no new head); the logs are then read by hash when needed.
       .catch(() => undefined)
     const [head, found] = await Promise.all([readHead(), logs])
+    lastHeadGap = head.ref.number - after.number
     return { head, next: { number, logs: found } }
   }
 

@@ -167,6 +167,27 @@ describe('realtime sync: a new block in one round trip', () => {
     expect(event.logs).toHaveLength(1)
   })
 
+  it('polls slower than the chain (a head read found several new blocks): the next head is asked alone, until one finds at most one', async () => {
+    const s = await started({ readAhead: false })
+    await testClient.mine({ blocks: 3 })
+    const caughtUp = await s.pullBlock()
+    // The head 3 above: the next number's logs asked with it go unused, the range is read (headers and one eth_getLogs).
+    expect(kinds(caughtUp.rounds)).toEqual([
+      ['eth_getBlockByNumber', 'eth_getLogs(number)'],
+      ['eth_getBlockByNumber', 'eth_getBlockByNumber', 'eth_getLogs(number)'],
+    ])
+    for (let i = 0; i < 2; i++) await s.pullBlock()
+    // The next poll asks the head alone; it finds one block: its logs by hash, and the poll after carries the logs again.
+    await mineWithLog()
+    const alone = await s.pullBlock()
+    expect(kinds(alone.rounds)).toEqual([['eth_getBlockByNumber'], ['eth_getLogs(hash)']])
+    expect(alone.event.logs).toHaveLength(1)
+    const mined = await mineWithLog()
+    const again = await s.pullBlock()
+    expect(kinds(again.rounds)).toEqual([['eth_getBlockByNumber', 'eth_getLogs(number)']])
+    expect(again.event.block.hash).toBe(mined.hash)
+  })
+
   it('read ahead while the consumer holds a block: the round whose head finds the new block delivers it, nothing asked after', async () => {
     const s = await started({})
     const mined = await mineWithLog()
