@@ -114,6 +114,12 @@ export interface LaunchpadAdapter {
    * indexer then quarantines the log with the error and retries it, while every other launch and block goes on.
    */
   decodeLaunch(log: Log, ctx: LaunchContext): Promise<DecodedLaunch | null>
+  /**
+   * For the reads ahead of the receipt only (daemon/indexer/launch-reads-ahead.ts): a provisional candidate from the
+   * log and the block's logs alone, no read, for a launchpad whose decoding waits on a read before it names the pool
+   * (Doppler: the Airlock's asset data). Its completion reads start in the receipt's round; nothing is judged on it.
+   */
+  candidateAhead?(log: Log, ctx: LaunchContext): LaunchCandidate | undefined
   /** The launch's fee schedule: pure data for feeAt(schedule, nextBlock). Throwing quarantines the launch. */
   loadFeeSchedule(client: PublicClient, launch: LaunchCandidate): Promise<FeeSchedule>
   /**
