@@ -2,6 +2,7 @@ import { type Address, createPublicClient, custom, type Log, parseAbi, type Publ
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLaunchDetector } from '../../daemon/indexer/detect-launch.ts'
+import { readTokenText } from '../../daemon/indexer/launch-binding-facts.ts'
 import type { LaunchReadsAhead } from '../../daemon/indexer/launch-reads-ahead.ts'
 import { memoReads } from '../../daemon/indexer/memo-reads.ts'
 import { createPairedPrices } from '../../daemon/indexer/paired-prices.ts'
@@ -107,7 +108,10 @@ describe('a launch log to its launch record: serial round trips, with and withou
     return gated.rounds(async () => {
       // As the indexer does when the block arrives, before its other work (launch-intake.ts `prefetch`).
       if (readAheadFirst && ahead) detector.readAhead(launchLog, block.timestamp, ahead)
-      const decoded = await detector.decode(launchLog, block.timestamp, ahead)
+      const read = await detector.decode(launchLog, block.timestamp, ahead)
+      // As the intake does for a project whose binding names the token's symbol or name, when the event names none
+      // (launch-intake.ts, needsTokenText): read at the launch block.
+      const decoded = read?.kind === 'launch' && read.candidate.symbol === null ? await readTokenText(ahead?.client ?? gated.client, read) : read
       if (decoded?.kind !== 'launch') throw new Error(`not a launch: ${JSON.stringify(decoded?.kind)}`)
       const project = { slug: `rt-${launchpad}` } as ProjectRecord
       const detected = await detector.complete(project, decoded.candidate, decoded.candidate.blockNumber, () => Promise.resolve(), ahead?.client)
