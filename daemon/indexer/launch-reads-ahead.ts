@@ -65,6 +65,13 @@ export function readAheadOfReceipt(
     attribution: UNKNOWN_SENDER,
     txLogs: ahead.blockLogs.filter((l) => l.transactionHash === transactionHash),
   }
+  // A decoding that waits on a read first (Doppler) would start the completion's reads a round late: its adapter's
+  // candidate from the logs alone starts them now (the memo shares the ones the decodings below ask again).
+  const early = adapter.candidateAhead?.(entry, ctx)
+  if (early) {
+    completionReads(early).catch(ignore)
+    if (early.symbol === null) readTokenText(ahead.client, { kind: 'launch', candidate: early }).catch(ignore)
+  }
   void (async () => {
     const decoded = await adapter.decodeLaunch(entry, ctx)
     if (decoded?.kind !== 'launch') return

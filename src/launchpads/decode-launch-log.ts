@@ -2,7 +2,7 @@ import { type AbiEvent, type Address, decodeEventLog, type GetEventArgs, isAddre
 import type { LaunchCandidate, LaunchContext } from './launchpad-adapter.ts'
 
 /** A strictly decoded event's arguments, every one present. */
-type LaunchEventArgs<event extends AbiEvent> = GetEventArgs<readonly [event], event['name'], { EnableUnion: false; IndexedOnly: false; Required: true }>
+export type LaunchEventArgs<event extends AbiEvent> = GetEventArgs<readonly [event], event['name'], { EnableUnion: false; IndexedOnly: false; Required: true }>
 
 /**
  * The arguments of a launchpad's launch event when `log` is that event and was emitted by `emitter`; null for any

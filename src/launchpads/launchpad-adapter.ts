@@ -71,6 +71,12 @@ export interface LaunchCandidate extends LaunchIdentity {
   scheduleFromLogs?: FeeSchedule
   /** The supply split the launch announced (Clanker's extensions), checked against the factory's rules. */
   supplySplit?: LaunchSupplySplit
+  /**
+   * The point a small buy of the pool meets after the launch transaction, as its PoolManager logs tell it (Clanker v5:
+   * clanker-v5/pool-point-from-logs.ts), decimal strings (the candidate is stored as JSON). A hint for the fee
+   * measurement's first round only, never a fact: the pool's state read at the launch block decides.
+   */
+  poolPointFromLogs?: { sqrtPriceX96: string; liquidity: string; tick: number }
 }
 
 /**
@@ -108,6 +114,12 @@ export interface LaunchpadAdapter {
    * indexer then quarantines the log with the error and retries it, while every other launch and block goes on.
    */
   decodeLaunch(log: Log, ctx: LaunchContext): Promise<DecodedLaunch | null>
+  /**
+   * For the reads ahead of the receipt only (daemon/indexer/launch-reads-ahead.ts): a provisional candidate from the
+   * log and the block's logs alone, no read, for a launchpad whose decoding waits on a read before it names the pool
+   * (Doppler: the Airlock's asset data). Its completion reads start in the receipt's round; nothing is judged on it.
+   */
+  candidateAhead?(log: Log, ctx: LaunchContext): LaunchCandidate | undefined
   /** The launch's fee schedule: pure data for feeAt(schedule, nextBlock). Throwing quarantines the launch. */
   loadFeeSchedule(client: PublicClient, launch: LaunchCandidate): Promise<FeeSchedule>
   /**

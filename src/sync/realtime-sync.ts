@@ -43,6 +43,16 @@ export interface RealtimeSyncOptions {
    * mined meanwhile in one round: tests that count rounds of a parked consumer).
    */
   readAhead?: boolean | undefined
+  /**
+   * Whether every head read asks, in the same round trip, the watched logs of the number after our tip (eth_getLogs with
+   * fromBlock = toBlock = that number; default true): when the head is our tip's child (the steady state) its logs are
+   * then already there, checked against its header (every log must carry its hash and number; an empty answer is
+   * taken only when the header's logs bloom excludes the watched addresses), and a block costs one round trip instead
+   * of two. The cost: one eth_getLogs per head read, also on the polls that find no new block; none while the polls
+   * are slower than the chain (a head read that found more than one new block: the next head read is asked alone,
+   * until one finds at most one again). false: the head alone, then its logs by hash.
+   */
+  logsWithHead?: boolean | undefined
   /** Resume point persisted by the consumer; without it, the sync starts at `startBlock`. */
   resume?: SyncCheckpoint | undefined
   /** First block to process when there is no checkpoint (default: the current head). */
@@ -58,6 +68,16 @@ interface Header {
 
 /** Blocks above our tip with their logs; 'moved': a block does not link; 'missing': the node could not serve one. */
 type Fetched = Array<{ block: BlockRef; logs: Log[] }> | 'moved' | 'missing'
+
+/**
+ * The watched logs at `number`, read by number in the same round trip as a head read (before its header was known):
+ * evidence only, used for the block at that number when they match its header (see nextLogsOf). undefined: the node
+ * refused (the block did not exist yet: anvil's BlockOutOfRangeError) or failed.
+ */
+interface NextLogs {
+  number: bigint
+  logs: Log[] | undefined
+}
 
 /** A round read ahead of the consumer: the head after `after`, and the range above `after` when the head is above it. */
 interface RoundRead {
@@ -99,6 +119,10 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
   let socketEverDelivered = false
   const maxRangeBlocks = Math.max(1, options.maxRangeBlocks ?? SYNC_RANGE_BLOCKS)
   const readAhead = options.readAhead ?? true
+  const logsWithHead = options.logsWithHead ?? true
+  // New blocks the last head read found above the block it was read after: above one, the polls are slower than the
+  // chain (a long polling interval, a slow node), the next number's logs would go unused, and are not asked.
+  let lastHeadGap = 0n
   const socketSilenceMs = options.socketSilenceMs ?? SOCKET_SILENCE_MS
   const socketConnectWarnMs = options.socketConnectWarnMs ?? SOCKET_CONNECT_WARN_MS
   const startedAt = Date.now()
@@ -232,6 +256,40 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
     return head
   }
 
+  /**
+   * The head, and (logsWithHead) in the same round trip the watched logs of the number after `after`: the block the
+   * head is in the steady state. Detection in one round (issue 23 item 3: at 50 ms a request the head then its logs by
+   * hash cost 100 ms before the indexer sees a launch). Nothing is trusted yet: nextLogsOf checks them against the header.
+   */
+  async function readHeadWithNext(after: BlockRef): Promise<{ head: Header; next?: NextLogs }> {
+    if (!logsWithHead || lastHeadGap > 1n) {
+      const head = await readHead()
+      lastHeadGap = head.ref.number - after.number
+      return { head }
+    }
+    const number = after.number + 1n
+    const logs = client
+      .getLogs({ fromBlock: number, toBlock: number, ...(addresses ? { address: addresses } : {}) })
+      // Mostly the block not mined yet (a poll that finds no new head); the logs are then read by hash when needed.
+      .catch(() => undefined)
+    const [head, found] = await Promise.all([readHead(), logs])
+    lastHeadGap = head.ref.number - after.number
+    return { head, next: { number, logs: found } }
+  }
+
+  /**
+   * The logs read by number (`next`) as the logs of `header`, or undefined when they cannot be taken as its: another
+   * number, a log of another block (the answer came from another fork's view of that height, a node behind a load
+   * balancer), or an empty answer while the header's bloom admits a watched log (the answer may predate the block). A
+   * log answer is only ever taken as the logs of the block whose hash every log carries, exactly as a read by hash.
+   */
+  function nextLogsOf(header: Header, next: NextLogs | undefined): Log[] | undefined {
+    if (!next?.logs || next.number !== header.ref.number) return undefined
+    if (!next.logs.every((log) => log.blockHash === header.ref.hash && log.blockNumber === header.ref.number)) return undefined
+    if (next.logs.length === 0 && bloomMayHoldLogsOf(header.logsBloom, addresses)) return undefined
+    return sortLogs(next.logs)
+  }
+
   async function* stream(): AsyncGenerator<SyncEvent, void, undefined> {
     let state = await initialCheckpoint()
     const tip = () => state.unfinalized.at(-1) ?? state.finalized
@@ -291,13 +349,15 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
      * of that height; a log fetched by hash belongs to exactly that block). 'moved': a block does not link to the one
      * before it (or to our tip); 'missing': the node could not serve a block below its head.
      */
-    async function fetchRange(from: bigint, to: bigint, head: Header, after: Hash): Promise<Fetched> {
+    async function fetchRange(from: bigint, to: bigint, head: Header, after: Hash, next?: NextLogs): Promise<Fetched> {
       const numbers: bigint[] = []
       for (let n = from; n <= to; n++) numbers.push(n)
       const lone = from === to && to === head.ref.number
+      // A lone head whose logs came with it (readHeadWithNext): no request at all here once it links to our tip.
+      const known = lone ? nextLogsOf(head, next) : undefined
       const [headers, rangeLogs] = await Promise.all([
         Promise.all(numbers.map((n) => (n === head.ref.number ? head : fetchHeader(n)))),
-        lone ? fetchLogs(head.ref) : fetchRangeLogs(from, to),
+        known ?? (lone ? fetchLogs(head.ref) : fetchRangeLogs(from, to)),
       ])
       if (headers.some((h) => h === undefined)) return 'missing'
       const chain = headers as Header[]
@@ -322,7 +382,8 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
     }
 
     async function* reconcile(): AsyncGenerator<SyncEvent, boolean, undefined> {
-      return yield* follow(await readHead())
+      const { head, next } = await readHeadWithNext(tip())
+      return yield* follow(head, undefined, next)
     }
 
     /**
@@ -335,21 +396,22 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
       while (!stopped && !closed) {
         await pause()
         if (stopped || closed) return undefined
-        const head = await readHead()
+        const { head, next } = await readHeadWithNext(after)
         if (head.ref.hash === after.hash) continue
         if (head.ref.number <= after.number) return { after, head }
         const from = after.number + 1n
         const to = head.ref.number - from + 1n > BigInt(maxRangeBlocks) ? from + BigInt(maxRangeBlocks) - 1n : head.ref.number
-        return { after, head, range: { from, to, fetched: await fetchRange(from, to, head, after.hash) } }
+        return { after, head, range: { from, to, fetched: await fetchRange(from, to, head, after.hash, next) } }
       }
       return undefined
     }
 
     /**
      * Brings our tip to `headHeader`: a revert first where the chain disagrees, then its blocks in ranges. `prefetched`:
-     * the first range above our tip, already read (and linked to our tip) by readRoundAfter.
+     * the first range above our tip, already read (and linked to our tip) by readRoundAfter. `next`: the logs read by
+     * number with the head (readHeadWithNext), used only for a lone block they match (nextLogsOf).
      */
-    async function* follow(headHeader: Header, prefetched?: RoundRead['range']): AsyncGenerator<SyncEvent, boolean, undefined> {
+    async function* follow(headHeader: Header, prefetched?: RoundRead['range'], next?: NextLogs): AsyncGenerator<SyncEvent, boolean, undefined> {
       const head = headHeader.ref
       if (head.hash === tip().hash) return false
       const current = tip()
@@ -370,11 +432,11 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
       behind = undefined
       // Catching up in ranges: the headers of up to `maxRangeBlocks` blocks at once, their logs in one eth_getLogs,
       // both in one round trip; the head itself is not read again. A head that is our tip's child (the steady state)
-      // costs one request more than the head: its logs by hash.
+      // costs no request more than the head when its logs came with it (logsWithHead), else its logs by hash.
       while (tip().number < head.number && !stopped) {
         const from = tip().number + 1n
         const to = head.number - from + 1n > BigInt(maxRangeBlocks) ? from + BigInt(maxRangeBlocks) - 1n : head.number
-        const fetched = prefetched?.from === from && prefetched.to === to ? prefetched.fetched : await fetchRange(from, to, headHeader, tip().hash)
+        const fetched = prefetched?.from === from && prefetched.to === to ? prefetched.fetched : await fetchRange(from, to, headHeader, tip().hash, next)
         prefetched = undefined
         // A node that announces a head it cannot serve below it (an inconsistent load balancer): ask again next round.
         if (fetched === 'missing') return false

@@ -161,8 +161,15 @@ describe('launch indexer (real devnet, launchpads, store)', () => {
     const counting = createPublicClient({
       transport: custom({
         request({ method, params }) {
-          // The head polls ('latest': the sync reads ahead while a block is processed, as often as it polls) apart.
-          const key = method === 'eth_getBlockByNumber' && Array.isArray(params) && params[0] === 'latest' ? 'head' : method
+          // The head polls ('latest': the sync reads ahead while a block is processed, as often as it polls) apart, and
+          // the logs of the number after the tip asked with each of them (one block by number: logsWithHead).
+          const first = Array.isArray(params) ? (params[0] as { fromBlock?: unknown; toBlock?: unknown } | undefined) : undefined
+          const key =
+            method === 'eth_getBlockByNumber' && first === ('latest' as unknown)
+              ? 'head'
+              : method === 'eth_getLogs' && first?.fromBlock !== undefined && first.fromBlock === first.toBlock
+                ? 'next-logs'
+                : method
           calls[key] = (calls[key] ?? 0) + 1
           return inner.request({ method, params } as never)
         },

@@ -2,10 +2,12 @@ import { type Address, createPublicClient, custom, type Log, parseAbi, type Publ
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLaunchDetector } from '../../daemon/indexer/detect-launch.ts'
+import { readTokenText } from '../../daemon/indexer/launch-binding-facts.ts'
 import type { LaunchReadsAhead } from '../../daemon/indexer/launch-reads-ahead.ts'
 import { memoReads } from '../../daemon/indexer/memo-reads.ts'
 import { createPairedPrices } from '../../daemon/indexer/paired-prices.ts'
 import { readEthUsdBanded } from '../../src/chain/read-eth-usd.ts'
+import { readPoolPoint } from '../../src/launchpads/clanker-v5/read-clanker-v5-fees.ts'
 import { withResolvers } from '../../src/common/with-resolvers.ts'
 import type { Launchpad, ProjectRecord } from '../../src/domain/records.ts'
 import { createLaunchpadAdapters, devnetAdapterOptions } from '../../src/launchpads/create-adapters.ts'
@@ -106,7 +108,10 @@ describe('a launch log to its launch record: serial round trips, with and withou
     return gated.rounds(async () => {
       // As the indexer does when the block arrives, before its other work (launch-intake.ts `prefetch`).
       if (readAheadFirst && ahead) detector.readAhead(launchLog, block.timestamp, ahead)
-      const decoded = await detector.decode(launchLog, block.timestamp, ahead)
+      const read = await detector.decode(launchLog, block.timestamp, ahead)
+      // As the intake does for a project whose binding names the token's symbol or name, when the event names none
+      // (launch-intake.ts, needsTokenText): read at the launch block.
+      const decoded = read?.kind === 'launch' && read.candidate.symbol === null ? await readTokenText(ahead?.client ?? gated.client, read) : read
       if (decoded?.kind !== 'launch') throw new Error(`not a launch: ${JSON.stringify(decoded?.kind)}`)
       const project = { slug: `rt-${launchpad}` } as ProjectRecord
       const detected = await detector.complete(project, decoded.candidate, decoded.candidate.blockNumber, () => Promise.resolve(), ahead?.client)
@@ -133,9 +138,57 @@ describe('a launch log to its launch record: serial round trips, with and withou
       expect(after.rounds[0]).toEqual(expect.arrayContaining(['eth_getTransactionReceipt', 'eth_getCode', 'eth_call']))
       expect(after.rounds.slice(1).flat()).not.toContain('eth_getCode')
       expect(after.rounds.length).toBeLessThanOrEqual(before.rounds.length - 2)
+      // Every launchpad's record in the receipt's round (Clanker v5: its fee's quotes with the state read, the probe
+      // from the launch logs; Doppler: the completion's reads from its candidate of the logs, not after the asset data).
+      expect(after.rounds).toHaveLength(1)
       console.info(`${launchpad}: ${before.rounds.length} serial rounds before, ${after.rounds.length} with the reads ahead`, JSON.stringify(after.rounds))
     },
   )
+
+  /**
+   * Clanker v5's fee is measured by quotes of a probe whose amount follows from the pool's point at the launch block
+   * (read-clanker-v5-fees.ts): the state read, then the quotes, two rounds (three when the price sits on a tick and its
+   * liquidityNet is read). The launch transaction's PoolManager logs tell that point (pool-point-from-logs.ts), so the
+   * quotes go with the state read; they are used only when the state read gives the same probe amount.
+   */
+  it('clanker_v5: the fee measured in one round with the pool point from the launch logs; the same schedule as without, and a wrong hint costs only the round', async () => {
+    const launched = await h.launch('rt-v5-point', 'clanker_v5', fresh())
+    const { adapters, block, launchLog } = await launchLogs('clanker_v5', launched.txHash, launched.blockNumber)
+    const adapter = adapters.find((a) => a.id === 'clanker_v5')!
+    const detector = createLaunchDetector({ store: h.store, chain: h.chain, client: h.client, adapters, stage: () => undefined })
+    const decoded = await detector.decode(launchLog, block.timestamp)
+    if (decoded?.kind !== 'launch') throw new Error('not a launch')
+    const candidate = decoded.candidate
+    const hint = candidate.poolPointFromLogs
+    expect(hint).toBeDefined()
+    // The hint is the point the state read finds (nothing else touched the pool in the launch block).
+    const zeroForOne = !candidate.tokenIsCurrency0
+    const point = await readPoolPoint(h.client, h.chain.addresses.poolManager, candidate.poolId, candidate.blockNumber, zeroForOne)
+    expect({ sqrtPriceX96: BigInt(hint!.sqrtPriceX96), liquidity: BigInt(hint!.liquidity) }).toEqual(point)
+
+    const measure = async (launch: typeof candidate) => {
+      const gated = gatedClient(h.client)
+      return gated.rounds(() => adapter.loadFeeSchedule(gated.client, launch))
+    }
+    const { poolPointFromLogs: _, ...unhinted } = candidate
+    const without = await measure(unhinted)
+    const withHint = await measure(candidate)
+    const wrong = await measure({ ...candidate, poolPointFromLogs: { ...hint!, liquidity: (BigInt(hint!.liquidity) * 3n).toString(), tick: hint!.tick + 1 } })
+    console.info(
+      'clanker_v5 fee rounds: without hint',
+      JSON.stringify(without.rounds),
+      'with',
+      JSON.stringify(withHint.rounds),
+      'wrong',
+      JSON.stringify(wrong.rounds),
+    )
+    expect(without.rounds.length).toBeGreaterThanOrEqual(2)
+    expect(withHint.rounds).toHaveLength(1)
+    expect(withHint.rounds[0]!.every((m) => m === 'eth_call')).toBe(true)
+    expect(wrong.rounds).toHaveLength(without.rounds.length)
+    expect(withHint.result).toEqual(without.result)
+    expect(wrong.result).toEqual(without.result)
+  })
 
   it('the reads started when the block arrives are the ones the decoding waits on: the receipt is asked once', async () => {
     const creator = fresh()

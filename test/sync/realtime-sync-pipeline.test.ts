@@ -16,7 +16,8 @@ let anvil: AnvilProcess
 let client: PublicClient
 let testClient: TestClient
 const syncs: RealtimeSync[] = []
-const requests: Array<{ method: string; params: unknown }> = []
+const requests: Array<{ method: string; params: unknown; result?: unknown }> = []
+let pending = 0
 
 beforeAll(async () => {
   anvil = await startAnvil(['--no-mining'])
@@ -33,9 +34,16 @@ function start(startBlock: bigint) {
   const sync = createRealtimeSync({
     client: createPublicClient({
       transport: custom({
-        request({ method, params }) {
-          requests.push({ method, params })
-          return inner.request({ method, params } as never)
+        async request({ method, params }) {
+          const entry: { method: string; params: unknown; result?: unknown } = { method, params }
+          requests.push(entry)
+          pending++
+          try {
+            entry.result = await inner.request({ method, params } as never)
+            return entry.result
+          } finally {
+            pending--
+          }
         },
       }),
     }) as PublicClient,
@@ -64,8 +72,20 @@ async function pullBlock(iterator: AsyncGenerator<SyncEvent>): Promise<BlockEven
   }
 }
 
-const logsReadOf = (hash: string) => () =>
-  requests.some((r) => r.method === 'eth_getLogs' && JSON.stringify(r.params).toLowerCase().includes(hash.toLowerCase()))
+/**
+ * The round read ahead of block `block` is complete: its head was read and its logs answered (by hash, or by number
+ * with the head: an answer for a number is only given once that block exists), and nothing is in flight.
+ */
+const readAheadOf = (block: { hash: string; number: bigint }) => () => {
+  const hash = block.hash.toLowerCase()
+  const head = requests.some((r) => r.method === 'eth_getBlockByNumber' && (r.result as { hash?: string } | undefined)?.hash?.toLowerCase() === hash)
+  const logs = requests.some((r) => {
+    if (r.method !== 'eth_getLogs' || r.result === undefined) return false
+    const filter = (r.params as Array<{ blockHash?: string; fromBlock?: string }>)[0]
+    return filter?.blockHash?.toLowerCase() === hash || (filter?.fromBlock !== undefined && BigInt(filter.fromBlock) === block.number)
+  })
+  return head && logs && pending === 0
+}
 
 describe('realtime sync, read ahead while the consumer processes', () => {
   it('reads the next head and its logs while the consumer holds the last block; delivers it with no request of its own', async () => {
@@ -79,7 +99,7 @@ describe('realtime sync, read ahead while the consumer processes', () => {
     await testClient.sendUnsignedTransaction({ from: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', data: '0x60006000a000' })
     await testClient.mine({ blocks: 1 })
     const next = await client.getBlock({ blockNumber: first + 1n })
-    await until('the next block’s logs read ahead', logsReadOf(next.hash))
+    await until('the next block’s logs read ahead', readAheadOf(next))
     const before = requests.length
     const event = await pullBlock(iterator)
     // Delivered from the read ahead: no eth_getLogs after the consumer asked (no other block was mined since).
@@ -98,7 +118,7 @@ describe('realtime sync, read ahead while the consumer processes', () => {
     const held = await pullBlock(iterator)
     await testClient.mine({ blocks: 1 })
     const readAhead = await client.getBlock({ blockNumber: first + 1n })
-    await until('the next block read ahead', logsReadOf(readAhead.hash))
+    await until('the next block read ahead', readAheadOf(readAhead))
     // The block read ahead leaves the chain before the consumer asks for it; two others take its place and follow.
     await testClient.request({ method: 'anvil_reorg' as never, params: [1, []] as never })
     await testClient.mine({ blocks: 1 })

@@ -5,6 +5,7 @@ import { launchOrigin } from '../decode-launch-log.ts'
 import { deployerFields } from '../launch-deployer.ts'
 import type { DecodedLaunch, LaunchCandidate, LaunchContext, LaunchIdentity, LaunchpadAdapter, PairedAsset } from '../launchpad-adapter.ts'
 import { findInitializedPools, POOL_MANAGER_EVENTS } from '../v4-events.ts'
+import { poolPointFromLogs } from './pool-point-from-logs.ts'
 import { readClankerV5Fees } from './read-clanker-v5-fees.ts'
 
 export interface ClankerV5AdapterOptions {
@@ -92,19 +93,29 @@ export function createClankerV5Adapter(options: ClankerV5AdapterOptions): Launch
         const pair = isAddressEqual(token, currency0) ? currency1 : currency0
         return { kind: 'unsupported', launch: identity, reason: `a Clanker v5 pool paired with ${pair}, neither ETH nor WETH: no buy route` }
       }
+      const tokenIsCurrency0 = isAddressEqual(currency0, token)
+      // What the launch transaction's PoolManager logs say a buy meets: lets the fee's quotes go with the state read.
+      const hint = poolPointFromLogs(ctx.txLogs, options.poolManager, pool.poolId, !tokenIsCurrency0)
       const candidate: LaunchCandidate = {
         ...identity,
         poolKey: pool.poolKey,
         poolId: pool.poolId,
         paired,
-        tokenIsCurrency0: isAddressEqual(currency0, token),
+        tokenIsCurrency0,
         feeSources: { hook: getAddress(options.hook), v4Quoter: getAddress(options.v4Quoter) },
+        ...(hint ? { poolPointFromLogs: { sqrtPriceX96: hint.sqrtPriceX96.toString(), liquidity: hint.liquidity.toString(), tick: hint.tick } } : {}),
       }
       return { kind: 'launch', candidate }
     },
 
     async loadFeeSchedule(client: PublicClient, launch: LaunchCandidate): Promise<ClankerV5FeeSchedule> {
-      return readClankerV5Fees(client, { poolManager: options.poolManager, v4Quoter: options.v4Quoter }, launch)
+      const hint = launch.poolPointFromLogs
+      return readClankerV5Fees(
+        client,
+        { poolManager: options.poolManager, v4Quoter: options.v4Quoter },
+        launch,
+        hint && { sqrtPriceX96: BigInt(hint.sqrtPriceX96), liquidity: BigInt(hint.liquidity), tick: hint.tick },
+      )
     },
   }
 }

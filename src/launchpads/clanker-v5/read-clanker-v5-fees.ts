@@ -17,6 +17,7 @@ import { V4_QUOTER_ABI } from '../quote-buy.ts'
 import { EXTSLOAD_ABI } from './clanker-v5-abi.ts'
 import { feePipsFromQuote, type PoolPoint, probeAmount } from './fee-from-quote.ts'
 import { getSqrtPriceAtTick } from '../../pricing/v4/tick-math.ts'
+import type { PoolPointHint } from './pool-point-from-logs.ts'
 
 /** v4-core StateLibrary: the PoolManager's `pools` mapping slot; a pool's liquidity and ticks mapping after its slot0. */
 const POOLS_SLOT = 6n
@@ -32,18 +33,30 @@ const signed = (value: bigint, bits: bigint): bigint => (value >= 1n << (bits - 
  * currency1: the range below it) is not "in range" in slot0, yet a buy (price falling) crosses its upper tick first:
  * the liquidity is then slot0's minus that tick's liquidityNet, as the swap computes it.
  */
-export async function readPoolPoint(client: PublicClient, poolManager: Address, poolId: Hex, blockNumber: bigint, zeroForOne: boolean): Promise<PoolPoint> {
+export async function readPoolPoint(
+  client: PublicClient,
+  poolManager: Address,
+  poolId: Hex,
+  blockNumber: bigint,
+  zeroForOne: boolean,
+  hintTick?: number,
+): Promise<PoolPoint> {
   const stateSlot = BigInt(keccak256(encodeAbiParameters([{ type: 'bytes32' }, { type: 'uint256' }], [poolId, POOLS_SLOT])))
   const read = (slot: bigint, n: bigint) =>
     client.readContract({ address: poolManager, abi: EXTSLOAD_ABI, functionName: 'extsload', args: [word(slot), n], blockNumber })
+  const tickInfo = (tick: number) =>
+    read(BigInt(keccak256(encodeAbiParameters([{ type: 'int24' }, { type: 'uint256' }], [tick, stateSlot + TICKS_OFFSET]))), 1n)
+  // The tick the logs say the pool is at (poolPointFromLogs), read in the same round as slot0: used only if it is
+  // slot0's tick, so a wrong hint costs the round it would have saved.
+  const hinted = zeroForOne && hintTick !== undefined ? tickInfo(hintTick) : undefined
+  hinted?.catch(() => undefined)
   const words = await read(stateSlot, LIQUIDITY_OFFSET + 1n)
   const slot0 = BigInt(words[0]!)
   const sqrtPriceX96 = slot0 & ((1n << 160n) - 1n)
   const tick = Number(signed((slot0 >> 160n) & 0xffffffn, 24n))
   let liquidity = BigInt(words[Number(LIQUIDITY_OFFSET)]!) & ((1n << 128n) - 1n)
   if (zeroForOne && sqrtPriceX96 === getSqrtPriceAtTick(tick)) {
-    const tickSlot = BigInt(keccak256(encodeAbiParameters([{ type: 'int24' }, { type: 'uint256' }], [tick, stateSlot + TICKS_OFFSET])))
-    const [info] = await read(tickSlot, 1n)
+    const [info] = await (hinted && tick === hintTick ? hinted : tickInfo(tick))
     liquidity -= signed(BigInt(info!) >> 128n, 128n)
   }
   return { sqrtPriceX96, liquidity }
@@ -65,6 +78,18 @@ export async function quoteBuyFeePips(
   const zeroForOne = !launch.tokenIsCurrency0
   const amountIn = probeAmount(pool, zeroForOne)
   if (amountIn === 0n) throw new Error('the Clanker v5 pool has no liquidity in range: its fee cannot be measured')
+  return feePipsFromQuote(pool, zeroForOne, amountIn, await quoteProbe(client, v4Quoter, launch, amountIn, timestamp))
+}
+
+/** What the V4Quoter says a buy of `amountIn` pays out on the state after the launch block, landing at `timestamp`. */
+async function quoteProbe(
+  client: PublicClient,
+  v4Quoter: Address,
+  launch: Pick<LaunchCandidate, 'poolKey' | 'tokenIsCurrency0' | 'blockNumber'>,
+  amountIn: bigint,
+  timestamp: number,
+): Promise<bigint> {
+  const zeroForOne = !launch.tokenIsCurrency0
   const data = encodeFunctionData({
     abi: V4_QUOTER_ABI,
     functionName: 'quoteExactInputSingle',
@@ -73,7 +98,7 @@ export async function quoteBuyFeePips(
   const result = await client.call({ to: v4Quoter, data, blockNumber: launch.blockNumber, blockOverrides: { time: BigInt(timestamp) } })
   if (!result.data) throw new Error('the V4Quoter answered nothing for the Clanker v5 pool')
   const [amountOut] = decodeFunctionResult({ abi: V4_QUOTER_ABI, functionName: 'quoteExactInputSingle', data: result.data })
-  return feePipsFromQuote(pool, zeroForOne, amountIn, amountOut)
+  return amountOut
 }
 
 /** A call the node answered with a revert (the contract refused), as opposed to a failed RPC. */
@@ -128,7 +153,23 @@ export async function readClankerV5Fees(
   client: PublicClient,
   addresses: { poolManager: Address; v4Quoter: Address },
   launch: Pick<LaunchCandidate, 'poolKey' | 'poolId' | 'tokenIsCurrency0' | 'blockNumber' | 'launchedAt'>,
+  hint?: PoolPointHint,
 ): Promise<ClankerV5FeeSchedule> {
-  const pool = await readPoolPoint(client, addresses.poolManager, launch.poolId, launch.blockNumber, !launch.tokenIsCurrency0)
-  return measureClankerV5Schedule(launch.launchedAt, (timestamp) => quoteBuyFeePips(client, addresses.v4Quoter, launch, pool, timestamp))
+  const zeroForOne = !launch.tokenIsCurrency0
+  const pool = readPoolPoint(client, addresses.poolManager, launch.poolId, launch.blockNumber, zeroForOne, hint?.tick)
+  pool.catch(() => undefined)
+  // Issue 23 item 3: with the launch transaction's logs telling the pool's point (poolPointFromLogs), the probe's
+  // amount is known before the state is read, so its quotes are asked in the same round as the state. They are used
+  // only when the state read gives exactly that amount: then they are the very quotes asked after it before (same
+  // call, same block, same time), and the schedule is the same; otherwise the quotes are asked again with its amount.
+  const guessed = hint ? probeAmount(hint, zeroForOne) : 0n
+  return measureClankerV5Schedule(launch.launchedAt, async (timestamp) => {
+    const early = guessed > 0n ? quoteProbe(client, addresses.v4Quoter, launch, guessed, timestamp) : undefined
+    early?.catch(() => undefined)
+    const point = await pool
+    const amountIn = probeAmount(point, zeroForOne)
+    if (amountIn === 0n) throw new Error('the Clanker v5 pool has no liquidity in range: its fee cannot be measured')
+    const amountOut = early && amountIn === guessed ? await early : await quoteProbe(client, addresses.v4Quoter, launch, amountIn, timestamp)
+    return feePipsFromQuote(point, zeroForOne, amountIn, amountOut)
+  })
 }

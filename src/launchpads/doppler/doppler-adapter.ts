@@ -6,7 +6,7 @@ import { dopplerPluginProblem } from './doppler-plugin.ts'
 import { readBalanceLimitEnd } from './read-balance-limit.ts'
 import { REHYPE_FEE_DENOMINATOR, rehypeFeeDenominator } from './rehype-deployments.ts'
 import { BASE_DOPPLER_AIRLOCK, BASE_POOL_MANAGER, BASE_WETH } from '../base-addresses.ts'
-import { decodeLaunchLog, launchOrigin } from '../decode-launch-log.ts'
+import { decodeLaunchLog, type LaunchEventArgs, launchOrigin } from '../decode-launch-log.ts'
 import { deployerFields } from '../launch-deployer.ts'
 import {
   type DecodedLaunch,
@@ -53,65 +53,93 @@ export function createDopplerAdapter(options: DopplerAdapterOptions): LaunchpadA
     async decodeLaunch(log: Log, ctx: LaunchContext): Promise<DecodedLaunch | null> {
       const args = decodeLaunchLog(log, options.airlock, DOPPLER_CREATE)
       if (!args) return null
-      const asset = getAddress(args.asset)
       const assetData = await ctx.client
-        .readContract({ address: options.airlock, abi: DOPPLER_AIRLOCK_ABI, functionName: 'getAssetData', args: [asset] })
+        .readContract({ address: options.airlock, abi: DOPPLER_AIRLOCK_ABI, functionName: 'getAssetData', args: [getAddress(args.asset)] })
         .catch(() => null)
-      // Create carries no sender: the deployer is the smart account of the ERC-4337 operation whose execution emitted
-      // it, else the transaction's sender, shared when that is a bundler or an EIP-7702 sponsor (attributeLaunch). The
-      // asset data's timelock and governance are whatever the launch passed (0xdead under NoOp governance).
-      const identity: LaunchIdentity = {
-        launchpad: 'doppler',
-        token: asset,
-        ...deployerFields(ctx.attribution),
-        claimedCreators: creatorList(assetData?.[1], assetData?.[2]),
-        name: null,
-        symbol: null,
-        ...launchOrigin(log, ctx),
-      }
-      // WETH (Bankr's) or native ETH (address 0: the router unwraps, as for Zora's ETH coins); anything else has no route.
-      const paired: PairedAsset | undefined = isAddressEqual(args.numeraire, options.weth)
-        ? { kind: 'weth', address: getAddress(args.numeraire) }
-        : isAddressEqual(args.numeraire, zeroAddress)
-          ? { kind: 'eth', address: zeroAddress }
-          : undefined
-      if (!paired) return { kind: 'unsupported', launch: identity, reason: `numeraire ${args.numeraire}, neither WETH nor native ETH: no route` }
-      if (!isAddressEqual(args.poolOrHook, asset)) {
-        return { kind: 'unsupported', launch: identity, reason: 'a Dutch-auction Doppler pool (poolOrHook is a hook, not the asset): not supported' }
-      }
-      const trades = (p: { poolKey: { currency0: Address; currency1: Address } }, a: Address, b: Address) =>
-        (isAddressEqual(p.poolKey.currency0, a) && isAddressEqual(p.poolKey.currency1, b)) ||
-        (isAddressEqual(p.poolKey.currency0, b) && isAddressEqual(p.poolKey.currency1, a))
-      const pool = findInitializedPools(ctx.txLogs, options.poolManager).find((p) => trades(p, asset, args.numeraire))
-      // Doppler's v3 static-curve initializer has no v4 pool in the launch transaction: not a v4 launch.
-      if (!pool) return { kind: 'unsupported', launch: identity, reason: 'no v4 pool of the asset and its numeraire is initialised in the launch transaction' }
-      const announced = feeScheduleFromLogs(ctx.txLogs, pool.poolKey.hooks, pool.poolId, ctx.blockTimestamp)
+      const decoded = fromLogs(args, log, ctx, creatorList(assetData?.[1], assetData?.[2]))
+      if (decoded.kind !== 'launch') return decoded
+      const { candidate, announced, identity } = decoded
       // A dynamic-fee pool whose hook is the launch's initializer (DopplerHookInitializer: hook and initializer in one)
       // and that announced no schedule runs a plugin other than rehype (the swap restrictor, or one we do not know).
-      if (!announced && isDynamicFee(pool.poolKey.fee) && isAddressEqual(args.initializer, pool.poolKey.hooks)) {
-        const problem = await dopplerPluginProblem(ctx.client, pool.poolKey.hooks, asset, pool.poolId, ctx.blockNumber)
+      if (!announced && isDynamicFee(candidate.poolKey.fee) && isAddressEqual(args.initializer, candidate.poolKey.hooks)) {
+        const problem = await dopplerPluginProblem(ctx.client, candidate.poolKey.hooks, candidate.token, candidate.poolId, ctx.blockNumber)
         if (problem) return { kind: 'unsupported', launch: identity, reason: problem }
       }
-      // A schedule announced by a contract other than the pool's hook is a rehype Doppler hook's: its fee is taken from
-      // the output, on top of the pool's own LP fee.
-      const rehype: Record<string, Address> =
-        announced && !isAddressEqual(announced.emitter, pool.poolKey.hooks) ? { dopplerHook: getAddress(announced.emitter) } : {}
-      const candidate: LaunchCandidate = {
-        ...identity,
-        poolKey: pool.poolKey,
-        poolId: pool.poolId,
-        paired,
-        tokenIsCurrency0: isAddressEqual(pool.poolKey.currency0, asset),
-        feeSources: { hook: getAddress(pool.poolKey.hooks), ...rehype },
-        ...(announced ? { scheduleFromLogs: announced.schedule } : {}),
-      }
       return { kind: 'launch', candidate }
+    },
+
+    /**
+     * Issue 23 item 3: the decoding waits on a read (the Airlock's asset data: the claimed creators), so the reads
+     * ahead of the receipt would start the completion's reads a round late; the pool, the pair and the schedule come
+     * from the logs alone. Provisional (no claimed creators; a hook's FeeScheduleSet is not among the block's watched
+     * logs, so the reads of a schedule without it): used only to start reads the memo may share.
+     */
+    candidateAhead(log: Log, ctx: LaunchContext): LaunchCandidate | undefined {
+      const args = decodeLaunchLog(log, options.airlock, DOPPLER_CREATE)
+      if (!args) return undefined
+      const decoded = fromLogs(args, log, ctx, [])
+      return decoded.kind === 'launch' ? decoded.candidate : undefined
     },
 
     async loadFeeSchedule(client: PublicClient, launch: LaunchCandidate): Promise<FeeSchedule> {
       const [schedule, balanceLimitEnd] = await Promise.all([poolFeeSchedule(client, launch), readBalanceLimitEnd(client, launch.token, launch.blockNumber)])
       return balanceLimitEnd !== undefined && balanceLimitEnd > launch.launchedAt ? { ...schedule, swapsFrom: balanceLimitEnd } : schedule
     },
+  }
+
+  /** The launch as its logs tell it, with the claimed creators given (the asset data's); no read. */
+  function fromLogs(
+    args: LaunchEventArgs<typeof DOPPLER_CREATE>,
+    log: Log,
+    ctx: LaunchContext,
+    claimedCreators: Address[],
+  ):
+    | Exclude<DecodedLaunch, { kind: 'launch' }>
+    | { kind: 'launch'; candidate: LaunchCandidate; announced: ReturnType<typeof feeScheduleFromLogs>; identity: LaunchIdentity } {
+    const asset = getAddress(args.asset)
+    // Create carries no sender: the deployer is the smart account of the ERC-4337 operation whose execution emitted
+    // it, else the transaction's sender, shared when that is a bundler or an EIP-7702 sponsor (attributeLaunch). The
+    // asset data's timelock and governance are whatever the launch passed (0xdead under NoOp governance).
+    const identity: LaunchIdentity = {
+      launchpad: 'doppler',
+      token: asset,
+      ...deployerFields(ctx.attribution),
+      claimedCreators,
+      name: null,
+      symbol: null,
+      ...launchOrigin(log, ctx),
+    }
+    // WETH (Bankr's) or native ETH (address 0: the router unwraps, as for Zora's ETH coins); anything else has no route.
+    const paired: PairedAsset | undefined = isAddressEqual(args.numeraire, options.weth)
+      ? { kind: 'weth', address: getAddress(args.numeraire) }
+      : isAddressEqual(args.numeraire, zeroAddress)
+        ? { kind: 'eth', address: zeroAddress }
+        : undefined
+    if (!paired) return { kind: 'unsupported', launch: identity, reason: `numeraire ${args.numeraire}, neither WETH nor native ETH: no route` }
+    if (!isAddressEqual(args.poolOrHook, asset)) {
+      return { kind: 'unsupported', launch: identity, reason: 'a Dutch-auction Doppler pool (poolOrHook is a hook, not the asset): not supported' }
+    }
+    const trades = (p: { poolKey: { currency0: Address; currency1: Address } }, a: Address, b: Address) =>
+      (isAddressEqual(p.poolKey.currency0, a) && isAddressEqual(p.poolKey.currency1, b)) ||
+      (isAddressEqual(p.poolKey.currency0, b) && isAddressEqual(p.poolKey.currency1, a))
+    const pool = findInitializedPools(ctx.txLogs, options.poolManager).find((p) => trades(p, asset, args.numeraire))
+    // Doppler's v3 static-curve initializer has no v4 pool in the launch transaction: not a v4 launch.
+    if (!pool) return { kind: 'unsupported', launch: identity, reason: 'no v4 pool of the asset and its numeraire is initialised in the launch transaction' }
+    const announced = feeScheduleFromLogs(ctx.txLogs, pool.poolKey.hooks, pool.poolId, ctx.blockTimestamp)
+    // A schedule announced by a contract other than the pool's hook is a rehype Doppler hook's: its fee is taken from
+    // the output, on top of the pool's own LP fee.
+    const rehype: Record<string, Address> =
+      announced && !isAddressEqual(announced.emitter, pool.poolKey.hooks) ? { dopplerHook: getAddress(announced.emitter) } : {}
+    const candidate: LaunchCandidate = {
+      ...identity,
+      poolKey: pool.poolKey,
+      poolId: pool.poolId,
+      paired,
+      tokenIsCurrency0: isAddressEqual(pool.poolKey.currency0, asset),
+      feeSources: { hook: getAddress(pool.poolKey.hooks), ...rehype },
+      ...(announced ? { scheduleFromLogs: announced.schedule } : {}),
+    }
+    return { kind: 'launch', candidate, announced, identity }
   }
 
   async function poolFeeSchedule(client: PublicClient, launch: LaunchCandidate): Promise<LinearFeeSchedule> {
