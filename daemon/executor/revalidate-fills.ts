@@ -8,6 +8,9 @@ import { executionOf } from './settle-buys.ts'
 import { followerCountOf } from '../../src/store/follower-count.ts'
 import type { FillRecord } from '../../src/journal/journal-records.ts'
 import type { BuyOutcome } from './find-buy.ts'
+import type { Hash } from 'viem'
+import type { BatchRecord } from '../../src/journal/batch-records.ts'
+import { batchEntryInFlight } from './in-flight-entry.ts'
 
 export type FillRevalidatorContext = Pick<ExecutorContext, 'store' | 'journal' | 'reads' | 'withOrderLocks' | 'now' | 'log'> &
   Partial<Pick<ExecutorContext, 'batchReads' | 'batchJournal' | 'splitReads'>>
@@ -18,14 +21,14 @@ export const revalidationRetryDelayMs = (failures: number): number => Math.min(2
 /**
  * revalidateFills (under the chain lock) until it succeeds or the executor stops: a chain read failing right after a
  * reorg must not leave a buy the reorg undid recorded as filled (its order would never buy again). Each failure is
- * logged and retried after revalidationRetryDelayMs. Resolves to revalidateFills' launches (none when stopped first).
+ * logged and retried after revalidationRetryDelayMs. Resolves to revalidateFills' outcome (nothing when stopped first).
  */
 export async function revalidateFillsUntilDone(
   ctx: FillRevalidatorContext & Pick<ExecutorContext, 'withChainLock' | 'stopped'>,
   chain: ChainKey,
   ancestor: bigint,
   sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-): Promise<string[]> {
+): Promise<RevalidationOutcome> {
   for (let failures = 1; ; failures++) {
     try {
       return await ctx.withChainLock(chain, () => revalidateFills(ctx, chain, ancestor))
@@ -33,37 +36,52 @@ export async function revalidateFillsUntilDone(
       if (ctx.stopped()) throw error
       ctx.log.warn({ err: error, chain, ancestor: ancestor.toString(), failures }, 'revalidating fills after a reorg failed; retrying')
       await sleep(revalidationRetryDelayMs(failures))
-      if (ctx.stopped()) return []
+      if (ctx.stopped()) return { reopened: [], held: [] }
     }
   }
 }
 
+/** What revalidateFills did that the executor acts on once it is written. */
+export interface RevalidationOutcome {
+  /** The launches (slugs) with an order put back to active: their tick is asked for the next block. */
+  reopened: string[]
+  /** The batches a reorg undid, `sent` again with their orders executing under them: the batch runner asks their fate. */
+  held: BatchRecord[]
+}
+
 /**
  * After a reorg above `ancestor`: every buy mined above it is checked against the new chain. Still bought in the same
- * transaction and block -> unchanged; bought elsewhere (re-included) -> the fill is re-pointed; undone -> the order is
- * active again and buys on a later tick (the router's order id still guarantees a single buy if the old transaction
- * lands after all). Call under the chain lock. Returns the launches (slugs) with an order put back to active, written:
- * the caller asks the indexer for their tick on the next block (a quiet pool would only tick at its heartbeat).
+ * transaction and block -> unchanged; bought elsewhere (re-included) -> the fill is re-pointed; undone:
+ * - a single buy: the order is active again and buys on a later tick (the router's order id still guarantees a single
+ *   buy if the old transaction lands after all: PrebuyBuyRouter refuses an order id twice per wallet);
+ * - a batch's buy: the order is held `executing` under its batch again (filled -> executing, cause
+ *   `batch_undone_by_reorg`, its in-flight entry naming the batch) and the batch record is `sent` again: the batch's
+ *   signed transactions may be re-included at or before its last block and pull the same wallets, and the contract
+ *   refuses a batch id twice, not an order bought under another id. The runner's fate check decides (re-mined -> filled
+ *   again with the new block; never -> released once its last block is final, then bought once). A split batch alike:
+ *   its collects and settle are the transactions that may come back (resolve-split-batch.ts cancels it, refunds what
+ *   was collected, and waits for its last block, or settles it again).
+ * Call under the chain lock. Returns what was written for the caller to act on (RevalidationOutcome).
  */
-export async function revalidateFills(ctx: FillRevalidatorContext, chain: ChainKey, ancestor: bigint): Promise<string[]> {
+export async function revalidateFills(ctx: FillRevalidatorContext, chain: ChainKey, ancestor: bigint): Promise<RevalidationOutcome> {
   const { store, journal } = ctx
   const fills = await journal.fillsAbove(chain, ancestor)
-  if (fills.length === 0) return []
+  if (fills.length === 0) return { reopened: [], held: [] }
   const reactivated = new Set<string>()
   const outcomes = await Promise.all(
     fills.map((f) => (f.batchId ? batchFillOutcome(ctx, f, ancestor) : ctx.reads.buyOf(chain, f.wallet, f.orderId, ancestor + 1n))),
   )
+  const at = ctx.now()
+  // The records of the undone batches, read before the orders' locks (the chain lock keeps the runner from settling them).
+  const undone = await undoneBatches(
+    ctx,
+    fills.filter((fill, i) => fill.batchId && !outcomes[i]),
+    at,
+  )
   await ctx.withOrderLocks(
     fills.map((f) => f.keyId),
     async () => {
-      const ops: StoreOperation[] = []
-      const at = ctx.now()
-      ops.push(
-        ...(await undoneBatchOps(
-          ctx,
-          fills.filter((fill, i) => fill.batchId && !outcomes[i]),
-        )),
-      )
+      const ops: StoreOperation[] = [...[...undone.values()].map((record) => ctx.batchJournal!.put(record))]
       for (const [i, fill] of fills.entries()) {
         const outcome = outcomes[i]
         if (outcome && outcome.txHash === fill.txHash && outcome.blockNumber.toString() === fill.blockNumber) continue
@@ -77,17 +95,25 @@ export async function revalidateFills(ctx: FillRevalidatorContext, chain: ChainK
           // A batch fill keeps its share (the batch's id and entries are the same wherever it is mined): only where moves.
           const execution = fill.batchId && current.execution ? { ...current.execution, txHash: outcome.txHash } : executionOf(outcome, at)
           ops.push(...transitionOps(ctx, current, 'filled', at, event, followers, { execution }))
-        } else {
-          const { execution: _undone, ...rest } = current
-          ops.push(...transitionOps(ctx, rest, 'active', at, { reason: 'buy undone by a reorg', txHash: fill.txHash }, followers))
-          reactivated.add(fill.slug)
+          continue
         }
+        const { execution: _undone, ...rest } = current
+        const batch = fill.batchId ? undone.get(fill.batchId) : undefined
+        const entry = batch?.included.find((e) => e.keyId === fill.keyId && e.slug === fill.slug)
+        if (batch && entry && current.execution?.batch?.batchId === batch.batchId) {
+          const event = { reason: `buy undone by a reorg; held by batch ${batch.batchId} until its fate is known`, txHash: fill.txHash }
+          ops.push(...transitionOps(ctx, rest, 'executing', at, event, followers, {}, 'batch_undone_by_reorg'))
+          ops.push(journal.putInFlight(batchEntryInFlight(batch, entry, at)))
+          continue
+        }
+        ops.push(...transitionOps(ctx, rest, 'active', at, { reason: 'buy undone by a reorg', txHash: fill.txHash }, followers))
+        reactivated.add(fill.slug)
       }
       await store.batch(ops)
     },
   )
-  ctx.log.warn({ chain, ancestor: ancestor.toString(), fills: fills.length }, 'revalidated fills after a reorg')
-  return [...reactivated]
+  ctx.log.warn({ chain, ancestor: ancestor.toString(), fills: fills.length, heldBatches: undone.size }, 'revalidated fills after a reorg')
+  return { reopened: [...reactivated], held: [...undone.values()] }
 }
 
 /** Where a batch fill's batch is on the new chain (BatchExecuted of its id), as a buy outcome of the order's spend. */
@@ -103,16 +129,18 @@ async function batchFillOutcome(ctx: FillRevalidatorContext, fill: FillRecord, a
 }
 
 /**
- * The records of the batches whose fills the reorg undid (their BatchExecuted is not on the new chain): `released`, so the
- * journal no longer holds as executed or swept a batch the chain does not have. Found by the crash rounds: a batch swept
- * before a kill -9 whose blocks the restarted chain lost stayed `swept` while its orders bought again in a new batch. (An
- * `executed` one is also asked again by its sweep, run-batch.ts, which releases it too.) Its `execution` is kept: the
- * orders' filled events of that transaction are in their history, which the replay checks it against.
+ * The records of the batches whose fills the reorg undid (their BatchExecuted or BatchSettled is not on the new chain),
+ * as they are to be written: `sent` again, with `undone` saying which execution was lost, so the journal no longer holds
+ * as executed or swept a batch the chain does not have (found by the crash rounds: a batch swept before a kill -9 whose
+ * blocks the restarted chain lost stayed `swept`) and the runner asks its fate like any batch sent. Its `execution` is
+ * kept until it is settled again or released: the orders' filled events of that transaction are in their history,
+ * which the replay checks it against. A batch not found (no batch journal), or already released, holds nothing: its
+ * orders are active again (the old rule).
  */
-async function undoneBatchOps(ctx: FillRevalidatorContext, undone: readonly FillRecord[]): Promise<StoreOperation[]> {
+async function undoneBatches(ctx: FillRevalidatorContext, undone: readonly FillRecord[], at: number): Promise<Map<Hash, BatchRecord>> {
   const { batchJournal } = ctx
-  if (!batchJournal || undone.length === 0) return []
-  const ops: StoreOperation[] = []
+  const held = new Map<Hash, BatchRecord>()
+  if (!batchJournal) return held
   const seen = new Set<string>()
   for (const fill of undone) {
     if (seen.has(fill.batchId!)) continue
@@ -120,10 +148,12 @@ async function undoneBatchOps(ctx: FillRevalidatorContext, undone: readonly Fill
     const launch = await ctx.journal.getLaunchBySlug(fill.slug)
     if (!launch || launch.chain !== fill.chain) continue
     const record = (await batchJournal.ofLaunch(fill.chain, fill.slug, launch.blockNumber)).find((b) => b.batchId === fill.batchId)
-    if (record?.state !== 'executed' && record?.state !== 'swept') continue
-    // A split batch's fate (collected chunks to refund or settle again) is its own: run-split-batch.ts asks the chain.
-    if (record.split) continue
-    ops.push(batchJournal.put({ ...record, state: 'released', releaseReason: `its execution (${record.txHash}) was undone by a reorg; its orders buy again` }))
+    if (!record || record.state === 'released') continue
+    held.set(record.batchId, {
+      ...record,
+      state: 'sent',
+      undone: { txHash: fill.txHash, blockNumber: fill.blockNumber, at },
+    })
   }
-  return ops
+  return held
 }

@@ -46,6 +46,9 @@ export async function rollForwardCommittedBatches(deps: RollForwardDeps): Promis
   const outcome: RollForwardOutcome = { batches: 0, moved: 0, unheld: 0 }
   for (const record of await batchJournal.open()) {
     if (record.state !== 'journaled' && record.state !== 'sent') continue
+    // Sent again by a reorg that undid it (revalidate-fills.ts): its orders were held in that same write; an entry
+    // without an in-flight entry is one the batch skipped (active, or bought elsewhere since), not a move never written.
+    if (record.undone) continue
     const { moved, unheld } = await rollForward(deps, record)
     if (moved + unheld === 0) continue
     outcome.batches++

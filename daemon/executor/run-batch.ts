@@ -36,11 +36,26 @@ export interface BatchRunner {
   reconcile(): Promise<void>
   /** On a new block: the batches still unknown on the chain are asked again. */
   recheck(chain: ChainKey): void
+  /**
+   * A batch a reorg undid, `sent` again with its orders executing under it (revalidate-fills.ts): asked of the chain on
+   * every block until its fate is known, like a batch just sent (re-mined: settled again; else released once its last
+   * block is final).
+   */
+  follow(record: BatchRecord): void
   /** Batch work in progress (follow-ups and sweeps). */
   running(): Promise<void>[]
 }
 
-export function createBatchRunner(ctx: BatchRunnerContext): BatchRunner {
+/** What the runner tells the executor once written. */
+export interface BatchRunnerHooks {
+  /**
+   * A batch was released: its orders are active again. Their launch's tick is asked for the next block (a quiet pool
+   * would tick only at its heartbeat): docs/execution.md §6, "Re-evaluated on the next block".
+   */
+  released?(record: BatchRecord): void
+}
+
+export function createBatchRunner(ctx: BatchRunnerContext, hooks: BatchRunnerHooks = {}): BatchRunner {
   const pending = new Map<Hash, BatchRecord>()
   const sweeping = new Set<Hash>()
   const tasks = new Set<Promise<void>>()
@@ -108,6 +123,7 @@ export function createBatchRunner(ctx: BatchRunnerContext): BatchRunner {
     )
     ctx.log.info({ batchId: record.batchId, slug: record.slug, state: written.state, buyers: record.included.length }, 'batch settled')
     if (written.state === 'executed') startSweep(written)
+    if (written.state === 'released') hooks.released?.(written)
   }
 
   function startSweep(record: BatchRecord): void {
@@ -194,6 +210,9 @@ export function createBatchRunner(ctx: BatchRunnerContext): BatchRunner {
           for (const record of [...pending.values()].filter((r) => r.chain === chain)) await settle(record, await fateFromChain(record))
         })().finally(() => checking.delete(chain)),
       )
+    },
+    follow(record) {
+      pending.set(record.batchId, record)
     },
     running: () => [...tasks],
   }

@@ -69,7 +69,8 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
     deps.onFailStop?.(why)
   }
   const settler = createBuySettler(ctx)
-  const batches = createBatchRunner(ctx)
+  // A released batch's orders are active again: their launch's tick is asked for the next block (docs/execution.md §6).
+  const batches = createBatchRunner(ctx, { released: (record) => deps.ticks.request({ chain: record.chain, slugs: [record.slug] }) })
   const runTick = createTickRunner(ctx, { decider: createTickDecider(ctx), settler, batches })
   // Approvals of the batch buyer ahead of launches, on the chains that have one (ready-ahead.ts runs them).
   const approvals =
@@ -115,8 +116,10 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
           // Orders put back to active buy on the next block, not at a quiet pool's heartbeat: their tick is asked of
           // the indexer only now, after the undo is written (a tick it owed by itself could come first, while the
           // order is still filled, and buy nothing). docs/execution.md §6.
-          revalidateFillsUntilDone(ctx, signal.chain, signal.ancestor).then((slugs) => {
-            if (slugs.length > 0) deps.ticks.request({ chain: signal.chain, slugs })
+          // A batch the reorg undid holds its orders until the runner knows its fate (its release asks the tick then).
+          revalidateFillsUntilDone(ctx, signal.chain, signal.ancestor).then(({ reopened, held }) => {
+            for (const record of held) batches.follow(record)
+            if (reopened.length > 0) deps.ticks.request({ chain: signal.chain, slugs: reopened })
           }),
           (error) => ctx.log.error({ err: error, chain: signal.chain }, 'revalidating fills failed'),
         )

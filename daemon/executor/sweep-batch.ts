@@ -39,9 +39,13 @@ export async function sweepBatch(ctx: BatchSweeperContext, record: BatchRecord):
   const chunk = sweepChunk(total, txGasCapOf(ctx.chains[record.chain]))
   let current = record
   let failures = 0
-  const save = async (next: BatchRecord) => {
+  /** Writes `next` unless the batch is no longer `executed` in the journal (then the stored record, undone). */
+  const save = async (next: BatchRecord): Promise<BatchRecord | undefined> => {
+    const stored = await stillExecuted(ctx, record)
+    if (stored) return stored
     await ctx.store.batch([ctx.batchJournal.put(next)])
     current = next
+    return undefined
   }
   while (!ctx.stopped()) {
     const onChain = await ctx.batchReads.batch(record.chain, record.batchBuyer, record.batchId)
@@ -49,10 +53,13 @@ export async function sweepBatch(ctx: BatchSweeperContext, record: BatchRecord):
     // swept for a batch the chain no longer has; found by the crash rounds, a kill -9 during the sweep).
     if (!onChain.executed) return { kind: 'undone', record: current }
     if (onChain.allocationHash === zeroHash || onChain.swept >= total) {
-      await save({ ...current, state: 'swept', swept: onChain.allocationHash === zeroHash ? 0 : total })
-      return { kind: 'done', record: current }
+      const undone = await save({ ...current, state: 'swept', swept: onChain.allocationHash === zeroHash ? 0 : total })
+      return undone ? { kind: 'undone', record: undone } : { kind: 'done', record: current }
     }
-    if (onChain.swept !== current.swept) await save({ ...current, swept: onChain.swept })
+    if (onChain.swept !== current.swept) {
+      const undone = await save({ ...current, swept: onChain.swept })
+      if (undone) return { kind: 'undone', record: undone }
+    }
     const from = onChain.swept
     const to = Math.min(total, from + chunk.buyers)
     const data = encodeFunctionData({ abi: batchBuyerAbi, functionName: 'sweep', args: [record.batchId, words, BigInt(from), BigInt(to)] })
@@ -70,4 +77,15 @@ export async function sweepBatch(ctx: BatchSweeperContext, record: BatchRecord):
     if (++failures >= 3) return { kind: 'stopped', record: current, reason: 'three sweep chunks in a row did not land' }
   }
   return { kind: 'stopped', record: current, reason: 'executor stopping' }
+}
+
+/**
+ * The journaled record when it is no longer `executed` (else undefined): a reorg undid the batch while it was being
+ * swept (revalidate-fills.ts wrote it `sent` again, its orders held under it), and a sweep that read the chain before
+ * the reorg must not write it back to executed or swept (a restart would then never ask its fate, its orders held
+ * executing for good). Its fate is the runner's again (`undone`).
+ */
+export async function stillExecuted(ctx: Pick<BatchSweeperContext, 'batchJournal'>, record: BatchRecord): Promise<BatchRecord | undefined> {
+  const stored = await ctx.batchJournal.get(record.chain, record.slug, record.launchBlock, record.sequence)
+  return stored && stored.state !== 'executed' ? stored : undefined
 }

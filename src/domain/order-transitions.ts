@@ -97,7 +97,8 @@ export type OrderOrigin = OrderStatus | 'none'
  *   is not launched, which after a launch happens only when a reorg removed the launch).
  * - The executor buys (active -> executing), expires an order past its validity, settles a buy (executing -> filled,
  *   back to active to retry, or failed after repeated non-price failures), and after a reorg undoes a fill
- *   (filled -> active) or re-points it to the transaction that mined it again (filled -> filled).
+ *   (filled -> active) or re-points it to the transaction that mined it again (filled -> filled). A fill of a batch
+ *   the reorg undid goes back to executing under its batch instead: only with that cause (CAUSED_ORDER_MOVES).
  */
 export const ORDER_TRANSITIONS: Readonly<Record<OrderWriter, Readonly<Record<OrderOrigin, readonly OrderStatus[]>>>> = {
   api: {
@@ -120,4 +121,23 @@ export const ORDER_TRANSITIONS: Readonly<Record<OrderWriter, Readonly<Record<Ord
   },
 }
 
-export const canMoveOrder = (by: OrderWriter, from: OrderOrigin, to: OrderStatus): boolean => ORDER_TRANSITIONS[by][from].includes(to)
+/**
+ * Why a writer makes a move that ORDER_TRANSITIONS does not give it for every reason: each such move is allowed only
+ * with its cause, named by the caller (orderWriteOps' `cause`).
+ * - `batch_undone_by_reorg`: a reorg undid the batch that filled the order (revalidate-fills.ts). The order goes back
+ *   to `executing` under that batch (filled -> executing), not to `active`: the batch's signed transaction may still be
+ *   re-included at or before its last block and pull the wallet, so the order may buy again only once the batch runner
+ *   knows its fate (docs/execution.md §8, "A reorg that undoes a batch").
+ */
+export type OrderMoveCause = 'batch_undone_by_reorg'
+
+/** The move each cause allows, and to whom (nothing else may make it, and it makes nothing else). */
+export const CAUSED_ORDER_MOVES: Readonly<Record<OrderMoveCause, { writer: OrderWriter; from: OrderOrigin; to: OrderStatus }>> = {
+  batch_undone_by_reorg: { writer: 'executor', from: 'filled', to: 'executing' },
+}
+
+export const canMoveOrder = (by: OrderWriter, from: OrderOrigin, to: OrderStatus, cause?: OrderMoveCause): boolean => {
+  if (cause === undefined) return ORDER_TRANSITIONS[by][from].includes(to)
+  const move = CAUSED_ORDER_MOVES[cause]
+  return move.writer === by && move.from === from && move.to === to
+}

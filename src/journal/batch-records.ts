@@ -5,7 +5,8 @@ import type { BatchExclusionReason } from '../domain/batch/clear-batch.ts'
 /**
  * Where a batch is:
  * - `journaled`: recorded with its orders `executing`, before the transaction is sent (a crash here: the chain decides);
- * - `sent`: the transaction is out (its hash recorded);
+ * - `sent`: the transaction is out (its hash recorded); also an executed batch a reorg undid (`undone`), its orders held
+ *   executing under it until the chain decides its fate again;
  * - `executed`: BatchExecuted is on chain and every order settled (filled, or active again when skipped); the tokens are
  *   held by the batch contract until swept;
  * - `swept`: every buyer credited (BatchSwept reached the end), or nothing to sweep;
@@ -158,6 +159,13 @@ export interface BatchRecord {
   swept: number
   /** Why a released batch took nothing. */
   releaseReason?: string
+  /**
+   * Set when a reorg undid the batch's execution (revalidate-fills.ts): the transaction and block that had executed it.
+   * The record is `sent` again and its orders `executing` under it until the runner knows its fate (re-mined: settled
+   * again with the new block; else released once its last block is final), docs/execution.md §8 "A reorg that undoes a
+   * batch". Kept once settled or released, as history.
+   */
+  undone?: { txHash: Hash; blockNumber: string; at: number }
   /** A split batch (collects then one settle) instead of one executeBatch; `txHash` and `from` are the settle's. */
   split?: SplitBatchRecord
 }

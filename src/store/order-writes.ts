@@ -1,5 +1,5 @@
 import { PrebuyError } from '../common/errors.ts'
-import { canMoveOrder, type OrderWriter } from '../domain/order-transitions.ts'
+import { canMoveOrder, type OrderMoveCause, type OrderWriter } from '../domain/order-transitions.ts'
 import type { OrderRecord } from '../domain/records.ts'
 import { buyerIndexKey, orderKey, projectOrderKey, spendIndexKeys } from './order-index.ts'
 import { del, put, type Store, type StoreOperation } from './open-store.ts'
@@ -8,20 +8,22 @@ import { del, put, type Store, type StoreOperation } from './open-store.ts'
  * The one way an order is written: every operation that moves an order from `previous` to `next` (the record and all
  * its index entries), for the writer's own atomic batch, so indexes can never drift from records. Refuses, with an
  * internal error, a move ORDER_TRANSITIONS does not give this writer, and any change of the order's identity.
- * `followers` is the buyer's current follower count (0 without a linked social profile).
+ * `followers` is the buyer's current follower count (0 without a linked social profile); `cause` names why a move
+ * allowed only for a cause is made (CAUSED_ORDER_MOVES: then only that move is allowed).
  */
 export function orderWriteOps(
   store: Store,
   previous: OrderRecord | undefined,
   next: OrderRecord,
-  by: { writer: OrderWriter; followers: number },
+  by: { writer: OrderWriter; followers: number; cause?: OrderMoveCause },
 ): StoreOperation[] {
   if (previous && (previous.keyId !== next.keyId || previous.slug !== next.slug)) {
     throw new PrebuyError('invalid_order_transition', `An order's key and project never change (${previous.keyId}/${previous.slug}).`)
   }
   const from = previous?.status ?? 'none'
-  if (!canMoveOrder(by.writer, from, next.status)) {
-    throw new PrebuyError('invalid_order_transition', `The ${by.writer} may not move an order from ${from} to ${next.status}.`)
+  if (!canMoveOrder(by.writer, from, next.status, by.cause)) {
+    const why = by.cause === undefined ? '' : ` (${by.cause})`
+    throw new PrebuyError('invalid_order_transition', `The ${by.writer} may not move an order from ${from} to ${next.status}${why}.`)
   }
   const { orders, ordersBySpend, ordersByProject, buyersByProject } = store.sub
   const ops: StoreOperation[] = [put(orders, orderKey(next.keyId, next.slug), next)]

@@ -48,6 +48,11 @@ describe('the order writer (order-writes.ts)', () => {
     refused(() => orderWriteOps(store, order('expired'), order('active'), { writer: 'executor', followers: 0 }))
     refused(() => orderWriteOps(store, undefined, order('executing'), { writer: 'executor', followers: 0 }))
     refused(() => orderWriteOps(store, order('active'), order('active', { slug: 'beta' }), { writer: 'api', followers: 0 }))
+    // filled -> executing only for a batch a reorg undid, named as the cause (and then nothing else).
+    refused(() => orderWriteOps(store, order('filled'), order('executing'), { writer: 'executor', followers: 0 }))
+    refused(() => orderWriteOps(store, order('filled'), order('active'), { writer: 'executor', followers: 0, cause: 'batch_undone_by_reorg' }))
+    refused(() => orderWriteOps(store, order('filled'), order('executing'), { writer: 'api', followers: 0, cause: 'batch_undone_by_reorg' }))
+    expect(orderWriteOps(store, order('filled'), order('executing'), { writer: 'executor', followers: 0, cause: 'batch_undone_by_reorg' })).not.toEqual([])
     expect(await readAll(store.sub.orders, '')).toEqual([])
   })
 

@@ -50,7 +50,7 @@ describe('revalidating fills after a reorg (revalidate-fills.ts)', () => {
     chainSays(1, txHash(1), 20n)
     chainSays(2, txHash(22), 23n)
     // The launch with an order reopened: the executor asks the indexer for its tick on the next block.
-    expect(await revalidateFills(f.ctx, 'base', 18n)).toEqual([SLUG])
+    expect(await revalidateFills(f.ctx, 'base', 18n)).toEqual({ reopened: [SLUG], held: [] })
 
     expect(await f.order(1)).toMatchObject({ status: 'filled', execution: { txHash: txHash(1) } })
     expect(await f.order(2)).toMatchObject({ status: 'filled', execution: { txHash: txHash(22), tokensReceived: '1940' } })
@@ -72,8 +72,8 @@ describe('revalidating fills after a reorg (revalidate-fills.ts)', () => {
     await filled(2, 21, txHash(2))
     chainSays(1, txHash(1), 20n)
     chainSays(2, txHash(22), 23n)
-    expect(await revalidateFills(f.ctx, 'base', 18n)).toEqual([])
-    expect(await revalidateFills(f.ctx, 'base', 30n)).toEqual([]) // no fill above the ancestor at all
+    expect(await revalidateFills(f.ctx, 'base', 18n)).toEqual({ reopened: [], held: [] })
+    expect(await revalidateFills(f.ctx, 'base', 30n)).toEqual({ reopened: [], held: [] }) // no fill above the ancestor at all
   })
 
   it('a chain read failing after the reorg is retried until the undone buy is reopened (never left filled)', async () => {
@@ -88,7 +88,7 @@ describe('revalidating fills after a reorg (revalidate-fills.ts)', () => {
     const reopened = await revalidateFillsUntilDone(f.ctx, 'base', 18n, async (ms) => {
       waits.push(ms)
     })
-    expect(reopened).toEqual([SLUG])
+    expect(reopened).toEqual({ reopened: [SLUG], held: [] })
     expect(waits).toEqual([revalidationRetryDelayMs(1), revalidationRetryDelayMs(2)])
     expect(revalidationRetryDelayMs(1)).toBe(250)
     expect(revalidationRetryDelayMs(20)).toBe(5_000)
@@ -106,7 +106,7 @@ describe('revalidating fills after a reorg (revalidate-fills.ts)', () => {
     const reopened = await revalidateFillsUntilDone(ctx, 'base', 18n, async () => {
       stopped = true
     })
-    expect(reopened).toEqual([])
+    expect(reopened).toEqual({ reopened: [], held: [] })
     expect((await f.order(3))?.status).toBe('filled')
   })
 
@@ -156,6 +156,7 @@ describe('revalidating fills after a reorg (revalidate-fills.ts)', () => {
       status: 'filled',
       execution: { txHash: txHash(42), tokensReceived: '970', feeTokens: '30', batch: { batchId: batchIds[1] } },
     })
+    // No batch record of it in the journal (nothing to hold the order under): active again, the old rule.
     expect((await f.order(3))?.status).toBe('active')
     const fills = await f.journal.fillsAbove('base', 0n)
     expect(fills.map((fill) => [fill.keyId, fill.blockNumber, fill.txHash])).toEqual([
@@ -164,7 +165,7 @@ describe('revalidating fills after a reorg (revalidate-fills.ts)', () => {
     ])
   })
 
-  it('a batch whose fills the reorg undid is journaled released, not left swept; a batch still on the chain keeps its record', async () => {
+  it('a batch whose fills the reorg undid is sent again, not left swept, its orders executing under it (filled -> executing); a batch still on the chain keeps its record', async () => {
     const batchBuyer = '0x00000000000000000000000000000000000000bb' as const
     const [kept, gone] = [1, 2].map((n) => `0x${(0xbb00 + n).toString(16).padStart(64, '0')}` as Hash) as [Hash, Hash]
     f.ctx.batchReads = {
@@ -223,12 +224,26 @@ describe('revalidating fills after a reorg (revalidate-fills.ts)', () => {
         }),
       ])
     }
-    await revalidateFills(f.ctx, 'base', 18n)
-    expect((await f.order(2))?.status).toBe('active')
+    f.ctx.now = () => 777
+    const outcome = await revalidateFills(f.ctx, 'base', 18n)
+    // Nothing reopened (no tick asked): the held batch's fate is the runner's, asked on every block.
+    expect(outcome.reopened).toEqual([])
+    expect(outcome.held.map((r) => [r.batchId, r.state])).toEqual([[gone, 'sent']])
+    const order = await f.order(2)
+    expect(order?.status).toBe('executing')
+    expect(order?.execution).toBeUndefined()
+    expect((await f.journal.orderEventsOf(keyIdOf(2), SLUG)).at(-1)).toMatchObject({ from: 'filled', to: 'executing', txHash: txHash(52) })
+    expect((await f.journal.orderEventsOf(keyIdOf(2), SLUG)).at(-1)?.reason).toMatch(/undone by a reorg; held by batch/)
+    // Its in-flight entry names the batch again: settling it (re-mined or released) is the batch's.
+    expect(await f.journal.inFlight()).toEqual([
+      expect.objectContaining({ keyId: keyIdOf(2), slug: SLUG, batchId: gone, orderId: orderIdOf(2), spendAtoms: '100000000', fromBlock: '19' }),
+    ])
+    expect(await f.journal.fillsAbove('base', 0n)).toEqual([expect.objectContaining({ keyId: keyIdOf(1), batchId: kept })])
+    expect((await f.order(1))?.status).toBe('filled')
     expect((await f.ctx.batchJournal.get('base', SLUG, launch.blockNumber, 0))?.state).toBe('swept')
-    const released = await f.ctx.batchJournal.get('base', SLUG, launch.blockNumber, 1)
-    expect(released).toMatchObject({ state: 'released', execution: { txHash: txHash(52) } })
-    expect(released?.releaseReason).toMatch(/undone by a reorg/)
+    const held = await f.ctx.batchJournal.get('base', SLUG, launch.blockNumber, 1)
+    expect(held).toMatchObject({ state: 'sent', execution: { txHash: txHash(52) }, undone: { txHash: txHash(52), blockNumber: '20', at: 777 } })
+    expect(held).toEqual(outcome.held[0])
   })
 
   it('a split batch fill is checked by its BatchSettled (no BatchExecuted): kept in place, or reopened when the settle is gone', async () => {

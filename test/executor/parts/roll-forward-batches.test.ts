@@ -144,4 +144,17 @@ describe('roll forward of a committed batch at start (the orders moves were neve
     })
     expect((await f.order(1))?.status).toBe('active')
   })
+
+  it('leaves alone a batch a reorg undid (sent again, `undone`): an entry without an in-flight entry is one it skipped, not a move never written', async () => {
+    const skipped = await f.addOrder(4, 10, null)
+    const held = { ...committed([skipped], 4), undone: { txHash: txHash(4), blockNumber: '12', at: 3 } }
+    await f.store.batch([f.ctx.batchJournal.put(held)])
+    expect(await rollForwardCommittedBatches({ store: f.store, journal: f.journal, log: f.ctx.log, now: f.ctx.now })).toEqual({
+      batches: 0,
+      moved: 0,
+      unheld: 0,
+    })
+    expect((await f.order(4))?.status).toBe('active')
+    expect(await f.journal.inFlight()).toEqual([])
+  })
 })

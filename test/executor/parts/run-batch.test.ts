@@ -2,6 +2,7 @@ import type { Address, Hash } from 'viem'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { BatchChainReads } from '../../../daemon/executor/batch-chain-reads.ts'
 import { createBatchRunner } from '../../../daemon/executor/run-batch.ts'
+import { sweepBatch } from '../../../daemon/executor/sweep-batch.ts'
 import type { BatchRecord } from '../../../src/journal/batch-records.ts'
 import { type ExecutorFixture, keyIdOf, SLUG, startExecutorFixture, walletOf } from './executor-fixture.ts'
 
@@ -303,5 +304,64 @@ describe('batch runner: a batch that never landed is released only once its last
     runner.recheck('base')
     while (runner.running().length > 0) await Promise.all(runner.running())
     expect(await state()).toBe('released')
+  })
+})
+
+describe('a sweep that read the chain before a reorg undid its batch (sweep-batch.ts)', () => {
+  let f: ExecutorFixture
+  beforeEach(async () => {
+    const batchReads = {
+      allowances: async () => new Map(),
+      // Executed and fully swept as the sweep saw it, just before the reorg.
+      batch: async () => ({ executed: true, allocationHash: `0x${'77'.repeat(32)}`, swept: 1 }),
+      executionOf: async () => undefined,
+      executionIn: () => undefined,
+      landing: async () => ({ receipt: undefined, pending: false }),
+      idle: async () => true,
+      head: async () => 1_000n,
+    } as unknown as BatchChainReads
+    f = await startExecutorFixture({
+      batchReads,
+      wallets: {
+        walletAddress: async () => SENDERS[0]!,
+        submitUserOperations: async () => [],
+        sendCall: async () => {
+          throw new Error('nothing is sent here')
+        },
+      },
+    })
+  })
+  afterEach(async () => {
+    await f.close()
+  })
+
+  const entry = {
+    keyId: keyIdOf(1),
+    slug: 'runner',
+    userIndex: 1,
+    wallet: walletOf(1),
+    orderId: `0x${'01'.repeat(32)}` as Hash,
+    spendAtoms: '100',
+    rank: 0,
+    predicted: { gross: '1', fee: '0', net: '1' },
+  }
+
+  /** The fixture's context with a chain config (the sweep sizes its chunks by the chain's gas cap). */
+  const sweeper = () => ({ ...f.ctx, chains: { ...f.ctx.chains, base: {} as (typeof f.ctx.chains)['base'] } })
+
+  it('does not write the record the reorg held (sent, undone) back to swept; its fate is asked again (undone)', async () => {
+    const executed = record(5, { state: 'executed', included: [entry], txHash: `0x${'55'.repeat(32)}` })
+    const held: BatchRecord = { ...executed, state: 'sent', undone: { txHash: executed.txHash!, blockNumber: '11', at: 2 } }
+    await f.store.batch([f.ctx.batchJournal.put(held)])
+    const outcome = await sweepBatch(sweeper(), executed)
+    expect(outcome).toEqual({ kind: 'undone', record: held })
+    expect(await f.ctx.batchJournal.get('base', 'runner', '10', 5)).toEqual(held)
+  })
+
+  it('writes swept while the journal still holds it executed', async () => {
+    const executed = record(6, { state: 'executed', included: [entry], txHash: `0x${'66'.repeat(32)}` })
+    await f.store.batch([f.ctx.batchJournal.put(executed)])
+    expect((await sweepBatch(sweeper(), executed)).kind).toBe('done')
+    expect((await f.ctx.batchJournal.get('base', 'runner', '10', 6))?.state).toBe('swept')
   })
 })

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { ORDER_ITEM_CODES } from '../../../src/domain/order-codes.ts'
-import { canMoveOrder, decideCreate, decideDelete, decidePatch, markDuplicates, type OrderOrigin } from '../../../src/domain/order-transitions.ts'
+import {
+  CAUSED_ORDER_MOVES,
+  canMoveOrder,
+  decideCreate,
+  decideDelete,
+  decidePatch,
+  markDuplicates,
+  type OrderOrigin,
+} from '../../../src/domain/order-transitions.ts'
 import { ORDER_STATUSES, type OrderRecord, type OrderStatus, type ProjectRecord } from '../../../src/domain/records.ts'
 import { projectRecord } from '../../support/records.ts'
 
@@ -113,6 +121,16 @@ describe('the order state machine', () => {
     expect(allowed('executing')).toEqual(['active', 'filled', 'failed'])
     expect(allowed('filled')).toEqual(['active', 'filled'])
     for (const from of ['expired', 'failed', 'deleted'] as const) expect(allowed(from), from).toEqual([])
+  })
+
+  it('a batch a reorg undid holds its filled orders executing again: only the executor, only filled -> executing, only with that cause', () => {
+    const withCause = (by: 'executor' | 'api', from: OrderOrigin) => ORDER_STATUSES.filter((to) => canMoveOrder(by, from, to, 'batch_undone_by_reorg'))
+    expect(canMoveOrder('executor', 'filled', 'executing')).toBe(false)
+    expect(withCause('executor', 'filled')).toEqual(['executing'])
+    // The cause allows that move and nothing else, not even the moves allowed without it.
+    for (const from of ['none', ...ORDER_STATUSES] as const) if (from !== 'filled') expect(withCause('executor', from), from).toEqual([])
+    for (const from of ['none', ...ORDER_STATUSES] as const) expect(withCause('api', from), from).toEqual([])
+    expect(CAUSED_ORDER_MOVES).toEqual({ batch_undone_by_reorg: { writer: 'executor', from: 'filled', to: 'executing' } })
   })
 
   it('lets the API place, edit, cancel and re-place orders, never touching one being bought', () => {
