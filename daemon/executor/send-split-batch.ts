@@ -1,12 +1,18 @@
-import { type Address, encodeFunctionData, type Hash } from 'viem'
+import { type Address, encodeFunctionData, type Hash, type Hex } from 'viem'
 import type { BatchRecord, SplitBatchRecord } from '../../src/journal/batch-records.ts'
 import type { LaunchRecord } from '../../src/journal/journal-records.ts'
 import type { Landing } from '../../src/wallets/bundler/poll-receipt.ts'
 import { batchBuyerAbi, batchEntry } from './batch-buyer-abi.ts'
+import { encodeCollect } from './encode-collect.ts'
 import type { ExecutorContext } from './executor-context.ts'
 import { batchRoute, committedLowestLimit, lastBlockOf } from './send-batch.ts'
 
-export type SplitSenderContext = Pick<ExecutorContext, 'chains' | 'wallets' | 'feeRecipient' | 'log'>
+export type SplitSenderContext = Pick<ExecutorContext, 'chains' | 'wallets' | 'feeRecipient' | 'log'> & Partial<Pick<ExecutorContext, 'stage'>>
+
+type SentCall = Awaited<ReturnType<NonNullable<ExecutorContext['wallets']['sendFromAccount']>>>
+
+/** A turn of the event loop (after pending I/O callbacks): what a started send needs to get its request out. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 /** What sending a split batch did: nothing at all, or the settle (and collects) out and the settle's landing. */
 export type SplitSendOutcome = { kind: 'not_sent'; reason: string } | { kind: 'sent'; settle: Hash | undefined; landing: Landing | undefined }
@@ -23,8 +29,8 @@ export const chunkEntries = (record: BatchRecord, chunk: { from: number; to: num
   record.included.slice(chunk.from, chunk.to).map((e) => batchEntry(e.wallet, BigInt(e.spendAtoms)))
 
 /**
- * Sends a journaled split batch (its chunks, their ranges and accounts already written): every collect at once, each
- * from its planned account (collects of one account on consecutive nonces), then the settle from its planned account,
+ * Sends a journaled split batch (its chunks, their ranges and accounts already written): every collect in turn (each
+ * encoded just before its send, so the first leaves first), each from its planned account (collects of one account on consecutive nonces), then the settle from its planned account,
  * after its collects in that account's nonces and with a tip below every collect's, so that the block orders it after
  * them (Base orders by priority fee: docs.base.org/base-chain/network-information/transaction-ordering). A collect
  * landing after the settle takes nothing (NotCollecting) and its buyers wait for the next batch. `onSent` records the
@@ -44,25 +50,41 @@ export async function sendSplitBatch(
   const lastBlock = lastBlockOf(record)
   // Collects and settle land in the block after the tick: in the launch's first blocks they offer the launch tip.
   const moment = { launchBlock: BigInt(record.launchBlock), landsIn: BigInt(record.tickBlock) + 1n }
-  const collects = await Promise.allSettled(
-    split.chunks.map((c) =>
-      send(
-        chain,
-        c.operator,
-        {
-          to: batchBuyer,
-          data: encodeFunctionData({
-            abi: batchBuyerAbi,
-            functionName: 'collect',
-            args: [batchId, stablecoin, BigInt(c.chunk), chunkEntries(record, c), lastBlock],
-          }),
-          gas: BigInt(c.gasLimit),
-        },
-        { batchId, chunk: c.chunk, buyers: c.to - c.from },
-        { moment },
-      ),
-    ),
-  )
+  // Each collect encoded just before its send (by hand, encode-collect.ts: ~0.3 ms for 625 entries), and a turn of the
+  // event loop after the first, so that its signing and its request leave before any other collect is encoded or
+  // signed (they all used to be encoded first, 23-86 ms: docs/execution.md §8, "The first collect on the wire first").
+  // Not a turn after every collect: each turn lets unrelated work in (a block's warm refresh) and spread a bench run's
+  // collects over two blocks. Sends started in order still take their accounts' nonces in order (send-transaction.ts).
+  const started: Array<Promise<SentCall>> = []
+  for (const [i, c] of split.chunks.entries()) {
+    if (i === 1) await nextTurn()
+    let data: Hex
+    try {
+      data = encodeCollect(batchId, stablecoin, BigInt(c.chunk), record.included.slice(c.from, c.to), lastBlock)
+    } catch (error) {
+      // An entry batchEntry would refuse: this collect is not sent (its buyers wait for the next batch), as a failed send.
+      const refused = Promise.reject(error)
+      refused.catch(() => undefined)
+      started.push(refused)
+      continue
+    }
+    ctx.stage?.(`split.collectEncoded.${c.chunk}`)
+    const sending = send(chain, c.operator, { to: batchBuyer, data, gas: BigInt(c.gasLimit) }, { batchId, chunk: c.chunk, buyers: c.to - c.from }, { moment })
+    sending.then(
+      () => ctx.stage?.(`split.collectSent.${c.chunk}`),
+      () => undefined,
+    )
+    started.push(sending)
+  }
+  // The settle's calldata while the collects' requests are out (it is sent once they all returned: their tips).
+  const settleData = (() => {
+    try {
+      return { data: splitSettleData(ctx, record, launch) }
+    } catch (error) {
+      return { error }
+    }
+  })()
+  const collects = await Promise.allSettled(started)
   const chunks = split.chunks.map((c, i) => {
     const sent = collects[i]!
     return sent.status === 'fulfilled' ? { ...c, txHash: sent.value.hash } : c
@@ -82,10 +104,11 @@ export async function sendSplitBatch(
   }
   let settle: { hash: Hash; from: Address; landed: Promise<Landing> } | undefined
   try {
+    if ('error' in settleData) throw settleData.error
     settle = await send(
       chain,
       split.settle.operator,
-      { to: batchBuyer, data: splitSettleData(ctx, record, launch), gas: BigInt(split.settle.gasLimit) },
+      { to: batchBuyer, data: settleData.data, gas: BigInt(split.settle.gasLimit) },
       { batchId, settle: true, chunks: chunks.length },
       { moment, ...(lowestTip === undefined ? {} : { tipAtMost: lowestTip - 1n }) },
     )

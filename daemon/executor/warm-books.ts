@@ -80,6 +80,11 @@ export interface WarmSnapshot {
    * is carried, every balance is looked up.
    */
   state?: BalanceState
+  /**
+   * With `orders`: the project's order-write version they were read at (every order write of the project since, through
+   * `store.batch`, makes `ordersVersion(slug)` differ). What lets the tick skip its re-read under the orders' locks.
+   */
+  ordersVersion?: number
 }
 
 export interface WarmBooks {
@@ -94,6 +99,11 @@ export interface WarmBooks {
   snapshot(chain: ChainKey, blockNumber: bigint): Promise<{ orders: ReadonlyMap<string, LoadedOrder[]>; balances: ReadonlyMap<string, bigint> } | undefined>
   /** A reorg on the chain: forget the snapshots (the next refresh reads every balance again). */
   reset(chain: ChainKey): void
+  /**
+   * The project's order-write version now (bumped after each successful `store.batch` writing one of its orders, before
+   * the batch's promise resolves). Optional: a wallet-less fake has none, and the tick then always re-reads.
+   */
+  ordersVersion?(slug: string): number
   stop(): void
 }
 
@@ -249,7 +259,12 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
       const orders = result?.orders.get(slug)
       if (!result || !orders) return undefined
       const exact = refresh.versions.get(slug) === (versions.get(slug) ?? 0) && refresh.usersVersion === usersVersion
-      return { orders: exact ? orders : undefined, balances: result.balances, state: result.state }
+      return {
+        orders: exact ? orders : undefined,
+        balances: result.balances,
+        state: result.state,
+        ...(exact ? { ordersVersion: refresh.versions.get(slug)! } : {}),
+      }
     },
     async snapshot(chain, blockNumber) {
       const refresh = latest.get(chain)
@@ -259,6 +274,7 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
     reset(chain) {
       latest.delete(chain)
     },
+    ordersVersion: (slug) => versions.get(slug) ?? 0,
     stop() {
       stopped = true
       if (reloadTimer) clearTimeout(reloadTimer)

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createTickDecider, type SubmittedBuy } from '../../../daemon/executor/decide-tick.ts'
+import { createWarmBooks } from '../../../daemon/executor/warm-books.ts'
 import type { StoreOperation } from '../../../src/store/open-store.ts'
 import { orderWriteOps } from '../../../src/store/order-writes.ts'
 import { type ExecutorFixture, keyIdOf, launch, SLUG, startExecutorFixture, tickAt, walletOf } from './executor-fixture.ts'
@@ -88,6 +89,83 @@ describe('deciding a tick (decide-tick.ts)', () => {
     expect(handed).toEqual([])
     expect(await f.order(1)).toMatchObject({ status: 'active', maxSpendUsdc: '60' })
     expect((await f.journal.decisionsOf(SLUG))[0]?.orders[0]?.verdict).toBe('in_flight')
+  })
+
+  /**
+   * The real warm books over the fixture's store, refreshed at the tick's block: the tick plans on their snapshot.
+   * Counts the re-reads of orders (getMany) and the decider's stages.
+   */
+  async function warmAt(block: bigint) {
+    const warm = createWarmBooks({
+      store: f.store,
+      slugsOf: async () => [SLUG],
+      loadOrders: (slug, previous) => f.ctx.orders.load(slug, previous),
+      readBalances: (chain, wallets) => f.chain.balances(chain, wallets),
+    })
+    f.ctx.warm = warm
+    warm.refresh('base', block)
+    expect((await warm.snapshot('base', block))?.orders.get(SLUG)).toHaveLength(1)
+    const stages: string[] = []
+    f.ctx.stage = (name) => stages.push(name)
+    const orders = f.store.sub.orders
+    const getMany = orders.getMany.bind(orders)
+    const reads = { count: 0 }
+    orders.getMany = ((keys: string[]) => {
+      reads.count++
+      return getMany(keys)
+    }) as typeof orders.getMany
+    const restore = () => {
+      orders.getMany = getMany
+    }
+    return { warm, stages, reads, restore }
+  }
+
+  it('skips the re-read under the locks when no order of the project was written since the warm snapshot it planned on', async () => {
+    const planned = await f.addOrder(1, 100, null)
+    f.chain.balanceOf.set(walletOf(1), 1_000n * USDC)
+    const { warm, stages, reads, restore } = await warmAt(11n)
+    try {
+      // An order write to another project does not count.
+      const other = { ...planned, keyId: keyIdOf(2), slug: 'another' }
+      await f.store.batch(orderWriteOps(f.store, undefined, other, { writer: 'api', followers: 0 }))
+      const { submit } = recorder()
+      const submitted = await createTickDecider(f.ctx).decide(tickAt(11, 1_000), launch, submit)
+      expect(submitted.map((s) => s.entry.keyId)).toEqual([keyIdOf(1)])
+      expect(stages).toContain('executor.rereadSkipped')
+      expect(stages).not.toContain('executor.reread')
+      expect(reads.count).toBe(0)
+      expect((await f.order(1))?.status).toBe('executing')
+    } finally {
+      restore()
+      warm.stop()
+    }
+  })
+
+  it('an order written between the warm snapshot and the locks is re-read: planned on the old record, it is not bought', async () => {
+    const planned = await f.addOrder(1, 100, null)
+    f.chain.balanceOf.set(walletOf(1), 1_000n * USDC)
+    const { warm, stages, reads, restore } = await warmAt(11n)
+    const { store } = f
+    const withOrderLocks = f.ctx.withOrderLocks
+    // A PATCH lands after the tick took the snapshot's orders, right before the decider takes the orders' locks.
+    f.ctx.withOrderLocks = async (keyIds, fn) => {
+      const edited = { ...planned, maxSpendUsdc: '60', updatedAt: planned.updatedAt + 1 }
+      await store.batch(orderWriteOps(store, planned, edited, { writer: 'api', followers: 0 }))
+      return withOrderLocks(keyIds, fn)
+    }
+    try {
+      const { handed, submit } = recorder()
+      expect(await createTickDecider(f.ctx).decide(tickAt(11, 1_000), launch, submit)).toEqual([])
+      expect(handed).toEqual([])
+      expect(stages).toContain('executor.reread')
+      expect(stages).toContain('executor.ordersUsersWallets')
+      expect(reads.count).toBeGreaterThan(0)
+      expect(await f.order(1)).toMatchObject({ status: 'active', maxSpendUsdc: '60' })
+      expect((await f.journal.decisionsOf(SLUG))[0]?.orders[0]?.verdict).toBe('in_flight')
+    } finally {
+      restore()
+      warm.stop()
+    }
   })
 
   it('a failed executing batch rejects the decision and the gate it handed on; nothing is recorded', async () => {
