@@ -10,7 +10,7 @@ import type { StoreOperation } from '../../src/store/open-store.ts'
 import { orderKey } from '../../src/store/order-index.ts'
 import type { ExecutorContext } from './executor-context.ts'
 import { transitionOps } from './order-transition-ops.ts'
-import { unheldFillOps } from './settle-unheld-order.ts'
+import { batchFillOf, unheldFillOps } from './settle-unheld-order.ts'
 
 export type BatchSettlerContext = Pick<ExecutorContext, 'store' | 'journal' | 'batchJournal' | 'withOrderLocks' | 'now' | 'log'>
 
@@ -48,20 +48,7 @@ export async function settleExecutedBatch(ctx: BatchSettlerContext, record: Batc
         return transitionOps(ctx, current, 'active', at, { reason, txHash: execution.txHash }, followers)
       }
       const share = allocation.shares[i]!
-      const fill = ctx.journal.putFill({
-        chain: record.chain,
-        keyId: entry.keyId,
-        slug: entry.slug,
-        blockNumber: execution.blockNumber,
-        txHash: execution.txHash,
-        wallet: entry.wallet,
-        orderId: entry.orderId,
-        userIndex: entry.userIndex,
-        spendAtoms: entry.spendAtoms,
-        token: record.token,
-        batchId: record.batchId,
-        batchBuyer: record.batchBuyer,
-      })
+      const fill = ctx.journal.putFill(batchFillOf(record, execution, entry))
       const event = {
         reason: `bought in batch ${record.batchId} (rank ${entry.rank}), held by the batch until swept`,
         txHash: execution.txHash,

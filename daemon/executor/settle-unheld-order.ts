@@ -1,8 +1,27 @@
 import type { BatchShare } from '../../src/domain/batch/batch-allocation.ts'
 import type { OrderRecord } from '../../src/domain/records.ts'
 import type { BatchEntryRecord, BatchExecutionRecord, BatchRecord } from '../../src/journal/batch-records.ts'
+import type { FillRecord } from '../../src/journal/journal-records.ts'
 import type { StoreOperation } from '../../src/store/open-store.ts'
 import type { ExecutorContext } from './executor-context.ts'
+
+/** The fill record of one buyer of a settled batch (what revalidation and the replay read), held or not. */
+export function batchFillOf(record: BatchRecord, execution: BatchExecutionRecord, entry: BatchEntryRecord): FillRecord {
+  return {
+    chain: record.chain,
+    keyId: entry.keyId,
+    slug: entry.slug,
+    blockNumber: execution.blockNumber,
+    txHash: execution.txHash,
+    wallet: entry.wallet,
+    orderId: entry.orderId,
+    userIndex: entry.userIndex,
+    spendAtoms: entry.spendAtoms,
+    token: record.token,
+    batchId: record.batchId,
+    batchBuyer: record.batchBuyer,
+  }
+}
 
 /**
  * The share of an order a settled batch paid for though the order is no longer `executing`: a committed batch rolled
@@ -20,22 +39,7 @@ export function unheldFillOps(
   current: OrderRecord | undefined,
   at: number,
 ): StoreOperation[] {
-  const ops: StoreOperation[] = [
-    ctx.journal.putFill({
-      chain: record.chain,
-      keyId: entry.keyId,
-      slug: entry.slug,
-      blockNumber: execution.blockNumber,
-      txHash: execution.txHash,
-      wallet: entry.wallet,
-      orderId: entry.orderId,
-      userIndex: entry.userIndex,
-      spendAtoms: entry.spendAtoms,
-      token: record.token,
-      batchId: record.batchId,
-      batchBuyer: record.batchBuyer,
-    }),
-  ]
+  const ops: StoreOperation[] = [ctx.journal.putFill(batchFillOf(record, execution, entry))]
   if (current)
     ops.push(
       ctx.journal.putOrderEvent({
