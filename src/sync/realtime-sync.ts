@@ -97,6 +97,15 @@ export type SocketState = 'up' | 'down' | 'never_connected'
 export const SOCKET_SILENCE_MS = 30_000
 export const SOCKET_CONNECT_WARN_MS = 30_000
 
+/** The part of viem's webSocket transport the sync uses (its `subscribe`, as watchBlockNumber calls it). */
+interface WebSocketSubscribe {
+  subscribe(args: {
+    params: ['newHeads']
+    onData: (data: { result?: { hash?: Hash } }) => void
+    onError: (error: Error) => void
+  }): Promise<{ unsubscribe: () => Promise<unknown> }>
+}
+
 export interface RealtimeSync {
   /** One stream per sync; ends after stop(). */
   events(): AsyncGenerator<SyncEvent, void, undefined>
@@ -129,56 +138,87 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
   let blocksSinceStart = 0
   let neverConnectedWarned = false
 
-  // A head announced while a round was running must not wait for the next poll: remember it.
+  // A head announced while a round was running must not wait for the next poll: remember it (and its hash, when the
+  // socket named it: a round whose head read already returned that block has nothing left to read for it).
   let headPending = false
+  let pendingHash: Hash | undefined
+  // The hash of the newest head read (readHead): a socket notification of that very block (late, polling found it first)
+  // wakes nothing, since a head read would only find it again.
+  let lastHeadHash: Hash | undefined
   /** Resolves true when woken (a head over the socket, stop), false when the time ran out. */
   const sleepUntilWoken = (ms: number) =>
     new Promise<boolean>((resolve) => {
-      if (headPending) {
-        headPending = false
-        return resolve(true)
-      }
+      const pending = headPending && (pendingHash === undefined || pendingHash !== lastHeadHash)
+      headPending = false
+      pendingHash = undefined
+      if (pending) return resolve(true)
       const timer = setTimeout(() => finish(false), ms)
       function finish(woken: boolean) {
         clearTimeout(timer)
         wake = undefined
         headPending = false
+        pendingHash = undefined
         resolve(woken)
       }
       wake = () => finish(true)
     })
 
-  const notify = () => {
+  /** Wakes the loop; `hash`: the head the socket announced (no hash: stop, the stream closing: always wakes). */
+  const notify = (hash?: Hash) => {
+    if (hash !== undefined && hash === lastHeadHash) return
     if (wake) wake()
-    else headPending = true
+    else {
+      // An unconditional wake pending stays unconditional.
+      pendingHash = headPending && pendingHash === undefined ? undefined : hash
+      headPending = true
+    }
   }
 
   function subscribe() {
     if (!wsClient) return
-    try {
-      unwatch = wsClient.watchBlockNumber({
-        emitOnBegin: false,
-        onBlockNumber: () => {
+    const onError = (error: Error) => {
+      // Polling takes over; the socket comes back up with its next head (viem's transport reconnects).
+      if (socketHealthy) {
+        logger.warn({ err: error }, 'realtime sync: websocket failed, falling back to polling')
+        options.onSocket?.('down')
+      }
+      socketHealthy = false
+    }
+    // newHeads directly (as viem's watchBlockNumber does, but keeping the head's hash, which it drops): the hash tells a
+    // late notification of a block a head read already returned from a new head, even one at the same height (a reorg).
+    let active = true
+    let unsubscribe: (() => Promise<unknown>) | undefined
+    unwatch = () => {
+      active = false
+      void unsubscribe?.().catch(() => undefined)
+    }
+    const transport = wsClient.transport as unknown as WebSocketSubscribe
+    if (typeof transport.subscribe !== 'function') {
+      logger.warn('realtime sync: the websocket client cannot subscribe, polling only')
+      return
+    }
+    transport
+      .subscribe({
+        params: ['newHeads'],
+        onData: (data) => {
+          if (!active) return
           if (!socketHealthy) {
             socketHealthy = true
             socketEverDelivered = true
             logger.info('realtime sync: websocket delivering new heads; timer polling stopped')
             options.onSocket?.('up')
           }
-          notify()
+          notify(data.result?.hash)
         },
-        onError: (error) => {
-          // Polling takes over; the socket comes back up with its next head (viem's transport reconnects).
-          if (socketHealthy) {
-            logger.warn({ err: error }, 'realtime sync: websocket failed, falling back to polling')
-            options.onSocket?.('down')
-          }
-          socketHealthy = false
-        },
+        onError,
       })
-    } catch (error) {
-      logger.warn({ err: error }, 'realtime sync: websocket subscription failed, polling only')
-    }
+      .then((subscription) => {
+        unsubscribe = subscription.unsubscribe
+        if (!active) void subscription.unsubscribe().catch(() => undefined)
+      })
+      .catch((error: unknown) => {
+        logger.warn({ err: error }, 'realtime sync: websocket subscription failed, polling only')
+      })
   }
 
   /** Once: the chain moved for socketConnectWarnMs after start and the socket never told us (polling did). */
@@ -252,6 +292,7 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
   async function readHead(): Promise<Header> {
     const latest = await client.getBlock({ blockTag: 'latest' })
     const head: Header = { ref: toBlockRef(latest), logsBloom: latest.logsBloom }
+    lastHeadHash = head.ref.hash
     options.onHead?.(head.ref.number)
     return head
   }

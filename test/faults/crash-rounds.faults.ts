@@ -1,9 +1,8 @@
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createPublicClient, decodeFunctionData, erc20Abi, http, parseAbiItem, zeroAddress, type Address, type Hex, type PublicClient } from 'viem'
+import { createPublicClient, erc20Abi, http, parseAbiItem, zeroAddress, type Address, type Hex, type PublicClient } from 'viem'
 import { afterAll, describe, expect, it } from 'vitest'
-import { batchBuyerAbi, readBatchEntry } from '../../daemon/executor/batch-buyer-abi.ts'
 import { batchBuyerAddress, serviceBatchBuyerArgs } from '../../daemon/executor/batch-buyer-address.ts'
 import { executionOrderId } from '../../daemon/executor/build-buy-calls.ts'
 import { buyRouterAddress } from '../../daemon/executor/ensure-buy-router.ts'
@@ -14,6 +13,7 @@ import { allocateBatch } from '../../src/domain/batch/batch-allocation.ts'
 import { parseDecimal } from '../../src/domain/decimal.ts'
 import { USDC_DECIMALS } from '../../src/domain/order-bounds.ts'
 import { api, childPids, freePortPair, isAlive, startDaemonProcess, type SpawnedDaemon } from '../daemon/helpers.ts'
+import { BATCH_EXECUTED, chainBatches } from './chain-batches.ts'
 import { recordFigures } from './report.ts'
 
 /**
@@ -50,10 +50,6 @@ const SPEND = 10n * 10n ** BigInt(USDC_DECIMALS)
 const PREBUY_BUY = parseAbiItem(
   'event PrebuyBuy(address indexed buyer, bytes32 indexed orderId, address indexed token, uint256 amountIn, uint256 tokensReceived, uint256 fee, address feeRecipient)',
 )
-const BATCH_EXECUTED = parseAbiItem(
-  'event BatchExecuted(bytes32 indexed batchId, address indexed token, uint256 totalIn, uint256 tokensOut, uint256 lowestLimitFdv, uint256 buyersPaid, uint256 buyersSkipped, bytes32 allocationHash)',
-)
-const BUYER_SKIPPED = parseAbiItem('event BuyerSkipped(bytes32 indexed batchId, address indexed buyer, uint256 index, uint256 amount)')
 const BATCH_SWEPT = parseAbiItem('event BatchSwept(bytes32 indexed batchId, uint256 from, uint256 to, uint256 feeTotal)')
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)')
 const BATCHES = parseAbiItem(
@@ -151,47 +147,6 @@ interface OrderView {
   slug: string
   status: string
   execution?: { txHash: string; spentUsdc: string; batch?: { batchId: string } | null } | null
-}
-
-/** One executeBatch on chain: its paid entries (BuyerSkipped zeroed) as the contract committed them. */
-interface ChainBatch {
-  batchId: Hex
-  txHash: Hex
-  token: Address
-  tokensOut: bigint
-  allocationHash: Hex
-  entries: { wallet: Address; amount: bigint }[]
-}
-
-/** Every executeBatch of the batch buyer on the chain as it is now (optionally of one token), from its calldata and events. */
-async function chainBatches(client: PublicClient, batchBuyer: Address, token?: Address): Promise<ChainBatch[]> {
-  const executed = await client.getLogs({ address: batchBuyer, event: BATCH_EXECUTED, ...(token ? { args: { token } } : {}), fromBlock: 0n })
-  return Promise.all(
-    executed.map(async (log) => {
-      const tx = await client.getTransaction({ hash: log.transactionHash })
-      const { args } = decodeFunctionData({ abi: batchBuyerAbi, data: tx.input })
-      const skipped = await client.getLogs({
-        address: batchBuyer,
-        event: BUYER_SKIPPED,
-        args: { batchId: log.args.batchId! },
-        fromBlock: log.blockNumber,
-        toBlock: log.blockNumber,
-      })
-      const skippedAt = new Set(skipped.map((s) => Number(s.args.index!)))
-      const entries = (args![2] as readonly bigint[]).map((word, i) => {
-        const entry = readBatchEntry(word)
-        return { wallet: entry.wallet, amount: skippedAt.has(i) ? 0n : entry.amount }
-      })
-      return {
-        batchId: log.args.batchId!,
-        txHash: log.transactionHash,
-        token: log.args.token!,
-        tokensOut: log.args.tokensOut!,
-        allocationHash: log.args.allocationHash!,
-        entries,
-      }
-    }),
-  )
 }
 
 describe('crash rounds (kill -9 of the daemon and its chains during batch executions and sweeps)', () => {

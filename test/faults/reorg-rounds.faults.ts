@@ -4,15 +4,21 @@ import { join } from 'node:path'
 import { createPublicClient, http, parseAbiItem, type Address, type Hex } from 'viem'
 import { afterAll, describe, expect, it } from 'vitest'
 import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
+import { batchBuyerAddress, serviceBatchBuyerArgs } from '../../daemon/executor/batch-buyer-address.ts'
+import { buyRouterAddress } from '../../daemon/executor/ensure-buy-router.ts'
 import { createAdminClient } from '../../src/admin-client/admin-client.ts'
 import { locateDaemon } from '../../src/admin-client/locate-daemon.ts'
 import { api, freePortPair, startDaemonProcess, type SpawnedDaemon } from '../daemon/helpers.ts'
+import { chainBatches } from './chain-batches.ts'
 import { recordFigures } from './report.ts'
 
 /**
  * Reorgs of depth 1 to 5 right after a launch's buys, on a real daemon process (interval-mined devnet): the blocks
  * holding the buys are replaced by empty ones. The daemon, without a restart, must notice, return the orders to
- * active and buy each once on the new chain, its records pointing at the canonical transactions.
+ * active and buy each once on the new chain, its records pointing at the canonical transactions. A buy is either a
+ * PrebuyBuy of the order (the single-buy path) or a paid entry of an executeBatch (BatchExecuted, its calldata less its
+ * BuyerSkipped; the entry's order from the journaled batch): a batch undone by the reorg holds its orders `executing`
+ * until its fate is known (docs/execution.md §8 "A reorg that undoes a batch"), and is never counted as a buy.
  */
 const BUYERS = Number(process.env.FAULT_REORG_BUYERS ?? 20)
 const DEPTHS = [1, 2, 3, 4, 5]
@@ -61,7 +67,11 @@ describe('reorgs of depth 1 to 5 during launches (a real daemon, no restart)', (
     const located = await locateDaemon(dataDir)
     const admin = createAdminClient({ adminUrl: located.adminUrl, operatorToken: located.operatorToken })
     const url = `http://127.0.0.1:${port}`
-    const rpcUrl = ((await admin.devnetDeployments()) as { chains: { base: { rpcUrl: string } } }).chains.base.rpcUrl
+    const base = ((await admin.devnetDeployments()) as { chains: { base: { rpcUrl: string; bundler: Address; addresses: { poolManager: Address } } } }).chains
+      .base
+    const rpcUrl = base.rpcUrl
+    // The service's batch buyer (batch-buyer-address.ts): its own swap is a PrebuyBuy too (its batch id as order id).
+    const batchBuyer = batchBuyerAddress(serviceBatchBuyerArgs(buyRouterAddress(base.addresses.poolManager), base.bundler))
     const client = createPublicClient({ transport: http(rpcUrl) })
 
     const keys: { apiKey: string; wallet: Address }[] = []
@@ -79,7 +89,15 @@ describe('reorgs of depth 1 to 5 during launches (a real daemon, no restart)', (
       return orders.every((o) => o?.status === 'filled') ? orders : undefined
     }
 
-    const rounds: Array<{ depth: number; fillBlocks: number; rebought: number; doubleBuys: number; recordsOffCanonical: number; recoverMs: number }> = []
+    const rounds: Array<{
+      depth: number
+      fillBlocks: number
+      rebought: number
+      batchBuys: number
+      doubleBuys: number
+      recordsOffCanonical: number
+      recoverMs: number
+    }> = []
     for (const depth of DEPTHS) {
       const slug = `reorg-${depth}`
       const creator = `0x${(0x2000 + depth).toString(16).padStart(40, '0')}` as Address
@@ -112,24 +130,43 @@ describe('reorgs of depth 1 to 5 during launches (a real daemon, no restart)', (
       await jsonRpc(rpcUrl, 'evm_setIntervalMining', [1])
 
       // The buys are gone from the chain; the daemon must buy every order again, once.
-      const again = await waitFor('fills on the new chain', async () => {
-        const orders = await allFilled(slug)()
-        if (!orders) return undefined
-        const canonical = await Promise.all(orders.map((o) => client.getTransactionReceipt({ hash: o!.execution!.txHash as Hex }).catch(() => undefined)))
-        return canonical.every((r) => r?.status === 'success') ? orders : undefined
-      })
+      // A batch undone by the reorg is held until its last block is final (§8 "A last block for every pull"): a longer wait.
+      const again = await waitFor(
+        'fills on the new chain',
+        async () => {
+          const orders = await allFilled(slug)()
+          if (!orders) return undefined
+          const canonical = await Promise.all(orders.map((o) => client.getTransactionReceipt({ hash: o!.execution!.txHash as Hex }).catch(() => undefined)))
+          return canonical.every((r) => r?.status === 'success') ? orders : undefined
+        },
+        300_000,
+      )
       const recoverMs = Date.now() - reorgedAt
       const token = (await admin.listProjects()).find((p) => p.slug === slug)!.launch!.tokenAddress as Address
-      const logs = await client.getLogs({ event: PREBUY_BUY, args: { token }, fromBlock: 0n })
-      const perOrder = new Map<Hex, number>()
-      for (const log of logs) perOrder.set(log.args.orderId!, (perOrder.get(log.args.orderId!) ?? 0) + 1)
+      const single = (await client.getLogs({ event: PREBUY_BUY, args: { token }, fromBlock: 0n })).filter(
+        (log) => log.args.buyer!.toLowerCase() !== batchBuyer.toLowerCase(),
+      )
+      const batches = await chainBatches(client, batchBuyer, token)
+      const journaled = ((await admin.executionJournal(slug)).batches ?? []) as { batchId: string; included?: { orderId: string }[] }[]
+      const journaledOrders = new Map(journaled.map((b) => [b.batchId.toLowerCase(), (b.included ?? []).map((e) => e.orderId.toLowerCase())]))
+      // Every buy on the canonical chain by order id; a batch entry whose order the journal lacks counts by its wallet
+      // (then a second buy of that wallet's order still shows as a double buy: one order per wallet per round).
+      const buys: { key: string; txHash: string }[] = single.map((log) => ({ key: log.args.orderId!.toLowerCase(), txHash: log.transactionHash }))
+      for (const batch of batches)
+        for (const [i, entry] of batch.entries.entries())
+          if (entry.amount > 0n) buys.push({ key: journaledOrders.get(batch.batchId.toLowerCase())?.[i] ?? entry.wallet.toLowerCase(), txHash: batch.txHash })
+      const perOrder = new Map<string, number>()
+      for (const buy of buys) perOrder.set(buy.key, (perOrder.get(buy.key) ?? 0) + 1)
       const recorded = new Set(again.map((o) => o!.execution!.txHash.toLowerCase()))
+      const bought = new Set(buys.map((b) => b.txHash.toLowerCase()))
       rounds.push({
         depth: actualDepth,
         fillBlocks: new Set(fillBlocks).size,
-        rebought: logs.length,
+        rebought: buys.length,
+        batchBuys: buys.length - single.length,
         doubleBuys: [...perOrder.values()].filter((n) => n > 1).length,
-        recordsOffCanonical: logs.filter((log) => !recorded.has(log.transactionHash.toLowerCase())).length,
+        // A buy on chain no record names, or a record naming no buy on chain.
+        recordsOffCanonical: buys.filter((b) => !recorded.has(b.txHash.toLowerCase())).length + [...recorded].filter((tx) => !bought.has(tx)).length,
         recoverMs,
       })
     }
