@@ -9,6 +9,7 @@ import { type BatchSettlerContext, releaseBatch, settleExecutedBatch } from './s
 import { type BatchSweeperContext, sweepBatch } from './sweep-batch.ts'
 import { runSplitBatch, splitFate, sweepSplitBatch } from './run-split-batch.ts'
 import type { BatchWrites } from './batch-writes.ts'
+import { reopenUnsweptBatches } from './unswept-batches.ts'
 
 /** What the chain says about a journaled batch. */
 export type BatchFate =
@@ -42,6 +43,11 @@ export interface BatchRunner {
    * block is final).
    */
   follow(record: BatchRecord): void
+  /**
+   * At start and after a reorg: the batches journaled swept whose sweep the chain no longer holds are written back to
+   * executed and swept again from the contract's cursor (unswept-batches.ts).
+   */
+  resweep(chain: ChainKey): Promise<void>
   /** Batch work in progress (follow-ups and sweeps). */
   running(): Promise<void>[]
 }
@@ -213,6 +219,9 @@ export function createBatchRunner(ctx: BatchRunnerContext, hooks: BatchRunnerHoo
     },
     follow(record) {
       pending.set(record.batchId, record)
+    },
+    async resweep(chain) {
+      for (const record of await reopenUnsweptBatches(ctx, chain)) startSweep(record)
     },
     running: () => [...tasks],
   }

@@ -97,6 +97,10 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
   async function reconcile(): Promise<void> {
     // An order in a batch is settled with its batch (from BatchExecuted), never as a single buy of its own.
     await batches.reconcile()
+    // A sweep the chain lost while the daemon was down (a restarted devnet chain, a reorg): swept again.
+    for (const chain of Object.keys(ctx.chains) as ChainKey[]) {
+      await batches.resweep(chain).catch((error: unknown) => ctx.log.warn({ err: error, chain }, 'checking the swept batches failed'))
+    }
     const single = (await ctx.journal.inFlight()).filter((entry) => entry.batchId === undefined)
     const settlements = await Promise.all(single.map((entry) => settler.fromChain(entry)))
     for (const chain of new Set(settlements.map((s) => s.entry.chain))) {
@@ -117,9 +121,11 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
           // the indexer only now, after the undo is written (a tick it owed by itself could come first, while the
           // order is still filled, and buy nothing). docs/execution.md §6.
           // A batch the reorg undid holds its orders until the runner knows its fate (its release asks the tick then).
-          revalidateFillsUntilDone(ctx, signal.chain, signal.ancestor).then(({ reopened, held }) => {
+          revalidateFillsUntilDone(ctx, signal.chain, signal.ancestor).then(async ({ reopened, held }) => {
             for (const record of held) batches.follow(record)
             if (reopened.length > 0) deps.ticks.request({ chain: signal.chain, slugs: reopened })
+            // A sweep in an undone block (its batch kept): the record said swept, the tokens still in the batch buyer.
+            await batches.resweep(signal.chain)
           }),
           (error) => ctx.log.error({ err: error, chain: signal.chain }, 'revalidating fills failed'),
         )

@@ -22,6 +22,8 @@ export interface BatchJournal {
   nextSequence(chain: ChainKey, slug: string, launchBlock: string): Promise<number>
   /** Batches whose fate is unknown or whose tokens are not all swept, on a chain (or all chains). */
   open(chain?: ChainKey): Promise<BatchRecord[]>
+  /** Batches journaled `swept` on a chain (whether the chain still holds their sweep: unswept-batches.ts). */
+  swept(chain: ChainKey): Promise<BatchRecord[]>
   /** Every batch of one launch, in sequence order (`executions replay`). */
   ofLaunch(chain: ChainKey, slug: string, launchBlock: string): Promise<BatchRecord[]>
   /** The sublevel the records are written to (the console feed recognises their writes by it). */
@@ -46,6 +48,9 @@ export function createBatchJournal(store: Store): BatchJournal {
     sub,
     async ofLaunch(chain, slug, launchBlock) {
       return (await readAll(sub, launchPrefix(chain, slug, launchBlock))).map((e) => e.value)
+    },
+    async swept(chain) {
+      return (await readAll(sub, `${chain}!`)).map((e) => e.value).filter((r) => r.state === 'swept')
     },
     async open(chain) {
       return (await readAll(sub, chain ? `${chain}!` : '')).map((e) => e.value).filter((r) => OPEN.has(r.state))
