@@ -23,18 +23,7 @@ describe('a reorg undoes a batch whose transaction is then included again: every
     await h?.stop()
   })
 
-  const anyPending = async () => Object.keys((await jsonRpc<{ pending: Record<string, unknown> }>(h.chain.rpcUrl, 'txpool_content')).pending).length > 0
-
-  /** Mines one block at a time until `done`, each processed by the indexer and the executor settled (or something sent). */
-  async function mineUntil(what: string, done: () => Promise<boolean>, most: number): Promise<number> {
-    for (let blocks = 1; blocks <= most; blocks++) {
-      await h.mine()
-      await h.indexer.caughtUp('base', await h.client.getBlockNumber({ cacheTime: 0 }))
-      await h.waitFor('the block decided', async () => h.executor.busy() === 0 || (await anyPending()))
-      if (await done()) return blocks
-    }
-    throw new Error(`${what}: not within ${most} blocks`)
-  }
+  const mineUntil = (what: string, done: () => Promise<boolean>, most: number) => h.mineUntil(what, done, most, 'any')
 
   it('held executing under the batch after the undo, settled again from the re-mined transaction; no second batch, no wallet pulled twice', async () => {
     const { slug, creator } = await h.newProject('batch-reorg-hold', 'doppler')
@@ -126,16 +115,7 @@ describe('a reorg undoes a split batch whose collects and settle are then includ
     await h?.stop()
   })
 
-  const anyPending = async () => Object.keys((await jsonRpc<{ pending: Record<string, unknown> }>(h.chain.rpcUrl, 'txpool_content')).pending).length > 0
-  async function mineUntil(what: string, done: () => Promise<boolean>, most: number): Promise<number> {
-    for (let blocks = 1; blocks <= most; blocks++) {
-      await h.mine()
-      await h.indexer.caughtUp('base', await h.client.getBlockNumber({ cacheTime: 0 }))
-      await h.waitFor('the block decided', async () => h.executor.busy() === 0 || (await anyPending()))
-      if (await done()) return blocks
-    }
-    throw new Error(`${what}: not within ${most} blocks`)
-  }
+  const mineUntil = (what: string, done: () => Promise<boolean>, most: number) => h.mineUntil(what, done, most, 'any')
 
   it('held under the batch; settled again or refunded and bought once; each wallet pays exactly its spend once', async () => {
     const { slug, creator } = await h.newProject('split-reorg-hold', 'doppler')

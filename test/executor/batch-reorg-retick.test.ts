@@ -24,21 +24,7 @@ describe('a reorg that undoes a batch on a quiet pool: its orders are held until
     await h?.stop()
   })
 
-  const anyPending = async () => Object.keys((await jsonRpc<{ pending: Record<string, unknown> }>(h.chain.rpcUrl, 'txpool_content')).pending).length > 0
-
-  /**
-   * Mines one block at a time until `done`, each processed by the indexer and the executor settled (or something of it
-   * sent) before the next: returns how many blocks it took, failing after `most`.
-   */
-  async function mineUntil(what: string, done: () => Promise<boolean>, most: number): Promise<number> {
-    for (let blocks = 1; blocks <= most; blocks++) {
-      await h.mine()
-      await h.indexer.caughtUp('base', await h.client.getBlockNumber({ cacheTime: 0 }))
-      await h.waitFor('the block decided', async () => h.executor.busy() === 0 || (await anyPending()))
-      if (await done()) return blocks
-    }
-    throw new Error(`${what}: not within ${most} blocks`)
-  }
+  const mineUntil = (what: string, done: () => Promise<boolean>, most: number) => h.mineUntil(what, done, most, 'any')
 
   it('the undone batch holds its orders executing until its last block is final, is released, and its orders buy again in a new batch, far before the heartbeat (30 blocks here)', async () => {
     const { slug, creator } = await h.newProject('quiet-batch-reorg', 'doppler')

@@ -119,6 +119,12 @@ export interface FlowHarness {
   startMining(intervalMs?: number): void
   stopMining(): Promise<void>
   mine(count?: number): Promise<void>
+  /**
+   * Mines one block at a time until `done`, each processed by the indexer and the executor settled (or something of it
+   * sent: pending in the node's pool, from our sender accounts, or from anyone with `pending: 'any'`) before the next:
+   * returns how many blocks it took, failing after `most`.
+   */
+  mineUntil(what: string, done: () => Promise<boolean>, most: number, pending?: 'ours' | 'any'): Promise<number>
   waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs?: number): Promise<T>
   restartExecutor(wallets?: Pick<WalletService, 'walletAddress' | 'submitUserOperations'>): Promise<Executor>
   /** A second wallet service over the same keys and chain, with fresh caches (as after a daemon restart). */
@@ -442,6 +448,19 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
       mining = undefined
     },
     mine,
+    async mineUntil(what, done, most, pending = 'ours') {
+      const sent = async () =>
+        pending === 'ours'
+          ? harness.bundlePending()
+          : Object.keys((await jsonRpc<{ pending: Record<string, unknown> }>(chain.rpcUrl, 'txpool_content')).pending).length > 0
+      for (let blocks = 1; blocks <= most; blocks++) {
+        await mine()
+        await harness.indexer.caughtUp('base', await harness.client.getBlockNumber({ cacheTime: 0 }))
+        await harness.waitFor('the block decided', async () => harness.executor.busy() === 0 || (await sent()))
+        if (await done()) return blocks
+      }
+      throw new Error(`${what}: not within ${most} blocks`)
+    },
     async waitFor(what, probe, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs
       for (;;) {

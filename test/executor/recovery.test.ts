@@ -232,19 +232,7 @@ describe('exactly once and shared balances (real devnet, wallets, store)', () =>
     expect((await h.journal.orderEventsOf(buyer.keyId, slug)).some((e) => e.reason === 'buy undone by a reorg')).toBe(true)
   })
 
-  /**
-   * Mines one block at a time until `done`, each processed by the indexer and the executor settled (or its buy sent)
-   * before the next: returns how many blocks it took, failing after `most`.
-   */
-  async function mineUntil(what: string, done: () => Promise<boolean>, most: number): Promise<number> {
-    for (let blocks = 1; blocks <= most; blocks++) {
-      await h.mine()
-      await h.indexer.caughtUp('base', await h.client.getBlockNumber({ cacheTime: 0 }))
-      await h.waitFor('the block decided', async () => h.executor.busy() === 0 || (await h.bundlePending()))
-      if (await done()) return blocks
-    }
-    throw new Error(`${what}: not within ${most} blocks`)
-  }
+  const mineUntil = (what: string, done: () => Promise<boolean>, most: number) => h.mineUntil(what, done, most)
 
   it('a buy that keeps reverting for a reason other than the price fails after 3 attempts; funds stay', async () => {
     const { slug, creator } = await h.newProject('doomed', 'doppler')
