@@ -84,10 +84,16 @@ describe('realtime sync RPC budget', () => {
     await mineUntil('the socket up', () => s.states.includes('up'))
     const head = await testClient.request({ method: 'eth_blockNumber' as never })
     await until('the mined block delivered', () => s.delivered().includes(BigInt(head as string)))
-    // Socket up and nothing mined: a second of 50 ms polling would be ~20 reads; there must be none.
+    // Socket up and nothing mined: a second of 50 ms polling would be ~20 reads. The round that delivered the block may
+    // still make its own one read after the delivery (the read ahead of the next head, started as the block is handed
+    // over: 0 or 1 in the first second depending on the machine; CI once saw that 1 in a window that began at the
+    // delivery). So the first second allows that one read, and the next second must have none at all.
     const before = headReads()
     await new Promise((r) => setTimeout(r, 1_000))
-    expect(headReads() - before).toBe(0)
+    const settled = headReads()
+    expect(settled - before).toBeLessThanOrEqual(1)
+    await new Promise((r) => setTimeout(r, 1_000))
+    expect(headReads() - settled).toBe(0)
     // The next head over the socket wakes it at once.
     await testClient.mine({ blocks: 1 })
     await until('the next block delivered', () => s.delivered().includes(BigInt(head as string) + 1n))
