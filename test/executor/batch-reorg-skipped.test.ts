@@ -49,11 +49,15 @@ describe('a reorg undoes a batch that skipped a buyer, and the batch comes back:
     return hash
   }
 
-  it('skipped, then held after the undo (no new batch buys it), settled by the batch that came back: each wallet paid once', async () => {
-    const { slug, creator } = await h.newProject('batch-reorg-skipped', 'doppler')
+  /**
+   * Three buyers (30, 31, 32 USDC) of a quiet Doppler launch; the batch's executeBatch sent, the second wallet emptied in
+   * its block ahead of it: the batch skips it (orders filled, active, filled), then is swept. Returns what the reorg needs.
+   */
+  async function skippedInBatch(name: string) {
+    const { slug, creator } = await h.newProject(name, 'doppler')
     const buyers: Buyer[] = []
     for (let i = 0; i < 3; i++) {
-      const buyer = await h.newBuyer(`batch-reorg-skipped-${i}`, '100')
+      const buyer = await h.newBuyer(`${name}-${i}`, '100')
       await h.order(buyer, slug, String(30 + i), null)
       buyers.push(buyer)
     }
@@ -91,6 +95,12 @@ describe('a reorg undoes a batch that skipped a buyer, and the batch comes back:
     await mineUntil('swept', async () => (await batches.get('base', slug, launch.blockNumber, 0))?.state === 'swept', 10)
     await h.executor.idle()
     const raw = await jsonRpc<Hex>(h.chain.rpcUrl, 'eth_getRawTransactionByHash', [first])
+    return { slug, buyers, orders, launch, launched, batches, first, batchReceipt, raw }
+  }
+
+  it('skipped, then held after the undo (no new batch buys it), settled by the batch that came back: each wallet paid once', async () => {
+    const { slug, buyers, orders, launch, launched, batches, first, batchReceipt, raw } = await skippedInBatch('batch-reorg-skipped')
+    const skippedBuyer = buyers[1]!
 
     // The reorg replaces every block from the batch's on with empty ones: the emptying is undone with the batch, and the
     // skipped wallet holds its 100 USDC again (and its approval, given before).
@@ -132,5 +142,38 @@ describe('a reorg undoes a batch that skipped a buyer, and the batch comes back:
       fromBlock: launched.blockNumber,
     })
     expect(executed.map((e) => e.transactionHash)).toEqual([first])
+  }, 300_000)
+  it('the reorg itself re-mines the batch at another place, without the emptying: settled again from there (the skipped wallet pays there, once), not re-pointed', async () => {
+    const { slug, buyers, orders, launch, batches, first, batchReceipt, raw } = await skippedInBatch('batch-reorg-remined')
+    // The new chain: the same blocks, empty, but the batch's signed transaction re-included in the second of them (the
+    // emptying is not): the batch is at another block and now pulls all three wallets.
+    const head = await h.client.getBlockNumber({ cacheTime: 0 })
+    await jsonRpc(h.chain.rpcUrl, 'anvil_reorg', [Number(head - batchReceipt.blockNumber + 1n), [[raw, 1]]])
+    const remined = await h.client.getTransactionReceipt({ hash: first })
+    expect(remined.blockNumber).toBe(batchReceipt.blockNumber + 1n)
+    for (const [i, buyer] of buyers.entries()) expect(await h.usdcOf(buyer.wallet)).toBe(100n * USDC - BigInt(30 + i) * USDC)
+    // Settled again from its new place: every order filled there, with the shares of that execution (nobody skipped).
+    await mineUntil(
+      'settled from the new place',
+      async () =>
+        (await orders()).every((o) => o?.status === 'filled') &&
+        (await batches.get('base', slug, launch.blockNumber, 0))?.execution?.blockNumber === remined.blockNumber.toString(),
+      8,
+    )
+    const record = (await batches.get('base', slug, launch.blockNumber, 0))!
+    expect(record.execution).toMatchObject({ txHash: first, skipped: [] })
+    const fills = (await h.journal.fillsAbove('base', 0n)).filter((f) => f.slug === slug)
+    expect(fills.map((f) => [f.keyId, f.blockNumber]).sort()).toEqual(buyers.map((b) => [b.keyId, remined.blockNumber.toString()]).sort())
+    const received = (await orders()).reduce((sum, o) => sum + BigInt(o!.execution!.tokensReceived) + BigInt(o!.execution!.feeTokens), 0n)
+    // Every share of that execution's output (the rounding dust, under one token per buyer, to the fee recipient).
+    expect(BigInt(record.execution!.tokensOut) - received).toBeGreaterThanOrEqual(0n)
+    expect(BigInt(record.execution!.tokensOut) - received).toBeLessThan(BigInt(buyers.length))
+    // A few blocks more: no second batch, each wallet paid its spend once.
+    for (let i = 0; i < 3; i++) await mineUntil('a block', async () => true, 1)
+    expect(await batches.get('base', slug, launch.blockNumber, 1)).toBeUndefined()
+    for (const [i, buyer] of buyers.entries()) {
+      expect(await h.usdcOf(buyer.wallet)).toBe(100n * USDC - BigInt(30 + i) * USDC)
+      expect((await h.getOrder(buyer, slug))?.status).toBe('filled')
+    }
   }, 300_000)
 })

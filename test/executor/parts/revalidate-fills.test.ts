@@ -246,6 +246,71 @@ describe('revalidating fills after a reorg (revalidate-fills.ts)', () => {
     expect(held).toEqual(outcome.held[0])
   })
 
+  it('a batch re-mined at another place by the reorg is held and settled again from there (not re-pointed with its old shares and skipped set)', async () => {
+    const batchBuyer = '0x00000000000000000000000000000000000000bb' as const
+    const batchId = `0x${(0xbe01).toString(16).padStart(64, '0')}` as Hash
+    // On the new chain the same transaction is in block 24, where it skipped nobody and swapped for another output.
+    f.ctx.batchReads = {
+      ...f.ctx.batchReads,
+      executionOf: async () => ({ txHash: txHash(71), blockNumber: '24', totalIn: '200000000', tokensOut: '1800', skipped: [], allocationHash: txHash(9) }),
+    }
+    await f.store.batch(f.journal.putLaunch(launch))
+    const entryOf = (userIndex: number, rank: number) => ({
+      keyId: keyIdOf(userIndex),
+      slug: SLUG,
+      userIndex,
+      wallet: walletOf(userIndex),
+      orderId: orderIdOf(userIndex),
+      spendAtoms: '100000000',
+      rank,
+      predicted: { gross: '1000', fee: '30', net: '970' },
+    })
+    await f.addOrder(1, 100, null, {
+      status: 'filled',
+      execution: {
+        spentUsdc: '100',
+        tokensReceived: '970',
+        feeTokens: '30',
+        txHash: txHash(71),
+        executedAt: 1,
+        batch: { chain: 'base', contract: batchBuyer, batchId },
+      },
+    })
+    await f.addOrder(2, 100, null) // skipped at its first place
+    const execution = { txHash: txHash(71), blockNumber: '20', totalIn: '100000000', tokensOut: '1000', skipped: [1], allocationHash: txHash(9) }
+    await f.store.batch([
+      f.journal.putFill({ chain: 'base', ...entryOf(1, 0), blockNumber: '20', txHash: txHash(71), token: launch.token, batchId, batchBuyer }),
+      f.ctx.batchJournal.put({
+        batchId,
+        chain: 'base',
+        slug: SLUG,
+        launchBlock: launch.blockNumber,
+        sequence: 0,
+        tickBlock: '19',
+        batchBuyer,
+        token: launch.token,
+        lowestLimitFdv: null,
+        predictedTokensOut: '1000',
+        included: [entryOf(1, 0), entryOf(2, 1)],
+        excluded: [],
+        state: 'swept',
+        at: 1,
+        txHash: txHash(71),
+        execution,
+        swept: 1,
+      }),
+    ])
+    f.ctx.now = () => 888
+    const outcome = await revalidateFills(f.ctx, 'base', 18n)
+    expect(outcome).toMatchObject({ reopened: [], held: [{ batchId, state: 'sent', undone: { txHash: txHash(71), blockNumber: '20', at: 888 } }] })
+    // Both held under the batch: the runner's fate check settles them from block 24's BatchExecuted (both pay there).
+    expect((await f.order(1))?.status).toBe('executing')
+    expect((await f.order(2))?.status).toBe('executing')
+    expect((await f.journal.orderEventsOf(keyIdOf(1), SLUG)).at(-1)?.reason).toMatch(/re-mined at block 24 by a reorg; held by batch/)
+    expect((await f.journal.inFlight()).map((e) => e.batchId)).toEqual([batchId, batchId])
+    expect(await f.journal.fillsAbove('base', 0n)).toEqual([])
+  })
+
   it('the buyers an undone batch skipped are held under it too while still active (its pull may succeed if it comes back); one bought elsewhere meanwhile is left alone and warned of', async () => {
     const batchBuyer = '0x00000000000000000000000000000000000000bb' as const
     const batchId = `0x${(0xbd01).toString(16).padStart(64, '0')}` as Hash
