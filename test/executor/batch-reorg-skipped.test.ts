@@ -2,6 +2,7 @@ import { type Address, encodeFunctionData, erc20Abi, type Hash, type Hex } from 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { batchBuyerAbi } from '../../daemon/executor/batch-buyer-abi.ts'
 import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
+import { checkReplays, replayAll, replayBatches } from '../../src/console/replay/replay-check.ts'
 import { createBatchJournal } from '../../src/journal/batch-journal.ts'
 import { type Buyer, type FlowHarness, startFlowHarness } from './flow-harness.ts'
 
@@ -142,6 +143,8 @@ describe('a reorg undoes a batch that skipped a buyer, and the batch comes back:
       fromBlock: launched.blockNumber,
     })
     expect(executed.map((e) => e.transactionHash)).toEqual([first])
+    const journal = await h.services.executions.journalOf(slug)
+    expect(checkReplays(slug, replayAll(journal), replayBatches(journal)).batches.differing).toEqual([])
   }, 300_000)
   it('the reorg itself re-mines the batch at another place, without the emptying: settled again from there (the skipped wallet pays there, once), not re-pointed', async () => {
     const { slug, buyers, orders, launch, batches, first, batchReceipt, raw } = await skippedInBatch('batch-reorg-remined')
@@ -168,6 +171,11 @@ describe('a reorg undoes a batch that skipped a buyer, and the batch comes back:
     // Every share of that execution's output (the rounding dust, under one token per buyer, to the fee recipient).
     expect(BigInt(record.execution!.tokensOut) - received).toBeGreaterThanOrEqual(0n)
     expect(BigInt(record.execution!.tokensOut) - received).toBeLessThan(BigInt(buyers.length))
+    // executions replay --check: the batch's allocation is reproduced from the journal at its new place.
+    const journal = await h.services.executions.journalOf(slug)
+    const check = checkReplays(slug, replayAll(journal), replayBatches(journal))
+    expect(check.batches.differing).toEqual([])
+    expect(check.batches.allocationsChecked).toBeGreaterThan(0)
     // A few blocks more: no second batch, each wallet paid its spend once.
     for (let i = 0; i < 3; i++) await mineUntil('a block', async () => true, 1)
     expect(await batches.get('base', slug, launch.blockNumber, 1)).toBeUndefined()
