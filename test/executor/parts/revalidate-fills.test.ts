@@ -246,6 +246,157 @@ describe('revalidating fills after a reorg (revalidate-fills.ts)', () => {
     expect(held).toEqual(outcome.held[0])
   })
 
+  it('a batch re-mined at another place by the reorg is held and settled again from there (not re-pointed with its old shares and skipped set)', async () => {
+    const batchBuyer = '0x00000000000000000000000000000000000000bb' as const
+    const batchId = `0x${(0xbe01).toString(16).padStart(64, '0')}` as Hash
+    // On the new chain the same transaction is in block 24, where it skipped nobody and swapped for another output.
+    f.ctx.batchReads = {
+      ...f.ctx.batchReads,
+      executionOf: async () => ({ txHash: txHash(71), blockNumber: '24', totalIn: '200000000', tokensOut: '1800', skipped: [], allocationHash: txHash(9) }),
+    }
+    await f.store.batch(f.journal.putLaunch(launch))
+    const entryOf = (userIndex: number, rank: number) => ({
+      keyId: keyIdOf(userIndex),
+      slug: SLUG,
+      userIndex,
+      wallet: walletOf(userIndex),
+      orderId: orderIdOf(userIndex),
+      spendAtoms: '100000000',
+      rank,
+      predicted: { gross: '1000', fee: '30', net: '970' },
+    })
+    await f.addOrder(1, 100, null, {
+      status: 'filled',
+      execution: {
+        spentUsdc: '100',
+        tokensReceived: '970',
+        feeTokens: '30',
+        txHash: txHash(71),
+        executedAt: 1,
+        batch: { chain: 'base', contract: batchBuyer, batchId },
+      },
+    })
+    await f.addOrder(2, 100, null) // skipped at its first place
+    const execution = { txHash: txHash(71), blockNumber: '20', totalIn: '100000000', tokensOut: '1000', skipped: [1], allocationHash: txHash(9) }
+    await f.store.batch([
+      f.journal.putFill({ chain: 'base', ...entryOf(1, 0), blockNumber: '20', txHash: txHash(71), token: launch.token, batchId, batchBuyer }),
+      f.ctx.batchJournal.put({
+        batchId,
+        chain: 'base',
+        slug: SLUG,
+        launchBlock: launch.blockNumber,
+        sequence: 0,
+        tickBlock: '19',
+        batchBuyer,
+        token: launch.token,
+        lowestLimitFdv: null,
+        predictedTokensOut: '1000',
+        included: [entryOf(1, 0), entryOf(2, 1)],
+        excluded: [],
+        state: 'swept',
+        at: 1,
+        txHash: txHash(71),
+        execution,
+        swept: 1,
+      }),
+    ])
+    f.ctx.now = () => 888
+    const outcome = await revalidateFills(f.ctx, 'base', 18n)
+    expect(outcome).toMatchObject({ reopened: [], held: [{ batchId, state: 'sent', undone: { txHash: txHash(71), blockNumber: '20', at: 888 } }] })
+    // Both held under the batch: the runner's fate check settles them from block 24's BatchExecuted (both pay there).
+    expect((await f.order(1))?.status).toBe('executing')
+    expect((await f.order(2))?.status).toBe('executing')
+    expect((await f.journal.orderEventsOf(keyIdOf(1), SLUG)).at(-1)?.reason).toMatch(/re-mined at block 24 by a reorg; held by batch/)
+    expect((await f.journal.inFlight()).map((e) => e.batchId)).toEqual([batchId, batchId])
+    expect(await f.journal.fillsAbove('base', 0n)).toEqual([])
+  })
+
+  it('the buyers an undone batch skipped are held under it too while still active (its pull may succeed if it comes back); one bought elsewhere meanwhile is left alone and warned of', async () => {
+    const batchBuyer = '0x00000000000000000000000000000000000000bb' as const
+    const batchId = `0x${(0xbd01).toString(16).padStart(64, '0')}` as Hash
+    f.ctx.batchReads = { ...f.ctx.batchReads, executionOf: async () => undefined }
+    const warnings: unknown[] = []
+    const warn = f.ctx.log.warn.bind(f.ctx.log)
+    f.ctx.log.warn = ((obj: unknown, msg?: string) => {
+      warnings.push({ obj, msg })
+      return warn(obj as object, msg)
+    }) as typeof f.ctx.log.warn
+    await f.store.batch(f.journal.putLaunch(launch))
+    const hash = txHash(61)
+    const entryOf = (userIndex: number, rank: number) => ({
+      keyId: keyIdOf(userIndex),
+      slug: SLUG,
+      userIndex,
+      wallet: walletOf(userIndex),
+      orderId: orderIdOf(userIndex),
+      spendAtoms: '100000000',
+      rank,
+      predicted: { gross: '1000', fee: '30', net: '970' },
+    })
+    // Order 1 bought in the batch; 2 and 3 skipped by it (their pulls failed). 2 is active since; 3 filled meanwhile by
+    // a later single buy.
+    await f.addOrder(1, 100, null, {
+      status: 'filled',
+      execution: {
+        spentUsdc: '100',
+        tokensReceived: '970',
+        feeTokens: '30',
+        txHash: hash,
+        executedAt: 1,
+        batch: { chain: 'base', contract: batchBuyer, batchId },
+      },
+    })
+    await f.addOrder(2, 100, null)
+    await f.addOrder(3, 100, null, {
+      status: 'filled',
+      execution: { spentUsdc: '100', tokensReceived: '970', feeTokens: '30', txHash: txHash(62), executedAt: 2 },
+    })
+    const execution = { txHash: hash, blockNumber: '20', totalIn: '100000000', tokensOut: '1000', skipped: [1, 2], allocationHash: txHash(9) }
+    await f.store.batch([
+      f.journal.putFill({ chain: 'base', ...entryOf(1, 0), blockNumber: '20', txHash: hash, token: launch.token, batchId, batchBuyer }),
+      f.ctx.batchJournal.put({
+        batchId,
+        chain: 'base',
+        slug: SLUG,
+        launchBlock: launch.blockNumber,
+        sequence: 0,
+        tickBlock: '19',
+        batchBuyer,
+        token: launch.token,
+        lowestLimitFdv: null,
+        predictedTokensOut: '1000',
+        included: [entryOf(1, 0), entryOf(2, 1), entryOf(3, 2)],
+        excluded: [],
+        state: 'swept',
+        at: 1,
+        txHash: hash,
+        execution,
+        swept: 1,
+      }),
+    ])
+    const outcome = await revalidateFills(f.ctx, 'base', 18n)
+    expect(outcome.held.map((r) => r.batchId)).toEqual([batchId])
+    expect(outcome.reopened).toEqual([])
+    expect((await f.order(1))?.status).toBe('executing')
+    // The skipped, still active order: held under the batch (its fate settles it: filled if the batch comes back and
+    // pulls it now, active again if it skips it again or is released).
+    expect((await f.order(2))?.status).toBe('executing')
+    expect((await f.journal.orderEventsOf(keyIdOf(2), SLUG)).at(-1)).toMatchObject({ from: 'active', to: 'executing' })
+    expect((await f.journal.orderEventsOf(keyIdOf(2), SLUG)).at(-1)?.reason).toMatch(/skipped by batch .* which a reorg undid/)
+    expect((await f.journal.inFlight()).map((e) => [e.keyId, e.batchId])).toEqual(
+      expect.arrayContaining([
+        [keyIdOf(1), batchId],
+        [keyIdOf(2), batchId],
+      ]),
+    )
+    expect(await f.journal.inFlight()).toHaveLength(2)
+    // The one bought elsewhere: untouched, and the operator warned.
+    expect(await f.order(3)).toMatchObject({ status: 'filled', execution: { txHash: txHash(62) } })
+    expect(warnings).toContainEqual(
+      expect.objectContaining({ msg: expect.stringMatching(/skipped is bought elsewhere/), obj: expect.objectContaining({ keyId: keyIdOf(3) }) }),
+    )
+  })
+
   it('a split batch fill is checked by its BatchSettled (no BatchExecuted): kept in place, or reopened when the settle is gone', async () => {
     const batchBuyer = '0x00000000000000000000000000000000000000bb' as const
     const batchIds = [1, 2].map((n) => `0x${(0xbc00 + n).toString(16).padStart(64, '0')}` as Hash)
