@@ -154,7 +154,12 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
     plan: ExecutionPlan,
     split: BatchSplit,
     candidates: readonly Candidate[],
-    inputs: DecisionInputs,
+    /**
+     * Read when the decision is written: with a batch, after its sends (the ~5,000-row table is no longer built before
+     * the first collect, docs/execution.md §8 "The first send without a read before it"). Still before another tick of
+     * the project re-plans its book: this tick holds its chain lock and the orders' locks until that write is done.
+     */
+    inputs: () => DecisionInputs,
     submit: SubmitBuys,
     sendBatch: SendBatch | undefined,
     ordersVersion: number | undefined,
@@ -223,7 +228,7 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
           policy: ctx.policy.name,
           orders: decisions,
           at,
-          inputs,
+          inputs: inputs(),
           ...(batch ? { batchId: batch.batchId } : {}),
         })
       if (batch && batchInput && sendBatch) {
@@ -324,7 +329,7 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       // Approved wallets buy together through the batch buyer (one swap, one price); the others one by one as before.
       const split: BatchSplit = sendBatch ? await batches.split(tick, launch, plan.buys) : { perBuyer: plan.buys }
       stage('executor.batchCleared')
-      return recordExecuting(tick, launch, plan, split, candidates, inputs(), submit, sendBatch, ordersVersion)
+      return recordExecuting(tick, launch, plan, split, candidates, inputs, submit, sendBatch, ordersVersion)
     },
   }
 }

@@ -115,7 +115,7 @@ export const PREPARE_BOOKS_AHEAD_FROM = 2_000
 /** What the executor asks of the wallet layer. */
 export type ExecutorWallets = Pick<WalletService, 'walletAddress' | 'submitUserOperations'> &
   Partial<Pick<WalletService, 'prepareAhead' | 'forgetAhead' | 'sendCall' | 'operatorAddress'>> &
-  Partial<Pick<PrebuyWalletService, 'sendFromPool' | 'senderAddresses' | 'sendFromAccount'>>
+  Partial<Pick<PrebuyWalletService, 'sendFromPool' | 'senderAddresses' | 'sendFromAccount' | 'warmSends'>>
 
 /**
  * What the executor's parts share: its dependencies, the settings with their defaults applied, and the state that

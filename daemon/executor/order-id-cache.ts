@@ -6,8 +6,6 @@ interface IdKey {
   createdAt: number
 }
 
-const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'))
-
 /**
  * Order ids (a keccak each) computed once and held compactly: 32 bytes per order in one growing byte array, found by
  * slug then keyId (strings the loaded records already hold, interned by the loader), with the order's createdAt beside
@@ -23,12 +21,11 @@ export function createOrderIdCache(compute: (order: IdKey) => Hash, max = 500_00
   let createdAt = new Float64Array(1_024)
   let used = 0
 
-  const hexAt = (slot: number): Hash => {
-    let out = '0x'
-    for (let b = slot * 32, end = b + 32; b < end; b++) out += HEX[bytes[b]!]!
-    // One flat string for the caller to keep (a `+=` chain is a rope until read).
-    return Buffer.from(out, 'latin1').toString('latin1') as Hash
-  }
+  const hexAt = (slot: number): Hash =>
+    // Node's hex encoder over the slot's 32 bytes (a table lookup and a string append per byte took ~1 µs an id: 5 ms
+    // of a 5,000-buyer launch tick's batch record, 14 ms cold), then one flat string for the caller to keep ('0x' +
+    // the hex is a two-part rope until read).
+    Buffer.from(`0x${Buffer.from(bytes.buffer, bytes.byteOffset + slot * 32, 32).toString('hex')}`, 'latin1').toString('latin1') as Hash
 
   return (order) => {
     let keys = bySlug.get(order.slug)

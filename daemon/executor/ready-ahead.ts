@@ -45,6 +45,7 @@ export type LaunchReadinessContext = Pick<
 export function createLaunchReadiness(ctx: LaunchReadinessContext, approvals?: BatchApprovals): LaunchReadiness {
   const { log } = ctx
   const readying = new Set<ChainKey>()
+  const warmingSends = new Set<ChainKey>()
   const waitingBefore = new Map<ChainKey, Set<number>>()
   /** Blocks with a launch processed so far, per chain. */
   const launchesSeen = new Map<ChainKey, number>()
@@ -124,6 +125,27 @@ export function createLaunchReadiness(ctx: LaunchReadinessContext, approvals?: B
     }
   }
 
+  /**
+   * The send path's fees, block and pending nonces read on every processed block while funded orders wait (issue 23
+   * item 3), apart from the readying of the wallets: that pass is skipped while the previous one runs (seconds for
+   * thousands of wallets) and may be absent (no `prepareAhead`), and a launch's first send then read them itself
+   * first (chain-now.ts: the cache lives 8 s, a nonce check 2 s), several round trips before its request (~90 ms in
+   * the split bench at load ~1: docs/execution.md §8, "The first send without a read before it"). One at a time per
+   * chain; the wallet layer shares it with prepareAhead's own warm-up of the same block.
+   */
+  async function warmSends(chain: ChainKey, anyoneWaiting: boolean): Promise<void> {
+    const warm = ctx.wallets.warmSends
+    if (!warm || !anyoneWaiting || warmingSends.has(chain)) return
+    warmingSends.add(chain)
+    try {
+      await warm.call(ctx.wallets, chain)
+    } catch (error) {
+      log.debug({ err: error, chain }, 'reading the send path ahead failed; a launch send reads it itself')
+    } finally {
+      warmingSends.delete(chain)
+    }
+  }
+
   return {
     async onProcessed(chain, blockNumber, launchedNow) {
       if (launchedNow.length > 0) launchesSeen.set(chain, (launchesSeen.get(chain) ?? 0) + 1)
@@ -159,8 +181,10 @@ export function createLaunchReadiness(ctx: LaunchReadinessContext, approvals?: B
       // after a restart the released orders would buy one by one instead of in the batch).
       if (approvals) for (const entry of await ctx.journal.inFlight(chain)) buying.add(entry.userIndex)
       for (const userIndex of buying) waiting.delete(userIndex)
+      const sendsWarmed = warmSends(chain, waiting.size > 0)
       await readyWallets(chain, blockNumber, waiting, buying, { orders: snapshot.orders, launched })
       await allowancesRead
+      await sendsWarmed
     },
     async prepareLaunchedBooks() {
       for (const chain of CHAIN_KEYS) {

@@ -49,7 +49,10 @@ export async function sendSplitBatch(
   if (record.validUntilBlock === undefined) return { kind: 'not_sent', reason: 'the split batch has no last block journaled' }
   const lastBlock = lastBlockOf(record)
   // Collects and settle land in the block after the tick: in the launch's first blocks they offer the launch tip.
-  const moment = { launchBlock: BigInt(record.launchBlock), landsIn: BigInt(record.tickBlock) + 1n }
+  // One group (the batch id): the pending-nonce check made for the first collect stands for the later collects and the
+  // settle (chain-now.ts `recent`: not one round trip before each; docs/execution.md §8, "The first send without a
+  // read before it").
+  const moment = { launchBlock: BigInt(record.launchBlock), landsIn: BigInt(record.tickBlock) + 1n, group: batchId }
   // Each collect encoded just before its send (by hand, encode-collect.ts: ~0.3 ms for 625 entries), and a turn of the
   // event loop after the first, so that its signing and its request leave before any other collect is encoded or
   // signed (they all used to be encoded first, 23-86 ms: docs/execution.md §8, "The first collect on the wire first").

@@ -104,6 +104,12 @@ export interface PrebuyWalletService extends WalletService {
     logFields?: Record<string, unknown>,
     options?: AccountSendOptions,
   ): Promise<SentCall>
+  /**
+   * Reads the chain's send path now (fees, block, every sender account's pending nonce: bundler chain-now.ts), so that
+   * a send in the next blocks finds them fresh instead of reading them first. The executor calls it on every processed
+   * block while funded orders wait for a launch (ready-ahead.ts); calls made while one runs share it.
+   */
+  warmSends(chain: ChainKey): Promise<void>
 }
 
 /** The sender accounts' addresses without starting a service: the bundler EOA first, the same on every chain. */
@@ -389,6 +395,7 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
     forgetAhead(chain) {
       preparers[chain]?.forgetWarm()
     },
+    warmSends: (chain) => warmSends(chain, bundlers, assertEnabled),
     ...operatorSends(bundlers, assertEnabled, deps.keys),
     runOperationsInCall(chain, request) {
       if (!isChainKey(chain)) throw new PrebuyError('invalid_chain', 'The chain must be base or second_chain.')
@@ -397,6 +404,13 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
       return runOperationsInCall({ ...parts, txGasCap: txGasCapOf(deps.chains[chain]) }, request)
     },
   }
+}
+
+/** The send path of an enabled chain read now (PrebuyWalletService.warmSends): an external bundler has none. */
+async function warmSends(chain: ChainKey, bundlers: Record<ChainKey, Bundler>, assertEnabled: (chain: ChainKey) => void): Promise<void> {
+  if (!isChainKey(chain)) throw new PrebuyError('invalid_chain', 'The chain must be base or second_chain.')
+  assertEnabled(chain)
+  await bundlers[chain].warm?.()
 }
 
 /** The named-account sender of an enabled chain with our own bundler (PrebuyWalletService.sendFromAccount). */

@@ -11,7 +11,8 @@
  * The 5,000 wallets are funded and approve the batch buyer through the devnet stablecoin's storage slots
  * (test/support/stablecoin-slots.ts, as test/bench/batch-bench.ts does): 5,000 approval UserOperations would measure the
  * wallets, not the batch, and the pull is the same transferFrom either way. The executor's wallet layer here has no
- * `prepareAhead` (no deployment ahead: a batch pulls from a counterfactual wallet's balance as from a deployed one).
+ * `prepareAhead` (no deployment ahead: a batch pulls from a counterfactual wallet's balance as from a deployed one);
+ * it keeps `warmSends` (the send path's fees and nonces read on every block, as in the daemon).
  */
 import { loadavg } from 'node:os'
 import {
@@ -107,6 +108,8 @@ export async function benchSplitLaunch(): Promise<Record<string, unknown>> {
       sendFromPool: (chain, call, fields, moment) => w.sendFromPool(chain, call, fields, moment),
       sendFromAccount: (chain, account, call, fields, options) => w.sendFromAccount(chain, account, call, fields, options),
       senderAddresses: (chain) => w.senderAddresses(chain),
+      // The send path's fees and nonces read ahead on every block, as the daemon's wallet layer does (ready-ahead.ts).
+      warmSends: (chain) => w.warmSends(chain),
     }
     await h.restartExecutor(wallets)
     h.startMining()

@@ -165,7 +165,12 @@ function* clearingSteps<O extends ExecutableOrder>(input: Omit<ClearBatchInput<O
     input.feeBps ?? PLATFORM_FEE_BPS,
   )
   return {
-    included: chosen.map((c, i) => ({ ...c, ...allocation.shares[i]! })),
+    // Written out, not spread: two object spreads per buyer took 10-34 ms for 5,000 (V8 copies them key by key), the
+    // largest part of a launch's clearing (docs/execution.md §8, "The first send without a read before it").
+    included: chosen.map((c, i) => {
+      const share = allocation.shares[i]!
+      return { candidate: c.candidate, rank: c.rank, gross: share.gross, fee: share.fee, net: share.net }
+    }),
     excluded,
     totalIn,
     tokensOut: out,

@@ -12,6 +12,12 @@ export interface ChainNow {
 export interface SendMoment {
   launchBlock?: bigint | undefined
   landsIn?: bigint | undefined
+  /**
+   * The sends started together for one purpose (a split batch's collects and settle: its batch id): the pending-nonce
+   * check made (or found fresh) for the first of them stands for the others within NONCE_OBSERVATION_FRESH_MS, though
+   * the first ones were sent since (`recent`).
+   */
+  group?: string | undefined
 }
 
 export interface ChainNowReader {
@@ -21,8 +27,9 @@ export interface ChainNowReader {
   refresh(): Promise<ChainNow>
   /**
    * Fees and block from the cache when recent; the pending-nonce check is made unless one was made within
-   * NONCE_OBSERVATION_FRESH_MS with no send of ours since (then it would read the same counts): after a reorg dropped
-   * our transactions it is what moves the local counter back.
+   * NONCE_OBSERVATION_FRESH_MS with no send of ours since (then it would read the same counts), or unless it was made
+   * (or found fresh) for an earlier send of the same `moment.group` within that time: after a reorg dropped our
+   * transactions it is what moves the local counter back.
    */
   recent(moment?: SendMoment): Promise<ChainNow>
 }
@@ -104,10 +111,40 @@ export function createChainNowReader(
     return launchFees && isLaunchTick(feePolicy, moment?.launchBlock, moment?.landsIn) ? { ...now, fees: launchFees } : now
   }
 
+  // The group whose first send had a check (made or found fresh), and when that check was read. Why its later sends
+  // need none (issue 23 item 3: one round trip before each later collect of a split batch, 8-14 ms apart at load ~2.5):
+  // what a check finds is a reorg or an eviction of our transactions in the time since the group's check, i.e.
+  // milliseconds (the sends of a group start together), which the 2 s window above accepts for any send; and while an
+  // account has a send in flight, which the group's earlier sends make likely, the nonce manager ignores a check on it
+  // anyway (nonce-manager.ts `observe`). A reorg found later is healed as for any send (followLanding resyncs, the fee
+  // bumper replaces); exactly-once never rests on it (a batch id executes once: docs/execution.md §5, §8).
+  let checkedGroup: { group: string; at: number; checked: Promise<boolean> } | undefined
+
   const recent = async (moment?: SendMoment): Promise<ChainNow> => {
     const cached = chainNowCache
     if (!cached || Date.now() - cached.at > CHAIN_NOW_TTL_MS) return forMoment(await refresh(), moment)
-    if (!observedFresh()) await observeNonces()
+    const group = moment?.group
+    const standing =
+      group !== undefined && checkedGroup?.group === group && Date.now() - checkedGroup.at <= NONCE_OBSERVATION_FRESH_MS ? checkedGroup : undefined
+    // A later send of the group: the group's check (awaited if still reading); it failed: this send checks itself.
+    if (standing) {
+      if (!(await standing.checked)) await observeNonces()
+    } else {
+      const fresh = observedFresh()
+      const checking = fresh ? Promise.resolve() : observeNonces()
+      if (group !== undefined) {
+        const at = fresh && lastObserved ? lastObserved.at : Date.now()
+        checkedGroup = {
+          group,
+          at,
+          checked: checking.then(
+            () => true,
+            () => false,
+          ),
+        }
+      }
+      await checking
+    }
     const { fees, fromBlock } = forMoment(cached.value, moment)
     return { fees: { maxFeePerGas: fees.maxFeePerGas * 2n, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }, fromBlock }
   }

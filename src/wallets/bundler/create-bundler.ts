@@ -56,6 +56,7 @@ export function createBundler(options: BundlerOptions): Bundler {
   const settler = createBundleSettler(ctx, { receipts, simulator, sender, blockGasLimit, maxRounds: options.maxReconcileRounds ?? 5 })
   const deployer = createAccountDeployer(ctx, { sender, chainNow, receipts })
   const submitter = createBundleSubmitter(ctx, { simulator, blockGasLimit, chainNow, sender, settler, blockGasShare: options.blockGasShare ?? 0.9 })
+  let warming: Promise<void> | undefined
   async function sendPlain(
     call: { to: Address; data: Hex; gas: bigint },
     logFields: Record<string, unknown>,
@@ -76,8 +77,14 @@ export function createBundler(options: BundlerOptions): Bundler {
   }
 
   return {
-    async warm() {
-      await Promise.all([chainNow.refresh(), blockGasLimit.get()])
+    // The readying pass's prepareAhead and the executor's warmSends both warm on a block: one read serves both.
+    warm() {
+      warming ??= Promise.all([chainNow.refresh(), blockGasLimit.get()])
+        .then(() => undefined)
+        .finally(() => {
+          warming = undefined
+        })
+      return warming
     },
     deployAccounts: (deployments) => deployer.deploy(deployments),
     // From the bundler EOA itself: the contracts called this way (the OTC settlement) name it as their operator.

@@ -6,6 +6,7 @@ import type { ChainNow, ChainNowReader } from './chain-now.ts'
 import { isGasCapRefusal } from './gas-cap-refusal.ts'
 import { DEFAULT_PRIORITY_FEE_POLICY, type Fees, NODE_MIN_TIP_WEI, type PriorityFeePolicy, withinTipCap } from './priority-fee-policy.ts'
 import type { SenderLane } from './sender-pool.ts'
+import { signEip1559 } from './sign-eip1559.ts'
 
 /** A transaction of a sender account as broadcast: kept signed so that it can be re-broadcast if the pool drops it. */
 export interface SentTransaction {
@@ -133,8 +134,9 @@ export function createTransactionSender(
     for (let attempt = 1; ; attempt++) {
       try {
         return await nonces.use(async (nonce) => {
-          const raw = await signer.signTransaction({
-            type: 'eip1559',
+          // Written and hashed once (sign-eip1559.ts: byte for byte viem's signTransaction, 2-3 ms instead of 3-19 ms
+          // for a split batch's 20 kB collect).
+          const raw = await signEip1559(signer, {
             chainId: chain.chainId,
             to,
             data,

@@ -137,6 +137,67 @@ describe('readying wallets and books ahead of launches (ready-ahead.ts)', () => 
     await first
   })
 
+  it('reads the send path ahead on every processed block while funded orders wait, even while the readying of the wallets is still running; not with nobody waiting nor in a launch block', async () => {
+    const slow = withResolvers<void>()
+    const warmed: Array<{ chain: string; block: number }> = []
+    let block = 0
+    f.ctx.wallets = {
+      ...f.ctx.wallets,
+      async prepareAhead() {
+        await slow.promise
+        return { read: 0, undeployed: 0, deployed: 0 }
+      },
+      async warmSends(chain) {
+        warmed.push({ chain, block })
+      },
+    }
+    const readiness = createLaunchReadiness(f.ctx)
+    // An order without funds: nobody could buy at a launch, nothing to warm.
+    snapshot.orders.set(SLUG, [loaded(1)])
+    block = 19
+    await readiness.onProcessed('base', 19n, [])
+    expect(warmed).toEqual([])
+    snapshot.balances.set(walletOf(1).toLowerCase(), 5n * USDC)
+    block = 20
+    const first = readiness.onProcessed('base', 20n, [])
+    await new Promise((resolve) => setImmediate(resolve))
+    // The readying of block 20 still runs (prepareAhead held): block 21's pass skips it, but reads the send path.
+    block = 21
+    await readiness.onProcessed('base', 21n, [])
+    block = 22
+    await readiness.onProcessed('base', 22n, [SLUG])
+    expect(warmed).toEqual([
+      { chain: 'base', block: 20 },
+      { chain: 'base', block: 21 },
+    ])
+    slow.resolve()
+    await first
+  })
+
+  it('reads the send path one at a time per chain, and a failed read does not fail the pass', async () => {
+    const held = withResolvers<void>()
+    let calls = 0
+    f.ctx.wallets = {
+      ...f.ctx.wallets,
+      async warmSends() {
+        calls++
+        if (calls === 1) await held.promise
+        else throw new Error('node down')
+      },
+    }
+    snapshot.orders.set(SLUG, [loaded(1)])
+    snapshot.balances.set(walletOf(1).toLowerCase(), 5n * USDC)
+    const readiness = createLaunchReadiness(f.ctx)
+    const first = readiness.onProcessed('base', 20n, [])
+    await new Promise((resolve) => setImmediate(resolve))
+    await readiness.onProcessed('base', 21n, [])
+    expect(calls).toBe(1)
+    held.resolve()
+    await first
+    await readiness.onProcessed('base', 22n, [])
+    expect(calls).toBe(2)
+  })
+
   it('sends no deployment once a launch on the chain was processed while the wallets were read', async () => {
     const reading = withResolvers<void>()
     const wanted: boolean[] = []

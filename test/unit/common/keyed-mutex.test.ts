@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createKeyedMutex } from '../../../src/common/keyed-mutex.ts'
 import { withResolvers } from '../../../src/common/with-resolvers.ts'
@@ -56,7 +57,7 @@ describe('keyed mutex', () => {
     })
     await settle()
     expect(ran).toBe(false)
-    // 'a' is taken first (sorted order), so a single-key holder of 'a' now waits for runAll.
+    // runAll queued on 'a' too when it was called, so a later single-key holder of 'a' waits for it.
     const single = mutex.run('a', async () => {
       events.push('single')
       return 'single'
@@ -64,6 +65,60 @@ describe('keyed mutex', () => {
     x.finish()
     expect(await Promise.all([holding, all, single])).toEqual(['x', 'all', 'single'])
     expect(ran).toBe(true)
+  })
+
+  it('runAll queues on every key when called: a later run on another of its keys does not overtake it while it waits for the first', async () => {
+    const mutex = createKeyedMutex()
+    const events: string[] = []
+    const x = gatedTask(events, 'x')
+    const holding = mutex.run('a', x.task)
+    await x.started
+    const all = mutex.runAll(['a', 'b'], async () => void events.push('all'))
+    const later = mutex.run('b', async () => void events.push('later b'))
+    await settle()
+    // 'b' is free, but runAll was queued on it first.
+    expect(events).toEqual(['x:start'])
+    x.finish()
+    await Promise.all([holding, all, later])
+    expect(events).toEqual(['x:start', 'x:end', 'all', 'later b'])
+  })
+
+  it('for any calls of run and runAll (over overlapping keys, in any order, some failing), no two tasks sharing a key overlap and every task finishes', async () => {
+    const call = fc.record({
+      keys: fc.array(fc.constantFrom('a', 'b', 'c', 'd', 'e'), { minLength: 1, maxLength: 4 }),
+      single: fc.boolean(),
+      turns: fc.nat(3),
+      fails: fc.boolean(),
+    })
+    await fc.assert(
+      fc.asyncProperty(fc.array(call, { minLength: 1, maxLength: 12 }), fc.array(fc.nat(2), { maxLength: 12 }), async (calls, gaps) => {
+        const mutex = createKeyedMutex()
+        const held = new Map<string, number>()
+        const finished: number[] = []
+        const runs: Promise<unknown>[] = []
+        const overlaps: string[] = []
+        for (const [i, c] of calls.entries()) {
+          const locked = new Set(c.single ? [c.keys[0]!] : c.keys)
+          const task = async () => {
+            for (const k of locked) {
+              if (held.has(k)) overlaps.push(`task ${i} entered ${k} held by task ${held.get(k)}`)
+              held.set(k, i)
+            }
+            for (let t = 0; t < c.turns; t++) await Promise.resolve()
+            for (const k of locked) held.delete(k)
+            finished.push(i)
+            if (c.fails) throw new Error(`task ${i}`)
+          }
+          const run = c.single ? mutex.run(c.keys[0]!, task) : mutex.runAll(c.keys, task)
+          runs.push(run.catch(() => undefined))
+          for (let g = 0; g < (gaps[i] ?? 0); g++) await Promise.resolve()
+        }
+        await Promise.all(runs)
+        expect(overlaps).toEqual([])
+        expect(finished.sort((x, y) => x - y)).toEqual(calls.map((_, i) => i))
+      }),
+      { numRuns: 300 },
+    )
   })
 
   it('two runAll calls over overlapping keys given in opposite orders both finish', async () => {

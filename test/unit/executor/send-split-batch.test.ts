@@ -59,7 +59,7 @@ const launch = {
 
 function harness(refuse: (data: string) => boolean = () => false) {
   const events: string[] = []
-  const sent: Array<{ data: string; fields: Record<string, unknown> }> = []
+  const sent: Array<{ data: string; fields: Record<string, unknown>; options: { moment?: Record<string, unknown> } | undefined }> = []
   let n = 0
   const ctx = {
     chains: { base: { addresses: { stablecoin: STABLECOIN, weth: zeroAddress, ethUsdPool: zeroAddress } } },
@@ -67,14 +67,20 @@ function harness(refuse: (data: string) => boolean = () => false) {
     log: { warn: () => undefined, info: () => undefined, error: () => undefined, debug: () => undefined },
     stage: (name: string) => events.push(name),
     wallets: {
-      sendFromAccount: async (_chain: string, _account: Address, call: { data: string }, fields: Record<string, unknown>) => {
+      sendFromAccount: async (
+        _chain: string,
+        _account: Address,
+        call: { data: string },
+        fields: Record<string, unknown>,
+        options?: { moment?: Record<string, unknown> },
+      ) => {
         const what = fields.settle ? 'settle' : `collect ${fields.chunk}`
         events.push(`send ${what}`)
         // What a real send does before its request leaves: a few awaits (the fee read, the nonce queue, signing).
         for (let i = 0; i < 5; i++) await Promise.resolve()
         if (refuse(call.data)) throw new Error('refused by the fake node')
         events.push(`wire ${what}`)
-        sent.push({ data: call.data, fields })
+        sent.push({ data: call.data, fields, options })
         const hash = `0x${(++n).toString(16).padStart(64, '0')}` as Hash
         return { hash, from: OPERATORS[0]!, nonce: n, landed: Promise.resolve({ receipt: undefined, pending: false }), maxPriorityFeePerGas: 10n }
       },
@@ -106,6 +112,14 @@ describe('sendSplitBatch', () => {
       })
       expect(sent.find((s) => s.fields.chunk === c.chunk)?.data).toBe(expected)
     }
+  })
+
+  it("sends the collects and the settle as one group, the batch id (one pending-nonce check for them all: chain-now.ts), at the launch's moment", async () => {
+    const { ctx, sent } = harness()
+    const record = splitRecord(7, 3)
+    await sendSplitBatch(ctx, record, launch, async () => undefined)
+    expect(sent).toHaveLength(4)
+    for (const s of sent) expect(s.options?.moment).toEqual({ launchBlock: 100n, landsIn: 102n, group: BATCH_ID })
   })
 
   it('a collect whose entry cannot be encoded is not sent; the others and the settle are', async () => {

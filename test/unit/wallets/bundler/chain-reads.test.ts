@@ -88,4 +88,71 @@ describe('chain now', () => {
     expect(await reader.recent()).toEqual({ fees: { maxFeePerGas: 10n, maxPriorityFeePerGas: 1n }, fromBlock: 77n })
     expect(calls.sort()).toEqual(['block', 'fees', 'nonce'])
   })
+
+  it("checks the pending nonce once for a group of sends (a split batch's collects and settle), though its first sends were sent since; another group, a group past 2 s or a failed check checks again", async () => {
+    const { calls, client: fake } = client()
+    const ctx = fakeContext(fake as never)
+    const reader = createChainNowReader(ctx)
+    await reader.refresh()
+    // A send of ours since the refresh: the group's first send checks.
+    await ctx.senders.primary.nonces.use(async () => undefined)
+    calls.length = 0
+    await reader.recent({ group: 'batch-1' })
+    expect(calls).toEqual(['nonce'])
+    // The group's next sends, each after a send of ours: no check (it would be one round trip before each collect).
+    await ctx.senders.primary.nonces.use(async () => undefined)
+    await reader.recent({ group: 'batch-1' })
+    await ctx.senders.primary.nonces.use(async () => undefined)
+    await reader.recent({ group: 'batch-1' })
+    expect(calls).toEqual(['nonce'])
+    // Without a group, or another group: checked.
+    await reader.recent()
+    expect(calls).toEqual(['nonce', 'nonce'])
+    await ctx.senders.primary.nonces.use(async () => undefined)
+    await reader.recent({ group: 'batch-2' })
+    expect(calls).toEqual(['nonce', 'nonce', 'nonce'])
+    // The group's check older than NONCE_OBSERVATION_FRESH_MS: checked again.
+    await ctx.senders.primary.nonces.use(async () => undefined)
+    vi.setSystemTime(1_000_000 + NONCE_OBSERVATION_FRESH_MS + 1)
+    await reader.recent({ group: 'batch-2' })
+    expect(calls).toEqual(['nonce', 'nonce', 'nonce', 'nonce'])
+  })
+
+  it("a group's sends started together share its first send's check while it reads; a failed check is made again by the next send", async () => {
+    const { calls, client: fake } = client()
+    let fail = false
+    const release: Array<() => void> = []
+    const slow = {
+      ...fake,
+      getTransactionCount: async () => {
+        calls.push('nonce')
+        if (fail) throw new Error('node down')
+        await new Promise<void>((resolve) => release.push(resolve))
+        return 5
+      },
+    }
+    const ctx = fakeContext(slow as never)
+    const reader = createChainNowReader(ctx)
+    const refreshing = reader.refresh()
+    while (release.length < ctx.senders.lanes.length) await settle()
+    for (const r of release.splice(0)) r()
+    await refreshing
+    await ctx.senders.primary.nonces.use(async () => undefined)
+    calls.length = 0
+    const first = reader.recent({ group: 'batch-1' })
+    const second = reader.recent({ group: 'batch-1' })
+    const third = reader.recent({ group: 'batch-1' })
+    while (release.length < ctx.senders.lanes.length) await settle()
+    expect(calls.length).toBe(ctx.senders.lanes.length)
+    for (const r of release.splice(0)) r()
+    await Promise.all([first, second, third])
+    expect(calls.length).toBe(ctx.senders.lanes.length)
+    // A group whose check failed: its first send fails, the next one checks itself.
+    fail = true
+    await ctx.senders.primary.nonces.use(async () => undefined)
+    calls.length = 0
+    await expect(reader.recent({ group: 'batch-2' })).rejects.toThrow('node down')
+    await expect(reader.recent({ group: 'batch-2' })).rejects.toThrow('node down')
+    expect(calls.length).toBe(2 * ctx.senders.lanes.length)
+  })
 })
