@@ -1,5 +1,6 @@
 import type { Hash } from 'viem'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { BatchRecord } from '../../../src/journal/batch-records.ts'
 import { revalidateFills, revalidateFillsUntilDone, revalidationRetryDelayMs } from '../../../daemon/executor/revalidate-fills.ts'
 import { type ExecutorFixture, keyIdOf, launch, SLUG, startExecutorFixture, txHash, walletOf } from './executor-fixture.ts'
 
@@ -246,6 +247,44 @@ describe('revalidating fills after a reorg (revalidate-fills.ts)', () => {
     expect(held).toEqual(outcome.held[0])
   })
 
+  /** A batch entry of order `userIndex` (100 USDC) at `rank`. */
+  const entryOf = (userIndex: number, rank: number) => ({
+    keyId: keyIdOf(userIndex),
+    slug: SLUG,
+    userIndex,
+    wallet: walletOf(userIndex),
+    orderId: orderIdOf(userIndex),
+    spendAtoms: '100000000',
+    rank,
+    predicted: { gross: '1000', fee: '30', net: '970' },
+  })
+  /** The journal record of a batch executed in `hash` and swept, the launch's first. */
+  const sweptBatch = (
+    batchId: Hash,
+    batchBuyer: `0x${string}`,
+    included: ReturnType<typeof entryOf>[],
+    hash: Hash,
+    execution: NonNullable<BatchRecord['execution']>,
+  ): BatchRecord => ({
+    batchId,
+    chain: 'base',
+    slug: SLUG,
+    launchBlock: launch.blockNumber,
+    sequence: 0,
+    tickBlock: '19',
+    batchBuyer,
+    token: launch.token,
+    lowestLimitFdv: null,
+    predictedTokensOut: '1000',
+    included,
+    excluded: [],
+    state: 'swept',
+    at: 1,
+    txHash: hash,
+    execution,
+    swept: 1,
+  })
+
   it('a batch re-mined at another place by the reorg is held and settled again from there (not re-pointed with its old shares and skipped set)', async () => {
     const batchBuyer = '0x00000000000000000000000000000000000000bb' as const
     const batchId = `0x${(0xbe01).toString(16).padStart(64, '0')}` as Hash
@@ -255,16 +294,6 @@ describe('revalidating fills after a reorg (revalidate-fills.ts)', () => {
       executionOf: async () => ({ txHash: txHash(71), blockNumber: '24', totalIn: '200000000', tokensOut: '1800', skipped: [], allocationHash: txHash(9) }),
     }
     await f.store.batch(f.journal.putLaunch(launch))
-    const entryOf = (userIndex: number, rank: number) => ({
-      keyId: keyIdOf(userIndex),
-      slug: SLUG,
-      userIndex,
-      wallet: walletOf(userIndex),
-      orderId: orderIdOf(userIndex),
-      spendAtoms: '100000000',
-      rank,
-      predicted: { gross: '1000', fee: '30', net: '970' },
-    })
     await f.addOrder(1, 100, null, {
       status: 'filled',
       execution: {
@@ -280,25 +309,7 @@ describe('revalidating fills after a reorg (revalidate-fills.ts)', () => {
     const execution = { txHash: txHash(71), blockNumber: '20', totalIn: '100000000', tokensOut: '1000', skipped: [1], allocationHash: txHash(9) }
     await f.store.batch([
       f.journal.putFill({ chain: 'base', ...entryOf(1, 0), blockNumber: '20', txHash: txHash(71), token: launch.token, batchId, batchBuyer }),
-      f.ctx.batchJournal.put({
-        batchId,
-        chain: 'base',
-        slug: SLUG,
-        launchBlock: launch.blockNumber,
-        sequence: 0,
-        tickBlock: '19',
-        batchBuyer,
-        token: launch.token,
-        lowestLimitFdv: null,
-        predictedTokensOut: '1000',
-        included: [entryOf(1, 0), entryOf(2, 1)],
-        excluded: [],
-        state: 'swept',
-        at: 1,
-        txHash: txHash(71),
-        execution,
-        swept: 1,
-      }),
+      f.ctx.batchJournal.put(sweptBatch(batchId, batchBuyer, [entryOf(1, 0), entryOf(2, 1)], txHash(71), execution)),
     ])
     f.ctx.now = () => 888
     const outcome = await revalidateFills(f.ctx, 'base', 18n)
@@ -323,16 +334,6 @@ describe('revalidating fills after a reorg (revalidate-fills.ts)', () => {
     }) as typeof f.ctx.log.warn
     await f.store.batch(f.journal.putLaunch(launch))
     const hash = txHash(61)
-    const entryOf = (userIndex: number, rank: number) => ({
-      keyId: keyIdOf(userIndex),
-      slug: SLUG,
-      userIndex,
-      wallet: walletOf(userIndex),
-      orderId: orderIdOf(userIndex),
-      spendAtoms: '100000000',
-      rank,
-      predicted: { gross: '1000', fee: '30', net: '970' },
-    })
     // Order 1 bought in the batch; 2 and 3 skipped by it (their pulls failed). 2 is active since; 3 filled meanwhile by
     // a later single buy.
     await f.addOrder(1, 100, null, {
@@ -354,25 +355,7 @@ describe('revalidating fills after a reorg (revalidate-fills.ts)', () => {
     const execution = { txHash: hash, blockNumber: '20', totalIn: '100000000', tokensOut: '1000', skipped: [1, 2], allocationHash: txHash(9) }
     await f.store.batch([
       f.journal.putFill({ chain: 'base', ...entryOf(1, 0), blockNumber: '20', txHash: hash, token: launch.token, batchId, batchBuyer }),
-      f.ctx.batchJournal.put({
-        batchId,
-        chain: 'base',
-        slug: SLUG,
-        launchBlock: launch.blockNumber,
-        sequence: 0,
-        tickBlock: '19',
-        batchBuyer,
-        token: launch.token,
-        lowestLimitFdv: null,
-        predictedTokensOut: '1000',
-        included: [entryOf(1, 0), entryOf(2, 1), entryOf(3, 2)],
-        excluded: [],
-        state: 'swept',
-        at: 1,
-        txHash: hash,
-        execution,
-        swept: 1,
-      }),
+      f.ctx.batchJournal.put(sweptBatch(batchId, batchBuyer, [entryOf(1, 0), entryOf(2, 1), entryOf(3, 2)], hash, execution)),
     ])
     const outcome = await revalidateFills(f.ctx, 'base', 18n)
     expect(outcome.held.map((r) => r.batchId)).toEqual([batchId])
