@@ -295,23 +295,25 @@ export function createHeldCandidates<L extends HeldOrder, C extends CandidateOrd
       missing: missingSlots.map((s) => h.spelling[s]!),
       finish(read) {
         for (const s of missingSlots) value.set(s, read.get(h.names[s]!))
+        // The rebalanced candidates are replaced in the held array itself, not in a copy of it (a 100,000-entry array
+        // per block, old-generation garbage: the major GCs of docs/execution.md "The whole tick on a quieter
+        // machine"). The array is the book's previous candidates too (diff.from): the book cache reads only the
+        // rebalanced entries of it (fromHint, by index), and a plan's candidatesInPriority is read before the project's
+        // next plan (executor-plan.ts), so no reader sees the array change under it.
         const from = h.candidates
-        let out: C[] | undefined
         const rebalanced: number[] = []
         for (const [s, v] of value) {
           const tick = v ?? 0n
           for (let i = h.firstOf[s]!; i >= 0; i = h.nextOf[i]!) {
             if (from[i]!.balanceAtoms === tick) continue
-            out ??= from.slice()
-            out[i] = candidateOf(loaded[i]!, tick)
+            from[i] = candidateOf(loaded[i]!, tick)
             rebalanced.push(i)
           }
         }
         for (const [s, v] of value) h.balance[s] = v
         h.unknown = missingSlots.filter((s) => value.get(s) === undefined)
-        if (out) h.candidates = out
         h.serial = state.serial
-        return { candidates: out ?? from, diff: { from, newIndexOfOld: undefined, arrived: [], rebalanced: rebalanced.sort((a, b) => a - b) } }
+        return { candidates: from, diff: { from, newIndexOfOld: undefined, arrived: [], rebalanced: rebalanced.sort((a, b) => a - b) } }
       },
     }
   }

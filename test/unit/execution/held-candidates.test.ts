@@ -223,4 +223,50 @@ describe('createHeldCandidates: the incremental candidates are the ones rebuilt 
     const jumped = held.begin('p', orders, { known: new Map(), state: { serial: 9 } })
     expect(jumped.missing).toEqual(orders.map((o) => o.wallet))
   })
+
+  it('a quiet tick that rebalances wallets replaces their candidates in the held array itself, and the book plans them as a fresh book would', () => {
+    const held = createHeldCandidates<HeldOrder, Held>(candidateOf)
+    const books = createBookCache()
+    const orders: HeldOrder[] = Array.from({ length: 40 }, (_, i) => ({
+      order: {
+        keyId: `k${String(i).padStart(2, '0')}`,
+        slug: 'p',
+        status: 'active',
+        maxSpendUsdc: String(5 + (i % 7)),
+        maxFdvUsdc: i % 3 === 0 ? null : String(400 + i),
+        expiresInMs: 3_600_000,
+        createdAt: i,
+        updatedAt: i,
+      },
+      userIndex: i % WALLETS,
+      followers: 0,
+      wallet: walletOf(i % WALLETS),
+    }))
+    const known = new Map(Array.from({ length: WALLETS }, (_, w) => [lower(w), BigInt(3 + w) * 1_000_000n]))
+    const input = (candidates: readonly Held[]): PlanInput => ({
+      tick: { effectiveCapAtoms: (300n * 1_000_000n).toString(), swapsAllowed: true },
+      launchedAt: 0,
+      now: 1_000,
+      totalSupply: 10n ** 27n,
+      candidates,
+      reservedByWallet: new Map(),
+      policy: spendThenLimitPolicy,
+    })
+    const first = held.begin('p', orders, { known, state: { serial: 1 } }).finish(new Map())
+    books.plan('p', input(first.candidates), first.diff)
+    for (let serial = 2; serial < 8; serial++) {
+      // One or two wallets move each block (their Transfer logs), one of them to nothing.
+      const moved = [serial % WALLETS, (serial * 5) % WALLETS]
+      known.set(lower(moved[0]!), BigInt(serial) * 2_000_000n)
+      known.set(lower(moved[1]!), 0n)
+      const step = held.begin('p', orders, { known, state: { serial, since: { serial: serial - 1, changed: new Set(moved.map(lower)) } } })
+      const { candidates, diff } = step.finish(new Map())
+      expect(candidates).toBe(first.candidates)
+      expect(diff.from).toBe(candidates)
+      expect(candidates.map((c) => c.balanceAtoms)).toEqual(orders.map((o) => known.get(o.wallet.toLowerCase())!))
+      const fresh = candidates.map((c) => ({ ...c, order: { ...c.order } }))
+      expect(summary(books.plan('p', input(candidates), diff))).toEqual(summary(planExecution(input(fresh))))
+      expect(books.lastUse('p')).toBe('reused')
+    }
+  })
 })
