@@ -70,6 +70,11 @@ interface Held<L, C> {
   nextOf: Int32Array
   /** Slots of candidates whose balance the last read did not return (unknown: looked up again next tick). */
   unknown: number[]
+  /**
+   * A write-path begin edited `balance` in place and its finish has not run (a failed balance read): the balances no
+   * longer say what the held candidates carry, so the next begin starts afresh.
+   */
+  pending: boolean
 }
 
 /** Look this far ahead for a loaded order before searching the rest of the previous list. */
@@ -137,6 +142,7 @@ export function createHeldCandidates<L extends HeldOrder, C extends CandidateOrd
     firstOf: new Int32Array(0),
     nextOf: new Int32Array(0),
     unknown: [],
+    pending: false,
   })
 
   const slotFor = (h: Held<L, C>, wallet: Address): number => {
@@ -155,26 +161,34 @@ export function createHeldCandidates<L extends HeldOrder, C extends CandidateOrd
   return {
     begin(slug, loaded, balances) {
       let h = held.get(slug) ?? fresh()
+      if (h.pending) h = fresh()
       // Wallets of orders long gone: start the slots afresh (their balances are then looked up again).
       if (h.names.length > 2 * loaded.length + 1_024) h = fresh()
       const state = balances?.state
-      // This tick's balances per slot, committed by finish (until then the held ones stay those of the held candidates).
+      held.set(slug, h)
+      // The quiet path first: it touches only the block's changed wallets, so it must not pay for a copy of every
+      // wallet's balance (a 100,000-entry array per tick, garbage in the old generation: ~0.5 ms and the major GCs it
+      // brings, docs/execution.md "The whole tick on a quieter machine").
+      if (loaded === h.loaded && state !== undefined && h.serial !== undefined && (state.serial === h.serial || state.since?.serial === h.serial)) {
+        return quietStep(h, loaded, balances!.known, state)
+      }
+      // This tick's balances per slot, committed by finish. Carried from the held state, they are edited in place (no
+      // copy of 100,000 entries per write): a changed wallet's entry becomes unknown at once, which is what it is for
+      // this state, and stays so if finish never runs (the next tick looks it up again); `before[s]` then reads
+      // undefined, which only marks the slot dirty (finish compares the candidate's balance before rebuilding it).
       const before = h.balance
       let balance: Array<bigint | undefined>
       if (state === undefined || h.serial === undefined || (state.serial !== h.serial && state.since?.serial !== h.serial)) {
         balance = new Array(before.length).fill(undefined)
       } else {
-        balance = before.slice()
+        balance = before
+        h.pending = true
         if (state.serial !== h.serial) {
           for (const wallet of state.since!.changed) {
             const s = h.slots.get(lowerWallet(wallet))
             if (s !== undefined) balance[s] = undefined
           }
         }
-      }
-      held.set(slug, h)
-      if (loaded === h.loaded && state !== undefined && h.serial !== undefined && (state.serial === h.serial || state.since?.serial === h.serial)) {
-        return quietStep(h, loaded, balances!.known, state)
       }
 
       // The loaded orders against the previous ones: matched ones keep their candidate (and slot).
@@ -231,9 +245,10 @@ export function createHeldCandidates<L extends HeldOrder, C extends CandidateOrd
       for (let s = 0; s < names.length; s++) {
         if (needed[s] === 0) continue
         const value = known?.get(names[s]!)
+        // Before the assignment: `balance` may be `before` itself (edited in place).
+        dirty[s] = value === undefined || before[s] === undefined || value !== before[s] ? 1 : 0
         if (value === undefined) missingSlots.push(s)
         else balance[s] = value
-        dirty[s] = value === undefined || before[s] === undefined || value !== before[s] ? 1 : 0
       }
 
       return {
@@ -256,6 +271,7 @@ export function createHeldCandidates<L extends HeldOrder, C extends CandidateOrd
           const candidates = out ?? from
           const diff: CandidateDiff = { from, newIndexOfOld, arrived, rebalanced }
           h.balance = balance
+          h.pending = false
           h.unknown = missingSlots.filter((s) => balance[s] === undefined)
           if (!sameList || h.nextOf.length !== n) linkSlots(h, slotOf)
           h.loaded = loaded
@@ -292,23 +308,25 @@ export function createHeldCandidates<L extends HeldOrder, C extends CandidateOrd
       missing: missingSlots.map((s) => h.spelling[s]!),
       finish(read) {
         for (const s of missingSlots) value.set(s, read.get(h.names[s]!))
+        // The rebalanced candidates are replaced in the held array itself, not in a copy of it (a 100,000-entry array
+        // per block, old-generation garbage: the major GCs of docs/execution.md "The whole tick on a quieter
+        // machine"). The array is the book's previous candidates too (diff.from): the book cache reads only the
+        // rebalanced entries of it (fromHint, by index), and a plan's candidatesInPriority is read before the project's
+        // next plan (executor-plan.ts), so no reader sees the array change under it.
         const from = h.candidates
-        let out: C[] | undefined
         const rebalanced: number[] = []
         for (const [s, v] of value) {
           const tick = v ?? 0n
           for (let i = h.firstOf[s]!; i >= 0; i = h.nextOf[i]!) {
             if (from[i]!.balanceAtoms === tick) continue
-            out ??= from.slice()
-            out[i] = candidateOf(loaded[i]!, tick)
+            from[i] = candidateOf(loaded[i]!, tick)
             rebalanced.push(i)
           }
         }
         for (const [s, v] of value) h.balance[s] = v
         h.unknown = missingSlots.filter((s) => value.get(s) === undefined)
-        if (out) h.candidates = out
         h.serial = state.serial
-        return { candidates: out ?? from, diff: { from, newIndexOfOld: undefined, arrived: [], rebalanced: rebalanced.sort((a, b) => a - b) } }
+        return { candidates: from, diff: { from, newIndexOfOld: undefined, arrived: [], rebalanced: rebalanced.sort((a, b) => a - b) } }
       },
     }
   }
