@@ -132,6 +132,11 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
         return
       case 'block':
         ctx.warm.refresh(signal.chain, signal.blockNumber)
+        // The launched pools' quotes of this block, in the round of the indexer's schedule refresh (tick-quotes.ts).
+        if (signal.nextBlockTimestamp !== undefined)
+          ctx.quotes.quoteAhead({ chain: signal.chain, blockNumber: signal.blockNumber, nextBlockTimestamp: signal.nextBlockTimestamp }, (slug) =>
+            ctx.ticking.has(slug),
+          )
         batches.recheck(signal.chain)
         ctx.batchOperators.retry(signal.chain)
         return
