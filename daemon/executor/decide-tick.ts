@@ -1,3 +1,5 @@
+import type { Address } from 'viem'
+import type { QuoteAhead } from './tick-quotes.ts'
 import type { ChainKey } from '../../src/chain/chain-keys.ts'
 import { withResolvers } from '../../src/common/with-resolvers.ts'
 import type { OrderRecord } from '../../src/domain/records.ts'
@@ -73,6 +75,14 @@ export interface TickDecider {
    * the orders' locks. Call under the chain lock. Returns the buys handed to `submit`.
    */
   decide(tick: PriceTick, launch: LaunchRecord, submit: SubmitBuys, sendBatch?: SendBatch): Promise<SubmittedBuy[]>
+  /**
+   * A block arrived (the indexer's `block` signal, before it processes the block): the reads a launched pool's tick of
+   * this block will wait for start now, in the round of the indexer's own reads of the block (its schedule refresh),
+   * for the pools ticked on every block and on the block before: the quotes (tick-quotes.ts `quoteAhead`: used only
+   * when the tick states exactly the hinted inputs) and, on the batch path, the wallets' allowances at this block (a
+   * read of chain state at the block: whatever the tick finds there is what it would have read). Issue 23 item 3.
+   */
+  ahead?(block: QuoteAhead): void
 }
 
 type Candidate = CandidateOrder & { followers: number }
@@ -102,6 +112,8 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
   const { store, journal, stage } = ctx
   const lastQuietDecisions = new Map<string, readonly OrderDecision[]>()
   const batches = createBatchPlanner(ctx)
+  // Per launch on the batch path: its last tick's block, whether it is ticked every block, and its candidates' wallets.
+  const walletsAhead = new Map<string, { launch: LaunchRecord; blockNumber: string; everyBlock: boolean; wallets: Address[] }>()
   // Candidates and wallet balances held between ticks: only new or edited orders and changed wallets are rebuilt.
   const held = createHeldCandidates<LoadedOrder, Candidate>(candidateOf)
 
@@ -270,6 +282,27 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
   }
 
   return {
+    ahead(block) {
+      let warmSends = false
+      const ticking = (slug: string) => ctx.ticking.has(slug)
+      ctx.quotes.quoteAhead(block, ticking)
+      for (const [slug, last] of walletsAhead) {
+        if (!ticking(slug)) {
+          walletsAhead.delete(slug)
+          continue
+        }
+        if (last.launch.chain !== block.chain || !last.everyBlock || BigInt(last.blockNumber) + 1n !== block.blockNumber) continue
+        batches.prefetchAllowances({ blockNumber: block.blockNumber.toString() }, last.launch, last.wallets)
+        warmSends = true
+      }
+      // The send's fee and pending-nonce check (chain-now.ts) read in this round too: a launch's readying passes warm it
+      // only while the project waits, so a gated pool's first send found it stale and read it right before sending.
+      if (warmSends)
+        Promise.resolve()
+          .then(() => ctx.wallets.prepareAhead?.(block.chain, []))
+          .catch((error: unknown) => ctx.log.debug({ err: error, chain: block.chain }, 'warming the sends ahead of a tick failed'))
+    },
+
     async decide(tick, launch, submit, sendBatch) {
       // Formula against the real swap on every launch (and block tick), orders or not: in the background, sharing the
       // block's cached quotes; a disagreement is logged and counted (tick-quotes.ts).
@@ -283,12 +316,11 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       }
       ctx.ticking.set(launch.slug, launch.chain)
       // The batch's allowance read overlaps the quote below (it used to follow the plan: one round trip more).
-      if (sendBatch)
-        batches.prefetchAllowances(
-          tick,
-          launch,
-          candidates.map((c) => c.wallet),
-        )
+      if (sendBatch) {
+        const wallets = candidates.map((c) => c.wallet)
+        batches.prefetchAllowances(tick, launch, wallets)
+        walletsAhead.set(launch.slug, { launch, blockNumber: tick.blockNumber, everyBlock: tick.feeDecaying, wallets })
+      }
       const reserved = await reservations(launch.chain)
       stage('executor.reservations')
       // What decides a launched pool's buys: the real swap quoted for each spend bucket in the next block's context.

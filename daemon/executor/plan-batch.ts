@@ -42,7 +42,7 @@ export interface BatchPlanner {
    * Starts the allowance read of `wallets` at the tick's block without waiting (issue 23 item 3: the tick calls it
    * before its quote, so the two round trips overlap); `split` then uses it. A failed prefetch is read again there.
    */
-  prefetchAllowances(tick: PriceTick, launch: LaunchRecord, wallets: readonly Address[]): void
+  prefetchAllowances(tick: Pick<PriceTick, 'blockNumber'>, launch: LaunchRecord, wallets: readonly Address[]): void
 }
 
 export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {

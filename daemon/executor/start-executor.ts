@@ -71,7 +71,8 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
   const settler = createBuySettler(ctx)
   // A released batch's orders are active again: their launch's tick is asked for the next block (docs/execution.md §6).
   const batches = createBatchRunner(ctx, { released: (record) => deps.ticks.request({ chain: record.chain, slugs: [record.slug] }) })
-  const runTick = createTickRunner(ctx, { decider: createTickDecider(ctx), settler, batches })
+  const decider = createTickDecider(ctx)
+  const runTick = createTickRunner(ctx, { decider, settler, batches })
   // Approvals of the batch buyer ahead of launches, on the chains that have one (ready-ahead.ts runs them).
   const approvals =
     deps.batchBuyers && deps.approvalsAhead !== false
@@ -132,6 +133,9 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
         return
       case 'block':
         ctx.warm.refresh(signal.chain, signal.blockNumber)
+        // The launched pools' quotes and allowances of this block, in the round of the indexer's schedule refresh.
+        if (signal.nextBlockTimestamp !== undefined)
+          decider.ahead?.({ chain: signal.chain, blockNumber: signal.blockNumber, nextBlockTimestamp: signal.nextBlockTimestamp })
         batches.recheck(signal.chain)
         ctx.batchOperators.retry(signal.chain)
         return

@@ -40,8 +40,28 @@ export interface TickQuotes {
    * Rejects when the node did not answer.
    */
   tokensOut(tick: PriceTick, launch: LaunchRecord, spendAtoms: bigint): Promise<bigint | undefined>
+  /**
+   * A block arrived (the indexer's `block` signal, before the block is processed): starts, ahead of its ticks, the
+   * quotes each launch still `ticking` asked at its last tick (the same spends, at this block and next timestamp, with
+   * the paired price of that last tick). The block's `quotedCaps` finds them in the cache when its tick states exactly
+   * this block, next timestamp and paired price (the same calls), and asks again otherwise (a wrong hint costs the
+   * round it would have cost anyway). Issue 23 item 3: a launched pool's tick waits for the indexer's schedule refresh
+   * (a gated Clanker v4 pool's, every block until its gate opens); its quote round now overlaps that refresh instead of
+   * following it. Never throws; failed quotes are dropped (not cached).
+   */
+  quoteAhead(block: QuoteAhead, ticking: (slug: string) => boolean): void
   /** Whether buys on the chain are quoted by the real swap (it has a quoter). */
   canQuote(chain: ChainKey): boolean
+}
+
+/** What a quote's call is asked with besides the launch and the spend (a tick's fields, or a hint of them). */
+type QuotedTick = Pick<PriceTick, 'slug' | 'blockNumber' | 'nextBlockTimestamp' | 'pairedUsdAtoms'>
+
+/** A block signal the quotes ahead are asked for. */
+export interface QuoteAhead {
+  chain: ChainKey
+  blockNumber: bigint
+  nextBlockTimestamp: number
 }
 
 export interface TickQuotesDeps {
@@ -85,25 +105,32 @@ export function candidateBuckets(candidates: readonly CandidateOrder[], max: num
 export function createTickQuotes(deps: TickQuotesDeps): TickQuotes {
   const { log } = deps
   const toleranceBps = deps.toleranceBps ?? DEFAULT_QUOTE_TOLERANCE_BPS
-  // Per launch: the block the cached quotes are for, its quotes by spend, and whether it was compared.
-  const cache = new Map<string, { block: string; quotes: Map<bigint, Promise<BuyQuote>>; compared?: Promise<QuoteComparison | undefined> }>()
+  // Per launch: what the cached quotes were asked with (the block, the next block's timestamp and the paired price:
+  // every input of the call besides the spend), its quotes by spend, and whether it was compared. Keyed on all three,
+  // not on the block alone, so that quotes asked ahead of the tick with a hinted timestamp or paired price are used only
+  // when the tick states exactly those (the same eth_call); a wrong hint starts a new entry and the tick asks again.
+  const cache = new Map<string, { key: string; quotes: Map<bigint, Promise<BuyQuote>>; compared?: Promise<QuoteComparison | undefined> }>()
 
-  function entryOf(tick: PriceTick) {
+  function entryOf(tick: QuotedTick) {
+    const key = `${tick.blockNumber}:${tick.nextBlockTimestamp}:${tick.pairedUsdAtoms}`
     let entry = cache.get(tick.slug)
-    if (!entry || entry.block !== tick.blockNumber) {
-      entry = { block: tick.blockNumber, quotes: new Map() }
+    if (!entry || entry.key !== key) {
+      entry = { key, quotes: new Map() }
       cache.set(tick.slug, entry)
     }
     return entry
   }
 
-  const atOf = (tick: PriceTick): QuoteAt => ({
+  // Per launch: what its last tick quoted (the spends, the paired price), for the quotes ahead of its next tick.
+  const asked = new Map<string, { launch: LaunchRecord; blockNumber: string; pairedUsdAtoms: string; everyBlock: boolean; spends: bigint[] }>()
+
+  const atOf = (tick: QuotedTick): QuoteAt => ({
     blockNumber: BigInt(tick.blockNumber),
     next: { number: BigInt(tick.blockNumber) + 1n, timestamp: tick.nextBlockTimestamp },
     pairedUsdAtoms: BigInt(tick.pairedUsdAtoms),
   })
 
-  function quote(tick: PriceTick, launch: LaunchRecord, spend: bigint): Promise<BuyQuote> {
+  function quote(tick: QuotedTick, launch: LaunchRecord, spend: bigint): Promise<BuyQuote> {
     const quoter = deps.quoters[launch.chain]
     if (!quoter) return Promise.reject(new Error(`no quoter on ${launch.chain}`))
     const { quotes } = entryOf(tick)
@@ -127,6 +154,13 @@ export function createTickQuotes(deps: TickQuotesDeps): TickQuotes {
       for (const spend of alsoQuote) quote(tick, launch, spend).catch(() => undefined)
       const spends = candidateBuckets(candidates)
       if (spends.length === 0) return undefined
+      asked.set(launch.slug, {
+        launch,
+        blockNumber: tick.blockNumber,
+        pairedUsdAtoms: tick.pairedUsdAtoms,
+        everyBlock: tick.feeDecaying,
+        spends: [...new Set([...spends, ...alsoQuote])],
+      })
       let quotes: BuyQuote[]
       try {
         quotes = await Promise.all(spends.map((spend) => quote(tick, launch, spend)))
@@ -145,6 +179,20 @@ export function createTickQuotes(deps: TickQuotesDeps): TickQuotes {
       return {
         swapsAllowed: quotes.some((q) => q.kind === 'quoted'),
         buckets: quotes.map((q) => ({ spendAtoms: q.spendAtoms, capAtoms: capOf(launch, q) })),
+      }
+    },
+
+    quoteAhead(block, ticking) {
+      for (const [slug, last] of asked) {
+        if (!ticking(slug)) {
+          asked.delete(slug)
+          continue
+        }
+        // Only a pool the indexer ticks on every block (a gate or fee still ahead: its last tick's feeDecaying) and
+        // ticked on the block before: its tick of this block is certain, so are these quotes' use when the hint holds.
+        if (last.launch.chain !== block.chain || !last.everyBlock || BigInt(last.blockNumber) + 1n !== block.blockNumber) continue
+        const at = { slug, blockNumber: block.blockNumber.toString(), nextBlockTimestamp: block.nextBlockTimestamp, pairedUsdAtoms: last.pairedUsdAtoms }
+        for (const spend of last.spends) quote(at, last.launch, spend).catch(() => undefined)
       }
     },
 

@@ -281,7 +281,7 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
       const hasLaunchLogs = event.logs.some((l) => detector.adapterOf(l) !== undefined)
       // A launch read behind the head is ticked ahead at the head: the executor's warm reads of the head start now.
       const ahead = stale && hasLaunchLogs ? event.headBlock : undefined
-      if (!stale || ahead) blockSignals.announce(ahead?.number ?? block.number)
+      if (!stale || ahead) blockSignals.announce(ahead ?? block, nextBlockAfter(ahead ?? block, deps.blockTimeSeconds).timestamp)
       if (hasLaunchLogs) reportLaunchLogs(deps, block)
       // One price read per paired asset per block, started by the first need (a launch starts it early, alongside its
       // own reads).
@@ -439,10 +439,11 @@ async function ticksAhead(input: {
 function blockAnnouncer(ticks: TickBus, chain: ChainKey) {
   let announced: bigint | undefined
   return {
-    announce(blockNumber: bigint) {
+    announce(block: { number: bigint }, nextBlockTimestamp: number) {
+      const blockNumber = block.number
       if (announced === blockNumber) return
       announced = blockNumber
-      ticks.publish({ type: 'block', chain, blockNumber })
+      ticks.publish({ type: 'block', chain, blockNumber, nextBlockTimestamp })
     },
     forget() {
       announced = undefined

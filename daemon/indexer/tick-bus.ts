@@ -11,7 +11,16 @@ export type IndexerSignal =
    * A block arrived (published before it is processed): the executor reads its warm projects' balances at it while the
    * indexer decodes the block, so a launch tick of this block finds them ready.
    */
-  | { type: 'block'; chain: ChainKey; blockNumber: bigint }
+  | {
+      type: 'block'
+      chain: ChainKey
+      blockNumber: bigint
+      /**
+       * The next block's timestamp as the block's ticks will state it (nextBlockAfter): what the executor's quotes
+       * ahead of the ticks are asked with (tick-quotes.ts `quoteAhead`). Absent from publishers that do not know it.
+       */
+      nextBlockTimestamp?: number
+    }
   /**
    * The block is processed: its launches are recorded and its ticks published (`launched`: the projects that launched
    * in it). Work ahead of launches that must not race one in this block (deploying wallets) starts here.

@@ -3,7 +3,7 @@ import { foundry } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { silentLogger } from '../../src/common/logger.ts'
 import { withResolvers } from '../../src/common/with-resolvers.ts'
-import { createRealtimeSync, type RealtimeSync } from '../../src/sync/realtime-sync.ts'
+import { createRealtimeSync, MAX_POLLS_IN_FLIGHT, type RealtimeSync } from '../../src/sync/realtime-sync.ts'
 import type { BlockEvent, SyncEvent } from '../../src/sync/sync-types.ts'
 import { type AnvilProcess, startAnvil } from './anvil-process.ts'
 
@@ -46,7 +46,7 @@ interface Asked {
 /** Answers a request itself instead of the node (a forged or lagging provider), or undefined to forward it. */
 type Rewrite = (method: string, params: unknown) => Promise<unknown> | undefined
 
-function gatedSync(options: { readAhead?: boolean; logsWithHead?: boolean; rewrite?: Rewrite; startBlock: bigint }) {
+function gatedSync(options: { readAhead?: boolean; logsWithHead?: boolean; overlapPolls?: boolean; rewrite?: Rewrite; startBlock: bigint }) {
   const inner = http(anvil.rpcUrl)({ retryCount: 0 })
   const held: Array<{ asked: Asked; answer: Promise<unknown>; release: () => void }> = []
   const gated = createPublicClient({
@@ -70,6 +70,7 @@ function gatedSync(options: { readAhead?: boolean; logsWithHead?: boolean; rewri
     startBlock: options.startBlock,
     readAhead: options.readAhead,
     logsWithHead: options.logsWithHead,
+    overlapPolls: options.overlapPolls,
     logger: silentLogger,
   })
   syncs.push(sync)
@@ -119,7 +120,9 @@ function gatedSync(options: { readAhead?: boolean; logsWithHead?: boolean; rewri
       if (event.type === 'block') return { event, rounds: all }
     }
   }
-  return { sync, pullBlock, inner }
+  /** Head reads asked and not answered yet (held since the last pull). */
+  const heldHeads = () => held.filter((h) => h.asked.kind === 'eth_getBlockByNumber').length
+  return { sync, pullBlock, inner, heldHeads }
 }
 
 const kinds = (rounds: Asked[][]) => rounds.map((round) => round.map((a) => a.kind).sort())
@@ -197,7 +200,30 @@ describe('realtime sync: a new block in one round trip', () => {
     // Idle polls (heads at our tip) may come first; the first head at the new block is in the last round, with the logs.
     const found = rounds.findIndex((round) => round.some((a) => a.kind === 'eth_getBlockByNumber' && a.result === mined.number))
     expect(found).toBe(rounds.length - 1)
-    for (const round of kinds(rounds)) expect(round).toEqual(['eth_getBlockByNumber', 'eth_getLogs(number)'])
+    // Overlapped polls (overlapPolls, default): a round released at once may hold several polls, each a head read with
+    // the next number's logs, and nothing else.
+    for (const round of kinds(rounds)) {
+      const heads = round.filter((k) => k === 'eth_getBlockByNumber').length
+      expect(heads).toBeGreaterThan(0)
+      expect(heads).toBeLessThanOrEqual(MAX_POLLS_IN_FLIGHT)
+      expect(round).toEqual([...Array(heads).fill('eth_getBlockByNumber'), ...Array(heads).fill('eth_getLogs(number)')])
+    }
+  })
+
+  it('overlapped polls: while the node has not answered, a head read starts every interval, at most MAX_POLLS_IN_FLIGHT; without overlapPolls one', async () => {
+    for (const overlapPolls of [true, false]) {
+      const s = await started({ overlapPolls })
+      // No answer released: the node is slow. The polls asked meanwhile, with a deadline (the timer of 10 ms on a busy machine).
+      const deadline = Date.now() + 10_000
+      const expected = overlapPolls ? MAX_POLLS_IN_FLIGHT : 1
+      while (s.heldHeads() < expected && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5))
+      // Ten intervals more: no read above the cap.
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      expect(s.heldHeads()).toBe(expected)
+      const mined = await mineWithLog()
+      const { event } = await s.pullBlock()
+      expect(event.block.hash).toBe(mined.hash)
+    }
   })
 
   it('a log answer for the next number that belongs to another block than the header is not delivered as its logs', async () => {

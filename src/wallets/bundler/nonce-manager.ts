@@ -59,7 +59,11 @@ export function createNonceManager(address: Address, source: NonceSource): Nonce
     mark: () => (inFlight > 0 ? -1 : started),
     observe(pendingNonce, mark) {
       if (mark < 0 || mark !== started || inFlight > 0) return
-      if (next !== undefined && pendingNonce < next) next = undefined
+      // Unknown counter (an account not used yet, or after a failed send): a quiet read is what `use` would read now,
+      // taken here so the next send does not wait a round trip for it (issue 23 item 3: a sender's first send of a
+      // launch read its nonce right before eth_sendRawTransaction although the check had just read it).
+      if (next === undefined) next = pendingNonce
+      else if (pendingNonce < next) next = undefined
     },
   }
 }

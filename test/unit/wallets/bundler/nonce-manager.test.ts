@@ -72,4 +72,28 @@ describe('nonce manager: chain nonce observations', () => {
     expect(await manager.use(async (nonce) => nonce)).toBe(9)
     expect(reads).toBe(2)
   })
+
+  it('takes a quiet read as the counter when it is unknown: the first send reads nothing (a read overlapped by a send is not taken)', async () => {
+    let reads = 0
+    const manager = createNonceManager(A, {
+      pendingNonce: async () => {
+        reads++
+        return 4
+      },
+    })
+    manager.observe(7, manager.mark())
+    expect(await manager.use(async (nonce) => nonce)).toBe(7)
+    expect(reads).toBe(0)
+    const failing = manager.use(async () => Promise.reject(new Error('refused')))
+    await expect(failing).rejects.toThrow('refused')
+    // After a failed send the counter is unknown again; a read taken while a send was in flight is not used.
+    let release: () => void = () => undefined
+    const during = manager.mark()
+    const sending = manager.use((nonce) => new Promise<number>((resolve) => (release = () => resolve(nonce))))
+    await new Promise((r) => setTimeout(r, 0))
+    manager.observe(20, during)
+    release()
+    expect(await sending).toBe(4)
+    expect(reads).toBe(1)
+  })
 })
