@@ -108,15 +108,14 @@ export async function revalidateFills(ctx: FillRevalidatorContext, chain: ChainK
         continue
       }
       const { execution: _undone, ...rest } = current
-      const batch = heldBy
-      const entry = batch?.included.find((e) => e.keyId === fill.keyId && e.slug === fill.slug)
-      if (batch && entry && current.execution?.batch?.batchId === batch.batchId) {
+      const entry = heldBy?.included.find((e) => e.keyId === fill.keyId && e.slug === fill.slug)
+      if (heldBy && entry && current.execution?.batch?.batchId === heldBy.batchId) {
         const reason = outcome
-          ? `buy re-mined at block ${outcome.blockNumber} by a reorg; held by batch ${batch.batchId} until it is settled again from there`
-          : `buy undone by a reorg; held by batch ${batch.batchId} until its fate is known`
+          ? `buy re-mined at block ${outcome.blockNumber} by a reorg; held by batch ${heldBy.batchId} until it is settled again from there`
+          : `buy undone by a reorg; held by batch ${heldBy.batchId} until its fate is known`
         const event = { reason, txHash: fill.txHash }
         ops.push(...transitionOps(ctx, rest, 'executing', at, event, followers, {}, 'batch_undone_by_reorg'))
-        ops.push(journal.putInFlight(batchEntryInFlight(batch, entry, at)))
+        ops.push(journal.putInFlight(batchEntryInFlight(heldBy, entry, at)))
         continue
       }
       ops.push(...transitionOps(ctx, rest, 'active', at, { reason: 'buy undone by a reorg', txHash: fill.txHash }, followers))
