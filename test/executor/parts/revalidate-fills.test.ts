@@ -166,6 +166,45 @@ describe('revalidating fills after a reorg (revalidate-fills.ts)', () => {
     ])
   })
 
+  /** A batch entry of order `userIndex` (100 USDC) at `rank`. */
+  const entryOf = (userIndex: number, rank: number) => ({
+    keyId: keyIdOf(userIndex),
+    slug: SLUG,
+    userIndex,
+    wallet: walletOf(userIndex),
+    orderId: orderIdOf(userIndex),
+    spendAtoms: '100000000',
+    rank,
+    predicted: { gross: '1000', fee: '30', net: '970' },
+  })
+  /** The journal record of a batch executed in `hash` and swept (the launch's `sequence`th, its first by default). */
+  const sweptBatch = (
+    batchId: Hash,
+    batchBuyer: `0x${string}`,
+    included: ReturnType<typeof entryOf>[],
+    hash: Hash,
+    execution: NonNullable<BatchRecord['execution']>,
+    sequence = 0,
+  ): BatchRecord => ({
+    batchId,
+    chain: 'base',
+    slug: SLUG,
+    launchBlock: launch.blockNumber,
+    sequence,
+    tickBlock: '19',
+    batchBuyer,
+    token: launch.token,
+    lowestLimitFdv: null,
+    predictedTokensOut: '1000',
+    included,
+    excluded: [],
+    state: 'swept',
+    at: 1,
+    txHash: hash,
+    execution,
+    swept: 1,
+  })
+
   it('a batch whose fills the reorg undid is sent again, not left swept, its orders executing under it (filled -> executing); a batch still on the chain keeps its record', async () => {
     const batchBuyer = '0x00000000000000000000000000000000000000bb' as const
     const [kept, gone] = [1, 2].map((n) => `0x${(0xbb00 + n).toString(16).padStart(64, '0')}` as Hash) as [Hash, Hash]
@@ -191,38 +230,11 @@ describe('revalidating fills after a reorg (revalidate-fills.ts)', () => {
           batch: { chain: 'base', contract: batchBuyer, batchId },
         },
       })
-      const entry = {
-        keyId: keyIdOf(userIndex),
-        slug: SLUG,
-        userIndex,
-        wallet: walletOf(userIndex),
-        orderId: orderIdOf(userIndex),
-        spendAtoms: '100000000',
-        rank: 0,
-        predicted: { gross: '1000', fee: '30', net: '970' },
-      }
+      const entry = entryOf(userIndex, 0)
       const execution = { txHash: hash, blockNumber: '20', totalIn: '100000000', tokensOut: '1000', skipped: [], allocationHash: txHash(9) }
       await f.store.batch([
         f.journal.putFill({ chain: 'base', ...entry, blockNumber: '20', txHash: hash, token: launch.token, batchId, batchBuyer }),
-        f.ctx.batchJournal.put({
-          batchId,
-          chain: 'base',
-          slug: SLUG,
-          launchBlock: launch.blockNumber,
-          sequence: i,
-          tickBlock: '19',
-          batchBuyer,
-          token: launch.token,
-          lowestLimitFdv: null,
-          predictedTokensOut: '1000',
-          included: [entry],
-          excluded: [],
-          state: 'swept',
-          at: 1,
-          txHash: hash,
-          execution,
-          swept: 1,
-        }),
+        f.ctx.batchJournal.put(sweptBatch(batchId, batchBuyer, [entry], hash, execution, i)),
       ])
     }
     f.ctx.now = () => 777
@@ -245,44 +257,6 @@ describe('revalidating fills after a reorg (revalidate-fills.ts)', () => {
     const held = await f.ctx.batchJournal.get('base', SLUG, launch.blockNumber, 1)
     expect(held).toMatchObject({ state: 'sent', execution: { txHash: txHash(52) }, undone: { txHash: txHash(52), blockNumber: '20', at: 777 } })
     expect(held).toEqual(outcome.held[0])
-  })
-
-  /** A batch entry of order `userIndex` (100 USDC) at `rank`. */
-  const entryOf = (userIndex: number, rank: number) => ({
-    keyId: keyIdOf(userIndex),
-    slug: SLUG,
-    userIndex,
-    wallet: walletOf(userIndex),
-    orderId: orderIdOf(userIndex),
-    spendAtoms: '100000000',
-    rank,
-    predicted: { gross: '1000', fee: '30', net: '970' },
-  })
-  /** The journal record of a batch executed in `hash` and swept, the launch's first. */
-  const sweptBatch = (
-    batchId: Hash,
-    batchBuyer: `0x${string}`,
-    included: ReturnType<typeof entryOf>[],
-    hash: Hash,
-    execution: NonNullable<BatchRecord['execution']>,
-  ): BatchRecord => ({
-    batchId,
-    chain: 'base',
-    slug: SLUG,
-    launchBlock: launch.blockNumber,
-    sequence: 0,
-    tickBlock: '19',
-    batchBuyer,
-    token: launch.token,
-    lowestLimitFdv: null,
-    predictedTokensOut: '1000',
-    included,
-    excluded: [],
-    state: 'swept',
-    at: 1,
-    txHash: hash,
-    execution,
-    swept: 1,
   })
 
   it('a batch re-mined at another place by the reorg is held and settled again from there (not re-pointed with its old shares and skipped set)', async () => {
