@@ -66,7 +66,7 @@ async function send(account: PrivateKeyAccount, functionName: string, args: read
 }
 
 async function collect(account: PrivateKeyAccount, batchId: Hash, chunk: number, entries: readonly bigint[], until = UNTIL) {
-  const receipt = await send(account, 'collect', [batchId, d.chain.addresses.stablecoin, BigInt(chunk), entries, until])
+  const receipt = await send(account, 'collect', [batchId, d.chain.addresses.stablecoin, BigInt(chunk), entries, until, []])
   expect(receipt.status).toBe('success')
   const events = batchEvents(receipt)
   const collected = events.find((e) => e.eventName === 'ChunkCollected')!.args as { amount: bigint; buyersPaid: bigint; buyersSkipped: bigint }
@@ -154,11 +154,11 @@ describe('PrebuyBatchBuyer split batch on the devnet (collect / settle / sweepCh
     expect(state).toMatchObject({ status: 1, collected: totalIn, chunks: 4, buyersPaid: 399 })
     expect(state.minPaid).toBe(paid.slice(1).reduce((a, b) => (b < a ? b : a)))
     // A chunk is collected once.
-    await expect(refusal(d.operators[0]!, 'collect', [batchId, d.chain.addresses.stablecoin, 0n, chunkEntries[0]!, UNTIL])).rejects.toThrow(
+    await expect(refusal(d.operators[0]!, 'collect', [batchId, d.chain.addresses.stablecoin, 0n, chunkEntries[0]!, UNTIL, []])).rejects.toThrow(
       /ChunkAlreadyCollected/,
     )
     // Only operators collect and settle.
-    await expect(refusal(stranger, 'collect', [batchId, d.chain.addresses.stablecoin, 9n, chunkEntries[0]!, UNTIL])).rejects.toThrow(/NotOperator/)
+    await expect(refusal(stranger, 'collect', [batchId, d.chain.addresses.stablecoin, 9n, chunkEntries[0]!, UNTIL, []])).rejects.toThrow(/NotOperator/)
     await expect(refusal(stranger, 'settle', [batchId, routeOf(d, pool), 0n])).rejects.toThrow(/NotOperator/)
     // Nothing is refundable while the batch can still settle.
     await expect(refusal(stranger, 'refund', [batchId, 0n, chunkEntries[0]!, 0n, 1n])).rejects.toThrow(/NotRefundable/)
@@ -176,7 +176,7 @@ describe('PrebuyBatchBuyer split batch on the devnet (collect / settle / sweepCh
     // Settle once; no collect or refund after it.
     await expect(refusal(settler, 'settle', [batchId, routeOf(d, pool), 0n])).rejects.toThrow(/NotCollecting/)
     await expect(
-      refusal(d.operators[0]!, 'collect', [batchId, d.chain.addresses.stablecoin, 9n, [batchEntry(buyers[700]!, 10n ** 6n)], UNTIL]),
+      refusal(d.operators[0]!, 'collect', [batchId, d.chain.addresses.stablecoin, 9n, [batchEntry(buyers[700]!, 10n ** 6n)], UNTIL, []]),
     ).rejects.toThrow(/NotCollecting/)
     await expect(refusal(stranger, 'refund', [batchId, 0n, chunkEntries[0]!, 0n, 1n])).rejects.toThrow(/NotRefundable/)
     // Every buyer paid exactly its spend (the withdrawer nothing: it had nothing left).
@@ -243,7 +243,7 @@ describe('PrebuyBatchBuyer split batch on the devnet (collect / settle / sweepCh
     // executeBatch (committed allocation) on the same kind of buyers, the same sizes: the pull and the hash are the
     // same code, so a collect's buyer should cost what executeBatch's does (the split adds no per-buyer work).
     const execGas = async (name: string, words: bigint[]) => {
-      const r = await send(d.operators[0]!, 'executeBatch', [batchIdOf(name), routeOf(d, pool), words, 0n, false, UNTIL])
+      const r = await send(d.operators[0]!, 'executeBatch', [batchIdOf(name), routeOf(d, pool), words, 0n, false, UNTIL, []])
       expect(r.status).toBe('success')
       return r.gasUsed
     }
@@ -288,7 +288,7 @@ describe('PrebuyBatchBuyer split batch on the devnet (collect / settle / sweepCh
     await expect(refusal(d.operators[0]!, 'cancel', [batchId])).rejects.toThrow(/NotCollecting/)
     await expect(refusal(d.operators[1]!, 'settle', [batchId, routeOf(d, pool), 0n])).rejects.toThrow(/NotCollecting/)
     await expect(
-      refusal(d.operators[0]!, 'collect', [batchId, d.chain.addresses.stablecoin, 2n, [batchEntry(buyers[790]!, 10n ** 6n)], UNTIL]),
+      refusal(d.operators[0]!, 'collect', [batchId, d.chain.addresses.stablecoin, 2n, [batchEntry(buyers[790]!, 10n ** 6n)], UNTIL, []]),
     ).rejects.toThrow(/NotCollecting/)
     // Anyone may send the refunds; chunk 0 in two parts, chunk 1 whole.
     let refunded = 0n
@@ -325,7 +325,7 @@ describe('PrebuyBatchBuyer split batch on the devnet (collect / settle / sweepCh
     expect(await d.client.getBlockNumber({ cacheTime: 0 })).toBeGreaterThan(BigInt(settleBy))
     await expect(refusal(d.operators[1]!, 'settle', [batchId, routeOf(d, pool), 0n])).rejects.toThrow(/SettleExpired/)
     await expect(
-      refusal(d.operators[1]!, 'collect', [batchId, d.chain.addresses.stablecoin, 1n, [batchEntry(buyers[791]!, 10n ** 6n)], UNTIL]),
+      refusal(d.operators[1]!, 'collect', [batchId, d.chain.addresses.stablecoin, 1n, [batchEntry(buyers[791]!, 10n ** 6n)], UNTIL, []]),
     ).rejects.toThrow(/NotCollecting/)
     expect((await send(stranger, 'refund', [batchId, 0n, entries, 0n, 10n])).status).toBe('success')
     expect(await Promise.all(group.map(usdcOf))).toEqual(before)
@@ -394,7 +394,7 @@ describe('PrebuyBatchBuyer split batch on the devnet (collect / settle / sweepCh
     expect((await send(d.operators[1]!, 'cancel', [batchId])).status).toBe('success')
     const before = await usdcOf(buyers[795]!)
     await expect(
-      refusal(d.operators[0]!, 'collect', [batchId, d.chain.addresses.stablecoin, 0n, [batchEntry(buyers[795]!, 10n ** 6n)], UNTIL]),
+      refusal(d.operators[0]!, 'collect', [batchId, d.chain.addresses.stablecoin, 0n, [batchEntry(buyers[795]!, 10n ** 6n)], UNTIL, []]),
     ).rejects.toThrow(/NotCollecting/)
     expect(await usdcOf(buyers[795]!)).toBe(before)
   }, 120_000)
