@@ -51,14 +51,19 @@ export function lastBlockOf(record: BatchRecord): bigint {
 /**
  * The executeBatch call of a journaled batch: the route is exactly a single buy's (stablecoin, WETH, the v3 pool, the
  * bridge, the launch's pool key, token, fee recipient, the 3% fee), one entry word per included order in the
- * clearing's order, the lowest included limit committed (0: none), the allocation committed for a later sweep, and
- * the batch's last block (refused after it).
+ * clearing's order, the lowest included limit committed (0: none), the allocation committed for a later sweep, the
+ * batch's last block (refused after it) and the released batches it supersedes (journaled with it: §8, "A price-reverted
+ * batch, superseded").
  */
 export function executeBatchData(ctx: Pick<ExecutorContext, 'chains' | 'feeRecipient'>, record: BatchRecord, launch: LaunchRecord): `0x${string}` {
   const route = batchRoute(ctx, record, launch)
   const entries = record.included.map((e) => batchEntry(e.wallet, BigInt(e.spendAtoms)))
   const lowest = committedLowestLimit(record)
-  return encodeFunctionData({ abi: batchBuyerAbi, functionName: 'executeBatch', args: [record.batchId, route, entries, lowest, false, lastBlockOf(record)] })
+  return encodeFunctionData({
+    abi: batchBuyerAbi,
+    functionName: 'executeBatch',
+    args: [record.batchId, route, entries, lowest, false, lastBlockOf(record), record.supersedes ?? []],
+  })
 }
 
 /**

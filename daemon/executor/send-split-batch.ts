@@ -63,7 +63,7 @@ export async function sendSplitBatch(
     if (i === 1) await nextTurn()
     let data: Hex
     try {
-      data = encodeCollect(batchId, stablecoin, BigInt(c.chunk), record.included.slice(c.from, c.to), lastBlock)
+      data = encodeCollect(batchId, stablecoin, BigInt(c.chunk), record.included.slice(c.from, c.to), lastBlock, record.supersedes ?? [])
     } catch (error) {
       // An entry batchEntry would refuse: this collect is not sent (its buyers wait for the next batch), as a failed send.
       const refused = Promise.reject(error)
