@@ -362,10 +362,17 @@ describe('PrebuyBatchBuyer split batch on the devnet (collect / settle / sweepCh
     const entries = group.map((b) => batchEntry(b, 3n * 10n ** 6n))
     const before = await Promise.all(group.map(usdcOf))
     const head = await d.client.getBlockNumber({ cacheTime: 0 })
-    await expect(refusal(d.operators[0]!, 'collect', [batchId, d.chain.addresses.stablecoin, 0n, entries, head - 1n])).rejects.toThrow(/BatchExpired/)
+    await expect(refusal(d.operators[0]!, 'collect', [batchId, d.chain.addresses.stablecoin, 0n, entries, head - 1n, []])).rejects.toThrow(/BatchExpired/)
     // Sent anyway with the head as its last block: automine puts it in the next block, one past it. Mined, reverted,
     // nothing pulled, the batch not even opened (so the same id still works within its last block).
-    const late = await send(d.operators[0]!, 'collect', [batchId, d.chain.addresses.stablecoin, 0n, entries, await d.client.getBlockNumber({ cacheTime: 0 })])
+    const late = await send(d.operators[0]!, 'collect', [
+      batchId,
+      d.chain.addresses.stablecoin,
+      0n,
+      entries,
+      await d.client.getBlockNumber({ cacheTime: 0 }),
+      [],
+    ])
     expect(late.status).toBe('reverted')
     expect(await Promise.all(group.map(usdcOf))).toEqual(before)
     expect((await collection(batchId)).status).toBe(0)
@@ -381,12 +388,41 @@ describe('PrebuyBatchBuyer split batch on the devnet (collect / settle / sweepCh
     expect(r.collected.amount).toBe(30n * 10n ** 6n)
     expect(await Promise.all(group.map(usdcOf))).toEqual(before.map((b) => b - 3n * 10n ** 6n))
     // The next collect of the same batch past the last block is refused too, whatever the batch's window says.
-    const next = [batchId, d.chain.addresses.stablecoin, 1n, [batchEntry(buyers[780]!, 10n ** 6n)], inTime] as const
+    const next = [batchId, d.chain.addresses.stablecoin, 1n, [batchEntry(buyers[780]!, 10n ** 6n)], inTime, []] as const
     const before780 = await usdcOf(buyers[780]!)
     expect((await send(d.operators[1]!, 'collect', next)).status).toBe('reverted')
     expect(await usdcOf(buyers[780]!)).toBe(before780)
     await expect(refusal(d.operators[1]!, 'collect', next)).rejects.toThrow(/BatchExpired/)
     expect((await send(d.operators[0]!, 'cancel', [batchId])).status).toBe('success')
+  }, 120_000)
+
+  it('supersedes on a split batch: a successor is refused while the superseded batch collects, runs once it is cancelled; a dead batch never opens', async () => {
+    const group = buyers.slice(781, 790)
+    const words = group.map((b) => batchEntry(b, 10n ** 6n))
+    const coin = d.chain.addresses.stablecoin
+    const old = batchIdOf('superseded-split-old')
+    const successor = batchIdOf('superseded-split-new')
+    const before = await Promise.all(group.map(usdcOf))
+    // The superseded batch opened its collection (one chunk collected): its successor, split or not, takes nothing.
+    await collect(d.operators[0]!, old, 0, words.slice(0, 3))
+    await expect(refusal(d.operators[1]!, 'collect', [successor, coin, 0n, words.slice(3, 6), UNTIL, [old]])).rejects.toThrow(/SupersededBatchPulled/)
+    expect((await send(d.operators[1]!, 'collect', [successor, coin, 0n, words.slice(3, 6), UNTIL, [old]])).status).toBe('reverted')
+    await expect(refusal(d.operators[1]!, 'executeBatch', [successor, routeOf(d, pool), words.slice(3, 6), 0n, false, UNTIL, [old]])).rejects.toThrow(
+      /SupersededBatchPulled/,
+    )
+    expect(await Promise.all(group.map(usdcOf))).toEqual(before.map((b, i) => (i < 3 ? b - 10n ** 6n : b)))
+    // Cancelled (and refundable): it can pull no more, so the successor runs and marks it dead.
+    expect((await send(d.operators[0]!, 'cancel', [old])).status).toBe('success')
+    const opened = await send(d.operators[1]!, 'collect', [successor, coin, 0n, words.slice(3, 6), UNTIL, [old]])
+    expect(opened.status).toBe('success')
+    expect(batchEvents(opened).some((e) => e.eventName === 'BatchesSuperseded')).toBe(true)
+    // A batch named before it ever opened is dead: its first collect (whichever chunk) is refused, nothing pulled.
+    const never = batchIdOf('superseded-split-never')
+    expect((await send(d.operators[0]!, 'collect', [batchIdOf('superseded-split-killer'), coin, 0n, words.slice(7, 8), UNTIL, [never]])).status).toBe('success')
+    await expect(refusal(d.operators[1]!, 'collect', [never, coin, 1n, words.slice(8, 9), UNTIL, []])).rejects.toThrow(/BatchSuperseded/)
+    const last = await usdcOf(group[8]!)
+    expect((await send(d.operators[1]!, 'collect', [never, coin, 1n, words.slice(8, 9), UNTIL, []])).status).toBe('reverted')
+    expect(await usdcOf(group[8]!)).toBe(last)
   }, 120_000)
 
   it('a cancel before any collect makes a collect still in flight take nothing (crash recovery)', async () => {
