@@ -6,6 +6,7 @@ import type { BatchRecord } from '../../src/journal/batch-records.ts'
 import type { LaunchRecord } from '../../src/journal/journal-records.ts'
 import { batchBuyerAbi, batchEntry } from './batch-buyer-abi.ts'
 import type { ExecutorContext } from './executor-context.ts'
+import { withSupersedeGas } from './superseded-batches.ts'
 
 /** What became of sending a batch: not sent at all, or sent and then mined (either way) or not known to be. */
 export type BatchSendOutcome =
@@ -84,7 +85,8 @@ export async function sendBatch(
   if (!fromPool && !sendCall) return { kind: 'not_sent', reason: 'no operator account on this chain' }
   let sent: { hash: Hash; from: Address | undefined; landed: Promise<{ receipt: TransactionReceipt | undefined; pending: boolean }> }
   try {
-    const gas = batchGasLimit(record.included.length, txGasCapOf(ctx.chains[record.chain]))
+    const cap = txGasCapOf(ctx.chains[record.chain])
+    const gas = withSupersedeGas(batchGasLimit(record.included.length, cap), record.supersedes, cap)
     const call = { to: record.batchBuyer, data: executeBatchData(ctx, record, launch), gas }
     const fields = { batchId: record.batchId, buyers: record.included.length }
     if (fromPool) {

@@ -73,3 +73,16 @@ export function createSupersededBatches(deps: { batchJournal: BatchJournal; batc
     },
   }
 }
+
+/**
+ * Planned gas per batch named in `supersedes`, above the measured ~26-27k (a cold read of its `batches` and
+ * `collections` slots, a zero-to-non-zero write of its flag, its calldata word: docs/execution.md §8, "A price-reverted
+ * batch, superseded").
+ */
+export const SUPERSEDE_GAS = 40_000n
+
+/** A batch transaction's gas limit with its named batches' share added, never above the per-transaction cap. */
+export function withSupersedeGas(gas: bigint, supersedes: readonly Hash[] | undefined, txGasCap: bigint): bigint {
+  const total = gas + BigInt(supersedes?.length ?? 0) * SUPERSEDE_GAS
+  return total < txGasCap ? total : txGasCap
+}
