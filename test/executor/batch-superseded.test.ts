@@ -82,7 +82,7 @@ describe('a price-reverted batch released at once is superseded by the next batc
    * of it in its block, A reverts ClearingAboveLimit and is released; the next tick's batch B holds `free` alone (the
    * limited order's limit is now below the clearing) and names A. Returns once B executed (from another account).
    */
-  async function revertedThenSuperseded(name: string) {
+  async function revertedBatch(name: string, withFree = true) {
     h.startMining()
     const probe = await h.launch(`${name}-probe`, 'doppler', h.devnet.accounts[5]!.account.address as Address, constantFee)
     await h.stopMining()
@@ -90,10 +90,10 @@ describe('a price-reverted batch released at once is superseded by the next batc
 
     const { slug, creator } = await h.newProject(name, 'doppler')
     const free = await h.newBuyer(`${name}-free`, '100')
-    await h.order(free, slug, '30', null)
+    if (withFree) await h.order(free, slug, '30', null)
     const limited = await h.newBuyer(`${name}-limited`, '100')
     await h.order(limited, slug, '10', String(limitAtoms / USDC))
-    const buyers: Buyer[] = [free, limited]
+    const buyers: Buyer[] = withFree ? [free, limited] : [limited]
     await h.approveBatchBuyer(buyers, '100')
     await h.indexer.caughtUp('base', await h.client.getBlockNumber({ cacheTime: 0 }))
     await h.executor.idle()
@@ -111,7 +111,7 @@ describe('a price-reverted batch released at once is superseded by the next batc
     await h.waitFor('the launch block decided', async () => h.executor.busy() === 0 || (await sentPending(0)()))
     if (!(await sentPending(0)())) await h.mineUntil('batch A sent', sentPending(0), 6, 'ours')
     const a = (await batch(0))!
-    expect(a.included.map((e) => e.keyId)).toEqual([free.keyId, limited.keyId])
+    expect(a.included.map((e) => e.keyId)).toEqual(buyers.map((buyer) => buyer.keyId))
     expect(a.lowestLimitFdv).not.toBeNull()
 
     // The third party's buy ahead of A in its block (a far higher tip): the clearing is then above the limited order's.
@@ -124,6 +124,12 @@ describe('a price-reverted batch released at once is superseded by the next batc
     expect(aReceipt.status).toBe('reverted')
     expect(frontrunReceipt.blockNumber).toBe(aReceipt.blockNumber)
     const rawA = await jsonRpc<Hex>(h.chain.rpcUrl, 'eth_getRawTransactionByHash', [a.txHash!])
+    return { slug, free, limited, buyers, launched, batch, a, aReceipt, rawA, frontrun }
+  }
+
+  async function revertedThenSuperseded(name: string) {
+    const reverted = await revertedBatch(name)
+    const { free, a, batch } = reverted
     // Released at once: its orders buy at the next block's price, the unlimited one in B, which names A.
     // B may be sent in the block that released A: mined until it is settled (its transaction from its own account).
     await mineUntil('B executed', async () => ['executed', 'swept'].includes((await batch(1))?.state ?? ''), 6)
@@ -131,7 +137,7 @@ describe('a price-reverted batch released at once is superseded by the next batc
     expect(b.included.map((e) => e.keyId)).toEqual([free.keyId])
     expect(b.excluded.map((e) => e.keyId)).not.toContain(free.keyId)
     expect(b.from).not.toBe(a.from)
-    return { slug, free, limited, buyers, launched, batch, a, b, aReceipt, rawA }
+    return { ...reverted, b }
   }
 
   /** The batch's own executeBatch, asked of the chain now from its sender (eth_call): why it reverted. */
@@ -246,6 +252,50 @@ describe('a price-reverted batch released at once is superseded by the next batc
     expect(events.map((e) => `${e.from}->${e.to}`).slice(-3)).toEqual(['executing->active', 'active->executing', 'executing->filled'])
     expect(events.at(-1)?.txHash).toBe(a.txHash)
     expect(b.supersedes).toEqual([a.batchId])
+    const journal = await h.services.executions.journalOf(slug)
+    expect(checkReplays(slug, replayAll(journal), replayBatches(journal)).batches.differing).toEqual([])
+  }, 400_000)
+
+  it('(d) no batch after A (its only order limited, out of reach): a reorg brings A back; the executor sees it pulled on the next block, takes it back and fills the order from it', async () => {
+    const { slug, limited, launched, batch, a, aReceipt, rawA, frontrun } = await revertedBatch('superseded-alone', false)
+    // Its order is active and out of reach at the moved price: no batch follows.
+    for (let i = 0; i < 2; i++) await mineUntil('a block', async () => true, 1)
+    await h.executor.idle()
+    expect(await batch(1)).toBeUndefined()
+    expect((await h.getOrder(limited, slug))?.status).toBe('active')
+    // The reorg: A's same signed transaction first, the third party's buy after it in the same block (the price moves
+    // out of the order's reach again: no later batch would buy it, so only recognising A can record its payment).
+    const rawFrontrun = await jsonRpc<Hex>(h.chain.rpcUrl, 'eth_getRawTransactionByHash', [frontrun])
+    const head = await h.client.getBlockNumber({ cacheTime: 0 })
+    await jsonRpc(h.chain.rpcUrl, 'anvil_reorg', [
+      Number(head - aReceipt.blockNumber + 1n),
+      [
+        [rawA, 0],
+        [rawFrontrun, 0],
+      ],
+    ])
+    const [aAgain, frontrunAgain] = await Promise.all([h.client.getTransactionReceipt({ hash: a.txHash! }), h.client.getTransactionReceipt({ hash: frontrun })])
+    expect(aAgain.status).toBe('success')
+    expect(frontrunAgain.blockNumber).toBe(aAgain.blockNumber)
+    expect(frontrunAgain.transactionIndex).toBeGreaterThan(aAgain.transactionIndex)
+    expect(await h.usdcOf(limited.wallet)).toBe(FUNDED - 10n * USDC)
+
+    await mineUntil(
+      'the order filled from A',
+      async () => {
+        const order = await h.getOrder(limited, slug)
+        return order?.status === 'filled' && order.execution?.txHash === a.txHash
+      },
+      6,
+    )
+    await mineUntil('A swept', async () => (await batch(0))?.state === 'swept', 10)
+    for (let i = 0; i < 2; i++) await mineUntil('a block', async () => true, 1)
+    await h.executor.idle()
+    expect((await batch(0))?.cameBack).toBeDefined()
+    expect(await batch(1)).toBeUndefined()
+    expect(await executedIds(launched.blockNumber)).toEqual([a.batchId])
+    expect(await h.usdcOf(limited.wallet)).toBe(FUNDED - 10n * USDC)
+    expect(await h.tokenBalance(launched.token, limited.wallet)).toBeGreaterThan(0n)
     const journal = await h.services.executions.journalOf(slug)
     expect(checkReplays(slug, replayAll(journal), replayBatches(journal)).batches.differing).toEqual([])
   }, 400_000)
