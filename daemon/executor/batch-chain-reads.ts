@@ -18,6 +18,11 @@ export interface BatchChainReads {
   /** Each wallet's stablecoin allowance to `spender` at a block, in one multicall, by lower-cased address. */
   allowances(chain: ChainKey, spender: Address, wallets: readonly Address[], blockNumber: bigint): Promise<Map<string, bigint>>
   batch(chain: ChainKey, batchBuyer: Address, batchId: Hash): Promise<BatchOnChain>
+  /**
+   * Whether a batch pulled or may still pull from its open collection (PrebuyBatchBuyer `pulled`: executed, or a split
+   * batch collecting): a released batch that did came back (superseded-batches.ts). Optional for the unit tests' fakes.
+   */
+  pulled?(chain: ChainKey, batchBuyer: Address, batchId: Hash): Promise<boolean>
   /** BatchExecuted and BuyerSkipped of a batch in a receipt (undefined: not in it). */
   executionIn(batchBuyer: Address, batchId: Hash, receipt: TransactionReceipt): BatchExecutionRecord | undefined
   /** The same searched in the logs from `fromBlock` (after a crash: the hash may be unknown). */
@@ -80,6 +85,9 @@ export function createBatchChainReads(deps: {
         args: [batchId],
       })) as readonly unknown[]
       return { allocationHash: b[0] as Hash, executed: b[6] as boolean, swept: Number(b[7] as number | bigint) }
+    },
+    async pulled(chain, batchBuyer, batchId) {
+      return (await clientOf(chain).readContract({ address: batchBuyer, abi: batchBuyerAbi, functionName: 'pulled', args: [batchId] })) as boolean
     },
     executionIn: (batchBuyer, batchId, receipt) => executionFrom(batchBuyer, batchId, receipt.logs),
     async executionOf(chain, batchBuyer, batchId, fromBlock) {

@@ -25,6 +25,7 @@ import { type BatchOperators, createBatchOperators } from './batch-operators.ts'
 import { createSplitChainReads, type SplitChainReads } from './split-chain-reads.ts'
 import type { ExecutorFailStop } from './batch-writes.ts'
 import { type BatchDeadlineBlocks, batchDeadlineOf } from '../../src/domain/batch/batch-deadline.ts'
+import { createSupersededBatches, type SupersededBatches } from './superseded-batches.ts'
 
 /** An option accepted must be honoured: a maxBuyersPerTransaction that is not a positive integer is refused. */
 function checkedBuyersPerTransaction(value: number | undefined): number | undefined {
@@ -150,6 +151,11 @@ export interface ExecutorContext {
   warmAllowances?: WarmAllowances
   /** The batches journaled (the one write path of a batch record). */
   batchJournal: BatchJournal
+  /**
+   * The released batches whose transaction could still land (mined and reverted, last block not final), per launch:
+   * every later batch of the launch supersedes them (superseded-batches.ts; docs/execution.md §8).
+   */
+  supersededBatches?: SupersededBatches
   /** The sender accounts as batch operators: whether a chain's batches may go out from the pool (batch-operators.ts). */
   batchOperators: BatchOperators
   /**
@@ -190,6 +196,7 @@ export function createExecutorContext(deps: ExecutorDeps, stopped: () => boolean
   const stage = (name: string) => deps.onStage?.(name, performance.now())
   // An option accepted must be honoured: figures that are not positive integers are refused here, at start.
   const batchDeadline = batchDeadlineOf({ blockSeconds: deps.blockSeconds, override: deps.batchDeadline })
+  const batchJournal = createBatchJournal(store)
   const reads = createExecutorChainReads({ chains: deps.chains, clients: deps.clients, buyRouters: deps.buyRouters, stage })
   const chainLocks = createKeyedMutex()
   const orders = createOrderLoader({ store, wallets: deps.wallets })
@@ -256,7 +263,8 @@ export function createExecutorContext(deps: ExecutorDeps, stopped: () => boolean
       changedOwners: allowanceChangesReader({ chains: deps.chains, clients: deps.clients }),
       ...(deps.allowancesDirectUpTo === undefined ? {} : { directUpTo: deps.allowancesDirectUpTo }),
     }),
-    batchJournal: createBatchJournal(store),
+    batchJournal,
+    supersededBatches: createSupersededBatches({ batchJournal, batchDeadline }),
     batchOperators: createBatchOperators({ clients: deps.clients, batchBuyers: deps.batchBuyers ?? {}, wallets: deps.wallets, log }),
     withChainLock: (chain, fn) => chainLocks.run(chain, fn),
     withOrderLocks: (keyIds, fn) => store.mutex.runAll(keyIds.map(orderLockName), fn),

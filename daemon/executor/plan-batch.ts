@@ -29,7 +29,7 @@ export type BatchPlannerContext = Pick<
   ExecutorContext,
   'batchBuyers' | 'wallets' | 'chains' | 'batchReads' | 'batchJournal' | 'quotes' | 'orders' | 'policy' | 'log' | 'now' | 'batchDeadline'
 > &
-  Partial<Pick<ExecutorContext, 'batchOperators' | 'splitReads' | 'maxBuyersPerTransaction' | 'warmAllowances' | 'stage'>>
+  Partial<Pick<ExecutorContext, 'batchOperators' | 'splitReads' | 'maxBuyersPerTransaction' | 'warmAllowances' | 'stage' | 'supersededBatches'>>
 
 export interface BatchPlanner {
   /**
@@ -228,6 +228,10 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
         at: ctx.now(),
         swept: 0,
       }
+      // The launch's released batches that could still land: this one runs only if none of them pulled, and kills them
+      // (docs/execution.md §8, "A price-reverted batch, superseded"). Journaled with it, so a resend encodes the same.
+      const supersedes = ctx.supersededBatches?.of(launch.chain, launch.slug, launch.blockNumber, BigInt(tick.blockNumber)) ?? []
+      if (supersedes.length > 0) record.supersedes = supersedes
       if (operators && record.included.length > perTransaction)
         record.split = planSplitBatch({ buyers: record.included.length, operators, txGasCap, maxBuyersPerChunk: perTransaction })
       return { batch: { record, buys: included }, perBuyer }

@@ -49,6 +49,8 @@ export async function rollForwardCommittedBatches(deps: RollForwardDeps): Promis
     // Sent again by a reorg that undid it (revalidate-fills.ts): its orders were held in that same write; an entry
     // without an in-flight entry is one the batch skipped (active, or bought elsewhere since), not a move never written.
     if (record.undone) continue
+    // Taken back after it turned out to have pulled (superseded-batches.ts): its orders were moved in that same write.
+    if (record.cameBack) continue
     const { moved, unheld } = await rollForward(deps, record)
     if (moved + unheld === 0) continue
     outcome.batches++

@@ -10,6 +10,7 @@ import { type BatchSweeperContext, sweepBatch } from './sweep-batch.ts'
 import { runSplitBatch, splitFate, sweepSplitBatch } from './run-split-batch.ts'
 import type { BatchWrites } from './batch-writes.ts'
 import { reopenUnsweptBatches } from './unswept-batches.ts'
+import { takeBackReleasedBatch } from './take-back-released-batch.ts'
 
 /** What the chain says about a journaled batch. */
 export type BatchFate =
@@ -24,7 +25,7 @@ export type BatchRunnerContext = BatchSettlerContext &
   BatchSweeperContext &
   BatchSenderContext &
   Pick<ExecutorContext, 'withChainLock' | 'batchDeadline'> &
-  Partial<Pick<ExecutorContext, 'splitReads'>>
+  Partial<Pick<ExecutorContext, 'splitReads' | 'supersededBatches'>>
 
 export interface BatchRunner {
   /**
@@ -124,12 +125,67 @@ export function createBatchRunner(ctx: BatchRunnerContext, hooks: BatchRunnerHoo
       return
     }
     pending.delete(record.batchId)
-    const written = await ctx.withChainLock(record.chain, () =>
-      fate.kind === 'executed' ? settleExecutedBatch(ctx, fate.record ?? record, fate.execution) : releaseBatch(ctx, record, fate.reason),
-    )
+    // A batch that superseded others and took nothing may have lost to one of them: a superseded batch that pulled after
+    // all (a reorg brought its transaction back before this one landed: the contract then refused this one). Asked of
+    // the chain before the write, taken back in the same chain-locked section as the release, so no tick plans those
+    // orders into a new batch in between.
+    const cameBack = fate.kind === 'executed' ? [] : await supersededThatPulled(record)
+    const taken: BatchRecord[] = []
+    const written = await ctx.withChainLock(record.chain, async () => {
+      if (fate.kind === 'executed') return settleExecutedBatch(ctx, fate.record ?? record, fate.execution)
+      // Kept as superseded before its orders are active, so every batch planned with them names it (its transaction may
+      // still land after a reorg until its last block is final: docs/execution.md §8, "A price-reverted batch, superseded").
+      ctx.supersededBatches?.add({ ...record, state: 'released' })
+      const released = await releaseBatch(ctx, record, fate.reason)
+      for (const superseded of cameBack) {
+        const outcome = await takeBackReleasedBatch(ctx, superseded)
+        if (outcome.kind === 'taken') taken.push(outcome.record)
+        else ctx.log.warn({ batchId: superseded.batchId, heldBy: outcome.heldBy }, 'a released batch pulled after all; taken back once its orders are free')
+      }
+      return released
+    })
     ctx.log.info({ batchId: record.batchId, slug: record.slug, state: written.state, buyers: record.included.length }, 'batch settled')
     if (written.state === 'executed') startSweep(written)
     if (written.state === 'released') hooks.released?.(written)
+    for (const record of taken) await settleTakenBack(record)
+  }
+
+  /** The journaled released batches among `record.supersedes` that pulled on the chain. */
+  async function supersededThatPulled(record: BatchRecord): Promise<BatchRecord[]> {
+    if (!record.supersedes?.length) return []
+    const ids = new Set(record.supersedes)
+    const released = (await ctx.batchJournal.ofLaunch(record.chain, record.slug, record.launchBlock)).filter(
+      (r) => ids.has(r.batchId) && r.state === 'released',
+    )
+    const pulled = await Promise.all(released.map((r) => pulledOnChain(r)))
+    return released.filter((_, i) => pulled[i])
+  }
+
+  const pulledOnChain = async (record: BatchRecord): Promise<boolean> =>
+    ctx.batchReads.pulled
+      ? ctx.batchReads.pulled(record.chain, record.batchBuyer, record.batchId)
+      : (await ctx.batchReads.batch(record.chain, record.batchBuyer, record.batchId)).executed
+
+  /** A released batch taken back (its orders executing under it again): settled from the chain like a batch just sent. */
+  async function settleTakenBack(record: BatchRecord): Promise<void> {
+    ctx.supersededBatches?.remove(record.batchId)
+    await settle(record, await fateFromChain(record))
+  }
+
+  /**
+   * On a block: the released batches of the chain whose last block is not final yet are asked whether they pulled after
+   * all (a reorg took their revert and their transaction landed again, with no superseding batch before it); one that
+   * did is taken back and settled. One whose orders are in a newer batch waits for it: that batch names it and is
+   * refused, and its release takes it back (above).
+   */
+  async function watchReleased(chain: ChainKey): Promise<void> {
+    if (!ctx.supersededBatches) return
+    const watched = ctx.supersededBatches.watched(chain, await ctx.batchReads.head(chain))
+    for (const record of watched) {
+      if (!(await pulledOnChain(record))) continue
+      const outcome = await ctx.withChainLock(chain, () => takeBackReleasedBatch(ctx, record))
+      if (outcome.kind === 'taken') await settleTakenBack(outcome.record)
+    }
   }
 
   function startSweep(record: BatchRecord): void {
@@ -203,17 +259,20 @@ export function createBatchRunner(ctx: BatchRunnerContext, hooks: BatchRunnerHoo
       }
     },
     async reconcile() {
+      await ctx.supersededBatches?.load()
       for (const record of await ctx.batchJournal.open()) {
         if (record.state === 'executed') startSweep(record)
         else await settle(record, await fateFromChain(record))
       }
     },
     recheck(chain) {
-      if (checking.has(chain) || ![...pending.values()].some((r) => r.chain === chain)) return
+      const watching = (ctx.supersededBatches?.watched(chain, 0n).length ?? 0) > 0
+      if (checking.has(chain) || (!watching && ![...pending.values()].some((r) => r.chain === chain))) return
       checking.add(chain)
       track(
         (async () => {
           for (const record of [...pending.values()].filter((r) => r.chain === chain)) await settle(record, await fateFromChain(record))
+          if (watching) await watchReleased(chain)
         })().finally(() => checking.delete(chain)),
       )
     },

@@ -6,6 +6,7 @@ import type { BatchRecord } from '../../src/journal/batch-records.ts'
 import type { LaunchRecord } from '../../src/journal/journal-records.ts'
 import { batchBuyerAbi, batchEntry } from './batch-buyer-abi.ts'
 import type { ExecutorContext } from './executor-context.ts'
+import { withSupersedeGas } from './superseded-batches.ts'
 
 /** What became of sending a batch: not sent at all, or sent and then mined (either way) or not known to be. */
 export type BatchSendOutcome =
@@ -51,14 +52,19 @@ export function lastBlockOf(record: BatchRecord): bigint {
 /**
  * The executeBatch call of a journaled batch: the route is exactly a single buy's (stablecoin, WETH, the v3 pool, the
  * bridge, the launch's pool key, token, fee recipient, the 3% fee), one entry word per included order in the
- * clearing's order, the lowest included limit committed (0: none), the allocation committed for a later sweep, and
- * the batch's last block (refused after it).
+ * clearing's order, the lowest included limit committed (0: none), the allocation committed for a later sweep, the
+ * batch's last block (refused after it) and the released batches it supersedes (journaled with it: §8, "A price-reverted
+ * batch, superseded").
  */
 export function executeBatchData(ctx: Pick<ExecutorContext, 'chains' | 'feeRecipient'>, record: BatchRecord, launch: LaunchRecord): `0x${string}` {
   const route = batchRoute(ctx, record, launch)
   const entries = record.included.map((e) => batchEntry(e.wallet, BigInt(e.spendAtoms)))
   const lowest = committedLowestLimit(record)
-  return encodeFunctionData({ abi: batchBuyerAbi, functionName: 'executeBatch', args: [record.batchId, route, entries, lowest, false, lastBlockOf(record)] })
+  return encodeFunctionData({
+    abi: batchBuyerAbi,
+    functionName: 'executeBatch',
+    args: [record.batchId, route, entries, lowest, false, lastBlockOf(record), record.supersedes ?? []],
+  })
 }
 
 /**
@@ -79,7 +85,8 @@ export async function sendBatch(
   if (!fromPool && !sendCall) return { kind: 'not_sent', reason: 'no operator account on this chain' }
   let sent: { hash: Hash; from: Address | undefined; landed: Promise<{ receipt: TransactionReceipt | undefined; pending: boolean }> }
   try {
-    const gas = batchGasLimit(record.included.length, txGasCapOf(ctx.chains[record.chain]))
+    const cap = txGasCapOf(ctx.chains[record.chain])
+    const gas = withSupersedeGas(batchGasLimit(record.included.length, cap), record.supersedes, cap)
     const call = { to: record.batchBuyer, data: executeBatchData(ctx, record, launch), gas }
     const fields = { batchId: record.batchId, buyers: record.included.length }
     if (fromPool) {

@@ -6,6 +6,7 @@ import { batchBuyerAbi, batchEntry } from './batch-buyer-abi.ts'
 import { encodeCollect } from './encode-collect.ts'
 import type { ExecutorContext } from './executor-context.ts'
 import { batchRoute, committedLowestLimit, lastBlockOf } from './send-batch.ts'
+import { withSupersedeGas } from './superseded-batches.ts'
 
 export type SplitSenderContext = Pick<ExecutorContext, 'chains' | 'wallets' | 'feeRecipient' | 'log'> & Partial<Pick<ExecutorContext, 'stage'>>
 
@@ -63,7 +64,7 @@ export async function sendSplitBatch(
     if (i === 1) await nextTurn()
     let data: Hex
     try {
-      data = encodeCollect(batchId, stablecoin, BigInt(c.chunk), record.included.slice(c.from, c.to), lastBlock)
+      data = encodeCollect(batchId, stablecoin, BigInt(c.chunk), record.included.slice(c.from, c.to), lastBlock, record.supersedes ?? [])
     } catch (error) {
       // An entry batchEntry would refuse: this collect is not sent (its buyers wait for the next batch), as a failed send.
       const refused = Promise.reject(error)
@@ -72,7 +73,13 @@ export async function sendSplitBatch(
       continue
     }
     ctx.stage?.(`split.collectEncoded.${c.chunk}`)
-    const sending = send(chain, c.operator, { to: batchBuyer, data, gas: BigInt(c.gasLimit) }, { batchId, chunk: c.chunk, buyers: c.to - c.from }, { moment })
+    const sending = send(
+      chain,
+      c.operator,
+      { to: batchBuyer, data, gas: withSupersedeGas(BigInt(c.gasLimit), record.supersedes, BigInt(split.txGasCap)) },
+      { batchId, chunk: c.chunk, buyers: c.to - c.from },
+      { moment },
+    )
     sending.then(
       () => ctx.stage?.(`split.collectSent.${c.chunk}`),
       () => undefined,

@@ -24,6 +24,11 @@ export interface BatchJournal {
   open(chain?: ChainKey): Promise<BatchRecord[]>
   /** Batches journaled `swept` on a chain (whether the chain still holds their sweep: unswept-batches.ts). */
   swept(chain: ChainKey): Promise<BatchRecord[]>
+  /**
+   * Batches journaled `released` on a chain (or all chains) that carry a last block: at start, the released batches
+   * whose transaction could still land (their last block not final) are found here (superseded-batches.ts).
+   */
+  released(chain?: ChainKey): Promise<BatchRecord[]>
   /** Every batch of one launch, in sequence order (`executions replay`). */
   ofLaunch(chain: ChainKey, slug: string, launchBlock: string): Promise<BatchRecord[]>
   /** The sublevel the records are written to (the console feed recognises their writes by it). */
@@ -51,6 +56,9 @@ export function createBatchJournal(store: Store): BatchJournal {
     },
     async swept(chain) {
       return (await readAll(sub, `${chain}!`)).map((e) => e.value).filter((r) => r.state === 'swept')
+    },
+    async released(chain) {
+      return (await readAll(sub, chain ? `${chain}!` : '')).map((e) => e.value).filter((r) => r.state === 'released' && r.validUntilBlock !== undefined)
     },
     async open(chain) {
       return (await readAll(sub, chain ? `${chain}!` : '')).map((e) => e.value).filter((r) => OPEN.has(r.state))

@@ -133,6 +133,13 @@ export interface BatchRecord {
   validUntilBlock?: string
   batchBuyer: Address
   token: Address
+  /**
+   * The launch's batches released after their transaction was mined and reverted whose last block was not final when
+   * this one was planned (their signed transaction could still land after a reorg): sent with this batch's executeBatch
+   * (or every collect), which the contract refuses if any of them pulled and which marks them dead
+   * (docs/execution.md §8, "A price-reverted batch, superseded"). Absent: none.
+   */
+  supersedes?: Hash[]
   /** Committed with the batch and checked on chain (stablecoin atoms of FDV); null: no included order has a limit. */
   lowestLimitFdv: string | null
   predictedTokensOut: string
@@ -166,6 +173,13 @@ export interface BatchRecord {
    * batch". Kept once settled or released, as history.
    */
   undone?: { txHash: Hash; blockNumber: string; at: number }
+  /**
+   * Set when a batch released after its transaction was mined and reverted turned out to have pulled after all (a reorg
+   * took the revert's block and its signed transaction landed again, before any batch superseding it): its orders were
+   * taken back under it (`active -> executing`) and the record is `sent` again until the runner settles it from the
+   * chain (superseded-batches.ts, docs/execution.md §8 "A price-reverted batch, superseded"). Kept as history.
+   */
+  cameBack?: { at: number }
   /** A split batch (collects then one settle) instead of one executeBatch; `txHash` and `from` are the settle's. */
   split?: SplitBatchRecord
 }

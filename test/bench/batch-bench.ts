@@ -82,7 +82,7 @@ export async function benchSplitBatch(): Promise<Record<string, unknown>> {
             abi: batchBuyerAbi,
             functionName: 'collect',
             // Its last block: the plan is signed before the launch and lands within a few blocks of it.
-            args: [batchId, d.chain.addresses.stablecoin, BigInt(c.chunk), chunkEntries[c.chunk]!, head + 1_000n],
+            args: [batchId, d.chain.addresses.stablecoin, BigInt(c.chunk), chunkEntries[c.chunk]!, head + 1_000n, []],
           }),
         }),
       ),

@@ -122,7 +122,7 @@ async function execute(batchId: Hash, entries: bigint[], lowestLimit: bigint | n
     address: batch,
     abi: batchAbi,
     functionName: 'executeBatch',
-    args: [batchId, route(), entries, lowestLimit ?? 0n, pushNow, UNTIL],
+    args: [batchId, route(), entries, lowestLimit ?? 0n, pushNow, UNTIL, []],
     gas: EIP_7825_TX_GAS_CAP,
   })
   const receipt = await confirm(hash, 'the batch')
@@ -385,7 +385,7 @@ describe('PrebuyBatchBuyer on the devnet (real anvil, v4 PoolManager, Doppler po
   it('a batch id executes once: a resubmission after a crash reverts and takes nothing', async () => {
     const group = buyers.slice(BUYERS - SMALL + 2)
     const before = await Promise.all(group.map((b) => usdcOf(b.address)))
-    const args = [batchIdOf('skip'), route(), group.map((b) => entry(b.address, 10n ** 6n)), 0n, true, UNTIL] as const
+    const args = [batchIdOf('skip'), route(), group.map((b) => entry(b.address, 10n ** 6n)), 0n, true, UNTIL, []] as const
     await expect(client.simulateContract({ account: operator, address: batch, abi: batchAbi, functionName: 'executeBatch', args })).rejects.toThrow(
       /BatchAlreadyExecuted/,
     )
@@ -407,12 +407,12 @@ describe('PrebuyBatchBuyer on the devnet (real anvil, v4 PoolManager, Doppler po
         address: batch,
         abi: batchAbi,
         functionName: 'executeBatch',
-        args: [batchId, route(), entries, 0n, false, head - 1n],
+        args: [batchId, route(), entries, 0n, false, head - 1n, []],
       }),
     ).rejects.toThrow(/BatchExpired/)
     // Sent anyway with the head as its last block: automine puts it in the next block, one past it. Mined, reverted,
     // nothing taken, the id unused (the same batch still executes within its last block).
-    const lateArgs = [batchId, route(), entries, 0n, false, await client.getBlockNumber({ cacheTime: 0 })] as const
+    const lateArgs = [batchId, route(), entries, 0n, false, await client.getBlockNumber({ cacheTime: 0 }), []] as const
     const late = await walletOf(operator).writeContract({ address: batch, abi: batchAbi, functionName: 'executeBatch', args: lateArgs, gas: 2_000_000n })
     expect((await confirm(late, 'the late batch')).status).toBe('reverted')
     expect(await Promise.all(group.map((b) => usdcOf(b.address)))).toEqual(before)
@@ -423,7 +423,7 @@ describe('PrebuyBatchBuyer on the devnet (real anvil, v4 PoolManager, Doppler po
       address: batch,
       abi: batchAbi,
       functionName: 'executeBatch',
-      args: [batchId, route(), entries, 0n, false, inTime],
+      args: [batchId, route(), entries, 0n, false, inTime, []],
       gas: 2_000_000n,
     })
     const receipt = await confirm(hash, 'the batch in its last block')
@@ -431,6 +431,80 @@ describe('PrebuyBatchBuyer on the devnet (real anvil, v4 PoolManager, Doppler po
     expect(receipt.blockNumber).toBe(inTime)
     expect(await Promise.all(group.map((b) => usdcOf(b.address)))).toEqual(before.map((b) => b - 10n ** 6n))
   }, 120_000)
+
+  it('supersedes: a superseded batch cannot execute after its successor did, nor a successor after a superseded one did (nothing taken either way); the gas it adds', async () => {
+    const group = buyers.slice(BUYERS - SMALL - 20, BUYERS - SMALL - 10)
+    const entries = group.map((b) => entry(b.address, 10n ** 6n))
+    const send = async (batchId: Hash, supersedes: Hash[]) => {
+      const hash = await walletOf(operator).writeContract({
+        address: batch,
+        abi: batchAbi,
+        functionName: 'executeBatch',
+        args: [batchId, route(), entries, 0n, false, UNTIL, supersedes],
+        gas: 2_000_000n,
+      })
+      return confirm(hash, `batch ${batchId}`)
+    }
+    const simulate = (batchId: Hash, supersedes: Hash[]) =>
+      client.simulateContract({
+        account: operator,
+        address: batch,
+        abi: batchAbi,
+        functionName: 'executeBatch',
+        args: [batchId, route(), entries, 0n, false, UNTIL, supersedes],
+      })
+    const balances = () => Promise.all(group.map((b) => usdcOf(b.address)))
+
+    // The successor first: it executes and kills the one it supersedes, whose signed transaction then takes nothing.
+    const old1 = batchIdOf('superseded-old-1')
+    const new1 = batchIdOf('superseded-new-1')
+    const start = await balances()
+    const first = await send(new1, [old1])
+    expect(first.status).toBe('success')
+    expect(await balances()).toEqual(start.map((b) => b - 10n ** 6n))
+    const killed = parseEventLogs({ abi: batchAbi, logs: first.logs, eventName: 'BatchesSuperseded' }) as unknown as Array<{ args: { superseded: Hash[] } }>
+    expect(killed.map((l) => l.args.superseded)).toEqual([[old1]])
+    await expect(simulate(old1, [])).rejects.toThrow(/BatchSuperseded/)
+    expect((await send(old1, [])).status).toBe('reverted')
+    expect(await balances()).toEqual(start.map((b) => b - 10n ** 6n))
+    const dead = (await client.readContract({ address: batch, abi: batchAbi, functionName: 'batches', args: [old1] })) as readonly unknown[]
+    expect([dead[6], dead[8]]).toEqual([false, true]) // not executed, superseded
+    expect(await client.readContract({ address: batch, abi: batchAbi, functionName: 'pulled', args: [old1] })).toBe(false)
+    expect(await client.readContract({ address: batch, abi: batchAbi, functionName: 'pulled', args: [new1] })).toBe(true)
+
+    // The superseded one first (a reorg brought it back before its successor landed): the successor is refused.
+    const old2 = batchIdOf('superseded-old-2')
+    const new2 = batchIdOf('superseded-new-2')
+    const mid = await balances()
+    expect((await send(old2, [])).status).toBe('success')
+    expect(await balances()).toEqual(mid.map((b) => b - 10n ** 6n))
+    await expect(simulate(new2, [old2])).rejects.toThrow(/SupersededBatchPulled/)
+    expect((await send(new2, [old2])).status).toBe('reverted')
+    expect(await balances()).toEqual(mid.map((b) => b - 10n ** 6n))
+    // A batch naming itself or a live split batch is refused too; a successor that reverts (here: the pulled one) leaves
+    // the others it names alive (its marks revert with it), so a later batch may still name them.
+    const old3 = batchIdOf('superseded-old-3')
+    expect((await send(batchIdOf('superseded-new-3'), [old3, old2])).status).toBe('reverted')
+    const alive = (await client.readContract({ address: batch, abi: batchAbi, functionName: 'batches', args: [old3] })) as readonly unknown[]
+    expect(alive[8]).toBe(false)
+    await expect(simulate(batchIdOf('superseded-self'), [batchIdOf('superseded-self')])).rejects.toThrow(/SupersededBatchPulled/)
+
+    // Gas: the same 10 buyers of 1 USDC superseding none, one and three batches (each id a fresh slot).
+    const gas = async (name: string, supersedes: Hash[]) => {
+      const receipt = await send(batchIdOf(name), supersedes)
+      expect(receipt.status).toBe('success')
+      return Number(receipt.gasUsed)
+    }
+    const none = await gas('superseded-gas-0', [])
+    const one = await gas('superseded-gas-1', [batchIdOf('superseded-gas-dead-1')])
+    const three = await gas(
+      'superseded-gas-3',
+      ['a', 'b', 'c'].map((x) => batchIdOf(`superseded-gas-dead-3${x}`)),
+    )
+    console.log(`executeBatch of 10 buyers superseding 0 / 1 / 3 batches: ${none} / ${one} / ${three} gas`)
+    expect(one - none).toBeLessThan(40_000)
+    expect(three - none).toBeLessThan(3 * 40_000)
+  }, 180_000)
 
   it('refuses a clearing above the committed lowest limit (nothing taken), and anyone but an operator', async () => {
     const group = buyers.slice(0, SMALL)
@@ -442,7 +516,7 @@ describe('PrebuyBatchBuyer on the devnet (real anvil, v4 PoolManager, Doppler po
         address: batch,
         abi: batchAbi,
         functionName: 'executeBatch',
-        args: [batchIdOf('too-low'), route(), entries, fdvNow / 2n, true, UNTIL],
+        args: [batchIdOf('too-low'), route(), entries, fdvNow / 2n, true, UNTIL, []],
       }),
     ).rejects.toThrow(/ClearingAboveLimit/)
     await expect(
@@ -451,7 +525,7 @@ describe('PrebuyBatchBuyer on the devnet (real anvil, v4 PoolManager, Doppler po
         address: batch,
         abi: batchAbi,
         functionName: 'executeBatch',
-        args: [batchIdOf('stranger'), route(), entries, 0n, true, UNTIL],
+        args: [batchIdOf('stranger'), route(), entries, 0n, true, UNTIL, []],
       }),
     ).rejects.toThrow(/NotOperator/)
   }, 120_000)

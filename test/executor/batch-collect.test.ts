@@ -66,7 +66,7 @@ async function send(account: PrivateKeyAccount, functionName: string, args: read
 }
 
 async function collect(account: PrivateKeyAccount, batchId: Hash, chunk: number, entries: readonly bigint[], until = UNTIL) {
-  const receipt = await send(account, 'collect', [batchId, d.chain.addresses.stablecoin, BigInt(chunk), entries, until])
+  const receipt = await send(account, 'collect', [batchId, d.chain.addresses.stablecoin, BigInt(chunk), entries, until, []])
   expect(receipt.status).toBe('success')
   const events = batchEvents(receipt)
   const collected = events.find((e) => e.eventName === 'ChunkCollected')!.args as { amount: bigint; buyersPaid: bigint; buyersSkipped: bigint }
@@ -154,11 +154,11 @@ describe('PrebuyBatchBuyer split batch on the devnet (collect / settle / sweepCh
     expect(state).toMatchObject({ status: 1, collected: totalIn, chunks: 4, buyersPaid: 399 })
     expect(state.minPaid).toBe(paid.slice(1).reduce((a, b) => (b < a ? b : a)))
     // A chunk is collected once.
-    await expect(refusal(d.operators[0]!, 'collect', [batchId, d.chain.addresses.stablecoin, 0n, chunkEntries[0]!, UNTIL])).rejects.toThrow(
+    await expect(refusal(d.operators[0]!, 'collect', [batchId, d.chain.addresses.stablecoin, 0n, chunkEntries[0]!, UNTIL, []])).rejects.toThrow(
       /ChunkAlreadyCollected/,
     )
     // Only operators collect and settle.
-    await expect(refusal(stranger, 'collect', [batchId, d.chain.addresses.stablecoin, 9n, chunkEntries[0]!, UNTIL])).rejects.toThrow(/NotOperator/)
+    await expect(refusal(stranger, 'collect', [batchId, d.chain.addresses.stablecoin, 9n, chunkEntries[0]!, UNTIL, []])).rejects.toThrow(/NotOperator/)
     await expect(refusal(stranger, 'settle', [batchId, routeOf(d, pool), 0n])).rejects.toThrow(/NotOperator/)
     // Nothing is refundable while the batch can still settle.
     await expect(refusal(stranger, 'refund', [batchId, 0n, chunkEntries[0]!, 0n, 1n])).rejects.toThrow(/NotRefundable/)
@@ -176,7 +176,7 @@ describe('PrebuyBatchBuyer split batch on the devnet (collect / settle / sweepCh
     // Settle once; no collect or refund after it.
     await expect(refusal(settler, 'settle', [batchId, routeOf(d, pool), 0n])).rejects.toThrow(/NotCollecting/)
     await expect(
-      refusal(d.operators[0]!, 'collect', [batchId, d.chain.addresses.stablecoin, 9n, [batchEntry(buyers[700]!, 10n ** 6n)], UNTIL]),
+      refusal(d.operators[0]!, 'collect', [batchId, d.chain.addresses.stablecoin, 9n, [batchEntry(buyers[700]!, 10n ** 6n)], UNTIL, []]),
     ).rejects.toThrow(/NotCollecting/)
     await expect(refusal(stranger, 'refund', [batchId, 0n, chunkEntries[0]!, 0n, 1n])).rejects.toThrow(/NotRefundable/)
     // Every buyer paid exactly its spend (the withdrawer nothing: it had nothing left).
@@ -243,7 +243,7 @@ describe('PrebuyBatchBuyer split batch on the devnet (collect / settle / sweepCh
     // executeBatch (committed allocation) on the same kind of buyers, the same sizes: the pull and the hash are the
     // same code, so a collect's buyer should cost what executeBatch's does (the split adds no per-buyer work).
     const execGas = async (name: string, words: bigint[]) => {
-      const r = await send(d.operators[0]!, 'executeBatch', [batchIdOf(name), routeOf(d, pool), words, 0n, false, UNTIL])
+      const r = await send(d.operators[0]!, 'executeBatch', [batchIdOf(name), routeOf(d, pool), words, 0n, false, UNTIL, []])
       expect(r.status).toBe('success')
       return r.gasUsed
     }
@@ -288,7 +288,7 @@ describe('PrebuyBatchBuyer split batch on the devnet (collect / settle / sweepCh
     await expect(refusal(d.operators[0]!, 'cancel', [batchId])).rejects.toThrow(/NotCollecting/)
     await expect(refusal(d.operators[1]!, 'settle', [batchId, routeOf(d, pool), 0n])).rejects.toThrow(/NotCollecting/)
     await expect(
-      refusal(d.operators[0]!, 'collect', [batchId, d.chain.addresses.stablecoin, 2n, [batchEntry(buyers[790]!, 10n ** 6n)], UNTIL]),
+      refusal(d.operators[0]!, 'collect', [batchId, d.chain.addresses.stablecoin, 2n, [batchEntry(buyers[790]!, 10n ** 6n)], UNTIL, []]),
     ).rejects.toThrow(/NotCollecting/)
     // Anyone may send the refunds; chunk 0 in two parts, chunk 1 whole.
     let refunded = 0n
@@ -325,7 +325,7 @@ describe('PrebuyBatchBuyer split batch on the devnet (collect / settle / sweepCh
     expect(await d.client.getBlockNumber({ cacheTime: 0 })).toBeGreaterThan(BigInt(settleBy))
     await expect(refusal(d.operators[1]!, 'settle', [batchId, routeOf(d, pool), 0n])).rejects.toThrow(/SettleExpired/)
     await expect(
-      refusal(d.operators[1]!, 'collect', [batchId, d.chain.addresses.stablecoin, 1n, [batchEntry(buyers[791]!, 10n ** 6n)], UNTIL]),
+      refusal(d.operators[1]!, 'collect', [batchId, d.chain.addresses.stablecoin, 1n, [batchEntry(buyers[791]!, 10n ** 6n)], UNTIL, []]),
     ).rejects.toThrow(/NotCollecting/)
     expect((await send(stranger, 'refund', [batchId, 0n, entries, 0n, 10n])).status).toBe('success')
     expect(await Promise.all(group.map(usdcOf))).toEqual(before)
@@ -362,10 +362,17 @@ describe('PrebuyBatchBuyer split batch on the devnet (collect / settle / sweepCh
     const entries = group.map((b) => batchEntry(b, 3n * 10n ** 6n))
     const before = await Promise.all(group.map(usdcOf))
     const head = await d.client.getBlockNumber({ cacheTime: 0 })
-    await expect(refusal(d.operators[0]!, 'collect', [batchId, d.chain.addresses.stablecoin, 0n, entries, head - 1n])).rejects.toThrow(/BatchExpired/)
+    await expect(refusal(d.operators[0]!, 'collect', [batchId, d.chain.addresses.stablecoin, 0n, entries, head - 1n, []])).rejects.toThrow(/BatchExpired/)
     // Sent anyway with the head as its last block: automine puts it in the next block, one past it. Mined, reverted,
     // nothing pulled, the batch not even opened (so the same id still works within its last block).
-    const late = await send(d.operators[0]!, 'collect', [batchId, d.chain.addresses.stablecoin, 0n, entries, await d.client.getBlockNumber({ cacheTime: 0 })])
+    const late = await send(d.operators[0]!, 'collect', [
+      batchId,
+      d.chain.addresses.stablecoin,
+      0n,
+      entries,
+      await d.client.getBlockNumber({ cacheTime: 0 }),
+      [],
+    ])
     expect(late.status).toBe('reverted')
     expect(await Promise.all(group.map(usdcOf))).toEqual(before)
     expect((await collection(batchId)).status).toBe(0)
@@ -381,7 +388,7 @@ describe('PrebuyBatchBuyer split batch on the devnet (collect / settle / sweepCh
     expect(r.collected.amount).toBe(30n * 10n ** 6n)
     expect(await Promise.all(group.map(usdcOf))).toEqual(before.map((b) => b - 3n * 10n ** 6n))
     // The next collect of the same batch past the last block is refused too, whatever the batch's window says.
-    const next = [batchId, d.chain.addresses.stablecoin, 1n, [batchEntry(buyers[780]!, 10n ** 6n)], inTime] as const
+    const next = [batchId, d.chain.addresses.stablecoin, 1n, [batchEntry(buyers[780]!, 10n ** 6n)], inTime, []] as const
     const before780 = await usdcOf(buyers[780]!)
     expect((await send(d.operators[1]!, 'collect', next)).status).toBe('reverted')
     expect(await usdcOf(buyers[780]!)).toBe(before780)
@@ -389,12 +396,41 @@ describe('PrebuyBatchBuyer split batch on the devnet (collect / settle / sweepCh
     expect((await send(d.operators[0]!, 'cancel', [batchId])).status).toBe('success')
   }, 120_000)
 
+  it('supersedes on a split batch: a successor is refused while the superseded batch collects, runs once it is cancelled; a dead batch never opens', async () => {
+    const group = buyers.slice(781, 790)
+    const words = group.map((b) => batchEntry(b, 10n ** 6n))
+    const coin = d.chain.addresses.stablecoin
+    const old = batchIdOf('superseded-split-old')
+    const successor = batchIdOf('superseded-split-new')
+    const before = await Promise.all(group.map(usdcOf))
+    // The superseded batch opened its collection (one chunk collected): its successor, split or not, takes nothing.
+    await collect(d.operators[0]!, old, 0, words.slice(0, 3))
+    await expect(refusal(d.operators[1]!, 'collect', [successor, coin, 0n, words.slice(3, 6), UNTIL, [old]])).rejects.toThrow(/SupersededBatchPulled/)
+    expect((await send(d.operators[1]!, 'collect', [successor, coin, 0n, words.slice(3, 6), UNTIL, [old]])).status).toBe('reverted')
+    await expect(refusal(d.operators[1]!, 'executeBatch', [successor, routeOf(d, pool), words.slice(3, 6), 0n, false, UNTIL, [old]])).rejects.toThrow(
+      /SupersededBatchPulled/,
+    )
+    expect(await Promise.all(group.map(usdcOf))).toEqual(before.map((b, i) => (i < 3 ? b - 10n ** 6n : b)))
+    // Cancelled (and refundable): it can pull no more, so the successor runs and marks it dead.
+    expect((await send(d.operators[0]!, 'cancel', [old])).status).toBe('success')
+    const opened = await send(d.operators[1]!, 'collect', [successor, coin, 0n, words.slice(3, 6), UNTIL, [old]])
+    expect(opened.status).toBe('success')
+    expect(batchEvents(opened).some((e) => e.eventName === 'BatchesSuperseded')).toBe(true)
+    // A batch named before it ever opened is dead: its first collect (whichever chunk) is refused, nothing pulled.
+    const never = batchIdOf('superseded-split-never')
+    expect((await send(d.operators[0]!, 'collect', [batchIdOf('superseded-split-killer'), coin, 0n, words.slice(7, 8), UNTIL, [never]])).status).toBe('success')
+    await expect(refusal(d.operators[1]!, 'collect', [never, coin, 1n, words.slice(8, 9), UNTIL, []])).rejects.toThrow(/BatchSuperseded/)
+    const last = await usdcOf(group[8]!)
+    expect((await send(d.operators[1]!, 'collect', [never, coin, 1n, words.slice(8, 9), UNTIL, []])).status).toBe('reverted')
+    expect(await usdcOf(group[8]!)).toBe(last)
+  }, 120_000)
+
   it('a cancel before any collect makes a collect still in flight take nothing (crash recovery)', async () => {
     const batchId = batchIdOf('cancel-first')
     expect((await send(d.operators[1]!, 'cancel', [batchId])).status).toBe('success')
     const before = await usdcOf(buyers[795]!)
     await expect(
-      refusal(d.operators[0]!, 'collect', [batchId, d.chain.addresses.stablecoin, 0n, [batchEntry(buyers[795]!, 10n ** 6n)], UNTIL]),
+      refusal(d.operators[0]!, 'collect', [batchId, d.chain.addresses.stablecoin, 0n, [batchEntry(buyers[795]!, 10n ** 6n)], UNTIL, []]),
     ).rejects.toThrow(/NotCollecting/)
     expect(await usdcOf(buyers[795]!)).toBe(before)
   }, 120_000)

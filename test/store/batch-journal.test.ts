@@ -49,4 +49,20 @@ describe('the batch journal (journal.batches, real LevelDB)', () => {
     expect((await batches.open()).map((r) => r.state)).toEqual(['journaled', 'sent', 'executed'])
     expect(await batches.open('second_chain')).toEqual([])
   })
+
+  it('released() reads back the released batches that carry a last block, per chain: what the superseded set is rebuilt from at start', async () => {
+    const batches = createBatchJournal(store)
+    await store.batch([
+      batches.put({ ...record(0, 'released'), validUntilBlock: '160' }),
+      batches.put(record(1, 'released')), // journaled before the last block: never named
+      batches.put({ ...record(2, 'swept'), validUntilBlock: '161' }),
+      batches.put({ ...record(3, 'released', 'other'), validUntilBlock: '162' }),
+    ])
+    const again = createBatchJournal(store)
+    expect((await again.released()).map((r) => [r.slug, r.sequence])).toEqual([
+      ['other', 3],
+      ['proj', 0],
+    ])
+    expect(await again.released('second_chain')).toEqual([])
+  })
 })

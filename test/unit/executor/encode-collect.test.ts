@@ -12,15 +12,22 @@ const hexOf = (bytes: number) => fc.uint8Array({ minLength: bytes, maxLength: by
 const address = fc.tuple(hexOf(20), fc.boolean()).map(([a, checksum]) => (checksum ? getAddress(a) : a) as Address)
 const entry = fc.record({ wallet: address, spendAtoms: fc.bigInt({ min: 1n, max: MAX_AMOUNT }).map((a) => a.toString()) })
 
-const viemCollect = (batchId: Hex, stablecoin: Address, chunk: bigint, entries: ReadonlyArray<{ wallet: Address; spendAtoms: string }>, until: bigint) =>
+const viemCollect = (
+  batchId: Hex,
+  stablecoin: Address,
+  chunk: bigint,
+  entries: ReadonlyArray<{ wallet: Address; spendAtoms: string }>,
+  until: bigint,
+  supersedes: readonly Hex[] = [],
+) =>
   encodeFunctionData({
     abi: batchBuyerAbi,
     functionName: 'collect',
-    args: [batchId, stablecoin, chunk, entries.map((e) => batchEntry(e.wallet, BigInt(e.spendAtoms))), until],
+    args: [batchId, stablecoin, chunk, entries.map((e) => batchEntry(e.wallet, BigInt(e.spendAtoms))), until, supersedes],
   })
 
 describe('encodeCollect', () => {
-  it("is viem's encodeFunctionData of collect, byte for byte, for random batches, chunks, entries and last blocks", () => {
+  it("is viem's encodeFunctionData of collect, byte for byte, for random batches, chunks, entries, last blocks and superseded ids", () => {
     fc.assert(
       fc.property(
         hexOf(32),
@@ -28,8 +35,11 @@ describe('encodeCollect', () => {
         fc.bigInt({ min: 0n, max: MAX_UINT256 }),
         fc.array(entry, { maxLength: 40 }),
         fc.bigInt({ min: 0n, max: MAX_UINT256 }),
-        (batchId, stablecoin, chunk, entries, until) => {
-          expect(encodeCollect(batchId, stablecoin, chunk, entries, until)).toBe(viemCollect(batchId, stablecoin, chunk, entries, until))
+        fc.array(hexOf(32), { maxLength: 4 }),
+        (batchId, stablecoin, chunk, entries, until, supersedes) => {
+          expect(encodeCollect(batchId, stablecoin, chunk, entries, until, supersedes)).toBe(
+            viemCollect(batchId, stablecoin, chunk, entries, until, supersedes),
+          )
         },
       ),
       { numRuns: 300 },

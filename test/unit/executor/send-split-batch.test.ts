@@ -108,7 +108,7 @@ describe('sendSplitBatch', () => {
       const expected = encodeFunctionData({
         abi: batchBuyerAbi,
         functionName: 'collect',
-        args: [BATCH_ID, STABLECOIN, BigInt(c.chunk), chunkEntries(record, c), 140n],
+        args: [BATCH_ID, STABLECOIN, BigInt(c.chunk), chunkEntries(record, c), 140n, []],
       })
       expect(sent.find((s) => s.fields.chunk === c.chunk)?.data).toBe(expected)
     }

@@ -31,6 +31,11 @@ interface IPrebuyTotalSupply {
 ///        signed batch transaction that never landed cannot pull the wallets long after the executor gave it up (a node
 ///        that kept it, a rebroadcast after a reorg): the executor releases a batch's orders for a new batch only once
 ///        the chain is final past that block (docs/execution.md §8, "A last block for every pull").
+///      Superseding: a batch released after a price revert (its transaction mined and reverted) is re-cleared at once in
+///        the next block's batch under a new id, while a reorg could still bring its signed transaction back before its
+///        last block. So the new batch names it (`supersedes`): it executes (or opens its collection) only if none it
+///        names has pulled, and marks them dead (they revert BatchSuperseded); whichever lands first, at most one pulls
+///        (docs/execution.md §8, "A price-reverted batch, superseded").
 ///
 ///      The split batch (more buyers than one transaction's gas holds, still ONE swap and one price): `collect` pulls one
 ///      chunk of buyers per transaction (several transactions, from several operator accounts, in the same block),
@@ -61,6 +66,9 @@ contract PrebuyBatchBuyer {
         bool executed;
         /// Sweep progress: buyers credited so far (a cursor) and the net tokens they got.
         uint32 swept;
+        /// Dead: a later batch that re-cleared its orders named it (`supersedes`) and ran first; it can never pull now.
+        ///      In the slot of `executed`, so checking it costs nothing more.
+        bool superseded;
         uint128 netSwept;
     }
 
@@ -148,6 +156,8 @@ contract PrebuyBatchBuyer {
     event ChunkSwept(bytes32 indexed batchId, uint256 indexed chunk, uint256 from, uint256 to, uint256 feeTotal);
     event BatchCancelled(bytes32 indexed batchId, uint256 collected, uint256 chunks);
     event ChunkRefunded(bytes32 indexed batchId, uint256 indexed chunk, uint256 from, uint256 to, uint256 amount);
+    /// A batch (executeBatch, or a split batch's first collect) named batches it re-clears the orders of: they are dead.
+    event BatchesSuperseded(bytes32 indexed batchId, bytes32[] superseded);
     event RefundFailed(bytes32 indexed batchId, uint256 indexed chunk, address indexed buyer, uint256 index, uint256 amount);
 
     error NotAdmin();
@@ -167,6 +177,8 @@ contract PrebuyBatchBuyer {
     error NothingCollected(bytes32 batchId);
     error NotRefundable(bytes32 batchId);
     error BatchExpired(bytes32 batchId, uint256 validUntilBlock);
+    error BatchSuperseded(bytes32 batchId);
+    error SupersededBatchPulled(bytes32 batchId, bytes32 superseded);
 
     constructor(PrebuyBuyRouter router_, address admin_, address[] memory operators_) {
         router = router_;
@@ -191,20 +203,26 @@ contract PrebuyBatchBuyer {
     /// @param lowestLimitFdv The lowest FDV limit of the included orders, stablecoin atoms (0: none has a limit).
     /// @param pushNow    Credit each buyer at once (a token transfer per buyer) or commit the allocation for a sweep.
     /// @param validUntilBlock The last block this batch may execute in; later it reverts (BatchExpired) and takes nothing.
+    /// @param supersedes Earlier batches of the launch whose orders this one may re-clear (released after a price revert
+    ///                   while their signed transactions could still land): this batch executes only if none of them
+    ///                   has pulled (SupersededBatchPulled), and marks them dead (BatchSuperseded), so at most one pulls.
     function executeBatch(
         bytes32 batchId,
         PrebuyBuyRouter.BuyParams calldata route,
         uint256[] calldata entries,
         uint256 lowestLimitFdv,
         bool pushNow,
-        uint256 validUntilBlock
+        uint256 validUntilBlock,
+        bytes32[] calldata supersedes
     ) external returns (uint256 totalIn, uint256 tokensOut) {
         if (block.number > validUntilBlock) revert BatchExpired(batchId, validUntilBlock);
         if (!operators[msg.sender]) revert NotOperator();
         if (route.feeBps > MAX_FEE_BPS) revert FeeTooHigh();
         Batch storage b = batches[batchId];
         if (b.executed) revert BatchAlreadyExecuted(batchId);
+        if (b.superseded) revert BatchSuperseded(batchId);
         b.executed = true;
+        if (supersedes.length != 0) _supersede(batchId, supersedes);
 
         address stablecoin = route.stablecoin;
         uint256 n = entries.length;
@@ -289,7 +307,17 @@ contract PrebuyBatchBuyer {
     /// @param validUntilBlock The last block this collect may pull in; later it reverts (BatchExpired) and takes nothing.
     ///        settle has none: it pulls no wallet (it swaps what was collected), and it is bounded by SETTLE_WINDOW_BLOCKS
     ///        and refused after a cancel, which the executor sends before it releases a split batch.
-    function collect(bytes32 batchId, address stablecoin, uint256 chunk, uint256[] calldata entries, uint256 validUntilBlock)
+    /// @param supersedes As executeBatch's (every collect of the batch carries the same list): checked and marked by the
+    ///        collect that opens the batch, whichever chunk lands first. A batch open (collecting) cannot be dead, and a
+    ///        dead one can never open, so the later collects need not look again.
+    function collect(
+        bytes32 batchId,
+        address stablecoin,
+        uint256 chunk,
+        uint256[] calldata entries,
+        uint256 validUntilBlock,
+        bytes32[] calldata supersedes
+    )
         external
         splitLock
         returns (uint256 amount, uint256 skipped)
@@ -302,7 +330,10 @@ contract PrebuyBatchBuyer {
         uint8 status = c.status;
         if (status == 0) {
             // executeBatch's ids stay its own: a split batch never shares one.
-            if (batches[batchId].executed) revert BatchAlreadyExecuted(batchId);
+            Batch storage b = batches[batchId];
+            if (b.executed) revert BatchAlreadyExecuted(batchId);
+            if (b.superseded) revert BatchSuperseded(batchId);
+            if (supersedes.length != 0) _supersede(batchId, supersedes);
             c.stablecoin = stablecoin;
             c.settleBy = uint40(block.number + SETTLE_WINDOW_BLOCKS);
             c.status = COLLECTING;
@@ -443,6 +474,24 @@ contract PrebuyBatchBuyer {
             else emit RefundFailed(batchId, chunk, buyer, i, back);
         }
         emit ChunkRefunded(batchId, chunk, from, to, amount);
+    }
+
+    /// @notice Whether a batch has pulled or may still pull from its open collection: executed (executeBatch, or a split
+    ///         batch settled) or collecting. A cancelled split batch can pull no more (its collections are refunded).
+    function pulled(bytes32 batchId) public view returns (bool) {
+        return batches[batchId].executed || collections[batchId].status == COLLECTING;
+    }
+
+    /// @dev A batch that re-clears earlier batches' orders: refused if any of them pulled (its orders are that batch's,
+    ///      the executor settles them from it), else each is marked dead, so none of them can pull after this one. On a
+    ///      revert of the caller (a price revert) the marks go with it: the next batch names them again.
+    function _supersede(bytes32 batchId, bytes32[] calldata supersedes) private {
+        for (uint256 i = 0; i < supersedes.length; i++) {
+            bytes32 s = supersedes[i];
+            if (pulled(s)) revert SupersededBatchPulled(batchId, s);
+            batches[s].superseded = true;
+        }
+        emit BatchesSuperseded(batchId, supersedes);
     }
 
     /// @dev The chunk `paid` claims to be, checked against its committed hash, and [from, to) against its cursor (sweeps

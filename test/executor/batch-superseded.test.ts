@@ -1,0 +1,302 @@
+import { type Address, decodeFunctionData, erc20Abi, type Hash, type Hex, keccak256, stringToHex } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { batchBuyerAbi } from '../../daemon/executor/batch-buyer-abi.ts'
+import { buyRouterAbi } from '../../daemon/executor/buy-router-abi.ts'
+import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
+import type { LaunchedToken } from '../../devnet/launchpads/launch-token.ts'
+import { checkReplays, replayAll, replayBatches } from '../../src/console/replay/replay-check.ts'
+import { createBatchJournal } from '../../src/journal/batch-journal.ts'
+import type { BatchRecord } from '../../src/journal/batch-records.ts'
+import { type Buyer, type FlowHarness, startFlowHarness } from './flow-harness.ts'
+
+const USDC = 1_000_000n
+const FUNDED = 100n * USDC
+/** A constant 1% launch fee: the probe launch's quotes and the real launch's batch see the same pool. */
+const constantFee = { startFee: 10_000, endFee: 10_000, decaySeconds: 1 }
+
+/**
+ * docs/execution.md §8, "A price-reverted batch, superseded" (§6 known limit (1)). A batch A whose executeBatch was mined
+ * and reverted for price (ClearingAboveLimit: a third party's large buy ahead of it in its block) is released at once and
+ * its unlimited order bought in the next block's batch B, which names A (`supersedes`). A reorg then takes A's revert
+ * block (and the third party's buy) away and A's signed transaction lands again, now at a price within its limit:
+ * - (b) after B: the contract refuses A (BatchSuperseded), so the unlimited wallet pays once, in B;
+ * - (c) before B (B still in the node's pool): A executes and B is refused (SupersededBatchPulled); the executor takes A
+ *   back and settles both orders from A's BatchExecuted: each wallet pays once, in A, and nothing is lost.
+ * Without `supersedes` both fail: A (in b) or B (in c) pulls the unlimited wallet a second time.
+ */
+describe('a price-reverted batch released at once is superseded by the next batch: whichever lands first, each wallet pays once (real devnet, reorgs, wallets, store)', () => {
+  let h: FlowHarness
+  beforeAll(async () => {
+    h = await startFlowHarness({ batchBuyer: true, approvalsAhead: false, senderAccounts: 3 })
+    // Every sender account an operator of the batch buyer (batch-operators.ts), so batches go out from the pool: B from
+    // another account than A (the least recently used lane), whose nonce does not follow A's.
+    const senders = h.wallets.senderAddresses('base')
+    expect(senders.length).toBe(3)
+    const operators = async () =>
+      (
+        await Promise.all(
+          senders.map((account) => h.client.readContract({ address: h.batchBuyer!, abi: batchBuyerAbi, functionName: 'operators', args: [account] })),
+        )
+      ).every(Boolean)
+    await h.mineUntil('every sender account an operator', operators, 10, 'any')
+    await h.prepareThirdParty('40000')
+  }, 180_000)
+  afterAll(async () => {
+    await h?.stop()
+  })
+
+  const mineUntil = (what: string, done: () => Promise<boolean>, most: number) => h.mineUntil(what, done, most, 'any')
+
+  /** FDV (stablecoin atoms) a buy of `spend` pays in a pool now: the router's own buy simulated. */
+  async function fdvOf(launched: LaunchedToken, spend: bigint): Promise<bigint> {
+    const trader = h.devnet.accounts[4]!.account.address as Address
+    const { result } = await h.client.simulateContract({
+      account: trader,
+      address: h.buyRouter,
+      abi: buyRouterAbi,
+      functionName: 'buy',
+      args: [
+        {
+          orderId: keccak256(stringToHex(`probe-${spend}-${Math.random()}`)),
+          stablecoin: h.chain.addresses.stablecoin,
+          weth: h.chain.addresses.weth,
+          ethUsdPool: h.chain.addresses.ethUsdPool,
+          bridge: [],
+          poolKey: launched.poolKey,
+          token: launched.token,
+          amountIn: spend,
+          minTokensOut: 0n,
+          feeRecipient: trader,
+          feeBps: 0n,
+        },
+      ],
+    })
+    const out = (result as readonly [bigint, bigint])[0]
+    const supply = await h.client.readContract({ address: launched.token, abi: erc20Abi, functionName: 'totalSupply' })
+    return (spend * supply + out - 1n) / out
+  }
+
+  /**
+   * Two buyers of a quiet Doppler launch: `free` (30 USDC, no limit) and `limited` (10 USDC, an FDV limit twice what the
+   * whole batch pays on an identical probe launch). Batch A (both) is sent; a third party's 20,000 USDC buy lands ahead
+   * of it in its block, A reverts ClearingAboveLimit and is released; the next tick's batch B holds `free` alone (the
+   * limited order's limit is now below the clearing) and names A. Returns once B executed (from another account).
+   */
+  async function revertedBatch(name: string, withFree = true) {
+    h.startMining()
+    const probe = await h.launch(`${name}-probe`, 'doppler', h.devnet.accounts[5]!.account.address as Address, constantFee)
+    await h.stopMining()
+    const limitAtoms = 2n * (await fdvOf(probe, 40n * USDC))
+
+    const { slug, creator } = await h.newProject(name, 'doppler')
+    const free = await h.newBuyer(`${name}-free`, '100')
+    if (withFree) await h.order(free, slug, '30', null)
+    const limited = await h.newBuyer(`${name}-limited`, '100')
+    await h.order(limited, slug, '10', String(limitAtoms / USDC))
+    const buyers: Buyer[] = withFree ? [free, limited] : [limited]
+    await h.approveBatchBuyer(buyers, '100')
+    await h.indexer.caughtUp('base', await h.client.getBlockNumber({ cacheTime: 0 }))
+    await h.executor.idle()
+
+    const launched = await h.launch(slug, 'doppler', creator, constantFee)
+    await h.indexer.caughtUp('base', launched.blockNumber)
+    const launch = (await h.journal.getLaunchBySlug(slug))!
+    const batches = createBatchJournal(h.store)
+    const batch = (sequence: number) => batches.get('base', slug, launch.blockNumber, sequence)
+    const sentPending = (sequence: number) => async () => {
+      const record = await batch(sequence)
+      if (!record?.txHash) return false
+      return (await h.client.getTransactionReceipt({ hash: record.txHash }).catch(() => undefined)) === undefined
+    }
+    await h.waitFor('the launch block decided', async () => h.executor.busy() === 0 || (await sentPending(0)()))
+    if (!(await sentPending(0)())) await h.mineUntil('batch A sent', sentPending(0), 6, 'ours')
+    const a = (await batch(0))!
+    expect(a.included.map((e) => e.keyId)).toEqual(buyers.map((buyer) => buyer.keyId))
+    expect(a.lowestLimitFdv).not.toBeNull()
+
+    // The third party's buy ahead of A in its block (a far higher tip): the clearing is then above the limited order's.
+    const frontrun = await h.thirdPartyBuy(launched.token, launched.poolKey, '20000', { wait: false, priorityFeeGwei: 500n, prepared: true })
+    await mineUntil('A reverted and released', async () => (await batch(0))?.state === 'released', 4)
+    const [aReceipt, frontrunReceipt] = await Promise.all([
+      h.client.getTransactionReceipt({ hash: a.txHash! }),
+      h.client.getTransactionReceipt({ hash: frontrun }),
+    ])
+    expect(aReceipt.status).toBe('reverted')
+    expect(frontrunReceipt.blockNumber).toBe(aReceipt.blockNumber)
+    const rawA = await jsonRpc<Hex>(h.chain.rpcUrl, 'eth_getRawTransactionByHash', [a.txHash!])
+    return { slug, free, limited, buyers, launched, batch, a, aReceipt, rawA, frontrun }
+  }
+
+  async function revertedThenSuperseded(name: string) {
+    const reverted = await revertedBatch(name)
+    const { free, a, batch } = reverted
+    // Released at once: its orders buy at the next block's price, the unlimited one in B, which names A.
+    // B may be sent in the block that released A: mined until it is settled (its transaction from its own account).
+    await mineUntil('B executed', async () => ['executed', 'swept'].includes((await batch(1))?.state ?? ''), 6)
+    const b = (await batch(1))!
+    expect(b.included.map((e) => e.keyId)).toEqual([free.keyId])
+    expect(b.excluded.map((e) => e.keyId)).not.toContain(free.keyId)
+    expect(b.from).not.toBe(a.from)
+    return { ...reverted, b }
+  }
+
+  /** The batch's own executeBatch, asked of the chain now from its sender (eth_call): why it reverted. */
+  const refusalOf = async (record: BatchRecord) => {
+    const { args } = decodeFunctionData({ abi: batchBuyerAbi, data: (await h.client.getTransaction({ hash: record.txHash! })).input })
+    return h.client.simulateContract({
+      account: record.from!,
+      address: h.batchBuyer!,
+      abi: batchBuyerAbi,
+      functionName: 'executeBatch',
+      args: args as readonly unknown[],
+    })
+  }
+
+  const executedIds = async (from: bigint) =>
+    (await h.client.getContractEvents({ address: h.batchBuyer!, abi: batchBuyerAbi, eventName: 'BatchExecuted', fromBlock: from })).map(
+      (e) => (e.args as { batchId: Hash }).batchId,
+    )
+
+  it('(b) B lands, then a reorg brings A back after it: the contract refuses A, the unlimited wallet pays once (in B)', async () => {
+    const { slug, free, limited, launched, batch, a, b, aReceipt, rawA } = await revertedThenSuperseded('superseded-after')
+    expect((await h.getOrder(free, slug))?.status).toBe('filled')
+    expect(await h.usdcOf(free.wallet)).toBe(FUNDED - 30n * USDC)
+    const rawB = await jsonRpc<Hex>(h.chain.rpcUrl, 'eth_getRawTransactionByHash', [b.txHash!])
+
+    // The reorg: every block from A's revert on replaced; the new chain holds B, then A's same signed transaction (the
+    // third party's buy is gone, so A's clearing would now be within its limit).
+    const head = await h.client.getBlockNumber({ cacheTime: 0 })
+    await jsonRpc(h.chain.rpcUrl, 'anvil_reorg', [
+      Number(head - aReceipt.blockNumber + 1n),
+      [
+        [rawB, 0],
+        [rawA, 1],
+      ],
+    ])
+    const [bAgain, aAgain] = await Promise.all([h.client.getTransactionReceipt({ hash: b.txHash! }), h.client.getTransactionReceipt({ hash: a.txHash! })])
+    expect(bAgain.status).toBe('success')
+    expect(aAgain.status).toBe('reverted')
+    expect(aAgain.blockNumber).toBeGreaterThan(bAgain.blockNumber)
+    // Why A reverted: the contract says it is dead.
+    await expect(refusalOf(a)).rejects.toThrow(/BatchSuperseded/)
+    expect(await executedIds(launched.blockNumber)).toEqual([b.batchId])
+
+    await mineUntil(
+      'B settled again from its new place',
+      async () => {
+        const record = await batch(1)
+        return record?.execution?.blockNumber === bAgain.blockNumber.toString() && (await h.getOrder(free, slug))?.status === 'filled'
+      },
+      8,
+    )
+    // The limited order (its limit within reach again without the third party's buy) may buy in a later batch: once.
+    for (let i = 0; i < 4; i++) await mineUntil('a block', async () => true, 1)
+    await h.executor.idle()
+    expect(await h.usdcOf(free.wallet)).toBe(FUNDED - 30n * USDC)
+    const limitedOrder = await h.getOrder(limited, slug)
+    expect(await h.usdcOf(limited.wallet)).toBe(limitedOrder?.status === 'filled' ? FUNDED - 10n * USDC : FUNDED)
+    expect((await batch(0))?.state).toBe('released')
+    expect((await h.getOrder(free, slug))?.execution?.txHash).toBe(b.txHash)
+    expect(b.supersedes).toEqual([a.batchId])
+    const journal = await h.services.executions.journalOf(slug)
+    expect(checkReplays(slug, replayAll(journal), replayBatches(journal)).batches.differing).toEqual([])
+  }, 400_000)
+
+  it('(c) a reorg brings A back before B: A executes, B is refused; the executor takes A back and settles both orders from it, each wallet pays once', async () => {
+    const { slug, free, limited, buyers, launched, batch, a, b, aReceipt, rawA } = await revertedThenSuperseded('superseded-before')
+    expect((await h.getOrder(free, slug))?.execution?.txHash).toBe(b.txHash)
+    const rawB = await jsonRpc<Hex>(h.chain.rpcUrl, 'eth_getRawTransactionByHash', [b.txHash!])
+    // The reorg: every block from A's revert on replaced; the new chain holds A's same signed transaction first (the
+    // third party's buy gone: within its limit now, it pulls both wallets), then B's, which the contract refuses.
+    const head = await h.client.getBlockNumber({ cacheTime: 0 })
+    await jsonRpc(h.chain.rpcUrl, 'anvil_reorg', [
+      Number(head - aReceipt.blockNumber + 1n),
+      [
+        [rawA, 0],
+        [rawB, 1],
+      ],
+    ])
+    const [aAgain, bAgain] = await Promise.all([h.client.getTransactionReceipt({ hash: a.txHash! }), h.client.getTransactionReceipt({ hash: b.txHash! })])
+    expect(aAgain.status).toBe('success')
+    expect(bAgain.status).toBe('reverted')
+    expect(bAgain.blockNumber).toBeGreaterThan(aAgain.blockNumber)
+    await expect(refusalOf(b)).rejects.toThrow(/SupersededBatchPulled/)
+    expect(await h.usdcOf(free.wallet)).toBe(FUNDED - 30n * USDC)
+    expect(await h.usdcOf(limited.wallet)).toBe(FUNDED - 10n * USDC)
+
+    // B's fill is undone by the reorg (held under B), B's revert releases it, and the release takes A back: A settles both.
+    await mineUntil(
+      'both orders filled from A',
+      async () => {
+        const orders = await Promise.all(buyers.map((buyer) => h.getOrder(buyer, slug)))
+        return orders.every((o) => o?.status === 'filled' && o.execution?.txHash === a.txHash)
+      },
+      10,
+    )
+    expect(await executedIds(launched.blockNumber)).toEqual([a.batchId])
+    const taken = (await batch(0))!
+    expect(['executed', 'swept']).toContain(taken.state)
+    expect(taken.cameBack).toBeDefined()
+    expect(taken.execution?.txHash).toBe(a.txHash)
+    expect((await batch(1))?.state).toBe('released')
+
+    // A few blocks more: no other batch, each wallet paid its spend once; the sweep pays A's buyers.
+    await mineUntil('A swept', async () => (await batch(0))?.state === 'swept', 10)
+    for (let i = 0; i < 3; i++) await mineUntil('a block', async () => true, 1)
+    await h.executor.idle()
+    expect(await batch(2)).toBeUndefined()
+    expect(await h.usdcOf(free.wallet)).toBe(FUNDED - 30n * USDC)
+    expect(await h.usdcOf(limited.wallet)).toBe(FUNDED - 10n * USDC)
+    for (const buyer of buyers) expect(await h.tokenBalance(launched.token, buyer.wallet)).toBeGreaterThan(0n)
+    const events = await h.journal.orderEventsOf(free.keyId, slug)
+    expect(events.map((e) => `${e.from}->${e.to}`).slice(-3)).toEqual(['executing->active', 'active->executing', 'executing->filled'])
+    expect(events.at(-1)?.txHash).toBe(a.txHash)
+    expect(b.supersedes).toEqual([a.batchId])
+    const journal = await h.services.executions.journalOf(slug)
+    expect(checkReplays(slug, replayAll(journal), replayBatches(journal)).batches.differing).toEqual([])
+  }, 400_000)
+
+  it('(d) no batch after A (its only order limited, out of reach): a reorg brings A back; the executor sees it pulled on the next block, takes it back and fills the order from it', async () => {
+    const { slug, limited, launched, batch, a, aReceipt, rawA, frontrun } = await revertedBatch('superseded-alone', false)
+    // Its order is active and out of reach at the moved price: no batch follows.
+    for (let i = 0; i < 2; i++) await mineUntil('a block', async () => true, 1)
+    await h.executor.idle()
+    expect(await batch(1)).toBeUndefined()
+    expect((await h.getOrder(limited, slug))?.status).toBe('active')
+    // The reorg: A's same signed transaction first, the third party's buy after it in the same block (the price moves
+    // out of the order's reach again: no later batch would buy it, so only recognising A can record its payment).
+    const rawFrontrun = await jsonRpc<Hex>(h.chain.rpcUrl, 'eth_getRawTransactionByHash', [frontrun])
+    const head = await h.client.getBlockNumber({ cacheTime: 0 })
+    await jsonRpc(h.chain.rpcUrl, 'anvil_reorg', [
+      Number(head - aReceipt.blockNumber + 1n),
+      [
+        [rawA, 0],
+        [rawFrontrun, 0],
+      ],
+    ])
+    const [aAgain, frontrunAgain] = await Promise.all([h.client.getTransactionReceipt({ hash: a.txHash! }), h.client.getTransactionReceipt({ hash: frontrun })])
+    expect(aAgain.status).toBe('success')
+    expect(frontrunAgain.blockNumber).toBe(aAgain.blockNumber)
+    expect(frontrunAgain.transactionIndex).toBeGreaterThan(aAgain.transactionIndex)
+    expect(await h.usdcOf(limited.wallet)).toBe(FUNDED - 10n * USDC)
+
+    await mineUntil(
+      'the order filled from A',
+      async () => {
+        const order = await h.getOrder(limited, slug)
+        return order?.status === 'filled' && order.execution?.txHash === a.txHash
+      },
+      6,
+    )
+    await mineUntil('A swept', async () => (await batch(0))?.state === 'swept', 10)
+    for (let i = 0; i < 2; i++) await mineUntil('a block', async () => true, 1)
+    await h.executor.idle()
+    expect((await batch(0))?.cameBack).toBeDefined()
+    expect(await batch(1)).toBeUndefined()
+    expect(await executedIds(launched.blockNumber)).toEqual([a.batchId])
+    expect(await h.usdcOf(limited.wallet)).toBe(FUNDED - 10n * USDC)
+    expect(await h.tokenBalance(launched.token, limited.wallet)).toBeGreaterThan(0n)
+    const journal = await h.services.executions.journalOf(slug)
+    expect(checkReplays(slug, replayAll(journal), replayBatches(journal)).batches.differing).toEqual([])
+  }, 400_000)
+})
