@@ -49,6 +49,10 @@ export function batchRecordOf(input: BatchWriteInput): BatchRecord | undefined {
     }
     still.add(order.keyId)
   }
+  // Nothing changed since planning (the launch tick's case): the record as cleared, its bound the clearing's own
+  // lowest included limit (the same orders), with no pass over 5,000 entries nor a parse of their limits.
+  if (still.size === 0) return undefined
+  if (still.size === planned.record.included.length) return { ...planned.record, at }
   const included = planned.record.included.filter((e) => still.has(e.keyId))
   if (included.length === 0) return undefined
   let lowest: bigint | null = null

@@ -18,6 +18,7 @@ import { type BatchWriteInput, batchMoveOps, batchRecordOf } from './batch-execu
 import type { SendBatch } from './batch-writes.ts'
 import { commitThenMove } from './commit-batch.ts'
 import { predictBatchTotal } from './predict-batch-total.ts'
+import { prepareBatchEntryFormsSoon } from './batch-entry-forms.ts'
 
 /** The planner's inputs as the journal records them, the candidates in the priority order the plan used. */
 export function decisionInputs(
@@ -320,6 +321,15 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
         const wallets = candidates.map((c) => c.wallet)
         batches.prefetchAllowances(tick, launch, wallets)
         walletsAhead.set(launch.slug, { launch, blockNumber: tick.blockNumber, everyBlock: tick.feeDecaying, wallets })
+        // The new or edited orders' batch entry forms (parsed amounts, ids, record rows: batch-entry-forms.ts) while
+        // the quote is out, in slices between its turns; the split then finds them. At a launch all the book's orders
+        // arrive here (unless the readying pass formed them already); on a held book only those written since.
+        if (diff.arrived.length > 0) {
+          const arrived = diff.arrived.map((i) => candidates[i]!)
+          prepareBatchEntryFormsSoon(arrived, ctx.orders.idOf).catch((error: unknown) =>
+            ctx.log.debug({ err: error, slug: launch.slug }, 'forming batch entries ahead failed; the split forms them'),
+          )
+        }
       }
       const reserved = await reservations(launch.chain)
       stage('executor.reservations')

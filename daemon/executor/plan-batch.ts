@@ -6,7 +6,8 @@ import { planSplitBatch, splitOperators } from './plan-split-batch.ts'
 import { batchIdOf } from '../../src/domain/batch/batch-id.ts'
 import { validUntilBlockOf } from '../../src/domain/batch/batch-deadline.ts'
 import { type BatchCandidate, type BatchClearing, clearBatch, clearBatchQuoted } from '../../src/domain/batch/clear-batch.ts'
-import { type ExecutableOrder, toExecutableOrder } from '../../src/domain/execution/executable-order.ts'
+import type { ExecutableOrder } from '../../src/domain/execution/executable-order.ts'
+import { type BatchEntryForm, batchEntryForm, clearingRowOf } from './batch-entry-forms.ts'
 import type { BuyToSubmit } from '../../src/domain/execution/executor-plan.ts'
 import type { BatchClearingRecord, BatchRecord } from '../../src/journal/batch-records.ts'
 import type { LaunchRecord, PriceTick } from '../../src/journal/journal-records.ts'
@@ -87,8 +88,8 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
     tick: PriceTick,
     launch: LaunchRecord,
     candidates: BatchCandidate[],
-    /** The candidates' keyIds, in their order. */
-    keyIds: readonly string[],
+    /** The candidates' forms, in their order (their record rows). */
+    candidateForms: readonly BatchEntryForm[],
     maxBuyers: number,
   ): Promise<{ clearing: BatchClearing; record: BatchClearingRecord }> {
     const totalSupply = BigInt(launch.totalSupply)
@@ -100,12 +101,8 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
       policy: ctx.policy.name,
       maxBuyers,
       totalSupply: totalSupply.toString(),
-      candidates: candidates.map((c, i) => [
-        keyIds[i]!,
-        c.order.maxSpend.toString(),
-        c.order.limitFdv === null ? null : c.order.limitFdv.toString(),
-        c.spend.toString(),
-      ]),
+      // The held rows ([keyId, max spend, limit, spend] as strings): rebuilt only for a spend other than the max.
+      candidates: candidates.map((c, i) => clearingRowOf(candidateForms[i]!, c.spend)),
       evaluations,
     })
     try {
@@ -164,14 +161,23 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
         tick.blockNumber,
       )
       ctx.stage?.('executor.batchAllowances')
-      const approved = (b: BuyToSubmit) => (allowances.get(b.candidate.wallet.toLowerCase()) ?? 0n) >= b.spendAtoms
-      const batchable = buys.filter(approved)
-      const perBuyer = buys.filter((b) => !approved(b))
+      // Each order's parsed amounts, lower-cased wallet, id and record row: held from the readying pass or the tick's
+      // quote (batch-entry-forms.ts), computed here only for an order not seen since it was last written.
+      const batchable: BuyToSubmit[] = []
+      const batchForms: BatchEntryForm[] = []
+      const perBuyer: BuyToSubmit[] = []
+      for (const b of buys) {
+        const form = batchEntryForm(b.candidate.order, b.candidate.wallet, ctx.orders.idOf)
+        if ((allowances.get(form.walletLower) ?? 0n) >= b.spendAtoms) {
+          batchable.push(b)
+          batchForms.push(form)
+        } else perBuyer.push(b)
+      }
       if (batchable.length === 0) return { perBuyer }
-      const byId = new Map<string, BuyToSubmit>()
-      const candidates: BatchCandidate<ExecutableOrder>[] = batchable.map((b) => {
-        const order = toExecutableOrder(b.candidate.order, b.candidate.wallet)
-        byId.set(order.id, b)
+      const byId = new Map<string, number>()
+      const candidates: BatchCandidate<ExecutableOrder>[] = batchable.map((b, i) => {
+        const order = batchForms[i]!.executable
+        byId.set(order.id, i)
         return { order, spend: b.spendAtoms }
       })
       // More buyers than one transaction holds go out as a split batch (collects, then one settle) where the executor
@@ -183,7 +189,7 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
         tick,
         launch,
         candidates,
-        batchable.map((b) => b.candidate.order.keyId),
+        batchForms,
         operators ? perTransaction * MAX_COLLECTS_PER_BATCH : perTransaction,
       )
       ctx.stage?.('executor.batchClearing')
@@ -205,7 +211,9 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
         lowestLimitFdv: clearing.lowestLimit === null ? null : clearing.lowestLimit.toString(),
         predictedTokensOut: clearing.tokensOut.toString(),
         included: clearing.included.map((inc) => {
-          const buy = byId.get(inc.candidate.order.id)!
+          const at = byId.get(inc.candidate.order.id)!
+          const buy = batchable[at]!
+          const form = batchForms[at]!
           const { order, userIndex, wallet } = buy.candidate
           included.set(order.keyId, buy)
           return {
@@ -213,15 +221,24 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
             slug: order.slug,
             userIndex,
             wallet,
-            orderId: ctx.orders.idOf(order),
-            spendAtoms: inc.candidate.spend.toString(),
+            orderId: form.orderId,
+            // The clearing row's string when it spends what the row says (its max spend: the common case).
+            spendAtoms: clearingRowOf(form, inc.candidate.spend)[3],
             rank: inc.rank,
             predicted: { gross: inc.gross.toString(), fee: inc.fee.toString(), net: inc.net.toString() },
           }
         }),
         excluded: clearing.excluded.map((exc) => {
-          const { order, wallet } = byId.get(exc.candidate.order.id)!.candidate
-          return { keyId: order.keyId, slug: order.slug, wallet, spendAtoms: exc.candidate.spend.toString(), rank: exc.rank, reason: exc.reason }
+          const at = byId.get(exc.candidate.order.id)!
+          const { order, wallet } = batchable[at]!.candidate
+          return {
+            keyId: order.keyId,
+            slug: order.slug,
+            wallet,
+            spendAtoms: clearingRowOf(batchForms[at]!, exc.candidate.spend)[3],
+            rank: exc.rank,
+            reason: exc.reason,
+          }
         }),
         clearing: clearingRecord,
         state: 'journaled',

@@ -5,6 +5,7 @@ import type { BatchApprovals } from './approve-ahead.ts'
 import type { ExecutorContext } from './executor-context.ts'
 import { candidateOf, type LoadedOrder } from './warm-books.ts'
 import { lowerWallet } from '../../src/domain/execution/wallet-index.ts'
+import { prepareBatchEntryForms } from './batch-entry-forms.ts'
 
 export interface LaunchReadiness {
   /**
@@ -61,11 +62,15 @@ export function createLaunchReadiness(ctx: LaunchReadinessContext, approvals?: B
    * A waiting project's order book, built (or brought up to date) from the warm snapshot before its launch: the launch
    * tick then plans on a book it already holds, with the planning code compiled.
    */
-  function prepareBook(slug: string, orders: readonly LoadedOrder[], balances: ReadonlyMap<string, bigint>): void {
+  function prepareBook(slug: string, orders: readonly LoadedOrder[], balances: ReadonlyMap<string, bigint>, chain?: ChainKey): void {
     if (orders.length === 0) return
     const walletBalances = orders.map((c) => balances.get(lowerWallet(c.wallet)) ?? 0n)
     const last = preparedFrom.get(slug)
     if (last && last.orders === orders && sameBalances(last.balances, walletBalances)) return
+    // On a chain with a batch buyer, each order's batch entry form too (parsed amounts, order id, the batch record's
+    // row: batch-entry-forms.ts), so the launch tick's split computes only what the price decides. Only orders not
+    // formed since their last write cost more than a lookup.
+    if (chain !== undefined && ctx.batchBuyers?.[chain]) prepareBatchEntryForms(orders, ctx.orders.idOf)
     // An object literal, not `{ ...c, balanceAtoms }`: V8 gave each spread copy its own hidden class (~300 bytes and
     // ~3 µs an order: 30 MB and 300 ms for 100,000, measured), which the book then keeps until the next write.
     const candidates = orders.map((c, i) => candidateOf(c, walletBalances[i]!))
@@ -164,7 +169,7 @@ export function createLaunchReadiness(ctx: LaunchReadinessContext, approvals?: B
       for (const [slug, orders] of snapshot.orders) {
         if (!launched.has(slug)) {
           if (orders.length >= ctx.prepareBooksAheadFrom) {
-            prepareBook(slug, orders, snapshot.balances)
+            prepareBook(slug, orders, snapshot.balances, chain)
             for (const loaded of orders) allowancesAhead.push(loaded.wallet)
           } else if (preparedFrom.delete(slug)) ctx.books.forget(slug)
         }

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest'
+import { batchEntryFormsComputed, prepareBatchEntryForms } from '../../../daemon/executor/batch-entry-forms.ts'
+import { parseDecimal } from '../../../src/domain/decimal.ts'
+import { buysOf, candidateOf, fixtureLaunch, fixtureTick, orderOf, plannerFixture } from './plan-batch-fixture.ts'
+
+// 800 orders: more than one transaction's buyers (the fixture has no split operators), so some are left out for gas.
+const N = 800
+const limitOf = (i: number) => (i % 7 === 0 ? '900000' : null)
+const limitFdvAtoms = (i: number) => {
+  const limit = limitOf(i)
+  return limit === null ? null : parseDecimal(limit, 6)!.toString()
+}
+const book = (slug: string) => Array.from({ length: N }, (_, i) => candidateOf(orderOf(i, slug, limitOf(i)), i))
+// Every fifth order spends less than its max (its wallet's balance): its row is not the held one.
+const spendOf = (i: number, maxSpend: bigint) => (i % 5 === 0 ? maxSpend / 2n : maxSpend)
+const buys = (candidates: ReturnType<typeof book>) => buysOf(candidates, (c) => spendOf(c.userIndex, parseDecimal(c.order.maxSpendUsdc, 6)!))
+
+describe('the batch split with the orders formed ahead (docs/execution.md §8, "The launch tick\'s CPU, ahead")', () => {
+  it('computes no order id and no form at the split for orders formed by the readying pass', async () => {
+    const { planner, counts, idOf } = plannerFixture()
+    const candidates = book('formed-ahead')
+    prepareBatchEntryForms(candidates, idOf)
+    const ids = counts.idOf
+    const forms = batchEntryFormsComputed()
+    const split = await planner.split(fixtureTick, fixtureLaunch, buys(candidates))
+    expect(split.batch!.record.included.length).toBeGreaterThan(0)
+    expect(split.batch!.record.excluded.length).toBeGreaterThan(0)
+    expect(counts.idOf - ids).toBe(0)
+    expect(batchEntryFormsComputed() - forms).toBe(0)
+  })
+
+  it('writes the same batch record whether the forms were held or computed at the split', async () => {
+    const ahead = plannerFixture()
+    const cold = plannerFixture()
+    const formed = book('same-record')
+    prepareBatchEntryForms(formed, ahead.idOf)
+    // The same orders as other objects: nothing held for them.
+    const fresh = formed.map((c) => ({ ...c, order: { ...c.order } }))
+    const a = await ahead.planner.split(fixtureTick, fixtureLaunch, buys(formed))
+    const b = await cold.planner.split(fixtureTick, fixtureLaunch, buys(fresh))
+    expect(a.batch!.record).toEqual(b.batch!.record)
+    expect(JSON.stringify(a.batch!.record)).toBe(JSON.stringify(b.batch!.record))
+    // The rows as the replay reads them: [keyId, max spend, limit, spend] of each candidate in input order.
+    const rows = a.batch!.record.clearing!.candidates
+    expect(rows).toHaveLength(N)
+    for (const [i, c] of formed.entries()) {
+      const max = parseDecimal(c.order.maxSpendUsdc, 6)!
+      expect(rows[i]).toEqual([c.order.keyId, max.toString(), limitFdvAtoms(i), spendOf(i, max).toString()])
+    }
+    for (const e of a.batch!.record.included) expect(e.spendAtoms).toBe(rows[formed.findIndex((c) => c.order.keyId === e.keyId)]![3])
+  })
+})
