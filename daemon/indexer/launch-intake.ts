@@ -1,8 +1,8 @@
-import { type Address, getAddress, type Log, type PublicClient } from 'viem'
+import { type Address, getAddress, type Log, type PublicClient, zeroAddress } from 'viem'
 import { blocksIn, TIMING_SECONDS } from '../../src/chain/block-seconds.ts'
 import type { ChainConfig } from '../../src/chain/chain-keys.ts'
 import type { Logger } from '../../src/common/logger.ts'
-import { judgeLaunch, type LaunchBinding, type LaunchJudgement } from '../../src/domain/launches/judge-launch.ts'
+import { judgeLaunch, type LaunchBinding, type LaunchJudgement, normalizeTokenText } from '../../src/domain/launches/judge-launch.ts'
 import type { KnownLaunchPools } from '../../src/domain/launches/known-launch-pools.ts'
 import type { Launchpad, ProjectRecord } from '../../src/domain/records.ts'
 import type { Journal } from '../../src/journal/journal.ts'
@@ -25,6 +25,41 @@ export const retryBlockAfter = (block: bigint, attempts: number, blockSeconds: n
   return block + BigInt(blocksIn(seconds, blockSeconds))
 }
 
+/**
+ * The most projects a launch log's reads ahead are asked for (launch_ahead): with the launch's quotes shared by identical
+ * calls (tick-quotes.ts), what a log costs is bounded by its distinct spends, batch totals and wallets over these.
+ */
+export const MAX_PROJECTS_AHEAD = 32
+
+/**
+ * Whether a provisional candidate (before its receipt: no sender where the event names none, and a symbol only where the
+ * event names one) may be a waiting project's launch, from the facts it already has: a deployer the event names must be
+ * the project's creator (in force or proposed), a symbol it names must be the one recorded unless the project expects
+ * exactly this token, and a dev-buy project only ever takes its expected token. Only what the executor reads ahead
+ * depends on it (a wrong yes costs those reads, a wrong no the round they save); the binding is judged on the receipt.
+ */
+export function mayBindAhead(project: ProjectRecord, candidate: LaunchCandidate): boolean {
+  const expected = project.expectedTokenAddress
+  const expectsThis = expected !== undefined && expected !== null && expected.toLowerCase() === candidate.token.toLowerCase()
+  if (project.launchMethod === 'dev_buy') return expectsThis
+  const deployer = candidate.deployer.toLowerCase()
+  if (deployer !== zeroAddress) {
+    const proposed = pendingOf(project, 'launch_binding')?.binding.creatorAddress
+    if (deployer !== project.creatorAddress.toLowerCase() && deployer !== proposed?.toLowerCase()) return false
+  }
+  const symbol = project.expectedSymbol
+  if (!expectsThis && candidate.symbol !== null && symbol != null && normalizeTokenText(candidate.symbol) !== normalizeTokenText(symbol)) return false
+  return true
+}
+
+/** Tells `onLaunchAhead` a provisional candidate with the projects it may bind (mayBindAhead), at most MAX_PROJECTS_AHEAD. */
+const tellAhead =
+  (projects: readonly ProjectRecord[], onLaunchAhead: (candidate: LaunchCandidate, slugs: string[]) => void) =>
+  (candidate: LaunchCandidate): void => {
+    const slugs = projects.filter((p) => mayBindAhead(p, candidate)).map((p) => p.slug)
+    if (slugs.length > 0) onLaunchAhead(candidate, slugs.slice(0, MAX_PROJECTS_AHEAD))
+  }
+
 export interface IntakeBlock {
   number: bigint
   hash: `0x${string}`
@@ -43,8 +78,10 @@ export interface IntakeSession {
   /**
    * Starts the receipts and reads ahead of the block's launch logs (of launchpads with a project waiting) at once,
    * before the block's other work (schedule refreshes); `scan` then finds them under way. Never throws.
+   * `onLaunchAhead`: told each launch log's provisional candidate with the waiting projects its known facts do not
+   * exclude (mayBindAhead), for the executor's reads ahead of the launch tick: a read hint, never a judgement.
    */
-  prefetch(blockLogs: readonly Log[]): void
+  prefetch(blockLogs: readonly Log[], onLaunchAhead?: (candidate: LaunchCandidate, slugs: string[]) => void): void
   /** The launches bound in this block and the candidate and quarantine records to write with it. */
   result(): { launches: DetectedLaunch[]; ops: StoreOperation[] }
 }
@@ -325,14 +362,16 @@ export function createLaunchIntake(deps: LaunchIntakeDeps) {
         if (decoded) await judge(decoded)
         return launches.slice(before)
       },
-      prefetch(blockLogs) {
+      prefetch(blockLogs, onLaunchAhead) {
         for (const entry of blockLogs) {
           const adapter = detector.adapterOf(entry)
           if (!adapter) continue
           void (async () => {
             if ((await waitingOn(adapter.id)).length === 0) return
             const ahead = await readsAheadOf(entry, blockLogs)
-            if (ahead) detector.readAhead(entry, block.timestamp, ahead)
+            if (!ahead) return
+            const projects = onLaunchAhead ? await waitingOn(adapter.id) : []
+            detector.readAhead(entry, block.timestamp, ahead, onLaunchAhead && tellAhead(projects, onLaunchAhead))
           })().catch(() => undefined)
         }
       },

@@ -47,6 +47,11 @@ export function readAheadOfReceipt(
   blockTimestamp: bigint,
   ahead: LaunchReadsAhead,
   completionReads: (candidate: LaunchCandidate) => Promise<unknown>,
+  /**
+   * Told the first provisional candidate (the adapter's `candidateAhead`, else its decoding over the block's logs): what
+   * the executor's reads ahead of the launch tick are asked from (chain-indexer.ts `launch_ahead`). A read hint only.
+   */
+  onCandidate?: (candidate: LaunchCandidate) => void,
 ): void {
   const { transactionHash, blockNumber, blockHash } = entry
   if (transactionHash === null || blockNumber === null || blockHash === null) return
@@ -68,13 +73,21 @@ export function readAheadOfReceipt(
   // A decoding that waits on a read first (Doppler) would start the completion's reads a round late: its adapter's
   // candidate from the logs alone starts them now (the memo shares the ones the decodings below ask again).
   const early = adapter.candidateAhead?.(entry, ctx)
+  let told = false
+  const tell = (candidate: LaunchCandidate) => {
+    if (told || !onCandidate) return
+    told = true
+    onCandidate(candidate)
+  }
   if (early) {
+    tell(early)
     completionReads(early).catch(ignore)
     if (early.symbol === null) readTokenText(ahead.client, { kind: 'launch', candidate: early }).catch(ignore)
   }
   void (async () => {
     const decoded = await adapter.decodeLaunch(entry, ctx)
     if (decoded?.kind !== 'launch') return
+    tell(decoded.candidate)
     completionReads(decoded.candidate).catch(ignore)
     if (decoded.candidate.symbol === null) readTokenText(ahead.client, decoded).catch(ignore)
   })().catch(ignore)
