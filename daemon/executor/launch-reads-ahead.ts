@@ -50,7 +50,15 @@ export function createLaunchReadsAhead(
         const books = await before.books
         if (!books) return
         let warmSends = false
-        const reserved = batchPath ? await reservations(chain) : new Map<string, bigint>()
+        // The buckets' quotes first: the batch total waits on the in-flight reservations (a store read).
+        const hinted: Array<{ slug: string; candidates: ReturnType<typeof withBalances> }> = []
+        const hintOf = (slug: string) => ({
+          slug,
+          launch: signal.launch,
+          blockNumber: blockNumber.toString(),
+          nextBlockTimestamp: signal.nextBlockTimestamp,
+          pairedUsdAtoms: signal.pairedUsdAtoms,
+        })
         for (const slug of signal.slugs) {
           const orders = books.orders.get(slug)
           if (ctx.ticking.has(slug) || !orders || orders.length === 0) continue
@@ -58,18 +66,9 @@ export function createLaunchReadsAhead(
           const candidates = withBalances(orders, new Map(), books.balances)
           const spends = candidateBuckets(candidates)
           if (spends.length === 0) continue
-          const total = batchPath ? predictBatchTotal(candidates, reserved) : undefined
-          ctx.quotes.quoteLaunchAhead(
-            {
-              slug,
-              launch: signal.launch,
-              blockNumber: blockNumber.toString(),
-              nextBlockTimestamp: signal.nextBlockTimestamp,
-              pairedUsdAtoms: signal.pairedUsdAtoms,
-            },
-            total === undefined ? spends : [...spends, total],
-          )
+          ctx.quotes.quoteLaunchAhead(hintOf(slug), spends)
           if (!batchPath) continue
+          hinted.push({ slug, candidates })
           // Only the launch's chain is read of it (plan-batch.ts): the hint stands in for the record it precedes.
           batches.prefetchAllowances(
             { blockNumber: blockNumber.toString() },
@@ -78,7 +77,15 @@ export function createLaunchReadsAhead(
           )
           warmSends = true
         }
-        if (warmSends) await ctx.wallets.prepareAhead?.(chain, [])
+        const sends = warmSends ? ctx.wallets.prepareAhead?.(chain, []) : undefined
+        if (hinted.length > 0) {
+          const reserved = await reservations(chain)
+          for (const { slug, candidates } of hinted) {
+            const total = predictBatchTotal(candidates, reserved)
+            if (total !== undefined) ctx.quotes.quoteLaunchAhead(hintOf(slug), [total])
+          }
+        }
+        await sends
       })().catch((error: unknown) => ctx.log.debug({ err: error, chain }, 'reads ahead of a launch record failed'))
     },
   }

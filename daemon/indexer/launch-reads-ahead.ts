@@ -56,10 +56,21 @@ export function readAheadOfReceipt(
   const { transactionHash, blockNumber, blockHash } = entry
   if (transactionHash === null || blockNumber === null || blockHash === null) return
   const ignore = () => undefined
-  // Same argument shape as readLaunchAttribution's read, so the memo shares it.
-  for (const address of new Set(ahead.creators.map((c) => c.toLowerCase() as Address))) {
-    ahead.client.getCode({ address, blockNumber }).catch(ignore)
+  // Same argument shape as readLaunchAttribution's read, so the memo shares it. Once: the named deployer's alone when
+  // the provisional decoding names one before any read (Zora's `caller`, Clanker v4's `msgSender`: for a launch sent
+  // by the creator's own account, the transaction's sender), else every waiting creator's (20 creators waiting: 20
+  // requests in the receipt's round). A sender not read ahead is read after the receipt, as before: timing only.
+  let codesRead = false
+  const readCodes = (deployer?: Address) => {
+    if (codesRead) return
+    codesRead = true
+    const named = deployer !== undefined && deployer.toLowerCase() !== zeroAddress ? deployer.toLowerCase() : undefined
+    for (const address of new Set(ahead.creators.map((c) => c.toLowerCase() as Address))) {
+      if (named === undefined || address === named) ahead.client.getCode({ address, blockNumber }).catch(ignore)
+    }
   }
+  // A decoding that needs no read ends within the microtasks before this; one that reads must not hold the codes back.
+  setImmediate(() => readCodes())
   const ctx: LaunchContext = {
     client: ahead.client,
     txHash: transactionHash,
@@ -80,15 +91,17 @@ export function readAheadOfReceipt(
     onCandidate(candidate)
   }
   if (early) {
+    readCodes(early.deployer)
     tell(early)
     completionReads(early).catch(ignore)
     if (early.symbol === null) readTokenText(ahead.client, { kind: 'launch', candidate: early }).catch(ignore)
   }
   void (async () => {
     const decoded = await adapter.decodeLaunch(entry, ctx)
-    if (decoded?.kind !== 'launch') return
+    if (decoded?.kind !== 'launch') return readCodes()
+    readCodes(decoded.candidate.deployer)
     tell(decoded.candidate)
     completionReads(decoded.candidate).catch(ignore)
     if (decoded.candidate.symbol === null) readTokenText(ahead.client, decoded).catch(ignore)
-  })().catch(ignore)
+  })().catch(() => readCodes())
 }
