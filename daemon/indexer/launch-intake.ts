@@ -1,8 +1,8 @@
-import { type Address, getAddress, type Log, type PublicClient, zeroAddress } from 'viem'
+import { type Address, getAddress, type Log, type PublicClient } from 'viem'
 import { blocksIn, TIMING_SECONDS } from '../../src/chain/block-seconds.ts'
 import type { ChainConfig } from '../../src/chain/chain-keys.ts'
 import type { Logger } from '../../src/common/logger.ts'
-import { judgeLaunch, type LaunchBinding, type LaunchJudgement, normalizeTokenText } from '../../src/domain/launches/judge-launch.ts'
+import { judgeLaunch, type LaunchBinding, type LaunchJudgement } from '../../src/domain/launches/judge-launch.ts'
 import type { KnownLaunchPools } from '../../src/domain/launches/known-launch-pools.ts'
 import type { Launchpad, ProjectRecord } from '../../src/domain/records.ts'
 import type { Journal } from '../../src/journal/journal.ts'
@@ -15,6 +15,7 @@ import { launchFacts, needsTokenText, readTokenText, underPendingBinding } from 
 import type { LaunchReadsAhead } from './launch-reads-ahead.ts'
 import { memoReads } from './memo-reads.ts'
 import { pendingOf } from '../../src/domain/owner-changes.ts'
+import { mayBindAhead } from './may-bind-ahead.ts'
 
 /**
  * The next attempt after `attempts` failed ones: 2 s, 4 s, 8 s ... later, at most ~8.5 minutes (TIMING_SECONDS), in
@@ -31,25 +32,10 @@ export const retryBlockAfter = (block: bigint, attempts: number, blockSeconds: n
  */
 export const MAX_PROJECTS_AHEAD = 32
 
-/**
- * Whether a provisional candidate (before its receipt: no sender where the event names none, and a symbol only where the
- * event names one) may be a waiting project's launch, from the facts it already has: a deployer the event names must be
- * the project's creator (in force or proposed), a symbol it names must be the one recorded unless the project expects
- * exactly this token, and a dev-buy project only ever takes its expected token. Only what the executor reads ahead
- * depends on it (a wrong yes costs those reads, a wrong no the round they save); the binding is judged on the receipt.
- */
-export function mayBindAhead(project: ProjectRecord, candidate: LaunchCandidate): boolean {
-  const expected = project.expectedTokenAddress
-  const expectsThis = expected !== undefined && expected !== null && expected.toLowerCase() === candidate.token.toLowerCase()
-  if (project.launchMethod === 'dev_buy') return expectsThis
-  const deployer = candidate.deployer.toLowerCase()
-  if (deployer !== zeroAddress) {
-    const proposed = pendingOf(project, 'launch_binding')?.binding.creatorAddress
-    if (deployer !== project.creatorAddress.toLowerCase() && deployer !== proposed?.toLowerCase()) return false
-  }
-  const symbol = project.expectedSymbol
-  if (!expectsThis && candidate.symbol !== null && symbol != null && normalizeTokenText(candidate.symbol) !== normalizeTokenText(symbol)) return false
-  return true
+/** A waiting project's creator, and the one an owner's pending binding change proposes. */
+const creatorsOfProject = (p: ProjectRecord): Address[] => {
+  const proposed = pendingOf(p, 'launch_binding')?.binding.creatorAddress
+  return (proposed ? [p.creatorAddress, proposed] : [p.creatorAddress]) as Address[]
 }
 
 /** Tells `onLaunchAhead` a provisional candidate with the projects it may bind (mayBindAhead), at most MAX_PROJECTS_AHEAD. */
@@ -303,11 +289,10 @@ export function createLaunchIntake(deps: LaunchIntakeDeps) {
     async function readsAheadOf(entry: Log, blockLogs: readonly Log[]): Promise<LaunchReadsAhead | undefined> {
       const adapter = detector.adapterOf(entry)
       if (!adapter) return undefined
-      const creators = (await waitingOn(adapter.id)).flatMap((p): Address[] => {
-        const proposed = pendingOf(p, 'launch_binding')?.binding.creatorAddress
-        return (proposed ? [p.creatorAddress, proposed] : [p.creatorAddress]) as Address[]
-      })
-      return { client: reads, blockLogs, creators }
+      const creators = (await waitingOn(adapter.id)).flatMap(creatorsOfProject)
+      const projects = await waitingOn(adapter.id)
+      const creatorsOf = (candidate: LaunchCandidate) => projects.filter((p) => mayBindAhead(p, candidate)).flatMap(creatorsOfProject)
+      return { client: reads, blockLogs, creators, creatorsOf }
     }
 
     async function retryLog(entry: QuarantinedLog): Promise<void> {

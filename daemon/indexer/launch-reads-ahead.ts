@@ -11,6 +11,11 @@ export interface LaunchReadsAhead {
   blockLogs: readonly Log[]
   /** Whose code at the launch block is read with the receipt: the creators of the projects waiting on the launchpad. */
   creators: readonly Address[]
+  /**
+   * Of those, the creators of the projects a provisional candidate may bind (launch-intake.ts `mayBindAhead`: a deployer
+   * or symbol the event names excludes the others). Absent: the deployer the candidate names, if one of `creators`.
+   */
+  creatorsOf?: (candidate: LaunchCandidate) => readonly Address[]
 }
 
 /**
@@ -56,18 +61,18 @@ export function readAheadOfReceipt(
   const { transactionHash, blockNumber, blockHash } = entry
   if (transactionHash === null || blockNumber === null || blockHash === null) return
   const ignore = () => undefined
-  // Same argument shape as readLaunchAttribution's read, so the memo shares it. Once: the named deployer's alone when
-  // the provisional decoding names one before any read (Zora's `caller`, Clanker v4's `msgSender`: for a launch sent
-  // by the creator's own account, the transaction's sender), else every waiting creator's (20 creators waiting: 20
+  // Same argument shape as readLaunchAttribution's read, so the memo shares it. Once: when a provisional decoding gives a
+  // candidate before any read, only the creators of the projects it may bind (a deployer the event names, Zora's
+  // `caller` or Clanker v4's `msgSender`, is the sender of a launch sent by the creator's own account; a symbol it names,
+  // Clanker's, excludes the projects that recorded another), else every waiting creator's (20 creators waiting: 20
   // requests in the receipt's round). A sender not read ahead is read after the receipt, as before: timing only.
   let codesRead = false
-  const readCodes = (deployer?: Address) => {
+  const readCodes = (candidate?: LaunchCandidate) => {
     if (codesRead) return
     codesRead = true
-    const named = deployer !== undefined && deployer.toLowerCase() !== zeroAddress ? deployer.toLowerCase() : undefined
-    for (const address of new Set(ahead.creators.map((c) => c.toLowerCase() as Address))) {
-      if (named === undefined || address === named) ahead.client.getCode({ address, blockNumber }).catch(ignore)
-    }
+    const named = candidate && candidate.deployer.toLowerCase() !== zeroAddress ? candidate.deployer.toLowerCase() : undefined
+    const wanted = candidate && ahead.creatorsOf ? ahead.creatorsOf(candidate) : ahead.creators.filter((c) => named === undefined || c.toLowerCase() === named)
+    for (const address of new Set(wanted.map((c) => c.toLowerCase() as Address))) ahead.client.getCode({ address, blockNumber }).catch(ignore)
   }
   // A decoding that needs no read ends within the microtasks before this; one that reads must not hold the codes back.
   setImmediate(() => readCodes())
@@ -91,7 +96,7 @@ export function readAheadOfReceipt(
     onCandidate(candidate)
   }
   if (early) {
-    readCodes(early.deployer)
+    readCodes(early)
     tell(early)
     completionReads(early).catch(ignore)
     if (early.symbol === null) readTokenText(ahead.client, { kind: 'launch', candidate: early }).catch(ignore)
@@ -99,7 +104,7 @@ export function readAheadOfReceipt(
   void (async () => {
     const decoded = await adapter.decodeLaunch(entry, ctx)
     if (decoded?.kind !== 'launch') return readCodes()
-    readCodes(decoded.candidate.deployer)
+    readCodes(decoded.candidate)
     tell(decoded.candidate)
     completionReads(decoded.candidate).catch(ignore)
     if (decoded.candidate.symbol === null) readTokenText(ahead.client, decoded).catch(ignore)

@@ -1,11 +1,12 @@
-import type { Address } from 'viem'
+import type { Address, Log, PublicClient } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { createTickQuotes } from '../../../daemon/executor/tick-quotes.ts'
-import { mayBindAhead } from '../../../daemon/indexer/launch-intake.ts'
+import { readAheadOfReceipt } from '../../../daemon/indexer/launch-reads-ahead.ts'
+import { mayBindAhead } from '../../../daemon/indexer/may-bind-ahead.ts'
 import { silentLogger } from '../../../src/common/logger.ts'
 import type { CandidateOrder } from '../../../src/domain/execution/prepared-book.ts'
 import type { OrderRecord, ProjectRecord } from '../../../src/domain/records.ts'
-import type { LaunchCandidate } from '../../../src/launchpads/launchpad-adapter.ts'
+import type { LaunchCandidate, LaunchpadAdapter } from '../../../src/launchpads/launchpad-adapter.ts'
 import type { BuyQuote, BuyQuoter, QuoteAt, QuotedLaunch } from '../../../src/launchpads/quote-buy.ts'
 import { launch, tickAt } from '../../executor/parts/executor-fixture.ts'
 
@@ -91,7 +92,7 @@ describe('the launch tick quotes asked ahead of the launch record (tick-quotes.t
   })
 })
 
-describe('the projects a launch log is read ahead for (launch-intake.ts mayBindAhead)', () => {
+describe('the projects a launch log is read ahead for (may-bind-ahead.ts)', () => {
   const creator = '0x00000000000000000000000000000000000000c1'
   const project = (changes: Partial<ProjectRecord> = {}) =>
     ({ slug: 'p', creatorAddress: creator, launchMethod: 'open_market', expectedSymbol: 'MOON', ...changes }) as ProjectRecord
@@ -115,5 +116,34 @@ describe('the projects a launch log is read ahead for (launch-intake.ts mayBindA
   it('a dev-buy project only for its expected token', () => {
     expect(mayBindAhead(project({ launchMethod: 'dev_buy' }), early())).toBe(false)
     expect(mayBindAhead(project({ launchMethod: 'dev_buy', expectedTokenAddress: '0x00000000000000000000000000000000000000AA' }), early())).toBe(true)
+  })
+})
+
+describe('the creators whose code is read ahead of a receipt (launch-reads-ahead.ts)', () => {
+  const creators = ['0x00000000000000000000000000000000000000c1', '0x00000000000000000000000000000000000000c2'] as Address[]
+  const entry = { transactionHash: '0x01', blockNumber: 5n, blockHash: '0x02', address: creators[0], topics: [], data: '0x' } as unknown as Log
+  const run = async (decoded: LaunchCandidate | undefined, creatorsOf?: (c: LaunchCandidate) => readonly Address[]) => {
+    const codes: string[] = []
+    const client = {
+      getCode: async ({ address }: { address: Address }) => {
+        codes.push(address)
+        return '0x'
+      },
+    } as unknown as PublicClient
+    const adapter = { decodeLaunch: async () => (decoded ? { kind: 'launch', candidate: decoded } : null) } as unknown as LaunchpadAdapter
+    readAheadOfReceipt(adapter, entry, 1n, { client, blockLogs: [], creators, ...(creatorsOf ? { creatorsOf } : {}) }, async () => undefined)
+    // The codes go out once: on the candidate, or on the next macrotask without one.
+    await new Promise((resolve) => setImmediate(resolve))
+    return codes.sort()
+  }
+  const candidateBy = (deployer: Address) => ({ deployer, symbol: null, token: '0x00000000000000000000000000000000000000aa' }) as unknown as LaunchCandidate
+
+  it('a deployer the event names: only that creator; none named or no candidate: every waiting creator', async () => {
+    expect(await run(candidateBy(creators[1]!))).toEqual([creators[1]])
+    expect(await run(candidateBy('0x0000000000000000000000000000000000000000'))).toEqual([...creators])
+    expect(await run(undefined)).toEqual([...creators])
+  })
+  it("with the intake's projects: the creators of those the candidate may bind", async () => {
+    expect(await run(candidateBy('0x0000000000000000000000000000000000000000'), () => [creators[0]!])).toEqual([creators[0]])
   })
 })
