@@ -1,5 +1,6 @@
 import type { Address } from 'viem'
 import type { QuoteAhead } from './tick-quotes.ts'
+import type { IndexerSignal } from '../indexer/tick-bus.ts'
 import type { ChainKey } from '../../src/chain/chain-keys.ts'
 import { withResolvers } from '../../src/common/with-resolvers.ts'
 import type { OrderRecord } from '../../src/domain/records.ts'
@@ -10,6 +11,7 @@ import type { ExecutorContext } from './executor-context.ts'
 import { inFlightEntry } from './in-flight-entry.ts'
 import { transitionOps } from './order-transition-ops.ts'
 import { candidateOf, type LoadedOrder } from './warm-books.ts'
+import { createLaunchReadsAhead } from './launch-reads-ahead.ts'
 import { type CandidateDiff, createHeldCandidates } from '../../src/domain/execution/held-candidates.ts'
 import { type BuyToSubmit, DEFAULT_MAX_BUYS, type ExecutionPlan, type PlanInput, sameVerdicts } from '../../src/domain/execution/executor-plan.ts'
 import type { CandidateOrder } from '../../src/domain/execution/prepared-book.ts'
@@ -84,6 +86,9 @@ export interface TickDecider {
    * read of chain state at the block: whatever the tick finds there is what it would have read). Issue 23 item 3.
    */
   ahead?(block: QuoteAhead): void
+  /** The reads of a launch tick ahead of its record (launch-reads-ahead.ts). */
+  launchAhead?(signal: Extract<IndexerSignal, { type: 'launch_ahead' }>): void
+  booksBefore?(chain: ChainKey, blockNumber: bigint, books: ReturnType<ExecutorContext['warm']['snapshot']>): void
 }
 
 type Candidate = CandidateOrder & { followers: number }
@@ -113,6 +118,7 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
   const { store, journal, stage } = ctx
   const lastQuietDecisions = new Map<string, readonly OrderDecision[]>()
   const batches = createBatchPlanner(ctx)
+  const launchReads = createLaunchReadsAhead(ctx, batches, (chain) => reservations(chain))
   // Per launch on the batch path: its last tick's block, whether it is ticked every block, and its candidates' wallets.
   const walletsAhead = new Map<string, { launch: LaunchRecord; blockNumber: string; everyBlock: boolean; wallets: Address[] }>()
   // Candidates and wallet balances held between ticks: only new or edited orders and changed wallets are rebuilt.
@@ -303,6 +309,8 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
           .then(() => ctx.wallets.prepareAhead?.(block.chain, []))
           .catch((error: unknown) => ctx.log.debug({ err: error, chain: block.chain }, 'warming the sends ahead of a tick failed'))
     },
+
+    ...launchReads,
 
     async decide(tick, launch, submit, sendBatch) {
       // Formula against the real swap on every launch (and block tick), orders or not: in the background, sharing the

@@ -132,6 +132,9 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
         )
         return
       case 'block':
+        // The block before's books, before this block's refresh replaces them: a launch log of this block sizes its
+        // reads ahead on them (decide-tick.ts launchAhead).
+        decider.booksBefore?.(signal.chain, signal.blockNumber, ctx.warm.snapshot(signal.chain, signal.blockNumber - 1n))
         ctx.warm.refresh(signal.chain, signal.blockNumber)
         // The launched pools' quotes and allowances of this block, in the round of the indexer's schedule refresh.
         if (signal.nextBlockTimestamp !== undefined)
@@ -144,6 +147,9 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
         inBackground(readiness.onProcessed(signal.chain, signal.blockNumber, signal.launched), (error) =>
           ctx.log.debug({ err: error, chain: signal.chain }, 'readying ahead of launches failed'),
         )
+        return
+      case 'launch_ahead':
+        decider.launchAhead?.(signal)
         return
       case 'launch_reverted':
         ctx.ticking.delete(signal.launch.slug)

@@ -4,7 +4,8 @@ import { atomsNumber } from '../../src/domain/execution/atoms-number.ts'
 import type { CandidateOrder } from '../../src/domain/execution/prepared-book.ts'
 import { USDC_DECIMALS } from '../../src/domain/order-bounds.ts'
 import type { LaunchRecord, PriceTick } from '../../src/journal/journal-records.ts'
-import type { BuyQuote, BuyQuoter, QuoteAt } from '../../src/launchpads/quote-buy.ts'
+import type { BuyQuote, BuyQuoter, QuoteAt, QuotedLaunch } from '../../src/launchpads/quote-buy.ts'
+import { bridgeRouteFee } from '../../src/pricing/bridge-fee.ts'
 import { compareFormulaAndQuote, DEFAULT_QUOTE_TOLERANCE_BPS, PROBE_SPEND_ATOMS, type QuoteComparison } from '../../src/pricing/quote/compare-quote.ts'
 import { capFromQuote, MAX_QUOTED_BUCKETS, type QuotedCaps, spendBucket } from '../../src/pricing/quote/quoted-caps.ts'
 import { parseDecimal } from '../../src/domain/decimal.ts'
@@ -50,8 +51,26 @@ export interface TickQuotes {
    * following it. Never throws; failed quotes are dropped (not cached).
    */
   quoteAhead(block: QuoteAhead, ticking: (slug: string) => boolean): void
+  /**
+   * A launch log arrived and its record is being read (the indexer's `launch_ahead` signal, issue 23 item 3): starts
+   * the quotes its launch tick will ask (`spends`: the spend buckets and the batch total of the project's book), with the
+   * launch's pool, token and paired route from its logs, at the launch block and its next timestamp, with the hinted
+   * paired price (the block before's). The launch tick's `quotedCaps` finds them when its record and tick state exactly
+   * these inputs (the cache is keyed on them: same eth_call), and asks again otherwise. Identical calls hinted for
+   * several projects (a launch that may bind any of them) are asked once. Never throws; failed quotes are dropped.
+   */
+  quoteLaunchAhead(hint: LaunchQuoteAhead, spends: readonly bigint[]): void
   /** Whether buys on the chain are quoted by the real swap (it has a quoter). */
   canQuote(chain: ChainKey): boolean
+}
+
+/** A launch's quotes asked ahead of its record (see quoteLaunchAhead). */
+export interface LaunchQuoteAhead {
+  slug: string
+  launch: QuotedLaunch & Pick<LaunchRecord, 'chain'>
+  blockNumber: string
+  nextBlockTimestamp: number
+  pairedUsdAtoms: string
 }
 
 /** What a quote's call is asked with besides the launch and the spend (a tick's fields, or a hint of them). */
@@ -111,8 +130,26 @@ export function createTickQuotes(deps: TickQuotesDeps): TickQuotes {
   // when the tick states exactly those (the same eth_call); a wrong hint starts a new entry and the tick asks again.
   const cache = new Map<string, { key: string; quotes: Map<bigint, Promise<BuyQuote>>; compared?: Promise<QuoteComparison | undefined> }>()
 
-  function entryOf(tick: QuotedTick) {
-    const key = `${tick.blockNumber}:${tick.nextBlockTimestamp}:${tick.pairedUsdAtoms}`
+  // What a quote's call reads of the launch (its pool, its token's side, the paired route's fee: quote-buy.ts), per
+  // launch object: part of the cache key, so a quote asked ahead for a launch's logs is used only by a record whose
+  // pool, token and route are exactly those (a forged or misread hint misses and the tick asks its own).
+  const launchKeys = new WeakMap<QuotedLaunch, string>()
+  const launchKeyOf = (launch: QuotedLaunch): string => {
+    let found = launchKeys.get(launch)
+    if (found === undefined) {
+      const k = launch.poolKey
+      const fee = bridgeRouteFee(launch.paired)
+      found = [launch.token, k.currency0, k.currency1, k.fee, k.tickSpacing, k.hooks, `${fee.numerator}/${fee.denominator}`].join(':').toLowerCase()
+      launchKeys.set(launch, found)
+    }
+    return found
+  }
+  // Quotes asked ahead for several projects at once, by their full call (launch, block, timestamp, paired price,
+  // spend): one eth_call each, shared by the projects' cache entries. Bounded: the oldest dropped beyond 256.
+  const sharedAhead = new Map<string, Promise<BuyQuote>>()
+
+  function entryOf(tick: QuotedTick, launch: QuotedLaunch) {
+    const key = `${tick.blockNumber}:${tick.nextBlockTimestamp}:${tick.pairedUsdAtoms}:${launchKeyOf(launch)}`
     let entry = cache.get(tick.slug)
     if (!entry || entry.key !== key) {
       entry = { key, quotes: new Map() }
@@ -130,13 +167,25 @@ export function createTickQuotes(deps: TickQuotesDeps): TickQuotes {
     pairedUsdAtoms: BigInt(tick.pairedUsdAtoms),
   })
 
-  function quote(tick: QuotedTick, launch: LaunchRecord, spend: bigint): Promise<BuyQuote> {
+  function quote(
+    tick: QuotedTick,
+    launch: QuotedLaunch & Pick<LaunchRecord, 'chain'>,
+    spend: bigint,
+    shared?: Map<string, Promise<BuyQuote>>,
+  ): Promise<BuyQuote> {
     const quoter = deps.quoters[launch.chain]
     if (!quoter) return Promise.reject(new Error(`no quoter on ${launch.chain}`))
-    const { quotes } = entryOf(tick)
+    const entry = entryOf(tick, launch)
+    const { quotes } = entry
     let found = quotes.get(spend)
     if (!found) {
-      found = quoter.quoteBuy(launch, spend, atOf(tick))
+      const call = shared && `${launch.chain}:${entry.key}:${spend}`
+      found = (call && shared.get(call)) || quoter.quoteBuy(launch, spend, atOf(tick))
+      if (call && shared && !shared.has(call)) {
+        shared.set(call, found)
+        found.catch(() => shared.get(call) === found && shared.delete(call))
+        for (const old of shared.keys()) if (shared.size > 256) shared.delete(old)
+      }
       // A failed read is not kept: the next tick of the block asks again.
       found.catch(() => quotes.delete(spend))
       quotes.set(spend, found)
@@ -196,6 +245,11 @@ export function createTickQuotes(deps: TickQuotesDeps): TickQuotes {
       }
     },
 
+    quoteLaunchAhead(hint, spends) {
+      if (!deps.quoters[hint.launch.chain]) return
+      for (const spend of new Set(spends)) quote(hint, hint.launch, spend, sharedAhead).catch(() => undefined)
+    },
+
     canQuote: (chain) => deps.quoters[chain] !== undefined,
 
     async tokensOut(tick, launch, spendAtoms) {
@@ -208,7 +262,7 @@ export function createTickQuotes(deps: TickQuotesDeps): TickQuotes {
       // A tick ahead (stateBlock: the formula from an older block's state than the quote's) is not compared: a swap in
       // between would read as a disagreement. The head block's own tick of the launch is.
       if (tick.reason === 'swap' || tick.stateBlock !== undefined || !deps.quoters[launch.chain]) return Promise.resolve(undefined)
-      const entry = entryOf(tick)
+      const entry = entryOf(tick, launch)
       entry.compared ??= (async () => {
         let probe: BuyQuote
         try {

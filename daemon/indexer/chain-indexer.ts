@@ -5,7 +5,7 @@ import type { Logger } from '../../src/common/logger.ts'
 import type { ProjectRecord } from '../../src/domain/records.ts'
 import type { Journal } from '../../src/journal/journal.ts'
 import type { IndexerCheckpoint, LaunchRecord, PriceTick } from '../../src/journal/journal-records.ts'
-import type { LaunchpadAdapter, PairedAsset } from '../../src/launchpads/launchpad-adapter.ts'
+import type { LaunchCandidate, LaunchpadAdapter, PairedAsset } from '../../src/launchpads/launchpad-adapter.ts'
 import { type FeeSchedule, scheduleNeedsRefresh } from '../../src/pricing/fee-schedule.ts'
 import { type Fraction, toNumber } from '../../src/pricing/fraction.ts'
 import { POOL_MANAGER_EVENTS } from '../../src/launchpads/v4-events.ts'
@@ -18,8 +18,8 @@ import type { Store, StoreOperation } from '../../src/store/open-store.ts'
 import { projectLaunchOps } from '../../src/store/project-writes.ts'
 import { blockTimeMs } from '../../src/chain/block-time-ms.ts'
 import { type BlockEvent, type BlockRef, type ReorgEvent, type SyncCheckpoint, storeBlockRef } from '../../src/sync/sync-types.ts'
-import { computePriceTick, needsBlockTicks, nextBlockAfter, type TickInput } from '../../src/pricing/price-tick.ts'
-import { createPairedPrices } from './paired-prices.ts'
+import { computePriceTick, needsBlockTicks, nextBlockAfter, pairedUsdAtomsOf, type TickInput } from '../../src/pricing/price-tick.ts'
+import { createPairedPrices, type PairedPrices } from './paired-prices.ts'
 import { createLaunchDetector, type DetectedLaunch } from './detect-launch.ts'
 import { createLaunchIntake, type IntakeSession } from './launch-intake.ts'
 import { createLaunchMigrations } from './follow-launch-migrations.ts'
@@ -310,9 +310,17 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
       // every launch so far (a new launch pairs with one of them nearly always: its tick waited for this read).
       const ticksAnyway = (launch: LaunchRecord) => !stale && (!primed || needsBlockTicks(launch, block, deps.blockTimeSeconds))
       for (const { launch } of pools.values()) if (hasLaunchLogs || ticksAnyway(launch)) pairedPrice(launch.paired).catch(() => undefined)
+      // While a project waits on the chain, the ETH price of every block it reaches (one banded read, shared with the
+      // block's ticks): a launch log of the next block hints the executor's quotes with it (launch_ahead below).
+      if (!stale)
+        detector.waitingLaunchpads().then(
+          (waiting) => waiting.size > 0 && void pairedPrice({ kind: 'weth', address: chain.addresses.weth }).catch(() => undefined),
+          () => undefined,
+        )
       const session = intake(block, pairedPrice)
-      // The launch logs' receipts and reads start now, alongside the schedule refreshes, not after them (issue 23 item 3).
-      session.prefetch(event.logs)
+      // The launch logs' receipts and reads start now, alongside the schedule refreshes, not after them (issue 23 item 3);
+      // with them, the executor's reads of the launch tick (launch_ahead: a read hint, judged on nothing).
+      session.prefetch(event.logs, stale ? undefined : launchAhead(deps, pairedPrices, block))
       // A schedule that follows chain state is read for the block it prices: at the head block, not at a skipped one.
       const refreshed = stale ? [] : await refreshSchedules(pools, deps, block)
       const { launches, ticks, swapped, feeUpdated } = await scanLogs(event, session, priced)
@@ -434,6 +442,30 @@ async function ticksAhead(input: {
   }
   return ticks
 }
+
+/**
+ * Tells the executor, as a launch log's reads start, what its launch tick will be asked with (tick-bus.ts
+ * `launch_ahead`): the pool, token and paired route from its logs, the launch block and its next timestamp as the tick
+ * states them, the paired price of the newest block priced before (the tick's is the launch block's, read in this
+ * round: a hint that differs is simply not used), and the projects it may bind. Nothing without a price known.
+ */
+const launchAhead =
+  (deps: Pick<ChainIndexerDeps, 'ticks' | 'blockTimeSeconds' | 'chain'>, pairedPrices: PairedPrices, block: BlockEvent['block']) =>
+  (candidate: LaunchCandidate, slugs: string[]): void => {
+    const known = pairedPrices.latest(candidate.paired)
+    if (!known) return
+    const { token, poolKey, poolId, paired, launchpad } = candidate
+    const chain = deps.chain.key
+    deps.ticks.publish({
+      type: 'launch_ahead',
+      chain,
+      blockNumber: block.number,
+      nextBlockTimestamp: nextBlockAfter(block, deps.blockTimeSeconds).timestamp,
+      pairedUsdAtoms: pairedUsdAtomsOf(known.usd),
+      launch: { chain, launchpad, token, poolKey, poolId, paired },
+      slugs,
+    })
+  }
 
 /** The executor's `block` signals, once per block: a head announced early for a launch tick ahead is not announced again. */
 function blockAnnouncer(ticks: TickBus, chain: ChainKey) {

@@ -39,7 +39,7 @@ export interface LaunchDetector {
    * the indexer calls it as soon as the block's logs are in, before the block's other work (schedule refreshes), and
    * `decode` with the same `ahead` then finds them under way. Never throws.
    */
-  readAhead(log: Log, blockTimestamp: bigint, ahead: LaunchReadsAhead): void
+  readAhead(log: Log, blockTimestamp: bigint, ahead: LaunchReadsAhead, onCandidate?: (candidate: LaunchCandidate) => void): void
   /**
    * Reads what a bound launch's record needs, all in one round: fee schedule, token metadata, the pool's state at
    * `stateAt` (the launch block, so a dev buy or initial purchase in it is priced in; a later block for a launch bound
@@ -126,11 +126,18 @@ export function createLaunchDetector(deps: LaunchDetectorDeps): LaunchDetector {
     ])
   }
 
-  function readAhead(entry: Log, blockTimestamp: bigint, ahead: LaunchReadsAhead): void {
+  function readAhead(entry: Log, blockTimestamp: bigint, ahead: LaunchReadsAhead, onCandidate?: (candidate: LaunchCandidate) => void): void {
     const adapter = adapterOf(entry)
     if (!adapter || entry.transactionHash === null) return
     ahead.client.getTransactionReceipt({ hash: entry.transactionHash }).catch(() => undefined)
-    readAheadOfReceipt(adapter, entry, blockTimestamp, ahead, (candidate) => completionReads(ahead.client, adapter, candidate, candidate.blockNumber))
+    readAheadOfReceipt(
+      adapter,
+      entry,
+      blockTimestamp,
+      ahead,
+      (candidate) => completionReads(ahead.client, adapter, candidate, candidate.blockNumber),
+      onCandidate,
+    )
   }
 
   return {

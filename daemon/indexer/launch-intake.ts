@@ -15,6 +15,7 @@ import { launchFacts, needsTokenText, readTokenText, underPendingBinding } from 
 import type { LaunchReadsAhead } from './launch-reads-ahead.ts'
 import { memoReads } from './memo-reads.ts'
 import { pendingOf } from '../../src/domain/owner-changes.ts'
+import { mayBindAhead } from './may-bind-ahead.ts'
 
 /**
  * The next attempt after `attempts` failed ones: 2 s, 4 s, 8 s ... later, at most ~8.5 minutes (TIMING_SECONDS), in
@@ -24,6 +25,26 @@ export const retryBlockAfter = (block: bigint, attempts: number, blockSeconds: n
   const seconds = Math.min(TIMING_SECONDS.retryFirst * 2 ** Math.max(0, attempts - 1), TIMING_SECONDS.retryMax)
   return block + BigInt(blocksIn(seconds, blockSeconds))
 }
+
+/**
+ * The most projects a launch log's reads ahead are asked for (launch_ahead): with the launch's quotes shared by identical
+ * calls (tick-quotes.ts), what a log costs is bounded by its distinct spends, batch totals and wallets over these.
+ */
+export const MAX_PROJECTS_AHEAD = 32
+
+/** A waiting project's creator, and the one an owner's pending binding change proposes. */
+const creatorsOfProject = (p: ProjectRecord): Address[] => {
+  const proposed = pendingOf(p, 'launch_binding')?.binding.creatorAddress
+  return (proposed ? [p.creatorAddress, proposed] : [p.creatorAddress]) as Address[]
+}
+
+/** Tells `onLaunchAhead` a provisional candidate with the projects it may bind (mayBindAhead), at most MAX_PROJECTS_AHEAD. */
+const tellAhead =
+  (projects: readonly ProjectRecord[], onLaunchAhead: (candidate: LaunchCandidate, slugs: string[]) => void) =>
+  (candidate: LaunchCandidate): void => {
+    const slugs = projects.filter((p) => mayBindAhead(p, candidate)).map((p) => p.slug)
+    if (slugs.length > 0) onLaunchAhead(candidate, slugs.slice(0, MAX_PROJECTS_AHEAD))
+  }
 
 export interface IntakeBlock {
   number: bigint
@@ -43,8 +64,10 @@ export interface IntakeSession {
   /**
    * Starts the receipts and reads ahead of the block's launch logs (of launchpads with a project waiting) at once,
    * before the block's other work (schedule refreshes); `scan` then finds them under way. Never throws.
+   * `onLaunchAhead`: told each launch log's provisional candidate with the waiting projects its known facts do not
+   * exclude (mayBindAhead), for the executor's reads ahead of the launch tick: a read hint, never a judgement.
    */
-  prefetch(blockLogs: readonly Log[]): void
+  prefetch(blockLogs: readonly Log[], onLaunchAhead?: (candidate: LaunchCandidate, slugs: string[]) => void): void
   /** The launches bound in this block and the candidate and quarantine records to write with it. */
   result(): { launches: DetectedLaunch[]; ops: StoreOperation[] }
 }
@@ -266,11 +289,10 @@ export function createLaunchIntake(deps: LaunchIntakeDeps) {
     async function readsAheadOf(entry: Log, blockLogs: readonly Log[]): Promise<LaunchReadsAhead | undefined> {
       const adapter = detector.adapterOf(entry)
       if (!adapter) return undefined
-      const creators = (await waitingOn(adapter.id)).flatMap((p): Address[] => {
-        const proposed = pendingOf(p, 'launch_binding')?.binding.creatorAddress
-        return (proposed ? [p.creatorAddress, proposed] : [p.creatorAddress]) as Address[]
-      })
-      return { client: reads, blockLogs, creators }
+      const creators = (await waitingOn(adapter.id)).flatMap(creatorsOfProject)
+      const projects = await waitingOn(adapter.id)
+      const creatorsOf = (candidate: LaunchCandidate) => projects.filter((p) => mayBindAhead(p, candidate)).flatMap(creatorsOfProject)
+      return { client: reads, blockLogs, creators, creatorsOf }
     }
 
     async function retryLog(entry: QuarantinedLog): Promise<void> {
@@ -325,14 +347,16 @@ export function createLaunchIntake(deps: LaunchIntakeDeps) {
         if (decoded) await judge(decoded)
         return launches.slice(before)
       },
-      prefetch(blockLogs) {
+      prefetch(blockLogs, onLaunchAhead) {
         for (const entry of blockLogs) {
           const adapter = detector.adapterOf(entry)
           if (!adapter) continue
           void (async () => {
             if ((await waitingOn(adapter.id)).length === 0) return
             const ahead = await readsAheadOf(entry, blockLogs)
-            if (ahead) detector.readAhead(entry, block.timestamp, ahead)
+            if (!ahead) return
+            const projects = onLaunchAhead ? await waitingOn(adapter.id) : []
+            detector.readAhead(entry, block.timestamp, ahead, onLaunchAhead && tellAhead(projects, onLaunchAhead))
           })().catch(() => undefined)
         }
       },

@@ -11,6 +11,11 @@ export interface LaunchReadsAhead {
   blockLogs: readonly Log[]
   /** Whose code at the launch block is read with the receipt: the creators of the projects waiting on the launchpad. */
   creators: readonly Address[]
+  /**
+   * Of those, the creators of the projects a provisional candidate may bind (launch-intake.ts `mayBindAhead`: a deployer
+   * or symbol the event names excludes the others). Absent: the deployer the candidate names, if one of `creators`.
+   */
+  creatorsOf?: (candidate: LaunchCandidate) => readonly Address[]
 }
 
 /**
@@ -47,14 +52,30 @@ export function readAheadOfReceipt(
   blockTimestamp: bigint,
   ahead: LaunchReadsAhead,
   completionReads: (candidate: LaunchCandidate) => Promise<unknown>,
+  /**
+   * Told the first provisional candidate (the adapter's `candidateAhead`, else its decoding over the block's logs): what
+   * the executor's reads ahead of the launch tick are asked from (chain-indexer.ts `launch_ahead`). A read hint only.
+   */
+  onCandidate?: (candidate: LaunchCandidate) => void,
 ): void {
   const { transactionHash, blockNumber, blockHash } = entry
   if (transactionHash === null || blockNumber === null || blockHash === null) return
   const ignore = () => undefined
-  // Same argument shape as readLaunchAttribution's read, so the memo shares it.
-  for (const address of new Set(ahead.creators.map((c) => c.toLowerCase() as Address))) {
-    ahead.client.getCode({ address, blockNumber }).catch(ignore)
+  // Same argument shape as readLaunchAttribution's read, so the memo shares it. Once: when a provisional decoding gives a
+  // candidate before any read, only the creators of the projects it may bind (a deployer the event names, Zora's
+  // `caller` or Clanker v4's `msgSender`, is the sender of a launch sent by the creator's own account; a symbol it names,
+  // Clanker's, excludes the projects that recorded another), else every waiting creator's (20 creators waiting: 20
+  // requests in the receipt's round). A sender not read ahead is read after the receipt, as before: timing only.
+  let codesRead = false
+  const readCodes = (candidate?: LaunchCandidate) => {
+    if (codesRead) return
+    codesRead = true
+    const named = candidate && candidate.deployer.toLowerCase() !== zeroAddress ? candidate.deployer.toLowerCase() : undefined
+    const wanted = candidate && ahead.creatorsOf ? ahead.creatorsOf(candidate) : ahead.creators.filter((c) => named === undefined || c.toLowerCase() === named)
+    for (const address of new Set(wanted.map((c) => c.toLowerCase() as Address))) ahead.client.getCode({ address, blockNumber }).catch(ignore)
   }
+  // A decoding that needs no read ends within the microtasks before this; one that reads must not hold the codes back.
+  setImmediate(() => readCodes())
   const ctx: LaunchContext = {
     client: ahead.client,
     txHash: transactionHash,
@@ -68,14 +89,24 @@ export function readAheadOfReceipt(
   // A decoding that waits on a read first (Doppler) would start the completion's reads a round late: its adapter's
   // candidate from the logs alone starts them now (the memo shares the ones the decodings below ask again).
   const early = adapter.candidateAhead?.(entry, ctx)
+  let told = false
+  const tell = (candidate: LaunchCandidate) => {
+    if (told || !onCandidate) return
+    told = true
+    onCandidate(candidate)
+  }
   if (early) {
+    readCodes(early)
+    tell(early)
     completionReads(early).catch(ignore)
     if (early.symbol === null) readTokenText(ahead.client, { kind: 'launch', candidate: early }).catch(ignore)
   }
   void (async () => {
     const decoded = await adapter.decodeLaunch(entry, ctx)
-    if (decoded?.kind !== 'launch') return
+    if (decoded?.kind !== 'launch') return readCodes()
+    readCodes(decoded.candidate)
+    tell(decoded.candidate)
     completionReads(decoded.candidate).catch(ignore)
     if (decoded.candidate.symbol === null) readTokenText(ahead.client, decoded).catch(ignore)
-  })().catch(ignore)
+  })().catch(() => readCodes())
 }

@@ -17,6 +17,11 @@ export interface PairedPrices {
    * given, spares the banded ETH/USD read a request on a pool younger than its TWAP window).
    */
   usd(paired: PairedAsset, blockNumber: bigint, blockTimestamp?: bigint): Promise<Fraction>
+  /**
+   * The price of `paired` the newest answered read found (its block's), without a read: what a launch's reads ahead
+   * are hinted with before the launch block's own is read (issue 23 item 3). Undefined when none was read yet.
+   */
+  latest(paired: PairedAsset): { blockNumber: bigint; usd: Fraction } | undefined
 }
 
 /** A source for one kind of paired asset (ETH and WETH share the v3 WETH/stablecoin pool; ZORA adds its bridge). */
@@ -79,11 +84,26 @@ export async function createPairedPrices(
     return multiply(eth as Fraction, priceThroughRoute(bridge, sqrtPrices, weth))
   }
   const sources: Partial<Record<PairedAsset['kind'], PriceSource>> = { weth: ethUsd, eth: ethUsd, zora: bridged, coin: bridged }
+  // The newest answered price per source (ETH and WETH share one; a bridged pair its own, by address and route).
+  const newest = new Map<string, { blockNumber: bigint; usd: Fraction }>()
+  const sourceKey = (paired: PairedAsset): string =>
+    paired.kind === 'eth' || paired.kind === 'weth'
+      ? 'eth'
+      : `${paired.kind}:${paired.address.toLowerCase()}:${(paired.bridge ?? []).map((key) => poolIdOf(key)).join(',')}`
   return {
     usd(paired, blockNumber, blockTimestamp) {
       const source = sources[paired.kind]
       if (!source) throw new Error(`no USD price source for ${paired.kind} pairs on ${chain.key}`)
-      return source(paired, blockNumber, blockTimestamp)
+      const read = source(paired, blockNumber, blockTimestamp)
+      read
+        .then((usd) => {
+          const key = sourceKey(paired)
+          const known = newest.get(key)
+          if (!known || known.blockNumber <= blockNumber) newest.set(key, { blockNumber, usd })
+        })
+        .catch(() => undefined)
+      return read
     },
+    latest: (paired) => newest.get(sourceKey(paired)),
   }
 }

@@ -22,6 +22,26 @@ export type IndexerSignal =
       nextBlockTimestamp?: number
     }
   /**
+   * A launch log arrived and its record is being read (published with the record's round, before the receipt is
+   * answered: issue 23 item 3). Only a read hint, never a fact: nothing is bought, reserved or written on it; the launch
+   * is judged on its record as always, and a forged or unbound one is never ticked. The executor asks, in the record's
+   * round, what the launch tick of `slugs` (the waiting projects the log's known facts do not exclude) will read: the
+   * quotes at this block with this next timestamp and paired price (the block before's: used only when the tick states
+   * the same), the batch's allowances and the sends' fee and nonce check.
+   */
+  | {
+      type: 'launch_ahead'
+      chain: ChainKey
+      blockNumber: bigint
+      /** As the launch tick will state it (nextBlockAfter the launch block). */
+      nextBlockTimestamp: number
+      /** The paired asset's price of the newest block priced before this one, as a tick states it (pairedUsdAtoms). */
+      pairedUsdAtoms: string
+      /** What the quote reads of the launch, from its logs (the adapter's provisional decoding). */
+      launch: Pick<LaunchRecord, 'chain' | 'launchpad' | 'token' | 'poolKey' | 'poolId' | 'paired'>
+      slugs: readonly string[]
+    }
+  /**
    * The block is processed: its launches are recorded and its ticks published (`launched`: the projects that launched
    * in it). Work ahead of launches that must not race one in this block (deploying wallets) starts here.
    */

@@ -84,6 +84,9 @@ export type BuyQuote =
   /** The swap itself reverts (gating, a swap restrictor, a hook's refusal): a buy now would revert too. */
   | { kind: 'reverted'; spendAtoms: bigint; pairedIn: bigint; reason: string }
 
+/** What a quote reads of a launch: its pool, its token's side, its paired asset's route (a launch record, or a hint of one). */
+export type QuotedLaunch = Pick<LaunchRecord, 'token' | 'poolKey' | 'paired'>
+
 export interface BuyQuoter {
   /**
    * Quotes a buy of `spendAtoms` stablecoin of `launch`'s token at `at`. What is quoted, and what is converted: the
@@ -94,7 +97,7 @@ export interface BuyQuoter {
    * leg and bridge pools are plain fee pools (routeProblem refuses dynamic-fee bridge pools); their impact is left to
    * the on-chain minimum out, as before. Throws only when the node did not answer (a transport error).
    */
-  quoteBuy(launch: LaunchRecord, spendAtoms: bigint, at: QuoteAt): Promise<BuyQuote>
+  quoteBuy(launch: QuotedLaunch, spendAtoms: bigint, at: QuoteAt): Promise<BuyQuote>
 }
 
 /** The paired-asset amount a stablecoin spend reaches the launch pool with, as the formulas price it (see quoteBuy). */

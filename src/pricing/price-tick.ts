@@ -7,6 +7,10 @@ import { type FeeSchedule, feeAt, type NextBlock, scheduleSettled } from './fee-
 import { type Fraction, floorOf, toNumber } from './fraction.ts'
 import { bridgeRouteFee } from './bridge-fee.ts'
 import { compoundFees } from './route-price.ts'
+
+/** A paired asset's USD price as a tick states it: stablecoin atoms per 10^18 smallest units, floored. */
+export const pairedUsdAtomsOf = (pairedUsd: Fraction): string =>
+  floorOf({ numerator: pairedUsd.numerator * 10n ** 18n, denominator: pairedUsd.denominator }).toString()
 import { tokenPriceInPaired } from './sqrt-price.ts'
 
 export interface PoolState {
@@ -61,7 +65,7 @@ export function computePriceTick(input: TickInput): PriceTick {
     logIndex: input.logIndex,
     sqrtPriceX96: input.pool.sqrtPriceX96.toString(),
     liquidity: input.pool.liquidity.toString(),
-    pairedUsdAtoms: floorOf({ numerator: input.pairedUsd.numerator * 10n ** 18n, denominator: input.pairedUsd.denominator }).toString(),
+    pairedUsdAtoms: pairedUsdAtomsOf(input.pairedUsd),
     nextBlockTimestamp: next.timestamp,
     lpFeePips: quote.lpFee,
     totalFeeFraction: toNumber(totalFee),

@@ -1,0 +1,92 @@
+import type { ChainKey } from '../../src/chain/chain-keys.ts'
+import type { LaunchRecord } from '../../src/journal/journal-records.ts'
+import type { IndexerSignal } from '../indexer/tick-bus.ts'
+import type { ExecutorContext } from './executor-context.ts'
+import type { BatchPlanner } from './plan-batch.ts'
+import { predictBatchTotal } from './predict-batch-total.ts'
+import { candidateBuckets } from './tick-quotes.ts'
+import { withBalances } from './warm-books.ts'
+
+type Books = ReturnType<ExecutorContext['warm']['snapshot']>
+
+export interface LaunchReadsAhead {
+  /**
+   * A block arrived, before its warm refresh starts: the refresh of the block before (`books`, warm-books.ts
+   * `snapshot`), which launchAhead sizes its reads on (the launch block's own is read in the record's round: waiting
+   * for it would put the quotes a round late). Balances or orders that changed in the launch block only make a hint
+   * that misses (the tick asks its own).
+   */
+  booksBefore(chain: ChainKey, blockNumber: bigint, books: Books): void
+  /**
+   * A launch log arrived (the indexer's `launch_ahead` signal, before the launch's record is written): for each hinted
+   * project with a book in the block before's warm refresh, the reads its launch tick will make start now, in the
+   * record's round: the quotes of its spend buckets and predicted batch total (tick-quotes.ts `quoteLaunchAhead`: used
+   * only when the tick states exactly these inputs), the wallets' allowances to the batch buyer at the launch block
+   * (chain state at the tick's block: what the tick would read) and the sends' fee and nonce check. Reads only: nothing
+   * is planned, reserved or written, and a launch that binds none of them cost only these reads. Issue 23 item 3.
+   */
+  launchAhead(signal: Extract<IndexerSignal, { type: 'launch_ahead' }>): void
+}
+
+export function createLaunchReadsAhead(
+  ctx: Pick<ExecutorContext, 'batchBuyers' | 'ticking' | 'quotes' | 'wallets' | 'log'>,
+  batches: Pick<BatchPlanner, 'prefetchAllowances'>,
+  reservations: (chain: ChainKey) => Promise<Map<string, bigint>>,
+): LaunchReadsAhead {
+  // Per chain: the warm refresh of the block before the newest.
+  const previousBooks = new Map<ChainKey, { blockNumber: bigint; books: Books }>()
+  return {
+    booksBefore(chain, blockNumber, books) {
+      books.catch(() => undefined)
+      previousBooks.set(chain, { blockNumber: blockNumber - 1n, books })
+    },
+
+    launchAhead(signal) {
+      const { chain, blockNumber } = signal
+      const batchPath = ctx.batchBuyers[chain] !== undefined
+      const before = previousBooks.get(chain)
+      if (before?.blockNumber !== blockNumber - 1n) return
+      void (async () => {
+        const books = await before.books
+        if (!books) return
+        let warmSends = false
+        // The buckets' quotes first: the batch total waits on the in-flight reservations (a store read).
+        const hinted: Array<{ slug: string; candidates: ReturnType<typeof withBalances> }> = []
+        const hintOf = (slug: string) => ({
+          slug,
+          launch: signal.launch,
+          blockNumber: blockNumber.toString(),
+          nextBlockTimestamp: signal.nextBlockTimestamp,
+          pairedUsdAtoms: signal.pairedUsdAtoms,
+        })
+        for (const slug of signal.slugs) {
+          const orders = books.orders.get(slug)
+          if (ctx.ticking.has(slug) || !orders || orders.length === 0) continue
+          // Not the held candidates: those are the ticks' own (held-candidates.ts).
+          const candidates = withBalances(orders, new Map(), books.balances)
+          const spends = candidateBuckets(candidates)
+          if (spends.length === 0) continue
+          ctx.quotes.quoteLaunchAhead(hintOf(slug), spends)
+          if (!batchPath) continue
+          hinted.push({ slug, candidates })
+          // Only the launch's chain is read of it (plan-batch.ts): the hint stands in for the record it precedes.
+          batches.prefetchAllowances(
+            { blockNumber: blockNumber.toString() },
+            signal.launch as LaunchRecord,
+            candidates.map((c) => c.wallet),
+          )
+          warmSends = true
+        }
+        const sends = warmSends ? ctx.wallets.prepareAhead?.(chain, []) : undefined
+        if (hinted.length > 0) {
+          const reserved = await reservations(chain)
+          for (const { slug, candidates } of hinted) {
+            const total = predictBatchTotal(candidates, reserved)
+            if (total !== undefined) ctx.quotes.quoteLaunchAhead(hintOf(slug), [total])
+          }
+        }
+        await sends
+      })().catch((error: unknown) => ctx.log.debug({ err: error, chain }, 'reads ahead of a launch record failed'))
+    },
+  }
+}
