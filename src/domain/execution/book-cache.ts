@@ -1,6 +1,7 @@
 import { mergeOrderBook, toSafeNumber } from './order-book.ts'
 import { fitBookRows, patchBookInPlace, type BookRows } from './patch-book-in-place.ts'
 import { planPrepared, type ExecutionPlan, type PlanInput } from './executor-plan.ts'
+import type { OrderDecision } from './verdicts.ts'
 import type { CandidateDiff } from './held-candidates.ts'
 import { balancesOf, candidateColumns, prepareBook, preparedBookOf, type CandidateOrder, type DecisionRecords, type PreparedBook } from './prepared-book.ts'
 
@@ -91,6 +92,8 @@ class Buffers {
     { value: new Float64Array(0), source: new Int32Array(0) },
   ]
   private turn = 0
+  /** The project's decisions, rewritten by every plan (ExecutionPlan.decisions: valid until the next plan). */
+  readonly decisions: OrderDecision[] = []
 
   /** Scratch for one refresh (newIndexOfOld), filled with -1. */
   indices(count: number): Int32Array {
@@ -289,7 +292,7 @@ export function createBookCache(): BookCache {
     plan(slug, input, diff) {
       const entry = bookFor(entries.get(slug), input, diff)
       entries.set(slug, entry)
-      return planPrepared(entry.prepared, input)
+      return planPrepared(entry.prepared, input, entry.buffers.decisions)
     },
     prepare(slug, input) {
       const entry = bookFor(entries.get(slug), input)

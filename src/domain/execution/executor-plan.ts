@@ -47,6 +47,10 @@ export interface BuyToSubmit {
 }
 
 export interface ExecutionPlan {
+  /**
+   * A verdict per order, in priority order. Planned through the book cache, this is the project's own reused array
+   * (no 100,000-entry array per tick, issue 23 item 4): valid until the project's next plan, so copy it to keep it.
+   */
   decisions: OrderDecision[]
   expired: OrderRecord[]
   buys: BuyToSubmit[]
@@ -71,8 +75,14 @@ export function planExecution(input: PlanInput): ExecutionPlan {
 // One workspace for every tick: planPrepared consumes the book plan before it returns (JS runs one tick at a time).
 const workspace = new TickWorkspace()
 
-/** The per-tick pass over a prepared book: eligibility, sizing, min-out and a verdict for every order. */
-export function planPrepared(prepared: PreparedBook, input: Omit<PlanInput, 'candidates' | 'policy'>): ExecutionPlan {
+/**
+ * The per-tick pass over a prepared book: eligibility, sizing, min-out and a verdict for every order. With
+ * `decisionsInto`, the decisions are written into that array (its length set to the book's size, every entry written)
+ * and it is the plan's `decisions`: the book cache keeps one per project, so a held tick allocates no array of the
+ * book's size (an array of 100,000 entries goes straight to V8's large-object space, and one per tick was what brought
+ * the mark-compact pauses, docs/execution.md "No array of the book's size per tick").
+ */
+export function planPrepared(prepared: PreparedBook, input: Omit<PlanInput, 'candidates' | 'policy'>, decisionsInto?: OrderDecision[]): ExecutionPlan {
   const { book, candidates, inputOf, slotOf, records } = prepared
   const quote = input.quote
   const formulaCap = quote ? lowestCap(quote) : input.tick.effectiveCapAtoms === null ? null : BigInt(input.tick.effectiveCapAtoms)
@@ -92,7 +102,8 @@ export function planPrepared(prepared: PreparedBook, input: Omit<PlanInput, 'can
   const buyCount = plan.buys.length
   const limit = Math.min(buyCount, input.maxBuys ?? DEFAULT_MAX_BUYS)
   const buys: BuyToSubmit[] = []
-  const decisions: OrderDecision[] = new Array(n)
+  const decisions: OrderDecision[] = decisionsInto ?? new Array(n)
+  if (decisions.length !== n) decisions.length = n
   let d = 0
   const { keyId, slug, byCode } = records
   const recordsOf = (code: number): Array<OrderDecision | undefined> => (byCode[code] ??= new Array<OrderDecision | undefined>(keyId.length))
@@ -143,7 +154,9 @@ export function planPrepared(prepared: PreparedBook, input: Omit<PlanInput, 'can
       rank,
     }
   }
-  deferredDecisions(plan.buys, next, buys.length - next, slotOf, records, decisions, d)
+  d = deferredDecisions(plan.buys, next, buys.length - next, slotOf, records, decisions, d)
+  // Every position has exactly one verdict, so a reused array is wholly rewritten: nothing of an earlier tick is left.
+  if (d !== n) throw new Error(`planPrepared: ${d} decisions for ${n} orders`)
   return { decisions, expired, buys, candidatesInPriority: () => Array.from(inputOf, (i) => candidates[i]!) }
 }
 
