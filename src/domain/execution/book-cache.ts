@@ -49,7 +49,20 @@ interface Entry {
   storage?: BookRows | undefined
   /** Rows no live book uses: the next merge that cannot patch in place writes into them. */
   spare?: BookRows | undefined
+  /**
+   * The held candidates (CandidateDiff.seq) the book was last brought to, when it was planned with a diff: its
+   * `candidates` are then the held candidates' own array, which they reuse (held-candidates.ts Scratch).
+   */
+  heldSeq?: number | undefined
 }
+
+/**
+ * Whether a diff describes the change from this book's own candidates: the same array, and (held candidates that number
+ * their lists) the very list the book was brought to last. A tick whose finish ran but whose plan did not (a failed
+ * quote or reservation read) breaks the chain: its diff never reached the book.
+ */
+const diffApplies = (entry: Entry, hint: CandidateDiff): boolean =>
+  hint.from === entry.prepared.candidates && (hint.seq === undefined || (entry.heldSeq !== undefined && hint.fromSeq === entry.heldSeq))
 
 const sameTerms = (a: CandidateOrder, b: CandidateOrder): boolean =>
   a.order.keyId === b.order.keyId &&
@@ -246,15 +259,27 @@ export function createBookCache(): BookCache {
   const entries = new Map<string, Entry>()
 
   function bookFor(entry: Entry | undefined, input: Pick<PlanInput, 'candidates' | 'policy'>, hint?: CandidateDiff): Entry {
+    const entryOf = bookEntry(entry, input, hint)
+    entryOf.heldSeq = hint?.seq
+    return entryOf
+  }
+
+  function bookEntry(entry: Entry | undefined, input: Pick<PlanInput, 'candidates' | 'policy'>, hint?: CandidateDiff): Entry {
     const { candidates, policy } = input
-    if (entry && entry.policy === policy) {
+    const applies = entry !== undefined && hint !== undefined && diffApplies(entry, hint)
+    // A book built from held candidates that moved on without it (or a plan or prepare without their diff after them):
+    // its candidates array may have been rewritten since (held-candidates.ts reuses it), so neither the diff nor a walk
+    // over it can be trusted: rebuild (only after a tick whose plan never ran, or a reorg that made a launched project
+    // wait again).
+    const stale = entry !== undefined && !applies && entry.heldSeq !== undefined
+    if (entry && entry.policy === policy && !stale) {
       const previous = entry.prepared
-      if (hint && candidates === previous.candidates && hint.from === candidates && hint.rebalanced.length === 0 && hint.arrived.length === 0) {
+      if (applies && candidates === previous.candidates && hint!.rebalanced.length === 0 && hint!.arrived.length === 0) {
         // The very same candidates (a quiet tick of a held book): nothing to compare, nothing to re-read.
         return { ...entry, use: 'reused', inPlace: false }
       }
       const maxArrived = Math.max(64, Math.floor(candidates.length * MAX_ARRIVED_SHARE))
-      const diff = (hint && fromHint(previous, candidates, hint, maxArrived, entry.buffers)) || refresh(previous, candidates, maxArrived, entry.buffers)
+      const diff = (applies && fromHint(previous, candidates, hint!, maxArrived, entry.buffers)) || refresh(previous, candidates, maxArrived, entry.buffers)
       if (diff && diff.arrived.length === 0 && candidates.length === previous.candidates.length) {
         // Same orders, same places: only the candidates (fresh records and balances) change.
         const balances = balancesOf(diff.value, diff.source, candidates)
