@@ -7,6 +7,7 @@ import type { OrderDecision } from './verdicts.ts'
 import { minTokensOut } from '../../pricing/min-tokens-out.ts'
 import { capForSpend, lowestCap, type QuotedCaps } from '../../pricing/quote/quoted-caps.ts'
 import { withinLimit } from './eligibility.ts'
+import { resizeArray } from './resize-array.ts'
 
 export interface PlanInput {
   /** The tick's effective cap (stablecoin atoms, null: infinite) and whether a swap in the next block is allowed. */
@@ -72,6 +73,9 @@ export function planExecution(input: PlanInput): ExecutionPlan {
   return planPrepared(prepareBook(input.candidates, input.policy), input)
 }
 
+// What a reused decisions array is grown with (every entry is then written by the plan).
+const NO_DECISION: OrderDecision = { keyId: '', slug: '', verdict: 'in_flight' }
+
 // One workspace for every tick: planPrepared consumes the book plan before it returns (JS runs one tick at a time).
 const workspace = new TickWorkspace()
 
@@ -102,8 +106,7 @@ export function planPrepared(prepared: PreparedBook, input: Omit<PlanInput, 'can
   const buyCount = plan.buys.length
   const limit = Math.min(buyCount, input.maxBuys ?? DEFAULT_MAX_BUYS)
   const buys: BuyToSubmit[] = []
-  const decisions: OrderDecision[] = decisionsInto ?? new Array(n)
-  if (decisions.length !== n) decisions.length = n
+  const decisions: OrderDecision[] = decisionsInto ? resizeArray(decisionsInto, n, NO_DECISION) : new Array(n)
   let d = 0
   const { keyId, slug, byCode } = records
   const recordsOf = (code: number): Array<OrderDecision | undefined> => (byCode[code] ??= new Array<OrderDecision | undefined>(keyId.length))
@@ -189,8 +192,7 @@ function skipDecisions(verdict: Uint8Array, slotOf: Uint32Array, records: Decisi
 
 /**
  * The deferred buys' records (planned buys from position `from` on, ranked from `from + rankOffset`), from
- * `decisions[d]` on. They carry a rank, so they are shared only while the order keeps its rank (a tick that bought
- * nothing).
+ * `decisions[d]` on. They carry a rank: one record per slot, its rank rewritten when the order's rank moved.
  */
 function deferredDecisions(
   buys: Uint32Array,
@@ -206,9 +208,16 @@ function deferredDecisions(
     const rank = i + rankOffset
     const slot = slotOf[buys[i]!]!
     let decision = deferred[slot]
-    if (decision === undefined || decision.rank !== rank) {
+    if (decision === undefined) {
       decision = { keyId: keyId[slot]!, slug: slug[slot]!, verdict: 'deferred', rank }
       deferred[slot] = decision
+    } else if (decision.rank !== rank) {
+      // Re-ranked in place: a new record per re-ranked order was ~50,000 objects a tick on a book deferring that many,
+      // kept until the next tick (promoted: the old-generation garbage of docs/execution.md "No array of the book's
+      // size per tick"). A plan's decisions are valid until the project's next plan (ExecutionPlan.decisions), and
+      // what keeps a tick's records longer compares keyId and verdict only (sameVerdicts) or has written them (the
+      // journal encodes them in store.batch, before the tick returns).
+      decision.rank = rank
     }
     decisions[d++] = decision
   }

@@ -1,6 +1,7 @@
 import type { Address } from 'viem'
 import type { OrderRecord } from '../records.ts'
 import type { CandidateOrder } from './prepared-book.ts'
+import { resizeArray } from './resize-array.ts'
 import { lowerWallet } from './wallet-index.ts'
 
 /** An active order with its buyer, as the executor loads it (no balance yet). */
@@ -267,8 +268,7 @@ export function createHeldCandidates<L extends HeldOrder, C extends CandidateOrd
       if (sameList) {
         matched = from
       } else {
-        matched = x.candidates[turn]!
-        if (matched.length !== n) matched.length = n
+        matched = resizeArray(x.candidates[turn]!, n, undefined)
       }
       const arrived: number[] = []
       if (!sameList) {
