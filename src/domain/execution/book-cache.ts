@@ -1,4 +1,5 @@
-import { mergeOrderBook, toSafeNumber } from './order-book.ts'
+import { mergeOrderBook, storedOrderBook, toSafeNumber } from './order-book.ts'
+import { spendThenLimitPolicy } from './prioritisation.ts'
 import { fitBookRows, patchBookInPlace, type BookRows } from './patch-book-in-place.ts'
 import { planPrepared, type ExecutionPlan, type PlanInput } from './executor-plan.ts'
 import type { OrderDecision } from './verdicts.ts'
@@ -303,8 +304,16 @@ export function createBookCache(): BookCache {
         }
       }
     }
+    const built = prepareBook(candidates, policy)
+    // The built book moved into rows of its own, so that its first PATCH is patched in place (it was merged: the whole
+    // book copied into newly allocated rows, 70-85 ms of that tick, docs/execution.md "No array of the book's size per
+    // tick"). The replaced book's storage becomes the spare; rows the previous spare had are reused.
+    const stored = intoRows(built, entry?.spare)
+    if (stored) {
+      return { prepared: stored.prepared, policy, use: 'rebuilt', buffers: entry?.buffers ?? new Buffers(), storage: stored.rows, spare: entry?.storage }
+    }
     return {
-      prepared: prepareBook(candidates, policy),
+      prepared: built,
       policy,
       use: 'rebuilt',
       buffers: entry?.buffers ?? new Buffers(),
@@ -327,6 +336,34 @@ export function createBookCache(): BookCache {
     forget: (slug) => void entries.delete(slug),
     lastUse: (slug) => entries.get(slug)?.use,
     lastPatchedInPlace: (slug) => entries.get(slug)?.inPlace === true,
+  }
+}
+
+/**
+ * A built book copied into BookRows (seven column copies, a memcpy each: ~1 ms at 100,000 orders, off the tick path
+ * when `prepare` builds it), the prepared book over them; undefined for a book the in-place patch does not take
+ * (another policy, amounts beyond 2^53).
+ */
+function intoRows(prepared: PreparedBook, spare: BookRows | undefined): { prepared: PreparedBook; rows: BookRows } | undefined {
+  const { book } = prepared
+  if (book.policy !== spendThenLimitPolicy || !book.exact || book.spendExact !== undefined || book.limitExact !== undefined) return undefined
+  const n = book.size
+  if (n === 0) return undefined
+  const rows = fitBookRows(spare, n)
+  const storage = rows.book
+  storage.spend.set(book.spend)
+  storage.limit.set(book.limit)
+  storage.expiresInMs.set(book.expiresInMs)
+  storage.active.set(book.active)
+  storage.walletOf.set(book.walletOf)
+  storage.permutation.set(book.permutation)
+  rows.slotOf.set(prepared.slotOf)
+  rows.walletOfInput.set(prepared.walletOfInput)
+  const stored = storedOrderBook(storage, n, book.wallets, book.policy, true)
+  const { candidates, balances, records } = prepared
+  return {
+    prepared: preparedBookOf(stored, candidates, stored.permutation, rows.walletOfInput.subarray(0, n), balances, records, rows.slotOf.subarray(0, n)),
+    rows,
   }
 }
 

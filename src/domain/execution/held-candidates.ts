@@ -261,6 +261,15 @@ export function createHeldCandidates<L extends HeldOrder, C extends CandidateOrd
         x.index = room(x.index, old.length, (length) => new Int32Array(length))
         x.oldOf = room(x.oldOf, n, (length) => new Int32Array(length))
       }
+      if (!sameList && old.length === 0 && n > 0 && x.candidates[turn ^ 1] !== from && x.slots[turn ^ 1]!.buffer !== h.slotOf.buffer) {
+        // The project's held state built (the first tick after a start or a launch, a tick that builds anyway): the other
+        // list and slot map, and the write path's scratch, sized for the book now, so that its first PATCH does not
+        // grow them (100,000 pushes and fresh typed arrays on that tick). Never the held ones (`from`, `h.slotOf`): a
+        // project whose held list was empty holds them in a pair too.
+        resizeArray(x.candidates[turn ^ 1]!, n, undefined)
+        if (x.slots[turn ^ 1]!.length < n) x.slots[turn ^ 1] = new Int32Array(Math.ceil(n * 1.25) + 16)
+        x.index = room(x.index, n, (length) => new Int32Array(length))
+      }
       const slotOf = sameList ? h.slotOf : x.slots[turn]!.subarray(0, n)
       const newIndexOfOld = sameList ? undefined : x.index.subarray(0, old.length).fill(-1)
       const oldOf = sameList ? undefined : x.oldOf.subarray(0, n).fill(-1)

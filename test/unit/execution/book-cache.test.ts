@@ -372,6 +372,20 @@ describe('createBookCache: each project has one decisions array, rewritten by ev
     expect(cache.lastUse('proj')).toBe('filtered')
     expect(next.decisions).toBe(array)
     expect(next.decisions).toEqual(planExecution(input(fewer)).decisions)
+    // A book just built lives in rows of its own: its first PATCH is patched in place (not merged into new rows).
+    const built = createBookCache()
+    built.plan('proj', input(candidates))
+    expect(built.lastUse('proj')).toBe('rebuilt')
+    const patched = candidates.map((c, i) => (i === 7 ? { ...c, order: { ...c.order, maxSpendUsdc: '9', updatedAt: 99 } } : c))
+    const afterPatch = built.plan('proj', input(patched))
+    expect(built.lastUse('proj')).toBe('incremental')
+    expect(built.lastPatchedInPlace('proj')).toBe(true)
+    expect(afterPatch.decisions).toEqual(planExecution(input(patched)).decisions)
+    expect(afterPatch.candidatesInPriority().map((c) => c.order.keyId)).toEqual(
+      planExecution(input(patched))
+        .candidatesInPriority()
+        .map((c) => c.order.keyId),
+    )
     // Another project has its own array; a plan without the cache allocates one.
     expect(cache.plan('other', input(candidates)).decisions).not.toBe(array)
     expect(planExecution(input(candidates)).decisions).not.toBe(planExecution(input(candidates)).decisions)
