@@ -1,6 +1,6 @@
 import { mergeOrderBook, storedOrderBook, toSafeNumber } from './order-book.ts'
 import { spendThenLimitPolicy } from './prioritisation.ts'
-import { fitBookRows, patchBookInPlace, type BookRows } from './patch-book-in-place.ts'
+import { countWalletSums, fitBookRows, patchBookInPlace, type BookRows } from './patch-book-in-place.ts'
 import { planPrepared, type ExecutionPlan, type PlanInput } from './executor-plan.ts'
 import type { OrderDecision } from './verdicts.ts'
 import type { CandidateDiff } from './held-candidates.ts'
@@ -359,6 +359,7 @@ function intoRows(prepared: PreparedBook, spare: BookRows | undefined): { prepar
   storage.permutation.set(book.permutation)
   rows.slotOf.set(prepared.slotOf)
   rows.walletOfInput.set(prepared.walletOfInput)
+  countWalletSums(rows, n, book.wallets.names.length)
   const stored = storedOrderBook(storage, n, book.wallets, book.policy, true)
   const { candidates, balances, records } = prepared
   return {
