@@ -161,8 +161,11 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
   async function recordQuietTick(tick: PriceTick, launch: LaunchRecord, plan: ExecutionPlan, inputs: () => DecisionInputs): Promise<void> {
     const previous = lastQuietDecisions.get(launch.slug)
     if (previous && sameVerdicts(previous, plan.decisions)) return
-    lastQuietDecisions.set(launch.slug, plan.decisions)
-    const decision = { slug: launch.slug, chain: launch.chain, tick, policy: ctx.policy.name, orders: plan.decisions, at: ctx.now(), inputs: inputs() }
+    // A copy: the plan's decisions are the book cache's reused array, rewritten by the project's next plan
+    // (executor-plan.ts). Only a tick whose verdicts changed (and that writes them to the journal) pays for it.
+    const orders = plan.decisions.slice()
+    lastQuietDecisions.set(launch.slug, orders)
+    const decision = { slug: launch.slug, chain: launch.chain, tick, policy: ctx.policy.name, orders, at: ctx.now(), inputs: inputs() }
     await store.batch([journal.putDecision(decision)])
   }
 

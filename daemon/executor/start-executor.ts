@@ -13,6 +13,7 @@ import { createTickQueue } from './tick-queue.ts'
 import { withResolvers } from '../../src/common/with-resolvers.ts'
 import type { ExecutorFailStop } from './batch-writes.ts'
 import { rollForwardCommittedBatches } from './roll-forward-batches.ts'
+import { warmHeldTicksOnce } from './warm-held-ticks.ts'
 
 export type { ExecutorDeps } from './executor-context.ts'
 
@@ -167,6 +168,10 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
   // are, batches go out from the bundler EOA; a block signal tries again on a chain not ready (batch-operators.ts).
   // Not tracked by idle(): their receipts wait for blocks, like the approvals ahead (ensure never rejects).
   for (const chain of Object.keys(ctx.batchBuyers) as ChainKey[]) void ctx.batchOperators.ensure(chain)
+  // The held tick's write path compiled before the first tick (warm-held-ticks.ts): the first PATCH of a held book
+  // after a start ran it interpreted (68/44/20 ms for the first three, docs/execution.md §3). Synchronous, ~100-300 ms
+  // once per process, before the executor takes signals.
+  warmHeldTicksOnce()
   unsubscribe = deps.ticks.subscribe(onSignal)
   inBackground(readiness.prepareLaunchedBooks(), (error) => ctx.log.debug({ err: error }, 'preparing launched books at start failed; ticks build them'))
 

@@ -29,7 +29,17 @@ import { quantile } from './launch-latency-bench.ts'
 import { candidateOf, type LoadedOrder, withBalances } from '../../daemon/executor/warm-books.ts'
 import { createHeldCandidates, type TickBalances } from '../../src/domain/execution/held-candidates.ts'
 import { benchBatchLaunch } from './batch-launch-bench.ts'
+import { warmHeldTicksOnce } from '../../daemon/executor/warm-held-ticks.ts'
+import { getHeapSpaceStatistics } from 'node:v8'
 
+/** Bytes in V8's old generation: old space and the large-object spaces (a young large object is promoted whole). */
+const oldGeneration = (): number => {
+  let bytes = 0
+  for (const space of getHeapSpaceStatistics())
+    if (space.space_name === 'old_space' || space.space_name === 'large_object_space' || space.space_name === 'new_large_object_space')
+      bytes += space.space_used_size
+  return bytes
+}
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0
 const round = (value: number): number => Math.round(value * 100) / 100
 
@@ -74,6 +84,10 @@ export function benchPlanning(orders: number, runs: number) {
   const wholePatchCpu: number[] = []
   const wholeQuietCandidates: number[] = []
   const wholePatchCandidates: number[] = []
+  // Old-generation bytes (old space + large objects, young large objects included) a held tick leaves behind, KB: what
+  // brings mark-compact pauses; load-independent, unlike the times.
+  const wholeQuietOldKb: number[] = []
+  const wholePatchOldKb: number[] = []
   let buys = 0
   const cacheInput = { tick, launchedAt: 0, now: 1_000, totalSupply: 10n ** 29n, reservedByWallet: new Map<string, bigint>(), policy: spendThenLimitPolicy }
   // What a reload from the store yields: fresh objects with the same content.
@@ -130,7 +144,6 @@ export function benchPlanning(orders: number, runs: number) {
   const walletNames = [...walletBalances.keys()]
   const noFresh = new Map<string, bigint>()
   const loadedFull = loadedOf(fullA)
-  const loadedPatched = loadedFull.slice()
   let serial = 0
   let block = 0
   // The next block's balance state (warm-books.ts builds it in the background, off the tick): a few wallets changed.
@@ -163,28 +176,35 @@ export function benchPlanning(orders: number, runs: number) {
     into: number[],
     cpuInto: number[],
     candidatesInto: number[],
+    oldKbInto: number[],
   ): void => {
     const balances = nextBlock()
+    const old0 = oldGeneration()
     const cpu0 = process.cpuUsage()
     const t0 = performance.now()
     heldTick(cache, loaded, balances)
     into.push(performance.now() - t0)
     const cpu = process.cpuUsage(cpu0)
+    oldKbInto.push(Math.max(0, oldGeneration() - old0) / 1024)
     cpuInto.push((cpu.user + cpu.system) / 1000)
     candidatesInto.push(candidatesMs)
     if (cache.lastUse('bench') !== expected) throw new Error(`bench: expected the ${expected} path, got ${cache.lastUse('bench')}`)
   }
+  // What the executor's start does before it takes signals (warm-held-ticks.ts): the held tick's write path run on a
+  // synthetic book, so the first PATCH ticks below run compiled code as the daemon's do (once per process).
+  const heldTickWarmUpMs = warmHeldTicksOnce().ms
   const held = createBookCache()
   heldTick(held, loadedFull, { known: walletBalances, state: { serial } })
   for (let run = 0; run < runs; run++) {
-    wholeTick(held, loadedFull, 'reused', wholeQuietWall, wholeQuietCpu, wholeQuietCandidates)
-    // A PATCH of a different order each run: its record replaced by an edited copy.
-    const k = (run * 7_919) % loadedPatched.length
-    const was = loadedPatched[k]!
+    wholeTick(held, loadedFull, 'reused', wholeQuietWall, wholeQuietCpu, wholeQuietCandidates, wholeQuietOldKb)
+    // A PATCH of a different order each run: a new loaded array (as the warm reload hands out after a write; an array
+    // handed out is never changed afterwards), its entry replaced by an edited copy.
+    const k = (run * 7_919) % loadedFull.length
+    const was = loadedFull[k]!
+    const loadedPatched = loadedFull.slice()
     loadedPatched[k] = { ...was, order: { ...was.order, maxSpendUsdc: String(2 + run), updatedAt: was.order.updatedAt + 1 } }
-    wholeTick(held, loadedPatched, 'incremental', wholePatchWall, wholePatchCpu, wholePatchCandidates)
-    // Back to the held book for the next run (unmeasured).
-    loadedPatched[k] = was
+    wholeTick(held, loadedPatched, 'incremental', wholePatchWall, wholePatchCpu, wholePatchCandidates, wholePatchOldKb)
+    // Back to the held book for the next run (unmeasured: the edit undone, a write too).
     heldTick(held, loadedFull, nextBlock())
   }
   // The same whole tick as before held candidates, for comparison: every candidate rebuilt with its balance
@@ -277,6 +297,13 @@ export function benchPlanning(orders: number, runs: number) {
     executorWholeQuietTickCandidatesMedianMs: ms(wholeQuietCandidates),
     executorWholeTickAfterPatchCandidatesMedianMs: ms(wholePatchCandidates),
     executorWholeQuietTickRebuildingCandidatesMedianMs: ms(rebuiltCandidatesWall),
+    // Old-generation KB a held tick leaves (medians; a tick with a GC in it reads 0): no array of the book's size per
+    // tick means ~0 here (main c91c5b8: ~3,000 KB per tick: the decisions array, the PATCH path's arrays, re-ranked
+    // deferred records).
+    executorWholeQuietTickOldGenerationKbMedian: ms(wholeQuietOldKb),
+    executorWholeTickAfterPatchOldGenerationKbMedian: ms(wholePatchOldKb),
+    // The warm-up the executor's start runs (warm-held-ticks.ts), before the held ticks above.
+    executorHeldTickWarmUpMs: round(heldTickWarmUpMs),
   }
   const under = (value: number) => value < targetMs
   return {

@@ -1,6 +1,8 @@
-import { mergeOrderBook, toSafeNumber } from './order-book.ts'
-import { fitBookRows, patchBookInPlace, type BookRows } from './patch-book-in-place.ts'
+import { mergeOrderBook, storedOrderBook, toSafeNumber } from './order-book.ts'
+import { spendThenLimitPolicy } from './prioritisation.ts'
+import { countWalletSums, fitBookRows, patchBookInPlace, type BookRows } from './patch-book-in-place.ts'
 import { planPrepared, type ExecutionPlan, type PlanInput } from './executor-plan.ts'
+import type { OrderDecision } from './verdicts.ts'
 import type { CandidateDiff } from './held-candidates.ts'
 import { balancesOf, candidateColumns, prepareBook, preparedBookOf, type CandidateOrder, type DecisionRecords, type PreparedBook } from './prepared-book.ts'
 
@@ -48,7 +50,20 @@ interface Entry {
   storage?: BookRows | undefined
   /** Rows no live book uses: the next merge that cannot patch in place writes into them. */
   spare?: BookRows | undefined
+  /**
+   * The held candidates (CandidateDiff.seq) the book was last brought to, when it was planned with a diff: its
+   * `candidates` are then the held candidates' own array, which they reuse (held-candidates.ts Scratch).
+   */
+  heldSeq?: number | undefined
 }
+
+/**
+ * Whether a diff describes the change from this book's own candidates: the same array, and (held candidates that number
+ * their lists) the very list the book was brought to last. A tick whose finish ran but whose plan did not (a failed
+ * quote or reservation read) breaks the chain: its diff never reached the book.
+ */
+const diffApplies = (entry: Entry, hint: CandidateDiff): boolean =>
+  hint.from === entry.prepared.candidates && (hint.seq === undefined || (entry.heldSeq !== undefined && hint.fromSeq === entry.heldSeq))
 
 const sameTerms = (a: CandidateOrder, b: CandidateOrder): boolean =>
   a.order.keyId === b.order.keyId &&
@@ -91,6 +106,8 @@ class Buffers {
     { value: new Float64Array(0), source: new Int32Array(0) },
   ]
   private turn = 0
+  /** The project's decisions, rewritten by every plan (ExecutionPlan.decisions: valid until the next plan). */
+  readonly decisions: OrderDecision[] = []
 
   /** Scratch for one refresh (newIndexOfOld), filled with -1. */
   indices(count: number): Int32Array {
@@ -243,15 +260,27 @@ export function createBookCache(): BookCache {
   const entries = new Map<string, Entry>()
 
   function bookFor(entry: Entry | undefined, input: Pick<PlanInput, 'candidates' | 'policy'>, hint?: CandidateDiff): Entry {
+    const entryOf = bookEntry(entry, input, hint)
+    entryOf.heldSeq = hint?.seq
+    return entryOf
+  }
+
+  function bookEntry(entry: Entry | undefined, input: Pick<PlanInput, 'candidates' | 'policy'>, hint?: CandidateDiff): Entry {
     const { candidates, policy } = input
-    if (entry && entry.policy === policy) {
+    const applies = entry !== undefined && hint !== undefined && diffApplies(entry, hint)
+    // A book built from held candidates that moved on without it (or a plan or prepare without their diff after them):
+    // its candidates array may have been rewritten since (held-candidates.ts reuses it), so neither the diff nor a walk
+    // over it can be trusted: rebuild (only after a tick whose plan never ran, or a reorg that made a launched project
+    // wait again).
+    const stale = entry !== undefined && !applies && entry.heldSeq !== undefined
+    if (entry && entry.policy === policy && !stale) {
       const previous = entry.prepared
-      if (hint && candidates === previous.candidates && hint.from === candidates && hint.rebalanced.length === 0 && hint.arrived.length === 0) {
+      if (applies && candidates === previous.candidates && hint!.rebalanced.length === 0 && hint!.arrived.length === 0) {
         // The very same candidates (a quiet tick of a held book): nothing to compare, nothing to re-read.
         return { ...entry, use: 'reused', inPlace: false }
       }
       const maxArrived = Math.max(64, Math.floor(candidates.length * MAX_ARRIVED_SHARE))
-      const diff = (hint && fromHint(previous, candidates, hint, maxArrived, entry.buffers)) || refresh(previous, candidates, maxArrived, entry.buffers)
+      const diff = (applies && fromHint(previous, candidates, hint!, maxArrived, entry.buffers)) || refresh(previous, candidates, maxArrived, entry.buffers)
       if (diff && diff.arrived.length === 0 && candidates.length === previous.candidates.length) {
         // Same orders, same places: only the candidates (fresh records and balances) change.
         const balances = balancesOf(diff.value, diff.source, candidates)
@@ -275,8 +304,16 @@ export function createBookCache(): BookCache {
         }
       }
     }
+    const built = prepareBook(candidates, policy)
+    // The built book moved into rows of its own, so that its first PATCH is patched in place (it was merged: the whole
+    // book copied into newly allocated rows, 70-85 ms of that tick, docs/execution.md "No array of the book's size per
+    // tick"). The replaced book's storage becomes the spare; rows the previous spare had are reused.
+    const stored = intoRows(built, entry?.spare)
+    if (stored) {
+      return { prepared: stored.prepared, policy, use: 'rebuilt', buffers: entry?.buffers ?? new Buffers(), storage: stored.rows, spare: entry?.storage }
+    }
     return {
-      prepared: prepareBook(candidates, policy),
+      prepared: built,
       policy,
       use: 'rebuilt',
       buffers: entry?.buffers ?? new Buffers(),
@@ -289,7 +326,7 @@ export function createBookCache(): BookCache {
     plan(slug, input, diff) {
       const entry = bookFor(entries.get(slug), input, diff)
       entries.set(slug, entry)
-      return planPrepared(entry.prepared, input)
+      return planPrepared(entry.prepared, input, entry.buffers.decisions)
     },
     prepare(slug, input) {
       const entry = bookFor(entries.get(slug), input)
@@ -299,6 +336,35 @@ export function createBookCache(): BookCache {
     forget: (slug) => void entries.delete(slug),
     lastUse: (slug) => entries.get(slug)?.use,
     lastPatchedInPlace: (slug) => entries.get(slug)?.inPlace === true,
+  }
+}
+
+/**
+ * A built book copied into BookRows (seven column copies, a memcpy each: ~1 ms at 100,000 orders, off the tick path
+ * when `prepare` builds it), the prepared book over them; undefined for a book the in-place patch does not take
+ * (another policy, amounts beyond 2^53).
+ */
+function intoRows(prepared: PreparedBook, spare: BookRows | undefined): { prepared: PreparedBook; rows: BookRows } | undefined {
+  const { book } = prepared
+  if (book.policy !== spendThenLimitPolicy || !book.exact || book.spendExact !== undefined || book.limitExact !== undefined) return undefined
+  const n = book.size
+  if (n === 0) return undefined
+  const rows = fitBookRows(spare, n)
+  const storage = rows.book
+  storage.spend.set(book.spend)
+  storage.limit.set(book.limit)
+  storage.expiresInMs.set(book.expiresInMs)
+  storage.active.set(book.active)
+  storage.walletOf.set(book.walletOf)
+  storage.permutation.set(book.permutation)
+  rows.slotOf.set(prepared.slotOf)
+  rows.walletOfInput.set(prepared.walletOfInput)
+  countWalletSums(rows, n, book.wallets.names.length)
+  const stored = storedOrderBook(storage, n, book.wallets, book.policy, true)
+  const { candidates, balances, records } = prepared
+  return {
+    prepared: preparedBookOf(stored, candidates, stored.permutation, rows.walletOfInput.subarray(0, n), balances, records, rows.slotOf.subarray(0, n)),
+    rows,
   }
 }
 

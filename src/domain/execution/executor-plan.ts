@@ -7,6 +7,7 @@ import type { OrderDecision } from './verdicts.ts'
 import { minTokensOut } from '../../pricing/min-tokens-out.ts'
 import { capForSpend, lowestCap, type QuotedCaps } from '../../pricing/quote/quoted-caps.ts'
 import { withinLimit } from './eligibility.ts'
+import { resizeArray } from './resize-array.ts'
 
 export interface PlanInput {
   /** The tick's effective cap (stablecoin atoms, null: infinite) and whether a swap in the next block is allowed. */
@@ -47,6 +48,10 @@ export interface BuyToSubmit {
 }
 
 export interface ExecutionPlan {
+  /**
+   * A verdict per order, in priority order. Planned through the book cache, this is the project's own reused array
+   * (no 100,000-entry array per tick, issue 23 item 4): valid until the project's next plan, so copy it to keep it.
+   */
   decisions: OrderDecision[]
   expired: OrderRecord[]
   buys: BuyToSubmit[]
@@ -68,11 +73,20 @@ export function planExecution(input: PlanInput): ExecutionPlan {
   return planPrepared(prepareBook(input.candidates, input.policy), input)
 }
 
+// What a reused decisions array is grown with (every entry is then written by the plan).
+const NO_DECISION: OrderDecision = { keyId: '', slug: '', verdict: 'in_flight' }
+
 // One workspace for every tick: planPrepared consumes the book plan before it returns (JS runs one tick at a time).
 const workspace = new TickWorkspace()
 
-/** The per-tick pass over a prepared book: eligibility, sizing, min-out and a verdict for every order. */
-export function planPrepared(prepared: PreparedBook, input: Omit<PlanInput, 'candidates' | 'policy'>): ExecutionPlan {
+/**
+ * The per-tick pass over a prepared book: eligibility, sizing, min-out and a verdict for every order. With
+ * `decisionsInto`, the decisions are written into that array (its length set to the book's size, every entry written)
+ * and it is the plan's `decisions`: the book cache keeps one per project, so a held tick allocates no array of the
+ * book's size (an array of 100,000 entries goes straight to V8's large-object space, and one per tick was what brought
+ * the mark-compact pauses, docs/execution.md "No array of the book's size per tick").
+ */
+export function planPrepared(prepared: PreparedBook, input: Omit<PlanInput, 'candidates' | 'policy'>, decisionsInto?: OrderDecision[]): ExecutionPlan {
   const { book, candidates, inputOf, slotOf, records } = prepared
   const quote = input.quote
   const formulaCap = quote ? lowestCap(quote) : input.tick.effectiveCapAtoms === null ? null : BigInt(input.tick.effectiveCapAtoms)
@@ -92,7 +106,7 @@ export function planPrepared(prepared: PreparedBook, input: Omit<PlanInput, 'can
   const buyCount = plan.buys.length
   const limit = Math.min(buyCount, input.maxBuys ?? DEFAULT_MAX_BUYS)
   const buys: BuyToSubmit[] = []
-  const decisions: OrderDecision[] = new Array(n)
+  const decisions: OrderDecision[] = decisionsInto ? resizeArray(decisionsInto, n, NO_DECISION) : new Array(n)
   let d = 0
   const { keyId, slug, byCode } = records
   const recordsOf = (code: number): Array<OrderDecision | undefined> => (byCode[code] ??= new Array<OrderDecision | undefined>(keyId.length))
@@ -143,7 +157,9 @@ export function planPrepared(prepared: PreparedBook, input: Omit<PlanInput, 'can
       rank,
     }
   }
-  deferredDecisions(plan.buys, next, buys.length - next, slotOf, records, decisions, d)
+  d = deferredDecisions(plan.buys, next, buys.length - next, slotOf, records, decisions, d)
+  // Every position has exactly one verdict, so a reused array is wholly rewritten: nothing of an earlier tick is left.
+  if (d !== n) throw new Error(`planPrepared: ${d} decisions for ${n} orders`)
   return { decisions, expired, buys, candidatesInPriority: () => Array.from(inputOf, (i) => candidates[i]!) }
 }
 
@@ -176,8 +192,7 @@ function skipDecisions(verdict: Uint8Array, slotOf: Uint32Array, records: Decisi
 
 /**
  * The deferred buys' records (planned buys from position `from` on, ranked from `from + rankOffset`), from
- * `decisions[d]` on. They carry a rank, so they are shared only while the order keeps its rank (a tick that bought
- * nothing).
+ * `decisions[d]` on. They carry a rank: one record per slot, its rank rewritten when the order's rank moved.
  */
 function deferredDecisions(
   buys: Uint32Array,
@@ -193,9 +208,16 @@ function deferredDecisions(
     const rank = i + rankOffset
     const slot = slotOf[buys[i]!]!
     let decision = deferred[slot]
-    if (decision === undefined || decision.rank !== rank) {
+    if (decision === undefined) {
       decision = { keyId: keyId[slot]!, slug: slug[slot]!, verdict: 'deferred', rank }
       deferred[slot] = decision
+    } else if (decision.rank !== rank) {
+      // Re-ranked in place: a new record per re-ranked order was ~50,000 objects a tick on a book deferring that many,
+      // kept until the next tick (promoted: the old-generation garbage of docs/execution.md "No array of the book's
+      // size per tick"). A plan's decisions are valid until the project's next plan (ExecutionPlan.decisions), and
+      // what keeps a tick's records longer compares keyId and verdict only (sameVerdicts) or has written them (the
+      // journal encodes them in store.batch, before the tick returns).
+      decision.rank = rank
     }
     decisions[d++] = decision
   }

@@ -1,6 +1,7 @@
 import type { Address } from 'viem'
 import type { OrderRecord } from '../records.ts'
 import type { CandidateOrder } from './prepared-book.ts'
+import { resizeArray } from './resize-array.ts'
 import { lowerWallet } from './wallet-index.ts'
 
 /** An active order with its buyer, as the executor loads it (no balance yet). */
@@ -38,6 +39,16 @@ export interface CandidateDiff {
   newIndexOfOld: Int32Array | undefined
   arrived: readonly number[]
   rebalanced: readonly number[]
+  /**
+   * Which held candidates these are (`seq`, unique in the process) and which ones `from` was (`fromSeq`, 0: none). The
+   * held candidates reuse their arrays (the quiet path edits `from` itself, a PATCH writes into the array of the tick
+   * before `from`), so a book built from held candidates can trust them only while every diff since reached it: the
+   * book cache applies a diff only when `fromSeq` is the `seq` its book was built from, and rebuilds when its book came
+   * from held candidates that moved on without it (a tick whose plan never ran). `newIndexOfOld` is scratch, valid
+   * until the project's next `begin`.
+   */
+  seq?: number
+  fromSeq?: number
 }
 
 /** One tick's candidates: the wallets to read (none known for the block), then `finish` with what was read. */
@@ -70,12 +81,46 @@ interface Held<L, C> {
   nextOf: Int32Array
   /** Slots of candidates whose balance the last read did not return (unknown: looked up again next tick). */
   unknown: number[]
+  /** Which candidates `candidates` holds (CandidateDiff.seq); 0: none yet. */
+  seq: number
+  /** Reused arrays (no array of the book's size per tick, see Scratch). */
+  scratch: Scratch<C>
   /**
    * A write-path begin edited `balance` in place and its finish has not run (a failed balance read): the balances no
    * longer say what the held candidates carry, so the next begin starts afresh.
    */
   pending: boolean
 }
+
+/**
+ * Arrays a tick of one project reuses instead of allocating them (issue 23 item 4): a JS array of 100,000 entries goes
+ * straight to V8's large-object space, and one per tick was old-generation garbage bringing 27-63 ms mark-compact
+ * pauses; typed arrays add external memory, which triggers full collections too (docs/execution.md "No array of the
+ * book's size per tick"). Capacities grow by a quarter when needed; views of the used length are handed out.
+ * - `candidates`/`slots`: two of each, alternating: a write's new candidates and slot per candidate are written into
+ *   the pair the held ones do not use (the held ones are read while the new ones are written, and `from` is the book's
+ *   previous candidates, whose terms its in-place patch reads to find the leavers).
+ * - `index`, `oldOf`, `needed`, `dirty`: one tick's scratch (begin to finish; `index` is the diff's newIndexOfOld).
+ * - `first`/`next`: the held slot chains, rewritten in place.
+ */
+interface Scratch<C> {
+  candidates: [C[], C[]]
+  slots: [Int32Array, Int32Array]
+  index: Int32Array
+  oldOf: Int32Array
+  needed: Uint8Array
+  dirty: Uint8Array
+  first: Int32Array
+  next: Int32Array
+}
+
+/** `array`, or a longer one (by a quarter, contents not kept) when it has fewer than `count` entries. */
+function room<T extends Int32Array | Uint8Array>(array: T, count: number, make: (length: number) => T): T {
+  return array.length >= count ? array : make(Math.ceil(count * 1.25) + 16)
+}
+
+// Candidate lists held in the process: each finish numbers its result (CandidateDiff.seq).
+let lastSeq = 0
 
 /** Look this far ahead for a loaded order before searching the rest of the previous list. */
 const SHORT_LOOKAHEAD = 8
@@ -143,6 +188,17 @@ export function createHeldCandidates<L extends HeldOrder, C extends CandidateOrd
     nextOf: new Int32Array(0),
     unknown: [],
     pending: false,
+    seq: 0,
+    scratch: {
+      candidates: [[], []],
+      slots: [new Int32Array(0), new Int32Array(0)],
+      index: new Int32Array(0),
+      oldOf: new Int32Array(0),
+      needed: new Uint8Array(0),
+      dirty: new Uint8Array(0),
+      first: new Int32Array(0),
+      next: new Int32Array(0),
+    },
   })
 
   const slotFor = (h: Held<L, C>, wallet: Address): number => {
@@ -196,10 +252,33 @@ export function createHeldCandidates<L extends HeldOrder, C extends CandidateOrd
       const from = h.candidates
       const sameList = loaded === old
       const n = loaded.length
-      const slotOf = sameList ? h.slotOf : new Int32Array(n)
-      const newIndexOfOld = sameList ? undefined : new Int32Array(old.length).fill(-1)
-      const oldOf = sameList ? undefined : new Int32Array(n).fill(-1)
-      const matched: Array<C | undefined> = sameList ? from : new Array(n)
+      const x = h.scratch
+      // The pair the held candidates do not use (a fresh project's held arrays are in neither).
+      const turn = x.candidates[0] === from ? 1 : 0
+      if (!sameList) {
+        const spare = x.slots[turn]!
+        if (spare.buffer === h.slotOf.buffer || spare.length < n) x.slots[turn] = new Int32Array(Math.ceil(n * 1.25) + 16)
+        x.index = room(x.index, old.length, (length) => new Int32Array(length))
+        x.oldOf = room(x.oldOf, n, (length) => new Int32Array(length))
+      }
+      if (!sameList && old.length === 0 && n > 0 && x.candidates[turn ^ 1] !== from && x.slots[turn ^ 1]!.buffer !== h.slotOf.buffer) {
+        // The project's held state built (the first tick after a start or a launch, a tick that builds anyway): the other
+        // list and slot map, and the write path's scratch, sized for the book now, so that its first PATCH does not
+        // grow them (100,000 pushes and fresh typed arrays on that tick). Never the held ones (`from`, `h.slotOf`): a
+        // project whose held list was empty holds them in a pair too.
+        resizeArray(x.candidates[turn ^ 1]!, n, undefined)
+        if (x.slots[turn ^ 1]!.length < n) x.slots[turn ^ 1] = new Int32Array(Math.ceil(n * 1.25) + 16)
+        x.index = room(x.index, n, (length) => new Int32Array(length))
+      }
+      const slotOf = sameList ? h.slotOf : x.slots[turn]!.subarray(0, n)
+      const newIndexOfOld = sameList ? undefined : x.index.subarray(0, old.length).fill(-1)
+      const oldOf = sameList ? undefined : x.oldOf.subarray(0, n).fill(-1)
+      let matched: Array<C | undefined>
+      if (sameList) {
+        matched = from
+      } else {
+        matched = resizeArray(x.candidates[turn]!, n, undefined)
+      }
       const arrived: number[] = []
       if (!sameList) {
         let j = 0
@@ -224,6 +303,8 @@ export function createHeldCandidates<L extends HeldOrder, C extends CandidateOrd
             j = k + 1
           } else {
             if (k < old.length) j = k + 1
+            // Explicitly: the reused array still holds a candidate of two writes ago here.
+            matched[i] = undefined
             arrived.push(i)
             slotOf[i] = slotFor(h, l.wallet)
             balance.push(...new Array<undefined>(h.names.length - balance.length))
@@ -234,12 +315,15 @@ export function createHeldCandidates<L extends HeldOrder, C extends CandidateOrd
       // Balances unknown for this state: from the tick's map, else read. A slot is dirty when its balance may differ
       // from the one its held candidates carry (they carry `before[s]` whenever that is known).
       const { names } = h
-      const needed = new Uint8Array(names.length)
+      x.needed = room(x.needed, names.length, (length) => new Uint8Array(length))
+      x.dirty = room(x.dirty, names.length, (length) => new Uint8Array(length))
+      const needed = x.needed.subarray(0, names.length).fill(0)
       for (let i = 0; i < n; i++) {
         const s = slotOf[i]!
         if (balance[s] === undefined) needed[s] = 1
       }
-      const dirty = new Uint8Array(names.length)
+      // Read in finish for every slot, written here only for the needed ones: the rest must read 0.
+      const dirty = x.dirty.subarray(0, names.length).fill(0)
       const missingSlots: number[] = []
       const known = balances?.known
       for (let s = 0; s < names.length; s++) {
@@ -269,7 +353,9 @@ export function createHeldCandidates<L extends HeldOrder, C extends CandidateOrd
             if (current !== undefined) rebalanced.push(sameList ? i : oldOf![i]!)
           }
           const candidates = out ?? from
-          const diff: CandidateDiff = { from, newIndexOfOld, arrived, rebalanced }
+          const seq = ++lastSeq
+          const diff: CandidateDiff = { from, newIndexOfOld, arrived, rebalanced, seq, fromSeq: h.seq }
+          h.seq = seq
           h.balance = balance
           h.pending = false
           h.unknown = missingSlots.filter((s) => balance[s] === undefined)
@@ -326,16 +412,22 @@ export function createHeldCandidates<L extends HeldOrder, C extends CandidateOrd
         for (const [s, v] of value) h.balance[s] = v
         h.unknown = missingSlots.filter((s) => value.get(s) === undefined)
         h.serial = state.serial
-        return { candidates: from, diff: { from, newIndexOfOld: undefined, arrived: [], rebalanced: rebalanced.sort((a, b) => a - b) } }
+        const seq = ++lastSeq
+        const diff: CandidateDiff = { from, newIndexOfOld: undefined, arrived: [], rebalanced: rebalanced.sort((a, b) => a - b), seq, fromSeq: h.seq }
+        h.seq = seq
+        return { candidates: from, diff }
       },
     }
   }
 }
 
-/** Each slot's candidates as a chain (firstOf, nextOf), in ascending candidate order. */
-function linkSlots(h: Held<unknown, unknown>, slotOf: Int32Array): void {
-  const firstOf = new Int32Array(h.names.length).fill(-1)
-  const nextOf = new Int32Array(slotOf.length)
+/** Each slot's candidates as a chain (firstOf, nextOf), in ascending candidate order, in the held arrays. */
+function linkSlots<C>(h: Held<unknown, C>, slotOf: Int32Array): void {
+  const x = h.scratch
+  x.first = room(x.first, h.names.length, (length) => new Int32Array(length))
+  x.next = room(x.next, slotOf.length, (length) => new Int32Array(length))
+  const firstOf = x.first.subarray(0, h.names.length).fill(-1)
+  const nextOf = x.next.subarray(0, slotOf.length)
   for (let i = slotOf.length - 1; i >= 0; i--) {
     const s = slotOf[i]!
     nextOf[i] = firstOf[s]!

@@ -172,6 +172,14 @@ function scatterWallets(permutation: Uint32Array, walletOf: Uint32Array, out: Ui
   for (let q = 0; q < m; q++) out[permutation[q]!] = walletOf[q]!
 }
 
+/**
+ * The per-wallet sums of a book just written into `rows` (its first `n` rows, `count` wallets), counted ahead: the
+ * first in-place patch of a built book then does not pay the pass (book-cache.ts intoRows, at build time).
+ */
+export function countWalletSums(rows: BookRows, n: number, count: number): void {
+  rows.walletSum = walletSums(rows.book.spend, rows.book.walletOf, n, count, rows.walletSum)
+}
+
 function walletSums(spend: Float64Array, walletOf: Uint32Array, n: number, count: number, previous: Float64Array | undefined): Float64Array {
   const sum = previous && previous.length >= count ? previous : new Float64Array(Math.ceil(count * 1.25) + 16)
   sum.fill(0)

@@ -51,7 +51,8 @@ export interface PreparedBook {
 /**
  * Per slot: the order's keyId and slug (so records are built without touching the order objects, which sit in
  * memory in input order, not priority order) and, made on first use, its shared (never to be mutated) decision per
- * verdict code. Deferred records carry a rank, so they are shared only while the order keeps its rank.
+ * verdict code. Deferred records carry a rank: one per slot, its rank rewritten when the order's rank moves
+ * (executor-plan.ts deferredDecisions).
  */
 export interface DecisionRecords {
   readonly keyId: string[]

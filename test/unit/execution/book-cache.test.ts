@@ -250,11 +250,13 @@ describe('createBookCache: every path agrees with the bigint reference planner',
       policy: spendThenLimitPolicy,
       maxBuys: 0,
     })
-    let previous = cache.plan('proj', input('500000000000'))
+    // As decide-tick keeps them: a copy (a plan's decisions are the cache's reused array, valid until the next plan).
+    const first = cache.plan('proj', input('500000000000'))
+    let previous = { decisions: first.decisions.slice(), signature: signature(first) }
     for (let step = 0; step < 40; step++) {
       const next = cache.plan('proj', input(random() < 0.5 ? '500000000000' : '300000000000'))
-      expect(sameVerdicts(previous.decisions, next.decisions)).toBe(signature(previous) === signature(next))
-      previous = next
+      expect(sameVerdicts(previous.decisions, next.decisions)).toBe(previous.signature === signature(next))
+      previous = { decisions: next.decisions.slice(), signature: signature(next) }
     }
     const fresh = planExecution(input('500000000000'))
     expect(sameVerdicts(cache.plan('proj', input('500000000000')).decisions, fresh.decisions)).toBe(true)
@@ -330,5 +332,62 @@ describe('createBookCache: every path agrees with the bigint reference planner',
     const launchTick = withNew.map((c) => ({ ...c, balanceAtoms: c.balanceAtoms + USDC }))
     expect(summary(ahead.plan('proj', input(launchTick)))).toEqual(summary(referencePlan(input(launchTick))))
     expect(ahead.lastUse('proj')).toBe('reused')
+  })
+})
+
+describe('createBookCache: each project has one decisions array, rewritten by every plan', () => {
+  it('its length is the book size: no decision of a larger earlier book is left in it', () => {
+    const candidates: CandidateOrder[] = Array.from({ length: 30 }, (_, i) => ({
+      order: {
+        keyId: `k${String(i).padStart(2, '0')}`,
+        slug: 'proj',
+        status: 'active',
+        maxSpendUsdc: String(1 + (i % 5)),
+        maxFdvUsdc: i % 4 ? '400000' : null,
+        expiresInMs: 60_000,
+        createdAt: i,
+        updatedAt: i,
+      },
+      userIndex: i % 9,
+      wallet: wallet(i % 9),
+      balanceAtoms: BigInt(i % 3) * USDC,
+    }))
+    const input = (list: readonly CandidateOrder[]): PlanInput => ({
+      tick: { effectiveCapAtoms: '500000000000', swapsAllowed: true },
+      launchedAt: 0,
+      now: 1,
+      totalSupply: 10n ** 27n,
+      candidates: list,
+      reservedByWallet: new Map(),
+      policy: spendThenLimitPolicy,
+      maxBuys: 2,
+    })
+    const cache = createBookCache()
+    const full = cache.plan('proj', input(candidates))
+    const array = full.decisions
+    expect(array).toHaveLength(30)
+    // Ten orders leave (bought elsewhere, cancelled): the same array, shortened, equal to a fresh plan's.
+    const fewer = candidates.filter((_, i) => i % 3 !== 0)
+    const next = cache.plan('proj', input(fewer))
+    expect(cache.lastUse('proj')).toBe('filtered')
+    expect(next.decisions).toBe(array)
+    expect(next.decisions).toEqual(planExecution(input(fewer)).decisions)
+    // A book just built lives in rows of its own: its first PATCH is patched in place (not merged into new rows).
+    const built = createBookCache()
+    built.plan('proj', input(candidates))
+    expect(built.lastUse('proj')).toBe('rebuilt')
+    const patched = candidates.map((c, i) => (i === 7 ? { ...c, order: { ...c.order, maxSpendUsdc: '9', updatedAt: 99 } } : c))
+    const afterPatch = built.plan('proj', input(patched))
+    expect(built.lastUse('proj')).toBe('incremental')
+    expect(built.lastPatchedInPlace('proj')).toBe(true)
+    expect(afterPatch.decisions).toEqual(planExecution(input(patched)).decisions)
+    expect(afterPatch.candidatesInPriority().map((c) => c.order.keyId)).toEqual(
+      planExecution(input(patched))
+        .candidatesInPriority()
+        .map((c) => c.order.keyId),
+    )
+    // Another project has its own array; a plan without the cache allocates one.
+    expect(cache.plan('other', input(candidates)).decisions).not.toBe(array)
+    expect(planExecution(input(candidates)).decisions).not.toBe(planExecution(input(candidates)).decisions)
   })
 })

@@ -31,7 +31,7 @@ type Step =
   | { kind: 'delete'; at: number }
   | { kind: 'reload' }
   | { kind: 'transfer'; wallet: number; atoms: number; logged: boolean }
-  | { kind: 'block'; derived: boolean; unsnapshotted: number[]; unanswered: number[]; abandoned: boolean }
+  | { kind: 'block'; derived: boolean; unsnapshotted: number[]; unanswered: number[]; abandoned: boolean; unplanned: boolean }
   | { kind: 'noSnapshot' }
 
 const amount = fc.integer({ min: 1, max: 400 })
@@ -48,6 +48,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     unsnapshotted: fc.array(fc.nat(WALLETS - 1), { maxLength: 2 }),
     unanswered: fc.array(fc.nat(WALLETS - 1), { maxLength: 1 }),
     abandoned: fc.boolean(),
+    unplanned: fc.boolean(),
   }),
   fc.record({ kind: fc.constant('noSnapshot' as const) }),
 )
@@ -179,6 +180,9 @@ describe('createHeldCandidates: the incremental candidates are the ones rebuilt 
               // A tick that began and never finished (its balance read failed): the next block derives from this one's
               // state all the same, and its tick must still be exact.
               if (s.abandoned) held.begin('p', loaded, { known, state })
+              // A tick whose candidates were finished but whose plan never ran (its quote or reservation read failed):
+              // the held candidates moved on (reusing their arrays) and the book did not.
+              else if (s.unplanned) held.begin('p', loaded, { known, state }).finish(new Map([...block].filter(([w]) => !unanswered.has(w))))
               else tick()
               break
             }
