@@ -11,7 +11,7 @@ import type { ExecutorContext } from './executor-context.ts'
 import { inFlightEntry } from './in-flight-entry.ts'
 import { transitionOps } from './order-transition-ops.ts'
 import { candidateOf, type LoadedOrder } from './warm-books.ts'
-import { createLaunchReadsAhead } from './launch-reads-ahead.ts'
+import { createLaunchTickReadsAhead } from './launch-tick-reads-ahead.ts'
 import { type CandidateDiff, createHeldCandidates } from '../../src/domain/execution/held-candidates.ts'
 import { type BuyToSubmit, DEFAULT_MAX_BUYS, type ExecutionPlan, type PlanInput, sameVerdicts } from '../../src/domain/execution/executor-plan.ts'
 import type { CandidateOrder } from '../../src/domain/execution/prepared-book.ts'
@@ -86,7 +86,7 @@ export interface TickDecider {
    * read of chain state at the block: whatever the tick finds there is what it would have read). Issue 23 item 3.
    */
   ahead?(block: QuoteAhead): void
-  /** The reads of a launch tick ahead of its record (launch-reads-ahead.ts). */
+  /** The reads of a launch tick ahead of its record (launch-tick-reads-ahead.ts). */
   launchAhead?(signal: Extract<IndexerSignal, { type: 'launch_ahead' }>): void
   booksBefore?(chain: ChainKey, blockNumber: bigint, books: ReturnType<ExecutorContext['warm']['snapshot']>): void
 }
@@ -118,7 +118,7 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
   const { store, journal, stage } = ctx
   const lastQuietDecisions = new Map<string, readonly OrderDecision[]>()
   const batches = createBatchPlanner(ctx)
-  const launchReads = createLaunchReadsAhead(ctx, batches, (chain) => reservations(chain))
+  const launchReads = createLaunchTickReadsAhead(ctx, batches, (chain) => reservations(chain))
   // Per launch on the batch path: its last tick's block, whether it is ticked every block, and its candidates' wallets.
   const walletsAhead = new Map<string, { launch: LaunchRecord; blockNumber: string; everyBlock: boolean; wallets: Address[] }>()
   // Candidates and wallet balances held between ticks: only new or edited orders and changed wallets are rebuilt.

@@ -9,7 +9,7 @@ import { withBalances } from './warm-books.ts'
 
 type Books = ReturnType<ExecutorContext['warm']['snapshot']>
 
-export interface LaunchReadsAhead {
+export interface LaunchTickReadsAhead {
   /**
    * A block arrived, before its warm refresh starts: the refresh of the block before (`books`, warm-books.ts
    * `snapshot`), which launchAhead sizes its reads on (the launch block's own is read in the record's round: waiting
@@ -28,11 +28,11 @@ export interface LaunchReadsAhead {
   launchAhead(signal: Extract<IndexerSignal, { type: 'launch_ahead' }>): void
 }
 
-export function createLaunchReadsAhead(
+export function createLaunchTickReadsAhead(
   ctx: Pick<ExecutorContext, 'batchBuyers' | 'ticking' | 'quotes' | 'wallets' | 'log'>,
   batches: Pick<BatchPlanner, 'prefetchAllowances'>,
   reservations: (chain: ChainKey) => Promise<Map<string, bigint>>,
-): LaunchReadsAhead {
+): LaunchTickReadsAhead {
   // Per chain: the warm refresh of the block before the newest.
   const previousBooks = new Map<ChainKey, { blockNumber: bigint; books: Books }>()
   return {
