@@ -339,9 +339,10 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       const batchTotal = sendBatch ? predictBatchTotal(candidates, reserved) : undefined
       // A book without limits (what predictBatchTotal answers for): the batch clearing's inclusion cannot depend on the
       // price, so its priority order and walk run now, over the predicted buys, once their forms are ready, while the
-      // quote is out (plan-batch.ts clearAhead); the split uses the walk only for exactly its own inputs.
+      // quote is out (plan-batch.ts clearAhead); the split uses the walk only if it is done by then and only for exactly
+      // its own inputs.
       if (batchTotal !== undefined) {
-        const predicted = formsReady.then(() =>
+        const predict = () =>
           predictBatchBuys({
             candidates,
             executableOf: (c) => batchEntryForm(c.order, c.wallet, ctx.orders.idOf).executable,
@@ -350,9 +351,8 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
             launchedAt: launch.launchedAt,
             now: tick.nextBlockTimestamp * 1000,
             maxBuys: ctx.maxBuysPerTick ?? DEFAULT_MAX_BUYS,
-          }),
-        )
-        batches.clearAhead(tick, launch, predicted).catch(() => undefined)
+          })
+        batches.clearAhead(tick, launch, formsReady, predict).catch(() => undefined)
       }
       const quote = await ctx.quotes.quotedCaps(tick, launch, candidates, batchTotal === undefined ? [] : [batchTotal])
       stage('executor.quoted')

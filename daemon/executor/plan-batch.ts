@@ -49,9 +49,16 @@ export interface BatchPlanner {
    * The clearing's price-independent part (the priority order and the walk, clear-batch-ahead.ts) over the buys the
    * tick's plan is predicted to make, done while the tick's quote is out (issue 23 item 3). `split` of the same launch
    * and block uses it only when its own clearing inputs are exactly these (same order objects in the same order, same
-   * spends, same gas cut and policy); otherwise it clears as always. Never rejects; resolves when the walk is done.
+   * spends, same gas cut and policy); otherwise it clears as always. A split that comes before the walk is done does
+   * not wait for it (it clears as always) and the walk stops at its next step. Never rejects; resolves when done.
    */
-  clearAhead(tick: Pick<PriceTick, 'blockNumber'>, launch: LaunchRecord, buys: Promise<readonly Pick<BuyToSubmit, 'candidate' | 'spendAtoms'>[]>): Promise<void>
+  clearAhead(
+    tick: Pick<PriceTick, 'blockNumber'>,
+    launch: LaunchRecord,
+    /** Settles when the predicted buys' forms are ready (the tick forms them in slices while its quote is out). */
+    ready: Promise<unknown>,
+    predict: () => readonly Pick<BuyToSubmit, 'candidate' | 'spendAtoms'>[],
+  ): Promise<void>
 }
 
 export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
@@ -60,7 +67,8 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
   // Next sequence per launch: from the journal once, then counted here (the ticks of one project run one at a time).
   const sequences = new Map<string, number>()
   // The walk done ahead of the tick's quote, per launch (the last tick's only): taken by the split of the same block.
-  const aheads = new Map<string, { block: string; ahead: Promise<ClearingAhead | undefined> }>()
+  // `late`: the split came first (and cleared without it); the walk stops at its next step.
+  const aheads = new Map<string, { block: string; walked?: ClearingAhead | undefined; late: boolean }>()
   const aheadKey = (launch: LaunchRecord) => `${launch.chain}!${launch.slug}!${launch.blockNumber}`
 
   /** The buys whose wallet allowed the batch buyer their spend, with their forms, in the buys' order. */
@@ -174,13 +182,17 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
   }
 
   return {
-    clearAhead(tick, launch, buys) {
+    clearAhead(tick, launch, ready, predict) {
       const batchBuyer = ctx.batchBuyers[launch.chain]
       if (!batchBuyer || !ctx.wallets.operatorAddress?.(launch.chain) || !ctx.wallets.sendCall) return Promise.resolve()
-      // Registered at once, so that a split of this block waits for the walk instead of missing it.
-      const ahead = (async (): Promise<ClearingAhead | undefined> => {
-        const predicted = await buys
-        if (predicted.length === 0) return undefined
+      const entry: { block: string; walked?: ClearingAhead | undefined; late: boolean } = { block: tick.blockNumber, late: false }
+      aheads.set(aheadKey(launch), entry)
+      return (async (): Promise<void> => {
+        await ready
+        if (entry.late) return
+        const predicted = predict()
+        ctx.stage?.('executor.clearingAhead.predicted')
+        if (predicted.length === 0) return
         // The same allowance read the split waits for (the prefetch of this block, or the warm allowances).
         const allowances = await allowancesAt(
           launch.chain,
@@ -188,16 +200,16 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
           predicted.map((b) => b.candidate.wallet),
           tick.blockNumber,
         )
+        if (entry.late) return
+        ctx.stage?.('executor.clearingAhead.allowances')
         const { batchable, batchForms } = batchableOf(predicted, allowances)
-        if (batchable.length === 0) return undefined
+        if (batchable.length === 0) return
         const candidates = batchable.map((b, i): BatchCandidate => ({ order: batchForms[i]!.executable, spend: b.spendAtoms }))
-        return clearBatchAhead({ candidates, maxBuyers: gasCutOf(launch).maxBuyers, policy: ctx.policy })
+        entry.walked = clearBatchAhead({ candidates, maxBuyers: gasCutOf(launch).maxBuyers, policy: ctx.policy })
+        ctx.stage?.('executor.clearingAhead.walked')
       })().catch((error: unknown) => {
         ctx.log.debug({ err: error, slug: launch.slug, block: tick.blockNumber }, 'clearing ahead of the quote failed; the split clears as always')
-        return undefined
       })
-      aheads.set(aheadKey(launch), { block: tick.blockNumber, ahead })
-      return ahead.then(() => undefined)
     },
     prefetchAllowances(tick, launch, wallets) {
       const batchBuyer = ctx.batchBuyers[launch.chain]
@@ -229,8 +241,14 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
       // Each order's parsed amounts, lower-cased wallet, id and record row: held from the readying pass or the tick's
       // quote (batch-entry-forms.ts), computed here only for an order not seen since it was last written.
       const { batchable, batchForms, perBuyer } = batchableOf(buys, allowances)
+      // The walk done while this block's quote was out (clearAhead), if it is done: not waited for (a walk still waiting
+      // for its forms would hold the split back; the split forms what it needs itself), and stopped if not done.
       const held = aheads.get(aheadKey(launch))
-      if (held) aheads.delete(aheadKey(launch))
+      if (held) {
+        aheads.delete(aheadKey(launch))
+        held.late = true
+      }
+      const walkedAhead = held && held.block === tick.blockNumber ? held.walked : undefined
       if (batchable.length === 0) return { perBuyer }
       const byId = new Map<string, number>()
       const candidates: BatchCandidate<ExecutableOrder>[] = batchable.map((b, i) => {
@@ -241,9 +259,6 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
       // More buyers than one transaction holds go out as a split batch (collects, then one settle) where the executor
       // can send one: the clearing may then include up to MAX_COLLECTS_PER_BATCH transactions' worth (plan-split-batch.ts).
       const { txGasCap, perTransaction, operators, maxBuyers } = gasCutOf(launch)
-      // The walk done while this block's quote was out (clearAhead), if the tick asked for one: awaited (its reads are
-      // this split's own, its CPU would be spent here anyway), then used only for exactly these inputs.
-      const walkedAhead = held && held.block === tick.blockNumber ? await held.ahead : undefined
       const { clearing, record: clearingRecord } = await clear(tick, launch, candidates, batchForms, maxBuyers, walkedAhead)
       ctx.stage?.('executor.batchClearing')
       if (clearing.included.length === 0)

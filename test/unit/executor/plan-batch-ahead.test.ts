@@ -38,7 +38,7 @@ async function bothWays(candidates: readonly CandidateOrder[], actual: BuyToSubm
   const a = plannerFixture({ policy: ahead.policy, ...overrides })
   const d = plannerFixture({ policy: direct.policy, ...overrides })
   prepareBatchEntryForms(candidates, a.idOf)
-  await a.planner.clearAhead(fixtureTick, fixtureLaunch, Promise.resolve(predicted))
+  await a.planner.clearAhead(fixtureTick, fixtureLaunch, Promise.resolve(), () => predicted)
   const keysAhead = ahead.counts.keys
   const withAhead = await a.planner.split(fixtureTick, fixtureLaunch, actual)
   const withoutAhead = await d.planner.split(fixtureTick, fixtureLaunch, actual)
@@ -81,6 +81,34 @@ describe('the batch clearing walked while the quote is out (docs/execution.md §
       expect(r.keysAtSplit).toBe(actual.length)
       expect(JSON.stringify(r.withAhead.batch!.record)).toBe(JSON.stringify(r.withoutAhead.batch!.record))
     }
+  })
+
+  it('does not hold the split back for a walk still waiting for its forms: the split clears as always and the walk stops', async () => {
+    const candidates = book('ahead-late')
+    const counted = countingPolicy()
+    const { stages, stage } = stagesOf()
+    const { planner } = plannerFixture({ policy: counted.policy, stage })
+    let formsReady!: () => void
+    let predictions = 0
+    const walk = planner.clearAhead(
+      fixtureTick,
+      fixtureLaunch,
+      new Promise<void>((resolve) => {
+        formsReady = resolve
+      }),
+      () => {
+        predictions++
+        return buys(candidates)
+      },
+    )
+    const split = await planner.split(fixtureTick, fixtureLaunch, buys(candidates))
+    expect(split.batch!.record.included.length).toBeGreaterThan(0)
+    expect(stages).toContain('executor.clearingAhead.none')
+    expect(counted.counts.keys).toBe(N)
+    formsReady()
+    await walk
+    expect(predictions).toBe(0)
+    expect(counted.counts.keys).toBe(N)
   })
 
   it('walks nothing ahead for a book whose walk meets a limit, and clears it as always', async () => {
