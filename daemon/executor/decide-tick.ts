@@ -340,8 +340,10 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       // A book without limits (what predictBatchTotal answers for): the batch clearing's inclusion cannot depend on the
       // price, so its priority order and walk run now, over the predicted buys, once their forms are ready, while the
       // quote is out (plan-batch.ts clearAhead); the split uses the walk only if it is done by then and only for exactly
-      // its own inputs.
-      if (batchTotal !== undefined) {
+      // its own inputs. Only on a tick where orders arrived (a launch tick: the whole book; a held book: those written
+      // since), so that a held book's quiet or backing-off ticks do not pay a prediction each block (issue 23 item 4's
+      // per-tick budget).
+      if (batchTotal !== undefined && diff.arrived.length > 0) {
         const predict = () =>
           predictBatchBuys({
             candidates,
