@@ -19,8 +19,8 @@ import { type BatchPlannerContext, type BatchSplit, createBatchPlanner } from '.
 import { type BatchWriteInput, batchMoveOps, batchRecordOf } from './batch-executing-ops.ts'
 import type { SendBatch } from './batch-writes.ts'
 import { commitThenMove } from './commit-batch.ts'
-import { predictBatchTotal } from './predict-batch-total.ts'
-import { prepareBatchEntryFormsSoon } from './batch-entry-forms.ts'
+import { predictBatchBuys, predictBatchTotal } from './predict-batch-total.ts'
+import { batchEntryForm, prepareBatchEntryFormsSoon } from './batch-entry-forms.ts'
 
 /** The planner's inputs as the journal records them, the candidates in the priority order the plan used. */
 export function decisionInputs(
@@ -327,6 +327,7 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
         return []
       }
       ctx.ticking.set(launch.slug, launch.chain)
+      let formsReady: Promise<void> = Promise.resolve()
       // The batch's allowance read overlaps the quote below (it used to follow the plan: one round trip more).
       if (sendBatch) {
         const wallets = candidates.map((c) => c.wallet)
@@ -337,7 +338,7 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
         // arrive here (unless the readying pass formed them already); on a held book only those written since.
         if (diff.arrived.length > 0) {
           const arrived = diff.arrived.map((i) => candidates[i]!)
-          prepareBatchEntryFormsSoon(arrived, ctx.orders.idOf).catch((error: unknown) =>
+          formsReady = prepareBatchEntryFormsSoon(arrived, ctx.orders.idOf).catch((error: unknown) =>
             ctx.log.debug({ err: error, slug: launch.slug }, 'forming batch entries ahead failed; the split forms them'),
           )
         }
@@ -347,6 +348,25 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       // What decides a launched pool's buys: the real swap quoted for each spend bucket in the next block's context.
       // On the batch path the clearing's quote of the batch total goes out with the buckets' (predict-batch-total.ts).
       const batchTotal = sendBatch ? predictBatchTotal(candidates, reserved) : undefined
+      // A book without limits (what predictBatchTotal answers for): the batch clearing's inclusion cannot depend on the
+      // price, so its priority order and walk run now, over the predicted buys, once their forms are ready, while the
+      // quote is out (plan-batch.ts clearAhead); the split uses the walk only if it is done by then and only for exactly
+      // its own inputs. Only on a tick where orders arrived (a launch tick: the whole book; a held book: those written
+      // since), so that a held book's quiet or backing-off ticks do not pay a prediction each block (issue 23 item 4's
+      // per-tick budget).
+      if (batchTotal !== undefined && diff.arrived.length > 0) {
+        const predict = () =>
+          predictBatchBuys({
+            candidates,
+            executableOf: (c) => batchEntryForm(c.order, c.wallet, ctx.orders.idOf).executable,
+            reservedByWallet: reserved,
+            policy: ctx.policy,
+            launchedAt: launch.launchedAt,
+            now: tick.nextBlockTimestamp * 1000,
+            maxBuys: ctx.maxBuysPerTick ?? DEFAULT_MAX_BUYS,
+          })
+        batches.clearAhead(tick, launch, formsReady, predict).catch(() => undefined)
+      }
       const quote = await ctx.quotes.quotedCaps(tick, launch, candidates, batchTotal === undefined ? [] : [batchTotal])
       stage('executor.quoted')
       const landsIn = BigInt(tick.blockNumber) + 1n

@@ -6,6 +6,7 @@ import { planSplitBatch, splitOperators } from './plan-split-batch.ts'
 import { batchIdOf } from '../../src/domain/batch/batch-id.ts'
 import { validUntilBlockOf } from '../../src/domain/batch/batch-deadline.ts'
 import { type BatchCandidate, type BatchClearing, clearBatch, clearBatchQuoted } from '../../src/domain/batch/clear-batch.ts'
+import { type ClearingAhead, amountToPrice, clearBatchAfter, clearBatchAhead, sameClearingInputs } from '../../src/domain/batch/clear-batch-ahead.ts'
 import type { ExecutableOrder } from '../../src/domain/execution/executable-order.ts'
 import { type BatchEntryForm, batchEntryForm, clearingRowOf } from './batch-entry-forms.ts'
 import type { BuyToSubmit } from '../../src/domain/execution/executor-plan.ts'
@@ -44,6 +45,20 @@ export interface BatchPlanner {
    * before its quote, so the two round trips overlap); `split` then uses it. A failed prefetch is read again there.
    */
   prefetchAllowances(tick: Pick<PriceTick, 'blockNumber'>, launch: LaunchRecord, wallets: readonly Address[]): void
+  /**
+   * The clearing's price-independent part (the priority order and the walk, clear-batch-ahead.ts) over the buys the
+   * tick's plan is predicted to make, done while the tick's quote is out (issue 23 item 3). `split` of the same launch
+   * and block uses it only when its own clearing inputs are exactly these (same order objects in the same order, same
+   * spends, same gas cut and policy); otherwise it clears as always. A split that comes before the walk is done does
+   * not wait for it (it clears as always) and the walk stops at its next step. Never rejects; resolves when done.
+   */
+  clearAhead(
+    tick: Pick<PriceTick, 'blockNumber'>,
+    launch: LaunchRecord,
+    /** Settles when the predicted buys' forms are ready (the tick forms them in slices while its quote is out). */
+    ready: Promise<unknown>,
+    predict: () => readonly Pick<BuyToSubmit, 'candidate' | 'spendAtoms'>[],
+  ): Promise<void>
 }
 
 export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
@@ -51,6 +66,36 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
   const allowanceCache = new Map<ChainKey, { block: string; values: Map<string, bigint>; reading: Promise<unknown>[] }>()
   // Next sequence per launch: from the journal once, then counted here (the ticks of one project run one at a time).
   const sequences = new Map<string, number>()
+  // The walk done ahead of the tick's quote, per launch (the last tick's only): taken by the split of the same block.
+  // `late`: the split came first (and cleared without it); the walk stops at its next step.
+  const aheads = new Map<string, { block: string; walked?: ClearingAhead | undefined; late: boolean }>()
+  const aheadKey = (launch: LaunchRecord) => `${launch.chain}!${launch.slug}!${launch.blockNumber}`
+
+  /** The buys whose wallet allowed the batch buyer their spend, with their forms, in the buys' order. */
+  function batchableOf<B extends Pick<BuyToSubmit, 'candidate' | 'spendAtoms'>>(buys: readonly B[], allowances: ReadonlyMap<string, bigint>) {
+    const batchable: B[] = []
+    const batchForms: BatchEntryForm[] = []
+    const perBuyer: B[] = []
+    for (const b of buys) {
+      const form = batchEntryForm(b.candidate.order, b.candidate.wallet, ctx.orders.idOf)
+      if ((allowances.get(form.walletLower) ?? 0n) >= b.spendAtoms) {
+        batchable.push(b)
+        batchForms.push(form)
+      } else perBuyer.push(b)
+    }
+    return { batchable, batchForms, perBuyer }
+  }
+
+  /**
+   * Most buyers the clearing may include: one transaction's gas budget, or up to MAX_COLLECTS_PER_BATCH transactions'
+   * worth where the executor can send a split batch (collects, then one settle: plan-split-batch.ts).
+   */
+  function gasCutOf(launch: LaunchRecord) {
+    const txGasCap = txGasCapOf(ctx.chains[launch.chain])
+    const perTransaction = buyersPerTransaction(txGasCap, ctx.maxBuyersPerTransaction)
+    const operators = ctx.batchOperators ? splitOperators({ ...ctx, batchOperators: ctx.batchOperators }, launch.chain) : undefined
+    return { txGasCap, perTransaction, operators, maxBuyers: operators ? perTransaction * MAX_COLLECTS_PER_BATCH : perTransaction }
+  }
 
   async function allowancesAt(chain: ChainKey, spender: Address, wallets: readonly Address[], block: string): Promise<Map<string, bigint>> {
     // Carried from the blocks before (read ahead of the launch): only the wallets the logs say changed are read.
@@ -91,9 +136,16 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
     /** The candidates' forms, in their order (their record rows). */
     candidateForms: readonly BatchEntryForm[],
     maxBuyers: number,
+    /** The walk done while the quote was out, if any: used only when it was done from exactly these inputs. */
+    walkedAhead: ClearingAhead | undefined,
   ): Promise<{ clearing: BatchClearing; record: BatchClearingRecord }> {
     const totalSupply = BigInt(launch.totalSupply)
     const base = { candidates, totalSupply, maxBuyers, policy: ctx.policy }
+    // The walk ahead answers the one question clearBatch would ask (the included total), with the same pool function
+    // below, so the record's evaluations are the same too. A supply clearBatch refuses is left to it (it throws).
+    const ahead = walkedAhead && totalSupply > 0n && sameClearingInputs(walkedAhead, candidates, maxBuyers, ctx.policy) ? walkedAhead : undefined
+    ctx.stage?.(walkedAhead ? (ahead ? 'executor.clearingAhead.used' : 'executor.clearingAhead.differed') : 'executor.clearingAhead.none')
+    const amount = ahead ? amountToPrice(ahead) : undefined
     const cap = tick.effectiveCapAtoms === null ? null : BigInt(tick.effectiveCapAtoms)
     const formula = (usdcIn: bigint) => (cap === null || cap <= 0n ? 0n : (usdcIn * totalSupply) / cap)
     const recordOf = (pool: BatchClearingRecord['pool'], evaluations: BatchClearingRecord['evaluations']): BatchClearingRecord => ({
@@ -108,32 +160,57 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
     try {
       if (ctx.quotes.canQuote(launch.chain)) {
         const evaluations: BatchClearingRecord['evaluations'] = []
-        const clearing = await clearBatchQuoted({
-          ...base,
-          tokensOut: async (usdcIn) => {
-            const out = (await ctx.quotes.tokensOut(tick, launch, usdcIn)) ?? 0n
-            evaluations.push([usdcIn.toString(), out.toString()])
-            return out
-          },
-        })
+        const tokensOut = async (usdcIn: bigint) => {
+          const out = (await ctx.quotes.tokensOut(tick, launch, usdcIn)) ?? 0n
+          evaluations.push([usdcIn.toString(), out.toString()])
+          return out
+        }
+        const clearing = ahead ? clearBatchAfter(ahead, amount === undefined ? 0n : await tokensOut(amount)) : await clearBatchQuoted({ ...base, tokensOut })
         return { clearing, record: recordOf('quote', evaluations) }
       }
     } catch (error) {
       ctx.log.warn({ err: error, slug: launch.slug, block: tick.blockNumber }, 'quote of the batch failed: cleared on the formula (the chain checks the limit)')
     }
     const evaluations: BatchClearingRecord['evaluations'] = []
-    const clearing = clearBatch({
-      ...base,
-      tokensOut: (usdcIn) => {
-        const out = formula(usdcIn)
-        evaluations.push([usdcIn.toString(), out.toString()])
-        return out
-      },
-    })
+    const tokensOut = (usdcIn: bigint) => {
+      const out = formula(usdcIn)
+      evaluations.push([usdcIn.toString(), out.toString()])
+      return out
+    }
+    const clearing = ahead ? clearBatchAfter(ahead, amount === undefined ? 0n : tokensOut(amount)) : clearBatch({ ...base, tokensOut })
     return { clearing, record: recordOf('formula', evaluations) }
   }
 
   return {
+    clearAhead(tick, launch, ready, predict) {
+      const batchBuyer = ctx.batchBuyers[launch.chain]
+      if (!batchBuyer || !ctx.wallets.operatorAddress?.(launch.chain) || !ctx.wallets.sendCall) return Promise.resolve()
+      const entry: { block: string; walked?: ClearingAhead | undefined; late: boolean } = { block: tick.blockNumber, late: false }
+      aheads.set(aheadKey(launch), entry)
+      return (async (): Promise<void> => {
+        await ready
+        if (entry.late) return
+        const predicted = predict()
+        ctx.stage?.('executor.clearingAhead.predicted')
+        if (predicted.length === 0) return
+        // The same allowance read the split waits for (the prefetch of this block, or the warm allowances).
+        const allowances = await allowancesAt(
+          launch.chain,
+          batchBuyer,
+          predicted.map((b) => b.candidate.wallet),
+          tick.blockNumber,
+        )
+        if (entry.late) return
+        ctx.stage?.('executor.clearingAhead.allowances')
+        const { batchable, batchForms } = batchableOf(predicted, allowances)
+        if (batchable.length === 0) return
+        const candidates = batchable.map((b, i): BatchCandidate => ({ order: batchForms[i]!.executable, spend: b.spendAtoms }))
+        entry.walked = clearBatchAhead({ candidates, maxBuyers: gasCutOf(launch).maxBuyers, policy: ctx.policy })
+        ctx.stage?.('executor.clearingAhead.walked')
+      })().catch((error: unknown) => {
+        ctx.log.debug({ err: error, slug: launch.slug, block: tick.blockNumber }, 'clearing ahead of the quote failed; the split clears as always')
+      })
+    },
     prefetchAllowances(tick, launch, wallets) {
       const batchBuyer = ctx.batchBuyers[launch.chain]
       if (!batchBuyer || !ctx.wallets.operatorAddress?.(launch.chain) || !ctx.wallets.sendCall || wallets.length === 0) return
@@ -163,16 +240,15 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
       ctx.stage?.('executor.batchAllowances')
       // Each order's parsed amounts, lower-cased wallet, id and record row: held from the readying pass or the tick's
       // quote (batch-entry-forms.ts), computed here only for an order not seen since it was last written.
-      const batchable: BuyToSubmit[] = []
-      const batchForms: BatchEntryForm[] = []
-      const perBuyer: BuyToSubmit[] = []
-      for (const b of buys) {
-        const form = batchEntryForm(b.candidate.order, b.candidate.wallet, ctx.orders.idOf)
-        if ((allowances.get(form.walletLower) ?? 0n) >= b.spendAtoms) {
-          batchable.push(b)
-          batchForms.push(form)
-        } else perBuyer.push(b)
+      const { batchable, batchForms, perBuyer } = batchableOf(buys, allowances)
+      // The walk done while this block's quote was out (clearAhead), if it is done: not waited for (a walk still waiting
+      // for its forms would hold the split back; the split forms what it needs itself), and stopped if not done.
+      const held = aheads.get(aheadKey(launch))
+      if (held) {
+        aheads.delete(aheadKey(launch))
+        held.late = true
       }
+      const walkedAhead = held && held.block === tick.blockNumber ? held.walked : undefined
       if (batchable.length === 0) return { perBuyer }
       const byId = new Map<string, number>()
       const candidates: BatchCandidate<ExecutableOrder>[] = batchable.map((b, i) => {
@@ -182,16 +258,8 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
       })
       // More buyers than one transaction holds go out as a split batch (collects, then one settle) where the executor
       // can send one: the clearing may then include up to MAX_COLLECTS_PER_BATCH transactions' worth (plan-split-batch.ts).
-      const txGasCap = txGasCapOf(ctx.chains[launch.chain])
-      const perTransaction = buyersPerTransaction(txGasCap, ctx.maxBuyersPerTransaction)
-      const operators = ctx.batchOperators ? splitOperators({ ...ctx, batchOperators: ctx.batchOperators }, launch.chain) : undefined
-      const { clearing, record: clearingRecord } = await clear(
-        tick,
-        launch,
-        candidates,
-        batchForms,
-        operators ? perTransaction * MAX_COLLECTS_PER_BATCH : perTransaction,
-      )
+      const { txGasCap, perTransaction, operators, maxBuyers } = gasCutOf(launch)
+      const { clearing, record: clearingRecord } = await clear(tick, launch, candidates, batchForms, maxBuyers, walkedAhead)
       ctx.stage?.('executor.batchClearing')
       if (clearing.included.length === 0)
         ctx.log.info({ slug: launch.slug, block: tick.blockNumber, excluded: clearing.excluded.length }, 'batch cleared empty')

@@ -147,22 +147,42 @@ function* clearingSteps<O extends ExecutableOrder>(input: Omit<ClearBatchInput<O
     lowestLimit = nextLimit
     minSpend = nextMin
   }
-  if (chosen.length > 0 && !priced) {
-    out = yield totalIn
-    if (out <= 0n) {
-      // The pool returns nothing for the batch (no liquidity): nobody's limit can be met, nothing is bought.
-      for (const c of chosen) excluded.push({ ...c, reason: 'limit_below_clearing' })
-      excluded.sort((a, b) => a.rank - b.rank)
-      chosen.length = 0
-      totalIn = 0n
-      out = 0n
-      minSpend = 0n
-    }
+  if (chosen.length > 0 && !priced) out = yield totalIn
+  return finishClearing({ chosen, excluded, totalIn, out, lowestLimit, minSpend }, input.feeBps ?? PLATFORM_FEE_BPS)
+}
+
+/** Where the walk left the batch: the orders in (in priority order) and out, and what the included ones add up to. */
+export interface ClearingWalk<O extends ExecutableOrder = ExecutableOrder> {
+  chosen: { candidate: BatchCandidate<O>; rank: number }[]
+  excluded: BatchExclusion<O>[]
+  totalIn: bigint
+  lowestLimit: bigint | null
+  minSpend: bigint
+}
+
+/**
+ * The clearing's end, shared by the walk priced as it goes (clearingSteps) and the walk done ahead of the quote
+ * (clear-batch-ahead.ts): `out`, the pool's answer for `totalIn`, is the last one the walk asked (or, for a walk that
+ * needed no price on the way, its one question); a pool returning nothing for the batch leaves every order out; then the
+ * pro-rata shares. `walk.excluded` is not changed (a copy is sorted when the chosen are moved into it).
+ */
+export function finishClearing<O extends ExecutableOrder>(walk: ClearingWalk<O> & { out: bigint }, feeBps: bigint): BatchClearing<O> {
+  let { chosen, excluded, totalIn, out, minSpend } = walk
+  if (chosen.length > 0 && out <= 0n) {
+    // The pool returns nothing for the batch (no liquidity): nobody's limit can be met, nothing is bought.
+    excluded = [...excluded]
+    for (const c of chosen) excluded.push({ ...c, reason: 'limit_below_clearing' })
+    excluded.sort((a, b) => a.rank - b.rank)
+    chosen = []
+    totalIn = 0n
+    out = 0n
+    minSpend = 0n
   }
+  if (chosen.length === 0) out = 0n
   const allocation = allocateBatch(
     out,
     chosen.map((c) => c.candidate.spend),
-    input.feeBps ?? PLATFORM_FEE_BPS,
+    feeBps,
   )
   return {
     // Written out, not spread: two object spreads per buyer took 10-34 ms for 5,000 (V8 copies them key by key), the
@@ -174,7 +194,7 @@ function* clearingSteps<O extends ExecutableOrder>(input: Omit<ClearBatchInput<O
     excluded,
     totalIn,
     tokensOut: out,
-    lowestLimit,
+    lowestLimit: walk.lowestLimit,
     minSpend,
     feeTotal: allocation.feeTotal,
     dust: allocation.dust,

@@ -6,8 +6,8 @@ import type { CandidateOrder } from '../../../src/domain/execution/prepared-book
 import type { OrderRecord } from '../../../src/domain/records.ts'
 import type { LaunchRecord, PriceTick } from '../../../src/journal/journal-records.ts'
 
-/** A batch planner over fakes (pure parts only): every wallet approved, the formula pool, ids counted. */
-export function plannerFixture() {
+/** A batch planner over fakes (pure parts only): every wallet approved, the formula pool, ids counted; `overrides` replace parts. */
+export function plannerFixture(overrides: Partial<BatchPlannerContext> = {}) {
   const counts = { idOf: 0, nextSequence: 0 }
   const idOf = (order: Pick<OrderRecord, 'keyId' | 'slug' | 'createdAt'>): Hash => {
     counts.idOf++
@@ -31,6 +31,7 @@ export function plannerFixture() {
     log: { info() {}, warn() {}, debug() {}, error() {} },
     now: () => 1_000,
     batchDeadline: () => ({ landingBlocks: 10 }),
+    ...overrides,
   } as unknown as BatchPlannerContext
   return { planner: createBatchPlanner(ctx), counts, idOf }
 }
