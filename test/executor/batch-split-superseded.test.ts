@@ -26,10 +26,14 @@ const PER_TX = 1
  * - (reopened) without A's cancel (and whatever its sender sent after it): A's collection is open again (collecting)
  *   when B lands, so B is refused; B's release takes A back, which is cancelled again, refunded, and released; its
  *   unlimited order buys once in a third batch.
+ * - (watched) with two limited orders and no B (both out of reach after the third party's buy): the third party's buy
+ *   moved after A's settle in its block: A settles, and the runner's per-block watch (no successor to be refused) takes
+ *   it back and fills both orders from it.
  * Each wallet pays its spend at most once, every order ends filled or active with its money accounted, and
- * `executions replay --check` passes. The first fails without the names (B pulls the unlimited wallet a second time)
- * and without the take-back (the orders stay active while A holds their money); the second fails without the take-back
- * (A's collection is never cancelled: its 40 USDC stay in the contract).
+ * `executions replay --check` passes. (settled) and (reopened) fail without the names (B pulls the unlimited wallet a
+ * second time); all three fail without the take-back ((settled), (watched): the orders are not filled from A;
+ * (reopened): A's collection is never cancelled again, its 40 USDC stay in the contract); (watched) fails without the
+ * watch.
  */
 describe('a price-reverted split batch, released and superseded, comes back after a reorg: at most one of it and its successor pulls, each wallet pays once (real devnet, reorgs, wallets, store)', () => {
   let h: FlowHarness
@@ -113,15 +117,16 @@ describe('a price-reverted split batch, released and superseded, comes back afte
    * refunded and released; the next tick's batch B (an executeBatch) holds `free` alone and names A. Returns once B
    * executed.
    */
-  async function supersededSplit(name: string) {
+  async function revertedSplit(name: string, alone = false) {
     h.startMining()
     const probe = await h.launch(`${name}-probe`, 'doppler', h.devnet.accounts[5]!.account.address as Address, constantFee)
     await h.stopMining()
-    const limitAtoms = 2n * (await fdvOf(probe, 40n * USDC))
+    const limitAtoms = 2n * (await fdvOf(probe, (alone ? 20n : 40n) * USDC))
 
     const { slug, creator } = await h.newProject(name, 'doppler')
-    const free = await h.newBuyer(`${name}-free`, '100')
-    await h.order(free, slug, '30', null)
+    // `alone`: a second limited order in place of the unlimited one (no batch can follow A at the moved price).
+    const free = await h.newBuyer(`${name}-${alone ? 'limited-2' : 'free'}`, '100')
+    await h.order(free, slug, alone ? '10' : '30', alone ? String(limitAtoms / USDC) : null)
     const limited = await h.newBuyer(`${name}-limited`, '100')
     await h.order(limited, slug, '10', String(limitAtoms / USDC))
     const buyers: Buyer[] = [free, limited]
@@ -144,7 +149,7 @@ describe('a price-reverted split batch, released and superseded, comes back afte
     if (!(await settlePending())) await h.mineUntil('A settle sent', settlePending, 6, 'ours')
     const a = (await batch(0))!
     expect(a.split?.chunks).toHaveLength(2)
-    expect(a.included.map((e) => e.keyId)).toEqual(buyers.map((buyer) => buyer.keyId))
+    expect(a.included.map((e) => e.keyId).sort()).toEqual(buyers.map((buyer) => buyer.keyId).sort())
     expect(a.lowestLimitFdv).not.toBeNull()
 
     // The third party's buy ahead of A's settle in its block (a far higher tip): the clearing is then above the limited order's.
@@ -160,6 +165,12 @@ describe('a price-reverted split batch, released and superseded, comes back afte
     // Refunded: both wallets whole again.
     for (const buyer of buyers) expect(await h.usdcOf(buyer.wallet)).toBe(FUNDED)
 
+    return { slug, free, limited, buyers, launched, batch, a, settleReceipt, frontrun }
+  }
+
+  async function supersededSplit(name: string) {
+    const reverted = await revertedSplit(name)
+    const { slug, free, batch, a } = reverted
     await mineUntil('B executed', async () => ['executed', 'swept'].includes((await batch(1))?.state ?? ''), 6)
     const b = (await batch(1))!
     expect(b.split).toBeUndefined()
@@ -170,7 +181,7 @@ describe('a price-reverted split batch, released and superseded, comes back afte
     // Its sweep too, so the replayed blocks hold everything of ours.
     await mineUntil('B swept', async () => (await batch(1))?.state === 'swept', 6)
     await h.executor.idle()
-    return { slug, free, limited, buyers, launched, batch, a, b, settleReceipt, frontrun }
+    return { ...reverted, b }
   }
 
   type ChainTx = { hash: Hash; from: Address; to: Address | null; input: Hex }
@@ -327,6 +338,51 @@ describe('a price-reverted split batch, released and superseded, comes back afte
     expect(await h.usdcOf(limited.wallet)).toBe(FUNDED)
     expect((await h.getOrder(limited, slug))?.status).toBe('active')
     expect(await h.tokenBalance(launched.token, free.wallet)).toBeGreaterThan(0n)
+    await journalChecks(slug)
+  }, 400_000)
+
+  it('(watched) no batch after A (both its orders limited, out of reach): a reorg lets A settle; the per-block watch takes it back and fills both orders from it', async () => {
+    const { slug, buyers, launched, batch, a, settleReceipt, frontrun } = await revertedSplit('split-superseded-watched', true)
+    for (let i = 0; i < 2; i++) await mineUntil('a block', async () => true, 1)
+    await h.executor.idle()
+    expect(await batch(1)).toBeUndefined()
+    // The reorg: the same transactions from A's settle block on, the third party's buy moved after A's settle in that
+    // block (the price out of the orders' reach again: no later batch buys them, so only taking A back records them).
+    const { head, txs } = await transactionsFrom(settleReceipt.blockNumber)
+    const first = txs.filter((tx) => tx.block === settleReceipt.blockNumber && tx.hash !== frontrun)
+    const moved = txs.find((tx) => tx.hash === frontrun)!
+    const later = txs.filter((tx) => tx.block !== settleReceipt.blockNumber)
+    await jsonRpc(h.chain.rpcUrl, 'anvil_reorg', [
+      Number(head - settleReceipt.blockNumber + 1n),
+      [...first, moved, ...later].map((tx) => [tx.raw, Number(tx.block - settleReceipt.blockNumber)]),
+    ])
+    const [settleAgain, frontrunAgain] = await Promise.all([
+      h.client.getTransactionReceipt({ hash: a.txHash! }),
+      h.client.getTransactionReceipt({ hash: frontrun }),
+    ])
+    expect(settleAgain.status).toBe('success')
+    expect(frontrunAgain.blockNumber).toBe(settleAgain.blockNumber)
+    expect(frontrunAgain.transactionIndex).toBeGreaterThan(settleAgain.transactionIndex)
+    expect(await collectionStatus(a.batchId)).toBe(2) // settled
+    for (const buyer of buyers) expect(await h.usdcOf(buyer.wallet)).toBe(FUNDED - 10n * USDC)
+
+    await mineUntil(
+      'both orders filled from A',
+      async () => {
+        const orders = await Promise.all(buyers.map((buyer) => h.getOrder(buyer, slug)))
+        return orders.every((o) => o?.status === 'filled' && o.execution?.txHash === a.txHash)
+      },
+      6,
+    )
+    await mineUntil('A swept', async () => (await batch(0))?.state === 'swept', 10)
+    for (let i = 0; i < 2; i++) await mineUntil('a block', async () => true, 1)
+    await h.executor.idle()
+    expect((await batch(0))?.cameBack).toBeDefined()
+    expect(await batch(1)).toBeUndefined()
+    for (const buyer of buyers) {
+      expect(await h.usdcOf(buyer.wallet)).toBe(FUNDED - 10n * USDC)
+      expect(await h.tokenBalance(launched.token, buyer.wallet)).toBeGreaterThan(0n)
+    }
     await journalChecks(slug)
   }, 400_000)
 })
