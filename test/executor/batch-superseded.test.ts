@@ -1,12 +1,11 @@
-import { type Address, decodeFunctionData, erc20Abi, type Hash, type Hex, keccak256, stringToHex } from 'viem'
+import { type Address, decodeFunctionData, type Hash, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { batchBuyerAbi } from '../../daemon/executor/batch-buyer-abi.ts'
-import { buyRouterAbi } from '../../daemon/executor/buy-router-abi.ts'
 import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
-import type { LaunchedToken } from '../../devnet/launchpads/launch-token.ts'
 import { checkReplays, replayAll, replayBatches } from '../../src/console/replay/replay-check.ts'
 import { createBatchJournal } from '../../src/journal/batch-journal.ts'
 import type { BatchRecord } from '../../src/journal/batch-records.ts'
+import { fdvOf } from './fdv-of.ts'
 import { type Buyer, type FlowHarness, startFlowHarness } from './flow-harness.ts'
 
 const USDC = 1_000_000n
@@ -47,35 +46,6 @@ describe('a price-reverted batch released at once is superseded by the next batc
 
   const mineUntil = (what: string, done: () => Promise<boolean>, most: number) => h.mineUntil(what, done, most, 'any')
 
-  /** FDV (stablecoin atoms) a buy of `spend` pays in a pool now: the router's own buy simulated. */
-  async function fdvOf(launched: LaunchedToken, spend: bigint): Promise<bigint> {
-    const trader = h.devnet.accounts[4]!.account.address as Address
-    const { result } = await h.client.simulateContract({
-      account: trader,
-      address: h.buyRouter,
-      abi: buyRouterAbi,
-      functionName: 'buy',
-      args: [
-        {
-          orderId: keccak256(stringToHex(`probe-${spend}-${Math.random()}`)),
-          stablecoin: h.chain.addresses.stablecoin,
-          weth: h.chain.addresses.weth,
-          ethUsdPool: h.chain.addresses.ethUsdPool,
-          bridge: [],
-          poolKey: launched.poolKey,
-          token: launched.token,
-          amountIn: spend,
-          minTokensOut: 0n,
-          feeRecipient: trader,
-          feeBps: 0n,
-        },
-      ],
-    })
-    const out = (result as readonly [bigint, bigint])[0]
-    const supply = await h.client.readContract({ address: launched.token, abi: erc20Abi, functionName: 'totalSupply' })
-    return (spend * supply + out - 1n) / out
-  }
-
   /**
    * Two buyers of a quiet Doppler launch: `free` (30 USDC, no limit) and `limited` (10 USDC, an FDV limit twice what the
    * whole batch pays on an identical probe launch). Batch A (both) is sent; a third party's 20,000 USDC buy lands ahead
@@ -86,7 +56,7 @@ describe('a price-reverted batch released at once is superseded by the next batc
     h.startMining()
     const probe = await h.launch(`${name}-probe`, 'doppler', h.devnet.accounts[5]!.account.address as Address, constantFee)
     await h.stopMining()
-    const limitAtoms = 2n * (await fdvOf(probe, 40n * USDC))
+    const limitAtoms = 2n * (await fdvOf(h, probe, 40n * USDC))
 
     const { slug, creator } = await h.newProject(name, 'doppler')
     const free = await h.newBuyer(`${name}-free`, '100')
