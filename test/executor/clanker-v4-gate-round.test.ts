@@ -75,39 +75,19 @@ describe('Clanker v4 SniperAuction gate: after launch + 2 arrives, the batch is 
     const isAllowance = (a: HeldRequest) => a.method === 'eth_call' && a.data.includes(ALLOWANCE_SELECTOR)
     const isNonce = (a: HeldRequest) => a.method === 'eth_getTransactionCount'
     const { roundOf } = rounds
-    const describeRound = (r: 1 | 2) => JSON.stringify(roundOf(r).map((a) => `${a.method}${a.tag ? `@${a.tag}` : ''}${a.to ? ` ${a.to}` : ''}`))
 
     // Round 1, every answer held: the block's refresh (the module's getters at launch + 2), the quotes (the spend
     // bucket's and the batch total's), the batch's allowances and the send's fee and pending-nonce check are all asked.
-    await h
-      .waitFor(
-        'round 1 holding the refresh, the quotes, the allowances and the send check',
-        async () => {
-          const one = roundOf(1)
-          return (
-            one.filter(isQuote).length >= 2 &&
-            [isRefresh, isAllowance, isNonce, (a: HeldRequest) => a.method === 'eth_feeHistory'].every((kind) => one.some(kind))
-          )
-        },
-        20_000,
-      )
-      .catch((error: unknown) => {
-        throw new Error(`${(error as Error).message}; round 1 asked ${describeRound(1)}`)
-      })
+    await rounds.untilRound1(
+      h.waitFor,
+      'round 1 holding the refresh, the quotes, the allowances and the send check',
+      (one) =>
+        one.filter(isQuote).length >= 2 && [isRefresh, isAllowance, isNonce, (a: HeldRequest) => a.method === 'eth_feeHistory'].every((kind) => one.some(kind)),
+    )
     expect(roundOf(1).some((a) => a.method === 'eth_sendRawTransaction')).toBe(false)
     // Released together; every request asked from now on but the sync's block reads is held (round 2). The batch is
     // sent while all of them are still unanswered: it waited for round 1 (and launch + 2's own logs) and nothing else.
-    rounds.startRound2()
-    await h
-      .waitFor('the batch sent with round 2 unanswered', async () => roundOf(2).some((a) => a.method === 'eth_sendRawTransaction'), 20_000)
-      .catch((error: unknown) => {
-        throw new Error(`${(error as Error).message}; round 1 asked ${describeRound(1)}, round 2 ${describeRound(2)}`)
-      })
-    const two = roundOf(2)
-    const beforeSend = two.slice(
-      0,
-      two.findIndex((a) => a.method === 'eth_sendRawTransaction'),
-    )
+    const beforeSend = await rounds.sendInRound2(h.waitFor)
     // What round 2 may hold before the send: the head polls, the send path's own chain reads (answered: the second
     // step of viem's fee estimate, or a fee cache gone stale on a slow machine refreshed), the background
     // formula-against-quote probe (tick-quotes.ts `compare`, held). None of the batch's inputs is read again there:

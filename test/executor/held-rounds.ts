@@ -35,7 +35,7 @@ export interface HeldRequest {
  * Counts, round by round, what the daemon (indexer, executor, wallet service) asks the node for one block's work: every
  * request goes through `daemonClient`/`walletClient` (flow-harness.ts options). Armed on a block, the client starts
  * holding at the head read that tells the daemon the block exists: round 1 holds every answer until the test releases
- * them together (`startRound2`); round 2 holds every later request but PASS_IN_ROUND_2 until `disarm`. Only requests
+ * them together (`sendInRound2`); round 2 holds every later request but PASS_IN_ROUND_2 until `disarm`. Only requests
  * and their order are counted: the test waits on conditions with deadlines.
  */
 export interface HeldRounds {
@@ -46,12 +46,24 @@ export interface HeldRounds {
   walletClient(rpcUrl: string): PublicClient
   /** Holds from the head read that shows block `target` (or later) on: round 1. */
   arm(target: bigint): void
-  /** Releases round 1's answers together; every request from now on but PASS_IN_ROUND_2 is held (round 2). */
-  startRound2(): void
   /** Stops holding (a request still in flight does not start a round again) and releases every held answer. */
   disarm(): void
   roundOf(round: 1 | 2): HeldRequest[]
+  /** A round's requests, one `method@block target` a request (`mark` notes some), for a failure's message. */
+  describeRound(round: 1 | 2, mark?: Mark): string
+  /** Waits (20 s deadline) until round 1's requests satisfy `done`; a failure says what round 1 asked. */
+  untilRound1(waitFor: WaitFor, what: string, done: (one: HeldRequest[]) => boolean, mark?: Mark): Promise<void>
+  /**
+   * Releases round 1's answers together, from then on holding every request but PASS_IN_ROUND_2 (round 2), and waits (20 s deadline) for an eth_sendRawTransaction asked in it; returns round 2's requests asked
+   * before it. A failure says what both rounds asked.
+   */
+  sendInRound2(waitFor: WaitFor, mark?: Mark): Promise<HeldRequest[]>
 }
+
+/** The flow harness's wait on a condition with a deadline (flow-harness.ts `waitFor`). */
+type WaitFor = <T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs?: number) => Promise<T>
+/** A note to a request in a round's description (`' (quote)'`), or ''. */
+type Mark = (a: HeldRequest) => string
 
 interface Gate {
   target: bigint
@@ -120,17 +132,17 @@ export function createHeldRounds(): HeldRounds {
     for (const release of g.held.splice(0)) release()
   }
 
+  const roundOf = (round: 1 | 2) => asked.filter((a) => a.round === round)
+  const describeRound = (round: 1 | 2, mark: Mark = () => '') =>
+    JSON.stringify(roundOf(round).map((a) => `${a.method}${a.tag ? `@${a.tag}` : ''}${a.to ? ` ${a.to}` : ''}${mark(a)}`))
+  const isSend = (a: HeldRequest) => a.method === 'eth_sendRawTransaction'
+
   return {
     asked,
     daemonClient: (rpcUrl) => gatedClient(rpcUrl, false),
     walletClient: (rpcUrl) => gatedClient(rpcUrl, true),
     arm(target) {
       gate = { target, state: 'armed', held: [] }
-    },
-    startRound2() {
-      if (!gate) throw new Error('the rounds are not armed')
-      gate.state = 'round2'
-      releaseAll(gate)
     },
     disarm() {
       if (!gate) return
@@ -140,6 +152,22 @@ export function createHeldRounds(): HeldRounds {
       releaseAll(gate)
       gate = undefined
     },
-    roundOf: (round) => asked.filter((a) => a.round === round),
+    roundOf,
+    describeRound,
+    async untilRound1(waitFor, what, done, mark) {
+      await waitFor(what, async () => done(roundOf(1)), 20_000).catch((error: unknown) => {
+        throw new Error(`${(error as Error).message}; round 1 asked ${describeRound(1, mark)}`)
+      })
+    },
+    async sendInRound2(waitFor, mark) {
+      if (!gate) throw new Error('the rounds are not armed')
+      gate.state = 'round2'
+      releaseAll(gate)
+      await waitFor('the batch sent with round 2 unanswered', async () => roundOf(2).some(isSend), 20_000).catch((error: unknown) => {
+        throw new Error(`${(error as Error).message}; round 1 asked ${describeRound(1, mark)}, round 2 ${describeRound(2, mark)}`)
+      })
+      const two = roundOf(2)
+      return two.slice(0, two.findIndex(isSend))
+    },
   }
 }

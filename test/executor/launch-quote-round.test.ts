@@ -92,40 +92,22 @@ describe('Clanker v5, Doppler, Zora: the launch tick quotes in the launch record
       const isAllowance = (a: HeldRequest) => a.method === 'eth_call' && a.data.includes(ALLOWANCE_SELECTOR)
       const isNonce = (a: HeldRequest) => a.method === 'eth_getTransactionCount'
       const { roundOf } = rounds
-      const describeRound = (r: 1 | 2) =>
-        JSON.stringify(roundOf(r).map((a) => `${a.method}${a.tag ? `@${a.tag}` : ''}${a.to ? ` ${a.to}` : ''}${isExecutorQuote(a) ? ' (quote)' : ''}`))
+      const quoteMark = (a: HeldRequest) => (isExecutorQuote(a) ? ' (quote)' : '')
 
       // Round 1, every answer held: the launch's receipt and, with it, the executor's quotes (the spend bucket's and the
       // batch total's), the batch's allowances and the send's fee and pending-nonce check.
-      await h
-        .waitFor(
-          'round 1 holding the receipt, the quotes, the allowances and the send check',
-          async () => {
-            const one = roundOf(1)
-            return (
-              one.filter(isExecutorQuote).length >= 2 &&
-              [isReceipt, isAllowance, isNonce, (a: HeldRequest) => a.method === 'eth_feeHistory'].every((kind) => one.some(kind))
-            )
-          },
-          20_000,
-        )
-        .catch((error: unknown) => {
-          throw new Error(`${(error as Error).message}; round 1 asked ${describeRound(1)}`)
-        })
+      await rounds.untilRound1(
+        h.waitFor,
+        'round 1 holding the receipt, the quotes, the allowances and the send check',
+        (one) =>
+          one.filter(isExecutorQuote).length >= 2 &&
+          [isReceipt, isAllowance, isNonce, (a: HeldRequest) => a.method === 'eth_feeHistory'].every((kind) => one.some(kind)),
+        quoteMark,
+      )
       expect(roundOf(1).some((a) => a.method === 'eth_sendRawTransaction')).toBe(false)
       // Released together; every request asked from now on but the sync's block reads and the send path's chain reads
       // is held (round 2). The batch is sent while they are still unanswered: it waited for round 1 and nothing else.
-      rounds.startRound2()
-      await h
-        .waitFor('the batch sent with round 2 unanswered', async () => roundOf(2).some((a) => a.method === 'eth_sendRawTransaction'), 20_000)
-        .catch((error: unknown) => {
-          throw new Error(`${(error as Error).message}; round 1 asked ${describeRound(1)}, round 2 ${describeRound(2)}`)
-        })
-      const two = roundOf(2)
-      const beforeSend = two.slice(
-        0,
-        two.findIndex((a) => a.method === 'eth_sendRawTransaction'),
-      )
+      const beforeSend = await rounds.sendInRound2(h.waitFor, quoteMark)
       // Round 2 may hold, before the send, the head polls, the send path's own reads and the background
       // formula-against-quote probe (tick-quotes.ts `compare`, held); no allowance is read again.
       expect(beforeSend.filter(isAllowance)).toEqual([])
