@@ -1,8 +1,9 @@
 import type { Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createBatchJournal } from '../../src/journal/batch-journal.ts'
-import { type Buyer, type FlowHarness, startFlowHarness } from './flow-harness.ts'
-import { createHeldRounds, type HeldRequest } from './held-rounds.ts'
+import { blockDecided } from './block-decided.ts'
+import type { Buyer, FlowHarness } from './flow-harness.ts'
+import { createHeldRounds, type HeldRequest, startHeldRoundsHarness } from './held-rounds.ts'
 
 /** ERC-20 allowance(address,address). */
 const ALLOWANCE_SELECTOR = 'dd62ed3e'
@@ -25,27 +26,14 @@ describe('Clanker v4 SniperAuction gate: after launch + 2 arrives, the batch is 
   const rounds = createHeldRounds()
 
   beforeAll(async () => {
-    h = await startFlowHarness({
-      batchBuyer: true,
-      approvalsAhead: false,
-      daemonClient: rounds.daemonClient,
-      walletClient: rounds.walletClient,
-    })
-    h.startMining()
-    await h.waitFor('the sender an operator', async () => h.executor.batchOperatorsReady('base'), 60_000)
-    await h.stopMining()
+    h = await startHeldRoundsHarness(rounds)
   }, 180_000)
   afterAll(async () => {
     await h?.stopMining()
     await h?.stop()
   })
 
-  const decided = async (block: bigint) => {
-    await h.waitFor(`block ${block} processed`, async () =>
-      h.signals.some((signal) => signal.type === 'processed' && signal.chain === 'base' && signal.blockNumber >= block),
-    )
-    await h.executor.idle()
-  }
+  const decided = (block: bigint) => blockDecided(h, block)
 
   it('the refresh, quotes, allowances and nonce check in one round; the send follows it; the batch fills in launch + 3', async () => {
     const { slug, creator } = await h.newProject('v4gate', 'clanker')

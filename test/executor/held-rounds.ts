@@ -1,6 +1,7 @@
 import { createPublicClient, custom, type Hex, http, type PublicClient } from 'viem'
 import { withLatestStateFallback } from '../../src/chain/latest-state-fallback.ts'
 import { withResolvers } from '../../src/common/with-resolvers.ts'
+import { type FlowHarness, startFlowHarness } from './flow-harness.ts'
 
 /** What round 2 answers at once: the sync's block reads and the send path's own chain reads (see the client). */
 export const PASS_IN_ROUND_2: ReadonlySet<string> = new Set([
@@ -170,4 +171,21 @@ export function createHeldRounds(): HeldRounds {
       return two.slice(0, two.findIndex(isSend))
     },
   }
+}
+
+/**
+ * A flow harness whose daemon and wallet service ask the node through `rounds` (a batch buyer, approvals not ahead), its
+ * sender an operator of the batch buyer; mining stopped.
+ */
+export async function startHeldRoundsHarness(rounds: HeldRounds): Promise<FlowHarness> {
+  const h = await startFlowHarness({
+    batchBuyer: true,
+    approvalsAhead: false,
+    daemonClient: rounds.daemonClient,
+    walletClient: rounds.walletClient,
+  })
+  h.startMining()
+  await h.waitFor('the sender an operator', async () => h.executor.batchOperatorsReady('base'), 60_000)
+  await h.stopMining()
+  return h
 }

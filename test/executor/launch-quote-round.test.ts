@@ -4,8 +4,9 @@ import { CLANKER_V5_SNIPER } from '../../src/pricing/schedules/clanker-v5.ts'
 import type { LaunchTokenOptions } from '../../devnet/launchpads/launch-token.ts'
 import type { Launchpad } from '../../src/domain/records.ts'
 import { createBatchJournal } from '../../src/journal/batch-journal.ts'
-import { type Buyer, type FlowHarness, startFlowHarness } from './flow-harness.ts'
-import { createHeldRounds, type HeldRequest } from './held-rounds.ts'
+import { blockDecided } from './block-decided.ts'
+import type { Buyer, FlowHarness } from './flow-harness.ts'
+import { createHeldRounds, type HeldRequest, startHeldRoundsHarness } from './held-rounds.ts'
 
 /** ERC-20 allowance(address,address). */
 const ALLOWANCE_SELECTOR = 'dd62ed3e'
@@ -34,27 +35,14 @@ describe('Clanker v5, Doppler, Zora: the launch tick quotes in the launch record
   const { asked } = rounds
 
   beforeAll(async () => {
-    h = await startFlowHarness({
-      batchBuyer: true,
-      approvalsAhead: false,
-      daemonClient: rounds.daemonClient,
-      walletClient: rounds.walletClient,
-    })
-    h.startMining()
-    await h.waitFor('the sender an operator', async () => h.executor.batchOperatorsReady('base'), 60_000)
-    await h.stopMining()
+    h = await startHeldRoundsHarness(rounds)
   }, 180_000)
   afterAll(async () => {
     await h?.stopMining()
     await h?.stop()
   })
 
-  const decided = async (block: bigint) => {
-    await h.waitFor(`block ${block} processed`, async () =>
-      h.signals.some((signal) => signal.type === 'processed' && signal.chain === 'base' && signal.blockNumber >= block),
-    )
-    await h.executor.idle()
-  }
+  const decided = (block: bigint) => blockDecided(h, block)
 
   const cases: Array<{ launchpad: Launchpad; slug: string }> = [
     { launchpad: 'clanker_v5', slug: 'qv5-a' },
