@@ -1,4 +1,4 @@
-import { type Address, erc20Abi, parseEventLogs } from 'viem'
+import { erc20Abi, parseEventLogs } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { batchBuyerAbi } from '../../daemon/executor/batch-buyer-abi.ts'
 import { EIP_7825_TX_GAS_CAP } from '../../src/chain/tx-gas-cap.ts'
@@ -7,6 +7,7 @@ import { createBatchJournal } from '../../src/journal/batch-journal.ts'
 import type { BatchRecord } from '../../src/journal/batch-records.ts'
 import { fdvOf } from './fdv-of.ts'
 import { type Buyer, type FlowHarness, startFlowHarness } from './flow-harness.ts'
+import { CONSTANT_FEE, launchProbe } from './probe-launch.ts'
 
 const USDC = 1_000_000n
 const BATCH_BUYERS = 30
@@ -101,9 +102,6 @@ describe('one price per block: the executor buys approved wallets through Prebuy
     expect(await h.client.readContract({ address: launched.token, abi: erc20Abi, functionName: 'balanceOf', args: [h.batchBuyer!] })).toBe(0n)
   }, 400_000)
 
-  // A constant 1% launch fee: the probe launch's quotes and the real launch's batch see the same pool.
-  const constantFee = { startFee: 10_000, endFee: 10_000, decaySeconds: 1 }
-
   it('a limited order whose limit the one clearing price would exceed is left out with its reason in the journal, and does not buy above it', async () => {
     const unlimited = 10
     const spends = Array.from({ length: unlimited }, (_, i) => BigInt(60 + i) * USDC)
@@ -112,9 +110,7 @@ describe('one price per block: the executor buys approved wallets through Prebuy
     // What the limit must sit between, read on an identical launch first (same launchpad, supply, fee, curve): a buy
     // of the limited order's size alone, and the whole batch with it.
     await h.prepareThirdParty('5000')
-    h.startMining()
-    const probe = await h.launch('probe', 'doppler', h.devnet.accounts[5]!.account.address as Address, constantFee)
-    await h.stopMining()
+    const probe = await launchProbe(h, 'probe')
     const alone = await fdvOf(h, probe, 1n << 24n)
     const together = await fdvOf(h, probe, total)
     expect(together > alone).toBe(true)
@@ -133,7 +129,7 @@ describe('one price per block: the executor buys approved wallets through Prebuy
     await h.approveBatchBuyer([...buyers, limited], '100')
 
     h.startMining()
-    await h.launch(slug, 'doppler', creator, constantFee)
+    await h.launch(slug, 'doppler', creator, CONSTANT_FEE)
     await h.waitFor(
       'the unlimited orders filled',
       async () => (await Promise.all(buyers.map((b) => h.getOrder(b, slug)))).every((o) => o?.status === 'filled'),

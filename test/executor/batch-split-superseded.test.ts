@@ -6,11 +6,10 @@ import { checkReplays, replayAll, replayBatches } from '../../src/console/replay
 import { createBatchJournal } from '../../src/journal/batch-journal.ts'
 import { fdvOf } from './fdv-of.ts'
 import { type Buyer, type FlowHarness, startFlowHarness } from './flow-harness.ts'
+import { CONSTANT_FEE, launchProbe } from './probe-launch.ts'
 
 const USDC = 1_000_000n
 const FUNDED = 100n * USDC
-/** A constant 1% launch fee: the probe launch's quotes and the real launch's batch see the same pool. */
-const constantFee = { startFee: 10_000, endFee: 10_000, decaySeconds: 1 }
 /** One buyer per transaction: the two-buyer batch A is a split batch (two collects, then a settle); B (one buyer) is an executeBatch. */
 const PER_TX = 1
 
@@ -88,9 +87,7 @@ describe('a price-reverted split batch, released and superseded, comes back afte
    * executed.
    */
   async function revertedSplit(name: string, alone = false) {
-    h.startMining()
-    const probe = await h.launch(`${name}-probe`, 'doppler', h.devnet.accounts[5]!.account.address as Address, constantFee)
-    await h.stopMining()
+    const probe = await launchProbe(h, `${name}-probe`)
     const limitAtoms = 2n * (await fdvOf(h, probe, (alone ? 20n : 40n) * USDC))
 
     const { slug, creator } = await h.newProject(name, 'doppler')
@@ -104,7 +101,7 @@ describe('a price-reverted split batch, released and superseded, comes back afte
     await h.indexer.caughtUp('base', await h.client.getBlockNumber({ cacheTime: 0 }))
     await h.executor.idle()
 
-    const launched = await h.launch(slug, 'doppler', creator, constantFee)
+    const launched = await h.launch(slug, 'doppler', creator, CONSTANT_FEE)
     await h.indexer.caughtUp('base', launched.blockNumber)
     const launch = (await h.journal.getLaunchBySlug(slug))!
     const batches = createBatchJournal(h.store)

@@ -1,4 +1,4 @@
-import { type Address, decodeFunctionData, type Hash, type Hex } from 'viem'
+import { decodeFunctionData, type Hash, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { batchBuyerAbi } from '../../daemon/executor/batch-buyer-abi.ts'
 import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
@@ -7,11 +7,10 @@ import { createBatchJournal } from '../../src/journal/batch-journal.ts'
 import type { BatchRecord } from '../../src/journal/batch-records.ts'
 import { fdvOf } from './fdv-of.ts'
 import { type Buyer, type FlowHarness, startFlowHarness } from './flow-harness.ts'
+import { CONSTANT_FEE, launchProbe } from './probe-launch.ts'
 
 const USDC = 1_000_000n
 const FUNDED = 100n * USDC
-/** A constant 1% launch fee: the probe launch's quotes and the real launch's batch see the same pool. */
-const constantFee = { startFee: 10_000, endFee: 10_000, decaySeconds: 1 }
 
 /**
  * docs/execution.md §8, "A price-reverted batch, superseded" (§6 known limit (1)). A batch A whose executeBatch was mined
@@ -53,9 +52,7 @@ describe('a price-reverted batch released at once is superseded by the next batc
    * limited order's limit is now below the clearing) and names A. Returns once B executed (from another account).
    */
   async function revertedBatch(name: string, withFree = true) {
-    h.startMining()
-    const probe = await h.launch(`${name}-probe`, 'doppler', h.devnet.accounts[5]!.account.address as Address, constantFee)
-    await h.stopMining()
+    const probe = await launchProbe(h, `${name}-probe`)
     const limitAtoms = 2n * (await fdvOf(h, probe, 40n * USDC))
 
     const { slug, creator } = await h.newProject(name, 'doppler')
@@ -68,7 +65,7 @@ describe('a price-reverted batch released at once is superseded by the next batc
     await h.indexer.caughtUp('base', await h.client.getBlockNumber({ cacheTime: 0 }))
     await h.executor.idle()
 
-    const launched = await h.launch(slug, 'doppler', creator, constantFee)
+    const launched = await h.launch(slug, 'doppler', creator, CONSTANT_FEE)
     await h.indexer.caughtUp('base', launched.blockNumber)
     const launch = (await h.journal.getLaunchBySlug(slug))!
     const batches = createBatchJournal(h.store)
