@@ -1,7 +1,7 @@
-import type { Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createBatchJournal } from '../../src/journal/batch-journal.ts'
 import { blockDecided } from './block-decided.ts'
+import { filledBlocks } from './filled-blocks.ts'
 import type { Buyer, FlowHarness } from './flow-harness.ts'
 import { createHeldRounds, type HeldRequest, startHeldRoundsHarness } from './held-rounds.ts'
 
@@ -90,13 +90,6 @@ describe('Clanker v4 SniperAuction gate: after launch + 2 arrives, the batch is 
     expect(batch?.included).toHaveLength(3)
     await h.waitFor('the batch pending', () => h.bundlePending())
     await h.mine()
-    const filled = await h.waitFor('every order filled', async () => {
-      const orders = await Promise.all(buyers.map((b) => h.getOrder(b, slug)))
-      return orders.every((o) => o?.status === 'filled') ? orders : undefined
-    })
-    for (const order of filled) {
-      const receipt = await h.client.getTransactionReceipt({ hash: order!.execution!.txHash as Hex })
-      expect(receipt.blockNumber).toBe(n + 3n)
-    }
+    for (const block of await filledBlocks(h, buyers, slug)) expect(block).toBe(n + 3n)
   }, 120_000)
 })

@@ -1,10 +1,10 @@
-import type { Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CLANKER_V5_SNIPER } from '../../src/pricing/schedules/clanker-v5.ts'
 import type { LaunchTokenOptions } from '../../devnet/launchpads/launch-token.ts'
 import type { Launchpad } from '../../src/domain/records.ts'
 import { createBatchJournal } from '../../src/journal/batch-journal.ts'
 import { blockDecided } from './block-decided.ts'
+import { filledBlocks } from './filled-blocks.ts'
 import type { Buyer, FlowHarness } from './flow-harness.ts'
 import { createHeldRounds, type HeldRequest, startHeldRoundsHarness } from './held-rounds.ts'
 
@@ -108,14 +108,7 @@ describe('Clanker v5, Doppler, Zora: the launch tick quotes in the launch record
       expect(batch.included).toHaveLength(3)
       await h.waitFor('the batch pending', () => h.bundlePending())
       await h.mine()
-      const filled = await h.waitFor('every order filled', async () => {
-        const orders = await Promise.all(buyers.map((b) => h.getOrder(b, slug)))
-        return orders.every((o) => o?.status === 'filled') ? orders : undefined
-      })
-      for (const order of filled) {
-        const receipt = await h.client.getTransactionReceipt({ hash: order!.execution!.txHash as Hex })
-        expect(receipt.blockNumber).toBe(n + 1n)
-      }
+      for (const block of await filledBlocks(h, buyers, slug)) expect(block).toBe(n + 1n)
     }, 120_000)
   }
 })
