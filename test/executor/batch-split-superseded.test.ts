@@ -7,6 +7,7 @@ import { createBatchJournal } from '../../src/journal/batch-journal.ts'
 import { fdvOf } from './fdv-of.ts'
 import { type Buyer, type FlowHarness, startFlowHarness } from './flow-harness.ts'
 import { CONSTANT_FEE, launchProbe } from './probe-launch.ts'
+import { untilBatchSent } from './until-batch-sent.ts'
 
 const USDC = 1_000_000n
 const FUNDED = 100n * USDC
@@ -107,13 +108,7 @@ describe('a price-reverted split batch, released and superseded, comes back afte
     const batches = createBatchJournal(h.store)
     const batch = (sequence: number) => batches.get('base', slug, launch.blockNumber, sequence)
     // The settle sent and not mined yet (its hash is the record's txHash once the collects' sends returned).
-    const settlePending = async () => {
-      const record = await batch(0)
-      if (!record?.txHash) return false
-      return (await h.client.getTransactionReceipt({ hash: record.txHash }).catch(() => undefined)) === undefined
-    }
-    await h.waitFor('the launch block decided', async () => h.executor.busy() === 0 || (await settlePending()))
-    if (!(await settlePending())) await h.mineUntil('A settle sent', settlePending, 6, 'ours')
+    await untilBatchSent(h, 'A settle sent', () => batch(0))
     const a = (await batch(0))!
     expect(a.split?.chunks).toHaveLength(2)
     expect(a.included.map((e) => e.keyId).sort()).toEqual(buyers.map((buyer) => buyer.keyId).sort())

@@ -8,6 +8,7 @@ import type { BatchRecord } from '../../src/journal/batch-records.ts'
 import { fdvOf } from './fdv-of.ts'
 import { type Buyer, type FlowHarness, startFlowHarness } from './flow-harness.ts'
 import { CONSTANT_FEE, launchProbe } from './probe-launch.ts'
+import { untilBatchSent } from './until-batch-sent.ts'
 
 const USDC = 1_000_000n
 const FUNDED = 100n * USDC
@@ -70,13 +71,7 @@ describe('a price-reverted batch released at once is superseded by the next batc
     const launch = (await h.journal.getLaunchBySlug(slug))!
     const batches = createBatchJournal(h.store)
     const batch = (sequence: number) => batches.get('base', slug, launch.blockNumber, sequence)
-    const sentPending = (sequence: number) => async () => {
-      const record = await batch(sequence)
-      if (!record?.txHash) return false
-      return (await h.client.getTransactionReceipt({ hash: record.txHash }).catch(() => undefined)) === undefined
-    }
-    await h.waitFor('the launch block decided', async () => h.executor.busy() === 0 || (await sentPending(0)()))
-    if (!(await sentPending(0)())) await h.mineUntil('batch A sent', sentPending(0), 6, 'ours')
+    await untilBatchSent(h, 'batch A sent', () => batch(0))
     const a = (await batch(0))!
     expect(a.included.map((e) => e.keyId)).toEqual(buyers.map((buyer) => buyer.keyId))
     expect(a.lowestLimitFdv).not.toBeNull()
