@@ -3,12 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { batchBuyerAbi } from '../../daemon/executor/batch-buyer-abi.ts'
 import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
 import { checkReplays, replayAll, replayBatches } from '../../src/console/replay/replay-check.ts'
-import { createBatchJournal } from '../../src/journal/batch-journal.ts'
 import type { BatchRecord } from '../../src/journal/batch-records.ts'
 import { fdvOf } from './fdv-of.ts'
 import { type Buyer, type FlowHarness, startFlowHarness } from './flow-harness.ts'
-import { CONSTANT_FEE, launchProbe } from './probe-launch.ts'
+import { launchProbe } from './probe-launch.ts'
 import { untilBatchSent } from './until-batch-sent.ts'
+import { launchWithBatches } from './launch-with-batches.ts'
+import { frontrunBatch } from './frontrun-batch.ts'
 
 const USDC = 1_000_000n
 const FUNDED = 100n * USDC
@@ -63,26 +64,23 @@ describe('a price-reverted batch released at once is superseded by the next batc
     await h.order(limited, slug, '10', String(limitAtoms / USDC))
     const buyers: Buyer[] = withFree ? [free, limited] : [limited]
     await h.approveBatchBuyer(buyers, '100')
-    await h.indexer.caughtUp('base', await h.client.getBlockNumber({ cacheTime: 0 }))
-    await h.executor.idle()
 
-    const launched = await h.launch(slug, 'doppler', creator, CONSTANT_FEE)
-    await h.indexer.caughtUp('base', launched.blockNumber)
-    const launch = (await h.journal.getLaunchBySlug(slug))!
-    const batches = createBatchJournal(h.store)
-    const batch = (sequence: number) => batches.get('base', slug, launch.blockNumber, sequence)
+    const { launched, batch } = await launchWithBatches(h, slug, creator)
     await untilBatchSent(h, 'batch A sent', () => batch(0))
     const a = (await batch(0))!
     expect(a.included.map((e) => e.keyId)).toEqual(buyers.map((buyer) => buyer.keyId))
     expect(a.lowestLimitFdv).not.toBeNull()
 
     // The third party's buy ahead of A in its block (a far higher tip): the clearing is then above the limited order's.
-    const frontrun = await h.thirdPartyBuy(launched.token, launched.poolKey, '20000', { wait: false, priorityFeeGwei: 500n, prepared: true })
-    await mineUntil('A reverted and released', async () => (await batch(0))?.state === 'released', 4)
-    const [aReceipt, frontrunReceipt] = await Promise.all([
-      h.client.getTransactionReceipt({ hash: a.txHash! }),
-      h.client.getTransactionReceipt({ hash: frontrun }),
-    ])
+    const {
+      receipt: aReceipt,
+      frontrunReceipt,
+      frontrun,
+    } = await frontrunBatch(h, launched, a.txHash!, {
+      what: 'A reverted and released',
+      done: async () => (await batch(0))?.state === 'released',
+      most: 4,
+    })
     expect(aReceipt.status).toBe('reverted')
     expect(frontrunReceipt.blockNumber).toBe(aReceipt.blockNumber)
     const rawA = await jsonRpc<Hex>(h.chain.rpcUrl, 'eth_getRawTransactionByHash', [a.txHash!])
