@@ -1,13 +1,13 @@
-import { type Address, erc20Abi, keccak256, parseEventLogs, stringToHex } from 'viem'
+import { erc20Abi, parseEventLogs } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { batchBuyerAbi } from '../../daemon/executor/batch-buyer-abi.ts'
-import { buyRouterAbi } from '../../daemon/executor/buy-router-abi.ts'
-import type { LaunchedToken } from '../../devnet/launchpads/launch-token.ts'
 import { EIP_7825_TX_GAS_CAP } from '../../src/chain/tx-gas-cap.ts'
 import { checkDiffers, checkReplays, checkText, replayAll, replayBatches } from '../../src/console/replay/replay-check.ts'
 import { createBatchJournal } from '../../src/journal/batch-journal.ts'
 import type { BatchRecord } from '../../src/journal/batch-records.ts'
+import { fdvOf } from './fdv-of.ts'
 import { type Buyer, type FlowHarness, startFlowHarness } from './flow-harness.ts'
+import { CONSTANT_FEE, launchProbe } from './probe-launch.ts'
 
 const USDC = 1_000_000n
 const BATCH_BUYERS = 30
@@ -102,38 +102,6 @@ describe('one price per block: the executor buys approved wallets through Prebuy
     expect(await h.client.readContract({ address: launched.token, abi: erc20Abi, functionName: 'balanceOf', args: [h.batchBuyer!] })).toBe(0n)
   }, 400_000)
 
-  // A constant 1% launch fee: the probe launch's quotes and the real launch's batch see the same pool.
-  const constantFee = { startFee: 10_000, endFee: 10_000, decaySeconds: 1 }
-
-  /** FDV (stablecoin atoms) a buy of `spend` pays in a pool now: the router's own buy simulated (a quote by the real swap). */
-  async function fdvOf(launched: LaunchedToken, spend: bigint): Promise<bigint> {
-    const trader = h.devnet.accounts[4]!.account.address as Address
-    const { result } = await h.client.simulateContract({
-      account: trader,
-      address: h.buyRouter,
-      abi: buyRouterAbi,
-      functionName: 'buy',
-      args: [
-        {
-          orderId: keccak256(stringToHex(`probe-${spend}-${Math.random()}`)),
-          stablecoin: h.chain.addresses.stablecoin,
-          weth: h.chain.addresses.weth,
-          ethUsdPool: h.chain.addresses.ethUsdPool,
-          bridge: [],
-          poolKey: launched.poolKey,
-          token: launched.token,
-          amountIn: spend,
-          minTokensOut: 0n,
-          feeRecipient: trader,
-          feeBps: 0n,
-        },
-      ],
-    })
-    const out = (result as readonly [bigint, bigint])[0]
-    const supply = await h.client.readContract({ address: launched.token, abi: erc20Abi, functionName: 'totalSupply' })
-    return (spend * supply + out - 1n) / out
-  }
-
   it('a limited order whose limit the one clearing price would exceed is left out with its reason in the journal, and does not buy above it', async () => {
     const unlimited = 10
     const spends = Array.from({ length: unlimited }, (_, i) => BigInt(60 + i) * USDC)
@@ -142,11 +110,9 @@ describe('one price per block: the executor buys approved wallets through Prebuy
     // What the limit must sit between, read on an identical launch first (same launchpad, supply, fee, curve): a buy
     // of the limited order's size alone, and the whole batch with it.
     await h.prepareThirdParty('5000')
-    h.startMining()
-    const probe = await h.launch('probe', 'doppler', h.devnet.accounts[5]!.account.address as Address, constantFee)
-    await h.stopMining()
-    const alone = await fdvOf(probe, 1n << 24n)
-    const together = await fdvOf(probe, total)
+    const probe = await launchProbe(h, 'probe')
+    const alone = await fdvOf(h, probe, 1n << 24n)
+    const together = await fdvOf(h, probe, total)
     expect(together > alone).toBe(true)
     const limitAtoms = (alone + together) / 2n
 
@@ -163,7 +129,7 @@ describe('one price per block: the executor buys approved wallets through Prebuy
     await h.approveBatchBuyer([...buyers, limited], '100')
 
     h.startMining()
-    await h.launch(slug, 'doppler', creator, constantFee)
+    await h.launch(slug, 'doppler', creator, CONSTANT_FEE)
     await h.waitFor(
       'the unlimited orders filled',
       async () => (await Promise.all(buyers.map((b) => h.getOrder(b, slug)))).every((o) => o?.status === 'filled'),

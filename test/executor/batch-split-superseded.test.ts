@@ -1,17 +1,17 @@
-import { type Address, decodeFunctionData, erc20Abi, type Hash, type Hex, isAddressEqual, keccak256, stringToHex } from 'viem'
+import { type Address, decodeFunctionData, type Hash, type Hex, isAddressEqual } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { batchBuyerAbi } from '../../daemon/executor/batch-buyer-abi.ts'
-import { buyRouterAbi } from '../../daemon/executor/buy-router-abi.ts'
 import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
-import type { LaunchedToken } from '../../devnet/launchpads/launch-token.ts'
 import { checkReplays, replayAll, replayBatches } from '../../src/console/replay/replay-check.ts'
-import { createBatchJournal } from '../../src/journal/batch-journal.ts'
+import { fdvOf } from './fdv-of.ts'
 import { type Buyer, type FlowHarness, startFlowHarness } from './flow-harness.ts'
+import { launchProbe } from './probe-launch.ts'
+import { untilBatchSent } from './until-batch-sent.ts'
+import { launchWithBatches } from './launch-with-batches.ts'
+import { frontrunBatch } from './frontrun-batch.ts'
 
 const USDC = 1_000_000n
 const FUNDED = 100n * USDC
-/** A constant 1% launch fee: the probe launch's quotes and the real launch's batch see the same pool. */
-const constantFee = { startFee: 10_000, endFee: 10_000, decaySeconds: 1 }
 /** One buyer per transaction: the two-buyer batch A is a split batch (two collects, then a settle); B (one buyer) is an executeBatch. */
 const PER_TX = 1
 
@@ -49,35 +49,6 @@ describe('a price-reverted split batch, released and superseded, comes back afte
   })
 
   const mineUntil = (what: string, done: () => Promise<boolean>, most: number) => h.mineUntil(what, done, most, 'any')
-
-  /** FDV (stablecoin atoms) a buy of `spend` pays in a pool now: the router's own buy simulated. */
-  async function fdvOf(launched: LaunchedToken, spend: bigint): Promise<bigint> {
-    const trader = h.devnet.accounts[4]!.account.address as Address
-    const { result } = await h.client.simulateContract({
-      account: trader,
-      address: h.buyRouter,
-      abi: buyRouterAbi,
-      functionName: 'buy',
-      args: [
-        {
-          orderId: keccak256(stringToHex(`probe-${spend}-${Math.random()}`)),
-          stablecoin: h.chain.addresses.stablecoin,
-          weth: h.chain.addresses.weth,
-          ethUsdPool: h.chain.addresses.ethUsdPool,
-          bridge: [],
-          poolKey: launched.poolKey,
-          token: launched.token,
-          amountIn: spend,
-          minTokensOut: 0n,
-          feeRecipient: trader,
-          feeBps: 0n,
-        },
-      ],
-    })
-    const out = (result as readonly [bigint, bigint])[0]
-    const supply = await h.client.readContract({ address: launched.token, abi: erc20Abi, functionName: 'totalSupply' })
-    return (spend * supply + out - 1n) / out
-  }
 
   /** Every transaction in blocks [from, head], in chain order, with its block and its signed raw form. */
   async function transactionsFrom(from: bigint) {
@@ -118,10 +89,8 @@ describe('a price-reverted split batch, released and superseded, comes back afte
    * executed.
    */
   async function revertedSplit(name: string, alone = false) {
-    h.startMining()
-    const probe = await h.launch(`${name}-probe`, 'doppler', h.devnet.accounts[5]!.account.address as Address, constantFee)
-    await h.stopMining()
-    const limitAtoms = 2n * (await fdvOf(probe, (alone ? 20n : 40n) * USDC))
+    const probe = await launchProbe(h, `${name}-probe`)
+    const limitAtoms = 2n * (await fdvOf(h, probe, (alone ? 20n : 40n) * USDC))
 
     const { slug, creator } = await h.newProject(name, 'doppler')
     // `alone`: a second limited order in place of the unlimited one (no batch can follow A at the moved price).
@@ -131,34 +100,25 @@ describe('a price-reverted split batch, released and superseded, comes back afte
     await h.order(limited, slug, '10', String(limitAtoms / USDC))
     const buyers: Buyer[] = [free, limited]
     await h.approveBatchBuyer(buyers, '100')
-    await h.indexer.caughtUp('base', await h.client.getBlockNumber({ cacheTime: 0 }))
-    await h.executor.idle()
 
-    const launched = await h.launch(slug, 'doppler', creator, constantFee)
-    await h.indexer.caughtUp('base', launched.blockNumber)
-    const launch = (await h.journal.getLaunchBySlug(slug))!
-    const batches = createBatchJournal(h.store)
-    const batch = (sequence: number) => batches.get('base', slug, launch.blockNumber, sequence)
+    const { launched, batch } = await launchWithBatches(h, slug, creator)
     // The settle sent and not mined yet (its hash is the record's txHash once the collects' sends returned).
-    const settlePending = async () => {
-      const record = await batch(0)
-      if (!record?.txHash) return false
-      return (await h.client.getTransactionReceipt({ hash: record.txHash }).catch(() => undefined)) === undefined
-    }
-    await h.waitFor('the launch block decided', async () => h.executor.busy() === 0 || (await settlePending()))
-    if (!(await settlePending())) await h.mineUntil('A settle sent', settlePending, 6, 'ours')
+    await untilBatchSent(h, 'A settle sent', () => batch(0))
     const a = (await batch(0))!
     expect(a.split?.chunks).toHaveLength(2)
     expect(a.included.map((e) => e.keyId).sort()).toEqual(buyers.map((buyer) => buyer.keyId).sort())
     expect(a.lowestLimitFdv).not.toBeNull()
 
     // The third party's buy ahead of A's settle in its block (a far higher tip): the clearing is then above the limited order's.
-    const frontrun = await h.thirdPartyBuy(launched.token, launched.poolKey, '20000', { wait: false, priorityFeeGwei: 500n, prepared: true })
-    await mineUntil('A reverted, cancelled, refunded and released', async () => (await batch(0))?.state === 'released', 8)
-    const [settleReceipt, frontrunReceipt] = await Promise.all([
-      h.client.getTransactionReceipt({ hash: a.txHash! }),
-      h.client.getTransactionReceipt({ hash: frontrun }),
-    ])
+    const {
+      receipt: settleReceipt,
+      frontrunReceipt,
+      frontrun,
+    } = await frontrunBatch(h, launched, a.txHash!, {
+      what: 'A reverted, cancelled, refunded and released',
+      done: async () => (await batch(0))?.state === 'released',
+      most: 8,
+    })
     expect(settleReceipt.status).toBe('reverted')
     expect(frontrunReceipt.blockNumber).toBe(settleReceipt.blockNumber)
     expect(await collectionStatus(a.batchId)).toBe(3) // cancelled

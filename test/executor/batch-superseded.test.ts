@@ -1,18 +1,18 @@
-import { type Address, decodeFunctionData, erc20Abi, type Hash, type Hex, keccak256, stringToHex } from 'viem'
+import { decodeFunctionData, type Hash, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { batchBuyerAbi } from '../../daemon/executor/batch-buyer-abi.ts'
-import { buyRouterAbi } from '../../daemon/executor/buy-router-abi.ts'
 import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
-import type { LaunchedToken } from '../../devnet/launchpads/launch-token.ts'
 import { checkReplays, replayAll, replayBatches } from '../../src/console/replay/replay-check.ts'
-import { createBatchJournal } from '../../src/journal/batch-journal.ts'
 import type { BatchRecord } from '../../src/journal/batch-records.ts'
+import { fdvOf } from './fdv-of.ts'
 import { type Buyer, type FlowHarness, startFlowHarness } from './flow-harness.ts'
+import { launchProbe } from './probe-launch.ts'
+import { untilBatchSent } from './until-batch-sent.ts'
+import { launchWithBatches } from './launch-with-batches.ts'
+import { frontrunBatch } from './frontrun-batch.ts'
 
 const USDC = 1_000_000n
 const FUNDED = 100n * USDC
-/** A constant 1% launch fee: the probe launch's quotes and the real launch's batch see the same pool. */
-const constantFee = { startFee: 10_000, endFee: 10_000, decaySeconds: 1 }
 
 /**
  * docs/execution.md §8, "A price-reverted batch, superseded" (§6 known limit (1)). A batch A whose executeBatch was mined
@@ -47,35 +47,6 @@ describe('a price-reverted batch released at once is superseded by the next batc
 
   const mineUntil = (what: string, done: () => Promise<boolean>, most: number) => h.mineUntil(what, done, most, 'any')
 
-  /** FDV (stablecoin atoms) a buy of `spend` pays in a pool now: the router's own buy simulated. */
-  async function fdvOf(launched: LaunchedToken, spend: bigint): Promise<bigint> {
-    const trader = h.devnet.accounts[4]!.account.address as Address
-    const { result } = await h.client.simulateContract({
-      account: trader,
-      address: h.buyRouter,
-      abi: buyRouterAbi,
-      functionName: 'buy',
-      args: [
-        {
-          orderId: keccak256(stringToHex(`probe-${spend}-${Math.random()}`)),
-          stablecoin: h.chain.addresses.stablecoin,
-          weth: h.chain.addresses.weth,
-          ethUsdPool: h.chain.addresses.ethUsdPool,
-          bridge: [],
-          poolKey: launched.poolKey,
-          token: launched.token,
-          amountIn: spend,
-          minTokensOut: 0n,
-          feeRecipient: trader,
-          feeBps: 0n,
-        },
-      ],
-    })
-    const out = (result as readonly [bigint, bigint])[0]
-    const supply = await h.client.readContract({ address: launched.token, abi: erc20Abi, functionName: 'totalSupply' })
-    return (spend * supply + out - 1n) / out
-  }
-
   /**
    * Two buyers of a quiet Doppler launch: `free` (30 USDC, no limit) and `limited` (10 USDC, an FDV limit twice what the
    * whole batch pays on an identical probe launch). Batch A (both) is sent; a third party's 20,000 USDC buy lands ahead
@@ -83,10 +54,8 @@ describe('a price-reverted batch released at once is superseded by the next batc
    * limited order's limit is now below the clearing) and names A. Returns once B executed (from another account).
    */
   async function revertedBatch(name: string, withFree = true) {
-    h.startMining()
-    const probe = await h.launch(`${name}-probe`, 'doppler', h.devnet.accounts[5]!.account.address as Address, constantFee)
-    await h.stopMining()
-    const limitAtoms = 2n * (await fdvOf(probe, 40n * USDC))
+    const probe = await launchProbe(h, `${name}-probe`)
+    const limitAtoms = 2n * (await fdvOf(h, probe, 40n * USDC))
 
     const { slug, creator } = await h.newProject(name, 'doppler')
     const free = await h.newBuyer(`${name}-free`, '100')
@@ -95,32 +64,23 @@ describe('a price-reverted batch released at once is superseded by the next batc
     await h.order(limited, slug, '10', String(limitAtoms / USDC))
     const buyers: Buyer[] = withFree ? [free, limited] : [limited]
     await h.approveBatchBuyer(buyers, '100')
-    await h.indexer.caughtUp('base', await h.client.getBlockNumber({ cacheTime: 0 }))
-    await h.executor.idle()
 
-    const launched = await h.launch(slug, 'doppler', creator, constantFee)
-    await h.indexer.caughtUp('base', launched.blockNumber)
-    const launch = (await h.journal.getLaunchBySlug(slug))!
-    const batches = createBatchJournal(h.store)
-    const batch = (sequence: number) => batches.get('base', slug, launch.blockNumber, sequence)
-    const sentPending = (sequence: number) => async () => {
-      const record = await batch(sequence)
-      if (!record?.txHash) return false
-      return (await h.client.getTransactionReceipt({ hash: record.txHash }).catch(() => undefined)) === undefined
-    }
-    await h.waitFor('the launch block decided', async () => h.executor.busy() === 0 || (await sentPending(0)()))
-    if (!(await sentPending(0)())) await h.mineUntil('batch A sent', sentPending(0), 6, 'ours')
+    const { launched, batch } = await launchWithBatches(h, slug, creator)
+    await untilBatchSent(h, 'batch A sent', () => batch(0))
     const a = (await batch(0))!
     expect(a.included.map((e) => e.keyId)).toEqual(buyers.map((buyer) => buyer.keyId))
     expect(a.lowestLimitFdv).not.toBeNull()
 
     // The third party's buy ahead of A in its block (a far higher tip): the clearing is then above the limited order's.
-    const frontrun = await h.thirdPartyBuy(launched.token, launched.poolKey, '20000', { wait: false, priorityFeeGwei: 500n, prepared: true })
-    await mineUntil('A reverted and released', async () => (await batch(0))?.state === 'released', 4)
-    const [aReceipt, frontrunReceipt] = await Promise.all([
-      h.client.getTransactionReceipt({ hash: a.txHash! }),
-      h.client.getTransactionReceipt({ hash: frontrun }),
-    ])
+    const {
+      receipt: aReceipt,
+      frontrunReceipt,
+      frontrun,
+    } = await frontrunBatch(h, launched, a.txHash!, {
+      what: 'A reverted and released',
+      done: async () => (await batch(0))?.state === 'released',
+      most: 4,
+    })
     expect(aReceipt.status).toBe('reverted')
     expect(frontrunReceipt.blockNumber).toBe(aReceipt.blockNumber)
     const rawA = await jsonRpc<Hex>(h.chain.rpcUrl, 'eth_getRawTransactionByHash', [a.txHash!])

@@ -9,6 +9,7 @@ import { CLANKER_TOKEN_CREATED } from '../../src/launchpads/clanker/clanker-abi.
 import { POOL_MANAGER_EVENTS } from '../../src/launchpads/v4-events.ts'
 import type { ClankerAuctionSchedule } from '../../src/pricing/fee-schedule.ts'
 import { clankerAuctionDecayFeeAt } from '../../src/pricing/schedules/clanker-auction.ts'
+import { blockDecided } from './block-decided.ts'
 import { startFlowHarness, type FlowHarness } from './flow-harness.ts'
 
 const USDC = 1_000_000n
@@ -188,12 +189,7 @@ describe('open-market execution on a Clanker launch (real devnet, wallets, store
 
     // Block by block, each one processed (its tick priced, then decided by an idle executor) before the next is mined.
     // (A quiet tick's decision is journaled only when a verdict changes, so the indexer's signal is what is waited for.)
-    const decided = async (block: bigint, options = { idle: true }) => {
-      await h.waitFor(`block ${block} processed`, async () =>
-        h.signals.some((signal) => signal.type === 'processed' && signal.chain === 'base' && signal.blockNumber >= block),
-      )
-      if (options.idle) await h.executor.idle()
-    }
+    const decided = (block: bigint, options?: { idle: boolean }) => blockDecided(h, block, options)
     const timestampOf = async (block: bigint) => Number((await h.client.getBlock({ blockNumber: block })).timestamp)
     const launched = await h.launch(slug, 'clanker', creator)
     const n = launched.blockNumber

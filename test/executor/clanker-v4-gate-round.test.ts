@@ -1,34 +1,12 @@
-import { createPublicClient, custom, type Hex, http, type PublicClient } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { withLatestStateFallback } from '../../src/chain/latest-state-fallback.ts'
-import { withResolvers } from '../../src/common/with-resolvers.ts'
 import { createBatchJournal } from '../../src/journal/batch-journal.ts'
-import { type Buyer, type FlowHarness, startFlowHarness } from './flow-harness.ts'
-
-/** What round 2 answers at once: the sync's block reads and the send path's own chain reads (see the client). */
-const PASS_IN_ROUND_2 = new Set([
-  'eth_getLogs',
-  'eth_getBlockByNumber',
-  'eth_blockNumber',
-  'eth_getTransactionCount',
-  'eth_feeHistory',
-  'eth_maxPriorityFeePerGas',
-  'eth_gasPrice',
-  'eth_chainId',
-])
+import { blockDecided } from './block-decided.ts'
+import { filledBlocks } from './filled-blocks.ts'
+import type { Buyer, FlowHarness } from './flow-harness.ts'
+import { createHeldRounds, type HeldRequest, startHeldRoundsHarness } from './held-rounds.ts'
 
 /** ERC-20 allowance(address,address). */
 const ALLOWANCE_SELECTOR = 'dd62ed3e'
-
-interface Asked {
-  method: string
-  /** The call's target and data (eth_call), lower case; the block tag asked. */
-  to: string
-  data: string
-  tag: string | undefined
-  /** 1: asked while the block's first round was held; 2: asked after it was released. */
-  round: 1 | 2
-}
 
 /**
  * Issue 23 item 3, runs 18-... (docs/execution.md §5): Clanker v4's SniperAuction gate, counted end to end. Launch + 1
@@ -45,83 +23,17 @@ interface Asked {
  */
 describe('Clanker v4 SniperAuction gate: after launch + 2 arrives, the batch is sent after one round of requests (real devnet)', () => {
   let h: FlowHarness
-  const asked: Asked[] = []
-  let gate: { target: bigint; state: 'armed' | 'round1' | 'round2'; held: Array<() => void> } | undefined
-
-  const gatedClient = (rpcUrl: string, batch: boolean): PublicClient => {
-    const inner = createPublicClient({
-      transport: withLatestStateFallback(http(rpcUrl, batch ? { batch: { batchSize: 100, wait: 0 } } : {})),
-    }) as PublicClient
-    return createPublicClient({
-      transport: custom({
-        async request({ method, params }) {
-          const g = gate
-          const holding = g !== undefined && g.state !== 'armed'
-          if (holding) {
-            const [call, tag] = (method === 'eth_call' ? params : [{}, undefined]) as [{ to?: string; data?: Hex; input?: Hex }, string | undefined]
-            const filter = method === 'eth_getLogs' ? (params as [{ fromBlock?: string; toBlock?: string; blockHash?: string }])[0] : undefined
-            asked.push({
-              method,
-              to: (call.to ?? '').toLowerCase(),
-              data: (call.data ?? call.input ?? '').toLowerCase(),
-              tag: filter
-                ? filter.blockHash
-                  ? 'hash'
-                  : filter.fromBlock === filter.toBlock
-                    ? filter.fromBlock
-                    : `${filter.fromBlock}-${filter.toBlock}`
-                : tag,
-              round: g.state === 'round1' ? 1 : 2,
-            })
-          }
-          const answer = inner.request({ method, params } as never) as Promise<unknown>
-          // Round 2 lets the sync's reads of blocks pass (head reads, logs by number or hash): they are launch + 2's
-          // arrival (its logs may come a read after its header) and the polls for the next head, not the block's work.
-          // It lets the send path's own chain reads pass too (fees, block number, pending nonces: chain-now.ts), so
-          // that a send whose fee cache went stale on a slow machine refreshes it instead of waiting on a held answer;
-          // they are recorded, and only round 1 is asserted to hold the nonce and fee check.
-          const passes = PASS_IN_ROUND_2.has(method)
-          if (holding && (g.state === 'round1' || !passes)) {
-            answer.catch(() => undefined)
-            const released = withResolvers<void>()
-            g.held.push(() => released.resolve())
-            await released.promise
-          }
-          const result = await answer
-          // The head read that tells the daemon launch + 2 exists: everything asked from here on is the block's work.
-          if (g?.state === 'armed' && method === 'eth_getBlockByNumber') {
-            const number = (result as { number?: Hex } | null)?.number
-            if (number !== undefined && BigInt(number) >= g.target) g.state = 'round1'
-          }
-          return result
-        },
-      }),
-      pollingInterval: 50,
-    }) as PublicClient
-  }
+  const rounds = createHeldRounds()
 
   beforeAll(async () => {
-    h = await startFlowHarness({
-      batchBuyer: true,
-      approvalsAhead: false,
-      daemonClient: (rpcUrl) => gatedClient(rpcUrl, false),
-      walletClient: (rpcUrl) => gatedClient(rpcUrl, true),
-    })
-    h.startMining()
-    await h.waitFor('the sender an operator', async () => h.executor.batchOperatorsReady('base'), 60_000)
-    await h.stopMining()
+    h = await startHeldRoundsHarness(rounds)
   }, 180_000)
   afterAll(async () => {
     await h?.stopMining()
     await h?.stop()
   })
 
-  const decided = async (block: bigint) => {
-    await h.waitFor(`block ${block} processed`, async () =>
-      h.signals.some((signal) => signal.type === 'processed' && signal.chain === 'base' && signal.blockNumber >= block),
-    )
-    await h.executor.idle()
-  }
+  const decided = (block: bigint) => blockDecided(h, block)
 
   it('the refresh, quotes, allowances and nonce check in one round; the send follows it; the batch fills in launch + 3', async () => {
     const { slug, creator } = await h.newProject('v4gate', 'clanker')
@@ -143,56 +55,33 @@ describe('Clanker v4 SniperAuction gate: after launch + 2 arrives, the batch is 
     await decided(n + 1n)
     expect(await h.bundlePending()).toBe(false)
 
-    gate = { target: n + 2n, state: 'armed', held: [] }
+    rounds.arm(n + 2n)
     await h.mine()
     const block2 = `0x${(n + 2n).toString(16)}`
-    const isRefresh = (a: Asked) => a.method === 'eth_call' && a.tag === block2 && (a.to.includes(mevModule) || a.data.includes(mevModule))
-    const isQuote = (a: Asked) => a.method === 'eth_call' && (a.to.includes(quoter) || a.data.includes(quoter))
-    const isAllowance = (a: Asked) => a.method === 'eth_call' && a.data.includes(ALLOWANCE_SELECTOR)
-    const isNonce = (a: Asked) => a.method === 'eth_getTransactionCount'
-    const roundOf = (r: 1 | 2) => asked.filter((a) => a.round === r)
-    const describeRound = (r: 1 | 2) => JSON.stringify(roundOf(r).map((a) => `${a.method}${a.tag ? `@${a.tag}` : ''}${a.to ? ` ${a.to}` : ''}`))
+    const isRefresh = (a: HeldRequest) => a.method === 'eth_call' && a.tag === block2 && (a.to.includes(mevModule) || a.data.includes(mevModule))
+    const isQuote = (a: HeldRequest) => a.method === 'eth_call' && (a.to.includes(quoter) || a.data.includes(quoter))
+    const isAllowance = (a: HeldRequest) => a.method === 'eth_call' && a.data.includes(ALLOWANCE_SELECTOR)
+    const isNonce = (a: HeldRequest) => a.method === 'eth_getTransactionCount'
+    const { roundOf } = rounds
 
     // Round 1, every answer held: the block's refresh (the module's getters at launch + 2), the quotes (the spend
     // bucket's and the batch total's), the batch's allowances and the send's fee and pending-nonce check are all asked.
-    await h
-      .waitFor(
-        'round 1 holding the refresh, the quotes, the allowances and the send check',
-        async () => {
-          const one = roundOf(1)
-          return (
-            one.filter(isQuote).length >= 2 && [isRefresh, isAllowance, isNonce, (a: Asked) => a.method === 'eth_feeHistory'].every((kind) => one.some(kind))
-          )
-        },
-        20_000,
-      )
-      .catch((error: unknown) => {
-        throw new Error(`${(error as Error).message}; round 1 asked ${describeRound(1)}`)
-      })
+    await rounds.untilRound1(
+      h.waitFor,
+      'round 1 holding the refresh, the quotes, the allowances and the send check',
+      (one) =>
+        one.filter(isQuote).length >= 2 && [isRefresh, isAllowance, isNonce, (a: HeldRequest) => a.method === 'eth_feeHistory'].every((kind) => one.some(kind)),
+    )
     expect(roundOf(1).some((a) => a.method === 'eth_sendRawTransaction')).toBe(false)
     // Released together; every request asked from now on but the sync's block reads is held (round 2). The batch is
     // sent while all of them are still unanswered: it waited for round 1 (and launch + 2's own logs) and nothing else.
-    gate.state = 'round2'
-    for (const release of gate.held.splice(0)) release()
-    await h
-      .waitFor('the batch sent with round 2 unanswered', async () => roundOf(2).some((a) => a.method === 'eth_sendRawTransaction'), 20_000)
-      .catch((error: unknown) => {
-        throw new Error(`${(error as Error).message}; round 1 asked ${describeRound(1)}, round 2 ${describeRound(2)}`)
-      })
-    const two = roundOf(2)
-    const beforeSend = two.slice(
-      0,
-      two.findIndex((a) => a.method === 'eth_sendRawTransaction'),
-    )
+    const beforeSend = await rounds.sendInRound2(h.waitFor)
     // What round 2 may hold before the send: the head polls, the send path's own chain reads (answered: the second
     // step of viem's fee estimate, or a fee cache gone stale on a slow machine refreshed), the background
     // formula-against-quote probe (tick-quotes.ts `compare`, held). None of the batch's inputs is read again there:
     // no refresh, no allowance.
     expect(beforeSend.filter((a) => isAllowance(a) || isRefresh(a))).toEqual([])
-    gate.state = 'armed'
-    gate.target = 2n ** 64n
-    for (const release of gate.held.splice(0)) release()
-    gate = undefined
+    rounds.disarm()
 
     // The batch was planned on the tick of launch + 2 and fills every buyer in launch + 3.
     const journal = createBatchJournal(h.store)
@@ -201,13 +90,6 @@ describe('Clanker v4 SniperAuction gate: after launch + 2 arrives, the batch is 
     expect(batch?.included).toHaveLength(3)
     await h.waitFor('the batch pending', () => h.bundlePending())
     await h.mine()
-    const filled = await h.waitFor('every order filled', async () => {
-      const orders = await Promise.all(buyers.map((b) => h.getOrder(b, slug)))
-      return orders.every((o) => o?.status === 'filled') ? orders : undefined
-    })
-    for (const order of filled) {
-      const receipt = await h.client.getTransactionReceipt({ hash: order!.execution!.txHash as Hex })
-      expect(receipt.blockNumber).toBe(n + 3n)
-    }
+    for (const block of await filledBlocks(h, buyers, slug)) expect(block).toBe(n + 3n)
   }, 120_000)
 })

@@ -13,6 +13,7 @@ import { readV40Module } from '../../src/launchpads/clanker/read-v40-module.ts'
 import { clankerTotalFeeFraction } from '../../src/pricing/fee-fraction.ts'
 import { feeAt } from '../../src/pricing/fee-schedule.ts'
 import { DEFAULT_QUOTE_TOLERANCE_BPS, PROBE_SPEND_ATOMS } from '../../src/pricing/quote/compare-quote.ts'
+import { blockDecided } from './block-decided.ts'
 import { type Buyer, type FlowHarness, startFlowHarness } from './flow-harness.ts'
 
 const USDC = 1_000_000n
@@ -44,12 +45,7 @@ describe('Clanker v4.0 MEV modules: gated, then filled in the first open block (
     })
 
   /** Waits until `block` was processed by the indexer and (unless told otherwise) decided by an idle executor. */
-  const decided = async (block: bigint, options = { idle: true }) => {
-    await h.waitFor(`block ${block} processed`, async () =>
-      h.signals.some((signal) => signal.type === 'processed' && signal.chain === 'base' && signal.blockNumber >= block),
-    )
-    if (options.idle) await h.executor.idle()
-  }
+  const decided = (block: bigint, options?: { idle: boolean }) => blockDecided(h, block, options)
 
   async function setUp(name: string, mevModule: ClankerDevnetMevModule) {
     const { slug, creator } = await h.newProject(name, 'clanker')

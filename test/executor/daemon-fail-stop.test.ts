@@ -1,17 +1,12 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { type Address, createPublicClient, http, parseAbiItem } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { type RunningDaemon, startDaemon } from '../../daemon/start-daemon.ts'
+import type { RunningDaemon } from '../../daemon/start-daemon.ts'
 import { readDevnetLaunchpads } from '../../devnet/launchpads/devnet-launchpads.ts'
 import { launchToken } from '../../devnet/launchpads/launch-token.ts'
-import { type AdminClient, createAdminClient } from '../../src/admin-client/admin-client.ts'
-import { silentLogger } from '../../src/common/logger.ts'
-import { loadConfig } from '../../src/config/load-config.ts'
+import type { AdminClient } from '../../src/admin-client/admin-client.ts'
 import type { Store, StoreOperation } from '../../src/store/open-store.ts'
-import { freePort } from '../sync/anvil-process.ts'
+import { type InProcessDaemon, type PublicCall, startInProcessDaemon } from './in-process-daemon.ts'
 
 /**
  * The seam: the daemon opens its own LevelDB store (start-daemon.ts) and exposes none of it, and a real disk cannot be
@@ -62,26 +57,15 @@ describe('daemon: the executor fail-stop stops the whole daemon (real daemon in-
   let daemon: RunningDaemon
   let admin: AdminClient
   const fatal: Error[] = []
-  const call = async (method: string, path: string, apiKey?: string, body?: unknown) => {
-    const response = await fetch(`${daemon.url}${PUBLIC}${path}`, {
-      method,
-      headers: { ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    })
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> }
-  }
+  let call: PublicCall
+  let started: InProcessDaemon | undefined
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'prebuy-daemon-fail-stop-'))
-    await writeFile(join(dataDir, 'config.json'), JSON.stringify({ chains: { mode: 'devnet', blockTime: 0.2 } }))
-    const port = await freePort()
-    const config = await loadConfig({ flags: { dataDir, port: String(port) }, env: {} } as never)
-    daemon = await startDaemon({ ...config, adminPort: await freePort() }, { logger: silentLogger, onFatal: (error) => fatal.push(error) })
-    admin = createAdminClient({ adminUrl: daemon.adminUrl, operatorToken: (await readFile(join(dataDir, 'operator-token'), 'utf8')).trim() })
+    started = await startInProcessDaemon({ prefix: 'prebuy-daemon-fail-stop-', onFatal: (error) => fatal.push(error) })
+    ;({ dataDir, daemon, admin, call } = started)
   }, 180_000)
   afterAll(async () => {
-    await daemon?.stop()
-    if (dataDir) await rm(dataDir, { recursive: true, force: true })
+    await started?.stop()
   })
 
   it("a committed batch whose orders' moves cannot be written: the executor fail-stops, the daemon stops every part and reports it fatal", async () => {

@@ -1,45 +1,27 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Address } from 'viem'
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts'
-import { createAdminClient, type AdminClient } from '../../src/admin-client/admin-client.ts'
-import { silentLogger } from '../../src/common/logger.ts'
-import { loadConfig } from '../../src/config/load-config.ts'
+import type { AdminClient } from '../../src/admin-client/admin-client.ts'
 import { launchToken } from '../../devnet/launchpads/launch-token.ts'
-import { startDaemon, type RunningDaemon } from '../../daemon/start-daemon.ts'
+import type { RunningDaemon } from '../../daemon/start-daemon.ts'
 import { readDevnetLaunchpads } from '../../devnet/launchpads/devnet-launchpads.ts'
 import { runCli } from '../daemon/helpers.ts'
-import { freePort } from '../sync/anvil-process.ts'
-
-const PUBLIC = '/api/public/v1'
+import { type InProcessDaemon, type PublicCall, startInProcessDaemon } from './in-process-daemon.ts'
 
 /** The product as a user meets it: a started daemon (1 s devnet blocks), keys and orders over HTTP, a devnet launch. */
 describe('daemon: orders placed over the API fill on a devnet launch', () => {
   let dataDir: string
   let daemon: RunningDaemon
   let admin: AdminClient
-  const call = async (method: string, path: string, apiKey?: string, body?: unknown) => {
-    const response = await fetch(`${daemon.url}${PUBLIC}${path}`, {
-      method,
-      headers: { ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    })
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> }
-  }
+  let call: PublicCall
+  let started: InProcessDaemon | undefined
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'prebuy-daemon-flow-'))
-    await writeFile(join(dataDir, 'config.json'), JSON.stringify({ chains: { mode: 'devnet', blockTime: 0.2 } }))
-    const port = await freePort()
-    const config = await loadConfig({ flags: { dataDir, port: String(port) }, env: {} } as never)
-    daemon = await startDaemon({ ...config, adminPort: await freePort() }, { logger: silentLogger })
-    admin = createAdminClient({ adminUrl: daemon.adminUrl, operatorToken: (await readFile(join(dataDir, 'operator-token'), 'utf8')).trim() })
+    started = await startInProcessDaemon({ prefix: 'prebuy-daemon-flow-' })
+    ;({ dataDir, daemon, admin, call } = started)
   })
   afterAll(async () => {
-    await daemon?.stop()
-    if (dataDir) await rm(dataDir, { recursive: true, force: true })
+    await started?.stop()
   })
 
   it('a buyer orders over HTTP; the launch fills it; GET /orders shows the execution and GET /wallet the token', async () => {

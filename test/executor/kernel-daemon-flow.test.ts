@@ -1,18 +1,11 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPublicClient, erc20Abi, getAddress, http, type Address } from 'viem'
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts'
-import { createAdminClient, type AdminClient } from '../../src/admin-client/admin-client.ts'
-import { silentLogger } from '../../src/common/logger.ts'
-import { loadConfig } from '../../src/config/load-config.ts'
+import type { AdminClient } from '../../src/admin-client/admin-client.ts'
 import { launchToken } from '../../devnet/launchpads/launch-token.ts'
-import { startDaemon, type RunningDaemon } from '../../daemon/start-daemon.ts'
+import type { RunningDaemon } from '../../daemon/start-daemon.ts'
 import { readDevnetLaunchpads } from '../../devnet/launchpads/devnet-launchpads.ts'
-import { freePort } from '../sync/anvil-process.ts'
-
-const PUBLIC = '/api/public/v1'
+import { type InProcessDaemon, type PublicCall, startInProcessDaemon } from './in-process-daemon.ts'
 
 /**
  * A daemon configured with `wallet.accountKind: "kernel"` on the 200 ms devnet (Kernel v3.1 at its canonical
@@ -23,27 +16,16 @@ describe('daemon with Kernel v3.1 wallets: order, fill, withdrawal over the API'
   let dataDir: string
   let daemon: RunningDaemon
   let admin: AdminClient
-  const call = async (method: string, path: string, apiKey?: string, body?: unknown) => {
-    const response = await fetch(`${daemon.url}${PUBLIC}${path}`, {
-      method,
-      headers: { ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    })
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> }
-  }
+  let call: PublicCall
+  let started: InProcessDaemon | undefined
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'prebuy-kernel-daemon-'))
-    await writeFile(join(dataDir, 'config.json'), JSON.stringify({ chains: { mode: 'devnet', blockTime: 0.2 }, wallet: { accountKind: 'kernel' } }))
-    const port = await freePort()
-    const config = await loadConfig({ flags: { dataDir, port: String(port) }, env: {} } as never)
-    expect(config.wallet.accountKind).toBe('kernel')
-    daemon = await startDaemon({ ...config, adminPort: await freePort() }, { logger: silentLogger })
-    admin = createAdminClient({ adminUrl: daemon.adminUrl, operatorToken: (await readFile(join(dataDir, 'operator-token'), 'utf8')).trim() })
+    started = await startInProcessDaemon({ prefix: 'prebuy-kernel-daemon-', config: { wallet: { accountKind: 'kernel' } } })
+    ;({ dataDir, daemon, admin, call } = started)
+    expect(started.config.wallet.accountKind).toBe('kernel')
   })
   afterAll(async () => {
-    await daemon?.stop()
-    if (dataDir) await rm(dataDir, { recursive: true, force: true })
+    await started?.stop()
   })
 
   it('a buyer’s Kernel wallet buys on a launch and withdraws the token and the stablecoin', async () => {

@@ -1,39 +1,15 @@
-import { createPublicClient, custom, type Hex, http, type PublicClient } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CLANKER_V5_SNIPER } from '../../src/pricing/schedules/clanker-v5.ts'
 import type { LaunchTokenOptions } from '../../devnet/launchpads/launch-token.ts'
-import { withLatestStateFallback } from '../../src/chain/latest-state-fallback.ts'
-import { withResolvers } from '../../src/common/with-resolvers.ts'
 import type { Launchpad } from '../../src/domain/records.ts'
 import { createBatchJournal } from '../../src/journal/batch-journal.ts'
-import { type Buyer, type FlowHarness, startFlowHarness } from './flow-harness.ts'
-
-/** What round 2 answers at once: the sync's block reads and the send path's own chain reads (see the client). */
-const PASS_IN_ROUND_2 = new Set([
-  'eth_getLogs',
-  'eth_getBlockByNumber',
-  'eth_blockNumber',
-  'eth_getTransactionCount',
-  'eth_feeHistory',
-  'eth_maxPriorityFeePerGas',
-  'eth_gasPrice',
-  'eth_chainId',
-])
+import { blockDecided } from './block-decided.ts'
+import { filledBlocks } from './filled-blocks.ts'
+import type { Buyer, FlowHarness } from './flow-harness.ts'
+import { createHeldRounds, type HeldRequest, startHeldRoundsHarness } from './held-rounds.ts'
 
 /** ERC-20 allowance(address,address). */
 const ALLOWANCE_SELECTOR = 'dd62ed3e'
-
-interface Asked {
-  method: string
-  /** The call's target and data (eth_call), lower case; the block tag asked. */
-  to: string
-  data: string
-  tag: string | undefined
-  /** The eth_call's block overrides as sent (JSON): the executor's quotes state the next block's number. */
-  overrides: string
-  /** 1: asked while the launch block's first round was held; 2: asked after it was released. */
-  round: 1 | 2
-}
 
 /** Clanker v5 with its sniper fee off, as the latency bench launches it: launch + 1 is its first eligible block. */
 const shapeOf = (launchpad: Launchpad): Partial<LaunchTokenOptions> =>
@@ -55,76 +31,18 @@ const shapeOf = (launchpad: Launchpad): Partial<LaunchTokenOptions> =>
  */
 describe('Clanker v5, Doppler, Zora: the launch tick quotes in the launch record round and sends after it (real devnet)', () => {
   let h: FlowHarness
-  const asked: Asked[] = []
-  let gate: { target: bigint; state: 'armed' | 'round1' | 'round2'; held: Array<() => void> } | undefined
-
-  const gatedClient = (rpcUrl: string, batch: boolean): PublicClient => {
-    const inner = createPublicClient({
-      transport: withLatestStateFallback(http(rpcUrl, batch ? { batch: { batchSize: 100, wait: 0 } } : {})),
-    }) as PublicClient
-    return createPublicClient({
-      transport: custom({
-        async request({ method, params }) {
-          const g = gate
-          const holding = g !== undefined && g.state !== 'armed'
-          if (holding) {
-            const list = (params ?? []) as unknown[]
-            const [call, tag] = (method === 'eth_call' ? list : [{}, undefined]) as [{ to?: string; data?: Hex; input?: Hex }, string | undefined]
-            asked.push({
-              method,
-              to: (call.to ?? '').toLowerCase(),
-              data: (call.data ?? call.input ?? '').toLowerCase(),
-              tag: typeof tag === 'string' ? tag : undefined,
-              overrides: method === 'eth_call' ? JSON.stringify(list.slice(2)) : '',
-              round: g.state === 'round1' ? 1 : 2,
-            })
-          }
-          const answer = inner.request({ method, params } as never) as Promise<unknown>
-          // Round 2 lets the sync's reads of blocks pass (the next polls) and the send path's own chain reads (fees,
-          // block number, pending nonces: chain-now.ts), so that a send whose fee cache went stale on a slow machine
-          // refreshes it instead of waiting on a held answer; only round 1 is asserted to hold the fee and nonce check.
-          const passes = PASS_IN_ROUND_2.has(method)
-          if (holding && (g.state === 'round1' || !passes)) {
-            answer.catch(() => undefined)
-            const released = withResolvers<void>()
-            g.held.push(() => released.resolve())
-            await released.promise
-          }
-          const result = await answer
-          // The head read that tells the daemon the launch block exists: everything asked from here on is its work.
-          if (g?.state === 'armed' && method === 'eth_getBlockByNumber') {
-            const number = (result as { number?: Hex } | null)?.number
-            if (number !== undefined && BigInt(number) >= g.target) g.state = 'round1'
-          }
-          return result
-        },
-      }),
-      pollingInterval: 50,
-    }) as PublicClient
-  }
+  const rounds = createHeldRounds()
+  const { asked } = rounds
 
   beforeAll(async () => {
-    h = await startFlowHarness({
-      batchBuyer: true,
-      approvalsAhead: false,
-      daemonClient: (rpcUrl) => gatedClient(rpcUrl, false),
-      walletClient: (rpcUrl) => gatedClient(rpcUrl, true),
-    })
-    h.startMining()
-    await h.waitFor('the sender an operator', async () => h.executor.batchOperatorsReady('base'), 60_000)
-    await h.stopMining()
+    h = await startHeldRoundsHarness(rounds)
   }, 180_000)
   afterAll(async () => {
     await h?.stopMining()
     await h?.stop()
   })
 
-  const decided = async (block: bigint) => {
-    await h.waitFor(`block ${block} processed`, async () =>
-      h.signals.some((signal) => signal.type === 'processed' && signal.chain === 'base' && signal.blockNumber >= block),
-    )
-    await h.executor.idle()
-  }
+  const decided = (block: bigint) => blockDecided(h, block)
 
   const cases: Array<{ launchpad: Launchpad; slug: string }> = [
     { launchpad: 'clanker_v5', slug: 'qv5-a' },
@@ -151,58 +69,37 @@ describe('Clanker v5, Doppler, Zora: the launch tick quotes in the launch record
       expect(await h.bundlePending()).toBe(false)
 
       const quoter = h.chain.addresses.v4Quoter.slice(2).toLowerCase()
-      gate = { target: (await h.client.getBlockNumber({ cacheTime: 0 })) + 1n, state: 'armed', held: [] }
+      const target = (await h.client.getBlockNumber({ cacheTime: 0 })) + 1n
+      rounds.arm(target)
       const launched = await h.launch(slug, launchpad, creator, shapeOf(launchpad))
       const n = launched.blockNumber
-      expect(n).toBe(gate.target)
+      expect(n).toBe(target)
       const next = `"number":"0x${(n + 1n).toString(16)}"`
-      const isReceipt = (a: Asked) => a.method === 'eth_getTransactionReceipt'
-      const isExecutorQuote = (a: Asked) => a.method === 'eth_call' && a.to.includes(quoter) && a.overrides.includes(next)
-      const isAllowance = (a: Asked) => a.method === 'eth_call' && a.data.includes(ALLOWANCE_SELECTOR)
-      const isNonce = (a: Asked) => a.method === 'eth_getTransactionCount'
-      const roundOf = (r: 1 | 2) => asked.filter((a) => a.round === r)
-      const describeRound = (r: 1 | 2) =>
-        JSON.stringify(roundOf(r).map((a) => `${a.method}${a.tag ? `@${a.tag}` : ''}${a.to ? ` ${a.to}` : ''}${isExecutorQuote(a) ? ' (quote)' : ''}`))
+      const isReceipt = (a: HeldRequest) => a.method === 'eth_getTransactionReceipt'
+      const isExecutorQuote = (a: HeldRequest) => a.method === 'eth_call' && a.to.includes(quoter) && a.overrides.includes(next)
+      const isAllowance = (a: HeldRequest) => a.method === 'eth_call' && a.data.includes(ALLOWANCE_SELECTOR)
+      const isNonce = (a: HeldRequest) => a.method === 'eth_getTransactionCount'
+      const { roundOf } = rounds
+      const quoteMark = (a: HeldRequest) => (isExecutorQuote(a) ? ' (quote)' : '')
 
       // Round 1, every answer held: the launch's receipt and, with it, the executor's quotes (the spend bucket's and the
       // batch total's), the batch's allowances and the send's fee and pending-nonce check.
-      await h
-        .waitFor(
-          'round 1 holding the receipt, the quotes, the allowances and the send check',
-          async () => {
-            const one = roundOf(1)
-            return (
-              one.filter(isExecutorQuote).length >= 2 &&
-              [isReceipt, isAllowance, isNonce, (a: Asked) => a.method === 'eth_feeHistory'].every((kind) => one.some(kind))
-            )
-          },
-          20_000,
-        )
-        .catch((error: unknown) => {
-          throw new Error(`${(error as Error).message}; round 1 asked ${describeRound(1)}`)
-        })
+      await rounds.untilRound1(
+        h.waitFor,
+        'round 1 holding the receipt, the quotes, the allowances and the send check',
+        (one) =>
+          one.filter(isExecutorQuote).length >= 2 &&
+          [isReceipt, isAllowance, isNonce, (a: HeldRequest) => a.method === 'eth_feeHistory'].every((kind) => one.some(kind)),
+        quoteMark,
+      )
       expect(roundOf(1).some((a) => a.method === 'eth_sendRawTransaction')).toBe(false)
       // Released together; every request asked from now on but the sync's block reads and the send path's chain reads
       // is held (round 2). The batch is sent while they are still unanswered: it waited for round 1 and nothing else.
-      gate.state = 'round2'
-      for (const release of gate.held.splice(0)) release()
-      await h
-        .waitFor('the batch sent with round 2 unanswered', async () => roundOf(2).some((a) => a.method === 'eth_sendRawTransaction'), 20_000)
-        .catch((error: unknown) => {
-          throw new Error(`${(error as Error).message}; round 1 asked ${describeRound(1)}, round 2 ${describeRound(2)}`)
-        })
-      const two = roundOf(2)
-      const beforeSend = two.slice(
-        0,
-        two.findIndex((a) => a.method === 'eth_sendRawTransaction'),
-      )
+      const beforeSend = await rounds.sendInRound2(h.waitFor, quoteMark)
       // Round 2 may hold, before the send, the head polls, the send path's own reads and the background
       // formula-against-quote probe (tick-quotes.ts `compare`, held); no allowance is read again.
       expect(beforeSend.filter(isAllowance)).toEqual([])
-      gate.state = 'armed'
-      gate.target = 2n ** 64n
-      for (const release of gate.held.splice(0)) release()
-      gate = undefined
+      rounds.disarm()
 
       // The batch was planned on the launch tick and fills every buyer in launch + 1, the first eligible block.
       const journal = createBatchJournal(h.store)
@@ -211,14 +108,7 @@ describe('Clanker v5, Doppler, Zora: the launch tick quotes in the launch record
       expect(batch.included).toHaveLength(3)
       await h.waitFor('the batch pending', () => h.bundlePending())
       await h.mine()
-      const filled = await h.waitFor('every order filled', async () => {
-        const orders = await Promise.all(buyers.map((b) => h.getOrder(b, slug)))
-        return orders.every((o) => o?.status === 'filled') ? orders : undefined
-      })
-      for (const order of filled) {
-        const receipt = await h.client.getTransactionReceipt({ hash: order!.execution!.txHash as Hex })
-        expect(receipt.blockNumber).toBe(n + 1n)
-      }
+      for (const block of await filledBlocks(h, buyers, slug)) expect(block).toBe(n + 1n)
     }, 120_000)
   }
 })

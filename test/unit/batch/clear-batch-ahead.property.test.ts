@@ -2,19 +2,10 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { amountToPrice, clearBatchAfter, clearBatchAhead, sameClearingInputs } from '../../../src/domain/batch/clear-batch-ahead.ts'
 import { type BatchCandidate, clearBatch } from '../../../src/domain/batch/clear-batch.ts'
-import type { ExecutableOrder } from '../../../src/domain/execution/executable-order.ts'
 import { type PrioritisationPolicy, spendThenLimitPolicy } from '../../../src/domain/execution/prioritisation.ts'
+import { executableOrderOf } from './executable-order-of.ts'
 
 const SUPPLY = 10n ** 27n
-
-const order = (i: number, maxSpend: bigint, limitFdv: bigint | null): ExecutableOrder => ({
-  id: `o${i}`,
-  wallet: `0x${(i + 1).toString(16).padStart(40, '0')}`,
-  status: 'active',
-  maxSpend,
-  limitFdv,
-  expiresInMs: 3_600_000,
-})
 
 const constantProduct = (usdcReserve: bigint, tokenReserve: bigint) => (usdcIn: bigint) => (tokenReserve * usdcIn) / (usdcReserve + usdcIn)
 
@@ -41,7 +32,7 @@ type Book = typeof book extends fc.Arbitrary<infer T> ? T : never
 
 const candidatesOf = (b: Book): BatchCandidate[] =>
   b.orders.map((o, i) => ({
-    order: order(i, o.maxSpend, b.withLimits ? o.limitFdv : null),
+    order: executableOrderOf(i, o.maxSpend, b.withLimits ? o.limitFdv : null),
     spend: (o.maxSpend * BigInt(o.spendCut)) / 1000n,
   }))
 
@@ -80,7 +71,7 @@ describe('the clearing walked ahead of the quote', () => {
   })
 
   it('is refused for any other inputs: another order object, another spend, another gas cut or policy', () => {
-    const candidates: BatchCandidate[] = [1, 2, 3].map((i) => ({ order: order(i, BigInt(i) * 10n ** 6n, null), spend: BigInt(i) * 10n ** 6n }))
+    const candidates: BatchCandidate[] = [1, 2, 3].map((i) => ({ order: executableOrderOf(i, BigInt(i) * 10n ** 6n, null), spend: BigInt(i) * 10n ** 6n }))
     const ahead = clearBatchAhead({ candidates, maxBuyers: 10 })!
     expect(sameClearingInputs(ahead, candidates.slice(), 10)).toBe(true)
     expect(sameClearingInputs(ahead, candidates, 9)).toBe(false)
@@ -94,9 +85,9 @@ describe('the clearing walked ahead of the quote', () => {
   })
 
   it('walks past limited orders it never reaches (no spend, past the gas budget) and stops at the first it reaches', () => {
-    const unlimited = { order: order(0, 9n * 10n ** 6n, null), spend: 9n * 10n ** 6n }
-    const noSpend = { order: order(1, 8n * 10n ** 6n, 10n ** 12n), spend: 0n }
-    const pastBudget = { order: order(2, 7n * 10n ** 6n, 10n ** 12n), spend: 7n * 10n ** 6n }
+    const unlimited = { order: executableOrderOf(0, 9n * 10n ** 6n, null), spend: 9n * 10n ** 6n }
+    const noSpend = { order: executableOrderOf(1, 8n * 10n ** 6n, 10n ** 12n), spend: 0n }
+    const pastBudget = { order: executableOrderOf(2, 7n * 10n ** 6n, 10n ** 12n), spend: 7n * 10n ** 6n }
     expect(clearBatchAhead({ candidates: [unlimited, noSpend, pastBudget], maxBuyers: 1 })?.walk.excluded.map((e) => e.reason)).toEqual([
       'no_spend',
       'gas_budget',

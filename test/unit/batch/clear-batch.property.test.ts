@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { allocateBatch } from '../../../src/domain/batch/batch-allocation.ts'
 import { type BatchCandidate, clearBatch, clearBatchQuoted, maxBuyersPerBatch } from '../../../src/domain/batch/clear-batch.ts'
 import { meetsLowestLimit } from '../../../src/domain/batch/clearing-bound.ts'
-import type { ExecutableOrder } from '../../../src/domain/execution/executable-order.ts'
 import { minTokensOut } from '../../../src/pricing/min-tokens-out.ts'
+import { executableOrderOf } from './executable-order-of.ts'
 
 /** 1 billion tokens of 18 decimals, as Clanker, Doppler and Zora launch them. */
 const SUPPLY = 10n ** 27n
@@ -19,15 +19,6 @@ const constantProduct =
     const inAfterFee = usdcIn * (1_000_000n - feePips)
     return (tokenReserve * inAfterFee) / (usdcReserve * 1_000_000n + inAfterFee)
   }
-
-const order = (i: number, maxSpend: bigint, limitFdv: bigint | null): ExecutableOrder => ({
-  id: `o${i}`,
-  wallet: `0x${(i + 1).toString(16).padStart(40, '0')}`,
-  status: 'active',
-  maxSpend,
-  limitFdv,
-  expiresInMs: 3_600_000,
-})
 
 /** The spec's priority rule, written out independently: larger spend, then higher limit (none highest), then input order. */
 const specRank = (candidates: readonly BatchCandidate[]): number[] =>
@@ -69,7 +60,7 @@ const market = (maxOrders: number) =>
       const candidates: BatchCandidate[] = m.orders.map((o, i) => {
         const limit = o.limitPerMille === null ? null : (m.startFdv * BigInt(o.limitPerMille)) / 1_000n
         // Sometimes the wallet's balance, not the cap, bounds the spend (the priority still goes by the cap).
-        return { order: order(i, o.capAbove ? o.spend * 2n : o.spend, limit), spend: o.spend }
+        return { order: executableOrderOf(i, o.capAbove ? o.spend * 2n : o.spend, limit), spend: o.spend }
       })
       return {
         candidates,

@@ -4,41 +4,11 @@ import { createTickQuotes } from '../../../daemon/executor/tick-quotes.ts'
 import { readAheadOfReceipt } from '../../../daemon/indexer/launch-reads-ahead.ts'
 import { mayBindAhead } from '../../../daemon/indexer/may-bind-ahead.ts'
 import { silentLogger } from '../../../src/common/logger.ts'
-import type { CandidateOrder } from '../../../src/domain/execution/prepared-book.ts'
-import type { OrderRecord, ProjectRecord } from '../../../src/domain/records.ts'
+import type { ProjectRecord } from '../../../src/domain/records.ts'
 import type { LaunchCandidate, LaunchpadAdapter } from '../../../src/launchpads/launchpad-adapter.ts'
-import type { BuyQuote, BuyQuoter, QuoteAt, QuotedLaunch } from '../../../src/launchpads/quote-buy.ts'
+import type { QuotedLaunch } from '../../../src/launchpads/quote-buy.ts'
 import { launch, tickAt } from '../../executor/parts/executor-fixture.ts'
-
-const USDC = 1_000_000n
-const candidate = (w: number, maxSpendUsdc: string): CandidateOrder => ({
-  order: {
-    keyId: `k${w}`,
-    slug: launch.slug,
-    status: 'active',
-    maxSpendUsdc,
-    maxFdvUsdc: null,
-    expiresInMs: 60_000,
-    createdAt: w,
-    updatedAt: w,
-  } as OrderRecord,
-  userIndex: w,
-  wallet: `0x${w.toString(16).padStart(40, '0')}` as Address,
-  balanceAtoms: 100n * USDC,
-})
-const candidates = [candidate(1, '10'), candidate(2, '40')]
-
-/** A quoter that records every call it is asked: the round trips. */
-function countingQuoter() {
-  const asked: { launch: QuotedLaunch; spend: bigint; at: QuoteAt }[] = []
-  const quoter: BuyQuoter = {
-    async quoteBuy(quoted, spendAtoms, at) {
-      asked.push({ launch: quoted, spend: spendAtoms, at })
-      return { kind: 'quoted', spendAtoms, pairedIn: spendAtoms, tokensOut: spendAtoms * 1000n } satisfies BuyQuote
-    },
-  }
-  return { asked, quoter }
-}
+import { candidates, countingQuoter } from './quote-ahead-fixture.ts'
 
 const launchTick = (changes = {}) => ({ ...tickAt(10, 1_000_000), reason: 'launch' as const, ...changes })
 const hintOf = (slug: string, tick: ReturnType<typeof launchTick>, quoted: QuotedLaunch = launch) => ({

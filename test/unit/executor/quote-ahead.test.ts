@@ -1,42 +1,9 @@
-import type { Address } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { createTickQuotes } from '../../../daemon/executor/tick-quotes.ts'
 import { silentLogger } from '../../../src/common/logger.ts'
-import type { CandidateOrder } from '../../../src/domain/execution/prepared-book.ts'
-import type { OrderRecord } from '../../../src/domain/records.ts'
 import type { PriceTick } from '../../../src/journal/journal-records.ts'
-import type { BuyQuote, BuyQuoter, QuoteAt } from '../../../src/launchpads/quote-buy.ts'
 import { launch, tickAt } from '../../executor/parts/executor-fixture.ts'
-
-const USDC = 1_000_000n
-const candidate = (w: number, maxSpendUsdc: string): CandidateOrder => ({
-  order: {
-    keyId: `k${w}`,
-    slug: launch.slug,
-    status: 'active',
-    maxSpendUsdc,
-    maxFdvUsdc: null,
-    expiresInMs: 60_000,
-    createdAt: w,
-    updatedAt: w,
-  } as OrderRecord,
-  userIndex: w,
-  wallet: `0x${w.toString(16).padStart(40, '0')}` as Address,
-  balanceAtoms: 100n * USDC,
-})
-const candidates = [candidate(1, '10'), candidate(2, '40')]
-
-/** A quoter that records every call it is asked (its block, next timestamp and paired price): the round trips. */
-function countingQuoter() {
-  const asked: { spend: bigint; at: QuoteAt }[] = []
-  const quoter: BuyQuoter = {
-    async quoteBuy(_launch, spendAtoms, at) {
-      asked.push({ spend: spendAtoms, at })
-      return { kind: 'quoted', spendAtoms, pairedIn: spendAtoms, tokensOut: spendAtoms * 1000n } satisfies BuyQuote
-    },
-  }
-  return { asked, quoter }
-}
+import { candidates, countingQuoter } from './quote-ahead-fixture.ts'
 
 // A pool the indexer ticks every block (a gate or a fee still ahead: a gated Clanker v4 pool before its first open block).
 const gatedTick = (blockNumber: number, changes: Partial<PriceTick> = {}): PriceTick => ({ ...tickAt(blockNumber, 1_000_000), feeDecaying: true, ...changes })
