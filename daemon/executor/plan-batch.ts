@@ -3,6 +3,7 @@ import { txGasCapOf } from '../../src/chain/tx-gas-cap.ts'
 import type { ChainKey } from '../../src/chain/chain-keys.ts'
 import { buyersPerTransaction, MAX_COLLECTS_PER_BATCH } from '../../src/domain/batch/split-batch-gas.ts'
 import { planSplitBatch, splitOperators } from './plan-split-batch.ts'
+import { SUPERSEDE_GAS } from './superseded-batches.ts'
 import { batchIdOf } from '../../src/domain/batch/batch-id.ts'
 import { validUntilBlockOf } from '../../src/domain/batch/batch-deadline.ts'
 import { type BatchCandidate, type BatchClearing, clearBatch, clearBatchQuoted } from '../../src/domain/batch/clear-batch.ts'
@@ -90,11 +91,16 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
    * Most buyers the clearing may include: one transaction's gas budget, or up to MAX_COLLECTS_PER_BATCH transactions'
    * worth where the executor can send a split batch (collects, then one settle: plan-split-batch.ts).
    */
-  function gasCutOf(launch: LaunchRecord) {
+  function gasCutOf(launch: LaunchRecord, tickBlock: string) {
     const txGasCap = txGasCapOf(ctx.chains[launch.chain])
-    const perTransaction = buyersPerTransaction(txGasCap, ctx.maxBuyersPerTransaction)
+    // The launch's released batches this one names (docs/execution.md §8, "A price-reverted batch, superseded"): every
+    // transaction of the batch carries the list and pays for each name, so their gas comes out of each transaction's
+    // budget before its buyers are counted; with the names' gas added, no transaction is planned above the cap.
+    const supersedes = ctx.supersededBatches?.of(launch.chain, launch.slug, launch.blockNumber, BigInt(tickBlock)) ?? []
+    const budget = txGasCap - BigInt(supersedes.length) * SUPERSEDE_GAS
+    const perTransaction = buyersPerTransaction(budget, ctx.maxBuyersPerTransaction)
     const operators = ctx.batchOperators ? splitOperators({ ...ctx, batchOperators: ctx.batchOperators }, launch.chain) : undefined
-    return { txGasCap, perTransaction, operators, maxBuyers: operators ? perTransaction * MAX_COLLECTS_PER_BATCH : perTransaction }
+    return { txGasCap, perTransaction, operators, maxBuyers: operators ? perTransaction * MAX_COLLECTS_PER_BATCH : perTransaction, supersedes }
   }
 
   async function allowancesAt(chain: ChainKey, spender: Address, wallets: readonly Address[], block: string): Promise<Map<string, bigint>> {
@@ -205,7 +211,7 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
         const { batchable, batchForms } = batchableOf(predicted, allowances)
         if (batchable.length === 0) return
         const candidates = batchable.map((b, i): BatchCandidate => ({ order: batchForms[i]!.executable, spend: b.spendAtoms }))
-        entry.walked = clearBatchAhead({ candidates, maxBuyers: gasCutOf(launch).maxBuyers, policy: ctx.policy })
+        entry.walked = clearBatchAhead({ candidates, maxBuyers: gasCutOf(launch, tick.blockNumber).maxBuyers, policy: ctx.policy })
         ctx.stage?.('executor.clearingAhead.walked')
       })().catch((error: unknown) => {
         ctx.log.debug({ err: error, slug: launch.slug, block: tick.blockNumber }, 'clearing ahead of the quote failed; the split clears as always')
@@ -258,7 +264,7 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
       })
       // More buyers than one transaction holds go out as a split batch (collects, then one settle) where the executor
       // can send one: the clearing may then include up to MAX_COLLECTS_PER_BATCH transactions' worth (plan-split-batch.ts).
-      const { txGasCap, perTransaction, operators, maxBuyers } = gasCutOf(launch)
+      const { txGasCap, perTransaction, operators, maxBuyers, supersedes } = gasCutOf(launch, tick.blockNumber)
       const { clearing, record: clearingRecord } = await clear(tick, launch, candidates, batchForms, maxBuyers, walkedAhead)
       ctx.stage?.('executor.batchClearing')
       if (clearing.included.length === 0)
@@ -315,7 +321,6 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
       }
       // The launch's released batches that could still land: this one runs only if none of them pulled, and kills them
       // (docs/execution.md §8, "A price-reverted batch, superseded"). Journaled with it, so a resend encodes the same.
-      const supersedes = ctx.supersededBatches?.of(launch.chain, launch.slug, launch.blockNumber, BigInt(tick.blockNumber)) ?? []
       if (supersedes.length > 0) record.supersedes = supersedes
       if (operators && record.included.length > perTransaction)
         record.split = planSplitBatch({ buyers: record.included.length, operators, txGasCap, maxBuyersPerChunk: perTransaction })

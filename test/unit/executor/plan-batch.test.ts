@@ -1,4 +1,7 @@
+import type { Hash } from 'viem'
 import { describe, expect, it } from 'vitest'
+import { SUPERSEDE_GAS } from '../../../daemon/executor/superseded-batches.ts'
+import { batchGasLimit, batchMaxBuyers } from '../../../src/domain/batch/batch-gas.ts'
 import { batchEntryFormsComputed, prepareBatchEntryForms } from '../../../daemon/executor/batch-entry-forms.ts'
 import { parseDecimal } from '../../../src/domain/decimal.ts'
 import { buysOf, candidateOf, fixtureLaunch, fixtureTick, orderOf, plannerFixture } from './plan-batch-fixture.ts'
@@ -48,5 +51,30 @@ describe('the batch split with the orders formed ahead (docs/execution.md §8, "
       expect(rows[i]).toEqual([c.order.keyId, max.toString(), limitFdvAtoms(i), spendOf(i, max).toString()])
     }
     for (const e of a.batch!.record.included) expect(e.spendAtoms).toBe(rows[formed.findIndex((c) => c.order.keyId === e.keyId)]![3])
+  })
+})
+
+describe('the gas of the batches a batch supersedes comes out of its buyers (docs/execution.md §8, "A price-reverted batch, superseded")', () => {
+  const cap = 2n ** 24n
+  const names = (n: number) => Array.from({ length: n }, (_, i) => `0x${(i + 1).toString(16).padStart(64, '0')}` as Hash)
+  const planned = async (named: number) => {
+    const supersededBatches = { of: () => names(named) }
+    const { planner } = plannerFixture({ supersededBatches } as never)
+    const candidates = book(`supersedes-${named}`)
+    return (await planner.split(fixtureTick, fixtureLaunch, buys(candidates))).batch!.record
+  }
+
+  it('fewer buyers in the transaction the more batches it names, its gas limit with the names never above 2^24', async () => {
+    const none = await planned(0)
+    expect(none.supersedes).toBeUndefined()
+    expect(none.included.length).toBe(batchMaxBuyers(cap))
+    // Base's worst case: a release every block for the landing window and the finality depth (60 + 120 blocks at 200 ms).
+    for (const named of [1, 20, 180]) {
+      const record = await planned(named)
+      expect(record.supersedes).toHaveLength(named)
+      expect(record.included.length).toBeLessThan(none.included.length)
+      // What the send asks for (send-batch.ts): the planning figures plus the names', uncapped, fit under the cap.
+      expect(batchGasLimit(record.included.length, 2n ** 64n) + BigInt(named) * SUPERSEDE_GAS).toBeLessThanOrEqual(cap)
+    }
   })
 })
