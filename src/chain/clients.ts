@@ -10,6 +10,7 @@ import {
   type WalletClient,
 } from 'viem'
 import type { ChainConfig } from './chain-keys.ts'
+import { RPC_BATCH_SIZE } from './node-requirements.ts'
 import { type StateFallback, withLatestStateFallback } from './latest-state-fallback.ts'
 
 export interface ChainClientsOptions {
@@ -43,14 +44,24 @@ export interface ReadClientOptions {
 }
 
 /**
- * The indexer's and executor's client: HTTP, and a state read at a block whose state the node cannot serve (a full
+ * The read client's JSON-RPC batching (issue 23 item 3): the requests asked within one timer turn travel in one HTTP
+ * request. A launch block's reads are asked together (the receipt, the sender's code, the pool's state, the quotes:
+ * 20-60 requests in the launch record's round) and each HTTP request costs a provider round trip and the node's
+ * per-request overhead; in one batch they cost one. viem's `wait: 0` (createBatchScheduler) flushes on a 0 ms timer,
+ * so a lone read waits no longer than before. At most RPC_BATCH_SIZE per batch: start-up checks the node takes that
+ * many (verify-chain.ts), as the wallet service's transport already batches.
+ */
+export const READ_BATCH = { batchSize: RPC_BATCH_SIZE, wait: 0 } as const
+
+/**
+ * The indexer's and executor's client: HTTP (batched: READ_BATCH), and a state read at a block whose state the node cannot serve (a full
  * node's pruned history, a devnet chain restarted from its dump) is answered from the latest state instead of failing
  * forever (see latest-state-fallback.ts).
  */
 export function createReadClient(config: ChainConfig, options: ReadClientOptions = {}): PublicClient {
   return createPublicClient({
     chain: chainFromConfig(config),
-    transport: withLatestStateFallback(http(config.rpcUrl), options.onStateFallback),
+    transport: withLatestStateFallback(http(config.rpcUrl, { batch: READ_BATCH }), options.onStateFallback),
     pollingInterval: options.pollingInterval ?? 250,
   }) as PublicClient
 }

@@ -11,7 +11,7 @@ import { createPublicClient, custom, http, parseAbi, parseUnits, createWalletCli
 import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
 import { submitLaunch, type LaunchTokenOptions } from '../../devnet/launchpads/launch-token.ts'
 import { CLANKER_V5_SNIPER } from '../../src/pricing/schedules/clanker-v5.ts'
-import { chainFromConfig } from '../../src/chain/clients.ts'
+import { chainFromConfig, READ_BATCH } from '../../src/chain/clients.ts'
 import type { Launchpad, OrderRecord } from '../../src/domain/records.ts'
 import { readCodeSizes } from '../../src/wallets/bundler/code-sizes.ts'
 import { readStablecoinAllowances } from '../../src/chain/read-stablecoin-allowances.ts'
@@ -23,6 +23,8 @@ import type { LaunchpadAdapter } from '../../src/launchpads/launchpad-adapter.ts
 import type { LaunchRecord } from '../../src/journal/journal-records.ts'
 import { type FeeSchedule, feeAt } from '../../src/pricing/fee-schedule.ts'
 
+/** BENCH_LATENCY_READ_BATCH=0: the daemon's reads one HTTP request each (as before 2026-11-27), for comparison. */
+const BENCH_READ_BATCH = process.env.BENCH_LATENCY_READ_BATCH === '0' ? false : READ_BATCH
 const round = (value: number): number => Math.round(value * 100) / 100
 /** The value at quantile q (0-1) of the sorted values: nearest rank. */
 export const quantile = (values: readonly number[], q: number): number | null => {
@@ -31,7 +33,10 @@ export const quantile = (values: readonly number[], q: number): number | null =>
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!
 }
 
-const LAUNCHPADS: readonly Launchpad[] = ['clanker', 'clanker_v5', 'doppler', 'zora']
+/** BENCH_LATENCY_LAUNCHPADS (comma-separated) runs only those; the report's target is per launchpad anyway. */
+const LAUNCHPADS: readonly Launchpad[] = (['clanker', 'clanker_v5', 'doppler', 'zora'] as const).filter(
+  (l) => !process.env.BENCH_LATENCY_LAUNCHPADS || process.env.BENCH_LATENCY_LAUNCHPADS.split(',').includes(l),
+)
 /** Wall time between blocks: Base's 200 ms by default (BENCH_LATENCY_BLOCK_MS). */
 const BLOCK_MS = Number(process.env.BENCH_LATENCY_BLOCK_MS ?? 200)
 
@@ -113,8 +118,8 @@ export async function benchLatencyLaunches(options: {
     proxy.target = rpcUrl
     return proxy.url
   }
-  const counted = (rpcUrl: string, batch: boolean): PublicClient => {
-    const inner = http(viaProxy(rpcUrl), batch ? { batch: { batchSize: 100, wait: 0 } } : {})({ retryCount: 2 })
+  const counted = (rpcUrl: string, batch: { batchSize: number; wait: number } | false): PublicClient => {
+    const inner = http(viaProxy(rpcUrl), { batch })({ retryCount: 2 })
     return createPublicClient({
       transport: custom({
         async request({ method, params }) {
@@ -134,8 +139,9 @@ export async function benchLatencyLaunches(options: {
     }) as PublicClient
   }
   const h = await startFlowHarness({
-    walletClient: (rpcUrl) => counted(rpcUrl, true),
-    daemonClient: (rpcUrl) => counted(rpcUrl, false),
+    // As the daemon makes them: the wallet service's transport and the read client (createReadClient) both batch.
+    walletClient: (rpcUrl) => counted(rpcUrl, { batchSize: 100, wait: 0 }),
+    daemonClient: (rpcUrl) => counted(rpcUrl, BENCH_READ_BATCH),
     onLaunchLogs: (info) => (arrival ??= info.arrivedAt),
     onStage: (name, at) => {
       if (arrival !== undefined && sends.length === 0 && stages[name] === undefined) stages[name] = round(at - arrival)

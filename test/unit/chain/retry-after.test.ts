@@ -18,14 +18,17 @@ beforeAll(async () => {
     request.on('data', (chunk: Buffer) => chunks.push(chunk))
     request.on('end', () => {
       arrivals.push(Date.now())
-      const { id } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: number }
+      // The read client batches (READ_BATCH): a batch of one is answered as a batch, as nodes do.
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: number } | { id: number }[]
+      const answer = (each: (id: number) => object) => JSON.stringify(Array.isArray(body) ? body.map((b) => each(b.id)) : each(body.id))
       if (arrivals.length === 1) {
+        // Providers answer a rate-limited request with one error, batch or not (the fault proxy's 429 does the same).
         response
           .writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' })
-          .end(JSON.stringify({ jsonrpc: '2.0', id, error: { code: 429, message: 'Too Many Requests' } }))
+          .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: 429, message: 'Too Many Requests' } }))
         return
       }
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, result: '0x2a' }))
+      response.writeHead(200, { 'content-type': 'application/json' }).end(answer((id) => ({ jsonrpc: '2.0', id, result: '0x2a' })))
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
