@@ -323,6 +323,7 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
       session.prefetch(event.logs, stale ? undefined : launchAhead(deps, pairedPrices, block))
       // A schedule that follows chain state is read for the block it prices: at the head block, not at a skipped one.
       const refreshed = stale ? [] : await refreshSchedules(pools, deps, block)
+      if (hasLaunchLogs) stage('indexer.schedulesRefreshed')
       const { launches, ticks, swapped, feeUpdated } = await scanLogs(event, session, priced)
       if (launches.length > 0) stage('indexer.logsScanned')
       refreshed.push(...feeUpdated)

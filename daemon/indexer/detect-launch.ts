@@ -157,6 +157,7 @@ export function createLaunchDetector(deps: LaunchDetectorDeps): LaunchDetector {
     async complete(project, candidate, stateAt, prefetchPrice, reads) {
       const adapter = adapters.find((a) => a.id === candidate.launchpad)
       if (!adapter) throw new Error(`no ${candidate.launchpad} adapter on ${chain.key}`)
+      stage('indexer.bound')
       void prefetchPrice(candidate.paired).catch(() => undefined)
       const [schedule, meta, state, bridgeFees] = await completionReads(reads ?? client, adapter, candidate, stateAt)
       stage('indexer.feeScheduleMetaLiquidity')

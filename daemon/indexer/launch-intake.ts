@@ -172,24 +172,29 @@ export function createLaunchIntake(deps: LaunchIntakeDeps) {
     }
 
     /**
+     * The chain's launch candidates as the block found them (read once per block: `due` retries from them, the judge
+     * holds projects by them; this block's own changes are ops written with the block). A block with a launch log starts
+     * the read with the log's prefetch, so the judge after the receipt does not wait on LevelDB (issue 23 item 3).
+     */
+    let candidatesRead: Promise<CandidateRecord[]> | undefined
+    const candidatesOfChain = () => (candidatesRead ??= journal.candidates(chain.key))
+
+    /**
      * Launches that bound a project but could not be bought (unsupported, quarantined), by slug: then no other launch of
      * the project binds without the operator (judge-launch.ts `heldLaunch`). Read once per block; this block's own added.
      */
     let held: Promise<Map<string, NonNullable<LaunchBinding['heldLaunch']>>> | undefined
     const heldThisBlock = new Map<string, NonNullable<LaunchBinding['heldLaunch']>>()
-    const heldLaunchOf = async (slug: string): Promise<LaunchBinding['heldLaunch']> => {
-      held ??= journal
-        .candidates(chain.key)
-        .then(
-          (all) =>
-            new Map(
-              all
-                .filter((c) => c.status === 'unsupported' || c.status === 'quarantined')
-                .map((c) => [c.slug, { token: c.token, status: c.status as 'unsupported' | 'quarantined' }]),
-            ),
-        )
-      return heldThisBlock.get(slug) ?? (await held).get(slug) ?? null
-    }
+    const heldLaunches = () =>
+      (held ??= candidatesOfChain().then(
+        (all) =>
+          new Map(
+            all
+              .filter((c) => c.status === 'unsupported' || c.status === 'quarantined')
+              .map((c) => [c.slug, { token: c.token, status: c.status as 'unsupported' | 'quarantined' }]),
+          ),
+      ))
+    const heldLaunchOf = async (slug: string): Promise<LaunchBinding['heldLaunch']> => heldThisBlock.get(slug) ?? (await heldLaunches()).get(slug) ?? null
 
     /** Judges a decoded launch against every project waiting on its chain and launchpad. */
     async function judge(decoded: DecodedLaunch): Promise<void> {
@@ -331,7 +336,7 @@ export function createLaunchIntake(deps: LaunchIntakeDeps) {
     return {
       async due() {
         const before = launches.length
-        for (const candidate of await journal.candidates(chain.key)) {
+        for (const candidate of await candidatesOfChain()) {
           const retry = candidate.status === 'quarantined' && BigInt(candidate.retryAtBlock ?? '0') <= block.number
           if (candidate.status === 'confirmed' || retry) await retryCandidate(candidate)
         }
@@ -353,6 +358,8 @@ export function createLaunchIntake(deps: LaunchIntakeDeps) {
           if (!adapter) continue
           void (async () => {
             if ((await waitingOn(adapter.id)).length === 0) return
+            // The judge's held launches, read while the receipt is out.
+            heldLaunches().catch(() => undefined)
             const ahead = await readsAheadOf(entry, blockLogs)
             if (!ahead) return
             const projects = onLaunchAhead ? await waitingOn(adapter.id) : []
