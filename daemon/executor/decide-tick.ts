@@ -200,6 +200,11 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       const submitted: SubmittedBuy[] = []
       const decisions = [...plan.decisions]
       const decisionOf = new Map(decisions.map((d) => [d.keyId, d]))
+      // Left for a later tick: a single buy while a released batch holding the order could still land (plan-batch.ts).
+      for (const buy of split.awaitingReleased ?? []) {
+        const decision = decisionOf.get(buy.candidate.order.keyId)
+        if (decision) decision.verdict = 'deferred'
+      }
       // Re-read under the locks, all at once: a PATCH or DELETE that landed since planning wins. Skipped when no order
       // of the project was written since the warm snapshot the tick planned on was read (57-60 ms for 5,000 orders at
       // load ~10): the version is bumped after a write is applied and before its `store.batch` resolves, and every

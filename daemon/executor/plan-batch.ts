@@ -26,6 +26,13 @@ export interface PlannedBatch {
 export interface BatchSplit {
   batch?: PlannedBatch | undefined
   perBuyer: BuyToSubmit[]
+  /**
+   * Buys left for a later tick: their wallet's allowance does not cover them (a single UserOperation would buy them)
+   * while a released batch of the launch that includes them could still land (SupersededBatches.heldOrders). A single
+   * UserOperation names no superseded batch, so it and the old batch could both pull the wallet; a later batch names
+   * it, or its last block passes. Recorded `deferred`.
+   */
+  awaitingReleased?: BuyToSubmit[]
 }
 
 export type BatchPlannerContext = Pick<
@@ -101,6 +108,21 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
     const perTransaction = buyersPerTransaction(budget, ctx.maxBuyersPerTransaction)
     const operators = ctx.batchOperators ? splitOperators({ ...ctx, batchOperators: ctx.batchOperators }, launch.chain) : undefined
     return { txGasCap, perTransaction, operators, maxBuyers: operators ? perTransaction * MAX_COLLECTS_PER_BATCH : perTransaction, supersedes }
+  }
+
+  /** The single buys an order of a released batch that could still land must not make (BatchSplit.awaitingReleased). */
+  function holdReleased(launch: LaunchRecord, tickBlock: string, singles: BuyToSubmit[]): Pick<BatchSplit, 'perBuyer' | 'awaitingReleased'> {
+    const held = singles.length > 0 ? ctx.supersededBatches?.heldOrders(launch.chain, launch.slug, launch.blockNumber, BigInt(tickBlock)) : undefined
+    if (!held || held.size === 0) return { perBuyer: singles }
+    const perBuyer: BuyToSubmit[] = []
+    const awaitingReleased: BuyToSubmit[] = []
+    for (const buy of singles) (held.has(buy.candidate.order.keyId) ? awaitingReleased : perBuyer).push(buy)
+    if (awaitingReleased.length === 0) return { perBuyer }
+    ctx.log.warn(
+      { slug: launch.slug, block: tickBlock, orders: awaitingReleased.map((b) => b.candidate.order.keyId) },
+      'orders of a released batch that could still land wait for a batch: their allowance does not cover a batch buy',
+    )
+    return { perBuyer, awaitingReleased }
   }
 
   async function allowancesAt(chain: ChainKey, spender: Address, wallets: readonly Address[], block: string): Promise<Map<string, bigint>> {
@@ -246,7 +268,9 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
       ctx.stage?.('executor.batchAllowances')
       // Each order's parsed amounts, lower-cased wallet, id and record row: held from the readying pass or the tick's
       // quote (batch-entry-forms.ts), computed here only for an order not seen since it was last written.
-      const { batchable, batchForms, perBuyer } = batchableOf(buys, allowances)
+      const { batchable, batchForms, perBuyer: singles } = batchableOf(buys, allowances)
+      // The singles, less those of a released batch that could still land (perBuyer and awaitingReleased).
+      const singleBuys = holdReleased(launch, tick.blockNumber, singles)
       // The walk done while this block's quote was out (clearAhead), if it is done: not waited for (a walk still waiting
       // for its forms would hold the split back; the split forms what it needs itself), and stopped if not done.
       const held = aheads.get(aheadKey(launch))
@@ -255,7 +279,7 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
         held.late = true
       }
       const walkedAhead = held && held.block === tick.blockNumber ? held.walked : undefined
-      if (batchable.length === 0) return { perBuyer }
+      if (batchable.length === 0) return singleBuys
       const byId = new Map<string, number>()
       const candidates: BatchCandidate<ExecutableOrder>[] = batchable.map((b, i) => {
         const order = batchForms[i]!.executable
@@ -324,7 +348,7 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
       if (supersedes.length > 0) record.supersedes = supersedes
       if (operators && record.included.length > perTransaction)
         record.split = planSplitBatch({ buyers: record.included.length, operators, txGasCap, maxBuyersPerChunk: perTransaction })
-      return { batch: { record, buys: included }, perBuyer }
+      return { batch: { record, buys: included }, ...singleBuys }
     },
   }
 }

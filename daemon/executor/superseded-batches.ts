@@ -29,6 +29,12 @@ export interface SupersededBatches {
   of(chain: ChainKey, slug: string, launchBlock: string, tickBlock: bigint): Hash[]
   /** The released batches of a chain whose last block may not be final at `head` (asked whether they came back). */
   watched(chain: ChainKey, head: bigint): BatchRecord[]
+  /**
+   * The keyIds of the orders included in this launch's released batches whose last block is not final at `tickBlock`:
+   * while one of those could still land and pull, such an order is bought only by a batch (which names it and so kills
+   * it), never by a single UserOperation, which names nothing (plan-batch.ts `split`).
+   */
+  heldOrders(chain: ChainKey, slug: string, launchBlock: string, tickBlock: bigint): ReadonlySet<string>
 }
 
 export function createSupersededBatches(deps: { batchJournal: BatchJournal; batchDeadline: (chain: ChainKey) => BatchDeadlineBlocks }): SupersededBatches {
@@ -60,6 +66,13 @@ export function createSupersededBatches(deps: { batchJournal: BatchJournal; batc
         else batches.delete(id)
       }
       return ids
+    },
+    heldOrders(chain, slug, launchBlock, tickBlock) {
+      const batches = byLaunch.get(launchKey(chain, slug, launchBlock))
+      const keyIds = new Set<string>()
+      if (!batches) return keyIds
+      for (const record of batches.values()) if (live(record, tickBlock)) for (const entry of record.included) keyIds.add(entry.keyId)
+      return keyIds
     },
     watched(chain, head) {
       const out: BatchRecord[] = []

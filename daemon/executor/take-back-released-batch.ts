@@ -20,8 +20,9 @@ export type TakeBackOutcome = { kind: 'taken'; record: BatchRecord } | { kind: '
  * (`cameBack`), so the runner settles it from its BatchExecuted (or, a split batch, resolves it: settled or cancelled
  * and refunded) like a batch just sent. An order still executing in another batch defers the whole take-back: that
  * batch names this one (it was planned after the release), so the contract refuses it, and once it is released its
- * orders are active and taken here (the runner takes back right after that release). An order filled elsewhere (a
- * single UserOperation, the one path that does not name superseded batches) paid twice: logged, left alone.
+ * orders are active and taken here (the runner takes back right after that release). An order filled elsewhere would
+ * have paid twice: logged, left alone. It is a guard only: a single UserOperation, the one path that names no
+ * superseded batch, never buys an order of a released batch that could still land (plan-batch.ts `awaitingReleased`).
  */
 export async function takeBackReleasedBatch(ctx: TakeBackContext, record: BatchRecord): Promise<TakeBackOutcome> {
   return ctx.withOrderLocks(

@@ -17,6 +17,8 @@ import type { Hash } from 'viem'
  * - `fully_reserved`: nothing left to spend: the wallet's balance is reserved by in-flight buys or taken by this tick's
  *   higher-priority buys of the same wallet.
  * - `deferred`: would buy, but beyond the tick's buy cap: waits for the next tick, in priority order (executor only).
+ *   Also an order the tick would buy by a single UserOperation while a released batch that includes it could still land
+ *   (daemon/executor/plan-batch.ts `awaitingReleased`): it waits for a batch, which names the released one.
  * - `backing_off`: would buy, but its last buys reverted for price at this same price: it waits a few blocks before
  *   trying again at it (price-backoff.ts; executor only).
  * - `limit_below_clearing`, `gas_budget`, `no_spend`: planned (`submitted` by the planner) but left out of the block's

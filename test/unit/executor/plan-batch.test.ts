@@ -78,3 +78,38 @@ describe('the gas of the batches a batch supersedes comes out of its buyers (doc
     }
   })
 })
+
+describe('an order of a released batch that could still land is never bought by a single UserOperation (docs/execution.md §8, "A price-reverted batch, superseded")', () => {
+  // Wallets 0-9 approved the batch buyer for less than they spend (a PATCH raised the spend): their buys are singles.
+  const underApproved = new Set(Array.from({ length: 10 }, (_, i) => `0x${(i + 1).toString(16).padStart(40, '0')}`))
+  const allowances = async (_c: unknown, _s: unknown, wallets: readonly `0x${string}`[]) =>
+    new Map(wallets.map((w) => [w.toLowerCase(), underApproved.has(w.toLowerCase()) ? 1n : 10n ** 30n]))
+  const candidates = Array.from({ length: 40 }, (_, i) => candidateOf(orderOf(i, 'released'), i))
+  const all = buysOf(candidates, (c) => parseDecimal(c.order.maxSpendUsdc, 6)!)
+  // Orders 0-4 were included in a released batch whose last block is not final at the tick.
+  const released = new Set(['key-000000', 'key-000001', 'key-000002', 'key-000003', 'key-000004'])
+
+  it('waits (awaitingReleased) instead of buying alone; the other singles and the batch go on', async () => {
+    const asked: unknown[][] = []
+    const supersededBatches = {
+      of: () => [],
+      heldOrders: (...args: unknown[]) => {
+        asked.push(args)
+        return released
+      },
+    }
+    const { planner } = plannerFixture({ supersededBatches, batchReads: { allowances } } as never)
+    const split = await planner.split(fixtureTick, fixtureLaunch, all)
+    expect(asked).toEqual([[fixtureLaunch.chain, fixtureLaunch.slug, fixtureLaunch.blockNumber, BigInt(fixtureTick.blockNumber)]])
+    expect(split.awaitingReleased!.map((b) => b.candidate.order.keyId)).toEqual([...released])
+    expect(split.perBuyer.map((b) => b.candidate.order.keyId)).toEqual(['key-000005', 'key-000006', 'key-000007', 'key-000008', 'key-000009'])
+    expect(split.batch!.record.included).toHaveLength(30)
+  })
+
+  it('buys alone as before when no released batch holds the order', async () => {
+    const { planner } = plannerFixture({ supersededBatches: { of: () => [], heldOrders: () => new Set() }, batchReads: { allowances } } as never)
+    const split = await planner.split(fixtureTick, fixtureLaunch, all)
+    expect(split.awaitingReleased).toBeUndefined()
+    expect(split.perBuyer).toHaveLength(10)
+  })
+})

@@ -42,6 +42,19 @@ describe('the released batches a launch’s next batches supersede (superseded-b
     expect(set.watched('base', 200n)).toEqual([])
   })
 
+  it('holds the orders of the launch’s released batches that could still land (no single UserOperation buys them)', () => {
+    const set = createSupersededBatches({ batchJournal: {} as BatchJournal, batchDeadline: deadline })
+    const entries = (...keyIds: string[]) => keyIds.map((keyId) => ({ keyId })) as unknown as BatchRecord['included']
+    set.add(record(0, { included: entries('k1', 'k2') })) // final from 116
+    set.add(record(1, { included: entries('k2', 'k3') })) // final from 117
+    set.add(record(2, { slug: 'beta', included: entries('k9') }))
+    expect([...set.heldOrders('base', 'alpha', '100', 115n)].sort()).toEqual(['k1', 'k2', 'k3'])
+    expect([...set.heldOrders('base', 'alpha', '100', 116n)].sort()).toEqual(['k2', 'k3'])
+    expect([...set.heldOrders('base', 'alpha', '100', 117n)]).toEqual([])
+    expect([...set.heldOrders('base', 'alpha', '200', 100n)]).toEqual([])
+    expect([...set.heldOrders('base', 'beta', '100', 100n)]).toEqual(['k9'])
+  })
+
   it('is rebuilt from the journal’s released records at start', async () => {
     const batchJournal = { released: async () => [record(4), record(5, { launchBlock: '200' })] } as unknown as BatchJournal
     const set = createSupersededBatches({ batchJournal, batchDeadline: deadline })
