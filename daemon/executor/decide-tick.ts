@@ -1,3 +1,4 @@
+import type { OrderVerdict } from '../../src/domain/execution/verdicts.ts'
 import type { Address } from 'viem'
 import type { QuoteAhead } from './tick-quotes.ts'
 import type { IndexerSignal } from '../indexer/tick-bus.ts'
@@ -114,6 +115,19 @@ export type TickDeciderContext = Pick<
   BatchPlannerContext &
   Partial<Pick<ExecutorContext, 'whenStopped' | 'failStop'>>
 
+/**
+ * The tick's decisions by keyId; a buy left for a later tick (a single buy while a released batch holding the order
+ * could still land: plan-batch.ts `awaitingReleased`) is `deferred`.
+ */
+function decisionsByKeyId<D extends { keyId: string; verdict: OrderVerdict }>(decisions: readonly D[], split: BatchSplit): Map<string, D> {
+  const byKeyId = new Map(decisions.map((d) => [d.keyId, d]))
+  for (const buy of split.awaitingReleased ?? []) {
+    const decision = byKeyId.get(buy.candidate.order.keyId)
+    if (decision) decision.verdict = 'deferred'
+  }
+  return byKeyId
+}
+
 export function createTickDecider(ctx: TickDeciderContext): TickDecider {
   const { store, journal, stage } = ctx
   const lastQuietDecisions = new Map<string, readonly OrderDecision[]>()
@@ -199,12 +213,7 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       const ops: StoreOperation[] = []
       const submitted: SubmittedBuy[] = []
       const decisions = [...plan.decisions]
-      const decisionOf = new Map(decisions.map((d) => [d.keyId, d]))
-      // Left for a later tick: a single buy while a released batch holding the order could still land (plan-batch.ts).
-      for (const buy of split.awaitingReleased ?? []) {
-        const decision = decisionOf.get(buy.candidate.order.keyId)
-        if (decision) decision.verdict = 'deferred'
-      }
+      const decisionOf = decisionsByKeyId(decisions, split)
       // Re-read under the locks, all at once: a PATCH or DELETE that landed since planning wins. Skipped when no order
       // of the project was written since the warm snapshot the tick planned on was read (57-60 ms for 5,000 orders at
       // load ~10): the version is bumped after a write is applied and before its `store.batch` resolves, and every

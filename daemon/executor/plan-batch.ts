@@ -69,6 +69,26 @@ export interface BatchPlanner {
   ): Promise<void>
 }
 
+/** The single buys an order of a released batch that could still land must not make (BatchSplit.awaitingReleased). */
+function holdReleased(
+  ctx: Pick<BatchPlannerContext, 'supersededBatches' | 'log'>,
+  launch: LaunchRecord,
+  tickBlock: string,
+  singles: BuyToSubmit[],
+): Pick<BatchSplit, 'perBuyer' | 'awaitingReleased'> {
+  const held = singles.length > 0 ? ctx.supersededBatches?.heldOrders(launch.chain, launch.slug, launch.blockNumber, BigInt(tickBlock)) : undefined
+  if (!held || held.size === 0) return { perBuyer: singles }
+  const perBuyer: BuyToSubmit[] = []
+  const awaitingReleased: BuyToSubmit[] = []
+  for (const buy of singles) (held.has(buy.candidate.order.keyId) ? awaitingReleased : perBuyer).push(buy)
+  if (awaitingReleased.length === 0) return { perBuyer }
+  ctx.log.warn(
+    { slug: launch.slug, block: tickBlock, orders: awaitingReleased.map((b) => b.candidate.order.keyId) },
+    'orders of a released batch that could still land wait for a batch: their allowance does not cover a batch buy',
+  )
+  return { perBuyer, awaitingReleased }
+}
+
 export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
   // The wallets' allowances to the batch buyer, per chain, as read at one block (re-read at the next).
   const allowanceCache = new Map<ChainKey, { block: string; values: Map<string, bigint>; reading: Promise<unknown>[] }>()
@@ -108,21 +128,6 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
     const perTransaction = buyersPerTransaction(budget, ctx.maxBuyersPerTransaction)
     const operators = ctx.batchOperators ? splitOperators({ ...ctx, batchOperators: ctx.batchOperators }, launch.chain) : undefined
     return { txGasCap, perTransaction, operators, maxBuyers: operators ? perTransaction * MAX_COLLECTS_PER_BATCH : perTransaction, supersedes }
-  }
-
-  /** The single buys an order of a released batch that could still land must not make (BatchSplit.awaitingReleased). */
-  function holdReleased(launch: LaunchRecord, tickBlock: string, singles: BuyToSubmit[]): Pick<BatchSplit, 'perBuyer' | 'awaitingReleased'> {
-    const held = singles.length > 0 ? ctx.supersededBatches?.heldOrders(launch.chain, launch.slug, launch.blockNumber, BigInt(tickBlock)) : undefined
-    if (!held || held.size === 0) return { perBuyer: singles }
-    const perBuyer: BuyToSubmit[] = []
-    const awaitingReleased: BuyToSubmit[] = []
-    for (const buy of singles) (held.has(buy.candidate.order.keyId) ? awaitingReleased : perBuyer).push(buy)
-    if (awaitingReleased.length === 0) return { perBuyer }
-    ctx.log.warn(
-      { slug: launch.slug, block: tickBlock, orders: awaitingReleased.map((b) => b.candidate.order.keyId) },
-      'orders of a released batch that could still land wait for a batch: their allowance does not cover a batch buy',
-    )
-    return { perBuyer, awaitingReleased }
   }
 
   async function allowancesAt(chain: ChainKey, spender: Address, wallets: readonly Address[], block: string): Promise<Map<string, bigint>> {
@@ -270,7 +275,7 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
       // quote (batch-entry-forms.ts), computed here only for an order not seen since it was last written.
       const { batchable, batchForms, perBuyer: singles } = batchableOf(buys, allowances)
       // The singles, less those of a released batch that could still land (perBuyer and awaitingReleased).
-      const singleBuys = holdReleased(launch, tick.blockNumber, singles)
+      const singleBuys = holdReleased(ctx, launch, tick.blockNumber, singles)
       // The walk done while this block's quote was out (clearAhead), if it is done: not waited for (a walk still waiting
       // for its forms would hold the split back; the split forms what it needs itself), and stopped if not done.
       const held = aheads.get(aheadKey(launch))
