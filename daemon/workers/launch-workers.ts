@@ -35,7 +35,14 @@ export function createLaunchWorkers(context: WorkerContext): BackgroundWorker[] 
   // Only the chains the daemon runs on (a chain left out of the rpc config is never read, indexed or bought on).
   const enabled = enabledChainKeys(context.chains)
   const clients = Object.fromEntries(
-    enabled.map((key) => [key, createReadClient(context.chains[key], { onStateFallback: stateFallbackLog(log, key) })]),
+    enabled.map((key) => [
+      key,
+      createReadClient(context.chains[key], {
+        onStateFallback: stateFallbackLog(log, key),
+        onBatchFallback: ({ method }) =>
+          log.warn({ chain: key, method }, 'the provider refused a batch of reads: every read is one request from now on (slower launches)'),
+      }),
+    ]),
   ) as Record<ChainKey, PublicClient>
   let executor: Executor | undefined
   let indexer: Indexer | undefined

@@ -10,6 +10,7 @@ import {
   type WalletClient,
 } from 'viem'
 import type { ChainConfig } from './chain-keys.ts'
+import { type BatchFallback, withBatchFallback } from './batch-fallback.ts'
 import { RPC_BATCH_SIZE } from './node-requirements.ts'
 import { type StateFallback, withLatestStateFallback } from './latest-state-fallback.ts'
 
@@ -41,6 +42,8 @@ export interface ReadClientOptions {
   pollingInterval?: number
   /** Told when a read at a block the node cannot serve was answered from the latest state. */
   onStateFallback?: (fallback: StateFallback) => void
+  /** Told once when the provider refused a batch whole: the reads go one request each from then on (batch-fallback.ts). */
+  onBatchFallback?: (fallback: BatchFallback) => void
 }
 
 /**
@@ -49,7 +52,8 @@ export interface ReadClientOptions {
  * 20-60 requests in the launch record's round) and each HTTP request costs a provider round trip and the node's
  * per-request overhead; in one batch they cost one. viem's `wait: 0` (createBatchScheduler) flushes on a 0 ms timer,
  * so a lone read waits no longer than before. At most RPC_BATCH_SIZE per batch: start-up checks the node takes that
- * many (verify-chain.ts), as the wallet service's transport already batches.
+ * many (verify-chain.ts), as the wallet service's transport already batches; a provider that refuses a batch later on
+ * gets every read alone from then on (withBatchFallback), the refused read asked again alone at once.
  */
 export const READ_BATCH = { batchSize: RPC_BATCH_SIZE, wait: 0 } as const
 
@@ -61,7 +65,10 @@ export const READ_BATCH = { batchSize: RPC_BATCH_SIZE, wait: 0 } as const
 export function createReadClient(config: ChainConfig, options: ReadClientOptions = {}): PublicClient {
   return createPublicClient({
     chain: chainFromConfig(config),
-    transport: withLatestStateFallback(http(config.rpcUrl, { batch: READ_BATCH }), options.onStateFallback),
+    transport: withLatestStateFallback(
+      withBatchFallback(http(config.rpcUrl, { batch: READ_BATCH }), http(config.rpcUrl), options.onBatchFallback),
+      options.onStateFallback,
+    ),
     pollingInterval: options.pollingInterval ?? 250,
   }) as PublicClient
 }

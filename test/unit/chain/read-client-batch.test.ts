@@ -12,6 +12,10 @@ import { createReadClient } from '../../../src/chain/clients.ts'
 let server: Server
 let url: string
 const bodies: unknown[] = []
+// A provider that refuses every batch whole, as the fault proxy's batch cap does (one Invalid Request, HTTP 200).
+let refusing: Server
+let refusingUrl: string
+const refusedBodies: unknown[] = []
 
 type Call = { id: number; method: string; params?: unknown[] }
 const answerOf = (call: Call) => {
@@ -36,9 +40,24 @@ beforeAll(async () => {
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  refusing = createServer((request, response) => {
+    const chunks: Buffer[] = []
+    request.on('data', (chunk: Buffer) => chunks.push(chunk))
+    request.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Call | Call[]
+      refusedBodies.push(body)
+      const answer = Array.isArray(body)
+        ? { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'batch requests are not allowed on this plan (test)' } }
+        : answerOf(body)
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer))
+    })
+  })
+  await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve))
+  refusingUrl = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}`
 })
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve))
+  await new Promise((resolve) => refusing.close(resolve))
 })
 
 const chainAt = (rpcUrl: string) =>
@@ -73,5 +92,18 @@ describe('the read client batches the reads asked together', () => {
 
     await client.getCode({ address: addresses[0], blockNumber: 8n })
     expect(bodies).toHaveLength(2)
+  })
+
+  it('a provider that refuses batches: the refused reads are asked again alone and succeed, and every read after is alone', async () => {
+    const fallbacks: string[] = []
+    const client = createReadClient(chainAt(refusingUrl), { onBatchFallback: ({ method }) => fallbacks.push(method) })
+    const addresses = ['0x0000000000000000000000000000000000000001', '0x0000000000000000000000000000000000000002'] as const
+    const round = await Promise.all([client.getBlockNumber({ cacheTime: 0 }), ...addresses.map((address) => client.getCode({ address, blockNumber: 7n }))])
+    expect(round).toEqual([42n, '0x6001', '0x6001'])
+    expect(fallbacks).toHaveLength(1)
+    const afterFallback = refusedBodies.length
+    await Promise.all(addresses.map((address) => client.getCode({ address, blockNumber: 8n })))
+    expect(refusedBodies.slice(afterFallback).map((body) => Array.isArray(body))).toEqual([false, false])
+    expect(fallbacks).toHaveLength(1)
   })
 })
