@@ -65,11 +65,16 @@ export function createChainNowReader(
     for (const [index, lane] of senders.lanes.entries()) lane.nonces.observe(counts[index]!, marks[index]!)
     lastObserved = { at, marks }
   }
-  // A check read recently, with no send of ours started since (nor in progress then or now), on every account.
+  // A check read recently, with no send of ours started since (nor in progress then), on every account not sending
+  // now. An account with a send in progress now is left out: a check now would be ignored on it (the nonce manager's
+  // `observe` drops a read that overlaps a send), so waiting a round trip for one would buy nothing for it.
   const observedFresh = (): boolean => {
     const last = lastObserved
     if (!last || Date.now() - last.at > NONCE_OBSERVATION_FRESH_MS) return false
-    return senders.lanes.every((lane, index) => last.marks[index]! >= 0 && lane.nonces.mark() === last.marks[index])
+    return senders.lanes.every((lane, index) => {
+      const now = lane.nonces.mark()
+      return now < 0 || (last.marks[index]! >= 0 && now === last.marks[index])
+    })
   }
   const tipSource = feePolicy.tip
 

@@ -89,6 +89,25 @@ describe('chain now', () => {
     expect(calls.sort()).toEqual(['block', 'fees', 'nonce'])
   })
 
+  it('leaves out an account with a send in progress: a check now would be ignored on it; once its send is done, it is checked', async () => {
+    const { calls, client: fake } = client()
+    const ctx = fakeContext(fake as never)
+    const reader = createChainNowReader(ctx)
+    await reader.refresh()
+    calls.length = 0
+    let finish: () => void = () => undefined
+    const sending = ctx.senders.primary.nonces.use(() => new Promise<void>((resolve) => (finish = resolve)))
+    while (ctx.senders.primary.nonces.mark() >= 0) await settle()
+    // The only account is sending: no round trip before the send (the manager would drop the read: nonce-manager.ts).
+    await reader.recent()
+    expect(calls).toEqual([])
+    finish()
+    await sending
+    // Its send done since the check: checked.
+    await reader.recent()
+    expect(calls).toEqual(['nonce'])
+  })
+
   it("checks the pending nonce once for a group of sends (a split batch's collects and settle), though its first sends were sent since; another group, a group past 2 s or a failed check checks again", async () => {
     const { calls, client: fake } = client()
     const ctx = fakeContext(fake as never)
