@@ -10,8 +10,7 @@ import {
   type WalletClient,
 } from 'viem'
 import type { ChainConfig } from './chain-keys.ts'
-import { type BatchFallback, withBatchFallback } from './batch-fallback.ts'
-import { RPC_BATCH_SIZE } from './node-requirements.ts'
+import { type BatchFallback, withReadBatching } from './read-batching.ts'
 import { type StateFallback, withLatestStateFallback } from './latest-state-fallback.ts'
 
 export interface ChainClientsOptions {
@@ -42,7 +41,7 @@ export interface ReadClientOptions {
   pollingInterval?: number
   /** Told when a read at a block the node cannot serve was answered from the latest state. */
   onStateFallback?: (fallback: StateFallback) => void
-  /** Told once when the provider refused a batch whole: the reads go one request each from then on (batch-fallback.ts). */
+  /** Told once when the provider refused a batch whole: the reads go one request each from then on (read-batching.ts). */
   onBatchFallback?: (fallback: BatchFallback) => void
 }
 
@@ -51,11 +50,12 @@ export interface ReadClientOptions {
  * request. A launch block's reads are asked together (the receipt, the sender's code, the pool's state, the quotes:
  * 20-60 requests in the launch record's round) and each HTTP request costs a provider round trip and the node's
  * per-request overhead; in one batch they cost one. viem's `wait: 0` (createBatchScheduler) flushes on a 0 ms timer,
- * so a lone read waits no longer than before. At most RPC_BATCH_SIZE per batch: start-up checks the node takes that
- * many (verify-chain.ts), as the wallet service's transport already batches; a provider that refuses a batch later on
- * gets every read alone from then on (withBatchFallback), the refused read asked again alone at once.
+ * so a lone read waits no longer than before. At most 100 per batch (the round is 20-60; providers cap batches at 100 or
+ * more, start-up checks RPC_BATCH_SIZE: verify-chain.ts), and a call larger than BATCH_CALL_MAX_CHARS goes alone, so a
+ * batch's body stays under 1 MB (read-batching.ts); a provider that refuses a batch later on gets every read alone from
+ * then on, the refused read asked again alone at once.
  */
-export const READ_BATCH = { batchSize: RPC_BATCH_SIZE, wait: 0 } as const
+export const READ_BATCH = { batchSize: 100, wait: 0 } as const
 
 /**
  * The indexer's and executor's client: HTTP (batched: READ_BATCH), and a state read at a block whose state the node cannot serve (a full
@@ -66,7 +66,7 @@ export function createReadClient(config: ChainConfig, options: ReadClientOptions
   return createPublicClient({
     chain: chainFromConfig(config),
     transport: withLatestStateFallback(
-      withBatchFallback(http(config.rpcUrl, { batch: READ_BATCH }), http(config.rpcUrl), options.onBatchFallback),
+      withReadBatching(http(config.rpcUrl, { batch: READ_BATCH }), http(config.rpcUrl), options.onBatchFallback),
       options.onStateFallback,
     ),
     pollingInterval: options.pollingInterval ?? 250,

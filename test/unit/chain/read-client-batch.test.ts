@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ChainConfig } from '../../../src/chain/chain-keys.ts'
 import { createReadClient } from '../../../src/chain/clients.ts'
+import { BATCH_CALL_MAX_CHARS } from '../../../src/chain/read-batching.ts'
 
 /**
  * The read client (indexer and executor) puts the reads asked together in one JSON-RPC batch (READ_BATCH, issue 23
@@ -105,5 +106,19 @@ describe('the read client batches the reads asked together', () => {
     await Promise.all(addresses.map((address) => client.getCode({ address, blockNumber: 8n })))
     expect(refusedBodies.slice(afterFallback).map((body) => Array.isArray(body))).toEqual([false, false])
     expect(fallbacks).toHaveLength(1)
+  })
+
+  it('a call with more data than BATCH_CALL_MAX_CHARS goes alone (a batch is one HTTP body, and nodes cap bodies)', async () => {
+    const client = createReadClient(chainAt(url))
+    bodies.length = 0
+    const small = `0x${'00'.repeat(100)}` as const
+    const big = `0x${'00'.repeat(BATCH_CALL_MAX_CHARS / 2)}` as const
+    const to = '0x0000000000000000000000000000000000000003'
+    await Promise.allSettled([client.call({ to, data: small }), client.call({ to, data: big }), client.getBlockNumber({ cacheTime: 0 })])
+    const lone = bodies.filter((b) => !Array.isArray(b)) as Call[]
+    const batched = bodies.filter((b) => Array.isArray(b)) as Call[][]
+    expect(lone.map((c) => c.method)).toEqual(['eth_call'])
+    expect((lone[0]!.params![0] as { data: string }).data).toBe(big)
+    expect(batched.map((b) => b.map((c) => c.method))).toEqual([['eth_call', 'eth_blockNumber']])
   })
 })
