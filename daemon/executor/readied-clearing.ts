@@ -3,7 +3,6 @@ import type { ChainKey } from '../../src/chain/chain-keys.ts'
 import type { BatchCandidate } from '../../src/domain/batch/clear-batch.ts'
 import { type ClearingAhead, clearBatchAhead } from '../../src/domain/batch/clear-batch-ahead.ts'
 import type { BuyToSubmit } from '../../src/domain/execution/executor-plan.ts'
-import { lowerWallet } from '../../src/domain/execution/wallet-index.ts'
 import type { BatchEntryForm } from './batch-entry-forms.ts'
 import type { ExecutorContext } from './executor-context.ts'
 
@@ -18,7 +17,7 @@ export interface ReadiedInputs {
   book: readonly unknown[]
   /** Each order's wallet balance as the snapshot carries it. */
   balances: readonly bigint[]
-  /** Each order's wallet's in-flight reservations on the chain (any launch). */
+  /** Each order's wallet's in-flight reservations on the chain (any launch); empty when the chain has none. */
   reserved: readonly bigint[]
   /** Each order's wallet's allowance to the chain's batch buyer at the readied block. */
   allowances: readonly bigint[]
@@ -79,6 +78,8 @@ export interface ReadiedClearings {
     input: {
       book: readonly unknown[]
       wallets: readonly Address[]
+      /** The same wallets lower-cased (the allowances' keys). */
+      walletsLower: readonly string[]
       balances: readonly bigint[]
       reserved: readonly bigint[]
       predict: () => readonly PredictedBuy[]
@@ -117,7 +118,7 @@ export function createReadiedClearings(parts: ReadiedClearingParts): ReadiedClea
         book: input.book,
         balances: input.balances,
         reserved: input.reserved,
-        allowances: input.wallets.map((w) => allowances.get(lowerWallet(w)) ?? 0n),
+        allowances: input.walletsLower.map((wallet) => allowances.get(wallet) ?? 0n),
         maxBuyers: parts.maxBuyersBeforeLaunch(chain),
       }
       // Launched while the allowances were read: the launch's tick owns the book now (and may have taken the last one).

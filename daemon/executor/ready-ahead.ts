@@ -63,7 +63,10 @@ export function createLaunchReadiness(
    * hundreds of waiting projects and 100,000 orders, preparing every book on every block rebuilt 100,000 candidates
    * every 2 s for nothing (garbage-collector and event-loop time the API's latency paid for).
    */
-  const preparedFrom = new Map<string, { orders: readonly LoadedOrder[]; balances: bigint[]; candidates: readonly CandidateOrder[] }>()
+  const preparedFrom = new Map<
+    string,
+    { orders: readonly LoadedOrder[]; walletsLower: readonly string[]; balances: bigint[]; candidates: readonly CandidateOrder[] }
+  >()
 
   /**
    * A waiting project's order book, built (or brought up to date) from the warm snapshot before its launch: the launch
@@ -71,8 +74,11 @@ export function createLaunchReadiness(
    */
   function prepareBook(slug: string, orders: readonly LoadedOrder[], balances: ReadonlyMap<string, bigint>, chain?: ChainKey): BookToReady | undefined {
     if (orders.length === 0) return undefined
-    const walletBalances = orders.map((c) => balances.get(lowerWallet(c.wallet)) ?? 0n)
     const last = preparedFrom.get(slug)
+    // Lower-cased once per orders array (the snapshot hands the same array until a write): a map lookup per order each
+    // block otherwise, twice more for the launch clearing's reservations and allowances (ready-launches.ts).
+    const walletsLower = last?.orders === orders ? last.walletsLower : orders.map((c) => lowerWallet(c.wallet))
+    const walletBalances = walletsLower.map((wallet) => balances.get(wallet) ?? 0n)
     if (last && last.orders === orders && sameBalances(last.balances, walletBalances)) return { slug, ...last }
     // On a chain with a batch buyer, each order's batch entry form too (parsed amounts, order id, the batch record's
     // row: batch-entry-forms.ts), so the launch tick's split computes only what the price decides. Only orders not
@@ -83,8 +89,8 @@ export function createLaunchReadiness(
     const candidates = orders.map((c, i) => candidateOf(c, walletBalances[i]!))
     try {
       ctx.books.prepare(slug, { candidates, policy: ctx.policy })
-      preparedFrom.set(slug, { orders, balances: walletBalances, candidates })
-      return { slug, orders, balances: walletBalances, candidates }
+      preparedFrom.set(slug, { orders, walletsLower, balances: walletBalances, candidates })
+      return { slug, orders, walletsLower, balances: walletBalances, candidates }
     } catch (error) {
       preparedFrom.delete(slug)
       log.debug({ err: error, slug }, 'preparing an order book ahead failed; the launch tick builds it')

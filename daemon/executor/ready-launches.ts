@@ -1,7 +1,6 @@
 import type { ChainKey } from '../../src/chain/chain-keys.ts'
 import { DEFAULT_MAX_BUYS } from '../../src/domain/execution/executor-plan.ts'
 import type { CandidateOrder } from '../../src/domain/execution/prepared-book.ts'
-import { lowerWallet } from '../../src/domain/execution/wallet-index.ts'
 import { batchEntryForm } from './batch-entry-forms.ts'
 import type { ExecutorContext } from './executor-context.ts'
 import type { ReadiedClearing, ReadiedClearings } from './readied-clearing.ts'
@@ -15,9 +14,14 @@ export interface BookToReady {
   orders: readonly LoadedOrder[]
   /** The book's candidates (order, wallet, balance), in the orders' order. */
   candidates: readonly CandidateOrder[]
+  /** Each candidate's wallet lower-cased, in order. */
+  walletsLower: readonly string[]
   /** Each candidate's wallet balance, in order. */
   balances: readonly bigint[]
 }
+
+/** The reservations vector of a chain without in-flight buys (the common case before a launch): no pass over the book. */
+const NO_RESERVATIONS: readonly bigint[] = []
 
 /** The tick decider's part of the readying pass (decide-tick.ts TickDecider). */
 export interface ReadyLaunches {
@@ -56,7 +60,8 @@ export function createReadyLaunches(
             stillWaiting: () => !ctx.ticking.has(book.slug),
             wallets: book.candidates.map((c) => c.wallet),
             balances: book.balances,
-            reserved: book.candidates.map((c) => reserved.get(lowerWallet(c.wallet)) ?? 0n),
+            walletsLower: book.walletsLower,
+            reserved: reserved.size === 0 ? NO_RESERVATIONS : book.walletsLower.map((wallet) => reserved.get(wallet) ?? 0n),
             // A launch at this block: its launch time unknown, so no expiry is applied here (an order expiring by the
             // launch's next block makes the launch's plan differ, and the split then clears as always).
             predict: () =>

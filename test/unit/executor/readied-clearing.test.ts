@@ -50,6 +50,7 @@ function readier(p: ReturnType<typeof planner>, candidates: readonly CandidateOr
     p.planner.readyClearing('base', fixtureLaunch.slug, input.block ?? READIED_BLOCK, {
       book: input.book ?? candidates,
       wallets: candidates.map((c) => c.wallet),
+      walletsLower: candidates.map((c) => c.wallet.toLowerCase()),
       balances: input.balances ?? candidates.map((c) => c.balanceAtoms),
       reserved: input.reserved ?? candidates.map(() => 0n),
       predict: () => {
