@@ -335,6 +335,8 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       }
       ctx.ticking.set(launch.slug, launch.chain)
       let formsReady: Promise<void> = Promise.resolve()
+      // A clearing readied before the launch (readyClearing): its total is the split's one question if it prices it.
+      const readied = sendBatch ? batches.readied(launch.chain, launch.slug) : undefined
       // The batch's allowance read overlaps the quote below (it used to follow the plan: one round trip more).
       if (sendBatch) {
         const wallets = candidates.map((c) => c.wallet)
@@ -342,8 +344,8 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
         walletsAhead.set(launch.slug, { launch, blockNumber: tick.blockNumber, everyBlock: tick.feeDecaying, wallets })
         // The new or edited orders' batch entry forms (parsed amounts, ids, record rows: batch-entry-forms.ts) while
         // the quote is out, in slices between its turns; the split then finds them. At a launch all the book's orders
-        // arrive here (unless the readying pass formed them already); on a held book only those written since.
-        if (diff.arrived.length > 0) {
+        // arrive here, but a readied book's were formed by the readying pass (the split forms any written since).
+        if (diff.arrived.length > 0 && !readied) {
           const arrived = diff.arrived.map((i) => candidates[i]!)
           formsReady = prepareBatchEntryFormsSoon(arrived, ctx.orders.idOf).catch((error: unknown) =>
             ctx.log.debug({ err: error, slug: launch.slug }, 'forming batch entries ahead failed; the split forms them'),
@@ -354,8 +356,6 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       stage('executor.reservations')
       // What decides a launched pool's buys: the real swap quoted for each spend bucket in the next block's context.
       // On the batch path the clearing's quote of the batch total goes out with the buckets' (predict-batch-total.ts).
-      // A clearing readied before the launch (readyClearing): its total is the split's one question if it prices it.
-      const readied = sendBatch ? batches.readied(launch.chain, launch.slug) : undefined
       const batchTotal = sendBatch ? (readied?.walked && amountToPrice(readied.walked)) || predictBatchTotal(candidates, reserved) : undefined
       // A book without limits (what predictBatchTotal answers for): the batch clearing's inclusion cannot depend on the
       // price, so its priority order and walk run now, over the predicted buys, once their forms are ready, while the
