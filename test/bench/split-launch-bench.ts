@@ -291,7 +291,8 @@ export async function benchSplitLaunch(): Promise<Record<string, unknown>> {
           walked: readiedBefore.walked,
         },
         clearing: stages.find(([n]) => n.startsWith('executor.clearingAhead.'))?.[0].slice('executor.clearingAhead.'.length) ?? null,
-        tickWalkSkipped: stages.some(([n]) => n === 'executor.clearingAhead.readiedHeld'),
+        // Whether the launch tick predicted the buys (and walked them) in its quote window: false on a readied book.
+        tickPredicted: stages.some(([n]) => n === 'executor.clearingAhead.predicted'),
         book: stages.find(([n]) => n.startsWith('executor.book.'))?.[0].slice('executor.book.'.length) ?? null,
         rereadSkipped: stages.some(([n]) => n === 'executor.rereadSkipped'),
         batchEntryFormsComputedSinceLaunch: formsComputedSinceLaunch,
