@@ -175,58 +175,19 @@ export function createHeldCandidates<L extends HeldOrder, C extends CandidateOrd
 ): HeldCandidates<L, C> {
   const held = new Map<string, Held<L, C>>()
 
-  const fresh = (): Held<L, C> => ({
-    loaded: [],
-    candidates: [],
-    slotOf: new Int32Array(0),
-    names: [],
-    spelling: [],
-    balance: [],
-    slots: new Map(),
-    serial: undefined,
-    firstOf: new Int32Array(0),
-    nextOf: new Int32Array(0),
-    unknown: [],
-    pending: false,
-    seq: 0,
-    scratch: {
-      candidates: [[], []],
-      slots: [new Int32Array(0), new Int32Array(0)],
-      index: new Int32Array(0),
-      oldOf: new Int32Array(0),
-      needed: new Uint8Array(0),
-      dirty: new Uint8Array(0),
-      first: new Int32Array(0),
-      next: new Int32Array(0),
-    },
-  })
-
-  const slotFor = (h: Held<L, C>, wallet: Address): number => {
-    const name = lowerWallet(wallet)
-    let s = h.slots.get(name)
-    if (s === undefined) {
-      s = h.names.length
-      h.slots.set(name, s)
-      h.names.push(name)
-      h.spelling.push(wallet)
-      h.balance.push(undefined)
-    }
-    return s
-  }
-
   return {
     begin(slug, loaded, balances) {
-      let h = held.get(slug) ?? fresh()
-      if (h.pending) h = fresh()
+      let h = held.get(slug) ?? fresh<L, C>()
+      if (h.pending) h = fresh<L, C>()
       // Wallets of orders long gone: start the slots afresh (their balances are then looked up again).
-      if (h.names.length > 2 * loaded.length + 1_024) h = fresh()
+      if (h.names.length > 2 * loaded.length + 1_024) h = fresh<L, C>()
       const state = balances?.state
       held.set(slug, h)
       // The quiet path first: it touches only the block's changed wallets, so it must not pay for a copy of every
       // wallet's balance (a 100,000-entry array per tick, garbage in the old generation: ~0.5 ms and the major GCs it
       // brings, docs/execution.md "The whole tick on a quieter machine").
       if (loaded === h.loaded && state !== undefined && h.serial !== undefined && (state.serial === h.serial || state.since?.serial === h.serial)) {
-        return quietStep(h, loaded, balances!.known, state)
+        return quietStep(h, loaded, balances!.known, state, candidateOf)
       }
       // This tick's balances per slot, committed by finish. Carried from the held state, they are edited in place (no
       // copy of 100,000 entries per write): a changed wallet's entry becomes unknown at once, which is what it is for
@@ -370,54 +331,106 @@ export function createHeldCandidates<L extends HeldOrder, C extends CandidateOrd
     },
     forget: (slug) => void held.delete(slug),
   }
+}
 
-  /**
-   * The same loaded orders, balances carried: only the wallets in the block's changes (and those left unknown) are
-   * looked up, and only their candidates touched. A quiet tick with no change hands back the same array.
-   */
-  function quietStep(h: Held<L, C>, loaded: readonly L[], known: ReadonlyMap<string, bigint>, state: BalanceState): CandidateStep<C> {
-    const touched = new Set<number>(h.unknown)
-    if (state.serial !== h.serial) {
-      for (const wallet of state.since!.changed) {
-        const s = h.slots.get(lowerWallet(wallet))
-        if (s !== undefined && h.firstOf[s]! >= 0) touched.add(s)
-      }
+// `fresh`, `slotFor` and `quietStep` are module functions, not closures of createHeldCandidates: `begin` is compiled
+// once for every instance (its closures share their feedback), and a call to a closure of another instance is a
+// "wrong call target" deoptimisation; the executor's instance is not the one warm-held-ticks.ts warmed the code with
+// (docs/execution.md "A book's first held ticks").
+
+function fresh<L, C>(): Held<L, C> {
+  return {
+    loaded: [],
+    candidates: [],
+    slotOf: new Int32Array(0),
+    names: [],
+    spelling: [],
+    balance: [],
+    slots: new Map(),
+    serial: undefined,
+    firstOf: new Int32Array(0),
+    nextOf: new Int32Array(0),
+    unknown: [],
+    pending: false,
+    seq: 0,
+    scratch: {
+      candidates: [[], []],
+      slots: [new Int32Array(0), new Int32Array(0)],
+      index: new Int32Array(0),
+      oldOf: new Int32Array(0),
+      needed: new Uint8Array(0),
+      dirty: new Uint8Array(0),
+      first: new Int32Array(0),
+      next: new Int32Array(0),
+    },
+  }
+}
+
+function slotFor<L, C>(h: Held<L, C>, wallet: Address): number {
+  const name = lowerWallet(wallet)
+  let s = h.slots.get(name)
+  if (s === undefined) {
+    s = h.names.length
+    h.slots.set(name, s)
+    h.names.push(name)
+    h.spelling.push(wallet)
+    h.balance.push(undefined)
+  }
+  return s
+}
+
+/**
+ * The same loaded orders, balances carried: only the wallets in the block's changes (and those left unknown) are
+ * looked up, and only their candidates touched. A quiet tick with no change hands back the same array.
+ */
+function quietStep<L extends HeldOrder, C extends CandidateOrder & HeldOrder>(
+  h: Held<L, C>,
+  loaded: readonly L[],
+  known: ReadonlyMap<string, bigint>,
+  state: BalanceState,
+  candidateOf: (loaded: L, balanceAtoms: bigint) => C,
+): CandidateStep<C> {
+  const touched = new Set<number>(h.unknown)
+  if (state.serial !== h.serial) {
+    for (const wallet of state.since!.changed) {
+      const s = h.slots.get(lowerWallet(wallet))
+      if (s !== undefined && h.firstOf[s]! >= 0) touched.add(s)
     }
-    const value = new Map<number, bigint | undefined>()
-    const missingSlots: number[] = []
-    for (const s of touched) {
-      const v = known.get(h.names[s]!)
-      if (v === undefined) missingSlots.push(s)
-      else value.set(s, v)
-    }
-    return {
-      missing: missingSlots.map((s) => h.spelling[s]!),
-      finish(read) {
-        for (const s of missingSlots) value.set(s, read.get(h.names[s]!))
-        // The rebalanced candidates are replaced in the held array itself, not in a copy of it (a 100,000-entry array
-        // per block, old-generation garbage: the major GCs of docs/execution.md "The whole tick on a quieter
-        // machine"). The array is the book's previous candidates too (diff.from): the book cache reads only the
-        // rebalanced entries of it (fromHint, by index), and a plan's candidatesInPriority is read before the project's
-        // next plan (executor-plan.ts), so no reader sees the array change under it.
-        const from = h.candidates
-        const rebalanced: number[] = []
-        for (const [s, v] of value) {
-          const tick = v ?? 0n
-          for (let i = h.firstOf[s]!; i >= 0; i = h.nextOf[i]!) {
-            if (from[i]!.balanceAtoms === tick) continue
-            from[i] = candidateOf(loaded[i]!, tick)
-            rebalanced.push(i)
-          }
+  }
+  const value = new Map<number, bigint | undefined>()
+  const missingSlots: number[] = []
+  for (const s of touched) {
+    const v = known.get(h.names[s]!)
+    if (v === undefined) missingSlots.push(s)
+    else value.set(s, v)
+  }
+  return {
+    missing: missingSlots.map((s) => h.spelling[s]!),
+    finish(read) {
+      for (const s of missingSlots) value.set(s, read.get(h.names[s]!))
+      // The rebalanced candidates are replaced in the held array itself, not in a copy of it (a 100,000-entry array
+      // per block, old-generation garbage: the major GCs of docs/execution.md "The whole tick on a quieter
+      // machine"). The array is the book's previous candidates too (diff.from): the book cache reads only the
+      // rebalanced entries of it (fromHint, by index), and a plan's candidatesInPriority is read before the project's
+      // next plan (executor-plan.ts), so no reader sees the array change under it.
+      const from = h.candidates
+      const rebalanced: number[] = []
+      for (const [s, v] of value) {
+        const tick = v ?? 0n
+        for (let i = h.firstOf[s]!; i >= 0; i = h.nextOf[i]!) {
+          if (from[i]!.balanceAtoms === tick) continue
+          from[i] = candidateOf(loaded[i]!, tick)
+          rebalanced.push(i)
         }
-        for (const [s, v] of value) h.balance[s] = v
-        h.unknown = missingSlots.filter((s) => value.get(s) === undefined)
-        h.serial = state.serial
-        const seq = ++lastSeq
-        const diff: CandidateDiff = { from, newIndexOfOld: undefined, arrived: [], rebalanced: rebalanced.sort((a, b) => a - b), seq, fromSeq: h.seq }
-        h.seq = seq
-        return { candidates: from, diff }
-      },
-    }
+      }
+      for (const [s, v] of value) h.balance[s] = v
+      h.unknown = missingSlots.filter((s) => value.get(s) === undefined)
+      h.serial = state.serial
+      const seq = ++lastSeq
+      const diff: CandidateDiff = { from, newIndexOfOld: undefined, arrived: [], rebalanced: rebalanced.sort((a, b) => a - b), seq, fromSeq: h.seq }
+      h.seq = seq
+      return { candidates: from, diff }
+    },
   }
 }
 
