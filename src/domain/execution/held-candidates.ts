@@ -242,34 +242,11 @@ export function createHeldCandidates<L extends HeldOrder, C extends CandidateOrd
       }
       const arrived: number[] = []
       if (!sameList) {
-        let j = 0
-        for (let i = 0; i < n; i++) {
-          const l = loaded[i]!
-          let k = j
-          if (k < old.length && old[k] !== l && old[k]!.order.keyId !== l.order.keyId) {
-            const end = Math.min(old.length, j + SHORT_LOOKAHEAD)
-            k++
-            while (k < end && old[k]!.order.keyId !== l.order.keyId) k++
-            if (k === end) k = sortedSearch(old, end, l.order.keyId)
-          }
-          if (k < old.length && sameHeldOrder(old[k]!, l)) {
-            newIndexOfOld![k] = i
-            oldOf![i] = k
-            const kept = from[k]!
-            // The same content in another entry: point the kept candidate at the record the snapshot holds (no second
-            // copy kept alive). The same entry (the loader reuses unchanged ones) needs no look at the candidate.
-            if (old[k] !== l && kept.order !== l.order) kept.order = l.order
-            matched[i] = kept
-            slotOf[i] = h.slotOf[k]!
-            j = k + 1
-          } else {
-            if (k < old.length) j = k + 1
-            // Explicitly: the reused array still holds a candidate of two writes ago here.
-            matched[i] = undefined
-            arrived.push(i)
-            slotOf[i] = slotFor(h, l.wallet)
-            balance.push(...new Array<undefined>(h.names.length - balance.length))
-          }
+        matchLoaded(old, loaded, from, h.slotOf, newIndexOfOld!, oldOf!, matched, slotOf, arrived)
+        // The arrivals' wallets (a few per write), in input order, after the loop over every order.
+        for (const i of arrived) {
+          slotOf[i] = slotFor(h, loaded[i]!.wallet)
+          balance.push(...new Array<undefined>(h.names.length - balance.length))
         }
       }
 
@@ -279,10 +256,7 @@ export function createHeldCandidates<L extends HeldOrder, C extends CandidateOrd
       x.needed = room(x.needed, names.length, (length) => new Uint8Array(length))
       x.dirty = room(x.dirty, names.length, (length) => new Uint8Array(length))
       const needed = x.needed.subarray(0, names.length).fill(0)
-      for (let i = 0; i < n; i++) {
-        const s = slotOf[i]!
-        if (balance[s] === undefined) needed[s] = 1
-      }
+      markNeeded(slotOf, balance, needed)
       // Read in finish for every slot, written here only for the needed ones: the rest must read 0.
       const dirty = x.dirty.subarray(0, names.length).fill(0)
       const missingSlots: number[] = []
@@ -302,18 +276,7 @@ export function createHeldCandidates<L extends HeldOrder, C extends CandidateOrd
           // A wallet the read did not return counts as 0 for this tick (as before) and stays unknown.
           for (const s of missingSlots) balance[s] = read.get(names[s]!)
           const rebalanced: number[] = []
-          let out: C[] | undefined = sameList ? undefined : (matched as C[])
-          for (let i = 0; i < n; i++) {
-            const s = slotOf[i]!
-            const current = matched[i]
-            if (current !== undefined && dirty[s] === 0) continue
-            const value = balance[s] ?? 0n
-            if (current !== undefined && current.balanceAtoms === value) continue
-            out ??= from.slice()
-            out[i] = candidateOf(loaded[i]!, value)
-            if (current !== undefined) rebalanced.push(sameList ? i : oldOf![i]!)
-          }
-          const candidates = out ?? from
+          const candidates = buildCandidates(loaded, from, matched, sameList ? undefined : oldOf!, slotOf, dirty, balance, candidateOf, rebalanced)
           const seq = ++lastSeq
           const diff: CandidateDiff = { from, newIndexOfOld, arrived, rebalanced, seq, fromSeq: h.seq }
           h.seq = seq
@@ -432,6 +395,94 @@ function quietStep<L extends HeldOrder, C extends CandidateOrder & HeldOrder>(
       return { candidates: from, diff }
     },
   }
+}
+
+// begin's and finish's loops over every loaded order are small functions returning right after their loop, touching
+// only the lists and arrays they are given (as executor-plan.ts's and book-cache.ts's): V8 compiles a hot loop on the
+// stack, mid-call, and a function holding several of them, reading the project's held state besides, was deoptimised
+// and recompiled on a book's first held ticks, running 100,000 iterations unoptimised meanwhile (docs/execution.md "A
+// book's first held ticks").
+
+/**
+ * Pairs the loaded orders with the previous ones (both in keyId order: a short lookahead, then a binary search):
+ * matched ones keep their candidate and slot; the others are `arrived` (their slots are the caller's to assign).
+ */
+function matchLoaded<L extends HeldOrder, C extends HeldOrder>(
+  old: readonly L[],
+  loaded: readonly L[],
+  from: readonly C[],
+  heldSlotOf: Int32Array,
+  newIndexOfOld: Int32Array,
+  oldOf: Int32Array,
+  matched: Array<C | undefined>,
+  slotOf: Int32Array,
+  arrived: number[],
+): void {
+  let j = 0
+  for (let i = 0; i < loaded.length; i++) {
+    const l = loaded[i]!
+    let k = j
+    if (k < old.length && old[k] !== l && old[k]!.order.keyId !== l.order.keyId) {
+      const end = Math.min(old.length, j + SHORT_LOOKAHEAD)
+      k++
+      while (k < end && old[k]!.order.keyId !== l.order.keyId) k++
+      if (k === end) k = sortedSearch(old, end, l.order.keyId)
+    }
+    if (k < old.length && sameHeldOrder(old[k]!, l)) {
+      newIndexOfOld[k] = i
+      oldOf[i] = k
+      const kept = from[k]!
+      // The same content in another entry: point the kept candidate at the record the snapshot holds (no second
+      // copy kept alive). The same entry (the loader reuses unchanged ones) needs no look at the candidate.
+      if (old[k] !== l && kept.order !== l.order) kept.order = l.order
+      matched[i] = kept
+      slotOf[i] = heldSlotOf[k]!
+      j = k + 1
+    } else {
+      if (k < old.length) j = k + 1
+      // Explicitly: the reused array still holds a candidate of two writes ago here.
+      matched[i] = undefined
+      arrived.push(i)
+    }
+  }
+}
+
+/** Marks the slots whose balance is unknown for this state. */
+function markNeeded(slotOf: Int32Array, balance: ReadonlyArray<bigint | undefined>, needed: Uint8Array): void {
+  for (let i = 0; i < slotOf.length; i++) {
+    const s = slotOf[i]!
+    if (balance[s] === undefined) needed[s] = 1
+  }
+}
+
+/**
+ * The tick's candidates: the matched ones kept unless their slot is dirty and the balance moved, a new candidate for
+ * those and for the arrivals. Without `oldOf` (the same loaded list) `from` is copied only when one changes; with it,
+ * `matched` (the spare list) is written in place. Rebalanced candidates are listed by their index in `from`.
+ */
+function buildCandidates<L extends HeldOrder, C extends CandidateOrder & HeldOrder>(
+  loaded: readonly L[],
+  from: C[],
+  matched: Array<C | undefined>,
+  oldOf: Int32Array | undefined,
+  slotOf: Int32Array,
+  dirty: Uint8Array,
+  balance: ReadonlyArray<bigint | undefined>,
+  candidateOf: (loaded: L, balanceAtoms: bigint) => C,
+  rebalanced: number[],
+): C[] {
+  let out: C[] | undefined = oldOf === undefined ? undefined : (matched as C[])
+  for (let i = 0; i < loaded.length; i++) {
+    const s = slotOf[i]!
+    const current = matched[i]
+    if (current !== undefined && dirty[s] === 0) continue
+    const value = balance[s] ?? 0n
+    if (current !== undefined && current.balanceAtoms === value) continue
+    out ??= from.slice()
+    out[i] = candidateOf(loaded[i]!, value)
+    if (current !== undefined) rebalanced.push(oldOf === undefined ? i : oldOf[i]!)
+  }
+  return out ?? from
 }
 
 /** Each slot's candidates as a chain (firstOf, nextOf), in ascending candidate order, in the held arrays. */
