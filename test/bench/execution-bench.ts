@@ -314,6 +314,11 @@ export function benchPlanning(orders: number, runs: number) {
     executorWholeTickAfterPatchMaxAfterWarmupMs: round(Math.max(...wholePatchWall.slice(WARMUP_TICKS))),
     executorWholeQuietTickMaxAfterWarmupMs: round(Math.max(...wholeQuietWall.slice(WARMUP_TICKS))),
     executorWholeTickAfterPatchFirstTicksMs: wholePatchWall.slice(0, WARMUP_TICKS).map(round),
+    // Their CPU time: the process's, V8's compiler threads included, so above the wall time when those ticks wait on
+    // code being compiled (JIT), about equal when the tick's own work is what takes the time.
+    executorWholeTickAfterPatchFirstTicksCpuMs: wholePatchCpu.slice(0, WARMUP_TICKS).map(round),
+    executorWholeQuietTickFirstTicksMs: wholeQuietWall.slice(0, WARMUP_TICKS).map(round),
+    executorWholeQuietTickFirstTicksCpuMs: wholeQuietCpu.slice(0, WARMUP_TICKS).map(round),
     executorWholeQuietTickMedianCpuMs: ms(wholeQuietCpu),
     executorWholeTickAfterPatchMedianCpuMs: ms(wholePatchCpu),
     executorWholeQuietTickCandidatesMedianMs: ms(wholeQuietCandidates),
