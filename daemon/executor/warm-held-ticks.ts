@@ -18,6 +18,8 @@ export interface WarmHeldTicksOptions {
 export interface WarmHeldTicksResult {
   ticks: number
   patchedInPlace: number
+  /** Deferred verdicts over all ticks (the deferred orders' path, re-ranked records included, ran). */
+  deferred: number
   ms: number
 }
 
@@ -33,6 +35,8 @@ export function warmHeldTicksOnce(options?: WarmHeldTicksOptions): WarmHeldTicks
 }
 
 const SLUG = '\u0000warm-held-ticks'
+/** A timestamp of the records' era (ms): a double, as Date.now() is in the daemon's records. */
+const EPOCH_MS = 1_790_000_000_000
 
 /**
  * The held tick's code run at the executor's start on a synthetic book, as `prepare` warms the book code (issue 23
@@ -49,17 +53,26 @@ export function warmHeldTicks(options: WarmHeldTicksOptions = {}): WarmHeldTicks
   const rounds = options.rounds ?? 16
   const wallets = Math.max(1, count >> 1)
   const walletOf = (w: number): Address => `0x${(w + 1).toString(16).padStart(40, 'c')}` as Address
-  const recordOf = (i: number, spend: number): OrderRecord => ({
+  // Records shaped as the store's: the fields in order-transitions.ts's order (what JSON.parse gives back, the same
+  // hidden class as this literal), timestamps in ms (beyond V8's small integers: a field holding a small integer here
+  // and a double in the daemon's records would be two hidden classes, and the code compiled on the first deoptimised
+  // on the second). An edited order is a record of its own, as the loader hands it out (not a spread copy: another
+  // hidden class), and a loaded order the loader's literal (load-orders.ts).
+  const recordOf = (i: number, spend: number, updatedAt = EPOCH_MS + i): OrderRecord => ({
     keyId: `warm_${String(i).padStart(8, '0')}`,
     slug: SLUG,
     status: 'active',
     maxSpendUsdc: String(spend),
-    maxFdvUsdc: i % 7 === 0 ? null : String(100_000 + ((i * 37) % 900_000)),
+    // Limits spread over 100k-1M USD, about half above the ticks' 500k cap: more orders can buy than a tick's
+    // DEFAULT_MAX_BUYS, so a tick defers some (limits of 100k-400k had every order but the unlimited ones below the
+    // cap: 458 buys, nothing deferred, and the deferred path first ran on the daemon's first large book).
+    maxFdvUsdc: i % 7 === 0 ? null : String(100_000 + ((i * 7_919) % 900_000)),
     expiresInMs: 3_600_000,
-    createdAt: i,
-    updatedAt: i,
+    createdAt: EPOCH_MS + i,
+    updatedAt,
   })
-  const loadedOf = (i: number): LoadedOrder => ({ order: recordOf(i, 1 + (i % 500)), userIndex: i % wallets, followers: 0, wallet: walletOf(i % wallets) })
+  const entryOf = (order: OrderRecord, i: number): LoadedOrder => ({ order, userIndex: i % wallets, followers: 0, wallet: walletOf(i % wallets) })
+  const loadedOf = (i: number): LoadedOrder => entryOf(recordOf(i, 1 + (i % 500)), i)
   // Every other order: room for a placement between two keyIds.
   const full: LoadedOrder[] = Array.from({ length: count }, (_, i) => loadedOf(2 * i))
   const known = new Map<string, bigint>()
@@ -72,7 +85,9 @@ export function warmHeldTicks(options: WarmHeldTicksOptions = {}): WarmHeldTicks
     for (let c = 0; c < 8; c++) {
       const name = names[(round * 31 + c * 97) % names.length]!
       changed.add(name)
-      known.set(name, known.get(name)! + 1_000_000n)
+      // One wallet a block emptied or refilled: its orders leave or rejoin the buys, so the deferred orders behind
+      // them move in rank (their shared records re-ranked in place, a branch a 100,000-order book takes every block).
+      known.set(name, c === 0 ? (known.get(name)! === 0n ? 400_000_000n : 0n) : known.get(name)! + 1_000_000n)
     }
     return { known, state: { serial, since: { serial: since, changed } } }
   }
@@ -81,6 +96,7 @@ export function warmHeldTicks(options: WarmHeldTicksOptions = {}): WarmHeldTicks
   let previous: readonly OrderDecision[] = []
   let ticks = 0
   let patchedInPlace = 0
+  let deferred = 0
   const tick = (loaded: readonly LoadedOrder[], balances: TickBalances): void => {
     const step = held.begin(SLUG, loaded, balances)
     const { candidates, diff } = step.finish(new Map())
@@ -97,6 +113,7 @@ export function warmHeldTicks(options: WarmHeldTicksOptions = {}): WarmHeldTicks
     const plan = books.plan(SLUG, input, diff)
     // decide-tick's quiet check and its copy of the decisions when they changed.
     if (!sameVerdicts(previous, plan.decisions)) previous = plan.decisions.slice()
+    for (const decision of plan.decisions) if (decision.verdict === 'deferred') deferred++
     ticks++
     if (books.lastPatchedInPlace(SLUG)) patchedInPlace++
   }
@@ -107,7 +124,7 @@ export function warmHeldTicks(options: WarmHeldTicksOptions = {}): WarmHeldTicks
     const k = (round * 7_919) % count
     const was = full[k]!
     const patched = full.slice()
-    patched[k] = { ...was, order: { ...was.order, maxSpendUsdc: String(2 + round), updatedAt: was.order.updatedAt + 1 } }
+    patched[k] = entryOf(recordOf(2 * k, 2 + round, was.order.updatedAt + 1), 2 * k)
     tick(patched, nextBlock(round))
     if (round % 4 === 3) {
       // A placement (between two keyIds: every later candidate index shifts), then its cancellation.
@@ -119,5 +136,5 @@ export function warmHeldTicks(options: WarmHeldTicksOptions = {}): WarmHeldTicks
   }
   held.forget(SLUG)
   books.forget(SLUG)
-  return { ticks, patchedInPlace, ms: performance.now() - started }
+  return { ticks, patchedInPlace, deferred, ms: performance.now() - started }
 }

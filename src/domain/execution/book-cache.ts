@@ -35,6 +35,11 @@ export interface BookCache {
   lastUse(slug: string): BookUse | undefined
   /** Whether the last plan(slug) edited its book's rows in place (patch-book-in-place.ts; for tests and metrics). */
   lastPatchedInPlace(slug: string): boolean
+  /**
+   * How many times the project's tick scratch (balance sets, index maps) had to grow in a tick: a book built by
+   * `prepare` or a rebuild has them sized already, so held ticks after it read 0 (for tests).
+   */
+  scratchGrowths(slug: string): number
 }
 
 export type BookUse = 'rebuilt' | 'reused' | 'filtered' | 'incremental'
@@ -108,10 +113,41 @@ class Buffers {
   private turn = 0
   /** The project's decisions, rewritten by every plan (ExecutionPlan.decisions: valid until the next plan). */
   readonly decisions: OrderDecision[] = []
+  /** How many times a tick's scratch had to grow (`reserve` not counted): for tests. */
+  grown = 0
+
+  /**
+   * Every array a held tick of a book of `count` orders and `wallets` wallets uses, sized now: called when a book is
+   * built (by `prepare` ahead of the tick path, or by the tick that rebuilds), so that its first quiet and PATCH ticks
+   * neither allocate them (2-4 MB of typed arrays, zeroed and page-faulted in the tick) nor take the growing branch,
+   * which optimised code compiled on smaller books has never run and deoptimises on (docs/execution.md "A book's first
+   * held ticks"). Returns whether anything had to be allocated.
+   */
+  reserve(count: number, wallets: number): boolean {
+    let grew = false
+    if (this.order.length < count) {
+      this.order = new Int32Array(Math.ceil(count * 1.25))
+      grew = true
+    }
+    if (this.byPosition.length < count) {
+      this.byPosition = new Int32Array(Math.ceil(count * 1.25))
+      grew = true
+    }
+    for (const set of this.sets) {
+      if (set.value.length >= wallets) continue
+      set.value = new Float64Array(Math.ceil(wallets * 1.25))
+      set.source = new Int32Array(Math.ceil(wallets * 1.25))
+      grew = true
+    }
+    return grew
+  }
 
   /** Scratch for one refresh (newIndexOfOld), filled with -1. */
   indices(count: number): Int32Array {
-    if (this.order.length < count) this.order = new Int32Array(Math.ceil(count * 1.25))
+    if (this.order.length < count) {
+      this.order = new Int32Array(Math.ceil(count * 1.25))
+      this.grown++
+    }
     const out = this.order.subarray(0, count)
     out.fill(-1)
     return out
@@ -119,7 +155,10 @@ class Buffers {
 
   /** Scratch for one merge (new input index per old position), to be overwritten. */
   positions(count: number): Int32Array {
-    if (this.byPosition.length < count) this.byPosition = new Int32Array(Math.ceil(count * 1.25))
+    if (this.byPosition.length < count) {
+      this.byPosition = new Int32Array(Math.ceil(count * 1.25))
+      this.grown++
+    }
     return this.byPosition.subarray(0, count)
   }
 
@@ -130,6 +169,7 @@ class Buffers {
     if (set.value.length < count) {
       set.value = new Float64Array(Math.ceil(count * 1.25))
       set.source = new Int32Array(Math.ceil(count * 1.25))
+      this.grown++
     }
     const value = set.value.subarray(0, count)
     const source = set.source.subarray(0, count)
@@ -305,18 +345,20 @@ export function createBookCache(): BookCache {
       }
     }
     const built = prepareBook(candidates, policy)
+    const buffers = entry?.buffers ?? new Buffers()
+    buffers.reserve(built.candidates.length, built.book.wallets.names.length)
     // The built book moved into rows of its own, so that its first PATCH is patched in place (it was merged: the whole
     // book copied into newly allocated rows, 70-85 ms of that tick, docs/execution.md "No array of the book's size per
     // tick"). The replaced book's storage becomes the spare; rows the previous spare had are reused.
     const stored = intoRows(built, entry?.spare)
     if (stored) {
-      return { prepared: stored.prepared, policy, use: 'rebuilt', buffers: entry?.buffers ?? new Buffers(), storage: stored.rows, spare: entry?.storage }
+      return { prepared: stored.prepared, policy, use: 'rebuilt', buffers, storage: stored.rows, spare: entry?.storage }
     }
     return {
       prepared: built,
       policy,
       use: 'rebuilt',
-      buffers: entry?.buffers ?? new Buffers(),
+      buffers,
       storage: undefined,
       spare: entry?.storage ?? entry?.spare,
     }
@@ -336,6 +378,7 @@ export function createBookCache(): BookCache {
     forget: (slug) => void entries.delete(slug),
     lastUse: (slug) => entries.get(slug)?.use,
     lastPatchedInPlace: (slug) => entries.get(slug)?.inPlace === true,
+    scratchGrowths: (slug) => entries.get(slug)?.buffers.grown ?? 0,
   }
 }
 

@@ -175,58 +175,19 @@ export function createHeldCandidates<L extends HeldOrder, C extends CandidateOrd
 ): HeldCandidates<L, C> {
   const held = new Map<string, Held<L, C>>()
 
-  const fresh = (): Held<L, C> => ({
-    loaded: [],
-    candidates: [],
-    slotOf: new Int32Array(0),
-    names: [],
-    spelling: [],
-    balance: [],
-    slots: new Map(),
-    serial: undefined,
-    firstOf: new Int32Array(0),
-    nextOf: new Int32Array(0),
-    unknown: [],
-    pending: false,
-    seq: 0,
-    scratch: {
-      candidates: [[], []],
-      slots: [new Int32Array(0), new Int32Array(0)],
-      index: new Int32Array(0),
-      oldOf: new Int32Array(0),
-      needed: new Uint8Array(0),
-      dirty: new Uint8Array(0),
-      first: new Int32Array(0),
-      next: new Int32Array(0),
-    },
-  })
-
-  const slotFor = (h: Held<L, C>, wallet: Address): number => {
-    const name = lowerWallet(wallet)
-    let s = h.slots.get(name)
-    if (s === undefined) {
-      s = h.names.length
-      h.slots.set(name, s)
-      h.names.push(name)
-      h.spelling.push(wallet)
-      h.balance.push(undefined)
-    }
-    return s
-  }
-
   return {
     begin(slug, loaded, balances) {
-      let h = held.get(slug) ?? fresh()
-      if (h.pending) h = fresh()
+      let h = held.get(slug) ?? fresh<L, C>()
+      if (h.pending) h = fresh<L, C>()
       // Wallets of orders long gone: start the slots afresh (their balances are then looked up again).
-      if (h.names.length > 2 * loaded.length + 1_024) h = fresh()
+      if (h.names.length > 2 * loaded.length + 1_024) h = fresh<L, C>()
       const state = balances?.state
       held.set(slug, h)
       // The quiet path first: it touches only the block's changed wallets, so it must not pay for a copy of every
       // wallet's balance (a 100,000-entry array per tick, garbage in the old generation: ~0.5 ms and the major GCs it
       // brings, docs/execution.md "The whole tick on a quieter machine").
       if (loaded === h.loaded && state !== undefined && h.serial !== undefined && (state.serial === h.serial || state.since?.serial === h.serial)) {
-        return quietStep(h, loaded, balances!.known, state)
+        return quietStep(h, loaded, balances!.known, state, candidateOf)
       }
       // This tick's balances per slot, committed by finish. Carried from the held state, they are edited in place (no
       // copy of 100,000 entries per write): a changed wallet's entry becomes unknown at once, which is what it is for
@@ -281,34 +242,11 @@ export function createHeldCandidates<L extends HeldOrder, C extends CandidateOrd
       }
       const arrived: number[] = []
       if (!sameList) {
-        let j = 0
-        for (let i = 0; i < n; i++) {
-          const l = loaded[i]!
-          let k = j
-          if (k < old.length && old[k] !== l && old[k]!.order.keyId !== l.order.keyId) {
-            const end = Math.min(old.length, j + SHORT_LOOKAHEAD)
-            k++
-            while (k < end && old[k]!.order.keyId !== l.order.keyId) k++
-            if (k === end) k = sortedSearch(old, end, l.order.keyId)
-          }
-          if (k < old.length && sameHeldOrder(old[k]!, l)) {
-            newIndexOfOld![k] = i
-            oldOf![i] = k
-            const kept = from[k]!
-            // The same content in another entry: point the kept candidate at the record the snapshot holds (no second
-            // copy kept alive). The same entry (the loader reuses unchanged ones) needs no look at the candidate.
-            if (old[k] !== l && kept.order !== l.order) kept.order = l.order
-            matched[i] = kept
-            slotOf[i] = h.slotOf[k]!
-            j = k + 1
-          } else {
-            if (k < old.length) j = k + 1
-            // Explicitly: the reused array still holds a candidate of two writes ago here.
-            matched[i] = undefined
-            arrived.push(i)
-            slotOf[i] = slotFor(h, l.wallet)
-            balance.push(...new Array<undefined>(h.names.length - balance.length))
-          }
+        matchLoaded(old, loaded, from, h.slotOf, newIndexOfOld!, oldOf!, matched, slotOf, arrived)
+        // The arrivals' wallets (a few per write), in input order, after the loop over every order.
+        for (const i of arrived) {
+          slotOf[i] = slotFor(h, loaded[i]!.wallet)
+          balance.push(...new Array<undefined>(h.names.length - balance.length))
         }
       }
 
@@ -318,10 +256,7 @@ export function createHeldCandidates<L extends HeldOrder, C extends CandidateOrd
       x.needed = room(x.needed, names.length, (length) => new Uint8Array(length))
       x.dirty = room(x.dirty, names.length, (length) => new Uint8Array(length))
       const needed = x.needed.subarray(0, names.length).fill(0)
-      for (let i = 0; i < n; i++) {
-        const s = slotOf[i]!
-        if (balance[s] === undefined) needed[s] = 1
-      }
+      markNeeded(slotOf, balance, needed)
       // Read in finish for every slot, written here only for the needed ones: the rest must read 0.
       const dirty = x.dirty.subarray(0, names.length).fill(0)
       const missingSlots: number[] = []
@@ -341,18 +276,7 @@ export function createHeldCandidates<L extends HeldOrder, C extends CandidateOrd
           // A wallet the read did not return counts as 0 for this tick (as before) and stays unknown.
           for (const s of missingSlots) balance[s] = read.get(names[s]!)
           const rebalanced: number[] = []
-          let out: C[] | undefined = sameList ? undefined : (matched as C[])
-          for (let i = 0; i < n; i++) {
-            const s = slotOf[i]!
-            const current = matched[i]
-            if (current !== undefined && dirty[s] === 0) continue
-            const value = balance[s] ?? 0n
-            if (current !== undefined && current.balanceAtoms === value) continue
-            out ??= from.slice()
-            out[i] = candidateOf(loaded[i]!, value)
-            if (current !== undefined) rebalanced.push(sameList ? i : oldOf![i]!)
-          }
-          const candidates = out ?? from
+          const candidates = buildCandidates(loaded, from, matched, sameList ? undefined : oldOf!, slotOf, dirty, balance, candidateOf, rebalanced)
           const seq = ++lastSeq
           const diff: CandidateDiff = { from, newIndexOfOld, arrived, rebalanced, seq, fromSeq: h.seq }
           h.seq = seq
@@ -370,55 +294,195 @@ export function createHeldCandidates<L extends HeldOrder, C extends CandidateOrd
     },
     forget: (slug) => void held.delete(slug),
   }
+}
 
-  /**
-   * The same loaded orders, balances carried: only the wallets in the block's changes (and those left unknown) are
-   * looked up, and only their candidates touched. A quiet tick with no change hands back the same array.
-   */
-  function quietStep(h: Held<L, C>, loaded: readonly L[], known: ReadonlyMap<string, bigint>, state: BalanceState): CandidateStep<C> {
-    const touched = new Set<number>(h.unknown)
-    if (state.serial !== h.serial) {
-      for (const wallet of state.since!.changed) {
-        const s = h.slots.get(lowerWallet(wallet))
-        if (s !== undefined && h.firstOf[s]! >= 0) touched.add(s)
-      }
-    }
-    const value = new Map<number, bigint | undefined>()
-    const missingSlots: number[] = []
-    for (const s of touched) {
-      const v = known.get(h.names[s]!)
-      if (v === undefined) missingSlots.push(s)
-      else value.set(s, v)
-    }
-    return {
-      missing: missingSlots.map((s) => h.spelling[s]!),
-      finish(read) {
-        for (const s of missingSlots) value.set(s, read.get(h.names[s]!))
-        // The rebalanced candidates are replaced in the held array itself, not in a copy of it (a 100,000-entry array
-        // per block, old-generation garbage: the major GCs of docs/execution.md "The whole tick on a quieter
-        // machine"). The array is the book's previous candidates too (diff.from): the book cache reads only the
-        // rebalanced entries of it (fromHint, by index), and a plan's candidatesInPriority is read before the project's
-        // next plan (executor-plan.ts), so no reader sees the array change under it.
-        const from = h.candidates
-        const rebalanced: number[] = []
-        for (const [s, v] of value) {
-          const tick = v ?? 0n
-          for (let i = h.firstOf[s]!; i >= 0; i = h.nextOf[i]!) {
-            if (from[i]!.balanceAtoms === tick) continue
-            from[i] = candidateOf(loaded[i]!, tick)
-            rebalanced.push(i)
-          }
-        }
-        for (const [s, v] of value) h.balance[s] = v
-        h.unknown = missingSlots.filter((s) => value.get(s) === undefined)
-        h.serial = state.serial
-        const seq = ++lastSeq
-        const diff: CandidateDiff = { from, newIndexOfOld: undefined, arrived: [], rebalanced: rebalanced.sort((a, b) => a - b), seq, fromSeq: h.seq }
-        h.seq = seq
-        return { candidates: from, diff }
-      },
+// `fresh`, `slotFor` and `quietStep` are module functions, not closures of createHeldCandidates: `begin` is compiled
+// once for every instance (its closures share their feedback), and a call to a closure of another instance is a
+// "wrong call target" deoptimisation; the executor's instance is not the one warm-held-ticks.ts warmed the code with
+// (docs/execution.md "A book's first held ticks").
+
+function fresh<L, C>(): Held<L, C> {
+  return {
+    loaded: [],
+    candidates: [],
+    slotOf: new Int32Array(0),
+    names: [],
+    spelling: [],
+    balance: [],
+    slots: new Map(),
+    serial: undefined,
+    firstOf: new Int32Array(0),
+    nextOf: new Int32Array(0),
+    unknown: [],
+    pending: false,
+    seq: 0,
+    scratch: {
+      candidates: [[], []],
+      slots: [new Int32Array(0), new Int32Array(0)],
+      index: new Int32Array(0),
+      oldOf: new Int32Array(0),
+      needed: new Uint8Array(0),
+      dirty: new Uint8Array(0),
+      first: new Int32Array(0),
+      next: new Int32Array(0),
+    },
+  }
+}
+
+function slotFor<L, C>(h: Held<L, C>, wallet: Address): number {
+  const name = lowerWallet(wallet)
+  let s = h.slots.get(name)
+  if (s === undefined) {
+    s = h.names.length
+    h.slots.set(name, s)
+    h.names.push(name)
+    h.spelling.push(wallet)
+    h.balance.push(undefined)
+  }
+  return s
+}
+
+/**
+ * The same loaded orders, balances carried: only the wallets in the block's changes (and those left unknown) are
+ * looked up, and only their candidates touched. A quiet tick with no change hands back the same array.
+ */
+function quietStep<L extends HeldOrder, C extends CandidateOrder & HeldOrder>(
+  h: Held<L, C>,
+  loaded: readonly L[],
+  known: ReadonlyMap<string, bigint>,
+  state: BalanceState,
+  candidateOf: (loaded: L, balanceAtoms: bigint) => C,
+): CandidateStep<C> {
+  const touched = new Set<number>(h.unknown)
+  if (state.serial !== h.serial) {
+    for (const wallet of state.since!.changed) {
+      const s = h.slots.get(lowerWallet(wallet))
+      if (s !== undefined && h.firstOf[s]! >= 0) touched.add(s)
     }
   }
+  const value = new Map<number, bigint | undefined>()
+  const missingSlots: number[] = []
+  for (const s of touched) {
+    const v = known.get(h.names[s]!)
+    if (v === undefined) missingSlots.push(s)
+    else value.set(s, v)
+  }
+  return {
+    missing: missingSlots.map((s) => h.spelling[s]!),
+    finish(read) {
+      for (const s of missingSlots) value.set(s, read.get(h.names[s]!))
+      // The rebalanced candidates are replaced in the held array itself, not in a copy of it (a 100,000-entry array
+      // per block, old-generation garbage: the major GCs of docs/execution.md "The whole tick on a quieter
+      // machine"). The array is the book's previous candidates too (diff.from): the book cache reads only the
+      // rebalanced entries of it (fromHint, by index), and a plan's candidatesInPriority is read before the project's
+      // next plan (executor-plan.ts), so no reader sees the array change under it.
+      const from = h.candidates
+      const rebalanced: number[] = []
+      for (const [s, v] of value) {
+        const tick = v ?? 0n
+        for (let i = h.firstOf[s]!; i >= 0; i = h.nextOf[i]!) {
+          if (from[i]!.balanceAtoms === tick) continue
+          from[i] = candidateOf(loaded[i]!, tick)
+          rebalanced.push(i)
+        }
+      }
+      for (const [s, v] of value) h.balance[s] = v
+      h.unknown = missingSlots.filter((s) => value.get(s) === undefined)
+      h.serial = state.serial
+      const seq = ++lastSeq
+      const diff: CandidateDiff = { from, newIndexOfOld: undefined, arrived: [], rebalanced: rebalanced.sort((a, b) => a - b), seq, fromSeq: h.seq }
+      h.seq = seq
+      return { candidates: from, diff }
+    },
+  }
+}
+
+// begin's and finish's loops over every loaded order are small functions returning right after their loop, touching
+// only the lists and arrays they are given (as executor-plan.ts's and book-cache.ts's): V8 compiles a hot loop on the
+// stack, mid-call, and a function holding several of them, reading the project's held state besides, was deoptimised
+// and recompiled on a book's first held ticks, running 100,000 iterations unoptimised meanwhile (docs/execution.md "A
+// book's first held ticks").
+
+/**
+ * Pairs the loaded orders with the previous ones (both in keyId order: a short lookahead, then a binary search):
+ * matched ones keep their candidate and slot; the others are `arrived` (their slots are the caller's to assign).
+ */
+function matchLoaded<L extends HeldOrder, C extends HeldOrder>(
+  old: readonly L[],
+  loaded: readonly L[],
+  from: readonly C[],
+  heldSlotOf: Int32Array,
+  newIndexOfOld: Int32Array,
+  oldOf: Int32Array,
+  matched: Array<C | undefined>,
+  slotOf: Int32Array,
+  arrived: number[],
+): void {
+  let j = 0
+  for (let i = 0; i < loaded.length; i++) {
+    const l = loaded[i]!
+    let k = j
+    if (k < old.length && old[k] !== l && old[k]!.order.keyId !== l.order.keyId) {
+      const end = Math.min(old.length, j + SHORT_LOOKAHEAD)
+      k++
+      while (k < end && old[k]!.order.keyId !== l.order.keyId) k++
+      if (k === end) k = sortedSearch(old, end, l.order.keyId)
+    }
+    if (k < old.length && sameHeldOrder(old[k]!, l)) {
+      newIndexOfOld[k] = i
+      oldOf[i] = k
+      const kept = from[k]!
+      // The same content in another entry: point the kept candidate at the record the snapshot holds (no second
+      // copy kept alive). The same entry (the loader reuses unchanged ones) needs no look at the candidate.
+      if (old[k] !== l && kept.order !== l.order) kept.order = l.order
+      matched[i] = kept
+      slotOf[i] = heldSlotOf[k]!
+      j = k + 1
+    } else {
+      if (k < old.length) j = k + 1
+      // Explicitly: the reused array still holds a candidate of two writes ago here.
+      matched[i] = undefined
+      arrived.push(i)
+    }
+  }
+}
+
+/** Marks the slots whose balance is unknown for this state. */
+function markNeeded(slotOf: Int32Array, balance: ReadonlyArray<bigint | undefined>, needed: Uint8Array): void {
+  for (let i = 0; i < slotOf.length; i++) {
+    const s = slotOf[i]!
+    if (balance[s] === undefined) needed[s] = 1
+  }
+}
+
+/**
+ * The tick's candidates: the matched ones kept unless their slot is dirty and the balance moved, a new candidate for
+ * those and for the arrivals. Without `oldOf` (the same loaded list) `from` is copied only when one changes; with it,
+ * `matched` (the spare list) is written in place. Rebalanced candidates are listed by their index in `from`.
+ */
+function buildCandidates<L extends HeldOrder, C extends CandidateOrder & HeldOrder>(
+  loaded: readonly L[],
+  from: C[],
+  matched: Array<C | undefined>,
+  oldOf: Int32Array | undefined,
+  slotOf: Int32Array,
+  dirty: Uint8Array,
+  balance: ReadonlyArray<bigint | undefined>,
+  candidateOf: (loaded: L, balanceAtoms: bigint) => C,
+  rebalanced: number[],
+): C[] {
+  let out: C[] | undefined = oldOf === undefined ? undefined : (matched as C[])
+  for (let i = 0; i < loaded.length; i++) {
+    const s = slotOf[i]!
+    const current = matched[i]
+    if (current !== undefined && dirty[s] === 0) continue
+    const value = balance[s] ?? 0n
+    if (current !== undefined && current.balanceAtoms === value) continue
+    out ??= from.slice()
+    out[i] = candidateOf(loaded[i]!, value)
+    if (current !== undefined) rebalanced.push(oldOf === undefined ? i : oldOf[i]!)
+  }
+  return out ?? from
 }
 
 /** Each slot's candidates as a chain (firstOf, nextOf), in ascending candidate order, in the held arrays. */

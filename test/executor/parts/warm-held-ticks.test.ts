@@ -11,6 +11,14 @@ describe('warming the held tick at start (warm-held-ticks.ts)', () => {
     expect(result.patchedInPlace).toBe(8 * 2 + 2)
   })
 
+  it('defers orders on every tick of its default book: the deferred path runs at start, not first on a large book', () => {
+    // More orders can buy than a tick submits (DEFAULT_MAX_BUYS), so the deferred records' path (their rank rewritten
+    // in place) is compiled at start. With the former limits (100k-400k against a 500k cap) no order was deferred and
+    // that path first ran, interpreted, on the daemon's first large book.
+    const result = warmHeldTicks({ rounds: 1 })
+    expect(result.deferred).toBeGreaterThan(100 * result.ticks)
+  })
+
   it('once per process: a second start finds it done', () => {
     const first = warmHeldTicksOnce({ orders: 300, rounds: 2 })
     expect(warmHeldTicksOnce()).toBe(first)

@@ -391,3 +391,68 @@ describe('createBookCache: each project has one decisions array, rewritten by ev
     expect(planExecution(input(candidates)).decisions).not.toBe(planExecution(input(candidates)).decisions)
   })
 })
+
+describe("createBookCache: a built book has its ticks' scratch sized already (a book's first held ticks)", () => {
+  const candidatesOf = (count: number, balance: (i: number) => bigint): CandidateOrder[] =>
+    Array.from({ length: count }, (_, i) => ({
+      order: {
+        keyId: `k${String(i).padStart(5, '0')}`,
+        slug: 'proj',
+        status: 'active',
+        maxSpendUsdc: String(1 + (i % 50)),
+        maxFdvUsdc: i % 4 ? '900000' : null,
+        expiresInMs: 60_000,
+        createdAt: i,
+        updatedAt: i,
+      },
+      userIndex: i % 700,
+      wallet: wallet(i % 700),
+      balanceAtoms: balance(i),
+    }))
+  const input = (list: readonly CandidateOrder[]): PlanInput => ({
+    tick: { effectiveCapAtoms: '500000000000', swapsAllowed: true },
+    launchedAt: 0,
+    now: 1,
+    totalSupply: 10n ** 27n,
+    candidates: list,
+    reservedByWallet: new Map(),
+    policy: spendThenLimitPolicy,
+  })
+
+  it('prepare sizes the balance sets and index maps: the first reload, balance move and PATCH allocate none', () => {
+    const candidates = candidatesOf(2_000, (i) => BigInt(i % 3) * USDC)
+    const cache = createBookCache()
+    expect(cache.prepare('proj', { candidates, policy: spendThenLimitPolicy })).toBe('rebuilt')
+    // A reload whose balances moved (both balance sets in turn: each tick fills the one the book does not use), then a
+    // PATCH, then the tick back: the first ticks of the book, each one its path.
+    const moved = candidatesOf(2_000, (i) => BigInt((i + 1) % 3) * USDC)
+    const ticks: Array<[readonly CandidateOrder[], string]> = [
+      [moved, 'reused'],
+      [candidates, 'reused'],
+      [moved.map((c, i) => (i === 1_234 ? { ...c, order: { ...c.order, maxSpendUsdc: '77', updatedAt: 5_000 } } : c)), 'incremental'],
+      [moved, 'incremental'],
+    ]
+    for (const [list, use] of ticks) {
+      const plan = cache.plan('proj', input(list))
+      expect(cache.lastUse('proj')).toBe(use)
+      expect(plan.decisions).toEqual(planExecution(input(list)).decisions)
+    }
+    // Nothing grew in a tick: the scratch was sized when the book was built (it grew here before: on the first tick's
+    // balance set and index map, and on the second's other balance set).
+    expect(cache.scratchGrowths('proj')).toBe(0)
+  })
+
+  it('a tick that rebuilds sizes them too, for the ticks after it', () => {
+    const cache = createBookCache()
+    cache.plan('proj', input(candidatesOf(300, () => USDC)))
+    expect(cache.lastUse('proj')).toBe('rebuilt')
+    // Far more orders than the first book: rebuilt again, the scratch grown for it there, not in the ticks after.
+    const larger = candidatesOf(3_000, (i) => BigInt(i % 2) * USDC)
+    cache.plan('proj', input(larger))
+    expect(cache.lastUse('proj')).toBe('rebuilt')
+    cache.plan('proj', input(candidatesOf(3_000, (i) => BigInt((i + 1) % 2) * USDC)))
+    cache.plan('proj', input(larger))
+    expect(cache.lastUse('proj')).toBe('reused')
+    expect(cache.scratchGrowths('proj')).toBe(0)
+  })
+})
