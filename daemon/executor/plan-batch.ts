@@ -75,17 +75,29 @@ function holdReleased(
   launch: LaunchRecord,
   tickBlock: string,
   singles: BuyToSubmit[],
+  /** The orders already said to wait, per launch: each is warned about once, not on every block it waits. */
+  warned: Map<string, Set<string>>,
 ): Pick<BatchSplit, 'perBuyer' | 'awaitingReleased'> {
+  const key = `${launch.chain}!${launch.slug}!${launch.blockNumber}`
   const held = singles.length > 0 ? ctx.supersededBatches?.heldOrders(launch.chain, launch.slug, launch.blockNumber, BigInt(tickBlock)) : undefined
-  if (!held || held.size === 0) return { perBuyer: singles }
+  if (!held || held.size === 0) {
+    // Nothing held any more (the released batches' last blocks are final): an order held again later is said again.
+    if (singles.length > 0) warned.delete(key)
+    return { perBuyer: singles }
+  }
   const perBuyer: BuyToSubmit[] = []
   const awaitingReleased: BuyToSubmit[] = []
   for (const buy of singles) (held.has(buy.candidate.order.keyId) ? awaitingReleased : perBuyer).push(buy)
   if (awaitingReleased.length === 0) return { perBuyer }
-  ctx.log.warn(
-    { slug: launch.slug, block: tickBlock, orders: awaitingReleased.map((b) => b.candidate.order.keyId) },
-    'orders of a released batch that could still land wait for a batch: their allowance does not cover a batch buy',
-  )
+  const said = warned.get(key) ?? new Set<string>()
+  warned.set(key, said)
+  const fresh = awaitingReleased.map((b) => b.candidate.order.keyId).filter((keyId) => !said.has(keyId))
+  for (const keyId of fresh) said.add(keyId)
+  if (fresh.length > 0)
+    ctx.log.warn(
+      { slug: launch.slug, block: tickBlock, orders: fresh },
+      'orders of a released batch that could still land wait for a batch: their allowance does not cover a batch buy',
+    )
   return { perBuyer, awaitingReleased }
 }
 
@@ -97,6 +109,8 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
   // The walk done ahead of the tick's quote, per launch (the last tick's only): taken by the split of the same block.
   // `late`: the split came first (and cleared without it); the walk stops at its next step.
   const aheads = new Map<string, { block: string; walked?: ClearingAhead | undefined; late: boolean }>()
+  // The orders holdReleased has said wait for a released batch, per launch (one warning per order, not per block).
+  const heldWarned = new Map<string, Set<string>>()
   const aheadKey = (launch: LaunchRecord) => `${launch.chain}!${launch.slug}!${launch.blockNumber}`
 
   /** The buys whose wallet allowed the batch buyer their spend, with their forms, in the buys' order. */
@@ -275,7 +289,7 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
       // quote (batch-entry-forms.ts), computed here only for an order not seen since it was last written.
       const { batchable, batchForms, perBuyer: singles } = batchableOf(buys, allowances)
       // The singles, less those of a released batch that could still land (perBuyer and awaitingReleased).
-      const singleBuys = holdReleased(ctx, launch, tick.blockNumber, singles)
+      const singleBuys = holdReleased(ctx, launch, tick.blockNumber, singles, heldWarned)
       // The walk done while this block's quote was out (clearAhead), if it is done: not waited for (a walk still waiting
       // for its forms would hold the split back; the split forms what it needs itself), and stopped if not done.
       const held = aheads.get(aheadKey(launch))

@@ -106,6 +106,27 @@ describe('an order of a released batch that could still land is never bought by 
     expect(split.batch!.record.included).toHaveLength(30)
   })
 
+  it('says which orders wait once per order, not on every block they wait', async () => {
+    const warnings: { orders: string[] }[] = []
+    let holding: ReadonlySet<string> = released
+    const supersededBatches = { of: () => [], heldOrders: () => holding }
+    const log = { info() {}, debug() {}, error() {}, warn: (fields: { orders: string[] }) => warnings.push(fields) }
+    const { planner } = plannerFixture({ supersededBatches, batchReads: { allowances }, log } as never)
+    await planner.split(fixtureTick, fixtureLaunch, all)
+    await planner.split({ ...fixtureTick, blockNumber: String(BigInt(fixtureTick.blockNumber) + 1n) }, fixtureLaunch, all)
+    expect(warnings.map((w) => w.orders)).toEqual([[...released]])
+    // One more order held: only it is named.
+    holding = new Set([...released, 'key-000006'])
+    await planner.split(fixtureTick, fixtureLaunch, all)
+    expect(warnings.map((w) => w.orders)).toEqual([[...released], ['key-000006']])
+    // Nothing held (the released batches final), then held again: said again.
+    holding = new Set()
+    await planner.split(fixtureTick, fixtureLaunch, all)
+    holding = released
+    await planner.split(fixtureTick, fixtureLaunch, all)
+    expect(warnings.map((w) => w.orders)).toEqual([[...released], ['key-000006'], [...released]])
+  })
+
   it('buys alone as before when no released batch holds the order', async () => {
     const { planner } = plannerFixture({ supersededBatches: { of: () => [], heldOrders: () => new Set() }, batchReads: { allowances } } as never)
     const split = await planner.split(fixtureTick, fixtureLaunch, all)
