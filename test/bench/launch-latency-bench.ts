@@ -7,6 +7,8 @@
  * its first fill, and the time from the launch log's arrival to the first transaction sent. Target: the first fill in
  * the first eligible block in at least 19 of 20 launches on each launchpad.
  */
+import { loadavg } from 'node:os'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { createPublicClient, custom, http, parseAbi, parseUnits, createWalletClient, type Hash, type Hex, type PublicClient } from 'viem'
 import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
 import { submitLaunch, type LaunchTokenOptions } from '../../devnet/launchpads/launch-token.ts'
@@ -69,6 +71,12 @@ export interface LatencyLaunch {
   requestsLogToFirstTx: Record<string, number>
   /** The indexer's and executor's stages (onStage), first occurrence, ms after the launch log's arrival, until the first send. */
   stagesAfterLaunchLogMs: Record<string, number>
+  /**
+   * The bench process's longest event-loop stall (perf_hooks monitorEventLoopDelay, 5 ms resolution) from the launch's
+   * submission to its fills: the daemon runs in this process, so a stall (GC, the machine's load) holds every answer,
+   * the sync's polls included. docs/execution.md §5 "What the misses were".
+   */
+  eventLoopDelayMaxMs: number
   /**
    * Every daemon request asked between the launch log's arrival and the first send, in order: ms after the arrival when
    * asked and when answered (null: not answered before the first send), the method and what it asks (eth_call: the
@@ -225,11 +233,15 @@ export async function benchLatencyLaunches(options: {
     })()
 
     const results: LatencyLaunch[] = []
+    const loopDelay = monitorEventLoopDelay({ resolution: 5 })
+    loopDelay.enable()
+    const loadAtStart = loadavg()
     for (const project of projects) {
       // Each launch from a steady state: the indexer has processed the head and the executor is idle.
       await h.indexer.caughtUp('base', await h.client.getBlockNumber({ cacheTime: 0 }))
       await h.executor.idle()
       arrival = undefined
+      loopDelay.reset()
       sends = []
       requests = {}
       stages = {}
@@ -273,6 +285,7 @@ export async function benchLatencyLaunches(options: {
         launchLogToLastTxMs: after.length > 0 ? round(Math.max(...after)) : null,
         requestsLogToFirstTx: requests,
         stagesAfterLaunchLogMs: stages,
+        eventLoopDelayMaxMs: round(loopDelay.max / 1e6),
         requestTimeline: timeline,
         transactions: txHashes.length,
         senders: new Set(txs.map(([, t]) => t.from.toLowerCase())).size,
@@ -315,7 +328,10 @@ export async function benchLatencyLaunches(options: {
       }),
     )
     const allFirstTx = results.map((r) => r.launchLogToFirstTxMs).filter((v): v is number => v !== null)
+    loopDelay.disable()
     return {
+      // The shared machine's load (1, 5, 15 min) when the launches began and ended: the misses follow it.
+      loadAverage: { atStart: loadAtStart.map(round), atEnd: loadavg().map(round) },
       latencyMsInjected: options.latencyMs,
       blockMs: BLOCK_MS,
       buyersPerLaunch: options.buyersPerLaunch,
