@@ -36,6 +36,13 @@ export interface Executor {
    * out from the pool, else from the bundler EOA (batch-operators.ts).
    */
   batchOperatorsReady(chain: ChainKey): boolean
+  /**
+   * A waiting project's launch clearing as the readying pass last readied it (ready-ahead.ts, plan-batch.ts
+   * `readyClearing`): the block it was readied at (or last found unchanged), the buys predicted for a launch then and
+   * whether they were walked. What a caller waits for before a launch it wants bought on a readied book (the split
+   * bench; docs/execution.md §8 "The launch readied before the launch").
+   */
+  launchReadied(chain: ChainKey, slug: string): { blockNumber: bigint; buys: number; batchable: number; walked: boolean } | undefined
   /** Why the executor stopped itself, if it did (batch-writes.ts): it ticks no more in this process. */
   failure(): ExecutorFailStop | undefined
   stop(): Promise<void>
@@ -87,7 +94,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
           stopped: () => stopped,
         })
       : undefined
-  const readiness = createLaunchReadiness(ctx, approvals)
+  const readiness = createLaunchReadiness(ctx, approvals, decider)
   let unsubscribe: (() => void) | undefined
   const queue = createTickQueue({ handle: runTick, onError: (error, slug) => ctx.log.error({ err: error, slug }, 'tick failed') })
   const background = new Set<Promise<void>>()
@@ -181,6 +188,10 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
     busy: () => queue.size() + background.size,
     approvalsSettled: async () => approvals?.settled(),
     batchOperatorsReady: (chain) => ctx.batchOperators.poolReady(chain),
+    launchReadied(chain, slug) {
+      const readied = decider.readiedLaunch?.(chain, slug)
+      return readied && { blockNumber: readied.blockNumber, buys: readied.buys, batchable: readied.batchable, walked: readied.walked !== undefined }
+    },
     failure: () => failure,
     async idle() {
       while (queue.size() > 0 || background.size > 0) await Promise.all([...queue.running(), ...background])
