@@ -165,7 +165,6 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
   // The launch clearings readied ahead by the readying pass, per waiting project: taken by its launch's first split.
   const { take: takeReadied, ...readiedClearings } = createReadiedClearings({
     ...ctx,
-    allowancesAt,
     batchableOf,
     maxBuyersBeforeLaunch: (chain) => gasCutNaming(ctx, chain, []).maxBuyers,
   })

@@ -1,4 +1,3 @@
-import type { Address } from 'viem'
 import type { ChainKey } from '../../src/chain/chain-keys.ts'
 import type { BatchCandidate } from '../../src/domain/batch/clear-batch.ts'
 import { type ClearingAhead, clearBatchAhead } from '../../src/domain/batch/clear-batch-ahead.ts'
@@ -80,16 +79,21 @@ export interface ReadiedClearings {
     blockNumber: bigint,
     input: {
       book: readonly unknown[]
-      wallets: readonly Address[]
-      /** The same wallets lower-cased (the allowances' keys). */
+      /** The book's wallets lower-cased, in order (the allowances' keys). */
       walletsLower: readonly string[]
+      /**
+       * The wallets' allowances to the batch buyer at the block, by lower-cased address: the readying pass's own read
+       * ahead (warm-allowances.ts `ahead`). Handed in, never read here: a read per book, at each pass's block, made
+       * every pass of 80 small books take 80 round trips (docs/execution.md §8, "The readying pass that never ended").
+       */
+      allowances: ReadonlyMap<string, bigint>
       balances: readonly bigint[]
       reserved: readonly bigint[]
       predict: () => readonly PredictedBuy[]
       /** False once the project launched (nothing is readied for a launch being bought). */
       stillWaiting?: () => boolean
     },
-  ): Promise<ReadiedClearing | undefined>
+  ): ReadiedClearing | undefined
   /** The project's readied launch clearing, if any (held until its launch's first split takes it, or forgotten). */
   readied(chain: ChainKey, slug: string): ReadiedClearing | undefined
   /** Drops a project's readied clearing (its book is no longer prepared ahead). */
@@ -98,7 +102,6 @@ export interface ReadiedClearings {
 
 /** The batch planner's parts the readied clearings use (plan-batch.ts). */
 export interface ReadiedClearingParts extends Pick<ExecutorContext, 'batchBuyers' | 'wallets' | 'policy'> {
-  allowancesAt(chain: ChainKey, spender: Address, wallets: readonly Address[], block: string): Promise<ReadonlyMap<string, bigint>>
   batchableOf<B extends PredictedBuy>(buys: readonly B[], allowances: ReadonlyMap<string, bigint>): { batchable: B[]; batchForms: BatchEntryForm[] }
   /** The gas cut of a batch before the launch (it names no superseded batch). */
   maxBuyersBeforeLaunch(chain: ChainKey): number
@@ -112,11 +115,10 @@ export function createReadiedClearings(parts: ReadiedClearingParts): ReadiedClea
   const held = new Map<string, ReadiedClearing>()
   const keyOf = (chain: ChainKey, slug: string) => `${chain}!${slug}`
   return {
-    async readyClearing(chain, slug, blockNumber, input) {
+    readyClearing(chain, slug, blockNumber, input) {
       const batchBuyer = parts.batchBuyers[chain]
       if (!batchBuyer || !parts.wallets.operatorAddress?.(chain) || !parts.wallets.sendCall) return undefined
-      // The allowances read ahead at this block (warm-allowances.ts `ahead`, by the same pass): found, not read again.
-      const allowances = await parts.allowancesAt(chain, batchBuyer, input.wallets, blockNumber.toString())
+      const { allowances } = input
       const inputs: ReadiedInputs = {
         book: input.book,
         balances: input.balances,
@@ -124,7 +126,7 @@ export function createReadiedClearings(parts: ReadiedClearingParts): ReadiedClea
         allowances: input.walletsLower.map((wallet) => allowances.get(wallet) ?? 0n),
         maxBuyers: parts.maxBuyersBeforeLaunch(chain),
       }
-      // Launched while the allowances were read: the launch's tick owns the book now (and may have taken the last one).
+      // Launched since the pass began: the launch's tick owns the book now (and may have taken the last one).
       if (input.stillWaiting && !input.stillWaiting()) return undefined
       const key = keyOf(chain, slug)
       const last = held.get(key)

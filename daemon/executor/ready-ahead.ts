@@ -135,13 +135,15 @@ export function createLaunchReadiness(
    * the readying of the wallets; the block's pass (what the executor's idle() waits for) ends once it did, so a first
    * read of thousands of allowances (seconds on a loaded node: 2.5 s for 5,000 in the split bench) is seen to finish.
    */
-  async function readAllowancesAhead(chain: ChainKey, blockNumber: bigint, wallets: Address[]): Promise<void> {
+  async function readAllowancesAhead(chain: ChainKey, blockNumber: bigint, wallets: Address[]): Promise<ReadonlyMap<string, bigint> | undefined> {
     const spender = ctx.batchBuyers?.[chain]
-    if (!spender || !ctx.warmAllowances || wallets.length === 0) return
+    if (!spender || !ctx.warmAllowances || wallets.length === 0) return undefined
     try {
-      await ctx.warmAllowances.ahead(chain, spender, wallets, blockNumber)
+      // Undefined when a later block's read (or a tick's) superseded it before it ran: that one carries the wallets.
+      return await ctx.warmAllowances.ahead(chain, spender, wallets, blockNumber)
     } catch (error) {
       log.debug({ err: error, chain }, 'reading allowances ahead failed; the launch tick reads them')
+      return undefined
     }
   }
 
@@ -199,11 +201,21 @@ export function createLaunchReadiness(
         }
       }
       const allowancesRead = readAllowancesAhead(chain, blockNumber, allowancesAhead)
-      // Each prepared book's launch clearing, once the allowances of this block are read (decide-tick.ts readyLaunches):
-      // the launch tick then prices the walk instead of doing it. Part of the block's pass (idle() waits for it).
+      // Each prepared book's launch clearing, on the allowances this pass read at its block (decide-tick.ts
+      // readyLaunches): the launch tick then prices the walk instead of doing it. Part of the block's pass (idle() waits
+      // for it); no read of its own, one at a time per chain, within a time budget (ready-launches.ts). Nothing when the
+      // read was superseded by a later block's: that block's pass readies them.
+      const launchesBefore = launchesSeen.get(chain) ?? 0
       const launchesReadied =
         launches?.readyLaunches && ctx.batchBuyers?.[chain] && booksToReady.length > 0
-          ? allowancesRead.then(() => launches.readyLaunches?.(chain, blockNumber, booksToReady))
+          ? allowancesRead.then((allowances) =>
+              allowances
+                ? launches.readyLaunches?.(chain, blockNumber, booksToReady, {
+                    allowances,
+                    stillWanted: () => !ctx.stopped() && (launchesSeen.get(chain) ?? 0) === launchesBefore,
+                  })
+                : undefined,
+            )
           : Promise.resolve()
       // A wallet whose order is executing (in flight: a batch's entry or a UserOperation) is buying too, though its order
       // is no longer active (not in the snapshot) and its project may have left `ticking` (no active order left): an

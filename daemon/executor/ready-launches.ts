@@ -20,6 +20,23 @@ export interface BookToReady {
   balances: readonly bigint[]
 }
 
+/** What the readying pass hands the launch clearings of its block (ready-ahead.ts). */
+export interface ReadyPass {
+  /** The batch buyer's allowances at the block, by lower-cased wallet: the pass's own read ahead (warm-allowances.ts `ahead`). */
+  allowances: ReadonlyMap<string, bigint>
+  /** False once a launch on the chain was processed since the pass began (or the executor stops): the rest is left. */
+  stillWanted: () => boolean
+}
+
+/**
+ * The most wall time one readying of launch clearings spends (issue 23 item 3): the books left are readied by a later
+ * block's pass. With the allowances handed in, a book costs CPU only (its prediction and walk, or a comparison when
+ * nothing changed); the bound keeps a pass over hundreds of waiting books from holding the chain's readying (and the
+ * executor's idle()) for long whatever the machine's load, and the pass yields to the event loop between books so a
+ * launch tick is never queued behind it (docs/execution.md §8, "The readying pass that never ended").
+ */
+export const READY_LAUNCHES_BUDGET_MS = 250
+
 /** The reservations vector of a chain without in-flight buys (the common case before a launch): no pass over the book. */
 const NO_RESERVATIONS: readonly bigint[] = []
 
@@ -31,7 +48,7 @@ export interface ReadyLaunches {
    * make, filtered by the allowances read ahead, walked), so that the launch tick prices it and does not walk it (issue
    * 23 item 3, docs/execution.md §8 "The launch readied before the launch"). Never rejects.
    */
-  readyLaunches(chain: ChainKey, blockNumber: bigint, books: readonly BookToReady[]): Promise<void>
+  readyLaunches(chain: ChainKey, blockNumber: bigint, books: readonly BookToReady[], pass: ReadyPass): Promise<void>
   /** A waiting project's readied launch clearing (what its launch's first split will try after the quote's walk). */
   readiedLaunch(chain: ChainKey, slug: string): ReadiedClearing | undefined
   /** The project's book is no longer prepared ahead: its readied clearing goes too. */
@@ -46,41 +63,69 @@ export function createReadyLaunches(
   ctx: Pick<ExecutorContext, 'batchBuyers' | 'ticking' | 'orders' | 'policy' | 'now' | 'maxBuysPerTick' | 'log'>,
   batches: ReadiedClearings,
   reservations: (chain: ChainKey) => Promise<Map<string, bigint>>,
+  budgetMs: number = READY_LAUNCHES_BUDGET_MS,
 ): ReadyLaunches {
+  // One readying of launch clearings at a time per chain: a block arriving meanwhile skips it (the next one readies).
+  // Every block's pass used to run its own, each reading its block's allowances per book; with the passes slower than a
+  // block they overlapped without end (the latency bench's hang: docs/execution.md §8).
+  const running = new Set<ChainKey>()
+  // Where the last readying stopped (its budget spent), per chain: the next starts there, so every book gets its turn.
+  const resumeAt = new Map<ChainKey, number>()
   return {
-    async readyLaunches(chain, blockNumber, books) {
-      if (!ctx.batchBuyers[chain] || books.length === 0) return
-      const reserved = await reservations(chain).catch(() => undefined)
-      if (!reserved) return
-      for (const book of books) {
-        if (ctx.ticking.has(book.slug)) continue
-        try {
-          await batches.readyClearing(chain, book.slug, blockNumber, {
-            book: book.orders,
-            stillWaiting: () => !ctx.ticking.has(book.slug),
-            wallets: book.candidates.map((c) => c.wallet),
-            balances: book.balances,
-            walletsLower: book.walletsLower,
-            reserved: reserved.size === 0 ? NO_RESERVATIONS : book.walletsLower.map((wallet) => reserved.get(wallet) ?? 0n),
-            // A launch at this block: its launch time unknown, so no expiry is applied here (an order expiring by the
-            // launch's next block makes the launch's plan differ, and the split then clears as always).
-            predict: () =>
-              predictBatchBuys({
-                candidates: book.candidates,
-                executableOf: (c) => batchEntryForm(c.order, c.wallet, ctx.orders.idOf).executable,
-                reservedByWallet: reserved,
-                policy: ctx.policy,
-                launchedAt: null,
-                now: ctx.now(),
-                maxBuys: ctx.maxBuysPerTick ?? DEFAULT_MAX_BUYS,
-              }),
-          })
-        } catch (error) {
-          ctx.log.debug({ err: error, chain, slug: book.slug }, 'readying a launch clearing ahead failed; its launch tick clears as always')
-        }
+    async readyLaunches(chain, blockNumber, books, pass) {
+      if (!ctx.batchBuyers[chain] || books.length === 0 || running.has(chain)) return
+      running.add(chain)
+      try {
+        await readyBooks(chain, blockNumber, books, pass)
+      } finally {
+        running.delete(chain)
       }
     },
     readiedLaunch: (chain, slug) => batches.readied(chain, slug),
     forgetReadied: (chain, slug) => batches.forgetReadied(chain, slug),
+  }
+
+  async function readyBooks(chain: ChainKey, blockNumber: bigint, books: readonly BookToReady[], pass: ReadyPass): Promise<void> {
+    const reserved = await reservations(chain).catch(() => undefined)
+    if (!reserved) return
+    const deadline = performance.now() + budgetMs
+    const start = (resumeAt.get(chain) ?? 0) % books.length
+    resumeAt.delete(chain)
+    for (let n = 0; n < books.length; n++) {
+      const i = (start + n) % books.length
+      const book = books[i]!
+      // Between books, the event loop's turn: a launch tick (or anything else due) runs before the next book.
+      if (n > 0) await new Promise<void>((resolve) => setImmediate(resolve))
+      if (!pass.stillWanted()) return
+      if (performance.now() > deadline) {
+        resumeAt.set(chain, i)
+        return
+      }
+      if (ctx.ticking.has(book.slug)) continue
+      try {
+        batches.readyClearing(chain, book.slug, blockNumber, {
+          book: book.orders,
+          stillWaiting: () => !ctx.ticking.has(book.slug),
+          allowances: pass.allowances,
+          balances: book.balances,
+          walletsLower: book.walletsLower,
+          reserved: reserved.size === 0 ? NO_RESERVATIONS : book.walletsLower.map((wallet) => reserved.get(wallet) ?? 0n),
+          // A launch at this block: its launch time unknown, so no expiry is applied here (an order expiring by the
+          // launch's next block makes the launch's plan differ, and the split then clears as always).
+          predict: () =>
+            predictBatchBuys({
+              candidates: book.candidates,
+              executableOf: (c) => batchEntryForm(c.order, c.wallet, ctx.orders.idOf).executable,
+              reservedByWallet: reserved,
+              policy: ctx.policy,
+              launchedAt: null,
+              now: ctx.now(),
+              maxBuys: ctx.maxBuysPerTick ?? DEFAULT_MAX_BUYS,
+            }),
+        })
+      } catch (error) {
+        ctx.log.debug({ err: error, chain, slug: book.slug }, 'readying a launch clearing ahead failed; its launch tick clears as always')
+      }
+    }
   }
 }

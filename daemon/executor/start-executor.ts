@@ -22,7 +22,13 @@ export interface Executor {
   handleTick(tick: PriceTick, launch: LaunchRecord): Promise<void>
   /** Settles every in-flight execution from the chain (run at start: a crash between submission and receipt). */
   reconcile(): Promise<void>
-  /** Resolves when every queued tick and background task (revalidations, start-up books) has finished. */
+  /**
+   * Resolves when every queued tick and background task (revalidations, start-up books) has finished, and every
+   * readying pass ahead of launches that was under way when it was called. Readying passes begun since are not waited
+   * for: one starts on every processed block, so with passes slower than a block (a loaded node, RPC latency) there
+   * would never be a moment without one, and idle() never resolved (the latency bench's hang, docs/execution.md §8
+   * "The readying pass that never ended").
+   */
   idle(): Promise<void>
   /** Ticks and background tasks queued or in progress (0 = idle). */
   busy(): number
@@ -98,9 +104,15 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
   let unsubscribe: (() => void) | undefined
   const queue = createTickQueue({ handle: runTick, onError: (error, slug) => ctx.log.error({ err: error, slug }, 'tick failed') })
   const background = new Set<Promise<void>>()
-  const inBackground = (task: Promise<void>, failure: (error: unknown) => void): void => {
-    const run: Promise<void> = task.catch(failure).finally(() => background.delete(run))
+  // The readying passes among them (one per processed block): idle() waits only for those under way when called.
+  const readyingPasses = new Set<Promise<void>>()
+  const inBackground = (task: Promise<void>, failure: (error: unknown) => void, readying = false): void => {
+    const run: Promise<void> = task.catch(failure).finally(() => {
+      background.delete(run)
+      readyingPasses.delete(run)
+    })
     background.add(run)
+    if (readying) readyingPasses.add(run)
   }
 
   async function reconcile(): Promise<void> {
@@ -152,8 +164,10 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
         return
       case 'processed':
         // Tracked: idle() and stop() wait for a readying (a deployment ahead may be being sent).
-        inBackground(readiness.onProcessed(signal.chain, signal.blockNumber, signal.launched), (error) =>
-          ctx.log.debug({ err: error, chain: signal.chain }, 'readying ahead of launches failed'),
+        inBackground(
+          readiness.onProcessed(signal.chain, signal.blockNumber, signal.launched),
+          (error) => ctx.log.debug({ err: error, chain: signal.chain }, 'readying ahead of launches failed'),
+          true,
         )
         return
       case 'launch_ahead':
@@ -194,7 +208,9 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
     },
     failure: () => failure,
     async idle() {
-      while (queue.size() > 0 || background.size > 0) await Promise.all([...queue.running(), ...background])
+      const passesUnderWay = new Set(readyingPasses)
+      const awaited = () => [...background].filter((task) => !readyingPasses.has(task) || passesUnderWay.has(task))
+      while (queue.size() > 0 || awaited().length > 0) await Promise.all([...queue.running(), ...awaited()])
     },
     async stop() {
       stopped = true

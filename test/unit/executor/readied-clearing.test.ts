@@ -40,7 +40,7 @@ function planner(allowanceOf: (wallet: string, block: bigint) => bigint = () => 
         new Map(wallets.map((w) => [w.toLowerCase(), allowanceOf(w.toLowerCase(), block)])),
     },
   } as unknown as Partial<BatchPlannerContext>)
-  return { ...fixture, counted, stages }
+  return { ...fixture, counted, stages, allowanceOf }
 }
 
 /** Readies the launch of `candidates` as the readying pass does (its inputs given), counting the predictions. */
@@ -49,8 +49,9 @@ function readier(p: ReturnType<typeof planner>, candidates: readonly CandidateOr
   const ready = (input: { block?: bigint; book?: readonly unknown[]; balances?: bigint[]; reserved?: bigint[]; predicted?: BuyToSubmit[] } = {}) =>
     p.planner.readyClearing('base', fixtureLaunch.slug, input.block ?? READIED_BLOCK, {
       book: input.book ?? candidates,
-      wallets: candidates.map((c) => c.wallet),
       walletsLower: candidates.map((c) => c.wallet.toLowerCase()),
+      // The readying pass's own read at its block (warm-allowances.ts `ahead`), handed in.
+      allowances: new Map(candidates.map((c) => [c.wallet.toLowerCase(), p.allowanceOf(c.wallet.toLowerCase(), input.block ?? READIED_BLOCK)])),
       balances: input.balances ?? candidates.map((c) => c.balanceAtoms),
       reserved: input.reserved ?? candidates.map(() => 0n),
       predict: () => {
