@@ -132,7 +132,10 @@ export function createWarmAllowances(deps: WarmAllowancesDeps): WarmAllowances {
     if (waiting) for (const entry of waiting) if (entry.block <= blockNumber) entry.superseded = true
     const mine = onlyForward ? { block: blockNumber, superseded: false } : undefined
     if (mine) {
-      if (!waiting) waitingAheads.set(key, (waiting = new Set()))
+      if (!waiting) {
+        waiting = new Set()
+        waitingAheads.set(key, waiting)
+      }
       waiting.add(mine)
     }
     const previous = (queues.get(key) ?? Promise.resolve()).catch(() => undefined)
