@@ -54,8 +54,8 @@ export interface WarmAllowances {
   /**
    * Reads ahead: as `at`, but nothing when the snapshot is already at a later block (a launch tick got there first:
    * reading every wallet again at an older block would only cost the node and the event loop). A read ahead still
-   * queued when a later call of the same chain and spender is made (the next block's read ahead, a tick's `at` of the
-   * same or a later block) is superseded: it reads nothing and resolves undefined, so the queue never holds more than
+   * queued when a later call of the same chain and spender is made (the next block's read ahead, a tick's `at` of a
+   * later block) is superseded: it reads nothing and resolves undefined, so the queue never holds more than
    * the step under way and the newest read ahead (docs/execution.md §8, "The readying pass that never ended").
    * Resolves the allowances at `blockNumber` (the snapshot's map: every wallet asked and any read before), undefined
    * when superseded or when the snapshot was already past the block.
@@ -125,11 +125,12 @@ export function createWarmAllowances(deps: WarmAllowancesDeps): WarmAllowances {
 
   function queued(chain: ChainKey, spender: Address, wallets: readonly Address[], blockNumber: bigint, onlyForward: boolean) {
     const key = keyOf(chain, spender)
-    // Reads ahead of this block or before it, still waiting: this call brings the snapshot to its block first, and a
-    // read ahead of an older block behind it would read nothing new (the readying pass of each 200 ms block queued one,
-    // and with a step slower than a block the queue grew without end, a tick's `at` behind all of it).
+    // Reads ahead of an older block still waiting (or of this block, when this is a read ahead too): this call brings
+    // the snapshot past them, and an older read ahead behind it would read nothing new (the readying pass of each 200 ms
+    // block queued one, and with a step slower than a block the queue grew without end, a tick's `at` behind all of it).
+    // A tick's call of the same block leaves the pass's read ahead of that block: it asks other wallets (the waiting ones).
     let waiting = waitingAheads.get(key)
-    if (waiting) for (const entry of waiting) if (entry.block <= blockNumber) entry.superseded = true
+    if (waiting) for (const entry of waiting) if (entry.block < blockNumber || (onlyForward && entry.block === blockNumber)) entry.superseded = true
     const mine = onlyForward ? { block: blockNumber, superseded: false } : undefined
     if (mine) {
       if (!waiting) {

@@ -178,7 +178,7 @@ describe('createWarmAllowances', () => {
 
   it('a read ahead still queued behind a later call reads nothing: the queue holds the step under way and the newest read ahead', async () => {
     const chain = fakeChain()
-    for (let n = 20n; n <= 26n; n++) chain.mine(n, n === 24n ? [[wallets[0]!, 6n]] : [])
+    for (let n = 20n; n <= 27n; n++) chain.mine(n, n === 24n ? [[wallets[0]!, 6n]] : [])
     // The first read ahead's read is held until released: meanwhile every block's readying pass queues its own.
     let release: () => void = () => undefined
     const warm = createWarmAllowances({
@@ -198,7 +198,8 @@ describe('createWarmAllowances', () => {
     expect(answers[3]?.get(wallets[0]!.toLowerCase())).toBe(6n)
     expect(chain.logQueries).toEqual([[21n, 24n]])
     expect(chain.reads.map((r) => r.block)).toEqual([20n, 24n])
-    // A tick's call supersedes a read ahead of its block or before it queued behind the step under way.
+    // A tick's call of a later block supersedes a read ahead queued behind the step under way; one of the same block
+    // does not (the read ahead asks the waiting wallets, the tick its own book's).
     const held = createWarmAllowances({
       ...chain.deps,
       read: (...args) =>
@@ -207,11 +208,13 @@ describe('createWarmAllowances', () => {
     const underWay = held.ahead('base', SPENDER, wallets, 25n)
     await new Promise((resolve) => setImmediate(resolve))
     const readAhead = held.ahead('base', SPENDER, wallets, 26n)
-    const tick = held.at('base', SPENDER, wallets, 26n)
+    const tick = held.at('base', SPENDER, wallets, 27n)
+    const sameBlockAhead = held.ahead('base', SPENDER, wallets, 27n)
     release()
     await underWay
     expect(await readAhead).toBeUndefined()
     expect((await tick).get(wallets[0]!.toLowerCase())).toBe(6n)
+    expect((await sameBlockAhead)?.get(wallets[0]!.toLowerCase())).toBe(6n)
     // A read ahead of an older block than the snapshot: nothing read, nothing handed back.
     expect(await held.ahead('base', SPENDER, wallets, 25n)).toBeUndefined()
   })
