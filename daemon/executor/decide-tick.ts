@@ -22,6 +22,8 @@ import type { SendBatch } from './batch-writes.ts'
 import { commitThenMove } from './commit-batch.ts'
 import { predictBatchBuys, predictBatchTotal } from './predict-batch-total.ts'
 import { batchEntryForm, prepareBatchEntryFormsSoon } from './batch-entry-forms.ts'
+import { createReadyLaunches, type ReadyLaunches } from './ready-launches.ts'
+import { amountToPrice } from '../../src/domain/batch/clear-batch-ahead.ts'
 
 /** The planner's inputs as the journal records them, the candidates in the priority order the plan used. */
 export function decisionInputs(
@@ -72,7 +74,8 @@ export type SubmitBuys = (buys: SubmittedBuy[], written: Promise<void>) => void
 
 export type { SendBatch } from './batch-writes.ts'
 
-export interface TickDecider {
+/** With `ReadyLaunches` (ready-launches.ts): optional for the tests' stand-in deciders. */
+export interface TickDecider extends Partial<ReadyLaunches> {
   /**
    * Decides one tick of a launched project and records it: the plan over the project's active orders, then (when
    * something buys or expires) every transition, the in-flight entries and the decision in one atomic batch, under
@@ -128,6 +131,16 @@ function decisionsByKeyId<D extends { keyId: string; verdict: OrderVerdict }>(de
   return byKeyId
 }
 
+/** Stablecoin each wallet has committed to in-flight buys on the chain (any launch), by lower-cased address. */
+async function reservationsOn(journal: ExecutorContext['journal'], chain: ChainKey): Promise<Map<string, bigint>> {
+  const out = new Map<string, bigint>()
+  for (const entry of await journal.inFlight(chain)) {
+    const key = entry.wallet.toLowerCase()
+    out.set(key, (out.get(key) ?? 0n) + BigInt(entry.spendAtoms))
+  }
+  return out
+}
+
 export function createTickDecider(ctx: TickDeciderContext): TickDecider {
   const { store, journal, stage } = ctx
   const lastQuietDecisions = new Map<string, readonly OrderDecision[]>()
@@ -158,15 +171,7 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
     return { ...step.finish(fresh), ordersVersion: snapshot?.orders ? snapshot.ordersVersion : undefined }
   }
 
-  /** Stablecoin each wallet has committed to in-flight buys on the chain (any launch), by lower-cased address. */
-  async function reservations(chain: ChainKey): Promise<Map<string, bigint>> {
-    const out = new Map<string, bigint>()
-    for (const entry of await journal.inFlight(chain)) {
-      const key = entry.wallet.toLowerCase()
-      out.set(key, (out.get(key) ?? 0n) + BigInt(entry.spendAtoms))
-    }
-    return out
-  }
+  const reservations = (chain: ChainKey) => reservationsOn(journal, chain)
 
   /**
    * Nothing happens this tick: journal it only when a verdict changed since the last recorded decision, so a quiet
@@ -329,6 +334,7 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
 
     ...launchReads,
 
+    ...createReadyLaunches(ctx, batches, reservations),
     async decide(tick, launch, submit, sendBatch) {
       // Formula against the real swap on every launch (and block tick), orders or not: in the background, sharing the
       // block's cached quotes; a disagreement is logged and counted (tick-quotes.ts).
@@ -336,12 +342,15 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       const { candidates, diff, ordersVersion } = await loadCandidates(launch, tick)
       if (candidates.length === 0) {
         held.forget(launch.slug)
+        batches.forgetReadied(launch.chain, launch.slug)
         ctx.books.forget(launch.slug)
         ctx.ticking.delete(launch.slug)
         return []
       }
       ctx.ticking.set(launch.slug, launch.chain)
       let formsReady: Promise<void> = Promise.resolve()
+      // A clearing readied before the launch (readyClearing): its total is the split's one question if it prices it.
+      const readied = sendBatch ? batches.readied(launch.chain, launch.slug) : undefined
       // The batch's allowance read overlaps the quote below (it used to follow the plan: one round trip more).
       if (sendBatch) {
         const wallets = candidates.map((c) => c.wallet)
@@ -349,8 +358,8 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
         walletsAhead.set(launch.slug, { launch, blockNumber: tick.blockNumber, everyBlock: tick.feeDecaying, wallets })
         // The new or edited orders' batch entry forms (parsed amounts, ids, record rows: batch-entry-forms.ts) while
         // the quote is out, in slices between its turns; the split then finds them. At a launch all the book's orders
-        // arrive here (unless the readying pass formed them already); on a held book only those written since.
-        if (diff.arrived.length > 0) {
+        // arrive here, but a readied book's were formed by the readying pass (the split forms any written since).
+        if (diff.arrived.length > 0 && !readied) {
           const arrived = diff.arrived.map((i) => candidates[i]!)
           formsReady = prepareBatchEntryFormsSoon(arrived, ctx.orders.idOf).catch((error: unknown) =>
             ctx.log.debug({ err: error, slug: launch.slug }, 'forming batch entries ahead failed; the split forms them'),
@@ -361,14 +370,13 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       stage('executor.reservations')
       // What decides a launched pool's buys: the real swap quoted for each spend bucket in the next block's context.
       // On the batch path the clearing's quote of the batch total goes out with the buckets' (predict-batch-total.ts).
-      const batchTotal = sendBatch ? predictBatchTotal(candidates, reserved) : undefined
+      const batchTotal = sendBatch ? (readied?.walked && amountToPrice(readied.walked)) || predictBatchTotal(candidates, reserved) : undefined
       // A book without limits (what predictBatchTotal answers for): the batch clearing's inclusion cannot depend on the
       // price, so its priority order and walk run now, over the predicted buys, once their forms are ready, while the
-      // quote is out (plan-batch.ts clearAhead); the split uses the walk only if it is done by then and only for exactly
-      // its own inputs. Only on a tick where orders arrived (a launch tick: the whole book; a held book: those written
-      // since), so that a held book's quiet or backing-off ticks do not pay a prediction each block (issue 23 item 4's
-      // per-tick budget).
-      if (batchTotal !== undefined && diff.arrived.length > 0) {
+      // quote is out (plan-batch.ts clearAhead); the split uses the walk only if done by then and only for exactly its
+      // own inputs. Only on a tick where orders arrived (issue 23 item 4's per-tick budget), and not over a book the
+      // readying pass walked: the split tries that one (docs/execution.md §8, "The launch readied before the launch").
+      if (batchTotal !== undefined && diff.arrived.length > 0 && !readied?.walked) {
         const predict = () =>
           predictBatchBuys({
             candidates,

@@ -14,6 +14,7 @@ import type { BuyToSubmit } from '../../src/domain/execution/executor-plan.ts'
 import type { BatchClearingRecord, BatchRecord } from '../../src/journal/batch-records.ts'
 import type { LaunchRecord, PriceTick } from '../../src/journal/journal-records.ts'
 import type { ExecutorContext } from './executor-context.ts'
+import { createReadiedClearings, type ReadiedClearings } from './readied-clearing.ts'
 
 /** A batch cleared for this tick, not journaled yet: its record (state `journaled`) and the planned buys it includes. */
 export interface PlannedBatch {
@@ -41,7 +42,7 @@ export type BatchPlannerContext = Pick<
 > &
   Partial<Pick<ExecutorContext, 'batchOperators' | 'splitReads' | 'maxBuyersPerTransaction' | 'warmAllowances' | 'stage' | 'supersededBatches'>>
 
-export interface BatchPlanner {
+export interface BatchPlanner extends ReadiedClearings {
   /**
    * Splits a tick's planned buys: those whose wallet approved the chain's batch buyer for at least the buy's spend (one
    * allowance multicall per block) are cleared together (clearBatchQuoted on the real swap's quotes, clearBatch on
@@ -101,6 +102,21 @@ function holdReleased(
   return { perBuyer, awaitingReleased }
 }
 
+/** The gas cut of a batch naming `supersedes` (none before a launch: nothing of it was released yet). */
+function gasCutNaming<S>(ctx: BatchPlannerContext, chain: ChainKey, supersedes: S[]) {
+  const txGasCap = txGasCapOf(ctx.chains[chain])
+  const budget = txGasCap - BigInt(supersedes.length) * SUPERSEDE_GAS
+  const perTransaction = buyersPerTransaction(budget, ctx.maxBuyersPerTransaction)
+  const operators = ctx.batchOperators ? splitOperators({ ...ctx, batchOperators: ctx.batchOperators }, chain) : undefined
+  return { txGasCap, perTransaction, operators, maxBuyers: operators ? perTransaction * MAX_COLLECTS_PER_BATCH : perTransaction, supersedes }
+}
+
+/** The clearing's stage: which walk done ahead it priced (the quote window's, the readying pass's), or none. */
+function clearingStage(ahead: ClearingAhead | undefined, walkedAhead: ClearingAhead | undefined, walkedReadied: ClearingAhead | undefined): string {
+  if (ahead) return ahead === walkedAhead ? 'executor.clearingAhead.used' : 'executor.clearingAhead.readied'
+  return walkedAhead || walkedReadied ? 'executor.clearingAhead.differed' : 'executor.clearingAhead.none'
+}
+
 export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
   // The wallets' allowances to the batch buyer, per chain, as read at one block (re-read at the next).
   const allowanceCache = new Map<ChainKey, { block: string; values: Map<string, bigint>; reading: Promise<unknown>[] }>()
@@ -133,15 +149,10 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
    * worth where the executor can send a split batch (collects, then one settle: plan-split-batch.ts).
    */
   function gasCutOf(launch: LaunchRecord, tickBlock: string) {
-    const txGasCap = txGasCapOf(ctx.chains[launch.chain])
     // The launch's released batches this one names (docs/execution.md §8, "A price-reverted batch, superseded"): every
     // transaction of the batch carries the list and pays for each name, so their gas comes out of each transaction's
     // budget before its buyers are counted; with the names' gas added, no transaction is planned above the cap.
-    const supersedes = ctx.supersededBatches?.of(launch.chain, launch.slug, launch.blockNumber, BigInt(tickBlock)) ?? []
-    const budget = txGasCap - BigInt(supersedes.length) * SUPERSEDE_GAS
-    const perTransaction = buyersPerTransaction(budget, ctx.maxBuyersPerTransaction)
-    const operators = ctx.batchOperators ? splitOperators({ ...ctx, batchOperators: ctx.batchOperators }, launch.chain) : undefined
-    return { txGasCap, perTransaction, operators, maxBuyers: operators ? perTransaction * MAX_COLLECTS_PER_BATCH : perTransaction, supersedes }
+    return gasCutNaming(ctx, launch.chain, ctx.supersededBatches?.of(launch.chain, launch.slug, launch.blockNumber, BigInt(tickBlock)) ?? [])
   }
 
   async function allowancesAt(chain: ChainKey, spender: Address, wallets: readonly Address[], block: string): Promise<Map<string, bigint>> {
@@ -165,6 +176,13 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
     return cached
   }
 
+  // The launch clearings readied ahead by the readying pass, per waiting project: taken by its launch's first split.
+  const { take: takeReadied, ...readiedClearings } = createReadiedClearings({
+    ...ctx,
+    batchableOf,
+    maxBuyersBeforeLaunch: (chain) => gasCutNaming(ctx, chain, []).maxBuyers,
+  })
+
   async function nextSequence(launch: LaunchRecord): Promise<number> {
     const key = `${launch.chain}!${launch.slug}!${launch.blockNumber}`
     const next = sequences.get(key) ?? (await ctx.batchJournal.nextSequence(launch.chain, launch.slug, launch.blockNumber))
@@ -185,13 +203,16 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
     maxBuyers: number,
     /** The walk done while the quote was out, if any: used only when it was done from exactly these inputs. */
     walkedAhead: ClearingAhead | undefined,
+    /** The walk the readying pass did before the launch, if any: likewise (tried after the quote's walk). */
+    walkedReadied: ClearingAhead | undefined = undefined,
   ): Promise<{ clearing: BatchClearing; record: BatchClearingRecord }> {
     const totalSupply = BigInt(launch.totalSupply)
     const base = { candidates, totalSupply, maxBuyers, policy: ctx.policy }
     // The walk ahead answers the one question clearBatch would ask (the included total), with the same pool function
     // below, so the record's evaluations are the same too. A supply clearBatch refuses is left to it (it throws).
-    const ahead = walkedAhead && totalSupply > 0n && sameClearingInputs(walkedAhead, candidates, maxBuyers, ctx.policy) ? walkedAhead : undefined
-    ctx.stage?.(walkedAhead ? (ahead ? 'executor.clearingAhead.used' : 'executor.clearingAhead.differed') : 'executor.clearingAhead.none')
+    const matches = (walk: ClearingAhead | undefined) => walk !== undefined && totalSupply > 0n && sameClearingInputs(walk, candidates, maxBuyers, ctx.policy)
+    const ahead = matches(walkedAhead) ? walkedAhead : matches(walkedReadied) ? walkedReadied : undefined
+    ctx.stage?.(clearingStage(ahead, walkedAhead, walkedReadied))
     const amount = ahead ? amountToPrice(ahead) : undefined
     const cap = tick.effectiveCapAtoms === null ? null : BigInt(tick.effectiveCapAtoms)
     const formula = (usdcIn: bigint) => (cap === null || cap <= 0n ? 0n : (usdcIn * totalSupply) / cap)
@@ -229,6 +250,7 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
   }
 
   return {
+    ...readiedClearings,
     clearAhead(tick, launch, ready, predict) {
       const batchBuyer = ctx.batchBuyers[launch.chain]
       if (!batchBuyer || !ctx.wallets.operatorAddress?.(launch.chain) || !ctx.wallets.sendCall) return Promise.resolve()
@@ -298,6 +320,8 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
         held.late = true
       }
       const walkedAhead = held && held.block === tick.blockNumber ? held.walked : undefined
+      // The readying pass's walk of the waiting book: the launch's first split takes it (its book is the ticks' now).
+      const readied = takeReadied(launch.chain, launch.slug)
       if (batchable.length === 0) return singleBuys
       const byId = new Map<string, number>()
       const candidates: BatchCandidate<ExecutableOrder>[] = batchable.map((b, i) => {
@@ -308,7 +332,7 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
       // More buyers than one transaction holds go out as a split batch (collects, then one settle) where the executor
       // can send one: the clearing may then include up to MAX_COLLECTS_PER_BATCH transactions' worth (plan-split-batch.ts).
       const { txGasCap, perTransaction, operators, maxBuyers, supersedes } = gasCutOf(launch, tick.blockNumber)
-      const { clearing, record: clearingRecord } = await clear(tick, launch, candidates, batchForms, maxBuyers, walkedAhead)
+      const { clearing, record: clearingRecord } = await clear(tick, launch, candidates, batchForms, maxBuyers, walkedAhead, readied?.walked)
       ctx.stage?.('executor.batchClearing')
       if (clearing.included.length === 0)
         ctx.log.info({ slug: launch.slug, block: tick.blockNumber, excluded: clearing.excluded.length }, 'batch cleared empty')

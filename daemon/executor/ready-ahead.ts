@@ -6,6 +6,8 @@ import type { ExecutorContext } from './executor-context.ts'
 import { candidateOf, type LoadedOrder } from './warm-books.ts'
 import { lowerWallet } from '../../src/domain/execution/wallet-index.ts'
 import { prepareBatchEntryForms } from './batch-entry-forms.ts'
+import type { BookToReady, ReadyLaunches } from './ready-launches.ts'
+import type { CandidateOrder } from '../../src/domain/execution/prepared-book.ts'
 
 export interface LaunchReadiness {
   /**
@@ -43,7 +45,12 @@ export type LaunchReadinessContext = Pick<
 > &
   Partial<Pick<ExecutorContext, 'warmAllowances' | 'batchBuyers'>>
 
-export function createLaunchReadiness(ctx: LaunchReadinessContext, approvals?: BatchApprovals): LaunchReadiness {
+export function createLaunchReadiness(
+  ctx: LaunchReadinessContext,
+  approvals?: BatchApprovals,
+  /** Where the prepared books' launch clearings are readied (the tick decider's batch planner). */
+  launches?: Partial<Pick<ReadyLaunches, 'readyLaunches' | 'forgetReadied'>>,
+): LaunchReadiness {
   const { log } = ctx
   const readying = new Set<ChainKey>()
   const warmingSends = new Set<ChainKey>()
@@ -56,17 +63,23 @@ export function createLaunchReadiness(ctx: LaunchReadinessContext, approvals?: B
    * hundreds of waiting projects and 100,000 orders, preparing every book on every block rebuilt 100,000 candidates
    * every 2 s for nothing (garbage-collector and event-loop time the API's latency paid for).
    */
-  const preparedFrom = new Map<string, { orders: readonly LoadedOrder[]; balances: bigint[] }>()
+  const preparedFrom = new Map<
+    string,
+    { orders: readonly LoadedOrder[]; walletsLower: readonly string[]; balances: bigint[]; candidates: readonly CandidateOrder[] }
+  >()
 
   /**
    * A waiting project's order book, built (or brought up to date) from the warm snapshot before its launch: the launch
    * tick then plans on a book it already holds, with the planning code compiled.
    */
-  function prepareBook(slug: string, orders: readonly LoadedOrder[], balances: ReadonlyMap<string, bigint>, chain?: ChainKey): void {
-    if (orders.length === 0) return
-    const walletBalances = orders.map((c) => balances.get(lowerWallet(c.wallet)) ?? 0n)
+  function prepareBook(slug: string, orders: readonly LoadedOrder[], balances: ReadonlyMap<string, bigint>, chain?: ChainKey): BookToReady | undefined {
+    if (orders.length === 0) return undefined
     const last = preparedFrom.get(slug)
-    if (last && last.orders === orders && sameBalances(last.balances, walletBalances)) return
+    // Lower-cased once per orders array (the snapshot hands the same array until a write): a map lookup per order each
+    // block otherwise, twice more for the launch clearing's reservations and allowances (ready-launches.ts).
+    const walletsLower = last?.orders === orders ? last.walletsLower : orders.map((c) => lowerWallet(c.wallet))
+    const walletBalances = walletsLower.map((wallet) => balances.get(wallet) ?? 0n)
+    if (last && last.orders === orders && sameBalances(last.balances, walletBalances)) return { slug, ...last }
     // On a chain with a batch buyer, each order's batch entry form too (parsed amounts, order id, the batch record's
     // row: batch-entry-forms.ts), so the launch tick's split computes only what the price decides. Only orders not
     // formed since their last write cost more than a lookup.
@@ -76,10 +89,12 @@ export function createLaunchReadiness(ctx: LaunchReadinessContext, approvals?: B
     const candidates = orders.map((c, i) => candidateOf(c, walletBalances[i]!))
     try {
       ctx.books.prepare(slug, { candidates, policy: ctx.policy })
-      preparedFrom.set(slug, { orders, balances: walletBalances })
+      preparedFrom.set(slug, { orders, walletsLower, balances: walletBalances, candidates })
+      return { slug, orders, walletsLower, balances: walletBalances, candidates }
     } catch (error) {
       preparedFrom.delete(slug)
       log.debug({ err: error, slug }, 'preparing an order book ahead failed; the launch tick builds it')
+      return undefined
     }
   }
 
@@ -120,13 +135,15 @@ export function createLaunchReadiness(ctx: LaunchReadinessContext, approvals?: B
    * the readying of the wallets; the block's pass (what the executor's idle() waits for) ends once it did, so a first
    * read of thousands of allowances (seconds on a loaded node: 2.5 s for 5,000 in the split bench) is seen to finish.
    */
-  async function readAllowancesAhead(chain: ChainKey, blockNumber: bigint, wallets: Address[]): Promise<void> {
+  async function readAllowancesAhead(chain: ChainKey, blockNumber: bigint, wallets: Address[]): Promise<ReadonlyMap<string, bigint> | undefined> {
     const spender = ctx.batchBuyers?.[chain]
-    if (!spender || !ctx.warmAllowances || wallets.length === 0) return
+    if (!spender || !ctx.warmAllowances || wallets.length === 0) return undefined
     try {
-      await ctx.warmAllowances.ahead(chain, spender, wallets, blockNumber)
+      // Undefined when a later block's read (or a tick's) superseded it before it ran: that one carries the wallets.
+      return await ctx.warmAllowances.ahead(chain, spender, wallets, blockNumber)
     } catch (error) {
       log.debug({ err: error, chain }, 'reading allowances ahead failed; the launch tick reads them')
+      return undefined
     }
   }
 
@@ -166,12 +183,17 @@ export function createLaunchReadiness(ctx: LaunchReadinessContext, approvals?: B
       // A launched project's book is the ticks' to change: prepared again from scratch if it ever waits again (a reorg).
       for (const slug of launched) preparedFrom.delete(slug)
       const allowancesAhead: Address[] = []
+      const booksToReady: BookToReady[] = []
       for (const [slug, orders] of snapshot.orders) {
         if (!launched.has(slug)) {
           if (orders.length >= ctx.prepareBooksAheadFrom) {
-            prepareBook(slug, orders, snapshot.balances, chain)
+            const book = prepareBook(slug, orders, snapshot.balances, chain)
+            if (book) booksToReady.push(book)
             for (const loaded of orders) allowancesAhead.push(loaded.wallet)
-          } else if (preparedFrom.delete(slug)) ctx.books.forget(slug)
+          } else if (preparedFrom.delete(slug)) {
+            ctx.books.forget(slug)
+            launches?.forgetReadied?.(chain, slug)
+          }
         }
         for (const loaded of orders) {
           if (launched.has(slug)) buying.add(loaded.userIndex)
@@ -179,6 +201,22 @@ export function createLaunchReadiness(ctx: LaunchReadinessContext, approvals?: B
         }
       }
       const allowancesRead = readAllowancesAhead(chain, blockNumber, allowancesAhead)
+      // Each prepared book's launch clearing, on the allowances this pass read at its block (decide-tick.ts
+      // readyLaunches): the launch tick then prices the walk instead of doing it. Part of the block's pass (idle() waits
+      // for it); no read of its own, one at a time per chain, within a time budget (ready-launches.ts). Nothing when the
+      // read was superseded by a later block's: that block's pass readies them.
+      const launchesBefore = launchesSeen.get(chain) ?? 0
+      const launchesReadied =
+        launches?.readyLaunches && ctx.batchBuyers?.[chain] && booksToReady.length > 0
+          ? allowancesRead.then((allowances) =>
+              allowances
+                ? launches.readyLaunches?.(chain, blockNumber, booksToReady, {
+                    allowances,
+                    stillWanted: () => !ctx.stopped() && (launchesSeen.get(chain) ?? 0) === launchesBefore,
+                  })
+                : undefined,
+            )
+          : Promise.resolve()
       // A wallet whose order is executing (in flight: a batch's entry or a UserOperation) is buying too, though its order
       // is no longer active (not in the snapshot) and its project may have left `ticking` (no active order left): an
       // approval sent now (to 0, its orders being gone from the waiting projects) could land before the batch pulls and
@@ -189,6 +227,7 @@ export function createLaunchReadiness(ctx: LaunchReadinessContext, approvals?: B
       const sendsWarmed = warmSends(chain, waiting.size > 0)
       await readyWallets(chain, blockNumber, waiting, buying, { orders: snapshot.orders, launched })
       await allowancesRead
+      await launchesReadied
       await sendsWarmed
     },
     async prepareLaunchedBooks() {

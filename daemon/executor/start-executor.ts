@@ -22,7 +22,13 @@ export interface Executor {
   handleTick(tick: PriceTick, launch: LaunchRecord): Promise<void>
   /** Settles every in-flight execution from the chain (run at start: a crash between submission and receipt). */
   reconcile(): Promise<void>
-  /** Resolves when every queued tick and background task (revalidations, start-up books) has finished. */
+  /**
+   * Resolves when every queued tick and background task (revalidations, start-up books) has finished, and every
+   * readying pass ahead of launches that was under way when it was called. Readying passes begun since are not waited
+   * for: one starts on every processed block, so with passes slower than a block (a loaded node, RPC latency) there
+   * would never be a moment without one, and idle() never resolved (the latency bench's hang, docs/execution.md §8
+   * "The readying pass that never ended").
+   */
   idle(): Promise<void>
   /** Ticks and background tasks queued or in progress (0 = idle). */
   busy(): number
@@ -36,6 +42,13 @@ export interface Executor {
    * out from the pool, else from the bundler EOA (batch-operators.ts).
    */
   batchOperatorsReady(chain: ChainKey): boolean
+  /**
+   * A waiting project's launch clearing as the readying pass last readied it (ready-ahead.ts, plan-batch.ts
+   * `readyClearing`): the block it was readied at (or last found unchanged), the buys predicted for a launch then and
+   * whether they were walked. What a caller waits for before a launch it wants bought on a readied book (the split
+   * bench; docs/execution.md §8 "The launch readied before the launch").
+   */
+  launchReadied(chain: ChainKey, slug: string): { blockNumber: bigint; buys: number; batchable: number; walked: boolean } | undefined
   /** Why the executor stopped itself, if it did (batch-writes.ts): it ticks no more in this process. */
   failure(): ExecutorFailStop | undefined
   stop(): Promise<void>
@@ -87,13 +100,19 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
           stopped: () => stopped,
         })
       : undefined
-  const readiness = createLaunchReadiness(ctx, approvals)
+  const readiness = createLaunchReadiness(ctx, approvals, decider)
   let unsubscribe: (() => void) | undefined
   const queue = createTickQueue({ handle: runTick, onError: (error, slug) => ctx.log.error({ err: error, slug }, 'tick failed') })
   const background = new Set<Promise<void>>()
-  const inBackground = (task: Promise<void>, failure: (error: unknown) => void): void => {
-    const run: Promise<void> = task.catch(failure).finally(() => background.delete(run))
+  // The readying passes among them (one per processed block): idle() waits only for those under way when called.
+  const readyingPasses = new Set<Promise<void>>()
+  const inBackground = (task: Promise<void>, failure: (error: unknown) => void, readying = false): void => {
+    const run: Promise<void> = task.catch(failure).finally(() => {
+      background.delete(run)
+      readyingPasses.delete(run)
+    })
     background.add(run)
+    if (readying) readyingPasses.add(run)
   }
 
   async function reconcile(): Promise<void> {
@@ -145,8 +164,10 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
         return
       case 'processed':
         // Tracked: idle() and stop() wait for a readying (a deployment ahead may be being sent).
-        inBackground(readiness.onProcessed(signal.chain, signal.blockNumber, signal.launched), (error) =>
-          ctx.log.debug({ err: error, chain: signal.chain }, 'readying ahead of launches failed'),
+        inBackground(
+          readiness.onProcessed(signal.chain, signal.blockNumber, signal.launched),
+          (error) => ctx.log.debug({ err: error, chain: signal.chain }, 'readying ahead of launches failed'),
+          true,
         )
         return
       case 'launch_ahead':
@@ -181,9 +202,15 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
     busy: () => queue.size() + background.size,
     approvalsSettled: async () => approvals?.settled(),
     batchOperatorsReady: (chain) => ctx.batchOperators.poolReady(chain),
+    launchReadied(chain, slug) {
+      const readied = decider.readiedLaunch?.(chain, slug)
+      return readied && { blockNumber: readied.blockNumber, buys: readied.buys, batchable: readied.batchable, walked: readied.walked !== undefined }
+    },
     failure: () => failure,
     async idle() {
-      while (queue.size() > 0 || background.size > 0) await Promise.all([...queue.running(), ...background])
+      const passesUnderWay = new Set(readyingPasses)
+      const awaited = () => [...background].filter((task) => !readyingPasses.has(task) || passesUnderWay.has(task))
+      while (queue.size() > 0 || awaited().length > 0) await Promise.all([...queue.running(), ...awaited()])
     },
     async stop() {
       stopped = true

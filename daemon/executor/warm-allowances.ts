@@ -21,7 +21,17 @@ export interface WarmAllowancesDeps {
   changedOwners(chain: ChainKey, spender: Address, fromBlock: bigint, toBlock: bigint): Promise<ReadonlySet<string>>
   /** Up to this many wallets, `at` reads them directly at the block (default DIRECT_READ_MAX_WALLETS; 0: always carried). */
   directUpTo?: number
+  /** How long `at` waits for the calls queued before it before stepping on its own (default QUEUE_WAIT_MAX_MS). */
+  queueWaitMaxMs?: number
 }
+
+/**
+ * The longest a tick's `at` waits for the call under way before it (a read ahead of thousands of wallets: 2.5 s for
+ * 5,000 on a loaded node, docs/execution.md §8) before it carries the snapshot itself beside it. Concurrent steps are
+ * safe: each carries from a snapshot with its block and only a newer snapshot replaces a stored one. A bound so that a
+ * launch tick never waits on a readying pass's read for longer than this, whatever the node does (issue 23 item 3).
+ */
+export const QUEUE_WAIT_MAX_MS = 1_000
 
 /**
  * Wallets a tick reads directly at its block, in one multicall, instead of carrying a snapshot forward (issue 23 item 3).
@@ -43,9 +53,14 @@ export interface WarmAllowances {
   at(chain: ChainKey, spender: Address, wallets: readonly Address[], blockNumber: bigint): Promise<Map<string, bigint>>
   /**
    * Reads ahead: as `at`, but nothing when the snapshot is already at a later block (a launch tick got there first:
-   * reading every wallet again at an older block would only cost the node and the event loop).
+   * reading every wallet again at an older block would only cost the node and the event loop). A read ahead still
+   * queued when a later call of the same chain and spender is made (the next block's read ahead, a tick's `at` of a
+   * later block) is superseded: it reads nothing and resolves undefined, so the queue never holds more than
+   * the step under way and the newest read ahead (docs/execution.md §8, "The readying pass that never ended").
+   * Resolves the allowances at `blockNumber` (the snapshot's map: every wallet asked and any read before), undefined
+   * when superseded or when the snapshot was already past the block.
    */
-  ahead(chain: ChainKey, spender: Address, wallets: readonly Address[], blockNumber: bigint): Promise<void>
+  ahead(chain: ChainKey, spender: Address, wallets: readonly Address[], blockNumber: bigint): Promise<ReadonlyMap<string, bigint> | undefined>
   /** Forgets the chain's snapshots (a reorg: the carried blocks may be gone). */
   forget(chain: ChainKey): void
 }
@@ -69,9 +84,9 @@ export function createWarmAllowances(deps: WarmAllowancesDeps): WarmAllowances {
     wallets: readonly Address[],
     block: bigint,
     onlyForward: boolean,
-  ): Promise<Map<string, bigint>> {
+  ): Promise<{ block: bigint; values: Map<string, bigint> }> {
     let snapshot = snapshots.get(key)
-    if (onlyForward && snapshot && snapshot.block > block) return snapshot.values
+    if (onlyForward && snapshot && snapshot.block > block) return snapshot
     if (!snapshot || block < snapshot.block || block - snapshot.block > MAX_CARRIED_BLOCKS) {
       snapshot = { block, values: new Map() }
     } else if (block > snapshot.block) {
@@ -91,13 +106,48 @@ export function createWarmAllowances(deps: WarmAllowancesDeps): WarmAllowances {
     if (missing.length > 0) for (const [wallet, value] of await deps.read(chain, spender, missing, block)) snapshot.values.set(wallet, value)
     const current = snapshots.get(key)
     if (!current || current.block <= snapshot.block) snapshots.set(key, snapshot)
-    return snapshot.values
+    return snapshot
+  }
+
+  // Reads ahead queued and not started yet, per chain and spender: a later call supersedes them.
+  const waitingAheads = new Map<string, Set<{ block: bigint; superseded: boolean }>>()
+  const queueWaitMaxMs = deps.queueWaitMaxMs ?? QUEUE_WAIT_MAX_MS
+
+  /** The previous calls' tail, waited for at most `queueWaitMaxMs` (a tick's `at`), or fully (a read ahead). */
+  function afterPrevious(previous: Promise<unknown>, bounded: boolean): Promise<unknown> {
+    if (!bounded) return previous
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const bound = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, queueWaitMaxMs)
+    })
+    return Promise.race([previous, bound]).finally(() => clearTimeout(timer))
   }
 
   function queued(chain: ChainKey, spender: Address, wallets: readonly Address[], blockNumber: bigint, onlyForward: boolean) {
     const key = keyOf(chain, spender)
-    const previous = queues.get(key) ?? Promise.resolve()
-    const run = previous.catch(() => undefined).then(() => step(key, chain, spender, wallets, blockNumber, onlyForward))
+    // Reads ahead of an older block still waiting (or of this block, when this is a read ahead too): this call brings
+    // the snapshot past them, and an older read ahead behind it would read nothing new (the readying pass of each 200 ms
+    // block queued one, and with a step slower than a block the queue grew without end, a tick's `at` behind all of it).
+    // A tick's call of the same block leaves the pass's read ahead of that block: it asks other wallets (the waiting ones).
+    let waiting = waitingAheads.get(key)
+    if (waiting) for (const entry of waiting) if (entry.block < blockNumber || (onlyForward && entry.block === blockNumber)) entry.superseded = true
+    const mine = onlyForward ? { block: blockNumber, superseded: false } : undefined
+    if (mine) {
+      if (!waiting) {
+        waiting = new Set()
+        waitingAheads.set(key, waiting)
+      }
+      waiting.add(mine)
+    }
+    const previous = (queues.get(key) ?? Promise.resolve()).catch(() => undefined)
+    const run = afterPrevious(previous, !onlyForward).then(() => {
+      if (mine) {
+        waiting?.delete(mine)
+        if (waiting?.size === 0 && waitingAheads.get(key) === waiting) waitingAheads.delete(key)
+        if (mine.superseded) return undefined
+      }
+      return step(key, chain, spender, wallets, blockNumber, onlyForward)
+    })
     const tail = run.catch(() => undefined)
     queues.set(key, tail)
     tail.then(() => {
@@ -124,10 +174,11 @@ export function createWarmAllowances(deps: WarmAllowancesDeps): WarmAllowances {
   }
 
   return {
-    at: (chain, spender, wallets, blockNumber) =>
-      wallets.length <= directUpTo ? readDirect(chain, spender, wallets, blockNumber) : queued(chain, spender, wallets, blockNumber, false),
+    at: async (chain, spender, wallets, blockNumber) =>
+      wallets.length <= directUpTo ? readDirect(chain, spender, wallets, blockNumber) : (await queued(chain, spender, wallets, blockNumber, false))!.values,
     async ahead(chain, spender, wallets, blockNumber) {
-      await queued(chain, spender, wallets, blockNumber, true)
+      const done = await queued(chain, spender, wallets, blockNumber, true)
+      return done?.block === blockNumber ? done.values : undefined
     },
     forget(chain) {
       for (const key of [...snapshots.keys()]) if (key.startsWith(`${chain}!`)) snapshots.delete(key)

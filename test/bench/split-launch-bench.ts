@@ -30,6 +30,7 @@ import {
   toFunctionSelector,
 } from 'viem'
 import { batchBuyerAbi } from '../../daemon/executor/batch-buyer-abi.ts'
+import { batchEntryFormsComputed } from '../../daemon/executor/batch-entry-forms.ts'
 import type { ExecutorWallets } from '../../daemon/executor/executor-context.ts'
 import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
 import { submitLaunch } from '../../devnet/launchpads/launch-token.ts'
@@ -139,21 +140,25 @@ export async function benchSplitLaunch(): Promise<Record<string, unknown>> {
         await new Promise((r) => setTimeout(r, Math.max(0, next - performance.now())))
       }
     })()
-    // Two blocks past the first one the clock mined, processed and readied: the readying pass of a block reads the
-    // waiting wallets' allowances ahead (warm-allowances.ts; the first read of 5,000 takes 0.4-2.5 s here) and idle()
-    // waits for the passes already started, so the launch does not race the first read (a project waits many blocks
-    // before its launch on a real chain; the bench's orders were placed without any block).
+    // The daemon as users run it: buyers order well before a launch, so the executor's readying pass has run on the
+    // final book before the launch transaction is sent (its book and batch entry forms prepared, the wallets'
+    // allowances read ahead, the launch clearing walked: ready-ahead.ts, plan-batch.ts readyClearing). Waited for on
+    // what the executor says (`launchReadied`): readied from a block the clock mined after every order was placed, with
+    // every order predicted to buy and walked; then the passes already started finish (idle) and nothing is pending.
     const clockFrom = await h.client.getBlockNumber({ cacheTime: 0 })
-    await h.waitFor(
-      'a steady state before the launch',
+    const readiedBefore = await h.waitFor(
+      'the launch readied on the final book',
       async () => {
         const latest = await h.client.getBlockNumber({ cacheTime: 0 })
         await h.indexer.caughtUp('base', latest)
         await h.executor.idle()
-        return latest >= clockFrom + 2n && !(await h.bundlePending())
+        const readied = h.executor.launchReadied('base', slug)
+        const ready = readied !== undefined && readied.blockNumber > clockFrom && readied.walked && readied.buys === BUYERS
+        return ready && !(await h.bundlePending()) ? readied : undefined
       },
       120_000,
     )
+    const formsComputedBeforeLaunch = batchEntryFormsComputed()
     const launchHash = await submitLaunch({ chain: h.chain, addresses: h.launchpads, launchpad: 'doppler', creator, name: 'Split bench', symbol: 'SPLIT' })
     const launchReceipt = await h.client.waitForTransactionReceipt({ hash: launchHash, pollingInterval: 20 })
     const launchBlock = launchReceipt.blockNumber
@@ -180,6 +185,7 @@ export async function benchSplitLaunch(): Promise<Record<string, unknown>> {
       .catch(() => batchesOf())
     clock.stop = true
     await clock.done
+    const formsComputedSinceLaunch = batchEntryFormsComputed() - formsComputedBeforeLaunch
     const orders: (OrderRecord | undefined)[] = []
     for (let i = 0; i < buyers.length; i += 500) orders.push(...(await Promise.all(buyers.slice(i, i + 500).map((b) => h.getOrder(b, slug)))))
     const filled = orders.filter((o): o is OrderRecord => o?.status === 'filled')
@@ -272,6 +278,25 @@ export async function benchSplitLaunch(): Promise<Record<string, unknown>> {
       blocksFromFirstCollectToSettle: batchSpanBlocks,
       priceSpreadByBlock,
       onePriceExact,
+      // What the launch tick found prepared by the readying pass (so a reader sees it only priced): the readied walk,
+      // whether the split took it (`clearing`: readied = the readying pass's walk, used = the quote window's, differed
+      // or none = cleared after the quote), the book (reused = prepared ahead), the re-read under the locks skipped,
+      // and how many batch entry forms were computed from the launch on (0: all formed ahead; the later ticks of the
+      // launch, on the few orders left, count too).
+      preparedAtLaunch: {
+        readiedBefore: {
+          blockNumber: Number(readiedBefore.blockNumber),
+          buys: readiedBefore.buys,
+          batchable: readiedBefore.batchable,
+          walked: readiedBefore.walked,
+        },
+        clearing: stages.find(([n]) => n.startsWith('executor.clearingAhead.'))?.[0].slice('executor.clearingAhead.'.length) ?? null,
+        // Whether the launch tick predicted the buys (and walked them) in its quote window: false on a readied book.
+        tickPredicted: stages.some(([n]) => n === 'executor.clearingAhead.predicted'),
+        book: stages.find(([n]) => n.startsWith('executor.book.'))?.[0].slice('executor.book.'.length) ?? null,
+        rereadSkipped: stages.some(([n]) => n === 'executor.rereadSkipped'),
+        batchEntryFormsComputedSinceLaunch: formsComputedSinceLaunch,
+      },
       stagesAfterLaunchLogMs: launchArrival === undefined ? {} : Object.fromEntries(stages.map(([n, at]) => [n, round(at - launchArrival!)])),
       msLaunchLogToFirstSend: firstSent.length > 0 ? Math.min(...firstSent) : null,
       msLaunchLogToLastCollectOrSettleSent: firstSent.length > 0 ? Math.max(...firstSent) : null,

@@ -21,6 +21,8 @@ describe('allowances read ahead of a launch: the launch tick reads none and the 
   const allowanceReads: Array<{ block: bigint | undefined; data: string }> = []
   /** The last block of each Approval log query (the snapshot carried forward to it). */
   const approvalLogsTo: bigint[] = []
+  /** The executor's stages, in order (which walk the launch's split priced). */
+  const stages: string[] = []
   const daemonClient = (rpcUrl: string): PublicClient => {
     const inner = http(rpcUrl)({ retryCount: 2 })
     return createPublicClient({
@@ -51,6 +53,7 @@ describe('allowances read ahead of a launch: the launch tick reads none and the 
       maxBuyersPerTransaction: PER_TX,
       daemonClient,
       allowancesDirectUpTo: 0,
+      onStage: (name) => stages.push(name),
     })
     h.startMining()
     await h.waitFor('every sender an operator', async () => h.executor.batchOperatorsReady('base'), 60_000)
@@ -81,10 +84,13 @@ describe('allowances read ahead of a launch: the launch tick reads none and the 
         await h.executor.idle()
         const everyWalletRead = wallets.every((w) => allowanceReads.some((r) => r.data.includes(w)))
         const pastApprovals = approvalLogsTo.some((to) => to > approvedBy) || allowanceReads.some((r) => r.block !== undefined && r.block > approvedBy)
-        return everyWalletRead && pastApprovals
+        // The launch clearing readied on the approved book (ready-launches.ts): all six predicted and walked.
+        const readied = h.executor.launchReadied('base', slug)
+        return everyWalletRead && pastApprovals && readied?.walked === true && readied.batchable === 6 && readied.blockNumber > approvedBy
       },
       60_000,
     )
+    const stagesBeforeLaunch = stages.length
 
     // The launch mines its own block; the next comes only once the launch tick journaled the batch. With blocks coming
     // meanwhile, an indexer that reads the launch block behind the head (a busy machine, the miner at ~150 ms) moves
@@ -104,5 +110,10 @@ describe('allowances read ahead of a launch: the launch tick reads none and the 
     expect(batch?.included).toHaveLength(6)
     expect(batch?.split?.chunks).toHaveLength(3)
     expect(batch?.excluded).toEqual([])
+    // The launch's split priced the walk readied before the launch (docs/execution.md §8, "The launch readied before
+    // the launch"): no walk in the quote window, none after the quote.
+    const launchStages = stages.slice(stagesBeforeLaunch)
+    expect(launchStages.find((s) => s.startsWith('executor.clearingAhead.'))).toBe('executor.clearingAhead.readied')
+    expect(launchStages).not.toContain('executor.clearingAhead.walked')
   }, 240_000)
 })

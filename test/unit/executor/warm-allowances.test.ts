@@ -175,4 +175,70 @@ describe('createWarmAllowances', () => {
     expect(chain.logQueries).toEqual([[6n, 6n]])
     for (const bad of [-1, 1.5, Number.NaN]) expect(() => createWarmAllowances({ ...chain.deps, directUpTo: bad })).toThrow(RangeError)
   })
+
+  it('a read ahead still queued behind a later call reads nothing: the queue holds the step under way and the newest read ahead', async () => {
+    const chain = fakeChain()
+    for (let n = 20n; n <= 27n; n++) chain.mine(n, n === 24n ? [[wallets[0]!, 6n]] : [])
+    // The first read ahead's read is held until released: meanwhile every block's readying pass queues its own.
+    let release: () => void = () => undefined
+    const warm = createWarmAllowances({
+      ...chain.deps,
+      read: (...args) =>
+        args[3] === 20n ? new Promise<void>((resolve) => (release = resolve)).then(() => chain.deps.read(...args)) : chain.deps.read(...args),
+    })
+    const first = warm.ahead('base', SPENDER, wallets, 20n)
+    await new Promise((resolve) => setImmediate(resolve))
+    const queuedAheads = [21n, 22n, 23n, 24n].map((block) => warm.ahead('base', SPENDER, wallets, block))
+    // Superseded by the later ones: each resolves undefined without a read or a log query of its own.
+    release()
+    expect((await first)?.get(wallets[0]!.toLowerCase())).toBe(0n)
+    const answers = await Promise.all(queuedAheads)
+    expect(answers.slice(0, 3)).toEqual([undefined, undefined, undefined])
+    // The newest one carried the snapshot 20 -> 24 in one log query, and hands the pass the block's allowances.
+    expect(answers[3]?.get(wallets[0]!.toLowerCase())).toBe(6n)
+    expect(chain.logQueries).toEqual([[21n, 24n]])
+    expect(chain.reads.map((r) => r.block)).toEqual([20n, 24n])
+    // A tick's call of a later block supersedes a read ahead queued behind the step under way; one of the same block
+    // does not (the read ahead asks the waiting wallets, the tick its own book's).
+    const held = createWarmAllowances({
+      ...chain.deps,
+      read: (...args) =>
+        args[3] === 25n ? new Promise<void>((resolve) => (release = resolve)).then(() => chain.deps.read(...args)) : chain.deps.read(...args),
+    })
+    const underWay = held.ahead('base', SPENDER, wallets, 25n)
+    await new Promise((resolve) => setImmediate(resolve))
+    const readAhead = held.ahead('base', SPENDER, wallets, 26n)
+    const tick = held.at('base', SPENDER, wallets, 27n)
+    const sameBlockAhead = held.ahead('base', SPENDER, wallets, 27n)
+    release()
+    await underWay
+    expect(await readAhead).toBeUndefined()
+    expect((await tick).get(wallets[0]!.toLowerCase())).toBe(6n)
+    expect((await sameBlockAhead)?.get(wallets[0]!.toLowerCase())).toBe(6n)
+    // A read ahead of an older block than the snapshot: nothing read, nothing handed back.
+    expect(await held.ahead('base', SPENDER, wallets, 25n)).toBeUndefined()
+  })
+
+  it("a tick's wait behind a read ahead that never answers is bounded: it carries the snapshot itself", async () => {
+    const chain = fakeChain()
+    chain.mine(30n, [[wallets[1]!, 8n]])
+    chain.mine(31n)
+    const warm = createWarmAllowances({
+      ...chain.deps,
+      queueWaitMaxMs: 5,
+      // The read ahead of block 31 never answers (a node that holds the request).
+      read: (...args) => (args[3] === 31n ? new Promise<never>(() => undefined) : chain.deps.read(...args)),
+    })
+    await warm.at('base', SPENDER, wallets, 30n)
+    void warm.ahead('base', SPENDER, [...wallets, address(0x77)], 31n)
+    // Under way (its log query made, its read out) before the tick comes: not superseded.
+    await new Promise((resolve) => setImmediate(resolve))
+    // Without the bound this call waits forever behind it; with it, it carries 30 -> 31 by the logs, reading nothing.
+    const tick = await warm.at('base', SPENDER, wallets, 31n)
+    expect(tick.get(wallets[1]!.toLowerCase())).toBe(8n)
+    expect(chain.logQueries).toEqual([
+      [31n, 31n],
+      [31n, 31n],
+    ])
+  })
 })
