@@ -14,6 +14,8 @@ export interface WarmHeldTicksOptions {
   orders?: number
   /** Rounds of quiet tick, PATCH tick and the tick back (default 16). */
   rounds?: number
+  /** Orders of the large book built and PATCHed once half-way (default 17,000; at least `orders`). */
+  largeOrders?: number
 }
 
 /** What the warm-up ran: the paths its book took (for tests: the paths a held book's ticks take). */
@@ -22,6 +24,8 @@ export interface WarmHeldTicksResult {
   patchedInPlace: number
   /** Deferred verdicts over all ticks (the deferred orders' path, re-ranked records included, ran). */
   deferred: number
+  /** Orders of the largest book it ticked (the large book's: past V8's inline array limit, see largeOrders). */
+  largestBook: number
   ms: number
 }
 
@@ -53,6 +57,7 @@ export function warmHeldTicks(options: WarmHeldTicksOptions = {}): WarmHeldTicks
   const started = performance.now()
   const count = Math.max(2, options.orders ?? 4_000)
   const rounds = options.rounds ?? 16
+  const largeCount = Math.max(count, options.largeOrders ?? 17_000)
   const wallets = Math.max(1, count >> 1)
   const walletOf = (w: number): Address => `0x${(w + 1).toString(16).padStart(40, 'c')}` as Address
   // Records as the loader hands them out (load-orders.ts): the store's JSON (the fields in order-transitions.ts's
@@ -79,7 +84,7 @@ export function warmHeldTicks(options: WarmHeldTicksOptions = {}): WarmHeldTicks
     }
     return internOrder(JSON.parse(JSON.stringify(stored)) as OrderRecord, intern)
   }
-  const entryOf = (order: OrderRecord, i: number): LoadedOrder => ({ order, userIndex: i % wallets, followers: 0, wallet: walletOf(i % wallets) })
+  const entryOf = (order: OrderRecord, i: number, wallet = walletOf(i % wallets)): LoadedOrder => ({ order, userIndex: i % wallets, followers: 0, wallet })
   const loadedOf = (i: number): LoadedOrder => entryOf(recordOf(i, 1 + (i % 500)), i)
   // Every other order: room for a placement between two keyIds.
   const full: LoadedOrder[] = Array.from({ length: count }, (_, i) => loadedOf(2 * i))
@@ -135,6 +140,19 @@ export function warmHeldTicks(options: WarmHeldTicksOptions = {}): WarmHeldTicks
       // §3 "A book's first PATCH tick"). The rounds after it compile them again with both paths' feedback.
       held.forget(SLUG)
       books.forget(SLUG)
+      // First a book beyond V8's fast-array limits (arrays of more than ~16,000 entries are not allocated inline by
+      // optimised code: `new Array(n)` deoptimises "out of bounds" on the first larger n), with a wallet per order as a
+      // large book has: built and PATCHed, so no path of the build or write deoptimises first on the
+      // daemon's first large book. Then the warm-up's own book, built afresh. 17,000: just past that limit (16,376
+      // entries of 8 bytes in a regular heap object, V8's JSArray::kInitialMaxFastElementArray), the start kept short.
+      const large = Array.from({ length: largeCount }, (_, i) => entryOf(recordOf(2 * i, 1 + (i % 500)), i, walletOf(i)))
+      tick(large, { known, state: { serial } })
+      const edited = large.slice()
+      const e = (round * 7_919) % largeCount
+      edited[e] = entryOf(recordOf(2 * e, 3, large[e]!.order.updatedAt + 1), e, walletOf(e))
+      tick(edited, nextBlock(round))
+      held.forget(SLUG)
+      books.forget(SLUG)
       tick(full, { known, state: { serial } })
     }
     tick(full, nextBlock(round))
@@ -157,5 +175,5 @@ export function warmHeldTicks(options: WarmHeldTicksOptions = {}): WarmHeldTicks
   }
   held.forget(SLUG)
   books.forget(SLUG)
-  return { ticks, patchedInPlace, deferred, ms: performance.now() - started }
+  return { ticks, patchedInPlace, deferred, largestBook: Math.max(count, largeCount), ms: performance.now() - started }
 }

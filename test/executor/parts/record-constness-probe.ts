@@ -15,7 +15,7 @@ type Probe = (f: unknown, o?: unknown) => boolean
 const optimise = new Function('f', 'o', '%PrepareFunctionForOptimization(f); f(o); f(o); %OptimizeFunctionOnNextCall(f); f(o);') as Probe
 const optimised = new Function('f', 'return (%GetOptimizationStatus(f) & 16) !== 0') as Probe
 
-warmHeldTicks({ orders: 300, rounds: 2 })
+warmHeldTicks({ orders: 300, rounds: 2, largeOrders: 600 })
 // The store's JSON of an order, decoded as the store's json value encoding does (JSON.parse).
 const stored = (keyId: string, spend: string): OrderRecord =>
   JSON.parse(

@@ -5,13 +5,13 @@ import { warmHeldTicks, warmHeldTicksOnce } from '../../../daemon/executor/warm-
 
 describe('warming the held tick at start (warm-held-ticks.ts)', () => {
   it('runs quiet ticks, PATCH ticks, the ticks back and placements through the paths a held book takes', () => {
-    const result = warmHeldTicks({ orders: 600, rounds: 8 })
-    // The first tick, then per round: quiet, PATCH, back, and every fourth round a placement; half-way, the project
-    // built afresh (one tick).
-    expect(result.ticks).toBe(1 + 8 * 3 + 2 + 1)
+    const result = warmHeldTicks({ orders: 600, rounds: 8, largeOrders: 1_500 })
+    // The first tick, then per round: quiet, PATCH, back, and every fourth round a placement; half-way, a large book
+    // built and PATCHed, then the project built afresh (three ticks).
+    expect(result.ticks).toBe(1 + 8 * 3 + 2 + 3)
     // The write path the first PATCH of a held book runs: the book patched in place, on every write (PATCHes, the ticks
     // back, placements), the first included (a built book lives in rows of its own, book-cache.ts intoRows).
-    expect(result.patchedInPlace).toBe(8 * 2 + 2)
+    expect(result.patchedInPlace).toBe(8 * 2 + 2 + 1)
   })
 
   it('defers orders on every tick of its default book: the deferred path runs at start, not first on a large book', () => {
@@ -20,10 +20,13 @@ describe('warming the held tick at start (warm-held-ticks.ts)', () => {
     // that path first ran, interpreted, on the daemon's first large book.
     const result = warmHeldTicks({ rounds: 1 })
     expect(result.deferred).toBeGreaterThan(100 * result.ticks)
+    // And its large book is past V8's inline array limit (16,376 entries, JSArray::kInitialMaxFastElementArray): the
+    // book's arrays of that size deoptimised the build and write paths on the daemon's first large book otherwise.
+    expect(result.largestBook).toBeGreaterThan(16_376)
   })
 
   it('once per process: a second start finds it done', () => {
-    const first = warmHeldTicksOnce({ orders: 300, rounds: 2 })
+    const first = warmHeldTicksOnce({ orders: 300, rounds: 2, largeOrders: 600 })
     expect(warmHeldTicksOnce()).toBe(first)
   })
 })
