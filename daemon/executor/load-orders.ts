@@ -5,6 +5,7 @@ import type { Store } from '../../src/store/open-store.ts'
 import { readAll } from '../../src/store/paginate.ts'
 import { createInterner } from '../../src/common/compact-strings.ts'
 import { createOrderIdCache } from './order-id-cache.ts'
+import { internOrder } from './intern-order.ts'
 import type { WalletService } from '../../src/wallets/wallet-service.ts'
 import { executionOrderId } from './build-buy-calls.ts'
 import type { LoadedOrder } from './warm-books.ts'
@@ -46,11 +47,7 @@ export function createOrderLoader(deps: { store: Store; wallets: Pick<WalletServ
         const order = orders[i]
         const user = users[i]
         if (order?.status !== 'active' || !user) return undefined
-        order.keyId = intern(order.keyId)
-        order.slug = intern(order.slug)
-        order.status = 'active'
-        order.maxSpendUsdc = intern(order.maxSpendUsdc)
-        if (order.maxFdvUsdc !== null) order.maxFdvUsdc = intern(order.maxFdvUsdc)
+        internOrder(order, intern)
         idOf(order)
         return { order, userIndex: user.userIndex, followers: user.social?.followerCount ?? 0, wallet: await deps.wallets.walletAddress(user.userIndex) }
       }),

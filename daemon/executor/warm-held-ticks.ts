@@ -6,12 +6,16 @@ import { spendThenLimitPolicy } from '../../src/domain/execution/prioritisation.
 import type { OrderDecision } from '../../src/domain/execution/verdicts.ts'
 import type { OrderRecord } from '../../src/domain/records.ts'
 import { candidateOf, type LoadedOrder } from './warm-books.ts'
+import { createInterner } from '../../src/common/compact-strings.ts'
+import { internOrder } from './intern-order.ts'
 
 export interface WarmHeldTicksOptions {
   /** Orders of the synthetic book (default 4,000: loops long enough for V8 to compile them, ~1/25 of a 100,000 book). */
   orders?: number
   /** Rounds of quiet tick, PATCH tick and the tick back (default 16). */
   rounds?: number
+  /** Orders of the large book built and PATCHed once half-way (default 17,000; at least `orders`). */
+  largeOrders?: number
 }
 
 /** What the warm-up ran: the paths its book took (for tests: the paths a held book's ticks take). */
@@ -20,6 +24,8 @@ export interface WarmHeldTicksResult {
   patchedInPlace: number
   /** Deferred verdicts over all ticks (the deferred orders' path, re-ranked records included, ran). */
   deferred: number
+  /** Orders of the largest book it ticked (the large book's: past V8's inline array limit, see largeOrders). */
+  largestBook: number
   ms: number
 }
 
@@ -51,27 +57,34 @@ export function warmHeldTicks(options: WarmHeldTicksOptions = {}): WarmHeldTicks
   const started = performance.now()
   const count = Math.max(2, options.orders ?? 4_000)
   const rounds = options.rounds ?? 16
+  const largeCount = Math.max(count, options.largeOrders ?? 17_000)
   const wallets = Math.max(1, count >> 1)
   const walletOf = (w: number): Address => `0x${(w + 1).toString(16).padStart(40, 'c')}` as Address
-  // Records shaped as the store's: the fields in order-transitions.ts's order (what JSON.parse gives back, the same
-  // hidden class as this literal), timestamps in ms (beyond V8's small integers: a field holding a small integer here
-  // and a double in the daemon's records would be two hidden classes, and the code compiled on the first deoptimised
-  // on the second). An edited order is a record of its own, as the loader hands it out (not a spread copy: another
-  // hidden class), and a loaded order the loader's literal (load-orders.ts).
-  const recordOf = (i: number, spend: number, updatedAt = EPOCH_MS + i): OrderRecord => ({
-    keyId: `warm_${String(i).padStart(8, '0')}`,
-    slug: SLUG,
-    status: 'active',
-    maxSpendUsdc: String(spend),
-    // Limits spread over 100k-1M USD, about half above the ticks' 500k cap: more orders can buy than a tick's
-    // DEFAULT_MAX_BUYS, so a tick defers some (limits of 100k-400k had every order but the unlimited ones below the
-    // cap: 458 buys, nothing deferred, and the deferred path first ran on the daemon's first large book).
-    maxFdvUsdc: i % 7 === 0 ? null : String(100_000 + ((i * 7_919) % 900_000)),
-    expiresInMs: 3_600_000,
-    createdAt: EPOCH_MS + i,
-    updatedAt,
-  })
-  const entryOf = (order: OrderRecord, i: number): LoadedOrder => ({ order, userIndex: i % wallets, followers: 0, wallet: walletOf(i % wallets) })
+  // Records as the loader hands them out (load-orders.ts): the store's JSON (the fields in order-transitions.ts's
+  // order) decoded by JSON.parse, as the store's json value encoding does, then interned by the loader's own
+  // internOrder. Those assignments turn the record fields they write from constant to mutable in V8's hidden class;
+  // done here first, the code this warm-up compiles does not depend on those fields being constant, so the daemon's
+  // loads (and the tick after a PATCH) no longer drop it (docs/execution.md §3 "A book's first PATCH tick: the records'
+  // fields written after the warm-up"). Timestamps in ms (doubles to V8, as Date.now() is in the daemon's records; small
+  // integers here would be another field representation). An edited order is a record of its own, decoded the same way.
+  const intern = createInterner()
+  const recordOf = (i: number, spend: number, updatedAt = EPOCH_MS + i): OrderRecord => {
+    const stored: OrderRecord = {
+      keyId: `warm_${String(i).padStart(8, '0')}`,
+      slug: SLUG,
+      status: 'active',
+      maxSpendUsdc: String(spend),
+      // Limits spread over 100k-1M USD, about half above the ticks' 500k cap: more orders can buy than a tick's
+      // DEFAULT_MAX_BUYS, so a tick defers some (limits of 100k-400k had every order but the unlimited ones below the
+      // cap: 458 buys, nothing deferred, and the deferred path first ran on the daemon's first large book).
+      maxFdvUsdc: i % 7 === 0 ? null : String(100_000 + ((i * 7_919) % 900_000)),
+      expiresInMs: 3_600_000,
+      createdAt: EPOCH_MS + i,
+      updatedAt,
+    }
+    return internOrder(JSON.parse(JSON.stringify(stored)) as OrderRecord, intern)
+  }
+  const entryOf = (order: OrderRecord, i: number, wallet = walletOf(i % wallets)): LoadedOrder => ({ order, userIndex: i % wallets, followers: 0, wallet })
   const loadedOf = (i: number): LoadedOrder => entryOf(recordOf(i, 1 + (i % 500)), i)
   // Every other order: room for a placement between two keyIds.
   const full: LoadedOrder[] = Array.from({ length: count }, (_, i) => loadedOf(2 * i))
@@ -119,6 +132,29 @@ export function warmHeldTicks(options: WarmHeldTicksOptions = {}): WarmHeldTicks
   }
   tick(full, { known, state: { serial } })
   for (let round = 0; round < rounds; round++) {
+    if (round === rounds >> 1) {
+      // The project built afresh half-way, once the code above is compiled: the daemon's first tick of a project (the
+      // first after its start) builds its held state and book with that code, and a path the compiled code had never
+      // taken there (a fresh held state, its empty lists, the book's build) deoptimised begin and matchLoaded on the
+      // build tick of the first large book, so its first PATCH ran them unoptimised until recompiled (docs/execution.md
+      // §3 "A book's first PATCH tick"). The rounds after it compile them again with both paths' feedback.
+      held.forget(SLUG)
+      books.forget(SLUG)
+      // First a book beyond V8's fast-array limits (arrays of more than ~16,000 entries are not allocated inline by
+      // optimised code: `new Array(n)` deoptimises "out of bounds" on the first larger n), with a wallet per order as a
+      // large book has: built and PATCHed, so no path of the build or write deoptimises first on the
+      // daemon's first large book. Then the warm-up's own book, built afresh. 17,000: just past that limit (16,376
+      // entries of 8 bytes in a regular heap object, V8's JSArray::kInitialMaxFastElementArray), the start kept short.
+      const large = Array.from({ length: largeCount }, (_, i) => entryOf(recordOf(2 * i, 1 + (i % 500)), i, walletOf(i)))
+      tick(large, { known, state: { serial } })
+      const edited = large.slice()
+      const e = (round * 7_919) % largeCount
+      edited[e] = entryOf(recordOf(2 * e, 3, large[e]!.order.updatedAt + 1), e, walletOf(e))
+      tick(edited, nextBlock(round))
+      held.forget(SLUG)
+      books.forget(SLUG)
+      tick(full, { known, state: { serial } })
+    }
     tick(full, nextBlock(round))
     // A new loaded array per write, as the warm reload hands out (an array handed out is never changed after).
     const k = (round * 7_919) % count
@@ -130,11 +166,14 @@ export function warmHeldTicks(options: WarmHeldTicksOptions = {}): WarmHeldTicks
       // A placement (between two keyIds: every later candidate index shifts), then its cancellation.
       const at = (round * 104_729) % count
       const placed = [...full.slice(0, at), loadedOf(2 * at + 1), ...full.slice(at)]
+      // And an unchanged order handed back as a fresh entry (a load without the previous one to reuse from): its kept
+      // candidate is pointed at the new record, a field write a 100,000-order reload would otherwise make first.
+      placed[at + 1] = loadedOf(2 * at)
       tick(placed, nextBlock(round))
     }
     tick(full, nextBlock(round))
   }
   held.forget(SLUG)
   books.forget(SLUG)
-  return { ticks, patchedInPlace, deferred, ms: performance.now() - started }
+  return { ticks, patchedInPlace, deferred, largestBook: Math.max(count, largeCount), ms: performance.now() - started }
 }

@@ -30,6 +30,8 @@ import { candidateOf, type LoadedOrder, withBalances } from '../../daemon/execut
 import { createHeldCandidates, type TickBalances } from '../../src/domain/execution/held-candidates.ts'
 import { benchBatchLaunch } from './batch-launch-bench.ts'
 import { warmHeldTicksOnce } from '../../daemon/executor/warm-held-ticks.ts'
+import { internOrder } from '../../daemon/executor/intern-order.ts'
+import { createInterner } from '../../src/common/compact-strings.ts'
 import { getHeapSpaceStatistics } from 'node:v8'
 
 /** Bytes in V8's old generation: old space and the large-object spaces (a young large object is promoted whole). */
@@ -49,15 +51,15 @@ const EPOCH_MS = 1_790_000_000_000
  * A record as the store hands it back (JSON.parse: the fields in the order order-transitions.ts writes them, the hidden
  * class of this literal), not a spread copy (another hidden class, which the daemon's loaded orders never have).
  */
-const storedRecord = (o: OrderRecord): OrderRecord => ({
+const storedRecord = (o: OrderRecord, edit: { maxSpendUsdc?: string; updatedAt?: number } = {}): OrderRecord => ({
   keyId: o.keyId,
   slug: o.slug,
   status: o.status,
-  maxSpendUsdc: o.maxSpendUsdc,
+  maxSpendUsdc: edit.maxSpendUsdc ?? o.maxSpendUsdc,
   maxFdvUsdc: o.maxFdvUsdc,
   expiresInMs: o.expiresInMs,
   createdAt: o.createdAt,
-  updatedAt: o.updatedAt,
+  updatedAt: edit.updatedAt ?? o.updatedAt,
 })
 
 function syntheticBook(count: number): CandidateOrder[] {
@@ -156,9 +158,12 @@ export function benchPlanning(orders: number, runs: number) {
   // warm reload, in the background: the loader hands back every unchanged order as the same entry, load-orders.ts,
   // and one edited order parsed afresh).
   const CHANGED_PER_BLOCK = 50
-  // The loader's entries (load-orders.ts: its literal, the store's records).
+  // The loader's entries (load-orders.ts: its literal; the store's records decoded as the loader decodes them, JSON.parse
+  // of the stored JSON and internOrder, so their fields have the daemon's constness: see loadedRecord).
+  const intern = createInterner()
+  const loadedRecord = (o: OrderRecord): OrderRecord => internOrder(JSON.parse(JSON.stringify(storedRecord(o))) as OrderRecord, intern)
   const loadedOf = (candidates: readonly CandidateOrder[]): LoadedOrder[] =>
-    candidates.map((c) => ({ order: storedRecord(c.order), userIndex: c.userIndex, followers: 0, wallet: c.wallet }))
+    candidates.map((c) => ({ order: loadedRecord(c.order), userIndex: c.userIndex, followers: 0, wallet: c.wallet }))
   const walletBalances = new Map(book.map((c) => [c.wallet.toLowerCase(), c.balanceAtoms]))
   const walletNames = [...walletBalances.keys()]
   const noFresh = new Map<string, bigint>()
@@ -221,9 +226,12 @@ export function benchPlanning(orders: number, runs: number) {
     const k = (run * 7_919) % loadedFull.length
     const was = loadedFull[k]!
     const loadedPatched = loadedFull.slice()
-    const order = storedRecord(was.order)
-    order.maxSpendUsdc = String(2 + run)
-    order.updatedAt = was.order.updatedAt + 1
+    // The edited record decoded as the loader hands it out, never a loaded record written after the warm-up: a write
+    // of a field the loader does not write (updatedAt) turned it from constant to mutable in V8 right before the first
+    // PATCH tick and dropped the code compiled on it, a cost the daemon does not have (docs/execution.md §3 "A book's
+    // first PATCH tick: the records' fields written after the warm-up").
+    // (Not a spread copy with the edits either: a spread copy has the source's hidden class and its edits are writes.)
+    const order = loadedRecord(storedRecord(was.order, { maxSpendUsdc: String(2 + run), updatedAt: was.order.updatedAt + 1 }))
     loadedPatched[k] = { order, userIndex: was.userIndex, followers: was.followers, wallet: was.wallet }
     wholeTick(held, loadedPatched, 'incremental', wholePatchWall, wholePatchCpu, wholePatchCandidates, wholePatchOldKb)
     // Back to the held book for the next run (unmeasured: the edit undone, a write too).
