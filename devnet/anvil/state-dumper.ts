@@ -1,4 +1,5 @@
-import { gunzipSync } from 'node:zlib'
+import { promisify } from 'node:util'
+import { gunzip } from 'node:zlib'
 import type { Logger } from '../../src/common/logger.ts'
 import { jsonRpc } from './json-rpc.ts'
 import { writeStateFile } from './state-files.ts'
@@ -28,6 +29,11 @@ export const nextDumpDelayMs = (intervalMs: number, lastDumpMs: number): number 
  * not at all (see state-files.ts). This bounds what a kill -9 of anvil loses to one wait. A dump that fails (anvil
  * restarting) is skipped: the previous file stays loadable.
  */
+// zlib's asynchronous form inflates on libuv's thread pool: gunzipSync held the process's event loop for 35-55 ms per
+// dump of a few MB (the latency bench's CPU profile, 2026-11-27), and in the embedded devnet that process is the daemon's:
+// a launch log arriving meanwhile waited for it (docs/execution.md §5 "What the misses were").
+const inflate = promisify(gunzip)
+
 export function startStateDumper(options: { rpcUrl: () => string; stateFile: string; intervalMs: number; logger: Logger }): StateDumper {
   let running: Promise<void> | undefined
   let stopped = false
@@ -35,7 +41,8 @@ export function startStateDumper(options: { rpcUrl: () => string; stateFile: str
     try {
       const hex = await jsonRpc<string>(options.rpcUrl(), 'anvil_dumpState', [], 30_000)
       if (stopped) return
-      await writeStateFile(options.stateFile, gunzipSync(Buffer.from(hex.slice(2), 'hex')))
+      const state = await inflate(Buffer.from(hex.slice(2), 'hex'))
+      await writeStateFile(options.stateFile, state)
     } catch (error) {
       options.logger.debug({ err: error }, 'state dump skipped')
     }
