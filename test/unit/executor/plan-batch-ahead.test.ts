@@ -5,23 +5,10 @@ import { predictBatchBuys } from '../../../daemon/executor/predict-batch-total.t
 import { batchEntryForm, prepareBatchEntryForms } from '../../../daemon/executor/batch-entry-forms.ts'
 import { parseDecimal } from '../../../src/domain/decimal.ts'
 import { planExecution } from '../../../src/domain/execution/executor-plan.ts'
-import { type PrioritisationPolicy, spendThenLimitPolicy } from '../../../src/domain/execution/prioritisation.ts'
+import { spendThenLimitPolicy } from '../../../src/domain/execution/prioritisation.ts'
 import type { CandidateOrder } from '../../../src/domain/execution/prepared-book.ts'
 import type { BuyToSubmit } from '../../../src/domain/execution/executor-plan.ts'
-import { buysOf, candidateOf, fixtureLaunch, fixtureTick, orderOf, plannerFixture } from './plan-batch-fixture.ts'
-
-/** The spec's policy with its sort keys counted: the clearing's priority order computes them once per candidate. */
-function countingPolicy() {
-  const counts = { keys: 0 }
-  const policy: PrioritisationPolicy = {
-    ...spendThenLimitPolicy,
-    keys: (o) => {
-      counts.keys++
-      return spendThenLimitPolicy.keys!(o)
-    },
-  }
-  return { policy, counts }
-}
+import { buysOf, candidateOf, countingPolicy, fixtureLaunch, fixtureTick, orderOf, plannerFixture } from './plan-batch-fixture.ts'
 
 const maxOf = (c: CandidateOrder) => parseDecimal(c.order.maxSpendUsdc, 6)!
 // 800 orders: more than one transaction's buyers (the fixture has no split operators), so some are left out for gas.

@@ -1,6 +1,6 @@
 import type { Address, Hash } from 'viem'
 import { type BatchPlannerContext, createBatchPlanner } from '../../../daemon/executor/plan-batch.ts'
-import { spendThenLimitPolicy } from '../../../src/domain/execution/prioritisation.ts'
+import { type PrioritisationPolicy, spendThenLimitPolicy } from '../../../src/domain/execution/prioritisation.ts'
 import type { BuyToSubmit } from '../../../src/domain/execution/executor-plan.ts'
 import type { CandidateOrder } from '../../../src/domain/execution/prepared-book.ts'
 import type { OrderRecord } from '../../../src/domain/records.ts'
@@ -65,3 +65,16 @@ export const fixtureLaunch = {
   totalSupply: (10n ** 27n).toString(),
 } as unknown as LaunchRecord
 export const fixtureTick = { blockNumber: '101', effectiveCapAtoms: (10n ** 12n).toString() } as unknown as PriceTick
+
+/** The spec's policy with its sort keys counted: a walk (the clearing's priority order) computes them once per candidate. */
+export function countingPolicy() {
+  const counts = { keys: 0 }
+  const policy: PrioritisationPolicy = {
+    ...spendThenLimitPolicy,
+    keys: (o) => {
+      counts.keys++
+      return spendThenLimitPolicy.keys!(o)
+    },
+  }
+  return { policy, counts }
+}

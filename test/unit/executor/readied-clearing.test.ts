@@ -6,21 +6,7 @@ import { type ReadiedInputs, sameReadiedInputs } from '../../../daemon/executor/
 import { parseDecimal } from '../../../src/domain/decimal.ts'
 import type { BuyToSubmit } from '../../../src/domain/execution/executor-plan.ts'
 import type { CandidateOrder } from '../../../src/domain/execution/prepared-book.ts'
-import { type PrioritisationPolicy, spendThenLimitPolicy } from '../../../src/domain/execution/prioritisation.ts'
-import { buysOf, candidateOf, fixtureLaunch, fixtureTick, orderOf, plannerFixture } from './plan-batch-fixture.ts'
-
-/** The spec's policy with its sort keys counted: a walk computes them once per candidate. */
-function countingPolicy() {
-  const counts = { keys: 0 }
-  const policy: PrioritisationPolicy = {
-    ...spendThenLimitPolicy,
-    keys: (o) => {
-      counts.keys++
-      return spendThenLimitPolicy.keys!(o)
-    },
-  }
-  return { policy, counts }
-}
+import { buysOf, candidateOf, countingPolicy, fixtureLaunch, fixtureTick, orderOf, plannerFixture } from './plan-batch-fixture.ts'
 
 const N = 300
 const READIED_BLOCK = 99n
