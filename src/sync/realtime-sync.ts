@@ -153,6 +153,9 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
   // The hash of the newest head read (readHead): a socket notification of that very block (late, polling found it first)
   // wakes nothing, since a head read would only find it again.
   let lastHeadHash: Hash | undefined
+  // When the last head read answered (performance clock): nextHeadAfter's first read goes at once when it is an
+  // interval old or more.
+  let lastHeadAnsweredAt: number | undefined
   /** Resolves true when woken (a head over the socket, stop), false when the time ran out. */
   const sleepUntilWoken = (ms: number) =>
     new Promise<boolean>((resolve) => {
@@ -305,6 +308,7 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
     const latest = await client.getBlock({ blockTag: 'latest' })
     const head: Header = { ref: toBlockRef(latest), logsBloom: latest.logsBloom }
     lastHeadHash = head.ref.hash
+    lastHeadAnsweredAt = performance.now()
     options.onHead?.(head.ref.number)
     return head
   }
@@ -481,6 +485,12 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
       let settle: (outcome: { read: { head: Header; next?: NextLogs } } | { error: unknown }) => void = () => undefined
       const found = new Promise<{ read: { head: Header; next?: NextLogs } } | { error: unknown }>((resolve) => (settle = resolve))
       let done = false
+      // Polling, and the last head read answered an interval ago or more (the block `after` reached the consumer late:
+      // it was slow on the block before, and this round starts only now): the first read at once, not an interval
+      // later, when the next block may be mined and the one after it too (the first read would then find the head two
+      // blocks up, and the launch block would come with a range read, a round later: docs/execution.md §5). In the
+      // steady state the head read that found `after` answered just now, and the first read waits the interval as before.
+      let pollNow = !socketHealthy && lastHeadAnsweredAt !== undefined && performance.now() - lastHeadAnsweredAt >= pollingIntervalMs
       while (!stopped && !closed) {
         // On the socket the wait is for its notification: one read after each, as without overlapPolls (the polls
         // still in flight from before the socket came up are answered first).
@@ -490,7 +500,8 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
           if ('error' in outcome) throw outcome.error
           return outcome.read
         }
-        const outcome = await Promise.race([found, pause().then(() => undefined)])
+        const outcome = pollNow ? undefined : await Promise.race([found, pause().then(() => undefined)])
+        pollNow = false
         if (outcome) {
           if ('error' in outcome) throw outcome.error
           return outcome.read

@@ -46,7 +46,14 @@ interface Asked {
 /** Answers a request itself instead of the node (a forged or lagging provider), or undefined to forward it. */
 type Rewrite = (method: string, params: unknown) => Promise<unknown> | undefined
 
-function gatedSync(options: { readAhead?: boolean; logsWithHead?: boolean; overlapPolls?: boolean; rewrite?: Rewrite; startBlock: bigint }) {
+function gatedSync(options: {
+  readAhead?: boolean
+  logsWithHead?: boolean
+  overlapPolls?: boolean
+  rewrite?: Rewrite
+  startBlock: bigint
+  pollingIntervalMs?: number
+}) {
   const inner = http(anvil.rpcUrl)({ retryCount: 0 })
   const held: Array<{ asked: Asked; answer: Promise<unknown>; release: () => void }> = []
   const gated = createPublicClient({
@@ -66,7 +73,7 @@ function gatedSync(options: { readAhead?: boolean; logsWithHead?: boolean; overl
   const sync = createRealtimeSync({
     client: gated,
     confirmations: 8,
-    pollingIntervalMs: 10,
+    pollingIntervalMs: options.pollingIntervalMs ?? 10,
     startBlock: options.startBlock,
     readAhead: options.readAhead,
     logsWithHead: options.logsWithHead,
@@ -122,7 +129,14 @@ function gatedSync(options: { readAhead?: boolean; logsWithHead?: boolean; overl
   }
   /** Head reads asked and not answered yet (held since the last pull). */
   const heldHeads = () => held.filter((h) => h.asked.kind === 'eth_getBlockByNumber').length
-  return { sync, pullBlock, inner, heldHeads }
+  /** Answers everything held now (a round read ahead while the consumer holds a block), waiting until it is answered. */
+  const releaseHeld = async () => {
+    const round = held.splice(0)
+    for (const r of round) r.release()
+    await Promise.allSettled(round.map((r) => r.answer))
+    await flush()
+  }
+  return { sync, pullBlock, inner, heldHeads, releaseHeld, flush }
 }
 
 const kinds = (rounds: Asked[][]) => rounds.map((round) => round.map((a) => a.kind).sort())
@@ -208,6 +222,28 @@ describe('realtime sync: a new block in one round trip', () => {
       expect(heads).toBeLessThanOrEqual(MAX_POLLS_IN_FLIGHT)
       expect(round).toEqual([...Array(heads).fill('eth_getBlockByNumber'), ...Array(heads).fill('eth_getLogs(number)')])
     }
+  })
+
+  it('a block delivered late (the consumer slow on the block before): the next round’s first head read goes at once, not an interval later', async () => {
+    // An interval the test outwaits: the round read ahead after a block waits it before its first head read, unless the
+    // head read that found the block answered that long ago already.
+    const intervalMs = 1_000
+    const s = await started({ pollingIntervalMs: intervalMs })
+    const mined = await mineWithLog()
+    // While the consumer still holds the first block, the round read ahead finds the new one (its poll an interval on).
+    const deadline = Date.now() + 15_000
+    while (s.heldHeads() === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5))
+    await s.releaseHeld()
+    // The consumer is slow: it asks for the new block more than an interval after that head read answered.
+    await new Promise((resolve) => setTimeout(resolve, intervalMs + 100))
+    expect(s.heldHeads()).toBe(0)
+    const { event, rounds } = await s.pullBlock()
+    expect(event.block.hash).toBe(mined.hash)
+    expect(rounds).toEqual([])
+    // Delivered from the round read ahead; the next round's first head read is asked within the same turns, not after
+    // another interval (no timer can have fired: only setImmediate turns passed since).
+    await s.flush()
+    expect(s.heldHeads()).toBe(1)
   })
 
   it('overlapped polls: while the node has not answered, a head read starts every interval, at most MAX_POLLS_IN_FLIGHT; without overlapPolls one', async () => {
