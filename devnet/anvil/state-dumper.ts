@@ -20,6 +20,11 @@ export interface StateDumper {
  */
 export const DUMP_WAIT_FACTOR = 9
 
+// zlib's asynchronous form inflates on libuv's thread pool: gunzipSync held the process's event loop for 35-55 ms per
+// dump of a few MB (the latency bench's CPU profile, 2026-11-27), and in the embedded devnet that process is the daemon's:
+// a launch log arriving meanwhile waited for it (docs/execution.md §5 "What the misses were").
+const inflate = promisify(gunzip)
+
 /** The wait before the next periodic dump: the interval asked for, longer once dumps take more than a tenth of it. */
 export const nextDumpDelayMs = (intervalMs: number, lastDumpMs: number): number => Math.max(intervalMs, Math.ceil(lastDumpMs * DUMP_WAIT_FACTOR))
 
@@ -29,11 +34,6 @@ export const nextDumpDelayMs = (intervalMs: number, lastDumpMs: number): number 
  * not at all (see state-files.ts). This bounds what a kill -9 of anvil loses to one wait. A dump that fails (anvil
  * restarting) is skipped: the previous file stays loadable.
  */
-// zlib's asynchronous form inflates on libuv's thread pool: gunzipSync held the process's event loop for 35-55 ms per
-// dump of a few MB (the latency bench's CPU profile, 2026-11-27), and in the embedded devnet that process is the daemon's:
-// a launch log arriving meanwhile waited for it (docs/execution.md §5 "What the misses were").
-const inflate = promisify(gunzip)
-
 export function startStateDumper(options: { rpcUrl: () => string; stateFile: string; intervalMs: number; logger: Logger }): StateDumper {
   let running: Promise<void> | undefined
   let stopped = false
