@@ -14,6 +14,7 @@ import type { DetectedLaunch, LaunchDetector } from './detect-launch.ts'
 import { launchFacts, needsTokenText, readTokenText, underPendingBinding } from './launch-binding-facts.ts'
 import type { LaunchReadsAhead } from './launch-reads-ahead.ts'
 import { memoReads } from './memo-reads.ts'
+import type { WaitingProjects } from './waiting-projects.ts'
 import { pendingOf } from '../../src/domain/owner-changes.ts'
 import { mayBindAhead } from './may-bind-ahead.ts'
 
@@ -86,6 +87,8 @@ export interface LaunchIntakeDeps {
   blockSeconds: number
   /** The launchpads' known pool configurations on this chain (src/launchpads/known-launch-pools.ts); absent: not checked. */
   knownPools?: KnownLaunchPools
+  /** The waiting projects held in memory (waiting-projects.ts); without it, read from the store once per block. */
+  waiting?: WaitingProjects
 }
 
 const storeLaunch = (candidate: LaunchCandidate): StoredLaunch => ({ ...candidate, blockNumber: candidate.blockNumber.toString() })
@@ -112,7 +115,7 @@ export function createLaunchIntake(deps: LaunchIntakeDeps) {
     const waitingOn = async (launchpad: Launchpad) => {
       let projects = waiting.get(launchpad)
       if (!projects) {
-        projects = projectsIn(store, chain.key, 'waiting', launchpad)
+        projects = deps.waiting?.of(launchpad) ?? projectsIn(store, chain.key, 'waiting', launchpad)
         waiting.set(launchpad, projects)
       }
       return (await projects).filter((project) => !bound.has(project.slug))

@@ -1,5 +1,6 @@
 import type { Log } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createWaitingProjects } from '../../daemon/indexer/waiting-projects.ts'
 import { createChainIndexer } from '../../daemon/indexer/chain-indexer.ts'
 import type { WalletService } from '../../src/wallets/wallet-service.ts'
 import { silentLogger } from '../../src/common/logger.ts'
@@ -33,6 +34,7 @@ describe('launch tick ahead of the head (real devnet launch, chain indexer drive
     const adapters = Object.values(createLaunchpadAdapters(devnetAdapterOptions(h.chain.addresses, h.launchpads)))
     const indexer = await createChainIndexer({
       store: h.store,
+      waiting: createWaitingProjects(h.store, h.chain.key),
       journal: h.journal,
       chain: h.chain,
       client: h.client,
