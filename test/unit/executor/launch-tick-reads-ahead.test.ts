@@ -47,7 +47,7 @@ describe('the reads ahead of a launch tick', () => {
       wallets: {},
       log: pino({ level: 'silent' }),
     } as unknown as Pick<ExecutorContext, 'batchBuyers' | 'ticking' | 'quotes' | 'wallets' | 'log'>
-    const reads = createLaunchTickReadsAhead(ctx, { prefetchAllowances: () => undefined }, async () => new Map())
+    const reads = createLaunchTickReadsAhead(ctx, { prefetchAllowances: () => undefined, readied: () => undefined }, async () => new Map())
     const orders = [loaded(1), loaded(2)]
     const books = Promise.resolve({ orders: new Map([[launch.slug, orders]]), balances: new Map(orders.map((o) => [o.wallet.toLowerCase(), 100n * USDC])) })
     await books
@@ -65,5 +65,45 @@ describe('the reads ahead of a launch tick', () => {
     expect(quoted).toHaveLength(1)
     expect(quoted[0]!.length).toBe(1)
     expect(quoted[0]![0]! >= 10n * USDC).toBe(true)
+  })
+
+  it('quote a readied book’s walk total, with no prediction over the book and no reservations read', async () => {
+    const quoted: bigint[][] = []
+    let reservationReads = 0
+    let allowanceWallets = 0
+    const ctx = {
+      batchBuyers: { base: '0x00000000000000000000000000000000000000b0' },
+      ticking: new Set<string>(),
+      quotes: { quoteLaunchAhead: (_hint: unknown, spends: bigint[]) => quoted.push(spends) },
+      wallets: {},
+      log: pino({ level: 'silent' }),
+    } as unknown as Pick<ExecutorContext, 'batchBuyers' | 'ticking' | 'quotes' | 'wallets' | 'log'>
+    // The readying pass's walk of the book (readied-clearing.ts): the launch tick quotes its total (decide-tick.ts).
+    const walked = { walk: { chosen: [{}, {}], totalIn: 17n * USDC } }
+    const reads = createLaunchTickReadsAhead(
+      ctx,
+      {
+        prefetchAllowances: (_tick, _launch, wallets) => {
+          allowanceWallets += wallets.length
+        },
+        readied: (chain, slug) => (chain === 'base' && slug === launch.slug ? ({ walked } as never) : undefined),
+      },
+      async () => {
+        reservationReads++
+        return new Map()
+      },
+    )
+    const orders = [loaded(1), loaded(2)]
+    const books = Promise.resolve({ orders: new Map([[launch.slug, orders]]), balances: new Map(orders.map((o) => [o.wallet.toLowerCase(), 100n * USDC])) })
+    await books
+    reads.booksBefore('base', 11n, books as never)
+    reads.launchAhead({ type: 'launch_ahead', chain: 'base', blockNumber: 11n, nextBlockTimestamp: 1, pairedUsdAtoms: '1', launch, slugs: [launch.slug] })
+    const deadline = Date.now() + 10_000
+    while (quoted.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 1))
+    // The spend bucket, then the walk's total (not the predicted total of the two orders' 20 USDC).
+    expect(quoted).toHaveLength(2)
+    expect(quoted[1]).toEqual([17n * USDC])
+    expect(reservationReads).toBe(0)
+    expect(allowanceWallets).toBe(2)
   })
 })
