@@ -154,8 +154,11 @@ export function createLaunchIntake(deps: LaunchIntakeDeps) {
       bound.add(project.slug)
       try {
         launches.push(await detector.complete(project, candidate, stateAt, prefetchPrice, reads))
-        if (attempts > 0 || (await journal.getCandidate(chain.key, project.slug, candidate.token)))
-          ops.push(journal.deleteCandidate({ chain: chain.key, slug: project.slug, token: candidate.token }))
+        // A bound launch keeps no candidate (one held for the operator's confirmation, a quarantined one retried). Deleted
+        // whether or not one is stored: a LevelDB read to find out sat between the launch's reads and its record (issue
+        // 23 item 3), and deleting a key that is not there writes nothing anyone reads (no listener follows candidate
+        // deletions: console-feed.ts publishes puts).
+        ops.push(journal.deleteCandidate({ chain: chain.key, slug: project.slug, token: candidate.token }))
       } catch (error) {
         bound.delete(project.slug)
         heldThisBlock.set(project.slug, { token: candidate.token, status: 'quarantined' })
