@@ -3,6 +3,7 @@ import type { LaunchRecord } from '../../src/journal/journal-records.ts'
 import type { IndexerSignal } from '../indexer/tick-bus.ts'
 import type { ExecutorContext } from './executor-context.ts'
 import type { BatchPlanner } from './plan-batch.ts'
+import { amountToPrice } from '../../src/domain/batch/clear-batch-ahead.ts'
 import { predictBatchTotal } from './predict-batch-total.ts'
 import { candidateBuckets } from './tick-quotes.ts'
 import { withBalances } from './warm-books.ts'
@@ -20,7 +21,7 @@ export interface LaunchTickReadsAhead {
   /**
    * A launch log arrived (the indexer's `launch_ahead` signal, before the launch's record is written): for each hinted
    * project with a book in the block before's warm refresh, the reads its launch tick will make start now, in the
-   * record's round: the quotes of its spend buckets and predicted batch total (tick-quotes.ts `quoteLaunchAhead`: used
+   * record's round: the quotes of its spend buckets and batch total (the readied walk's, else predicted) (tick-quotes.ts `quoteLaunchAhead`: used
    * only when the tick states exactly these inputs), the wallets' allowances to the batch buyer at the launch block
    * (chain state at the tick's block: what the tick would read) and the sends' fee and nonce check. Reads only: nothing
    * is planned, reserved or written, and a launch that binds none of them cost only these reads. Issue 23 item 3.
@@ -30,7 +31,7 @@ export interface LaunchTickReadsAhead {
 
 export function createLaunchTickReadsAhead(
   ctx: Pick<ExecutorContext, 'batchBuyers' | 'ticking' | 'quotes' | 'wallets' | 'log'>,
-  batches: Pick<BatchPlanner, 'prefetchAllowances'>,
+  batches: Pick<BatchPlanner, 'prefetchAllowances' | 'readied'>,
   reservations: (chain: ChainKey) => Promise<Map<string, bigint>>,
 ): LaunchTickReadsAhead {
   // Per chain: the warm refresh of the block before the newest.
@@ -47,6 +48,13 @@ export function createLaunchTickReadsAhead(
       const before = previousBooks.get(chain)
       if (before?.blockNumber !== blockNumber - 1n) return
       void (async () => {
+        // The launch record's round first: the indexer's receipt and reads, asked just before this hint, leave in the
+        // read client's batch on a 0 ms timer (viem's batch scheduler, src/chain/clients.ts READ_BATCH). Run at once,
+        // the work below (a book's candidates, buckets and wallets: 13 ms for 5,000 orders in the split bench's
+        // profile, 2026-11-27) held that timer, and the receipt left ~20 ms after the log. A timer of the same delay set
+        // now fires after it (Node runs timers of one duration in the order they were set), so the receipt leaves first
+        // and these reads follow in the next request, while the record's round is out.
+        await new Promise<void>((resolve) => setTimeout(resolve, 0))
         const books = await before.books
         if (!books) return
         let warmSends = false
@@ -68,7 +76,13 @@ export function createLaunchTickReadsAhead(
           if (spends.length === 0) continue
           ctx.quotes.quoteLaunchAhead(hintOf(slug), spends)
           if (!batchPath) continue
-          hinted.push({ slug, candidates })
+          // A book the readying pass walked: its launch tick quotes the walk's total (decide-tick.ts), and so does the
+          // hint, with no prediction over the book (15 ms for 5,000 orders in the split bench's profile) and no
+          // reservations read.
+          const readied = batches.readied(chain, slug)?.walked
+          const readiedTotal = readied && amountToPrice(readied)
+          if (readiedTotal) ctx.quotes.quoteLaunchAhead(hintOf(slug), [readiedTotal])
+          else hinted.push({ slug, candidates })
           // Only the launch's chain is read of it (plan-batch.ts): the hint stands in for the record it precedes.
           batches.prefetchAllowances(
             { blockNumber: blockNumber.toString() },

@@ -22,6 +22,7 @@ import { computePriceTick, needsBlockTicks, nextBlockAfter, pairedUsdAtomsOf, ty
 import { createPairedPrices, type PairedPrices } from './paired-prices.ts'
 import { createLaunchDetector, type DetectedLaunch } from './detect-launch.ts'
 import { createLaunchIntake, type IntakeSession } from './launch-intake.ts'
+import type { WaitingProjects } from './waiting-projects.ts'
 import { createLaunchMigrations } from './follow-launch-migrations.ts'
 import { launchBeforeMigrationsAbove } from '../../src/launchpads/zora/zora-migration.ts'
 import { type LaunchedPool, type LaunchedPools, loadLaunchedPools, poolKeyOf, restorePoolStates } from './launched-pools.ts'
@@ -57,6 +58,8 @@ export interface ChainIndexerDeps {
   log: Logger
   now: () => number
   stage(name: string): void
+  /** The chain's waiting projects, held in memory (waiting-projects.ts): a launch log's receipt goes out without a LevelDB read before it. */
+  waiting: WaitingProjects
   /** Counts each block whose ETH/USD spot was outside the band of its TWAP (the daemon's metric). */
   onEthUsdOutOfBand?: (chain: ChainKey) => void
   blockTimeSeconds: number
@@ -125,9 +128,11 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
   const { store, journal, chain, client, log, now, stage } = deps
   const key = chain.key
   const pools: LaunchedPools = await loadLaunchedPools(journal, key)
-  const detector = createLaunchDetector({ store, chain, client, adapters: deps.adapters, stage })
+  const { waiting } = deps
+  const detector = createLaunchDetector({ store, chain, client, adapters: deps.adapters, stage, waiting })
   const intake = createLaunchIntake({
     store,
+    waiting,
     journal,
     chain,
     client,
@@ -335,6 +340,7 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
       if (launches.length > 0) stage('indexer.ticksComputed')
       await recordBlock(event, launches, refreshed, ticks, session.result().ops)
       if (launches.length > 0) stage('indexer.blockWritten')
+      waiting.warm() // what this block's writes (or the API's) dropped is read again now, not at the next launch log
       if (stale) {
         for (const entry of ticks) deps.ticks.publish({ type: 'tick', tick: entry.tick, launch: entry.launch })
         return

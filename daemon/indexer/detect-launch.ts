@@ -8,6 +8,7 @@ import { loadLaunchContext } from '../../src/launchpads/load-launch-context.ts'
 import { readLaunchAttribution } from '../../src/launchpads/read-launch-attribution.ts'
 import type { Store } from '../../src/store/open-store.ts'
 import { waitingLaunchpads } from '../../src/store/project-index.ts'
+import type { WaitingProjects } from './waiting-projects.ts'
 import type { PoolState } from '../../src/pricing/price-tick.ts'
 import { withBridgeProtocolFees } from '../../src/pricing/bridge-fee.ts'
 import { poolIdOf } from '../../src/launchpads/pool-id.ts'
@@ -61,6 +62,8 @@ export interface LaunchDetectorDeps {
   client: PublicClient
   adapters: readonly LaunchpadAdapter[]
   stage(name: string): void
+  /** The waiting projects held in memory (waiting-projects.ts); without it, read from the store on every call. */
+  waiting?: WaitingProjects
 }
 
 export function createLaunchDetector(deps: LaunchDetectorDeps): LaunchDetector {
@@ -142,7 +145,7 @@ export function createLaunchDetector(deps: LaunchDetectorDeps): LaunchDetector {
 
   return {
     adapterOf,
-    waitingLaunchpads: () => waitingLaunchpads(store, chain.key),
+    waitingLaunchpads: () => deps.waiting?.launchpads() ?? waitingLaunchpads(store, chain.key),
     readAhead,
     async decode(entry, blockTimestamp, ahead) {
       const adapter = adapterOf(entry)

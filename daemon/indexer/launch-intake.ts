@@ -14,6 +14,7 @@ import type { DetectedLaunch, LaunchDetector } from './detect-launch.ts'
 import { launchFacts, needsTokenText, readTokenText, underPendingBinding } from './launch-binding-facts.ts'
 import type { LaunchReadsAhead } from './launch-reads-ahead.ts'
 import { memoReads } from './memo-reads.ts'
+import type { WaitingProjects } from './waiting-projects.ts'
 import { pendingOf } from '../../src/domain/owner-changes.ts'
 import { mayBindAhead } from './may-bind-ahead.ts'
 
@@ -86,6 +87,8 @@ export interface LaunchIntakeDeps {
   blockSeconds: number
   /** The launchpads' known pool configurations on this chain (src/launchpads/known-launch-pools.ts); absent: not checked. */
   knownPools?: KnownLaunchPools
+  /** The waiting projects held in memory (waiting-projects.ts); without it, read from the store once per block. */
+  waiting?: WaitingProjects
 }
 
 const storeLaunch = (candidate: LaunchCandidate): StoredLaunch => ({ ...candidate, blockNumber: candidate.blockNumber.toString() })
@@ -112,7 +115,7 @@ export function createLaunchIntake(deps: LaunchIntakeDeps) {
     const waitingOn = async (launchpad: Launchpad) => {
       let projects = waiting.get(launchpad)
       if (!projects) {
-        projects = projectsIn(store, chain.key, 'waiting', launchpad)
+        projects = deps.waiting?.of(launchpad) ?? projectsIn(store, chain.key, 'waiting', launchpad)
         waiting.set(launchpad, projects)
       }
       return (await projects).filter((project) => !bound.has(project.slug))
@@ -151,8 +154,11 @@ export function createLaunchIntake(deps: LaunchIntakeDeps) {
       bound.add(project.slug)
       try {
         launches.push(await detector.complete(project, candidate, stateAt, prefetchPrice, reads))
-        if (attempts > 0 || (await journal.getCandidate(chain.key, project.slug, candidate.token)))
-          ops.push(journal.deleteCandidate({ chain: chain.key, slug: project.slug, token: candidate.token }))
+        // A bound launch keeps no candidate (one held for the operator's confirmation, a quarantined one retried). Deleted
+        // whether or not one is stored: a LevelDB read to find out sat between the launch's reads and its record (issue
+        // 23 item 3), and deleting a key that is not there writes nothing anyone reads (no listener follows candidate
+        // deletions: console-feed.ts publishes puts).
+        ops.push(journal.deleteCandidate({ chain: chain.key, slug: project.slug, token: candidate.token }))
       } catch (error) {
         bound.delete(project.slug)
         heldThisBlock.set(project.slug, { token: candidate.token, status: 'quarantined' })

@@ -10,6 +10,7 @@ import type { LaunchpadAdapter } from '../../src/launchpads/launchpad-adapter.ts
 import type { Store } from '../../src/store/open-store.ts'
 import { createRealtimeSync, type RealtimeSync, type SocketState } from '../../src/sync/realtime-sync.ts'
 import { loadBlockRef } from '../../src/sync/sync-types.ts'
+import { createWaitingProjects, type WaitingProjects } from './waiting-projects.ts'
 import { type ChainIndexer, createChainIndexer, type LaunchLogsArrival, toStoredCheckpoint } from './chain-indexer.ts'
 import type { TickBus } from './tick-bus.ts'
 
@@ -79,6 +80,7 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
   const now = deps.now ?? Date.now
   const syncs: RealtimeSync[] = []
   const loops: Promise<void>[] = []
+  const waitingProjects: WaitingProjects[] = []
   const processed = new Map<ChainKey, bigint>()
   const waiters: Array<{ chain: ChainKey; block: bigint; resolve: () => void }> = []
   let stopped = false
@@ -174,8 +176,11 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
   const requested = new Map<ChainKey, Set<string>>()
   for (const config of deps.chains) {
     requested.set(config.chain.key, new Set())
+    const waiting = createWaitingProjects(deps.store, config.chain.key)
+    waitingProjects.push(waiting)
     const indexer = await createChainIndexer({
       store: deps.store,
+      waiting,
       journal,
       chain: config.chain,
       client: config.client,
@@ -211,6 +216,7 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
       stopping.abort()
       await Promise.all(syncs.map((s) => s.stop()))
       await Promise.all(loops)
+      for (const waiting of waitingProjects) waiting.stop()
     },
   }
 }

@@ -1,5 +1,6 @@
 import type { Log } from 'viem'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { createWaitingProjects } from '../../daemon/indexer/waiting-projects.ts'
 import { createChainIndexer } from '../../daemon/indexer/chain-indexer.ts'
 import type { WalletService } from '../../src/wallets/wallet-service.ts'
 import { silentLogger } from '../../src/common/logger.ts'
@@ -33,6 +34,7 @@ describe('launch tick ahead of the head (real devnet launch, chain indexer drive
     const adapters = Object.values(createLaunchpadAdapters(devnetAdapterOptions(h.chain.addresses, h.launchpads)))
     const indexer = await createChainIndexer({
       store: h.store,
+      waiting: createWaitingProjects(h.store, h.chain.key),
       journal: h.journal,
       chain: h.chain,
       client: h.client,
@@ -118,7 +120,11 @@ describe('launch tick ahead of the head (real devnet launch, chain indexer drive
     const launched = await h.launch(slug, 'zora', creator)
     const { indexer, eventOf } = await driven()
     const from = h.signals.length
+    // No candidate lookup between the launch's reads and its record (a bound launch's candidate is deleted unread).
+    const candidateReads = vi.spyOn(h.journal, 'getCandidate')
     await indexer.onBlock(await eventOf(launched.blockNumber, launched.blockNumber))
+    expect(candidateReads).not.toHaveBeenCalled()
+    candidateReads.mockRestore()
     // (A fresh indexer's first head block also re-prices the launched pools of the test above: only this launch's.)
     const all = h.signals.slice(from)
     // The executor's reads ahead of the launch tick (launch_ahead): published with the record's round when a paired

@@ -1,0 +1,109 @@
+import pino from 'pino'
+import type { Address } from 'viem'
+import { describe, expect, it } from 'vitest'
+import { createLaunchTickReadsAhead } from '../../../daemon/executor/launch-tick-reads-ahead.ts'
+import type { ExecutorContext } from '../../../daemon/executor/executor-context.ts'
+import type { LoadedOrder } from '../../../daemon/executor/warm-books.ts'
+import type { OrderRecord } from '../../../src/domain/records.ts'
+import { launch } from '../../executor/parts/executor-fixture.ts'
+
+/**
+ * The executor's reads ahead of a launch tick wait one timer turn before their work (issue 23 item 3): the indexer's
+ * receipt and record reads, asked just before the `launch_ahead` hint, leave in the read client's batch on a 0 ms timer
+ * (viem's batch scheduler); run at once, the hint's work over a large book held that timer and the receipt left ~20 ms
+ * after the launch log (the split bench's fetch log, 2026-11-27). Counted, not timed: a 0 ms timer set before the hint
+ * (the batch's flush, as viem sets it) fires before the hint's first quote.
+ */
+const USDC = 1_000_000n
+const loaded = (w: number): LoadedOrder => ({
+  order: {
+    keyId: `k${w}`,
+    slug: launch.slug,
+    status: 'active',
+    maxSpendUsdc: '10',
+    maxFdvUsdc: null,
+    expiresInMs: 60_000,
+    createdAt: w,
+    updatedAt: w,
+  } as OrderRecord,
+  userIndex: w,
+  followers: 0,
+  wallet: `0x${w.toString(16).padStart(40, '0')}` as Address,
+})
+
+describe('the reads ahead of a launch tick', () => {
+  it('start after a 0 ms timer set before the hint (the record round’s batch leaves first)', async () => {
+    const order: string[] = []
+    const quoted: bigint[][] = []
+    const ctx = {
+      batchBuyers: {},
+      ticking: new Set<string>(),
+      quotes: {
+        quoteLaunchAhead: (_hint: unknown, spends: bigint[]) => {
+          order.push('quote')
+          quoted.push(spends)
+        },
+      },
+      wallets: {},
+      log: pino({ level: 'silent' }),
+    } as unknown as Pick<ExecutorContext, 'batchBuyers' | 'ticking' | 'quotes' | 'wallets' | 'log'>
+    const reads = createLaunchTickReadsAhead(ctx, { prefetchAllowances: () => undefined, readied: () => undefined }, async () => new Map())
+    const orders = [loaded(1), loaded(2)]
+    const books = Promise.resolve({ orders: new Map([[launch.slug, orders]]), balances: new Map(orders.map((o) => [o.wallet.toLowerCase(), 100n * USDC])) })
+    await books
+    reads.booksBefore('base', 11n, books as never)
+    // The record round's reads were asked just before the hint: their batch flushes on a 0 ms timer.
+    setTimeout(() => order.push('record round flushed'), 0)
+    reads.launchAhead({ type: 'launch_ahead', chain: 'base', blockNumber: 11n, nextBlockTimestamp: 1, pairedUsdAtoms: '1', launch, slugs: [launch.slug] })
+    // Microtasks alone: no quote yet (before the change, the hint's work ran as soon as the books' promise settled).
+    for (let i = 0; i < 50; i++) await Promise.resolve()
+    expect(order).toEqual([])
+    const deadline = Date.now() + 10_000
+    while (order.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 1))
+    expect(order).toEqual(['record round flushed', 'quote'])
+    // One spend bucket (tick-quotes.ts candidateBuckets: a bucket at or above the book's spends) for the two orders.
+    expect(quoted).toHaveLength(1)
+    expect(quoted[0]!.length).toBe(1)
+    expect(quoted[0]![0]! >= 10n * USDC).toBe(true)
+  })
+
+  it('quote a readied book’s walk total, with no prediction over the book and no reservations read', async () => {
+    const quoted: bigint[][] = []
+    let reservationReads = 0
+    let allowanceWallets = 0
+    const ctx = {
+      batchBuyers: { base: '0x00000000000000000000000000000000000000b0' },
+      ticking: new Set<string>(),
+      quotes: { quoteLaunchAhead: (_hint: unknown, spends: bigint[]) => quoted.push(spends) },
+      wallets: {},
+      log: pino({ level: 'silent' }),
+    } as unknown as Pick<ExecutorContext, 'batchBuyers' | 'ticking' | 'quotes' | 'wallets' | 'log'>
+    // The readying pass's walk of the book (readied-clearing.ts): the launch tick quotes its total (decide-tick.ts).
+    const walked = { walk: { chosen: [{}, {}], totalIn: 17n * USDC } }
+    const reads = createLaunchTickReadsAhead(
+      ctx,
+      {
+        prefetchAllowances: (_tick, _launch, wallets) => {
+          allowanceWallets += wallets.length
+        },
+        readied: (chain, slug) => (chain === 'base' && slug === launch.slug ? ({ walked } as never) : undefined),
+      },
+      async () => {
+        reservationReads++
+        return new Map()
+      },
+    )
+    const orders = [loaded(1), loaded(2)]
+    const books = Promise.resolve({ orders: new Map([[launch.slug, orders]]), balances: new Map(orders.map((o) => [o.wallet.toLowerCase(), 100n * USDC])) })
+    await books
+    reads.booksBefore('base', 11n, books as never)
+    reads.launchAhead({ type: 'launch_ahead', chain: 'base', blockNumber: 11n, nextBlockTimestamp: 1, pairedUsdAtoms: '1', launch, slugs: [launch.slug] })
+    const deadline = Date.now() + 10_000
+    while (quoted.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 1))
+    // The spend bucket, then the walk's total (not the predicted total of the two orders' 20 USDC).
+    expect(quoted).toHaveLength(2)
+    expect(quoted[1]).toEqual([17n * USDC])
+    expect(reservationReads).toBe(0)
+    expect(allowanceWallets).toBe(2)
+  })
+})
