@@ -1,15 +1,15 @@
 import pino from 'pino'
-import type { Log, PublicClient } from 'viem'
+import type { PublicClient } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { LaunchDetector } from '../../daemon/indexer/detect-launch.ts'
 import { createLaunchIntake } from '../../daemon/indexer/launch-intake.ts'
 import type { ChainConfig } from '../../src/chain/chain-keys.ts'
 import { createJournal, type Journal } from '../../src/journal/journal.ts'
-import type { LaunchpadAdapter } from '../../src/launchpads/launchpad-adapter.ts'
 import type { Store } from '../../src/store/open-store.ts'
 import { projectWriteOps } from '../../src/store/project-writes.ts'
 import { projectRecord } from '../support/records.ts'
 import { openTempStore } from '../support/temp-store.ts'
+import { launchLog, standInAdapter } from './intake-fixture.ts'
 
 /**
  * A block with a launch log reads the chain's launch candidates (LevelDB) once: `due` retries from them and the judge
@@ -22,18 +22,7 @@ let store: Store
 let journal: Journal
 let candidateReads = 0
 
-const LAUNCHPAD_EMITTER = '0x00000000000000000000000000000000000000e1'
-const log = {
-  address: LAUNCHPAD_EMITTER,
-  topics: ['0x0000000000000000000000000000000000000000000000000000000000000001'],
-  data: '0x',
-  transactionHash: `0x${'ab'.repeat(32)}`,
-  blockNumber: 10n,
-  blockHash: `0x${'cd'.repeat(32)}`,
-  logIndex: 0,
-  transactionIndex: 0,
-  removed: false,
-} as unknown as Log
+const log = launchLog
 
 beforeAll(async () => {
   temp = await openTempStore('intake-candidates')
@@ -58,7 +47,7 @@ afterAll(async () => {
 
 describe('the launch intake of one block', () => {
   it('reads the chain’s candidates once, from the launch log’s prefetch on', async () => {
-    const adapter = { id: 'clanker', launchEvent: { address: LAUNCHPAD_EMITTER, events: [] } } as unknown as LaunchpadAdapter
+    const adapter = standInAdapter
     const detector: LaunchDetector = {
       adapterOf: () => adapter,
       waitingLaunchpads: async () => new Set(['clanker']),

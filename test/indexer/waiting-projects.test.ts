@@ -1,16 +1,16 @@
 import pino from 'pino'
-import type { Log, PublicClient } from 'viem'
+import type { PublicClient } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { LaunchDetector } from '../../daemon/indexer/detect-launch.ts'
 import { createLaunchIntake } from '../../daemon/indexer/launch-intake.ts'
 import { createWaitingProjects } from '../../daemon/indexer/waiting-projects.ts'
 import type { ChainConfig } from '../../src/chain/chain-keys.ts'
 import { createJournal } from '../../src/journal/journal.ts'
-import type { LaunchpadAdapter } from '../../src/launchpads/launchpad-adapter.ts'
 import type { Store } from '../../src/store/open-store.ts'
 import { projectLaunchOps, projectWriteOps } from '../../src/store/project-writes.ts'
 import { projectRecord } from '../support/records.ts'
 import { openTempStore } from '../support/temp-store.ts'
+import { launchLog, standInAdapter } from './intake-fixture.ts'
 
 /**
  * The waiting projects held in memory by the indexer (daemon/indexer/waiting-projects.ts; issue 23 item 3): a launch
@@ -77,19 +77,8 @@ describe('the waiting projects held in memory', () => {
   })
 
   it('let a launch log’s reads ahead start in the turn the log arrives', async () => {
-    const emitter = '0x00000000000000000000000000000000000000e1'
-    const log = {
-      address: emitter,
-      topics: [`0x${'00'.repeat(31)}01`],
-      data: '0x',
-      transactionHash: `0x${'ab'.repeat(32)}`,
-      blockNumber: 10n,
-      blockHash: `0x${'cd'.repeat(32)}`,
-      logIndex: 0,
-      transactionIndex: 0,
-      removed: false,
-    } as unknown as Log
-    const adapter = { id: 'clanker', launchEvent: { address: emitter, events: [] } } as unknown as LaunchpadAdapter
+    const log = launchLog
+    const adapter = standInAdapter
     let readsAhead = 0
     const detector = {
       adapterOf: () => adapter,
