@@ -10,6 +10,7 @@ import type { LaunchpadAdapter } from '../../src/launchpads/launchpad-adapter.ts
 import type { Store } from '../../src/store/open-store.ts'
 import { createRealtimeSync, type RealtimeSync, type SocketState } from '../../src/sync/realtime-sync.ts'
 import { loadBlockRef } from '../../src/sync/sync-types.ts'
+import { pollingMsFor, socketGapMsFor } from '../../src/sync/sync-timing.ts'
 import { createWaitingProjects, type WaitingProjects } from './waiting-projects.ts'
 import { type ChainIndexer, createChainIndexer, type LaunchLogsArrival, toStoredCheckpoint } from './chain-indexer.ts'
 import type { TickBus } from './tick-bus.ts'
@@ -42,6 +43,7 @@ export interface IndexerDeps {
   logger: Logger
   /** Blocks kept by hash for reorg detection (default: TIMING_SECONDS.finality in the chain's blocks, 12 of 2 s). */
   confirmations?: number
+  /** HTTP polling while no socket delivers heads (default: half a block, 50-500 ms: src/sync/sync-timing.ts). */
   pollingIntervalMs?: number
   /** Seconds between blocks for chains that do not name theirs, to time the NEXT block (default 2). */
   blockTimeSeconds?: number
@@ -117,7 +119,8 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
       wsClient: config.wsClient,
       addresses: [...indexer.addresses],
       confirmations: deps.confirmations ?? blocksIn(TIMING_SECONDS.finality, blockSecondsOf(config)),
-      pollingIntervalMs: deps.pollingIntervalMs ?? 500,
+      pollingIntervalMs: deps.pollingIntervalMs ?? pollingMsFor(blockSecondsOf(config)),
+      socketGapMs: socketGapMsFor(blockSecondsOf(config)),
       resume: stored
         ? { finalized: loadBlockRef(stored.finalized), unfinalized: stored.unfinalized.map(loadBlockRef), history: (stored.history ?? []).map(loadBlockRef) }
         : undefined,

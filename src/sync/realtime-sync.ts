@@ -23,6 +23,14 @@ export interface RealtimeSyncOptions {
    */
   socketSilenceMs?: number | undefined
   /**
+   * While the socket is up, one head read after this long without a head over it; the socket still counts as up until
+   * socketSilenceMs. On a chain that never pauses (Base mines every 200 ms) a socket that lags or died quietly would
+   * otherwise hold every block, launches included, for socketSilenceMs (30 s: 150 blocks). The daemon sets two block
+   * times (start-indexer.ts). Undefined: no read before socketSilenceMs (a chain that mines on demand is silent for good
+   * reason).
+   */
+  socketGapMs?: number | undefined
+  /**
    * A warning (and `onSocket('never_connected')`) when the socket has delivered no head this long after start
    * although the chain moved: a wrong wsUrl or a provider without subscriptions, polling in its place (default 30 s).
    */
@@ -133,6 +141,8 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
   let unwatch: (() => void) | undefined
   let socketHealthy = false
   let socketEverDelivered = false
+  // When the socket last delivered a head (performance clock): its silence is counted from there.
+  let lastSocketHeadAt = 0
   const maxRangeBlocks = Math.max(1, options.maxRangeBlocks ?? SYNC_RANGE_BLOCKS)
   const readAhead = options.readAhead ?? true
   const logsWithHead = options.logsWithHead ?? true
@@ -217,6 +227,7 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
         params: ['newHeads'],
         onData: (data) => {
           if (!active) return
+          lastSocketHeadAt = performance.now()
           if (!socketHealthy) {
             socketHealthy = true
             socketEverDelivered = true
@@ -291,13 +302,16 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
 
   /**
    * Waits for the next head: over the socket while it is up (no timer polling; the silence bound only detects a socket
-   * that died quietly), else the polling interval.
+   * that died quietly, and socketGapMs, when set, returns after a gap for one head read), else the polling interval.
    */
   async function pause(): Promise<void> {
     warnIfSocketNeverConnected()
     const waitedOnSocket = socketHealthy
-    const woken = await sleepUntilWoken(waitedOnSocket ? socketSilenceMs : pollingIntervalMs)
-    if (waitedOnSocket && !woken && socketHealthy && !stopped) {
+    // On the socket: until its silence bound, or a gap of it (socketGapMs) after which the caller reads the head once.
+    const silenceLeft = () => socketSilenceMs - (performance.now() - lastSocketHeadAt)
+    const socketWait = Math.max(0, options.socketGapMs === undefined ? silenceLeft() : Math.min(options.socketGapMs, silenceLeft()))
+    const woken = await sleepUntilWoken(waitedOnSocket ? socketWait : pollingIntervalMs)
+    if (waitedOnSocket && !woken && socketHealthy && !stopped && silenceLeft() <= 0) {
       socketHealthy = false
       logger.warn({ silentMs: socketSilenceMs }, 'realtime sync: no new head over the websocket for a while; polling until it delivers again')
       options.onSocket?.('down')
