@@ -1,7 +1,6 @@
-import type { Address, Hash } from 'viem'
+import type { Hash } from 'viem'
 import { type ExecutableOrder, toExecutableOrder } from '../../src/domain/execution/executable-order.ts'
 import type { OrderRecord } from '../../src/domain/records.ts'
-import { arrayText, candidateRowText, entryHeadText, rememberArrayText } from '../../src/journal/batch-record-text.ts'
 
 /** What the batch planner needs of an order that no price decides: computed once per order record, then reused. */
 export interface BatchEntryForm {
@@ -14,13 +13,6 @@ export interface BatchEntryForm {
   /** The clearing record's row while the order spends `rowSpend` (its max spend until a tick asks for another). */
   row: [keyId: string, maxSpendAtoms: string, limitFdvAtoms: string | null, spendAtoms: string]
   rowSpend: bigint
-  /** The row's JSON text (made when first asked for, again after the row changed). */
-  rowText?: string
-  /**
-   * The start of its batch record entry's JSON text up to the rank (batch-record-text.ts entryHeadText), written by the
-   * readying pass ahead of the launch, for the user index, wallet and spend it was made with.
-   */
-  head?: { userIndex: number; wallet: string; spendAtoms: string; text: string }
   // What the form was computed from, compared on every use: a changed record (or a stub id function) is computed anew.
   wallet: string
   idOf: (order: Pick<OrderRecord, 'keyId' | 'slug' | 'createdAt'>) => Hash
@@ -47,9 +39,6 @@ const forms = new WeakMap<OrderRecord, BatchEntryForm>()
 /** Forms computed (cache misses), for the tests that count them. */
 let computed = 0
 export const batchEntryFormsComputed = (): number => computed
-/** Entry heads made (not held), for the tests that count them. */
-let headsMade = 0
-export const entryHeadsMade = (): number => headsMade
 
 function current(form: BatchEntryForm | undefined, order: OrderRecord, wallet: string, idOf: OrderIdOf): form is BatchEntryForm {
   return (
@@ -98,45 +87,8 @@ export function clearingRowOf(form: BatchEntryForm, spend: bigint): BatchEntryFo
   if (form.rowSpend !== spend) {
     form.row = [form.row[0], form.row[1], form.row[2], spend.toString()]
     form.rowSpend = spend
-    form.rowText = undefined
   }
   return form.row
-}
-
-/** The clearing row's JSON text (its row as clearingRowOf last set it). */
-export function clearingRowTextOf(form: BatchEntryForm): string {
-  form.rowText ??= candidateRowText(form.row)
-  return form.rowText
-}
-
-/**
- * The clearing record's candidate rows for these spends, in order, with the array's JSON text held for the commit's
- * write (batch-record-text.ts): each row's text is held on its form with the row.
- */
-export function candidateRows(candidates: readonly { spend: bigint }[], forms: readonly BatchEntryForm[]): BatchEntryForm['row'][] {
-  const rows: BatchEntryForm['row'][] = new Array(candidates.length)
-  const texts: string[] = new Array(candidates.length)
-  for (let i = 0; i < candidates.length; i++) {
-    const form = forms[i]!
-    rows[i] = clearingRowOf(form, candidates[i]!.spend)
-    texts[i] = clearingRowTextOf(form)
-  }
-  rememberArrayText(rows, arrayText(texts))
-  return rows
-}
-
-/**
- * The start of the order's batch record entry's JSON text, up to its rank (entryHeadText), for this user index,
- * wallet and spend: the held one when made for those, else made (and held). Its other fields (key id, slug, order id)
- * are the form's own, which the form is computed again for when they change.
- */
-export function entryHeadOf(form: BatchEntryForm, userIndex: number, wallet: string, spendAtoms: string): string {
-  const held = form.head
-  if (held && held.userIndex === userIndex && held.wallet === wallet && held.spendAtoms === spendAtoms) return held.text
-  headsMade++
-  const text = entryHeadText({ keyId: form.keyId, slug: form.slug, userIndex, wallet: wallet as Address, orderId: form.orderId, spendAtoms })
-  form.head = { userIndex, wallet, spendAtoms, text }
-  return text
 }
 
 /** Forms of every order computed now (those already current cost a lookup). A malformed order is left to the tick. */

@@ -9,9 +9,8 @@ import { validUntilBlockOf } from '../../src/domain/batch/batch-deadline.ts'
 import { type BatchCandidate, type BatchClearing, clearBatch, clearBatchQuoted } from '../../src/domain/batch/clear-batch.ts'
 import { type ClearingAhead, amountToPrice, clearBatchAfter, clearBatchAhead, sameClearingInputs } from '../../src/domain/batch/clear-batch-ahead.ts'
 import type { ExecutableOrder } from '../../src/domain/execution/executable-order.ts'
-import { type BatchEntryForm, batchEntryForm, candidateRows, clearingRowOf, entryHeadOf } from './batch-entry-forms.ts'
+import { type BatchEntryForm, batchEntryForm, clearingRowOf } from './batch-entry-forms.ts'
 import type { BuyToSubmit } from '../../src/domain/execution/executor-plan.ts'
-import { arrayText, entryText, rememberArrayText } from '../../src/journal/batch-record-text.ts'
 import type { BatchClearingRecord, BatchRecord } from '../../src/journal/batch-records.ts'
 import type { LaunchRecord, PriceTick } from '../../src/journal/journal-records.ts'
 import type { ExecutorContext } from './executor-context.ts'
@@ -223,7 +222,7 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
       maxBuyers,
       totalSupply: totalSupply.toString(),
       // The held rows ([keyId, max spend, limit, spend] as strings): rebuilt only for a spend other than the max.
-      candidates: candidateRows(candidates, candidateForms),
+      candidates: candidates.map((c, i) => clearingRowOf(candidateForms[i]!, c.spend)),
       evaluations,
     })
     try {
@@ -339,9 +338,6 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
         ctx.log.info({ slug: launch.slug, block: tick.blockNumber, excluded: clearing.excluded.length }, 'batch cleared empty')
       const sequence = await nextSequence(launch)
       const included = new Map<string, BuyToSubmit>()
-      // Each entry's JSON text too, from its form's head (written by the readying pass) and what the launch decided:
-      // the commit then writes the record without stringifying it again (batch-record-text.ts).
-      const entryTexts: string[] = new Array(clearing.included.length)
       const record: BatchRecord = {
         batchId: batchIdOf(launch.slug, launch.blockNumber, sequence),
         chain: launch.chain,
@@ -355,17 +351,23 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
         token: launch.token,
         lowestLimitFdv: clearing.lowestLimit === null ? null : clearing.lowestLimit.toString(),
         predictedTokensOut: clearing.tokensOut.toString(),
-        included: clearing.included.map((inc, i) => {
+        included: clearing.included.map((inc) => {
           const at = byId.get(inc.candidate.order.id)!
           const buy = batchable[at]!
           const form = batchForms[at]!
           const { order, userIndex, wallet } = buy.candidate
           included.set(order.keyId, buy)
-          // The clearing row's string when it spends what the row says (its max spend: the common case).
-          const spendAtoms = clearingRowOf(form, inc.candidate.spend)[3]
-          const predicted = { gross: inc.gross.toString(), fee: inc.fee.toString(), net: inc.net.toString() }
-          entryTexts[i] = entryText(entryHeadOf(form, userIndex, wallet, spendAtoms), inc.rank, predicted.gross, predicted.fee, predicted.net)
-          return { keyId: order.keyId, slug: order.slug, userIndex, wallet, orderId: form.orderId, spendAtoms, rank: inc.rank, predicted }
+          return {
+            keyId: order.keyId,
+            slug: order.slug,
+            userIndex,
+            wallet,
+            orderId: form.orderId,
+            // The clearing row's string when it spends what the row says (its max spend: the common case).
+            spendAtoms: clearingRowOf(form, inc.candidate.spend)[3],
+            rank: inc.rank,
+            predicted: { gross: inc.gross.toString(), fee: inc.fee.toString(), net: inc.net.toString() },
+          }
         }),
         excluded: clearing.excluded.map((exc) => {
           const at = byId.get(exc.candidate.order.id)!
@@ -384,7 +386,6 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
         at: ctx.now(),
         swept: 0,
       }
-      rememberArrayText(record.included, arrayText(entryTexts))
       // The launch's released batches that could still land: this one runs only if none of them pulled, and kills them
       // (docs/execution.md §8, "A price-reverted batch, superseded"). Journaled with it, so a resend encodes the same.
       if (supersedes.length > 0) record.supersedes = supersedes

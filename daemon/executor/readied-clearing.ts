@@ -2,7 +2,7 @@ import type { ChainKey } from '../../src/chain/chain-keys.ts'
 import type { BatchCandidate } from '../../src/domain/batch/clear-batch.ts'
 import { type ClearingAhead, clearBatchAhead } from '../../src/domain/batch/clear-batch-ahead.ts'
 import type { BuyToSubmit } from '../../src/domain/execution/executor-plan.ts'
-import { type BatchEntryForm, clearingRowOf, clearingRowTextOf, entryHeadOf } from './batch-entry-forms.ts'
+import type { BatchEntryForm } from './batch-entry-forms.ts'
 import type { ExecutorContext } from './executor-context.ts'
 
 /**
@@ -136,13 +136,6 @@ export function createReadiedClearings(parts: ReadiedClearingParts): ReadiedClea
       }
       const predicted = input.predict()
       const { batchable, batchForms } = parts.batchableOf(predicted, allowances)
-      // The record entries' price-free text (each form's head and clearing row), so the launch's commit writes only
-      // what its price decides (batch-record-text.ts; docs/execution.md §8, "The commit record's text, written ahead").
-      for (const [i, b] of batchable.entries()) {
-        const form = batchForms[i]!
-        entryHeadOf(form, b.candidate.userIndex, b.candidate.wallet, clearingRowOf(form, b.spendAtoms)[3])
-        clearingRowTextOf(form)
-      }
       const candidates = batchable.map((b, i): BatchCandidate => ({ order: batchForms[i]!.executable, spend: b.spendAtoms }))
       const walked = candidates.length > 0 ? clearBatchAhead({ candidates, maxBuyers: inputs.maxBuyers, policy: parts.policy }) : undefined
       const readied: ReadiedClearing = { blockNumber, inputs, walked, buys: predicted.length, batchable: batchable.length }

@@ -3,7 +3,6 @@ import { padNumber } from '../store/cursor.ts'
 import type { Store, StoreOperation, Sublevel } from '../store/open-store.ts'
 import { put } from '../store/open-store.ts'
 import { readAll } from '../store/paginate.ts'
-import { batchRecordText } from './batch-record-text.ts'
 import type { BatchRecord, BatchState } from './batch-records.ts'
 
 const BLOCK_WIDTH = 20
@@ -42,12 +41,7 @@ export function createBatchJournal(store: Store): BatchJournal {
   const keyOf = (chain: ChainKey, slug: string, launchBlock: string, sequence: number) =>
     `${launchPrefix(chain, slug, launchBlock)}${padNumber(BigInt(sequence), SEQUENCE_WIDTH)}`
   return {
-    put(record) {
-      const op = put(sub, keyOf(record.chain, record.slug, record.launchBlock, record.sequence), record)
-      // Its text made from the parts its builder wrote out ahead, when it has them (batch-record-text.ts).
-      const text = batchRecordText(record)
-      return text === undefined ? op : { ...op, text }
-    },
+    put: (record) => put(sub, keyOf(record.chain, record.slug, record.launchBlock, record.sequence), record),
     async get(chain, slug, launchBlock, sequence) {
       return ((await sub.get(keyOf(chain, slug, launchBlock, sequence))) as BatchRecord | undefined) ?? undefined
     },

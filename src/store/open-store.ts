@@ -47,17 +47,7 @@ export interface Sublevels {
 }
 
 export type StoreOperation =
-  | {
-      type: 'put'
-      sublevel: Sublevel<unknown>
-      key: string
-      value: unknown
-      /**
-       * The value's JSON text when its writer already has it, byte for byte what JSON.stringify(value) gives (the
-       * launch's commit record: src/journal/batch-record-text.ts); written instead of stringifying the value again.
-       */
-      text?: string
-    }
+  | { type: 'put'; sublevel: Sublevel<unknown>; key: string; value: unknown }
   | { type: 'del'; sublevel: Sublevel<unknown>; key: string }
 
 export interface Store {
@@ -185,7 +175,7 @@ export async function openStore(options: { dataDir: string }): Promise<Store> {
         if (typeof op.key !== 'string') throw new TypeError(`Store operation ${i}: the key must be a string.`)
         if (op.type === 'put' && op.value === undefined) throw new TypeError(`Store operation ${i}: a put needs a value.`)
         const key = prefixOf(op.sublevel) + op.key
-        encoded[i] = op.type === 'put' ? { type: 'put', key, value: op.text ?? JSON.stringify(op.value), ...UTF8 } : { type: 'del', key, ...UTF8 }
+        encoded[i] = op.type === 'put' ? { type: 'put', key, value: JSON.stringify(op.value), ...UTF8 } : { type: 'del', key, ...UTF8 }
       }
       if (db.status === 'open') {
         // abstract-level's implementer API (`_batch`, documented for implementations like classic-level): the

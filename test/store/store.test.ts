@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { OrderRecord } from '../../src/domain/records.ts'
 import { decodeCursor, descendingKey, encodeCursor } from '../../src/store/cursor.ts'
-import { del, openStore, put, type Store, type StoreOperation, type Sublevel } from '../../src/store/open-store.ts'
+import { del, openStore, put, type Store, type StoreOperation } from '../../src/store/open-store.ts'
 import { spendGroupPrefix, VISIBLE_GROUP, buyersPrefix, projectStatusPrefix } from '../../src/store/order-index.ts'
 import { writeOrderAs } from '../support/write-order-as.ts'
 import { readAll, readIndexPage } from '../../src/store/paginate.ts'
@@ -72,20 +72,6 @@ describe('openStore', () => {
     await store.batch([del(records, 'a'), del(records, 'b!2')])
     expect(await records.get('a')).toBeUndefined()
     expect(await records.get('a!')).toMatchObject({ n: 4 })
-  })
-
-  it('a put carrying its JSON text writes that text, and reads back as its value (the commit record: batch-record-text.ts)', async () => {
-    const sub = store.sublevel<{ a: number; b: string[] }>('journal.batches')
-    const value = { a: 1, b: ['x', 'y'] }
-    const text = JSON.stringify(value)
-    // The same text with a space: what the store wrote shows which it took.
-    const given = text.replace('"a":1', '"a": 1')
-    await store.batch([{ type: 'put', sublevel: sub as Sublevel<unknown>, key: 'k', value, text: given }, put(sub, 'plain', value)])
-    const raw = new Map<string, string>()
-    for await (const [key, stored] of store.snapshotEntries()) raw.set(key, stored)
-    expect(raw.get('!journal.batches!k')).toBe(given)
-    expect(raw.get('!journal.batches!plain')).toBe(text)
-    expect(await sub.get('k')).toEqual(value)
   })
 
   it('a batch on a closed store is refused with level’s error and no listener hears of it', async () => {

@@ -4,9 +4,6 @@ import { SUPERSEDE_GAS } from '../../../daemon/executor/superseded-batches.ts'
 import { batchGasLimit, batchMaxBuyers } from '../../../src/domain/batch/batch-gas.ts'
 import { batchEntryFormsComputed, prepareBatchEntryForms } from '../../../daemon/executor/batch-entry-forms.ts'
 import { parseDecimal } from '../../../src/domain/decimal.ts'
-import { createBatchJournal } from '../../../src/journal/batch-journal.ts'
-import { batchRecordText } from '../../../src/journal/batch-record-text.ts'
-import type { Store } from '../../../src/store/open-store.ts'
 import { buysOf, candidateOf, fixtureLaunch, fixtureTick, orderOf, plannerFixture } from './plan-batch-fixture.ts'
 
 // 800 orders: more than one transaction's buyers (the fixture has no split operators), so some are left out for gas.
@@ -54,30 +51,6 @@ describe('the batch split with the orders formed ahead (docs/execution.md §8, "
       expect(rows[i]).toEqual([c.order.keyId, max.toString(), limitFdvAtoms(i), spendOf(i, max).toString()])
     }
     for (const e of a.batch!.record.included) expect(e.spendAtoms).toBe(rows[formed.findIndex((c) => c.order.keyId === e.keyId)]![3])
-  })
-})
-
-describe('the commit record\'s text, written ahead (docs/execution.md §8, "The commit record\'s text, written ahead")', () => {
-  it('hands the journal the record with its JSON text, byte for byte JSON.stringify, in every state it is written in', async () => {
-    const { planner, idOf } = plannerFixture()
-    const candidates = book('record-text')
-    prepareBatchEntryForms(candidates, idOf)
-    const split = await planner.split(fixtureTick, fixtureLaunch, buys(candidates))
-    const record = split.batch!.record
-    expect(record.included.length).toBeGreaterThan(0)
-    expect(record.excluded.length).toBeGreaterThan(0)
-    const journal = createBatchJournal({ sublevel: () => ({}) } as unknown as Store)
-    // As the commit puts it (batchRecordOf's copy) and as the runner puts it once sent (the same arrays).
-    for (const written of [record, { ...record, at: 7 }, { ...record, state: 'sent' as const, txHash: `0x${'2'.repeat(64)}` as const }]) {
-      const op = journal.put(written)
-      expect(op.type === 'put' && op.text).toBe(JSON.stringify(written))
-    }
-    // Both parts held: the entries' text and the candidate rows' (either alone makes the record's text).
-    expect(batchRecordText({ ...record, clearing: undefined })).toBe(JSON.stringify({ ...record, clearing: undefined }))
-    expect(batchRecordText({ ...record, included: [...record.included] })).toBe(JSON.stringify(record))
-    // An entry dropped under the locks makes a new included array: its text is made from the record as always.
-    const dropped = { ...record, included: record.included.slice(1) }
-    expect(batchRecordText(dropped)).toBe(JSON.stringify(dropped))
   })
 })
 

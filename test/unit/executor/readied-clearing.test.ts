@@ -1,7 +1,6 @@
 import type { Address } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { entryHeadsMade, prepareBatchEntryForms } from '../../../daemon/executor/batch-entry-forms.ts'
-import { batchRecordText } from '../../../src/journal/batch-record-text.ts'
+import { prepareBatchEntryForms } from '../../../daemon/executor/batch-entry-forms.ts'
 import type { BatchPlannerContext } from '../../../daemon/executor/plan-batch.ts'
 import { type ReadiedInputs, sameReadiedInputs } from '../../../daemon/executor/readied-clearing.ts'
 import { parseDecimal } from '../../../src/domain/decimal.ts'
@@ -146,31 +145,5 @@ describe('the launch readied before the launch (docs/execution.md §8, "The laun
     expect(p.planner.readied('base', fixtureLaunch.slug)).toBeDefined()
     p.planner.forgetReadied('base', fixtureLaunch.slug)
     expect(p.planner.readied('base', fixtureLaunch.slug)).toBeUndefined()
-  })
-})
-
-describe('the commit record\'s text, written ahead (docs/execution.md §8, "The commit record\'s text, written ahead")', () => {
-  it("the readying pass writes every entry's price-free text: the launch's split makes none, and its record's text is exact", async () => {
-    const candidates = book('readied-heads')
-    const p = planner()
-    prepareBatchEntryForms(candidates, p.idOf)
-    const r = readier(p, candidates)
-    expect((await r.ready())?.walked).toBeDefined()
-    const before = entryHeadsMade()
-    const split = await p.planner.split(fixtureTick, fixtureLaunch, buys(candidates))
-    const record = split.batch!.record
-    expect(record.included).toHaveLength(N)
-    expect(entryHeadsMade() - before).toBe(0)
-    expect(batchRecordText(record)).toBe(JSON.stringify(record))
-  })
-
-  it('a book not readied makes its heads at the split (the same text)', async () => {
-    const candidates = book('unreadied-heads')
-    const p = planner()
-    prepareBatchEntryForms(candidates, p.idOf)
-    const before = entryHeadsMade()
-    const split = await p.planner.split(fixtureTick, fixtureLaunch, buys(candidates))
-    expect(entryHeadsMade() - before).toBe(N)
-    expect(batchRecordText(split.batch!.record)).toBe(JSON.stringify(split.batch!.record))
   })
 })
