@@ -14,7 +14,7 @@ export interface LazyLookup<V> {
 /**
  * A map of the launch tick's size (5,000 entries: followers by key id, decisions by key id) that a batch-only tick
  * needs only after its sends (the orders' moves, the decision) is built then, not before the first collect
- * (docs/execution.md §8, "The launch tick's maps, after the sends").
+ * (docs/execution.md §8, "The launch tick's CPU from its start to the first collect, profiled").
  */
 export function lazyLookup<V>(build: () => Map<string, V>): LazyLookup<V> {
   let map: Map<string, V> | undefined

@@ -135,7 +135,7 @@ describe('the commit record: one small write before the sends, the orders moved 
     await expectFilledOnce(slug, buyers)
     await h.stopMining()
     // The tick's maps by key id (followers, decisions) are built after the sends, never before the first collect
-    // (docs/execution.md §8, "The launch tick's maps, after the sends"); the moves then need the followers.
+    // (docs/execution.md §8, "The launch tick's CPU from its start to the first collect, profiled"); the moves then need the followers.
     expect(lookupsAtCollect[0]).toBe(0)
     expect(lazyLookupsBuilt() - lookupsBefore).toBeGreaterThan(0)
     const first = events.indexOf('collect')

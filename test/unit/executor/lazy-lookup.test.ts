@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { lazyLookup, lazyLookupsBuilt } from '../../../daemon/executor/lazy-lookup.ts'
 
-describe('lazyLookup (docs/execution.md §8, "The launch tick\'s maps, after the sends")', () => {
+describe('lazyLookup (docs/execution.md §8, "The launch tick\'s CPU from its start to the first collect, profiled")', () => {
   it('builds its map only when first asked, and once', () => {
     let builds = 0
     const before = lazyLookupsBuilt()
