@@ -16,8 +16,10 @@ export interface BatchWriteInput {
   planned: PlannedBatch
   /** The included orders re-read under their locks, in `planned.buys` order. */
   current: Array<OrderRecord | undefined>
-  followers: Map<string, number>
-  decisionOf: Map<string, OrderDecision>
+  /** Each order's followers (its order index rows), by key id: asked for by the moves, after the sends. */
+  followers: Pick<Map<string, number>, 'get'>
+  /** The tick decision's entries by key id (their verdicts set here): asked for only for an order left out or dropped. */
+  decisionOf: Pick<Map<string, OrderDecision>, 'get'>
   at: number
 }
 
@@ -38,29 +40,29 @@ export function batchRecordOf(input: BatchWriteInput): BatchRecord | undefined {
     const decision = decisionOf.get(exclusion.keyId)
     if (decision) decision.verdict = exclusion.reason
   }
-  const still = new Set<string>()
+  // The orders changed since planning (none at a launch: no set of the 5,000 kept ones is built).
+  const changed = new Set<string>()
   for (const [i, buy] of buys.entries()) {
     const { order } = buy.candidate
     const now = current[i]
     if (now?.status !== 'active' || now.updatedAt !== order.updatedAt) {
       const decision = decisionOf.get(order.keyId)
       if (decision) decision.verdict = 'in_flight'
-      continue
+      changed.add(order.keyId)
     }
-    still.add(order.keyId)
   }
+  if (changed.size === buys.length) return undefined
   // Nothing changed since planning (the launch tick's case): the record as cleared, its bound the clearing's own
   // lowest included limit (the same orders), with no pass over 5,000 entries nor a parse of their limits.
-  if (still.size === 0) return undefined
-  if (still.size === planned.record.included.length) return { ...planned.record, at }
-  const included = planned.record.included.filter((e) => still.has(e.keyId))
+  if (changed.size === 0) return { ...planned.record, at }
+  const included = planned.record.included.filter((e) => !changed.has(e.keyId))
   if (included.length === 0) return undefined
   let lowest: bigint | null = null
   for (const e of included) {
     const limit = toExecutableOrder(planned.buys.get(e.keyId)!.candidate.order, e.wallet).limitFdv
     if (limit !== null && (lowest === null || limit < lowest)) lowest = limit
   }
-  const dropped = planned.record.included.filter((e) => !still.has(e.keyId))
+  const dropped = planned.record.included.filter((e) => changed.has(e.keyId))
   return {
     ...planned.record,
     included,

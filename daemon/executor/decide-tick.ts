@@ -18,6 +18,7 @@ import { type BuyToSubmit, DEFAULT_MAX_BUYS, type ExecutionPlan, type PlanInput,
 import type { CandidateOrder } from '../../src/domain/execution/prepared-book.ts'
 import { type BatchPlannerContext, type BatchSplit, createBatchPlanner } from './plan-batch.ts'
 import { type BatchWriteInput, batchMoveOps, batchRecordOf } from './batch-executing-ops.ts'
+import { lazyLookup } from './lazy-lookup.ts'
 import type { SendBatch } from './batch-writes.ts'
 import { commitThenMove } from './commit-batch.ts'
 import { predictBatchBuys, predictBatchTotal } from './predict-batch-total.ts'
@@ -209,7 +210,8 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
     const buys = split.perBuyer
     const batchBuys = split.batch ? [...split.batch.buys.values()] : []
     const keyIds = [...plan.expired.map((o) => o.keyId), ...buys.map((b) => b.candidate.order.keyId), ...batchBuys.map((b) => b.candidate.order.keyId)]
-    const followers = new Map(candidates.map((c) => [c.order.keyId, c.followers]))
+    // Built when first asked: by an expiry or a single buy's move, else by the batch's moves after its sends.
+    const followers = lazyLookup(() => new Map(candidates.map((c) => [c.order.keyId, c.followers])))
     return ctx.withOrderLocks(keyIds, async () => {
       stage('executor.locked')
       // The expiries and the single buys' moves apart: with a batch, the single buys' go in its commit (they precede
@@ -218,7 +220,10 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       const ops: StoreOperation[] = []
       const submitted: SubmittedBuy[] = []
       const decisions = [...plan.decisions]
-      const decisionOf = decisionsByKeyId(decisions, split)
+      // Asked for by an order left out, dropped or deferred (or a single buy changed since): built then, once.
+      const decisionOf = lazyLookup(() => decisionsByKeyId(decisions, split))
+      // A deferred buy's verdict is set when the map is built: built now if the tick has any.
+      if (split.awaitingReleased?.length) decisionOf.build()
       // Re-read under the locks, all at once: a PATCH or DELETE that landed since planning wins. Skipped when no order
       // of the project was written since the warm snapshot the tick planned on was read (57-60 ms for 5,000 orders at
       // load ~10): the version is bumped after a write is applied and before its `store.batch` resolves, and every

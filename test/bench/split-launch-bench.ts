@@ -297,6 +297,9 @@ export async function benchSplitLaunch(): Promise<Record<string, unknown>> {
         rereadSkipped: stages.some(([n]) => n === 'executor.rereadSkipped'),
         batchEntryFormsComputedSinceLaunch: formsComputedSinceLaunch,
       },
+      // The launch log on the monotonic clock a CPU profile's timestamps use (µs; process.hrtime and V8's ticks both read
+      // CLOCK_MONOTONIC on Linux): lines a `--cpu-prof` of this bench up with the stages (docs/execution.md §8).
+      launchLogMonotonicUs: launchArrival === undefined ? null : Math.round((Number(process.hrtime.bigint()) / 1e6 - performance.now() + launchArrival) * 1000),
       stagesAfterLaunchLogMs: launchArrival === undefined ? {} : Object.fromEntries(stages.map(([n, at]) => [n, round(at - launchArrival!)])),
       msLaunchLogToFirstSend: firstSent.length > 0 ? Math.min(...firstSent) : null,
       msLaunchLogToLastCollectOrSettleSent: firstSent.length > 0 ? Math.max(...firstSent) : null,

@@ -1,6 +1,7 @@
 import type { Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ExecutorWallets } from '../../daemon/executor/executor-context.ts'
+import { lazyLookupsBuilt } from '../../daemon/executor/lazy-lookup.ts'
 import { createBatchJournal } from '../../src/journal/batch-journal.ts'
 import type { BatchRecord } from '../../src/journal/batch-records.ts'
 import type { Store, StoreOperation } from '../../src/store/open-store.ts'
@@ -116,20 +117,27 @@ describe('the commit record: one small write before the sends, the orders moved 
     const { slug, creator } = await h.newProject('commit-write', 'doppler')
     const buyers = await buyersWithOrders(slug)
     const events: string[] = []
+    const lookupsAtCollect: number[] = []
     await h.crashExecutor(
       withCollects(
         (real) => {
           events.push('collect')
+          lookupsAtCollect.push(lazyLookupsBuilt() - lookupsBefore)
           return real()
         },
         () => events.push('settle'),
       ),
       { store: watchedStore((ops) => events.push(describeWrite(ops))) },
     )
+    const lookupsBefore = lazyLookupsBuilt()
     h.startMining()
     await h.launch(slug, 'doppler', creator)
     await expectFilledOnce(slug, buyers)
     await h.stopMining()
+    // The tick's maps by key id (followers, decisions) are built after the sends, never before the first collect
+    // (docs/execution.md §8, "The launch tick's CPU from its start to the first collect, profiled"); the moves then need the followers.
+    expect(lookupsAtCollect[0]).toBe(0)
+    expect(lazyLookupsBuilt() - lookupsBefore).toBeGreaterThan(0)
     const first = events.indexOf('collect')
     expect(first).toBeGreaterThan(0)
     // Before the first send: nothing of the batch path but the commit, and that one write is a single operation.
