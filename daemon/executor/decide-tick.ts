@@ -24,6 +24,7 @@ import { predictBatchBuys, predictBatchTotal } from './predict-batch-total.ts'
 import { batchEntryForm, prepareBatchEntryFormsSoon } from './batch-entry-forms.ts'
 import { createReadyLaunches, type ReadyLaunches } from './ready-launches.ts'
 import { amountToPrice } from '../../src/domain/batch/clear-batch-ahead.ts'
+import { type TickSeen, unseen } from './tick-kind.ts'
 
 /** The planner's inputs as the journal records them, the candidates in the priority order the plan used. */
 export function decisionInputs(
@@ -79,9 +80,10 @@ export interface TickDecider extends Partial<ReadyLaunches> {
   /**
    * Decides one tick of a launched project and records it: the plan over the project's active orders, then (when
    * something buys or expires) every transition, the in-flight entries and the decision in one atomic batch, under
-   * the orders' locks. Call under the chain lock. Returns the buys handed to `submit`.
+   * the orders' locks. Call under the chain lock. Returns the buys handed to `submit`; tells `seen` what it did (its
+   * time's kind in the metrics, tick-kind.ts).
    */
-  decide(tick: PriceTick, launch: LaunchRecord, submit: SubmitBuys, sendBatch?: SendBatch): Promise<SubmittedBuy[]>
+  decide(tick: PriceTick, launch: LaunchRecord, submit: SubmitBuys, sendBatch?: SendBatch, seen?: TickSeen): Promise<SubmittedBuy[]>
   /**
    * A block arrived (the indexer's `block` signal, before it processes the block): the reads a launched pool's tick of
    * this block will wait for start now, in the round of the indexer's own reads of the block (its schedule refresh),
@@ -105,6 +107,7 @@ export type TickDeciderContext = Pick<
   | 'maxBuysPerTick'
   | 'now'
   | 'stage'
+  | 'onTick'
   | 'reads'
   | 'withOrderLocks'
   | 'orders'
@@ -335,11 +338,12 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
     ...launchReads,
 
     ...createReadyLaunches(ctx, batches, reservations),
-    async decide(tick, launch, submit, sendBatch) {
+    async decide(tick, launch, submit, sendBatch, seen = unseen()) {
       // Formula against the real swap on every launch (and block tick), orders or not: in the background, sharing the
       // block's cached quotes; a disagreement is logged and counted (tick-quotes.ts).
       ctx.quotes.compare(tick, launch).catch((error) => ctx.log.warn({ err: error, slug: launch.slug }, 'comparing formula and quote failed'))
       const { candidates, diff, ordersVersion } = await loadCandidates(launch, tick)
+      seen.orders = candidates.length
       if (candidates.length === 0) {
         held.forget(launch.slug)
         batches.forgetReadied(launch.chain, launch.slug)
@@ -413,7 +417,8 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       }
       const plan = ctx.books.plan(launch.slug, input, diff)
       stage('executor.planned')
-      stage(`executor.book.${ctx.books.lastUse(launch.slug) ?? 'none'}`)
+      Object.assign(seen, { bookUse: ctx.books.lastUse(launch.slug), acted: plan.buys.length > 0 || plan.expired.length > 0 })
+      stage(`executor.book.${seen.bookUse ?? 'none'}`)
       // Read now, before another tick of the project re-plans its book (see candidatesInPriority).
       const inputs = () => decisionInputs(input, plan.candidatesInPriority(), heldBack)
       if (plan.buys.length === 0 && plan.expired.length === 0) {

@@ -105,4 +105,28 @@ describe('running a tick (run-tick.ts)', () => {
     expect(decided).toBe(1)
     expect(settled).toEqual([])
   })
+
+  it('times each tick for the metrics by what its decision says it did, and a tick that threw as failed', async () => {
+    const timed: Array<[string, string]> = []
+    const ctx = { ...f.ctx, onTick: (chain: ChainKey, kind: string, seconds: number) => void timed.push([chain, seconds >= 0 ? kind : 'negative']) }
+    const held: TickDecider = {
+      decide: async (_tick, _launch, _submit, _send, seen) => {
+        Object.assign(seen!, { orders: 3, acted: false, bookUse: 'reused' })
+        return []
+      },
+    }
+    const throwing: TickDecider = {
+      decide: async () => {
+        throw new Error('store closed')
+      },
+    }
+    await createTickRunner(ctx, { decider: held, settler })(tickAt(11, 1), launch)
+    await createTickRunner(ctx, { decider: held, settler })({ ...tickAt(11, 1), reason: 'launch' }, launch)
+    await expect(createTickRunner(ctx, { decider: throwing, settler })(tickAt(12, 1), launch)).rejects.toThrow('store closed')
+    expect(timed).toEqual([
+      ['base', 'held'],
+      ['base', 'launch'],
+      ['base', 'failed'],
+    ])
+  })
 })
