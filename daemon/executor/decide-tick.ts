@@ -288,29 +288,10 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       if (batch && batchInput) ops.push(...batchMoveOps(ctx, batchInput, batch), ctx.batchJournal.put(batch))
       ops.push(decision())
       stage('executor.executingOpsBuilt')
-      await writeThenRelease(ops, submitted, submit)
+      await writeThenRelease(store, ops, submitted, submit)
       stage('executor.executingWritten')
       return submitted
     })
-  }
-
-  /** Hands the buys on with the write's promise before writing, so signing overlaps the write; settles the gate after. */
-  async function writeThenRelease(ops: StoreOperation[], submitted: SubmittedBuy[], submit: SubmitBuys): Promise<void> {
-    const written = withResolvers<void>()
-    written.promise.catch(() => undefined)
-    if (submitted.length > 0) {
-      submit(submitted, written.promise)
-      // Handing the batch to LevelDB is synchronous (~10 ms for a 500-buy launch): let the wallet layer sign its
-      // first chunk and start simulating it on the node before the write takes the thread.
-      await new Promise((resolve) => setImmediate(resolve))
-    }
-    try {
-      await store.batch(ops)
-      written.resolve()
-    } catch (error) {
-      written.reject(error)
-      throw error
-    }
   }
 
   return {
@@ -395,6 +376,7 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       }
       const quote = await ctx.quotes.quotedCaps(tick, launch, candidates, batchTotal === undefined ? [] : [batchTotal])
       stage('executor.quoted')
+      seen.readAt = performance.now()
       const landsIn = BigInt(tick.blockNumber) + 1n
       const heldBack = new Set<string>()
       const holdBack = (keyId: string, capAtoms: bigint | null): boolean => {
@@ -431,5 +413,24 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       stage('executor.batchCleared')
       return recordExecuting(tick, launch, plan, split, candidates, inputs, submit, sendBatch, ordersVersion)
     },
+  }
+}
+
+/** Hands the buys on with the write's promise before writing, so signing overlaps the write; settles the gate after. */
+async function writeThenRelease(store: TickDeciderContext['store'], ops: StoreOperation[], submitted: SubmittedBuy[], submit: SubmitBuys): Promise<void> {
+  const written = withResolvers<void>()
+  written.promise.catch(() => undefined)
+  if (submitted.length > 0) {
+    submit(submitted, written.promise)
+    // Handing the batch to LevelDB is synchronous (~10 ms for a 500-buy launch): let the wallet layer sign its
+    // first chunk and start simulating it on the node before the write takes the thread.
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+  try {
+    await store.batch(ops)
+    written.resolve()
+  } catch (error) {
+    written.reject(error)
+    throw error
   }
 }

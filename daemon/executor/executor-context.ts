@@ -91,8 +91,11 @@ export interface ExecutorDeps {
   onQuoteFailure?: (chain: ChainKey) => void
   /** Metrics hook: a stage of a tick finished (performance.now() time), for the launch-latency benchmark. */
   onStage?: (stage: string, at: number) => void
-  /** Metrics hook: a tick's decision took `seconds` (decide-tick.ts), by what it did (tick-kind.ts). */
-  onTick?: (chain: ChainKey, kind: TickKind, seconds: number) => void
+  /**
+   * Metrics hook: a tick's decision took `seconds` (run-tick.ts), by what it did (tick-kind.ts); `afterReads` of them
+   * followed its reads' answers (its planning and recording; undefined: it never got there).
+   */
+  onTick?: (chain: ChainKey, kind: TickKind, seconds: number, afterReads: number | undefined) => void
   /** Waiting projects get their order book prepared ahead from this many active orders (default PREPARE_BOOKS_AHEAD_FROM). */
   prepareBooksAheadFrom?: number
   /**
@@ -147,8 +150,8 @@ export interface ExecutorContext {
   log: Logger
   /** Marks the end of a stage of a tick (the launch-latency benchmark's hook). */
   stage(name: string): void
-  /** A tick's decision took `seconds` (ExecutorDeps.onTick: the tick-time metric). */
-  onTick?: (chain: ChainKey, kind: TickKind, seconds: number) => void
+  /** A tick's decision took `seconds`, `afterReads` of them after its reads (ExecutorDeps.onTick: the tick-time metric). */
+  onTick?: (chain: ChainKey, kind: TickKind, seconds: number, afterReads: number | undefined) => void
   reads: ExecutorChainReads
   /** The batch path's chain reads (allowances, batches(batchId), BatchExecuted). */
   batchReads: BatchChainReads

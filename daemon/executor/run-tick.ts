@@ -69,7 +69,9 @@ export function createTickRunner(ctx: TickRunnerContext, parts: { decider: TickD
 
 /**
  * Runs a tick's decision timed for the metrics (ctx.onTick: prebuy_executor_tick_seconds), from its start under the
- * chain lock until it is recorded, by what it did (tick-kind.ts). A tick that threw is timed too, as `failed`.
+ * chain lock until it is recorded, by what it did (tick-kind.ts), and its part after its reads answered (the orders
+ * and balances of the block's warm snapshot, the reservations, the quote): its planning and recording, what the
+ * planning bench measures outside the daemon. A tick that threw is timed too, as `failed`.
  */
 async function timedTick<T>(ctx: Pick<ExecutorContext, 'onTick'>, tick: PriceTick, launch: LaunchRecord, run: (seen: TickSeen) => Promise<T>): Promise<T> {
   const seen = unseen()
@@ -82,6 +84,8 @@ async function timedTick<T>(ctx: Pick<ExecutorContext, 'onTick'>, tick: PriceTic
     failed = false
     return out
   } finally {
-    onTick(launch.chain, failed ? 'failed' : tickKind({ reason: tick.reason, ...seen }), (performance.now() - started) / 1000)
+    const ended = performance.now()
+    const kind = failed ? 'failed' : tickKind({ reason: tick.reason, ...seen })
+    onTick(launch.chain, kind, (ended - started) / 1000, seen.readAt === undefined ? undefined : (ended - seen.readAt) / 1000)
   }
 }

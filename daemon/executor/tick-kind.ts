@@ -45,6 +45,11 @@ export interface TickSeen {
   orders: number
   acted: boolean | undefined
   bookUse: BookUse | undefined
+  /**
+   * When the tick's reads had answered (its orders and balances, the reservations, the quote: performance.now()), so
+   * what follows is its planning and recording; undefined if it never got there.
+   */
+  readAt: number | undefined
 }
 
-export const unseen = (): TickSeen => ({ orders: 0, acted: undefined, bookUse: undefined })
+export const unseen = (): TickSeen => ({ orders: 0, acted: undefined, bookUse: undefined, readAt: undefined })

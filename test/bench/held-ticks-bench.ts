@@ -43,10 +43,11 @@ export function tickSeries(text: string): Map<string, KindSeries> {
     return series
   }
   for (const line of text.split('\n')) {
-    const histogram = /^prebuy_executor_tick_seconds_(bucket|sum|count)\{(?:le="([^"]+)",)?chain="base",kind="([a-z_]+)"\} (\S+)$/.exec(line)
+    const histogram = /^prebuy_executor_tick_(after_reads_)?seconds_(bucket|sum|count)\{(?:le="([^"]+)",)?chain="base",kind="([a-z_]+)"\} (\S+)$/.exec(line)
     if (histogram) {
-      const [, part, le, kind, value] = histogram
-      const series = of(kind!)
+      const [, afterReads, part, le, kind, value] = histogram
+      // The part after the tick's reads under `<kind>:after_reads`.
+      const series = of(afterReads ? `${kind}:after_reads` : kind!)
       if (part === 'bucket') series.buckets.push([le === '+Inf' ? Number.POSITIVE_INFINITY : Number(le), Number(value)])
       else series[part as 'sum' | 'count'] = Number(value)
       continue
@@ -57,29 +58,48 @@ export function tickSeries(text: string): Map<string, KindSeries> {
   return out
 }
 
-/** The p-quantile of a histogram, interpolated linearly inside its bucket (the +Inf bucket ends at the max). */
+/**
+ * The p-quantile of a histogram, interpolated linearly inside its bucket, no more than the max where it is known (the
+ * +Inf bucket ends at the max; the after-reads series have no max: their +Inf bucket reads as its lower bound).
+ */
 export function bucketQuantile(series: KindSeries, p: number): number {
   const rank = p * series.count
+  const cap = series.max > 0 ? series.max : Number.POSITIVE_INFINITY
   let below = 0
   let lower = 0
   for (const [upper, cumulative] of series.buckets) {
     if (cumulative >= rank && cumulative > below) {
-      const top = Number.isFinite(upper) ? upper : series.max
-      return Math.min(series.max, lower + ((top - lower) * (rank - below)) / (cumulative - below))
+      const top = Number.isFinite(upper) ? upper : Number.isFinite(cap) ? cap : lower
+      return Math.min(cap, lower + ((top - lower) * (rank - below)) / (cumulative - below))
     }
     below = cumulative
     lower = Number.isFinite(upper) ? upper : lower
   }
-  return series.max
+  return Number.isFinite(cap) ? cap : lower
 }
 
-/** Ticks of `kind` between two scrapes: their count, and their time when exactly one ran (else undefined). */
-function between(before: Map<string, KindSeries>, after: Map<string, KindSeries>, kind: string): { ticks: number; single: number | undefined } {
+/**
+ * Ticks of `kind` between two scrapes: their count, and when exactly one ran its time and its part after its reads
+ * (else undefined).
+ */
+function between(
+  before: Map<string, KindSeries>,
+  after: Map<string, KindSeries>,
+  kind: string,
+): { ticks: number; single: number | undefined; afterReads: number | undefined } {
   const a = before.get(kind)
   const b = after.get(kind)
   const ticks = (b?.count ?? 0) - (a?.count ?? 0)
-  return { ticks, single: ticks === 1 ? (b?.sum ?? 0) - (a?.sum ?? 0) : undefined }
+  if (ticks !== 1) return { ticks, single: undefined, afterReads: undefined }
+  const ra = before.get(`${kind}:after_reads`)
+  const rb = after.get(`${kind}:after_reads`)
+  const planned = (rb?.count ?? 0) - (ra?.count ?? 0) === 1
+  return { ticks, single: (b?.sum ?? 0) - (a?.sum ?? 0), afterReads: planned ? (rb?.sum ?? 0) - (ra?.sum ?? 0) : undefined }
 }
+
+/** A single tick's time and its part after its reads, in ms (null: not one tick alone between two scrapes). */
+const tickMs = (t: { single: number | undefined; afterReads: number | undefined }) =>
+  t.single === undefined ? null : { ms: ms(t.single), afterReadsMs: t.afterReads === undefined ? null : ms(t.afterReads) }
 
 const quantileOf = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0
 
@@ -138,7 +158,7 @@ export async function benchHeldTicks(options: { orders: number; seconds: number;
     let previous = await scrape(d)
     await admin.devnetLaunch({ launchpad: 'doppler', creator: CREATOR, name: SLUG, symbol: 'HELD', startFee: 20_000, endFee: 10_000, decaySeconds: 3_600 })
     // The first held ticks, one by one where a 100 ms scrape holds only one (up to 20 of them, or 30 s).
-    const firstHeld: Array<number | null> = []
+    const firstHeld: Array<ReturnType<typeof tickMs>> = []
     let launchTick: number | undefined
     const denseUntil = performance.now() + 30_000
     while (firstHeld.length < 20 && performance.now() < denseUntil) {
@@ -147,13 +167,13 @@ export async function benchHeldTicks(options: { orders: number; seconds: number;
       const launch = between(previous, now, 'launch')
       if (launch.single !== undefined) launchTick = launch.single
       const held = between(previous, now, 'held')
-      for (let i = 0; i < held.ticks; i++) firstHeld.push(held.single === undefined ? null : ms(held.single))
+      for (let i = 0; i < held.ticks; i++) firstHeld.push(tickMs(held))
       previous = now
     }
     const afterFirst = previous
 
     // PATCHes while the book ticks, each followed by a scrape 400 ms later (two blocks: the tick that takes it in).
-    const patchTicks: Array<number | null> = []
+    const patchTicks: Array<ReturnType<typeof tickMs>> = []
     const patchLatency: number[] = []
     const interval = 1000 / options.patchRate
     const patches = Math.round(options.seconds * options.patchRate)
@@ -170,7 +190,7 @@ export async function benchHeldTicks(options: { orders: number; seconds: number;
       await sleep(Math.max(0, Math.min(400, due + interval - 50 - performance.now())))
       const now = await scrape(d)
       const changed = between(previous, now, 'orders_changed')
-      for (let t = 0; t < changed.ticks; t++) patchTicks.push(changed.single === undefined ? null : ms(changed.single))
+      for (let t = 0; t < changed.ticks; t++) patchTicks.push(tickMs(changed))
       previous = now
     }
     await sleep(1_000)
@@ -180,13 +200,20 @@ export async function benchHeldTicks(options: { orders: number; seconds: number;
     const kinds = Object.fromEntries(
       [...final].map(([kind, s]) => [
         kind,
-        { count: s.count, p50Ms: ms(bucketQuantile(s, 0.5)), p99Ms: ms(bucketQuantile(s, 0.99)), maxMs: ms(s.max), meanMs: ms(s.count ? s.sum / s.count : 0) },
+        {
+          count: s.count,
+          p50Ms: ms(bucketQuantile(s, 0.5)),
+          p99Ms: ms(bucketQuantile(s, 0.99)),
+          maxMs: kind.endsWith(':after_reads') ? null : ms(s.max),
+          meanMs: ms(s.count ? s.sum / s.count : 0),
+        },
       ]),
     )
     // The held ticks of the PATCH phase alone (from the first phase's end).
     const heldLater = final.get('held')
     const heldBefore = afterFirst.get('held')
-    const exactPatch = patchTicks.filter((t): t is number => t !== null).sort((a, b) => a - b)
+    const exactPatch = patchTicks.flatMap((t) => (t ? [t.ms] : [])).sort((a, b) => a - b)
+    const exactPatchAfterReads = patchTicks.flatMap((t) => (t?.afterReadsMs != null ? [t.afterReadsMs] : [])).sort((a, b) => a - b)
     const worst = Math.max(final.get('held')?.max ?? 0, final.get('orders_changed')?.max ?? 0)
     return {
       orders: options.orders,
@@ -212,6 +239,11 @@ export async function benchHeldTicks(options: { orders: number; seconds: number;
         firstTickMs: patchTicks[0] ?? null,
         exactTicks: exactPatch.length,
         exactMs: { p50: quantileOf(exactPatch, 0.5), p99: quantileOf(exactPatch, 0.99), max: exactPatch.at(-1) ?? null },
+        exactAfterReadsMs: {
+          p50: quantileOf(exactPatchAfterReads, 0.5),
+          p99: quantileOf(exactPatchAfterReads, 0.99),
+          max: exactPatchAfterReads.at(-1) ?? null,
+        },
         ticksMs: patchTicks,
       },
       target: {

@@ -96,7 +96,11 @@ describe('metrics: the executor tick times per kind', () => {
       // The longest tick is one of the kind's ticks: positive, and no more than their sum.
       const max = sample(text, `prebuy_executor_tick_max_seconds{chain="base",kind="${kind}"}`)!
       expect(max).toBeGreaterThan(0)
-      expect(max).toBeLessThanOrEqual(sample(text, `prebuy_executor_tick_seconds_sum{chain="base",kind="${kind}"}`)!)
+      const sum = sample(text, `prebuy_executor_tick_seconds_sum{chain="base",kind="${kind}"}`)!
+      expect(max).toBeLessThanOrEqual(sum)
+      // Every one of these ticks planned: its part after the reads is counted, and is part of its time.
+      expect(sample(text, `prebuy_executor_tick_after_reads_seconds_count{chain="base",kind="${kind}"}`)).toBe(count(text, kind))
+      expect(sample(text, `prebuy_executor_tick_after_reads_seconds_sum{chain="base",kind="${kind}"}`)).toBeLessThanOrEqual(sum)
     }
     expect(TICK_SECONDS_BUCKETS).toContain(0.02)
   })
