@@ -175,6 +175,7 @@ export async function benchHeldTicks(options: { orders: number; seconds: number;
     // PATCHes while the book ticks, each followed by a scrape 400 ms later (two blocks: the tick that takes it in).
     const patchTicks: Array<ReturnType<typeof tickMs>> = []
     const patchLatency: number[] = []
+    const patchErrors: string[] = []
     const interval = 1000 / options.patchRate
     const patches = Math.round(options.seconds * options.patchRate)
     const phaseStarted = performance.now()
@@ -184,7 +185,12 @@ export async function benchHeldTicks(options: { orders: number; seconds: number;
       await sleep(Math.max(0, due - performance.now()))
       const i = (n * 7919) % keys.length
       const sent = performance.now()
-      const patched = await api(url, 'PATCH', `${PUBLIC}/orders`, { key: keys[i]!, body: { items: [orderOf(10 + ((i + n + 1) % 90))] } })
+      const patch = () => api(url, 'PATCH', `${PUBLIC}/orders`, { key: keys[i]!, body: { items: [orderOf(10 + ((i + n + 1) % 90))] } })
+      // A kept-alive connection the server closed as it was reused (ECONNRESET, seen once): sent again, and counted.
+      const patched = await patch().catch(async (error: unknown) => {
+        patchErrors.push(String((error as { cause?: unknown }).cause ?? error))
+        return patch()
+      })
       expectOk('patch', patched.status, patched.body)
       patchLatency.push(performance.now() - sent)
       await sleep(Math.max(0, Math.min(400, due + interval - 50 - performance.now())))
@@ -225,6 +231,7 @@ export async function benchHeldTicks(options: { orders: number; seconds: number;
       heldTicksInPatchPhase: heldLater && heldBefore ? heldLater.count - heldBefore.count : null,
       patch: {
         sent: patches,
+        errorsRetried: patchErrors,
         ratePerSecond: options.patchRate,
         latencyMs: {
           p50: Number(
