@@ -26,6 +26,7 @@ import { createProbeHeads, createReadinessProbe } from './health/readiness-probe
 import type { SocketState } from '../src/sync/realtime-sync.ts'
 import { startBundlerWatch } from './health/bundler-watch.ts'
 import { createDaemonMetrics } from './health/metrics/daemon-metrics.ts'
+import { createExecutorTickTimes } from './health/metrics/executor-tick-times.ts'
 import { createPriceQuoteTally } from './health/metrics/price-quote-tally.ts'
 import { assertPortsFree, listenError } from './process/assert-ports-free.ts'
 import { verifyChains } from './chain/verify-chains.ts'
@@ -227,8 +228,9 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     step('workers')
     const { heads, sockets, onSocket } = sharedChainState(chains)
     const priceQuotes = createPriceQuoteTally()
+    const tickTimes = createExecutorTickTimes()
     const devnetPart = devnetSetup ? { devnet: devnetSetup } : {}
-    const workerContext = { config, chains, store, services, wallets, logger, fail, heads, onSocket, priceQuotes, ...devnetPart }
+    const workerContext = { config, chains, store, services, wallets, logger, fail, heads, onSocket, priceQuotes, tickTimes, ...devnetPart }
     /** Started once, at start-up or (real chains) once our contracts are deployed; a worker is never started after stop. */
     const startWorkers = async (): Promise<void> => {
       const started = async (worker: Pick<BackgroundWorker, 'name' | 'start' | 'stop'>) => {
@@ -269,7 +271,7 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     const readiness = createReadinessProbe({ store, chains, heads, blockSeconds, ...(devnet ? {} : { contracts: () => contractsWatch.refresh() }) })
     const bundlerWatch = startBundlerWatch({ chains, ...senderAccountsOfService(wallets), lowEth: config.wallet.bundlerLowEth, logger })
     undo.push({ name: 'bundler watch', stop: async () => bundlerWatch.stop() })
-    const metrics = createDaemonMetrics({ store, readiness, bundlers: () => bundlerWatch.latest(), websockets: () => sockets, priceQuotes })
+    const metrics = createDaemonMetrics({ store, readiness, bundlers: () => bundlerWatch.latest(), websockets: () => sockets, priceQuotes, tickTimes })
     undo.push({ name: 'metrics', stop: async () => metrics.stop() })
 
     // Public API.

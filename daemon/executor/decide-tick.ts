@@ -25,6 +25,7 @@ import { predictBatchBuys, predictBatchTotal } from './predict-batch-total.ts'
 import { batchEntryForm, prepareBatchEntryFormsSoon } from './batch-entry-forms.ts'
 import { createReadyLaunches, type ReadyLaunches } from './ready-launches.ts'
 import { amountToPrice } from '../../src/domain/batch/clear-batch-ahead.ts'
+import { type TickSeen, unseen } from './tick-kind.ts'
 
 /** The planner's inputs as the journal records them, the candidates in the priority order the plan used. */
 export function decisionInputs(
@@ -80,9 +81,10 @@ export interface TickDecider extends Partial<ReadyLaunches> {
   /**
    * Decides one tick of a launched project and records it: the plan over the project's active orders, then (when
    * something buys or expires) every transition, the in-flight entries and the decision in one atomic batch, under
-   * the orders' locks. Call under the chain lock. Returns the buys handed to `submit`.
+   * the orders' locks. Call under the chain lock. Returns the buys handed to `submit`; tells `seen` what it did (its
+   * time's kind in the metrics, tick-kind.ts).
    */
-  decide(tick: PriceTick, launch: LaunchRecord, submit: SubmitBuys, sendBatch?: SendBatch): Promise<SubmittedBuy[]>
+  decide(tick: PriceTick, launch: LaunchRecord, submit: SubmitBuys, sendBatch?: SendBatch, seen?: TickSeen): Promise<SubmittedBuy[]>
   /**
    * A block arrived (the indexer's `block` signal, before it processes the block): the reads a launched pool's tick of
    * this block will wait for start now, in the round of the indexer's own reads of the block (its schedule refresh),
@@ -106,6 +108,7 @@ export type TickDeciderContext = Pick<
   | 'maxBuysPerTick'
   | 'now'
   | 'stage'
+  | 'onTick'
   | 'reads'
   | 'withOrderLocks'
   | 'orders'
@@ -290,29 +293,10 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       if (batch && batchInput) ops.push(...batchMoveOps(ctx, batchInput, batch), ctx.batchJournal.put(batch))
       ops.push(decision())
       stage('executor.executingOpsBuilt')
-      await writeThenRelease(ops, submitted, submit)
+      await writeThenRelease(store, ops, submitted, submit)
       stage('executor.executingWritten')
       return submitted
     })
-  }
-
-  /** Hands the buys on with the write's promise before writing, so signing overlaps the write; settles the gate after. */
-  async function writeThenRelease(ops: StoreOperation[], submitted: SubmittedBuy[], submit: SubmitBuys): Promise<void> {
-    const written = withResolvers<void>()
-    written.promise.catch(() => undefined)
-    if (submitted.length > 0) {
-      submit(submitted, written.promise)
-      // Handing the batch to LevelDB is synchronous (~10 ms for a 500-buy launch): let the wallet layer sign its
-      // first chunk and start simulating it on the node before the write takes the thread.
-      await new Promise((resolve) => setImmediate(resolve))
-    }
-    try {
-      await store.batch(ops)
-      written.resolve()
-    } catch (error) {
-      written.reject(error)
-      throw error
-    }
   }
 
   return {
@@ -340,11 +324,12 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
     ...launchReads,
 
     ...createReadyLaunches(ctx, batches, reservations),
-    async decide(tick, launch, submit, sendBatch) {
+    async decide(tick, launch, submit, sendBatch, seen = unseen()) {
       // Formula against the real swap on every launch (and block tick), orders or not: in the background, sharing the
       // block's cached quotes; a disagreement is logged and counted (tick-quotes.ts).
       ctx.quotes.compare(tick, launch).catch((error) => ctx.log.warn({ err: error, slug: launch.slug }, 'comparing formula and quote failed'))
       const { candidates, diff, ordersVersion } = await loadCandidates(launch, tick)
+      seen.orders = candidates.length
       if (candidates.length === 0) {
         held.forget(launch.slug)
         batches.forgetReadied(launch.chain, launch.slug)
@@ -396,6 +381,7 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       }
       const quote = await ctx.quotes.quotedCaps(tick, launch, candidates, batchTotal === undefined ? [] : [batchTotal])
       stage('executor.quoted')
+      seen.readAt = performance.now()
       const landsIn = BigInt(tick.blockNumber) + 1n
       const heldBack = new Set<string>()
       const holdBack = (keyId: string, capAtoms: bigint | null): boolean => {
@@ -418,7 +404,8 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       }
       const plan = ctx.books.plan(launch.slug, input, diff)
       stage('executor.planned')
-      stage(`executor.book.${ctx.books.lastUse(launch.slug) ?? 'none'}`)
+      Object.assign(seen, { bookUse: ctx.books.lastUse(launch.slug), acted: plan.buys.length > 0 || plan.expired.length > 0 })
+      stage(`executor.book.${seen.bookUse ?? 'none'}`)
       // Read now, before another tick of the project re-plans its book (see candidatesInPriority).
       const inputs = () => decisionInputs(input, plan.candidatesInPriority(), heldBack)
       if (plan.buys.length === 0 && plan.expired.length === 0) {
@@ -431,5 +418,24 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       stage('executor.batchCleared')
       return recordExecuting(tick, launch, plan, split, candidates, inputs, submit, sendBatch, ordersVersion)
     },
+  }
+}
+
+/** Hands the buys on with the write's promise before writing, so signing overlaps the write; settles the gate after. */
+async function writeThenRelease(store: TickDeciderContext['store'], ops: StoreOperation[], submitted: SubmittedBuy[], submit: SubmitBuys): Promise<void> {
+  const written = withResolvers<void>()
+  written.promise.catch(() => undefined)
+  if (submitted.length > 0) {
+    submit(submitted, written.promise)
+    // Handing the batch to LevelDB is synchronous (~10 ms for a 500-buy launch): let the wallet layer sign its
+    // first chunk and start simulating it on the node before the write takes the thread.
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+  try {
+    await store.batch(ops)
+    written.resolve()
+  } catch (error) {
+    written.reject(error)
+    throw error
   }
 }

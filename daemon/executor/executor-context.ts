@@ -26,6 +26,7 @@ import { createSplitChainReads, type SplitChainReads } from './split-chain-reads
 import type { ExecutorFailStop } from './batch-writes.ts'
 import { type BatchDeadlineBlocks, batchDeadlineOf } from '../../src/domain/batch/batch-deadline.ts'
 import { createSupersededBatches, type SupersededBatches } from './superseded-batches.ts'
+import type { TickKind } from './tick-kind.ts'
 
 /** An option accepted must be honoured: a maxBuyersPerTransaction that is not a positive integer is refused. */
 function checkedBuyersPerTransaction(value: number | undefined): number | undefined {
@@ -90,6 +91,11 @@ export interface ExecutorDeps {
   onQuoteFailure?: (chain: ChainKey) => void
   /** Metrics hook: a stage of a tick finished (performance.now() time), for the launch-latency benchmark. */
   onStage?: (stage: string, at: number) => void
+  /**
+   * Metrics hook: a tick's decision took `seconds` (run-tick.ts), by what it did (tick-kind.ts); `afterReads` of them
+   * followed its reads' answers (its planning and recording; undefined: it never got there).
+   */
+  onTick?: (chain: ChainKey, kind: TickKind, seconds: number, afterReads: number | undefined) => void
   /** Waiting projects get their order book prepared ahead from this many active orders (default PREPARE_BOOKS_AHEAD_FROM). */
   prepareBooksAheadFrom?: number
   /**
@@ -144,6 +150,8 @@ export interface ExecutorContext {
   log: Logger
   /** Marks the end of a stage of a tick (the launch-latency benchmark's hook). */
   stage(name: string): void
+  /** A tick's decision took `seconds`, `afterReads` of them after its reads (ExecutorDeps.onTick: the tick-time metric). */
+  onTick?: (chain: ChainKey, kind: TickKind, seconds: number, afterReads: number | undefined) => void
   reads: ExecutorChainReads
   /** The batch path's chain reads (allowances, batches(batchId), BatchExecuted). */
   batchReads: BatchChainReads
@@ -256,6 +264,7 @@ export function createExecutorContext(deps: ExecutorDeps, stopped: () => boolean
     now: deps.now ?? Date.now,
     log,
     stage,
+    ...(deps.onTick ? { onTick: deps.onTick } : {}),
     reads,
     batchReads,
     warmAllowances: createWarmAllowances({

@@ -7,8 +7,9 @@ import type { ExecutorContext } from './executor-context.ts'
 import type { BatchRunner } from './run-batch.ts'
 import { type BuySettler, unsentFailure } from './settle-buys.ts'
 import { type BuySubmitterContext, submitBuys } from './submit-buys.ts'
+import { tickKind, type TickSeen, unseen } from './tick-kind.ts'
 
-export type TickRunnerContext = BuySubmitterContext & Pick<ExecutorContext, 'withChainLock' | 'stopped'>
+export type TickRunnerContext = BuySubmitterContext & Pick<ExecutorContext, 'withChainLock' | 'stopped' | 'onTick'>
 
 /**
  * One tick from decision to recorded outcome: decide and write the executing batch under the chain lock (the buys are
@@ -41,24 +42,50 @@ export function createTickRunner(ctx: TickRunnerContext, parts: { decider: TickD
     let submission: Promise<UserOperationResult[]> | undefined
     let batch: Promise<void> | undefined
     const submitted: SubmittedBuy[] = await ctx.withChainLock(launch.chain, () =>
-      decider.decide(
-        tick,
-        launch,
-        (buys, written) => {
-          submission = submitBuys(ctx, launch, tick, buys, written)
-          // A failed batch write rejects decide (above) and this submission, which then sent nothing.
-          submission.catch(() => undefined)
-        },
-        batches
-          ? (record, writes) => {
-              // Never rejects: a failed write sends nothing, an unclear fate is asked of the chain again.
-              const out = withResolvers<void>()
-              batch = batches.run(record, launch, writes, out.resolve)
-              return out.promise
-            }
-          : undefined,
+      timedTick(ctx, tick, launch, (seen) =>
+        decider.decide(
+          tick,
+          launch,
+          (buys, written) => {
+            submission = submitBuys(ctx, launch, tick, buys, written)
+            // A failed batch write rejects decide (above) and this submission, which then sent nothing.
+            submission.catch(() => undefined)
+          },
+          batches
+            ? (record, writes) => {
+                // Never rejects: a failed write sends nothing, an unclear fate is asked of the chain again.
+                const out = withResolvers<void>()
+                batch = batches.run(record, launch, writes, out.resolve)
+                return out.promise
+              }
+            : undefined,
+          seen,
+        ),
       ),
     )
     await Promise.all([submitted.length > 0 && submission ? settleSubmission(launch, submitted, submission) : undefined, batch])
+  }
+}
+
+/**
+ * Runs a tick's decision timed for the metrics (ctx.onTick: prebuy_executor_tick_seconds), from its start under the
+ * chain lock until it is recorded, by what it did (tick-kind.ts), and its part after its reads answered (the orders
+ * and balances of the block's warm snapshot, the reservations, the quote): its planning and recording, what the
+ * planning bench measures outside the daemon. A tick that threw is timed too, as `failed`.
+ */
+async function timedTick<T>(ctx: Pick<ExecutorContext, 'onTick'>, tick: PriceTick, launch: LaunchRecord, run: (seen: TickSeen) => Promise<T>): Promise<T> {
+  const seen = unseen()
+  const { onTick } = ctx
+  if (!onTick) return run(seen)
+  const started = performance.now()
+  let failed = true
+  try {
+    const out = await run(seen)
+    failed = false
+    return out
+  } finally {
+    const ended = performance.now()
+    const kind = failed ? 'failed' : tickKind({ reason: tick.reason, ...seen })
+    onTick(launch.chain, kind, (ended - started) / 1000, seen.readAt === undefined ? undefined : (ended - seen.readAt) / 1000)
   }
 }

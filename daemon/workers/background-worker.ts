@@ -1,4 +1,5 @@
 import type { PriceQuoteTally } from '../health/metrics/price-quote-tally.ts'
+import type { ExecutorTickTimes } from '../health/metrics/executor-tick-times.ts'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
 import type { Logger } from '../../src/common/logger.ts'
 import type { ChainHeads } from '../../src/chain/chain-heads.ts'
@@ -27,6 +28,8 @@ export interface WorkerContext {
   onSocket?: (chain: ChainKey, state: SocketState) => void
   /** Counts the executor's formula-vs-quote disagreements and unanswered quotes (metrics). */
   priceQuotes?: PriceQuoteTally
+  /** Times the executor's ticks (metrics: prebuy_executor_tick_seconds). */
+  tickTimes?: ExecutorTickTimes
 }
 
 /** A part of the daemon that runs beside the HTTP servers: started after the store opens, stopped before it closes. */

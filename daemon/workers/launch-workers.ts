@@ -126,6 +126,7 @@ export function createLaunchWorkers(context: WorkerContext): BackgroundWorker[] 
         // restart rolls the batch forward rather than the API and the indexer running on without an executor.
         onFailStop: (failure) => context.fail(new Error(failure.message)),
         ...(context.priceQuotes ? { onQuoteDisagreement: context.priceQuotes.onDisagreement, onQuoteFailure: context.priceQuotes.onFailure } : {}),
+        ...(context.tickTimes ? { onTick: context.tickTimes.onTick } : {}),
       })
       log.info({ buyRouters, batchBuyers }, 'executor started')
     },

@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util'
 import { apiBenchmark } from './api-bench.ts'
 import { batchBenchmark } from './batch-bench.ts'
 import { executionBenchmark } from './execution-bench.ts'
+import { heldTicksBenchmark } from './held-ticks-bench.ts'
 import { launchLatencyBenchmark } from './launch-latency-bench.ts'
 import { loadMemoryBenchmark } from './load-memory-bench.ts'
 import { planningBenchmark } from './planning-bench.ts'
@@ -23,6 +24,7 @@ const MODULES: BenchModule[] = [
   loadMemoryBenchmark,
   splitLaunchBenchmark,
   planningBenchmark,
+  heldTicksBenchmark,
 ]
 
 const { values } = parseArgs({

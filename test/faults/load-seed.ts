@@ -29,8 +29,11 @@ export interface SeededLoad {
   seedSeconds: number
 }
 
-/** Starts the suite's daemon (devnet chains, 2 s blocks) on `dataDir` as the systemd unit does; `env` adds to its environment. */
-export async function startLoadDaemon(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<LoadDaemon> {
+/**
+ * Starts the suite's daemon (devnet chains, 2 s blocks) on `dataDir` as the systemd unit does; `env` adds to its
+ * environment, `config` replaces top-level fields of its config.json (the held-ticks bench: 200 ms blocks, more keys).
+ */
+export async function startLoadDaemon(dataDir: string, env: NodeJS.ProcessEnv = {}, config: Record<string, unknown> = {}): Promise<LoadDaemon> {
   const port = await freePortPair()
   // Seeding only: 200+ keys and 500 registrations from one address need more than the per-IP defaults. The per-key
   // limit stays the default 100 a minute: the traffic keeps within it.
@@ -39,6 +42,7 @@ export async function startLoadDaemon(dataDir: string, env: NodeJS.ProcessEnv = 
     JSON.stringify({
       chains: { mode: 'devnet', blockTime: 2 },
       rateLimits: { perKeyPerMinute: 100, apiKeyCreationPerIpPerHour: 10_000, submissionsPerIpPerHour: 10_000 },
+      ...config,
     }),
   )
   // As deploy/prebuy.service runs it: two malloc arenas and V8's young generation bounded (docs/reliability.md, "Memory").

@@ -7,6 +7,7 @@ import type { SocketState } from '../../../src/sync/realtime-sync.ts'
 import { createHttpMetrics, type HttpMetrics } from './http-metrics.ts'
 import { createJournalMetrics } from './journal-metrics.ts'
 import type { PriceQuoteTally } from './price-quote-tally.ts'
+import type { ExecutorTickTimes } from './executor-tick-times.ts'
 
 export interface DaemonMetrics {
   /** What GET /metrics on the admin listener serves. */
@@ -27,6 +28,8 @@ export interface DaemonMetricsDeps {
   websockets?: () => Partial<Record<ChainKey, SocketState>>
   /** The executor's formula-vs-quote disagreements and unanswered quotes (absent: not counted). */
   priceQuotes?: PriceQuoteTally
+  /** The executor's tick times (absent: not exported). */
+  tickTimes?: ExecutorTickTimes
 }
 
 /**
@@ -45,6 +48,7 @@ export function createDaemonMetrics(deps: DaemonMetricsDeps): DaemonMetrics {
     if (!pending || Date.now() - pending.at > 1_000) pending = { at: Date.now(), report: deps.readiness() }
     return pending.report
   }
+  deps.tickTimes?.register(registry)
   const priceQuotes = deps.priceQuotes
   if (priceQuotes) {
     new Counter({
