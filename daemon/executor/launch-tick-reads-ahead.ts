@@ -29,7 +29,7 @@ export interface LaunchTickReadsAhead {
 }
 
 export function createLaunchTickReadsAhead(
-  ctx: Pick<ExecutorContext, 'batchBuyers' | 'ticking' | 'quotes' | 'wallets' | 'log'>,
+  ctx: Pick<ExecutorContext, 'batchBuyers' | 'ticking' | 'quotes' | 'wallets' | 'log'> & { warm: Pick<ExecutorContext['warm'], 'snapshot'> },
   batches: Pick<BatchPlanner, 'prefetchAllowances'>,
   reservations: (chain: ChainKey) => Promise<Map<string, bigint>>,
 ): LaunchTickReadsAhead {
@@ -44,10 +44,12 @@ export function createLaunchTickReadsAhead(
     launchAhead(signal) {
       const { chain, blockNumber } = signal
       const batchPath = ctx.batchBuyers[chain] !== undefined
+      // A launch log pushed over the socket (the indexer's hint, docs/execution.md §5 "The launch log pushed") comes
+      // before its block's signal: the block before's refresh is then still the newest, and is what it sizes on.
       const before = previousBooks.get(chain)
-      if (before?.blockNumber !== blockNumber - 1n) return
+      const booksOfBefore = before?.blockNumber === blockNumber - 1n ? before.books : ctx.warm.snapshot(chain, blockNumber - 1n)
       void (async () => {
-        const books = await before.books
+        const books = await booksOfBefore
         if (!books) return
         let warmSends = false
         // The buckets' quotes first: the batch total waits on the in-flight reservations (a store read).

@@ -120,6 +120,7 @@ describe('the fault proxy relays WebSocket frames (real anvil)', () => {
     const numbers = pushes.map((p) => BigInt((JSON.parse(p.text) as { params: { result: { number: string } } }).params.result.number))
     expect(numbers).toEqual([...numbers].sort((a, b) => (a < b ? -1 : 1)))
     expect(proxy.ws.counts()).toMatchObject({ connections: 1, toNode: 6, toClient: 9, pushes: 3 })
+    expect(proxy.ws.methods()).toEqual([...Array(5).fill('eth_blockNumber'), 'eth_subscribe'])
 
     // A forged push reaches the client as the node's would.
     proxy.ws.inject(JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription, result: 'forged' } }))

@@ -22,6 +22,8 @@ export interface WsRelay {
   counts(): WsRelayCounts
   /** The text of every complete data frame the node sent, in order (what the clients got, once held). */
   fromNode(): string[]
+  /** The JSON-RPC methods clients sent, in order (a batch: each of its calls). */
+  methods(): string[]
   /** The subscription ids the node handed out (eth_subscribe answers), in order. */
   subscriptions(): string[]
   /** Writes a text frame to every open client as if the node had sent it (held like the node's): a forged push. */
@@ -95,6 +97,7 @@ export function createWsRelay(latencyMs: () => number): WsRelay {
   const counts: WsRelayCounts = { connections: 0, toNode: 0, toClient: 0, pushes: 0, injected: 0 }
   const texts: string[] = []
   const subscriptionIds: string[] = []
+  const methods: string[] = []
   const open = new Set<{ client: Duplex; upstream: Socket; send: (bytes: Buffer) => void }>()
 
   /** Writes `bytes` to `client` `latencyMs` after now, after everything queued before it. */
@@ -152,7 +155,10 @@ export function createWsRelay(latencyMs: () => number): WsRelay {
       fromClient = Buffer.concat([fromClient, chunk])
       for (let frame = readFrame(fromClient); frame; frame = readFrame(fromClient)) {
         fromClient = fromClient.subarray(frame.length)
-        if (isData(frame.opcode)) counts.toNode++
+        if (isData(frame.opcode)) {
+          counts.toNode++
+          if (frame.fin && frame.opcode === 1) noteRequest(frame.payload.toString('utf8'))
+        }
       }
     })
 
@@ -180,6 +186,15 @@ export function createWsRelay(latencyMs: () => number): WsRelay {
     })
   }
 
+  function noteRequest(text: string) {
+    try {
+      const message = JSON.parse(text) as { method?: string } | Array<{ method?: string }>
+      for (const call of Array.isArray(message) ? message : [message]) if (typeof call.method === 'string') methods.push(call.method)
+    } catch {
+      // Not JSON: relayed as is.
+    }
+  }
+
   function noteText(text: string) {
     texts.push(text)
     try {
@@ -196,6 +211,7 @@ export function createWsRelay(latencyMs: () => number): WsRelay {
     counts: () => ({ ...counts }),
     fromNode: () => [...texts],
     subscriptions: () => [...subscriptionIds],
+    methods: () => [...methods],
     inject(text) {
       for (const { send } of open) {
         counts.injected++
