@@ -414,7 +414,7 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
  * block's plus the chain's block time. Never throws.
  */
 function logHints(input: {
-  deps: Pick<ChainIndexerDeps, 'ticks' | 'blockTimeSeconds' | 'chain' | 'log' | 'now'>
+  deps: Pick<ChainIndexerDeps, 'ticks' | 'blockTimeSeconds' | 'chain' | 'log' | 'now' | 'stage'>
   intake: ReturnType<typeof createLaunchIntake>
   pairedPrices: PairedPrices
   /** The launch emitters and the PoolManager. */
@@ -430,13 +430,17 @@ function logHints(input: {
       const number = entry.blockNumber
       const last = input.lastBlock()
       if (number === null || (last !== undefined && number <= last.number)) return
+      deps.stage('hint.pushedLog')
       const timestamp =
         entry.blockTimestamp ??
         (last ? last.timestamp + BigInt(Math.round(deps.blockTimeSeconds * Number(number - last.number))) : BigInt(Math.floor(deps.now() / 1000)))
       const tellExecutor = launchAhead(deps, pairedPrices, { number, timestamp })
       intake.hint(entry, timestamp, (candidate, slugs) => {
         // The launch block's price of the pair, which its tick waits on (pairedPrices keeps the ETH price by block).
-        pairedPrices.usd(candidate.paired, number).catch(() => undefined)
+        deps.stage('hint.candidate')
+        // With the block's time when the node pushed it (as the block's own read passes it: without it, a young ETH/USD
+        // pool's band check reads the block for it, one round more); an estimate is not passed.
+        pairedPrices.usd(candidate.paired, number, entry.blockTimestamp).catch(() => undefined)
         tellExecutor(candidate, slugs)
       })
     } catch (error) {
