@@ -30,7 +30,7 @@ export interface LaunchTickReadsAhead {
 }
 
 export function createLaunchTickReadsAhead(
-  ctx: Pick<ExecutorContext, 'batchBuyers' | 'ticking' | 'quotes' | 'wallets' | 'log'>,
+  ctx: Pick<ExecutorContext, 'batchBuyers' | 'ticking' | 'quotes' | 'wallets' | 'log'> & { warm: Pick<ExecutorContext['warm'], 'snapshot'> },
   batches: Pick<BatchPlanner, 'prefetchAllowances' | 'readied'>,
   reservations: (chain: ChainKey) => Promise<Map<string, bigint>>,
 ): LaunchTickReadsAhead {
@@ -45,8 +45,10 @@ export function createLaunchTickReadsAhead(
     launchAhead(signal) {
       const { chain, blockNumber } = signal
       const batchPath = ctx.batchBuyers[chain] !== undefined
+      // A launch log pushed over the socket (the indexer's hint, docs/execution.md §5 "The launch log pushed") comes
+      // before its block's signal: the block before's refresh is then still the newest, and is what it sizes on.
       const before = previousBooks.get(chain)
-      if (before?.blockNumber !== blockNumber - 1n) return
+      const booksOfBefore = before?.blockNumber === blockNumber - 1n ? before.books : ctx.warm.snapshot(chain, blockNumber - 1n)
       void (async () => {
         // The launch record's round first: the indexer's receipt and reads, asked just before this hint, leave in the
         // read client's batch on a 0 ms timer (viem's batch scheduler, src/chain/clients.ts READ_BATCH). Run at once,
@@ -55,7 +57,7 @@ export function createLaunchTickReadsAhead(
         // now fires after it (Node runs timers of one duration in the order they were set), so the receipt leaves first
         // and these reads follow in the next request, while the record's round is out.
         await new Promise<void>((resolve) => setTimeout(resolve, 0))
-        const books = await before.books
+        const books = await booksOfBefore
         if (!books) return
         let warmSends = false
         // The buckets' quotes first: the batch total waits on the in-flight reservations (a store read).

@@ -1,5 +1,7 @@
 import type { KnownLaunchPools } from '../../src/domain/launches/known-launch-pools.ts'
-import { type Address, decodeEventLog, isAddressEqual, type Log, type PublicClient } from 'viem'
+import { type Address, decodeEventLog, isAddressEqual, type Log, type PublicClient, toEventSelector } from 'viem'
+import type { PushedLog } from '../../src/sync/pushed-log.ts'
+import type { LogHintFilter } from '../../src/sync/realtime-sync.ts'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
 import type { Logger } from '../../src/common/logger.ts'
 import type { ProjectRecord } from '../../src/domain/records.ts'
@@ -86,6 +88,17 @@ export interface ChainIndexer {
   /** The contracts whose logs the sync delivers: the launchpads' launch emitters and the PoolManager. */
   addresses: readonly Address[]
   /**
+   * The `logs` subscriptions whose pushes are hints (onLogHint): the launch emitters' logs, and the PoolManager's
+   * `Initialize` (the provisional decoding reads the pool from it; its swaps, the bulk of its logs, are not asked).
+   */
+  hintFilters: readonly LogHintFilter[]
+  /**
+   * A pushed log (the sync's `logs` subscription): a hint only. A launch log of a block not yet processed starts the
+   * reads its block's intake will make (launch-intake.ts `hint`) and the executor's reads ahead (launch_ahead), and the
+   * launch block's ETH price; nothing is decided or written. Never throws.
+   */
+  onLogHint(log: PushedLog): void
+  /**
    * One block's effects in one atomic write: launch records with their projects' launch marks, price ticks (per swap
    * of a launched pool, the launch itself, and per block while a fee decays or at a heartbeat), the checkpoint. The
    * ticks are published after the write.
@@ -94,6 +107,9 @@ export interface ChainIndexer {
   /** Reverts what the removed blocks wrote (launches, their marks, ticks) with the new checkpoint, in one write. */
   onReorg(event: ReorgEvent): Promise<void>
 }
+
+/** The PoolManager's `Initialize`: the one PoolManager event the pushed hints ask for (ChainIndexer.hintFilters). */
+const INITIALIZE_TOPIC = toEventSelector(POOL_MANAGER_EVENTS.find((e) => e.type === 'event' && e.name === 'Initialize')!)
 
 type PricedTick = { tick: PriceTick; launch: LaunchRecord }
 /** What a tick is computed from, beyond the block and its ETH/USD price. */
@@ -123,12 +139,9 @@ function outOfBandWarning(deps: Pick<ChainIndexerDeps, 'chain' | 'log' | 'onEthU
   }
 }
 
-/** The indexer's work on one chain: deciding what each block and reorg means, and recording it. */
-export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainIndexer> {
-  const { store, journal, chain, client, log, now, stage } = deps
-  const key = chain.key
-  const pools: LaunchedPools = await loadLaunchedPools(journal, key)
-  const { waiting } = deps
+/** The chain's launch detector and intake (launch authenticity, reads ahead, hints), over the waiting projects held in memory. */
+function launchIntakeOf(deps: ChainIndexerDeps) {
+  const { store, journal, chain, client, log, now, stage, waiting } = deps
   const detector = createLaunchDetector({ store, chain, client, adapters: deps.adapters, stage, waiting })
   const intake = createLaunchIntake({
     store,
@@ -143,6 +156,15 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
     now,
     blockSeconds: deps.blockTimeSeconds,
   })
+  return { detector, intake }
+}
+
+/** The indexer's work on one chain: deciding what each block and reorg means, and recording it. */
+export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainIndexer> {
+  const { store, journal, chain, client, log, now, stage } = deps
+  const key = chain.key
+  const pools: LaunchedPools = await loadLaunchedPools(journal, key)
+  const { detector, intake } = launchIntakeOf(deps)
   const pairedPrices = await createPairedPrices(chain, client, outOfBandWarning(deps))
   const poolManager = deps.adapters[0]?.poolManager ?? chain.addresses.poolManager
   const launchAddresses = deps.adapters.map((a) => a.launchEvent.address)
@@ -153,6 +175,7 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
   const owed = new Set<string>()
   const owedLaunches = new Set<string>()
   const blockSignals = blockAnnouncer(deps.ticks, key)
+  let lastBlock: { number: bigint; timestamp: bigint } | undefined
 
   /** The launches a block holds and the ticks its swaps of launched pools make, in log order. */
   async function scanLogs(event: BlockEvent, session: IntakeSession, priced: Price) {
@@ -277,8 +300,10 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
 
   return {
     addresses: [...new Set([...launchAddresses, poolManager])],
+    ...logHints({ deps, intake, pairedPrices, emitters: [launchAddresses, poolManager], lastBlock: () => lastBlock }),
     async onBlock(event) {
       const { block } = event
+      lastBlock = { number: block.number, timestamp: block.timestamp }
       // A block the chain is already past (the sync catching up): recorded as always, but its ticks and the executor's
       // per-block signals are coalesced into the next head block, which ticks every pool this one would have (its
       // buys would land in a block already mined; the executor only needs the latest state). docs/execution.md §2.
@@ -340,7 +365,6 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
       if (launches.length > 0) stage('indexer.ticksComputed')
       await recordBlock(event, launches, refreshed, ticks, session.result().ops)
       if (launches.length > 0) stage('indexer.blockWritten')
-      waiting.warm() // what this block's writes (or the API's) dropped is read again now, not at the next launch log
       if (stale) {
         for (const entry of ticks) deps.ticks.publish({ type: 'tick', tick: entry.tick, launch: entry.launch })
         return
@@ -390,6 +414,49 @@ export async function createChainIndexer(deps: ChainIndexerDeps): Promise<ChainI
       await restorePoolStates(journal, pools)
       deps.ticks.publish({ type: 'reorg', chain: key, ancestor: event.ancestor.number })
     },
+  }
+}
+
+/**
+ * ChainIndexer.onLogHint: a pushed launch log of a block above the newest processed (`lastBlock`; one at or below it is
+ * too late to help) starts its block's intake reads
+ * (launch-intake.ts `hint`) and, on its provisional candidate, the launch block's price of the pair and the executor's
+ * reads ahead (launch_ahead). The block's time: the pushed log's (anvil and geth 1.16+ add it), else the newest processed
+ * block's plus the chain's block time. Never throws.
+ */
+function logHints(input: {
+  deps: Pick<ChainIndexerDeps, 'ticks' | 'blockTimeSeconds' | 'chain' | 'log' | 'now' | 'stage'>
+  intake: ReturnType<typeof createLaunchIntake>
+  pairedPrices: PairedPrices
+  /** The launch emitters and the PoolManager. */
+  emitters: [readonly Address[], Address]
+  lastBlock: () => { number: bigint; timestamp: bigint } | undefined
+}): Pick<ChainIndexer, 'hintFilters' | 'onLogHint'> {
+  const { deps, intake, pairedPrices } = input
+  const [launchAddresses, poolManager] = input.emitters
+  const hintFilters = [{ address: [...new Set(launchAddresses)] }, { address: [poolManager], topics: [INITIALIZE_TOPIC] }]
+  return { hintFilters, onLogHint }
+  function onLogHint(entry: PushedLog): void {
+    try {
+      const number = entry.blockNumber
+      const last = input.lastBlock()
+      if (number === null || (last !== undefined && number <= last.number)) return
+      deps.stage('hint.pushedLog')
+      const timestamp =
+        entry.blockTimestamp ??
+        (last ? last.timestamp + BigInt(Math.round(deps.blockTimeSeconds * Number(number - last.number))) : BigInt(Math.floor(deps.now() / 1000)))
+      const tellExecutor = launchAhead(deps, pairedPrices, { number, timestamp })
+      intake.hint(entry, timestamp, (candidate, slugs) => {
+        // The launch block's price of the pair, which its tick waits on (pairedPrices keeps the ETH price by block).
+        deps.stage('hint.candidate')
+        // With the block's time when the node pushed it (as the block's own read passes it: without it, a young ETH/USD
+        // pool's band check reads the block for it, one round more); an estimate is not passed.
+        pairedPrices.usd(candidate.paired, number, entry.blockTimestamp).catch(() => undefined)
+        tellExecutor(candidate, slugs)
+      })
+    } catch (error) {
+      deps.log.debug({ err: error }, 'a pushed log hint failed')
+    }
   }
 }
 
@@ -457,7 +524,11 @@ async function ticksAhead(input: {
  * round: a hint that differs is simply not used), and the projects it may bind. Nothing without a price known.
  */
 const launchAhead =
-  (deps: Pick<ChainIndexerDeps, 'ticks' | 'blockTimeSeconds' | 'chain'>, pairedPrices: PairedPrices, block: BlockEvent['block']) =>
+  (
+    deps: Pick<ChainIndexerDeps, 'ticks' | 'blockTimeSeconds' | 'chain'>,
+    pairedPrices: PairedPrices,
+    block: Pick<BlockEvent['block'], 'number' | 'timestamp'>,
+  ) =>
   (candidate: LaunchCandidate, slugs: string[]): void => {
     const known = pairedPrices.latest(candidate.paired)
     if (!known) return

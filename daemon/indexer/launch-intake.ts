@@ -1,4 +1,4 @@
-import { type Address, getAddress, type Log, type PublicClient } from 'viem'
+import { getAddress, type Log, type PublicClient } from 'viem'
 import { blocksIn, TIMING_SECONDS } from '../../src/chain/block-seconds.ts'
 import type { ChainConfig } from '../../src/chain/chain-keys.ts'
 import type { Logger } from '../../src/common/logger.ts'
@@ -13,10 +13,10 @@ import { projectsIn } from '../../src/store/project-index.ts'
 import type { DetectedLaunch, LaunchDetector } from './detect-launch.ts'
 import { launchFacts, needsTokenText, readTokenText, underPendingBinding } from './launch-binding-facts.ts'
 import type { LaunchReadsAhead } from './launch-reads-ahead.ts'
-import { memoReads } from './memo-reads.ts'
 import type { WaitingProjects } from './waiting-projects.ts'
-import { pendingOf } from '../../src/domain/owner-changes.ts'
 import { mayBindAhead } from './may-bind-ahead.ts'
+import { createLaunchHints } from './launch-hints.ts'
+import { creatorsOfProject, tellAhead } from './launch-ahead-projects.ts'
 
 /**
  * The next attempt after `attempts` failed ones: 2 s, 4 s, 8 s ... later, at most ~8.5 minutes (TIMING_SECONDS), in
@@ -27,25 +27,7 @@ export const retryBlockAfter = (block: bigint, attempts: number, blockSeconds: n
   return block + BigInt(blocksIn(seconds, blockSeconds))
 }
 
-/**
- * The most projects a launch log's reads ahead are asked for (launch_ahead): with the launch's quotes shared by identical
- * calls (tick-quotes.ts), what a log costs is bounded by its distinct spends, batch totals and wallets over these.
- */
-export const MAX_PROJECTS_AHEAD = 32
-
-/** A waiting project's creator, and the one an owner's pending binding change proposes. */
-const creatorsOfProject = (p: ProjectRecord): Address[] => {
-  const proposed = pendingOf(p, 'launch_binding')?.binding.creatorAddress
-  return (proposed ? [p.creatorAddress, proposed] : [p.creatorAddress]) as Address[]
-}
-
-/** Tells `onLaunchAhead` a provisional candidate with the projects it may bind (mayBindAhead), at most MAX_PROJECTS_AHEAD. */
-const tellAhead =
-  (projects: readonly ProjectRecord[], onLaunchAhead: (candidate: LaunchCandidate, slugs: string[]) => void) =>
-  (candidate: LaunchCandidate): void => {
-    const slugs = projects.filter((p) => mayBindAhead(p, candidate)).map((p) => p.slug)
-    if (slugs.length > 0) onLaunchAhead(candidate, slugs.slice(0, MAX_PROJECTS_AHEAD))
-  }
+export { creatorsOfProject, MAX_PROJECTS_AHEAD, tellAhead } from './launch-ahead-projects.ts'
 
 export interface IntakeBlock {
   number: bigint
@@ -104,13 +86,16 @@ const message = (error: unknown): string => (error instanceof Error ? error.mess
  */
 export function createLaunchIntake(deps: LaunchIntakeDeps) {
   const { store, journal, chain, client, detector, log, now } = deps
+  // A launch log pushed over the socket starts its block's reads through the memo its session takes (launch-hints.ts).
+  const hints = createLaunchHints({ store, chain, client, detector, waiting: deps.waiting })
 
-  return function begin(block: IntakeBlock, prefetchPrice: (paired: PairedAsset) => Promise<unknown>): IntakeSession {
+  function begin(block: IntakeBlock, prefetchPrice: (paired: PairedAsset) => Promise<unknown>): IntakeSession {
     const launches: DetectedLaunch[] = []
     const ops: StoreOperation[] = []
     const bound = new Set<string>()
-    // This block's reads of launches, shared between those started ahead of a receipt and the same ones after it.
-    const reads = memoReads(client)
+    // This block's reads of launches, shared between those started ahead of a receipt (by its pushed log's hint, or by
+    // the block's prefetch) and the same ones after it.
+    const reads = hints.memoOf(block)
     const waiting = new Map<Launchpad, Promise<ProjectRecord[]>>()
     const waitingOn = async (launchpad: Launchpad) => {
       let projects = waiting.get(launchpad)
@@ -376,6 +361,8 @@ export function createLaunchIntake(deps: LaunchIntakeDeps) {
       result: () => ({ launches, ops }),
     }
   }
+
+  return Object.assign(begin, { hint: hints.hint, hintedBlocks: hints.hintedBlocks })
 }
 
 export type LaunchIntake = ReturnType<typeof createLaunchIntake>

@@ -45,6 +45,8 @@ export interface IndexerDeps {
   confirmations?: number
   /** HTTP polling while no socket delivers heads (default: half a block, 50-500 ms: src/sync/sync-timing.ts). */
   pollingIntervalMs?: number
+  /** The sync's socketSilenceMs (default its own, 30 s): a test that must not outwait it sets it long. */
+  socketSilenceMs?: number
   /** Seconds between blocks for chains that do not name theirs, to time the NEXT block (default 2). */
   blockTimeSeconds?: number
   now?: () => number
@@ -60,6 +62,11 @@ export interface IndexerDeps {
   onStage?: (stage: string, at: number) => void
   /** Each chain's head as the sync reads it every round (shared: the readiness probe need not fetch it again). */
   onHead?: (chain: ChainKey, head: bigint) => void
+  /**
+   * Whether the launch logs pushed over the socket (a `logs` subscription) start their launches' reads ahead of their
+   * block (default true where a wsClient is given; false: the socket only wakes the sync, as before).
+   */
+  logHints?: boolean
   /** A chain's new-head websocket came up, went down, or never connected (a warning is logged; metrics). */
   onSocket?: (chain: ChainKey, state: SocketState) => void
 }
@@ -121,6 +128,7 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
       confirmations: deps.confirmations ?? blocksIn(TIMING_SECONDS.finality, blockSecondsOf(config)),
       pollingIntervalMs: deps.pollingIntervalMs ?? pollingMsFor(blockSecondsOf(config)),
       socketGapMs: socketGapMsFor(blockSecondsOf(config)),
+      ...(deps.socketSilenceMs === undefined ? {} : { socketSilenceMs: deps.socketSilenceMs }),
       resume: stored
         ? { finalized: loadBlockRef(stored.finalized), unfinalized: stored.unfinalized.map(loadBlockRef), history: (stored.history ?? []).map(loadBlockRef) }
         : undefined,
@@ -128,6 +136,9 @@ export async function startIndexer(deps: IndexerDeps): Promise<Indexer> {
       logger: log,
       onHead: deps.onHead ? (head) => deps.onHead?.(config.chain.key, head) : undefined,
       onSocket: deps.onSocket ? (state) => deps.onSocket?.(config.chain.key, state) : undefined,
+      // Over the socket, the launch logs pushed as they are mined: hints that start a launch's reads a round early
+      // (chain-indexer.ts onLogHint); the blocks' logs are still read and checked as without them.
+      ...(config.wsClient && deps.logHints !== false ? { logHints: { filters: indexer.hintFilters, onLog: indexer.onLogHint } } : {}),
     })
     syncs.push(sync)
     return sync

@@ -24,7 +24,7 @@ export interface WaitingProjects {
  * (2026-11-27, the fetch log and a CPU profile of the bench), more on a loaded host. Held here, the launch block's
  * receipt goes out in the turn its log arrives.
  *
- * Read from its creation on. Exact, not a timed cache: every write of the service goes through `store.batch`, whose `onBatch` listeners run
+ * Read from its creation on, and again right after a write dropped it. Exact, not a timed cache: every write of the service goes through `store.batch`, whose `onBatch` listeners run
  * synchronously after the write (open-store.ts), and any write to the project records or their chain index drops
  * everything held. A read under way when such a write lands is handed to those who asked already (as a read racing the
  * write always was) but not kept.
@@ -32,15 +32,25 @@ export interface WaitingProjects {
 export function createWaitingProjects(store: Store, chain: ChainKey): WaitingProjects {
   let launchpadsHeld: Promise<Set<Launchpad>> | undefined
   const held = new Map<Launchpad, Promise<ProjectRecord[]>>()
+  // What a write dropped is read again right after it (once per turn of writes), not at the next launch log.
+  let rereading = false
   const unsubscribe = store.onBatch((operations) => {
     for (const op of operations) {
       if (op.sublevel === store.sub.projects || op.sublevel === store.sub.projectsByChain) {
         launchpadsHeld = undefined
         held.clear()
+        if (!rereading && !stopped) {
+          rereading = true
+          setImmediate(() => {
+            rereading = false
+            if (!stopped) api.warm()
+          })
+        }
         return
       }
     }
   })
+  let stopped = false
   // A failed read is not kept: the next caller reads again.
   const forgetOnFailure = <T>(read: Promise<T>, forget: () => void): Promise<T> => {
     read.catch(forget)
@@ -78,7 +88,10 @@ export function createWaitingProjects(store: Store, chain: ChainKey): WaitingPro
         () => undefined,
       )
     },
-    stop: unsubscribe,
+    stop() {
+      stopped = true
+      unsubscribe()
+    },
   }
   api.warm()
   return api

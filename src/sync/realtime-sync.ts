@@ -3,6 +3,7 @@ import type { Logger } from 'pino'
 import { PrebuyError } from '../common/errors.ts'
 import { rememberFinalized } from './finalized-history.ts'
 import { bloomMayHoldLogsOf } from './logs-bloom.ts'
+import { type PushedLog, parsePushedLog } from './pushed-log.ts'
 import { toBlockRef } from './sync-types.ts'
 import type { BlockRef, SyncCheckpoint, SyncEvent } from './sync-types.ts'
 
@@ -42,6 +43,13 @@ export interface RealtimeSyncOptions {
   maxRangeBlocks?: number | undefined
   /** Told the head of each round (read anyway): the daemon shares it, so nothing else fetches the head per tick. */
   onHead?: ((head: bigint) => void) | undefined
+  /**
+   * `logs` subscriptions over the same socket (one per filter), each pushed log handed to `onLog` once its shape checks
+   * (pushed-log.ts; a malformed or removed one is dropped): a **hint only** (docs/execution.md §1 "Pushed logs"). The
+   * sync itself never uses them: a block's logs are still read by hash or with the head and checked against its header,
+   * so a pushed log decides nothing, and one of a block that never comes costs the reads its listener started.
+   */
+  logHints?: { filters: readonly LogHintFilter[]; onLog: (log: PushedLog) => void } | undefined
   /** Told when the socket comes up, goes down, or never connected (see socketConnectWarnMs). */
   onSocket?: ((state: SocketState) => void) | undefined
   /**
@@ -112,11 +120,17 @@ export const SOCKET_SILENCE_MS = 30_000
 export const MAX_POLLS_IN_FLIGHT = 3
 export const SOCKET_CONNECT_WARN_MS = 30_000
 
+/** An eth_subscribe `logs` filter: emitters, and topics per position (an array: any of them; null: any). */
+export interface LogHintFilter {
+  address: Address[]
+  topics?: Array<Hex | Hex[] | null>
+}
+
 /** The part of viem's webSocket transport the sync uses (its `subscribe`, as watchBlockNumber calls it). */
 interface WebSocketSubscribe {
   subscribe(args: {
-    params: ['newHeads']
-    onData: (data: { result?: { hash?: Hash } }) => void
+    params: ['newHeads'] | ['logs', LogHintFilter]
+    onData: (data: { result?: unknown }) => void
     onError: (error: Error) => void
   }): Promise<{ unsubscribe: () => Promise<unknown> }>
 }
@@ -203,24 +217,32 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
     if (!wsClient) return
     const onError = (error: Error) => {
       // Polling takes over; the socket comes back up with its next head (viem's transport reconnects).
-      if (socketHealthy) {
+      const wasHealthy = socketHealthy
+      socketHealthy = false
+      if (wasHealthy) {
         logger.warn({ err: error }, 'realtime sync: websocket failed, falling back to polling')
         options.onSocket?.('down')
+        // A wait on the socket (up to socketSilenceMs) ends now: the next one polls (a socket broken by a malformed
+        // message, or closed, used to leave the sync waiting the whole silence bound: 30 s without a block).
+        notify()
       }
-      socketHealthy = false
     }
     // newHeads directly (as viem's watchBlockNumber does, but keeping the head's hash, which it drops): the hash tells a
     // late notification of a block a head read already returned from a new head, even one at the same height (a reorg).
     let active = true
-    let unsubscribe: (() => Promise<unknown>) | undefined
+    const unsubscribes: Array<() => Promise<unknown>> = []
     unwatch = () => {
       active = false
-      void unsubscribe?.().catch(() => undefined)
+      for (const unsubscribe of unsubscribes) void unsubscribe().catch(() => undefined)
     }
     const transport = wsClient.transport as unknown as WebSocketSubscribe
     if (typeof transport.subscribe !== 'function') {
       logger.warn('realtime sync: the websocket client cannot subscribe, polling only')
       return
+    }
+    const keep = (subscription: { unsubscribe: () => Promise<unknown> }) => {
+      unsubscribes.push(subscription.unsubscribe)
+      if (!active) void subscription.unsubscribe().catch(() => undefined)
     }
     transport
       .subscribe({
@@ -234,17 +256,38 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
             logger.info('realtime sync: websocket delivering new heads; timer polling stopped')
             options.onSocket?.('up')
           }
-          notify(data.result?.hash)
+          const hash = (data.result as { hash?: unknown } | undefined)?.hash
+          notify(typeof hash === 'string' ? (hash as Hash) : undefined)
         },
         onError,
       })
-      .then((subscription) => {
-        unsubscribe = subscription.unsubscribe
-        if (!active) void subscription.unsubscribe().catch(() => undefined)
-      })
+      .then(keep)
       .catch((error: unknown) => {
         logger.warn({ err: error }, 'realtime sync: websocket subscription failed, polling only')
       })
+    // The pushed logs (hints): their failure changes nothing of the stream (the blocks' logs are read anyway).
+    const hints = options.logHints
+    for (const filter of hints?.filters ?? []) {
+      transport
+        .subscribe({
+          params: ['logs', filter],
+          onData: (data) => {
+            if (!active) return
+            const pushed = parsePushedLog(data.result)
+            if (!pushed) return
+            try {
+              hints!.onLog(pushed)
+            } catch (error) {
+              logger.debug({ err: error }, 'realtime sync: a pushed log hint failed')
+            }
+          },
+          onError: () => undefined,
+        })
+        .then(keep)
+        .catch((error: unknown) => {
+          logger.warn({ err: error }, 'realtime sync: logs subscription failed; blocks are read as before, without the pushed hint')
+        })
+    }
   }
 
   /** Once: the chain moved for socketConnectWarnMs after start and the socket never told us (polling did). */

@@ -35,6 +35,14 @@ export const quantile = (values: readonly number[], q: number): number | null =>
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!
 }
 
+/**
+ * BENCH_LATENCY_WS=1: the daemon's indexer also gets a wsUrl, through the fault proxy's WebSocket side with the same
+ * latency on every frame from the node (newHeads wakes the sync; the launch logs pushed are hints: docs/execution.md §5
+ * "The launch log pushed"); BENCH_LATENCY_WS_HINTS=0 with it: the socket only wakes the sync. Default: HTTP polling only.
+ */
+const BENCH_WS = process.env.BENCH_LATENCY_WS === '1'
+const BENCH_WS_HINTS = process.env.BENCH_LATENCY_WS_HINTS !== '0'
+
 /** BENCH_LATENCY_LAUNCHPADS (comma-separated) runs only those; the report's target is per launchpad anyway. */
 const LAUNCHPADS: readonly Launchpad[] = (['clanker', 'clanker_v5', 'doppler', 'zora'] as const).filter(
   (l) => !process.env.BENCH_LATENCY_LAUNCHPADS || process.env.BENCH_LATENCY_LAUNCHPADS.split(',').includes(l),
@@ -121,6 +129,7 @@ export async function benchLatencyLaunches(options: {
   let sends: number[] = []
   let requests: Record<string, number> = {}
   let stages: Record<string, number> = {}
+  let early: Record<string, number> = {}
   let timeline: TimelineEntry[] = []
   const viaProxy = (rpcUrl: string): string => {
     proxy.target = rpcUrl
@@ -151,7 +160,10 @@ export async function benchLatencyLaunches(options: {
     walletClient: (rpcUrl) => counted(rpcUrl, { batchSize: 100, wait: 0 }),
     daemonClient: (rpcUrl) => counted(rpcUrl, BENCH_READ_BATCH),
     onLaunchLogs: (info) => (arrival ??= info.arrivedAt),
+    ...(BENCH_WS ? { daemonWsUrl: () => proxy.wsUrl, logHints: BENCH_WS_HINTS } : {}),
     onStage: (name, at) => {
+      // A pushed launch log's hint comes before its block's arrival: kept by time, told relative to the arrival after.
+      if (arrival === undefined && name.startsWith('hint.')) early[name] ??= at
       if (arrival !== undefined && sends.length === 0 && stages[name] === undefined) stages[name] = round(at - arrival)
     },
     senderAccounts: options.senderAccounts,
@@ -245,6 +257,7 @@ export async function benchLatencyLaunches(options: {
       sends = []
       requests = {}
       stages = {}
+      early = {}
       timeline = []
       const hash = await submitLaunch({
         chain: h.chain,
@@ -284,7 +297,11 @@ export async function benchLatencyLaunches(options: {
         launchLogToFirstTxMs: after.length > 0 ? round(Math.min(...after)) : null,
         launchLogToLastTxMs: after.length > 0 ? round(Math.max(...after)) : null,
         requestsLogToFirstTx: requests,
-        stagesAfterLaunchLogMs: stages,
+        // The hint's stages (BENCH_LATENCY_WS) before the arrival, negative.
+        stagesAfterLaunchLogMs: {
+          ...Object.fromEntries(Object.entries(early).map(([name, at]) => [name, round(at - (arrival ?? at))])),
+          ...stages,
+        },
         eventLoopDelayMaxMs: round(loopDelay.max / 1e6),
         requestTimeline: timeline,
         transactions: txHashes.length,
@@ -333,6 +350,9 @@ export async function benchLatencyLaunches(options: {
       // The shared machine's load (1, 5, 15 min) when the launches began and ended: the misses follow it.
       loadAverage: { atStart: loadAtStart.map(round), atEnd: loadavg().map(round) },
       latencyMsInjected: options.latencyMs,
+      // How the daemon's indexer learned of blocks: HTTP polling alone, or a socket through the proxy (same latency).
+      mode: BENCH_WS ? (BENCH_WS_HINTS ? 'websocket: newHeads + launch log hints' : 'websocket: newHeads only') : 'http polling',
+      ...(BENCH_WS ? { websocketFrames: proxy.ws.counts() } : {}),
       blockMs: BLOCK_MS,
       buyersPerLaunch: options.buyersPerLaunch,
       batch: options.batch,

@@ -16,6 +16,8 @@ import {
   stringToHex,
   type Address,
   type PublicClient,
+  createPublicClient,
+  webSocket,
 } from 'viem'
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts'
 import { entryPoint07Abi } from 'viem/account-abstraction'
@@ -180,6 +182,16 @@ export interface FlowHarnessOptions {
    * it through the RPC fault proxy to add a provider's latency, while the harness's own reads stay direct.
    */
   daemonClient?: (rpcUrl: string) => PublicClient
+  /**
+   * The WebSocket URL the indexer's sync subscribes through (newHeads, and the launch logs pushed as hints: chain
+   * config `wsUrl`), from the chain's own (anvil serves it on its HTTP port); absent: the indexer polls only, as before.
+   * The benchmark routes it through the fault proxy's WebSocket side (same latency as the HTTP side).
+   */
+  daemonWsUrl?: (wsUrl: string) => string
+  /** With daemonWsUrl: whether the pushed launch logs are used as hints (default true; false: the socket wakes only). */
+  logHints?: boolean
+  /** With daemonWsUrl: the sync's socketSilenceMs (default its own). */
+  socketSilenceMs?: number
   /** The executor's maxBuyersPerTransaction (a small value splits a small batch into collects and a settle). */
   maxBuyersPerTransaction?: number
   /** The executor's maxBuysPerTick (default theirs). */
@@ -188,6 +200,15 @@ export interface FlowHarnessOptions {
   allowancesDirectUpTo?: number
   /** The executor's batchDeadline (default 100 blocks to land, final 6 blocks later: see newExecutor). */
   batchDeadline?: { landingBlocks: number; finalityBlocks: number }
+}
+
+/** Closes a webSocket client's socket (viem's transport keeps it open, and reconnects it, until closed). */
+function closeSocket(client: PublicClient | undefined): void {
+  const transport = client?.transport as { getRpcClient?: () => Promise<{ close(): void }> } | undefined
+  void transport
+    ?.getRpcClient?.()
+    .then((socket) => socket.close())
+    .catch(() => undefined)
 }
 
 export async function startFlowHarness(options: FlowHarnessOptions = {}): Promise<FlowHarness> {
@@ -245,11 +266,18 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
   const adapters = Object.values(createLaunchpadAdapters(devnetAdapterOptions(chain.addresses, launchpads)))
   const startBlock = (await client.getBlockNumber({ cacheTime: 0 })) + 1n
   const daemonClient = options.daemonClient?.(chain.rpcUrl) ?? client
-  const newIndexer = (indexerClient: PublicClient = daemonClient) =>
-    startIndexer({
+  const wsUrl = options.daemonWsUrl?.(chain.wsUrl)
+  let wsClient: PublicClient | undefined
+  const newIndexer = (indexerClient: PublicClient = daemonClient) => {
+    // A new socket per indexer (a restarted indexer subscribes again), the old one closed.
+    closeSocket(wsClient)
+    wsClient = wsUrl ? (createPublicClient({ chain: chainFromConfig(chain), transport: webSocket(wsUrl, { retryCount: 3 }) }) as PublicClient) : undefined
+    return startIndexer({
       store,
       journal,
-      chains: [{ chain, client: indexerClient, adapters, startBlock, knownPools: devnetKnownPools(launchpads) }],
+      chains: [{ chain, client: indexerClient, wsClient, adapters, startBlock, knownPools: devnetKnownPools(launchpads) }],
+      ...(options.logHints === undefined ? {} : { logHints: options.logHints }),
+      ...(options.socketSilenceMs === undefined ? {} : { socketSilenceMs: options.socketSilenceMs }),
       retryDelayMs: 100,
       ticks: bus,
       logger: silentLogger,
@@ -260,6 +288,7 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
       ...(options.onLaunchLogs ? { onLaunchLogs: options.onLaunchLogs } : {}),
       ...(options.onStage ? { onStage: options.onStage } : {}),
     })
+  }
   const newExecutor = (w: Pick<WalletService, 'walletAddress' | 'submitUserOperations'> = wallets, executorStore: Store = store) =>
     startExecutor({
       store: executorStore,
@@ -508,6 +537,7 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
       await bounded(harness.stopMining())
       await bounded(executor.stop())
       await bounded(indexer.stop())
+      closeSocket(wsClient)
       await store.close()
       await devnet.stop()
       await rm(dataDir, { recursive: true, force: true })

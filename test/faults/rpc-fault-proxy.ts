@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { createWsRelay, type WsRelay } from './ws-frame-relay.ts'
 
 export type FaultKind = 'drop' | 'delay' | 'error' | 'http502' | 'stale'
 /** Answers given by a provider limit (counted apart from the random faults). */
@@ -39,6 +40,13 @@ export interface ProviderLimits {
 
 export interface FaultProxy {
   url: string
+  /**
+   * The same proxy's WebSocket endpoint: upgrades are relayed to the node's WebSocket on `target`'s host and port (anvil
+   * serves it on its HTTP port), node-to-client frames held `limits.latencyMs` (ws-frame-relay.ts). No faults on it.
+   */
+  wsUrl: string
+  /** The WebSocket side: frames counted, the node's texts, a forged push (`inject`). */
+  ws: WsRelay
   /** Provider limits in force (mutable: a test switches them on and off). */
   limits: ProviderLimits
   /** Where requests go; settable once the node's URL is known. */
@@ -256,9 +264,14 @@ export async function startFaultProxy(options: { target?: string; rate: number; 
       else response.destroy()
     })
   })
+  const ws = createWsRelay(() => proxy.limits.latencyMs ?? 0)
+  server.on('upgrade', (request, socket, head) => ws.upgrade(request, socket, head, proxy.target))
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const port = (server.address() as AddressInfo).port
   const proxy: FaultProxy = {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: `http://127.0.0.1:${port}`,
+    wsUrl: `ws://127.0.0.1:${port}`,
+    ws,
     target: options.target ?? '',
     rate: options.rate,
     limits: options.limits ?? {},
@@ -267,6 +280,7 @@ export async function startFaultProxy(options: { target?: string; rate: number; 
     pendingNonceReads: () => pendingNonceReadsSeen,
     close: () =>
       new Promise<void>((resolve) => {
+        ws.close()
         server.closeAllConnections()
         server.close(() => resolve())
       }),

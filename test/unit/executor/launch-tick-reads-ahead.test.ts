@@ -2,7 +2,6 @@ import pino from 'pino'
 import type { Address } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { createLaunchTickReadsAhead } from '../../../daemon/executor/launch-tick-reads-ahead.ts'
-import type { ExecutorContext } from '../../../daemon/executor/executor-context.ts'
 import type { LoadedOrder } from '../../../daemon/executor/warm-books.ts'
 import type { OrderRecord } from '../../../src/domain/records.ts'
 import { launch } from '../../executor/parts/executor-fixture.ts'
@@ -46,7 +45,9 @@ describe('the reads ahead of a launch tick', () => {
       },
       wallets: {},
       log: pino({ level: 'silent' }),
-    } as unknown as Pick<ExecutorContext, 'batchBuyers' | 'ticking' | 'quotes' | 'wallets' | 'log'>
+      // The hint is for the block after the one booksBefore was told: the warm snapshot is never asked here.
+      warm: { snapshot: () => Promise.resolve(undefined) },
+    } as unknown as Parameters<typeof createLaunchTickReadsAhead>[0]
     const reads = createLaunchTickReadsAhead(ctx, { prefetchAllowances: () => undefined, readied: () => undefined }, async () => new Map())
     const orders = [loaded(1), loaded(2)]
     const books = Promise.resolve({ orders: new Map([[launch.slug, orders]]), balances: new Map(orders.map((o) => [o.wallet.toLowerCase(), 100n * USDC])) })
@@ -77,7 +78,9 @@ describe('the reads ahead of a launch tick', () => {
       quotes: { quoteLaunchAhead: (_hint: unknown, spends: bigint[]) => quoted.push(spends) },
       wallets: {},
       log: pino({ level: 'silent' }),
-    } as unknown as Pick<ExecutorContext, 'batchBuyers' | 'ticking' | 'quotes' | 'wallets' | 'log'>
+      // The hint is for the block after the one booksBefore was told: the warm snapshot is never asked here.
+      warm: { snapshot: () => Promise.resolve(undefined) },
+    } as unknown as Parameters<typeof createLaunchTickReadsAhead>[0]
     // The readying pass's walk of the book (readied-clearing.ts): the launch tick quotes its total (decide-tick.ts).
     const walked = { walk: { chosen: [{}, {}], totalIn: 17n * USDC } }
     const reads = createLaunchTickReadsAhead(
