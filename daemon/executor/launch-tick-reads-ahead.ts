@@ -30,7 +30,7 @@ export interface LaunchTickReadsAhead {
 }
 
 export function createLaunchTickReadsAhead(
-  ctx: Pick<ExecutorContext, 'batchBuyers' | 'ticking' | 'quotes' | 'wallets' | 'log'> & { warm: Pick<ExecutorContext['warm'], 'snapshot'> },
+  ctx: Pick<ExecutorContext, 'batchBuyers' | 'ticking' | 'quotes' | 'wallets' | 'log'> & { warm: Pick<ExecutorContext['warm'], 'snapshot' | 'refresh'> },
   batches: Pick<BatchPlanner, 'prefetchAllowances' | 'readied'>,
   reservations: (chain: ChainKey) => Promise<Map<string, bigint>>,
 ): LaunchTickReadsAhead {
@@ -49,6 +49,11 @@ export function createLaunchTickReadsAhead(
       // before its block's signal: the block before's refresh is then still the newest, and is what it sizes on.
       const before = previousBooks.get(chain)
       const booksOfBefore = before?.blockNumber === blockNumber - 1n ? before.books : ctx.warm.snapshot(chain, blockNumber - 1n)
+      // The launch block's own warm refresh (its balances, which the launch tick sizes on) starts now: a launch log
+      // pushed over the socket comes before its block, and the tick would otherwise wait for this read after the block
+      // arrives (the latency bench's socket mode, docs/execution.md §5). After the block before's books are taken
+      // above; on a block already signalled it is under way and this does nothing (warm-books.ts `refresh`).
+      ctx.warm.refresh(chain, blockNumber)
       void (async () => {
         // The launch record's round first: the indexer's receipt and reads, asked just before this hint, leave in the
         // read client's batch on a 0 ms timer (viem's batch scheduler, src/chain/clients.ts READ_BATCH). Run at once,

@@ -248,7 +248,10 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
 
   return {
     refresh(chain, blockNumber) {
-      if (stopped) return
+      // Once per block: a launch log pushed over the socket starts its block's refresh before the block's own signal
+      // (launch-tick-reads-ahead.ts), which then finds it under way or done. After a reorg (reset) a block of the same
+      // number is refreshed again.
+      if (stopped || latest.get(chain)?.block === blockNumber) return
       waiting.set(chain, blockNumber)
       if (!running.has(chain)) pump(chain)
     },

@@ -230,4 +230,26 @@ describe('warm books (pre-launch orders and balances kept ready for the launch t
       warm.stop()
     }
   })
+
+  it('refreshes a block once (a pushed launch log starts it before the block’s own signal); after a reset, again', async () => {
+    const warm = warmBooks()
+    try {
+      await store.batch([put(store.sub.orders, orderKey('key_41', 'warm'), order(41, '5'))])
+      const before = balanceReads.length
+      warm.refresh('base', 20n)
+      warm.refresh('base', 20n)
+      await warm.take('base', 'warm', 20n)
+      warm.refresh('base', 20n)
+      await warm.take('base', 'warm', 20n)
+      // Before: the second and third calls refreshed block 20 again (two more balance reads).
+      expect(balanceReads.slice(before)).toEqual([20n])
+      // A reorg resets the chain's refreshes: the new block at that number is read again.
+      warm.reset('base')
+      warm.refresh('base', 20n)
+      await warm.take('base', 'warm', 20n)
+      expect(balanceReads.slice(before)).toEqual([20n, 20n])
+    } finally {
+      warm.stop()
+    }
+  })
 })

@@ -8,7 +8,7 @@ export interface WsRelayCounts {
   connections: number
   /** Data frames (text or binary) from clients, relayed at once. */
   toNode: number
-  /** Data frames from the node (answers and subscription pushes alike), each held `latencyMs`. */
+  /** Data frames from the node (answers and subscription pushes alike), each held (answers `latencyMs`, pushes half). */
   toClient: number
   /** Of those, subscription notifications (`eth_subscription`). */
   pushes: number
@@ -87,10 +87,10 @@ const isData = (opcode: number) => opcode === 0 || opcode === 1 || opcode === 2
 /**
  * The fault proxy's WebSocket side (issue 23 item 3: a node with a socket, measured at a provider's latency): each
  * upgrade is relayed byte for byte to the node's own WebSocket endpoint (anvil serves it on its HTTP port), client to
- * node at once, node to client (the handshake's answer, JSON-RPC answers and subscription pushes alike) held
- * `latencyMs()` as the HTTP side holds its answers: a one-way push then reaches the client `latencyMs` after the node
- * sent it, a request's answer `latencyMs` after the node answered. Frames keep their order (one queue per socket, each
- * frame due `latencyMs` after it arrived whole). No WebSocket library: the relay only needs to find frame boundaries
+ * node at once, node to client held: the handshake's answer and JSON-RPC answers `latencyMs()`, as the HTTP side holds
+ * its answers (the request reaches the node at once, so the answer carries the whole round trip), and a subscription's
+ * push half of it (a push is one leg, node to client). Frames keep their order (one queue per socket: a frame is never
+ * written before one that came before it). No WebSocket library: the relay only needs to find frame boundaries
  * (RFC 6455 §5.2) to hold, count and read them.
  */
 export function createWsRelay(latencyMs: () => number): WsRelay {
@@ -100,7 +100,10 @@ export function createWsRelay(latencyMs: () => number): WsRelay {
   const methods: string[] = []
   const open = new Set<{ client: Duplex; upstream: Socket; send: (bytes: Buffer) => void }>()
 
-  /** Writes `bytes` to `client` `latencyMs` after now, after everything queued before it. */
+  /**
+   * Writes `bytes` to `client` `holdMs` after now (default `latencyMs`), never before anything queued before it (one
+   * TCP stream: frames keep their order).
+   */
   function heldWriter(client: Duplex) {
     const queue: Array<{ due: number; bytes: Buffer }> = []
     let timer: NodeJS.Timeout | undefined
@@ -114,8 +117,9 @@ export function createWsRelay(latencyMs: () => number): WsRelay {
       if (queue.length > 0) timer = setTimeout(drain, Math.max(0, queue[0]!.due - performance.now()))
     }
     return {
-      send(bytes: Buffer) {
-        queue.push({ due: performance.now() + latencyMs(), bytes })
+      send(bytes: Buffer, holdMs: number = latencyMs()) {
+        const after = queue.at(-1)?.due ?? 0
+        queue.push({ due: Math.max(after, performance.now() + holdMs), bytes })
         if (timer === undefined) timer = setTimeout(drain, Math.max(0, queue[0]!.due - performance.now()))
       },
       stop() {
@@ -177,11 +181,14 @@ export function createWsRelay(latencyMs: () => number): WsRelay {
       for (let frame = readFrame(fromNode); frame; frame = readFrame(fromNode)) {
         const bytes = Buffer.from(fromNode.subarray(0, frame.length))
         fromNode = fromNode.subarray(frame.length)
+        let holdMs = latencyMs()
         if (isData(frame.opcode)) {
           counts.toClient++
-          if (frame.fin && frame.opcode === 1) noteText(frame.payload.toString('utf8'))
+          // A subscription's push is one leg of a round trip (node to client), where an answer is both (the request
+          // reaches the node at once here and its answer carries the whole latency, as on the HTTP side): held half.
+          if (frame.fin && frame.opcode === 1 && noteText(frame.payload.toString('utf8')) === 'push') holdMs = latencyMs() / 2
         }
-        writer.send(bytes)
+        writer.send(bytes, holdMs)
       }
     })
   }
@@ -195,15 +202,20 @@ export function createWsRelay(latencyMs: () => number): WsRelay {
     }
   }
 
-  function noteText(text: string) {
+  /** Notes a text frame from the node; 'push' for a subscription's push. */
+  function noteText(text: string): 'push' | undefined {
     texts.push(text)
     try {
       const message = JSON.parse(text) as { method?: string; result?: unknown }
-      if (message.method === 'eth_subscription') counts.pushes++
-      else if (typeof message.result === 'string' && /^0x[0-9a-f]+$/i.test(message.result) && message.result.length <= 66) subscriptionIds.push(message.result)
+      if (message.method === 'eth_subscription') {
+        counts.pushes++
+        return 'push'
+      }
+      if (typeof message.result === 'string' && /^0x[0-9a-f]+$/i.test(message.result) && message.result.length <= 66) subscriptionIds.push(message.result)
     } catch {
       // Not JSON: relayed as is.
     }
+    return undefined
   }
 
   return {

@@ -46,7 +46,7 @@ describe('the reads ahead of a launch tick', () => {
       wallets: {},
       log: pino({ level: 'silent' }),
       // The hint is for the block after the one booksBefore was told: the warm snapshot is never asked here.
-      warm: { snapshot: () => Promise.resolve(undefined) },
+      warm: { snapshot: () => Promise.resolve(undefined), refresh: () => undefined },
     } as unknown as Parameters<typeof createLaunchTickReadsAhead>[0]
     const reads = createLaunchTickReadsAhead(ctx, { prefetchAllowances: () => undefined, readied: () => undefined }, async () => new Map())
     const orders = [loaded(1), loaded(2)]
@@ -79,7 +79,7 @@ describe('the reads ahead of a launch tick', () => {
       wallets: {},
       log: pino({ level: 'silent' }),
       // The hint is for the block after the one booksBefore was told: the warm snapshot is never asked here.
-      warm: { snapshot: () => Promise.resolve(undefined) },
+      warm: { snapshot: () => Promise.resolve(undefined), refresh: () => undefined },
     } as unknown as Parameters<typeof createLaunchTickReadsAhead>[0]
     // The readying pass's walk of the book (readied-clearing.ts): the launch tick quotes its total (decide-tick.ts).
     const walked = { walk: { chosen: [{}, {}], totalIn: 17n * USDC } }
@@ -108,5 +108,29 @@ describe('the reads ahead of a launch tick', () => {
     expect(quoted[1]).toEqual([17n * USDC])
     expect(reservationReads).toBe(0)
     expect(allowanceWallets).toBe(2)
+  })
+
+  it('start the launch block’s warm refresh, after taking the block before’s books', async () => {
+    const calls: string[] = []
+    const books = Promise.resolve({ orders: new Map(), balances: new Map() })
+    const ctx = {
+      batchBuyers: {},
+      ticking: new Set<string>(),
+      quotes: { quoteLaunchAhead: () => undefined },
+      wallets: {},
+      log: pino({ level: 'silent' }),
+      warm: {
+        snapshot: (_chain: string, block: bigint) => {
+          calls.push(`snapshot ${block}`)
+          return books
+        },
+        refresh: (_chain: string, block: bigint) => calls.push(`refresh ${block}`),
+      },
+    } as unknown as Parameters<typeof createLaunchTickReadsAhead>[0]
+    const reads = createLaunchTickReadsAhead(ctx, { prefetchAllowances: () => undefined, readied: () => undefined }, async () => new Map())
+    // A launch log pushed over the socket: its block (12) not signalled yet, the newest refresh is block 11's.
+    reads.launchAhead({ type: 'launch_ahead', chain: 'base', blockNumber: 12n, nextBlockTimestamp: 1, pairedUsdAtoms: '1', launch, slugs: [launch.slug] })
+    // Before: the launch block's refresh began only with its block's signal, after the block arrived.
+    expect(calls).toEqual(['snapshot 11', 'refresh 12'])
   })
 })
