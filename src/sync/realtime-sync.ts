@@ -4,7 +4,6 @@ import { PrebuyError } from '../common/errors.ts'
 import { rememberFinalized } from './finalized-history.ts'
 import { bloomMayHoldLogsOf } from './logs-bloom.ts'
 import { type PushedLog, parsePushedLog } from './pushed-log.ts'
-import { parsePushedHead } from './pushed-head.ts'
 import { toBlockRef } from './sync-types.ts'
 import type { BlockRef, SyncCheckpoint, SyncEvent } from './sync-types.ts'
 
@@ -178,12 +177,6 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
   // The hash of the newest head read (readHead): a socket notification of that very block (late, polling found it first)
   // wakes nothing, since a head read would only find it again.
   let lastHeadHash: Hash | undefined
-  // The newest head the socket pushed above the last head read (`newHeads` carries the whole header): the next head
-  // read takes it instead of asking the node, so a round woken by the socket costs one round trip (the head's logs), not
-  // two (the head, then its logs). Issue 23 item 3: at 50 ms a request, the block reached the indexer ~50 ms later over
-  // the socket than by 30 ms polling (docs/execution.md §5 "The launch log pushed").
-  let pushedHead: Header | undefined
-  let lastHeadNumber = -1n
   // When the last head read answered (performance clock): nextHeadAfter's first read goes at once when it is an
   // interval old or more.
   let lastHeadAnsweredAt: number | undefined
@@ -264,8 +257,6 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
             options.onSocket?.('up')
           }
           const hash = (data.result as { hash?: unknown } | undefined)?.hash
-          const header = parsePushedHead(data.result)
-          if (header && header.ref.number > lastHeadNumber) pushedHead = header
           notify(typeof hash === 'string' ? (hash as Hash) : undefined)
         },
         onError,
@@ -371,18 +362,9 @@ export function createRealtimeSync(options: RealtimeSyncOptions): RealtimeSync {
   }
 
   async function readHead(): Promise<Header> {
-    // A pushed head above the last one read is the head, as a read would have answered it when it was pushed (a newer
-    // block pushed since replaced it; an older one, pushed late, is never taken).
-    const pushed = pushedHead
-    pushedHead = undefined
-    let head: Header
-    if (pushed && pushed.ref.number > lastHeadNumber) head = pushed
-    else {
-      const latest = await client.getBlock({ blockTag: 'latest' })
-      head = { ref: toBlockRef(latest), logsBloom: latest.logsBloom }
-    }
+    const latest = await client.getBlock({ blockTag: 'latest' })
+    const head: Header = { ref: toBlockRef(latest), logsBloom: latest.logsBloom }
     lastHeadHash = head.ref.hash
-    if (head.ref.number > lastHeadNumber) lastHeadNumber = head.ref.number
     lastHeadAnsweredAt = performance.now()
     options.onHead?.(head.ref.number)
     return head
