@@ -6,6 +6,7 @@ import { createRealtimeSync, type RealtimeSync, type SocketState } from '../../s
 import type { SyncEvent } from '../../src/sync/sync-types.ts'
 import { startFaultProxy, type FaultProxy } from '../faults/rpc-fault-proxy.ts'
 import { type AnvilProcess, startAnvil } from './anvil-process.ts'
+import { until } from './until.ts'
 
 /**
  * The RPC budget of the realtime sync: while the websocket delivers heads no timer polls over HTTP; a socket that never
@@ -27,14 +28,6 @@ afterAll(async () => {
   await proxy?.close()
   await anvil?.stop()
 })
-
-const until = async (what: string, probe: () => boolean, timeoutMs = 15_000) => {
-  const deadline = Date.now() + timeoutMs
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
 
 function start(options: { ws: string; socketSilenceMs?: number; socketConnectWarnMs?: number }) {
   const states: SocketState[] = []

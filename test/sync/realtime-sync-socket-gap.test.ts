@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createRealtimeSync, type RealtimeSync, type SocketState } from '../../src/sync/realtime-sync.ts'
 import type { SyncEvent } from '../../src/sync/sync-types.ts'
 import { type AnvilProcess, startAnvil } from './anvil-process.ts'
+import { until } from './until.ts'
 
 /**
  * A socket that stops telling heads while the chain moves (a lagging provider, a socket that died quietly): with
@@ -24,14 +25,6 @@ afterAll(async () => {
   for (const sync of syncs) await sync.stop()
   await anvil?.stop()
 })
-
-const until = async (what: string, probe: () => boolean, timeoutMs = 15_000) => {
-  const deadline = Date.now() + timeoutMs
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
 
 /** A websocket client whose newHeads subscription delivers only the heads the test tells. */
 function standInSocket() {
