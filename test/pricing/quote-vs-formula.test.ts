@@ -136,15 +136,27 @@ describe('formula and quote of the real swap (devnet launches)', () => {
    * blocks) quotes again. Seen once in CI (Node 24, the whole suite running: no decision within 30 s, none mined).
    */
   async function decisionAfter(slug: string, keyId: string, afterBlock: bigint, mineWhileWaiting = false) {
-    return h.waitFor(`a decision of ${slug} after block ${afterBlock}`, async () => {
-      for (const decision of (await h.journal.decisionsOf(slug)).reverse()) {
-        if (BigInt(decision.tick.blockNumber) <= afterBlock) continue
-        const order = decision.orders.find((o) => o.keyId === keyId)
-        if (order) return { decision, order }
-      }
-      if (mineWhileWaiting) await h.mine()
-      return undefined
-    })
+    try {
+      return await h.waitFor(`a decision of ${slug} after block ${afterBlock}`, async () => {
+        for (const decision of (await h.journal.decisionsOf(slug)).reverse()) {
+          if (BigInt(decision.tick.blockNumber) <= afterBlock) continue
+          const order = decision.orders.find((o) => o.keyId === keyId)
+          if (order) return { decision, order }
+        }
+        if (mineWhileWaiting) await h.mine()
+        return undefined
+      })
+    } catch (error) {
+      // What the daemon did meanwhile, for a failure that does not reproduce alone: the ticks the indexer wrote, the
+      // decisions, the order, the executor's work in hand and the chain's head.
+      const ticks = (await h.journal.ticksOf(slug)).map((t) => `${t.blockNumber}:${t.reason}`)
+      const decisions = (await h.journal.decisionsOf(slug)).map((d) => `${d.tick.blockNumber}:${d.orders.map((o) => o.verdict).join('/')}`)
+      const order = await h.services.orders.getOrder(keyId, slug)
+      const head = await h.client.getBlockNumber({ cacheTime: 0 })
+      throw new Error(
+        `${(error as Error).message}: head ${head}, executor busy ${h.executor.busy()}, ticks [${ticks.join(' ')}], decisions [${decisions.join(' ')}], order ${JSON.stringify(order)}`,
+      )
+    }
   }
 
   it('a hook charging 30% while it announced 1%: the quote refuses the buy the formula would send (and revert), and the disagreement is reported', async () => {
