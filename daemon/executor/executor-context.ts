@@ -224,6 +224,7 @@ export function createExecutorContext(deps: ExecutorDeps, stopped: () => boolean
       return out
     },
     loadOrders: orders.load,
+    patchOrders: orders.patch,
     readBalances: reads.balances,
     changedWallets: reads.changedWallets,
     onError: (error) => log.debug({ err: error }, 'warm refresh failed; ticks read fresh'),

@@ -1,5 +1,5 @@
 import type { Hash } from 'viem'
-import type { OrderRecord } from '../../src/domain/records.ts'
+import type { OrderRecord, UserRecord } from '../../src/domain/records.ts'
 import { orderKey, projectStatusPrefix } from '../../src/store/order-index.ts'
 import type { Store } from '../../src/store/open-store.ts'
 import { readAll } from '../../src/store/paginate.ts'
@@ -18,6 +18,15 @@ export interface OrderLoader {
    * recognises 100,000 unchanged orders by identity after a PATCH instead of comparing fresh records (held-candidates.ts).
    */
   load(slug: string, previous?: readonly LoadedOrder[]): Promise<LoadedOrder[]>
+  /**
+   * `list` (a load of the project, or a patch of one) with the written orders set to what `changes` says, by key id:
+   * an active record replaces or adds its order, anything else (another status; null: the record was deleted) removes
+   * it. `users` are written user records by key id: their orders take the record's buyer (follower count, user
+   * index); null (deleted) removes them, as a load leaves out an order without its user. Idempotent, so exact over a
+   * load that read the store after some of these writes. An edited order keeps its entry's buyer unless `users` has
+   * its key; an added one's buyer is read from the store. Unchanged entries are handed back as the very same objects.
+   */
+  patch(list: readonly LoadedOrder[], changes: ReadonlyMap<string, OrderRecord | null>, users?: ReadonlyMap<string, UserRecord | null>): Promise<LoadedOrder[]>
   /** The order's router id (executionOrderId), computed once: when the order was loaded, mostly ahead of the launch. */
   idOf(order: Pick<OrderRecord, 'keyId' | 'slug' | 'createdAt'>): Hash
 }
@@ -56,7 +65,80 @@ export function createOrderLoader(deps: { store: Store; wallets: Pick<WalletServ
     return previous ? reuseUnchanged(out, previous) : out
   }
 
-  return { load, idOf }
+  // A written record as a load would hand it out: decoded from its JSON (the store's own encoding, so the record has
+  // the hidden class of the loaded ones: intern-order.ts), interned, its router id computed.
+  const decoded = (record: OrderRecord): OrderRecord => {
+    const order = internOrder(JSON.parse(JSON.stringify(record)) as OrderRecord, intern)
+    idOf(order)
+    return order
+  }
+
+  // An entry with its buyer taken from a written user record (the wallet read again only if the index differs).
+  const withBuyer = async (entry: LoadedOrder, user: UserRecord): Promise<LoadedOrder> => ({
+    order: entry.order,
+    userIndex: user.userIndex,
+    followers: user.social?.followerCount ?? 0,
+    wallet: user.userIndex === entry.userIndex ? entry.wallet : await deps.wallets.walletAddress(user.userIndex),
+  })
+
+  async function patch(
+    list: readonly LoadedOrder[],
+    changes: ReadonlyMap<string, OrderRecord | null>,
+    users: ReadonlyMap<string, UserRecord | null> = new Map(),
+  ): Promise<LoadedOrder[]> {
+    const pending = new Map(changes)
+    const out: LoadedOrder[] = []
+    for (const entry of list) {
+      const keyId = entry.order.keyId
+      const user = users.get(keyId)
+      if (user === null) {
+        pending.delete(keyId)
+        continue
+      }
+      if (!pending.has(keyId) && user === undefined) {
+        out.push(entry)
+        continue
+      }
+      const record = pending.has(keyId) ? pending.get(keyId) : entry.order
+      pending.delete(keyId)
+      if (record?.status !== 'active') continue
+      const edited = record === entry.order ? entry : { order: decoded(record), userIndex: entry.userIndex, followers: entry.followers, wallet: entry.wallet }
+      const next = user ? await withBuyer(edited, user) : edited
+      out.push(sameHeldOrder(entry, next) ? entry : next)
+    }
+    const added = [...pending].filter((change): change is [string, OrderRecord] => change[1]?.status === 'active')
+    if (added.length === 0) return out
+    const buyers = await store.sub.users.getMany(added.map(([keyId]) => keyId))
+    const fresh = await Promise.all(
+      added.map(async ([, record], i) => {
+        const user = buyers[i]
+        if (!user) return undefined
+        return {
+          order: decoded(record),
+          userIndex: user.userIndex,
+          followers: user.social?.followerCount ?? 0,
+          wallet: await deps.wallets.walletAddress(user.userIndex),
+        }
+      }),
+    )
+    return mergeByKeyId(
+      out,
+      fresh.filter((c): c is NonNullable<typeof c> => c !== undefined).sort((a, b) => (a.order.keyId < b.order.keyId ? -1 : 1)),
+    )
+  }
+
+  return { load, patch, idOf }
+}
+
+/** Two lists in keyId order (the project index's, as a load lists them) merged into one in that order. */
+function mergeByKeyId(a: readonly LoadedOrder[], b: readonly LoadedOrder[]): LoadedOrder[] {
+  const out: LoadedOrder[] = []
+  let i = 0
+  let j = 0
+  while (i < a.length && j < b.length) out.push(a[i]!.order.keyId < b[j]!.order.keyId ? a[i++]! : b[j++]!)
+  while (i < a.length) out.push(a[i++]!)
+  while (j < b.length) out.push(b[j++]!)
+  return out
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Address } from 'viem'
 import type { ChainKey } from '../../src/chain/chain-keys.ts'
-import type { OrderRecord } from '../../src/domain/records.ts'
+import type { OrderRecord, UserRecord } from '../../src/domain/records.ts'
 import type { Store } from '../../src/store/open-store.ts'
 import { orderWrittenBy } from '../../src/store/order-writes.ts'
 import { lowerWallet } from '../../src/domain/execution/wallet-index.ts'
@@ -51,6 +51,16 @@ export interface WarmBooksDeps {
   slugsOf(chain: ChainKey): Promise<readonly string[]>
   /** A project's active orders with their buyers, from the store; unchanged entries of `previous` handed back as they are. */
   loadOrders(slug: string, previous?: readonly LoadedOrder[]): Promise<LoadedOrder[]>
+  /**
+   * A project's orders as loaded (`list`) with the orders of a write set to their written records (load-orders.ts
+   * `patch`: idempotent). When given, an order write patches the project's orders held here instead of dropping them,
+   * so neither the next refresh nor a tick after the write reads the whole project from the store again.
+   */
+  patchOrders?(
+    list: readonly LoadedOrder[],
+    orders: ReadonlyMap<string, OrderRecord | null>,
+    users: ReadonlyMap<string, UserRecord | null>,
+  ): Promise<LoadedOrder[]>
   /** Stablecoin balances of the wallets at a block, by lower-cased address. */
   readBalances(chain: ChainKey, wallets: readonly Address[], blockNumber: bigint): Promise<Map<string, bigint>>
   /**
@@ -107,6 +117,28 @@ export interface WarmBooks {
   stop(): void
 }
 
+/** A project's orders as held: the write versions they are exact at, the read (or patch), its list once read. */
+interface Held {
+  version: number
+  usersVersion: number
+  orders: Promise<LoadedOrder[]>
+  settled?: LoadedOrder[]
+}
+
+const NO_CHANGES: ReadonlyMap<string, never> = new Map<string, never>()
+
+/** Whether a list in keyId order (as loaded) holds an order of `keyId` (binary search). */
+function holdsKey(list: readonly LoadedOrder[], keyId: string): boolean {
+  let lo = 0
+  let hi = list.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (list[mid]!.order.keyId < keyId) lo = mid + 1
+    else hi = mid
+  }
+  return lo < list.length && list[lo]!.order.keyId === keyId
+}
+
 interface Refresh {
   block: bigint
   /** Order-write versions per project (and of the users) when the refresh started reading. */
@@ -122,27 +154,37 @@ interface Refresh {
  * arrived, while the indexer was still decoding the launch.
  *
  * Exact, not just warm: every store write goes through `store.batch`, whose listener bumps a version per project for
- * any order write (and a global one for user writes); a snapshot whose project was written since it started reading
- * hands back only its balances, and the caller reloads the orders. Balances are those of the tick's own block.
+ * any order write (and a global one for user writes). The orders held are carried over each write, patched with the
+ * written records (carryHeld); a snapshot whose project was written since it started reading hands back those, or,
+ * without a patch (no `patchOrders`), only its balances, and the caller reloads the orders. Balances are those of
+ * the tick's own block.
  */
 export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
   const { store } = deps
   const versions = new Map<string, number>()
   let usersVersion = 0
-  // Orders per project with the write versions they were read at (captured before the read started).
-  const cached = new Map<string, { version: number; usersVersion: number; orders: Promise<LoadedOrder[]> }>()
+  // Orders per project with the write versions they were read at (captured before the read started), and the list
+  // once read (what a write's patch looks into).
+  const cached = new Map<string, Held>()
+  const hold = (slug: string, entry: Held): Held => {
+    cached.set(slug, entry)
+    entry.orders.then(
+      (list) => {
+        entry.settled = list
+      },
+      () => {
+        if (cached.get(slug) === entry) cached.delete(slug)
+      },
+    )
+    return entry
+  }
   const ordersOf = (slug: string): Promise<LoadedOrder[]> => {
     const version = versions.get(slug) ?? 0
     const hit = cached.get(slug)
     if (hit && hit.version === version && hit.usersVersion === usersVersion) return hit.orders
     // The previous load (when it succeeded) lets the loader hand back unchanged orders as the same objects.
     const prior = hit ? hit.orders.catch(() => undefined) : Promise.resolve(undefined)
-    const entry = { version, usersVersion, orders: prior.then((previous) => deps.loadOrders(slug, previous)) }
-    cached.set(slug, entry)
-    entry.orders.catch(() => {
-      if (cached.get(slug) === entry) cached.delete(slug)
-    })
-    return entry.orders
+    return hold(slug, { version, usersVersion, orders: prior.then((previous) => deps.loadOrders(slug, previous)) }).orders
   }
   // Projects of the last refreshes, with their chain: a write to one of them schedules a reload of its orders.
   const warmSlugs = new Map<string, ChainKey>()
@@ -173,19 +215,79 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
     }, deps.reloadDelayMs ?? 50)
     reloadTimer.unref()
   }
+  /**
+   * A project's held orders carried over a batch (`patchOrders`), instead of dropped: held at the versions before the
+   * batch (no write missed), the new entry is the held list (a load or an earlier patch, awaited) with the batch's
+   * written orders set, and its buyers' written user records (a follower count moves the book's order) applied to their
+   * orders. A user written with no order in a list already read carries the list over as it is (a new key: ~17,000
+   * of them while a big book fills up; each used to drop every warm project's orders). Exact whether or not a load
+   * still reading saw the writes: the patch sets each written order to its written state (idempotent), and every
+   * write reaches this listener.
+   */
+  function carryHeld(
+    slug: string,
+    before: { version: number; usersVersion: number },
+    orders: ReadonlyMap<string, OrderRecord | null> | undefined,
+    users: ReadonlyMap<string, UserRecord | null> | undefined,
+  ): void {
+    const hit = cached.get(slug)
+    const patchOrders = deps.patchOrders
+    if (!patchOrders || !hit || hit.version !== before.version || hit.usersVersion !== before.usersVersion) return
+    const settled = hit.settled
+    const buyers = users && settled ? new Map([...users].filter(([keyId]) => holdsKey(settled, keyId))) : users
+    const version = versions.get(slug) ?? 0
+    if (!orders?.size && !buyers?.size) {
+      const same = hold(slug, { version, usersVersion, orders: hit.orders })
+      if (settled) same.settled = settled
+      return
+    }
+    hold(slug, { version, usersVersion, orders: hit.orders.then((list) => patchOrders(list, orders ?? NO_CHANGES, buyers ?? NO_CHANGES)) })
+  }
+  /** The project's orders held at its current write version (a load, or a patch of one), awaited; else undefined. */
+  async function heldNow(slug: string): Promise<{ orders: LoadedOrder[]; version: number } | undefined> {
+    // A write landing while the held list is awaited moves it on (patched: held again at the new version).
+    for (let tries = 0; tries < 3; tries++) {
+      const hit = cached.get(slug)
+      const version = versions.get(slug) ?? 0
+      if (!deps.patchOrders || !hit || hit.version !== version || hit.usersVersion !== usersVersion) return undefined
+      const orders = await hit.orders.catch(() => undefined)
+      if (!orders) return undefined
+      if (cached.get(slug) === hit && (versions.get(slug) ?? 0) === version && usersVersion === hit.usersVersion) return { orders, version }
+    }
+    return undefined
+  }
   const unsubscribe = store.onBatch((operations) => {
+    // Per project: its version before this batch, and the orders the batch wrote (their record; null: deleted); the
+    // users it wrote, by key id.
+    let written: Map<string, { before: number; changes: Map<string, OrderRecord | null> }> | undefined
+    let users: Map<string, UserRecord | null> | undefined
+    const usersBefore = usersVersion
     for (const op of operations) {
-      const written = orderWrittenBy(store, op)
-      if (written) {
-        const { slug } = written
+      const order = orderWrittenBy(store, op)
+      if (order) {
+        const { slug } = order
+        written ??= new Map()
+        let project = written.get(slug)
+        if (!project) {
+          project = { before: versions.get(slug) ?? 0, changes: new Map() }
+          written.set(slug, project)
+        }
+        project.changes.set(order.keyId, op.type === 'put' ? (op.value as OrderRecord) : null)
         versions.set(slug, (versions.get(slug) ?? 0) + 1)
         dirty.add(slug)
         scheduleReload()
       } else if (op.sublevel === store.sub.users) {
         usersVersion++
+        users ??= new Map()
+        users.set(op.key, op.type === 'put' ? (op.value as UserRecord) : null)
         for (const slug of warmSlugs.keys()) dirty.add(slug)
         scheduleReload()
       }
+    }
+    const carried = users ? [...cached.keys()] : written ? [...written.keys()] : []
+    for (const slug of carried) {
+      const project = written?.get(slug)
+      carryHeld(slug, { version: project?.before ?? versions.get(slug) ?? 0, usersVersion: usersBefore }, project?.changes, users)
     }
   })
   const latest = new Map<ChainKey, Refresh>()
@@ -262,12 +364,12 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
       const orders = result?.orders.get(slug)
       if (!result || !orders) return undefined
       const exact = refresh.versions.get(slug) === (versions.get(slug) ?? 0) && refresh.usersVersion === usersVersion
-      return {
-        orders: exact ? orders : undefined,
-        balances: result.balances,
-        state: result.state,
-        ...(exact ? { ordersVersion: refresh.versions.get(slug)! } : {}),
-      }
+      if (exact) return { orders, balances: result.balances, state: result.state, ordersVersion: refresh.versions.get(slug)! }
+      // Written since the refresh read them: the orders held now (the refresh's, patched by the writes since) when
+      // they are exact, so the tick after a PATCH does not read the whole project from the store (it did: 85-290 ms
+      // for 5,000 orders in the held-ticks bench, docs/execution.md §3).
+      const held = await heldNow(slug)
+      return { orders: held?.orders, balances: result.balances, state: result.state, ...(held ? { ordersVersion: held.version } : {}) }
     },
     async snapshot(chain, blockNumber) {
       const refresh = latest.get(chain)
