@@ -54,6 +54,8 @@ export function createLaunchReadiness(
   const { log } = ctx
   const readying = new Set<ChainKey>()
   const warmingSends = new Set<ChainKey>()
+  // Per chain: whether funded orders waited at the last block whose snapshot was read (see onProcessed).
+  const fundedWaiting = new Map<ChainKey, boolean>()
   const waitingBefore = new Map<ChainKey, Set<number>>()
   /** Blocks with a launch processed so far, per chain. */
   const launchesSeen = new Map<ChainKey, number>()
@@ -173,7 +175,12 @@ export function createLaunchReadiness(
       if (launchedNow.length > 0) launchesSeen.set(chain, (launchesSeen.get(chain) ?? 0) + 1)
       if (launchedNow.length > 0 || ctx.stopped()) return
       const snapshot = await ctx.warm.snapshot(chain, blockNumber)
-      if (!snapshot) return
+      // No snapshot of this block (a later block's refresh started before this pass asked: a loaded host, a slow
+      // node): the send path is read all the same, on what the last snapshot said. It used to be skipped with the
+      // rest of the pass, and a launch after a few such blocks found the senders' nonce check past its 2 s and waited
+      // one round trip for it after its commit (the latency bench's socket runs, 2026-11-27: log -> first tx 73-186
+      // ms against 15-31; docs/execution.md §5).
+      if (!snapshot) return warmSends(chain, fundedWaiting.get(chain) ?? false)
       const launched = new Set<string>()
       for (const [slug, c] of ctx.ticking) if (c === chain) launched.add(slug)
       // Launched, kept warm for their first tick (warm-slugs.ts): never readied as waiting.
@@ -224,6 +231,7 @@ export function createLaunchReadiness(
       // after a restart the released orders would buy one by one instead of in the batch).
       if (approvals) for (const entry of await ctx.journal.inFlight(chain)) buying.add(entry.userIndex)
       for (const userIndex of buying) waiting.delete(userIndex)
+      fundedWaiting.set(chain, waiting.size > 0)
       const sendsWarmed = warmSends(chain, waiting.size > 0)
       await readyWallets(chain, blockNumber, waiting, buying, { orders: snapshot.orders, launched })
       await allowancesRead

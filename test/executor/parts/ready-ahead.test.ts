@@ -174,6 +174,44 @@ describe('readying wallets and books ahead of launches (ready-ahead.ts)', () => 
     await first
   })
 
+  it("reads the send path on a block whose snapshot is gone (a later block's refresh started first), on what the last snapshot said", async () => {
+    const warmed: number[] = []
+    let block = 0
+    f.ctx.wallets = {
+      ...f.ctx.wallets,
+      async warmSends() {
+        warmed.push(block)
+      },
+    }
+    let current: typeof snapshot | undefined = snapshot
+    f.ctx.warm = { ...coldWarmBooks, snapshot: async () => current }
+    const readiness = createLaunchReadiness(f.ctx)
+    // No snapshot yet: nothing known to wait, nothing read.
+    current = undefined
+    block = 19
+    await readiness.onProcessed('base', 19n, [])
+    // A funded order waiting, then two blocks without their snapshot: the send path is read on each.
+    current = snapshot
+    snapshot.orders.set(SLUG, [loaded(1)])
+    snapshot.balances.set(walletOf(1).toLowerCase(), 5n * USDC)
+    block = 20
+    await readiness.onProcessed('base', 20n, [])
+    current = undefined
+    block = 21
+    await readiness.onProcessed('base', 21n, [])
+    block = 22
+    await readiness.onProcessed('base', 22n, [])
+    // Nobody funded at the last snapshot: not read on a block without one.
+    current = snapshot
+    snapshot.balances.set(walletOf(1).toLowerCase(), 0n)
+    block = 23
+    await readiness.onProcessed('base', 23n, [])
+    current = undefined
+    block = 24
+    await readiness.onProcessed('base', 24n, [])
+    expect(warmed).toEqual([20, 21, 22])
+  })
+
   it('reads the send path one at a time per chain, and a failed read does not fail the pass', async () => {
     const held = withResolvers<void>()
     let calls = 0
