@@ -42,6 +42,13 @@ export function withBalances(
   return out
 }
 
+/**
+ * Up to this many wallets, a tick whose block has no refresh reads its book's balances at the block in one multicall;
+ * more are carried from the newest refresh by the Transfer logs (carriedTake). As warm-allowances.ts
+ * DIRECT_READ_MAX_WALLETS: a multicall's encoding and decoding cost ~0.1 ms a wallet, under a round trip up to 256.
+ */
+export const DIRECT_BALANCES_MAX_WALLETS = 256
+
 /** Blocks a refresh carries balances over by the Transfer logs; a larger gap reads every balance again. */
 export const MAX_CARRIED_BALANCE_BLOCKS = 64n
 
@@ -129,15 +136,36 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
   const { store } = deps
   const versions = new Map<string, number>()
   let usersVersion = 0
-  // Orders per project with the write versions they were read at (captured before the read started).
-  const cached = new Map<string, { version: number; usersVersion: number; orders: Promise<LoadedOrder[]> }>()
+  /**
+   * Orders per project: the last load, with the write versions it was read at (captured when its read started), or one
+   * queued behind the load under way (`started` false: it reads later, so it covers every write made before it starts).
+   * At most one load runs and one waits per project: every call while one waits joins it. Each write used to queue a
+   * load of its own behind the one under way (the debounced reload every 50 ms, every block's refresh), so with loads
+   * slower than that (17,000 orders: 0.5-2.6 s at load 12) the queue grew without end, and a refresh, and the tick
+   * waiting for its block's refresh, waited behind all of it: the held book that never ticked again (docs/execution.md
+   * §3, "The silent book: cause and fix").
+   */
+  interface OrdersEntry {
+    started: boolean
+    version: number
+    usersVersion: number
+    orders: Promise<LoadedOrder[]>
+  }
+  const cached = new Map<string, OrdersEntry>()
   const ordersOf = (slug: string): Promise<LoadedOrder[]> => {
-    const version = versions.get(slug) ?? 0
     const hit = cached.get(slug)
-    if (hit && hit.version === version && hit.usersVersion === usersVersion) return hit.orders
+    if (hit && (!hit.started || (hit.version === (versions.get(slug) ?? 0) && hit.usersVersion === usersVersion))) return hit.orders
     // The previous load (when it succeeded) lets the loader hand back unchanged orders as the same objects.
     const prior = hit ? hit.orders.catch(() => undefined) : Promise.resolve(undefined)
-    const entry = { version, usersVersion, orders: prior.then((previous) => deps.loadOrders(slug, previous)) }
+    const entry: OrdersEntry = { started: false, version: 0, usersVersion: 0, orders: Promise.resolve([]) }
+    entry.orders = prior.then((previous) => {
+      // The versions as the read starts: a write applied before this point is read (versions are bumped after a batch
+      // is applied), one after it makes the entry stale.
+      entry.started = true
+      entry.version = versions.get(slug) ?? 0
+      entry.usersVersion = usersVersion
+      return deps.loadOrders(slug, previous)
+    })
     cached.set(slug, entry)
     entry.orders.catch(() => {
       if (cached.get(slug) === entry) cached.delete(slug)
@@ -189,6 +217,12 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
     }
   })
   const latest = new Map<ChainKey, Refresh>()
+  /**
+   * The newest refresh per chain that finished with a result (and its reorg epoch): a tick whose own block has no
+   * refresh carries its balances from it (carriedTake).
+   */
+  const settled = new Map<ChainKey, { block: bigint; result: NonNullable<Awaited<Refresh['done']>> }>()
+  const epochs = new Map<ChainKey, number>()
   // One refresh at a time per chain; a block arriving meanwhile waits, and only the newest waiting one runs.
   const running = new Map<ChainKey, Promise<unknown>>()
   const waiting = new Map<ChainKey, bigint>()
@@ -230,7 +264,55 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
       return undefined
     })
     latest.set(chain, refresh)
+    const epoch = epochs.get(chain) ?? 0
+    void refresh.done.then((result) => {
+      const newest = settled.get(chain)
+      if (result && (epochs.get(chain) ?? 0) === epoch && (!newest || newest.block < block)) settled.set(chain, { block, result })
+    })
     return refresh.done
+  }
+
+  /**
+   * A tick's snapshot when its block has no refresh: the refreshes run one at a time and a block arriving meanwhile skips
+   * the ones between, so with a refresh slower than a block (a reload of a large book after a write) most blocks have
+   * none. Such a tick used to read every balance of its book itself (17,000 wallets: 5-10 s at load 12, every tick, the
+   * book ticked once in 40 blocks). Here its balances are carried from the newest finished refresh by the stablecoin's
+   * Transfer logs since (as a refresh carries them: one log query, then only the changed and new wallets read at the
+   * block), and its orders are the project's current load (shared with the refreshes, one at a time). Undefined when
+   * nothing can be carried (no finished refresh, one at or after the block, a gap over MAX_CARRIED_BALANCE_BLOCKS, no log
+   * reader): the tick reads its book itself, as before.
+   */
+  async function carriedTake(chain: ChainKey, slug: string, blockNumber: bigint): Promise<WarmSnapshot | undefined> {
+    const base = settled.get(chain)
+    if (!deps.changedWallets || !base || base.block >= blockNumber || blockNumber - base.block > MAX_CARRIED_BALANCE_BLOCKS) return undefined
+    // Captured before the orders are asked for: exact only if no write landed since (as a refresh's versions).
+    const version = versions.get(slug) ?? 0
+    const users = usersVersion
+    const epoch = epochs.get(chain) ?? 0
+    const orders = await ordersOf(slug)
+    const wallets = [...new Set(orders.map((o) => o.wallet))]
+    let balances: ReadonlyMap<string, bigint>
+    let state: BalanceState
+    if (wallets.length <= DIRECT_BALANCES_MAX_WALLETS) {
+      // A small book: its balances read at the block in one multicall, as its tick would (one round trip, like the
+      // log query, and no copy of the chain's balances).
+      balances = await deps.readBalances(chain, wallets, blockNumber)
+      state = { serial: ++serials }
+    } else {
+      const changed = await deps.changedWallets(chain, blockNumber, base.block + 1n)
+      const known = base.result.balances
+      const stale = wallets.filter((w) => changed.has(w.toLowerCase()) || !known.has(w.toLowerCase()))
+      // No wallet moved and none is new: the base's balances are this block's (a balance moves only by a Transfer log).
+      const carried = stale.length === 0 && changed.size === 0 ? known : new Map(known)
+      if (stale.length > 0) for (const [w, v] of await deps.readBalances(chain, stale, blockNumber)) (carried as Map<string, bigint>).set(w, v)
+      balances = carried
+      // A state of its own, derived from the base's by re-reading the changed wallets (held-candidates.ts).
+      state = { serial: ++serials, since: { serial: base.result.state.serial, changed } }
+    }
+    // A reorg while reading: the base may be gone from the chain.
+    if ((epochs.get(chain) ?? 0) !== epoch) return undefined
+    const exact = version === (versions.get(slug) ?? 0) && users === usersVersion
+    return { orders: exact ? orders : undefined, balances, state, ...(exact ? { ordersVersion: version } : {}) }
   }
 
   const pump = (chain: ChainKey) => {
@@ -257,7 +339,7 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
     },
     async take(chain, slug, blockNumber) {
       const refresh = latest.get(chain)
-      if (!refresh || refresh.block !== blockNumber) return undefined
+      if (!refresh || refresh.block !== blockNumber) return carriedTake(chain, slug, blockNumber)
       const result = await refresh.done
       const orders = result?.orders.get(slug)
       if (!result || !orders) return undefined
@@ -276,6 +358,8 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
     },
     reset(chain) {
       latest.delete(chain)
+      settled.delete(chain)
+      epochs.set(chain, (epochs.get(chain) ?? 0) + 1)
     },
     ordersVersion: (slug) => versions.get(slug) ?? 0,
     stop() {
