@@ -111,6 +111,11 @@ export interface WarmBooks {
    * the batch's promise resolves). Optional: a wallet-less fake has none, and the tick then always re-reads.
    */
   ordersVersion?(slug: string): number
+  /**
+   * The project's active orders as of now: the load under way when no write landed since it started, else the one load
+   * waiting behind it (shared with the refreshes and the reloads after writes). Optional: the tests' stand-ins have none.
+   */
+  orders?(slug: string): Promise<LoadedOrder[]>
   stop(): void
 }
 
@@ -362,6 +367,7 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
       epochs.set(chain, (epochs.get(chain) ?? 0) + 1)
     },
     ordersVersion: (slug) => versions.get(slug) ?? 0,
+    orders: (slug) => ordersOf(slug),
     stop() {
       stopped = true
       if (reloadTimer) clearTimeout(reloadTimer)
