@@ -42,6 +42,13 @@ export function withBalances(
   return out
 }
 
+/**
+ * Up to this many wallets, a tick whose block has no refresh reads its book's balances at the block in one multicall;
+ * more are carried from the newest refresh by the Transfer logs (carriedTake). As warm-allowances.ts
+ * DIRECT_READ_MAX_WALLETS: a multicall's encoding and decoding cost ~0.1 ms a wallet, under a round trip up to 256.
+ */
+export const DIRECT_BALANCES_MAX_WALLETS = 256
+
 /** Blocks a refresh carries balances over by the Transfer logs; a larger gap reads every balance again. */
 export const MAX_CARRIED_BALANCE_BLOCKS = 64n
 
@@ -114,11 +121,20 @@ export interface WarmBooks {
    * the batch's promise resolves). Optional: a wallet-less fake has none, and the tick then always re-reads.
    */
   ordersVersion?(slug: string): number
+  /**
+   * The project's active orders as of now: the load under way when no write landed since it started, else the one load
+   * waiting behind it (shared with the refreshes and the reloads after writes). Optional: the tests' stand-ins have none.
+   */
+  orders?(slug: string): Promise<LoadedOrder[]>
   stop(): void
 }
 
-/** A project's orders as held: the write versions they are exact at, the read (or patch), its list once read. */
+/**
+ * A project's orders as held: the write versions they are exact at (once `started`: a queued load's are taken when its
+ * read starts), the read (or patch), its list once read.
+ */
 interface Held {
+  started: boolean
   version: number
   usersVersion: number
   orders: Promise<LoadedOrder[]>
@@ -163,8 +179,16 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
   const { store } = deps
   const versions = new Map<string, number>()
   let usersVersion = 0
-  // Orders per project with the write versions they were read at (captured before the read started), and the list
-  // once read (what a write's patch looks into).
+  /**
+   * Orders per project: the last load, with the write versions it was read at (captured when its read started), or one
+   * queued behind the load under way (`started` false: it reads later, so it covers every write made before it starts),
+   * or a load carried over writes since (carryHeld: exact at its versions). At most one load runs and one waits per
+   * project: every call while one waits joins it. Each write used to queue a load of its own behind the one under way
+   * (the debounced reload every 50 ms, every block's refresh), so with loads slower than that (17,000 orders: 0.5-2.6 s
+   * at load 12) the queue grew without end, and a refresh, and the tick waiting for its block's refresh, waited behind
+   * all of it: the held book that never ticked again (docs/execution.md §3, "The silent book: cause and fix").
+   * `settled` is the list once read (what a write's patch looks into).
+   */
   const cached = new Map<string, Held>()
   const hold = (slug: string, entry: Held): Held => {
     cached.set(slug, entry)
@@ -179,12 +203,20 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
     return entry
   }
   const ordersOf = (slug: string): Promise<LoadedOrder[]> => {
-    const version = versions.get(slug) ?? 0
     const hit = cached.get(slug)
-    if (hit && hit.version === version && hit.usersVersion === usersVersion) return hit.orders
+    if (hit && (!hit.started || (hit.version === (versions.get(slug) ?? 0) && hit.usersVersion === usersVersion))) return hit.orders
     // The previous load (when it succeeded) lets the loader hand back unchanged orders as the same objects.
     const prior = hit ? hit.orders.catch(() => undefined) : Promise.resolve(undefined)
-    return hold(slug, { version, usersVersion, orders: prior.then((previous) => deps.loadOrders(slug, previous)) }).orders
+    const entry: Held = { started: false, version: 0, usersVersion: 0, orders: Promise.resolve([]) }
+    entry.orders = prior.then((previous) => {
+      // The versions as the read starts: a write applied before this point is read (versions are bumped after a batch
+      // is applied), one after it makes the entry stale.
+      entry.started = true
+      entry.version = versions.get(slug) ?? 0
+      entry.usersVersion = usersVersion
+      return deps.loadOrders(slug, previous)
+    })
+    return hold(slug, entry).orders
   }
   // Projects of the last refreshes, with their chain: a write to one of them schedules a reload of its orders.
   const warmSlugs = new Map<string, ChainKey>()
@@ -232,27 +264,29 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
   ): void {
     const hit = cached.get(slug)
     const patchOrders = deps.patchOrders
-    if (!patchOrders || !hit || hit.version !== before.version || hit.usersVersion !== before.usersVersion) return
-    const settled = hit.settled
-    const buyers = users && settled ? new Map([...users].filter(([keyId]) => holdsKey(settled, keyId))) : users
+    // A load still queued reads after these writes: it covers them as it is.
+    if (!patchOrders || !hit?.started || hit.version !== before.version || hit.usersVersion !== before.usersVersion) return
+    const read = hit.settled
+    const buyers = users && read ? new Map([...users].filter(([keyId]) => holdsKey(read, keyId))) : users
     const version = versions.get(slug) ?? 0
     if (!orders?.size && !buyers?.size) {
-      const same = hold(slug, { version, usersVersion, orders: hit.orders })
-      if (settled) same.settled = settled
+      const same = hold(slug, { started: true, version, usersVersion, orders: hit.orders })
+      if (read) same.settled = read
       return
     }
-    hold(slug, { version, usersVersion, orders: hit.orders.then((list) => patchOrders(list, orders ?? NO_CHANGES, buyers ?? NO_CHANGES)) })
+    hold(slug, { started: true, version, usersVersion, orders: hit.orders.then((list) => patchOrders(list, orders ?? NO_CHANGES, buyers ?? NO_CHANGES)) })
   }
   /** The project's orders held at its current write version (a load, or a patch of one), awaited; else undefined. */
   async function heldNow(slug: string): Promise<{ orders: LoadedOrder[]; version: number } | undefined> {
     // A write landing while the held list is awaited moves it on (patched: held again at the new version).
+    // A load still queued takes its versions when its read starts: checked once it is read.
     for (let tries = 0; tries < 3; tries++) {
       const hit = cached.get(slug)
-      const version = versions.get(slug) ?? 0
-      if (!deps.patchOrders || !hit || hit.version !== version || hit.usersVersion !== usersVersion) return undefined
+      if (!deps.patchOrders || !hit || (hit.started && (hit.version !== (versions.get(slug) ?? 0) || hit.usersVersion !== usersVersion))) return undefined
       const orders = await hit.orders.catch(() => undefined)
       if (!orders) return undefined
-      if (cached.get(slug) === hit && (versions.get(slug) ?? 0) === version && usersVersion === hit.usersVersion) return { orders, version }
+      const exact = cached.get(slug) === hit && hit.started && hit.version === (versions.get(slug) ?? 0) && hit.usersVersion === usersVersion
+      if (exact) return { orders, version: hit.version }
     }
     return undefined
   }
@@ -294,6 +328,12 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
     }
   })
   const latest = new Map<ChainKey, Refresh>()
+  /**
+   * The newest refresh per chain that finished with a result (and its reorg epoch): a tick whose own block has no
+   * refresh carries its balances from it (carriedTake).
+   */
+  const settled = new Map<ChainKey, { block: bigint; result: NonNullable<Awaited<Refresh['done']>> }>()
+  const epochs = new Map<ChainKey, number>()
   // One refresh at a time per chain; a block arriving meanwhile waits, and only the newest waiting one runs.
   const running = new Map<ChainKey, Promise<unknown>>()
   const waiting = new Map<ChainKey, bigint>()
@@ -335,7 +375,55 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
       return undefined
     })
     latest.set(chain, refresh)
+    const epoch = epochs.get(chain) ?? 0
+    void refresh.done.then((result) => {
+      const newest = settled.get(chain)
+      if (result && (epochs.get(chain) ?? 0) === epoch && (!newest || newest.block < block)) settled.set(chain, { block, result })
+    })
     return refresh.done
+  }
+
+  /**
+   * A tick's snapshot when its block has no refresh: the refreshes run one at a time and a block arriving meanwhile skips
+   * the ones between, so with a refresh slower than a block (a reload of a large book after a write) most blocks have
+   * none. Such a tick used to read every balance of its book itself (17,000 wallets: 5-10 s at load 12, every tick, the
+   * book ticked once in 40 blocks). Here its balances are carried from the newest finished refresh by the stablecoin's
+   * Transfer logs since (as a refresh carries them: one log query, then only the changed and new wallets read at the
+   * block), and its orders are the project's current load (shared with the refreshes, one at a time). Undefined when
+   * nothing can be carried (no finished refresh, one at or after the block, a gap over MAX_CARRIED_BALANCE_BLOCKS, no log
+   * reader): the tick reads its book itself, as before.
+   */
+  async function carriedTake(chain: ChainKey, slug: string, blockNumber: bigint): Promise<WarmSnapshot | undefined> {
+    const base = settled.get(chain)
+    if (!deps.changedWallets || !base || base.block >= blockNumber || blockNumber - base.block > MAX_CARRIED_BALANCE_BLOCKS) return undefined
+    // Captured before the orders are asked for: exact only if no write landed since (as a refresh's versions).
+    const version = versions.get(slug) ?? 0
+    const users = usersVersion
+    const epoch = epochs.get(chain) ?? 0
+    const orders = await ordersOf(slug)
+    const wallets = [...new Set(orders.map((o) => o.wallet))]
+    let balances: ReadonlyMap<string, bigint>
+    let state: BalanceState
+    if (wallets.length <= DIRECT_BALANCES_MAX_WALLETS) {
+      // A small book: its balances read at the block in one multicall, as its tick would (one round trip, like the
+      // log query, and no copy of the chain's balances).
+      balances = await deps.readBalances(chain, wallets, blockNumber)
+      state = { serial: ++serials }
+    } else {
+      const changed = await deps.changedWallets(chain, blockNumber, base.block + 1n)
+      const known = base.result.balances
+      const stale = wallets.filter((w) => changed.has(w.toLowerCase()) || !known.has(w.toLowerCase()))
+      // No wallet moved and none is new: the base's balances are this block's (a balance moves only by a Transfer log).
+      const carried = stale.length === 0 && changed.size === 0 ? known : new Map(known)
+      if (stale.length > 0) for (const [w, v] of await deps.readBalances(chain, stale, blockNumber)) (carried as Map<string, bigint>).set(w, v)
+      balances = carried
+      // A state of its own, derived from the base's by re-reading the changed wallets (held-candidates.ts).
+      state = { serial: ++serials, since: { serial: base.result.state.serial, changed } }
+    }
+    // A reorg while reading: the base may be gone from the chain.
+    if ((epochs.get(chain) ?? 0) !== epoch) return undefined
+    const exact = version === (versions.get(slug) ?? 0) && users === usersVersion
+    return { orders: exact ? orders : undefined, balances, state, ...(exact ? { ordersVersion: version } : {}) }
   }
 
   const pump = (chain: ChainKey) => {
@@ -362,7 +450,7 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
     },
     async take(chain, slug, blockNumber) {
       const refresh = latest.get(chain)
-      if (!refresh || refresh.block !== blockNumber) return undefined
+      if (!refresh || refresh.block !== blockNumber) return carriedTake(chain, slug, blockNumber)
       const result = await refresh.done
       const orders = result?.orders.get(slug)
       if (!result || !orders) return undefined
@@ -381,8 +469,11 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
     },
     reset(chain) {
       latest.delete(chain)
+      settled.delete(chain)
+      epochs.set(chain, (epochs.get(chain) ?? 0) + 1)
     },
     ordersVersion: (slug) => versions.get(slug) ?? 0,
+    orders: (slug) => ordersOf(slug),
     stop() {
       stopped = true
       if (reloadTimer) clearTimeout(reloadTimer)

@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createWarmBooks, type LoadedOrder, MAX_CARRIED_BALANCE_BLOCKS } from '../../daemon/executor/warm-books.ts'
+import { createWarmBooks, DIRECT_BALANCES_MAX_WALLETS, type LoadedOrder, MAX_CARRIED_BALANCE_BLOCKS } from '../../daemon/executor/warm-books.ts'
 import type { OrderRecord } from '../../src/domain/records.ts'
 import { orderKey } from '../../src/store/order-index.ts'
 import { del, openStore, put, type Store } from '../../src/store/open-store.ts'
 import { readAll } from '../../src/store/paginate.ts'
+import { until } from '../sync/until.ts'
 
 const wallet = (i: number) => `0x${(i + 1).toString(16).padStart(40, '0')}` as Address
 const order = (i: number, maxSpendUsdc: string, updatedAt = i): OrderRecord => ({
@@ -248,6 +249,131 @@ describe('warm books (pre-launch orders and balances kept ready for the launch t
       warm.refresh('base', 20n)
       await warm.take('base', 'warm', 20n)
       expect(balanceReads.slice(before)).toEqual([20n, 20n])
+    } finally {
+      warm.stop()
+    }
+  })
+  /** A project's active orders from the store, each buyer's wallet from its key's number. */
+  const storedOrders = async (slug: string): Promise<LoadedOrder[]> =>
+    (await readAll(store.sub.orders, ''))
+      .map((e) => e.value as OrderRecord)
+      .filter((o) => o.slug === slug && o.status === 'active')
+      .map((o) => ({ order: o, userIndex: Number(o.keyId.slice(4)), followers: 0, wallet: wallet(Number(o.keyId.slice(4))) }))
+
+  it('writes while an order load runs queue one load, not one each: the refresh after them waits for two loads (the silent 17,000-order book)', async () => {
+    // docs/execution.md §3, "The silent book: cause and fix": each write's debounced reload (and each block's refresh)
+    // queued a full load of the project behind the one under way; with loads slower than the writes (17,000 orders:
+    // 0.5-2.6 s a load at load 12, a write every few ms while seeding, two PATCHes a second) the queue grew without
+    // end, and the refresh of a tick's block, and so the tick, waited behind all of it: no tick for minutes.
+    const slug = 'coalesce'
+    const held: Array<() => void> = []
+    let hold = true
+    let loads = 0
+    const warm = createWarmBooks({
+      store,
+      slugsOf: async () => [slug],
+      async loadOrders(s) {
+        loads++
+        // The first load is held (slower than every write below), the others answer at the store's speed.
+        if (hold) await new Promise<void>((resolve) => held.push(resolve))
+        return storedOrders(s)
+      },
+      readBalances: async (_chain, wallets) => new Map(wallets.map((w) => [w.toLowerCase(), 1n])),
+      reloadDelayMs: 1,
+    })
+    try {
+      warm.refresh('base', 30n)
+      await until('the first load under way', () => held.length === 1)
+      for (let i = 0; i < 10; i++) {
+        await store.batch([put(store.sub.orders, orderKey(`key_${60 + i}`, slug), { ...order(60 + i, '5'), slug })])
+        // Past the write's debounced reload (a 1 ms timer, set before this one: it runs first), which asks for the orders.
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      }
+      hold = false
+      held.shift()!()
+      await warm.take('base', slug, 30n)
+      warm.refresh('base', 31n)
+      const next = await warm.take('base', slug, 31n)
+      expect(next?.orders?.map((o) => o.order.keyId)).toEqual(Array.from({ length: 10 }, (_, i) => `key_${60 + i}`))
+      // The held load, then one load that every reload and the next refresh joined. Before: 11, one per write.
+      expect(loads).toBe(2)
+    } finally {
+      warm.stop()
+    }
+  })
+
+  it('a tick whose block has no refresh carries its balances from the newest finished one by the Transfer logs; a small book reads them', async () => {
+    // A refresh slower than a block makes the blocks arriving meanwhile skip theirs: a tick of such a block used to read
+    // every balance of its book itself (17,000 wallets: 5-10 s a tick at load 12, the book ticked once in 40 blocks).
+    const slug = 'carry'
+    const big = DIRECT_BALANCES_MAX_WALLETS + 44
+    await store.batch(Array.from({ length: big }, (_, i) => put(store.sub.orders, orderKey(`key_${1000 + i}`, slug), { ...order(1000 + i, '5'), slug })))
+    const chain = new Map<string, bigint>()
+    const reads: Array<{ block: bigint; wallets: string[] }> = []
+    const ranges: Array<[bigint, bigint]> = []
+    // The wallets whose stablecoin moved, per block (the Transfer logs the fake log query serves).
+    const transfers = new Map<bigint, string[]>()
+    let slugs = [slug]
+    const warm = createWarmBooks({
+      store,
+      slugsOf: async () => slugs,
+      loadOrders: storedOrders,
+      async readBalances(_chain, wallets, block) {
+        reads.push({ block, wallets: wallets.map((w) => w.toLowerCase()) })
+        return new Map(wallets.map((w) => [w.toLowerCase(), chain.get(w.toLowerCase()) ?? 9n]))
+      },
+      changedWallets: async (_chain, block, from = block) => {
+        ranges.push([from, block])
+        const out = new Set<string>()
+        for (let b = from; b <= block; b++) for (const w of transfers.get(b) ?? []) out.add(w)
+        return out
+      },
+    })
+    const moved = wallet(1000).toLowerCase()
+    try {
+      warm.refresh('base', 40n)
+      const first = await warm.take('base', slug, 40n)
+      expect(reads.at(-1)?.wallets.length).toBe(big)
+      // Blocks 41 and 42 got no refresh (one was under way); wallet 1000's balance moved in 42.
+      chain.set(moved, 5n)
+      transfers.set(42n, [moved])
+      const tick = await warm.take('base', slug, 42n)
+      expect(tick?.orders?.length).toBe(big)
+      expect(tick?.ordersVersion).toBeDefined()
+      expect(ranges.at(-1)).toEqual([41n, 42n])
+      // One wallet read, at the tick's block; every other balance carried from block 40.
+      expect(reads.at(-1)).toEqual({ block: 42n, wallets: [moved] })
+      expect(tick?.balances.get(moved)).toBe(5n)
+      expect(tick?.balances.get(wallet(1001).toLowerCase())).toBe(9n)
+      expect(tick?.state?.since).toEqual({ serial: first?.state?.serial, changed: new Set([moved]) })
+      // Nothing moved since the newest refresh (block 45): no read at all.
+      warm.refresh('base', 45n)
+      await warm.take('base', slug, 45n)
+      const count = reads.length
+      expect((await warm.take('base', slug, 47n))?.balances.get(moved)).toBe(5n)
+      expect(ranges.at(-1)).toEqual([46n, 47n])
+      expect(reads.length).toBe(count)
+      // A write since the newest refresh: the tick's orders are loaded again (the edit in them), the balances carried.
+      await store.batch([put(store.sub.orders, orderKey('key_1001', slug), { ...order(1001, '6'), slug })])
+      const written = await warm.take('base', slug, 48n)
+      expect(written?.orders?.find((o) => o.order.keyId === 'key_1001')?.order.maxSpendUsdc).toBe('6')
+      expect(written?.balances.get(moved)).toBe(5n)
+      // Never backwards, nor over a gap beyond MAX_CARRIED_BALANCE_BLOCKS, nor after a reorg.
+      expect(await warm.take('base', slug, 44n)).toBeUndefined()
+      expect(await warm.take('base', slug, 45n + MAX_CARRIED_BALANCE_BLOCKS + 1n)).toBeUndefined()
+      // A small book (up to DIRECT_BALANCES_MAX_WALLETS wallets): its balances read at the block, no log query.
+      const small = 'carry-small'
+      await store.batch([put(store.sub.orders, orderKey('key_2000', small), { ...order(2000, '5'), slug: small })])
+      slugs = [slug, small]
+      warm.refresh('base', 50n)
+      await warm.take('base', small, 50n)
+      const queries = ranges.length
+      const smallTick = await warm.take('base', small, 52n)
+      expect(reads.at(-1)).toEqual({ block: 52n, wallets: [wallet(2000).toLowerCase()] })
+      expect(smallTick?.orders?.map((o) => o.order.keyId)).toEqual(['key_2000'])
+      expect(ranges.length).toBe(queries)
+      warm.reset('base')
+      expect(await warm.take('base', slug, 53n)).toBeUndefined()
     } finally {
       warm.stop()
     }

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createTickDecider, type SubmittedBuy } from '../../../daemon/executor/decide-tick.ts'
-import { createWarmBooks } from '../../../daemon/executor/warm-books.ts'
+import { createWarmBooks, type LoadedOrder } from '../../../daemon/executor/warm-books.ts'
 import type { StoreOperation } from '../../../src/store/open-store.ts'
 import { orderWriteOps } from '../../../src/store/order-writes.ts'
 import { type ExecutorFixture, keyIdOf, launch, SLUG, startExecutorFixture, tickAt, walletOf } from './executor-fixture.ts'
@@ -95,11 +95,11 @@ describe('deciding a tick (decide-tick.ts)', () => {
    * The real warm books over the fixture's store, refreshed at the tick's block: the tick plans on their snapshot.
    * Counts the re-reads of orders (getMany) and the decider's stages.
    */
-  async function warmAt(block: bigint) {
+  async function warmAt(block: bigint, loadOrders = (slug: string, previous?: readonly LoadedOrder[]) => f.ctx.orders.load(slug, previous)) {
     const warm = createWarmBooks({
       store: f.store,
       slugsOf: async () => [SLUG],
-      loadOrders: (slug, previous) => f.ctx.orders.load(slug, previous),
+      loadOrders,
       readBalances: (chain, wallets) => f.chain.balances(chain, wallets),
     })
     f.ctx.warm = warm
@@ -162,6 +162,36 @@ describe('deciding a tick (decide-tick.ts)', () => {
       expect(reads.count).toBeGreaterThan(0)
       expect(await f.order(1)).toMatchObject({ status: 'active', maxSpendUsdc: '60' })
       expect((await f.journal.decisionsOf(SLUG))[0]?.orders[0]?.verdict).toBe('in_flight')
+    } finally {
+      restore()
+      warm.stop()
+    }
+  })
+
+  it('a tick whose snapshot is not exact takes the warm books’ current load of the orders, not a load of its own', async () => {
+    // The held-ticks bench at 17,000 orders (docs/execution.md §3, "The silent book: cause and fix"): after a PATCH the
+    // tick loaded the whole book itself (0.6-2.6 s) beside the reload the PATCH had started.
+    await f.addOrder(1, 100, null)
+    f.chain.balanceOf.set(walletOf(1), 1_000n * USDC)
+    const load = f.ctx.orders.load
+    let ownLoads = 0
+    const { warm, restore } = await warmAt(11n, load)
+    f.ctx.orders = {
+      ...f.ctx.orders,
+      load: (slug, previous) => {
+        ownLoads++
+        return load(slug, previous)
+      },
+    }
+    try {
+      // An order placed after the snapshot was read: the snapshot is not exact for the project.
+      await f.addOrder(2, 50, null)
+      f.chain.balanceOf.set(walletOf(2), 1_000n * USDC)
+      const { submit } = recorder()
+      const submitted = await createTickDecider(f.ctx).decide(tickAt(11, 1_000), launch, submit)
+      // Both orders planned (the new one too), from the warm books' load; before, one load of the tick's own.
+      expect(submitted.map((s) => s.entry.keyId).sort()).toEqual([keyIdOf(1), keyIdOf(2)].sort())
+      expect(ownLoads).toBe(0)
     } finally {
       restore()
       warm.stop()
