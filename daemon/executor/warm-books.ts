@@ -264,14 +264,16 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
   ): void {
     const hit = cached.get(slug)
     const patchOrders = deps.patchOrders
-    // A load still queued reads after these writes: it covers them as it is.
-    if (!patchOrders || !hit?.started || hit.version !== before.version || hit.usersVersion !== before.usersVersion) return
-    const read = hit.settled
-    const buyers = users && read ? new Map([...users].filter(([keyId]) => holdsKey(read, keyId))) : users
+    // A load still queued reads after these writes: it covers them as it is. Only a list already read is patched: one
+    // patch at a time per project, never a chain of them (writes faster than patches, 17,000 placements while a big
+    // book fills up, would queue without bound, as loads once did: "The silent book"). A write while a load or a patch
+    // is under way leaves the entry stale; the next ask queues one load (ordersOf), which covers every write before it.
+    const read = hit?.settled
+    if (!patchOrders || !hit?.started || !read || hit.version !== before.version || hit.usersVersion !== before.usersVersion) return
+    const buyers = users && new Map([...users].filter(([keyId]) => holdsKey(read, keyId)))
     const version = versions.get(slug) ?? 0
     if (!orders?.size && !buyers?.size) {
-      const same = hold(slug, { started: true, version, usersVersion, orders: hit.orders })
-      if (read) same.settled = read
+      hold(slug, { started: true, version, usersVersion, orders: hit.orders }).settled = read
       return
     }
     hold(slug, { started: true, version, usersVersion, orders: hit.orders.then((list) => patchOrders(list, orders ?? NO_CHANGES, buyers ?? NO_CHANGES)) })
