@@ -249,7 +249,7 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
   }
   /**
    * A project's held orders carried over a batch (`patchOrders`), instead of dropped: held at the versions before the
-   * batch (no write missed), the new entry is the held list (a load or an earlier patch, awaited) with the batch's
+   * batch (no write missed), the new entry is the held list (a load or an earlier patch, already read) with the batch's
    * written orders set, and its buyers' written user records (a follower count moves the book's order) applied to their
    * orders. A user written with no order in a list already read carries the list over as it is (a new key: ~17,000
    * of them while a big book fills up; each used to drop every warm project's orders). Exact whether or not a load
