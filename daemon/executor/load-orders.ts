@@ -25,6 +25,8 @@ export interface OrderLoader {
    * index); null (deleted) removes them, as a load leaves out an order without its user. Idempotent, so exact over a
    * load that read the store after some of these writes. An edited order keeps its entry's buyer unless `users` has
    * its key; an added one's buyer is read from the store. Unchanged entries are handed back as the very same objects.
+   * The records of `changes` become the patch's own (interned in place): copies decoded from their JSON, as the warm
+   * books take them when written (so they have the hidden class of the loaded records: intern-order.ts).
    */
   patch(list: readonly LoadedOrder[], changes: ReadonlyMap<string, OrderRecord | null>, users?: ReadonlyMap<string, UserRecord | null>): Promise<LoadedOrder[]>
   /** The order's router id (executionOrderId), computed once: when the order was loaded, mostly ahead of the launch. */
@@ -65,10 +67,9 @@ export function createOrderLoader(deps: { store: Store; wallets: Pick<WalletServ
     return previous ? reuseUnchanged(out, previous) : out
   }
 
-  // A written record as a load would hand it out: decoded from its JSON (the store's own encoding, so the record has
-  // the hidden class of the loaded ones: intern-order.ts), interned, its router id computed.
+  // A written record as a load would hand it out: interned in place (the patch's own copy), its router id computed.
   const decoded = (record: OrderRecord): OrderRecord => {
-    const order = internOrder(JSON.parse(JSON.stringify(record)) as OrderRecord, intern)
+    const order = internOrder(record, intern)
     idOf(order)
     return order
   }

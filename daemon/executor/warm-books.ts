@@ -308,8 +308,8 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
           project = { before: versions.get(slug) ?? 0, changes: new Map() }
           written.set(slug, project)
         }
-        // An active record as it is now (its writer's object could change after the write; the patch runs later), anything else as
-        // removed: all the patch needs of it.
+        // An active record as it is now, decoded from its JSON as a load decodes the store's (the patch runs later and
+        // keeps it: its writer's object could still change), anything else as removed: all the patch needs of it.
         const record = op.type === 'put' ? (op.value as OrderRecord) : undefined
         project.changes.set(order.keyId, record?.status === 'active' ? (JSON.parse(JSON.stringify(record)) as OrderRecord) : null)
         versions.set(slug, (versions.get(slug) ?? 0) + 1)
