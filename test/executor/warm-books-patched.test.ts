@@ -1,15 +1,13 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import fc from 'fast-check'
 import type { Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createOrderLoader } from '../../daemon/executor/load-orders.ts'
 import { createWarmBooks, type LoadedOrder } from '../../daemon/executor/warm-books.ts'
 import type { OrderRecord, OrderStatus } from '../../src/domain/records.ts'
-import { openStore, put, type Store } from '../../src/store/open-store.ts'
+import { put, type Store } from '../../src/store/open-store.ts'
 import { orderKey } from '../../src/store/order-index.ts'
 import { orderWriteOps } from '../../src/store/order-writes.ts'
+import { openTempStore } from '../support/temp-store.ts'
 
 const wallet = (userIndex: number) => `0x${(userIndex + 1).toString(16).padStart(40, '0')}` as Address
 const keyOf = (i: number) => `key_${String(i).padStart(3, '0')}`
@@ -20,16 +18,15 @@ const keyOf = (i: number) => `key_${String(i).padStart(3, '0')}`
  * what a fresh load of the store reads, without the store read, and a tick after a write gets it from the snapshot.
  */
 describe('warm books patched by order writes (real LevelDB, the real loader)', () => {
-  let dir: string
+  let temp: Awaited<ReturnType<typeof openTempStore>>
   let store: Store
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'prebuy-warm-patch-'))
-    store = await openStore({ dataDir: dir })
+    temp = await openTempStore('warm-patch')
+    store = temp.store
   })
   afterAll(async () => {
-    await store.close()
-    await rm(dir, { recursive: true, force: true })
+    await temp?.remove()
   })
 
   /** The loader over the store, counting its full loads; wallets derived from the user index. */
