@@ -62,10 +62,12 @@ export const orderBrief = (order: OrderRecord): OrderBrief => ({
   ...(order.execution ? { spentUsdc: order.execution.spentUsdc, txHash: order.execution.txHash } : {}),
 })
 
+/** A decision's brief; a stored delta record (a quiet tick's changes) gives a partial brief of those changes. */
 export const decisionBrief = (decision: TickDecision): DecisionBrief => {
   const verdicts: Record<string, OrderVerdict> = {}
   for (const order of decision.orders) verdicts[order.keyId] = order.verdict
-  return { slug: decision.slug, blockNumber: decision.tick.blockNumber, at: decision.at, verdicts }
+  const brief: DecisionBrief = { slug: decision.slug, blockNumber: decision.tick.blockNumber, at: decision.at, verdicts }
+  return decision.delta ? { ...brief, partial: true, removed: decision.delta.removed } : brief
 }
 
 /**
@@ -89,7 +91,7 @@ export function createConsoleFeed(deps: { store: Store; journal: Journal; histor
   }
 
   const publish = (event: ConsoleEvent) => {
-    const weight = 1 + (event.type === 'decision' ? Object.keys(event.decision.verdicts).length : 0)
+    const weight = 1 + (event.type === 'decision' ? Object.keys(event.decision.verdicts).length + (event.decision.removed?.length ?? 0) : 0)
     const entry = { seq: ++seq, event, weight }
     entries.push(entry)
     held += weight

@@ -5,7 +5,7 @@ import type { IndexerSignal } from '../indexer/tick-bus.ts'
 import type { ChainKey } from '../../src/chain/chain-keys.ts'
 import { withResolvers } from '../../src/common/with-resolvers.ts'
 import type { OrderRecord } from '../../src/domain/records.ts'
-import type { DecisionInputs, InFlightExecution, LaunchRecord, OrderDecision, PriceTick } from '../../src/journal/journal-records.ts'
+import type { DecisionInputs, InFlightExecution, LaunchRecord, PriceTick } from '../../src/journal/journal-records.ts'
 import { orderKey } from '../../src/store/order-index.ts'
 import type { StoreOperation } from '../../src/store/open-store.ts'
 import type { ExecutorContext } from './executor-context.ts'
@@ -14,7 +14,7 @@ import { transitionOps } from './order-transition-ops.ts'
 import { candidateOf, type LoadedOrder } from './warm-books.ts'
 import { createLaunchTickReadsAhead } from './launch-tick-reads-ahead.ts'
 import { type CandidateDiff, createHeldCandidates } from '../../src/domain/execution/held-candidates.ts'
-import { type BuyToSubmit, DEFAULT_MAX_BUYS, type ExecutionPlan, type PlanInput, sameVerdicts } from '../../src/domain/execution/executor-plan.ts'
+import { type BuyToSubmit, DEFAULT_MAX_BUYS, type ExecutionPlan } from '../../src/domain/execution/executor-plan.ts'
 import type { CandidateOrder } from '../../src/domain/execution/prepared-book.ts'
 import { type BatchPlannerContext, type BatchSplit, createBatchPlanner } from './plan-batch.ts'
 import { type BatchWriteInput, batchMoveOps, batchRecordOf } from './batch-executing-ops.ts'
@@ -26,41 +26,8 @@ import { batchEntryForm, prepareBatchEntryFormsSoon } from './batch-entry-forms.
 import { createReadyLaunches, type ReadyLaunches } from './ready-launches.ts'
 import { amountToPrice } from '../../src/domain/batch/clear-batch-ahead.ts'
 import { type TickSeen, unseen } from './tick-kind.ts'
-
-/** The planner's inputs as the journal records them, the candidates in the priority order the plan used. */
-export function decisionInputs(
-  input: Omit<PlanInput, 'candidates' | 'policy' | 'tick' | 'holdBack'>,
-  inPriority: readonly CandidateOrder[],
-  heldBack: ReadonlySet<string> = new Set(),
-): DecisionInputs {
-  return {
-    ...(input.quote
-      ? {
-          quote: {
-            swapsAllowed: input.quote.swapsAllowed,
-            buckets: input.quote.buckets.map((b): [string, string | null] => [b.spendAtoms.toString(), b.capAtoms === null ? null : b.capAtoms.toString()]),
-          },
-        }
-      : {}),
-    ...(heldBack.size > 0 ? { heldBack: [...heldBack] } : {}),
-    launchedAt: input.launchedAt,
-    now: input.now,
-    totalSupply: input.totalSupply.toString(),
-    maxBuys: input.maxBuys ?? DEFAULT_MAX_BUYS,
-    orders: inPriority.map((c) => [
-      c.order.keyId,
-      c.wallet,
-      c.order.maxSpendUsdc,
-      c.order.maxFdvUsdc,
-      c.order.expiresInMs,
-      c.balanceAtoms.toString(),
-      c.userIndex,
-      c.order.createdAt,
-      c.order.updatedAt,
-    ]),
-    reserved: [...input.reservedByWallet].map(([wallet, atoms]) => [wallet, atoms.toString()]),
-  }
-}
+import { createQuietTickRecorder } from './record-quiet-tick.ts'
+import { decisionInputs } from './decision-inputs.ts'
 
 /** A buy written as `executing` with its in-flight entry, ready to be submitted. */
 export interface SubmittedBuy {
@@ -147,7 +114,7 @@ async function reservationsOn(journal: ExecutorContext['journal'], chain: ChainK
 
 export function createTickDecider(ctx: TickDeciderContext): TickDecider {
   const { store, journal, stage } = ctx
-  const lastQuietDecisions = new Map<string, readonly OrderDecision[]>()
+  const quietTicks = createQuietTickRecorder(ctx)
   const batches = createBatchPlanner(ctx)
   const launchReads = createLaunchTickReadsAhead(ctx, batches, (chain) => reservations(chain))
   // Per launch on the batch path: its last tick's block, whether it is ticked every block, and its candidates' wallets.
@@ -178,21 +145,6 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
   }
 
   const reservations = (chain: ChainKey) => reservationsOn(journal, chain)
-
-  /**
-   * Nothing happens this tick: journal it only when a verdict changed since the last recorded decision, so a quiet
-   * book priced every block (fee decay, heartbeats) does not grow the journal with identical entries.
-   */
-  async function recordQuietTick(tick: PriceTick, launch: LaunchRecord, plan: ExecutionPlan, inputs: () => DecisionInputs): Promise<void> {
-    const previous = lastQuietDecisions.get(launch.slug)
-    if (previous && sameVerdicts(previous, plan.decisions)) return
-    // A copy: the plan's decisions are the book cache's reused array, rewritten by the project's next plan
-    // (executor-plan.ts). Only a tick whose verdicts changed (and that writes them to the journal) pays for it.
-    const orders = plan.decisions.slice()
-    lastQuietDecisions.set(launch.slug, orders)
-    const decision = { slug: launch.slug, chain: launch.chain, tick, policy: ctx.policy.name, orders, at: ctx.now(), inputs: inputs() }
-    await store.batch([journal.putDecision(decision)])
-  }
 
   /** The executing batch, under the orders' locks: re-read, then expiries, executing moves, in-flight entries, decision. */
   async function recordExecuting(
@@ -409,12 +361,12 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       Object.assign(seen, { bookUse: ctx.books.lastUse(launch.slug), acted: plan.buys.length > 0 || plan.expired.length > 0 })
       stage(`executor.book.${seen.bookUse ?? 'none'}`)
       // Read now, before another tick of the project re-plans its book (see candidatesInPriority).
-      const inputs = () => decisionInputs(input, plan.candidatesInPriority(), heldBack)
       if (plan.buys.length === 0 && plan.expired.length === 0) {
-        await recordQuietTick(tick, launch, plan, inputs)
+        await quietTicks.record(tick, launch, plan, input, heldBack)
         return []
       }
-      lastQuietDecisions.delete(launch.slug)
+      const inputs = () => decisionInputs(input, plan.candidatesInPriority(), heldBack)
+      quietTicks.forget(launch.slug)
       // Approved wallets buy together through the batch buyer (one swap, one price); the others one by one as before.
       const split: BatchSplit = sendBatch ? await batches.split(tick, launch, plan.buys) : { perBuyer: plan.buys }
       stage('executor.batchCleared')

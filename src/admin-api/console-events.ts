@@ -28,12 +28,18 @@ export interface OrderBrief {
   txHash?: string
 }
 
-/** The verdict of every active order in the latest recorded decision of a project. */
+/**
+ * The verdict of every active order in the latest recorded decision of a project. `partial`: a quiet tick's record of
+ * what changed (src/domain/execution/decision-delta.ts): `verdicts` holds only the changed and new verdicts, `removed`
+ * the orders no longer decided; apply it to the project's brief before it (src/console/watch/watch-state.ts).
+ */
 export interface DecisionBrief {
   slug: string
   blockNumber: string
   at: number
   verdicts: Record<string, OrderVerdict>
+  partial?: true
+  removed?: string[]
 }
 
 /**

@@ -2,6 +2,8 @@ import type { ChainKey } from '../chain/chain-keys.ts'
 import { padNumber } from '../store/cursor.ts'
 import { del, put, type Store, type StoreOperation, type Sublevel } from '../store/open-store.ts'
 import { readAll } from '../store/paginate.ts'
+import { MAX_DELTAS_IN_A_ROW } from '../domain/execution/decision-delta.ts'
+import { materializeDecisions, type StoredDecision } from './materialize-decisions.ts'
 import type {
   CandidateRecord,
   FillRecord,
@@ -63,8 +65,11 @@ export interface Journal {
   ticksOf(slug: string): Promise<PriceTick[]>
   /** A project's latest `limit` ticks, oldest first. */
   recentTicks(slug: string, limit: number): Promise<PriceTick[]>
+  /** The operation's `key` is what a later quiet record names as its base (`TickDecision.delta`). */
   putDecision(decision: TickDecision): StoreOperation
+  /** Every decision of a project, oldest first, whole (a delta record made whole: materialize-decisions.ts). */
   decisionsOf(slug: string): Promise<TickDecision[]>
+  /** The project's newest decision, whole. */
   latestDecision(slug: string): Promise<TickDecision | undefined>
   putOrderEvent(event: OrderEvent): StoreOperation
   orderEventsOf(keyId: string, slug?: string): Promise<OrderEvent[]>
@@ -165,10 +170,15 @@ export function createJournal(store: Store): Journal {
       return out.reverse()
     },
     putDecision: (decision) => put(sub.decisions, `${decision.slug}!${padNumber(BigInt(decision.at), TIME_WIDTH)}!${nextSeq()}`, decision),
-    decisionsOf: async (slug) => (await readAll(sub.decisions, `${slug}!`)).map((e) => e.value),
+    decisionsOf: async (slug) => materializeDecisions(await readAll(sub.decisions, `${slug}!`)),
     async latestDecision(slug) {
-      for await (const value of sub.decisions.values({ gte: `${slug}!`, lt: `${slug}!\xff`, reverse: true, limit: 1 })) return value as TickDecision
-      return undefined
+      // The newest record, and the records back to the last whole one before it (a quiet tick's may be a delta).
+      const newestFirst: StoredDecision[] = []
+      for await (const [key, value] of sub.decisions.iterator({ gte: `${slug}!`, lt: `${slug}!\xff`, reverse: true, limit: 4 * MAX_DELTAS_IN_A_ROW })) {
+        newestFirst.push({ key, value: value as TickDecision })
+        if (!(value as TickDecision).delta) break
+      }
+      return materializeDecisions(newestFirst.reverse()).at(-1)
     },
     putOrderEvent: (event) => put(sub.orderEvents, `${event.keyId}!${event.slug}!${padNumber(BigInt(event.at), TIME_WIDTH)}!${nextSeq()}`, event),
     orderEventsOf: async (keyId, slug) => (await readAll(sub.orderEvents, slug === undefined ? `${keyId}!` : `${keyId}!${slug}!`)).map((e) => e.value),

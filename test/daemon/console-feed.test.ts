@@ -107,6 +107,40 @@ describe('console feed: the admin event stream from committed store batches', ()
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b))
   })
 
+  it('a quiet tick’s record of its changes is a partial decision event; the snapshot has the decision whole', async () => {
+    const decision = (at: number, verdicts: Array<[string, 'limit_below_cap' | 'no_balance']>) => ({
+      slug: 'rocket',
+      chain: 'base' as const,
+      tick: priceTick('rocket', 100 + at),
+      policy: 'p',
+      orders: verdicts.map(([keyId, verdict]) => ({ keyId, slug: 'rocket', verdict })),
+      at,
+    })
+    const whole = journal.putDecision(
+      decision(1, [
+        ['k1', 'limit_below_cap'],
+        ['k2', 'limit_below_cap'],
+        ['k3', 'no_balance'],
+      ]),
+    )
+    await store.batch([put(store.sub.projects, 'rocket', projectRecord('rocket')), ...journal.putLaunch(launchRecord('rocket')), whole])
+    const c = collector()
+    await feed.subscribe({ scope: 'launches', ...c.subscription })
+    await store.batch([journal.putDecision({ ...decision(2, [['k2', 'no_balance']]), delta: { base: whole.key, removed: ['k3'] } })])
+    expect(c.got.at(-1)!.event).toEqual({
+      type: 'decision',
+      decision: { slug: 'rocket', blockNumber: '102', at: 2, verdicts: { k2: 'no_balance' }, partial: true, removed: ['k3'] },
+    })
+    // A new subscriber's snapshot: the newest decision made whole.
+    const later = collector()
+    await feed.subscribe({ scope: 'launches', ...later.subscription })
+    expect(later.got[0]!.event).toMatchObject({
+      type: 'snapshot',
+      decisions: [{ slug: 'rocket', blockNumber: '102', at: 2, verdicts: { k1: 'limit_below_cap', k2: 'no_balance' } }],
+    })
+    expect((later.got[0]!.event as unknown as { decisions: Array<Record<string, unknown>> }).decisions[0]).not.toHaveProperty('partial')
+  })
+
   it('a reorg that deletes a launch is a launch_reverted event', async () => {
     const launch = launchRecord('rocket')
     await store.batch(journal.putLaunch(launch))

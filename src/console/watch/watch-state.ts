@@ -78,6 +78,18 @@ const candidateKey = (c: Pick<CandidateRecord, 'chain' | 'slug' | 'token'>) => `
 const orderEventKey = (e: OrderEvent) => `${e.keyId}!${e.slug}!${e.at}!${e.to}`
 
 /** The launched projects in display order (latest launch first): `selected` indexes this list. */
+/**
+ * A project's brief after a decision: a whole one replaces it, a partial one (a quiet tick's changes) is applied to it.
+ * A partial one with nothing before it stands alone (the orders it does not name show as waiting, as with no decision).
+ */
+export function withDecision(before: DecisionBrief | undefined, decision: DecisionBrief): DecisionBrief {
+  if (!decision.partial) return decision
+  const verdicts = { ...before?.verdicts }
+  for (const keyId of decision.removed ?? []) delete verdicts[keyId]
+  Object.assign(verdicts, decision.verdicts)
+  return { slug: decision.slug, blockNumber: decision.blockNumber, at: decision.at, verdicts }
+}
+
 export const launchedSlugs = (state: WatchState): string[] =>
   [...state.launches.values()].sort((a, b) => b.launchedAt - a.launchedAt || a.slug.localeCompare(b.slug)).map((l) => l.slug)
 
@@ -198,10 +210,12 @@ class Draft {
       case 'tick':
         this.addTick(event.tick)
         return
-      case 'decision':
+      case 'decision': {
         this.decisions ??= new Map(this.base.decisions)
-        if ((this.decisions.get(event.decision.slug)?.at ?? -1) <= event.decision.at) this.decisions.set(event.decision.slug, event.decision)
+        const before = this.decisions.get(event.decision.slug)
+        if ((before?.at ?? -1) <= event.decision.at) this.decisions.set(event.decision.slug, withDecision(before, event.decision))
         return
+      }
       case 'order':
         this.putOrder(event.order)
         return

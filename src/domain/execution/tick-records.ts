@@ -2,6 +2,7 @@ import type { Address, Hash, Hex } from 'viem'
 import type { ChainKey } from '../../chain/chain-keys.ts'
 import type { PairedAsset } from '../paired-asset.ts'
 import type { Launchpad } from '../records.ts'
+import type { DecisionDelta } from './decision-delta.ts'
 import type { OrderDecision } from './verdicts.ts'
 
 /*
@@ -113,6 +114,13 @@ export interface TickDecision {
    * rank and spend, who was left out and why; the planner's `submitted` verdict of a left-out order means eligible).
    */
   batchId?: Hash
+  /**
+   * Stored only (the journal's readers get the decision whole, src/journal/materialize-decisions.ts): a quiet tick's
+   * record kept as its changes since the project's previous record, the journal key `delta.base`. Then `orders` and
+   * `inputs.orders` hold only the verdicts and rows that changed or are new, and `delta.removed` the key ids no longer
+   * decided (src/domain/execution/decision-delta.ts).
+   */
+  delta?: DecisionDelta
 }
 
 /**

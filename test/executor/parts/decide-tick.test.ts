@@ -73,6 +73,46 @@ describe('deciding a tick (decide-tick.ts)', () => {
     expect(decisions.map((d) => d.orders[0]?.verdict)).toEqual(['limit_below_cap', 'swaps_not_allowed'])
   })
 
+  it('journals a quiet tick after a PATCH as that order’s changes; the journal hands it back whole', async () => {
+    // Ten orders waiting for the price (limits of 500-590 USD against a cap of 1,000), all funded.
+    for (let i = 0; i < 10; i++) {
+      await f.addOrder(i, 10 + i, 500 + 10 * i)
+      f.chain.balanceOf.set(walletOf(i), 1_000n * USDC)
+    }
+    const decider = createTickDecider(f.ctx)
+    const submit = () => expect.unreachable('nothing buys')
+    await decider.decide(tickAt(11, 1_000), launch, submit)
+    // One order PATCHed to a limit the cap meets, its wallet emptied (so nothing buys): its verdict changes. Another
+    // wallet's balance moves: its row changes, not its verdict.
+    await f.addOrder(3, 40, 1_500, { updatedAt: 100 })
+    f.chain.balanceOf.set(walletOf(3), 0n)
+    f.chain.balanceOf.set(walletOf(5), 500n * USDC)
+    await decider.decide(tickAt(12, 1_000), launch, submit)
+    const stored = []
+    for await (const value of f.journal.sub.decisions.values()) stored.push(value)
+    expect(stored).toHaveLength(2)
+    expect(stored[0]?.delta).toBeUndefined()
+    const [first, second] = stored
+    // The second record: the PATCHed order's verdict and row, the other wallet's row, nothing else.
+    expect(second?.delta?.removed).toEqual([])
+    expect(second?.orders.map((o) => [o.keyId, o.verdict])).toEqual([[keyIdOf(3), 'no_balance']])
+    expect(second?.inputs?.orders.map((r) => r[0]).sort()).toEqual([keyIdOf(3), keyIdOf(5)])
+    // Read back whole: every order's verdict and row, as a whole record of that tick would hold them.
+    const [, whole] = await f.journal.decisionsOf(SLUG)
+    expect(whole?.delta).toBeUndefined()
+    expect(whole?.orders).toHaveLength(10)
+    expect(whole?.inputs?.orders).toHaveLength(10)
+    const verdictOf = new Map(whole?.orders.map((o) => [o.keyId, o.verdict]))
+    expect(verdictOf.get(keyIdOf(3))).toBe(second?.orders[0]?.verdict)
+    for (let i = 0; i < 10; i++) if (i !== 3) expect(verdictOf.get(keyIdOf(i))).toBe(first?.orders.find((o) => o.keyId === keyIdOf(i))?.verdict)
+    const rowOf = new Map(whole?.inputs?.orders.map((r) => [r[0], r]))
+    expect(rowOf.get(keyIdOf(3))?.slice(2, 4)).toEqual(['40', '1500'])
+    expect(rowOf.get(keyIdOf(3))?.[5]).toBe('0')
+    expect(rowOf.get(keyIdOf(5))?.[5]).toBe((500n * USDC).toString())
+    expect(rowOf.get(keyIdOf(7))?.[5]).toBe((1_000n * USDC).toString())
+    expect((await f.journal.latestDecision(SLUG))?.orders).toEqual(whole?.orders)
+  })
+
   it('does not buy an order edited between planning and the executing batch (its verdict reads in_flight)', async () => {
     const planned = await f.addOrder(1, 100, null)
     f.chain.balanceOf.set(walletOf(1), 1_000n * USDC)

@@ -52,6 +52,37 @@ describe('launches watch: reducer and view model', () => {
     expect(watchView(state).waiting[0]).toMatchObject({ orders: 1, spend: '$100' })
   })
 
+  it('a quiet tick’s partial decision (its changes) is applied to the project’s verdicts, not put in their place', () => {
+    let state = feed(
+      connected(),
+      snapshot({
+        projects: [projectRecord('rocket')],
+        orders: ['k1', 'k2', 'k3'].map((k) => orderBrief('rocket', k, { maxSpendUsdc: '10', maxFdvUsdc: '10000' })),
+      }),
+    )
+    const waiting = (s: WatchState) =>
+      watchView(s)
+        .launched[0]!.orders.map((o) => `${o.label} ${o.count}`)
+        .slice(0, 2)
+    state = feed(
+      state,
+      { type: 'launch', launch: launchRecord('rocket') },
+      { type: 'tick', tick: priceTick('rocket', 100, { reason: 'launch', logIndex: 3 }) },
+      { type: 'decision', decision: { slug: 'rocket', blockNumber: '100', at: 5, verdicts: { k1: 'limit_below_cap', k2: 'no_balance', k3: 'no_balance' } } },
+    )
+    expect(waiting(state)).toEqual(['waiting for the price 1', 'eligible 2'])
+    // k2's verdict changed, k3 is no longer decided; k1's stands.
+    state = feed(state, {
+      type: 'decision',
+      decision: { slug: 'rocket', blockNumber: '101', at: 6, verdicts: { k2: 'limit_below_cap' }, partial: true, removed: ['k3'] },
+    })
+    expect(state.decisions.get('rocket')?.verdicts).toEqual({ k1: 'limit_below_cap', k2: 'limit_below_cap' })
+    expect(waiting(state)).toEqual(['waiting for the price 3', 'eligible 0'])
+    // A partial decision older than the one held is ignored, as a whole one is.
+    state = feed(state, { type: 'decision', decision: { slug: 'rocket', blockNumber: '99', at: 4, verdicts: { k1: 'no_balance' }, partial: true } })
+    expect(state.decisions.get('rocket')?.verdicts).toEqual({ k1: 'limit_below_cap', k2: 'limit_below_cap' })
+  })
+
   it('a launch: spot FDV, fee now and next block, effective cap, sparkline, orders by state with spend, actions and latency', () => {
     let state = feed(
       connected(),

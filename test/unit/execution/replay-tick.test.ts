@@ -1,6 +1,6 @@
 import type { Address } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { decisionInputs } from '../../../daemon/executor/decide-tick.ts'
+import { decisionInputs } from '../../../daemon/executor/decision-inputs.ts'
 import { planExecution, type PlanInput } from '../../../src/domain/execution/executor-plan.ts'
 import type { CandidateOrder } from '../../../src/domain/execution/prepared-book.ts'
 import { type PrioritisationPolicy, spendThenLimitPolicy } from '../../../src/domain/execution/prioritisation.ts'

@@ -1,0 +1,176 @@
+import type { CandidateOrder } from './prepared-book.ts'
+import type { OrderDecision } from './verdicts.ts'
+
+/*
+ * A quiet tick's decision journaled as what changed since the project's previous decision record (issue 23 item 4).
+ *
+ * A quiet tick (nothing bought, nothing expired) is journaled when a verdict changed (decide-tick.ts recordQuietTick),
+ * and its record used to hold every order's verdict and planner inputs: ~250 bytes of JSON per order, stringified and
+ * written inside the tick (~12 ms at 3,000 orders, ~60 ms at 17,000; ~25 MB per recorded verdict change at 100,000).
+ * A PATCH changes one order. So such a record now names its base (the previous record of the project) and carries the
+ * verdicts and input rows that differ from the base's, and the key ids the base had that this tick no longer decides.
+ * The journal hands it out whole (src/journal/materialize-decisions.ts), so `executions replay --check` and every other
+ * reader see the same decisions as before.
+ *
+ * Why the order of the rows may change: a materialized record lists its base's orders in the base's order, the changed
+ * ones in place and the new ones last, not in the tick's priority order. A quiet tick's verdicts do not depend on that
+ * order: nothing buys, so no order's verdict depends on another's (no balance taken by a higher-priority buy, no rank,
+ * no buy cap reached), and the replay plans the rows again with the policy, which orders them itself.
+ */
+
+/** How a record relates to the previous one: `base` is the journal key of the record it is a change of. */
+export interface DecisionDelta {
+  base: string
+  /** Key ids the base decided that this tick does not (deleted, filled, no longer active). */
+  removed: string[]
+}
+
+/** The project's last journaled decision, as the writer keeps it to tell what the next quiet one changes. */
+export interface RecordedBook {
+  /** Journal key of the record. */
+  key: string
+  /** Delta records since the last whole one. */
+  deltas: number
+  /** The decisions as recorded, in the tick's order (a copy: the plan's array is reused by the next plan). */
+  decisions: OrderDecision[]
+  /** The planner inputs' rows as recorded, one column per field, in the tick's priority order. */
+  rows: RecordedRows
+  decisionAt?: Map<string, number>
+  rowAt?: Map<string, number>
+}
+
+interface RecordedRows {
+  keyId: string[]
+  wallet: string[]
+  maxSpendUsdc: string[]
+  maxFdvUsdc: Array<string | null>
+  expiresInMs: number[]
+  balanceAtoms: bigint[]
+  userIndex: number[]
+  createdAt: number[]
+  updatedAt: number[]
+}
+
+/** A quiet decision's record: whole, or the changes since `base`. */
+export type QuietRecord =
+  | { kind: 'whole' }
+  | { kind: 'delta'; delta: DecisionDelta; orders: OrderDecision[]; changedCandidates: CandidateOrder[]; deltas: number }
+
+/**
+ * A delta record is written only while it is smaller than half the book (else the whole is barely larger), and at most
+ * this many in a row: a reader materializes a record from the last whole one before it, so the chain stays short.
+ */
+export const MAX_DELTAS_IN_A_ROW = 64
+
+const sameDecision = (a: OrderDecision, b: OrderDecision): boolean =>
+  a === b ||
+  (a.keyId === b.keyId &&
+    a.verdict === b.verdict &&
+    a.slug === b.slug &&
+    a.spendAtoms === b.spendAtoms &&
+    a.minTokensOut === b.minTokensOut &&
+    a.rank === b.rank &&
+    a.userOpHash === b.userOpHash)
+
+const sameRow = (rows: RecordedRows, j: number, c: CandidateOrder): boolean =>
+  rows.balanceAtoms[j] === c.balanceAtoms &&
+  rows.updatedAt[j] === c.order.updatedAt &&
+  rows.wallet[j] === c.wallet &&
+  rows.userIndex[j] === c.userIndex &&
+  rows.maxSpendUsdc[j] === c.order.maxSpendUsdc &&
+  rows.maxFdvUsdc[j] === c.order.maxFdvUsdc &&
+  rows.expiresInMs[j] === c.order.expiresInMs &&
+  rows.createdAt[j] === c.order.createdAt
+
+const positionsOf = (keyIds: Iterable<string>): Map<string, number> => {
+  const at = new Map<string, number>()
+  let i = 0
+  for (const keyId of keyIds) at.set(keyId, i++)
+  return at
+}
+
+/** The base's position of a key id: the same position when the book did not move there (the common case), else a lookup. */
+const positionIn = (atSamePosition: string | undefined, i: number, keyId: string, index: () => Map<string, number>): number =>
+  atSamePosition === keyId ? i : (index().get(keyId) ?? -1)
+
+/**
+ * What to journal for a quiet tick after `previous` (the project's last record, undefined: none kept): the changes
+ * since it, or the whole decision when there is no base, the chain is long or the changes are half the book or more.
+ * `decisions` and `candidates` are the tick's (candidates in the priority order its inputs record).
+ */
+export function quietRecordOf(previous: RecordedBook | undefined, decisions: readonly OrderDecision[], candidates: readonly CandidateOrder[]): QuietRecord {
+  if (!previous || previous.deltas >= MAX_DELTAS_IN_A_ROW) return { kind: 'whole' }
+  const budget = Math.max(decisions.length, candidates.length) / 2
+  const base = previous.decisions
+  const decisionIndex = () => (previous.decisionAt ??= positionsOf(base.map((d) => d.keyId)))
+  const seenDecision = new Uint8Array(base.length)
+  let seenDecisions = 0
+  const orders: OrderDecision[] = []
+  for (let i = 0; i < decisions.length; i++) {
+    const d = decisions[i]!
+    const j = positionIn(base[i]?.keyId, i, d.keyId, decisionIndex)
+    if (j >= 0 && !seenDecision[j]) {
+      seenDecision[j] = 1
+      seenDecisions++
+      if (sameDecision(base[j]!, d)) continue
+    }
+    orders.push(d)
+    if (orders.length > budget) return { kind: 'whole' }
+  }
+  const rows = previous.rows
+  const rowIndex = () => (previous.rowAt ??= positionsOf(rows.keyId))
+  const seenRow = new Uint8Array(rows.keyId.length)
+  let seenRows = 0
+  const changedCandidates: CandidateOrder[] = []
+  for (let i = 0; i < candidates.length; i++) {
+    const c = candidates[i]!
+    const j = positionIn(rows.keyId[i], i, c.order.keyId, rowIndex)
+    if (j >= 0 && !seenRow[j]) {
+      seenRow[j] = 1
+      seenRows++
+      if (sameRow(rows, j, c)) continue
+    }
+    changedCandidates.push(c)
+    if (orders.length + changedCandidates.length > budget) return { kind: 'whole' }
+  }
+  const removed: string[] = []
+  if (seenDecisions < base.length) for (let j = 0; j < base.length; j++) if (!seenDecision[j]) removed.push(base[j]!.keyId)
+  // One `removed` list stands for both: the decisions and the rows are of the same orders, in the base as in this tick.
+  // Were they not (an order gone from one list only), the whole record.
+  if (removed.length !== rows.keyId.length - seenRows) return { kind: 'whole' }
+  if (seenRows < rows.keyId.length) {
+    const gone = new Set(removed)
+    for (let j = 0; j < rows.keyId.length; j++) if (!seenRow[j] && !gone.has(rows.keyId[j]!)) return { kind: 'whole' }
+  }
+  if (orders.length + changedCandidates.length + removed.length > budget) return { kind: 'whole' }
+  return { kind: 'delta', delta: { base: previous.key, removed }, orders, changedCandidates, deltas: previous.deltas + 1 }
+}
+
+/** The writer's memory of a record just journaled (`deltas`: 0 for a whole one, the delta's `deltas` for a delta). */
+export function recordedBook(key: string, deltas: number, decisions: readonly OrderDecision[], candidates: readonly CandidateOrder[]): RecordedBook {
+  const n = candidates.length
+  const rows: RecordedRows = {
+    keyId: new Array(n),
+    wallet: new Array(n),
+    maxSpendUsdc: new Array(n),
+    maxFdvUsdc: new Array(n),
+    expiresInMs: new Array(n),
+    balanceAtoms: new Array(n),
+    userIndex: new Array(n),
+    createdAt: new Array(n),
+    updatedAt: new Array(n),
+  }
+  for (let i = 0; i < n; i++) {
+    const c = candidates[i]!
+    rows.keyId[i] = c.order.keyId
+    rows.wallet[i] = c.wallet
+    rows.maxSpendUsdc[i] = c.order.maxSpendUsdc
+    rows.maxFdvUsdc[i] = c.order.maxFdvUsdc
+    rows.expiresInMs[i] = c.order.expiresInMs
+    rows.balanceAtoms[i] = c.balanceAtoms
+    rows.userIndex[i] = c.userIndex
+    rows.createdAt[i] = c.order.createdAt
+    rows.updatedAt[i] = c.order.updatedAt
+  }
+  return { key, deltas, decisions: decisions.slice(), rows }
+}

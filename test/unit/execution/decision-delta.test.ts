@@ -1,0 +1,222 @@
+import fc from 'fast-check'
+import type { Address } from 'viem'
+import { describe, expect, it } from 'vitest'
+import { decisionInputs } from '../../../daemon/executor/decision-inputs.ts'
+import { MAX_DELTAS_IN_A_ROW, quietRecordOf, type RecordedBook, recordedBook } from '../../../src/domain/execution/decision-delta.ts'
+import { planExecution, type PlanInput } from '../../../src/domain/execution/executor-plan.ts'
+import type { CandidateOrder } from '../../../src/domain/execution/prepared-book.ts'
+import { spendThenLimitPolicy } from '../../../src/domain/execution/prioritisation.ts'
+import { replayTick } from '../../../src/domain/execution/replay-tick.ts'
+import type { TickDecision } from '../../../src/journal/journal-records.ts'
+import { materializeDecisions, type StoredDecision } from '../../../src/journal/materialize-decisions.ts'
+import { launchRecord } from '../../support/console-fixtures.ts'
+
+/*
+ * A quiet tick's decision stored as its changes since the previous record (decision-delta.ts) and made whole again by
+ * the journal's reader (materialize-decisions.ts): what a reader gets must be the decision the tick made.
+ */
+
+const launch = launchRecord('rocket', { totalSupply: (10n ** 27n).toString(), launchedAt: 1_000_000 })
+const wallet = (n: number) => `0x${n.toString(16).padStart(40, '0')}` as Address
+
+interface Book {
+  orders: Map<number, CandidateOrder>
+  cap: bigint
+  clock: number
+}
+
+const candidate = (i: number, spend: number, limit: number | null, balance: bigint, at: number): CandidateOrder => ({
+  order: {
+    keyId: `k${i}`,
+    slug: 'rocket',
+    status: 'active',
+    maxSpendUsdc: String(spend),
+    maxFdvUsdc: limit === null ? null : String(limit),
+    expiresInMs: 3_600_000,
+    createdAt: i,
+    updatedAt: at,
+  },
+  userIndex: i,
+  wallet: wallet(i),
+  balanceAtoms: balance,
+})
+
+/** The tick as the executor plans it: nothing can buy (an order within its limit has no balance), so every tick is quiet. */
+function planned(book: Book, at: number) {
+  const input: PlanInput = {
+    tick: { effectiveCapAtoms: book.cap.toString(), swapsAllowed: true },
+    launchedAt: launch.launchedAt,
+    now: launch.launchedAt + 1_000,
+    totalSupply: BigInt(launch.totalSupply),
+    candidates: [...book.orders.values()],
+    reservedByWallet: new Map(),
+    policy: spendThenLimitPolicy,
+  }
+  const plan = planExecution(input)
+  const tick = { ...fixedTick, effectiveCapAtoms: book.cap.toString(), at }
+  return { input, plan, tick }
+}
+
+const fixedTick: TickDecision['tick'] = {
+  slug: 'rocket',
+  chain: 'base',
+  token: launch.token,
+  reason: 'block',
+  blockNumber: '100',
+  blockHash: `0x${'ab'.repeat(32)}`,
+  logIndex: -1,
+  sqrtPriceX96: '1',
+  liquidity: '1',
+  pairedUsdAtoms: '1',
+  nextBlockTimestamp: 1_001,
+  lpFeePips: 0,
+  totalFeeFraction: 0,
+  swapsAllowed: true,
+  fdvUsdAtoms: '0',
+  effectiveCapAtoms: '0',
+  feeDecaying: false,
+  at: 0,
+}
+
+/** Records every tick as decide-tick.ts's recordQuietTick does: the whole decision, and what is stored. */
+function recordAll(books: Book[]): { wholes: TickDecision[]; stored: StoredDecision[] } {
+  let previous: RecordedBook | undefined
+  const wholes: TickDecision[] = []
+  const stored: StoredDecision[] = []
+  books.forEach((book, step) => {
+    const { input, plan, tick } = planned(book, step)
+    const candidates = plan.candidatesInPriority()
+    const base = { slug: 'rocket', chain: 'base' as const, tick, policy: spendThenLimitPolicy.name, at: step }
+    const whole: TickDecision = { ...base, orders: plan.decisions.slice(), inputs: decisionInputs(input, candidates) }
+    const record = quietRecordOf(previous, plan.decisions, candidates)
+    const value: TickDecision =
+      record.kind === 'delta' ? { ...base, orders: record.orders, inputs: decisionInputs(input, record.changedCandidates), delta: record.delta } : whole
+    const key = `rocket!${String(step).padStart(6, '0')}`
+    // As LevelDB hands it back: JSON.
+    stored.push({ key, value: JSON.parse(JSON.stringify(value)) })
+    wholes.push(JSON.parse(JSON.stringify(whole)))
+    previous = recordedBook(key, record.kind === 'delta' ? record.deltas : 0, plan.decisions, candidates)
+  })
+  return { wholes, stored }
+}
+
+/** A decision with its verdicts and rows by key id: a materialized record keeps its base's order, not the tick's. */
+const byKeyId = (decision: TickDecision) => ({
+  ...decision,
+  orders: [...decision.orders].sort((a, b) => a.keyId.localeCompare(b.keyId)),
+  inputs: decision.inputs && { ...decision.inputs, orders: [...decision.inputs.orders].sort((a, b) => a[0].localeCompare(b[0])) },
+})
+
+const edit: fc.Arbitrary<Edit> = fc.oneof(
+  fc.record({ kind: fc.constant('balance' as const), i: fc.nat(40), balance: fc.bigInt({ min: 0n, max: 10n ** 9n }) }),
+  fc.record({
+    kind: fc.constant('patch' as const),
+    i: fc.nat(40),
+    spend: fc.integer({ min: 1, max: 500 }),
+    limit: fc.option(fc.integer({ min: 1, max: 10 ** 6 })),
+  }),
+  fc.record({ kind: fc.constant('remove' as const), i: fc.nat(40) }),
+  fc.record({ kind: fc.constant('cap' as const), cap: fc.bigInt({ min: 1n, max: 10n ** 12n }) }),
+)
+
+type Edit =
+  | { kind: 'balance'; i: number; balance: bigint }
+  | { kind: 'patch'; i: number; spend: number; limit: number | null }
+  | { kind: 'remove'; i: number }
+  | { kind: 'cap'; cap: bigint }
+
+function apply(book: Book, ev: Edit): Book {
+  const orders = new Map(book.orders)
+  const clock = book.clock + 1
+  if (ev.kind === 'cap') return { orders, cap: ev.cap, clock }
+  const current = orders.get(ev.i)
+  if (ev.kind === 'remove') orders.delete(ev.i)
+  else if (ev.kind === 'balance') {
+    if (current) orders.set(ev.i, { ...current, balanceAtoms: ev.balance })
+  } else orders.set(ev.i, candidate(ev.i, ev.spend, ev.limit, current?.balanceAtoms ?? 0n, clock))
+  return { orders, cap: book.cap, clock }
+}
+
+/** Keeps every tick quiet: an order its limit lets buy has no balance. */
+function quiet(book: Book): Book {
+  const orders = new Map(book.orders)
+  for (const [i, c] of orders) {
+    const limit = c.order.maxFdvUsdc === null ? null : BigInt(c.order.maxFdvUsdc) * 10n ** 6n
+    if (limit === null || limit >= book.cap) orders.set(i, { ...c, balanceAtoms: 0n })
+  }
+  return { ...book, orders }
+}
+
+const startBook = (n: number): Book => ({
+  // Limits below the cap but every fourth order's (none): those have no balance, the others wait for the price.
+  orders: new Map(Array.from({ length: n }, (_, i) => [i, candidate(i, 10 + (i % 13), i % 4 === 0 ? null : 1 + i, BigInt(i + 1) * 1_000_000n, 0)] as const)),
+  cap: 5_000n * 10n ** 6n,
+  clock: 0,
+})
+
+describe('quiet decisions journaled as their changes', () => {
+  it('every record a reader gets is the whole decision the tick made (property)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 40 }), fc.array(fc.array(edit, { maxLength: 4 }), { minLength: 1, maxLength: 30 }), (n, steps) => {
+        const books: Book[] = [quiet(startBook(n))]
+        for (const edits of steps) books.push(quiet(edits.reduce(apply, books.at(-1)!)))
+        const { wholes, stored } = recordAll(books)
+        const read = materializeDecisions(stored)
+        expect(read.map(byKeyId)).toEqual(wholes.map(byKeyId))
+        // Replayed on what the reader gets, every tick decides as recorded: a quiet tick's verdicts do not depend on the
+        // rows' order (the materialized record keeps its base's).
+        for (const decision of read) expect(replayTick(decision, undefined).differences).toEqual([])
+      }),
+      { numRuns: 150 },
+    )
+  })
+
+  it('a PATCH of one order of 1,000 stores that order alone; the chain is cut to a whole record every 64', () => {
+    let book = quiet(startBook(1_000))
+    const books = [book]
+    for (let step = 1; step <= MAX_DELTAS_IN_A_ROW + 2; step++) {
+      // One order PATCHed from a limit below the cap to one the cap meets (no balance: quiet): its verdict changes.
+      book = quiet(apply(book, { kind: 'patch', i: 4 * step + 1, spend: 10, limit: 10 ** 6 }))
+      books.push(book)
+    }
+    const { wholes, stored } = recordAll(books)
+    expect(stored[0]!.value.delta).toBeUndefined()
+    for (let step = 1; step <= MAX_DELTAS_IN_A_ROW; step++) {
+      const value = stored[step]!.value
+      expect(value.delta?.base).toBe(stored[step - 1]!.key)
+      expect(value.orders.map((o) => o.keyId)).toEqual([`k${4 * step + 1}`])
+      expect(value.inputs?.orders.map((r) => r[0])).toEqual([`k${4 * step + 1}`])
+      expect(JSON.stringify(value).length).toBeLessThan(JSON.stringify(wholes[step]).length / 50)
+    }
+    expect(stored[MAX_DELTAS_IN_A_ROW + 1]!.value.delta).toBeUndefined()
+    expect(stored[MAX_DELTAS_IN_A_ROW + 2]!.value.delta?.base).toBe(stored[MAX_DELTAS_IN_A_ROW + 1]!.key)
+  })
+
+  it('an order removed is listed once; changes of half the book or more are stored whole', () => {
+    const first = quiet(startBook(10))
+    const removed = quiet(apply(first, { kind: 'remove', i: 3 }))
+    // Every limit now meets the cap: 7 of the 9 orders change their verdict.
+    const repriced = quiet(apply(removed, { kind: 'cap', cap: 1n }))
+    const { stored } = recordAll([first, removed, repriced])
+    expect(stored[1]!.value.delta).toEqual({ base: stored[0]!.key, removed: ['k3'] })
+    expect(stored[1]!.value.orders).toEqual([])
+    expect(stored[2]!.value.delta).toBeUndefined()
+  })
+
+  it('a record whose base is missing is handed out with its changes only and no inputs: replay cannot check it', () => {
+    const books = [quiet(startBook(10)), quiet(apply(quiet(startBook(10)), { kind: 'patch', i: 2, spend: 10, limit: 10 ** 6 }))]
+    const { stored } = recordAll(books)
+    const [orphan] = materializeDecisions([stored[1]!])
+    expect(orphan!.inputs).toBeUndefined()
+    expect(orphan!.delta).toBeUndefined()
+    expect(orphan!.orders.map((o) => o.keyId)).toEqual(['k2'])
+    expect(replayTick(orphan!, undefined).checkable).toBe(false)
+  })
+
+  it('a base is found by its key, whatever the order of the keys', () => {
+    const books = [quiet(startBook(10)), quiet(apply(quiet(startBook(10)), { kind: 'patch', i: 2, spend: 10, limit: 10 ** 6 }))]
+    const { wholes, stored } = recordAll(books)
+    const read = materializeDecisions([stored[1]!, stored[0]!])
+    expect(byKeyId(read[0]!)).toEqual(byKeyId(wholes[1]!))
+  })
+})
