@@ -35,8 +35,6 @@ export interface RecordedBook {
   decisions: OrderDecision[]
   /** The planner inputs' rows as recorded, one column per field, in the tick's priority order. */
   rows: RecordedRows
-  decisionAt?: Map<string, number>
-  rowAt?: Map<string, number>
 }
 
 interface RecordedRows {
@@ -82,16 +80,56 @@ const sameRow = (rows: RecordedRows, j: number, c: CandidateOrder): boolean =>
   rows.expiresInMs[j] === c.order.expiresInMs &&
   rows.createdAt[j] === c.order.createdAt
 
-const positionsOf = (keyIds: Iterable<string>): Map<string, number> => {
-  const at = new Map<string, number>()
+/**
+ * Pairs a list with its base by key id, in one walk and without a map of the whole book (a map of 17,000 key ids, built
+ * per record, cost more than the record it saved). Both lists are mostly in the same order: a PATCH moves one order (its
+ * spend sets its priority), a new order comes in, one goes. The walk matches equal key ids in step; where they differ it
+ * skips the base's entry when the base's next one matches (moved away or gone), or the list's entry when the list's next
+ * one matches (moved here or new), else both. Only the skipped entries are then paired through a map (moved orders
+ * found, new and gone ones left over). `same(i, j)` is asked once per pair; `changed(i)` is called for every entry of
+ * the list without a pair or whose pair is not the same; the key ids of the base's entries left unpaired are returned
+ * (gone). Key ids are unique in each list.
+ */
+function pairWithBase(
+  length: number,
+  keyAt: (i: number) => string,
+  baseLength: number,
+  baseKeyAt: (j: number) => string,
+  same: (i: number, j: number) => boolean,
+  changed: (i: number) => void,
+): string[] {
+  const unpaired: number[] = []
+  const unseen: number[] = []
   let i = 0
-  for (const keyId of keyIds) at.set(keyId, i++)
-  return at
+  let j = 0
+  while (i < length && j < baseLength) {
+    const key = keyAt(i)
+    const baseKey = baseKeyAt(j)
+    if (key === baseKey) {
+      if (!same(i, j)) changed(i)
+      i++
+      j++
+    } else if (j + 1 < baseLength && baseKeyAt(j + 1) === key) unseen.push(j++)
+    else if (i + 1 < length && keyAt(i + 1) === baseKey) unpaired.push(i++)
+    else {
+      unpaired.push(i++)
+      unseen.push(j++)
+    }
+  }
+  while (i < length) unpaired.push(i++)
+  while (j < baseLength) unseen.push(j++)
+  const baseOf = new Map<string, number>()
+  for (const b of unseen) baseOf.set(baseKeyAt(b), b)
+  for (const u of unpaired) {
+    const b = baseOf.get(keyAt(u))
+    if (b === undefined) changed(u)
+    else {
+      baseOf.delete(keyAt(u))
+      if (!same(u, b)) changed(u)
+    }
+  }
+  return [...baseOf.keys()]
 }
-
-/** The base's position of a key id: the same position when the book did not move there (the common case), else a lookup. */
-const positionIn = (atSamePosition: string | undefined, i: number, keyId: string, index: () => Map<string, number>): number =>
-  atSamePosition === keyId ? i : (index().get(keyId) ?? -1)
 
 /**
  * What to journal for a quiet tick after `previous` (the project's last record, undefined: none kept): the changes
@@ -100,50 +138,36 @@ const positionIn = (atSamePosition: string | undefined, i: number, keyId: string
  */
 export function quietRecordOf(previous: RecordedBook | undefined, decisions: readonly OrderDecision[], candidates: readonly CandidateOrder[]): QuietRecord {
   if (!previous || previous.deltas >= MAX_DELTAS_IN_A_ROW) return { kind: 'whole' }
-  const budget = Math.max(decisions.length, candidates.length) / 2
   const base = previous.decisions
-  const decisionIndex = () => (previous.decisionAt ??= positionsOf(base.map((d) => d.keyId)))
-  const seenDecision = new Uint8Array(base.length)
-  let seenDecisions = 0
   const orders: OrderDecision[] = []
-  for (let i = 0; i < decisions.length; i++) {
-    const d = decisions[i]!
-    const j = positionIn(base[i]?.keyId, i, d.keyId, decisionIndex)
-    if (j >= 0 && !seenDecision[j]) {
-      seenDecision[j] = 1
-      seenDecisions++
-      if (sameDecision(base[j]!, d)) continue
-    }
-    orders.push(d)
-    if (orders.length > budget) return { kind: 'whole' }
-  }
+  const goneDecisions = pairWithBase(
+    decisions.length,
+    (i) => decisions[i]!.keyId,
+    base.length,
+    (j) => base[j]!.keyId,
+    (i, j) => sameDecision(decisions[i]!, base[j]!),
+    (i) => void orders.push(decisions[i]!),
+  )
   const rows = previous.rows
-  const rowIndex = () => (previous.rowAt ??= positionsOf(rows.keyId))
-  const seenRow = new Uint8Array(rows.keyId.length)
-  let seenRows = 0
   const changedCandidates: CandidateOrder[] = []
-  for (let i = 0; i < candidates.length; i++) {
-    const c = candidates[i]!
-    const j = positionIn(rows.keyId[i], i, c.order.keyId, rowIndex)
-    if (j >= 0 && !seenRow[j]) {
-      seenRow[j] = 1
-      seenRows++
-      if (sameRow(rows, j, c)) continue
-    }
-    changedCandidates.push(c)
-    if (orders.length + changedCandidates.length > budget) return { kind: 'whole' }
-  }
-  const removed: string[] = []
-  if (seenDecisions < base.length) for (let j = 0; j < base.length; j++) if (!seenDecision[j]) removed.push(base[j]!.keyId)
+  const goneRows = pairWithBase(
+    candidates.length,
+    (i) => candidates[i]!.order.keyId,
+    rows.keyId.length,
+    (j) => rows.keyId[j]!,
+    (i, j) => sameRow(rows, j, candidates[i]!),
+    (i) => void changedCandidates.push(candidates[i]!),
+  )
   // One `removed` list stands for both: the decisions and the rows are of the same orders, in the base as in this tick.
   // Were they not (an order gone from one list only), the whole record.
-  if (removed.length !== rows.keyId.length - seenRows) return { kind: 'whole' }
-  if (seenRows < rows.keyId.length) {
-    const gone = new Set(removed)
-    for (let j = 0; j < rows.keyId.length; j++) if (!seenRow[j] && !gone.has(rows.keyId[j]!)) return { kind: 'whole' }
+  if (goneDecisions.length !== goneRows.length) return { kind: 'whole' }
+  if (goneRows.length > 0) {
+    const gone = new Set(goneDecisions)
+    if (!goneRows.every((keyId) => gone.has(keyId))) return { kind: 'whole' }
   }
-  if (orders.length + changedCandidates.length + removed.length > budget) return { kind: 'whole' }
-  return { kind: 'delta', delta: { base: previous.key, removed }, orders, changedCandidates, deltas: previous.deltas + 1 }
+  const budget = Math.max(decisions.length, candidates.length) / 2
+  if (orders.length + changedCandidates.length + goneDecisions.length > budget) return { kind: 'whole' }
+  return { kind: 'delta', delta: { base: previous.key, removed: goneDecisions }, orders, changedCandidates, deltas: previous.deltas + 1 }
 }
 
 /** The writer's memory of a record just journaled (`deltas`: 0 for a whole one, the delta's `deltas` for a delta). */
