@@ -14,6 +14,80 @@ export interface LoadedOrder {
   wallet: Address
 }
 
+/** A book's wallets, once each, as given and lower-cased (the balance maps' keys), and each as given by its lower-cased form. */
+interface BookWallets {
+  wallets: Address[]
+  lower: string[]
+  byLower: ReadonlyMap<string, Address>
+}
+const bookWalletsMemo = new WeakMap<readonly LoadedOrder[], BookWallets>()
+
+/**
+ * The wallets of a project's held orders, computed once per held list (a list is never changed in place: a write
+ * patches a new one). Every block's refresh and a tick without one used to build them again, with two `toLowerCase`
+ * per wallet: at 17,000 orders, with the balances map copied each block, ~35 ms of the event loop per 200 ms block (a
+ * CPU profile of the held-ticks bench, 2026-11-27), which the book's own ticks then waited behind.
+ */
+function bookWallets(orders: readonly LoadedOrder[]): BookWallets {
+  let memo = bookWalletsMemo.get(orders)
+  if (!memo) {
+    const wallets: Address[] = []
+    const lower: string[] = []
+    const byLower = new Map<string, Address>()
+    for (const o of orders) {
+      const key = lowerWallet(o.wallet)
+      if (byLower.has(key)) continue
+      byLower.set(key, o.wallet)
+      wallets.push(o.wallet)
+      lower.push(key)
+    }
+    memo = { wallets, lower, byLower }
+    bookWalletsMemo.set(orders, memo)
+  }
+  return memo
+}
+
+/**
+ * The wallets of `books` to read again at a block, from balances `known` at an earlier block and the lower-cased
+ * wallets whose balance `changed` since (Transfer logs): the changed ones and those `known` lacks. When every list is
+ * the one `known` was read for (`sameAsKnown`), no wallet can be missing from it, so only `changed` is looked at.
+ */
+function staleWallets(
+  books: readonly (readonly LoadedOrder[])[],
+  known: ReadonlyMap<string, bigint>,
+  changed: ReadonlySet<string>,
+  sameAsKnown: boolean,
+): Address[] {
+  const stale: Address[] = []
+  if (sameAsKnown) {
+    if (changed.size === 0) return stale
+    const seen = new Set<string>()
+    for (const book of books) {
+      const { byLower } = bookWallets(book)
+      for (const key of changed) {
+        const wallet = byLower.get(key)
+        if (wallet === undefined || seen.has(key)) continue
+        seen.add(key)
+        stale.push(wallet)
+      }
+    }
+    return stale
+  }
+  const seen = books.length > 1 ? new Set<string>() : undefined
+  for (const book of books) {
+    const { wallets, lower } = bookWallets(book)
+    for (let i = 0; i < lower.length; i++) {
+      const key = lower[i]!
+      if (seen) {
+        if (seen.has(key)) continue
+        seen.add(key)
+      }
+      if (changed.has(key) || !known.has(key)) stale.push(wallets[i]!)
+    }
+  }
+  return stale
+}
+
 /**
  * A loaded order with its wallet's balance, as the book takes it: an object literal of one shape. A spread copy
  * (`{ ...loaded, balanceAtoms }`) got a hidden class of its own in V8, ~300 bytes and ~3 µs per order (30 MB and 300 ms
@@ -229,7 +303,7 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
     const refresh = latest.get(chain)
     const result = refresh && (await refresh.done)
     if (!refresh || !result) return
-    const missing = [...new Set(orders.map((o) => o.wallet))].filter((w) => !result.balances.has(w.toLowerCase()))
+    const missing = staleWallets([orders], result.balances, new Set(), false)
     if (missing.length === 0) return
     for (const [w, v] of await deps.readBalances(chain, missing, refresh.block)) result.balances.set(w, v)
   }
@@ -357,18 +431,19 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
       const loaded = await Promise.all(slugs.map((slug) => ordersOf(slug)))
       const before = previous && (await previous.done)
       const orders = new Map(slugs.map((slug, i) => [slug, loaded[i]!]))
-      const wallets = [...new Set(loaded.flat().map((o) => o.wallet))]
       const serial = ++serials
-      if (wallets.length === 0) return { orders, balances: new Map<string, bigint>(), state: { serial } }
+      if (loaded.every((list) => bookWallets(list).wallets.length === 0)) return { orders, balances: new Map<string, bigint>(), state: { serial } }
       // Carried over the blocks since the previous refresh, not only from the block before: a block arriving while a
       // refresh runs skips the refreshes between (pump), and re-reading every balance then put a 5,000-wallet multicall
       // right after a launch (the split bench's profile, 2026-11-26); the Transfer logs of the gap say who changed.
       const gap = before !== undefined ? block - previous!.block : 0n
       const known = before !== undefined && gap >= 1n && gap <= MAX_CARRIED_BALANCE_BLOCKS && deps.changedWallets ? before.balances : undefined
-      if (!known) return { orders, balances: await deps.readBalances(chain, wallets, block), state: { serial } }
+      if (!known) return { orders, balances: await deps.readBalances(chain, staleWallets(loaded, new Map(), new Set(), false), block), state: { serial } }
       const changed = await deps.changedWallets!(chain, block, previous!.block + 1n)
-      const stale = wallets.filter((w) => changed.has(w.toLowerCase()) || !known.has(w.toLowerCase()))
-      const balances = new Map(known)
+      const sameAsKnown = slugs.length === before!.orders.size && slugs.every((slug, i) => before!.orders.get(slug) === loaded[i])
+      const stale = staleWallets(loaded, known, changed, sameAsKnown)
+      // Copied only when a balance is read again: no wallet of the books moved and none is new, the same map serves.
+      const balances = stale.length === 0 ? known : new Map(known)
       if (stale.length > 0) for (const [w, v] of await deps.readBalances(chain, stale, block)) balances.set(w, v)
       // Every wallet but the changed ones has the previous block's balance (a balance moves only by a Transfer log).
       return { orders, balances, state: { serial, since: { serial: before!.state.serial, changed } } }
@@ -403,7 +478,7 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
     const users = usersVersion
     const epoch = epochs.get(chain) ?? 0
     const orders = await ordersOf(slug)
-    const wallets = [...new Set(orders.map((o) => o.wallet))]
+    const { wallets } = bookWallets(orders)
     let balances: ReadonlyMap<string, bigint>
     let state: BalanceState
     if (wallets.length <= DIRECT_BALANCES_MAX_WALLETS) {
@@ -414,7 +489,7 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
     } else {
       const changed = await deps.changedWallets(chain, blockNumber, base.block + 1n)
       const known = base.result.balances
-      const stale = wallets.filter((w) => changed.has(w.toLowerCase()) || !known.has(w.toLowerCase()))
+      const stale = staleWallets([orders], known, changed, base.result.orders.get(slug) === orders)
       // No wallet moved and none is new: the base's balances are this block's (a balance moves only by a Transfer log).
       const carried = stale.length === 0 && changed.size === 0 ? known : new Map(known)
       if (stale.length > 0) for (const [w, v] of await deps.readBalances(chain, stale, blockNumber)) (carried as Map<string, bigint>).set(w, v)

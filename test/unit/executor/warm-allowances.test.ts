@@ -241,4 +241,57 @@ describe('createWarmAllowances', () => {
       [31n, 31n],
     ])
   })
+
+  it('a block where no owner changed serves the earlier map as it is; a wallet read later goes into a copy of its own', async () => {
+    const chain = fakeChain()
+    chain.mine(40n, [[wallets[0]!, 5n]])
+    chain.mine(41n)
+    const warm = createWarmAllowances(chain.deps)
+    const at40 = await warm.at('base', SPENDER, wallets, 40n)
+    // No copy of every allowance per block (~25 ms at 17,000 wallets in the held-ticks bench's profile).
+    const at41 = await warm.at('base', SPENDER, wallets, 41n)
+    expect(at41).toBe(at40)
+    // A wallet new at block 41: read into a map of block 41's own, block 40's left as it was.
+    const newcomer = address(0x55)
+    const grown = await warm.at('base', SPENDER, [...wallets, newcomer], 41n)
+    expect(grown).not.toBe(at40)
+    expect(grown.has(newcomer.toLowerCase())).toBe(true)
+    expect(at40.has(newcomer.toLowerCase())).toBe(false)
+    expect(chain.reads.at(-1)).toEqual({ wallets: [newcomer.toLowerCase()], block: 41n })
+  })
+
+  it('a step of an earlier block still reading writes nothing into the map a later block now shares', async () => {
+    const chain = fakeChain()
+    const late = address(0x66)
+    chain.mine(50n, [[late, 1n]])
+    chain.mine(51n, [[late, 9n]])
+    let release: () => void = () => undefined
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const warm = createWarmAllowances({
+      ...chain.deps,
+      // A tick's wait behind the call under way is bounded (as in production), so block 51's call steps beside it.
+      queueWaitMaxMs: 5,
+      // Block 50's read of `late` is held until block 51 has carried the snapshot on.
+      read: async (...args) => {
+        if (args[3] === 50n && args[2].some((w) => w.toLowerCase() === late.toLowerCase())) await held
+        return chain.deps.read(...args)
+      },
+    })
+    await warm.at('base', SPENDER, wallets, 50n)
+    const step50 = warm.at('base', SPENDER, [...wallets, late], 50n)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    // Block 51 (no owner of the snapshot changed: `late` is not in it yet) shares block 50's map.
+    const at51 = await warm.at('base', SPENDER, wallets, 51n)
+    expect(at51.has(late.toLowerCase())).toBe(false)
+    release()
+    const at50 = await step50
+    expect(at50.get(late.toLowerCase())).toBe(1n)
+    // Block 50's late answer (`late` at 1) did not land in block 51's allowances: `late` changed in block 51, so a
+    // later block carrying them on would have kept the stale 1 for good.
+    expect(at51.has(late.toLowerCase())).toBe(false)
+    chain.mine(52n)
+    expect((await warm.at('base', SPENDER, [...wallets, late], 52n)).get(late.toLowerCase())).toBe(9n)
+  })
 })
