@@ -11,7 +11,7 @@ import type { StoreOperation } from '../../src/store/open-store.ts'
 import type { ExecutorContext } from './executor-context.ts'
 import { inFlightEntry } from './in-flight-entry.ts'
 import { transitionOps } from './order-transition-ops.ts'
-import { candidateOf, type LoadedOrder } from './warm-books.ts'
+import { bookWallets, candidateOf, type LoadedOrder } from './warm-books.ts'
 import { createLaunchTickReadsAhead } from './launch-tick-reads-ahead.ts'
 import { type CandidateDiff, createHeldCandidates } from '../../src/domain/execution/held-candidates.ts'
 import { type BuyToSubmit, DEFAULT_MAX_BUYS, type ExecutionPlan } from '../../src/domain/execution/executor-plan.ts'
@@ -118,7 +118,7 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
   const batches = createBatchPlanner(ctx)
   const launchReads = createLaunchTickReadsAhead(ctx, batches, (chain) => reservations(chain))
   // Per launch on the batch path: its last tick's block, whether it is ticked every block, and its candidates' wallets.
-  const walletsAhead = new Map<string, { launch: LaunchRecord; blockNumber: string; everyBlock: boolean; wallets: Address[] }>()
+  const walletsAhead = new Map<string, { launch: LaunchRecord; blockNumber: string; everyBlock: boolean; wallets: readonly Address[] }>()
   // Candidates and wallet balances held between ticks: only new or edited orders and changed wallets are rebuilt.
   const held = createHeldCandidates<LoadedOrder, Candidate>(candidateOf)
 
@@ -129,7 +129,7 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
   async function loadCandidates(
     launch: LaunchRecord,
     tick: PriceTick,
-  ): Promise<{ candidates: Candidate[]; diff: CandidateDiff; ordersVersion: number | undefined }> {
+  ): Promise<{ candidates: Candidate[]; diff: CandidateDiff; ordersVersion: number | undefined; wallets: readonly Address[] }> {
     stage('executor.tickStart')
     const snapshot = await ctx.warm.take(launch.chain, launch.slug, BigInt(tick.blockNumber))
     stage('executor.warmSnapshot')
@@ -141,7 +141,8 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
     const fresh = step.missing.length > 0 ? await ctx.reads.balances(launch.chain, step.missing) : new Map<string, bigint>()
     stage('executor.balances')
     // Only the warm snapshot's orders carry the write version they were read at (a load from the store does not).
-    return { ...step.finish(fresh), ordersVersion: snapshot?.orders ? snapshot.ordersVersion : undefined }
+    // The book's wallets: the same array while its orders are (the allowances' read ahead skips a list it covered).
+    return { ...step.finish(fresh), ordersVersion: snapshot?.orders ? snapshot.ordersVersion : undefined, wallets: bookWallets(present).wallets }
   }
 
   const reservations = (chain: ChainKey) => reservationsOn(journal, chain)
@@ -282,7 +283,7 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       // Formula against the real swap on every launch (and block tick), orders or not: in the background, sharing the
       // block's cached quotes; a disagreement is logged and counted (tick-quotes.ts).
       ctx.quotes.compare(tick, launch).catch((error) => ctx.log.warn({ err: error, slug: launch.slug }, 'comparing formula and quote failed'))
-      const { candidates, diff, ordersVersion } = await loadCandidates(launch, tick)
+      const { candidates, diff, ordersVersion, wallets: bookWalletList } = await loadCandidates(launch, tick)
       seen.orders = candidates.length
       if (candidates.length === 0) {
         held.forget(launch.slug)
@@ -297,7 +298,7 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       const readied = sendBatch ? batches.readied(launch.chain, launch.slug) : undefined
       // The batch's allowance read overlaps the quote below (it used to follow the plan: one round trip more).
       if (sendBatch) {
-        const wallets = candidates.map((c) => c.wallet)
+        const wallets = bookWalletList
         batches.prefetchAllowances(tick, launch, wallets)
         walletsAhead.set(launch.slug, { launch, blockNumber: tick.blockNumber, everyBlock: tick.feeDecaying, wallets })
         // The new or edited orders' batch entry forms (parsed amounts, ids, record rows: batch-entry-forms.ts) while

@@ -73,6 +73,19 @@ export interface WarmAllowances {
  * it pulls (a wallet short of it is skipped, `CollectSkipped`), so a snapshot that missed a change (a storage write
  * without a log, a reorg not yet seen) costs a buyer a block, never a wrong pull.
  */
+const byLowerMemo = new WeakMap<readonly Address[], Map<string, Address>>()
+
+/** A wallet list's wallets by their lower-cased form, once per list. */
+function walletsByLower(wallets: readonly Address[]): Map<string, Address> {
+  let byLower = byLowerMemo.get(wallets)
+  if (!byLower) {
+    byLower = new Map()
+    for (const wallet of wallets) byLower.set(lowerWallet(wallet), wallet)
+    byLowerMemo.set(wallets, byLower)
+  }
+  return byLower
+}
+
 /** Allowances at a block, by lower-cased owner; `own`: the map is this snapshot's alone (else an earlier block's, shared). */
 interface Snapshot {
   block: bigint
@@ -82,6 +95,9 @@ interface Snapshot {
 
 export function createWarmAllowances(deps: WarmAllowancesDeps): WarmAllowances {
   const snapshots = new Map<string, Snapshot>()
+  // Per allowance map, the wallet lists it holds every wallet of (by list identity: a tick passes its book's list,
+  // the same array while the book is unchanged, warm-books.ts bookWallets).
+  const coverage = new WeakMap<Map<string, bigint>, WeakSet<readonly Address[]>>()
   const queues = new Map<string, Promise<unknown>>()
   const keyOf = (chain: ChainKey, spender: Address) => `${chain}!${spender.toLowerCase()}`
 
@@ -89,10 +105,13 @@ export function createWarmAllowances(deps: WarmAllowancesDeps): WarmAllowances {
     const stored = snapshots.get(key)
     if (onlyForward && stored && stored.block > block) return stored
     let snapshot: Snapshot
+    // The stored map held every one of these wallets (a book's tick asks with the same list block after block).
+    const wasCovered = stored !== undefined && coverage.get(stored.values)?.has(wallets) === true
+    let changed: ReadonlySet<string> | undefined
     if (!stored || block < stored.block || block - stored.block > MAX_CARRIED_BLOCKS) {
       snapshot = { block, values: new Map(), own: true }
     } else if (block > stored.block) {
-      const changed = await deps.changedOwners(chain, spender, stored.block + 1n, block)
+      changed = await deps.changedOwners(chain, spender, stored.block + 1n, block)
       // The earlier block's map serves as it is when none of its owners changed (most blocks): a copy of every
       // allowance each block was ~25 ms of the event loop per block at 17,000 wallets (the held-ticks bench's profile).
       let dropped = false
@@ -107,13 +126,25 @@ export function createWarmAllowances(deps: WarmAllowancesDeps): WarmAllowances {
         snapshot = { block, values: stored.values, own: false }
       }
     } else snapshot = stored
+    // Every wallet missing from the snapshot: when the stored map covered them, only the owners just dropped can be
+    // (no scan of the whole list: ~17,000 lookups a block); else each is looked up.
     const missing: Address[] = []
-    const seen = new Set<string>()
-    for (const wallet of wallets) {
-      const lower = lowerWallet(wallet)
-      if (snapshot.values.has(lower) || seen.has(lower)) continue
-      seen.add(lower)
-      missing.push(wallet)
+    if (wasCovered && snapshot.values === stored!.values) {
+      // Nothing dropped: none missing.
+    } else if (wasCovered && changed) {
+      const byLower = walletsByLower(wallets)
+      for (const owner of changed) {
+        const wallet = byLower.get(owner)
+        if (wallet !== undefined && !snapshot.values.has(owner)) missing.push(wallet)
+      }
+    } else {
+      const seen = new Set<string>()
+      for (const wallet of wallets) {
+        const lower = lowerWallet(wallet)
+        if (snapshot.values.has(lower) || seen.has(lower)) continue
+        seen.add(lower)
+        missing.push(wallet)
+      }
     }
     if (missing.length > 0) {
       const read = await deps.read(chain, spender, missing, block)
@@ -122,6 +153,14 @@ export function createWarmAllowances(deps: WarmAllowancesDeps): WarmAllowances {
       if (!snapshot.own) snapshot = { block, values: new Map(snapshot.values), own: true }
       for (const [wallet, value] of read) snapshot.values.set(wallet, value)
     }
+    // A map's entries are only ever added once it is stored (a dropped owner is deleted from a fresh copy), so a map
+    // that held these wallets holds them for good.
+    let covered = coverage.get(snapshot.values)
+    if (!covered) {
+      covered = new WeakSet()
+      coverage.set(snapshot.values, covered)
+    }
+    covered.add(wallets)
     const current = snapshots.get(key)
     if (!current || current.block <= snapshot.block) snapshots.set(key, snapshot)
     return snapshot

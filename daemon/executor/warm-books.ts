@@ -15,7 +15,7 @@ export interface LoadedOrder {
 }
 
 /** A book's wallets, once each, as given and lower-cased (the balance maps' keys), and each as given by its lower-cased form. */
-interface BookWallets {
+export interface BookWallets {
   wallets: Address[]
   lower: string[]
   byLower: ReadonlyMap<string, Address>
@@ -28,7 +28,7 @@ const bookWalletsMemo = new WeakMap<readonly LoadedOrder[], BookWallets>()
  * per wallet: at 17,000 orders, with the balances map copied each block, ~35 ms of the event loop per 200 ms block (a
  * CPU profile of the held-ticks bench, 2026-11-27), which the book's own ticks then waited behind.
  */
-function bookWallets(orders: readonly LoadedOrder[]): BookWallets {
+export function bookWallets(orders: readonly LoadedOrder[]): BookWallets {
   let memo = bookWalletsMemo.get(orders)
   if (!memo) {
     const wallets: Address[] = []

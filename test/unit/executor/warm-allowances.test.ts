@@ -294,4 +294,41 @@ describe('createWarmAllowances', () => {
     chain.mine(52n)
     expect((await warm.at('base', SPENDER, [...wallets, late], 52n)).get(late.toLowerCase())).toBe(9n)
   })
+
+  it('a list the snapshot covered is not scanned again block after block: only the owners the logs name are looked at', async () => {
+    const chain = fakeChain()
+    const many = Array.from({ length: 50 }, (_, i) => address(0x1000 + i))
+    chain.mine(60n)
+    // The list a book's tick passes (the same array while its orders are), counting every read of an element.
+    let elementReads = 0
+    const list = new Proxy(many, {
+      get(target, property, receiver) {
+        if (typeof property === 'string' && /^\d+$/.test(property)) elementReads++
+        return Reflect.get(target, property, receiver)
+      },
+    })
+    const warm = createWarmAllowances(chain.deps)
+    await warm.at('base', SPENDER, list, 60n)
+    expect(elementReads).toBe(50)
+    // Blocks with no change: the list is not looked at.
+    for (let block = 61n; block <= 64n; block++) {
+      chain.mine(block)
+      await warm.at('base', SPENDER, list, block)
+    }
+    expect(elementReads).toBe(50)
+    // An owner of the list changed: read again, found through the list's index (built once), not a scan per block.
+    chain.mine(65n, [[many[7]!, 3n]])
+    const at65 = await warm.at('base', SPENDER, list, 65n)
+    expect(at65.get(many[7]!.toLowerCase())).toBe(3n)
+    expect(chain.reads.at(-1)).toEqual({ wallets: [many[7]!.toLowerCase()], block: 65n })
+    const afterIndex = elementReads
+    chain.mine(66n, [[many[9]!, 4n]])
+    expect((await warm.at('base', SPENDER, list, 66n)).get(many[9]!.toLowerCase())).toBe(4n)
+    expect(elementReads).toBe(afterIndex)
+    // Another list (a new order in the book): scanned, and its newcomer read.
+    const grown = [...many, address(0x2000)]
+    chain.mine(67n)
+    await warm.at('base', SPENDER, grown, 67n)
+    expect(chain.reads.at(-1)).toEqual({ wallets: [address(0x2000).toLowerCase()], block: 67n })
+  })
 })
