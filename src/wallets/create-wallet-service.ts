@@ -394,6 +394,8 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
     },
     forgetAhead(chain) {
       preparers[chain]?.forgetWarm()
+      // A check of the sender accounts' nonces made before the reorg is not one after it (chain-now.ts forget).
+      bundlers[chain]?.forgetChecks?.()
     },
     warmSends: (chain) => warmSends(chain, bundlers, assertEnabled),
     ...operatorSends(bundlers, assertEnabled, deps.keys),

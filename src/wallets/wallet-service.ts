@@ -170,7 +170,10 @@ export interface WalletService {
    * that are not deployed yet (gas paid by the service, as their first operation would have). Resolves when done.
    */
   prepareAhead?(chain: ChainKey, userIndexes: readonly number[], options?: PrepareAheadOptions): Promise<PrepareAheadResult>
-  /** Forgets what prepareAhead read on a chain (call on a reorg). */
+  /**
+   * Forgets what prepareAhead read on a chain (call on a reorg), and the sender accounts' last pending-nonce check: the
+   * next send checks them again.
+   */
   forgetAhead?(chain: ChainKey): void
   /**
    * Optional (our own bundler only): signs one operation per request without sending them, and sends ONE transaction

@@ -26,6 +26,8 @@ export interface RecordedCall {
   /** Lower-cased target of an eth_call. */
   to?: string
   at: number
+  /** When its answer came (performance.now()); unset while it reads, or if it failed. */
+  answered?: number
 }
 
 export interface WalletFixture {
@@ -114,8 +116,11 @@ async function setUp(dataDir: string, devnet: Devnet): Promise<WalletFixture> {
       transport: custom({
         async request({ method, params }) {
           const to = method === 'eth_call' ? String((params as [{ to: string }])[0].to).toLowerCase() : undefined
-          calls.push({ method, ...(to ? { to } : {}), at: performance.now() })
-          return inner.request({ method, params } as never)
+          const call: RecordedCall = { method, ...(to ? { to } : {}), at: performance.now() }
+          calls.push(call)
+          const answer = await inner.request({ method, params } as never)
+          call.answered = performance.now()
+          return answer
         },
       }),
       pollingInterval: 50,

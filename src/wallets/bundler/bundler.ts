@@ -53,6 +53,11 @@ export interface Bundler {
    */
   warm?(): Promise<void>
   /**
+   * Optional: a reorg was seen on the chain; the sender accounts' last pending-nonce check no longer stands (the next
+   * send checks them: a check made after our sends and before the reorg would miss the nonces it dropped).
+   */
+  forgetChecks?(): void
+  /**
    * Optional: deploys smart accounts ahead of their first operation, in one transaction of the bundler EOA to
    * Multicall3 (each factory call may fail alone: an account deployed meanwhile does not sink the others). Resolves
    * once the transaction is sent (rejects: nothing was sent); its `landed` settles once it is mined, or with

@@ -32,6 +32,21 @@ export interface ChainNowReader {
    * transactions it is what moves the local counter back.
    */
   recent(moment?: SendMoment): Promise<ChainNow>
+  /**
+   * A send is expected soon (the executor warms the send path on each processed block while funded orders wait, and on
+   * a pushed launch log): for NONCE_OBSERVATION_FRESH_MS from now, each send of ours is followed by a pending-nonce
+   * check once no account is sending (`sent`), so the next send finds one made after it. Until then, and when nothing
+   * keeps it checked (the wallet layer alone), a send is followed by no check: the next send checks itself.
+   */
+  keepChecked(): void
+  /** A send of ours is done (sent or failed): the check after it, when kept checked. */
+  sent(): void
+  /**
+   * A reorg was seen (the daemon's indexer): the last check, and any check still reading, no longer stand (a check made
+   * after our sends and before the reorg would let the next send go out behind the nonces it dropped). The next send
+   * checks.
+   */
+  forget(): void
 }
 
 // What the last refresh read, for a submission soon after (a warm-up on the block before a launch). An older
@@ -47,7 +62,9 @@ const CHAIN_NOW_TTL_MS = 8_000
  * finds one this fresh). What it may miss is a reorg or an eviction of our transactions within this window, which a
  * check one round trip before the send misses just the same when it happens a moment later: the send then waits
  * behind a nonce gap until its landing is followed up (followLanding resyncs the counter; the fee bumper replaces it).
- * No buy depends on it for exactly-once: a batch id executes once, an order once (docs/execution.md §5, §8).
+ * A reorg the daemon's indexer sees drops the check (`forget`, from the executor's reorg signal through forgetAhead),
+ * so the checks made after our own sends (`keepChecked`) never stand across one. No buy depends on it for
+ * exactly-once: a batch id executes once, an order once (docs/execution.md §5, §8).
  */
 export const NONCE_OBSERVATION_FRESH_MS = 2_000
 
@@ -58,24 +75,51 @@ export function createChainNowReader(
   const { client, senders } = ctx
   // Every sender account's pending nonce, read together (one batched HTTP request): each corrects its own counter.
   let lastObserved: { at: number; marks: number[] } | undefined
-  const observeNonces = async (): Promise<void> => {
+  // The check being read, if any; `generation` counts the reorgs seen (`forget`): a read asked before one is read again.
+  let observing: { at: number; marks: number[]; generation: number; done: Promise<void> } | undefined
+  let generation = 0
+  const observeNonces = (): Promise<void> => {
     const at = Date.now()
     const marks = senders.lanes.map((lane) => lane.nonces.mark())
-    const counts = await Promise.all(senders.lanes.map((lane) => client.getTransactionCount({ address: lane.signer.address, blockTag: 'pending' })))
-    for (const [index, lane] of senders.lanes.entries()) lane.nonces.observe(counts[index]!, marks[index]!)
-    lastObserved = { at, marks }
+    const asked = generation
+    const done = (async () => {
+      const counts = await Promise.all(senders.lanes.map((lane) => client.getTransactionCount({ address: lane.signer.address, blockTag: 'pending' })))
+      // A reorg seen while it read: its counts may predate the reorg (a counter set from them could skip the nonces
+      // the reorg dropped). Read again.
+      if (asked !== generation) return observeNonces()
+      for (const [index, lane] of senders.lanes.entries()) lane.nonces.observe(counts[index]!, marks[index]!)
+      lastObserved = { at, marks }
+    })()
+    const entry = { at, marks, generation: asked, done }
+    observing = entry
+    const over = () => {
+      if (observing === entry) observing = undefined
+    }
+    done.then(over, over)
+    return done
   }
-  // A check read recently, with no send of ours started since (nor in progress then), on every account not sending
-  // now. An account with a send in progress now is left out: a check now would be ignored on it (the nonce manager's
-  // `observe` drops a read that overlaps a send), so waiting a round trip for one would buy nothing for it.
+  // Whether a check asked with `marks` stands for a send now: no send of ours started since it was asked (nor in
+  // progress then), on every account not sending now. An account with a send in progress now is left out: a check now
+  // would be ignored on it (the nonce manager's `observe` drops a read that overlaps a send), so waiting a round trip
+  // for one would buy nothing for it.
+  const standsNow = (marks: readonly number[]): boolean =>
+    senders.lanes.every((lane, index) => {
+      const now = lane.nonces.mark()
+      return now < 0 || (marks[index]! >= 0 && now === marks[index])
+    })
+  // A check read recently that stands now.
   const observedFresh = (): boolean => {
     const last = lastObserved
-    if (!last || Date.now() - last.at > NONCE_OBSERVATION_FRESH_MS) return false
-    return senders.lanes.every((lane, index) => {
-      const now = lane.nonces.mark()
-      return now < 0 || (last.marks[index]! >= 0 && now === last.marks[index])
-    })
+    return last !== undefined && Date.now() - last.at <= NONCE_OBSERVATION_FRESH_MS && standsNow(last.marks)
   }
+  // A check still reading that will stand once read (asked after our last send, before any reorg seen): waiting for
+  // its answer is waiting for what a new check would read, less the part of the round trip already gone.
+  const underWay = (): { at: number; done: Promise<void> } | undefined => {
+    const reading = observing
+    return reading && reading.generation === generation && standsNow(reading.marks) ? reading : undefined
+  }
+  // Until when a send of ours is followed by a check (keepChecked).
+  let keptCheckedUntil = 0
   const tipSource = feePolicy.tip
 
   // The tips recent blocks paid (eth_feeHistory), when the policy takes a percentile of them; a node without the
@@ -136,9 +180,11 @@ export function createChainNowReader(
       if (!(await standing.checked)) await observeNonces()
     } else {
       const fresh = observedFresh()
-      const checking = fresh ? Promise.resolve() : observeNonces()
+      const reading = fresh ? undefined : underWay()
+      // A check under way that fails: this send checks itself.
+      const checking = fresh ? Promise.resolve() : reading ? reading.done.catch(() => observeNonces()) : observeNonces()
       if (group !== undefined) {
-        const at = fresh && lastObserved ? lastObserved.at : Date.now()
+        const at = fresh && lastObserved ? lastObserved.at : (reading?.at ?? Date.now())
         checkedGroup = {
           group,
           at,
@@ -154,5 +200,29 @@ export function createChainNowReader(
     return { fees: { maxFeePerGas: fees.maxFeePerGas * 2n, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }, fromBlock }
   }
 
-  return { read, refresh, recent }
+  return {
+    read,
+    refresh,
+    recent,
+    keepChecked() {
+      keptCheckedUntil = Date.now() + NONCE_OBSERVATION_FRESH_MS
+    },
+    // Why a check after our own sends (issue 23 item 3, docs/execution.md §5 "The check after our own sends"): the
+    // approvals ahead are sent from the sender accounts on the blocks before a launch, often while that block's check
+    // is out (which `observe` then drops on their account); the next check was the launch send's own, one round trip
+    // between the launch log and the first send in half the latency bench's launches. Made once no account is sending
+    // (a check overlapping a send is dropped on its account; that send's end asks again), at most one at a time for
+    // the same sends.
+    sent() {
+      if (Date.now() > keptCheckedUntil) return
+      if (senders.lanes.some((lane) => lane.nonces.mark() < 0)) return
+      if (observedFresh() || underWay()) return
+      observeNonces().catch(() => undefined)
+    },
+    forget() {
+      generation++
+      lastObserved = undefined
+      checkedGroup = undefined
+    },
+  }
 }

@@ -79,6 +79,8 @@ export function createBundler(options: BundlerOptions): Bundler {
   return {
     // The readying pass's prepareAhead and the executor's warmSends both warm on a block: one read serves both.
     warm() {
+      // A send is expected soon: our sends from now on are each followed by a pending-nonce check (chain-now.ts).
+      chainNow.keepChecked()
       warming ??= Promise.all([chainNow.refresh(), blockGasLimit.get()])
         .then(() => undefined)
         .finally(() => {
@@ -86,6 +88,7 @@ export function createBundler(options: BundlerOptions): Bundler {
         })
       return warming
     },
+    forgetChecks: () => chainNow.forget(),
     deployAccounts: (deployments) => deployer.deploy(deployments),
     // From the bundler EOA itself: the contracts called this way (the OTC settlement) name it as their operator.
     sendCall: (call, logFields = {}) => sendPlain(call, logFields, 'primary', undefined),

@@ -79,7 +79,7 @@ const NONCE_CONFLICT = /nonce too low|nonce too high|already known|replacement t
 
 export function createTransactionSender(
   ctx: Pick<BundlerContext, 'chain' | 'client' | 'log' | 'entryPoint' | 'senders' | 'handleOpsData' | 'txGasCap'>,
-  chainNow: Pick<ChainNowReader, 'read'>,
+  chainNow: Pick<ChainNowReader, 'read'> & Partial<Pick<ChainNowReader, 'sent'>>,
   options: TransactionSenderOptions = {},
 ): TransactionSender {
   const { chain, client, log, entryPoint, senders, handleOpsData, txGasCap } = ctx
@@ -119,6 +119,8 @@ export function createTransactionSender(
     } finally {
       if (sentHash === undefined) senders.release(lane)
       else senders.sent(lane, sentHash)
+      // The pending-nonce check after our sends, when a send is expected soon (chain-now.ts keepChecked).
+      chainNow.sent?.()
     }
   }
 

@@ -137,6 +137,128 @@ describe('chain now', () => {
     expect(calls).toEqual(['nonce', 'nonce', 'nonce', 'nonce'])
   })
 
+  it('kept checked (a send expected soon): a send of ours is followed by a check, and the next send reads nothing before it (issue 23 item 3)', async () => {
+    const { calls, client: fake } = client()
+    const ctx = fakeContext(fake as never)
+    const reader = createChainNowReader(ctx)
+    await reader.refresh()
+    reader.keepChecked()
+    calls.length = 0
+    // An approval ahead sent since the block's check: the check follows it.
+    await ctx.senders.primary.nonces.use(async () => undefined)
+    reader.sent()
+    expect(calls).toEqual(['nonce'])
+    await settle()
+    // The launch's send: the check made after the approval stands; no round trip before the send.
+    await reader.recent({ launchBlock: 100n, landsIn: 101n })
+    expect(calls).toEqual(['nonce'])
+    // Nothing sent since: no second check.
+    reader.sent()
+    expect(calls).toEqual(['nonce'])
+    // Past NONCE_OBSERVATION_FRESH_MS after the last warm-up, a send is followed by no check: the next send checks.
+    vi.setSystemTime(1_000_000 + NONCE_OBSERVATION_FRESH_MS + 1)
+    await ctx.senders.primary.nonces.use(async () => undefined)
+    reader.sent()
+    expect(calls).toEqual(['nonce'])
+    await reader.recent()
+    expect(calls).toEqual(['nonce', 'nonce'])
+  })
+
+  it('not kept checked (the wallet layer alone): a send is followed by no check; the next send checks itself', async () => {
+    const { calls, client: fake } = client()
+    const ctx = fakeContext(fake as never)
+    const reader = createChainNowReader(ctx)
+    await reader.refresh()
+    calls.length = 0
+    await ctx.senders.primary.nonces.use(async () => undefined)
+    reader.sent()
+    expect(calls).toEqual([])
+    await reader.recent()
+    expect(calls).toEqual(['nonce'])
+  })
+
+  it('a check still reading, asked after our last send, is waited for by the next send, not asked again; one asked before it is not', async () => {
+    const { calls, client: fake } = client()
+    const release: Array<() => void> = []
+    const slow = {
+      ...fake,
+      getTransactionCount: async () => {
+        calls.push('nonce')
+        await new Promise<void>((resolve) => release.push(resolve))
+        return 5
+      },
+    }
+    const ctx = fakeContext(slow as never)
+    const reader = createChainNowReader(ctx)
+    const refreshing = reader.refresh()
+    while (release.length < 1) await settle()
+    release.shift()!()
+    await refreshing
+    reader.keepChecked()
+    await ctx.senders.primary.nonces.use(async () => undefined)
+    calls.length = 0
+    reader.sent()
+    let sent = false
+    const launchSend = reader.recent().then(() => {
+      sent = true
+    })
+    while (release.length < 1) await settle()
+    await settle()
+    // The send waits for the check under way, asking none of its own.
+    expect(sent).toBe(false)
+    expect(calls).toEqual(['nonce'])
+    release.shift()!()
+    await launchSend
+    expect(calls).toEqual(['nonce'])
+    // A check asked before a send of ours does not stand for the send after it: that one checks too.
+    const refreshing2 = reader.refresh()
+    await ctx.senders.primary.nonces.use(async () => undefined)
+    const next = reader.recent()
+    while (release.length < 2) await settle()
+    expect(calls.filter((call) => call === 'nonce')).toEqual(['nonce', 'nonce', 'nonce'])
+    for (const r of release.splice(0)) r()
+    await Promise.all([refreshing2, next])
+  })
+
+  it('a reorg seen (forget): the last check and a check still reading no longer stand; the next send checks', async () => {
+    const { calls, client: fake } = client()
+    const release: Array<() => void> = []
+    let hold = false
+    const slow = {
+      ...fake,
+      getTransactionCount: async () => {
+        calls.push('nonce')
+        if (hold) await new Promise<void>((resolve) => release.push(resolve))
+        return 5
+      },
+    }
+    const ctx = fakeContext(slow as never)
+    const reader = createChainNowReader(ctx)
+    await reader.refresh()
+    calls.length = 0
+    await reader.recent()
+    expect(calls).toEqual([])
+    reader.forget()
+    await reader.recent()
+    expect(calls).toEqual(['nonce'])
+    // A check asked before the reorg was seen and answered after it: read again, and the send waits for that one.
+    hold = true
+    reader.keepChecked()
+    await ctx.senders.primary.nonces.use(async () => undefined)
+    calls.length = 0
+    reader.sent()
+    while (release.length < 1) await settle()
+    reader.forget()
+    release.shift()!()
+    while (release.length < 1) await settle()
+    expect(calls).toEqual(['nonce', 'nonce'])
+    hold = false
+    release.shift()!()
+    await settle()
+    await reader.recent()
+    expect(calls).toEqual(['nonce', 'nonce'])
+  })
+
   it("a group's sends started together share its first send's check while it reads; a failed check is made again by the next send", async () => {
     const { calls, client: fake } = client()
     let fail = false
