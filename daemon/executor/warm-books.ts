@@ -5,6 +5,7 @@ import type { Store } from '../../src/store/open-store.ts'
 import { orderWrittenBy } from '../../src/store/order-writes.ts'
 import { lowerWallet } from '../../src/domain/execution/wallet-index.ts'
 import type { BalanceState } from '../../src/domain/execution/held-candidates.ts'
+import { bookWallets, inheritBookWallets, sameWallets, staleWallets } from './book-wallets.ts'
 
 /** An active order with its buyer, as the executor loads it (no balance yet). */
 export interface LoadedOrder {
@@ -12,80 +13,6 @@ export interface LoadedOrder {
   userIndex: number
   followers: number
   wallet: Address
-}
-
-/** A book's wallets, once each, as given and lower-cased (the balance maps' keys), and each as given by its lower-cased form. */
-export interface BookWallets {
-  wallets: Address[]
-  lower: string[]
-  byLower: ReadonlyMap<string, Address>
-}
-const bookWalletsMemo = new WeakMap<readonly LoadedOrder[], BookWallets>()
-
-/**
- * The wallets of a project's held orders, computed once per held list (a list is never changed in place: a write
- * patches a new one). Every block's refresh and a tick without one used to build them again, with two `toLowerCase`
- * per wallet: at 17,000 orders, with the balances map copied each block, ~35 ms of the event loop per 200 ms block (a
- * CPU profile of the held-ticks bench, 2026-11-27), which the book's own ticks then waited behind.
- */
-export function bookWallets(orders: readonly LoadedOrder[]): BookWallets {
-  let memo = bookWalletsMemo.get(orders)
-  if (!memo) {
-    const wallets: Address[] = []
-    const lower: string[] = []
-    const byLower = new Map<string, Address>()
-    for (const o of orders) {
-      const key = lowerWallet(o.wallet)
-      if (byLower.has(key)) continue
-      byLower.set(key, o.wallet)
-      wallets.push(o.wallet)
-      lower.push(key)
-    }
-    memo = { wallets, lower, byLower }
-    bookWalletsMemo.set(orders, memo)
-  }
-  return memo
-}
-
-/**
- * The wallets of `books` to read again at a block, from balances `known` at an earlier block and the lower-cased
- * wallets whose balance `changed` since (Transfer logs): the changed ones and those `known` lacks. When every list is
- * the one `known` was read for (`sameAsKnown`), no wallet can be missing from it, so only `changed` is looked at.
- */
-function staleWallets(
-  books: readonly (readonly LoadedOrder[])[],
-  known: ReadonlyMap<string, bigint>,
-  changed: ReadonlySet<string>,
-  sameAsKnown: boolean,
-): Address[] {
-  const stale: Address[] = []
-  if (sameAsKnown) {
-    if (changed.size === 0) return stale
-    const seen = new Set<string>()
-    for (const book of books) {
-      const { byLower } = bookWallets(book)
-      for (const key of changed) {
-        const wallet = byLower.get(key)
-        if (wallet === undefined || seen.has(key)) continue
-        seen.add(key)
-        stale.push(wallet)
-      }
-    }
-    return stale
-  }
-  const seen = books.length > 1 ? new Set<string>() : undefined
-  for (const book of books) {
-    const { wallets, lower } = bookWallets(book)
-    for (let i = 0; i < lower.length; i++) {
-      const key = lower[i]!
-      if (seen) {
-        if (seen.has(key)) continue
-        seen.add(key)
-      }
-      if (changed.has(key) || !known.has(key)) stale.push(wallets[i]!)
-    }
-  }
-  return stale
 }
 
 /**
@@ -303,7 +230,8 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
     const refresh = latest.get(chain)
     const result = refresh && (await refresh.done)
     if (!refresh || !result) return
-    const missing = staleWallets([orders], result.balances, new Set(), false)
+    // A list whose wallets are those the snapshot was read for (a PATCH): nothing is missing.
+    const missing = staleWallets([orders], result.balances, new Set(), sameWallets(orders, result.orders.get(slug)))
     if (missing.length === 0) return
     for (const [w, v] of await deps.readBalances(chain, missing, refresh.block)) result.balances.set(w, v)
   }
@@ -350,7 +278,9 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
       hold(slug, { started: true, version, usersVersion, orders: hit.orders }).settled = read
       return
     }
-    hold(slug, { started: true, version, usersVersion, orders: hit.orders.then((list) => patchOrders(list, orders ?? NO_CHANGES, buyers ?? NO_CHANGES)) })
+    const patch = async (list: LoadedOrder[]) =>
+      inheritBookWallets(list, await patchOrders(list, orders ?? NO_CHANGES, buyers ?? NO_CHANGES), orders?.keys() ?? [])
+    hold(slug, { started: true, version, usersVersion, orders: hit.orders.then(patch) })
   }
   /** The project's orders held at its current write version (a load, or a patch of one), awaited; else undefined. */
   async function heldNow(slug: string): Promise<{ orders: LoadedOrder[]; version: number } | undefined> {
@@ -440,7 +370,7 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
       const known = before !== undefined && gap >= 1n && gap <= MAX_CARRIED_BALANCE_BLOCKS && deps.changedWallets ? before.balances : undefined
       if (!known) return { orders, balances: await deps.readBalances(chain, staleWallets(loaded, new Map(), new Set(), false), block), state: { serial } }
       const changed = await deps.changedWallets!(chain, block, previous!.block + 1n)
-      const sameAsKnown = slugs.length === before!.orders.size && slugs.every((slug, i) => before!.orders.get(slug) === loaded[i])
+      const sameAsKnown = slugs.every((slug, i) => sameWallets(loaded[i]!, before!.orders.get(slug)))
       const stale = staleWallets(loaded, known, changed, sameAsKnown)
       // Copied only when a balance is read again: no wallet of the books moved and none is new, the same map serves.
       const balances = stale.length === 0 ? known : new Map(known)
@@ -489,7 +419,7 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
     } else {
       const changed = await deps.changedWallets(chain, blockNumber, base.block + 1n)
       const known = base.result.balances
-      const stale = staleWallets([orders], known, changed, base.result.orders.get(slug) === orders)
+      const stale = staleWallets([orders], known, changed, sameWallets(orders, base.result.orders.get(slug)))
       // No wallet moved and none is new: the base's balances are this block's (a balance moves only by a Transfer log).
       const carried = stale.length === 0 && changed.size === 0 ? known : new Map(known)
       if (stale.length > 0) for (const [w, v] of await deps.readBalances(chain, stale, blockNumber)) (carried as Map<string, bigint>).set(w, v)

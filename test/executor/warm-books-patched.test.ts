@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import type { Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createOrderLoader } from '../../daemon/executor/load-orders.ts'
+import { bookWallets } from '../../daemon/executor/book-wallets.ts'
 import { createWarmBooks, type LoadedOrder } from '../../daemon/executor/warm-books.ts'
 import type { OrderRecord, OrderStatus } from '../../src/domain/records.ts'
 import { put, type Store } from '../../src/store/open-store.ts'
@@ -112,6 +113,54 @@ describe('warm books patched by order writes (real LevelDB, the real loader)', (
       expect(summary(followed?.orders)).toEqual(summary(await loader.load(slug)))
       expect(followed?.orders?.find((o) => o.order.keyId === keyOf(3))?.followers).toBe(1_234)
       expect(counted.loads).toBe(loads)
+    } finally {
+      warm.stop()
+    }
+  })
+
+  it('a PATCH keeps the book’s wallets: the next refresh reads no balance; a new buyer’s placement reads theirs alone', async () => {
+    const slug = 'patched-wallets'
+    for (let i = 0; i < 5; i++) await write(slug, i, {})
+    const loader = createOrderLoader({ store, wallets: { walletAddress: async (userIndex: number) => wallet(userIndex) } })
+    const reads: string[][] = []
+    const warm = createWarmBooks({
+      store,
+      slugsOf: async () => [slug],
+      loadOrders: loader.load,
+      patchOrders: loader.patch,
+      readBalances: async (_chain, wallets) => {
+        reads.push(wallets.map((w) => w.toLowerCase()))
+        return new Map(wallets.map((w) => [w.toLowerCase(), 1n]))
+      },
+      // No stablecoin moves: only a wallet new to the book can need a read.
+      changedWallets: async () => new Set(),
+      reloadDelayMs: 60_000,
+    })
+    try {
+      warm.refresh('base', 20n)
+      const first = await warm.take('base', slug, 20n)
+      expect(reads).toHaveLength(1)
+      // A PATCH (a new list, the same buyers): the refresh after it reads nothing, and keeps the balances as they were.
+      await write(slug, 2, { maxFdvUsdc: '5000' })
+      warm.refresh('base', 21n)
+      const patched = await warm.take('base', slug, 21n)
+      expect(patched?.orders?.find((o) => o.order.keyId === keyOf(2))?.order.maxFdvUsdc).toBe('5000')
+      expect(reads).toHaveLength(1)
+      expect(patched?.balances.get(wallet(2).toLowerCase())).toBe(1n)
+      // Known without a look at all 5 wallets: the patched list took the first list's wallets as they were.
+      expect(bookWallets(patched!.orders!)).toBe(bookWallets(first!.orders!))
+      // A cancellation (a buyer leaves the book): nothing to read either.
+      await write(slug, 4, { status: 'deleted' })
+      warm.refresh('base', 22n)
+      expect((await warm.take('base', slug, 22n))?.orders).toHaveLength(4)
+      expect(reads).toHaveLength(1)
+      // A new buyer's order: their wallet alone is read.
+      await write(slug, 9, {})
+      warm.refresh('base', 23n)
+      const placed = await warm.take('base', slug, 23n)
+      expect(placed?.orders).toHaveLength(5)
+      expect(reads.at(-1)).toEqual([wallet(9).toLowerCase()])
+      expect(placed?.balances.get(wallet(9).toLowerCase())).toBe(1n)
     } finally {
       warm.stop()
     }
