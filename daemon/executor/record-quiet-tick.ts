@@ -34,7 +34,7 @@ export function createQuietTickRecorder(ctx: Pick<ExecutorContext, 'store' | 'jo
       const op = journal.putDecision(decision)
       // Copied now: the plan's decisions are the book cache's reused array, rewritten by the project's next plan
       // (executor-plan.ts). Kept once written: after a failed write the next record is whole.
-      const recorded = recordedBook(op.key, record.kind === 'delta' ? record.deltas : 0, plan.decisions, candidates)
+      const recorded = recordedBook(op.key, record.kind === 'delta' ? record.deltas : 0, plan.decisions, candidates, previous)
       last.delete(launch.slug)
       await store.batch([op])
       last.set(launch.slug, recorded)

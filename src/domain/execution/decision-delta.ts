@@ -38,15 +38,14 @@ export interface RecordedBook {
 }
 
 interface RecordedRows {
+  length: number
   keyId: string[]
   wallet: string[]
   maxSpendUsdc: string[]
   maxFdvUsdc: Array<string | null>
-  expiresInMs: number[]
   balanceAtoms: bigint[]
-  userIndex: number[]
-  createdAt: number[]
-  updatedAt: number[]
+  /** Per row: expiresInMs, userIndex, createdAt, updatedAt (a typed column: no number boxed, nothing for the GC). */
+  numbers: Float64Array
 }
 
 /** A quiet decision's record: whole, or the changes since `base`. */
@@ -70,15 +69,20 @@ const sameDecision = (a: OrderDecision, b: OrderDecision): boolean =>
     a.rank === b.rank &&
     a.userOpHash === b.userOpHash)
 
-const sameRow = (rows: RecordedRows, j: number, c: CandidateOrder): boolean =>
-  rows.balanceAtoms[j] === c.balanceAtoms &&
-  rows.updatedAt[j] === c.order.updatedAt &&
-  rows.wallet[j] === c.wallet &&
-  rows.userIndex[j] === c.userIndex &&
-  rows.maxSpendUsdc[j] === c.order.maxSpendUsdc &&
-  rows.maxFdvUsdc[j] === c.order.maxFdvUsdc &&
-  rows.expiresInMs[j] === c.order.expiresInMs &&
-  rows.createdAt[j] === c.order.createdAt
+const sameRow = (rows: RecordedRows, j: number, c: CandidateOrder): boolean => {
+  const at = 4 * j
+  const numbers = rows.numbers
+  return (
+    rows.balanceAtoms[j] === c.balanceAtoms &&
+    numbers[at + 3] === c.order.updatedAt &&
+    rows.wallet[j] === c.wallet &&
+    numbers[at + 1] === c.userIndex &&
+    rows.maxSpendUsdc[j] === c.order.maxSpendUsdc &&
+    rows.maxFdvUsdc[j] === c.order.maxFdvUsdc &&
+    numbers[at] === c.order.expiresInMs &&
+    numbers[at + 2] === c.order.createdAt
+  )
+}
 
 /**
  * Pairs a list with its base by key id, in one walk and without a map of the whole book (a map of 17,000 key ids, built
@@ -153,7 +157,7 @@ export function quietRecordOf(previous: RecordedBook | undefined, decisions: rea
   const goneRows = pairWithBase(
     candidates.length,
     (i) => candidates[i]!.order.keyId,
-    rows.keyId.length,
+    rows.length,
     (j) => rows.keyId[j]!,
     (i, j) => sameRow(rows, j, candidates[i]!),
     (i) => void changedCandidates.push(candidates[i]!),
@@ -170,31 +174,46 @@ export function quietRecordOf(previous: RecordedBook | undefined, decisions: rea
   return { kind: 'delta', delta: { base: previous.key, removed: goneDecisions }, orders, changedCandidates, deltas: previous.deltas + 1 }
 }
 
-/** The writer's memory of a record just journaled (`deltas`: 0 for a whole one, the delta's `deltas` for a delta). */
-export function recordedBook(key: string, deltas: number, decisions: readonly OrderDecision[], candidates: readonly CandidateOrder[]): RecordedBook {
+/**
+ * The writer's memory of a record just journaled (`deltas`: 0 for a whole one, the delta's `deltas` for a delta). `reuse`:
+ * the project's previous memory, whose columns are written over (it is not needed once this record is made): no new
+ * arrays of the book's size per record.
+ */
+export function recordedBook(
+  key: string,
+  deltas: number,
+  decisions: readonly OrderDecision[],
+  candidates: readonly CandidateOrder[],
+  reuse?: RecordedBook,
+): RecordedBook {
   const n = candidates.length
+  const old = reuse?.rows
   const rows: RecordedRows = {
-    keyId: new Array(n),
-    wallet: new Array(n),
-    maxSpendUsdc: new Array(n),
-    maxFdvUsdc: new Array(n),
-    expiresInMs: new Array(n),
-    balanceAtoms: new Array(n),
-    userIndex: new Array(n),
-    createdAt: new Array(n),
-    updatedAt: new Array(n),
+    length: n,
+    keyId: old?.keyId ?? [],
+    wallet: old?.wallet ?? [],
+    maxSpendUsdc: old?.maxSpendUsdc ?? [],
+    maxFdvUsdc: old?.maxFdvUsdc ?? [],
+    balanceAtoms: old?.balanceAtoms ?? [],
+    numbers: old && old.numbers.length >= 4 * n ? old.numbers : new Float64Array(Math.max(64, 4 * n + (n >> 3) * 4)),
   }
+  const numbers = rows.numbers
   for (let i = 0; i < n; i++) {
     const c = candidates[i]!
-    rows.keyId[i] = c.order.keyId
+    const order = c.order
+    rows.keyId[i] = order.keyId
     rows.wallet[i] = c.wallet
-    rows.maxSpendUsdc[i] = c.order.maxSpendUsdc
-    rows.maxFdvUsdc[i] = c.order.maxFdvUsdc
-    rows.expiresInMs[i] = c.order.expiresInMs
+    rows.maxSpendUsdc[i] = order.maxSpendUsdc
+    rows.maxFdvUsdc[i] = order.maxFdvUsdc
     rows.balanceAtoms[i] = c.balanceAtoms
-    rows.userIndex[i] = c.userIndex
-    rows.createdAt[i] = c.order.createdAt
-    rows.updatedAt[i] = c.order.updatedAt
+    numbers[4 * i] = order.expiresInMs
+    numbers[4 * i + 1] = c.userIndex
+    numbers[4 * i + 2] = order.createdAt
+    numbers[4 * i + 3] = order.updatedAt
   }
-  return { key, deltas, decisions: decisions.slice(), rows }
+  for (const column of [rows.keyId, rows.wallet, rows.maxSpendUsdc, rows.maxFdvUsdc, rows.balanceAtoms]) column.length = n
+  const kept = reuse?.decisions ?? []
+  for (let i = 0; i < decisions.length; i++) kept[i] = decisions[i]!
+  kept.length = decisions.length
+  return { key, deltas, decisions: kept, rows }
 }

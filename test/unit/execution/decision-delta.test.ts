@@ -95,7 +95,7 @@ function recordAll(books: Book[]): { wholes: TickDecision[]; stored: StoredDecis
     // As LevelDB hands it back: JSON.
     stored.push({ key, value: JSON.parse(JSON.stringify(value)) })
     wholes.push(JSON.parse(JSON.stringify(whole)))
-    previous = recordedBook(key, record.kind === 'delta' ? record.deltas : 0, plan.decisions, candidates)
+    previous = recordedBook(key, record.kind === 'delta' ? record.deltas : 0, plan.decisions, candidates, previous)
   })
   return { wholes, stored }
 }
