@@ -39,13 +39,14 @@ export interface RecordedBook {
 
 interface RecordedRows {
   length: number
-  keyId: string[]
+  /**
+   * The order records as planned. A held order record is never changed once handed out (a write gives a new record:
+   * load-orders.ts, warm-books.ts), so the same record means the same terms; a new record is compared field by field.
+   */
+  order: CandidateOrder['order'][]
   wallet: string[]
-  maxSpendUsdc: string[]
-  maxFdvUsdc: Array<string | null>
   balanceAtoms: bigint[]
-  /** Per row: expiresInMs, userIndex, createdAt, updatedAt (a typed column: no number boxed, nothing for the GC). */
-  numbers: Float64Array
+  userIndex: Float64Array
 }
 
 /** A quiet decision's record: whole, or the changes since `base`. */
@@ -69,20 +70,17 @@ const sameDecision = (a: OrderDecision, b: OrderDecision): boolean =>
     a.rank === b.rank &&
     a.userOpHash === b.userOpHash)
 
-const sameRow = (rows: RecordedRows, j: number, c: CandidateOrder): boolean => {
-  const at = 4 * j
-  const numbers = rows.numbers
-  return (
-    rows.balanceAtoms[j] === c.balanceAtoms &&
-    numbers[at + 3] === c.order.updatedAt &&
-    rows.wallet[j] === c.wallet &&
-    numbers[at + 1] === c.userIndex &&
-    rows.maxSpendUsdc[j] === c.order.maxSpendUsdc &&
-    rows.maxFdvUsdc[j] === c.order.maxFdvUsdc &&
-    numbers[at] === c.order.expiresInMs &&
-    numbers[at + 2] === c.order.createdAt
-  )
-}
+const sameTerms = (a: CandidateOrder['order'], b: CandidateOrder['order']): boolean =>
+  a === b ||
+  (a.updatedAt === b.updatedAt &&
+    a.maxSpendUsdc === b.maxSpendUsdc &&
+    a.maxFdvUsdc === b.maxFdvUsdc &&
+    a.expiresInMs === b.expiresInMs &&
+    a.createdAt === b.createdAt &&
+    a.keyId === b.keyId)
+
+const sameRow = (rows: RecordedRows, j: number, c: CandidateOrder): boolean =>
+  rows.balanceAtoms[j] === c.balanceAtoms && rows.wallet[j] === c.wallet && rows.userIndex[j] === c.userIndex && sameTerms(rows.order[j]!, c.order)
 
 /**
  * Pairs a list with its base by key id, in one walk and without a map of the whole book (a map of 17,000 key ids, built
@@ -158,7 +156,7 @@ export function quietRecordOf(previous: RecordedBook | undefined, decisions: rea
     candidates.length,
     (i) => candidates[i]!.order.keyId,
     rows.length,
-    (j) => rows.keyId[j]!,
+    (j) => rows.order[j]!.keyId,
     (i, j) => sameRow(rows, j, candidates[i]!),
     (i) => void changedCandidates.push(candidates[i]!),
   )
@@ -190,28 +188,19 @@ export function recordedBook(
   const old = reuse?.rows
   const rows: RecordedRows = {
     length: n,
-    keyId: old?.keyId ?? [],
+    order: old?.order ?? [],
     wallet: old?.wallet ?? [],
-    maxSpendUsdc: old?.maxSpendUsdc ?? [],
-    maxFdvUsdc: old?.maxFdvUsdc ?? [],
     balanceAtoms: old?.balanceAtoms ?? [],
-    numbers: old && old.numbers.length >= 4 * n ? old.numbers : new Float64Array(Math.max(64, 4 * n + (n >> 3) * 4)),
+    userIndex: old && old.userIndex.length >= n ? old.userIndex : new Float64Array(Math.max(64, n + (n >> 3))),
   }
-  const numbers = rows.numbers
   for (let i = 0; i < n; i++) {
     const c = candidates[i]!
-    const order = c.order
-    rows.keyId[i] = order.keyId
+    rows.order[i] = c.order
     rows.wallet[i] = c.wallet
-    rows.maxSpendUsdc[i] = order.maxSpendUsdc
-    rows.maxFdvUsdc[i] = order.maxFdvUsdc
     rows.balanceAtoms[i] = c.balanceAtoms
-    numbers[4 * i] = order.expiresInMs
-    numbers[4 * i + 1] = c.userIndex
-    numbers[4 * i + 2] = order.createdAt
-    numbers[4 * i + 3] = order.updatedAt
+    rows.userIndex[i] = c.userIndex
   }
-  for (const column of [rows.keyId, rows.wallet, rows.maxSpendUsdc, rows.maxFdvUsdc, rows.balanceAtoms]) column.length = n
+  for (const column of [rows.order, rows.wallet, rows.balanceAtoms]) column.length = n
   const kept = reuse?.decisions ?? []
   for (let i = 0; i < decisions.length; i++) kept[i] = decisions[i]!
   kept.length = decisions.length
