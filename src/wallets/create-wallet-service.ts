@@ -48,7 +48,7 @@ export interface WalletServiceDeps {
   accountKind: SmartAccountKind
   logger?: Logger
   /** Receipt wait, polling and block-share tuning of the bundler. */
-  bundler?: Pick<BundlerOptions, 'receiptTimeoutMs' | 'pollingIntervalMs' | 'maxReconcileRounds' | 'blockGasShare' | 'priorityFee'>
+  bundler?: Pick<BundlerOptions, 'receiptTimeoutMs' | 'pollingIntervalMs' | 'maxReconcileRounds' | 'blockGasShare' | 'priorityFee' | 'nonceCheckFreshMs'>
   /** Gas cap for each operation's calls (default 2,000,000: a v4 swap with a hook plus approve and fee transfer). */
   callGasLimit?: bigint
   /** Injected clients (tests); by default one HTTP client per chain from its rpcUrl. */

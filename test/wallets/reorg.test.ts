@@ -69,7 +69,8 @@ describe('the pending-nonce check after our own sends (kept checked by warmSends
   const checksAfter = (calls: RecordedCall[], from: number) => calls.slice(from).filter((call) => call.method === 'eth_getTransactionCount')
 
   it('follows a send of ours: the next send asks no nonce before eth_sendRawTransaction', async () => {
-    const { calls, service } = f.recordingService()
+    // A check stands a minute here, not 2 s: what is asserted does not rest on this host's speed.
+    const { calls, service } = f.recordingService({ bundler: { nonceCheckFreshMs: 60_000 } })
     const accounts = service.senderAddresses('base').length
     const primary = service.bundlerAddress('base')
     await service.warmSends('base')
@@ -93,7 +94,9 @@ describe('the pending-nonce check after our own sends (kept checked by warmSends
   }, 60_000)
 
   it('is dropped by a reorg the daemon saw (forgetAhead): the next send checks again and goes at the chain nonce, no gap', async () => {
-    const { calls, service } = f.recordingService({ bundler: { pollingIntervalMs: 50, receiptTimeoutMs: 2_000, maxReconcileRounds: 5 } })
+    const { calls, service } = f.recordingService({
+      bundler: { pollingIntervalMs: 50, receiptTimeoutMs: 2_000, maxReconcileRounds: 5, nonceCheckFreshMs: 60_000 },
+    })
     const accounts = service.senderAddresses('base').length
     const primary = service.bundlerAddress('base')
     const client = f.clients.base

@@ -71,6 +71,8 @@ export const NONCE_OBSERVATION_FRESH_MS = 2_000
 export function createChainNowReader(
   ctx: Pick<BundlerContext, 'client' | 'senders'>,
   feePolicy: PriorityFeePolicy = DEFAULT_PRIORITY_FEE_POLICY,
+  /** How long a check stands, and a warm-up keeps the accounts checked (BundlerOptions.nonceCheckFreshMs). */
+  freshMs: number = NONCE_OBSERVATION_FRESH_MS,
 ): ChainNowReader {
   const { client, senders } = ctx
   // Every sender account's pending nonce, read together (one batched HTTP request): each corrects its own counter.
@@ -110,7 +112,7 @@ export function createChainNowReader(
   // A check read recently that stands now.
   const observedFresh = (): boolean => {
     const last = lastObserved
-    return last !== undefined && Date.now() - last.at <= NONCE_OBSERVATION_FRESH_MS && standsNow(last.marks)
+    return last !== undefined && Date.now() - last.at <= freshMs && standsNow(last.marks)
   }
   // A check still reading that will stand once read (asked after our last send, before any reorg seen): waiting for
   // its answer is waiting for what a new check would read, less the part of the round trip already gone.
@@ -173,8 +175,7 @@ export function createChainNowReader(
     const cached = chainNowCache
     if (!cached || Date.now() - cached.at > CHAIN_NOW_TTL_MS) return forMoment(await refresh(), moment)
     const group = moment?.group
-    const standing =
-      group !== undefined && checkedGroup?.group === group && Date.now() - checkedGroup.at <= NONCE_OBSERVATION_FRESH_MS ? checkedGroup : undefined
+    const standing = group !== undefined && checkedGroup?.group === group && Date.now() - checkedGroup.at <= freshMs ? checkedGroup : undefined
     // A later send of the group: the group's check (awaited if still reading); it failed: this send checks itself.
     if (standing) {
       if (!(await standing.checked)) await observeNonces()
@@ -205,7 +206,7 @@ export function createChainNowReader(
     refresh,
     recent,
     keepChecked() {
-      keptCheckedUntil = Date.now() + NONCE_OBSERVATION_FRESH_MS
+      keptCheckedUntil = Date.now() + freshMs
     },
     // Why a check after our own sends (issue 23 item 3, docs/execution.md §5 "The check after our own sends"): the
     // approvals ahead are sent from the sender accounts on the blocks before a launch, often while that block's check

@@ -33,6 +33,11 @@ export interface BundlerOptions {
   blockGasShare?: number
   /** The tip policy of every transaction the bundler EOA sends (config wallet.priorityFee). */
   priorityFee?: PriorityFeePolicy
+  /**
+   * How long a pending-nonce check of the sender accounts stands for a send (default NONCE_OBSERVATION_FRESH_MS, 2 s:
+   * chain-now.ts says why). A test on a loaded host sets it long, so that what it asserts does not rest on the 2 s.
+   */
+  nonceCheckFreshMs?: number
 }
 
 /**
@@ -45,7 +50,7 @@ export function createBundler(options: BundlerOptions): Bundler {
   const ctx = createBundlerContext(options)
   const blockGasLimit = createBlockGasLimit(ctx.client)
   const feePolicy = options.priorityFee ?? DEFAULT_PRIORITY_FEE_POLICY
-  const chainNow = createChainNowReader(ctx, feePolicy)
+  const chainNow = createChainNowReader(ctx, feePolicy, options.nonceCheckFreshMs)
   const simulator = createBundleSimulator(ctx)
   const timing = { receiptTimeoutMs: options.receiptTimeoutMs ?? 30_000, pollingIntervalMs: options.pollingIntervalMs ?? 250 }
   // Every wait for one of our transactions goes through the fee bumper: stuck for a block, it is replaced (same
