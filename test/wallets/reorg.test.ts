@@ -67,10 +67,10 @@ describe('after a reorg that dropped the block of a bundle', () => {
 describe('the pending-nonce check after our own sends (kept checked by warmSends)', () => {
   const plain = { to: DEST, data: '0x' as const, gas: 50_000n }
   const checksAfter = (calls: RecordedCall[], from: number) => calls.slice(from).filter((call) => call.method === 'eth_getTransactionCount')
+  type Recording = ReturnType<typeof f.recordingService>
 
-  it('follows a send of ours: the next send asks no nonce before eth_sendRawTransaction', async () => {
-    // A check stands a minute here, not 2 s: what is asserted does not rest on this host's speed.
-    const { calls, service } = f.recordingService({ bundler: { nonceCheckFreshMs: 60_000 } })
+  /** The send path warmed (as the executor does), one send of ours landed, and the check after it answered. */
+  async function sendThenCheck({ calls, service }: Recording) {
     const accounts = service.senderAddresses('base').length
     const primary = service.bundlerAddress('base')
     await service.warmSends('base')
@@ -82,6 +82,14 @@ describe('the pending-nonce check after our own sends (kept checked by warmSends
       timeout: 10_000,
       interval: 20,
     })
+    return { accounts, primary, first }
+  }
+
+  it('follows a send of ours: the next send asks no nonce before eth_sendRawTransaction', async () => {
+    // A check stands a minute here, not 2 s: what is asserted does not rest on this host's speed.
+    const recording = f.recordingService({ bundler: { nonceCheckFreshMs: 60_000 } })
+    const { calls, service } = recording
+    const { primary, first } = await sendThenCheck(recording)
     calls.length = 0
     const second = await service.sendFromAccount('base', primary, plain, {}, { moment: { launchBlock: 1n, landsIn: 2n } })
     const beforeSend = calls.slice(
@@ -94,21 +102,13 @@ describe('the pending-nonce check after our own sends (kept checked by warmSends
   }, 60_000)
 
   it('is dropped by a reorg the daemon saw (forgetAhead): the next send checks again and goes at the chain nonce, no gap', async () => {
-    const { calls, service } = f.recordingService({
+    const recording = f.recordingService({
       bundler: { pollingIntervalMs: 50, receiptTimeoutMs: 2_000, maxReconcileRounds: 5, nonceCheckFreshMs: 60_000 },
     })
-    const accounts = service.senderAddresses('base').length
-    const primary = service.bundlerAddress('base')
+    const { calls, service } = recording
     const client = f.clients.base
-    await service.warmSends('base')
-    const first = await service.sendFromAccount('base', primary, plain)
-    await first.landed
-    const firstSend = calls.findIndex((call) => call.method === 'eth_sendRawTransaction')
     // The check after the send read the chain before the reorg: by itself it would stand for the next send.
-    await vi.waitFor(() => expect(checksAfter(calls, firstSend).filter((call) => call.answered !== undefined)).toHaveLength(accounts), {
-      timeout: 10_000,
-      interval: 20,
-    })
+    const { accounts, primary, first } = await sendThenCheck(recording)
     await jsonRpc(f.chains.base.rpcUrl, 'anvil_reorg', [1, []])
     expect(await client.getTransactionCount({ address: primary, blockTag: 'pending' })).toBe(first.nonce)
     service.forgetAhead!('base')
