@@ -77,7 +77,6 @@ const BATCH_STATE_ORDER: Readonly<Record<BatchBrief['state'], number>> = { journ
 const candidateKey = (c: Pick<CandidateRecord, 'chain' | 'slug' | 'token'>) => `${c.chain}!${c.slug}!${c.token.toLowerCase()}`
 const orderEventKey = (e: OrderEvent) => `${e.keyId}!${e.slug}!${e.at}!${e.to}`
 
-/** The launched projects in display order (latest launch first): `selected` indexes this list. */
 /**
  * A project's brief after a decision: a whole one replaces it, a partial one (a quiet tick's changes) is applied to it.
  * A partial one with nothing before it stands alone (the orders it does not name show as waiting, as with no decision).
@@ -90,6 +89,7 @@ export function withDecision(before: DecisionBrief | undefined, decision: Decisi
   return { slug: decision.slug, blockNumber: decision.blockNumber, at: decision.at, verdicts }
 }
 
+/** The launched projects in display order (latest launch first): `selected` indexes this list. */
 export const launchedSlugs = (state: WatchState): string[] =>
   [...state.launches.values()].sort((a, b) => b.launchedAt - a.launchedAt || a.slug.localeCompare(b.slug)).map((l) => l.slug)
 

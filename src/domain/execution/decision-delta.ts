@@ -4,7 +4,7 @@ import type { OrderDecision } from './verdicts.ts'
 /*
  * A quiet tick's decision journaled as what changed since the project's previous decision record (issue 23 item 4).
  *
- * A quiet tick (nothing bought, nothing expired) is journaled when a verdict changed (decide-tick.ts recordQuietTick),
+ * A quiet tick (nothing bought, nothing expired) is journaled when a verdict changed (daemon/executor/record-quiet-tick.ts),
  * and its record used to hold every order's verdict and planner inputs: ~250 bytes of JSON per order, stringified and
  * written inside the tick (~12 ms at 3,000 orders, ~60 ms at 17,000; ~25 MB per recorded verdict change at 100,000).
  * A PATCH changes one order. So such a record now names its base (the previous record of the project) and carries the
@@ -31,9 +31,9 @@ export interface RecordedBook {
   key: string
   /** Delta records since the last whole one. */
   deltas: number
-  /** The decisions as recorded, in the tick's order (a copy: the plan's array is reused by the next plan). */
+  /** The decisions as recorded, in the tick's order (copied out: the plan's array is reused by the next plan). */
   decisions: OrderDecision[]
-  /** The planner inputs' rows as recorded, one column per field, in the tick's priority order. */
+  /** The planner inputs' rows as recorded, in columns, in the tick's priority order. */
   rows: RecordedRows
 }
 
