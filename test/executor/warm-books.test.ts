@@ -305,12 +305,16 @@ describe('warm books (pre-launch orders and balances kept ready for the launch t
     }
   })
 
+  /** `count` active orders of `slug`, buyers `from` on (one wallet each). */
+  const seedOrders = (slug: string, from: number, count: number) =>
+    store.batch(Array.from({ length: count }, (_, i) => put(store.sub.orders, orderKey(`key_${from + i}`, slug), { ...order(from + i, '5'), slug })))
+
   it('a wallet new to the book since the newest refresh is read at the next one, and by a tick carried past it, with no transfer in between', async () => {
     // The refresh and the carried tick look only at the transferred wallets while the book's held list is the one the
     // balances were read for; a placement gives a new list, whose wallets must all be checked again.
     const slug = 'newwallet'
     const big = DIRECT_BALANCES_MAX_WALLETS + 4
-    await store.batch(Array.from({ length: big }, (_, i) => put(store.sub.orders, orderKey(`key_${3000 + i}`, slug), { ...order(3000 + i, '5'), slug })))
+    await seedOrders(slug, 3000, big)
     const reads: Array<{ block: bigint; wallets: string[] }> = []
     const warm = createWarmBooks({
       store,
@@ -350,7 +354,7 @@ describe('warm books (pre-launch orders and balances kept ready for the launch t
     // every balance of its book itself (17,000 wallets: 5-10 s a tick at load 12, the book ticked once in 40 blocks).
     const slug = 'carry'
     const big = DIRECT_BALANCES_MAX_WALLETS + 44
-    await store.batch(Array.from({ length: big }, (_, i) => put(store.sub.orders, orderKey(`key_${1000 + i}`, slug), { ...order(1000 + i, '5'), slug })))
+    await seedOrders(slug, 1000, big)
     const chain = new Map<string, bigint>()
     const reads: Array<{ block: bigint; wallets: string[] }> = []
     const ranges: Array<[bigint, bigint]> = []

@@ -57,6 +57,15 @@ describe('chain now', () => {
     }
   }
 
+  /** A reader over the fake client, refreshed once (its check made). */
+  async function refreshedReader() {
+    const { calls, client: fake } = client()
+    const ctx = fakeContext(fake as never)
+    const reader = createChainNowReader(ctx)
+    await reader.refresh()
+    return { calls, ctx, reader }
+  }
+
   it('reads fees, block and the pending nonce together', async () => {
     const { calls, client: fake } = client()
     expect(await createChainNowReader(fakeContext(fake as never)).read()).toEqual({ fees: { maxFeePerGas: 10n, maxPriorityFeePerGas: 1n }, fromBlock: 77n })
@@ -64,10 +73,7 @@ describe('chain now', () => {
   })
 
   it('serves a recent read with the fee cap doubled, checking the pending nonce unless it was read in the last 2 s with no send since; reads again after 8 s', async () => {
-    const { calls, client: fake } = client()
-    const ctx = fakeContext(fake as never)
-    const reader = createChainNowReader(ctx)
-    await reader.refresh()
+    const { calls, ctx, reader } = await refreshedReader()
     calls.length = 0
     // The refresh's check is fresh and nothing was sent since: no read before the send (issue 23 item 3).
     expect(await reader.recent()).toEqual({ fees: { maxFeePerGas: 20n, maxPriorityFeePerGas: 1n }, fromBlock: 77n })
@@ -90,10 +96,7 @@ describe('chain now', () => {
   })
 
   it('leaves out an account with a send in progress: a check now would be ignored on it; once its send is done, it is checked', async () => {
-    const { calls, client: fake } = client()
-    const ctx = fakeContext(fake as never)
-    const reader = createChainNowReader(ctx)
-    await reader.refresh()
+    const { calls, ctx, reader } = await refreshedReader()
     calls.length = 0
     let finish: () => void = () => undefined
     const sending = ctx.senders.primary.nonces.use(() => new Promise<void>((resolve) => (finish = resolve)))
@@ -109,10 +112,7 @@ describe('chain now', () => {
   })
 
   it("checks the pending nonce once for a group of sends (a split batch's collects and settle), though its first sends were sent since; another group, a group past 2 s or a failed check checks again", async () => {
-    const { calls, client: fake } = client()
-    const ctx = fakeContext(fake as never)
-    const reader = createChainNowReader(ctx)
-    await reader.refresh()
+    const { calls, ctx, reader } = await refreshedReader()
     // A send of ours since the refresh: the group's first send checks.
     await ctx.senders.primary.nonces.use(async () => undefined)
     calls.length = 0
@@ -138,10 +138,7 @@ describe('chain now', () => {
   })
 
   it('kept checked (a send expected soon): a send of ours is followed by a check, and the next send reads nothing before it (issue 23 item 3)', async () => {
-    const { calls, client: fake } = client()
-    const ctx = fakeContext(fake as never)
-    const reader = createChainNowReader(ctx)
-    await reader.refresh()
+    const { calls, ctx, reader } = await refreshedReader()
     reader.keepChecked()
     calls.length = 0
     // An approval ahead sent since the block's check: the check follows it.
@@ -165,10 +162,7 @@ describe('chain now', () => {
   })
 
   it('not kept checked (the wallet layer alone): a send is followed by no check; the next send checks itself', async () => {
-    const { calls, client: fake } = client()
-    const ctx = fakeContext(fake as never)
-    const reader = createChainNowReader(ctx)
-    await reader.refresh()
+    const { calls, ctx, reader } = await refreshedReader()
     calls.length = 0
     await ctx.senders.primary.nonces.use(async () => undefined)
     reader.sent()
