@@ -55,6 +55,8 @@ export interface StartEmbeddedDevnetOptions {
   /** The daemon's data dir; the devnet keeps its chains' state and its records in `<dataDir>/devnet/`. */
   dataDir: string
   blockTime: DevnetChainsConfig['blockTime']
+  /** Seconds between the chains' periodic state dumps, or 'on_stop' (config `chains.stateDumpSeconds`). */
+  stateDumpSeconds: DevnetChainsConfig['stateDumpSeconds']
   logger: Logger
   /** Told once when a chain is down for good (crashed more often than its supervisor restarts it). */
   onFatal: (error: Error) => void

@@ -146,6 +146,7 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
       devnet = await startEmbeddedDevnet({
         dataDir: config.dataDir,
         blockTime: config.chains.blockTime,
+        stateDumpSeconds: config.chains.stateDumpSeconds,
         logger,
         onFatal: (error) => fail(new Error(`a devnet chain crashed and could not be restarted: ${error.message}`)),
       })

@@ -28,7 +28,13 @@ export async function startDevnetWing(options: StartEmbeddedDevnetOptions): Prom
   // block clock, and on a loaded 2-core machine the launchpads and our contracts took a minute and one start in three
   // timed out (an anvil busy mining five blocks a second on each chain while both were deploying). A transaction per
   // block is deterministic and takes a few seconds at any load.
-  const devnet = await startDevnet({ dataDir: options.dataDir, blockTime: 'auto', logger: options.logger, onFatal: options.onFatal })
+  const devnet = await startDevnet({
+    dataDir: options.dataDir,
+    blockTime: 'auto',
+    stateDumpSeconds: options.stateDumpSeconds,
+    logger: options.logger,
+    onFatal: options.onFatal,
+  })
   let bundlers: Record<ChainKey, Address> | undefined
   return {
     chains: devnet.chains,

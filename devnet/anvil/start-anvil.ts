@@ -19,8 +19,11 @@ export interface StartAnvilOptions {
    * stop, so a kill -9 at any moment leaves a loadable file (state-files.ts).
    */
   stateFile?: string
-  /** Bounds what a crash loses. Default 2 s. */
-  stateIntervalSeconds?: number
+  /**
+   * Bounds what a crash loses. Default 2 s. `'on_stop'`: no periodic dump (each one freezes anvil for tens of ms:
+   * state-dumper.ts), the state written only by `dumpState()` and a graceful stop; a kill -9 loses what came after.
+   */
+  stateIntervalSeconds?: number | 'on_stop'
   /** Block gas limit; large so a bundle of many UserOperations fits one handleOps. Default 150M (Base's order). */
   gasLimit?: bigint
   /**
@@ -76,6 +79,9 @@ const STOP_GRACE_MS = 10_000
  * state at all (a read one block back is refused).
  */
 export const PERSISTED_STATES = 150
+
+/** The periodic dump's interval in ms, or null for none (`'on_stop'`). */
+const dumpIntervalMs = (seconds: number | 'on_stop' | undefined): number | null => (seconds === 'on_stop' ? null : (seconds ?? 2) * 1000)
 
 /** Every live child of this process; killed by the 'exit' hook so a crashed or exiting parent leaves no orphan. */
 const liveChildren = new Set<ChildProcess>()
@@ -336,7 +342,7 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
   supervise(current)
   const untrack = trackMiningMode(rpcUrl, () => miningMode)
   const dumper: StateDumper | undefined = options.stateFile
-    ? startStateDumper({ rpcUrl: () => rpcUrl, stateFile: options.stateFile, intervalMs: (options.stateIntervalSeconds ?? 2) * 1000, logger })
+    ? startStateDumper({ rpcUrl: () => rpcUrl, stateFile: options.stateFile, intervalMs: dumpIntervalMs(options.stateIntervalSeconds), logger })
     : undefined
 
   /**

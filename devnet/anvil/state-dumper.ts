@@ -33,8 +33,13 @@ export const nextDumpDelayMs = (intervalMs: number, lastDumpMs: number): number 
  * `anvil_dumpState` (gzipped JSON, the same SerializableState anvil writes for `--dump-state`) into `stateFile`, whole or
  * not at all (see state-files.ts). This bounds what a kill -9 of anvil loses to one wait. A dump that fails (anvil
  * restarting) is skipped: the previous file stays loadable.
+ *
+ * `intervalMs` null: no periodic dump, only `dumpNow` and the owner's graceful stop. Each dump freezes anvil: it
+ * answered no request for 35-90 ms per dump of a fresh devnet and ~110 ms once a chain held 80 launches (a request every
+ * 10 ms, 200 ms blocks, 2026-11-27), which Base never does; a caller that needs the chain's timing more than what a
+ * kill -9 would lose (the latency benches) turns it off (docs/devnet.md, "State persistence").
  */
-export function startStateDumper(options: { rpcUrl: () => string; stateFile: string; intervalMs: number; logger: Logger }): StateDumper {
+export function startStateDumper(options: { rpcUrl: () => string; stateFile: string; intervalMs: number | null; logger: Logger }): StateDumper {
   let running: Promise<void> | undefined
   let stopped = false
   const dumpOnce = async (): Promise<void> => {
@@ -54,15 +59,16 @@ export function startStateDumper(options: { rpcUrl: () => string; stateFile: str
     return running
   }
   let timer: NodeJS.Timeout | undefined
+  const { intervalMs } = options
   const schedule = (delayMs: number): void => {
-    if (stopped) return
+    if (stopped || intervalMs === null) return
     timer = setTimeout(() => {
       const started = Date.now()
-      void dump().then(() => schedule(nextDumpDelayMs(options.intervalMs, Date.now() - started)))
+      void dump().then(() => schedule(nextDumpDelayMs(intervalMs, Date.now() - started)))
     }, delayMs)
     timer.unref()
   }
-  schedule(options.intervalMs)
+  if (intervalMs !== null) schedule(intervalMs)
   return {
     async dumpNow() {
       await running

@@ -39,6 +39,12 @@ export interface StartDevnetOptions {
   maxRestarts?: number
   /** The fixture deployment; tests replace it to exercise the retry. Default deployFixtures. */
   deploy?: typeof deployFixtures
+  /**
+   * Seconds between the periodic state dumps (default STATE_INTERVAL_SECONDS), or `'on_stop'`: none, the state written
+   * after the first deployment, by `anvils[chain].dumpState()` and at a graceful stop only. Each dump freezes the chain
+   * for tens of ms (devnet/anvil/state-dumper.ts): what a kill -9 may lose against a chain that keeps Base's pace.
+   */
+  stateDumpSeconds?: number | 'on_stop'
 }
 
 /**
@@ -90,7 +96,7 @@ export async function startDevnet(options: StartDevnetOptions): Promise<Devnet> 
       chainId: DEVNET_CHAIN_IDS[key],
       name: key,
       stateFile,
-      stateIntervalSeconds: STATE_INTERVAL_SECONDS,
+      stateIntervalSeconds: options.stateDumpSeconds ?? STATE_INTERVAL_SECONDS,
       mining: 'auto',
       maxRestarts: options.maxRestarts,
       onFatal,

@@ -252,11 +252,33 @@ const BLOCK_TIME_ERROR = `expected seconds from ${MIN_BLOCK_SECONDS} to ${MAX_BL
  */
 const blockSeconds = () => z.number({ error: BLOCK_TIME_ERROR }).refine(isBlockSeconds, { error: BLOCK_TIME_ERROR })
 
+const MIN_STATE_DUMP_SECONDS = 1
+const MAX_STATE_DUMP_SECONDS = 86_400
+/** The devnet's state dump interval when none is given (devnet/chain/start-devnet.ts STATE_INTERVAL_SECONDS: 2). */
+const DEFAULT_STATE_DUMP_SECONDS = 2
+const STATE_DUMP_ERROR = `expected seconds from ${MIN_STATE_DUMP_SECONDS} to ${MAX_STATE_DUMP_SECONDS} or 'on_stop'`
+
 /** Devnet: the daemon starts and owns one anvil per chain. */
 export const devnetChainsSchema = z.strictObject({
   mode: z.literal('devnet'),
   /** Seconds between blocks (0.2 = 200 ms as Base), 'manual' (mined on demand) or 'auto' (one per transaction). */
   blockTime: z.union([blockSeconds(), z.literal('manual'), z.literal('auto')], { error: BLOCK_TIME_ERROR }).default(DEFAULT_DEVNET_BLOCK_SECONDS),
+  /**
+   * Seconds between the chains' periodic state dumps (what a kill -9 of the daemon and its chains can lose), or
+   * 'on_stop': none, the state written at a graceful stop only. Each dump freezes the chain for tens of ms
+   * (docs/devnet.md, "State persistence"), which Base never does.
+   */
+  stateDumpSeconds: z
+    .union(
+      [
+        z.number({ error: STATE_DUMP_ERROR }).min(MIN_STATE_DUMP_SECONDS, { error: STATE_DUMP_ERROR }).max(MAX_STATE_DUMP_SECONDS, { error: STATE_DUMP_ERROR }),
+        z.literal('on_stop'),
+      ],
+      {
+        error: STATE_DUMP_ERROR,
+      },
+    )
+    .default(DEFAULT_STATE_DUMP_SECONDS),
 })
 
 /**
@@ -304,7 +326,7 @@ export const configSchema = z
       .default('info'),
     /** Public API requests whose two log lines are kept per minute; the others are counted in one summary line. */
     requestLogPerMinute: positiveInt(1_000_000).default(300),
-    chains: chainsSchema.default({ mode: 'devnet', blockTime: DEFAULT_DEVNET_BLOCK_SECONDS }),
+    chains: chainsSchema.default({ mode: 'devnet', blockTime: DEFAULT_DEVNET_BLOCK_SECONDS, stateDumpSeconds: DEFAULT_STATE_DUMP_SECONDS }),
     rateLimits: z
       .strictObject({
         perKeyPerMinute: positiveInt(1_000_000).default(100),

@@ -43,6 +43,7 @@ import { createBatchJournal } from '../../src/journal/batch-journal.ts'
 import type { BatchRecord } from '../../src/journal/batch-records.ts'
 import { readCodeSizes } from '../../src/wallets/bundler/code-sizes.ts'
 import { type Buyer, startFlowHarness } from '../executor/flow-harness.ts'
+import { BENCH_DEVNET_STATE_DUMPS, benchDevnetStateDumps } from './devnet-state-dumps.ts'
 
 const round = (value: number): number => Math.round(value * 100) / 100
 /** Base's block time since Denim (docs.base.org/base-chain/specs/upgrades/denim/overview); BENCH_BATCH_BLOCK_MS to change. */
@@ -143,6 +144,7 @@ export async function benchBatchLaunch(buyerCount: number, senderAccounts: numbe
   }
   const stages: Array<[string, number]> = []
   const h = await startFlowHarness({
+    devnetStateDumps: BENCH_DEVNET_STATE_DUMPS,
     walletClient: instrumented,
     daemonClient,
     onLaunchLogs: (info) => (launchArrival ??= info.arrivedAt),
@@ -339,6 +341,7 @@ export async function benchBatchLaunch(buyerCount: number, senderAccounts: numbe
       filled: filled.length,
       blockMs: BLOCK_MS,
       senderAccounts,
+      devnetStateDumps: benchDevnetStateDumps(),
       loadAverage: { atStart: loadAtStart.map(round), atEnd: loadAtEnd.map(round) },
       ahead: {
         readyingBlocks,

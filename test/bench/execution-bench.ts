@@ -33,6 +33,7 @@ import { warmHeldTicksOnce } from '../../daemon/executor/warm-held-ticks.ts'
 import { internOrder } from '../../daemon/executor/intern-order.ts'
 import { createInterner } from '../../src/common/compact-strings.ts'
 import { getHeapSpaceStatistics } from 'node:v8'
+import { BENCH_DEVNET_STATE_DUMPS, benchDevnetStateDumps } from './devnet-state-dumps.ts'
 
 /** Bytes in V8's old generation: old space and the large-object spaces (a young large object is promoted whole). */
 const oldGeneration = (): number => {
@@ -428,7 +429,13 @@ export async function benchLaunch(buyerCount: number, senderAccounts = 1) {
     if (launchArrival === undefined || firstSubmission !== undefined) return
     if (!stages.some(([n]) => n === name)) stages.push([name, at])
   }
-  const h = await startFlowHarness({ walletClient: instrumented, onLaunchLogs: (info) => (launchArrival ??= info.arrivedAt), onStage, senderAccounts })
+  const h = await startFlowHarness({
+    walletClient: instrumented,
+    onLaunchLogs: (info) => (launchArrival ??= info.arrivedAt),
+    onStage,
+    senderAccounts,
+    devnetStateDumps: BENCH_DEVNET_STATE_DUMPS,
+  })
   try {
     const { slug, creator } = await h.newProject('bench', 'doppler')
     // Buyers: keys, wallets funded with one mint each (sent together, mined in one block), orders with no limit.
@@ -585,6 +592,7 @@ async function batchLaunches(runs: number) {
       targetsMet: Object.fromEntries(Object.entries(l.targets).map(([name, t]) => [name, t.met])),
     })),
     launchLogToExecuteBatchSentMedianMs: median(latencies),
+    devnetStateDumps: benchDevnetStateDumps(),
     allRunsMet: {
       everyOrderInTheFirstSwapBlockOrTheNext: launches.every((l) => l.targets.everyOrderInTheFirstSwapBlockOrTheNext.met),
       everyTransactionUnder2To24Gas: launches.every((l) => l.targets.everyTransactionUnder2To24Gas.met),

@@ -17,6 +17,7 @@ import type { Address } from 'viem'
 import { api } from '../daemon/helpers.ts'
 import { type LoadDaemon, pool, PUBLIC, startLoadDaemon } from '../faults/load-seed.ts'
 import type { BenchModule } from './bench-module.ts'
+import { BENCH_DEVNET_STATE_DUMPS, benchDevnetStateDumps } from './devnet-state-dumps.ts'
 
 const TARGET_SECONDS = 0.02
 const SLUG = 'held-book'
@@ -133,7 +134,7 @@ export async function benchHeldTicks(options: { orders: number; seconds: number;
       dataDir,
       {},
       {
-        chains: { mode: 'devnet', blockTime: 0.2 },
+        chains: { mode: 'devnet', blockTime: 0.2, ...(BENCH_DEVNET_STATE_DUMPS ? { stateDumpSeconds: BENCH_DEVNET_STATE_DUMPS } : {}) },
         rateLimits: { perKeyPerMinute: 100, apiKeyCreationPerIpPerHour: 1_000_000, submissionsPerIpPerHour: 10_000 },
       },
     )
@@ -276,6 +277,7 @@ export async function benchHeldTicks(options: { orders: number; seconds: number;
           orders_changed: overTarget(final.get('orders_changed')),
         },
       },
+      devnetStateDumps: benchDevnetStateDumps(),
       loadAverage1m: loads,
       note:
         'Tick = the decision of one tick in the daemon (run-tick.ts timedTick: from its start under the chain lock until recorded), wall time, so ' +

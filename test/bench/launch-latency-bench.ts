@@ -24,6 +24,7 @@ import { createLaunchpadAdapters, devnetAdapterOptions } from '../../src/launchp
 import type { LaunchpadAdapter } from '../../src/launchpads/launchpad-adapter.ts'
 import type { LaunchRecord } from '../../src/journal/journal-records.ts'
 import { type FeeSchedule, feeAt } from '../../src/pricing/fee-schedule.ts'
+import { BENCH_DEVNET_STATE_DUMPS, benchDevnetStateDumps } from './devnet-state-dumps.ts'
 
 /** BENCH_LATENCY_READ_BATCH=0: the daemon's reads one HTTP request each (as before 2026-11-27), for comparison. */
 const BENCH_READ_BATCH = process.env.BENCH_LATENCY_READ_BATCH === '0' ? false : READ_BATCH
@@ -156,6 +157,7 @@ export async function benchLatencyLaunches(options: {
     }) as PublicClient
   }
   const h = await startFlowHarness({
+    devnetStateDumps: BENCH_DEVNET_STATE_DUMPS,
     // As the daemon makes them: the wallet service's transport and the read client (createReadClient) both batch.
     walletClient: (rpcUrl) => counted(rpcUrl, { batchSize: 100, wait: 0 }),
     daemonClient: (rpcUrl) => counted(rpcUrl, BENCH_READ_BATCH),
@@ -348,6 +350,7 @@ export async function benchLatencyLaunches(options: {
     loopDelay.disable()
     return {
       // The shared machine's load (1, 5, 15 min) when the launches began and ended: the misses follow it.
+      devnetStateDumps: benchDevnetStateDumps(),
       loadAverage: { atStart: loadAtStart.map(round), atEnd: loadavg().map(round) },
       latencyMsInjected: options.latencyMs,
       // How the daemon's indexer learned of blocks: HTTP polling alone, or a socket through the proxy (same latency).

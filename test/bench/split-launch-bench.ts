@@ -41,6 +41,7 @@ import type { BatchRecord } from '../../src/journal/batch-records.ts'
 import { type Buyer, startFlowHarness } from '../executor/flow-harness.ts'
 import { setStablecoinSlots } from '../support/stablecoin-slots.ts'
 import type { BenchModule } from './bench-module.ts'
+import { BENCH_DEVNET_STATE_DUMPS, benchDevnetStateDumps } from './devnet-state-dumps.ts'
 
 const round = (value: number): number => Math.round(value * 100) / 100
 const BLOCK_MS = Number(process.env.BENCH_SPLIT_BLOCK_MS ?? 200)
@@ -87,6 +88,7 @@ export async function benchSplitLaunch(): Promise<Record<string, unknown>> {
   // The executor's and indexer's stages after the launch log (their first occurrence): where the time to the send goes.
   const stages: Array<[string, number]> = []
   const h = await startFlowHarness({
+    devnetStateDumps: BENCH_DEVNET_STATE_DUMPS,
     walletClient: instrumented,
     onLaunchLogs: (info) => (launchArrival ??= info.arrivedAt),
     onStage: (name, at) => {
@@ -257,6 +259,7 @@ export async function benchSplitLaunch(): Promise<Record<string, unknown>> {
       filled: filled.length,
       blockMs: BLOCK_MS,
       senderAccounts: SENDERS,
+      devnetStateDumps: benchDevnetStateDumps(),
       loadAverage: { atStart: loadAtStart.map(round), afterSetup: setupLoad.map(round), atEnd: loadavg().map(round) },
       launchBlock: Number(launchBlock),
       firstSwapBlock: Number(firstSwapBlock),

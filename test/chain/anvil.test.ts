@@ -178,6 +178,30 @@ describe('startAnvil', () => {
     expect(await jsonRpc<boolean>(anvil.rpcUrl, 'anvil_getAutomine')).toBe(true)
   })
 
+  it("dumps its state periodically by default, and with 'on_stop' only when asked and at a graceful stop", async () => {
+    const exists = async (file: string) => (await readFile(file).catch(() => undefined)) !== undefined
+    // Periodic (1 s): the file appears without anyone asking.
+    const periodicFile = join(dir, 'periodic', 'state.json')
+    const periodic = await start({ chainId: 31337, stateFile: periodicFile, stateIntervalSeconds: 1, mining: 'manual' })
+    expect(await waitUntil(() => exists(periodicFile), 30_000)).toBe(true)
+    await periodic.stop()
+    // 'on_stop': nothing for three times that interval while blocks are mined, then a dump asked for and the stop's.
+    const quietFile = join(dir, 'on-stop', 'state.json')
+    const quiet = await start({ chainId: 31337, stateFile: quietFile, stateIntervalSeconds: 'on_stop', mining: 'manual' })
+    for (let i = 0; i < 6; i++) {
+      await jsonRpc(quiet.rpcUrl, 'anvil_mine', ['0x1'])
+      await new Promise((resolve) => setTimeout(resolve, 500))
+    }
+    expect(await exists(quietFile)).toBe(false)
+    await quiet.dumpState()
+    expect(await exists(quietFile)).toBe(true)
+    await jsonRpc(quiet.rpcUrl, 'anvil_mine', ['0x2'])
+    await quiet.stop()
+    const restarted = await start({ chainId: 31337, stateFile: quietFile, stateIntervalSeconds: 'on_stop', mining: 'manual' })
+    expect(await blockNumber(restarted)).toBe(8)
+    await restarted.stop()
+  })
+
   it('survives kill -9 at any moment of its state dumps: every restart loads a whole state file', async () => {
     const stateFile = join(dir, 'dumps', 'state.json')
     const anvil = await start({ chainId: 31337, stateFile, stateIntervalSeconds: 1, mining: 'auto', maxRestarts: 20 })

@@ -59,7 +59,7 @@ describe('loadConfig defaults and precedence', () => {
       dataDir: dir,
       logLevel: 'info',
       requestLogPerMinute: 300,
-      chains: { mode: 'devnet', blockTime: 0.2 },
+      chains: { mode: 'devnet', blockTime: 0.2, stateDumpSeconds: 2 },
       rateLimits: { perKeyPerMinute: 100, apiKeyCreationPerIpPerHour: 10, submissionsPerIpPerHour: 20 },
       trustProxy: false,
       cors: { origins: [] },
@@ -172,14 +172,21 @@ describe('loadConfig defaults and precedence', () => {
 
   it('accepts a fractional block time in seconds (200 ms as Base) and whole seconds as before', async () => {
     await writeFileConfig({ chains: { mode: 'devnet', blockTime: 0.2 } })
-    expect((await loadConfig({ flags: { dataDir: dir }, env: PASS })).chains).toEqual({ mode: 'devnet', blockTime: 0.2 })
+    expect((await loadConfig({ flags: { dataDir: dir }, env: PASS })).chains).toEqual({ mode: 'devnet', blockTime: 0.2, stateDumpSeconds: 2 })
     await writeFileConfig({ chains: { mode: 'devnet', blockTime: 2 } })
-    expect((await loadConfig({ flags: { dataDir: dir }, env: PASS })).chains).toEqual({ mode: 'devnet', blockTime: 2 })
+    expect((await loadConfig({ flags: { dataDir: dir }, env: PASS })).chains).toEqual({ mode: 'devnet', blockTime: 2, stateDumpSeconds: 2 })
+  })
+
+  it("accepts the devnet's state dump interval in seconds, or none but at a graceful stop", async () => {
+    await writeFileConfig({ chains: { mode: 'devnet', stateDumpSeconds: 30 } })
+    expect((await loadConfig({ flags: { dataDir: dir }, env: PASS })).chains).toEqual({ mode: 'devnet', blockTime: 0.2, stateDumpSeconds: 30 })
+    await writeFileConfig({ chains: { mode: 'devnet', stateDumpSeconds: 'on_stop' } })
+    expect((await loadConfig({ flags: { dataDir: dir }, env: PASS })).chains).toEqual({ mode: 'devnet', blockTime: 0.2, stateDumpSeconds: 'on_stop' })
   })
 
   it('accepts manual and auto mining on devnet', async () => {
     await writeFileConfig({ chains: { mode: 'devnet', blockTime: 'manual' } })
-    expect((await loadConfig({ flags: { dataDir: dir }, env: PASS })).chains).toEqual({ mode: 'devnet', blockTime: 'manual' })
+    expect((await loadConfig({ flags: { dataDir: dir }, env: PASS })).chains).toEqual({ mode: 'devnet', blockTime: 'manual', stateDumpSeconds: 2 })
   })
 
   it('never includes the passphrase in the printable view', async () => {
@@ -217,6 +224,16 @@ describe('loadConfig rejects a bad config with one line naming the field', () =>
       `config error: chains.blockTime: ${BLOCK_TIME_TEXT} (from config.json)`,
     ],
     ['block time as text', { chains: { mode: 'devnet', blockTime: '200ms' } }, `config error: chains.blockTime: ${BLOCK_TIME_TEXT} (from config.json)`],
+    [
+      'state dumps more often than a second',
+      { chains: { mode: 'devnet', stateDumpSeconds: 0.5 } },
+      "config error: chains.stateDumpSeconds: expected seconds from 1 to 86400 or 'on_stop' (from config.json)",
+    ],
+    [
+      'state dumps never (a kill -9 would lose everything since the start)',
+      { chains: { mode: 'devnet', stateDumpSeconds: 'never' } },
+      "config error: chains.stateDumpSeconds: expected seconds from 1 to 86400 or 'on_stop' (from config.json)",
+    ],
     ['unknown devnet field', { chains: { mode: 'devnet', blocktime: 1 } }, 'config error: chains.blocktime: unknown field (from config.json)'],
     ['rpc without chains', { chains: { mode: 'rpc' } }, 'config error: chains.base: required (from config.json)'],
     [

@@ -200,6 +200,8 @@ export interface FlowHarnessOptions {
   allowancesDirectUpTo?: number
   /** The executor's batchDeadline (default 100 blocks to land, final 6 blocks later: see newExecutor). */
   batchDeadline?: { landingBlocks: number; finalityBlocks: number }
+  /** The devnet's periodic state dumps (startDevnet `stateDumpSeconds`; default every 2 s): the timing benches turn them off. */
+  devnetStateDumps?: number | 'on_stop' | undefined
 }
 
 /** Closes a webSocket client's socket (viem's transport keeps it open, and reconnects it, until closed). */
@@ -213,7 +215,7 @@ function closeSocket(client: PublicClient | undefined): void {
 
 export async function startFlowHarness(options: FlowHarnessOptions = {}): Promise<FlowHarness> {
   const dataDir = await mkdtemp(join(tmpdir(), 'prebuy-flow-'))
-  const devnet = await startDevnet({ dataDir, blockTime: 'auto' })
+  const devnet = await startDevnet({ dataDir, blockTime: 'auto', stateDumpSeconds: options.devnetStateDumps })
   const chain = devnet.chains.base
   // The daemon's read client (state reads the node cannot serve fall back to the latest state).
   const client = createReadClient(chain, { pollingInterval: 50 })
