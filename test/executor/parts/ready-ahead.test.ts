@@ -319,11 +319,20 @@ describe('readying wallets and books ahead of launches (ready-ahead.ts)', () => 
     expect(passes[0]).toMatchObject({ waiting: new Set([1]), buying: new Set([2, 4]) })
     // The held book's orders are the same array: the same set, not 17,000 user indices added to a new one every block.
     expect(passes[1]!.buying).toBe(passes[0]!.buying)
-    // A write to the launched project (a new array): its buyers gathered again.
-    snapshot.orders.set('launched', [...held, loaded(5, 'launched')])
+    // A PATCH of a held order: a new array, one entry another object of the same buyer: the same set.
+    const edited = { ...held[1]!, order: { ...held[1]!.order, maxSpendUsdc: '20', updatedAt: 2 } }
+    snapshot.orders.set('launched', [held[0]!, edited])
     await readiness.onProcessed('base', 22n, [])
-    expect(passes[2]!.buying).not.toBe(passes[0]!.buying)
-    expect(passes[2]).toMatchObject({ waiting: new Set([1]), buying: new Set([2, 4, 5]) })
+    expect(passes[2]!.buying).toBe(passes[0]!.buying)
+    // An order placed in the launched project (another length): its buyers gathered again.
+    snapshot.orders.set('launched', [...held, loaded(5, 'launched')])
+    await readiness.onProcessed('base', 23n, [])
+    expect(passes[3]!.buying).not.toBe(passes[0]!.buying)
+    expect(passes[3]).toMatchObject({ waiting: new Set([1]), buying: new Set([2, 4, 5]) })
+    // A buyer's order replaced by another buyer's in the same place: gathered again.
+    snapshot.orders.set('launched', [held[0]!, loaded(6, 'launched')])
+    await readiness.onProcessed('base', 24n, [])
+    expect(passes[4]).toMatchObject({ buying: new Set([2, 6]) })
     expect(passes[0]!.buying).toEqual(new Set([2, 4]))
   })
 
