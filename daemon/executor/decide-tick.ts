@@ -15,6 +15,7 @@ import { candidateOf, type LoadedOrder } from './warm-books.ts'
 import { bookWallets } from './book-wallets.ts'
 import { createLaunchTickReadsAhead } from './launch-tick-reads-ahead.ts'
 import { type CandidateDiff, createHeldCandidates } from '../../src/domain/execution/held-candidates.ts'
+import { createFundedCandidates } from '../../src/domain/execution/funded-candidates.ts'
 import { type BuyToSubmit, DEFAULT_MAX_BUYS, type ExecutionPlan } from '../../src/domain/execution/executor-plan.ts'
 import type { CandidateOrder } from '../../src/domain/execution/prepared-book.ts'
 import { type BatchPlannerContext, type BatchSplit, createBatchPlanner } from './plan-batch.ts'
@@ -122,6 +123,8 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
   const walletsAhead = new Map<string, { launch: LaunchRecord; blockNumber: string; everyBlock: boolean; wallets: readonly Address[] }>()
   // Candidates and wallet balances held between ticks: only new or edited orders and changed wallets are rebuilt.
   const held = createHeldCandidates<LoadedOrder, Candidate>(candidateOf)
+  // The candidates that may buy (funded, active), kept by the same diffs: what the buckets and the batch total read.
+  const funded = createFundedCandidates<Candidate>()
 
   /**
    * The tick's orders and balances: from the warm snapshot of the tick's block when exact, else from the store/chain;
@@ -288,6 +291,7 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       seen.orders = candidates.length
       if (candidates.length === 0) {
         held.forget(launch.slug)
+        funded.forget(launch.slug)
         batches.forgetReadied(launch.chain, launch.slug)
         ctx.books.forget(launch.slug)
         ctx.ticking.delete(launch.slug)
@@ -312,11 +316,12 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
           )
         }
       }
+      const mayBuy = funded.of(launch.slug, candidates, diff)
       const reserved = await reservations(launch.chain)
       stage('executor.reservations')
       // What decides a launched pool's buys: the real swap quoted for each spend bucket in the next block's context.
       // On the batch path the clearing's quote of the batch total goes out with the buckets' (predict-batch-total.ts).
-      const batchTotal = sendBatch ? (readied?.walked && amountToPrice(readied.walked)) || predictBatchTotal(candidates, reserved) : undefined
+      const batchTotal = sendBatch ? (readied?.walked && amountToPrice(readied.walked)) || predictBatchTotal(mayBuy, reserved) : undefined
       // A book without limits (what predictBatchTotal answers for): the batch clearing's inclusion cannot depend on the
       // price, so its priority order and walk run now, over the predicted buys, once their forms are ready, while the
       // quote is out (plan-batch.ts clearAhead); the split uses the walk only if done by then and only for exactly its
@@ -335,7 +340,8 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
           })
         batches.clearAhead(tick, launch, formsReady, predict).catch(() => undefined)
       }
-      const quote = await ctx.quotes.quotedCaps(tick, launch, candidates, batchTotal === undefined ? [] : [batchTotal])
+      // The buckets of the candidates that may buy: candidateBuckets skips the others first (funded-candidates.ts).
+      const quote = await ctx.quotes.quotedCaps(tick, launch, mayBuy, batchTotal === undefined ? [] : [batchTotal])
       stage('executor.quoted')
       seen.readAt = performance.now()
       const landsIn = BigInt(tick.blockNumber) + 1n

@@ -87,6 +87,8 @@ export function createOrderLoader(deps: { store: Store; wallets: Pick<WalletServ
     changes: ReadonlyMap<string, OrderRecord | null>,
     users: ReadonlyMap<string, UserRecord | null> = new Map(),
   ): Promise<LoadedOrder[]> {
+    const inPlace = await patchFound(list, changes, users)
+    if (inPlace) return inPlace
     const pending = new Map(changes)
     const out: LoadedOrder[] = []
     for (const entry of list) {
@@ -128,7 +130,55 @@ export function createOrderLoader(deps: { store: Store; wallets: Pick<WalletServ
     )
   }
 
+  /**
+   * `patch` when every written key id is found in `list` by a binary search on key id (the list is in keyId order): a
+   * copy of the list with only those entries looked at, the same rule for each as the walk below. A PATCH of one order
+   * of 17,000 walked every entry (its key id read, two map lookups, a push: ~8 ms of the event loop in the held-ticks
+   * bench, where the tick after the PATCH waits for this reload). Undefined when a key is not found (an added order, a
+   * write to an order the list does not hold, a list out of order): the walk, which handles every case.
+   */
+  async function patchFound(
+    list: readonly LoadedOrder[],
+    changes: ReadonlyMap<string, OrderRecord | null>,
+    users: ReadonlyMap<string, UserRecord | null>,
+  ): Promise<LoadedOrder[] | undefined> {
+    const found = new Map<number, string>()
+    for (const keyId of [...changes.keys(), ...users.keys()]) {
+      const i = indexOfKey(list, keyId)
+      if (i < 0) return undefined
+      found.set(i, keyId)
+    }
+    const out = list.slice()
+    // From the last index down: removing an entry does not move the ones still to edit.
+    for (const i of [...found.keys()].sort((a, b) => b - a)) {
+      const keyId = found.get(i)!
+      const entry = list[i]!
+      const user = users.get(keyId)
+      const record = changes.has(keyId) ? changes.get(keyId) : entry.order
+      if (user === null || record?.status !== 'active') {
+        out.splice(i, 1)
+        continue
+      }
+      const edited = record === entry.order ? entry : { order: decoded(record), userIndex: entry.userIndex, followers: entry.followers, wallet: entry.wallet }
+      const next = user ? await withBuyer(edited, user) : edited
+      out[i] = sameHeldOrder(entry, next) ? entry : next
+    }
+    return out
+  }
+
   return { load, patch, idOf }
+}
+
+/** Index of the entry with `keyId` in `list` (in keyId order) by binary search; -1: not found. */
+function indexOfKey(list: readonly LoadedOrder[], keyId: string): number {
+  let lo = 0
+  let hi = list.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (list[mid]!.order.keyId < keyId) lo = mid + 1
+    else hi = mid
+  }
+  return lo < list.length && list[lo]!.order.keyId === keyId ? lo : -1
 }
 
 /** Two lists in keyId order (the project index's, as a load lists them) merged into one in that order. */

@@ -8,6 +8,7 @@ import { lowerWallet } from '../../src/domain/execution/wallet-index.ts'
 import { prepareBatchEntryForms } from './batch-entry-forms.ts'
 import type { BookToReady, ReadyLaunches } from './ready-launches.ts'
 import type { CandidateOrder } from '../../src/domain/execution/prepared-book.ts'
+import { createLaunchedBuyers } from './launched-buyers.ts'
 
 export interface LaunchReadiness {
   /**
@@ -57,6 +58,8 @@ export function createLaunchReadiness(
   // Per chain: whether funded orders waited at the last block whose snapshot was read (see onProcessed).
   const fundedWaiting = new Map<ChainKey, boolean>()
   const waitingBefore = new Map<ChainKey, Set<number>>()
+  const launchedBuyers = new Map<ChainKey, ReturnType<typeof createLaunchedBuyers>>()
+  const buyersOf = (chain: ChainKey) => launchedBuyers.get(chain) ?? launchedBuyers.set(chain, createLaunchedBuyers()).get(chain)!
   /** Blocks with a launch processed so far, per chain. */
   const launchesSeen = new Map<ChainKey, number>()
   /**
@@ -104,7 +107,13 @@ export function createLaunchReadiness(
    * Deploys and reads ahead the wallets waiting for a launch, then approves the batch buyer for them; skipped while the
    * previous block's readying runs.
    */
-  async function readyWallets(chain: ChainKey, blockNumber: bigint, waiting: Set<number>, buying: Set<number>, snapshot: ApprovalSource): Promise<void> {
+  async function readyWallets(
+    chain: ChainKey,
+    blockNumber: bigint,
+    waiting: Set<number>,
+    buying: ReadonlySet<number>,
+    snapshot: ApprovalSource,
+  ): Promise<void> {
     const { prepareAhead } = ctx.wallets
     if ((!prepareAhead && !approvals) || readying.has(chain)) return
     const before = waitingBefore.get(chain) ?? new Set<number>()
@@ -186,27 +195,28 @@ export function createLaunchReadiness(
       // Launched, kept warm for their first tick (warm-slugs.ts): never readied as waiting.
       for (const slug of ctx.warmAfterLaunch(chain)) launched.add(slug)
       const waiting = new Set<number>()
-      const buying = new Set<number>()
       // A launched project's book is the ticks' to change: prepared again from scratch if it ever waits again (a reorg).
       for (const slug of launched) preparedFrom.delete(slug)
       const allowancesAhead: Address[] = []
       const booksToReady: BookToReady[] = []
+      const launchedOrders: Array<readonly LoadedOrder[]> = []
       for (const [slug, orders] of snapshot.orders) {
-        if (!launched.has(slug)) {
-          if (orders.length >= ctx.prepareBooksAheadFrom) {
-            const book = prepareBook(slug, orders, snapshot.balances, chain)
-            if (book) booksToReady.push(book)
-            for (const loaded of orders) allowancesAhead.push(loaded.wallet)
-          } else if (preparedFrom.delete(slug)) {
-            ctx.books.forget(slug)
-            launches?.forgetReadied?.(chain, slug)
-          }
+        if (launched.has(slug)) {
+          launchedOrders.push(orders)
+          continue
         }
-        for (const loaded of orders) {
-          if (launched.has(slug)) buying.add(loaded.userIndex)
-          else if ((snapshot.balances.get(lowerWallet(loaded.wallet)) ?? 0n) > 0n) waiting.add(loaded.userIndex)
+        if (orders.length >= ctx.prepareBooksAheadFrom) {
+          const book = prepareBook(slug, orders, snapshot.balances, chain)
+          if (book) booksToReady.push(book)
+          for (const loaded of orders) allowancesAhead.push(loaded.wallet)
+        } else if (preparedFrom.delete(slug)) {
+          ctx.books.forget(slug)
+          launches?.forgetReadied?.(chain, slug)
         }
+        for (const loaded of orders) if ((snapshot.balances.get(lowerWallet(loaded.wallet)) ?? 0n) > 0n) waiting.add(loaded.userIndex)
       }
+      // The same set while the launched projects' order lists are the same arrays (launched-buyers.ts).
+      let buying = buyersOf(chain)(launchedOrders)
       const allowancesRead = readAllowancesAhead(chain, blockNumber, allowancesAhead)
       // Each prepared book's launch clearing, on the allowances this pass read at its block (decide-tick.ts
       // readyLaunches): the launch tick then prices the walk instead of doing it. Part of the block's pass (idle() waits
@@ -229,8 +239,11 @@ export function createLaunchReadiness(
       // approval sent now (to 0, its orders being gone from the waiting projects) could land before the batch pulls and
       // make the batch skip it (observed in the 500-buyer bench, 2026-11-26: 4 buyers skipped, bought 14 blocks later;
       // after a restart the released orders would buy one by one instead of in the batch).
-      if (approvals) for (const entry of await ctx.journal.inFlight(chain)) buying.add(entry.userIndex)
-      for (const userIndex of buying) waiting.delete(userIndex)
+      if (approvals) {
+        const executing = (await ctx.journal.inFlight(chain)).filter((entry) => !buying.has(entry.userIndex))
+        if (executing.length > 0) buying = new Set([...buying, ...executing.map((entry) => entry.userIndex)])
+      }
+      for (const userIndex of waiting) if (buying.has(userIndex)) waiting.delete(userIndex)
       fundedWaiting.set(chain, waiting.size > 0)
       const sendsWarmed = warmSends(chain, waiting.size > 0)
       await readyWallets(chain, blockNumber, waiting, buying, { orders: snapshot.orders, launched })

@@ -24,20 +24,20 @@ export function createQuietTickRecorder(ctx: Pick<ExecutorContext, 'store' | 'jo
     async record(tick, launch, plan, input, heldBack) {
       const previous = last.get(launch.slug)
       if (previous && sameVerdicts(previous.decisions, plan.decisions)) return
-      const candidates = plan.candidatesInPriority()
-      const record = quietRecordOf(previous, plan.decisions, candidates)
+      const record = quietRecordOf(previous, plan.decisions, plan.rows)
       const base = { slug: launch.slug, chain: launch.chain, tick, policy: ctx.policy.name, at: ctx.now() }
       const decision: TickDecision =
         record.kind === 'delta'
           ? { ...base, orders: record.orders, inputs: decisionInputs(input, record.changedCandidates, heldBack), delta: record.delta }
-          : { ...base, orders: plan.decisions.slice(), inputs: decisionInputs(input, candidates, heldBack) }
+          : { ...base, orders: plan.decisions.slice(), inputs: decisionInputs(input, plan.candidatesInPriority(), heldBack) }
       const op = journal.putDecision(decision)
-      // Copied now: the plan's decisions are the book cache's reused array, rewritten by the project's next plan
-      // (executor-plan.ts). Kept once written: after a failed write the next record is whole.
-      const recorded = recordedBook(op.key, record.kind === 'delta' ? record.deltas : 0, plan.decisions, candidates, previous)
+      // Taken now: the plan's decisions and rows are the book cache's, rewritten by the project's next plan
+      // (executor-plan.ts). A delta brings the previous memory up to date in place: it is dropped until the write
+      // succeeded, so after a failed write the next record is whole.
       last.delete(launch.slug)
+      const recorded = recordedBook(op.key, record, plan.decisions, plan.rows, previous)
       await store.batch([op])
-      last.set(launch.slug, recorded)
+      if (recorded) last.set(launch.slug, recorded)
     },
     forget: (slug) => void last.delete(slug),
   }

@@ -3,7 +3,8 @@ import { createBookCache } from '../../src/domain/execution/book-cache.ts'
 import { sameVerdicts, type PlanInput } from '../../src/domain/execution/executor-plan.ts'
 import { createHeldCandidates, type TickBalances } from '../../src/domain/execution/held-candidates.ts'
 import { spendThenLimitPolicy } from '../../src/domain/execution/prioritisation.ts'
-import type { OrderDecision } from '../../src/domain/execution/verdicts.ts'
+import { quietRecordOf, type RecordedBook, recordedBook } from '../../src/domain/execution/decision-delta.ts'
+import { createFundedCandidates } from '../../src/domain/execution/funded-candidates.ts'
 import type { OrderRecord } from '../../src/domain/records.ts'
 import { candidateOf, type LoadedOrder } from './warm-books.ts'
 import { createInterner } from '../../src/common/compact-strings.ts'
@@ -24,6 +25,8 @@ export interface WarmHeldTicksResult {
   patchedInPlace: number
   /** Deferred verdicts over all ticks (the deferred orders' path, re-ranked records included, ran). */
   deferred: number
+  /** Quiet records written as deltas (the record's walk by slot and its memory's update ran: decision-delta.ts). */
+  deltaRecords: number
   /** Orders of the largest book it ticked (the large book's: past V8's inline array limit, see largeOrders). */
   largestBook: number
   ms: number
@@ -106,10 +109,19 @@ export function warmHeldTicks(options: WarmHeldTicksOptions = {}): WarmHeldTicks
   }
   const held = createHeldCandidates<LoadedOrder, LoadedOrder & { balanceAtoms: bigint }>(candidateOf)
   const books = createBookCache()
-  let previous: readonly OrderDecision[] = []
+  const funded = createFundedCandidates<LoadedOrder & { balanceAtoms: bigint }>()
+  let recorded: RecordedBook | undefined
+  let deltaRecords = 0
   let ticks = 0
   let patchedInPlace = 0
   let deferred = 0
+  // The project dropped, as the executor drops it (its held candidates, book, funded flags and last record).
+  const forget = () => {
+    held.forget(SLUG)
+    books.forget(SLUG)
+    funded.forget(SLUG)
+    recorded = undefined
+  }
   const tick = (loaded: readonly LoadedOrder[], balances: TickBalances): void => {
     const step = held.begin(SLUG, loaded, balances)
     const { candidates, diff } = step.finish(new Map())
@@ -123,9 +135,16 @@ export function warmHeldTicks(options: WarmHeldTicksOptions = {}): WarmHeldTicks
       policy: spendThenLimitPolicy,
       holdBack: () => false,
     }
+    // decide-tick's funded candidates (what the buckets and the batch total read), kept by the diff.
+    funded.of(SLUG, candidates, diff)
     const plan = books.plan(SLUG, input, diff)
-    // decide-tick's quiet check and its copy of the decisions when they changed.
-    if (!sameVerdicts(previous, plan.decisions)) previous = plan.decisions.slice()
+    // The quiet record's check and, when the verdicts changed, its walk by slot and memory (record-quiet-tick.ts; the
+    // walk and the memory's update run on any plan, whatever its verdicts), nothing written.
+    if (!sameVerdicts(recorded?.decisions ?? [], plan.decisions)) {
+      const record = quietRecordOf(recorded, plan.decisions, plan.rows)
+      if (record.kind === 'delta') deltaRecords++
+      recorded = recordedBook(`${SLUG}!${ticks}`, record, plan.decisions, plan.rows, recorded)
+    }
     for (const decision of plan.decisions) if (decision.verdict === 'deferred') deferred++
     ticks++
     if (books.lastPatchedInPlace(SLUG)) patchedInPlace++
@@ -138,8 +157,7 @@ export function warmHeldTicks(options: WarmHeldTicksOptions = {}): WarmHeldTicks
       // taken there (a fresh held state, its empty lists, the book's build) deoptimised begin and matchLoaded on the
       // build tick of the first large book, so its first PATCH ran them unoptimised until recompiled (docs/execution.md
       // §3 "A book's first PATCH tick"). The rounds after it compile them again with both paths' feedback.
-      held.forget(SLUG)
-      books.forget(SLUG)
+      forget()
       // First a book beyond V8's fast-array limits (arrays of more than ~16,000 entries are not allocated inline by
       // optimised code: `new Array(n)` deoptimises "out of bounds" on the first larger n), with a wallet per order as a
       // large book has: built and PATCHed, so no path of the build or write deoptimises first on the
@@ -151,8 +169,7 @@ export function warmHeldTicks(options: WarmHeldTicksOptions = {}): WarmHeldTicks
       const e = (round * 7_919) % largeCount
       edited[e] = entryOf(recordOf(2 * e, 3, large[e]!.order.updatedAt + 1), e, walletOf(e))
       tick(edited, nextBlock(round))
-      held.forget(SLUG)
-      books.forget(SLUG)
+      forget()
       tick(full, { known, state: { serial } })
     }
     tick(full, nextBlock(round))
@@ -173,7 +190,6 @@ export function warmHeldTicks(options: WarmHeldTicksOptions = {}): WarmHeldTicks
     }
     tick(full, nextBlock(round))
   }
-  held.forget(SLUG)
-  books.forget(SLUG)
-  return { ticks, patchedInPlace, deferred, largestBook: Math.max(count, largeCount), ms: performance.now() - started }
+  forget()
+  return { ticks, patchedInPlace, deferred, deltaRecords, largestBook: Math.max(count, largeCount), ms: performance.now() - started }
 }

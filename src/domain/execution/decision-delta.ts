@@ -1,4 +1,5 @@
-import type { CandidateOrder } from './prepared-book.ts'
+import type { PlannedRows } from './executor-plan.ts'
+import type { CandidateOrder, DecisionRecords } from './prepared-book.ts'
 import type { OrderDecision } from './verdicts.ts'
 
 /*
@@ -31,28 +32,36 @@ export interface RecordedBook {
   key: string
   /** Delta records since the last whole one. */
   deltas: number
-  /** The decisions as recorded, in the tick's order (copied out: the plan's array is reused by the next plan). */
+  /**
+   * The decisions as recorded, in the tick's order (copied out: the plan's array is reused by the next plan): what the
+   * writer compares a tick's verdicts with (sameVerdicts) before it records anything.
+   */
   decisions: OrderDecision[]
-  /** The planner inputs' rows as recorded, in columns, in the tick's priority order. */
-  rows: RecordedRows
+  /** The record's verdicts and rows by slot of the book's decision records. */
+  slots: RecordedSlots
 }
 
-interface RecordedRows {
-  length: number
-  /**
-   * The order records as planned. A held order record is never changed once handed out (a write gives a new record:
-   * load-orders.ts, warm-books.ts), so the same record means the same terms; a new record is compared field by field.
-   */
-  order: CandidateOrder['order'][]
-  wallet: string[]
-  balanceAtoms: bigint[]
-  userIndex: Float64Array
+/**
+ * What the last record said of each order, by its slot in the book's decision records (ExecutionPlan.rows): the
+ * decision and the candidate (its row: a held candidate is replaced, never changed in its terms, when its balance or
+ * order moves, held-candidates.ts) as recorded. Only valid with the same `records` object: a book rebuilt (or merged
+ * with its slots numbered afresh) gives a whole record.
+ */
+interface RecordedSlots {
+  records: DecisionRecords
+  decision: Array<OrderDecision | undefined>
+  candidate: Array<CandidateOrder | undefined>
+  /** Slots with a recorded decision. */
+  present: number
+  /** Per slot, the stamp of the last walk that saw it (scratch). */
+  seen: Uint32Array
+  stamp: number
 }
 
 /** A quiet decision's record: whole, or the changes since `base`. */
 export type QuietRecord =
   | { kind: 'whole' }
-  | { kind: 'delta'; delta: DecisionDelta; orders: OrderDecision[]; changedCandidates: CandidateOrder[]; deltas: number }
+  | { kind: 'delta'; delta: DecisionDelta; orders: OrderDecision[]; changedCandidates: CandidateOrder[]; deltas: number; walk: SlotWalk }
 
 /**
  * A delta record is written only while it is smaller than half the book (else the whole is barely larger), and at most
@@ -79,130 +88,196 @@ const sameTerms = (a: CandidateOrder['order'], b: CandidateOrder['order']): bool
     a.createdAt === b.createdAt &&
     a.keyId === b.keyId)
 
-const sameRow = (rows: RecordedRows, j: number, c: CandidateOrder): boolean =>
-  rows.balanceAtoms[j] === c.balanceAtoms && rows.wallet[j] === c.wallet && rows.userIndex[j] === c.userIndex && sameTerms(rows.order[j]!, c.order)
+/** The same journal row (decision-inputs.ts): terms, wallet, balance and buyer. */
+const sameRow = (a: CandidateOrder, b: CandidateOrder): boolean =>
+  a === b || (a.balanceAtoms === b.balanceAtoms && a.wallet === b.wallet && a.userIndex === b.userIndex && sameTerms(a.order, b.order))
+
+/** The walk of a tick against the recorded slots: positions whose decision or candidate is not the recorded object, new ones, gone slots. */
+interface SlotWalk {
+  /** Positions of recorded slots whose decision or candidate is another object than the recorded one. */
+  moved: number[]
+  /** Positions of slots the record does not have (new or edited orders). */
+  arrived: number[]
+  /** Recorded slots this tick does not have (gone, or the old slot of an edited order). */
+  gone: number[]
+}
 
 /**
- * Pairs a list with its base by key id, in one walk and without a map of the whole book (a map of 17,000 key ids, built
- * per record, cost more than the record it saved). Both lists are mostly in the same order: a PATCH moves one order (its
- * spend sets its priority), a new order comes in, one goes. The walk matches equal key ids in step; where they differ it
- * skips the base's entry when the base's next one matches (moved away or gone), or the list's entry when the list's next
- * one matches (moved here or new), else both. Only the skipped entries are then paired through a map (moved orders
- * found, new and gone ones left over). `same(i, j)` is asked once per pair; `changed(i)` is called for every entry of
- * the list without a pair or whose pair is not the same; the key ids of the base's entries left unpaired are returned
- * (gone). Key ids are unique in each list.
+ * One pass over the tick's positions, reading only the slot and candidate index arrays and comparing object identity
+ * (no order object is read: a walk that read every order's key id and terms, in a heap the size of the book, took 10-15
+ * ms at 17,000 orders in the daemon); then, only if fewer slots matched than the record had, one pass over the slots
+ * for the gone ones. Small functions with nothing after their loop (see the note in executor-plan.ts).
  */
-function pairWithBase(
-  length: number,
-  keyAt: (i: number) => string,
-  baseLength: number,
-  baseKeyAt: (j: number) => string,
-  same: (i: number, j: number) => boolean,
-  changed: (i: number) => void,
-): string[] {
-  const unpaired: number[] = []
-  const unseen: number[] = []
-  let i = 0
-  let j = 0
-  while (i < length && j < baseLength) {
-    const key = keyAt(i)
-    const baseKey = baseKeyAt(j)
-    if (key === baseKey) {
-      if (!same(i, j)) changed(i)
-      i++
-      j++
-    } else if (j + 1 < baseLength && baseKeyAt(j + 1) === key) unseen.push(j++)
-    else if (i + 1 < length && keyAt(i + 1) === baseKey) unpaired.push(i++)
+function walkSlots(memory: RecordedSlots, decisions: readonly OrderDecision[], rows: PlannedRows): SlotWalk {
+  const { slotOf, inputOf, candidates } = rows
+  const slots = memory.records.keyId.length
+  if (memory.seen.length < slots) {
+    const seen = new Uint32Array(Math.ceil(slots * 1.25) + 16)
+    seen.set(memory.seen)
+    memory.seen = seen
+  }
+  if (memory.stamp >= 0xffff_fffe) {
+    memory.seen.fill(0)
+    memory.stamp = 0
+  }
+  const stamp = ++memory.stamp
+  const walk: SlotWalk = { moved: [], arrived: [], gone: [] }
+  const matched = markPositions(memory.decision, memory.candidate, memory.seen, stamp, decisions, slotOf, inputOf, candidates, walk)
+  if (matched < memory.present) goneSlots(memory.decision, memory.seen, stamp, walk.gone)
+  return walk
+}
+
+function markPositions(
+  decision: ReadonlyArray<OrderDecision | undefined>,
+  candidate: ReadonlyArray<CandidateOrder | undefined>,
+  seen: Uint32Array,
+  stamp: number,
+  decisions: readonly OrderDecision[],
+  slotOf: Uint32Array,
+  inputOf: Uint32Array,
+  candidates: readonly CandidateOrder[],
+  walk: SlotWalk,
+): number {
+  let matched = 0
+  for (let p = 0; p < slotOf.length; p++) {
+    const s = slotOf[p]!
+    seen[s] = stamp
+    const was = decision[s]
+    if (was === undefined) walk.arrived.push(p)
     else {
-      unpaired.push(i++)
-      unseen.push(j++)
+      matched++
+      if (was !== decisions[p] || candidate[s] !== candidates[inputOf[p]!]) walk.moved.push(p)
     }
   }
-  while (i < length) unpaired.push(i++)
-  while (j < baseLength) unseen.push(j++)
-  const baseOf = new Map<string, number>()
-  for (const b of unseen) baseOf.set(baseKeyAt(b), b)
-  for (const u of unpaired) {
-    const b = baseOf.get(keyAt(u))
-    if (b === undefined) changed(u)
-    else {
-      baseOf.delete(keyAt(u))
-      if (!same(u, b)) changed(u)
-    }
-  }
-  return [...baseOf.keys()]
+  return matched
+}
+
+function goneSlots(decision: ReadonlyArray<OrderDecision | undefined>, seen: Uint32Array, stamp: number, out: number[]): void {
+  for (let s = 0; s < decision.length; s++) if (decision[s] !== undefined && seen[s] !== stamp) out.push(s)
 }
 
 /**
  * What to journal for a quiet tick after `previous` (the project's last record, undefined: none kept): the changes
- * since it, or the whole decision when there is no base, the chain is long or the changes are half the book or more.
- * `decisions` and `candidates` are the tick's (candidates in the priority order its inputs record).
+ * since it, or the whole decision when there is no base, the book's slots are not the record's (`rows` absent or of
+ * other decision records: a rebuilt book), the chain is long or the changes are half the book or more. `decisions` and
+ * `rows` are the tick's plan's.
+ *
+ * The changes are found by slot: a slot the record has, with the same decision and candidate objects, is unchanged (a
+ * shared decision record is never mutated, a held candidate never changes its row); one with another object is
+ * compared field by field; a new slot whose key id the record had under a slot now gone is an edited order, compared
+ * with that slot's; the other new slots are new orders, the other gone slots' key ids removed. So the record holds what
+ * the aligned walk over the whole book found before (the property test checks the verdicts and rows it stores against
+ * the whole decisions), in time proportional to the book's typed arrays plus the changes.
  */
-export function quietRecordOf(previous: RecordedBook | undefined, decisions: readonly OrderDecision[], candidates: readonly CandidateOrder[]): QuietRecord {
-  if (!previous || previous.deltas >= MAX_DELTAS_IN_A_ROW) return { kind: 'whole' }
-  const base = previous.decisions
+export function quietRecordOf(previous: RecordedBook | undefined, decisions: readonly OrderDecision[], rows: PlannedRows | undefined): QuietRecord {
+  if (!previous || previous.deltas >= MAX_DELTAS_IN_A_ROW || !rows || previous.slots.records !== rows.records) return { kind: 'whole' }
+  const memory = previous.slots
+  const walk = walkSlots(memory, decisions, rows)
+  const { records } = memory
+  const { inputOf, candidates, slotOf } = rows
   const orders: OrderDecision[] = []
-  const goneDecisions = pairWithBase(
-    decisions.length,
-    (i) => decisions[i]!.keyId,
-    base.length,
-    (j) => base[j]!.keyId,
-    (i, j) => sameDecision(decisions[i]!, base[j]!),
-    (i) => void orders.push(decisions[i]!),
-  )
-  const rows = previous.rows
   const changedCandidates: CandidateOrder[] = []
-  const goneRows = pairWithBase(
-    candidates.length,
-    (i) => candidates[i]!.order.keyId,
-    rows.length,
-    (j) => rows.order[j]!.keyId,
-    (i, j) => sameRow(rows, j, candidates[i]!),
-    (i) => void changedCandidates.push(candidates[i]!),
-  )
-  // One `removed` list stands for both: the decisions and the rows are of the same orders, in the base as in this tick.
-  // Were they not (an order gone from one list only), the whole record.
-  if (goneDecisions.length !== goneRows.length) return { kind: 'whole' }
-  if (goneRows.length > 0) {
-    const gone = new Set(goneDecisions)
-    if (!goneRows.every((keyId) => gone.has(keyId))) return { kind: 'whole' }
+  // Gone slots by key id: an edited order's old slot (its new one arrived).
+  const goneByKey = new Map<string, number>()
+  for (const s of walk.gone) goneByKey.set(records.keyId[s]!, s)
+  const compare = (p: number, s: number) => {
+    const decision = decisions[p]!
+    const candidate = candidates[inputOf[p]!]!
+    if (!sameDecision(decision, memory.decision[s]!)) orders.push(decision)
+    if (!sameRow(candidate, memory.candidate[s]!)) changedCandidates.push(candidate)
   }
+  for (const p of walk.moved) compare(p, slotOf[p]!)
+  for (const p of walk.arrived) {
+    const keyId = records.keyId[slotOf[p]!]!
+    const old = goneByKey.get(keyId)
+    if (old !== undefined) {
+      goneByKey.delete(keyId)
+      compare(p, old)
+    } else {
+      orders.push(decisions[p]!)
+      changedCandidates.push(candidates[inputOf[p]!]!)
+    }
+  }
+  const removed = [...goneByKey.keys()]
   const budget = Math.max(decisions.length, candidates.length) / 2
-  if (orders.length + changedCandidates.length + goneDecisions.length > budget) return { kind: 'whole' }
-  return { kind: 'delta', delta: { base: previous.key, removed: goneDecisions }, orders, changedCandidates, deltas: previous.deltas + 1 }
+  if (orders.length + changedCandidates.length + removed.length > budget) return { kind: 'whole' }
+  return { kind: 'delta', delta: { base: previous.key, removed }, orders, changedCandidates, deltas: previous.deltas + 1, walk }
 }
 
 /**
- * The writer's memory of a record just journaled (`deltas`: 0 for a whole one, the delta's `deltas` for a delta). `reuse`:
- * the project's previous memory, whose columns are written over (it is not needed once this record is made): no new
- * arrays of the book's size per record.
+ * The writer's memory of a record just journaled. After a delta (`record`, from quietRecordOf with `previous`), the
+ * previous memory is brought up to date in place, in time proportional to the changes: the slots the walk found moved,
+ * arrived or gone take the tick's objects (a moved slot whose fields compared equal too, so that the next walk finds it
+ * the same object). After a whole record, it is built over the tick's slots (`previous`'s arrays reused when the book's
+ * records are the same). `decisions` is copied (the plan's array is the book cache's, rewritten by the next plan).
  */
 export function recordedBook(
   key: string,
-  deltas: number,
+  record: QuietRecord,
   decisions: readonly OrderDecision[],
-  candidates: readonly CandidateOrder[],
-  reuse?: RecordedBook,
-): RecordedBook {
-  const n = candidates.length
-  const old = reuse?.rows
-  const rows: RecordedRows = {
-    length: n,
-    order: old?.order ?? [],
-    wallet: old?.wallet ?? [],
-    balanceAtoms: old?.balanceAtoms ?? [],
-    userIndex: old && old.userIndex.length >= n ? old.userIndex : new Float64Array(Math.max(64, n + (n >> 3))),
-  }
-  for (let i = 0; i < n; i++) {
-    const c = candidates[i]!
-    rows.order[i] = c.order
-    rows.wallet[i] = c.wallet
-    rows.balanceAtoms[i] = c.balanceAtoms
-    rows.userIndex[i] = c.userIndex
-  }
-  for (const column of [rows.order, rows.wallet, rows.balanceAtoms]) column.length = n
-  const kept = reuse?.decisions ?? []
+  rows: PlannedRows | undefined,
+  previous?: RecordedBook,
+): RecordedBook | undefined {
+  if (!rows) return undefined
+  const kept = previous?.decisions ?? []
   for (let i = 0; i < decisions.length; i++) kept[i] = decisions[i]!
   kept.length = decisions.length
-  return { key, deltas, decisions: kept, rows }
+  if (record.kind === 'delta' && previous) {
+    const memory = previous.slots
+    const { slotOf, inputOf, candidates } = rows
+    // Arrived slots were added to the records since (pushed at the end): written below, the arrays stay packed.
+    growTo(memory.decision, memory.records.keyId.length)
+    growTo(memory.candidate, memory.records.keyId.length)
+    for (const s of record.walk.gone) {
+      memory.decision[s] = undefined
+      memory.candidate[s] = undefined
+    }
+    for (const p of record.walk.moved) {
+      memory.decision[slotOf[p]!] = decisions[p]!
+      memory.candidate[slotOf[p]!] = candidates[inputOf[p]!]!
+    }
+    for (const p of record.walk.arrived) {
+      memory.decision[slotOf[p]!] = decisions[p]!
+      memory.candidate[slotOf[p]!] = candidates[inputOf[p]!]!
+    }
+    memory.present += record.walk.arrived.length - record.walk.gone.length
+    return { key, deltas: record.deltas, decisions: kept, slots: memory }
+  }
+  const same = previous?.slots.records === rows.records ? previous.slots : undefined
+  const slots: RecordedSlots = same ?? {
+    records: rows.records,
+    decision: [],
+    candidate: [],
+    present: 0,
+    seen: new Uint32Array(0),
+    stamp: 0,
+  }
+  // Every entry cleared, then the tick's written by slot (in priority order, so scattered: sized first, never sparse).
+  slots.decision.length = 0
+  slots.candidate.length = 0
+  growTo(slots.decision, rows.records.keyId.length)
+  growTo(slots.candidate, rows.records.keyId.length)
+  fillSlots(slots.decision, slots.candidate, decisions, rows.slotOf, rows.inputOf, rows.candidates)
+  slots.present = rows.slotOf.length
+  return { key, deltas: 0, decisions: kept, slots }
+}
+
+/** Grows by pushes of undefined (resize-array.ts: a longer `length` would make the array sparse). */
+function growTo<T>(array: Array<T | undefined>, length: number): void {
+  while (array.length < length) array.push(undefined)
+}
+
+function fillSlots(
+  decision: Array<OrderDecision | undefined>,
+  candidate: Array<CandidateOrder | undefined>,
+  decisions: readonly OrderDecision[],
+  slotOf: Uint32Array,
+  inputOf: Uint32Array,
+  candidates: readonly CandidateOrder[],
+): void {
+  for (let p = 0; p < slotOf.length; p++) {
+    const s = slotOf[p]!
+    decision[s] = decisions[p]!
+    candidate[s] = candidates[inputOf[p]!]!
+  }
 }

@@ -60,6 +60,21 @@ export interface ExecutionPlan {
    * project's next plan: a later merge may write into the book's arrays.
    */
   candidatesInPriority(): CandidateOrder[]
+  /**
+   * The plan's positions as its book holds them (same validity as `decisions`): per position its slot in the book's
+   * decision records and its candidate's index. A slot names one order's terms for as long as `records` is the book's
+   * (a merge or an in-place patch gives an edited or new order a new slot and keeps the others'), which is what lets the
+   * quiet decision's journal find what changed since its last record without walking the book (decision-delta.ts).
+   */
+  rows?: PlannedRows
+}
+
+/** See ExecutionPlan.rows. */
+export interface PlannedRows {
+  records: DecisionRecords
+  slotOf: Uint32Array
+  inputOf: Uint32Array
+  candidates: readonly CandidateOrder[]
 }
 
 export const DEFAULT_MAX_BUYS = 1_000
@@ -160,7 +175,7 @@ export function planPrepared(prepared: PreparedBook, input: Omit<PlanInput, 'can
   d = deferredDecisions(plan.buys, next, buys.length - next, slotOf, records, decisions, d)
   // Every position has exactly one verdict, so a reused array is wholly rewritten: nothing of an earlier tick is left.
   if (d !== n) throw new Error(`planPrepared: ${d} decisions for ${n} orders`)
-  return { decisions, expired, buys, candidatesInPriority: () => Array.from(inputOf, (i) => candidates[i]!) }
+  return { decisions, expired, buys, candidatesInPriority: () => Array.from(inputOf, (i) => candidates[i]!), rows: { records, slotOf, inputOf, candidates } }
 }
 
 // planPrepared's loops over every order are small functions returning right after their loop: V8 compiles a hot loop

@@ -296,6 +296,46 @@ describe('readying wallets and books ahead of launches (ready-ahead.ts)', () => 
     expect(passes[1]).toMatchObject({ waiting: new Set(), buying: new Set() })
   })
 
+  it("a launched project's buyers are gathered again only when its orders were written: the same set block after block", async () => {
+    const passes: ApprovalPassInput[] = []
+    const approvals: BatchApprovals = {
+      async pass(_chain, input) {
+        passes.push(input)
+        return { read: 0, sent: 0 }
+      },
+      forget: () => undefined,
+      settled: async () => undefined,
+    }
+    f.ctx.ticking.set('launched', 'base')
+    const held = [loaded(2, 'launched'), loaded(4, 'launched')]
+    snapshot.orders.set('launched', held)
+    snapshot.orders.set(SLUG, [loaded(1), loaded(2)])
+    snapshot.balances.set(walletOf(1).toLowerCase(), 5n * USDC)
+    snapshot.balances.set(walletOf(2).toLowerCase(), 5n * USDC)
+    const readiness = createLaunchReadiness(f.ctx, approvals)
+    await readiness.onProcessed('base', 20n, [])
+    await readiness.onProcessed('base', 21n, [])
+    expect(passes).toHaveLength(2)
+    expect(passes[0]).toMatchObject({ waiting: new Set([1]), buying: new Set([2, 4]) })
+    // The held book's orders are the same array: the same set, not 17,000 user indices added to a new one every block.
+    expect(passes[1]!.buying).toBe(passes[0]!.buying)
+    // A PATCH of a held order: a new array, one entry another object of the same buyer: the same set.
+    const edited = { ...held[1]!, order: { ...held[1]!.order, maxSpendUsdc: '20', updatedAt: 2 } }
+    snapshot.orders.set('launched', [held[0]!, edited])
+    await readiness.onProcessed('base', 22n, [])
+    expect(passes[2]!.buying).toBe(passes[0]!.buying)
+    // An order placed in the launched project (another length): its buyers gathered again.
+    snapshot.orders.set('launched', [...held, loaded(5, 'launched')])
+    await readiness.onProcessed('base', 23n, [])
+    expect(passes[3]!.buying).not.toBe(passes[0]!.buying)
+    expect(passes[3]).toMatchObject({ waiting: new Set([1]), buying: new Set([2, 4, 5]) })
+    // A buyer's order replaced by another buyer's in the same place: gathered again.
+    snapshot.orders.set('launched', [held[0]!, loaded(6, 'launched')])
+    await readiness.onProcessed('base', 24n, [])
+    expect(passes[4]).toMatchObject({ buying: new Set([2, 6]) })
+    expect(passes[0]!.buying).toEqual(new Set([2, 4]))
+  })
+
   it('a wallet whose order is executing (in flight, e.g. in a batch) counts as buying, though its project no longer ticks', async () => {
     const passes: ApprovalPassInput[] = []
     const approvals: BatchApprovals = {

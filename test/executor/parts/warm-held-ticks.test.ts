@@ -12,6 +12,9 @@ describe('warming the held tick at start (warm-held-ticks.ts)', () => {
     // The write path the first PATCH of a held book runs: the book patched in place, on every write (PATCHes, the ticks
     // back, placements), the first included (a built book lives in rows of its own, book-cache.ts intoRows).
     expect(result.patchedInPlace).toBe(8 * 2 + 2 + 1)
+    // The quiet record's walk by slot and its memory's update (decision-delta.ts) ran too: compiled before the first
+    // PATCH of a held book records its changes.
+    expect(result.deltaRecords).toBeGreaterThan(0)
   })
 
   it('defers orders on every tick of its default book: the deferred path runs at start, not first on a large book', () => {

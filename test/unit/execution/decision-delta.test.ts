@@ -3,7 +3,8 @@ import type { Address } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { decisionInputs } from '../../../daemon/executor/decision-inputs.ts'
 import { MAX_DELTAS_IN_A_ROW, quietRecordOf, type RecordedBook, recordedBook } from '../../../src/domain/execution/decision-delta.ts'
-import { planExecution, type PlanInput } from '../../../src/domain/execution/executor-plan.ts'
+import { createBookCache, type BookCache } from '../../../src/domain/execution/book-cache.ts'
+import type { PlanInput } from '../../../src/domain/execution/executor-plan.ts'
 import type { CandidateOrder } from '../../../src/domain/execution/prepared-book.ts'
 import { spendThenLimitPolicy } from '../../../src/domain/execution/prioritisation.ts'
 import { replayTick } from '../../../src/domain/execution/replay-tick.ts'
@@ -23,6 +24,8 @@ interface Book {
   orders: Map<number, CandidateOrder>
   cap: bigint
   clock: number
+  /** The executor's book cache dropped the project's book before this tick (a rebuild: its slots numbered afresh). */
+  rebuilt?: boolean
 }
 
 const candidate = (i: number, spend: number, limit: number | null, balance: bigint, at: number): CandidateOrder => ({
@@ -41,8 +44,11 @@ const candidate = (i: number, spend: number, limit: number | null, balance: bigi
   balanceAtoms: balance,
 })
 
-/** The tick as the executor plans it: nothing can buy (an order within its limit has no balance), so every tick is quiet. */
-function planned(book: Book, at: number) {
+/**
+ * The tick as the executor plans it, through the book cache (the book patched in place or merged from tick to tick, its
+ * decision slots kept): nothing can buy (an order within its limit has no balance), so every tick is quiet.
+ */
+function planned(cache: BookCache, book: Book, at: number) {
   const input: PlanInput = {
     tick: { effectiveCapAtoms: book.cap.toString(), swapsAllowed: true },
     launchedAt: launch.launchedAt,
@@ -52,7 +58,8 @@ function planned(book: Book, at: number) {
     reservedByWallet: new Map(),
     policy: spendThenLimitPolicy,
   }
-  const plan = planExecution(input)
+  if (book.rebuilt) cache.forget('rocket')
+  const plan = cache.plan('rocket', input)
   const tick = { ...fixedTick, effectiveCapAtoms: book.cap.toString(), at }
   return { input, plan, tick }
 }
@@ -78,24 +85,25 @@ const fixedTick: TickDecision['tick'] = {
   at: 0,
 }
 
-/** Records every tick as decide-tick.ts's recordQuietTick does: the whole decision, and what is stored. */
+/** Records every tick as record-quiet-tick.ts does: the whole decision, and what is stored. */
 function recordAll(books: Book[]): { wholes: TickDecision[]; stored: StoredDecision[] } {
+  const cache = createBookCache()
   let previous: RecordedBook | undefined
   const wholes: TickDecision[] = []
   const stored: StoredDecision[] = []
   books.forEach((book, step) => {
-    const { input, plan, tick } = planned(book, step)
+    const { input, plan, tick } = planned(cache, book, step)
     const candidates = plan.candidatesInPriority()
     const base = { slug: 'rocket', chain: 'base' as const, tick, policy: spendThenLimitPolicy.name, at: step }
     const whole: TickDecision = { ...base, orders: plan.decisions.slice(), inputs: decisionInputs(input, candidates) }
-    const record = quietRecordOf(previous, plan.decisions, candidates)
+    const record = quietRecordOf(previous, plan.decisions, plan.rows)
     const value: TickDecision =
       record.kind === 'delta' ? { ...base, orders: record.orders, inputs: decisionInputs(input, record.changedCandidates), delta: record.delta } : whole
     const key = `rocket!${String(step).padStart(6, '0')}`
     // As LevelDB hands it back: JSON.
     stored.push({ key, value: JSON.parse(JSON.stringify(value)) })
     wholes.push(JSON.parse(JSON.stringify(whole)))
-    previous = recordedBook(key, record.kind === 'delta' ? record.deltas : 0, plan.decisions, candidates, previous)
+    previous = recordedBook(key, record, plan.decisions, plan.rows, previous)
   })
   return { wholes, stored }
 }
@@ -117,6 +125,7 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
   }),
   fc.record({ kind: fc.constant('remove' as const), i: fc.nat(40) }),
   fc.record({ kind: fc.constant('cap' as const), cap: fc.bigInt({ min: 1n, max: 10n ** 12n }) }),
+  fc.record({ kind: fc.constant('rebuild' as const) }),
 )
 
 type Edit =
@@ -124,17 +133,39 @@ type Edit =
   | { kind: 'patch'; i: number; spend: number; limit: number | null }
   | { kind: 'remove'; i: number }
   | { kind: 'cap'; cap: bigint }
+  | { kind: 'rebuild' }
 
 function apply(book: Book, ev: Edit): Book {
   const orders = new Map(book.orders)
   const clock = book.clock + 1
   if (ev.kind === 'cap') return { orders, cap: ev.cap, clock }
+  if (ev.kind === 'rebuild') return { orders, cap: book.cap, clock, rebuilt: true }
   const current = orders.get(ev.i)
   if (ev.kind === 'remove') orders.delete(ev.i)
   else if (ev.kind === 'balance') {
     if (current) orders.set(ev.i, { ...current, balanceAtoms: ev.balance })
   } else orders.set(ev.i, candidate(ev.i, ev.spend, ev.limit, current?.balanceAtoms ?? 0n, clock))
-  return { orders, cap: book.cap, clock }
+  return { orders, cap: book.cap, clock, ...(book.rebuilt ? { rebuilt: true } : {}) }
+}
+
+/**
+ * What a delta from `before` to `after` must hold, by key id: the verdicts and rows that differ or are new, and the key
+ * ids gone (what the aligned walk over the whole book stored, before the walk by slot).
+ */
+function changesBetween(before: TickDecision, after: TickDecision) {
+  const diff = <T>(a: readonly T[], b: readonly T[], key: (x: T) => string) => {
+    const old = new Map(a.map((x) => [key(x), JSON.stringify(x)]))
+    return b
+      .filter((x) => old.get(key(x)) !== JSON.stringify(x))
+      .map(key)
+      .sort()
+  }
+  const removed = before.orders.map((o) => o.keyId).filter((k) => !after.orders.some((o) => o.keyId === k))
+  return {
+    orders: diff(before.orders, after.orders, (o) => o.keyId),
+    rows: diff(before.inputs!.orders, after.inputs!.orders, (r) => r[0]),
+    removed: removed.sort(),
+  }
 }
 
 /** Keeps every tick quiet: an order its limit lets buy has no balance. */
@@ -142,7 +173,8 @@ function quiet(book: Book): Book {
   const orders = new Map(book.orders)
   for (const [i, c] of orders) {
     const limit = c.order.maxFdvUsdc === null ? null : BigInt(c.order.maxFdvUsdc) * 10n ** 6n
-    if (limit === null || limit >= book.cap) orders.set(i, { ...c, balanceAtoms: 0n })
+    // A new candidate only when its balance moves (as the held candidates do): the same candidate object otherwise.
+    if ((limit === null || limit >= book.cap) && c.balanceAtoms !== 0n) orders.set(i, { ...c, balanceAtoms: 0n })
   }
   return { ...book, orders }
 }
@@ -156,19 +188,38 @@ const startBook = (n: number): Book => ({
 
 describe('quiet decisions journaled as their changes', () => {
   it('every record a reader gets is the whole decision the tick made (property)', () => {
+    let deltas = 0
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 40 }), fc.array(fc.array(edit, { maxLength: 4 }), { minLength: 1, maxLength: 30 }), (n, steps) => {
         const books: Book[] = [quiet(startBook(n))]
-        for (const edits of steps) books.push(quiet(edits.reduce(apply, books.at(-1)!)))
+        for (const edits of steps) {
+          const { rebuilt: _before, ...last } = books.at(-1)!
+          books.push(quiet(edits.reduce(apply, last)))
+        }
         const { wholes, stored } = recordAll(books)
         const read = materializeDecisions(stored)
         expect(read.map(byKeyId)).toEqual(wholes.map(byKeyId))
         // Replayed on what the reader gets, every tick decides as recorded: a quiet tick's verdicts do not depend on the
         // rows' order (the materialized record keeps its base's).
         for (const decision of read) expect(replayTick(decision, undefined).differences).toEqual([])
+        // Each delta holds exactly what changed since its base, nothing more: the walk by slot finds what the aligned
+        // walk over the whole book found. A tick after a rebuild (its slots numbered afresh) is whole.
+        stored.forEach(({ value }, step) => {
+          if (books[step]!.rebuilt) expect(value.delta).toBeUndefined()
+          if (!value.delta) return
+          deltas++
+          expect(value.delta.base).toBe(stored[step - 1]!.key)
+          expect({
+            orders: value.orders.map((o) => o.keyId).sort(),
+            rows: value.inputs!.orders.map((r) => r[0]).sort(),
+            removed: [...value.delta.removed].sort(),
+          }).toEqual(changesBetween(wholes[step - 1]!, wholes[step]!))
+        })
       }),
       { numRuns: 150 },
     )
+    // The runs did store deltas (not only whole records, which would pass the checks above trivially).
+    expect(deltas).toBeGreaterThan(150)
   })
 
   it('a PATCH of one order of 1,000 stores that order alone; the chain is cut to a whole record every 64', () => {
@@ -218,5 +269,45 @@ describe('quiet decisions journaled as their changes', () => {
     const { wholes, stored } = recordAll(books)
     const read = materializeDecisions([stored[1]!, stored[0]!])
     expect(byKeyId(read[0]!)).toEqual(byKeyId(wholes[1]!))
+  })
+})
+
+describe('the quiet record of a PATCH reads the changed orders only', () => {
+  it('no order record of the book is read but the PATCHed one (the walk compares slots and objects)', () => {
+    const cache = createBookCache()
+    let book = quiet(startBook(1_000))
+    const first = planned(cache, book, 0)
+    const whole = quietRecordOf(undefined, first.plan.decisions, first.plan.rows)
+    let previous = recordedBook('rocket!000000', whole, first.plan.decisions, first.plan.rows)
+    // One order PATCHed to a limit the cap meets (no balance: quiet), another wallet's balance moved.
+    book = quiet(apply(apply(book, { kind: 'patch', i: 5, spend: 10, limit: 10 ** 6 }), { kind: 'balance', i: 6, balance: 7n }))
+    const { plan } = planned(cache, book, 1)
+    // Every candidate's order record counted as it is read, from here on (the plan above read them all).
+    let reads = 0
+    const counted = new Set<string>()
+    for (const c of plan.rows!.candidates) {
+      const order = c.order
+      Object.defineProperty(c, 'order', {
+        get: () => {
+          reads++
+          counted.add(order.keyId)
+          return order
+        },
+      })
+    }
+    const record = quietRecordOf(previous, plan.decisions, plan.rows)
+    previous = recordedBook('rocket!000001', record, plan.decisions, plan.rows, previous)
+    const readKeys = [...counted].sort()
+    const readCount = reads
+    expect(record.kind).toBe('delta')
+    if (record.kind !== 'delta') return
+    expect(record.orders.map((o) => o.keyId)).toEqual(['k5'])
+    expect(record.changedCandidates.map((c) => c.order.keyId).sort()).toEqual(['k5', 'k6'])
+    // At most the PATCHed order (its new terms compared with the old ones, once its balance compared equal; the
+    // rebalanced candidate's order record is the recorded one, not read): the aligned walk over the book read every
+    // order's key id (1,000 here).
+    expect(readKeys.filter((k) => k !== 'k5')).toEqual([])
+    expect(readCount).toBeLessThanOrEqual(2)
+    expect(previous?.deltas).toBe(1)
   })
 })

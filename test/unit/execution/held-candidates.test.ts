@@ -3,6 +3,7 @@ import type { Address } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { createBookCache } from '../../../src/domain/execution/book-cache.ts'
 import { planExecution, type ExecutionPlan, type PlanInput } from '../../../src/domain/execution/executor-plan.ts'
+import { createFundedCandidates } from '../../../src/domain/execution/funded-candidates.ts'
 import { createHeldCandidates, type HeldOrder, type TickBalances } from '../../../src/domain/execution/held-candidates.ts'
 import { spendThenLimitPolicy } from '../../../src/domain/execution/prioritisation.ts'
 import type { OrderRecord } from '../../../src/domain/records.ts'
@@ -101,6 +102,7 @@ describe('createHeldCandidates: the incremental candidates are the ones rebuilt 
         let snapshot = true
 
         const held = createHeldCandidates<HeldOrder, Held>(candidateOf)
+        const funded = createFundedCandidates<Held>()
         const books = createBookCache()
         const tick = () => {
           const step = held.begin('p', loaded, snapshot ? { known, state } : undefined)
@@ -116,6 +118,9 @@ describe('createHeldCandidates: the incremental candidates are the ones rebuilt 
             return { ...candidateOf(l, balance), order: { ...l.order } }
           })
           expect(candidates.map((c) => ({ ...c, order: { ...c.order } }))).toEqual(expected)
+          // The funded candidates kept by the diffs (funded-candidates.ts) are those a filter of every candidate finds
+          // (an unplanned tick below finishes without asking them: the next diff does not follow theirs).
+          expect(funded.of('p', candidates, diff)).toEqual(candidates.filter((c) => c.order.status === 'active' && c.balanceAtoms > 0n))
           const input: PlanInput = {
             tick: { effectiveCapAtoms: (300n * 1_000_000n).toString(), swapsAllowed: true },
             launchedAt: 0,
