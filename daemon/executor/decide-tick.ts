@@ -284,6 +284,13 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       // Formula against the real swap on every launch (and block tick), orders or not: in the background, sharing the
       // block's cached quotes; a disagreement is logged and counted (tick-quotes.ts).
       ctx.quotes.compare(tick, launch).catch((error) => ctx.log.warn({ err: error, slug: launch.slug }, 'comparing formula and quote failed'))
+      // The chain's in-flight reservations (a LevelDB read) asked now, so that the read runs on LevelDB's thread while
+      // the candidates are taken on this one: asked after them, its answer came 2-6 ms later at a 5,000-order launch
+      // (docs/execution.md §8, "The launch tick's split on the readied walk"). Read a few milliseconds earlier under
+      // the same chain lock: no tick of the chain writes an in-flight entry between the two points, and a write made
+      // without that lock raced the read at either point the same way. A tick that finds no candidates wastes it.
+      const reservedRead = reservations(launch.chain)
+      reservedRead.catch(() => undefined)
       const { candidates, diff, ordersVersion, wallets: bookWalletList } = await loadCandidates(launch, tick)
       seen.orders = candidates.length
       if (candidates.length === 0) {
@@ -312,7 +319,7 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
           )
         }
       }
-      const reserved = await reservations(launch.chain)
+      const reserved = await reservedRead
       stage('executor.reservations')
       // What decides a launched pool's buys: the real swap quoted for each spend bucket in the next block's context.
       // On the batch path the clearing's quote of the batch total goes out with the buckets' (predict-batch-total.ts).
