@@ -218,9 +218,33 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
     maxBuyersBeforeLaunch: (chain) => gasCutNaming(ctx, chain, []).maxBuyers,
   })
 
+  // The journal's read of a launch's next sequence, asked when its first split starts (readSequenceSoon).
+  const sequenceReads = new Map<string, Promise<number>>()
+  const sequenceKey = (launch: LaunchRecord) => `${launch.chain}!${launch.slug}!${launch.blockNumber}`
+
+  /**
+   * Asks the journal for the launch's next sequence now, if not counted here yet: a LevelDB read that then runs while
+   * the split waits for its allowances and clears, instead of after the clearing (the launch's first split; docs/
+   * execution.md §8, "The launch tick's split on the readied walk"). Only this planner journals the launch's batches,
+   * each after taking its sequence through nextSequence, so the answer cannot go stale before it is used.
+   */
+  function readSequenceSoon(launch: LaunchRecord): void {
+    const key = sequenceKey(launch)
+    if (sequences.has(key) || sequenceReads.has(key)) return
+    const read = ctx.batchJournal.nextSequence(launch.chain, launch.slug, launch.blockNumber)
+    read.catch(() => undefined)
+    sequenceReads.set(key, read)
+  }
+
   async function nextSequence(launch: LaunchRecord): Promise<number> {
-    const key = `${launch.chain}!${launch.slug}!${launch.blockNumber}`
-    const next = sequences.get(key) ?? (await ctx.batchJournal.nextSequence(launch.chain, launch.slug, launch.blockNumber))
+    const key = sequenceKey(launch)
+    let next = sequences.get(key)
+    if (next === undefined) {
+      // The read asked when the split started, if any (taken: a failed one is asked again by the next split).
+      const read = sequenceReads.get(key) ?? ctx.batchJournal.nextSequence(launch.chain, launch.slug, launch.blockNumber)
+      sequenceReads.delete(key)
+      next = await read
+    }
     sequences.set(key, next + 1)
     return next
   }
@@ -335,6 +359,7 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
       const batchBuyer = ctx.batchBuyers[launch.chain]
       const operator = ctx.wallets.operatorAddress?.(launch.chain)
       if (!batchBuyer || !operator || !ctx.wallets.sendCall || buys.length === 0) return { perBuyer: [...buys] }
+      readSequenceSoon(launch)
       const allowances = await allowancesAt(
         launch.chain,
         batchBuyer,

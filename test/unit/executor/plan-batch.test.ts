@@ -134,3 +134,35 @@ describe('an order of a released batch that could still land is never bought by 
     expect(split.perBuyer).toHaveLength(10)
   })
 })
+
+describe("the launch's batch sequence read while the split waits (docs/execution.md §8, \"The launch tick's split on the readied walk\")", () => {
+  it("asks the journal for the launch's next sequence when its first split starts, once; later splits count it", async () => {
+    // The allowances' answer is held: the sequence's read is already asked while the split waits for it (it used to
+    // be asked after the clearing, one LevelDB read more on the launch's path).
+    let release = () => {}
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const answered = { allowances: 0 }
+    const { planner, counts, idOf } = plannerFixture({
+      batchReads: {
+        allowances: async (_c: unknown, _s: unknown, wallets: readonly string[]) => {
+          answered.allowances++
+          await held
+          return new Map(wallets.map((w) => [w.toLowerCase(), 10n ** 30n]))
+        },
+      },
+    } as never)
+    const candidates = book('sequence-soon')
+    prepareBatchEntryForms(candidates, idOf)
+    const first = planner.split(fixtureTick, fixtureLaunch, buys(candidates))
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(answered.allowances).toBe(1)
+    expect(counts.nextSequence).toBe(1)
+    release()
+    expect((await first).batch!.record.sequence).toBe(0)
+    const second = await planner.split({ ...fixtureTick, blockNumber: '102' }, fixtureLaunch, buys(candidates))
+    expect(second.batch!.record.sequence).toBe(1)
+    expect(counts.nextSequence).toBe(1)
+  })
+})
