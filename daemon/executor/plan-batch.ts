@@ -15,6 +15,7 @@ import type { BatchClearingRecord, BatchRecord } from '../../src/journal/batch-r
 import type { LaunchRecord, PriceTick } from '../../src/journal/journal-records.ts'
 import type { ExecutorContext } from './executor-context.ts'
 import { createReadiedClearings, type ReadiedClearings } from './readied-clearing.ts'
+import { createBatchSequences } from './batch-sequences.ts'
 
 /** A batch cleared for this tick, not journaled yet: its record (state `journaled`) and the planned buys it includes. */
 export interface PlannedBatch {
@@ -155,8 +156,6 @@ function clearingStage(ahead: ClearingAhead | undefined, walkedAhead: ClearingAh
 export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
   // The wallets' allowances to the batch buyer, per chain, as read at one block (re-read at the next).
   const allowanceCache = new Map<ChainKey, { block: string; values: Map<string, bigint>; reading: Promise<unknown>[] }>()
-  // Next sequence per launch: from the journal once, then counted here (the ticks of one project run one at a time).
-  const sequences = new Map<string, number>()
   // The walk done ahead of the tick's quote, per launch (the last tick's only): taken by the split of the same block.
   // `late`: the split came first (and cleared without it); the walk stops at its next step.
   const aheads = new Map<string, { block: string; walked?: ClearingAhead | undefined; late: boolean }>()
@@ -218,36 +217,7 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
     maxBuyersBeforeLaunch: (chain) => gasCutNaming(ctx, chain, []).maxBuyers,
   })
 
-  // The journal's read of a launch's next sequence, asked when its first split starts (readSequenceSoon).
-  const sequenceReads = new Map<string, Promise<number>>()
-  const sequenceKey = (launch: LaunchRecord) => `${launch.chain}!${launch.slug}!${launch.blockNumber}`
-
-  /**
-   * Asks the journal for the launch's next sequence now, if not counted here yet: a LevelDB read that then runs while
-   * the split waits for its allowances and clears, instead of after the clearing (the launch's first split; docs/
-   * execution.md §8, "The launch tick's split on the readied walk"). Only this planner journals the launch's batches,
-   * each after taking its sequence through nextSequence, so the answer cannot go stale before it is used.
-   */
-  function readSequenceSoon(launch: LaunchRecord): void {
-    const key = sequenceKey(launch)
-    if (sequences.has(key) || sequenceReads.has(key)) return
-    const read = ctx.batchJournal.nextSequence(launch.chain, launch.slug, launch.blockNumber)
-    read.catch(() => undefined)
-    sequenceReads.set(key, read)
-  }
-
-  async function nextSequence(launch: LaunchRecord): Promise<number> {
-    const key = sequenceKey(launch)
-    let next = sequences.get(key)
-    if (next === undefined) {
-      // The read asked when the split started, if any (taken: a failed one is asked again by the next split).
-      const read = sequenceReads.get(key) ?? ctx.batchJournal.nextSequence(launch.chain, launch.slug, launch.blockNumber)
-      sequenceReads.delete(key)
-      next = await read
-    }
-    sequences.set(key, next + 1)
-    return next
-  }
+  const { readSequenceSoon, nextSequence } = createBatchSequences(ctx.batchJournal)
 
   /**
    * The pool function: the real swap quoted at the next block, or the tick's cap as a straight line without a quoter.

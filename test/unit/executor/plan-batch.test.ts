@@ -135,7 +135,7 @@ describe('an order of a released batch that could still land is never bought by 
   })
 })
 
-describe("the launch's batch sequence read while the split waits (docs/execution.md §8, \"The launch tick's split on the readied walk\")", () => {
+describe('the launch\'s batch sequence read while the split waits (docs/execution.md §8, "The launch tick\'s split on the readied walk")', () => {
   it("asks the journal for the launch's next sequence when its first split starts, once; later splits count it", async () => {
     // The allowances' answer is held: the sequence's read is already asked while the split waits for it (it used to
     // be asked after the clearing, one LevelDB read more on the launch's path).
