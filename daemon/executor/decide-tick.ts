@@ -377,7 +377,9 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       const inputs = () => decisionInputs(input, plan.candidatesInPriority(), heldBack)
       quietTicks.forget(launch.slug)
       // Approved wallets buy together through the batch buyer (one swap, one price); the others one by one as before.
-      const split: BatchSplit = sendBatch ? await batches.split(tick, launch, plan.buys) : { perBuyer: plan.buys }
+      // The allowances asked with the book's wallet list, as read ahead above (a superset of the buys' wallets: the
+      // plan buys only from these candidates).
+      const split: BatchSplit = sendBatch ? await batches.split(tick, launch, plan.buys, bookWalletList) : { perBuyer: plan.buys }
       stage('executor.batchCleared')
       return recordExecuting(tick, launch, plan, split, candidates, inputs, submit, sendBatch, ordersVersion)
     },

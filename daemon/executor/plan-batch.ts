@@ -49,7 +49,17 @@ export interface BatchPlanner extends ReadiedClearings {
    * allowance multicall per block) are cleared together (clearBatchQuoted on the real swap's quotes, clearBatch on
    * the tick's formula cap where the chain has no quoter); the others go on as single buys.
    */
-  split(tick: PriceTick, launch: LaunchRecord, buys: readonly BuyToSubmit[]): Promise<BatchSplit>
+  split(
+    tick: PriceTick,
+    launch: LaunchRecord,
+    buys: readonly BuyToSubmit[],
+    /**
+     * A wallet list holding every buy's wallet, asked for the allowances instead of the buys' own: the tick's book list
+     * (book-wallets.ts), the array its allowance read ahead was asked with at this block, which the warm allowances
+     * then know covered by its identity (no scan of its 5,000 wallets again, nor a list of the buys' made).
+     */
+    wallets?: readonly Address[],
+  ): Promise<BatchSplit>
   /**
    * Starts the allowance read of `wallets` at the tick's block without waiting (issue 23 item 3: the tick calls it
    * before its quote, so the two round trips overlap); `split` then uses it. A failed prefetch is read again there.
@@ -325,17 +335,12 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
       read.catch(() => undefined)
       cached.reading.push(read)
     },
-    async split(tick, launch, buys) {
+    async split(tick, launch, buys, wallets) {
       const batchBuyer = ctx.batchBuyers[launch.chain]
       const operator = ctx.wallets.operatorAddress?.(launch.chain)
       if (!batchBuyer || !operator || !ctx.wallets.sendCall || buys.length === 0) return { perBuyer: [...buys] }
       readSequenceSoon(launch)
-      const allowances = await allowancesAt(
-        launch.chain,
-        batchBuyer,
-        buys.map((b) => b.candidate.wallet),
-        tick.blockNumber,
-      )
+      const allowances = await allowancesAt(launch.chain, batchBuyer, wallets ?? buys.map((b) => b.candidate.wallet), tick.blockNumber)
       ctx.stage?.('executor.batchAllowances')
       // Each order's parsed amounts, lower-cased wallet, id and record row: held from the readying pass or the tick's
       // quote (batch-entry-forms.ts), computed here only for an order not seen since it was last written.
