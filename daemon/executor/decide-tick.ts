@@ -287,6 +287,13 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       // Formula against the real swap on every launch (and block tick), orders or not: in the background, sharing the
       // block's cached quotes; a disagreement is logged and counted (tick-quotes.ts).
       ctx.quotes.compare(tick, launch).catch((error) => ctx.log.warn({ err: error, slug: launch.slug }, 'comparing formula and quote failed'))
+      // The chain's in-flight reservations (a LevelDB read) asked now, so that the read runs on LevelDB's thread while
+      // the candidates are taken on this one: asked after them, its answer came 2-6 ms later at a 5,000-order launch
+      // (docs/execution.md §8, "The launch tick's split on the readied walk"). Read a few milliseconds earlier under
+      // the same chain lock: no tick of the chain writes an in-flight entry between the two points, and a write made
+      // without that lock raced the read at either point the same way. A tick that finds no candidates wastes it.
+      const reservedRead = reservations(launch.chain)
+      reservedRead.catch(() => undefined)
       const { candidates, diff, ordersVersion, wallets: bookWalletList } = await loadCandidates(launch, tick)
       seen.orders = candidates.length
       if (candidates.length === 0) {
@@ -317,7 +324,7 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
         }
       }
       const mayBuy = funded.of(launch.slug, candidates, diff)
-      const reserved = await reservations(launch.chain)
+      const reserved = await reservedRead
       stage('executor.reservations')
       // What decides a launched pool's buys: the real swap quoted for each spend bucket in the next block's context.
       // On the batch path the clearing's quote of the batch total goes out with the buckets' (predict-batch-total.ts).
@@ -376,7 +383,9 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       const inputs = () => decisionInputs(input, plan.candidatesInPriority(), heldBack)
       quietTicks.forget(launch.slug)
       // Approved wallets buy together through the batch buyer (one swap, one price); the others one by one as before.
-      const split: BatchSplit = sendBatch ? await batches.split(tick, launch, plan.buys) : { perBuyer: plan.buys }
+      // The allowances asked with the book's wallet list, as read ahead above (a superset of the buys' wallets: the
+      // plan buys only from these candidates).
+      const split: BatchSplit = sendBatch ? await batches.split(tick, launch, plan.buys, bookWalletList) : { perBuyer: plan.buys }
       stage('executor.batchCleared')
       return recordExecuting(tick, launch, plan, split, candidates, inputs, submit, sendBatch, ordersVersion)
     },

@@ -7,6 +7,7 @@ import { amountToPrice } from '../../src/domain/batch/clear-batch-ahead.ts'
 import { predictBatchTotal } from './predict-batch-total.ts'
 import { candidateBuckets } from './tick-quotes.ts'
 import { withBalances } from './warm-books.ts'
+import { bookWallets } from './book-wallets.ts'
 
 type Books = ReturnType<ExecutorContext['warm']['snapshot']>
 
@@ -90,12 +91,12 @@ export function createLaunchTickReadsAhead(
           const readiedTotal = readied && amountToPrice(readied)
           if (readiedTotal) ctx.quotes.quoteLaunchAhead(hintOf(slug), [readiedTotal])
           else hinted.push({ slug, candidates })
-          // Only the launch's chain is read of it (plan-batch.ts): the hint stands in for the record it precedes.
-          batches.prefetchAllowances(
-            { blockNumber: blockNumber.toString() },
-            signal.launch as LaunchRecord,
-            candidates.map((c) => c.wallet),
-          )
+          // Only the launch's chain is read of it (plan-batch.ts): the hint stands in for the record it precedes. The
+          // book's own wallet list (book-wallets.ts, once per held list), the one the readying pass and the launch tick
+          // pass: the warm allowances know it covered (by the list's identity) and scan nothing, where a list made here
+          // was new each time and each of its 5,000 wallets was lower-cased and looked up again, before the receipt
+          // was decoded (docs/execution.md §8, "The launch tick's split on the readied walk").
+          batches.prefetchAllowances({ blockNumber: blockNumber.toString() }, signal.launch as LaunchRecord, bookWallets(orders).wallets)
           warmSends = true
         }
         const sends = warmSends ? ctx.wallets.prepareAhead?.(chain, []) : undefined

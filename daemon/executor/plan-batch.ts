@@ -15,6 +15,7 @@ import type { BatchClearingRecord, BatchRecord } from '../../src/journal/batch-r
 import type { LaunchRecord, PriceTick } from '../../src/journal/journal-records.ts'
 import type { ExecutorContext } from './executor-context.ts'
 import { createReadiedClearings, type ReadiedClearings } from './readied-clearing.ts'
+import { createBatchSequences } from './batch-sequences.ts'
 
 /** A batch cleared for this tick, not journaled yet: its record (state `journaled`) and the planned buys it includes. */
 export interface PlannedBatch {
@@ -48,7 +49,17 @@ export interface BatchPlanner extends ReadiedClearings {
    * allowance multicall per block) are cleared together (clearBatchQuoted on the real swap's quotes, clearBatch on
    * the tick's formula cap where the chain has no quoter); the others go on as single buys.
    */
-  split(tick: PriceTick, launch: LaunchRecord, buys: readonly BuyToSubmit[]): Promise<BatchSplit>
+  split(
+    tick: PriceTick,
+    launch: LaunchRecord,
+    buys: readonly BuyToSubmit[],
+    /**
+     * A wallet list holding every buy's wallet, asked for the allowances instead of the buys' own: the tick's book list
+     * (book-wallets.ts), the array its allowance read ahead was asked with at this block, which the warm allowances
+     * then know covered by its identity (no scan of its 5,000 wallets again, nor a list of the buys' made).
+     */
+    wallets?: readonly Address[],
+  ): Promise<BatchSplit>
   /**
    * Starts the allowance read of `wallets` at the tick's block without waiting (issue 23 item 3: the tick calls it
    * before its quote, so the two round trips overlap); `split` then uses it. A failed prefetch is read again there.
@@ -111,6 +122,41 @@ function gasCutNaming<S>(ctx: BatchPlannerContext, chain: ChainKey, supersedes: 
   return { txGasCap, perTransaction, operators, maxBuyers: operators ? perTransaction * MAX_COLLECTS_PER_BATCH : perTransaction, supersedes }
 }
 
+/**
+ * Whether a walk's candidates are the ones the split would build from its batchable buys and their forms: the same form
+ * objects (a written order gets a new one, batch-entry-forms.ts) in the same order with the same spends. One pass, no
+ * allocation. What sameClearingInputs (clear-batch-ahead.ts) checks of the built array, checked before building it.
+ */
+function sameWalkedCandidates(
+  walked: readonly BatchCandidate<ExecutableOrder>[],
+  batchable: readonly Pick<BuyToSubmit, 'spendAtoms'>[],
+  forms: readonly BatchEntryForm[],
+): boolean {
+  if (walked.length !== batchable.length) return false
+  for (let i = 0; i < walked.length; i++) {
+    const c = walked[i]!
+    if (c.order !== forms[i]!.executable || c.spend !== batchable[i]!.spendAtoms) return false
+  }
+  return true
+}
+
+/**
+ * A cleared entry's index among `candidates`: by the walk's priority permutation at its rank when the clearing
+ * finished a walk done ahead (its candidates match these index for index), else by its order id (a map built then).
+ */
+function placeOf(
+  candidates: readonly BatchCandidate<ExecutableOrder>[],
+  ahead: ClearingAhead | undefined,
+): (entry: { candidate: BatchCandidate; rank: number }) => number {
+  if (ahead) {
+    const { permutation } = ahead
+    return (entry) => permutation[entry.rank]!
+  }
+  const byId = new Map<string, number>()
+  for (let i = 0; i < candidates.length; i++) byId.set(candidates[i]!.order.id, i)
+  return (entry) => byId.get(entry.candidate.order.id)!
+}
+
 /** The clearing's stage: which walk done ahead it priced (the quote window's, the readying pass's), or none. */
 function clearingStage(ahead: ClearingAhead | undefined, walkedAhead: ClearingAhead | undefined, walkedReadied: ClearingAhead | undefined): string {
   if (ahead) return ahead === walkedAhead ? 'executor.clearingAhead.used' : 'executor.clearingAhead.readied'
@@ -120,8 +166,6 @@ function clearingStage(ahead: ClearingAhead | undefined, walkedAhead: ClearingAh
 export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
   // The wallets' allowances to the batch buyer, per chain, as read at one block (re-read at the next).
   const allowanceCache = new Map<ChainKey, { block: string; values: Map<string, bigint>; reading: Promise<unknown>[] }>()
-  // Next sequence per launch: from the journal once, then counted here (the ticks of one project run one at a time).
-  const sequences = new Map<string, number>()
   // The walk done ahead of the tick's quote, per launch (the last tick's only): taken by the split of the same block.
   // `late`: the split came first (and cleared without it); the walk stops at its next step.
   const aheads = new Map<string, { block: string; walked?: ClearingAhead | undefined; late: boolean }>()
@@ -183,12 +227,7 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
     maxBuyersBeforeLaunch: (chain) => gasCutNaming(ctx, chain, []).maxBuyers,
   })
 
-  async function nextSequence(launch: LaunchRecord): Promise<number> {
-    const key = `${launch.chain}!${launch.slug}!${launch.blockNumber}`
-    const next = sequences.get(key) ?? (await ctx.batchJournal.nextSequence(launch.chain, launch.slug, launch.blockNumber))
-    sequences.set(key, next + 1)
-    return next
-  }
+  const { readSequenceSoon, nextSequence } = createBatchSequences(ctx.batchJournal)
 
   /**
    * The pool function: the real swap quoted at the next block, or the tick's cap as a straight line without a quoter.
@@ -197,7 +236,7 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
   async function clear(
     tick: PriceTick,
     launch: LaunchRecord,
-    candidates: BatchCandidate[],
+    candidates: readonly BatchCandidate[],
     /** The candidates' forms, in their order (their record rows). */
     candidateForms: readonly BatchEntryForm[],
     maxBuyers: number,
@@ -205,7 +244,7 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
     walkedAhead: ClearingAhead | undefined,
     /** The walk the readying pass did before the launch, if any: likewise (tried after the quote's walk). */
     walkedReadied: ClearingAhead | undefined = undefined,
-  ): Promise<{ clearing: BatchClearing; record: BatchClearingRecord }> {
+  ): Promise<{ clearing: BatchClearing; record: BatchClearingRecord; ahead: ClearingAhead | undefined }> {
     const totalSupply = BigInt(launch.totalSupply)
     const base = { candidates, totalSupply, maxBuyers, policy: ctx.policy }
     // The walk ahead answers the one question clearBatch would ask (the included total), with the same pool function
@@ -234,7 +273,7 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
           return out
         }
         const clearing = ahead ? clearBatchAfter(ahead, amount === undefined ? 0n : await tokensOut(amount)) : await clearBatchQuoted({ ...base, tokensOut })
-        return { clearing, record: recordOf('quote', evaluations) }
+        return { clearing, record: recordOf('quote', evaluations), ahead }
       }
     } catch (error) {
       ctx.log.warn({ err: error, slug: launch.slug, block: tick.blockNumber }, 'quote of the batch failed: cleared on the formula (the chain checks the limit)')
@@ -246,7 +285,7 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
       return out
     }
     const clearing = ahead ? clearBatchAfter(ahead, amount === undefined ? 0n : tokensOut(amount)) : clearBatch({ ...base, tokensOut })
-    return { clearing, record: recordOf('formula', evaluations) }
+    return { clearing, record: recordOf('formula', evaluations), ahead }
   }
 
   return {
@@ -296,16 +335,12 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
       read.catch(() => undefined)
       cached.reading.push(read)
     },
-    async split(tick, launch, buys) {
+    async split(tick, launch, buys, wallets) {
       const batchBuyer = ctx.batchBuyers[launch.chain]
       const operator = ctx.wallets.operatorAddress?.(launch.chain)
       if (!batchBuyer || !operator || !ctx.wallets.sendCall || buys.length === 0) return { perBuyer: [...buys] }
-      const allowances = await allowancesAt(
-        launch.chain,
-        batchBuyer,
-        buys.map((b) => b.candidate.wallet),
-        tick.blockNumber,
-      )
+      readSequenceSoon(launch)
+      const allowances = await allowancesAt(launch.chain, batchBuyer, wallets ?? buys.map((b) => b.candidate.wallet), tick.blockNumber)
       ctx.stage?.('executor.batchAllowances')
       // Each order's parsed amounts, lower-cased wallet, id and record row: held from the readying pass or the tick's
       // quote (batch-entry-forms.ts), computed here only for an order not seen since it was last written.
@@ -323,17 +358,24 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
       // The readying pass's walk of the waiting book: the launch's first split takes it (its book is the ticks' now).
       const readied = takeReadied(launch.chain, launch.slug)
       if (batchable.length === 0) return singleBuys
-      const byId = new Map<string, number>()
-      const candidates: BatchCandidate<ExecutableOrder>[] = batchable.map((b, i) => {
-        const order = batchForms[i]!.executable
-        byId.set(order.id, i)
-        return { order, spend: b.spendAtoms }
-      })
+      // The readied walk's candidates when they are the split's own, form for form and spend for spend (a launch whose
+      // book, balances and allowances are as readied): taken as they are, not built again with a map by order id
+      // (5,000 objects and map entries at a launch, 3-5 ms with their GC: docs/execution.md §8, "The launch tick's
+      // split on the readied walk"). Otherwise built from the forms, as the clearing then needs its own.
+      const walkedReadied = readied?.walked
+      const candidates: readonly BatchCandidate<ExecutableOrder>[] =
+        walkedReadied && sameWalkedCandidates(walkedReadied.candidates, batchable, batchForms)
+          ? walkedReadied.candidates
+          : batchable.map((b, i) => ({ order: batchForms[i]!.executable, spend: b.spendAtoms }))
       // More buyers than one transaction holds go out as a split batch (collects, then one settle) where the executor
       // can send one: the clearing may then include up to MAX_COLLECTS_PER_BATCH transactions' worth (plan-split-batch.ts).
       const { txGasCap, perTransaction, operators, maxBuyers, supersedes } = gasCutOf(launch, tick.blockNumber)
-      const { clearing, record: clearingRecord } = await clear(tick, launch, candidates, batchForms, maxBuyers, walkedAhead, readied?.walked)
+      const { clearing, record: clearingRecord, ahead } = await clear(tick, launch, candidates, batchForms, maxBuyers, walkedAhead, walkedReadied)
       ctx.stage?.('executor.batchClearing')
+      // Each cleared entry's place among the candidates (batchable and batchForms are in their order). Cleared on a walk
+      // done ahead from exactly these inputs (sameClearingInputs: index for index), the walk's priority order at the
+      // entry's rank; else by its order id.
+      const indexOf = placeOf(candidates, ahead)
       if (clearing.included.length === 0)
         ctx.log.info({ slug: launch.slug, block: tick.blockNumber, excluded: clearing.excluded.length }, 'batch cleared empty')
       const sequence = await nextSequence(launch)
@@ -352,7 +394,7 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
         lowestLimitFdv: clearing.lowestLimit === null ? null : clearing.lowestLimit.toString(),
         predictedTokensOut: clearing.tokensOut.toString(),
         included: clearing.included.map((inc) => {
-          const at = byId.get(inc.candidate.order.id)!
+          const at = indexOf(inc)
           const buy = batchable[at]!
           const form = batchForms[at]!
           const { order, userIndex, wallet } = buy.candidate
@@ -370,7 +412,7 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
           }
         }),
         excluded: clearing.excluded.map((exc) => {
-          const at = byId.get(exc.candidate.order.id)!
+          const at = indexOf(exc)
           const { order, wallet } = batchable[at]!.candidate
           return {
             keyId: order.keyId,

@@ -13,6 +13,13 @@ export interface ClearingAhead<O extends ExecutableOrder = ExecutableOrder> {
   maxBuyers: number
   policy: PrioritisationPolicy
   walk: ClearingWalk<O>
+  /**
+   * The priority order the walk took: the candidate at rank r is `candidates[permutation[r]]`. A split that clears on
+   * this walk finds each included or excluded entry's place among its own candidates by its rank (the same inputs,
+   * index for index: `sameClearingInputs`), with no map by order id (docs/execution.md §8, "The launch tick's split
+   * on the readied walk").
+   */
+  permutation: Uint32Array
 }
 
 /**
@@ -54,7 +61,7 @@ export function clearBatchAhead<O extends ExecutableOrder>(input: {
     totalIn += candidate.spend
     if (chosen.length === 1 || candidate.spend < minSpend) minSpend = candidate.spend
   }
-  return { candidates, maxBuyers, policy, walk: { chosen, excluded, totalIn, lowestLimit: null, minSpend } }
+  return { candidates, maxBuyers, policy, walk: { chosen, excluded, totalIn, lowestLimit: null, minSpend }, permutation }
 }
 
 /**
@@ -69,6 +76,8 @@ export function sameClearingInputs<O extends ExecutableOrder>(
   policy: PrioritisationPolicy = spendThenLimitPolicy,
 ): boolean {
   if (ahead.maxBuyers !== maxBuyers || ahead.policy !== policy || ahead.candidates.length !== candidates.length) return false
+  // The walk's own candidates (a split that found its inputs to be the readied walk's and took them: plan-batch.ts).
+  if (ahead.candidates === candidates) return true
   for (let i = 0; i < candidates.length; i++) {
     const a = ahead.candidates[i]!
     const b = candidates[i]!

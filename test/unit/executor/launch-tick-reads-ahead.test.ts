@@ -2,6 +2,7 @@ import pino from 'pino'
 import type { Address } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { createLaunchTickReadsAhead } from '../../../daemon/executor/launch-tick-reads-ahead.ts'
+import { bookWallets } from '../../../daemon/executor/book-wallets.ts'
 import type { LoadedOrder } from '../../../daemon/executor/warm-books.ts'
 import type { OrderRecord } from '../../../src/domain/records.ts'
 import { launch } from '../../executor/parts/executor-fixture.ts'
@@ -72,6 +73,7 @@ describe('the reads ahead of a launch tick', () => {
     const quoted: bigint[][] = []
     let reservationReads = 0
     let allowanceWallets = 0
+    const allowanceLists: Array<readonly Address[]> = []
     const ctx = {
       batchBuyers: { base: '0x00000000000000000000000000000000000000b0' },
       ticking: new Set<string>(),
@@ -88,6 +90,7 @@ describe('the reads ahead of a launch tick', () => {
       {
         prefetchAllowances: (_tick, _launch, wallets) => {
           allowanceWallets += wallets.length
+          allowanceLists.push(wallets)
         },
         readied: (chain, slug) => (chain === 'base' && slug === launch.slug ? ({ walked } as never) : undefined),
       },
@@ -108,6 +111,10 @@ describe('the reads ahead of a launch tick', () => {
     expect(quoted[1]).toEqual([17n * USDC])
     expect(reservationReads).toBe(0)
     expect(allowanceWallets).toBe(2)
+    // The book's own wallet list (book-wallets.ts), the very array the tick and the readying pass hand the warm
+    // allowances: covered there by its identity, no wallet scanned again (a list made by the hint was new each time).
+    expect(allowanceLists).toHaveLength(1)
+    expect(allowanceLists[0]).toBe(bookWallets(orders).wallets)
   })
 
   it('start the launch block’s warm refresh, after taking the block before’s books', async () => {

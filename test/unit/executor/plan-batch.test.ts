@@ -134,3 +134,61 @@ describe('an order of a released batch that could still land is never bought by 
     expect(split.perBuyer).toHaveLength(10)
   })
 })
+
+describe('the launch\'s batch sequence read while the split waits (docs/execution.md §8, "The launch tick\'s split on the readied walk")', () => {
+  it("asks the journal for the launch's next sequence when its first split starts, once; later splits count it", async () => {
+    // The allowances' answer is held: the sequence's read is already asked while the split waits for it (it used to
+    // be asked after the clearing, one LevelDB read more on the launch's path).
+    let release = () => {}
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const answered = { allowances: 0 }
+    const { planner, counts, idOf } = plannerFixture({
+      batchReads: {
+        allowances: async (_c: unknown, _s: unknown, wallets: readonly string[]) => {
+          answered.allowances++
+          await held
+          return new Map(wallets.map((w) => [w.toLowerCase(), 10n ** 30n]))
+        },
+      },
+    } as never)
+    const candidates = book('sequence-soon')
+    prepareBatchEntryForms(candidates, idOf)
+    const first = planner.split(fixtureTick, fixtureLaunch, buys(candidates))
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(answered.allowances).toBe(1)
+    expect(counts.nextSequence).toBe(1)
+    release()
+    expect((await first).batch!.record.sequence).toBe(0)
+    const second = await planner.split({ ...fixtureTick, blockNumber: '102' }, fixtureLaunch, buys(candidates))
+    expect(second.batch!.record.sequence).toBe(1)
+    expect(counts.nextSequence).toBe(1)
+  })
+})
+
+describe("the split's allowances asked with the tick's book list (docs/execution.md §8, \"The launch tick's split on the readied walk\")", () => {
+  it('asks the allowances with the wallet list it is handed, the very array, and clears the same', async () => {
+    // The warm allowances know a list they covered by its identity (warm-allowances.ts): the tick's book list, asked
+    // ahead at the block, is then not scanned again; a list of the buys' wallets made here was new each time.
+    const asked: Array<readonly string[]> = []
+    const { planner, idOf } = plannerFixture({
+      warmAllowances: {
+        at: async (_c: unknown, _s: unknown, wallets: readonly string[]) => {
+          asked.push(wallets)
+          return new Map(wallets.map((w) => [w.toLowerCase(), 10n ** 30n]))
+        },
+      },
+    } as never)
+    const direct = plannerFixture()
+    const candidates = book('book-list')
+    prepareBatchEntryForms(candidates, idOf)
+    // The book's list: every buy's wallet once, and one wallet more (an inherited list may hold a cancelled buyer's).
+    const bookList = [...candidates.map((c) => c.wallet), '0x00000000000000000000000000000000000000cc']
+    const split = await planner.split(fixtureTick, fixtureLaunch, buys(candidates), bookList as never)
+    expect(asked).toHaveLength(1)
+    expect(asked[0]).toBe(bookList)
+    const without = await direct.planner.split(fixtureTick, fixtureLaunch, buys(candidates))
+    expect(JSON.stringify(split.batch!.record)).toBe(JSON.stringify(without.batch!.record))
+  })
+})

@@ -1,6 +1,6 @@
 import type { Address } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { prepareBatchEntryForms } from '../../../daemon/executor/batch-entry-forms.ts'
+import { batchEntryForm, prepareBatchEntryForms } from '../../../daemon/executor/batch-entry-forms.ts'
 import type { BatchPlannerContext } from '../../../daemon/executor/plan-batch.ts'
 import { type ReadiedInputs, sameReadiedInputs } from '../../../daemon/executor/readied-clearing.ts'
 import { parseDecimal } from '../../../src/domain/decimal.ts'
@@ -109,6 +109,35 @@ describe('the launch readied before the launch (docs/execution.md §8, "The laun
     expect(JSON.stringify(split.batch!.record)).toBe(JSON.stringify(without.batch!.record))
     // Taken by the launch's first split: a later tick of the launch clears its own book.
     expect(p.planner.readied('base', fixtureLaunch.slug)).toBeUndefined()
+  })
+
+  it("the launch's split takes the readied walk's candidates: no order id looked up, same record byte for byte", async () => {
+    // Every executable order's `id` read is counted: the split used to build its candidates again with a map by order
+    // id (one read per candidate) and look each cleared entry up in it (one more); on the readied walk's own
+    // candidates it finds each entry's place by the walk's priority order at its rank, and reads none.
+    const candidates = book('readied-candidates')
+    const p = planner()
+    const direct = planner()
+    prepareBatchEntryForms(candidates, p.idOf)
+    await readier(p, candidates).ready()
+    let idReads = 0
+    for (const c of candidates) {
+      const executable = batchEntryForm(c.order, c.wallet, p.idOf).executable
+      const id = executable.id
+      Object.defineProperty(executable, 'id', {
+        get: () => {
+          idReads++
+          return id
+        },
+      })
+    }
+    const split = await p.planner.split(fixtureTick, fixtureLaunch, buys(candidates))
+    expect(p.stages).toContain('executor.clearingAhead.readied')
+    expect(split.batch!.record.included).toHaveLength(N)
+    expect(idReads).toBe(0)
+    const without = await direct.planner.split(fixtureTick, fixtureLaunch, buys(candidates))
+    expect(JSON.stringify(split.batch!.record)).toBe(JSON.stringify(without.batch!.record))
+    expect([...split.batch!.buys.keys()]).toEqual([...without.batch!.buys.keys()])
   })
 
   it('clears as always when the launch finds another spend, an allowance gone or another order record', async () => {
