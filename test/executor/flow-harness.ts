@@ -204,6 +204,24 @@ export interface FlowHarnessOptions {
   devnetStateDumps?: number | 'on_stop' | undefined
 }
 
+/**
+ * A store whose writes (`batch`: every write the executor makes goes through it) are refused once killed; reads are
+ * served as before. What a process killed with SIGKILL leaves: its writes already handed to the store land, later ones
+ * never do.
+ */
+function killableStore(target: Store): { store: Store; kill(): void } {
+  let dead = false
+  const store = new Proxy(target, {
+    get(t, prop) {
+      if (prop === 'batch')
+        return (ops: Parameters<Store['batch']>[0]) => (dead ? Promise.reject(new Error('the executor crashed (test): its write never landed')) : t.batch(ops))
+      const value = Reflect.get(t, prop, t)
+      return typeof value === 'function' ? value.bind(t) : value
+    },
+  })
+  return { store, kill: () => (dead = true) }
+}
+
 /** Closes a webSocket client's socket (viem's transport keeps it open, and reconnects it, until closed). */
 function closeSocket(client: PublicClient | undefined): void {
   const transport = client?.transport as { getRpcClient?: () => Promise<{ close(): void }> } | undefined
@@ -291,9 +309,12 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
       ...(options.onStage ? { onStage: options.onStage } : {}),
     })
   }
-  const newExecutor = (w: Pick<WalletService, 'walletAddress' | 'submitUserOperations'> = wallets, executorStore: Store = store) =>
-    startExecutor({
-      store: executorStore,
+  // The running executor's store, whose writes `crashExecutor` cuts off (killableStore).
+  let executorWrites = killableStore(store)
+  const newExecutor = (w: Pick<WalletService, 'walletAddress' | 'submitUserOperations'> = wallets, executorStore: Store = store) => {
+    executorWrites = killableStore(executorStore)
+    return startExecutor({
+      store: executorWrites.store,
       journal,
       wallets: w,
       chains: devnet.chains,
@@ -315,6 +336,7 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
       ...(options.maxBuysPerTick === undefined ? {} : { maxBuysPerTick: options.maxBuysPerTick }),
       ...(options.allowancesDirectUpTo === undefined ? {} : { allowancesDirectUpTo: options.allowancesDirectUpTo }),
     })
+  }
   let indexer = await newIndexer()
   let executor = await newExecutor()
 
@@ -516,6 +538,10 @@ export async function startFlowHarness(options: FlowHarnessOptions = {}): Promis
         ...(options.walletClient ? { clients: { base: options.walletClient(chain.rpcUrl) } } : {}),
       }),
     async crashExecutor(w, crashOptions) {
+      // A crashed process writes nothing more: the old executor, left running (a send it waits on may never return),
+      // has its writes refused from now on, so none lands over what the new one writes (a batch released by the new
+      // one's reconcile was seen rewritten as journaled by the old one's late write, under load).
+      executorWrites.kill()
       void executor.stop()
       executor = await newExecutor(w, crashOptions?.store)
       return executor
