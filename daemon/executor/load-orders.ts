@@ -10,6 +10,7 @@ import type { WalletService } from '../../src/wallets/wallet-service.ts'
 import { executionOrderId } from './build-buy-calls.ts'
 import type { LoadedOrder } from './warm-books.ts'
 import { sameHeldOrder } from '../../src/domain/execution/held-candidates.ts'
+import { indexOfKey } from './index-of-key.ts'
 
 export interface OrderLoader {
   /**
@@ -167,18 +168,6 @@ export function createOrderLoader(deps: { store: Store; wallets: Pick<WalletServ
   }
 
   return { load, patch, idOf }
-}
-
-/** Index of the entry with `keyId` in `list` (in keyId order) by binary search; -1: not found. */
-function indexOfKey(list: readonly LoadedOrder[], keyId: string): number {
-  let lo = 0
-  let hi = list.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (list[mid]!.order.keyId < keyId) lo = mid + 1
-    else hi = mid
-  }
-  return lo < list.length && list[lo]!.order.keyId === keyId ? lo : -1
 }
 
 /** Two lists in keyId order (the project index's, as a load lists them) merged into one in that order. */

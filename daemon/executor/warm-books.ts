@@ -6,6 +6,7 @@ import { orderWrittenBy } from '../../src/store/order-writes.ts'
 import { lowerWallet } from '../../src/domain/execution/wallet-index.ts'
 import type { BalanceState } from '../../src/domain/execution/held-candidates.ts'
 import { bookWallets, inheritBookWallets, sameWallets, staleWallets } from './book-wallets.ts'
+import { indexOfKey } from './index-of-key.ts'
 
 /** An active order with its buyer, as the executor loads it (no balance yet). */
 export interface LoadedOrder {
@@ -146,14 +147,7 @@ const NO_CHANGES: ReadonlyMap<string, never> = new Map<string, never>()
 
 /** Whether a list in keyId order (as loaded) holds an order of `keyId` (binary search). */
 function holdsKey(list: readonly LoadedOrder[], keyId: string): boolean {
-  let lo = 0
-  let hi = list.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (list[mid]!.order.keyId < keyId) lo = mid + 1
-    else hi = mid
-  }
-  return lo < list.length && list[lo]!.order.keyId === keyId
+  return indexOfKey(list, keyId) >= 0
 }
 
 interface Refresh {

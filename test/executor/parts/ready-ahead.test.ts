@@ -7,6 +7,19 @@ import { coldWarmBooks, type ExecutorFixture, keyIdOf, SLUG, startExecutorFixtur
 
 const USDC = 1_000_000n
 
+/** An approvals pass that records what each pass was asked, and sends nothing. */
+function recordingApprovals(): { passes: ApprovalPassInput[]; approvals: BatchApprovals } {
+  const passes: ApprovalPassInput[] = []
+  const approvals: BatchApprovals = {
+    async pass(_chain, input) {
+      passes.push(input)
+      return { read: 0, sent: 0 }
+    },
+    forget: () => undefined,
+    settled: async () => undefined,
+  }
+  return { passes, approvals }
+}
 describe('readying wallets and books ahead of launches (ready-ahead.ts)', () => {
   let f: ExecutorFixture
   let calls: Array<{ chain: string; userIndexes: readonly number[]; deploy: readonly number[] | undefined }>
@@ -264,15 +277,7 @@ describe('readying wallets and books ahead of launches (ready-ahead.ts)', () => 
   })
 
   it('runs the approvals pass after the readying, with nobody waiting too (revocations), never in a block with a launch, buyers of a launched project apart', async () => {
-    const passes: ApprovalPassInput[] = []
-    const approvals: BatchApprovals = {
-      async pass(_chain, input) {
-        passes.push(input)
-        return { read: 0, sent: 0 }
-      },
-      forget: () => undefined,
-      settled: async () => undefined,
-    }
+    const { passes, approvals } = recordingApprovals()
     f.ctx.ticking.set('launched', 'base')
     snapshot.orders.set(SLUG, [loaded(1), loaded(2)])
     snapshot.orders.set('launched', [loaded(2, 'launched')])
@@ -297,15 +302,7 @@ describe('readying wallets and books ahead of launches (ready-ahead.ts)', () => 
   })
 
   it("a launched project's buyers are gathered again only when its orders were written: the same set block after block", async () => {
-    const passes: ApprovalPassInput[] = []
-    const approvals: BatchApprovals = {
-      async pass(_chain, input) {
-        passes.push(input)
-        return { read: 0, sent: 0 }
-      },
-      forget: () => undefined,
-      settled: async () => undefined,
-    }
+    const { passes, approvals } = recordingApprovals()
     f.ctx.ticking.set('launched', 'base')
     const held = [loaded(2, 'launched'), loaded(4, 'launched')]
     snapshot.orders.set('launched', held)
@@ -337,15 +334,7 @@ describe('readying wallets and books ahead of launches (ready-ahead.ts)', () => 
   })
 
   it('a wallet whose order is executing (in flight, e.g. in a batch) counts as buying, though its project no longer ticks', async () => {
-    const passes: ApprovalPassInput[] = []
-    const approvals: BatchApprovals = {
-      async pass(_chain, input) {
-        passes.push(input)
-        return { read: 0, sent: 0 }
-      },
-      forget: () => undefined,
-      settled: async () => undefined,
-    }
+    const { passes, approvals } = recordingApprovals()
     // Wallet 3's only order is executing in a batch: not active (not in the snapshot), its project out of `ticking`
     // (no active order left). Without it in `buying`, the pass would revoke its allowance while the batch pulls.
     await f.store.batch([
