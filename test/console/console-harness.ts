@@ -10,7 +10,7 @@ import { silentLogger } from '../../src/common/logger.ts'
 import type { PrebuyConfig } from '../../src/config/config.ts'
 import { loadConfig } from '../../src/config/load-config.ts'
 import { startDaemon, type RunningDaemon } from '../../daemon/start-daemon.ts'
-import { freePort } from '../sync/anvil-process.ts'
+import { freePort } from '../support/free-port.ts'
 
 const PUBLIC = '/api/public/v1'
 

@@ -15,7 +15,7 @@ import { CLANKER_TOKEN_CREATED } from '../../src/launchpads/clanker/clanker-abi.
 import { POOL_MANAGER_EVENTS } from '../../src/launchpads/v4-events.ts'
 import { ZORA_TREND_COIN_CREATED } from '../../src/launchpads/zora/zora-abi.ts'
 import { runCli } from './helpers.ts'
-import { freePort } from '../sync/anvil-process.ts'
+import { freePort } from '../support/free-port.ts'
 
 /**
  * `prebuy devnet launch` exposes every devnet launch shape (devnet/launchpads/launch-token.ts LaunchTokenOptions), each

@@ -1,5 +1,4 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { createServer } from 'node:net'
 import { once } from 'node:events'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -9,30 +8,8 @@ import { type CliRun, runCliInProcess } from './run-cli-in-process.ts'
 export const REPO_ROOT = join(import.meta.dirname, '..', '..')
 const BIN = join(REPO_ROOT, 'bin', 'run.js')
 
-async function isFree(port: number): Promise<boolean> {
-  const server = createServer()
-  try {
-    server.listen(port, '127.0.0.1')
-    await once(server, 'listening')
-    return true
-  } catch {
-    return false
-  } finally {
-    server.close()
-  }
-}
-
-/**
- * A port p with p and p + 1 free (the daemon's public and admin ports), below Linux's ephemeral range (32768-60999):
- * a port there that is free now can be taken by any outgoing connection of a parallel test before the daemon binds it.
- */
-export async function freePortPair(): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000)
-    if ((await isFree(port)) && (await isFree(port + 1))) return port
-  }
-  throw new Error('no free port pair')
-}
+/** The daemon's public and admin ports: p and p + 1, below the ephemeral range (test/support/free-port.ts). */
+export { freePortPair } from '../support/free-port.ts'
 
 export interface SpawnedDaemon {
   process: ChildProcess

@@ -6,7 +6,7 @@ import { type AdminClient, createAdminClient } from '../../src/admin-client/admi
 import { silentLogger } from '../../src/common/logger.ts'
 import { loadConfig } from '../../src/config/load-config.ts'
 import type { PrebuyConfig } from '../../src/config/config.ts'
-import { freePort } from '../sync/anvil-process.ts'
+import { freePort } from '../support/free-port.ts'
 
 const PUBLIC = '/api/public/v1'
 

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
-import { createServer } from 'node:net'
+import { freePort } from '../support/free-port.ts'
 import { fileURLToPath } from 'node:url'
 
 /** A bare anvil for the sync/indexer/executor tests until (and besides) the shared devnet: started here, stopped in afterAll. */
@@ -12,16 +12,6 @@ export interface AnvilProcess {
 }
 
 const ANVIL_BIN = fileURLToPath(new URL('../../node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil', import.meta.url))
-
-export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))))
-    })
-  })
 
 export async function startAnvil(args: string[] = []): Promise<AnvilProcess> {
   const port = await freePort()
