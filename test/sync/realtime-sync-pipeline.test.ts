@@ -79,13 +79,18 @@ async function pullBlock(iterator: AsyncGenerator<SyncEvent>): Promise<BlockEven
 const readAheadOf = (block: { hash: string; number: bigint }) => () => {
   const hash = block.hash.toLowerCase()
   const head = requests.some((r) => r.method === 'eth_getBlockByNumber' && (r.result as { hash?: string } | undefined)?.hash?.toLowerCase() === hash)
-  const logs = requests.some((r) => {
-    if (r.method !== 'eth_getLogs' || r.result === undefined) return false
-    const filter = (r.params as Array<{ blockHash?: string; fromBlock?: string }>)[0]
-    return filter?.blockHash?.toLowerCase() === hash || (filter?.fromBlock !== undefined && BigInt(filter.fromBlock) === block.number)
-  })
+  const logs = requests.some((r) => r.result !== undefined && asksLogsOf(block)(r))
   return head && logs && pending === 0
 }
+
+/** An eth_getLogs for `block`: by its hash, or by a range from its number. */
+const asksLogsOf =
+  (block: { hash: string; number: bigint }) =>
+  (r: { method: string; params: unknown }): boolean => {
+    if (r.method !== 'eth_getLogs') return false
+    const filter = (r.params as Array<{ blockHash?: string; fromBlock?: string }>)[0]
+    return filter?.blockHash?.toLowerCase() === block.hash.toLowerCase() || (filter?.fromBlock !== undefined && BigInt(filter.fromBlock) === block.number)
+  }
 
 describe('realtime sync, read ahead while the consumer processes', () => {
   it('reads the next head and its logs while the consumer holds the last block; delivers it with no request of its own', async () => {
@@ -102,8 +107,11 @@ describe('realtime sync, read ahead while the consumer processes', () => {
     await until('the next block’s logs read ahead', readAheadOf(next))
     const before = requests.length
     const event = await pullBlock(iterator)
-    // Delivered from the read ahead: no eth_getLogs after the consumer asked (no other block was mined since).
-    expect(requests.slice(before).filter((r) => r.method === 'eth_getLogs')).toEqual([])
+    // Delivered from the read ahead: no eth_getLogs for it after the consumer asked. (The next round may start in the
+    // same turn, with the next number's logs asked beside its head read: realtime-sync.ts `pollNow`, when the pull came
+    // an interval or more after the last head answered, as on a loaded machine. Those are for `next + 1`, not counted.)
+    expect(requests.slice(before).filter(asksLogsOf(next))).toEqual([])
+    expect(requests.slice(before).filter((r) => r.method === 'eth_getLogs' && !asksLogsOf({ hash: '0x', number: next.number + 1n })(r))).toEqual([])
     expect(event.block.hash).toBe(next.hash)
     expect(event.block.parentHash).toBe(held.block.hash)
     expect(event.head).toBe(first + 1n)
