@@ -35,6 +35,7 @@ export async function commitThenMove(
   // start if the process died first (roll-forward-batches.ts). docs/execution.md §8, "The compact commit".
   const compact = ctx.preparedEntries?.compactCommit(record)
   const commitOps = [...single.singleOps, compact ? ctx.batchJournal.putCommit(compact) : ctx.batchJournal.put(record)]
+  if (compact) ctx.stage('executor.commitCompact')
   if (handOff) {
     handOff(committed.promise)
     await new Promise((resolve) => setImmediate(resolve))
