@@ -152,6 +152,8 @@ export function createPreparedEntries(deps: { store: Store; batchJournal: BatchJ
       if (!commit) return undefined
       state.named = true
       state.pending = undefined
+      // Deleted with the commit (BatchJournal.dropCommit); nothing here names them again.
+      state.current = undefined
       if (state.timer) clearTimeout(state.timer)
       state.timer = undefined
       return commit
