@@ -33,6 +33,7 @@ export async function commitThenMove(
   // record itself. Either is what every reader of batches sees as the `journaled` record (batch-journal.ts), and the
   // full record is written with the `sent` state after the sends (run-split-batch.ts, run-batch.ts), or at the next
   // start if the process died first (roll-forward-batches.ts). docs/execution.md §8, "The compact commit".
+  ctx.stage('executor.commitStart')
   const compact = ctx.preparedEntries?.compactCommit(record)
   const commitOps = [...single.singleOps, compact ? ctx.batchJournal.putCommit(compact) : ctx.batchJournal.put(record)]
   if (compact) ctx.stage('executor.commitCompact')

@@ -81,6 +81,12 @@ export function compactBatchCommit(record: BatchRecord, prepared: PreparedBatchE
     candidates = new Array(own.length)
     for (let i = 0; i < own.length; i++) {
       const row = own[i]!
+      // The launch's candidates are the readied walk's, in its order, when the split took them (plan-batch.ts): the
+      // prepared row at the same place, the same held array, is checked first (no lookup).
+      if (row === rows[i]) {
+        candidates[i] = i
+        continue
+      }
       const k = indexOf.get(row[0])
       candidates[i] = k !== undefined && sameRow(row, rows[k]!) ? k : row
     }
