@@ -5,8 +5,11 @@ import type { BatchRecord } from '../../src/journal/batch-records.ts'
 import { type CompactBatchCommit, compactBatchCommit, type PreparedBatchEntries } from '../../src/journal/compact-batch-commit.ts'
 import type { Store } from '../../src/store/open-store.ts'
 
-/** What the readying pass offers for a waiting launch: its readied walk's candidates' price-free parts, in order. */
-export type PreparedContent = Pick<PreparedBatchEntries, 'rows' | 'entries'>
+/**
+ * What the readying pass offers for a waiting launch: its readied walk's candidates' price-free parts, in order, and
+ * (kept in memory only, a hint for the commit: compactBatchCommit `byRank`) the walk's priority order.
+ */
+export type PreparedContent = Pick<PreparedBatchEntries, 'rows' | 'entries'> & { byRank?: ArrayLike<number> }
 
 /**
  * The least time between two writes of one project's prepared entries. A held book whose balances or orders move every
@@ -41,6 +44,7 @@ export interface PreparedEntries {
 interface Written {
   prepared: PreparedBatchEntries
   indexOf: Map<string, number>
+  byRank: ArrayLike<number> | undefined
 }
 
 interface ProjectState {
@@ -112,7 +116,7 @@ export function createPreparedEntries(deps: { store: Store; batchJournal: BatchJ
       const old = state.current
       const indexOf = new Map<string, number>()
       for (let i = 0; i < prepared.rows.length; i++) indexOf.set(prepared.rows[i]![0], i)
-      state.current = { prepared, indexOf }
+      state.current = { prepared, indexOf, byRank: content.byRank }
       state.lastWriteAt = now()
       // The former entries go once the new ones are written, unless a commit named them meanwhile (this turn decides).
       if (old && !state.named) await deps.store.batch([deps.batchJournal.delPrepared(old.prepared.key)]).catch(() => undefined)
@@ -148,7 +152,7 @@ export function createPreparedEntries(deps: { store: Store; batchJournal: BatchJ
       const current = state?.current
       // One commit per prepared entries (its full record's write deletes them): a launch's later batches in full.
       if (!state || !current || state.named) return undefined
-      const commit = compactBatchCommit(record, current.prepared, current.indexOf)
+      const commit = compactBatchCommit(record, current.prepared, current.indexOf, current.byRank)
       if (!commit) return undefined
       state.named = true
       state.pending = undefined

@@ -146,6 +146,7 @@ export function createReadiedClearings(parts: ReadiedClearingParts): ReadiedClea
         parts.preparedEntries.offer(chain, slug, {
           rows: batchable.map((b, i) => clearingRowOf(batchForms[i]!, b.spendAtoms)),
           entries: batchable.map((b, i) => [b.candidate.userIndex, b.candidate.wallet, batchForms[i]!.orderId]),
+          byRank: walked.permutation,
         })
       return readied
     },

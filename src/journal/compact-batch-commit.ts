@@ -23,8 +23,8 @@ export interface PreparedBatchEntries {
   entries: Array<[userIndex: number, wallet: Address, orderId: Hash]>
 }
 
-/** An included entry: its prepared candidate's index and its rank, or (when it differs from the prepared one) itself. */
-export type CompactEntry = [index: number, rank: number] | Omit<BatchEntryRecord, 'predicted'>
+/** An included entry written out (it differs from the prepared candidate it would name): its place and itself. */
+export type WrittenOutEntry = [at: number, entry: Omit<BatchEntryRecord, 'predicted'>]
 /** An excluded entry: likewise, with its reason. */
 export type CompactExclusion = [index: number, rank: number, reason: BatchExclusionRecord['reason']] | BatchExclusionRecord
 
@@ -41,7 +41,15 @@ export interface CompactBatchCommit {
   format: 1
   prepared: string
   record: BatchRecord
-  included: CompactEntry[]
+  /**
+   * Per included entry, in the entries' order: its prepared candidate's index, or -1 where it is written out
+   * (`writtenOut`). Numbers only (no object per entry: the commit is built in the launch tick, before its first send).
+   */
+  included: number[]
+  /** Per included entry, its rank. */
+  ranks: number[]
+  /** The included entries that differ from any prepared candidate, by their place in `included`. */
+  writtenOut: WrittenOutEntry[]
   excluded: CompactExclusion[]
   /** The clearing's candidate rows (absent: the record has no clearing): a prepared index, or the row itself. */
   candidates?: Array<number | ClearingRow>
@@ -55,18 +63,38 @@ const sameRow = (a: ClearingRow, b: ClearingRow): boolean => a === b || (a[0] ==
  * Every entry, exclusion and row is compared field by field with the prepared candidate it names; one that differs is
  * written out, so the expansion is the record whatever changed since the entries were prepared.
  */
-export function compactBatchCommit(record: BatchRecord, prepared: PreparedBatchEntries, indexOf: ReadonlyMap<string, number>): CompactBatchCommit | undefined {
+export function compactBatchCommit(
+  record: BatchRecord,
+  prepared: PreparedBatchEntries,
+  indexOf: ReadonlyMap<string, number>,
+  /**
+   * The prepared index likely at each rank (the readied walk's priority order: prepared-entries.ts): tried before the
+   * lookup by keyId, and checked by keyId like any index. A launch priced on the readied walk ranks exactly so.
+   */
+  byRank?: ArrayLike<number>,
+): CompactBatchCommit | undefined {
   if (record.dropped !== undefined || record.chain !== prepared.chain || record.slug !== prepared.slug) return undefined
   const { rows, entries } = prepared
   const slug = record.slug
-  const included: CompactEntry[] = new Array(record.included.length)
-  for (let i = 0; i < record.included.length; i++) {
+  const n = record.included.length
+  const included: number[] = new Array(n)
+  const ranks: number[] = new Array(n)
+  const writtenOut: WrittenOutEntry[] = []
+  for (let i = 0; i < n; i++) {
     const e = record.included[i]!
-    const k = indexOf.get(e.keyId)
+    ranks[i] = e.rank
+    const guess = byRank === undefined ? undefined : byRank[e.rank]
+    const k = guess !== undefined && rows[guess]?.[0] === e.keyId ? guess : indexOf.get(e.keyId)
     const p = k === undefined ? undefined : entries[k]
     if (k !== undefined && p && e.slug === slug && e.userIndex === p[0] && e.wallet === p[1] && e.orderId === p[2] && e.spendAtoms === rows[k]![3])
-      included[i] = [k, e.rank]
-    else included[i] = { keyId: e.keyId, slug: e.slug, userIndex: e.userIndex, wallet: e.wallet, orderId: e.orderId, spendAtoms: e.spendAtoms, rank: e.rank }
+      included[i] = k
+    else {
+      included[i] = -1
+      writtenOut.push([
+        i,
+        { keyId: e.keyId, slug: e.slug, userIndex: e.userIndex, wallet: e.wallet, orderId: e.orderId, spendAtoms: e.spendAtoms, rank: e.rank },
+      ])
+    }
   }
   const excluded: CompactExclusion[] = new Array(record.excluded.length)
   for (let i = 0; i < record.excluded.length; i++) {
@@ -96,6 +124,8 @@ export function compactBatchCommit(record: BatchRecord, prepared: PreparedBatchE
     prepared: prepared.key,
     record: { ...record, included: [], excluded: [], ...(record.clearing ? { clearing: { ...record.clearing, candidates: [] } } : {}) },
     included,
+    ranks,
+    writtenOut,
     excluded,
     ...(candidates ? { candidates } : {}),
   }
@@ -112,12 +142,17 @@ export function expandBatchCommit(commit: CompactBatchCommit, prepared: Prepared
     if (!row) throw new Error(`the compact commit of batch ${record.batchId} names candidate ${k}, which ${prepared.key} does not hold`)
     return row
   }
-  const open: Array<Omit<BatchEntryRecord, 'predicted'>> = commit.included.map((c) => {
-    if (!Array.isArray(c)) return c
-    const [k, rank] = c
+  if (commit.ranks.length !== commit.included.length) throw new Error(`the compact commit of batch ${record.batchId} has ranks for another count of entries`)
+  const out = new Map(commit.writtenOut.map(([at, entry]) => [at, entry]))
+  const open: Array<Omit<BatchEntryRecord, 'predicted'>> = commit.included.map((k, i) => {
+    if (k === -1) {
+      const entry = out.get(i)
+      if (!entry) throw new Error(`the compact commit of batch ${record.batchId} lacks its written-out entry ${i}`)
+      return entry
+    }
     const row = rowAt(k)
     const [userIndex, wallet, orderId] = entries[k]!
-    return { keyId: row[0], slug: record.slug, userIndex, wallet, orderId, spendAtoms: row[3], rank }
+    return { keyId: row[0], slug: record.slug, userIndex, wallet, orderId, spendAtoms: row[3], rank: commit.ranks[i]! }
   })
   // The clearing's shares (clear-batch.ts finishClearing): allocateBatch over the included spends in the entries' order.
   const { shares } = allocateBatch(

@@ -113,11 +113,8 @@ describe('compact commits in the batch journal (docs/execution.md §8, "The comp
     const batches = createBatchJournal(store)
     const launched = full(1)
     const commit = compactBatchCommit(launched, prepared, indexOf)!
-    expect(commit.included).toEqual([
-      [2, 0],
-      [1, 1],
-    ])
-    // Sequence 0 written in full, as every record before this change; sequence 1 committed compact.
+    expect(commit.included).toEqual([2, 1])
+    expect(commit.ranks).toEqual([0, 1]) // Sequence 0 written in full, as every record before this change; sequence 1 committed compact.
     await store.batch([batches.putPrepared(prepared), batches.put({ ...full(0), state: 'swept' })])
     await store.batch([batches.putCommit(commit)])
     expect(await batches.get('base', 'proj', '100', 1)).toEqual(launched)

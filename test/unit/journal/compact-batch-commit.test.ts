@@ -26,7 +26,7 @@ async function readiedThenSplit(
   predicted: BuyToSubmit[],
   actual: BuyToSubmit[],
   overrides: Partial<BatchPlannerContext> = {},
-): Promise<{ record: BatchRecord | undefined; prepared: PreparedBatchEntries | undefined }> {
+): Promise<{ record: BatchRecord | undefined; prepared: PreparedBatchEntries | undefined; byRank: ArrayLike<number> | undefined }> {
   let offered: PreparedContent | undefined
   const preparedEntries = { offer: (_c: unknown, _s: unknown, content: PreparedContent) => (offered = content), forget() {} } as unknown as PreparedEntries
   const p = plannerFixture({ preparedEntries, ...overrides } as Partial<BatchPlannerContext>)
@@ -41,8 +41,8 @@ async function readiedThenSplit(
     predict: () => predicted,
   })
   const split = await p.planner.split(fixtureTick, launch, actual)
-  const prepared = offered ? { key: `base!${slug}!t-1`, chain: 'base' as const, slug, ...offered } : undefined
-  return { record: split.batch?.record, prepared }
+  const prepared = offered ? { key: `base!${slug}!t-1`, chain: 'base' as const, slug, rows: offered.rows, entries: offered.entries } : undefined
+  return { record: split.batch?.record, prepared, byRank: offered?.byRank }
 }
 
 const indexOf = (prepared: PreparedBatchEntries) => new Map(prepared.rows.map((row, i) => [row[0], i]))
@@ -87,19 +87,22 @@ describe('the compact commit (docs/execution.md §8, "The compact commit"): the 
                     tokensOut: async (_t: unknown, _l: unknown, usdcIn: bigint) => (b.pool === 'empty' ? 0n : usdcIn * 10n ** 15n),
                   },
                 }
-          const { record, prepared } = await readiedThenSplit(slug, candidates, predicted, actual, {
+          const { record, prepared, byRank } = await readiedThenSplit(slug, candidates, predicted, actual, {
             maxBuyersPerTransaction: b.maxBuyersPerTransaction,
             ...(quotes as Partial<BatchPlannerContext>),
           })
           if (!record || !prepared) return
-          const commit = compactBatchCommit(record, prepared, indexOf(prepared))
+          // With the readied walk's priority order as the hint (as the executor passes it), and without.
+          const commit = compactBatchCommit(record, prepared, indexOf(prepared), byRank)
           expect(commit).toBeDefined()
+          expect(compactBatchCommit(record, prepared, indexOf(prepared))).toEqual(commit)
           // What the journal stores and the roll forward reads back: JSON text of both.
           const expanded = expandBatchCommit(stored(commit!), stored(prepared))
           expect(JSON.stringify(expanded)).toBe(JSON.stringify(record))
           // Nothing changed since the readying: every entry, exclusion and row is named, none written out.
           if (!b.change) {
-            expect(commit!.included.every(Array.isArray)).toBe(true)
+            expect(commit!.included.every((k) => k >= 0)).toBe(true)
+            expect(commit!.writtenOut).toEqual([])
             expect(commit!.excluded.every(Array.isArray)).toBe(true)
             expect(commit!.candidates!.every((c) => typeof c === 'number')).toBe(true)
           }
@@ -130,7 +133,7 @@ describe('the compact commit (docs/execution.md §8, "The compact commit"): the 
     } as Partial<BatchPlannerContext>)
     const c2 = compactBatchCommit(r2!, p2!, indexOf(p2!))!
     // The one changed order, written out where it is (included or left out), and its row.
-    expect([...c2.included, ...c2.excluded].filter((e) => !Array.isArray(e))).toHaveLength(1)
+    expect(c2.writtenOut.length + c2.excluded.filter((e) => !Array.isArray(e)).length).toBe(1)
     expect(c2.candidates!.filter((c) => typeof c !== 'number')).toHaveLength(1)
     expect(JSON.stringify(expandBatchCommit(stored(c2), stored(p2!)))).toBe(JSON.stringify(r2))
   })
