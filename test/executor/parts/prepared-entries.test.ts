@@ -79,7 +79,7 @@ describe('the launch entries written ahead', () => {
     expect(prepared.written()).toBe(2)
     const keys = await batchJournal.preparedSub.keys().all()
     expect(keys).toHaveLength(1)
-    expect((await batchJournal.preparedSub.get(keys[0]!))?.rows[4]![3]).toBe('5000001')
+    expect((await batchJournal.preparedSub.get(keys[0]!))?.rows[4]?.[3]).toBe('5000001')
   })
 
   it('the commit names the last entries written, once; nothing more is written or deleted for the launch; forget deletes an unnamed one', async () => {
