@@ -29,7 +29,7 @@ export async function commitThenMove(
   const moved = withResolvers<BatchMovesOutcome>()
   const sendsOut = batch.send(record, { committed: committed.promise, moved: moved.promise })
   // The pre-send write: the record's compact commit when its entries were written ahead (prepared-entries.ts: the
-  // commit names them, its entries that differ written out; ~50 kB instead of ~2 MB for 5,000 orders), else the
+  // commit names them, its entries that differ written out; ~70 kB instead of ~2 MB for 5,000 orders), else the
   // record itself. Either is what every reader of batches sees as the `journaled` record (batch-journal.ts), and the
   // full record is written with the `sent` state after the sends (run-split-batch.ts, run-batch.ts), or at the next
   // start if the process died first (roll-forward-batches.ts). docs/execution.md §8, "The compact commit".
