@@ -193,7 +193,7 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     await migrateStore(store)
     // A batch committed before its sends whose orders' moves were never written (killed between the two writes):
     // its orders move to executing now, before the API can edit them or any tick runs (docs/execution.md §8).
-    await rollForwardCommittedBatches({ store, journal: createJournal(store), log: logger.child({ component: 'executor' }) })
+    await rollForwardCommittedBatches({ store, journal: createJournal(store), log: logger.child({ component: 'executor' }), pruneUnnamedPrepared: true })
     // Pooled OTC: this service's settlement contract per chain (deployed on devnet), read through one client per chain.
     // Only the enabled chains (as above).
     const otcClients = Object.fromEntries(

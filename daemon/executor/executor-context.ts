@@ -20,6 +20,7 @@ import { createBuyQuoter } from '../../src/launchpads/quote-buy.ts'
 import { createTickQuotes, type QuoteDisagreement, type TickQuotes } from './tick-quotes.ts'
 import { type BatchChainReads, createBatchChainReads } from './batch-chain-reads.ts'
 import { type BatchJournal, createBatchJournal } from '../../src/journal/batch-journal.ts'
+import { createPreparedEntries, type PreparedEntries } from './prepared-entries.ts'
 import type { PrebuyWalletService } from '../../src/wallets/create-wallet-service.ts'
 import { type BatchOperators, createBatchOperators } from './batch-operators.ts'
 import { createSplitChainReads, type SplitChainReads } from './split-chain-reads.ts'
@@ -159,6 +160,8 @@ export interface ExecutorContext {
   warmAllowances?: WarmAllowances
   /** The batches journaled (the one write path of a batch record). */
   batchJournal: BatchJournal
+  /** Waiting launches' batch entries written ahead for their compact commit (prepared-entries.ts); absent: full commits. */
+  preparedEntries?: PreparedEntries
   /**
    * The released batches whose transaction could still land (mined and reverted, last block not final), per launch:
    * every later batch of the launch supersedes them (superseded-batches.ts; docs/execution.md §8).
@@ -274,6 +277,7 @@ export function createExecutorContext(deps: ExecutorDeps, stopped: () => boolean
       ...(deps.allowancesDirectUpTo === undefined ? {} : { directUpTo: deps.allowancesDirectUpTo }),
     }),
     batchJournal,
+    preparedEntries: createPreparedEntries({ store, batchJournal, log, now: deps.now ?? Date.now }),
     supersededBatches: createSupersededBatches({ batchJournal, batchDeadline }),
     batchOperators: createBatchOperators({ clients: deps.clients, batchBuyers: deps.batchBuyers ?? {}, wallets: deps.wallets, log }),
     withChainLock: (chain, fn) => chainLocks.run(chain, fn),

@@ -41,7 +41,9 @@ export type BatchPlannerContext = Pick<
   ExecutorContext,
   'batchBuyers' | 'wallets' | 'chains' | 'batchReads' | 'batchJournal' | 'quotes' | 'orders' | 'policy' | 'log' | 'now' | 'batchDeadline'
 > &
-  Partial<Pick<ExecutorContext, 'batchOperators' | 'splitReads' | 'maxBuyersPerTransaction' | 'warmAllowances' | 'stage' | 'supersededBatches'>>
+  Partial<
+    Pick<ExecutorContext, 'batchOperators' | 'splitReads' | 'maxBuyersPerTransaction' | 'warmAllowances' | 'stage' | 'supersededBatches' | 'preparedEntries'>
+  >
 
 export interface BatchPlanner extends ReadiedClearings {
   /**

@@ -2,7 +2,7 @@ import type { ChainKey } from '../../src/chain/chain-keys.ts'
 import type { BatchCandidate } from '../../src/domain/batch/clear-batch.ts'
 import { type ClearingAhead, clearBatchAhead } from '../../src/domain/batch/clear-batch-ahead.ts'
 import type { BuyToSubmit } from '../../src/domain/execution/executor-plan.ts'
-import type { BatchEntryForm } from './batch-entry-forms.ts'
+import { type BatchEntryForm, clearingRowOf } from './batch-entry-forms.ts'
 import type { ExecutorContext } from './executor-context.ts'
 
 /**
@@ -101,7 +101,7 @@ export interface ReadiedClearings {
 }
 
 /** The batch planner's parts the readied clearings use (plan-batch.ts). */
-export interface ReadiedClearingParts extends Pick<ExecutorContext, 'batchBuyers' | 'wallets' | 'policy'> {
+export interface ReadiedClearingParts extends Pick<ExecutorContext, 'batchBuyers' | 'wallets' | 'policy'>, Partial<Pick<ExecutorContext, 'preparedEntries'>> {
   batchableOf<B extends PredictedBuy>(buys: readonly B[], allowances: ReadonlyMap<string, bigint>): { batchable: B[]; batchForms: BatchEntryForm[] }
   /** The gas cut of a batch before the launch (it names no superseded batch). */
   maxBuyersBeforeLaunch(chain: ChainKey): number
@@ -140,11 +140,20 @@ export function createReadiedClearings(parts: ReadiedClearingParts): ReadiedClea
       const walked = candidates.length > 0 ? clearBatchAhead({ candidates, maxBuyers: inputs.maxBuyers, policy: parts.policy }) : undefined
       const readied: ReadiedClearing = { blockNumber, inputs, walked, buys: predicted.length, batchable: batchable.length }
       held.set(key, readied)
+      // The walk's entries, less what the launch's price decides, written ahead (off this turn, when they changed) for
+      // the launch's compact commit (prepared-entries.ts; docs/execution.md §8, "The compact commit").
+      if (walked && parts.preparedEntries)
+        parts.preparedEntries.offer(chain, slug, {
+          rows: batchable.map((b, i) => clearingRowOf(batchForms[i]!, b.spendAtoms)),
+          entries: batchable.map((b, i) => [b.candidate.userIndex, b.candidate.wallet, batchForms[i]!.orderId]),
+          byRank: walked.permutation,
+        })
       return readied
     },
     readied: (chain, slug) => held.get(keyOf(chain, slug)),
     forgetReadied(chain, slug) {
       held.delete(keyOf(chain, slug))
+      parts.preparedEntries?.forget(chain, slug)
     },
     take(chain, slug) {
       const readied = held.get(keyOf(chain, slug))

@@ -27,6 +27,11 @@ export interface RollForwardDeps {
   batchJournal?: BatchJournal
   log: Logger
   now?: () => number
+  /**
+   * Delete prepared batch entries no compact commit names (their readying pass was a former process's): only where
+   * nothing of this process can have written any yet (the daemon's start; the executor's, before it takes signals).
+   */
+  pruneUnnamedPrepared?: boolean
 }
 
 /**
@@ -43,6 +48,12 @@ export interface RollForwardDeps {
  */
 export async function rollForwardCommittedBatches(deps: RollForwardDeps): Promise<RollForwardOutcome> {
   const batchJournal = deps.batchJournal ?? createBatchJournal(deps.store)
+  // A compact commit (the launch tick's pre-send write when its entries were prepared ahead) becomes its full
+  // `journaled` record first, exactly the record the tick built (compact-batch-commit.ts), in one write with its
+  // commit's and prepared entries' deletions; then it is rolled forward below like any committed batch. The readers
+  // saw it expanded before too (batch-journal.ts), so this changes what is stored, not what is read.
+  const expanded = await batchJournal.materializeCommits({ pruneUnnamed: deps.pruneUnnamedPrepared === true })
+  if (expanded > 0) deps.log.warn({ expanded }, 'compact batch commits written out as their full records at start')
   const outcome: RollForwardOutcome = { batches: 0, moved: 0, unheld: 0 }
   for (const record of await batchJournal.open()) {
     if (record.state !== 'journaled' && record.state !== 'sent') continue

@@ -245,7 +245,8 @@ export function createBatchRunner(ctx: BatchRunnerContext, hooks: BatchRunnerHoo
         const outcome = await sendBatch(ctx, record, launch, async ({ txHash, from }) => {
           sendsOut()
           record = { ...record, state: 'sent', txHash, ...(from ? { from } : {}) }
-          await ctx.store.batch([ctx.batchJournal.put(record)])
+          // The full record (a compact commit's, too: its commit and prepared entries go in the same write).
+          await ctx.store.batch([ctx.batchJournal.put(record), ...ctx.batchJournal.dropCommit(record)])
         })
         sendsOut()
         if (!(await movesWritten())) return

@@ -43,7 +43,8 @@ export async function runSplitBatch(
       // Every collect and the settle are out: the orders' moves may take the thread now (decide-tick.ts).
       sendsOut?.()
       record = { ...record, split, state: 'sent', ...(settle ? { txHash: settle.txHash, from: settle.from } : {}) }
-      await ctx.store.batch([ctx.batchJournal.put(record)])
+      // The full record (a compact commit's, too: its commit and prepared entries go in the same write).
+      await ctx.store.batch([ctx.batchJournal.put(record), ...ctx.batchJournal.dropCommit(record)])
     })
     if (outcome.kind === 'sent' && outcome.landing && !outcome.landing.receipt && outcome.landing.pending) {
       // The settle is still in the node's pool: asked again on the next block (resolve waits for it while it is).

@@ -183,7 +183,15 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
 
   // A batch committed before its sends whose orders' moves were never written (a crash, a failed write): moved now,
   // before anything settles or ticks (the daemon did it before serving the API; again here: idempotent).
-  await rollForwardCommittedBatches({ store: ctx.store, journal: ctx.journal, batchJournal: ctx.batchJournal, log: ctx.log, now: ctx.now })
+  // Prepared launch entries no commit names are a former process's (this one's readying pass has not run yet): pruned.
+  await rollForwardCommittedBatches({
+    store: ctx.store,
+    journal: ctx.journal,
+    batchJournal: ctx.batchJournal,
+    log: ctx.log,
+    now: ctx.now,
+    pruneUnnamedPrepared: true,
+  })
   await reconcile()
   // The sender accounts become batch operators in the background (setOperator lands in a later block): until they
   // are, batches go out from the bundler EOA; a block signal tries again on a chain not ready (batch-operators.ts).

@@ -67,7 +67,8 @@ describe('the commit record: one small write before the sends, the orders moved 
   function describeWrite(ops: readonly StoreOperation[]): string {
     const kinds = new Set<string>()
     for (const op of ops) {
-      if (op.sublevel === createBatchJournal(h.store).sub) kinds.add('batch')
+      // The record, or its compact commit (its entries written ahead: batch-compact-commit.test.ts).
+      if (op.sublevel === createBatchJournal(h.store).sub || op.sublevel === createBatchJournal(h.store).commitsSub) kinds.add('batch')
       else if (op.sublevel === h.journal.sub.inFlight) kinds.add('inFlight')
       else if (op.sublevel === h.store.sub.orders) kinds.add('order')
     }

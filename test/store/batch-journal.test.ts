@@ -2,6 +2,8 @@ import { zeroAddress, zeroHash } from 'viem'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createBatchJournal } from '../../src/journal/batch-journal.ts'
 import type { BatchRecord, BatchState } from '../../src/journal/batch-records.ts'
+import { allocateBatch } from '../../src/domain/batch/batch-allocation.ts'
+import { type ClearingRow, compactBatchCommit, type PreparedBatchEntries } from '../../src/journal/compact-batch-commit.ts'
 import type { Store } from '../../src/store/open-store.ts'
 import { openTempStore } from '../support/temp-store.ts'
 
@@ -64,5 +66,96 @@ describe('the batch journal (journal.batches, real LevelDB)', () => {
       ['proj', 0],
     ])
     expect(await again.released('second_chain')).toEqual([])
+  })
+})
+
+describe('compact commits in the batch journal (docs/execution.md §8, "The compact commit"; real LevelDB)', () => {
+  let store: Store
+  let remove: () => Promise<void>
+  beforeEach(async () => {
+    ;({ store, remove } = await openTempStore('batch-journal-compact'))
+  })
+  afterEach(() => remove())
+
+  const wallet = (i: number) => `0x${(i + 1).toString(16).padStart(40, '0')}` as `0x${string}`
+  const orderId = (i: number) => `0x${(i + 1).toString(16).padStart(64, '0')}` as `0x${string}`
+  /** Three candidates prepared ahead; the launch includes two and leaves one out, as a tick would record it. */
+  const prepared: PreparedBatchEntries = {
+    key: 'base!proj!run-1',
+    chain: 'base',
+    slug: 'proj',
+    rows: [0, 1, 2].map((i): ClearingRow => [`key-${i}`, `${(i + 1) * 1_000_000}`, null, `${(i + 1) * 1_000_000}`]),
+    entries: [0, 1, 2].map((i): [number, `0x${string}`, `0x${string}`] => [i, wallet(i), orderId(i)]),
+  }
+  const full = (sequence: number): BatchRecord => {
+    const spends = [3_000_000n, 2_000_000n]
+    const { shares } = allocateBatch(5_000n, spends)
+    return {
+      ...record(sequence, 'journaled'),
+      predictedTokensOut: '5000',
+      included: [2, 1].map((i, rank) => ({
+        keyId: `key-${i}`,
+        slug: 'proj',
+        userIndex: i,
+        wallet: wallet(i),
+        orderId: orderId(i),
+        spendAtoms: spends[rank]!.toString(),
+        rank,
+        predicted: { gross: shares[rank]!.gross.toString(), fee: shares[rank]!.fee.toString(), net: shares[rank]!.net.toString() },
+      })),
+      excluded: [{ keyId: 'key-0', slug: 'proj', wallet: wallet(0), spendAtoms: '1000000', rank: 2, reason: 'gas_budget' }],
+      clearing: { pool: 'formula', policy: 'p', maxBuyers: 2, totalSupply: '1', candidates: prepared.rows, evaluations: [['5000000', '5000']] },
+    }
+  }
+  const indexOf = new Map(prepared.rows.map((row, i) => [row[0], i]))
+
+  it('every reader sees a compact commit as its full journaled record until the full record is written; a record written in full (the former format) reads as before', async () => {
+    const batches = createBatchJournal(store)
+    const launched = full(1)
+    const commit = compactBatchCommit(launched, prepared, indexOf)!
+    expect(commit.included).toEqual([2, 1])
+    expect(commit.ranks).toEqual([0, 1]) // Sequence 0 written in full, as every record before this change; sequence 1 committed compact.
+    await store.batch([batches.putPrepared(prepared), batches.put({ ...full(0), state: 'swept' })])
+    await store.batch([batches.putCommit(commit)])
+    expect(await batches.get('base', 'proj', '100', 1)).toEqual(launched)
+    expect((await batches.get('base', 'proj', '100', 0))?.state).toBe('swept')
+    expect(await batches.nextSequence('base', 'proj', '100')).toBe(2)
+    expect(await batches.open()).toEqual([launched])
+    expect((await batches.ofLaunch('base', 'proj', '100')).map((r) => [r.sequence, r.state])).toEqual([
+      [0, 'swept'],
+      [1, 'journaled'],
+    ])
+    // Its sends out: the full record, the commit and the prepared entries gone in the same write.
+    const sent: BatchRecord = { ...launched, state: 'sent', txHash: zeroHash }
+    const drops = batches.dropCommit(sent)
+    expect(drops).toHaveLength(2)
+    await store.batch([batches.put(sent), ...drops])
+    expect(await batches.get('base', 'proj', '100', 1)).toEqual(sent)
+    expect(await batches.commitsSub.keys().all()).toEqual([])
+    expect(await batches.preparedSub.keys().all()).toEqual([])
+    expect(batches.dropCommit(sent)).toEqual([])
+  })
+
+  it('at start, a compact commit is written out as its full record (or only deleted when its full record exists); unnamed prepared entries pruned', async () => {
+    const batches = createBatchJournal(store)
+    const commit = compactBatchCommit(full(0), prepared, indexOf)!
+    const stale = compactBatchCommit(full(1), { ...prepared, key: 'base!proj!run-2' }, indexOf)!
+    await store.batch([
+      batches.putPrepared(prepared),
+      batches.putPrepared({ ...prepared, key: 'base!proj!run-2' }),
+      batches.putPrepared({ ...prepared, key: 'base!other!run-3' }),
+      batches.putCommit(commit),
+      batches.putCommit(stale),
+      // The stale one's full record was written (its commit left behind: released without a `sent` write).
+      batches.put({ ...full(1), state: 'released' }),
+    ])
+    const restarted = createBatchJournal(store)
+    expect(await restarted.materializeCommits({ pruneUnnamed: true })).toBe(1)
+    expect(await restarted.commitsSub.keys().all()).toEqual([])
+    expect(await restarted.preparedSub.keys().all()).toEqual([])
+    expect(await restarted.sub.get(`base!proj!${'0'.repeat(17)}100!${'0'.repeat(10)}`)).toEqual(full(0))
+    expect((await restarted.get('base', 'proj', '100', 1))?.state).toBe('released')
+    // Idempotent.
+    expect(await restarted.materializeCommits()).toBe(0)
   })
 })
