@@ -173,8 +173,9 @@ export function createJournal(store: Store): Journal {
     decisionsOf: async (slug) => materializeDecisions(await readAll(sub.decisions, `${slug}!`)),
     async latestDecision(slug) {
       // The newest record, then its bases by key back to a whole record (a quiet tick's may be a delta): a cumulative
-      // delta's base is the last whole record, which may lie many records back (decision-delta.ts). A reader applies at
-      // most MAX_DELTAS_IN_A_ROW of them; a longer chain (a store edited by hand) stops there and is handed out partial.
+      // delta's base is the last whole record, which may lie many records back (decision-delta.ts). The writer's chains
+      // are at most MAX_DELTAS_IN_A_ROW long; a longer one (a store edited by hand) stops at 4 times that, handed out
+      // partial (materialize-decisions.ts), as is a record whose base is missing.
       const newestFirst: StoredDecision[] = []
       for await (const [key, value] of sub.decisions.iterator({ gte: `${slug}!`, lt: `${slug}!\xff`, reverse: true, limit: 1 })) {
         newestFirst.push({ key, value: value as TickDecision })
