@@ -10,7 +10,9 @@ export interface QuietTickRecorder {
    * Nothing happens this tick: journal it only when a verdict changed since the last recorded decision, so a quiet
    * book priced every block (fee decay, heartbeats) does not grow the journal with identical entries. The record holds
    * only what changed since the project's previous record when it can (decision-delta.ts): a PATCH changes one order,
-   * and the whole book's verdicts and inputs were ~250 bytes an order stringified and written inside the tick.
+   * and the whole book's verdicts and inputs were ~250 bytes an order stringified and written inside the tick. Every
+   * 65th record holds what changed since the last whole record instead (a cumulative delta on it), so the book is
+   * written whole only after a restart, a tick that acted, a rebuilt book, or changes of half the book.
    */
   record(tick: PriceTick, launch: LaunchRecord, plan: ExecutionPlan, input: Parameters<typeof decisionInputs>[0], heldBack: ReadonlySet<string>): Promise<void>
   /** A tick of the project acted (and wrote its own decision, whole): its next quiet record is whole too. */

@@ -172,11 +172,21 @@ export function createJournal(store: Store): Journal {
     putDecision: (decision) => put(sub.decisions, `${decision.slug}!${padNumber(BigInt(decision.at), TIME_WIDTH)}!${nextSeq()}`, decision),
     decisionsOf: async (slug) => materializeDecisions(await readAll(sub.decisions, `${slug}!`)),
     async latestDecision(slug) {
-      // The newest record, and the records back to the last whole one before it (a quiet tick's may be a delta).
+      // The newest record, then its bases by key back to a whole record (a quiet tick's may be a delta): a cumulative
+      // delta's base is the last whole record, which may lie many records back (decision-delta.ts). The writer's chains
+      // are at most MAX_DELTAS_IN_A_ROW long; a longer one (a store edited by hand) stops at 4 times that, handed out
+      // partial (materialize-decisions.ts), as is a record whose base is missing.
       const newestFirst: StoredDecision[] = []
-      for await (const [key, value] of sub.decisions.iterator({ gte: `${slug}!`, lt: `${slug}!\xff`, reverse: true, limit: 4 * MAX_DELTAS_IN_A_ROW })) {
+      for await (const [key, value] of sub.decisions.iterator({ gte: `${slug}!`, lt: `${slug}!\xff`, reverse: true, limit: 1 })) {
         newestFirst.push({ key, value: value as TickDecision })
-        if (!(value as TickDecision).delta) break
+      }
+      const seen = new Set(newestFirst.map((entry) => entry.key))
+      for (let base = newestFirst[0]?.value.delta?.base; base !== undefined && !seen.has(base) && seen.size <= 4 * MAX_DELTAS_IN_A_ROW; ) {
+        const value = await getOptional(sub.decisions, base)
+        if (value === undefined) break
+        newestFirst.push({ key: base, value })
+        seen.add(base)
+        base = value.delta?.base
       }
       return materializeDecisions(newestFirst.reverse()).at(-1)
     },

@@ -30,8 +30,10 @@ export interface DecisionDelta {
 export interface RecordedBook {
   /** Journal key of the record. */
   key: string
-  /** Delta records since the last whole one. */
+  /** Delta records a reader applies to make this record whole: 0 for a whole record (the chain's length to it). */
   deltas: number
+  /** What changed since the last whole record, gathered from each delta: a cumulative record's content. */
+  sinceWhole: SinceWhole
   /**
    * The decisions as recorded, in the tick's order (copied out: the plan's array is reused by the next plan): what the
    * writer compares a tick's verdicts with (sameVerdicts) before it records anything.
@@ -58,14 +60,50 @@ interface RecordedSlots {
   stamp: number
 }
 
-/** A quiet decision's record: whole, or the changes since `base`. */
-export type QuietRecord =
-  | { kind: 'whole' }
-  | { kind: 'delta'; delta: DecisionDelta; orders: OrderDecision[]; changedCandidates: CandidateOrder[]; deltas: number; walk: SlotWalk }
+/**
+ * The changes since the project's last whole record (`key`), by key id: each order's verdict and row as last recorded
+ * changed, and the key ids removed since (and not back). Applied to the whole record, they give the newest record's
+ * decision: what a cumulative record stores, so that the chain to a whole record stays short without writing the book
+ * whole inside a tick every MAX_DELTAS_IN_A_ROW records (~4 MB stringified at 17,000 orders, issue 23 item 4). Its size
+ * is the number of distinct orders changed since the whole record, not the book's.
+ */
+interface SinceWhole {
+  key: string
+  orders: Map<string, OrderDecision>
+  candidates: Map<string, CandidateOrder>
+  removed: Set<string>
+}
 
 /**
- * A delta record is written only while it is smaller than half the book (else the whole is barely larger), and at most
- * this many in a row: a reader materializes a record from the last whole one before it, so the chain stays short.
+ * A quiet decision's record: whole, or the changes since `base`. A `cumulative` delta's base is the last whole record
+ * and it holds every change since that record; the others' base is the previous record.
+ */
+export type QuietRecord =
+  | { kind: 'whole' }
+  | {
+      kind: 'delta'
+      delta: DecisionDelta
+      orders: OrderDecision[]
+      changedCandidates: CandidateOrder[]
+      deltas: number
+      walk: SlotWalk
+      /** This tick's changes since the previous record, with their key ids (read from the book's records, not the orders). */
+      step: StepChanges
+      cumulative: boolean
+    }
+
+interface StepChanges {
+  orders: OrderDecision[]
+  candidates: CandidateOrder[]
+  candidateKeys: string[]
+  removed: string[]
+}
+
+/**
+ * A delta record is written only while it is smaller than half the book (else the whole is barely larger), and a reader
+ * applies at most this many to make a record whole: after that many in a row, the next record is a cumulative delta on
+ * the last whole record (all the changes since it), not the whole book; the book is written whole only when those
+ * changes reach half of it (or after a restart, a rebuilt book, a tick that bought).
  */
 export const MAX_DELTAS_IN_A_ROW = 64
 
@@ -159,8 +197,10 @@ function goneSlots(decision: ReadonlyArray<OrderDecision | undefined>, seen: Uin
 /**
  * What to journal for a quiet tick after `previous` (the project's last record, undefined: none kept): the changes
  * since it, or the whole decision when there is no base, the book's slots are not the record's (`rows` absent or of
- * other decision records: a rebuilt book), the chain is long or the changes are half the book or more. `decisions` and
- * `rows` are the tick's plan's.
+ * other decision records: a rebuilt book) or the changes are half the book or more. After `maxDeltas` deltas in a row
+ * (tests pass a shorter chain), the changes are those since the last whole record, on that record (`cumulative`): the
+ * chain a reader applies stays at most `maxDeltas` long, and no whole record is stringified inside a tick for it.
+ * `decisions` and `rows` are the tick's plan's.
  *
  * The changes are found by slot: a slot the record has, with the same decision and candidate objects, is unchanged (a
  * shared decision record is never mutated, a held candidate never changes its row); one with another object is
@@ -169,14 +209,20 @@ function goneSlots(decision: ReadonlyArray<OrderDecision | undefined>, seen: Uin
  * the aligned walk over the whole book found before (the property test checks the verdicts and rows it stores against
  * the whole decisions), in time proportional to the book's typed arrays plus the changes.
  */
-export function quietRecordOf(previous: RecordedBook | undefined, decisions: readonly OrderDecision[], rows: PlannedRows | undefined): QuietRecord {
-  if (!previous || previous.deltas >= MAX_DELTAS_IN_A_ROW || !rows || previous.slots.records !== rows.records) return { kind: 'whole' }
+export function quietRecordOf(
+  previous: RecordedBook | undefined,
+  decisions: readonly OrderDecision[],
+  rows: PlannedRows | undefined,
+  maxDeltas = MAX_DELTAS_IN_A_ROW,
+): QuietRecord {
+  if (!previous || !rows || previous.slots.records !== rows.records) return { kind: 'whole' }
   const memory = previous.slots
   const walk = walkSlots(memory, decisions, rows)
   const { records } = memory
   const { inputOf, candidates, slotOf } = rows
   const orders: OrderDecision[] = []
   const changedCandidates: CandidateOrder[] = []
+  const candidateKeys: string[] = []
   // Gone slots by key id: an edited order's old slot (its new one arrived).
   const goneByKey = new Map<string, number>()
   for (const s of walk.gone) goneByKey.set(records.keyId[s]!, s)
@@ -184,7 +230,10 @@ export function quietRecordOf(previous: RecordedBook | undefined, decisions: rea
     const decision = decisions[p]!
     const candidate = candidates[inputOf[p]!]!
     if (!sameDecision(decision, memory.decision[s]!)) orders.push(decision)
-    if (!sameRow(candidate, memory.candidate[s]!)) changedCandidates.push(candidate)
+    if (!sameRow(candidate, memory.candidate[s]!)) {
+      changedCandidates.push(candidate)
+      candidateKeys.push(records.keyId[slotOf[p]!]!)
+    }
   }
   for (const p of walk.moved) compare(p, slotOf[p]!)
   for (const p of walk.arrived) {
@@ -196,12 +245,48 @@ export function quietRecordOf(previous: RecordedBook | undefined, decisions: rea
     } else {
       orders.push(decisions[p]!)
       changedCandidates.push(candidates[inputOf[p]!]!)
+      candidateKeys.push(keyId)
     }
   }
   const removed = [...goneByKey.keys()]
+  const step: StepChanges = { orders, candidates: changedCandidates, candidateKeys, removed }
   const budget = Math.max(decisions.length, candidates.length) / 2
-  if (orders.length + changedCandidates.length + removed.length > budget) return { kind: 'whole' }
-  return { kind: 'delta', delta: { base: previous.key, removed }, orders, changedCandidates, deltas: previous.deltas + 1, walk }
+  if (previous.deltas < maxDeltas) {
+    if (orders.length + changedCandidates.length + removed.length > budget) return { kind: 'whole' }
+    return { kind: 'delta', delta: { base: previous.key, removed }, orders, changedCandidates, deltas: previous.deltas + 1, walk, step, cumulative: false }
+  }
+  // The chain is at its length: every change since the last whole record, on that record (the previous memory is the
+  // writer's, dropped unless this record is written, so it is brought up to date here).
+  const since = previous.sinceWhole
+  accumulate(since, step)
+  if (since.orders.size + since.candidates.size + since.removed.size > budget) return { kind: 'whole' }
+  return {
+    kind: 'delta',
+    delta: { base: since.key, removed: [...since.removed] },
+    orders: [...since.orders.values()],
+    changedCandidates: [...since.candidates.values()],
+    deltas: 1,
+    walk,
+    step,
+    cumulative: true,
+  }
+}
+
+/** One record's changes added to the changes since the whole record: an order removed, then back, is a change, not removed. */
+function accumulate(since: SinceWhole, step: StepChanges): void {
+  for (const keyId of step.removed) {
+    since.orders.delete(keyId)
+    since.candidates.delete(keyId)
+    since.removed.add(keyId)
+  }
+  for (const decision of step.orders) {
+    since.orders.set(decision.keyId, decision)
+    since.removed.delete(decision.keyId)
+  }
+  for (let i = 0; i < step.candidates.length; i++) {
+    since.candidates.set(step.candidateKeys[i]!, step.candidates[i]!)
+    since.removed.delete(step.candidateKeys[i]!)
+  }
 }
 
 /**
@@ -241,7 +326,9 @@ export function recordedBook(
       memory.candidate[slotOf[p]!] = candidates[inputOf[p]!]!
     }
     memory.present += record.walk.arrived.length - record.walk.gone.length
-    return { key, deltas: record.deltas, decisions: kept, slots: memory }
+    // A cumulative record brought the changes since the whole one up to date already (quietRecordOf).
+    if (!record.cumulative) accumulate(previous.sinceWhole, record.step)
+    return { key, deltas: record.deltas, decisions: kept, slots: memory, sinceWhole: previous.sinceWhole }
   }
   const same = previous?.slots.records === rows.records ? previous.slots : undefined
   const slots: RecordedSlots = same ?? {
@@ -259,7 +346,7 @@ export function recordedBook(
   growTo(slots.candidate, rows.records.keyId.length)
   fillSlots(slots.decision, slots.candidate, decisions, rows.slotOf, rows.inputOf, rows.candidates)
   slots.present = rows.slotOf.length
-  return { key, deltas: 0, decisions: kept, slots }
+  return { key, deltas: 0, decisions: kept, slots, sinceWhole: { key, orders: new Map(), candidates: new Map(), removed: new Set() } }
 }
 
 /** Grows by pushes of undefined (resize-array.ts: a longer `length` would make the array sparse). */

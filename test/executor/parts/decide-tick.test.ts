@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createTickDecider, type SubmittedBuy } from '../../../daemon/executor/decide-tick.ts'
 import { createWarmBooks, type LoadedOrder } from '../../../daemon/executor/warm-books.ts'
 import type { StoreOperation } from '../../../src/store/open-store.ts'
+import { MAX_DELTAS_IN_A_ROW } from '../../../src/domain/execution/decision-delta.ts'
+import type { TickDecision } from '../../../src/journal/journal-records.ts'
 import { orderWriteOps } from '../../../src/store/order-writes.ts'
 import { type ExecutorFixture, keyIdOf, launch, SLUG, startExecutorFixture, tickAt, walletOf } from './executor-fixture.ts'
 
@@ -111,6 +113,60 @@ describe('deciding a tick (decide-tick.ts)', () => {
     expect(rowOf.get(keyIdOf(5))?.[5]).toBe((500n * USDC).toString())
     expect(rowOf.get(keyIdOf(7))?.[5]).toBe((1_000n * USDC).toString())
     expect((await f.journal.latestDecision(SLUG))?.orders).toEqual(whole?.orders)
+  })
+
+  it('journals PATCH after PATCH with no whole record after the first: a cumulative delta on it every 64; the journal reads each back whole', async () => {
+    // 100 orders waiting for the price (limits of 500-599 USD against a cap of 1,000), no balance: nothing can buy.
+    for (let i = 0; i < 100; i++) await f.addOrder(i, 10 + i, 500 + i)
+    const decider = createTickDecider(f.ctx)
+    const submit = () => expect.unreachable('nothing buys')
+    await decider.decide(tickAt(11, 1_000), launch, submit)
+    // 300 ticks, each after a PATCH that moves one order's limit over or under the cap: its verdict changes each time.
+    // Over 256 records: the old reader walked back at most 4 x 64 records for a whole one.
+    const ticks = 300
+    const over = new Array<boolean>(10).fill(false)
+    for (let step = 1; step <= ticks; step++) {
+      const i = step % 10
+      over[i] = !over[i]
+      await f.addOrder(i, 10 + i, over[i] ? 1_500 : 500 + i, { updatedAt: 1_000 + step })
+      await decider.decide(tickAt(11 + step, 1_000), launch, submit)
+    }
+    const stored: Array<{ key: string; value: TickDecision }> = []
+    for await (const [key, value] of f.journal.sub.decisions.iterator()) stored.push({ key, value })
+    expect(stored).toHaveLength(ticks + 1)
+    // The book was written whole once, inside the first tick: never again (before: every 65th record, whole).
+    expect(stored.filter((s) => s.value.delta === undefined).map((s) => s.key)).toEqual([stored[0]!.key])
+    // A reader applies at most 64 deltas to any record; the cumulative ones (base: the whole record) hold every order
+    // changed since it (the ten PATCHed ones here, a tenth of the book), the others the PATCHed order alone.
+    const byKey = new Map(stored.map((s) => [s.key, s.value]))
+    const onWhole: number[] = []
+    stored.forEach(({ value }, index) => {
+      if (index === 0) return
+      let hops = 0
+      for (let at = value; at.delta; at = byKey.get(at.delta.base)!) hops++
+      expect(hops).toBeLessThanOrEqual(MAX_DELTAS_IN_A_ROW)
+      if (value.delta?.base === stored[0]!.key) {
+        onWhole.push(index)
+        expect(value.orders.length).toBeLessThanOrEqual(10)
+      } else expect(value.orders).toHaveLength(1)
+    })
+    // The first delta, then a cumulative one after every 64 deltas.
+    expect(onWhole).toEqual([1, 65, 129, 193, 257])
+    // Read back whole: every record holds the 100 orders, the last the verdicts of the last PATCHes.
+    const whole = await f.journal.decisionsOf(SLUG)
+    expect(whole).toHaveLength(ticks + 1)
+    for (const decision of whole) {
+      expect(decision.delta).toBeUndefined()
+      expect(decision.orders).toHaveLength(100)
+      expect(decision.inputs?.orders).toHaveLength(100)
+    }
+    const last = whole.at(-1)!
+    const verdictOf = new Map(last.orders.map((o) => [o.keyId, o.verdict]))
+    // Each of the ten PATCHed 30 times: back under the cap, as the others.
+    for (let i = 0; i < 100; i++) expect(verdictOf.get(keyIdOf(i))).toBe('limit_below_cap')
+    // The record before: order 0 still over the cap (its 29th PATCH, step 290; its 30th is step 300): no balance.
+    expect(whole.at(-2)!.orders.find((o) => o.keyId === keyIdOf(0))?.verdict).toBe('no_balance')
+    expect(await f.journal.latestDecision(SLUG)).toEqual(last)
   })
 
   it('does not buy an order edited between planning and the executing batch (its verdict reads in_flight)', async () => {

@@ -85,8 +85,8 @@ const fixedTick: TickDecision['tick'] = {
   at: 0,
 }
 
-/** Records every tick as record-quiet-tick.ts does: the whole decision, and what is stored. */
-function recordAll(books: Book[]): { wholes: TickDecision[]; stored: StoredDecision[] } {
+/** Records every tick as record-quiet-tick.ts does: the whole decision, and what is stored (`maxDeltas`: the chain's length). */
+function recordAll(books: Book[], maxDeltas = MAX_DELTAS_IN_A_ROW): { wholes: TickDecision[]; stored: StoredDecision[] } {
   const cache = createBookCache()
   let previous: RecordedBook | undefined
   const wholes: TickDecision[] = []
@@ -96,7 +96,7 @@ function recordAll(books: Book[]): { wholes: TickDecision[]; stored: StoredDecis
     const candidates = plan.candidatesInPriority()
     const base = { slug: 'rocket', chain: 'base' as const, tick, policy: spendThenLimitPolicy.name, at: step }
     const whole: TickDecision = { ...base, orders: plan.decisions.slice(), inputs: decisionInputs(input, candidates) }
-    const record = quietRecordOf(previous, plan.decisions, plan.rows)
+    const record = quietRecordOf(previous, plan.decisions, plan.rows, maxDeltas)
     const value: TickDecision =
       record.kind === 'delta' ? { ...base, orders: record.orders, inputs: decisionInputs(input, record.changedCandidates), delta: record.delta } : whole
     const key = `rocket!${String(step).padStart(6, '0')}`
@@ -189,43 +189,71 @@ const startBook = (n: number): Book => ({
 describe('quiet decisions journaled as their changes', () => {
   it('every record a reader gets is the whole decision the tick made (property)', () => {
     let deltas = 0
+    let cumulative = 0
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 40 }), fc.array(fc.array(edit, { maxLength: 4 }), { minLength: 1, maxLength: 30 }), (n, steps) => {
-        const books: Book[] = [quiet(startBook(n))]
-        for (const edits of steps) {
-          const { rebuilt: _before, ...last } = books.at(-1)!
-          books.push(quiet(edits.reduce(apply, last)))
-        }
-        const { wholes, stored } = recordAll(books)
-        const read = materializeDecisions(stored)
-        expect(read.map(byKeyId)).toEqual(wholes.map(byKeyId))
-        // Replayed on what the reader gets, every tick decides as recorded: a quiet tick's verdicts do not depend on the
-        // rows' order (the materialized record keeps its base's).
-        for (const decision of read) expect(replayTick(decision, undefined).differences).toEqual([])
-        // Each delta holds exactly what changed since its base, nothing more: the walk by slot finds what the aligned
-        // walk over the whole book found. A tick after a rebuild (its slots numbered afresh) is whole.
-        stored.forEach(({ value }, step) => {
-          if (books[step]!.rebuilt) expect(value.delta).toBeUndefined()
-          if (!value.delta) return
-          deltas++
-          expect(value.delta.base).toBe(stored[step - 1]!.key)
-          expect({
-            orders: value.orders.map((o) => o.keyId).sort(),
-            rows: value.inputs!.orders.map((r) => r[0]).sort(),
-            removed: [...value.delta.removed].sort(),
-          }).toEqual(changesBetween(wholes[step - 1]!, wholes[step]!))
-        })
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 40 }),
+        fc.array(fc.array(edit, { maxLength: 4 }), { minLength: 1, maxLength: 30 }),
+        // Short chains too, so that the runs write cumulative records (on the last whole one) after every few deltas.
+        fc.constantFrom(1, 2, 3, MAX_DELTAS_IN_A_ROW),
+        (n, steps, maxDeltas) => {
+          const books: Book[] = [quiet(startBook(n))]
+          for (const edits of steps) {
+            const { rebuilt: _before, ...last } = books.at(-1)!
+            books.push(quiet(edits.reduce(apply, last)))
+          }
+          const { wholes, stored } = recordAll(books, maxDeltas)
+          const read = materializeDecisions(stored)
+          expect(read.map(byKeyId)).toEqual(wholes.map(byKeyId))
+          // Replayed on what the reader gets, every tick decides as recorded: a quiet tick's verdicts do not depend on the
+          // rows' order (the materialized record keeps its base's).
+          for (const decision of read) expect(replayTick(decision, undefined).differences).toEqual([])
+          // Each delta holds exactly what changed since its base, nothing more: the walk by slot finds what the aligned
+          // walk over the whole book found. A tick after a rebuild (its slots numbered afresh) is whole.
+          const stepOf = new Map(stored.map(({ key }, step) => [key, step]))
+          stored.forEach(({ value }, step) => {
+            if (books[step]!.rebuilt) expect(value.delta).toBeUndefined()
+            if (!value.delta) return
+            deltas++
+            // A reader applies at most maxDeltas records to make any record whole.
+            let hops = 0
+            for (let at: TickDecision | undefined = value; at?.delta; at = stored[stepOf.get(at.delta.base)!]?.value) hops++
+            expect(hops).toBeLessThanOrEqual(maxDeltas)
+            const stepped = {
+              orders: value.orders.map((o) => o.keyId).sort(),
+              rows: value.inputs!.orders.map((r) => r[0]).sort(),
+              removed: [...value.delta.removed].sort(),
+            }
+            if (value.delta.base === stored[step - 1]!.key) {
+              expect(stepped).toEqual(changesBetween(wholes[step - 1]!, wholes[step]!))
+              return
+            }
+            // A cumulative record: on the last whole record, every change since it (what changed and changed back too,
+            // with the value it has again; key ids removed since, some never in the whole record).
+            cumulative++
+            const from = stepOf.get(value.delta.base)!
+            expect(stored[from]!.value.delta).toBeUndefined()
+            expect(stored.slice(from + 1, step).every((s) => s.value.delta)).toBe(true)
+            const exact = changesBetween(wholes[from]!, wholes[step]!)
+            expect(stepped.orders).toEqual(expect.arrayContaining(exact.orders))
+            expect(stepped.rows).toEqual(expect.arrayContaining(exact.rows))
+            expect(stepped.removed).toEqual(expect.arrayContaining(exact.removed))
+            const now = new Set(wholes[step]!.orders.map((o) => o.keyId))
+            for (const keyId of stepped.removed) expect(now.has(keyId)).toBe(false)
+          })
+        },
+      ),
       { numRuns: 150 },
     )
-    // The runs did store deltas (not only whole records, which would pass the checks above trivially).
+    // The runs did store deltas and cumulative ones (not only whole records, which would pass the checks above trivially).
     expect(deltas).toBeGreaterThan(150)
+    expect(cumulative).toBeGreaterThan(50)
   })
 
-  it('a PATCH of one order of 1,000 stores that order alone; the chain is cut to a whole record every 64', () => {
+  it('a PATCH of one order of 1,000 stores that order alone; every 65th record holds the changes since the whole one, on it', () => {
     let book = quiet(startBook(1_000))
     const books = [book]
-    for (let step = 1; step <= MAX_DELTAS_IN_A_ROW + 2; step++) {
+    for (let step = 1; step <= 2 * MAX_DELTAS_IN_A_ROW + 3; step++) {
       // One order PATCHed from a limit below the cap to one the cap meets (no balance: quiet): its verdict changes.
       book = quiet(apply(book, { kind: 'patch', i: 4 * step + 1, spend: 10, limit: 10 ** 6 }))
       books.push(book)
@@ -239,8 +267,40 @@ describe('quiet decisions journaled as their changes', () => {
       expect(value.inputs?.orders.map((r) => r[0])).toEqual([`k${4 * step + 1}`])
       expect(JSON.stringify(value).length).toBeLessThan(JSON.stringify(wholes[step]).length / 50)
     }
-    expect(stored[MAX_DELTAS_IN_A_ROW + 1]!.value.delta).toBeUndefined()
+    // The 65th: not the book whole (as before), but the 65 orders PATCHed since the whole record, on that record.
+    const first = stored[MAX_DELTAS_IN_A_ROW + 1]!.value
+    expect(first.delta).toEqual({ base: stored[0]!.key, removed: [] })
+    const since = (step: number) => Array.from({ length: step }, (_, s) => `k${4 * (s + 1) + 1}`).sort()
+    expect(first.orders.map((o) => o.keyId).sort()).toEqual(since(MAX_DELTAS_IN_A_ROW + 1))
+    expect(first.inputs?.orders.map((r) => r[0]).sort()).toEqual(since(MAX_DELTAS_IN_A_ROW + 1))
+    expect(JSON.stringify(first).length).toBeLessThan(JSON.stringify(wholes[MAX_DELTAS_IN_A_ROW + 1]).length / 5)
+    // Then deltas on it, and the next cumulative one on the whole record again: no record after the first is whole.
     expect(stored[MAX_DELTAS_IN_A_ROW + 2]!.value.delta?.base).toBe(stored[MAX_DELTAS_IN_A_ROW + 1]!.key)
+    expect(stored[MAX_DELTAS_IN_A_ROW + 2]!.value.orders.map((o) => o.keyId)).toEqual([`k${4 * (MAX_DELTAS_IN_A_ROW + 2) + 1}`])
+    const second = stored[2 * MAX_DELTAS_IN_A_ROW + 1]!.value
+    expect(second.delta?.base).toBe(stored[0]!.key)
+    expect(second.orders.map((o) => o.keyId).sort()).toEqual(since(2 * MAX_DELTAS_IN_A_ROW + 1))
+    expect(stored.slice(1).every((s) => s.value.delta)).toBe(true)
+    expect(materializeDecisions(stored).map(byKeyId)).toEqual(wholes.map(byKeyId))
+  })
+
+  it('the changes since the whole record reaching half the book give a whole record again', () => {
+    // 40 orders, a chain of 2: each record PATCHes another order; the cumulative ones grow until past half the book.
+    let book = quiet(startBook(40))
+    const books = [book]
+    for (let step = 1; step <= 30; step++) {
+      book = quiet(apply(book, { kind: 'patch', i: step, spend: 10, limit: 10 ** 6 }))
+      books.push(book)
+    }
+    const { wholes, stored } = recordAll(books, 2)
+    const wholeSteps = stored.flatMap((s, step) => (s.value.delta ? [] : [step]))
+    // A cumulative record holds each changed order's verdict and row: over 20 entries (half of 40) after 11 changes.
+    expect(wholeSteps[0]).toBe(0)
+    expect(wholeSteps.length).toBeGreaterThan(1)
+    expect(wholeSteps[1]).toBeGreaterThan(10)
+    for (const { value } of stored)
+      if (value.delta) expect(value.orders.length + value.inputs!.orders.length + value.delta.removed.length).toBeLessThanOrEqual(20)
+    expect(materializeDecisions(stored).map(byKeyId)).toEqual(wholes.map(byKeyId))
   })
 
   it('an order removed is listed once; changes of half the book or more are stored whole', () => {
