@@ -8,6 +8,7 @@ import { predictBatchTotal } from './predict-batch-total.ts'
 import { candidateBuckets } from './tick-quotes.ts'
 import { withBalances } from './warm-books.ts'
 import { bookWallets } from './book-wallets.ts'
+import { launchBucketsOf } from './launch-buckets.ts'
 
 type Books = ReturnType<ExecutorContext['warm']['snapshot']>
 
@@ -78,11 +79,13 @@ export function createLaunchTickReadsAhead(
         for (const slug of signal.slugs) {
           const orders = books.orders.get(slug)
           if (ctx.ticking.has(slug) || !orders || orders.length === 0) continue
-          // Not the held candidates: those are the ticks' own (held-candidates.ts).
-          const candidates = withBalances(orders, new Map(), books.balances)
-          const spends = candidateBuckets(candidates)
+          // Not the held candidates: those are the ticks' own (held-candidates.ts). The buckets the readying pass
+          // computed for exactly this snapshot's orders and balances (launch-buckets.ts), else built here.
+          let candidates: ReturnType<typeof withBalances> | undefined
+          const candidatesOf = () => (candidates ??= withBalances(orders, new Map(), books.balances))
+          const spends = launchBucketsOf(orders, books.balances) ?? candidateBuckets(candidatesOf())
           if (spends.length === 0) continue
-          ctx.quotes.quoteLaunchAhead(hintOf(slug), spends)
+          ctx.quotes.quoteLaunchAhead(hintOf(slug), [...spends])
           if (!batchPath) continue
           // A book the readying pass walked: its launch tick quotes the walk's total (decide-tick.ts), and so does the
           // hint, with no prediction over the book (15 ms for 5,000 orders in the split bench's profile) and no
@@ -90,7 +93,7 @@ export function createLaunchTickReadsAhead(
           const readied = batches.readied(chain, slug)?.walked
           const readiedTotal = readied && amountToPrice(readied)
           if (readiedTotal) ctx.quotes.quoteLaunchAhead(hintOf(slug), [readiedTotal])
-          else hinted.push({ slug, candidates })
+          else hinted.push({ slug, candidates: candidatesOf() })
           // Only the launch's chain is read of it (plan-batch.ts): the hint stands in for the record it precedes. The
           // book's own wallet list (book-wallets.ts, once per held list), the one the readying pass and the launch tick
           // pass: the warm allowances know it covered (by the list's identity) and scan nothing, where a list made here

@@ -9,6 +9,8 @@ import { prepareBatchEntryForms } from './batch-entry-forms.ts'
 import type { BookToReady, ReadyLaunches } from './ready-launches.ts'
 import type { CandidateOrder } from '../../src/domain/execution/prepared-book.ts'
 import { createLaunchedBuyers } from './launched-buyers.ts'
+import { rememberLaunchBuckets, sameLaunchBuckets } from './launch-buckets.ts'
+import { candidateBuckets } from './tick-quotes.ts'
 
 export interface LaunchReadiness {
   /**
@@ -84,7 +86,10 @@ export function createLaunchReadiness(
     // block otherwise, twice more for the launch clearing's reservations and allowances (ready-launches.ts).
     const walletsLower = last?.orders === orders ? last.walletsLower : orders.map((c) => lowerWallet(c.wallet))
     const walletBalances = walletsLower.map((wallet) => balances.get(wallet) ?? 0n)
-    if (last && last.orders === orders && sameBalances(last.balances, walletBalances)) return { slug, ...last }
+    if (last && last.orders === orders && sameBalances(last.balances, walletBalances)) {
+      sameLaunchBuckets(orders, balances)
+      return { slug, ...last }
+    }
     // On a chain with a batch buyer, each order's batch entry form too (parsed amounts, order id, the batch record's
     // row: batch-entry-forms.ts), so the launch tick's split computes only what the price decides. Only orders not
     // formed since their last write cost more than a lookup.
@@ -95,6 +100,8 @@ export function createLaunchReadiness(
     try {
       ctx.books.prepare(slug, { candidates, policy: ctx.policy })
       preparedFrom.set(slug, { orders, walletsLower, balances: walletBalances, candidates })
+      // The reads ahead of its launch quote these buckets (launch-buckets.ts): computed here, not after the launch log.
+      rememberLaunchBuckets(orders, balances, candidateBuckets(candidates))
       return { slug, orders, walletsLower, balances: walletBalances, candidates }
     } catch (error) {
       preparedFrom.delete(slug)

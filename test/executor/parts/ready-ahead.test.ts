@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ApprovalPassInput, BatchApprovals } from '../../../daemon/executor/approve-ahead.ts'
 import { createLaunchReadiness } from '../../../daemon/executor/ready-ahead.ts'
-import type { LoadedOrder, WarmBooks } from '../../../daemon/executor/warm-books.ts'
+import { type LoadedOrder, type WarmBooks, withBalances } from '../../../daemon/executor/warm-books.ts'
+import { launchBucketsOf } from '../../../daemon/executor/launch-buckets.ts'
+import { candidateBuckets } from '../../../daemon/executor/tick-quotes.ts'
 import { withResolvers } from '../../../src/common/with-resolvers.ts'
 import { coldWarmBooks, type ExecutorFixture, keyIdOf, SLUG, startExecutorFixture, walletOf } from './executor-fixture.ts'
 
@@ -86,6 +88,32 @@ describe('readying wallets and books ahead of launches (ready-ahead.ts)', () => 
     snapshot.orders.set(SLUG, [...orders])
     await readiness.onProcessed('base', 23n, [])
     expect(prepared).toEqual([SLUG, SLUG, SLUG])
+  })
+
+  it("keeps a prepared book's spend buckets for the reads ahead of its launch, for exactly the balances it was prepared on or found equal to", async () => {
+    const orders = [loaded(1), loaded(2)]
+    snapshot.orders.set(SLUG, orders)
+    snapshot.balances.set(walletOf(1).toLowerCase(), 5n * USDC)
+    const readiness = createLaunchReadiness(f.ctx)
+    await readiness.onProcessed('base', 20n, [])
+    // The buckets of the book's candidates (tick-quotes.ts candidateBuckets): what the hint would compute.
+    const expected = candidateBuckets(withBalances(orders, new Map(), snapshot.balances))
+    expect(expected.length).toBeGreaterThan(0)
+    expect(launchBucketsOf(orders, snapshot.balances)).toEqual(expected)
+    // A later block's map, equal on every wallet of the book: the buckets hold for it (not prepared again).
+    const first = snapshot.balances
+    snapshot.balances = new Map(snapshot.balances)
+    expect(launchBucketsOf(orders, snapshot.balances)).toBeUndefined()
+    await readiness.onProcessed('base', 21n, [])
+    expect(launchBucketsOf(orders, snapshot.balances)).toEqual(expected)
+    expect(launchBucketsOf(orders, first)).toBeUndefined()
+    // A balance moved: prepared again, the buckets of the new balances.
+    snapshot.balances = new Map(snapshot.balances)
+    snapshot.balances.set(walletOf(2).toLowerCase(), 3n * USDC)
+    await readiness.onProcessed('base', 22n, [])
+    expect(launchBucketsOf(orders, snapshot.balances)).toEqual(candidateBuckets(withBalances(orders, new Map(), snapshot.balances)))
+    // Another orders array (a write): nothing kept for it until it is prepared.
+    expect(launchBucketsOf([...orders], snapshot.balances)).toBeUndefined()
   })
 
   it('prepares ahead only the books of waiting projects with prepareBooksAheadFrom orders or more, and drops one that shrank below; wallets are readied either way', async () => {

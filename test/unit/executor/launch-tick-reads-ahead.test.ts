@@ -3,6 +3,7 @@ import type { Address } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { createLaunchTickReadsAhead } from '../../../daemon/executor/launch-tick-reads-ahead.ts'
 import { bookWallets } from '../../../daemon/executor/book-wallets.ts'
+import { rememberLaunchBuckets } from '../../../daemon/executor/launch-buckets.ts'
 import type { LoadedOrder } from '../../../daemon/executor/warm-books.ts'
 import type { OrderRecord } from '../../../src/domain/records.ts'
 import { launch } from '../../executor/parts/executor-fixture.ts'
@@ -115,6 +116,38 @@ describe('the reads ahead of a launch tick', () => {
     // allowances: covered there by its identity, no wallet scanned again (a list made by the hint was new each time).
     expect(allowanceLists).toHaveLength(1)
     expect(allowanceLists[0]).toBe(bookWallets(orders).wallets)
+  })
+
+  it('quote the spend buckets the readying pass kept for exactly this snapshot, else their own', async () => {
+    const quoted: bigint[][] = []
+    const ctx = {
+      batchBuyers: {},
+      ticking: new Set<string>(),
+      quotes: { quoteLaunchAhead: (_hint: unknown, spends: bigint[]) => quoted.push(spends) },
+      wallets: {},
+      log: pino({ level: 'silent' }),
+      warm: { snapshot: () => Promise.resolve(undefined), refresh: () => undefined },
+    } as unknown as Parameters<typeof createLaunchTickReadsAhead>[0]
+    const reads = createLaunchTickReadsAhead(ctx, { prefetchAllowances: () => undefined, readied: () => undefined }, async () => new Map())
+    const orders = [loaded(1), loaded(2)]
+    const balances = new Map(orders.map((o) => [o.wallet.toLowerCase(), 100n * USDC]))
+    const hint = async (block: bigint, balancesOfBlock: Map<string, bigint>) => {
+      const books = Promise.resolve({ orders: new Map([[launch.slug, orders]]), balances: balancesOfBlock })
+      await books
+      reads.booksBefore('base', block, books as never)
+      const before = quoted.length
+      reads.launchAhead({ type: 'launch_ahead', chain: 'base', blockNumber: block, nextBlockTimestamp: 1, pairedUsdAtoms: '1', launch, slugs: [launch.slug] })
+      const deadline = Date.now() + 10_000
+      while (quoted.length === before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 1))
+      return quoted.at(-1)
+    }
+    // Kept by the readying pass for these orders and this balances map (a marker value: the hint computes none).
+    rememberLaunchBuckets(orders, balances, [7n * USDC])
+    expect(await hint(11n, balances)).toEqual([7n * USDC])
+    // Another balances map: the hint's own buckets (a power of two at or above the book's 10 USDC spends).
+    const own = await hint(12n, new Map(balances))
+    expect(own).toHaveLength(1)
+    expect(own![0]! >= 10n * USDC && own![0] !== 7n * USDC).toBe(true)
   })
 
   it('start the launch block’s warm refresh, after taking the block before’s books', async () => {
