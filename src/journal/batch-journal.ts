@@ -71,28 +71,39 @@ export function createBatchJournal(store: Store): BatchJournal {
     `${launchPrefix(chain, slug, launchBlock)}${padNumber(BigInt(sequence), SEQUENCE_WIDTH)}`
   const recordKey = (r: Pick<BatchRecord, 'chain' | 'slug' | 'launchBlock' | 'sequence'>) => keyOf(r.chain, r.slug, r.launchBlock, r.sequence)
 
-  /** A compact commit as its full record (its prepared entries read). */
-  async function expand(commit: CompactBatchCommit): Promise<BatchRecord> {
+  /**
+   * A compact commit (stored under `key`) as its full record (its prepared entries read). The reads are not one
+   * snapshot: the batch's `sent` write (its full record, with the commit's and the prepared entries' deletions, in one
+   * atomic write) may land between this reader's read of the commit and its read of the entries. Entries found gone
+   * are then that write's doing, and the full record it wrote is what is read instead (CI, 2026-11-27: a test's reader
+   * polling the journal while the batch was sent threw here). Gone with no full record is a broken store: it throws.
+   */
+  async function expand(key: string, commit: CompactBatchCommit): Promise<BatchRecord> {
     const prepared = (await preparedSub.get(commit.prepared)) as PreparedBatchEntries | undefined
-    if (!prepared) throw new Error(`the compact commit of batch ${commit.record.batchId} names prepared entries ${commit.prepared} that are not stored`)
-    return expandBatchCommit(commit, prepared)
+    if (prepared) return expandBatchCommit(commit, prepared)
+    const full = (await sub.get(key)) as BatchRecord | undefined
+    if (full) return full
+    throw new Error(`the compact commit of batch ${commit.record.batchId} names prepared entries ${commit.prepared} that are not stored`)
   }
 
   /**
    * The full records under `prefix` with the compact commits whose full record is not written yet, expanded, in key
    * order. The commits' sublevel is empty but for a launch's batch between its commit and its `sent` write (or after a
-   * crash there, until the roll forward), so this is one empty range read in the common case.
+   * crash there, until the roll forward), so this is one empty range read in the common case. The commits are read
+   * before the full records: the `sent` write puts a batch's full record and deletes its commit atomically, so a batch
+   * whose commit is gone by the first read has its full record by the second, and no batch is missed in between.
    */
-  async function withCommits(prefix: string, records: Array<{ key: string; value: BatchRecord }>): Promise<Array<{ key: string; value: BatchRecord }>> {
+  async function withCommits(prefix: string): Promise<Array<{ key: string; value: BatchRecord }>> {
     const commits = await readAll(commitsSub, prefix)
+    const records = await readAll(sub, prefix)
     if (commits.length === 0) return records
     const have = new Set(records.map((r) => r.key))
     const added: Array<{ key: string; value: BatchRecord }> = []
-    for (const c of commits) if (!have.has(c.key)) added.push({ key: c.key, value: await expand(c.value) })
+    for (const c of commits) if (!have.has(c.key)) added.push({ key: c.key, value: await expand(c.key, c.value) })
     if (added.length === 0) return records
     return [...records, ...added].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
   }
-  const all = async (prefix: string) => (await withCommits(prefix, await readAll(sub, prefix))).map((e) => e.value)
+  const all = async (prefix: string) => (await withCommits(prefix)).map((e) => e.value)
 
   return {
     put: (record) => put(sub, recordKey(record), record),
@@ -117,7 +128,7 @@ export function createBatchJournal(store: Store): BatchJournal {
         const full = await sub.get(key)
         const ops: StoreOperation[] = [del(commitsSub, key), del(preparedSub, commit.prepared)]
         if (full === undefined) {
-          ops.unshift(put(sub, key, await expand(commit)))
+          ops.unshift(put(sub, key, await expand(key, commit)))
           expanded++
         }
         named.add(commit.prepared)
@@ -131,17 +142,20 @@ export function createBatchJournal(store: Store): BatchJournal {
     },
     async get(chain, slug, launchBlock, sequence) {
       const key = keyOf(chain, slug, launchBlock, sequence)
+      // The commit first (withCommits says why): gone by this read, its full record is there by the next.
+      const commit = (await commitsSub.get(key)) as CompactBatchCommit | undefined
       const full = (await sub.get(key)) as BatchRecord | undefined
       if (full) return full
-      const commit = (await commitsSub.get(key)) as CompactBatchCommit | undefined
-      return commit ? expand(commit) : undefined
+      return commit ? expand(key, commit) : undefined
     },
     async nextSequence(chain, slug, launchBlock) {
       const prefix = launchPrefix(chain, slug, launchBlock)
       let next = 0
-      for await (const value of sub.values({ gte: prefix, lt: `${prefix}\xff`, reverse: true, limit: 1 })) next = (value as BatchRecord).sequence + 1
+      // The commits first (withCommits says why): a batch's commit gone by this read has its full record by the next.
       for await (const value of commitsSub.values({ gte: prefix, lt: `${prefix}\xff`, reverse: true, limit: 1 }))
-        next = Math.max(next, (value as CompactBatchCommit).record.sequence + 1)
+        next = (value as CompactBatchCommit).record.sequence + 1
+      for await (const value of sub.values({ gte: prefix, lt: `${prefix}\xff`, reverse: true, limit: 1 }))
+        next = Math.max(next, (value as BatchRecord).sequence + 1)
       return next
     },
     sub,

@@ -136,6 +136,90 @@ describe('compact commits in the batch journal (docs/execution.md §8, "The comp
     expect(batches.dropCommit(sent)).toEqual([])
   })
 
+  it("a reader whose read of the prepared entries comes after the batch's sent write (not one snapshot) reads the full record it wrote", async () => {
+    const batches = createBatchJournal(store)
+    const launched = full(1)
+    const commit = compactBatchCommit(launched, prepared, indexOf)!
+    await store.batch([batches.putPrepared(prepared)])
+    await store.batch([batches.putCommit(commit)])
+    const sent: BatchRecord = { ...launched, state: 'sent', txHash: zeroHash }
+    const drops = batches.dropCommit(sent)
+    // The sent write lands between the reader's read of the commit and its read of the entries: held here, the
+    // reader's read of the prepared entries waits until it is written (the race CI hit with a test's polling reader).
+    const preparedSub = batches.preparedSub as unknown as { get(key: string): Promise<unknown> }
+    const original = preparedSub.get.bind(preparedSub)
+    let raced = 0
+    preparedSub.get = async (key: string) => {
+      if (raced++ === 0) await store.batch([batches.put(sent), ...drops])
+      return original(key)
+    }
+    try {
+      expect(await batches.get('base', 'proj', '100', 1)).toEqual(sent)
+      expect(raced).toBe(1)
+    } finally {
+      preparedSub.get = original
+    }
+    // The sent write landing just after a reader's read of the full records (none yet): the commit is read first, so
+    // the batch is found either way, by `get` and by `nextSequence` (a sequence read too low would reuse a batch id).
+    const next = full(3)
+    const nextCommit = compactBatchCommit(next, prepared, indexOf)!
+    await store.batch([batches.putPrepared(prepared)])
+    await store.batch([batches.putCommit(nextCommit)])
+    const nextSent: BatchRecord = { ...next, state: 'sent', txHash: zeroHash }
+    const nextDrops = batches.dropCommit(nextSent)
+    const fullSub = batches.sub as unknown as { get(key: string): Promise<unknown>; values(options: object): AsyncIterable<unknown> }
+    const originalGet = fullSub.get.bind(fullSub)
+    const originalValues = fullSub.values.bind(fullSub)
+    let landed = false
+    const land = async () => {
+      if (landed) return
+      landed = true
+      await store.batch([batches.put(nextSent), ...nextDrops])
+    }
+    fullSub.get = async (key: string) => {
+      const value = await originalGet(key)
+      await land()
+      return value
+    }
+    try {
+      expect(await batches.get('base', 'proj', '100', 3)).toEqual(nextSent)
+    } finally {
+      fullSub.get = originalGet
+    }
+    expect(landed).toBe(true)
+    // nextSequence: the same with a later batch (sequence 4) and its range read.
+    const later = full(4)
+    const laterCommit = compactBatchCommit(later, prepared, indexOf)!
+    await store.batch([batches.putPrepared(prepared)])
+    await store.batch([batches.putCommit(laterCommit)])
+    const laterSent: BatchRecord = { ...later, state: 'sent', txHash: zeroHash }
+    const laterDrops = batches.dropCommit(laterSent)
+    let laterLanded = false
+    fullSub.values = (options: object) => {
+      const inner = originalValues({ ...options })
+      return (async function* () {
+        const values: unknown[] = []
+        for await (const value of inner) values.push(value)
+        if (!laterLanded) {
+          laterLanded = true
+          // A fresh store write after the range was read: invisible to it.
+          await store.batch([batches.put({ ...laterSent, sequence: 4 }), ...laterDrops])
+        }
+        yield* values
+      })()
+    }
+    try {
+      expect(await batches.nextSequence('base', 'proj', '100')).toBe(5)
+    } finally {
+      fullSub.values = originalValues
+    }
+    expect(laterLanded).toBe(true)
+    // A commit whose entries are gone with no full record is a broken store: it throws, never guesses.
+    const orphan = compactBatchCommit(full(2), { ...prepared, key: 'base!proj!gone' }, indexOf)!
+    await store.batch([batches.putCommit(orphan)])
+    await expect(batches.get('base', 'proj', '100', 2)).rejects.toThrow(/names prepared entries base!proj!gone that are not stored/)
+  })
+
   it('at start, a compact commit is written out as its full record (or only deleted when its full record exists); unnamed prepared entries pruned', async () => {
     const batches = createBatchJournal(store)
     const commit = compactBatchCommit(full(0), prepared, indexOf)!
