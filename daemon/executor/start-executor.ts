@@ -14,7 +14,6 @@ import { withResolvers } from '../../src/common/with-resolvers.ts'
 import type { ExecutorFailStop } from './batch-writes.ts'
 import { rollForwardCommittedBatches } from './roll-forward-batches.ts'
 import { warmHeldTicksOnce } from './warm-held-ticks.ts'
-import { warmCompactCommitOnce } from './warm-compact-commit.ts'
 
 export type { ExecutorDeps } from './executor-context.ts'
 
@@ -202,9 +201,6 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
   // after a start ran it interpreted (68/44/20 ms for the first three, docs/execution.md §3). Synchronous, ~100-300 ms
   // once per process, before the executor takes signals.
   warmHeldTicksOnce()
-  // Likewise the launch's compact commit (warm-compact-commit.ts), built once per launch between its locks and its
-  // pre-send write: cold, 4-7 ms of the 5,000-order launch's path to its first send (docs/execution.md §8).
-  warmCompactCommitOnce()
   unsubscribe = deps.ticks.subscribe(onSignal)
   inBackground(readiness.prepareLaunchedBooks(), (error) => ctx.log.debug({ err: error }, 'preparing launched books at start failed; ticks build them'))
 
