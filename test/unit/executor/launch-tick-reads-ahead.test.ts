@@ -32,24 +32,26 @@ const loaded = (w: number): LoadedOrder => ({
   wallet: `0x${w.toString(16).padStart(40, '0')}` as Address,
 })
 
+/** The executor's parts the reads ahead use: quotes asked through `quoteLaunchAhead`; the warm snapshot never asked. */
+const contextOf = (quoteLaunchAhead: (hint: unknown, spends: bigint[]) => unknown, batchBuyers: Record<string, string> = {}) =>
+  ({
+    batchBuyers,
+    ticking: new Set<string>(),
+    quotes: { quoteLaunchAhead },
+    wallets: {},
+    log: pino({ level: 'silent' }),
+    // The hint is for the block after the one booksBefore was told: the warm snapshot is never asked here.
+    warm: { snapshot: () => Promise.resolve(undefined), refresh: () => undefined },
+  }) as unknown as Parameters<typeof createLaunchTickReadsAhead>[0]
+
 describe('the reads ahead of a launch tick', () => {
   it('start after a 0 ms timer set before the hint (the record round’s batch leaves first)', async () => {
     const order: string[] = []
     const quoted: bigint[][] = []
-    const ctx = {
-      batchBuyers: {},
-      ticking: new Set<string>(),
-      quotes: {
-        quoteLaunchAhead: (_hint: unknown, spends: bigint[]) => {
-          order.push('quote')
-          quoted.push(spends)
-        },
-      },
-      wallets: {},
-      log: pino({ level: 'silent' }),
-      // The hint is for the block after the one booksBefore was told: the warm snapshot is never asked here.
-      warm: { snapshot: () => Promise.resolve(undefined), refresh: () => undefined },
-    } as unknown as Parameters<typeof createLaunchTickReadsAhead>[0]
+    const ctx = contextOf((_hint, spends) => {
+      order.push('quote')
+      quoted.push(spends)
+    })
     const reads = createLaunchTickReadsAhead(ctx, { prefetchAllowances: () => undefined, readied: () => undefined }, async () => new Map())
     const orders = [loaded(1), loaded(2)]
     const books = Promise.resolve({ orders: new Map([[launch.slug, orders]]), balances: new Map(orders.map((o) => [o.wallet.toLowerCase(), 100n * USDC])) })
@@ -75,15 +77,7 @@ describe('the reads ahead of a launch tick', () => {
     let reservationReads = 0
     let allowanceWallets = 0
     const allowanceLists: Array<readonly Address[]> = []
-    const ctx = {
-      batchBuyers: { base: '0x00000000000000000000000000000000000000b0' },
-      ticking: new Set<string>(),
-      quotes: { quoteLaunchAhead: (_hint: unknown, spends: bigint[]) => quoted.push(spends) },
-      wallets: {},
-      log: pino({ level: 'silent' }),
-      // The hint is for the block after the one booksBefore was told: the warm snapshot is never asked here.
-      warm: { snapshot: () => Promise.resolve(undefined), refresh: () => undefined },
-    } as unknown as Parameters<typeof createLaunchTickReadsAhead>[0]
+    const ctx = contextOf((_hint, spends) => quoted.push(spends), { base: '0x00000000000000000000000000000000000000b0' })
     // The readying pass's walk of the book (readied-clearing.ts): the launch tick quotes its total (decide-tick.ts).
     const walked = { walk: { chosen: [{}, {}], totalIn: 17n * USDC } }
     const reads = createLaunchTickReadsAhead(
@@ -120,14 +114,7 @@ describe('the reads ahead of a launch tick', () => {
 
   it('quote the spend buckets the readying pass kept for exactly this snapshot, else their own', async () => {
     const quoted: bigint[][] = []
-    const ctx = {
-      batchBuyers: {},
-      ticking: new Set<string>(),
-      quotes: { quoteLaunchAhead: (_hint: unknown, spends: bigint[]) => quoted.push(spends) },
-      wallets: {},
-      log: pino({ level: 'silent' }),
-      warm: { snapshot: () => Promise.resolve(undefined), refresh: () => undefined },
-    } as unknown as Parameters<typeof createLaunchTickReadsAhead>[0]
+    const ctx = contextOf((_hint, spends) => quoted.push(spends))
     const reads = createLaunchTickReadsAhead(ctx, { prefetchAllowances: () => undefined, readied: () => undefined }, async () => new Map())
     const orders = [loaded(1), loaded(2)]
     const balances = new Map(orders.map((o) => [o.wallet.toLowerCase(), 100n * USDC]))

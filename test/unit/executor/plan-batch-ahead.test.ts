@@ -1,4 +1,5 @@
 import fc from 'fast-check'
+import { randomBatchBook } from '../../support/random-batch-book.ts'
 import { describe, expect, it } from 'vitest'
 import type { BatchPlannerContext } from '../../../daemon/executor/plan-batch.ts'
 import { predictBatchBuys } from '../../../daemon/executor/predict-batch-total.ts'
@@ -134,14 +135,8 @@ describe('the batch clearing walked while the quote is out (docs/execution.md §
     await fc.assert(
       fc.asyncProperty(
         fc.record({
-          orders: fc.array(fc.record({ limited: fc.boolean(), cut: fc.oneof(fc.constant(1000), fc.integer({ min: 0, max: 1000 })) }), {
-            minLength: 1,
-            maxLength: 40,
-          }),
-          withLimits: fc.boolean(),
-          maxBuyersPerTransaction: fc.integer({ min: 1, max: 50 }),
+          ...randomBatchBook,
           perturb: fc.option(fc.nat(), { nil: undefined }),
-          pool: fc.constantFrom('formula', 'quote', 'empty'),
         }),
         async (b) => {
           const s = `ahead-random-${slug++}`

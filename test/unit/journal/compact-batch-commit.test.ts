@@ -1,4 +1,5 @@
 import fc from 'fast-check'
+import { randomBatchBook } from '../../support/random-batch-book.ts'
 import type { Address } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { prepareBatchEntryForms } from '../../../daemon/executor/batch-entry-forms.ts'
@@ -53,15 +54,9 @@ describe('the compact commit (docs/execution.md §8, "The compact commit"): the 
     await fc.assert(
       fc.asyncProperty(
         fc.record({
-          orders: fc.array(fc.record({ limited: fc.boolean(), cut: fc.oneof(fc.constant(1000), fc.integer({ min: 0, max: 1000 })) }), {
-            minLength: 1,
-            maxLength: 40,
-          }),
-          withLimits: fc.boolean(),
-          maxBuyersPerTransaction: fc.integer({ min: 1, max: 50 }),
+          ...randomBatchBook,
           /** What changed between the readying and the launch: a spend, an order fewer, an order more, a wallet. */
           change: fc.option(fc.record({ kind: fc.constantFrom('spend', 'fewer', 'more', 'wallet'), at: fc.nat() }), { nil: undefined }),
-          pool: fc.constantFrom('formula', 'quote', 'empty'),
         }),
         async (b) => {
           const slug = `compact-${n++}`
