@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { batchBuyerAbi } from '../../daemon/executor/batch-buyer-abi.ts'
 import type { ExecutorWallets } from '../../daemon/executor/executor-context.ts'
 import { COLLECTION_CANCELLED, COLLECTION_COLLECTING } from '../../daemon/executor/split-chain-reads.ts'
+import { checkReplays, replayAll, replayBatches } from '../../src/console/replay/replay-check.ts'
 import { createBatchJournal } from '../../src/journal/batch-journal.ts'
 import type { BatchRecord } from '../../src/journal/batch-records.ts'
 import { readAll } from '../../src/store/paginate.ts'
@@ -203,6 +204,28 @@ describe('the launch committed on its readied walk: crashes before its plan ran'
     expect(refunded.reduce((sum, l) => sum + (l as unknown as { args: { amount: bigint } }).args.amount, 0n)).toBe(total)
     await expectFilledOnce(slug, buyers, record)
     await h.stopMining()
+    await expectWrittenOut(slug)
+  }, 300_000)
+
+  it('runs to the end without a crash: the plan after the sends builds the committed record, every order filled once, and executions replay --check reproduces the batch', async () => {
+    const { slug, creator } = await h.newProject('readied-replayed', 'doppler')
+    const buyers = await buyersWithOrders(slug)
+    await h.crashExecutor()
+    stages.length = 0
+    await launchPrepared(slug, creator)
+    await expectFilledOnce(slug, buyers)
+    await h.stopMining()
+    // Committed on the readied walk, the plan run after the commit, its record checked equal to the committed one.
+    const committed = stages.indexOf('executor.committed')
+    expect(stages.indexOf('executor.readiedLaunch.cleared')).toBeGreaterThanOrEqual(0)
+    expect(stages.indexOf('executor.readiedLaunch.cleared')).toBeLessThan(committed)
+    expect(stages.indexOf('executor.planned')).toBeGreaterThan(committed)
+    expect(stages.indexOf('executor.readiedLaunch.checked')).toBeGreaterThan(committed)
+    expect(h.executor.failure()).toBeUndefined()
+    const journal = await h.services.executions.journalOf(slug)
+    const check = checkReplays(slug, replayAll(journal), replayBatches(journal))
+    expect(check.batches.differing).toEqual([])
+    expect(check.batches.allocationsChecked).toBeGreaterThan(0)
     await expectWrittenOut(slug)
   }, 300_000)
 })
