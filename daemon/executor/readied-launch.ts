@@ -191,6 +191,7 @@ export async function commitReadiedLaunch(ctx: ReadiedLaunchContext, batches: Pi
       // Under the orders' locks, no order of the project written since the snapshot the tick read (decide-tick.ts's
       // rule for skipping the re-read): the planned records are the stored ones. Else the tick plans and re-reads.
       if (ctx.warm.ordersVersion?.(slug) !== t.ordersVersion) return miss('written_since')
+      ctx.stage('executor.rereadSkipped')
       await commitThenMove(ctx, { singleOps: [], expiryOps: [] }, undefined, { record, send: t.send, after: () => t.after(record) })
       return true
     },
