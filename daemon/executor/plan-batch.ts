@@ -357,7 +357,7 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
       if (ctx.quotes.canQuote(launch.chain)) {
         const evaluations: BatchClearingRecord['evaluations'] = []
         const tokensOut = async (usdcIn: bigint) => {
-          const out = (await ctx.quotes.tokensOut(tick, launch, usdcIn)) ?? 0n
+          const out = pricedFast(launch, tick, usdcIn) ?? (await ctx.quotes.tokensOut(tick, launch, usdcIn)) ?? 0n
           evaluations.push([usdcIn.toString(), out.toString()])
           return out
         }
@@ -381,6 +381,14 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
   // split (the plan's, checked against that commit after its first send, or the old path's if the fast one stopped
   // before its commit) names the same batch id, not the next one.
   const fastSequences = new Map<string, { block: string; sequence: number }>()
+  // The pool's answers the fast commit's clearing got, per launch and tick block: the same block's split prices with
+  // them (the quote cache of the block may be gone by then, a block later, and a quote asked again that failed would
+  // clear on the formula: another record than the one committed, a fail-stop for a network blip).
+  const fastPrices = new Map<string, { block: string; answers: Map<string, bigint> }>()
+  const pricedFast = (launch: LaunchRecord, tick: Pick<PriceTick, 'blockNumber'>, usdcIn: bigint): bigint | undefined => {
+    const held = fastPrices.get(aheadKey(launch))
+    return held && held.block === tick.blockNumber ? held.answers.get(usdcIn.toString()) : undefined
+  }
   const takeSequence = (launch: LaunchRecord, tick: Pick<PriceTick, 'blockNumber'>): number | undefined => {
     const held = fastSequences.get(aheadKey(launch))
     if (!held) return undefined
@@ -451,6 +459,13 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
       // The readied walk priced as the split prices it (the same pool function and record), over its own candidates.
       const { clearing, record: clearingRecord, ahead } = await clear(tick, launch, walked.candidates, readied.forms, gas.maxBuyers, undefined, walked)
       if (ahead !== walked) return undefined
+      // A quote that failed (cleared on the formula where the chain quotes): the old path, which asks again.
+      if (ctx.quotes.canQuote(launch.chain) && clearingRecord.pool !== 'quote') return undefined
+      if (clearingRecord.pool === 'quote')
+        fastPrices.set(aheadKey(launch), {
+          block: tick.blockNumber,
+          answers: new Map(clearingRecord.evaluations.map(([usdcIn, out]) => [usdcIn, BigInt(out)])),
+        })
       ctx.stage?.('executor.batchClearing')
       const sequence = takeSequence(launch, tick) ?? (await nextSequence(launch))
       fastSequences.set(aheadKey(launch), { block: tick.blockNumber, sequence })

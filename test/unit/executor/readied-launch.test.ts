@@ -150,7 +150,9 @@ describe('the readied walk as the launch tick\'s plan (readied-launch.ts; docs/e
           const r = bothOf(t, weaker)
           return r.miss !== undefined || samePlan(r)
         }),
-        { numRuns: 3_000 },
+        // A fixed seed: the search is then the same on every run (a random one missed the rarer counterexamples, such
+        // as a `maxBuys` cut, now and then), while the property above keeps exploring.
+        { numRuns: 5_000, seed: 2026 },
       )
       expect(found.failed).toBe(true)
     })
