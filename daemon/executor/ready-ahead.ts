@@ -73,7 +73,10 @@ export function createLaunchReadiness(
    * (5,000 `lowerWallet`s and lookups, ~2 ms a block), and the launch's own hint, asking with the book's list, again
    * between the launch log and its tick (the split bench's CPU profile, 2026-11-27).
    */
-  const walletsAhead = (chain: ChainKey, books: ReadonlyArray<readonly Address[]>): { wallets: readonly Address[]; covers: ReadonlyArray<readonly Address[]> } => {
+  const walletsAhead = (
+    chain: ChainKey,
+    books: ReadonlyArray<readonly Address[]>,
+  ): { wallets: readonly Address[]; covers: ReadonlyArray<readonly Address[]> } => {
     if (books.length === 1) return { wallets: books[0]!, covers: [] }
     const last = aheadLists.get(chain)
     if (last && last.books.length === books.length && last.books.every((list, i) => list === books[i])) return { wallets: last.joined, covers: books }
