@@ -59,9 +59,17 @@ export interface WarmAllowances {
    * later block) is superseded: it reads nothing and resolves undefined, so the queue never holds more than
    * the step under way and the newest read ahead (docs/execution.md §8, "The readying pass that never ended").
    * Resolves the allowances at `blockNumber` (the snapshot's map: every wallet asked and any read before), undefined
-   * when superseded or when the snapshot was already past the block.
+   * when superseded or when the snapshot was already past the block. `covers`: lists whose every wallet is in `wallets`
+   * (the waiting books' own lists, joined into `wallets`), known covered by the snapshot's map afterwards as `wallets`
+   * is: a tick asking with one of them scans none of it.
    */
-  ahead(chain: ChainKey, spender: Address, wallets: readonly Address[], blockNumber: bigint): Promise<ReadonlyMap<string, bigint> | undefined>
+  ahead(
+    chain: ChainKey,
+    spender: Address,
+    wallets: readonly Address[],
+    blockNumber: bigint,
+    covers?: ReadonlyArray<readonly Address[]>,
+  ): Promise<ReadonlyMap<string, bigint> | undefined>
   /** Forgets the chain's snapshots (a reorg: the carried blocks may be gone). */
   forget(chain: ChainKey): void
 }
@@ -101,7 +109,15 @@ export function createWarmAllowances(deps: WarmAllowancesDeps): WarmAllowances {
   const queues = new Map<string, Promise<unknown>>()
   const keyOf = (chain: ChainKey, spender: Address) => `${chain}!${spender.toLowerCase()}`
 
-  async function step(key: string, chain: ChainKey, spender: Address, wallets: readonly Address[], block: bigint, onlyForward: boolean): Promise<Snapshot> {
+  async function step(
+    key: string,
+    chain: ChainKey,
+    spender: Address,
+    wallets: readonly Address[],
+    block: bigint,
+    onlyForward: boolean,
+    covers: ReadonlyArray<readonly Address[]> = [],
+  ): Promise<Snapshot> {
     const stored = snapshots.get(key)
     if (onlyForward && stored && stored.block > block) return stored
     let snapshot: Snapshot
@@ -161,6 +177,7 @@ export function createWarmAllowances(deps: WarmAllowancesDeps): WarmAllowances {
       coverage.set(snapshot.values, covered)
     }
     covered.add(wallets)
+    for (const list of covers) covered.add(list)
     const current = snapshots.get(key)
     if (!current || current.block <= snapshot.block) snapshots.set(key, snapshot)
     return snapshot
@@ -180,7 +197,14 @@ export function createWarmAllowances(deps: WarmAllowancesDeps): WarmAllowances {
     return Promise.race([previous, bound]).finally(() => clearTimeout(timer))
   }
 
-  function queued(chain: ChainKey, spender: Address, wallets: readonly Address[], blockNumber: bigint, onlyForward: boolean) {
+  function queued(
+    chain: ChainKey,
+    spender: Address,
+    wallets: readonly Address[],
+    blockNumber: bigint,
+    onlyForward: boolean,
+    covers?: ReadonlyArray<readonly Address[]>,
+  ) {
     const key = keyOf(chain, spender)
     // Reads ahead of an older block still waiting (or of this block, when this is a read ahead too): this call brings
     // the snapshot past them, and an older read ahead behind it would read nothing new (the readying pass of each 200 ms
@@ -203,7 +227,7 @@ export function createWarmAllowances(deps: WarmAllowancesDeps): WarmAllowances {
         if (waiting?.size === 0 && waitingAheads.get(key) === waiting) waitingAheads.delete(key)
         if (mine.superseded) return undefined
       }
-      return step(key, chain, spender, wallets, blockNumber, onlyForward)
+      return step(key, chain, spender, wallets, blockNumber, onlyForward, covers)
     })
     const tail = run.catch(() => undefined)
     queues.set(key, tail)
@@ -233,8 +257,8 @@ export function createWarmAllowances(deps: WarmAllowancesDeps): WarmAllowances {
   return {
     at: async (chain, spender, wallets, blockNumber) =>
       wallets.length <= directUpTo ? readDirect(chain, spender, wallets, blockNumber) : (await queued(chain, spender, wallets, blockNumber, false))!.values,
-    async ahead(chain, spender, wallets, blockNumber) {
-      const done = await queued(chain, spender, wallets, blockNumber, true)
+    async ahead(chain, spender, wallets, blockNumber, covers) {
+      const done = await queued(chain, spender, wallets, blockNumber, true, covers)
       return done?.block === blockNumber ? done.values : undefined
     },
     forget(chain) {

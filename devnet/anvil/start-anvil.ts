@@ -39,6 +39,8 @@ export interface StartAnvilOptions {
   /** Defaults to the binary of the installed `@foundry-rs/anvil-<platform>-<arch>`. */
   binary?: string
   startTimeoutMs?: number
+  /** Awaited by every dump between anvil's answer and the state file's write. For tests: they hold a dump there. */
+  beforeStateWrite?: () => Promise<void>
 }
 
 export interface AnvilInstance {
@@ -134,6 +136,22 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
   const historyDir = options.stateFile ? join(dirname(options.stateFile), 'history') : mkdtempSync(join(tmpdir(), 'prebuy-anvil-history-'))
   const clearHistory = (): void => rmSync(historyDir, { recursive: true, force: true })
   installExitHook()
+  /**
+   * Which anvil process the state file follows: bumped when a restart begins (a mining-mode switch or a crash), before
+   * the state files are settled. A dump answered by an earlier process is not written once it changed: written after
+   * the restart settled the files, it put an older chain in the state file than the one the new process loads (anvil's
+   * exit dump), which that process could still read at its start, or the next restart would (test/chain/anvil.test.ts,
+   * "a dump answered before a restart is not written after it"; the daemon's devnet switches to 200 ms blocks by such a
+   * restart right after its deployments, and once started on a chain whose Clanker factory was not yet enabled).
+   */
+  let generation = 0
+  /** The state file's writers one at a time: the dumper's generation check and write, and the restarts' settling. */
+  let stateFileTail: Promise<unknown> = Promise.resolve()
+  const withStateFile = <T>(fn: () => Promise<T>): Promise<T> => {
+    const result = stateFileTail.then(fn, fn)
+    stateFileTail = result.catch(() => undefined)
+    return result
+  }
 
   const args = (port: number, load: string | undefined): string[] => {
     const list = [
@@ -224,7 +242,8 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
   /** First start: unreadable state files are moved aside (the chain starts empty); on a restart they are fatal. */
   const settle = async (first: boolean): Promise<string | undefined> => {
     if (!options.stateFile) return undefined
-    const settled = await settleStateFiles(options.stateFile, { moveAsideUnreadable: first })
+    const stateFile = options.stateFile
+    const settled = await withStateFile(() => settleStateFiles(stateFile, { moveAsideUnreadable: first }))
     for (const moved of settled.movedAside) {
       logger.warn({ stateFile: moved.file, movedTo: moved.movedTo, reason: moved.reason }, 'anvil could not read its state file; moved it aside')
     }
@@ -307,6 +326,7 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
   }
   const restartAfterCrash = async (code: number | null): Promise<void> => {
     if (stopping) return
+    generation++
     logger.warn({ code, restarts, anvilOutput: recentOutput.slice(-5) }, 'anvil exited unexpectedly')
     while (!stopping) {
       if (restarts >= maxRestarts) {
@@ -342,7 +362,15 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
   supervise(current)
   const untrack = trackMiningMode(rpcUrl, () => miningMode)
   const dumper: StateDumper | undefined = options.stateFile
-    ? startStateDumper({ rpcUrl: () => rpcUrl, stateFile: options.stateFile, intervalMs: dumpIntervalMs(options.stateIntervalSeconds), logger })
+    ? startStateDumper({
+        rpcUrl: () => rpcUrl,
+        stateFile: options.stateFile,
+        intervalMs: dumpIntervalMs(options.stateIntervalSeconds),
+        logger,
+        generation: () => generation,
+        withStateFile,
+        ...(options.beforeStateWrite ? { beforeWrite: options.beforeStateWrite } : {}),
+      })
     : undefined
 
   /**
@@ -355,6 +383,7 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
       throw new PrebuyError('devnet_no_state_file', `The ${name} devnet chain has no state file: a ${String(mode)} s block time must be given at start.`)
     }
     const old = current
+    generation++
     old.replaced = true
     old.child.kill('SIGTERM')
     const killTimer = setTimeout(() => old.child.kill('SIGKILL'), STOP_GRACE_MS)

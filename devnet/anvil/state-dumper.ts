@@ -39,15 +39,38 @@ export const nextDumpDelayMs = (intervalMs: number, lastDumpMs: number): number 
  * 10 ms, 200 ms blocks, 2026-11-27), which Base never does; a caller that needs the chain's timing more than what a
  * kill -9 would lose (the latency benches) turns it off (docs/devnet.md, "State persistence").
  */
-export function startStateDumper(options: { rpcUrl: () => string; stateFile: string; intervalMs: number | null; logger: Logger }): StateDumper {
+export function startStateDumper(options: {
+  rpcUrl: () => string
+  stateFile: string
+  intervalMs: number | null
+  logger: Logger
+  /** Awaited between anvil's answer and the write (tests hold a dump there). */
+  beforeWrite?: () => Promise<void>
+  /**
+   * The anvil process the state file follows (start-anvil.ts): a dump answered by an earlier one is not written, since
+   * a restart since then settled the state file from a newer state (anvil's exit dump).
+   */
+  generation?: () => number
+  /** Runs the write alone among the state file's writers (the restarts' settling). */
+  withStateFile?: <T>(fn: () => Promise<T>) => Promise<T>
+}): StateDumper {
   let running: Promise<void> | undefined
   let stopped = false
   const dumpOnce = async (): Promise<void> => {
     try {
+      const asked = options.generation?.()
       const hex = await jsonRpc<string>(options.rpcUrl(), 'anvil_dumpState', [], 30_000)
       if (stopped) return
       const state = await inflate(Buffer.from(hex.slice(2), 'hex'))
-      await writeStateFile(options.stateFile, state)
+      await options.beforeWrite?.()
+      const write = async (): Promise<void> => {
+        if (options.generation && options.generation() !== asked) {
+          options.logger.debug('a dump answered before a restart of anvil not written: the restart settled a newer state')
+          return
+        }
+        await writeStateFile(options.stateFile, state)
+      }
+      await (options.withStateFile ? options.withStateFile(write) : write())
     } catch (error) {
       options.logger.debug({ err: error }, 'state dump skipped')
     }

@@ -9,7 +9,9 @@ import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
 import { minesByItself } from '../../devnet/anvil/mining-mode.ts'
 import { resolveAnvilBinary } from '../../devnet/anvil/resolve-anvil-binary.ts'
 import { PERSISTED_STATES, startAnvil, type AnvilInstance } from '../../devnet/anvil/start-anvil.ts'
+import { readStateHead } from '../../devnet/anvil/state-files.ts'
 import { PrebuyError } from '../../src/common/errors.ts'
+import { withResolvers } from '../../src/common/with-resolvers.ts'
 
 const DEV_ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 
@@ -224,6 +226,44 @@ describe('startAnvil', () => {
       expect(Number(await jsonRpc<string>(anvil.rpcUrl, 'eth_getTransactionCount', [DEV_ACCOUNT, 'latest']))).toBe(sent)
     }
     expect(anvil.restarts).toBe(12)
+    await anvil.stop()
+  })
+
+  it('a dump answered before a restart is not written after it: the state file never goes back past the restarted chain', async () => {
+    // The daemon's devnet switches its chains to 200 ms blocks by restarting anvil (setMiningMode) right after its
+    // deployments. A periodic dump answered before that restart and written after it put an older chain in the state
+    // file, which anvil (or its next restart) then loaded: a devnet launchpad deployed but not yet enabled.
+    const stateFile = join(dir, 'held-dump', 'state.json')
+    const held = withResolvers<void>()
+    const answered = withResolvers<void>()
+    let holding = false
+    const anvil = await start({
+      chainId: 31337,
+      stateFile,
+      stateIntervalSeconds: 'on_stop',
+      mining: 'manual',
+      beforeStateWrite: async () => {
+        if (!holding) return
+        answered.resolve()
+        await held.promise
+      },
+    })
+    await jsonRpc(anvil.rpcUrl, 'anvil_mine', ['0x3'])
+    holding = true
+    // A dump of block 3 answered, held before its write.
+    const dumping = anvil.dumpState()
+    await answered.promise
+    holding = false
+    await jsonRpc(anvil.rpcUrl, 'anvil_mine', ['0x2'])
+    // The restart (anvil's exit dump holds block 5), then the held dump may write.
+    await anvil.setMiningMode(0.2)
+    held.resolve()
+    await dumping
+    expect(await readStateHead(stateFile)).toEqual({ kind: 'readable', bestBlock: 5n })
+    // A dump asked after the restart is written as always.
+    await jsonRpc(anvil.rpcUrl, 'anvil_mine', ['0x1'])
+    await anvil.dumpState()
+    expect(((await readStateHead(stateFile)) as { bestBlock: bigint }).bestBlock).toBeGreaterThan(5n)
     await anvil.stop()
   })
 

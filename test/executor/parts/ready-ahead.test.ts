@@ -4,6 +4,7 @@ import { createLaunchReadiness } from '../../../daemon/executor/ready-ahead.ts'
 import { type LoadedOrder, type WarmBooks, withBalances } from '../../../daemon/executor/warm-books.ts'
 import { launchBucketsOf } from '../../../daemon/executor/launch-buckets.ts'
 import { candidateBuckets } from '../../../daemon/executor/tick-quotes.ts'
+import { bookWallets } from '../../../daemon/executor/book-wallets.ts'
 import { withResolvers } from '../../../src/common/with-resolvers.ts'
 import { coldWarmBooks, type ExecutorFixture, keyIdOf, SLUG, startExecutorFixture, walletOf } from './executor-fixture.ts'
 
@@ -114,6 +115,42 @@ describe('readying wallets and books ahead of launches (ready-ahead.ts)', () => 
     expect(launchBucketsOf(orders, snapshot.balances)).toEqual(candidateBuckets(withBalances(orders, new Map(), snapshot.balances)))
     // Another orders array (a write): nothing kept for it until it is prepared.
     expect(launchBucketsOf([...orders], snapshot.balances)).toBeUndefined()
+  })
+
+  it("reads the allowances ahead with the books' own wallet lists: one book's as it is, several joined into the same array while they are unchanged", async () => {
+    const asked: Array<{ wallets: readonly unknown[]; block: bigint; covers: ReadonlyArray<readonly unknown[]> | undefined }> = []
+    f.ctx.batchBuyers = { base: walletOf(900) }
+    f.ctx.warmAllowances = {
+      at: async () => new Map(),
+      async ahead(_chain, _spender, wallets, block, covers) {
+        asked.push({ wallets, block, covers })
+        return new Map()
+      },
+      forget: () => undefined,
+    }
+    const book = [loaded(1), loaded(2), loaded(1)]
+    snapshot.orders.set(SLUG, book)
+    const readiness = createLaunchReadiness(f.ctx)
+    await readiness.onProcessed('base', 30n, [])
+    await readiness.onProcessed('base', 31n, [])
+    // The very array the book's ticks (and its launch's hint) ask with: the warm allowances know it covered.
+    expect(asked.map((a) => a.wallets)).toEqual([bookWallets(book).wallets, bookWallets(book).wallets])
+    expect(asked[0]!.wallets).toBe(bookWallets(book).wallets)
+    expect(asked[1]!.wallets).toBe(asked[0]!.wallets)
+    const other = [loaded(3, 'other'), loaded(4, 'other')]
+    snapshot.orders.set('other', other)
+    await readiness.onProcessed('base', 32n, [])
+    await readiness.onProcessed('base', 33n, [])
+    const [joined, again] = asked.slice(2)
+    expect(joined!.wallets).toEqual([walletOf(1), walletOf(2), walletOf(3), walletOf(4)])
+    expect(again!.wallets).toBe(joined!.wallets)
+    expect(joined!.covers).toEqual([bookWallets(book).wallets, bookWallets(other).wallets])
+    expect(joined!.covers![1]).toBe(bookWallets(other).wallets)
+    // A book written (a new orders array): joined anew.
+    snapshot.orders.set('other', [...other, loaded(5, 'other')])
+    await readiness.onProcessed('base', 34n, [])
+    expect(asked.at(-1)!.wallets).not.toBe(joined!.wallets)
+    expect(asked.at(-1)!.wallets).toEqual([walletOf(1), walletOf(2), walletOf(3), walletOf(4), walletOf(5)])
   })
 
   it('prepares ahead only the books of waiting projects with prepareBooksAheadFrom orders or more, and drops one that shrank below; wallets are readied either way', async () => {

@@ -331,4 +331,37 @@ describe('createWarmAllowances', () => {
     await warm.at('base', SPENDER, grown, 67n)
     expect(chain.reads.at(-1)).toEqual({ wallets: [address(0x2000).toLowerCase()], block: 67n })
   })
+
+  it("a read ahead of several books' wallets joined covers each book's own list: a tick asking with one scans none of it", async () => {
+    const chain = fakeChain()
+    chain.mine(70n)
+    const counted = (wallets: Address[]) => {
+      const reads = { count: 0 }
+      const list = new Proxy(wallets, {
+        get(target, property, receiver) {
+          if (typeof property === 'string' && /^\d+$/.test(property)) reads.count++
+          return Reflect.get(target, property, receiver)
+        },
+      })
+      return { list, reads }
+    }
+    const bookA = counted(Array.from({ length: 20 }, (_, i) => address(0x3000 + i)))
+    const bookB = counted(Array.from({ length: 30 }, (_, i) => address(0x4000 + i)))
+    const warm = createWarmAllowances(chain.deps)
+    await warm.ahead('base', SPENDER, [...bookA.list, ...bookB.list], 70n, [bookA.list, bookB.list])
+    const joining = { a: bookA.reads.count, b: bookB.reads.count }
+    chain.mine(71n)
+    // The launch of book B: its tick asks with B's own list at the next block. Nothing read, none of B looked at.
+    const readsBefore = chain.reads.length
+    const atB = await warm.at('base', SPENDER, bookB.list, 71n)
+    expect(bookB.reads.count).toBe(joining.b)
+    expect(chain.reads.length).toBe(readsBefore)
+    expect(bookB.list.every((w) => atB.has(w.toLowerCase()))).toBe(true)
+    // Not named as covered: scanned, as before.
+    chain.mine(72n)
+    await warm.ahead('base', SPENDER, [...bookA.list], 72n)
+    const other = counted([...bookA.list])
+    await warm.at('base', SPENDER, other.list, 72n)
+    expect(other.reads.count).toBe(20)
+  })
 })

@@ -50,6 +50,20 @@ describe('findInitializedPools', () => {
       { poolId: id, poolKey: { currency0: A, currency1: B, fee: 0x800000, tickSpacing: 200, hooks: getAddress(HOOK) }, sqrtPriceX96: 2n ** 96n, tick: 0 },
     ])
   })
+
+  it("skips the PoolManager's other events (a Swap of the same transaction) and reads its Initialize", () => {
+    const id = `0x${'34'.repeat(32)}` as Hex
+    const swap = POOL_MANAGER_EVENTS.find((e) => e.name === 'Swap')!
+    const swapLog: Log = {
+      ...initializeLog(POOL_MANAGER, id),
+      topics: encodeEventTopics({ abi: [swap], eventName: 'Swap', args: { id, sender: A } }) as [Hex, ...Hex[]],
+      data: encodeAbiParameters(
+        [{ type: 'int128' }, { type: 'int128' }, { type: 'uint160' }, { type: 'uint128' }, { type: 'int24' }, { type: 'uint24' }],
+        [-5n, 7n, 2n ** 96n, 10n, 0, 3000],
+      ),
+    }
+    expect(findInitializedPools([swapLog, initializeLog(POOL_MANAGER, id), swapLog], POOL_MANAGER).map((p) => p.poolId)).toEqual([id])
+  })
 })
 
 describe('creatorList', () => {
