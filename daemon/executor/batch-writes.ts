@@ -22,7 +22,12 @@ export interface BatchWrites {
 
 /** Why the executor stopped itself (it does not tick again in this process; a restart rolls forward and reconciles). */
 export interface ExecutorFailStop {
-  kind: 'batch_moves_not_written'
+  /**
+   * `batch_moves_not_written`: the moves' write failed; `readied_launch_mismatch`: a readied launch's plan, run after
+   * its commit's sends, built another batch record than the one committed (readied-launch.ts);
+   * `readied_launch_unverified`: that plan failed (the record could not be checked).
+   */
+  kind: 'batch_moves_not_written' | 'readied_launch_mismatch' | 'readied_launch_unverified'
   batchId: Hash
   slug: string
   message: string

@@ -5,6 +5,17 @@ import { type BatchWriteInput, batchMoveOps } from './batch-executing-ops.ts'
 import type { BatchMovesOutcome, ExecutorFailStop, SendBatch } from './batch-writes.ts'
 import type { ExecutorContext } from './executor-context.ts'
 
+/** What the orders' moves are written from: the batch's planned input and the tick's decision. */
+export interface BatchMoves {
+  input: BatchWriteInput
+  decision: () => StoreOperation
+}
+
+/** The plan after a readied launch's commit built another record than the one committed (readied-launch.ts). */
+export class ReadiedLaunchMismatch extends Error {
+  override name = 'ReadiedLaunchMismatch'
+}
+
 export type CommitContext = Pick<ExecutorContext, 'store' | 'journal' | 'batchJournal' | 'orders' | 'stage' | 'log'> &
   Partial<Pick<ExecutorContext, 'whenStopped' | 'failStop' | 'preparedEntries'>>
 
@@ -21,9 +32,9 @@ export async function commitThenMove(
   single: { singleOps: StoreOperation[]; expiryOps: StoreOperation[] },
   /** Hands the tick's single buys on with the commit's promise (undefined: none); they broadcast once it is written. */
   handOff: ((committed: Promise<void>) => void) | undefined,
-  batch: { record: BatchRecord; input: BatchWriteInput; send: SendBatch; decision: () => StoreOperation },
+  batch: { record: BatchRecord; send: SendBatch } & (BatchMoves | { after: () => Promise<BatchMoves> }),
 ): Promise<void> {
-  const { record, input } = batch
+  const { record } = batch
   const committed = withResolvers<void>()
   committed.promise.catch(() => undefined)
   const moved = withResolvers<BatchMovesOutcome>()
@@ -60,7 +71,23 @@ export async function commitThenMove(
     moved.resolve({ kind: 'abandoned', reason: 'the executor stopped while the batch was being sent' })
     return
   }
-  const ops = [...single.expiryOps, ...batchMoveOps(ctx, input, record), batch.decision()]
+  // A readied launch's commit went out before its plan (readied-launch.ts): the plan, its split and its record run now,
+  // after the sends, and must be the record committed. A difference, or a plan that fails, fail-stops the executor
+  // (its moves are not written: the restart rolls the committed batch forward, as for a failed moves' write).
+  let moves: BatchMoves
+  try {
+    moves = 'after' in batch ? await batch.after() : batch
+  } catch (error) {
+    moved.resolve({ kind: 'failed', error })
+    ctx.failStop?.({
+      kind: error instanceof ReadiedLaunchMismatch ? 'readied_launch_mismatch' : 'readied_launch_unverified',
+      batchId: record.batchId,
+      slug: record.slug,
+      message: `the plan after readied launch batch ${record.batchId}'s commit ${error instanceof ReadiedLaunchMismatch ? 'differs from it' : 'failed'} (${error instanceof Error ? error.message : String(error)})`,
+    })
+    return
+  }
+  const ops = [...single.expiryOps, ...batchMoveOps(ctx, moves.input, record), moves.decision()]
   ctx.stage('executor.executingOpsBuilt')
   try {
     await ctx.store.batch(ops)

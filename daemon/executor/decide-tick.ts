@@ -18,11 +18,13 @@ import { type CandidateDiff, createHeldCandidates } from '../../src/domain/execu
 import { createFundedCandidates } from '../../src/domain/execution/funded-candidates.ts'
 import { type BuyToSubmit, DEFAULT_MAX_BUYS, type ExecutionPlan } from '../../src/domain/execution/executor-plan.ts'
 import type { CandidateOrder } from '../../src/domain/execution/prepared-book.ts'
-import { type BatchPlannerContext, type BatchSplit, createBatchPlanner } from './plan-batch.ts'
+import { type BatchPlanner, type BatchPlannerContext, type BatchSplit, createBatchPlanner } from './plan-batch.ts'
 import { type BatchWriteInput, batchMoveOps, batchRecordOf } from './batch-executing-ops.ts'
 import { lazyLookup } from './lazy-lookup.ts'
 import type { SendBatch } from './batch-writes.ts'
-import { commitThenMove } from './commit-batch.ts'
+import { type BatchMoves, commitThenMove, ReadiedLaunchMismatch } from './commit-batch.ts'
+import type { BatchRecord } from '../../src/journal/batch-records.ts'
+import { commitReadiedLaunch } from './readied-launch.ts'
 import { predictBatchBuys, predictBatchTotal } from './predict-batch-total.ts'
 import { batchEntryForm, prepareBatchEntryFormsSoon } from './batch-entry-forms.ts'
 import { createReadyLaunches, type ReadyLaunches } from './ready-launches.ts'
@@ -114,6 +116,70 @@ async function reservationsOn(journal: ExecutorContext['journal'], chain: ChainK
   return out
 }
 
+/**
+ * The tick's orders and balances: from the warm snapshot of the tick's block when exact, else from the store/chain;
+ * balances carried from the previous tick where the snapshot says they did not change (held-candidates.ts).
+ */
+async function loadTickCandidates(
+  ctx: Pick<TickDeciderContext, 'warm' | 'orders' | 'reads' | 'stage'>,
+  held: ReturnType<typeof createHeldCandidates<LoadedOrder, Candidate>>,
+  launch: LaunchRecord,
+  tick: PriceTick,
+): Promise<{
+  candidates: Candidate[]
+  diff: CandidateDiff
+  ordersVersion: number | undefined
+  /** The warm snapshot's orders when exact (what a readied launch was readied on), else undefined. */
+  book: readonly LoadedOrder[] | undefined
+  wallets: readonly Address[]
+}> {
+  ctx.stage('executor.tickStart')
+  const snapshot = await ctx.warm.take(launch.chain, launch.slug, BigInt(tick.blockNumber))
+  ctx.stage('executor.warmSnapshot')
+  // Not exact (a write since the snapshot's read, or no snapshot): the warm books' current load, which the write's
+  // reload already started (a load of its own was a second full read of the book: 0.6-2.6 s at 17,000 orders).
+  const present = snapshot?.orders ?? (await (ctx.warm.orders ? ctx.warm.orders(launch.slug) : ctx.orders.load(launch.slug)))
+  ctx.stage('executor.ordersUsersWallets')
+  const step = held.begin(launch.slug, present, snapshot ? { known: snapshot.balances, state: snapshot.state } : undefined)
+  const fresh = step.missing.length > 0 ? await ctx.reads.balances(launch.chain, step.missing) : new Map<string, bigint>()
+  ctx.stage('executor.balances')
+  // Only the warm snapshot's orders carry the write version they were read at (a load from the store does not).
+  // The book's wallets: the same array while its orders are (the allowances' read ahead skips a list it covered).
+  return {
+    ...step.finish(fresh),
+    ordersVersion: snapshot?.orders ? snapshot.ordersVersion : undefined,
+    book: snapshot?.orders,
+    wallets: bookWallets(present).wallets,
+  }
+}
+
+/** TickDecider.ahead: the block's quotes and, for launches ticked on every block, their allowances and sends warmed. */
+function readAheadOfTicks(
+  ctx: TickDeciderContext,
+  batches: Pick<BatchPlanner, 'prefetchAllowances'>,
+  walletsAhead: Map<string, { launch: LaunchRecord; blockNumber: string; everyBlock: boolean; wallets: readonly Address[] }>,
+  block: QuoteAhead,
+): void {
+  let warmSends = false
+  const ticking = (slug: string) => ctx.ticking.has(slug)
+  ctx.quotes.quoteAhead(block, ticking)
+  for (const [slug, last] of walletsAhead) {
+    if (!ticking(slug)) {
+      walletsAhead.delete(slug)
+      continue
+    }
+    if (last.launch.chain !== block.chain || !last.everyBlock || BigInt(last.blockNumber) + 1n !== block.blockNumber) continue
+    batches.prefetchAllowances({ blockNumber: block.blockNumber.toString() }, last.launch, last.wallets)
+    warmSends = true
+  }
+  // The send's fee and pending-nonce check (chain-now.ts) read in this round too: a launch's readying passes warm it
+  // only while the project waits, so a gated pool's first send found it stale and read it right before sending.
+  if (warmSends)
+    Promise.resolve()
+      .then(() => ctx.wallets.prepareAhead?.(block.chain, []))
+      .catch((error: unknown) => ctx.log.debug({ err: error, chain: block.chain }, 'warming the sends ahead of a tick failed'))
+}
+
 export function createTickDecider(ctx: TickDeciderContext): TickDecider {
   const { store, journal, stage } = ctx
   const quietTicks = createQuietTickRecorder(ctx)
@@ -126,28 +192,7 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
   // The candidates that may buy (funded, active), kept by the same diffs: what the buckets and the batch total read.
   const funded = createFundedCandidates<Candidate>()
 
-  /**
-   * The tick's orders and balances: from the warm snapshot of the tick's block when exact, else from the store/chain;
-   * balances carried from the previous tick where the snapshot says they did not change (held-candidates.ts).
-   */
-  async function loadCandidates(
-    launch: LaunchRecord,
-    tick: PriceTick,
-  ): Promise<{ candidates: Candidate[]; diff: CandidateDiff; ordersVersion: number | undefined; wallets: readonly Address[] }> {
-    stage('executor.tickStart')
-    const snapshot = await ctx.warm.take(launch.chain, launch.slug, BigInt(tick.blockNumber))
-    stage('executor.warmSnapshot')
-    // Not exact (a write since the snapshot's read, or no snapshot): the warm books' current load, which the write's
-    // reload already started (a load of its own was a second full read of the book: 0.6-2.6 s at 17,000 orders).
-    const present = snapshot?.orders ?? (await (ctx.warm.orders ? ctx.warm.orders(launch.slug) : ctx.orders.load(launch.slug)))
-    stage('executor.ordersUsersWallets')
-    const step = held.begin(launch.slug, present, snapshot ? { known: snapshot.balances, state: snapshot.state } : undefined)
-    const fresh = step.missing.length > 0 ? await ctx.reads.balances(launch.chain, step.missing) : new Map<string, bigint>()
-    stage('executor.balances')
-    // Only the warm snapshot's orders carry the write version they were read at (a load from the store does not).
-    // The book's wallets: the same array while its orders are (the allowances' read ahead skips a list it covered).
-    return { ...step.finish(fresh), ordersVersion: snapshot?.orders ? snapshot.ordersVersion : undefined, wallets: bookWallets(present).wallets }
-  }
+  const loadCandidates = (launch: LaunchRecord, tick: PriceTick) => loadTickCandidates(ctx, held, launch, tick)
 
   const reservations = (chain: ChainKey) => reservationsOn(journal, chain)
 
@@ -259,26 +304,7 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
   }
 
   return {
-    ahead(block) {
-      let warmSends = false
-      const ticking = (slug: string) => ctx.ticking.has(slug)
-      ctx.quotes.quoteAhead(block, ticking)
-      for (const [slug, last] of walletsAhead) {
-        if (!ticking(slug)) {
-          walletsAhead.delete(slug)
-          continue
-        }
-        if (last.launch.chain !== block.chain || !last.everyBlock || BigInt(last.blockNumber) + 1n !== block.blockNumber) continue
-        batches.prefetchAllowances({ blockNumber: block.blockNumber.toString() }, last.launch, last.wallets)
-        warmSends = true
-      }
-      // The send's fee and pending-nonce check (chain-now.ts) read in this round too: a launch's readying passes warm it
-      // only while the project waits, so a gated pool's first send found it stale and read it right before sending.
-      if (warmSends)
-        Promise.resolve()
-          .then(() => ctx.wallets.prepareAhead?.(block.chain, []))
-          .catch((error: unknown) => ctx.log.debug({ err: error, chain: block.chain }, 'warming the sends ahead of a tick failed'))
-    },
+    ahead: (block) => readAheadOfTicks(ctx, batches, walletsAhead, block),
 
     ...launchReads,
 
@@ -294,7 +320,7 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       // without that lock raced the read at either point the same way. A tick that finds no candidates wastes it.
       const reservedRead = reservations(launch.chain)
       reservedRead.catch(() => undefined)
-      const { candidates, diff, ordersVersion, wallets: bookWalletList } = await loadCandidates(launch, tick)
+      const { candidates, diff, ordersVersion, book, wallets: bookWalletList } = await loadCandidates(launch, tick)
       seen.orders = candidates.length
       if (candidates.length === 0) {
         held.forget(launch.slug)
@@ -371,10 +397,48 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
         ...(quote ? { quote } : {}),
         holdBack,
       }
-      const plan = ctx.books.plan(launch.slug, input, diff)
-      stage('executor.planned')
-      Object.assign(seen, { bookUse: ctx.books.lastUse(launch.slug), acted: plan.buys.length > 0 || plan.expired.length > 0 })
-      stage(`executor.book.${seen.bookUse ?? 'none'}`)
+      const planTick = () => {
+        const plan = ctx.books.plan(launch.slug, input, diff)
+        stage('executor.planned')
+        Object.assign(seen, { bookUse: ctx.books.lastUse(launch.slug), acted: plan.buys.length > 0 || plan.expired.length > 0 })
+        stage(`executor.book.${seen.bookUse ?? 'none'}`)
+        return plan
+      }
+      // A launch whose readied walk is provably this plan (readied-launch.ts): committed and sent before the plan,
+      // which runs after the sends and must build the record committed (docs/execution.md §8, "The launch committed on
+      // its readied walk").
+      if (sendBatch && readied?.walked) {
+        const done = await commitReadiedLaunch(ctx, batches, {
+          tick,
+          launch,
+          readied,
+          book,
+          ordersVersion,
+          candidates,
+          reserved,
+          quote,
+          maxBuys: ctx.maxBuysPerTick ?? DEFAULT_MAX_BUYS,
+          wallets: bookWalletList,
+          send: sendBatch,
+          after: async (committed) => {
+            const plan = planTick()
+            quietTicks.forget(launch.slug)
+            const split = await batches.split(tick, launch, plan.buys, bookWalletList)
+            stage('executor.batchCleared')
+            return checkedMoves(ctx, {
+              tick,
+              launch,
+              plan,
+              split,
+              candidates,
+              committed,
+              inputs: () => decisionInputs(input, plan.candidatesInPriority(), heldBack),
+            })
+          },
+        })
+        if (done) return []
+      }
+      const plan = planTick()
       // Read now, before another tick of the project re-plans its book (see candidatesInPriority).
       if (plan.buys.length === 0 && plan.expired.length === 0) {
         await quietTicks.record(tick, launch, plan, input, heldBack)
@@ -389,6 +453,55 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       stage('executor.batchCleared')
       return recordExecuting(tick, launch, plan, split, candidates, inputs, submit, sendBatch, ordersVersion)
     },
+  }
+}
+
+/**
+ * A readied launch's plan and split, run after its commit's sends (readied-launch.ts): the orders' moves and the
+ * decision when the batch record they build is the one committed, field for field (its JSON text); throws
+ * ReadiedLaunchMismatch otherwise (commit-batch.ts fail-stops the executor, the restart rolls the commit forward).
+ */
+function checkedMoves(
+  ctx: Pick<TickDeciderContext, 'journal' | 'policy' | 'stage'>,
+  p: {
+    tick: PriceTick
+    launch: LaunchRecord
+    plan: ExecutionPlan
+    split: BatchSplit
+    candidates: readonly Candidate[]
+    committed: BatchRecord
+    inputs: () => DecisionInputs
+  },
+): BatchMoves {
+  const { tick, launch, plan, split, candidates, committed } = p
+  if (plan.expired.length > 0 || split.perBuyer.length > 0 || (split.awaitingReleased?.length ?? 0) > 0 || !split.batch)
+    throw new ReadiedLaunchMismatch(
+      `the plan expired ${plan.expired.length}, bought ${split.perBuyer.length} singly and held ${split.awaitingReleased?.length ?? 0} back`,
+    )
+  const decisions = [...plan.decisions]
+  const decisionOf = lazyLookup(() => decisionsByKeyId(decisions, split))
+  const followers = lazyLookup(() => new Map(candidates.map((c) => [c.order.keyId, c.followers])))
+  // The orders as planned: no order of the project was written since the snapshot (checked under the locks, which the
+  // tick holds until the moves are written).
+  const current = [...split.batch.buys.values()].map((b) => b.candidate.order)
+  const input: BatchWriteInput = { tick, launch, planned: split.batch, current, followers, decisionOf, at: committed.at }
+  const rebuilt = batchRecordOf(input)
+  if (!rebuilt || JSON.stringify(rebuilt) !== JSON.stringify(committed))
+    throw new ReadiedLaunchMismatch(`the plan's batch record is not the one committed (${rebuilt ? rebuilt.batchId : 'no batch'})`)
+  ctx.stage('executor.readiedLaunch.checked')
+  return {
+    input,
+    decision: () =>
+      ctx.journal.putDecision({
+        slug: launch.slug,
+        chain: launch.chain,
+        tick,
+        policy: ctx.policy.name,
+        orders: decisions,
+        at: committed.at,
+        inputs: p.inputs(),
+        batchId: committed.batchId,
+      }),
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Address } from 'viem'
+import type { Address, Hash } from 'viem'
 import { txGasCapOf } from '../../src/chain/tx-gas-cap.ts'
 import type { ChainKey } from '../../src/chain/chain-keys.ts'
 import { buyersPerTransaction, MAX_COLLECTS_PER_BATCH } from '../../src/domain/batch/split-batch-gas.ts'
@@ -14,7 +14,7 @@ import type { BuyToSubmit } from '../../src/domain/execution/executor-plan.ts'
 import type { BatchClearingRecord, BatchRecord } from '../../src/journal/batch-records.ts'
 import type { LaunchRecord, PriceTick } from '../../src/journal/journal-records.ts'
 import type { ExecutorContext } from './executor-context.ts'
-import { createReadiedClearings, type ReadiedClearings } from './readied-clearing.ts'
+import { createReadiedClearings, type ReadiedClearing, type ReadiedClearings } from './readied-clearing.ts'
 import { createBatchSequences } from './batch-sequences.ts'
 
 /** A batch cleared for this tick, not journaled yet: its record (state `journaled`) and the planned buys it includes. */
@@ -62,6 +62,20 @@ export interface BatchPlanner extends ReadiedClearings {
      */
     wallets?: readonly Address[],
   ): Promise<BatchSplit>
+  /**
+   * The launch's batch record cleared on the project's readied walk before the tick's plan (readied-launch.ts): only
+   * when `readiedIsPlan` says the tick's inputs make the plan's batch exactly the walk's candidates (it is handed the
+   * readied clearing, the batch buyer's allowances at the tick's block and the tick's gas cut). Priced with the pool
+   * function and built by the record builder the split uses; the batch sequence it takes is the one the same block's
+   * split then names. Undefined otherwise (nothing taken: the split clears as always). The readied walk stays for the
+   * split.
+   */
+  clearReadied(
+    tick: PriceTick,
+    launch: LaunchRecord,
+    wallets: readonly Address[],
+    readiedIsPlan: (readied: ReadiedClearing, allowances: ReadonlyMap<string, bigint>, maxBuyers: number) => boolean,
+  ): Promise<BatchRecord | undefined>
   /**
    * Starts the allowance read of `wallets` at the tick's block without waiting (issue 23 item 3: the tick calls it
    * before its quote, so the two round trips overlap); `split` then uses it. A failed prefetch is read again there.
@@ -163,6 +177,79 @@ function placeOf(
 function clearingStage(ahead: ClearingAhead | undefined, walkedAhead: ClearingAhead | undefined, walkedReadied: ClearingAhead | undefined): string {
   if (ahead) return ahead === walkedAhead ? 'executor.clearingAhead.used' : 'executor.clearingAhead.readied'
   return walkedAhead || walkedReadied ? 'executor.clearingAhead.differed' : 'executor.clearingAhead.none'
+}
+
+type EntrySource = { candidate: Pick<BuyToSubmit['candidate'], 'order' | 'userIndex' | 'wallet'>; form: BatchEntryForm }
+
+/**
+ * The batch record (state `journaled`) of a clearing: one builder for the split and the readied launch's fast commit,
+ * so that the record the fast path commits and the one the plan's split builds after its first send are made by the
+ * same code. `includedAt`/`excludedAt` name each cleared entry's candidate and form.
+ */
+function batchRecordFrom(
+  ctx: Pick<BatchPlannerContext, 'batchBuyers' | 'batchDeadline' | 'now'>,
+  tick: PriceTick,
+  launch: LaunchRecord,
+  clearing: BatchClearing,
+  clearingRecord: BatchClearingRecord,
+  sequence: number,
+  gas: Pick<ReturnType<typeof gasCutNaming<Hash>>, 'perTransaction' | 'operators' | 'txGasCap' | 'supersedes'>,
+  includedAt: (entry: BatchClearing['included'][number]) => EntrySource,
+  excludedAt: (entry: BatchClearing['excluded'][number]) => EntrySource,
+): BatchRecord {
+  const batchBuyer = ctx.batchBuyers[launch.chain]!
+  const { perTransaction, operators, txGasCap, supersedes } = gas
+  const record: BatchRecord = {
+    batchId: batchIdOf(launch.slug, launch.blockNumber, sequence),
+    chain: launch.chain,
+    slug: launch.slug,
+    launchBlock: launch.blockNumber,
+    sequence,
+    tickBlock: tick.blockNumber,
+    // Its pulls are refused after this block (a lost transaction can never land late): docs/execution.md §8.
+    validUntilBlock: validUntilBlockOf(BigInt(tick.blockNumber), ctx.batchDeadline(launch.chain)).toString(),
+    batchBuyer,
+    token: launch.token,
+    lowestLimitFdv: clearing.lowestLimit === null ? null : clearing.lowestLimit.toString(),
+    predictedTokensOut: clearing.tokensOut.toString(),
+    included: clearing.included.map((inc) => {
+      const { candidate, form } = includedAt(inc)
+      const { order, userIndex, wallet } = candidate
+      return {
+        keyId: order.keyId,
+        slug: order.slug,
+        userIndex,
+        wallet,
+        orderId: form.orderId,
+        // The clearing row's string when it spends what the row says (its max spend: the common case).
+        spendAtoms: clearingRowOf(form, inc.candidate.spend)[3],
+        rank: inc.rank,
+        predicted: { gross: inc.gross.toString(), fee: inc.fee.toString(), net: inc.net.toString() },
+      }
+    }),
+    excluded: clearing.excluded.map((exc) => {
+      const { candidate, form } = excludedAt(exc)
+      const { order, wallet } = candidate
+      return {
+        keyId: order.keyId,
+        slug: order.slug,
+        wallet,
+        spendAtoms: clearingRowOf(form, exc.candidate.spend)[3],
+        rank: exc.rank,
+        reason: exc.reason,
+      }
+    }),
+    clearing: clearingRecord,
+    state: 'journaled',
+    at: ctx.now(),
+    swept: 0,
+  }
+  // The launch's released batches that could still land: this one runs only if none of them pulled, and kills them
+  // (docs/execution.md §8, "A price-reverted batch, superseded"). Journaled with it, so a resend encodes the same.
+  if (supersedes.length > 0) record.supersedes = supersedes
+  if (operators && record.included.length > perTransaction)
+    record.split = planSplitBatch({ buyers: record.included.length, operators, txGasCap, maxBuyersPerChunk: perTransaction })
+  return record
 }
 
 export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
@@ -270,7 +357,7 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
       if (ctx.quotes.canQuote(launch.chain)) {
         const evaluations: BatchClearingRecord['evaluations'] = []
         const tokensOut = async (usdcIn: bigint) => {
-          const out = (await ctx.quotes.tokensOut(tick, launch, usdcIn)) ?? 0n
+          const out = pricedFast(launch, tick, usdcIn) ?? (await ctx.quotes.tokensOut(tick, launch, usdcIn)) ?? 0n
           evaluations.push([usdcIn.toString(), out.toString()])
           return out
         }
@@ -288,6 +375,25 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
     }
     const clearing = ahead ? clearBatchAfter(ahead, amount === undefined ? 0n : tokensOut(amount)) : clearBatch({ ...base, tokensOut })
     return { clearing, record: recordOf('formula', evaluations), ahead }
+  }
+
+  // The sequence a readied launch's fast commit took, per launch and tick block (readied-launch.ts): the same block's
+  // split (the plan's, checked against that commit after its first send, or the old path's if the fast one stopped
+  // before its commit) names the same batch id, not the next one.
+  const fastSequences = new Map<string, { block: string; sequence: number }>()
+  // The pool's answers the fast commit's clearing got, per launch and tick block: the same block's split prices with
+  // them (the quote cache of the block may be gone by then, a block later, and a quote asked again that failed would
+  // clear on the formula: another record than the one committed, a fail-stop for a network blip).
+  const fastPrices = new Map<string, { block: string; answers: Map<string, bigint> }>()
+  const pricedFast = (launch: LaunchRecord, tick: Pick<PriceTick, 'blockNumber'>, usdcIn: bigint): bigint | undefined => {
+    const held = fastPrices.get(aheadKey(launch))
+    return held && held.block === tick.blockNumber ? held.answers.get(usdcIn.toString()) : undefined
+  }
+  const takeSequence = (launch: LaunchRecord, tick: Pick<PriceTick, 'blockNumber'>): number | undefined => {
+    const held = fastSequences.get(aheadKey(launch))
+    if (!held) return undefined
+    fastSequences.delete(aheadKey(launch))
+    return held.block === tick.blockNumber ? held.sequence : undefined
   }
 
   return {
@@ -337,6 +443,40 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
       read.catch(() => undefined)
       cached.reading.push(read)
     },
+    async clearReadied(tick, launch, wallets, readiedIsPlan) {
+      const batchBuyer = ctx.batchBuyers[launch.chain]
+      if (!batchBuyer || !ctx.wallets.operatorAddress?.(launch.chain) || !ctx.wallets.sendCall) return undefined
+      const readied = readiedClearings.readied(launch.chain, launch.slug)
+      const walked = readied?.walked
+      if (!readied || !walked || walked.walk.chosen.length === 0) return undefined
+      // A launch naming released batches is not its first tick's (their gas comes off every transaction).
+      const gas = gasCutOf(launch, tick.blockNumber)
+      if (gas.supersedes.length > 0) return undefined
+      readSequenceSoon(launch)
+      const allowances = await allowancesAt(launch.chain, batchBuyer, wallets, tick.blockNumber)
+      ctx.stage?.('executor.batchAllowances')
+      if (!readiedIsPlan(readied, allowances, gas.maxBuyers)) return undefined
+      // The readied walk priced as the split prices it (the same pool function and record), over its own candidates.
+      const { clearing, record: clearingRecord, ahead } = await clear(tick, launch, walked.candidates, readied.forms, gas.maxBuyers, undefined, walked)
+      if (ahead !== walked) return undefined
+      // A quote that failed (cleared on the formula where the chain quotes): the old path, which asks again.
+      if (ctx.quotes.canQuote(launch.chain) && clearingRecord.pool !== 'quote') return undefined
+      if (clearingRecord.pool === 'quote')
+        fastPrices.set(aheadKey(launch), {
+          block: tick.blockNumber,
+          answers: new Map(clearingRecord.evaluations.map(([usdcIn, out]) => [usdcIn, BigInt(out)])),
+        })
+      ctx.stage?.('executor.batchClearing')
+      const sequence = takeSequence(launch, tick) ?? (await nextSequence(launch))
+      fastSequences.set(aheadKey(launch), { block: tick.blockNumber, sequence })
+      const { permutation } = walked
+      const { batchableBuys, forms } = readied
+      const at = (entry: { rank: number }) => {
+        const i = permutation[entry.rank]!
+        return { candidate: batchableBuys[i]!.candidate, form: forms[i]! }
+      }
+      return batchRecordFrom(ctx, tick, launch, clearing, clearingRecord, sequence, gas, at, at)
+    },
     async split(tick, launch, buys, wallets) {
       const batchBuyer = ctx.batchBuyers[launch.chain]
       const operator = ctx.wallets.operatorAddress?.(launch.chain)
@@ -380,61 +520,26 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
       const indexOf = placeOf(candidates, ahead)
       if (clearing.included.length === 0)
         ctx.log.info({ slug: launch.slug, block: tick.blockNumber, excluded: clearing.excluded.length }, 'batch cleared empty')
-      const sequence = await nextSequence(launch)
+      const sequence = takeSequence(launch, tick) ?? (await nextSequence(launch))
       const included = new Map<string, BuyToSubmit>()
-      const record: BatchRecord = {
-        batchId: batchIdOf(launch.slug, launch.blockNumber, sequence),
-        chain: launch.chain,
-        slug: launch.slug,
-        launchBlock: launch.blockNumber,
+      const record = batchRecordFrom(
+        ctx,
+        tick,
+        launch,
+        clearing,
+        clearingRecord,
         sequence,
-        tickBlock: tick.blockNumber,
-        // Its pulls are refused after this block (a lost transaction can never land late): docs/execution.md §8.
-        validUntilBlock: validUntilBlockOf(BigInt(tick.blockNumber), ctx.batchDeadline(launch.chain)).toString(),
-        batchBuyer,
-        token: launch.token,
-        lowestLimitFdv: clearing.lowestLimit === null ? null : clearing.lowestLimit.toString(),
-        predictedTokensOut: clearing.tokensOut.toString(),
-        included: clearing.included.map((inc) => {
+        { perTransaction, operators, txGasCap, supersedes },
+        (inc) => {
           const at = indexOf(inc)
-          const buy = batchable[at]!
-          const form = batchForms[at]!
-          const { order, userIndex, wallet } = buy.candidate
-          included.set(order.keyId, buy)
-          return {
-            keyId: order.keyId,
-            slug: order.slug,
-            userIndex,
-            wallet,
-            orderId: form.orderId,
-            // The clearing row's string when it spends what the row says (its max spend: the common case).
-            spendAtoms: clearingRowOf(form, inc.candidate.spend)[3],
-            rank: inc.rank,
-            predicted: { gross: inc.gross.toString(), fee: inc.fee.toString(), net: inc.net.toString() },
-          }
-        }),
-        excluded: clearing.excluded.map((exc) => {
+          included.set(batchable[at]!.candidate.order.keyId, batchable[at]!)
+          return { candidate: batchable[at]!.candidate, form: batchForms[at]! }
+        },
+        (exc) => {
           const at = indexOf(exc)
-          const { order, wallet } = batchable[at]!.candidate
-          return {
-            keyId: order.keyId,
-            slug: order.slug,
-            wallet,
-            spendAtoms: clearingRowOf(batchForms[at]!, exc.candidate.spend)[3],
-            rank: exc.rank,
-            reason: exc.reason,
-          }
-        }),
-        clearing: clearingRecord,
-        state: 'journaled',
-        at: ctx.now(),
-        swept: 0,
-      }
-      // The launch's released batches that could still land: this one runs only if none of them pulled, and kills them
-      // (docs/execution.md §8, "A price-reverted batch, superseded"). Journaled with it, so a resend encodes the same.
-      if (supersedes.length > 0) record.supersedes = supersedes
-      if (operators && record.included.length > perTransaction)
-        record.split = planSplitBatch({ buyers: record.included.length, operators, txGasCap, maxBuyersPerChunk: perTransaction })
+          return { candidate: batchable[at]!.candidate, form: batchForms[at]! }
+        },
+      )
       return { batch: { record, buys: included }, ...singleBuys }
     },
   }

@@ -49,6 +49,15 @@ export interface ReadiedClearing {
   /** Buys predicted for a launch at that block (the walk's candidates: those whose wallet allows their spend). */
   buys: number
   batchable: number
+  /**
+   * What the launch's fast commit builds its record from (readied-launch.ts), in the walk's candidates' order: the
+   * predicted buys whose wallet allows their spend and their batch entry forms, the book's wallets lower-cased in the
+   * book's order (the inputs' vectors' keys), and the largest spend (a quote must cover it).
+   */
+  batchableBuys: readonly PredictedBuy[]
+  forms: readonly BatchEntryForm[]
+  walletsLower: readonly string[]
+  largestSpend: bigint
 }
 
 // The same array first: the readying pass hands the book's balances array back unchanged while no balance moved
@@ -132,13 +141,27 @@ export function createReadiedClearings(parts: ReadiedClearingParts): ReadiedClea
       const last = held.get(key)
       if (last && sameReadiedInputs(last.inputs, inputs)) {
         last.blockNumber = blockNumber
+        // The same book array: the same wallets, in order (kept for the launch's own comparison).
+        last.walletsLower = input.walletsLower
         return last
       }
       const predicted = input.predict()
       const { batchable, batchForms } = parts.batchableOf(predicted, allowances)
       const candidates = batchable.map((b, i): BatchCandidate => ({ order: batchForms[i]!.executable, spend: b.spendAtoms }))
       const walked = candidates.length > 0 ? clearBatchAhead({ candidates, maxBuyers: inputs.maxBuyers, policy: parts.policy }) : undefined
-      const readied: ReadiedClearing = { blockNumber, inputs, walked, buys: predicted.length, batchable: batchable.length }
+      let largestSpend = 0n
+      for (const b of batchable) if (b.spendAtoms > largestSpend) largestSpend = b.spendAtoms
+      const readied: ReadiedClearing = {
+        blockNumber,
+        inputs,
+        walked,
+        buys: predicted.length,
+        batchable: batchable.length,
+        batchableBuys: batchable,
+        forms: batchForms,
+        walletsLower: input.walletsLower,
+        largestSpend,
+      }
       held.set(key, readied)
       // The walk's entries, less what the launch's price decides, written ahead (off this turn, when they changed) for
       // the launch's compact commit (prepared-entries.ts; docs/execution.md §8, "The compact commit").

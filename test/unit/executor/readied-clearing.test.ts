@@ -167,6 +167,58 @@ describe('the launch readied before the launch (docs/execution.md §8, "The laun
     }
   })
 
+  it("a readied launch's fast commit and the same block's split price with one pool answer: the split asks the quoter nothing more", async () => {
+    const candidates = book('fast-priced')
+    let asked = 0
+    const fixture = plannerFixture({
+      quotes: {
+        canQuote: () => true,
+        tokensOut: async (_t: unknown, _l: unknown, usdcIn: bigint) => {
+          asked++
+          // The node gone after the first answer: the split must not ask again (a formula clearing would differ).
+          if (asked > 1) throw new Error('the node is gone')
+          return usdcIn * 10n ** 15n
+        },
+      },
+    } as unknown as Partial<BatchPlannerContext>)
+    const p = { ...fixture, counted: countingPolicy(), stages: [] as string[], allowanceOf: () => 10n ** 30n }
+    readier(p, candidates).ready()
+    const committed = await p.planner.clearReadied(
+      fixtureTick,
+      fixtureLaunch,
+      candidates.map((c) => c.wallet),
+      () => true,
+    )
+    expect(committed?.clearing?.pool).toBe('quote')
+    const split = await p.planner.split(fixtureTick, fixtureLaunch, buys(candidates))
+    expect(asked).toBe(1)
+    expect(JSON.stringify(split.batch?.record)).toBe(JSON.stringify(committed))
+  })
+
+  it('a readied launch whose quote fails is not committed on the formula: the fast path gives way (the old path asks again)', async () => {
+    const candidates = book('fast-unpriced')
+    const fixture = plannerFixture({
+      quotes: {
+        canQuote: () => true,
+        tokensOut: async () => {
+          throw new Error('the node is gone')
+        },
+      },
+    } as unknown as Partial<BatchPlannerContext>)
+    const p = { ...fixture, counted: countingPolicy(), stages: [] as string[], allowanceOf: () => 10n ** 30n }
+    readier(p, candidates).ready()
+    expect(
+      await p.planner.clearReadied(
+        fixtureTick,
+        fixtureLaunch,
+        candidates.map((c) => c.wallet),
+        () => true,
+      ),
+    ).toBeUndefined()
+    // The readied walk is still there for the split.
+    expect(p.planner.readied('base', fixtureLaunch.slug)?.walked).toBeDefined()
+  })
+
   it('forgets a readied clearing on request', async () => {
     const candidates = book('readied-forget')
     const p = planner()
