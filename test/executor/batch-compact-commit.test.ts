@@ -1,20 +1,10 @@
-import type { Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { batchBuyerAbi } from '../../daemon/executor/batch-buyer-abi.ts'
-import type { ExecutorWallets } from '../../daemon/executor/executor-context.ts'
 import { COLLECTION_CANCELLED, COLLECTION_COLLECTING } from '../../daemon/executor/split-chain-reads.ts'
-import { createBatchJournal } from '../../src/journal/batch-journal.ts'
 import type { BatchRecord } from '../../src/journal/batch-records.ts'
 import { type CompactBatchCommit, expandBatchCommit, type PreparedBatchEntries } from '../../src/journal/compact-batch-commit.ts'
 import type { Store, StoreOperation } from '../../src/store/open-store.ts'
-import { readAll } from '../../src/store/paginate.ts'
-import type { SentCall } from '../../src/wallets/bundler/bundler.ts'
-import { type Buyer, type FlowHarness, startFlowHarness } from './flow-harness.ts'
-
-const USDC = 1_000_000n
-const BUYERS = 6
-/** 6 buyers at 2 per transaction: 3 collects and a settle. */
-const PER_TX = 2
+import { type FlowHarness, startFlowHarness } from './flow-harness.ts'
+import { BUYERS, PER_TX, preparedLaunchChecks, spendOf, USDC } from './prepared-launch-checks.ts'
 
 /**
  * The compact commit (docs/execution.md §8, "The compact commit"): a launch whose entries the readying pass wrote ahead
@@ -33,39 +23,8 @@ describe('the compact commit: the launch record named by its entries written ahe
     await h?.stop()
   })
 
-  const journal = () => createBatchJournal(h.store)
-  const batchOf = async (slug: string, sequence: number): Promise<BatchRecord | undefined> => {
-    const launch = await h.journal.getLaunchBySlug(slug)
-    return launch ? journal().get('base', slug, launch.blockNumber, sequence) : undefined
-  }
-  const fullOf = async (slug: string) => (await readAll(journal().sub, `base!${slug}!`)).map((e) => e.value)
-  const commitsOf = async (slug: string) => (await readAll(journal().commitsSub, `base!${slug}!`)).map((e) => e.value)
-  const preparedOf = async (slug: string) => (await readAll(journal().preparedSub, `base!${slug}!`)).map((e) => e.value)
-  const ordersOf = (buyers: readonly Buyer[], slug: string) => Promise.all(buyers.map((b) => h.getOrder(b, slug)))
-  const spendOf = (i: number) => BigInt(30 + i) * USDC
-  const events = (eventName: string) => h.client.getContractEvents({ address: h.batchBuyer!, abi: batchBuyerAbi, eventName, fromBlock: 0n })
-  const statusOf = async (batchId: `0x${string}`) =>
-    Number(
-      ((await h.client.readContract({ address: h.batchBuyer!, abi: batchBuyerAbi, functionName: 'collections', args: [batchId] })) as readonly unknown[])[2],
-    )
-
-  async function buyersWithOrders(slug: string): Promise<Buyer[]> {
-    const buyers: Buyer[] = []
-    for (let i = 0; i < BUYERS; i++) {
-      const buyer = await h.newBuyer(`${slug}-${i}`, '100')
-      await h.order(buyer, slug, String(30 + i), null)
-      buyers.push(buyer)
-    }
-    await h.approveBatchBuyer(buyers, '100')
-    return buyers
-  }
-
-  /** Mines until the readying pass has written the launch's entries (every buyer), then launches. */
-  async function launchPrepared(slug: string, creator: Parameters<FlowHarness['launch']>[2]) {
-    h.startMining()
-    await h.waitFor('the launch entries written ahead', async () => (await preparedOf(slug)).some((p) => p.rows.length === BUYERS), 120_000)
-    await h.launch(slug, 'doppler', creator)
-  }
+  const { journal, batchOf, fullOf, commitsOf, ordersOf, events, statusOf, buyersWithOrders, launchPrepared, withSends, expectFilledOnce, expectWrittenOut } =
+    preparedLaunchChecks(() => h)
 
   /** The real store, every batch first shown to `seen`. */
   function watchedStore(seen: (ops: readonly StoreOperation[]) => void): Store {
@@ -80,56 +39,6 @@ describe('the compact commit: the launch record named by its entries written ahe
         return typeof value === 'function' ? value.bind(target) : value
       },
     })
-  }
-
-  /** The harness's wallets, a collect's send first shown to `collect`, the settle's to `settle` (either may never return). */
-  function withSends(
-    collect: (real: () => Promise<SentCall>) => Promise<SentCall>,
-    settle: (real: () => Promise<SentCall>) => Promise<SentCall> = (real) => real(),
-  ): ExecutorWallets {
-    const w = h.wallets
-    return {
-      walletAddress: (i) => w.walletAddress(i),
-      submitUserOperations: (chain, requests, options) => w.submitUserOperations(chain, requests, options),
-      operatorAddress: (chain) => w.operatorAddress?.(chain),
-      sendCall: (chain, call, fields) => w.sendCall!(chain, call, fields),
-      sendFromPool: (chain, call, fields, moment) => w.sendFromPool(chain, call, fields, moment),
-      senderAddresses: (chain) => w.senderAddresses(chain),
-      sendFromAccount: (chain, account: Address, call, fields, options) => {
-        const real = () => w.sendFromAccount(chain, account, call, fields, options)
-        if (fields?.chunk !== undefined) return collect(real)
-        if (fields?.settle) return settle(real)
-        return real()
-      },
-    }
-  }
-
-  /** Every order filled once, by a batch other than `not` (if given), swept; each wallet pulled exactly once. */
-  async function expectFilledOnce(slug: string, buyers: readonly Buyer[], not?: BatchRecord) {
-    await h.waitFor('every order filled', async () => (await ordersOf(buyers, slug)).every((o) => o?.status === 'filled'), 120_000)
-    const orders = await ordersOf(buyers, slug)
-    const launch = (await h.journal.getLaunchBySlug(slug))!
-    await h.waitFor(
-      'their batches swept',
-      async () => {
-        const all = await journal().ofLaunch('base', slug, launch.blockNumber)
-        return orders.every((o) => all.find((b) => b.batchId === o?.execution?.batch?.batchId)?.state === 'swept')
-      },
-      120_000,
-    )
-    if (not) expect(orders.every((o) => o?.execution?.batch?.batchId !== not.batchId)).toBe(true)
-    for (const [i, buyer] of buyers.entries()) {
-      expect(await h.usdcOf(buyer.wallet)).toBe(100n * USDC - spendOf(i))
-      expect(await h.tokenBalance(launch.token, buyer.wallet)).toBe(BigInt(orders[i]!.execution!.tokensReceived))
-    }
-    expect(await h.journal.inFlight('base')).toEqual([])
-  }
-
-  /** After a restart: no compact commit left, no prepared entries of the launch, the full record in the batches. */
-  async function expectWrittenOut(slug: string) {
-    expect(await commitsOf(slug)).toEqual([])
-    expect(await preparedOf(slug)).toEqual([])
-    expect((await fullOf(slug)).length).toBeGreaterThan(0)
   }
 
   it('writes one small operation before the first collect, naming the entries written ahead; the full record, equal to it expanded, with the sends', async () => {
