@@ -1,5 +1,6 @@
 import { withResolvers } from '../../src/common/with-resolvers.ts'
 import type { BatchRecord } from '../../src/journal/batch-records.ts'
+import { commitExpandsTo } from '../../src/journal/compact-batch-commit.ts'
 import type { StoreOperation } from '../../src/store/open-store.ts'
 import { type BatchWriteInput, batchMoveOps } from './batch-executing-ops.ts'
 import type { BatchMovesOutcome, ExecutorFailStop, SendBatch } from './batch-writes.ts'
@@ -32,7 +33,18 @@ export async function commitThenMove(
   single: { singleOps: StoreOperation[]; expiryOps: StoreOperation[] },
   /** Hands the tick's single buys on with the commit's promise (undefined: none); they broadcast once it is written. */
   handOff: ((committed: Promise<void>) => void) | undefined,
-  batch: { record: BatchRecord; send: SendBatch } & (BatchMoves | { after: () => Promise<BatchMoves> }),
+  batch: { record: BatchRecord; send: SendBatch } & (
+    | BatchMoves
+    | {
+        after: () => Promise<BatchMoves>
+        /**
+         * The readied walk's priority order the record was built on (readied-launch.ts): its compact commit is written
+         * straight from it when the prepared entries are that walk's (prepared-entries.ts `commitFromWalk`), and
+         * checked after the sends, with the plan's record.
+         */
+        walk?: ArrayLike<number>
+      }
+  ),
 ): Promise<void> {
   const { record } = batch
   const committed = withResolvers<void>()
@@ -45,7 +57,10 @@ export async function commitThenMove(
   // full record is written with the `sent` state after the sends (run-split-batch.ts, run-batch.ts), or at the next
   // start if the process died first (roll-forward-batches.ts). docs/execution.md §8, "The compact commit".
   ctx.stage('executor.commitStart')
-  const compact = ctx.preparedEntries?.compactCommit(record)
+  // A readied launch's commit from its walk, by construction (no entry compared before the send: checked after it).
+  const fromWalk = 'after' in batch && batch.walk ? ctx.preparedEntries?.commitFromWalk(record, batch.walk) : undefined
+  if (fromWalk) ctx.stage('executor.commitFromWalk')
+  const compact = fromWalk?.commit ?? ctx.preparedEntries?.compactCommit(record)
   const commitOps = [...single.singleOps, compact ? ctx.batchJournal.putCommit(compact) : ctx.batchJournal.put(record)]
   if (compact) ctx.stage('executor.commitCompact')
   if (handOff) {
@@ -77,6 +92,11 @@ export async function commitThenMove(
   let moves: BatchMoves
   try {
     moves = 'after' in batch ? await batch.after() : batch
+    // The commit written from the walk, compared now (after the sends, as the plan's record is): it must expand to the
+    // record sent, which the plan's record has just been found equal to (the roll forward expands it after a crash).
+    if (fromWalk && !commitExpandsTo(fromWalk.commit, fromWalk.prepared, record))
+      throw new ReadiedLaunchMismatch('the compact commit written from the readied walk does not expand to the record sent')
+    if (fromWalk) ctx.stage('executor.commitFromWalk.checked')
   } catch (error) {
     moved.resolve({ kind: 'failed', error })
     ctx.failStop?.({

@@ -2,7 +2,7 @@ import type { ChainKey } from '../../src/chain/chain-keys.ts'
 import type { Logger } from '../../src/common/logger.ts'
 import type { BatchJournal } from '../../src/journal/batch-journal.ts'
 import type { BatchRecord } from '../../src/journal/batch-records.ts'
-import { type CompactBatchCommit, compactBatchCommit, type PreparedBatchEntries } from '../../src/journal/compact-batch-commit.ts'
+import { type CompactBatchCommit, compactBatchCommit, compactCommitFromWalk, type PreparedBatchEntries } from '../../src/journal/compact-batch-commit.ts'
 import type { Store } from '../../src/store/open-store.ts'
 
 /**
@@ -33,6 +33,13 @@ export interface PreparedEntries {
    * a later offer, deleted only with the commit: BatchJournal.dropCommit, or at the next start).
    */
   compactCommit(record: BatchRecord): CompactBatchCommit | undefined
+  /**
+   * A readied launch's commit written straight from its walk (compactCommitFromWalk, no comparison), when the prepared
+   * entries written are the ones that walk offered (`byRank`, the walk's permutation, is the very array they were
+   * offered with): the commit and the entries it names, which the caller checks after the sends (commitExpandsTo).
+   * Undefined otherwise (the caller uses compactCommit). Names the entries as compactCommit does.
+   */
+  commitFromWalk(record: BatchRecord, byRank: ArrayLike<number>): { commit: CompactBatchCommit; prepared: PreparedBatchEntries } | undefined
   /** The project's book is no longer prepared ahead: its unnamed prepared entries are deleted, nothing more written. */
   forget(chain: ChainKey, slug: string): void
   /** Prepared entries written by this process (the tests count them). */
@@ -128,6 +135,16 @@ export function createPreparedEntries(deps: { store: Store; batchJournal: BatchJ
     schedule(chain, slug, state)
   }
 
+  /** The project's current prepared entries are named by a commit: kept, nothing more written or named for it. */
+  function named(state: ProjectState) {
+    state.named = true
+    state.pending = undefined
+    // Deleted with the commit (BatchJournal.dropCommit); nothing here names them again.
+    state.current = undefined
+    if (state.timer) clearTimeout(state.timer)
+    state.timer = undefined
+  }
+
   return {
     offer(chain, slug, content) {
       const key = keyOf(chain, slug)
@@ -154,13 +171,19 @@ export function createPreparedEntries(deps: { store: Store; batchJournal: BatchJ
       if (!state || !current || state.named) return undefined
       const commit = compactBatchCommit(record, current.prepared, current.indexOf, current.byRank)
       if (!commit) return undefined
-      state.named = true
-      state.pending = undefined
-      // Deleted with the commit (BatchJournal.dropCommit); nothing here names them again.
-      state.current = undefined
-      if (state.timer) clearTimeout(state.timer)
-      state.timer = undefined
+      named(state)
       return commit
+    },
+    commitFromWalk(record, byRank) {
+      const state = projects.get(keyOf(record.chain, record.slug))
+      const current = state?.current
+      // Only the entries this very walk offered (a later walk's equal content is not written again: its permutation is
+      // another array, and the commit is then compared entry by entry, compactCommit).
+      if (!state || !current || state.named || current.byRank !== byRank) return undefined
+      const commit = compactCommitFromWalk(record, current.prepared, byRank)
+      if (!commit) return undefined
+      named(state)
+      return { commit, prepared: current.prepared }
     },
     forget(chain, slug) {
       const key = keyOf(chain, slug)

@@ -192,7 +192,13 @@ export async function commitReadiedLaunch(ctx: ReadiedLaunchContext, batches: Pi
       // rule for skipping the re-read): the planned records are the stored ones. Else the tick plans and re-reads.
       if (ctx.warm.ordersVersion?.(slug) !== t.ordersVersion) return miss('written_since')
       ctx.stage('executor.rereadSkipped')
-      await commitThenMove(ctx, { singleOps: [], expiryOps: [] }, undefined, { record, send: t.send, after: () => t.after(record) })
+      await commitThenMove(ctx, { singleOps: [], expiryOps: [] }, undefined, {
+        record,
+        send: t.send,
+        after: () => t.after(record),
+        // The walk the record was built on (clearReadied took `readied` itself): its commit is written from it.
+        ...(readied.walked ? { walk: readied.walked.permutation } : {}),
+      })
       return true
     },
   )

@@ -82,6 +82,26 @@ describe('the launch entries written ahead', () => {
     expect((await batchJournal.preparedSub.get(keys[0]!))?.rows[4]?.[3]).toBe('5000001')
   })
 
+  it('a commit from the walk only over the entries that very walk offered (its permutation array), not a later equal one; once', async () => {
+    const batchJournal = createBatchJournal(store)
+    const prepared = createPreparedEntries({ store, batchJournal, log: quiet, everyMs: 0 })
+    const walk = [2, 0, 1]
+    prepared.offer('base', 'proj', { ...content(3), byRank: walk })
+    await prepared.idle()
+    // A later walk with the same entries is not written again: its permutation, equal or not, names nothing written.
+    prepared.offer('base', 'proj', { ...content(3), byRank: [2, 0, 1] })
+    await prepared.idle()
+    expect(prepared.written()).toBe(1)
+    expect(prepared.commitFromWalk(launchRecord(3), [2, 0, 1])).toBeUndefined()
+    const made = prepared.commitFromWalk(launchRecord(3), walk)!
+    // Rank r names the walk's candidate walk[r], with no comparison (checked after the sends: commitExpandsTo).
+    expect(made.commit.included).toEqual([2, 0, 1])
+    expect(made.prepared.key).toBe(made.commit.prepared)
+    // Named once, as compactCommit's: a launch's later batch is committed in full.
+    expect(prepared.commitFromWalk(launchRecord(3), walk)).toBeUndefined()
+    expect(prepared.compactCommit(launchRecord(3))).toBeUndefined()
+  })
+
   it('the commit names the last entries written, once; nothing more is written or deleted for the launch; forget deletes an unnamed one', async () => {
     const batchJournal = createBatchJournal(store)
     const prepared = createPreparedEntries({ store, batchJournal, log: quiet, everyMs: 0 })

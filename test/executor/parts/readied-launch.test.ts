@@ -140,6 +140,9 @@ describe('the launch committed on its readied walk, before the plan (decide-tick
     // orders' moves and the decision after it.
     expect(fast.events).toEqual(['commit:compact', `collect:${BUYERS}`, 'plan', expect.stringMatching(/^write:/)])
     expect(fast.stages).toContain('executor.readiedLaunch.checked')
+    // Its compact commit written straight from the walk (no entry compared before the send), and checked after it.
+    expect(fast.stages.indexOf('executor.commitFromWalk')).toBeGreaterThan(-1)
+    expect(fast.stages.indexOf('executor.commitFromWalk.checked')).toBeGreaterThan(fast.stages.indexOf('executor.readiedLaunch.checked'))
     expect(fast.failures).toEqual([])
 
     // The same launch without a readied walk: the old path (plan, then a full commit, then the send).
@@ -176,6 +179,27 @@ describe('the launch committed on its readied walk, before the plan (decide-tick
     for (let i = 0; i < BUYERS; i++) expect((await x.f.order(i))?.status).toBe('active')
     expect(await x.f.journal.inFlight('base')).toEqual([])
     expect((await storedBatch(x))?.included).toHaveLength(BUYERS)
+  })
+
+  it("a commit written from the walk that does not expand to the record sent (by a test's hand) fail-stops after the sends: no moves written", async () => {
+    const x = await launchFixture()
+    await buyersOf(x.f)
+    const decider = await readied(x, true)
+    const prepared = x.ctx.preparedEntries!
+    const fromWalk = prepared.commitFromWalk.bind(prepared)
+    prepared.commitFromWalk = (record, byRank) => {
+      const made = fromWalk(record, byRank)
+      // Two entries named the wrong way round: what the check after the sends is there for.
+      if (made) made.commit.included.reverse()
+      return made
+    }
+    await decideAt(x, decider)
+    expect(x.stages).toContain('executor.commitFromWalk')
+    expect(x.stages).toContain('executor.readiedLaunch.checked')
+    expect(x.failures).toEqual([expect.objectContaining({ kind: 'readied_launch_mismatch', slug: SLUG })])
+    expect(x.events).toEqual(['commit:compact', `collect:${BUYERS}`, 'plan'])
+    for (let i = 0; i < BUYERS; i++) expect((await x.f.order(i))?.status).toBe('active')
+    expect(await x.f.journal.inFlight('base')).toEqual([])
   })
 
   const misses: Array<[string, (x: Awaited<ReturnType<typeof launchFixture>>) => Promise<PriceTick | undefined>, ((i: number) => Partial<OrderRecord>)?]> = [

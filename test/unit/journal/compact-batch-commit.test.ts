@@ -9,7 +9,13 @@ import { parseDecimal } from '../../../src/domain/decimal.ts'
 import type { BuyToSubmit } from '../../../src/domain/execution/executor-plan.ts'
 import type { CandidateOrder } from '../../../src/domain/execution/prepared-book.ts'
 import type { BatchRecord } from '../../../src/journal/batch-records.ts'
-import { compactBatchCommit, expandBatchCommit, type PreparedBatchEntries } from '../../../src/journal/compact-batch-commit.ts'
+import {
+  commitExpandsTo,
+  compactBatchCommit,
+  compactCommitFromWalk,
+  expandBatchCommit,
+  type PreparedBatchEntries,
+} from '../../../src/journal/compact-batch-commit.ts'
 import type { LaunchRecord } from '../../../src/journal/journal-records.ts'
 import { buysOf, candidateOf, fixtureLaunch, fixtureTick, orderOf, plannerFixture } from '../executor/plan-batch-fixture.ts'
 
@@ -51,6 +57,7 @@ const indexOf = (prepared: PreparedBatchEntries) => new Map(prepared.rows.map((r
 describe('the compact commit (docs/execution.md §8, "The compact commit"): the launch record named by its entries prepared ahead', () => {
   it('expands to the record the tick built, byte for byte, for random books: limits, spends below the max, the gas cut, a quote returning nothing, entries changed since they were prepared', async () => {
     let n = 0
+    let fromWalks = 0
     await fc.assert(
       fc.asyncProperty(
         fc.record({
@@ -94,6 +101,18 @@ describe('the compact commit (docs/execution.md §8, "The compact commit"): the 
           // What the journal stores and the roll forward reads back: JSON text of both.
           const expanded = expandBatchCommit(stored(commit!), stored(prepared))
           expect(JSON.stringify(expanded)).toBe(JSON.stringify(record))
+          // Written straight from the walk (readied-launch.ts): where the record is the walk's (nothing changed), the
+          // same commit as the compared one, and it expands to the record; where it is not, the check after the sends
+          // (commitExpandsTo) says so exactly when it is not the compared commit.
+          const fromWalk = compactCommitFromWalk(record, prepared, byRank!)
+          if (!b.change) {
+            expect(fromWalk).toEqual(commit)
+            expect(JSON.stringify(expandBatchCommit(stored(fromWalk!), stored(prepared)))).toBe(JSON.stringify(record))
+          }
+          if (fromWalk) {
+            fromWalks++
+            expect(commitExpandsTo(stored(fromWalk), stored(prepared), record)).toBe(JSON.stringify(fromWalk) === JSON.stringify(commit))
+          }
           // Nothing changed since the readying: every entry, exclusion and row is named, none written out.
           if (!b.change) {
             expect(commit!.included.every((k) => k >= 0)).toBe(true)
@@ -105,6 +124,8 @@ describe('the compact commit (docs/execution.md §8, "The compact commit"): the 
       ),
       { numRuns: 200 },
     )
+    // The construction was tried on a third of the runs or more (a batch, its candidates the prepared ones in number).
+    expect(fromWalks).toBeGreaterThan(40)
   })
 
   it('is a small part of the record for 2,000 orders prepared unchanged (its size counted), and writes out only the entries that changed', async () => {
