@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { PrebuyError } from '../../src/common/errors.ts'
+import { createKeyedMutex } from '../../src/common/keyed-mutex.ts'
 import { silentLogger, type Logger } from '../../src/common/logger.ts'
 import { jsonRpc } from './json-rpc.ts'
 import { applyMiningMode, assertMiningMode, needsCommandLine, trackMiningMode, type MiningMode } from './mining-mode.ts'
@@ -146,12 +147,8 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
    */
   let generation = 0
   /** The state file's writers one at a time: the dumper's generation check and write, and the restarts' settling. */
-  let stateFileTail: Promise<unknown> = Promise.resolve()
-  const withStateFile = <T>(fn: () => Promise<T>): Promise<T> => {
-    const result = stateFileTail.then(fn, fn)
-    stateFileTail = result.catch(() => undefined)
-    return result
-  }
+  const stateFileLock = createKeyedMutex()
+  const withStateFile = <T>(fn: () => Promise<T>): Promise<T> => stateFileLock.run('state file', fn)
 
   const args = (port: number, load: string | undefined): string[] => {
     const list = [
