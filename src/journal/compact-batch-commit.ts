@@ -119,14 +119,21 @@ export function compactBatchCommit(
       candidates[i] = k !== undefined && sameRow(row, rows[k]!) ? k : row
     }
   }
+  return commitOf(record, prepared, { included, ranks, writtenOut, excluded, candidates })
+}
+
+/** The commit's shape: the record less its entries and its clearing's rows, and what names them. */
+function commitOf(
+  record: BatchRecord,
+  prepared: PreparedBatchEntries,
+  parts: Pick<CompactBatchCommit, 'included' | 'ranks' | 'writtenOut' | 'excluded'> & { candidates: CompactBatchCommit['candidates'] | undefined },
+): CompactBatchCommit {
+  const { candidates, ...named } = parts
   return {
     format: 1,
     prepared: prepared.key,
     record: { ...record, included: [], excluded: [], ...(record.clearing ? { clearing: { ...record.clearing, candidates: [] } } : {}) },
-    included,
-    ranks,
-    writtenOut,
-    excluded,
+    ...named,
     ...(candidates ? { candidates } : {}),
   }
 }
@@ -167,16 +174,7 @@ export function compactCommitFromWalk(record: BatchRecord, prepared: PreparedBat
     candidates = new Array(count)
     for (let i = 0; i < count; i++) candidates[i] = i
   }
-  return {
-    format: 1,
-    prepared: prepared.key,
-    record: { ...record, included: [], excluded: [], ...(record.clearing ? { clearing: { ...record.clearing, candidates: [] } } : {}) },
-    included,
-    ranks,
-    writtenOut: [],
-    excluded,
-    ...(candidates ? { candidates } : {}),
-  }
+  return commitOf(record, prepared, { included, ranks, writtenOut: [], excluded, candidates })
 }
 
 /**
