@@ -126,15 +126,40 @@ describe('the launch entries written ahead', () => {
 
   it('a commit made while newer entries are being written names the former ones, which stay; the newer ones are deleted', async () => {
     const batchJournal = createBatchJournal(store)
-    const prepared = createPreparedEntries({ store, batchJournal, log: quiet, everyMs: 0 })
+    // The newer entries' write is held at a gate once asked, so the commit lands between its asking and its landing on
+    // every machine (no timer race: the CI's busy machine once let the write land first).
+    let held: (() => void) | undefined
+    let asked: () => void = () => {}
+    const writeAsked = new Promise<void>((resolve) => {
+      asked = resolve
+    })
+    let gateNext = false
+    const gated: Store = Object.create(store, {
+      batch: {
+        value: async (operations: readonly StoreOperation[]) => {
+          if (gateNext) {
+            gateNext = false
+            await new Promise<void>((resolve) => {
+              held = resolve
+              asked()
+            })
+          }
+          return store.batch(operations)
+        },
+      },
+    })
+    const prepared = createPreparedEntries({ store: gated, batchJournal, log: quiet, everyMs: 0 })
     prepared.offer('base', 'proj', content(3))
     await prepared.idle()
     const first = (await batchJournal.preparedSub.keys().all())[0]!
+    gateNext = true
     prepared.offer('base', 'proj', content(3, 2))
     // The newer write is asked (its timer fired) but not landed when the launch commits.
-    await new Promise((resolve) => setTimeout(resolve, 0))
+    await writeAsked
+    expect(prepared.written()).toBe(1)
     const commit = prepared.compactCommit(launchRecord(3))!
     expect(commit.prepared).toBe(first)
+    held!()
     await prepared.idle()
     // The newer entries were written (the race taken), then deleted: named by nothing.
     expect(prepared.written()).toBe(2)

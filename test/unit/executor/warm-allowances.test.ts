@@ -269,19 +269,27 @@ describe('createWarmAllowances', () => {
     const held = new Promise<void>((resolve) => {
       release = resolve
     })
+    let entered: () => void = () => undefined
+    const reading = new Promise<void>((resolve) => {
+      entered = resolve
+    })
     const warm = createWarmAllowances({
       ...chain.deps,
       // A tick's wait behind the call under way is bounded (as in production), so block 51's call steps beside it.
       queueWaitMaxMs: 5,
       // Block 50's read of `late` is held until block 51 has carried the snapshot on.
       read: async (...args) => {
-        if (args[3] === 50n && args[2].some((w) => w.toLowerCase() === late.toLowerCase())) await held
+        if (args[3] === 50n && args[2].some((w) => w.toLowerCase() === late.toLowerCase())) {
+          entered()
+          await held
+        }
         return chain.deps.read(...args)
       },
     })
     await warm.at('base', SPENDER, wallets, 50n)
     const step50 = warm.at('base', SPENDER, [...wallets, late], 50n)
-    await new Promise((resolve) => setTimeout(resolve, 20))
+    // Block 50's step is reading (held) when block 51 asks: no timer decides it.
+    await reading
     // Block 51 (no owner of the snapshot changed: `late` is not in it yet) shares block 50's map.
     const at51 = await warm.at('base', SPENDER, wallets, 51n)
     expect(at51.has(late.toLowerCase())).toBe(false)
