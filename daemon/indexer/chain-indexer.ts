@@ -110,6 +110,7 @@ export interface ChainIndexer {
 
 /** The PoolManager's `Initialize`: the one PoolManager event the pushed hints ask for (ChainIndexer.hintFilters). */
 const INITIALIZE_TOPIC = toEventSelector(POOL_MANAGER_EVENTS.find((e) => e.type === 'event' && e.name === 'Initialize')!)
+const SWAP_TOPIC = toEventSelector(POOL_MANAGER_EVENTS.find((e) => e.type === 'event' && e.name === 'Swap')!).toLowerCase()
 
 type PricedTick = { tick: PriceTick; launch: LaunchRecord }
 /** What a tick is computed from, beyond the block and its ETH/USD price. */
@@ -606,6 +607,8 @@ function migrationsUndone(pools: LaunchedPools, ancestor: bigint, reverted: read
 }
 
 function decodeSwap(entry: Log): { poolId: string; sqrtPriceX96: bigint; liquidity: bigint } | undefined {
+  // Only a Swap is decoded: a block's other PoolManager logs are skipped, not refused by viem (event-topics.ts).
+  if (entry.topics[0]?.toLowerCase() !== SWAP_TOPIC) return undefined
   try {
     const { eventName, args } = decodeEventLog({ abi: POOL_MANAGER_EVENTS, data: entry.data, topics: entry.topics, strict: true })
     if (eventName !== 'Swap') return undefined

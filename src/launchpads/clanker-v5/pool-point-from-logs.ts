@@ -1,4 +1,5 @@
 import { type Address, decodeEventLog, type Hex, type Log, parseAbi } from 'viem'
+import { eventTopicsOf, mayBeEventOf } from '../../chain/event-topics.ts'
 import { getSqrtPriceAtTick } from '../../pricing/v4/tick-math.ts'
 import type { PoolPoint } from './fee-from-quote.ts'
 
@@ -13,6 +14,7 @@ const EVENTS = parseAbi([
   'event ModifyLiquidity(bytes32 indexed id, address indexed sender, int24 tickLower, int24 tickUpper, int256 liquidityDelta, bytes32 salt)',
   'event Swap(bytes32 indexed id, address indexed sender, int128 amount0, int128 amount1, uint160 sqrtPriceX96, uint128 liquidity, int24 tick, uint24 fee)',
 ])
+const EVENT_TOPICS = eventTopicsOf(EVENTS)
 
 /**
  * The point a small buy of pool `poolId` meets after `logs` (the launch transaction's, in log order), computed as
@@ -29,6 +31,7 @@ export function poolPointFromLogs(logs: readonly Log[], poolManager: Address, po
   const positions: Array<{ lower: number; upper: number; delta: bigint }> = []
   for (const log of logs) {
     if (log.address.toLowerCase() !== manager || log.topics[1]?.toLowerCase() !== poolId.toLowerCase()) continue
+    if (!mayBeEventOf(EVENT_TOPICS, log)) continue
     let decoded: ReturnType<typeof decodeEventLog<typeof EVENTS>>
     try {
       decoded = decodeEventLog({ abi: EVENTS, data: log.data, topics: log.topics, strict: true })

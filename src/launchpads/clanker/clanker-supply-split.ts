@@ -1,6 +1,7 @@
 import { decodeEventLog, isAddressEqual, type Address, type Log, parseAbi } from 'viem'
 import type { LaunchSupplySplit, SupplySplitRules } from '../../domain/launches/supply-split.ts'
 import { CLANKER_TOKEN_CREATED } from './clanker-abi.ts'
+import { eventTopicsOf, mayBeEventOf } from '../../chain/event-topics.ts'
 
 /**
  * Clanker v4's supply rules (clanker-devco/v4-contracts src/Clanker.sol at b004c2edda29fa282a16d5d1441a26484f70b37f):
@@ -19,6 +20,8 @@ export const CLANKER_SUPPLY_RULES: SupplySplitRules = {
 
 /** IClanker.sol `ExtensionTriggered(address extension, uint256 extensionSupply, uint256 msgValue)`, from the factory. */
 export const CLANKER_EXTENSION_TRIGGERED = parseAbi(['event ExtensionTriggered(address extension, uint256 extensionSupply, uint256 msgValue)'])[0]
+const SPLIT_EVENTS = [CLANKER_EXTENSION_TRIGGERED, CLANKER_TOKEN_CREATED] as const
+const SPLIT_TOPICS = eventTopicsOf(SPLIT_EVENTS)
 
 /**
  * The split a TokenCreated log announces: its `extensionsSupply` and `extensions`, and what the factory's
@@ -36,8 +39,9 @@ export function clankerSupplySplit(
   for (const entry of ordered) {
     if ((entry.logIndex ?? 0) >= (log.logIndex ?? 0)) break
     if (!isAddressEqual(entry.address, factory)) continue
+    if (!mayBeEventOf(SPLIT_TOPICS, entry)) continue // another factory event
     try {
-      const decoded = decodeEventLog({ abi: [CLANKER_EXTENSION_TRIGGERED, CLANKER_TOKEN_CREATED], data: entry.data, topics: entry.topics, strict: true })
+      const decoded = decodeEventLog({ abi: SPLIT_EVENTS, data: entry.data, topics: entry.topics, strict: true })
       if (decoded.eventName === 'TokenCreated') handed = []
       else handed.push(decoded.args.extensionSupply.toString())
     } catch {

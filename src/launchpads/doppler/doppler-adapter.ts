@@ -2,6 +2,7 @@ import { decodeEventLog, getAddress, isAddressEqual, zeroAddress, type Address, 
 import type { FeeSchedule, LinearFeeSchedule } from '../../pricing/fee-schedule.ts'
 import { DYNAMIC_FEE_FLAG } from '../../pricing/route-price.ts'
 import { notAnswered } from '../../chain/not-answered.ts'
+import { eventTopicsOf, mayBeEventOf } from '../../chain/event-topics.ts'
 import { dopplerPluginProblem } from './doppler-plugin.ts'
 import { readBalanceLimitEnd } from './read-balance-limit.ts'
 import { REHYPE_FEE_DENOMINATOR, rehypeFeeDenominator } from './rehype-deployments.ts'
@@ -20,6 +21,8 @@ import {
 import { creatorList, findInitializedPools } from '../v4-events.ts'
 import { DOPPLER_AIRLOCK_ABI, DOPPLER_CREATE, DOPPLER_HOOK_ABI, DOPPLER_REHYPE_ABI, DOPPLER_SCHEDULED_HOOK_ABI } from './doppler-abi.ts'
 import { readPoolLpFee } from '../read-pool-lp-fee.ts'
+
+const HOOK_EVENT_TOPICS = eventTopicsOf(DOPPLER_HOOK_ABI)
 
 export interface DopplerAdapterOptions {
   airlock: Address
@@ -217,6 +220,8 @@ function feeScheduleFromLogs(
   initTime: number,
 ): { schedule: LinearFeeSchedule; emitter: Address } | undefined {
   const decoded = logs.flatMap((log) => {
+    // A launch receipt's other logs (transfers, the pool manager's, the airlock's) are skipped, not refused by viem.
+    if (!mayBeEventOf(HOOK_EVENT_TOPICS, log)) return []
     try {
       const { eventName, args } = decodeEventLog({ abi: DOPPLER_HOOK_ABI, data: log.data, topics: log.topics, strict: true })
       return eventName === 'FeeScheduleSet' && args.poolId === poolId ? [{ emitter: log.address, args }] : []

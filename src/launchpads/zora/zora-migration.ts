@@ -1,4 +1,5 @@
 import { type Address, decodeEventLog, getAddress, type Hash, type Hex, isAddressEqual, type Log, parseAbi } from 'viem'
+import { eventTopicsOf, mayBeEventOf } from '../../chain/event-topics.ts'
 import type { LaunchRecord } from '../../domain/execution/tick-records.ts'
 import type { LinearFeeSchedule } from '../../pricing/schedules/linear.ts'
 import { withLaunchProtocolFee } from '../../pricing/protocol-fee.ts'
@@ -19,6 +20,7 @@ export const ZORA_LIQUIDITY_MIGRATED = parseAbi([
   'struct PoolKey { address currency0; address currency1; uint24 fee; int24 tickSpacing; address hooks; }',
   'event LiquidityMigrated(PoolKey fromPoolKey, bytes32 fromPoolKeyHash, PoolKey toPoolKey, bytes32 toPoolKeyHash)',
 ])
+const MIGRATED_TOPICS = eventTopicsOf(ZORA_LIQUIDITY_MIGRATED)
 
 /** A coin's liquidity moving from the pool a launch is priced on to a new one. */
 export interface ZoraLiquidityMigration {
@@ -50,6 +52,7 @@ export function decodeZoraMigration(
 ): ZoraLiquidityMigration | undefined {
   if (launch.launchpad !== 'zora' || !isAddressEqual(entry.address, launch.token)) return undefined
   if (entry.blockNumber === null || entry.transactionHash === null) return undefined
+  if (!mayBeEventOf(MIGRATED_TOPICS, entry)) return undefined // another event of the coin (Transfer, ...)
   let args: { fromPoolKeyHash: Hex; toPoolKey: PoolKey; toPoolKeyHash: Hex }
   try {
     ;({ args } = decodeEventLog({ abi: ZORA_LIQUIDITY_MIGRATED, data: entry.data, topics: entry.topics, strict: true }))
