@@ -2,12 +2,14 @@ import {
   type Address,
   BaseError,
   decodeErrorResult,
+  concatHex,
   decodeFunctionResult,
-  encodeFunctionData,
+  encodeAbiParameters,
   ExecutionRevertedError,
   type Hex,
   isAddressEqual,
   type PublicClient,
+  toFunctionSelector,
 } from 'viem'
 import type { LaunchRecord } from '../journal/journal-records.ts'
 import type { NextBlock } from '../pricing/fee-schedule.ts'
@@ -69,6 +71,19 @@ export const V4_QUOTER_ABI = [
     ],
   },
 ] as const
+
+/**
+ * quoteExactInputSingle's selector and parameters, taken once: viem's encodeFunctionData formats the ABI item and
+ * hashes it for the selector on every call (a launch's first tick asks a quote per bucket; seen in the split bench's CPU
+ * profile, 2026-11-28). The calldata is the same (test/unit/launchpads/quote-buy-calldata.test.ts).
+ */
+const QUOTE_FUNCTION = V4_QUOTER_ABI[0]
+const QUOTE_SELECTOR = toFunctionSelector(QUOTE_FUNCTION)
+
+/** The quoter's calldata for `params` (what encodeFunctionData builds for quoteExactInputSingle). */
+export function quoteExactInputSingleData(params: Parameters<typeof encodeAbiParameters<typeof QUOTE_FUNCTION.inputs>>[1][0]): Hex {
+  return concatHex([QUOTE_SELECTOR, encodeAbiParameters(QUOTE_FUNCTION.inputs, [params])])
+}
 
 /** Where a quote is taken: the state after `blockNumber`, in the context of the block a buy sent now lands in. */
 export interface QuoteAt {
@@ -150,19 +165,13 @@ export function createBuyQuoter(deps: { client: PublicClient; v4Quoter: Address;
       if (pairedIn <= 0n || pairedIn > MAX_UINT128)
         return { kind: 'reverted', spendAtoms, pairedIn, reason: `no quotable amount (${pairedIn} of the paired asset)` }
       const { poolKey } = launch
-      const data = encodeFunctionData({
-        abi: V4_QUOTER_ABI,
-        functionName: 'quoteExactInputSingle',
-        args: [
-          {
-            poolKey: { ...poolKey, fee: poolKey.fee, tickSpacing: poolKey.tickSpacing },
-            // Buying the token: the paired asset goes in on its side of the pool.
-            zeroForOne: !isAddressEqual(poolKey.currency0, launch.token),
-            exactAmount: pairedIn,
-            // The router's swap passes no hook data either (PrebuyBuyRouter.unlockCallback).
-            hookData: '0x',
-          },
-        ],
+      const data = quoteExactInputSingleData({
+        poolKey: { ...poolKey, fee: poolKey.fee, tickSpacing: poolKey.tickSpacing },
+        // Buying the token: the paired asset goes in on its side of the pool.
+        zeroForOne: !isAddressEqual(poolKey.currency0, launch.token),
+        exactAmount: pairedIn,
+        // The router's swap passes no hook data either (PrebuyBuyRouter.unlockCallback).
+        hookData: '0x',
       })
       let output: Hex | undefined
       try {
