@@ -1,11 +1,10 @@
-import { type Address, type Hash, parseAbiItem, type PublicClient } from 'viem'
+import type { Address, Hash, PublicClient } from 'viem'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
 import { type BuyOutcome, findBuyOnChain, findBuysInTransaction } from './find-buy.ts'
 import { readStablecoinBalances } from '../../src/chain/read-stablecoin-balances.ts'
 import { notAnswered } from '../../src/chain/not-answered.ts'
+import { TRANSFER_TOPIC, tokenLogsByTopic, topicAddress } from '../../src/chain/token-owner-logs.ts'
 import { CLANKER_AUCTION_ABI } from '../../src/launchpads/clanker/clanker-abi.ts'
-
-const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)')
 
 /** Every chain read the executor makes, behind one interface: its parts are tested with a fake of this. */
 export interface ExecutorChainReads {
@@ -44,12 +43,16 @@ export function createExecutorChainReads(deps: {
       return readStablecoinBalances(clients[chain], multicall3, stablecoin, wallets, blockNumber)
     },
     async changedWallets(chain, blockNumber, fromBlock = blockNumber) {
-      const logs = await clients[chain].getLogs({ address: chains[chain].addresses.stablecoin, event: TRANSFER, fromBlock, toBlock: blockNumber })
+      // Undecoded: the two indexed addresses are all it needs (token-owner-logs.ts).
+      const logs = await tokenLogsByTopic(clients[chain], chains[chain].addresses.stablecoin, [TRANSFER_TOPIC], fromBlock, blockNumber)
       stage('warm.transferLogs')
       const out = new Set<string>()
       for (const entry of logs) {
-        if (entry.args.from) out.add(entry.args.from.toLowerCase())
-        if (entry.args.to) out.add(entry.args.to.toLowerCase())
+        const from = topicAddress(entry.topics[1])
+        const to = topicAddress(entry.topics[2])
+        if (from === undefined || to === undefined) continue
+        out.add(from)
+        out.add(to)
       }
       return out
     },

@@ -1,9 +1,7 @@
-import { type Address, parseAbiItem, type PublicClient } from 'viem'
+import type { Address, PublicClient } from 'viem'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
 import { lowerWallet } from '../../src/domain/execution/wallet-index.ts'
-
-const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)')
-const APPROVAL = parseAbiItem('event Approval(address indexed owner, address indexed spender, uint256 value)')
+import { APPROVAL_TOPIC, TRANSFER_TOPIC, tokenLogsByTopic, topicAddress } from '../../src/chain/token-owner-logs.ts'
 
 /**
  * Blocks of logs a carried snapshot is brought forward over; a larger gap reads every allowance again (one multicall),
@@ -277,12 +275,17 @@ export function allowanceChangesReader(deps: {
     const client = deps.clients[chain]
     const config = deps.chains[chain]
     if (!client || !config) throw new Error(`no client on ${chain}`)
-    const logs = await client.getLogs({ address: config.addresses.stablecoin, events: [TRANSFER, APPROVAL], fromBlock, toBlock })
+    // Undecoded: the indexed owner (and spender) are all it needs (token-owner-logs.ts).
+    const logs = await tokenLogsByTopic(client, config.addresses.stablecoin, [TRANSFER_TOPIC, APPROVAL_TOPIC], fromBlock, toBlock)
     const out = new Set<string>()
     const lowerSpender = spender.toLowerCase()
     for (const entry of logs) {
-      if (entry.eventName === 'Transfer' && entry.args.from) out.add(entry.args.from.toLowerCase())
-      else if (entry.eventName === 'Approval' && entry.args.owner && entry.args.spender?.toLowerCase() === lowerSpender) out.add(entry.args.owner.toLowerCase())
+      const owner = topicAddress(entry.topics[1])
+      const other = topicAddress(entry.topics[2])
+      if (owner === undefined || other === undefined) continue
+      const first = entry.topics[0]?.toLowerCase()
+      if (first === TRANSFER_TOPIC) out.add(owner)
+      else if (first === APPROVAL_TOPIC && other === lowerSpender) out.add(owner)
     }
     return out
   }
