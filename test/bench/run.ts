@@ -14,6 +14,7 @@ import { loadMemoryBenchmark } from './load-memory-bench.ts'
 import { planningBenchmark } from './planning-bench.ts'
 import { splitLaunchBenchmark } from './split-launch-bench.ts'
 import type { BenchModule } from './bench-module.ts'
+import { boundHeapGrowth, YOUNG_GENERATION_FLAG } from '../../daemon/process/bound-heap-growth.ts'
 
 /** Register further benchmarks (e.g. order execution) here. */
 const MODULES: BenchModule[] = [
@@ -42,10 +43,20 @@ if (selected.length === 0) {
   process.exit(1)
 }
 
+// The in-process daemons (split, held ticks, execution, ...) run with the production daemon's V8 settings: the young
+// generation bounded (YOUNG_GENERATION_FLAG, on `npm run bench`'s command line as on `npm start`'s) and the heap growth
+// the daemon sets at start. Without the first, a launch's allocations were scavenged less often than in production: the
+// split bench's first send 55-61 ms against 68-76 ms with it (2026-11-28, docs/execution.md §8).
+const youngGenerationAsProduction = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].includes(YOUNG_GENERATION_FLAG)
+if (!youngGenerationAsProduction)
+  process.stderr.write(`warning: node runs without ${YOUNG_GENERATION_FLAG}: the in-process daemons do not run as in production (use npm run bench)\n`)
+const heapGrowthAsProduction = boundHeapGrowth()
+
 const context = { durationSeconds: Number(values.duration), connections: Number(values.connections) }
 const report: Record<string, unknown> = {
   startedAt: new Date().toISOString(),
   machine: { node: process.version, cpus: cpus().length, platform: process.platform },
+  v8: { youngGenerationAsProduction, heapGrowthAsProduction },
   results: {},
 }
 for (const module of selected) {

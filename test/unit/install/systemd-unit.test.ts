@@ -35,6 +35,8 @@ describe('deploy/prebuy.service', () => {
   it("bounds V8's young generation as the daemon's memory figures assume, as `npm start` does", () => {
     expect(unit).toContain(`Environment=NODE_OPTIONS=${YOUNG_GENERATION_FLAG}`)
     expect(packageJson.scripts.start).toBe(`exec node ${YOUNG_GENERATION_FLAG} bin/run.js daemon start`)
+    // The benches' in-process daemons measure the same V8 settings (test/bench/run.ts).
+    expect(packageJson.scripts.bench).toBe(`node ${YOUNG_GENERATION_FLAG} --import tsx test/bench/run.ts`)
   })
 
   it('runs unprivileged with private files', () => {
