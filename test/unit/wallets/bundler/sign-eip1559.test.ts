@@ -1,7 +1,8 @@
 import fc from 'fast-check'
 import { bytesToHex, getAddress, type Hex, parseTransaction, type LocalAccount } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { keccakWasmActive, keccakWasmReady } from '../../../../src/common/keccak-wasm.ts'
 import { signEip1559 } from '../../../../src/wallets/bundler/sign-eip1559.ts'
 
 // The hand-written envelope against viem's own signing, byte for byte (issue 23 item 3: the collects' signing).
@@ -17,6 +18,12 @@ const data = fc.oneof(
 const uint = (bits: number) => fc.oneof(fc.constantFrom(0n, 1n, 0x7fn, 0x80n, 0xffn, 0x100n), fc.bigInt({ min: 0n, max: 2n ** BigInt(bits) - 1n }))
 
 describe('signEip1559', () => {
+  // The signer's hash is WebAssembly's (keccak-wasm.ts) in these runs, as in the daemon once it started.
+  beforeAll(async () => {
+    await keccakWasmReady()
+    expect(keccakWasmActive()).toBe(true)
+  })
+
   it("is byte for byte viem's signTransaction for any plain EIP-1559 transaction (fields at RLP's edges, calldata up to a collect's 20 kB)", async () => {
     await fc.assert(
       fc.asyncProperty(
