@@ -1,4 +1,5 @@
-import { type Address, erc20Abi, type Hash, type Log, parseEventLogs, type PublicClient, type TransactionReceipt } from 'viem'
+import { type Address, type Hash, type Log, parseEventLogs, type PublicClient, type TransactionReceipt } from 'viem'
+import { readStablecoinAllowances } from '../../src/chain/read-stablecoin-allowances.ts'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
 import { getLogsInChunks } from '../../src/chain/get-logs-in-chunks.ts'
 import type { BatchExecutionRecord } from '../../src/journal/batch-records.ts'
@@ -65,17 +66,8 @@ export function createBatchChainReads(deps: {
   }
   return {
     async allowances(chain, spender, wallets, blockNumber) {
-      const out = new Map<string, bigint>()
-      if (wallets.length === 0) return out
       const { multicall3, stablecoin } = deps.chains[chain]!.addresses
-      const results = await clientOf(chain).multicall({
-        multicallAddress: multicall3,
-        allowFailure: false,
-        blockNumber,
-        contracts: wallets.map((wallet) => ({ address: stablecoin, abi: erc20Abi, functionName: 'allowance' as const, args: [wallet, spender] as const })),
-      })
-      for (const [i, wallet] of wallets.entries()) out.set(wallet.toLowerCase(), results[i] as bigint)
-      return out
+      return readStablecoinAllowances(clientOf(chain), multicall3, stablecoin, spender, wallets, blockNumber)
     },
     async batch(chain, batchBuyer, batchId) {
       const b = (await clientOf(chain).readContract({

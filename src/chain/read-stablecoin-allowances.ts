@@ -1,20 +1,21 @@
-import { erc20Abi, type Address, type PublicClient } from 'viem'
+import type { Address, PublicClient } from 'viem'
+import { ALLOWANCE, addressCalls, readWords } from './read-words-multicall.ts'
 
-/** What each wallet allows `spender` to take of the stablecoin, in one multicall round trip: by lower-cased wallet. */
+/**
+ * What each wallet allows `spender` to take of the stablecoin, through Multicall3 (read-words-multicall.ts): by
+ * lower-cased wallet; at `blockNumber` when given (default latest).
+ */
 export async function readStablecoinAllowances(
-  client: PublicClient,
+  client: Pick<PublicClient, 'call'>,
   multicall3: Address,
   stablecoin: Address,
   spender: Address,
   wallets: readonly Address[],
+  blockNumber?: bigint,
 ): Promise<Map<string, bigint>> {
   const out = new Map<string, bigint>()
   if (wallets.length === 0) return out
-  const results = await client.multicall({
-    multicallAddress: multicall3,
-    allowFailure: false,
-    contracts: wallets.map((wallet) => ({ address: stablecoin, abi: erc20Abi, functionName: 'allowance' as const, args: [wallet, spender] as const })),
-  })
-  for (const [i, wallet] of wallets.entries()) out.set(wallet.toLowerCase(), results[i] as bigint)
+  const words = await readWords(client, multicall3, stablecoin, addressCalls(ALLOWANCE, wallets, spender), blockNumber)
+  for (let i = 0; i < wallets.length; i++) out.set(wallets[i]!.toLowerCase(), words[i]!)
   return out
 }
