@@ -94,11 +94,28 @@ export async function readWords(
   return answers.flat()
 }
 
-/** `selector` followed by each address word: the calldata of a one-address view (balanceOf) for each wallet. */
-export function addressCalls(selector: Hex, wallets: readonly Address[], after: Address | undefined = undefined): Hex[] {
+/**
+ * `selector` followed by each address word, then `after`'s words: the calldata of a view taking an address first
+ * (balanceOf(wallet), allowance(wallet, spender), getNonce(sender, key)) for each wallet. `after`: the same trailing
+ * arguments for every call, or one per wallet (an address, or an unsigned integer below 2^256).
+ */
+export function addressCalls(selector: Hex, wallets: readonly Address[], after: Address | ReadonlyArray<Address | bigint> | undefined = undefined): Hex[] {
   const head = selector.slice(2)
-  const tail = after === undefined ? '' : addressWord(after)
-  return wallets.map((wallet) => `0x${head}${addressWord(wallet)}${tail}` as Hex)
+  if (after === undefined || typeof after === 'string') {
+    const tail = after === undefined ? '' : addressWord(after)
+    return wallets.map((wallet) => `0x${head}${addressWord(wallet)}${tail}` as Hex)
+  }
+  if (after.length !== wallets.length) throw new RangeError('one trailing argument per wallet')
+  return wallets.map((wallet, i) => {
+    const arg = after[i]!
+    return `0x${head}${addressWord(wallet)}${typeof arg === 'bigint' ? uintWord(arg) : addressWord(arg)}` as Hex
+  })
+}
+
+/** An unsigned integer as an ABI word; throws outside 0..2^256-1. */
+function uintWord(value: bigint): string {
+  if (value < 0n || value >= 2n ** 256n) throw new RangeError(`not a uint256: ${value}`)
+  return value.toString(16).padStart(64, '0')
 }
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/

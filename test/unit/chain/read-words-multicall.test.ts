@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { type Address, encodeAbiParameters, encodeFunctionData, getAddress, type Hex, multicall3Abi } from 'viem'
+import { type Address, encodeAbiParameters, encodeFunctionData, getAddress, type Hex, multicall3Abi, toFunctionSelector } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { aggregate3Data, aggregate3Words, addressCalls, ALLOWANCE, BALANCE_OF } from '../../../src/chain/read-words-multicall.ts'
 
@@ -48,7 +48,32 @@ describe('aggregate3 by hand', () => {
         )
       }),
     )
+    const getNonce = [
+      {
+        type: 'function',
+        name: 'getNonce',
+        stateMutability: 'view',
+        inputs: [
+          { name: 's', type: 'address' },
+          { name: 'k', type: 'uint192' },
+        ],
+        outputs: [{ type: 'uint256' }],
+      },
+    ] as const
+    fc.assert(
+      fc.property(fc.array(fc.tuple(address, fc.bigInt({ min: 0n, max: 2n ** 192n - 1n })), { maxLength: 5 }), (pairs) => {
+        expect(
+          addressCalls(
+            toFunctionSelector(getNonce[0]),
+            pairs.map(([w]) => w),
+            pairs.map(([, k]) => k),
+          ),
+        ).toEqual(pairs.map(([w, k]) => encodeFunctionData({ abi: getNonce, functionName: 'getNonce', args: [w, k] })))
+      }),
+    )
     expect(() => addressCalls(BALANCE_OF, ['0x1234' as Address])).toThrow(/not an address/)
+    expect(() => addressCalls(BALANCE_OF, [getAddress(`0x${'11'.repeat(20)}`)], [1n, 2n])).toThrow(/one trailing argument per wallet/)
+    expect(() => addressCalls(BALANCE_OF, [getAddress(`0x${'11'.repeat(20)}`)], [-1n])).toThrow(/not a uint256/)
     expect(() => aggregate3Data('0xzz' as Address, [])).toThrow(/not an address/)
   })
 
