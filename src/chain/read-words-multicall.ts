@@ -47,9 +47,11 @@ export function aggregate3Data(target: Address, calls: readonly Hex[]): Hex {
 /** The words aggregate3 answered (each call's returnData must be one 32-byte word), in order; throws otherwise. */
 export function aggregate3Words(answer: Hex, count: number): bigint[] {
   const hex = answer.slice(2)
+  // A word read as an offset, a count, a flag or a length: a small number, or the answer is not aggregate3's.
   const at = (byte: number): number => {
+    if (!Number.isSafeInteger(byte) || byte < 0 || byte * 2 + 64 > hex.length) throw new RangeError('aggregate3 answer cut short')
     const value = Number.parseInt(hex.slice(byte * 2, byte * 2 + 64), 16)
-    if (!Number.isSafeInteger(value) || byte * 2 + 64 > hex.length) throw new RangeError('aggregate3 answer cut short')
+    if (!Number.isSafeInteger(value)) throw new RangeError('aggregate3 answer malformed: a word too large for an offset or a length')
     return value
   }
   const array = at(0)

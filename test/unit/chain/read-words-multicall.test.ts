@@ -94,5 +94,6 @@ describe('aggregate3 by hand', () => {
     const full = answerOf([ok, ok])
     expect(() => aggregate3Words(full.slice(0, full.length - 10) as Hex, 2)).toThrow(/cut short/)
     expect(() => aggregate3Words('0x', 0)).toThrow(/cut short/)
+    expect(() => aggregate3Words(`0x${'ff'.repeat(32)}`, 0)).toThrow(/malformed/)
   })
 })
