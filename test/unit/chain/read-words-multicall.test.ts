@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { type Address, encodeAbiParameters, encodeFunctionData, getAddress, type Hex, multicall3Abi, toFunctionSelector } from 'viem'
+import { type Address, encodeAbiParameters, encodeFunctionData, erc20Abi, getAddress, type Hex, multicall3Abi, parseAbi, toFunctionSelector } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { aggregate3Data, aggregate3Words, addressCalls, ALLOWANCE, BALANCE_OF } from '../../../src/chain/read-words-multicall.ts'
 
@@ -27,19 +27,7 @@ describe('aggregate3 by hand', () => {
   })
 
   it("the balanceOf and allowance calls are viem's encodeFunctionData's", () => {
-    const erc20 = [
-      { type: 'function', name: 'balanceOf', stateMutability: 'view', inputs: [{ name: 'a', type: 'address' }], outputs: [{ type: 'uint256' }] },
-      {
-        type: 'function',
-        name: 'allowance',
-        stateMutability: 'view',
-        inputs: [
-          { name: 'o', type: 'address' },
-          { name: 's', type: 'address' },
-        ],
-        outputs: [{ type: 'uint256' }],
-      },
-    ] as const
+    const erc20 = erc20Abi
     fc.assert(
       fc.property(fc.array(address, { maxLength: 5 }), address, (wallets, spender) => {
         expect(addressCalls(BALANCE_OF, wallets)).toEqual(wallets.map((w) => encodeFunctionData({ abi: erc20, functionName: 'balanceOf', args: [w] })))
@@ -48,18 +36,7 @@ describe('aggregate3 by hand', () => {
         )
       }),
     )
-    const getNonce = [
-      {
-        type: 'function',
-        name: 'getNonce',
-        stateMutability: 'view',
-        inputs: [
-          { name: 's', type: 'address' },
-          { name: 'k', type: 'uint192' },
-        ],
-        outputs: [{ type: 'uint256' }],
-      },
-    ] as const
+    const getNonce = parseAbi(['function getNonce(address sender, uint192 key) view returns (uint256)'])
     fc.assert(
       fc.property(fc.array(fc.tuple(address, fc.bigInt({ min: 0n, max: 2n ** 192n - 1n })), { maxLength: 5 }), (pairs) => {
         expect(
