@@ -46,7 +46,8 @@ const HEX_BODY = /^[0-9a-fA-F]*$/
  * (issue 23 item 3: viem serialises the transaction twice, each time converting the 20 kB of a split batch's collect
  * from hex to bytes and back, and hashes it; 6-11 ms a collect at load ~1, one after another on the event loop). Here
  * the fields are written as hex once, hashed once, and the signed envelope is the unsigned body with the signature
- * appended, hashed by WebAssembly (keccak-wasm.ts). Needs a signer that signs a raw hash (`sign`, a viem local account); otherwise viem's own path.
+ * appended, hashed by WebAssembly (keccak-wasm.ts). Needs a signer that signs a raw hash (`sign`, a viem local
+ * account); otherwise viem's own path.
  */
 export async function signEip1559(signer: LocalAccount, tx: PlainEip1559): Promise<Hex> {
   if (!signer.sign) return signer.signTransaction({ type: 'eip1559', ...tx })
