@@ -1,17 +1,11 @@
-import type { Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ExecutorWallets } from '../../daemon/executor/executor-context.ts'
 import { lazyLookupsBuilt } from '../../daemon/executor/lazy-lookup.ts'
 import { createBatchJournal } from '../../src/journal/batch-journal.ts'
-import type { BatchRecord } from '../../src/journal/batch-records.ts'
 import type { Store, StoreOperation } from '../../src/store/open-store.ts'
 import type { SentCall } from '../../src/wallets/bundler/bundler.ts'
 import { type Buyer, type FlowHarness, startFlowHarness } from './flow-harness.ts'
-
-const USDC = 1_000_000n
-const BUYERS = 6
-/** 6 buyers at 2 per transaction: 3 collects and a settle. */
-const PER_TX = 2
+import { PER_TX, preparedLaunchChecks, spendOf, USDC } from './prepared-launch-checks.ts'
 
 /**
  * The launch tick's batch in two writes (docs/execution.md §8, "The commit record"): the batch record alone before the
@@ -30,23 +24,7 @@ describe('the commit record: one small write before the sends, the orders moved 
     await h?.stop()
   })
 
-  const batchOf = async (slug: string, sequence: number): Promise<BatchRecord | undefined> => {
-    const launch = await h.journal.getLaunchBySlug(slug)
-    return launch ? createBatchJournal(h.store).get('base', slug, launch.blockNumber, sequence) : undefined
-  }
-  const ordersOf = (buyers: readonly Buyer[], slug: string) => Promise.all(buyers.map((b) => h.getOrder(b, slug)))
-  const spendOf = (i: number) => BigInt(30 + i) * USDC
-
-  async function buyersWithOrders(slug: string): Promise<Buyer[]> {
-    const buyers: Buyer[] = []
-    for (let i = 0; i < BUYERS; i++) {
-      const buyer = await h.newBuyer(`${slug}-${i}`, '100')
-      await h.order(buyer, slug, String(30 + i), null)
-      buyers.push(buyer)
-    }
-    await h.approveBatchBuyer(buyers, '100')
-    return buyers
-  }
+  const { batchOf, ordersOf, buyersWithOrders, withSends } = preparedLaunchChecks(() => h)
 
   /** The real store, every batch first shown to `seen` (which may refuse it: a failed write). */
   function watchedStore(seen: (ops: readonly StoreOperation[]) => void): Store {
@@ -76,22 +54,11 @@ describe('the commit record: one small write before the sends, the orders moved 
   }
 
   /** The harness's wallets, a collect's send first shown to `collect` (which may hold it back for ever). */
-  function withCollects(collect: (real: () => Promise<SentCall>) => Promise<SentCall>, onSettle: () => void = () => undefined): ExecutorWallets {
-    const w = h.wallets
-    return {
-      walletAddress: (i) => w.walletAddress(i),
-      submitUserOperations: (chain, requests, options) => w.submitUserOperations(chain, requests, options),
-      operatorAddress: (chain) => w.operatorAddress?.(chain),
-      sendCall: (chain, call, fields) => w.sendCall!(chain, call, fields),
-      sendFromPool: (chain, call, fields, moment) => w.sendFromPool(chain, call, fields, moment),
-      senderAddresses: (chain) => w.senderAddresses(chain),
-      sendFromAccount: (chain, account: Address, call, fields, options) => {
-        if (fields?.chunk !== undefined) return collect(() => w.sendFromAccount(chain, account, call, fields, options))
-        if (fields?.settle) onSettle()
-        return w.sendFromAccount(chain, account, call, fields, options)
-      },
-    }
-  }
+  const withCollects = (collect: (real: () => Promise<SentCall>) => Promise<SentCall>, onSettle: () => void = () => undefined): ExecutorWallets =>
+    withSends(collect, (real) => {
+      onSettle()
+      return real()
+    })
 
   /** Every order filled and its batch swept; each wallet pulled exactly once (a refunded batch returned its pull). */
   async function expectFilledOnce(slug: string, buyers: readonly Buyer[]) {

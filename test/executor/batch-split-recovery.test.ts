@@ -1,17 +1,11 @@
-import type { Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { batchBuyerAbi } from '../../daemon/executor/batch-buyer-abi.ts'
 import type { ExecutorWallets } from '../../daemon/executor/executor-context.ts'
 import { COLLECTION_CANCELLED, COLLECTION_COLLECTING, COLLECTION_SETTLED } from '../../daemon/executor/split-chain-reads.ts'
 import { createBatchJournal } from '../../src/journal/batch-journal.ts'
 import type { BatchRecord } from '../../src/journal/batch-records.ts'
 import type { SentCall } from '../../src/wallets/bundler/bundler.ts'
 import { type Buyer, type FlowHarness, startFlowHarness } from './flow-harness.ts'
-
-const USDC = 1_000_000n
-const BUYERS = 6
-/** 6 buyers at 2 per transaction: 3 collects and a settle. */
-const PER_TX = 2
+import { PER_TX, preparedLaunchChecks, USDC } from './prepared-launch-checks.ts'
 
 describe('a split batch across a crash: reconciled from collections(batchId), never lost or pulled twice (real devnet, wallets, store)', () => {
   let h: FlowHarness
@@ -25,42 +19,10 @@ describe('a split batch across a crash: reconciled from collections(batchId), ne
     await h?.stop()
   })
 
-  const batchOf = async (slug: string, sequence: number): Promise<BatchRecord | undefined> => {
-    const launch = await h.journal.getLaunchBySlug(slug)
-    return launch ? createBatchJournal(h.store).get('base', slug, launch.blockNumber, sequence) : undefined
-  }
-  const ordersOf = (buyers: readonly Buyer[], slug: string) => Promise.all(buyers.map((b) => h.getOrder(b, slug)))
-  const statusOf = async (batchId: `0x${string}`) =>
-    Number(
-      ((await h.client.readContract({ address: h.batchBuyer!, abi: batchBuyerAbi, functionName: 'collections', args: [batchId] })) as readonly unknown[])[2],
-    )
-  const events = (eventName: string) => h.client.getContractEvents({ address: h.batchBuyer!, abi: batchBuyerAbi, eventName, fromBlock: 0n })
-
-  async function buyersWithOrders(slug: string): Promise<Buyer[]> {
-    const buyers: Buyer[] = []
-    for (let i = 0; i < BUYERS; i++) {
-      const buyer = await h.newBuyer(`${slug}-${i}`, '100')
-      await h.order(buyer, slug, String(30 + i), null)
-      buyers.push(buyer)
-    }
-    await h.approveBatchBuyer(buyers, '100')
-    return buyers
-  }
+  const { batchOf, ordersOf, statusOf, events, buyersWithOrders, withSends } = preparedLaunchChecks(() => h)
 
   /** The harness's wallets, but the settle of a split batch is `settle`d by the test (the process "dies" there). */
-  function dyingAtSettle(settle: (real: () => Promise<SentCall>) => Promise<SentCall>): ExecutorWallets {
-    const w = h.wallets
-    return {
-      walletAddress: (i) => w.walletAddress(i),
-      submitUserOperations: (chain, requests, options) => w.submitUserOperations(chain, requests, options),
-      operatorAddress: (chain) => w.operatorAddress?.(chain),
-      sendCall: (chain, call, fields) => w.sendCall!(chain, call, fields),
-      sendFromPool: (chain, call, fields, moment) => w.sendFromPool(chain, call, fields, moment),
-      senderAddresses: (chain) => w.senderAddresses(chain),
-      sendFromAccount: (chain, account: Address, call, fields, options) =>
-        fields?.settle ? settle(() => w.sendFromAccount(chain, account, call, fields, options)) : w.sendFromAccount(chain, account, call, fields, options),
-    }
-  }
+  const dyingAtSettle = (settle: (real: () => Promise<SentCall>) => Promise<SentCall>): ExecutorWallets => withSends((real) => real(), settle)
 
   /** Launches with the dying executor, waits for every collect to be mined (the batch still collecting), stops mining. */
   async function launchUntilCollected(slug: string, creator: Parameters<FlowHarness['launch']>[2], wallets: ExecutorWallets): Promise<BatchRecord> {

@@ -5,11 +5,9 @@ import type { ExecutorWallets } from '../../daemon/executor/executor-context.ts'
 import { EIP_7825_TX_GAS_CAP } from '../../src/chain/tx-gas-cap.ts'
 import { allocateBatch } from '../../src/domain/batch/batch-allocation.ts'
 import { checkReplays, replayAll, replayBatches } from '../../src/console/replay/replay-check.ts'
-import { createBatchJournal } from '../../src/journal/batch-journal.ts'
-import type { BatchRecord } from '../../src/journal/batch-records.ts'
-import { type Buyer, type FlowHarness, startFlowHarness } from './flow-harness.ts'
+import { type FlowHarness, startFlowHarness } from './flow-harness.ts'
+import { preparedLaunchChecks, USDC } from './prepared-launch-checks.ts'
 
-const USDC = 1_000_000n
 const SENDERS = 3
 /** The executor's maxBuyersPerTransaction here: 10 buyers become 3 collects (4, 3, 3) and a settle. */
 const PER_TX = 4
@@ -26,22 +24,7 @@ describe('the split batch through the executor: collects from several operators,
     await h?.stop()
   })
 
-  const batchOf = async (slug: string, sequence: number): Promise<BatchRecord | undefined> => {
-    const launch = await h.journal.getLaunchBySlug(slug)
-    return launch ? createBatchJournal(h.store).get('base', slug, launch.blockNumber, sequence) : undefined
-  }
-  const ordersOf = (buyers: readonly Buyer[], slug: string) => Promise.all(buyers.map((b) => h.getOrder(b, slug)))
-
-  async function buyersWithOrders(slug: string, count: number): Promise<Buyer[]> {
-    const buyers: Buyer[] = []
-    for (let i = 0; i < count; i++) {
-      const buyer = await h.newBuyer(`${slug}-${i}`, '100')
-      await h.order(buyer, slug, String(30 + i), null)
-      buyers.push(buyer)
-    }
-    await h.approveBatchBuyer(buyers, '100')
-    return buyers
-  }
+  const { batchOf, ordersOf, buyersWithOrders } = preparedLaunchChecks(() => h)
 
   /** Every transaction to the batch buyer from `fromBlock` on, with its receipt. */
   async function batchTransactions(fromBlock: bigint) {

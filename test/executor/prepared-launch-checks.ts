@@ -18,9 +18,10 @@ export const PER_TX = 2
 export const spendOf = (i: number): bigint => BigInt(30 + i) * USDC
 
 /**
- * What the devnet tests of a launch whose entries the readying pass wrote ahead share (batch-compact-commit.test.ts,
- * readied-launch-crash.test.ts): the batch journal's records, buyers and their launch, the sends held back where a test
- * "crashes", and the checks after a restart. `harness` is read at each call (the tests start it in beforeAll).
+ * What the devnet tests of the batch share (batch-compact-commit.test.ts, readied-launch-crash.test.ts,
+ * batch-commit-record.test.ts, batch-split-recovery.test.ts, batch-split.test.ts): the batch journal's records, buyers
+ * and their launch, the sends held back where a test "crashes", and the checks after a restart. `harness` is read at
+ * each call (the tests start it in beforeAll).
  */
 export function preparedLaunchChecks(harness: () => FlowHarness) {
   const journal = () => createBatchJournal(harness().store)
@@ -46,11 +47,11 @@ export function preparedLaunchChecks(harness: () => FlowHarness) {
       )
     },
 
-    /** BUYERS buyers with 100 USDC each, buyer i ordering 30 + i USDC without a limit, all approving the batch buyer. */
-    async buyersWithOrders(slug: string): Promise<Buyer[]> {
+    /** `count` buyers with 100 USDC each, buyer i ordering 30 + i USDC without a limit, all approving the batch buyer. */
+    async buyersWithOrders(slug: string, count: number = BUYERS): Promise<Buyer[]> {
       const h = harness()
       const buyers: Buyer[] = []
-      for (let i = 0; i < BUYERS; i++) {
+      for (let i = 0; i < count; i++) {
         const buyer = await h.newBuyer(`${slug}-${i}`, '100')
         await h.order(buyer, slug, String(30 + i), null)
         buyers.push(buyer)
