@@ -45,6 +45,11 @@ describe('formula and quote of the real swap (devnet launches)', () => {
     const tick = (await h.journal.ticksOf(slug)).find((t) => t.reason === 'launch') as PriceTick
     expect(launch, `${slug} indexed`).toBeDefined()
     expect(tick, `${slug} launch tick`).toBeDefined()
+    // With orders placed, the launch tick decided before the test changes anything: the indexer having written the tick
+    // does not mean the executor decided it, and a loaded machine (CI, Node 24) once let a test's later order edit and
+    // fee rewrite reach the launch tick itself, which then bought at the launch block.
+    if (before)
+      await h.waitFor(`${slug}'s launch tick decided`, async () => (await h.journal.decisionsOf(slug)).some((d) => d.tick.blockNumber === tick.blockNumber))
     return { token, launch, tick }
   }
 
