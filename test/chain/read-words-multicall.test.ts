@@ -8,7 +8,8 @@ import { createReadClient } from '../../src/chain/clients.ts'
 import type { ChainConfig } from '../../src/chain/chain-keys.ts'
 import { readStablecoinAllowances } from '../../src/chain/read-stablecoin-allowances.ts'
 import { readStablecoinBalances } from '../../src/chain/read-stablecoin-balances.ts'
-import { readWords } from '../../src/chain/read-words-multicall.ts'
+import { ALLOWANCE, addressCalls, aggregate3Data, readWords, WORDS_PER_CALL } from '../../src/chain/read-words-multicall.ts'
+import { EIP_7825_TX_GAS_CAP } from '../../src/chain/tx-gas-cap.ts'
 import { setStablecoinSlots } from '../support/stablecoin-slots.ts'
 
 /**
@@ -76,6 +77,13 @@ describe('Multicall3 reads by hand, on anvil', () => {
     })
     const ours = await readStablecoinBalances(plain, MULTICALL3_ADDRESS, STABLECOIN, sample, before)
     expect(sample.map((w) => ours.get(w.toLowerCase()))).toEqual(viem)
+  })
+
+  it("a full aggregate3 call (WORDS_PER_CALL allowances, every slot cold) stays far under EIP-7825's 2^24 gas", async () => {
+    const cold = Array.from({ length: WORDS_PER_CALL }, (_, i) => `0x${(0xc01d0000 + i).toString(16).padStart(40, '0')}` as Address)
+    const gas = await plain.estimateGas({ to: MULTICALL3_ADDRESS, data: aggregate3Data(STABLECOIN, addressCalls(ALLOWANCE, cold, SPENDER)) })
+    // Half the cap: room for the real USDC's proxy, a few thousand gas more per call.
+    expect(gas).toBeLessThan(EIP_7825_TX_GAS_CAP / 2n)
   })
 
   it('refuses a read whose calls do not each answer one word (a target without code answers nothing)', async () => {
