@@ -4,8 +4,8 @@ import { lazyLookupsBuilt } from '../../daemon/executor/lazy-lookup.ts'
 import { createBatchJournal } from '../../src/journal/batch-journal.ts'
 import type { Store, StoreOperation } from '../../src/store/open-store.ts'
 import type { SentCall } from '../../src/wallets/bundler/bundler.ts'
-import { type Buyer, type FlowHarness, startFlowHarness } from './flow-harness.ts'
-import { PER_TX, preparedLaunchChecks, spendOf, USDC } from './prepared-launch-checks.ts'
+import { type FlowHarness, startFlowHarness } from './flow-harness.ts'
+import { PER_TX, preparedLaunchChecks } from './prepared-launch-checks.ts'
 
 /**
  * The launch tick's batch in two writes (docs/execution.md §8, "The commit record"): the batch record alone before the
@@ -24,7 +24,7 @@ describe('the commit record: one small write before the sends, the orders moved 
     await h?.stop()
   })
 
-  const { batchOf, ordersOf, buyersWithOrders, withSends } = preparedLaunchChecks(() => h)
+  const { batchOf, ordersOf, buyersWithOrders, withSends, expectFilledOnce } = preparedLaunchChecks(() => h)
 
   /** The real store, every batch first shown to `seen` (which may refuse it: a failed write). */
   function watchedStore(seen: (ops: readonly StoreOperation[]) => void): Store {
@@ -59,27 +59,6 @@ describe('the commit record: one small write before the sends, the orders moved 
       onSettle()
       return real()
     })
-
-  /** Every order filled and its batch swept; each wallet pulled exactly once (a refunded batch returned its pull). */
-  async function expectFilledOnce(slug: string, buyers: readonly Buyer[]) {
-    await h.waitFor('every order filled', async () => (await ordersOf(buyers, slug)).every((o) => o?.status === 'filled'), 120_000)
-    const orders = await ordersOf(buyers, slug)
-    const launch = (await h.journal.getLaunchBySlug(slug))!
-    await h.waitFor(
-      'their batches swept',
-      async () => {
-        const all = await createBatchJournal(h.store).ofLaunch('base', slug, launch.blockNumber)
-        return orders.every((o) => all.find((b) => b.batchId === o?.execution?.batch?.batchId)?.state === 'swept')
-      },
-      120_000,
-    )
-    for (const [i, buyer] of buyers.entries()) {
-      expect(await h.usdcOf(buyer.wallet)).toBe(100n * USDC - spendOf(i))
-      expect(await h.tokenBalance(launch.token, buyer.wallet)).toBe(BigInt(orders[i]!.execution!.tokensReceived))
-    }
-    expect(await h.journal.inFlight('base')).toEqual([])
-    return orders
-  }
 
   it("the launch tick writes the batch record alone (one store operation) before its first collect is sent, the orders' moves after", async () => {
     const { slug, creator } = await h.newProject('commit-write', 'doppler')

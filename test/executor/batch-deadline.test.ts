@@ -5,9 +5,8 @@ import { batchBuyerAbi } from '../../daemon/executor/batch-buyer-abi.ts'
 import type { ExecutorWallets } from '../../daemon/executor/executor-context.ts'
 import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
 import { fundAccount } from '../../devnet/chain/faucet.ts'
-import { createBatchJournal } from '../../src/journal/batch-journal.ts'
-import type { BatchRecord } from '../../src/journal/batch-records.ts'
 import { type Buyer, type FlowHarness, startFlowHarness } from './flow-harness.ts'
+import { preparedLaunchChecks } from './prepared-launch-checks.ts'
 
 const USDC = 1_000_000n
 /** The executor's deadline figures here: a batch may land 30 blocks after its tick, and is final 5 blocks after that. */
@@ -34,10 +33,7 @@ describe('a released batch’s signed transaction cannot pull again (real devnet
       return false
     }
   }
-  const batchOf = async (slug: string, sequence: number): Promise<BatchRecord | undefined> => {
-    const launch = await h.journal.getLaunchBySlug(slug)
-    return launch ? createBatchJournal(h.store).get('base', slug, launch.blockNumber, sequence) : undefined
-  }
+  const { batchOf } = preparedLaunchChecks(() => h)
   const head = () => h.client.getBlockNumber({ cacheTime: 0 })
 
   it('signed, never landed, nothing pending: in flight until its last block is final, then released; broadcast again after the re-buy it reverts (BatchExpired) and no wallet pays twice', async () => {
@@ -174,10 +170,7 @@ describe('a split batch whose collect never landed: released only once its last 
     await h?.stop()
   })
 
-  const batchOf = async (slug: string, sequence: number): Promise<BatchRecord | undefined> => {
-    const launch = await h.journal.getLaunchBySlug(slug)
-    return launch ? createBatchJournal(h.store).get('base', slug, launch.blockNumber, sequence) : undefined
-  }
+  const { batchOf, buyersWithOrders, withSendFromAccount } = preparedLaunchChecks(() => h)
   const head = () => h.client.getBlockNumber({ cacheTime: 0 })
   const eventsOf = async (eventName: string, batchId: Hash) =>
     (await h.client.getContractEvents({ address: h.batchBuyer!, abi: batchBuyerAbi, eventName, fromBlock: 0n })).filter(
@@ -186,31 +179,16 @@ describe('a split batch whose collect never landed: released only once its last 
 
   it('chunk 0’s collect lost on the way, the process dead at the settle: the restart cancels and refunds the collected chunks, and releases only at the final block', async () => {
     const { slug, creator } = await h.newProject('split-deadline', 'doppler')
-    const buyers: Buyer[] = []
-    for (let i = 0; i < 6; i++) {
-      const buyer = await h.newBuyer(`split-deadline-${i}`, '100')
-      await h.order(buyer, slug, String(30 + i), null)
-      buyers.push(buyer)
-    }
-    await h.approveBatchBuyer(buyers, '100')
-    const w = h.wallets
+    const buyers = await buyersWithOrders(slug, 6)
     let lost = false
-    const losing: ExecutorWallets = {
-      walletAddress: (i) => w.walletAddress(i),
-      submitUserOperations: (chain, requests, options) => w.submitUserOperations(chain, requests, options),
-      operatorAddress: (chain) => w.operatorAddress?.(chain),
-      sendCall: (chain, call, fields) => w.sendCall!(chain, call, fields),
-      sendFromPool: (chain, call, fields, moment) => w.sendFromPool(chain, call, fields, moment),
-      senderAddresses: (chain) => w.senderAddresses(chain),
-      sendFromAccount: async (chain, account, call, fields, options) => {
-        // The settle: the process dies waiting for it to be sent.
-        if (fields?.settle) return new Promise(() => undefined)
-        if (fields?.chunk !== 0) return w.sendFromAccount(chain, account, call, fields, options)
-        // Chunk 0's collect: signed somewhere, never reaching our node (a node may hold it still).
-        lost = true
-        return { hash: keccak256(call.data), from: account, nonce: 0, landed: Promise.resolve({ receipt: undefined, pending: false }) }
-      },
-    }
+    const losing = withSendFromAccount(async ({ account, call, fields }, real) => {
+      // The settle: the process dies waiting for it to be sent.
+      if (fields?.settle) return new Promise(() => undefined)
+      if (fields?.chunk !== 0) return real()
+      // Chunk 0's collect: signed somewhere, never reaching our node (a node may hold it still).
+      lost = true
+      return { hash: keccak256(call.data), from: account, nonce: 0, landed: Promise.resolve({ receipt: undefined, pending: false }) }
+    })
     await h.crashExecutor(losing)
     h.startMining()
     await h.launch(slug, 'doppler', creator)

@@ -4,7 +4,8 @@ import { batchBuyerAbi } from '../../daemon/executor/batch-buyer-abi.ts'
 import type { ExecutorWallets } from '../../daemon/executor/executor-context.ts'
 import { createBatchJournal } from '../../src/journal/batch-journal.ts'
 import type { BatchRecord } from '../../src/journal/batch-records.ts'
-import { type Buyer, type FlowHarness, startFlowHarness } from './flow-harness.ts'
+import { type FlowHarness, startFlowHarness } from './flow-harness.ts'
+import { preparedLaunchChecks } from './prepared-launch-checks.ts'
 
 const USDC = 1_000_000n
 
@@ -33,16 +34,7 @@ describe('a batch across a crash: settled from the chain, never bought twice (re
   }
   const executedLogs = () => h.client.getContractEvents({ address: h.batchBuyer!, abi: batchBuyerAbi, eventName: 'BatchExecuted', fromBlock: 0n })
 
-  async function buyersWithOrders(slug: string, count: number): Promise<Buyer[]> {
-    const buyers: Buyer[] = []
-    for (let i = 0; i < count; i++) {
-      const buyer = await h.newBuyer(`${slug}-${i}`, '100')
-      await h.order(buyer, slug, String(30 + i), null)
-      buyers.push(buyer)
-    }
-    await h.approveBatchBuyer(buyers, '100')
-    return buyers
-  }
+  const { buyersWithOrders } = preparedLaunchChecks(() => h)
 
   it('a crash after executeBatch was mined but before it was settled: the restart fills every order from BatchExecuted and sweeps, one batch, one pull each', async () => {
     const { slug, creator } = await h.newProject('batch-crash', 'doppler')

@@ -1,7 +1,6 @@
 import { type Address, decodeFunctionData, isAddressEqual, parseEventLogs } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { batchBuyerAbi } from '../../daemon/executor/batch-buyer-abi.ts'
-import type { ExecutorWallets } from '../../daemon/executor/executor-context.ts'
 import { EIP_7825_TX_GAS_CAP } from '../../src/chain/tx-gas-cap.ts'
 import { allocateBatch } from '../../src/domain/batch/batch-allocation.ts'
 import { checkReplays, replayAll, replayBatches } from '../../src/console/replay/replay-check.ts'
@@ -24,7 +23,7 @@ describe('the split batch through the executor: collects from several operators,
     await h?.stop()
   })
 
-  const { batchOf, ordersOf, buyersWithOrders } = preparedLaunchChecks(() => h)
+  const { batchOf, ordersOf, buyersWithOrders, withSendFromAccount } = preparedLaunchChecks(() => h)
 
   /** Every transaction to the batch buyer from `fromBlock` on, with its receipt. */
   async function batchTransactions(fromBlock: bigint) {
@@ -116,22 +115,13 @@ describe('the split batch through the executor: collects from several operators,
   /** The harness's wallets with one collect held back (not sent); `late` is the call it would have made, and from whom. */
   function withLateCollect(chunk: number) {
     let late: { account: Address; data: `0x${string}` } | undefined
-    const w = h.wallets
-    const wallets: ExecutorWallets = {
-      walletAddress: (i) => w.walletAddress(i),
-      submitUserOperations: (chain, requests, options) => w.submitUserOperations(chain, requests, options),
-      operatorAddress: (chain) => w.operatorAddress?.(chain),
-      sendCall: (chain, call, fields) => w.sendCall!(chain, call, fields),
-      sendFromPool: (chain, call, fields, moment) => w.sendFromPool(chain, call, fields, moment),
-      senderAddresses: (chain) => w.senderAddresses(chain),
-      async sendFromAccount(chain, account: Address, call, fields, options) {
-        if (fields?.chunk === chunk && !late) {
-          late = { account, data: call.data }
-          throw new Error('held back by the test')
-        }
-        return w.sendFromAccount(chain, account, call, fields, options)
-      },
-    }
+    const wallets = withSendFromAccount(async ({ account, call, fields }, real) => {
+      if (fields?.chunk === chunk && !late) {
+        late = { account, data: call.data }
+        throw new Error('held back by the test')
+      }
+      return real()
+    })
     return { wallets, late: () => late! }
   }
 

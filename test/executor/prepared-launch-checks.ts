@@ -1,4 +1,3 @@
-import type { Address } from 'viem'
 import { expect } from 'vitest'
 import { batchBuyerAbi } from '../../daemon/executor/batch-buyer-abi.ts'
 import type { ExecutorWallets } from '../../daemon/executor/executor-context.ts'
@@ -17,6 +16,16 @@ export const PER_TX = 2
 /** Buyer i's order spends 30 + i USDC (each wallet holds 100). */
 export const spendOf = (i: number): bigint => BigInt(30 + i) * USDC
 
+type SendFromAccountArgs = Parameters<NonNullable<ExecutorWallets['sendFromAccount']>>
+/** One send from a sender account, as the executor asks it. */
+export interface SendFromAccount {
+  chain: SendFromAccountArgs[0]
+  account: SendFromAccountArgs[1]
+  call: SendFromAccountArgs[2]
+  fields: SendFromAccountArgs[3]
+  options: SendFromAccountArgs[4]
+}
+
 /**
  * What the devnet tests of the batch share (batch-compact-commit.test.ts, readied-launch-crash.test.ts,
  * batch-commit-record.test.ts, batch-split-recovery.test.ts, batch-split.test.ts): the batch journal's records, buyers
@@ -29,6 +38,20 @@ export function preparedLaunchChecks(harness: () => FlowHarness) {
   const ordersOf = (buyers: readonly Buyer[], slug: string) => Promise.all(buyers.map((b) => harness().getOrder(b, slug)))
   const commitsOf = async (slug: string) => (await readAll(journal().commitsSub, `base!${slug}!`)).map((e) => e.value)
   const fullOf = async (slug: string) => (await readAll(journal().sub, `base!${slug}!`)).map((e) => e.value)
+  /** The harness's wallets, every sender account's send first shown to `intercept` (with the real send to make). */
+  const withSendFromAccount = (intercept: (send: SendFromAccount, real: () => Promise<SentCall>) => Promise<SentCall>): ExecutorWallets => {
+    const w = harness().wallets
+    return {
+      walletAddress: (i) => w.walletAddress(i),
+      submitUserOperations: (chain, requests, options) => w.submitUserOperations(chain, requests, options),
+      operatorAddress: (chain) => w.operatorAddress?.(chain),
+      sendCall: (chain, call, fields) => w.sendCall!(chain, call, fields),
+      sendFromPool: (chain, call, fields, moment) => w.sendFromPool(chain, call, fields, moment),
+      senderAddresses: (chain) => w.senderAddresses(chain),
+      sendFromAccount: (chain, account, call, fields, options) =>
+        intercept({ chain, account, call, fields, options }, () => w.sendFromAccount(chain, account, call, fields, options)),
+    }
+  }
   return {
     journal,
     preparedOf,
@@ -68,30 +91,21 @@ export function preparedLaunchChecks(harness: () => FlowHarness) {
       await h.launch(slug, 'doppler', creator)
     },
 
+    withSendFromAccount,
+
     /** The harness's wallets, a collect's send first shown to `collect`, the settle's to `settle` (either may never return). */
     withSends(
       collect: (real: () => Promise<SentCall>) => Promise<SentCall>,
       settle: (real: () => Promise<SentCall>) => Promise<SentCall> = (real) => real(),
     ): ExecutorWallets {
-      const w = harness().wallets
-      return {
-        walletAddress: (i) => w.walletAddress(i),
-        submitUserOperations: (chain, requests, options) => w.submitUserOperations(chain, requests, options),
-        operatorAddress: (chain) => w.operatorAddress?.(chain),
-        sendCall: (chain, call, fields) => w.sendCall!(chain, call, fields),
-        sendFromPool: (chain, call, fields, moment) => w.sendFromPool(chain, call, fields, moment),
-        senderAddresses: (chain) => w.senderAddresses(chain),
-        sendFromAccount: (chain, account: Address, call, fields, options) => {
-          const real = () => w.sendFromAccount(chain, account, call, fields, options)
-          if (fields?.chunk !== undefined) return collect(real)
-          if (fields?.settle) return settle(real)
-          return real()
-        },
-      }
+      return withSendFromAccount((send, real) => (send.fields?.chunk !== undefined ? collect(real) : send.fields?.settle ? settle(real) : real()))
     },
 
-    /** Every order filled once, by a batch other than `not` (if given), swept; each wallet pulled exactly once. */
-    async expectFilledOnce(slug: string, buyers: readonly Buyer[], not?: BatchRecord): Promise<void> {
+    /**
+     * Every order filled once, by a batch other than `not` (if given), swept; each wallet pulled exactly once. Resolves
+     * with the filled orders.
+     */
+    async expectFilledOnce(slug: string, buyers: readonly Buyer[], not?: BatchRecord) {
       const h = harness()
       await h.waitFor('every order filled', async () => (await ordersOf(buyers, slug)).every((o) => o?.status === 'filled'), 120_000)
       const orders = await ordersOf(buyers, slug)
@@ -110,6 +124,7 @@ export function preparedLaunchChecks(harness: () => FlowHarness) {
         expect(await h.tokenBalance(launch.token, buyer.wallet)).toBe(BigInt(orders[i]!.execution!.tokensReceived))
       }
       expect(await h.journal.inFlight('base')).toEqual([])
+      return orders
     },
 
     /** After a restart: no compact commit left, no prepared entries of the launch, the full record in the batches. */
