@@ -5,6 +5,7 @@ import type { StoreOperation } from '../../src/store/open-store.ts'
 import { type BatchWriteInput, batchMoveOps } from './batch-executing-ops.ts'
 import type { BatchMovesOutcome, ExecutorFailStop, SendBatch } from './batch-writes.ts'
 import type { ExecutorContext } from './executor-context.ts'
+import { completeShares } from './shares-later.ts'
 
 /** What the orders' moves are written from: the batch's planned input and the tick's decision. */
 export interface BatchMoves {
@@ -61,6 +62,8 @@ export async function commitThenMove(
   const fromWalk = 'after' in batch && batch.walk ? ctx.preparedEntries?.commitFromWalk(record, batch.walk) : undefined
   if (fromWalk) ctx.stage('executor.commitFromWalk')
   const compact = fromWalk?.commit ?? ctx.preparedEntries?.compactCommit(record)
+  // Written whole: with its predicted shares (a readied launch's are filled in after its sends: shares-later.ts).
+  if (!compact) completeShares(record)
   const commitOps = [...single.singleOps, compact ? ctx.batchJournal.putCommit(compact) : ctx.batchJournal.put(record)]
   if (compact) ctx.stage('executor.commitCompact')
   if (handOff) {
@@ -90,6 +93,9 @@ export async function commitThenMove(
   // after the sends, and must be the record committed. A difference, or a plan that fails, fail-stops the executor
   // (its moves are not written: the restart rolls the committed batch forward, as for a failed moves' write).
   let moves: BatchMoves
+  // Read whole from here on (the plan's check, the commit's expansion, the moves): the shares filled in if the sends
+  // did not (shares-later.ts).
+  completeShares(record)
   try {
     moves = 'after' in batch ? await batch.after() : batch
     // The commit written from the walk, compared now (after the sends, as the plan's record is): it must expand to the

@@ -33,7 +33,7 @@ export interface LaunchTickReadsAhead {
 
 export function createLaunchTickReadsAhead(
   ctx: Pick<ExecutorContext, 'batchBuyers' | 'ticking' | 'quotes' | 'wallets' | 'log'> & { warm: Pick<ExecutorContext['warm'], 'snapshot' | 'refresh'> },
-  batches: Pick<BatchPlanner, 'prefetchAllowances' | 'readied'>,
+  batches: Pick<BatchPlanner, 'prefetchAllowances' | 'readied' | 'readSequenceSoon'>,
   reservations: (chain: ChainKey) => Promise<Map<string, bigint>>,
 ): LaunchTickReadsAhead {
   // Per chain: the warm refresh of the block before the newest.
@@ -100,6 +100,8 @@ export function createLaunchTickReadsAhead(
           // was new each time and each of its 5,000 wallets was lower-cased and looked up again, before the receipt
           // was decoded (docs/execution.md §8, "The launch tick's split on the readied walk").
           batches.prefetchAllowances({ blockNumber: blockNumber.toString() }, signal.launch as LaunchRecord, bookWallets(orders).wallets)
+          // The launch's next batch sequence (two LevelDB reads), which its readied commit names.
+          batches.readSequenceSoon({ chain, slug, blockNumber: blockNumber.toString() })
           warmSends = true
         }
         const sends = warmSends ? ctx.wallets.prepareAhead?.(chain, []) : undefined

@@ -11,11 +11,12 @@ import { type ClearingAhead, amountToPrice, clearBatchAfter, clearBatchAhead, sa
 import type { ExecutableOrder } from '../../src/domain/execution/executable-order.ts'
 import { type BatchEntryForm, batchEntryForm, clearingRowOf } from './batch-entry-forms.ts'
 import type { BuyToSubmit } from '../../src/domain/execution/executor-plan.ts'
-import type { BatchClearingRecord, BatchRecord } from '../../src/journal/batch-records.ts'
+import type { BatchClearingRecord, BatchEntryRecord, BatchRecord } from '../../src/journal/batch-records.ts'
 import type { LaunchRecord, PriceTick } from '../../src/journal/journal-records.ts'
 import type { ExecutorContext } from './executor-context.ts'
 import { createReadiedClearings, type ReadiedClearing, type ReadiedClearings } from './readied-clearing.ts'
 import { createBatchSequences } from './batch-sequences.ts'
+import { fillPredictedShares, SHARES_PENDING, sharesLater } from './shares-later.ts'
 
 /** A batch cleared for this tick, not journaled yet: its record (state `journaled`) and the planned buys it includes. */
 export interface PlannedBatch {
@@ -81,6 +82,12 @@ export interface BatchPlanner extends ReadiedClearings {
    * before its quote, so the two round trips overlap); `split` then uses it. A failed prefetch is read again there.
    */
   prefetchAllowances(tick: Pick<PriceTick, 'blockNumber'>, launch: LaunchRecord, wallets: readonly Address[]): void
+  /**
+   * Starts the read of a launch's next batch sequence (batch-sequences.ts readSequenceSoon): the launch's reads ahead
+   * ask it when its log arrives, so that the readied launch's commit does not wait on it (two LevelDB iterators, 4-8 ms
+   * on the shared machine, were read after the launch's clearing: the split bench's profile, 2026-11-28).
+   */
+  readSequenceSoon(launch: Pick<LaunchRecord, 'chain' | 'slug' | 'blockNumber'>): void
   /**
    * The clearing's price-independent part (the priority order and the walk, clear-batch-ahead.ts) over the buys the
    * tick's plan is predicted to make, done while the tick's quote is out (issue 23 item 3). `split` of the same launch
@@ -179,6 +186,13 @@ function clearingStage(ahead: ClearingAhead | undefined, walkedAhead: ClearingAh
   return walkedAhead || walkedReadied ? 'executor.clearingAhead.differed' : 'executor.clearingAhead.none'
 }
 
+/** A cleared entry's predicted share as its record holds it (decimal strings). */
+const predictedShare = (entry: BatchClearing['included'][number]): BatchEntryRecord['predicted'] => ({
+  gross: entry.gross.toString(),
+  fee: entry.fee.toString(),
+  net: entry.net.toString(),
+})
+
 type EntrySource = { candidate: Pick<BuyToSubmit['candidate'], 'order' | 'userIndex' | 'wallet'>; form: BatchEntryForm }
 
 /**
@@ -186,16 +200,18 @@ type EntrySource = { candidate: Pick<BuyToSubmit['candidate'], 'order' | 'userIn
  * so that the record the fast path commits and the one the plan's split builds after its first send are made by the
  * same code. `includedAt`/`excludedAt` name each cleared entry's candidate and form.
  */
-function batchRecordFrom(
+function batchRecordFrom<I extends { candidate: BatchCandidate; rank: number }>(
   ctx: Pick<BatchPlannerContext, 'batchBuyers' | 'batchDeadline' | 'now'>,
   tick: PriceTick,
   launch: LaunchRecord,
-  clearing: BatchClearing,
+  clearing: Pick<BatchClearing, 'excluded' | 'tokensOut' | 'lowestLimit'> & { included: readonly I[] },
   clearingRecord: BatchClearingRecord,
   sequence: number,
   gas: Pick<ReturnType<typeof gasCutNaming<Hash>>, 'perTransaction' | 'operators' | 'txGasCap' | 'supersedes'>,
-  includedAt: (entry: BatchClearing['included'][number]) => EntrySource,
+  includedAt: (entry: I) => EntrySource,
   excludedAt: (entry: BatchClearing['excluded'][number]) => EntrySource,
+  /** Each included entry's predicted share: the clearing's (predictedShare), or SHARES_PENDING (shares-later.ts). */
+  predictedOf: (entry: I) => BatchEntryRecord['predicted'],
 ): BatchRecord {
   const batchBuyer = ctx.batchBuyers[launch.chain]!
   const { perTransaction, operators, txGasCap, supersedes } = gas
@@ -224,7 +240,7 @@ function batchRecordFrom(
         // The clearing row's string when it spends what the row says (its max spend: the common case).
         spendAtoms: clearingRowOf(form, inc.candidate.spend)[3],
         rank: inc.rank,
-        predicted: { gross: inc.gross.toString(), fee: inc.fee.toString(), net: inc.net.toString() },
+        predicted: predictedOf(inc),
       }
     }),
     excluded: clearing.excluded.map((exc) => {
@@ -250,6 +266,80 @@ function batchRecordFrom(
   if (operators && record.included.length > perTransaction)
     record.split = planSplitBatch({ buyers: record.included.length, operators, txGasCap, maxBuyersPerChunk: perTransaction })
   return record
+}
+
+/** The pool function on the chain's quote at the tick (`priced`: the fast commit's answers first), each answer recorded. */
+const quotedTokensOut =
+  (
+    quotes: BatchPlannerContext['quotes'],
+    priced: (usdcIn: bigint) => bigint | undefined,
+    tick: PriceTick,
+    launch: LaunchRecord,
+    evaluations: BatchClearingRecord['evaluations'],
+  ) =>
+  async (usdcIn: bigint) => {
+    const out = priced(usdcIn) ?? (await quotes.tokensOut(tick, launch, usdcIn)) ?? 0n
+    evaluations.push([usdcIn.toString(), out.toString()])
+    return out
+  }
+
+/** The pool function on the tick's cap as a straight line (a chain without a quoter), each answer recorded. */
+function formulaTokensOut(tick: PriceTick, launch: LaunchRecord, evaluations: BatchClearingRecord['evaluations']) {
+  const totalSupply = BigInt(launch.totalSupply)
+  const cap = tick.effectiveCapAtoms === null ? null : BigInt(tick.effectiveCapAtoms)
+  return (usdcIn: bigint) => {
+    const out = cap === null || cap <= 0n ? 0n : (usdcIn * totalSupply) / cap
+    evaluations.push([usdcIn.toString(), out.toString()])
+    return out
+  }
+}
+
+/** What a clearing was decided from, as its record holds it. */
+const clearingRecordOf = (
+  ctx: Pick<BatchPlannerContext, 'policy'>,
+  pool: BatchClearingRecord['pool'],
+  evaluations: BatchClearingRecord['evaluations'],
+  candidates: readonly BatchCandidate[],
+  candidateForms: readonly BatchEntryForm[],
+  maxBuyers: number,
+  totalSupply: bigint,
+): BatchClearingRecord => ({
+  pool,
+  policy: ctx.policy.name,
+  maxBuyers,
+  totalSupply: totalSupply.toString(),
+  // The held rows ([keyId, max spend, limit, spend] as strings): rebuilt only for a spend other than the max.
+  candidates: candidates.map((c, i) => clearingRowOf(candidateForms[i]!, c.spend)),
+  evaluations,
+})
+
+/**
+ * A readied walk's total priced as the split's clearing prices it (the same pool function and record: `clear` in
+ * createBatchPlanner), over the walk's own candidates: asked of the chain's quote where it quotes, else of the tick's
+ * formula. Undefined where the split would not clear on this walk (nothing to price, no supply, another gas cut or
+ * policy) or the quote failed (the split asks again).
+ */
+async function priceWalkTotal(
+  ctx: Pick<BatchPlannerContext, 'quotes' | 'policy'>,
+  priced: (usdcIn: bigint) => bigint | undefined,
+  tick: PriceTick,
+  launch: LaunchRecord,
+  walked: ClearingAhead,
+  forms: readonly BatchEntryForm[],
+  maxBuyers: number,
+) {
+  const totalSupply = BigInt(launch.totalSupply)
+  const amount = amountToPrice(walked)
+  if (amount === undefined || totalSupply <= 0n || !sameClearingInputs(walked, walked.candidates, maxBuyers, ctx.policy)) return undefined
+  const evaluations: BatchClearingRecord['evaluations'] = []
+  const pool: BatchClearingRecord['pool'] = ctx.quotes.canQuote(launch.chain) ? 'quote' : 'formula'
+  let out: bigint
+  try {
+    out = pool === 'quote' ? await quotedTokensOut(ctx.quotes, priced, tick, launch, evaluations)(amount) : formulaTokensOut(tick, launch, evaluations)(amount)
+  } catch {
+    return undefined
+  }
+  return { pool, amount, out, clearingRecord: clearingRecordOf(ctx, pool, evaluations, walked.candidates, forms, maxBuyers, totalSupply) }
 }
 
 export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
@@ -342,39 +432,20 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
     const ahead = matches(walkedAhead) ? walkedAhead : matches(walkedReadied) ? walkedReadied : undefined
     ctx.stage?.(clearingStage(ahead, walkedAhead, walkedReadied))
     const amount = ahead ? amountToPrice(ahead) : undefined
-    const cap = tick.effectiveCapAtoms === null ? null : BigInt(tick.effectiveCapAtoms)
-    const formula = (usdcIn: bigint) => (cap === null || cap <= 0n ? 0n : (usdcIn * totalSupply) / cap)
-    const recordOf = (pool: BatchClearingRecord['pool'], evaluations: BatchClearingRecord['evaluations']): BatchClearingRecord => ({
-      pool,
-      policy: ctx.policy.name,
-      maxBuyers,
-      totalSupply: totalSupply.toString(),
-      // The held rows ([keyId, max spend, limit, spend] as strings): rebuilt only for a spend other than the max.
-      candidates: candidates.map((c, i) => clearingRowOf(candidateForms[i]!, c.spend)),
-      evaluations,
-    })
     try {
       if (ctx.quotes.canQuote(launch.chain)) {
         const evaluations: BatchClearingRecord['evaluations'] = []
-        const tokensOut = async (usdcIn: bigint) => {
-          const out = pricedFast(launch, tick, usdcIn) ?? (await ctx.quotes.tokensOut(tick, launch, usdcIn)) ?? 0n
-          evaluations.push([usdcIn.toString(), out.toString()])
-          return out
-        }
+        const tokensOut = quotedTokensOut(ctx.quotes, (usdcIn) => pricedFast(launch, tick, usdcIn), tick, launch, evaluations)
         const clearing = ahead ? clearBatchAfter(ahead, amount === undefined ? 0n : await tokensOut(amount)) : await clearBatchQuoted({ ...base, tokensOut })
-        return { clearing, record: recordOf('quote', evaluations), ahead }
+        return { clearing, record: clearingRecordOf(ctx, 'quote', evaluations, candidates, candidateForms, maxBuyers, totalSupply), ahead }
       }
     } catch (error) {
       ctx.log.warn({ err: error, slug: launch.slug, block: tick.blockNumber }, 'quote of the batch failed: cleared on the formula (the chain checks the limit)')
     }
     const evaluations: BatchClearingRecord['evaluations'] = []
-    const tokensOut = (usdcIn: bigint) => {
-      const out = formula(usdcIn)
-      evaluations.push([usdcIn.toString(), out.toString()])
-      return out
-    }
+    const tokensOut = formulaTokensOut(tick, launch, evaluations)
     const clearing = ahead ? clearBatchAfter(ahead, amount === undefined ? 0n : tokensOut(amount)) : clearBatch({ ...base, tokensOut })
-    return { clearing, record: recordOf('formula', evaluations), ahead }
+    return { clearing, record: clearingRecordOf(ctx, 'formula', evaluations, candidates, candidateForms, maxBuyers, totalSupply), ahead }
   }
 
   // The sequence a readied launch's fast commit took, per launch and tick block (readied-launch.ts): the same block's
@@ -427,6 +498,7 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
         ctx.log.debug({ err: error, slug: launch.slug, block: tick.blockNumber }, 'clearing ahead of the quote failed; the split clears as always')
       })
     },
+    readSequenceSoon,
     prefetchAllowances(tick, launch, wallets) {
       const batchBuyer = ctx.batchBuyers[launch.chain]
       if (!batchBuyer || !ctx.wallets.operatorAddress?.(launch.chain) || !ctx.wallets.sendCall || wallets.length === 0) return
@@ -456,16 +528,11 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
       const allowances = await allowancesAt(launch.chain, batchBuyer, wallets, tick.blockNumber)
       ctx.stage?.('executor.batchAllowances')
       if (!readiedIsPlan(readied, allowances, gas.maxBuyers)) return undefined
-      // The readied walk priced as the split prices it (the same pool function and record), over its own candidates.
-      const { clearing, record: clearingRecord, ahead } = await clear(tick, launch, walked.candidates, readied.forms, gas.maxBuyers, undefined, walked)
-      if (ahead !== walked) return undefined
-      // A quote that failed (cleared on the formula where the chain quotes): the old path, which asks again.
-      if (ctx.quotes.canQuote(launch.chain) && clearingRecord.pool !== 'quote') return undefined
-      if (clearingRecord.pool === 'quote')
-        fastPrices.set(aheadKey(launch), {
-          block: tick.blockNumber,
-          answers: new Map(clearingRecord.evaluations.map(([usdcIn, out]) => [usdcIn, BigInt(out)])),
-        })
+      // The readied walk's total priced as the split prices it (priceWalkTotal).
+      const priced = await priceWalkTotal(ctx, (usdcIn) => pricedFast(launch, tick, usdcIn), tick, launch, walked, readied.forms, gas.maxBuyers)
+      if (!priced) return undefined
+      const { pool, amount, out, clearingRecord } = priced
+      if (pool === 'quote') fastPrices.set(aheadKey(launch), { block: tick.blockNumber, answers: new Map([[amount.toString(), out]]) })
       ctx.stage?.('executor.batchClearing')
       const sequence = takeSequence(launch, tick) ?? (await nextSequence(launch))
       fastSequences.set(aheadKey(launch), { block: tick.blockNumber, sequence })
@@ -475,7 +542,28 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
         const i = permutation[entry.rank]!
         return { candidate: batchableBuys[i]!.candidate, form: forms[i]! }
       }
-      return batchRecordFrom(ctx, tick, launch, clearing, clearingRecord, sequence, gas, at, at)
+      // The pool returns nothing: the clearing excludes every order (finishClearing), as the split's would.
+      if (out <= 0n) return batchRecordFrom(ctx, tick, launch, clearBatchAfter(walked, out), clearingRecord, sequence, gas, at, at, predictedShare)
+      // The clearing of the walk (clearBatchAfter: the walk's chosen and excluded, its total priced) less the shares:
+      // they are filled in after the first collect is out (shares-later.ts), as clearBatchAfter computes them.
+      const { chosen, excluded, lowestLimit } = walked.walk
+      const record = batchRecordFrom(
+        ctx,
+        tick,
+        launch,
+        { included: chosen, excluded, tokensOut: out, lowestLimit },
+        clearingRecord,
+        sequence,
+        gas,
+        at,
+        at,
+        () => SHARES_PENDING,
+      )
+      // Only a split batch's sends wait for nothing but wallets and spends (send-split-batch.ts); a single transaction's
+      // record has its shares at once.
+      if (record.split) sharesLater(record, () => fillPredictedShares(record.included, out, chosen))
+      else fillPredictedShares(record.included, out, chosen)
+      return record
     },
     async split(tick, launch, buys, wallets) {
       const batchBuyer = ctx.batchBuyers[launch.chain]
@@ -539,6 +627,7 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
           const at = indexOf(exc)
           return { candidate: batchable[at]!.candidate, form: batchForms[at]! }
         },
+        predictedShare,
       )
       return { batch: { record, buys: included }, ...singleBuys }
     },

@@ -7,6 +7,7 @@ import { encodeCollect } from './encode-collect.ts'
 import type { ExecutorContext } from './executor-context.ts'
 import { batchRoute, committedLowestLimit, lastBlockOf } from './send-batch.ts'
 import { withSupersedeGas } from './superseded-batches.ts'
+import { completeShares } from './shares-later.ts'
 
 export type SplitSenderContext = Pick<ExecutorContext, 'chains' | 'wallets' | 'feeRecipient' | 'log'> & Partial<Pick<ExecutorContext, 'stage'>>
 
@@ -103,6 +104,7 @@ export async function sendSplitBatch(
   for (const [i, s] of collects.entries())
     if (s.status === 'rejected') ctx.log.warn({ err: s.reason, batchId, chunk: split.chunks[i]!.chunk }, 'collect not sent: its buyers wait for the next batch')
   if (tips.length === 0 && collects.every((s) => s.status === 'rejected')) {
+    completeShares(record)
     await onSent({ ...split, chunks }, undefined).catch(() => undefined)
     return { kind: 'not_sent', reason: 'no collect of the split batch could be sent' }
   }
@@ -126,6 +128,8 @@ export async function sendSplitBatch(
     ctx.log.warn({ err: error, batchId }, 'settle not sent: the batch is cancelled and refunded')
   }
   const next = { ...split, chunks, settle: { ...split.settle, ...(settle ? { txHash: settle.hash } : {}) } }
+  // A readied launch's predicted shares, once every transaction is out: onSent writes the record whole (shares-later.ts).
+  completeShares(record)
   await onSent(next, settle ? { txHash: settle.hash, from: settle.from } : undefined).catch((error) =>
     ctx.log.warn({ err: error, batchId }, 'recording the split batch transactions failed; the chain is asked after a restart'),
   )

@@ -52,7 +52,11 @@ describe('the reads ahead of a launch tick', () => {
       order.push('quote')
       quoted.push(spends)
     })
-    const reads = createLaunchTickReadsAhead(ctx, { prefetchAllowances: () => undefined, readied: () => undefined }, async () => new Map())
+    const reads = createLaunchTickReadsAhead(
+      ctx,
+      { prefetchAllowances: () => undefined, readied: () => undefined, readSequenceSoon: () => undefined },
+      async () => new Map(),
+    )
     const orders = [loaded(1), loaded(2)]
     const books = Promise.resolve({ orders: new Map([[launch.slug, orders]]), balances: new Map(orders.map((o) => [o.wallet.toLowerCase(), 100n * USDC])) })
     await books
@@ -77,6 +81,7 @@ describe('the reads ahead of a launch tick', () => {
     let reservationReads = 0
     let allowanceWallets = 0
     const allowanceLists: Array<readonly Address[]> = []
+    const sequenceReads: unknown[] = []
     const ctx = contextOf((_hint, spends) => quoted.push(spends), { base: '0x00000000000000000000000000000000000000b0' })
     // The readying pass's walk of the book (readied-clearing.ts): the launch tick quotes its total (decide-tick.ts).
     const walked = { walk: { chosen: [{}, {}], totalIn: 17n * USDC } }
@@ -88,6 +93,7 @@ describe('the reads ahead of a launch tick', () => {
           allowanceLists.push(wallets)
         },
         readied: (chain, slug) => (chain === 'base' && slug === launch.slug ? ({ walked } as never) : undefined),
+        readSequenceSoon: (key) => void sequenceReads.push(key),
       },
       async () => {
         reservationReads++
@@ -110,12 +116,18 @@ describe('the reads ahead of a launch tick', () => {
     // allowances: covered there by its identity, no wallet scanned again (a list made by the hint was new each time).
     expect(allowanceLists).toHaveLength(1)
     expect(allowanceLists[0]).toBe(bookWallets(orders).wallets)
+    // The launch's next batch sequence asked too, by the launch's key (the log's block), for its readied commit.
+    expect(sequenceReads).toEqual([{ chain: 'base', slug: launch.slug, blockNumber: '11' }])
   })
 
   it('quote the spend buckets the readying pass kept for exactly this snapshot, else their own', async () => {
     const quoted: bigint[][] = []
     const ctx = contextOf((_hint, spends) => quoted.push(spends))
-    const reads = createLaunchTickReadsAhead(ctx, { prefetchAllowances: () => undefined, readied: () => undefined }, async () => new Map())
+    const reads = createLaunchTickReadsAhead(
+      ctx,
+      { prefetchAllowances: () => undefined, readied: () => undefined, readSequenceSoon: () => undefined },
+      async () => new Map(),
+    )
     const orders = [loaded(1), loaded(2)]
     const balances = new Map(orders.map((o) => [o.wallet.toLowerCase(), 100n * USDC]))
     const hint = async (block: bigint, balancesOfBlock: Map<string, bigint>) => {
@@ -154,7 +166,11 @@ describe('the reads ahead of a launch tick', () => {
         refresh: (_chain: string, block: bigint) => calls.push(`refresh ${block}`),
       },
     } as unknown as Parameters<typeof createLaunchTickReadsAhead>[0]
-    const reads = createLaunchTickReadsAhead(ctx, { prefetchAllowances: () => undefined, readied: () => undefined }, async () => new Map())
+    const reads = createLaunchTickReadsAhead(
+      ctx,
+      { prefetchAllowances: () => undefined, readied: () => undefined, readSequenceSoon: () => undefined },
+      async () => new Map(),
+    )
     // A launch log pushed over the socket: its block (12) not signalled yet, the newest refresh is block 11's.
     reads.launchAhead({ type: 'launch_ahead', chain: 'base', blockNumber: 12n, nextBlockTimestamp: 1, pairedUsdAtoms: '1', launch, slugs: [launch.slug] })
     // Before: the launch block's refresh began only with its block's signal, after the block arrived.

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { batchEntryForm, prepareBatchEntryForms } from '../../../daemon/executor/batch-entry-forms.ts'
 import type { BatchPlannerContext } from '../../../daemon/executor/plan-batch.ts'
 import { type ReadiedInputs, sameReadiedInputs } from '../../../daemon/executor/readied-clearing.ts'
+import { completeShares, SHARES_PENDING, sharesPending } from '../../../daemon/executor/shares-later.ts'
 import { parseDecimal } from '../../../src/domain/decimal.ts'
 import type { BuyToSubmit } from '../../../src/domain/execution/executor-plan.ts'
 import type { CandidateOrder } from '../../../src/domain/execution/prepared-book.ts'
@@ -193,6 +194,41 @@ describe('the launch readied before the launch (docs/execution.md §8, "The laun
     const split = await p.planner.split(fixtureTick, fixtureLaunch, buys(candidates))
     expect(asked).toBe(1)
     expect(JSON.stringify(split.batch?.record)).toBe(JSON.stringify(committed))
+  })
+
+  it("a readied split launch's record leaves its predicted shares pending until completed; completed, it is the split's record byte for byte", async () => {
+    const candidates = book('fast-split')
+    const fixture = plannerFixture({
+      quotes: { canQuote: () => true, tokensOut: async (_t: unknown, _l: unknown, usdcIn: bigint) => usdcIn * 10n ** 15n + 7n },
+      // A split batch (collects, then a settle): 50 buyers a transaction, one operator.
+      maxBuyersPerTransaction: 50,
+      batchOperators: { poolReady: () => false },
+      splitReads: {},
+      wallets: { operatorAddress: () => '0x00000000000000000000000000000000000000aa', sendCall: async () => '0x', sendFromAccount: async () => undefined },
+    } as unknown as Partial<BatchPlannerContext>)
+    const p = { ...fixture, counted: countingPolicy(), stages: [] as string[], allowanceOf: () => 10n ** 30n }
+    readier(p, candidates).ready()
+    const committed = await p.planner.clearReadied(
+      fixtureTick,
+      fixtureLaunch,
+      candidates.map((c) => c.wallet),
+      () => true,
+    )
+    expect(committed?.split?.chunks.length).toBe(N / 50)
+    expect(committed!.included).toHaveLength(N)
+    // Nothing the sends read is pending: wallets and spends; the shares are, until completed.
+    expect(committed!.included.every((e) => e.predicted === SHARES_PENDING)).toBe(true)
+    expect(sharesPending(committed!)).toBe(true)
+    completeShares(committed!)
+    expect(sharesPending(committed!)).toBe(false)
+    expect(committed!.included.some((e) => e.predicted === SHARES_PENDING)).toBe(false)
+    const split = await p.planner.split(fixtureTick, fixtureLaunch, buys(candidates))
+    expect(JSON.stringify(split.batch?.record)).toBe(JSON.stringify(committed))
+    // Completed once: a second call changes nothing.
+    const shares = committed!.included.map((e) => e.predicted)
+    completeShares(committed!)
+    expect(committed!.included.map((e) => e.predicted)).toEqual(shares)
+    expect(committed!.included[0]!.predicted).toBe(shares[0])
   })
 
   it('a readied launch whose quote fails is not committed on the formula: the fast path gives way (the old path asks again)', async () => {

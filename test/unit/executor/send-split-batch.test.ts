@@ -2,6 +2,7 @@ import { type Address, encodeFunctionData, type Hash, zeroAddress } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { batchBuyerAbi } from '../../../daemon/executor/batch-buyer-abi.ts'
 import { chunkEntries, type SplitSenderContext, sendSplitBatch } from '../../../daemon/executor/send-split-batch.ts'
+import { SHARES_PENDING, sharesLater } from '../../../daemon/executor/shares-later.ts'
 import type { BatchEntryRecord, BatchRecord, SplitBatchRecord } from '../../../src/journal/batch-records.ts'
 import type { LaunchRecord } from '../../../src/journal/journal-records.ts'
 
@@ -131,6 +132,29 @@ describe('sendSplitBatch', () => {
     expect(outcome.kind).toBe('sent')
     expect(events.filter((e) => e.startsWith('wire '))).toEqual(['wire collect 0', 'wire collect 2', 'wire settle'])
     expect(recorded[0]!.chunks.map((c) => c.txHash !== undefined)).toEqual([true, false, true])
+  })
+
+  it("a record's pending shares (shares-later.ts) are filled in after every collect and the settle went out, before the record is handed to onSent", async () => {
+    for (const refuseAll of [false, true]) {
+      const { ctx, events } = harness(() => refuseAll)
+      const record = splitRecord(6, 2)
+      for (const e of record.included) e.predicted = SHARES_PENDING
+      sharesLater(record, () => {
+        events.push('shares filled')
+        for (const e of record.included) e.predicted = { gross: '1', fee: '0', net: '1' }
+      })
+      let pendingAtOnSent: boolean | undefined
+      await sendSplitBatch(ctx, record, launch, async () => {
+        events.push('onSent')
+        pendingAtOnSent = record.included.some((e) => e.predicted === SHARES_PENDING)
+      })
+      expect(pendingAtOnSent).toBe(false)
+      const filled = events.indexOf('shares filled')
+      expect(filled).toBeLessThan(events.indexOf('onSent'))
+      // Not before anything was sent: after every send's request (or refusal) returned.
+      const sends = events.flatMap((e, i) => (e.startsWith('send ') || e.startsWith('wire ') ? [i] : []))
+      expect(filled).toBeGreaterThan(Math.max(...sends))
+    }
   })
 
   it('no collect sent: nothing but the record of it, and not_sent', async () => {
