@@ -244,10 +244,9 @@ export function createHeldCandidates<L extends HeldOrder, C extends CandidateOrd
       if (!sameList) {
         matchLoaded(old, loaded, from, h.slotOf, newIndexOfOld!, oldOf!, matched, slotOf, arrived)
         // The arrivals' wallets (a few per write), in input order, after the loop over every order.
-        for (const i of arrived) {
-          slotOf[i] = slotFor(h, loaded[i]!.wallet)
-          balance.push(...new Array<undefined>(h.names.length - balance.length))
-        }
+        for (const i of arrived) slotOf[i] = slotFor(h, loaded[i]!.wallet)
+        // The new slots' balances, unknown (`balance` is the held array, or a fresh one of its former length).
+        while (balance.length < h.names.length) balance.push(undefined)
       }
 
       // Balances unknown for this state: from the tick's map, else read. A slot is dirty when its balance may differ
