@@ -9,14 +9,16 @@ import { validUntilBlockOf } from '../../src/domain/batch/batch-deadline.ts'
 import { type BatchCandidate, type BatchClearing, clearBatch, clearBatchQuoted } from '../../src/domain/batch/clear-batch.ts'
 import { type ClearingAhead, amountToPrice, clearBatchAfter, clearBatchAhead, sameClearingInputs } from '../../src/domain/batch/clear-batch-ahead.ts'
 import type { ExecutableOrder } from '../../src/domain/execution/executable-order.ts'
+import type { ClearingRow } from '../../src/journal/compact-batch-commit.ts'
 import { type BatchEntryForm, batchEntryForm, clearingRowOf } from './batch-entry-forms.ts'
 import type { BuyToSubmit } from '../../src/domain/execution/executor-plan.ts'
 import type { BatchClearingRecord, BatchEntryRecord, BatchRecord } from '../../src/journal/batch-records.ts'
 import type { LaunchRecord, PriceTick } from '../../src/journal/journal-records.ts'
 import type { ExecutorContext } from './executor-context.ts'
-import { createReadiedClearings, type ReadiedClearing, type ReadiedClearings } from './readied-clearing.ts'
+import { createReadiedClearings, type ReadiedClearing, type ReadiedClearings, readiedEntrySource } from './readied-clearing.ts'
 import { createBatchSequences } from './batch-sequences.ts'
 import { fillPredictedShares, SHARES_PENDING, sharesLater } from './shares-later.ts'
+import { type BatchRecordEntries, recordEntriesOf } from './batch-entry-records.ts'
 
 /** A batch cleared for this tick, not journaled yet: its record (state `journaled`) and the planned buys it includes. */
 export interface PlannedBatch {
@@ -193,25 +195,20 @@ const predictedShare = (entry: BatchClearing['included'][number]): BatchEntryRec
   net: entry.net.toString(),
 })
 
-type EntrySource = { candidate: Pick<BuyToSubmit['candidate'], 'order' | 'userIndex' | 'wallet'>; form: BatchEntryForm }
-
 /**
  * The batch record (state `journaled`) of a clearing: one builder for the split and the readied launch's fast commit,
  * so that the record the fast path commits and the one the plan's split builds after its first send are made by the
- * same code. `includedAt`/`excludedAt` name each cleared entry's candidate and form.
+ * same code; its entries built by batch-entry-records.ts (recordEntriesOf, or the readying pass's entries of the walk).
  */
-function batchRecordFrom<I extends { candidate: BatchCandidate; rank: number }>(
+function batchRecordFrom(
   ctx: Pick<BatchPlannerContext, 'batchBuyers' | 'batchDeadline' | 'now'>,
   tick: PriceTick,
   launch: LaunchRecord,
-  clearing: Pick<BatchClearing, 'excluded' | 'tokensOut' | 'lowestLimit'> & { included: readonly I[] },
+  clearing: Pick<BatchClearing, 'tokensOut' | 'lowestLimit'>,
   clearingRecord: BatchClearingRecord,
   sequence: number,
   gas: Pick<ReturnType<typeof gasCutNaming<Hash>>, 'perTransaction' | 'operators' | 'txGasCap' | 'supersedes'>,
-  includedAt: (entry: I) => EntrySource,
-  excludedAt: (entry: BatchClearing['excluded'][number]) => EntrySource,
-  /** Each included entry's predicted share: the clearing's (predictedShare), or SHARES_PENDING (shares-later.ts). */
-  predictedOf: (entry: I) => BatchEntryRecord['predicted'],
+  entries: BatchRecordEntries,
 ): BatchRecord {
   const batchBuyer = ctx.batchBuyers[launch.chain]!
   const { perTransaction, operators, txGasCap, supersedes } = gas
@@ -228,33 +225,8 @@ function batchRecordFrom<I extends { candidate: BatchCandidate; rank: number }>(
     token: launch.token,
     lowestLimitFdv: clearing.lowestLimit === null ? null : clearing.lowestLimit.toString(),
     predictedTokensOut: clearing.tokensOut.toString(),
-    included: clearing.included.map((inc) => {
-      const { candidate, form } = includedAt(inc)
-      const { order, userIndex, wallet } = candidate
-      return {
-        keyId: order.keyId,
-        slug: order.slug,
-        userIndex,
-        wallet,
-        orderId: form.orderId,
-        // The clearing row's string when it spends what the row says (its max spend: the common case).
-        spendAtoms: clearingRowOf(form, inc.candidate.spend)[3],
-        rank: inc.rank,
-        predicted: predictedOf(inc),
-      }
-    }),
-    excluded: clearing.excluded.map((exc) => {
-      const { candidate, form } = excludedAt(exc)
-      const { order, wallet } = candidate
-      return {
-        keyId: order.keyId,
-        slug: order.slug,
-        wallet,
-        spendAtoms: clearingRowOf(form, exc.candidate.spend)[3],
-        rank: exc.rank,
-        reason: exc.reason,
-      }
-    }),
+    included: entries.included,
+    excluded: entries.excluded,
     clearing: clearingRecord,
     state: 'journaled',
     at: ctx.now(),
@@ -294,13 +266,16 @@ function formulaTokensOut(tick: PriceTick, launch: LaunchRecord, evaluations: Ba
   }
 }
 
-/** What a clearing was decided from, as its record holds it. */
+/** The clearing record's candidate rows: the held rows ([keyId, max spend, limit, spend] as strings), rebuilt only for a spend other than the max. */
+export const clearingRowsOf = (candidates: readonly BatchCandidate[], candidateForms: readonly BatchEntryForm[]): ClearingRow[] =>
+  candidates.map((c, i) => clearingRowOf(candidateForms[i]!, c.spend))
+
+/** What a clearing was decided from, as its record holds it (`rows`: clearingRowsOf its candidates). */
 const clearingRecordOf = (
   ctx: Pick<BatchPlannerContext, 'policy'>,
   pool: BatchClearingRecord['pool'],
   evaluations: BatchClearingRecord['evaluations'],
-  candidates: readonly BatchCandidate[],
-  candidateForms: readonly BatchEntryForm[],
+  rows: ClearingRow[],
   maxBuyers: number,
   totalSupply: bigint,
 ): BatchClearingRecord => ({
@@ -308,8 +283,7 @@ const clearingRecordOf = (
   policy: ctx.policy.name,
   maxBuyers,
   totalSupply: totalSupply.toString(),
-  // The held rows ([keyId, max spend, limit, spend] as strings): rebuilt only for a spend other than the max.
-  candidates: candidates.map((c, i) => clearingRowOf(candidateForms[i]!, c.spend)),
+  candidates: rows,
   evaluations,
 })
 
@@ -327,6 +301,8 @@ async function priceWalkTotal(
   walked: ClearingAhead,
   forms: readonly BatchEntryForm[],
   maxBuyers: number,
+  /** The walk's candidates' rows, if the readying pass built them (readied-clearing.ts `clearingRows`). */
+  rows: ClearingRow[] | undefined,
 ) {
   const totalSupply = BigInt(launch.totalSupply)
   const amount = amountToPrice(walked)
@@ -339,7 +315,12 @@ async function priceWalkTotal(
   } catch {
     return undefined
   }
-  return { pool, amount, out, clearingRecord: clearingRecordOf(ctx, pool, evaluations, walked.candidates, forms, maxBuyers, totalSupply) }
+  return {
+    pool,
+    amount,
+    out,
+    clearingRecord: clearingRecordOf(ctx, pool, evaluations, rows ?? clearingRowsOf(walked.candidates, forms), maxBuyers, totalSupply),
+  }
 }
 
 export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
@@ -437,7 +418,7 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
         const evaluations: BatchClearingRecord['evaluations'] = []
         const tokensOut = quotedTokensOut(ctx.quotes, (usdcIn) => pricedFast(launch, tick, usdcIn), tick, launch, evaluations)
         const clearing = ahead ? clearBatchAfter(ahead, amount === undefined ? 0n : await tokensOut(amount)) : await clearBatchQuoted({ ...base, tokensOut })
-        return { clearing, record: clearingRecordOf(ctx, 'quote', evaluations, candidates, candidateForms, maxBuyers, totalSupply), ahead }
+        return { clearing, record: clearingRecordOf(ctx, 'quote', evaluations, clearingRowsOf(candidates, candidateForms), maxBuyers, totalSupply), ahead }
       }
     } catch (error) {
       ctx.log.warn({ err: error, slug: launch.slug, block: tick.blockNumber }, 'quote of the batch failed: cleared on the formula (the chain checks the limit)')
@@ -445,7 +426,7 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
     const evaluations: BatchClearingRecord['evaluations'] = []
     const tokensOut = formulaTokensOut(tick, launch, evaluations)
     const clearing = ahead ? clearBatchAfter(ahead, amount === undefined ? 0n : tokensOut(amount)) : clearBatch({ ...base, tokensOut })
-    return { clearing, record: clearingRecordOf(ctx, 'formula', evaluations, candidates, candidateForms, maxBuyers, totalSupply), ahead }
+    return { clearing, record: clearingRecordOf(ctx, 'formula', evaluations, clearingRowsOf(candidates, candidateForms), maxBuyers, totalSupply), ahead }
   }
 
   // The sequence a readied launch's fast commit took, per launch and tick block (readied-launch.ts): the same block's
@@ -529,36 +510,34 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
       ctx.stage?.('executor.batchAllowances')
       if (!readiedIsPlan(readied, allowances, gas.maxBuyers)) return undefined
       // The readied walk's total priced as the split prices it (priceWalkTotal).
-      const priced = await priceWalkTotal(ctx, (usdcIn) => pricedFast(launch, tick, usdcIn), tick, launch, walked, readied.forms, gas.maxBuyers)
+      const priced = await priceWalkTotal(
+        ctx,
+        (usdcIn) => pricedFast(launch, tick, usdcIn),
+        tick,
+        launch,
+        walked,
+        readied.forms,
+        gas.maxBuyers,
+        readied.clearingRows,
+      )
       if (!priced) return undefined
       const { pool, amount, out, clearingRecord } = priced
       if (pool === 'quote') fastPrices.set(aheadKey(launch), { block: tick.blockNumber, answers: new Map([[amount.toString(), out]]) })
       ctx.stage?.('executor.batchClearing')
       const sequence = takeSequence(launch, tick) ?? (await nextSequence(launch))
       fastSequences.set(aheadKey(launch), { block: tick.blockNumber, sequence })
-      const { permutation } = walked
-      const { batchableBuys, forms } = readied
-      const at = (entry: { rank: number }) => {
-        const i = permutation[entry.rank]!
-        return { candidate: batchableBuys[i]!.candidate, form: forms[i]! }
-      }
+      const at = readiedEntrySource(readied, walked)
       // The pool returns nothing: the clearing excludes every order (finishClearing), as the split's would.
-      if (out <= 0n) return batchRecordFrom(ctx, tick, launch, clearBatchAfter(walked, out), clearingRecord, sequence, gas, at, at, predictedShare)
-      // The clearing of the walk (clearBatchAfter: the walk's chosen and excluded, its total priced) less the shares:
-      // they are filled in after the first collect is out (shares-later.ts), as clearBatchAfter computes them.
-      const { chosen, excluded, lowestLimit } = walked.walk
-      const record = batchRecordFrom(
-        ctx,
-        tick,
-        launch,
-        { included: chosen, excluded, tokensOut: out, lowestLimit },
-        clearingRecord,
-        sequence,
-        gas,
-        at,
-        at,
-        () => SHARES_PENDING,
-      )
+      if (out <= 0n) {
+        const clearing = clearBatchAfter(walked, out)
+        return batchRecordFrom(ctx, tick, launch, clearing, clearingRecord, sequence, gas, recordEntriesOf(clearing, at, at, predictedShare))
+      }
+      // The clearing of the walk (clearBatchAfter: the walk's chosen and excluded, its total priced) less the shares,
+      // which are filled in after the sends (shares-later.ts) as clearBatchAfter computes them: the entries the
+      // readying pass built for the walk (readied-clearing.ts), else built now.
+      const { chosen, lowestLimit } = walked.walk
+      const entries = readied.recordEntries ?? recordEntriesOf({ included: walked.walk.chosen, excluded: walked.walk.excluded }, at, at, () => SHARES_PENDING)
+      const record = batchRecordFrom(ctx, tick, launch, { tokensOut: out, lowestLimit }, clearingRecord, sequence, gas, entries)
       // Only a split batch's sends wait for nothing but wallets and spends (send-split-batch.ts); a single transaction's
       // record has its shares at once.
       if (record.split) sharesLater(record, () => fillPredictedShares(record.included, out, chosen))
@@ -610,14 +589,8 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
         ctx.log.info({ slug: launch.slug, block: tick.blockNumber, excluded: clearing.excluded.length }, 'batch cleared empty')
       const sequence = takeSequence(launch, tick) ?? (await nextSequence(launch))
       const included = new Map<string, BuyToSubmit>()
-      const record = batchRecordFrom(
-        ctx,
-        tick,
-        launch,
+      const entries = recordEntriesOf(
         clearing,
-        clearingRecord,
-        sequence,
-        { perTransaction, operators, txGasCap, supersedes },
         (inc) => {
           const at = indexOf(inc)
           included.set(batchable[at]!.candidate.order.keyId, batchable[at]!)
@@ -629,6 +602,7 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
         },
         predictedShare,
       )
+      const record = batchRecordFrom(ctx, tick, launch, clearing, clearingRecord, sequence, { perTransaction, operators, txGasCap, supersedes }, entries)
       return { batch: { record, buys: included }, ...singleBuys }
     },
   }

@@ -4,6 +4,9 @@ import { type ClearingAhead, clearBatchAhead } from '../../src/domain/batch/clea
 import type { BuyToSubmit } from '../../src/domain/execution/executor-plan.ts'
 import { type BatchEntryForm, clearingRowOf } from './batch-entry-forms.ts'
 import type { ExecutorContext } from './executor-context.ts'
+import { type BatchRecordEntries, type EntrySource, recordEntriesOf } from './batch-entry-records.ts'
+import { SHARES_PENDING } from './shares-later.ts'
+import type { ClearingRow } from '../../src/journal/compact-batch-commit.ts'
 
 /**
  * What a waiting project's launch clearing was readied from by the readying pass (issue 23 item 3, docs/execution.md
@@ -58,6 +61,25 @@ export interface ReadiedClearing {
   forms: readonly BatchEntryForm[]
   walletsLower: readonly string[]
   largestSpend: bigint
+  /**
+   * The walk's batch record entries, built here, off the launch tick (batch-entry-records.ts): its chosen orders with
+   * their predicted shares pending (shares-later.ts) and its excluded ones, in the walk's order. The launch's fast
+   * commit's record takes them as they are (plan-batch.ts `clearReadied`; 4-6 ms of a 5,000-order launch tick before
+   * its first collect when built there). Undefined without a walk.
+   */
+  recordEntries: BatchRecordEntries | undefined
+  /** The walk's candidates' clearing rows (plan-batch.ts clearingRowsOf), likewise built here. Undefined without a walk. */
+  clearingRows: ClearingRow[] | undefined
+}
+
+/** Each walked entry's order, buyer and form, by its rank (the walk's priority order over the readied candidates). */
+export function readiedEntrySource(readied: Pick<ReadiedClearing, 'batchableBuys' | 'forms'>, walked: Pick<ClearingAhead, 'permutation'>) {
+  const { permutation } = walked
+  const { batchableBuys, forms } = readied
+  return (entry: { rank: number }): EntrySource => {
+    const i = permutation[entry.rank]!
+    return { candidate: batchableBuys[i]!.candidate, form: forms[i]! }
+  }
 }
 
 // The same array first: the readying pass hands the book's balances array back unchanged while no balance moved
@@ -161,13 +183,20 @@ export function createReadiedClearings(parts: ReadiedClearingParts): ReadiedClea
         forms: batchForms,
         walletsLower: input.walletsLower,
         largestSpend,
+        recordEntries: undefined,
+        clearingRows: undefined,
+      }
+      if (walked) {
+        const at = readiedEntrySource(readied, walked)
+        readied.recordEntries = recordEntriesOf({ included: walked.walk.chosen, excluded: walked.walk.excluded }, at, at, () => SHARES_PENDING)
+        readied.clearingRows = batchable.map((b, i) => clearingRowOf(batchForms[i]!, b.spendAtoms))
       }
       held.set(key, readied)
       // The walk's entries, less what the launch's price decides, written ahead (off this turn, when they changed) for
       // the launch's compact commit (prepared-entries.ts; docs/execution.md §8, "The compact commit").
       if (walked && parts.preparedEntries)
         parts.preparedEntries.offer(chain, slug, {
-          rows: batchable.map((b, i) => clearingRowOf(batchForms[i]!, b.spendAtoms)),
+          rows: readied.clearingRows!,
           entries: batchable.map((b, i) => [b.candidate.userIndex, b.candidate.wallet, batchForms[i]!.orderId]),
           byRank: walked.permutation,
         })

@@ -216,6 +216,8 @@ describe('the launch readied before the launch (docs/execution.md §8, "The laun
     )
     expect(committed?.split?.chunks.length).toBe(N / 50)
     expect(committed!.included).toHaveLength(N)
+    // The entries the readying pass built for the walk, taken as they are (none built at the launch).
+    expect(committed!.included).toBe(p.planner.readied('base', fixtureLaunch.slug)?.recordEntries?.included)
     // Nothing the sends read is pending: wallets and spends; the shares are, until completed.
     expect(committed!.included.every((e) => e.predicted === SHARES_PENDING)).toBe(true)
     expect(sharesPending(committed!)).toBe(true)

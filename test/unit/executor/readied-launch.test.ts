@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { batchEntryForm } from '../../../daemon/executor/batch-entry-forms.ts'
 import { predictBatchBuys } from '../../../daemon/executor/predict-batch-total.ts'
-import { type ReadiedPlanTick, readiedWalkIsPlan, tickReadiedInputs } from '../../../daemon/executor/readied-launch.ts'
+import { type ReadiedPlanTick, readiedWalkIsPlan, tickIsReadied, tickReadiedInputs } from '../../../daemon/executor/readied-launch.ts'
 import { sameReadiedInputs } from '../../../daemon/executor/readied-clearing.ts'
 import { planExecution } from '../../../src/domain/execution/executor-plan.ts'
 import type { CandidateOrder } from '../../../src/domain/execution/prepared-book.ts'
@@ -180,5 +180,65 @@ describe('the readied walk as the launch tick\'s plan (readied-launch.ts; docs/e
     const other = [...orders]
     expect(at({ book: other }) && sameReadiedInputs(readied, at({ book: other })!)).toBe(false)
     expect(at({ candidates: [candidates[1]!, candidates[0]!, candidates[2]!] })).toBeUndefined()
+  })
+  it('tickIsReadied answers what the tick’s readied inputs compared with the readying pass’s answer, for random books and changes', () => {
+    const amount = fc.bigInt({ min: 0n, max: 3n })
+    fc.assert(
+      fc.property(
+        fc.record({
+          n: fc.integer({ min: 0, max: 6 }),
+          balances: fc.array(amount, { minLength: 8, maxLength: 8 }),
+          allowances: fc.array(amount, { minLength: 8, maxLength: 8 }),
+          reserved: fc.array(amount, { minLength: 8, maxLength: 8 }),
+          withReservations: fc.boolean(),
+          readiedReservations: fc.constantFrom('none', 'same', 'zeros'),
+          change: fc.constantFrom('none', 'balance', 'allowance', 'reservation', 'book', 'order', 'length', 'maxBuyers', 'walletMissing'),
+          at: fc.nat(),
+          maxBuyers: fc.integer({ min: 1, max: 3 }),
+        }),
+        (r) => {
+          const orders = Array.from({ length: r.n }, (_, i) => ({ order: orderOf(i, 'fused'), wallet: wallet(i) }))
+          const walletsLower = orders.map((o) => o.wallet.toLowerCase())
+          const balances = orders.map((_, i) => r.balances[i]!)
+          const reservedMap = new Map(r.withReservations ? walletsLower.map((w, i) => [w, r.reserved[i]!] as const).filter(([, v]) => v > 0n) : [])
+          const allowanceMap = new Map(walletsLower.map((w, i) => [w, r.allowances[i]!] as const).filter(([, v]) => v > 0n))
+          const readiedReserved =
+            r.readiedReservations === 'none'
+              ? []
+              : r.readiedReservations === 'zeros'
+                ? walletsLower.map(() => 0n)
+                : walletsLower.map((w) => reservedMap.get(w) ?? 0n)
+          const inputs = {
+            book: orders as readonly unknown[],
+            balances,
+            reserved: readiedReserved,
+            allowances: walletsLower.map((w) => allowanceMap.get(w) ?? 0n),
+            maxBuyers: r.maxBuyers,
+          }
+          let book: readonly { order: unknown }[] = orders
+          let candidates = orders.map((o, i) => ({ ...o, balanceAtoms: balances[i]! }))
+          let lower = walletsLower
+          let maxBuyers = r.maxBuyers
+          const k = r.n === 0 ? 0 : r.at % r.n
+          const allowances = new Map(allowanceMap)
+          const reserved = new Map(reservedMap)
+          if (r.n > 0) {
+            if (r.change === 'balance') candidates = candidates.map((c, i) => (i === k ? { ...c, balanceAtoms: c.balanceAtoms + 1n } : c))
+            if (r.change === 'allowance') allowances.set(walletsLower[k]!, (allowances.get(walletsLower[k]!) ?? 0n) + 1n)
+            if (r.change === 'reservation') reserved.set(walletsLower[k]!, (reserved.get(walletsLower[k]!) ?? 0n) + 1n)
+            if (r.change === 'order') candidates = candidates.map((c, i) => (i === k ? { ...c, order: { ...c.order } } : c))
+            if (r.change === 'length') candidates = candidates.slice(1)
+            if (r.change === 'walletMissing') lower = walletsLower.slice(1)
+          }
+          if (r.change === 'book') book = [...orders]
+          if (r.change === 'maxBuyers') maxBuyers += 1
+          const tick = { book, candidates, reserved, allowances, maxBuyers }
+          const composed = tickReadiedInputs({ walletsLower: lower }, tick)
+          const expected = composed !== undefined && sameReadiedInputs(inputs, composed)
+          expect(tickIsReadied({ walletsLower: lower, inputs }, tick)).toBe(expected)
+        },
+      ),
+      { numRuns: 2_000 },
+    )
   })
 })
