@@ -267,7 +267,7 @@ function formulaTokensOut(tick: PriceTick, launch: LaunchRecord, evaluations: Ba
 }
 
 /** The clearing record's candidate rows: the held rows ([keyId, max spend, limit, spend] as strings), rebuilt only for a spend other than the max. */
-export const clearingRowsOf = (candidates: readonly BatchCandidate[], candidateForms: readonly BatchEntryForm[]): ClearingRow[] =>
+const clearingRowsOf = (candidates: readonly BatchCandidate[], candidateForms: readonly BatchEntryForm[]): ClearingRow[] =>
   candidates.map((c, i) => clearingRowOf(candidateForms[i]!, c.spend))
 
 /** What a clearing was decided from, as its record holds it (`rows`: clearingRowsOf its candidates). */
