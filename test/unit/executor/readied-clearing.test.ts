@@ -49,6 +49,19 @@ function readier(p: ReturnType<typeof planner>, candidates: readonly CandidateOr
   return { ready, counts }
 }
 
+/** The launch of `candidates` readied on `fixture`'s planner, then its fast commit's record (every input as readied). */
+async function committedOnReadied(fixture: ReturnType<typeof plannerFixture>, candidates: readonly CandidateOrder[]) {
+  const p = { ...fixture, counted: countingPolicy(), stages: [] as string[], allowanceOf: () => 10n ** 30n }
+  readier(p, candidates).ready()
+  const committed = await p.planner.clearReadied(
+    fixtureTick,
+    fixtureLaunch,
+    candidates.map((c) => c.wallet),
+    () => true,
+  )
+  return { p, committed }
+}
+
 const inputs = (): ReadiedInputs => ({ book: [1, 2], balances: [5n, 6n], reserved: [0n, 1n], allowances: [7n, 8n], maxBuyers: 10 })
 
 describe('the launch readied before the launch (docs/execution.md §8, "The launch readied before the launch")', () => {
@@ -182,14 +195,7 @@ describe('the launch readied before the launch (docs/execution.md §8, "The laun
         },
       },
     } as unknown as Partial<BatchPlannerContext>)
-    const p = { ...fixture, counted: countingPolicy(), stages: [] as string[], allowanceOf: () => 10n ** 30n }
-    readier(p, candidates).ready()
-    const committed = await p.planner.clearReadied(
-      fixtureTick,
-      fixtureLaunch,
-      candidates.map((c) => c.wallet),
-      () => true,
-    )
+    const { p, committed } = await committedOnReadied(fixture, candidates)
     expect(committed?.clearing?.pool).toBe('quote')
     const split = await p.planner.split(fixtureTick, fixtureLaunch, buys(candidates))
     expect(asked).toBe(1)
@@ -206,14 +212,7 @@ describe('the launch readied before the launch (docs/execution.md §8, "The laun
       splitReads: {},
       wallets: { operatorAddress: () => '0x00000000000000000000000000000000000000aa', sendCall: async () => '0x', sendFromAccount: async () => undefined },
     } as unknown as Partial<BatchPlannerContext>)
-    const p = { ...fixture, counted: countingPolicy(), stages: [] as string[], allowanceOf: () => 10n ** 30n }
-    readier(p, candidates).ready()
-    const committed = await p.planner.clearReadied(
-      fixtureTick,
-      fixtureLaunch,
-      candidates.map((c) => c.wallet),
-      () => true,
-    )
+    const { p, committed } = await committedOnReadied(fixture, candidates)
     expect(committed?.split?.chunks.length).toBe(N / 50)
     expect(committed!.included).toHaveLength(N)
     // The entries the readying pass built for the walk, taken as they are (none built at the launch).
