@@ -93,7 +93,8 @@ function activeOrdersMiss(candidates: ReadiedPlanTick['candidates'], launchedAt:
  * The tick's readied inputs (readied-clearing.ts ReadiedInputs) built as the readying pass builds them
  * (ready-launches.ts): the warm snapshot's book array, each order's balance, its wallet's reservations (none: the empty
  * vector) and allowance at the tick's block, the tick's gas cut. Undefined when the tick's candidates are not the book's
- * orders one for one.
+ * orders one for one. The statement of what the tick compares: the launch tick asks tickIsReadied (below), which answers
+ * the comparison of these with the readying pass's without building them, and is property-tested against it.
  */
 export function tickReadiedInputs(
   readied: Pick<ReadiedClearing, 'walletsLower'>,
