@@ -7,7 +7,7 @@ import { type BatchEntryForm, clearingRowOf } from './batch-entry-forms.ts'
  * A batch record's entries (included and excluded orders), built by one pair of functions wherever they are built: the
  * split's record after its clearing (plan-batch.ts batchRecordFrom) and the readying pass's entries of a readied walk
  * (readied-clearing.ts), which a readied launch's record takes as they are (docs/execution.md §8, "The readied launch's
- * entries built ahead"). The plan's record, checked against the committed one after the sends, is built by the same
+ * shares after its sends, its entries before the launch"). The plan's record, checked against the committed one after the sends, is built by the same
  * functions from the same candidates, forms and ranks.
  */
 

@@ -2,8 +2,8 @@ import { allocateBatch } from '../../src/domain/batch/batch-allocation.ts'
 import type { BatchEntryRecord, BatchRecord } from '../../src/journal/batch-records.ts'
 
 /*
- * A readied launch's predicted shares, filled in after its first collect is out (issue 23 item 3; docs/execution.md
- * §8, "The readied launch's shares after its first send"). A launch tick's batch record names, per included order, the
+ * A readied launch's predicted shares, filled in once its transactions are out (issue 23 item 3; docs/execution.md
+ * §8, "The readied launch's shares after its sends, its entries before the launch"). A launch tick's batch record names, per included order, the
  * share the clearing predicted (`predicted`: the pro-rata rule over the included spends and the pool's answer,
  * allocateBatch). Nothing before the first send needs them: the collects carry wallets and spends, the compact commit
  * leaves the shares out (the roll forward computes them again, compact-batch-commit.ts), the settle carries the route
@@ -11,7 +11,7 @@ import type { BatchEntryRecord, BatchRecord } from '../../src/journal/batch-reco
  * object per order, and the scavenges those 25,000 live young objects bring) before the first collect could leave.
  * So the readied launch's record (plan-batch.ts `clearReadied`) is built with SHARES_PENDING in every entry and its
  * filling registered here; `completeShares` fills it in, once, wherever the record is next read whole: after the
- * collects are out (send-split-batch.ts), before a record is written in full or checked (commit-batch.ts).
+ * collects and the settle are out (send-split-batch.ts), before a record is written in full or checked (commit-batch.ts).
  */
 
 /** An included entry's `predicted` until its record's shares are filled in: never written (completeShares first). */
