@@ -35,6 +35,7 @@ import { simpleAccountAddress, simpleAccountImplementation } from '../../src/wal
 import { ensureDevnetLaunchpads } from '../../devnet/launchpads/devnet-launchpads.ts'
 import { launchToken } from '../../devnet/launchpads/launch-token.ts'
 import { findPoolSwap, swapExactUsdcForToken } from '../../devnet/launchpads/swap-exact-usdc-for-token.ts'
+import { submitDevnetCall } from '../../devnet/launchpads/send-devnet-tx.ts'
 import { toSimpleSmartAccount } from 'permissionless/accounts'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 
@@ -79,6 +80,57 @@ const V3_FACTORY = parseAbi([
 const UNIVERSAL_ROUTER = parseAbi(['function execute(bytes commands, bytes[] inputs, uint256 deadline) payable'])
 const MULTICALL3 = parseAbi(['function getEthBalance(address) view returns (uint256)'])
 const V3_SWAP_EXACT_IN = '0x00'
+
+/**
+ * Why a devnet transaction reverted, for a failure message: the call trace's error and revert data (anvil's
+ * debug_traceTransaction with the callTracer), the block's time, and what a swap through the router depended on (the
+ * trader's stablecoin balance and Permit2 allowance, the WETH/USDC pool's price), each read at the revert's block.
+ */
+async function revertExplained(chain: ChainConfig, hash: Hex, trader: Address): Promise<string> {
+  const { publicClient } = createChainClients(chain)
+  const facts: Record<string, unknown> = {}
+  const note = async (name: string, read: () => Promise<unknown>) => {
+    facts[name] = await read().then(
+      (value) => (typeof value === 'bigint' ? value.toString() : value),
+      (error: unknown) => `unread: ${(error as Error).message.split('\n')[0]}`,
+    )
+  }
+  const receipt = await publicClient.getTransactionReceipt({ hash })
+  const at = { blockNumber: receipt.blockNumber }
+  const { addresses } = chain
+  await note('trace', async () => {
+    const trace = await jsonRpc<Record<string, unknown>>(chain.rpcUrl, 'debug_traceTransaction', [hash, { tracer: 'callTracer' }])
+    const failing = (call: Record<string, unknown>): Record<string, unknown> => {
+      const inner = (call.calls as Array<Record<string, unknown>> | undefined)?.find((c) => c.error !== undefined)
+      return inner ? failing(inner) : call
+    }
+    const deepest = failing(trace)
+    return { error: trace.error, revertReason: trace.revertReason, deepest: { to: deepest.to, error: deepest.error, output: deepest.output } }
+  })
+  await note('gas', async () => `${receipt.gasUsed} used of ${(await publicClient.getTransaction({ hash })).gas}`)
+  await note('blockTimestamp', async () => (await publicClient.getBlock(at)).timestamp)
+  await note('wallClock', async () => Math.floor(Date.now() / 1000))
+  await note('chainId', async () => publicClient.getChainId())
+  await note('stablecoinBalance', () =>
+    publicClient.readContract({ ...at, address: addresses.stablecoin, abi: ERC20, functionName: 'balanceOf', args: [trader] }),
+  )
+  await note('permit2Allowance', async () =>
+    (
+      await publicClient.readContract({
+        ...at,
+        address: PERMIT2_ADDRESS,
+        abi: PERMIT2,
+        functionName: 'allowance',
+        args: [trader, addresses.stablecoin, addresses.universalRouter],
+      })
+    ).map(String),
+  )
+  await note(
+    'ethUsdPoolSqrtPriceX96',
+    async () => (await publicClient.readContract({ ...at, address: addresses.ethUsdPool, abi: V3_POOL, functionName: 'slot0' }))[0],
+  )
+  return JSON.stringify(facts)
+}
 
 /** Captures pino lines so tests can assert on warnings. */
 function captureLogger() {
@@ -360,9 +412,17 @@ describe('startDevnet', () => {
     const wallet = walletClient(trader.account)
     const { addresses } = chain
     await fundAccount(chain, trader.address, { stablecoin: '3000' })
-    const send = async (hash: Hex) => expect((await publicClient.waitForTransactionReceipt({ hash })).status).toBe('success')
-    await send(await wallet.writeContract({ address: addresses.stablecoin, abi: ERC20, functionName: 'approve', args: [PERMIT2_ADDRESS, maxUint256] }))
+    // A revert says why (its trace) and what the swap depended on: this test reverted twice in CI, cause not found.
+    const send = async (what: string, hash: Hex) => {
+      const receipt = await publicClient.waitForTransactionReceipt({ hash })
+      if (receipt.status !== 'success') expect.fail(`${what} reverted: ${await revertExplained(chain, hash, trader.address)}`)
+    }
     await send(
+      'USDC approve',
+      await wallet.writeContract({ address: addresses.stablecoin, abi: ERC20, functionName: 'approve', args: [PERMIT2_ADDRESS, maxUint256] }),
+    )
+    await send(
+      'Permit2 approve',
       await wallet.writeContract({
         address: PERMIT2_ADDRESS,
         abi: PERMIT2,
@@ -376,12 +436,18 @@ describe('startDevnet', () => {
       [{ type: 'address' }, { type: 'uint256' }, { type: 'uint256' }, { type: 'bytes' }, { type: 'bool' }],
       [trader.address, amountIn, parseUnits('0.99', 18), encodePacked(['address', 'uint24', 'address'], [addresses.stablecoin, 500, addresses.weth]), true],
     )
+    // The deadline on the chain's clock, not this machine's (the router compares it with block.timestamp). Sent padded
+    // over its estimate (submitDevnetCall): the pool writes an oracle observation only in a block whose timestamp moved
+    // since its last swap, so estimated in the second of the swap before and mined in the next, an exact estimate ran
+    // out of gas inside the pool (seen twice in CI as a bare `reverted`).
+    const { timestamp } = await publicClient.getBlock()
     await send(
-      await wallet.writeContract({
+      'UniversalRouter execute',
+      await submitDevnetCall(chain, trader.account, {
         address: addresses.universalRouter,
         abi: UNIVERSAL_ROUTER,
         functionName: 'execute',
-        args: [V3_SWAP_EXACT_IN, [input], BigInt(Math.floor(Date.now() / 1000) + 3600)],
+        args: [V3_SWAP_EXACT_IN, [input], timestamp + 3600n],
       }),
     )
     const wethAfter = await publicClient.readContract({ address: addresses.weth, abi: ERC20, functionName: 'balanceOf', args: [trader.address] })
