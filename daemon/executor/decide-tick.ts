@@ -89,6 +89,7 @@ export type TickDeciderContext = Pick<
   | 'quotes'
   | 'backoff'
   | 'log'
+  | 'inFlight'
 > &
   BatchPlannerContext &
   Partial<Pick<ExecutorContext, 'whenStopped' | 'failStop'>>
@@ -104,16 +105,6 @@ function decisionsByKeyId<D extends { keyId: string; verdict: OrderVerdict }>(de
     if (decision) decision.verdict = 'deferred'
   }
   return byKeyId
-}
-
-/** Stablecoin each wallet has committed to in-flight buys on the chain (any launch), by lower-cased address. */
-async function reservationsOn(journal: ExecutorContext['journal'], chain: ChainKey): Promise<Map<string, bigint>> {
-  const out = new Map<string, bigint>()
-  for (const entry of await journal.inFlight(chain)) {
-    const key = entry.wallet.toLowerCase()
-    out.set(key, (out.get(key) ?? 0n) + BigInt(entry.spendAtoms))
-  }
-  return out
 }
 
 /**
@@ -194,7 +185,8 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
 
   const loadCandidates = (launch: LaunchRecord, tick: PriceTick) => loadTickCandidates(ctx, held, launch, tick)
 
-  const reservations = (chain: ChainKey) => reservationsOn(journal, chain)
+  // Held between ticks until an in-flight entry of the chain is written (in-flight-reservations.ts).
+  const reservations = async (chain: ChainKey) => (await ctx.inFlight.of(chain)).byWallet
 
   /** The executing batch, under the orders' locks: re-read, then expiries, executing moves, in-flight entries, decision. */
   async function recordExecuting(
@@ -313,11 +305,12 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       // Formula against the real swap on every launch (and block tick), orders or not: in the background, sharing the
       // block's cached quotes; a disagreement is logged and counted (tick-quotes.ts).
       ctx.quotes.compare(tick, launch).catch((error) => ctx.log.warn({ err: error, slug: launch.slug }, 'comparing formula and quote failed'))
-      // The chain's in-flight reservations (a LevelDB read) asked now, so that the read runs on LevelDB's thread while
-      // the candidates are taken on this one: asked after them, its answer came 2-6 ms later at a 5,000-order launch
-      // (docs/execution.md §8, "The launch tick's split on the readied walk"). Read a few milliseconds earlier under
-      // the same chain lock: no tick of the chain writes an in-flight entry between the two points, and a write made
-      // without that lock raced the read at either point the same way. A tick that finds no candidates wastes it.
+      // The chain's in-flight reservations, held since the last write of an in-flight entry (in-flight-reservations.ts),
+      // else read from LevelDB: asked now, so that a read runs on LevelDB's thread while the candidates are taken on
+      // this one (asked after them, its answer came 2-6 ms later at a 5,000-order launch: docs/execution.md §8, "The
+      // launch tick's split on the readied walk"). Asked a few milliseconds earlier under the same chain lock: no tick of
+      // the chain writes an in-flight entry between the two points, and a write made without that lock raced the read
+      // at either point the same way.
       const reservedRead = reservations(launch.chain)
       reservedRead.catch(() => undefined)
       const { candidates, diff, ordersVersion, book, wallets: bookWalletList } = await loadCandidates(launch, tick)

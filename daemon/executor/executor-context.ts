@@ -15,6 +15,7 @@ import { createExecutorChainReads, type ExecutorChainReads } from './executor-ch
 import { createOrderLoader, type OrderLoader } from './load-orders.ts'
 import { type BookCache, createBookCache } from '../../src/domain/execution/book-cache.ts'
 import { createWarmBooks, type WarmBooks } from './warm-books.ts'
+import { createInFlightReservations, type InFlightReservations } from './in-flight-reservations.ts'
 import { PriceBackoff } from '../../src/domain/execution/price-backoff.ts'
 import { createBuyQuoter } from '../../src/launchpads/quote-buy.ts'
 import { createTickQuotes, type QuoteDisagreement, type TickQuotes } from './tick-quotes.ts'
@@ -180,6 +181,8 @@ export interface ExecutorContext {
   /** Prepared order books between ticks: parsed and sorted again only when a project's orders change. */
   books: BookCache
   warm: WarmBooks
+  /** The chains' in-flight executions and reservations, held until one of them is written (in-flight-reservations.ts). */
+  inFlight: InFlightReservations
   /** Launched projects being ticked (they have a prepared book), with their chain; kept warm like waiting ones. */
   ticking: Map<string, ChainKey>
   /**
@@ -285,6 +288,7 @@ export function createExecutorContext(deps: ExecutorDeps, stopped: () => boolean
     orders,
     books: createBookCache(),
     warm,
+    inFlight: createInFlightReservations(store, deps.journal),
     ticking,
     warmAfterLaunch: (chain) => warmSlugs.carried(chain),
     quotes,

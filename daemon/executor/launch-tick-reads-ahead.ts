@@ -34,7 +34,7 @@ export interface LaunchTickReadsAhead {
 export function createLaunchTickReadsAhead(
   ctx: Pick<ExecutorContext, 'batchBuyers' | 'ticking' | 'quotes' | 'wallets' | 'log'> & { warm: Pick<ExecutorContext['warm'], 'snapshot' | 'refresh'> },
   batches: Pick<BatchPlanner, 'prefetchAllowances' | 'readied' | 'readSequenceSoon'>,
-  reservations: (chain: ChainKey) => Promise<Map<string, bigint>>,
+  reservations: (chain: ChainKey) => Promise<ReadonlyMap<string, bigint>>,
 ): LaunchTickReadsAhead {
   // Per chain: the warm refresh of the block before the newest.
   const previousBooks = new Map<ChainKey, { blockNumber: bigint; books: Books }>()

@@ -45,7 +45,19 @@ export interface LaunchReadiness {
 
 export type LaunchReadinessContext = Pick<
   ExecutorContext,
-  'store' | 'journal' | 'wallets' | 'warm' | 'books' | 'orders' | 'ticking' | 'warmAfterLaunch' | 'policy' | 'log' | 'stopped' | 'prepareBooksAheadFrom'
+  | 'store'
+  | 'journal'
+  | 'wallets'
+  | 'warm'
+  | 'inFlight'
+  | 'books'
+  | 'orders'
+  | 'ticking'
+  | 'warmAfterLaunch'
+  | 'policy'
+  | 'log'
+  | 'stopped'
+  | 'prepareBooksAheadFrom'
 > &
   Partial<Pick<ExecutorContext, 'warmAllowances' | 'batchBuyers'>>
 
@@ -274,7 +286,7 @@ export function createLaunchReadiness(
       // make the batch skip it (observed in the 500-buyer bench, 2026-11-26: 4 buyers skipped, bought 14 blocks later;
       // after a restart the released orders would buy one by one instead of in the batch).
       if (approvals) {
-        const executing = (await ctx.journal.inFlight(chain)).filter((entry) => !buying.has(entry.userIndex))
+        const executing = (await ctx.inFlight.of(chain)).entries.filter((entry) => !buying.has(entry.userIndex))
         if (executing.length > 0) buying = new Set([...buying, ...executing.map((entry) => entry.userIndex)])
       }
       for (const userIndex of waiting) if (buying.has(userIndex)) waiting.delete(userIndex)

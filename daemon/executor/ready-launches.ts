@@ -62,7 +62,7 @@ export interface ReadyLaunches {
 export function createReadyLaunches(
   ctx: Pick<ExecutorContext, 'batchBuyers' | 'ticking' | 'orders' | 'policy' | 'now' | 'maxBuysPerTick' | 'log'>,
   batches: ReadiedClearings,
-  reservations: (chain: ChainKey) => Promise<Map<string, bigint>>,
+  reservations: (chain: ChainKey) => Promise<ReadonlyMap<string, bigint>>,
   budget: { ms: number; clock: () => number } = { ms: READY_LAUNCHES_BUDGET_MS, clock: () => performance.now() },
 ): ReadyLaunches {
   // One readying of launch clearings at a time per chain: a block arriving meanwhile skips it (the next one readies).

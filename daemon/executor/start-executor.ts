@@ -225,6 +225,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
       stopping.resolve()
       unsubscribe?.()
       ctx.warm.stop()
+      ctx.inFlight.stop()
       queue.stop()
       // In-flight submissions finish (their state is recorded); anything cut off is settled by the next start.
       await Promise.all([...queue.running(), ...background])

@@ -346,18 +346,45 @@ describe('deciding a tick (decide-tick.ts)', () => {
     expect(buy?.entry.spendAtoms).toBe((20n * USDC).toString())
   })
 
+  it('holds the reservations between ticks and sees one written since: a later tick sizes its buy with it', async () => {
+    await f.addOrder(1, 100, 500)
+    f.chain.balanceOf.set(walletOf(1), 100n * USDC)
+    const decider = createTickDecider(f.ctx)
+    // Held by its limit: the tick reads the reservations (none) and buys nothing.
+    expect(await decider.decide(tickAt(11, 1_000), launch, () => undefined)).toEqual([])
+    // An earlier buy of the same wallet (another launch on the chain) put in flight since, for 80 USDC.
+    await f.store.batch([
+      f.journal.putInFlight({
+        keyId: keyIdOf(1),
+        slug: 'other',
+        chain: 'base',
+        userIndex: 1,
+        wallet: walletOf(1),
+        spendAtoms: (80n * USDC).toString(),
+        minTokensOut: '0',
+        token: launch.token,
+        orderId: launch.txHash,
+        submittedAt: 0,
+        fromBlock: '5',
+      }),
+    ])
+    const [buy] = await decider.decide(tickAt(12, 400), launch, () => undefined)
+    expect(buy?.entry.spendAtoms).toBe((20n * USDC).toString())
+  })
+
   it('asks the chain’s in-flight reservations before it takes its candidates, so the store read overlaps them', async () => {
     // docs/execution.md §8, "The launch tick's split on the readied walk": asked after the candidates, the read's
-    // answer came 2-6 ms after them at a 5,000-order launch. The warm snapshot's answer is held here.
+    // answer came 2-6 ms after them at a 5,000-order launch (now held between writes: in-flight-reservations.ts, but
+    // read from the store after any). The warm snapshot's answer is held here.
     await f.addOrder(1, 100, null)
     f.chain.balanceOf.set(walletOf(1), 1_000n * USDC)
     const events: string[] = []
-    const { journal, warm } = f.ctx
-    f.ctx.journal = {
-      ...journal,
-      inFlight: (chain) => {
+    const { inFlight, warm } = f.ctx
+    f.ctx.inFlight = {
+      ...inFlight,
+      of: (chain) => {
         events.push('reservations')
-        return journal.inFlight(chain)
+        return inFlight.of(chain)
       },
     }
     let release = () => {}
@@ -378,7 +405,7 @@ describe('deciding a tick (decide-tick.ts)', () => {
     release()
     const [buy] = await decided
     expect(buy?.entry.keyId).toBe(keyIdOf(1))
-    // One read of the reservations per tick, as before.
+    // Asked once per tick, as before.
     expect(events).toEqual(['reservations', 'take'])
   })
 

@@ -1,3 +1,4 @@
+import { createInFlightReservations } from '../../../daemon/executor/in-flight-reservations.ts'
 import { type Address, type Hash, zeroAddress } from 'viem'
 import type { ChainConfig, ChainKey } from '../../../src/chain/chain-keys.ts'
 import { createKeyedMutex } from '../../../src/common/keyed-mutex.ts'
@@ -170,6 +171,7 @@ export async function startExecutorFixture(overrides: Partial<ExecutorContext> =
     orders: createOrderLoader({ store, wallets }),
     books: createBookCache(),
     warm: coldWarmBooks,
+    inFlight: createInFlightReservations(store, journal),
     ticking: new Map(),
     warmAfterLaunch: () => new Set(),
     // No quoter: ticks are decided on the formula (the quote path is covered by test/pricing/quote-vs-formula.test.ts).

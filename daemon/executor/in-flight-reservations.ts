@@ -1,0 +1,77 @@
+import type { ChainKey } from '../../src/chain/chain-keys.ts'
+import type { InFlightExecution } from '../../src/journal/journal-records.ts'
+import type { Journal } from '../../src/journal/journal.ts'
+import type { Store } from '../../src/store/open-store.ts'
+
+/** A chain's in-flight executions and what they reserve, as one read of the journal found them. */
+export interface InFlightOnChain {
+  entries: readonly InFlightExecution[]
+  /** Stablecoin each wallet has committed to in-flight buys on the chain (any launch), by lower-cased address. */
+  byWallet: ReadonlyMap<string, bigint>
+}
+
+export interface InFlightReservations {
+  /** The chain's in-flight executions and reservations: held from the last read until a write of the journal's in-flight entries. */
+  of(chain: ChainKey): Promise<InFlightOnChain>
+  /** Stops following the store's writes: from then on every call reads the journal. */
+  stop(): void
+}
+
+/**
+ * The in-flight reservations of each chain, read once and kept until a write changes them (issue 23 item 4).
+ *
+ * Every tick of a launched book asks them (its buys are sized against what each wallet already committed), and the
+ * readying pass of a waiting book too, every block. Read from LevelDB each time, the read queued behind the warm
+ * refresh's reads of the books: 2-7 ms of a tick after a PATCH at 17,000 orders, and 48 ms of a held tick that waited
+ * behind a refresh (held-ticks bench, 2026-11-28, a stage trace of the daemon). Held, a tick that buys nothing reads
+ * nothing.
+ *
+ * Exact, not a timed cache, as waiting-projects.ts: every write goes through `store.batch`, whose `onBatch` listeners
+ * run synchronously after the write and before `batch` resolves (open-store.ts); a write of any in-flight entry of a
+ * chain drops what is held for it. Its writers (a tick's executing batch, a settlement, a batch's moves) hold the
+ * chain lock until their write resolved, so a reader under that lock never finds a read older than a write made
+ * before it took the lock. A read under way when such a write lands is handed to those who asked already (as a read
+ * racing the write always was) but not kept. A failed read is not kept.
+ */
+export function createInFlightReservations(store: Pick<Store, 'onBatch'>, journal: Pick<Journal, 'inFlight' | 'sub'>): InFlightReservations {
+  const held = new Map<ChainKey, Promise<InFlightOnChain>>()
+  let stopped = false
+  const unsubscribe = store.onBatch((operations) => {
+    for (const op of operations) {
+      if (op.sublevel !== journal.sub.inFlight) continue
+      // Keys are `${chain}!${keyId}!${slug}` (journal.ts putInFlight).
+      held.delete(op.key.slice(0, op.key.indexOf('!')) as ChainKey)
+    }
+  })
+  const read = (chain: ChainKey) => journal.inFlight(chain).then((entries): InFlightOnChain => ({ entries, byWallet: reservedByWallet(entries) }))
+  return {
+    of(chain) {
+      if (stopped) return read(chain)
+      let found = held.get(chain)
+      if (!found) {
+        const reading = read(chain)
+        reading.catch(() => {
+          if (held.get(chain) === reading) held.delete(chain)
+        })
+        held.set(chain, reading)
+        found = reading
+      }
+      return found
+    },
+    stop() {
+      stopped = true
+      held.clear()
+      unsubscribe()
+    },
+  }
+}
+
+/** Stablecoin each wallet has committed to the entries, by lower-cased address. */
+export function reservedByWallet(entries: readonly InFlightExecution[]): ReadonlyMap<string, bigint> {
+  const out = new Map<string, bigint>()
+  for (const entry of entries) {
+    const key = entry.wallet.toLowerCase()
+    out.set(key, (out.get(key) ?? 0n) + BigInt(entry.spendAtoms))
+  }
+  return out
+}
