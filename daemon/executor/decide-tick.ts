@@ -67,6 +67,10 @@ export interface TickDecider extends Partial<ReadyLaunches> {
   /** The reads of a launch tick ahead of its record (launch-tick-reads-ahead.ts). */
   launchAhead?(signal: Extract<IndexerSignal, { type: 'launch_ahead' }>): void
   booksBefore?(chain: ChainKey, blockNumber: bigint, books: ReturnType<ExecutorContext['warm']['snapshot']>): void
+  /** Resolves once the quiet ticks' records handed to the store are written (record-quiet-tick.ts: behind the ticks). */
+  quietWritten?(): Promise<void>
+  /** The quiet ticks' records handed to the store and not yet written. */
+  quietWriting?(): number
 }
 
 type Candidate = CandidateOrder & { followers: number }
@@ -297,6 +301,9 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
 
   return {
     ahead: (block) => readAheadOfTicks(ctx, batches, walletsAhead, block),
+
+    quietWritten: () => quietTicks.written(),
+    quietWriting: () => quietTicks.writing(),
 
     ...launchReads,
 

@@ -27,10 +27,10 @@ export interface Executor {
    * readying pass ahead of launches that was under way when it was called. Readying passes begun since are not waited
    * for: one starts on every processed block, so with passes slower than a block (a loaded node, RPC latency) there
    * would never be a moment without one, and idle() never resolved (the latency bench's hang, docs/execution.md §8
-   * "The readying pass that never ended").
+   * "The readying pass that never ended"). Then the quiet ticks' records written behind their ticks.
    */
   idle(): Promise<void>
-  /** Ticks and background tasks queued or in progress (0 = idle). */
+  /** Ticks, background tasks and quiet ticks' record writes queued or in progress (0 = idle). */
   busy(): number
   /**
    * Resolves once every approval of the batch buyer sent ahead so far has its outcome (they land in later blocks, so
@@ -207,7 +207,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
   return {
     handleTick: runTick,
     reconcile,
-    busy: () => queue.size() + background.size,
+    busy: () => queue.size() + background.size + (decider.quietWriting?.() ?? 0),
     approvalsSettled: async () => approvals?.settled(),
     batchOperatorsReady: (chain) => ctx.batchOperators.poolReady(chain),
     launchReadied(chain, slug) {
@@ -219,6 +219,8 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
       const passesUnderWay = new Set(readyingPasses)
       const awaited = () => [...background].filter((task) => !readyingPasses.has(task) || passesUnderWay.has(task))
       while (queue.size() > 0 || awaited().length > 0) await Promise.all([...queue.running(), ...awaited()])
+      // The quiet ticks' records, written behind their ticks.
+      await decider.quietWritten?.()
     },
     async stop() {
       stopped = true
@@ -229,6 +231,7 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
       queue.stop()
       // In-flight submissions finish (their state is recorded); anything cut off is settled by the next start.
       await Promise.all([...queue.running(), ...background])
+      await decider.quietWritten?.()
     },
   }
 }

@@ -4,6 +4,7 @@ import { createWarmBooks, type LoadedOrder } from '../../../daemon/executor/warm
 import type { StoreOperation } from '../../../src/store/open-store.ts'
 import { MAX_DELTAS_IN_A_ROW } from '../../../src/domain/execution/decision-delta.ts'
 import type { TickDecision } from '../../../src/journal/journal-records.ts'
+import { silentLogger } from '../../../src/common/logger.ts'
 import { orderWriteOps } from '../../../src/store/order-writes.ts'
 import { type ExecutorFixture, keyIdOf, launch, SLUG, startExecutorFixture, tickAt, walletOf } from './executor-fixture.ts'
 
@@ -69,8 +70,11 @@ describe('deciding a tick (decide-tick.ts)', () => {
     const submit = () => expect.unreachable('nothing buys')
     await decider.decide(tickAt(11, 1_000), launch, submit)
     await decider.decide(tickAt(12, 900), launch, submit)
+    // Quiet records are written behind their ticks (record-quiet-tick.ts).
+    await decider.quietWritten?.()
     expect(await f.journal.decisionsOf(SLUG)).toHaveLength(1)
     await decider.decide(tickAt(13, 900, { swapsAllowed: false }), launch, submit)
+    await decider.quietWritten?.()
     const decisions = await f.journal.decisionsOf(SLUG)
     expect(decisions.map((d) => d.orders[0]?.verdict)).toEqual(['limit_below_cap', 'swaps_not_allowed'])
   })
@@ -90,6 +94,7 @@ describe('deciding a tick (decide-tick.ts)', () => {
     f.chain.balanceOf.set(walletOf(3), 0n)
     f.chain.balanceOf.set(walletOf(5), 500n * USDC)
     await decider.decide(tickAt(12, 1_000), launch, submit)
+    await decider.quietWritten?.()
     const stored = []
     for await (const value of f.journal.sub.decisions.values()) stored.push(value)
     expect(stored).toHaveLength(2)
@@ -131,6 +136,7 @@ describe('deciding a tick (decide-tick.ts)', () => {
       await f.addOrder(i, 10 + i, over[i] ? 1_500 : 500 + i, { updatedAt: 1_000 + step })
       await decider.decide(tickAt(11 + step, 1_000), launch, submit)
     }
+    await decider.quietWritten?.()
     const stored: Array<{ key: string; value: TickDecision }> = []
     for await (const [key, value] of f.journal.sub.decisions.iterator()) stored.push({ key, value })
     expect(stored).toHaveLength(ticks + 1)
@@ -167,6 +173,98 @@ describe('deciding a tick (decide-tick.ts)', () => {
     // The record before: order 0 still over the cap (its 29th PATCH, step 290; its 30th is step 300): no balance.
     expect(whole.at(-2)!.orders.find((o) => o.keyId === keyIdOf(0))?.verdict).toBe('no_balance')
     expect(await f.journal.latestDecision(SLUG)).toEqual(last)
+  })
+
+  it('writes a quiet record behind its tick: the next record waits for it; a failed write is logged, fails no tick, and makes the next record whole', async () => {
+    for (let i = 0; i < 3; i++) await f.addOrder(i, 10 + i, 500 + i)
+    const warnings: string[] = []
+    f.ctx.log = Object.assign(Object.create(silentLogger) as typeof f.ctx.log, { warn: (_: unknown, message: string) => void warnings.push(message) })
+    // The store's writes of decisions held until released, or refused.
+    const batch = f.store.batch.bind(f.store)
+    let gate: { release: () => void; refuse: () => void } | undefined
+    const held: Promise<void>[] = []
+    f.ctx.store = {
+      ...f.store,
+      batch: (ops) => {
+        if (!ops.some((op) => op.sublevel === f.journal.sub.decisions)) return batch(ops)
+        const write = new Promise<void>((resolve, reject) => {
+          gate = { release: () => resolve(batch(ops)), refuse: () => reject(new Error('disk full')) }
+        })
+        held.push(write)
+        return write
+      },
+    }
+    const decider = createTickDecider(f.ctx)
+    const submit = () => expect.unreachable('nothing buys')
+    // The first tick ends with its record handed to the store, not written.
+    await decider.decide(tickAt(11, 1_000), launch, submit)
+    expect(held).toHaveLength(1)
+    expect(decider.quietWriting?.()).toBe(1)
+    expect(await f.journal.decisionsOf(SLUG)).toHaveLength(0)
+    let written = false
+    const allWritten = decider.quietWritten!().then(() => (written = true))
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(written).toBe(false)
+    // A PATCH, and the next tick: its record waits for the first one's write before it is built.
+    await f.addOrder(1, 40, 1_500, { updatedAt: 100 })
+    let second = false
+    const secondTick = decider.decide(tickAt(12, 1_000), launch, submit).then(() => (second = true))
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(second).toBe(false)
+    expect(held).toHaveLength(1)
+    gate!.release()
+    await allWritten
+    await secondTick
+    expect(held).toHaveLength(2)
+    // The second write refused: logged, no tick failed; the third record is whole again.
+    gate!.refuse()
+    await decider.quietWritten!()
+    expect(warnings).toContain('writing a quiet decision failed; the next one is written whole')
+    expect(decider.quietWriting?.()).toBe(0)
+    await f.addOrder(1, 40, 500, { updatedAt: 200 })
+    await decider.decide(tickAt(13, 1_000), launch, submit)
+    gate!.release()
+    await decider.quietWritten!()
+    const stored: TickDecision[] = []
+    for await (const value of f.journal.sub.decisions.values()) stored.push(value)
+    expect(stored).toHaveLength(2)
+    expect(stored.map((d) => d.delta === undefined)).toEqual([true, true])
+  })
+
+  it('a quiet record still in the write when a tick of the project acts: the next quiet record is whole', async () => {
+    // Three orders a cap of 400 meets, two it does not; all funded.
+    for (let i = 0; i < 5; i++) {
+      await f.addOrder(i, 10 + i, i < 3 ? 500 : 100)
+      f.chain.balanceOf.set(walletOf(i), 1_000n * USDC)
+    }
+    // The quiet records' writes (one operation each) held until released.
+    const batch = f.store.batch.bind(f.store)
+    const releases: Array<() => void> = []
+    f.ctx.store = {
+      ...f.store,
+      batch: (ops) =>
+        ops.length === 1 && ops[0]!.sublevel === f.journal.sub.decisions
+          ? new Promise<void>((resolve) => releases.push(() => resolve(batch(ops))))
+          : batch(ops),
+    }
+    const decider = createTickDecider(f.ctx)
+    await decider.decide(tickAt(11, 1_000), launch, () => expect.unreachable('nothing buys'))
+    expect(releases).toHaveLength(1)
+    // The next tick buys three orders (it writes its own decision, whole) while the quiet record is in the write.
+    expect(await decider.decide(tickAt(12, 400), launch, () => undefined)).toHaveLength(3)
+    releases[0]!()
+    await decider.quietWritten!()
+    // A quiet tick on the two left: its record is whole, not a change of the first quiet one.
+    await decider.decide(tickAt(13, 400, { swapsAllowed: false }), launch, () => expect.unreachable('nothing buys'))
+    releases[1]!()
+    await decider.quietWritten!()
+    const stored: TickDecision[] = []
+    for await (const value of f.journal.sub.decisions.values()) stored.push(value)
+    expect(stored.map((d) => [d.orders.length, d.delta === undefined])).toEqual([
+      [5, true],
+      [5, true],
+      [2, true],
+    ])
   })
 
   it('does not buy an order edited between planning and the executing batch (its verdict reads in_flight)', async () => {
