@@ -17,8 +17,8 @@ export interface QuietTickRecorder {
    * Resolves once the record is built and handed to the store, not written: the write (1.5 ms at the median after a
    * PATCH at 17,000 orders, up to 7 ms behind the warm refresh's reads, held-ticks bench 2026-11-28) runs behind the
    * tick, which then gives up its chain lock. The project's next record waits for it first (it builds its delta on this
-   * one only once written), so a project has one record in the write at a time; a failed write is logged and makes the
-   * next record whole, as a failed write always did (no money moves on a quiet tick: nothing else waits for it).
+   * one only once written), so a project has one record in the write at a time. A failed write makes the next record
+   * whole, as before; it is logged, and no longer fails the tick (no money moves on a quiet tick: nothing waits for it).
    */
   record(tick: PriceTick, launch: LaunchRecord, plan: ExecutionPlan, input: Parameters<typeof decisionInputs>[0], heldBack: ReadonlySet<string>): Promise<void>
   /** A tick of the project acted (and wrote its own decision, whole): its next quiet record is whole too. */
