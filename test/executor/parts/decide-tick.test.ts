@@ -3,12 +3,27 @@ import { createTickDecider, type SubmittedBuy } from '../../../daemon/executor/d
 import { createWarmBooks, type LoadedOrder } from '../../../daemon/executor/warm-books.ts'
 import type { StoreOperation } from '../../../src/store/open-store.ts'
 import { MAX_DELTAS_IN_A_ROW } from '../../../src/domain/execution/decision-delta.ts'
-import type { TickDecision } from '../../../src/journal/journal-records.ts'
+import type { InFlightExecution, TickDecision } from '../../../src/journal/journal-records.ts'
 import { silentLogger } from '../../../src/common/logger.ts'
 import { orderWriteOps } from '../../../src/store/order-writes.ts'
 import { type ExecutorFixture, keyIdOf, launch, SLUG, startExecutorFixture, tickAt, walletOf } from './executor-fixture.ts'
 
 const USDC = 1_000_000n
+
+/** An earlier buy of the buyer's wallet on another launch of the chain, still in flight for `spendAtoms`. */
+const otherLaunchInFlight = (userIndex: number, spendAtoms: bigint): InFlightExecution => ({
+  keyId: keyIdOf(userIndex),
+  slug: 'other',
+  chain: 'base',
+  userIndex,
+  wallet: walletOf(userIndex),
+  spendAtoms: spendAtoms.toString(),
+  minTokensOut: '0',
+  token: launch.token,
+  orderId: launch.txHash,
+  submittedAt: 0,
+  fromBlock: '5',
+})
 
 describe('deciding a tick (decide-tick.ts)', () => {
   let f: ExecutorFixture
@@ -425,21 +440,7 @@ describe('deciding a tick (decide-tick.ts)', () => {
     await f.addOrder(1, 100, null)
     f.chain.balanceOf.set(walletOf(1), 100n * USDC)
     // An earlier buy of the same wallet (another launch on the chain) still in flight for 80 USDC.
-    await f.store.batch([
-      f.journal.putInFlight({
-        keyId: keyIdOf(1),
-        slug: 'other',
-        chain: 'base',
-        userIndex: 1,
-        wallet: walletOf(1),
-        spendAtoms: (80n * USDC).toString(),
-        minTokensOut: '0',
-        token: launch.token,
-        orderId: launch.txHash,
-        submittedAt: 0,
-        fromBlock: '5',
-      }),
-    ])
+    await f.store.batch([f.journal.putInFlight(otherLaunchInFlight(1, 80n * USDC))])
     const [buy] = await createTickDecider(f.ctx).decide(tickAt(11, 1_000), launch, () => undefined)
     expect(buy?.entry.spendAtoms).toBe((20n * USDC).toString())
   })
@@ -451,21 +452,7 @@ describe('deciding a tick (decide-tick.ts)', () => {
     // Held by its limit: the tick reads the reservations (none) and buys nothing.
     expect(await decider.decide(tickAt(11, 1_000), launch, () => undefined)).toEqual([])
     // An earlier buy of the same wallet (another launch on the chain) put in flight since, for 80 USDC.
-    await f.store.batch([
-      f.journal.putInFlight({
-        keyId: keyIdOf(1),
-        slug: 'other',
-        chain: 'base',
-        userIndex: 1,
-        wallet: walletOf(1),
-        spendAtoms: (80n * USDC).toString(),
-        minTokensOut: '0',
-        token: launch.token,
-        orderId: launch.txHash,
-        submittedAt: 0,
-        fromBlock: '5',
-      }),
-    ])
+    await f.store.batch([f.journal.putInFlight(otherLaunchInFlight(1, 80n * USDC))])
     const [buy] = await decider.decide(tickAt(12, 400), launch, () => undefined)
     expect(buy?.entry.spendAtoms).toBe((20n * USDC).toString())
   })
