@@ -12,7 +12,7 @@ import type { ExecutableOrder } from '../../src/domain/execution/executable-orde
 import type { ClearingRow } from '../../src/journal/compact-batch-commit.ts'
 import { type BatchEntryForm, batchEntryForm, clearingRowOf } from './batch-entry-forms.ts'
 import type { BuyToSubmit } from '../../src/domain/execution/executor-plan.ts'
-import type { BatchClearingRecord, BatchEntryRecord, BatchRecord } from '../../src/journal/batch-records.ts'
+import { type BatchClearingRecord, type BatchRecord, predictedShareRecord } from '../../src/journal/batch-records.ts'
 import type { LaunchRecord, PriceTick } from '../../src/journal/journal-records.ts'
 import type { ExecutorContext } from './executor-context.ts'
 import { createReadiedClearings, type ReadiedClearing, type ReadiedClearings, readiedEntrySource } from './readied-clearing.ts'
@@ -187,13 +187,6 @@ function clearingStage(ahead: ClearingAhead | undefined, walkedAhead: ClearingAh
   if (ahead) return ahead === walkedAhead ? 'executor.clearingAhead.used' : 'executor.clearingAhead.readied'
   return walkedAhead || walkedReadied ? 'executor.clearingAhead.differed' : 'executor.clearingAhead.none'
 }
-
-/** A cleared entry's predicted share as its record holds it (decimal strings). */
-const predictedShare = (entry: BatchClearing['included'][number]): BatchEntryRecord['predicted'] => ({
-  gross: entry.gross.toString(),
-  fee: entry.fee.toString(),
-  net: entry.net.toString(),
-})
 
 /**
  * The batch record (state `journaled`) of a clearing: one builder for the split and the readied launch's fast commit,
@@ -530,7 +523,7 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
       // The pool returns nothing: the clearing excludes every order (finishClearing), as the split's would.
       if (out <= 0n) {
         const clearing = clearBatchAfter(walked, out)
-        return batchRecordFrom(ctx, tick, launch, clearing, clearingRecord, sequence, gas, recordEntriesOf(clearing, at, at, predictedShare))
+        return batchRecordFrom(ctx, tick, launch, clearing, clearingRecord, sequence, gas, recordEntriesOf(clearing, at, at, predictedShareRecord))
       }
       // The clearing of the walk (clearBatchAfter: the walk's chosen and excluded, its total priced) less the shares,
       // which are filled in after the sends (shares-later.ts) as clearBatchAfter computes them: the entries the
@@ -600,7 +593,7 @@ export function createBatchPlanner(ctx: BatchPlannerContext): BatchPlanner {
           const at = indexOf(exc)
           return { candidate: batchable[at]!.candidate, form: batchForms[at]! }
         },
-        predictedShare,
+        predictedShareRecord,
       )
       const record = batchRecordFrom(ctx, tick, launch, clearing, clearingRecord, sequence, { perTransaction, operators, txGasCap, supersedes }, entries)
       return { batch: { record, buys: included }, ...singleBuys }

@@ -1,5 +1,5 @@
 import { allocateBatch } from '../../src/domain/batch/batch-allocation.ts'
-import type { BatchEntryRecord, BatchRecord } from '../../src/journal/batch-records.ts'
+import { type BatchEntryRecord, type BatchRecord, predictedShareRecord } from '../../src/journal/batch-records.ts'
 
 /*
  * A readied launch's predicted shares, filled in once its transactions are out (issue 23 item 3; docs/execution.md
@@ -44,8 +44,5 @@ export function fillPredictedShares(entries: readonly BatchEntryRecord[], tokens
   const spends: bigint[] = new Array(chosen.length)
   for (let i = 0; i < chosen.length; i++) spends[i] = chosen[i]!.candidate.spend
   const { shares } = allocateBatch(tokensOut, spends)
-  for (let i = 0; i < entries.length; i++) {
-    const share = shares[i]!
-    entries[i]!.predicted = { gross: share.gross.toString(), fee: share.fee.toString(), net: share.net.toString() }
-  }
+  for (let i = 0; i < entries.length; i++) entries[i]!.predicted = predictedShareRecord(shares[i]!)
 }

@@ -1,5 +1,6 @@
 import type { Address, Hash } from 'viem'
 import type { ChainKey } from '../chain/chain-keys.ts'
+import type { BatchShare } from '../domain/batch/batch-allocation.ts'
 import type { BatchExclusionReason } from '../domain/batch/clear-batch.ts'
 
 /**
@@ -28,6 +29,13 @@ export interface BatchEntryRecord {
   /** What the clearing predicted (gross before the fee, fee, net): the chain's output decides the real share. */
   predicted: { gross: string; fee: string; net: string }
 }
+
+/** A predicted share as an entry's record holds it (decimal strings): the one writer of that form. */
+export const predictedShareRecord = (share: BatchShare): BatchEntryRecord['predicted'] => ({
+  gross: share.gross.toString(),
+  fee: share.fee.toString(),
+  net: share.net.toString(),
+})
 
 /** An eligible order the clearing left out of this batch, and why (it stays active for the next block's batch). */
 export interface BatchExclusionRecord {

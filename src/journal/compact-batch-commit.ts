@@ -1,7 +1,7 @@
 import type { Address, Hash } from 'viem'
 import type { ChainKey } from '../chain/chain-keys.ts'
 import { allocateBatch } from '../domain/batch/batch-allocation.ts'
-import type { BatchClearingRecord, BatchEntryRecord, BatchExclusionRecord, BatchRecord } from './batch-records.ts'
+import { type BatchClearingRecord, type BatchEntryRecord, type BatchExclusionRecord, type BatchRecord, predictedShareRecord } from './batch-records.ts'
 
 /** A clearing record's candidate row: keyId, max spend, limit (null: none), what it may spend now (BatchClearingRecord). */
 export type ClearingRow = BatchClearingRecord['candidates'][number]
@@ -217,10 +217,7 @@ export function expandBatchCommit(commit: CompactBatchCommit, prepared: Prepared
     BigInt(record.predictedTokensOut),
     open.map((e) => BigInt(e.spendAtoms)),
   )
-  const included: BatchEntryRecord[] = open.map((e, i) => {
-    const share = shares[i]!
-    return { ...e, predicted: { gross: share.gross.toString(), fee: share.fee.toString(), net: share.net.toString() } }
-  })
+  const included: BatchEntryRecord[] = open.map((e, i) => ({ ...e, predicted: predictedShareRecord(shares[i]!) }))
   const excluded: BatchExclusionRecord[] = commit.excluded.map((c) => {
     if (!Array.isArray(c)) return c
     const [k, rank, reason] = c
