@@ -309,6 +309,10 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
 
     ...createReadyLaunches(ctx, batches, reservations),
     async decide(tick, launch, submit, sendBatch, seen = unseen()) {
+      // The project's last quiet record written first (it is written behind its tick, record-quiet-tick.ts): a
+      // project's decisions reach the journal in the order of its ticks. Long written nearly always: no wait.
+      const quietWrite = quietTicks.pending(launch.slug)
+      if (quietWrite) await quietWrite
       // Formula against the real swap on every launch (and block tick), orders or not: in the background, sharing the
       // block's cached quotes; a disagreement is logged and counted (tick-quotes.ts).
       ctx.quotes.compare(tick, launch).catch((error) => ctx.log.warn({ err: error, slug: launch.slug }, 'comparing formula and quote failed'))

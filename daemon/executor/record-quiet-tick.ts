@@ -27,6 +27,8 @@ export interface QuietTickRecorder {
   written(): Promise<void>
   /** Records handed to the store and not yet written (the executor's busy count). */
   writing(): number
+  /** The project's record in the write, if any (a tick of the project waits for it first: decide-tick.ts). */
+  pending(slug: string): Promise<void> | undefined
 }
 
 export function createQuietTickRecorder(ctx: Pick<ExecutorContext, 'store' | 'journal' | 'policy' | 'now' | 'log'>): QuietTickRecorder {
@@ -81,5 +83,6 @@ export function createQuietTickRecorder(ctx: Pick<ExecutorContext, 'store' | 'jo
       await Promise.all([...writing.values()])
     },
     writing: () => writing.size,
+    pending: (slug) => writing.get(slug),
   }
 }

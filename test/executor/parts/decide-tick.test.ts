@@ -246,7 +246,7 @@ describe('deciding a tick (decide-tick.ts)', () => {
     expect(stored.map((d) => d.delta === undefined)).toEqual([true, true])
   })
 
-  it('a quiet record still in the write when a tick of the project acts: the next quiet record is whole', async () => {
+  it('a tick of the project waits for its quiet record in the write: an acting tick writes its decision after it, and the next quiet record is whole', async () => {
     // Three orders a cap of 400 meets, two it does not; all funded.
     for (let i = 0; i < 5; i++) {
       await f.addOrder(i, 10 + i, i < 3 ? 500 : 100)
@@ -265,20 +265,25 @@ describe('deciding a tick (decide-tick.ts)', () => {
     const decider = createTickDecider(f.ctx)
     await decider.decide(tickAt(11, 1_000), launch, () => expect.unreachable('nothing buys'))
     expect(releases).toHaveLength(1)
-    // The next tick buys three orders (it writes its own decision, whole) while the quiet record is in the write.
-    expect(await decider.decide(tickAt(12, 400), launch, () => undefined)).toHaveLength(3)
+    // The next tick would buy three orders: it waits for the quiet record first.
+    const handed: SubmittedBuy[] = []
+    let done = false
+    const acting = decider.decide(tickAt(12, 400), launch, (buys) => handed.push(...buys)).then(() => (done = true))
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect([done, handed.length]).toEqual([false, 0])
     releases[0]!()
-    await decider.quietWritten!()
-    // A quiet tick on the two left: its record is whole, not a change of the first quiet one.
+    await acting
+    expect(handed).toHaveLength(3)
+    // A quiet tick on the two left: its record is whole (the acting tick wrote its own decision, whole).
     await decider.decide(tickAt(13, 400, { swapsAllowed: false }), launch, () => expect.unreachable('nothing buys'))
     releases[1]!()
     await decider.quietWritten!()
     const stored: TickDecision[] = []
     for await (const value of f.journal.sub.decisions.values()) stored.push(value)
-    expect(stored.map((d) => [d.orders.length, d.delta === undefined])).toEqual([
-      [5, true],
-      [5, true],
-      [2, true],
+    expect(stored.map((d) => [d.tick.blockNumber, d.orders.length, d.delta === undefined])).toEqual([
+      ['11', 5, true],
+      ['12', 5, true],
+      ['13', 2, true],
     ])
   })
 

@@ -79,8 +79,11 @@ describe('quotes and backoff in the executor (decide-tick.ts, settle-buys.ts, ti
     await f.addOrder(1, 50, 2_000)
     f.chain.balanceOf.set(walletOf(1), 1_000n * USDC)
     const handed: SubmittedBuy[] = []
-    await createTickDecider(f.ctx).decide(tickAt(11, 500, { swapsAllowed: false }), launch, (buys) => handed.push(...buys))
+    const decider = createTickDecider(f.ctx)
+    await decider.decide(tickAt(11, 500, { swapsAllowed: false }), launch, (buys) => handed.push(...buys))
     expect(handed).toEqual([])
+    // A quiet tick's record is written behind it (record-quiet-tick.ts).
+    await decider.quietWritten?.()
     const [decision] = await f.journal.decisionsOf(SLUG)
     expect(decision!.orders.map((o) => o.verdict)).toEqual(['swaps_not_allowed'])
   })
@@ -97,6 +100,7 @@ describe('quotes and backoff in the executor (decide-tick.ts, settle-buys.ts, ti
     const handed: SubmittedBuy[] = []
     await decider.decide(tickAt(11, 1_000), launch, (buys) => handed.push(...buys))
     expect(handed).toEqual([])
+    await decider.quietWritten?.()
     expect((await f.journal.decisionsOf(SLUG))[0]?.orders[0]?.verdict).toBe('swaps_not_allowed')
     await f.ctx.quotes.compare(tickAt(11, 1_000), launch)
     expect(disagreements).toMatchObject([{ launchpad: 'clanker', slug: SLUG, comparison: { kind: 'swaps_differ', formulaAllows: true, quoteAllows: false } }])
@@ -131,6 +135,7 @@ describe('quotes and backoff in the executor (decide-tick.ts, settle-buys.ts, ti
     const events = await f.journal.orderEventsOf(keyIdOf(1), SLUG)
     expect(events.at(-1)?.reason).toBe('TooLittleReceived(90, 100); backing off until block 15 (2 price reverts at this price)')
     expect(await attempt(13)).toHaveLength(0)
+    await decider.quietWritten?.()
     const last = (await f.journal.decisionsOf(SLUG)).at(-1)!
     expect(last.orders[0]?.verdict).toBe('backing_off')
     expect(last.inputs?.heldBack).toEqual([keyIdOf(1)])
