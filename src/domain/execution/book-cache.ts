@@ -91,6 +91,8 @@ interface Refresh {
   value: Float64Array
   /** Candidate index whose balance `value` holds, per wallet index; -1: none. */
   source: Int32Array
+  /** The old candidate at an old index when the old list was edited in place (BookChange.oldCandidate). */
+  oldCandidate?: (index: number) => CandidateOrder | undefined
 }
 
 /** Look this far ahead for a candidate before searching the rest of the old list. */
@@ -247,7 +249,11 @@ function fromHint(previous: PreparedBook, next: readonly CandidateOrder[], hint:
   const previousSource = previous.balances.source
   if (hint.from !== old || previousSource === undefined || hint.arrived.length > maxArrived) return undefined
   const map = hint.newIndexOfOld
-  if (map === undefined ? next.length !== old.length || hint.arrived.length > 0 : map.length !== old.length) return undefined
+  // No index map but arrivals: orders edited in place (held-candidates.ts alignedEdits), each at its index, with the
+  // candidates they replaced; every index maps to itself but the edited ones, which left and arrived again.
+  const editedInPlace = map === undefined && hint.arrived.length > 0
+  if (editedInPlace && hint.replaced?.length !== hint.arrived.length) return undefined
+  if (map === undefined ? next.length !== old.length : map.length !== old.length) return undefined
   const walletOfOld = previous.walletOfInput
   const count = previous.book.wallets.names.length
   const { value, source } = buffers.balances(count)
@@ -257,6 +263,10 @@ function fromHint(previous: PreparedBook, next: readonly CandidateOrder[], hint:
   const newIndexOfOld = buffers.indices(old.length)
   if (map === undefined) {
     for (let k = 0; k < old.length; k++) newIndexOfOld[k] = k
+    if (editedInPlace) {
+      for (const k of hint.arrived) newIndexOfOld[k] = -1
+      remapSources(value, source, newIndexOfOld, next, walletOfOld)
+    }
   } else {
     newIndexOfOld.set(map)
     remapSources(value, source, map, next, walletOfOld)
@@ -268,7 +278,9 @@ function fromHint(previous: PreparedBook, next: readonly CandidateOrder[], hint:
     value[w] = toSafeNumber(next[i]!.balanceAtoms)
     if (source[w]! < i) source[w] = i
   }
-  return { newIndexOfOld, arrived: hint.arrived as number[], value, source }
+  if (!editedInPlace) return { newIndexOfOld, arrived: hint.arrived as number[], value, source }
+  const replaced = new Map(hint.arrived.map((k, j) => [k, hint.replaced![j]!]))
+  return { newIndexOfOld, arrived: hint.arrived as number[], value, source, oldCandidate: (k) => replaced.get(k) ?? old[k] }
 }
 
 /** Balance sources to new indices; a wallet whose carrying candidate left takes its balance from one that stayed, if any. */
@@ -320,7 +332,11 @@ export function createBookCache(): BookCache {
         return { ...entry, use: 'reused', inPlace: false }
       }
       const maxArrived = Math.max(64, Math.floor(candidates.length * MAX_ARRIVED_SHARE))
-      const diff = (applies && fromHint(previous, candidates, hint!, maxArrived, entry.buffers)) || refresh(previous, candidates, maxArrived, entry.buffers)
+      // A list edited in place (hint.replaced) no longer holds the old terms a walk would compare: only the hint
+      // describes it, else the book is rebuilt.
+      const diff =
+        (applies && fromHint(previous, candidates, hint!, maxArrived, entry.buffers)) ||
+        (hint?.replaced && candidates === previous.candidates ? undefined : refresh(previous, candidates, maxArrived, entry.buffers))
       if (diff && diff.arrived.length === 0 && candidates.length === previous.candidates.length) {
         // Same orders, same places: only the candidates (fresh records and balances) change.
         const balances = balancesOf(diff.value, diff.source, candidates)

@@ -37,6 +37,11 @@ export interface BookChange {
   value: Float64Array
   /** Candidate index whose balance `value` holds, per wallet index; -1: none. */
   source: Int32Array
+  /**
+   * The old candidate at an old index, when the old list was edited in place (book-cache.ts fromHint: the held
+   * candidates' `replaced`); without it, the previous book's candidates.
+   */
+  oldCandidate?: (index: number) => CandidateOrder | undefined
 }
 
 /** Patch in place while at most this many orders leave or arrive (beyond: the linear merge into the other storage). */
@@ -82,7 +87,7 @@ export function patchBookInPlace(previous: PreparedBook, candidates: readonly Ca
 
   // Where the leavers sit: by their priority key, else (a key that does not find its row) one pass over the rows.
   const { spend, limit, permutation } = storage
-  let removed = findRows(previous.candidates, removedInputs, spend, limit, permutation, n)
+  let removed = findRows(change.oldCandidate ?? ((c) => previous.candidates[c]), removedInputs, spend, limit, permutation, n)
   if (removed === undefined) {
     removed = []
     scanLeavers(map, permutation, n, removed)
@@ -201,7 +206,7 @@ function grown<T extends Float64Array | Int32Array>(array: T, count: number, fil
  * where rows sit by candidate index. Undefined when one is not found there (its terms read differently: scan instead).
  */
 function findRows(
-  candidates: readonly CandidateOrder[],
+  candidateAt: (index: number) => CandidateOrder | undefined,
   inputs: readonly number[],
   spend: Float64Array,
   limit: Float64Array,
@@ -210,7 +215,7 @@ function findRows(
 ): number[] | undefined {
   const out: number[] = []
   for (const c of inputs) {
-    const order = candidates[c]?.order
+    const order = candidateAt(c)?.order
     if (order === undefined) return undefined
     const s = atomsNumber(order.maxSpendUsdc, USDC_DECIMALS)
     const l = order.maxFdvUsdc === null ? Number.POSITIVE_INFINITY : atomsNumber(order.maxFdvUsdc, FDV_DECIMALS)

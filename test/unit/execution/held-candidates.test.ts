@@ -28,6 +28,7 @@ const lower = (w: number) => walletOf(w).toLowerCase()
 /** What happens between two ticks. */
 type Step =
   | { kind: 'patch'; at: number; spend: number; fdv: number | null }
+  | { kind: 'edit'; at: number; spend: number; fdv: number | null; followers: number }
   | { kind: 'place'; wallet: number; spend: number; fdv: number | null }
   | { kind: 'delete'; at: number }
   | { kind: 'reload' }
@@ -39,6 +40,8 @@ const amount = fc.integer({ min: 1, max: 400 })
 const fdv = fc.option(fc.integer({ min: 1_000, max: 2_000_000 }), { nil: null })
 const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('patch' as const), at: fc.nat(), spend: amount, fdv }),
+  // A PATCH as the loader's patch hands it over: every other entry kept (the held candidates edit theirs in place).
+  fc.record({ kind: fc.constant('edit' as const), at: fc.nat(), spend: amount, fdv, followers: fc.nat(3) }),
   fc.record({ kind: fc.constant('place' as const), wallet: fc.nat(WALLETS - 1), spend: amount, fdv }),
   fc.record({ kind: fc.constant('delete' as const), at: fc.nat() }),
   fc.record({ kind: fc.constant('reload' as const) }),
@@ -145,6 +148,19 @@ describe('createHeldCandidates: the incremental candidates are the ones rebuilt 
                 order: { ...was.order, maxSpendUsdc: String(s.spend), maxFdvUsdc: s.fdv === null ? null : String(s.fdv), updatedAt: was.order.updatedAt + 1 },
               })
               reparse()
+              break
+            }
+            case 'edit': {
+              if (orders.length === 0) break
+              const at = s.at % orders.length
+              const was = orders[at]!
+              const edited = {
+                ...was,
+                followers: s.followers,
+                order: { ...was.order, maxSpendUsdc: String(s.spend), maxFdvUsdc: s.fdv === null ? null : String(s.fdv), updatedAt: was.order.updatedAt + 1 },
+              }
+              orders = orders.with(at, edited)
+              loaded = loaded.with(at, { ...edited, order: { ...edited.order } })
               break
             }
             case 'place':
