@@ -196,7 +196,7 @@ export function createHeldCandidates<L extends HeldOrder, C extends CandidateOrd
         if (loaded === h.loaded) return quietStep(h, loaded, balances!.known, state, candidateOf, NO_EDITS)
         // A write that edited a few orders, each at its index (the loader's patch keeps every other entry): the same
         // step, the edited candidates replaced in the held array too. Rebuilding the list instead stored a pointer per
-        // order (matchLoaded: 3 ms at 17,000 orders in the daemon, docs/execution.md "The tick after a PATCH, traced").
+        // order (matchLoaded: 3 ms at 17,000 orders in the daemon, docs/execution.md "The tick after a PATCH, traced stage by stage").
         const edits = alignedEdits(h.loaded, loaded, MAX_ALIGNED_EDITS)
         if (edits !== undefined) return quietStep(h, loaded, balances!.known, state, candidateOf, edits)
       }
