@@ -16,9 +16,10 @@ export interface QuietTickRecorder {
    *
    * Resolves once the record is built and handed to the store, not written: the write (1.5 ms at the median after a
    * PATCH at 17,000 orders, up to 7 ms behind the warm refresh's reads, held-ticks bench 2026-11-28) runs behind the
-   * tick, which then gives up its chain lock. The project's next record waits for it first (it builds its delta on this
-   * one only once written), so a project has one record in the write at a time. A failed write makes the next record
-   * whole, as before; it is logged, and no longer fails the tick (no money moves on a quiet tick: nothing waits for it).
+   * tick, which then gives up its chain lock. The caller waits for `pending(slug)` before its next `record` or `forget`
+   * of the project (decide-tick.ts does, at the start of every tick), so a project has one record in the write at a time
+   * and the next one builds its delta on a written one. A failed write makes the next record whole, as before; it is
+   * logged, and no longer fails the tick (no money moves on a quiet tick: nothing waits for it).
    */
   record(tick: PriceTick, launch: LaunchRecord, plan: ExecutionPlan, input: Parameters<typeof decisionInputs>[0], heldBack: ReadonlySet<string>): Promise<void>
   /** A tick of the project acted (and wrote its own decision, whole): its next quiet record is whole too. */
@@ -34,21 +35,11 @@ export interface QuietTickRecorder {
 export function createQuietTickRecorder(ctx: Pick<ExecutorContext, 'store' | 'journal' | 'policy' | 'now' | 'log'>): QuietTickRecorder {
   const { store, journal } = ctx
   const last = new Map<string, RecordedBook>()
-  // Per project: its record in the write, and a stamp bumped by each record and forget (a write that ends after the
-  // project's record was forgotten does not make it the base of the next one).
+  // Per project: its record in the write (waited for by the caller before the project's next record or forget).
   const writing = new Map<string, Promise<void>>()
-  const stamps = new Map<string, number>()
-  const bump = (slug: string) => {
-    const stamp = (stamps.get(slug) ?? 0) + 1
-    stamps.set(slug, stamp)
-    return stamp
-  }
   return {
     async record(tick, launch, plan, input, heldBack) {
       const { slug } = launch
-      // Written long ago nearly always (a block's time): waited for so that `last` says what the journal holds.
-      const before = writing.get(slug)
-      if (before) await before
       const previous = last.get(slug)
       if (previous && sameVerdicts(previous.decisions, plan.decisions)) return
       const record = quietRecordOf(previous, plan.decisions, plan.rows)
@@ -62,11 +53,10 @@ export function createQuietTickRecorder(ctx: Pick<ExecutorContext, 'store' | 'jo
       // (executor-plan.ts). A delta brings the previous memory up to date in place: it is dropped until the write
       // succeeded, so after a failed write the next record is whole.
       last.delete(slug)
-      const stamp = bump(slug)
       const recorded = recordedBook(op.key, record, plan.decisions, plan.rows, previous)
       const write = store.batch([op]).then(
         () => {
-          if (recorded && stamps.get(slug) === stamp) last.set(slug, recorded)
+          if (recorded) last.set(slug, recorded)
         },
         (error: unknown) => ctx.log.warn({ err: error, slug, block: tick.blockNumber }, 'writing a quiet decision failed; the next one is written whole'),
       )
@@ -75,10 +65,7 @@ export function createQuietTickRecorder(ctx: Pick<ExecutorContext, 'store' | 'jo
         if (writing.get(slug) === write) writing.delete(slug)
       })
     },
-    forget(slug) {
-      last.delete(slug)
-      bump(slug)
-    },
+    forget: (slug) => void last.delete(slug),
     async written() {
       await Promise.all([...writing.values()])
     },
