@@ -14,7 +14,7 @@ import { transitionOps } from './order-transition-ops.ts'
 import { candidateOf, type LoadedOrder } from './warm-books.ts'
 import { bookWallets } from './book-wallets.ts'
 import { createLaunchTickReadsAhead } from './launch-tick-reads-ahead.ts'
-import { type CandidateDiff, createHeldCandidates } from '../../src/domain/execution/held-candidates.ts'
+import { type CandidateDiff, createHeldCandidates, type TickBalances } from '../../src/domain/execution/held-candidates.ts'
 import { createFundedCandidates } from '../../src/domain/execution/funded-candidates.ts'
 import { type BuyToSubmit, DEFAULT_MAX_BUYS, type ExecutionPlan } from '../../src/domain/execution/executor-plan.ts'
 import type { CandidateOrder } from '../../src/domain/execution/prepared-book.ts'
@@ -67,6 +67,14 @@ export interface TickDecider extends Partial<ReadyLaunches> {
   /** The reads of a launch tick ahead of its record (launch-tick-reads-ahead.ts). */
   launchAhead?(signal: Extract<IndexerSignal, { type: 'launch_ahead' }>): void
   booksBefore?(chain: ChainKey, blockNumber: bigint, books: ReturnType<ExecutorContext['warm']['snapshot']>): void
+  /**
+   * A waiting project's candidates as its launch tick will hold them, brought to a block's warm snapshot by the
+   * readying pass (held-candidates.ts `prime`): its launch tick then carries them, touching only the wallets the launch
+   * block changed. Undefined (nothing held) for a project being ticked, or while one of its ticks takes its candidates.
+   */
+  primeCandidates?(slug: string, orders: readonly LoadedOrder[], balances: TickBalances): { candidates: CandidateOrder[]; diff: CandidateDiff } | undefined
+  /** The readying pass no longer prepares the project's book: its primed candidates go too (not a ticked project's). */
+  forgetPrimed?(slug: string): void
   /** Resolves once the quiet ticks' records handed to the store are written (record-quiet-tick.ts: behind the ticks). */
   quietWritten?(): Promise<void>
   /** The quiet ticks' records handed to the store and not yet written. */
@@ -308,6 +316,8 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
     ...launchReads,
 
     ...createReadyLaunches(ctx, batches, reservations),
+    primeCandidates: (slug, orders, balances) => (ctx.ticking.has(slug) ? undefined : held.prime(slug, orders, balances)),
+    forgetPrimed: (slug) => void (ctx.ticking.has(slug) || held.forget(slug)),
     async decide(tick, launch, submit, sendBatch, seen = unseen()) {
       // The project's last quiet record written first (it is written behind its tick, record-quiet-tick.ts): a
       // project's decisions reach the journal in the order of its ticks. Long written nearly always: no wait.

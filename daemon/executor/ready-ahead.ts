@@ -12,6 +12,11 @@ import { createLaunchedBuyers } from './launched-buyers.ts'
 import { rememberLaunchBuckets, sameLaunchBuckets } from './launch-buckets.ts'
 import { candidateBuckets } from './tick-quotes.ts'
 import { bookWallets } from './book-wallets.ts'
+import type { BalanceState, CandidateDiff, TickBalances } from '../../src/domain/execution/held-candidates.ts'
+import type { TickDecider } from './decide-tick.ts'
+
+/** A waiting project's held candidates at a block (decide-tick.ts primeCandidates). */
+type Primed = { candidates: CandidateOrder[]; diff: CandidateDiff }
 
 export interface LaunchReadiness {
   /**
@@ -64,8 +69,11 @@ export type LaunchReadinessContext = Pick<
 export function createLaunchReadiness(
   ctx: LaunchReadinessContext,
   approvals?: BatchApprovals,
-  /** Where the prepared books' launch clearings are readied (the tick decider's batch planner). */
-  launches?: Partial<Pick<ReadyLaunches, 'readyLaunches' | 'forgetReadied'>>,
+  /**
+   * Where the prepared books' launch clearings are readied and their candidates held (the tick decider: its batch
+   * planner and held candidates).
+   */
+  launches?: Partial<Pick<ReadyLaunches, 'readyLaunches' | 'forgetReadied'> & Pick<TickDecider, 'primeCandidates' | 'forgetPrimed'>>,
 ): LaunchReadiness {
   const { log } = ctx
   const readying = new Set<ChainKey>()
@@ -113,26 +121,41 @@ export function createLaunchReadiness(
    * A waiting project's order book, built (or brought up to date) from the warm snapshot before its launch: the launch
    * tick then plans on a book it already holds, with the planning code compiled.
    */
-  function prepareBook(slug: string, orders: readonly LoadedOrder[], balances: ReadonlyMap<string, bigint>, chain?: ChainKey): BookToReady | undefined {
+  function prepareBook(
+    slug: string,
+    orders: readonly LoadedOrder[],
+    balances: ReadonlyMap<string, bigint>,
+    ahead?: { chain: ChainKey; state: BalanceState | undefined },
+  ): BookToReady | undefined {
     if (orders.length === 0) return undefined
     const last = preparedFrom.get(slug)
     // Lower-cased once per orders array (the snapshot hands the same array until a write): a map lookup per order each
     // block otherwise, twice more for the launch clearing's reservations and allowances (ready-launches.ts).
     const walletsLower = last?.orders === orders ? last.walletsLower : orders.map((c) => lowerWallet(c.wallet))
     const walletBalances = walletsLower.map((wallet) => balances.get(wallet) ?? 0n)
+    // The launch tick's own held candidates brought to this block (decide-tick.ts primeCandidates), every block, and
+    // the book prepared on them: the launch tick then takes the quiet step over them and its diff applies to the book
+    // (a project never held built 5,000 candidates and wallet slots in its launch tick: 6-10 ms of the split bench's
+    // launch log to first send; docs/execution.md §8, "The launch tick's candidates primed"). Undefined: built here.
+    const primed = ahead ? primeCandidates(slug, orders, { known: balances, state: ahead.state }) : undefined
     if (last && last.orders === orders && sameBalances(last.balances, walletBalances)) {
+      // The book follows the held candidates' every step (their diff applies only from the list it was brought to).
+      if (primed) prepareOn(slug, primed)
       sameLaunchBuckets(orders, balances)
       return { slug, ...last }
     }
     // On a chain with a batch buyer, each order's batch entry form too (parsed amounts, order id, the batch record's
     // row: batch-entry-forms.ts), so the launch tick's split computes only what the price decides. Only orders not
     // formed since their last write cost more than a lookup.
-    if (chain !== undefined && ctx.batchBuyers?.[chain]) prepareBatchEntryForms(orders, ctx.orders.idOf)
-    // An object literal, not `{ ...c, balanceAtoms }`: V8 gave each spread copy its own hidden class (~300 bytes and
-    // ~3 µs an order: 30 MB and 300 ms for 100,000, measured), which the book then keeps until the next write.
-    const candidates = orders.map((c, i) => candidateOf(c, walletBalances[i]!))
+    if (ahead !== undefined && ctx.batchBuyers?.[ahead.chain]) prepareBatchEntryForms(orders, ctx.orders.idOf)
+    // The readied launch's candidates: a copy of the held ones, which the next step edits in place (a readying still
+    // predicting on this block's must not see the next block's balances). Otherwise an object literal per order, not
+    // `{ ...c, balanceAtoms }`: V8 gave each spread copy its own hidden class (~300 bytes and ~3 µs an order: 30 MB and
+    // 300 ms for 100,000, measured), which the book then keeps until the next write.
+    const candidates = primed ? primed.candidates.slice() : orders.map((c, i) => candidateOf(c, walletBalances[i]!))
     try {
-      ctx.books.prepare(slug, { candidates, policy: ctx.policy })
+      if (primed) prepareOn(slug, primed)
+      else ctx.books.prepare(slug, { candidates, policy: ctx.policy })
       preparedFrom.set(slug, { orders, walletsLower, balances: walletBalances, candidates })
       // The reads ahead of its launch quote these buckets (launch-buckets.ts): computed here, not after the launch log.
       rememberLaunchBuckets(orders, balances, candidateBuckets(candidates))
@@ -142,6 +165,23 @@ export function createLaunchReadiness(
       log.debug({ err: error, slug }, 'preparing an order book ahead failed; the launch tick builds it')
       return undefined
     }
+  }
+
+  /** A primed project's held candidates, when the decider primes them and the project is not being ticked. */
+  function primeCandidates(slug: string, orders: readonly LoadedOrder[], balances: TickBalances): Primed | undefined {
+    return launches?.primeCandidates?.(slug, orders, balances)
+  }
+
+  /** The project's book brought to its primed candidates (the held array itself, with the step's diff). */
+  function prepareOn(slug: string, primed: Primed): void {
+    ctx.books.prepare(slug, { candidates: primed.candidates, policy: ctx.policy }, primed.diff)
+  }
+
+  /** Forgets a book the pass no longer prepares, with its readied clearing and primed candidates. */
+  function forgetBook(chain: ChainKey, slug: string): void {
+    ctx.books.forget(slug)
+    launches?.forgetReadied?.(chain, slug)
+    launches?.forgetPrimed?.(slug)
   }
 
   /**
@@ -252,12 +292,11 @@ export function createLaunchReadiness(
           continue
         }
         if (orders.length >= ctx.prepareBooksAheadFrom) {
-          const book = prepareBook(slug, orders, snapshot.balances, chain)
+          const book = prepareBook(slug, orders, snapshot.balances, { chain, state: snapshot.state })
           if (book) booksToReady.push(book)
           allowancesAhead.push(bookWallets(orders).wallets)
         } else if (preparedFrom.delete(slug)) {
-          ctx.books.forget(slug)
-          launches?.forgetReadied?.(chain, slug)
+          forgetBook(chain, slug)
         }
         for (const loaded of orders) if ((snapshot.balances.get(lowerWallet(loaded.wallet)) ?? 0n) > 0n) waiting.add(loaded.userIndex)
       }

@@ -115,7 +115,10 @@ export interface WarmBooks {
    * Everything the refresh of exactly this block read (awaits it if still running), whether or not a write landed
    * since: for work ahead of launches, not for sizing buys. Undefined if that block's refresh is gone or failed.
    */
-  snapshot(chain: ChainKey, blockNumber: bigint): Promise<{ orders: ReadonlyMap<string, LoadedOrder[]>; balances: ReadonlyMap<string, bigint> } | undefined>
+  snapshot(
+    chain: ChainKey,
+    blockNumber: bigint,
+  ): Promise<{ orders: ReadonlyMap<string, LoadedOrder[]>; balances: ReadonlyMap<string, bigint>; state?: BalanceState } | undefined>
   /** A reorg on the chain: forget the snapshots (the next refresh reads every balance again). */
   reset(chain: ChainKey): void
   /**

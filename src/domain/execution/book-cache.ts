@@ -28,8 +28,10 @@ export interface BookCache {
    * Brings the project's book up to date with these candidates without planning a tick, e.g. from the warm snapshot of
    * each block before a launch: the launch tick then finds the book built (the reused or incremental path, ~10-15 ms at
    * 100,000 orders) instead of building it (~50 ms), and the planning code already compiled. Returns the path taken.
+   * With `diff`, the candidates are held ones (held-candidates.ts `prime`), taken as `plan` takes them: the launch
+   * tick's diff from them then applies.
    */
-  prepare(slug: string, input: Pick<PlanInput, 'candidates' | 'policy'>): BookUse
+  prepare(slug: string, input: Pick<PlanInput, 'candidates' | 'policy'>, diff?: CandidateDiff): BookUse
   forget(slug: string): void
   /** How the last plan(slug) got its book (for tests and metrics). */
   lastUse(slug: string): BookUse | undefined
@@ -386,8 +388,8 @@ export function createBookCache(): BookCache {
       entries.set(slug, entry)
       return planPrepared(entry.prepared, input, entry.buffers.decisions)
     },
-    prepare(slug, input) {
-      const entry = bookFor(entries.get(slug), input)
+    prepare(slug, input, diff) {
+      const entry = bookFor(entries.get(slug), input, diff)
       entries.set(slug, entry)
       return entry.use
     },

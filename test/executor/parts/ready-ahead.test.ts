@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ApprovalPassInput, BatchApprovals } from '../../../daemon/executor/approve-ahead.ts'
 import { createLaunchReadiness } from '../../../daemon/executor/ready-ahead.ts'
+import { createTickDecider } from '../../../daemon/executor/decide-tick.ts'
 import { type LoadedOrder, type WarmBooks, withBalances } from '../../../daemon/executor/warm-books.ts'
 import { launchBucketsOf } from '../../../daemon/executor/launch-buckets.ts'
 import { candidateBuckets } from '../../../daemon/executor/tick-quotes.ts'
@@ -89,6 +90,28 @@ describe('readying wallets and books ahead of launches (ready-ahead.ts)', () => 
     snapshot.orders.set(SLUG, [...orders])
     await readiness.onProcessed('base', 23n, [])
     expect(prepared).toEqual([SLUG, SLUG, SLUG])
+  })
+
+  it("brings the tick decider's held candidates of a prepared waiting book to every block: its launch tick takes the quiet step over them; a ticked project's are left alone", async () => {
+    const decider = createTickDecider(f.ctx)
+    const orders = [loaded(1), loaded(2), loaded(3)]
+    snapshot.orders.set(SLUG, orders)
+    for (const w of [1, 2, 3]) snapshot.balances.set(walletOf(w).toLowerCase(), 5n * USDC)
+    const states = [{ serial: 1 }, { serial: 2, since: { serial: 1, changed: new Set<string>() } }]
+    const readiness = createLaunchReadiness(f.ctx, undefined, decider)
+    for (const [i, state] of states.entries()) {
+      ;(snapshot as { state?: unknown }).state = state
+      await readiness.onProcessed('base', 20n + BigInt(i), [])
+    }
+    // The launch block's state derives from the last primed one: nothing arrives, nothing is read, the same array.
+    const launch = decider.primeCandidates!(SLUG, orders, { known: snapshot.balances, state: { serial: 3, since: { serial: 2, changed: new Set() } } })!
+    expect(launch.diff.arrived).toEqual([])
+    expect(launch.diff.rebalanced).toEqual([])
+    expect(launch.diff.from).toBe(launch.candidates)
+    expect(launch.candidates.map((c) => c.balanceAtoms)).toEqual([5n * USDC, 5n * USDC, 5n * USDC])
+    // Once the project is ticked its candidates are the ticks' own: neither primed nor forgotten by the pass.
+    f.ctx.ticking.set(SLUG, 'base')
+    expect(decider.primeCandidates!(SLUG, orders, { known: snapshot.balances, state: { serial: 4 } })).toBeUndefined()
   })
 
   it("keeps a prepared book's spend buckets for the reads ahead of its launch, for exactly the balances it was prepared on or found equal to", async () => {

@@ -33,7 +33,7 @@ type Step =
   | { kind: 'delete'; at: number }
   | { kind: 'reload' }
   | { kind: 'transfer'; wallet: number; atoms: number; logged: boolean }
-  | { kind: 'block'; derived: boolean; unsnapshotted: number[]; unanswered: number[]; abandoned: boolean; unplanned: boolean }
+  | { kind: 'block'; derived: boolean; unsnapshotted: number[]; unanswered: number[]; abandoned: boolean; unplanned: boolean; primed: boolean }
   | { kind: 'noSnapshot' }
 
 const amount = fc.integer({ min: 1, max: 400 })
@@ -53,6 +53,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     unanswered: fc.array(fc.nat(WALLETS - 1), { maxLength: 1 }),
     abandoned: fc.boolean(),
     unplanned: fc.boolean(),
+    primed: fc.boolean(),
   }),
   fc.record({ kind: fc.constant('noSnapshot' as const) }),
 )
@@ -204,7 +205,13 @@ describe('createHeldCandidates: the incremental candidates are the ones rebuilt 
               // A tick whose candidates were finished but whose plan never ran (its quote or reservation read failed):
               // the held candidates moved on (reusing their arrays) and the book did not.
               else if (s.unplanned) held.begin('p', loaded, { known, state }).finish(new Map([...block].filter(([w]) => !unanswered.has(w))))
-              else tick()
+              // A block the readying pass primed (ready-ahead.ts: a waiting project's block, nothing read) and brought
+              // the book to with the prime's diff, as a project waiting for its launch is; the next tick must be exact.
+              // No prime after an abandoned step (still open: the decider primes only projects it does not tick).
+              else if (s.primed) {
+                const primed = held.prime('p', loaded, { known, state })
+                if (primed) books.prepare('p', { candidates: primed.candidates, policy: spendThenLimitPolicy }, primed.diff)
+              } else tick()
               break
             }
             case 'noSnapshot': {
@@ -251,6 +258,40 @@ describe('createHeldCandidates: the incremental candidates are the ones rebuilt 
     // A state not derived from the held one (a reorg, a skipped block): every balance looked up again.
     const jumped = held.begin('p', orders, { known: new Map(), state: { serial: 9 } })
     expect(jumped.missing).toEqual(orders.map((o) => o.wallet))
+  })
+
+  it("a primed project's next tick takes the quiet step over the primed candidates; wallets the prime lacked are looked up; no prime while a step is open", () => {
+    let built = 0
+    const held = createHeldCandidates<HeldOrder, Held>((l, balance) => {
+      built++
+      return candidateOf(l, balance)
+    })
+    const orders: HeldOrder[] = [0, 1, 2, 3].map((w) => ({
+      order: { keyId: `k${w}`, slug: 'p', status: 'active', maxSpendUsdc: '5', maxFdvUsdc: null, expiresInMs: 3_600_000, createdAt: w, updatedAt: w },
+      userIndex: w,
+      followers: 0,
+      wallet: walletOf(w),
+    }))
+    // The readying pass's snapshot lacks wallet 3: primed at 0, left unknown.
+    const known = new Map([0, 1, 2].map((w) => [lower(w), 7_000_000n]))
+    const primed = held.prime('p', orders, { known, state: { serial: 1 } })!
+    expect(primed.candidates.map((c) => c.balanceAtoms)).toEqual([7_000_000n, 7_000_000n, 7_000_000n, 0n])
+    expect(built).toBe(4)
+    // The launch block: wallet 1 moved (its Transfer log), wallet 3 is in the snapshot now.
+    known.set(lower(1), 2_000_000n)
+    known.set(lower(3), 4_000_000n)
+    const launch = held.begin('p', orders, { known, state: { serial: 2, since: { serial: 1, changed: new Set([lower(1)]) } } })
+    expect(launch.missing).toEqual([])
+    // A prime while the tick's step is open changes nothing.
+    expect(held.prime('p', orders, { known, state: { serial: 2 } })).toBeUndefined()
+    const { candidates, diff } = launch.finish(new Map())
+    expect(candidates).toBe(primed.candidates)
+    expect(diff.fromSeq).toBe(primed.diff.seq)
+    expect(diff.rebalanced).toEqual([1, 3])
+    expect(built).toBe(6)
+    expect(candidates.map((c) => c.balanceAtoms)).toEqual([7_000_000n, 2_000_000n, 7_000_000n, 4_000_000n])
+    // Finished: primes again.
+    expect(held.prime('p', orders, { known, state: { serial: 3, since: { serial: 2, changed: new Set() } } })?.candidates).toBe(candidates)
   })
 
   it('a quiet tick that rebalances wallets replaces their candidates in the held array itself, and the book plans them as a fresh book would', () => {
