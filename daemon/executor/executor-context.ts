@@ -1,7 +1,7 @@
 import { allowanceChangesReader, createWarmAllowances, type WarmAllowances } from './warm-allowances.ts'
 import type { Address, PublicClient } from 'viem'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
-import { createKeyedMutex } from '../../src/common/keyed-mutex.ts'
+import { createKeyedMutex, type KeyGroup, keyGroup } from '../../src/common/keyed-mutex.ts'
 import { createWarmSlugs } from './warm-slugs.ts'
 import type { Logger } from '../../src/common/logger.ts'
 import { type PrioritisationPolicy, spendThenLimitPolicy } from '../../src/domain/execution/prioritisation.ts'
@@ -177,6 +177,13 @@ export interface ExecutorContext {
   withChainLock<T>(chain: ChainKey, fn: () => Promise<T>): Promise<T>
   /** Runs fn holding the order-service locks of every key (the same lock the order service takes for one key). */
   withOrderLocks<T>(keyIds: readonly string[], fn: () => Promise<T>): Promise<T>
+  /**
+   * The order-service locks of these keys as one group (keyed-mutex.ts `keyGroup`), built ahead of a launch by the
+   * readying pass: `withOrderLockGroup` then takes them all with no step per key.
+   */
+  orderLockGroup(keyIds: readonly string[]): KeyGroup
+  /** Runs fn holding every lock of the group, as withOrderLocks over its keys would (keyed-mutex.ts `runGroup`). */
+  withOrderLockGroup<T>(group: KeyGroup, fn: () => Promise<T>): Promise<T>
   orders: OrderLoader
   /** Prepared order books between ticks: parsed and sorted again only when a project's orders change. */
   books: BookCache
@@ -285,6 +292,8 @@ export function createExecutorContext(deps: ExecutorDeps, stopped: () => boolean
     batchOperators: createBatchOperators({ clients: deps.clients, batchBuyers: deps.batchBuyers ?? {}, wallets: deps.wallets, log }),
     withChainLock: (chain, fn) => chainLocks.run(chain, fn),
     withOrderLocks: (keyIds, fn) => store.mutex.runAll(keyIds.map(orderLockName), fn),
+    orderLockGroup: (keyIds) => keyGroup(keyIds.map(orderLockName)),
+    withOrderLockGroup: (group, fn) => store.mutex.runGroup(group, fn),
     orders,
     books: createBookCache(),
     warm,

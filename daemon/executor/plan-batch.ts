@@ -45,7 +45,10 @@ export type BatchPlannerContext = Pick<
   'batchBuyers' | 'wallets' | 'chains' | 'batchReads' | 'batchJournal' | 'quotes' | 'orders' | 'policy' | 'log' | 'now' | 'batchDeadline'
 > &
   Partial<
-    Pick<ExecutorContext, 'batchOperators' | 'splitReads' | 'maxBuyersPerTransaction' | 'warmAllowances' | 'stage' | 'supersededBatches' | 'preparedEntries'>
+    Pick<
+      ExecutorContext,
+      'batchOperators' | 'splitReads' | 'maxBuyersPerTransaction' | 'warmAllowances' | 'stage' | 'supersededBatches' | 'preparedEntries' | 'orderLockGroup'
+    >
   >
 
 export interface BatchPlanner extends ReadiedClearings {

@@ -160,7 +160,9 @@ function sameOrdersAndAmounts(
   return true
 }
 
-export type ReadiedLaunchContext = CommitContext & Pick<ExecutorContext, 'withOrderLocks' | 'warm' | 'backoff' | 'stage'>
+export type ReadiedLaunchContext = CommitContext &
+  Pick<ExecutorContext, 'withOrderLocks' | 'warm' | 'backoff' | 'stage'> &
+  Partial<Pick<ExecutorContext, 'withOrderLockGroup'>>
 
 /** A launch tick's state after its quote, for its readied launch (decide-tick.ts). */
 export interface ReadiedLaunchTick {
@@ -220,22 +222,33 @@ export async function commitReadiedLaunch(ctx: ReadiedLaunchContext, batches: Pi
   if (!record) return miss('inputs_changed')
   ctx.stage('executor.readiedLaunch.cleared')
   const slug = launch.slug
+  return lockedForRecord(ctx, readied, record, async () => {
+    ctx.stage('executor.locked')
+    // Under the orders' locks, no order of the project written since the snapshot the tick read (decide-tick.ts's
+    // rule for skipping the re-read): the planned records are the stored ones. Else the tick plans and re-reads.
+    if (ctx.warm.ordersVersion?.(slug) !== t.ordersVersion) return miss('written_since')
+    ctx.stage('executor.rereadSkipped')
+    await commitThenMove(ctx, { singleOps: [], expiryOps: [] }, undefined, {
+      record,
+      send: t.send,
+      after: () => t.after(record),
+      // The walk the record was built on (clearReadied took `readied` itself): its commit is written from it.
+      ...(readied.walked ? { walk: readied.walked.permutation } : {}),
+    })
+    return true
+  })
+}
+
+/**
+ * `fn` under the locks of every order the record includes: the readied walk's lock group when the record's entries are
+ * the readied walk's own (clearReadied takes `readied.recordEntries` as they are: the same array, so the group built
+ * from it holds exactly these orders' locks), else each order's lock taken as always.
+ */
+function lockedForRecord<T>(ctx: ReadiedLaunchContext, readied: ReadiedClearing, record: BatchRecord, fn: () => Promise<T>): Promise<T> {
+  const group = readied.lockGroup
+  if (group && ctx.withOrderLockGroup && record.included === readied.recordEntries?.included) return ctx.withOrderLockGroup(group, fn)
   return ctx.withOrderLocks(
     record.included.map((e) => e.keyId),
-    async () => {
-      ctx.stage('executor.locked')
-      // Under the orders' locks, no order of the project written since the snapshot the tick read (decide-tick.ts's
-      // rule for skipping the re-read): the planned records are the stored ones. Else the tick plans and re-reads.
-      if (ctx.warm.ordersVersion?.(slug) !== t.ordersVersion) return miss('written_since')
-      ctx.stage('executor.rereadSkipped')
-      await commitThenMove(ctx, { singleOps: [], expiryOps: [] }, undefined, {
-        record,
-        send: t.send,
-        after: () => t.after(record),
-        // The walk the record was built on (clearReadied took `readied` itself): its commit is written from it.
-        ...(readied.walked ? { walk: readied.walked.permutation } : {}),
-      })
-      return true
-    },
+    fn,
   )
 }

@@ -1,7 +1,7 @@
 import { createInFlightReservations } from '../../../daemon/executor/in-flight-reservations.ts'
 import { type Address, type Hash, zeroAddress } from 'viem'
 import type { ChainConfig, ChainKey } from '../../../src/chain/chain-keys.ts'
-import { createKeyedMutex } from '../../../src/common/keyed-mutex.ts'
+import { createKeyedMutex, keyGroup } from '../../../src/common/keyed-mutex.ts'
 import { silentLogger } from '../../../src/common/logger.ts'
 import { spendThenLimitPolicy } from '../../../src/domain/execution/prioritisation.ts'
 import type { LaunchInfo, OrderRecord, UserRecord } from '../../../src/domain/records.ts'
@@ -168,6 +168,8 @@ export async function startExecutorFixture(overrides: Partial<ExecutorContext> =
     batchOperators: createBatchOperators({ clients: {}, batchBuyers: {}, wallets: {}, log: silentLogger }),
     withChainLock: (key, fn) => chainLocks.run(key, fn),
     withOrderLocks: (keyIds, fn) => store.mutex.runAll(keyIds.map(orderLockName), fn),
+    orderLockGroup: (keyIds) => keyGroup(keyIds.map(orderLockName)),
+    withOrderLockGroup: (group, fn) => store.mutex.runGroup(group, fn),
     orders: createOrderLoader({ store, wallets }),
     books: createBookCache(),
     warm: coldWarmBooks,

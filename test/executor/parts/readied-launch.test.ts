@@ -49,6 +49,17 @@ describe('the launch committed on its readied walk, before the plan (decide-tick
     const failures: unknown[] = []
     ctx.failStop = (failure) => failures.push(failure)
     ctx.stage = (name) => stages.push(name)
+    // How the orders' locks were taken: one by one, or as the readied walk's group.
+    const locks: string[] = []
+    const { withOrderLocks, withOrderLockGroup } = ctx
+    ctx.withOrderLocks = (keyIds, fn) => {
+      locks.push(`each:${keyIds.length}`)
+      return withOrderLocks(keyIds, fn)
+    }
+    ctx.withOrderLockGroup = (group, fn) => {
+      locks.push(`group:${group.keys.size}`)
+      return withOrderLockGroup(group, fn)
+    }
     const store = f.store
     const journal = ctx.batchJournal
     ctx.store = {
@@ -72,7 +83,7 @@ describe('the launch committed on its readied walk, before the plan (decide-tick
       await writes.committed
       events.push(`collect:${record.included.length}`)
     }
-    return { f, ctx, events, stages, send, failures }
+    return { f, ctx, events, stages, send, failures, locks }
   }
 
   async function buyersOf(f: ExecutorFixture, extra: (i: number) => Partial<OrderRecord> = () => ({})): Promise<void> {
@@ -144,6 +155,8 @@ describe('the launch committed on its readied walk, before the plan (decide-tick
     expect(fast.stages.indexOf('executor.commitFromWalk')).toBeGreaterThan(-1)
     expect(fast.stages.indexOf('executor.commitFromWalk.checked')).toBeGreaterThan(fast.stages.indexOf('executor.readiedLaunch.checked'))
     expect(fast.failures).toEqual([])
+    // Its orders' locks taken as the walk's group, built by the readying pass (one per order otherwise).
+    expect(fast.locks).toEqual([`group:${BUYERS}`])
 
     // The same launch without a readied walk: the old path (plan, then a full commit, then the send).
     const old = await launchFixture()
@@ -151,6 +164,7 @@ describe('the launch committed on its readied walk, before the plan (decide-tick
     await decideAt(old, await readied(old, false))
     expect(old.events).toEqual(['plan', 'commit:full', `collect:${BUYERS}`, expect.stringMatching(/^write:/)])
     expect(old.stages).not.toContain('executor.readiedLaunch.cleared')
+    expect(old.locks).toEqual([`each:${BUYERS}`])
 
     // The committed record, as every reader sees it (the compact commit expanded over its prepared entries), is the
     // old path's, byte for byte; the orders moved and the decision written alike.

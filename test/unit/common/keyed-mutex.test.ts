@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createKeyedMutex } from '../../../src/common/keyed-mutex.ts'
+import { createKeyedMutex, keyGroup } from '../../../src/common/keyed-mutex.ts'
 import { withResolvers } from '../../../src/common/with-resolvers.ts'
 
 /** A task that records its start, then waits for the test to let it finish. */
@@ -83,10 +83,10 @@ describe('keyed mutex', () => {
     expect(events).toEqual(['x:start', 'x:end', 'all', 'later b'])
   })
 
-  it('for any calls of run and runAll (over overlapping keys, in any order, some failing), no two tasks sharing a key overlap and every task finishes', async () => {
+  it('for any calls of run, runAll and runGroup (over overlapping keys, in any order, some failing), no two tasks sharing a key overlap, each key is held in call order and every task finishes', async () => {
     const call = fc.record({
       keys: fc.array(fc.constantFrom('a', 'b', 'c', 'd', 'e'), { minLength: 1, maxLength: 4 }),
-      single: fc.boolean(),
+      kind: fc.constantFrom('single' as const, 'all' as const, 'group' as const),
       turns: fc.nat(3),
       fails: fc.boolean(),
     })
@@ -97,28 +97,59 @@ describe('keyed mutex', () => {
         const finished: number[] = []
         const runs: Promise<unknown>[] = []
         const overlaps: string[] = []
+        const holders = new Map<string, number[]>()
         for (const [i, c] of calls.entries()) {
-          const locked = new Set(c.single ? [c.keys[0]!] : c.keys)
+          const locked = new Set(c.kind === 'single' ? [c.keys[0]!] : c.keys)
           const task = async () => {
             for (const k of locked) {
               if (held.has(k)) overlaps.push(`task ${i} entered ${k} held by task ${held.get(k)}`)
               held.set(k, i)
+              holders.set(k, [...(holders.get(k) ?? []), i])
             }
             for (let t = 0; t < c.turns; t++) await Promise.resolve()
             for (const k of locked) held.delete(k)
             finished.push(i)
             if (c.fails) throw new Error(`task ${i}`)
           }
-          const run = c.single ? mutex.run(c.keys[0]!, task) : mutex.runAll(c.keys, task)
+          const run = c.kind === 'single' ? mutex.run(c.keys[0]!, task) : c.kind === 'all' ? mutex.runAll(c.keys, task) : mutex.runGroup(keyGroup(c.keys), task)
           runs.push(run.catch(() => undefined))
           for (let g = 0; g < (gaps[i] ?? 0); g++) await Promise.resolve()
         }
         await Promise.all(runs)
         expect(overlaps).toEqual([])
+        for (const order of holders.values()) expect(order).toEqual([...order].sort((x, y) => x - y))
         expect(finished.sort((x, y) => x - y)).toEqual(calls.map((_, i) => i))
       }),
       { numRuns: 300 },
     )
+  })
+
+  it('runGroup waits for a holder of one of its keys, a later run on any of its keys waits for it, a group sharing no key does not', async () => {
+    const mutex = createKeyedMutex()
+    const events: string[] = []
+    const x = gatedTask(events, 'x')
+    const holding = mutex.run('orders:b', x.task)
+    await x.started
+    const group = keyGroup(['orders:a', 'orders:b', 'orders:c'])
+    const g = gatedTask(events, 'group')
+    const grouped = mutex.runGroup(group, g.task)
+    const later = mutex.run('orders:c', async () => void events.push('later c'))
+    const other = mutex.runGroup(keyGroup(['orders:d']), async () => void events.push('other group'))
+    const overlapping = mutex.runAll(['orders:d', 'orders:a'], async () => void events.push('all a d'))
+    await settle()
+    // Only the group sharing no key ran; the rest wait for x (the group) and the group (the later calls).
+    expect(events).toEqual(['x:start', 'other group'])
+    x.finish()
+    await g.started
+    await settle()
+    expect(events).toEqual(['x:start', 'other group', 'x:end', 'group:start'])
+    g.finish()
+    await Promise.all([holding, grouped, later, other, overlapping])
+    expect(events.slice(4).sort()).toEqual(['all a d', 'group:end', 'later c'].sort())
+    expect(events.indexOf('group:end')).toBeLessThan(events.indexOf('later c'))
+    expect(events.indexOf('group:end')).toBeLessThan(events.indexOf('all a d'))
+    // Settled: the group's keys are free again.
+    expect(await mutex.run('orders:a', async () => 'free')).toBe('free')
   })
 
   it('two runAll calls over overlapping keys given in opposite orders both finish', async () => {
