@@ -129,9 +129,18 @@ export function createLaunchDetector(deps: LaunchDetectorDeps): LaunchDetector {
     ])
   }
 
+  // The logs whose reads ahead started, per block memo client (the block's reads): the block's prefetch starts them and
+  // `decode` asks again with the same client, which found them under way but decoded the log provisionally and built
+  // every completion read a second time (~2-4 ms of the launch's event loop before its receipt in the split bench's CPU
+  // profile, docs/execution.md §8, "The launch tick's candidates primed and its locks taken as one").
+  const readsAhead = new WeakMap<PublicClient, Set<string>>()
   function readAhead(entry: Log, blockTimestamp: bigint, ahead: LaunchReadsAhead, onCandidate?: (candidate: LaunchCandidate) => void): void {
     const adapter = adapterOf(entry)
     if (!adapter || entry.transactionHash === null) return
+    const started = readsAhead.get(ahead.client) ?? readsAhead.set(ahead.client, new Set()).get(ahead.client)!
+    const key = `${entry.transactionHash}:${entry.logIndex}`
+    if (started.has(key)) return
+    started.add(key)
     ahead.client.getTransactionReceipt({ hash: entry.transactionHash }).catch(() => undefined)
     readAheadOfReceipt(
       adapter,
