@@ -109,6 +109,13 @@ describe('the launch committed on its readied walk, before the plan (decide-tick
     const orders = snapshot.orders.get(SLUG)!
     const decider = createTickDecider(ctx)
     if (ready) {
+      // The readying pass's own check of its walk (ready-launches.ts checkReadied) accepts it: nothing warned.
+      const warned: unknown[] = []
+      const warn = ctx.log.warn.bind(ctx.log)
+      ctx.log.warn = ((...args: Parameters<typeof warn>) => {
+        warned.push(args)
+        return warn(...args)
+      }) as typeof ctx.log.warn
       const walletsLower = orders.map((o) => lowerWallet(o.wallet))
       const balances = walletsLower.map((w) => snapshot.balances.get(w) ?? 0n)
       const allowances = await ctx.batchReads.allowances(
@@ -127,6 +134,8 @@ describe('the launch committed on its readied walk, before the plan (decide-tick
         },
       )
       expect(decider.readiedLaunch!('base', SLUG)?.walked).toBeDefined()
+      expect(warned).toEqual([])
+      ctx.log.warn = warn
       await ctx.preparedEntries!.idle()
     }
     warm.refresh('base', 11n)

@@ -30,6 +30,45 @@ function fixture(budget?: { ms: number; clock: () => number }, reservations: () 
 const pass = (allowances = new Map<string, bigint>(), stillWanted = () => true): ReadyPass => ({ allowances, stillWanted })
 
 describe('readyLaunches (docs/execution.md §8, "The readying pass that never ended")', () => {
+  it("checks each readied walk against the pass's own inputs as its launch tick will (tickIsReadied): a walk its inputs refuse is logged", async () => {
+    const order = { keyId: 'k1' }
+    const book: BookToReady = {
+      slug: 'p',
+      orders: [{ order } as never],
+      candidates: [{ order, balanceAtoms: 5n } as never],
+      walletsLower: ['0xaa'],
+      balances: [5n],
+    }
+    const warned: string[] = []
+    const walkOn = (balance: bigint) =>
+      ({
+        walked: {},
+        walletsLower: book.walletsLower,
+        inputs: { book: book.orders, balances: [balance], reserved: [], allowances: [7n], maxBuyers: 50 },
+      }) as never
+    for (const [balance, expected] of [
+      [5n, []],
+      // A walk readied on another balance than the book's candidate carries: its launch tick would refuse it.
+      [6n, ['p']],
+    ] as const) {
+      warned.length = 0
+      const launches = createReadyLaunches(
+        {
+          batchBuyers: { base: '0x00000000000000000000000000000000000000bb' },
+          ticking: new Map(),
+          orders: {},
+          policy: {},
+          now: () => 0,
+          log: { debug: () => undefined, warn: (fields: { slug: string }) => void warned.push(fields.slug) },
+        } as unknown as Parameters<typeof createReadyLaunches>[0],
+        { readyClearing: () => walkOn(balance), readied: () => undefined, forgetReadied: () => undefined } as unknown as ReadiedClearings,
+        async () => new Map(),
+      )
+      await launches.readyLaunches('base', 7n, [book], pass(new Map([['0xaa', 7n]])))
+      expect(warned).toEqual(expected)
+    }
+  })
+
   it("readies every book on the pass's own allowances, reading nothing", async () => {
     const { launches, readied } = fixture()
     const allowances = new Map([['0xaa', 5n]])
