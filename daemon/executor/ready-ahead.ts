@@ -136,7 +136,8 @@ export function createLaunchReadiness(
     // The launch tick's own held candidates brought to this block (decide-tick.ts primeCandidates), every block, and
     // the book prepared on them: the launch tick then takes the quiet step over them and its diff applies to the book
     // (a project never held built 5,000 candidates and wallet slots in its launch tick: 6-10 ms of the split bench's
-    // launch log to first send; docs/execution.md §8, "The launch tick's candidates primed"). Undefined: built here.
+    // launch log to first send; docs/execution.md §8, "The launch tick's candidates primed and its locks taken as one").
+    // Undefined: built here.
     const primed = ahead ? primeCandidates(slug, orders, { known: balances, state: ahead.state }) : undefined
     if (last && last.orders === orders && sameBalances(last.balances, walletBalances)) {
       // The book follows the held candidates' every step (their diff applies only from the list it was brought to).

@@ -16,8 +16,8 @@ export interface KeyedMutex {
    * behind the earlier calls holding or waiting for any of its keys (found among the keys in use, a few, and the groups
    * in use, each compared once), and any later call on one of its keys queues behind it. For a launch tick's thousands
    * of orders (issue 23 item 3): `runAll`'s Set, lookups and stores of 5,000 fresh lock names took 3-8 ms between the
-   * launch log and the first send (docs/execution.md §8, "The launch's locks taken as one"); a group is built before
-   * (`keyGroup`), by the readying pass.
+   * launch log and the first send (docs/execution.md §8, "The launch tick's candidates primed and its locks taken as
+   * one"); a group is built before (`keyGroup`), by the readying pass.
    */
   runGroup<T>(group: KeyGroup, fn: () => Promise<T>): Promise<T>
 }
