@@ -141,7 +141,11 @@ export function createLaunchReadiness(
     const primed = ahead ? primeCandidates(slug, orders, { known: balances, state: ahead.state }) : undefined
     if (last && last.orders === orders && sameBalances(last.balances, walletBalances)) {
       // The book follows the held candidates' every step (their diff applies only from the list it was brought to).
-      if (primed) prepareOn(slug, primed)
+      try {
+        if (primed) prepareOn(slug, primed)
+      } catch (error) {
+        return notPrepared(slug, error)
+      }
       sameLaunchBuckets(orders, balances)
       return { slug, ...last }
     }
@@ -162,10 +166,15 @@ export function createLaunchReadiness(
       rememberLaunchBuckets(orders, balances, candidateBuckets(candidates))
       return { slug, orders, walletsLower, balances: walletBalances, candidates }
     } catch (error) {
-      preparedFrom.delete(slug)
-      log.debug({ err: error, slug }, 'preparing an order book ahead failed; the launch tick builds it')
-      return undefined
+      return notPrepared(slug, error)
     }
+  }
+
+  /** A book whose preparation failed: prepared afresh by the next pass, else built by its launch tick. */
+  function notPrepared(slug: string, error: unknown): undefined {
+    preparedFrom.delete(slug)
+    log.debug({ err: error, slug }, 'preparing an order book ahead failed; the launch tick builds it')
+    return undefined
   }
 
   /** A primed project's held candidates, when the decider primes them and the project is not being ticked. */

@@ -114,6 +114,31 @@ describe('readying wallets and books ahead of launches (ready-ahead.ts)', () => 
     expect(decider.primeCandidates!(SLUG, orders, { known: snapshot.balances, state: { serial: 4 } })).toBeUndefined()
   })
 
+  it('a book that fails to follow its primed candidates (an unchanged book) is dropped, not the pass: prepared afresh by the next one', async () => {
+    const decider = createTickDecider(f.ctx)
+    const orders = [loaded(1), loaded(2)]
+    snapshot.orders.set(SLUG, orders)
+    snapshot.balances.set(walletOf(1).toLowerCase(), 5n * USDC)
+    const readiness = createLaunchReadiness(f.ctx, undefined, decider)
+    ;(snapshot as { state?: unknown }).state = { serial: 1 }
+    await readiness.onProcessed('base', 20n, [])
+    const prepare = f.ctx.books.prepare.bind(f.ctx.books)
+    let fail = true
+    const prepared: string[] = []
+    f.ctx.books.prepare = (slug, input, diff) => {
+      prepared.push(fail ? 'failed' : 'prepared')
+      if (fail) throw new Error('book refused')
+      return prepare(slug, input, diff)
+    }
+    // The same orders and balances: only the book's step after the prime, which fails.
+    ;(snapshot as { state?: unknown }).state = { serial: 2, since: { serial: 1, changed: new Set() } }
+    await readiness.onProcessed('base', 21n, [])
+    fail = false
+    ;(snapshot as { state?: unknown }).state = { serial: 3, since: { serial: 2, changed: new Set() } }
+    await readiness.onProcessed('base', 22n, [])
+    expect(prepared).toEqual(['failed', 'prepared'])
+  })
+
   it("keeps a prepared book's spend buckets for the reads ahead of its launch, for exactly the balances it was prepared on or found equal to", async () => {
     const orders = [loaded(1), loaded(2)]
     snapshot.orders.set(SLUG, orders)
