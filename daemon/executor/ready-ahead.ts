@@ -12,7 +12,7 @@ import { createLaunchedBuyers } from './launched-buyers.ts'
 import { rememberLaunchBuckets, sameLaunchBuckets } from './launch-buckets.ts'
 import { candidateBuckets } from './tick-quotes.ts'
 import { bookWallets } from './book-wallets.ts'
-import type { BalanceState, CandidateDiff, TickBalances } from '../../src/domain/execution/held-candidates.ts'
+import type { BalanceState, CandidateDiff } from '../../src/domain/execution/held-candidates.ts'
 import type { TickDecider } from './decide-tick.ts'
 
 /** A waiting project's held candidates at a block (decide-tick.ts primeCandidates). */
@@ -138,7 +138,7 @@ export function createLaunchReadiness(
     // (a project never held built 5,000 candidates and wallet slots in its launch tick: 6-10 ms of the split bench's
     // launch log to first send; docs/execution.md §8, "The launch tick's candidates primed and its locks taken as one").
     // Undefined: built here.
-    const primed = ahead ? primeCandidates(slug, orders, { known: balances, state: ahead.state }) : undefined
+    const primed = ahead ? launches?.primeCandidates?.(slug, orders, { known: balances, state: ahead.state }) : undefined
     if (last && last.orders === orders && sameBalances(last.balances, walletBalances)) {
       // The book follows the held candidates' every step (their diff applies only from the list it was brought to).
       try {
@@ -175,11 +175,6 @@ export function createLaunchReadiness(
     preparedFrom.delete(slug)
     log.debug({ err: error, slug }, 'preparing an order book ahead failed; the launch tick builds it')
     return undefined
-  }
-
-  /** A primed project's held candidates, when the decider primes them and the project is not being ticked. */
-  function primeCandidates(slug: string, orders: readonly LoadedOrder[], balances: TickBalances): Primed | undefined {
-    return launches?.primeCandidates?.(slug, orders, balances)
   }
 
   /** The project's book brought to its primed candidates (the held array itself, with the step's diff). */

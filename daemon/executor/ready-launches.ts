@@ -116,7 +116,6 @@ export function createReadyLaunches(
         return
       }
       if (ctx.ticking.has(book.slug)) continue
-      const bookReserved = reserved.size === 0 ? NO_RESERVATIONS : book.walletsLower.map((wallet) => reserved.get(wallet) ?? 0n)
       try {
         const readied = batches.readyClearing(chain, book.slug, blockNumber, {
           book: book.orders,
@@ -124,7 +123,7 @@ export function createReadyLaunches(
           allowances: pass.allowances,
           balances: book.balances,
           walletsLower: book.walletsLower,
-          reserved: bookReserved,
+          reserved: reserved.size === 0 ? NO_RESERVATIONS : book.walletsLower.map((wallet) => reserved.get(wallet) ?? 0n),
           // A launch at this block: its launch time unknown, so no expiry is applied here (an order expiring by the
           // launch's next block makes the launch's plan differ, and the split then clears as always).
           predict: () =>
