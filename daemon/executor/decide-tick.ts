@@ -1,6 +1,6 @@
 import type { OrderVerdict } from '../../src/domain/execution/verdicts.ts'
 import type { Address } from 'viem'
-import type { QuoteAhead } from './tick-quotes.ts'
+import { candidateBuckets, type QuoteAhead } from './tick-quotes.ts'
 import type { IndexerSignal } from '../indexer/tick-bus.ts'
 import type { ChainKey } from '../../src/chain/chain-keys.ts'
 import { withResolvers } from '../../src/common/with-resolvers.ts'
@@ -16,6 +16,7 @@ import { bookWallets } from './book-wallets.ts'
 import { createLaunchTickReadsAhead } from './launch-tick-reads-ahead.ts'
 import { type CandidateDiff, createHeldCandidates, type TickBalances } from '../../src/domain/execution/held-candidates.ts'
 import { createFundedCandidates } from '../../src/domain/execution/funded-candidates.ts'
+import { createHeldSpends, type HeldSpends } from './held-spends.ts'
 import { type BuyToSubmit, DEFAULT_MAX_BUYS, type ExecutionPlan } from '../../src/domain/execution/executor-plan.ts'
 import type { CandidateOrder } from '../../src/domain/execution/prepared-book.ts'
 import { type BatchPlanner, type BatchPlannerContext, type BatchSplit, createBatchPlanner } from './plan-batch.ts'
@@ -73,6 +74,11 @@ export interface TickDecider extends Partial<ReadyLaunches> {
    * block changed. Undefined (nothing held) for a project being ticked, or while one of its ticks takes its candidates.
    */
   primeCandidates?(slug: string, orders: readonly LoadedOrder[], balances: TickBalances): { candidates: CandidateOrder[]; diff: CandidateDiff } | undefined
+  /**
+   * The spend buckets the readying pass computed over a project's primed candidates of step `seq` (`diff.seq` of what
+   * primeCandidates returned): its launch tick quotes them when the launch block changed none of them (held-spends.ts).
+   */
+  primedSpends?(slug: string, seq: number | undefined, spends: readonly bigint[]): void
   /** The readying pass no longer prepares the project's book: its primed candidates go too (not a ticked project's). */
   forgetPrimed?(slug: string): void
   /** Resolves once the quiet ticks' records handed to the store are written (record-quiet-tick.ts: behind the ticks). */
@@ -156,6 +162,46 @@ async function loadTickCandidates(
   }
 }
 
+/** TickDecider's primeCandidates, primedSpends and forgetPrimed: a waiting project's held candidates and buckets. */
+function primedAhead(
+  ctx: Pick<TickDeciderContext, 'ticking'>,
+  held: ReturnType<typeof createHeldCandidates<LoadedOrder, Candidate>>,
+  spends: HeldSpends,
+): Required<Pick<TickDecider, 'primeCandidates' | 'primedSpends' | 'forgetPrimed'>> {
+  return {
+    primeCandidates(slug, orders, balances) {
+      const primed = ctx.ticking.has(slug) ? undefined : held.prime(slug, orders, balances)
+      if (primed) spends.step(slug, primed.diff)
+      return primed
+    },
+    primedSpends: (slug, seq, buckets) => void (ctx.ticking.has(slug) || spends.set(slug, seq, buckets)),
+    forgetPrimed(slug) {
+      if (ctx.ticking.has(slug)) return
+      held.forget(slug)
+      spends.forget(slug)
+    },
+  }
+}
+
+/**
+ * The buckets a tick's quote asks: the previous step's when this one changed no candidate (held-spends.ts; at a launch,
+ * those the readying pass computed over the primed candidates), else computed over the candidates that may buy
+ * (`mayBuy`: candidateBuckets skips the others first, funded-candidates.ts).
+ */
+function tickBuckets(
+  ctx: Pick<TickDeciderContext, 'quotes'>,
+  spends: HeldSpends,
+  launch: LaunchRecord,
+  diff: CandidateDiff,
+  mayBuy: readonly Candidate[],
+): readonly bigint[] | undefined {
+  const kept = spends.step(launch.slug, diff)
+  if (kept !== undefined || !ctx.quotes.canQuote(launch.chain)) return kept
+  const buckets = candidateBuckets(mayBuy)
+  spends.set(launch.slug, diff.seq, buckets)
+  return buckets
+}
+
 /** TickDecider.ahead: the block's quotes and, for launches ticked on every block, their allowances and sends warmed. */
 function readAheadOfTicks(
   ctx: TickDeciderContext,
@@ -194,6 +240,8 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
   const held = createHeldCandidates<LoadedOrder, Candidate>(candidateOf)
   // The candidates that may buy (funded, active), kept by the same diffs: what the buckets and the batch total read.
   const funded = createFundedCandidates<Candidate>()
+  // Their spend buckets, kept by the same diffs (held-spends.ts; the readying pass hands its own for a primed project).
+  const spends = createHeldSpends()
 
   const loadCandidates = (launch: LaunchRecord, tick: PriceTick) => loadTickCandidates(ctx, held, launch, tick)
 
@@ -316,8 +364,7 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
     ...launchReads,
 
     ...createReadyLaunches(ctx, batches, reservations),
-    primeCandidates: (slug, orders, balances) => (ctx.ticking.has(slug) ? undefined : held.prime(slug, orders, balances)),
-    forgetPrimed: (slug) => void (ctx.ticking.has(slug) || held.forget(slug)),
+    ...primedAhead(ctx, held, spends),
     async decide(tick, launch, submit, sendBatch, seen = unseen()) {
       // The project's last quiet record written first (it is written behind its tick, record-quiet-tick.ts): a
       // project's decisions reach the journal in the order of its ticks. Long written nearly always: no wait.
@@ -337,8 +384,7 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       const { candidates, diff, ordersVersion, book, wallets: bookWalletList } = await loadCandidates(launch, tick)
       seen.orders = candidates.length
       if (candidates.length === 0) {
-        held.forget(launch.slug)
-        funded.forget(launch.slug)
+        for (const kept of [held, funded, spends]) kept.forget(launch.slug)
         batches.forgetReadied(launch.chain, launch.slug)
         ctx.books.forget(launch.slug)
         ctx.ticking.delete(launch.slug)
@@ -387,8 +433,8 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
           })
         batches.clearAhead(tick, launch, formsReady, predict).catch(() => undefined)
       }
-      // The buckets of the candidates that may buy: candidateBuckets skips the others first (funded-candidates.ts).
-      const quote = await ctx.quotes.quotedCaps(tick, launch, mayBuy, batchTotal === undefined ? [] : [batchTotal])
+      const buckets = tickBuckets(ctx, spends, launch, diff, mayBuy)
+      const quote = await ctx.quotes.quotedCaps(tick, launch, mayBuy, batchTotal === undefined ? [] : [batchTotal], buckets)
       stage('executor.quoted')
       seen.readAt = performance.now()
       const landsIn = BigInt(tick.blockNumber) + 1n

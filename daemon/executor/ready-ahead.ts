@@ -73,7 +73,7 @@ export function createLaunchReadiness(
    * Where the prepared books' launch clearings are readied and their candidates held (the tick decider: its batch
    * planner and held candidates).
    */
-  launches?: Partial<Pick<ReadyLaunches, 'readyLaunches' | 'forgetReadied'> & Pick<TickDecider, 'primeCandidates' | 'forgetPrimed'>>,
+  launches?: Partial<Pick<ReadyLaunches, 'readyLaunches' | 'forgetReadied'> & Pick<TickDecider, 'primeCandidates' | 'primedSpends' | 'forgetPrimed'>>,
 ): LaunchReadiness {
   const { log } = ctx
   const readying = new Set<ChainKey>()
@@ -162,8 +162,11 @@ export function createLaunchReadiness(
       if (primed) prepareOn(slug, primed)
       else ctx.books.prepare(slug, { candidates, policy: ctx.policy })
       preparedFrom.set(slug, { orders, walletsLower, balances: walletBalances, candidates })
-      // The reads ahead of its launch quote these buckets (launch-buckets.ts): computed here, not after the launch log.
-      rememberLaunchBuckets(orders, balances, candidateBuckets(candidates))
+      // The reads ahead of its launch quote these buckets (launch-buckets.ts): computed here, not after the launch log;
+      // and so does its launch tick, over the primed candidates they were computed on (held-spends.ts).
+      const spends = candidateBuckets(candidates)
+      rememberLaunchBuckets(orders, balances, spends)
+      if (primed) launches?.primedSpends?.(slug, primed.diff.seq, spends)
       return { slug, orders, walletsLower, balances: walletBalances, candidates }
     } catch (error) {
       return notPrepared(slug, error)

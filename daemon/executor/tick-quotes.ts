@@ -26,9 +26,16 @@ export interface TickQuotes {
    * cached per launch and block, so the ticks of one block (a swap tick, then a block tick) share them. Undefined when
    * the node did not answer a quote: the tick is then decided on the formula (the router's minimum out still holds
    * every buy to its limit; only gas is at stake). `alsoQuote`: spends quoted in the same round (the batch total the
-   * clearing will ask, predict-batch-total.ts), cached for the block and not waited for.
+   * clearing will ask, predict-batch-total.ts), cached for the block and not waited for. `buckets`: the candidates'
+   * buckets (`candidateBuckets(candidates)`) when the caller holds them (held-spends.ts), else computed here.
    */
-  quotedCaps(tick: PriceTick, launch: LaunchRecord, candidates: readonly CandidateOrder[], alsoQuote?: readonly bigint[]): Promise<QuotedCaps | undefined>
+  quotedCaps(
+    tick: PriceTick,
+    launch: LaunchRecord,
+    candidates: readonly CandidateOrder[],
+    alsoQuote?: readonly bigint[],
+    buckets?: readonly bigint[],
+  ): Promise<QuotedCaps | undefined>
   /**
    * Compares the formula with a quote of the probe spend, once per launch and block, for a tick priced from the state
    * at the end of its block (a launch or block tick: a swap tick may be followed by other swaps in the block). Logs and
@@ -197,11 +204,11 @@ export function createTickQuotes(deps: TickQuotesDeps): TickQuotes {
     q.kind === 'quoted' ? capFromQuote(q.spendAtoms, q.tokensOut, BigInt(launch.totalSupply)) : null
 
   return {
-    async quotedCaps(tick, launch, candidates, alsoQuote = []) {
+    async quotedCaps(tick, launch, candidates, alsoQuote = [], buckets) {
       if (!deps.quoters[launch.chain]) return undefined
       // Started with the buckets below: one round trip for both (the clearing's own ask finds it in the cache).
       for (const spend of alsoQuote) quote(tick, launch, spend).catch(() => undefined)
-      const spends = candidateBuckets(candidates)
+      const spends = buckets ?? candidateBuckets(candidates)
       if (spends.length === 0) return undefined
       asked.set(launch.slug, {
         launch,

@@ -73,6 +73,33 @@ describe('quotes and backoff in the executor (decide-tick.ts, settle-buys.ts, ti
     expect(calls.filter((c) => c.spend !== USDC)).toHaveLength(2)
   })
 
+  it('a tick that changed no candidate quotes the buckets of the tick before (not computed again); a balance that moved brings its own bucket', async () => {
+    const { quoter, calls } = scriptedQuoter(() => 1_500)
+    const quotes = createTickQuotes({ quoters: { base: quoter }, log: silentLogger })
+    const given: Array<readonly bigint[] | undefined> = []
+    f.ctx.quotes = {
+      ...quotes,
+      quotedCaps: (tick, l, candidates, also, buckets) => {
+        given.push(buckets)
+        return quotes.quotedCaps(tick, l, candidates, also, buckets)
+      },
+    }
+    await f.addOrder(1, 50, 1_000) // limit below the quoted 1,500: every tick is quiet
+    await f.addOrder(2, 500, 1_000)
+    for (const i of [1, 2]) f.chain.balanceOf.set(walletOf(i), 1_000n * USDC)
+    const decider = createTickDecider(f.ctx)
+    await decider.decide(tickAt(11, 1_000), launch, () => undefined)
+    await decider.decide(tickAt(12, 1_000), launch, () => undefined)
+    // The same list handed again: the second tick did not walk the candidates for it.
+    expect(given[0]).toEqual([2n ** 26n, 2n ** 29n])
+    expect(given[1]).toBe(given[0])
+    // Wallet 1 now holds 10 USDC: its spend is 10, a bucket of its own (2^24 atoms), quoted at block 13.
+    f.chain.balanceOf.set(walletOf(1), 10n * USDC)
+    await decider.decide(tickAt(13, 1_000), launch, () => undefined)
+    expect(given[2]).toEqual([2n ** 24n, 2n ** 29n])
+    expect(calls.filter((c) => c.block === 13n && c.spend !== USDC).map((c) => c.spend)).toEqual([2n ** 24n, 2n ** 29n])
+  })
+
   it('a tick the schedule gates stays gated when the quote succeeds (a quote sees the pool, not a token balance limit)', async () => {
     const { quoter } = scriptedQuoter(() => 500)
     f.ctx.quotes = createTickQuotes({ quoters: { base: quoter }, log: silentLogger })

@@ -4,10 +4,12 @@ import { createLaunchReadiness } from '../../../daemon/executor/ready-ahead.ts'
 import { createTickDecider } from '../../../daemon/executor/decide-tick.ts'
 import { type LoadedOrder, type WarmBooks, withBalances } from '../../../daemon/executor/warm-books.ts'
 import { launchBucketsOf } from '../../../daemon/executor/launch-buckets.ts'
-import { candidateBuckets } from '../../../daemon/executor/tick-quotes.ts'
+import { candidateBuckets, createTickQuotes } from '../../../daemon/executor/tick-quotes.ts'
+import { silentLogger } from '../../../src/common/logger.ts'
+import type { BuyQuoter } from '../../../src/launchpads/quote-buy.ts'
 import { bookWallets } from '../../../daemon/executor/book-wallets.ts'
 import { withResolvers } from '../../../src/common/with-resolvers.ts'
-import { coldWarmBooks, type ExecutorFixture, keyIdOf, SLUG, startExecutorFixture, walletOf } from './executor-fixture.ts'
+import { coldWarmBooks, type ExecutorFixture, keyIdOf, launch, SLUG, startExecutorFixture, tickAt, walletOf } from './executor-fixture.ts'
 
 const USDC = 1_000_000n
 
@@ -112,6 +114,59 @@ describe('readying wallets and books ahead of launches (ready-ahead.ts)', () => 
     // Once the project is ticked its candidates are the ticks' own: neither primed nor forgotten by the pass.
     f.ctx.ticking.set(SLUG, 'base')
     expect(decider.primeCandidates!(SLUG, orders, { known: snapshot.balances, state: { serial: 4 } })).toBeUndefined()
+  })
+
+  it('a launch tick over the primed candidates quotes the buckets the readying pass computed for them, unless the launch block moved a balance of the book', async () => {
+    // A quoter at 1,500 against limits of 1,000: every tick is quiet (nothing bought, nothing written but its record).
+    const quoter: BuyQuoter = {
+      quoteBuy: async (_l, spendAtoms) => ({
+        kind: 'quoted',
+        spendAtoms,
+        pairedIn: 1n,
+        tokensOut: (spendAtoms * BigInt(launch.totalSupply)) / (1_500n * USDC),
+      }),
+    }
+    const quotes = createTickQuotes({ quoters: { base: quoter }, log: silentLogger })
+    const given: Array<readonly bigint[] | undefined> = []
+    f.ctx.quotes = {
+      ...quotes,
+      quotedCaps: (tick, l, candidates, also, buckets) => {
+        given.push(buckets)
+        return quotes.quotedCaps(tick, l, candidates, also, buckets)
+      },
+    }
+    const limited = (userIndex: number): LoadedOrder => {
+      const o = loaded(userIndex)
+      return { ...o, order: { ...o.order, maxFdvUsdc: '1000' } }
+    }
+    const run = async (moved: boolean) => {
+      // A project seen for the first time: a new decider, no book held, not ticked.
+      f.ctx.books.forget(SLUG)
+      f.ctx.ticking.delete(SLUG)
+      const decider = createTickDecider(f.ctx)
+      const orders = [limited(1), limited(2), limited(3)]
+      snapshot = { orders: new Map([[SLUG, orders]]), balances: new Map() }
+      for (const w of [1, 2, 3]) snapshot.balances.set(walletOf(w).toLowerCase(), 5n * USDC)
+      const readiness = createLaunchReadiness(f.ctx, undefined, decider)
+      for (const [i, state] of [{ serial: 1 }, { serial: 2, since: { serial: 1, changed: new Set<string>() } }].entries()) {
+        ;(snapshot as { state?: unknown }).state = state
+        await readiness.onProcessed('base', 20n + BigInt(i), [])
+      }
+      const computed = launchBucketsOf(orders, snapshot.balances)!
+      expect(computed).toEqual([2n ** 23n])
+      // The launch block's snapshot: the same orders; wallet 1 at 1 USDC when `moved` (its Transfer log in the block).
+      const balances = new Map(snapshot.balances)
+      if (moved) balances.set(walletOf(1).toLowerCase(), USDC)
+      const changed = new Set(moved ? [walletOf(1).toLowerCase()] : [])
+      f.ctx.warm = { ...f.ctx.warm, take: async () => ({ orders, balances, state: { serial: 3, since: { serial: 2, changed } }, ordersVersion: 0 }) }
+      await decider.decide(tickAt(22, 1_000), { ...launch, slug: SLUG }, () => undefined)
+      return { computed, quoted: given.at(-1) }
+    }
+    const still = await run(false)
+    // The very list the readying pass computed: the launch tick did not walk the candidates for it.
+    expect(still.quoted).toBe(still.computed)
+    const moved = await run(true)
+    expect(moved.quoted).toEqual([2n ** 20n, 2n ** 23n])
   })
 
   it('a book that fails to follow its primed candidates (an unchanged book) is dropped, not the pass: prepared afresh by the next one', async () => {
