@@ -4,9 +4,11 @@ import { describe, expect, it } from 'vitest'
 import { createBookCache } from '../../../src/domain/execution/book-cache.ts'
 import { planExecution, type ExecutionPlan, type PlanInput } from '../../../src/domain/execution/executor-plan.ts'
 import { createFundedCandidates } from '../../../src/domain/execution/funded-candidates.ts'
-import { createHeldCandidates, type HeldOrder, type TickBalances } from '../../../src/domain/execution/held-candidates.ts'
+import { type CandidateDiff, createHeldCandidates, type HeldOrder, type TickBalances } from '../../../src/domain/execution/held-candidates.ts'
 import { spendThenLimitPolicy } from '../../../src/domain/execution/prioritisation.ts'
 import type { OrderRecord } from '../../../src/domain/records.ts'
+import { createHeldSpends } from '../../../daemon/executor/held-spends.ts'
+import { candidateBuckets } from '../../../daemon/executor/tick-quotes.ts'
 
 type Held = HeldOrder & { balanceAtoms: bigint }
 const candidateOf = (l: HeldOrder, balanceAtoms: bigint): Held => ({
@@ -67,6 +69,7 @@ const summary = (plan: ExecutionPlan) => ({
 
 describe('createHeldCandidates: the incremental candidates are the ones rebuilt from scratch', () => {
   it('after random sequences of PATCHes, placements, deletions, reloads, balance moves and blocks (fast-check)', () => {
+    let bucketsCarried = 0
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 0, max: WALLETS - 1 }), { minLength: 0, maxLength: 12 }), fc.array(step, { maxLength: 40 }), (initial, steps) => {
         let next = 0
@@ -108,6 +111,18 @@ describe('createHeldCandidates: the incremental candidates are the ones rebuilt 
         const held = createHeldCandidates<HeldOrder, Held>(candidateOf)
         const funded = createFundedCandidates<Held>()
         const books = createBookCache()
+        // The spend buckets kept along the steps (held-spends.ts), as the tick decider and the readying pass keep them:
+        // whenever carried, they are the ones computed from scratch.
+        const spends = createHeldSpends()
+        const bucketsOf = (candidates: readonly Held[], diff: CandidateDiff) => {
+          const fresh = candidateBuckets(candidates)
+          const carried = spends.step('p', diff)
+          if (carried === undefined) spends.set('p', diff.seq, fresh)
+          else {
+            expect(carried).toEqual(fresh)
+            bucketsCarried++
+          }
+        }
         const tick = () => {
           const step = held.begin('p', loaded, snapshot ? { known, state } : undefined)
           // Only wallets the snapshot lacks are read; a read gives the block's balance, or leaves out an unanswered wallet.
@@ -125,6 +140,7 @@ describe('createHeldCandidates: the incremental candidates are the ones rebuilt 
           // The funded candidates kept by the diffs (funded-candidates.ts) are those a filter of every candidate finds
           // (an unplanned tick below finishes without asking them: the next diff does not follow theirs).
           expect(funded.of('p', candidates, diff)).toEqual(candidates.filter((c) => c.order.status === 'active' && c.balanceAtoms > 0n))
+          bucketsOf(candidates, diff)
           const input: PlanInput = {
             tick: { effectiveCapAtoms: (300n * 1_000_000n).toString(), swapsAllowed: true },
             launchedAt: 0,
@@ -210,7 +226,10 @@ describe('createHeldCandidates: the incremental candidates are the ones rebuilt 
               // No prime after an abandoned step (still open: the decider primes only projects it does not tick).
               else if (s.primed) {
                 const primed = held.prime('p', loaded, { known, state })
-                if (primed) books.prepare('p', { candidates: primed.candidates, policy: spendThenLimitPolicy }, primed.diff)
+                if (primed) {
+                  books.prepare('p', { candidates: primed.candidates, policy: spendThenLimitPolicy }, primed.diff)
+                  bucketsOf(primed.candidates, primed.diff)
+                }
               } else tick()
               break
             }
@@ -230,6 +249,8 @@ describe('createHeldCandidates: the incremental candidates are the ones rebuilt 
       }),
       { numRuns: 300 },
     )
+    // The runs carried buckets over unchanged steps (the check above was not vacuous).
+    expect(bucketsCarried).toBeGreaterThan(0)
   })
 
   it('a quiet tick hands back the very same candidates, and the book reuses its book and balances', () => {
