@@ -3,6 +3,7 @@ import { type Address, type Hash, zeroAddress } from 'viem'
 import type { ChainConfig, ChainKey } from '../../../src/chain/chain-keys.ts'
 import { createKeyedMutex, keyGroup } from '../../../src/common/keyed-mutex.ts'
 import { silentLogger } from '../../../src/common/logger.ts'
+import type { BuyQuoter } from '../../../src/launchpads/quote-buy.ts'
 import { spendThenLimitPolicy } from '../../../src/domain/execution/prioritisation.ts'
 import type { LaunchInfo, OrderRecord, UserRecord } from '../../../src/domain/records.ts'
 import { projectLaunchOps, projectWriteOps } from '../../../src/store/project-writes.ts'
@@ -16,7 +17,7 @@ import type { BuyOutcome } from '../../../daemon/executor/find-buy.ts'
 import { createOrderLoader } from '../../../daemon/executor/load-orders.ts'
 import { createBookCache } from '../../../src/domain/execution/book-cache.ts'
 import type { WarmBooks } from '../../../daemon/executor/warm-books.ts'
-import { createTickQuotes } from '../../../daemon/executor/tick-quotes.ts'
+import { createTickQuotes, type TickQuotes } from '../../../daemon/executor/tick-quotes.ts'
 import { PriceBackoff } from '../../../src/domain/execution/price-backoff.ts'
 import { createBatchChainReads } from '../../../daemon/executor/batch-chain-reads.ts'
 import { createBatchOperators } from '../../../daemon/executor/batch-operators.ts'
@@ -114,6 +115,20 @@ export function fakeChain(): FakeChain {
 }
 
 /** Warm books that never hold a snapshot: the decider then reads the store and the (fake) chain itself. */
+/** Tick quotes over `quoter` that record the spend buckets each `quotedCaps` was handed (held-spends.ts). */
+export function bucketsRecordingQuotes(quoter: BuyQuoter): { quotes: TickQuotes; given: Array<readonly bigint[] | undefined> } {
+  const real = createTickQuotes({ quoters: { base: quoter }, log: silentLogger })
+  const given: Array<readonly bigint[] | undefined> = []
+  const quotes: TickQuotes = {
+    ...real,
+    quotedCaps: (tick, l, candidates, also, buckets) => {
+      given.push(buckets)
+      return real.quotedCaps(tick, l, candidates, also, buckets)
+    },
+  }
+  return { quotes, given }
+}
+
 export const coldWarmBooks: WarmBooks = {
   refresh: () => undefined,
   take: async () => undefined,

@@ -7,7 +7,7 @@ import { replayTick } from '../../../src/domain/execution/replay-tick.ts'
 import type { BuyQuoter } from '../../../src/launchpads/quote-buy.ts'
 import { capFromQuote } from '../../../src/pricing/quote/quoted-caps.ts'
 import type { UserOperationResult } from '../../../src/wallets/wallet-service.ts'
-import { type ExecutorFixture, keyIdOf, launch, SLUG, startExecutorFixture, tickAt, txHash, walletOf } from './executor-fixture.ts'
+import { bucketsRecordingQuotes, type ExecutorFixture, keyIdOf, launch, SLUG, startExecutorFixture, tickAt, txHash, walletOf } from './executor-fixture.ts'
 
 const USDC = 1_000_000n
 const SUPPLY = BigInt(launch.totalSupply)
@@ -75,15 +75,8 @@ describe('quotes and backoff in the executor (decide-tick.ts, settle-buys.ts, ti
 
   it('a tick that changed no candidate quotes the buckets of the tick before (not computed again); a balance that moved brings its own bucket', async () => {
     const { quoter, calls } = scriptedQuoter(() => 1_500)
-    const quotes = createTickQuotes({ quoters: { base: quoter }, log: silentLogger })
-    const given: Array<readonly bigint[] | undefined> = []
-    f.ctx.quotes = {
-      ...quotes,
-      quotedCaps: (tick, l, candidates, also, buckets) => {
-        given.push(buckets)
-        return quotes.quotedCaps(tick, l, candidates, also, buckets)
-      },
-    }
+    const { quotes, given } = bucketsRecordingQuotes(quoter)
+    f.ctx.quotes = quotes
     await f.addOrder(1, 50, 1_000) // limit below the quoted 1,500: every tick is quiet
     await f.addOrder(2, 500, 1_000)
     for (const i of [1, 2]) f.chain.balanceOf.set(walletOf(i), 1_000n * USDC)

@@ -4,12 +4,21 @@ import { createLaunchReadiness } from '../../../daemon/executor/ready-ahead.ts'
 import { createTickDecider } from '../../../daemon/executor/decide-tick.ts'
 import { type LoadedOrder, type WarmBooks, withBalances } from '../../../daemon/executor/warm-books.ts'
 import { launchBucketsOf } from '../../../daemon/executor/launch-buckets.ts'
-import { candidateBuckets, createTickQuotes } from '../../../daemon/executor/tick-quotes.ts'
-import { silentLogger } from '../../../src/common/logger.ts'
+import { candidateBuckets } from '../../../daemon/executor/tick-quotes.ts'
 import type { BuyQuoter } from '../../../src/launchpads/quote-buy.ts'
 import { bookWallets } from '../../../daemon/executor/book-wallets.ts'
 import { withResolvers } from '../../../src/common/with-resolvers.ts'
-import { coldWarmBooks, type ExecutorFixture, keyIdOf, launch, SLUG, startExecutorFixture, tickAt, walletOf } from './executor-fixture.ts'
+import {
+  bucketsRecordingQuotes,
+  coldWarmBooks,
+  type ExecutorFixture,
+  keyIdOf,
+  launch,
+  SLUG,
+  startExecutorFixture,
+  tickAt,
+  walletOf,
+} from './executor-fixture.ts'
 
 const USDC = 1_000_000n
 
@@ -126,15 +135,8 @@ describe('readying wallets and books ahead of launches (ready-ahead.ts)', () => 
         tokensOut: (spendAtoms * BigInt(launch.totalSupply)) / (1_500n * USDC),
       }),
     }
-    const quotes = createTickQuotes({ quoters: { base: quoter }, log: silentLogger })
-    const given: Array<readonly bigint[] | undefined> = []
-    f.ctx.quotes = {
-      ...quotes,
-      quotedCaps: (tick, l, candidates, also, buckets) => {
-        given.push(buckets)
-        return quotes.quotedCaps(tick, l, candidates, also, buckets)
-      },
-    }
+    const { quotes, given } = bucketsRecordingQuotes(quoter)
+    f.ctx.quotes = quotes
     const limited = (userIndex: number): LoadedOrder => {
       const o = loaded(userIndex)
       return { ...o, order: { ...o.order, maxFdvUsdc: '1000' } }
