@@ -194,9 +194,11 @@ function tickBuckets(
   launch: LaunchRecord,
   diff: CandidateDiff,
   mayBuy: readonly Candidate[],
-): readonly bigint[] | undefined {
+): readonly bigint[] {
   const kept = spends.step(launch.slug, diff)
-  if (kept !== undefined || !ctx.quotes.canQuote(launch.chain)) return kept
+  if (kept !== undefined) return kept
+  // A chain without a quoter is decided on the formula: no buckets asked.
+  if (!ctx.quotes.canQuote(launch.chain)) return []
   const buckets = candidateBuckets(mayBuy)
   spends.set(launch.slug, diff.seq, buckets)
   return buckets
@@ -434,7 +436,7 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
         batches.clearAhead(tick, launch, formsReady, predict).catch(() => undefined)
       }
       const buckets = tickBuckets(ctx, spends, launch, diff, mayBuy)
-      const quote = await ctx.quotes.quotedCaps(tick, launch, mayBuy, batchTotal === undefined ? [] : [batchTotal], buckets)
+      const quote = await ctx.quotes.quotedCaps(tick, launch, buckets, batchTotal === undefined ? [] : [batchTotal])
       stage('executor.quoted')
       seen.readAt = performance.now()
       const landsIn = BigInt(tick.blockNumber) + 1n

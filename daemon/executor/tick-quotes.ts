@@ -21,21 +21,15 @@ export interface QuoteDisagreement {
 
 export interface TickQuotes {
   /**
-   * The quoted caps a tick of a launched pool is decided on: one quote per spend bucket of the candidates (those that
-   * may buy: active, with a balance), at the state after the tick's block and in the next block's context; quotes are
+   * The quoted caps a tick of a launched pool is decided on: one quote per spend bucket (`buckets`: the candidates'
+   * buckets, `candidateBuckets` over those that may buy, active with a balance; the tick decider keeps them along its
+   * held candidates, held-spends.ts), at the state after the tick's block and in the next block's context; quotes are
    * cached per launch and block, so the ticks of one block (a swap tick, then a block tick) share them. Undefined when
-   * the node did not answer a quote: the tick is then decided on the formula (the router's minimum out still holds
-   * every buy to its limit; only gas is at stake). `alsoQuote`: spends quoted in the same round (the batch total the
-   * clearing will ask, predict-batch-total.ts), cached for the block and not waited for. `buckets`: the candidates'
-   * buckets (`candidateBuckets(candidates)`) when the caller holds them (held-spends.ts), else computed here.
+   * no bucket is given, or when the node did not answer a quote: the tick is then decided on the formula (the router's
+   * minimum out still holds every buy to its limit; only gas is at stake). `alsoQuote`: spends quoted in the same round
+   * (the batch total the clearing will ask, predict-batch-total.ts), cached for the block and not waited for.
    */
-  quotedCaps(
-    tick: PriceTick,
-    launch: LaunchRecord,
-    candidates: readonly CandidateOrder[],
-    alsoQuote?: readonly bigint[],
-    buckets?: readonly bigint[],
-  ): Promise<QuotedCaps | undefined>
+  quotedCaps(tick: PriceTick, launch: LaunchRecord, buckets: readonly bigint[], alsoQuote?: readonly bigint[]): Promise<QuotedCaps | undefined>
   /**
    * Compares the formula with a quote of the probe spend, once per launch and block, for a tick priced from the state
    * at the end of its block (a launch or block tick: a swap tick may be followed by other swaps in the block). Logs and
@@ -204,11 +198,10 @@ export function createTickQuotes(deps: TickQuotesDeps): TickQuotes {
     q.kind === 'quoted' ? capFromQuote(q.spendAtoms, q.tokensOut, BigInt(launch.totalSupply)) : null
 
   return {
-    async quotedCaps(tick, launch, candidates, alsoQuote = [], buckets) {
+    async quotedCaps(tick, launch, spends, alsoQuote = []) {
       if (!deps.quoters[launch.chain]) return undefined
       // Started with the buckets below: one round trip for both (the clearing's own ask finds it in the cache).
       for (const spend of alsoQuote) quote(tick, launch, spend).catch(() => undefined)
-      const spends = buckets ?? candidateBuckets(candidates)
       if (spends.length === 0) return undefined
       asked.set(launch.slug, {
         launch,

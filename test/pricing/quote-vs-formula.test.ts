@@ -1,7 +1,7 @@
 import { encodeAbiParameters, keccak256, numberToHex, pad, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
-import { createTickQuotes, type QuoteDisagreement } from '../../daemon/executor/tick-quotes.ts'
+import { createTickQuotes, type QuoteDisagreement, candidateBuckets } from '../../daemon/executor/tick-quotes.ts'
 import { silentLogger } from '../../src/common/logger.ts'
 import { planExecution } from '../../src/domain/execution/executor-plan.ts'
 import { spendThenLimitPolicy } from '../../src/domain/execution/prioritisation.ts'
@@ -85,7 +85,7 @@ describe('formula and quote of the real swap (devnet launches)', () => {
         wallet: `0x${String(i + 1).padStart(40, '0')}` as const,
         balanceAtoms: 10n ** 12n,
       }))
-      const quoted = await quotes().quotedCaps(tick, launch, candidates)
+      const quoted = await quotes().quotedCaps(tick, launch, candidateBuckets(candidates))
       expect(quoted?.swapsAllowed).toBe(true)
       const caps = quoted!.buckets.map((b) => b.capAtoms!)
       expect(caps).toHaveLength(4)
@@ -186,7 +186,7 @@ describe('formula and quote of the real swap (devnet launches)', () => {
     expect(await h.usdcOf(buyer.wallet)).toBe(before)
     // The same tick planned on the quotes and on the formula alone: the quote refuses, the formula would submit.
     const candidates = [await candidateOf(buyer, launch.slug)]
-    const quoted = await quotes().quotedCaps(heartbeat, launch, candidates)
+    const quoted = await quotes().quotedCaps(heartbeat, launch, candidateBuckets(candidates))
     expect(quoted?.swapsAllowed).toBe(true)
     expect(planOf(heartbeat, launch, candidates, quoted).decisions[0]?.verdict).toBe('limit_below_cap')
     expect(planOf(heartbeat, launch, candidates, undefined).decisions[0]?.verdict).toBe('submitted')

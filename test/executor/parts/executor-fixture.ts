@@ -116,14 +116,14 @@ export function fakeChain(): FakeChain {
 
 /** Warm books that never hold a snapshot: the decider then reads the store and the (fake) chain itself. */
 /** Tick quotes over `quoter` that record the spend buckets each `quotedCaps` was handed (held-spends.ts). */
-export function bucketsRecordingQuotes(quoter: BuyQuoter): { quotes: TickQuotes; given: Array<readonly bigint[] | undefined> } {
+export function bucketsRecordingQuotes(quoter: BuyQuoter): { quotes: TickQuotes; given: Array<readonly bigint[]> } {
   const real = createTickQuotes({ quoters: { base: quoter }, log: silentLogger })
-  const given: Array<readonly bigint[] | undefined> = []
+  const given: Array<readonly bigint[]> = []
   const quotes: TickQuotes = {
     ...real,
-    quotedCaps: (tick, l, candidates, also, buckets) => {
+    quotedCaps: (tick, l, buckets, also) => {
       given.push(buckets)
-      return real.quotedCaps(tick, l, candidates, also, buckets)
+      return real.quotedCaps(tick, l, buckets, also)
     },
   }
   return { quotes, given }

@@ -1,6 +1,6 @@
 import type { Address, Log, PublicClient } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { createTickQuotes } from '../../../daemon/executor/tick-quotes.ts'
+import { candidateBuckets, createTickQuotes } from '../../../daemon/executor/tick-quotes.ts'
 import { readAheadOfReceipt } from '../../../daemon/indexer/launch-reads-ahead.ts'
 import { mayBindAhead } from '../../../daemon/indexer/may-bind-ahead.ts'
 import { silentLogger } from '../../../src/common/logger.ts'
@@ -28,7 +28,7 @@ describe('the launch tick quotes asked ahead of the launch record (tick-quotes.t
     quotes.quoteLaunchAhead(hintOf(launch.slug, tick), [1n << 24n, 1n << 26n])
     expect(asked).toHaveLength(2)
     // The record is another object with the same pool, token and route: the calls are the same.
-    expect((await quotes.quotedCaps(tick, { ...launch }, candidates))?.swapsAllowed).toBe(true)
+    expect((await quotes.quotedCaps(tick, { ...launch }, candidateBuckets(candidates)))?.swapsAllowed).toBe(true)
     expect(asked).toHaveLength(2)
   })
 
@@ -44,7 +44,7 @@ describe('the launch tick quotes asked ahead of the launch record (tick-quotes.t
       const quotes = createTickQuotes({ quoters: { base: quoter }, log: silentLogger })
       const tick = launchTick()
       quotes.quoteLaunchAhead(hintOf(launch.slug, launchTick(changes), quoted), [1n << 24n, 1n << 26n])
-      await quotes.quotedCaps(tick, launch, candidates)
+      await quotes.quotedCaps(tick, launch, candidateBuckets(candidates))
       expect(asked).toHaveLength(4)
       for (const call of asked.slice(2)) {
         expect(call.launch.poolKey).toEqual(launch.poolKey)

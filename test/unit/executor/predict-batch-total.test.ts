@@ -1,7 +1,7 @@
 import type { Address } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { predictBatchTotal } from '../../../daemon/executor/predict-batch-total.ts'
-import { createTickQuotes } from '../../../daemon/executor/tick-quotes.ts'
+import { candidateBuckets, createTickQuotes } from '../../../daemon/executor/tick-quotes.ts'
 import { silentLogger } from '../../../src/common/logger.ts'
 import { withResolvers } from '../../../src/common/with-resolvers.ts'
 import { clearBatch } from '../../../src/domain/batch/clear-batch.ts'
@@ -84,7 +84,7 @@ describe('the batch total predicted before the plan (predict-batch-total.ts)', (
     const tick = tickAt(11, 1_000_000)
     const candidates = [candidate(31, '10', 100n), candidate(32, '40', 100n)]
     const total = predictBatchTotal(candidates, new Map())!
-    const caps = quotes.quotedCaps(tick, launch, candidates, [total])
+    const caps = quotes.quotedCaps(tick, launch, candidateBuckets(candidates), [total])
     // Before any answer: the two buckets (16 and 64 USDC, powers of two of atoms) and the total, all asked at once.
     await new Promise((resolve) => setImmediate(resolve))
     expect(asked).toHaveLength(3)

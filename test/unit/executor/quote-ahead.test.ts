@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createTickQuotes } from '../../../daemon/executor/tick-quotes.ts'
+import { candidateBuckets, createTickQuotes } from '../../../daemon/executor/tick-quotes.ts'
 import { silentLogger } from '../../../src/common/logger.ts'
 import type { PriceTick } from '../../../src/journal/journal-records.ts'
 import { launch, tickAt } from '../../executor/parts/executor-fixture.ts'
@@ -13,14 +13,14 @@ describe('the quotes of a launched pool asked ahead of its tick, at the block si
   it('the tick of the next block asks no quote of its own: its quote round was the block signal’s (0 calls after the tick, 2 before)', async () => {
     const { asked, quoter } = countingQuoter()
     const quotes = createTickQuotes({ quoters: { base: quoter }, log: silentLogger })
-    await quotes.quotedCaps(gatedTick(10), launch, candidates)
+    await quotes.quotedCaps(gatedTick(10), launch, candidateBuckets(candidates))
     expect(asked).toHaveLength(2)
     const next = gatedTick(11)
     quotes.quoteAhead(signalOf(next), () => true)
     expect(asked).toHaveLength(4)
     expect(asked.slice(2).map((a) => a.at.blockNumber)).toEqual([11n, 11n])
     // The tick, after the indexer's schedule refresh: every quote it needs is in the cache.
-    const caps = await quotes.quotedCaps(next, launch, candidates)
+    const caps = await quotes.quotedCaps(next, launch, candidateBuckets(candidates))
     expect(caps?.swapsAllowed).toBe(true)
     expect(asked).toHaveLength(4)
   })
@@ -29,10 +29,10 @@ describe('the quotes of a launched pool asked ahead of its tick, at the block si
     for (const changes of [{ pairedUsdAtoms: '3100000000' }, { nextBlockTimestamp: gatedTick(11).nextBlockTimestamp + 1 }]) {
       const { asked, quoter } = countingQuoter()
       const quotes = createTickQuotes({ quoters: { base: quoter }, log: silentLogger })
-      await quotes.quotedCaps(gatedTick(10), launch, candidates)
+      await quotes.quotedCaps(gatedTick(10), launch, candidateBuckets(candidates))
       quotes.quoteAhead(signalOf(gatedTick(11)), () => true)
       const tick = gatedTick(11, changes)
-      await quotes.quotedCaps(tick, launch, candidates)
+      await quotes.quotedCaps(tick, launch, candidateBuckets(candidates))
       expect(asked).toHaveLength(6)
       for (const { at } of asked.slice(4)) {
         expect(at.pairedUsdAtoms).toBe(BigInt(tick.pairedUsdAtoms))
@@ -50,7 +50,7 @@ describe('the quotes of a launched pool asked ahead of its tick, at the block si
     for (const { last, signal, ticking } of cases) {
       const { asked, quoter } = countingQuoter()
       const quotes = createTickQuotes({ quoters: { base: quoter }, log: silentLogger })
-      await quotes.quotedCaps(last, launch, candidates)
+      await quotes.quotedCaps(last, launch, candidateBuckets(candidates))
       quotes.quoteAhead(signalOf(gatedTick(signal)), () => ticking)
       expect(asked).toHaveLength(2)
     }
