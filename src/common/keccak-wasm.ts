@@ -12,10 +12,26 @@ import { type Hex, keccak256 } from 'viem'
 let hasher: IHasher | undefined
 const ready: Promise<void> = createKeccak(256).then(
   (h) => {
+    warmUp(h)
     hasher = h
   },
   () => undefined,
 )
+
+/**
+ * One 64 KiB hash as soon as the module is compiled, so that the first collect a launch signs does not run in V8's
+ * baseline WebAssembly code. V8 compiles a module's functions with Liftoff first and TurboFan only once a function has
+ * used its tier-up budget (dynamic tiering, v8.dev/blog/wasm-dynamic-tiering); a call already running stays in Liftoff,
+ * and a large input is one long call. Measured 2026-11-28 (Node 20, hash-wasm 4): the process's first 45 kB hash took
+ * 2.5-2.7 ms, every later one 0.3-0.45 ms; after this warm-up (3.7 ms, once, at import, well before any launch) the
+ * first 45 kB hash took 0.42 ms. A daemon signs only small transactions before its first launch, so without this the
+ * launch's first collect, on the path from the launch log to the first send (issue 23 item 3), paid the 2 ms.
+ */
+function warmUp(h: IHasher): void {
+  h.init()
+  h.update(new Uint8Array(64 * 1024))
+  h.digest('hex')
+}
 
 /** Resolves once the WebAssembly hasher is ready (or could not be made); keccakBytes is fast from then on. */
 export const keccakWasmReady = (): Promise<void> => ready
