@@ -1,6 +1,7 @@
 import type { ChainKey } from '../../src/chain/chain-keys.ts'
 import type { InFlightExecution } from '../../src/journal/journal-records.ts'
 import type { Journal } from '../../src/journal/journal.ts'
+import { createHeldReads } from '../../src/store/held-reads.ts'
 import type { Store } from '../../src/store/open-store.ts'
 
 /** A chain's in-flight executions and what they reserve, as one read of the journal found them. */
@@ -26,44 +27,17 @@ export interface InFlightReservations {
  * behind a refresh (held-ticks bench, 2026-11-28, a stage trace of the daemon). Held, a tick that buys nothing reads
  * nothing.
  *
- * Exact, not a timed cache, as waiting-projects.ts: every write goes through `store.batch`, whose `onBatch` listeners
- * run synchronously after the write and before `batch` resolves (open-store.ts); a write of any in-flight entry of a
- * chain drops what is held for it. Its writers (a tick's executing batch, a settlement, a batch's moves) hold the
+ * Exact, not a timed cache (held-reads.ts): a write of any in-flight entry of a chain drops what is held for it. Its
+ * writers (a tick's executing batch, a settlement, a batch's moves) hold the
  * chain lock until their write resolved, so a reader under that lock never finds a read older than a write made
- * before it took the lock. A read under way when such a write lands is handed to those who asked already (as a read
- * racing the write always was) but not kept. A failed read is not kept.
+ * before it took the lock.
  */
 export function createInFlightReservations(store: Pick<Store, 'onBatch'>, journal: Pick<Journal, 'inFlight' | 'sub'>): InFlightReservations {
-  const held = new Map<ChainKey, Promise<InFlightOnChain>>()
-  let stopped = false
-  const unsubscribe = store.onBatch((operations) => {
-    for (const op of operations) {
-      if (op.sublevel !== journal.sub.inFlight) continue
-      // Keys are `${chain}!${keyId}!${slug}` (journal.ts putInFlight).
-      held.delete(op.key.slice(0, op.key.indexOf('!')) as ChainKey)
-    }
+  return createHeldReads(store, {
+    read: (chain: ChainKey) => journal.inFlight(chain).then((entries): InFlightOnChain => ({ entries, byWallet: reservedByWallet(entries) })),
+    // Keys are `${chain}!${keyId}!${slug}` (journal.ts putInFlight).
+    dropped: (op) => (op.sublevel === journal.sub.inFlight ? (op.key.slice(0, op.key.indexOf('!')) as ChainKey) : undefined),
   })
-  const read = (chain: ChainKey) => journal.inFlight(chain).then((entries): InFlightOnChain => ({ entries, byWallet: reservedByWallet(entries) }))
-  return {
-    of(chain) {
-      if (stopped) return read(chain)
-      let found = held.get(chain)
-      if (!found) {
-        const reading = read(chain)
-        reading.catch(() => {
-          if (held.get(chain) === reading) held.delete(chain)
-        })
-        held.set(chain, reading)
-        found = reading
-      }
-      return found
-    },
-    stop() {
-      stopped = true
-      held.clear()
-      unsubscribe()
-    },
-  }
 }
 
 /** Stablecoin each wallet has committed to the entries, by lower-cased address. */

@@ -1,6 +1,7 @@
 import type { ChainKey } from '../../src/chain/chain-keys.ts'
 import type { Launchpad, ProjectRecord } from '../../src/domain/records.ts'
-import type { Store } from '../../src/store/open-store.ts'
+import { createHeldReads, EVERY_KEY } from '../../src/store/held-reads.ts'
+import type { Store, StoreOperation } from '../../src/store/open-store.ts'
 import { projectsIn, waitingLaunchpads } from '../../src/store/project-index.ts'
 
 /** The projects waiting to launch on one chain, kept in memory between blocks (see createWaitingProjects). */
@@ -24,73 +25,40 @@ export interface WaitingProjects {
  * (2026-11-27, the fetch log and a CPU profile of the bench), more on a loaded host. Held here, the launch block's
  * receipt goes out in the turn its log arrives.
  *
- * Read from its creation on, and again right after a write dropped it. Exact, not a timed cache: every write of the service goes through `store.batch`, whose `onBatch` listeners run
- * synchronously after the write (open-store.ts), and any write to the project records or their chain index drops
- * everything held. A read under way when such a write lands is handed to those who asked already (as a read racing the
- * write always was) but not kept.
+ * Read from its creation on, and again right after a write dropped it. Exact, not a timed cache (held-reads.ts): any
+ * write to the project records or their chain index drops everything held.
  */
 export function createWaitingProjects(store: Store, chain: ChainKey): WaitingProjects {
-  let launchpadsHeld: Promise<Set<Launchpad>> | undefined
-  const held = new Map<Launchpad, Promise<ProjectRecord[]>>()
+  const touches = (op: StoreOperation) => (op.sublevel === store.sub.projects || op.sublevel === store.sub.projectsByChain ? EVERY_KEY : undefined)
   // What a write dropped is read again right after it (once per turn of writes), not at the next launch log.
   let rereading = false
-  const unsubscribe = store.onBatch((operations) => {
-    for (const op of operations) {
-      if (op.sublevel === store.sub.projects || op.sublevel === store.sub.projectsByChain) {
-        launchpadsHeld = undefined
-        held.clear()
-        if (!rereading && !stopped) {
-          rereading = true
-          setImmediate(() => {
-            rereading = false
-            if (!stopped) api.warm()
-          })
-        }
-        return
-      }
-    }
-  })
   let stopped = false
-  // A failed read is not kept: the next caller reads again.
-  const forgetOnFailure = <T>(read: Promise<T>, forget: () => void): Promise<T> => {
-    read.catch(forget)
-    return read
+  const onDropped = () => {
+    if (rereading || stopped) return
+    rereading = true
+    setImmediate(() => {
+      rereading = false
+      if (!stopped) api.warm()
+    })
   }
+  const launchpads = createHeldReads(store, { read: () => waitingLaunchpads(store, chain), dropped: touches, onDropped })
+  const records = createHeldReads(store, { read: (launchpad: Launchpad) => projectsIn(store, chain, 'waiting', launchpad), dropped: touches })
 
   const api: WaitingProjects = {
-    launchpads() {
-      if (!launchpadsHeld) {
-        const read = waitingLaunchpads(store, chain)
-        launchpadsHeld = read
-        forgetOnFailure(read, () => {
-          if (launchpadsHeld === read) launchpadsHeld = undefined
-        })
-      }
-      return launchpadsHeld
-    },
-    of(launchpad) {
-      let read = held.get(launchpad)
-      if (!read) {
-        const reading = projectsIn(store, chain, 'waiting', launchpad)
-        held.set(launchpad, reading)
-        forgetOnFailure(reading, () => {
-          if (held.get(launchpad) === reading) held.delete(launchpad)
-        })
-        read = reading
-      }
-      return read
-    },
+    launchpads: () => launchpads.of(undefined),
+    of: (launchpad) => records.of(launchpad),
     warm() {
       api.launchpads().then(
-        (launchpads) => {
-          for (const launchpad of launchpads) api.of(launchpad).catch(() => undefined)
+        (held) => {
+          for (const launchpad of held) api.of(launchpad).catch(() => undefined)
         },
         () => undefined,
       )
     },
     stop() {
       stopped = true
-      unsubscribe()
+      launchpads.stop()
+      records.stop()
     },
   }
   api.warm()

@@ -1,5 +1,6 @@
 import type { ChainKey } from '../chain/chain-keys.ts'
 import type { Launchpad, ProjectRecord } from '../domain/records.ts'
+import { createHeldReads, type HeldReads } from './held-reads.ts'
 import type { Store } from './open-store.ts'
 import { readAll } from './paginate.ts'
 
@@ -33,4 +34,15 @@ export async function projectsIn(store: Store, chain: ChainKey, state: LaunchSta
   const slugs = await projectSlugs(store, chain, state, launchpad)
   const records = await store.sub.projects.getMany(slugs)
   return records.filter((record): record is ProjectRecord => record !== undefined)
+}
+
+/**
+ * The slugs of each chain's projects in one launch state, held from a read until a write of that chain's index entries
+ * (held-reads.ts: exact, not a timed cache). A project never changes chain, so a write moves entries within its own.
+ */
+export function heldProjectSlugs(store: Store, state: LaunchState): HeldReads<ChainKey, string[]> {
+  return createHeldReads(store, {
+    read: (chain: ChainKey) => projectSlugs(store, chain, state),
+    dropped: (op) => (op.sublevel === store.sub.projectsByChain ? (op.key.slice(0, op.key.indexOf('!')) as ChainKey) : undefined),
+  })
 }
