@@ -45,4 +45,24 @@ describe('memoReads', () => {
     await expect(read(FLAKY)).resolves.toBe(7)
     expect(asked.filter((a) => a === FLAKY)).toHaveLength(2)
   })
+
+  it('shares a read asked through another ABI object of the same content, never one of another ABI or block', async () => {
+    const { client, asked } = node()
+    const reads = memoReads(client)
+    // FLAKY's first request fails: asked once here, so that every later read is answered.
+    await expect(reads.readContract({ address: FLAKY, abi: ABI, functionName: 'balanceLimitEnd', blockNumber: 1n })).rejects.toThrow()
+    const read = (abi: typeof ABI, blockNumber: bigint) => reads.readContract({ address: FLAKY, abi, functionName: 'balanceLimitEnd', blockNumber })
+    const count = () => asked.filter((a) => a === FLAKY).length
+    await expect(read(ABI, 5n)).resolves.toBe(7)
+    // The same ABI written again (a parseAbi in a function body): the same call, shared.
+    await expect(read(parseAbi(['function balanceLimitEnd() view returns (uint48)']), 5n)).resolves.toBe(7)
+    expect(count()).toBe(2)
+    // Another block: asked.
+    await expect(read(ABI, 6n)).resolves.toBe(7)
+    expect(count()).toBe(3)
+    // An ABI of other content (here another getter besides): asked, not shared.
+    const wider = parseAbi(['function balanceLimitEnd() view returns (uint48)', 'function maxBalanceLimit() view returns (uint256)'])
+    await expect(reads.readContract({ address: FLAKY, abi: wider, functionName: 'balanceLimitEnd', blockNumber: 5n })).resolves.toBe(7)
+    expect(count()).toBe(4)
+  })
 })
