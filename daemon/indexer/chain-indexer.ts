@@ -1,5 +1,6 @@
 import type { KnownLaunchPools } from '../../src/domain/launches/known-launch-pools.ts'
-import { type Address, decodeEventLog, isAddressEqual, type Log, type PublicClient, toEventSelector } from 'viem'
+import { type Address, isAddressEqual, type Log, type PublicClient, toEventSelector } from 'viem'
+import { decodeEventLogCached } from '../../src/chain/decode-event-log.ts'
 import type { PushedLog } from '../../src/sync/pushed-log.ts'
 import type { LogHintFilter } from '../../src/sync/realtime-sync.ts'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
@@ -610,7 +611,7 @@ function decodeSwap(entry: Log): { poolId: string; sqrtPriceX96: bigint; liquidi
   // Only a Swap is decoded: a block's other PoolManager logs are skipped, not refused by viem (event-topics.ts).
   if (entry.topics[0]?.toLowerCase() !== SWAP_TOPIC) return undefined
   try {
-    const { eventName, args } = decodeEventLog({ abi: POOL_MANAGER_EVENTS, data: entry.data, topics: entry.topics, strict: true })
+    const { eventName, args } = decodeEventLogCached({ abi: POOL_MANAGER_EVENTS, data: entry.data, topics: entry.topics, strict: true })
     if (eventName !== 'Swap') return undefined
     return { poolId: args.id, sqrtPriceX96: args.sqrtPriceX96, liquidity: args.liquidity }
   } catch {

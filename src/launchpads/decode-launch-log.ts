@@ -1,4 +1,5 @@
-import { type AbiEvent, type Address, decodeEventLog, type GetEventArgs, isAddressEqual, type Log } from 'viem'
+import { type AbiEvent, type Address, type GetEventArgs, isAddressEqual, type Log } from 'viem'
+import { decodeEventLogCached } from '../chain/decode-event-log.ts'
 import type { LaunchCandidate, LaunchContext } from './launchpad-adapter.ts'
 
 /** A strictly decoded event's arguments, every one present. */
@@ -12,7 +13,7 @@ export type LaunchEventArgs<event extends AbiEvent> = GetEventArgs<readonly [eve
 export function decodeLaunchLog<const event extends AbiEvent>(log: Log, emitter: Address, event: event): LaunchEventArgs<event> | null {
   if (!isAddressEqual(log.address, emitter)) return null
   try {
-    return decodeEventLog({ abi: [event], data: log.data, topics: log.topics, strict: true }).args as LaunchEventArgs<event>
+    return decodeEventLogCached({ abi: [event], data: log.data, topics: log.topics, strict: true }).args as LaunchEventArgs<event>
   } catch {
     return null
   }

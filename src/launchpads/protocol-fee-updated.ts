@@ -1,4 +1,5 @@
-import { decodeEventLog, type Hex, type Log, parseAbi } from 'viem'
+import { type Hex, type Log, parseAbi } from 'viem'
+import { decodeEventLogCached } from '../chain/decode-event-log.ts'
 import { eventTopicsOf, mayBeEventOf } from '../chain/event-topics.ts'
 
 /** v4-core IProtocolFees `ProtocolFeeUpdated(PoolId indexed id, uint24 protocolFee)`, emitted by the PoolManager. */
@@ -10,7 +11,7 @@ const PROTOCOL_FEE_UPDATED_TOPICS = eventTopicsOf(PROTOCOL_FEE_UPDATED)
 export function decodeProtocolFeeUpdated(entry: Log): { poolId: Hex; protocolFee: number } | undefined {
   if (!mayBeEventOf(PROTOCOL_FEE_UPDATED_TOPICS, entry)) return undefined // another PoolManager event
   try {
-    const { args } = decodeEventLog({ abi: PROTOCOL_FEE_UPDATED, data: entry.data, topics: entry.topics, strict: true })
+    const { args } = decodeEventLogCached({ abi: PROTOCOL_FEE_UPDATED, data: entry.data, topics: entry.topics, strict: true })
     return { poolId: args.id, protocolFee: args.protocolFee }
   } catch {
     return undefined // another PoolManager event

@@ -1,4 +1,5 @@
-import { decodeEventLog, getAddress, parseAbi, toEventSelector, zeroAddress, type Address, type Hex, type Log } from 'viem'
+import { getAddress, parseAbi, toEventSelector, zeroAddress, type Address, type Hex, type Log } from 'viem'
+import { decodeEventLogCached } from '../chain/decode-event-log.ts'
 
 /** The conventional burn address: never a creator. */
 const DEAD_ADDRESS = '0x000000000000000000000000000000000000dead'
@@ -30,7 +31,7 @@ export function findInitializedPools(logs: readonly Log[], poolManager: Address)
     // detection path (seen in the split bench's CPU profile).
     if (log.topics[0] !== INITIALIZE_TOPIC) continue
     try {
-      const { eventName, args } = decodeEventLog({ abi: POOL_MANAGER_EVENTS, data: log.data, topics: log.topics, strict: true })
+      const { eventName, args } = decodeEventLogCached({ abi: POOL_MANAGER_EVENTS, data: log.data, topics: log.topics, strict: true })
       if (eventName !== 'Initialize') continue
       pools.push({
         poolId: args.id,

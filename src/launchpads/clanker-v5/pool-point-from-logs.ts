@@ -1,4 +1,5 @@
-import { type Address, decodeEventLog, type Hex, type Log, parseAbi } from 'viem'
+import { type Address, type decodeEventLog, type Hex, type Log, parseAbi } from 'viem'
+import { decodeEventLogCached } from '../../chain/decode-event-log.ts'
 import { eventTopicsOf, mayBeEventOf } from '../../chain/event-topics.ts'
 import { getSqrtPriceAtTick } from '../../pricing/v4/tick-math.ts'
 import type { PoolPoint } from './fee-from-quote.ts'
@@ -34,7 +35,7 @@ export function poolPointFromLogs(logs: readonly Log[], poolManager: Address, po
     if (!mayBeEventOf(EVENT_TOPICS, log)) continue
     let decoded: ReturnType<typeof decodeEventLog<typeof EVENTS>>
     try {
-      decoded = decodeEventLog({ abi: EVENTS, data: log.data, topics: log.topics, strict: true })
+      decoded = decodeEventLogCached({ abi: EVENTS, data: log.data, topics: log.topics, strict: true })
     } catch {
       continue
     }

@@ -1,4 +1,5 @@
-import { decodeEventLog, isAddressEqual, type Address, type Log, parseAbi } from 'viem'
+import { isAddressEqual, type Address, type Log, parseAbi } from 'viem'
+import { decodeEventLogCached } from '../../chain/decode-event-log.ts'
 import type { LaunchSupplySplit, SupplySplitRules } from '../../domain/launches/supply-split.ts'
 import { CLANKER_TOKEN_CREATED } from './clanker-abi.ts'
 import { eventTopicsOf, mayBeEventOf } from '../../chain/event-topics.ts'
@@ -41,7 +42,7 @@ export function clankerSupplySplit(
     if (!isAddressEqual(entry.address, factory)) continue
     if (!mayBeEventOf(SPLIT_TOPICS, entry)) continue // another factory event
     try {
-      const decoded = decodeEventLog({ abi: SPLIT_EVENTS, data: entry.data, topics: entry.topics, strict: true })
+      const decoded = decodeEventLogCached({ abi: SPLIT_EVENTS, data: entry.data, topics: entry.topics, strict: true })
       if (decoded.eventName === 'TokenCreated') handed = []
       else handed.push(decoded.args.extensionSupply.toString())
     } catch {

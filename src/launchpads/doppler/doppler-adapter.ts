@@ -1,4 +1,5 @@
-import { decodeEventLog, getAddress, isAddressEqual, zeroAddress, type Address, type Hex, type Log, type PublicClient } from 'viem'
+import { getAddress, isAddressEqual, zeroAddress, type Address, type Hex, type Log, type PublicClient } from 'viem'
+import { decodeEventLogCached } from '../../chain/decode-event-log.ts'
 import type { FeeSchedule, LinearFeeSchedule } from '../../pricing/fee-schedule.ts'
 import { DYNAMIC_FEE_FLAG } from '../../pricing/route-price.ts'
 import { notAnswered } from '../../chain/not-answered.ts'
@@ -223,7 +224,7 @@ function feeScheduleFromLogs(
     // A launch receipt's other logs (transfers, the pool manager's, the airlock's) are skipped, not refused by viem.
     if (!mayBeEventOf(HOOK_EVENT_TOPICS, log)) return []
     try {
-      const { eventName, args } = decodeEventLog({ abi: DOPPLER_HOOK_ABI, data: log.data, topics: log.topics, strict: true })
+      const { eventName, args } = decodeEventLogCached({ abi: DOPPLER_HOOK_ABI, data: log.data, topics: log.topics, strict: true })
       return eventName === 'FeeScheduleSet' && args.poolId === poolId ? [{ emitter: log.address, args }] : []
     } catch {
       return []

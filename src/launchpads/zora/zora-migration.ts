@@ -1,4 +1,5 @@
-import { type Address, decodeEventLog, getAddress, type Hash, type Hex, isAddressEqual, type Log, parseAbi } from 'viem'
+import { type Address, getAddress, type Hash, type Hex, isAddressEqual, type Log, parseAbi } from 'viem'
+import { decodeEventLogCached } from '../../chain/decode-event-log.ts'
 import { eventTopicsOf, mayBeEventOf } from '../../chain/event-topics.ts'
 import type { LaunchRecord } from '../../domain/execution/tick-records.ts'
 import type { LinearFeeSchedule } from '../../pricing/schedules/linear.ts'
@@ -55,7 +56,7 @@ export function decodeZoraMigration(
   if (!mayBeEventOf(MIGRATED_TOPICS, entry)) return undefined // another event of the coin (Transfer, ...)
   let args: { fromPoolKeyHash: Hex; toPoolKey: PoolKey; toPoolKeyHash: Hex }
   try {
-    ;({ args } = decodeEventLog({ abi: ZORA_LIQUIDITY_MIGRATED, data: entry.data, topics: entry.topics, strict: true }))
+    ;({ args } = decodeEventLogCached({ abi: ZORA_LIQUIDITY_MIGRATED, data: entry.data, topics: entry.topics, strict: true }))
   } catch {
     return undefined // another event of the coin (Transfer, ...)
   }
