@@ -237,6 +237,13 @@ export async function benchBatchLaunch(buyerCount: number, senderAccounts: numbe
       name: `${slug} token`,
       symbol: slug.slice(0, 5).toUpperCase(),
     })
+    // The launch's receipt read once the batch is out (or 2 s after the launch log), not polled every 20 ms meanwhile:
+    // those polls ran on the daemon's event loop (this process) inside the window measured (split-launch-bench.ts).
+    await h.waitFor(
+      'the launch log at the daemon and its batch sent',
+      async () => launchArrival !== undefined && (sent.some((s) => s.afterLaunch && s.kind === 'executeBatch') || performance.now() - launchArrival > 2_000),
+      60_000,
+    )
     const launchReceipt = await h.client.waitForTransactionReceipt({ hash: launchHash, pollingInterval: 20 })
     const launchBlock = launchReceipt.blockNumber
     // Doppler on the devnet: swaps are open from the launch; the launch block itself holds only the launch.
