@@ -28,9 +28,8 @@ export interface InFlightReservations {
  * nothing.
  *
  * Exact, not a timed cache (held-reads.ts): a write of any in-flight entry of a chain drops what is held for it. Its
- * writers (a tick's executing batch, a settlement, a batch's moves) hold the
- * chain lock until their write resolved, so a reader under that lock never finds a read older than a write made
- * before it took the lock.
+ * writers (a tick's executing batch, a settlement, a batch's moves) hold the chain lock until their write resolved, so
+ * a reader under that lock never finds a read older than a write made before it took the lock.
  */
 export function createInFlightReservations(store: Pick<Store, 'onBatch'>, journal: Pick<Journal, 'inFlight' | 'sub'>): InFlightReservations {
   return createHeldReads(store, {

@@ -12,8 +12,12 @@ import { type Hex, keccak256 } from 'viem'
 let hasher: IHasher | undefined
 const ready: Promise<void> = createKeccak(256).then(
   (h) => {
-    warmUp(h)
-    hasher = h
+    try {
+      warmUp(h)
+      hasher = h
+    } catch {
+      // A hasher that failed its first hash is not used: viem's keccak serves.
+    }
   },
   () => undefined,
 )

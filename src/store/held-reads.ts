@@ -18,8 +18,9 @@ export interface HeldReads<K, T> {
  * read under way when such a write lands is handed to those who asked already (as a read racing the write always was)
  * but not kept. A failed read is not kept either: the next caller reads again.
  *
- * `dropped(op)` names what an operation changes: EVERY_KEY, the key it changes, or undefined for none. `onDropped` is told
- * once per write that dropped something, after the write (to read again ahead of the next caller).
+ * `dropped(op)` names what an operation changes: EVERY_KEY, the key it changes, or undefined for none (so a key type
+ * that includes undefined can only be dropped with EVERY_KEY). `onDropped` is told once per write that dropped
+ * something, after the write (to read again ahead of the next caller).
  */
 export function createHeldReads<K, T>(
   store: Pick<Store, 'onBatch'>,
