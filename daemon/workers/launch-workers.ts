@@ -56,7 +56,7 @@ export function createLaunchWorkers(context: WorkerContext): BackgroundWorker[] 
     if (chain.key !== 'base') return undefined
     const zoraEthPool = context.config.launches.zoraEthPool
     const zora = { ...BASE_LAUNCHPADS.zora, ...(zoraEthPool ? { route: { zora: BASE_ZORA_TOKEN, ethPool: zoraEthPool } } : {}) }
-    return { ...BASE_LAUNCHPADS, poolManager, weth, zora, v4Quoter: chain.addresses.v4Quoter }
+    return { ...BASE_LAUNCHPADS, poolManager, weth, zora, v4Quoter: chain.addresses.v4Quoter, multicall3: chain.addresses.multicall3 }
   }
 
   /**

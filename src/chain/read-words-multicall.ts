@@ -27,8 +27,8 @@ export const WORDS_PER_CALL = 500
 
 const word = (n: number): string => n.toString(16).padStart(64, '0')
 
-/** aggregate3's calldata for `calls` to `target`, none allowed to fail (what encodeFunctionData builds). */
-export function aggregate3Data(target: Address, calls: readonly Hex[]): Hex {
+/** aggregate3's calldata for `calls` to `target`, none allowed to fail unless `allowFailure` (what encodeFunctionData builds). */
+export function aggregate3Data(target: Address, calls: readonly Hex[], allowFailure = false): Hex {
   const to = addressWord(target)
   const parts: string[] = [AGGREGATE3_SELECTOR, word(0x20), word(calls.length)]
   // Each element's offset, from the start of the offsets (the array's content); then the elements.
@@ -39,16 +39,16 @@ export function aggregate3Data(target: Address, calls: readonly Hex[]): Hex {
     if (data.length % 2 !== 0) throw new RangeError('calldata must be whole bytes')
     const bytes = data.length / 2
     const padded = Math.ceil(bytes / 32) * 64
-    // target, allowFailure (false), the bytes' offset within the tuple (three words), its length, its data padded.
-    bodies[i] = `${to}${word(0)}${word(0x60)}${word(bytes)}${data.padEnd(padded, '0')}`
+    // target, allowFailure, the bytes' offset within the tuple (three words), its length, its data padded.
+    bodies[i] = `${to}${word(allowFailure ? 1 : 0)}${word(0x60)}${word(bytes)}${data.padEnd(padded, '0')}`
     parts.push(word(offset))
     offset += 128 + padded / 2
   }
   return `0x${parts.join('')}${bodies.join('')}`.toLowerCase() as Hex
 }
 
-/** The words aggregate3 answered (each call's returnData must be one 32-byte word), in order; throws otherwise. */
-export function aggregate3Words(answer: Hex, count: number): bigint[] {
+/** Each call's outcome in aggregate3's answer, in order: its success flag and its return data (hex, no 0x). */
+export function aggregate3Results(answer: Hex, count: number): Array<{ success: boolean; returnData: string }> {
   const hex = answer.slice(2)
   // A word read as an offset, a count, a flag or a length: a small number, or the answer is not aggregate3's.
   const at = (byte: number): number => {
@@ -60,17 +60,27 @@ export function aggregate3Words(answer: Hex, count: number): bigint[] {
   const array = at(0)
   if (at(array) !== count) throw new RangeError(`aggregate3 answered ${at(array)} results for ${count} calls`)
   const content = array + 32
-  const words: bigint[] = new Array(count)
+  const results: Array<{ success: boolean; returnData: string }> = new Array(count)
   for (let i = 0; i < count; i++) {
     const element = content + at(content + i * 32)
-    if (at(element) !== 1) throw new RangeError(`call ${i} of aggregate3 failed`)
+    const flag = at(element)
+    if (flag > 1) throw new RangeError(`call ${i} of aggregate3: a success flag of ${flag}`)
     const bytes = element + at(element + 32)
-    if (at(bytes) !== 32) throw new RangeError(`call ${i} of aggregate3 answered ${at(bytes)} bytes, not one word`)
+    const length = at(bytes)
     const start = (bytes + 32) * 2
-    if (start + 64 > hex.length) throw new RangeError('aggregate3 answer cut short')
-    words[i] = BigInt(`0x${hex.slice(start, start + 64)}`)
+    if (start + length * 2 > hex.length) throw new RangeError('aggregate3 answer cut short')
+    results[i] = { success: flag === 1, returnData: hex.slice(start, start + length * 2) }
   }
-  return words
+  return results
+}
+
+/** The words aggregate3 answered (each call's returnData must be one 32-byte word), in order; throws otherwise. */
+export function aggregate3Words(answer: Hex, count: number): bigint[] {
+  return aggregate3Results(answer, count).map(({ success, returnData }, i) => {
+    if (!success) throw new RangeError(`call ${i} of aggregate3 failed`)
+    if (returnData.length !== 64) throw new RangeError(`call ${i} of aggregate3 answered ${returnData.length / 2} bytes, not one word`)
+    return BigInt(`0x${returnData}`)
+  })
 }
 
 /**
@@ -97,6 +107,33 @@ export async function readWords(
     }),
   )
   return answers.flat()
+}
+
+/**
+ * Getters that a contract may not have, probed in one eth_call that never reverts: each call of `calls` to `target`
+ * through Multicall3's aggregate3 with every call allowed to fail, at `blockNumber` (default latest). A call's first
+ * word when it answered one, undefined when it reverted or answered no data (no such getter; an address without
+ * code answers nothing); an answer of 1-31 bytes is no word of an ABI getter, and throws, as viem's decoding would.
+ *
+ * Why not one readContract per getter: a reverting readContract costs ~0.45 ms of CPU against ~0.04 ms for an answered
+ * one (viem builds its error chain and its `call` imports its CCIP module on every revert; measured 2026-11-28), and
+ * the launch paths probe getters that most contracts lack (docs/execution.md §8, "The launch log's first 30 ms").
+ */
+export async function probeWords(
+  client: Pick<PublicClient, 'call'>,
+  multicall3: Address,
+  target: Address,
+  calls: readonly Hex[],
+  blockNumber?: bigint,
+): Promise<Array<bigint | undefined>> {
+  const request = { to: multicall3, data: aggregate3Data(target, calls, true), batch: false, ...(blockNumber === undefined ? {} : { blockNumber }) }
+  const { data } = await client.call(request)
+  if (data === undefined) throw new RangeError('aggregate3 answered nothing')
+  return aggregate3Results(data, calls.length).map(({ success, returnData }, i) => {
+    if (!success || returnData.length === 0) return undefined
+    if (returnData.length < 64) throw new RangeError(`call ${i} answered ${returnData.length / 2} bytes, not a word`)
+    return BigInt(`0x${returnData.slice(0, 64)}`)
+  })
 }
 
 /**

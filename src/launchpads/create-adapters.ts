@@ -46,6 +46,8 @@ export interface CreateLaunchpadAdaptersOptions {
   /** Clanker v5: found by its hook; its fee is measured by quoting the swap through `v4Quoter`. */
   clankerV5: { factory: Address; hook: Address }
   v4Quoter: Address
+  /** Multicall3 (the chain's `addresses.multicall3`): Doppler probes its asset's balance-limit getters through it. */
+  multicall3: Address
 }
 
 /** The four adapters for one chain. */
@@ -53,7 +55,7 @@ export function createLaunchpadAdapters(options: CreateLaunchpadAdaptersOptions)
   const { poolManager, weth } = options
   return {
     clanker: createClankerAdapter({ factory: options.clanker.factory, poolManager, weth }),
-    doppler: createDopplerAdapter({ airlock: options.doppler.airlock, poolManager, weth }),
+    doppler: createDopplerAdapter({ airlock: options.doppler.airlock, poolManager, weth, multicall3: options.multicall3 }),
     zora: createZoraAdapter({ factory: options.zora.factory, poolManager, weth, zoraRoute: options.zora.route }),
     clanker_v5: createClankerV5Adapter({ ...options.clankerV5, poolManager, weth, v4Quoter: options.v4Quoter }),
   }
@@ -61,12 +63,13 @@ export function createLaunchpadAdapters(options: CreateLaunchpadAdaptersOptions)
 
 /** The adapter options for launchpads deployed on a devnet (deployDevnetLaunchpads), ZORA route included. */
 export const devnetAdapterOptions = (
-  chain: { poolManager: Address; weth: Address; v4Quoter: Address },
+  chain: { poolManager: Address; weth: Address; v4Quoter: Address; multicall3: Address },
   a: LaunchpadAddresses,
 ): CreateLaunchpadAdaptersOptions => ({
   poolManager: chain.poolManager,
   weth: chain.weth,
   v4Quoter: chain.v4Quoter,
+  multicall3: chain.multicall3,
   clankerV5: { factory: a.clankerV5.factory, hook: a.clankerV5.hook },
   clanker: { factory: a.clanker.factory },
   doppler: { airlock: a.doppler.airlock },
@@ -82,4 +85,5 @@ export const BASE_LAUNCHPADS: CreateLaunchpadAdaptersOptions = {
   zora: { factory: ZORA_BASE.factory },
   clankerV5: { factory: CLANKER_V5_BASE.factory, hook: CLANKER_V5_BASE.hook },
   v4Quoter: CLANKER_V5_BASE.v4Quoter,
+  multicall3: DOPPLER_BASE.multicall3,
 }

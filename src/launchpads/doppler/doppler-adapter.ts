@@ -6,6 +6,7 @@ import { notAnswered } from '../../chain/not-answered.ts'
 import { eventTopicsOf, mayBeEventOf } from '../../chain/event-topics.ts'
 import { dopplerPluginProblem } from './doppler-plugin.ts'
 import { readBalanceLimitEnd } from './read-balance-limit.ts'
+import { MULTICALL3_ADDRESS } from '../../chain/canonical-addresses.ts'
 import { REHYPE_FEE_DENOMINATOR, rehypeFeeDenominator } from './rehype-deployments.ts'
 import { BASE_DOPPLER_AIRLOCK, BASE_POOL_MANAGER, BASE_WETH } from '../base-addresses.ts'
 import { decodeLaunchLog, type LaunchEventArgs, launchOrigin } from '../decode-launch-log.ts'
@@ -29,9 +30,16 @@ export interface DopplerAdapterOptions {
   airlock: Address
   poolManager: Address
   weth: Address
+  /** Multicall3, through which the asset's balance-limit getters are probed (read-balance-limit.ts). */
+  multicall3: Address
 }
 
-export const DOPPLER_BASE: DopplerAdapterOptions = { airlock: BASE_DOPPLER_AIRLOCK, poolManager: BASE_POOL_MANAGER, weth: BASE_WETH }
+export const DOPPLER_BASE: DopplerAdapterOptions = {
+  airlock: BASE_DOPPLER_AIRLOCK,
+  poolManager: BASE_POOL_MANAGER,
+  weth: BASE_WETH,
+  multicall3: MULTICALL3_ADDRESS,
+}
 
 /** Doppler caps the starting fee at 90%. */
 export const DOPPLER_MAX_START_FEE = 900_000
@@ -86,7 +94,10 @@ export function createDopplerAdapter(options: DopplerAdapterOptions): LaunchpadA
     },
 
     async loadFeeSchedule(client: PublicClient, launch: LaunchCandidate): Promise<FeeSchedule> {
-      const [schedule, balanceLimitEnd] = await Promise.all([poolFeeSchedule(client, launch), readBalanceLimitEnd(client, launch.token, launch.blockNumber)])
+      const [schedule, balanceLimitEnd] = await Promise.all([
+        poolFeeSchedule(client, launch),
+        readBalanceLimitEnd(client, options.multicall3, launch.token, launch.blockNumber),
+      ])
       return balanceLimitEnd !== undefined && balanceLimitEnd > launch.launchedAt ? { ...schedule, swapsFrom: balanceLimitEnd } : schedule
     },
   }
