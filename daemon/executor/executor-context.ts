@@ -253,6 +253,7 @@ export function createExecutorContext(deps: ExecutorDeps, stopped: () => boolean
       createBuyQuoter({
         client,
         v4Quoter: deps.chains[key as ChainKey].addresses.v4Quoter,
+        multicall3: deps.chains[key as ChainKey].addresses.multicall3,
         onOverridesRefused: (error) =>
           log.warn({ err: error, chain: key }, 'the node refuses eth_call block overrides: buys are quoted in the latest block context'),
       }),

@@ -39,7 +39,7 @@ describe('Clanker v4.0 MEV modules: gated, then filled in the first open block (
 
   const quotes = () =>
     createTickQuotes({
-      quoters: { base: createBuyQuoter({ client: h.client, v4Quoter: h.chain.addresses.v4Quoter }) },
+      quoters: { base: createBuyQuoter({ client: h.client, v4Quoter: h.chain.addresses.v4Quoter, multicall3: h.chain.addresses.multicall3 }) },
       log: silentLogger,
       onDisagreement: (d) => disagreements.push(d),
     })
@@ -65,11 +65,15 @@ describe('Clanker v4.0 MEV modules: gated, then filled in the first open block (
     const comparison = await quotes().compare(tick, launch)
     expect(comparison, `block ${block}: ${JSON.stringify(comparison)}`).toMatchObject({ kind: 'agree' })
     if (tick.swapsAllowed) expect(Math.abs((comparison as { deviationBps: number }).deviationBps)).toBeLessThanOrEqual(DEFAULT_QUOTE_TOLERANCE_BPS)
-    const probe = await createBuyQuoter({ client: h.client, v4Quoter: h.chain.addresses.v4Quoter }).quoteBuy(launch, PROBE_SPEND_ATOMS, {
-      blockNumber: BigInt(tick.blockNumber),
-      next: { number: BigInt(tick.blockNumber) + 1n, timestamp: tick.nextBlockTimestamp },
-      pairedUsdAtoms: BigInt(tick.pairedUsdAtoms),
-    })
+    const probe = await createBuyQuoter({ client: h.client, v4Quoter: h.chain.addresses.v4Quoter, multicall3: h.chain.addresses.multicall3 }).quoteBuy(
+      launch,
+      PROBE_SPEND_ATOMS,
+      {
+        blockNumber: BigInt(tick.blockNumber),
+        next: { number: BigInt(tick.blockNumber) + 1n, timestamp: tick.nextBlockTimestamp },
+        pairedUsdAtoms: BigInt(tick.pairedUsdAtoms),
+      },
+    )
     return { tick, probe }
   }
 

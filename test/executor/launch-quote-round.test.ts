@@ -76,7 +76,8 @@ describe('Clanker v5, Doppler, Zora: the launch tick quotes in the launch record
       expect(n).toBe(target)
       const next = `"number":"0x${(n + 1n).toString(16)}"`
       const isReceipt = (a: HeldRequest) => a.method === 'eth_getTransactionReceipt'
-      const isExecutorQuote = (a: HeldRequest) => a.method === 'eth_call' && a.to.includes(quoter) && a.overrides.includes(next)
+      // The quoter is asked through Multicall3 (quote-buy.ts): its address is in the call's data.
+      const isExecutorQuote = (a: HeldRequest) => a.method === 'eth_call' && (a.to.includes(quoter) || a.data.includes(quoter)) && a.overrides.includes(next)
       const isAllowance = (a: HeldRequest) => a.method === 'eth_call' && a.data.includes(ALLOWANCE_SELECTOR)
       const isNonce = (a: HeldRequest) => a.method === 'eth_getTransactionCount'
       const { roundOf } = rounds

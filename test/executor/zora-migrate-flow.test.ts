@@ -91,7 +91,10 @@ describe('a Zora coin after migrateLiquidity (real devnet, indexer, executor)', 
     expect(tick.lpFeePips).toBe(10_000)
 
     // The formula's cap on the moved pool against the V4Quoter's quote of the real swap through the new hook.
-    const quotes = createTickQuotes({ quoters: { base: createBuyQuoter({ client: h.client, v4Quoter: h.chain.addresses.v4Quoter }) }, log: silentLogger })
+    const quotes = createTickQuotes({
+      quoters: { base: createBuyQuoter({ client: h.client, v4Quoter: h.chain.addresses.v4Quoter, multicall3: h.chain.addresses.multicall3 }) },
+      log: silentLogger,
+    })
     expect(await quotes.compare(tick, record)).toMatchObject({ kind: 'agree' })
 
     // The old pool's hook forgot it: a swap there reverts (the real hook: NoCoinForHook).

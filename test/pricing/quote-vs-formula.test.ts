@@ -24,7 +24,7 @@ describe('formula and quote of the real swap (devnet launches)', () => {
   const disagreements: QuoteDisagreement[] = []
   const quotes = () =>
     createTickQuotes({
-      quoters: { base: createBuyQuoter({ client: h.client, v4Quoter: h.chain.addresses.v4Quoter }) },
+      quoters: { base: createBuyQuoter({ client: h.client, v4Quoter: h.chain.addresses.v4Quoter, multicall3: h.chain.addresses.multicall3 }) },
       log: silentLogger,
       onDisagreement: (d) => disagreements.push(d),
     })

@@ -6,14 +6,14 @@ import { bucketsOf, capForSpend, capFromQuote, lowestCap, type QuotedCaps, spend
 import { createBuyQuoter, pairedInOf, quoteRevertReason, V4_QUOTER_ABI } from '../../../src/launchpads/quote-buy.ts'
 import type { LaunchRecord } from '../../../src/journal/journal-records.ts'
 import {
-  CallExecutionError,
   decodeFunctionData,
+  encodeAbiParameters,
   encodeErrorResult,
   encodeFunctionResult,
   type Hex,
   HttpRequestError,
+  multicall3Abi,
   type PublicClient,
-  RpcRequestError,
   zeroAddress,
 } from 'viem'
 import { candidateBuckets } from '../../../daemon/executor/tick-quotes.ts'
@@ -192,23 +192,36 @@ describe('createBuyQuoter (scripted node)', () => {
   } as unknown as LaunchRecord
   const at = { blockNumber: 41n, next: { number: 42n, timestamp: 1_700_000_086 }, pairedUsdAtoms: 3_000n * USDC }
 
-  it('asks at the block with the next block as overrides, buying the token side; falls back without overrides once a node refuses them', async () => {
-    const seen: Array<{ blockNumber?: bigint; blockOverrides?: unknown; data: Hex }> = []
+  const QUOTER = '0x0d5e0F971ED27FBfF6c2837bf31316121532048D' as const
+  const MULTICALL3 = '0xcA11bde05977b3631167028862bE2a173976CA11' as const
+  const AGGREGATE3_OUTPUTS = multicall3Abi.find((item) => item.type === 'function' && item.name === 'aggregate3')!.outputs
+  /** Multicall3's answer for one call: the quoter's answer or its revert, as aggregate3 returns it. */
+  const aggregate3Answer = (success: boolean, returnData: Hex) => encodeAbiParameters(AGGREGATE3_OUTPUTS, [[{ success, returnData }]])
+  /** The quoter's call inside an aggregate3 request, with its target and whether it may fail. */
+  const innerCall = (data: Hex) => {
+    const { args } = decodeFunctionData({ abi: multicall3Abi, data })
+    return (args![0] as readonly { target: string; allowFailure: boolean; callData: Hex }[])[0]!
+  }
+
+  it('asks at the block with the next block as overrides, buying the token side, through Multicall3; falls back without overrides once a node refuses them', async () => {
+    const seen: Array<{ to: string; blockNumber?: bigint; blockOverrides?: unknown; data: Hex }> = []
     let refuse = true
     const client = {
-      async call(request: { blockNumber?: bigint; blockOverrides?: unknown; data: Hex }) {
+      async call(request: { to: string; blockNumber?: bigint; blockOverrides?: unknown; data: Hex }) {
         seen.push(request)
         if (refuse && request.blockOverrides) throw Object.assign(new Error('invalid params: too many arguments'), { code: -32602 })
-        return { data: encodeFunctionResult({ abi: V4_QUOTER_ABI, functionName: 'quoteExactInputSingle', result: [777n, 1n] }) }
+        return { data: aggregate3Answer(true, encodeFunctionResult({ abi: V4_QUOTER_ABI, functionName: 'quoteExactInputSingle', result: [777n, 1n] })) }
       },
     } as unknown as PublicClient
-    const quoter = createBuyQuoter({ client, v4Quoter: zeroAddress })
+    const quoter = createBuyQuoter({ client, v4Quoter: QUOTER, multicall3: MULTICALL3 })
     expect(await quoter.quoteBuy(launch, 30n * USDC, at)).toEqual({ kind: 'quoted', spendAtoms: 30n * USDC, pairedIn: 10n ** 16n, tokensOut: 777n })
-    expect(seen.map((r) => [r.blockNumber, r.blockOverrides])).toEqual([
-      [41n, { number: 42n, time: 1_700_000_086n }],
-      [41n, undefined],
+    expect(seen.map((r) => [r.to, r.blockNumber, r.blockOverrides])).toEqual([
+      [MULTICALL3, 41n, { number: 42n, time: 1_700_000_086n }],
+      [MULTICALL3, 41n, undefined],
     ])
-    const { args } = decodeFunctionData({ abi: V4_QUOTER_ABI, data: seen[0]!.data })
+    const inner = innerCall(seen[0]!.data)
+    expect([inner.target, inner.allowFailure]).toEqual([QUOTER, true])
+    const { args } = decodeFunctionData({ abi: V4_QUOTER_ABI, data: inner.callData })
     // WETH is currency0: buying the token is zeroForOne, with the spend converted at 3,000 USDC per ETH.
     expect(args[0]).toMatchObject({ zeroForOne: true, exactAmount: 10n ** 16n, hookData: '0x' })
     refuse = false
@@ -216,20 +229,24 @@ describe('createBuyQuoter (scripted node)', () => {
     expect(seen[2]?.blockOverrides).toBeUndefined()
   })
 
-  it('a reverting swap is a typed outcome; a node that does not answer throws', async () => {
+  it('a reverting swap is a typed outcome with its reason, not an error; no answer from the quoter is one too; a node that does not answer throws', async () => {
     const revertData = encodeErrorResult({ abi: V4_QUOTER_ABI, errorName: 'UnexpectedRevertBytes', args: ['0x12345678'] })
-    let mode: 'revert' | 'down' = 'revert'
+    let mode: 'revert' | 'empty' | 'nothing' | 'down' = 'revert'
     const client = {
       async call() {
         if (mode === 'down') throw new HttpRequestError({ url: 'http://node', details: 'fetch failed' })
-        throw new CallExecutionError(
-          new RpcRequestError({ body: {}, url: 'http://node', error: { code: 3, message: 'execution reverted', data: revertData } }),
-          {},
-        )
+        if (mode === 'nothing') return { data: undefined }
+        return { data: mode === 'revert' ? aggregate3Answer(false, revertData) : aggregate3Answer(true, '0x') }
       },
     } as unknown as PublicClient
-    const quoter = createBuyQuoter({ client, v4Quoter: zeroAddress })
+    const quoter = createBuyQuoter({ client, v4Quoter: QUOTER, multicall3: MULTICALL3 })
     expect(await quoter.quoteBuy(launch, 30n * USDC, at)).toMatchObject({ kind: 'reverted', reason: 'swap reverted: reverted with 0x12345678' })
+    // A quoter without code answers nothing (Multicall3 reports success with no data).
+    mode = 'empty'
+    expect(await quoter.quoteBuy(launch, 30n * USDC, at)).toMatchObject({ kind: 'reverted', reason: 'the quoter returned nothing' })
+    // No Multicall3 (nothing answered at all): the quote fails, the tick is decided on the formula.
+    mode = 'nothing'
+    await expect(quoter.quoteBuy(launch, 30n * USDC, at)).rejects.toThrow(/answered nothing/)
     mode = 'down'
     await expect(quoter.quoteBuy(launch, 30n * USDC, at)).rejects.toThrow()
   })
