@@ -1,9 +1,11 @@
 import { type Address, type PublicClient, toFunctionSelector } from 'viem'
 import { probeWords } from '../../chain/read-words-multicall.ts'
+import { DOPPLER_ERC20_V1_ABI } from './doppler-abi.ts'
 
-/** DopplerERC20V1's balance limit getters (src/tokens/DopplerERC20V1.sol; doppler-abi.ts DOPPLER_ERC20_V1_ABI). */
-const IS_BALANCE_LIMIT_ACTIVE = toFunctionSelector('isBalanceLimitActive()')
-const BALANCE_LIMIT_END = toFunctionSelector('balanceLimitEnd()')
+/** DopplerERC20V1's balance limit getters' selectors (src/tokens/DopplerERC20V1.sol). */
+const selectorOf = (name: string) => toFunctionSelector(DOPPLER_ERC20_V1_ABI.find((item) => item.name === name)!)
+const IS_BALANCE_LIMIT_ACTIVE = selectorOf('isBalanceLimitActive')
+const BALANCE_LIMIT_END = selectorOf('balanceLimitEnd')
 
 /**
  * When a DopplerERC20V1's balance limit ends (unix seconds), or undefined when the asset has none in force at the
