@@ -110,6 +110,24 @@ export async function readWords(
 }
 
 /**
+ * `calls` to `target` in one eth_call to Multicall3's aggregate3, every call allowed to fail: each call's success and
+ * return data (its revert data when it failed), at `at` (a block, block overrides). Throws when Multicall3 answered
+ * nothing (none at that address) or the node failed. What probeWords and the quoter (quote-buy.ts) ask through.
+ */
+export async function callsAllowedToFail(
+  client: Pick<PublicClient, 'call'>,
+  multicall3: Address,
+  target: Address,
+  calls: readonly Hex[],
+  at: { blockNumber?: bigint; blockOverrides?: { number: bigint; time: bigint } },
+): Promise<Array<{ success: boolean; returnData: string }>> {
+  // Never folded into viem's own multicall batching (a client with batch.multicall): this is the multicall.
+  const { data } = await client.call({ to: multicall3, data: aggregate3Data(target, calls, true), batch: false, ...at })
+  if (data === undefined) throw new RangeError(`Multicall3 at ${multicall3} answered nothing`)
+  return aggregate3Results(data, calls.length)
+}
+
+/**
  * Getters that a contract may not have, probed in one eth_call that never reverts: each call of `calls` to `target`
  * through Multicall3's aggregate3 with every call allowed to fail, at `blockNumber` (default latest). A call's first
  * word when it answered one, undefined when it reverted or answered no data (no such getter; an address without
@@ -126,10 +144,8 @@ export async function probeWords(
   calls: readonly Hex[],
   blockNumber?: bigint,
 ): Promise<Array<bigint | undefined>> {
-  const request = { to: multicall3, data: aggregate3Data(target, calls, true), batch: false, ...(blockNumber === undefined ? {} : { blockNumber }) }
-  const { data } = await client.call(request)
-  if (data === undefined) throw new RangeError('aggregate3 answered nothing')
-  return aggregate3Results(data, calls.length).map(({ success, returnData }, i) => {
+  const results = await callsAllowedToFail(client, multicall3, target, calls, blockNumber === undefined ? {} : { blockNumber })
+  return results.map(({ success, returnData }, i) => {
     if (!success || returnData.length === 0) return undefined
     if (returnData.length < 64) throw new RangeError(`call ${i} answered ${returnData.length / 2} bytes, not a word`)
     return BigInt(`0x${returnData.slice(0, 64)}`)

@@ -15,7 +15,7 @@ import type { LaunchRecord } from '../journal/journal-records.ts'
 import type { NextBlock } from '../pricing/fee-schedule.ts'
 import { floorOf, fraction, multiply, oneMinus } from '../pricing/fraction.ts'
 import { bridgeRouteFee } from '../pricing/bridge-fee.ts'
-import { aggregate3Data, aggregate3Results } from '../chain/read-words-multicall.ts'
+import { callsAllowedToFail } from '../chain/read-words-multicall.ts'
 import { revertDataOf } from '../chain/revert-data.ts'
 import { refusesOverrides } from '../wallets/bundler/simulate-bundle.ts'
 
@@ -160,22 +160,23 @@ export function createBuyQuoter(deps: {
 
   /** The quoter's answer to `data`: its return data when it answered, its revert data when it reverted. */
   async function call(data: Hex, at: QuoteAt): Promise<{ success: boolean; returnData: Hex }> {
-    const request = { to: multicall3, data: aggregate3Data(v4Quoter, [data], true), blockNumber: at.blockNumber, batch: false }
-    const answered = (answer: Hex | undefined) => {
-      if (answer === undefined) throw new RangeError(`Multicall3 at ${multicall3} answered nothing`)
-      const [result] = aggregate3Results(answer, 1)
+    const ask = async (blockOverrides?: { number: bigint; time: bigint }) => {
+      const [result] = await callsAllowedToFail(client, multicall3, v4Quoter, [data], {
+        blockNumber: at.blockNumber,
+        ...(blockOverrides ? { blockOverrides } : {}),
+      })
       return { success: result!.success, returnData: `0x${result!.returnData}` as Hex }
     }
     if (!overridesRefused) {
       try {
-        return answered((await client.call({ ...request, blockOverrides: { number: at.next.number, time: BigInt(at.next.timestamp) } })).data)
+        return await ask({ number: at.next.number, time: BigInt(at.next.timestamp) })
       } catch (error) {
         if (!refusesOverrides(error) || reverted(error)) throw error
         overridesRefused = true
         deps.onOverridesRefused?.(error)
       }
     }
-    return answered((await client.call(request)).data)
+    return ask()
   }
 
   return {
