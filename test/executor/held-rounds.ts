@@ -121,10 +121,15 @@ export function createHeldRounds(): HeldRounds {
             await released.promise
           }
           const result = await answer
-          // The head read that tells the daemon the armed block exists: everything asked from here on is its work.
-          if (g?.state === 'armed' && method === 'eth_getBlockByNumber') {
+          // The head read that tells the daemon the armed block exists: everything asked from here on is its work. The
+          // gate as it is now, not as it was when the request was asked: a head read asked before `arm` and answered
+          // after the block was mined (a busy machine: the node answered it late) is such a read. Checked against the
+          // gate of its asking (none), it armed nothing, the daemon did the block's work unseen, and round 1 began at
+          // the send's own fee read (stop 40's CI: round 1 held only the send and a background probe).
+          const now = gate
+          if (now?.state === 'armed' && method === 'eth_getBlockByNumber') {
             const number = (result as { number?: Hex } | null)?.number
-            if (number !== undefined && BigInt(number) >= g.target) g.state = 'round1'
+            if (number !== undefined && BigInt(number) >= now.target) now.state = 'round1'
           }
           return result
         },
