@@ -6,7 +6,8 @@
  * one tick and, since they are more than one executeBatch holds (679 under 2^24), sends a split batch: collects planned
  * by planCollectChunks over the sender accounts, then one settle. Reports the blocks used from the first block where
  * swaps are allowed, buyers per block, gas per transaction, the price spread within each block, and the time from the
- * launch log to each transaction sent; targets met or not.
+ * launch log to each transaction sent; targets met or not. BENCH_SPLIT_RUNS launches (default 5), each on a fresh devnet
+ * and daemon: the launch log to the first send's p50 and p99 over them (issue 23 item 3) and every other target in each.
  *
  * The 5,000 wallets are funded and approve the batch buyer through the devnet stablecoin's storage slots
  * (test/support/stablecoin-slots.ts, as test/bench/batch-bench.ts does): 5,000 approval UserOperations would measure the
@@ -43,11 +44,20 @@ import { type Buyer, startFlowHarness } from '../executor/flow-harness.ts'
 import { setStablecoinSlots } from '../support/stablecoin-slots.ts'
 import type { BenchModule } from './bench-module.ts'
 import { BENCH_DEVNET_STATE_DUMPS, benchDevnetStateDumps } from './devnet-state-dumps.ts'
+import { quantile } from './launch-latency-bench.ts'
 
 const round = (value: number): number => Math.round(value * 100) / 100
 const BLOCK_MS = Number(process.env.BENCH_SPLIT_BLOCK_MS ?? 200)
 const BUYERS = Number(process.env.BENCH_SPLIT_BUYERS ?? 5_000)
 const SENDERS = 4
+/**
+ * Launches measured, each on its own fresh devnet and daemon (a run is one launch of BUYERS orders): item 3's "launch log
+ * to the first transaction sent, p50 ≤ 50 ms, p99 ≤ 150 ms with 5,000 orders" is a figure over launches, not over one.
+ * With 5 runs p99 is the slowest run (nearest rank). About a minute a run on the shared 2-core machine.
+ */
+const RUNS = Number(process.env.BENCH_SPLIT_RUNS ?? 5)
+/** Issue 23 item 3. */
+const FIRST_SEND_TARGET = { p50Ms: 50, p99Ms: 150 }
 /** The issue's target: every order filled within 3 blocks of the first block where swaps are allowed. */
 const TARGET_BLOCKS = 3
 const selector = (name: string) => toFunctionSelector(getAbiItem({ abi: batchBuyerAbi, name }) as AbiFunction)
@@ -62,7 +72,7 @@ interface Sent {
   at: number
 }
 
-export async function benchSplitLaunch(): Promise<Record<string, unknown>> {
+export async function benchSplitLaunch() {
   const loadAtStart = loadavg()
   let launchArrival: number | undefined
   // The event loop's utilization at the launch log and at the first send: how busy the loop was in the window measured
@@ -355,4 +365,62 @@ export async function benchSplitLaunch(): Promise<Record<string, unknown>> {
   }
 }
 
-export const splitLaunchBenchmark: BenchModule = { name: 'split', run: () => benchSplitLaunch() }
+type SplitRun = Awaited<ReturnType<typeof benchSplitLaunch>>
+
+/**
+ * RUNS launches, one after another: the first run's report whole (as with one run), each run's headline figures, and
+ * the targets over every run (met when met in each; the first send's p50 and p99 over the runs).
+ */
+export async function benchSplitLaunches(runs = RUNS) {
+  if (!Number.isInteger(runs) || runs < 1) throw new RangeError(`BENCH_SPLIT_RUNS must be a whole number of launches, at least 1 (got ${runs})`)
+  const reports: SplitRun[] = []
+  for (let run = 0; run < runs; run++) reports.push(await benchSplitLaunch())
+  const firstSends = reports.map((r) => r.msLaunchLogToFirstSend ?? Number.POSITIVE_INFINITY)
+  const p50 = quantile(firstSends, 0.5)!
+  const p99 = quantile(firstSends, 0.99)!
+  const every = (name: keyof SplitRun['targets']) => reports.every((r) => r.targets[name].met)
+  const first = reports[0]!
+  return {
+    ...first,
+    runs: reports.map((r) => ({
+      loadAverage: r.loadAverage,
+      filled: r.filled,
+      msLaunchLogToFirstSend: r.msLaunchLogToFirstSend,
+      msLaunchLogToLastCollectOrSettleSent: r.msLaunchLogToLastCollectOrSettleSent,
+      eventLoopBusyLaunchLogToFirstSend: r.eventLoopBusyLaunchLogToFirstSend,
+      blocksFromFirstEligible: r.targets.blocksFromFirstEligible.value,
+      maxGasUsed: r.targets.everyTxUnder2pow24.maxGasUsed,
+      onePriceExact: r.onePriceExact,
+    })),
+    targets: {
+      everyOrderFilled: { target: `${BUYERS} in every run`, values: reports.map((r) => r.filled), met: every('everyOrderFilled') },
+      blocksFromFirstEligible: {
+        target: `≤ ${TARGET_BLOCKS} in every run`,
+        values: reports.map((r) => r.targets.blocksFromFirstEligible.value),
+        met: every('blocksFromFirstEligible'),
+      },
+      everyTxUnder2pow24: {
+        ...first.targets.everyTxUnder2pow24,
+        maxGasUsed: Math.max(...reports.map((r) => r.targets.everyTxUnder2pow24.maxGasUsed)),
+        maxGasLimit: Math.max(...reports.map((r) => r.targets.everyTxUnder2pow24.maxGasLimit)),
+        met: every('everyTxUnder2pow24'),
+      },
+      onePricePerBlock: {
+        ...first.targets.onePricePerBlock,
+        value: Math.max(...reports.map((r) => r.targets.onePricePerBlock.value)),
+        met: every('onePricePerBlock'),
+      },
+      // A run that sent nothing counts as an infinite time: it fails the target.
+      launchLogToFirstSend: {
+        target: `p50 ≤ ${FIRST_SEND_TARGET.p50Ms} ms, p99 ≤ ${FIRST_SEND_TARGET.p99Ms} ms over the runs, ${BUYERS} orders`,
+        runs: reports.length,
+        p50Ms: Number.isFinite(p50) ? p50 : null,
+        p99Ms: Number.isFinite(p99) ? p99 : null,
+        met: p50 <= FIRST_SEND_TARGET.p50Ms && p99 <= FIRST_SEND_TARGET.p99Ms,
+      },
+    },
+    note: `${reports.length} launch(es) of ${BUYERS} orders, each on a fresh devnet and daemon (BENCH_SPLIT_RUNS); the fields above \`runs\` are the first run's, \`targets\` are over every run.`,
+  }
+}
+
+export const splitLaunchBenchmark: BenchModule = { name: 'split', run: () => benchSplitLaunches() }
