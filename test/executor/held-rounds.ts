@@ -156,9 +156,7 @@ export function createHeldRounds(): HeldRounds {
     },
     disarm() {
       if (!gate) return
-      // A request already past its check holds this gate object: a target no head reaches keeps it from arming again.
-      gate.state = 'armed'
-      gate.target = 2n ** 64n
+      // A head read in flight arms only the gate current when it is answered (none after this): nothing to reset here.
       releaseAll(gate)
       gate = undefined
     },
