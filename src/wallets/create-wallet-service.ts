@@ -213,9 +213,6 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
       address = provider.address(userIndex)
       address.catch(() => addresses.delete(userIndex))
       addresses.set(userIndex, address)
-      // Callers ask for addresses ahead of a launch (the executor's order book): build the signing accounts now too,
-      // off the launch's hot path (~20 ms per 500 wallets otherwise spent right before the first handleOps).
-      void address.then(() => Promise.all(enabled.map((key) => provider.account(key, userIndex)))).catch(() => undefined)
     }
     return address
   }

@@ -158,6 +158,40 @@ describe('key derivation', () => {
     expect(Object.values(store).every((value) => typeof value === 'function')).toBe(true)
   })
 
+  it('an owner signer signs exactly as a signer holding the derived key, and holds no key itself', async () => {
+    const store = createKeyStore(master)
+    const signer = store.ownerSigner(11)
+    const holding = privateKeyToAccount(deriveOwnerKey(master, 11))
+    expect(signer.address).toBe(holding.address)
+    expect(store.ownerAddress(11)).toBe(holding.address)
+    expect(signer.publicKey).toBe(holding.publicKey)
+    const hash = `0x${'ab'.repeat(32)}` as const
+    expect(await signer.sign!({ hash })).toBe(await holding.sign({ hash }))
+    expect(await signer.signMessage({ message: { raw: hash } })).toBe(await holding.signMessage({ message: { raw: hash } }))
+    const typedData = {
+      domain: { name: 'prebuy', chainId: 8453 },
+      types: { Order: [{ name: 'spend', type: 'uint256' }] },
+      primaryType: 'Order',
+      message: { spend: 5n },
+    } as const
+    expect(await signer.signTypedData(typedData)).toBe(await holding.signTypedData(typedData))
+    const transaction = {
+      chainId: 8453,
+      type: 'eip1559',
+      to: holding.address,
+      nonce: 3,
+      gas: 21_000n,
+      maxFeePerGas: 2n,
+      maxPriorityFeePerGas: 1n,
+      value: 1n,
+    } as const
+    expect(await signer.signTransaction(transaction)).toBe(await holding.signTransaction(transaction))
+    // Nothing the signer holds, nor the store, carries the key: it is derived for each signature and dropped.
+    const key = deriveOwnerKey(master, 11).slice(2)
+    expect(JSON.stringify(signer)).not.toContain(key)
+    for (const method of [signer.sign, signer.signMessage, signer.signTypedData, signer.signTransaction]) expect(String(method)).not.toContain(key)
+  })
+
   it('sender accounts: account 0 is the bundler EOA, the others distinct keys of the same derivation, none exposed', () => {
     const store = createKeyStore(master)
     expect(store.senderSigner(0).address).toBe(store.bundlerAddress())

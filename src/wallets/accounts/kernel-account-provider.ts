@@ -4,7 +4,8 @@ import type { ChainConfig, ChainKey } from '../../chain/chain-keys.ts'
 import { PrebuyError } from '../../common/errors.ts'
 import type { KeyStore } from '../keys/key-store.ts'
 import { CANONICAL_KERNEL_ADDRESSES, KERNEL_ACCOUNT_INDEX, kernelAccountAddress, kernelFactoryData, type KernelAddresses } from './kernel-account-address.ts'
-import type { OperationAccount, SmartAccountProvider } from './operation-account.ts'
+import type { OperationAccount, SmartAccountProvider, UnsignedUserOperation } from './operation-account.ts'
+import type { AccountCall } from '../wallet-service.ts'
 import { KERNEL_ECDSA_VALIDATOR_ADDRESS } from '../../chain/canonical-addresses.ts'
 
 export const KERNEL_VERSION = '0.3.1'
@@ -66,55 +67,74 @@ export function createKernelAccountProvider(options: KernelProviderOptions): Sma
     }
     return address
   }
-  const accounts = new Map<string, Promise<OperationAccount>>()
-
-  const build = async (chainKey: ChainKey, userIndex: number): Promise<OperationAccount> => {
-    const chain = options.chains[chainKey]
-    const owner = options.keys.ownerSigner(userIndex)
-    const address = addressOf(owner.address)
-    // With the address given, permissionless does not ask the EntryPoint for it.
-    const account = await toKernelSmartAccount({
-      client: clientFor(chainKey) as Parameters<typeof toKernelSmartAccount>[0]['client'],
-      owners: [owner],
-      version: KERNEL_VERSION,
-      entryPoint: { address: chain.addresses.entryPoint, version: '0.7' },
-      index: KERNEL_ACCOUNT_INDEX,
-      address,
-      validatorAddress: addresses.validator,
-      factoryAddress: addresses.factory,
-      metaFactoryAddress: addresses.metaFactory,
-      accountLogicAddress: addresses.implementation,
-    })
-    return {
-      address,
-      // Encoded here rather than by permissionless, whose getFactoryArgs first asks the chain whether it is deployed.
-      factoryArgs: async () => ({ factory: addresses.metaFactory, factoryData: kernelFactoryData(owner.address, addresses) }),
-      encodeCalls: (calls) => account.encodeCalls(calls.map((call) => ({ to: call.to, value: call.value ?? 0n, data: call.data }))),
-      nonceKey: (stream) => kernelNonceKey(stream, addresses.validator),
-      maxStreams: 0x10000,
-      deploymentGas: 600_000n,
-      validationGas: 150_000n,
-      sign: (userOperation) => account.signUserOperation({ ...userOperation, signature: '0x', chainId: chain.chainId }),
-      stubSignature: () => account.getStubSignature(),
-    }
-  }
 
   return {
     kind: 'kernel',
     async address(userIndex) {
-      return addressOf(options.keys.ownerSigner(userIndex).address)
+      return addressOf(options.keys.ownerAddress(userIndex))
     },
-    account(chainKey, userIndex) {
-      const cacheKey = `${chainKey}:${userIndex}`
-      let account = accounts.get(cacheKey)
-      if (!account) {
-        if (accounts.size >= 100_000) accounts.clear()
-        account = build(chainKey, userIndex)
-        // A failed build must not be cached forever.
-        account.catch(() => accounts.delete(cacheKey))
-        accounts.set(cacheKey, account)
-      }
-      return account
+    // A few fields, built on each call from the address cache above: nothing per wallet is kept beside it.
+    async account(chainKey, userIndex) {
+      return new KernelOperationAccount(addressOf(options.keys.ownerAddress(userIndex)), userIndex, options.chains[chainKey], options.keys, addresses, () =>
+        clientFor(chainKey),
+      )
     },
+  }
+}
+
+/**
+ * One user's Kernel account on one chain: its address and what the bundler asks of it, a few fields, built for each
+ * call of the provider. The permissionless account object and the owner's signer are built for each encoding and
+ * signature and dropped after (as SimpleOperationAccount: a daemon whose books hold thousands of wallets keeps none).
+ */
+class KernelOperationAccount implements OperationAccount {
+  readonly maxStreams = 0x10000
+  readonly deploymentGas = 600_000n
+  readonly validationGas = 150_000n
+
+  constructor(
+    readonly address: Address,
+    private readonly userIndex: number,
+    private readonly chain: ChainConfig,
+    private readonly keys: KeyStore,
+    private readonly kernel: KernelAddresses,
+    private readonly client: () => Client,
+  ) {}
+
+  /** With the address given, permissionless does not ask the EntryPoint for it. */
+  private smartAccount() {
+    return toKernelSmartAccount({
+      client: this.client() as Parameters<typeof toKernelSmartAccount>[0]['client'],
+      owners: [this.keys.ownerSigner(this.userIndex)],
+      version: KERNEL_VERSION,
+      entryPoint: { address: this.chain.addresses.entryPoint, version: '0.7' },
+      index: KERNEL_ACCOUNT_INDEX,
+      address: this.address,
+      validatorAddress: this.kernel.validator,
+      factoryAddress: this.kernel.factory,
+      metaFactoryAddress: this.kernel.metaFactory,
+      accountLogicAddress: this.kernel.implementation,
+    })
+  }
+
+  /** Encoded here rather than by permissionless, whose getFactoryArgs first asks the chain whether it is deployed. */
+  async factoryArgs() {
+    return { factory: this.kernel.metaFactory, factoryData: kernelFactoryData(this.keys.ownerAddress(this.userIndex), this.kernel) }
+  }
+
+  async encodeCalls(calls: readonly AccountCall[]) {
+    return (await this.smartAccount()).encodeCalls(calls.map((call) => ({ to: call.to, value: call.value ?? 0n, data: call.data })))
+  }
+
+  nonceKey(stream: number) {
+    return kernelNonceKey(stream, this.kernel.validator)
+  }
+
+  async sign(userOperation: UnsignedUserOperation) {
+    return (await this.smartAccount()).signUserOperation({ ...userOperation, signature: '0x', chainId: this.chain.chainId })
+  }
+
+  async stubSignature() {
+    return (await this.smartAccount()).getStubSignature()
   }
 }

@@ -1,5 +1,5 @@
-import type { Address, LocalAccount } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import type { Address, Hex, LocalAccount } from 'viem'
+import { privateKeyToAccount, sign, signAuthorization, signMessage, signTransaction, signTypedData, toAccount } from 'viem/accounts'
 import { deriveOwnerKey, deriveSenderKey } from './derive-key.ts'
 import { loadOrCreateMasterSecret, type LoadMasterSecretOptions } from './secret-files.ts'
 
@@ -10,6 +10,8 @@ import { loadOrCreateMasterSecret, type LoadMasterSecretOptions } from './secret
 export interface KeyStore {
   /** Signer for the smart account of user `userIndex` (the account's owner). */
   ownerSigner(userIndex: number): LocalAccount
+  /** The address of that signer (kept per user: no signer is built to answer it). */
+  ownerAddress(userIndex: number): Address
   /** Signer of the bundler EOA that submits handleOps and pays its gas. */
   bundlerSigner(): LocalAccount
   bundlerAddress(): Address
@@ -20,9 +22,38 @@ export interface KeyStore {
   senderSigner(index: number): LocalAccount
 }
 
+/** An owner's public side: what its signer shows without its key. */
+interface OwnerIdentity {
+  address: Address
+  publicKey: Hex
+}
+
+/**
+ * A signer that holds no key: each signature derives the key (one HMAC, microseconds) and drops it. What a signer built
+ * by privateKeyToAccount does, without its private key captured for as long as the signer lives.
+ */
+function keyDerivingSigner(identity: OwnerIdentity, key: () => Hex): LocalAccount {
+  return {
+    ...toAccount({
+      address: identity.address,
+      sign: async ({ hash }) => sign({ hash, privateKey: key(), to: 'hex' }),
+      signAuthorization: async (authorization) => signAuthorization({ ...authorization, privateKey: key() }),
+      signMessage: async ({ message }) => signMessage({ message, privateKey: key() }),
+      signTransaction: async (transaction, { serializer } = {}) => signTransaction({ privateKey: key(), transaction, serializer }),
+      // biome-ignore lint/suspicious/noExplicitAny: viem's own privateKeyToAccount passes the typed data through the same way
+      signTypedData: async (typedData) => signTypedData({ ...typedData, privateKey: key() } as any),
+    }),
+    publicKey: identity.publicKey,
+  }
+}
+
 export function createKeyStore(masterSecret: Uint8Array): KeyStore {
   const secret = new Uint8Array(masterSecret)
-  const owners = new Map<number, LocalAccount>()
+  // Per user, its owner's address and public key only (~300 bytes): a signer object per user kept for the daemon's life
+  // held its private key and ~600 bytes, and deriving the public key again costs ~0.5 ms (secp256k1), so the identity
+  // is what is kept. With 17,000 users' wallets warm, the signers and the smart-account objects built over them held
+  // ~110 MB of the daemon's heap (docs/reliability.md "Memory").
+  const owners = new Map<number, OwnerIdentity>()
   const senders = new Map<number, LocalAccount>()
   const senderSigner = (index: number): LocalAccount => {
     let signer = senders.get(index)
@@ -32,16 +63,19 @@ export function createKeyStore(masterSecret: Uint8Array): KeyStore {
     }
     return signer
   }
+  const ownerOf = (userIndex: number): OwnerIdentity => {
+    let identity = owners.get(userIndex)
+    if (!identity) {
+      const { address, publicKey } = privateKeyToAccount(deriveOwnerKey(secret, userIndex))
+      identity = { address, publicKey }
+      owners.set(userIndex, identity)
+    }
+    return identity
+  }
   const bundler = senderSigner(0)
   return {
-    ownerSigner(userIndex) {
-      let signer = owners.get(userIndex)
-      if (!signer) {
-        signer = privateKeyToAccount(deriveOwnerKey(secret, userIndex))
-        owners.set(userIndex, signer)
-      }
-      return signer
-    },
+    ownerSigner: (userIndex) => keyDerivingSigner(ownerOf(userIndex), () => deriveOwnerKey(secret, userIndex)),
+    ownerAddress: (userIndex) => ownerOf(userIndex).address,
     bundlerSigner: () => bundler,
     bundlerAddress: () => bundler.address,
     senderSigner,
