@@ -239,17 +239,16 @@ describe('wallets approve the batch buyer ahead of launches (real devnet, wallet
     ])
   })
 
-  it('an approval that lands while its wallet was buying (a batch may have pulled) is not taken as the allowance: read again', async () => {
-    await clearRecords()
-    const held = withResolvers<void>()
-    const approvals = createBatchApprovals({
+  /** Approvals over the devnet through a stand-in bundler: every operation included (sent nothing) once `landed` resolves. */
+  const includedApprovals = (landed: Promise<void> = Promise.resolve()) =>
+    createBatchApprovals({
       store: h.store,
       chains: h.devnet.chains,
       clients: { base: h.client },
       batchBuyers: { base: batchBuyer },
       wallets: {
         async submitUserOperations(_chain, requests) {
-          await held.promise
+          await landed
           return requests.map((r) => ({
             status: 'included' as const,
             id: r.id,
@@ -262,25 +261,64 @@ describe('wallets approve the batch buyer ahead of launches (real devnet, wallet
       log: silentLogger,
       stopped: () => false,
     })
-    const userIndex = 9_998
+
+  /** A pass's input where one fresh wallet (allowance 0 on chain) waits with one order of 7 on appr-two. */
+  const loneWaitingWallet = async (userIndex: number) => {
     const wallet = privateKeyToAccount(generatePrivateKey()).address
     const order = { ...(await h.getOrder(b, 'appr-two'))!, slug: 'appr-two', maxSpendUsdc: '7', status: 'active' as const }
     const orders = new Map([['appr-two', [{ order, userIndex, followers: 0, wallet }]]])
-    const waitingInput = { orders, launched: new Set<string>(), waiting: new Set([userIndex]), buying: new Set<number>(), stillWanted: () => true }
-    await approvals.pass('base', { ...waitingInput, blockNumber: 10n })
-    expect(await approvals.pass('base', { ...waitingInput, blockNumber: 11n })).toEqual({ read: 1, sent: 1 })
-    // Its project launches while the approval is in flight: the wallet is buying.
-    await approvals.pass('base', { ...waitingInput, launched: new Set(['appr-two']), waiting: new Set(), buying: new Set([userIndex]), blockNumber: 12n })
-    held.resolve()
-    await approvals.settled()
-    // Waiting again (say, a reorg undid the launch): its allowance is read, not assumed (here still 0: sent again).
-    await approvals.pass('base', { ...waitingInput, blockNumber: 13n })
-    expect(await approvals.pass('base', { ...waitingInput, blockNumber: 14n })).toEqual({ read: 1, sent: 1 })
-    await approvals.settled()
-    await h.store.batch([
-      del(h.store.sublevel<BatchApprovalRecord>('batchApprovals'), `base!${batchBuyer.toLowerCase()}!${String(userIndex).padStart(10, '0')}`),
-    ])
-  })
+    return { orders, launched: new Set<string>(), waiting: new Set([userIndex]), buying: new Set<number>(), stillWanted: () => true }
+  }
+
+  // Other buyers beside it: the pass walks whichever is smaller, the buyers or what it knows and has pending (approve-ahead.ts
+  // forgetBuying); both walks must forget the same.
+  it.each([0, 100])(
+    'an approval that lands while its wallet was buying (a batch may have pulled) is not taken as the allowance: read again (%i other buyers)',
+    async (others) => {
+      await clearRecords()
+      const held = withResolvers<void>()
+      const approvals = includedApprovals(held.promise)
+      const userIndex = 9_998
+      const waitingInput = await loneWaitingWallet(userIndex)
+      await approvals.pass('base', { ...waitingInput, blockNumber: 10n })
+      expect(await approvals.pass('base', { ...waitingInput, blockNumber: 11n })).toEqual({ read: 1, sent: 1 })
+      // Its project launches while the approval is in flight: the wallet is buying.
+      const buying = new Set([userIndex, ...Array.from({ length: others }, (_, i) => 20_000 + i)])
+      await approvals.pass('base', { ...waitingInput, launched: new Set(['appr-two']), waiting: new Set(), buying, blockNumber: 12n })
+      held.resolve()
+      await approvals.settled()
+      // Waiting again (say, a reorg undid the launch): its allowance is read, not assumed (here still 0: sent again).
+      await approvals.pass('base', { ...waitingInput, blockNumber: 13n })
+      expect(await approvals.pass('base', { ...waitingInput, blockNumber: 14n })).toEqual({ read: 1, sent: 1 })
+      await approvals.settled()
+      await h.store.batch([
+        del(h.store.sublevel<BatchApprovalRecord>('batchApprovals'), `base!${batchBuyer.toLowerCase()}!${String(userIndex).padStart(10, '0')}`),
+      ])
+    },
+  )
+
+  it.each([0, 100])(
+    'an allowance known from a landed approval is forgotten once its wallet buys: read again when it waits again (%i other buyers)',
+    async (others) => {
+      await clearRecords()
+      const approvals = includedApprovals()
+      const userIndex = 9_997
+      const waitingInput = await loneWaitingWallet(userIndex)
+      await approvals.pass('base', { ...waitingInput, blockNumber: 10n })
+      expect(await approvals.pass('base', { ...waitingInput, blockNumber: 11n })).toEqual({ read: 1, sent: 1 })
+      await approvals.settled()
+      // Landed: the allowance is known (the stand-in bundler sent nothing on chain, so a read would find 0 and send again).
+      expect(await approvals.pass('base', { ...waitingInput, blockNumber: 12n })).toEqual({ read: 0, sent: 0 })
+      const buying = new Set([userIndex, ...Array.from({ length: others }, (_, i) => 20_000 + i)])
+      await approvals.pass('base', { ...waitingInput, launched: new Set(['appr-two']), waiting: new Set(), buying, blockNumber: 13n })
+      await approvals.pass('base', { ...waitingInput, blockNumber: 14n })
+      expect(await approvals.pass('base', { ...waitingInput, blockNumber: 15n })).toEqual({ read: 1, sent: 1 })
+      await approvals.settled()
+      await h.store.batch([
+        del(h.store.sublevel<BatchApprovalRecord>('batchApprovals'), `base!${batchBuyer.toLowerCase()}!${String(userIndex).padStart(10, '0')}`),
+      ])
+    },
+  )
 
   it('never approves on a chain whose batch buyer is not deployed (no code at its address) or not configured', async () => {
     const nowhere = batchBuyerAddress(serviceBatchBuyerArgs(h.buyRouter, privateKeyToAccount(generatePrivateKey()).address))
