@@ -112,6 +112,17 @@ async function scrapeText(d: LoadDaemon): Promise<string> {
   return (await fetch(`${d.adminUrl}/metrics`, { headers: { authorization: `Bearer ${d.operatorToken}` } })).text()
 }
 
+/** The daemon's memory and its full collections so far, from one scrape (prom-client's process metrics). */
+export function processMemory(text: string): { rssMb: number; heapUsedMb: number; majorGcs: number; majorGcSeconds: number } {
+  const value = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? Number.NaN)
+  return {
+    rssMb: Math.round(value(/^process_resident_memory_bytes (\S+)$/m) / 1e6),
+    heapUsedMb: Math.round(value(/^nodejs_heap_size_used_bytes (\S+)$/m) / 1e6),
+    majorGcs: value(/^nodejs_gc_duration_seconds_count\{kind="major"\} (\S+)$/m),
+    majorGcSeconds: value(/^nodejs_gc_duration_seconds_sum\{kind="major"\} (\S+)$/m),
+  }
+}
+
 /** The indexer's lag and the chain's head (chain base), as the daemon's metrics say. */
 function chainOf(text: string): { lagBlocks: number | null; head: number | null } {
   const value = (series: string) => {
@@ -168,7 +179,8 @@ export async function benchHeldTicks(options: { orders: number; seconds: number;
 
     // The launch: a fee decaying for an hour, so its pool ticks every block for the whole run.
     loads.launch = load1()
-    let previous = await scrape(d)
+    const beforeLaunchText = await scrapeText(d)
+    let previous = tickSeries(beforeLaunchText)
     await admin.devnetLaunch({ launchpad: 'doppler', creator: CREATOR, name: SLUG, symbol: 'HELD', startFee: 20_000, endFee: 10_000, decaySeconds: 3_600 })
     // The first held ticks, one by one where a 100 ms scrape holds only one (up to 20 of them, or 30 s).
     const firstHeld: Array<ReturnType<typeof tickMs>> = []
@@ -269,6 +281,9 @@ export async function benchHeldTicks(options: { orders: number; seconds: number;
       },
       // Whether the book ticked at all after its launch: a book that stopped ticking meets no target.
       indexerAtEnd: chainOf(finalText),
+      // The daemon's heap with the book warm (before the launch) and after the PATCHes, and its full collections in
+      // between: what the ticks' wall time shares the event loop with (docs/execution.md §8, "The held ticks' slow ones").
+      memory: memoryReport(processMemory(beforeLaunchText), processMemory(finalText)),
       target: {
         everyHeldTickUnder20Ms: worst < TARGET_SECONDS && (final.get('held')?.count ?? 0) > 0,
         worstHeldOrPatchTickMs: ms(worst),
@@ -291,6 +306,15 @@ export async function benchHeldTicks(options: { orders: number; seconds: number;
       await d.daemon.exited
     }
     await rm(dataDir, { recursive: true, force: true })
+  }
+}
+
+function memoryReport(before: ReturnType<typeof processMemory>, after: ReturnType<typeof processMemory>) {
+  return {
+    beforeLaunch: { rssMb: before.rssMb, heapUsedMb: before.heapUsedMb },
+    atEnd: { rssMb: after.rssMb, heapUsedMb: after.heapUsedMb },
+    majorGcsFromLaunch: after.majorGcs - before.majorGcs,
+    majorGcMsFromLaunch: Math.round((after.majorGcSeconds - before.majorGcSeconds) * 1000),
   }
 }
 
