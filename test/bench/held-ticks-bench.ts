@@ -112,7 +112,7 @@ async function scrapeText(d: LoadDaemon): Promise<string> {
   return (await fetch(`${d.adminUrl}/metrics`, { headers: { authorization: `Bearer ${d.operatorToken}` } })).text()
 }
 
-/** The daemon's memory and its full collections so far, from one scrape (prom-client's process metrics). */
+/** The daemon's memory and its full collections so far, from one scrape (process metrics; the GC series is gc-metrics.ts'). */
 export function processMemory(text: string): { rssMb: number; heapUsedMb: number; majorGcs: number; majorGcSeconds: number } {
   const value = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? Number.NaN)
   return {

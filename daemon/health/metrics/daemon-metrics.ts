@@ -6,6 +6,7 @@ import type { BundlerBalance } from '../bundler-watch.ts'
 import type { SocketState } from '../../../src/sync/realtime-sync.ts'
 import { createHttpMetrics, type HttpMetrics } from './http-metrics.ts'
 import { createJournalMetrics } from './journal-metrics.ts'
+import { registerGcMetrics } from './gc-metrics.ts'
 import type { PriceQuoteTally } from './price-quote-tally.ts'
 import type { ExecutorTickTimes } from './executor-tick-times.ts'
 
@@ -38,7 +39,10 @@ export interface DaemonMetricsDeps {
  */
 export function createDaemonMetrics(deps: DaemonMetricsDeps): DaemonMetrics {
   const registry = new Registry()
-  if (deps.processMetrics ?? true) collectDefaultMetrics({ register: registry })
+  const processMetrics = deps.processMetrics ?? true
+  if (processMetrics) collectDefaultMetrics({ register: registry })
+  // Every collection, not only the first of each observer batch as prom-client's own series (gc-metrics.ts).
+  const gc = processMetrics ? registerGcMetrics(registry) : undefined
   const http = createHttpMetrics(registry)
   const journal = createJournalMetrics(registry, deps.store)
 
@@ -188,5 +192,12 @@ export function createDaemonMetrics(deps: DaemonMetricsDeps): DaemonMetrics {
       if (stats) this.set(stats.tableFiles)
     },
   })
-  return { registry, http, stop: () => journal.stop() }
+  return {
+    registry,
+    http,
+    stop: () => {
+      journal.stop()
+      gc?.stop()
+    },
+  }
 }
