@@ -1,4 +1,4 @@
-import { createPublicClient, http, type Address, type PublicClient } from 'viem'
+import { createPublicClient, type Address, type PublicClient } from 'viem'
 import type { FastifyInstance } from 'fastify'
 import { buildAdminApp } from './admin/build-admin-app.ts'
 import { createConsoleFeed } from './events/console-feed.ts'
@@ -50,6 +50,7 @@ import { openStore, type Store } from '../src/store/open-store.ts'
 import { backupStream } from '../src/store/backup/backup-stream.ts'
 import { createWalletService, type PrebuyWalletService } from '../src/wallets/create-wallet-service.ts'
 import { openKeyStore } from '../src/wallets/keys/key-store.ts'
+import { rpcHttp } from '../src/chain/rpc-http.ts'
 
 export interface RunningDaemon {
   /** Public API base URL (http://host:port). */
@@ -197,7 +198,7 @@ export async function startDaemon(config: PrebuyConfig, options: StartDaemonOpti
     // Pooled OTC: this service's settlement contract per chain (deployed on devnet), read through one client per chain.
     // Only the enabled chains (as above).
     const otcClients = Object.fromEntries(
-      enabled.map((key) => [key, createPublicClient({ transport: http(chains[key].rpcUrl, { retryCount: 2 }), pollingInterval: 250 })]),
+      enabled.map((key) => [key, createPublicClient({ transport: rpcHttp(chains[key].rpcUrl, { retryCount: 2 }), pollingInterval: 250 })]),
     ) as Record<ChainKey, PublicClient>
     // The launch methods, one wiring entry each (src/launch-methods/<method>/wire-<method>.ts): their chain sides now,
     // for the services; their contracts when the workers start (on a real chain that waits until they are deployed).

@@ -1,4 +1,4 @@
-import { BaseError, createWalletClient, http, InsufficientFundsError, type LocalAccount, type PublicClient } from 'viem'
+import { BaseError, createWalletClient, InsufficientFundsError, type LocalAccount, type PublicClient } from 'viem'
 import type { DeployContractsResult } from '../../src/admin-api/contract.ts'
 import type { ChainConfig } from '../../src/chain/chain-keys.ts'
 import { chainFromConfig } from '../../src/chain/clients.ts'
@@ -6,6 +6,7 @@ import { PrebuyError } from '../../src/common/errors.ts'
 import type { Logger } from '../../src/common/logger.ts'
 import { ensureCreate2Contract } from './ensure-create2-contract.ts'
 import type { OurContract } from './our-contracts.ts'
+import { rpcHttp } from '../../src/chain/rpc-http.ts'
 
 /**
  * `prebuy contracts deploy`: puts this service's own contracts on a chain through the CREATE2 deployer, sent by the
@@ -21,7 +22,7 @@ export async function deployOurContracts(deps: {
   logger: Logger
 }): Promise<DeployContractsResult> {
   const { chain, publicClient, deployer } = deps
-  const walletClient = createWalletClient({ chain: chainFromConfig(chain), account: deployer, transport: http(chain.rpcUrl, { retryCount: 2 }) })
+  const walletClient = createWalletClient({ chain: chainFromConfig(chain), account: deployer, transport: rpcHttp(chain.rpcUrl, { retryCount: 2 }) })
   const out: DeployContractsResult = { chain: chain.key, deployer: deployer.address, contracts: [] }
   for (const contract of deps.contracts) {
     const code = await publicClient.getCode({ address: contract.address })

@@ -1,10 +1,11 @@
-import { type Address, createPublicClient, formatEther, type Hex, http, parseEther } from 'viem'
+import { type Address, createPublicClient, formatEther, type Hex, parseEther } from 'viem'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
 import { enabledChainKeys } from '../../src/chain/enabled-chains.ts'
 import type { Logger } from '../../src/common/logger.ts'
 import { withDeadline } from '../../src/common/with-deadline.ts'
 import { createL1DataFeeReader, type L1DataFeeReader, RESERVED_LAUNCH_OPERATIONS, sampleBundleTransaction } from '../../src/chain/l1-data-fee.ts'
 import { type BundlerBalanceLevel, bundlerAlert, bundlerLevel } from '../../src/domain/health/bundler-balance.ts'
+import { rpcHttp } from '../../src/chain/rpc-http.ts'
 
 export interface SenderBalance {
   address: Address
@@ -54,7 +55,7 @@ export function startBundlerWatch(deps: BundlerWatchDeps): BundlerWatch {
   // A disabled chain (left out of the rpc config) has no bundler to watch: absent from the readings.
   const enabled = enabledChainKeys(deps.chains)
   const clients = Object.fromEntries(
-    enabled.map((key) => [key, createPublicClient({ transport: http(deps.chains[key].rpcUrl, { retryCount: 0 }) })]),
+    enabled.map((key) => [key, createPublicClient({ transport: rpcHttp(deps.chains[key].rpcUrl, { retryCount: 0 }) })]),
   ) as Record<ChainKey, ReturnType<typeof createPublicClient>>
   // The L1 data fee of a launch's first bundle (OP-stack chains; 0 on the devnet, which has no GasPriceOracle) is
   // charged from the same balance as its gas: the low mark keeps room for it. Unreadable counts as 0 (the mark alone).

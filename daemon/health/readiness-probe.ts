@@ -1,4 +1,4 @@
-import { createPublicClient, http } from 'viem'
+import { createPublicClient } from 'viem'
 import { blocksIn, TIMING_SECONDS } from '../../src/chain/block-seconds.ts'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
 import { enabledChainKeys } from '../../src/chain/enabled-chains.ts'
@@ -7,6 +7,7 @@ import { type ChainHeads, createChainHeads } from '../../src/chain/chain-heads.t
 import { type ChainTipObservation, judgeReadiness, type OwnContractObservation, type ReadinessReport } from '../../src/domain/health/readiness.ts'
 import { createJournal } from '../../src/journal/journal.ts'
 import type { Store } from '../../src/store/open-store.ts'
+import { rpcHttp } from '../../src/chain/rpc-http.ts'
 
 /**
  * Blocks the indexer may be behind a chain's head and still be ready, for a chain of 2-second blocks: a minute
@@ -69,7 +70,7 @@ export const SHARED_HEAD_MAX_AGE_MS = 1_000
  */
 export function createProbeHeads(chains: Record<ChainKey, ChainConfig>): ChainHeads {
   const clients = Object.fromEntries(
-    enabledChainKeys(chains).map((key) => [key, createPublicClient({ transport: http(chains[key].rpcUrl, { retryCount: 0, timeout: HEAD_DEADLINE_MS }) })]),
+    enabledChainKeys(chains).map((key) => [key, createPublicClient({ transport: rpcHttp(chains[key].rpcUrl, { retryCount: 0, timeout: HEAD_DEADLINE_MS }) })]),
   ) as Record<ChainKey, ReturnType<typeof createPublicClient>>
   return createChainHeads({ read: (key) => clients[key].getBlockNumber({ cacheTime: 0 }), maxAgeMs: SHARED_HEAD_MAX_AGE_MS })
 }

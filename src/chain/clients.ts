@@ -1,17 +1,8 @@
-import {
-  createPublicClient,
-  createWalletClient,
-  defineChain,
-  http,
-  type Account,
-  type Chain,
-  type HttpTransport,
-  type PublicClient,
-  type WalletClient,
-} from 'viem'
+import { createPublicClient, createWalletClient, defineChain, type Account, type Chain, type HttpTransport, type PublicClient, type WalletClient } from 'viem'
 import type { ChainConfig } from './chain-keys.ts'
 import { type BatchFallback, withReadBatching } from './read-batching.ts'
 import { type StateFallback, withLatestStateFallback } from './latest-state-fallback.ts'
+import { rpcHttp } from './rpc-http.ts'
 
 export interface ChainClientsOptions {
   /** How often block and receipt watchers poll. Default 500 ms (a quarter of a Base block). */
@@ -66,7 +57,7 @@ export function createReadClient(config: ChainConfig, options: ReadClientOptions
   return createPublicClient({
     chain: chainFromConfig(config),
     transport: withLatestStateFallback(
-      withReadBatching(http(config.rpcUrl, { batch: READ_BATCH }), http(config.rpcUrl), options.onBatchFallback),
+      withReadBatching(rpcHttp(config.rpcUrl, { batch: READ_BATCH }), rpcHttp(config.rpcUrl), options.onBatchFallback),
       options.onStateFallback,
     ),
     pollingInterval: options.pollingInterval ?? 250,
@@ -78,13 +69,13 @@ export function createChainClients(config: ChainConfig, options: ChainClientsOpt
   const pollingInterval = options.pollingInterval ?? 500
   const publicClient = createPublicClient({
     chain,
-    transport: http(config.rpcUrl),
+    transport: rpcHttp(config.rpcUrl),
     batch: { multicall: true },
     pollingInterval,
   })
   return {
     chain,
     publicClient,
-    walletClient: (account) => createWalletClient({ chain, account, transport: http(config.rpcUrl), pollingInterval }),
+    walletClient: (account) => createWalletClient({ chain, account, transport: rpcHttp(config.rpcUrl), pollingInterval }),
   }
 }

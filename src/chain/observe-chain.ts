@@ -1,5 +1,6 @@
-import { BaseError, createPublicClient, getAddress, http, parseAbi, sliceHex, webSocket, type Address } from 'viem'
+import { BaseError, createPublicClient, getAddress, parseAbi, sliceHex, webSocket, type Address } from 'viem'
 import { PROBE_CODE, type Answer, type ChainExpectation, type ChainObservation } from './chain-mismatch.ts'
+import { rpcHttp } from './rpc-http.ts'
 
 const ERC20_ABI = parseAbi(['function decimals() view returns (uint8)'])
 const POOL_ABI = parseAbi(['function token0() view returns (address)', 'function token1() view returns (address)'])
@@ -17,7 +18,7 @@ const TIMEOUT_MS = 20_000
  */
 export async function observeChain(urls: { rpcUrl: string; wsUrl: string }, expected: ChainExpectation): Promise<ChainObservation> {
   const { rpcUrl, wsUrl } = urls
-  const client = createPublicClient({ transport: http(rpcUrl, { retryCount: 1, timeout: TIMEOUT_MS }) })
+  const client = createPublicClient({ transport: rpcHttp(rpcUrl, { retryCount: 1, timeout: TIMEOUT_MS }) })
   const answer = async <T>(read: () => Promise<T>): Promise<Answer<T>> => {
     try {
       return { ok: true, value: await read() }

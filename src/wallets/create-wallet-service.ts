@@ -1,5 +1,5 @@
 import { readStablecoinBalances } from '../chain/read-stablecoin-balances.ts'
-import { createPublicClient, getAddress, http, isAddressEqual, sliceHex, type Address, type Hash, type Hex, type PublicClient } from 'viem'
+import { createPublicClient, getAddress, isAddressEqual, sliceHex, type Address, type Hash, type Hex, type PublicClient } from 'viem'
 import { enabledChainKeys } from '../chain/enabled-chains.ts'
 import { isChainKey, type ChainConfig, type ChainKey } from '../chain/chain-keys.ts'
 import { PrebuyError } from '../common/errors.ts'
@@ -26,6 +26,7 @@ import { notSentOutcome } from './bundler/submit-bundles.ts'
 import { withdraw } from './withdraw.ts'
 import { createWithdrawalCounter, DEFAULT_WITHDRAWAL_POLICY, type WithdrawalPolicy } from './withdrawal-policy.ts'
 import { RPC_BATCH_SIZE } from '../chain/node-requirements.ts'
+import { rpcHttp } from '../chain/rpc-http.ts'
 
 /**
  * Most wallets one prepareAhead deploys (the rest on later calls, one per block): ~40M gas, well inside one block, so
@@ -166,14 +167,14 @@ export function createWalletService(deps: WalletServiceDeps): PrebuyWalletServic
       deps.clients?.[key] ??
       createPublicClient({
         // JSON-RPC batching: the many small reads of one bundle (account code checks) travel in one HTTP request.
-        transport: http(chain.rpcUrl, { retryCount: 2, batch: { batchSize: RPC_BATCH_SIZE, wait: 0 } }),
+        transport: rpcHttp(chain.rpcUrl, { retryCount: 2, batch: { batchSize: RPC_BATCH_SIZE, wait: 0 } }),
         pollingInterval: 250,
       })
     clients[key] = client
     const readClient =
       deps.readClients?.[key] ??
       deps.clients?.[key] ??
-      createPublicClient({ transport: http(chain.readRpcUrl ?? chain.rpcUrl, { retryCount: 2 }), pollingInterval: 250 })
+      createPublicClient({ transport: rpcHttp(chain.readRpcUrl ?? chain.rpcUrl, { retryCount: 2 }), pollingInterval: 250 })
     readClients[key] = readClient
     readers[key] = cachePerBlock(key, createChainBalanceReader(chain, readClient), heads, READ_DEADLINE_MS)
     const externalUrl = deps.externalBundlerUrls?.[key]

@@ -1,4 +1,4 @@
-import { concatHex, createClient, http, pad, toHex, type Address, type Client } from 'viem'
+import { concatHex, createClient, pad, toHex, type Address, type Client } from 'viem'
 import { toKernelSmartAccount } from 'permissionless/accounts'
 import type { ChainConfig, ChainKey } from '../../chain/chain-keys.ts'
 import { PrebuyError } from '../../common/errors.ts'
@@ -7,6 +7,7 @@ import { CANONICAL_KERNEL_ADDRESSES, KERNEL_ACCOUNT_INDEX, kernelAccountAddress,
 import type { OperationAccount, SmartAccountProvider, UnsignedUserOperation } from './operation-account.ts'
 import type { AccountCall } from '../wallet-service.ts'
 import { KERNEL_ECDSA_VALIDATOR_ADDRESS } from '../../chain/canonical-addresses.ts'
+import { rpcHttp } from '../../chain/rpc-http.ts'
 
 export const KERNEL_VERSION = '0.3.1'
 /** Kernel v3.1's ECDSA validator (canonical, permissionless' constant for 0.3.1). */
@@ -51,7 +52,7 @@ export function createKernelAccountProvider(options: KernelProviderOptions): Sma
     let client = clients.get(chainKey) ?? options.clients?.[chainKey]
     if (!client) {
       const chain = options.chains[chainKey]
-      client = createClient({ transport: http(chain.rpcUrl) })
+      client = createClient({ transport: rpcHttp(chain.rpcUrl) })
       clients.set(chainKey, client)
     }
     return client

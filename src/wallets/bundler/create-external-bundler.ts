@@ -1,6 +1,5 @@
 import { BaseError, type Address, type Hash, type Hex, type PublicClient } from 'viem'
 import { createBundlerClient, formatUserOperationRequest, type BundlerClient, type UserOperation } from 'viem/account-abstraction'
-import { http } from 'viem'
 import type { ChainConfig } from '../../chain/chain-keys.ts'
 import { PrebuyError } from '../../common/errors.ts'
 import type { Logger } from '../../common/logger.ts'
@@ -8,6 +7,7 @@ import type { UnsignedUserOperation } from '../accounts/operation-account.ts'
 import type { GasPolicy } from '../gas-policy.ts'
 import type { Bundler, BundleOutcome } from './bundler.ts'
 import { revertWithoutReason } from './decode-revert-reason.ts'
+import { rpcHttp } from '../../chain/rpc-http.ts'
 
 export interface ExternalBundlerOptions {
   chain: ChainConfig
@@ -19,7 +19,7 @@ export interface ExternalBundlerOptions {
 }
 
 export const createExternalBundlerClient = (options: Pick<ExternalBundlerOptions, 'url' | 'pollingIntervalMs'>): BundlerClient =>
-  createBundlerClient({ transport: http(options.url), pollingInterval: options.pollingIntervalMs ?? 1_000 })
+  createBundlerClient({ transport: rpcHttp(options.url), pollingInterval: options.pollingIntervalMs ?? 1_000 })
 
 const messageOf = (error: unknown): string => (error instanceof BaseError ? error.details || error.shortMessage : String(error))
 
