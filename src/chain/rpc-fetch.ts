@@ -48,8 +48,8 @@ function abortError(signal: AbortSignal): Error {
 }
 
 /**
- * A fetch-shaped function for viem's `http(url, { fetchFn })`. Keep-alive agents are this function's own (one per
- * created function, so one per transport family), closed with `close()`.
+ * A fetch-shaped function for viem's `http(url, { fetchFn })`, with its own pair of keep-alive agents (closed with
+ * `close()`); rpc-http.ts makes one for the whole process.
  */
 export function createRpcFetch(options: RpcFetchOptions = {}): {
   fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>
