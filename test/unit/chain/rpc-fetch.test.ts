@@ -130,6 +130,20 @@ describe('rpc fetch under viem', () => {
     }
   })
 
+  it('follows no redirect and asks for no compression (docs/chains.md "RPC budget")', async () => {
+    const seen: IncomingMessage[] = []
+    handler = (_body, response, request) => {
+      seen.push(request)
+      response.writeHead(301, { location: `${url}/elsewhere` }).end()
+    }
+    const httpError = inChain(await failureOf(clientOf()), HttpRequestError)
+    expect(httpError).toBeInstanceOf(HttpRequestError)
+    expect((httpError as HttpRequestError).status).toBe(301)
+    expect(seen).toHaveLength(1)
+    expect(seen[0]!.url).toBe('/')
+    expect(seen[0]!.headers['accept-encoding']).toBeUndefined()
+  })
+
   it('fails an answer whose connection is cut mid-body, never hands on a truncated one', async () => {
     handler = (_body, response) => {
       response.writeHead(200, { 'content-type': 'application/json', 'content-length': '200' })
