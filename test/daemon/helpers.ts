@@ -1,5 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
+import { createWriteStream } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { resultSchemaOf } from '../../src/admin-api/command-results.ts'
@@ -22,7 +23,14 @@ export interface SpawnedDaemon {
 export async function spawnAndWait(
   command: string,
   args: string[],
-  options: { env?: NodeJS.ProcessEnv; ready: RegExp; timeoutMs?: number; cwd?: string },
+  options: {
+    env?: NodeJS.ProcessEnv
+    ready: RegExp
+    timeoutMs?: number
+    cwd?: string
+    /** A file that gets a copy of everything the child prints, as it prints it (kept when the child is killed). */
+    outputFile?: string
+  },
 ): Promise<SpawnedDaemon> {
   const child = spawn(command, args, {
     cwd: options.cwd ?? REPO_ROOT,
@@ -32,6 +40,12 @@ export async function spawnAndWait(
   let output = ''
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()))
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const copy = options.outputFile ? createWriteStream(options.outputFile) : undefined
+  if (copy) {
+    child.stdout!.pipe(copy, { end: false })
+    child.stderr!.pipe(copy, { end: false })
+    child.on('close', () => copy.end())
+  }
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
   const deadline = Date.now() + (options.timeoutMs ?? 120_000)
   let done = false
@@ -48,14 +62,19 @@ export async function spawnAndWait(
 }
 
 /**
- * A daemon process on `dataDir`, resolved once it says it is ready. With PREBUY_CPU_PROF_DIR set (fault suites, by hand),
- * the daemon writes a V8 CPU profile there when it stops (NODE_OPTIONS may not carry --cpu-prof).
+ * A daemon process on `dataDir`, resolved once it says it is ready. Diagnostics for the benches and fault suites, by
+ * hand (docs/execution.md §8, "What a full collection's pause is made of"):
+ * - PREBUY_CPU_PROF_DIR: the daemon writes a V8 CPU profile there when it stops (NODE_OPTIONS may not carry --cpu-prof);
+ * - PREBUY_DAEMON_NODE_ARGS: node options for the daemon, space-separated, before its script (V8 flags such as
+ *   --trace-gc-nvp, which NODE_OPTIONS refuses; --import of a preload);
+ * - PREBUY_DAEMON_OUTPUT: a file that gets a copy of the daemon's output (its log; V8's traces go to its stdout).
  */
 export function startDaemonProcess(dataDir: string, port: number, env: NodeJS.ProcessEnv = {}): Promise<SpawnedDaemon> {
   return spawnAndWait(
     'node',
     [
       ...(process.env.PREBUY_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PREBUY_CPU_PROF_DIR}`] : []),
+      ...daemonNodeArgs(process.env.PREBUY_DAEMON_NODE_ARGS),
       BIN,
       'daemon',
       'start',
@@ -67,8 +86,14 @@ export function startDaemonProcess(dataDir: string, port: number, env: NodeJS.Pr
     {
       env: { LOG_LEVEL: 'info', ...env },
       ready: /prebuy daemon ready/,
+      ...(process.env.PREBUY_DAEMON_OUTPUT ? { outputFile: process.env.PREBUY_DAEMON_OUTPUT } : {}),
     },
   )
+}
+
+/** PREBUY_DAEMON_NODE_ARGS as node arguments: split on whitespace, empty pieces dropped. */
+export function daemonNodeArgs(value: string | undefined): string[] {
+  return (value ?? '').split(/\s+/).filter((arg) => arg !== '')
 }
 
 /**

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest'
+import { heapInflow, type SamplingHeapProfileNode } from '../../bench/diagnose/heap-inflow.ts'
+
+const node = (functionName: string, url: string, selfSize: number, children: SamplingHeapProfileNode[] = []): SamplingHeapProfileNode => ({
+  callFrame: { functionName, url, lineNumber: 9, columnNumber: 4 },
+  selfSize,
+  children,
+})
+
+describe('heapInflow', () => {
+  it("sums bytes by allocating frame and by the innermost frame of the project's code on the stack", () => {
+    const profile = {
+      head: node('(root)', '', 0, [
+        node('patch', 'file:///srv/prebuy/daemon/executor/load-orders.ts', 100, [
+          node('slice', '', 1_000),
+          node('request', 'file:///srv/prebuy/node_modules/viem/_esm/http.js', 0, [node('slice', '', 10)]),
+        ]),
+        node('send', 'file:///srv/prebuy/src/chain/rpc-fetch.ts', 0, [node('ClientRequest', 'node:_http_client', 300)]),
+        node('socketOnData', 'node:_http_client', 50),
+      ]),
+    }
+    const inflow = heapInflow(profile)
+    expect(inflow.totalBytes).toBe(1_460)
+    expect(inflow.bySite).toEqual([
+      ['slice :10:5', 1_010],
+      ['ClientRequest node:_http_client:10:5', 300],
+      ['patch daemon/executor/load-orders.ts:10:5', 100],
+      ['socketOnData node:_http_client:10:5', 50],
+    ])
+    // A library frame under the project's frame still counts for the project's frame; none on the stack is said so.
+    expect(inflow.byOwnFrame).toEqual([
+      ['patch daemon/executor/load-orders.ts:10:5', 1_110],
+      ['send src/chain/rpc-fetch.ts:10:5', 300],
+      ['(no own frame)', 50],
+    ])
+  })
+})
