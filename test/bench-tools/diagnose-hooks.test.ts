@@ -1,9 +1,11 @@
+import { existsSync, readFileSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { heapInflow } from '../bench/diagnose/heap-inflow.ts'
 import { daemonNodeArgs, REPO_ROOT, spawnAndWait } from '../daemon/helpers.ts'
+import { until } from '../sync/until.ts'
 
 // The diagnostics a bench's daemon can be run with (test/daemon/helpers.ts; docs/execution.md §8, "What a full
 // collection's pause is made of"): node options for the daemon, a copy of its output in a file, the heap-sampling
@@ -16,18 +18,8 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-const waitFor = async (what: string, check: () => Promise<boolean>, ms = 60_000) => {
-  const deadline = Date.now() + ms
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`never happened: ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
-const exists = (path: string) =>
-  readFile(path).then(
-    () => true,
-    () => false,
-  )
+// Deadlines that only catch a hang (a busy CI machine starts node in seconds, not tens of them).
+const DEADLINE_MS = 60_000
 
 describe('the daemon diagnostics of the benches', () => {
   it('PREBUY_DAEMON_NODE_ARGS splits into node arguments, empty pieces dropped', () => {
@@ -45,10 +37,14 @@ describe('the daemon diagnostics of the benches', () => {
     )
     try {
       // Both streams reach the file, and V8's trace shows the flag was given to the child (its gc() too).
-      await waitFor('the copy holds stdout, stderr and the trace', async () => {
-        const text = await readFile(output, 'utf8').catch(() => '')
-        return text.includes('ready') && text.includes('to stderr') && /Mark-Compact/.test(text)
-      })
+      await until(
+        'the copy holds stdout, stderr and the trace',
+        () => {
+          const text = existsSync(output) ? readFileSync(output, 'utf8') : ''
+          return text.includes('ready') && text.includes('to stderr') && /Mark-Compact/.test(text)
+        },
+        DEADLINE_MS,
+      )
     } finally {
       child.process.kill('SIGKILL')
       await child.exited
@@ -78,12 +74,12 @@ describe('the daemon diagnostics of the benches', () => {
     })
     try {
       await writeFile(`${out}.start`, '')
-      await waitFor('the sampling started', async () => child.output().includes('heap sampling: started'))
-      expect(await exists(`${out}.start`)).toBe(false)
+      await until('the sampling started', () => child.output().includes('heap sampling: started'), DEADLINE_MS)
+      expect(existsSync(`${out}.start`)).toBe(false)
       await writeFile(go, '')
-      await waitFor('the child allocated', async () => child.output().includes('allocated'))
+      await until('the child allocated', () => child.output().includes('allocated'), DEADLINE_MS)
       await writeFile(`${out}.stop`, '')
-      await waitFor('the profile is written', async () => child.output().includes(`heap sampling: written to ${out}`))
+      await until('the profile is written', () => child.output().includes(`heap sampling: written to ${out}`), DEADLINE_MS)
       const inflow = heapInflow(JSON.parse(await readFile(out, 'utf8')))
       const [top] = inflow.bySite
       expect(top![0]).toMatch(/^keepArrays /)
