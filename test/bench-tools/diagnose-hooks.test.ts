@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { heapInflow } from '../bench/diagnose/heap-inflow.ts'
-import { daemonNodeArgs, REPO_ROOT, spawnAndWait } from '../daemon/helpers.ts'
+import { daemonNodeArgs, daemonSpawn, REPO_ROOT, spawnAndWait } from '../daemon/helpers.ts'
 import { until } from '../sync/until.ts'
 
 // The diagnostics a bench's daemon can be run with (test/daemon/helpers.ts; docs/execution.md §8, "What a full
@@ -26,6 +26,29 @@ describe('the daemon diagnostics of the benches', () => {
     expect(daemonNodeArgs(undefined)).toEqual([])
     expect(daemonNodeArgs('')).toEqual([])
     expect(daemonNodeArgs('  --trace-gc   --import ./x.mjs ')).toEqual(['--trace-gc', '--import', './x.mjs'])
+  })
+
+  it('a daemon is spawned with the diagnostics the environment asks for, and without them when none is set', () => {
+    const plain = daemonSpawn('/data', 4000, { X: '1' }, {})
+    expect(plain.args[0]).toMatch(/bin[\\/]run\.js$/)
+    expect(plain.args.slice(1)).toEqual(['daemon', 'start', '--data-dir', '/data', '--port', '4000'])
+    expect(plain.options.outputFile).toBeUndefined()
+    expect(plain.options.env).toEqual({ LOG_LEVEL: 'info', X: '1' })
+
+    const diagnosed = daemonSpawn(
+      '/data',
+      4000,
+      {},
+      {
+        PREBUY_CPU_PROF_DIR: '/prof',
+        PREBUY_DAEMON_NODE_ARGS: '--trace-gc --import ./pre.mjs',
+        PREBUY_DAEMON_OUTPUT: '/tmp/daemon.log',
+      },
+    )
+    // Node's own options come before the script, or node would hand them to the daemon as its arguments.
+    expect(diagnosed.args.slice(0, 5)).toEqual(['--cpu-prof', '--cpu-prof-dir=/prof', '--trace-gc', '--import', './pre.mjs'])
+    expect(diagnosed.args.slice(5)).toEqual(plain.args)
+    expect(diagnosed.options.outputFile).toBe('/tmp/daemon.log')
   })
 
   it('a spawned process gets its node options, and its output is copied to the file as it prints', async () => {

@@ -62,19 +62,31 @@ export async function spawnAndWait(
 }
 
 /**
- * A daemon process on `dataDir`, resolved once it says it is ready. Diagnostics for the benches and fault suites, by
- * hand (docs/execution.md §8, "What a full collection's pause is made of"):
+ * A daemon process on `dataDir`, resolved once it says it is ready, started as `daemonSpawn` says. Diagnostics for the
+ * benches and fault suites, by hand (docs/execution.md §8, "What a full collection's pause is made of"):
  * - PREBUY_CPU_PROF_DIR: the daemon writes a V8 CPU profile there when it stops (NODE_OPTIONS may not carry --cpu-prof);
  * - PREBUY_DAEMON_NODE_ARGS: node options for the daemon, space-separated, before its script (V8 flags such as
  *   --trace-gc-nvp, which NODE_OPTIONS refuses; --import of a preload);
  * - PREBUY_DAEMON_OUTPUT: a file that gets a copy of the daemon's output (its log; V8's traces go to its stdout).
  */
 export function startDaemonProcess(dataDir: string, port: number, env: NodeJS.ProcessEnv = {}): Promise<SpawnedDaemon> {
-  return spawnAndWait(
-    'node',
-    [
-      ...(process.env.PREBUY_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PREBUY_CPU_PROF_DIR}`] : []),
-      ...daemonNodeArgs(process.env.PREBUY_DAEMON_NODE_ARGS),
+  const { args, options } = daemonSpawn(dataDir, port, env)
+  return spawnAndWait('node', args, options)
+}
+
+/** The node arguments and spawn options of a daemon on `dataDir`, with the diagnostics `diagnostics` asks for. */
+export function daemonSpawn(
+  dataDir: string,
+  port: number,
+  env: NodeJS.ProcessEnv = {},
+  diagnostics: NodeJS.ProcessEnv = process.env,
+): { args: string[]; options: Parameters<typeof spawnAndWait>[2] } {
+  const profileDir = diagnostics.PREBUY_CPU_PROF_DIR
+  const outputFile = diagnostics.PREBUY_DAEMON_OUTPUT
+  return {
+    args: [
+      ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+      ...daemonNodeArgs(diagnostics.PREBUY_DAEMON_NODE_ARGS),
       BIN,
       'daemon',
       'start',
@@ -83,12 +95,8 @@ export function startDaemonProcess(dataDir: string, port: number, env: NodeJS.Pr
       '--port',
       String(port),
     ],
-    {
-      env: { LOG_LEVEL: 'info', ...env },
-      ready: /prebuy daemon ready/,
-      ...(process.env.PREBUY_DAEMON_OUTPUT ? { outputFile: process.env.PREBUY_DAEMON_OUTPUT } : {}),
-    },
-  )
+    options: { env: { LOG_LEVEL: 'info', ...env }, ready: /prebuy daemon ready/, ...(outputFile ? { outputFile } : {}) },
+  }
 }
 
 /** PREBUY_DAEMON_NODE_ARGS as node arguments: split on whitespace, empty pieces dropped. */

@@ -20,16 +20,25 @@ export interface HeapInflow {
   byOwnFrame: Array<[frame: string, bytes: number]>
 }
 
-/** The profile's sampled bytes by frame and by own frame. */
-export function heapInflow(profile: { head: SamplingHeapProfileNode }): HeapInflow {
+/** The repository's root as a file URL (this file is test/bench/diagnose/heap-inflow.ts). */
+export const REPO_ROOT_URL = new URL('../../../', import.meta.url).href
+
+/**
+ * The profile's sampled bytes by frame and by own frame. Our own code is what lies under `root`'s `daemon/` or `src/`
+ * (a repository checked out under a folder called `src` is no exception); frames under `root` are shown relative to it.
+ */
+export function heapInflow(profile: { head: SamplingHeapProfileNode }, root: string = REPO_ROOT_URL): HeapInflow {
   const bySite = new Map<string, number>()
   const byOwn = new Map<string, number>()
   let total = 0
+  const base = root.endsWith('/') ? root : `${root}/`
+  const relative = (url: string) => (url.startsWith(base) ? url.slice(base.length) : url)
+  const ours = (url: string) => /^(daemon|src)\//.test(relative(url)) && url.startsWith(base)
   const frameOf = (callFrame: SamplingHeapProfileNode['callFrame']) =>
-    `${callFrame.functionName || '(anonymous)'} ${callFrame.url.replace(/^file:\/\/.*?\/((daemon|src|node_modules|test)\/)/, '$1')}:${callFrame.lineNumber + 1}:${callFrame.columnNumber + 1}`
+    `${callFrame.functionName || '(anonymous)'} ${relative(callFrame.url)}:${callFrame.lineNumber + 1}:${callFrame.columnNumber + 1}`
   const walk = (node: SamplingHeapProfileNode, own: string): void => {
     const frame = frameOf(node.callFrame)
-    const ownHere = /(^|\/)(daemon|src)\//.test(node.callFrame.url) && !node.callFrame.url.includes('node_modules') ? frame : own
+    const ownHere = ours(node.callFrame.url) ? frame : own
     if (node.selfSize > 0) {
       total += node.selfSize
       bySite.set(frame, (bySite.get(frame) ?? 0) + node.selfSize)

@@ -6,8 +6,8 @@
  * PREBUY_HEAP_SAMPLE_OUT. Each step is said on stderr ("heap sampling: ..."). Samples keep objects a full collection
  * freed and leave out those a scavenge freed (includeObjectsCollectedByMajorGC, not ...MinorGC): the bytes that grew
  * the old generation, so what brings the next full collection sooner; plus, a caveat, the young objects a full
- * collection found dead (it sweeps the young generation too), up to a young generation's worth per full collection. Read it with
- * `npx tsx test/bench/diagnose/heap-inflow.ts <profile>`. Written for issue 23 item 4 (docs/execution.md §8, "What
+ * collection found dead (it sweeps the young generation too), up to a young generation's worth per full collection.
+ * Read it with `npx tsx test/bench/diagnose/heap-inflow.ts <profile>`. Written for issue 23 item 4 (docs/execution.md §8, "What
  * a full collection's pause is made of").
  */
 import { existsSync, rmSync, writeFileSync } from 'node:fs'

@@ -19,7 +19,7 @@ describe('heapInflow', () => {
         node('socketOnData', 'node:_http_client', 50),
       ]),
     }
-    const inflow = heapInflow(profile)
+    const inflow = heapInflow(profile, 'file:///srv/prebuy/')
     expect(inflow.totalBytes).toBe(1_460)
     expect(inflow.bySite).toEqual([
       ['slice :10:5', 1_010],
@@ -32,6 +32,27 @@ describe('heapInflow', () => {
       ['patch daemon/executor/load-orders.ts:10:5', 1_110],
       ['send src/chain/rpc-fetch.ts:10:5', 300],
       ['(no own frame)', 50],
+    ])
+  })
+
+  it("counts as our own only what lies under the root's daemon/ and src/, wherever the root is", () => {
+    // A checkout under a folder called src: its node_modules and test/ are not our code, its daemon/ is.
+    const root = 'file:///home/dev/src/prebuy/'
+    const profile = {
+      head: node('(root)', '', 0, [
+        node('get', `${root}node_modules/viem/_esm/get.js`, 40),
+        node('bench', `${root}test/bench/run.ts`, 30),
+        node('tick', `${root}daemon/executor/tick.ts`, 0, [node('push', '', 20)]),
+      ]),
+    }
+    expect(heapInflow(profile, root).byOwnFrame).toEqual([
+      ['(no own frame)', 70],
+      ['tick daemon/executor/tick.ts:10:5', 20],
+    ])
+    expect(heapInflow(profile, root).bySite.map(([frame]) => frame)).toEqual([
+      'get node_modules/viem/_esm/get.js:10:5',
+      'bench test/bench/run.ts:10:5',
+      'push :10:5',
     ])
   })
 })
