@@ -15,7 +15,7 @@ describe('heapInflow', () => {
           node('slice', '', 1_000),
           node('request', 'file:///srv/prebuy/node_modules/viem/_esm/http.js', 0, [node('slice', '', 10)]),
         ]),
-        node('send', 'file:///srv/prebuy/src/chain/rpc-fetch.ts', 0, [node('ClientRequest', 'node:_http_client', 300)]),
+        node('send', 'file:///srv/prebuy/src/chain/rpc-post.ts', 0, [node('ClientRequest', 'node:_http_client', 300)]),
         node('socketOnData', 'node:_http_client', 50),
       ]),
     }
@@ -30,7 +30,7 @@ describe('heapInflow', () => {
     // A library frame under the project's frame still counts for the project's frame; none on the stack is said so.
     expect(inflow.byOwnFrame).toEqual([
       ['patch daemon/executor/load-orders.ts:10:5', 1_110],
-      ['send src/chain/rpc-fetch.ts:10:5', 300],
+      ['send src/chain/rpc-post.ts:10:5', 300],
       ['(no own frame)', 50],
     ])
   })

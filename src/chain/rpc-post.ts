@@ -1,8 +1,9 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http'
+import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 
 /**
- * The `fetchFn` of the daemon's viem `http` transports: one JSON-RPC POST over a keep-alive `node:http(s)` agent.
+ * One JSON-RPC POST over a keep-alive `node:http(s)` agent: what the daemon's RPC transport (rpc-transport.ts) sends
+ * every request through.
  *
  * Why not Node's `fetch` (undici): per request it builds a Request, a Response, Headers, a web ReadableStream with its
  * controllers and an abort-signal chain, and a request in flight outlives the young generation's scavenges (4 MB
@@ -10,32 +11,41 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
  * (17,000 orders, 60 s of PATCHes; docs/execution.md §8 "The held ticks' slow ones") put 59% of the bytes its full
  * collections freed under `fetch`, and those collections' pauses (13-55 ms) are what pushed executor ticks over 20 ms.
  *
- * What viem reads of the answer (viem utils/rpc/http.ts, 2.57): `ok`, `status`, `statusText`, `headers.get` (the
- * Content-Type, the Content-Length), `body` (null: viem then calls `text()`), `text()`. The body is bounded here, as
- * viem bounds it (10 MiB, its `maxResponseBodySize` default): a larger answer is refused without being kept.
- * Abort (viem's timeout, a caller's signal) destroys the request and rejects with an `AbortError`, the name viem tests.
+ * Why a deadline of its own instead of an `AbortSignal`: on Node 20 an `AbortSignal` outlives the young generation's
+ * scavenges until a full collection (docs/execution.md §8, eleventh session), so one per request (viem's `http`
+ * transport makes one, and three `Headers`, for every request) fills the old generation. A caller's own signal is
+ * still honoured.
+ *
+ * The body is bounded (10 MiB, viem's `maxResponseBodySize` default): a larger answer is refused without being kept.
+ * It follows no redirect and asks for no compression (docs/chains.md "RPC budget").
  */
-export interface RpcFetchOptions {
+export interface RpcPostOptions {
   /** Largest response body accepted, in bytes. Default 10 MiB (viem's own bound). */
   maxBodyBytes?: number
 }
 
 export const RPC_MAX_BODY_BYTES = 10 * 1024 * 1024
 
-/** The answer's part viem reads (see above); cast to `Response` at the boundary. */
-export interface RpcFetchResponse {
-  readonly ok: boolean
+/** An HTTP answer, whatever its status: the transport decides what it means. */
+export interface RpcAnswer {
   readonly status: number
   readonly statusText: string
-  readonly headers: { get(name: string): string | null }
-  readonly body: null
-  text(): Promise<string>
+  readonly headers: IncomingHttpHeaders
+  readonly text: string
 }
 
 export class ResponseTooLargeError extends Error {
   override readonly name = 'ResponseTooLargeError'
   constructor(readonly maxBytes: number) {
     super(`RPC response larger than ${maxBytes} bytes`)
+  }
+}
+
+/** The request outlived its deadline: it was ended (the connection destroyed) and not answered. */
+export class RpcDeadlineError extends Error {
+  override readonly name = 'RpcDeadlineError'
+  constructor(readonly timeoutMs: number) {
+    super(`RPC request took longer than ${timeoutMs} ms`)
   }
 }
 
@@ -47,43 +57,50 @@ function abortError(signal: AbortSignal): Error {
   return error
 }
 
-/**
- * A fetch-shaped function for viem's `http(url, { fetchFn })`, with its own pair of keep-alive agents (closed with
- * `close()`); rpc-http.ts makes one for the whole process.
- */
-export function createRpcFetch(options: RpcFetchOptions = {}): {
-  fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>
+export interface RpcPoster {
+  /**
+   * POSTs `body` (JSON) to `url` and reads the whole answer. Rejects with RpcDeadlineError after `timeoutMs` (0: no
+   * deadline), with an `AbortError` when `signal` aborts, with ResponseTooLargeError over the bound, else with the
+   * connection's own error (refused, reset, cut mid-body).
+   */
+  post(url: URL, body: string, options: { timeoutMs: number; signal?: AbortSignal | undefined }): Promise<RpcAnswer>
+  /** Closes the kept-alive connections. */
   close(): void
-} {
+}
+
+/** A poster with its own pair of keep-alive agents; rpc-http.ts makes one for the whole process. */
+export function createRpcPoster(options: RpcPostOptions = {}): RpcPoster {
   const maxBodyBytes = options.maxBodyBytes ?? RPC_MAX_BODY_BYTES
   const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) }
 
-  const send = (input: string | URL | Request, init: RequestInit = {}): Promise<RpcFetchResponse> =>
+  const post: RpcPoster['post'] = (url, body, { timeoutMs, signal }) =>
     new Promise((resolve, reject) => {
-      const url = typeof input === 'string' ? new URL(input) : input instanceof URL ? input : new URL(input.url)
-      const signal = init.signal ?? undefined
       if (signal?.aborted) {
         reject(abortError(signal))
         return
       }
-      const body = typeof init.body === 'string' ? init.body : init.body == null ? '' : String(init.body)
-      const headers: Record<string, string> = { ...(init.headers as Record<string, string> | undefined) }
-      headers['content-length'] = String(Buffer.byteLength(body))
       const tls = url.protocol === 'https:'
+      // A URL's user and password become its Basic authorization (Node's urlToHttpOptions), as viem does for fetch.
       const request = (tls ? httpsRequest : httpRequest)(url, {
-        method: init.method ?? 'POST',
-        headers,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
         agent: tls ? agents.https : agents.http,
       })
       let settled = false
+      let deadline: NodeJS.Timeout | undefined
+      const settle = () => {
+        settled = true
+        if (deadline !== undefined) clearTimeout(deadline)
+        signal?.removeEventListener('abort', onAbort)
+      }
       const fail = (error: Error) => {
         if (settled) return
-        settled = true
-        signal?.removeEventListener('abort', onAbort)
+        settle()
         request.destroy()
         reject(error)
       }
       const onAbort = () => fail(abortError(signal!))
+      if (timeoutMs > 0) deadline = setTimeout(() => fail(new RpcDeadlineError(timeoutMs)), timeoutMs)
       signal?.addEventListener('abort', onAbort, { once: true })
       request.on('error', fail)
       request.on('response', (response: IncomingMessage) => {
@@ -107,23 +124,12 @@ export function createRpcFetch(options: RpcFetchOptions = {}): {
         })
         response.on('end', () => {
           if (settled) return
-          settled = true
-          signal?.removeEventListener('abort', onAbort)
-          const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)).toString('utf8')
-          const status = response.statusCode ?? 0
-          const raw = response.headers
+          settle()
           resolve({
-            ok: status >= 200 && status < 300,
-            status,
+            status: response.statusCode ?? 0,
             statusText: response.statusMessage ?? '',
-            headers: {
-              get(name: string) {
-                const value = raw[name.toLowerCase()]
-                return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value
-              },
-            },
-            body: null,
-            text: () => Promise.resolve(text),
+            headers: response.headers,
+            text: (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)).toString('utf8'),
           })
         })
       })
@@ -131,7 +137,7 @@ export function createRpcFetch(options: RpcFetchOptions = {}): {
     })
 
   return {
-    fetch: (input, init) => send(input, init) as unknown as Promise<Response>,
+    post,
     close() {
       agents.http.destroy()
       agents.https.destroy()
