@@ -12,6 +12,7 @@ import { heldTicksBenchmark } from './held-ticks-bench.ts'
 import { launchLatencyBenchmark } from './launch-latency-bench.ts'
 import { loadMemoryBenchmark } from './load-memory-bench.ts'
 import { planningBenchmark } from './planning-bench.ts'
+import { rpcPromotionBenchmark } from './rpc-promotion/rpc-promotion-bench.ts'
 import { splitLaunchBenchmark } from './split-launch-bench.ts'
 import type { BenchModule } from './bench-module.ts'
 import { boundHeapGrowth, YOUNG_GENERATION_FLAG } from '../../daemon/process/bound-heap-growth.ts'
@@ -26,6 +27,7 @@ const MODULES: BenchModule[] = [
   splitLaunchBenchmark,
   planningBenchmark,
   heldTicksBenchmark,
+  rpcPromotionBenchmark,
 ]
 
 const { values } = parseArgs({
