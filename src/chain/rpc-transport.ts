@@ -9,10 +9,11 @@ import { type RpcAnswer, RpcDeadlineError, type RpcPoster } from './rpc-post.ts'
  * `AbortController` for its timeout and reads its signal, three `Headers`, and a `TextEncoder` copy of the answer to
  * measure it. On Node 20 an `AbortSignal` outlives the young generation's scavenges until a full collection
  * (docs/execution.md §8, eleventh session). Measured against a local node answering in 3 ms (8 requests in flight,
- * 4 MB semi-spaces as the daemon runs, `--trace-gc-nvp`): viem's `http` over the lean fetch promoted ~6.8 KB per
- * request into the old generation, this transport 0.06-0.17 KB (twelfth session). The daemon makes ~30 requests a
- * second while it holds a book, so that was about a third of what filled its old generation and brought on the full
- * collections whose pauses pushed executor ticks over 20 ms (issue 23 item 4).
+ * 4 MB semi-spaces as the daemon runs, `--trace-gc-nvp`; the `rpc-promotion` bench): viem's `http` over Node's fetch
+ * promotes ~20 KB per request into the old generation, over the former lean fetch ~6.8 KB, this transport ~0.1 KB,
+ * and it costs ~0.48 ms a request against 0.54-0.65. That is a launch's regime: many requests in flight while young
+ * collections come every few milliseconds. (In the held-ticks bench's held phase, with a young collection every
+ * ~390 ms, it did not change what reached the old generation: docs/execution.md §8 "The RPC transport of our own".)
  *
  * What it answers is what viem's `http` answers, so that everything above it (buildRequest's retry rule, read-batching's
  * refusal test, the actions' error handling) sees the same thing:
