@@ -86,7 +86,7 @@ export const rpcPromotionBenchmark: BenchModule = {
     const ours = await measureTransport('ours', short, long, rounds)
     const viemHttp = await measureTransport('viem-http', short, long, rounds)
     return {
-      note: `JSON-RPC eth_calls against a local server answering in 3 ms, 8 in flight, ${YOUNG_GENERATION_FLAG}; promoted per request = (run of ${long} - run of ${short}) / ${long - short}, median of ${rounds}`,
+      note: `JSON-RPC eth_calls against a local server answering in 3 ms, 8 in flight, ${YOUNG_GENERATION_FLAG}; promoted per request = (run of ${long} - run of ${short}) / ${long - short}, median of ${rounds} (a figure near zero can come out slightly negative: the runs' start-ups differ by a few kB)`,
       ours,
       viemHttp,
       targets: {
