@@ -6,10 +6,9 @@
  *
  * `node --import tsx rpc-promotion-client.ts <ours|viem-http> <requests>`
  */
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { createPublicClient, http } from 'viem'
 import { rpcHttp } from '../../../src/chain/rpc-http.ts'
+import { startJsonBodyServer } from '../../support/json-body-server.ts'
 
 export const IN_FLIGHT = 8
 export const ANSWER_DELAY_MS = 3
@@ -18,20 +17,13 @@ const [kind = 'ours', count = '1000'] = process.argv.slice(2)
 if (kind !== 'ours' && kind !== 'viem-http') throw new Error(`transport must be ours or viem-http, got ${kind}`)
 const requests = Number(count)
 
-const server = createServer((request, response) => {
-  const chunks: Buffer[] = []
-  request.on('data', (chunk: Buffer) => chunks.push(chunk))
-  request.on('end', () => {
-    const call = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: number }
-    setTimeout(() => {
-      // An answer of an eth_call's usual size (a 200-byte return).
-      const body = JSON.stringify({ jsonrpc: '2.0', id: call.id, result: `0x${'12'.repeat(200)}` })
-      response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body)
-    }, ANSWER_DELAY_MS)
-  })
+const { server, url } = await startJsonBodyServer<{ id: number }>((call, response) => {
+  setTimeout(() => {
+    // An answer of an eth_call's usual size (a 200-byte return).
+    const body = JSON.stringify({ jsonrpc: '2.0', id: call.id, result: `0x${'12'.repeat(200)}` })
+    response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body)
+  }, ANSWER_DELAY_MS)
 })
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 // viem's own `http` over Node's fetch is what the daemon used before the ninth session; the comparison the bench makes.
 const client = createPublicClient({ transport: kind === 'ours' ? rpcHttp(url, { retryCount: 0 }) : http(url, { retryCount: 0 }) })
 

@@ -1,9 +1,9 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { Server } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ChainConfig } from '../../../src/chain/chain-keys.ts'
 import { createReadClient } from '../../../src/chain/clients.ts'
 import { BATCH_CALL_MAX_CHARS } from '../../../src/chain/read-batching.ts'
+import { startJsonBodyServer } from '../../support/json-body-server.ts'
 
 /**
  * The read client (indexer and executor) puts the reads asked together in one JSON-RPC batch (READ_BATCH, issue 23
@@ -29,32 +29,18 @@ const answerOf = (call: Call) => {
 }
 
 beforeAll(async () => {
-  server = createServer((request, response) => {
-    const chunks: Buffer[] = []
-    request.on('data', (chunk: Buffer) => chunks.push(chunk))
-    request.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Call | Call[]
-      bodies.push(body)
-      const answer = Array.isArray(body) ? body.map(answerOf) : answerOf(body)
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer))
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  refusing = createServer((request, response) => {
-    const chunks: Buffer[] = []
-    request.on('data', (chunk: Buffer) => chunks.push(chunk))
-    request.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Call | Call[]
-      refusedBodies.push(body)
-      const answer = Array.isArray(body)
-        ? { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'batch requests are not allowed on this plan (test)' } }
-        : answerOf(body)
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer))
-    })
-  })
-  await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve))
-  refusingUrl = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}`
+  ;({ server, url } = await startJsonBodyServer<Call | Call[]>((body, response) => {
+    bodies.push(body)
+    const answer = Array.isArray(body) ? body.map(answerOf) : answerOf(body)
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer))
+  }))
+  ;({ server: refusing, url: refusingUrl } = await startJsonBodyServer<Call | Call[]>((body, response) => {
+    refusedBodies.push(body)
+    const answer = Array.isArray(body)
+      ? { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'batch requests are not allowed on this plan (test)' } }
+      : answerOf(body)
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer))
+  }))
 })
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve))

@@ -1,8 +1,8 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { Server } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ChainConfig } from '../../../src/chain/chain-keys.ts'
 import { createReadClient } from '../../../src/chain/clients.ts'
+import { startJsonBodyServer } from '../../support/json-body-server.ts'
 
 /**
  * A provider over its rate limit answers HTTP 429 with Retry-After (seconds): the daemon's read client waits that long
@@ -13,26 +13,19 @@ let url: string
 const arrivals: number[] = []
 
 beforeAll(async () => {
-  server = createServer((request, response) => {
-    const chunks: Buffer[] = []
-    request.on('data', (chunk: Buffer) => chunks.push(chunk))
-    request.on('end', () => {
-      arrivals.push(Date.now())
-      // The read client batches (READ_BATCH): a batch of one is answered as a batch, as nodes do.
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: number } | { id: number }[]
-      const answer = (each: (id: number) => object) => JSON.stringify(Array.isArray(body) ? body.map((b) => each(b.id)) : each(body.id))
-      if (arrivals.length === 1) {
-        // Providers answer a rate-limited request with one error, batch or not (the fault proxy's 429 does the same).
-        response
-          .writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' })
-          .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: 429, message: 'Too Many Requests' } }))
-        return
-      }
-      response.writeHead(200, { 'content-type': 'application/json' }).end(answer((id) => ({ jsonrpc: '2.0', id, result: '0x2a' })))
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  ;({ server, url } = await startJsonBodyServer<{ id: number } | { id: number }[]>((body, response) => {
+    arrivals.push(Date.now())
+    // The read client batches (READ_BATCH): requests asked together come as a batch, a lone one as a plain request.
+    const answer = (each: (id: number) => object) => JSON.stringify(Array.isArray(body) ? body.map((b) => each(b.id)) : each(body.id))
+    if (arrivals.length === 1) {
+      // Providers answer a rate-limited request with one error, batch or not (the fault proxy's 429 does the same).
+      response
+        .writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' })
+        .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: 429, message: 'Too Many Requests' } }))
+      return
+    }
+    response.writeHead(200, { 'content-type': 'application/json' }).end(answer((id) => ({ jsonrpc: '2.0', id, result: '0x2a' })))
+  }))
 })
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve))

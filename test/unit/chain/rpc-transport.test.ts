@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { join, relative } from 'node:path'
 import { type BaseError, createPublicClient, HttpRequestError, RpcRequestError, TimeoutError } from 'viem'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { startJsonBodyServer } from '../../support/json-body-server.ts'
 import { createRpcPoster, ResponseTooLargeError, RpcDeadlineError } from '../../../src/chain/rpc-post.ts'
 import { rpcHttp } from '../../../src/chain/rpc-http.ts'
 import { isBatchRefused } from '../../../src/chain/read-batching.ts'
@@ -32,19 +33,12 @@ const answering: Handler = (body, response) => {
 }
 
 beforeAll(async () => {
-  server = createServer((request, response) => {
-    const chunks: Buffer[] = []
-    request.on('data', (chunk: Buffer) => chunks.push(chunk))
-    request.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Call | Call[]
-      seenBodies.push(body)
-      seenHeaders.push(request.headers)
-      handler(body, response, request)
-    })
-  })
+  ;({ server, url } = await startJsonBodyServer<Call | Call[]>((body, response, request) => {
+    seenBodies.push(body)
+    seenHeaders.push(request.headers)
+    handler(body, response, request)
+  }))
   server.on('connection', (socket) => connections.push(socket))
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 })
 afterEach(() => {
   handler = answering
