@@ -12,9 +12,9 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
  * collections freed under `fetch`, and those collections' pauses (13-55 ms) are what pushed executor ticks over 20 ms.
  *
  * Why a deadline of its own instead of an `AbortSignal`: on Node 20 an `AbortSignal` outlives the young generation's
- * scavenges until a full collection (docs/execution.md §8, eleventh session), so one per request (viem's `http`
- * transport makes one, and three `Headers`, for every request) fills the old generation. A caller's own signal is
- * still honoured.
+ * scavenges until a full collection (docs/execution.md §8, eleventh session), so one made per request (as viem's
+ * `http` transport does, with three `Headers`) is promoted with every request: the `rpc-promotion` bench measures it.
+ * A caller's own signal is still honoured.
  *
  * The body is bounded (10 MiB, viem's `maxResponseBodySize` default): a larger answer is refused without being kept.
  * It follows no redirect and asks for no compression (docs/chains.md "RPC budget").
