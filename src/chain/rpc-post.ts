@@ -24,7 +24,7 @@ export interface RpcPostOptions {
   maxBodyBytes?: number
 }
 
-export const RPC_MAX_BODY_BYTES = 10 * 1024 * 1024
+const RPC_MAX_BODY_BYTES = 10 * 1024 * 1024
 
 /** An HTTP answer, whatever its status: the transport decides what it means. */
 export interface RpcAnswer {

@@ -21,7 +21,7 @@ export interface HeapInflow {
 }
 
 /** The repository's root as a file URL (this file is test/bench/diagnose/heap-inflow.ts). */
-export const REPO_ROOT_URL = new URL('../../../', import.meta.url).href
+const REPO_ROOT_URL = new URL('../../../', import.meta.url).href
 
 /**
  * The profile's sampled bytes by frame and by own frame. Our own code is what lies under `root`'s `daemon/` or `src/`

@@ -10,8 +10,8 @@ import { createPublicClient, http } from 'viem'
 import { rpcHttp } from '../../../src/chain/rpc-http.ts'
 import { startJsonBodyServer } from '../../support/json-body-server.ts'
 
-export const IN_FLIGHT = 8
-export const ANSWER_DELAY_MS = 3
+const IN_FLIGHT = 8
+const ANSWER_DELAY_MS = 3
 
 const [kind = 'ours', count = '1000'] = process.argv.slice(2)
 if (kind !== 'ours' && kind !== 'viem-http') throw new Error(`transport must be ours or viem-http, got ${kind}`)
