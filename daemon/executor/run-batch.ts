@@ -64,7 +64,8 @@ export interface BatchRunnerHooks {
 
 export function createBatchRunner(ctx: BatchRunnerContext, hooks: BatchRunnerHooks = {}): BatchRunner {
   const pending = new Map<Hash, BatchRecord>()
-  const sweeping = new Set<Hash>()
+  /** The batches being swept, each with the record settled again meanwhile, to sweep next (startSweep). */
+  const sweeping = new Map<Hash, BatchRecord | undefined>()
   const tasks = new Set<Promise<void>>()
   const checking = new Set<ChainKey>()
   const track = (task: Promise<void>) => {
@@ -188,16 +189,32 @@ export function createBatchRunner(ctx: BatchRunnerContext, hooks: BatchRunnerHoo
     }
   }
 
+  /**
+   * Sweeps an executed batch, one sweep per batch at a time. A batch settled again while its sweep runs (a reorg moved
+   * it: revalidate-fills.ts held it, the runner settled it from its new place) is swept again from the record as settled
+   * now once the running sweep ends: that sweep carries the old execution, and stops without writing (`resettled`).
+   */
   function startSweep(record: BatchRecord): void {
-    if (sweeping.has(record.batchId)) return
-    sweeping.add(record.batchId)
+    if (sweeping.has(record.batchId)) {
+      sweeping.set(record.batchId, record)
+      return
+    }
+    sweeping.set(record.batchId, undefined)
     track(
-      (record.split ? sweepSplitBatch(ctx, record) : sweepBatch(ctx, record))
-        .then((outcome) => {
+      (record.split ? sweepSplitBatch(ctx, record) : sweepBatch(ctx, record)).then(
+        (outcome) => {
+          const newer = sweeping.get(record.batchId)
+          sweeping.delete(record.batchId)
           if (outcome.kind === 'stopped') ctx.log.warn({ batchId: record.batchId, reason: outcome.reason }, 'sweep stopped; it resumes at the next start')
-          if (outcome.kind === 'undone') track(askAgain(outcome.record))
-        })
-        .finally(() => sweeping.delete(record.batchId)),
+          if (outcome.kind === 'undone') return track(askAgain(outcome.record))
+          const again = newer ?? (outcome.kind === 'resettled' && outcome.record.state === 'executed' ? outcome.record : undefined)
+          if (again && !ctx.stopped()) startSweep(again)
+        },
+        (error: unknown) => {
+          sweeping.delete(record.batchId)
+          throw error
+        },
+      ),
     )
   }
 

@@ -5,11 +5,11 @@ import { drainSplitChunks } from './drain-split-chunks.ts'
 import type { ExecutorContext } from './executor-context.ts'
 import { collectedChunksOf, resolveSplitBatch, type SplitFate } from './resolve-split-batch.ts'
 import { type SplitSenderContext, sendSplitBatch } from './send-split-batch.ts'
-import { type SweepOutcome, stillExecuted } from './sweep-batch.ts'
+import { putIfStillExecuted, type SweepOutcome } from './sweep-batch.ts'
 
 /** What the split batch's part of the batch runner (run-batch.ts) uses. */
 export type SplitRunnerContext = SplitSenderContext &
-  Pick<ExecutorContext, 'store' | 'batchJournal' | 'batchReads' | 'stopped' | 'batchDeadline'> &
+  Pick<ExecutorContext, 'store' | 'batchJournal' | 'batchReads' | 'stopped' | 'batchDeadline' | 'withChainLock'> &
   Partial<Pick<ExecutorContext, 'splitReads'>>
 
 type SplitRecord = BatchRecord & { split: SplitBatchRecord }
@@ -68,10 +68,8 @@ export async function sweepSplitBatch(ctx: SplitRunnerContext, record: BatchReco
   if (!splitReads || !record.split) return { kind: 'stopped', record, reason: 'no split reads' }
   const outcome = await drainSplitChunks({ ...ctx, splitReads }, record, collectedChunksOf(record.split), 'sweepChunk')
   if (outcome.kind === 'stopped') return { kind: 'stopped', record, reason: outcome.reason }
-  // Undone by a reorg while it was swept (the record `sent` again, its orders held): not written back to swept.
-  const undone = await stillExecuted(ctx, record)
-  if (undone) return { kind: 'undone', record: undone }
+  // Undone by a reorg while it was swept (the record `sent` again, its orders held), or settled again from another
+  // place: not written back to swept (putIfStillExecuted).
   const swept: BatchRecord = { ...record, state: 'swept', swept: record.included.length - (record.execution?.skipped.length ?? 0) }
-  await ctx.store.batch([ctx.batchJournal.put(swept)])
-  return { kind: 'done', record: swept }
+  return (await putIfStillExecuted(ctx, record, swept)) ?? { kind: 'done', record: swept }
 }

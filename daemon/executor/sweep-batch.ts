@@ -6,7 +6,7 @@ import type { BatchRecord } from '../../src/journal/batch-records.ts'
 import { batchBuyerAbi, batchEntry } from './batch-buyer-abi.ts'
 import type { ExecutorContext } from './executor-context.ts'
 
-export type BatchSweeperContext = Pick<ExecutorContext, 'store' | 'chains' | 'wallets' | 'batchReads' | 'batchJournal' | 'log' | 'stopped'>
+export type BatchSweeperContext = Pick<ExecutorContext, 'store' | 'chains' | 'wallets' | 'batchReads' | 'batchJournal' | 'log' | 'stopped' | 'withChainLock'>
 
 /** The paid words exactly as the batch committed them: each entry, a skipped buyer's amount zeroed (paidWords). */
 export const recordPaidWords = (record: BatchRecord): bigint[] =>
@@ -18,12 +18,16 @@ export const recordPaidWords = (record: BatchRecord): bigint[] =>
 /**
  * Why a sweep stopped before the end (it resumes from the on-chain cursor: at the next start, or the next call), or
  * `undone`: the chain does not hold the batch as executed (a reorg, or a devnet restarted from an older dump, dropped the
- * block of its BatchExecuted): there is nothing to sweep, and the batch's fate is to be asked of the chain again.
+ * block of its BatchExecuted), or the journal holds it `sent` again (revalidate-fills.ts): there is nothing to sweep,
+ * and the batch's fate is to be asked of the chain again; or `resettled`: while it was swept, a reorg moved the batch
+ * and the runner settled it again from its new place (`record`, the journaled one): this sweep's record is stale, and
+ * the sweep of the record as settled now is the runner's.
  */
 export type SweepOutcome =
   | { kind: 'done'; record: BatchRecord }
   | { kind: 'stopped'; record: BatchRecord; reason: string }
   | { kind: 'undone'; record: BatchRecord }
+  | { kind: 'resettled'; record: BatchRecord }
 
 /**
  * Credits an executed batch's buyers: sweep(batchId, paid, from, to) in chunks (≤ 500 buyers, under the gas cap) from
@@ -39,13 +43,11 @@ export async function sweepBatch(ctx: BatchSweeperContext, record: BatchRecord):
   const chunk = sweepChunk(total, txGasCapOf(ctx.chains[record.chain]))
   let current = record
   let failures = 0
-  /** Writes `next` unless the batch is no longer `executed` in the journal (then the stored record, undone). */
-  const save = async (next: BatchRecord): Promise<BatchRecord | undefined> => {
-    const stored = await stillExecuted(ctx, record)
-    if (stored) return stored
-    await ctx.store.batch([ctx.batchJournal.put(next)])
-    current = next
-    return undefined
+  /** Writes `next` unless the journal no longer holds the batch executed as this sweep read it (then why not). */
+  const save = async (next: BatchRecord): Promise<StaleSweep | undefined> => {
+    const stale = await putIfStillExecuted(ctx, record, next)
+    if (!stale) current = next
+    return stale
   }
   while (!ctx.stopped()) {
     const onChain = await ctx.batchReads.batch(record.chain, record.batchBuyer, record.batchId)
@@ -53,12 +55,12 @@ export async function sweepBatch(ctx: BatchSweeperContext, record: BatchRecord):
     // swept for a batch the chain no longer has; found by the crash rounds, a kill -9 during the sweep).
     if (!onChain.executed) return { kind: 'undone', record: current }
     if (onChain.allocationHash === zeroHash || onChain.swept >= total) {
-      const undone = await save({ ...current, state: 'swept', swept: onChain.allocationHash === zeroHash ? 0 : total })
-      return undone ? { kind: 'undone', record: undone } : { kind: 'done', record: current }
+      const stale = await save({ ...current, state: 'swept', swept: onChain.allocationHash === zeroHash ? 0 : total })
+      return stale ?? { kind: 'done', record: current }
     }
     if (onChain.swept !== current.swept) {
-      const undone = await save({ ...current, swept: onChain.swept })
-      if (undone) return { kind: 'undone', record: undone }
+      const stale = await save({ ...current, swept: onChain.swept })
+      if (stale) return stale
     }
     const from = onChain.swept
     const to = Math.min(total, from + chunk.buyers)
@@ -79,13 +81,43 @@ export async function sweepBatch(ctx: BatchSweeperContext, record: BatchRecord):
   return { kind: 'stopped', record: current, reason: 'executor stopping' }
 }
 
+/** Why a sweep's write was not made: the journaled record, undone or settled again (SweepOutcome). */
+export type StaleSweep = Extract<SweepOutcome, { kind: 'undone' | 'resettled' }>
+
 /**
- * The journaled record when it is no longer `executed` (else undefined): a reorg undid the batch while it was being
- * swept (revalidate-fills.ts wrote it `sent` again, its orders held under it), and a sweep that read the chain before
- * the reorg must not write it back to executed or swept (a restart would then never ask its fate, its orders held
- * executing for good). Its fate is the runner's again (`undone`).
+ * Whether the journal still holds the batch `executed` from the execution the sweep started with (undefined), else why
+ * not, with the journaled record:
+ * - `undone`: a reorg undid the batch while it was swept (revalidate-fills.ts wrote it `sent` again, its orders held
+ *   under it); a sweep that read the chain before the reorg must not write it back to executed or swept (a restart would
+ *   then never ask its fate, its orders held executing for good);
+ * - `resettled`: the runner settled it again from another execution (a reorg re-mined it at another block); this
+ *   sweep's record carries the old execution and must not overwrite the new one (found by batch-superseded.test.ts
+ *   (b): the batch record swept at the block the reorg took, its orders filled at the new one, the replay differing).
  */
-export async function stillExecuted(ctx: Pick<BatchSweeperContext, 'batchJournal'>, record: BatchRecord): Promise<BatchRecord | undefined> {
+async function staleSweep(ctx: Pick<BatchSweeperContext, 'batchJournal'>, record: BatchRecord): Promise<StaleSweep | undefined> {
   const stored = await ctx.batchJournal.get(record.chain, record.slug, record.launchBlock, record.sequence)
-  return stored && stored.state !== 'executed' ? stored : undefined
+  if (!stored) return undefined
+  const same = stored.execution?.txHash === record.execution?.txHash && stored.execution?.blockNumber === record.execution?.blockNumber
+  if (stored.state === 'executed' && same) return undefined
+  if ((stored.state === 'executed' || stored.state === 'swept') && !same) return { kind: 'resettled', record: stored }
+  return { kind: 'undone', record: stored }
+}
+
+/**
+ * Writes a sweep's `next` record unless its record is stale (staleSweep: then why, and nothing written). The check and
+ * the write are one section under the chain lock, the lock revalidate-fills.ts and the runner's settle write under:
+ * checked outside it, a reorg's `sent` or a settle from the new place could be written between the check and this
+ * write, and then overwritten with the old execution.
+ */
+export async function putIfStillExecuted(
+  ctx: Pick<BatchSweeperContext, 'batchJournal' | 'store' | 'withChainLock'>,
+  record: BatchRecord,
+  next: BatchRecord,
+): Promise<StaleSweep | undefined> {
+  return ctx.withChainLock(record.chain, async () => {
+    const stale = await staleSweep(ctx, record)
+    if (stale) return stale
+    await ctx.store.batch([ctx.batchJournal.put(next)])
+    return undefined
+  })
 }

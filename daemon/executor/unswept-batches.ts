@@ -5,7 +5,7 @@ import type { ExecutorContext } from './executor-context.ts'
 import { collectedChunksOf } from './resolve-split-batch.ts'
 import { recordPaidWords } from './sweep-batch.ts'
 
-export type UnsweptContext = Pick<ExecutorContext, 'store' | 'batchJournal' | 'batchReads' | 'batchDeadline' | 'log'> &
+export type UnsweptContext = Pick<ExecutorContext, 'store' | 'batchJournal' | 'batchReads' | 'batchDeadline' | 'log' | 'withChainLock'> &
   Partial<Pick<ExecutorContext, 'splitReads'>>
 
 /**
@@ -32,8 +32,16 @@ export async function reopenUnsweptBatches(ctx: UnsweptContext, chain: ChainKey)
     try {
       const cursor = await sweptOnChain(ctx, record)
       if (cursor === 'complete' || cursor === 'not_executed') continue
-      const next: BatchRecord = { ...record, state: 'executed', swept: cursor }
-      await ctx.store.batch([ctx.batchJournal.put(next)])
+      // Written only if the journal still says swept, checked under the chain lock revalidate-fills.ts writes under: a
+      // reorg's `sent` (its execution undone) written since the list was read is not overwritten with executed.
+      const next = await ctx.withChainLock(chain, async () => {
+        const stored = await ctx.batchJournal.get(record.chain, record.slug, record.launchBlock, record.sequence)
+        if (stored?.state !== 'swept') return undefined
+        const reopened: BatchRecord = { ...stored, state: 'executed', swept: cursor }
+        await ctx.store.batch([ctx.batchJournal.put(reopened)])
+        return reopened
+      })
+      if (!next) continue
       ctx.log.warn(
         { batchId: record.batchId, slug: record.slug, swept: cursor },
         'a swept batch is not swept on the chain any more (its sweep was lost): swept again',

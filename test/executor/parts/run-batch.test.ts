@@ -4,6 +4,7 @@ import type { BatchChainReads } from '../../../daemon/executor/batch-chain-reads
 import { createBatchRunner } from '../../../daemon/executor/run-batch.ts'
 import { sweepBatch } from '../../../daemon/executor/sweep-batch.ts'
 import type { BatchRecord } from '../../../src/journal/batch-records.ts'
+import { withResolvers } from '../../../src/common/with-resolvers.ts'
 import { type ExecutorFixture, keyIdOf, SLUG, startExecutorFixture, walletOf } from './executor-fixture.ts'
 
 const SENDERS: Address[] = [
@@ -358,10 +359,106 @@ describe('a sweep that read the chain before a reorg undid its batch (sweep-batc
     expect(await f.ctx.batchJournal.get('base', 'runner', '10', 5)).toEqual(held)
   })
 
+  it('does not overwrite a record settled again from another place (a reorg re-mined it): resettled, nothing written', async () => {
+    const execution = (blockNumber: string) => ({
+      txHash: `0x${'57'.repeat(32)}` as Hash,
+      blockNumber,
+      totalIn: '100',
+      tokensOut: '1000',
+      skipped: [],
+      allocationHash: `0x${'77'.repeat(32)}` as Hash,
+    })
+    const executed = record(7, { state: 'executed', included: [entry], txHash: `0x${'57'.repeat(32)}`, execution: execution('12') })
+    const resettled: BatchRecord = { ...executed, execution: execution('11') }
+    await f.store.batch([f.ctx.batchJournal.put(resettled)])
+    expect(await sweepBatch(sweeper(), executed)).toEqual({ kind: 'resettled', record: resettled })
+    expect(await f.ctx.batchJournal.get('base', 'runner', '10', 7)).toEqual(resettled)
+  })
+
   it('writes swept while the journal still holds it executed', async () => {
     const executed = record(6, { state: 'executed', included: [entry], txHash: `0x${'66'.repeat(32)}` })
     await f.store.batch([f.ctx.batchJournal.put(executed)])
     expect((await sweepBatch(sweeper(), executed)).kind).toBe('done')
     expect((await f.ctx.batchJournal.get('base', 'runner', '10', 6))?.state).toBe('swept')
+  })
+})
+
+describe('batch runner: a batch settled again from its new place while its sweep runs (a reorg re-mined it)', () => {
+  let f: ExecutorFixture
+  let cursor: number
+  let chunkLanded: ReturnType<typeof withResolvers<{ receipt: { status: 'success' }; pending: boolean }>>
+  let chunkSent: ReturnType<typeof withResolvers<void>>
+  const execution = (blockNumber: string) => ({
+    txHash: `0x${'58'.repeat(32)}` as Hash,
+    blockNumber,
+    totalIn: '100',
+    tokensOut: '1000',
+    skipped: [],
+    allocationHash: `0x${'78'.repeat(32)}` as Hash,
+  })
+  beforeEach(async () => {
+    cursor = 0
+    chunkLanded = withResolvers()
+    chunkSent = withResolvers()
+    const batchReads = {
+      allowances: async () => new Map(),
+      batch: async () => ({ executed: true, allocationHash: `0x${'78'.repeat(32)}`, swept: cursor }),
+      // Where the chain holds the batch now: re-mined at block 11 (it was at 12 when it was first settled).
+      executionOf: async () => execution('11'),
+      executionIn: () => undefined,
+      landing: async () => ({ receipt: undefined, pending: false }),
+      idle: async () => true,
+      head: async () => 1_000n,
+    } as unknown as BatchChainReads
+    f = await startExecutorFixture({
+      batchReads,
+      chains: { base: {} } as ExecutorFixture['ctx']['chains'],
+      wallets: {
+        walletAddress: async () => SENDERS[0]!,
+        submitUserOperations: async () => [],
+        operatorAddress: () => SENDERS[0],
+        // The first sweep's chunk: sent, landing only when the test says (the reorg and the new settle happen meanwhile).
+        sendCall: async () => {
+          chunkSent.resolve()
+          return { hash: `0x${'99'.repeat(32)}` as Hash, landed: chunkLanded.promise }
+        },
+      } as unknown as ExecutorFixture['ctx']['wallets'],
+    })
+  })
+  afterEach(async () => {
+    await f.close()
+  })
+
+  it('the running sweep (old execution) writes nothing; the batch is swept from the record as settled now', async () => {
+    const entry = {
+      keyId: keyIdOf(1),
+      slug: 'runner',
+      userIndex: 1,
+      wallet: walletOf(1),
+      orderId: `0x${'02'.repeat(32)}` as Hash,
+      spendAtoms: '100',
+      rank: 0,
+      predicted: { gross: '1', fee: '0', net: '1' },
+    }
+    const first = record(8, { state: 'executed', included: [entry], txHash: `0x${'58'.repeat(32)}`, execution: execution('12') })
+    await f.store.batch([f.ctx.batchJournal.put(first)])
+    const runner = createBatchRunner(f.ctx)
+    await runner.reconcile()
+    await chunkSent.promise
+    // The reorg (revalidate-fills.ts): the record `sent` again, followed; the runner settles it from its new place.
+    const held: BatchRecord = { ...first, state: 'sent', undone: { txHash: first.txHash!, blockNumber: '12', at: 2 } }
+    await f.store.batch([f.ctx.batchJournal.put(held)])
+    runner.follow(held)
+    runner.recheck('base')
+    const stored = () => f.ctx.batchJournal.get('base', 'runner', '10', 8)
+    while ((await stored())?.execution?.blockNumber !== '11') await new Promise((r) => setImmediate(r))
+    expect((await stored())?.state).toBe('executed')
+    // The first sweep's chunk lands (the chain's cursor at the end): it reads the chain again and would write swept.
+    cursor = 1
+    chunkLanded.resolve({ receipt: { status: 'success' }, pending: false })
+    while (runner.running().length > 0) await Promise.all(runner.running())
+    const after = await stored()
+    expect(after?.state).toBe('swept')
+    expect(after?.execution?.blockNumber).toBe('11')
   })
 })

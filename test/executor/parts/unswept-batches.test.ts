@@ -119,6 +119,26 @@ describe('a batch journaled swept whose sweep the chain lost (a reorg, a restart
     expect(await f.ctx.batchJournal.get('base', 'unswept', '10', 0)).toMatchObject({ state: 'swept', swept: 2 })
   })
 
+  it('a record the reorg handling wrote `sent` after the swept list was read is not written back to executed', async () => {
+    const lost = sweptRecord(0, 99)
+    onChain.set(lost.batchId, { executed: true, swept: 1 })
+    await f.store.batch([f.ctx.batchJournal.put(lost)])
+    const held: BatchRecord = { ...lost, state: 'sent', undone: { txHash: lost.txHash!, blockNumber: '99', at: 2 } }
+    // revalidate-fills.ts holds the batch while its cursor is read (between the list and the write).
+    const racing = {
+      ...f.ctx,
+      batchReads: {
+        ...f.ctx.batchReads,
+        batch: async (chain: 'base', buyer: `0x${string}`, batchId: Hash) => {
+          await f.store.batch([f.ctx.batchJournal.put(held)])
+          return f.ctx.batchReads.batch(chain, buyer, batchId)
+        },
+      },
+    }
+    expect(await reopenUnsweptBatches(racing as typeof f.ctx, 'base')).toEqual([])
+    expect(await f.ctx.batchJournal.get('base', 'unswept', '10', 0)).toEqual(held)
+  })
+
   it('a chain that answers nothing leaves every record as it was', async () => {
     await f.store.batch([f.ctx.batchJournal.put(sweptRecord(0, 99))])
     const failing = { ...f.ctx, batchReads: { ...f.ctx.batchReads, head: async () => HEAD, batch: async () => Promise.reject(new Error('down')) } }
