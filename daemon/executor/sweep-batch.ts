@@ -81,8 +81,8 @@ export async function sweepBatch(ctx: BatchSweeperContext, record: BatchRecord):
   return { kind: 'stopped', record: current, reason: 'executor stopping' }
 }
 
-/** Why a sweep's write was not made: the journaled record, undone or settled again (SweepOutcome). */
-export type StaleSweep = Extract<SweepOutcome, { kind: 'undone' | 'resettled' }>
+/** Why a sweep's write was not made, with the journaled record: undone, settled again, or swept already (SweepOutcome). */
+export type StaleSweep = Extract<SweepOutcome, { kind: 'undone' | 'resettled' | 'done' }>
 
 /**
  * Whether the journal still holds the batch `executed` from the execution the sweep started with (undefined), else why
@@ -92,7 +92,8 @@ export type StaleSweep = Extract<SweepOutcome, { kind: 'undone' | 'resettled' }>
  *   then never ask its fate, its orders held executing for good);
  * - `resettled`: the runner settled it again from another execution (a reorg re-mined it at another block); this
  *   sweep's record carries the old execution and must not overwrite the new one (found by batch-superseded.test.ts
- *   (b): the batch record swept at the block the reorg took, its orders filled at the new one, the replay differing).
+ *   (b): the batch record swept at the block the reorg took, its orders filled at the new one, the replay differing);
+ * - `done`: swept already from the same execution (by another sweep of it that ended first).
  */
 async function staleSweep(ctx: Pick<BatchSweeperContext, 'batchJournal'>, record: BatchRecord): Promise<StaleSweep | undefined> {
   const stored = await ctx.batchJournal.get(record.chain, record.slug, record.launchBlock, record.sequence)
@@ -100,6 +101,8 @@ async function staleSweep(ctx: Pick<BatchSweeperContext, 'batchJournal'>, record
   const same = stored.execution?.txHash === record.execution?.txHash && stored.execution?.blockNumber === record.execution?.blockNumber
   if (stored.state === 'executed' && same) return undefined
   if ((stored.state === 'executed' || stored.state === 'swept') && !same) return { kind: 'resettled', record: stored }
+  // Swept already from this execution (a sweep of the same record ended first): nothing left to write.
+  if (stored.state === 'swept') return { kind: 'done', record: stored }
   return { kind: 'undone', record: stored }
 }
 

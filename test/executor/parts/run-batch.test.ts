@@ -375,6 +375,14 @@ describe('a sweep that read the chain before a reorg undid its batch (sweep-batc
     expect(await f.ctx.batchJournal.get('base', 'runner', '10', 7)).toEqual(resettled)
   })
 
+  it('a record another sweep of the same execution swept already is left as it is (done)', async () => {
+    const executed = record(9, { state: 'executed', included: [entry], txHash: `0x${'59'.repeat(32)}` })
+    const swept: BatchRecord = { ...executed, state: 'swept', swept: 1 }
+    await f.store.batch([f.ctx.batchJournal.put(swept)])
+    expect(await sweepBatch(sweeper(), executed)).toEqual({ kind: 'done', record: swept })
+    expect(await f.ctx.batchJournal.get('base', 'runner', '10', 9)).toEqual(swept)
+  })
+
   it('writes swept while the journal still holds it executed', async () => {
     const executed = record(6, { state: 'executed', included: [entry], txHash: `0x${'66'.repeat(32)}` })
     await f.store.batch([f.ctx.batchJournal.put(executed)])
