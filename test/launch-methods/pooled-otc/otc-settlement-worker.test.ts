@@ -45,9 +45,14 @@ describe('OTC settlement worker', () => {
   const walletOf = async (i: number) => `0x${(i + 1).toString(16).padStart(40, '0')}`
   const wallets = { walletAddress: walletOf, verifiedWalletAddress: walletOf } as unknown as WalletService
   let closedOnChain: boolean
+  /** Runs when the worker asks the chain's clock, before it answers (a write meanwhile). */
+  let onClockRead: (() => Promise<void>) | undefined
   const otcChain = {
     settlement: () => CONTRACT,
-    now: async () => chainSeconds,
+    now: async () => {
+      await onClockRead?.()
+      return chainSeconds
+    },
     readOffer: async () => ({ closed: closedOnChain }),
     client: () => ({}) as PublicClient,
   } as unknown as OtcChain
@@ -77,6 +82,7 @@ describe('OTC settlement worker', () => {
     chainSeconds = BigInt(SETTLE_AT / 1000 + 1)
     calls = []
     closedOnChain = false
+    onClockRead = undefined
     const owner = await services.keys.issueKey('owner')
     await store.batch(projectWriteOps(store, undefined, projectRecord('otc', { launchMethod: 'pooled_otc', ownerKeyId: owner.record.id, otc: offer })))
     for (const label of ['a', 'b']) {
@@ -178,5 +184,30 @@ describe('OTC settlement worker', () => {
     // Over: never settled again.
     await worker().runOnce()
     expect(calls).toHaveLength(2)
+  })
+
+  it('an offer cancelled and replaced after the round read it is left alone: nothing moved, the new offer intact, settled by the next round', async () => {
+    // The owner cancels the offer and a new one (its own id, deposited) takes its place while the round is between its
+    // read of every project and this project's first write (here: while it asks the chain's clock).
+    const replaced: OtcOffer = { ...offer, offerId: `0x${'12'.repeat(32)}`, round: 1, deposit: { txHash: `0x${'23'.repeat(32)}`, blockNumber: '6', at: 2 } }
+    onClockRead = async () => {
+      onClockRead = undefined
+      const current = (await store.sub.projects.get('otc'))!
+      await store.batch(projectWriteOps(store, current, { ...current, otc: replaced }))
+    }
+    next = async () => ({ status: 'closed', settledIn: null })
+    await worker().runOnce()
+    // Without the check, `settling` went onto the new offer and the old offer's `closed` marked it cancelled.
+    expect(calls).toHaveLength(0)
+    expect((await store.sub.projects.get('otc'))!.otc).toEqual(replaced)
+    expect(await statuses()).toEqual(['active', 'active'])
+
+    next = async (input) => {
+      await input.onSent!(`0x${'34'.repeat(32)}`)
+      return { status: 'not_mined', plan: {} as never, txHash: `0x${'34'.repeat(32)}`, pending: true }
+    }
+    await worker().runOnce()
+    expect(calls.map((c) => c.offerId)).toEqual([replaced.offerId])
+    expect(await settlement()).toMatchObject({ status: 'settling', txHash: `0x${'34'.repeat(32)}` })
   })
 })

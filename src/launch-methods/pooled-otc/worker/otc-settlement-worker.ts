@@ -16,6 +16,9 @@ import type { WalletService } from '../../../wallets/wallet-service.ts'
 import { createPollingWorker, type PollingWorker } from '../../../../daemon/workers/polling-worker.ts'
 import { createPooledOrders, type PooledOrderMove } from '../../worker/pooled-orders.ts'
 
+/** The offer record changed between the round's read and its first write (cancelled, replaced, deposited again). */
+class OfferChanged extends Error {}
+
 export interface OtcWorkerDeps {
   store: Store
   services: Services
@@ -134,12 +137,26 @@ export function createOtcSettlementWorker(deps: OtcWorkerDeps): PollingWorker {
     // Orders left executing by an interrupted settlement are this offer's; otherwise only active orders take part.
     const orders = await services.projects.ordersOfProject(project.slug, wasSettling ? ['active', 'executing'] : ['active'])
     const active = orders.filter((o) => o.status === 'active')
-    await record(
-      project.slug,
-      // An earlier attempt's transaction stays recorded until this one sends its own.
-      { status: 'settling', since: now(), ...(settlingTx ? { txHash: settlingTx } : {}) },
-      active.map((order) => ({ order, to: 'executing' as const, reason: 'OTC settlement' })),
-    )
+    // The first write is made only on the offer the round read: the round reads every project first and settles them
+    // one after another (seconds to minutes each), and meanwhile the owner may cancel this offer and set a new one.
+    // Written onto the new offer, `settling` would move the orders for it and this settlement (the old offer's terms,
+    // answered `closed`) would then mark the new offer cancelled. Once `settling`, the API refuses to cancel or replace
+    // it (otc-service.ts), so the later writes need no such check. The dev-buy worker guards its first write alike.
+    try {
+      await pooled.record(
+        project.slug,
+        (current) => {
+          if (JSON.stringify(current.otc) !== JSON.stringify(offer)) throw new OfferChanged()
+          // An earlier attempt's transaction stays recorded until this one sends its own.
+          return { ...current, otc: { ...current.otc!, settlement: { status: 'settling', since: now(), ...(settlingTx ? { txHash: settlingTx } : {}) } } }
+        },
+        active.map((order) => ({ order, to: 'executing' as const, reason: 'OTC settlement' })),
+      )
+    } catch (error) {
+      if (!(error instanceof OfferChanged)) throw error
+      log.info({ slug: project.slug, offerId: offer.offerId }, 'the OTC offer changed since this round read it: left to the next round')
+      return
+    }
     const executing = (await services.projects.ordersOfProject(project.slug, ['executing'])).filter((o) => orders.some((x) => x.keyId === o.keyId))
     // The wallet that deposited (records before v3: the owner key's): the offer settled is the one under its key, at
     // the recorded terms, or none (settleOffer compares every field first; the contract checks them again).
