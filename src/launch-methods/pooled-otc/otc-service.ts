@@ -309,6 +309,9 @@ export function createOtcService({ store, wallets, now, chain, logger }: OtcServ
             if (current.otc?.settlement?.status === 'settling' || current.otc?.settlement?.status === 'settled') {
               throw new PrebuyError('otc_settling', 'The offer started settling meanwhile; see its outcome first.')
             }
+            // Another offer took its place meanwhile (the worker found the deposit differing and cleared it, and a new
+            // offer was set while this one was cancelled on chain): the offer asked for is withdrawn; the new one stands.
+            if (current.otc?.offerId !== offer.offerId) return current
             return write(current, { ...current.otc!, settlement: { status: 'cancelled', at: now() } })
           })
         if (!offer.deposit) return markCancelled()

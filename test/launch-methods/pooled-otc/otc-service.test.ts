@@ -150,4 +150,24 @@ describe('OTC service', () => {
       to: { fdvUsdc: '2000000' },
     })
   })
+
+  it('a withdrawal whose offer was replaced meanwhile leaves the new offer standing (not marked cancelled)', async () => {
+    const otc0 = createOtcService({ store, wallets, now: Date.now, chain })
+    const offer = (await otc0.setOffer('otc', 'operator', input)).project.otc!
+    const depositor: Address = '0x00000000000000000000000000000000000d0d01'
+    await setOtc({ ...offer, deposit: { txHash: `0x${'66'.repeat(32)}`, blockNumber: '7', at: 1, project: depositor } })
+    const replaced: OtcOffer = { ...offer, offerId: otcOfferId('otc', 1), round: 1, deposit: null, settlement: null }
+    // While the withdrawal reads the chain, the deposit was found differing (cleared) and a new offer set.
+    const racing = {
+      ...chain,
+      readOffer: async () => {
+        await setOtc(replaced)
+        return { closed: true }
+      },
+      settledIn: async () => null,
+    } as unknown as OtcChain
+    const returned = await createOtcService({ store, wallets, now: Date.now, chain: racing }).cancel('otc', 'operator')
+    expect(returned.otc).toEqual(replaced)
+    expect((await project()).otc).toEqual(replaced)
+  })
 })
