@@ -1,3 +1,4 @@
+import { createReorgEpochs, type ReorgEpochs } from './reorg-epochs.ts'
 import { allowanceChangesReader, createWarmAllowances, type WarmAllowances } from './warm-allowances.ts'
 import type { Address, PublicClient } from 'viem'
 import type { ChainConfig, ChainKey } from '../../src/chain/chain-keys.ts'
@@ -175,6 +176,8 @@ export interface ExecutorContext {
    * wallet's balance twice; submissions and receipts run concurrently.
    */
   withChainLock<T>(chain: ChainKey, fn: () => Promise<T>): Promise<T>
+  /** The reorgs signalled per chain: a settle whose reads a reorg may have outdated is not written (reorg-epochs.ts). */
+  reorgEpochs: ReorgEpochs
   /** Runs fn holding the order-service locks of every key (the same lock the order service takes for one key). */
   withOrderLocks<T>(keyIds: readonly string[], fn: () => Promise<T>): Promise<T>
   /**
@@ -297,6 +300,7 @@ export function createExecutorContext(deps: ExecutorDeps, stopped: () => boolean
     supersededBatches: createSupersededBatches({ batchJournal, batchDeadline }),
     batchOperators: createBatchOperators({ clients: deps.clients, batchBuyers: deps.batchBuyers ?? {}, wallets: deps.wallets, log }),
     withChainLock: (chain, fn) => chainLocks.run(chain, fn),
+    reorgEpochs: createReorgEpochs(),
     withOrderLocks: (keyIds, fn) => store.mutex.runAll(keyIds.map(orderLockName), fn),
     orderLockGroup: (keyIds) => keyGroup(keyIds.map(orderLockName)),
     withOrderLockGroup: (group, fn) => store.mutex.runGroup(group, fn),

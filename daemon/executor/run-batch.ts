@@ -25,7 +25,7 @@ export type BatchRunnerContext = BatchSettlerContext &
   BatchSweeperContext &
   BatchSenderContext &
   Pick<ExecutorContext, 'withChainLock' | 'batchDeadline'> &
-  Partial<Pick<ExecutorContext, 'splitReads' | 'supersededBatches'>>
+  Partial<Pick<ExecutorContext, 'splitReads' | 'supersededBatches' | 'reorgEpochs'>>
 
 export interface BatchRunner {
   /**
@@ -120,7 +120,21 @@ export function createBatchRunner(ctx: BatchRunnerContext, hooks: BatchRunnerHoo
     return { kind: 'not_executed', reason: `the batch transaction never landed${deadline}` }
   }
 
-  async function settle(record: BatchRecord, fate: BatchFate): Promise<void> {
+  /** The reorgs signalled on the batch's chain so far: noted before a fate is read (settle's `epoch`). */
+  const epochOf = (record: BatchRecord): number | undefined => ctx.reorgEpochs?.of(record.chain)
+
+  /** The batch's fate read from the chain now, and settled (settle, with the reorgs noted before the read). */
+  async function settleFromChain(record: BatchRecord): Promise<void> {
+    const epoch = epochOf(record)
+    await settle(record, await fateFromChain(record), epoch)
+  }
+
+  /**
+   * Writes what the chain said of a batch. `epoch`: the reorgs signalled on its chain before the fate was read; when a
+   * reorg was signalled since, nothing is written and the batch is asked again on the next block (reorg-epochs.ts: the
+   * fate may be of a block the reorg dropped, and the revalidation of that reorg has already looked at the fills).
+   */
+  async function settle(record: BatchRecord, fate: BatchFate, epoch?: number): Promise<void> {
     if (fate.kind === 'unknown') {
       pending.set(record.batchId, record)
       return
@@ -133,6 +147,7 @@ export function createBatchRunner(ctx: BatchRunnerContext, hooks: BatchRunnerHoo
     const cameBack = fate.kind === 'executed' ? [] : await supersededThatPulled(record)
     const taken: BatchRecord[] = []
     const written = await ctx.withChainLock(record.chain, async () => {
+      if (epoch !== undefined && epochOf(record) !== epoch) return undefined
       if (fate.kind === 'executed') return settleExecutedBatch(ctx, fate.record ?? record, fate.execution)
       // Kept as superseded before its orders are active, so every batch planned with them names it (its transaction may
       // still land after a reorg until its last block is final: docs/execution.md §8, "A price-reverted batch, superseded").
@@ -145,6 +160,11 @@ export function createBatchRunner(ctx: BatchRunnerContext, hooks: BatchRunnerHoo
       }
       return released
     })
+    if (!written) {
+      ctx.log.warn({ batchId: record.batchId, slug: record.slug }, 'a reorg was signalled while the batch was asked of the chain: asked again')
+      pending.set(record.batchId, record)
+      return
+    }
     ctx.log.info({ batchId: record.batchId, slug: record.slug, state: written.state, buyers: record.included.length }, 'batch settled')
     if (written.state === 'executed') startSweep(written)
     if (written.state === 'released') hooks.released?.(written)
@@ -170,7 +190,7 @@ export function createBatchRunner(ctx: BatchRunnerContext, hooks: BatchRunnerHoo
   /** A released batch taken back (its orders executing under it again): settled from the chain like a batch just sent. */
   async function settleTakenBack(record: BatchRecord): Promise<void> {
     ctx.supersededBatches?.remove(record.batchId)
-    await settle(record, await fateFromChain(record))
+    await settleFromChain(record)
   }
 
   /**
@@ -226,7 +246,7 @@ export function createBatchRunner(ctx: BatchRunnerContext, hooks: BatchRunnerHoo
    */
   async function askAgain(record: BatchRecord): Promise<void> {
     ctx.log.warn({ batchId: record.batchId, slug: record.slug }, 'an executed batch is not on the chain any more; its fate is asked again')
-    await settle(record, await fateFromChain(record))
+    await settleFromChain(record)
   }
 
   return {
@@ -245,8 +265,11 @@ export function createBatchRunner(ctx: BatchRunnerContext, hooks: BatchRunnerHoo
         ctx.log.warn({ batchId: journaled.batchId, moves: moves.kind }, 'a committed batch is left to the next start: its orders were not moved')
         return false
       }
+      // The reorgs signalled before anything of this batch is read from the chain (its receipt, its fate): a reorg
+      // signalled before the settle's write leaves it to the next block's recheck (settle).
+      const epoch = epochOf(journaled)
       const settleMoved = async (record: BatchRecord, fate: BatchFate): Promise<void> => {
-        if (await movesWritten()) await settle(record, fate)
+        if (await movesWritten()) await settle(record, fate, epoch)
       }
       let record = journaled
       if (record.split) {
@@ -269,7 +292,7 @@ export function createBatchRunner(ctx: BatchRunnerContext, hooks: BatchRunnerHoo
         if (!(await movesWritten())) return
         if (outcome.kind === 'not_sent') return await settle(record, { kind: 'not_executed', reason: outcome.reason })
         const execution = outcome.kind === 'mined' ? ctx.batchReads.executionIn(record.batchBuyer, record.batchId, outcome.receipt) : undefined
-        await settle(record, execution ? { kind: 'executed', execution } : await fateFromChain(record))
+        await settle(record, execution ? { kind: 'executed', execution } : await fateFromChain(record), epoch)
       } catch (error) {
         // A read failed: the batch is asked again on the next block (its orders stay executing until its fate is known).
         ctx.log.warn({ err: error, batchId: record.batchId }, 'settling a batch failed; asked again on the next block')
@@ -280,7 +303,7 @@ export function createBatchRunner(ctx: BatchRunnerContext, hooks: BatchRunnerHoo
       await ctx.supersededBatches?.load()
       for (const record of await ctx.batchJournal.open()) {
         if (record.state === 'executed') startSweep(record)
-        else await settle(record, await fateFromChain(record))
+        else await settleFromChain(record)
       }
     },
     recheck(chain) {
@@ -289,7 +312,7 @@ export function createBatchRunner(ctx: BatchRunnerContext, hooks: BatchRunnerHoo
       checking.add(chain)
       track(
         (async () => {
-          for (const record of [...pending.values()].filter((r) => r.chain === chain)) await settle(record, await fateFromChain(record))
+          for (const record of [...pending.values()].filter((r) => r.chain === chain)) await settleFromChain(record)
           if (watching) await watchReleased(chain)
         })().finally(() => checking.delete(chain)),
       )

@@ -6,10 +6,13 @@ import type { SubmittedBuy, TickDecider } from './decide-tick.ts'
 import type { ExecutorContext } from './executor-context.ts'
 import type { BatchRunner } from './run-batch.ts'
 import { type BuySettler, unsentFailure } from './settle-buys.ts'
+import { settleReadBuys } from './settle-read-buys.ts'
 import { type BuySubmitterContext, submitBuys } from './submit-buys.ts'
 import { tickKind, type TickSeen, unseen } from './tick-kind.ts'
 
-export type TickRunnerContext = BuySubmitterContext & Pick<ExecutorContext, 'withChainLock' | 'stopped' | 'onTick'>
+export type TickRunnerContext = BuySubmitterContext &
+  Pick<ExecutorContext, 'withChainLock' | 'stopped' | 'onTick'> &
+  Partial<Pick<ExecutorContext, 'reorgEpochs'>>
 
 /**
  * One tick from decision to recorded outcome: decide and write the executing batch under the chain lock (the buys are
@@ -21,6 +24,8 @@ export function createTickRunner(ctx: TickRunnerContext, parts: { decider: TickD
   const { decider, settler, batches } = parts
 
   async function settleSubmission(launch: LaunchRecord, submitted: SubmittedBuy[], submission: Promise<UserOperationResult[]>): Promise<void> {
+    // The reorgs signalled before the outcomes are read (the bundler's receipts, then ours): settle-read-buys.ts.
+    const epoch = ctx.reorgEpochs?.of(launch.chain)
     let results: UserOperationResult[]
     try {
       results = await submission
@@ -28,11 +33,9 @@ export function createTickRunner(ctx: TickRunnerContext, parts: { decider: TickD
       ctx.log.warn({ err: error, slug: launch.slug }, 'submission failed; settling from the chain')
       const hint = unsentFailure('submission failed', error instanceof PrebuyError ? error.code : undefined)
       const settlements = await Promise.all(submitted.map(({ entry }) => settler.fromChain(entry, hint)))
-      await ctx.withChainLock(launch.chain, () => settler.settle(settlements))
-      return
+      return settleReadBuys(ctx, settler, launch, settlements, epoch)
     }
-    const settlements = await settler.fromResults(submitted, results)
-    await ctx.withChainLock(launch.chain, () => settler.settle(settlements))
+    return settleReadBuys(ctx, settler, launch, await settler.fromResults(submitted, results), epoch)
   }
 
   return async function runTick(tick: PriceTick, launch: LaunchRecord): Promise<void> {

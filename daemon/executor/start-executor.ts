@@ -133,6 +133,8 @@ export async function startExecutor(deps: ExecutorDeps): Promise<Executor> {
     if (stopped) return
     switch (signal.type) {
       case 'reorg':
+        // First: a settle whose chain reads came before this signal and whose write comes after it reads again.
+        ctx.reorgEpochs.bump(signal.chain)
         ctx.warm.reset(signal.chain)
         deps.wallets.forgetAhead?.(signal.chain)
         approvals?.forget(signal.chain)

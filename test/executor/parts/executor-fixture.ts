@@ -1,3 +1,4 @@
+import { createReorgEpochs } from '../../../daemon/executor/reorg-epochs.ts'
 import { createInFlightReservations } from '../../../daemon/executor/in-flight-reservations.ts'
 import { type Address, type Hash, zeroAddress } from 'viem'
 import type { ChainConfig, ChainKey } from '../../../src/chain/chain-keys.ts'
@@ -182,6 +183,7 @@ export async function startExecutorFixture(overrides: Partial<ExecutorContext> =
     batchDeadline: () => ({ landingBlocks: 5, finalityBlocks: 3 }),
     batchOperators: createBatchOperators({ clients: {}, batchBuyers: {}, wallets: {}, log: silentLogger }),
     withChainLock: (key, fn) => chainLocks.run(key, fn),
+    reorgEpochs: createReorgEpochs(),
     withOrderLocks: (keyIds, fn) => store.mutex.runAll(keyIds.map(orderLockName), fn),
     orderLockGroup: (keyIds) => keyGroup(keyIds.map(orderLockName)),
     withOrderLockGroup: (group, fn) => store.mutex.runGroup(group, fn),

@@ -470,3 +470,70 @@ describe('batch runner: a batch settled again from its new place while its sweep
     expect(after?.execution?.blockNumber).toBe('11')
   })
 })
+
+describe('batch runner: a reorg signalled while a batch’s fate is read (reorg-epochs.ts)', () => {
+  let f: ExecutorFixture
+  let reads: number
+  beforeEach(async () => {
+    reads = 0
+    const execution = (blockNumber: string) => ({
+      txHash: `0x${'5a'.repeat(32)}` as Hash,
+      blockNumber,
+      totalIn: '100',
+      tokensOut: '1000',
+      skipped: [],
+      allocationHash: `0x${'7a'.repeat(32)}` as Hash,
+    })
+    const batchReads = {
+      allowances: async () => new Map(),
+      batch: async () => ({ executed: true, allocationHash: `0x${'7a'.repeat(32)}`, swept: 0 }),
+      // The first read answers from the chain before a reorg, which the indexer signals before the settle's write;
+      // the next one from the new chain, where the batch landed at another block.
+      executionOf: async () => {
+        if (reads++ === 0) {
+          f.ctx.reorgEpochs.bump('base')
+          return execution('12')
+        }
+        return execution('13')
+      },
+      executionIn: () => undefined,
+      landing: async () => ({ receipt: undefined, pending: false }),
+      idle: async () => true,
+      head: async () => 1_000n,
+    } as unknown as BatchChainReads
+    f = await startExecutorFixture({
+      batchReads,
+      chains: { base: {} } as ExecutorFixture['ctx']['chains'],
+      wallets: { walletAddress: async () => SENDERS[0]!, submitUserOperations: async () => [], operatorAddress: () => SENDERS[0] },
+    })
+  })
+  afterEach(async () => {
+    await f.close()
+  })
+
+  it('writes nothing from that read; asked again on the next block, it is settled from the new chain', async () => {
+    const entry = {
+      keyId: keyIdOf(1),
+      slug: 'runner',
+      userIndex: 1,
+      wallet: walletOf(1),
+      orderId: `0x${'03'.repeat(32)}` as Hash,
+      spendAtoms: '100',
+      rank: 0,
+      predicted: { gross: '1', fee: '0', net: '1' },
+    }
+    const sent = record(10, { state: 'sent', included: [entry], txHash: `0x${'5a'.repeat(32)}`, from: SENDERS[0]! })
+    await f.store.batch([f.ctx.batchJournal.put(sent)])
+    const runner = createBatchRunner(f.ctx)
+    await runner.reconcile()
+    const stored = () => f.ctx.batchJournal.get('base', 'runner', '10', 10)
+    expect(await stored()).toEqual(sent)
+    runner.recheck('base')
+    while (runner.running().length > 0) await Promise.all(runner.running())
+    expect(reads).toBe(2)
+    // Settled (its sweep waits for an operator account this fixture does not have).
+    const after = await stored()
+    expect(after?.state).toBe('executed')
+    expect(after?.execution?.blockNumber).toBe('13')
+  })
+})
