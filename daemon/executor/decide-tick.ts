@@ -21,7 +21,7 @@ import { type BuyToSubmit, DEFAULT_MAX_BUYS, type ExecutionPlan } from '../../sr
 import type { CandidateOrder } from '../../src/domain/execution/prepared-book.ts'
 import { type BatchPlanner, type BatchPlannerContext, type BatchSplit, createBatchPlanner } from './plan-batch.ts'
 import { type BatchWriteInput, batchMoveOps, batchRecordOf } from './batch-executing-ops.ts'
-import { lazyLookup } from './lazy-lookup.ts'
+import { type LazyLookup, lazyLookup } from './lazy-lookup.ts'
 import type { SendBatch } from './batch-writes.ts'
 import { type BatchMoves, commitThenMove, ReadiedLaunchMismatch } from './commit-batch.ts'
 import type { BatchRecord } from '../../src/journal/batch-records.ts'
@@ -138,6 +138,8 @@ async function loadTickCandidates(
   candidates: Candidate[]
   diff: CandidateDiff
   ordersVersion: number | undefined
+  /** The user-write version the snapshot's orders (and their buyers' follower counts) were read at. */
+  usersVersion: number | undefined
   /** The warm snapshot's orders when exact (what a readied launch was readied on), else undefined. */
   book: readonly LoadedOrder[] | undefined
   wallets: readonly Address[]
@@ -157,6 +159,7 @@ async function loadTickCandidates(
   return {
     ...step.finish(fresh),
     ordersVersion: snapshot?.orders ? snapshot.ordersVersion : undefined,
+    usersVersion: snapshot?.orders ? snapshot.usersVersion : undefined,
     book: snapshot?.orders,
     wallets: bookWallets(present).wallets,
   }
@@ -265,14 +268,12 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
     inputs: () => DecisionInputs,
     submit: SubmitBuys,
     sendBatch: SendBatch | undefined,
-    ordersVersion: number | undefined,
+    versions: { orders: number | undefined; users: number | undefined },
   ) {
     const at = ctx.now()
     const buys = split.perBuyer
     const batchBuys = split.batch ? [...split.batch.buys.values()] : []
     const keyIds = [...plan.expired.map((o) => o.keyId), ...buys.map((b) => b.candidate.order.keyId), ...batchBuys.map((b) => b.candidate.order.keyId)]
-    // Built when first asked: by an expiry or a single buy's move, else by the batch's moves after its sends.
-    const followers = lazyLookup(() => new Map(candidates.map((c) => [c.order.keyId, c.followers])))
     return ctx.withOrderLocks(keyIds, async () => {
       stage('executor.locked')
       // The expiries and the single buys' moves apart: with a batch, the single buys' go in its commit (they precede
@@ -291,13 +292,14 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       // writer that takes these locks (the API's PATCH and DELETE, the executor's own moves and settles) holds them
       // until its write resolved, so with the locks held an unchanged version means the planned records are the
       // stored ones (docs/execution.md §8, "The first collect on the wire first").
-      const unchanged = ordersVersion !== undefined && ctx.warm.ordersVersion?.(launch.slug) === ordersVersion
+      const unchanged = versions.orders !== undefined && ctx.warm.ordersVersion?.(launch.slug) === versions.orders
       const currentOf = async (orders: readonly OrderRecord[]) =>
         unchanged ? orders.slice() : ((await store.sub.orders.getMany(orders.map((o) => orderKey(o.keyId, o.slug)))) as Array<OrderRecord | undefined>)
-      const [expiredNow, buyingNow, batchNow] = await Promise.all([
+      const [expiredNow, buyingNow, batchNow, followers] = await Promise.all([
         currentOf(plan.expired),
         currentOf(buys.map((b) => b.candidate.order)),
         currentOf(batchBuys.map((b) => b.candidate.order)),
+        followersUnderLocks(ctx, keyIds, candidates, versions.users),
       ])
       stage(unchanged ? 'executor.rereadSkipped' : 'executor.reread')
       for (const [i, order] of plan.expired.entries()) {
@@ -383,7 +385,7 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       // at either point the same way.
       const reservedRead = reservations(launch.chain)
       reservedRead.catch(() => undefined)
-      const { candidates, diff, ordersVersion, book, wallets: bookWalletList } = await loadCandidates(launch, tick)
+      const { candidates, diff, ordersVersion, usersVersion, book, wallets: bookWalletList } = await loadCandidates(launch, tick)
       seen.orders = candidates.length
       if (candidates.length === 0) {
         for (const kept of [held, funded, spends]) kept.forget(launch.slug)
@@ -476,6 +478,7 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
           readied,
           book,
           ordersVersion,
+          usersVersion,
           candidates,
           reserved,
           quote,
@@ -513,7 +516,7 @@ export function createTickDecider(ctx: TickDeciderContext): TickDecider {
       // plan buys only from these candidates).
       const split: BatchSplit = sendBatch ? await batches.split(tick, launch, plan.buys, bookWalletList) : { perBuyer: plan.buys }
       stage('executor.batchCleared')
-      return recordExecuting(tick, launch, plan, split, candidates, inputs, submit, sendBatch, ordersVersion)
+      return recordExecuting(tick, launch, plan, split, candidates, inputs, submit, sendBatch, { orders: ordersVersion, users: usersVersion })
     },
   }
 }
@@ -584,4 +587,24 @@ async function writeThenRelease(store: TickDeciderContext['store'], ops: StoreOp
     written.reject(error)
     throw error
   }
+}
+
+/**
+ * The buyers' follower counts for the moves under the orders' locks (the buyer index keys they rewrite): the planned
+ * candidates' while no user record was written since the snapshot's read (`usersVersion`), built when first asked (by
+ * an expiry or a single buy's move, else by the batch's moves after its sends); else read now, in one read, as
+ * followerCountOf reads them. The operator's social-profile change takes the same locks (buyer-service.ts): a move
+ * with the count planned before it wrote a second index entry for the buyer that nothing deleted.
+ */
+async function followersUnderLocks(
+  ctx: Pick<TickDeciderContext, 'store' | 'warm'>,
+  keyIds: readonly string[],
+  candidates: readonly Candidate[],
+  usersVersion: number | undefined,
+): Promise<LazyLookup<number>> {
+  if (usersVersion !== undefined && ctx.warm.usersVersion?.() === usersVersion) {
+    return lazyLookup(() => new Map(candidates.map((c) => [c.order.keyId, c.followers])))
+  }
+  const users = await ctx.store.sub.users.getMany([...keyIds])
+  return lazyLookup(() => new Map(keyIds.map((keyId, i) => [keyId, users[i]?.social?.followerCount ?? 0])))
 }

@@ -172,6 +172,8 @@ export interface ReadiedLaunchTick {
   /** The warm snapshot's orders the tick planned on (undefined: not an exact snapshot) and their write version. */
   book: readonly { order: unknown }[] | undefined
   ordersVersion: number | undefined
+  /** The user-write version of that snapshot (its buyers' follower counts, which the moves' index keys use). */
+  usersVersion: number | undefined
   candidates: ReadiedPlanTick['candidates'] & readonly { order: unknown; balanceAtoms: bigint }[]
   reserved: ReadonlyMap<string, bigint>
   quote: QuotedCaps | undefined
@@ -226,7 +228,8 @@ export async function commitReadiedLaunch(ctx: ReadiedLaunchContext, batches: Pi
     ctx.stage('executor.locked')
     // Under the orders' locks, no order of the project written since the snapshot the tick read (decide-tick.ts's
     // rule for skipping the re-read): the planned records are the stored ones. Else the tick plans and re-reads.
-    if (ctx.warm.ordersVersion?.(slug) !== t.ordersVersion) return miss('written_since')
+    // Nor a user record (a follower count the orders' moves key the buyer index with: decide-tick.ts recordExecuting).
+    if (ctx.warm.ordersVersion?.(slug) !== t.ordersVersion || ctx.warm.usersVersion?.() !== t.usersVersion) return miss('written_since')
     ctx.stage('executor.rereadSkipped')
     await commitThenMove(ctx, { singleOps: [], expiryOps: [] }, undefined, {
       record,

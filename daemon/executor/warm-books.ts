@@ -104,6 +104,11 @@ export interface WarmSnapshot {
    * `store.batch`, makes `ordersVersion(slug)` differ). What lets the tick skip its re-read under the orders' locks.
    */
   ordersVersion?: number
+  /**
+   * With `orders`: the user-write version they were read at (usersVersion()): their buyers' follower counts are the
+   * stored ones while it is unchanged (a follower count moves the buyer index keys the tick's writes use).
+   */
+  usersVersion?: number
 }
 
 export interface WarmBooks {
@@ -126,6 +131,8 @@ export interface WarmBooks {
    * the batch's promise resolves). Optional: a wallet-less fake has none, and the tick then always re-reads.
    */
   ordersVersion?(slug: string): number
+  /** The user-write version now (bumped by every `store.batch` writing a user record, before its promise resolves). */
+  usersVersion?(): number
   /**
    * The project's active orders as of now: the load under way when no write landed since it started, else the one load
    * waiting behind it (shared with the refreshes and the reloads after writes). Optional: the tests' stand-ins have none.
@@ -280,7 +287,7 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
     hold(slug, { started: true, version, usersVersion, orders: hit.orders.then(patch) })
   }
   /** The project's orders held at its current write version (a load, or a patch of one), awaited; else undefined. */
-  async function heldNow(slug: string): Promise<{ orders: LoadedOrder[]; version: number } | undefined> {
+  async function heldNow(slug: string): Promise<{ orders: LoadedOrder[]; ordersVersion: number; usersVersion: number } | undefined> {
     // A write landing while the held list is awaited moves it on (patched: held again at the new version).
     // A load still queued takes its versions when its read starts: checked once it is read.
     for (let tries = 0; tries < 3; tries++) {
@@ -289,7 +296,7 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
       const orders = await hit.orders.catch(() => undefined)
       if (!orders) return undefined
       const exact = cached.get(slug) === hit && hit.started && hit.version === (versions.get(slug) ?? 0) && hit.usersVersion === usersVersion
-      if (exact) return { orders, version: hit.version }
+      if (exact) return { orders, ordersVersion: hit.version, usersVersion: hit.usersVersion }
     }
     return undefined
   }
@@ -427,7 +434,7 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
     // A reorg while reading: the base may be gone from the chain.
     if ((epochs.get(chain) ?? 0) !== epoch) return undefined
     const exact = version === (versions.get(slug) ?? 0) && users === usersVersion
-    return { orders: exact ? orders : undefined, balances, state, ...(exact ? { ordersVersion: version } : {}) }
+    return { orders: exact ? orders : undefined, balances, state, ...(exact ? { ordersVersion: version, usersVersion: users } : {}) }
   }
 
   const pump = (chain: ChainKey) => {
@@ -458,13 +465,11 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
       const result = await refresh.done
       const orders = result?.orders.get(slug)
       if (!result || !orders) return undefined
-      const exact = refresh.versions.get(slug) === (versions.get(slug) ?? 0) && refresh.usersVersion === usersVersion
-      if (exact) return { orders, balances: result.balances, state: result.state, ordersVersion: refresh.versions.get(slug)! }
-      // Written since the refresh read them: the orders held now (the refresh's, patched by the writes since) when
-      // they are exact, so the tick after a PATCH does not read the whole project from the store (it did: 85-290 ms
-      // for 5,000 orders in the held-ticks bench, docs/execution.md §3).
-      const held = await heldNow(slug)
-      return { orders: held?.orders, balances: result.balances, state: result.state, ...(held ? { ordersVersion: held.version } : {}) }
+      if (refresh.versions.get(slug) === (versions.get(slug) ?? 0) && refresh.usersVersion === usersVersion)
+        return { orders, balances: result.balances, state: result.state, ordersVersion: refresh.versions.get(slug)!, usersVersion }
+      // Written since the refresh read them: the orders held now (the refresh's, patched by the writes since) when exact:
+      // the tick after a PATCH does not read the whole project (85-290 ms at 5,000 orders, docs/execution.md §3).
+      return { orders: undefined, balances: result.balances, state: result.state, ...(await heldNow(slug)) }
     },
     async snapshot(chain, blockNumber) {
       const refresh = latest.get(chain)
@@ -477,6 +482,7 @@ export function createWarmBooks(deps: WarmBooksDeps): WarmBooks {
       epochs.set(chain, (epochs.get(chain) ?? 0) + 1)
     },
     ordersVersion: (slug) => versions.get(slug) ?? 0,
+    usersVersion: () => usersVersion,
     orders: (slug) => ordersOf(slug),
     stop() {
       stopped = true

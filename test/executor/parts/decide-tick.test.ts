@@ -6,6 +6,9 @@ import { MAX_DELTAS_IN_A_ROW } from '../../../src/domain/execution/decision-delt
 import type { InFlightExecution, TickDecision } from '../../../src/journal/journal-records.ts'
 import { silentLogger } from '../../../src/common/logger.ts'
 import { orderWriteOps } from '../../../src/store/order-writes.ts'
+import { createBuyerService } from '../../../src/services/buyer-service.ts'
+import { buyerIndexKey, buyersPrefix } from '../../../src/store/order-index.ts'
+import { readAll } from '../../../src/store/paginate.ts'
 import { type ExecutorFixture, keyIdOf, launch, SLUG, startExecutorFixture, tickAt, walletOf } from './executor-fixture.ts'
 
 const USDC = 1_000_000n
@@ -376,6 +379,36 @@ describe('deciding a tick (decide-tick.ts)', () => {
       expect(reads.count).toBeGreaterThan(0)
       expect(await f.order(1)).toMatchObject({ status: 'active', maxSpendUsdc: '60' })
       expect((await f.journal.decisionsOf(SLUG))[0]?.orders[0]?.verdict).toBe('in_flight')
+    } finally {
+      restore()
+      warm.stop()
+    }
+  })
+
+  it('a follower count changed between the warm snapshot and the locks: the move keys the buyer index with the stored count (one entry, no ghost)', async () => {
+    await f.addOrder(1, 100, null)
+    f.chain.balanceOf.set(walletOf(1), 1_000n * USDC)
+    const { warm, stages, restore } = await warmAt(11n)
+    const withOrderLocks = f.ctx.withOrderLocks
+    // The operator links the buyer's social profile after the tick planned on the snapshot (follower count 0), right
+    // before the decider takes the orders' locks: the profile's index move takes the same order lock.
+    f.ctx.withOrderLocks = async (keyIds, fn) => {
+      await createBuyerService({ store: f.store }).setSocialProfile(keyIdOf(1), {
+        socialId: 7,
+        socialUsername: 'b',
+        socialUrl: 'https://x.test/b',
+        followerCount: 500,
+      })
+      return withOrderLocks(keyIds, fn)
+    }
+    try {
+      const { submit } = recorder()
+      const submitted = await createTickDecider(f.ctx).decide(tickAt(11, 1_000), launch, submit)
+      expect(submitted.map((s) => s.entry.keyId)).toEqual([keyIdOf(1)])
+      // No order was written: the orders' re-read is still skipped; only the follower counts are read again.
+      expect(stages).toContain('executor.rereadSkipped')
+      const entries = await readAll(f.store.sub.buyersByProject, buyersPrefix(SLUG))
+      expect(entries.map((e) => e.key)).toEqual([buyerIndexKey(SLUG, 500, keyIdOf(1))])
     } finally {
       restore()
       warm.stop()

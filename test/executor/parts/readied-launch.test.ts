@@ -9,7 +9,10 @@ import { lowerWallet } from '../../../src/domain/execution/wallet-index.ts'
 import type { OrderRecord } from '../../../src/domain/records.ts'
 import type { PriceTick } from '../../../src/journal/journal-records.ts'
 import type { StoreOperation } from '../../../src/store/open-store.ts'
-import { type ExecutorFixture, launch, SLUG, startExecutorFixture, tickAt, walletOf } from './executor-fixture.ts'
+import { type ExecutorFixture, keyIdOf, launch, SLUG, startExecutorFixture, tickAt, walletOf } from './executor-fixture.ts'
+import { createBuyerService } from '../../../src/services/buyer-service.ts'
+import { buyerIndexKey, buyersPrefix } from '../../../src/store/order-index.ts'
+import { readAll } from '../../../src/store/paginate.ts'
 
 const USDC = 1_000_000n
 const BATCH_BUYER = '0x00000000000000000000000000000000000000bb' as Address
@@ -268,5 +271,32 @@ describe('the launch committed on its readied walk, before the plan (decide-tick
     await decideAt(x, await readied(x, true))
     expect(x.stages).toContain('executor.readiedLaunch.missed.inputs_changed')
     expect(x.events.slice(0, 3)).toEqual(['plan', 'commit:compact', `collect:${BUYERS}`])
+  })
+
+  it('takes the old path when a buyer’s follower count changed between the snapshot and the locks (written_since): one buyer index entry per buyer', async () => {
+    const x = await launchFixture()
+    await buyersOf(x.f)
+    const decider = await readied(x, true)
+    // The operator links a buyer's social profile (its index entries move to the new count) right before the readied
+    // walk takes the orders' locks: its moves planned with the old count would write a second entry.
+    const group = x.ctx.withOrderLockGroup!
+    let linked = false
+    x.ctx.withOrderLockGroup = async (keys, fn) => {
+      if (!linked) {
+        linked = true
+        await createBuyerService({ store: x.f.store }).setSocialProfile(keyIdOf(1), {
+          socialId: 7,
+          socialUsername: 'b',
+          socialUrl: 'https://x.test/b',
+          followerCount: 500,
+        })
+      }
+      return group(keys, fn)
+    }
+    await decideAt(x, decider)
+    expect(x.stages).toContain('executor.readiedLaunch.missed.written_since')
+    const entries = await readAll(x.f.store.sub.buyersByProject, buyersPrefix(SLUG))
+    expect(entries.filter((e) => e.value === keyIdOf(1)).map((e) => e.key)).toEqual([buyerIndexKey(SLUG, 500, keyIdOf(1))])
+    expect(entries).toHaveLength(BUYERS)
   })
 })
