@@ -32,6 +32,40 @@ const record = (sequence: number, patch: Partial<BatchRecord> = {}): BatchRecord
   ...patch,
 })
 
+/** One buyer (user 1) paying 100 atoms, its router order id made of `idByte`. */
+const buyerEntry = (idByte: string): BatchRecord['included'][number] => ({
+  keyId: keyIdOf(1),
+  slug: 'runner',
+  userIndex: 1,
+  wallet: walletOf(1),
+  orderId: `0x${idByte.repeat(32)}` as Hash,
+  spendAtoms: '100',
+  rank: 0,
+  predicted: { gross: '1', fee: '0', net: '1' },
+})
+
+/** A batch's BatchExecuted of those 100 atoms in transaction `txByte`, at `blockNumber`. */
+const executionAt = (txByte: string, blockNumber: string): NonNullable<BatchRecord['execution']> => ({
+  txHash: `0x${txByte.repeat(32)}` as Hash,
+  blockNumber,
+  totalIn: '100',
+  tokensOut: '1000',
+  skipped: [],
+  allocationHash: `0x${'77'.repeat(32)}` as Hash,
+})
+
+/** The chain reads of a batch executed on the chain, swept `swept()` buyers so far, found by `executionOf`. */
+const executedReads = (swept: () => number, executionOf: () => Promise<NonNullable<BatchRecord['execution']>>): BatchChainReads =>
+  ({
+    allowances: async () => new Map(),
+    batch: async () => ({ executed: true, allocationHash: `0x${'77'.repeat(32)}`, swept: swept() }),
+    executionOf,
+    executionIn: () => undefined,
+    landing: async () => ({ receipt: undefined, pending: false }),
+    idle: async () => true,
+    head: async () => 1_000n,
+  }) as unknown as BatchChainReads
+
 describe('batch runner at a restart: whether an unexecuted batch can still land is asked of the account that sent it', () => {
   let f: ExecutorFixture
   let asked: Address[]
@@ -336,16 +370,7 @@ describe('a sweep that read the chain before a reorg undid its batch (sweep-batc
     await f.close()
   })
 
-  const entry = {
-    keyId: keyIdOf(1),
-    slug: 'runner',
-    userIndex: 1,
-    wallet: walletOf(1),
-    orderId: `0x${'01'.repeat(32)}` as Hash,
-    spendAtoms: '100',
-    rank: 0,
-    predicted: { gross: '1', fee: '0', net: '1' },
-  }
+  const entry = buyerEntry('01')
 
   /** The fixture's context with a chain config (the sweep sizes its chunks by the chain's gas cap). */
   const sweeper = () => ({ ...f.ctx, chains: { ...f.ctx.chains, base: {} as (typeof f.ctx.chains)['base'] } })
@@ -360,14 +385,7 @@ describe('a sweep that read the chain before a reorg undid its batch (sweep-batc
   })
 
   it('does not overwrite a record settled again from another place (a reorg re-mined it): resettled, nothing written', async () => {
-    const execution = (blockNumber: string) => ({
-      txHash: `0x${'57'.repeat(32)}` as Hash,
-      blockNumber,
-      totalIn: '100',
-      tokensOut: '1000',
-      skipped: [],
-      allocationHash: `0x${'77'.repeat(32)}` as Hash,
-    })
+    const execution = (blockNumber: string) => executionAt('57', blockNumber)
     const executed = record(7, { state: 'executed', included: [entry], txHash: `0x${'57'.repeat(32)}`, execution: execution('12') })
     const resettled: BatchRecord = { ...executed, execution: execution('11') }
     await f.store.batch([f.ctx.batchJournal.put(resettled)])
@@ -396,28 +414,16 @@ describe('batch runner: a batch settled again from its new place while its sweep
   let cursor: number
   let chunkLanded: ReturnType<typeof withResolvers<{ receipt: { status: 'success' }; pending: boolean }>>
   let chunkSent: ReturnType<typeof withResolvers<void>>
-  const execution = (blockNumber: string) => ({
-    txHash: `0x${'58'.repeat(32)}` as Hash,
-    blockNumber,
-    totalIn: '100',
-    tokensOut: '1000',
-    skipped: [],
-    allocationHash: `0x${'78'.repeat(32)}` as Hash,
-  })
+  const execution = (blockNumber: string) => executionAt('58', blockNumber)
   beforeEach(async () => {
     cursor = 0
     chunkLanded = withResolvers()
     chunkSent = withResolvers()
-    const batchReads = {
-      allowances: async () => new Map(),
-      batch: async () => ({ executed: true, allocationHash: `0x${'78'.repeat(32)}`, swept: cursor }),
-      // Where the chain holds the batch now: re-mined at block 11 (it was at 12 when it was first settled).
-      executionOf: async () => execution('11'),
-      executionIn: () => undefined,
-      landing: async () => ({ receipt: undefined, pending: false }),
-      idle: async () => true,
-      head: async () => 1_000n,
-    } as unknown as BatchChainReads
+    // Where the chain holds the batch now: re-mined at block 11 (it was at 12 when it was first settled).
+    const batchReads = executedReads(
+      () => cursor,
+      async () => execution('11'),
+    )
     f = await startExecutorFixture({
       batchReads,
       chains: { base: {} } as ExecutorFixture['ctx']['chains'],
@@ -438,16 +444,7 @@ describe('batch runner: a batch settled again from its new place while its sweep
   })
 
   it('the running sweep (old execution) writes nothing; the batch is swept from the record as settled now', async () => {
-    const entry = {
-      keyId: keyIdOf(1),
-      slug: 'runner',
-      userIndex: 1,
-      wallet: walletOf(1),
-      orderId: `0x${'02'.repeat(32)}` as Hash,
-      spendAtoms: '100',
-      rank: 0,
-      predicted: { gross: '1', fee: '0', net: '1' },
-    }
+    const entry = buyerEntry('02')
     const first = record(8, { state: 'executed', included: [entry], txHash: `0x${'58'.repeat(32)}`, execution: execution('12') })
     await f.store.batch([f.ctx.batchJournal.put(first)])
     const runner = createBatchRunner(f.ctx)
@@ -476,31 +473,19 @@ describe('batch runner: a reorg signalled while a batch’s fate is read (reorg-
   let reads: number
   beforeEach(async () => {
     reads = 0
-    const execution = (blockNumber: string) => ({
-      txHash: `0x${'5a'.repeat(32)}` as Hash,
-      blockNumber,
-      totalIn: '100',
-      tokensOut: '1000',
-      skipped: [],
-      allocationHash: `0x${'7a'.repeat(32)}` as Hash,
-    })
-    const batchReads = {
-      allowances: async () => new Map(),
-      batch: async () => ({ executed: true, allocationHash: `0x${'7a'.repeat(32)}`, swept: 0 }),
-      // The first read answers from the chain before a reorg, which the indexer signals before the settle's write;
-      // the next one from the new chain, where the batch landed at another block.
-      executionOf: async () => {
+    const execution = (blockNumber: string) => executionAt('5a', blockNumber)
+    // The first read answers from the chain before a reorg, which the indexer signals before the settle's write; the
+    // next one from the new chain, where the batch landed at another block.
+    const batchReads = executedReads(
+      () => 0,
+      async () => {
         if (reads++ === 0) {
           f.ctx.reorgEpochs.bump('base')
           return execution('12')
         }
         return execution('13')
       },
-      executionIn: () => undefined,
-      landing: async () => ({ receipt: undefined, pending: false }),
-      idle: async () => true,
-      head: async () => 1_000n,
-    } as unknown as BatchChainReads
+    )
     f = await startExecutorFixture({
       batchReads,
       chains: { base: {} } as ExecutorFixture['ctx']['chains'],
@@ -512,16 +497,7 @@ describe('batch runner: a reorg signalled while a batch’s fate is read (reorg-
   })
 
   it('writes nothing from that read; asked again on the next block, it is settled from the new chain', async () => {
-    const entry = {
-      keyId: keyIdOf(1),
-      slug: 'runner',
-      userIndex: 1,
-      wallet: walletOf(1),
-      orderId: `0x${'03'.repeat(32)}` as Hash,
-      spendAtoms: '100',
-      rank: 0,
-      predicted: { gross: '1', fee: '0', net: '1' },
-    }
+    const entry = buyerEntry('03')
     const sent = record(10, { state: 'sent', included: [entry], txHash: `0x${'5a'.repeat(32)}`, from: SENDERS[0]! })
     await f.store.batch([f.ctx.batchJournal.put(sent)])
     const runner = createBatchRunner(f.ctx)
