@@ -67,6 +67,12 @@ export function createKeyService({ store, wallets, now }: KeyServiceDeps): KeySe
    * through this service, so the cache cannot serve a revoked key.
    */
   const authCache = new Map<string, ApiKeyRecord>()
+  /**
+   * Bumped once a revocation or rotation is written. authenticate caches what it read only if none was written while it
+   * read: a read begun before a revocation can resolve after the revocation's last cache delete, and its record (not
+   * revoked) would then be cached, and the revoked key accepted, until the cache is cleared.
+   */
+  let keyWrites = 0
 
   async function prepareKey(rawLabel: string): Promise<PreparedKey> {
     const label = validateLabel(rawLabel)
@@ -123,11 +129,12 @@ export function createKeyService({ store, wallets, now }: KeyServiceDeps): KeySe
       const hash = hashApiKey(apiKey)
       let record = authCache.get(hash)
       if (!record) {
+        const writesBefore = keyWrites
         const id = await keysByHash.get(hash)
         record = id === undefined ? undefined : await keys.get(id)
         if (!record) return undefined
         if (authCache.size >= AUTH_CACHE_LIMIT) authCache.clear()
-        authCache.set(hash, record)
+        if (keyWrites === writesBefore) authCache.set(hash, record)
       }
       if (!digestsEqual(record.keyHash, hash) || record.revokedAt !== null) return undefined
       return record
@@ -147,6 +154,7 @@ export function createKeyService({ store, wallets, now }: KeyServiceDeps): KeySe
         const rotated: ApiKeyRecord = { ...record, keyHash: hashApiKey(apiKey), rotatedAt: now() }
         authCache.delete(record.keyHash)
         await store.batch([put(keys, id, rotated), del(keysByHash, record.keyHash), put(keysByHash, rotated.keyHash, id)])
+        keyWrites++
         authCache.delete(record.keyHash)
         return { apiKey, record: rotated }
       })
@@ -159,6 +167,7 @@ export function createKeyService({ store, wallets, now }: KeyServiceDeps): KeySe
         if (record.revokedAt !== null) return record
         const revoked = { ...record, revokedAt: now() }
         await store.batch([put(keys, id, revoked), ...alsoWrite])
+        keyWrites++
         authCache.delete(record.keyHash)
         return revoked
       })
