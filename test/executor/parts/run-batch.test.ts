@@ -407,6 +407,41 @@ describe('a sweep that read the chain before a reorg undid its batch (sweep-batc
     expect((await sweepBatch(sweeper(), executed)).kind).toBe('done')
     expect((await f.ctx.batchJournal.get('base', 'runner', '10', 6))?.state).toBe('swept')
   })
+
+  it('reads the journaled record and writes swept inside one chain-locked section (the lock the reorg hold writes under)', async () => {
+    const executed = record(11, { state: 'executed', included: [entry], txHash: `0x${'6b'.repeat(32)}` })
+    await f.store.batch([f.ctx.batchJournal.put(executed)])
+    const seen: string[] = []
+    let locked = false
+    const ctx = {
+      ...sweeper(),
+      withChainLock: async <T>(chain: 'base' | 'second_chain', fn: () => Promise<T>) =>
+        f.ctx.withChainLock(chain, async () => {
+          locked = true
+          try {
+            return await fn()
+          } finally {
+            locked = false
+          }
+        }),
+      batchJournal: {
+        ...f.ctx.batchJournal,
+        get: (...args: Parameters<typeof f.ctx.batchJournal.get>) => {
+          seen.push(`get:${locked}`)
+          return f.ctx.batchJournal.get(...args)
+        },
+      },
+      store: {
+        ...f.store,
+        batch: (ops: Parameters<typeof f.store.batch>[0]) => {
+          seen.push(`write:${locked}`)
+          return f.store.batch(ops)
+        },
+      },
+    }
+    expect((await sweepBatch(ctx as typeof f.ctx, executed)).kind).toBe('done')
+    expect(seen).toEqual(['get:true', 'write:true'])
+  })
 })
 
 describe('batch runner: a batch settled again from its new place while its sweep runs (a reorg re-mined it)', () => {
