@@ -16,6 +16,11 @@ export interface AccountState {
  * taken when it began, never for an account with an operation in flight (the caller skips busy accounts), so an
  * operation mined while the read was travelling cannot leave it stale. What a touch cannot see (a reorg that undoes one
  * of our operations) is bounded by `clear()` on a reorg and by a maximum age.
+ *
+ * A deployment sent ahead (from the bundler EOA, not through the EntryPoint) changes only the account's code, never its
+ * EntryPoint nonce: when it ends, only a "not deployed" read made before is stale (`deploymentEnded`). A read that saw
+ * the code stays served, so a readying pass made after the deployment landed but before its follow-up reported it is
+ * not thrown away (which made the launch's own buys read the chain again).
  */
 export interface AccountStateCache {
   /** A read is about to start: its sequence number, to pass to `record`. */
@@ -25,6 +30,8 @@ export interface AccountStateCache {
   get(address: Address): AccountState | undefined
   /** An operation of the account is being prepared, or its deployment sent: what was read before is stale. */
   touch(address: Address): void
+  /** The account's deployment ahead ended (landed, or dropped): a "not deployed" read begun before is stale. */
+  deploymentEnded(address: Address): void
   clear(): void
   readonly size: number
 }
@@ -36,12 +43,24 @@ export function createAccountStateCache(options: { maxAgeMs: number; now?: () =>
   // Reads that began at or before this are refused: they may predate a forgotten touch or a reorg.
   let floor = 0
   const touched = new Map<string, number>()
+  // Only "not deployed" reads begun before these are refused: what a deployment ahead changed.
+  const deploymentsEnded = new Map<string, number>()
+  const staleUndeployed = (key: string, readSeq: number, deployed: boolean) => !deployed && (deploymentsEnded.get(key) ?? 0) > readSeq
+  const bound = () => {
+    // Marks only matter against entries and reads in flight; with too many, all go and older reads are refused.
+    if (touched.size + deploymentsEnded.size > maxEntries) {
+      touched.clear()
+      deploymentsEnded.clear()
+      entries.clear()
+      floor = seq
+    }
+  }
   const entries = new Map<string, AccountState & { seq: number; at: number }>()
   return {
     beginRead: () => ++seq,
     record(readSeq, address, state) {
       const key = address.toLowerCase()
-      if (readSeq <= floor || (touched.get(key) ?? 0) > readSeq) return
+      if (readSeq <= floor || (touched.get(key) ?? 0) > readSeq || staleUndeployed(key, readSeq, state.deployed)) return
       // A bound, not an eviction policy: a cleared entry is read again before the next launch.
       if (entries.size >= maxEntries) entries.clear()
       entries.set(key, { ...state, seq: readSeq, at: now() })
@@ -50,7 +69,7 @@ export function createAccountStateCache(options: { maxAgeMs: number; now?: () =>
       const key = address.toLowerCase()
       const entry = entries.get(key)
       if (!entry) return undefined
-      if ((touched.get(key) ?? 0) > entry.seq || now() - entry.at > options.maxAgeMs) {
+      if ((touched.get(key) ?? 0) > entry.seq || staleUndeployed(key, entry.seq, entry.deployed) || now() - entry.at > options.maxAgeMs) {
         entries.delete(key)
         return undefined
       }
@@ -60,12 +79,13 @@ export function createAccountStateCache(options: { maxAgeMs: number; now?: () =>
       const key = address.toLowerCase()
       touched.set(key, ++seq)
       entries.delete(key)
-      // Touch marks only matter against entries; with none left they can go.
-      if (touched.size > maxEntries) {
-        touched.clear()
-        entries.clear()
-        floor = seq
-      }
+      bound()
+    },
+    deploymentEnded(address) {
+      const key = address.toLowerCase()
+      deploymentsEnded.set(key, ++seq)
+      if (entries.get(key)?.deployed === false) entries.delete(key)
+      bound()
     },
     clear() {
       entries.clear()

@@ -41,10 +41,10 @@ export async function deployAhead(
       }
       void sent.landed.then(({ pending }) => {
         for (const { account, claim } of slice) {
-          // Touched again as the claim ends: a warm read made while the deployment was pending (not deployed yet)
-          // must not give the next batch initCode for a wallet that now has code (AA10, the whole bundle refused).
+          // A warm read made while the deployment was pending (not deployed yet) must not give the next batch
+          // initCode for a wallet that now has code (AA10, the whole bundle refused); one that saw the code stays.
           const end = () => {
-            states.touch(account.address)
+            states.deploymentEnded(account.address)
             claim.end()
           }
           if (pending) void reads.waitForCode(account.address).finally(end)
