@@ -1,3 +1,4 @@
+import type { Hex } from 'viem'
 import { PrebuyError } from '../../src/common/errors.ts'
 import { isBlockSeconds, MAX_BLOCK_SECONDS, MIN_BLOCK_SECONDS } from '../../src/chain/block-seconds.ts'
 import { jsonRpc } from './json-rpc.ts'
@@ -73,4 +74,30 @@ export async function minesByItself(rpcUrl: string): Promise<boolean> {
   if (await jsonRpc<number | null>(rpcUrl, 'anvil_getIntervalMining')) return true
   const known = knownModes.get(rpcUrl)?.()
   return known !== undefined && needsCommandLine(known)
+}
+
+/**
+ * Turns anvil's automine off for a burst of transactions sent back to back from one account, when it is on; `resume`
+ * turns it back on. anvil's auto-miner can strand one transaction of such a burst in its pool, mined by no later block
+ * (foundry-rs/foundry#10122, "block mining misses ready transactions"; AztecProtocol/aztec-packages PR 20594 measured
+ * about 0.04% of the transactions of its deployments): our CI saw a launchpad deployment wait 60 s for one. With
+ * automine off nothing is mined while the burst arrives, and the caller mines it by hand (mineUntilReceipt). A chain on
+ * an interval or mined by hand is left as it is (switching off an interval cannot be undone over RPC: above).
+ */
+export async function pauseAutomine(rpcUrl: string): Promise<{ paused: boolean; resume(): Promise<void> }> {
+  if (!(await jsonRpc<boolean>(rpcUrl, 'anvil_getAutomine'))) return { paused: false, resume: async () => undefined }
+  await jsonRpc(rpcUrl, 'evm_setAutomine', [false])
+  return { paused: true, resume: () => jsonRpc(rpcUrl, 'evm_setAutomine', [true]).then(() => undefined) }
+}
+
+/**
+ * Mines blocks one by one (`evm_mine`) until `hash` has a receipt: the last transaction of a burst from one account,
+ * so every earlier one is in by then. At most `most` blocks (a burst larger than that many blocks' gas is a bug).
+ */
+export async function mineUntilReceipt(rpcUrl: string, hash: Hex, most = 20): Promise<void> {
+  for (let mined = 0; mined < most; mined++) {
+    await jsonRpc(rpcUrl, 'evm_mine')
+    if (await jsonRpc<unknown>(rpcUrl, 'eth_getTransactionReceipt', [hash])) return
+  }
+  throw new PrebuyError('devnet_deploy_failed', `Transaction ${hash} was not mined within ${most} blocks.`)
 }

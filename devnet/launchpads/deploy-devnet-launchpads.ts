@@ -30,6 +30,7 @@ import {
 import { CLANKER_DEFAULT_POOL, REFERENCE_LAUNCH_FEES } from '../../src/launchpads/reference-launch.ts'
 import { confirmDevnetTx, devnetPublicClient, impersonate, mineIfManual } from './send-devnet-tx.ts'
 import { jsonRpc } from '../anvil/json-rpc.ts'
+import { mineUntilReceipt, pauseAutomine } from '../anvil/mining-mode.ts'
 import { constructAt } from '../chain/construct-at.ts'
 import {
   BASE_CLANKER_FACTORY,
@@ -189,79 +190,87 @@ export async function deployDevnetLaunchpads(chain: ChainConfig, deployer: Accou
   const clankerV5Hook = await placeFactory(chain, BASE_CLANKER_V5_HOOK, 'DevnetClankerV5Hook', [poolManager, BASE_CLANKER_V5_FACTORY])
   const clankerV5Factory = await placeFactory(chain, BASE_CLANKER_V5_FACTORY, 'DevnetClankerV5Factory', [poolManager, weth, BASE_CLANKER_V5_HOOK])
 
-  if ((await create('DevnetHookDeployer', [])) !== hookDeployer) throw new Error('the hook deployer is not at its predicted address')
-  // ZORA and its ETH market (the pool contract creates the token first: its nonce 1).
-  const zoraEthPool = await create('DevnetZoraEthPool', [poolManager])
-  if (zoraEthPool !== zoraEthPoolAddress) throw new Error('the ZORA/ETH pool is not at its predicted address')
-  const hook = async (plan: { initCode: Hex; salt: Hex; address: Address }): Promise<Address> => {
-    await call(hookDeployer, 'DevnetHookDeployer', 'deploy', [plan.salt, plan.initCode], DEPLOY_GAS)
-    return getAddress(plan.address)
-  }
-  const clankerHook = await hook(hookPlans.clanker)
-  const clankerDynamicHook = await hook(hookPlans.clankerDynamic)
-  const dopplerHook = await hook(hookPlans.doppler)
-  const rehypeInitializer = await hook(hookPlans.rehypeInitializer)
-  const zoraHook = await hook(hookPlans.zora)
-  // Not on Base (doppler-sdk 1.0.30 lists it on another chain only); a plugin any Airlock owner may enable.
-  const swapRestrictor = await create('DevnetSwapRestrictorDopplerHook', [rehypeInitializer])
+  // From here on the deployer's transactions go out back to back, each without waiting for the one before: with
+  // automine on, paused for them (anvil's auto-miner can strand one of such a burst: mining-mode.ts pauseAutomine).
+  const automine = await pauseAutomine(chain.rpcUrl)
+  try {
+    if ((await create('DevnetHookDeployer', [])) !== hookDeployer) throw new Error('the hook deployer is not at its predicted address')
+    // ZORA and its ETH market (the pool contract creates the token first: its nonce 1).
+    const zoraEthPool = await create('DevnetZoraEthPool', [poolManager])
+    if (zoraEthPool !== zoraEthPoolAddress) throw new Error('the ZORA/ETH pool is not at its predicted address')
+    const hook = async (plan: { initCode: Hex; salt: Hex; address: Address }): Promise<Address> => {
+      await call(hookDeployer, 'DevnetHookDeployer', 'deploy', [plan.salt, plan.initCode], DEPLOY_GAS)
+      return getAddress(plan.address)
+    }
+    const clankerHook = await hook(hookPlans.clanker)
+    const clankerDynamicHook = await hook(hookPlans.clankerDynamic)
+    const dopplerHook = await hook(hookPlans.doppler)
+    const rehypeInitializer = await hook(hookPlans.rehypeInitializer)
+    const zoraHook = await hook(hookPlans.zora)
+    // Not on Base (doppler-sdk 1.0.30 lists it on another chain only); a plugin any Airlock owner may enable.
+    const swapRestrictor = await create('DevnetSwapRestrictorDopplerHook', [rehypeInitializer])
 
-  // Clanker's modules are their own contracts, as on Base: the MEV module (SniperAuctionV2; bids pay
-  // DEVNET_AUCTION_PAYMENT_PER_GAS_UNIT), the LP locker and the DevBuy extension, all enabled on the factory below.
-  const clankerMevModule = await create('DevnetClankerSniperAuction', [weth, DEVNET_AUCTION_PAYMENT_PER_GAS_UNIT])
-  const clankerLocker = await create('DevnetClankerLpLocker', [poolManager, clankerFactory])
-  const clankerDevBuy = await create('DevnetClankerDevBuy', [clankerFactory, poolManager, weth])
-  // Clanker v4.0's modules (clanker-devco/v4-contracts README "v4.0" on Base: ClankerMevBlockDelay, ClankerSniperAuctionV0),
-  // selectable per launch (`devnet launch --mev-module`): the block delay of 2 blocks the issue reports, the V0 auction
-  // with the devnet's small payment per gas unit.
-  const clankerMevBlockDelay = await create('DevnetClankerMevBlockDelay', [DEVNET_CLANKER_BLOCK_DELAY])
-  const clankerMevAuctionV0 = await create('DevnetClankerSniperAuctionV0', [weth, DEVNET_AUCTION_PAYMENT_PER_GAS_UNIT])
-  await call(zoraEthPool, 'DevnetZoraEthPool', 'open', [sqrtPriceX96Of(DEVNET_ZORA_PER_ETH), deployer.address], DEPLOY_GAS, DEVNET_ZORA_POOL_ETH)
+    // Clanker's modules are their own contracts, as on Base: the MEV module (SniperAuctionV2; bids pay
+    // DEVNET_AUCTION_PAYMENT_PER_GAS_UNIT), the LP locker and the DevBuy extension, all enabled on the factory below.
+    const clankerMevModule = await create('DevnetClankerSniperAuction', [weth, DEVNET_AUCTION_PAYMENT_PER_GAS_UNIT])
+    const clankerLocker = await create('DevnetClankerLpLocker', [poolManager, clankerFactory])
+    const clankerDevBuy = await create('DevnetClankerDevBuy', [clankerFactory, poolManager, weth])
+    // Clanker v4.0's modules (clanker-devco/v4-contracts README "v4.0" on Base: ClankerMevBlockDelay, ClankerSniperAuctionV0),
+    // selectable per launch (`devnet launch --mev-module`): the block delay of 2 blocks the issue reports, the V0 auction
+    // with the devnet's small payment per gas unit.
+    const clankerMevBlockDelay = await create('DevnetClankerMevBlockDelay', [DEVNET_CLANKER_BLOCK_DELAY])
+    const clankerMevAuctionV0 = await create('DevnetClankerSniperAuctionV0', [weth, DEVNET_AUCTION_PAYMENT_PER_GAS_UNIT])
+    await call(zoraEthPool, 'DevnetZoraEthPool', 'open', [sqrtPriceX96Of(DEVNET_ZORA_PER_ETH), deployer.address], DEPLOY_GAS, DEVNET_ZORA_POOL_ETH)
 
-  await call(clankerHook, 'DevnetClankerHook', 'setLaunchpad', [clankerFactory])
-  await call(clankerDynamicHook, 'DevnetClankerDynamicHook', 'setLaunchpad', [clankerFactory])
-  // The real factory is deployed deprecated and its owner enables each module (clanker-devco/v4-contracts src/Clanker.sol).
-  await call(clankerFactory, 'DevnetClankerFactory', 'setDeprecated', [false])
-  for (const h of [clankerHook, clankerDynamicHook]) {
-    await call(clankerFactory, 'DevnetClankerFactory', 'setHook', [h, true])
-    await call(clankerFactory, 'DevnetClankerFactory', 'setLocker', [clankerLocker, h, true])
-  }
-  await call(clankerFactory, 'DevnetClankerFactory', 'setExtension', [clankerDevBuy, true])
-  await call(clankerFactory, 'DevnetClankerFactory', 'setMevModule', [clankerMevModule, true])
-  await call(clankerFactory, 'DevnetClankerFactory', 'setMevModule', [clankerMevBlockDelay, true])
-  await call(clankerFactory, 'DevnetClankerFactory', 'setMevModule', [clankerMevAuctionV0, true])
-  await call(dopplerHook, 'DevnetDopplerHook', 'setLaunchpad', [dopplerAirlock])
-  await call(rehypeInitializer, 'DevnetDopplerHookInitializer', 'setLaunchpad', [dopplerAirlock])
-  // Each plugin enabled for its initialization and swap callbacks (ON_INITIALIZATION_FLAG | ON_SWAP_FLAG).
-  await call(rehypeInitializer, 'DevnetDopplerHookInitializer', 'setDopplerHookState', [
-    [rehypeHook, rehypeHookFixed, swapRestrictor],
-    [3n, 3n, 3n],
-  ])
-  await call(zoraHook, 'DevnetZoraHook', 'setLaunchpad', [zoraFactory])
+    await call(clankerHook, 'DevnetClankerHook', 'setLaunchpad', [clankerFactory])
+    await call(clankerDynamicHook, 'DevnetClankerDynamicHook', 'setLaunchpad', [clankerFactory])
+    // The real factory is deployed deprecated and its owner enables each module (clanker-devco/v4-contracts src/Clanker.sol).
+    await call(clankerFactory, 'DevnetClankerFactory', 'setDeprecated', [false])
+    for (const h of [clankerHook, clankerDynamicHook]) {
+      await call(clankerFactory, 'DevnetClankerFactory', 'setHook', [h, true])
+      await call(clankerFactory, 'DevnetClankerFactory', 'setLocker', [clankerLocker, h, true])
+    }
+    await call(clankerFactory, 'DevnetClankerFactory', 'setExtension', [clankerDevBuy, true])
+    await call(clankerFactory, 'DevnetClankerFactory', 'setMevModule', [clankerMevModule, true])
+    await call(clankerFactory, 'DevnetClankerFactory', 'setMevModule', [clankerMevBlockDelay, true])
+    await call(clankerFactory, 'DevnetClankerFactory', 'setMevModule', [clankerMevAuctionV0, true])
+    await call(dopplerHook, 'DevnetDopplerHook', 'setLaunchpad', [dopplerAirlock])
+    await call(rehypeInitializer, 'DevnetDopplerHookInitializer', 'setLaunchpad', [dopplerAirlock])
+    // Each plugin enabled for its initialization and swap callbacks (ON_INITIALIZATION_FLAG | ON_SWAP_FLAG).
+    await call(rehypeInitializer, 'DevnetDopplerHookInitializer', 'setDopplerHookState', [
+      [rehypeHook, rehypeHookFixed, swapRestrictor],
+      [3n, 3n, 3n],
+    ])
+    await call(zoraHook, 'DevnetZoraHook', 'setLaunchpad', [zoraFactory])
 
-  await mineIfManual(chain)
-  for (const hash of hashes) {
-    const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 50, timeout: 60_000 })
-    if (receipt.status !== 'success') throw new PrebuyError('devnet_deploy_failed', `A devnet launchpad deployment step reverted (${hash}).`)
+    if (automine.paused) await mineUntilReceipt(chain.rpcUrl, hashes.at(-1)!)
+    else await mineIfManual(chain)
+    for (const hash of hashes) {
+      const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 50, timeout: 60_000 })
+      if (receipt.status !== 'success') throw new PrebuyError('devnet_deploy_failed', `A devnet launchpad deployment step reverted (${hash}).`)
+    }
+    const addresses: LaunchpadAddresses = {
+      clanker: {
+        factory: clankerFactory,
+        hook: clankerHook,
+        dynamicHook: clankerDynamicHook,
+        locker: clankerLocker,
+        devBuy: clankerDevBuy,
+        mevModule: clankerMevModule,
+        mevBlockDelay: clankerMevBlockDelay,
+        mevAuctionV0: clankerMevAuctionV0,
+      },
+      doppler: { airlock: dopplerAirlock, hook: dopplerHook, rehypeInitializer, rehypeHook, rehypeHookFixed, swapRestrictor },
+      zora: { factory: zoraFactory, hook: zoraHook, route: devnetZoraRoute(zoraToken) },
+      clankerV5: { factory: clankerV5Factory, hook: clankerV5Hook },
+    }
+    if (!(await devnetLaunchpadsExist(chain, addresses))) {
+      throw new PrebuyError('devnet_deploy_failed', 'A devnet launchpad contract is not at its expected address.')
+    }
+    return addresses
+  } finally {
+    await automine.resume()
   }
-  const addresses: LaunchpadAddresses = {
-    clanker: {
-      factory: clankerFactory,
-      hook: clankerHook,
-      dynamicHook: clankerDynamicHook,
-      locker: clankerLocker,
-      devBuy: clankerDevBuy,
-      mevModule: clankerMevModule,
-      mevBlockDelay: clankerMevBlockDelay,
-      mevAuctionV0: clankerMevAuctionV0,
-    },
-    doppler: { airlock: dopplerAirlock, hook: dopplerHook, rehypeInitializer, rehypeHook, rehypeHookFixed, swapRestrictor },
-    zora: { factory: zoraFactory, hook: zoraHook, route: devnetZoraRoute(zoraToken) },
-    clankerV5: { factory: clankerV5Factory, hook: clankerV5Hook },
-  }
-  if (!(await devnetLaunchpadsExist(chain, addresses))) {
-    throw new PrebuyError('devnet_deploy_failed', 'A devnet launchpad contract is not at its expected address.')
-  }
-  return addresses
 }
 
 /**

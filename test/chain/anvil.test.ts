@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { createPublicClient, webSocket } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { jsonRpc } from '../../devnet/anvil/json-rpc.ts'
-import { minesByItself } from '../../devnet/anvil/mining-mode.ts'
+import { mineUntilReceipt, minesByItself, pauseAutomine } from '../../devnet/anvil/mining-mode.ts'
 import { resolveAnvilBinary } from '../../devnet/anvil/resolve-anvil-binary.ts'
 import { PERSISTED_STATES, startAnvil, type AnvilInstance } from '../../devnet/anvil/start-anvil.ts'
 import { readStateHead } from '../../devnet/anvil/state-files.ts'
@@ -118,6 +118,29 @@ describe('startAnvil', () => {
     expect(Number((await receipt())?.blockNumber)).toBe(still + 4)
     expect(await blockNumber(anvil)).toBe(still + 4)
     expect(anvil.miningMode).toBe('auto')
+  })
+
+  it('pauses automine for a burst from one account: nothing mined while it arrives, all mined by hand, automine back on', async () => {
+    const anvil = await start({ chainId: 31337, mining: 'auto' })
+    const before = await blockNumber(anvil)
+    const pause = await pauseAutomine(anvil.rpcUrl)
+    expect(pause.paused).toBe(true)
+    const hashes: string[] = []
+    for (let i = 0; i < 5; i++) {
+      hashes.push(
+        await jsonRpc<string>(anvil.rpcUrl, 'eth_sendTransaction', [{ from: DEV_ACCOUNT, to: '0x000000000000000000000000000000000000dEaD', value: '0x1' }]),
+      )
+    }
+    expect(await blockNumber(anvil)).toBe(before)
+    await mineUntilReceipt(anvil.rpcUrl, hashes.at(-1) as `0x${string}`)
+    for (const hash of hashes) expect(await jsonRpc(anvil.rpcUrl, 'eth_getTransactionReceipt', [hash])).not.toBeNull()
+    expect(await blockNumber(anvil)).toBe(before + 1)
+    await pause.resume()
+    expect(await jsonRpc<boolean>(anvil.rpcUrl, 'anvil_getAutomine')).toBe(true)
+    // A chain that does not automine is left as it is (an interval cannot be restored over RPC).
+    await anvil.setMiningMode('manual')
+    expect((await pauseAutomine(anvil.rpcUrl)).paused).toBe(false)
+    expect(await jsonRpc<boolean>(anvil.rpcUrl, 'anvil_getAutomine')).toBe(false)
   })
 
   it('mines every 200 ms as Base does, consecutive blocks sharing a whole-second timestamp, and switches back to it', async () => {

@@ -804,6 +804,27 @@ describe('devnet launchpads', () => {
     expect(after).toBe(before)
   })
 
+  it('deploys with automine paused for its pipelined transactions (anvil can strand one of a burst), automine on again after', async () => {
+    await devnet.setBlockTime('auto')
+    try {
+      const deployer = devnet.accounts[8]!.account
+      const startBlock = await client.getBlockNumber()
+      const third = await deployDevnetLaunchpads(chain, deployer)
+      expect(await devnetLaunchpadsExist(chain, third)).toBe(true)
+      // Every one of the deployer's transactions (dozens) in one or two blocks mined by hand, not a block each.
+      const landed: bigint[] = []
+      for (let n = startBlock + 1n; n <= (await client.getBlockNumber()); n++) {
+        const block = await client.getBlock({ blockNumber: n, includeTransactions: true })
+        if (block.transactions.some((tx) => tx.from.toLowerCase() === deployer.address.toLowerCase())) landed.push(n)
+      }
+      expect(landed.length).toBeGreaterThan(0)
+      expect(landed.length).toBeLessThanOrEqual(2)
+      expect(await jsonRpc<boolean>(chain.rpcUrl, 'anvil_getAutomine')).toBe(true)
+    } finally {
+      await devnet.setBlockTime('manual')
+    }
+  })
+
   it('deploys in one or two blocks even with interval mining (all transactions pipelined)', async () => {
     // 10 s blocks: sending the whole pipelined set takes well under a second on an idle machine but over one second at a
     // load of ~30 (observed with 1 s blocks: three blocks). What is claimed is that no transaction waits for another's
