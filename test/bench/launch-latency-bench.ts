@@ -365,9 +365,11 @@ export async function benchLatencyLaunches(options: {
         p50Ms: quantile(allFirstTx, 0.5),
         p99Ms: quantile(allFirstTx, 0.99),
         samples: allFirstTx.length,
-        target: { p50Ms: 50, p99Ms: 150 },
-        met: (quantile(allFirstTx, 0.5) ?? Number.POSITIVE_INFINITY) <= 50 && (quantile(allFirstTx, 0.99) ?? Number.POSITIVE_INFINITY) <= 150,
-        note: `with ${options.latencyMs} ms added to every RPC request (the issue's p50/p99 target is stated without injected latency)`,
+        // Not a target here: issue 23 item 3's p50 50 / p99 150 ms is stated for 5,000 orders without injected latency,
+        // and the split module measures it (split.targets.launchLogToFirstSend). A "met: false" here read as a miss.
+        note:
+          `with ${options.latencyMs} ms added to every RPC request, and Clanker v4's launches waiting for its SniperAuction gate by design; ` +
+          "item 3 (launch log to first send, p50 ≤ 50 ms, p99 ≤ 150 ms, 5,000 orders) is the split module's launchLogToFirstSend",
       },
       proxyRequests: proxy.counts().requests,
       launches: results,
